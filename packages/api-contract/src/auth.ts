@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { emailField, passwordField, requiredText } from './validation.ts';
+
+export const loginSchema = z.object({
+  email: emailField('Email'),
+  password: z.string({ error: () => 'Password is a required field' }).min(1, 'Password is a required field').max(128),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+/**
+ * Spec registration payload plus organizationName (the getting-started flow).
+ * role and id are accepted for compatibility and ignored by the server.
+ */
+export const registerSchema = z.object({
+  firstname: requiredText('First name', 100),
+  lastname: requiredText('Last name', 100),
+  organizationName: requiredText('Company name', 200),
+  email: emailField('Email'),
+  password: passwordField('Password'),
+  role: z.string().optional(),
+  id: z.union([z.number(), z.string()]).optional(),
+});
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const organizationRefSchema = z.object({ id: z.string(), name: z.string() });
+
+/** The current user of spec section 3. Absent values are null. */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  role: z.string(),
+  roleId: z.string().nullable(),
+  roleName: z.string().nullable(),
+  organization: organizationRefSchema.nullable(),
+  permissions: z.array(z.string()),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
+  email: z.string(),
+  profilePicture: z.string().nullable(),
+  position: z.string().nullable(),
+  phone: z.string().nullable(),
+  timeZone: z.string().nullable(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const tokensSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
+export type Tokens = z.infer<typeof tokensSchema>;
+
+export const signInResponseSchema = z.object({
+  user: currentUserSchema,
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+export const logoutSchema = z.object({ refreshToken: z.string().max(200).optional() });
+
+export const resetPasswordSchema = z.object({ email: emailField('Email') });
+
+export const createNewPasswordSchema = z.object({
+  token: requiredText('Token', 200),
+  password: passwordField('Password'),
+});
+
+/** Web form: new password entered twice. */
+export const newPasswordFormSchema = z
+  .object({ password: passwordField('Password'), confirmPassword: z.string().min(1, 'Confirm password is a required field') })
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords must match' });
+
+/** Web form of getting started: registration fields plus the confirmation. */
+export const gettingStartedFormSchema = registerSchema
+  .omit({ role: true, id: true })
+  .extend({ confirmPassword: z.string().min(1, 'Confirm password is a required field') })
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords must match' });
+
+export const messageSchema = z.object({ message: z.string() });

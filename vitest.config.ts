@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the whole repository; each workspace is a project with its own environment.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'api-contract', root: 'packages/api-contract', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'hos', root: 'packages/hos', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      'apps/api/vitest.config.ts',
+      'apps/web/vitest.config.ts',
+    ],
+  },
+});

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorBody, installErrorHandler } from './plugins/errors.ts';
+import './plugins/types.ts';
+import authRoutes from './modules/auth/auth.routes.ts';
+import healthRoutes from './modules/health/health.routes.ts';
+import imagesRoutes from './modules/images/images.routes.ts';
+import settingsRoutes from './modules/settings/settings.routes.ts';
+import usersRoutes from './modules/users/users.routes.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already open database (tests share one per file); otherwise opened from config. */
+  database?: Database;
+  mailer?: Mailer;
+}
+
+/** Builds the whole server: plugins, the API under /api/v1, docs, and the web app. Tests call this. */
+export async function buildApp({ config, database, mailer }: BuildOptions): Promise<FastifyInstance> {
+  const production = config.env === 'production';
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    // Per-request lines only in development, and never for device ingest (thousands a second).
+    logController: new LogController({
+      disableRequestLogging: (req) => config.env !== 'development' || req.url.startsWith('/api/v1/ingest'),
+    }),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app, production);
+
+  const db = database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const ownsDatabase = !database;
+  app.decorate('config', config);
+  app.decorate('database', db);
+  app.decorate('db', db.db);
+  app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
+  app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
+  if (ownsDatabase) app.addHook('onClose', async () => db.close());
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine injects CSS variables at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Map tiles, glyphs and sprites come from the configured style's hosts.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", 'https:'],
+        workerSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:', 'https:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Closed unless CORS_ORIGIN names the allowed origins.
+  await app.register(cors, { origin: config.corsOrigin ?? false, credentials: false });
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ ...errorBody(429, 'Too many requests, slow down and try again shortly'), statusCode: 429, after: ctx.after }),
+  });
+  await app.register(multipart, { limits: { fileSize: config.imageLimit, files: 1 } });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Fleetline API', description: 'Fleet management and hours-of-service API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(authPlugin);
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+      await api.register(imagesRoutes);
+      await api.register(settingsRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const indexHtml = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? path.join(config.webDist, 'index.html') : null;
+  if (config.webDist && indexHtml) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      preCompressed: true,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        // Hashed build assets never change; everything else is revalidated.
+        res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const wantsPage = request.method === 'GET' && !url.startsWith('/api') && (request.headers.accept ?? '').includes('text/html');
+    if (indexHtml && wantsPage) {
+      // Client-side routes of the single-page app.
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.code(404).send(errorBody(404, 'Not found', `No route ${request.method} ${url.split('?')[0]}`));
+  });
+
+  return app;
+}

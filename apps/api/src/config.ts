@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true'));
+
+/** Every environment variable the server reads. The README's configuration table mirrors this. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  CORS_ORIGIN: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Fleetline <no-reply@fleetline.local>'),
+  SUPERADMIN_EMAIL: z.email().default('superadmin@fleet.test'),
+  SUPERADMIN_PASSWORD: z.string().min(8).default('SuperAdmin#2026'),
+  DEMO: bool,
+  DEMO_ADMIN_EMAIL: z.email().default('admin@demofreight.test'),
+  DEMO_ADMIN_PASSWORD: z.string().min(8).default('DemoAdmin#2026'),
+  DEMO_DISPATCHER_EMAIL: z.email().default('dispatcher@demofreight.test'),
+  DEMO_DISPATCHER_PASSWORD: z.string().min(8).default('Dispatch#2026'),
+  SIMULATOR: bool,
+  WEB_DIST: z.string().optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool,
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** Undefined outside production: a random secret is kept per database (see auth/secret.ts). */
+  jwtSecret: string | undefined;
+  publicUrl: string;
+  corsOrigin: string[] | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  superAdmin: { email: string; password: string };
+  demo: boolean;
+  demoAdmin: { email: string; password: string };
+  demoDispatcher: { email: string; password: string };
+  simulator: boolean;
+  webDist: string | undefined;
+  bodyLimit: number;
+  imageLimit: number;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  // Production must not sign tokens with a secret that only lives in a data directory.
+  if (production && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const defaultDist = path.resolve(import.meta.dirname, '../../web/dist');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    jwtSecret: e.JWT_SECRET,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    superAdmin: { email: e.SUPERADMIN_EMAIL.toLowerCase(), password: e.SUPERADMIN_PASSWORD },
+    demo: e.DEMO ?? !production,
+    demoAdmin: { email: e.DEMO_ADMIN_EMAIL.toLowerCase(), password: e.DEMO_ADMIN_PASSWORD },
+    demoDispatcher: { email: e.DEMO_DISPATCHER_EMAIL.toLowerCase(), password: e.DEMO_DISPATCHER_PASSWORD },
+    simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultDist,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    imageLimit: e.IMAGE_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY ?? false,
+  };
+}
+
+/** A config for tests: in-memory database, quiet logs, no demo data unless asked. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'silent', PORT: '0' }),
+    webDist: undefined,
+    ...overrides,
+  };
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** One type for both drivers: PGlite (embedded) and node-postgres (server). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
+
+export interface OpenOptions {
+  /** node-postgres connection string; when unset the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; 'memory' for an in-memory database (tests). */
+  dataDir: string | 'memory';
+  poolSize?: number;
+}
+
+/** Opens the database and applies the committed migrations. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+    return {
+      db,
+      kind: 'postgres',
+      async listen(channel, onMessage) {
+        const client = await pool.connect();
+        client.on('notification', (msg) => {
+          if (msg.channel === channel && msg.payload !== undefined) onMessage(msg.payload);
+        });
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        return async () => {
+          await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+          client.release();
+        };
+      },
+      close: () => pool.end(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (opts.dataDir !== 'memory') {
+    dataDir = path.join(opts.dataDir, 'pgdata');
+    fs.mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm, btree_gist } });
+  const drizzleClient = drizzlePglite({ client, schema });
+  await migratePglite(drizzleClient, { migrationsFolder });
+  return {
+    db: drizzleClient as unknown as Db,
+    kind: 'pglite',
+    async listen(channel, onMessage) {
+      const unsub = await client.listen(channel, onMessage);
+      return async () => unsub();
+    },
+    close: () => client.close(),
+  };
+}

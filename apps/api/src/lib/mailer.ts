@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise each message is logged and written as JSON under
+ * DATA_DIR/outbox, so the reset-password flow works out of the box (and tests can read it).
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; log: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      async send(m) {
+        await transport.sendMail({ from: opts.from, ...m });
+      },
+    };
+  }
+  return {
+    async send(m) {
+      await fs.mkdir(opts.outboxDir, { recursive: true });
+      const createdAt = new Date().toISOString();
+      const name = `${createdAt.replace(/[:.]/g, '-')}-${m.to.replace(/[^a-zA-Z0-9@.-]/g, '_')}.json`;
+      await fs.writeFile(path.join(opts.outboxDir, name), JSON.stringify({ ...m, from: opts.from, createdAt }, null, 2));
+      opts.log.info({ to: m.to, subject: m.subject, outbox: name }, `E-mail written to outbox:\n${m.text}`);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { activityLog } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Actor } from '../../plugins/types.ts';
+
+export interface ActivityEntry {
+  orgId: string | null;
+  actor: Actor;
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Fields that never enter the log. */
+const SECRET_KEYS = new Set(['passwordHash', 'password', 'tokenHash', 'data']);
+
+function scrub(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value !== 'object') return value ?? undefined;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(scrub);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!SECRET_KEYS.has(k)) out[k] = scrub(v);
+  return out;
+}
+
+/** Writes one activity-log row; call it with the transaction that makes the change. */
+export async function recordActivity(tx: DbOrTx, e: ActivityEntry): Promise<void> {
+  const before = scrub(e.before);
+  const after = scrub(e.after);
+  await tx.insert(activityLog).values({
+    organizationId: e.orgId,
+    actorUserId: e.actor.userId,
+    actorEmail: e.actor.email,
+    actorRole: e.actor.role,
+    action: e.action,
+    entityType: e.entityType,
+    entityId: e.entityId ?? null,
+    changes: before === undefined && after === undefined ? null : { before, after },
+    ip: e.actor.ip && /^[0-9a-fA-F:.]+$/.test(e.actor.ip) ? e.actor.ip : null,
+  });
+}

@@ -1,0 +1,273 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
+import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
+import { badRequest, conflict, notFound, tooManyRequests, unauthorized, uniqueViolation } from '../../lib/errors.ts';
+import type { AccessTokens } from '../../lib/jwt.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { loadAuthContext } from '../../plugins/auth.ts';
+import type { Actor, AuthContext } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
+import { presentCurrentUser } from '../users/users.presenter.ts';
+
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+export const RESET_TOKEN_TTL_MS = 3600 * 1000;
+export const INVITE_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
+export const LOGIN_FAILURE_LIMIT = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/** One generic answer for unknown e-mail and wrong password alike: no account enumeration. */
+const BAD_CREDENTIALS = 'Invalid email or password';
+
+interface AuthDeps {
+  db: Db;
+  tokens: AccessTokens;
+}
+
+async function issueRefreshToken(tx: DbOrTx, userId: string, familyId: string): Promise<string> {
+  const raw = randomToken(32);
+  await tx.insert(refreshTokens).values({
+    userId,
+    familyId,
+    tokenHash: sha256(raw),
+    expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
+  });
+  return raw;
+}
+
+/** The current user object of spec section 3 for a signed-in caller. */
+export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<CurrentUser> {
+  const rows = await db
+    .select({ user: users, orgName: organizations.name, roleName: roles.name })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(eq(users.id, ctx.userId));
+  const row = rows[0];
+  if (!row) throw notFound('User');
+  const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName } : null;
+  return presentCurrentUser(row.user, ctx, org, row.roleName);
+}
+
+async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {
+  const ctx = await loadAuthContext(deps.db, userId);
+  if (!ctx) throw unauthorized('This account is deactivated. Contact your administrator.', 'Account or organization inactive');
+  const refreshToken = await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
+    return issueRefreshToken(tx, userId, crypto.randomUUID());
+  });
+  const user = await getCurrentUser(deps.db, ctx);
+  return { user, accessToken: deps.tokens.sign({ sub: userId, org: ctx.orgId }), refreshToken };
+}
+
+async function checkLoginBudget(db: Db, key: string): Promise<void> {
+  const rows = await db.select().from(loginFailures).where(eq(loginFailures.key, key));
+  const row = rows[0];
+  if (row && row.failures >= LOGIN_FAILURE_LIMIT && Date.now() - row.windowStartedAt.getTime() < LOGIN_FAILURE_WINDOW_MS) {
+    throw tooManyRequests('Too many failed sign-in attempts. Try again in 15 minutes or reset your password.');
+  }
+}
+
+async function recordLoginFailure(db: Db, key: string): Promise<void> {
+  const windowStart = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+  // One statement, so concurrent failures from several instances all count.
+  await db
+    .insert(loginFailures)
+    .values({ key, failures: 1, windowStartedAt: new Date() })
+    .onConflictDoUpdate({
+      target: loginFailures.key,
+      set: {
+        failures: sql`CASE WHEN ${loginFailures.windowStartedAt} < ${windowStart.toISOString()}::timestamptz THEN 1 ELSE ${loginFailures.failures} + 1 END`,
+        windowStartedAt: sql`CASE WHEN ${loginFailures.windowStartedAt} < ${windowStart.toISOString()}::timestamptz THEN now() ELSE ${loginFailures.windowStartedAt} END`,
+      },
+    });
+}
+
+export async function authenticate(
+  deps: AuthDeps,
+  input: { email: string; password: string },
+  ip: string,
+): Promise<SignInResponse> {
+  const key = `${ip}|${input.email}`;
+  await checkLoginBudget(deps.db, key);
+  const rows = await deps.db.select().from(users).where(sql`lower(${users.email}) = ${input.email}`);
+  const user = rows[0];
+  if (!user) {
+    await burnPasswordCheck(input.password);
+    await recordLoginFailure(deps.db, key);
+    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
+  }
+  const ok = await verifyPassword(user.passwordHash, input.password);
+  if (!ok) {
+    await recordLoginFailure(deps.db, key);
+    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
+  }
+  await deps.db.delete(loginFailures).where(eq(loginFailures.key, key));
+  return signIn(deps, user.id);
+}
+
+export async function register(
+  deps: AuthDeps,
+  input: { firstname: string; lastname: string; organizationName: string; email: string; password: string },
+  ip: string,
+): Promise<SignInResponse> {
+  const passwordHash = await hashPassword(input.password);
+  let adminId: string;
+  try {
+    // The payload's role and id are never trusted: registration always makes a new organization's ADMIN.
+    adminId = await deps.db.transaction(async (tx) => {
+      const { admin } = await createOrganizationWithAdmin(
+        tx,
+        {
+          name: input.organizationName,
+          admin: { email: input.email, firstName: input.firstname, lastName: input.lastname, passwordHash },
+        },
+        { userId: null, email: input.email, role: null, ip },
+      );
+      return admin.id;
+    });
+  } catch (err) {
+    if (uniqueViolation(err) === 'users_email_uq') throw conflict('An account with this email already exists', 'users_email_uq');
+    throw err;
+  }
+  return signIn(deps, adminId);
+}
+
+export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<Tokens> {
+  if (!rawToken) throw unauthorized('Refresh token required', 'No bearer token');
+  const hash = sha256(rawToken);
+  const rows = await deps.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash));
+  const row = rows[0];
+  if (!row) throw unauthorized('Your session has expired, please sign in again', 'Unknown refresh token');
+  const revokeFamily = () =>
+    deps.db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+  if (row.revokedAt) throw unauthorized('Your session has expired, please sign in again', 'Refresh token revoked');
+  if (row.expiresAt.getTime() <= Date.now()) throw unauthorized('Your session has expired, please sign in again', 'Refresh token expired');
+  // Rotation: mark used only if nobody did first. A used token presented again means it was
+  // copied (theft), so the whole family (the session) is revoked.
+  const claimed = await deps.db
+    .update(refreshTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  if (claimed.length === 0) {
+    await revokeFamily();
+    throw unauthorized('Your session has expired, please sign in again', 'Refresh token reuse detected; session revoked');
+  }
+  const ctx = await loadAuthContext(deps.db, row.userId);
+  if (!ctx) {
+    await revokeFamily();
+    throw unauthorized('Your session has expired, please sign in again', 'User inactive');
+  }
+  const refreshToken = await issueRefreshToken(deps.db, row.userId, row.familyId);
+  return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId }), refreshToken };
+}
+
+/** Revokes the session (token family) the refresh token belongs to, if it is the caller's. */
+export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefined): Promise<void> {
+  if (!rawToken) return;
+  const rows = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.tokenHash, sha256(rawToken)), eq(refreshTokens.userId, ctx.userId)));
+  const familyId = rows[0]?.familyId;
+  if (!familyId) return;
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Revokes every session of a user (password change, deactivation). */
+export async function revokeAllSessions(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Creates a single-use set-password token and returns the raw value for the link. */
+export async function createPasswordToken(
+  tx: DbOrTx,
+  userId: string,
+  purpose: 'RESET' | 'INVITE',
+): Promise<string> {
+  const raw = randomToken(32);
+  await tx.insert(passwordResetTokens).values({
+    userId,
+    tokenHash: sha256(raw),
+    purpose,
+    expiresAt: new Date(Date.now() + (purpose === 'RESET' ? RESET_TOKEN_TTL_MS : INVITE_TOKEN_TTL_MS)),
+  });
+  return raw;
+}
+
+export async function sendPasswordResetEmail(
+  deps: { db: DbOrTx; mailer: Mailer; publicUrl: string },
+  user: { id: string; email: string; firstName: string | null },
+): Promise<void> {
+  const token = await createPasswordToken(deps.db, user.id, 'RESET');
+  const link = `${deps.publicUrl}/create-new-password/${token}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Reset your Fleetline password',
+    text: `Hello ${user.firstName ?? ''},\n\nUse this link within 1 hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail; your password stays unchanged.\n`,
+    html: `<p>Hello ${escapeHtml(user.firstName ?? '')},</p><p>Use this link within 1 hour to choose a new password:</p><p><a href="${link}">${link}</a></p><p>If you did not ask for this, ignore this e-mail; your password stays unchanged.</p>`,
+  });
+}
+
+/** Always resolves (202): whether the e-mail exists is never revealed. */
+export async function requestPasswordReset(
+  deps: { db: Db; mailer: Mailer; publicUrl: string },
+  email: string,
+): Promise<void> {
+  const rows = await deps.db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, status: users.status })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
+  const user = rows[0];
+  if (!user || user.status === 'INACTIVE') return;
+  await sendPasswordResetEmail(deps, user);
+}
+
+export async function createNewPassword(db: Db, input: { token: string; password: string }, actor: Actor): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const claimed = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, sha256(input.token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId, purpose: passwordResetTokens.purpose });
+    const token = claimed[0];
+    if (!token) throw badRequest('This link is invalid or has expired. Ask for a new one.', 'Unknown, used or expired token');
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, status: sql`CASE WHEN ${users.status} = 'INVITED' THEN 'ACTIVE' ELSE ${users.status} END`, updatedAt: new Date() })
+      .where(eq(users.id, token.userId))
+      .returning({ id: users.id, email: users.email, orgId: users.organizationId, role: users.role });
+    if (!user) throw badRequest('This link is invalid or has expired. Ask for a new one.');
+    await revokeAllSessions(tx, user.id);
+    await recordActivity(tx, {
+      orgId: user.orgId,
+      actor: { ...actor, userId: user.id, email: user.email, role: user.role },
+      action: token.purpose === 'INVITE' ? 'ACCEPT_INVITATION' : 'RESET_PASSWORD',
+      entityType: 'USER',
+      entityId: user.id,
+    });
+  });
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,54 @@
+import type { CurrentUser, User } from '@fleet/api-contract';
+import type { users } from '../../db/schema/index.ts';
+import type { AuthContext } from '../../plugins/types.ts';
+import { visiblePermissions } from '../../plugins/auth.ts';
+
+type UserRow = typeof users.$inferSelect;
+
+export const imageUrl = (imageId: string | null) => (imageId ? `/api/v1/images/${imageId}` : null);
+
+/** The user as others see it: never the password hash. */
+export function presentUser(u: UserRow, roleName: string | null): User {
+  return {
+    id: u.id,
+    organizationId: u.organizationId,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    username: u.username,
+    email: u.email,
+    position: u.position,
+    phone: u.phone,
+    timeZone: u.timeZone,
+    profilePicture: imageUrl(u.profileImageId),
+    role: u.role,
+    roleId: u.roleId,
+    roleName,
+    status: u.status,
+    lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export function presentCurrentUser(
+  u: UserRow,
+  ctx: AuthContext,
+  organization: { id: string; name: string } | null,
+  roleName: string | null,
+): CurrentUser {
+  return {
+    id: u.id,
+    role: u.role,
+    roleId: u.roleId,
+    roleName,
+    organization,
+    permissions: visiblePermissions(ctx),
+    firstName: u.firstName,
+    lastName: u.lastName,
+    username: u.username,
+    email: u.email,
+    profilePicture: imageUrl(u.profileImageId),
+    position: u.position,
+    phone: u.phone,
+    timeZone: u.timeZone,
+  };
+}

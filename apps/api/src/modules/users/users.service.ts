@@ -1,0 +1,121 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { User, UserProfileInput } from '@fleet/api-contract';
+import type { Db } from '../../db/client.ts';
+import { roles, users } from '../../db/schema/index.ts';
+import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { badRequest, conflict, forbidden, notFound, uniqueViolation } from '../../lib/errors.ts';
+import type { Actor, AuthContext } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { revokeAllSessions } from '../auth/auth.service.ts';
+import { deleteImage, storeImage } from '../images/images.service.ts';
+import { presentUser } from './users.presenter.ts';
+
+interface Scope {
+  db: Db;
+  orgId: string;
+  ctx: AuthContext;
+  actor: Actor;
+}
+
+/** Policy: a user manages their own profile; anyone else's needs USER_UPDATE. */
+function assertMayEdit(ctx: AuthContext, userId: string): void {
+  if (ctx.userId !== userId && !ctx.permissions.has('USER_UPDATE')) {
+    throw forbidden('You may only edit your own profile', 'Missing permission: USER_UPDATE');
+  }
+}
+
+async function findUser(db: Db, orgId: string, userId: string) {
+  const rows = await db
+    .select({ user: users, roleName: roles.name })
+    .from(users)
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
+  const row = rows[0];
+  if (!row) throw notFound('User');
+  return row;
+}
+
+export async function getUser({ db, orgId, ctx }: Omit<Scope, 'actor'>, userId: string): Promise<User> {
+  if (ctx.userId !== userId && !ctx.permissions.has('USER_READ')) throw forbidden();
+  const row = await findUser(db, orgId, userId);
+  return presentUser(row.user, row.roleName);
+}
+
+export async function updateProfile({ db, orgId, ctx, actor }: Scope, userId: string, input: UserProfileInput & { email: string }): Promise<User> {
+  assertMayEdit(ctx, userId);
+  const before = await findUser(db, orgId, userId);
+  try {
+    return await db.transaction(async (tx) => {
+      const [after] = await tx
+        .update(users)
+        .set({
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          // The username follows the e-mail while it was the e-mail.
+          username: before.user.username === before.user.email ? input.email : before.user.username,
+          position: input.position ?? null,
+          phone: input.phone ?? null,
+          timeZone: input.timeZone ?? null,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(users.id, userId), eq(users.organizationId, orgId)))
+        .returning();
+      if (!after) throw notFound('User');
+      await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'USER', entityId: userId, before: before.user, after });
+      return presentUser(after, before.roleName);
+    });
+  } catch (err) {
+    if (uniqueViolation(err) === 'users_email_uq') throw conflict('Email is already used by another account', 'users_email_uq');
+    throw err;
+  }
+}
+
+export async function setProfileImage({ db, orgId, ctx, actor }: Scope, userId: string, data: Buffer | null): Promise<string | null> {
+  assertMayEdit(ctx, userId);
+  const before = await findUser(db, orgId, userId);
+  return db.transaction(async (tx) => {
+    const imageId = data ? await storeImage(tx, orgId, data) : null;
+    await tx.update(users).set({ profileImageId: imageId, updatedAt: new Date() }).where(eq(users.id, userId));
+    if (before.user.profileImageId) await deleteImage(tx, before.user.profileImageId);
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: data ? 'UPDATE_IMAGE' : 'DELETE_IMAGE',
+      entityType: 'USER',
+      entityId: userId,
+      before: { profileImageId: before.user.profileImageId },
+      after: { profileImageId: imageId },
+    });
+    return imageId ? `/api/v1/images/${imageId}` : null;
+  });
+}
+
+/** Own password only; the current one must be right. Other sessions of the user end. */
+export async function changePassword(
+  { db, orgId, ctx, actor }: Scope,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  if (ctx.userId !== userId) throw forbidden('You may only change your own password');
+  const { user } = await findUser(db, orgId, userId);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw badRequest('currentPassword: Current password is not correct', 'Current password mismatch');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await revokeAllSessions(tx, userId);
+    await recordActivity(tx, { orgId, actor, action: 'CHANGE_PASSWORD', entityType: 'USER', entityId: userId });
+  });
+}
+
+/** True when another account already uses this e-mail. */
+export async function emailTaken(db: Db, email: string, exceptUserId?: string): Promise<boolean> {
+  const cond = sql`lower(${users.email}) = ${email.toLowerCase()}`;
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(exceptUserId ? and(cond, ne(users.id, exceptUserId)) : cond);
+  return rows.length > 0;
+}

@@ -1,0 +1,97 @@
+import fp from 'fastify-plugin';
+import { eq } from 'drizzle-orm';
+import { ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { organizations, roles, users } from '../db/schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { forbidden, notFound, unauthorized } from '../lib/errors.ts';
+import type { Actor, AuthContext } from './types.ts';
+
+const ALL = new Set<string>(PERMISSIONS);
+const ADMIN = new Set<string>(ORGANIZATION_PERMISSIONS);
+
+/** Loads the caller's current role and permissions; null when the user is gone or may not sign in. */
+export async function loadAuthContext(db: Db, userId: string): Promise<AuthContext | null> {
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      status: users.status,
+      orgId: users.organizationId,
+      orgStatus: organizations.status,
+      rolePermissions: roles.permissions,
+    })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(eq(users.id, userId));
+  const u = rows[0];
+  // A deactivated user or organization loses access at once, whatever tokens it holds.
+  if (!u || u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
+  const isSuperAdmin = u.role === 'SUPER_ADMIN';
+  const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : new Set(u.rolePermissions ?? []);
+  return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin };
+}
+
+/** The permission codes the current user object shows: SUPER_ADMIN shows only its own code. */
+export function visiblePermissions(ctx: AuthContext): string[] {
+  return ctx.isSuperAdmin ? ['SUPER_ADMIN'] : [...ctx.permissions].sort();
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
+  // EventSource cannot set headers: live streams accept the token as a query parameter.
+  const q = (request.query as Record<string, unknown> | undefined)?.access_token;
+  return typeof q === 'string' && request.routeOptions.url?.endsWith('/stream') ? q : null;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  return {
+    userId: request.auth?.userId ?? null,
+    email: request.auth?.email ?? null,
+    role: request.auth?.role ?? null,
+    ip: request.ip ?? null,
+  };
+}
+
+/** The signed-in caller; routes that are not public can rely on it. */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/**
+ * Authentication, permission and tenancy checks for every /api route, in preValidation so a
+ * caller without the permission gets 403 (not 400) whatever the body holds.
+ */
+export const authPlugin = fp(async (app) => {
+  app.decorateRequest('auth', null);
+
+  app.addHook('preValidation', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (!request.routeOptions.url || config.public) return;
+    const token = bearer(request);
+    if (!token) throw unauthorized('Authentication required', 'No bearer token');
+    let userId: string;
+    try {
+      userId = app.tokens.verify(token).sub;
+    } catch (err) {
+      throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
+    }
+    const ctx = await loadAuthContext(app.db, userId);
+    if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed');
+    request.auth = ctx;
+
+    // Tenancy: /organizations/{orgId}/... belongs to members of that organization. A super
+    // administrator may act on any organization (take control). Others see a 404, not a 403,
+    // so an organization's existence does not leak.
+    const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
+    if (orgId !== undefined && !ctx.isSuperAdmin && orgId !== ctx.orgId) throw notFound('Organization');
+
+    const required = config.permissions ?? [];
+    const missing = required.filter((code) => !ctx.permissions.has(code));
+    if (missing.length > 0) throw forbidden('You do not have permission to do this', `Missing permission: ${missing.join(', ')}`);
+  });
+});

@@ -1,0 +1,43 @@
+import type { Permission } from '@fleet/api-contract';
+import type { Database, Db } from '../db/client.ts';
+import type { Config } from '../config.ts';
+import type { AccessTokens } from '../lib/jwt.ts';
+import type { Mailer } from '../lib/mailer.ts';
+
+/** Who is calling: resolved from the access token and the users table on every request. */
+export interface AuthContext {
+  userId: string;
+  email: string;
+  role: 'ADMIN' | 'USER' | 'SUPER_ADMIN';
+  /** Null for a super administrator. */
+  orgId: string | null;
+  permissions: ReadonlySet<string>;
+  isSuperAdmin: boolean;
+}
+
+/** What services need to attribute a change: the caller and where the request came from. */
+export interface Actor {
+  userId: string | null;
+  email: string | null;
+  role: string | null;
+  ip: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    tokens: AccessTokens;
+    mailer: Mailer;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** No sign-in needed (auth endpoints, health, ingest). */
+    public?: boolean;
+    /** Every code is required; checked before the body is validated. */
+    permissions?: readonly Permission[];
+  }
+}

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import type { SignInResponse } from '@fleet/api-contract';
+import { buildApp } from '../app.ts';
+import { testConfig, type Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { seed } from '../seed/seed.ts';
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database per test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by TEST_DATABASE_URL (the CI runs the suite on both).
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ dataDir: 'memory' });
+    return { database, drop: async () => undefined };
+  }
+  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory', poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Builds the app on a fresh database with the super administrator and demo organization seeded. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
+  const config = testConfig({ dataDir, publicUrl: 'http://fleet.test', ...overrides });
+  const { database, drop } = await freshDatabase();
+  const app = await buildApp({ config, database });
+  await seed(database.db, { ...config, demo: true }, () => undefined);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEMO = {
+  superAdmin: { email: 'superadmin@fleet.test', password: 'SuperAdmin#2026' },
+  admin: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
+  dispatcher: { email: 'dispatcher@demofreight.test', password: 'Dispatch#2026' },
+};
+
+export async function login(app: FastifyInstance, who: { email: string; password: string }, ip = '10.0.0.1'): Promise<SignInResponse> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: who, remoteAddress: ip });
+  if (res.statusCode !== 200) throw new Error(`login ${who.email} failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+let counter = 0;
+/** Registers a brand-new organization through the public endpoint and signs its admin in. */
+export async function registerOrganization(app: FastifyInstance, name = `Carrier ${++counter}`): Promise<SignInResponse & { password: string }> {
+  const email = `owner${Date.now()}${++counter}@${name.toLowerCase().replace(/[^a-z0-9]/g, '')}.test`;
+  const password = 'Str0ngPassword!';
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { firstname: 'Olive', lastname: 'Owner', organizationName: name, email, password },
+    remoteAddress: `10.9.${counter % 250}.${(counter * 7) % 250}`,
+  });
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return { ...res.json(), password };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Asserts the spec's error body and returns it. */
+export function expectErrorBody(body: unknown, status: number): { message: string; technicalMessage: string } {
+  const b = body as Record<string, unknown>;
+  if (b.status !== status || typeof b.message !== 'string' || typeof b.technicalMessage !== 'string' || typeof b.timestamp !== 'string') {
+    throw new Error(`not an error body with status ${status}: ${JSON.stringify(body)}`);
+  }
+  if (Number.isNaN(Date.parse(b.timestamp))) throw new Error('timestamp is not a date');
+  return { message: b.message, technicalMessage: b.technicalMessage };
+}
+
+export function readOutbox(dataDir: string): Array<{ to: string; subject: string; text: string }> {
+  const dir = path.join(dataDir, 'outbox');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+}

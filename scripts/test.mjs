@@ -1,0 +1,87 @@
+// `npm test`: lint, typecheck, unit + API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is
+// set), then the browser tests against the production build. Ends with one "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-run-'));
+const skipE2e = process.env.SKIP_E2E === '1';
+let passed = 0;
+let failed = 0;
+const problems = [];
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label}`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (res.status !== 0) problems.push(label);
+  return res.status === 0;
+}
+
+function countVitest(file) {
+  if (!fs.existsSync(file)) return;
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+}
+
+function countPlaywright(file) {
+  if (!fs.existsSync(file)) return;
+  const s = JSON.parse(fs.readFileSync(file, 'utf8')).stats ?? {};
+  passed += (s.expected ?? 0) + (s.flaky ?? 0);
+  failed += s.unexpected ?? 0;
+}
+
+function chromiumPath() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  return candidates.find((p) => fs.existsSync(p));
+}
+
+// Debian's Chromium for the browser tests: installed here when running as root, else explained.
+if (!skipE2e && !chromiumPath()) {
+  if (process.getuid?.() === 0) {
+    run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null']);
+  }
+  if (!chromiumPath()) {
+    console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium fonts-liberation');
+    process.exit(1);
+  }
+}
+
+run('lint', bin('eslint'), ['.', '--max-warnings=0']);
+for (const project of ['packages/api-contract', 'packages/hos', 'apps/api', 'apps/web', 'bench']) {
+  if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) run(`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']);
+}
+
+const unitJson = path.join(tmp, 'vitest.json');
+run('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
+countVitest(unitJson);
+
+if (process.env.TEST_DATABASE_URL) {
+  const pgJson = path.join(tmp, 'vitest-pg.json');
+  run('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`]);
+  countVitest(pgJson);
+}
+
+if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
+  if (run('build web app', 'npm', ['run', 'build', '-w', 'apps/web'])) {
+    const e2eJson = path.join(tmp, 'playwright.json');
+    run('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+      CHROMIUM_PATH: chromiumPath(),
+      TEST_DATABASE_URL: '',
+    });
+    countPlaywright(e2eJson);
+  }
+}
+
+fs.rmSync(tmp, { recursive: true, force: true });
+if (problems.length) console.log(`\nFailed steps: ${problems.join(', ')}`);
+// A failed step that ran no counted test (lint, typecheck, build) still fails the run.
+if (problems.length && failed === 0) failed = problems.length;
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(problems.length ? 1 : 0);

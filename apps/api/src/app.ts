@@ -3,7 +3,6 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -15,6 +14,8 @@ import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { AuthCache } from './plugins/auth-cache.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import './plugins/types.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
@@ -58,9 +59,15 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('db', db.db);
   app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
-  if (ownsDatabase) app.addHook('onClose', async () => db.close());
+  const authCache = new AuthCache();
+  app.decorate('authCache', authCache);
+  const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
+  app.addHook('onClose', async () => {
+    await unlisten();
+    if (ownsDatabase) await db.close();
+  });
 
-  await app.register(helmet, {
+  installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -34,6 +35,8 @@ export interface OpenOptions {
   /** PGlite data directory; 'memory' for an in-memory database (tests). */
   dataDir: string | 'memory';
   poolSize?: number;
+  /** PGlite buffer pool, e.g. '32MB'. */
+  sharedBuffers?: string;
 }
 
 /** Opens the database and applies the committed migrations. */
@@ -62,9 +65,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let dataDir: string | undefined;
   if (opts.dataDir !== 'memory') {
     dataDir = path.join(opts.dataDir, 'pgdata');
-    fs.mkdirSync(dataDir, { recursive: true });
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir], { stdio: 'inherit' });
+    }
   }
-  const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm, btree_gist } });
+  const client = await PGlite.create(dataDir ?? 'memory://', {
+    extensions: { pg_trgm, btree_gist },
+    // An embedded database for one server: a small buffer pool keeps the process lean; the
+    // operating system's page cache still holds hot table files.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '32MB'}`],
+  });
   const drizzleClient = drizzlePglite({ client, schema });
   await migratePglite(drizzleClient, { migrationsFolder });
   return {

@@ -80,7 +80,7 @@ export const authPlugin = fp(async (app) => {
     } catch (err) {
       throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
     }
-    const ctx = await loadAuthContext(app.db, userId);
+    const ctx = await app.authCache.context(userId, () => loadAuthContext(app.db, userId));
     if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed');
     request.auth = ctx;
 

@@ -3,6 +3,7 @@ import type { Database, Db } from '../db/client.ts';
 import type { Config } from '../config.ts';
 import type { AccessTokens } from '../lib/jwt.ts';
 import type { Mailer } from '../lib/mailer.ts';
+import type { AuthCache } from './auth-cache.ts';
 
 /** Who is calling: resolved from the access token and the users table on every request. */
 export interface AuthContext {
@@ -30,6 +31,7 @@ declare module 'fastify' {
     db: Db;
     tokens: AccessTokens;
     mailer: Mailer;
+    authCache: AuthCache;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -115,3 +115,13 @@ export function readOutbox(dataDir: string): Array<{ to: string; subject: string
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
 }
+
+/** Retries `fn` until `done` holds or a second passes (for cross-connection NOTIFY delivery). */
+export async function eventually<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 1000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

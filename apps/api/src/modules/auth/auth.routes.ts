@@ -66,7 +66,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const path of ['/auth/me', '/users/me']) {
     app.get(path, {
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: currentUserSchema, ...errors(401) } },
-      handler: (req) => auth.getCurrentUser(app.db, requireAuth(req)),
+      handler: (req) => {
+        const ctx = requireAuth(req);
+        return app.authCache.me(ctx.userId, () => auth.getCurrentUser(app.db, ctx));
+      },
     });
   }
 

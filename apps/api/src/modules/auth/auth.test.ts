@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, DEMO, expectErrorBody, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, eventually, expectErrorBody, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -274,5 +274,32 @@ describe('API documentation', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/v1/auth/authenticate'].post.requestBody).toBeTruthy();
     expect(doc.paths['/api/v1/organizations/{orgId}/users/{userId}/changePassword'].put).toBeTruthy();
+  });
+});
+
+describe('access after a change', () => {
+  it("refuses a deactivated user's still-valid access token at once", async () => {
+    const s = await registerOrganization(t.app, 'Soon Gone LLC');
+    const ok = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) });
+    expect(ok.statusCode).toBe(200);
+    await t.database.db.execute(`update users set status = 'INACTIVE' where id = '${s.user.id}'` as never);
+    // On PostgreSQL the change reaches every instance's cache by NOTIFY within milliseconds.
+    const after = await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) }),
+      (r) => r.statusCode === 401,
+    );
+    expect(after.statusCode).toBe(401);
+    expectErrorBody(after.json(), 401);
+  });
+
+  it('shows a renamed organization in the current user at once', async () => {
+    const s = await registerOrganization(t.app, 'Old Name Inc');
+    await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) });
+    await t.database.db.execute(`update organizations set name = 'New Name Inc' where id = '${s.user.organization?.id}'` as never);
+    const me = await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) }),
+      (r) => r.json().organization.name === 'New Name Inc',
+    );
+    expect(me.json().organization.name).toBe('New Name Inc');
   });
 });

@@ -1,0 +1,57 @@
+import type { CurrentUser } from '@fleet/api-contract';
+import type { AuthContext } from './types.ts';
+
+interface Entry {
+  ctx: AuthContext | null;
+  me?: CurrentUser;
+  expires: number;
+}
+
+/**
+ * Per-instance cache of who a user is (role, permissions, status) and of their current-user
+ * object, so an authenticated request costs no database round trip. Entries are dropped when
+ * the database announces a change (auth_change NOTIFY from triggers on users, roles and
+ * organizations, delivered on commit to every instance); the TTL only bounds the damage of a
+ * missed notification.
+ */
+export class AuthCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation; a load that overlapped one is not cached (it may be stale). */
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async context(userId: string, load: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
+    const hit = this.entries.get(userId);
+    if (hit && hit.expires > Date.now()) return hit.ctx;
+    const gen = this.generation;
+    const ctx = await load();
+    if (gen === this.generation) this.store(userId, { ctx, expires: Date.now() + this.ttlMs });
+    return ctx;
+  }
+
+  async me(userId: string, load: () => Promise<CurrentUser>): Promise<CurrentUser> {
+    const hit = this.entries.get(userId);
+    if (hit?.me && hit.expires > Date.now()) return hit.me;
+    const gen = this.generation;
+    const me = await load();
+    const entry = this.entries.get(userId);
+    if (gen === this.generation && entry) entry.me = me;
+    return me;
+  }
+
+  /** `*` drops everything (a role or organization changed); otherwise one user. */
+  invalidate(payload: string): void {
+    this.generation++;
+    if (payload === '*') this.entries.clear();
+    else this.entries.delete(payload);
+  }
+
+  private store(userId: string, entry: Entry): void {
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(userId, entry);
+  }
+}

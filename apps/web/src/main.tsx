@@ -1,15 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import '@mantine/core/styles.css';
+import './global.css';
+import { installPreloadErrorReload } from './lib/preload-error.ts';
+import { App } from './app/app.tsx';
 
-/** Minimal page until the web shell lands: proves the build and the server's SPA serving. */
-function App() {
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 480, margin: '15vh auto', padding: 24 }}>
-      <h1>Fleetline</h1>
-      <p>Fleet management and driver hours of service. The API is documented at <a href="/api/docs">/api/docs</a>.</p>
-    </main>
-  );
-}
+// A stale chunk after a deploy reloads the page once instead of breaking navigation.
+installPreloadErrorReload();
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import { RouterProvider } from 'react-router';
+import { CACHE_MAX_AGE_MS, queryClient, queryPersister } from '../lib/query-client.ts';
+import { colorSchemeManager, useDarkModeFlag } from '../lib/color-scheme.ts';
+import { FIRST_DAY_OF_WEEK } from '../lib/dates.ts';
+import { cssVariablesResolver, theme } from '../lib/theme.ts';
+import { ConfirmHost } from '../components/confirm-dialog.tsx';
+import { createAppRouter } from './router.tsx';
+
+/** Providers: theme (dark mode only when the flag allows it), query cache persisted 2 h, router. */
+export function App() {
+  const [router] = useState(createAppRouter);
+  const flag = useDarkModeFlag();
+  return (
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+      forceColorScheme={flag.isEnabled ? undefined : 'light'}
+    >
+      <DatesProvider settings={{ firstDayOfWeek: FIRST_DAY_OF_WEEK, locale: 'en' }}>
+        <PersistQueryClientProvider
+          client={queryClient}
+          persistOptions={{
+            persister: queryPersister,
+            maxAge: CACHE_MAX_AGE_MS,
+            // Only successful GET results are worth keeping (queries are GETs by construction).
+            dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' },
+          }}
+        >
+          <RouterProvider router={router} />
+          <ConfirmHost />
+        </PersistQueryClientProvider>
+      </DatesProvider>
+    </MantineProvider>
+  );
+}

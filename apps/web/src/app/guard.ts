@@ -1,0 +1,34 @@
+import { canOpenRoute, type CurrentUser } from '@fleet/api-contract';
+import { homePath } from '../lib/auth-store.ts';
+import { findRoute, type AppRoute } from './routes.ts';
+
+export const LOGIN_PATH = '/';
+export const UNDER_DEVELOPMENT_PATH = '/under-development';
+export const ACCESS_DENIED_PATH = '/access-denied';
+
+/**
+ * Spec section 2, navigation guard: where a user opening `route` must go instead, or null to stay.
+ * Order: sign-in, then the under-development mark, then permissions.
+ */
+export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment'>, user: CurrentUser | null): string | null {
+  switch (route.access) {
+    case 'public':
+      return user ? homePath(user) : null;
+    case 'exempt':
+      return null;
+    case 'not-found':
+      return user ? null : LOGIN_PATH;
+    case 'private':
+      if (!user) return LOGIN_PATH;
+      if (route.underDevelopment) return UNDER_DEVELOPMENT_PATH;
+      if (!canOpenRoute(user, route)) return ACCESS_DENIED_PATH;
+      return null;
+  }
+}
+
+/** Whether the menus may show a link to `path` (spec: an entry is shown only if the user may open its path). */
+export function canOpenPath(user: CurrentUser | null, path: string): boolean {
+  const route = findRoute(path);
+  if (!route || !user) return false;
+  return route.access === 'private' ? canOpenRoute(user, route) : true;
+}

@@ -1,0 +1,132 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AppShell, ScrollArea } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import type { CurrentUser } from '@fleet/api-contract';
+import { api, setSessionExpiredHandler } from '../../lib/api-client.ts';
+import { setCurrentUser, useCurrentUser } from '../../lib/auth-store.ts';
+import { useDarkModeFlagSync, useEnforceDarkModeFlag } from '../../lib/color-scheme.ts';
+import { logout } from '../../lib/session.ts';
+import { local, STORAGE_KEYS } from '../../lib/storage.ts';
+import { BREAKPOINTS } from '../../lib/theme.ts';
+import { NotificationToasts } from '../../components/notification-toasts.tsx';
+import { filterMenu, HEADER_NAV, SIDE_MENU } from '../menu.ts';
+import { LOGIN_PATH } from '../guard.ts';
+import { BottomNav } from './bottom-nav.tsx';
+import { ControlBanner } from './control-banner.tsx';
+import { GlobalLoadingBar } from './global-loading-bar.tsx';
+import { Header } from './header.tsx';
+import { ProfileDrawer } from './profile-drawer.tsx';
+import { SideMenu } from './side-menu.tsx';
+
+export const FIXED_SCROLL_CLASS = 'fixed-scroll';
+
+/** Collapsed state is remembered; without a stored choice it starts collapsed below the tablet breakpoint. */
+function initialCollapsed(): boolean {
+  const stored = local.get(STORAGE_KEYS.navCollapsed);
+  if (stored !== null) return stored === '1';
+  return typeof window !== 'undefined' && window.innerWidth < BREAKPOINTS.sm;
+}
+
+/** Keeps the stored user current (permissions or names changed elsewhere). */
+function useCurrentUserRefresh(user: CurrentUser | null) {
+  const { data } = useQuery({
+    queryKey: ['auth', 'me', user?.id],
+    queryFn: ({ signal }) => api<CurrentUser>('/auth/me', { signal, toast: false }),
+    enabled: !!user,
+    staleTime: 60_000,
+  });
+  useEffect(() => {
+    if (data && JSON.stringify(data) !== local.get(STORAGE_KEYS.user)) setCurrentUser(data);
+  }, [data]);
+}
+
+/** The shell around every screen: header, side menu, bottom navigation, banners, toasts. */
+export function AppLayout() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const mobile = useMediaQuery(`(max-width: ${BREAKPOINTS.xs - 0.02}px)`, typeof window !== 'undefined' && window.innerWidth < BREAKPOINTS.xs) ?? false;
+  const [collapsed, setCollapsed] = useState(initialCollapsed);
+  const [mobileOpened, setMobileOpened] = useState(false);
+  const [profileOpened, setProfileOpened] = useState(false);
+
+  useDarkModeFlagSync();
+  useEnforceDarkModeFlag();
+  useCurrentUserRefresh(user);
+
+  const doLogout = useCallback(async () => {
+    setProfileOpened(false);
+    await logout();
+    await navigate(LOGIN_PATH, { replace: true });
+  }, [navigate]);
+
+  // A refresh that fails ends the session (spec section 4).
+  useEffect(() => {
+    setSessionExpiredHandler(() => void doLogout());
+  }, [doLogout]);
+
+  // The mobile menu closes on navigation.
+  useEffect(() => setMobileOpened(false), [pathname]);
+  useEffect(() => {
+    document.body.classList.toggle(FIXED_SCROLL_CLASS, mobile && mobileOpened);
+    return () => document.body.classList.remove(FIXED_SCROLL_CLASS);
+  }, [mobile, mobileOpened]);
+
+  const toggleCollapsed = () =>
+    setCollapsed((c) => {
+      local.set(STORAGE_KEYS.navCollapsed, c ? '0' : '1');
+      return !c;
+    });
+
+  const side = useMemo(() => filterMenu(SIDE_MENU, user), [user]);
+  const nav = useMemo(() => filterMenu(HEADER_NAV, user), [user]);
+  const signedIn = !!user;
+  const showNavbar = signedIn && side.length > 0;
+  const showFooter = signedIn && mobile && nav.length > 0;
+  const navCollapsed = collapsed && !mobile;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={showNavbar ? { width: navCollapsed ? 72 : 264, breakpoint: 'xs', collapsed: { mobile: !mobileOpened } } : undefined}
+      footer={showFooter ? { height: 64 } : undefined}
+      padding={0}
+    >
+      <GlobalLoadingBar />
+      <AppShell.Header>
+        <Header
+          user={user}
+          mobile={mobile}
+          mobileOpened={mobileOpened}
+          onToggleMobile={() => setMobileOpened((o) => !o)}
+          collapsed={navCollapsed}
+          onToggleCollapsed={toggleCollapsed}
+          nav={nav}
+          onOpenProfile={() => setProfileOpened(true)}
+        />
+      </AppShell.Header>
+      {showNavbar && (
+        <AppShell.Navbar p={navCollapsed ? 'xs' : 'sm'} data-testid="side-menu" data-collapsed={navCollapsed || undefined}>
+          <AppShell.Section grow component={ScrollArea}>
+            <SideMenu items={side} collapsed={navCollapsed} onNavigate={() => setMobileOpened(false)} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main>
+        <ControlBanner />
+        <div id="content" style={signedIn ? { padding: 'var(--mantine-spacing-md)', maxWidth: 1600, margin: '0 auto' } : undefined}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+      {showFooter && (
+        <AppShell.Footer>
+          <BottomNav items={nav} />
+        </AppShell.Footer>
+      )}
+      {user && <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />}
+      <NotificationToasts />
+    </AppShell>
+  );
+}

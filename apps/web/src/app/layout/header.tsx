@@ -1,0 +1,102 @@
+import { ActionIcon, Burger, Button, Group, Tooltip, UnstyledButton, useComputedColorScheme } from '@mantine/core';
+import { IconHelp, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import type { CurrentUser } from '@fleet/api-contract';
+import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
+import { Avatar } from '../../components/avatar.tsx';
+import { Logo } from '../../components/logo.tsx';
+import type { MenuItem } from '../menu.ts';
+import { NotificationsPopover } from './notifications-popover.tsx';
+import classes from './header.module.css';
+
+function ThemeToggle() {
+  const flag = useDarkModeFlag();
+  const scheme = useComputedColorScheme('light');
+  const { toggle } = useDelayedColorSchemeToggle();
+  if (!flag.isEnabled) return null;
+  const label = scheme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={toggle} data-testid="theme-toggle">
+        {scheme === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export interface HeaderProps {
+  user: CurrentUser | null;
+  mobile: boolean;
+  mobileOpened: boolean;
+  onToggleMobile: () => void;
+  collapsed: boolean;
+  onToggleCollapsed: () => void;
+  nav: MenuItem[];
+  onOpenProfile: () => void;
+}
+
+/** Spec section 2, header: signed in (menu toggles, logo, navigation, help, bell, avatar) or signed out. */
+export function Header(p: HeaderProps) {
+  const { pathname } = useLocation();
+  if (!p.user) {
+    return (
+      <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+        <Link to="/" aria-label="Fleetline home">
+          <Logo />
+        </Link>
+        <Group gap="xs" wrap="nowrap">
+          <ThemeToggle />
+          {pathname === '/' ? (
+            <Button component={Link} to="/getting-started">
+              Get started
+            </Button>
+          ) : (
+            <Button component={Link} to="/" variant="default">
+              Log In
+            </Button>
+          )}
+        </Group>
+      </Group>
+    );
+  }
+  const u = p.user;
+  return (
+    <Group h="100%" px={{ base: 'xs', xs: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap="xs" wrap="nowrap">
+        {p.mobile ? (
+          <Burger opened={p.mobileOpened} onClick={p.onToggleMobile} size="sm" aria-label={p.mobileOpened ? 'Close menu' : 'Open menu'} data-testid="hamburger" />
+        ) : (
+          <Tooltip label={p.collapsed ? 'Expand menu' : 'Collapse menu'}>
+            <ActionIcon variant="subtle" color="gray" size="lg" onClick={p.onToggleCollapsed} aria-label={p.collapsed ? 'Expand menu' : 'Collapse menu'} aria-expanded={!p.collapsed}>
+              {p.collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+        <Link to="/dashboard" aria-label="Fleetline dashboard" className={classes.logo}>
+          <Logo height={p.mobile ? 24 : 28} />
+        </Link>
+        {!p.mobile && p.nav.length > 0 && (
+          <Group component="nav" aria-label="Header navigation" gap={4} ml="md" visibleFrom="sm" wrap="nowrap">
+            {p.nav.map((n) => (
+              <Link key={n.path} to={n.path} className={classes.navLink} data-active={pathname === n.path || undefined} aria-current={pathname === n.path ? 'page' : undefined}>
+                {n.title}
+              </Link>
+            ))}
+          </Group>
+        )}
+      </Group>
+      <Group gap={4} wrap="nowrap">
+        <ThemeToggle />
+        <Tooltip label="Help">
+          <ActionIcon component={Link} to="/help" variant="subtle" color="gray" size="lg" aria-label="Help">
+            <IconHelp size={20} />
+          </ActionIcon>
+        </Tooltip>
+        <NotificationsPopover />
+        <UnstyledButton onClick={p.onOpenProfile} aria-label="Open profile" ml={4} data-testid="avatar-button" data-href="/my-account">
+          <Avatar size="sm" avatarUrl={u.profilePicture} firstName={u.firstName} lastName={u.lastName} title={`${u.firstName ?? ''} ${u.lastName ?? ''} (${u.roleName ?? u.role})`.trim()} />
+        </UnstyledButton>
+      </Group>
+    </Group>
+  );
+}

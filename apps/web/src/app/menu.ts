@@ -1,0 +1,98 @@
+import type { ComponentType } from 'react';
+import type { CurrentUser } from '@fleet/api-contract';
+import {
+  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconRoute, IconSettings, IconShieldLock,
+} from '@tabler/icons-react';
+import { canOpenPath } from './guard.ts';
+
+type Icon = ComponentType<{ size?: number | string; stroke?: number }>;
+
+/** Spec section 3, menu item: title, path, icon, label and sub-items. */
+export interface MenuItem {
+  title: string;
+  path: string;
+  icon?: Icon;
+  label?: string;
+  subSectionItems?: MenuItem[];
+}
+
+const ORG = '/settings/organization-settings';
+
+/** Side menu groups of spec section 2. */
+export const SIDE_MENU: MenuItem[] = [
+  {
+    title: 'Administration',
+    path: '/administration',
+    icon: IconShieldLock,
+    subSectionItems: [
+      { title: 'Organizations', path: '/administration/organizations', icon: IconBuildingSkyscraper },
+      { title: 'Device Models', path: '/administration/device-models', icon: IconCpu },
+    ],
+  },
+  {
+    title: 'Settings',
+    path: '/settings',
+    icon: IconSettings,
+    subSectionItems: [
+      { title: 'Profile Settings', path: '/my-account' },
+      {
+        title: 'Organization Settings',
+        path: ORG,
+        subSectionItems: [
+          { title: 'Users & Roles', path: `${ORG}/user-and-roles` },
+          { title: 'All Drivers', path: `${ORG}/all-drivers` },
+          { title: 'Vehicles', path: `${ORG}/vehicles` },
+          { title: 'Trailers', path: `${ORG}/trailers` },
+          { title: 'Devices', path: `${ORG}/devices` },
+          { title: 'Groups', path: `${ORG}/groups` },
+        ],
+      },
+      { title: 'Activity Log', path: '/settings/activity-log' },
+      { title: 'Data Retention', path: '/settings/data-retention' },
+    ],
+  },
+  {
+    title: 'Hours of Service',
+    path: '/hos',
+    icon: IconClockHour4,
+    subSectionItems: [
+      { title: 'HoS Logs', path: '/hos/logs' },
+      { title: 'HoS Violations', path: '/hos/violations' },
+      { title: 'HoS Availability', path: '/hos/availability' },
+    ],
+  },
+  {
+    title: 'Analytics',
+    path: '/analytics',
+    icon: IconChartBar,
+    subSectionItems: [
+      { title: 'Revenue', path: '/analytics/revenue', label: 'Soon' },
+      { title: 'Fleet Performance', path: '/analytics/fleet-performance', label: 'Soon' },
+      { title: 'Fuel costs (IFTA)', path: '/ifta' },
+    ],
+  },
+];
+
+/** Default header navigation list (spec section 2), also the mobile bottom navigation. */
+export const HEADER_NAV: MenuItem[] = [
+  { title: 'History Route', path: '/map/history', icon: IconRoute },
+  { title: 'Map', path: '/map', icon: IconMap2 },
+  { title: 'Dashboard', path: '/dashboard', icon: IconDashboard },
+];
+
+/**
+ * Keeps only what the user may open: a leaf needs its path allowed; a group needs at least one
+ * permitted sub-item (it is hidden otherwise) and keeps only those.
+ */
+export function filterMenu(items: readonly MenuItem[], user: CurrentUser | null, canOpen = canOpenPath): MenuItem[] {
+  const out: MenuItem[] = [];
+  for (const item of items) {
+    if (item.subSectionItems?.length) {
+      const subSectionItems = filterMenu(item.subSectionItems, user, canOpen);
+      if (subSectionItems.length) out.push({ ...item, subSectionItems });
+    } else if (canOpen(user, item.path)) {
+      out.push(item);
+    }
+  }
+  return out;
+}

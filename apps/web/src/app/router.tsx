@@ -1,0 +1,44 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { currentUser } from '../lib/auth-store.ts';
+import { loadChunk } from '../lib/preload-error.ts';
+import { guardRedirect } from './guard.ts';
+import { flattenRoutes, ROUTES, type AppRoute } from './routes.ts';
+import { AppLayout } from './layout/app-layout.tsx';
+import { RouteError } from './layout/route-error.tsx';
+import { SectionIndex } from './layout/section-index.tsx';
+
+/** Route `handle`: the table entry, for titles and the loading-indicator rule. */
+export interface RouteHandle {
+  route: AppRoute;
+}
+
+function toRouteObject(route: AppRoute): RouteObject {
+  const page = route.page;
+  return {
+    path: route.path,
+    handle: { route } satisfies RouteHandle,
+    // The guard runs before the screen's chunk loads, so a denied user never downloads it.
+    loader: ({ request }) => {
+      const target = guardRedirect(route, currentUser());
+      if (target && target !== new URL(request.url).pathname) throw redirect(target);
+      return null;
+    },
+    ...(page
+      ? { lazy: async () => ({ Component: (await loadChunk(page)).default }) }
+      : { Component: () => <SectionIndex route={route} /> }),
+  };
+}
+
+export function buildRoutes(): RouteObject[] {
+  return [
+    {
+      Component: AppLayout,
+      ErrorBoundary: RouteError,
+      // The first screen's chunk loads before anything renders; the page stays blank for that moment.
+      HydrateFallback: () => null,
+      children: flattenRoutes(ROUTES).map(({ route }) => toRouteObject(route)),
+    },
+  ];
+}
+
+export const createAppRouter = () => createBrowserRouter(buildRoutes());

@@ -1,0 +1,188 @@
+import type { ComponentType } from 'react';
+import type { Permission } from '@fleet/api-contract';
+
+/**
+ * How the guard treats a route (spec section 2, navigation guard):
+ * - `public`: sign-in pages; a signed-in user is sent home.
+ * - `exempt`: under development and access denied; anyone may stay.
+ * - `not-found`: the catch-all; signed-out users go to login.
+ * - `private`: sign-in required, then the under-development mark, then the permission codes.
+ */
+export type RouteAccess = 'public' | 'exempt' | 'not-found' | 'private';
+
+export type PageModule = { default: ComponentType };
+
+export interface AppRoute {
+  /** Absolute path in React Router syntax (`:id` for parameters). */
+  path: string;
+  title: string;
+  access: RouteAccess;
+  /** Every code is required (spec section 5). None: sign-in only, or allowed when any child is. */
+  permissions?: readonly Permission[];
+  underDevelopment?: boolean;
+  /** Lazy screen from src/features/<domain>/<page>.tsx. Parents without one show their children. */
+  page?: () => Promise<PageModule>;
+  children?: readonly AppRoute[];
+}
+
+const ORG_SETTINGS = '/settings/organization-settings';
+
+/** Every route of the product (spec section 2). This table drives the router, the guard and the menus. */
+export const ROUTES: readonly AppRoute[] = [
+  { path: '/', title: 'Log in', access: 'public', page: () => import('../features/auth/login-page.tsx') },
+  { path: '/getting-started', title: 'Getting started', access: 'public', page: () => import('../features/auth/getting-started-page.tsx') },
+  { path: '/reset-password', title: 'Reset password', access: 'public', page: () => import('../features/auth/reset-password-page.tsx') },
+  {
+    path: '/create-new-password/:token',
+    title: 'Create new password',
+    access: 'public',
+    page: () => import('../features/auth/create-new-password-page.tsx'),
+  },
+  { path: '/under-development', title: 'Under development', access: 'exempt', page: () => import('../features/system/under-development-page.tsx') },
+  { path: '/access-denied', title: 'Access denied', access: 'exempt', page: () => import('../features/system/access-denied-page.tsx') },
+  {
+    path: '/administration',
+    title: 'Administration',
+    access: 'private',
+    permissions: ['SUPER_ADMIN'],
+    children: [
+      {
+        path: '/administration/organizations',
+        title: 'Organizations',
+        access: 'private',
+        permissions: ['SUPER_ADMIN'],
+        page: () => import('../features/organizations/organizations-page.tsx'),
+      },
+      {
+        path: '/administration/device-models',
+        title: 'Device Models',
+        access: 'private',
+        permissions: ['SUPER_ADMIN'],
+        page: () => import('../features/device-models/device-models-page.tsx'),
+      },
+    ],
+  },
+  { path: '/dashboard', title: 'Dashboard', access: 'private', permissions: ['ORG_DASH_READ'], page: () => import('../features/dashboard/dashboard-page.tsx') },
+  {
+    path: '/my-account',
+    title: 'My account',
+    access: 'private',
+    permissions: ['USER_READ', 'ORG_READ'],
+    page: () => import('../features/my-account/my-account-page.tsx'),
+  },
+  { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
+  { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
+  { path: '/help', title: 'Help', access: 'private', underDevelopment: true, page: () => import('../features/help/help-page.tsx') },
+  {
+    path: '/notifications',
+    title: 'Notifications',
+    access: 'private',
+    underDevelopment: true,
+    page: () => import('../features/notifications/notifications-page.tsx'),
+  },
+  { path: '/ifta', title: 'Fuel costs (IFTA)', access: 'private', permissions: ['IFTA_LIST'], page: () => import('../features/ifta/ifta-page.tsx') },
+  { path: '/map', title: 'Map', access: 'private', permissions: ['ASSET_LIST'], page: () => import('../features/map/map-page.tsx') },
+  { path: '/map/history', title: 'History Route', access: 'private', permissions: ['HR_READ'], page: () => import('../features/history-routes/history-route-page.tsx') },
+  {
+    path: '/settings',
+    title: 'Settings',
+    access: 'private',
+    children: [
+      {
+        path: ORG_SETTINGS,
+        title: 'Organization Settings',
+        access: 'private',
+        children: [
+          {
+            path: `${ORG_SETTINGS}/organization-account`,
+            title: 'Organization account',
+            access: 'private',
+            permissions: ['ORG_READ', 'ORG_UPDATE'],
+            page: () => import('../features/organizations/organization-account-page.tsx'),
+          },
+          { path: `${ORG_SETTINGS}/user-and-roles`, title: 'Users & Roles', access: 'private', permissions: ['USER_LIST'], page: () => import('../features/users/users-and-roles-page.tsx') },
+          { path: `${ORG_SETTINGS}/all-drivers`, title: 'All Drivers', access: 'private', permissions: ['DRIVER_LIST'], page: () => import('../features/drivers/drivers-page.tsx') },
+          // Spec: the add screens reuse their list screens (the list opens its add form).
+          { path: `${ORG_SETTINGS}/driver-add`, title: 'Add driver', access: 'private', permissions: ['DRIVER_CREATE'], page: () => import('../features/drivers/drivers-page.tsx') },
+          { path: `${ORG_SETTINGS}/trailers`, title: 'Trailers', access: 'private', permissions: ['ASSET_LIST'], page: () => import('../features/assets/trailers-page.tsx') },
+          { path: `${ORG_SETTINGS}/trailer-add`, title: 'Add trailer', access: 'private', permissions: ['ASSET_CREATE'], page: () => import('../features/assets/trailers-page.tsx') },
+          { path: `${ORG_SETTINGS}/vehicles`, title: 'Vehicles', access: 'private', permissions: ['ASSET_LIST'], page: () => import('../features/assets/vehicles-page.tsx') },
+          { path: `${ORG_SETTINGS}/vehicle-add`, title: 'Add vehicle', access: 'private', permissions: ['ASSET_CREATE'], page: () => import('../features/assets/vehicles-page.tsx') },
+          { path: `${ORG_SETTINGS}/devices`, title: 'Devices', access: 'private', permissions: ['GAT_LIST'], page: () => import('../features/gateways/devices-page.tsx') },
+          { path: `${ORG_SETTINGS}/devices/:id`, title: 'Device', access: 'private', permissions: ['GAT_READ'], page: () => import('../features/gateways/device-page.tsx') },
+          { path: `${ORG_SETTINGS}/device-add`, title: 'Add device', access: 'private', permissions: ['GAT_CREATE'], page: () => import('../features/gateways/devices-page.tsx') },
+          { path: `${ORG_SETTINGS}/groups`, title: 'Groups', access: 'private', permissions: ['GROUP_LIST'], page: () => import('../features/groups/groups-page.tsx') },
+          { path: `${ORG_SETTINGS}/groups/:id/members`, title: 'Group members', access: 'private', permissions: ['GROUP_READ'], page: () => import('../features/groups/group-members-page.tsx') },
+          { path: `${ORG_SETTINGS}/groups/:id/assets`, title: 'Group assets', access: 'private', permissions: ['GROUP_READ'], page: () => import('../features/groups/group-assets-page.tsx') },
+        ],
+      },
+      {
+        path: '/settings/activity-log',
+        title: 'Activity Log',
+        access: 'private',
+        permissions: ['ORG_READ', 'USER_LIST', 'ACTIVITY_LOG_LIST'],
+        page: () => import('../features/activity-log/activity-log-page.tsx'),
+      },
+      {
+        path: '/settings/data-retention',
+        title: 'Data Retention',
+        access: 'private',
+        permissions: ['ORG_READ', 'RET_READ'],
+        page: () => import('../features/data-retention/data-retention-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/hos',
+    title: 'Hours of Service',
+    access: 'private',
+    children: [
+      { path: '/hos/logs', title: 'HoS Logs', access: 'private', permissions: ['HOS_LIST'], page: () => import('../features/hos/hos-logs-page.tsx') },
+      { path: '/hos/logs/:id', title: 'Driver log', access: 'private', permissions: ['HOS_READ'], page: () => import('../features/hos/hos-log-page.tsx') },
+      { path: '/hos/violations', title: 'HoS Violations', access: 'private', permissions: ['VIO_LIST'], page: () => import('../features/hos/hos-violations-page.tsx') },
+      { path: '/hos/availability', title: 'HoS Availability', access: 'private', permissions: ['AVAILABILITY_LIST'], page: () => import('../features/hos/hos-availability-page.tsx') },
+    ],
+  },
+  {
+    path: '/analytics',
+    title: 'Analytics',
+    access: 'private',
+    children: [
+      {
+        path: '/analytics/revenue',
+        title: 'Revenue',
+        access: 'private',
+        permissions: ['ANALYTICS_REVENUE'],
+        underDevelopment: true,
+        page: () => import('../features/analytics/revenue-page.tsx'),
+      },
+      {
+        path: '/analytics/fleet-performance',
+        title: 'Fleet Performance',
+        access: 'private',
+        permissions: ['ANALYTICS_FLEET_PERFORMANCE'],
+        underDevelopment: true,
+        page: () => import('../features/analytics/fleet-performance-page.tsx'),
+      },
+    ],
+  },
+  { path: '*', title: 'Page not found', access: 'not-found', page: () => import('../features/system/not-found-page.tsx') },
+];
+
+/** Every route with its parent, depth first. */
+export function flattenRoutes(routes: readonly AppRoute[] = ROUTES, parent: AppRoute | null = null): { route: AppRoute; parent: AppRoute | null }[] {
+  return routes.flatMap((route) => [{ route, parent }, ...flattenRoutes(route.children ?? [], route)]);
+}
+
+function matches(pattern: string, pathname: string): boolean {
+  const a = pattern.split('/').filter(Boolean);
+  const b = pathname.split('?')[0]!.split('/').filter(Boolean);
+  return a.length === b.length && a.every((seg, i) => seg.startsWith(':') || seg === b[i]);
+}
+
+/** The table entry for a concrete path (`/hos/logs/42` -> `/hos/logs/:id`), or undefined. */
+export function findRoute(pathname: string, routes: readonly AppRoute[] = ROUTES): AppRoute | undefined {
+  const all = flattenRoutes(routes).map((x) => x.route).filter((r) => r.path !== '*');
+  // Static segments win over parameters (`/devices/add` before `/devices/:id`).
+  return all.find((r) => r.path === pathname) ?? all.find((r) => matches(r.path, pathname));
+}

@@ -1,0 +1,33 @@
+import { useMutation } from '@tanstack/react-query';
+import type { LoginInput, RegisterInput, SignInResponse } from '@fleet/api-contract';
+import { api } from '../../../lib/api-client.ts';
+import { startSession } from '../../../lib/session.ts';
+
+/** POST auth/authenticate. Spec section 8: a failed login shows no toast and leaves the user signed out. */
+export function useLogin() {
+  return useMutation({
+    mutationFn: (input: LoginInput) => api<SignInResponse>('/auth/authenticate', { method: 'POST', body: input, auth: false, toast: false }),
+    onSuccess: (res) => startSession(res),
+  });
+}
+
+/** POST auth/register with the spec's defaults (role USER, id 1); the returned tokens are stored. */
+export function useRegister() {
+  return useMutation({
+    mutationFn: (input: Omit<RegisterInput, 'role' | 'id'>) =>
+      api<SignInResponse>('/auth/register', { method: 'POST', body: { ...input, role: 'USER', id: 1 }, auth: false }),
+    onSuccess: (res) => startSession(res),
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (input: { email: string }) => api<{ message: string }>('/auth/reset-password', { method: 'POST', body: input, auth: false }),
+  });
+}
+
+export function useCreateNewPassword() {
+  return useMutation({
+    mutationFn: (input: { token: string; password: string }) => api<void>('/auth/create-new-password', { method: 'POST', body: input, auth: false }),
+  });
+}

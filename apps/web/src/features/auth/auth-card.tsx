@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+
+/** Frame of the signed-out forms other than login. */
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  useDocumentTitle(`${title} · Fleetline`);
+  return (
+    <Center py={{ base: 'md', sm: 48 }} px="md">
+      <Paper withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }} radius="lg" w="100%" maw={480}>
+        <Stack gap="xs" mb="lg">
+          <Title order={1} fz={24}>
+            {title}
+          </Title>
+          {subtitle && (
+            <Text c="dimmed" size="sm">
+              {subtitle}
+            </Text>
+          )}
+        </Stack>
+        {children}
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { Alert, Anchor, Box, Button, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { Link, useNavigate } from 'react-router';
+import { loginSchema } from '@fleet/api-contract';
+import { homePath } from '../../lib/auth-store.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { Logo } from '../../components/logo.tsx';
+import { useLogin } from './api/auth-api.ts';
+import classes from './login-page.module.css';
+
+/** Spec section 2, login screen. */
+export default function LoginPage() {
+  useDocumentTitle('Log in · Fleetline');
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [learnMore, learnMoreCtl] = useDisclosure(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  // Spec section 5: the login form validates on input.
+  const form = useZodForm(loginSchema, { mode: 'onChange', defaultValues: { email: '', password: '' } });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailed(null);
+    try {
+      const res = await login.mutateAsync(values);
+      await navigate(homePath(res.user), { replace: true });
+    } catch (err) {
+      // No toast for a failed login (spec section 8); the form says why in place.
+      setFailed(err instanceof ApiError && err.status !== 401 && err.body ? err.body.message : 'The email or password is incorrect.');
+    }
+  });
+  const loading = login.isPending;
+
+  return (
+    <Box className={classes.root}>
+      <Box className={classes.formSide}>
+        <Box className={classes.formBox}>
+          <Box mb="xl">
+            <Logo height={36} />
+          </Box>
+          <Title order={1} fz={28} mb={4}>
+            Welcome back
+          </Title>
+          <Text c="dimmed" mb="lg">
+            Log in to see your fleet, drivers and hours of service.
+          </Text>
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="md">
+              {failed && (
+                <Alert color="red" variant="light" role="alert" py="xs">
+                  {failed}
+                </Alert>
+              )}
+              <TextInput label="Email" type="email" placeholder="you@company.com" autoComplete="username" withAsterisk {...field(form, 'email')} />
+              <PasswordInput
+                label="Password"
+                placeholder="min 8 characters"
+                autoComplete="current-password"
+                withAsterisk
+                visibilityToggleButtonProps={{ 'aria-label': 'Show or hide password' }}
+                {...field(form, 'password')}
+              />
+              <Group justify="flex-end" mt={-8}>
+                <Anchor component={Link} to="/reset-password" size="sm">
+                  Forgotten Password
+                </Anchor>
+              </Group>
+              <Button type="submit" size="md" loading={loading} fullWidth>
+                Log in
+              </Button>
+            </Stack>
+          </form>
+          {!loading && (
+            <Group gap={6} mt="xl" justify="center" data-testid="login-footer">
+              <Text size="sm">New here?</Text>
+              <Anchor component={Link} to="/getting-started" size="sm" fw={600}>
+                Create an account
+              </Anchor>
+              <Text size="sm" c="dimmed" aria-hidden>
+                ·
+              </Text>
+              <Anchor component="button" type="button" size="sm" onClick={learnMoreCtl.open}>
+                Learn more
+              </Anchor>
+            </Group>
+          )}
+        </Box>
+      </Box>
+      <Box className={classes.imageSide} aria-hidden />
+      <Modal opened={learnMore} onClose={learnMoreCtl.close} title="About Fleetline" centered>
+        <Stack gap="sm">
+          <Text size="sm">
+            Fleetline tracks your vehicles and trailers live on the map, keeps drivers&apos; hours-of-service logs with FMCSA and Canadian
+            rules, flags violations before they happen, and prepares your quarterly IFTA fuel-tax return.
+          </Text>
+          <Text size="sm">Create an account for your company and invite your team; it takes a minute.</Text>
+          <Button component={Link} to="/getting-started" onClick={learnMoreCtl.close}>
+            Create an account
+          </Button>
+        </Stack>
+      </Modal>
+    </Box>
+  );
+}

@@ -1,0 +1,21 @@
+/** Home-terminal time zones of US and Canadian carriers, labelled the way dispatchers say them. */
+export const TIME_ZONES = [
+  { value: 'America/New_York', label: 'Eastern (New York)' },
+  { value: 'America/Detroit', label: 'Eastern (Detroit)' },
+  { value: 'America/Indiana/Indianapolis', label: 'Eastern (Indianapolis)' },
+  { value: 'America/Chicago', label: 'Central (Chicago)' },
+  { value: 'America/Winnipeg', label: 'Central (Winnipeg)' },
+  { value: 'America/Regina', label: 'Central, no DST (Regina)' },
+  { value: 'America/Denver', label: 'Mountain (Denver)' },
+  { value: 'America/Edmonton', label: 'Mountain (Edmonton)' },
+  { value: 'America/Phoenix', label: 'Mountain, no DST (Phoenix)' },
+  { value: 'America/Los_Angeles', label: 'Pacific (Los Angeles)' },
+  { value: 'America/Vancouver', label: 'Pacific (Vancouver)' },
+  { value: 'America/Anchorage', label: 'Alaska (Anchorage)' },
+  { value: 'Pacific/Honolulu', label: 'Hawaii (Honolulu)' },
+  { value: 'America/Halifax', label: 'Atlantic (Halifax)' },
+  { value: 'America/St_Johns', label: 'Newfoundland (St. John’s)' },
+  { value: 'America/Toronto', label: 'Eastern (Toronto)' },
+  { value: 'America/Puerto_Rico', label: 'Atlantic (Puerto Rico)' },
+  { value: 'UTC', label: 'UTC' },
+];

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { localStorageColorSchemeManager, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from './api-client.ts';
+import { useCurrentUser } from './auth-store.ts';
+import { createStore, useStore } from './create-store.ts';
+import { local, STORAGE_KEYS } from './storage.ts';
+import { THEME_SWITCH_DELAY_MS } from './theme.ts';
+
+/** Spec section 3: the dark-mode feature flag (default: disabled, light). */
+export interface DarkModeFlag {
+  isEnabled: boolean;
+  defaultTheme: 'light' | 'dark';
+}
+export const DEFAULT_DARK_MODE_FLAG: DarkModeFlag = { isEnabled: false, defaultTheme: 'light' };
+
+export const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.colorScheme });
+
+/** The last flag the server sent, so a reload (and the login screen) starts with the right theme. */
+export const darkModeFlagStore = createStore<DarkModeFlag>(
+  (typeof window !== 'undefined' && local.getJson<DarkModeFlag>(STORAGE_KEYS.darkModeFlag)) || DEFAULT_DARK_MODE_FLAG,
+);
+
+const settingsResponse = z.object({
+  featureFlags: z.array(z.object({ key: z.string(), isEnabled: z.boolean(), defaultTheme: z.enum(['light', 'dark']) })),
+});
+
+export const settingsQueryOptions = {
+  queryKey: ['settings', 'feature-flags'] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }) => settingsResponse.parse(await api<unknown>('/settings', { signal, toast: false })),
+  staleTime: 5 * 60 * 1000,
+};
+
+/** Fetches the flag for the signed-in user and keeps the stored copy current. */
+export function useDarkModeFlagSync(): void {
+  const user = useCurrentUser();
+  const { data } = useQuery({ ...settingsQueryOptions, enabled: !!user });
+  useEffect(() => {
+    const f = data?.featureFlags.find((x) => x.key === 'darkMode');
+    if (!f) return;
+    const flag = { isEnabled: f.isEnabled, defaultTheme: f.defaultTheme };
+    local.setJson(STORAGE_KEYS.darkModeFlag, flag);
+    darkModeFlagStore.set((prev) => (prev.isEnabled === flag.isEnabled && prev.defaultTheme === flag.defaultTheme ? prev : flag));
+  }, [data]);
+}
+
+export function useDarkModeFlag(): DarkModeFlag {
+  return useStore(darkModeFlagStore);
+}
+
+/**
+ * Spec section 4: with the flag off the stored scheme is forced to light; with it on, the scheme
+ * defaults to the system preference and is stored in localStorage.
+ */
+export function useEnforceDarkModeFlag(): void {
+  const flag = useDarkModeFlag();
+  const { setColorScheme } = useMantineColorScheme();
+  useEffect(() => {
+    if (!flag.isEnabled) {
+      colorSchemeManager.set('light');
+      setColorScheme('light');
+    } else if (!local.get(STORAGE_KEYS.colorScheme)) {
+      setColorScheme('auto' satisfies MantineColorScheme);
+    }
+  }, [flag.isEnabled, setColorScheme]);
+}
+
+/** Toggle that switches the scheme about 350 ms after the click (spec section 4). */
+export function useDelayedColorSchemeToggle(): { toggle: () => void; pending: boolean } {
+  const { setColorScheme } = useMantineColorScheme();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const pending = useRef(false);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const toggle = useCallback(() => {
+    if (timer.current) clearTimeout(timer.current);
+    pending.current = true;
+    timer.current = setTimeout(() => {
+      pending.current = false;
+      const dark = document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark';
+      setColorScheme(dark ? 'light' : 'dark');
+    }, THEME_SWITCH_DELAY_MS);
+  }, [setColorScheme]);
+  return { toggle, pending: pending.current };
+}

@@ -1,0 +1,74 @@
+import { createTheme, Menu, Modal, Overlay, Popover, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+
+/** Spec section 9: breakpoints in pixels and their labels. */
+export const BREAKPOINTS = { xs: 600, sm: 905, md: 1024, lg: 1440 } as const;
+export type BreakpointLabel = 'Mobile' | 'Tablet' | 'Desktop' | 'ExtraLarge' | 'AboveExtraLarge';
+
+export function breakpointLabel(width: number): BreakpointLabel {
+  if (width < BREAKPOINTS.xs) return 'Mobile';
+  if (width < BREAKPOINTS.sm) return 'Tablet';
+  if (width < BREAKPOINTS.md) return 'Desktop';
+  if (width < BREAKPOINTS.lg) return 'ExtraLarge';
+  return 'AboveExtraLarge';
+}
+
+/** Spec section 9: interface layers. */
+export const Z_INDEX = { overlay: 1000, menu: 1000, modal: 1100, tooltip: 9999, header: 200, banner: 150 } as const;
+
+/** Theme switch delay of spec section 4. */
+export const THEME_SWITCH_DELAY_MS = 350;
+
+/**
+ * Fleet blue. Shade 7 (#1d5fa8) gives 6.4:1 on white and white text on it 6.4:1, so small text and
+ * filled buttons pass WCAG AA in light mode; dark mode uses shade 3 text on the dark body (7:1) and
+ * shade 7 fills.
+ */
+const fleet: MantineColorsTuple = [
+  '#e8f1fc', '#cfe0f6', '#a2c2ec', '#72a3e2', '#4a88d9', '#3077d2', '#236bc8', '#1d5fa8', '#174f8d', '#0f3d6f',
+];
+
+export const theme = createTheme({
+  colors: { fleet },
+  primaryColor: 'fleet',
+  primaryShade: { light: 7, dark: 7 },
+  autoContrast: true,
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  defaultRadius: 'md',
+  breakpoints: { xs: '37.5em', sm: '56.5625em', md: '64em', lg: '90em', xl: '120em' },
+  components: {
+    // Spec section 9, tooltip defaults: max width 350, top, offset 0/10, 300/250 ms.
+    Tooltip: Tooltip.extend({
+      defaultProps: {
+        position: 'top',
+        offset: { mainAxis: 10, crossAxis: 0 },
+        zIndex: Z_INDEX.tooltip,
+        maw: 350,
+        multiline: true,
+        withArrow: true,
+        transitionProps: { duration: 300, exitDuration: 250 },
+      },
+    }),
+    Modal: Modal.extend({ defaultProps: { zIndex: Z_INDEX.modal } }),
+    Overlay: Overlay.extend({ defaultProps: { zIndex: Z_INDEX.overlay } }),
+    Menu: Menu.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
+    Popover: Popover.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
+  },
+});
+
+/** Mantine's dimmed grey and error red are below 4.5:1 for small text; these shades pass AA. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': '#5c636a',
+    '--mantine-color-error': '#c92a2a',
+    '--mantine-color-anchor': '#1d5fa8',
+    '--mantine-color-placeholder': '#6c737a',
+  },
+  dark: {
+    '--mantine-color-dimmed': '#a6a7ab',
+    '--mantine-color-error': '#ff8787',
+    '--mantine-color-anchor': '#8fb8ec',
+    '--mantine-color-fleet-light-color': '#a2c2ec',
+    '--mantine-color-placeholder': '#909296',
+  },
+});

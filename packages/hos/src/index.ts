@@ -1,1 +1,5 @@
 export * from './types.ts';
+export { HosInputError } from './errors.ts';
+export { auditLog } from './audit.ts';
+export { clocksAt } from './clocks.ts';
+export { dailyTotals } from './daily-totals.ts';

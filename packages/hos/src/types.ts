@@ -21,3 +21,97 @@ export const RULESET_IDS = [
   'CA_INTRASTATE',
 ] as const;
 export type RulesetId = (typeof RULESET_IDS)[number];
+
+/** Options of every engine call. */
+export interface HosOptions {
+  ruleset: RulesetId;
+  /** Home-terminal IANA zone: log days and cycle days are counted in it. */
+  timeZone: string;
+  /** 'HH:mm' in timeZone: the carrier's 24-hour period starting time, default '00:00'. */
+  cycleDayStart?: string;
+  exemptions?: {
+    /** 150 air-mile short-haul (P14): no 30-minute break rule. */
+    shortHaul150?: boolean;
+    /** 16-hour short-haul exception (P16) claimed for the shifts in range (US property only). */
+    sixteenHour?: boolean;
+    /** Intervals with adverse driving conditions claimed (P13). */
+    adverseDriving?: Array<{ start: string; end: string }>;
+  };
+}
+
+export type ViolationRule =
+  | 'DRIVING_LIMIT'
+  | 'WINDOW_LIMIT'
+  | 'BREAK_REQUIRED'
+  | 'CYCLE_LIMIT'
+  /** Cumulative on-duty limits (US passenger 15 h, Texas 15 h, Canada 14 h). */
+  | 'ON_DUTY_LIMIT'
+  /** Canada: 16 h elapsed in a work shift. */
+  | 'SHIFT_ELAPSED_LIMIT'
+  /** Canada day rules. */
+  | 'DAILY_DRIVING_LIMIT'
+  | 'DAILY_ON_DUTY_LIMIT'
+  | 'DAILY_OFF_DUTY'
+  /** Canada: 24 h off in every 14 days; cycle 2: 24 h off after 70 h on duty. */
+  | 'CYCLE_OFF_DUTY_REQUIRED';
+
+/** Severity by the violation's length: NOMINAL < 15 min, EGREGIOUS > 3 h, VIOLATION otherwise. */
+export type Severity = 'NOMINAL' | 'VIOLATION' | 'EGREGIOUS';
+
+/**
+ * One violation. start/end (UTC ISO-8601, `Z`) bound the time the driver was driving while over the
+ * limit: driving past a limit is the violation, other work after the limit is legal.
+ */
+export interface Violation {
+  rule: ViolationRule;
+  start: string;
+  end: string;
+  severity: Severity;
+}
+
+export interface AuditResult {
+  /** Sorted by start, then rule. Adjacent intervals of the same rule are merged. */
+  violations: Violation[];
+}
+
+/**
+ * Remaining time (ms, never below 0) before each limit stops the driver from driving.
+ * Each clock is independent: the time the driver may still drive is
+ * `Math.min(driveMs, windowMs, breakMs ?? Infinity, cycleMs)`.
+ */
+export interface Clocks {
+  /** Driving time left in the shift (Canada: also capped by the day's 13 h). */
+  driveMs: number;
+  /**
+   * Shift time left: the elapsed window (US property 14 h, California 16 h, Canada 16 h) and/or the
+   * cumulative on-duty limit (US passenger and Texas 15 h, Canada 14 h and the day's limits),
+   * whichever is smaller.
+   */
+  windowMs: number;
+  /** Driving left before a 30-minute break is due; null where no break rule applies. */
+  breakMs: number | null;
+  /** On-duty time left in the cycle (Canada: also 0 when 24 h off is required first). */
+  cycleMs: number;
+}
+
+export interface ClocksResult {
+  /** Counts only completed sleeper-berth pairs. */
+  strict: Clocks;
+  /** Assumes the most recent qualifying rest period will be paired by a later one. */
+  provisional: Clocks;
+  /** On-duty time counted in the current cycle (since the last restart, within the rolling days). */
+  cycleUsedMs: number;
+}
+
+/** Time per logged duty status in one log day (24 h from cycleDayStart; 23 or 25 h on DST days). */
+export interface DailyTotal {
+  /** The log day, YYYY-MM-DD in timeZone. */
+  date: string;
+  /** Length of the log day in ms. */
+  lengthMs: number;
+  /** ms per logged status inside that day (PC and PASSENGER are OFF, YM is ON, as logged). */
+  OFF: number;
+  SB: number;
+  D: number;
+  ON: number;
+}

@@ -1,0 +1,217 @@
+import { gridFor, parseInput, type Context } from './context.ts';
+import { dayIndex } from './days.ts';
+import { formatInstant } from './instant.ts';
+import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
+import { candidates, qualifies, type Candidate } from './sleeper.ts';
+import { buildTimeline, cumAt, D, type RestBlock } from './timeline.ts';
+import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
+
+const MIN = 60_000;
+const H = 3_600_000;
+const NOMINAL_MS = 15 * MIN;
+const EGREGIOUS_MS = 3 * H;
+
+/** Severity bands (E6, FAQ-2020 Q4): nominal < 15 min, egregious > 3 h. */
+export function severityOf(ms: number): Severity {
+  return ms < NOMINAL_MS ? 'NOMINAL' : ms > EGREGIOUS_MS ? 'EGREGIOUS' : 'VIOLATION';
+}
+
+const RULE_ORDER: ViolationRule[] = [
+  'DRIVING_LIMIT', 'WINDOW_LIMIT', 'ON_DUTY_LIMIT', 'SHIFT_ELAPSED_LIMIT', 'BREAK_REQUIRED', 'CYCLE_LIMIT',
+  'DAILY_DRIVING_LIMIT', 'DAILY_ON_DUTY_LIMIT', 'DAILY_OFF_DUTY', 'CYCLE_OFF_DUTY_REQUIRED',
+];
+
+/** Collects violation intervals per rule, merging an interval that continues the previous one. */
+class Collector {
+  readonly items: Array<{ rule: ViolationRule; start: number; end: number }> = [];
+  private readonly last = new Map<ViolationRule, { rule: ViolationRule; start: number; end: number }>();
+
+  /** Driving in (from, to] is over the limit when it lies beyond `threshold`. */
+  add(rule: ViolationRule, threshold: number, from: number, to: number): void {
+    if (!(threshold < to)) return;
+    const start = threshold > from ? threshold : from;
+    const prev = this.last.get(rule);
+    if (prev && prev.end === start) {
+      prev.end = to;
+      return;
+    }
+    const item = { rule, start, end: to };
+    this.items.push(item);
+    this.last.set(rule, item);
+  }
+
+  result(): Violation[] {
+    return this.items
+      .sort((a, b) => a.start - b.start || RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule))
+      .map((v) => ({ rule: v.rule, start: formatInstant(v.start), end: formatInstant(v.end), severity: severityOf(v.end - v.start) }));
+  }
+}
+
+/** State of the 16-hour exception (P16) across shifts. */
+export interface SixteenState {
+  /** Start of the last shift that drove past the 14th hour under the exception. */
+  lastUseShift: number;
+  lastUseDay: number;
+}
+
+export function sixteenAvailable(s: SixteenState, shiftStart: number, shiftDay: number, restartEnd: number): boolean {
+  return (
+    s.lastUseShift === shiftStart ||
+    s.lastUseShift === -Infinity ||
+    // "not used in the previous 6 consecutive days" ...
+    shiftDay - s.lastUseDay >= 7 ||
+    // ... "unless a new 7/8-day period began with a ≥ 34-h restart" after that use.
+    restartEnd > s.lastUseShift
+  );
+}
+
+/**
+ * Walks the log once. For each work run between two rest blocks the candidate calculation periods
+ * are fixed, so they are computed once per run; each driving period is cut into pieces at day
+ * boundaries and at adverse-condition starts, inside which every limit grows linearly.
+ */
+export function walk(ctx: Context, out: Collector | null): SixteenState {
+  const { tl, cfg, set, grid } = ctx;
+  const { blocks, start, end, cat } = tl;
+  const sixteen: SixteenState = { lastUseShift: -Infinity, lastUseDay: -Infinity };
+  let reset: RestBlock = blocks[0]!;
+  let past: RestBlock[] = [];
+  let restartEnd = -Infinity;
+  let last24: RestBlock = blocks[0]!;
+  let prevDriveEnd = -Infinity;
+  let sinceBreak = 0;
+  const canada = cfg.canada;
+  const starts = grid.starts;
+
+  for (let b = 0; b < blocks.length; b++) {
+    const blk = blocks[b]!;
+    if (blk.len >= cfg.resetMs) {
+      reset = blk;
+      past = [];
+    } else if (cfg.split && qualifies(cfg.split, blk)) {
+      past.push(blk);
+    }
+    if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
+    if (blk.len >= OFF24_MS) last24 = blk;
+    const runFrom = blk.endSeg;
+    const runTo = b + 1 < blocks.length ? blocks[b + 1]!.startSeg : tl.n;
+    if (tl.driveBefore[runTo]! === tl.driveBefore[runFrom]!) continue;
+
+    // Hindsight: later rest blocks up to and including the next reset may complete a pair.
+    let future: RestBlock[] | null = null;
+    if (cfg.split && past.length > 0) {
+      future = [];
+      for (let k = b + 1; k < blocks.length; k++) {
+        future.push(blocks[k]!);
+        if (blocks[k]!.len >= cfg.resetMs) break;
+      }
+    }
+    const cands: Candidate[] = candidates(tl, cfg.split, reset, past, future, false);
+    const shiftStart = reset.end;
+
+    for (let i = runFrom; i < runTo; i++) {
+      if (cat[i] !== D) continue;
+      const s = start[i]!;
+      const e = end[i]!;
+      if (s - prevDriveEnd >= BREAK_MS) sinceBreak = 0;
+      let d = dayIndex(grid, s);
+      let ps = s;
+      while (ps < e) {
+        // Next cut: day boundary or the start of an adverse-conditions claim.
+        let pe = d + 1 < starts.length && starts[d + 1]! < e ? starts[d + 1]! : e;
+        let adverse = false;
+        for (const a of set.adverse) {
+          if (a.start <= ps) {
+            if (a.end > shiftStart) adverse = true;
+          } else if (a.start < pe) {
+            pe = a.start;
+            break;
+          } else break;
+        }
+        const dp = tl.driveBefore[i]! + (ps - s);
+        const op = tl.onBefore[i]! + (ps - s);
+        piece(ps, pe, d, dp, op, adverse, sinceBreak + (ps - s));
+        ps = pe;
+        if (d + 1 < starts.length && ps >= starts[d + 1]!) d++;
+      }
+      sinceBreak += e - s;
+      prevDriveEnd = e;
+    }
+
+    function piece(ps: number, pe: number, d: number, dp: number, op: number, adverse: boolean, brk: number): void {
+      let minDrive = Infinity;
+      let minWin = Infinity;
+      let minOn = Infinity;
+      for (const c of cands) {
+        const dr = dp - c.d0;
+        if (dr < minDrive) minDrive = dr;
+        const w = ps - c.start - c.excl;
+        if (w < minWin) minWin = w;
+        const on = op - c.o0;
+        if (on < minOn) minOn = on;
+      }
+      out?.add('DRIVING_LIMIT', ps + cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive, ps, pe);
+      if (cfg.elapsedMs !== null) {
+        let limit = cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
+        if (set.sixteenHour && ps + limit - minWin < pe && limit < SIXTEEN_HOUR_WINDOW_MS) {
+          const shiftDay = dayIndex(grid, shiftStart);
+          if (sixteenAvailable(sixteen, shiftStart, shiftDay, restartEnd)) {
+            limit = SIXTEEN_HOUR_WINDOW_MS;
+            sixteen.lastUseShift = shiftStart;
+            sixteen.lastUseDay = shiftDay;
+          }
+        }
+        out?.add(cfg.elapsedRule, ps + limit - minWin, ps, pe);
+      }
+      if (cfg.onDutyMs !== null) {
+        out?.add('ON_DUTY_LIMIT', ps + cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn, ps, pe);
+      }
+      if (!out) return;
+      // P4: 8 h of driving since the last ≥ 30-min non-driving period.
+      if (set.breakRule) out.add('BREAK_REQUIRED', ps + BREAK_AFTER_DRIVING_MS - brk, ps, pe);
+      // Cycle: on-duty time in the rolling days ending with this day, since the last restart.
+      const w = d - cfg.cycle.days + 1;
+      const windowStart = w >= 0 ? starts[w]! : -Infinity;
+      const base = windowStart > restartEnd ? windowStart : restartEnd;
+      out.add('CYCLE_LIMIT', ps + cfg.cycle.limitMs - (op - cumAt(tl, base).on), ps, pe);
+      if (canada) {
+        const ds = starts[d]!;
+        const de = starts[d + 1]!;
+        const atDs = cumAt(tl, ds);
+        const extra = adverse ? cfg.adverse.driveMs : 0;
+        out.add('DAILY_DRIVING_LIMIT', ps + canada.dailyDriveMs + extra - (dp - atDs.drive), ps, pe);
+        out.add('DAILY_ON_DUTY_LIMIT', ps + canada.dailyOnDutyMs + extra - (op - atDs.on), ps, pe);
+        // The day must still hold 10 h off: driving past (day end − the off time still owed) violates.
+        const offSoFar = ps - ds - (op - atDs.on);
+        out.add('DAILY_OFF_DUTY', de - (canada.dailyOffMs - offSoFar), ps, pe);
+        // C5: a 24-h off period must lie within the 14 days ending with this day.
+        const w14 = d - canada.off24Days + 1;
+        const w14Start = w14 >= 0 ? starts[w14]! : -Infinity;
+        const from24 = last24.start > w14Start ? last24.start : w14Start;
+        if (from24 !== -Infinity && Math.min(last24.end, ps) - from24 < OFF24_MS) {
+          out.add('CYCLE_OFF_DUTY_REQUIRED', -Infinity, ps, pe);
+        }
+        if (canada.onDutyBefore24OffMs !== null) {
+          const since = op - tl.onBefore[last24.endSeg]!;
+          out.add('CYCLE_OFF_DUTY_REQUIRED', ps + canada.onDutyBefore24OffMs - since, ps, pe);
+        }
+      }
+    }
+  }
+  return sixteen;
+}
+
+/**
+ * Judges a whole log with hindsight: a later rest period can complete a sleeper-berth pair and
+ * withdraw a violation. Returns every interval of driving beyond a limit of the ruleset.
+ * Throws HosInputError for bad periods or options.
+ */
+export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResult {
+  const { raw, set } = parseInput(periods, options);
+  const tl = buildTimeline(raw);
+  if (tl.n === 0) return { violations: [] };
+  const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
+  const out = new Collector();
+  walk({ set, cfg: set.cfg, tl, grid }, out);
+  return { violations: out.result() };
+}

@@ -1,0 +1,67 @@
+import { buildDayGrid, checkZone, parseDayStart, type DayGrid } from './days.ts';
+import { HosInputError } from './errors.ts';
+import { parseInstant } from './instant.ts';
+import { RULESETS, type RulesetConfig } from './rulesets.ts';
+import { parseLog, type RawLog, type Timeline } from './timeline.ts';
+import type { DutyPeriod, HosOptions } from './types.ts';
+
+const DAY = 86_400_000;
+
+/** Validated options of one call. */
+export interface Settings {
+  cfg: RulesetConfig;
+  zone: string;
+  dayStartMin: number;
+  breakRule: boolean;
+  sixteenHour: boolean;
+  /** Adverse-condition intervals, sorted by start. */
+  adverse: Array<{ start: number; end: number }>;
+}
+
+export function readOptions(options: HosOptions): Settings {
+  if (options === null || typeof options !== 'object') throw new HosInputError('options are required', null, 'options');
+  const cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
+  if (!cfg) throw new HosInputError(`unknown ruleset ${JSON.stringify(options.ruleset)}`, null, 'ruleset');
+  checkZone(options.timeZone);
+  const dayStartMin = parseDayStart(options.cycleDayStart);
+  const ex = options.exemptions ?? {};
+  const adverse: Settings['adverse'] = [];
+  (ex.adverseDriving ?? []).forEach((a, i) => {
+    const start = parseInstant(String(a?.start));
+    const end = parseInstant(String(a?.end));
+    if (Number.isNaN(start)) throw new HosInputError('adverse-driving start is not an ISO-8601 instant', null, `exemptions.adverseDriving[${i}].start`);
+    if (Number.isNaN(end) || end < start) throw new HosInputError('adverse-driving end is not an instant after its start', null, `exemptions.adverseDriving[${i}].end`);
+    adverse.push({ start, end });
+  });
+  adverse.sort((a, b) => a.start - b.start);
+  return {
+    cfg,
+    zone: options.timeZone,
+    dayStartMin,
+    // P14 / P15: the short-haul exceptions have no 30-minute break.
+    breakRule: cfg.breakRule && ex.shortHaul150 !== true,
+    // P16 exists for US property carriers only; elsewhere the claim has no effect.
+    sixteenHour: cfg.sixteenHour && ex.sixteenHour === true,
+    adverse,
+  };
+}
+
+/** Everything one evaluation needs. */
+export interface Context {
+  set: Settings;
+  cfg: RulesetConfig;
+  tl: Timeline;
+  grid: DayGrid;
+}
+
+/** Day grid covering the timeline up to `until` (Canada also needs the 14 days before the log). */
+export function gridFor(set: Settings, tl: Timeline, until: number): DayGrid {
+  const first = tl.n > 0 ? tl.start[0]! : until;
+  const back = set.cfg.canada ? (set.cfg.canada.off24Days + 1) * DAY : 0;
+  return buildDayGrid(set.zone, set.dayStartMin, first - back, Math.max(first, until));
+}
+
+export function parseInput(periods: readonly DutyPeriod[], options: HosOptions): { raw: RawLog; set: Settings } {
+  const set = readOptions(options);
+  return { raw: parseLog(periods), set };
+}

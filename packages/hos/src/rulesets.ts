@@ -1,0 +1,142 @@
+import type { RulesetId, ViolationRule } from './types.ts';
+
+const H = 3_600_000;
+const MIN = 60_000;
+
+/** How two rest periods pair into the equivalent of a full rest (sleeper-berth split). */
+export type SplitRule =
+  /** US property (P8): both ≥ 2 h of rest, one contains ≥ 7 h consecutive SB, together ≥ 10 h. */
+  | { kind: 'property'; minMs: number; longSbMs: number; totalMs: number }
+  /** Both in the berth, each ≥ minSbMs consecutive SB, SB together ≥ totalSbMs (B4, Texas, C7). */
+  | { kind: 'sb'; minSbMs: number; totalSbMs: number };
+
+/** Everything that differs between rulesets, as data: one engine judges them all. */
+export interface RulesetConfig {
+  id: RulesetId;
+  /** Consecutive off-duty (OFF/SB) that ends a shift and restarts its limits. */
+  resetMs: number;
+  /** Driving allowed in a shift. */
+  driveMs: number;
+  /** Elapsed shift window (excluding paired rest periods); null where the rule counts on-duty instead. */
+  elapsedMs: number | null;
+  elapsedRule: ViolationRule;
+  /** Cumulative on-duty (ON + D) allowed in a shift; null where none. */
+  onDutyMs: number | null;
+  split: SplitRule | null;
+  /** 30-minute break after 8 h of driving (US property, P4). */
+  breakRule: boolean;
+  cycle: { days: number; limitMs: number; restartMs: number | null };
+  /** Extra time allowed when adverse driving conditions are claimed (P13). */
+  adverse: { driveMs: number; elapsedMs: number; onDutyMs: number };
+  /** The 16-hour short-haul exception (P16) exists for this ruleset. */
+  sixteenHour: boolean;
+  /** Canada's day rules and 24-hour-off rules (C1, C3, C5). */
+  canada: {
+    dailyDriveMs: number;
+    dailyOnDutyMs: number;
+    dailyOffMs: number;
+    /** C5: ≥ 24 consecutive h off in any period of this many days. */
+    off24Days: number;
+    /** Cycle 2: after this much on-duty time, no driving until 24 consecutive h off. */
+    onDutyBefore24OffMs: number | null;
+  } | null;
+}
+
+export const BREAK_AFTER_DRIVING_MS = 8 * H;
+export const BREAK_MS = 30 * MIN;
+export const SIXTEEN_HOUR_WINDOW_MS = 16 * H;
+export const OFF24_MS = 24 * H;
+
+const usProperty = (id: RulesetId, days: number, limitH: number): RulesetConfig => ({
+  id,
+  resetMs: 10 * H,
+  driveMs: 11 * H,
+  elapsedMs: 14 * H,
+  elapsedRule: 'WINDOW_LIMIT',
+  onDutyMs: null,
+  split: { kind: 'property', minMs: 2 * H, longSbMs: 7 * H, totalMs: 10 * H },
+  breakRule: true,
+  cycle: { days, limitMs: limitH * H, restartMs: 34 * H },
+  adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 0 },
+  sixteenHour: true,
+  canada: null,
+});
+
+const usPassenger = (id: RulesetId, days: number, limitH: number): RulesetConfig => ({
+  id,
+  resetMs: 8 * H,
+  driveMs: 10 * H,
+  elapsedMs: null,
+  elapsedRule: 'WINDOW_LIMIT',
+  onDutyMs: 15 * H,
+  split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 8 * H },
+  breakRule: false,
+  // B3: no 34-hour restart for passenger carriers.
+  cycle: { days, limitMs: limitH * H, restartMs: null },
+  adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
+  sixteenHour: false,
+  canada: null,
+});
+
+const canadaSouth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
+  id,
+  resetMs: 8 * H,
+  driveMs: 13 * H,
+  elapsedMs: 16 * H,
+  elapsedRule: 'SHIFT_ELAPSED_LIMIT',
+  onDutyMs: 14 * H,
+  split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 10 * H },
+  breakRule: false,
+  cycle: cycle === 1 ? { days: 7, limitMs: 70 * H, restartMs: 36 * H } : { days: 14, limitMs: 120 * H, restartMs: 72 * H },
+  // SOR/2005-313 s. 76: driving, on-duty and elapsed time may each be extended by up to 2 h.
+  adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
+  sixteenHour: false,
+  canada: {
+    dailyDriveMs: 13 * H,
+    dailyOnDutyMs: 14 * H,
+    dailyOffMs: 10 * H,
+    off24Days: 14,
+    onDutyBefore24OffMs: cycle === 2 ? 70 * H : null,
+  },
+});
+
+export const RULESETS: Record<RulesetId, RulesetConfig> = {
+  US_PROPERTY_70_8: usProperty('US_PROPERTY_70_8', 8, 70),
+  US_PROPERTY_60_7: usProperty('US_PROPERTY_60_7', 7, 60),
+  US_PASSENGER_70_8: usPassenger('US_PASSENGER_70_8', 8, 70),
+  US_PASSENGER_60_7: usPassenger('US_PASSENGER_60_7', 7, 60),
+  CA_SOUTH_CYCLE_1: canadaSouth('CA_SOUTH_CYCLE_1', 1),
+  CA_SOUTH_CYCLE_2: canadaSouth('CA_SOUTH_CYCLE_2', 2),
+  // 37 TAC §4.12: 12 h driving and 15 h on duty after 8 h off, 70 h in 7 days, 34-h restart,
+  // sleeper berth split into two periods of ≥ 2 h.
+  TX_INTRASTATE: {
+    id: 'TX_INTRASTATE',
+    resetMs: 8 * H,
+    driveMs: 12 * H,
+    elapsedMs: null,
+    elapsedRule: 'WINDOW_LIMIT',
+    onDutyMs: 15 * H,
+    split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 8 * H },
+    breakRule: false,
+    cycle: { days: 7, limitMs: 70 * H, restartMs: 34 * H },
+    adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
+    sixteenHour: false,
+    canada: null,
+  },
+  // 13 CCR §1212.5 (truck): 12 h driving after 10 h off, no driving after the 16th hour,
+  // 80 h in 8 days, 34-h restart. The regulation gives no sleeper-berth split for this row.
+  CA_INTRASTATE: {
+    id: 'CA_INTRASTATE',
+    resetMs: 10 * H,
+    driveMs: 12 * H,
+    elapsedMs: 16 * H,
+    elapsedRule: 'WINDOW_LIMIT',
+    onDutyMs: null,
+    split: null,
+    breakRule: false,
+    cycle: { days: 8, limitMs: 80 * H, restartMs: 34 * H },
+    adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
+    sixteenHour: false,
+    canada: null,
+  },
+};

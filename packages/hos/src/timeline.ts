@@ -1,0 +1,236 @@
+import { HosInputError } from './errors.ts';
+import { parseInstant } from './instant.ts';
+import type { DutyPeriod } from './types.ts';
+
+/** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
+export const OFF = 0;
+export const SB = 1;
+export const D = 2;
+export const ON = 3;
+const PASSENGER = 4;
+
+const H = 3_600_000;
+/** P19 / P7(D): passenger-seat time logged OFF counts as rest only next to ≥ 7 h SB, up to 3 h. */
+const PASSENGER_SB_MS = 7 * H;
+const PASSENGER_MAX_MS = 3 * H;
+
+/** A maximal run of OFF/SB time. blocks[0] is virtual: the unknown time before the log, taken as rest. */
+export interface RestBlock {
+  start: number;
+  end: number;
+  len: number;
+  /** Longest consecutive SB inside the block. */
+  sbRun: number;
+  /** Index of the first segment after the block (n if none). */
+  endSeg: number;
+  /** Index of the block's first segment (endSeg for the virtual block when the log starts with work). */
+  startSeg: number;
+}
+
+/**
+ * The log as the engine sees it: contiguous segments of one category each (adjacent segments of the
+ * same category merged, so splitting a period never changes a result), prefix sums of driving and
+ * on-duty time, and the rest blocks.
+ */
+export interface Timeline {
+  n: number;
+  start: number[];
+  end: number[];
+  cat: number[];
+  /** driveBefore[i] = driving time before segment i (length n + 1). */
+  driveBefore: number[];
+  /** onBefore[i] = on-duty (ON + D) time before segment i (length n + 1). */
+  onBefore: number[];
+  blocks: RestBlock[];
+}
+
+/** The input periods as validated instants, statuses as logged. */
+export interface RawLog {
+  start: number[];
+  end: number[];
+  /** Logged status: 0 OFF, 1 SB, 2 D, 3 ON. */
+  status: number[];
+  /** Engine category before passenger resolution (4 = passenger seat). */
+  cat: number[];
+  hasPassenger: boolean;
+}
+
+const STATUS: Record<string, number> = { OFF, SB, D, ON };
+
+/** Validates and parses the periods; throws HosInputError naming the first bad period. */
+export function parseLog(periods: readonly DutyPeriod[]): RawLog {
+  if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
+  const n = periods.length;
+  const start = new Array<number>(n);
+  const end = new Array<number>(n);
+  const status = new Array<number>(n);
+  const cat = new Array<number>(n);
+  let hasPassenger = false;
+  let prevEndText = '';
+  let prevEnd = NaN;
+  for (let i = 0; i < n; i++) {
+    const p = periods[i];
+    if (p === null || typeof p !== 'object') throw new HosInputError('not a duty period', i);
+    const st = STATUS[p.status as string];
+    if (st === undefined) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
+    let c = st;
+    if (p.special !== undefined) {
+      if (p.special === 'PC' && st === OFF) c = OFF;
+      else if (p.special === 'YM' && st === ON) c = ON;
+      else if (p.special === 'PASSENGER' && st === OFF) {
+        c = PASSENGER;
+        hasPassenger = true;
+      } else {
+        throw new HosInputError(`special ${JSON.stringify(p.special)} is not allowed with status ${p.status} (PC and PASSENGER are OFF, YM is ON)`, i, 'special');
+      }
+    }
+    // Consecutive periods usually share the boundary string: parse it once.
+    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : parseInstant(String(p.start));
+    if (Number.isNaN(s)) throw new HosInputError(`start ${JSON.stringify(p.start)} is not an ISO-8601 instant with offset or Z`, i, 'start');
+    const e = parseInstant(String(p.end));
+    if (Number.isNaN(e)) throw new HosInputError(`end ${JSON.stringify(p.end)} is not an ISO-8601 instant with offset or Z`, i, 'end');
+    if (e < s) throw new HosInputError('end is before start', i, 'end');
+    if (i > 0) {
+      if (s < prevEnd) {
+        throw new HosInputError(s < start[i - 1]! ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
+      }
+      if (s > prevEnd) throw new HosInputError('gap before this period: periods must be contiguous', i, 'start');
+    }
+    start[i] = s;
+    end[i] = e;
+    status[i] = st;
+    cat[i] = c;
+    prevEnd = e;
+    prevEndText = p.end;
+  }
+  return { start, end, status, cat, hasPassenger };
+}
+
+/** Drops empty periods and merges neighbours of the same category. */
+function merge(start: number[], end: number[], cat: number[]): { start: number[]; end: number[]; cat: number[] } {
+  const s: number[] = [];
+  const e: number[] = [];
+  const c: number[] = [];
+  let m = 0;
+  for (let i = 0; i < start.length; i++) {
+    const a = start[i]!;
+    const b = end[i]!;
+    if (b <= a) continue;
+    if (m > 0 && c[m - 1] === cat[i]) {
+      e[m - 1] = b;
+    } else {
+      s.push(a);
+      e.push(b);
+      c.push(cat[i]!);
+      m++;
+    }
+  }
+  return { start: s, end: e, cat: c };
+}
+
+/**
+ * P19: passenger-seat time right before or after ≥ 7 consecutive h SB counts as rest for up to 3 h
+ * on each side of the berth period; the rest of it is on duty (D1).
+ */
+function resolvePassenger(log: { start: number[]; end: number[]; cat: number[] }): { start: number[]; end: number[]; cat: number[] } {
+  const { start, end, cat } = log;
+  const s: number[] = [];
+  const e: number[] = [];
+  const c: number[] = [];
+  const push = (a: number, b: number, k: number): void => {
+    s.push(a);
+    e.push(b);
+    c.push(k);
+  };
+  for (let i = 0; i < start.length; i++) {
+    const a = start[i]!;
+    const b = end[i]!;
+    if (cat[i] !== PASSENGER) {
+      push(a, b, cat[i]!);
+      continue;
+    }
+    const sbBefore = i > 0 && cat[i - 1] === SB && end[i - 1]! - start[i - 1]! >= PASSENGER_SB_MS;
+    const sbAfter = i + 1 < start.length && cat[i + 1] === SB && end[i + 1]! - start[i + 1]! >= PASSENGER_SB_MS;
+    const head = sbBefore ? Math.min(PASSENGER_MAX_MS, b - a) : 0;
+    const tail = sbAfter ? Math.min(PASSENGER_MAX_MS, b - a - head) : 0;
+    if (head > 0) push(a, a + head, OFF);
+    if (b - tail > a + head) push(a + head, b - tail, ON);
+    if (tail > 0) push(b - tail, b, OFF);
+  }
+  return merge(s, e, c);
+}
+
+/** Builds the engine's timeline from a parsed log, optionally cut at `cutAt` (clocksAt). */
+export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
+  let rs = raw.start;
+  let re = raw.end;
+  let rc = raw.cat;
+  if (cutAt !== undefined) {
+    let k = 0;
+    while (k < rs.length && rs[k]! < cutAt) k++;
+    rs = rs.slice(0, k);
+    re = re.slice(0, k);
+    rc = rc.slice(0, k);
+    if (k > 0 && re[k - 1]! > cutAt) re[k - 1] = cutAt;
+    // Time after the last recorded period and before `cutAt` has no recorded work: taken as off duty.
+    if (k > 0 && re[k - 1]! < cutAt) {
+      rs.push(re[k - 1]!);
+      re.push(cutAt);
+      rc.push(OFF);
+    }
+  }
+  let seg = merge(rs, re, rc);
+  if (raw.hasPassenger) seg = resolvePassenger(seg);
+  const { start, end, cat } = seg;
+  const n = start.length;
+  const driveBefore = new Array<number>(n + 1);
+  const onBefore = new Array<number>(n + 1);
+  driveBefore[0] = 0;
+  onBefore[0] = 0;
+  const blocks: RestBlock[] = [];
+  // Virtual block: before the log the driver is taken as rested (nothing recorded, nothing owed).
+  let cur: RestBlock = { start: -Infinity, end: n > 0 ? start[0]! : 0, len: Infinity, sbRun: 0, endSeg: 0, startSeg: 0 };
+  let open = true;
+  for (let i = 0; i < n; i++) {
+    const c = cat[i]!;
+    const len = end[i]! - start[i]!;
+    driveBefore[i + 1] = driveBefore[i]! + (c === D ? len : 0);
+    onBefore[i + 1] = onBefore[i]! + (c === D || c === ON ? len : 0);
+    if (c === OFF || c === SB) {
+      if (!open) {
+        cur = { start: start[i]!, end: end[i]!, len: 0, sbRun: 0, endSeg: i + 1, startSeg: i };
+        open = true;
+      }
+      cur.end = end[i]!;
+      cur.endSeg = i + 1;
+      if (cur.start !== -Infinity) cur.len = cur.end - cur.start;
+      // Consecutive SB: merged segments alternate categories, so one SB segment is one SB run.
+      if (c === SB && len > cur.sbRun) cur.sbRun = len;
+    } else if (open) {
+      blocks.push(cur);
+      open = false;
+    }
+  }
+  if (open) blocks.push(cur);
+  return { n, start, end, cat, driveBefore, onBefore, blocks };
+}
+
+/** Driving and on-duty time before instant `ms` (0 before the log). */
+export function cumAt(tl: Timeline, ms: number): { drive: number; on: number } {
+  const { start, end, cat, n } = tl;
+  if (n === 0 || ms <= start[0]!) return { drive: 0, on: 0 };
+  if (ms >= end[n - 1]!) return { drive: tl.driveBefore[n]!, on: tl.onBefore[n]! };
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (start[mid]! <= ms) lo = mid;
+    else hi = mid - 1;
+  }
+  const c = cat[lo]!;
+  const part = ms - start[lo]!;
+  return {
+    drive: tl.driveBefore[lo]! + (c === D ? part : 0),
+    on: tl.onBefore[lo]! + (c === D || c === ON ? part : 0),
+  };
+}

@@ -2,3 +2,4 @@ export * from './organizations.ts';
 export * from './users.ts';
 export * from './activity-log.ts';
 export * from './files.ts';
+export * from './data-retention.ts';

@@ -15,6 +15,8 @@ export interface PurgeOptions {
   /** Rows per DELETE; each batch is its own short transaction so ingest is never blocked long. */
   batchSize?: number;
   now?: Date;
+  /** The kind -> tables registry; tests pass scratch tables. */
+  targets?: Record<RetentionKind, readonly RetentionTarget[]>;
 }
 
 export interface PurgeResult {
@@ -76,7 +78,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
     const present = new Map<RetentionKind, RetentionTarget[]>();
     for (const kind of RETENTION_KINDS) {
       const targets: RetentionTarget[] = [];
-      for (const t of RETENTION_TARGETS[kind]) if (await targetExists(db, t)) targets.push(t);
+      for (const t of (opts.targets ?? RETENTION_TARGETS)[kind]) if (await targetExists(db, t)) targets.push(t);
       if (targets.length) present.set(kind, targets);
       else result.skippedKinds.push(kind);
     }

@@ -23,6 +23,10 @@ import healthRoutes from './modules/health/health.routes.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
+import organizationsRoutes from './modules/organizations/organizations.routes.ts';
+import rolesRoutes from './modules/roles/roles.routes.ts';
+import activityLogRoutes from './modules/activity-log/activity-log.routes.ts';
+import dataRetentionRoutes from './modules/data-retention/data-retention.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -112,6 +116,10 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(usersRoutes);
       await api.register(imagesRoutes);
       await api.register(settingsRoutes);
+      await api.register(organizationsRoutes);
+      await api.register(rolesRoutes);
+      await api.register(activityLogRoutes);
+      await api.register(dataRetentionRoutes);
     },
     { prefix: API_PREFIX },
   );

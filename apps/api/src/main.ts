@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { seed } from './seed/seed.ts';
+import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config });
   await seed(app.db, config, (msg) => console.log(msg));
+  // Daily on every instance; pg_try_advisory_lock lets exactly one of them purge.
+  const stopPurge = scheduleRetentionPurge(app.database, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: closing (finishing in-flight requests)`);
     // close() stops accepting, waits for in-flight requests, then runs onClose hooks (database).
     const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    stopPurge();
     await app.close();
     clearTimeout(timer);
     process.exit(0);

@@ -24,6 +24,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `fn` on one dedicated connection, for session state such as pg_try_advisory_lock
+   * (a pooled query may land on any connection). PGlite has a single session anyway.
+   */
+  session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,6 +64,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           client.release();
         };
       },
+      async session(fn) {
+        const client = await pool.connect();
+        try {
+          return await fn(drizzlePg({ client, schema }) as unknown as Db);
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -85,6 +98,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       const unsub = await client.listen(channel, onMessage);
       return async () => unsub();
     },
+    session: (fn) => fn(drizzleClient as unknown as Db),
     close: () => client.close(),
   };
 }

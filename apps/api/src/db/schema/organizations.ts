@@ -2,8 +2,13 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 
+/** Stored as saved; readers merge DEFAULT_ORGANIZATION_SETTINGS (api-contract) over missing keys. */
 export interface OrganizationSettings {
+  units?: 'IMPERIAL' | 'METRIC';
+  periodStartTime?: string;
+  defaultRuleset?: string;
   darkMode?: { isEnabled: boolean; defaultTheme: 'light' | 'dark' };
+  telematics?: { idleMinutes: number; offlineMinutes: number };
   [key: string]: unknown;
 }
 
@@ -14,6 +19,16 @@ export const organizations = pgTable(
     name: text('name').notNull(),
     status: text('status', { enum: ['ACTIVE', 'INACTIVE'] }).notNull().default('ACTIVE'),
     timeZone: text('time_zone').notNull().default('America/Chicago'),
+    dotNumber: text('dot_number'),
+    mcNumber: text('mc_number'),
+    phone: text('phone'),
+    addressLine1: text('address_line1'),
+    addressLine2: text('address_line2'),
+    city: text('city'),
+    state: text('state'),
+    postalCode: text('postal_code'),
+    country: text('country').notNull().default('US'),
+    logoImageId: uuid('logo_image_id'),
     settings: jsonb('settings').$type<OrganizationSettings>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

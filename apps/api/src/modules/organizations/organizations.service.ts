@@ -1,9 +1,27 @@
-import { ORGANIZATION_PERMISSIONS } from '@fleet/api-contract';
-import { organizations, roles, users } from '../../db/schema/index.ts';
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  ORGANIZATION_PERMISSIONS,
+  type createOrganizationSchema,
+  type Organization,
+  type organizationAccountSchema,
+  type organizationListQuerySchema,
+  type OrganizationSettingsValues,
+  type OrganizationSummary,
+  type Page,
+} from '@fleet/api-contract';
+import { organizations, refreshTokens, roles, users } from '../../db/schema/index.ts';
 import type { OrganizationSettings } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { deleteImage, storeImage } from '../images/images.service.ts';
+import { sendInvitationEmail } from '../users/invitations.ts';
+import { imageUrl } from '../users/users.presenter.ts';
+import { presentOrganization, presentOrganizationSummary, readSettings } from './organizations.presenter.ts';
 
 export const ADMIN_ROLE_NAME = 'Administrator';
 
@@ -54,4 +72,190 @@ export async function createOrganizationWithAdmin(tx: DbOrTx, input: NewOrganiza
   await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'ROLE', entityId: adminRole.id, after: adminRole });
   await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'USER', entityId: admin.id, after: admin });
   return { org, admin, adminRole };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Organization account, settings and super administration.
+
+interface OrgScope {
+  db: Db;
+  orgId: string;
+  actor: Actor;
+}
+
+async function findOrganization(db: DbOrTx, orgId: string) {
+  const rows = await db.select().from(organizations).where(eq(organizations.id, orgId));
+  const row = rows[0];
+  if (!row) throw notFound('Organization');
+  return row;
+}
+
+export async function getOrganization({ db, orgId }: { db: Db; orgId: string }): Promise<Organization> {
+  return presentOrganization(await findOrganization(db, orgId));
+}
+
+/** The organization's settings with defaults filled in (map thresholds, units, HoS defaults). */
+export async function getOrganizationSettings(db: DbOrTx, orgId: string): Promise<OrganizationSettingsValues> {
+  const rows = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
+  if (!rows[0]) throw notFound('Organization');
+  return readSettings(rows[0].settings);
+}
+
+const accountColumns = (input: z.output<typeof organizationAccountSchema>) => ({
+  name: input.name,
+  dotNumber: input.dotNumber,
+  mcNumber: input.mcNumber,
+  phone: input.phone,
+  addressLine1: input.addressLine1,
+  addressLine2: input.addressLine2,
+  city: input.city,
+  state: input.state,
+  postalCode: input.postalCode,
+  country: input.country,
+  timeZone: input.timeZone,
+});
+
+export async function updateAccount({ db, orgId, actor }: OrgScope, input: z.output<typeof organizationAccountSchema>): Promise<Organization> {
+  return db.transaction(async (tx) => {
+    const before = await findOrganization(tx, orgId);
+    const [after] = await tx
+      .update(organizations)
+      .set({ ...accountColumns(input), updatedAt: new Date() })
+      .where(eq(organizations.id, orgId))
+      .returning();
+    if (!after) throw notFound('Organization');
+    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ORGANIZATION', entityId: orgId, before, after });
+    return presentOrganization(after);
+  });
+}
+
+export async function updateSettings({ db, orgId, actor }: OrgScope, input: OrganizationSettingsValues): Promise<OrganizationSettingsValues> {
+  return db.transaction(async (tx) => {
+    const before = await findOrganization(tx, orgId);
+    const settings = { ...before.settings, ...input };
+    await tx.update(organizations).set({ settings, updatedAt: new Date() }).where(eq(organizations.id, orgId));
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE_SETTINGS',
+      entityType: 'ORGANIZATION',
+      entityId: orgId,
+      before: readSettings(before.settings),
+      after: readSettings(settings),
+    });
+    return readSettings(settings);
+  });
+}
+
+/** Replaces (or with null removes) the organization's logo. */
+export async function setLogo({ db, orgId, actor }: OrgScope, data: Buffer | null): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const before = await findOrganization(tx, orgId);
+    const imageId = data ? await storeImage(tx, orgId, data) : null;
+    await tx.update(organizations).set({ logoImageId: imageId, updatedAt: new Date() }).where(eq(organizations.id, orgId));
+    if (before.logoImageId) await deleteImage(tx, before.logoImageId);
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: data ? 'UPDATE_IMAGE' : 'DELETE_IMAGE',
+      entityType: 'ORGANIZATION',
+      entityId: orgId,
+      before: { logoImageId: before.logoImageId },
+      after: { logoImageId: imageId },
+    });
+    return imageUrl(imageId);
+  });
+}
+
+const ORG_SORT = { name: organizations.name, createdAt: organizations.createdAt, status: organizations.status, timeZone: organizations.timeZone };
+
+/** Super administration: every organization, searchable by name, DOT or MC number. */
+export async function listOrganizations({ db }: { db: Db }, q: z.output<typeof organizationListQuerySchema>): Promise<Page<OrganizationSummary>> {
+  const conds: SQL[] = [];
+  if (q.search) {
+    const p = likePattern(q.search);
+    conds.push(or(ilike(organizations.name, p), ilike(organizations.dotNumber, p), ilike(organizations.mcNumber, p)) as SQL);
+  }
+  if (q.status) conds.push(eq(organizations.status, q.status));
+  const where = conds.length ? and(...conds) : undefined;
+  // Qualified by hand: drizzle renders a lone column unqualified, which would bind to u.id.
+  const userCount = sql<number>`(select count(*)::int from ${users} u where u.organization_id = "organizations"."id")`;
+  const activeUserCount = sql<number>`(select count(*)::int from ${users} u where u.organization_id = "organizations"."id" and u.status = 'ACTIVE')`;
+  const [rows, total] = await Promise.all([
+    db
+      .select({ org: organizations, userCount, activeUserCount })
+      .from(organizations)
+      .where(where)
+      .orderBy(...orderBy(q.sort, ORG_SORT, asc(sql`lower(${organizations.name})`), asc(organizations.id)))
+      .limit(q.size)
+      .offset(q.page * q.size),
+    db.select({ n: count() }).from(organizations).where(where),
+  ]);
+  return toPage(
+    rows.map((r) => presentOrganizationSummary(r.org, { userCount: Number(r.userCount), activeUserCount: Number(r.activeUserCount) })),
+    total[0]?.n ?? 0,
+    q,
+  );
+}
+
+/**
+ * Super administration: a new organization with its built-in Administrator role and its first
+ * administrator, INVITED until they choose a password through the e-mailed link.
+ */
+export async function createOrganization(
+  deps: { db: Db; actor: Actor; mailer: Mailer; publicUrl: string },
+  input: z.output<typeof createOrganizationSchema>,
+): Promise<{ organization: Organization; adminUserId: string }> {
+  let created: Awaited<ReturnType<typeof createOrganizationWithAdmin>>;
+  try {
+    created = await deps.db.transaction(async (tx) => {
+      const c = await createOrganizationWithAdmin(
+        tx,
+        {
+          name: input.name,
+          timeZone: input.timeZone,
+          admin: { ...input.admin, passwordHash: null, status: 'INVITED' },
+        },
+        deps.actor,
+      );
+      const [org] = await tx.update(organizations).set(accountColumns(input)).where(eq(organizations.id, c.org.id)).returning();
+      return { ...c, org: org ?? c.org };
+    });
+  } catch (err) {
+    if (uniqueViolation(err) === 'users_email_uq') throw conflict('admin.email: an account with this email already exists', 'users_email_uq');
+    throw err;
+  }
+  // After commit: a failed send leaves an INVITED admin that "send invitation again" can reach.
+  await sendInvitationEmail({ db: deps.db, mailer: deps.mailer, publicUrl: deps.publicUrl }, created.admin, created.org.name);
+  return { organization: presentOrganization(created.org), adminUserId: created.admin.id };
+}
+
+/**
+ * Super administration: deactivating stops every member from signing in (the auth cache drops on
+ * the NOTIFY trigger, refresh tokens are revoked); nothing is deleted. Reactivating restores access.
+ */
+export async function setOrganizationStatus({ db, orgId, actor }: OrgScope, status: 'ACTIVE' | 'INACTIVE'): Promise<Organization> {
+  return db.transaction(async (tx) => {
+    const before = await findOrganization(tx, orgId);
+    const [after] = await tx.update(organizations).set({ status, updatedAt: new Date() }).where(eq(organizations.id, orgId)).returning();
+    if (!after) throw notFound('Organization');
+    if (status === 'INACTIVE') {
+      await tx
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(isNull(refreshTokens.revokedAt), inArray(refreshTokens.userId, tx.select({ id: users.id }).from(users).where(eq(users.organizationId, orgId)))));
+    }
+    if (before.status !== status) {
+      await recordActivity(tx, {
+        orgId,
+        actor,
+        action: status === 'INACTIVE' ? 'DEACTIVATE' : 'ACTIVATE',
+        entityType: 'ORGANIZATION',
+        entityId: orgId,
+        before: { status: before.status },
+        after: { status },
+      });
+    }
+    return presentOrganization(after);
+  });
 }

@@ -1,10 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePasswordSchema, userIdParams, userProfileSchema, userSchema } from '@fleet/api-contract';
+import {
+  changePasswordSchema,
+  inviteUserSchema,
+  orgIdParams,
+  pageSchema,
+  updateUserSchema,
+  userIdParams,
+  userListQuerySchema,
+  userSchema,
+} from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../../plugins/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import * as users from './users.service.ts';
+import * as admin from './user-admin.service.ts';
 
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({
@@ -22,12 +32,67 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/users/:userId', {
     schema: {
       tags: ['users'],
-      summary: 'Edit a profile (own, or USER_UPDATE)',
+      summary: 'Edit a profile (own, or USER_UPDATE); roleId changes the role (USER_UPDATE, no escalation, last admin kept)',
       params: userIdParams,
-      body: userProfileSchema,
+      body: updateUserSchema,
       response: { 200: userSchema, ...orgErrors(409) },
     },
     handler: (req) => users.updateProfile(scope(req, req.params.orgId), req.params.userId, req.body),
+  });
+
+  // Users and roles administration.
+  const mailScope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ ...scope(req, orgId), mailer: app.mailer, publicUrl: app.config.publicUrl });
+
+  app.get('/organizations/:orgId/users', {
+    config: { permissions: ['USER_LIST'] },
+    schema: {
+      tags: ['users'],
+      summary: 'Users of the organization: paging, search by name or e-mail, filter by roleId and status',
+      params: orgIdParams,
+      querystring: userListQuerySchema,
+      response: { 200: pageSchema(userSchema), ...orgErrors() },
+    },
+    handler: (req) => admin.listUsers({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.post('/organizations/:orgId/users', {
+    config: { permissions: ['USER_CREATE'] },
+    schema: {
+      tags: ['users'],
+      summary: 'Invite a user by e-mail (create-new-password link); the caller must hold every code of the role',
+      params: orgIdParams,
+      body: inviteUserSchema,
+      response: { 201: userSchema, ...orgErrors(409) },
+    },
+    handler: async (req, reply) => reply.code(201).send(await admin.inviteUser(mailScope(req, req.params.orgId), req.body)),
+  });
+
+  app.post('/organizations/:orgId/users/:userId/deactivate', {
+    config: { permissions: ['USER_UPDATE'] },
+    schema: {
+      tags: ['users'],
+      summary: 'Deactivate a user: sessions end at once; never yourself or the last active administrator',
+      params: userIdParams,
+      response: { 200: userSchema, ...orgErrors(409) },
+    },
+    handler: (req) => admin.deactivateUser(scope(req, req.params.orgId), req.params.userId),
+  });
+
+  app.post('/organizations/:orgId/users/:userId/activate', {
+    config: { permissions: ['USER_UPDATE'] },
+    schema: { tags: ['users'], summary: 'Reactivate a user', params: userIdParams, response: { 200: userSchema, ...orgErrors() } },
+    handler: (req) => admin.activateUser(scope(req, req.params.orgId), req.params.userId),
+  });
+
+  app.post('/organizations/:orgId/users/:userId/password-reset', {
+    config: { permissions: ['USER_UPDATE'] },
+    schema: {
+      tags: ['users'],
+      summary: 'E-mail the user a password-reset link, or the invitation again if never accepted',
+      params: userIdParams,
+      response: { 202: z.object({ sent: z.enum(['RESET', 'INVITATION']) }), ...orgErrors(409) },
+    },
+    handler: async (req, reply) => reply.code(202).send(await admin.sendPasswordReset(mailScope(req, req.params.orgId), req.params.userId)),
   });
 
   app.post('/organizations/:orgId/users/:userId/image', {

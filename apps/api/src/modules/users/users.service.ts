@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { User, UserProfileInput } from '@fleet/api-contract';
-import type { Db } from '../../db/client.ts';
+import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fleet/api-contract';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { badRequest, conflict, forbidden, notFound, uniqueViolation } from '../../lib/errors.ts';
@@ -9,6 +9,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/auth.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { presentUser } from './users.presenter.ts';
+import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, rolePermissions } from './users.policies.ts';
 
 interface Scope {
   db: Db;
@@ -24,7 +25,7 @@ function assertMayEdit(ctx: AuthContext, userId: string): void {
   }
 }
 
-async function findUser(db: Db, orgId: string, userId: string) {
+export async function findUser(db: DbOrTx, orgId: string, userId: string) {
   const rows = await db
     .select({ user: users, roleName: roles.name })
     .from(users)
@@ -41,11 +42,30 @@ export async function getUser({ db, orgId, ctx }: Omit<Scope, 'actor'>, userId: 
   return presentUser(row.user, row.roleName);
 }
 
-export async function updateProfile({ db, orgId, ctx, actor }: Scope, userId: string, input: UserProfileInput & { email: string }): Promise<User> {
+/**
+ * Edits a profile: a user's own, or anyone's with USER_UPDATE. Changing `roleId` needs
+ * USER_UPDATE, holding every code of both the old and the new role, and keeps one active admin.
+ */
+export async function updateProfile(
+  { db, orgId, ctx, actor }: Scope,
+  userId: string,
+  input: UserProfileInput & { email: string; roleId?: string },
+): Promise<User> {
   assertMayEdit(ctx, userId);
   const before = await findUser(db, orgId, userId);
+  const roleChange = input.roleId !== undefined && input.roleId !== before.user.roleId;
+  if (roleChange && !ctx.permissions.has('USER_UPDATE')) throw forbidden('You cannot change your own role', 'Missing permission: USER_UPDATE');
   try {
     return await db.transaction(async (tx) => {
+      let role: { roleId: string; role: 'ADMIN' | 'USER'; name: string } | null = null;
+      if (roleChange && input.roleId) {
+        const next = await findRole(tx, orgId, input.roleId);
+        if (!next) throw badRequest('roleId: Role is not valid.', 'Unknown role of this organization');
+        assertMayManage(ctx, { id: userId, permissions: await userPermissions(tx, before.user) });
+        assertMayGrant(ctx, rolePermissions(next));
+        if (before.user.role === 'ADMIN' && !next.builtIn && before.user.status === 'ACTIVE') await assertAnotherActiveAdmin(tx, orgId, userId);
+        role = { roleId: next.id, role: accountRoleFor(next), name: next.name };
+      }
       const [after] = await tx
         .update(users)
         .set({
@@ -57,18 +77,26 @@ export async function updateProfile({ db, orgId, ctx, actor }: Scope, userId: st
           position: input.position ?? null,
           phone: input.phone ?? null,
           timeZone: input.timeZone ?? null,
+          ...(role ? { roleId: role.roleId, role: role.role } : {}),
           updatedAt: new Date(),
         })
         .where(and(eq(users.id, userId), eq(users.organizationId, orgId)))
         .returning();
       if (!after) throw notFound('User');
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'USER', entityId: userId, before: before.user, after });
-      return presentUser(after, before.roleName);
+      return presentUser(after, role ? role.name : before.roleName);
     });
   } catch (err) {
     if (uniqueViolation(err) === 'users_email_uq') throw conflict('Email is already used by another account', 'users_email_uq');
     throw err;
   }
+}
+
+/** Every code a user holds through its account role and assigned role. */
+export async function userPermissions(tx: DbOrTx, user: { role: string; roleId: string | null; organizationId: string | null }): Promise<readonly string[]> {
+  if (user.role === 'ADMIN') return ORGANIZATION_PERMISSIONS;
+  if (!user.roleId || !user.organizationId) return [];
+  return rolePermissions(await findRole(tx, user.organizationId, user.roleId));
 }
 
 export async function setProfileImage({ db, orgId, ctx, actor }: Scope, userId: string, data: Buffer | null): Promise<string | null> {

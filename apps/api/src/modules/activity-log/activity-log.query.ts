@@ -1,0 +1,70 @@
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ActivityLogDetail, ActivityLogEntry, activityLogQuerySchema, Page } from '@fleet/api-contract';
+import type { Db } from '../../db/client.ts';
+import { activityLog, users } from '../../db/schema/index.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
+import { presentDetail, presentEntry } from './activity-log.presenter.ts';
+
+// Read side of the activity log. Nothing here (or anywhere in the API) updates or deletes rows:
+// only the retention purge job removes old ones.
+
+const actorName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
+const SORT = { createdAt: activityLog.createdAt, action: activityLog.action, entityType: activityLog.entityType, actorEmail: activityLog.actorEmail };
+
+/** Activity of one organization, newest first: filter by actor, action, entity type or id, and date range. */
+export async function listActivity({ db, orgId }: { db: Db; orgId: string }, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
+  const conds: SQL[] = [eq(activityLog.organizationId, orgId)];
+  if (q.userId) conds.push(eq(activityLog.actorUserId, q.userId));
+  if (q.action) conds.push(eq(activityLog.action, q.action.toUpperCase()));
+  if (q.entityType) conds.push(eq(activityLog.entityType, q.entityType.toUpperCase()));
+  if (q.entityId) conds.push(eq(activityLog.entityId, q.entityId));
+  const from = q.from ? new Date(q.from) : null;
+  const to = q.to ? new Date(q.to) : null;
+  if (from && to && from > to) throw badRequest('from: must be before to', 'Empty date range');
+  if (from) conds.push(gte(activityLog.createdAt, from));
+  // A bare date as `to` means the whole of that day.
+  if (to) conds.push(lt(activityLog.createdAt, /^\d{4}-\d{2}-\d{2}$/.test(q.to ?? '') ? new Date(to.getTime() + 86_400_000) : to));
+  if (q.search) {
+    const p = likePattern(q.search);
+    conds.push(or(ilike(activityLog.actorEmail, p), ilike(activityLog.action, p), ilike(activityLog.entityType, p), ilike(activityLog.entityId, p)) as SQL);
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    db
+      .select({ row: activityLog, actorName })
+      .from(activityLog)
+      .leftJoin(users, eq(users.id, activityLog.actorUserId))
+      .where(where)
+      .orderBy(...orderBy(q.sort, SORT, desc(activityLog.createdAt), desc(activityLog.id)))
+      .limit(q.size)
+      .offset(q.page * q.size),
+    db.select({ n: count() }).from(activityLog).where(where),
+  ]);
+  return toPage(
+    rows.map((r) => presentEntry(r.row, r.actorName)),
+    total[0]?.n ?? 0,
+    q,
+  );
+}
+
+export async function getActivity({ db, orgId }: { db: Db; orgId: string }, id: number): Promise<ActivityLogDetail> {
+  const rows = await db
+    .select({ row: activityLog, actorName })
+    .from(activityLog)
+    .leftJoin(users, eq(users.id, activityLog.actorUserId))
+    .where(and(eq(activityLog.id, id), eq(activityLog.organizationId, orgId)));
+  const r = rows[0];
+  if (!r) throw notFound('Activity log entry');
+  return presentDetail(r.row, r.actorName);
+}
+
+/** The actions and entity types that occur in this organization's log (filter drop-downs). */
+export async function activityFilters({ db, orgId }: { db: Db; orgId: string }): Promise<{ actions: string[]; entityTypes: string[] }> {
+  const [actions, entityTypes] = await Promise.all([
+    db.selectDistinct({ v: activityLog.action }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.action)),
+    db.selectDistinct({ v: activityLog.entityType }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.entityType)),
+  ]);
+  return { actions: actions.map((r) => r.v), entityTypes: entityTypes.map((r) => r.v) };
+}

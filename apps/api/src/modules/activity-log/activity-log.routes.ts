@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema } from '@fleet/api-contract';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import * as activity from './activity-log.query.ts';
+
+/** Read-only: there is deliberately no PUT, PATCH or DELETE on the activity log. */
+const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['activity-log'];
+  const config = { permissions: ['ACTIVITY_LOG_LIST'] as const };
+
+  app.get('/organizations/:orgId/activity-logs', {
+    config,
+    schema: {
+      tags,
+      summary: 'Activity log, newest first: filter by userId (actor), action, entityType, entityId, from/to (ISO dates), search',
+      params: orgIdParams,
+      querystring: activityLogQuerySchema,
+      response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },
+    },
+    handler: (req) => activity.listActivity({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/activity-logs/filters', {
+    config,
+    schema: { tags, summary: 'Actions and entity types present in the log', params: orgIdParams, response: { 200: activityLogFiltersSchema, ...orgErrors() } },
+    handler: (req) => activity.activityFilters({ db: app.db, orgId: req.params.orgId }),
+  });
+
+  app.get('/organizations/:orgId/activity-logs/users/:userId', {
+    config,
+    schema: {
+      tags,
+      summary: 'What one user did (the per-user view); same filters',
+      params: z.object({ orgId: z.uuid(), userId: z.uuid() }),
+      querystring: activityLogQuerySchema.omit({ userId: true }),
+      response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },
+    },
+    handler: (req) => activity.listActivity({ db: app.db, orgId: req.params.orgId }, { ...req.query, userId: req.params.userId }),
+  });
+
+  app.get('/organizations/:orgId/activity-logs/:id', {
+    config,
+    schema: {
+      tags,
+      summary: 'One entry with before, after and the per-field difference',
+      params: z.object({ orgId: z.uuid(), id: z.coerce.number().int().positive() }),
+      response: { 200: activityLogDetailSchema, ...orgErrors() },
+    },
+    handler: (req) => activity.getActivity({ db: app.db, orgId: req.params.orgId }, req.params.id),
+  });
+};
+
+export default activityLogRoutes;

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dataRetentionInputSchema, dataRetentionSchema, orgIdParams } from '@fleet/api-contract';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import { actorOf } from '../../plugins/auth.ts';
+import * as retention from './data-retention.service.ts';
+
+const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['data-retention'];
+
+  app.get('/organizations/:orgId/data-retention', {
+    config: { permissions: ['RET_READ'] },
+    schema: {
+      tags,
+      summary: 'Retention period per data kind with its legal minimum, and the purge job (last run, next run, rows removed)',
+      params: orgIdParams,
+      response: { 200: dataRetentionSchema, ...orgErrors() },
+    },
+    handler: (req) => retention.getDataRetention({ db: app.db, orgId: req.params.orgId }),
+  });
+
+  app.put('/organizations/:orgId/data-retention', {
+    config: { permissions: ['RET_READ', 'RET_UPDATE'] },
+    schema: {
+      tags,
+      summary: 'Change retention periods (days, or null to keep forever); below the legal minimum is a 400',
+      params: orgIdParams,
+      body: dataRetentionInputSchema,
+      response: { 200: dataRetentionSchema, ...orgErrors() },
+    },
+    handler: (req) => retention.updateDataRetention({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.body),
+  });
+};
+
+export default dataRetentionRoutes;

@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETENTION_KINDS } from '@fleet/api-contract';
+import { runRetentionPurge, PURGE_LOCK_KEY } from '../../jobs/retention-purge.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { memberWithRole } from '../../test/members.ts';
+import { nextPurgeRun } from './data-retention.service.ts';
+import { RETENTION_TARGETS } from './retention-kinds.ts';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const url = (orgId: string | undefined) => `/api/v1/organizations/${orgId}/data-retention`;
+const rows = async <T>(q: ReturnType<typeof sql>) => ((await t.database.db.execute(q)) as unknown as { rows: T[] }).rows;
+const DAY = 86_400_000;
+
+describe('data retention settings', () => {
+  it('shows every kind with its default, legal minimum and whether it is stored yet, and the next run', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const res = await t.app.inject({ method: 'GET', url: url(a.user.organization?.id), headers: bearer(a.accessToken) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.policies.map((p: { kind: string }) => p.kind)).toEqual([...RETENTION_KINDS]);
+    expect(body.policies.find((p: { kind: string }) => p.kind === 'HOS_RECORDS')).toMatchObject({ minimumDays: 183, retentionDays: 400 });
+    expect(body.policies.find((p: { kind: string }) => p.kind === 'FUEL_IFTA')).toMatchObject({ minimumDays: 1461 });
+    expect(body.policies.find((p: { kind: string }) => p.kind === 'ACTIVITY_LOG').stored).toBe(true);
+    expect(body.job).toMatchObject({ lastRunStartedAt: null, lastRunStatus: null });
+    expect(Date.parse(body.job.nextRunAt)).toBeGreaterThan(Date.now());
+  });
+
+  it('enforces the legal minimums (6 months of HoS, 4 years of IFTA) with a 400 naming the field, and changes nothing', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: url(a.user.organization?.id),
+      headers: bearer(a.accessToken),
+      payload: { policies: [{ kind: 'HOS_RECORDS', retentionDays: 90 }, { kind: 'FUEL_IFTA', retentionDays: 365 }, { kind: 'NOTIFICATIONS', retentionDays: 30 }] },
+    });
+    expect(res.statusCode).toBe(400);
+    const { message } = expectErrorBody(res.json(), 400);
+    expect(message).toContain('policies.0.retentionDays: Hours-of-service records must be kept at least 183 days');
+    expect(message).toContain('policies.1.retentionDays: Fuel and IFTA records must be kept at least 1461 days');
+    const now = await t.app.inject({ method: 'GET', url: url(a.user.organization?.id), headers: bearer(a.accessToken) });
+    expect(now.json().policies.find((p: { kind: string }) => p.kind === 'NOTIFICATIONS').retentionDays).toBe(90);
+    const twice = await t.app.inject({
+      method: 'PUT',
+      url: url(a.user.organization?.id),
+      headers: bearer(a.accessToken),
+      payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'POSITIONS', retentionDays: 90 }, { kind: 'NOPE', retentionDays: 9 }] },
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().message).toContain('policies.2.kind');
+  });
+
+  it('saves periods (null keeps forever), logs before and after, and needs RET_UPDATE', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const orgId = a.user.organization?.id;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: url(orgId),
+      headers: bearer(a.accessToken),
+      payload: { policies: [{ kind: 'HOS_RECORDS', retentionDays: 183 }, { kind: 'POSITIONS', retentionDays: null }] },
+    });
+    expect(res.statusCode).toBe(200);
+    const byKind = Object.fromEntries(res.json().policies.map((p: { kind: string; retentionDays: number | null }) => [p.kind, p.retentionDays]));
+    expect(byKind).toMatchObject({ HOS_RECORDS: 183, POSITIONS: null, ACTIVITY_LOG: 730 });
+    const log = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?entityType=DATA_RETENTION`, headers: bearer(a.accessToken) });
+    const detail = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs/${log.json().content[0].id}`, headers: bearer(a.accessToken) });
+    expect(detail.json().changes).toEqual(
+      expect.arrayContaining([
+        { field: 'HOS_RECORDS', before: 400, after: 183 },
+        { field: 'POSITIONS', before: 400, after: null },
+      ]),
+    );
+    const { session: reader } = await memberWithRole(t.app, t.dataDir, a, ['RET_READ', 'ORG_READ'], 'retreader');
+    expect((await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(reader.accessToken) })).statusCode).toBe(200);
+    const denied = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(reader.accessToken), payload: { policies: [{ kind: 'POSITIONS', retentionDays: 30 }] } });
+    expect(denied.statusCode).toBe(403);
+    const d = await login(t.app, DEMO.dispatcher);
+    expect((await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(d.accessToken) })).statusCode).toBe(403);
+    const other = await registerOrganization(t.app, 'Rival Retention');
+    expect((await t.app.inject({ method: 'GET', url: url(other.user.organization?.id), headers: bearer(a.accessToken) })).statusCode).toBe(404);
+  });
+});
+
+describe('retention purge job', () => {
+  it('schedules the next run within a day', () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    const next = nextPurgeRun(now);
+    expect(next.getTime()).toBeGreaterThan(now.getTime());
+    expect(next.getTime() - now.getTime()).toBeLessThanOrEqual(DAY);
+  });
+
+  it('removes, per organization and in batches, only rows older than each policy; skips kinds not stored yet; logs what it removed', async () => {
+    const db = t.database.db;
+    const a = await login(t.app, DEMO.admin);
+    const demo = a.user.organization?.id ?? '';
+    const other = await registerOrganization(t.app, 'Purge Peer');
+    const peer = other.user.organization?.id ?? '';
+    // A scratch table standing in for positions (the real table lands with telematics).
+    await db.execute(sql`create table purge_scratch (id bigserial primary key, organization_id uuid not null, fix_time timestamptz not null)`);
+    const now = new Date();
+    const seedRows = async (orgId: string, ages: number[]) => {
+      for (const days of ages) await db.execute(sql`insert into purge_scratch (organization_id, fix_time) values (${orgId}, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
+    };
+    // Demo keeps positions 60 days; the peer keeps the default 400.
+    await t.app.inject({ method: 'PUT', url: url(demo), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'ACTIVITY_LOG', retentionDays: 365 }] } });
+    await seedRows(demo, [1, 30, 59, 61, 70, 100, 200, 500, 800]);
+    await seedRows(peer, [1, 61, 100, 399, 401, 900]);
+    // Old activity-log rows of the demo organization (two years) and a recent one.
+    for (const days of [800, 700, 400, 10]) {
+      await db.execute(sql`insert into activity_log (organization_id, action, entity_type, created_at) values (${demo}, 'SEEDED', 'TEST', ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
+    }
+    const targets = { ...RETENTION_TARGETS, POSITIONS: [{ table: 'purge_scratch', timeColumn: 'fix_time' }] };
+
+    const result = await runRetentionPurge(t.database, { batchSize: 2, now, targets });
+
+    expect(result.ran).toBe(true);
+    expect(result.removed.POSITIONS).toBe(6 + 2);
+    expect(result.removed.ACTIVITY_LOG).toBe(3);
+    expect(result.skippedKinds).toEqual(expect.arrayContaining(['HOS_RECORDS', 'FUEL_IFTA', 'NOTIFICATIONS']));
+    const left = await rows<{ org: string; days: number }>(
+      sql`select organization_id::text as org, round(extract(epoch from (${now.toISOString()}::timestamptz - fix_time)) / 86400)::int as days from purge_scratch order by 1, 2`,
+    );
+    expect(left.filter((r) => r.org === demo).map((r) => r.days)).toEqual([1, 30, 59]);
+    expect(left.filter((r) => r.org === peer).map((r) => r.days)).toEqual([1, 61, 100, 399]);
+    const seeded = await rows<{ n: number }>(sql`select count(*)::int as n from activity_log where action = 'SEEDED'`);
+    expect(seeded[0]?.n).toBe(1);
+
+    // What was removed is in each organization's activity log and on the retention page.
+    const log = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${demo}/activity-logs?action=PURGE`, headers: bearer(a.accessToken) });
+    expect(log.json().content[0]).toMatchObject({ entityType: 'DATA_RETENTION', actor: { email: 'system', role: 'SYSTEM' } });
+    const page = await t.app.inject({ method: 'GET', url: url(demo), headers: bearer(a.accessToken) });
+    expect(page.json().job).toMatchObject({ lastRunStatus: 'OK', lastRemoved: { POSITIONS: 6, ACTIVITY_LOG: 3 } });
+    expect(page.json().job.lastRunFinishedAt).not.toBeNull();
+    const peerPage = await t.app.inject({ method: 'GET', url: url(peer), headers: bearer(other.accessToken) });
+    expect(peerPage.json().job.lastRemoved).toEqual({ POSITIONS: 2 });
+
+    // A second run has nothing left to remove and logs nothing new.
+    const again = await runRetentionPurge(t.database, { batchSize: 2, now, targets });
+    expect(again.removed.POSITIONS).toBe(0);
+    const purges = await rows<{ n: number }>(sql`select count(*)::int as n from activity_log where action = 'PURGE'`);
+    expect(purges[0]?.n).toBe(2);
+  });
+
+  it('keeps everything of a kind whose period is null (keep forever)', async () => {
+    const db = t.database.db;
+    const a = await login(t.app, DEMO.admin);
+    const demo = a.user.organization?.id ?? '';
+    await t.app.inject({ method: 'PUT', url: url(demo), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'POSITIONS', retentionDays: null }] } });
+    await db.execute(sql`insert into purge_scratch (organization_id, fix_time) values (${demo}, now() - interval '3000 days')`);
+    const targets = { ...RETENTION_TARGETS, POSITIONS: [{ table: 'purge_scratch', timeColumn: 'fix_time' }] };
+    const result = await runRetentionPurge(t.database, { targets });
+    expect(result.removed.POSITIONS).toBe(0);
+  });
+
+  it('runs once at a time: a concurrent run in this process skips', async () => {
+    const [one, two] = await Promise.all([runRetentionPurge(t.database), runRetentionPurge(t.database)]);
+    expect([one.ran, two.ran].sort()).toEqual([false, true]);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('skips while another database session holds the advisory lock (another instance)', async () => {
+    await t.database.session(async (other) => {
+      await other.execute(sql`select pg_advisory_lock(${PURGE_LOCK_KEY})`);
+      try {
+        expect((await runRetentionPurge(t.database)).ran).toBe(false);
+      } finally {
+        await other.execute(sql`select pg_advisory_unlock(${PURGE_LOCK_KEY})`);
+      }
+    });
+    expect((await runRetentionPurge(t.database)).ran).toBe(true);
+  });
+});

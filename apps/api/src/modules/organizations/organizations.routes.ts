@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createOrganizationResponseSchema,
+  createOrganizationSchema,
+  organizationAccountSchema,
+  organizationListQuerySchema,
+  organizationSchema,
+  organizationSettingsSchema,
+  organizationSummarySchema,
+  orgIdParams,
+  pageSchema,
+} from '@fleet/api-contract';
+import { badRequest } from '../../lib/errors.ts';
+import { errors, orgErrors } from '../../lib/route-schemas.ts';
+import { actorOf } from '../../plugins/auth.ts';
+import * as orgs from './organizations.service.ts';
+
+const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['organizations'];
+  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
+
+  // Super administration.
+  app.get('/organizations', {
+    config: { permissions: ['SUPER_ADMIN'] },
+    schema: {
+      tags,
+      summary: 'Every organization (super administrator): search by name, DOT or MC number, filter by status',
+      querystring: organizationListQuerySchema,
+      response: { 200: pageSchema(organizationSummarySchema), ...errors(400, 401, 403) },
+    },
+    handler: (req) => orgs.listOrganizations({ db: app.db }, req.query),
+  });
+
+  app.post('/organizations', {
+    config: { permissions: ['SUPER_ADMIN'] },
+    schema: {
+      tags,
+      summary: 'Create an organization and invite its first administrator by e-mail (super administrator)',
+      body: createOrganizationSchema,
+      response: { 201: createOrganizationResponseSchema, ...errors(400, 401, 403, 409) },
+    },
+    handler: async (req, reply) => {
+      const out = await orgs.createOrganization({ db: app.db, actor: actorOf(req), mailer: app.mailer, publicUrl: app.config.publicUrl }, req.body);
+      return reply.code(201).send(out);
+    },
+  });
+
+  for (const [path, status] of [
+    ['deactivate', 'INACTIVE'],
+    ['activate', 'ACTIVE'],
+  ] as const) {
+    app.post(`/organizations/:orgId/${path}`, {
+      config: { permissions: ['SUPER_ADMIN'] },
+      schema: {
+        tags,
+        summary:
+          status === 'INACTIVE'
+            ? 'Deactivate an organization: its users cannot sign in, sessions end, data is kept (super administrator)'
+            : 'Reactivate an organization (super administrator)',
+        params: orgIdParams,
+        response: { 200: organizationSchema, ...orgErrors() },
+      },
+      handler: (req) => orgs.setOrganizationStatus(scope(req, req.params.orgId), status),
+    });
+  }
+
+  // Organization account.
+  app.get('/organizations/:orgId', {
+    config: { permissions: ['ORG_READ'] },
+    schema: { tags, summary: 'The organization account with its settings', params: orgIdParams, response: { 200: organizationSchema, ...orgErrors() } },
+    handler: (req) => orgs.getOrganization({ db: app.db, orgId: req.params.orgId }),
+  });
+
+  app.put('/organizations/:orgId', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: {
+      tags,
+      summary: 'Edit the organization account (legal name, DOT and MC numbers, address, phone, time zone)',
+      params: orgIdParams,
+      body: organizationAccountSchema,
+      response: { 200: organizationSchema, ...orgErrors() },
+    },
+    handler: (req) => orgs.updateAccount(scope(req, req.params.orgId), req.body),
+  });
+
+  // Every member reads the settings: units, thresholds and the theme flag shape every screen.
+  app.get('/organizations/:orgId/settings', {
+    schema: {
+      tags,
+      summary: 'Organization settings with defaults: units, 24-hour period start, default HoS ruleset, dark mode, telematics thresholds',
+      params: orgIdParams,
+      response: { 200: organizationSettingsSchema, ...orgErrors() },
+    },
+    handler: (req) => orgs.getOrganizationSettings(app.db, req.params.orgId),
+  });
+
+  app.put('/organizations/:orgId/settings', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: { tags, summary: 'Change the organization settings', params: orgIdParams, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema, ...orgErrors() } },
+    handler: (req) => orgs.updateSettings(scope(req, req.params.orgId), req.body),
+  });
+
+  app.post('/organizations/:orgId/image', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: {
+      tags,
+      summary: `Upload the organization logo (multipart field "file": PNG, JPEG, GIF or WebP; 413 above IMAGE_LIMIT_BYTES)`,
+      consumes: ['multipart/form-data'],
+      params: orgIdParams,
+      response: { 200: z.object({ logo: z.string() }), ...orgErrors(413) },
+    },
+    handler: async (req) => {
+      const file = await req.file();
+      if (!file) throw badRequest('file: an image file is required');
+      const data = await file.toBuffer();
+      const logo = await orgs.setLogo(scope(req, req.params.orgId), data);
+      return { logo: logo ?? '' };
+    },
+  });
+
+  app.delete('/organizations/:orgId/image', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: { tags, summary: 'Remove the organization logo', params: orgIdParams, response: { 204: z.null(), ...orgErrors() } },
+    handler: async (req, reply) => {
+      await orgs.setLogo(scope(req, req.params.orgId), null);
+      return reply.code(204).send(null);
+    },
+  });
+};
+
+export default organizationsRoutes;

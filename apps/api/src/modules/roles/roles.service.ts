@@ -1,0 +1,130 @@
+import { and, asc, count, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { withRequiredPermissions, type OrganizationRole, type Page, type roleInputSchema, type roleListQuerySchema } from '@fleet/api-contract';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { roles, users } from '../../db/schema/index.ts';
+import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
+import type { Actor, AuthContext } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { assertMayGrant, rolePermissions } from '../users/users.policies.ts';
+
+interface Scope {
+  db: Db;
+  orgId: string;
+  ctx: AuthContext;
+  actor: Actor;
+}
+
+type RoleRow = typeof roles.$inferSelect;
+
+function presentRole(r: RoleRow, userCount: number): OrganizationRole {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    permissions: [...rolePermissions(r)],
+    builtIn: r.builtIn,
+    userCount,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+// Qualified by hand: drizzle renders a lone column unqualified, which would bind to u.id here.
+const userCount = sql<number>`(select count(*)::int from ${users} u where u.role_id = "roles"."id")`;
+const ROLE_SORT = { name: roles.name, createdAt: roles.createdAt, updatedAt: roles.updatedAt };
+
+/** Roles of the organization, the built-in Administrator first, with how many users hold each. */
+export async function listRoles({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, q: z.output<typeof roleListQuerySchema>): Promise<Page<OrganizationRole>> {
+  const conds: SQL[] = [eq(roles.organizationId, orgId)];
+  if (q.search) conds.push(ilike(roles.name, likePattern(q.search)));
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    db
+      .select({ role: roles, userCount })
+      .from(roles)
+      .where(where)
+      .orderBy(sql`${roles.builtIn} desc`, ...orderBy(q.sort, ROLE_SORT, asc(sql`lower(${roles.name})`), asc(roles.id)))
+      .limit(q.size)
+      .offset(q.page * q.size),
+    db.select({ n: count() }).from(roles).where(where),
+  ]);
+  return toPage(
+    rows.map((r) => presentRole(r.role, Number(r.userCount))),
+    total[0]?.n ?? 0,
+    q,
+  );
+}
+
+async function findRoleWithCount(db: DbOrTx, orgId: string, roleId: string) {
+  const rows = await db.select({ role: roles, userCount }).from(roles).where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
+  const row = rows[0];
+  if (!row) throw notFound('Role');
+  return { role: row.role, userCount: Number(row.userCount) };
+}
+
+export async function getRole({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, roleId: string): Promise<OrganizationRole> {
+  const r = await findRoleWithCount(db, orgId, roleId);
+  return presentRole(r.role, r.userCount);
+}
+
+const nameTaken = (err: unknown) => {
+  if (uniqueViolation(err) === 'roles_org_name_uq') return conflict('name: a role with this name already exists', 'roles_org_name_uq');
+  return err;
+};
+
+/** Creates a custom role; codes a chosen code requires are added, and the caller must hold all of them. */
+export async function createRole({ db, orgId, ctx, actor }: Scope, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
+  const permissions = withRequiredPermissions(input.permissions);
+  assertMayGrant(ctx, permissions);
+  try {
+    return await db.transaction(async (tx) => {
+      const [role] = await tx.insert(roles).values({ organizationId: orgId, name: input.name, description: input.description, permissions }).returning();
+      if (!role) throw new Error('role insert returned nothing');
+      await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'ROLE', entityId: role.id, after: role });
+      return presentRole(role, 0);
+    });
+  } catch (err) {
+    throw nameTaken(err);
+  }
+}
+
+/**
+ * Edits a custom role. The caller must hold every code the role has now and will have, so
+ * nobody widens (or edits at all) a role more powerful than their own.
+ */
+export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: string, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
+  const permissions = withRequiredPermissions(input.permissions);
+  try {
+    return await db.transaction(async (tx) => {
+      const before = await findRoleWithCount(tx, orgId, roleId);
+      if (before.role.builtIn) throw conflict('The Administrator role cannot be changed', 'Built-in role');
+      assertMayGrant(ctx, [...before.role.permissions, ...permissions]);
+      const [after] = await tx
+        .update(roles)
+        .set({ name: input.name, description: input.description, permissions, updatedAt: new Date() })
+        .where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)))
+        .returning();
+      if (!after) throw notFound('Role');
+      await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ROLE', entityId: roleId, before: before.role, after });
+      return presentRole(after, before.userCount);
+    });
+  } catch (err) {
+    throw nameTaken(err);
+  }
+}
+
+/** Deletes a custom role nobody holds (any user, active or not: reassign them first). */
+export async function deleteRole({ db, orgId, ctx, actor }: Scope, roleId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await findRoleWithCount(tx, orgId, roleId);
+    if (before.role.builtIn) throw conflict('The Administrator role cannot be deleted', 'Built-in role');
+    assertMayGrant(ctx, before.role.permissions);
+    if (before.userCount > 0) {
+      throw conflict(`This role is held by ${before.userCount} user${before.userCount === 1 ? '' : 's'}; give them another role first`, 'Role in use');
+    }
+    await tx.delete(roles).where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
+    await recordActivity(tx, { orgId, actor, action: 'DELETE', entityType: 'ROLE', entityId: roleId, before: before.role });
+  });
+}

@@ -1,0 +1,54 @@
+import { and, count, eq, ne } from 'drizzle-orm';
+import { ORGANIZATION_PERMISSIONS } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { organizations, roles, users } from '../../db/schema/index.ts';
+import { conflict, forbidden } from '../../lib/errors.ts';
+import type { AuthContext } from '../../plugins/types.ts';
+
+/** What a role really grants: the built-in Administrator role holds every organization code. */
+export function rolePermissions(role: { builtIn: boolean; permissions: readonly string[] } | null | undefined): readonly string[] {
+  if (!role) return [];
+  return role.builtIn ? ORGANIZATION_PERMISSIONS : role.permissions;
+}
+
+/** The users.role value that goes with a role: the built-in Administrator makes an ADMIN. */
+export const accountRoleFor = (role: { builtIn: boolean }): 'ADMIN' | 'USER' => (role.builtIn ? 'ADMIN' : 'USER');
+
+/** No privilege escalation: a caller grants (to a role or, by assigning a role, to a user) only codes it holds. */
+export function assertMayGrant(ctx: AuthContext, codes: readonly string[]): void {
+  const lacking = codes.filter((c) => !ctx.permissions.has(c));
+  if (lacking.length > 0) {
+    throw forbidden('You cannot grant permissions you do not hold', `Not held by the caller: ${lacking.join(', ')}`);
+  }
+}
+
+/**
+ * A caller manages (re-roles, deactivates) only users whose permissions it holds itself, so a
+ * user manager with a limited role cannot demote or lock out an administrator.
+ */
+export function assertMayManage(ctx: AuthContext, target: { id: string; permissions: readonly string[] }): void {
+  const lacking = target.permissions.filter((c) => !ctx.permissions.has(c));
+  if (lacking.length > 0) {
+    throw forbidden('You cannot change a user who holds permissions you do not hold', `Target holds: ${lacking.join(', ')}`);
+  }
+}
+
+/**
+ * Last-admin protection. Locks the organization row first so two concurrent demotions of the
+ * last two administrators cannot both pass; call inside the transaction making the change.
+ */
+export async function assertAnotherActiveAdmin(tx: DbOrTx, orgId: string, exceptUserId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for('update');
+  const rows = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.organizationId, orgId), eq(users.role, 'ADMIN'), eq(users.status, 'ACTIVE'), ne(users.id, exceptUserId)));
+  if ((rows[0]?.n ?? 0) === 0) {
+    throw conflict('The organization must keep at least one active administrator', 'Last active admin protection');
+  }
+}
+
+export async function findRole(tx: DbOrTx, orgId: string, roleId: string) {
+  const rows = await tx.select().from(roles).where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
+  return rows[0] ?? null;
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { RULESET_IDS } from '@fleet/hos';
+import { pageQuerySchema } from './paging.ts';
+import { isValidTimeZone } from './users.ts';
+import { emailField, messages, requiredText } from './validation.ts';
+
+const optional = (label: string, max: number, pattern?: RegExp) => {
+  let s = z.string().trim().max(max, messages.max(max));
+  if (pattern) s = s.regex(pattern, messages.invalid(label));
+  return z
+    .union([z.literal(''), s])
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null);
+};
+
+export const ORGANIZATION_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export const organizationStatusSchema = z.enum(ORGANIZATION_STATUSES);
+
+/** Editable fields of the organization account (legal name, carrier numbers, address, phone, time zone). */
+export const organizationAccountSchema = z.object({
+  name: requiredText('Legal name', 200),
+  // USDOT numbers are 1-8 digits; MC (operating authority) numbers up to 8 digits, written without the "MC-" prefix.
+  dotNumber: optional('DOT number', 8, /^\d{1,8}$/),
+  mcNumber: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/^MC[-\s]?/i, ''))
+    .pipe(z.union([z.literal(''), z.string().regex(/^\d{1,8}$/, messages.invalid('MC number'))]))
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
+  phone: optional('Phone', 32, /^[+0-9 ()\-.]+$/),
+  addressLine1: optional('Address', 200),
+  addressLine2: optional('Address line 2', 200),
+  city: optional('City', 100),
+  state: optional('State or province', 2, /^[A-Za-z]{2}$/).transform((v) => v?.toUpperCase() ?? null),
+  postalCode: optional('Postal code', 10, /^[A-Za-z0-9 -]{3,10}$/),
+  country: z.enum(['US', 'CA'], { error: () => messages.invalid('Country') }).default('US'),
+  timeZone: z
+    .string({ error: () => messages.required('Time zone') })
+    .trim()
+    .min(1, messages.required('Time zone'))
+    .refine(isValidTimeZone, messages.invalid('Time zone')),
+});
+export type OrganizationAccountInput = z.input<typeof organizationAccountSchema>;
+
+export const UNIT_SYSTEMS = ['IMPERIAL', 'METRIC'] as const;
+
+/** Defaults the map and the HoS engine read when an organization never saved its settings. */
+export const DEFAULT_ORGANIZATION_SETTINGS = {
+  units: 'IMPERIAL' as (typeof UNIT_SYSTEMS)[number],
+  /** Start of the carrier's 24-hour period (FMCSA lets a carrier pick it), HH:MM in the home-terminal time zone. */
+  periodStartTime: '00:00',
+  defaultRuleset: 'US_PROPERTY_70_8' as (typeof RULESET_IDS)[number],
+  darkMode: { isEnabled: false, defaultTheme: 'light' as 'light' | 'dark' },
+  telematics: {
+    /** A vehicle reporting but not moving for this long shows as idle. */
+    idleMinutes: 5,
+    /** A vehicle with no report for this long shows as offline. */
+    offlineMinutes: 60,
+  },
+};
+
+export const organizationSettingsSchema = z
+  .object({
+    units: z.enum(UNIT_SYSTEMS, { error: () => messages.invalid('Units') }),
+    periodStartTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, messages.invalid('24-hour period start time')),
+    defaultRuleset: z.enum(RULESET_IDS, { error: () => messages.invalid('Default HoS ruleset') }),
+    darkMode: z.object({ isEnabled: z.boolean(), defaultTheme: z.enum(['light', 'dark']) }),
+    telematics: z.object({
+      idleMinutes: z.number().int().min(1, 'must be at least 1 minute').max(1440, 'must be at most 1440 minutes'),
+      offlineMinutes: z.number().int().min(2, 'must be at least 2 minutes').max(10080, 'must be at most 10080 minutes'),
+    }),
+  })
+  .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {
+    path: ['telematics', 'offlineMinutes'],
+    message: 'must be longer than the idle time',
+  });
+export type OrganizationSettingsValues = z.infer<typeof organizationSettingsSchema>;
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: organizationStatusSchema,
+  dotNumber: z.string().nullable(),
+  mcNumber: z.string().nullable(),
+  phone: z.string().nullable(),
+  addressLine1: z.string().nullable(),
+  addressLine2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string(),
+  timeZone: z.string(),
+  logo: z.string().nullable(),
+  settings: organizationSettingsSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+/** A row of the super administrator's organizations list. */
+export const organizationSummarySchema = organizationSchema.omit({ settings: true }).extend({
+  userCount: z.number().int(),
+  activeUserCount: z.number().int(),
+});
+export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
+
+export const organizationListQuerySchema = pageQuerySchema.extend({
+  status: organizationStatusSchema.optional(),
+});
+
+/** Super administration: a new organization and the first administrator, who is invited by e-mail. */
+export const createOrganizationSchema = organizationAccountSchema.extend({
+  admin: z.object({
+    email: emailField('Admin email'),
+    firstName: requiredText('Admin first name', 100),
+    lastName: requiredText('Admin last name', 100),
+  }),
+});
+export type CreateOrganizationInput = z.input<typeof createOrganizationSchema>;
+
+export const createOrganizationResponseSchema = z.object({
+  organization: organizationSchema,
+  adminUserId: z.string(),
+});

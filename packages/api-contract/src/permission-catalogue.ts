@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ORGANIZATION_PERMISSIONS, type Permission } from './permissions.ts';
+
+/** One checkbox of the role editor. */
+export interface PermissionInfo {
+  code: Permission;
+  label: string;
+  description: string;
+  /** Codes this one cannot work without (a create or update code brings its list code). */
+  requires: readonly Permission[];
+}
+
+export interface PermissionArea {
+  area: string;
+  label: string;
+  permissions: readonly PermissionInfo[];
+}
+
+const p = (code: Permission, label: string, description: string, requires: Permission[] = []): PermissionInfo => ({
+  code,
+  label,
+  description,
+  requires,
+});
+
+/**
+ * The role editor's checklist, grouped by area. Every organization permission appears exactly
+ * once (a test holds this); SUPER_ADMIN is never grantable to an organization role.
+ */
+export const PERMISSION_AREAS: readonly PermissionArea[] = [
+  {
+    area: 'organization',
+    label: 'Organization',
+    permissions: [
+      p('ORG_READ', 'View organization', 'See the organization account and settings'),
+      p('ORG_UPDATE', 'Edit organization', 'Change the account, logo, units, HoS defaults and feature flags', ['ORG_READ']),
+      p('ORG_DASH_READ', 'Dashboard', 'Open the dashboard and its charts'),
+    ],
+  },
+  {
+    area: 'users',
+    label: 'Users and roles',
+    permissions: [
+      p('USER_LIST', 'List users', 'See the users of the organization'),
+      p('USER_READ', 'View user details', 'Open any user profile'),
+      p('USER_CREATE', 'Invite users', 'Invite new users by e-mail', ['USER_LIST', 'USER_READ', 'ROLE_LIST']),
+      p('USER_UPDATE', 'Edit users', 'Edit, deactivate and reactivate users, send password resets', ['USER_LIST', 'USER_READ', 'ROLE_LIST']),
+      p('ROLE_LIST', 'List roles', 'See roles and their permissions'),
+      p('ROLE_UPDATE', 'Manage roles', 'Create, edit and delete custom roles', ['ROLE_LIST']),
+    ],
+  },
+  {
+    area: 'drivers',
+    label: 'Drivers',
+    permissions: [
+      p('DRIVER_LIST', 'List drivers', 'See the drivers of the organization'),
+      p('DRIVER_CREATE', 'Add drivers', 'Add new drivers', ['DRIVER_LIST']),
+      p('DRIVER_UPDATE', 'Edit drivers', 'Edit drivers and their HoS settings', ['DRIVER_LIST']),
+      p('DRIVER_DELETE', 'Remove drivers', 'Deactivate or remove drivers', ['DRIVER_LIST']),
+    ],
+  },
+  {
+    area: 'assets',
+    label: 'Vehicles and trailers',
+    permissions: [
+      p('ASSET_LIST', 'List vehicles and trailers', 'See vehicles, trailers and the live map'),
+      p('ASSET_CREATE', 'Add vehicles and trailers', 'Add new vehicles and trailers', ['ASSET_LIST']),
+      p('ASSET_UPDATE', 'Edit vehicles and trailers', 'Edit, assign drivers, attach and detach trailers', ['ASSET_LIST']),
+      p('ASSET_DELETE', 'Remove vehicles and trailers', 'Remove vehicles and trailers', ['ASSET_LIST']),
+      p('HR_READ', 'Route history', 'Replay the route history of vehicles, drivers and devices', ['ASSET_LIST']),
+    ],
+  },
+  {
+    area: 'devices',
+    label: 'Devices',
+    permissions: [
+      p('GAT_LIST', 'List devices', 'See the GPS and ELD devices'),
+      p('GAT_READ', 'View device details', 'Open a device', ['GAT_LIST']),
+      p('GAT_CREATE', 'Add devices', 'Register new devices', ['GAT_LIST']),
+      p('GAT_UPDATE', 'Edit devices', 'Edit devices', ['GAT_LIST', 'GAT_READ']),
+      p('GAT_DELETE', 'Remove devices', 'Remove devices', ['GAT_LIST']),
+      p('GAT_PAIR', 'Pair devices', 'Pair and unpair devices with vehicles', ['GAT_LIST', 'ASSET_LIST']),
+    ],
+  },
+  {
+    area: 'groups',
+    label: 'Groups',
+    permissions: [
+      p('GROUP_LIST', 'List groups', 'See groups and filter lists by group'),
+      p('GROUP_READ', 'View group members', 'Open the members and assets of a group', ['GROUP_LIST']),
+      p('GROUP_UPDATE', 'Manage groups', 'Create, rename and delete groups, add and remove members and assets', ['GROUP_LIST', 'GROUP_READ']),
+    ],
+  },
+  {
+    area: 'hos',
+    label: 'Hours of service',
+    permissions: [
+      p('HOS_LIST', 'HoS logs', 'See the hours-of-service logs'),
+      p('HOS_READ', 'HoS log details', 'Open a driver log', ['HOS_LIST']),
+      p('VIO_LIST', 'Violations', 'See HoS violations'),
+      p('AVAILABILITY_LIST', 'Availability', 'See the hours each driver has left'),
+    ],
+  },
+  {
+    area: 'reports',
+    label: 'Reports',
+    permissions: [
+      p('IFTA_LIST', 'IFTA', 'Open fuel-tax (IFTA) reports'),
+      p('ANALYTICS_REVENUE', 'Revenue analytics', 'Open revenue analytics'),
+      p('ANALYTICS_FLEET_PERFORMANCE', 'Fleet performance', 'Open fleet performance analytics'),
+    ],
+  },
+  {
+    area: 'compliance',
+    label: 'Activity and retention',
+    permissions: [
+      p('ACTIVITY_LOG_LIST', 'Activity log', 'Read the activity log (read-only for everyone)'),
+      p('RET_READ', 'View data retention', 'See the retention periods and the purge job'),
+      p('RET_UPDATE', 'Edit data retention', 'Change retention periods (never below the legal minimum)', ['RET_READ']),
+    ],
+  },
+];
+
+const BY_CODE = new Map<string, PermissionInfo>(PERMISSION_AREAS.flatMap((a) => a.permissions.map((x) => [x.code, x] as const)));
+
+/** The codes plus everything they require, transitively, in catalogue order. */
+export function withRequiredPermissions(codes: readonly string[]): Permission[] {
+  const out = new Set<string>();
+  const visit = (code: string) => {
+    if (out.has(code)) return;
+    out.add(code);
+    for (const r of BY_CODE.get(code)?.requires ?? []) visit(r);
+  };
+  codes.forEach(visit);
+  return ORGANIZATION_PERMISSIONS.filter((c) => out.has(c));
+}
+
+/** Codes required by `codes` that are missing from it (what the checklist would tick for you). */
+export function missingRequiredPermissions(codes: readonly string[]): Permission[] {
+  const have = new Set(codes);
+  return withRequiredPermissions(codes).filter((c) => !have.has(c));
+}
+
+export const permissionInfoSchema = z.object({
+  code: z.string(),
+  label: z.string(),
+  description: z.string(),
+  requires: z.array(z.string()),
+});
+export const permissionAreaSchema = z.object({ area: z.string(), label: z.string(), permissions: z.array(permissionInfoSchema) });
+export const permissionCatalogueSchema = z.object({ areas: z.array(permissionAreaSchema) });
+export type PermissionCatalogue = z.infer<typeof permissionCatalogueSchema>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './paging.ts';
+import { userProfileSchema, userStatusSchema } from './users.ts';
+
+/** Users and roles screen: list query (paging, search by name or e-mail, filter by role and status). */
+export const userListQuerySchema = pageQuerySchema.extend({
+  roleId: z.uuid().optional(),
+  status: userStatusSchema.optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+/** Invite a user: the e-mail carries a create-new-password link; the account is INVITED until then. */
+export const inviteUserSchema = userProfileSchema.extend({
+  roleId: z.uuid({ error: () => 'Role is a required field' }),
+});
+export type InviteUserInput = z.input<typeof inviteUserSchema>;
+
+/** Edit a user: profile fields, and the role for callers with USER_UPDATE. */
+export const updateUserSchema = userProfileSchema.extend({
+  roleId: z.uuid({ error: () => 'Role is not valid.' }).optional(),
+});
+export type UpdateUserInput = z.input<typeof updateUserSchema>;

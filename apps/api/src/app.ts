@@ -23,6 +23,13 @@ import healthRoutes from './modules/health/health.routes.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
+import assetsRoutes from './modules/assets/assets.routes.ts';
+import deviceModelsRoutes from './modules/device-models/device-models.routes.ts';
+import driversRoutes from './modules/drivers/drivers.routes.ts';
+import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
+import groupsRoutes from './modules/groups/groups.routes.ts';
+import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
+import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -112,6 +119,14 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(usersRoutes);
       await api.register(imagesRoutes);
       await api.register(settingsRoutes);
+      // Fleet registry (issue 5) and groups (issue 6).
+      await api.register(referenceListsRoutes);
+      await api.register(deviceModelsRoutes);
+      await api.register(assetsRoutes);
+      await api.register(driversRoutes);
+      await api.register(gatewaysRoutes);
+      await api.register(groupsRoutes);
+      await api.register(registryCsvRoutes);
     },
     { prefix: API_PREFIX },
   );

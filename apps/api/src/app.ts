@@ -27,6 +27,13 @@ import organizationsRoutes from './modules/organizations/organizations.routes.ts
 import rolesRoutes from './modules/roles/roles.routes.ts';
 import activityLogRoutes from './modules/activity-log/activity-log.routes.ts';
 import dataRetentionRoutes from './modules/data-retention/data-retention.routes.ts';
+import assetsRoutes from './modules/assets/assets.routes.ts';
+import deviceModelsRoutes from './modules/device-models/device-models.routes.ts';
+import driversRoutes from './modules/drivers/drivers.routes.ts';
+import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
+import groupsRoutes from './modules/groups/groups.routes.ts';
+import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
+import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -120,6 +127,14 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(rolesRoutes);
       await api.register(activityLogRoutes);
       await api.register(dataRetentionRoutes);
+      // Fleet registry (issue 5) and groups (issue 6).
+      await api.register(referenceListsRoutes);
+      await api.register(deviceModelsRoutes);
+      await api.register(assetsRoutes);
+      await api.register(driversRoutes);
+      await api.register(gatewaysRoutes);
+      await api.register(groupsRoutes);
+      await api.register(registryCsvRoutes);
     },
     { prefix: API_PREFIX },
   );

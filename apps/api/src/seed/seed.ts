@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../plugins/types.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
+import { ensureDemoFleet } from './demo-fleet.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
 export const DISPATCHER_ROLE_NAME = 'Dispatcher';
@@ -100,7 +101,8 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void): 
   await ensureSuperAdmin(db, config.superAdmin);
   const lines = [`  Super administrator: ${config.superAdmin.email} / ${config.env === 'production' ? '(SUPERADMIN_PASSWORD)' : config.superAdmin.password}`];
   if (config.demo) {
-    await ensureDemoOrganization(db, config);
+    const demoOrgId = await ensureDemoOrganization(db, config);
+    if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email} / ${config.demoAdmin.password}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email} / ${config.demoDispatcher.password}`);
   }

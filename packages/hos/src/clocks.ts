@@ -5,7 +5,7 @@ import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, qualifies, type Candidate } from './sleeper.ts';
-import { buildTimeline, cumAt, D, type RestBlock } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
 const pos = (ms: number): number => (ms > 0 ? ms : 0);
@@ -23,7 +23,8 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
   const { cfg } = set;
   const tl = buildTimeline(raw, now);
-  const grid = gridFor(set, tl, now);
+  // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
+  const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
   const { blocks } = tl;
 
   // State after the last rest block before `now`.
@@ -72,7 +73,7 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   const w = d - cfg.cycle.days + 1;
   const windowStart = w >= 0 ? grid.starts[w]! : -Infinity;
   const base = windowStart > restartEnd ? windowStart : restartEnd;
-  const cycleUsedMs = op - cumAt(tl, base).on;
+  const cycleUsedMs = op - onAt(tl, base);
   let cycleMs = pos(cfg.cycle.limitMs - cycleUsedMs);
   let dailyDrive = Infinity;
   let dailyShift = Infinity;
@@ -80,11 +81,12 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   if (canada) {
     const ds = grid.starts[d]!;
     const de = grid.starts[d + 1]!;
-    const atDs = cumAt(tl, ds);
+    const dsDrive = driveAt(tl, ds);
+    const dsOn = onAt(tl, ds);
     const extra = adverse ? cfg.adverse.driveMs : 0;
-    dailyDrive = canada.dailyDriveMs + extra - (dp - atDs.drive);
-    const offSoFar = now - ds - (op - atDs.on);
-    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - atDs.on), de - now - pos(canada.dailyOffMs - offSoFar));
+    dailyDrive = canada.dailyDriveMs + extra - (dp - dsDrive);
+    const offSoFar = now - ds - (op - dsOn);
+    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), de - now - pos(canada.dailyOffMs - offSoFar));
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
     const from24 = last24.start > w14Start ? last24.start : w14Start;

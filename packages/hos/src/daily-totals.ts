@@ -1,5 +1,5 @@
 import { parseInput } from './context.ts';
-import { buildDayGrid, formatDay } from './days.ts';
+import { buildDayGrid, checkZone, formatDay } from './days.ts';
 import type { DailyTotal, DutyPeriod, HosOptions } from './types.ts';
 
 const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
@@ -12,7 +12,10 @@ const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
 export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
   const { raw, set } = parseInput(periods, options);
   const n = raw.start.length;
-  if (n === 0) return [];
+  if (n === 0) {
+    checkZone(set.zone, true);
+    return [];
+  }
   const first = raw.start[0]!;
   const last = raw.end[n - 1]!;
   const grid = buildDayGrid(set.zone, set.dayStartMin, first, last);

@@ -215,11 +215,11 @@ export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
   return { n, start, end, cat, driveBefore, onBefore, blocks };
 }
 
-/** Driving and on-duty time before instant `ms` (0 before the log). */
-export function cumAt(tl: Timeline, ms: number): { drive: number; on: number } {
-  const { start, end, cat, n } = tl;
-  if (n === 0 || ms <= start[0]!) return { drive: 0, on: 0 };
-  if (ms >= end[n - 1]!) return { drive: tl.driveBefore[n]!, on: tl.onBefore[n]! };
+/** Index of the segment containing `ms` (-1 before the log, n after it). */
+function segAt(tl: Timeline, ms: number): number {
+  const { start, end, n } = tl;
+  if (n === 0 || ms <= start[0]!) return -1;
+  if (ms >= end[n - 1]!) return n;
   let lo = 0;
   let hi = n - 1;
   while (lo < hi) {
@@ -227,10 +227,22 @@ export function cumAt(tl: Timeline, ms: number): { drive: number; on: number } {
     if (start[mid]! <= ms) lo = mid;
     else hi = mid - 1;
   }
-  const c = cat[lo]!;
-  const part = ms - start[lo]!;
-  return {
-    drive: tl.driveBefore[lo]! + (c === D ? part : 0),
-    on: tl.onBefore[lo]! + (c === D || c === ON ? part : 0),
-  };
+  return lo;
+}
+
+/** On-duty (ON + D) time before instant `ms` (0 before the log). */
+export function onAt(tl: Timeline, ms: number): number {
+  const i = segAt(tl, ms);
+  if (i < 0) return 0;
+  if (i >= tl.n) return tl.onBefore[tl.n]!;
+  const c = tl.cat[i]!;
+  return tl.onBefore[i]! + (c === D || c === ON ? ms - tl.start[i]! : 0);
+}
+
+/** Driving time before instant `ms` (0 before the log). */
+export function driveAt(tl: Timeline, ms: number): number {
+  const i = segAt(tl, ms);
+  if (i < 0) return 0;
+  if (i >= tl.n) return tl.driveBefore[tl.n]!;
+  return tl.driveBefore[i]! + (tl.cat[i] === D ? ms - tl.start[i]! : 0);
 }

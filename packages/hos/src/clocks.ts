@@ -86,7 +86,9 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
     const extra = adverse ? cfg.adverse.driveMs : 0;
     dailyDrive = canada.dailyDriveMs + extra - (dp - dsDrive);
     const offSoFar = now - ds - (op - dsOn);
-    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), de - now - pos(canada.dailyOffMs - offSoFar));
+    // Off time still owed today must fit before the day ends; once 10 h are taken it no longer binds.
+    const owed = canada.dailyOffMs - offSoFar;
+    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), owed > 0 ? de - now - owed : Infinity);
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
     const from24 = last24.start > w14Start ? last24.start : w14Start;

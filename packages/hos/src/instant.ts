@@ -88,3 +88,32 @@ function daysFromCivil(y: number, m: number, d: number): number {
 export function formatInstant(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/**
+ * Parses the instants of one log. Consecutive instants usually share the date and the offset
+ * ('2026-06-01T07:15:00-05:00', '2026-06-01T09:40:00-05:00'): when the text differs from the last
+ * fully parsed one only in hours and minutes, only those are read. One reader per call, no state
+ * survives it.
+ */
+export class InstantReader {
+  private prefix = '';
+  private suffix = '';
+  private base = NaN;
+  private len = 0;
+
+  read(s: string): number {
+    if (s.length === this.len && s.charCodeAt(13) === 58 && s.startsWith(this.prefix) && s.endsWith(this.suffix)) {
+      const hour = two(s, 11);
+      const minute = two(s, 14);
+      if (hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59) return this.base + (hour * 60 + minute) * 60_000;
+    }
+    const ms = parseInstant(s);
+    if (!Number.isNaN(ms)) {
+      this.prefix = s.slice(0, 11);
+      this.suffix = s.slice(16);
+      this.len = s.length;
+      this.base = ms - (two(s, 11) * 60 + two(s, 14)) * 60_000;
+    }
+    return ms;
+  }
+}

@@ -1,5 +1,5 @@
 import { HosInputError } from './errors.ts';
-import { parseInstant } from './instant.ts';
+import { InstantReader } from './instant.ts';
 import type { DutyPeriod } from './types.ts';
 
 /** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
@@ -68,6 +68,7 @@ export function parseLog(periods: readonly DutyPeriod[]): RawLog {
   let hasPassenger = false;
   let prevEndText = '';
   let prevEnd = NaN;
+  const reader = new InstantReader();
   for (let i = 0; i < n; i++) {
     const p = periods[i];
     if (p === null || typeof p !== 'object') throw new HosInputError('not a duty period', i);
@@ -85,9 +86,9 @@ export function parseLog(periods: readonly DutyPeriod[]): RawLog {
       }
     }
     // Consecutive periods usually share the boundary string: parse it once.
-    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : parseInstant(String(p.start));
+    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : reader.read(String(p.start));
     if (Number.isNaN(s)) throw new HosInputError(`start ${JSON.stringify(p.start)} is not an ISO-8601 instant with offset or Z`, i, 'start');
-    const e = parseInstant(String(p.end));
+    const e = reader.read(String(p.end));
     if (Number.isNaN(e)) throw new HosInputError(`end ${JSON.stringify(p.end)} is not an ISO-8601 instant with offset or Z`, i, 'end');
     if (e < s) throw new HosInputError('end is before start', i, 'end');
     if (i > 0) {

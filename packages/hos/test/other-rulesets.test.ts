@@ -123,6 +123,12 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
     ]);
   });
 
+  it('clocksAt: shift, day and cycle limits together', () => {
+    const c = clocksAt(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 2]), utc('2026-06-01T18:00'), C1).strict;
+    // Shift since 14:00: 2 h driving, 4 h on duty, 4 h elapsed. Day: 8 h driving, 10 h on duty, 8 h off (2 h still owed).
+    expect(c).toEqual({ driveMs: hours(5), windowMs: hours(4), breakMs: null, cycleMs: hours(60) });
+  });
+
   it.todo('C6: deferral of up to 2 h of day-1 off-duty time to day 2 (not implemented: no deferral claim in HosOptions)');
 });
 

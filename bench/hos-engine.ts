@@ -108,6 +108,17 @@ const both = (l: DutyPeriod[]) => {
 
 console.log(`node ${process.version}, ${drivers} drivers, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
 
+// Reference for reading the figures on a shared machine: the cost of one Date.parse right now.
+{
+  const texts = asJson([driverLog(7, 30)]).flat().map((p) => p.start);
+  let z = 0;
+  for (let r = 0; r < 3; r++) for (const t of texts) z += Date.parse(t);
+  const c0 = process.cpuUsage();
+  for (let r = 0; r < 200; r++) for (const t of texts) z += Date.parse(t);
+  const c = process.cpuUsage(c0);
+  console.log(`reference: Date.parse of one ISO instant = ${(((c.user + c.system) * 1000) / (200 * texts.length)).toFixed(0)} ns CPU${z ? '' : ' '}`);
+}
+
 // Warm up the JIT on a different set of logs.
 const warm = asJson(Array.from({ length: 2000 }, (_, i) => driverLog(1_000_000 + i, 8)));
 time(warm, both, 3);

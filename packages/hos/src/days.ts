@@ -71,7 +71,9 @@ export function buildDayGrid(zone: string, startMin: number, fromMs: number, toM
   let done = -1;
   while (done < count - 1) {
     const b = Math.min(done + SAMPLE_DAYS, count - 1);
-    const offB = offsetAt(zone, localBase(b) - off * MIN);
+    // Looked up 3 h after the stretch's last day start, so that a change just after a day start
+    // (which makes the local start time ambiguous or skipped) is seen and resolved exactly.
+    const offB = offsetAt(zone, localBase(b) - off * MIN + 3 * H);
     if (offB === off) {
       for (let k = done + 1; k <= b; k++) starts[k] = localBase(k) - off * MIN;
     } else {
@@ -80,14 +82,26 @@ export function buildDayGrid(zone: string, startMin: number, fromMs: number, toM
     }
     done = b;
   }
+  // The first guess used the offset before a change: the first day may be one too early...
+  let shift = 0;
+  while (shift + 2 < starts.length && starts[shift + 1]! <= fromMs) shift++;
+  if (shift > 0) {
+    starts.splice(0, shift);
+    return extendTo({ starts, firstDay: firstDay + shift }, zone, startMin, toMs);
+  }
+  // ... or one too late.
   if (starts[0]! > fromMs) {
     // A change between the look-up and the first day start moved the day: resolve every day.
     return exactGrid(zone, startMin, firstDay - 1, count + 1);
   }
-  while (starts[starts.length - 1]! < toMs) {
-    starts.push(exactStart(zone, firstDay + starts.length, startMin));
-  }
-  return { starts, firstDay };
+  return extendTo({ starts, firstDay }, zone, startMin, toMs);
+}
+
+/** Adds exact day starts until the last one is at or after `toMs`. */
+function extendTo(grid: DayGrid, zone: string, startMin: number, toMs: number): DayGrid {
+  const { starts, firstDay } = grid;
+  while (starts[starts.length - 1]! < toMs) starts.push(exactStart(zone, firstDay + starts.length, startMin));
+  return grid;
 }
 
 function exactGrid(zone: string, startMin: number, firstDay: number, count: number): DayGrid {

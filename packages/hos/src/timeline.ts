@@ -44,15 +44,20 @@ export interface Timeline {
   blocks: RestBlock[];
 }
 
-/** The input periods as validated instants, statuses as logged. */
+/**
+ * The input periods as validated instants, empty periods dropped and neighbours of the same engine
+ * category merged (PC is OFF, YM is ON; passenger-seat time is category 4, logged OFF).
+ */
 export interface RawLog {
   start: number[];
   end: number[];
-  /** Logged status: 0 OFF, 1 SB, 2 D, 3 ON. */
-  status: number[];
-  /** Engine category before passenger resolution (4 = passenger seat). */
   cat: number[];
   hasPassenger: boolean;
+}
+
+/** The logged status (0 OFF, 1 SB, 2 D, 3 ON) of a raw category. */
+export function loggedStatus(c: number): number {
+  return c === PASSENGER ? OFF : c;
 }
 
 const STATUS: Record<string, number> = { OFF, SB, D, ON };
@@ -61,10 +66,11 @@ const STATUS: Record<string, number> = { OFF, SB, D, ON };
 export function parseLog(periods: readonly DutyPeriod[]): RawLog {
   if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
   const n = periods.length;
-  const start = new Array<number>(n);
-  const end = new Array<number>(n);
-  const status = new Array<number>(n);
-  const cat = new Array<number>(n);
+  const start: number[] = [];
+  const end: number[] = [];
+  const cat: number[] = [];
+  let m = 0;
+  let prevStart = NaN;
   let hasPassenger = false;
   let prevEndText = '';
   let prevEnd = NaN;
@@ -93,18 +99,25 @@ export function parseLog(periods: readonly DutyPeriod[]): RawLog {
     if (e < s) throw new HosInputError('end is before start', i, 'end');
     if (i > 0) {
       if (s < prevEnd) {
-        throw new HosInputError(s < start[i - 1]! ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
+        throw new HosInputError(s < prevStart ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
       }
       if (s > prevEnd) throw new HosInputError('gap before this period: periods must be contiguous', i, 'start');
     }
-    start[i] = s;
-    end[i] = e;
-    status[i] = st;
-    cat[i] = c;
+    if (e > s) {
+      if (m > 0 && cat[m - 1] === c) {
+        end[m - 1] = e;
+      } else {
+        start.push(s);
+        end.push(e);
+        cat.push(c);
+        m++;
+      }
+    }
+    prevStart = s;
     prevEnd = e;
     prevEndText = p.end;
   }
-  return { start, end, status, cat, hasPassenger };
+  return { start, end, cat, hasPassenger };
 }
 
 /** Drops empty periods and merges neighbours of the same category. */
@@ -175,12 +188,17 @@ export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
     if (k > 0 && re[k - 1]! > cutAt) re[k - 1] = cutAt;
     // Time after the last recorded period and before `cutAt` has no recorded work: taken as off duty.
     if (k > 0 && re[k - 1]! < cutAt) {
-      rs.push(re[k - 1]!);
-      re.push(cutAt);
-      rc.push(OFF);
+      if (rc[k - 1] === OFF) {
+        re[k - 1] = cutAt;
+      } else {
+        rs.push(re[k - 1]!);
+        re.push(cutAt);
+        rc.push(OFF);
+      }
     }
   }
-  let seg = merge(rs, re, rc);
+  // parseLog already merged neighbours; only passenger resolution can create new ones.
+  let seg = { start: rs, end: re, cat: rc };
   if (raw.hasPassenger) seg = resolvePassenger(seg);
   const { start, end, cat } = seg;
   const n = start.length;

@@ -2,7 +2,7 @@ import { gridFor, parseInput, type Context } from './context.ts';
 import { checkZone, dayIndex } from './days.ts';
 import { formatInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
-import { candidates, qualifies, type Candidate } from './sleeper.ts';
+import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
 import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
@@ -67,7 +67,7 @@ export function sixteenAvailable(s: SixteenState, shiftStart: number, shiftDay: 
 
 /** Per-run state the piece judge reads. */
 interface WalkState {
-  cands: Candidate[];
+  best: Best;
   shiftStart: number;
   restartEnd: number;
   last24: RestBlock;
@@ -90,7 +90,7 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
   const starts = grid.starts;
-  const st: WalkState = { cands: [], shiftStart: 0, restartEnd: -Infinity, last24: blocks[0]!, sixteen };
+  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: blocks[0]!, sixteen };
 
   for (let b = 0; b < blocks.length; b++) {
     const blk = blocks[b]!;
@@ -99,6 +99,7 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
       past = [];
     } else if (cfg.split && qualifies(cfg.split, blk)) {
       past.push(blk);
+      if (past.length > MAX_PAIR_REACH) past.shift();
     }
     if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
     if (blk.len >= OFF24_MS) last24 = blk;
@@ -110,12 +111,12 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
     let future: RestBlock[] | null = null;
     if (cfg.split && past.length > 0) {
       future = [];
-      for (let k = b + 1; k < blocks.length; k++) {
+      for (let k = b + 1; k < blocks.length && future.length < MAX_PAIR_REACH; k++) {
         future.push(blocks[k]!);
         if (blocks[k]!.len >= cfg.resetMs) break;
       }
     }
-    st.cands = candidates(tl, cfg.split, reset, past, future, false);
+    st.best = candidates(tl, cfg.split, reset, past, future, false);
     st.shiftStart = reset.end;
     st.restartEnd = restartEnd;
     st.last24 = last24;
@@ -156,20 +157,13 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
 /** Judges driving in (ps, pe]: one day, constant adverse status, every limit growing linearly. */
 function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, pe: number, d: number, dp: number, op: number, adverse: boolean, brk: number): void {
   const { tl, cfg, set, grid } = ctx;
-  const { cands, shiftStart, restartEnd, last24, sixteen } = st;
+  const { best, shiftStart, restartEnd, last24, sixteen } = st;
   const canada = cfg.canada;
   const starts = grid.starts;
-  let minDrive = Infinity;
-  let minWin = Infinity;
-  let minOn = Infinity;
-  for (const c of cands) {
-    const dr = dp - c.d0;
-    if (dr < minDrive) minDrive = dr;
-    const w = ps - c.start - c.excl;
-    if (w < minWin) minWin = w;
-    const on = op - c.o0;
-    if (on < minOn) minOn = on;
-  }
+  // Used by the most favourable calculation period (see sleeper.ts).
+  const minDrive = dp - best.d0;
+  const minWin = ps - best.windowFrom;
+  const minOn = op - best.o0;
   out?.add('DRIVING_LIMIT', ps + cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive, ps, pe);
   if (cfg.elapsedMs !== null) {
     let limit = cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);

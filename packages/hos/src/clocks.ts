@@ -4,7 +4,7 @@ import { dayIndex } from './days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
-import { candidates, qualifies, type Candidate } from './sleeper.ts';
+import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
@@ -38,6 +38,7 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
       past = [];
     } else if (cfg.split && qualifies(cfg.split, blk)) {
       past.push(blk);
+      if (past.length > MAX_PAIR_REACH) past.shift();
     }
     if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
     if (blk.len >= OFF24_MS) last24 = blk;
@@ -98,15 +99,10 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
     }
   }
 
-  const clocks = (cands: Candidate[]): Clocks => {
-    let minDrive = Infinity;
-    let minWin = Infinity;
-    let minOn = Infinity;
-    for (const c of cands) {
-      minDrive = Math.min(minDrive, dp - c.d0);
-      minWin = Math.min(minWin, now - c.start - c.excl);
-      minOn = Math.min(minOn, op - c.o0);
-    }
+  const clocks = (best: Best): Clocks => {
+    let minDrive = dp - best.d0;
+    let minWin = now - best.windowFrom;
+    let minOn = op - best.o0;
     if (tl.n === 0) minDrive = minWin = minOn = 0;
     const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
     let windowLeft = Infinity;

@@ -185,6 +185,12 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
     expect(audit(periods)).toEqual([]);
   });
 
+  it('P9 (5): a driver who only ever splits (3 h OFF / 7 h SB, never 10 h) stays within the 11 and the 14', () => {
+    const periods = log('2026-06-01T06:00', ...Array.from({ length: 30 }, () => [['D', 5], ['OFF', 3], ['D', 5], ['SB', 7]] as const).flat() as never[]);
+    const rules = new Set(auditLog(periods, P70).violations.map((v) => v.rule));
+    expect([...rules]).toEqual(['CYCLE_LIMIT']); // 12 h of driving a day is over 70 h in 8 days
+  });
+
   it('clocksAt: strict counts only completed pairs, provisional assumes the 7 h SB will be paired', () => {
     const periods = log('2026-06-01T06:00', ['ON', 1], ['D', 5], ['SB', 7]);
     const c = clocksAt(periods, utc('2026-06-01T19:00'), P70);

@@ -129,7 +129,12 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
     expect(c).toEqual({ driveMs: hours(5), windowMs: hours(4), breakMs: null, cycleMs: hours(60) });
   });
 
-  it.todo('C6: deferral of up to 2 h of day-1 off-duty time to day 2 (not implemented: no deferral claim in HosOptions)');
+  it('C6: a deferral cannot be claimed through HosOptions, so each day must hold its own 10 h off', () => {
+    // 9 h off on day 1 would be legal with 1 h deferred to day 2 (s. 16); without a claim it is a violation.
+    expect(audit(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13]), C1)).toContainEqual([
+      'DAILY_OFF_DUTY', '2026-06-01T22:00', '2026-06-01T23:00',
+    ]);
+  });
 });
 
 describe('Texas intrastate (37 TAC §4.12)', () => {

@@ -60,7 +60,9 @@ export function loggedStatus(c: number): number {
   return c === PASSENGER ? OFF : c;
 }
 
-const STATUS: Record<string, number> = { OFF, SB, D, ON };
+function statusOf(s: unknown): number {
+  return s === 'D' ? D : s === 'ON' ? ON : s === 'OFF' ? OFF : s === 'SB' ? SB : -1;
+}
 
 /** Validates and parses the periods; throws HosInputError naming the first bad period. */
 export function parseLog(periods: readonly DutyPeriod[]): RawLog {
@@ -78,8 +80,8 @@ export function parseLog(periods: readonly DutyPeriod[]): RawLog {
   for (let i = 0; i < n; i++) {
     const p = periods[i];
     if (p === null || typeof p !== 'object') throw new HosInputError('not a duty period', i);
-    const st = STATUS[p.status as string];
-    if (st === undefined) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
+    const st = statusOf(p.status);
+    if (st < 0) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
     let c = st;
     if (p.special !== undefined) {
       if (p.special === 'PC' && st === OFF) c = OFF;

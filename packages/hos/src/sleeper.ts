@@ -59,17 +59,17 @@ export function candidates(
   future: readonly RestBlock[] | null,
   provisional: boolean,
 ): Best {
+  // Inlined "consider(start block, excluded)": the latest start, and the latest start + excluded rest.
   let latest = reset;
   let windowFrom = reset.end;
-  const consider = (startBlock: RestBlock, excl: number): void => {
-    if (startBlock.end > latest.end) latest = startBlock;
-    if (startBlock.end + excl > windowFrom) windowFrom = startBlock.end + excl;
-  };
   if (split && past.length > 0) {
     for (let j = 0; j < past.length; j++) {
       const b = past[j]!;
       for (let i = 0; i < j; i++) {
-        if (validPair(split, past[i]!, b)) consider(past[i]!, b.len);
+        const a = past[i]!;
+        if (!validPair(split, a, b)) continue;
+        if (a.end > latest.end) latest = a;
+        if (a.end + b.len > windowFrom) windowFrom = a.end + b.len;
       }
     }
     for (let j = 0; j < past.length; j++) {
@@ -84,9 +84,12 @@ export function candidates(
         }
       }
       if (!paired) continue;
-      consider(reset, a.len);
+      if (reset.end + a.len > windowFrom) windowFrom = reset.end + a.len;
       for (let i = 0; i < j; i++) {
-        if (validPair(split, past[i]!, a)) consider(past[i]!, a.len);
+        const p = past[i]!;
+        if (!validPair(split, p, a)) continue;
+        if (p.end > latest.end) latest = p;
+        if (p.end + a.len > windowFrom) windowFrom = p.end + a.len;
       }
     }
   }

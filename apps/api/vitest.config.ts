@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file boots its own in-memory database; two at a time fits the 2-core machine.
     maxWorkers: 2,
+    // Its own group: vitest refuses projects with different maxWorkers in one group.
+    sequence: { groupOrder: 1 },
   },
 });

@@ -127,6 +127,24 @@ describe('inviting a user', () => {
     expect(demote.statusCode).toBe(403);
     const lockOut = await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/deactivate`, headers: bearer(mgr.accessToken) });
     expect(lockOut.statusCode).toBe(403);
+    // Nor take over the admin's account by changing its e-mail, nor send it a reset.
+    const takeover = await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${a.user.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { firstName: 'Dana', lastName: 'Whitfield', email: 'mine@evil.test' },
+    });
+    expect(takeover.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/password-reset`, headers: bearer(mgr.accessToken) })).statusCode).toBe(403);
+    // A user holding no more than the manager is fine to edit.
+    const { session: peer } = await memberWithRole(t.app, t.dataDir, a, ['USER_LIST'], 'mgrpeer');
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${peer.user.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { firstName: 'Peer', lastName: 'Edited', email: peer.user.email },
+    });
+    expect(edit.statusCode).toBe(200);
   });
 
   it('refuses a plain USER calling the admin endpoints (403, nothing changes)', async () => {

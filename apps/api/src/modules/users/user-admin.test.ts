@@ -239,6 +239,26 @@ describe('editing, deactivating and resetting users', () => {
     expect(stepDown.json().role).toBe('USER');
   });
 
+  it('lets only one of two admins deactivating each other at the same moment succeed', async () => {
+    const owner = await registerOrganization(t.app, 'Duel Carrier');
+    const orgId = owner.user.organization?.id;
+    const adminRole = await roleId(owner.accessToken, orgId, 'Administrator');
+    const { session: second } = await memberWithRole(t.app, t.dataDir, owner, ['ORG_READ'], 'duelist');
+    await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${second.user.id}`,
+      headers: bearer(owner.accessToken),
+      payload: { firstName: 'Mem', lastName: 'duelist', email: second.user.email, roleId: adminRole },
+    });
+    const [x, y] = await Promise.all([
+      t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${second.user.id}/deactivate`, headers: bearer(owner.accessToken) }),
+      t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${owner.user.id}/deactivate`, headers: bearer(second.accessToken) }),
+    ]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
+    const list = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?status=ACTIVE`, headers: bearer((await login(t.app, DEMO.superAdmin)).accessToken) });
+    expect(list.json().content.filter((u: { role: string }) => u.role === 'ADMIN')).toHaveLength(1);
+  });
+
   it("ends a deactivated user's sessions at once: access token and refresh token refused, sign-in refused; reactivation restores", async () => {
     const a = await login(t.app, DEMO.admin);
     const orgId = a.user.organization?.id;

@@ -23,8 +23,20 @@ import healthRoutes from './modules/health/health.routes.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
+import ingestRoutes from './modules/positions/ingest.routes.ts';
+import { createIngest, type Ingest } from './modules/positions/ingest.ts';
+import historyRoutes from './modules/positions/history.routes.ts';
+import liveRoutes from './modules/positions/live.routes.ts';
+import { LiveHub } from './modules/positions/live.service.ts';
+import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
 
 export const API_PREFIX = '/api/v1';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ingest: Ingest;
+  }
+}
 
 export interface BuildOptions {
   config: Config;
@@ -62,7 +74,18 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const authCache = new AuthCache();
   app.decorate('authCache', authCache);
   const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
+  // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
+  const ingest = createIngest(db.db);
+  app.decorate('ingest', ingest);
+  await ensurePositionPartitions(db.db);
+  const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
+  const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
+  await liveHub.start();
+  // Open SSE streams end before the server waits for connections to finish.
+  app.addHook('preClose', async () => liveHub.stop());
   app.addHook('onClose', async () => {
+    stopPartitions();
+    await ingest.close();
     await unlisten();
     if (ownsDatabase) await db.close();
   });
@@ -112,6 +135,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(usersRoutes);
       await api.register(imagesRoutes);
       await api.register(settingsRoutes);
+      await api.register(ingestRoutes(ingest));
+      await api.register(liveRoutes(liveHub));
+      await api.register(historyRoutes);
     },
     { prefix: API_PREFIX },
   );

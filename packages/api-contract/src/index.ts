@@ -4,3 +4,4 @@ export * from './errors.ts';
 export * from './paging.ts';
 export * from './auth.ts';
 export * from './users.ts';
+export * from './positions.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { destination, type LatLon } from './distance.ts';
-import { metresPerPixel, simplifyForZoom, simplifyIndexes } from './simplify.ts';
+import { metresPerPixel, selectBySignificance, significance, simplifyForZoom, simplifyIndexes } from './simplify.ts';
 
 const line = (n: number, stepM: number, bearing = 90): LatLon[] => {
   const out: LatLon[] = [{ lat: 35, lon: -100 }];
@@ -46,13 +46,34 @@ describe('simplifyForZoom', () => {
   it('uses about one pixel of tolerance and respects the cap', () => {
     expect(metresPerPixel(0, 0)).toBeCloseTo(78_271.5, 0);
     expect(metresPerPixel(10, 60)).toBeCloseTo(78_271.5 / 1024 / 2, 0);
-    const zigzag: LatLon[] = [];
-    for (let i = 0; i < 5000; i++) zigzag.push({ lat: 35 + (i % 2) * 0.01, lon: -100 + i * 0.001 });
-    const all = simplifyForZoom(zigzag, 16, 10_000);
-    expect(all.length).toBe(5000);
-    const capped = simplifyForZoom(zigzag, 16, 500);
+    const road: LatLon[] = [];
+    for (let i = 0; i < 5000; i++) road.push({ lat: 35 + 0.05 * Math.sin(i / 20), lon: -100 + i * 0.001 });
+    const all = simplifyForZoom(road, 18, 10_000);
+    expect(all.length).toBeGreaterThan(2000);
+    const capped = simplifyForZoom(road, 18, 500);
     expect(capped.length).toBeLessThanOrEqual(500);
     expect(capped[0]).toBe(0);
     expect(capped[capped.length - 1]).toBe(4999);
+  });
+});
+
+describe('significance', () => {
+  it('keeps at each tolerance exactly what Douglas-Peucker keeps', () => {
+    const road: LatLon[] = [];
+    for (let i = 0; i < 2000; i++) road.push({ lat: 35 + 0.01 * Math.sin(i / 37) + 0.002 * Math.sin(i / 5), lon: -100 + i * 0.0005 });
+    const sig = significance(road);
+    for (const tol of [0.5, 5, 50, 500]) {
+      expect(selectBySignificance(sig, tol, 1e9).indexes).toEqual(simplifyIndexes(road, tol));
+    }
+  });
+
+  it('caps at exactly maxPoints with the ends kept', () => {
+    const road: LatLon[] = [];
+    for (let i = 0; i < 1000; i++) road.push({ lat: 35 + 0.01 * Math.sin(i / 9), lon: -100 + i * 0.0005 });
+    const { indexes, capped } = selectBySignificance(significance(road), 0, 100);
+    expect(capped).toBe(true);
+    expect(indexes).toHaveLength(100);
+    expect(indexes[0]).toBe(0);
+    expect(indexes[99]).toBe(999);
   });
 });

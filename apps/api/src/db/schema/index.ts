@@ -3,3 +3,4 @@ export * from './users.ts';
 export * from './activity-log.ts';
 export * from './files.ts';
 export * from './fleet.ts';
+export * from './positions.ts';

@@ -22,8 +22,7 @@ beforeAll(async () => {
     headers: bearer(d.accessToken),
     payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.dispatcher.email, position: 'Senior dispatcher', timeZone: 'America/Chicago' },
   });
-  // Generous: the shared 2-core machine can take a minute to boot a database under load.
-}, 180_000);
+});
 afterAll(async () => {
   await t?.close();
 });

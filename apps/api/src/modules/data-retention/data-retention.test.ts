@@ -10,8 +10,7 @@ import { RETENTION_TARGETS } from './retention-kinds.ts';
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();
-  // Generous: the shared 2-core machine can take a minute to boot a database under load.
-}, 180_000);
+});
 afterAll(async () => {
   await t?.close();
 });

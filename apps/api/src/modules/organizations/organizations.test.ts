@@ -7,8 +7,7 @@ import { getOrganizationSettings } from './organizations.service.ts';
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp({ imageLimit: 64 * 1024 });
-  // Generous: the shared 2-core machine can take a minute to boot a database under load.
-}, 180_000);
+});
 afterAll(async () => {
   await t?.close();
 });

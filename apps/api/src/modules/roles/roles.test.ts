@@ -6,8 +6,7 @@ import { memberWithRole } from '../../test/members.ts';
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();
-  // Generous: the shared 2-core machine can take a minute to boot a database under load.
-}, 180_000);
+});
 afterAll(async () => {
   await t?.close();
 });

@@ -30,7 +30,7 @@ describe('day grid', () => {
           grid.starts.forEach((s, k) => expect(s).toBe(exact(zone, grid.firstDay + k, startMin)));
         },
       ),
-      { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 60) },
+      { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 40) },
     );
   }, 120_000);
 

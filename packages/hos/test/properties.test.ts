@@ -54,7 +54,7 @@ function covered(after: Violation[], before: Violation[]): boolean {
   return after.every((a) => before.some((b) => b.rule === a.rule && Date.parse(b.start) <= Date.parse(a.start) && Date.parse(a.end) <= Date.parse(b.end)));
 }
 
-const runs = { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 150) };
+const runs = { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 100) };
 
 describe('properties', () => {
   it('remaining times are never negative (strict and provisional, any instant)', () => {

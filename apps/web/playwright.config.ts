@@ -14,7 +14,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // Generous: the shared 2-core machine runs several suites at once (load average 20-30 measured).
+  timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? 'line' : 'list',
   globalTeardown: './e2e/global-teardown.ts',
@@ -23,7 +24,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // Tracing every test doubled the run time on the loaded machine; turn it on with E2E_TRACE=1.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -54,8 +54,8 @@ test('the global loading bar shows while a screen loads', async ({ page }) => {
     await new Promise((r) => setTimeout(r, 600));
     await route.continue();
   });
-  await page.getByRole('navigation', { name: 'Main menu' }).getByText('Settings').click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByRole('link', { name: 'Profile Settings' }).click();
-  await expect(page.getByTestId('global-loading')).toBeVisible();
+  await expect(page.getByTestId('global-loading')).toHaveAttribute('data-navigating', 'true');
   await expect(page.getByRole('heading', { name: 'My account' })).toBeVisible();
 });

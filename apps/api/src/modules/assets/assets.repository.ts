@@ -1,13 +1,23 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Asset } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways, trailerAttachments } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { groupsOfAssets } from '../groups/groups.filter.ts';
 import { presentAsset } from './assets.presenter.ts';
 
 const towingVehicle = alias(assets, 'towing_vehicle');
+
+// Trailers hooked to a vehicle now, and an asset's groups, as JSON arrays in the same query: one
+// round trip for a page instead of three. The outer table is "assets" (not aliased) in selectAssets.
+const openTrailersJson = sql<Array<{ id: string; unitNumber: string }> | null>`(
+  select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number) order by ta.attached_at)
+  from trailer_attachments ta join assets t on t.id = ta.trailer_id
+  where ta.vehicle_id = "assets"."id" and ta.detached_at is null)`;
+const groupsJson = sql<Array<{ id: string; name: string }> | null>`(
+  select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
+  from group_assets ga join groups g on g.id = ga.group_id
+  where ga.asset_id = "assets"."id")`;
 const openAttachment = alias(trailerAttachments, 'open_attachment');
 
 /**
@@ -32,6 +42,8 @@ export async function selectAssets(
       deviceLastSeenAt: gateways.lastSeenAt,
       towingId: towingVehicle.id,
       towingUnit: towingVehicle.unitNumber,
+      trailers: openTrailersJson,
+      groups: groupsJson,
     })
     .from(assets)
     .leftJoin(drivers, eq(drivers.id, assets.currentDriverId))
@@ -44,31 +56,15 @@ export async function selectAssets(
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset) q = q.offset(opts.offset);
   const rows = await q;
-  const ids = rows.map((r) => r.asset.id);
-  const vehicleIds = rows.filter((r) => r.asset.type === 'VEHICLE').map((r) => r.asset.id);
-  const [trailers, groups] = await Promise.all([trailersOf(db, orgId, vehicleIds), groupsOfAssets(db, orgId, ids)]);
   return rows.map((r) =>
     presentAsset(r.asset, {
       driver: r.driverId ? { id: r.driverId, firstName: r.driverFirstName ?? '', lastName: r.driverLastName ?? '' } : null,
       device: r.deviceId ? { id: r.deviceId, uniqueId: r.deviceUniqueId ?? '', name: r.deviceName ?? '', lastSeenAt: r.deviceLastSeenAt } : null,
       attachedTo: r.towingId ? { id: r.towingId, unitNumber: r.towingUnit ?? '' } : null,
-      trailers: trailers.get(r.asset.id) ?? [],
-      groups: groups.get(r.asset.id) ?? [],
+      trailers: r.trailers ?? [],
+      groups: r.groups ?? [],
     }),
   );
-}
-
-async function trailersOf(db: DbOrTx, orgId: string, vehicleIds: string[]): Promise<Map<string, Array<{ id: string; unitNumber: string }>>> {
-  const out = new Map<string, Array<{ id: string; unitNumber: string }>>();
-  if (vehicleIds.length === 0) return out;
-  const rows = await db
-    .select({ vehicleId: trailerAttachments.vehicleId, id: assets.id, unitNumber: assets.unitNumber })
-    .from(trailerAttachments)
-    .innerJoin(assets, eq(assets.id, trailerAttachments.trailerId))
-    .where(and(eq(trailerAttachments.organizationId, orgId), inArray(trailerAttachments.vehicleId, vehicleIds), isNull(trailerAttachments.detachedAt)))
-    .orderBy(trailerAttachments.attachedAt);
-  for (const r of rows) out.set(r.vehicleId, [...(out.get(r.vehicleId) ?? []), { id: r.id, unitNumber: r.unitNumber }]);
-  return out;
 }
 
 /** One presented asset of the organization, or 404. */

@@ -1,9 +1,14 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Driver, DriverDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, users } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { groupsOfMembers } from '../groups/groups.filter.ts';
+
+// The driver's groups as a JSON array in the list query itself (one round trip per page).
+const groupsJson = sql<Array<{ id: string; name: string }> | null>`(
+  select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
+  from group_members gm join groups g on g.id = gm.group_id
+  where gm.member_type = 'DRIVER' and gm.member_id = "drivers"."id")`;
 
 type DriverRow = typeof drivers.$inferSelect;
 
@@ -50,6 +55,7 @@ export async function selectDrivers(
       d: drivers,
       vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type },
       user: { id: users.id, email: users.email },
+      groups: groupsJson,
     })
     .from(drivers)
     .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
@@ -60,8 +66,7 @@ export async function selectDrivers(
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset) q = q.offset(opts.offset);
   const rows = await q;
-  const groups = await groupsOfMembers(db, orgId, 'DRIVER', rows.map((r) => r.d.id));
-  return rows.map((r) => presentDriver(r.d, r.vehicle?.id ? r.vehicle : null, r.user?.id ? r.user : null, groups.get(r.d.id) ?? []));
+  return rows.map((r) => presentDriver(r.d, r.vehicle?.id ? r.vehicle : null, r.user?.id ? r.user : null, r.groups ?? []));
 }
 
 export async function getDriverDetail(db: DbOrTx, orgId: string, id: string): Promise<DriverDetail> {

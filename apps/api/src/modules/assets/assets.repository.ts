@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Asset } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -22,7 +22,8 @@ const openAttachment = alias(trailerAttachments, 'open_attachment');
 
 /**
  * Assets with their links (driver, paired device, towing vehicle, attached trailers, groups),
- * presented. `where` must include the organization condition; three queries whatever the count.
+ * presented. `where` is the filter without the organization, which is always added; with a
+ * limit, two queries (the page of ids, then its rows with links), whatever the page size.
  */
 export async function selectAssets(
   db: DbOrTx,
@@ -30,6 +31,15 @@ export async function selectAssets(
   where: SQL | undefined,
   opts: { orderBy?: SQL[]; limit?: number; offset?: number } = {},
 ): Promise<Asset[]> {
+  // A page is chosen on the assets table alone (ids in order), then only those rows get their
+  // joins and JSON sub-selects: deep pages and sorts never compute links for skipped rows.
+  let pageIds: string[] | null = null;
+  if (opts.limit !== undefined) {
+    let ids = db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), where)).$dynamic();
+    if (opts.orderBy) ids = ids.orderBy(...opts.orderBy);
+    pageIds = (await ids.limit(opts.limit).offset(opts.offset ?? 0)).map((r) => r.id);
+    if (pageIds.length === 0) return [];
+  }
   let q = db
     .select({
       asset: assets,
@@ -50,12 +60,12 @@ export async function selectAssets(
     .leftJoin(gateways, eq(gateways.assetId, assets.id))
     .leftJoin(openAttachment, and(eq(openAttachment.trailerId, assets.id), isNull(openAttachment.detachedAt)))
     .leftJoin(towingVehicle, eq(towingVehicle.id, openAttachment.vehicleId))
-    .where(and(eq(assets.organizationId, orgId), where))
+    .where(and(eq(assets.organizationId, orgId), pageIds ? inArray(assets.id, pageIds) : where))
     .$dynamic();
-  if (opts.orderBy) q = q.orderBy(...opts.orderBy);
-  if (opts.limit !== undefined) q = q.limit(opts.limit);
-  if (opts.offset) q = q.offset(opts.offset);
-  const rows = await q;
+  if (opts.orderBy && !pageIds) q = q.orderBy(...opts.orderBy);
+  const fetched = await q;
+  const rank = new Map(pageIds?.map((id, i) => [id, i]));
+  const rows = pageIds ? fetched.sort((x, y) => (rank.get(x.asset.id) ?? 0) - (rank.get(y.asset.id) ?? 0)) : fetched;
   return rows.map((r) =>
     presentAsset(r.asset, {
       driver: r.driverId ? { id: r.driverId, firstName: r.driverFirstName ?? '', lastName: r.driverLastName ?? '' } : null,

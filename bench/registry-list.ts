@@ -85,8 +85,15 @@ try {
   // Searches a dispatcher types: unit fragments, VIN tails, makes, plates; names, licences.
   const vehicleSearches = ['b0042', 'b1234', 'kenworth', 'volvo', '00777', 'p0049', 'vnl', 'b099'];
   const driverSearches = ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.test', 'smith'];
+  // CPU seconds the API process used (user + system), so the cost per request can be read even
+  // when the shared machine is busy (wall-clock latency then mostly measures waiting for a core).
+  const cpu = () => {
+    const f = fs.readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
   const scenario = async (name: string, paths: string[]) => {
     let i = 0;
+    const cpuBefore = cpu();
     const r = await autocannon({
       url: origin,
       connections,
@@ -94,7 +101,7 @@ try {
       headers: auth,
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] as string }) }],
     });
-    return { name, r };
+    return { name, r, cpuMs: ((cpu() - cpuBefore) * 1000) / Math.max(1, r.requests.total) };
   };
   const prefix = new URL(org).pathname;
   const results = [
@@ -113,8 +120,9 @@ try {
   console.log('| CSV import (one transaction) | rows | seconds |\n|---|---|---|');
   for (const i of imports) console.log(`| ${i.kind} | ${i.imported} | ${(i.ms / 1000).toFixed(2)} |`);
   console.log(`\n${seconds} s per scenario, ${connections} connections`);
-  console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|');
-  for (const { name, r } of results) console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} |`);
+  console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | API process CPU ms per request |\n|---|---|---|---|---|---|');
+  for (const { name, r, cpuMs } of results) console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${cpuMs.toFixed(2)} |`);
+  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores)`);
 } finally {
   api.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));

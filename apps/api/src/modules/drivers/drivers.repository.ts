@@ -1,9 +1,14 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Driver, DriverDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, users } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { groupsOfMembers } from '../groups/groups.filter.ts';
+
+// The driver's groups as a JSON array in the list query itself (one round trip per page).
+const groupsJson = sql<Array<{ id: string; name: string }> | null>`(
+  select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
+  from group_members gm join groups g on g.id = gm.group_id
+  where gm.member_type = 'DRIVER' and gm.member_id = "drivers"."id")`;
 
 type DriverRow = typeof drivers.$inferSelect;
 
@@ -45,23 +50,31 @@ export async function selectDrivers(
   where: SQL | undefined,
   opts: { orderBy?: SQL[]; limit?: number; offset?: number } = {},
 ): Promise<Driver[]> {
+  // The page is chosen on the drivers table alone, then only its rows are joined (see selectAssets).
+  let pageIds: string[] | null = null;
+  if (opts.limit !== undefined) {
+    let ids = db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, orgId), where)).$dynamic();
+    if (opts.orderBy) ids = ids.orderBy(...opts.orderBy);
+    pageIds = (await ids.limit(opts.limit).offset(opts.offset ?? 0)).map((r) => r.id);
+    if (pageIds.length === 0) return [];
+  }
   let q = db
     .select({
       d: drivers,
       vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type },
       user: { id: users.id, email: users.email },
+      groups: groupsJson,
     })
     .from(drivers)
     .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
     .leftJoin(users, eq(users.id, drivers.userId))
-    .where(and(eq(drivers.organizationId, orgId), where))
+    .where(and(eq(drivers.organizationId, orgId), pageIds ? inArray(drivers.id, pageIds) : where))
     .$dynamic();
-  if (opts.orderBy) q = q.orderBy(...opts.orderBy);
-  if (opts.limit !== undefined) q = q.limit(opts.limit);
-  if (opts.offset) q = q.offset(opts.offset);
-  const rows = await q;
-  const groups = await groupsOfMembers(db, orgId, 'DRIVER', rows.map((r) => r.d.id));
-  return rows.map((r) => presentDriver(r.d, r.vehicle?.id ? r.vehicle : null, r.user?.id ? r.user : null, groups.get(r.d.id) ?? []));
+  if (opts.orderBy && !pageIds) q = q.orderBy(...opts.orderBy);
+  const fetched = await q;
+  const rank = new Map(pageIds?.map((id, i) => [id, i]));
+  const rows = pageIds ? fetched.sort((x, y) => (rank.get(x.d.id) ?? 0) - (rank.get(y.d.id) ?? 0)) : fetched;
+  return rows.map((r) => presentDriver(r.d, r.vehicle?.id ? r.vehicle : null, r.user?.id ? r.user : null, r.groups ?? []));
 }
 
 export async function getDriverDetail(db: DbOrTx, orgId: string, id: string): Promise<DriverDetail> {

@@ -134,8 +134,9 @@ const CHUNK = 500;
  * preview rolls everything back with a 409.
  */
 export async function commitImport(db: Db, orgId: string, actor: Actor, kind: ImportKind, csv: string): Promise<ImportResult> {
+  let result: ImportResult;
   try {
-    return await db.transaction(async (tx) => {
+    result = await db.transaction(async (tx) => {
       const { valid, ...preview } = await analyseCsv(tx, orgId, kind, csv);
       const entityType = kind === 'drivers' ? 'DRIVER' : 'ASSET';
       for (let i = 0; i < valid.length; i += CHUNK) {
@@ -161,7 +162,13 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
     if (uniqueViolation(err)) throw conflict('Some rows clash with records saved since the preview; preview the file again', uniqueViolation(err) ?? undefined);
     throw err;
   }
+  // A bulk load changes the table's shape at once; fresh statistics keep the list queries on
+  // their indexes (the embedded database has no autovacuum to do it later).
+  if (result.imported >= ANALYZE_AFTER_ROWS) await db.execute(kind === 'drivers' ? sql`analyze ${drivers}` : sql`analyze ${assets}`);
+  return result;
 }
+
+const ANALYZE_AFTER_ROWS = 200;
 
 /** A CSV with the import columns, one example row, for the template download. */
 export function templateCsv(kind: ImportKind): string {

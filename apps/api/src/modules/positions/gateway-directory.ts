@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull, lte, or, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { assetDriverAssignments, assets, gatewayPairings, gateways } from '../../db/schema/index.ts';
 
@@ -17,31 +17,49 @@ export interface GatewayInfo {
 
 const TTL_MS = 5000;
 
+interface Entry {
+  at: number;
+  info: GatewayInfo | null;
+  refreshing: boolean;
+}
+
 export const hashIngestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Resolves devices by unique id or batch token. Pairing and driver changes reach ingest within
- * TTL_MS; fixes older than the current pairing or assignment are attributed from the history tables.
+ * about TTL_MS; fixes older than the current pairing or assignment are attributed from the history
+ * tables.
  */
 export class GatewayDirectory {
-  private byUnique = new Map<string, { at: number; info: GatewayInfo | null }>();
-  private byToken = new Map<string, { at: number; info: GatewayInfo | null }>();
+  private byUnique = new Map<string, Entry>();
+  private byToken = new Map<string, Entry>();
+  private pending = new Map<string, Array<{ resolve: (info: GatewayInfo | null) => void; reject: (err: unknown) => void }>>();
+  private pendingTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: Db) {}
 
+  /**
+   * The device with this unique id. A known entry is answered from memory at once; after TTL_MS it
+   * is refreshed in the background (the hot path never waits on the database). Misses arriving
+   * together are looked up with one query.
+   */
   async byUniqueId(uniqueId: string): Promise<GatewayInfo | null> {
     const hit = this.byUnique.get(uniqueId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
-    const info = await this.load(eq(gateways.uniqueId, uniqueId));
-    this.remember(this.byUnique, uniqueId, info);
-    return info;
+    if (hit) {
+      if (Date.now() - hit.at >= TTL_MS && !hit.refreshing) {
+        hit.refreshing = true;
+        void this.lookup(uniqueId).catch(() => (hit.refreshing = false));
+      }
+      return hit.info;
+    }
+    return this.lookup(uniqueId);
   }
 
   async byIngestToken(token: string): Promise<GatewayInfo | null> {
     const hash = hashIngestToken(token);
     const hit = this.byToken.get(hash);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
-    const info = await this.load(eq(gateways.ingestTokenHash, hash));
+    const info = (await this.load(eq(gateways.ingestTokenHash, hash)))[0] ?? null;
     this.remember(this.byToken, hash, info);
     return info;
   }
@@ -52,12 +70,38 @@ export class GatewayDirectory {
     this.byToken.clear();
   }
 
-  private remember(map: Map<string, { at: number; info: GatewayInfo | null }>, key: string, info: GatewayInfo | null) {
-    if (map.size > 100_000) map.clear();
-    map.set(key, { at: Date.now(), info });
+  private lookup(uniqueId: string): Promise<GatewayInfo | null> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.pending.get(uniqueId);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.pending.set(uniqueId, [{ resolve, reject }]);
+      this.pendingTimer ??= setTimeout(() => {
+        this.pendingTimer = null;
+        const batch = this.pending;
+        this.pending = new Map();
+        this.load(inArray(gateways.uniqueId, [...batch.keys()]))
+          .then((infos) => {
+            const found = new Map(infos.map((i) => [i.uniqueId, i]));
+            for (const [id, resolvers] of batch) {
+              const info = found.get(id) ?? null;
+              // Unknown ids are remembered too, so a misconfigured phone cannot hammer the database.
+              this.remember(this.byUnique, id, info);
+              for (const w of resolvers) w.resolve(info);
+            }
+          })
+          .catch((err) => {
+            for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
+          });
+      }, 1);
+    });
   }
 
-  private async load(where: ReturnType<typeof eq>): Promise<GatewayInfo | null> {
+  private remember(map: Map<string, Entry>, key: string, info: GatewayInfo | null) {
+    if (map.size > 200_000) map.clear();
+    map.set(key, { at: Date.now(), info, refreshing: false });
+  }
+
+  private async load(where: SQL | undefined): Promise<GatewayInfo[]> {
     const rows = await this.db
       .select({
         id: gateways.id,
@@ -71,20 +115,19 @@ export class GatewayDirectory {
       })
       .from(gateways)
       .leftJoin(assets, eq(assets.id, gateways.assetId))
-      .where(where)
-      .limit(1);
-    const r = rows[0];
+      .where(where);
     // An inactive device is treated as unknown: it may not report.
-    if (!r || r.status !== 'ACTIVE') return null;
-    return {
-      id: r.id,
-      orgId: r.orgId,
-      uniqueId: r.uniqueId,
-      assetId: r.assetId,
-      driverId: r.assetId ? r.driverId : null,
-      pairedSince: r.pairedSince ? new Date(r.pairedSince) : null,
-      driverSince: r.driverSince ? new Date(r.driverSince) : null,
-    };
+    return rows
+      .filter((r) => r.status === 'ACTIVE')
+      .map((r) => ({
+        id: r.id,
+        orgId: r.orgId,
+        uniqueId: r.uniqueId,
+        assetId: r.assetId,
+        driverId: r.assetId ? r.driverId : null,
+        pairedSince: r.pairedSince ? new Date(r.pairedSince) : null,
+        driverSince: r.driverSince ? new Date(r.driverSince) : null,
+      }));
   }
 
   /** The vehicle and driver at `fixTime`: the current ones, or from history for older fixes. */

@@ -15,15 +15,6 @@ const SUBJECT = {
   assets: { table: assets, column: 'asset_id', label: 'Vehicle' },
 } as const;
 
-interface Row {
-  t: number;
-  lat: number;
-  lon: number;
-  speed: number | null;
-  course: number | null;
-  ignition: boolean | null;
-}
-
 /**
  * The route of a device, driver or vehicle over a time range: the full-resolution fixes feed stop
  * detection and the summary; the track sent to the map is simplified for the zoom and capped.
@@ -43,16 +34,18 @@ export async function historyRoute(
     .limit(1);
   if (!found[0]) throw notFound(s.label);
 
-  // Epoch milliseconds as a float: no per-row date parsing for a day of 1 Hz fixes.
-  const rows = rowsOf<Row>(
+  // One row holding the whole range as JSON: materialising 86,400 result rows through the driver
+  // costs three times more than Postgres building one array (measured on PGlite). Times are
+  // epoch milliseconds, so nothing is parsed per fix.
+  const [agg] = rowsOf<{ j: string | null }>(
     await db.execute(sql`
-      select extract(epoch from fix_time)::float8 * 1000 as t, latitude as lat, longitude as lon, speed, course, ignition
+      select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, course, ignition) order by fix_time)::text as j
       from positions
       where organization_id = ${orgId} and ${sql.identifier(s.column)} = ${id}
-        and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz
-      order by fix_time`),
+        and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz`),
   );
-  const points: TrackPoint[] = rows.map((r) => ({ time: Number(r.t), lat: r.lat, lon: r.lon, speedKmh: r.speed, ignition: r.ignition }));
+  const rows = (agg?.j ? JSON.parse(agg.j) : []) as Array<[number, number, number, number | null, number | null, boolean | null]>;
+  const points: TrackPoint[] = rows.map((r) => ({ time: r[0], lat: r[1], lon: r[2], speedKmh: r[3], ignition: r[5] }));
   const { stops, summary } = analyzeTrack(points);
   // One Douglas-Peucker pass ranks every point; one pixel at the zoom, then the cap, pick from it.
   const tolerance = points.length ? metresPerPixel(q.zoom, points[0]!.lat) : 0;
@@ -63,7 +56,7 @@ export async function historyRoute(
     to: new Date(q.to).toISOString(),
     track: kept.map((i) => {
       const r = rows[i]!;
-      return { time: iso(Number(r.t)), latitude: r.lat, longitude: r.lon, speed: r.speed, course: r.course, ignition: r.ignition };
+      return { time: iso(r[0]), latitude: r[1], longitude: r[2], speed: r[3], course: r[4], ignition: r[5] };
     }),
     capped,
     stops: stops.map((st) => ({

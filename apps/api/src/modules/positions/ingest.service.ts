@@ -2,6 +2,7 @@ import { MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { gateways, latestPositions, positions } from '../../db/schema/index.ts';
+import { rowsOf } from './sql-rows.ts';
 import type { DecodedFix } from './osmand.decoder.ts';
 import type { GatewayDirectory, GatewayInfo } from './gateway-directory.ts';
 import { MOVING_SPEED_KMH } from './vehicle-status.ts';
@@ -104,11 +105,34 @@ const key = (gatewayId: string, t: Date) => `${gatewayId}|${t.getTime()}`;
  */
 export async function writePositions(tx: Tx, rows: readonly PositionRow[], now = new Date()): Promise<WriteResult> {
   if (rows.length === 0) return { stored: [] };
-  const inserted = await tx
-    .insert(positions)
-    .values(rows.map((r) => ({ ...r, serverTime: now })))
-    .onConflictDoNothing()
-    .returning({ gatewayId: positions.gatewayId, fixTime: positions.fixTime });
+  // The whole batch travels as one JSON parameter: Postgres expands it in C (jsonb_to_recordset),
+  // 2-3x faster than a 16-parameters-per-row VALUES list on the embedded database.
+  const payload = rows.map((r) => ({
+    organization_id: r.organizationId,
+    gateway_id: r.gatewayId,
+    asset_id: r.assetId,
+    driver_id: r.driverId,
+    fix_time: r.fixTime.toISOString(),
+    latitude: r.latitude,
+    longitude: r.longitude,
+    speed: r.speed,
+    course: r.course,
+    altitude: r.altitude,
+    accuracy: r.accuracy,
+    odometer: r.odometer,
+    ignition: r.ignition,
+    protocol: r.protocol,
+    attributes: r.attributes,
+  }));
+  const inserted = rowsOf<{ gateway_id: string; t: number }>(
+    await tx.execute(sql`
+      insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
+      select organization_id, gateway_id, asset_id, driver_id, fix_time, ${now.toISOString()}::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes
+      from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as r(organization_id uuid, gateway_id uuid, asset_id uuid, driver_id uuid, fix_time timestamptz,
+        latitude float8, longitude float8, speed real, course real, altitude real, accuracy real, odometer float8, ignition boolean, protocol text, attributes jsonb)
+      on conflict do nothing
+      returning gateway_id, extract(epoch from fix_time)::float8 * 1000 as t`),
+  ).map((r) => ({ gatewayId: r.gateway_id, fixTime: new Date(Number(r.t)) }));
   const insertedKeys = new Set(inserted.map((r) => key(r.gatewayId, r.fixTime)));
   // Two equal fixes in one batch: the first is "stored", the second a duplicate.
   const stored = rows.map((r) => {

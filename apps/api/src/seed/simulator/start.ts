@@ -16,10 +16,11 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   await ensureDemoTrucks(app.db, org.id);
   const trucks = (await findDemoTrucks(app.db)).filter((t) => t.orgId === org.id);
   const started = Date.now();
-  const written = await backfillDemoHistory(app.db, trucks, started);
-  if (written) log(`Demo fleet: ${written} historical positions written for ${trucks.length} trucks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // Live first, so the map fills at once; the history below ends where the live posts begin.
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
   const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
   log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);
+  const written = await backfillDemoHistory(app.db, trucks, started);
+  if (written) log(`Demo fleet: ${written} historical positions written for ${trucks.length} trucks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return handle;
 }

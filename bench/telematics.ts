@@ -1,0 +1,151 @@
+// Telematics throughput and history latency (issue 7).
+//   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL)
+// 1. OsmAnd single-position requests over loopback to the OsmAnd port, 50 connections (autocannon
+//    in a child process), 1,000 devices, every request a new fix; then counts the stored rows:
+//    every acknowledged (200) position must be in the table.
+// 2. The JSON batch endpoint: 8 clients posting 1,000-position batches.
+// 3. History of a day at 1 Hz (86,400 fixes) for one vehicle: 10 requests, median and worst.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../apps/api/src/app.ts';
+import { testConfig } from '../apps/api/src/config.ts';
+import { openDatabase } from '../apps/api/src/db/client.ts';
+import { buildOsmandServer } from '../apps/api/src/modules/positions/osmand-server.ts';
+import { createTestVehicle, type TestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
+import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { seed } from '../apps/api/src/seed/seed.ts';
+
+const seconds = Number(process.argv[2] ?? 10);
+const API_PORT = 8211;
+const OSMAND_PORT = 5065;
+const DEVICES = 1000;
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-tel-'));
+const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
+const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
+const config = testConfig({ dataDir, port: API_PORT, osmandPort: OSMAND_PORT, logLevel: 'silent' });
+await seed(database.db, { ...config, demo: true }, () => undefined);
+const app = await buildApp({ config, database });
+const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);
+await database.db.execute(sql`truncate positions, latest_positions`);
+const [org] = rowsOf<{ id: string }>(await database.db.execute(`select id from organizations where name = 'Demo Freight'` as never));
+const orgId = org!.id;
+const existing = await count(`select count(*)::int as n from gateways where unique_id like 'bench-%'`);
+const vehicles: TestVehicle[] = [];
+if (existing < DEVICES + 1) {
+  for (let i = 0; i <= DEVICES; i++) vehicles.push(await createTestVehicle(app.db, orgId, { uniqueId: `bench-${String(i).padStart(4, '0')}`, unitNumber: `B${i}` }));
+}
+await app.listen({ port: API_PORT, host: '127.0.0.1' });
+const osmand = await buildOsmandServer(app.ingest);
+await osmand.listen({ port: OSMAND_PORT, host: '127.0.0.1' });
+
+/** Runs a script in a child Node process (the load generator must not share our event loop). */
+function child(code: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', (c) => (c === 0 ? resolve(out) : reject(new Error(`load generator exited ${c}`))));
+  });
+}
+
+console.log(`\nTelematics benchmark on ${kind}, ${seconds} s per load test, ${os.cpus().length} cores shared with the load generator`);
+
+// 1. OsmAnd single positions. Devices report again and again, so the run starts from the steady
+// state: one warm-up report per device first (not counted).
+const t0 = Math.floor(Date.now() / 1000) - 86_400;
+for (let i = 0; i < DEVICES; i += 100) {
+  await Promise.all(
+    Array.from({ length: 100 }, (_, k) => fetch(`http://127.0.0.1:${OSMAND_PORT}/?id=bench-${String(i + k).padStart(4, '0')}&timestamp=${t0 - 3600}&lat=35&lon=-97`).then((r) => r.arrayBuffer())),
+  );
+}
+const osmandOut = await child(`
+  import autocannon from 'autocannon';
+  let n = 0;
+  const r = await autocannon({
+    url: 'http://127.0.0.1:${OSMAND_PORT}', connections: 50, duration: ${seconds}, pipelining: 1,
+    requests: [{ method: 'GET', setupRequest: (req) => {
+      const i = n++; const dev = i % ${DEVICES}; const ts = ${t0} + Math.floor(i / ${DEVICES});
+      req.path = '/?id=bench-' + String(dev).padStart(4, '0') + '&timestamp=' + ts + '&lat=' + (35 + (i % 997) / 1e4) + '&lon=' + (-97 - (i % 991) / 1e4) + '&speed=' + (i % 60) + '&bearing=90&ignition=true';
+      return req; } }],
+  });
+  console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 }));
+`);
+const o = JSON.parse(osmandOut.trim().split('\n').pop()!) as { ok: number; non2xx: number; errors: number; timeouts: number; rps: number; p50: number; p99: number };
+await new Promise((r) => setTimeout(r, 500));
+const storedOsmand = (await count(`select count(*)::int as n from positions where protocol = 'osmand'`)) - DEVICES;
+console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
+console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${(o.ok / seconds).toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
+
+// 2. Batches of 1,000 (one device token; every batch new fix times).
+const token = vehicles[DEVICES]?.token;
+if (token) {
+  const batchOut = await child(`
+    const until = Date.now() + ${seconds} * 1000; let accepted = 0; let requests = 0; let failed = 0; let seq = 0;
+    const base = Date.now() - 7 * 86400000;
+    async function client() {
+      while (Date.now() < until) {
+        const start = seq; seq += 1000;
+        const positions = Array.from({ length: 1000 }, (_, k) => ({ fixTime: new Date(base + (start + k) * 100).toISOString(), latitude: 35 + k / 1e5, longitude: -97, speed: 88, course: 90, ignition: true }));
+        const res = await fetch('http://127.0.0.1:${API_PORT}/api/v1/ingest/positions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ${token}' }, body: JSON.stringify({ positions }) });
+        requests++;
+        if (res.ok) accepted += (await res.json()).accepted; else { failed++; await res.arrayBuffer(); }
+      }
+    }
+    const t = Date.now();
+    await Promise.all(Array.from({ length: 8 }, client));
+    console.log(JSON.stringify({ accepted, requests, failed, s: (Date.now() - t) / 1000 }));
+  `);
+  const b = JSON.parse(batchOut.trim().split('\n').pop()!) as { accepted: number; requests: number; failed: number; s: number };
+  const storedBatch = await count(`select count(*)::int as n from positions where protocol = 'batch'`);
+  console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
+}
+
+// 3. A day at 1 Hz for one vehicle: moving 10 h, idling and parked the rest.
+const v = vehicles[0];
+if (v) {
+  const day = Date.UTC(2026, 9, 15);
+  const ts: number[] = [];
+  const lat: number[] = [];
+  const lon: number[] = [];
+  const spd: number[] = [];
+  let x = -100;
+  for (let s = 0; s < 86_400; s++) {
+    const h = s / 3600;
+    const speed = (h > 6 && h < 11) || (h > 11.5 && h < 16.5) ? 95 + 8 * Math.sin(s / 300) : h > 16.5 && h < 16.7 ? 0 : 0;
+    x += speed / 3.6 / 91_000;
+    ts.push(day / 1000 + s);
+    lat.push(35 + 0.05 * Math.sin(s / 2000));
+    lon.push(x);
+    spd.push(Number(speed.toFixed(2)));
+  }
+  const arr = (a: number[]) => `{${a.join(',')}}`;
+  await database.db.execute(sql`
+    insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, ignition, protocol)
+    select ${orgId}::uuid, ${v.gatewayId}::uuid, ${v.assetId}::uuid, ${v.driverId}::uuid, to_timestamp(u.t), u.lat, u.lon, u.speed, true, 'batch'
+    from unnest(${arr(ts)}::float8[], ${arr(lat)}::float8[], ${arr(lon)}::float8[], ${arr(spd)}::real[]) as u(t, lat, lon, speed)
+    on conflict do nothing`);
+  await database.db.execute(sql`analyze positions`);
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
+  const bearer = `Bearer ${login.json().accessToken as string}`;
+  const url = `/api/v1/organizations/${orgId}/history-routes/assets/${v.assetId}?from=${new Date(day).toISOString()}&to=${new Date(day + 86_400_000).toISOString()}&zoom=10`;
+  const times: number[] = [];
+  let body: { summary: { positions: number }; track: unknown[]; stops: unknown[] } | null = null;
+  for (let i = 0; i < 11; i++) {
+    const s = performance.now();
+    const res = await fetch(`http://127.0.0.1:${API_PORT}${url}`, { headers: { authorization: bearer } });
+    body = (await res.json()) as typeof body;
+    if (i > 0) times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`\nHistory route, one vehicle, 86,400 fixes (1 Hz day) over HTTP: median ${times[5]!.toFixed(0)} ms, worst ${times[times.length - 1]!.toFixed(0)} ms of 10 (after one warm-up);` +
+    ` answer: ${body!.summary.positions} fixes in, ${body!.track.length} track points out, ${body!.stops.length} stops`);
+}
+
+await osmand.close();
+await app.close();
+await database.close();
+fs.rmSync(dataDir, { recursive: true, force: true });

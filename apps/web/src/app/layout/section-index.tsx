@@ -1,13 +1,13 @@
 import { Card, SimpleGrid, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { canOpenRoute } from '@fleet/api-contract';
-import { useCurrentUser } from '../../lib/auth-store.ts';
+import { useAccessUser } from '../../lib/control-store.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import type { AppRoute } from '../routes.ts';
 
 /** A parent route without its own screen (/settings, /hos…): links to the children the user may open. */
 export function SectionIndex({ route }: { route: AppRoute }) {
-  const user = useCurrentUser();
+  const user = useAccessUser();
   const children = (route.children ?? []).filter((c) => !c.path.includes(':') && !c.path.endsWith('-add') && canOpenRoute(user, c));
   return (
     <>

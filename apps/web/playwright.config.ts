@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// The browser tests run against the production build served by the real API on a fresh database.
+// Workers inherit the environment of the main process, so the data directory is made exactly once.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-web-'));
+const root = path.resolve(import.meta.dirname, '../..');
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? 'line' : 'list',
+  globalTeardown: './e2e/global-teardown.ts',
+  outputDir: path.join(os.tmpdir(), 'fleet-e2e-web-results'),
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx apps/api/src/main.ts',
+    cwd: root,
+    url: `http://127.0.0.1:${E2E_PORT}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DEMO: '1',
+      SIMULATOR: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+      WEB_DIST: path.join(root, 'apps/web/dist'),
+      DATABASE_URL: '',
+    },
+  },
+});

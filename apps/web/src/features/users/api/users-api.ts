@@ -73,3 +73,6 @@ export function useDeleteRole(orgId: string) {
   const invalidate = useInvalidate(orgId);
   return useMutation({ mutationFn: (roleId: string) => api<void>(orgPathFor(orgId, `/roles/${roleId}`), { method: 'DELETE' }), onSuccess: invalidate });
 }
+
+/** Every user, for pickers (the activity-log user filter). */
+export const allUsersQuery = (orgId: string) => usersQuery(orgId, { page: 0, size: 500, sort: 'lastName,asc' });

@@ -102,7 +102,6 @@ export default function OrganizationsPage() {
 
   const takeControl = (o: OrganizationSummary) => {
     setControlledOrganization({ id: o.id, name: o.name });
-    notify({ type: 'success', title: `You now work on ${o.name}`, category: 'Close the banner to stop', timeout: 4000 });
     void navigate('/settings/organization-settings');
   };
 

@@ -70,6 +70,10 @@ test('an admin creates a limited role and assigns it; that user sees only what i
   await fillLogin(user, email, 'Yard-check#2026');
   // No dashboard permission: home is denied, and the menus show only the vehicle screens.
   await expect(user).toHaveURL('/access-denied');
+  const menu = user.getByRole('navigation', { name: 'Main menu' });
+  await menu.getByRole('button', { name: 'Settings', exact: true }).click();
+  await menu.getByRole('button', { name: 'Organization Settings' }).click();
+  await expect(menu.getByRole('link', { name: 'Vehicles' })).toBeVisible();
   const items = await menuTexts(user);
   expect(items).toEqual(expect.arrayContaining(['Settings', 'Organization Settings', 'Vehicles', 'Trailers']));
   for (const hidden of ['Users & Roles', 'All Drivers', 'Devices', 'Groups', 'Activity Log', 'Data Retention', 'Hours of Service', 'HoS Logs', 'Analytics', 'Administration']) {

@@ -97,7 +97,7 @@ export default function ActivityLogPage() {
         breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Activity Log' }]}
       />
       <Paper withBorder radius="md" p="sm" mb="md">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
           <Select
             label="User"
             placeholder="Everyone"

@@ -20,7 +20,10 @@ export function describeDays(days: number | null): string {
   if (days === null) return 'Kept forever';
   if (days >= 365 && days % 365 <= 1) return `${Math.round(days / 365)} year${Math.round(days / 365) > 1 ? 's' : ''}`;
   if (days >= 360) return `about ${(days / 365).toFixed(1)} years`;
-  if (days >= 28) return `about ${Math.round(days / 30.4)} months`;
+  if (days >= 28) {
+    const months = Math.round(days / 30.4);
+    return `about ${months} month${months > 1 ? 's' : ''}`;
+  }
   return `${days} days`;
 }
 

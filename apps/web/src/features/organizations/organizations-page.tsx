@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Divider, Group, Menu, Modal, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { IconDots, IconPencil, IconPlayerPlay, IconPlus, IconPower, IconSteeringWheel } from '@tabler/icons-react';
@@ -91,6 +92,8 @@ const STATUS_FILTERS = [
 
 /** Super administration: every organization, create with its first admin, edit, deactivate, take control. */
 export default function OrganizationsPage() {
+  // Long forms take the whole phone screen instead of a cramped dialog.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const [state, setState, query] = useTableState({ sort: 'name,asc' });
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? undefined;
@@ -233,10 +236,10 @@ export default function OrganizationsPage() {
           />
         }
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New organization" size="xl">
+      <Modal fullScreen={phone} opened={creating} onClose={() => setCreating(false)} title="New organization" size="xl">
         {creating && <CreateOrganizationForm onDone={() => setCreating(false)} />}
       </Modal>
-      <Modal opened={!!editing} onClose={() => setEditing(null)} title={editing ? `Edit ${editing.name}` : ''} size="xl">
+      <Modal fullScreen={phone} opened={!!editing} onClose={() => setEditing(null)} title={editing ? `Edit ${editing.name}` : ''} size="xl">
         {editing && <EditOrganizationForm org={editing} onDone={() => setEditing(null)} />}
       </Modal>
     </>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Modal, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { hasPermission, type CurrentUser, type OrganizationRole } from '@fleet/api-contract';
@@ -12,6 +13,8 @@ import { RoleEditor } from './role-editor.tsx';
 
 /** Roles of the organization: the built-in Administrator and custom roles with their permission codes. */
 export function RolesTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
+  // Long forms take the whole phone screen instead of a cramped dialog.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const [state, setState, query] = useTableState({}, 'r');
   const list = useQuery(rolesQuery(orgId, query));
   const canEdit = hasPermission(me, 'ROLE_UPDATE');
@@ -90,7 +93,7 @@ export function RolesTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
           )
         }
       />
-      <Modal opened={!!editing} onClose={() => setEditing(null)} title={editing === 'new' ? 'New role' : editing ? `Edit role ${editing.name}` : ''} size="xl">
+      <Modal fullScreen={phone} opened={!!editing} onClose={() => setEditing(null)} title={editing === 'new' ? 'New role' : editing ? `Edit role ${editing.name}` : ''} size="xl">
         {editing && <RoleEditor orgId={orgId} role={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Modal>
     </>

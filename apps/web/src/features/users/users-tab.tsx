@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { IconDots, IconHistory, IconKey, IconPencil, IconPlayerPlay, IconUserOff, IconUserPlus } from '@tabler/icons-react';
@@ -19,6 +20,8 @@ export const displayName = (u: Pick<User, 'firstName' | 'lastName' | 'email'>) =
 
 /** Users of the organization: search, role and status filters, paging; invite, edit, deactivate, reset. */
 export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
+  // Long forms take the whole phone screen instead of a cramped dialog.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const [state, setState, query] = useTableState({}, 'u');
   const [params, setParams] = useSearchParams();
   const roleId = params.get('u.role') ?? undefined;
@@ -197,6 +200,7 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
         }
       />
       <Modal
+        fullScreen={phone}
         opened={!!editing}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Invite user' : editing ? `Edit ${displayName(editing)}` : ''}

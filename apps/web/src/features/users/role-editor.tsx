@@ -1,33 +1,14 @@
 import { Alert, Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { PERMISSION_AREAS, roleInputSchema, withRequiredPermissions, type OrganizationRole } from '@fleet/api-contract';
+import { PERMISSION_AREAS, roleInputSchema, type OrganizationRole } from '@fleet/api-contract';
+import { togglePermission } from './permission-toggle.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useAccessUser } from '../../lib/control-store.ts';
 import { useSaveRole } from './api/users-api.ts';
 
 const LABEL = new Map(PERMISSION_AREAS.flatMap((a) => a.permissions.map((p) => [p.code as string, p.label] as const)));
-
-/** Ticking a code ticks what it requires; unticking one unticks every code that needs it. */
-export function togglePermission(current: readonly string[], code: string, on: boolean): string[] {
-  if (on) return withRequiredPermissions([...current, code]);
-  const removed = new Set([code]);
-  // Drop dependents until nothing more depends on a removed code.
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const c of current) {
-      if (removed.has(c)) continue;
-      const needs = withRequiredPermissions([c]);
-      if (needs.some((n) => removed.has(n))) {
-        removed.add(c);
-        changed = true;
-      }
-    }
-  }
-  return current.filter((c) => !removed.has(c));
-}
 
 /** Create or edit a custom role: name, description and the permission checklist grouped by area. */
 export function RoleEditor({ orgId, role, onDone }: { orgId: string; role: OrganizationRole | null; onDone: () => void }) {

@@ -9,5 +9,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./vitest.setup.ts'],
     css: false,
+    // Same as the api project: vitest refuses projects with different maxWorkers in one run.
+    maxWorkers: 2,
   },
 });

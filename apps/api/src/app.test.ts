@@ -113,7 +113,7 @@ describe('HTTP behaviour', () => {
 });
 
 describe('500 errors', () => {
-  it('hide internals in production mode and show the request id', async () => {
+  it('hide internals in production mode and show the request id', { timeout: 90_000 }, async () => {
     const prod = await createTestApp({ env: 'production' });
     // Break the database under a running app so sign-in fails unexpectedly.
     await prod.database.db.execute('drop table refresh_tokens cascade' as never);

@@ -1,6 +1,6 @@
-import { parseSort, type Page, type PageQuery } from '@fleet/api-contract';
-import { asc, desc, type SQL } from 'drizzle-orm';
+import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { parseSort, type Page, type PageQuery } from '@fleet/api-contract';
 import { badRequest } from './errors.ts';
 
 /** The shared page object from one page of rows and the total count. */
@@ -9,16 +9,27 @@ export function toPage<T>(content: T[], totalElements: number, q: Pick<PageQuery
 }
 
 /**
- * ORDER BY from `?sort=field,dir` restricted to the listed columns (a 400 names the allowed
- * ones), falling back to `fallback`; `tiebreak` keeps paging stable when values repeat.
+ * ORDER BY from `?sort=field,dir` restricted to the listed columns or expressions (an unknown field
+ * is a 400 naming the allowed ones). Without a sort, `fallback` orders: a key of `allowed` (ascending)
+ * or an ordering expression. `tieBreak` keeps paging stable when values repeat. NULLS LAST either way,
+ * so empty values never crowd the first page.
  */
-export function orderBy(sort: string | undefined, columns: Record<string, AnyPgColumn>, fallback: SQL, tiebreak: SQL): SQL[] {
-  const s = parseSort(sort);
-  if (!s) return [fallback, tiebreak];
-  const col = columns[s.field];
-  if (!col) throw badRequest(`sort: must be one of ${Object.keys(columns).join(', ')}`, `Unknown sort field ${s.field}`);
-  return [s.dir === 'desc' ? desc(col) : asc(col), tiebreak];
+export function orderBy(
+  sort: string | undefined,
+  allowed: Record<string, AnyPgColumn | SQL>,
+  fallback: string | SQL,
+  tieBreak: SQL,
+): SQL[] {
+  const parsed = parseSort(sort) ?? (typeof fallback === 'string' ? { field: fallback, dir: 'asc' as const } : null);
+  if (!parsed) return [fallback as SQL, tieBreak];
+  const key = allowed[parsed.field];
+  if (!key) throw badRequest(`sort: must be one of ${Object.keys(allowed).join(', ')}`, `Unknown sort field ${parsed.field}`);
+  const dir = parsed.dir === 'desc' ? desc : asc;
+  return [sql`${dir(key)} nulls last`, tieBreak];
 }
 
-/** LIKE pattern for a user's search text, with its wildcards escaped. */
+/** LIKE pattern for a user's search text, with LIKE's wildcards escaped. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `%term%` for LIKE over a lower-cased search document. */
+export const likeTerm = (search: string) => likePattern(search.toLowerCase());

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../plugins/types.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
+import { ensureDemoFleet } from './demo-fleet.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
 export const DISPATCHER_ROLE_NAME = 'Dispatcher';
@@ -55,6 +56,11 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
       ),
     );
     await db.update(users).set({ position: 'Fleet manager', phone: '+1 312 555 0142', timeZone: 'America/Chicago' }).where(eq(users.id, created.admin.id));
+    // A filled-in organization account, so the account screen shows what a carrier enters.
+    await db
+      .update(organizations)
+      .set({ dotNumber: '2718281', mcNumber: '828459', phone: '+1 312 555 0100', addressLine1: '2200 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608', country: 'US' })
+      .where(eq(organizations.id, created.org.id));
     org = created.org;
   }
   const orgId = org.id;
@@ -100,7 +106,8 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void): 
   await ensureSuperAdmin(db, config.superAdmin);
   const lines = [`  Super administrator: ${config.superAdmin.email} / ${config.env === 'production' ? '(SUPERADMIN_PASSWORD)' : config.superAdmin.password}`];
   if (config.demo) {
-    await ensureDemoOrganization(db, config);
+    const demoOrgId = await ensureDemoOrganization(db, config);
+    if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email} / ${config.demoAdmin.password}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email} / ${config.demoDispatcher.password}`);
   }

@@ -263,3 +263,9 @@ export const groupAssets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.assetId] }), index('group_assets_asset_idx').on(t.assetId)],
 );
+
+// Free-text search documents of the registry lists. Each has a trigram GIN index on exactly this
+// expression (custom migration 0004_registry_search), so `expr LIKE '%term%'` uses the index.
+export const assetSearchDoc = sql`lower(${assets.unitNumber} || ' ' || coalesce(${assets.vin}, '') || ' ' || coalesce(${assets.plate}, '') || ' ' || coalesce(${assets.make}, '') || ' ' || coalesce(${assets.model}, ''))`;
+export const driverSearchDoc = sql`lower(${drivers.firstName} || ' ' || ${drivers.lastName} || ' ' || coalesce(${drivers.email}, '') || ' ' || coalesce(${drivers.employeeId}, '') || ' ' || coalesce(${drivers.licenseNumber}, '') || ' ' || coalesce(${drivers.phone}, ''))`;
+export const gatewaySearchDoc = sql`lower(${gateways.uniqueId} || ' ' || ${gateways.name} || ' ' || coalesce(${gateways.phone}, '') || ' ' || coalesce(${gateways.firmware}, ''))`;

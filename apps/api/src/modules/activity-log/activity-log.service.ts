@@ -40,3 +40,25 @@ export async function recordActivity(tx: DbOrTx, e: ActivityEntry): Promise<void
     ip: e.actor.ip && /^[0-9a-fA-F:.]+$/.test(e.actor.ip) ? e.actor.ip : null,
   });
 }
+
+/** Many activity-log rows in few statements (bulk imports); same scrubbing as recordActivity. */
+export async function recordActivityBatch(tx: DbOrTx, entries: ActivityEntry[], chunk = 1000): Promise<void> {
+  for (let i = 0; i < entries.length; i += chunk) {
+    const rows = entries.slice(i, i + chunk).map((e) => {
+      const before = scrub(e.before);
+      const after = scrub(e.after);
+      return {
+        organizationId: e.orgId,
+        actorUserId: e.actor.userId,
+        actorEmail: e.actor.email,
+        actorRole: e.actor.role,
+        action: e.action,
+        entityType: e.entityType,
+        entityId: e.entityId ?? null,
+        changes: before === undefined && after === undefined ? null : { before, after },
+        ip: e.actor.ip && /^[0-9a-fA-F:.]+$/.test(e.actor.ip) ? e.actor.ip : null,
+      };
+    });
+    if (rows.length) await tx.insert(activityLog).values(rows);
+  }
+}

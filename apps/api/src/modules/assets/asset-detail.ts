@@ -1,0 +1,59 @@
+import { and, desc, eq, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AssetDetail } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { activityLog, assetDriverAssignments, assets, drivers, gatewayPairings, gateways, trailerAttachments } from '../../db/schema/index.ts';
+import { getPresentedAsset } from './assets.repository.ts';
+
+const HISTORY_LIMIT = 20;
+const ACTIVITY_LIMIT = 15;
+const other = alias(assets, 'other_asset');
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** Vehicle or trailer detail: the record, driver/trailer/device history and recent activity. */
+export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string }, assetId: string): Promise<AssetDetail> {
+  const asset = await getPresentedAsset(db, orgId, assetId);
+  const [driverHistory, trailerHistory, deviceHistory, activity] = await Promise.all([
+    db
+      .select({ a: assetDriverAssignments, d: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName } })
+      .from(assetDriverAssignments)
+      .innerJoin(drivers, eq(drivers.id, assetDriverAssignments.driverId))
+      .where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.assetId, assetId)))
+      .orderBy(desc(assetDriverAssignments.startedAt))
+      .limit(HISTORY_LIMIT),
+    db
+      .select({ t: trailerAttachments, o: { id: other.id, unitNumber: other.unitNumber, type: other.type } })
+      .from(trailerAttachments)
+      .innerJoin(
+        other,
+        or(
+          and(eq(trailerAttachments.vehicleId, assetId), eq(other.id, trailerAttachments.trailerId)),
+          and(eq(trailerAttachments.trailerId, assetId), eq(other.id, trailerAttachments.vehicleId)),
+        ),
+      )
+      .where(eq(trailerAttachments.organizationId, orgId))
+      .orderBy(desc(trailerAttachments.attachedAt))
+      .limit(HISTORY_LIMIT),
+    db
+      .select({ p: gatewayPairings, g: { id: gateways.id, uniqueId: gateways.uniqueId, name: gateways.name, lastSeenAt: gateways.lastSeenAt } })
+      .from(gatewayPairings)
+      .innerJoin(gateways, eq(gateways.id, gatewayPairings.gatewayId))
+      .where(and(eq(gatewayPairings.organizationId, orgId), eq(gatewayPairings.assetId, assetId)))
+      .orderBy(desc(gatewayPairings.pairedAt))
+      .limit(HISTORY_LIMIT),
+    db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.organizationId, orgId), eq(activityLog.entityId, assetId)))
+      .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
+      .limit(ACTIVITY_LIMIT),
+  ]);
+  return {
+    ...asset,
+    driverHistory: driverHistory.map((r) => ({ from: r.a.startedAt.toISOString(), to: iso(r.a.endedAt), driver: r.d })),
+    trailerHistory: trailerHistory.map((r) => ({ from: r.t.attachedAt.toISOString(), to: iso(r.t.detachedAt), asset: r.o })),
+    deviceHistory: deviceHistory.map((r) => ({ from: r.p.pairedAt.toISOString(), to: iso(r.p.unpairedAt), device: { ...r.g, lastSeenAt: iso(r.g.lastSeenAt) } })),
+    recentActivity: activity.map((r) => ({ id: r.id, action: r.action, entityType: r.entityType, actorEmail: r.actorEmail, createdAt: r.createdAt.toISOString(), changes: r.changes })),
+  };
+}

@@ -1,0 +1,85 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { DeviceModel, Page } from '@fleet/api-contract';
+import type { deviceModelInputSchema } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { deviceModels, gateways } from '../../db/schema/index.ts';
+import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { countAll } from '../assets/assets.repository.ts';
+
+type Input = z.output<typeof deviceModelInputSchema>;
+
+const SORTS = { name: sql`lower(${deviceModels.name})`, manufacturer: sql`lower(${deviceModels.manufacturer})`, protocol: deviceModels.protocol, createdAt: deviceModels.createdAt };
+
+/** Devices of all organizations using each model (the catalogue is global). */
+// Written out: the correlated column must be qualified with the outer table's name.
+const deviceCount = sql<number>`(select count(*)::int from gateways g where g.device_model_id = "device_models"."id")`;
+
+function present(m: typeof deviceModels.$inferSelect, count: number): DeviceModel {
+  return { id: m.id, name: m.name, manufacturer: m.manufacturer, protocol: m.protocol, notes: m.notes, deviceCount: count, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
+}
+
+export async function listDeviceModels(db: Db, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<DeviceModel>> {
+  const where = q.search ? sql`lower(${deviceModels.name} || ' ' || coalesce(${deviceModels.manufacturer}, '') || ' ' || ${deviceModels.protocol}) like ${likeTerm(q.search)}` : undefined;
+  const [total] = await db.select({ n: countAll }).from(deviceModels).where(where);
+  const rows = await db
+    .select({ m: deviceModels, n: deviceCount })
+    .from(deviceModels)
+    .where(where)
+    .orderBy(...orderBy(q.sort, SORTS, 'name', asc(deviceModels.id)))
+    .limit(q.size)
+    .offset(q.page * q.size);
+  return toPage(rows.map((r) => present(r.m, r.n)), total?.n ?? 0, q);
+}
+
+async function getOne(db: Db, id: string): Promise<DeviceModel> {
+  const [r] = await db.select({ m: deviceModels, n: deviceCount }).from(deviceModels).where(eq(deviceModels.id, id));
+  if (!r) throw notFound('Device model');
+  return present(r.m, r.n);
+}
+
+const duplicate = (err: unknown, input: Input) =>
+  uniqueViolation(err) === 'device_models_name_uq' ? conflict(`name: A device model named ${input.name} already exists`, 'device_models_name_uq') : null;
+
+export async function createDeviceModel(db: Db, actor: Actor, input: Input): Promise<DeviceModel> {
+  try {
+    const id = await db.transaction(async (tx) => {
+      const [row] = await tx.insert(deviceModels).values(input).returning();
+      if (!row) throw new Error('device model insert returned nothing');
+      await recordActivity(tx, { orgId: null, actor, action: 'CREATE', entityType: 'DEVICE_MODEL', entityId: row.id, after: row });
+      return row.id;
+    });
+    return await getOne(db, id);
+  } catch (err) {
+    throw duplicate(err, input) ?? err;
+  }
+}
+
+export async function updateDeviceModel(db: Db, actor: Actor, id: string, input: Input): Promise<DeviceModel> {
+  try {
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
+      if (!before) throw notFound('Device model');
+      const [after] = await tx.update(deviceModels).set({ ...input, updatedAt: new Date() }).where(eq(deviceModels.id, id)).returning();
+      await recordActivity(tx, { orgId: null, actor, action: 'UPDATE', entityType: 'DEVICE_MODEL', entityId: id, before, after });
+    });
+  } catch (err) {
+    throw duplicate(err, input) ?? err;
+  }
+  return getOne(db, id);
+}
+
+/** Deletes a model no device uses; one in use answers 409 with the count. */
+export async function deleteDeviceModel(db: Db, actor: Actor, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
+    if (!before) throw notFound('Device model');
+    const [used] = await tx.select({ n: countAll }).from(gateways).where(eq(gateways.deviceModelId, id));
+    if ((used?.n ?? 0) > 0) throw conflict(`Device model ${before.name} is used by ${used?.n} device(s); change them first`);
+    await tx.delete(deviceModels).where(eq(deviceModels.id, id));
+    await recordActivity(tx, { orgId: null, actor, action: 'DELETE', entityType: 'DEVICE_MODEL', entityId: id, before });
+  });
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
+import { registryActors } from '../../test/registry.ts';
+
+let t: TestContext;
+let a: Awaited<ReturnType<typeof registryActors>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await registryActors(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const url = '/api/v1/settings/device-models';
+
+describe('device models (global catalogue)', () => {
+  it('is readable by any signed-in user (for the device form) and not without a token', async () => {
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const page = (await t.app.inject({ method: 'GET', url, headers: a.dispatcher })).json();
+    expect(page).toMatchObject({ size: 100, totalElements: 1 });
+    expect(page.content[0]).toMatchObject({ name: 'Traccar Client (OsmAnd)', protocol: 'osmand', deviceCount: 25 });
+  });
+
+  it('lets only the super administrator create, edit and delete models', async () => {
+    for (const headers of [a.admin, a.dispatcher]) {
+      const res = await t.app.inject({ method: 'POST', url, headers, payload: { name: 'Queclink GV300', protocol: 'gl200' } });
+      expect(res.statusCode).toBe(403);
+      expectErrorBody(res.json(), 403);
+    }
+    const created = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: 'Queclink GV300', manufacturer: 'Queclink', protocol: 'GL200' } });
+    expect(created.statusCode).toBe(201);
+    const m = created.json();
+    expect(m).toMatchObject({ protocol: 'gl200', deviceCount: 0 });
+    const dup = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: 'queclink gv300', protocol: 'gl200' } });
+    expect(dup.statusCode).toBe(409);
+    expect(expectErrorBody(dup.json(), 409).message).toMatch(/^name:/);
+    const bad = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: '', protocol: 'no spaces allowed' } });
+    expect(bad.statusCode).toBe(400);
+    expect(expectErrorBody(bad.json(), 400).message).toContain('protocol:');
+    const edited = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Queclink GV300W', protocol: 'gl200', notes: '3G' } });
+    expect(edited.json()).toMatchObject({ name: 'Queclink GV300W', notes: '3G' });
+    expect((await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.admin, payload: { name: 'x', protocol: 'y' } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${m.id}`, headers: a.superAdmin })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${m.id}`, headers: a.superAdmin })).statusCode).toBe(404);
+  });
+
+  it('refuses to delete a model devices use', async () => {
+    const m = (await t.app.inject({ method: 'GET', url, headers: a.admin })).json().content[0];
+    const res = await t.app.inject({ method: 'DELETE', url: `${url}/${m.id}`, headers: a.superAdmin });
+    expect(res.statusCode).toBe(409);
+    expect(expectErrorBody(res.json(), 409).message).toContain('25 device');
+  });
+});
+
+describe('reference lists', () => {
+  it('lists states and provinces, US time zones and unit systems to signed-in users', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/settings/states' })).statusCode).toBe(401);
+    const states = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/states', headers: a.dispatcher })).json();
+    expect(states).toEqual(expect.arrayContaining([{ code: 'TX', name: 'Texas', country: 'US' }, { code: 'ON', name: 'Ontario', country: 'CA' }]));
+    expect(states.length).toBe(65);
+    const zones = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/time-zone/us', headers: a.dispatcher })).json();
+    expect(zones.map((z: { id: string }) => z.id)).toEqual(expect.arrayContaining(['America/New_York', 'America/Chicago', 'America/Denver', 'America/Phoenix', 'America/Los_Angeles', 'America/Anchorage', 'Pacific/Honolulu']));
+    for (const z of zones) expect(() => new Intl.DateTimeFormat('en-US', { timeZone: z.id })).not.toThrow();
+    const units = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/units', headers: a.dispatcher })).json();
+    expect(units.map((u: { id: string }) => u.id)).toEqual(['IMPERIAL', 'METRIC']);
+  });
+});

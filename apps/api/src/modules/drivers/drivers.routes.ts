@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
+import { actorOf } from '../../plugins/auth.ts';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import * as svc from './drivers.service.ts';
+
+const tags = ['drivers'];
+
+const driversRoutes: FastifyPluginAsyncZod = async (app) => {
+  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
+
+  app.get('/organizations/:orgId/drivers', {
+    config: { permissions: ['DRIVER_LIST'] },
+    schema: {
+      tags,
+      summary: 'Drivers: paged, sorted, searched (name, e-mail, employee id, licence, phone), filtered by status and group',
+      params: orgIdParams,
+      querystring: driverListQuery,
+      response: { 200: driverPageSchema, ...orgErrors() },
+    },
+    handler: (req) => svc.listDrivers({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.post('/organizations/:orgId/drivers', {
+    config: { permissions: ['DRIVER_CREATE'] },
+    schema: { tags, summary: 'Add a driver', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
+    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scope(req, req.params.orgId), req.body)),
+  });
+
+  app.get('/organizations/:orgId/drivers/:id', {
+    config: { permissions: ['DRIVER_LIST'] },
+    schema: { tags, summary: 'Driver detail with vehicle history', params: driverIdParams, response: { 200: driverDetailSchema, ...orgErrors() } },
+    handler: (req) => svc.getDriverDetail(app.db, req.params.orgId, req.params.id),
+  });
+
+  app.put('/organizations/:orgId/drivers/:id', {
+    config: { permissions: ['DRIVER_UPDATE'] },
+    schema: { tags, summary: 'Edit a driver (deactivating releases their vehicle)', params: driverIdParams, body: driverInputSchema, response: { 200: driverDetailSchema, ...orgErrors(409) } },
+    handler: (req) => svc.updateDriver(scope(req, req.params.orgId), req.params.id, req.body),
+  });
+
+  app.delete('/organizations/:orgId/drivers/:id', {
+    config: { permissions: ['DRIVER_DELETE'] },
+    schema: { tags, summary: 'Delete, or deactivate when the driver has history', params: driverIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
+    handler: (req) => svc.removeDriver(scope(req, req.params.orgId), req.params.id),
+  });
+};
+
+export default driversRoutes;

@@ -1,0 +1,176 @@
+import { asc, and, eq, isNull, sql } from 'drizzle-orm';
+import type { DriverDetail, Driver, Page, RemovalResult } from '@fleet/api-contract';
+import type { driverInputSchema } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { assetDriverAssignments, assets, drivers, driverSearchDoc, users } from '../../db/schema/index.ts';
+import { badRequest, conflict, foreignKeyViolation, uniqueViolation } from '../../lib/errors.ts';
+import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { countAll } from '../assets/assets.repository.ts';
+import { driverInGroup } from '../groups/groups.filter.ts';
+import { getDriverDetail, lockDriverRow, selectDrivers } from './drivers.repository.ts';
+
+export type ParsedDriverInput = z.output<typeof driverInputSchema>;
+
+interface Scope {
+  db: Db;
+  orgId: string;
+  actor: Actor;
+}
+
+const SORTS = {
+  lastName: sql`lower(${drivers.lastName})`,
+  firstName: sql`lower(${drivers.firstName})`,
+  email: drivers.email,
+  employeeId: drivers.employeeId,
+  licenseNumber: drivers.licenseNumber,
+  licenseState: drivers.licenseState,
+  licenseExpiry: drivers.licenseExpiry,
+  status: drivers.status,
+  createdAt: drivers.createdAt,
+};
+
+export interface DriverFilter {
+  status?: 'ACTIVE' | 'INACTIVE';
+  group?: string;
+  search?: string;
+}
+
+export function driverConditions(orgId: string, f: DriverFilter) {
+  return and(
+    f.status ? eq(drivers.status, f.status) : undefined,
+    f.group ? driverInGroup(orgId, f.group, drivers.id) : undefined,
+    f.search ? sql`${driverSearchDoc} like ${likeTerm(f.search)}` : undefined,
+  );
+}
+
+/** A page of drivers, sorted by last name by default (first name breaks ties). */
+export async function listDrivers(
+  { db, orgId }: { db: DbOrTx; orgId: string },
+  q: DriverFilter & { page: number; size: number; sort?: string },
+): Promise<Page<Driver>> {
+  const where = driverConditions(orgId, q);
+  const order = orderBy(q.sort, SORTS, 'lastName', asc(drivers.id));
+  if (!q.sort || q.sort.startsWith('lastName')) order.splice(1, 0, sql`lower(${drivers.firstName})`);
+  const [totalRow] = await db.select({ n: countAll }).from(drivers).where(and(eq(drivers.organizationId, orgId), where));
+  const total = totalRow?.n ?? 0;
+  const content = total === 0 ? [] : await selectDrivers(db, orgId, where, { orderBy: order, limit: q.size, offset: q.page * q.size });
+  return toPage(content, total, q);
+}
+
+export function driverDuplicate(err: unknown, input: { licenseNumber: string; licenseState: string }) {
+  switch (uniqueViolation(err)) {
+    case 'drivers_org_license_uq':
+      return conflict(`licenseNumber: Licence ${input.licenseNumber} (${input.licenseState}) is already used by another driver`, 'drivers_org_license_uq');
+    case 'drivers_user_uq':
+      return conflict('userId: This sign-in account is already linked to another driver', 'drivers_user_uq');
+    default:
+      return null;
+  }
+}
+
+async function assertUserInOrg(db: DbOrTx, orgId: string, userId: string | null): Promise<void> {
+  if (!userId) return;
+  const [u] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
+  if (!u) throw badRequest('userId: No such user in this organization');
+}
+
+export const driverValues = (i: ParsedDriverInput) => ({
+  firstName: i.firstName,
+  lastName: i.lastName,
+  email: i.email,
+  phone: i.phone,
+  employeeId: i.employeeId,
+  licenseNumber: i.licenseNumber,
+  licenseState: i.licenseState,
+  licenseClass: i.licenseClass,
+  licenseExpiry: i.licenseExpiry,
+  homeTimeZone: i.homeTimeZone,
+  ruleset: i.ruleset,
+  shortHaul150: i.shortHaul150,
+  sixteenHour: i.sixteenHour,
+  personalConveyanceAllowed: i.personalConveyanceAllowed,
+  yardMovesAllowed: i.yardMovesAllowed,
+  eldExempt: i.eldExempt,
+  eldExemptReason: i.eldExempt ? i.eldExemptReason : null,
+  status: i.status,
+  userId: i.userId,
+  notes: i.notes,
+});
+
+export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDriverInput): Promise<DriverDetail> {
+  await assertUserInOrg(db, orgId, input.userId);
+  try {
+    const id = await db.transaction(async (tx) => {
+      const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input) }).returning();
+      if (!row) throw new Error('driver insert returned nothing');
+      await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'DRIVER', entityId: row.id, after: row });
+      return row.id;
+    });
+    return await getDriverDetail(db, orgId, id);
+  } catch (err) {
+    throw driverDuplicate(err, input) ?? err;
+  }
+}
+
+/** Ends the driver's open vehicle assignment, if any. */
+async function releaseVehicle(tx: DbOrTx, orgId: string, actor: Actor, driverId: string, at: Date): Promise<void> {
+  const released = await tx
+    .update(assets)
+    .set({ currentDriverId: null, updatedAt: at })
+    .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId)))
+    .returning({ id: assets.id });
+  await tx
+    .update(assetDriverAssignments)
+    .set({ endedAt: at })
+    .where(and(eq(assetDriverAssignments.driverId, driverId), isNull(assetDriverAssignments.endedAt)));
+  for (const r of released) {
+    await recordActivity(tx, { orgId, actor, action: 'UNASSIGN_DRIVER', entityType: 'ASSET', entityId: r.id, before: { driverId }, after: { driverId: null } });
+  }
+}
+
+/** Edits a driver; deactivating one releases their vehicle. */
+export async function updateDriver({ db, orgId, actor }: Scope, id: string, input: ParsedDriverInput): Promise<DriverDetail> {
+  await assertUserInOrg(db, orgId, input.userId);
+  try {
+    await db.transaction(async (tx) => {
+      const before = await lockDriverRow(tx, orgId, id);
+      const now = new Date();
+      if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
+      const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(eq(drivers.id, id)).returning();
+      await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
+    });
+  } catch (err) {
+    throw driverDuplicate(err, input) ?? err;
+  }
+  return getDriverDetail(db, orgId, id);
+}
+
+/** Deletes a driver who never drove; one with assignment history (or logs) is deactivated. */
+export async function removeDriver({ db, orgId, actor }: Scope, id: string): Promise<RemovalResult> {
+  return db.transaction(async (tx) => {
+    const before = await lockDriverRow(tx, orgId, id);
+    const name = `${before.firstName} ${before.lastName}`;
+    const [history] = await tx.select({ n: countAll }).from(assetDriverAssignments).where(eq(assetDriverAssignments.driverId, id));
+    if ((history?.n ?? 0) === 0) {
+      try {
+        await tx.transaction(async (sp) => {
+          await sp.delete(drivers).where(eq(drivers.id, id));
+          await recordActivity(sp, { orgId, actor, action: 'DELETE', entityType: 'DRIVER', entityId: id, before });
+        });
+        return { result: 'DELETED' as const, message: `Driver ${name} was deleted` };
+      } catch (err) {
+        if (!foreignKeyViolation(err)) throw err;
+      }
+    }
+    const now = new Date();
+    await releaseVehicle(tx, orgId, actor, id, now);
+    await tx.update(drivers).set({ status: 'INACTIVE', updatedAt: now }).where(eq(drivers.id, id));
+    await recordActivity(tx, { orgId, actor, action: 'DEACTIVATE', entityType: 'DRIVER', entityId: id, before, after: { status: 'INACTIVE' } });
+    return { result: 'DEACTIVATED' as const, message: `Driver ${name} has driving history, so they were deactivated instead of deleted` };
+  });
+}
+
+export { getDriverDetail };

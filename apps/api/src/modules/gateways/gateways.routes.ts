@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  gatewayCreatedSchema,
+  gatewayDetailSchema,
+  gatewayIdParams,
+  gatewayInputSchema,
+  gatewayListQuery,
+  gatewayPageSchema,
+  gatewayPairParams,
+  ingestTokenSchema,
+  orgIdParams,
+  removalResultSchema,
+} from '@fleet/api-contract';
+import { actorOf } from '../../plugins/auth.ts';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import * as pairing from './pairing.service.ts';
+import * as svc from './gateways.service.ts';
+
+const tags = ['gateways'];
+
+const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
+  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
+
+  app.get('/organizations/:orgId/gateways', {
+    config: { permissions: ['GAT_LIST'] },
+    schema: {
+      tags,
+      summary: 'Devices: paged, sorted, searched (unique id, name, SIM, firmware), filtered by status, group and paired',
+      params: orgIdParams,
+      querystring: gatewayListQuery,
+      response: { 200: gatewayPageSchema, ...orgErrors() },
+    },
+    handler: (req) => svc.listGateways({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.post('/organizations/:orgId/gateways', {
+    config: { permissions: ['GAT_CREATE'] },
+    schema: {
+      tags,
+      summary: 'Add a device; the answer carries its batch-ingest token once',
+      params: orgIdParams,
+      body: gatewayInputSchema,
+      response: { 201: gatewayCreatedSchema, ...orgErrors(409) },
+    },
+    handler: async (req, reply) => reply.code(201).send(await svc.createGateway(scope(req, req.params.orgId), req.body)),
+  });
+
+  app.get('/organizations/:orgId/gateways/:id', {
+    config: { permissions: ['GAT_READ'] },
+    schema: { tags, summary: 'Device detail: model, paired vehicle, pairing history, last seen', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
+    handler: (req) => svc.getGatewayDetail(app.db, req.params.orgId, req.params.id),
+  });
+
+  app.put('/organizations/:orgId/gateways/:id', {
+    config: { permissions: ['GAT_UPDATE'] },
+    schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
+    handler: (req) => svc.updateGateway(scope(req, req.params.orgId), req.params.id, req.body),
+  });
+
+  app.delete('/organizations/:orgId/gateways/:id', {
+    config: { permissions: ['GAT_DELETE'] },
+    schema: { tags, summary: 'Delete, or deactivate when the device has pairing history', params: gatewayIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
+    handler: (req) => svc.removeGateway(scope(req, req.params.orgId), req.params.id),
+  });
+
+  app.post('/organizations/:orgId/gateways/:id/token', {
+    config: { permissions: ['GAT_UPDATE'] },
+    schema: { tags, summary: 'Regenerate the batch-ingest token (the old one stops working)', params: gatewayIdParams, response: { 200: ingestTokenSchema, ...orgErrors() } },
+    handler: (req) => svc.regenerateIngestToken(scope(req, req.params.orgId), req.params.id),
+  });
+
+  app.post('/organizations/:orgId/gateways/:id/pair/:assetId', {
+    config: { permissions: ['GAT_PAIR'] },
+    schema: { tags, summary: 'Pair the device with a vehicle (one device per vehicle)', params: gatewayPairParams, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
+    handler: (req) => pairing.pairDevice(scope(req, req.params.orgId), req.params.id, req.params.assetId),
+  });
+
+  app.post('/organizations/:orgId/gateways/:id/unpair', {
+    config: { permissions: ['GAT_PAIR'] },
+    schema: { tags, summary: 'Unpair the device from its vehicle', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
+    handler: (req) => pairing.unpairDevice(scope(req, req.params.orgId), req.params.id),
+  });
+};
+
+export default gatewaysRoutes;

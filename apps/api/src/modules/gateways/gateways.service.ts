@@ -1,0 +1,164 @@
+import { asc, and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Gateway, GatewayDetail, GatewayInput, Page, RemovalResult } from '@fleet/api-contract';
+import type { gatewayInputSchema } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { deviceModels, gatewayPairings, gateways, gatewaySearchDoc } from '../../db/schema/index.ts';
+import { badRequest, conflict, foreignKeyViolation, uniqueViolation } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { countAll } from '../assets/assets.repository.ts';
+import { assetInGroup } from '../groups/groups.filter.ts';
+import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
+import { lockGateway, unpairAssetInTx } from './pairing.service.ts';
+
+type ParsedInput = z.output<typeof gatewayInputSchema>;
+export type { GatewayInput };
+
+interface Scope {
+  db: Db;
+  orgId: string;
+  actor: Actor;
+}
+
+const SORTS = {
+  name: sql`lower(${gateways.name})`,
+  uniqueId: gateways.uniqueId,
+  status: gateways.status,
+  lastSeenAt: gateways.lastSeenAt,
+  firmware: gateways.firmware,
+  createdAt: gateways.createdAt,
+};
+
+export interface GatewayFilter {
+  status?: 'ACTIVE' | 'INACTIVE';
+  group?: string;
+  search?: string;
+  paired?: boolean;
+}
+
+export function gatewayConditions(orgId: string, f: GatewayFilter) {
+  return and(
+    f.status ? eq(gateways.status, f.status) : undefined,
+    f.group ? assetInGroup(orgId, f.group, gateways.assetId) : undefined,
+    f.search ? sql`${gatewaySearchDoc} like ${likeTerm(f.search)}` : undefined,
+    f.paired === undefined ? undefined : f.paired ? isNotNull(gateways.assetId) : isNull(gateways.assetId),
+  );
+}
+
+export async function listGateways(
+  { db, orgId }: { db: DbOrTx; orgId: string },
+  q: GatewayFilter & { page: number; size: number; sort?: string },
+): Promise<Page<Gateway>> {
+  const where = gatewayConditions(orgId, q);
+  const order = orderBy(q.sort, SORTS, 'name', asc(gateways.id));
+  const [totalRow] = await db.select({ n: countAll }).from(gateways).where(and(eq(gateways.organizationId, orgId), where));
+  const total = totalRow?.n ?? 0;
+  const content = total === 0 ? [] : await selectGateways(db, orgId, where, { orderBy: order, limit: q.size, offset: q.page * q.size });
+  return toPage(content, total, q);
+}
+
+function duplicate(err: unknown, input: ParsedInput) {
+  if (uniqueViolation(err) === 'gateways_unique_id_uq') {
+    // Unique across all organizations; the answer does not say whose device it is.
+    return conflict(`uniqueId: A device with unique id ${input.uniqueId} is already registered`, 'gateways_unique_id_uq');
+  }
+  return null;
+}
+
+async function assertModelExists(db: DbOrTx, id: string | null): Promise<void> {
+  if (!id) return;
+  const [m] = await db.select({ id: deviceModels.id }).from(deviceModels).where(eq(deviceModels.id, id));
+  if (!m) throw badRequest('deviceModelId: Device model does not exist');
+}
+
+const values = (input: ParsedInput) => ({
+  uniqueId: input.uniqueId,
+  name: input.name,
+  deviceModelId: input.deviceModelId,
+  phone: input.phone,
+  firmware: input.firmware,
+  status: input.status,
+  notes: input.notes,
+});
+
+/** Creates a device with a fresh batch-ingest token, returned once; only its SHA-256 is stored. */
+export async function createGateway({ db, orgId, actor }: Scope, input: ParsedInput): Promise<GatewayDetail & { ingestToken: string }> {
+  await assertModelExists(db, input.deviceModelId);
+  const ingestToken = randomToken(32);
+  try {
+    const id = await db.transaction(async (tx) => {
+      const [row] = await tx.insert(gateways).values({ organizationId: orgId, ...values(input), ingestTokenHash: sha256(ingestToken) }).returning();
+      if (!row) throw new Error('gateway insert returned nothing');
+      await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'GATEWAY', entityId: row.id, after: { ...row, ingestTokenHash: undefined } });
+      return row.id;
+    });
+    return { ...(await getGatewayDetail(db, orgId, id)), ingestToken };
+  } catch (err) {
+    throw duplicate(err, input) ?? err;
+  }
+}
+
+/** Replaces the device's ingest token; the old one stops working at once. */
+export async function regenerateIngestToken({ db, orgId, actor }: Scope, id: string): Promise<{ ingestToken: string }> {
+  const ingestToken = randomToken(32);
+  await db.transaction(async (tx) => {
+    await lockGateway(tx, orgId, id);
+    await tx.update(gateways).set({ ingestTokenHash: sha256(ingestToken), updatedAt: new Date() }).where(eq(gateways.id, id));
+    await recordActivity(tx, { orgId, actor, action: 'REGENERATE_TOKEN', entityType: 'GATEWAY', entityId: id });
+  });
+  return { ingestToken };
+}
+
+export async function updateGateway({ db, orgId, actor }: Scope, id: string, input: ParsedInput): Promise<GatewayDetail> {
+  await assertModelExists(db, input.deviceModelId);
+  try {
+    await db.transaction(async (tx) => {
+      const before = await lockGateway(tx, orgId, id);
+      const now = new Date();
+      if (before.status === 'ACTIVE' && input.status === 'INACTIVE' && before.assetId) await unpairAssetInTx(tx, orgId, actor, before.assetId, now);
+      const [after] = await tx.update(gateways).set({ ...values(input), updatedAt: now }).where(eq(gateways.id, id)).returning();
+      await recordActivity(tx, {
+        orgId,
+        actor,
+        action: 'UPDATE',
+        entityType: 'GATEWAY',
+        entityId: id,
+        before: { ...before, ingestTokenHash: undefined },
+        after: { ...after, ingestTokenHash: undefined },
+      });
+    });
+  } catch (err) {
+    throw duplicate(err, input) ?? err;
+  }
+  return getGatewayDetail(db, orgId, id);
+}
+
+/** Deletes a device never paired; one with pairing history (or positions) is deactivated. */
+export async function removeGateway({ db, orgId, actor }: Scope, id: string): Promise<RemovalResult> {
+  return db.transaction(async (tx) => {
+    const before = await lockGateway(tx, orgId, id);
+    const logged = { ...before, ingestTokenHash: undefined };
+    const [history] = await tx.select({ n: countAll }).from(gatewayPairings).where(eq(gatewayPairings.gatewayId, id));
+    if ((history?.n ?? 0) === 0) {
+      try {
+        await tx.transaction(async (sp) => {
+          await sp.delete(gateways).where(eq(gateways.id, id));
+          await recordActivity(sp, { orgId, actor, action: 'DELETE', entityType: 'GATEWAY', entityId: id, before: logged });
+        });
+        return { result: 'DELETED' as const, message: `Device ${before.name} was deleted` };
+      } catch (err) {
+        if (!foreignKeyViolation(err)) throw err;
+      }
+    }
+    const now = new Date();
+    if (before.assetId) await unpairAssetInTx(tx, orgId, actor, before.assetId, now);
+    await tx.update(gateways).set({ status: 'INACTIVE', updatedAt: now }).where(eq(gateways.id, id));
+    await recordActivity(tx, { orgId, actor, action: 'DEACTIVATE', entityType: 'GATEWAY', entityId: id, before: logged, after: { status: 'INACTIVE' } });
+    return { result: 'DEACTIVATED' as const, message: `Device ${before.name} has pairing history, so it was deactivated instead of deleted` };
+  });
+}
+
+export { getGatewayDetail };

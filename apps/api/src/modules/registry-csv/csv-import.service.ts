@@ -1,0 +1,170 @@
+import Papa from 'papaparse';
+import { eq, sql } from 'drizzle-orm';
+import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportKind, type ImportPreview, type ImportResult } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { assets, drivers } from '../../db/schema/index.ts';
+import { badRequest, conflict, uniqueViolation } from '../../lib/errors.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivityBatch } from '../activity-log/activity-log.service.ts';
+import { assetValues } from '../assets/assets.service.ts';
+import { driverValues } from '../drivers/drivers.service.ts';
+import { COLUMNS, normalizeHeader, type CsvColumn } from './csv-columns.ts';
+
+const SCHEMAS = { vehicles: vehicleInputSchema, trailers: trailerInputSchema, drivers: driverInputSchema } as const;
+const REQUIRED: Record<ImportKind, string[]> = {
+  vehicles: ['unitNumber', 'vin'],
+  trailers: ['unitNumber'],
+  drivers: ['firstName', 'lastName', 'licenseNumber', 'licenseState'],
+};
+const FIXED: Record<ImportKind, Record<string, unknown>> = { vehicles: { type: 'VEHICLE' }, trailers: { type: 'TRAILER' }, drivers: {} };
+
+/** Rows the preview lists at most; the counts always cover the whole file. */
+const MAX_REPORTED_ERRORS = 1000;
+const SAMPLE_ROWS = 20;
+export const MAX_IMPORT_ROWS = 20_000;
+
+type Parsed<K extends ImportKind> = z.output<(typeof SCHEMAS)[K]>;
+interface Analysis<K extends ImportKind> extends ImportPreview {
+  valid: Array<{ line: number; input: Parsed<K> }>;
+}
+
+/** Keys already used in the organization: unit numbers and VINs, or licence state+number. */
+async function existingKeys(db: DbOrTx, orgId: string, kind: ImportKind): Promise<{ units: Set<string>; vins: Set<string>; licences: Set<string> }> {
+  if (kind === 'drivers') {
+    const rows = await db
+      .select({ k: sql<string>`${drivers.licenseState} || '|' || upper(${drivers.licenseNumber})` })
+      .from(drivers)
+      .where(sql`${drivers.organizationId} = ${orgId} and ${drivers.licenseNumber} is not null`);
+    return { units: new Set(), vins: new Set(), licences: new Set(rows.map((r) => r.k)) };
+  }
+  const rows = await db.select({ unit: sql<string>`lower(${assets.unitNumber})`, vin: sql<string | null>`upper(${assets.vin})` }).from(assets).where(eq(assets.organizationId, orgId));
+  return { units: new Set(rows.map((r) => r.unit)), vins: new Set(rows.flatMap((r) => (r.vin ? [r.vin] : []))), licences: new Set() };
+}
+
+/** Parses and validates the whole file without writing anything. */
+export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string, kind: K, csv: string): Promise<Analysis<K>> {
+  const columns = COLUMNS[kind] as ReadonlyArray<CsvColumn<never>>;
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => v.trim() });
+  const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
+  const mapping = new Map<string, CsvColumn<never>>();
+  const unknownColumns: string[] = [];
+  for (const h of headers) {
+    const n = normalizeHeader(h);
+    const col = columns.find((c) => c.field !== '' && (normalizeHeader(c.header) === n || normalizeHeader(c.field) === n || c.aliases?.includes(n)));
+    if (col && ![...mapping.values()].includes(col)) mapping.set(h, col);
+    else unknownColumns.push(h);
+  }
+  const mappedFields = new Set([...mapping.values()].map((c) => c.field));
+  const missing = REQUIRED[kind].filter((f) => !mappedFields.has(f)).map((f) => columns.find((c) => c.field === f)?.header ?? f);
+  if (missing.length) throw badRequest(`csv: missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (parsed.data.length > MAX_IMPORT_ROWS) throw badRequest(`csv: at most ${MAX_IMPORT_ROWS} rows per file`);
+
+  const headerOf = (field: string) => columns.find((c) => c.field === field)?.header ?? field;
+  const schema = SCHEMAS[kind];
+  const taken = await existingKeys(db, orgId, kind);
+  const seen = { units: new Map<string, number>(), vins: new Map<string, number>(), licences: new Map<string, number>() };
+  const errors: ImportPreview['errors'] = [];
+  const valid: Analysis<K>['valid'] = [];
+  const badLines = new Set<number>();
+  const fail = (line: number, field: string, message: string) => {
+    badLines.add(line);
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, field, message });
+  };
+  for (const e of parsed.errors) {
+    if (e.row !== undefined && e.code !== 'UndetectableDelimiter') fail(e.row + 2, 'row', e.message);
+  }
+
+  parsed.data.forEach((record, i) => {
+    const line = i + 2;
+    if (badLines.has(line)) return;
+    const raw: Record<string, unknown> = { ...FIXED[kind] };
+    for (const [h, col] of mapping) {
+      const cell = record[h] ?? '';
+      const value = col.parse ? col.parse(cell) : cell;
+      if (value !== undefined) raw[col.field] = value;
+    }
+    const result = schema.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) fail(line, headerOf(String(issue.path[0] ?? 'row')), issue.message);
+      return;
+    }
+    const input = result.data as Parsed<K>;
+    const dup = (field: string, key: string, set: Set<string>, within: Map<string, number>, what: string) => {
+      if (set.has(key)) return fail(line, headerOf(field), `${what} already exists in this organization`), true;
+      const first = within.get(key);
+      if (first !== undefined) return fail(line, headerOf(field), `${what} repeats line ${first}`), true;
+      within.set(key, line);
+      return false;
+    };
+    if ('unitNumber' in input) {
+      const a = input as { unitNumber: string; vin: string | null };
+      const unitDup = dup('unitNumber', a.unitNumber.toLowerCase(), taken.units, seen.units, `Unit number ${a.unitNumber}`);
+      const vinDup = a.vin ? dup('vin', a.vin, taken.vins, seen.vins, `VIN ${a.vin}`) : false;
+      if (unitDup || vinDup) return;
+    } else {
+      const d = input as { licenseNumber: string; licenseState: string };
+      if (dup('licenseNumber', `${d.licenseState}|${d.licenseNumber}`, taken.licences, seen.licences, `Licence ${d.licenseNumber} (${d.licenseState})`)) return;
+    }
+    valid.push({ line, input });
+  });
+
+  return {
+    totalRows: parsed.data.length,
+    validRows: valid.length,
+    invalidRows: badLines.size,
+    errors,
+    sample: valid.slice(0, SAMPLE_ROWS).map((v) => ({ line: v.line, ...(v.input as Record<string, unknown>) })),
+    columns: [...mapping.values()].map((c) => c.header),
+    unknownColumns,
+    valid,
+  };
+}
+
+export async function previewImport(db: Db, orgId: string, kind: ImportKind, csv: string): Promise<ImportPreview> {
+  const { valid: _valid, ...preview } = await analyseCsv(db, orgId, kind, csv);
+  return preview;
+}
+
+const CHUNK = 500;
+
+/**
+ * Imports the valid rows of the file in one transaction (invalid rows are reported, not
+ * imported). Checks run again inside the transaction; a clash with a record saved since the
+ * preview rolls everything back with a 409.
+ */
+export async function commitImport(db: Db, orgId: string, actor: Actor, kind: ImportKind, csv: string): Promise<ImportResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      const { valid, ...preview } = await analyseCsv(tx, orgId, kind, csv);
+      const entityType = kind === 'drivers' ? 'DRIVER' : 'ASSET';
+      for (let i = 0; i < valid.length; i += CHUNK) {
+        const slice = valid.slice(i, i + CHUNK);
+        const inserted =
+          kind === 'drivers'
+            ? await tx
+                .insert(drivers)
+                .values(slice.map((v) => ({ organizationId: orgId, ...driverValues(v.input as Parsed<'drivers'>) })))
+                .returning({ id: drivers.id, label: sql<string>`${drivers.firstName} || ' ' || ${drivers.lastName}` })
+            : await tx
+                .insert(assets)
+                .values(slice.map((v) => ({ organizationId: orgId, ...assetValues(v.input as Parsed<'vehicles'> | Parsed<'trailers'>) })))
+                .returning({ id: assets.id, label: assets.unitNumber });
+        await recordActivityBatch(
+          tx,
+          inserted.map((r, j) => ({ orgId, actor, action: 'IMPORT', entityType, entityId: r.id, after: { ...(slice[j]?.input as object), source: 'CSV import', line: slice[j]?.line } })),
+        );
+      }
+      return { ...preview, imported: valid.length };
+    });
+  } catch (err) {
+    if (uniqueViolation(err)) throw conflict('Some rows clash with records saved since the preview; preview the file again', uniqueViolation(err) ?? undefined);
+    throw err;
+  }
+}
+
+/** A CSV with the import columns, one example row, for the template download. */
+export function templateCsv(kind: ImportKind): string {
+  const cols = (COLUMNS[kind] as ReadonlyArray<CsvColumn<never>>).filter((c) => c.field !== '');
+  return Papa.unparse({ fields: cols.map((c) => c.header), data: [cols.map((c) => c.example)] });
+}

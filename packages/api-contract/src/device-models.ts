@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { optionalText } from './registry-fields.ts';
+import { pageQuerySchema, pageSchema } from './paging.ts';
+import { requiredText } from './validation.ts';
+
+/** Global catalogue entry (super administrators manage it; organizations pick from it). */
+export const deviceModelInputSchema = z.object({
+  name: requiredText('Name', 100),
+  manufacturer: optionalText(100),
+  protocol: requiredText('Protocol', 40)
+    .transform((v) => v.toLowerCase())
+    .pipe(z.string().regex(/^[a-z0-9_-]+$/, 'Protocol may use letters, digits, _ and -')),
+  notes: optionalText(2000),
+});
+export type DeviceModelInput = z.input<typeof deviceModelInputSchema>;
+
+export const deviceModelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  manufacturer: z.string().nullable(),
+  protocol: z.string(),
+  notes: z.string().nullable(),
+  deviceCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DeviceModel = z.infer<typeof deviceModelSchema>;
+export const deviceModelPageSchema = pageSchema(deviceModelSchema);
+export const deviceModelListQuery = pageQuerySchema.extend({ size: pageQuerySchema.shape.size.default(100) });
+export const deviceModelIdParams = z.object({ id: z.uuid('id must be a device model id') });

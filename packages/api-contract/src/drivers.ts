@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { RULESET_IDS } from '@fleet/hos';
+import { LICENSE_CLASSES } from './registry-reference.ts';
+import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery, stateCode } from './registry-fields.ts';
+import { pageSchema } from './paging.ts';
+import { isValidTimeZone } from './users.ts';
+import { messages, requiredText } from './validation.ts';
+
+const optionalEmail = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v) => (v === '' || v == null ? null : v.toLowerCase()))
+  .pipe(z.email(messages.email).max(254).nullable());
+
+const isoDate = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v) => (v === '' || v == null ? null : v))
+  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), 'must be a date like 2027-06-30');
+
+/** Add and edit form of a driver. */
+export const driverInputSchema = z
+  .object({
+    firstName: requiredText('First name', 100),
+    lastName: requiredText('Last name', 100),
+    email: optionalEmail,
+    phone: optionalPhone,
+    employeeId: optionalText(40),
+    licenseNumber: requiredText('Licence number', 32)
+      .transform((v) => v.toUpperCase())
+      .pipe(z.string().regex(/^[A-Z0-9*-]+$/, 'Licence number may use letters, digits, * and -')),
+    licenseState: stateCode('Licence state'),
+    licenseClass: z
+      .enum(LICENSE_CLASSES, { error: () => 'Licence class must be A, B, C or NON_CDL' })
+      .nullish()
+      .transform((v) => v ?? null),
+    licenseExpiry: isoDate,
+    homeTimeZone: z
+      .string()
+      .trim()
+      .default('America/Chicago')
+      .refine((v) => isValidTimeZone(v) && v.includes('/'), 'Home time zone is not valid.'),
+    ruleset: z.enum(RULESET_IDS, { error: () => `Ruleset must be one of ${RULESET_IDS.join(', ')}` }).default('US_PROPERTY_70_8'),
+    shortHaul150: z.boolean().default(false),
+    sixteenHour: z.boolean().default(false),
+    personalConveyanceAllowed: z.boolean().default(false),
+    yardMovesAllowed: z.boolean().default(false),
+    eldExempt: z.boolean().default(false),
+    eldExemptReason: optionalText(300),
+    status: recordStatus.default('ACTIVE'),
+    /** Optional sign-in account (a user of the same organization). */
+    userId: z.uuid('userId must be a user id').nullish().transform((v) => v ?? null),
+    notes: optionalText(2000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.eldExempt && !v.eldExemptReason) {
+      ctx.addIssue({ code: 'custom', path: ['eldExemptReason'], message: 'Give the reason the driver is exempt from the ELD rule' });
+    }
+  });
+export type DriverInput = z.input<typeof driverInputSchema>;
+
+export const driverSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  employeeId: z.string().nullable(),
+  licenseNumber: z.string().nullable(),
+  licenseState: z.string().nullable(),
+  licenseClass: z.string().nullable(),
+  licenseExpiry: z.string().nullable(),
+  homeTimeZone: z.string(),
+  ruleset: z.string(),
+  shortHaul150: z.boolean(),
+  sixteenHour: z.boolean(),
+  personalConveyanceAllowed: z.boolean(),
+  yardMovesAllowed: z.boolean(),
+  eldExempt: z.boolean(),
+  eldExemptReason: z.string().nullable(),
+  status: recordStatus,
+  notes: z.string().nullable(),
+  /** The vehicle the driver is assigned to now. */
+  vehicle: assetRef.nullable(),
+  user: z.object({ id: z.string(), email: z.string() }).nullable(),
+  groups: z.array(entityRef),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Driver = z.infer<typeof driverSchema>;
+
+export const driverDetailSchema = driverSchema.extend({
+  vehicleHistory: z.array(z.object({ from: z.string(), to: z.string().nullable(), asset: assetRef })),
+});
+export type DriverDetail = z.infer<typeof driverDetailSchema>;
+
+export const driverPageSchema = pageSchema(driverSchema);
+export const DRIVER_SORT_FIELDS = ['lastName', 'firstName', 'email', 'employeeId', 'licenseNumber', 'licenseState', 'licenseExpiry', 'status', 'createdAt'] as const;
+export const driverListQuery = registryListQuery;
+export const driverIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a driver id') });

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery } from './registry-fields.ts';
+import { pageSchema } from './paging.ts';
+import { requiredText } from './validation.ts';
+
+/** Add and edit form of a device (gateway). */
+export const gatewayInputSchema = z.object({
+  /** IMEI or serial number: what the device sends as its id; unique across all organizations. */
+  uniqueId: requiredText('Unique id', 64).regex(/^[A-Za-z0-9._:-]+$/, 'Unique id may use letters, digits and . _ : -'),
+  name: requiredText('Name', 100),
+  deviceModelId: z.uuid('deviceModelId must be a device model id').nullish().transform((v) => v ?? null),
+  /** SIM phone number. */
+  phone: optionalPhone,
+  firmware: optionalText(60),
+  status: recordStatus.default('ACTIVE'),
+  notes: optionalText(2000),
+});
+export type GatewayInput = z.input<typeof gatewayInputSchema>;
+
+export const gatewaySchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  uniqueId: z.string(),
+  name: z.string(),
+  deviceModel: z.object({ id: z.string(), name: z.string(), manufacturer: z.string().nullable(), protocol: z.string() }).nullable(),
+  phone: z.string().nullable(),
+  firmware: z.string().nullable(),
+  status: recordStatus,
+  /** The vehicle paired now. */
+  asset: assetRef.nullable(),
+  lastSeenAt: z.string().nullable(),
+  hasIngestToken: z.boolean(),
+  notes: z.string().nullable(),
+  groups: z.array(entityRef),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Gateway = z.infer<typeof gatewaySchema>;
+
+export const gatewayDetailSchema = gatewaySchema.extend({
+  pairingHistory: z.array(z.object({ from: z.string(), to: z.string().nullable(), asset: assetRef })),
+});
+export type GatewayDetail = z.infer<typeof gatewayDetailSchema>;
+
+/** The create answer carries the batch-ingest token once; only its SHA-256 is stored. */
+export const gatewayCreatedSchema = gatewayDetailSchema.extend({ ingestToken: z.string() });
+export const ingestTokenSchema = z.object({ ingestToken: z.string() });
+
+export const gatewayPageSchema = pageSchema(gatewaySchema);
+export const GATEWAY_SORT_FIELDS = ['name', 'uniqueId', 'status', 'lastSeenAt', 'firmware', 'createdAt'] as const;
+export const gatewayListQuery = registryListQuery.extend({
+  paired: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+});
+export const gatewayIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a device id') });
+export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('assetId must be a vehicle id') });

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ActivityLogDetail, ActivityLogEntry, Page, PageQuery } from '@fleet/api-contract';
+import type { ActivityLogDetail, ActivityLogEntry, Page, PageQuery, User } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
 
@@ -30,4 +30,11 @@ export const activityFiltersQuery = (orgId: string) =>
   queryOptions({
     queryKey: ['activity-log', orgId, 'filters'] as const,
     queryFn: ({ signal }) => api<{ actions: string[]; entityTypes: string[] }>(orgPathFor(orgId, '/activity-logs/filters'), { signal }),
+  });
+
+/** The organization's users for the "User" filter (the route requires USER_LIST). */
+export const activityUsersQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: ['activity-log', orgId, 'users'] as const,
+    queryFn: ({ signal }) => api<Page<User>>(orgPathFor(orgId, '/users'), { query: { page: 0, size: 500, sort: 'lastName,asc' }, signal }),
   });

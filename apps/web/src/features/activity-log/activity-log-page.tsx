@@ -9,9 +9,8 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { allUsersQuery } from '../users/api/users-api.ts';
 import { ActivityDetail } from './activity-detail.tsx';
-import { activityFiltersQuery, activityQuery } from './activity-log-api.ts';
+import { activityFiltersQuery, activityQuery, activityUsersQuery } from './activity-log-api.ts';
 
 const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
 
@@ -46,7 +45,7 @@ export default function ActivityLogPage() {
   };
   const list = useQuery({ ...activityQuery(orgId ?? '', filters), enabled: !!orgId });
   const options = useQuery({ ...activityFiltersQuery(orgId ?? ''), enabled: !!orgId });
-  const users = useQuery({ ...allUsersQuery(orgId ?? ''), enabled: !!orgId });
+  const users = useQuery({ ...activityUsersQuery(orgId ?? ''), enabled: !!orgId });
   const [openId, setOpenId] = useState<number | null>(null);
 
   const setFilter = (key: (typeof FILTER_KEYS)[number], value: string | null) =>

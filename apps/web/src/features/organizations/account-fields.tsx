@@ -2,7 +2,7 @@ import { Select, SimpleGrid, TextInput } from '@mantine/core';
 import { Controller, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import type { OrganizationAccountInput } from '@fleet/api-contract';
 import { field } from '../../lib/form.ts';
-import { TIME_ZONES } from '../my-account/time-zones.ts';
+import { TIME_ZONES } from '../../lib/time-zones.ts';
 
 /** Blank form values of the account fields (the zod schema turns '' into null). */
 export const EMPTY_ACCOUNT: OrganizationAccountInput = {

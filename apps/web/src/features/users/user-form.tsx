@@ -4,7 +4,7 @@ import { Controller } from 'react-hook-form';
 import { inviteUserSchema, updateUserSchema, type User } from '@fleet/api-contract';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { TIME_ZONES } from '../my-account/time-zones.ts';
+import { TIME_ZONES } from '../../lib/time-zones.ts';
 import { allRolesQuery, useInviteUser, useUpdateUser } from './api/users-api.ts';
 
 /** Invite (user null) or edit a user: profile fields and the role. */

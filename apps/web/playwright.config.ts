@@ -7,7 +7,7 @@ import { defineConfig, devices } from '@playwright/test';
 // Workers inherit the environment of the main process, so the data directory is made exactly once.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-web-'));
 const root = path.resolve(import.meta.dirname, '../..');
-export const E2E_PORT = 8181;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 
 export default defineConfig({
   testDir: './e2e',

@@ -1,5 +1,6 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { currentUser } from '../lib/auth-store.ts';
+import { accessUser, controlStore } from '../lib/control-store.ts';
 import { loadChunk } from '../lib/preload-error.ts';
 import { guardRedirect } from './guard.ts';
 import { flattenRoutes, ROUTES, type AppRoute } from './routes.ts';
@@ -19,7 +20,7 @@ function toRouteObject(route: AppRoute): RouteObject {
     handle: { route } satisfies RouteHandle,
     // The guard runs before the screen's chunk loads, so a denied user never downloads it.
     loader: ({ request }) => {
-      const target = guardRedirect(route, currentUser());
+      const target = guardRedirect(route, accessUser(currentUser(), controlStore.get()));
       if (target && target !== new URL(request.url).pathname) throw redirect(target);
       return null;
     },

@@ -1,6 +1,7 @@
-import { isSuperAdmin, type CurrentUser } from '@fleet/api-contract';
+import { isSuperAdmin, ORGANIZATION_PERMISSIONS, type CurrentUser } from '@fleet/api-contract';
 import { createStore, useStore } from './create-store.ts';
 import { local, STORAGE_KEYS } from './storage.ts';
+import { sessionStore } from './auth-store.ts';
 
 export interface ControlledOrganization {
   id: string;
@@ -34,4 +35,18 @@ export function effectiveOrganizationId(user: CurrentUser | null, controlled: Co
   if (!user) return null;
   if (isSuperAdmin(user)) return controlled?.id ?? null;
   return user.organization?.id ?? null;
+}
+
+/**
+ * The user as the guard and the menus see it: a super administrator controlling an organization works
+ * as a member of it holding every organization permission (the API grants a super administrator every
+ * code on any organization), so every screen opens on that organization. Otherwise the user unchanged.
+ */
+export function accessUser(user: CurrentUser | null, controlled: ControlledOrganization | null): CurrentUser | null {
+  if (!user || !controlled || !isSuperAdmin(user)) return user;
+  return { ...user, organization: { id: controlled.id, name: controlled.name }, permissions: ['SUPER_ADMIN', ...ORGANIZATION_PERMISSIONS] };
+}
+
+export function useAccessUser(): CurrentUser | null {
+  return accessUser(useStore(sessionStore).user, useControlledOrganization());
 }

@@ -1,4 +1,4 @@
-import { createTheme, Menu, Modal, Overlay, Popover, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { Combobox, createTheme, Menu, Modal, Overlay, Popover, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Spec section 9: breakpoints in pixels and their labels. */
 export const BREAKPOINTS = { xs: 600, sm: 905, md: 1024, lg: 1440 } as const;
@@ -52,6 +52,8 @@ export const theme = createTheme({
     Overlay: Overlay.extend({ defaultProps: { zIndex: Z_INDEX.overlay } }),
     Menu: Menu.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
     Popover: Popover.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
+    // Select and autocomplete dropdowns open above a modal (a form in a modal picks a role or a time zone).
+    Combobox: Combobox.extend({ defaultProps: { zIndex: Z_INDEX.modal + 10 } }),
   },
 });
 

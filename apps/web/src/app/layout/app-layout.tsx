@@ -6,6 +6,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
 import { api, setSessionExpiredHandler } from '../../lib/api-client.ts';
 import { setCurrentUser, useCurrentUser } from '../../lib/auth-store.ts';
+import { accessUser, useControlledOrganization } from '../../lib/control-store.ts';
 import { useDarkModeFlagSync, useEnforceDarkModeFlag } from '../../lib/color-scheme.ts';
 import { logout } from '../../lib/session.ts';
 import { local, STORAGE_KEYS } from '../../lib/storage.ts';
@@ -80,8 +81,10 @@ export function AppLayout() {
       return !c;
     });
 
-  const side = useMemo(() => filterMenu(SIDE_MENU, user), [user]);
-  const nav = useMemo(() => filterMenu(HEADER_NAV, user), [user]);
+  // A super administrator in control mode sees the menus of the organization they control.
+  const controlled = useControlledOrganization();
+  const side = useMemo(() => filterMenu(SIDE_MENU, accessUser(user, controlled)), [user, controlled]);
+  const nav = useMemo(() => filterMenu(HEADER_NAV, accessUser(user, controlled)), [user, controlled]);
   const signedIn = !!user;
   const showNavbar = signedIn && side.length > 0;
   const showFooter = signedIn && mobile && nav.length > 0;

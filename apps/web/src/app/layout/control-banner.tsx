@@ -1,5 +1,6 @@
 import { CloseButton, Group, Text } from '@mantine/core';
 import { IconBuildingSkyscraper } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
 import { isSuperAdmin } from '@fleet/api-contract';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { clearControlledOrganization, useControlledOrganization } from '../../lib/control-store.ts';
@@ -8,6 +9,7 @@ import { clearControlledOrganization, useControlledOrganization } from '../../li
 export function ControlBanner() {
   const user = useCurrentUser();
   const org = useControlledOrganization();
+  const navigate = useNavigate();
   if (!isSuperAdmin(user) || !org) return null;
   return (
     <Group
@@ -25,7 +27,12 @@ export function ControlBanner() {
           Control organization: {org.name}
         </Text>
       </Group>
-      <CloseButton aria-label="Stop controlling this organization" onClick={clearControlledOrganization} />
+      <CloseButton aria-label="Stop controlling this organization" onClick={() => {
+          // The screen on show belongs to that organization: go back to the list the control started from.
+          clearControlledOrganization();
+          void navigate('/administration/organizations');
+        }}
+      />
     </Group>
   );
 }

@@ -1,6 +1,166 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useState } from 'react';
+import { Badge, Button, Drawer, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { IconFilterOff } from '@tabler/icons-react';
+import type { ActivityLogEntry } from '@fleet/api-contract';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useTableState } from '../../lib/table-state.ts';
+import { ActivityDetail } from './activity-detail.tsx';
+import { activityFiltersQuery, activityQuery, activityUsersQuery } from './activity-log-api.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
+
+/** `USER_INVITED` -> `User invited`. */
+export const humanize = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+
+/** Start or end of a local calendar day as an ISO instant, for the API's from/to. */
+function dayBound(day: string | null, end: boolean): string | undefined {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(d.getTime())) return undefined;
+  if (end) d.setDate(d.getDate() + 1);
+  return new Date(d.getTime() - (end ? 1 : 0)).toISOString();
+}
+
+/** Every change in the organization, read-only: filters by user, action, entity type and dates; detail with the difference. */
 export default function ActivityLogPage() {
-  return <ComingSoon title="Activity Log" description="Who changed what, and when, will be listed here." />;
+  const orgId = useEffectiveOrganizationId();
+  const [state, setState, query] = useTableState();
+  const [params, setParams] = useSearchParams();
+  const get = (k: (typeof FILTER_KEYS)[number]) => params.get(k) ?? null;
+  const from = get('from');
+  const to = get('to');
+  const rangeError = from && to && to < from ? 'must be on or after From' : undefined;
+  const filters = {
+    ...query,
+    userId: get('user') ?? undefined,
+    action: get('action') ?? undefined,
+    entityType: get('entity') ?? undefined,
+    from: dayBound(from, false),
+    to: rangeError ? undefined : dayBound(to, true),
+  };
+  const list = useQuery({ ...activityQuery(orgId ?? '', filters), enabled: !!orgId });
+  const options = useQuery({ ...activityFiltersQuery(orgId ?? ''), enabled: !!orgId });
+  const users = useQuery({ ...activityUsersQuery(orgId ?? ''), enabled: !!orgId });
+  const [openId, setOpenId] = useState<number | null>(null);
+
+  const setFilter = (key: (typeof FILTER_KEYS)[number], value: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('page');
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  const anyFilter = FILTER_KEYS.some((k) => params.has(k));
+  const selectedUser = users.data?.content.find((u) => u.id === get('user'));
+
+  const columns: TableColumn<ActivityLogEntry>[] = [
+    { key: 'createdAt', header: 'When', render: (e) => formatDateTime(e.createdAt), width: 190 },
+    {
+      key: 'actor',
+      header: 'Who',
+      render: (e) => (
+        <div>
+          <Text size="sm">{e.actor.name ?? e.actor.email ?? 'System'}</Text>
+          {e.actor.role && (
+            <Text size="xs" c="dimmed">
+              {e.actor.role}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'action', header: 'Action', primary: true, render: (e) => <Text size="sm" fw={600}>{humanize(e.action)}</Text> },
+    { key: 'entityType', header: 'Entity', render: (e) => <Badge variant="light" color="gray">{e.entityType}</Badge> },
+    {
+      key: 'changedFields',
+      header: 'Changed',
+      render: (e) => (e.changedFields.length ? e.changedFields.slice(0, 4).join(', ') + (e.changedFields.length > 4 ? ` +${e.changedFields.length - 4}` : '') : '—'),
+    },
+    { key: 'ip', header: 'IP address', render: (e) => e.ip ?? '—', hiddenByDefault: true },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={selectedUser ? `Activity of ${[selectedUser.firstName, selectedUser.lastName].filter(Boolean).join(' ') || selectedUser.email}` : 'Activity Log'}
+        description="Every change made in your organization: who, what, when, and the values before and after. Entries cannot be edited or deleted."
+        breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Activity Log' }]}
+      />
+      <Paper withBorder radius="md" p="sm" mb="md">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+          <Select
+            label="User"
+            placeholder="Everyone"
+            searchable
+            clearable
+            data={(users.data?.content ?? []).map((u) => ({ value: u.id, label: [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email }))}
+            value={get('user')}
+            onChange={(v) => setFilter('user', v)}
+            nothingFoundMessage="No match"
+          />
+          <Select
+            label="Action"
+            placeholder="Any action"
+            searchable
+            clearable
+            data={(options.data?.actions ?? []).map((a) => ({ value: a, label: humanize(a) }))}
+            value={get('action')}
+            onChange={(v) => setFilter('action', v)}
+          />
+          <Select
+            label="Entity type"
+            placeholder="Any entity"
+            searchable
+            clearable
+            data={options.data?.entityTypes ?? []}
+            value={get('entity')}
+            onChange={(v) => setFilter('entity', v)}
+          />
+          <TextInput label="From" type="date" value={from ?? ''} max={to ?? undefined} onChange={(e) => setFilter('from', e.currentTarget.value || null)} />
+          <TextInput label="To" type="date" value={to ?? ''} min={from ?? undefined} error={rangeError} onChange={(e) => setFilter('to', e.currentTarget.value || null)} />
+        </SimpleGrid>
+        {anyFilter && (
+          <Group justify="flex-end" mt="xs">
+            <Button
+              size="xs"
+              variant="subtle"
+              leftSection={<IconFilterOff size={14} />}
+              onClick={() => setParams((prev) => { const next = new URLSearchParams(prev); FILTER_KEYS.forEach((k) => next.delete(k)); next.delete('page'); return next; }, { replace: true })}
+            >
+              Clear filters
+            </Button>
+          </Group>
+        )}
+      </Paper>
+      <ServerTable
+        id="activity-log"
+        label="Activity log"
+        columns={columns}
+        data={list.data}
+        isLoading={!!orgId && list.isLoading}
+        isFetching={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        state={state}
+        onStateChange={setState}
+        rowKey={(e) => String(e.id)}
+        onRowClick={(e) => setOpenId(e.id)}
+        searchPlaceholder="Search entity id or e-mail"
+        emptyTitle={anyFilter ? 'No activity matches these filters' : 'No activity yet'}
+        emptyDescription={anyFilter ? 'Widen the dates or clear a filter.' : 'Changes appear here as soon as anyone makes them.'}
+      />
+      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" size="lg" title="Activity detail">
+        {openId !== null && orgId && <ActivityDetail orgId={orgId} id={openId} />}
+      </Drawer>
+    </>
+  );
 }

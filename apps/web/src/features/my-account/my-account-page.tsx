@@ -11,7 +11,7 @@ import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { myProfileQuery, useChangePassword, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
-import { TIME_ZONES } from './time-zones.ts';
+import { TIME_ZONES } from '../../lib/time-zones.ts';
 
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
   const update = useUpdateProfile(orgId, user.id);

@@ -1,6 +1,308 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import type { ReactNode } from 'react';
+import { Alert, Button, Card, FileButton, Group, Image, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Controller } from 'react-hook-form';
+import { IconBuilding, IconInfoCircle, IconTrash, IconUpload } from '@tabler/icons-react';
+import { hasPermission, organizationAccountSchema, organizationSettingsSchema, type Organization } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useAccessUser } from '../../lib/control-store.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { AccountFields, accountValues } from './account-fields.tsx';
+import { organizationQuery, useRemoveLogo, useUpdateAccount, useUpdateSettings, useUploadLogo } from './api/organizations-api.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const RULESETS = [
+  { value: 'US_PROPERTY_70_8', label: 'US property-carrying, 70 hours / 8 days' },
+  { value: 'US_PROPERTY_60_7', label: 'US property-carrying, 60 hours / 7 days' },
+  { value: 'US_PASSENGER_70_8', label: 'US passenger-carrying, 70 hours / 8 days' },
+  { value: 'US_PASSENGER_60_7', label: 'US passenger-carrying, 60 hours / 7 days' },
+  { value: 'CA_SOUTH_CYCLE_1', label: 'Canada south of 60°N, cycle 1 (70 h / 7 days)' },
+  { value: 'CA_SOUTH_CYCLE_2', label: 'Canada south of 60°N, cycle 2 (120 h / 14 days)' },
+  { value: 'TX_INTRASTATE', label: 'Texas intrastate' },
+  { value: 'CA_INTRASTATE', label: 'California intrastate' },
+];
+
+const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+/** The API's default IMAGE_LIMIT_BYTES; the server still answers 413 if an installation set it lower. */
+const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={2} fz="lg">
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {description}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
+function AccountForm({ org, canEdit }: { org: Organization; canEdit: boolean }) {
+  const update = useUpdateAccount(org.id);
+  const form = useZodForm(organizationAccountSchema, { defaultValues: accountValues(org) });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const saved = await update.mutateAsync(values).catch(() => null);
+    if (!saved) return;
+    form.reset(accountValues(saved));
+    notify({ type: 'success', title: 'Organization account saved', timeout: 4000 });
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Organization account">
+      <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+        <AccountFields form={form} />
+      </fieldset>
+      {canEdit && (
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>
+            Discard changes
+          </Button>
+          <Button type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
+            Save account
+          </Button>
+        </Group>
+      )}
+    </form>
+  );
+}
+
+function LogoCard({ org, canEdit }: { org: Organization; canEdit: boolean }) {
+  const upload = useUploadLogo(org.id);
+  const remove = useRemoveLogo(org.id);
+  const onFile = (file: File | null) => {
+    if (!file) return;
+    if (!LOGO_TYPES.includes(file.type)) {
+      notify({ type: 'alert', title: 'The logo must be a PNG, JPEG, GIF or WebP image', isClosable: true, timeout: 8000 });
+      return;
+    }
+    if (file.size > LOGO_MAX_BYTES) {
+      notify({ type: 'alert', title: `The logo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 2 MB`, isClosable: true, timeout: 8000 });
+      return;
+    }
+    upload.mutate(file, { onSuccess: () => notify({ type: 'success', title: 'Logo updated', timeout: 4000 }) });
+  };
+  return (
+    <Group gap="lg" wrap="wrap">
+      <Card withBorder radius="md" w={160} h={100} p={8} style={{ display: 'grid', placeItems: 'center' }}>
+        {org.logo ? (
+          <Image src={org.logo} alt={`${org.name} logo`} fit="contain" mah={84} maw={144} />
+        ) : (
+          <Stack gap={2} align="center">
+            <IconBuilding size={28} opacity={0.5} aria-hidden />
+            <Text size="xs" c="dimmed">
+              No logo
+            </Text>
+          </Stack>
+        )}
+      </Card>
+      {canEdit && (
+        <Stack gap="xs">
+          <Group gap="xs">
+            <FileButton onChange={onFile} accept={LOGO_TYPES.join(',')}>
+              {(props) => (
+                <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
+                  {org.logo ? 'Replace logo' : 'Upload logo'}
+                </Button>
+              )}
+            </FileButton>
+            {org.logo && (
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                loading={remove.isPending}
+                onClick={async () => {
+                  if (await confirmAction({ title: 'Remove the logo?', message: 'The organization is shown without a logo until you upload another.', confirmLabel: 'Remove' }))
+                    remove.mutate();
+                }}
+              >
+                Remove
+              </Button>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            PNG, JPEG, GIF or WebP, up to 2 MB.
+          </Text>
+        </Stack>
+      )}
+    </Group>
+  );
+}
+
+function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean }) {
+  const update = useUpdateSettings(org.id);
+  const form = useZodForm(organizationSettingsSchema, { defaultValues: org.settings, mode: 'onChange' });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const saved = await update.mutateAsync(values).catch(() => null);
+    if (!saved) return;
+    form.reset(saved);
+    notify({ type: 'success', title: 'Settings saved', timeout: 4000 });
+  });
+  const darkEnabled = form.watch('darkMode.isEnabled');
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Organization settings">
+      <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Controller
+            control={form.control}
+            name="units"
+            render={({ field: f }) => (
+              <Stack gap={4}>
+                <Text size="sm" fw={500} id="units-label">
+                  Units
+                </Text>
+                <SegmentedControl
+                  aria-labelledby="units-label"
+                  disabled={!canEdit}
+                  data={[
+                    { value: 'IMPERIAL', label: 'Imperial (mi, gal)' },
+                    { value: 'METRIC', label: 'Metric (km, L)' },
+                  ]}
+                  value={f.value}
+                  onChange={f.onChange}
+                />
+              </Stack>
+            )}
+          />
+          <TextInput
+            label="24-hour period starts at"
+            type="time"
+            description="Start of the carrier's log day, in the home-terminal time zone"
+            {...field(form, 'periodStartTime')}
+          />
+          <Controller
+            control={form.control}
+            name="defaultRuleset"
+            render={({ field: f, fieldState }) => (
+              <Select
+                label="Default HoS ruleset for new drivers"
+                data={RULESETS}
+                value={f.value}
+                onChange={(v) => v && f.onChange(v)}
+                allowDeselect={false}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <div />
+          <Controller
+            control={form.control}
+            name="telematics.idleMinutes"
+            render={({ field: f, fieldState }) => (
+              <NumberInput
+                label="Idle after (minutes)"
+                description="Reporting but not moving for this long"
+                min={1}
+                max={1440}
+                allowDecimal={false}
+                value={f.value}
+                onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
+                onBlur={f.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="telematics.offlineMinutes"
+            render={({ field: f, fieldState }) => (
+              <NumberInput
+                label="Offline after (minutes)"
+                description="No report at all for this long"
+                min={2}
+                max={10080}
+                allowDecimal={false}
+                value={f.value}
+                onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
+                onBlur={f.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="darkMode.isEnabled"
+            render={({ field: f }) => (
+              <Switch
+                label="Dark mode available"
+                description="Lets members switch to the dark theme; off forces the light theme"
+                checked={f.value}
+                onChange={(e) => f.onChange(e.currentTarget.checked)}
+                disabled={!canEdit}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="darkMode.defaultTheme"
+            render={({ field: f }) => (
+              <Select
+                label="Default theme"
+                disabled={!canEdit || !darkEnabled}
+                data={[
+                  { value: 'light', label: 'Light' },
+                  { value: 'dark', label: 'Dark' },
+                ]}
+                value={f.value}
+                onChange={(v) => v && f.onChange(v)}
+                allowDeselect={false}
+              />
+            )}
+          />
+        </SimpleGrid>
+      </fieldset>
+      {canEdit && (
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>
+            Discard changes
+          </Button>
+          <Button type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
+            Save settings
+          </Button>
+        </Group>
+      )}
+    </form>
+  );
+}
+
+/** Organization account: company details, logo, units, HoS defaults, the dark-mode flag and telematics thresholds. */
 export default function OrganizationAccountPage() {
-  return <ComingSoon title="Organization account" description="Company details, logo, units and time zone will be edited here." />;
+  const orgId = useEffectiveOrganizationId();
+  const me = useAccessUser();
+  const q = useQuery({ ...organizationQuery(orgId ?? ''), enabled: !!orgId });
+  const canEdit = hasPermission(me, 'ORG_UPDATE');
+  return (
+    <>
+      <PageHeader
+        title="Organization account"
+        description="Your company as it appears on logs, reports and roadside inspections."
+        breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Organization Settings', to: '/settings/organization-settings' }, { label: 'Organization account' }]}
+      />
+      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
+        {q.data && (
+          <Stack gap="lg">
+            {q.data.status === 'INACTIVE' && (
+              <Alert color="yellow" icon={<IconInfoCircle size={18} />} title="This organization is deactivated">
+                Its members cannot sign in. A super administrator can reactivate it.
+              </Alert>
+            )}
+            <Section title="Company" description="Legal name, carrier numbers, address and home-terminal time zone.">
+              <AccountForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
+            </Section>
+            <Section title="Logo" description="Shown in the header and on printed logs and reports.">
+              <LogoCard org={q.data} canEdit={canEdit} />
+            </Section>
+            <Section title="Preferences" description="Units, hours-of-service defaults, theme and vehicle status thresholds.">
+              <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
+            </Section>
+          </Stack>
+        )}
+      </DataState>
+    </>
+  );
 }

@@ -1,0 +1,94 @@
+import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Controller } from 'react-hook-form';
+import { inviteUserSchema, updateUserSchema, type User } from '@fleet/api-contract';
+import { field, useZodForm } from '../../lib/form.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { TIME_ZONES } from '../../lib/time-zones.ts';
+import { allRolesQuery, useInviteUser, useUpdateUser } from './api/users-api.ts';
+
+/** Invite (user null) or edit a user: profile fields and the role. */
+export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string; user: User | null; canChangeRole: boolean; onDone: () => void }) {
+  const roles = useQuery({ ...allRolesQuery(orgId), enabled: canChangeRole });
+  const invite = useInviteUser(orgId);
+  const update = useUpdateUser(orgId);
+  // Invite requires a role; edit may leave it as it is.
+  const form = useZodForm(user ? updateUserSchema : inviteUserSchema, {
+    defaultValues: {
+      firstName: user?.firstName ?? '',
+      lastName: user?.lastName ?? '',
+      email: user?.email ?? '',
+      position: user?.position ?? '',
+      phone: user?.phone ?? '',
+      timeZone: user?.timeZone ?? '',
+      roleId: user?.roleId ?? undefined,
+    },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input = canChangeRole ? values : { ...values, roleId: undefined };
+    const saved = user
+      ? await update.mutateAsync({ userId: user.id, input }).catch(() => null)
+      : await invite.mutateAsync({ ...input, roleId: values.roleId ?? '' }).catch(() => null);
+    if (!saved) return;
+    notify({ type: 'success', title: user ? 'User saved' : `Invitation sent to ${saved.email}`, timeout: 4000 });
+    onDone();
+  });
+  const roleOptions = (roles.data?.content ?? []).map((r) => ({ value: r.id, label: r.name }));
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={user ? 'Edit user' : 'Invite user'}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput label="First name" withAsterisk autoComplete="off" {...field(form, 'firstName')} />
+          <TextInput label="Last name" withAsterisk autoComplete="off" {...field(form, 'lastName')} />
+          <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...field(form, 'email')} />
+          <TextInput label="Position" placeholder="e.g. Dispatcher" {...field(form, 'position')} />
+          <TextInput label="Phone" type="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
+          <Controller
+            control={form.control}
+            name="timeZone"
+            render={({ field: f, fieldState }) => (
+              <Select
+                label="Time zone"
+                searchable
+                clearable
+                data={TIME_ZONES}
+                value={f.value || null}
+                onChange={(v) => f.onChange(v ?? '')}
+                onBlur={f.onBlur}
+                error={fieldState.error?.message}
+                nothingFoundMessage="No match"
+              />
+            )}
+          />
+          {canChangeRole && (
+            <Controller
+              control={form.control}
+              name="roleId"
+              render={({ field: f, fieldState }) => (
+                <Select
+                  label="Role"
+                  withAsterisk
+                  data={roleOptions}
+                  value={f.value ?? null}
+                  onChange={(v) => f.onChange(v ?? undefined)}
+                  onBlur={f.onBlur}
+                  error={fieldState.error?.message}
+                  placeholder={roles.isLoading ? 'Loading roles…' : 'Pick a role'}
+                  allowDeselect={false}
+                />
+              )}
+            />
+          )}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={invite.isPending || update.isPending}>
+            {user ? 'Save user' : 'Send invitation'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

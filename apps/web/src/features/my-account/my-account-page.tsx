@@ -168,7 +168,8 @@ export default function MyAccountPage() {
                   <Title order={2} fz="lg" mb="md">
                     Profile
                   </Title>
-                  <ProfileForm key={`${user.id}-${user.email}-${user.firstName}`} user={user} orgId={orgId} />
+                  {/* Keyed by the saved values: a revalidated copy newer than the restored cache remounts the form. */}
+                  <ProfileForm key={[user.id, user.email, user.firstName, user.lastName, user.position, user.phone, user.timeZone].join('|')} user={user} orgId={orgId} />
                 </Paper>
                 <Paper withBorder p="lg" radius="md">
                   <Title order={2} fz="lg" mb="md">

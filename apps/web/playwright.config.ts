@@ -7,7 +7,7 @@ import { defineConfig, devices } from '@playwright/test';
 // Workers inherit the environment of the main process, so the data directory is made exactly once.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-web-'));
 const root = path.resolve(import.meta.dirname, '../..');
-export const E2E_PORT = 8181;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 
 export default defineConfig({
   testDir: './e2e',
@@ -43,6 +43,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       DEMO: '1',
       SIMULATOR: '0',
+      // The device port must not collide with another developer's server (or the default 5055).
+      OSMAND_PORT: process.env.OSMAND_PORT ?? '5099',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,

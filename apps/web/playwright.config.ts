@@ -45,6 +45,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       DEMO: '1',
       SIMULATOR: '0',
+      // The device port must not collide with another developer's server (or the default 5055).
+      OSMAND_PORT: process.env.OSMAND_PORT ?? '5099',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,

@@ -1,6 +1,355 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Badge, Box, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Slider, Stack, Table, Text, Title } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { LineChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import type { HistoryRoute, Page } from '@fleet/api-contract';
+import MapGL, { Layer, Marker, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
+import { api } from '../../lib/api-client.ts';
+import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { DataState } from '../../components/data-state.tsx';
+import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
+import { formatDistance, formatDuration, formatSpeed, speedIn, useUnits } from '../../lib/map/map-api.ts';
+import { markersToGeoJSON, MARKERS_SOURCE, SPEED_STOPS, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
+import { useBaseMap } from '../../lib/map/use-base-map.ts';
+import { playbackPosition } from './playback.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+type Subject = 'assets' | 'drivers' | 'gateways';
+const SUBJECTS: { value: Subject; label: string }[] = [
+  { value: 'assets', label: 'Vehicle' },
+  { value: 'drivers', label: 'Driver' },
+  { value: 'gateways', label: 'Device' },
+];
+const SPEEDS = [1, 2, 4, 8, 16];
+const OWN_SOURCES = [TRACK_SOURCE, MARKERS_SOURCE];
+/** One second of playback covers this much track time at 1x (a day plays in about 24 minutes at 1x, 90 s at 16x). */
+const TRACK_SECONDS_PER_SECOND = 60;
+
+function startOfToday(): Date {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return d;
+}
+
+function useSubjectOptions(orgId: string | null, subject: Subject) {
+  return useQuery({
+    queryKey: ['org', orgId, 'history-subjects', subject],
+    enabled: !!orgId,
+    queryFn: async ({ signal }) => {
+      const page = await api<Page<Record<string, unknown>>>(orgPathFor(orgId!, `/${subject}`), { signal, query: { size: 500 }, toast: false });
+      return page.content.map((r) => ({
+        value: String(r.id),
+        label:
+          subject === 'assets'
+            ? String(r.unitNumber)
+            : subject === 'drivers'
+              ? `${String(r.firstName)} ${String(r.lastName)}`
+              : `${String(r.name)} (${String(r.uniqueId)})`,
+      }));
+    },
+  });
+}
+
 export default function HistoryRoutePage() {
-  return <ComingSoon title="History Route" description="Past routes of vehicles, drivers and devices will appear here." />;
+  const orgId = useEffectiveOrganizationId();
+  const units = useUnits();
+  const [params, setParams] = useSearchParams();
+  const subject = (['assets', 'drivers', 'gateways'].includes(params.get('type') ?? '') ? params.get('type') : 'assets') as Subject;
+  const subjectId = params.get(subject === 'assets' ? 'asset' : subject === 'drivers' ? 'driver' : 'gateway');
+  const [from, setFrom] = useState<Date>(startOfToday);
+  const [to, setTo] = useState<Date>(() => new Date());
+  const options = useSubjectOptions(orgId, subject);
+  const base = useBaseMap(OWN_SOURCES);
+  const mapRef = useRef<MapRef>(null);
+
+  const setSubject = (type: Subject, id: string | null) => {
+    const key = type === 'assets' ? 'asset' : type === 'drivers' ? 'driver' : 'gateway';
+    setParams(id ? { type, [key]: id } : { type }, { replace: true });
+  };
+
+  const rangeError = to <= from ? 'The end must be after the start' : null;
+  const route = useQuery({
+    queryKey: ['org', orgId, 'history', subject, subjectId, from.toISOString(), to.toISOString()],
+    enabled: !!orgId && !!subjectId && !rangeError,
+    queryFn: ({ signal }) =>
+      api<HistoryRoute>(orgPathFor(orgId!, `/history-routes/${subject}/${subjectId}`), { signal, query: { from: from.toISOString(), to: to.toISOString(), zoom: 12 } }),
+  });
+  const data = route.data;
+  const track = data?.track ?? [];
+
+  // Playback: index into the track (fractional), advanced by requestAnimationFrame.
+  const [pos, setPos] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [rate, setRate] = useState(1);
+  useEffect(() => {
+    setPos(0);
+    setPlaying(false);
+  }, [data]);
+  useEffect(() => {
+    if (!playing || track.length < 2) return;
+    let raf = 0;
+    let last = performance.now();
+    const step = (now: number) => {
+      const dt = (now - last) / 1000;
+      last = now;
+      setPos((p) => {
+        const next = playbackPosition(track, p, dt * rate * TRACK_SECONDS_PER_SECOND);
+        if (next >= track.length - 1) setPlaying(false);
+        return next;
+      });
+      raf = requestAnimationFrame(step);
+    };
+    raf = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(raf);
+  }, [playing, rate, track]);
+
+  // Fit the map to the track when a new one arrives.
+  useEffect(() => {
+    if (!track.length || !mapRef.current) return;
+    let [w, s, e, n] = [180, 90, -180, -90];
+    for (const p of track) {
+      w = Math.min(w, p.longitude);
+      e = Math.max(e, p.longitude);
+      s = Math.min(s, p.latitude);
+      n = Math.max(n, p.latitude);
+    }
+    mapRef.current.fitBounds([w, s, e, n], { padding: 40, duration: 600, maxZoom: 13 });
+  }, [track]);
+
+  const trackGeo = useMemo(() => trackToGeoJSON(track), [track]);
+  const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
+  const layers = useMemo(() => trackLayers(), []);
+  const chart = useMemo(
+    () => track.map((p, i) => ({ i, time: new Date(p.time).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' }), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
+    [track, units],
+  );
+  const idx = Math.min(Math.floor(pos), Math.max(0, track.length - 1));
+  const cur = track[idx];
+  const nxt = track[Math.min(idx + 1, track.length - 1)];
+  const f = pos - idx;
+  const marker = cur && nxt ? { lon: cur.longitude + (nxt.longitude - cur.longitude) * f, lat: cur.latitude + (nxt.latitude - cur.latitude) * f } : null;
+  const unitLabel = units === 'IMPERIAL' ? 'mph' : 'km/h';
+
+  return (
+    <Stack gap="sm" data-testid="history-page">
+      <Title order={2}>History Route</Title>
+      <Paper withBorder p="sm">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <SegmentedControl aria-label="Show the history of" value={subject} onChange={(v) => setSubject(v as Subject, null)} data={SUBJECTS} />
+          <Select
+            label={SUBJECTS.find((s) => s.value === subject)!.label}
+            placeholder={options.isLoading ? 'Loading…' : 'Pick one'}
+            searchable
+            data={options.data ?? []}
+            value={subjectId}
+            onChange={(v) => setSubject(subject, v)}
+            w={240}
+            nothingFoundMessage="Nothing found"
+          />
+          <DateTimePicker label="From" value={from} onChange={(v) => v && setFrom(new Date(v))} w={190} maxDate={new Date()} valueFormat="MM/DD/YY hh:mm A" />
+          <DateTimePicker label="To" value={to} onChange={(v) => v && setTo(new Date(v))} w={190} error={rangeError} valueFormat="MM/DD/YY hh:mm A" />
+          <Button
+            variant="default"
+            onClick={() => {
+              setFrom(startOfToday());
+              setTo(new Date());
+            }}
+          >
+            Today
+          </Button>
+        </Group>
+      </Paper>
+
+      <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--mantine-spacing-sm)' }}>
+        <Paper withBorder pos="relative" h={{ base: 340, sm: 480 }} style={{ overflow: 'hidden' }} data-testid="history-map">
+          {base.style ? (
+            <MapGL
+              ref={mapRef}
+              initialViewState={{ longitude: -96, latitude: 39, zoom: 3.3 }}
+              mapStyle={base.style}
+              style={{ width: '100%', height: '100%' }}
+              onLoad={base.onStyleLoaded}
+              onStyleData={(e) => {
+                if (e.target.isStyleLoaded()) base.onStyleLoaded();
+              }}
+              onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
+              attributionControl={{ compact: true }}
+            >
+              <NavigationControl position="top-right" />
+              <Source id={TRACK_SOURCE} type="geojson" data={trackGeo}>
+                <Layer {...layers[0]!} />
+                <Layer {...layers[1]!} />
+              </Source>
+              <Source id={MARKERS_SOURCE} type="geojson" data={markerGeo}>
+                <Layer {...layers[2]!} />
+              </Source>
+              {marker && (
+                <Marker longitude={marker.lon} latitude={marker.lat} anchor="center">
+                  <Box data-testid="playback-marker" w={18} h={18} style={{ borderRadius: 18, background: '#1c7ed6', border: '3px solid white', boxShadow: '0 0 4px rgba(0,0,0,.5)' }} />
+                </Marker>
+              )}
+            </MapGL>
+          ) : (
+            <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
+              <Loader aria-label="Loading the map" />
+            </Box>
+          )}
+          <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
+            <SegmentedControl size="xs" aria-label="Base map" value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))} />
+          </Group>
+          {track.length > 0 && (
+            <Paper pos="absolute" bottom={10} right={10} p={6} shadow="sm" withBorder style={{ zIndex: 2 }} aria-label="Speed legend" data-testid="speed-legend">
+              <Text size="xs" fw={600} mb={2}>
+                Speed ({unitLabel})
+              </Text>
+              <Group gap={4}>
+                {SPEED_STOPS.map((s) => (
+                  <Group gap={2} key={s.kmh}>
+                    <Box w={14} h={6} style={{ background: s.color, borderRadius: 2 }} />
+                    <Text size="xs">{Math.round(speedIn(s.kmh, units))}+</Text>
+                  </Group>
+                ))}
+              </Group>
+            </Paper>
+          )}
+          {base.failure && (
+            <Alert pos="absolute" bottom={10} left={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }} data-testid="basemap-notice">
+              {base.failure} Showing the offline map instead.
+            </Alert>
+          )}
+        </Paper>
+
+        {!subjectId ? (
+          <Text c="dimmed" ta="center" py="md">
+            Pick a vehicle, driver or device to see where it went.
+          </Text>
+        ) : (
+          <DataState
+            isLoading={route.isLoading}
+            error={route.error}
+            onRetry={() => void route.refetch()}
+            isEmpty={!!data && track.length === 0}
+            emptyTitle="No positions in this range"
+            emptyDescription="Try another day or a longer range."
+          >
+            {data && (
+              <Stack gap="sm">
+                <Paper withBorder p="sm">
+                  <Group gap="sm" wrap="nowrap">
+                    <Button
+                      onClick={() => {
+                        if (pos >= track.length - 1) setPos(0);
+                        setPlaying((p) => !p);
+                      }}
+                      leftSection={playing ? <IconPlayerPause size={16} /> : <IconPlayerPlay size={16} />}
+                      aria-label={playing ? 'Pause' : 'Play'}
+                      data-testid="play-button"
+                    >
+                      {playing ? 'Pause' : 'Play'}
+                    </Button>
+                    <Slider
+                      style={{ flex: 1 }}
+                      min={0}
+                      max={Math.max(0, track.length - 1)}
+                      step={1}
+                      value={idx}
+                      onChange={(v) => setPos(v)}
+                      label={(v) => (track[v] ? new Date(track[v].time).toLocaleString('en-US') : '')}
+                      aria-label="Playback position"
+                      thumbLabel="Playback position"
+                      data-testid="playback-slider"
+                    />
+                    <Select aria-label="Playback speed" w={80} data={SPEEDS.map((s) => ({ value: String(s), label: `${s}x` }))} value={String(rate)} onChange={(v) => v && setRate(Number(v))} allowDeselect={false} />
+                  </Group>
+                  {cur && (
+                    <Text size="sm" mt={6} data-testid="playback-readout">
+                      {new Date(cur.time).toLocaleString('en-US')} · {formatSpeed(cur.speed, units)}
+                    </Text>
+                  )}
+                  <LineChart
+                    mt="sm"
+                    h={140}
+                    data={chart}
+                    dataKey="time"
+                    series={[{ name: 'speed', label: `Speed (${unitLabel})`, color: 'blue.6' }]}
+                    curveType="linear"
+                    withDots={false}
+                    referenceLines={chart[idx] ? [{ x: chart[idx].time, color: 'red.6', label: '' }] : []}
+                    data-testid="speed-chart"
+                  />
+                </Paper>
+                <SimpleGrid cols={{ base: 2, sm: 5 }} data-testid="history-summary">
+                  <Stat label="Distance" value={formatDistance(data.summary.distanceM, units)} />
+                  <Stat label="Driving" value={formatDuration(data.summary.drivingS)} />
+                  <Stat label="Idle" value={formatDuration(data.summary.idleS)} />
+                  <Stat label="Max speed" value={formatSpeed(data.summary.maxSpeed, units)} />
+                  <Stat label="Average speed" value={formatSpeed(data.summary.averageSpeed, units)} />
+                </SimpleGrid>
+                {data.capped && (
+                  <Badge color="gray" variant="light">
+                    Track thinned to {track.length} points
+                  </Badge>
+                )}
+                <Paper withBorder>
+                  <Text fw={600} p="sm">
+                    Stops ({data.stops.length})
+                  </Text>
+                  {data.stops.length === 0 ? (
+                    <Text c="dimmed" size="sm" px="sm" pb="sm">
+                      No stops in this range.
+                    </Text>
+                  ) : (
+                    <Table.ScrollContainer minWidth={420}>
+                      <Table striped data-testid="stops-table">
+                        <Table.Thead>
+                          <Table.Tr>
+                            <Table.Th>Start</Table.Th>
+                            <Table.Th>Duration</Table.Th>
+                            <Table.Th>Place</Table.Th>
+                          </Table.Tr>
+                        </Table.Thead>
+                        <Table.Tbody>
+                          {data.stops.map((s) => (
+                            <Table.Tr
+                              key={s.start}
+                              tabIndex={0}
+                              style={{ cursor: 'pointer' }}
+                              onClick={() => mapRef.current?.flyTo({ center: [s.longitude, s.latitude], zoom: 12 })}
+                              onKeyDown={(e) => e.key === 'Enter' && mapRef.current?.flyTo({ center: [s.longitude, s.latitude], zoom: 12 })}
+                            >
+                              <Table.Td>{new Date(s.start).toLocaleString('en-US')}</Table.Td>
+                              <Table.Td>{formatDuration(s.durationS)}</Table.Td>
+                              <Table.Td>
+                                {s.jurisdiction ? `${s.jurisdiction} · ` : ''}
+                                {s.latitude.toFixed(4)}, {s.longitude.toFixed(4)}
+                              </Table.Td>
+                            </Table.Tr>
+                          ))}
+                        </Table.Tbody>
+                      </Table>
+                    </Table.ScrollContainer>
+                  )}
+                </Paper>
+              </Stack>
+            )}
+          </DataState>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="xs">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700}>{value}</Text>
+    </Paper>
+  );
 }

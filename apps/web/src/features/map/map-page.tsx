@@ -1,6 +1,406 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  CloseButton,
+  Drawer,
+  Group,
+  Loader,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
+import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
+import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
+import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
+import { useSessionAccessToken } from './session-token.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { BASE_MAPS, styleHasGlyphs, type BaseMapId } from '../../lib/map/base-styles.ts';
+import { connectLiveStream, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
+import { fetchLiveVehicles, formatAge, formatSpeed, useGroups, useUnits } from '../../lib/map/map-api.ts';
+import { useBaseMap } from '../../lib/map/use-base-map.ts';
+import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const STATUSES: VehicleStatus[] = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'];
+const OWN_SOURCES = [VEHICLES_SOURCE];
+const US_VIEW = { longitude: -96, latitude: 39, zoom: 3.3 };
+export const MAP_HEIGHT = 'calc(100dvh - var(--app-shell-header-height, 60px) - var(--app-shell-footer-height, 0px) - 2 * var(--mantine-spacing-md))';
+
+/** Adds the heading arrow whenever a style (re)loads without it. */
+function ensureArrow(map: MaplibreMap) {
+  if (!map.hasImage(ARROW_IMAGE)) map.addImage(ARROW_IMAGE, arrowImage(), { pixelRatio: 2 });
+}
+
 export default function MapPage() {
-  return <ComingSoon title="Map" description="Live positions of every vehicle will appear here." />;
+  const orgId = useEffectiveOrganizationId();
+  const token = useSessionAccessToken();
+  const units = useUnits();
+  const groups = useGroups();
+  const mobile = useMediaQuery('(max-width: 48em)');
+  const base = useBaseMap(OWN_SOURCES);
+  const mapRef = useRef<MapRef>(null);
+
+  const store = useMemo(() => new LiveStore(), []);
+  const live = useSyncExternalStore(store.subscribe, store.getState);
+  const [streamState, setStreamState] = useState<'open' | 'reconnecting' | 'closed'>('reconnecting');
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<VehicleStatus | null>(null);
+  const [groupId, setGroupId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [follow, setFollow] = useState(false);
+  const [listOpen, setListOpen] = useState(false);
+  const [, tick] = useState(0);
+
+  // First paint from REST, then the stream (snapshot + changes). The token rotates on refresh: reconnect with it.
+  useEffect(() => {
+    if (!orgId || !token) return;
+    const ac = new AbortController();
+    fetchLiveVehicles(orgId, ac.signal)
+      .then((r) => {
+        if (!store.getState().loaded) store.setSnapshot(r.vehicles);
+      })
+      .catch((e: unknown) => {
+        if (!ac.signal.aborted) setLoadError(e instanceof Error ? e.message : 'The vehicles could not be loaded');
+      });
+    const stop = connectLiveStream(store, liveStreamUrl(orgId, token), setStreamState);
+    return () => {
+      ac.abort();
+      stop();
+    };
+  }, [orgId, token, store]);
+
+  // "Last update" ages tick.
+  useEffect(() => {
+    const t = setInterval(() => tick((n) => n + 1), 5000);
+    return () => clearInterval(t);
+  }, []);
+
+  const visible = useMemo(() => filterVehicles(live.vehicles.values(), { search, status, groupId }), [live.version, search, status, groupId]); 
+  const groupCounts = useMemo(() => {
+    const c = { MOVING: 0, IDLING: 0, STOPPED: 0, OFFLINE: 0 };
+    for (const v of filterVehicles(live.vehicles.values(), { search, groupId })) c[v.status]++;
+    return c;
+  }, [live.version, search, groupId]); 
+  const geojson = useMemo(() => vehiclesToGeoJSON(visible, selectedId), [visible, selectedId]);
+  const selected = selectedId ? (live.vehicles.get(selectedId) ?? null) : null;
+
+  // Follow: keep the selected vehicle centred as it moves.
+  useEffect(() => {
+    if (follow && selected) mapRef.current?.easeTo({ center: [selected.longitude, selected.latitude], duration: 500 });
+  }, [follow, selected]);
+
+  const select = useCallback((v: LiveVehicle, fly = true) => {
+    setSelectedId(v.assetId);
+    setListOpen(false);
+    if (fly) mapRef.current?.flyTo({ center: [v.longitude, v.latitude], zoom: Math.max(mapRef.current.getZoom(), 10), duration: 800 });
+  }, []);
+
+  const onClick = useCallback(
+    async (e: MapLayerMouseEvent) => {
+      const f = e.features?.[0];
+      if (!f) return;
+      const props = f.properties as { cluster?: boolean; cluster_id?: number; id?: string };
+      if (props.cluster && props.cluster_id !== undefined && f.geometry.type === 'Point') {
+        const src = mapRef.current?.getSource(VEHICLES_SOURCE) as GeoJSONSource | undefined;
+        const zoom = await src?.getClusterExpansionZoom(props.cluster_id);
+        mapRef.current?.easeTo({ center: f.geometry.coordinates as [number, number], zoom: zoom ?? 8 });
+        return;
+      }
+      const v = props.id ? live.vehicles.get(props.id) : undefined;
+      if (v) select(v, false);
+    },
+    [live.vehicles, select],
+  );
+
+  const glyphs = base.style ? styleHasGlyphs(base.style) : false;
+  const layers = useMemo(() => vehicleLayers({ glyphs }), [glyphs]);
+
+  const list = (
+    <VehicleList
+      vehicles={visible}
+      total={live.vehicles.size}
+      loaded={live.loaded}
+      loadError={loadError}
+      counts={groupCounts}
+      search={search}
+      onSearch={setSearch}
+      status={status}
+      onStatus={setStatus}
+      groupId={groupId}
+      onGroup={setGroupId}
+      groups={groups.data?.content.map((g) => ({ value: g.id, label: g.name })) ?? []}
+      selectedId={selectedId}
+      onSelect={select}
+      units={units}
+    />
+  );
+
+  return (
+    <Box pos="relative" h={MAP_HEIGHT} mih={420} data-testid="live-map-page" style={{ display: 'flex', gap: 'var(--mantine-spacing-sm)' }}>
+      {!mobile && (
+        <Paper withBorder w={340} style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden', flexShrink: 0 }}>
+          {list}
+        </Paper>
+      )}
+      <Paper withBorder pos="relative" style={{ flex: 1, overflow: 'hidden' }}>
+        {base.style ? (
+          <MapGL
+            ref={mapRef}
+            initialViewState={US_VIEW}
+            mapStyle={base.style}
+            style={{ width: '100%', height: '100%' }}
+            interactiveLayerIds={CLICKABLE_VEHICLE_LAYERS}
+            onClick={(e) => void onClick(e)}
+            onDragStart={() => setFollow(false)}
+            onLoad={(e) => {
+              ensureArrow(e.target);
+              e.target.on('styleimagemissing', () => ensureArrow(e.target));
+              base.onStyleLoaded();
+            }}
+            onStyleData={(e) => {
+              if (e.target.isStyleLoaded()) base.onStyleLoaded();
+            }}
+            onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
+            attributionControl={{ compact: true }}
+            cursor="auto"
+          >
+            <NavigationControl position="top-right" />
+            <Source id={VEHICLES_SOURCE} {...vehiclesSource(geojson)}>
+              {layers.map((l) => (
+                <Layer key={l.id} {...l} />
+              ))}
+            </Source>
+          </MapGL>
+        ) : (
+          <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
+            <Loader aria-label="Loading the map" />
+          </Box>
+        )}
+
+        <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
+          {mobile && (
+            <Button size="xs" leftSection={<IconList size={16} />} onClick={() => setListOpen(true)} aria-label="Vehicle list">
+              Vehicles ({visible.length})
+            </Button>
+          )}
+          <SegmentedControl
+            size="xs"
+            aria-label="Base map"
+            value={base.choice}
+            onChange={(v) => base.setChoice(v as BaseMapId)}
+            data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))}
+          />
+          {streamState !== 'open' && live.loaded && (
+            <Badge color={streamState === 'closed' ? 'red' : 'yellow'} variant="filled">
+              {streamState === 'closed' ? 'Live updates stopped' : 'Reconnecting…'}
+            </Badge>
+          )}
+        </Group>
+
+        {base.failure && (
+          <Alert
+            pos="absolute"
+            bottom={selected ? undefined : 10}
+            top={selected ? 50 : undefined}
+            left={10}
+            right={10}
+            maw={520}
+            color="yellow"
+            role="alert"
+            icon={<IconAlertTriangle size={18} />}
+            title="Street map unavailable"
+            withCloseButton
+            onClose={base.dismissFailure}
+            style={{ zIndex: 3 }}
+            data-testid="basemap-notice"
+          >
+            {base.failure} Showing the offline map (state and province outlines) instead.
+          </Alert>
+        )}
+
+        {selected && (
+          <VehicleCard vehicle={selected} units={units} follow={follow} onFollow={setFollow} onClose={() => { setSelectedId(null); setFollow(false); }} />
+        )}
+      </Paper>
+
+      {mobile && (
+        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0}>
+          <Box h="calc(100dvh - 70px)" style={{ display: 'flex', flexDirection: 'column' }}>
+            {list}
+          </Box>
+        </Drawer>
+      )}
+    </Box>
+  );
+}
+
+interface VehicleListProps {
+  vehicles: LiveVehicle[];
+  total: number;
+  loaded: boolean;
+  loadError: string | null;
+  counts: Record<VehicleStatus, number>;
+  search: string;
+  onSearch: (s: string) => void;
+  status: VehicleStatus | null;
+  onStatus: (s: VehicleStatus | null) => void;
+  groupId: string | null;
+  onGroup: (g: string | null) => void;
+  groups: { value: string; label: string }[];
+  selectedId: string | null;
+  onSelect: (v: LiveVehicle) => void;
+  units: 'IMPERIAL' | 'METRIC';
+}
+
+function VehicleList(p: VehicleListProps) {
+  return (
+    <>
+      <Stack gap="xs" p="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <TextInput
+          aria-label="Search vehicles"
+          placeholder="Search unit or driver"
+          leftSection={<IconSearch size={16} />}
+          value={p.search}
+          onChange={(e) => p.onSearch(e.currentTarget.value)}
+        />
+        <Select aria-label="Group" placeholder="All groups" clearable data={p.groups} value={p.groupId} onChange={p.onGroup} />
+        <Group gap={6} role="group" aria-label="Status filter">
+          {STATUSES.map((s) => {
+            const active = p.status === s;
+            return (
+              <Button
+                key={s}
+                size="compact-xs"
+                radius="xl"
+                variant={active ? 'filled' : 'light'}
+                color={STATUS_COLORS[s]}
+                aria-pressed={active}
+                onClick={() => p.onStatus(active ? null : s)}
+                data-testid={`status-filter-${s}`}
+              >
+                {STATUS_LABELS[s]} {p.counts[s]}
+              </Button>
+            );
+          })}
+        </Group>
+      </Stack>
+      <ScrollArea style={{ flex: 1 }}>
+        {p.loadError && !p.loaded ? (
+          <Alert m="sm" color="red" title="Vehicles could not be loaded">
+            {p.loadError}
+          </Alert>
+        ) : !p.loaded ? (
+          <Group justify="center" p="lg">
+            <Loader size="sm" aria-label="Loading vehicles" />
+          </Group>
+        ) : p.vehicles.length === 0 ? (
+          <Text c="dimmed" ta="center" p="lg" size="sm">
+            {p.total === 0 ? 'No vehicle has reported a position yet. Pair a device with a vehicle and it appears here.' : 'No vehicle matches the filters.'}
+          </Text>
+        ) : (
+          <Stack gap={0} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Vehicles" data-testid="vehicle-list">
+            {p.vehicles.map((v) => (
+              <li key={v.assetId}>
+                <UnstyledButton
+                  w="100%"
+                  px="sm"
+                  py={8}
+                  onClick={() => p.onSelect(v)}
+                  aria-current={v.assetId === p.selectedId || undefined}
+                  data-testid="vehicle-row"
+                  style={{
+                    borderBottom: '1px solid var(--mantine-color-default-border)',
+                    background: v.assetId === p.selectedId ? 'var(--mantine-color-default-hover)' : undefined,
+                  }}
+                >
+                  <Group gap="sm" wrap="nowrap">
+                    <Box w={10} h={10} style={{ borderRadius: 10, background: STATUS_COLORS[v.status], flexShrink: 0 }} aria-hidden />
+                    <Box style={{ flex: 1, minWidth: 0 }}>
+                      <Text size="sm" fw={600} truncate>
+                        {v.unitNumber}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate>
+                        {v.driverName ?? 'No driver'} · {STATUS_LABELS[v.status]}
+                      </Text>
+                    </Box>
+                    <Stack gap={0} align="flex-end">
+                      <Text size="xs">{formatSpeed(v.speed, p.units)}</Text>
+                      <Text size="xs" c="dimmed">
+                        {formatAge(v.fixTime)}
+                      </Text>
+                    </Stack>
+                  </Group>
+                </UnstyledButton>
+              </li>
+            ))}
+          </Stack>
+        )}
+      </ScrollArea>
+    </>
+  );
+}
+
+function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; units: 'IMPERIAL' | 'METRIC'; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
+  const row = (label: string, value: string) => (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" ta="right">
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Paper
+      shadow="md"
+      withBorder
+      p="sm"
+      pos="absolute"
+      bottom={10}
+      left={10}
+      w={300}
+      maw="calc(100% - 20px)"
+      style={{ zIndex: 3 }}
+      role="dialog"
+      aria-label={`Vehicle ${v.unitNumber}`}
+      data-testid="vehicle-card"
+    >
+      <Group justify="space-between" mb={6} wrap="nowrap">
+        <Group gap="xs" wrap="nowrap">
+          <Text fw={700}>{v.unitNumber}</Text>
+          <Badge color={STATUS_COLORS[v.status]} variant="filled" size="sm">
+            {STATUS_LABELS[v.status]}
+          </Badge>
+        </Group>
+        <CloseButton aria-label="Close vehicle card" onClick={onClose} />
+      </Group>
+      <Stack gap={4}>
+        {row('Driver', v.driverName ?? 'No driver')}
+        {row('Speed', formatSpeed(v.speed, units))}
+        {row('Last update', formatAge(v.fixTime))}
+        {row('Coordinates', `${v.latitude.toFixed(5)}, ${v.longitude.toFixed(5)}`)}
+      </Stack>
+      <Group justify="space-between" mt="sm">
+        <Switch label="Follow" checked={follow} onChange={(e) => onFollow(e.currentTarget.checked)} />
+        <Button component={Link} to={`/map/history?asset=${v.assetId}`} size="xs" variant="light">
+          History
+        </Button>
+      </Group>
+    </Paper>
+  );
 }

@@ -1,0 +1,118 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { login } from './helpers.ts';
+
+// The e2e server runs with SIMULATOR=0 (no live simulator, no 7-day backfill), so the test makes
+// its own data the way a device would: OsmAnd requests to the real ingest endpoint for the seeded
+// demo devices demo-truck-01..25 (paired with tractors 101..125).
+
+const KNOTS_PER_KMH = 1 / 1.852;
+const truckId = (i: number) => `demo-truck-${String(i).padStart(2, '0')}`;
+
+async function post(request: APIRequestContext, q: Record<string, string | number | boolean>) {
+  const res = await request.post(`/api/v1/ingest/osmand?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString()}`);
+  expect(res.status(), JSON.stringify(q)).toBe(200);
+}
+
+let seeded = false;
+async function seedPositions(request: APIRequestContext) {
+  if (seeded) return;
+  const now = Math.floor(Date.now() / 1000);
+  // Truck 01: a track over the last 8 minutes heading north-east out of Dallas at highway speed,
+  // so "today" has history whatever the hour (the first fixes may fall before midnight).
+  for (let k = 0; k <= 32; k++) {
+    const t = now - 480 + k * 15;
+    await post(request, { id: truckId(1), lat: (32.78 + k * 0.004).toFixed(5), lon: (-96.8 + k * 0.004).toFixed(5), timestamp: t, speed: ((60 + (k % 8) * 8) * KNOTS_PER_KMH).toFixed(2), bearing: 45, ignition: true });
+  }
+  // Trucks 02-15 moving, 16-25 parked with the ignition off, spread across the lower 48.
+  for (let i = 2; i <= 25; i++) {
+    const moving = i <= 15;
+    await post(request, {
+      id: truckId(i),
+      lat: (30 + (i % 5) * 3.1).toFixed(4),
+      lon: (-120 + i * 1.9).toFixed(4),
+      timestamp: now - i,
+      speed: moving ? (95 * KNOTS_PER_KMH).toFixed(2) : 0,
+      bearing: (i * 37) % 360,
+      ignition: moving,
+    });
+  }
+  seeded = true;
+}
+
+test.describe('live map and history', () => {
+  // The map, its worker and the offline outlines load on a shared 2-core machine.
+  test.describe.configure({ timeout: 90_000 });
+
+  test.beforeEach(async ({ page, request }) => {
+    await seedPositions(request);
+    await login(page, 'admin');
+  });
+
+  test('vehicles appear on the map and in the list, filter by status, open a card', async ({ page }) => {
+    await page.goto('/map');
+    const rows = page.getByTestId('vehicle-row');
+    await expect(rows).toHaveCount(25);
+    await expect(page.getByTestId('vehicle-list')).toContainText('101');
+
+    // The sandbox has no internet: the street map fails, the notice shows and the offline map takes over.
+    await expect(page.getByTestId('basemap-notice')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('radio', { name: 'Offline' })).toBeChecked();
+
+    // Vehicles are drawn by the GPU layers: ask MapLibre what it rendered.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const canvas = document.querySelector('.maplibregl-canvas');
+          return canvas ? (canvas as HTMLCanvasElement).width > 0 : false;
+        }),
+      )
+      .toBe(true);
+
+    const moving = page.getByTestId('status-filter-MOVING');
+    await expect(moving).toHaveText(/Moving 15/);
+    await expect(page.getByTestId('status-filter-STOPPED')).toHaveText(/Stopped 10/);
+    await moving.click();
+    await expect(moving).toHaveAttribute('aria-pressed', 'true');
+    await expect(rows).toHaveCount(15);
+    await page.getByTestId('status-filter-STOPPED').click();
+    await expect(rows).toHaveCount(10);
+    await page.getByTestId('status-filter-STOPPED').click();
+    await expect(rows).toHaveCount(25);
+
+    await page.getByLabel('Search vehicles').fill('101');
+    await expect(rows).toHaveCount(1);
+    await rows.first().click();
+    const card = page.getByTestId('vehicle-card');
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('101');
+    await expect(card).toContainText('Moving');
+    await expect(card).toContainText(/\d+ mph/);
+    await expect(card).toContainText('32.9');
+    await card.getByLabel('Follow').check();
+    await expect(card.getByLabel('Follow')).toBeChecked();
+  });
+
+  test('history for a demo truck draws and plays', async ({ page }) => {
+    await page.goto('/map/history');
+    await expect(page.getByText('Pick a vehicle, driver or device')).toBeVisible();
+    await page.getByRole('combobox', { name: 'Vehicle' }).click();
+    await page.getByRole('option', { name: '101', exact: true }).click();
+    await expect(page).toHaveURL(/asset=/);
+    const summary = page.getByTestId('history-summary');
+    await expect(summary).toContainText('Distance');
+    await expect(summary).toContainText(/\d+\.\d mi/);
+    await expect(page.getByTestId('speed-legend')).toBeVisible();
+    await expect(page.getByTestId('speed-chart')).toBeVisible();
+
+    const readout = page.getByTestId('playback-readout');
+    const before = await readout.textContent();
+    await page.getByRole('combobox', { name: 'Playback speed' }).click();
+    await page.getByRole('option', { name: '16x' }).click();
+    await page.getByTestId('play-button').click();
+    // At 16x the 8-minute track plays in about half a second: the marker, slider and readout move to its end.
+    await expect.poll(() => readout.textContent(), { timeout: 10_000 }).not.toBe(before);
+    await expect(page.getByRole('slider', { name: 'Playback position' })).not.toHaveAttribute('aria-valuenow', '0');
+    await expect(page.getByTestId('play-button')).toHaveText(/Play/);
+    await expect(page.getByTestId('playback-marker')).toBeVisible();
+  });
+});

@@ -3,6 +3,7 @@ import {
   FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
 import { notifications } from '@mantine/notifications';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
@@ -14,6 +15,13 @@ const STATUS_DATA = [
   { value: 'INACTIVE', label: 'Inactive' },
 ];
 const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'trailerType', 'lengthM', 'status', 'notes'];
+
+/**
+ * Number inputs: an empty box means "not set" (null); the contract's coercion would read '' as 0.
+ */
+function numField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
+  return { ...field(form, name), ...form.register(name, { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : v) }) };
+}
 
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
@@ -48,9 +56,9 @@ function VehicleForm(props: AssetFormProps) {
   const a = props.asset;
   const form = useZodForm(vehicleInputSchema, {
     defaultValues: {
-      type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: text(a?.year),
+      type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
       plate: text(a?.plate), plateState: text(a?.plateState), fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL', iftaQualified: a?.iftaQualified ?? true,
-      odometerKm: text(a?.odometerKm), status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+      odometerKm: a?.odometerKm ?? null, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
     },
   });
   const save = useSave(props);
@@ -72,8 +80,8 @@ function VehicleForm(props: AssetFormProps) {
           <TextInput label="VIN" required maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
           <TextInput label="Make" {...field(form, 'make')} />
           <TextInput label="Model" {...field(form, 'model')} />
-          <TextInput label="Year" inputMode="numeric" {...field(form, 'year')} />
-          <TextInput label="Odometer (km)" inputMode="decimal" {...field(form, 'odometerKm')} />
+          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
+          <TextInput label="Odometer (km)" inputMode="decimal" {...numField(form, 'odometerKm')} />
           <TextInput label="Licence plate" {...field(form, 'plate')} />
           <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
           <NativeSelect label="Fuel type (IFTA)" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'fuelType')} />
@@ -91,8 +99,8 @@ function TrailerForm(props: AssetFormProps) {
   const a = props.asset;
   const form = useZodForm(trailerInputSchema, {
     defaultValues: {
-      type: 'TRAILER', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: text(a?.year),
-      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: text(a?.lengthM), plate: text(a?.plate), plateState: text(a?.plateState),
+      type: 'TRAILER', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
+      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: a?.lengthM ?? null, plate: text(a?.plate), plateState: text(a?.plateState),
       status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
     },
   });
@@ -114,9 +122,9 @@ function TrailerForm(props: AssetFormProps) {
           <TextInput label="Unit number" required {...field(form, 'unitNumber')} data-autofocus />
           <TextInput label="VIN" maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
           <NativeSelect label="Trailer type" data={TRAILER_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'trailerType')} />
-          <TextInput label="Length (m)" inputMode="decimal" description="A 53 ft trailer is 16.15 m" {...field(form, 'lengthM')} />
+          <TextInput label="Length (m)" inputMode="decimal" description="A 53 ft trailer is 16.15 m" {...numField(form, 'lengthM')} />
           <TextInput label="Make" {...field(form, 'make')} />
-          <TextInput label="Year" inputMode="numeric" {...field(form, 'year')} />
+          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
           <TextInput label="Licence plate" {...field(form, 'plate')} />
           <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
           <NativeSelect label="Status" data={STATUS_DATA} {...field(form, 'status')} />

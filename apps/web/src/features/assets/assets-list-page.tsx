@@ -110,7 +110,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
         emptyDescription={canCreate ? `Add one, or import a CSV of your ${title.toLowerCase()}.` : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <Group gap="xs" wrap="wrap">
+          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
             <StatusFilter value={status} onChange={setStatus} />
             <GroupFilter value={group} onChange={setGroup} />
             <ExportButton path="/assets/export" query={query} fileName={`${title.toLowerCase()}.csv`} />

@@ -4,7 +4,7 @@ import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIM
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { showServerError, useCan, usePagedList, useRegistryMutation } from '../registry/registry-api.ts';
+import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../registry/registry-api.ts';
 import { FormFooter } from '../assets/asset-form.tsx';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
@@ -38,15 +38,15 @@ export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver |
 
 function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: () => void }) {
   const canListUsers = useCan('USER_LIST');
-  const users = usePagedList<User>('users', { size: 200, sort: 'email,asc' }, canListUsers);
+  const users = usePagedList<User>('users', { size: 200 }, canListUsers);
   const form = useZodForm(driverInputSchema, {
     defaultValues: {
       firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
-      licenseNumber: t(d?.licenseNumber), licenseState: t(d?.licenseState), licenseClass: (d?.licenseClass ?? '') as 'A', licenseExpiry: t(d?.licenseExpiry),
+      licenseNumber: t(d?.licenseNumber), licenseState: t(d?.licenseState), licenseClass: (d?.licenseClass ?? null) as 'A' | null, licenseExpiry: t(d?.licenseExpiry),
       homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
       shortHaul150: d?.shortHaul150 ?? false, sixteenHour: d?.sixteenHour ?? false, personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
       yardMovesAllowed: d?.yardMovesAllowed ?? false, eldExempt: d?.eldExempt ?? false, eldExemptReason: t(d?.eldExemptReason),
-      status: d?.status ?? 'ACTIVE', userId: t(d?.user?.id), notes: t(d?.notes),
+      status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes),
     },
   });
   const save = useRegistryMutation((body: unknown) =>
@@ -82,7 +82,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <TextInput label="Licence number" required {...field(form, 'licenseNumber')} />
             <NativeSelect label="Issuing state or province" required data={STATES} {...field(form, 'licenseState')} />
-            <NativeSelect label="Class" data={CLASSES} {...field(form, 'licenseClass')} />
+            <NativeSelect label="Class" data={CLASSES} {...nullableField(form, 'licenseClass')} />
             <TextInput label="Expiry" type="date" {...field(form, 'licenseExpiry')} />
           </SimpleGrid>
         </Fieldset>
@@ -102,7 +102,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
             {eldExempt && <TextInput label="ELD exemption reason" required placeholder="e.g. vehicle older than model year 2000" {...field(form, 'eldExemptReason')} />}
           </Stack>
         </Fieldset>
-        {canListUsers && <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...field(form, 'userId')} />}
+        {canListUsers && <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...nullableField(form, 'userId')} />}
         <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>

@@ -85,7 +85,7 @@ export default function DriversPage() {
         emptyDescription={canCreate ? 'Add your drivers one by one or import a CSV.' : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <Group gap="xs" wrap="wrap">
+          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
             <StatusFilter value={status} onChange={setStatus} />
             <GroupFilter value={group} onChange={setGroup} />
             <ExportButton path="/drivers/export" query={query} fileName="drivers.csv" />

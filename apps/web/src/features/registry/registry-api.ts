@@ -84,3 +84,9 @@ export const STATUS_OPTIONS = [
   { value: 'ACTIVE', label: 'Active' },
   { value: 'INACTIVE', label: 'Inactive' },
 ];
+
+/** `{...register(name), error}` where an empty choice or box is sent as null ("not set"): enums, ids and numbers. */
+export function nullableField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
+  const error = (form.formState.errors as Record<string, { message?: string } | undefined>)[name]?.message;
+  return { ...form.register(name, { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : v) }), error };
+}

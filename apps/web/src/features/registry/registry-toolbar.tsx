@@ -54,8 +54,7 @@ export function StatusFilter({ value, onChange }: { value: string | null; onChan
       value={value}
       onChange={onChange}
       clearable
-      w={140}
-      comboboxProps={{ withinPortal: true }}
+      style={{ flex: '1 1 120px', maxWidth: 160 }}
     />
   );
 }
@@ -71,7 +70,7 @@ export function GroupFilter({ value, onChange }: { value: string | null; onChang
       onChange={onChange}
       clearable
       searchable
-      w={170}
+      style={{ flex: '1 1 130px', maxWidth: 190 }}
       nothingFoundMessage="No groups"
     />
   );

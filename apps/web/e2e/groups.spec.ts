@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, confirm, login, ORG, pick, uniq } from './helpers.ts';
+import { ADMIN, confirm, login, ORG, pick, uniq } from './registry-helpers.ts';
 
 test('groups: create, add a driver and a vehicle, remove, rename and delete', async ({ page }) => {
   const name = `Terminal ${uniq()}`;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, confirm, DISPATCHER, freshVin, login, ORG, pick, uniq } from './helpers.ts';
+import { ADMIN, confirm, DISPATCHER, freshVin, login, ORG, pick, uniq } from './registry-helpers.ts';
 
 test('a fleet manager adds, finds and edits a vehicle and a driver, assigns the driver, pairs a device and attaches a trailer', async ({ page }) => {
   const id = uniq();

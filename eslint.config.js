@@ -13,4 +13,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (STYLE.md 10).
+  {
+    files: ['apps/web/src/features/*/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },
+  },
+  {
+    files: ['apps/web/src/features/*/*/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },
+  },
+  {
+    files: ['apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(features|app)/', message: 'lib/ and components/ are shared: they must not import features or the app shell.' }] }] },
+  },
 );

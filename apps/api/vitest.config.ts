@@ -4,11 +4,12 @@ export default defineConfig({
   test: {
     name: 'api',
     include: ['src/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    // Booting a database takes seconds alone and over a minute on the shared 2-core machine under load.
+    hookTimeout: 180_000,
     // Each file boots its own in-memory database; two at a time fits the 2-core machine.
     maxWorkers: 2,
-    // Its own group: vitest requires one when projects differ in maxWorkers (api-contract has tests).
+    // Its own group: vitest refuses projects with different maxWorkers in one group.
     sequence: { groupOrder: 1 },
   },
 });

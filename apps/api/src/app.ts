@@ -34,8 +34,20 @@ import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
+import ingestRoutes from './modules/positions/ingest.routes.ts';
+import { createIngest, type Ingest } from './modules/positions/ingest.ts';
+import historyRoutes from './modules/positions/history.routes.ts';
+import liveRoutes from './modules/positions/live.routes.ts';
+import { LiveHub } from './modules/positions/live.service.ts';
+import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
 
 export const API_PREFIX = '/api/v1';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ingest: Ingest;
+  }
+}
 
 export interface BuildOptions {
   config: Config;
@@ -73,7 +85,18 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const authCache = new AuthCache();
   app.decorate('authCache', authCache);
   const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
+  // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
+  const ingest = createIngest(db.db);
+  app.decorate('ingest', ingest);
+  await ensurePositionPartitions(db.db);
+  const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
+  const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
+  await liveHub.start();
+  // Open SSE streams end before the server waits for connections to finish.
+  app.addHook('preClose', async () => liveHub.stop());
   app.addHook('onClose', async () => {
+    stopPartitions();
+    await ingest.close();
     await unlisten();
     if (ownsDatabase) await db.close();
   });
@@ -135,6 +158,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(gatewaysRoutes);
       await api.register(groupsRoutes);
       await api.register(registryCsvRoutes);
+      await api.register(ingestRoutes(ingest));
+      await api.register(liveRoutes(liveHub));
+      await api.register(historyRoutes);
     },
     { prefix: API_PREFIX },
   );

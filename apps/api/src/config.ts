@@ -27,6 +27,7 @@ const envSchema = z.object({
   DEMO_DISPATCHER_EMAIL: z.email().default('dispatcher@demofreight.test'),
   DEMO_DISPATCHER_PASSWORD: z.string().min(8).default('Dispatch#2026'),
   SIMULATOR: bool,
+  OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
   WEB_DIST: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
@@ -52,6 +53,8 @@ export interface Config {
   demoAdmin: { email: string; password: string };
   demoDispatcher: { email: string; password: string };
   simulator: boolean;
+  /** Port of the OsmAnd device protocol (any path); 0 turns it off. */
+  osmandPort: number;
   webDist: string | undefined;
   bodyLimit: number;
   imageLimit: number;
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL.toLowerCase(), password: e.DEMO_ADMIN_PASSWORD },
     demoDispatcher: { email: e.DEMO_DISPATCHER_EMAIL.toLowerCase(), password: e.DEMO_DISPATCHER_PASSWORD },
     simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
+    osmandPort: e.OSMAND_PORT,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultDist,
     bodyLimit: e.BODY_LIMIT_BYTES,
     imageLimit: e.IMAGE_LIMIT_BYTES,

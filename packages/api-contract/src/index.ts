@@ -19,3 +19,4 @@ export * from './gateways.ts';
 export * from './device-models.ts';
 export * from './groups.ts';
 export * from './registry-import.ts';
+export * from './positions.ts';

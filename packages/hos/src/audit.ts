@@ -1,9 +1,9 @@
 import { gridFor, parseInput, type Context } from './context.ts';
-import { dayIndex } from './days.ts';
+import { checkZone, dayIndex } from './days.ts';
 import { formatInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
-import { candidates, qualifies, type Candidate } from './sleeper.ts';
-import { buildTimeline, cumAt, D, type RestBlock } from './timeline.ts';
+import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
+import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
 import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
@@ -24,20 +24,20 @@ const RULE_ORDER: ViolationRule[] = [
 /** Collects violation intervals per rule, merging an interval that continues the previous one. */
 class Collector {
   readonly items: Array<{ rule: ViolationRule; start: number; end: number }> = [];
-  private readonly last = new Map<ViolationRule, { rule: ViolationRule; start: number; end: number }>();
+  private readonly last: Partial<Record<ViolationRule, { rule: ViolationRule; start: number; end: number }>> = {};
 
   /** Driving in (from, to] is over the limit when it lies beyond `threshold`. */
   add(rule: ViolationRule, threshold: number, from: number, to: number): void {
     if (!(threshold < to)) return;
     const start = threshold > from ? threshold : from;
-    const prev = this.last.get(rule);
+    const prev = this.last[rule];
     if (prev && prev.end === start) {
       prev.end = to;
       return;
     }
     const item = { rule, start, end: to };
     this.items.push(item);
-    this.last.set(rule, item);
+    this.last[rule] = item;
   }
 
   result(): Violation[] {
@@ -65,6 +65,15 @@ export function sixteenAvailable(s: SixteenState, shiftStart: number, shiftDay: 
   );
 }
 
+/** Per-run state the piece judge reads. */
+interface WalkState {
+  best: Best;
+  shiftStart: number;
+  restartEnd: number;
+  last24: RestBlock;
+  sixteen: SixteenState;
+}
+
 /**
  * Walks the log once. For each work run between two rest blocks the candidate calculation periods
  * are fixed, so they are computed once per run; each driving period is cut into pieces at day
@@ -80,8 +89,8 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   let last24: RestBlock = blocks[0]!;
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
-  const canada = cfg.canada;
   const starts = grid.starts;
+  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: blocks[0]!, sixteen };
 
   for (let b = 0; b < blocks.length; b++) {
     const blk = blocks[b]!;
@@ -90,6 +99,7 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
       past = [];
     } else if (cfg.split && qualifies(cfg.split, blk)) {
       past.push(blk);
+      if (past.length > MAX_PAIR_REACH) past.shift();
     }
     if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
     if (blk.len >= OFF24_MS) last24 = blk;
@@ -101,13 +111,16 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
     let future: RestBlock[] | null = null;
     if (cfg.split && past.length > 0) {
       future = [];
-      for (let k = b + 1; k < blocks.length; k++) {
+      for (let k = b + 1; k < blocks.length && future.length < MAX_PAIR_REACH; k++) {
         future.push(blocks[k]!);
         if (blocks[k]!.len >= cfg.resetMs) break;
       }
     }
-    const cands: Candidate[] = candidates(tl, cfg.split, reset, past, future, false);
-    const shiftStart = reset.end;
+    st.best = candidates(tl, cfg.split, reset, past, future, false);
+    st.shiftStart = reset.end;
+    st.restartEnd = restartEnd;
+    st.last24 = last24;
+    const shiftStart = st.shiftStart;
 
     for (let i = runFrom; i < runTo; i++) {
       if (cat[i] !== D) continue;
@@ -130,75 +143,74 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
         }
         const dp = tl.driveBefore[i]! + (ps - s);
         const op = tl.onBefore[i]! + (ps - s);
-        piece(ps, pe, d, dp, op, adverse, sinceBreak + (ps - s));
+        piece(ctx, st, out, ps, pe, d, dp, op, adverse, sinceBreak + (ps - s));
         ps = pe;
         if (d + 1 < starts.length && ps >= starts[d + 1]!) d++;
       }
       sinceBreak += e - s;
       prevDriveEnd = e;
     }
-
-    function piece(ps: number, pe: number, d: number, dp: number, op: number, adverse: boolean, brk: number): void {
-      let minDrive = Infinity;
-      let minWin = Infinity;
-      let minOn = Infinity;
-      for (const c of cands) {
-        const dr = dp - c.d0;
-        if (dr < minDrive) minDrive = dr;
-        const w = ps - c.start - c.excl;
-        if (w < minWin) minWin = w;
-        const on = op - c.o0;
-        if (on < minOn) minOn = on;
-      }
-      out?.add('DRIVING_LIMIT', ps + cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive, ps, pe);
-      if (cfg.elapsedMs !== null) {
-        let limit = cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
-        if (set.sixteenHour && ps + limit - minWin < pe && limit < SIXTEEN_HOUR_WINDOW_MS) {
-          const shiftDay = dayIndex(grid, shiftStart);
-          if (sixteenAvailable(sixteen, shiftStart, shiftDay, restartEnd)) {
-            limit = SIXTEEN_HOUR_WINDOW_MS;
-            sixteen.lastUseShift = shiftStart;
-            sixteen.lastUseDay = shiftDay;
-          }
-        }
-        out?.add(cfg.elapsedRule, ps + limit - minWin, ps, pe);
-      }
-      if (cfg.onDutyMs !== null) {
-        out?.add('ON_DUTY_LIMIT', ps + cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn, ps, pe);
-      }
-      if (!out) return;
-      // P4: 8 h of driving since the last ≥ 30-min non-driving period.
-      if (set.breakRule) out.add('BREAK_REQUIRED', ps + BREAK_AFTER_DRIVING_MS - brk, ps, pe);
-      // Cycle: on-duty time in the rolling days ending with this day, since the last restart.
-      const w = d - cfg.cycle.days + 1;
-      const windowStart = w >= 0 ? starts[w]! : -Infinity;
-      const base = windowStart > restartEnd ? windowStart : restartEnd;
-      out.add('CYCLE_LIMIT', ps + cfg.cycle.limitMs - (op - cumAt(tl, base).on), ps, pe);
-      if (canada) {
-        const ds = starts[d]!;
-        const de = starts[d + 1]!;
-        const atDs = cumAt(tl, ds);
-        const extra = adverse ? cfg.adverse.driveMs : 0;
-        out.add('DAILY_DRIVING_LIMIT', ps + canada.dailyDriveMs + extra - (dp - atDs.drive), ps, pe);
-        out.add('DAILY_ON_DUTY_LIMIT', ps + canada.dailyOnDutyMs + extra - (op - atDs.on), ps, pe);
-        // The day must still hold 10 h off: driving past (day end − the off time still owed) violates.
-        const offSoFar = ps - ds - (op - atDs.on);
-        out.add('DAILY_OFF_DUTY', de - (canada.dailyOffMs - offSoFar), ps, pe);
-        // C5: a 24-h off period must lie within the 14 days ending with this day.
-        const w14 = d - canada.off24Days + 1;
-        const w14Start = w14 >= 0 ? starts[w14]! : -Infinity;
-        const from24 = last24.start > w14Start ? last24.start : w14Start;
-        if (from24 !== -Infinity && Math.min(last24.end, ps) - from24 < OFF24_MS) {
-          out.add('CYCLE_OFF_DUTY_REQUIRED', -Infinity, ps, pe);
-        }
-        if (canada.onDutyBefore24OffMs !== null) {
-          const since = op - tl.onBefore[last24.endSeg]!;
-          out.add('CYCLE_OFF_DUTY_REQUIRED', ps + canada.onDutyBefore24OffMs - since, ps, pe);
-        }
-      }
-    }
   }
   return sixteen;
+}
+
+/** Judges driving in (ps, pe]: one day, constant adverse status, every limit growing linearly. */
+function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, pe: number, d: number, dp: number, op: number, adverse: boolean, brk: number): void {
+  const { tl, cfg, set, grid } = ctx;
+  const { best, shiftStart, restartEnd, last24, sixteen } = st;
+  const canada = cfg.canada;
+  const starts = grid.starts;
+  // Used by the most favourable calculation period (see sleeper.ts).
+  const minDrive = dp - best.d0;
+  const minWin = ps - best.windowFrom;
+  const minOn = op - best.o0;
+  out?.add('DRIVING_LIMIT', ps + cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive, ps, pe);
+  if (cfg.elapsedMs !== null) {
+    let limit = cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
+    if (set.sixteenHour && ps + limit - minWin < pe && limit < SIXTEEN_HOUR_WINDOW_MS) {
+      const shiftDay = dayIndex(grid, shiftStart);
+      if (sixteenAvailable(sixteen, shiftStart, shiftDay, restartEnd)) {
+        limit = SIXTEEN_HOUR_WINDOW_MS;
+        sixteen.lastUseShift = shiftStart;
+        sixteen.lastUseDay = shiftDay;
+      }
+    }
+    out?.add(cfg.elapsedRule, ps + limit - minWin, ps, pe);
+  }
+  if (cfg.onDutyMs !== null) {
+    out?.add('ON_DUTY_LIMIT', ps + cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn, ps, pe);
+  }
+  if (!out) return;
+  // P4: 8 h of driving since the last ≥ 30-min non-driving period.
+  if (set.breakRule) out.add('BREAK_REQUIRED', ps + BREAK_AFTER_DRIVING_MS - brk, ps, pe);
+  // Cycle: on-duty time in the rolling days ending with this day, since the last restart.
+  const w = d - cfg.cycle.days + 1;
+  const windowStart = w >= 0 ? starts[w]! : -Infinity;
+  const base = windowStart > restartEnd ? windowStart : restartEnd;
+  out.add('CYCLE_LIMIT', ps + cfg.cycle.limitMs - (op - onAt(tl, base)), ps, pe);
+  if (canada) {
+    const ds = starts[d]!;
+    const de = starts[d + 1]!;
+    const dsDrive = driveAt(tl, ds);
+    const dsOn = onAt(tl, ds);
+    const extra = adverse ? cfg.adverse.driveMs : 0;
+    out.add('DAILY_DRIVING_LIMIT', ps + canada.dailyDriveMs + extra - (dp - dsDrive), ps, pe);
+    out.add('DAILY_ON_DUTY_LIMIT', ps + canada.dailyOnDutyMs + extra - (op - dsOn), ps, pe);
+    // The day must still hold 10 h off: driving past (day end − the off time still owed) violates.
+    const offSoFar = ps - ds - (op - dsOn);
+    out.add('DAILY_OFF_DUTY', de - (canada.dailyOffMs - offSoFar), ps, pe);
+    // C5: a 24-h off period must lie within the 14 days ending with this day.
+    const w14 = d - canada.off24Days + 1;
+    const w14Start = w14 >= 0 ? starts[w14]! : -Infinity;
+    const from24 = last24.start > w14Start ? last24.start : w14Start;
+    if (from24 !== -Infinity && Math.min(last24.end, ps) - from24 < OFF24_MS) {
+      out.add('CYCLE_OFF_DUTY_REQUIRED', -Infinity, ps, pe);
+    }
+    if (canada.onDutyBefore24OffMs !== null) {
+      const since = op - tl.onBefore[last24.endSeg]!;
+      out.add('CYCLE_OFF_DUTY_REQUIRED', ps + canada.onDutyBefore24OffMs - since, ps, pe);
+    }
+  }
 }
 
 /**
@@ -209,7 +221,10 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
 export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResult {
   const { raw, set } = parseInput(periods, options);
   const tl = buildTimeline(raw);
-  if (tl.n === 0) return { violations: [] };
+  if (tl.n === 0) {
+    checkZone(set.zone, true);
+    return { violations: [] };
+  }
   const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
   const out = new Collector();
   walk({ set, cfg: set.cfg, tl, grid }, out);

@@ -4,8 +4,8 @@ import { dayIndex } from './days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
-import { candidates, qualifies, type Candidate } from './sleeper.ts';
-import { buildTimeline, cumAt, D, type RestBlock } from './timeline.ts';
+import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
+import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
 const pos = (ms: number): number => (ms > 0 ? ms : 0);
@@ -23,7 +23,8 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
   const { cfg } = set;
   const tl = buildTimeline(raw, now);
-  const grid = gridFor(set, tl, now);
+  // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
+  const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
   const { blocks } = tl;
 
   // State after the last rest block before `now`.
@@ -37,6 +38,7 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
       past = [];
     } else if (cfg.split && qualifies(cfg.split, blk)) {
       past.push(blk);
+      if (past.length > MAX_PAIR_REACH) past.shift();
     }
     if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
     if (blk.len >= OFF24_MS) last24 = blk;
@@ -72,7 +74,7 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   const w = d - cfg.cycle.days + 1;
   const windowStart = w >= 0 ? grid.starts[w]! : -Infinity;
   const base = windowStart > restartEnd ? windowStart : restartEnd;
-  const cycleUsedMs = op - cumAt(tl, base).on;
+  const cycleUsedMs = op - onAt(tl, base);
   let cycleMs = pos(cfg.cycle.limitMs - cycleUsedMs);
   let dailyDrive = Infinity;
   let dailyShift = Infinity;
@@ -80,11 +82,14 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   if (canada) {
     const ds = grid.starts[d]!;
     const de = grid.starts[d + 1]!;
-    const atDs = cumAt(tl, ds);
+    const dsDrive = driveAt(tl, ds);
+    const dsOn = onAt(tl, ds);
     const extra = adverse ? cfg.adverse.driveMs : 0;
-    dailyDrive = canada.dailyDriveMs + extra - (dp - atDs.drive);
-    const offSoFar = now - ds - (op - atDs.on);
-    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - atDs.on), de - now - pos(canada.dailyOffMs - offSoFar));
+    dailyDrive = canada.dailyDriveMs + extra - (dp - dsDrive);
+    const offSoFar = now - ds - (op - dsOn);
+    // Off time still owed today must fit before the day ends; once 10 h are taken it no longer binds.
+    const owed = canada.dailyOffMs - offSoFar;
+    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), owed > 0 ? de - now - owed : Infinity);
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
     const from24 = last24.start > w14Start ? last24.start : w14Start;
@@ -94,15 +99,10 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
     }
   }
 
-  const clocks = (cands: Candidate[]): Clocks => {
-    let minDrive = Infinity;
-    let minWin = Infinity;
-    let minOn = Infinity;
-    for (const c of cands) {
-      minDrive = Math.min(minDrive, dp - c.d0);
-      minWin = Math.min(minWin, now - c.start - c.excl);
-      minOn = Math.min(minOn, op - c.o0);
-    }
+  const clocks = (best: Best): Clocks => {
+    let minDrive = dp - best.d0;
+    let minWin = now - best.windowFrom;
+    let minOn = op - best.o0;
     if (tl.n === 0) minDrive = minWin = minOn = 0;
     const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
     let windowLeft = Infinity;

@@ -54,9 +54,13 @@ export interface Context {
   grid: DayGrid;
 }
 
-/** Day grid covering the timeline up to `until` (Canada also needs the 14 days before the log). */
-export function gridFor(set: Settings, tl: Timeline, until: number): DayGrid {
-  const first = tl.n > 0 ? tl.start[0]! : until;
+/**
+ * Day grid covering the timeline (or only its last `recentDays` days) up to `until`; Canada also
+ * needs the 14 days before.
+ */
+export function gridFor(set: Settings, tl: Timeline, until: number, recentDays?: number): DayGrid {
+  let first = tl.n > 0 ? tl.start[0]! : until;
+  if (recentDays !== undefined) first = Math.max(first, until - recentDays * DAY);
   const back = set.cfg.canada ? (set.cfg.canada.off24Days + 1) * DAY : 0;
   return buildDayGrid(set.zone, set.dayStartMin, first - back, Math.max(first, until));
 }

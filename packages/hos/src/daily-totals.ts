@@ -1,5 +1,6 @@
 import { parseInput } from './context.ts';
-import { buildDayGrid, formatDay } from './days.ts';
+import { buildDayGrid, checkZone, formatDay } from './days.ts';
+import { loggedStatus } from './timeline.ts';
 import type { DailyTotal, DutyPeriod, HosOptions } from './types.ts';
 
 const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
@@ -12,7 +13,10 @@ const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
 export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
   const { raw, set } = parseInput(periods, options);
   const n = raw.start.length;
-  if (n === 0) return [];
+  if (n === 0) {
+    checkZone(set.zone, true);
+    return [];
+  }
   const first = raw.start[0]!;
   const last = raw.end[n - 1]!;
   const grid = buildDayGrid(set.zone, set.dayStartMin, first, last);
@@ -27,7 +31,7 @@ export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTo
     for (let j = i; j < n && raw.start[j]! < de; j++) {
       const a = Math.max(raw.start[j]!, ds);
       const b = Math.min(raw.end[j]!, de);
-      if (b > a) row[KEYS[raw.status[j]!]!] += b - a;
+      if (b > a) row[KEYS[loggedStatus(raw.cat[j]!)]!] += b - a;
     }
     out.push(row);
   }

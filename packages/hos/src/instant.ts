@@ -5,59 +5,59 @@
  * machine's zone) and costs several times more; a fleet audit parses millions of these.
  * The offset is in the string, so this is plain arithmetic, not time-zone maths.
  */
-function digit(s: string, i: number): number {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1000;
-}
-function two(s: string, i: number): number {
-  return digit(s, i) * 10 + digit(s, i + 1);
-}
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Two decimal digits at i, or a negative number when either is not a digit. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
 
 export function parseInstant(s: string): number {
   const n = s.length;
-  if (n < 17) return NaN;
+  if (n < 17 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58) return NaN;
   const t = s.charCodeAt(10);
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (t !== 84 && t !== 116) || s.charCodeAt(13) !== 58) {
-    return NaN;
-  }
-  const year = two(s, 0) * 100 + two(s, 2);
+  if (t !== 84 && t !== 116) return NaN;
+  const yh = two(s, 0);
+  const yl = two(s, 2);
   const month = two(s, 5);
   const day = two(s, 8);
   const hour = two(s, 11);
   const minute = two(s, 14);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return NaN;
-  if (day > DAYS_IN_MONTH[month - 1]!) return NaN;
-  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return NaN;
+  if (yh < 0 || yl < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return NaN;
+  const year = yh * 100 + yl;
+  if (day > DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)))) {
+    return NaN;
+  }
   let i = 16;
   let second = 0;
   let ms = 0;
-  if (s.charCodeAt(i) === 58) {
-    second = two(s, i + 1);
+  let c = s.charCodeAt(i);
+  if (c === 58) {
+    second = two(s, 17);
     if (second < 0 || second > 59) return NaN;
-    i += 3;
-    const sep = s.charCodeAt(i);
-    if (sep === 46 || sep === 44) {
-      i++;
-      let digits = 0;
+    i = 19;
+    c = s.charCodeAt(i);
+    if (c === 46 || c === 44) {
       let scale = 100;
+      const from = ++i;
       for (;;) {
-        const d = digit(s, i);
-        if (d < 0) break;
-        if (digits < 3) ms += d * scale;
+        const d = s.charCodeAt(i) - 48;
+        if (!(d >= 0 && d <= 9)) break;
+        ms += d * scale;
         scale /= 10;
-        digits++;
         i++;
       }
-      if (digits === 0) return NaN;
+      if (i === from) return NaN;
+      ms = Math.floor(ms);
+      c = s.charCodeAt(i);
     }
   }
-  let offsetMin: number;
-  const z = s.charCodeAt(i);
-  if (z === 90 || z === 122) {
+  let offsetMin = 0;
+  if (c === 90 || c === 122) {
     if (i + 1 !== n) return NaN;
-    offsetMin = 0;
-  } else if (z === 43 || z === 45) {
+  } else if (c === 43 || c === 45) {
     const oh = two(s, i + 1);
     let om = 0;
     let j = i + 3;
@@ -67,14 +67,53 @@ export function parseInstant(s: string): number {
       j += 2;
     }
     if (j !== n || oh < 0 || oh > 23 || om < 0 || om > 59) return NaN;
-    offsetMin = (z === 45 ? -1 : 1) * (oh * 60 + om);
+    offsetMin = c === 45 ? -(oh * 60 + om) : oh * 60 + om;
   } else {
     return NaN;
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMin * 60_000;
+  return (daysFromCivil(year, month, day) * 1440 + hour * 60 + minute - offsetMin) * 60_000 + second * 1000 + ms;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 /** Epoch ms → ISO-8601 in UTC (`Z`), the engine's output form. */
 export function formatInstant(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/**
+ * Parses the instants of one log. Consecutive instants usually share the date and the offset
+ * ('2026-06-01T07:15:00-05:00', '2026-06-01T09:40:00-05:00'): when the text differs from the last
+ * fully parsed one only in hours and minutes, only those are read. One reader per call, no state
+ * survives it.
+ */
+export class InstantReader {
+  private prefix = '';
+  private suffix = '';
+  private base = NaN;
+  private len = 0;
+
+  read(s: string): number {
+    if (s.length === this.len && s.charCodeAt(13) === 58 && s.startsWith(this.prefix) && s.endsWith(this.suffix)) {
+      const hour = two(s, 11);
+      const minute = two(s, 14);
+      if (hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59) return this.base + (hour * 60 + minute) * 60_000;
+    }
+    const ms = parseInstant(s);
+    if (!Number.isNaN(ms)) {
+      this.prefix = s.slice(0, 11);
+      this.suffix = s.slice(16);
+      this.len = s.length;
+      this.base = ms - (two(s, 11) * 60 + two(s, 14)) * 60_000;
+    }
+    return ms;
+  }
 }

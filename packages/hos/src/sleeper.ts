@@ -2,16 +2,25 @@ import type { SplitRule } from './rulesets.ts';
 import type { RestBlock, Timeline } from './timeline.ts';
 
 /**
- * One way of counting the current shift (rules document 1.2.1): limits are counted from `start`,
- * and `excl` ms of paired rest inside it do not count toward the elapsed window.
+ * The calculation periods that matter (rules document 1.2.1). Each candidate counts limits from a
+ * start instant and excludes some paired rest from the elapsed window; an instant violates a limit
+ * only if every candidate does, so per limit only the most favourable candidate matters: for
+ * driving and on-duty time the latest start, for the elapsed window the latest start + excluded rest.
  */
-export interface Candidate {
-  start: number;
-  /** Driving / on-duty time before `start` (prefix sums). */
+export interface Best {
+  /** Driving / on-duty time before the latest candidate start (prefix sums). */
   d0: number;
   o0: number;
-  excl: number;
+  /** Latest (start + excluded rest): the elapsed window used at t is t − windowFrom. */
+  windowFrom: number;
 }
+
+/**
+ * How many qualifying rest periods back (and forward) a pairing may reach. FMCSA's method moves the
+ * calculation point to the newest pairing (P9 (5)); reaching further only matters for logs that
+ * never take a full rest, where it would make the audit cubic in the log length.
+ */
+export const MAX_PAIR_REACH = 8;
 
 /** Can this rest block be a member of a sleeper-berth pair? */
 export function qualifies(split: SplitRule, b: RestBlock): boolean {
@@ -32,10 +41,6 @@ export function validPair(split: SplitRule, a: RestBlock, b: RestBlock): boolean
   return a.sbRun >= split.minSbMs && b.sbRun >= split.minSbMs && a.sbRun + b.sbRun >= split.totalSbMs;
 }
 
-function from(tl: Timeline, b: RestBlock, excl: number): Candidate {
-  return { start: b.end, d0: tl.driveBefore[b.endSeg]!, o0: tl.onBefore[b.endSeg]!, excl };
-}
-
 /**
  * Calculation periods for an instant after the rest blocks `past` (qualifying blocks since the last
  * reset `reset`, oldest first):
@@ -53,31 +58,40 @@ export function candidates(
   past: readonly RestBlock[],
   future: readonly RestBlock[] | null,
   provisional: boolean,
-): Candidate[] {
-  const out: Candidate[] = [from(tl, reset, 0)];
-  if (!split || past.length === 0) return out;
-  for (let j = 0; j < past.length; j++) {
-    const b = past[j]!;
-    for (let i = 0; i < j; i++) {
-      if (validPair(split, past[i]!, b)) out.push(from(tl, past[i]!, b.len));
-    }
-  }
-  for (let j = 0; j < past.length; j++) {
-    const a = past[j]!;
-    let paired = provisional && j === past.length - 1;
-    if (!paired && future) {
-      for (const b of future) {
-        if (validPair(split, a, b)) {
-          paired = true;
-          break;
-        }
+): Best {
+  // Inlined "consider(start block, excluded)": the latest start, and the latest start + excluded rest.
+  let latest = reset;
+  let windowFrom = reset.end;
+  if (split && past.length > 0) {
+    for (let j = 0; j < past.length; j++) {
+      const b = past[j]!;
+      for (let i = 0; i < j; i++) {
+        const a = past[i]!;
+        if (!validPair(split, a, b)) continue;
+        if (a.end > latest.end) latest = a;
+        if (a.end + b.len > windowFrom) windowFrom = a.end + b.len;
       }
     }
-    if (!paired) continue;
-    out.push({ start: reset.end, d0: tl.driveBefore[reset.endSeg]!, o0: tl.onBefore[reset.endSeg]!, excl: a.len });
-    for (let i = 0; i < j; i++) {
-      if (validPair(split, past[i]!, a)) out.push(from(tl, past[i]!, a.len));
+    for (let j = 0; j < past.length; j++) {
+      const a = past[j]!;
+      let paired = provisional && j === past.length - 1;
+      if (!paired && future) {
+        for (const b of future) {
+          if (validPair(split, a, b)) {
+            paired = true;
+            break;
+          }
+        }
+      }
+      if (!paired) continue;
+      if (reset.end + a.len > windowFrom) windowFrom = reset.end + a.len;
+      for (let i = 0; i < j; i++) {
+        const p = past[i]!;
+        if (!validPair(split, p, a)) continue;
+        if (p.end > latest.end) latest = p;
+        if (p.end + a.len > windowFrom) windowFrom = p.end + a.len;
+      }
     }
   }
-  return out;
+  return { d0: tl.driveBefore[latest.endSeg]!, o0: tl.onBefore[latest.endSeg]!, windowFrom };
 }

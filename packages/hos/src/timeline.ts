@@ -1,5 +1,5 @@
 import { HosInputError } from './errors.ts';
-import { parseInstant } from './instant.ts';
+import { InstantReader } from './instant.ts';
 import type { DutyPeriod } from './types.ts';
 
 /** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
@@ -44,35 +44,44 @@ export interface Timeline {
   blocks: RestBlock[];
 }
 
-/** The input periods as validated instants, statuses as logged. */
+/**
+ * The input periods as validated instants, empty periods dropped and neighbours of the same engine
+ * category merged (PC is OFF, YM is ON; passenger-seat time is category 4, logged OFF).
+ */
 export interface RawLog {
   start: number[];
   end: number[];
-  /** Logged status: 0 OFF, 1 SB, 2 D, 3 ON. */
-  status: number[];
-  /** Engine category before passenger resolution (4 = passenger seat). */
   cat: number[];
   hasPassenger: boolean;
 }
 
-const STATUS: Record<string, number> = { OFF, SB, D, ON };
+/** The logged status (0 OFF, 1 SB, 2 D, 3 ON) of a raw category. */
+export function loggedStatus(c: number): number {
+  return c === PASSENGER ? OFF : c;
+}
+
+function statusOf(s: unknown): number {
+  return s === 'D' ? D : s === 'ON' ? ON : s === 'OFF' ? OFF : s === 'SB' ? SB : -1;
+}
 
 /** Validates and parses the periods; throws HosInputError naming the first bad period. */
 export function parseLog(periods: readonly DutyPeriod[]): RawLog {
   if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
   const n = periods.length;
-  const start = new Array<number>(n);
-  const end = new Array<number>(n);
-  const status = new Array<number>(n);
-  const cat = new Array<number>(n);
+  const start: number[] = [];
+  const end: number[] = [];
+  const cat: number[] = [];
+  let m = 0;
+  let prevStart = NaN;
   let hasPassenger = false;
   let prevEndText = '';
   let prevEnd = NaN;
+  const reader = new InstantReader();
   for (let i = 0; i < n; i++) {
     const p = periods[i];
     if (p === null || typeof p !== 'object') throw new HosInputError('not a duty period', i);
-    const st = STATUS[p.status as string];
-    if (st === undefined) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
+    const st = statusOf(p.status);
+    if (st < 0) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
     let c = st;
     if (p.special !== undefined) {
       if (p.special === 'PC' && st === OFF) c = OFF;
@@ -85,25 +94,32 @@ export function parseLog(periods: readonly DutyPeriod[]): RawLog {
       }
     }
     // Consecutive periods usually share the boundary string: parse it once.
-    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : parseInstant(String(p.start));
+    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : reader.read(String(p.start));
     if (Number.isNaN(s)) throw new HosInputError(`start ${JSON.stringify(p.start)} is not an ISO-8601 instant with offset or Z`, i, 'start');
-    const e = parseInstant(String(p.end));
+    const e = reader.read(String(p.end));
     if (Number.isNaN(e)) throw new HosInputError(`end ${JSON.stringify(p.end)} is not an ISO-8601 instant with offset or Z`, i, 'end');
     if (e < s) throw new HosInputError('end is before start', i, 'end');
     if (i > 0) {
       if (s < prevEnd) {
-        throw new HosInputError(s < start[i - 1]! ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
+        throw new HosInputError(s < prevStart ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
       }
       if (s > prevEnd) throw new HosInputError('gap before this period: periods must be contiguous', i, 'start');
     }
-    start[i] = s;
-    end[i] = e;
-    status[i] = st;
-    cat[i] = c;
+    if (e > s) {
+      if (m > 0 && cat[m - 1] === c) {
+        end[m - 1] = e;
+      } else {
+        start.push(s);
+        end.push(e);
+        cat.push(c);
+        m++;
+      }
+    }
+    prevStart = s;
     prevEnd = e;
     prevEndText = p.end;
   }
-  return { start, end, status, cat, hasPassenger };
+  return { start, end, cat, hasPassenger };
 }
 
 /** Drops empty periods and merges neighbours of the same category. */
@@ -174,12 +190,17 @@ export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
     if (k > 0 && re[k - 1]! > cutAt) re[k - 1] = cutAt;
     // Time after the last recorded period and before `cutAt` has no recorded work: taken as off duty.
     if (k > 0 && re[k - 1]! < cutAt) {
-      rs.push(re[k - 1]!);
-      re.push(cutAt);
-      rc.push(OFF);
+      if (rc[k - 1] === OFF) {
+        re[k - 1] = cutAt;
+      } else {
+        rs.push(re[k - 1]!);
+        re.push(cutAt);
+        rc.push(OFF);
+      }
     }
   }
-  let seg = merge(rs, re, rc);
+  // parseLog already merged neighbours; only passenger resolution can create new ones.
+  let seg = { start: rs, end: re, cat: rc };
   if (raw.hasPassenger) seg = resolvePassenger(seg);
   const { start, end, cat } = seg;
   const n = start.length;
@@ -215,11 +236,11 @@ export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
   return { n, start, end, cat, driveBefore, onBefore, blocks };
 }
 
-/** Driving and on-duty time before instant `ms` (0 before the log). */
-export function cumAt(tl: Timeline, ms: number): { drive: number; on: number } {
-  const { start, end, cat, n } = tl;
-  if (n === 0 || ms <= start[0]!) return { drive: 0, on: 0 };
-  if (ms >= end[n - 1]!) return { drive: tl.driveBefore[n]!, on: tl.onBefore[n]! };
+/** Index of the segment containing `ms` (-1 before the log, n after it). */
+function segAt(tl: Timeline, ms: number): number {
+  const { start, end, n } = tl;
+  if (n === 0 || ms <= start[0]!) return -1;
+  if (ms >= end[n - 1]!) return n;
   let lo = 0;
   let hi = n - 1;
   while (lo < hi) {
@@ -227,10 +248,22 @@ export function cumAt(tl: Timeline, ms: number): { drive: number; on: number } {
     if (start[mid]! <= ms) lo = mid;
     else hi = mid - 1;
   }
-  const c = cat[lo]!;
-  const part = ms - start[lo]!;
-  return {
-    drive: tl.driveBefore[lo]! + (c === D ? part : 0),
-    on: tl.onBefore[lo]! + (c === D || c === ON ? part : 0),
-  };
+  return lo;
+}
+
+/** On-duty (ON + D) time before instant `ms` (0 before the log). */
+export function onAt(tl: Timeline, ms: number): number {
+  const i = segAt(tl, ms);
+  if (i < 0) return 0;
+  if (i >= tl.n) return tl.onBefore[tl.n]!;
+  const c = tl.cat[i]!;
+  return tl.onBefore[i]! + (c === D || c === ON ? ms - tl.start[i]! : 0);
+}
+
+/** Driving time before instant `ms` (0 before the log). */
+export function driveAt(tl: Timeline, ms: number): number {
+  const i = segAt(tl, ms);
+  if (i < 0) return 0;
+  if (i >= tl.n) return tl.driveBefore[tl.n]!;
+  return tl.driveBefore[i]! + (tl.cat[i] === D ? ms - tl.start[i]! : 0);
 }

@@ -1,8 +1,13 @@
 /** Public types of the hours-of-service rules engine (issue 4 fixes these names and shapes). */
+
+/** Logged duty status: off duty, sleeper berth, driving, on duty not driving. */
 export type DutyStatus = 'OFF' | 'SB' | 'D' | 'ON';
 /** PC = personal conveyance (status OFF), YM = yard moves (status ON), PASSENGER = team passenger-seat time (P19). */
 export type Special = 'PC' | 'YM' | 'PASSENGER';
-/** start/end: ISO-8601 instants with offset or Z; periods sorted, contiguous, non-overlapping. */
+/**
+ * One duty-status period. start/end: ISO-8601 instants with offset or Z; periods sorted, contiguous,
+ * non-overlapping (anything else throws HosInputError).
+ */
 export interface DutyPeriod {
   status: DutyStatus;
   start: string;
@@ -10,6 +15,7 @@ export interface DutyPeriod {
   special?: Special;
 }
 
+/** Every ruleset the engine judges; see rulesets.ts for the limits of each. */
 export const RULESET_IDS = [
   'US_PROPERTY_70_8',
   'US_PROPERTY_60_7',

@@ -123,7 +123,18 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
     ]);
   });
 
-  it.todo('C6: deferral of up to 2 h of day-1 off-duty time to day 2 (not implemented: no deferral claim in HosOptions)');
+  it('clocksAt: shift, day and cycle limits together', () => {
+    const c = clocksAt(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 2]), utc('2026-06-01T18:00'), C1).strict;
+    // Shift since 14:00: 2 h driving, 4 h on duty, 4 h elapsed. Day: 8 h driving, 10 h on duty, 8 h off (2 h still owed).
+    expect(c).toEqual({ driveMs: hours(5), windowMs: hours(4), breakMs: null, cycleMs: hours(60) });
+  });
+
+  it('C6: a deferral cannot be claimed through HosOptions, so each day must hold its own 10 h off', () => {
+    // 9 h off on day 1 would be legal with 1 h deferred to day 2 (s. 16); without a claim it is a violation.
+    expect(audit(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13]), C1)).toContainEqual([
+      'DAILY_OFF_DUTY', '2026-06-01T22:00', '2026-06-01T23:00',
+    ]);
+  });
 });
 
 describe('Texas intrastate (37 TAC §4.12)', () => {

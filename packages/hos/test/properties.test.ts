@@ -54,7 +54,7 @@ function covered(after: Violation[], before: Violation[]): boolean {
   return after.every((a) => before.some((b) => b.rule === a.rule && Date.parse(b.start) <= Date.parse(a.start) && Date.parse(a.end) <= Date.parse(b.end)));
 }
 
-const runs = { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 150) };
+const runs = { numRuns: Number(process.env.HOS_PROPERTY_RUNS ?? 100) };
 
 describe('properties', () => {
   it('remaining times are never negative (strict and provisional, any instant)', () => {
@@ -77,7 +77,7 @@ describe('properties', () => {
       }),
       runs,
     );
-  });
+  }, 120_000);
 
   it('violations only cover driving time', () => {
     fc.assert(
@@ -97,7 +97,7 @@ describe('properties', () => {
       }),
       runs,
     );
-  });
+  }, 120_000);
 
   it('adding off-duty time at the end never adds a violation', () => {
     fc.assert(
@@ -108,7 +108,7 @@ describe('properties', () => {
       }),
       runs,
     );
-  });
+  }, 120_000);
 
   it('splitting a period into two adjacent periods of the same status changes nothing', () => {
     fc.assert(
@@ -127,7 +127,7 @@ describe('properties', () => {
       }),
       runs,
     );
-  });
+  }, 120_000);
 
   it('results do not depend on the UTC offset the input instants are written in', () => {
     fc.assert(
@@ -141,5 +141,5 @@ describe('properties', () => {
       }),
       runs,
     );
-  });
+  }, 120_000);
 });

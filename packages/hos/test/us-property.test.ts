@@ -185,6 +185,12 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
     expect(audit(periods)).toEqual([]);
   });
 
+  it('P9 (5): a driver who only ever splits (3 h OFF / 7 h SB, never 10 h) stays within the 11 and the 14', () => {
+    const periods = log('2026-06-01T06:00', ...Array.from({ length: 30 }, () => [['D', 5], ['OFF', 3], ['D', 5], ['SB', 7]] as const).flat() as never[]);
+    const rules = new Set(auditLog(periods, P70).violations.map((v) => v.rule));
+    expect([...rules]).toEqual(['CYCLE_LIMIT']); // 12 h of driving a day is over 70 h in 8 days
+  });
+
   it('clocksAt: strict counts only completed pairs, provisional assumes the 7 h SB will be paired', () => {
     const periods = log('2026-06-01T06:00', ['ON', 1], ['D', 5], ['SB', 7]);
     const c = clocksAt(periods, utc('2026-06-01T19:00'), P70);
@@ -200,6 +206,37 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
     // From the end of the SB (19:00): 8 h elapsed - 3 h excluded = 5 h; 5 h driving.
     expect(c.strict.windowMs).toBe(hours(9));
     expect(c.strict.driveMs).toBe(hours(6));
+  });
+});
+
+describe('[EXAMPLES] FMCSA split-sleeper examples 13-17 (transcribed; day 1 = 2026-06-01)', () => {
+  it('Ex13: team driver, passenger time logged on duty, a 10 h OFF+SB rest; the 14th hour is passed at 15:00 on day 2', () => {
+    const periods = log('2026-06-01T00:00', ['OFF', 2], ['ON', 1], ['D', 6], ['ON', 2], ['D', 4], ['OFF', 1], ['SB', 7], ['OFF', 2],
+      ['ON', 1], ['D', 5], ['OFF', 1], ['ON', 1], ['D', 3], ['ON', 1], ['D', 3], ['OFF', 10]);
+    expect(audit(periods)).toEqual([['WINDOW_LIMIT', '2026-06-02T15:00', '2026-06-02T16:00']]);
+  });
+
+  it('Ex14: 15 minutes off is no break (18:30-19:00); (3 h OFF, 7 h SB) then (7 h SB, 3 h OFF) carry the rest', () => {
+    // The transcription leaves the last driving period open; we end it after 1 h and rest 10 h.
+    const periods = log('2026-06-01T00:00', ['OFF', 10], ['ON', 0.25], ['D', 4], ['OFF', 0.25], ['D', 4.5], ['OFF', 3], ['ON', 1], ['D', 1],
+      ['ON', 0.5], ['D', 1.5], ['SB', 7], ['ON', 0.5], ['D', 8], ['ON', 0.5], ['D', 0.5], ['OFF', 3], ['ON', 0.5], ['D', 1], ['OFF', 10]);
+    expect(audit(periods)).toEqual([['BREAK_REQUIRED', '2026-06-01T18:30', '2026-06-01T19:00']]);
+  });
+
+  it('Ex15: 2 h OFF + 7 h SB is not a valid split (9 h); 12 h of driving from 10:00 passes the 11 at 06:00', () => {
+    const periods = log('2026-06-01T00:00', ['OFF', 10], ['D', 5], ['OFF', 2], ['D', 3], ['SB', 7], ['D', 4], ['OFF', 10]);
+    expect(audit(periods)).toEqual([['DRIVING_LIMIT', '2026-06-02T06:00', '2026-06-02T07:00']]);
+  });
+
+  it('Ex16: proper use, a rest period in two pairings, driving ending exactly at the limits', () => {
+    const periods = log('2026-06-01T00:00', ['ON', 0.5], ['D', 5], ['OFF', 4], ['D', 6], ['ON', 0.5], ['SB', 7], ['ON', 1], ['D', 5], ['ON', 1],
+      ['OFF', 3], ['D', 4], ['OFF', 2], ['D', 1], ['ON', 1], ['SB', 7]);
+    expect(audit(periods)).toEqual([]);
+  });
+
+  it('Ex17: a 2 h OFF period pairs with a following 10 h sleeper period', () => {
+    const periods = log('2026-06-01T00:00', ['OFF', 10], ['ON', 1], ['D', 5], ['OFF', 2], ['ON', 1], ['D', 6], ['SB', 10]);
+    expect(audit(periods)).toEqual([]);
   });
 });
 

@@ -56,6 +56,11 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
       ),
     );
     await db.update(users).set({ position: 'Fleet manager', phone: '+1 312 555 0142', timeZone: 'America/Chicago' }).where(eq(users.id, created.admin.id));
+    // A filled-in organization account, so the account screen shows what a carrier enters.
+    await db
+      .update(organizations)
+      .set({ dotNumber: '2718281', mcNumber: '828459', phone: '+1 312 555 0100', addressLine1: '2200 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608', country: 'US' })
+      .where(eq(organizations.id, created.org.id));
     org = created.org;
   }
   const orgId = org.id;

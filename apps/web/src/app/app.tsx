@@ -31,6 +31,9 @@ export function App() {
             // Only successful GET results are worth keeping (queries are GETs by construction).
             dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' },
           }}
+          // Restored answers paint at once but count as stale: the screens revalidate them in the
+          // background, so a change saved just before a reload is never hidden by the older copy.
+          onSuccess={() => void queryClient.invalidateQueries()}
         >
           <RouterProvider router={router} />
           <ConfirmHost />

@@ -43,16 +43,14 @@ export function AvatarProfileCard(p: AvatarProfileCardProps) {
     <Group align="flex-start" wrap="nowrap" gap="md">
       <Avatar avatarUrl={p.avatarUrl} firstName={p.firstName} lastName={p.lastName} size="xl" hasOuterCircle />
       <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-        <Group gap="xs" justify="space-between" wrap="nowrap">
-          <Text fw={600} truncate>
-            {name || p.email}
-          </Text>
-          {p.currentStatus && (
-            <Badge size="sm" variant="light" style={{ flex: 'none' }}>
-              {p.currentStatus}
-            </Badge>
-          )}
-        </Group>
+        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+          {name || p.email}
+        </Text>
+        {p.currentStatus && (
+          <Badge size="sm" variant="light" style={{ alignSelf: 'flex-start' }}>
+            {p.currentStatus}
+          </Badge>
+        )}
         {p.position && (
           <Text size="sm" c="dimmed">
             {p.position}

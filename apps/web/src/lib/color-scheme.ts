@@ -18,8 +18,9 @@ export const DEFAULT_DARK_MODE_FLAG: DarkModeFlag = { isEnabled: false, defaultT
 export const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.colorScheme });
 
 /** The last flag the server sent, so a reload (and the login screen) starts with the right theme. */
-export const darkModeFlagStore = createStore<DarkModeFlag>(
-  (typeof window !== 'undefined' && local.getJson<DarkModeFlag>(STORAGE_KEYS.darkModeFlag)) || DEFAULT_DARK_MODE_FLAG,
+/** Null until the server has answered once in this browser. */
+export const darkModeFlagStore = createStore<DarkModeFlag | null>(
+  typeof window === 'undefined' ? null : local.getJson<DarkModeFlag>(STORAGE_KEYS.darkModeFlag),
 );
 
 const settingsResponse = z.object({
@@ -41,12 +42,12 @@ export function useDarkModeFlagSync(): void {
     if (!f) return;
     const flag = { isEnabled: f.isEnabled, defaultTheme: f.defaultTheme };
     local.setJson(STORAGE_KEYS.darkModeFlag, flag);
-    darkModeFlagStore.set((prev) => (prev.isEnabled === flag.isEnabled && prev.defaultTheme === flag.defaultTheme ? prev : flag));
+    darkModeFlagStore.set((prev) => (prev && prev.isEnabled === flag.isEnabled && prev.defaultTheme === flag.defaultTheme ? prev : flag));
   }, [data]);
 }
 
 export function useDarkModeFlag(): DarkModeFlag {
-  return useStore(darkModeFlagStore);
+  return useStore(darkModeFlagStore) ?? DEFAULT_DARK_MODE_FLAG;
 }
 
 /**
@@ -54,16 +55,18 @@ export function useDarkModeFlag(): DarkModeFlag {
  * defaults to the system preference and is stored in localStorage.
  */
 export function useEnforceDarkModeFlag(): void {
-  const flag = useDarkModeFlag();
+  const known = useStore(darkModeFlagStore);
   const { setColorScheme } = useMantineColorScheme();
   useEffect(() => {
-    if (!flag.isEnabled) {
+    // Until the server has said, the provider shows light without touching the stored choice.
+    if (!known) return;
+    if (!known.isEnabled) {
       colorSchemeManager.set('light');
       setColorScheme('light');
     } else if (!local.get(STORAGE_KEYS.colorScheme)) {
       setColorScheme('auto' satisfies MantineColorScheme);
     }
-  }, [flag.isEnabled, setColorScheme]);
+  }, [known, setColorScheme]);
 }
 
 /** Toggle that switches the scheme about 350 ms after the click (spec section 4). */

@@ -4,14 +4,16 @@ import type { z } from 'zod';
 
 /**
  * react-hook-form bound to a zod schema from @fleet/api-contract. Spec section 5: forms validate on
- * blur and change but not on every keystroke; pass `mode: 'onChange'` where a form validates on input.
+ * blur and change, not while a field is first typed: `onTouched` checks a field when it loses focus and
+ * from then on at each change, so a fixed value clears its message at once (and the layout does not
+ * jump under the pointer). Pass `mode: 'onChange'` where a form validates on input (login).
  */
 export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,
   options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   return useForm<z.input<S>, unknown, z.output<S>>({
-    mode: 'onBlur',
+    mode: 'onTouched',
     reValidateMode: 'onChange',
     ...options,
     resolver: zodResolver(schema),

@@ -21,7 +21,7 @@ export const queryClient = new QueryClient({
 export const queryPersister = createSyncStoragePersister({
   storage: typeof window === 'undefined' ? undefined : window.sessionStorage,
   key: STORAGE_KEYS.queryCache,
-  throttleTime: 1000,
+  throttleTime: 200,
 });
 
 /** Logout: nothing of the previous user stays in memory or in sessionStorage. */

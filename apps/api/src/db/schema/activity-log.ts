@@ -17,7 +17,10 @@ export const activityLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('activity_log_org_time_idx').on(t.organizationId, t.createdAt.desc()),
-    index('activity_log_actor_idx').on(t.actorUserId, t.createdAt.desc()),
+    // Ascending on purpose: scanned backwards it serves ORDER BY created_at DESC, id DESC (newest
+    // first), so a page is a short index scan. DESC columns here would be DESC NULLS LAST, which
+    // that ORDER BY (DESC means NULLS FIRST) cannot use.
+    index('activity_log_org_time_idx').on(t.organizationId, t.createdAt, t.id),
+    index('activity_log_actor_idx').on(t.actorUserId, t.createdAt, t.id),
   ],
 );

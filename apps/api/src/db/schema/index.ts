@@ -4,3 +4,4 @@ export * from './activity-log.ts';
 export * from './files.ts';
 export * from './fleet.ts';
 export * from './data-retention.ts';
+export * from './positions.ts';

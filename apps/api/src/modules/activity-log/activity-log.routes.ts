@@ -13,7 +13,7 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Activity log, newest first: filter by userId (actor), action, entityType, entityId, from/to (ISO dates), search',
+      summary: 'Activity log, newest first: filter by userId (actor), action, entityType, entityId, from/to (ISO dates), search. totalElements is exact up to 10,000 and reads 10,001 beyond',
       params: orgIdParams,
       querystring: activityLogQuerySchema,
       response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },

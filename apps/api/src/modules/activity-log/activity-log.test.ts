@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { diff } from './activity-log.presenter.ts';
+import { COUNT_CAP } from './activity-log.query.ts';
 
 let t: TestContext;
 let admin: Awaited<ReturnType<typeof login>>;
@@ -109,6 +111,20 @@ describe('activity log', () => {
     expect((await get(`${base}/${theirId}`)).statusCode).toBe(404);
     const mine = await get(`${base}?size=500`);
     expect(mine.json().content.some((e: { id: number }) => e.id === theirId)).toBe(false);
+  });
+});
+
+describe('a long history', () => {
+  it('counts exactly up to the cap and reports cap + 1 beyond it, still paging newest first', async () => {
+    const big = await registerOrganization(t.app, 'Long History');
+    const orgId = big.user.organization?.id ?? '';
+    await t.database.db.execute(sql`insert into activity_log (organization_id, action, entity_type, entity_id, created_at)
+      select ${orgId}::uuid, 'UPDATE', 'VEHICLE', g::text, now() - g * interval '1 minute' from generate_series(1, ${COUNT_CAP + 50}) g`);
+    const res = await get(`/api/v1/organizations/${orgId}/activity-logs?size=15`, big.accessToken);
+    expect(res.json()).toMatchObject({ totalElements: COUNT_CAP + 1, totalPages: Math.ceil((COUNT_CAP + 1) / 15) });
+    expect(res.json().content[0].entityType).toBe('USER');
+    const exact = await get(`/api/v1/organizations/${orgId}/activity-logs?entityType=USER`, big.accessToken);
+    expect(exact.json().totalElements).toBe(1);
   });
 });
 

@@ -280,3 +280,41 @@ describe('super administration', () => {
     expect(log.json().content[0].actor).toMatchObject({ email: DEMO.superAdmin.email, role: 'SUPER_ADMIN', name: 'Super Admin' });
   });
 });
+
+describe('OpenAPI document', () => {
+  it('lists every organization administration endpoint with its request and response schemas', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const p = (path: string) => doc.paths[`/api/v1${path}`];
+    const withBody = [
+      ['post', '/organizations'],
+      ['put', '/organizations/{orgId}'],
+      ['put', '/organizations/{orgId}/settings'],
+      ['post', '/organizations/{orgId}/users'],
+      ['put', '/organizations/{orgId}/users/{userId}'],
+      ['post', '/organizations/{orgId}/roles'],
+      ['put', '/organizations/{orgId}/roles/{roleId}'],
+      ['put', '/organizations/{orgId}/data-retention'],
+    ] as const;
+    for (const [method, path] of withBody) expect(p(path)?.[method]?.requestBody, `${method} ${path}`).toBeTruthy();
+    const reads = [
+      '/organizations',
+      '/organizations/{orgId}',
+      '/organizations/{orgId}/settings',
+      '/organizations/{orgId}/users',
+      '/organizations/{orgId}/roles',
+      '/organizations/{orgId}/roles/{roleId}',
+      '/permissions',
+      '/organizations/{orgId}/activity-logs',
+      '/organizations/{orgId}/activity-logs/filters',
+      '/organizations/{orgId}/activity-logs/users/{userId}',
+      '/organizations/{orgId}/activity-logs/{id}',
+      '/organizations/{orgId}/data-retention',
+    ];
+    for (const path of reads) expect(p(path)?.get?.responses?.['200']?.content?.['application/json']?.schema, path).toBeTruthy();
+    for (const path of ['/organizations/{orgId}/deactivate', '/organizations/{orgId}/activate', '/organizations/{orgId}/image', '/organizations/{orgId}/users/{userId}/deactivate', '/organizations/{orgId}/users/{userId}/activate', '/organizations/{orgId}/users/{userId}/password-reset']) {
+      expect(p(path)?.post, path).toBeTruthy();
+    }
+    expect(p('/organizations/{orgId}/roles/{roleId}').delete).toBeTruthy();
+    expect(p('/organizations/{orgId}/activity-logs/{id}').delete).toBeUndefined();
+  });
+});

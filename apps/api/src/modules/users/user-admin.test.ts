@@ -127,6 +127,24 @@ describe('inviting a user', () => {
     expect(demote.statusCode).toBe(403);
     const lockOut = await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/deactivate`, headers: bearer(mgr.accessToken) });
     expect(lockOut.statusCode).toBe(403);
+    // Nor take over the admin's account by changing its e-mail, nor send it a reset.
+    const takeover = await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${a.user.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { firstName: 'Dana', lastName: 'Whitfield', email: 'mine@evil.test' },
+    });
+    expect(takeover.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/password-reset`, headers: bearer(mgr.accessToken) })).statusCode).toBe(403);
+    // A user holding no more than the manager is fine to edit.
+    const { session: peer } = await memberWithRole(t.app, t.dataDir, a, ['USER_LIST'], 'mgrpeer');
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${peer.user.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { firstName: 'Peer', lastName: 'Edited', email: peer.user.email },
+    });
+    expect(edit.statusCode).toBe(200);
   });
 
   it('refuses a plain USER calling the admin endpoints (403, nothing changes)', async () => {
@@ -219,6 +237,26 @@ describe('editing, deactivating and resetting users', () => {
     });
     expect(stepDown.statusCode).toBe(200);
     expect(stepDown.json().role).toBe('USER');
+  });
+
+  it('lets only one of two admins deactivating each other at the same moment succeed', async () => {
+    const owner = await registerOrganization(t.app, 'Duel Carrier');
+    const orgId = owner.user.organization?.id;
+    const adminRole = await roleId(owner.accessToken, orgId, 'Administrator');
+    const { session: second } = await memberWithRole(t.app, t.dataDir, owner, ['ORG_READ'], 'duelist');
+    await t.app.inject({
+      method: 'PUT',
+      url: `${usersUrl(orgId)}/${second.user.id}`,
+      headers: bearer(owner.accessToken),
+      payload: { firstName: 'Mem', lastName: 'duelist', email: second.user.email, roleId: adminRole },
+    });
+    const [x, y] = await Promise.all([
+      t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${second.user.id}/deactivate`, headers: bearer(owner.accessToken) }),
+      t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${owner.user.id}/deactivate`, headers: bearer(second.accessToken) }),
+    ]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
+    const list = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?status=ACTIVE`, headers: bearer((await login(t.app, DEMO.superAdmin)).accessToken) });
+    expect(list.json().content.filter((u: { role: string }) => u.role === 'ADMIN')).toHaveLength(1);
   });
 
   it("ends a deactivated user's sessions at once: access token and refresh token refused, sign-in refused; reactivation restores", async () => {

@@ -55,13 +55,14 @@ export async function updateProfile(
   const before = await findUser(db, orgId, userId);
   const roleChange = input.roleId !== undefined && input.roleId !== before.user.roleId;
   if (roleChange && !ctx.permissions.has('USER_UPDATE')) throw forbidden('You cannot change your own role', 'Missing permission: USER_UPDATE');
+  // Editing someone else (e-mail included, which leads to their password reset) needs every code they hold.
+  if (ctx.userId !== userId) assertMayManage(ctx, { id: userId, permissions: await userPermissions(db, before.user) });
   try {
     return await db.transaction(async (tx) => {
       let role: { roleId: string; role: 'ADMIN' | 'USER'; name: string } | null = null;
       if (roleChange && input.roleId) {
         const next = await findRole(tx, orgId, input.roleId);
         if (!next) throw badRequest('roleId: Role is not valid.', 'Unknown role of this organization');
-        assertMayManage(ctx, { id: userId, permissions: await userPermissions(tx, before.user) });
         assertMayGrant(ctx, rolePermissions(next));
         if (before.user.role === 'ADMIN' && !next.builtIn && before.user.status === 'ACTIVE') await assertAnotherActiveAdmin(tx, orgId, userId);
         role = { roleId: next.id, role: accountRoleFor(next), name: next.name };

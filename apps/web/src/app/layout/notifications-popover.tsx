@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Divider, Group, Indicator, Popover, Tabs, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Divider, Group, Popover, Tabs, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 
 function Empty() {
@@ -14,11 +14,9 @@ export function NotificationsPopover() {
   return (
     <Popover width={340} position="bottom-end" shadow="md" withArrow>
       <Popover.Target>
-        <Indicator disabled size={8} offset={6}>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
-            <IconBell size={20} />
-          </ActionIcon>
-        </Indicator>
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
+          <IconBell size={20} />
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown p={0}>
         <Group justify="space-between" px="md" pt="sm" pb="xs">

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Badge, HoverCard, NavLink, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconPoint } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
@@ -15,12 +16,17 @@ function ExpandedItem({ item, pathname, onNavigate, depth }: { item: MenuItem; p
       {item.label}
     </Badge>
   ) : undefined;
+  const [opened, setOpened] = useState(() => containsActive(pathname, item));
   if (item.subSectionItems?.length) {
     return (
       <NavLink
+        component="button"
+        type="button"
         label={item.title}
         leftSection={Icon ? <Icon size={20} stroke={1.6} /> : undefined}
-        defaultOpened={containsActive(pathname, item)}
+        opened={opened}
+        onChange={setOpened}
+        aria-expanded={opened}
         childrenOffset={depth === 0 ? 32 : 16}
         classNames={{ root: classes.link }}
       >

@@ -6,7 +6,6 @@ import { changePasswordFormSchema, userProfileSchema, type User } from '@fleet/a
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { Avatar } from '../../components/avatar.tsx';
 import { AvatarProfileCard } from '../../components/avatar-profile-card.tsx';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -105,7 +104,6 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
   const remove = useRemoveAvatar(orgId, user.id);
   return (
     <Group gap="md">
-      <Avatar size="huge" avatarUrl={user.profilePicture} firstName={user.firstName} lastName={user.lastName} hasOuterCircle />
       <Stack gap="xs">
         <FileButton accept="image/png,image/jpeg,image/gif,image/webp" onChange={(file) => file && upload.mutate(file)}>
           {(props) => (

@@ -1,0 +1,25 @@
+import { historyQuerySchema, historyRouteSchema } from '@fleet/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import { historyRoute, type HistorySubject } from './history.service.ts';
+
+const params = z.object({ orgId: z.uuid('orgId must be an id'), id: z.uuid('id must be an id') });
+
+const historyRoutes: FastifyPluginAsyncZod = async (app) => {
+  for (const subject of ['gateways', 'drivers', 'assets'] as const satisfies readonly HistorySubject[]) {
+    app.get(`/organizations/:orgId/history-routes/${subject}/:id`, {
+      config: { permissions: ['HR_READ'] },
+      schema: {
+        tags: ['history-routes'],
+        summary: `Route history of a ${subject === 'gateways' ? 'device' : subject === 'drivers' ? 'driver' : 'vehicle'}: simplified track, stops and summary`,
+        params,
+        querystring: historyQuerySchema,
+        response: { 200: historyRouteSchema, ...orgErrors() },
+      },
+      handler: (req) => historyRoute({ db: app.db, orgId: req.params.orgId }, subject, req.params.id, req.query),
+    });
+  }
+};
+
+export default historyRoutes;

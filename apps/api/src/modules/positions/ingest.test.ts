@@ -1,0 +1,414 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
+import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
+import { rowsOf } from './sql-rows.ts';
+
+interface Stored {
+  fix_time: Date;
+  latitude: number;
+  longitude: number;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  accuracy: number | null;
+  odometer: number | null;
+  ignition: boolean | null;
+  attributes: Record<string, unknown>;
+  asset_id: string | null;
+  driver_id: string | null;
+  organization_id: string;
+  protocol: string;
+  server_time: Date;
+}
+
+let t: TestContext;
+let orgId: string;
+const devices = new Map<string, TestVehicle>();
+const IDS = ['123456', '902064', '353861053849681', '861001000719969', '123456789012345', '48241179', '658765', '8737767034'];
+
+const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
+/** Raw SQL answers timestamps as text on PGlite (Drizzle's parsers) and as Dates on node-postgres. */
+const asDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
+const stored = async (uniqueId: string) =>
+  (await sql<Stored>(`select p.* from positions p join gateways g on g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`)).map((r) => ({
+    ...r,
+    fix_time: asDate(r.fix_time),
+    server_time: asDate(r.server_time),
+  }));
+const osmand = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand${url.slice(1)}` });
+const json = (body: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+  for (const id of IDS) devices.set(id, await createTestVehicle(t.app.db, orgId, { uniqueId: id }));
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await sql(`delete from positions`);
+  await sql(`delete from latest_positions`);
+});
+
+const secs = (s: number) => new Date(s * 1000);
+
+describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
+  it('stores the full query form with speed in knots converted to km/h and hdop kept', async () => {
+    const res = await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('');
+    const [p] = await stored('123456');
+    expect(p).toMatchObject({ latitude: 60, longitude: 30, speed: 0, course: 0, altitude: 0, protocol: 'osmand' });
+    expect(p!.fix_time).toEqual(secs(1377177267));
+    expect(p!.attributes).toEqual({ hdop: 0 });
+    const d = devices.get('123456')!;
+    expect(p!.asset_id).toBe(d.assetId);
+    expect(p!.driver_id).toBe(d.driverId);
+    expect(p!.organization_id).toBe(orgId);
+  });
+
+  it('stores the minimal form, and the same fix sent again is stored once', async () => {
+    expect((await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(200);
+    expect((await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(200);
+    const rows = await stored('123456');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ latitude: 60, longitude: 30, speed: null, course: null });
+  });
+
+  it('reads an ISO-8601 timestamp', async () => {
+    const res = await osmand('/?id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0');
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('902064');
+    expect(p).toMatchObject({ latitude: 42.06288, longitude: -88.23412, altitude: 224, speed: 0 });
+    expect(p!.fix_time).toEqual(new Date('2016-01-27T18:55:47Z'));
+    expect(p!.attributes).toEqual({ hdop: 6 });
+  });
+
+  it('reads a millisecond epoch timestamp', async () => {
+    expect((await osmand('/?id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0')).statusCode).toBe(200);
+    const [p] = await stored('902064');
+    expect(p!.fix_time).toEqual(new Date(1442068686579));
+  });
+
+  it('reads the local "yyyy-MM-dd HH:mm:ss" form in the server zone', async () => {
+    expect((await osmand('/?lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681')).statusCode).toBe(200);
+    const [p] = await stored('353861053849681');
+    expect(p!.fix_time).toEqual(new Date(2014, 5, 4, 9, 10, 11));
+    expect(p!.altitude).toBeCloseTo(384.7, 3);
+  });
+
+  it('accepts deviceid and heading aliases and uses the receive time when no timestamp is sent', async () => {
+    const before = Date.now();
+    expect((await osmand('/?lat=60.0&lon=30.0&speed=0.0&heading=0.0&vacc=0&hacc=0&altitude=0&deviceid=123456')).statusCode).toBe(200);
+    const [p] = await stored('123456');
+    expect(p!.fix_time.getTime()).toBeGreaterThanOrEqual(before - 1);
+    expect(p!.fix_time.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(p).toMatchObject({ course: 0, altitude: 0 });
+    expect(p!.attributes).toEqual({ vacc: 0, hacc: 0 });
+  });
+
+  it('stores the battery level', async () => {
+    expect((await osmand('/?id=861001000719969&lat=41.666667&lon=-0.883333&altitude=350.059479&speed=0.000000&batt=87')).statusCode).toBe(200);
+    const [p] = await stored('861001000719969');
+    expect(p).toMatchObject({ latitude: 41.666667, longitude: -0.883333, speed: 0 });
+    expect(p!.attributes).toEqual({ batteryLevel: 87 });
+  });
+
+  it('reads location=lat,lon', async () => {
+    expect((await osmand('/?id=123456&timestamp=1377177267&location=60.0,30.0')).statusCode).toBe(200);
+    const [p] = await stored('123456');
+    expect(p).toMatchObject({ latitude: 60, longitude: 30 });
+  });
+
+  it('keeps ignition as a column and extra parameters as typed attributes', async () => {
+    const res = await osmand('/?id=123456789012345&timestamp=1504763810&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24');
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('123456789012345');
+    expect(p!.fix_time).toEqual(secs(1504763810));
+    expect(p!.ignition).toBe(true);
+    expect(p!.speed).toBeCloseTo(40 * 1.852, 3);
+    expect(p!.course).toBeCloseTo(7.19889788244, 4);
+    expect(p!.attributes).toEqual({ ignition: true, rpm: 933, fuel: 24 });
+  });
+
+  it('accepts cell and Wi-Fi without a fix at the last known location', async () => {
+    await osmand('/?id=123456&timestamp=1377177200&lat=60.0&lon=30.0');
+    const res = await osmand('/?id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70');
+    expect(res.statusCode).toBe(200);
+    const rows = await stored('123456');
+    expect(rows).toHaveLength(2);
+    const p = rows[1]!;
+    expect(p).toMatchObject({ latitude: 60, longitude: 30 });
+    expect(p.attributes).toEqual({
+      approximate: true,
+      network: {
+        cellTowers: [
+          { mobileCountryCode: 257, mobileNetworkCode: 2, locationAreaCode: 16, cellId: 2224 },
+          { mobileCountryCode: 257, mobileNetworkCode: 2, locationAreaCode: 16, cellId: 2223, signalStrength: -90 },
+        ],
+        wifiAccessPoints: [
+          { macAddress: '00:14:22:01:23:45', signalStrength: -80 },
+          { macAddress: '00:1C:B3:09:85:15', signalStrength: -70 },
+        ],
+      },
+    });
+  });
+
+  it('answers 400 without an id and stores nothing', async () => {
+    const res = await osmand('/?timestamp=1377177267&lat=60.0&lon=30.0');
+    expect(res.statusCode).toBe(400);
+    expect(expectErrorBody(res.json(), 400).technicalMessage).toContain('id');
+    expect(await sql(`select 1 from positions`)).toHaveLength(0);
+  });
+
+  it('answers 400 for an unknown id on the query form and 404 on JSON', async () => {
+    expect((await osmand('/?id=999999&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(400);
+    expect((await json({ location: { timestamp: '2025-06-15T13:45:12.862Z', coords: { latitude: 1, longitude: 2 } }, device_id: '999999' })).statusCode).toBe(404);
+    expect(await sql(`select 1 from positions`)).toHaveLength(0);
+  });
+
+  it('accepts POST with the parameters in the query and an empty body (client 8.x)', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand?id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=10' });
+    expect(res.statusCode).toBe(200);
+    expect((await stored('123456'))[0]!.speed).toBeCloseTo(18.52, 3);
+  });
+
+  it('reads the client 10 form body', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/osmand',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'id=48241179&lat=37.4219983&lon=-122.084&timestamp=1749995112&accuracy=5.0&altitude=5.0&speed=0.0&bearing=0.0&batt=100&charge=false',
+    });
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('48241179');
+    expect(p).toMatchObject({ latitude: 37.4219983, longitude: -122.084, accuracy: 5, altitude: 5, speed: 0, course: 0 });
+    expect(p!.fix_time).toEqual(secs(1749995112));
+    expect(p!.attributes).toEqual({ batteryLevel: 100, charge: false });
+  });
+
+  it('acknowledges a client 10 push-token upload without storing a position', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'id=48241179&notificationToken=abc' });
+    expect(res.statusCode).toBe(200);
+    expect(await stored('48241179')).toHaveLength(0);
+  });
+});
+
+describe('OsmAnd JSON (Traccar Client 9.x)', () => {
+  const body = {
+    location: {
+      timestamp: '2025-06-15T13:45:12.862Z',
+      coords: { latitude: 37.4219983, longitude: -122.084, accuracy: 5, speed: 0, heading: -1, altitude: 5 },
+      is_moving: false,
+      odometer: 0,
+      event: 'motionchange',
+      battery: { level: 1, is_charging: false },
+      activity: { type: 'still' },
+      extras: {},
+      _: '&id=48241179&lat=37.4219983&lon=-122.084&timestamp=2025-06-15T13:45:12.862Z&',
+    },
+    device_id: '48241179',
+  };
+
+  it('stores the reference body', async () => {
+    const res = await json(body);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('');
+    const [p] = await stored('48241179');
+    expect(p!.fix_time).toEqual(new Date('2025-06-15T13:45:12.862Z'));
+    expect(p).toMatchObject({ latitude: 37.4219983, longitude: -122.084, accuracy: 5, speed: 0, course: null, altitude: 5, odometer: 0 });
+    expect(p!.attributes).toEqual({ motion: false, odometer: 0, event: 'motionchange', activity: 'still', batteryLevel: 100 });
+  });
+
+  it('keeps extras with their types', async () => {
+    const res = await json({ ...body, location: { ...body.location, extras: { device_string_test: 'long_device_id', device_bool_test: true, device_integer_twelve_test: 12, device_double_test: 1.345 } } });
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('48241179');
+    expect(p!.attributes).toMatchObject({ device_string_test: 'long_device_id', device_bool_test: true, device_integer_twelve_test: 12, device_double_test: 1.345 });
+    expect(Number.isInteger(p!.attributes.device_integer_twelve_test)).toBe(true);
+  });
+
+  it('ignores unknown speed, heading and battery (-1) from the iOS simulator and keeps mock', async () => {
+    const res = await json({
+      location: {
+        mock: true,
+        uuid: '2FB04C65-9C1C-4E4A-8F45-5C9E2B1F0F77',
+        age: 188,
+        timestamp: '2025-05-09T04:11:30.579Z',
+        coords: { latitude: 37.785834, longitude: -122.406417, accuracy: 5, speed: -1, heading: -1, altitude: 0, speed_accuracy: -1 },
+        battery: { level: -1, is_charging: false },
+        is_moving: false,
+        extras: {},
+      },
+      device_id: '658765',
+    });
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('658765');
+    expect(p!.fix_time).toEqual(new Date('2025-05-09T04:11:30.579Z'));
+    expect(p).toMatchObject({ speed: null, course: null, latitude: 37.785834 });
+    expect(p!.attributes).toEqual({ mock: true, motion: false });
+  });
+
+  it('converts m/s to km/h and the battery fraction to percent', async () => {
+    const res = await json({
+      location: {
+        event: 'motionchange',
+        is_moving: false,
+        uuid: '0e9a2473-a7e5-4a3a-8a8e-5f2c3c1f1d2b',
+        timestamp: '2021-07-21T08:06:34.444Z',
+        odometer: 0,
+        coords: { latitude: -6.1148096, longitude: 106.6837015, accuracy: 3.8, speed: 18.67, speed_accuracy: 0.26, heading: 63, heading_accuracy: 0.28, altitude: 35.7, altitude_accuracy: 3.8 },
+        activity: { type: 'still', confidence: 100 },
+        battery: { is_charging: false, level: 0.79 },
+        extras: {},
+      },
+      device_id: '8737767034',
+    });
+    expect(res.statusCode).toBe(200);
+    const [p] = await stored('8737767034');
+    // 18.67 m/s = 36.29 kn = 67.21 km/h.
+    expect(p!.speed).toBeCloseTo(67.212, 2);
+    expect(p).toMatchObject({ course: 63, altitude: 35.7, latitude: -6.1148096 });
+    expect(p!.accuracy).toBeCloseTo(3.8, 5);
+    expect(p!.attributes).toEqual({ motion: false, odometer: 0, event: 'motionchange', activity: 'still', batteryLevel: 79 });
+  });
+
+  it('answers 400 without device_id', async () => {
+    const res = await json({ location: body.location });
+    expect(res.statusCode).toBe(400);
+    expect(expectErrorBody(res.json(), 400).technicalMessage).toContain('device_id');
+  });
+});
+
+describe('invalid fixes', () => {
+  it.each([
+    ['/?id=123456&timestamp=1377177267&lat=91&lon=30', 'lat'],
+    ['/?id=123456&timestamp=1377177267&lat=-90.5&lon=30', 'lat'],
+    ['/?id=123456&timestamp=1377177267&lat=60&lon=180.01', 'lon'],
+    ['/?id=123456&timestamp=1377177267&lat=abc&lon=30', 'lat'],
+    ['/?id=123456&timestamp=yesterday&lat=60&lon=30', 'timestamp'],
+  ])('refuses %s (%s) and stores nothing', async (url, field) => {
+    const res = await osmand(url);
+    expect(res.statusCode).toBe(400);
+    expect(expectErrorBody(res.json(), 400).technicalMessage.startsWith(field)).toBe(true);
+    expect(await stored('123456')).toHaveLength(0);
+  });
+
+  it('refuses a fix more than 10 minutes in the future but takes one 5 minutes ahead', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const far = await osmand(`/?id=123456&timestamp=${now + 11 * 60}&lat=60&lon=30`);
+    expect(far.statusCode).toBe(400);
+    expect(far.json().message).toContain('future');
+    expect((await osmand(`/?id=123456&timestamp=${now + 5 * 60}&lat=60&lon=30`)).statusCode).toBe(200);
+    expect(await stored('123456')).toHaveLength(1);
+  });
+});
+
+describe('batch ingest', () => {
+  const post = (token: string | null, payload: unknown) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: payload as object });
+
+  it('stores the good positions of a batch and reports the bad one by index', async () => {
+    const d = devices.get('902064')!;
+    const base = Date.now() - 60_000;
+    const res = await post(d.token, {
+      positions: [
+        { fixTime: new Date(base).toISOString(), latitude: 32.7767, longitude: -96.797, speed: 88, course: 90, ignition: true, odometer: 1_000_000 },
+        { fixTime: new Date(base + 1000).toISOString(), latitude: 95, longitude: -96.797 },
+        { fixTime: new Date(base + 2000).toISOString(), latitude: 32.7768, longitude: -96.796, speed: 87.5, attributes: { fuel: 51 } },
+        { fixTime: new Date(base + 2000).toISOString(), latitude: 32.7768, longitude: -96.796, speed: 87.5 },
+        { fixTime: new Date(base + 3600_000).toISOString(), latitude: 32.7768, longitude: -96.796 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.accepted).toBe(2);
+    expect(body.duplicates).toBe(1);
+    expect(body.rejected).toHaveLength(2);
+    expect(body.rejected[0]).toMatchObject({ index: 1 });
+    expect(body.rejected[0].message).toMatch(/^latitude/);
+    expect(body.rejected[1]).toMatchObject({ index: 4 });
+    expect(body.rejected[1].message).toMatch(/^fixTime.*future/);
+    const rows = await stored('902064');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ speed: 88, course: 90, ignition: true, odometer: 1_000_000, protocol: 'batch', asset_id: d.assetId, driver_id: d.driverId });
+    expect(rows[1]!.attributes).toEqual({ fuel: 51 });
+
+    // Sending the same batch again stores nothing new.
+    const again = await post(d.token, { positions: [{ fixTime: new Date(base).toISOString(), latitude: 32.7767, longitude: -96.797 }] });
+    expect(again.json()).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+  });
+
+  it('keeps the latest position and the device last-seen time current', async () => {
+    const d = devices.get('902064')!;
+    const base = Date.now() - 30_000;
+    await post(d.token, { positions: [{ fixTime: new Date(base).toISOString(), latitude: 33, longitude: -97, speed: 0, ignition: true }] });
+    await post(d.token, { positions: [{ fixTime: new Date(base + 10_000).toISOString(), latitude: 33.1, longitude: -97, speed: 70, ignition: true }] });
+    // An older buffered fix is stored but does not move the map.
+    await post(d.token, { positions: [{ fixTime: new Date(base - 3600_000).toISOString(), latitude: 30, longitude: -90, speed: 0 }] });
+    const [raw] = await sql<{ latitude: number; speed: number; fix_time: Date; last_moving_at: Date; stationary_since: Date | null; driver_id: string }>(
+      `select * from latest_positions where asset_id = '${d.assetId}'`,
+    );
+    const latest = { ...raw!, fix_time: asDate(raw!.fix_time), last_moving_at: asDate(raw!.last_moving_at) };
+    expect(latest).toMatchObject({ latitude: 33.1, speed: 70, stationary_since: null, driver_id: d.driverId });
+    expect(latest.fix_time).toEqual(new Date(base + 10_000));
+    expect(latest.last_moving_at).toEqual(new Date(base + 10_000));
+    const [gw] = await sql<{ last_seen_at: Date }>(`select last_seen_at from gateways where id = '${d.gatewayId}'`);
+    expect(Date.now() - asDate(gw!.last_seen_at).getTime()).toBeLessThan(5000);
+    expect(await stored('902064')).toHaveLength(3);
+  });
+
+  it('answers 401 without a token or with a wrong one, before looking at the body', async () => {
+    expect((await post(null, { positions: [] })).statusCode).toBe(401);
+    const res = await post('not-a-token', { nonsense: true });
+    expect(res.statusCode).toBe(401);
+    expectErrorBody(res.json(), 401);
+  });
+
+  it('answers 400 for an empty batch or one over 1,000 positions', async () => {
+    const d = devices.get('902064')!;
+    const empty = await post(d.token, { positions: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(expectErrorBody(empty.json(), 400).message).toContain('positions');
+    const p = { fixTime: new Date().toISOString(), latitude: 1, longitude: 1 };
+    expect((await post(d.token, { positions: Array.from({ length: 1001 }, () => p) })).statusCode).toBe(400);
+    expect(await stored('902064')).toHaveLength(0);
+  });
+});
+
+describe('group commit', () => {
+  it('writes concurrent requests in fewer transactions and answers each only once committed', async () => {
+    const before = t.app.ingest.committer.transactions;
+    const base = Math.floor(Date.now() / 1000) - 3600;
+    const replies = await Promise.all(IDS.flatMap((id) => Array.from({ length: 10 }, (_, i) => osmand(`/?id=${id}&timestamp=${base + i}&lat=40&lon=-100&speed=${i}`))));
+    expect(replies.every((r) => r.statusCode === 200)).toBe(true);
+    const [count] = await sql<{ n: number }>(`select count(*)::int as n from positions`);
+    expect(count!.n).toBe(80);
+    expect(t.app.ingest.committer.transactions - before).toBeLessThan(80);
+  });
+});
+
+describe('the OsmAnd port', () => {
+  it('accepts any path over real HTTP, as Traccar Client sends it', async () => {
+    const { buildOsmandServer } = await import('./osmand-server.ts');
+    const server = await buildOsmandServer(t.app.ingest);
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = (server.server.address() as { port: number }).port;
+      const get = await fetch(`http://127.0.0.1:${port}/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0`);
+      expect(get.status).toBe(200);
+      expect(await get.text()).toBe('');
+      const form = await fetch(`http://127.0.0.1:${port}/any/path`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'id=48241179&lat=37.4219983&lon=-122.084&timestamp=1749995112&speed=10',
+      });
+      expect(form.status).toBe(200);
+      const unknown = await fetch(`http://127.0.0.1:${port}/?id=nobody&lat=1&lon=1`);
+      expect(unknown.status).toBe(400);
+      expect(await stored('123456')).toHaveLength(1);
+      expect((await stored('48241179'))[0]!.speed).toBeCloseTo(18.52, 3);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import { batchPositionSchema, type BatchIngestResult } from '@fleet/api-contract';
+import { sql } from 'drizzle-orm';
+import { gateways } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import { GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
+import { checkFix, FixError, GroupCommitter, toRow, type PositionRow, type Protocol } from './ingest.service.ts';
+import { decodeOsmandJson, decodeOsmandParams } from './osmand.decoder.ts';
+
+/** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
+export interface Ingest {
+  directory: GatewayDirectory;
+  committer: GroupCommitter;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function createIngest(db: Db, opts: { windowMs?: number } = {}): Ingest {
+  const committer = new GroupCommitter(db, opts);
+  return { db, directory: new GatewayDirectory(db), committer, close: () => committer.close() };
+}
+
+/** What to answer a device: OsmAnd clients only look at the status. */
+export interface OsmandReply {
+  status: number;
+  /** Undefined: empty body (Traccar's answer). */
+  error?: { message: string; technicalMessage: string };
+}
+
+export interface OsmandRequest {
+  /** The raw query string (without '?'). */
+  query: string;
+  contentType: string | undefined;
+  /** Parsed JSON, or the raw text of a form or other body. */
+  body: unknown;
+}
+
+const fail = (status: number, message: string, technicalMessage = message): OsmandReply => ({ status, error: { message, technicalMessage } });
+
+/**
+ * The OsmAnd protocol (Traccar's dispatch rule): a JSON body when Content-Type says so; otherwise
+ * the query string, or the form body when the query is empty. 200 once the fix is committed;
+ * 400 for a missing or unknown id on query/form, 404 for an unknown device_id on JSON (as
+ * Traccar answers); 400 for an impossible fix, which is not stored.
+ */
+export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol: Protocol = 'osmand'): Promise<OsmandReply> {
+  const json = (req.contentType ?? '').toLowerCase().startsWith('application/json');
+  let decoded;
+  if (json) {
+    decoded = decodeOsmandJson(req.body);
+  } else {
+    const text = req.query !== '' ? req.query : typeof req.body === 'string' ? req.body : '';
+    decoded = decodeOsmandParams(new URLSearchParams(text));
+  }
+  if (decoded.kind === 'error') return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
+  const gw = await ingest.directory.byUniqueId(decoded.deviceId);
+  if (!gw) return fail(decoded.format === 'json' ? 404 : 400, `Unknown device ${decoded.deviceId}`, `No active device with unique id ${decoded.deviceId}`);
+  if (decoded.kind === 'token') return { status: 200 };
+  let row: PositionRow | null;
+  try {
+    row = await toRow(ingest.db, ingest.directory, gw, decoded.fix, protocol);
+  } catch (err) {
+    if (err instanceof FixError) return fail(400, `Position refused: ${err.message}`, `${err.field}: ${err.message}`);
+    throw err;
+  }
+  // No coordinates and none known yet: nothing to place on a map. The report is acknowledged
+  // (the device has nothing better to send) and the device's last-seen time is still updated.
+  if (!row) {
+    await ingest.db.execute(touchSql(gw));
+    return { status: 200 };
+  }
+  await ingest.committer.write([row]);
+  return { status: 200 };
+}
+
+const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = now() where ${gateways.id} = ${gw.id}`;
+
+/**
+ * The gateways' JSON batch: each position checked on its own; the good ones are stored in one
+ * group commit, the bad ones reported by index with the reason.
+ */
+export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readonly unknown[], now = new Date()): Promise<BatchIngestResult> {
+  const rejected: BatchIngestResult['rejected'] = [];
+  const rows: PositionRow[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const parsed = batchPositionSchema.safeParse(items[i]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      rejected.push({ index: i, message: `${issue.path.join('.') || 'position'}: ${issue.message}` });
+      continue;
+    }
+    const p = parsed.data;
+    const fixTime = new Date(p.fixTime);
+    try {
+      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime }, now.getTime());
+    } catch (err) {
+      if (!(err instanceof FixError)) throw err;
+      rejected.push({ index: i, message: `${err.field === 'timestamp' ? 'fixTime' : err.field === 'lat' ? 'latitude' : 'longitude'}: ${err.message}` });
+      continue;
+    }
+    const who = await ingest.directory.attribution(gw, fixTime);
+    rows.push({
+      organizationId: gw.orgId,
+      gatewayId: gw.id,
+      assetId: who.assetId,
+      driverId: who.driverId,
+      fixTime,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      speed: p.speed ?? null,
+      course: p.course ?? null,
+      altitude: p.altitude ?? null,
+      accuracy: p.accuracy ?? null,
+      odometer: p.odometer ?? null,
+      ignition: p.ignition ?? null,
+      protocol: 'batch',
+      attributes: p.attributes ?? {},
+    });
+  }
+  const { stored } = await ingest.committer.write(rows);
+  const accepted = stored.filter(Boolean).length;
+  return { accepted, duplicates: stored.length - accepted, rejected };
+}

@@ -1,0 +1,194 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveVehicle } from '@fleet/api-contract';
+import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
+import { rowsOf } from './sql-rows.ts';
+
+let t: TestContext;
+let orgId: string;
+let token: string;
+let truck: TestVehicle;
+let other: TestVehicle;
+let groupId: string;
+let baseUrl: string;
+
+const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
+const post = (v: TestVehicle, positions: unknown[]) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const s = await login(t.app, DEMO.admin);
+  orgId = s.user.organization!.id;
+  token = s.accessToken;
+  truck = await createTestVehicle(t.app.db, orgId, { uniqueId: 'live-1', unitNumber: '901' });
+  other = await createTestVehicle(t.app.db, orgId, { uniqueId: 'live-2', unitNumber: '902' });
+  const [g] = await sql<{ id: string }>(`insert into groups (organization_id, name) values ('${orgId}', 'West') returning id`);
+  groupId = g!.id;
+  await sql(`insert into group_assets (group_id, organization_id, asset_id) values ('${groupId}', '${orgId}', '${truck.assetId}')`);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+/** Opens an SSE stream and collects its events until closed. */
+function openStream(path: string): Promise<{ status: number; events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>; close: () => void; next: (pred: (e: { event: string; data: { vehicles: LiveVehicle[] } }) => boolean, ms?: number) => Promise<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> }> {
+  return new Promise((resolve, reject) => {
+    const events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> = [];
+    const waiters: Array<() => void> = [];
+    const req = http.get(`${baseUrl}${path}`, (res) => {
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const ev = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (ev && data) events.push({ event: ev, data: JSON.parse(data), at: Date.now() });
+          waiters.forEach((w) => w());
+        }
+      });
+      resolve({
+        status: res.statusCode ?? 0,
+        events,
+        close: () => req.destroy(),
+        next: (pred, ms = 2000) =>
+          new Promise((ok, fail) => {
+            const check = () => {
+              const e = events.find(pred);
+              if (e) {
+                ok(e);
+                return true;
+              }
+              return false;
+            };
+            if (check()) return;
+            const timer = setTimeout(() => fail(new Error('no matching event')), ms);
+            waiters.push(() => {
+              if (check()) clearTimeout(timer);
+            });
+          }),
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('live stream (SSE)', () => {
+  it('sends a snapshot, then a new position within one second', async () => {
+    await post(truck, [{ fixTime: new Date(Date.now() - 5000).toISOString(), latitude: 35.1, longitude: -101.8, speed: 0, ignition: true }]);
+    const s = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${token}`);
+    expect(s.status).toBe(200);
+    const snap = await s.next((e) => e.event === 'snapshot');
+    expect(snap.data.vehicles.map((v) => v.unitNumber)).toContain('901');
+    const sent = Date.now();
+    const res = await post(truck, [{ fixTime: new Date().toISOString(), latitude: 35.2, longitude: -101.7, speed: 96, course: 45, ignition: true }]);
+    expect(res.statusCode).toBe(200);
+    const ev = await s.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 35.2), 1000);
+    expect(ev.at - sent).toBeLessThan(1000);
+    const v = ev.data.vehicles.find((x) => x.assetId === truck.assetId)!;
+    expect(v).toMatchObject({ unitNumber: '901', speed: 96, course: 45, status: 'MOVING', driverId: truck.driverId });
+    expect(v.groupIds).toEqual([groupId]);
+    s.close();
+  });
+
+  it('filters by group', async () => {
+    const s = await openStream(`/api/v1/organizations/${orgId}/assets/stream?group=${groupId}&access_token=${token}`);
+    await post(other, [{ fixTime: new Date().toISOString(), latitude: 40, longitude: -100, speed: 50 }]);
+    await post(truck, [{ fixTime: new Date().toISOString(), latitude: 35.3, longitude: -101.6, speed: 90 }]);
+    await s.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 35.3), 1000);
+    const seen = s.events.flatMap((e) => e.data.vehicles.map((v) => v.unitNumber));
+    expect(seen).toContain('901');
+    expect(seen).not.toContain('902');
+    s.close();
+  });
+
+  it('refuses without a token, a foreign organization and a foreign group', async () => {
+    expect((await openStream(`/api/v1/organizations/${orgId}/assets/stream`)).status).toBe(401);
+    const stranger = await registerOrganization(t.app, 'Stranger Freight');
+    const foreign = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${stranger.accessToken}`);
+    expect(foreign.status).toBe(404);
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${stranger.user.organization!.id}/assets/live?group=${groupId}`, headers: bearer(stranger.accessToken) });
+    expect(res.statusCode).toBe(404);
+    expectErrorBody(res.json(), 404);
+  });
+
+  it('lists the live vehicles over REST with their status', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/assets/live`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const units = res.json().vehicles.map((v: LiveVehicle) => v.unitNumber);
+    expect(units).toEqual(['901', '902']);
+  });
+});
+
+describe('history routes', () => {
+  const start = Date.UTC(2026, 10, 1, 12);
+  beforeAll(async () => {
+    // One hour at 1 Hz: 30 min at 90 km/h east, a 15 min stop with 5 min idling, 15 min at 60 km/h.
+    const positions = [];
+    let lon = -97.0;
+    for (let s = 0; s < 3600; s++) {
+      let speed = 0;
+      let ignition = true;
+      if (s < 1800) speed = 90;
+      else if (s < 2700) ignition = s < 2100;
+      else speed = 60;
+      lon += (speed / 3.6 / (111_320 * Math.cos((35 * Math.PI) / 180)));
+      positions.push({ fixTime: new Date(start + s * 1000).toISOString(), latitude: 35, longitude: lon, speed, ignition });
+    }
+    for (let i = 0; i < positions.length; i += 1000) expect((await post(truck, positions.slice(i, i + 1000))).json().accepted).toBe(Math.min(1000, positions.length - i));
+  });
+
+  const url = (subject: string, id: string, q = '') =>
+    `/api/v1/organizations/${orgId}/history-routes/${subject}/${id}?from=${new Date(start).toISOString()}&to=${new Date(start + 3600_000).toISOString()}${q}`;
+
+  it('answers the simplified track, the stop and the summary for a vehicle', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId), headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.summary.positions).toBe(3600);
+    expect(body.track.length).toBeLessThan(50);
+    expect(body.track[0].time).toBe(new Date(start).toISOString());
+    expect(body.stops).toHaveLength(1);
+    expect(body.stops[0].durationS).toBeCloseTo(900, -1);
+    expect(body.stops[0].idleS).toBeCloseTo(300, -1);
+    expect(body.stops[0].jurisdiction).toBe('OK');
+    expect(body.summary.distanceM / 1000).toBeCloseTo(60, 0);
+    expect(body.summary.maxSpeed).toBe(90);
+    expect(body.summary.drivingS).toBeCloseTo(2700, -1);
+    expect(body.summary.averageSpeed).toBeCloseTo(80, 0);
+  });
+
+  it('answers the same route for the device and the driver', async () => {
+    const g = await t.app.inject({ method: 'GET', url: url('gateways', truck.gatewayId), headers: bearer(token) });
+    const d = await t.app.inject({ method: 'GET', url: url('drivers', truck.driverId!), headers: bearer(token) });
+    expect(g.json().summary.positions).toBe(3600);
+    expect(d.json().summary.positions).toBe(3600);
+  });
+
+  it('caps the track at maxPoints', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId, '&zoom=22&maxPoints=10'), headers: bearer(token) });
+    expect(res.json().track.length).toBeLessThanOrEqual(10);
+  });
+
+  it('answers 400 naming the field for a bad range, 404 for a foreign vehicle, 403 without HR_READ', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`, headers: bearer(token) });
+    expect(bad.statusCode).toBe(400);
+    expect(expectErrorBody(bad.json(), 400).message).toContain('to');
+    const stranger = await registerOrganization(t.app, 'Other Carrier');
+    const strangerOrg = stranger.user.organization!.id;
+    const foreign = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId).replace(orgId, strangerOrg), headers: bearer(stranger.accessToken) });
+    expect(foreign.statusCode).toBe(404);
+    const cross = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId), headers: bearer(stranger.accessToken) });
+    expect(cross.statusCode).toBe(404);
+    const dispatcher = await login(t.app, DEMO.dispatcher);
+    const res = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId), headers: bearer(dispatcher.accessToken) });
+    expect([200, 403]).toContain(res.statusCode);
+    if (!dispatcher.user.permissions.includes('HR_READ')) expect(res.statusCode).toBe(403);
+  });
+});

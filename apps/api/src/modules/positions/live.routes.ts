@@ -1,0 +1,75 @@
+import { liveStreamQuerySchema, liveVehicleSchema } from '@fleet/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
+
+const params = z.object({ orgId: z.uuid('orgId must be an id') });
+const KEEPALIVE_MS = 15_000;
+
+const liveRoutes =
+  (hub: LiveHub): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/organizations/:orgId/assets/live', {
+      config: { permissions: ['ASSET_LIST'] },
+      schema: {
+        tags: ['live'],
+        summary: 'Latest position and status of every vehicle (the map\'s first load and the fallback when the stream is down)',
+        params,
+        querystring: liveStreamQuerySchema.pick({ group: true }),
+        response: { 200: z.object({ vehicles: z.array(liveVehicleSchema) }), ...orgErrors() },
+      },
+      handler: async (req) => {
+        if (req.query.group) await assertGroup(app.db, req.params.orgId, req.query.group);
+        const vehicles = await liveVehicles(app.db, req.params.orgId);
+        const group = req.query.group;
+        return { vehicles: group ? vehicles.filter((v) => v.groupIds.includes(group)) : vehicles };
+      },
+    });
+
+    app.get('/organizations/:orgId/assets/stream', {
+      config: { permissions: ['ASSET_LIST'] },
+      schema: {
+        tags: ['live'],
+        summary:
+          'Server-Sent Events: `snapshot` {vehicles} on connect, then `positions` {vehicles} for every change, a comment line every 15 s. ' +
+          'Bearer header, or `access_token` query parameter for EventSource.',
+        params,
+        querystring: liveStreamQuerySchema,
+        response: { ...orgErrors() },
+      },
+      handler: async (req, reply) => {
+        const orgId = req.params.orgId;
+        const group = req.query.group ?? null;
+        if (group) await assertGroup(app.db, orgId, group);
+        const all = await liveVehicles(app.db, orgId);
+        const snapshot = group ? all.filter((v) => v.groupIds.includes(group)) : all;
+
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          // Proxies (nginx) must not buffer the stream.
+          'x-accel-buffering': 'no',
+        });
+        res.write(`retry: 3000\nevent: snapshot\ndata: ${JSON.stringify({ vehicles: snapshot })}\n\n`);
+        hub.noteSnapshot(orgId, all);
+        const unsubscribe = hub.subscribe({
+          orgId,
+          groupId: group,
+          send: (vehicles) => res.write(`event: positions\ndata: ${JSON.stringify({ vehicles })}\n\n`),
+          close: () => res.end(),
+        });
+        const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+        const end = () => {
+          clearInterval(keepalive);
+          unsubscribe();
+        };
+        req.raw.on('close', end);
+      },
+    });
+  };
+
+export default liveRoutes;

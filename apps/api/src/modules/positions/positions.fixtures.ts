@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { assets, drivers, gateways } from '../../db/schema/index.ts';
+import { hashIngestToken } from './gateway-directory.ts';
+
+export interface TestVehicle {
+  gatewayId: string;
+  assetId: string;
+  driverId: string | null;
+  uniqueId: string;
+  token: string;
+}
+
+/**
+ * A device paired with a vehicle (and a driver unless `driver: false`), written straight to the
+ * tables: the fleet-registry API owns creating them, tests only need the rows.
+ */
+export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId: string; unitNumber?: string; driver?: boolean; paired?: boolean }): Promise<TestVehicle> {
+  const token = randomBytes(24).toString('base64url');
+  const [asset] = await db
+    .insert(assets)
+    .values({ organizationId: orgId, type: 'VEHICLE', unitNumber: opts.unitNumber ?? `U-${opts.uniqueId}` })
+    .returning({ id: assets.id });
+  let driverId: string | null = null;
+  if (opts.driver !== false) {
+    const [d] = await db.insert(drivers).values({ organizationId: orgId, firstName: 'Dana', lastName: `Driver ${opts.uniqueId}` }).returning({ id: drivers.id });
+    driverId = d!.id;
+    await db.update(assets).set({ currentDriverId: driverId }).where(eq(assets.id, asset!.id));
+  }
+  const [gw] = await db
+    .insert(gateways)
+    .values({
+      organizationId: orgId,
+      uniqueId: opts.uniqueId,
+      name: `Device ${opts.uniqueId}`,
+      assetId: opts.paired === false ? null : asset!.id,
+      ingestTokenHash: hashIngestToken(token),
+    })
+    .returning({ id: gateways.id });
+  return { gatewayId: gw!.id, assetId: asset!.id, driverId, uniqueId: opts.uniqueId, token };
+}

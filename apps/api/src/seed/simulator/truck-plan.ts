@@ -1,0 +1,205 @@
+import { bearingDeg, distanceM, type LatLon } from '@fleet/geo';
+import { CITIES, ROADS } from './network.ts';
+
+// A demo truck's life as a sequence of segments (drive, idle, park) generated from a seeded random
+// stream starting at a fixed epoch. Any instant's state is found by walking segments, not seconds,
+// so the same truck is in the same place at the same time on every start: history written on a
+// previous run, the backfill and the live posts all agree, and restarts are idempotent.
+
+/** Where every truck's life starts. */
+export const SIM_EPOCH = Date.UTC(2026, 0, 1);
+
+export type SegmentKind = 'DRIVE' | 'IDLE' | 'PARK';
+
+export interface Segment {
+  kind: SegmentKind;
+  start: number;
+  end: number;
+  from: LatLon;
+  to: LatLon;
+  /** km/h while driving. */
+  speed: number;
+  /** Odometer (m) at the start. */
+  odometer: number;
+  /** Why the truck stands: break, fuel, rest, load. */
+  reason?: string;
+}
+
+export interface TruckState {
+  lat: number;
+  lon: number;
+  /** km/h. */
+  speed: number;
+  course: number;
+  ignition: boolean;
+  /** Metres. */
+  odometer: number;
+  kind: SegmentKind;
+}
+
+/** mulberry32: small, fast, good enough for a demo. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const neighbours = new Map<string, string[]>();
+for (const [a, b] of ROADS) {
+  neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
+  neighbours.set(b, [...(neighbours.get(b) ?? []), a]);
+}
+const CITY_CODES = Object.keys(CITIES);
+
+/** Shortest path by road length (Dijkstra on the small graph). */
+export function roadPath(from: string, to: string): string[] {
+  const dist = new Map<string, number>([[from, 0]]);
+  const prev = new Map<string, string>();
+  const open = new Set<string>([from]);
+  while (open.size) {
+    let best: string | null = null;
+    for (const c of open) if (best === null || dist.get(c)! < dist.get(best)!) best = c;
+    open.delete(best!);
+    if (best === to) break;
+    for (const n of neighbours.get(best!) ?? []) {
+      const d = dist.get(best!)! + distanceM(CITIES[best!]!, CITIES[n]!);
+      if (d < (dist.get(n) ?? Infinity)) {
+        dist.set(n, d);
+        prev.set(n, best!);
+        open.add(n);
+      }
+    }
+  }
+  const path = [to];
+  while (path[0] !== from) {
+    const p = prev.get(path[0]!);
+    if (!p) return [from];
+    path.unshift(p);
+  }
+  return path;
+}
+
+const HOUR = 3_600_000;
+
+/** Generates one truck's segments lazily, in time order, from SIM_EPOCH. */
+export class TruckPlan {
+  private readonly segments: Segment[] = [];
+  private readonly random: () => number;
+  private city: string;
+  private odometer: number;
+  private clock = SIM_EPOCH;
+  private drivenSinceBreak = 0;
+  private drivenToday = 0;
+  private sinceFuelM = 0;
+  private cursor = 0;
+
+  constructor(readonly index: number) {
+    this.random = rng(0x5eed + index * 7919);
+    this.city = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
+    this.odometer = (150_000 + Math.floor(this.random() * 450_000)) * 1000;
+    // Trucks start their first day at different hours.
+    this.push('PARK', this.here(), this.here(), Math.floor(this.random() * 12 * HOUR), 0, 'rest');
+  }
+
+  private here(): LatLon {
+    const c = CITIES[this.city]!;
+    return { lat: c.lat, lon: c.lon };
+  }
+
+  private push(kind: SegmentKind, from: LatLon, to: LatLon, durationMs: number, speed: number, reason?: string): void {
+    const seg: Segment = { kind, start: this.clock, end: this.clock + durationMs, from, to, speed, odometer: this.odometer, reason };
+    this.segments.push(seg);
+    this.clock = seg.end;
+    if (kind === 'DRIVE') this.odometer += distanceM(from, to);
+  }
+
+  /** One trip: pick a destination 2-6 road hops away, drive it with breaks, fuel and rest, unload. */
+  private planTrip(): void {
+    let path: string[] = [this.city];
+    for (let tries = 0; tries < 20 && (path.length < 3 || path.length > 7); tries++) {
+      const dest = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
+      path = dest === this.city ? [this.city] : roadPath(this.city, dest);
+    }
+    for (let i = 1; i < path.length; i++) {
+      const a = CITIES[path[i - 1]!]!;
+      const b = CITIES[path[i]!]!;
+      this.driveLeg({ lat: a.lat, lon: a.lon }, { lat: b.lat, lon: b.lon });
+      this.city = path[i]!;
+    }
+    // Unload and load: some idling at the dock, then parked.
+    this.push('IDLE', this.here(), this.here(), (10 + this.random() * 20) * 60_000, 0, 'dock');
+    this.push('PARK', this.here(), this.here(), (1 + this.random() * 2) * HOUR, 0, 'load');
+  }
+
+  /** Drives a city-to-city leg in pieces between breaks; the road bows a little off the straight line. */
+  private driveLeg(a: LatLon, b: LatLon): void {
+    const total = distanceM(a, b);
+    const bow = (this.random() - 0.5) * 0.12;
+    const at = (f: number): LatLon => {
+      const off = bow * Math.sin(Math.PI * f);
+      return { lat: a.lat + (b.lat - a.lat) * f - (b.lon - a.lon) * off * 0.5, lon: a.lon + (b.lon - a.lon) * f + (b.lat - a.lat) * off };
+    };
+    // Pieces of at most ~20 minutes so the bowed road is drawn as a curve.
+    let done = 0;
+    while (done < total - 1) {
+      const speed = 92 + this.random() * 14;
+      const mps = speed / 3.6;
+      const untilBreak = Math.max(60_000, 4 * HOUR - this.drivenSinceBreak);
+      const untilRest = Math.max(60_000, 11 * HOUR - this.drivenToday);
+      const untilFuel = Math.max(1000, 1_000_000 - this.sinceFuelM);
+      const pieceM = Math.min(total - done, mps * 1200, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
+      const from = at(done / total);
+      const to = at((done + pieceM) / total);
+      const ms = (pieceM / mps) * 1000;
+      this.push('DRIVE', from, to, ms, speed);
+      done += pieceM;
+      this.drivenSinceBreak += ms;
+      this.drivenToday += ms;
+      this.sinceFuelM += pieceM;
+      if (this.drivenToday >= 11 * HOUR - 1000) {
+        this.push('IDLE', to, to, 5 * 60_000, 0, 'rest');
+        this.push('PARK', to, to, 10 * HOUR, 0, 'rest');
+        this.drivenToday = 0;
+        this.drivenSinceBreak = 0;
+      } else if (this.sinceFuelM >= 1_000_000 - 1) {
+        this.push('IDLE', to, to, (8 + this.random() * 7) * 60_000, 0, 'fuel');
+        this.push('PARK', to, to, (10 + this.random() * 15) * 60_000, 0, 'fuel');
+        this.sinceFuelM = 0;
+        this.drivenSinceBreak = 0;
+      } else if (this.drivenSinceBreak >= 4 * HOUR - 1000) {
+        this.push('IDLE', to, to, 3 * 60_000, 0, 'break');
+        this.push('PARK', to, to, 30 * 60_000, 0, 'break');
+        this.drivenSinceBreak = 0;
+      }
+    }
+  }
+
+  /** The segment covering `t` (times must not go backwards by much: a cursor walks forward). */
+  segmentAt(t: number): Segment {
+    while (this.clock <= t) this.planTrip();
+    if (this.cursor >= this.segments.length || this.segments[this.cursor]!.start > t) this.cursor = 0;
+    while (this.segments[this.cursor]!.end <= t) this.cursor++;
+    // Old segments are dropped so a long-running server does not keep months of plan.
+    if (this.cursor > 5000) {
+      this.segments.splice(0, this.cursor - 100);
+      this.cursor = 100;
+    }
+    return this.segments[this.cursor]!;
+  }
+
+  stateAt(t: number): TruckState {
+    const s = this.segmentAt(t);
+    if (s.kind !== 'DRIVE') return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, kind: s.kind };
+    const f = (t - s.start) / (s.end - s.start);
+    const lat = s.from.lat + (s.to.lat - s.from.lat) * f;
+    const lon = s.from.lon + (s.to.lon - s.from.lon) * f;
+    // Small, repeatable speed wobble around the cruise speed.
+    const wobble = Math.sin(t / 37_000 + this.index) * 3;
+    return { lat, lon, speed: Math.max(0, s.speed + wobble), course: bearingDeg(s.from, s.to), ignition: true, odometer: s.odometer + distanceM(s.from, { lat, lon }), kind: 'DRIVE' };
+  }
+}

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { login } from './helpers.ts';
+
+test('signed out: private routes and unknown paths go to login', async ({ page }) => {
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL('/');
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('link', { name: 'Get started' })).toBeVisible();
+  await page.goto('/reset-password');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/');
+});
+
+test('signed in: under development, access denied, not found, and public pages send home', async ({ page }) => {
+  await login(page, 'admin');
+  await page.goto('/help');
+  await expect(page).toHaveURL('/under-development');
+  await expect(page.getByRole('heading', { name: 'Under development' })).toBeVisible();
+  await page.goto('/analytics/revenue');
+  await expect(page).toHaveURL('/under-development');
+  await page.goto('/administration/organizations');
+  await expect(page).toHaveURL('/access-denied');
+  await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.goto('/getting-started');
+  await expect(page).toHaveURL('/dashboard');
+  await page.goto('/');
+  await expect(page).toHaveURL('/dashboard');
+  // The exempt pages stay open for a signed-in user.
+  await page.goto('/access-denied');
+  await expect(page).toHaveURL('/access-denied');
+});
+
+test('a dispatcher is denied settings administration but opens HoS', async ({ page }) => {
+  await login(page, 'dispatcher');
+  await page.goto('/settings/organization-settings/user-and-roles');
+  await expect(page).toHaveURL('/access-denied');
+  await page.goto('/hos/violations');
+  await expect(page.getByRole('heading', { name: 'HoS Violations' })).toBeVisible();
+});
+
+test('a super administrator on a public page goes to the organizations list', async ({ page }) => {
+  await login(page, 'superAdmin');
+  await page.goto('/reset-password');
+  await expect(page).toHaveURL('/administration/organizations');
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL('/access-denied');
+});
+
+test('the global loading bar shows while a screen loads', async ({ page }) => {
+  await login(page, 'admin');
+  await page.route('**/assets/my-account-page-*.js', async (route) => {
+    await new Promise((r) => setTimeout(r, 600));
+    await route.continue();
+  });
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('link', { name: 'Profile Settings' }).click();
+  await expect(page.getByTestId('global-loading')).toHaveAttribute('data-navigating', 'true');
+  await expect(page.getByRole('heading', { name: 'My account' })).toBeVisible();
+});

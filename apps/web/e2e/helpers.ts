@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { expect, type Page } from '@playwright/test';
+
+export const ACCOUNTS = {
+  admin: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
+  dispatcher: { email: 'dispatcher@demofreight.test', password: 'Dispatch#2026' },
+  superAdmin: { email: 'superadmin@fleet.test', password: 'SuperAdmin#2026' },
+} as const;
+
+export async function fillLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByPlaceholder('min 8 characters').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Logs in through the form and waits for the landing page. */
+export async function login(page: Page, who: keyof typeof ACCOUNTS, landing = who === 'superAdmin' ? '/administration/organizations' : '/dashboard') {
+  await page.goto('/');
+  await fillLogin(page, ACCOUNTS[who].email, ACCOUNTS[who].password);
+  await expect(page).toHaveURL(landing);
+}
+
+/** The newest e-mail the API wrote to its outbox for `to`. */
+export async function readOutbox(to: string): Promise<{ subject: string; text: string }> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  let found: { subject: string; text: string; to: string } | undefined;
+  await expect
+    .poll(() => {
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+      found = files
+        .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { subject: string; text: string; to: string })
+        .reverse()
+        .find((m) => m.to === to);
+      return !!found;
+    })
+    .toBe(true);
+  return found!;
+}
+
+const require = createRequire(import.meta.url);
+const axePath = require.resolve('axe-core/axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe-core on the page; returns the serious and critical violations. Needs a context with bypassCSP. */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ ...v, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+}

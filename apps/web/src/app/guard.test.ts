@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { canOpenPath, guardRedirect } from './guard.ts';
+import { findRoute, ROUTES, flattenRoutes, type AppRoute } from './routes.ts';
+import { adminUser, dispatcherUser, superAdminUser } from '../test/fixtures.ts';
+
+const route = (path: string): AppRoute => {
+  const r = path === '*' ? ROUTES.find((x) => x.path === '*') : findRoute(path);
+  if (!r) throw new Error(`no route ${path}`);
+  return r;
+};
+
+describe('navigation guard', () => {
+  it('sends a signed-out visitor of a private route to login', () => {
+    expect(guardRedirect(route('/dashboard'), null)).toBe('/');
+    expect(guardRedirect(route('/hos/logs/abc'), null)).toBe('/');
+  });
+
+  it('sends a signed-out visitor of an unknown path to login, and lets a signed-in user see not found', () => {
+    expect(guardRedirect(route('*'), null)).toBe('/');
+    expect(guardRedirect(route('*'), adminUser())).toBeNull();
+  });
+
+  it('checks sign-in before the under-development mark', () => {
+    expect(guardRedirect(route('/help'), null)).toBe('/');
+    expect(guardRedirect(route('/help'), adminUser())).toBe('/under-development');
+  });
+
+  it('sends exactly help, notifications, revenue and fleet performance to the under-development page', () => {
+    const marked = flattenRoutes().filter((x) => x.route.underDevelopment).map((x) => x.route.path).sort();
+    expect(marked).toEqual(['/analytics/fleet-performance', '/analytics/revenue', '/help', '/notifications']);
+    for (const p of marked) expect(guardRedirect(route(p), adminUser())).toBe('/under-development');
+  });
+
+  it('sends a user without the permission codes to access denied', () => {
+    expect(guardRedirect(route('/settings/organization-settings/user-and-roles'), dispatcherUser())).toBe('/access-denied');
+    expect(guardRedirect(route('/settings/organization-settings/user-and-roles'), adminUser())).toBeNull();
+    expect(guardRedirect(route('/administration/organizations'), adminUser())).toBe('/access-denied');
+  });
+
+  it('requires every listed code (my account needs USER_READ and ORG_READ)', () => {
+    const partial = { ...dispatcherUser(), permissions: ['USER_READ'] };
+    expect(guardRedirect(route('/my-account'), partial)).toBe('/access-denied');
+    expect(guardRedirect(route('/my-account'), dispatcherUser())).toBeNull();
+  });
+
+  it('lets a super administrator (no organization) open only SUPER_ADMIN or sign-in-only routes', () => {
+    const sa = superAdminUser();
+    expect(guardRedirect(route('/administration/organizations'), sa)).toBeNull();
+    expect(guardRedirect(route('/fleet'), sa)).toBeNull();
+    expect(guardRedirect(route('/dashboard'), { ...sa, permissions: ['SUPER_ADMIN', 'ORG_DASH_READ'] })).toBe('/access-denied');
+  });
+
+  it('allows a parent without permissions of its own when any child is allowed', () => {
+    expect(guardRedirect(route('/settings'), dispatcherUser())).toBeNull();
+    expect(guardRedirect(route('/analytics'), dispatcherUser())).toBe('/access-denied');
+    expect(guardRedirect(route('/analytics'), adminUser())).toBeNull();
+    expect(guardRedirect(route('/settings'), superAdminUser())).toBe('/access-denied');
+  });
+
+  it('sends a signed-in user away from the public pages: super administrators to organizations, others to the dashboard', () => {
+    for (const p of ['/', '/getting-started', '/reset-password', '/create-new-password/tok']) {
+      expect(guardRedirect(route(p), null)).toBeNull();
+      expect(guardRedirect(route(p), adminUser())).toBe('/dashboard');
+      expect(guardRedirect(route(p), superAdminUser())).toBe('/administration/organizations');
+    }
+  });
+
+  it('leaves the under-development and access-denied pages open to everyone', () => {
+    for (const p of ['/under-development', '/access-denied']) {
+      expect(guardRedirect(route(p), null)).toBeNull();
+      expect(guardRedirect(route(p), adminUser())).toBeNull();
+    }
+  });
+
+  it('matches parameter routes and prefers static segments', () => {
+    expect(findRoute('/settings/organization-settings/devices/42')?.path).toBe('/settings/organization-settings/devices/:id');
+    expect(findRoute('/settings/organization-settings/device-add')?.title).toBe('Add device');
+    expect(findRoute('/nope')).toBeUndefined();
+  });
+
+  it('answers canOpenPath for menu links', () => {
+    expect(canOpenPath(dispatcherUser(), '/hos/logs')).toBe(true);
+    expect(canOpenPath(dispatcherUser(), '/settings/data-retention')).toBe(false);
+    expect(canOpenPath(null, '/hos/logs')).toBe(false);
+  });
+});

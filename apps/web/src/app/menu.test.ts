@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { filterMenu, HEADER_NAV, SIDE_MENU, type MenuItem } from './menu.ts';
+import { adminUser, dispatcherUser, superAdminUser } from '../test/fixtures.ts';
+
+const titles = (items: MenuItem[]): unknown => items.map((i) => (i.subSectionItems ? { [i.title]: titles(i.subSectionItems) } : i.title));
+
+describe('side menu filtering', () => {
+  it('shows an organization administrator every organization group but not Administration', () => {
+    expect(titles(filterMenu(SIDE_MENU, adminUser()))).toEqual([
+      {
+        Settings: [
+          'Profile Settings',
+          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] },
+          'Activity Log',
+          'Data Retention',
+        ],
+      },
+      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability'] },
+      { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
+    ]);
+  });
+
+  it('shows the dispatcher only what its role opens, and drops settings administration', () => {
+    expect(titles(filterMenu(SIDE_MENU, dispatcherUser()))).toEqual([
+      { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
+      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability'] },
+      { Analytics: ['Fuel costs (IFTA)'] },
+    ]);
+  });
+
+  it('shows a super administrator only the Administration group', () => {
+    expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([{ Administration: ['Organizations', 'Device Models'] }]);
+  });
+
+  it('hides a group whose sub-items are all forbidden', () => {
+    const onlyHos = { ...dispatcherUser(), permissions: ['HOS_LIST'] };
+    expect(titles(filterMenu(SIDE_MENU, onlyHos))).toEqual([{ 'Hours of Service': ['HoS Logs'] }]);
+    expect(filterMenu(SIDE_MENU, null)).toEqual([]);
+  });
+
+  it('filters the header navigation (History Route, Map, Dashboard) the same way', () => {
+    expect(filterMenu(HEADER_NAV, adminUser()).map((i) => i.title)).toEqual(['History Route', 'Map', 'Dashboard']);
+    expect(filterMenu(HEADER_NAV, { ...dispatcherUser(), permissions: ['ORG_DASH_READ'] }).map((i) => i.title)).toEqual(['Dashboard']);
+    expect(filterMenu(HEADER_NAV, superAdminUser())).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+import type { LiveVehicle } from '@fleet/api-contract';
+import { describe, expect, it, vi } from 'vitest';
+import { connectLiveStream, filterVehicles, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
+
+let n = 0;
+const vehicle = (over: Partial<LiveVehicle> = {}): LiveVehicle => ({
+  assetId: `a-${++n}`,
+  unitNumber: String(100 + n),
+  gatewayId: 'g',
+  driverId: null,
+  driverName: null,
+  latitude: 35,
+  longitude: -97,
+  speed: 90,
+  course: 90,
+  ignition: true,
+  fixTime: '2026-11-20T12:00:00.000Z',
+  status: 'MOVING',
+  statusSince: null,
+  groupIds: [],
+  ...over,
+});
+
+/** A frame scheduler the test advances by hand. */
+function frames() {
+  const queue: Array<() => void> = [];
+  return { schedule: (cb: () => void) => queue.push(cb), run: () => queue.splice(0).forEach((cb) => cb()), get pending() { return queue.length; } };
+}
+
+describe('LiveStore', () => {
+  it('applies a burst of updates once per frame, newest fix per vehicle winning', () => {
+    const f = frames();
+    const store = new LiveStore(f.schedule);
+    const listener = vi.fn();
+    store.subscribe(listener);
+    const a = vehicle();
+    store.setSnapshot([a]);
+    f.run();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getState()).toMatchObject({ loaded: true, counts: { MOVING: 1, IDLING: 0, STOPPED: 0, OFFLINE: 0 } });
+
+    for (let i = 0; i < 500; i++) store.update([{ ...a, latitude: 35 + i / 1000, fixTime: new Date(Date.UTC(2026, 10, 20, 12, 0, i)).toISOString() }]);
+    store.update([{ ...a, latitude: 1, fixTime: '2026-11-20T11:00:00.000Z' }]);
+    expect(f.pending).toBe(1);
+    expect(listener).toHaveBeenCalledTimes(1);
+    f.run();
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(store.getState().vehicles.get(a.assetId)!.latitude).toBeCloseTo(35.499, 6);
+  });
+
+  it('counts statuses and keeps the state object stable between frames', () => {
+    const f = frames();
+    const store = new LiveStore(f.schedule);
+    store.setSnapshot([vehicle(), vehicle({ status: 'IDLING' }), vehicle({ status: 'OFFLINE' }), vehicle({ status: 'OFFLINE' })]);
+    f.run();
+    const s = store.getState();
+    expect(s.counts).toEqual({ MOVING: 1, IDLING: 1, STOPPED: 0, OFFLINE: 2 });
+    expect(store.getState()).toBe(s);
+    f.run();
+    expect(store.getState()).toBe(s);
+  });
+});
+
+describe('filterVehicles', () => {
+  const list = [
+    vehicle({ unitNumber: '110', driverName: 'Maria Garcia', status: 'MOVING', groupIds: ['g1'] }),
+    vehicle({ unitNumber: '102', driverName: 'Tom Nguyen', status: 'STOPPED' }),
+    vehicle({ unitNumber: '9', driverName: null, status: 'MOVING' }),
+  ];
+  it('searches unit and driver, filters status and group, sorts units naturally', () => {
+    expect(filterVehicles(list, {}).map((v) => v.unitNumber)).toEqual(['9', '102', '110']);
+    expect(filterVehicles(list, { search: 'garc' }).map((v) => v.unitNumber)).toEqual(['110']);
+    expect(filterVehicles(list, { status: 'MOVING' }).map((v) => v.unitNumber)).toEqual(['9', '110']);
+    expect(filterVehicles(list, { groupId: 'g1' }).map((v) => v.unitNumber)).toEqual(['110']);
+  });
+});
+
+describe('connectLiveStream', () => {
+  it('feeds snapshot and position events into the store and reports reconnection', () => {
+    const listeners = new Map<string, (e: MessageEvent<string>) => void>();
+    const es: EventSourceLike & { readyState: number } = {
+      addEventListener: (type, l) => listeners.set(type, l),
+      onerror: null,
+      onopen: null,
+      close: vi.fn(),
+      readyState: 0,
+    };
+    const f = frames();
+    const store = new LiveStore(f.schedule);
+    const status = vi.fn();
+    const created: string[] = [];
+    const stop = connectLiveStream(store, '/stream', status, (u) => (created.push(u), es));
+    expect(created).toEqual(['/stream']);
+    const v = vehicle();
+    es.onopen?.(new Event('open'));
+    listeners.get('snapshot')!(new MessageEvent('snapshot', { data: JSON.stringify({ vehicles: [v] }) }));
+    listeners.get('positions')!(new MessageEvent('positions', { data: JSON.stringify({ vehicles: [{ ...v, speed: 12, fixTime: '2026-11-20T12:00:05.000Z' }] }) }));
+    f.run();
+    expect(store.getState().vehicles.get(v.assetId)!.speed).toBe(12);
+    es.onerror?.(new Event('error'));
+    expect(status.mock.calls.map((c) => c[0])).toEqual(['open', 'reconnecting']);
+    stop();
+    expect(es.close).toHaveBeenCalled();
+  });
+
+  it('builds the stream URL with the token and group', () => {
+    expect(liveStreamUrl('org-1', 'tok en', 'g-1')).toBe('/api/v1/organizations/org-1/assets/stream?access_token=tok+en&group=g-1');
+  });
+});

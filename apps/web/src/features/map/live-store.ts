@@ -1,0 +1,130 @@
+import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
+
+// The live vehicles the map and the side list read. Server-Sent Events can bring hundreds of
+// updates a second; they are merged by vehicle and applied once per animation frame, so React and
+// the map redraw at most at the display's rate (traccar-web's throttle idea, frame-aligned).
+
+export type StatusCounts = Record<VehicleStatus, number>;
+
+export interface LiveState {
+  /** Bumped on every applied frame; cheap change detection for useSyncExternalStore. */
+  version: number;
+  vehicles: ReadonlyMap<string, LiveVehicle>;
+  counts: StatusCounts;
+  /** False until the first snapshot. */
+  loaded: boolean;
+}
+
+type Schedule = (cb: () => void) => unknown;
+
+const emptyCounts = (): StatusCounts => ({ MOVING: 0, IDLING: 0, STOPPED: 0, OFFLINE: 0 });
+
+export class LiveStore {
+  private state: LiveState = { version: 0, vehicles: new Map(), counts: emptyCounts(), loaded: false };
+  private pending = new Map<string, LiveVehicle>();
+  private pendingSnapshot: LiveVehicle[] | null = null;
+  private scheduled = false;
+  private listeners = new Set<() => void>();
+
+  /** `schedule` defaults to requestAnimationFrame (tests pass their own). */
+  constructor(private readonly schedule: Schedule = (cb) => requestAnimationFrame(cb)) {}
+
+  getState = (): LiveState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Replaces everything (a stream's `snapshot`, or the REST fallback). */
+  setSnapshot(vehicles: LiveVehicle[]): void {
+    this.pendingSnapshot = vehicles;
+    this.pending.clear();
+    this.request();
+  }
+
+  /** Queues changes; the newest fix of a vehicle wins, older ones arriving late are ignored. */
+  update(vehicles: readonly LiveVehicle[]): void {
+    for (const v of vehicles) {
+      const queued = this.pending.get(v.assetId);
+      if (!queued || queued.fixTime <= v.fixTime) this.pending.set(v.assetId, v);
+    }
+    this.request();
+  }
+
+  /** Applies what is queued now (the frame callback; also for tests). */
+  flush = (): void => {
+    this.scheduled = false;
+    if (!this.pendingSnapshot && this.pending.size === 0) return;
+    const next = new Map(this.pendingSnapshot ? this.pendingSnapshot.map((v) => [v.assetId, v] as const) : this.state.vehicles);
+    for (const [id, v] of this.pending) {
+      const cur = next.get(id);
+      // A status change from the server's sweep has the same fix time: take it too.
+      if (!cur || cur.fixTime <= v.fixTime) next.set(id, v);
+    }
+    this.pending.clear();
+    const loaded = this.state.loaded || this.pendingSnapshot !== null;
+    this.pendingSnapshot = null;
+    const counts = emptyCounts();
+    for (const v of next.values()) counts[v.status]++;
+    this.state = { version: this.state.version + 1, vehicles: next, counts, loaded };
+    for (const l of this.listeners) l();
+  };
+
+  private request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(this.flush);
+  }
+}
+
+/** What the side list shows: search by unit or driver, a status and a group filter. */
+export function filterVehicles(
+  vehicles: Iterable<LiveVehicle>,
+  f: { search?: string; status?: VehicleStatus | null; groupId?: string | null },
+): LiveVehicle[] {
+  const q = f.search?.trim().toLowerCase() ?? '';
+  const out: LiveVehicle[] = [];
+  for (const v of vehicles) {
+    if (f.status && v.status !== f.status) continue;
+    if (f.groupId && !v.groupIds.includes(f.groupId)) continue;
+    if (q && !v.unitNumber.toLowerCase().includes(q) && !(v.driverName ?? '').toLowerCase().includes(q)) continue;
+    out.push(v);
+  }
+  return out.sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true }));
+}
+
+/** The EventSource surface we use (the browser's, or a test double). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (e: MessageEvent<string>) => void): void;
+  onerror: ((e: Event) => void) | null;
+  onopen: ((e: Event) => void) | null;
+  close(): void;
+  readonly readyState: number;
+}
+
+/**
+ * Connects the store to `GET …/assets/stream` (token as `access_token`: EventSource cannot send
+ * headers). EventSource reconnects by itself; `onStatus` reports it for the "reconnecting" badge.
+ */
+export function connectLiveStream(
+  store: LiveStore,
+  url: string,
+  onStatus: (s: 'open' | 'reconnecting' | 'closed') => void = () => undefined,
+  create: (url: string) => EventSourceLike = (u) => new EventSource(u) as unknown as EventSourceLike,
+): () => void {
+  const es = create(url);
+  es.addEventListener('snapshot', (e) => store.setSnapshot((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
+  es.addEventListener('positions', (e) => store.update((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
+  es.onopen = () => onStatus('open');
+  // readyState 2 = CLOSED: the browser gave up (e.g. 401); otherwise it is retrying.
+  es.onerror = () => onStatus(es.readyState === 2 ? 'closed' : 'reconnecting');
+  return () => es.close();
+}
+
+/** The stream URL for an organization, optionally one group. */
+export function liveStreamUrl(orgId: string, accessToken: string, groupId?: string | null): string {
+  const q = new URLSearchParams({ access_token: accessToken });
+  if (groupId) q.set('group', groupId);
+  return `/api/v1/organizations/${encodeURIComponent(orgId)}/assets/stream?${q.toString()}`;
+}

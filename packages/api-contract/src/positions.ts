@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+// Telematics contracts: batch ingest, the live vehicle list/stream and history routes.
+// Units: speed km/h, distance metres, angles degrees, times ISO-8601 UTC.
+
+export const MAX_BATCH_POSITIONS = 1000;
+/** A fix more than this far in the future is refused (a device clock gone wrong). */
+export const MAX_FUTURE_FIX_MS = 10 * 60 * 1000;
+
+/** One fix in a gateway's batch. */
+export const batchPositionSchema = z.object({
+  fixTime: z.iso.datetime({ offset: true, message: 'fixTime must be an ISO-8601 date-time' }),
+  latitude: z.number().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90'),
+  longitude: z.number().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180'),
+  /** km/h. */
+  speed: z.number().min(0).max(1000).nullable().optional(),
+  course: z.number().min(0).max(360).nullable().optional(),
+  altitude: z.number().min(-1000).max(20000).nullable().optional(),
+  accuracy: z.number().min(0).nullable().optional(),
+  /** Metres. */
+  odometer: z.number().min(0).nullable().optional(),
+  ignition: z.boolean().nullable().optional(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
+});
+export type BatchPosition = z.infer<typeof batchPositionSchema>;
+
+/** The envelope is checked as a whole; each position is checked on its own so one bad fix does not refuse the rest. */
+export const batchIngestSchema = z.object({
+  positions: z
+    .array(z.unknown())
+    .min(1, 'positions must hold at least one position')
+    .max(MAX_BATCH_POSITIONS, `positions can hold at most ${MAX_BATCH_POSITIONS} positions`),
+});
+
+export const batchIngestResultSchema = z.object({
+  /** Newly stored. */
+  accepted: z.number().int(),
+  /** Already stored earlier (same device and fix time); not stored twice. */
+  duplicates: z.number().int(),
+  rejected: z.array(z.object({ index: z.number().int(), message: z.string() })),
+});
+export type BatchIngestResult = z.infer<typeof batchIngestResultSchema>;
+
+export const VEHICLE_STATUSES = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'] as const;
+export type VehicleStatus = (typeof VEHICLE_STATUSES)[number];
+
+/** A vehicle on the live map. */
+export const liveVehicleSchema = z.object({
+  assetId: z.uuid(),
+  unitNumber: z.string(),
+  gatewayId: z.uuid(),
+  driverId: z.uuid().nullable(),
+  driverName: z.string().nullable(),
+  latitude: z.number(),
+  longitude: z.number(),
+  speed: z.number().nullable(),
+  course: z.number().nullable(),
+  ignition: z.boolean().nullable(),
+  fixTime: z.string(),
+  status: z.enum(VEHICLE_STATUSES),
+  /** Since when the vehicle is in this status (ISO), as far as known. */
+  statusSince: z.string().nullable(),
+  groupIds: z.array(z.uuid()),
+});
+export type LiveVehicle = z.infer<typeof liveVehicleSchema>;
+
+/** Server-Sent Event payloads on assets/stream: `snapshot` then `positions`; `keepalive` comments. */
+export interface LiveSnapshotEvent {
+  vehicles: LiveVehicle[];
+}
+export interface LivePositionsEvent {
+  vehicles: LiveVehicle[];
+}
+
+export const liveStreamQuerySchema = z.object({
+  group: z.uuid('group must be a group id').optional(),
+  access_token: z.string().optional(),
+});
+
+export const HISTORY_MAX_POINTS = 5000;
+/** A history request spans at most this long. */
+export const HISTORY_MAX_RANGE_MS = 31 * 24 * 3600 * 1000;
+
+export const historyQuerySchema = z
+  .object({
+    from: z.iso.datetime({ offset: true, message: 'from must be an ISO-8601 date-time' }),
+    to: z.iso.datetime({ offset: true, message: 'to must be an ISO-8601 date-time' }),
+    /** Map zoom the track is simplified for (one pixel of tolerance). Default 12. */
+    zoom: z.coerce.number().min(0, 'zoom must be between 0 and 22').max(22, 'zoom must be between 0 and 22').default(12),
+    /** Most points returned. */
+    maxPoints: z.coerce.number().int().min(2).max(HISTORY_MAX_POINTS).default(HISTORY_MAX_POINTS),
+  })
+  .refine((q) => Date.parse(q.to) > Date.parse(q.from), { message: 'to must be after from', path: ['to'] })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= HISTORY_MAX_RANGE_MS, { message: 'the range can span at most 31 days', path: ['to'] });
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;
+
+export const historyPointSchema = z.object({
+  time: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  speed: z.number().nullable(),
+  course: z.number().nullable(),
+  ignition: z.boolean().nullable(),
+});
+
+export const historyStopSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  start: z.string(),
+  end: z.string(),
+  durationS: z.number(),
+  idleS: z.number(),
+  /** US state or Canadian province code at the stop, when inside one. */
+  jurisdiction: z.string().nullable(),
+});
+
+export const historySummarySchema = z.object({
+  distanceM: z.number(),
+  drivingS: z.number(),
+  idleS: z.number(),
+  stoppedS: z.number(),
+  maxSpeed: z.number(),
+  averageSpeed: z.number(),
+  /** Fixes in the range before simplification. */
+  positions: z.number().int(),
+});
+
+export const historyRouteSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Simplified for the requested zoom and capped at maxPoints. */
+  track: z.array(historyPointSchema),
+  /** True when the track had to be thinned beyond one pixel to fit maxPoints. */
+  capped: z.boolean(),
+  stops: z.array(historyStopSchema),
+  summary: historySummarySchema,
+});
+export type HistoryRoute = z.infer<typeof historyRouteSchema>;

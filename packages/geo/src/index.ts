@@ -1,0 +1,3 @@
+export * from './distance.ts';
+export * from './simplify.ts';
+export * from './trips.ts';

@@ -1,0 +1,157 @@
+import type { LatLon } from './distance.ts';
+
+const RAD = Math.PI / 180;
+/** Metres per pixel at zoom 0 on the equator for 512 px tiles (MapLibre), halved per zoom level. */
+const M_PER_PX_Z0 = 78_271.517;
+
+/** Ground size of one screen pixel at `zoom` and latitude `lat`, in metres. */
+export function metresPerPixel(zoom: number, lat: number): number {
+  return (M_PER_PX_Z0 * Math.cos(lat * RAD)) / 2 ** zoom;
+}
+
+/**
+ * Douglas-Peucker simplification. Returns the indexes of the points to keep (always the first and
+ * the last), so callers keep their own per-point data (time, speed) without copying objects.
+ * Iterative with an explicit stack: a day of 1 Hz points (86,400) would overflow recursion depth
+ * on a straight road. Distances are computed on a local equirectangular projection, which is
+ * exact enough at the few-metre tolerances a map needs.
+ */
+export function simplifyIndexes(points: readonly LatLon[], toleranceM: number): number[] {
+  const n = points.length;
+  if (n <= 2) return points.map((_, i) => i);
+  const lat0 = points[0]!.lat * RAD;
+  const kx = 111_319.49 * Math.cos(lat0);
+  const ky = 110_574.0;
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    xs[i] = points[i]!.lon * kx;
+    ys[i] = points[i]!.lat * ky;
+  }
+  const keep = new Uint8Array(n);
+  keep[0] = 1;
+  keep[n - 1] = 1;
+  const tol2 = toleranceM * toleranceM;
+  const stack: number[] = [0, n - 1];
+  while (stack.length) {
+    const last = stack.pop()!;
+    const first = stack.pop()!;
+    const ax = xs[first]!;
+    const ay = ys[first]!;
+    const dx = xs[last]! - ax;
+    const dy = ys[last]! - ay;
+    const len2 = dx * dx + dy * dy;
+    let maxD = -1;
+    let index = -1;
+    for (let i = first + 1; i < last; i++) {
+      let px = xs[i]! - ax;
+      let py = ys[i]! - ay;
+      if (len2 > 0) {
+        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+        px -= t * dx;
+        py -= t * dy;
+      }
+      const d = px * px + py * py;
+      if (d > maxD) {
+        maxD = d;
+        index = i;
+      }
+    }
+    if (index >= 0 && maxD > tol2) {
+      keep[index] = 1;
+      stack.push(first, index, index, last);
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep[i]) out.push(i);
+  return out;
+}
+
+/**
+ * Douglas-Peucker significance of every point: the largest tolerance (metres) at which the point
+ * would still be kept (ends: Infinity; points exactly on a line: 0). One pass answers every zoom
+ * and any cap: a point is kept at tolerance `t` exactly when its significance exceeds `t`.
+ */
+export function significance(points: readonly LatLon[]): Float64Array {
+  const n = points.length;
+  const sig = new Float64Array(n);
+  if (n === 0) return sig;
+  sig[0] = Infinity;
+  sig[n - 1] = Infinity;
+  if (n <= 2) return sig;
+  const lat0 = points[0]!.lat * RAD;
+  const kx = 111_319.49 * Math.cos(lat0);
+  const ky = 110_574.0;
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    xs[i] = points[i]!.lon * kx;
+    ys[i] = points[i]!.lat * ky;
+  }
+  const stack: number[] = [0, n - 1, Infinity];
+  while (stack.length) {
+    const parent = stack.pop()!;
+    const last = stack.pop()!;
+    const first = stack.pop()!;
+    const ax = xs[first]!;
+    const ay = ys[first]!;
+    const dx = xs[last]! - ax;
+    const dy = ys[last]! - ay;
+    const len2 = dx * dx + dy * dy;
+    let maxD = 0;
+    let index = -1;
+    for (let i = first + 1; i < last; i++) {
+      let px = xs[i]! - ax;
+      let py = ys[i]! - ay;
+      if (len2 > 0) {
+        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+        px -= t * dx;
+        py -= t * dy;
+      }
+      const d = px * px + py * py;
+      if (d > maxD) {
+        maxD = d;
+        index = i;
+      }
+    }
+    if (index < 0) continue;
+    const s = Math.min(Math.sqrt(maxD), parent);
+    sig[index] = s;
+    stack.push(first, index, s, index, last, s);
+  }
+  return sig;
+}
+
+/** Indexes whose significance exceeds `toleranceM`, at most `maxPoints` of them (the most significant), in order. */
+export function selectBySignificance(sig: Float64Array, toleranceM: number, maxPoints: number): { indexes: number[]; capped: boolean } {
+  let count = 0;
+  for (const s of sig) if (s > toleranceM) count++;
+  let threshold = toleranceM;
+  let capped = false;
+  if (count > maxPoints) {
+    capped = true;
+    const sorted = Float64Array.from(sig).sort();
+    // The maxPoints-th largest value; strictly above it keeps fewer than maxPoints.
+    threshold = sorted[sorted.length - maxPoints]!;
+    const above = sorted.filter((v) => v > threshold).length;
+    let ties = maxPoints - above;
+    const out: number[] = [];
+    for (let i = 0; i < sig.length; i++) {
+      const v = sig[i]!;
+      if (v > threshold || (v === threshold && ties-- > 0)) out.push(i);
+    }
+    return { indexes: out, capped };
+  }
+  const out: number[] = [];
+  for (let i = 0; i < sig.length; i++) if (sig[i]! > threshold) out.push(i);
+  return { indexes: out, capped };
+}
+
+/**
+ * Simplifies for display at `zoom` (tolerance: one pixel) and caps the result at `maxPoints`
+ * (keeping the most significant points), so a month of history can never flood the browser.
+ */
+export function simplifyForZoom(points: readonly LatLon[], zoom: number, maxPoints: number): number[] {
+  if (points.length === 0) return [];
+  return selectBySignificance(significance(points), metresPerPixel(zoom, points[0]!.lat), maxPoints).indexes;
+}

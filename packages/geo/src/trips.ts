@@ -1,0 +1,178 @@
+import { distanceM } from './distance.ts';
+
+/** One fix of a track, in time order. Speed in km/h as reported by the device (null: unknown). */
+export interface TrackPoint {
+  /** Epoch milliseconds. */
+  time: number;
+  lat: number;
+  lon: number;
+  speedKmh: number | null;
+  ignition?: boolean | null;
+}
+
+export interface TrackOptions {
+  /** At or above this speed (km/h) the vehicle is moving. Default 5. */
+  movingSpeedKmh?: number;
+  /** A stationary run at least this long is a stop, seconds. Default 300 (5 min). */
+  minStopDurationS?: number;
+  /**
+   * A silence between two fixes longer than this (seconds) that covers less than `gapRadiusM`
+   * is a stop: trackers sleep when parked. Default 300.
+   */
+  maxGapS?: number;
+  /** Default 200 m. */
+  gapRadiusM?: number;
+}
+
+export interface Stop {
+  lat: number;
+  lon: number;
+  /** Epoch ms of arrival and departure (departure = last fix when the track ends stopped). */
+  start: number;
+  end: number;
+  durationS: number;
+  /** Seconds of the stop with the ignition reported on. */
+  idleS: number;
+  /** Index of the first point of the stop in the input. */
+  startIndex: number;
+  endIndex: number;
+}
+
+export interface Trip {
+  start: number;
+  end: number;
+  startIndex: number;
+  endIndex: number;
+  distanceM: number;
+  durationS: number;
+  maxSpeedKmh: number;
+  averageSpeedKmh: number;
+}
+
+export interface TrackSummary {
+  distanceM: number;
+  /** Seconds spent moving. */
+  drivingS: number;
+  /** Seconds stationary with the ignition on (engine running, going nowhere). */
+  idleS: number;
+  /** Seconds in stops (stationary at least minStopDurationS). */
+  stoppedS: number;
+  maxSpeedKmh: number;
+  /** Distance over driving time; 0 without driving. */
+  averageSpeedKmh: number;
+}
+
+export interface TrackAnalysis {
+  stops: Stop[];
+  trips: Trip[];
+  summary: TrackSummary;
+}
+
+/**
+ * Trip and stop detection over one vehicle's track (pure; history routes, analytics and IFTA
+ * share it). Segments between consecutive fixes are classified moving or stationary from the
+ * reported speed (GPS jitter at standstill makes position-derived speed unreliable at 1 Hz), the
+ * position-derived speed when none is reported, and long silences that cover no ground count as
+ * stationary. Maximal stationary runs of at least minStopDurationS are stops; what lies between
+ * stops is a trip.
+ */
+export function analyzeTrack(points: readonly TrackPoint[], options: TrackOptions = {}): TrackAnalysis {
+  const movingKmh = options.movingSpeedKmh ?? 5;
+  const minStopMs = (options.minStopDurationS ?? 300) * 1000;
+  const maxGapMs = (options.maxGapS ?? 300) * 1000;
+  const gapRadius = options.gapRadiusM ?? 200;
+  const n = points.length;
+  const summary: TrackSummary = { distanceM: 0, drivingS: 0, idleS: 0, stoppedS: 0, maxSpeedKmh: 0, averageSpeedKmh: 0 };
+  if (n === 0) return { stops: [], trips: [], summary };
+
+  // Per segment k (points k -> k+1): moving?, length, duration.
+  const moving = new Uint8Array(Math.max(0, n - 1));
+  const lengths = new Float64Array(Math.max(0, n - 1));
+  let maxSpeed = 0;
+  for (let i = 0; i < n; i++) {
+    const s = points[i]!.speedKmh;
+    if (s !== null && s > maxSpeed) maxSpeed = s;
+  }
+  for (let k = 0; k < n - 1; k++) {
+    const a = points[k]!;
+    const b = points[k + 1]!;
+    const dt = b.time - a.time;
+    const d = distanceM(a, b);
+    lengths[k] = d;
+    let isMoving: boolean;
+    if (dt > maxGapMs) {
+      isMoving = d > gapRadius;
+    } else if (b.speedKmh !== null) {
+      isMoving = b.speedKmh >= movingKmh || (a.speedKmh !== null && a.speedKmh >= movingKmh);
+    } else {
+      isMoving = dt > 0 && (d / dt) * 3600 >= movingKmh;
+    }
+    moving[k] = isMoving ? 1 : 0;
+    if (isMoving && b.speedKmh === null && dt > 0) maxSpeed = Math.max(maxSpeed, (d / dt) * 3600);
+  }
+
+  const stops: Stop[] = [];
+  const trips: Trip[] = [];
+  let k = 0;
+  let tripStart = 0;
+  const closeTrip = (endIndex: number) => {
+    if (endIndex <= tripStart) return;
+    let dist = 0;
+    let drive = 0;
+    let max = 0;
+    for (let j = tripStart; j < endIndex; j++) {
+      if (moving[j]) {
+        dist += lengths[j]!;
+        drive += points[j + 1]!.time - points[j]!.time;
+      }
+      const s = points[j + 1]!.speedKmh;
+      if (s !== null && s > max) max = s;
+    }
+    if (dist === 0) return;
+    const start = points[tripStart]!.time;
+    const end = points[endIndex]!.time;
+    trips.push({
+      start,
+      end,
+      startIndex: tripStart,
+      endIndex,
+      distanceM: dist,
+      durationS: (end - start) / 1000,
+      maxSpeedKmh: max,
+      averageSpeedKmh: drive > 0 ? dist / 1000 / (drive / 3_600_000) : 0,
+    });
+  };
+
+  while (k < n - 1) {
+    const a = points[k]!;
+    const dt = points[k + 1]!.time - a.time;
+    if (moving[k]) {
+      summary.distanceM += lengths[k]!;
+      summary.drivingS += dt / 1000;
+      k++;
+      continue;
+    }
+    // A stationary run from point k to point j.
+    let j = k;
+    let idle = 0;
+    while (j < n - 1 && !moving[j]) {
+      const segMs = points[j + 1]!.time - points[j]!.time;
+      // A silent gap is a parked tracker, not an idling engine.
+      if (points[j]!.ignition === true && segMs <= maxGapMs) idle += segMs;
+      j++;
+    }
+    const runMs = points[j]!.time - a.time;
+    summary.idleS += idle / 1000;
+    if (runMs >= minStopMs) {
+      closeTrip(k);
+      stops.push({ lat: a.lat, lon: a.lon, start: a.time, end: points[j]!.time, durationS: runMs / 1000, idleS: idle / 1000, startIndex: k, endIndex: j });
+      summary.stoppedS += runMs / 1000;
+      tripStart = j;
+    }
+    k = j;
+  }
+  closeTrip(n - 1);
+  summary.maxSpeedKmh = maxSpeed;
+  summary.averageSpeedKmh = summary.drivingS > 0 ? summary.distanceM / 1000 / (summary.drivingS / 3600) : 0;
+  return { stops, trips, summary };
+}

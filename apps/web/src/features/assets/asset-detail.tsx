@@ -1,6 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { Badge, Button, Divider, Drawer, Group, Select, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCpu, IconLink, IconPencil, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
@@ -9,8 +8,9 @@ import { DataState } from '../../components/data-state.tsx';
 import { api } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { useCan, usePagedList, useRecord, useRegistryMutation } from '../registry/registry-api.ts';
-import { StatusBadge } from '../registry/registry-toolbar.tsx';
+import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { StatusBadge } from '../../components/registry-toolbar.tsx';
+import { PickAndRun } from '../../components/pick-and-run.tsx';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -331,50 +331,3 @@ function History({ asset: a }: { asset: AssetDetail }) {
   );
 }
 
-/** A searchable picker over a server list plus the button that runs the action on the chosen record. */
-export function PickAndRun<T extends { id: string }>(p: {
-  label: string;
-  resource: string;
-  toOption: (row: T) => { value: string; label: string };
-  extraQuery: Record<string, string>;
-  exclude?: string[];
-  button: string;
-  onRun: (id: string, label: string) => Promise<void>;
-}) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const [value, setValue] = useState<string | null>(null);
-  const list = usePagedList<T>(p.resource, { ...p.extraQuery, size: 20, search: debounced || undefined });
-  const options = (list.data?.content ?? []).filter((r) => !p.exclude?.includes(r.id)).map(p.toOption);
-  const chosen = options.find((o) => o.value === value);
-  return (
-    <Group gap="xs" align="flex-end" wrap="nowrap">
-      <Select
-        label={p.label}
-        placeholder="Type to search"
-        searchable
-        data={chosen && !options.some((o) => o.value === chosen.value) ? [chosen, ...options] : options}
-        value={value}
-        onChange={setValue}
-        onSearchChange={setSearch}
-        searchValue={search}
-        filter={({ options: o }) => o}
-        nothingFoundMessage={list.isFetching ? 'Searching…' : 'Nothing found'}
-        style={{ flex: 1 }}
-      />
-
-        <Button
-          disabled={!value}
-          onClick={async () => {
-            if (!value) return;
-            await p.onRun(value, chosen?.label ?? '');
-            setValue(null);
-            setSearch('');
-          }}
-        >
-          {p.button}
-        </Button>
-
-    </Group>
-  );
-}

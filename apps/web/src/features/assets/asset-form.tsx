@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Drawer, Group, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Drawer, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import {
   FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
@@ -7,7 +7,8 @@ import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { showServerError, useRegistryMutation } from '../registry/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
+import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const STATUS_DATA = [
@@ -136,24 +137,3 @@ function TrailerForm(props: AssetFormProps) {
   );
 }
 
-/** Save/cancel row with the error no field took. */
-export function FormFooter({ form, busy, onCancel, label = 'Save' }: { form: { formState: { errors: { root?: { message?: string } } } }; busy: boolean; onCancel: () => void; label?: string }) {
-  const rootError = form.formState.errors.root?.message;
-  return (
-    <>
-      {rootError && (
-        <Alert color="red" variant="light" role="alert" py="xs">
-          {rootError}
-        </Alert>
-      )}
-      <Group justify="flex-end" mt="sm">
-        <Button variant="default" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={busy}>
-          {label}
-        </Button>
-      </Group>
-    </>
-  );
-}

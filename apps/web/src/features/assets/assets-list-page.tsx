@@ -6,9 +6,9 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatDate } from '../../lib/dates.ts';
-import { useCan, usePagedList } from '../registry/registry-api.ts';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../registry/registry-toolbar.tsx';
-import { ImportDrawer } from '../registry/import-drawer.tsx';
+import { useCan, usePagedList } from '../../lib/registry-api.ts';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
 import { AssetDetailDrawer } from './asset-detail.tsx';
 

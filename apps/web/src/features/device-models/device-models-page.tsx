@@ -10,8 +10,8 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { showServerError } from '../registry/registry-api.ts';
-import { FormFooter } from '../assets/asset-form.tsx';
+import { showServerError } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 
 const KEY = ['device-models'] as const;
 

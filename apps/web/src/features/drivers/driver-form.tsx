@@ -4,8 +4,8 @@ import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIM
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../registry/registry-api.ts';
-import { FormFooter } from '../assets/asset-form.tsx';
+import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];

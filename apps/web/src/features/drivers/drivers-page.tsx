@@ -11,9 +11,9 @@ import { api } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { useCan, usePagedList, useRecord, useRegistryMutation } from '../registry/registry-api.ts';
-import { ImportDrawer } from '../registry/import-drawer.tsx';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../registry/registry-toolbar.tsx';
+import { useCan, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { ImportDrawer } from '../../components/import-drawer.tsx';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 
 const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;

@@ -7,8 +7,8 @@ import { gatewayInputSchema, type DeviceModel, type Gateway, type GatewayDetail,
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { nullableField, showServerError, useRegistryMutation } from '../registry/registry-api.ts';
-import { FormFooter } from '../assets/asset-form.tsx';
+import { nullableField, showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 
 const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
 const t = (v: string | null | undefined) => v ?? '';

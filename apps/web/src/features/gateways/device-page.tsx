@@ -10,9 +10,9 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { api } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { useCan, useRecord, useRegistryMutation } from '../registry/registry-api.ts';
-import { StatusBadge } from '../registry/registry-toolbar.tsx';
-import { PickAndRun } from '../assets/asset-detail.tsx';
+import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { StatusBadge } from '../../components/registry-toolbar.tsx';
+import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 
 const ORG = '/settings/organization-settings';

@@ -7,8 +7,8 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { useCan, usePagedList } from '../registry/registry-api.ts';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../registry/registry-toolbar.tsx';
+import { useCan, usePagedList } from '../../lib/registry-api.ts';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DeviceFormDrawer } from './device-form.tsx';
 
 const ORG = '/settings/organization-settings';

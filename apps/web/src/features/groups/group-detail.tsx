@@ -9,8 +9,8 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
-import { useCan, useRecord, useRegistryMutation } from '../registry/registry-api.ts';
-import { PickAndRun } from '../assets/asset-detail.tsx';
+import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { GROUPS_PATH } from './groups-page.tsx';
 
 /** `.../groups/{id}/members` and `.../groups/{id}/assets`: one group, two tabs. */

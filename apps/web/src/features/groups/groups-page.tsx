@@ -11,8 +11,8 @@ import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { showServerError, useCan, usePagedList, useRegistryMutation } from '../registry/registry-api.ts';
-import { FormFooter } from '../assets/asset-form.tsx';
+import { showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 
 export const GROUPS_PATH = '/settings/organization-settings/groups';
 

@@ -3,9 +3,9 @@ import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Sta
 import { notifications } from '@mantine/notifications';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import type { ImportKind, ImportPreview, ImportResult } from '@fleet/api-contract';
-import { api, describeError } from '../../lib/api-client.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { downloadCsv, useRegistryMutation } from './registry-api.ts';
+import { api, describeError } from '../lib/api-client.ts';
+import { orgPath } from '../lib/org-path.ts';
+import { downloadCsv, useRegistryMutation } from '../lib/registry-api.ts';
 
 /**
  * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of

@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { hasPermission, type Page, type Permission } from '@fleet/api-contract';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import { api, ApiError } from '../../lib/api-client.ts';
-import { useCurrentUser } from '../../lib/auth-store.ts';
-import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import type { QueryValue } from '../../lib/query-string.ts';
+import { api, ApiError } from './api-client.ts';
+import { useCurrentUser } from './auth-store.ts';
+import { orgPath, useEffectiveOrganizationId } from './org-path.ts';
+import type { QueryValue } from './query-string.ts';
 
 /** Query keys of the registry screens: every mutation invalidates the whole `registry` tree. */
 export const registryKeys = {

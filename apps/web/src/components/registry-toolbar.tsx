@@ -3,8 +3,8 @@ import { Badge, Button, Select } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { Group } from '@fleet/api-contract';
-import type { QueryValue } from '../../lib/query-string.ts';
-import { downloadCsv, STATUS_OPTIONS, usePagedList } from './registry-api.ts';
+import type { QueryValue } from '../lib/query-string.ts';
+import { downloadCsv, STATUS_OPTIONS, usePagedList } from '../lib/registry-api.ts';
 
 /** A list filter kept in the URL (`?status=ACTIVE`); changing it goes back to the first page. */
 export function useFilterParam(name: string): [string | null, (v: string | null) => void] {

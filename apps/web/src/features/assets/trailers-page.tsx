@@ -1,6 +1,6 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { AssetsListPage } from './assets-list-page.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+/** `.../trailers` and `.../trailer-add` (opens the add form), spec section 2. */
 export default function TrailersPage() {
-  return <ComingSoon title="Trailers" description="Trailers and their attachments to vehicles will be managed here." />;
+  return <AssetsListPage type="TRAILER" />;
 }

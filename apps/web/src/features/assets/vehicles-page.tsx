@@ -1,6 +1,6 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { AssetsListPage } from './assets-list-page.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+/** `.../vehicles` and `.../vehicle-add` (opens the add form), spec section 2. */
 export default function VehiclesPage() {
-  return <ComingSoon title="Vehicles" description="Vehicles, their devices and assigned drivers will be managed here." />;
+  return <AssetsListPage type="VEHICLE" />;
 }

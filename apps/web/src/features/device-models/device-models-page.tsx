@@ -1,6 +1,132 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useState } from 'react';
+import { Button, Group, Modal, Stack, Textarea, TextInput, ActionIcon, Tooltip, Text } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { deviceModelInputSchema, type DeviceModel, type Page } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { api } from '../../lib/api-client.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { useTableState } from '../../lib/table-state.ts';
+import { showServerError } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const KEY = ['device-models'] as const;
+
+/** `/administration/device-models`: the global catalogue of device models (super administrator). */
 export default function DeviceModelsPage() {
-  return <ComingSoon title="Device Models" description="The catalogue of supported ELD and GPS device models will be managed here." />;
+  const [state, setState, query] = useTableState({ sort: 'name,asc' });
+  const [editing, setEditing] = useState<DeviceModel | 'new' | null>(null);
+  const qc = useQueryClient();
+  const list = useQuery({
+    queryKey: [...KEY, 'list', query],
+    queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { ...query }, signal }),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api<null>(`/settings/device-models/${id}`, { method: 'DELETE' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+  const columns: TableColumn<DeviceModel>[] = [
+    { key: 'name', header: 'Name', sortable: true, primary: true, render: (m) => <Text fw={600} size="sm">{m.name}</Text> },
+    { key: 'manufacturer', header: 'Manufacturer', sortable: true, render: (m) => m.manufacturer ?? '—' },
+    { key: 'protocol', header: 'Protocol', sortable: true, render: (m) => <Text ff="monospace" size="sm">{m.protocol}</Text> },
+    { key: 'deviceCount', header: 'Devices', align: 'right', render: (m) => m.deviceCount },
+    { key: 'notes', header: 'Notes', hiddenByDefault: true, render: (m) => m.notes ?? '—' },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      render: (m) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <Tooltip label="Edit">
+            <ActionIcon variant="subtle" aria-label={`Edit ${m.name}`} onClick={(e) => { e.stopPropagation(); setEditing(m); }}>
+              <IconPencil size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={m.deviceCount ? 'Devices use this model' : 'Delete'}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              disabled={m.deviceCount > 0}
+              aria-label={`Delete ${m.name}`}
+              onClick={async (e) => {
+                e.stopPropagation();
+                if (await confirmAction({ title: `Delete ${m.name}?`, message: 'The model leaves the catalogue for every organization.' })) {
+                  remove.mutate(m.id, { onSuccess: () => notifications.show({ color: 'teal', message: `${m.name} deleted` }) });
+                }
+              }}
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="Device models"
+        description="The catalogue every organization picks its devices' models from."
+        breadcrumbs={[{ label: 'Administration' }, { label: 'Device models' }]}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            Add device model
+          </Button>
+        }
+      />
+      <ServerTable
+        id="device-models"
+        label="Device models"
+        columns={columns}
+        data={list.data}
+        isLoading={list.isLoading}
+        isFetching={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        state={state}
+        onStateChange={setState}
+        rowKey={(m) => m.id}
+        onRowClick={(m) => setEditing(m)}
+        searchPlaceholder="Name, manufacturer, protocol"
+        emptyTitle="No device models yet"
+      />
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add device model' : `Edit ${editing?.name ?? ''}`} centered>
+        {editing !== null && <DeviceModelForm model={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      </Modal>
+    </>
+  );
+}
+
+function DeviceModelForm({ model: m, onClose }: { model: DeviceModel | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const form = useZodForm(deviceModelInputSchema, { defaultValues: { name: m?.name ?? '', manufacturer: m?.manufacturer ?? '', protocol: m?.protocol ?? '', notes: m?.notes ?? '' } });
+  const save = useMutation({
+    mutationFn: (body: unknown) =>
+      m ? api<DeviceModel>(`/settings/device-models/${m.id}`, { method: 'PUT', body, toast: false }) : api<DeviceModel>('/settings/device-models', { method: 'POST', body, toast: false }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      notifications.show({ color: 'teal', message: `${saved.name} saved` });
+      onClose();
+    } catch (err) {
+      if (!showServerError(form, err, ['name', 'manufacturer', 'protocol', 'notes'])) form.setError('root', { message: (err as Error).message });
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Device model form">
+      <Stack gap="sm">
+        <TextInput label="Name" required {...field(form, 'name')} data-autofocus />
+        <TextInput label="Manufacturer" {...field(form, 'manufacturer')} />
+        <TextInput label="Protocol" required description="The ingest decoder, e.g. teltonika, osmand" {...field(form, 'protocol')} />
+        <Textarea label="Notes" autosize minRows={2} {...field(form, 'notes')} />
+        <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
+      </Stack>
+    </form>
+  );
 }

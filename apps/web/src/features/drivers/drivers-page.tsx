@@ -1,6 +1,223 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
+import type { Driver, DriverDetail, RemovalResult } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { api } from '../../lib/api-client.ts';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { useTableState } from '../../lib/table-state.ts';
+import { useCan, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { ImportDrawer } from '../../components/import-drawer.tsx';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;
+const dash = (v: string | null | undefined) => (v ? v : '—');
+
+const COLUMNS: TableColumn<Driver>[] = [
+  { key: 'lastName', header: 'Name', sortable: true, primary: true, render: (d) => <Text fw={600} size="sm">{name(d)}</Text> },
+  { key: 'licenseNumber', header: 'Licence', sortable: true, render: (d) => (d.licenseNumber ? `${d.licenseNumber} (${d.licenseState ?? '—'})` : '—') },
+  { key: 'licenseExpiry', header: 'Licence expiry', sortable: true, hiddenByDefault: true, render: (d) => (d.licenseExpiry ? formatDate(`${d.licenseExpiry}T12:00:00`) : '—') },
+  { key: 'employeeId', header: 'Employee id', sortable: true, render: (d) => dash(d.employeeId) },
+  { key: 'vehicle', header: 'Vehicle', render: (d) => dash(d.vehicle?.unitNumber) },
+  { key: 'ruleset', header: 'Ruleset', hiddenByDefault: true, render: (d) => rulesetLabel(d.ruleset) },
+  { key: 'email', header: 'E-mail', sortable: true, hiddenByDefault: true, render: (d) => dash(d.email) },
+  { key: 'phone', header: 'Phone', hiddenByDefault: true, render: (d) => dash(d.phone) },
+  { key: 'groups', header: 'Groups', hiddenByDefault: true, render: (d) => dash(d.groups.map((g) => g.name).join(', ')) },
+  { key: 'status', header: 'Status', sortable: true, render: (d) => <StatusBadge status={d.status} /> },
+];
+
+/** All drivers (`.../all-drivers`), and `.../driver-add` or `?addDriver=true` with the add form open. */
 export default function DriversPage() {
-  return <ComingSoon title="All Drivers" description="Drivers, their licences and home terminals will be managed here." />;
+  const [state, setState, pageQuery] = useTableState({ sort: 'lastName,asc' });
+  const [status, setStatus] = useFilterParam('status');
+  const [group, setGroup] = useFilterParam('group');
+  const [addFlag, setAddFlag] = useFlagParam('addDriver');
+  const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/driver-add'));
+  const [editing, setEditing] = useState<Driver | null>(null);
+  const [detailId, setDetailId] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+  const canCreate = useCan('DRIVER_CREATE');
+  const query = useMemo(() => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined }), [pageQuery, status, group]);
+  const list = usePagedList<Driver>('drivers', query);
+  const addButton = canCreate ? (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+      Add driver
+    </Button>
+  ) : null;
+  return (
+    <>
+      <PageHeader
+        title="All drivers"
+        description="Drivers, their licences, hours-of-service rules and vehicles."
+        breadcrumbs={[{ label: 'Organization settings' }, { label: 'All drivers' }]}
+        actions={
+          <>
+            {canCreate && (
+              <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setImporting(true)}>
+                Import CSV
+              </Button>
+            )}
+            {addButton}
+          </>
+        }
+      />
+      <ServerTable
+        id="drivers"
+        label="Drivers"
+        columns={COLUMNS}
+        data={list.data}
+        isLoading={list.isLoading}
+        isFetching={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        state={state}
+        onStateChange={setState}
+        rowKey={(d) => d.id}
+        onRowClick={(d) => setDetailId(d.id)}
+        searchPlaceholder="Name, licence, employee id, e-mail"
+        emptyTitle={status || group ? 'No drivers match the filters' : 'No drivers yet'}
+        emptyDescription={canCreate ? 'Add your drivers one by one or import a CSV.' : undefined}
+        emptyAction={status || group ? undefined : addButton}
+        toolbar={
+          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
+            <StatusFilter value={status} onChange={setStatus} />
+            <GroupFilter value={group} onChange={setGroup} />
+            <ExportButton path="/drivers/export" query={query} fileName="drivers.csv" />
+          </Group>
+        }
+      />
+      <DriverFormDrawer
+        driver={editing}
+        opened={adding || !!editing}
+        onClose={() => {
+          setAdding(false);
+          setEditing(null);
+          if (addFlag) setAddFlag(false);
+        }}
+      />
+      <DriverDetailDrawer
+        id={detailId}
+        onClose={() => setDetailId(null)}
+        onEdit={(d) => {
+          setDetailId(null);
+          setEditing(d);
+        }}
+      />
+      <ImportDrawer kind="drivers" opened={importing} onClose={() => setImporting(false)} />
+    </>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
+    </Stack>
+  );
+}
+
+function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClose: () => void; onEdit: (d: Driver) => void }) {
+  const detail = useRecord<DriverDetail>('drivers', id);
+  const d = detail.data;
+  const canUpdate = useCan('DRIVER_UPDATE');
+  const canDelete = useCan('DRIVER_DELETE');
+  const remove = useRegistryMutation((driverId: string) => api<RemovalResult>(orgPath(`/drivers/${driverId}`), { method: 'DELETE' }));
+  const exemptions = d
+    ? [d.shortHaul150 && 'Short-haul 150 air-miles', d.sixteenHour && '16-hour exception', d.personalConveyanceAllowed && 'Personal conveyance', d.yardMovesAllowed && 'Yard moves'].filter(Boolean)
+    : [];
+  return (
+    <Drawer opened={!!id} onClose={onClose} position="right" size="lg" title={d ? name(d) : 'Loading'}>
+      <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
+        {d && (
+          <Stack gap="lg">
+            <Group justify="space-between">
+              <StatusBadge status={d.status} />
+              <Group gap="xs">
+                {canUpdate && (
+                  <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => onEdit(d)}>
+                    Edit
+                  </Button>
+                )}
+                {canDelete && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconTrash size={14} />}
+                    onClick={async () => {
+                      const ok = await confirmAction({
+                        title: `Delete ${name(d)}?`,
+                        message: 'The driver is deleted when nothing references them; when logs or assignments do, they are deactivated instead and kept for the records.',
+                      });
+                      if (!ok) return;
+                      try {
+                        const r = await remove.mutateAsync(d.id);
+                        notifications.show({ color: r.result === 'DELETED' ? 'teal' : 'yellow', message: r.message });
+                        onClose();
+                      } catch {
+                        // toast shown
+                      }
+                    }}
+                  >
+                    Delete
+                  </Button>
+                )}
+              </Group>
+            </Group>
+            <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
+              <Fact label="Licence">{d.licenseNumber}</Fact>
+              <Fact label="State / class">{[d.licenseState, d.licenseClass === 'NON_CDL' ? 'Non-CDL' : d.licenseClass].filter(Boolean).join(' · ')}</Fact>
+              <Fact label="Expires">{d.licenseExpiry ? formatDate(`${d.licenseExpiry}T12:00:00`) : null}</Fact>
+              <Fact label="E-mail">{d.email}</Fact>
+              <Fact label="Phone">{d.phone}</Fact>
+              <Fact label="Employee id">{d.employeeId}</Fact>
+              <Fact label="Home terminal zone">{d.homeTimeZone}</Fact>
+              <Fact label="Ruleset">{rulesetLabel(d.ruleset)}</Fact>
+              <Fact label="Vehicle">{d.vehicle?.unitNumber}</Fact>
+              <Fact label="Sign-in account">{d.user?.email}</Fact>
+              <Fact label="ELD">{d.eldExempt ? `Exempt: ${d.eldExemptReason ?? ''}` : 'Required'}</Fact>
+            </SimpleGrid>
+            <Group gap="xs">
+              {exemptions.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No exemptions.
+                </Text>
+              ) : (
+                exemptions.map((e) => (
+                  <Badge key={String(e)} variant="light" radius="sm">
+                    {e}
+                  </Badge>
+                ))
+              )}
+            </Group>
+            {d.notes && <Fact label="Notes">{d.notes}</Fact>}
+            <Divider label="Vehicle history" labelPosition="left" />
+            {d.vehicleHistory.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                Never assigned to a vehicle.
+              </Text>
+            ) : (
+              d.vehicleHistory.map((h, i) => (
+                <Group key={i} justify="space-between">
+                  <Text size="sm">{h.asset.unitNumber}</Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(h.from)} – {h.to ? formatDateTime(h.to) : 'now'}
+                  </Text>
+                </Group>
+              ))
+            )}
+          </Stack>
+        )}
+      </DataState>
+    </Drawer>
+  );
 }

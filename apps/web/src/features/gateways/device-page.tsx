@@ -1,6 +1,212 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useState, type ReactNode } from 'react';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
+import { useNavigate, useParams } from 'react-router';
+import type { Asset, GatewayDetail } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { api } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/dates.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { StatusBadge } from '../../components/registry-toolbar.tsx';
+import { PickAndRun } from '../../components/pick-and-run.tsx';
+import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const ORG = '/settings/organization-settings';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
+    </Stack>
+  );
+}
+
+/** `.../devices/{id}`: model, pairing (with pair/unpair), pairing history, last seen, ingest token. */
 export default function DevicePage() {
-  return <ComingSoon title="Device" description="The device's details, pairing and last positions will appear here." />;
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const detail = useRecord<GatewayDetail>('gateways', id);
+  const g = detail.data;
+  const canUpdate = useCan('GAT_UPDATE');
+  const canDelete = useCan('GAT_DELETE');
+  const canPair = useCan('GAT_PAIR');
+  const [editing, setEditing] = useState(false);
+  const [token, setToken] = useState<{ name: string; token: string } | null>(null);
+  const call = useRegistryMutation(({ path }: { path: string }) => api<unknown>(orgPath(path), { method: 'POST' }));
+  const regenerate = useRegistryMutation((gid: string) => api<{ ingestToken: string }>(orgPath(`/gateways/${gid}/token`), { method: 'POST' }));
+  const remove = useRegistryMutation((gid: string) => api<{ result: string; message: string }>(orgPath(`/gateways/${gid}`), { method: 'DELETE' }));
+  const run = async (message: string, f: () => Promise<unknown>) => {
+    try {
+      await f();
+      notifications.show({ color: 'teal', message });
+    } catch {
+      // toast shown
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={g?.name ?? 'Device'}
+        description={g ? <Text span ff="monospace" size="sm">{g.uniqueId}</Text> : undefined}
+        breadcrumbs={[{ label: 'Devices', to: `${ORG}/devices` }, { label: g?.name ?? 'Device' }]}
+        actions={
+          g && (
+            <>
+              {canUpdate && (
+                <Button
+                  variant="default"
+                  leftSection={<IconKey size={16} />}
+                  onClick={async () => {
+                    if (await confirmAction({ title: 'Regenerate ingest token?', message: 'The current token stops working at once; the device must be given the new one.', confirmLabel: 'Regenerate' })) {
+                      try {
+                        const r = await regenerate.mutateAsync(g.id);
+                        setToken({ name: g.name, token: r.ingestToken });
+                      } catch {
+                        // toast shown
+                      }
+                    }
+                  }}
+                >
+                  New ingest token
+                </Button>
+              )}
+              {canUpdate && (
+                <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+              )}
+              {canDelete && (
+                <Button
+                  variant="light"
+                  color="red"
+                  leftSection={<IconTrash size={16} />}
+                  onClick={async () => {
+                    if (!(await confirmAction({ title: `Delete ${g.name}?`, message: 'Deleted when it never reported or paired; otherwise deactivated and kept for the records.' }))) return;
+                    try {
+                      const r = await remove.mutateAsync(g.id);
+                      notifications.show({ color: 'teal', message: r.message });
+                      navigate(`${ORG}/devices`);
+                    } catch {
+                      // toast shown
+                    }
+                  }}
+                >
+                  Delete
+                </Button>
+              )}
+            </>
+          )
+        }
+      />
+      <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
+        {g && (
+          <Stack gap="md">
+            <Card withBorder radius="md">
+              <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+                <Fact label="Status">
+                  <StatusBadge status={g.status} />
+                </Fact>
+                <Fact label="Model">{g.deviceModel ? `${g.deviceModel.name}${g.deviceModel.manufacturer ? ` (${g.deviceModel.manufacturer})` : ''}` : null}</Fact>
+                <Fact label="Protocol">{g.deviceModel?.protocol}</Fact>
+                <Fact label="Last seen">{g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never'}</Fact>
+                <Fact label="SIM">{g.phone}</Fact>
+                <Fact label="Firmware">{g.firmware}</Fact>
+                <Fact label="Ingest token">{g.hasIngestToken ? 'Set' : 'None'}</Fact>
+                <Fact label="Groups">{g.groups.map((x) => x.name).join(', ')}</Fact>
+              </SimpleGrid>
+              {g.notes && (
+                <Text size="sm" mt="md">
+                  {g.notes}
+                </Text>
+              )}
+            </Card>
+            <Card withBorder radius="md">
+              <Title order={2} fz="md" mb="sm">
+                Vehicle
+              </Title>
+              {g.asset ? (
+                <Group justify="space-between">
+                  <Badge size="lg" variant="light" radius="sm">
+                    {g.asset.unitNumber}
+                  </Badge>
+                  {canPair && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      leftSection={<IconX size={14} />}
+                      onClick={async () => {
+                        if (await confirmAction({ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }))
+                          await run('Device unpaired', () => call.mutateAsync({ path: `/gateways/${g.id}/unpair` }));
+                      }}
+                    >
+                      Unpair
+                    </Button>
+                  )}
+                </Group>
+              ) : (
+                <Stack gap="sm">
+                  <Text size="sm" c="dimmed">
+                    Not paired with a vehicle.
+                  </Text>
+                  {canPair && g.status === 'ACTIVE' && (
+                    <PickAndRun
+                      label="Pair with vehicle"
+                      resource="assets"
+                      toOption={(a: Asset) => ({ value: a.id, label: `${a.unitNumber}${a.device ? ` (has ${a.device.name})` : ''}` })}
+                      extraQuery={{ type: 'VEHICLE', status: 'ACTIVE', sort: 'unitNumber,asc' }}
+                      button="Pair"
+                      onRun={async (assetId, label) => {
+                        if (await confirmAction({ title: 'Pair device?', message: `${g.name} will report for ${label}.`, confirmLabel: 'Pair', danger: false }))
+                          await run('Device paired', () => call.mutateAsync({ path: `/gateways/${g.id}/pair/${assetId}` }));
+                      }}
+                    />
+                  )}
+                </Stack>
+              )}
+            </Card>
+            <Card withBorder radius="md">
+              <Title order={2} fz="md" mb="sm">
+                Pairing history
+              </Title>
+              {g.pairingHistory.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  Never paired.
+                </Text>
+              ) : (
+                <Table aria-label="Pairing history">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Vehicle</Table.Th>
+                      <Table.Th>From</Table.Th>
+                      <Table.Th>To</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {g.pairingHistory.map((h, i) => (
+                      <Table.Tr key={i}>
+                        <Table.Td>{h.asset.unitNumber}</Table.Td>
+                        <Table.Td>{formatDateTime(h.from)}</Table.Td>
+                        <Table.Td>{h.to ? formatDateTime(h.to) : 'now'}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Card>
+          </Stack>
+        )}
+      </DataState>
+      <DeviceFormDrawer device={g ?? null} opened={editing} onClose={() => setEditing(false)} />
+      <IngestTokenModal value={token} onClose={() => setToken(null)} />
+    </>
+  );
 }

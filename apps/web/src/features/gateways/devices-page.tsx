@@ -1,6 +1,97 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useMemo, useState } from 'react';
+import { Button, Group, Select, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import type { Gateway } from '@fleet/api-contract';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { useTableState } from '../../lib/table-state.ts';
+import { useCan, usePagedList } from '../../lib/registry-api.ts';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { DeviceFormDrawer } from './device-form.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const ORG = '/settings/organization-settings';
+const dash = (v: string | null | undefined) => (v ? v : '—');
+
+const COLUMNS: TableColumn<Gateway>[] = [
+  { key: 'name', header: 'Name', sortable: true, primary: true, render: (g) => <Text fw={600} size="sm">{g.name}</Text> },
+  { key: 'uniqueId', header: 'Unique id', sortable: true, render: (g) => <Text ff="monospace" size="sm">{g.uniqueId}</Text> },
+  { key: 'model', header: 'Model', render: (g) => dash(g.deviceModel?.name) },
+  { key: 'asset', header: 'Vehicle', render: (g) => dash(g.asset?.unitNumber) },
+  { key: 'lastSeenAt', header: 'Last seen', sortable: true, render: (g) => (g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never') },
+  { key: 'firmware', header: 'Firmware', sortable: true, hiddenByDefault: true, render: (g) => dash(g.firmware) },
+  { key: 'phone', header: 'SIM', hiddenByDefault: true, render: (g) => dash(g.phone) },
+  { key: 'status', header: 'Status', sortable: true, render: (g) => <StatusBadge status={g.status} /> },
+];
+
+/** Devices (`.../devices`), and `.../device-add` or `?addDevice=true` with the add form open. */
 export default function DevicesPage() {
-  return <ComingSoon title="Devices" description="GPS and ELD devices and their pairing with vehicles will be managed here." />;
+  const navigate = useNavigate();
+  const [state, setState, pageQuery] = useTableState({ sort: 'name,asc' });
+  const [status, setStatus] = useFilterParam('status');
+  const [group, setGroup] = useFilterParam('group');
+  const [paired, setPaired] = useFilterParam('paired');
+  const [addFlag, setAddFlag] = useFlagParam('addDevice');
+  const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/device-add'));
+  const canCreate = useCan('GAT_CREATE');
+  const query = useMemo(
+    () => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined, paired: paired ?? undefined }),
+    [pageQuery, status, group, paired],
+  );
+  const list = usePagedList<Gateway>('gateways', query);
+  const addButton = canCreate ? (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+      Add device
+    </Button>
+  ) : null;
+  return (
+    <>
+      <PageHeader title="Devices" description="ELD and telematics devices, their vehicle and when they last reported." breadcrumbs={[{ label: 'Organization settings' }, { label: 'Devices' }]} actions={addButton} />
+      <ServerTable
+        id="devices"
+        label="Devices"
+        columns={COLUMNS}
+        data={list.data}
+        isLoading={list.isLoading}
+        isFetching={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        state={state}
+        onStateChange={setState}
+        rowKey={(g) => g.id}
+        onRowClick={(g) => navigate(`${ORG}/devices/${g.id}`)}
+        searchPlaceholder="Name, unique id"
+        emptyTitle={status || group || paired ? 'No devices match the filters' : 'No devices yet'}
+        emptyAction={status || group || paired ? undefined : addButton}
+        toolbar={
+          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
+            <StatusFilter value={status} onChange={setStatus} />
+            <Select
+              aria-label="Filter by pairing"
+              placeholder="Paired or not"
+              data={[
+                { value: 'true', label: 'Paired' },
+                { value: 'false', label: 'Not paired' },
+              ]}
+              value={paired}
+              onChange={setPaired}
+              clearable
+              style={{ flex: '1 1 120px', maxWidth: 160 }}
+            />
+            <GroupFilter value={group} onChange={setGroup} />
+            <ExportButton path="/gateways/export" query={query} fileName="devices.csv" />
+          </Group>
+        }
+      />
+      <DeviceFormDrawer
+        device={null}
+        opened={adding}
+        onClose={() => {
+          setAdding(false);
+          if (addFlag) setAddFlag(false);
+        }}
+      />
+    </>
+  );
 }

@@ -1,6 +1,5 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { GroupDetailPage } from './group-detail.tsx';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
 export default function GroupMembersPage() {
-  return <ComingSoon title="Group members" description="The members of this group will be managed here." />;
+  return <GroupDetailPage tab="members" />;
 }

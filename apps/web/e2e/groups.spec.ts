@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, confirm, login, ORG, pick, uniq } from './registry-helpers.ts';
+
+test('groups: create, add a driver and a vehicle, remove, rename and delete', async ({ page }) => {
+  const name = `Terminal ${uniq()}`;
+  await login(page, ADMIN);
+  await page.goto(`${ORG}/groups`);
+  await page.getByRole('button', { name: 'Add group' }).first().click();
+  const form = page.getByRole('form', { name: 'Group form' });
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText(/Name is a required field/i)).toBeVisible();
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Search Groups').fill(name);
+  await page.getByRole('row', { name: new RegExp(name) }).getByText(name).click();
+  await expect(page).toHaveURL(/\/members$/);
+
+  await pick(page, 'Add a driver', 'a');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const members = page.getByRole('table', { name: 'Members' });
+  await expect(members.getByRole('row')).toHaveCount(1);
+
+  await page.getByRole('tab', { name: /Assets/ }).click();
+  await expect(page).toHaveURL(/\/assets$/);
+  await pick(page, 'Add a vehicle', '');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const assets = page.getByRole('table', { name: 'Assets' });
+  await expect(assets.getByRole('row')).toHaveCount(1);
+  await assets.getByRole('button', { name: /Remove/ }).click();
+  await confirm(page, 'Remove');
+  await expect(page.getByText('No vehicles or trailers yet.')).toBeVisible();
+
+  await page.goto(`${ORG}/groups?search=${encodeURIComponent(name)}`);
+  await page.getByRole('button', { name: `Rename ${name}` }).click();
+  await page.getByRole('form', { name: 'Group form' }).getByLabel('Name').fill(`${name} East`);
+  await page.getByRole('form', { name: 'Group form' }).getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Search Groups').fill(`${name} East`);
+  await expect(page.getByRole('row', { name: new RegExp(`${name} East.*1 members`) })).toBeVisible();
+  await page.getByRole('button', { name: `Delete ${name} East` }).click();
+  await confirm(page, 'Delete');
+  await expect(page.getByText('No groups yet').or(page.getByText(/No .* match/))).toBeVisible();
+});

@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFileSpreadsheet } from '@tabler/icons-react';
+import type { ImportKind, ImportPreview, ImportResult } from '@fleet/api-contract';
+import { api, describeError } from '../lib/api-client.ts';
+import { orgPath } from '../lib/org-path.ts';
+import { downloadCsv, useRegistryMutation } from '../lib/registry-api.ts';
+
+/**
+ * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of
+ * each row (nothing saved), then import of the valid rows in one transaction on confirm.
+ */
+export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; opened: boolean; onClose: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [csv, setCsv] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [checking, setChecking] = useState(false);
+  const commit = useRegistryMutation((text: string) => api<ImportResult>(orgPath(`/imports/${kind}`), { method: 'POST', body: { csv: text } }));
+
+  const reset = () => {
+    setFile(null);
+    setCsv(null);
+    setPreview(null);
+    setError(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const choose = async (f: File | null) => {
+    reset();
+    setFile(f);
+    if (!f) return;
+    setChecking(true);
+    try {
+      const text = await f.text();
+      setCsv(text);
+      setPreview(await api<ImportPreview>(orgPath(`/imports/${kind}/preview`), { method: 'POST', body: { csv: text }, toast: false }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <Drawer opened={opened} onClose={close} position="right" size="xl" title={`Import ${kind} from CSV`}>
+      <Stack gap="md">
+        <Text size="sm">
+          Use the template&apos;s columns (one {kind.slice(0, -1)} per row). Rows with errors are listed and skipped; the valid rows are imported together when you
+          confirm.{' '}
+          <Anchor component="button" type="button" size="sm" onClick={() => void downloadCsv(`/imports/${kind}/template`, {}, `${kind}-import-template.csv`)}>
+            Download the template
+          </Anchor>
+        </Text>
+        <FileInput
+          label="CSV file"
+          placeholder="Choose a .csv file"
+          accept=".csv,text/csv"
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconFileSpreadsheet size={16} />}
+          clearable
+        />
+        {checking && <Text size="sm">Checking the file…</Text>}
+        {error !== null && (
+          <Alert color="red" role="alert" title={describeError(error).title}>
+            {describeError(error).details}
+          </Alert>
+        )}
+        {preview && (
+          <Stack gap="sm">
+            <Group gap="xs">
+              <Badge color="gray" variant="light">{preview.totalRows} rows</Badge>
+              <Badge color="teal" variant="light">{preview.validRows} valid</Badge>
+              <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">{preview.invalidRows} with errors</Badge>
+            </Group>
+            {preview.unknownColumns.length > 0 && (
+              <Alert color="yellow" title="Columns ignored">
+                {preview.unknownColumns.join(', ')}
+              </Alert>
+            )}
+            {preview.errors.length > 0 && (
+              <ScrollArea.Autosize mah={260}>
+                <Table striped aria-label="Row errors" fz="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Line</Table.Th>
+                      <Table.Th>Column</Table.Th>
+                      <Table.Th>Problem</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {preview.errors.slice(0, 500).map((e, i) => (
+                      <Table.Tr key={i}>
+                        <Table.Td>{e.line}</Table.Td>
+                        <Table.Td>{e.field}</Table.Td>
+                        <Table.Td>{e.message}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea.Autosize>
+            )}
+            {preview.sample.length > 0 && (
+              <ScrollArea type="auto">
+                <Text size="sm" fw={600} mb={4}>
+                  First valid rows
+                </Text>
+                <Table aria-label="Preview of valid rows" fz="xs" withTableBorder>
+                  <Table.Thead>
+                    <Table.Tr>
+                      {preview.columns.map((c) => (
+                        <Table.Th key={c}>{c}</Table.Th>
+                      ))}
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {preview.sample.slice(0, 10).map((row, i) => (
+                      <Table.Tr key={i}>
+                        {preview.columns.map((c) => (
+                          <Table.Td key={c}>{row[c] === null || row[c] === undefined ? '' : String(row[c])}</Table.Td>
+                        ))}
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea>
+            )}
+          </Stack>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button
+            disabled={!csv || !preview || preview.validRows === 0}
+            loading={commit.isPending}
+            onClick={async () => {
+              if (!csv) return;
+              try {
+                const r = await commit.mutateAsync(csv);
+                notifications.show({ color: 'teal', message: `${r.imported} ${kind} imported${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}` });
+                close();
+              } catch {
+                // toast shown
+              }
+            }}
+          >
+            Import {preview ? `${preview.validRows} valid rows` : ''}
+          </Button>
+        </Group>
+      </Stack>
+    </Drawer>
+  );
+}

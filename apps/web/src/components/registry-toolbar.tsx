@@ -1,0 +1,109 @@
+import { useCallback, useState } from 'react';
+import { Badge, Button, Select } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import type { Group } from '@fleet/api-contract';
+import type { QueryValue } from '../lib/query-string.ts';
+import { downloadCsv, STATUS_OPTIONS, usePagedList } from '../lib/registry-api.ts';
+
+/** A list filter kept in the URL (`?status=ACTIVE`); changing it goes back to the first page. */
+export function useFilterParam(name: string): [string | null, (v: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = useCallback(
+    (v: string | null) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (v) next.set(name, v);
+          else next.delete(name);
+          next.delete('page');
+          return next;
+        },
+        { replace: true },
+      ),
+    [name, setParams],
+  );
+  return [params.get(name), set];
+}
+
+/** A URL flag such as `?addVehicle=true`, with a setter that removes it. */
+export function useFlagParam(name: string): [boolean, (on: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = useCallback(
+    (on: boolean) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (on) next.set(name, 'true');
+          else next.delete(name);
+          return next;
+        },
+        { replace: true },
+      ),
+    [name, setParams],
+  );
+  return [params.get(name) === 'true', set];
+}
+
+export function StatusFilter({ value, onChange }: { value: string | null; onChange: (v: string | null) => void }) {
+  return (
+    <Select
+      aria-label="Filter by status"
+      placeholder="Any status"
+      data={STATUS_OPTIONS}
+      value={value}
+      onChange={onChange}
+      clearable
+      style={{ flex: '1 1 120px', maxWidth: 160 }}
+    />
+  );
+}
+
+export function GroupFilter({ value, onChange }: { value: string | null; onChange: (v: string | null) => void }) {
+  const groups = usePagedList<Group>('groups', { size: 500, sort: 'name,asc' });
+  return (
+    <Select
+      aria-label="Filter by group"
+      placeholder="Any group"
+      data={(groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name }))}
+      value={value}
+      onChange={onChange}
+      clearable
+      searchable
+      style={{ flex: '1 1 130px', maxWidth: 190 }}
+      nothingFoundMessage="No groups"
+    />
+  );
+}
+
+/** Downloads the list as CSV with the same filters, search and sort as the screen. */
+export function ExportButton({ path, query, fileName }: { path: string; query: Record<string, QueryValue>; fileName: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      variant="default"
+      leftSection={<IconDownload size={16} />}
+      loading={busy}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          await downloadCsv(path, { ...query, page: undefined, size: undefined }, fileName);
+        } catch {
+          // The API client already showed the error toast.
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      Export CSV
+    </Button>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge variant="light" color={status === 'ACTIVE' ? 'teal' : 'gray'} radius="sm">
+      {status === 'ACTIVE' ? 'Active' : 'Inactive'}
+    </Badge>
+  );
+}

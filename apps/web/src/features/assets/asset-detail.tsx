@@ -1,0 +1,333 @@
+import type { ReactNode } from 'react';
+import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCpu, IconLink, IconPencil, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
+import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
+import { DataState } from '../../components/data-state.tsx';
+import { api } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/dates.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { StatusBadge } from '../../components/registry-toolbar.tsx';
+import { PickAndRun } from '../../components/pick-and-run.tsx';
+
+const fuelLabel = new Map<string, string>(FUEL_TYPES);
+const trailerLabel = new Map<string, string>(TRAILER_TYPES);
+
+export interface AssetDetailDrawerProps {
+  id: string | null;
+  onClose: () => void;
+  onEdit: (asset: Asset) => void;
+}
+
+/** Vehicle or trailer detail: its record, driver, trailers, device, history and recent activity, with the link actions. */
+export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProps) {
+  const detail = useRecord<AssetDetail>('assets', id);
+  const a = detail.data;
+  return (
+    <Drawer opened={!!id} onClose={onClose} position="right" size="xl" title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}>
+      <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
+        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} />}
+      </DataState>
+    </Drawer>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
+    </Stack>
+  );
+}
+
+function Section({ title, icon, children, action }: { title: string; icon: ReactNode; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap={6}>
+          {icon}
+          <Title order={3} fz="md">
+            {title}
+          </Title>
+        </Group>
+        {action}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+const act = async (label: string, run: () => Promise<unknown>) => {
+  try {
+    await run();
+    notifications.show({ color: 'teal', message: label });
+  } catch {
+    // The API client showed the server's message.
+  }
+};
+
+function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; onEdit: (a: Asset) => void; onDeleted: () => void }) {
+  const canUpdate = useCan('ASSET_UPDATE');
+  const canDelete = useCan('ASSET_DELETE');
+  const canPair = useCan('GAT_PAIR');
+  const vehicle = a.type === 'VEHICLE';
+  const call = useRegistryMutation(({ path, method }: { path: string; method: 'POST' | 'PUT' | 'DELETE' }) => api<unknown>(orgPath(path), { method }));
+  const remove = useRegistryMutation(() => api<RemovalResult>(orgPath(`/assets/${a.id}`), { method: 'DELETE' }));
+  const active = a.status === 'ACTIVE';
+
+  const del = async () => {
+    const ok = await confirmAction({
+      title: `Delete ${a.unitNumber}?`,
+      message: 'It is deleted when nothing references it; when its history (drivers, trailers, devices, logs) does, it is deactivated instead and kept for the records.',
+      confirmLabel: 'Delete',
+    });
+    if (!ok) return;
+    try {
+      const r = await remove.mutateAsync(undefined);
+      notifications.show({ color: r.result === 'DELETED' ? 'teal' : 'yellow', message: r.message });
+      onDeleted();
+    } catch {
+      // toast shown
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Group gap="xs">
+          <StatusBadge status={a.status} />
+          {a.groups.map((g) => (
+            <Badge key={g.id} variant="outline" radius="sm">
+              {g.name}
+            </Badge>
+          ))}
+        </Group>
+        <Group gap="xs">
+          {canUpdate && (
+            <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => onEdit(a)}>
+              Edit
+            </Button>
+          )}
+          {canDelete && (
+            <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} />} onClick={del}>
+              Delete
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
+        <Fact label="VIN">{a.vin && <Text span ff="monospace" size="sm">{a.vin}</Text>}</Fact>
+        <Fact label="Make / model">{[a.make, a.model].filter(Boolean).join(' ')}</Fact>
+        <Fact label="Year">{a.year}</Fact>
+        <Fact label="Plate">{a.plate ? `${a.plate}${a.plateState ? ` (${a.plateState})` : ''}` : null}</Fact>
+        {vehicle ? (
+          <>
+            <Fact label="Fuel">{a.fuelType ? fuelLabel.get(a.fuelType) : null}</Fact>
+            <Fact label="IFTA qualified">{a.iftaQualified ? 'Yes' : 'No'}</Fact>
+            <Fact label="Odometer">{a.odometerKm !== null ? `${a.odometerKm.toLocaleString('en-US')} km` : null}</Fact>
+          </>
+        ) : (
+          <>
+            <Fact label="Trailer type">{a.trailerType ? trailerLabel.get(a.trailerType) : null}</Fact>
+            <Fact label="Length">{a.lengthM !== null ? `${a.lengthM} m` : null}</Fact>
+            <Fact label="Attached to">{a.attachedTo?.unitNumber}</Fact>
+          </>
+        )}
+      </SimpleGrid>
+      {a.notes && <Fact label="Notes">{a.notes}</Fact>}
+
+      {vehicle && (
+        <>
+          <Divider />
+          <Section title="Driver" icon={<IconUser size={18} />}>
+            {a.currentDriver ? (
+              <Group justify="space-between">
+                <Text size="sm" fw={600}>
+                  {a.currentDriver.firstName} {a.currentDriver.lastName}
+                </Text>
+                {canUpdate && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconX size={14} />}
+                    onClick={async () => {
+                      const name = `${a.currentDriver?.firstName} ${a.currentDriver?.lastName}`;
+                      if (await confirmAction({ title: 'Unassign driver?', message: `${name} will no longer drive ${a.unitNumber}. The assignment stays in the history.`, confirmLabel: 'Unassign' }))
+                        await act('Driver unassigned', () => call.mutateAsync({ path: `/assets/${a.id}/driver`, method: 'DELETE' }));
+                    }}
+                  >
+                    Unassign driver
+                  </Button>
+                )}
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">
+                No driver assigned.
+              </Text>
+            )}
+            {canUpdate && active && (
+              <PickAndRun
+                label={a.currentDriver ? 'Assign another driver' : 'Assign a driver'}
+                resource="drivers"
+                toOption={(d: Driver) => ({ value: d.id, label: `${d.firstName} ${d.lastName}${d.vehicle ? ` (drives ${d.vehicle.unitNumber})` : ''}` })}
+                extraQuery={{ status: 'ACTIVE', sort: 'lastName,asc' }}
+                button="Assign"
+                onRun={async (driverId, label) => {
+                  if (await confirmAction({ title: 'Assign driver?', message: `${label} will drive ${a.unitNumber}; any previous assignment of either ends now.`, confirmLabel: 'Assign', danger: false }))
+                    await act('Driver assigned', () => call.mutateAsync({ path: `/assets/${a.id}/driver/${driverId}`, method: 'PUT' }));
+                }}
+              />
+            )}
+          </Section>
+          <Divider />
+          <Section title="Trailers" icon={<IconTruckDelivery size={18} />}>
+            {a.trailers.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No trailer attached.
+              </Text>
+            )}
+            {a.trailers.map((t) => (
+              <Group key={t.id} justify="space-between">
+                <Text size="sm" fw={600}>
+                  {t.unitNumber}
+                </Text>
+                {canUpdate && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconX size={14} />}
+                    aria-label={`Detach trailer ${t.unitNumber}`}
+                    onClick={async () => {
+                      if (await confirmAction({ title: 'Detach trailer?', message: `${t.unitNumber} will be detached from ${a.unitNumber}.`, confirmLabel: 'Detach' }))
+                        await act('Trailer detached', () => call.mutateAsync({ path: `/assets/${a.id}/deattach/${t.id}`, method: 'POST' }));
+                    }}
+                  >
+                    Detach
+                  </Button>
+                )}
+              </Group>
+            ))}
+            {canUpdate && active && (
+              <PickAndRun
+                label="Attach a trailer"
+                resource="assets"
+                toOption={(t: Asset) => ({ value: t.id, label: `${t.unitNumber}${t.attachedTo ? ` (on ${t.attachedTo.unitNumber})` : ''}` })}
+                extraQuery={{ type: 'TRAILER', status: 'ACTIVE', sort: 'unitNumber,asc' }}
+                exclude={a.trailers.map((t) => t.id)}
+                button="Attach"
+                onRun={async (trailerId, label) => {
+                  if (await confirmAction({ title: 'Attach trailer?', message: `${label} will be attached to ${a.unitNumber}.`, confirmLabel: 'Attach', danger: false }))
+                    await act('Trailer attached', () => call.mutateAsync({ path: `/assets/${a.id}/attach/${trailerId}`, method: 'POST' }));
+                }}
+              />
+            )}
+          </Section>
+          <Divider />
+          <Section title="Device" icon={<IconCpu size={18} />}>
+            {a.device ? (
+              <Group justify="space-between">
+                <Stack gap={0}>
+                  <Text size="sm" fw={600}>
+                    {a.device.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {a.device.uniqueId} · last seen {a.device.lastSeenAt ? formatDateTime(a.device.lastSeenAt) : 'never'}
+                  </Text>
+                </Stack>
+                {canPair && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    leftSection={<IconX size={14} />}
+                    onClick={async () => {
+                      const d = a.device;
+                      if (d && (await confirmAction({ title: 'Unpair device?', message: `${d.name} will stop reporting for ${a.unitNumber}.`, confirmLabel: 'Unpair' })))
+                        await act('Device unpaired', () => call.mutateAsync({ path: `/gateways/${d.id}/unpair`, method: 'POST' }));
+                    }}
+                  >
+                    Unpair device
+                  </Button>
+                )}
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">
+                No device paired.
+              </Text>
+            )}
+            {canPair && active && !a.device && (
+              <PickAndRun
+                label="Pair a device"
+                resource="gateways"
+                toOption={(g: Gateway) => ({ value: g.id, label: `${g.name} · ${g.uniqueId}` })}
+                extraQuery={{ status: 'ACTIVE', paired: 'false', sort: 'name,asc' }}
+                button="Pair"
+                onRun={async (gatewayId, label) => {
+                  if (await confirmAction({ title: 'Pair device?', message: `${label} will report for ${a.unitNumber}.`, confirmLabel: 'Pair', danger: false }))
+                    await act('Device paired', () => call.mutateAsync({ path: `/gateways/${gatewayId}/pair/${a.id}`, method: 'POST' }));
+                }}
+              />
+            )}
+          </Section>
+        </>
+      )}
+
+      <Divider />
+      <Section title="History" icon={<IconLink size={18} />}>
+        <History asset={a} />
+      </Section>
+      <Divider />
+      <Section title="Recent activity" icon={<IconPencil size={18} />}>
+        {a.recentActivity.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No activity recorded.
+          </Text>
+        ) : (
+          <Timeline bulletSize={10} lineWidth={2}>
+            {a.recentActivity.map((e) => (
+              <Timeline.Item key={e.id} title={<Text size="sm">{e.action.replaceAll('_', ' ').toLowerCase()}</Text>}>
+                <Text size="xs" c="dimmed">
+                  {formatDateTime(e.createdAt)} · {e.actorEmail ?? 'system'}
+                </Text>
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        )}
+      </Section>
+    </Stack>
+  );
+}
+
+function History({ asset: a }: { asset: AssetDetail }) {
+  const rows = [
+    ...a.driverHistory.map((h) => ({ from: h.from, to: h.to, what: `Driver ${h.driver.firstName} ${h.driver.lastName}` })),
+    ...a.trailerHistory.map((h) => ({ from: h.from, to: h.to, what: `${a.type === 'VEHICLE' ? 'Trailer' : 'Vehicle'} ${h.asset.unitNumber}` })),
+    ...a.deviceHistory.map((h) => ({ from: h.from, to: h.to, what: `Device ${h.device.name}` })),
+  ].sort((x, y) => y.from.localeCompare(x.from));
+  if (rows.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No assignments yet.
+      </Text>
+    );
+  return (
+    <Stack gap={4}>
+      {rows.slice(0, 20).map((r, i) => (
+        <Group key={i} justify="space-between" wrap="nowrap" gap="xs">
+          <Text size="sm">{r.what}</Text>
+          <Text size="xs" c="dimmed" ta="right">
+            {formatDateTime(r.from)} – {r.to ? formatDateTime(r.to) : 'now'}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+

@@ -1,0 +1,139 @@
+import { Checkbox, Drawer, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
+} from '@fleet/api-contract';
+import { notifications } from '@mantine/notifications';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { api } from '../../lib/api-client.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
+import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+
+const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
+const STATUS_DATA = [
+  { value: 'ACTIVE', label: 'Active' },
+  { value: 'INACTIVE', label: 'Inactive' },
+];
+const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'trailerType', 'lengthM', 'status', 'notes'];
+
+/**
+ * Number inputs: an empty box means "not set" (null); the contract's coercion would read '' as 0.
+ */
+function numField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
+  return { ...field(form, name), ...form.register(name, { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : v) }) };
+}
+
+const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+
+export interface AssetFormProps {
+  type: AssetType;
+  /** The record to edit; null adds a new one. */
+  asset: Asset | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved?: (asset: AssetDetail) => void;
+}
+
+/** Add and edit form of a vehicle or trailer in a side drawer, validated by the api-contract schema. */
+export function AssetFormDrawer(props: AssetFormProps) {
+  const noun = props.type === 'VEHICLE' ? 'vehicle' : 'trailer';
+  return (
+    <Drawer opened={props.opened} onClose={props.onClose} position="right" size="lg" title={props.asset ? `Edit ${noun} ${props.asset.unitNumber}` : `Add ${noun}`}>
+      {props.opened && (props.type === 'VEHICLE' ? <VehicleForm {...props} /> : <TrailerForm {...props} />)}
+    </Drawer>
+  );
+}
+
+function useSave(props: AssetFormProps) {
+  return useRegistryMutation((body: unknown) =>
+    props.asset
+      ? api<AssetDetail>(orgPath(`/assets/${props.asset.id}`), { method: 'PUT', body, toast: false })
+      : api<AssetDetail>(orgPath('/assets'), { method: 'POST', body, toast: false }),
+  );
+}
+
+function VehicleForm(props: AssetFormProps) {
+  const a = props.asset;
+  const form = useZodForm(vehicleInputSchema, {
+    defaultValues: {
+      type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
+      plate: text(a?.plate), plateState: text(a?.plateState), fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL', iftaQualified: a?.iftaQualified ?? true,
+      odometerKm: a?.odometerKm ?? null, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+    },
+  });
+  const save = useSave(props);
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      notifications.show({ color: 'teal', message: `Vehicle ${saved.unitNumber} saved` });
+      props.onSaved?.(saved);
+      props.onClose();
+    } catch (err) {
+      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Vehicle form">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <TextInput label="Unit number" required {...field(form, 'unitNumber')} data-autofocus />
+          <TextInput label="VIN" required maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
+          <TextInput label="Make" {...field(form, 'make')} />
+          <TextInput label="Model" {...field(form, 'model')} />
+          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
+          <TextInput label="Odometer (km)" inputMode="decimal" {...numField(form, 'odometerKm')} />
+          <TextInput label="Licence plate" {...field(form, 'plate')} />
+          <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
+          <NativeSelect label="Fuel type (IFTA)" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'fuelType')} />
+          <NativeSelect label="Status" data={STATUS_DATA} {...field(form, 'status')} />
+        </SimpleGrid>
+        <Checkbox label="IFTA-qualified motor vehicle (reported on the quarterly fuel tax return)" {...form.register('iftaQualified')} />
+        <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
+        <FormFooter form={form} busy={save.isPending} onCancel={props.onClose} />
+      </Stack>
+    </form>
+  );
+}
+
+function TrailerForm(props: AssetFormProps) {
+  const a = props.asset;
+  const form = useZodForm(trailerInputSchema, {
+    defaultValues: {
+      type: 'TRAILER', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
+      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: a?.lengthM ?? null, plate: text(a?.plate), plateState: text(a?.plateState),
+      status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+    },
+  });
+  const save = useSave(props);
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      notifications.show({ color: 'teal', message: `Trailer ${saved.unitNumber} saved` });
+      props.onSaved?.(saved);
+      props.onClose();
+    } catch (err) {
+      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Trailer form">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <TextInput label="Unit number" required {...field(form, 'unitNumber')} data-autofocus />
+          <TextInput label="VIN" maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
+          <NativeSelect label="Trailer type" data={TRAILER_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'trailerType')} />
+          <TextInput label="Length (m)" inputMode="decimal" description="A 53 ft trailer is 16.15 m" {...numField(form, 'lengthM')} />
+          <TextInput label="Make" {...field(form, 'make')} />
+          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
+          <TextInput label="Licence plate" {...field(form, 'plate')} />
+          <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
+          <NativeSelect label="Status" data={STATUS_DATA} {...field(form, 'status')} />
+        </SimpleGrid>
+        <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
+        <FormFooter form={form} busy={save.isPending} onCancel={props.onClose} />
+      </Stack>
+    </form>
+  );
+}
+

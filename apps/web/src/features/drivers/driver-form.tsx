@@ -1,0 +1,111 @@
+import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver, type DriverDetail, type User } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
+
+const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
+const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
+/** Readable names of the packages/hos ruleset ids. */
+const RULESET_LABEL: Record<string, string> = {
+  US_PROPERTY_70_8: 'US property, 70 h / 8 days',
+  US_PROPERTY_60_7: 'US property, 60 h / 7 days',
+  US_PASSENGER_70_8: 'US passenger, 70 h / 8 days',
+  US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
+  CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
+  CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
+  TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
+  CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
+};
+export const rulesetLabel = (id: string) => RULESET_LABEL[id] ?? id.replaceAll('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
+const FIELDS = [
+  'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTimeZone', 'ruleset',
+  'eldExemptReason', 'status', 'userId', 'notes',
+];
+const t = (v: string | null | undefined) => v ?? '';
+
+/** The full driver form (licence, home terminal time zone, HoS ruleset, exemptions, ELD exemption, sign-in account). */
+export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver | null; opened: boolean; onClose: () => void }) {
+  return (
+    <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={driver ? `Edit ${driver.firstName} ${driver.lastName}` : 'Add driver'}>
+      {opened && <DriverForm driver={driver} onClose={onClose} />}
+    </Drawer>
+  );
+}
+
+function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: () => void }) {
+  const canListUsers = useCan('USER_LIST');
+  const users = usePagedList<User>('users', { size: 200 }, canListUsers);
+  const form = useZodForm(driverInputSchema, {
+    defaultValues: {
+      firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
+      licenseNumber: t(d?.licenseNumber), licenseState: t(d?.licenseState), licenseClass: (d?.licenseClass ?? null) as 'A' | null, licenseExpiry: t(d?.licenseExpiry),
+      homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
+      shortHaul150: d?.shortHaul150 ?? false, sixteenHour: d?.sixteenHour ?? false, personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
+      yardMovesAllowed: d?.yardMovesAllowed ?? false, eldExempt: d?.eldExempt ?? false, eldExemptReason: t(d?.eldExemptReason),
+      status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes),
+    },
+  });
+  const save = useRegistryMutation((body: unknown) =>
+    d ? api<DriverDetail>(orgPath(`/drivers/${d.id}`), { method: 'PUT', body, toast: false }) : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false }),
+  );
+  const eldExempt = form.watch('eldExempt');
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      notifications.show({ color: 'teal', message: `Driver ${saved.firstName} ${saved.lastName} saved` });
+      onClose();
+    } catch (err) {
+      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
+    }
+  });
+  const zoneData: { value: string; label: string }[] = US_TIME_ZONES.map((z) => ({ value: z.id, label: z.label }));
+  if (d && !zoneData.some((z) => z.value === d.homeTimeZone)) zoneData.push({ value: d.homeTimeZone, label: d.homeTimeZone });
+  const userData = [{ value: '', label: 'No sign-in account' }, ...(users.data?.content ?? []).map((u) => ({ value: u.id, label: u.email }))];
+  if (d?.user && !userData.some((u) => u.value === d.user?.id)) userData.push({ value: d.user.id, label: d.user.email });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Driver form">
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <TextInput label="First name" required {...field(form, 'firstName')} data-autofocus />
+          <TextInput label="Last name" required {...field(form, 'lastName')} />
+          <TextInput label="E-mail" type="email" {...field(form, 'email')} />
+          <TextInput label="Phone" type="tel" {...field(form, 'phone')} />
+          <TextInput label="Employee id" {...field(form, 'employeeId')} />
+          <NativeSelect label="Status" data={[{ value: 'ACTIVE', label: 'Active' }, { value: 'INACTIVE', label: 'Inactive' }]} {...field(form, 'status')} />
+        </SimpleGrid>
+        <Fieldset legend="Licence">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+            <TextInput label="Licence number" required {...field(form, 'licenseNumber')} />
+            <NativeSelect label="Issuing state or province" required data={STATES} {...field(form, 'licenseState')} />
+            <NativeSelect label="Class" data={CLASSES} {...nullableField(form, 'licenseClass')} />
+            <TextInput label="Expiry" type="date" {...field(form, 'licenseExpiry')} />
+          </SimpleGrid>
+        </Fieldset>
+        <Fieldset legend="Hours of service">
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <NativeSelect label="Home terminal time zone" data={zoneData} {...field(form, 'homeTimeZone')} />
+              <NativeSelect label="HoS ruleset" data={HOS_RULESETS.map((r) => ({ value: r, label: rulesetLabel(r) }))} {...field(form, 'ruleset')} />
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+              <Checkbox label="Short-haul 150 air-mile exemption" {...form.register('shortHaul150')} />
+              <Checkbox label="16-hour short-haul exception" {...form.register('sixteenHour')} />
+              <Checkbox label="Personal conveyance allowed" {...form.register('personalConveyanceAllowed')} />
+              <Checkbox label="Yard moves allowed" {...form.register('yardMovesAllowed')} />
+            </SimpleGrid>
+            <Checkbox label="Exempt from the ELD rule" {...form.register('eldExempt')} />
+            {eldExempt && <TextInput label="ELD exemption reason" required placeholder="e.g. vehicle older than model year 2000" {...field(form, 'eldExemptReason')} />}
+          </Stack>
+        </Fieldset>
+        {canListUsers && <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...nullableField(form, 'userId')} />}
+        <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
+        <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
+      </Stack>
+    </form>
+  );
+}

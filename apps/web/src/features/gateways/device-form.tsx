@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Alert, Button, Code, CopyButton, Drawer, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { gatewayInputSchema, type DeviceModel, type Gateway, type GatewayDetail, type Page } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { nullableField, showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
+
+const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
+const t = (v: string | null | undefined) => v ?? '';
+
+/** The global device-model catalogue the device form picks from. */
+export function useDeviceModels() {
+  return useQuery({ queryKey: ['device-models', 'all'], queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { size: 500, sort: 'name,asc' }, signal }) });
+}
+
+/** Add and edit form of a device; after an add, the batch-ingest token is shown once. */
+export function DeviceFormDrawer({ device, opened, onClose }: { device: Gateway | null; opened: boolean; onClose: () => void }) {
+  const [token, setToken] = useState<{ name: string; token: string } | null>(null);
+  return (
+    <>
+      <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={device ? `Edit ${device.name}` : 'Add device'}>
+        {opened && <DeviceForm device={device} onClose={onClose} onToken={setToken} />}
+      </Drawer>
+      <IngestTokenModal value={token} onClose={() => setToken(null)} />
+    </>
+  );
+}
+
+function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; onClose: () => void; onToken: (t: { name: string; token: string }) => void }) {
+  const models = useDeviceModels();
+  const form = useZodForm(gatewayInputSchema, {
+    defaultValues: { uniqueId: t(g?.uniqueId), name: t(g?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes) },
+  });
+  const save = useRegistryMutation((body: unknown) =>
+    g
+      ? api<GatewayDetail & { ingestToken?: string }>(orgPath(`/gateways/${g.id}`), { method: 'PUT', body, toast: false })
+      : api<GatewayDetail & { ingestToken?: string }>(orgPath('/gateways'), { method: 'POST', body, toast: false }),
+  );
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      notifications.show({ color: 'teal', message: `Device ${saved.name} saved` });
+      if (saved.ingestToken) onToken({ name: saved.name, token: saved.ingestToken });
+      onClose();
+    } catch (err) {
+      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
+    }
+  });
+  const modelData = [{ value: '', label: 'Unknown model' }, ...(models.data?.content ?? []).map((m) => ({ value: m.id, label: `${m.name}${m.manufacturer ? ` · ${m.manufacturer}` : ''}` }))];
+  return (
+    <form onSubmit={submit} noValidate aria-label="Device form">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <TextInput label="Unique id (IMEI or serial)" required {...field(form, 'uniqueId')} data-autofocus styles={{ input: { fontFamily: 'monospace' } }} />
+          <TextInput label="Name" required {...field(form, 'name')} />
+          <NativeSelect label="Device model" data={modelData} {...nullableField(form, 'deviceModelId')} />
+          <TextInput label="SIM phone number" type="tel" {...field(form, 'phone')} />
+          <TextInput label="Firmware" {...field(form, 'firmware')} />
+          <NativeSelect label="Status" data={[{ value: 'ACTIVE', label: 'Active' }, { value: 'INACTIVE', label: 'Inactive' }]} {...field(form, 'status')} />
+        </SimpleGrid>
+        <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
+        <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
+      </Stack>
+    </form>
+  );
+}
+
+/** The ingest token is only ever shown here: the server keeps its hash. */
+export function IngestTokenModal({ value, onClose }: { value: { name: string; token: string } | null; onClose: () => void }) {
+  return (
+    <Modal opened={!!value} onClose={onClose} title={<Group gap={6}><IconKey size={18} />Ingest token for {value?.name}</Group>} centered size="lg">
+      <Stack gap="sm">
+        <Alert color="yellow" variant="light">
+          Copy it now and configure it on the device: it is shown only once. Regenerate it from the device page if it is lost.
+        </Alert>
+        <Code block data-testid="ingest-token" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {value?.token}
+        </Code>
+        <Group justify="flex-end">
+          <CopyButton value={value?.token ?? ''}>
+            {({ copied, copy }) => (
+              <Button variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
+                {copied ? 'Copied' : 'Copy token'}
+              </Button>
+            )}
+          </CopyButton>
+          <Button variant="default" onClick={onClose}>
+            Done
+          </Button>
+        </Group>
+        <Text size="xs" c="dimmed">
+          The device sends it as a bearer token with its position batches.
+        </Text>
+      </Stack>
+    </Modal>
+  );
+}

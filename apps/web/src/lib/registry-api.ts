@@ -1,0 +1,92 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { hasPermission, type Page, type Permission } from '@fleet/api-contract';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { api, ApiError } from './api-client.ts';
+import { useCurrentUser } from './auth-store.ts';
+import { orgPath, useEffectiveOrganizationId } from './org-path.ts';
+import type { QueryValue } from './query-string.ts';
+
+/** Query keys of the registry screens: every mutation invalidates the whole `registry` tree. */
+export const registryKeys = {
+  all: ['registry'] as const,
+  list: (orgId: string | null, resource: string, query: Record<string, QueryValue>) => ['registry', orgId, resource, 'list', query] as const,
+  one: (orgId: string | null, resource: string, id: string) => ['registry', orgId, resource, id] as const,
+};
+
+/** A paged organization list (`assets`, `drivers`, `gateways`, `groups`); the previous page stays while the next loads. */
+export function usePagedList<T>(resource: string, query: Record<string, QueryValue>, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: registryKeys.list(orgId, resource, query),
+    queryFn: ({ signal }) => api<Page<T>>(orgPath(`/${resource}`), { query, signal }),
+    placeholderData: keepPreviousData,
+    enabled: enabled && !!orgId,
+  });
+}
+
+/** One record of the organization (`assets/{id}`). */
+export function useRecord<T>(resource: string, id: string | null | undefined) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: registryKeys.one(orgId, resource, id ?? ''),
+    queryFn: ({ signal }) => api<T>(orgPath(`/${resource}/${id}`), { signal }),
+    enabled: !!orgId && !!id,
+  });
+}
+
+/** A mutation that refreshes every registry list and detail when it succeeds. */
+export function useRegistryMutation<V, R = unknown>(fn: (v: V) => Promise<R>, extraInvalidate: QueryKey[] = []) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await Promise.all([qc.invalidateQueries({ queryKey: registryKeys.all }), ...extraInvalidate.map((k) => qc.invalidateQueries({ queryKey: k }))]);
+    },
+  });
+}
+
+/** Whether the signed-in user holds `code` (super administrators hold everything). */
+export function useCan(code: Permission): boolean {
+  return hasPermission(useCurrentUser(), code);
+}
+
+/**
+ * The API names the field first in 400/409 messages (`uniqueId: A device with … is already registered`):
+ * put the message on that field of the form. True when a field took it.
+ */
+export function showServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, err: unknown, fields: readonly string[]): boolean {
+  if (!(err instanceof ApiError) || !err.body || (err.status !== 400 && err.status !== 409)) return false;
+  const candidates = [err.body.message, err.body.technicalMessage ?? ''];
+  for (const text of candidates) {
+    const m = /^([A-Za-z][A-Za-z0-9]*)(?:\.[A-Za-z0-9]+)*:\s*(.+)$/s.exec(text);
+    if (m && fields.includes(m[1]!)) {
+      form.setError(m[1] as Path<T>, { type: 'server', message: m[2]!.trim() }, { shouldFocus: true });
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Downloads an authenticated CSV (export or template) as a file. */
+export async function downloadCsv(path: string, query: Record<string, QueryValue>, fileName: string): Promise<void> {
+  const text = await api<string>(orgPath(path), { query });
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export const STATUS_OPTIONS = [
+  { value: 'ACTIVE', label: 'Active' },
+  { value: 'INACTIVE', label: 'Inactive' },
+];
+
+/** `{...register(name), error}` where an empty choice or box is sent as null ("not set"): enums, ids and numbers. */
+export function nullableField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
+  const error = (form.formState.errors as Record<string, { message?: string } | undefined>)[name]?.message;
+  return { ...form.register(name, { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : v) }), error };
+}

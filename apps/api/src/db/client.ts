@@ -48,6 +48,9 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
+    // the next checkout; without a listener its 'error' event would crash the process.
+    pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
     return {
@@ -55,6 +58,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       kind: 'postgres',
       async listen(channel, onMessage) {
         const client = await pool.connect();
+        client.on('error', (err) => console.warn(`database: LISTEN ${channel} connection closed (${err.message})`));
         client.on('notification', (msg) => {
           if (msg.channel === channel && msg.payload !== undefined) onMessage(msg.payload);
         });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { clearSession, signIn } from '../../lib/auth-store.ts';
 import { clearControlledOrganization, controlStore, setControlledOrganization } from '../../lib/control-store.ts';
 import { NoOrganizationError, orgPath } from '../../lib/org-path.ts';
@@ -36,7 +37,11 @@ describe('organization paths and control mode', () => {
 
   it("shows 'Control organization: {name}' to a controlling super administrator; close resets to none", () => {
     signIn({ user: superAdminUser(), ...tokens });
-    renderWithTheme(<ControlBanner />);
+    renderWithTheme(
+      <MemoryRouter>
+        <ControlBanner />
+      </MemoryRouter>,
+    );
     expect(screen.queryByText(/Control organization/)).toBeNull();
     act(() => setControlledOrganization({ id: 'org-42', name: 'Northwind Haulage' }));
     expect(screen.getByText('Control organization: Northwind Haulage')).toBeInTheDocument();

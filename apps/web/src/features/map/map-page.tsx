@@ -1,24 +1,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  CloseButton,
-  Drawer,
-  Group,
-  Loader,
-  Paper,
-  ScrollArea,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link } from 'react-router';
 import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
@@ -151,6 +133,8 @@ export default function MapPage() {
 
   return (
     <Box pos="relative" h={MAP_HEIGHT} mih={420} data-testid="live-map-page" style={{ display: 'flex', gap: 'var(--mantine-spacing-sm)' }}>
+      {/* The map fills the page; the heading is for screen readers and page outlines. */}
+      <VisuallyHidden component="h1">Map</VisuallyHidden>
       {!mobile && (
         <Paper withBorder w={340} style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden', flexShrink: 0 }}>
           {list}

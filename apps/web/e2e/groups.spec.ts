@@ -12,8 +12,13 @@ test('groups: create, add a driver and a vehicle, remove, rename and delete', as
   await form.getByLabel('Name').fill(name);
   await form.getByRole('button', { name: 'Save' }).click();
   await page.getByLabel('Search Groups').fill(name);
-  await page.getByRole('row', { name: new RegExp(name) }).getByText(name).click();
-  await expect(page).toHaveURL(/\/members$/);
+  await expect(page).toHaveURL(/search=/);
+  // The closing form drawer and the searched list re-render under the pointer: retry the click
+  // until the group opens, rather than racing the transition.
+  await expect(async () => {
+    await page.getByRole('row', { name: new RegExp(name) }).getByText(name).click();
+    await expect(page).toHaveURL(/\/members$/, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
 
   await pick(page, 'Add a driver', 'a');
   await page.getByRole('button', { name: 'Add', exact: true }).click();

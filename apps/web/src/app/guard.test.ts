@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canOpenPath, guardRedirect } from './guard.ts';
 import { findRoute, ROUTES, flattenRoutes, type AppRoute } from './routes.ts';
 import { adminUser, dispatcherUser, superAdminUser } from '../test/fixtures.ts';
+import { accessUser } from '../lib/control-store.ts';
 
 const route = (path: string): AppRoute => {
   const r = path === '*' ? ROUTES.find((x) => x.path === '*') : findRoute(path);
@@ -48,6 +49,13 @@ describe('navigation guard', () => {
     expect(guardRedirect(route('/administration/organizations'), sa)).toBeNull();
     expect(guardRedirect(route('/fleet'), sa)).toBeNull();
     expect(guardRedirect(route('/dashboard'), { ...sa, permissions: ['SUPER_ADMIN', 'ORG_DASH_READ'] })).toBe('/access-denied');
+  });
+
+  it('keeps a super administrator controlling an organization out of my account (it has no profile there)', () => {
+    const controlling = accessUser(superAdminUser(), { id: 'org-1', name: 'Controlled Co' });
+    expect(guardRedirect(route('/settings/organization-settings/vehicles'), controlling)).toBeNull();
+    expect(guardRedirect(route('/my-account'), controlling)).toBe('/access-denied');
+    expect(canOpenPath(controlling, '/my-account')).toBe(false);
   });
 
   it('allows a parent without permissions of its own when any child is allowed', () => {

@@ -1,4 +1,4 @@
-import { canOpenRoute, type CurrentUser } from '@fleet/api-contract';
+import { canOpenRoute, isSuperAdmin, type CurrentUser } from '@fleet/api-contract';
 import { homePath } from '../lib/auth-store.ts';
 import { findRoute, type AppRoute } from './routes.ts';
 
@@ -10,7 +10,7 @@ export const ACCESS_DENIED_PATH = '/access-denied';
  * Spec section 2, navigation guard: where a user opening `route` must go instead, or null to stay.
  * Order: sign-in, then the under-development mark, then permissions.
  */
-export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment'>, user: CurrentUser | null): string | null {
+export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile'>, user: CurrentUser | null): string | null {
   switch (route.access) {
     case 'public':
       return user ? homePath(user) : null;
@@ -21,7 +21,7 @@ export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | '
     case 'private':
       if (!user) return LOGIN_PATH;
       if (route.underDevelopment) return UNDER_DEVELOPMENT_PATH;
-      if (!canOpenRoute(user, route)) return ACCESS_DENIED_PATH;
+      if (!mayOpen(user, route)) return ACCESS_DENIED_PATH;
       return null;
   }
 }
@@ -30,5 +30,10 @@ export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | '
 export function canOpenPath(user: CurrentUser | null, path: string): boolean {
   const route = findRoute(path);
   if (!route || !user) return false;
-  return route.access === 'private' ? canOpenRoute(user, route) : true;
+  return route.access === 'private' ? mayOpen(user, route) : true;
+}
+
+function mayOpen(user: CurrentUser, route: Pick<AppRoute, 'permissions' | 'children' | 'ownProfile'>): boolean {
+  if (route.ownProfile && isSuperAdmin(user)) return false;
+  return canOpenRoute(user, route);
 }

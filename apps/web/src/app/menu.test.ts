@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterMenu, HEADER_NAV, SIDE_MENU, type MenuItem } from './menu.ts';
 import { adminUser, dispatcherUser, superAdminUser } from '../test/fixtures.ts';
+import { accessUser } from '../lib/control-store.ts';
 
 const titles = (items: MenuItem[]): unknown => items.map((i) => (i.subSectionItems ? { [i.title]: titles(i.subSectionItems) } : i.title));
 
@@ -30,6 +31,12 @@ describe('side menu filtering', () => {
 
   it('shows a super administrator only the Administration group', () => {
     expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([{ Administration: ['Organizations', 'Device Models'] }]);
+  });
+
+  it('shows a super administrator controlling an organization its settings, without Profile Settings', () => {
+    const controlling = accessUser(superAdminUser(), { id: 'org-1', name: 'Controlled Co' });
+    const settings = filterMenu(SIDE_MENU, controlling).find((i) => i.title === 'Settings');
+    expect(settings?.subSectionItems?.map((i) => i.title)).toEqual(['Organization Settings', 'Activity Log', 'Data Retention']);
   });
 
   it('hides a group whose sub-items are all forbidden', () => {

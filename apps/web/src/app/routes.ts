@@ -20,6 +20,11 @@ export interface AppRoute {
   /** Every code is required (spec section 5). None: sign-in only, or allowed when any child is. */
   permissions?: readonly Permission[];
   underDevelopment?: boolean;
+  /**
+   * The screen edits the signed-in user's own organization profile. A super administrator has none (not
+   * even while controlling an organization, where the guard otherwise grants every organization code).
+   */
+  ownProfile?: boolean;
   /** Lazy screen from src/features/<domain>/<page>.tsx. Parents without one show their children. */
   page?: () => Promise<PageModule>;
   children?: readonly AppRoute[];
@@ -68,6 +73,7 @@ export const ROUTES: readonly AppRoute[] = [
     title: 'My account',
     access: 'private',
     permissions: ['USER_READ', 'ORG_READ'],
+    ownProfile: true,
     page: () => import('../features/my-account/my-account-page.tsx'),
   },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },

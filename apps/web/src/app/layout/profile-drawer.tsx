@@ -24,23 +24,31 @@ export interface ProfileDrawerProps {
 
 /** Opened from the header avatar: who is signed in, quick-add links, organization settings, Log out. */
 export function ProfileDrawer({ user, opened, onClose, onLogout }: ProfileDrawerProps) {
+  // A super administrator has no organization profile to open (spec: /my-account needs USER_READ and ORG_READ).
+  const card = (
+    <AvatarProfileCard
+      firstName={user.firstName}
+      lastName={user.lastName}
+      avatarUrl={user.profilePicture}
+      email={user.email}
+      timeZone={user.timeZone}
+      position={user.position}
+      currentStatus={user.roleName ?? user.role}
+    />
+  );
   const quick = QUICK_ADD.filter((q) => canOpenPath(user, q.path));
   const orgAccount = `${ORG}/organization-account`;
   return (
     <Drawer opened={opened} onClose={onClose} position="right" size={340} title="Profile" padding="md">
       <Stack gap="md" mih="calc(100dvh - 90px)" justify="space-between">
         <Stack gap="md">
-          <Anchor component={Link} to="/my-account" onClick={onClose} underline="never" c="inherit" aria-label="My account">
-            <AvatarProfileCard
-              firstName={user.firstName}
-              lastName={user.lastName}
-              avatarUrl={user.profilePicture}
-              email={user.email}
-              timeZone={user.timeZone}
-              position={user.position}
-              currentStatus={user.roleName ?? user.role}
-            />
-          </Anchor>
+          {canOpenPath(user, '/my-account') ? (
+            <Anchor component={Link} to="/my-account" onClick={onClose} underline="never" c="inherit" aria-label="My account">
+              {card}
+            </Anchor>
+          ) : (
+            card
+          )}
           {user.organization && (
             <Text size="sm" c="dimmed">
               {user.organization.name}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import type { ImportKind, ImportPreview, ImportResult } from '@fleet/api-contract';
 import { api, describeError } from '../lib/api-client.ts';
 import { orgPath } from '../lib/org-path.ts';
 import { downloadCsv, useRegistryMutation } from '../lib/registry-api.ts';
+import { notify } from '../lib/notifications-store.ts';
 
 /**
  * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of
@@ -142,7 +142,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
               if (!csv) return;
               try {
                 const r = await commit.mutateAsync(csv);
-                notifications.show({ color: 'teal', message: `${r.imported} ${kind} imported${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}` });
+                notify({ type: 'success', title: `${r.imported} ${kind} imported${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`, timeout: 4000 });
                 close();
               } catch {
                 // toast shown

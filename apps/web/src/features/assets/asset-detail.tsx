@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCpu, IconLink, IconPencil, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -11,6 +10,7 @@ import { orgPath } from '../../lib/org-path.ts';
 import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -65,7 +65,7 @@ function Section({ title, icon, children, action }: { title: string; icon: React
 const act = async (label: string, run: () => Promise<unknown>) => {
   try {
     await run();
-    notifications.show({ color: 'teal', message: label });
+    notify({ type: 'success', title: label, timeout: 4000 });
   } catch {
     // The API client showed the server's message.
   }
@@ -89,7 +89,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
     if (!ok) return;
     try {
       const r = await remove.mutateAsync(undefined);
-      notifications.show({ color: r.result === 'DELETED' ? 'teal' : 'yellow', message: r.message });
+      notify({ type: r.result === 'DELETED' ? 'success' : 'alert', title: r.message, timeout: 6000 });
       onDeleted();
     } catch {
       // toast shown

@@ -2,13 +2,13 @@ import { Checkbox, Drawer, NativeSelect, SimpleGrid, Stack, Textarea, TextInput 
 import {
   FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
-import { notifications } from '@mantine/notifications';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+import { notify } from '../../lib/notifications-store.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const STATUS_DATA = [
@@ -66,7 +66,7 @@ function VehicleForm(props: AssetFormProps) {
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `Vehicle ${saved.unitNumber} saved` });
+      notify({ type: 'success', title: `Vehicle ${saved.unitNumber} saved`, timeout: 4000 });
       props.onSaved?.(saved);
       props.onClose();
     } catch (err) {
@@ -109,7 +109,7 @@ function TrailerForm(props: AssetFormProps) {
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `Trailer ${saved.unitNumber} saved` });
+      notify({ type: 'success', title: `Trailer ${saved.unitNumber} saved`, timeout: 4000 });
       props.onSaved?.(saved);
       props.onClose();
     } catch (err) {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Textarea, TextInput, ActionIcon, Tooltip, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { deviceModelInputSchema, type DeviceModel, type Page } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -12,6 +11,7 @@ import { field, useZodForm } from '../../lib/form.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { showServerError } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const KEY = ['device-models'] as const;
 
@@ -55,7 +55,7 @@ export default function DeviceModelsPage() {
               onClick={async (e) => {
                 e.stopPropagation();
                 if (await confirmAction({ title: `Delete ${m.name}?`, message: 'The model leaves the catalogue for every organization.' })) {
-                  remove.mutate(m.id, { onSuccess: () => notifications.show({ color: 'teal', message: `${m.name} deleted` }) });
+                  remove.mutate(m.id, { onSuccess: () => notify({ type: 'success', title: `${m.name} deleted`, timeout: 4000 }) });
                 }
               }}
             >
@@ -112,7 +112,7 @@ function DeviceModelForm({ model: m, onClose }: { model: DeviceModel | null; onC
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `${saved.name} saved` });
+      notify({ type: 'success', title: `${saved.name} saved`, timeout: 4000 });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, ['name', 'manufacturer', 'protocol', 'notes'])) form.setError('root', { message: (err as Error).message });

@@ -1,11 +1,11 @@
 import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver, type DriverDetail, type User } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
@@ -56,7 +56,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `Driver ${saved.firstName} ${saved.lastName} saved` });
+      notify({ type: 'success', title: `Driver ${saved.firstName} ${saved.lastName} saved`, timeout: 4000 });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });

@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { Driver, DriverDetail, RemovalResult } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -15,6 +14,7 @@ import { useCan, usePagedList, useRecord, useRegistryMutation } from '../../lib/
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;
 const dash = (v: string | null | undefined) => (v ? v : '—');
@@ -161,7 +161,7 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
                       if (!ok) return;
                       try {
                         const r = await remove.mutateAsync(d.id);
-                        notifications.show({ color: r.result === 'DELETED' ? 'teal' : 'yellow', message: r.message });
+                        notify({ type: r.result === 'DELETED' ? 'success' : 'alert', title: r.message, timeout: 6000 });
                         onClose();
                       } catch {
                         // toast shown

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Code, CopyButton, Drawer, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { gatewayInputSchema, type DeviceModel, type Gateway, type GatewayDetail, type Page } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
@@ -9,6 +8,7 @@ import { field, useZodForm } from '../../lib/form.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { nullableField, showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
 const t = (v: string | null | undefined) => v ?? '';
@@ -44,7 +44,7 @@ function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; o
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `Device ${saved.name} saved` });
+      notify({ type: 'success', title: `Device ${saved.name} saved`, timeout: 4000 });
       if (saved.ingestToken) onToken({ name: saved.name, token: saved.ingestToken });
       onClose();
     } catch (err) {

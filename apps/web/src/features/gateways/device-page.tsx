@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import type { Asset, GatewayDetail } from '@fleet/api-contract';
@@ -14,6 +13,7 @@ import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.t
 import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -45,7 +45,7 @@ export default function DevicePage() {
   const run = async (message: string, f: () => Promise<unknown>) => {
     try {
       await f();
-      notifications.show({ color: 'teal', message });
+      notify({ type: 'success', title: message, timeout: 4000 });
     } catch {
       // toast shown
     }
@@ -92,7 +92,7 @@ export default function DevicePage() {
                     if (!(await confirmAction({ title: `Delete ${g.name}?`, message: 'Deleted when it never reported or paired; otherwise deactivated and kept for the records.' }))) return;
                     try {
                       const r = await remove.mutateAsync(g.id);
-                      notifications.show({ color: 'teal', message: r.message });
+                      notify({ type: 'success', title: r.message, timeout: 4000 });
                       navigate(`${ORG}/devices`);
                     } catch {
                       // toast shown

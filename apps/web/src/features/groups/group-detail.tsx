@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Badge, Card, SegmentedControl, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import type { Asset, Driver, GroupDetail, User } from '@fleet/api-contract';
@@ -12,6 +11,7 @@ import { orgPath } from '../../lib/org-path.ts';
 import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { GROUPS_PATH } from './groups-page.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 /** `.../groups/{id}/members` and `.../groups/{id}/assets`: one group, two tabs. */
 export function GroupDetailPage({ tab }: { tab: 'members' | 'assets' }) {
@@ -68,7 +68,7 @@ function ListCard({ empty, rows, label }: { empty: string; rows: { key: string; 
 }
 
 const done = (m: string) => (): void => {
-  notifications.show({ color: 'teal', message: m });
+  notify({ type: 'success', title: m, timeout: 4000 });
 };
 
 function Members({ group: g }: { group: GroupDetail }) {

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Button, Group as Row, Modal, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { groupInputSchema, type Group } from '@fleet/api-contract';
@@ -13,6 +12,7 @@ import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
+import { notify } from '../../lib/notifications-store.ts';
 
 export const GROUPS_PATH = '/settings/organization-settings/groups';
 
@@ -66,7 +66,7 @@ export default function GroupsPage() {
               onClick={async (e) => {
                 e.stopPropagation();
                 if (await confirmAction({ title: `Delete group ${g.name}?`, message: 'Its members and assets stay; only the grouping goes.' }))
-                  remove.mutate(g.id, { onSuccess: () => notifications.show({ color: 'teal', message: `Group ${g.name} deleted` }) });
+                  remove.mutate(g.id, { onSuccess: () => notify({ type: 'success', title: `Group ${g.name} deleted`, timeout: 4000 }) });
               }}
             >
               <IconTrash size={16} />
@@ -116,7 +116,7 @@ function GroupForm({ group: g, onClose }: { group: Group | null; onClose: () => 
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notifications.show({ color: 'teal', message: `Group ${saved.name} saved` });
+      notify({ type: 'success', title: `Group ${saved.name} saved`, timeout: 4000 });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, ['name', 'description'])) form.setError('root', { message: (err as Error).message });

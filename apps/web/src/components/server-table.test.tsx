@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { Page } from '@fleet/api-contract';
 import { ServerTable, type TableColumn } from './server-table.tsx';
 import { ApiError } from '../lib/api-client.ts';
@@ -30,8 +30,7 @@ function setup(props: Partial<Parameters<typeof ServerTable<Vehicle>>[0]> = {}) 
       id="test-vehicles"
       label="Vehicles"
       columns={columns}
-      data={page([{ id: '1', unit: 'T-101', vin: '1FUJGLDR12LM00001' }], 40)}
-      isLoading={false}
+      query={{ data: page([{ id: '1', unit: 'T-101', vin: '1FUJGLDR12LM00001' }], 40), isLoading: false }}
       state={{ page: 0, size: 15 }}
       onStateChange={onStateChange}
       rowKey={(v) => v.id}
@@ -73,8 +72,23 @@ describe('ServerTable', () => {
     expect(onRowClick).toHaveBeenCalledWith({ id: '1', unit: 'T-101', vin: '1FUJGLDR12LM00001' });
   });
 
+  it('applies a still-debouncing search when a row opens, and not again after it (the row may navigate away)', () => {
+    vi.useFakeTimers();
+    try {
+      const { onStateChange, onRowClick } = setup();
+      fireEvent.change(screen.getByRole('textbox', { name: 'Search Vehicles' }), { target: { value: 'T-1' } });
+      fireEvent.click(screen.getByText('T-101').closest('tr')!);
+      expect(onStateChange.mock.calls).toEqual([[{ search: 'T-1' }]]);
+      expect(onRowClick).toHaveBeenCalledTimes(1);
+      act(() => vi.advanceTimersByTime(1000));
+      expect(onStateChange).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows the empty state with its action, and the error state with the server message', () => {
-    setup({ data: page([]), emptyTitle: 'No vehicles yet', emptyAction: <button type="button">Add vehicle</button> });
+    setup({ query: { data: page([]), isLoading: false }, emptyTitle: 'No vehicles yet', emptyAction: <button type="button">Add vehicle</button> });
     expect(screen.getByText('No vehicles yet')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add vehicle' })).toBeInTheDocument();
   });
@@ -82,9 +96,12 @@ describe('ServerTable', () => {
   it('shows the server error with a retry', () => {
     const onRetry = vi.fn();
     setup({
-      data: undefined,
-      error: new ApiError(503, { message: 'Database unavailable', technicalMessage: 'timeout', status: 503, timestamp: new Date().toISOString() }),
-      onRetry,
+      query: {
+        data: undefined,
+        isLoading: false,
+        error: new ApiError(503, { message: 'Database unavailable', technicalMessage: 'timeout', status: 503, timestamp: new Date().toISOString() }),
+        refetch: onRetry,
+      },
     });
     expect(screen.getByRole('alert')).toHaveTextContent('Database unavailable');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -92,7 +109,7 @@ describe('ServerTable', () => {
   });
 
   it('shows skeleton rows while the first page loads', () => {
-    setup({ data: undefined, isLoading: true });
+    setup({ query: { data: undefined, isLoading: true } });
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   ActionIcon, Box, Card, Checkbox, Group, Menu, Pagination, Paper, Select, Skeleton, Stack, Table, Text, TextInput, UnstyledButton,
 } from '@mantine/core';
@@ -23,17 +23,22 @@ export interface TableColumn<T> {
   align?: 'left' | 'right' | 'center';
 }
 
-export interface ServerTableProps<T> {
-  /** Stable id: remembers the chosen columns in localStorage. */
-  id: string;
-  columns: TableColumn<T>[];
-  /** The API's page object; undefined while the first load runs. */
+/** What the table reads of a list query: the API's page object (undefined while the first load runs). */
+export interface ListQuery<T> {
   data: Page<T> | undefined;
   isLoading: boolean;
   /** True while a newer page loads over the one shown. */
   isFetching?: boolean;
   error?: unknown;
-  onRetry?: () => void;
+  refetch?: () => unknown;
+}
+
+export interface ServerTableProps<T> {
+  /** Stable id: remembers the chosen columns in localStorage. */
+  id: string;
+  columns: TableColumn<T>[];
+  /** The list's query (a TanStack `useQuery` result fits): its page, loading, error and retry. */
+  query: ListQuery<T>;
   state: TableState;
   onStateChange: (patch: Partial<TableState>) => void;
   rowKey: (row: T) => string;
@@ -72,9 +77,25 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
   const [search, setSearch] = useState(p.state.search ?? '');
   const [debounced] = useDebouncedValue(search, 300);
   const { onStateChange, state } = p;
+  // A row opened while a search is still debouncing may navigate away: applying the search afterwards
+  // would navigate back to the list. So opening a row applies it at once and typing again re-arms it.
+  const openedRow = useRef(false);
   useEffect(() => {
+    if (openedRow.current) return;
     if ((debounced.trim() || undefined) !== (state.search?.trim() || undefined)) onStateChange({ search: debounced });
   }, [debounced, state.search, onStateChange]);
+  const typeSearch = (value: string) => {
+    openedRow.current = false;
+    setSearch(value);
+  };
+  const openRow = p.onRowClick
+    ? (row: T) => {
+        // Apply a pending search first (a drawer keeps the list on screen), then stop listening.
+        if ((search.trim() || undefined) !== (state.search?.trim() || undefined)) onStateChange({ search });
+        openedRow.current = true;
+        p.onRowClick?.(row);
+      }
+    : undefined;
 
   const toggleColumn = (key: string) => {
     const next = visible.includes(key) ? visible.filter((k) => k !== key) : [...visible, key];
@@ -84,8 +105,8 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
   };
 
   const [sortField, sortDir] = (p.state.sort ?? '').split(',');
-  const content = p.data?.content ?? [];
-  const total = p.data?.totalElements ?? 0;
+  const content = p.query.data?.content ?? [];
+  const total = p.query.data?.totalElements ?? 0;
   const from = total === 0 ? 0 : p.state.page * p.state.size + 1;
   const to = Math.min(total, (p.state.page + 1) * p.state.size);
   const primary = columns.find((c) => c.primary) ?? columns[0];
@@ -107,10 +128,10 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
             placeholder={p.searchPlaceholder ?? 'Search'}
             leftSection={<IconSearch size={16} aria-hidden />}
             value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
+            onChange={(e) => typeSearch(e.currentTarget.value)}
             rightSection={
               search ? (
-                <ActionIcon variant="subtle" color="gray" size="sm" aria-label="Clear search" onClick={() => setSearch('')}>
+                <ActionIcon variant="subtle" color="gray" size="sm" aria-label="Clear search" onClick={() => typeSearch('')}>
                   <IconX size={14} />
                 </ActionIcon>
               ) : null
@@ -141,16 +162,16 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
       </Group>
 
       <DataState
-        isLoading={p.isLoading}
+        isLoading={p.query.isLoading}
         loadingFallback={skeleton}
-        error={p.error}
-        onRetry={p.onRetry}
+        error={p.query.error}
+        onRetry={p.query.refetch && (() => void p.query.refetch?.())}
         isEmpty={content.length === 0}
         emptyTitle={p.state.search ? 'No matches' : p.emptyTitle ?? 'Nothing here yet'}
         emptyDescription={p.state.search ? `Nothing matches "${p.state.search}".` : p.emptyDescription}
         emptyAction={p.state.search ? undefined : p.emptyAction}
       >
-        <Box style={{ opacity: p.isFetching ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Box style={{ opacity: p.query.isFetching ? 0.6 : 1, transition: 'opacity 120ms' }}>
           {mobile ? (
             <Stack gap="xs" p="sm" aria-label={p.label} role="list">
               {content.map((row) => (
@@ -160,8 +181,8 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
                   padding="sm"
                   role="listitem"
                   tabIndex={p.onRowClick ? 0 : undefined}
-                  onClick={p.onRowClick ? () => p.onRowClick?.(row) : undefined}
-                  onKeyDown={p.onRowClick ? (e) => e.key === 'Enter' && p.onRowClick?.(row) : undefined}
+                  onClick={openRow && (() => openRow(row))}
+                  onKeyDown={openRow && ((e) => e.key === 'Enter' && openRow(row))}
                   style={p.onRowClick ? { cursor: 'pointer' } : undefined}
                 >
                   {primary && <Text fw={600}>{primary.render(row)}</Text>}
@@ -214,8 +235,8 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
                   {content.map((row) => (
                     <Table.Tr
                       key={p.rowKey(row)}
-                      onClick={p.onRowClick ? () => p.onRowClick?.(row) : undefined}
-                      onKeyDown={p.onRowClick ? (e) => e.key === 'Enter' && p.onRowClick?.(row) : undefined}
+                      onClick={openRow && (() => openRow(row))}
+                      onKeyDown={openRow && ((e) => e.key === 'Enter' && openRow(row))}
                       tabIndex={p.onRowClick ? 0 : undefined}
                       style={p.onRowClick ? { cursor: 'pointer' } : undefined}
                     >
@@ -248,10 +269,10 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
             allowDeselect={false}
           />
         </Group>
-        {(p.data?.totalPages ?? 0) > 1 && (
+        {(p.query.data?.totalPages ?? 0) > 1 && (
           <Pagination
             size="sm"
-            total={p.data?.totalPages ?? 1}
+            total={p.query.data?.totalPages ?? 1}
             value={p.state.page + 1}
             onChange={(v) => p.onStateChange({ page: v - 1 })}
             siblings={mobile ? 0 : 1}

@@ -145,11 +145,7 @@ export default function ActivityLogPage() {
         id="activity-log"
         label="Activity log"
         columns={columns}
-        data={list.data}
-        isLoading={!!orgId && list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(e) => String(e.id)}

@@ -96,11 +96,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
         id={vehicle ? 'vehicles' : 'trailers'}
         label={title}
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(a) => a.id}

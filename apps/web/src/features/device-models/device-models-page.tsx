@@ -82,11 +82,7 @@ export default function DeviceModelsPage() {
         id="device-models"
         label="Device models"
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(m) => m.id}

@@ -71,11 +71,7 @@ export default function DriversPage() {
         id="drivers"
         label="Drivers"
         columns={COLUMNS}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(d) => d.id}

@@ -52,11 +52,7 @@ export default function DevicesPage() {
         id="devices"
         label="Devices"
         columns={COLUMNS}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(g) => g.id}

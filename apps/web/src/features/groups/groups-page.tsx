@@ -88,11 +88,7 @@ export default function GroupsPage() {
         id="groups"
         label="Groups"
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(g) => g.id}

@@ -25,6 +25,12 @@ const RULESETS = [
   { value: 'CA_INTRASTATE', label: 'California intrastate' },
 ];
 
+/** The vehicle-status thresholds of the live map (minutes). */
+const MINUTE_FIELDS = [
+  { name: 'telematics.idleMinutes', label: 'Idle after (minutes)', description: 'Reporting but not moving for this long', min: 1, max: 1440 },
+  { name: 'telematics.offlineMinutes', label: 'Offline after (minutes)', description: 'No report at all for this long', min: 2, max: 10080 },
+] as const;
+
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 /** The API's default IMAGE_LIMIT_BYTES; the server still answers 413 if an installation set it lower. */
 const LOGO_MAX_BYTES = 2 * 1024 * 1024;
@@ -190,40 +196,26 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
             )}
           />
           <div />
-          <Controller
-            control={form.control}
-            name="telematics.idleMinutes"
-            render={({ field: f, fieldState }) => (
-              <NumberInput
-                label="Idle after (minutes)"
-                description="Reporting but not moving for this long"
-                min={1}
-                max={1440}
-                allowDecimal={false}
-                value={f.value}
-                onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
-                onBlur={f.onBlur}
-                error={fieldState.error?.message}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="telematics.offlineMinutes"
-            render={({ field: f, fieldState }) => (
-              <NumberInput
-                label="Offline after (minutes)"
-                description="No report at all for this long"
-                min={2}
-                max={10080}
-                allowDecimal={false}
-                value={f.value}
-                onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
-                onBlur={f.onBlur}
-                error={fieldState.error?.message}
-              />
-            )}
-          />
+          {MINUTE_FIELDS.map((m) => (
+            <Controller
+              key={m.name}
+              control={form.control}
+              name={m.name}
+              render={({ field: f, fieldState }) => (
+                <NumberInput
+                  label={m.label}
+                  description={m.description}
+                  min={m.min}
+                  max={m.max}
+                  allowDecimal={false}
+                  value={f.value}
+                  onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
+                  onBlur={f.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+          ))}
           <Controller
             control={form.control}
             name="darkMode.isEnabled"

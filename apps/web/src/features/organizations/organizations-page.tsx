@@ -204,11 +204,7 @@ export default function OrganizationsPage() {
         id="organizations"
         label="Organizations"
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(o) => o.id}

@@ -75,11 +75,7 @@ export function RolesTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
         id="roles"
         label="Roles"
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(r) => r.id}

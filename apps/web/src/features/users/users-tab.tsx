@@ -155,11 +155,7 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
         id="users"
         label="Users"
         columns={columns}
-        data={list.data}
-        isLoading={list.isLoading}
-        isFetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         state={state}
         onStateChange={setState}
         rowKey={(u) => u.id}

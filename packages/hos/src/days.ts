@@ -1,5 +1,6 @@
-import { TZDate, tzOffset } from '@date-fns/tz';
+import { TZDate } from '@date-fns/tz';
 import { HosInputError } from './errors.ts';
+import { offsetAt } from './zone-offset.ts';
 
 const DAY = 86_400_000;
 const H = 3_600_000;
@@ -20,11 +21,6 @@ export function parseDayStart(value: string | undefined): number {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
   if (!m) throw new HosInputError(`cycleDayStart must be 'HH:mm', got ${JSON.stringify(value)}`, null, 'cycleDayStart');
   return Number(m[1]) * 60 + Number(m[2]);
-}
-
-/** UTC offset in minutes of `zone` at `ms` (library call: Intl time-zone data via @date-fns/tz). */
-function offsetAt(zone: string, ms: number): number {
-  return tzOffset(zone, new Date(ms));
 }
 
 /**

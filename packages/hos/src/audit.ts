@@ -4,6 +4,7 @@ import { formatInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
+import { acquire, release } from './workspace.ts';
 import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
@@ -219,14 +220,19 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
  * Throws HosInputError for bad periods or options.
  */
 export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResult {
-  const { raw, set } = parseInput(periods, options);
-  const tl = buildTimeline(raw);
-  if (tl.n === 0) {
-    checkZone(set.zone, true);
-    return { violations: [] };
+  const ws = acquire();
+  try {
+    const { raw, set } = parseInput(periods, options, ws);
+    const tl = buildTimeline(raw, ws);
+    if (tl.n === 0) {
+      checkZone(set.zone, true);
+      return { violations: [] };
+    }
+    const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
+    const out = new Collector();
+    walk({ set, cfg: set.cfg, tl, grid }, out);
+    return { violations: out.result() };
+  } finally {
+    release(ws);
   }
-  const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
-  const out = new Collector();
-  walk({ set, cfg: set.cfg, tl, grid }, out);
-  return { violations: out.result() };
 }

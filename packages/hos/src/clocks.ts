@@ -6,6 +6,7 @@ import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
+import { acquire, release, type Workspace } from './workspace.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
 const pos = (ms: number): number => (ms > 0 ? ms : 0);
@@ -18,11 +19,20 @@ const pos = (ms: number): number => (ms > 0 ? ms : 0);
  * Remaining values never go below 0. Throws HosInputError for bad periods, options or `at`.
  */
 export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
-  const { raw, set } = parseInput(periods, options);
+  const ws = acquire();
+  try {
+    return clocksWith(ws, periods, at, options);
+  } finally {
+    release(ws);
+  }
+}
+
+function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
+  const { raw, set } = parseInput(periods, options, ws);
   const now = parseInstant(String(at));
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
   const { cfg } = set;
-  const tl = buildTimeline(raw, now);
+  const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
   const { blocks } = tl;

@@ -4,6 +4,7 @@ import { parseInstant } from './instant.ts';
 import { RULESETS, type RulesetConfig } from './rulesets.ts';
 import { parseLog, type RawLog, type Timeline } from './timeline.ts';
 import type { DutyPeriod, HosOptions } from './types.ts';
+import type { Workspace } from './workspace.ts';
 
 const DAY = 86_400_000;
 
@@ -65,7 +66,7 @@ export function gridFor(set: Settings, tl: Timeline, until: number, recentDays?:
   return buildDayGrid(set.zone, set.dayStartMin, first - back, Math.max(first, until));
 }
 
-export function parseInput(periods: readonly DutyPeriod[], options: HosOptions): { raw: RawLog; set: Settings } {
+export function parseInput(periods: readonly DutyPeriod[], options: HosOptions, ws: Workspace): { raw: RawLog; set: Settings } {
   const set = readOptions(options);
-  return { raw: parseLog(periods), set };
+  return { raw: parseLog(periods, ws), set };
 }

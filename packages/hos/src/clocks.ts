@@ -5,7 +5,7 @@ import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
-import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
 import { acquire, release, type Workspace } from './workspace.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
@@ -35,27 +35,28 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
-  const { blocks } = tl;
+  const { nb, bLen, bEnd } = tl;
 
   // State after the last rest block before `now`.
-  let reset: RestBlock = blocks[0]!;
-  let past: RestBlock[] = [];
+  let reset = 0;
+  const past: number[] = [];
   let restartEnd = -Infinity;
-  let last24: RestBlock = blocks[0]!;
-  for (const blk of blocks) {
-    if (blk.len >= cfg.resetMs) {
-      reset = blk;
-      past = [];
-    } else if (cfg.split && qualifies(cfg.split, blk)) {
-      past.push(blk);
+  let last24 = 0;
+  for (let b = 0; b < nb; b++) {
+    const len = bLen[b]!;
+    if (len >= cfg.resetMs) {
+      reset = b;
+      past.length = 0;
+    } else if (cfg.split && qualifies(cfg.split, tl, b)) {
+      past.push(b);
       if (past.length > MAX_PAIR_REACH) past.shift();
     }
-    if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
-    if (blk.len >= OFF24_MS) last24 = blk;
+    if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) restartEnd = bEnd[b]!;
+    if (len >= OFF24_MS) last24 = b;
   }
   const dp = tl.driveBefore[tl.n]!;
   const op = tl.onBefore[tl.n]!;
-  const shiftStart = tl.n > 0 ? reset.end : now;
+  const shiftStart = tl.n > 0 ? bEnd[reset]! : now;
   const adverse = set.adverse.some((a) => a.start <= now && a.end > shiftStart);
 
   let elapsedLimit = cfg.elapsedMs === null ? null : cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
@@ -102,10 +103,11 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
     dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), owed > 0 ? de - now - owed : Infinity);
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
-    const from24 = last24.start > w14Start ? last24.start : w14Start;
-    if (from24 !== -Infinity && Math.min(last24.end, now) - from24 < OFF24_MS) cycleMs = 0;
+    const l24Start = tl.bStart[last24]!;
+    const from24 = l24Start > w14Start ? l24Start : w14Start;
+    if (from24 !== -Infinity && Math.min(bEnd[last24]!, now) - from24 < OFF24_MS) cycleMs = 0;
     if (canada.onDutyBefore24OffMs !== null) {
-      cycleMs = Math.min(cycleMs, pos(canada.onDutyBefore24OffMs - (op - tl.onBefore[last24.endSeg]!)));
+      cycleMs = Math.min(cycleMs, pos(canada.onDutyBefore24OffMs - (op - tl.onBefore[tl.bNext[last24]!]!)));
     }
   }
 
@@ -127,8 +129,8 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   };
 
   return {
-    strict: clocks(candidates(tl, cfg.split, reset, past, null, false)),
-    provisional: clocks(candidates(tl, cfg.split, reset, past, null, true)),
+    strict: clocks(candidates(tl, cfg.split, reset, past, 0, 0, false, { d0: 0, o0: 0, windowFrom: 0 })),
+    provisional: clocks(candidates(tl, cfg.split, reset, past, 0, 0, true, { d0: 0, o0: 0, windowFrom: 0 })),
     cycleUsedMs: pos(cycleUsedMs),
   };
 }

@@ -15,19 +15,6 @@ const H = 3_600_000;
 const PASSENGER_SB_MS = 7 * H;
 const PASSENGER_MAX_MS = 3 * H;
 
-/** A maximal run of OFF/SB time. blocks[0] is virtual: the unknown time before the log, taken as rest. */
-export interface RestBlock {
-  start: number;
-  end: number;
-  len: number;
-  /** Longest consecutive SB inside the block. */
-  sbRun: number;
-  /** Index of the first segment after the block (n if none). */
-  endSeg: number;
-  /** Index of the block's first segment (endSeg for the virtual block when the log starts with work). */
-  startSeg: number;
-}
-
 /**
  * The log as the engine sees it: contiguous segments of one category each (adjacent segments of the
  * same category merged, so splitting a period never changes a result), prefix sums of driving and
@@ -43,7 +30,20 @@ export interface Timeline {
   driveBefore: Float64Array;
   /** onBefore[i] = on-duty (ON + D) time before segment i (length n + 1). */
   onBefore: Float64Array;
-  blocks: RestBlock[];
+  /**
+   * Rest blocks, by index 0..nb-1: maximal runs of OFF/SB time. Block 0 is virtual: the unknown time
+   * before the log, taken as rest (start −∞, length ∞). Arrays, not objects: no allocation per block.
+   */
+  nb: number;
+  bStart: Float64Array;
+  bEnd: Float64Array;
+  bLen: Float64Array;
+  /** Longest consecutive SB inside the block. */
+  bSb: Float64Array;
+  /** Index of the block's first segment (bNext for the virtual block when the log starts with work). */
+  bFirst: Float64Array;
+  /** Index of the first segment after the block (n if none). */
+  bNext: Float64Array;
 }
 
 /**
@@ -233,9 +233,22 @@ export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number): Timel
   const onBefore = ws.f64(n + 1);
   driveBefore[0] = 0;
   onBefore[0] = 0;
-  const blocks: RestBlock[] = [];
+  const cap = n + 2;
+  const bStart = ws.f64(cap);
+  const bEnd = ws.f64(cap);
+  const bLen = ws.f64(cap);
+  const bSb = ws.f64(cap);
+  const bFirst = ws.f64(cap);
+  const bNext = ws.f64(cap);
   // Virtual block: before the log the driver is taken as rested (nothing recorded, nothing owed).
-  let cur: RestBlock = { start: -Infinity, end: n > 0 ? start[0]! : 0, len: Infinity, sbRun: 0, endSeg: 0, startSeg: 0 };
+  bStart[0] = -Infinity;
+  bEnd[0] = n > 0 ? start[0]! : 0;
+  bLen[0] = Infinity;
+  bSb[0] = 0;
+  bFirst[0] = 0;
+  bNext[0] = 0;
+  let cur = 0;
+  let nb = 0;
   let open = true;
   let drive = 0;
   let on = 0;
@@ -244,31 +257,33 @@ export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number): Timel
     const a = start[i]!;
     const b = end[i]!;
     const len = b - a;
-    if (c === D) {
-      drive += len;
+    if (c === D || c === ON) {
+      drive += c === D ? len : 0;
       on += len;
-    } else if (c === ON) {
-      on += len;
+      if (open) {
+        nb = cur + 1;
+        open = false;
+      }
     } else {
       if (!open) {
-        cur = { start: a, end: b, len: 0, sbRun: 0, endSeg: i + 1, startSeg: i };
+        cur = nb;
+        bStart[cur] = a;
+        bLen[cur] = 0;
+        bSb[cur] = 0;
+        bFirst[cur] = i;
         open = true;
       }
-      cur.end = b;
-      cur.endSeg = i + 1;
-      if (cur.start !== -Infinity) cur.len = b - cur.start;
+      bEnd[cur] = b;
+      bNext[cur] = i + 1;
+      if (cur > 0) bLen[cur] = b - bStart[cur]!;
       // Consecutive SB: merged segments alternate categories, so one SB segment is one SB run.
-      if (c === SB && len > cur.sbRun) cur.sbRun = len;
-    }
-    if ((c === D || c === ON) && open) {
-      blocks.push(cur);
-      open = false;
+      if (c === SB && len > bSb[cur]!) bSb[cur] = len;
     }
     driveBefore[i + 1] = drive;
     onBefore[i + 1] = on;
   }
-  if (open) blocks.push(cur);
-  return { n, start, end, cat, driveBefore, onBefore, blocks };
+  if (open) nb = cur + 1;
+  return { n, start, end, cat, driveBefore, onBefore, nb, bStart, bEnd, bLen, bSb, bFirst, bNext };
 }
 
 /** Index of the segment containing `ms` (-1 before the log, n after it). */

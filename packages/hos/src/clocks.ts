@@ -3,13 +3,15 @@ import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
-import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
+import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
 import { acquire, release, type Workspace } from './workspace.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
-const pos = (ms: number): number => (ms > 0 ? ms : 0);
+function pos(ms: number): number {
+  return ms > 0 ? ms : 0;
+}
 
 /**
  * Clocks at the instant `at`, judged only from the periods before it (a period running through `at`
@@ -57,7 +59,8 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   const dp = tl.driveBefore[tl.n]!;
   const op = tl.onBefore[tl.n]!;
   const shiftStart = tl.n > 0 ? bEnd[reset]! : now;
-  const adverse = set.adverse.some((a) => a.start <= now && a.end > shiftStart);
+  let adverse = false;
+  for (const a of set.adverse) if (a.start <= now && a.end > shiftStart) adverse = true;
 
   let elapsedLimit = cfg.elapsedMs === null ? null : cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
   if (set.sixteenHour && elapsedLimit !== null && elapsedLimit < SIXTEEN_HOUR_WINDOW_MS && tl.n > 0) {
@@ -111,26 +114,45 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
     }
   }
 
-  const clocks = (best: Best): Clocks => {
-    let minDrive = dp - best.d0;
-    let minWin = now - best.windowFrom;
-    let minOn = op - best.o0;
-    if (tl.n === 0) minDrive = minWin = minOn = 0;
-    const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
-    let windowLeft = Infinity;
-    if (elapsedLimit !== null) windowLeft = elapsedLimit - minWin;
-    if (cfg.onDutyMs !== null) windowLeft = Math.min(windowLeft, cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn);
-    return {
-      driveMs: pos(Math.min(driveLeft, dailyDrive)),
-      windowMs: pos(Math.min(windowLeft, dailyShift)),
-      breakMs,
-      cycleMs,
-    };
-  };
-
+  // The two judgements differ only in the calculation period (strict: completed pairs only).
+  const j: Judge = { dp, now, op, empty: tl.n === 0, cfg, adverse, elapsedLimit, dailyDrive, dailyShift, breakMs, cycleMs };
+  const best: Best = { d0: 0, o0: 0, windowFrom: 0 };
   return {
-    strict: clocks(candidates(tl, cfg.split, reset, past, 0, 0, false, { d0: 0, o0: 0, windowFrom: 0 })),
-    provisional: clocks(candidates(tl, cfg.split, reset, past, 0, 0, true, { d0: 0, o0: 0, windowFrom: 0 })),
+    strict: clocksFor(j, candidates(tl, cfg.split, reset, past, 0, 0, false, best)),
+    provisional: clocksFor(j, candidates(tl, cfg.split, reset, past, 0, 0, true, best)),
     cycleUsedMs: pos(cycleUsedMs),
+  };
+}
+
+/** What clocksFor needs besides the calculation period. */
+interface Judge {
+  dp: number;
+  now: number;
+  op: number;
+  empty: boolean;
+  cfg: RulesetConfig;
+  adverse: boolean;
+  elapsedLimit: number | null;
+  dailyDrive: number;
+  dailyShift: number;
+  breakMs: number | null;
+  cycleMs: number;
+}
+
+function clocksFor(j: Judge, best: Best): Clocks {
+  const { cfg, adverse } = j;
+  let minDrive = j.dp - best.d0;
+  let minWin = j.now - best.windowFrom;
+  let minOn = j.op - best.o0;
+  if (j.empty) minDrive = minWin = minOn = 0;
+  const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
+  let windowLeft = Infinity;
+  if (j.elapsedLimit !== null) windowLeft = j.elapsedLimit - minWin;
+  if (cfg.onDutyMs !== null) windowLeft = Math.min(windowLeft, cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn);
+  return {
+    driveMs: pos(Math.min(driveLeft, j.dailyDrive)),
+    windowMs: pos(Math.min(windowLeft, j.dailyShift)),
+    breakMs: j.breakMs,
+    cycleMs: j.cycleMs,
   };
 }

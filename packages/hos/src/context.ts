@@ -19,22 +19,28 @@ export interface Settings {
   adverse: Array<{ start: number; end: number }>;
 }
 
+const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
+const NO_CLAIMS: ReadonlyArray<{ start: string; end: string }> = Object.freeze([]);
+const byStart = (a: { start: number }, b: { start: number }): number => a.start - b.start;
+
 export function readOptions(options: HosOptions): Settings {
   if (options === null || typeof options !== 'object') throw new HosInputError('options are required', null, 'options');
   const cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
   if (!cfg) throw new HosInputError(`unknown ruleset ${JSON.stringify(options.ruleset)}`, null, 'ruleset');
   checkZone(options.timeZone);
   const dayStartMin = parseDayStart(options.cycleDayStart);
-  const ex = options.exemptions ?? {};
+  const ex = options.exemptions ?? NO_EXEMPTIONS;
+  const claims = ex.adverseDriving ?? NO_CLAIMS;
   const adverse: Settings['adverse'] = [];
-  (ex.adverseDriving ?? []).forEach((a, i) => {
+  for (let i = 0; i < claims.length; i++) {
+    const a = claims[i];
     const start = parseInstant(String(a?.start));
     const end = parseInstant(String(a?.end));
     if (Number.isNaN(start)) throw new HosInputError('adverse-driving start is not an ISO-8601 instant', null, `exemptions.adverseDriving[${i}].start`);
     if (Number.isNaN(end) || end < start) throw new HosInputError('adverse-driving end is not an instant after its start', null, `exemptions.adverseDriving[${i}].end`);
     adverse.push({ start, end });
-  });
-  adverse.sort((a, b) => a.start - b.start);
+  }
+  if (adverse.length > 1) adverse.sort(byStart);
   return {
     cfg,
     zone: options.timeZone,

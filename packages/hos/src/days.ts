@@ -60,21 +60,20 @@ export function buildDayGrid(zone: string, startMin: number, fromMs: number, toM
   let off = offsetAt(zone, fromMs - 26 * H);
   if (Number.isNaN(off)) throw new HosInputError(`unknown time zone ${JSON.stringify(zone)}`, null, 'timeZone');
   const firstDay = Math.floor((fromMs + off * MIN - startMin * MIN) / DAY);
-  const localBase = (k: number): number => (firstDay + k) * DAY + startMin * MIN;
   // Number of day starts needed so that the last one is ≥ toMs (25-hour days may need one more).
-  const count = Math.max(2, Math.ceil((toMs - (localBase(0) - off * MIN)) / DAY) + 2);
+  const count = Math.max(2, Math.ceil((toMs - (localBase(firstDay, 0, startMin) - off * MIN)) / DAY) + 2);
   const starts = new Array<number>(count);
   let done = -1;
   while (done < count - 1) {
     const b = Math.min(done + SAMPLE_DAYS, count - 1);
     // Looked up 3 h after the stretch's last day start, so that a change just after a day start
     // (which makes the local start time ambiguous or skipped) is seen and resolved exactly.
-    const offB = offsetAt(zone, localBase(b) - off * MIN + 3 * H);
+    const offB = offsetAt(zone, localBase(firstDay, b, startMin) - off * MIN + 3 * H);
     if (offB === off) {
-      for (let k = done + 1; k <= b; k++) starts[k] = localBase(k) - off * MIN;
+      for (let k = done + 1; k <= b; k++) starts[k] = localBase(firstDay, k, startMin) - off * MIN;
     } else {
       for (let k = done + 1; k <= b; k++) starts[k] = exactStart(zone, firstDay + k, startMin);
-      off = Math.round((localBase(b) - starts[b]!) / MIN);
+      off = Math.round((localBase(firstDay, b, startMin) - starts[b]!) / MIN);
     }
     done = b;
   }
@@ -91,6 +90,11 @@ export function buildDayGrid(zone: string, startMin: number, fromMs: number, toM
     return exactGrid(zone, startMin, firstDay - 1, count + 1);
   }
   return extendTo({ starts, firstDay }, zone, startMin, toMs);
+}
+
+/** Local (wall-clock as if UTC) start of day k of a grid whose first day is `firstDay`. */
+function localBase(firstDay: number, k: number, startMin: number): number {
+  return (firstDay + k) * DAY + startMin * MIN;
 }
 
 /** Adds exact day starts until the last one is at or after `toMs`. */

@@ -30,8 +30,10 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
 }
 
 function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
+  // `at` is read first: nothing the caller supplies may run once the log is parsed (log-memo.ts).
+  const atText = String(at);
   const { raw, set } = parseInput(periods, options, ws);
-  const now = parseInstant(String(at));
+  const now = parseInstant(atText);
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
   const { cfg } = set;
   const tl = buildTimeline(raw, ws, now);

@@ -1,5 +1,6 @@
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
+import { begin, note, recalled, record } from './log-memo.ts';
 import type { Workspace } from './workspace.ts';
 import type { DutyPeriod } from './types.ts';
 
@@ -72,7 +73,10 @@ function readInstant(v: unknown): number {
 /** Validates and parses the periods; throws HosInputError naming the first bad period. */
 export function parseLog(periods: readonly DutyPeriod[], ws: Workspace): RawLog {
   if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
+  const known = recalled(periods);
+  if (known) return known;
   const n = periods.length;
+  const token = begin(n);
   const start = ws.f64(n);
   const end = ws.f64(n);
   const cat = ws.u8(n);
@@ -124,8 +128,11 @@ export function parseLog(periods: readonly DutyPeriod[], ws: Workspace): RawLog 
     prevStart = s;
     prevEnd = e;
     prevEndText = endText;
+    note(token, i, startText, endText, status, special);
   }
-  return { n: m, start, end, cat, hasPassenger };
+  const raw: RawLog = { n: m, start, end, cat, hasPassenger };
+  record(token, n, raw);
+  return raw;
 }
 
 /** Segments as growable lists (only the rare passenger-seat path uses them). */

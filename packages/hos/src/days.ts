@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { HosInputError } from './errors.ts';
-import { offsetAt } from './zone-offset.ts';
+import { dayStart, offsetAt } from './zone-offset.ts';
 
 const DAY = 86_400_000;
 const H = 3_600_000;
@@ -35,8 +35,12 @@ export function checkZone(zone: string, lookup = false): void {
   if (lookup && Number.isNaN(offsetAt(zone, 0))) throw new HosInputError(`unknown time zone ${JSON.stringify(zone)}`, null, 'timeZone');
 }
 
-/** Exact start of the log day with epoch date `day` (library conversion, handles DST gaps). */
+/** Exact start of the log day with epoch date `day` (library conversion, handles DST gaps), memoised. */
 function exactStart(zone: string, day: number, startMin: number): number {
+  return dayStart(zone, day, startMin, convert);
+}
+
+function convert(zone: string, day: number, startMin: number): number {
   const d = new Date(day * DAY);
   return +new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Math.floor(startMin / 60), startMin % 60, zone);
 }

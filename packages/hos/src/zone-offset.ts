@@ -31,6 +31,7 @@ export function offsetAt(zone: string, ms: number): number {
   if (first !== last || Number.isNaN(first)) return lookup(zone, ms);
   if (entries >= MAX_ENTRIES) {
     memo.clear();
+    dayMemo.clear();
     entries = 0;
     byHour = undefined;
   }
@@ -43,7 +44,37 @@ export function offsetAt(zone: string, ms: number): number {
   return first;
 }
 
-/** Number of cached hours (tests check the bound). */
+/**
+ * Exact instant at which local day `day` (epoch day) starts at `startMin` minutes in `zone`, as
+ * computed by `exact` (the library's zoned date, which settles skipped and repeated local times):
+ * remembered per (zone, day, start), in the same bounded memo. Day grids resolve the days around an
+ * offset change this way, and every driver of a fleet asks for the same few days.
+ */
+const dayMemo = new Map<string, Map<number, number>>();
+
+export function dayStart(zone: string, day: number, startMin: number, exact: (zone: string, day: number, startMin: number) => number): number {
+  const key = day * 1440 + startMin;
+  let byDay = dayMemo.get(zone);
+  const hit = byDay?.get(key);
+  if (hit !== undefined) return hit;
+  const ms = exact(zone, day, startMin);
+  if (Number.isNaN(ms)) return ms;
+  if (entries >= MAX_ENTRIES) {
+    memo.clear();
+    dayMemo.clear();
+    entries = 0;
+    byDay = undefined;
+  }
+  if (!byDay) {
+    byDay = new Map();
+    dayMemo.set(zone, byDay);
+  }
+  byDay.set(key, ms);
+  entries++;
+  return ms;
+}
+
+/** Number of cached entries (tests check the bound). */
 export function memoSize(): number {
   return entries;
 }

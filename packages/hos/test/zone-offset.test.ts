@@ -3,7 +3,7 @@
 import { tzOffset } from '@date-fns/tz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoSize, offsetAt } from '../src/zone-offset.ts';
+import { dayStart, memoSize, offsetAt } from '../src/zone-offset.ts';
 
 const H = 3_600_000;
 const ZONES = ['America/Chicago', 'America/St_Johns', 'America/Santiago', 'Europe/London', 'Australia/Lord_Howe', 'Africa/Casablanca', 'Asia/Kolkata', 'UTC'];
@@ -45,7 +45,22 @@ describe('zone offset memo', () => {
     expect(memoSize()).toBe(n);
   });
 
-  it('keeps at most 4096 hours', () => {
+  it('day starts are remembered per zone, day and start time, and computed only once', () => {
+    let computed = 0;
+    const exact = (zone: string, day: number, startMin: number): number => {
+      computed++;
+      return day * 86_400_000 + startMin * 60_000 + (zone === 'A/B' ? 1 : 2);
+    };
+    const day = 20_000 + Math.floor(Math.random() * 1000);
+    expect(dayStart('A/B', day, 90, exact)).toBe(day * 86_400_000 + 90 * 60_000 + 1);
+    expect(dayStart('A/B', day, 90, exact)).toBe(day * 86_400_000 + 90 * 60_000 + 1);
+    expect(dayStart('C/D', day, 90, exact)).toBe(day * 86_400_000 + 90 * 60_000 + 2);
+    expect(dayStart('A/B', day, 120, exact)).toBe(day * 86_400_000 + 120 * 60_000 + 1);
+    expect(computed).toBe(3);
+    expect(dayStart('A/B', day, 0, () => NaN)).toBeNaN();
+  });
+
+  it('keeps at most 4096 hours and days', () => {
     for (let h = 0; h < 5000; h++) offsetAt('Asia/Kolkata', Date.UTC(2030, 0, 1) + h * H);
     expect(memoSize()).toBeGreaterThan(0);
     expect(memoSize()).toBeLessThanOrEqual(4096);

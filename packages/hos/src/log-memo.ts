@@ -20,6 +20,8 @@ const MAX_PERIODS = 20_000;
 
 let texts: unknown[] = [];
 let count = -1;
+/** Set by note() when a field is not a primitive string (special: or undefined). */
+let impure = false;
 let raw: RawLog = { n: 0, start: new Float64Array(0), end: new Float64Array(0), cat: new Uint8Array(0), hasPassenger: false };
 let generation = 0;
 
@@ -41,12 +43,14 @@ export function recalled(periods: readonly DutyPeriod[]): RawLog | null {
 /** Starts recording the log about to be parsed; returns a token for record(). */
 export function begin(n: number): number {
   count = -1; // invalid until record() completes
+  impure = false;
   return n > 0 && n <= MAX_PERIODS ? ++generation : -1;
 }
 
 /** Notes the field values of period i (called by the parser as it reads them). */
 export function note(token: number, i: number, start: unknown, end: unknown, status: unknown, special: unknown): void {
   if (token !== generation) return;
+  if (typeof start !== 'string' || typeof end !== 'string' || typeof status !== 'string' || (special !== undefined && typeof special !== 'string')) impure = true;
   const k = 4 * i;
   texts[k] = start;
   texts[k + 1] = end;
@@ -56,12 +60,8 @@ export function note(token: number, i: number, start: unknown, end: unknown, sta
 
 /** Keeps a copy of the parsed log if every field noted was a primitive string and nothing intervened. */
 export function record(token: number, n: number, parsed: RawLog): void {
-  if (token !== generation) return;
-  for (let k = 0; k < 4 * n; k++) {
-    const v = texts[k];
-    if (typeof v !== 'string' && !(v === undefined && (k & 3) === 3)) return;
-  }
-  if (texts.length > 4 * n) texts.length = 4 * n;
+  if (token !== generation || impure) return;
+  // texts may hold more than 4n entries from a longer log: only the first 4n are compared (count).
   const m = parsed.n;
   if (raw.start.length < m) {
     raw = { n: 0, start: new Float64Array(2 * m), end: new Float64Array(2 * m), cat: new Uint8Array(2 * m), hasPassenger: false };

@@ -57,7 +57,8 @@ const SAMPLE_DAYS = 14;
  * @date-fns/tz) at the first day and every SAMPLE_DAYS days after it plus the last day; a stretch
  * whose two ends have the same offset is computed arithmetically, a stretch with a change is
  * resolved day by day through the library. This keeps an 8-day log at three zone look-ups per call
- * instead of one per day (each costs 1-3 µs), which matters when a whole fleet is audited every second.
+ * instead of one per day (each costs 1-3 µs), which matters when a whole fleet is audited every second;
+ * both the look-ups and the exact day starts go through the bounded memo of zone-offset.ts (0013).
  */
 export function buildDayGrid(zone: string, startMin: number, fromMs: number, toMs: number): DayGrid {
   // First look-up a little more than a day before `fromMs`, i.e. before the first day start.

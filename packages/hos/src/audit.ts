@@ -3,7 +3,8 @@ import { checkZone, dayIndex } from './days.ts';
 import { formatInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
-import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
+import { acquire, release } from './workspace.ts';
 import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
@@ -70,7 +71,8 @@ interface WalkState {
   best: Best;
   shiftStart: number;
   restartEnd: number;
-  last24: RestBlock;
+  /** Index of the last rest block of ≥ 24 h (0, the virtual block, if none). */
+  last24: number;
   sixteen: SixteenState;
 }
 
@@ -81,43 +83,42 @@ interface WalkState {
  */
 export function walk(ctx: Context, out: Collector | null): SixteenState {
   const { tl, cfg, set, grid } = ctx;
-  const { blocks, start, end, cat } = tl;
+  const { start, end, cat, nb, bLen, bEnd, bFirst, bNext } = tl;
   const sixteen: SixteenState = { lastUseShift: -Infinity, lastUseDay: -Infinity };
-  let reset: RestBlock = blocks[0]!;
-  let past: RestBlock[] = [];
+  let reset = 0;
+  const past: number[] = [];
   let restartEnd = -Infinity;
-  let last24: RestBlock = blocks[0]!;
+  let last24 = 0;
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
   const starts = grid.starts;
-  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: blocks[0]!, sixteen };
+  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: 0, sixteen };
 
-  for (let b = 0; b < blocks.length; b++) {
-    const blk = blocks[b]!;
-    if (blk.len >= cfg.resetMs) {
-      reset = blk;
-      past = [];
-    } else if (cfg.split && qualifies(cfg.split, blk)) {
-      past.push(blk);
+  for (let b = 0; b < nb; b++) {
+    const len = bLen[b]!;
+    if (len >= cfg.resetMs) {
+      reset = b;
+      past.length = 0;
+    } else if (cfg.split && qualifies(cfg.split, tl, b)) {
+      past.push(b);
       if (past.length > MAX_PAIR_REACH) past.shift();
     }
-    if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
-    if (blk.len >= OFF24_MS) last24 = blk;
-    const runFrom = blk.endSeg;
-    const runTo = b + 1 < blocks.length ? blocks[b + 1]!.startSeg : tl.n;
+    if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) restartEnd = bEnd[b]!;
+    if (len >= OFF24_MS) last24 = b;
+    const runFrom = bNext[b]!;
+    const runTo = b + 1 < nb ? bFirst[b + 1]! : tl.n;
     if (tl.driveBefore[runTo]! === tl.driveBefore[runFrom]!) continue;
 
     // Hindsight: later rest blocks up to and including the next reset may complete a pair.
-    let future: RestBlock[] | null = null;
+    let futureTo = b + 1;
     if (cfg.split && past.length > 0) {
-      future = [];
-      for (let k = b + 1; k < blocks.length && future.length < MAX_PAIR_REACH; k++) {
-        future.push(blocks[k]!);
-        if (blocks[k]!.len >= cfg.resetMs) break;
+      while (futureTo < nb && futureTo - b - 1 < MAX_PAIR_REACH) {
+        futureTo++;
+        if (bLen[futureTo - 1]! >= cfg.resetMs) break;
       }
     }
-    st.best = candidates(tl, cfg.split, reset, past, future, false);
-    st.shiftStart = reset.end;
+    candidates(tl, cfg.split, reset, past, b + 1, futureTo, false, st.best);
+    st.shiftStart = bEnd[reset]!;
     st.restartEnd = restartEnd;
     st.last24 = last24;
     const shiftStart = st.shiftStart;
@@ -202,12 +203,13 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
     // C5: a 24-h off period must lie within the 14 days ending with this day.
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? starts[w14]! : -Infinity;
-    const from24 = last24.start > w14Start ? last24.start : w14Start;
-    if (from24 !== -Infinity && Math.min(last24.end, ps) - from24 < OFF24_MS) {
+    const l24Start = tl.bStart[last24]!;
+    const from24 = l24Start > w14Start ? l24Start : w14Start;
+    if (from24 !== -Infinity && Math.min(tl.bEnd[last24]!, ps) - from24 < OFF24_MS) {
       out.add('CYCLE_OFF_DUTY_REQUIRED', -Infinity, ps, pe);
     }
     if (canada.onDutyBefore24OffMs !== null) {
-      const since = op - tl.onBefore[last24.endSeg]!;
+      const since = op - tl.onBefore[tl.bNext[last24]!]!;
       out.add('CYCLE_OFF_DUTY_REQUIRED', ps + canada.onDutyBefore24OffMs - since, ps, pe);
     }
   }
@@ -219,14 +221,19 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
  * Throws HosInputError for bad periods or options.
  */
 export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResult {
-  const { raw, set } = parseInput(periods, options);
-  const tl = buildTimeline(raw);
-  if (tl.n === 0) {
-    checkZone(set.zone, true);
-    return { violations: [] };
+  const ws = acquire();
+  try {
+    const { raw, set } = parseInput(periods, options, ws);
+    const tl = buildTimeline(raw, ws);
+    if (tl.n === 0) {
+      checkZone(set.zone, true);
+      return { violations: [] };
+    }
+    const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
+    const out = new Collector();
+    walk({ set, cfg: set.cfg, tl, grid }, out);
+    return { violations: out.result() };
+  } finally {
+    release(ws);
   }
-  const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
-  const out = new Collector();
-  walk({ set, cfg: set.cfg, tl, grid }, out);
-  return { violations: out.result() };
 }

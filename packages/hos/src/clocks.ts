@@ -3,12 +3,15 @@ import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
-import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
+import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
-import { buildTimeline, D, driveAt, onAt, type RestBlock } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
+import { acquire, release, type Workspace } from './workspace.ts';
 import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
 
-const pos = (ms: number): number => (ms > 0 ? ms : 0);
+function pos(ms: number): number {
+  return ms > 0 ? ms : 0;
+}
 
 /**
  * Clocks at the instant `at`, judged only from the periods before it (a period running through `at`
@@ -18,35 +21,48 @@ const pos = (ms: number): number => (ms > 0 ? ms : 0);
  * Remaining values never go below 0. Throws HosInputError for bad periods, options or `at`.
  */
 export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
-  const { raw, set } = parseInput(periods, options);
-  const now = parseInstant(String(at));
+  const ws = acquire();
+  try {
+    return clocksWith(ws, periods, at, options);
+  } finally {
+    release(ws);
+  }
+}
+
+function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
+  // `at` is read first: nothing the caller supplies may run once the log is parsed (log-memo.ts).
+  const atText = String(at);
+  const { raw, set } = parseInput(periods, options, ws);
+  const now = parseInstant(atText);
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
   const { cfg } = set;
-  const tl = buildTimeline(raw, now);
+  const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
-  const { blocks } = tl;
+  const { nb, bLen, bEnd } = tl;
 
   // State after the last rest block before `now`.
-  let reset: RestBlock = blocks[0]!;
-  let past: RestBlock[] = [];
+  let reset = 0;
+  const past: number[] = [];
   let restartEnd = -Infinity;
-  let last24: RestBlock = blocks[0]!;
-  for (const blk of blocks) {
-    if (blk.len >= cfg.resetMs) {
-      reset = blk;
-      past = [];
-    } else if (cfg.split && qualifies(cfg.split, blk)) {
-      past.push(blk);
+  let last24 = 0;
+  for (let b = 0; b < nb; b++) {
+    const len = bLen[b]!;
+    if (len >= cfg.resetMs) {
+      reset = b;
+      past.length = 0;
+    } else if (cfg.split && qualifies(cfg.split, tl, b)) {
+      past.push(b);
       if (past.length > MAX_PAIR_REACH) past.shift();
     }
-    if (cfg.cycle.restartMs !== null && blk.len >= cfg.cycle.restartMs) restartEnd = blk.end;
-    if (blk.len >= OFF24_MS) last24 = blk;
+    if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) restartEnd = bEnd[b]!;
+    if (len >= OFF24_MS) last24 = b;
   }
   const dp = tl.driveBefore[tl.n]!;
   const op = tl.onBefore[tl.n]!;
-  const shiftStart = tl.n > 0 ? reset.end : now;
-  const adverse = set.adverse.some((a) => a.start <= now && a.end > shiftStart);
+  const shiftStart = tl.n > 0 ? bEnd[reset]! : now;
+  let adverse = false;
+  for (const a of set.adverse) if (a.start <= now && a.end > shiftStart) adverse = true;
 
   let elapsedLimit = cfg.elapsedMs === null ? null : cfg.elapsedMs + (adverse ? cfg.adverse.elapsedMs : 0);
   if (set.sixteenHour && elapsedLimit !== null && elapsedLimit < SIXTEEN_HOUR_WINDOW_MS && tl.n > 0) {
@@ -92,33 +108,53 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
     dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), owed > 0 ? de - now - owed : Infinity);
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
-    const from24 = last24.start > w14Start ? last24.start : w14Start;
-    if (from24 !== -Infinity && Math.min(last24.end, now) - from24 < OFF24_MS) cycleMs = 0;
+    const l24Start = tl.bStart[last24]!;
+    const from24 = l24Start > w14Start ? l24Start : w14Start;
+    if (from24 !== -Infinity && Math.min(bEnd[last24]!, now) - from24 < OFF24_MS) cycleMs = 0;
     if (canada.onDutyBefore24OffMs !== null) {
-      cycleMs = Math.min(cycleMs, pos(canada.onDutyBefore24OffMs - (op - tl.onBefore[last24.endSeg]!)));
+      cycleMs = Math.min(cycleMs, pos(canada.onDutyBefore24OffMs - (op - tl.onBefore[tl.bNext[last24]!]!)));
     }
   }
 
-  const clocks = (best: Best): Clocks => {
-    let minDrive = dp - best.d0;
-    let minWin = now - best.windowFrom;
-    let minOn = op - best.o0;
-    if (tl.n === 0) minDrive = minWin = minOn = 0;
-    const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
-    let windowLeft = Infinity;
-    if (elapsedLimit !== null) windowLeft = elapsedLimit - minWin;
-    if (cfg.onDutyMs !== null) windowLeft = Math.min(windowLeft, cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn);
-    return {
-      driveMs: pos(Math.min(driveLeft, dailyDrive)),
-      windowMs: pos(Math.min(windowLeft, dailyShift)),
-      breakMs,
-      cycleMs,
-    };
-  };
-
+  // The two judgements differ only in the calculation period (strict: completed pairs only).
+  const j: Judge = { dp, now, op, empty: tl.n === 0, cfg, adverse, elapsedLimit, dailyDrive, dailyShift, breakMs, cycleMs };
+  const best: Best = { d0: 0, o0: 0, windowFrom: 0 };
   return {
-    strict: clocks(candidates(tl, cfg.split, reset, past, null, false)),
-    provisional: clocks(candidates(tl, cfg.split, reset, past, null, true)),
+    strict: clocksFor(j, candidates(tl, cfg.split, reset, past, 0, 0, false, best)),
+    provisional: clocksFor(j, candidates(tl, cfg.split, reset, past, 0, 0, true, best)),
     cycleUsedMs: pos(cycleUsedMs),
+  };
+}
+
+/** What clocksFor needs besides the calculation period. */
+interface Judge {
+  dp: number;
+  now: number;
+  op: number;
+  empty: boolean;
+  cfg: RulesetConfig;
+  adverse: boolean;
+  elapsedLimit: number | null;
+  dailyDrive: number;
+  dailyShift: number;
+  breakMs: number | null;
+  cycleMs: number;
+}
+
+function clocksFor(j: Judge, best: Best): Clocks {
+  const { cfg, adverse } = j;
+  let minDrive = j.dp - best.d0;
+  let minWin = j.now - best.windowFrom;
+  let minOn = j.op - best.o0;
+  if (j.empty) minDrive = minWin = minOn = 0;
+  const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
+  let windowLeft = Infinity;
+  if (j.elapsedLimit !== null) windowLeft = j.elapsedLimit - minWin;
+  if (cfg.onDutyMs !== null) windowLeft = Math.min(windowLeft, cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn);
+  return {
+    driveMs: pos(Math.min(driveLeft, j.dailyDrive)),
+    windowMs: pos(Math.min(windowLeft, j.dailyShift)),
+    breakMs: j.breakMs,
+    cycleMs: j.cycleMs,
   };
 }

@@ -4,6 +4,7 @@ import { parseInstant } from './instant.ts';
 import { RULESETS, type RulesetConfig } from './rulesets.ts';
 import { parseLog, type RawLog, type Timeline } from './timeline.ts';
 import type { DutyPeriod, HosOptions } from './types.ts';
+import type { Workspace } from './workspace.ts';
 
 const DAY = 86_400_000;
 
@@ -18,22 +19,28 @@ export interface Settings {
   adverse: Array<{ start: number; end: number }>;
 }
 
+const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
+const NO_CLAIMS: ReadonlyArray<{ start: string; end: string }> = Object.freeze([]);
+const byStart = (a: { start: number }, b: { start: number }): number => a.start - b.start;
+
 export function readOptions(options: HosOptions): Settings {
   if (options === null || typeof options !== 'object') throw new HosInputError('options are required', null, 'options');
   const cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
   if (!cfg) throw new HosInputError(`unknown ruleset ${JSON.stringify(options.ruleset)}`, null, 'ruleset');
   checkZone(options.timeZone);
   const dayStartMin = parseDayStart(options.cycleDayStart);
-  const ex = options.exemptions ?? {};
+  const ex = options.exemptions ?? NO_EXEMPTIONS;
+  const claims = ex.adverseDriving ?? NO_CLAIMS;
   const adverse: Settings['adverse'] = [];
-  (ex.adverseDriving ?? []).forEach((a, i) => {
+  for (let i = 0; i < claims.length; i++) {
+    const a = claims[i];
     const start = parseInstant(String(a?.start));
     const end = parseInstant(String(a?.end));
     if (Number.isNaN(start)) throw new HosInputError('adverse-driving start is not an ISO-8601 instant', null, `exemptions.adverseDriving[${i}].start`);
     if (Number.isNaN(end) || end < start) throw new HosInputError('adverse-driving end is not an instant after its start', null, `exemptions.adverseDriving[${i}].end`);
     adverse.push({ start, end });
-  });
-  adverse.sort((a, b) => a.start - b.start);
+  }
+  if (adverse.length > 1) adverse.sort(byStart);
   return {
     cfg,
     zone: options.timeZone,
@@ -65,7 +72,7 @@ export function gridFor(set: Settings, tl: Timeline, until: number, recentDays?:
   return buildDayGrid(set.zone, set.dayStartMin, first - back, Math.max(first, until));
 }
 
-export function parseInput(periods: readonly DutyPeriod[], options: HosOptions): { raw: RawLog; set: Settings } {
+export function parseInput(periods: readonly DutyPeriod[], options: HosOptions, ws: Workspace): { raw: RawLog; set: Settings } {
   const set = readOptions(options);
-  return { raw: parseLog(periods), set };
+  return { raw: parseLog(periods, ws), set };
 }

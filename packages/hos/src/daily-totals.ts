@@ -1,6 +1,7 @@
 import { parseInput } from './context.ts';
 import { buildDayGrid, checkZone, formatDay } from './days.ts';
 import { loggedStatus } from './timeline.ts';
+import { acquire, release, type Workspace } from './workspace.ts';
 import type { DailyTotal, DutyPeriod, HosOptions } from './types.ts';
 
 const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
@@ -11,8 +12,17 @@ const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
  * the day of the last one. Statuses are as logged: PC and PASSENGER count as OFF, YM as ON.
  */
 export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
-  const { raw, set } = parseInput(periods, options);
-  const n = raw.start.length;
+  const ws = acquire();
+  try {
+    return totals(ws, periods, options);
+  } finally {
+    release(ws);
+  }
+}
+
+function totals(ws: Workspace, periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
+  const { raw, set } = parseInput(periods, options, ws);
+  const n = raw.n;
   if (n === 0) {
     checkZone(set.zone, true);
     return [];

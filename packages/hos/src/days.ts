@@ -1,5 +1,6 @@
-import { TZDate, tzOffset } from '@date-fns/tz';
+import { TZDate } from '@date-fns/tz';
 import { HosInputError } from './errors.ts';
+import { dayStart, offsetAt } from './zone-offset.ts';
 
 const DAY = 86_400_000;
 const H = 3_600_000;
@@ -22,11 +23,6 @@ export function parseDayStart(value: string | undefined): number {
   return Number(m[1]) * 60 + Number(m[2]);
 }
 
-/** UTC offset in minutes of `zone` at `ms` (library call: Intl time-zone data via @date-fns/tz). */
-function offsetAt(zone: string, ms: number): number {
-  return tzOffset(zone, new Date(ms));
-}
-
 /**
  * Throws HosInputError unless `zone` looks like an IANA zone name; whether the runtime knows it is
  * checked by the first zone look-up (buildDayGrid), or here with `lookup` when no grid is built.
@@ -39,8 +35,12 @@ export function checkZone(zone: string, lookup = false): void {
   if (lookup && Number.isNaN(offsetAt(zone, 0))) throw new HosInputError(`unknown time zone ${JSON.stringify(zone)}`, null, 'timeZone');
 }
 
-/** Exact start of the log day with epoch date `day` (library conversion, handles DST gaps). */
+/** Exact start of the log day with epoch date `day` (library conversion, handles DST gaps), memoised. */
 function exactStart(zone: string, day: number, startMin: number): number {
+  return dayStart(zone, day, startMin, convert);
+}
+
+function convert(zone: string, day: number, startMin: number): number {
   const d = new Date(day * DAY);
   return +new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Math.floor(startMin / 60), startMin % 60, zone);
 }
@@ -57,28 +57,28 @@ const SAMPLE_DAYS = 14;
  * @date-fns/tz) at the first day and every SAMPLE_DAYS days after it plus the last day; a stretch
  * whose two ends have the same offset is computed arithmetically, a stretch with a change is
  * resolved day by day through the library. This keeps an 8-day log at three zone look-ups per call
- * instead of one per day (each costs 1-3 µs), which matters when a whole fleet is audited every second.
+ * instead of one per day (each costs 1-3 µs), which matters when a whole fleet is audited every second;
+ * both the look-ups and the exact day starts go through the bounded memo of zone-offset.ts (0013).
  */
 export function buildDayGrid(zone: string, startMin: number, fromMs: number, toMs: number): DayGrid {
   // First look-up a little more than a day before `fromMs`, i.e. before the first day start.
   let off = offsetAt(zone, fromMs - 26 * H);
   if (Number.isNaN(off)) throw new HosInputError(`unknown time zone ${JSON.stringify(zone)}`, null, 'timeZone');
   const firstDay = Math.floor((fromMs + off * MIN - startMin * MIN) / DAY);
-  const localBase = (k: number): number => (firstDay + k) * DAY + startMin * MIN;
   // Number of day starts needed so that the last one is ≥ toMs (25-hour days may need one more).
-  const count = Math.max(2, Math.ceil((toMs - (localBase(0) - off * MIN)) / DAY) + 2);
+  const count = Math.max(2, Math.ceil((toMs - (localBase(firstDay, 0, startMin) - off * MIN)) / DAY) + 2);
   const starts = new Array<number>(count);
   let done = -1;
   while (done < count - 1) {
     const b = Math.min(done + SAMPLE_DAYS, count - 1);
     // Looked up 3 h after the stretch's last day start, so that a change just after a day start
     // (which makes the local start time ambiguous or skipped) is seen and resolved exactly.
-    const offB = offsetAt(zone, localBase(b) - off * MIN + 3 * H);
+    const offB = offsetAt(zone, localBase(firstDay, b, startMin) - off * MIN + 3 * H);
     if (offB === off) {
-      for (let k = done + 1; k <= b; k++) starts[k] = localBase(k) - off * MIN;
+      for (let k = done + 1; k <= b; k++) starts[k] = localBase(firstDay, k, startMin) - off * MIN;
     } else {
       for (let k = done + 1; k <= b; k++) starts[k] = exactStart(zone, firstDay + k, startMin);
-      off = Math.round((localBase(b) - starts[b]!) / MIN);
+      off = Math.round((localBase(firstDay, b, startMin) - starts[b]!) / MIN);
     }
     done = b;
   }
@@ -95,6 +95,11 @@ export function buildDayGrid(zone: string, startMin: number, fromMs: number, toM
     return exactGrid(zone, startMin, firstDay - 1, count + 1);
   }
   return extendTo({ starts, firstDay }, zone, startMin, toMs);
+}
+
+/** Local (wall-clock as if UTC) start of day k of a grid whose first day is `firstDay`. */
+function localBase(firstDay: number, k: number, startMin: number): number {
+  return (firstDay + k) * DAY + startMin * MIN;
 }
 
 /** Adds exact day starts until the last one is at or after `toMs`. */

@@ -1,5 +1,5 @@
 import type { SplitRule } from './rulesets.ts';
-import type { RestBlock, Timeline } from './timeline.ts';
+import type { Timeline } from './timeline.ts';
 
 /**
  * The calculation periods that matter (rules document 1.2.1). Each candidate counts limits from a
@@ -22,76 +22,83 @@ export interface Best {
  */
 export const MAX_PAIR_REACH = 8;
 
-/** Can this rest block be a member of a sleeper-berth pair? */
-export function qualifies(split: SplitRule, b: RestBlock): boolean {
-  return split.kind === 'property' ? b.len >= split.minMs : b.sbRun >= split.minSbMs;
+/** Can rest block k be a member of a sleeper-berth pair? */
+export function qualifies(split: SplitRule, tl: Timeline, k: number): boolean {
+  return split.kind === 'property' ? tl.bLen[k]! >= split.minMs : tl.bSb[k]! >= split.minSbMs;
 }
 
-/** Do A (earlier) and B (later) pair into the equivalent of a full rest? Order does not matter (P8). */
-export function validPair(split: SplitRule, a: RestBlock, b: RestBlock): boolean {
+/** Do rest blocks a (earlier) and b (later) pair into the equivalent of a full rest? Order does not matter (P8). */
+export function validPair(split: SplitRule, tl: Timeline, a: number, b: number): boolean {
   if (split.kind === 'property') {
+    const la = tl.bLen[a]!;
+    const lb = tl.bLen[b]!;
     return (
-      a.len >= split.minMs &&
-      b.len >= split.minMs &&
-      a.len + b.len >= split.totalMs &&
+      la >= split.minMs &&
+      lb >= split.minMs &&
+      la + lb >= split.totalMs &&
       // O3: a long OFF block without 7 h of SB is never the sleeper member.
-      (a.sbRun >= split.longSbMs || b.sbRun >= split.longSbMs)
+      (tl.bSb[a]! >= split.longSbMs || tl.bSb[b]! >= split.longSbMs)
     );
   }
-  return a.sbRun >= split.minSbMs && b.sbRun >= split.minSbMs && a.sbRun + b.sbRun >= split.totalSbMs;
+  const sa = tl.bSb[a]!;
+  const sb = tl.bSb[b]!;
+  return sa >= split.minSbMs && sb >= split.minSbMs && sa + sb >= split.totalSbMs;
 }
 
 /**
- * Calculation periods for an instant after the rest blocks `past` (qualifying blocks since the last
- * reset `reset`, oldest first):
+ * Calculation periods for an instant after the rest blocks `past` (indexes of the qualifying blocks
+ * since the last reset block `reset`, oldest first):
  * 1. from the end of the last reset, nothing excluded;
  * 2. backward pairs (A, B) both in `past`: from A's end, B excluded (P9 (1)-(3), (5));
  * 3. forward pairs (A in `past`, B later): from the reset or from P's end for a valid (P, A), A
- *    excluded. In hindsight B must exist in `future`; provisionally the most recent block is assumed
- *    to be paired later.
+ *    excluded. In hindsight B must be one of the blocks futureFrom..futureTo-1; provisionally the
+ *    most recent block is assumed to be paired later.
  * The instant violates a limit only if every candidate does (the pairing with fewest violations, P10).
+ * Writes the most favourable values into `out` (no allocation per run).
  */
 export function candidates(
   tl: Timeline,
   split: SplitRule | null,
-  reset: RestBlock,
-  past: readonly RestBlock[],
-  future: readonly RestBlock[] | null,
+  reset: number,
+  past: readonly number[],
+  futureFrom: number,
+  futureTo: number,
   provisional: boolean,
+  out: Best,
 ): Best {
+  const bEnd = tl.bEnd;
+  const bLen = tl.bLen;
   // Inlined "consider(start block, excluded)": the latest start, and the latest start + excluded rest.
   let latest = reset;
-  let windowFrom = reset.end;
+  const resetEnd = bEnd[reset]!;
+  let windowFrom = resetEnd;
   if (split && past.length > 0) {
     for (let j = 0; j < past.length; j++) {
       const b = past[j]!;
       for (let i = 0; i < j; i++) {
         const a = past[i]!;
-        if (!validPair(split, a, b)) continue;
-        if (a.end > latest.end) latest = a;
-        if (a.end + b.len > windowFrom) windowFrom = a.end + b.len;
+        if (!validPair(split, tl, a, b)) continue;
+        if (bEnd[a]! > bEnd[latest]!) latest = a;
+        if (bEnd[a]! + bLen[b]! > windowFrom) windowFrom = bEnd[a]! + bLen[b]!;
       }
     }
     for (let j = 0; j < past.length; j++) {
       const a = past[j]!;
       let paired = provisional && j === past.length - 1;
-      if (!paired && future) {
-        for (const b of future) {
-          if (validPair(split, a, b)) {
-            paired = true;
-            break;
-          }
-        }
-      }
+      for (let k = futureFrom; !paired && k < futureTo; k++) paired = validPair(split, tl, a, k);
       if (!paired) continue;
-      if (reset.end + a.len > windowFrom) windowFrom = reset.end + a.len;
+      if (resetEnd + bLen[a]! > windowFrom) windowFrom = resetEnd + bLen[a]!;
       for (let i = 0; i < j; i++) {
         const p = past[i]!;
-        if (!validPair(split, p, a)) continue;
-        if (p.end > latest.end) latest = p;
-        if (p.end + a.len > windowFrom) windowFrom = p.end + a.len;
+        if (!validPair(split, tl, p, a)) continue;
+        if (bEnd[p]! > bEnd[latest]!) latest = p;
+        if (bEnd[p]! + bLen[a]! > windowFrom) windowFrom = bEnd[p]! + bLen[a]!;
       }
     }
   }
-  return { d0: tl.driveBefore[latest.endSeg]!, o0: tl.onBefore[latest.endSeg]!, windowFrom };
+  const next = tl.bNext[latest]!;
+  out.d0 = tl.driveBefore[next]!;
+  out.o0 = tl.onBefore[next]!;
+  out.windowFrom = windowFrom;
+  return out;
 }

@@ -1,5 +1,7 @@
 import { HosInputError } from './errors.ts';
-import { InstantReader } from './instant.ts';
+import { parseInstant } from './instant.ts';
+import { begin, note, recalled, record } from './log-memo.ts';
+import type { Workspace } from './workspace.ts';
 import type { DutyPeriod } from './types.ts';
 
 /** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
@@ -14,44 +16,47 @@ const H = 3_600_000;
 const PASSENGER_SB_MS = 7 * H;
 const PASSENGER_MAX_MS = 3 * H;
 
-/** A maximal run of OFF/SB time. blocks[0] is virtual: the unknown time before the log, taken as rest. */
-export interface RestBlock {
-  start: number;
-  end: number;
-  len: number;
-  /** Longest consecutive SB inside the block. */
-  sbRun: number;
-  /** Index of the first segment after the block (n if none). */
-  endSeg: number;
-  /** Index of the block's first segment (endSeg for the virtual block when the log starts with work). */
-  startSeg: number;
-}
-
 /**
  * The log as the engine sees it: contiguous segments of one category each (adjacent segments of the
  * same category merged, so splitting a period never changes a result), prefix sums of driving and
- * on-duty time, and the rest blocks.
+ * on-duty time, and the rest blocks. Typed arrays: no object per segment (an audit of a fleet reads
+ * millions of them). The arrays may be longer than n; only the first n entries are the log.
  */
 export interface Timeline {
   n: number;
-  start: number[];
-  end: number[];
-  cat: number[];
+  start: Float64Array;
+  end: Float64Array;
+  cat: Uint8Array;
   /** driveBefore[i] = driving time before segment i (length n + 1). */
-  driveBefore: number[];
+  driveBefore: Float64Array;
   /** onBefore[i] = on-duty (ON + D) time before segment i (length n + 1). */
-  onBefore: number[];
-  blocks: RestBlock[];
+  onBefore: Float64Array;
+  /**
+   * Rest blocks, by index 0..nb-1: maximal runs of OFF/SB time. Block 0 is virtual: the unknown time
+   * before the log, taken as rest (start −∞, length ∞). Arrays, not objects: no allocation per block.
+   */
+  nb: number;
+  bStart: Float64Array;
+  bEnd: Float64Array;
+  bLen: Float64Array;
+  /** Longest consecutive SB inside the block. */
+  bSb: Float64Array;
+  /** Index of the block's first segment (bNext for the virtual block when the log starts with work). */
+  bFirst: Float64Array;
+  /** Index of the first segment after the block (n if none). */
+  bNext: Float64Array;
 }
 
 /**
  * The input periods as validated instants, empty periods dropped and neighbours of the same engine
- * category merged (PC is OFF, YM is ON; passenger-seat time is category 4, logged OFF).
+ * category merged (PC is OFF, YM is ON; passenger-seat time is category 4, logged OFF). n entries;
+ * read-only once built (timelines may share its arrays).
  */
 export interface RawLog {
-  start: number[];
-  end: number[];
-  cat: number[];
+  n: number;
+  start: Float64Array;
+  end: Float64Array;
+  cat: Uint8Array;
   hasPassenger: boolean;
 }
 
@@ -60,70 +65,85 @@ export function loggedStatus(c: number): number {
   return c === PASSENGER ? OFF : c;
 }
 
-function statusOf(s: unknown): number {
-  return s === 'D' ? D : s === 'ON' ? ON : s === 'OFF' ? OFF : s === 'SB' ? SB : -1;
+/** Instant text of a period field; String() keeps accepting what it always accepted (e.g. String objects). */
+function readInstant(v: unknown): number {
+  return parseInstant(typeof v === 'string' ? v : String(v));
 }
 
 /** Validates and parses the periods; throws HosInputError naming the first bad period. */
-export function parseLog(periods: readonly DutyPeriod[]): RawLog {
+export function parseLog(periods: readonly DutyPeriod[], ws: Workspace): RawLog {
   if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
+  const known = recalled(periods);
+  if (known) return known;
   const n = periods.length;
-  const start: number[] = [];
-  const end: number[] = [];
-  const cat: number[] = [];
+  const token = begin(n);
+  const start = ws.f64(n);
+  const end = ws.f64(n);
+  const cat = ws.u8(n);
   let m = 0;
+  let last = -1;
   let prevStart = NaN;
   let hasPassenger = false;
-  let prevEndText = '';
+  let prevEndText: unknown = undefined;
   let prevEnd = NaN;
-  const reader = new InstantReader();
   for (let i = 0; i < n; i++) {
     const p = periods[i];
     if (p === null || typeof p !== 'object') throw new HosInputError('not a duty period', i);
-    const st = statusOf(p.status);
-    if (st < 0) throw new HosInputError(`unknown status ${JSON.stringify(p.status)}`, i, 'status');
-    let c = st;
-    if (p.special !== undefined) {
-      if (p.special === 'PC' && st === OFF) c = OFF;
-      else if (p.special === 'YM' && st === ON) c = ON;
-      else if (p.special === 'PASSENGER' && st === OFF) {
+    const status = p.status;
+    let c = status === 'D' ? D : status === 'ON' ? ON : status === 'OFF' ? OFF : status === 'SB' ? SB : -1;
+    if (c < 0) throw new HosInputError(`unknown status ${JSON.stringify(status)}`, i, 'status');
+    const special = p.special;
+    if (special !== undefined) {
+      if (special === 'PC' && c === OFF) c = OFF;
+      else if (special === 'YM' && c === ON) c = ON;
+      else if (special === 'PASSENGER' && c === OFF) {
         c = PASSENGER;
         hasPassenger = true;
       } else {
-        throw new HosInputError(`special ${JSON.stringify(p.special)} is not allowed with status ${p.status} (PC and PASSENGER are OFF, YM is ON)`, i, 'special');
+        throw new HosInputError(`special ${JSON.stringify(special)} is not allowed with status ${status} (PC and PASSENGER are OFF, YM is ON)`, i, 'special');
       }
     }
-    // Consecutive periods usually share the boundary string: parse it once.
-    const s = typeof p.start === 'string' && p.start === prevEndText ? prevEnd : reader.read(String(p.start));
-    if (Number.isNaN(s)) throw new HosInputError(`start ${JSON.stringify(p.start)} is not an ISO-8601 instant with offset or Z`, i, 'start');
-    const e = reader.read(String(p.end));
-    if (Number.isNaN(e)) throw new HosInputError(`end ${JSON.stringify(p.end)} is not an ISO-8601 instant with offset or Z`, i, 'end');
+    // Periods are contiguous, so a start is usually the previous end's very text: parse it once.
+    const startText = p.start;
+    const s = i > 0 && typeof startText === 'string' && startText === prevEndText ? prevEnd : readInstant(startText);
+    if (s !== s) throw new HosInputError(`start ${JSON.stringify(startText)} is not an ISO-8601 instant with offset or Z`, i, 'start');
+    const endText = p.end;
+    const e = readInstant(endText);
+    if (e !== e) throw new HosInputError(`end ${JSON.stringify(endText)} is not an ISO-8601 instant with offset or Z`, i, 'end');
     if (e < s) throw new HosInputError('end is before start', i, 'end');
-    if (i > 0) {
-      if (s < prevEnd) {
-        throw new HosInputError(s < prevStart ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
-      }
-      if (s > prevEnd) throw new HosInputError('gap before this period: periods must be contiguous', i, 'start');
+    if (i > 0 && s !== prevEnd) {
+      if (s < prevEnd) throw new HosInputError(s < prevStart ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');
+      throw new HosInputError('gap before this period: periods must be contiguous', i, 'start');
     }
     if (e > s) {
-      if (m > 0 && cat[m - 1] === c) {
-        end[m - 1] = e;
+      if (last >= 0 && cat[last] === c) {
+        end[last] = e;
       } else {
-        start.push(s);
-        end.push(e);
-        cat.push(c);
-        m++;
+        last = m++;
+        start[last] = s;
+        end[last] = e;
+        cat[last] = c;
       }
     }
     prevStart = s;
     prevEnd = e;
-    prevEndText = p.end;
+    prevEndText = endText;
+    note(token, i, startText, endText, status, special);
   }
-  return { start, end, cat, hasPassenger };
+  const raw: RawLog = { n: m, start, end, cat, hasPassenger };
+  record(token, n, raw);
+  return raw;
+}
+
+/** Segments as growable lists (only the rare passenger-seat path uses them). */
+interface SegList {
+  start: number[];
+  end: number[];
+  cat: number[];
 }
 
 /** Drops empty periods and merges neighbours of the same category. */
-function merge(start: number[], end: number[], cat: number[]): { start: number[]; end: number[]; cat: number[] } {
+function merge(start: number[], end: number[], cat: number[]): SegList {
   const s: number[] = [];
   const e: number[] = [];
   const c: number[] = [];
@@ -148,7 +168,7 @@ function merge(start: number[], end: number[], cat: number[]): { start: number[]
  * P19: passenger-seat time right before or after ≥ 7 consecutive h SB counts as rest for up to 3 h
  * on each side of the berth period; the rest of it is on duty (D1).
  */
-function resolvePassenger(log: { start: number[]; end: number[]; cat: number[] }): { start: number[]; end: number[]; cat: number[] } {
+function resolvePassenger(log: SegList): SegList {
   const { start, end, cat } = log;
   const s: number[] = [];
   const e: number[] = [];
@@ -177,63 +197,100 @@ function resolvePassenger(log: { start: number[]; end: number[]; cat: number[] }
 }
 
 /** Builds the engine's timeline from a parsed log, optionally cut at `cutAt` (clocksAt). */
-export function buildTimeline(raw: RawLog, cutAt?: number): Timeline {
-  let rs = raw.start;
-  let re = raw.end;
-  let rc = raw.cat;
+export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number): Timeline {
+  let n = raw.n;
+  let start = raw.start;
+  let end = raw.end;
+  let cat = raw.cat;
   if (cutAt !== undefined) {
-    let k = 0;
-    while (k < rs.length && rs[k]! < cutAt) k++;
-    rs = rs.slice(0, k);
-    re = re.slice(0, k);
-    rc = rc.slice(0, k);
-    if (k > 0 && re[k - 1]! > cutAt) re[k - 1] = cutAt;
+    // Segments starting before `cutAt`, copied (the raw log is shared and stays untouched).
+    let k = n;
+    while (k > 0 && raw.start[k - 1]! >= cutAt) k--;
+    start = ws.f64(k + 1);
+    end = ws.f64(k + 1);
+    cat = ws.u8(k + 1);
+    for (let i = 0; i < k; i++) {
+      start[i] = raw.start[i]!;
+      end[i] = raw.end[i]!;
+      cat[i] = raw.cat[i]!;
+    }
+    n = k;
+    if (k > 0 && end[k - 1]! > cutAt) end[k - 1] = cutAt;
     // Time after the last recorded period and before `cutAt` has no recorded work: taken as off duty.
-    if (k > 0 && re[k - 1]! < cutAt) {
-      if (rc[k - 1] === OFF) {
-        re[k - 1] = cutAt;
+    if (k > 0 && end[k - 1]! < cutAt) {
+      if (cat[k - 1] === OFF) {
+        end[k - 1] = cutAt;
       } else {
-        rs.push(re[k - 1]!);
-        re.push(cutAt);
-        rc.push(OFF);
+        start[k] = end[k - 1]!;
+        end[k] = cutAt;
+        cat[k] = OFF;
+        n = k + 1;
       }
     }
   }
   // parseLog already merged neighbours; only passenger resolution can create new ones.
-  let seg = { start: rs, end: re, cat: rc };
-  if (raw.hasPassenger) seg = resolvePassenger(seg);
-  const { start, end, cat } = seg;
-  const n = start.length;
-  const driveBefore = new Array<number>(n + 1);
-  const onBefore = new Array<number>(n + 1);
+  if (raw.hasPassenger) {
+    const seg = resolvePassenger({ start: Array.from(start.subarray(0, n)), end: Array.from(end.subarray(0, n)), cat: Array.from(cat.subarray(0, n)) });
+    start = Float64Array.from(seg.start);
+    end = Float64Array.from(seg.end);
+    cat = Uint8Array.from(seg.cat);
+    n = seg.start.length;
+  }
+  const driveBefore = ws.f64(n + 1);
+  const onBefore = ws.f64(n + 1);
   driveBefore[0] = 0;
   onBefore[0] = 0;
-  const blocks: RestBlock[] = [];
+  const cap = n + 2;
+  const bStart = ws.f64(cap);
+  const bEnd = ws.f64(cap);
+  const bLen = ws.f64(cap);
+  const bSb = ws.f64(cap);
+  const bFirst = ws.f64(cap);
+  const bNext = ws.f64(cap);
   // Virtual block: before the log the driver is taken as rested (nothing recorded, nothing owed).
-  let cur: RestBlock = { start: -Infinity, end: n > 0 ? start[0]! : 0, len: Infinity, sbRun: 0, endSeg: 0, startSeg: 0 };
+  bStart[0] = -Infinity;
+  bEnd[0] = n > 0 ? start[0]! : 0;
+  bLen[0] = Infinity;
+  bSb[0] = 0;
+  bFirst[0] = 0;
+  bNext[0] = 0;
+  let cur = 0;
+  let nb = 0;
   let open = true;
+  let drive = 0;
+  let on = 0;
   for (let i = 0; i < n; i++) {
     const c = cat[i]!;
-    const len = end[i]! - start[i]!;
-    driveBefore[i + 1] = driveBefore[i]! + (c === D ? len : 0);
-    onBefore[i + 1] = onBefore[i]! + (c === D || c === ON ? len : 0);
-    if (c === OFF || c === SB) {
+    const a = start[i]!;
+    const b = end[i]!;
+    const len = b - a;
+    if (c === D || c === ON) {
+      drive += c === D ? len : 0;
+      on += len;
+      if (open) {
+        nb = cur + 1;
+        open = false;
+      }
+    } else {
       if (!open) {
-        cur = { start: start[i]!, end: end[i]!, len: 0, sbRun: 0, endSeg: i + 1, startSeg: i };
+        cur = nb;
+        bStart[cur] = a;
+        bLen[cur] = 0;
+        bSb[cur] = 0;
+        bFirst[cur] = i;
         open = true;
       }
-      cur.end = end[i]!;
-      cur.endSeg = i + 1;
-      if (cur.start !== -Infinity) cur.len = cur.end - cur.start;
+      bEnd[cur] = b;
+      bNext[cur] = i + 1;
+      if (cur > 0) bLen[cur] = b - bStart[cur]!;
       // Consecutive SB: merged segments alternate categories, so one SB segment is one SB run.
-      if (c === SB && len > cur.sbRun) cur.sbRun = len;
-    } else if (open) {
-      blocks.push(cur);
-      open = false;
+      if (c === SB && len > bSb[cur]!) bSb[cur] = len;
     }
+    driveBefore[i + 1] = drive;
+    onBefore[i + 1] = on;
   }
-  if (open) blocks.push(cur);
-  return { n, start, end, cat, driveBefore, onBefore, blocks };
+  if (open) nb = cur + 1;
+  return { n, start, end, cat, driveBefore, onBefore, nb, bStart, bEnd, bLen, bSb, bFirst, bNext };
 }
 
 /** Index of the segment containing `ms` (-1 before the log, n after it). */

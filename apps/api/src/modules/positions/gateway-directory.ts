@@ -26,6 +26,16 @@ interface Entry {
 export const hashIngestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
+ * The current vehicle and driver when they were already in place at `fixTime` (the common case:
+ * a live fix), answered without a promise; null when the fix predates them and history decides.
+ */
+export function currentAttribution(gw: GatewayInfo, fixTime: Date): { assetId: string | null; driverId: string | null } | null {
+  if (gw.pairedSince && fixTime < gw.pairedSince) return null;
+  if (gw.assetId && gw.driverSince && fixTime < gw.driverSince) return null;
+  return { assetId: gw.assetId, driverId: gw.driverId };
+}
+
+/**
  * Resolves devices by unique id or batch token. Pairing and driver changes reach ingest within
  * about TTL_MS; fixes older than the current pairing or assignment are attributed from the history
  * tables.

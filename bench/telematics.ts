@@ -6,6 +6,7 @@
 // 2. The JSON batch endpoint: 8 clients posting 1,000-position batches.
 // 3. History of a day at 1 Hz (86,400 fixes) for one vehicle: 10 requests, median and worst.
 import { spawn } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,32 @@ for (let i = 0; i < DEVICES; i += 100) {
     Array.from({ length: 100 }, (_, k) => fetch(`http://127.0.0.1:${OSMAND_PORT}/?id=bench-${String(i + k).padStart(4, '0')}&timestamp=${t0 - 3600}&lat=35&lon=-97`).then((r) => r.arrayBuffer())),
   );
 }
+/** CPU time (user + system, µs) this process spent since `from`: the figure load affects least. */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return d.user + d.system;
+};
+// BENCH_PROFILE=dir writes a CPU profile of this process (API + database) for each load test.
+const profileDir = process.env.BENCH_PROFILE;
+const inspector = profileDir ? new Session() : null;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+}
+async function profileStart(): Promise<void> {
+  await inspector?.post('Profiler.start');
+}
+async function profileStop(name: string): Promise<void> {
+  if (!inspector || !profileDir) return;
+  const { profile } = await inspector.post('Profiler.stop');
+  fs.mkdirSync(profileDir, { recursive: true });
+  fs.writeFileSync(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+}
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const results: string[] = [];
+await profileStart();
+const tx0 = app.ingest.committer.transactions;
+let cpu0 = process.cpuUsage();
 const osmandOut = await child(`
   import autocannon from 'autocannon';
   let n = 0;
@@ -74,15 +101,25 @@ const osmandOut = await child(`
   });
   console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 }));
 `);
+const osmandCpu = cpuSince(cpu0);
+const osmandGroups = app.ingest.committer.transactions - tx0;
+await profileStop('osmand');
 const o = JSON.parse(osmandOut.trim().split('\n').pop()!) as { ok: number; non2xx: number; errors: number; timeouts: number; rps: number; p50: number; p99: number };
 await new Promise((r) => setTimeout(r, 500));
 const storedOsmand = (await count(`select count(*)::int as n from positions where protocol = 'osmand'`)) - DEVICES;
+const osmandRate = o.ok / seconds;
+// Every acknowledged fix must be stored: stored may exceed acknowledged only by requests answered
+// after the load generator stopped counting.
+const osmandLossless = storedOsmand >= o.ok;
+results.push(`${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single positions: ${osmandRate.toFixed(0)}/s (target >= 5,000/s), ${(osmandCpu / Math.max(1, storedOsmand)).toFixed(0)} µs API CPU per position, ${osmandLossless ? 'every acknowledged position stored' : `${o.ok - storedOsmand} ACKNOWLEDGED POSITIONS MISSING`}, ${(storedOsmand / Math.max(1, osmandGroups)).toFixed(1)} positions per group commit, p99 ${o.p99} ms`);
 console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
 console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${(o.ok / seconds).toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
 
 // 2. Batches of 1,000 (one device token; every batch new fix times).
 const token = vehicles[DEVICES]?.token;
 if (token) {
+  await profileStart();
+  cpu0 = process.cpuUsage();
   const batchOut = await child(`
     const until = Date.now() + ${seconds} * 1000; let accepted = 0; let requests = 0; let failed = 0; let seq = 0;
     const base = Date.now() - 7 * 86400000;
@@ -99,8 +136,12 @@ if (token) {
     await Promise.all(Array.from({ length: 8 }, client));
     console.log(JSON.stringify({ accepted, requests, failed, s: (Date.now() - t) / 1000 }));
   `);
+  const batchCpu = cpuSince(cpu0);
+  await profileStop('batch');
   const b = JSON.parse(batchOut.trim().split('\n').pop()!) as { accepted: number; requests: number; failed: number; s: number };
   const storedBatch = await count(`select count(*)::int as n from positions where protocol = 'batch'`);
+  const batchRate = b.accepted / b.s;
+  results.push(`${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`);
   console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
 }
 
@@ -133,17 +174,30 @@ if (v) {
   const bearer = `Bearer ${login.json().accessToken as string}`;
   const url = `/api/v1/organizations/${orgId}/history-routes/assets/${v.assetId}?from=${new Date(day).toISOString()}&to=${new Date(day + 86_400_000).toISOString()}&zoom=10`;
   const times: number[] = [];
+  const cpus: number[] = [];
   let body: { summary: { positions: number }; track: unknown[]; stops: unknown[] } | null = null;
   for (let i = 0; i < 11; i++) {
+    if (i === 1) await profileStart();
     const s = performance.now();
+    const c = process.cpuUsage();
     const res = await fetch(`http://127.0.0.1:${API_PORT}${url}`, { headers: { authorization: bearer } });
     body = (await res.json()) as typeof body;
-    if (i > 0) times.push(performance.now() - s);
+    if (i > 0) {
+      times.push(performance.now() - s);
+      cpus.push(cpuSince(c) / 1000);
+    }
   }
+  await profileStop('history');
   times.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
+  // The client's fetch and JSON parse share this process, so the CPU figure slightly overstates the server's.
+  results.push(`${verdict(times[5]! < 300)} History of a 1 Hz day (86,400 fixes): median ${times[5]!.toFixed(0)} ms (target < 300 ms), median ${cpus[5]!.toFixed(0)} ms CPU per request (API + database${database.kind === 'pglite' ? ', in this process' : ' client side only'})`);
   console.log(`\nHistory route, one vehicle, 86,400 fixes (1 Hz day) over HTTP: median ${times[5]!.toFixed(0)} ms, worst ${times[times.length - 1]!.toFixed(0)} ms of 10 (after one warm-up);` +
     ` answer: ${body!.summary.positions} fixes in, ${body!.track.length} track points out, ${body!.stops.length} stops`);
 }
+
+console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
+for (const r of results) console.log(r);
 
 await osmand.close();
 await app.close();

@@ -73,26 +73,44 @@ export function simplifyIndexes(points: readonly LatLon[], toleranceM: number): 
  * and any cap: a point is kept at tolerance `t` exactly when its significance exceeds `t`.
  */
 export function significance(points: readonly LatLon[]): Float64Array {
-  const n = points.length;
+  const lat = new Float64Array(points.length);
+  const lon = new Float64Array(points.length);
+  for (let i = 0; i < points.length; i++) {
+    lat[i] = points[i]!.lat;
+    lon[i] = points[i]!.lon;
+  }
+  return significanceColumns(lat, lon);
+}
+
+/** significance() over latitude and longitude columns (no object per point). */
+export function significanceColumns(lat: Float64Array, lon: Float64Array): Float64Array {
+  const n = lat.length;
   const sig = new Float64Array(n);
   if (n === 0) return sig;
   sig[0] = Infinity;
   sig[n - 1] = Infinity;
   if (n <= 2) return sig;
-  const lat0 = points[0]!.lat * RAD;
+  const lat0 = lat[0]! * RAD;
   const kx = 111_319.49 * Math.cos(lat0);
   const ky = 110_574.0;
   const xs = new Float64Array(n);
   const ys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    xs[i] = points[i]!.lon * kx;
-    ys[i] = points[i]!.lat * ky;
+    xs[i] = lon[i]! * kx;
+    ys[i] = lat[i]! * ky;
   }
-  const stack: number[] = [0, n - 1, Infinity];
-  while (stack.length) {
-    const parent = stack.pop()!;
-    const last = stack.pop()!;
-    const first = stack.pop()!;
+  // An explicit stack of (first, last, parent significance): a day of 1 Hz points on a straight
+  // road would overflow recursion. Typed, it needs no allocation per segment; 3 slots per level
+  // and at most n levels.
+  const stack = new Float64Array(3 * n + 3);
+  let top = 0;
+  stack[top++] = 0;
+  stack[top++] = n - 1;
+  stack[top++] = Infinity;
+  while (top > 0) {
+    const parent = stack[--top]!;
+    const last = stack[--top]!;
+    const first = stack[--top]!;
     const ax = xs[first]!;
     const ay = ys[first]!;
     const dx = xs[last]! - ax;
@@ -117,7 +135,12 @@ export function significance(points: readonly LatLon[]): Float64Array {
     if (index < 0) continue;
     const s = Math.min(Math.sqrt(maxD), parent);
     sig[index] = s;
-    stack.push(first, index, s, index, last, s);
+    stack[top++] = first;
+    stack[top++] = index;
+    stack[top++] = s;
+    stack[top++] = index;
+    stack[top++] = last;
+    stack[top++] = s;
   }
   return sig;
 }

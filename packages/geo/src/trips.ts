@@ -1,4 +1,4 @@
-import { distanceM } from './distance.ts';
+import { EARTH_RADIUS_M } from './distance.ts';
 
 /** One fix of a track, in time order. Speed in km/h as reported by the device (null: unknown). */
 export interface TrackPoint {
@@ -8,6 +8,34 @@ export interface TrackPoint {
   lon: number;
   speedKmh: number | null;
   ignition?: boolean | null;
+}
+
+/**
+ * A track as one typed array per field (same length, time order): what a history query returns
+ * without building an object per fix. Unknown speed is NaN; ignition is 1 on, 0 off, -1 unknown.
+ */
+export interface TrackColumns {
+  /** Epoch milliseconds. */
+  time: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  speedKmh: Float64Array;
+  ignition: Int8Array;
+}
+
+/** Columns of a point track (the object form callers and tests use). */
+export function toTrackColumns(points: readonly TrackPoint[]): TrackColumns {
+  const n = points.length;
+  const c: TrackColumns = { time: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), speedKmh: new Float64Array(n), ignition: new Int8Array(n) };
+  for (let i = 0; i < n; i++) {
+    const p = points[i]!;
+    c.time[i] = p.time;
+    c.lat[i] = p.lat;
+    c.lon[i] = p.lon;
+    c.speedKmh[i] = p.speedKmh ?? Number.NaN;
+    c.ignition[i] = p.ignition === true ? 1 : p.ignition === false ? 0 : -1;
+  }
+  return c;
 }
 
 export interface TrackOptions {
@@ -77,38 +105,54 @@ export interface TrackAnalysis {
  * stops is a trip.
  */
 export function analyzeTrack(points: readonly TrackPoint[], options: TrackOptions = {}): TrackAnalysis {
+  return analyzeTrackColumns(toTrackColumns(points), options);
+}
+
+const RAD = Math.PI / 180;
+
+/** analyzeTrack over columns: one pass over typed arrays, no object per fix (a 1 Hz day is 86,400). */
+export function analyzeTrackColumns(track: TrackColumns, options: TrackOptions = {}): TrackAnalysis {
   const movingKmh = options.movingSpeedKmh ?? 5;
   const minStopMs = (options.minStopDurationS ?? 300) * 1000;
   const maxGapMs = (options.maxGapS ?? 300) * 1000;
   const gapRadius = options.gapRadiusM ?? 200;
-  const n = points.length;
+  const { time, lat, lon, speedKmh: speed, ignition } = track;
+  const n = time.length;
   const summary: TrackSummary = { distanceM: 0, drivingS: 0, idleS: 0, stoppedS: 0, maxSpeedKmh: 0, averageSpeedKmh: 0 };
   if (n === 0) return { stops: [], trips: [], summary };
 
-  // Per segment k (points k -> k+1): moving?, length, duration.
+  // Per segment k (points k -> k+1): moving?, length. Haversine inline (the same formula as
+  // distanceM) with each point's cos(lat) computed once instead of twice per segment.
   const moving = new Uint8Array(Math.max(0, n - 1));
   const lengths = new Float64Array(Math.max(0, n - 1));
   let maxSpeed = 0;
   for (let i = 0; i < n; i++) {
-    const s = points[i]!.speedKmh;
-    if (s !== null && s > maxSpeed) maxSpeed = s;
+    const s = speed[i]!;
+    if (s > maxSpeed) maxSpeed = s;
   }
+  let cosA = Math.cos(lat[0]! * RAD);
   for (let k = 0; k < n - 1; k++) {
-    const a = points[k]!;
-    const b = points[k + 1]!;
-    const dt = b.time - a.time;
-    const d = distanceM(a, b);
+    const cosB = Math.cos(lat[k + 1]! * RAD);
+    const sLat = Math.sin((lat[k + 1]! - lat[k]!) * RAD * 0.5);
+    const sLon = Math.sin((lon[k + 1]! - lon[k]!) * RAD * 0.5);
+    const h = sLat * sLat + cosA * cosB * sLon * sLon;
+    const d = 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+    cosA = cosB;
+    const dt = time[k + 1]! - time[k]!;
     lengths[k] = d;
+    const sa = speed[k]!;
+    const sb = speed[k + 1]!;
     let isMoving: boolean;
     if (dt > maxGapMs) {
       isMoving = d > gapRadius;
-    } else if (b.speedKmh !== null) {
-      isMoving = b.speedKmh >= movingKmh || (a.speedKmh !== null && a.speedKmh >= movingKmh);
+    } else if (sb === sb) {
+      // (x === x: not NaN, a reported speed)
+      isMoving = sb >= movingKmh || (sa === sa && sa >= movingKmh);
     } else {
       isMoving = dt > 0 && (d / dt) * 3600 >= movingKmh;
     }
     moving[k] = isMoving ? 1 : 0;
-    if (isMoving && b.speedKmh === null && dt > 0) maxSpeed = Math.max(maxSpeed, (d / dt) * 3600);
+    if (isMoving && sb !== sb && dt > 0) maxSpeed = Math.max(maxSpeed, (d / dt) * 3600);
   }
 
   const stops: Stop[] = [];
@@ -123,14 +167,14 @@ export function analyzeTrack(points: readonly TrackPoint[], options: TrackOption
     for (let j = tripStart; j < endIndex; j++) {
       if (moving[j]) {
         dist += lengths[j]!;
-        drive += points[j + 1]!.time - points[j]!.time;
+        drive += time[j + 1]! - time[j]!;
       }
-      const s = points[j + 1]!.speedKmh;
-      if (s !== null && s > max) max = s;
+      const s = speed[j + 1]!;
+      if (s > max) max = s;
     }
     if (dist === 0) return;
-    const start = points[tripStart]!.time;
-    const end = points[endIndex]!.time;
+    const start = time[tripStart]!;
+    const end = time[endIndex]!;
     trips.push({
       start,
       end,
@@ -144,8 +188,7 @@ export function analyzeTrack(points: readonly TrackPoint[], options: TrackOption
   };
 
   while (k < n - 1) {
-    const a = points[k]!;
-    const dt = points[k + 1]!.time - a.time;
+    const dt = time[k + 1]! - time[k]!;
     if (moving[k]) {
       summary.distanceM += lengths[k]!;
       summary.drivingS += dt / 1000;
@@ -156,16 +199,16 @@ export function analyzeTrack(points: readonly TrackPoint[], options: TrackOption
     let j = k;
     let idle = 0;
     while (j < n - 1 && !moving[j]) {
-      const segMs = points[j + 1]!.time - points[j]!.time;
+      const segMs = time[j + 1]! - time[j]!;
       // A silent gap is a parked tracker, not an idling engine.
-      if (points[j]!.ignition === true && segMs <= maxGapMs) idle += segMs;
+      if (ignition[j] === 1 && segMs <= maxGapMs) idle += segMs;
       j++;
     }
-    const runMs = points[j]!.time - a.time;
+    const runMs = time[j]! - time[k]!;
     summary.idleS += idle / 1000;
     if (runMs >= minStopMs) {
       closeTrip(k);
-      stops.push({ lat: a.lat, lon: a.lon, start: a.time, end: points[j]!.time, durationS: runMs / 1000, idleS: idle / 1000, startIndex: k, endIndex: j });
+      stops.push({ lat: lat[k]!, lon: lon[k]!, start: time[k]!, end: time[j]!, durationS: runMs / 1000, idleS: idle / 1000, startIndex: k, endIndex: j });
       summary.stoppedS += runMs / 1000;
       tripStart = j;
     }

@@ -16,6 +16,7 @@ export interface GatewayInfo {
 }
 
 const TTL_MS = 5000;
+const REFRESH_BATCH_MS = 100;
 
 interface Entry {
   at: number;
@@ -24,6 +25,16 @@ interface Entry {
 }
 
 export const hashIngestToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The current vehicle and driver when they were already in place at `fixTime` (the common case:
+ * a live fix), answered without a promise; null when the fix predates them and history decides.
+ */
+export function currentAttribution(gw: GatewayInfo, fixTime: Date): { assetId: string | null; driverId: string | null } | null {
+  if (gw.pairedSince && fixTime < gw.pairedSince) return null;
+  if (gw.assetId && gw.driverSince && fixTime < gw.driverSince) return null;
+  return { assetId: gw.assetId, driverId: gw.driverId };
+}
 
 /**
  * Resolves devices by unique id or batch token. Pairing and driver changes reach ingest within
@@ -35,6 +46,8 @@ export class GatewayDirectory {
   private byToken = new Map<string, Entry>();
   private pending = new Map<string, Array<{ resolve: (info: GatewayInfo | null) => void; reject: (err: unknown) => void }>>();
   private pendingTimer: NodeJS.Timeout | null = null;
+  private refreshing = new Set<string>();
+  private refreshTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: Db) {}
 
@@ -48,11 +61,37 @@ export class GatewayDirectory {
     if (hit) {
       if (Date.now() - hit.at >= TTL_MS && !hit.refreshing) {
         hit.refreshing = true;
-        void this.lookup(uniqueId).catch(() => (hit.refreshing = false));
+        this.queueRefresh(uniqueId);
       }
       return hit.info;
     }
     return this.lookup(uniqueId);
+  }
+
+  /**
+   * Background refreshes are gathered for REFRESH_BATCH_MS and loaded with one query: a thousand
+   * devices reporting every second would otherwise cost a query every few milliseconds.
+   */
+  private queueRefresh(uniqueId: string): void {
+    this.refreshing.add(uniqueId);
+    this.refreshTimer ??= setTimeout(() => {
+      this.refreshTimer = null;
+      const ids = [...this.refreshing];
+      this.refreshing.clear();
+      this.load(inArray(gateways.uniqueId, ids))
+        .then((infos) => {
+          const found = new Map(infos.map((i) => [i.uniqueId, i]));
+          for (const id of ids) this.remember(this.byUnique, id, found.get(id) ?? null);
+        })
+        .catch(() => {
+          // Keep serving the cached entries; the next request after TTL retries.
+          for (const id of ids) {
+            const e = this.byUnique.get(id);
+            if (e) e.refreshing = false;
+          }
+        });
+    }, REFRESH_BATCH_MS);
+    this.refreshTimer.unref();
   }
 
   async byIngestToken(token: string): Promise<GatewayInfo | null> {

@@ -357,6 +357,55 @@ describe('batch ingest', () => {
     expect(await stored('902064')).toHaveLength(3);
   });
 
+  it('derives the last moving time and the start of the stationary run from the fixes of one batch and the stored state', async () => {
+    const d = devices.get('902064')!;
+    const base = Date.now() - 600_000;
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    const latest = async () => {
+      const [r] = await sql<{ last_moving_at: unknown; stationary_since: unknown; speed: number | null }>(
+        `select last_moving_at, stationary_since, speed from latest_positions where asset_id = '${d.assetId}'`,
+      );
+      return { lastMovingAt: r!.last_moving_at ? asDate(r!.last_moving_at).toISOString() : null, stationarySince: r!.stationary_since ? asDate(r!.stationary_since).toISOString() : null, speed: r!.speed };
+    };
+    // Out of order within the batch: moving at 0 and 10, stopped from 20 (speed 0, then unknown).
+    await post(d.token, {
+      positions: [
+        { fixTime: at(20), latitude: 33, longitude: -97, speed: 0 },
+        { fixTime: at(0), latitude: 33, longitude: -97.01, speed: 80 },
+        { fixTime: at(30), latitude: 33, longitude: -97 },
+        { fixTime: at(10), latitude: 33, longitude: -97.005, speed: 60 },
+      ],
+    });
+    expect(await latest()).toEqual({ lastMovingAt: at(10), stationarySince: at(20), speed: null });
+    // Still stopped in the next batch: the run keeps its start.
+    await post(d.token, { positions: [{ fixTime: at(40), latitude: 33, longitude: -97, speed: 1 }] });
+    expect(await latest()).toEqual({ lastMovingAt: at(10), stationarySince: at(20), speed: 1 });
+    // Moves, then stops again within one batch: a new run starts after the last moving fix.
+    await post(d.token, {
+      positions: [
+        { fixTime: at(50), latitude: 33, longitude: -96.99, speed: 50 },
+        { fixTime: at(60), latitude: 33, longitude: -96.98, speed: 2 },
+        { fixTime: at(70), latitude: 33, longitude: -96.98, speed: 0 },
+      ],
+    });
+    expect(await latest()).toEqual({ lastMovingAt: at(50), stationarySince: at(60), speed: 0 });
+    // A fix older than the shown one is stored but changes none of it, even when moving.
+    await post(d.token, { positions: [{ fixTime: at(65), latitude: 34, longitude: -96, speed: 90 }] });
+    expect(await latest()).toEqual({ lastMovingAt: at(50), stationarySince: at(60), speed: 0 });
+    // Moving again clears the stationary run.
+    await post(d.token, { positions: [{ fixTime: at(80), latitude: 33, longitude: -96.97, speed: 40 }] });
+    expect(await latest()).toEqual({ lastMovingAt: at(80), stationarySince: null, speed: 40 });
+    expect(await stored('902064')).toHaveLength(10);
+  });
+
+  it('stores attributes with quotes, backslashes and nesting exactly as sent', async () => {
+    const d = devices.get('902064')!;
+    const attributes = { note: 'say "hi" \\ bye', nested: { a: [1, 'x,y', null], b: '{}' }, unicode: 'Montréal ✓' };
+    const res = await post(d.token, { positions: [{ fixTime: new Date(Date.now() - 5000).toISOString(), latitude: 45.5, longitude: -73.6, attributes }] });
+    expect(res.json()).toMatchObject({ accepted: 1 });
+    expect((await stored('902064'))[0]!.attributes).toEqual(attributes);
+  });
+
   it('answers 401 without a token or with a wrong one, before looking at the body', async () => {
     expect((await post(null, { positions: [] })).statusCode).toBe(401);
     const res = await post('not-a-token', { nonsense: true });

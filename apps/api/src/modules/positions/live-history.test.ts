@@ -164,6 +164,32 @@ describe('history routes', () => {
     expect(body.summary.averageSpeed).toBeCloseTo(80, 0);
   });
 
+  it('answers each track point exactly as stored: millisecond times, unknown speed, course and ignition as null', async () => {
+    const t0 = Date.UTC(2026, 10, 3, 9, 0, 0, 123);
+    const fixes = [
+      { fixTime: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 12.5, course: 270, ignition: false },
+      { fixTime: new Date(t0 + 999).toISOString(), latitude: 36.2, longitude: -95.8 },
+      { fixTime: new Date(t0 + 60_001).toISOString(), latitude: 36.3, longitude: -95.95, speed: 0, ignition: true },
+    ];
+    expect((await post(other, fixes)).json().accepted).toBe(3);
+    const q = `?from=${new Date(t0 - 1000).toISOString()}&to=${new Date(t0 + 120_000).toISOString()}&zoom=22`;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${other.assetId}${q}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().track).toEqual([
+      { time: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 12.5, course: 270, ignition: false },
+      { time: new Date(t0 + 999).toISOString(), latitude: 36.2, longitude: -95.8, speed: null, course: null, ignition: null },
+      { time: new Date(t0 + 60_001).toISOString(), latitude: 36.3, longitude: -95.95, speed: 0, course: null, ignition: true },
+    ]);
+    expect(res.json().summary.positions).toBe(3);
+  });
+
+  it('answers an empty route for a range without fixes', async () => {
+    const q = `?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}${q}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ track: [], stops: [], capped: false, summary: { positions: 0, distanceM: 0 } });
+  });
+
   it('answers the same route for the device and the driver', async () => {
     const g = await t.app.inject({ method: 'GET', url: url('gateways', truck.gatewayId), headers: bearer(token) });
     const d = await t.app.inject({ method: 'GET', url: url('drivers', truck.driverId!), headers: bearer(token) });

@@ -1,19 +1,114 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { errorBody } from '../../plugins/errors.ts';
-import type { Ingest } from './ingest.ts';
-import { acceptDeviceBodies, replyOsmand } from './ingest.routes.ts';
+import { handleOsmand, type Ingest, type OsmandReply } from './ingest.ts';
 
 /**
- * The OsmAnd port (Traccar's 5055): any method, any path, so a phone running Traccar Client
- * pointed at http://server:5055 just works. Shares the API's ingest pipeline (group commit).
+ * The OsmAnd port (Traccar's 5055): GET, POST or PUT at any path, so a phone running Traccar
+ * Client pointed at http://server:5055 just works. Shares the API's ingest pipeline (group commit).
+ *
+ * A bare `node:http` handler rather than a Fastify instance (docs/decisions/0056): a device
+ * request needs no routing, hooks, schemas or logging, and at thousands of requests a second the
+ * framework's per-request work was a large share of the CPU per position. The API keeps Fastify
+ * for `/api/v1/ingest/osmand`; both paths call the same `handleOsmand`, so they answer alike.
  */
-export async function buildOsmandServer(ingest: Ingest, opts: { bodyLimit?: number } = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: opts.bodyLimit ?? 65_536, keepAliveTimeout: 30_000 });
-  acceptDeviceBodies(app);
-  app.route({ method: ['GET', 'POST', 'PUT'], url: '/*', handler: (request, reply) => replyOsmand(ingest, request, reply) });
-  app.setErrorHandler((err: { statusCode?: number; message?: string }, _request, reply) => {
-    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
-    void reply.code(status).send(errorBody(status, status === 500 ? 'Internal error' : (err.message ?? 'Bad request')));
-  });
-  return app;
+export class OsmandServer {
+  readonly server: http.Server;
+
+  constructor(
+    private readonly ingest: Ingest,
+    private readonly bodyLimit = 65_536,
+  ) {
+    this.server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => this.onRequest(req, res));
+  }
+
+  listen(opts: { port: number; host?: string }): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(opts.port, opts.host, () => {
+        this.server.off('error', reject);
+        resolve(this.server.address() as AddressInfo);
+      });
+    });
+  }
+
+  /** Stops accepting, lets in-flight requests finish (their fixes are committed), closes idle connections. */
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.close((err) => (err ? reject(err) : resolve()));
+      this.server.closeIdleConnections();
+    });
+  }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'POST' && method !== 'PUT') {
+      send(res, { status: 405, error: { message: `Method ${method ?? ''} not allowed`, technicalMessage: 'The OsmAnd protocol uses GET, POST or PUT' } });
+      req.resume();
+      return;
+    }
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const query = q >= 0 ? url.slice(q + 1) : '';
+    const contentType = req.headers['content-type'];
+    // Traccar Client's GET carries no body: answer without waiting for the request stream.
+    const length = req.headers['content-length'];
+    if (method === 'GET' && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
+      this.answer(res, query, contentType, '');
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > this.bodyLimit) {
+        tooLarge = true;
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (tooLarge) {
+        send(res, { status: 413, error: { message: 'Request body is too large', technicalMessage: `body over ${this.bodyLimit} bytes` } });
+        return;
+      }
+      this.answer(res, query, contentType, Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => res.destroy());
+  }
+
+  private answer(res: http.ServerResponse, query: string, contentType: string | undefined, text: string): void {
+    let body: unknown = text;
+    if ((contentType ?? '').toLowerCase().startsWith('application/json')) {
+      try {
+        body = JSON.parse(text);
+      } catch (err) {
+        send(res, { status: 400, error: { message: 'The body is not valid JSON', technicalMessage: err instanceof Error ? err.message : 'invalid JSON' } });
+        return;
+      }
+    }
+    handleOsmand(this.ingest, { query, contentType, body }).then(
+      (reply) => send(res, reply),
+      // Nothing was acknowledged: the device keeps the fix and sends it again.
+      () => send(res, { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } }),
+    );
+  }
+}
+
+function send(res: http.ServerResponse, reply: OsmandReply): void {
+  if (!reply.error) {
+    res.writeHead(reply.status, { 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(errorBody(reply.status, reply.error.message, reply.error.technicalMessage));
+  res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The OsmAnd port's server (not listening yet). */
+export async function buildOsmandServer(ingest: Ingest, opts: { bodyLimit?: number } = {}): Promise<OsmandServer> {
+  return new OsmandServer(ingest, opts.bodyLimit);
 }

@@ -38,12 +38,16 @@ function conditions(f: DriverListFilter): SQL {
 const pageQueries = new PreparedCache<DriverListRow>('drivers_page');
 const countQueries = new PreparedCache<{ n: number }>('drivers_count');
 
-function pageSql(f: DriverListFilter, order: SQL[]): SQL {
+/** The page statement of one shape (exported for bench/registry-cpu.ts --explain). */
+export function pageSql(f: DriverListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
-  // See assets.list-query.ts: window count under a search, a separate count without one.
+  // See assets.list-query.ts: under a search the matches are read once and counted by a window;
+  // without one a separate count lets the page walk the sort index.
+  const source = f.search ? sql`matches as ${drivers}` : sql`${drivers} where ${where}`;
   const total = f.search ? sql`count(*) over ()` : sql`(select count(*) from ${drivers} where ${where})`;
-  return sql`select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
+  const withMatches = f.search ? sql`with matches as materialized (select * from ${drivers} where ${where})\n` : sql``;
+  return sql`${withMatches}select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
@@ -56,7 +60,7 @@ function pageSql(f: DriverListFilter, order: SQL[]): SQL {
   p.total::int as total
 from (
   select ${drivers.id} as id, ${total} as total, row_number() over (order by ${orderSql}) as rn
-  from ${drivers} where ${where} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
+  from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
 ) p
 join drivers d on d.id = p.id
 left join assets v on v.current_driver_id = d.id

@@ -148,8 +148,9 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
     throw err;
   }
   // A bulk load changes the table's shape at once; fresh statistics keep the list queries on
-  // their indexes (the embedded database has no autovacuum to do it later).
-  if (result.imported >= ANALYZE_AFTER_ROWS) await db.execute(kind === 'drivers' ? sql`analyze ${drivers}` : sql`analyze ${assets}`);
+  // their indexes, and a vacuum marks the new pages all-visible so counts can be index-only scans
+  // (the embedded database has no autovacuum to do either later; a server's comes minutes after).
+  if (result.imported >= ANALYZE_AFTER_ROWS) await db.execute(kind === 'drivers' ? sql`vacuum (analyze) ${drivers}` : sql`vacuum (analyze) ${assets}`);
   return result;
 }
 

@@ -1,45 +1,26 @@
-// Fleet registry: 10,000 vehicles and 10,000 drivers in one organization, loaded through the CSV
-// import endpoint (5,000 rows per file, timed), then searched and sorted pages of 15 under load.
-// Run: node --import tsx bench/registry-list.ts [seconds]   (set DATABASE_URL to bench PostgreSQL)
+// Fleet registry (issue 5): 10,000 vehicles and 10,000 drivers in one organization, loaded through
+// the CSV import endpoint (5,000 rows per file, each timed against the 5 s target), then searched
+// and sorted pages of 15 under 20 connections (p99 against the 30 ms target), with the CPU time
+// the API process spent per request (the figure that load on a shared machine distorts least).
+// Run: node --import tsx bench/registry-list.ts [seconds per scenario]
+//   DATABASE_URL=postgres://…/emptydb node --import tsx bench/registry-list.ts 10   (an empty database)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { withVinCheckDigit } from '@fleet/api-contract';
+import { driversCsv, listScenarios, vehiclesCsv } from './registry-data.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.argv[2] ?? 10);
 const connections = 20;
-const port = Number(process.env.BENCH_PORT ?? 8200);
+const port = Number(process.env.BENCH_PORT ?? 8320);
 const origin = `http://127.0.0.1:${port}`;
+const P99_TARGET_MS = 30;
+const IMPORT_TARGET_S = 5;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
-const MAKES = [['Freightliner', 'Cascadia'], ['Kenworth', 'T680'], ['Peterbilt', '579'], ['Volvo', 'VNL 860'], ['International', 'LT625'], ['Mack', 'Anthem']] as const;
-const STATES = ['IL', 'IN', 'OH', 'TX', 'GA', 'TN', 'CO', 'CA', 'AZ', 'PA', 'WI', 'MN', 'MO', 'KY', 'NC'];
-const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Patricia', 'David', 'Jennifer', 'William', 'Elizabeth', 'Carlos', 'Aisha', 'Wei', 'Olga', 'Tyrone', 'Priya'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin'];
-
-function vehiclesCsv(from: number, count: number): string {
-  const lines = ['Unit number,VIN,Make,Model,Year,Plate,Plate state,Fuel type,IFTA qualified,Odometer (mi)'];
-  for (let i = from; i < from + count; i++) {
-    const [make, model] = MAKES[i % MAKES.length] as (typeof MAKES)[number];
-    const vin = withVinCheckDigit(`1XKYD49X0N${String.fromCharCode(65 + (i % 8))}${String(i).padStart(6, '0')}`);
-    lines.push(`B${String(i).padStart(5, '0')},${vin},${make},${model},${2015 + (i % 11)},P${String(i * 7).padStart(6, '0')},${STATES[i % STATES.length]},DIESEL,yes,${50_000 + ((i * 7919) % 600_000)}`);
-  }
-  return lines.join('\n');
-}
-
-function driversCsv(from: number, count: number): string {
-  const lines = ['First name,Last name,Email,Employee id,Licence number,Licence state,Licence class,Home time zone'];
-  for (let i = from; i < from + count; i++) {
-    const first = FIRST[i % FIRST.length] as string;
-    const last = `${LAST[(i * 7) % LAST.length]}${i >= LAST.length ? '' : ''}`;
-    lines.push(`${first},${last},${first.toLowerCase()}.${last.toLowerCase()}${i}@bench.test,EMP${i},D${String(i).padStart(8, '0')},${STATES[i % STATES.length]},A,America/Chicago`);
-  }
-  return lines.join('\n');
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+async function waitFor(url: string, timeoutMs = 180_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {
@@ -58,6 +39,11 @@ const api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'],
   env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development', WEB_DIST: '/nonexistent' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+// CPU seconds the API process used (user + system), from /proc.
+const cpu = () => {
+  const f = fs.readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 try {
   await waitFor(`${origin}/api/v1/health`);
   const login = await fetch(`${origin}/api/v1/auth/authenticate`, {
@@ -69,60 +55,42 @@ try {
   const auth = { authorization: `Bearer ${session.accessToken}` };
   const org = `${origin}/api/v1/organizations/${session.user.organization.id}`;
 
-  const imports: Array<{ kind: string; rows: number; ms: number; imported: number }> = [];
+  const imports: Array<{ kind: string; ms: number; cpuS: number; imported: number }> = [];
   for (const [kind, make] of [['vehicles', vehiclesCsv], ['drivers', driversCsv]] as const) {
     for (const from of [0, 5000]) {
       const csv = make(from, 5000);
+      const cpu0 = cpu();
       const started = performance.now();
       const res = await fetch(`${org}/imports/${kind}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ csv }) });
       const ms = performance.now() - started;
       const body = (await res.json()) as { imported?: number; message?: string };
       if (!res.ok) throw new Error(`${kind} import failed: ${res.status} ${body.message}`);
-      imports.push({ kind, rows: 5000, ms, imported: body.imported ?? 0 });
+      if (body.imported !== 5000) throw new Error(`${kind} import saved ${body.imported} of 5,000 rows: run the bench on an empty database`);
+      imports.push({ kind, ms, cpuS: cpu() - cpu0, imported: body.imported });
     }
   }
 
-  // Searches a dispatcher types: unit fragments, VIN tails, makes, plates; names, licences.
-  const vehicleSearches = ['b0042', 'b1234', 'kenworth', 'volvo', '00777', 'p0049', 'vnl', 'b099'];
-  const driverSearches = ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.test', 'smith'];
-  // CPU seconds the API process used (user + system), so the cost per request can be read even
-  // when the shared machine is busy (wall-clock latency then mostly measures waiting for a core).
-  const cpu = () => {
-    const f = fs.readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(f[11]) + Number(f[12])) / 100;
-  };
   const scenario = async (name: string, paths: string[]) => {
     let i = 0;
+    const run = (duration: number) =>
+      autocannon({ url: origin, connections, duration, headers: auth, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] as string }) }] });
+    await run(2); // warm-up: every pooled connection prepares its statements, the JIT settles
     const cpuBefore = cpu();
-    const r = await autocannon({
-      url: origin,
-      connections,
-      duration: seconds,
-      headers: auth,
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] as string }) }],
-    });
+    const r = await run(seconds);
     return { name, r, cpuMs: ((cpu() - cpuBefore) * 1000) / Math.max(1, r.requests.total) };
   };
-  const prefix = new URL(org).pathname;
-  const results = [
-    await scenario(
-      'vehicles: search + sort, page of 15',
-      vehicleSearches.flatMap((s) => [`${prefix}/assets?type=VEHICLE&search=${s}&sort=unitNumber,asc&size=15`, `${prefix}/assets?type=VEHICLE&search=${s}&sort=year,desc&size=15&page=1`]),
-    ),
-    await scenario(
-      'drivers: search + sort, page of 15',
-      driverSearches.flatMap((s) => [`${prefix}/drivers?search=${s}&sort=lastName,asc&size=15`, `${prefix}/drivers?search=${s}&sort=licenseExpiry,desc&size=15`]),
-    ),
-    await scenario('vehicles: no search, sorted by unit, page 40', [`${prefix}/assets?type=VEHICLE&sort=unitNumber,asc&size=15&page=40`]),
-  ];
+  const results = [];
+  for (const s of listScenarios(new URL(org).pathname)) results.push(await scenario(s.name, s.paths));
 
   console.log(`\ndatabase: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}; 10,025 vehicles, 10,025 drivers in the organization`);
-  console.log('| CSV import (one transaction) | rows | seconds |\n|---|---|---|');
-  for (const i of imports) console.log(`| ${i.kind} | ${i.imported} | ${(i.ms / 1000).toFixed(2)} |`);
+  console.log(`| CSV import, 5,000 rows, one transaction | seconds | API CPU s | target < ${IMPORT_TARGET_S} s |\n|---|---|---|---|`);
+  for (const i of imports) console.log(`| ${i.kind} | ${(i.ms / 1000).toFixed(2)} | ${i.cpuS.toFixed(2)} | ${verdict(i.ms < IMPORT_TARGET_S * 1000)} |`);
   console.log(`\n${seconds} s per scenario, ${connections} connections`);
-  console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | API process CPU ms per request |\n|---|---|---|---|---|---|');
-  for (const { name, r, cpuMs } of results) console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${cpuMs.toFixed(2)} |`);
-  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores)`);
+  console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | API CPU ms / request | p99 < ${P99_TARGET_MS} ms |\n|---|---|---|---|---|---|---|`);
+  for (const { name, r, cpuMs } of results) {
+    console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${cpuMs.toFixed(2)} | ${verdict(r.latency.p99 < P99_TARGET_MS && r.non2xx === 0)} |`);
+  }
+  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);
 } finally {
   api.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));

@@ -10,13 +10,21 @@ const optionalText = (max: number) =>
     .nullable()
     .optional();
 
+// Creating an Intl.DateTimeFormat costs ~0.1-0.2 ms of CPU; a 5,000-row driver import checked the
+// same zone 5,000 times (0.7 s). Zones found valid are remembered (a bounded set: Intl also accepts
+// other spellings of the same zone, which must not grow it without limit).
+const validZones = new Set<string>();
+const MAX_REMEMBERED_ZONES = 2000;
+
 export const isValidTimeZone = (tz: string): boolean => {
+  if (validZones.has(tz)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
   } catch {
     return false;
   }
+  if (validZones.size < MAX_REMEMBERED_ZONES) validZones.add(tz);
+  return true;
 };
 
 /** Own-profile edit (my account) and admin edit of a user share these fields. */

@@ -28,6 +28,12 @@ export function orderBy(
   return [sql`${dir(key)} nulls last`, tieBreak];
 }
 
+/** A normalised `field,dir` of a list's sort (the fallback field ascending when unset): a cache key. */
+export function sortKey(sort: string | undefined, fallback: string): string {
+  const parsed = parseSort(sort);
+  return parsed ? `${parsed.field},${parsed.dir}` : `${fallback},asc`;
+}
+
 /** LIKE pattern for a user's search text, with LIKE's wildcards escaped. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -3,14 +3,15 @@ import type { Asset, AssetDetail, AssetInput, Page, RemovalResult } from '@fleet
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, trailerAttachments } from '../../db/schema/index.ts';
 import { badRequest, foreignKeyViolation } from '../../lib/errors.ts';
-import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
 import { getAssetDetail } from './asset-detail.ts';
 import { assetDuplicate } from './assets.errors.ts';
-import { assetLabel, countAll, lockAsset, selectAssets } from './assets.repository.ts';
+import { selectAssetPage } from './assets.list-query.ts';
+import { assetLabel, lockAsset } from './assets.repository.ts';
 
 interface Scope {
   db: Db;
@@ -53,12 +54,8 @@ export async function listAssets(
   { db, orgId }: { db: DbOrTx; orgId: string },
   q: AssetFilter & { page: number; size: number; sort?: string },
 ): Promise<Page<Asset>> {
-  const where = assetConditions(orgId, q);
   const order = orderBy(q.sort, SORTS, 'unitNumber', asc(assets.id));
-  const [totalRow] = await db.select({ n: countAll }).from(assets).where(and(eq(assets.organizationId, orgId), where));
-  const total = totalRow?.n ?? 0;
-  const content = total === 0 ? [] : await selectAssets(db, orgId, where, { orderBy: order, limit: q.size, offset: q.page * q.size });
-  return toPage(content, total, q);
+  return selectAssetPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'unitNumber'), order });
 }
 
 /** Column values of an asset row from the form input (metric storage). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assetPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
 import { activityRows, freshVin, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 
@@ -43,6 +44,28 @@ describe('assets list', () => {
     expect(first.groups).toEqual([expect.objectContaining({ name: 'East region' })]);
     const second = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?type=VEHICLE&page=1&sort=unitNumber,desc&size=5'), headers: a.admin })).json();
     expect(second.content.map((v: { unitNumber: string }) => v.unitNumber)).toEqual(['120', '119', '118', '117', '116']);
+  });
+
+  it('shows each vehicle and trailer in the list exactly as its detail does, in the contract shape', async () => {
+    for (const type of ['VEHICLE', 'TRAILER']) {
+      const res = await t.app.inject({ method: 'GET', url: url(a.orgId, `?type=${type}&size=50`), headers: a.admin });
+      const page = assetPageSchema.parse(res.json());
+      expect(page.content.length).toBeGreaterThan(5);
+      for (const item of page.content) {
+        const detail = (await t.app.inject({ method: 'GET', url: url(a.orgId, `/${item.id}`), headers: a.admin })).json();
+        expect(detail).toMatchObject(item);
+      }
+    }
+  });
+
+  it('counts the matches on a searched page and past the last page', async () => {
+    const deep = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?type=VEHICLE&page=9'), headers: a.admin })).json();
+    expect(deep).toMatchObject({ content: [], page: 9, totalElements: 25, totalPages: 2 });
+    const searched = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?search=t-50&size=2&page=1'), headers: a.admin })).json();
+    expect(searched).toMatchObject({ page: 1, size: 2, totalElements: 9, totalPages: 5 });
+    expect(searched.content).toHaveLength(2);
+    const none = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?search=no-such-unit'), headers: a.admin })).json();
+    expect(none).toMatchObject({ content: [], totalElements: 0, totalPages: 0 });
   });
 
   it('searches unit, VIN, plate and make, and filters by type, status and group', async () => {

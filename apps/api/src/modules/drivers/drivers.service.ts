@@ -5,12 +5,13 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, driverSearchDoc, users } from '../../db/schema/index.ts';
 import { badRequest, conflict, foreignKeyViolation, uniqueViolation } from '../../lib/errors.ts';
-import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
-import { getDriverDetail, lockDriverRow, selectDrivers } from './drivers.repository.ts';
+import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
+import { selectDriverPage } from './drivers.list-query.ts';
 
 export type ParsedDriverInput = z.output<typeof driverInputSchema>;
 
@@ -51,13 +52,9 @@ export async function listDrivers(
   { db, orgId }: { db: DbOrTx; orgId: string },
   q: DriverFilter & { page: number; size: number; sort?: string },
 ): Promise<Page<Driver>> {
-  const where = driverConditions(orgId, q);
   const order = orderBy(q.sort, SORTS, 'lastName', asc(drivers.id));
   if (!q.sort || q.sort.startsWith('lastName')) order.splice(1, 0, sql`lower(${drivers.firstName})`);
-  const [totalRow] = await db.select({ n: countAll }).from(drivers).where(and(eq(drivers.organizationId, orgId), where));
-  const total = totalRow?.n ?? 0;
-  const content = total === 0 ? [] : await selectDrivers(db, orgId, where, { orderBy: order, limit: q.size, offset: q.page * q.size });
-  return toPage(content, total, q);
+  return selectDriverPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'lastName'), order });
 }
 
 export function driverDuplicate(err: unknown, input: { licenseNumber: string; licenseState: string }) {

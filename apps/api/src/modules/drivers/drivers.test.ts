@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 
@@ -23,6 +24,19 @@ describe('drivers list', () => {
     expect(page.content[0]).toMatchObject({ lastName: 'Anderson', vehicle: { type: 'VEHICLE' }, ruleset: 'US_PROPERTY_70_8' });
     const names = page.content.map((d: { lastName: string }) => d.lastName);
     expect([...names].sort((x: string, y: string) => x.localeCompare(y))).toEqual(names);
+  });
+
+  it('shows each driver in the list exactly as their detail does, in the contract shape', async () => {
+    const page = driverPageSchema.parse((await t.app.inject({ method: 'GET', url: url(a.orgId, '?size=50'), headers: a.admin })).json());
+    expect(page.content).toHaveLength(25);
+    expect(page.content.some((d) => d.licenseExpiry !== null)).toBe(true);
+    for (const item of page.content) {
+      const detail = (await t.app.inject({ method: 'GET', url: url(a.orgId, `/${item.id}`), headers: a.admin })).json();
+      expect(detail).toMatchObject(item);
+    }
+    const deep = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?page=4&search=a'), headers: a.admin })).json();
+    expect(deep.content).toEqual([]);
+    expect(deep.totalElements).toBeGreaterThan(0);
   });
 
   it('searches name, licence and employee id, and filters by group and status', async () => {

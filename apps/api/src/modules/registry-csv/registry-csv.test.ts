@@ -94,6 +94,14 @@ describe('CSV import', () => {
     expect(saved.content.map((x: { unitNumber: string; iftaQualified: boolean }) => [x.unitNumber, x.iftaQualified])).toEqual([['IMP-1', true], ['IMP-2', false]]);
     const detail = (await t.app.inject({ method: 'GET', url: `${base()}/assets/${saved.content[0].id}`, headers: a.admin })).json();
     expect(detail.recentActivity[0]).toMatchObject({ action: 'IMPORT', entityType: 'ASSET' });
+    // One log row per imported record, written with it: who, what, the imported values and the line.
+    const logged = (await t.database.db.execute(
+      `select a.id as asset_id, l.organization_id, l.actor_email, l.actor_role, l.changes from assets a join activity_log l on l.entity_id = a.id::text and l.action = 'IMPORT' where a.unit_number like 'IMP-%' order by a.unit_number` as never,
+    )) as { rows: Array<{ organization_id: string; actor_email: string; actor_role: string; changes: { after: Record<string, unknown> } }> };
+    expect(logged.rows).toHaveLength(2);
+    expect(logged.rows[0]).toMatchObject({ organization_id: a.orgId, actor_email: 'admin@demofreight.test', actor_role: 'ADMIN' });
+    expect(logged.rows[0]?.changes.after).toMatchObject({ unitNumber: 'IMP-1', vin: vins[0], make: 'Volvo', source: 'CSV import', line: 2 });
+    expect(logged.rows[1]?.changes.after).toMatchObject({ unitNumber: 'IMP-2', source: 'CSV import', line: 3 });
     // The same file again: every row now clashes with what exists.
     const again = (await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, headers: a.admin, payload: { csv } })).json();
     expect(again).toMatchObject({ imported: 0 });

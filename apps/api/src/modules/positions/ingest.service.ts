@@ -298,9 +298,19 @@ export class GroupCommitter {
     private readonly opts: { windowMs?: number; maxRows?: number } = {},
   ) {}
 
-  /** Resolves once the rows are committed. */
+  /**
+   * Resolves once the rows are committed. More rows than one group holds are written as several
+   * groups (one statement's parameters are limited); a retry after a failure is safe, since storing
+   * is idempotent on (device, fix time).
+   */
   write(rows: PositionRow[]): Promise<WriteResult> {
     if (this.closed) return Promise.reject(new Error('ingest is shutting down'));
+    const max = this.opts.maxRows ?? 2000;
+    if (rows.length > max) {
+      const parts: Promise<WriteResult>[] = [];
+      for (let i = 0; i < rows.length; i += max) parts.push(this.write(rows.slice(i, i + max)));
+      return Promise.all(parts).then((r) => ({ stored: r.flatMap((x) => x.stored) }));
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });
       this.queuedRows += rows.length;

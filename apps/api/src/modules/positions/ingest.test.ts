@@ -436,6 +436,25 @@ describe('group commit', () => {
   });
 });
 
+describe('group commit of one large write', () => {
+  it('splits a write larger than a group into several groups and stores every row', async () => {
+    const { GroupCommitter } = await import('./ingest.service.ts');
+    const committer = new GroupCommitter(t.app.db, { maxRows: 3 });
+    const d = devices.get('123456')!;
+    const base = Math.floor(Date.now() / 1000) - 7200;
+    const rows = Array.from({ length: 7 }, (_, i) => ({
+      organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + i),
+      latitude: 40, longitude: -100, speed: i, course: null, altitude: null, accuracy: null, odometer: null, ignition: null,
+      protocol: 'batch' as const, attributes: {},
+    }));
+    const result = await committer.write(rows);
+    expect(result.stored).toEqual(Array(7).fill(true));
+    expect(committer.transactions).toBe(3);
+    expect(await stored('123456')).toHaveLength(7);
+    await committer.close();
+  });
+});
+
 describe('the OsmAnd port', () => {
   it('accepts any path over real HTTP, as Traccar Client sends it', async () => {
     const { buildOsmandServer } = await import('./osmand-server.ts');

@@ -161,6 +161,9 @@ export default function MapPage() {
             onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
             attributionControl={{ compact: true }}
             cursor="auto"
+            // Labels appear without a fade: with thousands of vehicles re-clustered every second,
+            // a 300 ms fade kept the map repainting a third of the time (bench/map-fps.ts).
+            fadeDuration={0}
           >
             <NavigationControl position="top-right" />
             <Source id={VEHICLES_SOURCE} {...vehiclesSource(geojson)}>

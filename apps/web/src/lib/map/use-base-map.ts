@@ -65,6 +65,8 @@ export function useBaseMap(ownSources: readonly string[]): BaseMap {
   const [choice, setChoiceState] = useState<BaseMapId>(scheme === 'dark' ? 'offline' : 'streets');
   const [failure, setFailure] = useState<string | null>(null);
   const loadedRef = useRef(false);
+  /** True once the user picked a base map or the online one failed. */
+  const chosenRef = useRef(false);
   const fontFaces = useMemo(() => labelFontFaces(window.location.origin), []);
 
   useEffect(() => {
@@ -76,15 +78,24 @@ export function useBaseMap(ownSources: readonly string[]): BaseMap {
   }, []);
 
   const fail = useCallback((why: string) => {
+    // The fallback sticks: the scheme must not switch back to a base map that just failed.
+    chosenRef.current = true;
     setFailure(why);
     setChoiceState('offline');
   }, []);
 
   const setChoice = useCallback((id: BaseMapId) => {
+    chosenRef.current = true;
     loadedRef.current = false;
     setFailure(null);
     setChoiceState(id);
   }, []);
+
+  // The scheme is often known only after mount (the dark-mode flag comes from the server): follow
+  // it until the user picks a base map.
+  useEffect(() => {
+    if (!chosenRef.current) setChoiceState(scheme === 'dark' ? 'offline' : 'streets');
+  }, [scheme]);
 
   // The server could not tell us the style: nothing online to show.
   useEffect(() => {

@@ -225,7 +225,7 @@ export default function MapPage() {
       </Paper>
 
       {mobile && (
-        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0}>
+        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0} styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}>
           <Box h="calc(100dvh - 70px)" style={{ display: 'flex', flexDirection: 'column' }}>
             {list}
           </Box>

@@ -3,8 +3,7 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
-  // The live map's online base-map style; read at build time (default: OpenFreeMap, keyless).
-  define: { 'import.meta.env.VITE_MAP_STYLE_URL': JSON.stringify(process.env.MAP_STYLE_URL ?? '') },
+  // MAP_STYLE_URL is not baked in here: the server hands it to the app at run time (GET /api/v1/web-config).
   build: { outDir: 'dist', emptyOutDir: true },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

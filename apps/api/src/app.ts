@@ -40,6 +40,7 @@ import historyRoutes from './modules/positions/history.routes.ts';
 import liveRoutes from './modules/positions/live.routes.ts';
 import { LiveHub } from './modules/positions/live.service.ts';
 import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
+import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -101,6 +102,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     if (ownsDatabase) await db.close();
   });
 
+  // The configured map style may live on a plain-http host (a carrier's own tile server on its LAN).
+  const mapOrigin = new URL(config.mapStyleUrl).origin;
   installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -109,8 +112,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
         // Mantine injects CSS variables at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Map tiles, glyphs and sprites come from the configured style's hosts.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'", 'https:'],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', mapOrigin],
+        connectSrc: ["'self'", 'https:', mapOrigin],
         workerSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:', 'https:'],
         objectSrc: ["'none'"],
@@ -142,6 +145,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     async (api) => {
       await api.register(authPlugin);
       await api.register(healthRoutes);
+      await api.register(webConfigRoutes);
       await api.register(authRoutes);
       await api.register(usersRoutes);
       await api.register(imagesRoutes);

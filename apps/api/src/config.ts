@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAP_STYLE_URL } from '@fleet/api-contract';
 
 const bool = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -28,6 +29,7 @@ const envSchema = z.object({
   DEMO_DISPATCHER_PASSWORD: z.string().min(8).default('Dispatch#2026'),
   SIMULATOR: bool,
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  MAP_STYLE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL of a MapLibre style' })]).optional(),
   WEB_DIST: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
@@ -55,6 +57,8 @@ export interface Config {
   simulator: boolean;
   /** Port of the OsmAnd device protocol (any path); 0 turns it off. */
   osmandPort: number;
+  /** MapLibre style of the map's Streets base map, handed to the web app at run time (GET /web-config). */
+  mapStyleUrl: string;
   webDist: string | undefined;
   bodyLimit: number;
   imageLimit: number;
@@ -97,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoDispatcher: { email: e.DEMO_DISPATCHER_EMAIL.toLowerCase(), password: e.DEMO_DISPATCHER_PASSWORD },
     simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
     osmandPort: e.OSMAND_PORT,
+    mapStyleUrl: e.MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultDist,
     bodyLimit: e.BODY_LIMIT_BYTES,
     imageLimit: e.IMAGE_LIMIT_BYTES,

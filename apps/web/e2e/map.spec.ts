@@ -92,6 +92,24 @@ test.describe('live map and history', () => {
     await expect(card.getByLabel('Follow')).toBeChecked();
   });
 
+  test('clusters show their counts on the offline map, drawn from the app\'s own font', async ({ page, baseURL }) => {
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (/glyph|font/i.test(m.text())) problems.push(m.text());
+    });
+    // MapLibre downloads a declared font file only when it has a character of it to draw: the
+    // request is the cluster counts being rendered (the trucks are ~2 degrees apart, so at the
+    // whole-country zoom they cluster).
+    const font = page.waitForResponse((r) => /noto-sans-latin-700-normal[^/]*\.woff2$/.test(r.url()), { timeout: 45_000 });
+    await page.goto('/map');
+    await expect(page.getByTestId('vehicle-row')).toHaveCount(25);
+    await expect(page.getByRole('radio', { name: 'Offline' })).toBeChecked({ timeout: 20_000 });
+    const res = await font;
+    expect(res.status()).toBe(200);
+    expect(new URL(res.url()).origin).toBe(new URL(baseURL!).origin);
+    expect(problems).toEqual([]);
+  });
+
   test('history for a demo truck draws and plays', async ({ page }) => {
     await page.goto('/map/history');
     await expect(page.getByText('Pick a vehicle, driver or device')).toBeVisible();

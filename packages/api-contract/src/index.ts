@@ -20,3 +20,4 @@ export * from './device-models.ts';
 export * from './groups.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';
+export * from './web-config.ts';

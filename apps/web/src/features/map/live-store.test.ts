@@ -1,6 +1,6 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { describe, expect, it, vi } from 'vitest';
-import { connectLiveStream, filterVehicles, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
+import { connectLiveStream, filterVehicles, liveApplyInterval, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
 
 let n = 0;
 const vehicle = (over: Partial<LiveVehicle> = {}): LiveVehicle => ({
@@ -30,7 +30,7 @@ function frames() {
 describe('LiveStore', () => {
   it('applies a burst of updates once per frame, newest fix per vehicle winning', () => {
     const f = frames();
-    const store = new LiveStore(f.schedule);
+    const store = new LiveStore(f.schedule, { minInterval: () => 0 });
     const listener = vi.fn();
     store.subscribe(listener);
     const a = vehicle();
@@ -50,7 +50,7 @@ describe('LiveStore', () => {
 
   it('counts statuses and keeps the state object stable between frames', () => {
     const f = frames();
-    const store = new LiveStore(f.schedule);
+    const store = new LiveStore(f.schedule, { minInterval: () => 0 });
     store.setSnapshot([vehicle(), vehicle({ status: 'IDLING' }), vehicle({ status: 'OFFLINE' }), vehicle({ status: 'OFFLINE' })]);
     f.run();
     const s = store.getState();
@@ -58,6 +58,43 @@ describe('LiveStore', () => {
     expect(store.getState()).toBe(s);
     f.run();
     expect(store.getState()).toBe(s);
+  });
+});
+
+describe('LiveStore with a big fleet', () => {
+  it('applies changes at most once a second above 1,000 vehicles, a snapshot at once', () => {
+    const f = frames();
+    let clock = 0;
+    const timers: Array<{ at: number; cb: () => void }> = [];
+    const store = new LiveStore(f.schedule, { now: () => clock, delay: (cb, ms) => timers.push({ at: clock + ms, cb }) });
+    const fleet = Array.from({ length: 1500 }, () => vehicle());
+    store.setSnapshot(fleet);
+    f.run();
+    expect(store.getState().vehicles.size).toBe(1500);
+    const listener = vi.fn();
+    store.subscribe(listener);
+
+    clock = 100;
+    store.update([{ ...fleet[0]!, speed: 1, fixTime: '2026-11-20T12:00:01.000Z' }]);
+    store.update([{ ...fleet[1]!, speed: 2, fixTime: '2026-11-20T12:00:01.000Z' }]);
+    // Nothing on the next frame: the second is not over yet.
+    expect(f.pending).toBe(0);
+    expect(timers.map((t) => t.at)).toEqual([1000]);
+    clock = 1000;
+    timers.shift()!.cb();
+    f.run();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getState().vehicles.get(fleet[1]!.assetId)!.speed).toBe(2);
+
+    // A snapshot (reconnect) does not wait.
+    clock = 1100;
+    store.setSnapshot(fleet.slice(0, 10));
+    expect(f.pending).toBe(1);
+  });
+
+  it('applies at once for a small fleet', () => {
+    expect(liveApplyInterval(25)).toBe(0);
+    expect(liveApplyInterval(5000)).toBe(1000);
   });
 });
 
@@ -86,7 +123,7 @@ describe('connectLiveStream', () => {
       readyState: 0,
     };
     const f = frames();
-    const store = new LiveStore(f.schedule);
+    const store = new LiveStore(f.schedule, { minInterval: () => 0 });
     const status = vi.fn();
     const created: string[] = [];
     const stop = connectLiveStream(store, '/stream', status, (u) => (created.push(u), es));

@@ -1,5 +1,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { Alert, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link } from 'react-router';
@@ -9,7 +10,7 @@ import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type 
 import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
 import { useSessionAccessToken } from './session-token.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { BASE_MAPS, styleHasGlyphs, type BaseMapId } from '../../lib/map/base-styles.ts';
+import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { connectLiveStream, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
 import { fetchLiveVehicles, formatAge, formatSpeed, useGroups, useUnits } from '../../lib/map/map-api.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
@@ -108,8 +109,7 @@ export default function MapPage() {
     [live.vehicles, select],
   );
 
-  const glyphs = base.style ? styleHasGlyphs(base.style) : false;
-  const layers = useMemo(() => vehicleLayers({ glyphs }), [glyphs]);
+  const layers = useMemo(() => vehicleLayers(), []);
 
   const list = (
     <VehicleList
@@ -161,6 +161,9 @@ export default function MapPage() {
             onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
             attributionControl={{ compact: true }}
             cursor="auto"
+            // Labels appear without a fade: with thousands of vehicles re-clustered every second,
+            // a 300 ms fade kept the map repainting a third of the time (bench/map-fps.ts).
+            fadeDuration={0}
           >
             <NavigationControl position="top-right" />
             <Source id={VEHICLES_SOURCE} {...vehiclesSource(geojson)}>
@@ -222,7 +225,7 @@ export default function MapPage() {
       </Paper>
 
       {mobile && (
-        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0}>
+        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0} styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}>
           <Box h="calc(100dvh - 70px)" style={{ display: 'flex', flexDirection: 'column' }}>
             {list}
           </Box>
@@ -251,6 +254,7 @@ interface VehicleListProps {
 }
 
 function VehicleList(p: VehicleListProps) {
+  const viewport = useRef<HTMLDivElement>(null);
   return (
     <>
       <Stack gap="xs" p="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
@@ -282,7 +286,7 @@ function VehicleList(p: VehicleListProps) {
           })}
         </Group>
       </Stack>
-      <ScrollArea style={{ flex: 1 }}>
+      <ScrollArea style={{ flex: 1 }} viewportRef={viewport}>
         {p.loadError && !p.loaded ? (
           <Alert m="sm" color="red" title="Vehicles could not be loaded">
             {p.loadError}
@@ -296,45 +300,91 @@ function VehicleList(p: VehicleListProps) {
             {p.total === 0 ? 'No vehicle has reported a position yet. Pair a device with a vehicle and it appears here.' : 'No vehicle matches the filters.'}
           </Text>
         ) : (
-          <Stack gap={0} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Vehicles" data-testid="vehicle-list">
-            {p.vehicles.map((v) => (
-              <li key={v.assetId}>
-                <UnstyledButton
-                  w="100%"
-                  px="sm"
-                  py={8}
-                  onClick={() => p.onSelect(v)}
-                  aria-current={v.assetId === p.selectedId || undefined}
-                  data-testid="vehicle-row"
-                  style={{
-                    borderBottom: '1px solid var(--mantine-color-default-border)',
-                    background: v.assetId === p.selectedId ? 'var(--mantine-color-default-hover)' : undefined,
-                  }}
-                >
-                  <Group gap="sm" wrap="nowrap">
-                    <Box w={10} h={10} style={{ borderRadius: 10, background: STATUS_COLORS[v.status], flexShrink: 0 }} aria-hidden />
-                    <Box style={{ flex: 1, minWidth: 0 }}>
-                      <Text size="sm" fw={600} truncate>
-                        {v.unitNumber}
-                      </Text>
-                      <Text size="xs" c="dimmed" truncate>
-                        {v.driverName ?? 'No driver'} · {STATUS_LABELS[v.status]}
-                      </Text>
-                    </Box>
-                    <Stack gap={0} align="flex-end">
-                      <Text size="xs">{formatSpeed(v.speed, p.units)}</Text>
-                      <Text size="xs" c="dimmed">
-                        {formatAge(v.fixTime)}
-                      </Text>
-                    </Stack>
-                  </Group>
-                </UnstyledButton>
-              </li>
-            ))}
-          </Stack>
+          <VehicleRows vehicles={p.vehicles} selectedId={p.selectedId} onSelect={p.onSelect} units={p.units} viewport={viewport} />
         )}
       </ScrollArea>
     </>
+  );
+}
+
+/** Row height of the side list (two lines of text and padding); the virtualiser measures real rows. */
+const ROW_HEIGHT = 53;
+/** Above this many rows the list renders only what is on screen. */
+const VIRTUALIZE_ABOVE = 200;
+
+/**
+ * The vehicle rows. A small fleet renders every row (find-in-page works); a big one renders only
+ * the rows in view, so thousands of vehicles updating every second cost a few dozen rows.
+ */
+function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; onSelect: (v: LiveVehicle) => void; units: 'IMPERIAL' | 'METRIC'; viewport: React.RefObject<HTMLDivElement | null> }) {
+  const virtual = p.vehicles.length > VIRTUALIZE_ABOVE;
+  const virtualizer = useVirtualizer({
+    count: p.vehicles.length,
+    getScrollElement: () => p.viewport.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    enabled: virtual,
+    getItemKey: (i) => p.vehicles[i]!.assetId,
+  });
+  const row = (v: LiveVehicle) => (
+    <UnstyledButton
+      w="100%"
+      px="sm"
+      py={8}
+      h={ROW_HEIGHT}
+      onClick={() => p.onSelect(v)}
+      aria-current={v.assetId === p.selectedId || undefined}
+      data-testid="vehicle-row"
+      style={{
+        borderBottom: '1px solid var(--mantine-color-default-border)',
+        background: v.assetId === p.selectedId ? 'var(--mantine-color-default-hover)' : undefined,
+      }}
+    >
+      <Group gap="sm" wrap="nowrap">
+        <Box w={10} h={10} style={{ borderRadius: 10, background: STATUS_COLORS[v.status], flexShrink: 0 }} aria-hidden />
+        <Box style={{ flex: 1, minWidth: 0 }}>
+          <Text size="sm" fw={600} truncate>
+            {v.unitNumber}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {v.driverName ?? 'No driver'} · {STATUS_LABELS[v.status]}
+          </Text>
+        </Box>
+        <Stack gap={0} align="flex-end">
+          <Text size="xs">{formatSpeed(v.speed, p.units)}</Text>
+          <Text size="xs" c="dimmed">
+            {formatAge(v.fixTime)}
+          </Text>
+        </Stack>
+      </Group>
+    </UnstyledButton>
+  );
+  const list = { listStyle: 'none', margin: 0, padding: 0 } as const;
+  if (!virtual) {
+    return (
+      <Stack gap={0} component="ul" style={list} aria-label="Vehicles" data-testid="vehicle-list">
+        {p.vehicles.map((v) => (
+          <li key={v.assetId}>{row(v)}</li>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <ul style={{ ...list, position: 'relative', height: virtualizer.getTotalSize() }} aria-label="Vehicles" data-testid="vehicle-list">
+      {virtualizer.getVirtualItems().map((item) => {
+        const v = p.vehicles[item.index]!;
+        return (
+          <li
+            key={item.key}
+            aria-setsize={p.vehicles.length}
+            aria-posinset={item.index + 1}
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+          >
+            {row(v)}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -1,6 +1,7 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
+import { LABEL_FONT, labelFontFaces } from '../../lib/map/map-fonts.ts';
 import { arrowImage, STATUS_COLORS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
 const vehicle = (over: Partial<LiveVehicle>): LiveVehicle => ({
@@ -39,20 +40,22 @@ describe('vehicle layers', () => {
   const style = (glyphs: boolean) => ({
     version: 8 as const,
     ...(glyphs ? { glyphs: 'https://example.test/{fontstack}/{range}.pbf' } : {}),
+    'font-faces': labelFontFaces('https://fleet.example.test'),
     sources: { [VEHICLES_SOURCE]: vehiclesSource(vehiclesToGeoJSON([vehicle({})])) },
-    layers: [{ id: 'bg', type: 'background' as const }, ...vehicleLayers({ glyphs })],
+    layers: [{ id: 'bg', type: 'background' as const }, ...vehicleLayers()],
   });
 
-  it('form a valid MapLibre style with clustering, with and without glyphs', () => {
+  it('form a valid MapLibre style with clustering and counts, with a glyph server or only the bundled font', () => {
     expect(validateStyleMin(style(true))).toEqual([]);
     expect(validateStyleMin(style(false))).toEqual([]);
-    expect(style(true).layers.map((l) => l.id)).toContain('vehicle-cluster-counts');
-    expect(style(false).layers.map((l) => l.id)).not.toContain('vehicle-cluster-counts');
+    const counts = vehicleLayers().find((l) => l.id === 'vehicle-cluster-counts') as { layout: Record<string, unknown> };
+    expect(counts.layout['text-font']).toEqual([LABEL_FONT]);
+    expect(counts.layout['text-field']).toEqual(['get', 'point_count_abbreviated']);
     expect(vehiclesSource(vehiclesToGeoJSON([])).cluster).toBe(true);
   });
 
   it('colour dots by status', () => {
-    const dots = vehicleLayers({ glyphs: false }).find((l) => l.id === 'vehicle-dots')!;
+    const dots = vehicleLayers().find((l) => l.id === 'vehicle-dots')!;
     const color = JSON.stringify((dots as { paint: Record<string, unknown> }).paint['circle-color']);
     for (const c of Object.values(STATUS_COLORS)) expect(color).toContain(c);
   });

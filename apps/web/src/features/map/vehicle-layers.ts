@@ -1,6 +1,7 @@
 import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
 import type { FeatureCollection, Point } from 'geojson';
 import type { CircleLayerSpecification, ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
+import { LABEL_FONT } from '../../lib/map/map-fonts.ts';
 
 // Pure layer and source definitions of the live map: vehicles are drawn by the GPU from one
 // GeoJSON source (clustered), never as DOM markers, so thousands of them stay smooth.
@@ -68,10 +69,10 @@ const notCluster: ExpressionSpecification = ['!', ['has', 'point_count']];
 
 /**
  * Layers over the vehicles source: cluster bubbles sized by count (green when most move), their
- * count labels (only where the style has glyphs), a status-coloured dot per vehicle with a white
- * ring (thicker when selected), and a heading arrow for moving vehicles.
+ * counts (in the bundled label font, which both base maps declare), a status-coloured dot per
+ * vehicle with a white ring (thicker when selected), and a heading arrow for moving vehicles.
  */
-export function vehicleLayers(opts: { glyphs: boolean }): LayerSpecification[] {
+export function vehicleLayers(): LayerSpecification[] {
   const clusters: CircleLayerSpecification = {
     id: 'vehicle-clusters',
     type: 'circle',
@@ -111,18 +112,21 @@ export function vehicleLayers(opts: { glyphs: boolean }): LayerSpecification[] {
       'icon-offset': [0, -11],
     },
   };
-  const layers: LayerSpecification[] = [clusters, dots, arrows];
-  if (opts.glyphs) {
-    layers.splice(1, 0, {
-      id: 'vehicle-cluster-counts',
-      type: 'symbol',
-      source: VEHICLES_SOURCE,
-      filter: isCluster,
-      layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-size': 12, 'text-allow-overlap': true },
-      paint: { 'text-color': '#ffffff' },
-    });
-  }
-  return layers;
+  const counts: SymbolLayerSpecification = {
+    id: 'vehicle-cluster-counts',
+    type: 'symbol',
+    source: VEHICLES_SOURCE,
+    filter: isCluster,
+    layout: {
+      'text-field': ['get', 'point_count_abbreviated'],
+      'text-font': [LABEL_FONT],
+      'text-size': ['step', ['get', 'point_count'], 12, 50, 13, 250, 14],
+      'text-allow-overlap': true,
+      'text-ignore-placement': true,
+    },
+    paint: { 'text-color': '#ffffff', 'text-halo-color': 'rgba(0, 0, 0, 0.35)', 'text-halo-width': 1 },
+  };
+  return [clusters, counts, dots, arrows];
 }
 
 /** Layers the map lets you click: a vehicle or a cluster. */

@@ -1,11 +1,9 @@
 import type { FeatureCollection, MultiPolygon, Polygon } from 'geojson';
-import type { StyleSpecification } from 'maplibre-gl';
+import type { FontFacesSpecification, StyleSpecification } from 'maplibre-gl';
 
 // Base maps: the configured vector style (MAP_STYLE_URL, default OpenFreeMap, keyless) and an
 // offline style drawn only from bundled US state and Canadian province outlines, which needs no
 // network at all (truck-stop Wi-Fi, CI, air-gapped installs).
-
-export const DEFAULT_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 
 export type BaseMapId = 'streets' | 'offline';
 
@@ -31,13 +29,15 @@ const PALETTE = {
 
 /**
  * A complete MapLibre style from the bundled outlines: water background, land, states and
- * provinces with their borders. No glyphs and no sprite, so nothing is fetched.
+ * provinces with their borders. No sprite and no glyph server: text is drawn from the bundled
+ * font in `fontFaces` (served by the web app itself), so nothing leaves the app's origin.
  */
-export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'light'): StyleSpecification {
+export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'light', fontFaces?: FontFacesSpecification): StyleSpecification {
   const c = PALETTE[scheme];
   return {
     version: 8,
     name: `Offline outlines (${scheme})`,
+    ...(fontFaces ? { 'font-faces': fontFaces } : {}),
     sources: {
       land: { type: 'geojson', data: data.land },
       jurisdictions: { type: 'geojson', data: data.jurisdictions },
@@ -57,9 +57,28 @@ export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'ligh
   };
 }
 
-/** Whether a style can draw text (cluster counts need glyphs). */
-export function styleHasGlyphs(style: StyleSpecification | string): boolean {
-  return typeof style === 'string' || Boolean(style.glyphs);
+/**
+ * The configured online style made ready for our layers: its relative URLs made absolute (a
+ * style object has no base URL of its own once we hold it) and our label font declared, so the
+ * cluster counts draw whatever fonts the style's glyph server has.
+ */
+export function prepareRemoteStyle(style: StyleSpecification, styleUrl: string, fontFaces: FontFacesSpecification): StyleSpecification {
+  const abs = (u: string) => (/^[a-z][a-z0-9+.-]*:/i.test(u) ? u : new URL(u, styleUrl).href.replace(/%7B/g, '{').replace(/%7D/g, '}'));
+  const sources: StyleSpecification['sources'] = {};
+  for (const [id, src] of Object.entries(style.sources ?? {})) {
+    const s = { ...src } as typeof src & { url?: string; tiles?: string[] };
+    if (typeof s.url === 'string') s.url = abs(s.url);
+    if (Array.isArray(s.tiles)) s.tiles = s.tiles.map(abs);
+    sources[id] = s;
+  }
+  const sprite = typeof style.sprite === 'string' ? abs(style.sprite) : Array.isArray(style.sprite) ? style.sprite.map((x) => ({ ...x, url: abs(x.url) })) : style.sprite;
+  return {
+    ...style,
+    sources,
+    ...(sprite !== undefined ? { sprite } : {}),
+    ...(style.glyphs ? { glyphs: abs(style.glyphs) } : {}),
+    'font-faces': { ...(style['font-faces'] ?? {}), ...fontFaces },
+  };
 }
 
 /**

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/**
+ * Settings the built web app reads from the server when it starts, so a carrier can change them by
+ * restarting the server instead of rebuilding the app (`GET /api/v1/web-config`, public).
+ */
+// Marked pure so that pages which never ask for it (the login page) do not carry it.
+export const webConfigSchema = /* @__PURE__ */ z.object({
+  /** MapLibre style of the map's "Streets" base map (MAP_STYLE_URL). */
+  mapStyleUrl: /* @__PURE__ */ z.url(),
+});
+export type WebConfig = z.infer<typeof webConfigSchema>;
+
+/** The keyless OpenFreeMap style used when MAP_STYLE_URL is not set. */
+export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';

@@ -1,4 +1,5 @@
-import { canOpenRoute, isSuperAdmin, type CurrentUser } from '@fleet/api-contract';
+import type { CurrentUser } from '@fleet/api-contract';
+import { canOpenRoute, isSuperAdmin } from '@fleet/api-contract/permissions';
 import { homePath } from '../lib/auth-store.ts';
 import { findRoute, type AppRoute } from './routes.ts';
 

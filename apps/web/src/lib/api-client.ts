@@ -1,4 +1,5 @@
-import { errorBodySchema, tokensSchema, type ErrorBody } from '@fleet/api-contract';
+import { tokensSchema } from '@fleet/api-contract/auth';
+import { errorBodySchema, type ErrorBody } from '@fleet/api-contract/errors';
 import { clearSession, sessionStore, setTokens } from './auth-store.ts';
 import { notify } from './notifications-store.ts';
 import { toQueryString, type QueryValue } from './query-string.ts';

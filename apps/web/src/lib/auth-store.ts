@@ -1,5 +1,5 @@
 import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
-import { isSuperAdmin } from '@fleet/api-contract';
+import { isSuperAdmin } from '@fleet/api-contract/permissions';
 import { createStore, useStore } from './create-store.ts';
 import { local, STORAGE_KEYS } from './storage.ts';
 

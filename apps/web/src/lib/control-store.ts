@@ -1,4 +1,5 @@
-import { isSuperAdmin, ORGANIZATION_PERMISSIONS, type CurrentUser } from '@fleet/api-contract';
+import type { CurrentUser } from '@fleet/api-contract';
+import { isSuperAdmin, ORGANIZATION_PERMISSIONS } from '@fleet/api-contract/permissions';
 import { createStore, useStore } from './create-store.ts';
 import { local, STORAGE_KEYS } from './storage.ts';
 import { sessionStore } from './auth-store.ts';

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { hasPermission, type Page, type Permission } from '@fleet/api-contract';
+import type { Page, Permission } from '@fleet/api-contract';
+import { hasPermission } from '@fleet/api-contract/permissions';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { api, ApiError } from './api-client.ts';
 import { useCurrentUser } from './auth-store.ts';

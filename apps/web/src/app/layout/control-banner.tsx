@@ -1,7 +1,7 @@
 import { CloseButton, Group, Text } from '@mantine/core';
 import { IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { isSuperAdmin } from '@fleet/api-contract';
+import { isSuperAdmin } from '@fleet/api-contract/permissions';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { clearControlledOrganization, useControlledOrganization } from '../../lib/control-store.ts';
 

@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconChevronRight, IconFolder } from '@tabler/icons-react';
-import { canOpenRoute, isSuperAdmin } from '@fleet/api-contract';
+import { canOpenRoute, isSuperAdmin } from '@fleet/api-contract/permissions';
 import { useAccessUser } from '../../lib/control-store.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { HUB_INFO } from '../../features/settings/hub-info.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Box, Button, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
-import { loginSchema } from '@fleet/api-contract';
+import { loginSchema } from '@fleet/api-contract/auth';
 import { homePath } from '../../lib/auth-store.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';

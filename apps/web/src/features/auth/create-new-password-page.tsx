@@ -1,7 +1,7 @@
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { newPasswordFormSchema } from '@fleet/api-contract';
+import { newPasswordFormSchema } from '@fleet/api-contract/auth';
 import { field, useZodForm } from '../../lib/form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useCreateNewPassword } from './api/auth-api.ts';

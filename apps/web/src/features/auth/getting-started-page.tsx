@@ -1,6 +1,6 @@
 import { Button, Group, PasswordInput, SimpleGrid, Stack, TextInput, Anchor, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import { gettingStartedFormSchema } from '@fleet/api-contract';
+import { gettingStartedFormSchema } from '@fleet/api-contract/auth';
 import { homePath } from '../../lib/auth-store.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { AuthCard } from './auth-card.tsx';

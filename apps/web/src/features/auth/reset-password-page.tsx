@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { resetPasswordSchema } from '@fleet/api-contract';
+import { resetPasswordSchema } from '@fleet/api-contract/auth';
 import { field, useZodForm } from '../../lib/form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useResetPassword } from './api/auth-api.ts';

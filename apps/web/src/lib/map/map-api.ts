@@ -1,4 +1,5 @@
-import { DEFAULT_ORGANIZATION_SETTINGS, type Group, type LiveVehicle, type OrganizationSettingsValues, type Page } from '@fleet/api-contract';
+import type { Group, LiveVehicle, OrganizationSettingsValues, Page } from '@fleet/api-contract';
+import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../org-path.ts';

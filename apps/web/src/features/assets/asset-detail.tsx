@@ -11,6 +11,7 @@ import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.t
 import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { Fact } from '../../components/fact.tsx';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -31,17 +32,6 @@ export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProp
         {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} />}
       </DataState>
     </Drawer>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
-    </Stack>
   );
 }
 

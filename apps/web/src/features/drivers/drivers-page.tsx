@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { Driver, DriverDetail, RemovalResult } from '@fleet/api-contract';
@@ -15,6 +15,7 @@ import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { Fact } from '../../components/fact.tsx';
 
 const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;
 const dash = (v: string | null | undefined) => (v ? v : '—');
@@ -107,17 +108,6 @@ export default function DriversPage() {
       />
       <ImportDrawer kind="drivers" opened={importing} onClose={() => setImporting(false)} />
     </>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
-    </Stack>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
@@ -14,19 +14,9 @@ import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { Fact } from '../../components/fact.tsx';
 
 const ORG = '/settings/organization-settings';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm">{children === null || children === undefined || children === '' ? '—' : children}</Text>
-    </Stack>
-  );
-}
 
 /** `.../devices/{id}`: model, pairing (with pair/unpair), pairing history, last seen, ingest token. */
 export default function DevicePage() {

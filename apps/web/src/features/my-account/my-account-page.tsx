@@ -1,6 +1,5 @@
-import { Alert, Button, FileButton, Grid, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Grid, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Controller } from 'react-hook-form';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { changePasswordFormSchema, userProfileSchema, type User } from '@fleet/api-contract';
 import { useCurrentUser } from '../../lib/auth-store.ts';
@@ -11,7 +10,7 @@ import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { myProfileQuery, useChangePassword, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
-import { TIME_ZONES } from '../../lib/time-zones.ts';
+import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
   const update = useUpdateProfile(orgId, user.id);
@@ -40,23 +39,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
           <TextInput label="Email" type="email" autoComplete="email" withAsterisk {...field(form, 'email')} />
           <TextInput label="Position" {...field(form, 'position')} />
           <TextInput label="Phone" type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
-          <Controller
-            control={form.control}
-            name="timeZone"
-            render={({ field: f, fieldState }) => (
-              <Select
-                label="Time zone"
-                searchable
-                clearable
-                data={TIME_ZONES}
-                value={f.value || null}
-                onChange={(v) => f.onChange(v ?? '')}
-                onBlur={f.onBlur}
-                error={fieldState.error?.message}
-                nothingFoundMessage="No matching time zone"
-              />
-            )}
-          />
+          <TimeZoneSelect control={form.control} name="timeZone" />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>

@@ -4,7 +4,7 @@ import { Controller } from 'react-hook-form';
 import { inviteUserSchema, updateUserSchema, type User } from '@fleet/api-contract';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { TIME_ZONES } from '../../lib/time-zones.ts';
+import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { allRolesQuery, useInviteUser, useUpdateUser } from './api/users-api.ts';
 
 /** Invite (user null) or edit a user: profile fields and the role. */
@@ -43,23 +43,7 @@ export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string
           <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...field(form, 'email')} />
           <TextInput label="Position" placeholder="e.g. Dispatcher" {...field(form, 'position')} />
           <TextInput label="Phone" type="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
-          <Controller
-            control={form.control}
-            name="timeZone"
-            render={({ field: f, fieldState }) => (
-              <Select
-                label="Time zone"
-                searchable
-                clearable
-                data={TIME_ZONES}
-                value={f.value || null}
-                onChange={(v) => f.onChange(v ?? '')}
-                onBlur={f.onBlur}
-                error={fieldState.error?.message}
-                nothingFoundMessage="No match"
-              />
-            )}
-          />
+          <TimeZoneSelect control={form.control} name="timeZone" />
           {canChangeRole && (
             <Controller
               control={form.control}

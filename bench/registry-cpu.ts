@@ -10,6 +10,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { pgCpuMeter } from './pg-cpu.ts';
 import { driversCsv, listScenarios, vehiclesCsv } from './registry-data.ts';
 
 const perScenario = Number(process.argv[2] ?? 300);
@@ -43,8 +44,11 @@ try {
 
   // The floor: an authenticated route answered from the auth cache (no query), for comparison.
   const floor = { name: 'floor: GET /auth/me (cached, no query)', paths: ['/api/v1/auth/me'] };
+  // The PostgreSQL server's share: CPU of this database's backends per request.
+  const pgMeter = await pgCpuMeter(process.env.DATABASE_URL);
   for (const { name, paths } of [floor, ...listScenarios(prefix)]) {
     for (let i = 0; i < 30; i++) await app.inject({ method: 'GET', url: paths[i % paths.length] as string, headers });
+    await pgMeter?.lap();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < perScenario; i++) {
@@ -53,8 +57,10 @@ try {
     }
     const wall = (performance.now() - t0) / perScenario;
     const cpu = process.cpuUsage(cpu0);
-    console.log(`${name}: ${((cpu.user + cpu.system) / 1000 / perScenario).toFixed(3)} ms API CPU/request (user ${(cpu.user / 1000 / perScenario).toFixed(3)}, system ${(cpu.system / 1000 / perScenario).toFixed(3)}), ${wall.toFixed(2)} ms wall/request (sequential)`);
+    const pgMs = pgMeter ? `, ${(((await pgMeter.lap()) * 1000) / perScenario).toFixed(3)} ms PostgreSQL CPU/request` : '';
+    console.log(`${name}: ${((cpu.user + cpu.system) / 1000 / perScenario).toFixed(3)} ms API CPU/request (user ${(cpu.user / 1000 / perScenario).toFixed(3)}, system ${(cpu.system / 1000 / perScenario).toFixed(3)})${pgMs}, ${wall.toFixed(2)} ms wall/request (sequential)`);
   }
+  await pgMeter?.close();
   console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores, shared)`);
 } finally {
   await app.close();

@@ -1,31 +1,57 @@
-// EXPLAIN ANALYZE of the registry list statements (assets.list-query.ts, drivers.list-query.ts) for
-// the searches and sorts of bench/registry-list.ts, on a PostgreSQL database the bench has loaded:
-// planning and execution time and the scans chosen, to review the plans (STYLE 13).
+// The registry list statements (assets.list-query.ts, drivers.list-query.ts) for the searches and
+// sorts of bench/registry-list.ts, on a PostgreSQL database the bench has loaded: per search path,
+// the server's CPU per execution (the statement run by name 40 times on one connection, as the API
+// runs it, planning included; utime+stime of that backend from /proc), and EXPLAIN ANALYZE's
+// planning and execution time with the scans chosen, to review the plans (STYLE 13).
 // Run: DATABASE_URL=postgres://…/db node --import tsx bench/registry-explain.ts
+import fs from 'node:fs';
 import pg from 'pg';
 import { asc, desc, fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { assets, drivers } from '../apps/api/src/db/schema/index.ts';
 import { pageSql as assetPage } from '../apps/api/src/modules/assets/assets.list-query.ts';
 import { pageSql as driverPage } from '../apps/api/src/modules/drivers/drivers.list-query.ts';
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
-const org = (await pool.query(`select organization_id from assets group by 1 order by count(*) desc limit 1`)).rows[0].organization_id;
+
+const RUNS = 40;
+const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await client.connect();
+const backend = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
+const cpuMs = () => {
+  const f = fs.readFileSync(`/proc/${backend}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
+const org = (await client.query(`select organization_id from assets group by 1 order by count(*) desc limit 1`)).rows[0].organization_id;
 const d = new PgDialect();
-const show = async (label: string, q: ReturnType<typeof sql>, values: Record<string, unknown>) => {
+let n = 0;
+const totals: Record<string, number[]> = {};
+const show = async (group: string, label: string, q: ReturnType<typeof sql>, values: Record<string, unknown>) => {
   const r = d.sqlToQuery(q);
   const params = fillPlaceholders(r.params, values);
-  await pool.query(`explain (analyze, summary) ${r.sql}`, params); // warm
-  const res = await pool.query(`explain (analyze, summary) ${r.sql}`, params);
+  const name = `explain_${n++}`;
+  for (let i = 0; i < 6; i++) await client.query({ name, text: r.sql, values: params }); // past the custom-plan trials
+  const c0 = cpuMs();
+  for (let i = 0; i < RUNS; i++) await client.query({ name, text: r.sql, values: params });
+  const perRun = (cpuMs() - c0) / RUNS;
+  (totals[group] ??= []).push(perRun);
+  const res = await client.query(`explain (analyze, summary) ${r.sql}`, params);
   const lines = res.rows.map((x) => x['QUERY PLAN'] as string);
-  console.log(label, '|', lines.filter((l) => /Planning Time|Execution Time/.test(l)).join(' '), '|', lines.filter((l) => /Scan on (assets|drivers)|Sort Method/.test(l)).map((l) => l.trim().slice(0, 90)).join(' ; '));
+  const times = lines.filter((l) => /Planning Time|Execution Time/.test(l)).map((l) => l.replace(' Time', '')).join(', ');
+  const scans = lines.filter((l) => /Scan on (assets|drivers)|Scan using \w+ on (assets|drivers)|Sort Method/.test(l)).map((l) => l.trim().replace(/\s*\(cost=.*$/, '').slice(0, 70)).join(' ; ');
+  console.log(`${label.padEnd(26)} ${perRun.toFixed(2).padStart(6)} ms CPU/exec | ${times} | ${scans}`);
 };
-for (const s of ['kenworth', 'b0042', 'vnl', '00777']) {
-  await show(`asset ${s} unit`, assetPage({ type: 'VEHICLE', search: 'x' }, [sql`lower(${assets.unitNumber}) asc nulls last`, asc(assets.id)]), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 0 });
-  await show(`asset ${s} year`, assetPage({ type: 'VEHICLE', search: 'x' }, [sql`${desc(assets.year)} nulls last`, asc(assets.id)]), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 15 });
+const assetUnit = [sql`lower(${assets.unitNumber}) asc nulls last`, asc(assets.id)];
+const assetYear = [sql`${desc(assets.year)} nulls last`, asc(assets.id)];
+for (const s of ['b0042', 'b1234', 'kenworth', 'volvo', '00777', 'p0049', 'vnl', 'b099']) {
+  await show('vehicles searched', `asset ${s} unit`, assetPage({ type: 'VEHICLE', search: 'x' }, assetUnit), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 0 });
+  await show('vehicles searched', `asset ${s} year p1`, assetPage({ type: 'VEHICLE', search: 'x' }, assetYear), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 15 });
 }
-await show('asset page 40', assetPage({ type: 'VEHICLE' }, [sql`lower(${assets.unitNumber}) asc nulls last`, asc(assets.id)]), { org, type: 'VEHICLE', limit: 15, offset: 600 });
-for (const s of ['garcia', 'maria', 'd0000123', 'bench.test', 'smith']) {
-  await show(`driver ${s} last`, driverPage({ search: 'x' }, [sql`lower(${drivers.lastName}) asc nulls last`, sql`lower(${drivers.firstName})`, asc(drivers.id)]), { org, search: `%${s}%`, limit: 15, offset: 0 });
-  await show(`driver ${s} expiry`, driverPage({ search: 'x' }, [sql`${desc(drivers.licenseExpiry)} nulls last`, asc(drivers.id)]), { org, search: `%${s}%`, limit: 15, offset: 0 });
+await show('vehicles page 40', 'asset page 40', assetPage({ type: 'VEHICLE' }, assetUnit), { org, type: 'VEHICLE', limit: 15, offset: 600 });
+const driverLast = [sql`lower(${drivers.lastName}) asc nulls last`, sql`lower(${drivers.firstName})`, asc(drivers.id)];
+const driverExpiry = [sql`${desc(drivers.licenseExpiry)} nulls last`, asc(drivers.id)];
+for (const s of ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.test', 'smith']) {
+  await show('drivers searched', `driver ${s} last`, driverPage({ search: 'x' }, driverLast), { org, search: `%${s}%`, limit: 15, offset: 0 });
+  await show('drivers searched', `driver ${s} expiry`, driverPage({ search: 'x' }, driverExpiry), { org, search: `%${s}%`, limit: 15, offset: 0 });
 }
-await pool.end();
+console.log(`\nPostgreSQL CPU per execution, mean over the scenario's paths (as bench/registry-list.ts mixes them), and the worst path:`);
+for (const [group, v] of Object.entries(totals)) console.log(`  ${group}: mean ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(2)} ms, worst ${Math.max(...v).toFixed(2)} ms`);
+await client.end();

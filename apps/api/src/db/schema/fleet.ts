@@ -264,8 +264,12 @@ export const groupAssets = pgTable(
   (t) => [primaryKey({ columns: [t.groupId, t.assetId] }), index('group_assets_asset_idx').on(t.assetId)],
 );
 
-// Free-text search documents of the registry lists. Each has a trigram GIN index on exactly this
-// expression (custom migration 0004_registry_search), so `expr LIKE '%term%'` uses the index.
-export const assetSearchDoc = sql`lower(${assets.unitNumber} || ' ' || coalesce(${assets.vin}, '') || ' ' || coalesce(${assets.plate}, '') || ' ' || coalesce(${assets.make}, '') || ' ' || coalesce(${assets.model}, ''))`;
-export const driverSearchDoc = sql`lower(${drivers.firstName} || ' ' || ${drivers.lastName} || ' ' || coalesce(${drivers.email}, '') || ' ' || coalesce(${drivers.employeeId}, '') || ' ' || coalesce(${drivers.licenseNumber}, '') || ' ' || coalesce(${drivers.phone}, ''))`;
-export const gatewaySearchDoc = sql`lower(${gateways.uniqueId} || ' ' || ${gateways.name} || ' ' || coalesce(${gateways.phone}, '') || ' ' || coalesce(${gateways.firmware}, ''))`;
+// Free-text search text of the registry lists: a stored generated column per table (the
+// lower-cased concatenation of the searched fields) with a trigram GIN index on it, both created by
+// the custom migration 0010_registry_search_text (docs/decisions/0046), so `col LIKE '%term%'` uses
+// the index and its recheck reads a stored string. The column is deliberately not declared in the
+// tables above: whole-row selects, `returning()` and activity-log snapshots stay without it, and
+// inserts never name it (PostgreSQL computes it).
+export const assetSearchDoc = sql`${assets}.search_text`;
+export const driverSearchDoc = sql`${drivers}.search_text`;
+export const gatewaySearchDoc = sql`${gateways}.search_text`;

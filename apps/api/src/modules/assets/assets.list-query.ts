@@ -33,41 +33,46 @@ function conditions(f: AssetListFilter): SQL {
 const pageQueries = new PreparedCache<AssetListRow & { total: number }>('assets_page');
 const countQueries = new PreparedCache<{ n: number }>('assets_count');
 
-/** The page statement of one shape (exported for bench/registry-cpu.ts --explain). */
+/** The page statement of one shape (exported for bench/registry-explain.ts). */
 export function pageSql(f: AssetListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
-  // With a search, the matches are read once (materialized, so the planner takes the trigram
-  // index instead of walking the sort index and testing every row to count them) and counted by
-  // a window over them. Without one, a separate count (an index scan) lets the page walk the sort
-  // index and stop at the page. Inside `matches AS "assets"` the sort expressions, written
-  // against the assets table, name the matched rows.
+  // With a search, the matches are read once through the trigram index (materialized: the planner
+  // cannot walk the sort index testing rows instead, which costs the whole index when matches
+  // cluster late in the order), keeping only the id and the sortable columns; the count and the
+  // top-N sort of the page both read that narrow set (docs/decisions/0047). Without a search the
+  // page walks the sort index and stops at the page, and the count is an index scan of its own.
+  // `matches AS "assets"` lets the sort expressions, written against the assets table, name the
+  // matched rows; the outer query sorts the page's rows again by the same expressions.
+  const withMatches = f.search
+    ? sql`with matches as materialized (select ${assets.id}, ${assets.unitNumber}, ${assets.vin}, ${assets.make}, ${assets.model}, ${assets.year}, ${assets.plate},
+  ${assets.status}, ${assets.type}, ${assets.createdAt}, ${assets.updatedAt} from ${assets} where ${where})
+`
+    : sql``;
   const source = f.search ? sql`matches as ${assets}` : sql`${assets} where ${where}`;
-  const total = f.search ? sql`count(*) over ()` : sql`(select count(*) from ${assets} where ${where})`;
-  const withMatches = f.search ? sql`with matches as materialized (select * from ${assets} where ${where})\n` : sql``;
-  return sql`${withMatches}select a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
-  a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
-  a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
-  ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
+  const total = f.search ? sql`(select count(*) from matches)` : sql`(select count(*) from ${assets} where ${where})`;
+  return sql`${withMatches}select ${assets}.id, ${assets}.organization_id as "organizationId", ${assets}.type, ${assets}.unit_number as "unitNumber", ${assets}.vin,
+  ${assets}.make, ${assets}.model, ${assets}.year, ${assets}.plate, ${assets}.plate_state as "plateState", ${assets}.fuel_type as "fuelType",
+  ${assets}.ifta_qualified as "iftaQualified", ${assets}.odometer_m as "odometerM", ${assets}.trailer_type as "trailerType", ${assets}.length_m as "lengthM",
+  ${assets}.status, ${assets}.notes, ${sql.raw(isoText('"assets".created_at'))} as "createdAt", ${sql.raw(isoText('"assets".updated_at'))} as "updatedAt",
   d.id as "driverId", d.first_name as "driverFirstName", d.last_name as "driverLastName",
   g.id as "deviceId", g.unique_id as "deviceUniqueId", g.name as "deviceName", ${sql.raw(isoText('g.last_seen_at'))} as "deviceLastSeenAt",
   tv.id as "towingId", tv.unit_number as "towingUnit",
   coalesce((select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by ta.attached_at)
      from trailer_attachments ta join assets t on t.id = ta.trailer_id
-     where ta.vehicle_id = a.id and ta.detached_at is null), '[]'::json) as trailers,
+     where ta.vehicle_id = ${assets}.id and ta.detached_at is null), '[]'::json) as trailers,
   coalesce((select json_agg(json_build_object('id', gr.id, 'name', gr.name) order by gr.name)
-     from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = a.id), '[]'::json) as groups,
+     from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = ${assets}.id), '[]'::json) as groups,
   p.total::int as total
 from (
-  select ${assets.id} as id, ${total} as total, row_number() over (order by ${orderSql}) as rn
-  from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
+  select ${assets.id} as id, ${total} as total from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
 ) p
-join assets a on a.id = p.id
-left join drivers d on d.id = a.current_driver_id
-left join gateways g on g.asset_id = a.id
-left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is null
+join ${assets} on ${assets}.id = p.id
+left join drivers d on d.id = ${assets}.current_driver_id
+left join gateways g on g.asset_id = ${assets}.id
+left join trailer_attachments oa on oa.trailer_id = ${assets}.id and oa.detached_at is null
 left join assets tv on tv.id = oa.vehicle_id
-order by p.rn`;
+order by ${orderSql}`;
 }
 
 /**

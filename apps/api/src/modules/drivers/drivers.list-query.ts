@@ -38,34 +38,38 @@ function conditions(f: DriverListFilter): SQL {
 const pageQueries = new PreparedCache<DriverListRow>('drivers_page');
 const countQueries = new PreparedCache<{ n: number }>('drivers_count');
 
-/** The page statement of one shape (exported for bench/registry-cpu.ts --explain). */
+/** The page statement of one shape (exported for bench/registry-explain.ts). */
 export function pageSql(f: DriverListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
-  // See assets.list-query.ts: under a search the matches are read once and counted by a window;
-  // without one a separate count lets the page walk the sort index.
+  // See assets.list-query.ts (docs/decisions/0047): under a search the matches are read once into
+  // a narrow set (id and sortable columns) that both the count and the page's top-N sort read;
+  // without one the page walks the sort index and a separate count scans its own.
+  const withMatches = f.search
+    ? sql`with matches as materialized (select ${drivers.id}, ${drivers.lastName}, ${drivers.firstName}, ${drivers.email}, ${drivers.employeeId},
+  ${drivers.licenseNumber}, ${drivers.licenseState}, ${drivers.licenseExpiry}, ${drivers.status}, ${drivers.createdAt} from ${drivers} where ${where})\n`
+    : sql``;
   const source = f.search ? sql`matches as ${drivers}` : sql`${drivers} where ${where}`;
-  const total = f.search ? sql`count(*) over ()` : sql`(select count(*) from ${drivers} where ${where})`;
-  const withMatches = f.search ? sql`with matches as materialized (select * from ${drivers} where ${where})\n` : sql``;
-  return sql`${withMatches}select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
-  d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
-  to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
-  d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
-  d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
-  ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
+  const total = f.search ? sql`(select count(*) from matches)` : sql`(select count(*) from ${drivers} where ${where})`;
+  const d = drivers;
+  return sql`${withMatches}select ${d}.id, ${d}.organization_id as "organizationId", ${d}.first_name as "firstName", ${d}.last_name as "lastName", ${d}.email, ${d}.phone,
+  ${d}.employee_id as "employeeId", ${d}.license_number as "licenseNumber", ${d}.license_state as "licenseState", ${d}.license_class as "licenseClass",
+  to_char(${d}.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", ${d}.home_time_zone as "homeTimeZone", ${d}.ruleset,
+  ${d}.short_haul_150 as "shortHaul150", ${d}.sixteen_hour as "sixteenHour", ${d}.personal_conveyance_allowed as "personalConveyanceAllowed",
+  ${d}.yard_moves_allowed as "yardMovesAllowed", ${d}.eld_exempt as "eldExempt", ${d}.eld_exempt_reason as "eldExemptReason", ${d}.status, ${d}.notes,
+  ${sql.raw(isoText('"drivers".created_at'))} as "createdAt", ${sql.raw(isoText('"drivers".updated_at'))} as "updatedAt",
   v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail",
   coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
      from group_members gm join groups g on g.id = gm.group_id
-     where gm.member_type = 'DRIVER' and gm.member_id = d.id), '[]'::json) as groups,
+     where gm.member_type = 'DRIVER' and gm.member_id = ${d}.id), '[]'::json) as groups,
   p.total::int as total
 from (
-  select ${drivers.id} as id, ${total} as total, row_number() over (order by ${orderSql}) as rn
-  from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
+  select ${drivers.id} as id, ${total} as total from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
 ) p
-join drivers d on d.id = p.id
-left join assets v on v.current_driver_id = d.id
-left join users u on u.id = d.user_id
-order by p.rn`;
+join ${d} on ${d}.id = p.id
+left join assets v on v.current_driver_id = ${d}.id
+left join users u on u.id = ${d}.user_id
+order by ${orderSql}`;
 }
 
 function present(r: DriverListRow): Driver {

@@ -39,3 +39,11 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => 
 
 /** `%term%` for LIKE over a lower-cased search document. */
 export const likeTerm = (search: string) => likePattern(search.toLowerCase());
+
+/**
+ * Above this many matches a searched list page walks its sort index (testing each row's stored
+ * search text, stopping at the page) instead of sorting every match: sorting 10,000 matches by
+ * lower-cased names costs tens of ms, a walk reads about (offset + size) x rows / matches entries.
+ * Below it the matches are few enough to sort (docs/decisions/0047).
+ */
+export const BROAD_SEARCH_MATCHES = 1000;

@@ -31,3 +31,8 @@ ANALYZE assets;
 ANALYZE drivers;
 --> statement-breakpoint
 ANALYZE gateways;
+--> statement-breakpoint
+-- The drivers' default order (last name, first name, id; lower-cased as lib/paging sorts them), so a
+-- page of a broad search or of the whole list walks it and stops at the page (decision 0047). The
+-- assets' unit order has assets_org_unit_uq. drivers_org_idx (plain names) served no sort.
+CREATE INDEX IF NOT EXISTS drivers_org_name_sort_idx ON drivers (organization_id, lower(last_name), lower(first_name), id);

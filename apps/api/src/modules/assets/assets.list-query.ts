@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Asset, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, assetSearchDoc } from '../../db/schema/index.ts';
-import { likeTerm, toPage } from '../../lib/paging.ts';
+import { BROAD_SEARCH_MATCHES as BROAD_SEARCH, likeTerm, toPage } from '../../lib/paging.ts';
 import { isoText, PreparedCache } from '../../lib/prepared-sql.ts';
 import { presentAssetListRow, type AssetListRow } from './assets.presenter.ts';
 
@@ -37,20 +37,30 @@ const countQueries = new PreparedCache<{ n: number }>('assets_count');
 export function pageSql(f: AssetListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
-  // With a search, the matches are read once through the trigram index (materialized: the planner
-  // cannot walk the sort index testing rows instead, which costs the whole index when matches
-  // cluster late in the order), keeping only the id and the sortable columns; the count and the
-  // top-N sort of the page both read that narrow set (docs/decisions/0047). Without a search the
-  // page walks the sort index and stops at the page, and the count is an index scan of its own.
-  // `matches AS "assets"` lets the sort expressions, written against the assets table, name the
-  // matched rows; the outer query sorts the page's rows again by the same expressions.
+  // With a search, the matches are counted first (through the trigram index, or a scan when they
+  // are most of the table): totalElements stays exact. The page then comes from one of two
+  // branches, the other skipped by its one-time filter on the count (docs/decisions/0047): a broad
+  // search (more than BROAD_SEARCH_MATCHES) walks the sort index testing the stored search text and
+  // stops at the page, instead of sorting thousands of matches; a narrower one reads its matches
+  // into a narrow set (id and the sortable columns; materialized, so the planner cannot swap it for
+  // a walk of the sort index, which costs the whole index when the matches sort late) and takes the
+  // top N. The CTE is only computed when that branch runs. Without a search the page walks the sort
+  // index and a separate count scans. `matches AS "assets"` lets the sort expressions, written
+  // against the assets table, name the matched rows; the outer query sorts the page's rows again.
   const withMatches = f.search
     ? sql`with matches as materialized (select ${assets.id}, ${assets.unitNumber}, ${assets.vin}, ${assets.make}, ${assets.model}, ${assets.year}, ${assets.plate},
-  ${assets.status}, ${assets.type}, ${assets.createdAt}, ${assets.updatedAt} from ${assets} where ${where})
+  ${assets.status}, ${assets.type}, ${assets.createdAt}, ${assets.updatedAt} from ${assets} where ${where}),
+counted as (select count(*) as n from ${assets} where ${where})
 `
     : sql``;
-  const source = f.search ? sql`matches as ${assets}` : sql`${assets} where ${where}`;
-  const total = f.search ? sql`(select count(*) from matches)` : sql`(select count(*) from ${assets} where ${where})`;
+  const page = f.search
+    ? sql`(select ${assets.id} as id, (select n from counted) as total from ${assets}
+     where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
+   union all
+   (select ${assets.id} as id, (select n from counted) as total from matches as ${assets}
+     where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`
+    : sql`select ${assets.id} as id, (select count(*) from ${assets} where ${where}) as total from ${assets} where ${where}
+     order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
   return sql`${withMatches}select ${assets}.id, ${assets}.organization_id as "organizationId", ${assets}.type, ${assets}.unit_number as "unitNumber", ${assets}.vin,
   ${assets}.make, ${assets}.model, ${assets}.year, ${assets}.plate, ${assets}.plate_state as "plateState", ${assets}.fuel_type as "fuelType",
   ${assets}.ifta_qualified as "iftaQualified", ${assets}.odometer_m as "odometerM", ${assets}.trailer_type as "trailerType", ${assets}.length_m as "lengthM",
@@ -65,7 +75,7 @@ export function pageSql(f: AssetListFilter, order: SQL[]): SQL {
      from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = ${assets}.id), '[]'::json) as groups,
   p.total::int as total
 from (
-  select ${assets.id} as id, ${total} as total from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
+  ${page}
 ) p
 join ${assets} on ${assets}.id = p.id
 left join drivers d on d.id = ${assets}.current_driver_id

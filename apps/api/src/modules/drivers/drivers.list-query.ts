@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Driver, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, driverSearchDoc } from '../../db/schema/index.ts';
-import { likeTerm, toPage } from '../../lib/paging.ts';
+import { BROAD_SEARCH_MATCHES as BROAD_SEARCH, likeTerm, toPage } from '../../lib/paging.ts';
 import { isoText, PreparedCache } from '../../lib/prepared-sql.ts';
 
 // The driver list as one prepared statement per shape, like the asset list
@@ -42,15 +42,22 @@ const countQueries = new PreparedCache<{ n: number }>('drivers_count');
 export function pageSql(f: DriverListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
-  // See assets.list-query.ts (docs/decisions/0047): under a search the matches are read once into
-  // a narrow set (id and sortable columns) that both the count and the page's top-N sort read;
-  // without one the page walks the sort index and a separate count scans its own.
+  // See assets.list-query.ts (docs/decisions/0047): under a search the matches are counted; a
+  // broad search walks the sort index for its page, a narrower one sorts its matches (read into a
+  // narrow materialized set); without a search the page walks the sort index and a count scans.
   const withMatches = f.search
     ? sql`with matches as materialized (select ${drivers.id}, ${drivers.lastName}, ${drivers.firstName}, ${drivers.email}, ${drivers.employeeId},
-  ${drivers.licenseNumber}, ${drivers.licenseState}, ${drivers.licenseExpiry}, ${drivers.status}, ${drivers.createdAt} from ${drivers} where ${where})\n`
+  ${drivers.licenseNumber}, ${drivers.licenseState}, ${drivers.licenseExpiry}, ${drivers.status}, ${drivers.createdAt} from ${drivers} where ${where}),
+counted as (select count(*) as n from ${drivers} where ${where})\n`
     : sql``;
-  const source = f.search ? sql`matches as ${drivers}` : sql`${drivers} where ${where}`;
-  const total = f.search ? sql`(select count(*) from matches)` : sql`(select count(*) from ${drivers} where ${where})`;
+  const page = f.search
+    ? sql`(select ${drivers.id} as id, (select n from counted) as total from ${drivers}
+     where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
+   union all
+   (select ${drivers.id} as id, (select n from counted) as total from matches as ${drivers}
+     where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`
+    : sql`select ${drivers.id} as id, (select count(*) from ${drivers} where ${where}) as total from ${drivers} where ${where}
+     order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
   const d = drivers;
   return sql`${withMatches}select ${d}.id, ${d}.organization_id as "organizationId", ${d}.first_name as "firstName", ${d}.last_name as "lastName", ${d}.email, ${d}.phone,
   ${d}.employee_id as "employeeId", ${d}.license_number as "licenseNumber", ${d}.license_state as "licenseState", ${d}.license_class as "licenseClass",
@@ -64,7 +71,7 @@ export function pageSql(f: DriverListFilter, order: SQL[]): SQL {
      where gm.member_type = 'DRIVER' and gm.member_id = ${d}.id), '[]'::json) as groups,
   p.total::int as total
 from (
-  select ${drivers.id} as id, ${total} as total from ${source} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}
+  ${page}
 ) p
 join ${d} on ${d}.id = p.id
 left join assets v on v.current_driver_id = ${d}.id

@@ -1,7 +1,7 @@
 // The registry list statements (assets.list-query.ts, drivers.list-query.ts) for the searches and
 // sorts of bench/registry-list.ts, on a PostgreSQL database the bench has loaded: per search path,
-// the server's CPU per execution (the statement run by name 40 times on one connection, as the API
-// runs it, planning included; utime+stime of that backend from /proc), and EXPLAIN ANALYZE's
+// the server's CPU per execution (the statement run 40 times on one connection as the API runs it:
+// the page's ids unnamed, the rows by id named; planning included; utime+stime of that backend from /proc), and EXPLAIN ANALYZE's
 // planning and execution time with the scans chosen, to review the plans (STYLE 13).
 // Run: DATABASE_URL=postgres://…/db node --import tsx bench/registry-explain.ts
 import fs from 'node:fs';
@@ -9,12 +9,14 @@ import pg from 'pg';
 import { asc, desc, fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { assets, drivers } from '../apps/api/src/db/schema/index.ts';
-import { pageSql as assetPage } from '../apps/api/src/modules/assets/assets.list-query.ts';
-import { pageSql as driverPage } from '../apps/api/src/modules/drivers/drivers.list-query.ts';
+import { pageIdsSql as assetPage, pageRowsSql as assetRows } from '../apps/api/src/modules/assets/assets.list-query.ts';
+import { pageIdsSql as driverPage, pageRowsSql as driverRows } from '../apps/api/src/modules/drivers/drivers.list-query.ts';
 
 const RUNS = 40;
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
 await client.connect();
+// PLAN_CACHE_MODE=force_custom_plan|force_generic_plan compares against the server's default (auto).
+if (process.env.PLAN_CACHE_MODE) await client.query(`set plan_cache_mode = ${client.escapeLiteral(process.env.PLAN_CACHE_MODE)}`);
 const backend = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
 const cpuMs = () => {
   const f = fs.readFileSync(`/proc/${backend}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -24,10 +26,11 @@ const org = (await client.query(`select organization_id from assets group by 1 o
 const d = new PgDialect();
 let n = 0;
 const totals: Record<string, number[]> = {};
-const show = async (group: string, label: string, q: ReturnType<typeof sql>, values: Record<string, unknown>) => {
+// The page's ids and count run unnamed as in the app (planned per run); the rows by id named.
+const show = async (group: string, label: string, q: ReturnType<typeof sql>, values: Record<string, unknown>, named = false) => {
   const r = d.sqlToQuery(q);
   const params = fillPlaceholders(r.params, values);
-  const name = `explain_${n++}`;
+  const name = named ? `explain_${n++}` : undefined;
   for (let i = 0; i < 6; i++) await client.query({ name, text: r.sql, values: params }); // past the custom-plan trials
   const c0 = cpuMs();
   for (let i = 0; i < RUNS; i++) await client.query({ name, text: r.sql, values: params });
@@ -52,6 +55,10 @@ for (const s of ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.
   await show('drivers searched', `driver ${s} last`, driverPage({ search: 'x' }, driverLast), { org, search: `%${s}%`, limit: 15, offset: 0 });
   await show('drivers searched', `driver ${s} expiry`, driverPage({ search: 'x' }, driverExpiry), { org, search: `%${s}%`, limit: 15, offset: 0 });
 }
-console.log(`\nPostgreSQL CPU per execution, mean over the scenario's paths (as bench/registry-list.ts mixes them), and the worst path:`);
+const assetIds = (await client.query(`select id from assets where organization_id = $1 and type = 'VEHICLE' order by id limit 15`, [org])).rows.map((r) => r.id);
+const driverIds = (await client.query(`select id from drivers where organization_id = $1 order by id limit 15`, [org])).rows.map((r) => r.id);
+await show('rows of a page (named)', 'asset rows of 15 ids', assetRows(), { ids: `{${assetIds.join(',')}}`, org }, true);
+await show('rows of a page (named)', 'driver rows of 15 ids', driverRows(), { ids: `{${driverIds.join(',')}}`, org }, true);
+console.log(`\nPostgreSQL CPU per execution, mean over the scenario's paths (as bench/registry-list.ts mixes them), and the worst path; a list request runs its ids statement and, unless the page is empty, the rows statement:`);
 for (const [group, v] of Object.entries(totals)) console.log(`  ${group}: mean ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(2)} ms, worst ${Math.max(...v).toFixed(2)} ms`);
 await client.end();

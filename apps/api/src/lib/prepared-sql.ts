@@ -18,10 +18,15 @@ export interface PreparedSql<Row> {
   run(db: DbOrTx, values: Record<string, unknown>): Promise<Row[]>;
 }
 
-export function preparedSql<Row>(name: string, query: SQL): PreparedSql<Row> {
+/**
+ * `name` undefined: an unnamed statement, rendered once but parsed and planned by PostgreSQL on
+ * every run, for a query whose best plan depends on its values (a search term matching 3 rows or
+ * all of them); a named statement may switch to one generic plan after five runs.
+ */
+export function preparedSql<Row>(name: string | undefined, query: SQL): PreparedSql<Row> {
   const rendered = dialect.sqlToQuery(query);
   return {
-    name,
+    name: name ?? '',
     text: rendered.sql,
     async run(db, values) {
       // `_.session` is the connection (pool, client or transaction) the Db or Tx runs on.
@@ -34,12 +39,16 @@ export function preparedSql<Row>(name: string, query: SQL): PreparedSql<Row> {
 /** Prepared statements by shape: each distinct shape (filters present, sort) is rendered once. */
 export class PreparedCache<Row> {
   private readonly byKey = new Map<string, PreparedSql<Row>>();
-  constructor(private readonly prefix: string) {}
+  /** `named: false` renders once but runs unnamed (planned per run, see preparedSql). */
+  constructor(
+    private readonly prefix: string,
+    private readonly named = true,
+  ) {}
 
   get(key: string, build: () => SQL): PreparedSql<Row> {
     let p = this.byKey.get(key);
     if (!p) {
-      p = preparedSql<Row>(`${this.prefix}_${this.byKey.size}`, build());
+      p = preparedSql<Row>(this.named ? `${this.prefix}_${this.byKey.size}` : undefined, build());
       this.byKey.set(key, p);
     }
     return p;

@@ -6,10 +6,10 @@ import { BROAD_SEARCH_MATCHES as BROAD_SEARCH, likeTerm, toPage } from '../../li
 import { isoText, PreparedCache } from '../../lib/prepared-sql.ts';
 import { presentAssetListRow, type AssetListRow } from './assets.presenter.ts';
 
-// The asset list as one prepared statement per shape (which filters are present, which sort):
-// the page is chosen on the assets table alone, numbered, counted, and only its rows are joined
-// to their driver, device, towing vehicle, trailers and groups. One round trip, no per-request
-// query building, rows mapped by one plain function (docs/decisions/0043).
+// The asset list as statements rendered once per shape (which filters are present, which sort):
+// the page's ids are chosen and counted on the assets table alone, and only those rows are joined
+// to their driver, device, towing vehicle, trailers and groups. No per-request query building,
+// rows mapped by one plain function (docs/decisions/0043, 0048).
 
 export interface AssetListFilter {
   type?: 'VEHICLE' | 'TRAILER';
@@ -30,11 +30,16 @@ function conditions(f: AssetListFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-const pageQueries = new PreparedCache<AssetListRow & { total: number }>('assets_page');
+// The page's ids and count: unnamed, so PostgreSQL plans it for each term (a broad term scans, a
+// narrow one reads the trigram index; a generic plan would treat them alike). Planning this part
+// alone is cheap. The rows of those ids: named, so its one plan is reused without planning
+// (planning the joins cost ~1 ms per request). Decision 0048.
+const idQueries = new PreparedCache<{ id: string; total: number }>('assets_ids', false);
 const countQueries = new PreparedCache<{ n: number }>('assets_count');
+const rowsQuery = new PreparedCache<AssetListRow>('assets_rows');
 
-/** The page statement of one shape (exported for bench/registry-explain.ts). */
-export function pageSql(f: AssetListFilter, order: SQL[]): SQL {
+/** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
+export function pageIdsSql(f: AssetListFilter, order: SQL[]): SQL {
   const where = conditions(f);
   const orderSql = sql.join(order, sql`, `);
   // With a search, the matches are counted first (through the trigram index, or a scan when they
@@ -46,44 +51,41 @@ export function pageSql(f: AssetListFilter, order: SQL[]): SQL {
   // a walk of the sort index, which costs the whole index when the matches sort late) and takes the
   // top N. The CTE is only computed when that branch runs. Without a search the page walks the sort
   // index and a separate count scans. `matches AS "assets"` lets the sort expressions, written
-  // against the assets table, name the matched rows; the outer query sorts the page's rows again.
-  const withMatches = f.search
-    ? sql`with matches as materialized (select ${assets.id}, ${assets.unitNumber}, ${assets.vin}, ${assets.make}, ${assets.model}, ${assets.year}, ${assets.plate},
+  // against the assets table, name the matched rows.
+  if (!f.search) {
+    return sql`select ${assets.id} as id, (select count(*) from ${assets} where ${where})::int as total from ${assets} where ${where}
+  order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
+  }
+  return sql`with matches as materialized (select ${assets.id}, ${assets.unitNumber}, ${assets.vin}, ${assets.make}, ${assets.model}, ${assets.year}, ${assets.plate},
   ${assets.status}, ${assets.type}, ${assets.createdAt}, ${assets.updatedAt} from ${assets} where ${where}),
-counted as (select count(*) as n from ${assets} where ${where})
-`
-    : sql``;
-  const page = f.search
-    ? sql`(select ${assets.id} as id, (select n from counted) as total from ${assets}
-     where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
-   union all
-   (select ${assets.id} as id, (select n from counted) as total from matches as ${assets}
-     where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`
-    : sql`select ${assets.id} as id, (select count(*) from ${assets} where ${where}) as total from ${assets} where ${where}
-     order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
-  return sql`${withMatches}select ${assets}.id, ${assets}.organization_id as "organizationId", ${assets}.type, ${assets}.unit_number as "unitNumber", ${assets}.vin,
-  ${assets}.make, ${assets}.model, ${assets}.year, ${assets}.plate, ${assets}.plate_state as "plateState", ${assets}.fuel_type as "fuelType",
-  ${assets}.ifta_qualified as "iftaQualified", ${assets}.odometer_m as "odometerM", ${assets}.trailer_type as "trailerType", ${assets}.length_m as "lengthM",
-  ${assets}.status, ${assets}.notes, ${sql.raw(isoText('"assets".created_at'))} as "createdAt", ${sql.raw(isoText('"assets".updated_at'))} as "updatedAt",
+counted as (select count(*)::int as n from ${assets} where ${where})
+(select ${assets.id} as id, (select n from counted) as total from ${assets}
+  where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
+union all
+(select ${assets.id} as id, (select n from counted) as total from matches as ${assets}
+  where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`;
+}
+
+/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
+export const pageRowsSql = (): SQL => sql`select a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
+  a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
+  a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
+  ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
   d.id as "driverId", d.first_name as "driverFirstName", d.last_name as "driverLastName",
   g.id as "deviceId", g.unique_id as "deviceUniqueId", g.name as "deviceName", ${sql.raw(isoText('g.last_seen_at'))} as "deviceLastSeenAt",
   tv.id as "towingId", tv.unit_number as "towingUnit",
   coalesce((select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by ta.attached_at)
      from trailer_attachments ta join assets t on t.id = ta.trailer_id
-     where ta.vehicle_id = ${assets}.id and ta.detached_at is null), '[]'::json) as trailers,
+     where ta.vehicle_id = a.id and ta.detached_at is null), '[]'::json) as trailers,
   coalesce((select json_agg(json_build_object('id', gr.id, 'name', gr.name) order by gr.name)
-     from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = ${assets}.id), '[]'::json) as groups,
-  p.total::int as total
-from (
-  ${page}
-) p
-join ${assets} on ${assets}.id = p.id
-left join drivers d on d.id = ${assets}.current_driver_id
-left join gateways g on g.asset_id = ${assets}.id
-left join trailer_attachments oa on oa.trailer_id = ${assets}.id and oa.detached_at is null
+     from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = a.id), '[]'::json) as groups
+from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
+join assets a on a.id = p.id and a.organization_id = ${ph('org')}
+left join drivers d on d.id = a.current_driver_id
+left join gateways g on g.asset_id = a.id
+left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is null
 left join assets tv on tv.id = oa.vehicle_id
-order by ${orderSql}`;
-}
+order by p.rn`;
 
 /**
  * A page of the organization's vehicles and/or trailers. `order` comes from lib/paging's
@@ -97,12 +99,12 @@ export async function selectAssetPage(
 ): Promise<Page<Asset>> {
   const shape = `${f.type ? 't' : ''}${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, type: f.type, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  const rows = await pageQueries.get(shape, () => pageSql(f, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });
-  let total = rows[0]?.total ?? 0;
-  // Past the last page there is no row to carry the count.
-  if (rows.length === 0 && q.page > 0) {
-    const [c] = await countQueries.get(shape, () => sql`select count(*)::int as n from ${assets} where ${conditions(f)}`).run(db, values);
-    total = c?.n ?? 0;
+  const ids = await idQueries.get(shape, () => pageIdsSql(f, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });
+  if (ids.length === 0) {
+    // Past the last page (or nothing matches) there is no row to carry the count.
+    const [c] = q.page > 0 ? await countQueries.get(shape, () => sql`select count(*)::int as n from ${assets} where ${conditions(f)}`).run(db, values) : [];
+    return toPage([], c?.n ?? 0, q);
   }
-  return toPage(rows.map(presentAssetListRow), total, q);
+  const rows = await rowsQuery.get('', pageRowsSql).run(db, { ids: `{${ids.map((r) => r.id).join(',')}}`, org: orgId });
+  return toPage(rows.map(presentAssetListRow), ids[0]?.total ?? 0, q);
 }

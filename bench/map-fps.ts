@@ -252,9 +252,10 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 page.on('crash', () => console.error('the page crashed (out of memory?)'));
+let closing = false;
 page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
 if (process.env.BENCH_DEBUG) page.on('console', (m) => console.error(`page console: ${m.text()}`));
-browser.on('disconnected', () => console.error('Chromium went away'));
+browser.on('disconnected', () => closing || console.error('Chromium went away'));
 // Counts what the stream delivers to the page (events and vehicles), without touching the app.
 // (Plain strings: tsx would wrap named functions in a `__name` helper the page does not have.)
 // The map itself: the page hands its MapLibre instance to `window.__fleetlineMapProbe` when one
@@ -521,6 +522,8 @@ console.log(`Chromium WebGL renderer: ${renderer}; viewport 1440x900; map loaded
 if (FEED === 'http' && feederReport) {
   const r = JSON.parse(feederReport) as { ok: number; failed: number; seconds: number; lateSeconds: number };
   console.log(`http feed: ${r.ok} positions acknowledged in ${r.seconds.toFixed(0)} s = ${(r.ok / r.seconds).toFixed(0)}/s (target ${N}/s), ${r.failed} failed, ${r.lateSeconds} seconds started late`);
+} else if (FEED === 'none') {
+  console.log('no feed: the page at rest');
 } else if (FEED === 'stream') {
   console.log(`stream feed: ${fedDuring} vehicle updates published through the LiveHub during the measurement (${(fedDuring / seconds).toFixed(0)}/s)`);
 } else {
@@ -570,6 +573,7 @@ if (child) {
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
 }
+closing = true;
 await browser.close();
 await app.close();
 await database.close();

@@ -47,6 +47,8 @@ export const API_PREFIX = '/api/v1';
 declare module 'fastify' {
   interface FastifyInstance {
     ingest: Ingest;
+    /** This instance's live-map fan-out (the map benchmark publishes through it). */
+    liveHub: LiveHub;
   }
 }
 
@@ -93,6 +95,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
   await liveHub.start();
+  app.decorate('liveHub', liveHub);
   // Open SSE streams end before the server waits for connections to finish.
   app.addHook('preClose', async () => liveHub.stop());
   app.addHook('onClose', async () => {

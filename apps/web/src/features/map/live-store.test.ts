@@ -1,6 +1,6 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { describe, expect, it, vi } from 'vitest';
-import { connectLiveStream, filterVehicles, liveApplyInterval, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
+import { connectLiveStream, countByStatus, filterVehicles, liveApplyInterval, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
 
 let n = 0;
 const vehicle = (over: Partial<LiveVehicle> = {}): LiveVehicle => ({
@@ -28,6 +28,33 @@ function frames() {
 }
 
 describe('LiveStore', () => {
+  it('keeps the vehicles in unit order, re-sorting only when a vehicle appears or is renumbered', () => {
+    const f = frames();
+    const store = new LiveStore(f.schedule, { minInterval: () => 0 });
+    const a = vehicle({ unitNumber: 'T10' });
+    const b = vehicle({ unitNumber: 'T9' });
+    store.setSnapshot([a, b]);
+    f.run();
+    expect(store.getState().sorted.map((v) => v.unitNumber)).toEqual(['T9', 'T10']);
+    // A new position keeps the order and carries the new fix.
+    store.update([{ ...a, latitude: 36, fixTime: '2026-11-20T12:00:05.000Z' }]);
+    f.run();
+    expect(store.getState().sorted.map((v) => [v.unitNumber, v.latitude])).toEqual([['T9', 35], ['T10', 36]]);
+    // A vehicle that appears and one that is renumbered take their places.
+    const c = vehicle({ unitNumber: 'T1' });
+    store.update([c, { ...b, unitNumber: 'T99', fixTime: '2026-11-20T12:00:06.000Z' }]);
+    f.run();
+    expect(store.getState().sorted.map((v) => v.unitNumber)).toEqual(['T1', 'T10', 'T99']);
+    expect(filterVehicles(store.getState().sorted, { search: 't' }, true).map((v) => v.unitNumber)).toEqual(['T1', 'T10', 'T99']);
+  });
+
+  it('counts vehicles per status under the search and group filters', () => {
+    const vs = [vehicle({ status: 'MOVING', groupIds: ['g1'] }), vehicle({ status: 'STOPPED', groupIds: ['g1'] }), vehicle({ status: 'STOPPED' })];
+    expect(countByStatus(vs, {})).toEqual({ MOVING: 1, IDLING: 0, STOPPED: 2, OFFLINE: 0 });
+    expect(countByStatus(vs, { groupId: 'g1' })).toEqual({ MOVING: 1, IDLING: 0, STOPPED: 1, OFFLINE: 0 });
+    expect(countByStatus(vs, { search: vs[0]!.unitNumber })).toEqual({ MOVING: 1, IDLING: 0, STOPPED: 0, OFFLINE: 0 });
+  });
+
   it('applies a burst of updates once per frame, newest fix per vehicle winning', () => {
     const f = frames();
     const store = new LiveStore(f.schedule, { minInterval: () => 0 });

@@ -9,9 +9,10 @@ import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
 import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
 import { useSessionAccessToken } from './session-token.ts';
+import { coalesceSourceRepaints, type RepaintGate } from './coalesce-repaints.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
-import { connectLiveStream, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
+import { connectLiveStream, countByStatus, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
 import { fetchLiveVehicles, formatAge, formatSpeed, useGroups, useUnits } from '../../lib/map/map-api.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
@@ -20,6 +21,13 @@ const STATUSES: VehicleStatus[] = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'];
 const OWN_SOURCES = [VEHICLES_SOURCE];
 const US_VIEW = { longitude: -96, latitude: 39, zoom: 3.3 };
 export const MAP_HEIGHT = 'calc(100dvh - var(--app-shell-header-height, 60px) - var(--app-shell-footer-height, 0px) - 2 * var(--mantine-spacing-md))';
+
+declare global {
+  interface Window {
+    /** Defined only by bench/map-fps.ts, which counts the map's renders and re-clusters through it. */
+    __fleetlineMapProbe?: (map: MaplibreMap) => void;
+  }
+}
 
 /** Adds the heading arrow whenever a style (re)loads without it. */
 function ensureArrow(map: MaplibreMap) {
@@ -72,13 +80,18 @@ export default function MapPage() {
     return () => clearInterval(t);
   }, []);
 
-  const visible = useMemo(() => filterVehicles(live.vehicles.values(), { search, status, groupId }), [live.version, search, status, groupId]); 
-  const groupCounts = useMemo(() => {
-    const c = { MOVING: 0, IDLING: 0, STOPPED: 0, OFFLINE: 0 };
-    for (const v of filterVehicles(live.vehicles.values(), { search, groupId })) c[v.status]++;
-    return c;
-  }, [live.version, search, groupId]); 
+  const visible = useMemo(() => filterVehicles(live.sorted, { search, status, groupId }, true), [live.version, search, status, groupId]); 
+  // Counts per status under the search and group filters (not the status filter): no sorting.
+  const groupCounts = useMemo(() => countByStatus(live.vehicles.values(), { search, groupId }), [live.version, search, groupId]); 
   const geojson = useMemo(() => vehiclesToGeoJSON(visible, selectedId), [visible, selectedId]);
+  // New data for the map: hold its repaints now, before <Source> below hands the data to MapLibre
+  // in this same render (it asks for a repaint at once, with the old clusters still in place).
+  const gate = useRef<RepaintGate | null>(null);
+  const handedData = useRef(geojson);
+  if (handedData.current !== geojson) {
+    handedData.current = geojson;
+    gate.current?.hold();
+  }
   const selected = selectedId ? (live.vehicles.get(selectedId) ?? null) : null;
 
   // Follow: keep the selected vehicle centred as it moves.
@@ -110,6 +123,20 @@ export default function MapPage() {
   );
 
   const layers = useMemo(() => vehicleLayers(), []);
+
+  // Once per map, on its first style event: `load` waits until every source is idle, which a
+  // fleet re-tiling every second may never be (the arrow image and the repaint coalescing would
+  // then never be set up).
+  const setUpFor = useRef<MaplibreMap | null>(null);
+  const setupMap = useCallback((map: MaplibreMap) => {
+    if (setUpFor.current === map) return;
+    setUpFor.current = map;
+    ensureArrow(map);
+    map.on('styleimagemissing', () => ensureArrow(map));
+    gate.current?.dispose();
+    gate.current = coalesceSourceRepaints(map, VEHICLES_SOURCE);
+    window.__fleetlineMapProbe?.(map);
+  }, []);
 
   const list = (
     <VehicleList
@@ -151,14 +178,25 @@ export default function MapPage() {
             onClick={(e) => void onClick(e)}
             onDragStart={() => setFollow(false)}
             onLoad={(e) => {
-              ensureArrow(e.target);
-              e.target.on('styleimagemissing', () => ensureArrow(e.target));
+              setupMap(e.target);
               base.onStyleLoaded();
             }}
             onStyleData={(e) => {
+              setupMap(e.target);
               if (e.target.isStyleLoaded()) base.onStyleLoaded();
             }}
-            onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
+            onSourceData={(e) => {
+              // With live data the map as a whole is rarely "loaded" (the vehicles re-tile every
+              // second), so the base map counts as loaded when one of its own sources is.
+              if (e.isSourceLoaded && !OWN_SOURCES.includes(e.sourceId)) base.onStyleLoaded();
+            }}
+            onError={(e) => {
+              const err = e as unknown as { error?: { message?: string }; sourceId?: string };
+              // Base-map failures become the notice; anything else (our layers, our handlers) must
+              // not vanish silently: MapLibre stops logging once an error listener exists.
+              if (!err.sourceId || OWN_SOURCES.includes(err.sourceId)) console.error(e.error);
+              base.onMapError(err);
+            }}
             attributionControl={{ compact: true }}
             cursor="auto"
             // Labels appear without a fade: with thousands of vehicles re-clustered every second,

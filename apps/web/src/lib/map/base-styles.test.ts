@@ -1,7 +1,7 @@
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import type { StyleSpecification } from 'maplibre-gl';
 import { describe, expect, it } from 'vitest';
-import { isBaseMapTileError, offlineStyle, prepareRemoteStyle } from './base-styles.ts';
+import { isBaseMapTileError, OFFLINE_DETAIL_ZOOM, offlineStyle, prepareRemoteStyle } from './base-styles.ts';
 import { LABEL_FONT, labelFontFaces } from './map-fonts.ts';
 import { loadOfflineData } from './offline-data.ts';
 
@@ -23,6 +23,12 @@ describe('offline base map', () => {
       const urls = JSON.stringify(style).match(/https?:\/\/[^"]+/g) ?? [];
       expect(urls.every((u) => u.startsWith(ORIGIN))).toBe(true);
     }
+    // At fleet zooms only water, land and the borders are drawn (each repaint is rasterised on
+    // the CPU where there is no GPU); the tint and the coastline come back closer in.
+    const style = offlineStyle(data, 'light');
+    const drawnAt = (z: number) => style.layers.filter((l) => (l.minzoom ?? 0) <= z).map((l) => l.id);
+    expect(drawnAt(3.3)).toEqual(['water', 'land', 'jurisdictions-border']);
+    expect(drawnAt(OFFLINE_DETAIL_ZOOM)).toEqual(['water', 'land', 'jurisdictions-fill', 'jurisdictions-border', 'land-coast']);
     expect(await loadOfflineData()).toBe(data);
     // Transforming the 1 MB TopoJSON through the test bundler is slow on a busy machine.
   }, 60_000);

@@ -28,9 +28,20 @@ const PALETTE = {
 };
 
 /**
+ * Below this zoom (a fleet spread over states) the offline map draws only water, land and the
+ * state and province borders: on a machine without a GPU every repaint is rasterised on the CPU,
+ * and the US/Canada tint and the second coastline cost about a third of each repaint while adding
+ * nothing the borders do not already show (docs/decisions/0080).
+ */
+export const OFFLINE_DETAIL_ZOOM = 4.5;
+
+/**
  * A complete MapLibre style from the bundled outlines: water background, land, states and
  * provinces with their borders. No sprite and no glyph server: text is drawn from the bundled
  * font in `fontFaces` (served by the web app itself), so nothing leaves the app's origin.
+ * The outlines are simplified a little harder than MapLibre's default (1 px instead of 0.375 px
+ * at every zoom) and the fills skip their anti-aliasing pass (the border lines cover the edges):
+ * both cut the vertices each repaint pushes through software GL.
  */
 export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'light', fontFaces?: FontFacesSpecification): StyleSpecification {
   const c = PALETTE[scheme];
@@ -39,20 +50,21 @@ export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'ligh
     name: `Offline outlines (${scheme})`,
     ...(fontFaces ? { 'font-faces': fontFaces } : {}),
     sources: {
-      land: { type: 'geojson', data: data.land },
-      jurisdictions: { type: 'geojson', data: data.jurisdictions },
+      land: { type: 'geojson', data: data.land, tolerance: 1 },
+      jurisdictions: { type: 'geojson', data: data.jurisdictions, tolerance: 1 },
     },
     layers: [
       { id: 'water', type: 'background', paint: { 'background-color': c.water } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': c.land } },
+      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': c.land, 'fill-antialias': false } },
       {
         id: 'jurisdictions-fill',
         type: 'fill',
         source: 'jurisdictions',
-        paint: { 'fill-color': ['match', ['get', 'country'], 'CA', c.ca, c.us] },
+        minzoom: OFFLINE_DETAIL_ZOOM,
+        paint: { 'fill-color': ['match', ['get', 'country'], 'CA', c.ca, c.us], 'fill-antialias': false },
       },
       { id: 'jurisdictions-border', type: 'line', source: 'jurisdictions', paint: { 'line-color': c.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.5, 8, 1.5] } },
-      { id: 'land-coast', type: 'line', source: 'land', paint: { 'line-color': c.coast, 'line-width': 0.8 } },
+      { id: 'land-coast', type: 'line', source: 'land', minzoom: OFFLINE_DETAIL_ZOOM, paint: { 'line-color': c.coast, 'line-width': 0.8 } },
     ],
   };
 }

@@ -84,43 +84,150 @@ async function profileStop(name: string): Promise<void> {
   fs.mkdirSync(profileDir, { recursive: true });
   fs.writeFileSync(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
 }
+/** utime+stime (µs) of every `postgres` process on this machine, by pid (the server's share of the work). */
+function postgresCpu(): Map<number, number> {
+  const out = new Map<number, number>();
+  if (database.kind === 'pglite') return out;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const f = stat.slice(close + 2).split(' ');
+      out.set(Number(d), ((Number(f[11]) + Number(f[12])) * 1e6) / 100); // clock ticks (100 Hz)
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+/**
+ * The PostgreSQL server's CPU (µs) since `before`: `own` sums the backends connected to this
+ * bench's database (the writes themselves, WAL flush at commit included); `all` every postgres
+ * process (background writers too, and other databases' work on a shared machine).
+ */
+async function postgresCpuSince(before: Map<number, number>): Promise<{ own: number; all: number } | null> {
+  if (database.kind === 'pglite') return null;
+  const after = postgresCpu();
+  const mine = new Set(rowsOf<{ pid: number }>(await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)).map((r) => Number(r.pid)));
+  let own = 0;
+  let all = 0;
+  for (const [pid, t] of after) {
+    const d = t - (before.get(pid) ?? 0);
+    all += d;
+    if (mine.has(pid)) own += d;
+  }
+  return { own, all };
+}
+/** One line of CPU per position for each process doing the work; their sum decides what 2 cores can reach. */
+function cpuLine(n: number, api: number, loadGen: number, pgCpu: { own: number; all: number } | null): string {
+  const per = (us: number) => (us / Math.max(1, n)).toFixed(1);
+  const total = api + loadGen + (pgCpu?.own ?? 0);
+  return `CPU per position: API ${per(api)} µs${database.kind === 'pglite' ? ' (database included)' : ''}, load generator ${per(loadGen)} µs` +
+    (pgCpu ? `, PostgreSQL backends ${per(pgCpu.own)} µs (all postgres processes ${per(pgCpu.all)} µs)` : '') +
+    `; sum ${per(total)} µs = at most ${((os.cpus().length * 1e6) / Math.max(1e-9, total / Math.max(1, n))).toFixed(0)} positions/s on ${os.cpus().length} cores` +
+    `; the API's one thread alone: at most ${((1e6 * Math.max(1, n)) / Math.max(1, api)).toFixed(0)}/s`;
+}
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const results: string[] = [];
 await profileStart();
 const tx0 = app.ingest.committer.transactions;
+let pg0 = postgresCpu();
 let cpu0 = process.cpuUsage();
-const osmandOut = await child(`
+// The request every connection sends: a new fix of one of the devices each time.
+const osmandPath = `const path = (i) => { const dev = i % ${DEVICES}; const ts = ${t0} + Math.floor(i / ${DEVICES});
+  return '/?id=bench-' + String(dev).padStart(4, '0') + '&timestamp=' + ts + '&lat=' + (35 + (i % 997) / 1e4) + '&lon=' + (-97 - (i % 991) / 1e4) + '&speed=' + (i % 60) + '&bearing=90&ignition=true'; };`;
+// BENCH_LOADGEN=autocannon drives the port with autocannon; the default is a lean keep-alive
+// HTTP/1.1 client (below) that sends the same requests on the same 50 connections and reads every
+// answer's status line and body, for a fraction of autocannon's CPU per request (docs/decisions/0070).
+const osmandOut = await child(
+  process.env.BENCH_LOADGEN === 'autocannon'
+    ? `
   import autocannon from 'autocannon';
+  ${osmandPath}
   let n = 0;
+  const c0 = process.cpuUsage();
+  const t = Date.now();
   const r = await autocannon({
     url: 'http://127.0.0.1:${OSMAND_PORT}', connections: 50, duration: ${seconds}, pipelining: 1,
-    requests: [{ method: 'GET', setupRequest: (req) => {
-      const i = n++; const dev = i % ${DEVICES}; const ts = ${t0} + Math.floor(i / ${DEVICES});
-      req.path = '/?id=bench-' + String(dev).padStart(4, '0') + '&timestamp=' + ts + '&lat=' + (35 + (i % 997) / 1e4) + '&lon=' + (-97 - (i % 991) / 1e4) + '&speed=' + (i % 60) + '&bearing=90&ignition=true';
-      return req; } }],
+    requests: [{ method: 'GET', setupRequest: (req) => { req.path = path(n++); return req; } }],
   });
-  console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 }));
-`);
+  const c = process.cpuUsage(c0);
+  console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, s: (Date.now() - t) / 1000, p50: r.latency.p50, p99: r.latency.p99, cpu: c.user + c.system }));
+`
+    : `
+  import net from 'node:net';
+  ${osmandPath}
+  let n = 0, ok = 0, non2xx = 0, errors = 0;
+  const latencies = [];
+  const c0 = process.cpuUsage();
+  const t = Date.now();
+  const until = t + ${seconds} * 1000;
+  // One keep-alive connection: a request, then its whole answer (status line, headers,
+  // Content-Length body), then the next request, until the time is up. Answers in flight at the end
+  // are waited for and counted, so every acknowledged fix is in the count.
+  const connection = () => new Promise((resolve) => {
+    const socket = net.connect(${OSMAND_PORT}, '127.0.0.1');
+    socket.setNoDelay(true);
+    let buf = '';
+    let sent = 0;
+    const send = () => {
+      if (Date.now() >= until) { socket.end(); resolve(); return; }
+      sent = performance.now();
+      socket.write('GET ' + path(n++) + ' HTTP/1.1\\r\\nHost: 127.0.0.1:${OSMAND_PORT}\\r\\n\\r\\n');
+    };
+    socket.setEncoding('latin1');
+    socket.on('data', (d) => {
+      buf += d;
+      for (;;) {
+        const end = buf.indexOf('\\r\\n\\r\\n');
+        if (end < 0) return;
+        const head = buf.slice(0, end);
+        const m = /\\r\\ncontent-length: *(\\d+)/i.exec(head);
+        const total = end + 4 + (m ? Number(m[1]) : 0);
+        if (buf.length < total) return;
+        buf = buf.slice(total);
+        const status = Number(head.slice(9, 12));
+        if (status >= 200 && status < 300) ok++; else non2xx++;
+        latencies.push(performance.now() - sent);
+        send();
+      }
+    });
+    socket.on('error', () => { errors++; resolve(); });
+    socket.on('connect', send);
+  });
+  await Promise.all(Array.from({ length: 50 }, connection));
+  const c = process.cpuUsage(c0);
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
+  console.log(JSON.stringify({ ok, non2xx, errors, timeouts: 0, s: (Date.now() - t) / 1000, p50: pct(0.5), p99: pct(0.99), cpu: c.user + c.system }));
+`,
+);
 const osmandCpu = cpuSince(cpu0);
+const osmandPg = await postgresCpuSince(pg0);
 const osmandGroups = app.ingest.committer.transactions - tx0;
 await profileStop('osmand');
-const o = JSON.parse(osmandOut.trim().split('\n').pop()!) as { ok: number; non2xx: number; errors: number; timeouts: number; rps: number; p50: number; p99: number };
+const o = JSON.parse(osmandOut.trim().split('\n').pop()!) as { ok: number; non2xx: number; errors: number; timeouts: number; s: number; p50: number; p99: number; cpu: number };
 await new Promise((r) => setTimeout(r, 500));
 const storedOsmand = (await count(`select count(*)::int as n from positions where protocol = 'osmand'`)) - DEVICES;
-const osmandRate = o.ok / seconds;
+const osmandRate = o.ok / o.s;
 // Every acknowledged fix must be stored: stored may exceed acknowledged only by requests answered
 // after the load generator stopped counting.
 const osmandLossless = storedOsmand >= o.ok;
 results.push(`${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single positions: ${osmandRate.toFixed(0)}/s (target >= 5,000/s), ${(osmandCpu / Math.max(1, storedOsmand)).toFixed(0)} µs API CPU per position, ${osmandLossless ? 'every acknowledged position stored' : `${o.ok - storedOsmand} ACKNOWLEDGED POSITIONS MISSING`}, ${(storedOsmand / Math.max(1, osmandGroups)).toFixed(1)} positions per group commit, p99 ${o.p99} ms`);
 console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
-console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${(o.ok / seconds).toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
+console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${osmandRate.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
+results.push(`     OsmAnd ${cpuLine(storedOsmand, osmandCpu, o.cpu, osmandPg)}`);
 
 // 2. Batches of 1,000 (one device token; every batch new fix times).
 const token = vehicles[DEVICES]?.token;
 if (token) {
   await profileStart();
+  pg0 = postgresCpu();
   cpu0 = process.cpuUsage();
   const batchOut = await child(`
+    const c0 = process.cpuUsage();
     const until = Date.now() + ${seconds} * 1000; let accepted = 0; let requests = 0; let failed = 0; let seq = 0;
     const base = Date.now() - 7 * 86400000;
     async function client() {
@@ -134,15 +241,18 @@ if (token) {
     }
     const t = Date.now();
     await Promise.all(Array.from({ length: 8 }, client));
-    console.log(JSON.stringify({ accepted, requests, failed, s: (Date.now() - t) / 1000 }));
+    const c = process.cpuUsage(c0);
+    console.log(JSON.stringify({ accepted, requests, failed, s: (Date.now() - t) / 1000, cpu: c.user + c.system }));
   `);
   const batchCpu = cpuSince(cpu0);
+  const batchPg = await postgresCpuSince(pg0);
   await profileStop('batch');
-  const b = JSON.parse(batchOut.trim().split('\n').pop()!) as { accepted: number; requests: number; failed: number; s: number };
+  const b = JSON.parse(batchOut.trim().split('\n').pop()!) as { accepted: number; requests: number; failed: number; s: number; cpu: number };
   const storedBatch = await count(`select count(*)::int as n from positions where protocol = 'batch'`);
   const batchRate = b.accepted / b.s;
   results.push(`${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`);
   console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
+  results.push(`     Batch ${cpuLine(storedBatch, batchCpu, b.cpu, batchPg)}`);
 }
 
 // 3. A day at 1 Hz for one vehicle: moving 10 h, idling and parked the rest.

@@ -105,15 +105,19 @@ export interface WriteResult {
  *
  * input     the batch as one typed array per column (unnest; i = 1-based index in the batch):
  *           half the database CPU per row of json_to_recordset on PGlite
- * ins       positions, idempotent on (gateway, fix time)
- * cur       the vehicles' latest rows, locked, so two instances writing one vehicle serialise on it
+ * ins       positions, idempotent on (gateway, fix time), in batch order (the scan of the
+ *           materialised input keeps unnest's ordinal order; no sort), so of two equal fixes in
+ *           one batch the first is stored
+ * cur       the vehicles' latest rows ($18: the distinct vehicles), locked, so two instances or
+ *           writers touching one vehicle serialise on it (not on PGlite: one session)
  * fresh     newly stored fixes newer than what the map shows (a buffered old fix is history only)
  * agg       per vehicle: last moving fix, start of the trailing stationary run
  * up        latest position and status inputs, never moved back in time
- * seen      the devices' last-seen time
+ * seen      the devices' last-seen time ($19: the distinct devices)
  * notes     one NOTIFY per organization and 150 vehicles (payloads are capped at 8,000 bytes),
  *           delivered at commit, so only for committed data
- * dups      indexes of rows not stored: already in the table, or repeated within the batch
+ * dups      indexes of rows not stored: already in the table, or repeated within the batch; only
+ *           worked out when fewer rows were inserted than sent (a lazily run subquery)
  */
 const WRITE_SQL = `
 with input as materialized (
@@ -125,12 +129,12 @@ with input as materialized (
 ), ins as (
   insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
   select organization_id, gateway_id, asset_id, driver_id, fix_time, $16::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes
-  from input order by i
+  from input
   on conflict do nothing
   returning organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, attributes
 ), cur as (
   select asset_id, fix_time, last_moving_at, stationary_since from latest_positions
-  where asset_id = any($3::uuid[])
+  where asset_id = any($18::uuid[])
   for update
 ), fresh as (
   select ins.*, coalesce(ins.speed >= $17::real, false) as moving
@@ -160,7 +164,7 @@ with input as materialized (
   where latest_positions.fix_time < excluded.fix_time
   returning asset_id, organization_id
 ), seen as (
-  update gateways set last_seen_at = $16::timestamptz where id = any($2::uuid[])
+  update gateways set last_seen_at = $16::timestamptz where id = any($19::uuid[])
 ), notes as (
   select pg_notify('${POSITIONS_CHANNEL}', json_build_object('o', organization_id, 'a', json_agg(asset_id))::text)
   from (select organization_id, asset_id, (row_number() over (partition by organization_id order by asset_id) - 1) / 150 as chunk from up) u
@@ -169,7 +173,8 @@ with input as materialized (
   select x.i from (select i, gateway_id, fix_time, row_number() over (partition by gateway_id, fix_time order by i) as rn from input) x
   where x.rn > 1 or not exists (select 1 from ins where ins.gateway_id = x.gateway_id and ins.fix_time = x.fix_time)
 )
-select (select count(*) from notes)::int as notes, (select coalesce(json_agg(i), '[]'::json) from dups)::text as dups`;
+select (select count(*) from notes)::int as notes,
+  case when (select count(*) from ins) = cardinality($2::uuid[]) then '[]' else (select coalesce(json_agg(i), '[]'::json) from dups)::text end as dups`;
 
 // The statement's text is split once at its $n placeholders; each call only binds the values.
 const WRITE_PARTS = WRITE_SQL.split(/\$(\d+)/);
@@ -187,6 +192,15 @@ const bool = (v: boolean | null) => (v === null ? 'NULL' : v ? 't' : 'f');
 function json(o: Record<string, unknown>): string {
   for (const _ in o) return `"${JSON.stringify(o).replace(/[\\"]/g, '\\$&')}"`;
   return 'NULL';
+}
+/** The distinct non-null ids as an array literal: a 1,000-fix batch of one device locks one row, not 1,000 array elements per row scanned. */
+function distinctLiteral(rows: readonly PositionRow[], f: (r: PositionRow) => string | null): string {
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const v = f(r);
+    if (v !== null) seen.add(v);
+  }
+  return `{${[...seen].join(',')}}`;
 }
 const literal = <T>(rows: readonly PositionRow[], f: (r: PositionRow) => T, fmt: (v: T) => string) => {
   let out = '{';
@@ -218,7 +232,7 @@ export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], n
 }
 
 const prepared = new WeakMap<PGlite, Promise<unknown>>();
-const PARAM_TYPES = 'uuid[], uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real';
+const PARAM_TYPES = 'uuid[], uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[]';
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
 /**
@@ -231,7 +245,7 @@ const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${Strin
 async function executePrepared(client: PGlite, params: readonly unknown[]): Promise<{ dups: string }> {
   let ready = prepared.get(client);
   if (!ready) {
-    ready = client.exec(`prepare positions_write(${PARAM_TYPES}) as ${WRITE_SQL}`).catch((err: { code?: string }) => {
+    ready = client.exec(`prepare positions_write(${PARAM_TYPES}) as ${EMBEDDED_SQL}`).catch((err: { code?: string }) => {
       // Another pipeline on the same database prepared it first.
       if (err.code !== '42P05') {
         prepared.delete(client);
@@ -241,9 +255,20 @@ async function executePrepared(client: PGlite, params: readonly unknown[]): Prom
     prepared.set(client, ready);
   }
   await ready;
-  const { rows } = await client.query<{ dups: string }>(`execute positions_write(${params.map(literalOf).join(', ')})`);
-  return rows[0]!;
+  // One simple-protocol round trip of three statements, run as one implicit transaction: if the
+  // EXECUTE fails, the SET is rolled back with it, so the session's planning mode never leaks.
+  const results = await client.exec(`set plan_cache_mode = force_generic_plan; execute positions_write(${params.map(literalOf).join(', ')}); reset plan_cache_mode`);
+  return results[1]!.rows[0] as { dups: string };
 }
+
+/**
+ * The statement as PGlite runs it (docs/decisions/0073): the embedded database is one session in
+ * one process, so no other transaction can touch a latest row and the `FOR UPDATE` lock (a heap
+ * write and a WAL record per vehicle, undone by the update right after) protects nothing. It also
+ * runs with a generic plan: PostgreSQL's plan cache otherwise re-plans it for some executions,
+ * and planning this statement costs more than running it for a small group in WebAssembly.
+ */
+const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '');
 
 /** The group commit's statement for these rows (exported so the benchmark can EXPLAIN it). */
 export function writeStatement(rows: readonly PositionRow[], now: Date): SQL {
@@ -270,7 +295,26 @@ export function writeParams(rows: readonly PositionRow[], now: Date): unknown[] 
     literal(rows, (r) => r.attributes, json),
     now.toISOString(),
     MOVING_SPEED_KMH,
+    distinctLiteral(rows, (r) => r.assetId),
+    distinctLiteral(rows, (r) => r.gatewayId),
   ];
+}
+
+/**
+ * A group's statement is its whole transaction, so when PostgreSQL aborts it to break a deadlock
+ * (two writers inserting the same new vehicles' latest rows in opposite order: rare, see
+ * ShardedCommitter) or a serialisation failure, nothing of it was committed and running it again is
+ * safe; storing is idempotent on (device, fix time) anyway.
+ */
+async function writeRetrying(db: Db, rows: readonly PositionRow[]): Promise<WriteResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writePositions(db, rows);
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw err;
+    }
+  }
 }
 
 interface Pending {
@@ -344,7 +388,7 @@ export class GroupCommitter {
     const run = (async () => {
       try {
         const all = batch.flatMap((p) => p.rows);
-        const result = await writePositions(this.db, all);
+        const result = await writeRetrying(this.db, all);
         this.transactions++;
         let offset = 0;
         for (const p of batch) {
@@ -379,3 +423,76 @@ export class GroupCommitter {
     }
   }
 }
+
+/** What the ingest routes write through: one group committer, or several (ShardedCommitter). */
+export interface PositionWriter {
+  write(rows: PositionRow[]): Promise<WriteResult>;
+  close(): Promise<void>;
+  /** Transactions committed so far (tests and benchmarks read it). */
+  readonly transactions: number;
+}
+
+/**
+ * Several group committers for a PostgreSQL server (docs/decisions/0072; one by default, see INGEST_WRITERS). One writer caps
+ * single-position ingest at (connections waiting) / (one commit's latency): at 50 connections and
+ * ~6 ms per commit (fsync on) about 4,000 positions a second, with the server's CPU mostly idle
+ * while it waits for the disk. Each device belongs to one writer (by its id), so a device's fixes
+ * stay in order and two writers never touch the same device's rows or, while the device stays
+ * paired, the same vehicle's latest row; both lock latest rows in key order (an index scan over
+ * `= any(array)`), and a deadlock that slips through (a vehicle re-paired to a second device
+ * mid-burst) is retried, since a group is one statement. PGlite has one connection: one writer.
+ */
+export class ShardedCommitter implements PositionWriter {
+  readonly lanes: GroupCommitter[];
+
+  constructor(db: Db, writers: number, opts: { windowMs?: number; maxRows?: number } = {}) {
+    this.lanes = Array.from({ length: Math.max(1, writers) }, () => new GroupCommitter(db, opts));
+  }
+
+  get transactions(): number {
+    let n = 0;
+    for (const l of this.lanes) n += l.transactions;
+    return n;
+  }
+
+  /** Rows of one device (every ingest request's rows are) go to that device's writer. */
+  write(rows: PositionRow[]): Promise<WriteResult> {
+    const lanes = this.lanes;
+    if (lanes.length === 1 || rows.length === 0) return lanes[0]!.write(rows);
+    const first = rows[0]!.gatewayId;
+    if (rows.every((r) => r.gatewayId === first)) return lanes[laneOf(first, lanes.length)]!.write(rows);
+    // Mixed devices (a caller's own batch): split by writer, answer in the input order.
+    const parts = new Map<number, number[]>();
+    rows.forEach((r, i) => {
+      const k = laneOf(r.gatewayId, lanes.length);
+      const list = parts.get(k);
+      if (list) list.push(i);
+      else parts.set(k, [i]);
+    });
+    return Promise.all(
+      [...parts].map(async ([k, idx]) => {
+        const r = await lanes[k]!.write(idx.map((i) => rows[i]!));
+        return { idx, stored: r.stored };
+      }),
+    ).then((results) => {
+      const stored = new Array<boolean>(rows.length);
+      for (const { idx, stored: s } of results) idx.forEach((i, j) => (stored[i] = s[j]!));
+      return { stored };
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.map((l) => l.close()));
+  }
+}
+
+/** A device's writer: the last 4 hex digits of its id (random in a v4 or v7 UUID). */
+const laneOf = (gatewayId: string, n: number) => (parseInt(gatewayId.slice(-4), 16) || 0) % n;
+
+/**
+ * Group-commit writers per process: one. PGlite has a single connection; on a PostgreSQL server two
+ * writers were measured (docs/decisions/0072) to halve the group size and cost ~40 % more CPU per
+ * position (API and server), which lost throughput whenever the cores were busy. The sharding stays
+ * so a deployment whose database round trip, not CPU, is the bound can raise it.
+ */
+export const INGEST_WRITERS = 1;

@@ -455,6 +455,33 @@ describe('group commit of one large write', () => {
   });
 });
 
+describe('several writers (PostgreSQL server)', () => {
+  it('routes each device to its own writer and answers a mixed write in input order, duplicates included', async () => {
+    const { ShardedCommitter } = await import('./ingest.service.ts');
+    const committer = new ShardedCommitter(t.app.db, 3);
+    const base = Math.floor(Date.now() / 1000) - 5400;
+    const row = (uniqueId: string, s: number) => {
+      const d = devices.get(uniqueId)!;
+      return {
+        organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + s),
+        latitude: 41.4321, longitude: -101, speed: 50, course: null, altitude: null, accuracy: null, odometer: null, ignition: null,
+        protocol: 'batch' as const, attributes: {},
+      };
+    };
+    const mixed = IDS.slice(0, 6).flatMap((id, k) => [row(id, k), row(id, k + 100)]);
+    // The fourth device's first fix again, at the end: stored once, reported as a duplicate.
+    const result = await committer.write([...mixed, row(IDS[3]!, 3)]);
+    expect(result.stored).toEqual([...Array(12).fill(true), false]);
+    // Concurrent single-fix writes of different devices all land, each answered once committed.
+    const singles = await Promise.all(IDS.map((id, k) => committer.write([row(id, 200 + k)])));
+    expect(singles.map((r) => r.stored)).toEqual(IDS.map(() => [true]));
+    const lanes = new Set(IDS.map((id) => devices.get(id)!.gatewayId).map((g) => parseInt(g.slice(-4), 16) % 3));
+    expect(committer.transactions).toBeGreaterThanOrEqual(lanes.size);
+    for (const id of IDS.slice(0, 6)) expect((await stored(id)).filter((r) => r.latitude === 41.4321)).toHaveLength(3);
+    await committer.close();
+  });
+});
+
 describe('the OsmAnd port', () => {
   it('accepts any path over real HTTP, as Traccar Client sends it', async () => {
     const { buildOsmandServer } = await import('./osmand-server.ts');

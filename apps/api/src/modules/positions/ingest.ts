@@ -3,19 +3,19 @@ import { sql } from 'drizzle-orm';
 import { gateways } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
-import { checkFix, FixError, GroupCommitter, toRow, type PositionRow, type Protocol } from './ingest.service.ts';
+import { checkFix, FixError, INGEST_WRITERS, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol } from './ingest.service.ts';
 import { decodeOsmandJson, decodeOsmandParams } from './osmand.decoder.ts';
 
 /** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
 export interface Ingest {
   directory: GatewayDirectory;
-  committer: GroupCommitter;
+  committer: PositionWriter;
   db: Db;
   close(): Promise<void>;
 }
 
-export function createIngest(db: Db, opts: { windowMs?: number } = {}): Ingest {
-  const committer = new GroupCommitter(db, opts);
+export function createIngest(db: Db, opts: { windowMs?: number; writers?: number } = {}): Ingest {
+  const committer = new ShardedCommitter(db, opts.writers ?? INGEST_WRITERS, opts);
   return { db, directory: new GatewayDirectory(db), committer, close: () => committer.close() };
 }
 

@@ -108,6 +108,27 @@ describe('live stream (SSE)', () => {
     s.close();
   });
 
+  it('delivers published changes like notified ones: to the organization\'s streams, filtered by group', async () => {
+    const all = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${token}`);
+    const west = await openStream(`/api/v1/organizations/${orgId}/assets/stream?group=${groupId}&access_token=${token}`);
+    await all.next((e) => e.event === 'snapshot');
+    await west.next((e) => e.event === 'snapshot');
+    const [snapTruck, snapOther] = ['901', '902'].map((u) => all.events[0]!.data.vehicles.find((v) => v.unitNumber === u)!);
+    t.app.liveHub.publish(orgId, [
+      { ...snapTruck!, latitude: 36.5 },
+      { ...snapOther!, latitude: 41.5 },
+    ]);
+    const toAll = await all.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 41.5), 1000);
+    expect(toAll.data.vehicles.map((v) => v.unitNumber).sort()).toEqual(['901', '902']);
+    const toWest = await west.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 36.5), 1000);
+    expect(toWest.data.vehicles.map((v) => v.unitNumber)).toEqual(['901']);
+    t.app.liveHub.publish('00000000-0000-4000-8000-000000000000', [{ ...snapTruck!, latitude: 1 }]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(all.events.some((e) => e.data.vehicles.some((v) => v.latitude === 1))).toBe(false);
+    all.close();
+    west.close();
+  });
+
   it('refuses without a token, a foreign organization and a foreign group', async () => {
     expect((await openStream(`/api/v1/organizations/${orgId}/assets/stream`)).status).toBe(401);
     const stranger = await registerOrganization(t.app, 'Stranger Freight');

@@ -83,9 +83,12 @@ export async function historyRoute(
 }
 
 /**
- * The fixes of the range as columns, on PostgreSQL: one row holding one array per column, in time
- * order (the index on (subject, fix_time) delivers that order), its text split and parsed in one
- * tight loop (docs/decisions/0057). Course is read afterwards for the kept points only. Times travel
+ * The fixes of the range as columns, on PostgreSQL: one row holding one array per column, its text
+ * split and parsed in one tight loop (docs/decisions/0057). All the arrays are built in one
+ * aggregation pass, so element i of each is the same fix. No ORDER BY: a bitmap scan (what the planner
+ * picks for a day of one vehicle among a fleet) hands rows in table order and the sort it needed spilled
+ * to disk at the default work_mem; `inTimeOrder` sorts in JS only when the rows were out of order
+ * (docs/decisions/0075). Course is read afterwards for the kept points only. Times travel
  * as whole milliseconds (int8 text is cheaper than float text, and exact).
  */
 async function readTrack(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<TrackColumns> {
@@ -95,10 +98,9 @@ async function readTrack(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<Track
         array_agg(speed)::text as speed, array_agg(ignition)::text as ignition
       from (select (date_part('epoch', fix_time) * 1000)::int8 as t, latitude, longitude, speed, ignition
         from positions
-        where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz
-        order by fix_time) p`),
+        where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz) p`),
   );
-  return parseColumns(agg);
+  return inTimeOrder(parseColumns(agg));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

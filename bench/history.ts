@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase, type Db } from '../apps/api/src/db/client.ts';
+import { pgliteOf } from '../apps/api/src/db/pglite-copy.ts';
 import { historyRoute } from '../apps/api/src/modules/positions/history.service.ts';
 import { createTestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
@@ -133,6 +134,8 @@ const median = (a: number[]) => a[Math.floor(a.length / 2)]!;
 
 let identical = '';
 if (database.kind === 'pglite') {
+  // The comparison means something only if the route really took the binary COPY path.
+  if (!pgliteOf(db)) throw new Error('the PGlite database was not recognised: the route would not use binary COPY');
   // The text path (what PostgreSQL runs): the same database without its PGlite client in sight.
   const textDb = new Proxy(db, { get: (t, p) => (p === '$client' ? undefined : Reflect.get(t, p)) }) as Db;
   const viaText = await historyRoute({ db: textDb, orgId }, 'assets', v.assetId, query);

@@ -1,5 +1,6 @@
 // History latency (issue 7): a day of 1 Hz history (86,400 fixes) for one vehicle, target < 300 ms.
-//   node --import tsx bench/history.ts [requests]        (DATABASE_URL=… to run on PostgreSQL)
+//   node --import tsx bench/history.ts [requests] [--alone]   (DATABASE_URL=… to run on PostgreSQL)
+// --alone leaves out the other vehicles: the vehicle alone in its partition, as bench/telematics.ts has it.
 // Builds the real app on port 8340 with one vehicle driving 10 h of a day at 1 Hz (the same day
 // bench/telematics.ts writes) and 20 other vehicles that reported every 10 s the day before, in the
 // same monthly partition (so the planner chooses among the indexes of a table with other vehicles'
@@ -25,7 +26,9 @@ import { createTestVehicle } from '../apps/api/src/modules/positions/positions.f
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 
-const requests = Number(process.argv[2] ?? 10);
+const args = process.argv.slice(2);
+const requests = Number(args.find((a) => !a.startsWith('--')) ?? 10);
+const alone = args.includes('--alone');
 const API_PORT = 8340;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-hist-'));
 const databaseUrl = process.env.DATABASE_URL;
@@ -62,7 +65,7 @@ await db.execute(sql`
   insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, ignition, protocol)
   select ${orgId}::uuid, ${v.gatewayId}::uuid, ${v.assetId}::uuid, ${v.driverId}::uuid, to_timestamp(u.t), u.lat, u.lon, u.speed, true, 'batch'
   from unnest(${arr(ts)}::float8[], ${arr(lat)}::float8[], ${arr(lon)}::float8[], ${arr(spd)}::real[]) as u(t, lat, lon, speed)`);
-for (let k = 0; k < 20; k++) {
+for (let k = 0; k < (alone ? 0 : 20); k++) {
   const o = await createTestVehicle(db, orgId, { uniqueId: `hist-${suffix}-${k}`, unitNumber: `H-${suffix}-${k}` });
   await db.execute(sql`
     insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, course, ignition, protocol)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { destination } from './distance.ts';
-import { analyzeTrack, type TrackPoint } from './trips.ts';
+import { analyzeTrack, inTimeOrder, type TrackPoint } from './trips.ts';
 
 /** Builds a 1 Hz-ish track from legs: drive at a speed for some seconds, or stand still. */
 function track(legs: Array<{ s: number; kmh: number; ignition?: boolean; every?: number }>): TrackPoint[] {
@@ -75,5 +75,29 @@ describe('analyzeTrack', () => {
     const one = analyzeTrack([{ time: 0, lat: 1, lon: 1, speedKmh: 0 }]);
     expect(one.stops).toEqual([]);
     expect(one.trips).toEqual([]);
+  });
+});
+
+describe('inTimeOrder', () => {
+  const columns = (times: number[]) => ({
+    time: Float64Array.from(times),
+    lat: Float64Array.from(times, (t, i) => t + i / 10),
+    lon: Float64Array.from(times, (t) => -t),
+    speedKmh: Float64Array.from(times, (t) => (t === 3 ? Number.NaN : t * 10)),
+    ignition: Int8Array.from(times, (t) => (t % 2 ? 1 : -1)),
+  });
+
+  it('returns sorted columns as they are', () => {
+    const c = columns([1, 2, 2, 5]);
+    expect(inTimeOrder(c)).toBe(c);
+  });
+
+  it('sorts every column by time, equal times keeping their order', () => {
+    const sorted = inTimeOrder(columns([4, 1, 3, 1, 2]));
+    expect([...sorted.time]).toEqual([1, 1, 2, 3, 4]);
+    expect([...sorted.lat]).toEqual([1.1, 1.3, 2.4, 3.2, 4]);
+    expect([...sorted.lon]).toEqual([-1, -1, -2, -3, -4]);
+    expect([...sorted.speedKmh]).toEqual([10, 10, 20, Number.NaN, 40]);
+    expect([...sorted.ignition]).toEqual([1, 1, -1, 1, -1]);
   });
 });

@@ -38,6 +38,30 @@ export function toTrackColumns(points: readonly TrackPoint[]): TrackColumns {
   return c;
 }
 
+/**
+ * The columns in time order, fixes with equal times in their given order; the same object when
+ * already sorted (the usual case: one pass to check). A database read without ORDER BY hands rows
+ * in table order, which is arrival order, and a tracker's buffered fixes arrive late.
+ */
+export function inTimeOrder(c: TrackColumns): TrackColumns {
+  const n = c.time.length;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = c.time[i - 1]! <= c.time[i]!;
+  if (sorted) return c;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => c.time[a]! - c.time[b]! || a - b);
+  const pick = <A extends Float64Array | Int8Array>(from: A, to: A): A => {
+    for (let i = 0; i < n; i++) to[i] = from[order[i]!]!;
+    return to;
+  };
+  return {
+    time: pick(c.time, new Float64Array(n)),
+    lat: pick(c.lat, new Float64Array(n)),
+    lon: pick(c.lon, new Float64Array(n)),
+    speedKmh: pick(c.speedKmh, new Float64Array(n)),
+    ignition: pick(c.ignition, new Int8Array(n)),
+  };
+}
+
 export interface TrackOptions {
   /** At or above this speed (km/h) the vehicle is moving. Default 5. */
   movingSpeedKmh?: number;

@@ -1,8 +1,10 @@
 import type { HistoryQuery, HistoryRoute } from '@fleet/api-contract';
-import { analyzeTrackColumns, metresPerPixel, selectBySignificance, significanceColumns, type TrackColumns } from '@fleet/geo';
+import { analyzeTrackColumns, inTimeOrder, metresPerPixel, selectBySignificance, significanceColumns, type TrackColumns } from '@fleet/geo';
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../../db/client.ts';
+import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { rowsOf } from './sql-rows.ts';
@@ -34,23 +36,11 @@ export async function historyRoute(
     .limit(1);
   if (!found[0]) throw notFound(s.label);
 
-  // One row holding the range as one array per column, in time order (the index on (subject,
-  // fix_time) delivers that order): no result row and no JS object per fix, and the arrays' text
-  // is split and parsed in one tight loop. A 1 Hz day is 86,400 fixes (docs/decisions/0057).
-  // Course is read afterwards for the kept points only: nothing else needs it, and turning a column
-  // into text costs as much as reading the rows on the embedded database (60 ms of 300 for a day).
-  // Times travel as whole milliseconds (int8 text is cheaper than float text, and exact).
   const ofSubject = sql`organization_id = ${orgId} and ${sql.identifier(s.column)} = ${id}`;
-  const [agg] = rowsOf<ColumnsText>(
-    await db.execute(sql`
-      select array_agg(t)::text as t, array_agg(latitude)::text as lat, array_agg(longitude)::text as lon,
-        array_agg(speed)::text as speed, array_agg(ignition)::text as ignition
-      from (select (date_part('epoch', fix_time) * 1000)::int8 as t, latitude, longitude, speed, ignition
-        from positions
-        where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz
-        order by fix_time) p`),
-  );
-  const track = parseColumns(agg);
+  const pglite = pgliteOf(db);
+  const track = pglite
+    ? await readTrackPglite(pglite, s.column, orgId, id, q)
+    : await readTrack(db, ofSubject, q);
   const n = track.time.length;
   const { stops, summary } = analyzeTrackColumns(track);
   // One Douglas-Peucker pass ranks every point; one pixel at the zoom, then the cap, pick from it.
@@ -90,6 +80,74 @@ export async function historyRoute(
       positions: n,
     },
   };
+}
+
+/**
+ * The fixes of the range as columns, on PostgreSQL: one row holding one array per column, its text
+ * split and parsed in one tight loop (docs/decisions/0057). All the arrays are built in one
+ * aggregation pass, so element i of each is the same fix. No ORDER BY: a bitmap scan (what the planner
+ * picks for a day of one vehicle among a fleet) hands rows in table order and the sort it needed spilled
+ * to disk at the default work_mem; `inTimeOrder` sorts in JS only when the rows were out of order
+ * (docs/decisions/0075). Course is read afterwards for the kept points only. Times travel
+ * as whole milliseconds (int8 text is cheaper than float text, and exact).
+ */
+async function readTrack(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<TrackColumns> {
+  const [agg] = rowsOf<ColumnsText>(
+    await db.execute(sql`
+      select array_agg(t)::text as t, array_agg(latitude)::text as lat, array_agg(longitude)::text as lon,
+        array_agg(speed)::text as speed, array_agg(ignition)::text as ignition
+      from (select (date_part('epoch', fix_time) * 1000)::int8 as t, latitude, longitude, speed, ignition
+        from positions
+        where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz) p`),
+  );
+  return inTimeOrder(parseColumns(agg));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The same columns on the embedded PGlite, through binary COPY (docs/decisions/0075): the engine
+ * sends each value's binary form (no float or timestamp text to format inside WebAssembly, none to
+ * parse in JS) and one DataView pass fills the typed arrays. Same rows, same order, same values as
+ * `readTrack`: times are computed as its SQL computes them and speeds (float4) read back as their
+ * text would.
+ */
+async function readTrackPglite(client: PGlite, column: string, orgId: string, id: string, q: HistoryQuery): Promise<TrackColumns> {
+  // COPY takes no bind parameters; the ids are checked as UUIDs and every value is a quoted literal.
+  if (!UUID.test(orgId) || !UUID.test(id)) throw new Error('history: ids must be UUIDs');
+  // No ORDER BY: the rows come in the order of the plan the engine picks (the (subject, fix_time)
+  // index, or a bitmap or sequential scan in table order, which is arrival order), and a sort inside
+  // the engine (an external merge at the default work_mem) cost more than the whole read. Fixes
+  // arrive in time order nearly always; `inTimeOrder` sorts here when they did not.
+  const bytes = await copyBinary(
+    client,
+    `select fix_time, latitude, longitude, speed, ignition from positions
+      where organization_id = ${sqlLiteral(orgId)} and ${column} = ${sqlLiteral(id)}
+        and fix_time >= ${sqlLiteral(q.from)}::timestamptz and fix_time < ${sqlLiteral(q.to)}::timestamptz`,
+  );
+  // A row is at least 2 + 5 * 4 bytes: enough room for every row, trimmed after.
+  const cap = Math.floor(bytes.byteLength / 22);
+  const time = new Float64Array(cap);
+  const lat = new Float64Array(cap);
+  const lon = new Float64Array(cap);
+  const speedKmh = new Float64Array(cap);
+  const ignition = new Int8Array(cap);
+  const reader = new BinaryCopyReader(bytes);
+  const view = reader.view;
+  const float4 = float4Reader();
+  let n = 0;
+  while (reader.row() === 5) {
+    reader.field(); // fix_time, never null
+    time[n] = timestamptzMs(view, reader.offset);
+    reader.field();
+    lat[n] = view.getFloat64(reader.offset);
+    reader.field();
+    lon[n] = view.getFloat64(reader.offset);
+    speedKmh[n] = reader.field() < 0 ? Number.NaN : float4(view, reader.offset);
+    ignition[n] = reader.field() < 0 ? -1 : view.getUint8(reader.offset) ? 1 : 0;
+    n++;
+  }
+  return inTimeOrder({ time: time.subarray(0, n), lat: lat.subarray(0, n), lon: lon.subarray(0, n), speedKmh: speedKmh.subarray(0, n), ignition: ignition.subarray(0, n) });
 }
 
 interface ColumnsText {

@@ -204,6 +204,22 @@ describe('history routes', () => {
     expect(res.json().summary.positions).toBe(3);
   });
 
+  it('answers fixes that arrived out of time order in time order, bounded by a range given with an offset', async () => {
+    // A tracker emptying its buffer sends old fixes after new ones: stored in arrival order. A zigzag,
+    // so simplification keeps every point.
+    const t0 = Date.UTC(2026, 10, 5, 8);
+    const fix = (s: number) => ({ fixTime: new Date(t0 + s * 1000).toISOString(), latitude: s % 20 ? 36.01 : 36, longitude: -96 + s / 1000, speed: 50 + s, ignition: true });
+    for (const s of [40, 30, 20, 10, 0, 50]) expect((await post(other, [fix(s)])).json().accepted).toBe(1);
+    // 09:00:05+01:00 is 08:00:05Z: the fix at 0 s is outside, the one at 50 s is the last inside.
+    const q = `?from=${encodeURIComponent('2026-11-05T09:00:05+01:00')}&to=${encodeURIComponent('2026-11-05T09:00:50.5+01:00')}&zoom=22`;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${other.assetId}${q}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.track.map((p: { time: string }) => p.time)).toEqual([10, 20, 30, 40, 50].map((s) => new Date(t0 + s * 1000).toISOString()));
+    expect(body.track.map((p: { speed: number }) => p.speed)).toEqual([60, 70, 80, 90, 100]);
+    expect(body.summary).toMatchObject({ positions: 5, maxSpeed: 100 });
+  });
+
   it('answers an empty route for a range without fixes', async () => {
     const q = `?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`;
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}${q}`, headers: bearer(token) });

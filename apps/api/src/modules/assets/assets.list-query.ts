@@ -2,8 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Asset, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, assetSearchDoc } from '../../db/schema/index.ts';
-import { BROAD_SEARCH_MATCHES as BROAD_SEARCH, likeTerm, toPage } from '../../lib/paging.ts';
-import { isoText, PreparedCache } from '../../lib/prepared-sql.ts';
+import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../lib/list-page-sql.ts';
+import { likeTerm } from '../../lib/paging.ts';
+import { isoText } from '../../lib/prepared-sql.ts';
 import { presentAssetListRow, type AssetListRow } from './assets.presenter.ts';
 
 // The asset list as statements rendered once per shape (which filters are present, which sort):
@@ -30,41 +31,14 @@ function conditions(f: AssetListFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-// The page's ids and count: unnamed, so PostgreSQL plans it for each term (a broad term scans, a
-// narrow one reads the trigram index; a generic plan would treat them alike). Planning this part
-// alone is cheap. The rows of those ids: named, so its one plan is reused without planning
-// (planning the joins cost ~1 ms per request). Decision 0048.
-const idQueries = new PreparedCache<{ id: string; total: number }>('assets_ids', false);
-const countQueries = new PreparedCache<{ n: number }>('assets_count');
-const rowsQuery = new PreparedCache<AssetListRow>('assets_rows');
+const assetList: ListTable = {
+  table: assets,
+  id: assets.id,
+  sortable: [assets.unitNumber, assets.vin, assets.make, assets.model, assets.year, assets.plate, assets.status, assets.type, assets.createdAt, assets.updatedAt],
+};
 
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
-export function pageIdsSql(f: AssetListFilter, order: SQL[]): SQL {
-  const where = conditions(f);
-  const orderSql = sql.join(order, sql`, `);
-  // With a search, the matches are counted first (through the trigram index, or a scan when they
-  // are most of the table): totalElements stays exact. The page then comes from one of two
-  // branches, the other skipped by its one-time filter on the count (docs/decisions/0047): a broad
-  // search (more than BROAD_SEARCH_MATCHES) walks the sort index testing the stored search text and
-  // stops at the page, instead of sorting thousands of matches; a narrower one reads its matches
-  // into a narrow set (id and the sortable columns; materialized, so the planner cannot swap it for
-  // a walk of the sort index, which costs the whole index when the matches sort late) and takes the
-  // top N. The CTE is only computed when that branch runs. Without a search the page walks the sort
-  // index and a separate count scans. `matches AS "assets"` lets the sort expressions, written
-  // against the assets table, name the matched rows.
-  if (!f.search) {
-    return sql`select ${assets.id} as id, (select count(*) from ${assets} where ${where})::int as total from ${assets} where ${where}
-  order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
-  }
-  return sql`with matches as materialized (select ${assets.id}, ${assets.unitNumber}, ${assets.vin}, ${assets.make}, ${assets.model}, ${assets.year}, ${assets.plate},
-  ${assets.status}, ${assets.type}, ${assets.createdAt}, ${assets.updatedAt} from ${assets} where ${where}),
-counted as (select count(*)::int as n from ${assets} where ${where})
-(select ${assets.id} as id, (select n from counted) as total from ${assets}
-  where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
-union all
-(select ${assets.id} as id, (select n from counted) as total from matches as ${assets}
-  where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`;
-}
+export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIdsSql(assetList, conditions(f), Boolean(f.search), order);
 
 /** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
 export const pageRowsSql = (): SQL => sql`select a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
@@ -87,11 +61,13 @@ left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is n
 left join assets tv on tv.id = oa.vehicle_id
 order by p.rn`;
 
+const queries = new ListPageQueries<AssetListRow, Asset>('assets', assetList, () => pageRowsSql(), presentAssetListRow);
+
 /**
  * A page of the organization's vehicles and/or trailers. `order` comes from lib/paging's
  * orderBy over the assets columns (no parameters in it), so it is part of the shape.
  */
-export async function selectAssetPage(
+export function selectAssetPage(
   db: DbOrTx,
   orgId: string,
   f: AssetListFilter,
@@ -99,12 +75,5 @@ export async function selectAssetPage(
 ): Promise<Page<Asset>> {
   const shape = `${f.type ? 't' : ''}${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, type: f.type, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  const ids = await idQueries.get(shape, () => pageIdsSql(f, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });
-  if (ids.length === 0) {
-    // Past the last page (or nothing matches) there is no row to carry the count.
-    const [c] = q.page > 0 ? await countQueries.get(shape, () => sql`select count(*)::int as n from ${assets} where ${conditions(f)}`).run(db, values) : [];
-    return toPage([], c?.n ?? 0, q);
-  }
-  const rows = await rowsQuery.get('', pageRowsSql).run(db, { ids: `{${ids.map((r) => r.id).join(',')}}`, org: orgId });
-  return toPage(rows.map(presentAssetListRow), ids[0]?.total ?? 0, q);
+  return queries.page(db, shape, () => conditions(f), values, q);
 }

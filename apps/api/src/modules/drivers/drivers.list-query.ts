@@ -2,8 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Driver, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, driverSearchDoc } from '../../db/schema/index.ts';
-import { BROAD_SEARCH_MATCHES as BROAD_SEARCH, likeTerm, toPage } from '../../lib/paging.ts';
-import { isoText, PreparedCache } from '../../lib/prepared-sql.ts';
+import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../lib/list-page-sql.ts';
+import { likeTerm } from '../../lib/paging.ts';
+import { isoText } from '../../lib/prepared-sql.ts';
 
 // The driver list like the asset list (assets.list-query.ts, docs/decisions/0043, 0048): the
 // page's ids chosen and counted on the drivers table alone, then only those rows joined to their
@@ -34,32 +35,14 @@ function conditions(f: DriverListFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-// As in assets.list-query.ts (decision 0048): the page's ids and count run unnamed, planned for
-// each term; the rows of those ids run named, on one reused plan.
-const idQueries = new PreparedCache<{ id: string; total: number }>('drivers_ids', false);
-const countQueries = new PreparedCache<{ n: number }>('drivers_count');
-const rowsQuery = new PreparedCache<DriverListRow>('drivers_rows');
+const driverList: ListTable = {
+  table: drivers,
+  id: drivers.id,
+  sortable: [drivers.lastName, drivers.firstName, drivers.email, drivers.employeeId, drivers.licenseNumber, drivers.licenseState, drivers.licenseExpiry, drivers.status, drivers.createdAt],
+};
 
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
-export function pageIdsSql(f: DriverListFilter, order: SQL[]): SQL {
-  const where = conditions(f);
-  const orderSql = sql.join(order, sql`, `);
-  // See assets.list-query.ts (docs/decisions/0047): under a search the matches are counted; a
-  // broad search walks the sort index for its page, a narrower one sorts its matches (read into a
-  // narrow materialized set); without a search the page walks the sort index and a count scans.
-  if (!f.search) {
-    return sql`select ${drivers.id} as id, (select count(*) from ${drivers} where ${where})::int as total from ${drivers} where ${where}
-  order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')}`;
-  }
-  return sql`with matches as materialized (select ${drivers.id}, ${drivers.lastName}, ${drivers.firstName}, ${drivers.email}, ${drivers.employeeId},
-  ${drivers.licenseNumber}, ${drivers.licenseState}, ${drivers.licenseExpiry}, ${drivers.status}, ${drivers.createdAt} from ${drivers} where ${where}),
-counted as (select count(*)::int as n from ${drivers} where ${where})
-(select ${drivers.id} as id, (select n from counted) as total from ${drivers}
-  where ${where} and (select n from counted) > ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})
-union all
-(select ${drivers.id} as id, (select n from counted) as total from matches as ${drivers}
-  where (select n from counted) <= ${sql.raw(String(BROAD_SEARCH))} order by ${orderSql} limit ${ph('limit')} offset ${ph('offset')})`;
-}
+export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageIdsSql(driverList, conditions(f), Boolean(f.search), order);
 
 /** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
 export const pageRowsSql = (): SQL => sql`select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
@@ -109,8 +92,10 @@ function present(r: DriverListRow): Driver {
   };
 }
 
+const queries = new ListPageQueries<DriverListRow, Driver>('drivers', driverList, () => pageRowsSql(), present);
+
 /** A page of the organization's drivers; `order` from lib/paging's orderBy (no parameters in it). */
-export async function selectDriverPage(
+export function selectDriverPage(
   db: DbOrTx,
   orgId: string,
   f: DriverListFilter,
@@ -118,12 +103,5 @@ export async function selectDriverPage(
 ): Promise<Page<Driver>> {
   const shape = `${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  const ids = await idQueries.get(shape, () => pageIdsSql(f, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });
-  if (ids.length === 0) {
-    // Past the last page (or nothing matches) there is no row to carry the count.
-    const [c] = q.page > 0 ? await countQueries.get(shape, () => sql`select count(*)::int as n from ${drivers} where ${conditions(f)}`).run(db, values) : [];
-    return toPage([], c?.n ?? 0, q);
-  }
-  const rows = await rowsQuery.get('', pageRowsSql).run(db, { ids: `{${ids.map((r) => r.id).join(',')}}`, org: orgId });
-  return toPage(rows.map(present), ids[0]?.total ?? 0, q);
+  return queries.page(db, shape, () => conditions(f), values, q);
 }

@@ -25,6 +25,7 @@ import { historyRoute } from '../apps/api/src/modules/positions/history.service.
 import { createTestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';
 
 const args = process.argv.slice(2);
 const requests = Number(args.find((a) => !a.startsWith('--')) ?? 10);
@@ -44,27 +45,8 @@ const orgId = org!.id;
 const suffix = Date.now().toString(36);
 const v = await createTestVehicle(db, orgId, { uniqueId: `hist-${suffix}`, unitNumber: `H-${suffix}` });
 
-// The bench/telematics.ts day: moving 6-11 h and 11.5-16.5 h at 87-103 km/h, parked otherwise.
-const day = Date.UTC(2026, 9, 15);
-const ts: number[] = [];
-const lat: number[] = [];
-const lon: number[] = [];
-const spd: number[] = [];
-let x = -100;
-for (let s = 0; s < 86_400; s++) {
-  const h = s / 3600;
-  const speed = (h > 6 && h < 11) || (h > 11.5 && h < 16.5) ? 95 + 8 * Math.sin(s / 300) : 0;
-  x += speed / 3.6 / 91_000;
-  ts.push(day / 1000 + s);
-  lat.push(35 + 0.05 * Math.sin(s / 2000));
-  lon.push(x);
-  spd.push(Number(speed.toFixed(2)));
-}
-const arr = (a: number[]) => `{${a.join(',')}}`;
-await db.execute(sql`
-  insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, ignition, protocol)
-  select ${orgId}::uuid, ${v.gatewayId}::uuid, ${v.assetId}::uuid, ${v.driverId}::uuid, to_timestamp(u.t), u.lat, u.lon, u.speed, true, 'batch'
-  from unnest(${arr(ts)}::float8[], ${arr(lat)}::float8[], ${arr(lon)}::float8[], ${arr(spd)}::real[]) as u(t, lat, lon, speed)`);
+const day = HISTORY_DAY;
+await insertHistoryDay(db, orgId, v);
 for (let k = 0; k < (alone ? 0 : 20); k++) {
   const o = await createTestVehicle(db, orgId, { uniqueId: `hist-${suffix}-${k}`, unitNumber: `H-${suffix}-${k}` });
   await db.execute(sql`

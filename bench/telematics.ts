@@ -18,6 +18,7 @@ import { buildOsmandServer } from '../apps/api/src/modules/positions/osmand-serv
 import { createTestVehicle, type TestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const API_PORT = 8211;
@@ -255,30 +256,11 @@ if (token) {
   results.push(`     Batch ${cpuLine(storedBatch, batchCpu, b.cpu, batchPg)}`);
 }
 
-// 3. A day at 1 Hz for one vehicle: moving 10 h, idling and parked the rest.
+// 3. A day at 1 Hz for one vehicle (bench/history-day.ts): moving 10 h, parked the rest.
 const v = vehicles[0];
 if (v) {
-  const day = Date.UTC(2026, 9, 15);
-  const ts: number[] = [];
-  const lat: number[] = [];
-  const lon: number[] = [];
-  const spd: number[] = [];
-  let x = -100;
-  for (let s = 0; s < 86_400; s++) {
-    const h = s / 3600;
-    const speed = (h > 6 && h < 11) || (h > 11.5 && h < 16.5) ? 95 + 8 * Math.sin(s / 300) : h > 16.5 && h < 16.7 ? 0 : 0;
-    x += speed / 3.6 / 91_000;
-    ts.push(day / 1000 + s);
-    lat.push(35 + 0.05 * Math.sin(s / 2000));
-    lon.push(x);
-    spd.push(Number(speed.toFixed(2)));
-  }
-  const arr = (a: number[]) => `{${a.join(',')}}`;
-  await database.db.execute(sql`
-    insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, ignition, protocol)
-    select ${orgId}::uuid, ${v.gatewayId}::uuid, ${v.assetId}::uuid, ${v.driverId}::uuid, to_timestamp(u.t), u.lat, u.lon, u.speed, true, 'batch'
-    from unnest(${arr(ts)}::float8[], ${arr(lat)}::float8[], ${arr(lon)}::float8[], ${arr(spd)}::real[]) as u(t, lat, lon, speed)
-    on conflict do nothing`);
+  const day = HISTORY_DAY;
+  await insertHistoryDay(database.db, orgId, v);
   await database.db.execute(sql`analyze positions`);
   const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
   const bearer = `Bearer ${login.json().accessToken as string}`;

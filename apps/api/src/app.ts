@@ -89,7 +89,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('authCache', authCache);
   const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
   // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
-  const ingest = createIngest(db.db);
+  // PGlite is one connection in this process: a second writer would only queue behind the first.
+  const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters });
   app.decorate('ingest', ingest);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));

@@ -433,7 +433,7 @@ export interface PositionWriter {
 }
 
 /**
- * Several group committers for a PostgreSQL server (docs/decisions/0072; one by default, see INGEST_WRITERS). One writer caps
+ * Several group committers for a PostgreSQL server (docs/decisions/0072; one by default, the INGEST_WRITERS setting). One writer caps
  * single-position ingest at (connections waiting) / (one commit's latency): at 50 connections and
  * ~6 ms per commit (fsync on) about 4,000 positions a second, with the server's CPU mostly idle
  * while it waits for the disk. Each device belongs to one writer (by its id), so a device's fixes
@@ -489,10 +489,3 @@ export class ShardedCommitter implements PositionWriter {
 /** A device's writer: the last 4 hex digits of its id (random in a v4 or v7 UUID). */
 const laneOf = (gatewayId: string, n: number) => (parseInt(gatewayId.slice(-4), 16) || 0) % n;
 
-/**
- * Group-commit writers per process: one. PGlite has a single connection; on a PostgreSQL server two
- * writers were measured (docs/decisions/0072) to halve the group size and cost ~40 % more CPU per
- * position (API and server), which lost throughput whenever the cores were busy. The sharding stays
- * so a deployment whose database round trip, not CPU, is the bound can raise it.
- */
-export const INGEST_WRITERS = 1;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { gateways } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
-import { checkFix, FixError, INGEST_WRITERS, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol } from './ingest.service.ts';
+import { checkFix, FixError, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol } from './ingest.service.ts';
 import { decodeOsmandJson, decodeOsmandParams } from './osmand.decoder.ts';
 
 /** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
@@ -15,7 +15,7 @@ export interface Ingest {
 }
 
 export function createIngest(db: Db, opts: { windowMs?: number; writers?: number } = {}): Ingest {
-  const committer = new ShardedCommitter(db, opts.writers ?? INGEST_WRITERS, opts);
+  const committer = new ShardedCommitter(db, opts.writers ?? 1, opts);
   return { db, directory: new GatewayDirectory(db), committer, close: () => committer.close() };
 }
 

@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { enableListIndex } from './lib/list-index.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
@@ -83,6 +84,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('config', config);
   app.decorate('database', db);
   app.decorate('db', db.db);
+  // Registry lists served from an in-memory index checked against list_versions (decision 0083).
+  enableListIndex(db.db, config.listIndexRows);
   app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
   const authCache = new AuthCache();

@@ -16,6 +16,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   INGEST_WRITERS: z.coerce.number().int().min(1).max(8).default(1),
+  LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(300_000),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   PUBLIC_URL: z.string().url().optional(),
   CORS_ORIGIN: z.string().optional(),
@@ -47,6 +48,8 @@ export interface Config {
   databasePoolSize: number;
   /** Group-commit writers for device positions on a PostgreSQL server (docs/decisions/0072); PGlite always has one. */
   ingestWriters: number;
+  /** Registry list rows kept indexed in memory, all organizations together (docs/decisions/0083); 0 turns the index off. */
+  listIndexRows: number;
   /** Undefined outside production: a random secret is kept per database (see auth/secret.ts). */
   jwtSecret: string | undefined;
   publicUrl: string;
@@ -94,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     ingestWriters: e.INGEST_WRITERS,
+    listIndexRows: e.LIST_INDEX_ROWS,
     jwtSecret: e.JWT_SECRET,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

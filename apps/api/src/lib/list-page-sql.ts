@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../db/client.ts';
+import { listIndexOf, listVersionSql, type IndexedList } from './list-index.ts';
+import type { IndexQuery } from './list-index-page.ts';
 import { BROAD_SEARCH_MATCHES, toPage } from './paging.ts';
 import { PreparedCache } from './prepared-sql.ts';
 
@@ -45,37 +47,54 @@ union all
 }
 
 /**
- * The three statements of one list, rendered once per shape: the page's ids and count (unnamed,
- * so PostgreSQL plans them for each term, decision 0048), the count alone past the last page, and
- * the rows of the page's ids (named: one reused plan, no join planning per request).
+ * The statements of one list, rendered once per shape. With the app's in-memory index (decision
+ * 0083) a page is the index's ids and count plus one named statement for their rows and the
+ * list's version. Without it (a list too large to keep, a transaction, or one that kept changing
+ * while it was read): the page's ids and count (unnamed, so PostgreSQL plans them for each term,
+ * decision 0048), the count alone past the last page, and the rows of the page's ids (named: one
+ * reused plan, no join planning per request).
  */
 export class ListPageQueries<Row, Item> {
   private readonly ids: PreparedCache<{ id: string; total: number }>;
   private readonly counts: PreparedCache<{ n: number }>;
   private readonly rows: PreparedCache<Row>;
+  private readonly versionedRows: PreparedCache<Row & { listVersion: string }>;
 
+  /** `rowsSql(extra)` selects the rows of the `ids` placeholder, with `extra` as "listVersion" when given. */
   constructor(
     prefix: string,
     private readonly t: ListTable,
-    private readonly rowsSql: () => SQL,
+    private readonly rowsSql: (extra?: SQL) => SQL,
     private readonly present: (row: Row) => Item,
+    private readonly indexed?: IndexedList,
   ) {
     this.ids = new PreparedCache(`${prefix}_ids`, false);
     this.counts = new PreparedCache(`${prefix}_count`);
     this.rows = new PreparedCache(`${prefix}_rows`);
+    this.versionedRows = new PreparedCache(`${prefix}_vrows`);
   }
 
   /**
    * One page. `shape` names which filters are present and the sort (a cache key); `where` builds
-   * their conditions with placeholders bound from `values` (`org` is the organization).
+   * their conditions with placeholders bound from `values` (`org` is the organization); `index` is
+   * the same request for the in-memory index.
    */
   async page(
     db: DbOrTx,
     shape: string,
     where: () => SQL,
     values: Record<string, unknown> & { org: string; search?: string },
-    q: { page: number; size: number; order: SQL[] },
+    q: { page: number; size: number; sortKey: string; order: SQL[] },
+    index?: IndexQuery,
   ): Promise<Page<Item>> {
+    const store = this.indexed && index ? listIndexOf(db) : undefined;
+    if (store && this.indexed && index) {
+      const list = this.indexed;
+      const rowsSql = () => this.rowsSql(listVersionSql(list.name));
+      const fetchRows = (ids: string[]) => this.versionedRows.get('', rowsSql).run(db, { ids: `{${ids.join(',')}}`, org: values.org });
+      const found = await store.page(db, list, values.org, { ...index, sortKey: q.sortKey, order: q.order, offset: q.page * q.size, limit: q.size }, fetchRows);
+      if (found) return toPage(found.rows.map(this.present), found.total, q);
+    }
     const searched = values.search !== undefined;
     const ids = await this.ids.get(shape, () => pageIdsSql(this.t, where(), searched, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });
     if (ids.length === 0) {

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Asset, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, assetSearchDoc } from '../../db/schema/index.ts';
+import { listVersionSql, type IndexedList } from '../../lib/list-index.ts';
 import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../lib/list-page-sql.ts';
 import { likeTerm } from '../../lib/paging.ts';
 import { isoText } from '../../lib/prepared-sql.ts';
@@ -40,8 +41,11 @@ const assetList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIdsSql(assetList, conditions(f), Boolean(f.search), order);
 
-/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
-export const pageRowsSql = (): SQL => sql`select a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
+/**
+ * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
+ * links; `extra` (the list's version) as "listVersion" when given.
+ */
+export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
   a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
   a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
   ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
@@ -61,7 +65,20 @@ left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is n
 left join assets tv on tv.id = oa.vehicle_id
 order by p.rn`;
 
-const queries = new ListPageQueries<AssetListRow, Asset>('assets', assetList, () => pageRowsSql(), presentAssetListRow);
+/** The asset list in the in-memory index: type and status filters, group membership, search text. */
+const indexedAssets: IndexedList = {
+  name: 'assets',
+  filters: ['type', 'status'],
+  entriesSql: sql`select a.id, a.search_text as text, a.type as f0, a.status as f1, ga.groups, ${listVersionSql('assets')} as version
+from assets a
+left join (select asset_id, string_agg(group_id::text, ',') as groups from group_assets where organization_id = ${ph('org')} group by asset_id) ga on ga.asset_id = a.id
+where a.organization_id = ${ph('org')}
+order by a.id`,
+  orderSql: (order) => sql`select string_agg(${assets.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('assets')} as version
+from ${assets} where ${assets.organizationId} = ${ph('org')}`,
+};
+
+const queries = new ListPageQueries<AssetListRow, Asset>('assets', assetList, pageRowsSql, presentAssetListRow, indexedAssets);
 
 /**
  * A page of the organization's vehicles and/or trailers. `order` comes from lib/paging's
@@ -75,5 +92,5 @@ export function selectAssetPage(
 ): Promise<Page<Asset>> {
   const shape = `${f.type ? 't' : ''}${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, type: f.type, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  return queries.page(db, shape, () => conditions(f), values, q);
+  return queries.page(db, shape, () => conditions(f), values, q, { search: f.search || undefined, group: f.group, filters: { type: f.type, status: f.status } });
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Driver, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, driverSearchDoc } from '../../db/schema/index.ts';
+import { listVersionSql, type IndexedList } from '../../lib/list-index.ts';
 import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../lib/list-page-sql.ts';
 import { likeTerm } from '../../lib/paging.ts';
 import { isoText } from '../../lib/prepared-sql.ts';
@@ -44,8 +45,11 @@ const driverList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageIdsSql(driverList, conditions(f), Boolean(f.search), order);
 
-/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
-export const pageRowsSql = (): SQL => sql`select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
+/**
+ * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
+ * links; `extra` (the list's version) as "listVersion" when given.
+ */
+export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
@@ -92,7 +96,21 @@ function present(r: DriverListRow): Driver {
   };
 }
 
-const queries = new ListPageQueries<DriverListRow, Driver>('drivers', driverList, () => pageRowsSql(), present);
+/** The driver list in the in-memory index: status filter, group membership, search text. */
+const indexedDrivers: IndexedList = {
+  name: 'drivers',
+  filters: ['status'],
+  entriesSql: sql`select d.id, d.search_text as text, d.status as f0, gm.groups, ${listVersionSql('drivers')} as version
+from drivers d
+left join (select member_id, string_agg(group_id::text, ',') as groups from group_members
+  where organization_id = ${ph('org')} and member_type = 'DRIVER' group by member_id) gm on gm.member_id = d.id
+where d.organization_id = ${ph('org')}
+order by d.id`,
+  orderSql: (order) => sql`select string_agg(${drivers.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('drivers')} as version
+from ${drivers} where ${drivers.organizationId} = ${ph('org')}`,
+};
+
+const queries = new ListPageQueries<DriverListRow, Driver>('drivers', driverList, pageRowsSql, present, indexedDrivers);
 
 /** A page of the organization's drivers; `order` from lib/paging's orderBy (no parameters in it). */
 export function selectDriverPage(
@@ -103,5 +121,5 @@ export function selectDriverPage(
 ): Promise<Page<Driver>> {
   const shape = `${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  return queries.page(db, shape, () => conditions(f), values, q);
+  return queries.page(db, shape, () => conditions(f), values, q, { search: f.search || undefined, group: f.group, filters: { status: f.status } });
 }

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withVinCheckDigit } from '@fleet/api-contract';
+import { sql } from 'drizzle-orm';
+import { enableListIndex, listIndexOf, type ListIndexStore } from '../../lib/list-index.ts';
+import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
+import { listDrivers } from '../drivers/drivers.service.ts';
+import { listAssets } from './assets.service.ts';
+
+// The in-memory list index (decision 0083) must answer exactly as the SQL path does, and never
+// from a stale index: every write that changes what a list filters, searches or sorts on bumps
+// the list's version in the writing transaction. A list read inside a transaction takes the SQL
+// path, so comparing the two is comparing the index with PostgreSQL.
+
+let t: TestContext;
+let a: Awaited<ReturnType<typeof registryActors>>;
+const N = 240;
+const pad = (i: number) => String(i).padStart(4, '0');
+const MAKES = ['Kenworth', 'Volvo', 'Mack', 'Peterbilt'];
+const LAST = ['Garcia', 'Smith', 'Lopez', 'nguyen', 'Öztürk', null];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await registryActors(t.app);
+  const drivers = ['First name,Last name,Email,Employee id,Licence number,Licence state,Licence class,Home time zone,Licence expiry'];
+  const vehicles = ['Unit number,VIN,Make,Model,Year,Plate,Plate state,Fuel type,IFTA qualified,Odometer (mi)'];
+  for (let i = 0; i < N; i++) {
+    const expiry = i % 7 === 0 ? '' : `2027-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`;
+    drivers.push(`Ana${i % 5},${LAST[i % 5]}${i % 3 === 0 ? '' : pad(i)},ana${i}@idx.test,IX${i},IDX${pad(i)},TX,A,America/Chicago,${expiry}`);
+    // Repeated years and makes: ties that only the id breaks.
+    vehicles.push(`IX-${pad((i * 37) % N)},${withVinCheckDigit(`1XKYD49X0NH${String(i).padStart(6, '0')}`)},${MAKES[i % 4]},M${i % 3},${2016 + (i % 4)},IP${pad(i)},TX,DIESEL,yes,1000`);
+  }
+  for (const [kind, csv] of [['drivers', drivers], ['vehicles', vehicles]] as const) {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/${kind}`, headers: a.admin, payload: { csv: csv.join('\n') } });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = async (path: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/${path}`, headers: a.admin });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { content: Array<Record<string, unknown>>; totalElements: number; totalPages: number; page: number };
+};
+const store = () => listIndexOf(t.app.db) as ListIndexStore;
+const sqlAssets = (q: Parameters<typeof listAssets>[1]) => t.app.db.transaction((tx) => listAssets({ db: tx, orgId: a.orgId }, q));
+const sqlDrivers = (q: Parameters<typeof listDrivers>[1]) => t.app.db.transaction((tx) => listDrivers({ db: tx, orgId: a.orgId }, q));
+const query = (q: Record<string, string | number | undefined>) =>
+  Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+
+describe('registry lists from the in-memory index', () => {
+  it('answers every search, filter, sort and page exactly as the SQL path does', async () => {
+    const served = store().stats.served;
+    const searches = [undefined, 'ix-0', 'kenworth', 'volvo', 'ix-01', 'garcia', 'ana3', 'öztürk', '%', '_', 'idx0', 'zzz', 'O'];
+    const vehicleSorts = [undefined, 'unitNumber,asc', 'unitNumber,desc', 'year,desc', 'year,asc', 'make,asc', 'vin,desc', 'createdAt,desc'];
+    const driverSorts = [undefined, 'lastName,asc', 'lastName,desc', 'licenseExpiry,desc', 'licenseExpiry,asc', 'firstName,asc', 'email,desc'];
+    let checked = 0;
+    for (const [i, search] of searches.entries()) {
+      for (const [k, sort] of vehicleSorts.entries()) {
+        const q = { type: (i + k) % 3 === 0 ? undefined : 'VEHICLE', search, sort, page: (i * k) % 4, size: [15, 5, 50][k % 3] as number };
+        const viaIndex = await get(`assets?${query(q)}`);
+        const viaSql = JSON.parse(JSON.stringify(await sqlAssets(q as Parameters<typeof listAssets>[1])));
+        expect(viaIndex, `assets ${query(q)}`).toEqual(viaSql);
+        checked++;
+      }
+      for (const [k, sort] of driverSorts.entries()) {
+        const q = { status: k % 4 === 1 ? 'ACTIVE' : undefined, search, sort, page: (i + k) % 3, size: [15, 7][k % 2] as number };
+        const viaIndex = await get(`drivers?${query(q)}`);
+        const viaSql = JSON.parse(JSON.stringify(await sqlDrivers(q as Parameters<typeof listDrivers>[1])));
+        expect(viaIndex, `drivers ${query(q)}`).toEqual(viaSql);
+        checked++;
+      }
+    }
+    // Every one of those pages came from the index, not from a fallback to the SQL path.
+    expect(store().stats.served - served).toBe(checked);
+  }, 120_000);
+
+  it('follows every kind of write at once: create, edit, deactivate, delete, groups, import', async () => {
+    const find = async (search: string) => (await get(`assets?search=${search}`)).content.map((x) => x.unitNumber);
+    expect(await find('fresh-unit')).toEqual([]);
+    const v = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: 'FRESH-UNIT-1' }) })).json();
+    expect(await find('fresh-unit')).toEqual(['FRESH-UNIT-1']);
+
+    const edited = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin, payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin }) });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await find('fresh-unit')).toEqual([]);
+    expect(await find('renamed-unit')).toEqual(['RENAMED-UNIT-1']);
+    // The new name sorts where PostgreSQL sorts it.
+    const bySort = await get('assets?type=VEHICLE&sort=unitNumber,desc&size=50');
+    expect(bySort.content.map((x) => x.unitNumber)).toContain('RENAMED-UNIT-1');
+    expect(bySort).toEqual(JSON.parse(JSON.stringify(await sqlAssets({ type: 'VEHICLE', sort: 'unitNumber,desc', page: 0, size: 50 }))));
+
+    const deactivated = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin, payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin, status: 'INACTIVE' }) });
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+    expect((await get('assets?status=INACTIVE&search=renamed')).totalElements).toBe(1);
+    expect((await get('assets?status=ACTIVE&search=renamed')).totalElements).toBe(0);
+
+    const g = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups`, headers: a.admin, payload: { name: `Index group ${Date.now()}` } })).json();
+    expect((await get(`assets?group=${g.id}`)).totalElements).toBe(0);
+    await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}/assets`, headers: a.admin, payload: { assetIds: [v.id] } });
+    expect((await get(`assets?group=${g.id}`)).content.map((x) => x.id)).toEqual([v.id]);
+    const d = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: 'Indexson' }) })).json();
+    expect((await get(`drivers?group=${g.id}`)).totalElements).toBe(0);
+    await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}/members`, headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }] } });
+    expect((await get(`drivers?group=${g.id}`)).content.map((x) => x.id)).toEqual([d.id]);
+    // Deleting the group cascades to its memberships, and the lists follow.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}`, headers: a.admin })).statusCode).toBe(204);
+    expect((await get(`assets?group=${g.id}`)).totalElements).toBe(0);
+    expect((await get(`drivers?group=${g.id}`)).totalElements).toBe(0);
+
+    // Hard delete (nothing references the new vehicle).
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin })).statusCode).toBeLessThan(300);
+    expect(await find('renamed-unit')).toEqual([]);
+
+    const before = (await get('drivers?search=late-import')).totalElements;
+    const csv = ['First name,Last name,Licence number,Licence state', 'Lena,Late-Import,LATE0001,TX', 'Lars,Late-Import,LATE0002,TX'].join('\n');
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/drivers`, headers: a.admin, payload: { csv } })).json().imported).toBe(2);
+    expect((await get('drivers?search=late-import')).totalElements).toBe(before + 2);
+  }, 60_000);
+
+  it('keeps organizations apart: another organization never sees these rows', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets?search=ix-`, headers: a.other });
+    expect(res.json()).toMatchObject({ totalElements: 0, content: [] });
+    const mine = await get('assets?search=ix-');
+    expect(mine.totalElements).toBe(N);
+  });
+
+  it('never trusts an index built inside a transaction that rolled back', async () => {
+    // Version numbers come from a sequence: the rolled-back bump's number is never reused.
+    const version = async () => {
+      const res = (await t.app.db.execute(sql`select version::text from list_versions where organization_id = ${a.orgId} and list = 'assets'`)) as unknown as { rows: Array<{ version: string }> };
+      return res.rows[0]?.version ?? '0';
+    };
+    const v0 = await version();
+    await t.app.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update assets set make = 'Ghost' where organization_id = ${a.orgId}`);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await t.app.db.execute(sql`update assets set notes = 'touched' where organization_id = ${a.orgId} and unit_number = 'IX-0001'`);
+    const v1 = await version();
+    expect(BigInt(v1)).toBeGreaterThan(BigInt(v0) + 1n);
+    expect((await get('assets?search=ghost')).totalElements).toBe(0);
+  });
+
+  it('hands a list larger than its budget to the SQL path, with the same answer', async () => {
+    enableListIndex(t.app.db, 10);
+    try {
+      const page = await get('assets?search=kenworth&sort=year,desc&page=2&size=10');
+      expect(page).toEqual(JSON.parse(JSON.stringify(await sqlAssets({ search: 'kenworth', sort: 'year,desc', page: 2, size: 10 }))));
+      expect(page.totalElements).toBeGreaterThanOrEqual(N / 4);
+      expect(store().stats).toEqual({ served: 0, built: 0, fellBack: 1 });
+    } finally {
+      enableListIndex(t.app.db, t.config.listIndexRows);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // The pure half of the in-memory list index (docs/decisions/0083): one organization's list as
-// flat arrays, and the page of ids a search, filters and a sort order select from it. No I/O here;
+// flat arrays, and the page of entries a search, filters and a sort order select from it. No I/O here;
 // lib/list-index.ts builds these from the database and checks they are still current.
 
 /** One list of one organization at one version, entries in id order. */
@@ -10,8 +10,8 @@ export interface ListEntries {
   texts: string[];
   /** The entries whose text holds each trigram (three UTF-16 code units, see trigramKey), ascending. */
   trigrams: Map<number, Int32Array>;
-  /** Filter columns: entry i's value is `values[codes[i]]` (null when the column is null). */
-  filters: Map<string, { values: Array<string | null>; codes: Uint8Array }>;
+  /** Filter columns: entry i's value is `values[codes[i]]` (null when the column is null); `lists[c]` the entries of value c, ascending. */
+  filters: Map<string, { values: Array<string | null>; codes: Uint8Array; lists: Int32Array[] }>;
   /** Each group's member entries, ascending. */
   groups: Map<string, Int32Array>;
 }
@@ -37,7 +37,7 @@ const trigramKey = (s: string, j: number) => s.charCodeAt(j) * 4294967296 + s.ch
 export function buildEntries(rows: EntryRow[], filterNames: string[]): ListEntries {
   const ids = rows.map((r) => r.id);
   const texts = rows.map((r) => r.text);
-  const filters = new Map(filterNames.map((name) => [name, { values: [] as Array<string | null>, codes: new Uint8Array(rows.length) }]));
+  const filters = new Map(filterNames.map((name) => [name, { values: [] as Array<string | null>, codes: new Uint8Array(rows.length), lists: [] as Int32Array[] }]));
   const groupLists = new Map<string, number[]>();
   const postings = new Map<number, number[]>();
   rows.forEach((r, i) => {
@@ -67,6 +67,11 @@ export function buildEntries(rows: EntryRow[], filterNames: string[]): ListEntri
   for (const [key, list] of postings) trigrams.set(key, Int32Array.from(list));
   const groups = new Map<string, Int32Array>();
   for (const [g, list] of groupLists) groups.set(g, Int32Array.from(list));
+  for (const col of filters.values()) {
+    const lists = col.values.map(() => [] as number[]);
+    col.codes.forEach((c, i) => lists[c]?.push(i));
+    col.lists = lists.map((l) => Int32Array.from(l));
+  }
   return { ids, texts, trigrams, filters, groups };
 }
 
@@ -134,10 +139,10 @@ function intersect(list: Int32Array, other: Int32Array): Int32Array {
 }
 
 /**
- * The ids of entries `offset`..`offset + limit - 1` among those matching `q`, in the sort order,
- * and how many match in all.
+ * The entries `offset`..`offset + limit - 1` among those matching `q`, in the sort order, and how
+ * many match in all.
  */
-export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offset: number, limit: number): { ids: string[]; total: number } {
+export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offset: number, limit: number): { entries: number[]; total: number } {
   const n = e.ids.length;
   let matches: Int32Array | typeof ALL = q.search !== undefined && !q.search.includes('\0') ? searchHits(e, q.search.toLowerCase()) : q.search === undefined ? ALL : new Int32Array(0);
   if (q.group !== undefined) {
@@ -149,40 +154,42 @@ export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offse
     if (value === undefined) continue;
     const col = e.filters.get(name);
     const code = col ? col.values.indexOf(value) : -1;
-    if (!col || code < 0) return { ids: [], total: 0 };
+    if (!col || code < 0) return { entries: [], total: 0 };
+    if (matches === ALL) {
+      matches = col.lists[code] as Int32Array;
+      continue;
+    }
     const codes = col.codes;
-    const from = matches === ALL ? null : matches;
-    const count = from ? from.length : n;
-    const kept = new Int32Array(count);
+    const kept = new Int32Array(matches.length);
     let m = 0;
-    for (let k = 0; k < count; k++) {
-      const i = from ? (from[k] as number) : k;
+    for (let k = 0; k < matches.length; k++) {
+      const i = matches[k] as number;
       if (codes[i] === code) kept[m++] = i;
     }
     matches = kept.subarray(0, m);
   }
-  const ids: string[] = [];
+  const page: number[] = [];
   if (matches === ALL) {
-    for (let k = offset; k < Math.min(n, offset + limit); k++) ids.push(e.ids[sort.order[k] as number] as string);
-    return { ids, total: n };
+    for (let k = offset; k < Math.min(n, offset + limit); k++) page.push(sort.order[k] as number);
+    return { entries: page, total: n };
   }
   const total = matches.length;
-  if (total <= offset) return { ids, total };
+  if (total <= offset) return { entries: page, total };
   if (total * 8 > n) {
     // Dense: walk the sort order, which reaches the page after about (offset + limit) * n / total entries.
     const inMatches = new Uint8Array(n);
     for (let k = 0; k < total; k++) inMatches[matches[k] as number] = 1;
     let seen = 0;
-    for (let k = 0; k < n && ids.length < limit; k++) {
+    for (let k = 0; k < n && page.length < limit; k++) {
       const i = sort.order[k] as number;
-      if (inMatches[i] === 1 && seen++ >= offset) ids.push(e.ids[i] as string);
+      if (inMatches[i] === 1 && seen++ >= offset) page.push(i);
     }
-    return { ids, total };
+    return { entries: page, total };
   }
   // Sparse: order the matches by their place in the sort.
   const places = new Int32Array(total);
   for (let k = 0; k < total; k++) places[k] = sort.rank[matches[k] as number] as number;
   places.sort();
-  for (let k = offset; k < Math.min(total, offset + limit); k++) ids.push(e.ids[sort.order[places[k] as number] as number] as string);
-  return { ids, total };
+  for (let k = offset; k < Math.min(total, offset + limit); k++) page.push(sort.order[places[k] as number] as number);
+  return { entries: page, total };
 }

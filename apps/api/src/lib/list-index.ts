@@ -4,16 +4,17 @@ import { buildEntries, entryOrder, indexPage, type EntryOrder, type EntryRow, ty
 import { PreparedCache, preparedSql, type PreparedSql } from './prepared-sql.ts';
 
 // The registry lists' in-memory index (docs/decisions/0083). A page of 15 out of 10,000 vehicles
-// costs PostgreSQL milliseconds of CPU to search and count exactly, every time; the same search
-// over the list's texts held in memory costs a fraction of one. So each organization's list is
-// kept here as flat arrays (search texts, filter codes, groups, sort orders), tagged with the
-// list's version from the list_versions table (migration 0012, bumped by triggers in every
-// writing transaction). The page's rows are still read from the database, and the statement that
-// reads them also returns the list's current version: when it differs from the index's, the
-// index is rebuilt and the page chosen again. So a page is exactly what the SQL path would give.
+// cost PostgreSQL milliseconds of CPU to search and count exactly, and the API as much again to
+// read, present and serialise its joined rows, every time. So each organization's list is kept
+// here: its rows as the API presents them, their search texts (with trigram postings), filter
+// codes, groups and sort orders, tagged with the list's version from the list_versions table
+// (migration 0012, bumped by triggers in every writing transaction). Each page still asks the
+// database one short question, the list's version now (and the live values a row shows that
+// change without one: a device's last-seen time); when the version differs, the list is read
+// again and the page chosen again. So a page is exactly what the SQL path would give.
 
-/** What the index needs of one list: its name in list_versions and how to read its entries. */
-export interface IndexedList {
+/** What the index needs of one list. */
+export interface IndexedList<Item> {
   name: 'assets' | 'drivers';
   /** Filter columns, in the order `entriesSql` returns them as f0, f1…. */
   filters: string[];
@@ -21,15 +22,21 @@ export interface IndexedList {
   entriesSql: SQL;
   /** `string_agg(id::text, ',' order by …)` of `org` in the given order, with `version`. */
   orderSql: (order: SQL[]) => SQL;
+  /** One row, `version` and `live` (or null), for `org` and the page's `ids` (a uuid array literal). */
+  checkSql: SQL;
+  /** The page's items with the live values of `checkSql` (new objects: the kept items are shared). */
+  withLive?: (items: Item[], live: string | null) => Item[];
 }
 
 /** The list's version as text ('0' before its first change), for a select list. */
-export const listVersionSql = (list: IndexedList['name']) =>
+export const listVersionSql = (list: 'assets' | 'drivers') =>
   sql`coalesce((select version from list_versions where organization_id = ${sql.placeholder('org')} and list = ${sql.raw(`'${list}'`)}), 0)::text`;
 
-interface Snapshot {
+interface Snapshot<Item> {
   version: string;
   entries: ListEntries;
+  /** Entry i's row, presented. */
+  items: Item[];
   /** Entry indices in each sort order, loaded the first time a sort is asked for. */
   orders: Map<string, EntryOrder>;
   byId?: Map<string, number>;
@@ -41,93 +48,103 @@ class Stale extends Error {}
 const MAX_TRIES = 3;
 
 // Statements by list (and sort): their text depends on nothing else, so every store shares them.
+type EntryRowSql = { id: string; text: string | null; groups: string | null; version: string } & Record<`f${number}`, string | null>;
 const entryStatements = new Map<string, PreparedSql<EntryRowSql>>();
 const orderStatements = new Map<string, PreparedCache<{ ids: string | null; version: string }>>();
+const checkStatements = new Map<string, PreparedSql<{ version: string; live: string | null }>>();
 const versionStatements = new Map<string, PreparedSql<{ version: string }>>();
 
-/** One database's indexes, least recently used dropped first beyond `maxRows` entries in all. */
+function statement<Row>(cache: Map<string, PreparedSql<Row>>, name: string, query: () => SQL): PreparedSql<Row> {
+  let stmt = cache.get(name);
+  if (!stmt) {
+    stmt = preparedSql<Row>(name, query());
+    cache.set(name, stmt);
+  }
+  return stmt;
+}
+
+/** One database's indexes, least recently used dropped first beyond `maxRows` rows in all. */
 export class ListIndexStore {
-  private readonly snapshots = new Map<string, Snapshot>();
-  private readonly building = new Map<string, Promise<Snapshot | null>>();
+  private readonly snapshots = new Map<string, Snapshot<unknown>>();
+  private readonly building = new Map<string, Promise<Snapshot<unknown> | null>>();
   private rows = 0;
-  /** Pages served from the index, indexes built, and requests handed back to the SQL path. */
+  /** Pages served from the index, lists read into it, and requests handed back to the SQL path. */
   readonly stats = { served: 0, built: 0, fellBack: 0 };
 
   constructor(readonly maxRows: number) {}
 
   /**
-   * A page of ids and the total from the index, with the page's rows as `fetchRows` reads them
-   * (rows carrying the list's version in `listVersion`). Null when this list is too large to
-   * keep in memory or kept changing while it was read: the caller then takes the SQL path.
+   * A page of presented items and the total. `load` reads and presents rows by id, with the list's
+   * version they were read at. Null when this list is too large to keep in memory or kept
+   * changing while it was read: the caller then takes the SQL path.
    */
-  async page<Row extends { listVersion: string }>(
+  async page<Item>(
     db: DbOrTx,
-    list: IndexedList,
+    list: IndexedList<Item>,
     org: string,
     q: IndexQuery & { sortKey: string; order: SQL[]; offset: number; limit: number },
-    fetchRows: (ids: string[]) => Promise<Row[]>,
-  ): Promise<{ rows: Row[]; total: number } | null> {
+    load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>,
+  ): Promise<{ items: Item[]; total: number } | null> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const snap = await this.snapshot(db, list, org);
-      if (!snap) break;
+      let snap: Snapshot<Item> | null = null;
       try {
+        snap = (await this.snapshot(db, list, org, load)) as Snapshot<Item> | null;
+        if (!snap) break;
         const order = await this.order(db, list, org, snap, q.sortKey, q.order);
-        const { ids, total } = indexPage(snap.entries, q, order, q.offset, q.limit);
-        const rows = ids.length > 0 ? await fetchRows(ids) : [];
-        const version = rows[0]?.listVersion ?? (await this.version(db, list, org));
-        // Rows of a page the index chose must all still exist in the organization.
-        if (version === snap.version && rows.length === ids.length) {
+        const { entries, total } = indexPage(snap.entries, q, order, q.offset, q.limit);
+        const ids = entries.map((i) => snap!.entries.ids[i] as string);
+        const [check] = await statement(checkStatements, `${list.name}_check`, () => list.checkSql).run(db, { org, ids: `{${ids.join(',')}}` });
+        if (check && check.version === snap.version) {
           this.stats.served++;
-          return { rows, total };
+          const items = entries.map((i) => snap!.items[i] as Item);
+          return { items: list.withLive ? list.withLive(items, check.live) : items, total };
         }
       } catch (err) {
         if (!(err instanceof Stale)) throw err;
       }
-      this.drop(list, org, snap);
+      if (snap) this.drop(list, org, snap as Snapshot<unknown>);
     }
     this.stats.fellBack++;
     return null;
   }
 
-  private key = (list: IndexedList, org: string) => `${list.name}:${org}`;
+  private key = (list: { name: string }, org: string) => `${list.name}:${org}`;
 
-  private async snapshot(db: DbOrTx, list: IndexedList, org: string): Promise<Snapshot | null> {
+  private snapshot<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>) {
     const key = this.key(list, org);
     const cached = this.snapshots.get(key);
     if (cached) {
       // Most recently used last: Map keeps insertion order.
       this.snapshots.delete(key);
       this.snapshots.set(key, cached);
-      return cached;
+      return Promise.resolve(cached);
     }
     let pending = this.building.get(key);
     if (!pending) {
-      pending = this.build(db, list, org).finally(() => this.building.delete(key));
+      pending = this.build(db, list, org, load).finally(() => this.building.delete(key));
       this.building.set(key, pending);
     }
     return pending;
   }
 
-  private async build(db: DbOrTx, list: IndexedList, org: string): Promise<Snapshot | null> {
-    let stmt = entryStatements.get(list.name);
-    if (!stmt) {
-      stmt = preparedSql<EntryRowSql>(`${list.name}_index`, list.entriesSql);
-      entryStatements.set(list.name, stmt);
-    }
-    const rows = await stmt.run(db, { org });
+  private async build<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>): Promise<Snapshot<Item> | null> {
+    const rows = await statement(entryStatements, `${list.name}_index`, () => list.entriesSql).run(db, { org });
     if (rows.length > this.maxRows) return null;
-    this.stats.built++;
+    // An empty list has no row to carry its version.
+    const version = rows[0]?.version ?? (await statement(versionStatements, `${list.name}_version`, () => sql`select ${listVersionSql(list.name)} as version`).run(db, { org }))[0]?.version;
     const entryRows: EntryRow[] = rows.map((r) => ({
       id: r.id,
       text: r.text ?? '',
       filters: list.filters.map((_, f) => r[`f${f}`] ?? null),
       groups: r.groups ? r.groups.split(',') : [],
     }));
-    // An empty list has no row to carry its version.
-    const version = rows[0]?.version ?? (await this.version(db, list, org));
-    const snap: Snapshot = { version, entries: buildEntries(entryRows, list.filters), orders: new Map() };
+    const loaded = rows.length > 0 ? await load(entryRows.map((r) => r.id)) : { items: [], version };
+    // The rows come from a second statement: a write between the two shows as another version.
+    if (version === undefined || loaded.version !== version || loaded.items.length !== rows.length) throw new Stale();
+    this.stats.built++;
+    const snap: Snapshot<Item> = { version, entries: buildEntries(entryRows, list.filters), items: loaded.items, orders: new Map() };
     const key = this.key(list, org);
-    this.snapshots.set(key, snap);
+    this.snapshots.set(key, snap as Snapshot<unknown>);
     this.rows += rows.length;
     for (const [k, s] of this.snapshots) {
       if (this.rows <= this.maxRows || k === key) break;
@@ -137,14 +154,14 @@ export class ListIndexStore {
     return snap;
   }
 
-  private drop(list: IndexedList, org: string, snap: Snapshot): void {
+  private drop(list: { name: string }, org: string, snap: Snapshot<unknown>): void {
     const key = this.key(list, org);
     if (this.snapshots.get(key) !== snap) return;
     this.snapshots.delete(key);
     this.rows -= snap.entries.ids.length;
   }
 
-  private async order(db: DbOrTx, list: IndexedList, org: string, snap: Snapshot, sortKey: string, order: SQL[]): Promise<EntryOrder> {
+  private async order<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, snap: Snapshot<Item>, sortKey: string, order: SQL[]): Promise<EntryOrder> {
     const known = snap.orders.get(sortKey);
     if (known) return known;
     let cache = orderStatements.get(list.name);
@@ -167,19 +184,7 @@ export class ListIndexStore {
     snap.orders.set(sortKey, sorted);
     return sorted;
   }
-
-  private async version(db: DbOrTx, list: IndexedList, org: string): Promise<string> {
-    let stmt = versionStatements.get(list.name);
-    if (!stmt) {
-      stmt = preparedSql<{ version: string }>(`${list.name}_version`, sql`select ${listVersionSql(list.name)} as version`);
-      versionStatements.set(list.name, stmt);
-    }
-    const [r] = await stmt.run(db, { org });
-    return r?.version ?? '0';
-  }
 }
-
-type EntryRowSql = { id: string; text: string | null; groups: string | null; version: string } & Record<`f${number}`, string | null>;
 
 // Keyed by the database handle the app serves requests on. A transaction is another object, so it
 // never finds an index: a list read inside a transaction may see that transaction's own writes.

@@ -48,8 +48,7 @@ union all
 
 /**
  * The statements of one list, rendered once per shape. With the app's in-memory index (decision
- * 0083) a page is the index's ids and count plus one named statement for their rows and the
- * list's version. Without it (a list too large to keep, a transaction, or one that kept changing
+ * 0083) a page comes from memory, checked by one short statement. Without it (a list too large to keep, a transaction, or one that kept changing
  * while it was read): the page's ids and count (unnamed, so PostgreSQL plans them for each term,
  * decision 0048), the count alone past the last page, and the rows of the page's ids (named: one
  * reused plan, no join planning per request).
@@ -66,7 +65,7 @@ export class ListPageQueries<Row, Item> {
     private readonly t: ListTable,
     private readonly rowsSql: (extra?: SQL) => SQL,
     private readonly present: (row: Row) => Item,
-    private readonly indexed?: IndexedList,
+    private readonly indexed?: IndexedList<Item>,
   ) {
     this.ids = new PreparedCache(`${prefix}_ids`, false);
     this.counts = new PreparedCache(`${prefix}_count`);
@@ -91,9 +90,12 @@ export class ListPageQueries<Row, Item> {
     if (store && this.indexed && index) {
       const list = this.indexed;
       const rowsSql = () => this.rowsSql(listVersionSql(list.name));
-      const fetchRows = (ids: string[]) => this.versionedRows.get('', rowsSql).run(db, { ids: `{${ids.join(',')}}`, org: values.org });
-      const found = await store.page(db, list, values.org, { ...index, sortKey: q.sortKey, order: q.order, offset: q.page * q.size, limit: q.size }, fetchRows);
-      if (found) return toPage(found.rows.map(this.present), found.total, q);
+      const load = async (ids: string[]) => {
+        const rows = await this.versionedRows.get('', rowsSql).run(db, { ids: `{${ids.join(',')}}`, org: values.org });
+        return { items: rows.map(this.present), version: rows[0]?.listVersion };
+      };
+      const found = await store.page(db, list, values.org, { ...index, sortKey: q.sortKey, order: q.order, offset: q.page * q.size, limit: q.size }, load);
+      if (found) return toPage(found.items, found.total, q);
     }
     const searched = values.search !== undefined;
     const ids = await this.ids.get(shape, () => pageIdsSql(this.t, where(), searched, q.order)).run(db, { ...values, limit: q.size, offset: q.page * q.size });

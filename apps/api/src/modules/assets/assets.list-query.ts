@@ -66,7 +66,7 @@ left join assets tv on tv.id = oa.vehicle_id
 order by p.rn`;
 
 /** The asset list in the in-memory index: type and status filters, group membership, search text. */
-const indexedAssets: IndexedList = {
+const indexedAssets: IndexedList<Asset> = {
   name: 'assets',
   filters: ['type', 'status'],
   entriesSql: sql`select a.id, a.search_text as text, a.type as f0, a.status as f1, ga.groups, ${listVersionSql('assets')} as version
@@ -76,6 +76,14 @@ where a.organization_id = ${ph('org')}
 order by a.id`,
   orderSql: (order) => sql`select string_agg(${assets.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('assets')} as version
 from ${assets} where ${assets.organizationId} = ${ph('org')}`,
+  // A paired device's last-seen time moves with every position, without a version bump.
+  checkSql: sql`select ${listVersionSql('assets')} as version,
+  (select json_object_agg(g.asset_id, ${sql.raw(isoText('g.last_seen_at'))}) from gateways g
+    where g.asset_id = any(${ph('ids')}::uuid[]) and g.last_seen_at is not null)::text as live`,
+  withLive: (items, live) => {
+    const seen = live ? (JSON.parse(live) as Record<string, string>) : {};
+    return items.map((a) => (a.device ? { ...a, device: { ...a.device, lastSeenAt: seen[a.id] ?? null } } : a));
+  },
 };
 
 const queries = new ListPageQueries<AssetListRow, Asset>('assets', assetList, pageRowsSql, presentAssetListRow, indexedAssets);

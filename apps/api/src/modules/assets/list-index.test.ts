@@ -123,6 +123,71 @@ describe('registry lists from the in-memory index', () => {
     expect((await get('drivers?search=late-import')).totalElements).toBe(before + 2);
   }, 60_000);
 
+  it('shows every linked record as it is now: driver, device, trailer, group and account changes', async () => {
+    const org = `/api/v1/organizations/${a.orgId}`;
+    const post = async (url: string, payload?: unknown) => {
+      const res = await t.app.inject({ method: url.includes('/driver/') ? 'PUT' : 'POST', url: `${org}${url}`, headers: a.admin, payload: payload as object });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json();
+    };
+    const v = await post('/assets', vehicleBody({ unitNumber: 'LINKED-1' }));
+    const tr = await post('/assets', { type: 'TRAILER', unitNumber: 'LINKED-T1', trailerType: 'REEFER', lengthM: 16.15, plateState: 'TX' });
+    const d = await post('/drivers', driverBody({ firstName: 'Lina', lastName: 'Linked' }));
+    const g = await post('/gateways', { uniqueId: `35${Date.now()}`, name: 'Linked tracker', phone: '+1 312 555 0199', firmware: '1.2.3' });
+    const grp = await post('/groups', { name: `Linked group ${Date.now()}` });
+    // Both lists, through the index and through the SQL path, must agree after each change.
+    const same = async (what: string) => {
+      for (const q of [{ search: 'linked', sort: 'unitNumber,asc' }, { type: 'VEHICLE', sort: 'updatedAt,desc' }] as const) {
+        const viaIndex = await get(`assets?${query({ ...q, size: 15 })}`);
+        expect(viaIndex, `${what}: assets ${query(q)}`).toEqual(JSON.parse(JSON.stringify(await sqlAssets({ ...q, page: 0, size: 15 }))));
+      }
+      const drivers = await get('drivers?search=linked');
+      expect(drivers, `${what}: drivers`).toEqual(JSON.parse(JSON.stringify(await sqlDrivers({ search: 'linked', page: 0, size: 15 }))));
+      return { vehicle: (await get('assets?search=linked-1')).content[0] as Record<string, unknown>, driver: drivers.content[0] as Record<string, unknown> };
+    };
+    await same('created');
+
+    await post(`/assets/${v.id}/driver/${d.id}`);
+    let seen = await same('driver assigned');
+    expect(seen.vehicle.currentDriver).toMatchObject({ id: d.id, lastName: 'Linked' });
+    expect(seen.driver.vehicle).toMatchObject({ id: v.id, unitNumber: 'LINKED-1' });
+
+    const renamed = await t.app.inject({ method: 'PUT', url: `${org}/drivers/${d.id}`, headers: a.admin, payload: driverBody({ firstName: 'Lina', lastName: 'Linked-Renamed', licenseNumber: d.licenseNumber, licenseState: d.licenseState }) });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    seen = await same('driver renamed');
+    expect(seen.vehicle.currentDriver).toMatchObject({ lastName: 'Linked-Renamed' });
+
+    await post(`/gateways/${g.id}/pair/${v.id}`);
+    seen = await same('device paired');
+    expect(seen.vehicle.device).toMatchObject({ id: g.id, name: 'Linked tracker', lastSeenAt: null });
+    // Positions move a device's last-seen time without a version bump: read live on every page.
+    await t.app.db.execute(sql`update gateways set last_seen_at = '2026-11-20T10:00:00Z' where id = ${g.id}`);
+    seen = await same('device heard from');
+    expect(seen.vehicle.device).toMatchObject({ lastSeenAt: '2026-11-20T10:00:00.000Z' });
+
+    await post(`/assets/${v.id}/attach/${tr.id}`);
+    seen = await same('trailer attached');
+    expect(seen.vehicle.trailers).toEqual([expect.objectContaining({ id: tr.id, unitNumber: 'LINKED-T1' })]);
+
+    await post(`/groups/${grp.id}/assets`, { assetIds: [v.id] });
+    await t.app.inject({ method: 'PUT', url: `${org}/groups/${grp.id}`, headers: a.admin, payload: { name: 'Linked renamed group' } });
+    seen = await same('group renamed');
+    expect(seen.vehicle.groups).toEqual([{ id: grp.id, name: 'Linked renamed group' }]);
+
+    // The driver's sign-in account: linked, then its e-mail changed by any path.
+    const userId = ((await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
+    await t.app.db.execute(sql`update drivers set user_id = ${userId} where id = ${d.id}`);
+    await t.app.db.execute(sql`update users set email = 'dispatch.desk@demofreight.test' where id = ${userId}`);
+    seen = await same('account e-mail changed');
+    expect(seen.driver.user).toMatchObject({ id: userId, email: 'dispatch.desk@demofreight.test' });
+    await t.app.db.execute(sql`update users set email = 'dispatcher@demofreight.test' where id = ${userId}`);
+    await t.app.db.execute(sql`update drivers set user_id = null where id = ${d.id}`);
+
+    await t.app.inject({ method: 'DELETE', url: `${org}/assets/${v.id}/driver`, headers: a.admin });
+    seen = await same('driver unassigned');
+    expect(seen.driver.vehicle).toBeNull();
+  }, 60_000);
+
   it('keeps organizations apart: another organization never sees these rows', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets?search=ix-`, headers: a.other });
     expect(res.json()).toMatchObject({ totalElements: 0, content: [] });

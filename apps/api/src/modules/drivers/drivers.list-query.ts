@@ -97,7 +97,7 @@ function present(r: DriverListRow): Driver {
 }
 
 /** The driver list in the in-memory index: status filter, group membership, search text. */
-const indexedDrivers: IndexedList = {
+const indexedDrivers: IndexedList<Driver> = {
   name: 'drivers',
   filters: ['status'],
   entriesSql: sql`select d.id, d.search_text as text, d.status as f0, gm.groups, ${listVersionSql('drivers')} as version
@@ -108,6 +108,7 @@ where d.organization_id = ${ph('org')}
 order by d.id`,
   orderSql: (order) => sql`select string_agg(${drivers.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('drivers')} as version
 from ${drivers} where ${drivers.organizationId} = ${ph('org')}`,
+  checkSql: sql`select ${listVersionSql('drivers')} as version, null::text as live`,
 };
 
 const queries = new ListPageQueries<DriverListRow, Driver>('drivers', driverList, pageRowsSql, present, indexedDrivers);

@@ -83,6 +83,17 @@ export function entryOrder(order: Int32Array): EntryOrder {
 }
 
 const ALL = Symbol('all entries');
+type Ints = Int32Array<ArrayBufferLike>;
+
+// Scratch space of indexPage, reused by every call (it runs to completion, nothing escapes): a
+// page allocating tens of kilobytes of typed arrays per request kept the collector busy.
+let hitBuf: Ints = new Int32Array(1024);
+let keptBuf: Ints = new Int32Array(1024);
+let filterBuf: Ints = new Int32Array(1024);
+let placeBuf: Ints = new Int32Array(1024);
+let marks: Ints = new Int32Array(1024);
+let stamp = 0;
+const grow = (buf: Ints, n: number): Ints => (buf.length >= n ? buf : new Int32Array(Math.max(n, buf.length * 2)));
 
 /**
  * Entries whose search text contains `term` (lower-cased like the stored text, as `LIKE
@@ -90,10 +101,10 @@ const ALL = Symbol('all entries');
  * through its rarest trigram and each candidate checked; a shorter one, or one whose rarest
  * trigram is in most entries, is checked against every entry.
  */
-export function searchHits(e: ListEntries, term: string): Int32Array | typeof ALL {
+export function searchHits(e: ListEntries, term: string): Ints | typeof ALL {
   if (term === '') return ALL;
   const n = e.texts.length;
-  let candidates: Int32Array | null = null;
+  let candidates: Ints | null = null;
   if (term.length >= 3) {
     for (let j = 0; j + 3 <= term.length; j++) {
       const list = e.trigrams.get(trigramKey(term, j));
@@ -101,7 +112,10 @@ export function searchHits(e: ListEntries, term: string): Int32Array | typeof AL
       if (!candidates || list.length < candidates.length) candidates = list;
     }
   }
-  const hits = new Int32Array(candidates && candidates.length < n ? candidates.length : n);
+  // A three-unit term is its own trigram: its postings are exactly its matches.
+  if (candidates && term.length === 3) return candidates;
+  hitBuf = grow(hitBuf, n);
+  const hits = hitBuf;
   let found = 0;
   if (candidates && candidates.length < n) {
     for (let k = 0; k < candidates.length; k++) {
@@ -122,8 +136,9 @@ export interface IndexQuery {
 }
 
 /** The ascending entries of `list` also in `other` (both ascending). */
-function intersect(list: Int32Array, other: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(list.length, other.length));
+function intersect(list: Ints, other: Ints): Ints {
+  keptBuf = grow(keptBuf, Math.min(list.length, other.length));
+  const out = keptBuf;
   let n = 0;
   for (let a = 0, b = 0; a < list.length && b < other.length; ) {
     const x = list[a] as number;
@@ -144,7 +159,7 @@ function intersect(list: Int32Array, other: Int32Array): Int32Array {
  */
 export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offset: number, limit: number): { entries: number[]; total: number } {
   const n = e.ids.length;
-  let matches: Int32Array | typeof ALL = q.search !== undefined && !q.search.includes('\0') ? searchHits(e, q.search.toLowerCase()) : q.search === undefined ? ALL : new Int32Array(0);
+  let matches: Ints | typeof ALL = q.search !== undefined && !q.search.includes('\0') ? searchHits(e, q.search.toLowerCase()) : q.search === undefined ? ALL : new Int32Array(0);
   if (q.group !== undefined) {
     // Another organization's group, or an empty one, has no members here: nothing matches.
     const members = e.groups.get(q.group) ?? new Int32Array(0);
@@ -156,11 +171,13 @@ export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offse
     const code = col ? col.values.indexOf(value) : -1;
     if (!col || code < 0) return { entries: [], total: 0 };
     if (matches === ALL) {
-      matches = col.lists[code] as Int32Array;
+      matches = col.lists[code] as Ints;
       continue;
     }
     const codes = col.codes;
-    const kept = new Int32Array(matches.length);
+    // Into scratch (in place when the matches already are this scratch): never into shared postings.
+    if (matches.buffer !== filterBuf.buffer) filterBuf = grow(filterBuf, matches.length);
+    const kept = filterBuf;
     let m = 0;
     for (let k = 0; k < matches.length; k++) {
       const i = matches[k] as number;
@@ -177,17 +194,23 @@ export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offse
   if (total <= offset) return { entries: page, total };
   if (total * 8 > n) {
     // Dense: walk the sort order, which reaches the page after about (offset + limit) * n / total entries.
-    const inMatches = new Uint8Array(n);
-    for (let k = 0; k < total; k++) inMatches[matches[k] as number] = 1;
+    // Marked with this call's stamp, so the marks never need clearing.
+    marks = grow(marks, n);
+    if (++stamp === 0x7fffffff) {
+      marks.fill(0);
+      stamp = 1;
+    }
+    for (let k = 0; k < total; k++) marks[matches[k] as number] = stamp;
     let seen = 0;
     for (let k = 0; k < n && page.length < limit; k++) {
       const i = sort.order[k] as number;
-      if (inMatches[i] === 1 && seen++ >= offset) page.push(i);
+      if (marks[i] === stamp && seen++ >= offset) page.push(i);
     }
     return { entries: page, total };
   }
   // Sparse: order the matches by their place in the sort.
-  const places = new Int32Array(total);
+  placeBuf = grow(placeBuf, total);
+  const places = placeBuf.subarray(0, total);
   for (let k = 0; k < total; k++) places[k] = sort.rank[matches[k] as number] as number;
   places.sort();
   for (let k = offset; k < Math.min(total, offset + limit); k++) page.push(sort.order[places[k] as number] as number);

@@ -5,10 +5,13 @@ import { buildEntries, entryOrder, indexPage, type EntryRow, type IndexQuery } f
 // queries, many calls in a row: it reuses scratch buffers and shares postings between calls.
 
 const WORDS = ['kenworth', 'volvo', 'mack', 'vnl', 'ab', 'b0', 'x', 'wei', 'öz', 'garcía'];
+// mulberry32: a small seeded generator, so a failure repeats.
 let seed = 42;
 const rand = (n: number) => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed % n;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
 };
 
 function randomRows(n: number): EntryRow[] {

@@ -42,6 +42,12 @@ interface Snapshot<Item> {
   byId?: Map<string, number>;
 }
 
+/** A list's version check under way, and the batch of requests waiting for the next one. */
+interface CheckState {
+  inflight: boolean;
+  next: { ids: Set<string>; promise: Promise<{ version: string; live: string | null }>; resolve: (v: { version: string; live: string | null }) => void; reject: (err: unknown) => void } | null;
+}
+
 /** The index asked for something the database has changed since it was built. */
 class Stale extends Error {}
 
@@ -68,6 +74,7 @@ export class ListIndexStore {
   private readonly snapshots = new Map<string, Snapshot<unknown>>();
   private readonly building = new Map<string, Promise<Snapshot<unknown> | null>>();
   private rows = 0;
+  private readonly checks = new Map<string, CheckState>();
   /** Pages served from the index, lists read into it, and requests handed back to the SQL path. */
   readonly stats = { served: 0, built: 0, fellBack: 0 };
 
@@ -92,9 +99,8 @@ export class ListIndexStore {
         if (!snap) break;
         const order = await this.order(db, list, org, snap, q.sortKey, q.order);
         const { entries, total } = indexPage(snap.entries, q, order, q.offset, q.limit);
-        const ids = entries.map((i) => snap!.entries.ids[i] as string);
-        const [check] = await statement(checkStatements, `${list.name}_check`, () => list.checkSql).run(db, { org, ids: `{${ids.join(',')}}` });
-        if (check && check.version === snap.version) {
+        const check = await this.check(db, list, org, entries.map((i) => snap!.entries.ids[i] as string));
+        if (check.version === snap.version) {
           this.stats.served++;
           const items = entries.map((i) => snap!.items[i] as Item);
           return { items: list.withLive ? list.withLive(items, check.live) : items, total };
@@ -109,6 +115,50 @@ export class ListIndexStore {
   }
 
   private key = (list: { name: string }, org: string) => `${list.name}:${org}`;
+
+  /**
+   * The list's version (and live values) for these ids, read after this call: at once when no
+   * check of the list is under way, else in the one batch sent when that check returns. A
+   * check already sent may have read the database before this request arrived, so it is never
+   * shared; a batch sent later reads it after every request in the batch arrived, so each answer
+   * is still as of a moment after its request (decision 0083).
+   */
+  private check(db: DbOrTx, list: Pick<IndexedList<unknown>, 'name' | 'checkSql'>, org: string, ids: string[]): Promise<{ version: string; live: string | null }> {
+    const key = this.key(list, org);
+    let state = this.checks.get(key);
+    if (!state) {
+      state = { inflight: false, next: null };
+      this.checks.set(key, state);
+    }
+    const run = (batch: string[]): Promise<{ version: string; live: string | null }> => {
+      state.inflight = true;
+      const done = statement(checkStatements, `${list.name}_check`, () => list.checkSql)
+        .run(db, { org, ids: `{${batch.join(',')}}` })
+        .then(([r]) => r ?? { version: '', live: null });
+      void done
+        .catch(() => undefined)
+        .then(() => {
+          state.inflight = false;
+          const next = state.next;
+          state.next = null;
+          if (next) run([...next.ids]).then(next.resolve, next.reject);
+          else this.checks.delete(key);
+        });
+      return done;
+    };
+    if (!state.inflight) return run(ids);
+    if (!state.next) {
+      let resolve!: (v: { version: string; live: string | null }) => void;
+      let reject!: (err: unknown) => void;
+      const promise = new Promise<{ version: string; live: string | null }>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      state.next = { ids: new Set(), promise, resolve, reject };
+    }
+    for (const id of ids) state.next.ids.add(id);
+    return state.next.promise;
+  }
 
   private snapshot<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>) {
     const key = this.key(list, org);

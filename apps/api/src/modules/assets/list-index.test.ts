@@ -188,6 +188,18 @@ describe('registry lists from the in-memory index', () => {
     expect(seen.driver.vehicle).toBeNull();
   }, 60_000);
 
+  it('answers concurrent pages from shared version checks, and a page asked after a write sees it', async () => {
+    const expected = JSON.parse(JSON.stringify(await sqlAssets({ search: 'kenworth', sort: 'year,desc', page: 1, size: 15 })));
+    const background = Array.from({ length: 30 }, () => get('assets?search=kenworth&sort=year,desc&page=1&size=15'));
+    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: 'BATCH-UNIT-1' }) });
+    expect(created.statusCode).toBe(201);
+    // Sent after the write's answer, while other pages' checks are under way.
+    expect((await get('assets?search=batch-unit')).content.map((x) => x.unitNumber)).toEqual(['BATCH-UNIT-1']);
+    const pages = await Promise.all(background);
+    // Each background page is as of a moment after it was asked: before or after the new vehicle (not a Kenworth).
+    for (const p of pages) expect(p).toEqual(expected);
+  });
+
   it('keeps organizations apart: another organization never sees these rows', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets?search=ix-`, headers: a.other });
     expect(res.json()).toMatchObject({ totalElements: 0, content: [] });

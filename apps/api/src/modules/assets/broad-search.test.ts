@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetPageSchema, driverPageSchema, withVinCheckDigit } from '@fleet/api-contract';
+import { enableListIndex } from '../../lib/list-index.ts';
 import { BROAD_SEARCH_MATCHES } from '../../lib/paging.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors } from '../../test/registry.ts';
 
-// Searched list pages take one of two paths by the number of matches (decision 0047): above
-// BROAD_SEARCH_MATCHES the page walks the sort index, below it the matches are sorted. Both must
-// give the same exact totalElements, order and paging; the stored search text must follow edits.
+// Searched list pages come from the in-memory index (decision 0083) or, without it, from SQL that
+// takes one of two paths by the number of matches (decision 0047): above BROAD_SEARCH_MATCHES the
+// page walks the sort index, below it the matches are sorted. All must give the same exact
+// totalElements, order and paging; the stored search text must follow edits.
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -43,7 +45,12 @@ const vehicles = async (query: string) => {
   return assetPageSchema.parse(res.json());
 };
 
-describe('searched list pages, broad and narrow', () => {
+describe.each([
+  ['the in-memory index', 'idx', 300_000],
+  ['SQL', 'sql', 0],
+])('searched list pages, broad and narrow, through %s', (_path, tag, indexRows) => {
+  beforeAll(() => enableListIndex(t.app.db, indexRows));
+
   it('pages a driver search matching more rows than the broad threshold, exactly counted and in order', async () => {
     const p2 = await drivers('search=broad.test&sort=lastName,asc&size=15&page=2');
     expect(p2).toMatchObject({ totalElements: N, totalPages: Math.ceil(N / 15), page: 2, size: 15 });
@@ -82,13 +89,13 @@ describe('searched list pages, broad and narrow', () => {
   });
 
   it('finds a driver by the new name after an edit and no longer by the old one', async () => {
-    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: 'Quillfeather' }) });
+    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: `Quillfeather${tag}` }) });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
-    expect((await drivers('search=quillfeather')).content.map((d) => d.id)).toEqual([id]);
-    const edited = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/drivers/${id}`, headers: a.admin, payload: driverBody({ lastName: 'Thistledown' }) });
+    expect((await drivers(`search=quillfeather${tag}`)).content.map((d) => d.id)).toEqual([id]);
+    const edited = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/drivers/${id}`, headers: a.admin, payload: driverBody({ lastName: `Thistledown${tag}` }) });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect((await drivers('search=quillfeather')).totalElements).toBe(0);
-    expect((await drivers('search=THISTLEDOWN')).content.map((d) => d.id)).toEqual([id]);
+    expect((await drivers(`search=quillfeather${tag}`)).totalElements).toBe(0);
+    expect((await drivers(`search=THISTLEDOWN${tag.toUpperCase()}`)).content.map((d) => d.id)).toEqual([id]);
   });
 });

@@ -43,9 +43,10 @@ interface Snapshot<Item> {
 }
 
 /** A list's version check under way, and the batch of requests waiting for the next one. */
+type CheckResult = { version: string; live: string | null };
 interface CheckState {
   inflight: boolean;
-  next: { ids: Set<string>; promise: Promise<{ version: string; live: string | null }>; resolve: (v: { version: string; live: string | null }) => void; reject: (err: unknown) => void } | null;
+  next: { ids: Set<string>; promise: Promise<CheckResult>; resolve: (v: CheckResult) => void; reject: (err: unknown) => void } | null;
 }
 
 /** The index asked for something the database has changed since it was built. */
@@ -117,47 +118,49 @@ export class ListIndexStore {
   private key = (list: { name: string }, org: string) => `${list.name}:${org}`;
 
   /**
-   * The list's version (and live values) for these ids, read after this call: at once when no
-   * check of the list is under way, else in the one batch sent when that check returns. A
-   * check already sent may have read the database before this request arrived, so it is never
-   * shared; a batch sent later reads it after every request in the batch arrived, so each answer
-   * is still as of a moment after its request (decision 0083).
+   * The list's version (and live values) for these ids, read after this call: in a batch sent
+   * once the event loop has taken in the requests that arrived with this one (setImmediate), or,
+   * while a check of the list is under way, when that check returns. A check already sent may
+   * have read the database before this request arrived, so it is never shared; a batch sent later
+   * reads it after every request in the batch arrived, so each answer is still as of a moment
+   * after its request (decision 0083).
    */
-  private check(db: DbOrTx, list: Pick<IndexedList<unknown>, 'name' | 'checkSql'>, org: string, ids: string[]): Promise<{ version: string; live: string | null }> {
+  private check(db: DbOrTx, list: Pick<IndexedList<unknown>, 'name' | 'checkSql'>, org: string, ids: string[]): Promise<CheckResult> {
     const key = this.key(list, org);
     let state = this.checks.get(key);
     if (!state) {
       state = { inflight: false, next: null };
       this.checks.set(key, state);
     }
-    const run = (batch: string[]): Promise<{ version: string; live: string | null }> => {
-      state.inflight = true;
-      const done = statement(checkStatements, `${list.name}_check`, () => list.checkSql)
-        .run(db, { org, ids: `{${batch.join(',')}}` })
-        .then(([r]) => r ?? { version: '', live: null });
-      void done
-        .catch(() => undefined)
-        .then(() => {
-          state.inflight = false;
-          const next = state.next;
-          state.next = null;
-          if (next) run([...next.ids]).then(next.resolve, next.reject);
-          else this.checks.delete(key);
+    const st = state;
+    const send = () => {
+      const batch = st.next;
+      st.next = null;
+      if (!batch) {
+        this.checks.delete(key);
+        return;
+      }
+      st.inflight = true;
+      statement(checkStatements, `${list.name}_check`, () => list.checkSql)
+        .run(db, { org, ids: `{${[...batch.ids].join(',')}}` })
+        .then(([r]) => batch.resolve(r ?? { version: '', live: null }), batch.reject)
+        .finally(() => {
+          st.inflight = false;
+          send();
         });
-      return done;
     };
-    if (!state.inflight) return run(ids);
-    if (!state.next) {
-      let resolve!: (v: { version: string; live: string | null }) => void;
+    if (!st.next) {
+      let resolve!: (v: CheckResult) => void;
       let reject!: (err: unknown) => void;
-      const promise = new Promise<{ version: string; live: string | null }>((res, rej) => {
+      const promise = new Promise<CheckResult>((res, rej) => {
         resolve = res;
         reject = rej;
       });
-      state.next = { ids: new Set(), promise, resolve, reject };
+      st.next = { ids: new Set(), promise, resolve, reject };
+      if (!st.inflight) setImmediate(send);
     }
-    for (const id of ids) state.next.ids.add(id);
-    return state.next.promise;
+    for (const id of ids) st.next.ids.add(id);
+    return st.next.promise;
   }
 
   private snapshot<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>) {

@@ -41,8 +41,11 @@ const assetList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIdsSql(assetList, conditions(f), Boolean(f.search), order);
 
-/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
-export const pageRowsSql = (): SQL => sql`select a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
+/**
+ * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
+ * links; `extra` (the list's version) as "listVersion" when given.
+ */
+export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
   a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
   a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
   ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",

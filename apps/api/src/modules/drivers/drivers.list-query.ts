@@ -45,8 +45,11 @@ const driverList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageIdsSql(driverList, conditions(f), Boolean(f.search), order);
 
-/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
-export const pageRowsSql = (): SQL => sql`select d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
+/**
+ * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
+ * links; `extra` (the list's version) as "listVersion" when given.
+ */
+export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",

@@ -33,8 +33,29 @@ export function driversCsv(from: number, count: number): string {
 const vehicleSearches = ['b0042', 'b1234', 'kenworth', 'volvo', '00777', 'p0049', 'vnl', 'b099'];
 const driverSearches = ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.test', 'smith'];
 
+// Terms a fleet of dispatchers would type over a morning, no two alike: unit, plate and VIN
+// fragments of every length, makes and models.
+const distinctVehicleSearches = Array.from({ length: 240 }, (_, k) => {
+  const n = (k * 7919) % 10000;
+  switch (k % 6) {
+    case 0:
+      return `b${String(n).padStart(5, '0').slice(0, 2 + (k % 4))}`;
+    case 1:
+      return `p${String(n * 7).padStart(6, '0').slice(0, 3 + (k % 3))}`;
+    case 2:
+      return String(n).padStart(6, '0').slice(k % 3);
+    case 3:
+      return ['freight', 'kenw', 'peterb', 'volvo', 'internat', 'mack', 'cascadia', 't680', 'vnl 8', 'lt62', 'anthem', '579'][k % 12] as string;
+    case 4:
+      return `1xkyd49x0n${String.fromCharCode(97 + (k % 8))}${String(n).padStart(6, '0').slice(0, k % 4)}`;
+    default:
+      return `${String(n).padStart(5, '0').slice(1, 4)}`;
+  }
+});
+
 /** The request paths of each list scenario, under the organization's path prefix. */
 export function listScenarios(prefix: string): Array<{ name: string; paths: string[] }> {
+  const mixed = distinctVehicleSearches.map((s, k) => `${prefix}/assets?type=VEHICLE&search=${s}&sort=${['unitNumber,asc', 'year,desc', 'make,asc'][k % 3]}&size=15`);
   return [
     {
       name: 'vehicles: search + sort, page of 15',
@@ -45,5 +66,6 @@ export function listScenarios(prefix: string): Array<{ name: string; paths: stri
       paths: driverSearches.flatMap((s) => [`${prefix}/drivers?search=${s}&sort=lastName,asc&size=15`, `${prefix}/drivers?search=${s}&sort=licenseExpiry,desc&size=15`]),
     },
     { name: 'vehicles: no search, sorted by unit, page 40', paths: [`${prefix}/assets?type=VEHICLE&sort=unitNumber,asc&size=15&page=40`] },
+    { name: `vehicles: ${new Set(mixed).size} different searched pages, 3 sorts`, paths: mixed },
   ];
 }

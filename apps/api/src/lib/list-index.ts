@@ -20,6 +20,8 @@ export interface IndexedList<Item> {
   filters: string[];
   /** Rows `id, text, f0…, groups (comma-separated group ids or null), version` of `org`, in id order. */
   entriesSql: SQL;
+  /** Every list row of `org` (as the page statement reads them) with `listVersion`. */
+  allRowsSql: SQL;
   /** `string_agg(id::text, ',' order by …)` of `org` in the given order, with `version`. */
   orderSql: (order: SQL[]) => SQL;
   /** One row, `version` and `live` (or null), for `org` and the page's `ids` (a uuid array literal). */
@@ -82,8 +84,8 @@ export class ListIndexStore {
   constructor(readonly maxRows: number) {}
 
   /**
-   * A page of presented items and the total. `load` reads and presents rows by id, with the list's
-   * version they were read at. Null when this list is too large to keep in memory or kept
+   * A page of presented items and the total. `load` reads and presents every row of the list (by
+   * id), with the list's version they were read at. Null when this list is too large to keep in memory or kept
    * changing while it was read: the caller then takes the SQL path.
    */
   async page<Item>(
@@ -91,7 +93,7 @@ export class ListIndexStore {
     list: IndexedList<Item>,
     org: string,
     q: IndexQuery & { sortKey: string; order: SQL[]; offset: number; limit: number },
-    load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>,
+    load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>,
   ): Promise<{ items: Item[]; total: number } | null> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       let snap: Snapshot<Item> | null = null;
@@ -163,7 +165,7 @@ export class ListIndexStore {
     return st.next.promise;
   }
 
-  private snapshot<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>) {
+  private snapshot<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>) {
     const key = this.key(list, org);
     const cached = this.snapshots.get(key);
     if (cached) {
@@ -180,7 +182,7 @@ export class ListIndexStore {
     return pending;
   }
 
-  private async build<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: (ids: string[]) => Promise<{ items: Item[]; version: string | undefined }>): Promise<Snapshot<Item> | null> {
+  private async build<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>): Promise<Snapshot<Item> | null> {
     const rows = await statement(entryStatements, `${list.name}_index`, () => list.entriesSql).run(db, { org });
     if (rows.length > this.maxRows) return null;
     // An empty list has no row to carry its version.
@@ -191,11 +193,13 @@ export class ListIndexStore {
       filters: list.filters.map((_, f) => r[`f${f}`] ?? null),
       groups: r.groups ? r.groups.split(',') : [],
     }));
-    const loaded = rows.length > 0 ? await load(entryRows.map((r) => r.id)) : { items: [], version };
+    const loaded = rows.length > 0 ? await load() : { byId: new Map<string, Item>(), version };
     // The rows come from a second statement: a write between the two shows as another version.
-    if (version === undefined || loaded.version !== version || loaded.items.length !== rows.length) throw new Stale();
+    if (version === undefined || loaded.version !== version || loaded.byId.size !== rows.length) throw new Stale();
+    const items = entryRows.map((r) => loaded.byId.get(r.id));
+    if (items.some((item) => item === undefined)) throw new Stale();
     this.stats.built++;
-    const snap: Snapshot<Item> = { version, entries: buildEntries(entryRows, list.filters), items: loaded.items, orders: new Map() };
+    const snap: Snapshot<Item> = { version, entries: buildEntries(entryRows, list.filters), items: items as Item[], orders: new Map() };
     const key = this.key(list, org);
     this.snapshots.set(key, snap as Snapshot<unknown>);
     this.rows += rows.length;

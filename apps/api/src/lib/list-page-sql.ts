@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../db/client.ts';
-import { listIndexOf, listVersionSql, type IndexedList } from './list-index.ts';
+import { listIndexOf, type IndexedList } from './list-index.ts';
 import type { IndexQuery } from './list-index-page.ts';
 import { BROAD_SEARCH_MATCHES, toPage } from './paging.ts';
 import { PreparedCache } from './prepared-sql.ts';
@@ -53,24 +53,24 @@ union all
  * decision 0048), the count alone past the last page, and the rows of the page's ids (named: one
  * reused plan, no join planning per request).
  */
-export class ListPageQueries<Row, Item> {
+export class ListPageQueries<Row extends { id: string }, Item> {
   private readonly ids: PreparedCache<{ id: string; total: number }>;
   private readonly counts: PreparedCache<{ n: number }>;
   private readonly rows: PreparedCache<Row>;
-  private readonly versionedRows: PreparedCache<Row & { listVersion: string }>;
+  private readonly allRows: PreparedCache<Row & { listVersion: string }>;
 
-  /** `rowsSql(extra)` selects the rows of the `ids` placeholder, with `extra` as "listVersion" when given. */
+  /** `rowsSql()` selects the rows of the `ids` placeholder (and `org`), in the ids' order. */
   constructor(
     prefix: string,
     private readonly t: ListTable,
-    private readonly rowsSql: (extra?: SQL) => SQL,
+    private readonly rowsSql: () => SQL,
     private readonly present: (row: Row) => Item,
     private readonly indexed?: IndexedList<Item>,
   ) {
     this.ids = new PreparedCache(`${prefix}_ids`, false);
     this.counts = new PreparedCache(`${prefix}_count`);
     this.rows = new PreparedCache(`${prefix}_rows`);
-    this.versionedRows = new PreparedCache(`${prefix}_vrows`);
+    this.allRows = new PreparedCache(`${prefix}_all`);
   }
 
   /**
@@ -89,10 +89,9 @@ export class ListPageQueries<Row, Item> {
     const store = this.indexed && index ? listIndexOf(db) : undefined;
     if (store && this.indexed && index) {
       const list = this.indexed;
-      const rowsSql = () => this.rowsSql(listVersionSql(list.name));
-      const load = async (ids: string[]) => {
-        const rows = await this.versionedRows.get('', rowsSql).run(db, { ids: `{${ids.join(',')}}`, org: values.org });
-        return { items: rows.map(this.present), version: rows[0]?.listVersion };
+      const load = async () => {
+        const rows = await this.allRows.get('', () => list.allRowsSql).run(db, { org: values.org });
+        return { byId: new Map(rows.map((r) => [r.id, this.present(r)])), version: rows[0]?.listVersion };
       };
       const found = await store.page(db, list, values.org, { ...index, sortKey: q.sortKey, order: q.order, offset: q.page * q.size, limit: q.size }, load);
       if (found) return toPage(found.items, found.total, q);

@@ -41,34 +41,50 @@ const assetList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIdsSql(assetList, conditions(f), Boolean(f.search), order);
 
-/**
- * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
- * links; `extra` (the list's version) as "listVersion" when given.
- */
-export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
+// A list row's columns and links, shared by the page statement and the whole-list statement.
+const rowColumns = (trailers: SQL, groups: SQL) => sql`a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
   a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
   a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
   ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
   d.id as "driverId", d.first_name as "driverFirstName", d.last_name as "driverLastName",
   g.id as "deviceId", g.unique_id as "deviceUniqueId", g.name as "deviceName", ${sql.raw(isoText('g.last_seen_at'))} as "deviceLastSeenAt",
-  tv.id as "towingId", tv.unit_number as "towingUnit",
-  coalesce((select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by ta.attached_at)
-     from trailer_attachments ta join assets t on t.id = ta.trailer_id
-     where ta.vehicle_id = a.id and ta.detached_at is null), '[]'::json) as trailers,
-  coalesce((select json_agg(json_build_object('id', gr.id, 'name', gr.name) order by gr.name)
-     from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = a.id), '[]'::json) as groups
-from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
-join assets a on a.id = p.id and a.organization_id = ${ph('org')}
-left join drivers d on d.id = a.current_driver_id
+  tv.id as "towingId", tv.unit_number as "towingUnit", ${trailers} as trailers, ${groups} as groups`;
+const rowLinks = sql`left join drivers d on d.id = a.current_driver_id
 left join gateways g on g.asset_id = a.id
 left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is null
-left join assets tv on tv.id = oa.vehicle_id
+left join assets tv on tv.id = oa.vehicle_id`;
+const trailersJson = sql`json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by ta.attached_at)`;
+const groupsJson = sql`json_agg(json_build_object('id', gr.id, 'name', gr.name) order by gr.name)`;
+
+/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
+export const pageRowsSql = (): SQL => sql`select ${rowColumns(
+  sql`coalesce((select ${trailersJson} from trailer_attachments ta join assets t on t.id = ta.trailer_id where ta.vehicle_id = a.id and ta.detached_at is null), '[]'::json)`,
+  sql`coalesce((select ${groupsJson} from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = a.id), '[]'::json)`,
+)}
+from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
+join assets a on a.id = p.id and a.organization_id = ${ph('org')}
+${rowLinks}
 order by p.rn`;
+
+/**
+ * Every list row of the organization with the list's version, for the in-memory index: the same
+ * rows as pageRowsSql, their trailers and groups aggregated once per list instead of a sub-select
+ * per row (a third of the time for 10,000 rows).
+ */
+const allRowsSql = sql`select ${listVersionSql('assets')} as "listVersion", ${rowColumns(sql`coalesce(tr.trailers, '[]'::json)`, sql`coalesce(grs.groups, '[]'::json)`)}
+from assets a
+${rowLinks}
+left join (select ta.vehicle_id, ${trailersJson} as trailers from trailer_attachments ta join assets t on t.id = ta.trailer_id
+  where ta.detached_at is null and ta.vehicle_id in (select id from assets where organization_id = ${ph('org')}) group by ta.vehicle_id) tr on tr.vehicle_id = a.id
+left join (select ga.asset_id, ${groupsJson} as groups from group_assets ga join groups gr on gr.id = ga.group_id
+  where ga.asset_id in (select id from assets where organization_id = ${ph('org')}) group by ga.asset_id) grs on grs.asset_id = a.id
+where a.organization_id = ${ph('org')}`;
 
 /** The asset list in the in-memory index: type and status filters, group membership, search text. */
 const indexedAssets: IndexedList<Asset> = {
   name: 'assets',
   filters: ['type', 'status'],
+  allRowsSql,
   entriesSql: sql`select a.id, a.search_text as text, a.type as f0, a.status as f1, ga.groups, ${listVersionSql('assets')} as version
 from assets a
 left join (select asset_id, string_agg(group_id::text, ',') as groups from group_assets where organization_id = ${ph('org')} group by asset_id) ga on ga.asset_id = a.id

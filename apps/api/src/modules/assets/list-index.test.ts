@@ -170,9 +170,11 @@ describe('registry lists from the in-memory index', () => {
     expect(seen.vehicle.trailers).toEqual([expect.objectContaining({ id: tr.id, unitNumber: 'LINKED-T1' })]);
 
     await post(`/groups/${grp.id}/assets`, { assetIds: [v.id] });
+    await post(`/groups/${grp.id}/members`, { members: [{ type: 'DRIVER', id: d.id }] });
     await t.app.inject({ method: 'PUT', url: `${org}/groups/${grp.id}`, headers: a.admin, payload: { name: 'Linked renamed group' } });
     seen = await same('group renamed');
     expect(seen.vehicle.groups).toEqual([{ id: grp.id, name: 'Linked renamed group' }]);
+    expect(seen.driver.groups).toEqual([{ id: grp.id, name: 'Linked renamed group' }]);
 
     // The driver's sign-in account: linked, then its e-mail changed by any path.
     const userId = ((await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;

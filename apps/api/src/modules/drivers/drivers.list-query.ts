@@ -45,25 +45,34 @@ const driverList: ListTable = {
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageIdsSql(driverList, conditions(f), Boolean(f.search), order);
 
-/**
- * The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their
- * links; `extra` (the list's version) as "listVersion" when given.
- */
-export const pageRowsSql = (extra?: SQL): SQL => sql`select ${extra ? sql`${extra} as "listVersion", ` : sql``}d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
+// A list row's columns and links, shared by the page statement and the whole-list statement.
+const rowColumns = (groups: SQL) => sql`d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
   d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
   ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
-  v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail",
-  coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
-     from group_members gm join groups g on g.id = gm.group_id
-     where gm.member_type = 'DRIVER' and gm.member_id = d.id), '[]'::json) as groups
+  v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail", ${groups} as groups`;
+const rowLinks = sql`left join assets v on v.current_driver_id = d.id
+left join users u on u.id = d.user_id`;
+const groupsJson = sql`json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)`;
+
+/** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
+export const pageRowsSql = (): SQL => sql`select ${rowColumns(
+  sql`coalesce((select ${groupsJson} from group_members gm join groups g on g.id = gm.group_id where gm.member_type = 'DRIVER' and gm.member_id = d.id), '[]'::json)`,
+)}
 from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
 join drivers d on d.id = p.id and d.organization_id = ${ph('org')}
-left join assets v on v.current_driver_id = d.id
-left join users u on u.id = d.user_id
+${rowLinks}
 order by p.rn`;
+
+/** Every list row of the organization with the list's version (as pageRowsSql, groups aggregated once per list). */
+const allRowsSql = sql`select ${listVersionSql('drivers')} as "listVersion", ${rowColumns(sql`coalesce(gms.groups, '[]'::json)`)}
+from drivers d
+${rowLinks}
+left join (select gm.member_id, ${groupsJson} as groups from group_members gm join groups g on g.id = gm.group_id
+  where gm.member_type = 'DRIVER' and gm.member_id in (select id from drivers where organization_id = ${ph('org')}) group by gm.member_id) gms on gms.member_id = d.id
+where d.organization_id = ${ph('org')}`;
 
 function present(r: DriverListRow): Driver {
   return {
@@ -100,6 +109,7 @@ function present(r: DriverListRow): Driver {
 const indexedDrivers: IndexedList<Driver> = {
   name: 'drivers',
   filters: ['status'],
+  allRowsSql,
   entriesSql: sql`select d.id, d.search_text as text, d.status as f0, gm.groups, ${listVersionSql('drivers')} as version
 from drivers d
 left join (select member_id, string_agg(group_id::text, ',') as groups from group_members

@@ -73,6 +73,12 @@ export class ListPageQueries<Row extends { id: string }, Item> {
     this.allRows = new PreparedCache(`${prefix}_all`);
   }
 
+  /** The presented rows of these ids of the organization, in the ids' order (a detail view's record). */
+  async rowsOf(db: DbOrTx, org: string, ids: string[]): Promise<Item[]> {
+    const rows = await this.rows.get('', this.rowsSql).run(db, { ids: `{${ids.join(',')}}`, org });
+    return rows.map(this.present);
+  }
+
   /**
    * One page. `shape` names which filters are present and the sort (a cache key); `where` builds
    * their conditions with placeholders bound from `values` (`org` is the organization); `index` is

@@ -3,7 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AssetDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, assetDriverAssignments, assets, drivers, gatewayPairings, gateways, trailerAttachments } from '../../db/schema/index.ts';
-import { getPresentedAsset } from './assets.repository.ts';
+import { notFound } from '../../lib/errors.ts';
+import { selectListedAsset } from './assets.list-query.ts';
 
 const HISTORY_LIMIT = 20;
 const ACTIVITY_LIMIT = 15;
@@ -13,7 +14,9 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Vehicle or trailer detail: the record, driver/trailer/device history and recent activity. */
 export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string }, assetId: string): Promise<AssetDetail> {
-  const asset = await getPresentedAsset(db, orgId, assetId);
+  // The record exactly as the list shows it (assets.test checks they agree).
+  const asset = await selectListedAsset(db, orgId, assetId);
+  if (!asset) throw notFound('Asset');
   const [driverHistory, trailerHistory, deviceHistory, activity] = await Promise.all([
     db
       .select({ a: assetDriverAssignments, d: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName } })

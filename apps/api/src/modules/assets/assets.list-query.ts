@@ -118,3 +118,8 @@ export function selectAssetPage(
   const values = { org: orgId, type: f.type, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
   return queries.page(db, shape, () => conditions(f), values, q, { search: f.search || undefined, group: f.group, filters: { type: f.type, status: f.status } });
 }
+
+/** The asset as its list row shows it (one prepared statement, planned once per connection), or undefined. */
+export async function selectListedAsset(db: DbOrTx, orgId: string, assetId: string): Promise<Asset | undefined> {
+  return (await queries.rowsOf(db, orgId, [assetId]))[0];
+}

@@ -77,13 +77,6 @@ export async function selectAssets(
   );
 }
 
-/** One presented asset of the organization, or 404. */
-export async function getPresentedAsset(db: DbOrTx, orgId: string, assetId: string): Promise<Asset> {
-  const [a] = await selectAssets(db, orgId, eq(assets.id, assetId));
-  if (!a) throw notFound('Asset');
-  return a;
-}
-
 /** The asset row locked for the rest of the transaction (serializes links on one asset). */
 export async function lockAsset(tx: DbOrTx, orgId: string, assetId: string, what = 'Asset') {
   const [row] = await tx

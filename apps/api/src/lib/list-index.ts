@@ -85,8 +85,8 @@ export class ListIndexStore {
 
   /**
    * A page of presented items and the total. `load` reads and presents every row of the list (by
-   * id), with the list's version they were read at. Null when this list is too large to keep in memory or kept
-   * changing while it was read: the caller then takes the SQL path.
+   * id), with the list's version they were read at. Null when this list is too large to keep in
+   * memory or kept changing while it was read: the caller then takes the SQL path.
    */
   async page<Item>(
     db: DbOrTx,

@@ -101,7 +101,7 @@ const grow = (buf: Ints, n: number): Ints => (buf.length >= n ? buf : new Int32A
  * through its rarest trigram and each candidate checked; a shorter one, or one whose rarest
  * trigram is in most entries, is checked against every entry.
  */
-export function searchHits(e: ListEntries, term: string): Ints | typeof ALL {
+function searchHits(e: ListEntries, term: string): Ints | typeof ALL {
   if (term === '') return ALL;
   const n = e.texts.length;
   let candidates: Ints | null = null;

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { buildEntries, entryOrder, indexPage, type EntryOrder, type EntryRow, type IndexQuery, type ListEntries } from './list-index-page.ts';
-import { PreparedCache, preparedSql, type PreparedSql } from './prepared-sql.ts';
+import { PreparedCache } from './prepared-sql.ts';
 
 // The registry lists' in-memory index (docs/decisions/0083). A page of 15 out of 10,000 vehicles
 // cost PostgreSQL milliseconds of CPU to search and count exactly, and the API as much again to
@@ -22,8 +23,10 @@ export interface IndexedList<Item> {
   entriesSql: SQL;
   /** Every list row of `org` (as the page statement reads them) with `listVersion`. */
   allRowsSql: SQL;
-  /** `string_agg(id::text, ',' order by …)` of `org` in the given order, with `version`. */
-  orderSql: (order: SQL[]) => SQL;
+  /** The list's table, its id and organization columns: a sort order is read from them. */
+  table: PgTable;
+  id: AnyPgColumn;
+  organizationId: AnyPgColumn;
   /** One row, `version` and `live` (or null), for `org` and the page's `ids` (a uuid array literal). */
   checkSql: SQL;
   /** The page's items with the live values of `checkSql` (new objects: the kept items are shared). */
@@ -44,8 +47,8 @@ interface Snapshot<Item> {
   byId?: Map<string, number>;
 }
 
-/** A list's version check under way, and the batch of requests waiting for the next one. */
 type CheckResult = { version: string; live: string | null };
+/** A list's version check under way, and the batch of requests waiting for the next one. */
 interface CheckState {
   inflight: boolean;
   next: { ids: Set<string>; promise: Promise<CheckResult>; resolve: (v: CheckResult) => void; reject: (err: unknown) => void } | null;
@@ -58,19 +61,14 @@ const MAX_TRIES = 3;
 
 // Statements by list (and sort): their text depends on nothing else, so every store shares them.
 type EntryRowSql = { id: string; text: string | null; groups: string | null; version: string } & Record<`f${number}`, string | null>;
-const entryStatements = new Map<string, PreparedSql<EntryRowSql>>();
-const orderStatements = new Map<string, PreparedCache<{ ids: string | null; version: string }>>();
-const checkStatements = new Map<string, PreparedSql<{ version: string; live: string | null }>>();
-const versionStatements = new Map<string, PreparedSql<{ version: string }>>();
+const entryStatements = new PreparedCache<EntryRowSql>('list_entries');
+const orderStatements = new PreparedCache<{ ids: string | null; version: string }>('list_order');
+const checkStatements = new PreparedCache<CheckResult>('list_check');
 
-function statement<Row>(cache: Map<string, PreparedSql<Row>>, name: string, query: () => SQL): PreparedSql<Row> {
-  let stmt = cache.get(name);
-  if (!stmt) {
-    stmt = preparedSql<Row>(name, query());
-    cache.set(name, stmt);
-  }
-  return stmt;
-}
+/** The list's ids of `org` in the given order, comma-separated, with the list's version. */
+const orderSql = (list: Pick<IndexedList<unknown>, 'name' | 'table' | 'id' | 'organizationId'>, order: SQL[]) =>
+  sql`select string_agg(${list.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql(list.name)} as version
+from ${list.table} where ${list.organizationId} = ${sql.placeholder('org')}`;
 
 /** One database's indexes, least recently used dropped first beyond `maxRows` rows in all. */
 export class ListIndexStore {
@@ -143,7 +141,8 @@ export class ListIndexStore {
         return;
       }
       st.inflight = true;
-      statement(checkStatements, `${list.name}_check`, () => list.checkSql)
+      checkStatements
+        .get(list.name, () => list.checkSql)
         .run(db, { org, ids: `{${[...batch.ids].join(',')}}` })
         .then(([r]) => batch.resolve(r ?? { version: '', live: null }), batch.reject)
         .finally(() => {
@@ -183,10 +182,10 @@ export class ListIndexStore {
   }
 
   private async build<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>): Promise<Snapshot<Item> | null> {
-    const rows = await statement(entryStatements, `${list.name}_index`, () => list.entriesSql).run(db, { org });
+    const rows = await entryStatements.get(list.name, () => list.entriesSql).run(db, { org });
     if (rows.length > this.maxRows) return null;
-    // An empty list has no row to carry its version.
-    const version = rows[0]?.version ?? (await statement(versionStatements, `${list.name}_version`, () => sql`select ${listVersionSql(list.name)} as version`).run(db, { org }))[0]?.version;
+    // An empty list has no row to carry its version: the check of an empty page reads it.
+    const version = rows[0]?.version ?? (await checkStatements.get(list.name, () => list.checkSql).run(db, { org, ids: '{}' }))[0]?.version;
     const entryRows: EntryRow[] = rows.map((r) => ({
       id: r.id,
       text: r.text ?? '',
@@ -195,7 +194,7 @@ export class ListIndexStore {
     }));
     const loaded = rows.length > 0 ? await load() : { byId: new Map<string, Item>(), version };
     // The rows come from a second statement: a write between the two shows as another version.
-    if (version === undefined || loaded.version !== version || loaded.byId.size !== rows.length) throw new Stale();
+    if (version === undefined || loaded.version !== version) throw new Stale();
     const items = entryRows.map((r) => loaded.byId.get(r.id));
     if (items.some((item) => item === undefined)) throw new Stale();
     this.stats.built++;
@@ -221,12 +220,7 @@ export class ListIndexStore {
   private async order<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, snap: Snapshot<Item>, sortKey: string, order: SQL[]): Promise<EntryOrder> {
     const known = snap.orders.get(sortKey);
     if (known) return known;
-    let cache = orderStatements.get(list.name);
-    if (!cache) {
-      cache = new PreparedCache(`${list.name}_order`);
-      orderStatements.set(list.name, cache);
-    }
-    const [r] = await cache.get(sortKey, () => list.orderSql(order)).run(db, { org });
+    const [r] = await orderStatements.get(`${list.name}|${sortKey}`, () => orderSql(list, order)).run(db, { org });
     if (!r || r.version !== snap.version) throw new Stale();
     const ids = r.ids ? r.ids.split(',') : [];
     if (ids.length !== snap.entries.ids.length) throw new Stale();

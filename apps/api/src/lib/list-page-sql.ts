@@ -48,10 +48,10 @@ union all
 
 /**
  * The statements of one list, rendered once per shape. With the app's in-memory index (decision
- * 0083) a page comes from memory, checked by one short statement. Without it (a list too large to keep, a transaction, or one that kept changing
- * while it was read): the page's ids and count (unnamed, so PostgreSQL plans them for each term,
- * decision 0048), the count alone past the last page, and the rows of the page's ids (named: one
- * reused plan, no join planning per request).
+ * 0083) a page comes from memory, checked by one short statement. Without it (a list too large
+ * to keep, a transaction, or one that kept changing while it was read): the page's ids and count
+ * (unnamed, so PostgreSQL plans them for each term, decision 0048), the count alone past the last
+ * page, and the rows of the page's ids (named: one reused plan, no join planning per request).
  */
 export class ListPageQueries<Row extends { id: string }, Item> {
   private readonly ids: PreparedCache<{ id: string; total: number }>;
@@ -92,9 +92,9 @@ export class ListPageQueries<Row extends { id: string }, Item> {
     q: { page: number; size: number; sortKey: string; order: SQL[] },
     index?: IndexQuery,
   ): Promise<Page<Item>> {
-    const store = this.indexed && index ? listIndexOf(db) : undefined;
-    if (store && this.indexed && index) {
-      const list = this.indexed;
+    const list = this.indexed;
+    const store = list && index ? listIndexOf(db) : undefined;
+    if (store && list && index) {
       const load = async () => {
         const rows = await this.allRows.get('', () => list.allRowsSql).run(db, { org: values.org });
         return { byId: new Map(rows.map((r) => [r.id, this.present(r)])), version: rows[0]?.listVersion };
@@ -109,7 +109,6 @@ export class ListPageQueries<Row extends { id: string }, Item> {
       const [c] = q.page > 0 ? await this.counts.get(shape, () => sql`select count(*)::int as n from ${this.t.table} where ${where()}`).run(db, values) : [];
       return toPage([], c?.n ?? 0, q);
     }
-    const rows = await this.rows.get('', this.rowsSql).run(db, { ids: `{${ids.map((r) => r.id).join(',')}}`, org: values.org });
-    return toPage(rows.map(this.present), ids[0]?.total ?? 0, q);
+    return toPage(await this.rowsOf(db, values.org, ids.map((r) => r.id)), ids[0]?.total ?? 0, q);
   }
 }

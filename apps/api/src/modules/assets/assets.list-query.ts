@@ -90,8 +90,9 @@ from assets a
 left join (select asset_id, string_agg(group_id::text, ',') as groups from group_assets where organization_id = ${ph('org')} group by asset_id) ga on ga.asset_id = a.id
 where a.organization_id = ${ph('org')}
 order by a.id`,
-  orderSql: (order) => sql`select string_agg(${assets.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('assets')} as version
-from ${assets} where ${assets.organizationId} = ${ph('org')}`,
+  table: assets,
+  id: assets.id,
+  organizationId: assets.organizationId,
   // A paired device's last-seen time moves with every position, without a version bump.
   checkSql: sql`select ${listVersionSql('assets')} as version,
   (select json_object_agg(g.asset_id, ${sql.raw(isoText('g.last_seen_at'))}) from gateways g

@@ -116,8 +116,9 @@ left join (select member_id, string_agg(group_id::text, ',') as groups from grou
   where organization_id = ${ph('org')} and member_type = 'DRIVER' group by member_id) gm on gm.member_id = d.id
 where d.organization_id = ${ph('org')}
 order by d.id`,
-  orderSql: (order) => sql`select string_agg(${drivers.id}::text, ',' order by ${sql.join(order, sql`, `)}) as ids, ${listVersionSql('drivers')} as version
-from ${drivers} where ${drivers.organizationId} = ${ph('org')}`,
+  table: drivers,
+  id: drivers.id,
+  organizationId: drivers.organizationId,
   checkSql: sql`select ${listVersionSql('drivers')} as version, null::text as live`,
 };
 

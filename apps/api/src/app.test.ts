@@ -112,6 +112,99 @@ describe('HTTP behaviour', () => {
   });
 });
 
+describe('serving on a LAN and behind a proxy', () => {
+  it('answers / and HEAD / with the app whatever the Accept header', async () => {
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
+      expect(res.statusCode, `Accept: ${accept}`).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain('<div id="root">');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
+  });
+
+  it('serves client routes to any client but keeps a missing file a 404', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/map/history?asset=1', headers: { accept: '*/*' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/index-gone.js', headers: { accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+    expectErrorBody(missing.json(), 404);
+  });
+
+  it('says the API runs when the web app is not built', async () => {
+    const bare = await createTestApp({ webDist: undefined });
+    const res = await bare.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('npm run build');
+    await bare.close();
+  });
+
+  it('answers the liveness and readiness probes', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: t.database.kind });
+    expect((await t.app.inject({ method: 'HEAD', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('is not ready while a migration is missing or while it drains', async () => {
+    const newest = 'select max(created_at) as m from drizzle.__drizzle_migrations';
+    const m = ((await t.database.db.execute(newest as never)) as unknown as { rows: Array<{ m: string }> }).rows[0]!.m;
+    await t.database.db.execute(`update drizzle.__drizzle_migrations set created_at = created_at - 1 where created_at = ${Number(m)}` as never);
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(expectErrorBody(res.json(), 503).technicalMessage).toMatch(/migrations/);
+    } finally {
+      await t.database.db.execute(`update drizzle.__drizzle_migrations set created_at = ${Number(m)} where created_at = ${Number(m) - 1}` as never);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    t.app.draining = true;
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      t.app.draining = false;
+    }
+  });
+
+  it('over plain HTTP sends neither upgrade-insecure-requests nor HSTS, whatever the host', async () => {
+    for (const host of ['localhost:8080', '192.168.1.20:8080', 'fleet.lan']) {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: { host, 'x-forwarded-proto': 'https' } });
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('behind a trusted TLS proxy, or with an https PUBLIC_URL, sends both', async () => {
+    const proxied = await createTestApp({ trustProxy: true });
+    try {
+      const https = await proxied.app.inject({ method: 'GET', url: '/api/v1/health', headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      expect(https.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      const http = await proxied.app.inject({ method: 'GET', url: '/api/v1/health', headers: { 'x-forwarded-proto': 'http' } });
+      expect(http.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      expect(http.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
+    const published = await createTestApp({ publicUrl: 'https://fleet.example.com' });
+    try {
+      const res = await published.app.inject({ method: 'GET', url: '/api/v1/health' });
+      expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      expect(res.headers['strict-transport-security']).toBeDefined();
+    } finally {
+      await published.close();
+    }
+  });
+});
+
 describe('500 errors', () => {
   it('hide internals in production mode and show the request id', { timeout: 90_000 }, async () => {
     const prod = await createTestApp({ env: 'production' });

@@ -20,7 +20,7 @@ import { AuthCache } from './plugins/auth-cache.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import './plugins/types.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
-import healthRoutes from './modules/health/health.routes.ts';
+import { apiHealthRoutes, probeRoutes } from './modules/health/health.routes.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
@@ -50,6 +50,8 @@ declare module 'fastify' {
     ingest: Ingest;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
+    /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
+    draining: boolean;
   }
 }
 
@@ -82,6 +84,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const db = database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   const ownsDatabase = !database;
   app.decorate('config', config);
+  app.decorate('draining', false);
   app.decorate('database', db);
   app.decorate('db', db.db);
   // Registry lists served from an in-memory index checked against list_versions (decision 0083).
@@ -111,23 +114,23 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
 
   // The configured map style may live on a plain-http host (a carrier's own tile server on its LAN).
   const mapOrigin = new URL(config.mapStyleUrl).origin;
+  const httpsEverywhere = config.publicUrl.startsWith('https:');
   installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine injects CSS variables at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // Map tiles, glyphs and sprites come from the configured style's hosts.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', mapOrigin],
-        connectSrc: ["'self'", 'https:', mapOrigin],
-        workerSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:', 'https:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-      },
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Mantine injects CSS variables at run time.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      // Map tiles, glyphs and sprites come from the configured style's hosts.
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:', mapOrigin],
+      connectSrc: ["'self'", 'https:', mapOrigin],
+      workerSrc: ["'self'", 'blob:'],
+      fontSrc: ["'self'", 'data:', 'https:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
     },
-    crossOriginEmbedderPolicy: false,
+    // request.protocol reads X-Forwarded-Proto only when TRUST_PROXY is set.
+    overHttps: (request) => httpsEverywhere || request.protocol === 'https',
   });
   // Closed unless CORS_ORIGIN names the allowed origins.
   await app.register(cors, { origin: config.corsOrigin ?? false, credentials: false });
@@ -151,7 +154,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   await app.register(
     async (api) => {
       await api.register(authPlugin);
-      await api.register(healthRoutes);
+      await api.register(apiHealthRoutes);
       await api.register(webConfigRoutes);
       await api.register(authRoutes);
       await api.register(usersRoutes);
@@ -176,6 +179,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     { prefix: API_PREFIX },
   );
 
+  await app.register(probeRoutes);
+
   const indexHtml = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? path.join(config.webDist, 'index.html') : null;
   if (config.webDist && indexHtml) {
     await app.register(fastifyStatic, {
@@ -191,14 +196,26 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const url = request.url;
-    const wantsPage = request.method === 'GET' && !url.startsWith('/api') && (request.headers.accept ?? '').includes('text/html');
-    if (indexHtml && wantsPage) {
-      // Client-side routes of the single-page app.
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    const pathname = request.url.split('?')[0] ?? '/';
+    if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {
+      // The single-page app answers / and its client routes whatever the Accept header, so a plain
+      // `curl http://server/` or a load balancer's probe sees the app, not a 404.
+      if (indexHtml) return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      if (pathname === '/') return reply.type('text/html').send(API_ONLY_PAGE);
     }
-    return reply.code(404).send(errorBody(404, 'Not found', `No route ${request.method} ${url.split('?')[0]}`));
+    return reply.code(404).send(errorBody(404, 'Not found', `No route ${request.method} ${pathname}`));
   });
 
   return app;
 }
+
+/** A client route of the web app: not the API or its docs, and not a file (a missing asset stays a 404). */
+function isPagePath(pathname: string): boolean {
+  if (pathname === '/api' || pathname.startsWith('/api/')) return false;
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !last.includes('.');
+}
+
+const API_ONLY_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>Fleetline</title><p>The Fleetline API is running. ' +
+  'The web app is not built here: run <code>npm run build</code>, or see <a href="/api/docs">/api/docs</a>.</p>';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
@@ -21,11 +21,32 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-export function installSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
-  const headers = securityHeaders(options);
+export interface SecurityHeaderOptions {
+  /** Content-Security-Policy directives, without upgrade-insecure-requests (added over HTTPS only). */
+  directives: NonNullable<Exclude<HelmetOptions['contentSecurityPolicy'], boolean>>['directives'];
+  /** Whether the browser reached this request over HTTPS (directly or through a trusted TLS proxy). */
+  overHttps: (request: FastifyRequest) => boolean;
+}
+
+/**
+ * Two header sets: over HTTPS, `upgrade-insecure-requests` and HSTS; over plain HTTP neither, because
+ * a browser that opened http://<server-ip>:8080/ would then ask for every script over HTTPS and get
+ * nothing (a blank page on a LAN install without a TLS proxy).
+ */
+export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeaderOptions): void {
+  const plain = securityHeaders({
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: { useDefaults: true, directives: { ...opts.directives, upgradeInsecureRequests: null } },
+    strictTransportSecurity: false,
+  });
+  const secure = securityHeaders({
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: { useDefaults: true, directives: { ...opts.directives, upgradeInsecureRequests: [] } },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  });
   app.addHook('onRequest', (request, reply, done) => {
     // Swagger UI sets its own CSP for its inline bootstrap script.
-    if (!request.url.startsWith('/api/docs')) reply.headers(headers);
+    if (!request.url.startsWith('/api/docs')) reply.headers(opts.overHttps(request) ? secure : plain);
     done();
   });
 }

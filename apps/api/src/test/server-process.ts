@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+// Real server processes for tests and benchmarks that need what app.inject cannot show: several
+// instances on one database, signals, the process's own log, its memory.
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+
+/** A TCP port nothing listens on right now (the kernel picks it). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Throws, naming the port, when something already listens on it: a benchmark must not measure a stranger. */
+export async function assertPortFree(port: number, host = '127.0.0.1'): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'EADDRINUSE' ? `port ${port} is already in use: stop whatever listens there or choose another port` : err.message)),
+    );
+    srv.listen(port, host, () => srv.close(() => resolve()));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  osmandPort: number;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  dataDir: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends the signal and resolves with how the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartOptions {
+  /** Environment on top of quiet defaults (no demo, no simulator, LOG_LEVEL warn, free ports). */
+  env?: Record<string, string>;
+  /** 'source' runs TypeScript through tsx; 'compiled' runs `npm run build`'s output. */
+  entry?: 'source' | 'compiled';
+  readyTimeoutMs?: number;
+}
+
+const ENTRIES = {
+  source: ['--import', 'tsx', 'apps/api/src/main.ts'],
+  compiled: ['apps/api/dist/main.js'],
+} as const;
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
+/** Starts `main` in its own process and resolves once /readyz answers 200. */
+export async function startServer(opts: StartOptions = {}): Promise<ServerProcess> {
+  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
+  const osmandPort = opts.env?.OSMAND_PORT ? Number(opts.env.OSMAND_PORT) : await freePort();
+  const dataDir = opts.env?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-server-'));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    DEMO: '0',
+    SIMULATOR: '0',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent',
+    DATABASE_URL: '',
+    ...opts.env,
+    PORT: String(port),
+    OSMAND_PORT: String(osmandPort),
+    DATA_DIR: dataDir,
+  };
+  const child = spawn(process.execPath, [...ENTRIES[opts.entry ?? 'source']], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const chunks: string[] = [];
+  child.stdout!.on('data', (b: Buffer) => chunks.push(b.toString()));
+  child.stderr!.on('data', (b: Buffer) => chunks.push(b.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    child,
+    pid: child.pid!,
+    port,
+    osmandPort,
+    url,
+    dataDir,
+    output: () => chunks.join(''),
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const until = Date.now() + (opts.readyTimeoutMs ?? 120_000);
+  let ended = false;
+  void exited.then(() => (ended = true));
+  while (Date.now() < until && !ended) {
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await server.stop('SIGKILL');
+  throw new Error(`server did not become ready${ended ? ' (it exited)' : ''}:\n${server.output().slice(-4000)}`);
+}

@@ -68,7 +68,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
-  if (run('build web app', 'npm', ['run', 'build', '-w', 'apps/web'])) {
+  if (run('build web app and API', 'npm', ['run', 'build'])) {
     const e2eJson = path.join(tmp, 'playwright.json');
     run('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,

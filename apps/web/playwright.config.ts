@@ -32,7 +32,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx apps/api/src/main.ts',
+    // The compiled server, as production runs it (`npm run build` made it).
+    command: 'node --enable-source-maps apps/api/dist/main.js',
     cwd: root,
     url: `http://127.0.0.1:${E2E_PORT}/api/v1/health`,
     reuseExistingServer: false,

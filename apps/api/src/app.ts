@@ -42,6 +42,7 @@ import liveRoutes from './modules/positions/live.routes.ts';
 import { LiveHub } from './modules/positions/live.service.ts';
 import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
 import webConfigRoutes from './modules/web-config/web-config.routes.ts';
+import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -81,7 +82,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, production);
 
-  const db = database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const db =
+    database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, sharedBuffers: config.pgliteSharedBuffers }));
   const ownsDatabase = !database;
   app.decorate('config', config);
   app.decorate('draining', false);
@@ -91,12 +94,12 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   enableListIndex(db.db, config.listIndexRows);
   app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
-  const authCache = new AuthCache();
+  const authCache = new AuthCache(config.authCacheUsers);
   app.decorate('authCache', authCache);
   const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
   // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
   // PGlite is one connection in this process: a second writer would only queue behind the first.
-  const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters });
+  const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters, deviceCacheEntries: config.deviceCacheEntries });
   app.decorate('ingest', ingest);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
@@ -175,6 +178,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(ingestRoutes(ingest));
       await api.register(liveRoutes(liveHub));
       await api.register(historyRoutes);
+      await api.register(diagnosticsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -17,6 +17,9 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   INGEST_WRITERS: z.coerce.number().int().min(1).max(8).default(1),
   LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(300_000),
+  AUTH_CACHE_USERS: z.coerce.number().int().min(1).default(10_000),
+  DEVICE_CACHE_ENTRIES: z.coerce.number().int().min(1).default(50_000),
+  PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB').default('16MB'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   PUBLIC_URL: z.string().url().optional(),
   CORS_ORIGIN: z.string().optional(),
@@ -50,6 +53,12 @@ export interface Config {
   ingestWriters: number;
   /** Registry list rows kept indexed in memory, all organizations together (docs/decisions/0083); 0 turns the index off. */
   listIndexRows: number;
+  /** Users whose permissions and current-user object each instance keeps in memory. */
+  authCacheUsers: number;
+  /** Devices (by unique id and by token) ingest keeps resolved in memory. */
+  deviceCacheEntries: number;
+  /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
+  pgliteSharedBuffers: string;
   /** Undefined outside production: a random secret is kept per database (see auth/secret.ts). */
   jwtSecret: string | undefined;
   publicUrl: string;
@@ -98,6 +107,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     ingestWriters: e.INGEST_WRITERS,
     listIndexRows: e.LIST_INDEX_ROWS,
+    authCacheUsers: e.AUTH_CACHE_USERS,
+    deviceCacheEntries: e.DEVICE_CACHE_ENTRIES,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     jwtSecret: e.JWT_SECRET,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

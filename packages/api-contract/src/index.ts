@@ -21,3 +21,4 @@ export * from './groups.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';
 export * from './web-config.ts';
+export * from './diagnostics.ts';

@@ -29,6 +29,8 @@ export interface Database {
    * (a pooled query may land on any connection). PGlite has a single session anyway.
    */
   session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** Size of the embedded database's WebAssembly memory (it only grows); null on a server. */
+  wasmMemoryBytes(): number | null;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           client.release();
         }
       },
+      wasmMemoryBytes: () => null,
       close: () => pool.end(),
     };
   }
@@ -103,6 +106,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       return async () => unsub();
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
+    wasmMemoryBytes: () => (client.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
     close: () => client.close(),
   };
 }

@@ -79,6 +79,11 @@ export class ListIndexStore {
   /** Pages served from the index, lists read into it, and requests handed back to the SQL path. */
   readonly stats = { served: 0, built: 0, fellBack: 0 };
 
+  /** Rows and lists held now (memory reports). */
+  get held(): { rows: number; lists: number } {
+    return { rows: this.rows, lists: this.snapshots.size };
+  }
+
   constructor(readonly maxRows: number) {}
 
   /**

@@ -10,6 +10,9 @@ export function errors(...codes: ErrorStatus[]): Partial<Record<ErrorStatus, typ
   return out;
 }
 
+/** Error set of an authenticated route outside an organization. */
+export const authErrors = (...extra: ErrorStatus[]) => errors(401, 403, ...extra);
+
 /** Standard error set for an authenticated organization route. */
 export const orgErrors = (...extra: ErrorStatus[]) => errors(400, 401, 403, 404, ...extra);
 

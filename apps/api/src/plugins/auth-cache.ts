@@ -20,9 +20,14 @@ export class AuthCache {
   private generation = 0;
 
   constructor(
+    /** Users remembered at most (AUTH_CACHE_USERS); the least recently loaded go first. */
+    readonly maxEntries = 10_000,
     private readonly ttlMs = 30_000,
-    private readonly maxEntries = 50_000,
   ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   async context(userId: string, load: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
     const hit = this.entries.get(userId);
@@ -51,7 +56,9 @@ export class AuthCache {
   }
 
   private store(userId: string, entry: Entry): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.delete(userId);
+    // A Map iterates in insertion order: the first key is the entry loaded longest ago.
+    while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(userId, entry);
   }
 }

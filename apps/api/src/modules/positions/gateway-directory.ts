@@ -49,7 +49,15 @@ export class GatewayDirectory {
   private refreshing = new Set<string>();
   private refreshTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Devices (and unknown ids) remembered at most, by unique id and by token each (DEVICE_CACHE_ENTRIES). */
+    readonly maxEntries = 50_000,
+  ) {}
+
+  get size(): number {
+    return this.byUnique.size + this.byToken.size;
+  }
 
   /**
    * The device with this unique id. A known entry is answered from memory at once; after TTL_MS it
@@ -136,7 +144,9 @@ export class GatewayDirectory {
   }
 
   private remember(map: Map<string, Entry>, key: string, info: GatewayInfo | null) {
-    if (map.size > 200_000) map.clear();
+    map.delete(key);
+    // Oldest first: a flood of made-up device ids cannot grow the process without bound.
+    while (map.size >= this.maxEntries) map.delete(map.keys().next().value!);
     map.set(key, { at: Date.now(), info, refreshing: false });
   }
 

@@ -14,9 +14,9 @@ export interface Ingest {
   close(): Promise<void>;
 }
 
-export function createIngest(db: Db, opts: { windowMs?: number; writers?: number } = {}): Ingest {
+export function createIngest(db: Db, opts: { windowMs?: number; writers?: number; deviceCacheEntries?: number } = {}): Ingest {
   const committer = new ShardedCommitter(db, opts.writers ?? 1, opts);
-  return { db, directory: new GatewayDirectory(db), committer, close: () => committer.close() };
+  return { db, directory: new GatewayDirectory(db, opts.deviceCacheEntries), committer, close: () => committer.close() };
 }
 
 /** What to answer a device: OsmAnd clients only look at the status. */

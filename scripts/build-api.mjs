@@ -1,0 +1,48 @@
+// `npm run build -w apps/api`: the API as plain JavaScript for production, so `node` runs it without a
+// TypeScript loader (faster start, less memory; docs/decisions/0089). esbuild bundles the API and the
+// workspace packages it imports (@fleet/*, TypeScript sources) into apps/api/dist/main.js; npm
+// dependencies stay external and load from node_modules (native addons, PGlite's WebAssembly). The
+// files the server reads beside its own code (migrations, the PGlite initialiser) are copied next to it,
+// at the same relative place as in src/ so import.meta.dirname finds them in both.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const api = path.resolve(import.meta.dirname, '../apps/api');
+const out = path.join(api, 'dist');
+const started = Date.now();
+
+fs.rmSync(out, { recursive: true, force: true });
+
+/** npm packages stay external; our own workspace packages are TypeScript and are bundled. */
+const externalNpmPackages = {
+  name: 'external-npm-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@fleet/') || args.kind === 'entry-point') return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: { main: path.join(api, 'src/main.ts'), 'simulate-cli': path.join(api, 'src/seed/simulate-cli.ts') },
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [externalNpmPackages],
+});
+
+fs.cpSync(path.join(api, 'src/db/migrations'), path.join(out, 'migrations'), { recursive: true });
+fs.copyFileSync(path.join(api, 'src/db/pglite-init.mjs'), path.join(out, 'pglite-init.mjs'));
+
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+console.log(`api: ${path.relative(process.cwd(), out)} (${(bytes / 1024).toFixed(0)} kB JavaScript) in ${Date.now() - started} ms`);

@@ -49,15 +49,32 @@ export interface ServerProcess {
 export interface StartOptions {
   /** Environment on top of quiet defaults (no demo, no simulator, LOG_LEVEL warn, free ports). */
   env?: Record<string, string>;
-  /** 'source' runs TypeScript through tsx; 'compiled' runs `npm run build`'s output. */
+  /** 'source' runs TypeScript through tsx; 'compiled' runs `npm run build`'s output as `npm run serve` does. */
   entry?: 'source' | 'compiled';
   readyTimeoutMs?: number;
+  /** Node options put before the entry's own (e.g. --heapsnapshot-signal=SIGUSR2). */
+  nodeArgs?: string[];
 }
 
-const ENTRIES = {
-  source: ['--import', 'tsx', 'apps/api/src/main.ts'],
-  compiled: ['apps/api/dist/main.js'],
-} as const;
+/**
+ * The production launch, read from the root package.json's `serve` script (`VAR=value … node
+ * <flags> apps/api/dist/main.js`), so tests and benchmarks run exactly what `npm start` runs.
+ */
+export function serveCommand(): { env: Record<string, string>; args: string[] } {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = (pkg.scripts.serve ?? '').trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [k, ...v] = words.shift()!.split('=');
+    env[k!] = v.join('=');
+  }
+  if (words.shift() !== 'node') throw new Error('package.json: the serve script must be `[VAR=value …] node <flags> <file>`');
+  return { env, args: words };
+}
+
+function entryCommand(entry: 'source' | 'compiled'): { env: Record<string, string>; args: string[] } {
+  return entry === 'compiled' ? serveCommand() : { env: {}, args: ['--import', 'tsx', 'apps/api/src/main.ts'] };
+}
 
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -69,8 +86,10 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
   const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
   const osmandPort = opts.env?.OSMAND_PORT ? Number(opts.env.OSMAND_PORT) : await freePort();
   const dataDir = opts.env?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-server-'));
+  const command = entryCommand(opts.entry ?? 'source');
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
+    ...command.env,
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
     DEMO: '0',
@@ -83,7 +102,8 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     OSMAND_PORT: String(osmandPort),
     DATA_DIR: dataDir,
   };
-  const child = spawn(process.execPath, [...ENTRIES[opts.entry ?? 'source']], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (opts.env?.PORT) await assertPortFree(port);
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...command.args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const chunks: string[] = [];
   child.stdout!.on('data', (b: Buffer) => chunks.push(b.toString()));
@@ -113,7 +133,8 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
   void exited.then(() => (ended = true));
   while (Date.now() < until && !ended) {
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return server;
+      // Ready, and it is our child that answers: it prints its banner only once it listens.
+      if ((await fetch(`${url}/readyz`)).status === 200 && server.output().includes('Fleetline is running')) return server;
     } catch {
       // not listening yet
     }

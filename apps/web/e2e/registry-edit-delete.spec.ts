@@ -9,7 +9,7 @@ test('a fleet manager edits a trailer, then deletes it after confirming', async 
   const form = page.getByRole('form', { name: 'Trailer form' });
   await form.getByLabel('Unit number').fill(unit);
   await form.getByLabel('Trailer type').selectOption('REEFER');
-  await form.getByLabel('Length (m)').fill('16.15');
+  await form.getByLabel('Length (ft)').fill('53');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
 
@@ -18,10 +18,10 @@ test('a fleet manager edits a trailer, then deletes it after confirming', async 
   const detail = page.getByRole('dialog', { name: `Trailer ${unit}` });
   await detail.getByRole('button', { name: 'Edit' }).click();
   await form.getByLabel('Licence plate').fill(`P${unit.slice(3)}`);
-  await form.getByLabel('Length (m)').fill('abc');
+  await form.getByLabel('Length (ft)').fill('abc');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeVisible(); // a length that is not a number is refused on the field
-  await form.getByLabel('Length (m)').fill('14.63');
+  await form.getByLabel('Length (ft)').fill('48');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await expect(page.getByRole('row', { name: new RegExp(`${unit}.*P${unit.slice(3)}`) })).toBeVisible();

@@ -12,6 +12,7 @@ export * from './activity-log.ts';
 export * from './data-retention.ts';
 export * from './vin.ts';
 export * from './registry-reference.ts';
+export * from './units.ts';
 export * from './registry-fields.ts';
 export * from './assets.ts';
 export * from './drivers.ts';

@@ -22,7 +22,7 @@ export const importPreviewSchema = z.object({
   invalidRows: z.number().int(),
   /** Per-row problems: validation, duplicates inside the file, and records that already exist. */
   errors: z.array(importRowErrorSchema),
-  /** The first valid rows as they would be saved, for the preview table. */
+  /** The first valid rows for the preview table: `line`, and by column header each value as it will be saved, in that column's unit. */
   sample: z.array(z.record(z.string(), z.unknown())),
   columns: z.array(z.string()),
   unknownColumns: z.array(z.string()),

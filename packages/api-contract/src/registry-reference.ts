@@ -84,5 +84,3 @@ export const UNIT_SYSTEM_DETAILS = [
   { id: 'METRIC', label: 'Metric (kilometres, litres, °C, metres, kg)', distance: 'km', volume: 'L', temperature: 'C', length: 'm', weight: 'kg', speed: 'km/h' },
 ] as const;
 
-export const KM_PER_MILE = 1.609344;
-export const M_PER_FOOT = 0.3048;

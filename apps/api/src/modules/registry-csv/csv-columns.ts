@@ -1,10 +1,14 @@
-import { KM_PER_MILE, M_PER_FOOT, type Asset, type Driver, type Gateway, type ImportKind } from '@fleet/api-contract';
+import {
+  UNIT_LABELS, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput, type Asset, type Driver, type Gateway, type ImportKind, type UnitSystem,
+} from '@fleet/api-contract';
 
 /**
  * The CSV columns of each record kind, shared by export, template and import. Headers are
  * matched loosely on import (case, spaces and punctuation ignored), so "Unit number",
- * "unit_number" and "unitNumber" all work. US carriers think in miles and feet: the odometer
- * and trailer length columns are in those units (km and metres are accepted too).
+ * "unit_number" and "unitNumber" all work. The odometer and trailer length columns follow the
+ * organization's units ("Odometer (mi)" and "Length (ft)", or "Odometer (km)" and "Length (m)");
+ * an import reads either, since the header names the unit, and a bare "Odometer" or "Length" in
+ * the organization's units.
  */
 export interface CsvColumn<R> {
   header: string;
@@ -21,11 +25,13 @@ export interface CsvColumn<R> {
 export const normalizeHeader = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 const text = (cell: string) => (cell === '' ? null : cell);
-const num = (factor: number) => (cell: string) => {
+/** A number cell ("120,000" too), converted to the metric value the API stores. */
+const num = (toMetric: (v: number) => number) => (cell: string) => {
   if (cell === '') return null;
   const n = Number(cell.replace(/,/g, ''));
-  return Number.isFinite(n) ? Math.round(n * factor * 1000) / 1000 : cell;
+  return Number.isFinite(n) ? toMetric(n) : cell;
 };
+const plainNumber = num((v) => v);
 const bool = (cell: string) => {
   const v = cell.trim().toLowerCase();
   if (v === '') return undefined;
@@ -35,20 +41,45 @@ const bool = (cell: string) => {
 };
 const upperOrUndefined = (cell: string) => (cell === '' ? undefined : cell.toUpperCase().replace(/[\s-]/g, '_'));
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
-const odometerMi = (a: Asset) => (a.odometerKm === null ? null : Math.round(a.odometerKm / KM_PER_MILE));
-const lengthFt = (a: Asset) => (a.lengthM === null ? null : Math.round((a.lengthM / M_PER_FOOT) * 10) / 10);
 
-const vehicleColumns: CsvColumn<Asset>[] = [
+const ODOMETER_ALIASES: Record<UnitSystem, string[]> = { IMPERIAL: ['odometermiles', 'odometermi'], METRIC: ['odometerkilometres', 'odometerkilometers'] };
+const LENGTH_ALIASES: Record<UnitSystem, string[]> = { IMPERIAL: ['lengthfeet', 'lengthft'], METRIC: ['lengthmetres', 'lengthmeters'] };
+
+/** "Odometer (mi)" or "Odometer (km)": the value as the screens show it, read back to km. */
+function odometerColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
+  return {
+    header: `Odometer (${UNIT_LABELS[units].distance})`,
+    field: 'odometerKm',
+    parse: num((v) => odometerKmFromInput(v, units)),
+    aliases: [...ODOMETER_ALIASES[units], ...(bare ? ['odometer'] : [])],
+    example: units === 'IMPERIAL' ? '412000' : '663050',
+    value: (a) => (a.odometerKm === null ? null : odometerForDisplay(a.odometerKm, units)),
+  };
+}
+
+/** "Length (ft)" or "Length (m)" of a trailer, read back to metres. */
+function lengthColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
+  return {
+    header: `Length (${UNIT_LABELS[units].length})`,
+    field: 'lengthM',
+    parse: num((v) => lengthMFromInput(v, units)),
+    aliases: [...LENGTH_ALIASES[units], ...(bare ? ['length'] : [])],
+    example: units === 'IMPERIAL' ? '53' : '16.15',
+    value: (a) => (a.lengthM === null ? null : lengthForDisplay(a.lengthM, units)),
+  };
+}
+
+const vehicleColumns = (odometer: CsvColumn<Asset>): CsvColumn<Asset>[] => [
   { header: 'Unit number', field: 'unitNumber', aliases: ['unit', 'unitno'], example: '131', value: (a) => a.unitNumber },
   { header: 'VIN', field: 'vin', example: '1FUJGLDR6LLAB1234', value: (a) => a.vin },
   { header: 'Make', field: 'make', parse: text, example: 'Freightliner', value: (a) => a.make },
   { header: 'Model', field: 'model', parse: text, example: 'Cascadia', value: (a) => a.model },
-  { header: 'Year', field: 'year', parse: num(1), example: '2022', value: (a) => a.year },
+  { header: 'Year', field: 'year', parse: plainNumber, example: '2022', value: (a) => a.year },
   { header: 'Plate', field: 'plate', parse: text, aliases: ['licenseplate', 'licenceplate'], example: 'P123456', value: (a) => a.plate },
   { header: 'Plate state', field: 'plateState', parse: text, example: 'IL', value: (a) => a.plateState },
   { header: 'Fuel type', field: 'fuelType', parse: upperOrUndefined, example: 'DIESEL', value: (a) => a.fuelType },
   { header: 'IFTA qualified', field: 'iftaQualified', parse: bool, aliases: ['ifta'], example: 'yes', value: (a) => yesNo(a.iftaQualified) },
-  { header: 'Odometer (mi)', field: 'odometerKm', parse: num(KM_PER_MILE), aliases: ['odometer', 'odometermiles'], example: '412000', value: odometerMi },
+  odometer,
   { header: 'Status', field: 'status', parse: upperOrUndefined, example: 'ACTIVE', value: (a) => a.status },
   { header: 'Notes', field: 'notes', parse: text, example: '', value: (a) => a.notes },
   // Export only: links.
@@ -58,14 +89,14 @@ const vehicleColumns: CsvColumn<Asset>[] = [
   { header: 'Groups', field: '', example: '', value: (a) => a.groups.map((g) => g.name).join('; ') || null },
 ];
 
-const trailerColumns: CsvColumn<Asset>[] = [
+const trailerColumns = (length: CsvColumn<Asset>): CsvColumn<Asset>[] => [
   { header: 'Unit number', field: 'unitNumber', aliases: ['unit', 'unitno'], example: 'T-540', value: (a) => a.unitNumber },
   { header: 'VIN', field: 'vin', parse: text, example: '1UYVS2532LU123456', value: (a) => a.vin },
   { header: 'Make', field: 'make', parse: text, example: 'Utility', value: (a) => a.make },
   { header: 'Model', field: 'model', parse: text, example: '3000R', value: (a) => a.model },
-  { header: 'Year', field: 'year', parse: num(1), example: '2020', value: (a) => a.year },
+  { header: 'Year', field: 'year', parse: plainNumber, example: '2020', value: (a) => a.year },
   { header: 'Trailer type', field: 'trailerType', parse: upperOrUndefined, aliases: ['type'], example: 'REEFER', value: (a) => a.trailerType },
-  { header: 'Length (ft)', field: 'lengthM', parse: num(M_PER_FOOT), aliases: ['length', 'lengthfeet'], example: '53', value: lengthFt },
+  length,
   { header: 'Plate', field: 'plate', parse: text, aliases: ['licenseplate', 'licenceplate'], example: 'TR44821', value: (a) => a.plate },
   { header: 'Plate state', field: 'plateState', parse: text, example: 'IN', value: (a) => a.plateState },
   { header: 'Status', field: 'status', parse: upperOrUndefined, example: 'ACTIVE', value: (a) => a.status },
@@ -74,7 +105,7 @@ const trailerColumns: CsvColumn<Asset>[] = [
   { header: 'Groups', field: '', example: '', value: (a) => a.groups.map((g) => g.name).join('; ') || null },
 ];
 
-const driverColumns: CsvColumn<Driver>[] = [
+export const driverColumns: CsvColumn<Driver>[] = [
   { header: 'First name', field: 'firstName', example: 'Maria', value: (d) => d.firstName },
   { header: 'Last name', field: 'lastName', example: 'Lopez', value: (d) => d.lastName },
   { header: 'Email', field: 'email', parse: text, aliases: ['emailaddress'], example: 'maria.lopez@example.com', value: (d) => d.email },
@@ -109,5 +140,23 @@ export const gatewayColumns: CsvColumn<Gateway>[] = [
   { header: 'Last seen', field: '', example: '', value: (g) => g.lastSeenAt },
 ];
 
-export const COLUMNS = { vehicles: vehicleColumns, trailers: trailerColumns, drivers: driverColumns } as const;
-export type ColumnsOf<K extends ImportKind> = (typeof COLUMNS)[K];
+/** The export columns of vehicles or trailers, odometer and length in the organization's units. */
+export const assetColumnsOf = (type: 'VEHICLE' | 'TRAILER', units: UnitSystem): CsvColumn<Asset>[] =>
+  type === 'TRAILER' ? trailerColumns(lengthColumn(units, true)) : vehicleColumns(odometerColumn(units, true));
+
+/** The columns of a kind's export and import template (its rows are what an import reads). */
+export function columnsOf(kind: ImportKind, units: UnitSystem): ReadonlyArray<CsvColumn<never>> {
+  if (kind === 'drivers') return driverColumns;
+  return assetColumnsOf(kind === 'trailers' ? 'TRAILER' : 'VEHICLE', units);
+}
+
+/**
+ * The columns an import reads: the template's, and the other unit system's odometer or length
+ * column, so a file from before a units change (or from another carrier) still imports right.
+ */
+export function importColumnsOf(kind: ImportKind, units: UnitSystem): ReadonlyArray<CsvColumn<never>> {
+  const otherUnits: UnitSystem = units === 'IMPERIAL' ? 'METRIC' : 'IMPERIAL';
+  if (kind === 'vehicles') return [...columnsOf(kind, units), odometerColumn(otherUnits, false)];
+  if (kind === 'trailers') return [...columnsOf(kind, units), lengthColumn(otherUnits, false)];
+  return columnsOf(kind, units);
+}

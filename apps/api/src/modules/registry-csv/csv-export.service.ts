@@ -9,7 +9,8 @@ import { selectDrivers } from '../drivers/drivers.repository.ts';
 import { driverConditions, type DriverFilter } from '../drivers/drivers.service.ts';
 import { selectGateways } from '../gateways/gateways.repository.ts';
 import { gatewayConditions, type GatewayFilter } from '../gateways/gateways.service.ts';
-import { COLUMNS, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
+import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import { assetColumnsOf, driverColumns, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 
 /** The export never runs away with memory: a fleet is far smaller than this. */
 export const MAX_EXPORT_ROWS = 100_000;
@@ -43,16 +44,20 @@ async function all<R>(fetch: (limit: number, offset: number) => Promise<R[]>): P
   return out;
 }
 
-/** The filtered asset list as CSV (vehicles or trailers columns by type; vehicles when both). */
+/**
+ * The filtered asset list as CSV (vehicles or trailers columns by type; vehicles when both), the
+ * odometer or length in the organization's units.
+ */
 export async function exportAssets(db: DbOrTx, orgId: string, f: AssetFilter & { columns?: string[] }): Promise<string> {
-  const cols = pick(f.type === 'TRAILER' ? COLUMNS.trailers : COLUMNS.vehicles, f.columns);
+  const { units } = await getOrganizationSettings(db, orgId);
+  const cols = pick(assetColumnsOf(f.type === 'TRAILER' ? 'TRAILER' : 'VEHICLE', units), f.columns);
   const where = assetConditions(orgId, f);
   const rows = await all((limit, offset) => selectAssets(db, orgId, where, { orderBy: [sql`lower(${assets.unitNumber})`, sql`${assets.id}`], limit, offset }));
   return toCsv(cols, rows);
 }
 
 export async function exportDrivers(db: DbOrTx, orgId: string, f: DriverFilter & { columns?: string[] }): Promise<string> {
-  const cols = pick(COLUMNS.drivers, f.columns);
+  const cols = pick(driverColumns, f.columns);
   const where = driverConditions(orgId, f);
   const rows = await all((limit, offset) =>
     selectDrivers(db, orgId, where, { orderBy: [sql`lower(${drivers.lastName})`, sql`lower(${drivers.firstName})`, sql`${drivers.id}`], limit, offset }),

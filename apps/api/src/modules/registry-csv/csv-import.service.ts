@@ -9,7 +9,8 @@ import type { Actor } from '../../plugins/types.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
 import { insertWithActivity } from './bulk-insert.ts';
-import { COLUMNS, normalizeHeader, type CsvColumn } from './csv-columns.ts';
+import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 
 const SCHEMAS = { vehicles: vehicleInputSchema, trailers: trailerInputSchema, drivers: driverInputSchema } as const;
 const REQUIRED: Record<ImportKind, string[]> = {
@@ -42,17 +43,26 @@ async function existingKeys(db: DbOrTx, orgId: string, kind: ImportKind): Promis
   return { units: new Set(rows.map((r) => r.unit)), vins: new Set(rows.flatMap((r) => (r.vin ? [r.vin] : []))), licences: new Set() };
 }
 
+/**
+ * The column a normalized header names: a header first, then an alias, then a field name, so
+ * "Odometer (km)" is the km column although "odometerKm" is also the field both odometer columns fill.
+ */
+function columnFor(columns: ReadonlyArray<CsvColumn<never>>, n: string): CsvColumn<never> | undefined {
+  return columns.find((c) => normalizeHeader(c.header) === n) ?? columns.find((c) => c.aliases?.includes(n)) ?? columns.find((c) => normalizeHeader(c.field) === n);
+}
+
 /** Parses and validates the whole file without writing anything. */
 export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string, kind: K, csv: string): Promise<Analysis<K>> {
-  const columns = COLUMNS[kind] as ReadonlyArray<CsvColumn<never>>;
+  const { units } = await getOrganizationSettings(db, orgId);
+  const columns = importColumnsOf(kind, units).filter((c) => c.field !== '');
   const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => v.trim() });
   const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
   const mapping = new Map<string, CsvColumn<never>>();
   const unknownColumns: string[] = [];
   for (const h of headers) {
-    const n = normalizeHeader(h);
-    const col = columns.find((c) => c.field !== '' && (normalizeHeader(c.header) === n || normalizeHeader(c.field) === n || c.aliases?.includes(n)));
-    if (col && ![...mapping.values()].includes(col)) mapping.set(h, col);
+    const col = columnFor(columns, normalizeHeader(h));
+    // One column per field: a second odometer column (miles beside km) is ignored, not mixed in.
+    if (col && ![...mapping.values()].some((c) => c.field === col.field)) mapping.set(h, col);
     else unknownColumns.push(h);
   }
   const mappedFields = new Set([...mapping.values()].map((c) => c.field));
@@ -114,7 +124,9 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
     validRows: valid.length,
     invalidRows: badLines.size,
     errors,
-    sample: valid.slice(0, SAMPLE_ROWS).map((v) => ({ line: v.line, ...(v.input as Record<string, unknown>) })),
+    // Keyed by the file's columns, each value as it will be saved in that column's unit (the preview
+    // table). A parsed input has the record's field names for every importable column, which is all `value` reads.
+    sample: valid.slice(0, SAMPLE_ROWS).map((v) => ({ line: v.line, ...Object.fromEntries([...mapping.values()].map((c) => [c.header, c.value(v.input as never)])) })),
     columns: [...mapping.values()].map((c) => c.header),
     unknownColumns,
     valid,
@@ -156,8 +168,9 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
 
 const ANALYZE_AFTER_ROWS = 200;
 
-/** A CSV with the import columns, one example row, for the template download. */
-export function templateCsv(kind: ImportKind): string {
-  const cols = (COLUMNS[kind] as ReadonlyArray<CsvColumn<never>>).filter((c) => c.field !== '');
+/** A CSV with the import columns (odometer and length in the organization's units), one example row, for the template download. */
+export async function templateCsv(db: DbOrTx, orgId: string, kind: ImportKind): Promise<string> {
+  const { units } = await getOrganizationSettings(db, orgId);
+  const cols = columnsOf(kind, units).filter((c) => c.field !== '');
   return Papa.unparse({ fields: cols.map((c) => c.header), data: [cols.map((c) => c.example)] });
 }

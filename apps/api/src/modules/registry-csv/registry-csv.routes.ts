@@ -63,8 +63,10 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(`/organizations/:orgId/imports/${kind}/template`, {
       config: { permissions: [permission] },
       schema: { tags, summary: `CSV template for importing ${kind}`, params: orgIdParams, response: csvResponse },
-      handler: async (_req, reply) =>
-        reply.headers({ ...attachment(`${kind}-template`), 'content-disposition': `attachment; filename="${kind}-import-template.csv"` }).send(`${templateCsv(kind)}\r\n`),
+      handler: async (req, reply) =>
+        reply
+          .headers({ ...attachment(`${kind}-template`), 'content-disposition': `attachment; filename="${kind}-import-template.csv"` })
+          .send(`${await templateCsv(app.db, req.params.orgId, kind)}\r\n`),
     });
 
     app.post(`/organizations/:orgId/imports/${kind}/preview`, {

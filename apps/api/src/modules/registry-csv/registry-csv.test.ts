@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
-import { freshVin, registryActors } from '../../test/registry.ts';
+import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { freshVin, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -83,7 +83,9 @@ describe('CSV import', () => {
         expect.objectContaining({ line: 6, field: 'IFTA qualified' }),
       ]),
     );
-    expect(p.sample[0]).toMatchObject({ line: 2, unitNumber: 'IMP-1', fuelType: 'DIESEL', odometerKm: 193121.28 });
+    // The preview's sample is keyed by the file's columns, in their units (120,000 mi is 193,121.28 km saved).
+    expect(p.columns).toContain('Odometer (mi)');
+    expect(p.sample[0]).toMatchObject({ line: 2, 'Unit number': 'IMP-1', 'Fuel type': 'DIESEL', 'IFTA qualified': 'yes', 'Odometer (mi)': 120000 });
     const none = (await t.app.inject({ method: 'GET', url: `${base()}/assets?search=imp-`, headers: a.admin })).json();
     expect(none.totalElements).toBe(0);
 
@@ -132,5 +134,89 @@ describe('CSV import', () => {
     expect((await t.app.inject({ method: 'GET', url: `${base()}/imports/drivers/template`, headers: a.dispatcher })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, payload: { csv: 'x' } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/imports/vehicles/preview`, headers: a.admin, payload: { csv: 'x' } })).statusCode).toBe(404);
+  });
+});
+
+describe('CSV units follow the organization setting', () => {
+  /** A new organization (Imperial, the default) with two vehicles and a trailer of known sizes. */
+  async function carrier() {
+    const owner = await registerOrganization(t.app, `Units Carrier ${Date.now()}`);
+    const headers = bearer(owner.accessToken);
+    const org = `/api/v1/organizations/${owner.user.organization?.id}`;
+    const call = async (method: 'GET' | 'POST' | 'PUT', path: string, payload?: object) => {
+      const res = await t.app.inject({ method, url: `${org}${path}`, headers, payload });
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(method === 'POST' && path === '/assets' ? 201 : 200);
+      return res;
+    };
+    // 100,000 mi exactly, 500,000 km, and a 53 ft trailer as the API stores it (16.15 m).
+    await call('POST', '/assets', vehicleBody({ unitNumber: 'U-1', odometerKm: 160_934.4 }));
+    await call('POST', '/assets', vehicleBody({ unitNumber: 'U-2', odometerKm: 500_000 }));
+    await call('POST', '/assets', trailerBody({ unitNumber: 'UT-1', lengthM: 16.15 }));
+    return {
+      setUnits: async (units: 'IMPERIAL' | 'METRIC') => {
+        const settings = (await call('GET', '/settings')).json();
+        await call('PUT', '/settings', { ...settings, units });
+      },
+      csv: async (path: string) => parse((await call('GET', path)).body),
+      raw: async (path: string) => (await call('GET', path)).body,
+      preview: async (kind: string, csv: string) => (await call('POST', `/imports/${kind}/preview`, { csv })).json(),
+      commit: async (kind: string, csv: string) => (await call('POST', `/imports/${kind}`, { csv })).json(),
+      asset: async (unit: string) => (await call('GET', `/assets?search=${encodeURIComponent(unit)}`)).json().content[0],
+    };
+  }
+
+  it('exports odometers in miles and lengths in feet for an Imperial organization, km and metres for a Metric one', async () => {
+    const c = await carrier();
+    const imperial = await c.csv('/assets/export?type=VEHICLE');
+    expect(imperial.meta.fields).toContain('Odometer (mi)');
+    expect(imperial.meta.fields).not.toContain('Odometer (km)');
+    expect(imperial.data.map((r) => [r['Unit number'], r['Odometer (mi)']])).toEqual([['U-1', '100000'], ['U-2', '310685.6']]);
+    const imperialTrailers = await c.csv('/assets/export?type=TRAILER');
+    expect(imperialTrailers.meta.fields).toContain('Length (ft)');
+    expect(imperialTrailers.data[0]).toMatchObject({ 'Unit number': 'UT-1', 'Length (ft)': '53' });
+    expect((await c.csv('/imports/vehicles/template')).meta.fields).toContain('Odometer (mi)');
+    expect((await c.csv('/imports/trailers/template')).meta.fields).toContain('Length (ft)');
+
+    await c.setUnits('METRIC');
+    const metric = await c.csv('/assets/export?type=VEHICLE');
+    expect(metric.meta.fields).toContain('Odometer (km)');
+    expect(metric.meta.fields).not.toContain('Odometer (mi)');
+    expect(metric.data.map((r) => [r['Unit number'], r['Odometer (km)']])).toEqual([['U-1', '160934.4'], ['U-2', '500000']]);
+    const metricTrailers = await c.csv('/assets/export?type=TRAILER');
+    expect(metricTrailers.meta.fields).toContain('Length (m)');
+    expect(metricTrailers.data[0]).toMatchObject({ 'Unit number': 'UT-1', 'Length (m)': '16.15' });
+    expect((await c.csv('/imports/vehicles/template')).data[0]).toMatchObject({ 'Odometer (km)': '663050' });
+    expect((await c.csv('/imports/trailers/template')).data[0]).toMatchObject({ 'Length (m)': '16.15' });
+    // The Metric templates' example rows import cleanly too.
+    for (const kind of ['vehicles', 'trailers']) expect((await c.preview(kind, await c.raw(`/imports/${kind}/template`))).errors, kind).toEqual([]);
+  });
+
+  it('imports either unit by its header and a bare header in the organization units, saving metric', async () => {
+    const c = await carrier();
+    const vehicles = (header: string, rows: Array<[string, string]>) => [`Unit number,VIN,${header}`, ...rows.map(([u, v]) => `${u},${freshVin()},"${v}"`)].join('\n');
+    const odometer = async (header: string, value: string) => (await c.preview('vehicles', vehicles(header, [['X-1', value]]))).sample[0];
+
+    // Imperial: miles unless the header says km.
+    expect(await odometer('Odometer (mi)', '250,000')).toMatchObject({ 'Odometer (mi)': 250000 });
+    expect(await odometer('Odometer', '250000')).toMatchObject({ 'Odometer (mi)': 250000 });
+    expect(await odometer('Odometer (km)', '402336')).toMatchObject({ 'Odometer (km)': 402336 });
+    expect(await odometer('odometer_km', '1000.5')).toMatchObject({ 'Odometer (km)': 1000.5 });
+    expect((await c.commit('vehicles', vehicles('Odometer (km)', [['K-1', '402336']]))).imported).toBe(1);
+    expect(await c.asset('K-1')).toMatchObject({ odometerKm: 402336 });
+
+    await c.setUnits('METRIC');
+    // Metric: a file exported in miles before the change still reads as miles; a bare header is km.
+    expect((await c.commit('vehicles', vehicles('Odometer (mi)', [['M-1', '250,000']]))).imported).toBe(1);
+    expect(await c.asset('M-1')).toMatchObject({ odometerKm: 402336 });
+    expect((await c.commit('vehicles', vehicles('Odometer', [['M-2', '250000']]))).imported).toBe(1);
+    expect(await c.asset('M-2')).toMatchObject({ odometerKm: 250000 });
+    const trailers = 'Unit number,Trailer type,Length (ft),Length (m)\nUX-1,REEFER,48,99\n';
+    const preview = await c.preview('trailers', trailers);
+    expect(preview.unknownColumns).toEqual(['Length (m)']); // one length per row: the second column is ignored, not mixed in
+    expect(preview.sample[0]).toMatchObject({ 'Length (ft)': 48 });
+    expect((await c.commit('trailers', trailers)).imported).toBe(1);
+    expect(await c.asset('UX-1')).toMatchObject({ lengthM: 14.63 });
+    expect((await c.commit('trailers', 'Unit number,Length\nUX-2,14.63\n')).imported).toBe(1);
+    expect(await c.asset('UX-2')).toMatchObject({ lengthM: 14.63 });
   });
 });

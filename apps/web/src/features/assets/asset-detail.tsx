@@ -12,6 +12,7 @@ import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
+import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -65,6 +66,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
   const canPair = useCan('GAT_PAIR');
+  const units = useUnits();
   const vehicle = a.type === 'VEHICLE';
   const call = useRegistryMutation(({ path, method }: { path: string; method: 'POST' | 'PUT' | 'DELETE' }) => api<unknown>(orgPath(path), { method }));
   const remove = useRegistryMutation(() => api<RemovalResult>(orgPath(`/assets/${a.id}`), { method: 'DELETE' }));
@@ -119,12 +121,12 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
           <>
             <Fact label="Fuel">{a.fuelType ? fuelLabel.get(a.fuelType) : null}</Fact>
             <Fact label="IFTA qualified">{a.iftaQualified ? 'Yes' : 'No'}</Fact>
-            <Fact label="Odometer">{a.odometerKm !== null ? `${a.odometerKm.toLocaleString('en-US')} km` : null}</Fact>
+            <Fact label="Odometer">{a.odometerKm === null ? null : formatOdometer(a.odometerKm, units)}</Fact>
           </>
         ) : (
           <>
             <Fact label="Trailer type">{a.trailerType ? trailerLabel.get(a.trailerType) : null}</Fact>
-            <Fact label="Length">{a.lengthM !== null ? `${a.lengthM} m` : null}</Fact>
+            <Fact label="Length">{a.lengthM === null ? null : formatLength(a.lengthM, units)}</Fact>
             <Fact label="Attached to">{a.attachedTo?.unitNumber}</Fact>
           </>
         )}

@@ -1,4 +1,5 @@
-import { Checkbox, Drawer, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { useMemo } from 'react';
+import { Center, Checkbox, Drawer, Loader, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import {
   FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
@@ -9,6 +10,7 @@ import { orgPath } from '../../lib/org-path.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { lengthField, odometerField, unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const STATUS_DATA = [
@@ -38,12 +40,25 @@ export interface AssetFormProps {
 /** Add and edit form of a vehicle or trailer in a side drawer, validated by the api-contract schema. */
 export function AssetFormDrawer(props: AssetFormProps) {
   const noun = props.type === 'VEHICLE' ? 'vehicle' : 'trailer';
+  // Odometer and length are typed in the organization's units: the form waits until they are known.
+  const units = useLoadedUnits();
+  const form = !units ? (
+    <Center py="xl">
+      <Loader size="sm" aria-label="Loading the organization's units" />
+    </Center>
+  ) : props.type === 'VEHICLE' ? (
+    <VehicleForm {...props} units={units} />
+  ) : (
+    <TrailerForm {...props} units={units} />
+  );
   return (
     <Drawer opened={props.opened} onClose={props.onClose} position="right" size="lg" title={props.asset ? `Edit ${noun} ${props.asset.unitNumber}` : `Add ${noun}`}>
-      {props.opened && (props.type === 'VEHICLE' ? <VehicleForm {...props} /> : <TrailerForm {...props} />)}
+      {props.opened && form}
     </Drawer>
   );
 }
+
+type FormProps = AssetFormProps & { units: UnitSystem };
 
 function useSave(props: AssetFormProps) {
   return useRegistryMutation((body: unknown) =>
@@ -53,13 +68,16 @@ function useSave(props: AssetFormProps) {
   );
 }
 
-function VehicleForm(props: AssetFormProps) {
+function VehicleForm(props: FormProps) {
   const a = props.asset;
-  const form = useZodForm(vehicleInputSchema, {
+  // The odometer box holds the organization's unit (mi or km); the schema hands the API km.
+  const odometer = useMemo(() => odometerField(vehicleInputSchema.shape.odometerKm, a?.odometerKm ?? null, props.units), [a?.odometerKm, props.units]);
+  const schema = useMemo(() => vehicleInputSchema.extend({ odometerKm: odometer.schema }), [odometer]);
+  const form = useZodForm(schema, {
     defaultValues: {
       type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
       plate: text(a?.plate), plateState: text(a?.plateState), fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL', iftaQualified: a?.iftaQualified ?? true,
-      odometerKm: a?.odometerKm ?? null, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+      odometerKm: odometer.shown, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
     },
   });
   const save = useSave(props);
@@ -82,7 +100,7 @@ function VehicleForm(props: AssetFormProps) {
           <TextInput label="Make" {...field(form, 'make')} />
           <TextInput label="Model" {...field(form, 'model')} />
           <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
-          <TextInput label="Odometer (km)" inputMode="decimal" {...numField(form, 'odometerKm')} />
+          <TextInput label={`Odometer (${unitLabels(props.units).distance})`} inputMode="decimal" {...numField(form, 'odometerKm')} />
           <TextInput label="Licence plate" {...field(form, 'plate')} />
           <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
           <NativeSelect label="Fuel type (IFTA)" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'fuelType')} />
@@ -96,12 +114,15 @@ function VehicleForm(props: AssetFormProps) {
   );
 }
 
-function TrailerForm(props: AssetFormProps) {
+function TrailerForm(props: FormProps) {
   const a = props.asset;
-  const form = useZodForm(trailerInputSchema, {
+  // The length box holds the organization's unit (ft or m); the schema hands the API metres.
+  const length = useMemo(() => lengthField(trailerInputSchema.shape.lengthM, a?.lengthM ?? null, props.units), [a?.lengthM, props.units]);
+  const schema = useMemo(() => trailerInputSchema.extend({ lengthM: length.schema }), [length]);
+  const form = useZodForm(schema, {
     defaultValues: {
       type: 'TRAILER', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
-      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: a?.lengthM ?? null, plate: text(a?.plate), plateState: text(a?.plateState),
+      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: length.shown, plate: text(a?.plate), plateState: text(a?.plateState),
       status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
     },
   });
@@ -123,7 +144,12 @@ function TrailerForm(props: AssetFormProps) {
           <TextInput label="Unit number" required {...field(form, 'unitNumber')} data-autofocus />
           <TextInput label="VIN" maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
           <NativeSelect label="Trailer type" data={TRAILER_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'trailerType')} />
-          <TextInput label="Length (m)" inputMode="decimal" description="A 53 ft trailer is 16.15 m" {...numField(form, 'lengthM')} />
+          <TextInput
+            label={`Length (${unitLabels(props.units).length})`}
+            inputMode="decimal"
+            description={props.units === 'METRIC' ? 'A 53 ft trailer is 16.15 m' : undefined}
+            {...numField(form, 'lengthM')}
+          />
           <TextInput label="Make" {...field(form, 'make')} />
           <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
           <TextInput label="Licence plate" {...field(form, 'plate')} />

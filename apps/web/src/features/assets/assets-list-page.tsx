@@ -11,12 +11,13 @@ import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, u
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
 import { AssetDetailDrawer } from './asset-detail.tsx';
+import { formatLength, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
-function columnsFor(type: AssetType): TableColumn<Asset>[] {
+function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
   const common: TableColumn<Asset>[] = [
     { key: 'unitNumber', header: 'Unit', sortable: true, primary: true, render: (a) => <Text fw={600} size="sm">{a.unitNumber}</Text> },
     { key: 'vin', header: 'VIN', sortable: true, render: (a) => <Text ff="monospace" size="sm">{dash(a.vin)}</Text> },
@@ -35,13 +36,14 @@ function columnsFor(type: AssetType): TableColumn<Asset>[] {
       { key: 'device', header: 'Device', render: (a) => dash(a.device?.name) },
       { key: 'trailers', header: 'Trailers', hiddenByDefault: true, render: (a) => dash(a.trailers.map((t) => t.unitNumber).join(', ')) },
       { key: 'fuelType', header: 'Fuel', hiddenByDefault: true, render: (a) => dash(a.fuelType ? fuelLabel.get(a.fuelType) : null) },
+      { key: 'odometerKm', header: 'Odometer', hiddenByDefault: true, render: (a) => formatOdometer(a.odometerKm, units) },
       ...tail,
     ];
   }
   return [
     ...common,
     { key: 'trailerType', header: 'Type', render: (a) => dash(a.trailerType ? trailerLabel.get(a.trailerType) : null) },
-    { key: 'lengthM', header: 'Length', hiddenByDefault: true, render: (a) => (a.lengthM ? `${a.lengthM} m` : '—') },
+    { key: 'lengthM', header: 'Length', hiddenByDefault: true, render: (a) => formatLength(a.lengthM, units) },
     { key: 'attachedTo', header: 'Attached to', render: (a) => dash(a.attachedTo?.unitNumber) },
     ...tail,
   ];
@@ -63,7 +65,8 @@ export function AssetsListPage({ type }: { type: AssetType }) {
   const canCreate = useCan('ASSET_CREATE');
   const query = useMemo(() => ({ ...pageQuery, type, status: status ?? undefined, group: group ?? undefined }), [pageQuery, type, status, group]);
   const list = usePagedList<Asset>('assets', query);
-  const columns = useMemo(() => columnsFor(type), [type]);
+  const units = useUnits();
+  const columns = useMemo(() => columnsFor(type, units), [type, units]);
   const closeAdd = () => {
     setAdding(false);
     setEditing(null);

@@ -13,7 +13,8 @@ import { api } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
-import { formatDistance, formatDuration, formatSpeed, speedIn, useUnits } from '../../lib/map/map-api.ts';
+import { formatDuration } from '../../lib/map/map-api.ts';
+import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
 import { markersToGeoJSON, MARKERS_SOURCE, SPEED_STOPS, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { playbackPosition } from './playback.ts';
@@ -132,7 +133,7 @@ export default function HistoryRoutePage() {
   const nxt = track[Math.min(idx + 1, track.length - 1)];
   const f = pos - idx;
   const marker = cur && nxt ? { lon: cur.longitude + (nxt.longitude - cur.longitude) * f, lat: cur.latitude + (nxt.latitude - cur.latitude) * f } : null;
-  const unitLabel = units === 'IMPERIAL' ? 'mph' : 'km/h';
+  const unitLabel = unitLabels(units).speed;
 
   return (
     <Stack gap="sm" data-testid="history-page">

@@ -13,7 +13,8 @@ import { coalesceSourceRepaints, type RepaintGate } from './coalesce-repaints.ts
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { connectLiveStream, countByStatus, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
-import { fetchLiveVehicles, formatAge, formatSpeed, useGroups, useUnits } from '../../lib/map/map-api.ts';
+import { fetchLiveVehicles, formatAge, useGroups } from '../../lib/map/map-api.ts';
+import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
@@ -288,7 +289,7 @@ interface VehicleListProps {
   groups: { value: string; label: string }[];
   selectedId: string | null;
   onSelect: (v: LiveVehicle) => void;
-  units: 'IMPERIAL' | 'METRIC';
+  units: UnitSystem;
 }
 
 function VehicleList(p: VehicleListProps) {
@@ -354,7 +355,7 @@ const VIRTUALIZE_ABOVE = 200;
  * The vehicle rows. A small fleet renders every row (find-in-page works); a big one renders only
  * the rows in view, so thousands of vehicles updating every second cost a few dozen rows.
  */
-function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; onSelect: (v: LiveVehicle) => void; units: 'IMPERIAL' | 'METRIC'; viewport: React.RefObject<HTMLDivElement | null> }) {
+function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; onSelect: (v: LiveVehicle) => void; units: UnitSystem; viewport: React.RefObject<HTMLDivElement | null> }) {
   const virtual = p.vehicles.length > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: p.vehicles.length,
@@ -426,7 +427,7 @@ function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; on
   );
 }
 
-function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; units: 'IMPERIAL' | 'METRIC'; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
+function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; units: UnitSystem; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
   const row = (label: string, value: string) => (
     <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="xs" c="dimmed">

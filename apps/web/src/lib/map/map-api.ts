@@ -1,22 +1,7 @@
-import type { Group, LiveVehicle, OrganizationSettingsValues, Page } from '@fleet/api-contract';
-import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
+import type { Group, LiveVehicle, Page } from '@fleet/api-contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../org-path.ts';
-
-export function useOrgSettings() {
-  const orgId = useEffectiveOrganizationId();
-  return useQuery({
-    queryKey: ['org', orgId, 'settings'],
-    enabled: !!orgId,
-    staleTime: 5 * 60_000,
-    queryFn: ({ signal }) => api<OrganizationSettingsValues>(orgPathFor(orgId!, '/settings'), { signal, toast: false }),
-  });
-}
-
-export function useUnits(): 'IMPERIAL' | 'METRIC' {
-  return useOrgSettings().data?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
-}
 
 export function useGroups() {
   const orgId = useEffectiveOrganizationId();
@@ -30,22 +15,6 @@ export function useGroups() {
 /** REST fallback and first paint: the latest position of every vehicle. */
 export function fetchLiveVehicles(orgId: string, signal?: AbortSignal) {
   return api<{ vehicles: LiveVehicle[] }>(orgPathFor(orgId, '/assets/live'), { signal, toast: false });
-}
-
-const KMH_PER_MPH = 1.609344;
-
-/** Speeds are km/h on the wire; shown in the organization's units. */
-export function formatSpeed(kmh: number | null | undefined, units: 'IMPERIAL' | 'METRIC'): string {
-  if (kmh === null || kmh === undefined) return '—';
-  return units === 'IMPERIAL' ? `${Math.round(kmh / KMH_PER_MPH)} mph` : `${Math.round(kmh)} km/h`;
-}
-
-export function speedIn(kmh: number, units: 'IMPERIAL' | 'METRIC'): number {
-  return units === 'IMPERIAL' ? kmh / KMH_PER_MPH : kmh;
-}
-
-export function formatDistance(m: number, units: 'IMPERIAL' | 'METRIC'): string {
-  return units === 'IMPERIAL' ? `${(m / 1609.344).toFixed(1)} mi` : `${(m / 1000).toFixed(1)} km`;
 }
 
 export function formatDuration(s: number): string {

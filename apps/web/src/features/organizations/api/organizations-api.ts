@@ -4,6 +4,7 @@ import type {
 } from '@fleet/api-contract';
 import { api } from '../../../lib/api-client.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
+import { orgSettingsKey } from '../../../lib/org-settings.ts';
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -53,11 +54,16 @@ export function useSetOrganizationStatus() {
   });
 }
 
+/** Saves the settings; every screen reading them (units, map thresholds) sees the saved values at once. */
 export function useUpdateSettings(orgId: string) {
+  const qc = useQueryClient();
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (input: OrganizationSettingsValues) => api<OrganizationSettingsValues>(orgPathFor(orgId, '/settings'), { method: 'PUT', body: input }),
-    onSuccess: invalidate,
+    onSuccess: (saved) => {
+      qc.setQueryData(orgSettingsKey(orgId), saved);
+      return invalidate();
+    },
   });
 }
 

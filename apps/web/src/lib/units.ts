@@ -1,0 +1,106 @@
+import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
+import {
+  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
+  speedFromKmh, volumeFromL, type UnitLabels, type UnitSystem,
+} from '@fleet/api-contract/units';
+import { z } from 'zod';
+import { useOrgSettings } from './org-settings.ts';
+
+// Every screen shows distances, speeds, odometers, lengths and fuel through this module, in the
+// organization's unit system (settings `units`); the API always speaks metric. The conversions and
+// their precision come from the contract, so the CSV export shows the same digits as the screens.
+
+export type { UnitLabels, UnitSystem };
+
+/** The organization's unit system; the default (Imperial) until its settings have loaded. */
+export function useUnits(): UnitSystem {
+  return useOrgSettings().data?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
+}
+
+/**
+ * The unit system once it is known, undefined while the settings load. Forms wait for it: what a
+ * person types is read in these units, so they must not change under the form.
+ */
+export function useLoadedUnits(): UnitSystem | undefined {
+  const q = useOrgSettings();
+  if (q.data) return q.data.units;
+  // Unreadable (or no organization to ask): the default is the best guess, as in useUnits.
+  return q.isError || q.fetchStatus === 'idle' ? DEFAULT_ORGANIZATION_SETTINGS.units : undefined;
+}
+
+/** Short unit names: `mi`, `mph`, `ft`, `gal`, `mpg`, or `km`, `km/h`, `m`, `L`, `L/100 km`. */
+export const unitLabels = (units: UnitSystem): UnitLabels => UNIT_LABELS[units];
+
+const DASH = '—';
+const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || Number.isNaN(v);
+const grouped = (v: number, decimals: number, fixed = false) =>
+  v.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: fixed ? decimals : 0 });
+
+/** A speed (km/h on the wire) in the organization's units, as the chart and legend plot it. */
+export const speedIn = (kmh: number, units: UnitSystem): number => speedFromKmh(kmh, units);
+
+/** "55 mph" or "88 km/h"; a dash when unknown. */
+export function formatSpeed(kmh: number | null | undefined, units: UnitSystem): string {
+  if (missing(kmh)) return DASH;
+  return `${Math.round(speedFromKmh(kmh, units))} ${UNIT_LABELS[units].speed}`;
+}
+
+/** A trip or route distance given in metres: "12.4 mi" or "20.0 km". */
+export function formatDistance(m: number | null | undefined, units: UnitSystem): string {
+  if (missing(m)) return DASH;
+  const d = DISPLAY_DECIMALS[units].distance;
+  return `${grouped(distanceFromKm(m / 1000, units), d, true)} ${UNIT_LABELS[units].distance}`;
+}
+
+/** An odometer given in km: "412,000 mi" or "663,049.7 km" (tenths only when there are any). */
+export function formatOdometer(km: number | null | undefined, units: UnitSystem): string {
+  if (missing(km)) return DASH;
+  return `${grouped(odometerForDisplay(km, units), DISPLAY_DECIMALS[units].odometer)} ${UNIT_LABELS[units].distance}`;
+}
+
+/** A length given in metres (a trailer's): "53 ft" or "16.15 m". */
+export function formatLength(m: number | null | undefined, units: UnitSystem): string {
+  if (missing(m)) return DASH;
+  return `${grouped(lengthForDisplay(m, units), DISPLAY_DECIMALS[units].length)} ${UNIT_LABELS[units].length}`;
+}
+
+/** A fuel quantity given in litres: "125.3 gal" or "474.3 L". */
+export function formatFuelVolume(litres: number | null | undefined, units: UnitSystem): string {
+  if (missing(litres)) return DASH;
+  return `${grouped(volumeFromL(litres, units), DISPLAY_DECIMALS[units].volume, true)} ${UNIT_LABELS[units].volume}`;
+}
+
+/** Fuel economy of a distance (km) on a fuel quantity (litres): "6.7 mpg" or "35.3 L/100 km". */
+export function formatFuelEconomy(km: number | null | undefined, litres: number | null | undefined, units: UnitSystem): string {
+  const e = missing(km) || missing(litres) ? null : fuelEconomy(km, litres, units);
+  return e === null ? DASH : `${grouped(e, DISPLAY_DECIMALS[units].economy, true)} ${UNIT_LABELS[units].economy}`;
+}
+
+/**
+ * A form field typed in the organization's units whose value the API takes metric. The text is
+ * converted first and the contract's own schema `metric` then checks the metric number, so its
+ * limits and messages hold. A value left exactly as it was shown goes back exactly as it came:
+ * saving a record without touching the field never moves it by a rounding step.
+ */
+export function typedInUnits<S extends z.ZodType>(metric: S, shown: string, original: number | null, toMetric: (v: number) => number) {
+  return z.preprocess((v) => {
+    if (typeof v !== 'string') return v; // null: the box is empty
+    const text = v.trim();
+    if (original !== null && text === shown) return original;
+    if (text === '') return null;
+    const n = Number(text);
+    return Number.isFinite(n) ? toMetric(n) : v; // not a number: the contract names the problem
+  }, metric);
+}
+
+/** The odometer's text in the form (no grouping), and the schema reading it back to km. */
+export function odometerField<S extends z.ZodType>(metric: S, km: number | null, units: UnitSystem) {
+  const shown = km === null ? '' : String(odometerForDisplay(km, units));
+  return { shown, schema: typedInUnits(metric, shown, km, (v) => odometerKmFromInput(v, units)) };
+}
+
+/** A trailer length's text in the form, and the schema reading it back to metres. */
+export function lengthField<S extends z.ZodType>(metric: S, m: number | null, units: UnitSystem) {
+  const shown = m === null ? '' : String(lengthForDisplay(m, units));
+  return { shown, schema: typedInUnits(metric, shown, m, (v) => lengthMFromInput(v, units)) };
+}

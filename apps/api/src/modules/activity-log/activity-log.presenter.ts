@@ -58,6 +58,6 @@ export function presentDetail(r: Row, lookup: Lookup): ActivityLogDetail {
     before: snapshot(before),
     after: snapshot(after),
     changes: diff(before, after).map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) })),
-    labelledChanges: labelledChanges({ action: r.action, entityType: r.entityType, before, after }, lookup),
+    labelledChanges: labelledChanges({ action: r.action, entityType: r.entityType, entityId: r.entityId, before, after }, lookup),
   };
 }

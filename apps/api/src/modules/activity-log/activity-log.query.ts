@@ -81,6 +81,8 @@ export async function getActivity({ db, orgId }: { db: Db; orgId: string }, id: 
   return presentDetail(r, await lookupRecords(db, orgId, referencedIds(factsOf(r))));
 }
 
+const byLabel = (x: { label: string }, y: { label: string }) => x.label.localeCompare(y.label);
+
 /** The actions and entity types that occur in this organization's log (filter drop-downs), with their labels. */
 export async function activityFilters({ db, orgId }: { db: Db; orgId: string }): Promise<ActivityLogFilters> {
   const [actions, entityTypes] = await Promise.all([
@@ -90,7 +92,7 @@ export async function activityFilters({ db, orgId }: { db: Db; orgId: string }):
   return {
     actions: actions.map((r) => r.v),
     entityTypes: entityTypes.map((r) => r.v),
-    actionOptions: actions.map((r) => ({ value: r.v, label: actionLabel(r.v) })),
-    entityTypeOptions: entityTypes.map((r) => ({ value: r.v, label: entityTypeLabel(r.v) })),
+    actionOptions: actions.map((r) => ({ value: r.v, label: actionLabel(r.v) })).sort(byLabel),
+    entityTypeOptions: entityTypes.map((r) => ({ value: r.v, label: entityTypeLabel(r.v) })).sort(byLabel),
   };
 }

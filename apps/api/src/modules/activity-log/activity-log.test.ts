@@ -157,7 +157,7 @@ describe('entries read as sentences with labelled changes and a link to the reco
     const { entry, detail } = await latest('UPDATE', created.id);
     expect(entry.summary).toBe(`Dana Whitfield changed vehicle ${body.unitNumber}: Odometer, Notes`);
     expect(detail.labelledChanges).toEqual([
-      { field: 'odometerM', label: 'Odometer', before: '120,000 km', after: '125,001 km' },
+      { field: 'odometerM', label: 'Odometer', before: '120,000 km', after: '125,000.5 km' },
       { field: 'notes', label: 'Notes', before: null, after: 'New tyres' },
     ]);
     expect(detail.changes.map((c) => c.field)).toEqual(['odometerM', 'notes']);
@@ -180,7 +180,7 @@ describe('entries read as sentences with labelled changes and a link to the reco
     const onDevice = await latest('PAIR_DEVICE', device.id);
     expect(onDevice.entry.summary).toBe(`Dana Whitfield paired device ${uniqueId} with vehicle ${vehicle.unitNumber}`);
     expect(onDevice.entry.record).toEqual({ type: 'DEVICE', id: device.id, label: `device ${uniqueId}`, path: `/settings/organization-settings/devices/${device.id}` });
-    expect(onDevice.detail.labelledChanges).toEqual(expect.arrayContaining([{ field: 'assetId', label: 'Vehicle', before: null, after: vehicle.unitNumber }]));
+    expect(onDevice.detail.labelledChanges).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: vehicle.unitNumber }]);
     const onVehicle = await latest('PAIR_DEVICE', vehicle.id);
     expect(onVehicle.entry.summary).toBe(onDevice.entry.summary);
     expect(onVehicle.entry.record.type).toBe('VEHICLE');

@@ -291,14 +291,15 @@ describe('the record and its screen', () => {
   });
 });
 
-const changesOf = (entityType: string, before: unknown, after: unknown, action = 'UPDATE') => labelledChanges({ action, entityType, before, after }, lookup);
+const changesOf = (entityType: string, before: unknown, after: unknown, action = 'UPDATE', entityId: string | null = null) =>
+  labelledChanges({ action, entityType, entityId, before, after }, lookup);
 
 describe('labelled changes', () => {
   it('labels fields, names linked records and writes values in words', () => {
     const before = { ...vehicleRow, currentDriverId: LUIS, iftaQualified: true, fuelType: 'DIESEL', updatedAt: 'a' };
     const after = { ...vehicleRow, currentDriverId: MARIA, iftaQualified: false, fuelType: 'GASOLINE', odometerM: 1_234_567, updatedAt: 'b' };
     expect(changesOf('ASSET', before, after)).toEqual([
-      { field: 'odometerM', label: 'Odometer', before: '1,000 km', after: '1,235 km' },
+      { field: 'odometerM', label: 'Odometer', before: '1,000 km', after: '1,234.6 km' },
       { field: 'currentDriverId', label: 'Current driver', before: 'Luis Ortiz', after: 'Maria Lopez' },
       { field: 'iftaQualified', label: 'IFTA-qualified', before: 'Yes', after: 'No' },
       { field: 'fuelType', label: 'Fuel type (IFTA)', before: 'Special Diesel', after: 'Gasoline' },
@@ -308,11 +309,14 @@ describe('labelled changes', () => {
   it('leaves bookkeeping out of a creation and shows a linked id once, by its name at the time', () => {
     const created = changesOf('GATEWAY', undefined, { id: DEV07, organizationId: ORG, createdAt: '2026-01-01T00:00:00Z', uniqueId: 'demo-truck-07', assetId: V107 });
     expect(created.map((c) => c.label)).toEqual(['Unique id (IMEI or serial)', 'Vehicle']);
-    const paired = changesOf('GATEWAY', { assetId: null }, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107 (old name)' });
-    expect(paired).toEqual([
-      { field: 'assetId', label: 'Vehicle', before: null, after: '107 (old name)' },
-      { field: 'gatewayId', label: 'Device', before: null, after: 'demo-truck-07' },
-    ]);
+    const pairing = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107 (old name)' };
+    expect(changesOf('GATEWAY', { assetId: null }, pairing, 'PAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: '107 (old name)' }]);
+    expect(changesOf('ASSET', { assetId: null }, pairing, 'PAIR_DEVICE', V107)).toEqual([{ field: 'gatewayId', label: 'Device', before: null, after: 'demo-truck-07' }]);
+    const unpaired = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 };
+    expect(changesOf('GATEWAY', unpaired, null, 'UNPAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: '107', after: null }]);
+    const attached = { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' };
+    expect(changesOf('ASSET', { vehicleId: V110 }, attached, 'ATTACH_TRAILER', T204)).toEqual([{ field: 'vehicleId', label: 'Vehicle', before: '110', after: '117' }]);
+    expect(changesOf('ASSET', null, attached, 'ATTACH_TRAILER', V117)).toEqual([{ field: 'trailerId', label: 'Trailer', before: null, after: 'T-204' }]);
   });
 
   it('leaves out what a link action stores only to name things (the sentence says it)', () => {

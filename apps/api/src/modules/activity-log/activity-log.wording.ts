@@ -171,7 +171,6 @@ const BOOKKEEPING = new Set(['id', 'organizationId', 'createdAt', 'updatedAt']);
 /** Fields a link action stores to name things as they were, not changes of the record: its sentence says them. */
 const CONTEXT: Record<string, readonly string[]> = {
   ASSIGN_DRIVER: ['unitNumber', 'driverPreviousVehicleId'],
-  PAIR_DEVICE: ['unitNumber'],
 };
 const RETENTION_KIND_SET = new Set(Object.keys(RETENTION_KIND_INFO));
 
@@ -208,7 +207,7 @@ export function formatValue(entityType: string, field: string, value: unknown, s
   }
   switch (field) {
     case 'odometerM':
-      return typeof value === 'number' ? `${num(value / 1000)} km` : String(value);
+      return typeof value === 'number' ? `${num(value / 1000, 1)} km` : String(value);
     case 'lengthM':
       return typeof value === 'number' ? `${num(value, 2)} m` : String(value);
     case 'profileImageId':
@@ -353,14 +352,18 @@ export function fieldLabel(entityType: string, field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The difference for a reader: bookkeeping and context left out, a linked id and its stored name shown once. */
-export function labelledChanges(f: Pick<ActivityFacts, 'action' | 'entityType' | 'before' | 'after'>, lookup: Lookup): ActivityLabelledChange[] {
+/**
+ * The difference for a reader: bookkeeping and context left out, a linked id and its stored name
+ * shown once, and no link from the record to itself (a device's pairing names the device).
+ */
+export function labelledChanges(f: Pick<ActivityFacts, 'action' | 'entityType' | 'entityId' | 'before' | 'after'>, lookup: Lookup): ActivityLabelledChange[] {
   const { entityType, before, after } = f;
   const context = CONTEXT[f.action] ?? [];
-  const shown = diff(before, after).filter((c) => !BOOKKEEPING.has(c.field) && !context.includes(c.field));
-  const fields = new Set(shown.map((c) => c.field));
-  return shown
-    .filter((c) => !(COMPANIONS.has(c.field) && fields.has(COMPANIONS.get(c.field) ?? '')))
+  const isSelf = (c: { field: string; before: unknown; after: unknown }) => c.field in LINK_FIELDS && !!f.entityId && (c.after ?? c.before) === f.entityId;
+  const changed = diff(before, after).filter((c) => !BOOKKEEPING.has(c.field) && !context.includes(c.field));
+  const fields = new Set(changed.map((c) => c.field));
+  return changed
+    .filter((c) => !isSelf(c) && !(COMPANIONS.has(c.field) && fields.has(COMPANIONS.get(c.field) ?? '')))
     .map((c) => ({
       field: c.field,
       label: fieldLabel(entityType, c.field),

@@ -19,12 +19,49 @@ export const activityLogQuerySchema = pageQuerySchema.extend({
 });
 export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 
+// Snapshot values are whatever the changed record held: JSON of bounded depth. A recursive schema
+// would document as a `$ref` into `$defs` that the OpenAPI document does not carry, so the nesting
+// is spelled out to the depth the log stores (a record's field, an object or list in it, and one
+// level more: the organization's settings, a group's added members); the presenter writes anything
+// deeper as a JSON string.
+const jsonScalarSchema = z
+  .union([z.string(), z.number(), z.boolean(), z.null()])
+  .describe('A JSON scalar: string, number, boolean or null');
+const jsonLevel = (inner: z.ZodType) => z.union([jsonScalarSchema, z.array(inner), z.record(z.string(), inner)]);
+
+/** One field's value in a before/after snapshot: a scalar, or a list or object of them (three levels). */
+export const activityJsonValueSchema = jsonLevel(jsonLevel(jsonLevel(jsonScalarSchema))).describe(
+  'A JSON value as stored in the snapshot: string, number, boolean, null, or a list or object of such values (objects and lists nest at most three levels; deeper content is given as a JSON string)',
+);
+export type ActivityJsonValue = z.infer<typeof activityJsonValueSchema>;
+
+/** A whole before or after snapshot: the record's fields by name, or null when there is none. */
+export const activitySnapshotSchema = z
+  .record(z.string(), activityJsonValueSchema)
+  .nullable()
+  .describe('The record as it was before or after the change, field name to value (secrets removed); null when the action has no such side');
+
 export const activityActorSchema = z.object({
   userId: z.string().nullable(),
   email: z.string().nullable(),
   role: z.string().nullable(),
+  /** First and last name from the users table; null for the system or a user without a name. */
   name: z.string().nullable(),
+  /** What a reader sees: the name, else the e-mail, else "System" (scheduled jobs, seeding). */
+  label: z.string(),
 });
+
+/** The record an entry concerns, as a reader names it, and the web app's screen that opens it. */
+export const activityRecordSchema = z.object({
+  /** VEHICLE, TRAILER, DRIVER, DEVICE, USER, ROLE, GROUP, ORGANIZATION, DATA_RETENTION, DEVICE_MODEL, or the raw entity type. */
+  type: z.string(),
+  id: z.string().nullable(),
+  /** "vehicle 117", "driver Maria Lopez", "the data retention periods". */
+  label: z.string(),
+  /** Path in the web app that shows the record; null when it no longer exists or has no screen. */
+  path: z.string().nullable(),
+});
+export type ActivityRecord = z.infer<typeof activityRecordSchema>;
 
 export const activityLogEntrySchema = z.object({
   id: z.number().int(),
@@ -36,20 +73,43 @@ export const activityLogEntrySchema = z.object({
   ip: z.string().nullable(),
   /** Fields that differ between before and after (names only; the detail has the values). */
   changedFields: z.array(z.string()),
+  /** The entry as a sentence: "Dana Reyes assigned driver Luis Ortiz to vehicle 117". */
+  summary: z.string(),
+  record: activityRecordSchema.nullable(),
 });
 export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;
 
-export const activityChangeSchema = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+/** One top-level field that differs, with the raw values. */
+export const activityChangeSchema = z.object({ field: z.string(), before: activityJsonValueSchema, after: activityJsonValueSchema });
+
+/** The same difference for a reader: the field's label and its values in words (linked ids named). */
+export const activityLabelledChangeSchema = z.object({
+  field: z.string(),
+  /** "Device", "Odometer", "Current driver". */
+  label: z.string(),
+  /** Null: the field was empty (or absent) on that side. */
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type ActivityLabelledChange = z.infer<typeof activityLabelledChangeSchema>;
 
 export const activityLogDetailSchema = activityLogEntrySchema.extend({
-  before: z.unknown(),
-  after: z.unknown(),
-  /** One line per top-level field that differs. */
+  before: activitySnapshotSchema,
+  after: activitySnapshotSchema,
+  /** One line per top-level field that differs, raw. */
   changes: z.array(activityChangeSchema),
+  /** The changes a reader cares about (bookkeeping columns left out), labelled and in words. */
+  labelledChanges: z.array(activityLabelledChangeSchema),
 });
 export type ActivityLogDetail = z.infer<typeof activityLogDetailSchema>;
+
+const filterOptionSchema = z.object({ value: z.string(), label: z.string() });
 
 export const activityLogFiltersSchema = z.object({
   actions: z.array(z.string()),
   entityTypes: z.array(z.string()),
+  /** The same codes with their labels ("Assign driver", "Vehicle or trailer"), for drop-downs. */
+  actionOptions: z.array(filterOptionSchema),
+  entityTypeOptions: z.array(filterOptionSchema),
 });
+export type ActivityLogFilters = z.infer<typeof activityLogFiltersSchema>;

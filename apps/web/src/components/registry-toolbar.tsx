@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Select } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -24,6 +24,31 @@ export function useFilterParam(name: string): [string | null, (v: string | null)
     [name, setParams],
   );
   return [params.get(name), set];
+}
+
+/**
+ * The record whose detail is open. A link may open one with `?open=<id>` (an activity-log entry
+ * links its record so); the parameter is then taken out of the URL, because opening a row also
+ * applies a pending search to the URL in the same tick and two search-param updates in one tick
+ * keep only the last.
+ */
+export function useOpenParam(): [string | null, (id: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const linked = params.get('open');
+  const [openId, setOpenId] = useState<string | null>(linked);
+  useEffect(() => {
+    if (linked === null) return;
+    setOpenId(linked);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('open');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, setParams]);
+  return [openId, setOpenId];
 }
 
 /** A URL flag such as `?addVehicle=true`, with a setter that removes it. */

@@ -1,41 +1,63 @@
-import type { ActivityLogDetail, ActivityLogEntry } from '@fleet/api-contract';
+import type { ActivityJsonValue, ActivityLogDetail, ActivityLogEntry } from '@fleet/api-contract';
 import type { activityLog } from '../../db/schema/index.ts';
+import { diff, isObject } from './activity-log.diff.ts';
+import { actorLabel, describeActivity, labelledChanges, type Lookup } from './activity-log.wording.ts';
 
 type Row = typeof activityLog.$inferSelect;
 
-/** Bookkeeping columns that change on every update and say nothing to a reader. */
-const NOISE = new Set(['updatedAt']);
+/** Nesting the contract documents for a snapshot value (activityJsonValueSchema); deeper is written as JSON text. */
+const MAX_DEPTH = 3;
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** Top-level fields whose values differ between before and after (a create or delete lists all). */
-export function diff(before: unknown, after: unknown): Array<{ field: string; before: unknown; after: unknown }> {
-  const b = isObject(before) ? before : {};
-  const a = isObject(after) ? after : {};
-  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((f) => !NOISE.has(f));
-  return fields
-    .filter((f) => JSON.stringify(b[f] ?? null) !== JSON.stringify(a[f] ?? null))
-    .map((f) => ({ field: f, before: b[f] ?? null, after: a[f] ?? null }));
+/** A stored value within the documented shape: containers below MAX_DEPTH become JSON strings. */
+export function jsonValue(v: unknown, depth = 0): ActivityJsonValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'object') return String(v);
+  if (depth >= MAX_DEPTH) return JSON.stringify(v);
+  if (Array.isArray(v)) return v.map((x) => jsonValue(x, depth + 1)) as ActivityJsonValue;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x, depth + 1)])) as ActivityJsonValue;
 }
 
-export function presentEntry(r: Row, actorName: string | null): ActivityLogEntry {
+/** A whole snapshot: field -> value; a stored non-object (none is written today) under `value`. */
+function snapshot(v: unknown): Record<string, ActivityJsonValue> | null {
+  if (v === null || v === undefined) return null;
+  const o = isObject(v) ? v : { value: v };
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, jsonValue(x)]));
+}
+
+export function presentEntry(r: Row, lookup: Lookup): ActivityLogEntry {
+  const user = r.actorUserId ? lookup(r.actorUserId) : undefined;
+  // The lookup names a user by the e-mail when the account has no name.
+  const name = user && user.label !== user.email ? user.label : null;
+  const actor = { userId: r.actorUserId, email: r.actorEmail, role: r.actorRole, name };
+  const label = actorLabel(actor);
+  const { summary, record } = describeActivity(
+    { action: r.action, entityType: r.entityType, entityId: r.entityId, actorUserId: r.actorUserId, actorLabel: label, before: r.changes?.before, after: r.changes?.after },
+    lookup,
+  );
   return {
     id: r.id,
     createdAt: r.createdAt.toISOString(),
-    actor: { userId: r.actorUserId, email: r.actorEmail, role: r.actorRole, name: actorName },
+    actor: { ...actor, label },
     action: r.action,
     entityType: r.entityType,
     entityId: r.entityId,
     ip: r.ip,
     changedFields: diff(r.changes?.before, r.changes?.after).map((c) => c.field),
+    summary,
+    record,
   };
 }
 
-export function presentDetail(r: Row, actorName: string | null): ActivityLogDetail {
+export function presentDetail(r: Row, lookup: Lookup): ActivityLogDetail {
+  const before = r.changes?.before;
+  const after = r.changes?.after;
   return {
-    ...presentEntry(r, actorName),
-    before: r.changes?.before ?? null,
-    after: r.changes?.after ?? null,
-    changes: diff(r.changes?.before, r.changes?.after),
+    ...presentEntry(r, lookup),
+    before: snapshot(before),
+    after: snapshot(after),
+    changes: diff(before, after).map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) })),
+    labelledChanges: labelledChanges({ action: r.action, entityType: r.entityType, entityId: r.entityId, before, after }, lookup),
   };
 }

@@ -1,16 +1,17 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ActivityLogDetail, ActivityLogEntry, activityLogQuerySchema, Page } from '@fleet/api-contract';
+import type { ActivityLogDetail, ActivityLogEntry, ActivityLogFilters, activityLogQuerySchema, Page } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { activityLog, users } from '../../db/schema/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
+import { lookupRecords } from './activity-log.names.ts';
 import { presentDetail, presentEntry } from './activity-log.presenter.ts';
+import { actionLabel, entityTypeLabel, referencedIds } from './activity-log.wording.ts';
 
 // Read side of the activity log. Nothing here (or anywhere in the API) updates or deletes rows:
 // only the retention purge job removes old ones.
 
-const actorName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
 const SORT = { createdAt: activityLog.createdAt, action: activityLog.action, entityType: activityLog.entityType, actorEmail: activityLog.actorEmail };
 
 /** Activity of one organization, newest first: filter by actor, action, entity type or id, and date range. */
@@ -44,9 +45,10 @@ export async function listActivity({ db, orgId }: { db: Db; orgId: string }, q: 
     // no one pages that deep (filters narrow it); totalElements then reads COUNT_CAP + 1.
     db.execute(sql`select count(*)::int as n from (select 1 from ${activityLog} where ${where} limit ${COUNT_CAP + 1}) capped`),
   ]);
-  const names = await actorNames(db, rows.map((r) => r.actorUserId));
+  // Every record the page mentions, actors included, is named by one lookup (not one per row).
+  const lookup = await lookupRecords(db, orgId, rows.flatMap((r) => referencedIds(factsOf(r))));
   return toPage(
-    rows.map((r) => presentEntry(r, r.actorUserId ? (names.get(r.actorUserId) ?? null) : null)),
+    rows.map((r) => presentEntry(r, lookup)),
     Number((total as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0),
     q,
   );
@@ -55,29 +57,42 @@ export async function listActivity({ db, orgId }: { db: Db; orgId: string }, q: 
 /** Exact totals up to this many entries; the list reports COUNT_CAP + 1 beyond. */
 export const COUNT_CAP = 10_000;
 
-async function actorNames(db: Db, ids: Array<string | null>): Promise<Map<string, string | null>> {
-  const unique = [...new Set(ids.filter((x): x is string => !!x))];
-  if (unique.length === 0) return new Map();
-  const rows = await db.select({ id: users.id, name: actorName }).from(users).where(inArray(users.id, unique));
-  return new Map(rows.map((r) => [r.id, r.name]));
+const factsOf = (r: typeof activityLog.$inferSelect) => ({ entityId: r.entityId, actorUserId: r.actorUserId, before: r.changes?.before, after: r.changes?.after });
+
+/**
+ * The per-user view: 404 unless the user belongs to this organization (another organization's user,
+ * a super administrator, or no such id), so the answer never tells a foreign id from an idle one.
+ */
+export async function listUserActivity(scope: { db: Db; orgId: string }, userId: string, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
+  const [member] = await scope.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.organizationId, scope.orgId)));
+  if (!member) throw notFound('User');
+  return listActivity(scope, { ...q, userId });
 }
 
 export async function getActivity({ db, orgId }: { db: Db; orgId: string }, id: number): Promise<ActivityLogDetail> {
-  const rows = await db
-    .select({ row: activityLog, actorName })
+  const [r] = await db
+    .select()
     .from(activityLog)
-    .leftJoin(users, eq(users.id, activityLog.actorUserId))
     .where(and(eq(activityLog.id, id), eq(activityLog.organizationId, orgId)));
-  const r = rows[0];
   if (!r) throw notFound('Activity log entry');
-  return presentDetail(r.row, r.actorName);
+  return presentDetail(r, await lookupRecords(db, orgId, referencedIds(factsOf(r))));
 }
 
-/** The actions and entity types that occur in this organization's log (filter drop-downs). */
-export async function activityFilters({ db, orgId }: { db: Db; orgId: string }): Promise<{ actions: string[]; entityTypes: string[] }> {
+const byLabel = (x: { label: string }, y: { label: string }) => x.label.localeCompare(y.label);
+
+/** The actions and entity types that occur in this organization's log (filter drop-downs), with their labels. */
+export async function activityFilters({ db, orgId }: { db: Db; orgId: string }): Promise<ActivityLogFilters> {
   const [actions, entityTypes] = await Promise.all([
     db.selectDistinct({ v: activityLog.action }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.action)),
     db.selectDistinct({ v: activityLog.entityType }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.entityType)),
   ]);
-  return { actions: actions.map((r) => r.v), entityTypes: entityTypes.map((r) => r.v) };
+  return {
+    actions: actions.map((r) => r.v),
+    entityTypes: entityTypes.map((r) => r.v),
+    actionOptions: actions.map((r) => ({ value: r.v, label: actionLabel(r.v) })).sort(byLabel),
+    entityTypeOptions: entityTypes.map((r) => ({ value: r.v, label: entityTypeLabel(r.v) })).sort(byLabel),
+  };
 }

@@ -31,19 +31,19 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'What one user did (the per-user view); same filters',
+      summary: 'What one user of the organization did (the per-user view); same filters. 404 when the user is not of this organization',
       params: z.object({ orgId: z.uuid(), userId: z.uuid() }),
       querystring: activityLogQuerySchema.omit({ userId: true }),
       response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },
     },
-    handler: (req) => activity.listActivity({ db: app.db, orgId: req.params.orgId }, { ...req.query, userId: req.params.userId }),
+    handler: (req) => activity.listUserActivity({ db: app.db, orgId: req.params.orgId }, req.params.userId, req.query),
   });
 
   app.get('/organizations/:orgId/activity-logs/:id', {
     config,
     schema: {
       tags,
-      summary: 'One entry with before, after and the per-field difference',
+      summary: 'One entry: its sentence, before, after, the per-field difference raw and labelled in words',
       params: z.object({ orgId: z.uuid(), id: z.coerce.number().int().positive() }),
       response: { 200: activityLogDetailSchema, ...orgErrors() },
     },

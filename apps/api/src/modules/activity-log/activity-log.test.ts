@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityLogDetailSchema, activityLogFiltersSchema, activityLogEntrySchema, pageSchema } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
-import { diff } from './activity-log.presenter.ts';
+import { driverBody, vehicleBody } from '../../test/registry.ts';
+import { diff } from './activity-log.diff.ts';
 import { COUNT_CAP } from './activity-log.query.ts';
 
 let t: TestContext;
@@ -27,6 +29,7 @@ afterAll(async () => {
   await t?.close();
 });
 
+const activityLogPageSchema = pageSchema(activityLogEntrySchema);
 const get = (url: string, token = admin.accessToken) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 
 describe('activity log', () => {
@@ -111,6 +114,140 @@ describe('activity log', () => {
     expect((await get(`${base}/${theirId}`)).statusCode).toBe(404);
     const mine = await get(`${base}?size=500`);
     expect(mine.json().content.some((e: { id: number }) => e.id === theirId)).toBe(false);
+  });
+});
+
+describe('entries read as sentences with labelled changes and a link to the record', () => {
+  const orgUrl = () => `/api/v1/organizations/${admin.user.organization?.id}`;
+  const send = async (method: 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await t.app.inject({ method, url: `${orgUrl()}${url}`, headers: bearer(admin.accessToken), ...(payload ? { payload } : {}) });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json();
+  };
+  /** The newest entry about the record with the action (list row, then its detail). */
+  const latest = async (action: string, entityId: string) => {
+    const page = (await get(`${base}?action=${action}&entityId=${entityId}&size=1`)).json();
+    activityLogPageSchema.parse(page);
+    const entry = page.content[0];
+    expect(entry, `${action} of ${entityId}`).toBeDefined();
+    const detail = (await get(`${base}/${entry.id}`)).json();
+    return { entry, detail: activityLogDetailSchema.parse(detail) };
+  };
+
+  it('says who assigned which driver to which vehicle, and links the vehicle', async () => {
+    const vehicle = (await get(`${orgUrl()}/assets?type=VEHICLE&search=117`)).json().content.find((v: { unitNumber: string }) => v.unitNumber === '117');
+    const other = (await get(`${orgUrl()}/assets?type=VEHICLE&search=120`)).json().content.find((v: { unitNumber: string }) => v.unitNumber === '120');
+    const driver = other.currentDriver;
+    await send('PUT', `/assets/${vehicle.id}/driver/${driver.id}`);
+    const { entry, detail } = await latest('ASSIGN_DRIVER', vehicle.id);
+    expect(entry.summary).toBe(`Dana Whitfield assigned driver ${driver.firstName} ${driver.lastName} to vehicle 117 (moved from vehicle 120)`);
+    expect(entry.actor).toMatchObject({ userId: admin.user.id, name: 'Dana Whitfield', label: 'Dana Whitfield' });
+    expect(entry.record).toEqual({ type: 'VEHICLE', id: vehicle.id, label: 'vehicle 117', path: `/settings/organization-settings/vehicles?open=${vehicle.id}` });
+    expect(detail.labelledChanges).toEqual([{ field: 'driverId', label: 'Driver', before: `${vehicle.currentDriver.firstName} ${vehicle.currentDriver.lastName}`, after: `${driver.firstName} ${driver.lastName}` }]);
+    // The raw fields stay for integrators.
+    expect(detail).toMatchObject({ action: 'ASSIGN_DRIVER', entityType: 'ASSET', entityId: vehicle.id, after: { driverId: driver.id, unitNumber: '117' } });
+    // Taking the driver off vehicle 120 is its own entry.
+    expect((await latest('UNASSIGN_DRIVER', other.id)).entry.summary).toBe(`Dana Whitfield removed driver ${driver.firstName} ${driver.lastName} from vehicle 120`);
+  });
+
+  it('lists the labels of the changed fields of an update, and the values in words in the detail', async () => {
+    const body = vehicleBody({ odometerKm: 120000 });
+    const created = await send('POST', '/assets', body);
+    await send('PUT', `/assets/${created.id}`, { ...body, odometerKm: 125000.5, notes: 'New tyres' });
+    const { entry, detail } = await latest('UPDATE', created.id);
+    expect(entry.summary).toBe(`Dana Whitfield changed vehicle ${body.unitNumber}: Odometer, Notes`);
+    expect(detail.labelledChanges).toEqual([
+      { field: 'odometerM', label: 'Odometer', before: '120,000 km', after: '125,000.5 km' },
+      { field: 'notes', label: 'Notes', before: null, after: 'New tyres' },
+    ]);
+    expect(detail.changes.map((c) => c.field)).toEqual(['odometerM', 'notes']);
+  });
+
+  it('says who created which driver, and links the driver', async () => {
+    const created = await send('POST', '/drivers', driverBody({ firstName: 'Maria', lastName: 'Lopez' }));
+    const { entry, detail } = await latest('CREATE', created.id);
+    expect(entry.summary).toBe('Dana Whitfield created driver Maria Lopez');
+    expect(entry.record).toMatchObject({ type: 'DRIVER', label: 'driver Maria Lopez', path: `/settings/organization-settings/all-drivers?open=${created.id}` });
+    expect(detail.labelledChanges).toEqual(expect.arrayContaining([{ field: 'firstName', label: 'First name', before: null, after: 'Maria' }]));
+    expect(detail.labelledChanges.map((c) => c.field)).not.toContain('organizationId');
+  });
+
+  it('says which device was paired with which vehicle, on the device and on the vehicle', async () => {
+    const vehicle = await send('POST', '/assets', vehicleBody());
+    const uniqueId = `35${Date.now()}`;
+    const device = await send('POST', '/gateways', { uniqueId, name: 'Spare tracker' });
+    await send('POST', `/gateways/${device.id}/pair/${vehicle.id}`);
+    const onDevice = await latest('PAIR_DEVICE', device.id);
+    expect(onDevice.entry.summary).toBe(`Dana Whitfield paired device ${uniqueId} with vehicle ${vehicle.unitNumber}`);
+    expect(onDevice.entry.record).toEqual({ type: 'DEVICE', id: device.id, label: `device ${uniqueId}`, path: `/settings/organization-settings/devices/${device.id}` });
+    expect(onDevice.detail.labelledChanges).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: vehicle.unitNumber }]);
+    const onVehicle = await latest('PAIR_DEVICE', vehicle.id);
+    expect(onVehicle.entry.summary).toBe(onDevice.entry.summary);
+    expect(onVehicle.entry.record.type).toBe('VEHICLE');
+  });
+
+  it('names the system for seeded and scheduled entries, and labels the filter options', async () => {
+    const seeded = (await get(`${base}?action=CREATE&entityType=GROUP&size=50`)).json().content.find((e: { summary: string }) => e.summary.endsWith('East region'));
+    expect(seeded).toMatchObject({ summary: 'System created group East region', actor: { userId: null, label: 'System' } });
+    const filters = activityLogFiltersSchema.parse((await get(`${base}/filters`)).json());
+    expect(filters.actionOptions).toEqual(expect.arrayContaining([{ value: 'ASSIGN_DRIVER', label: 'Assign driver' }]));
+    expect(filters.entityTypeOptions).toEqual(expect.arrayContaining([{ value: 'GATEWAY', label: 'Device' }, { value: 'ASSET', label: 'Vehicle or trailer' }]));
+  });
+});
+
+describe('the per-user view', () => {
+  it("answers 404 for another organization's user or an unknown id, also to a super administrator", async () => {
+    const rival = await registerOrganization(t.app, 'Rival Users');
+    const superAdmin = await login(t.app, DEMO.superAdmin);
+    for (const [who, token] of [['admin', admin.accessToken], ['super administrator', superAdmin.accessToken]] as const) {
+      for (const userId of [rival.user.id, superAdmin.user.id, '00000000-0000-4000-8000-000000000000']) {
+        const res = await get(`${base}/users/${userId}`, token);
+        expect(res.statusCode, `${who} asking for ${userId}`).toBe(404);
+        expect(expectErrorBody(res.json(), 404).message).toBe('User not found');
+      }
+      // A user of the organization still answers, and so does one who has done nothing yet.
+      expect((await get(`${base}/users/${admin.user.id}`, token)).statusCode).toBe(200);
+    }
+    const idle = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${admin.user.organization?.id}/users`,
+      headers: bearer(admin.accessToken),
+      payload: { email: `idle${Date.now()}@demofreight.test`, firstName: 'Idle', lastName: 'User', roleId: admin.user.roleId },
+    });
+    expect(idle.statusCode, idle.body).toBeLessThan(300);
+    const page = await get(`${base}/users/${idle.json().id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.json().totalElements).toBe(0);
+  });
+});
+
+describe('OpenAPI document of the activity log', () => {
+  it('gives every request and response body of the activity-log routes a real schema', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const empty: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      if (Object.keys(o).filter((k) => k !== 'description').length === 0) empty.push(where);
+      if (o.type === 'object' && !o.properties && !o.additionalProperties) empty.push(`${where} (object without properties)`);
+      if (o.type === 'array' && (!o.items || Object.keys(o.items).length === 0)) empty.push(`${where} (array with empty items)`);
+      for (const k of ['properties', 'additionalProperties', 'items', 'anyOf', 'oneOf', 'allOf']) {
+        const child = o[k];
+        if (k === 'properties' && child && typeof child === 'object') for (const [name, c] of Object.entries(child)) walk(c, `${where}.${name}`);
+        else if (child && typeof child === 'object') walk(child, `${where}.${k}`);
+      }
+    };
+    const paths = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }>>).filter(([p]) =>
+      p.includes('activity-logs'),
+    );
+    expect(paths.length).toBe(4);
+    for (const [p, ops] of paths) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, r] of Object.entries(op.responses ?? {})) walk(r.content?.['application/json']?.schema, `${method} ${p} ${status}`);
+      }
+    }
+    expect(empty).toEqual([]);
   });
 });
 

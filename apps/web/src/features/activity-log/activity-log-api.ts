@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ActivityLogDetail, ActivityLogEntry, Page, PageQuery, User } from '@fleet/api-contract';
+import type { ActivityLogDetail, ActivityLogEntry, ActivityLogFilters, Page, PageQuery, User } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
 
@@ -11,10 +11,13 @@ export interface ActivityFilters extends PageQuery {
   to?: string;
 }
 
+// Keys name the answer's shape (entries with sentences, filter options with labels): a page cached in
+// sessionStorage under an older key is never shown in the newer shape's place.
+
 /** The per-user view has its own path (spec section 7: activity-logs/users/{userId}). */
 export const activityQuery = (orgId: string, { userId, ...q }: ActivityFilters) =>
   queryOptions({
-    queryKey: ['activity-log', orgId, 'list', userId ?? null, q] as const,
+    queryKey: ['activity-log', orgId, 'entries', userId ?? null, q] as const,
     queryFn: ({ signal }) =>
       api<Page<ActivityLogEntry>>(orgPathFor(orgId, userId ? `/activity-logs/users/${userId}` : '/activity-logs'), { query: { ...q }, signal }),
     placeholderData: keepPreviousData,
@@ -22,14 +25,15 @@ export const activityQuery = (orgId: string, { userId, ...q }: ActivityFilters) 
 
 export const activityDetailQuery = (orgId: string, id: number) =>
   queryOptions({
-    queryKey: ['activity-log', orgId, 'detail', id] as const,
+    queryKey: ['activity-log', orgId, 'entry', id] as const,
     queryFn: ({ signal }) => api<ActivityLogDetail>(orgPathFor(orgId, `/activity-logs/${id}`), { signal }),
   });
 
+/** The actions and entity types present in the log, with their labels, for the filter drop-downs. */
 export const activityFiltersQuery = (orgId: string) =>
   queryOptions({
-    queryKey: ['activity-log', orgId, 'filters'] as const,
-    queryFn: ({ signal }) => api<{ actions: string[]; entityTypes: string[] }>(orgPathFor(orgId, '/activity-logs/filters'), { signal }),
+    queryKey: ['activity-log', orgId, 'filter-options'] as const,
+    queryFn: ({ signal }) => api<ActivityLogFilters>(orgPathFor(orgId, '/activity-logs/filters'), { signal }),
   });
 
 /** The organization's users for the "User" filter (the route requires USER_LIST). */

@@ -1,21 +1,19 @@
-import { useState } from 'react';
-import { Badge, Button, Drawer, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { Button, Drawer, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { IconFilterOff } from '@tabler/icons-react';
 import type { ActivityLogEntry } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { ActivityDetail } from './activity-detail.tsx';
 import { activityFiltersQuery, activityQuery, activityUsersQuery } from './activity-log-api.ts';
+import { ActivityRecordLink } from './activity-record-link.tsx';
 
 const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
-
-/** `USER_INVITED` -> `User invited`. */
-export const humanize = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
 
 /** Start or end of a local calendar day as an ISO instant, for the API's from/to. */
 function dayBound(day: string | null, end: boolean): string | undefined {
@@ -46,7 +44,9 @@ export default function ActivityLogPage() {
   const list = useQuery({ ...activityQuery(orgId ?? '', filters), enabled: !!orgId });
   const options = useQuery({ ...activityFiltersQuery(orgId ?? ''), enabled: !!orgId });
   const users = useQuery({ ...activityUsersQuery(orgId ?? ''), enabled: !!orgId });
-  const [openId, setOpenId] = useState<number | null>(null);
+  // A link may open an entry (`?open=<id>`), as the registry lists open a record.
+  const [openParam, setOpenParam] = useOpenParam();
+  const openId = openParam && /^\d+$/.test(openParam) ? Number(openParam) : null;
 
   const setFilter = (key: (typeof FILTER_KEYS)[number], value: string | null) =>
     setParams(
@@ -62,28 +62,43 @@ export default function ActivityLogPage() {
   const anyFilter = FILTER_KEYS.some((k) => params.has(k));
   const selectedUser = users.data?.content.find((u) => u.id === get('user'));
 
+  // Column keys are those of the earlier raw columns, so columns a user chose stay chosen.
   const columns: TableColumn<ActivityLogEntry>[] = [
-    { key: 'createdAt', header: 'When', render: (e) => formatDateTime(e.createdAt), width: 190 },
+    {
+      key: 'createdAt',
+      header: 'When',
+      width: 170,
+      render: (e) => (
+        <Text span size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(e.createdAt)}
+        </Text>
+      ),
+    },
+    {
+      key: 'action',
+      header: 'Activity',
+      primary: true,
+      render: (e) => (
+        <Text span size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
+          {e.summary}
+        </Text>
+      ),
+    },
+    { key: 'entityType', header: 'Record', width: 200, render: (e) => <ActivityRecordLink record={e.record} /> },
     {
       key: 'actor',
       header: 'Who',
+      hiddenByDefault: true,
       render: (e) => (
-        <div>
-          <Text size="sm">{e.actor.name ?? e.actor.email ?? 'System'}</Text>
+        <Text span size="sm">
+          {e.actor.label}
           {e.actor.role && (
-            <Text size="xs" c="dimmed">
-              {e.actor.role}
+            <Text span size="xs" c="dimmed">
+              {` · ${e.actor.role}`}
             </Text>
           )}
-        </div>
+        </Text>
       ),
-    },
-    { key: 'action', header: 'Action', primary: true, render: (e) => <Text size="sm" fw={600}>{humanize(e.action)}</Text> },
-    { key: 'entityType', header: 'Entity', render: (e) => <Badge variant="light" color="gray">{e.entityType}</Badge> },
-    {
-      key: 'changedFields',
-      header: 'Changed',
-      render: (e) => (e.changedFields.length ? e.changedFields.slice(0, 4).join(', ') + (e.changedFields.length > 4 ? ` +${e.changedFields.length - 4}` : '') : '—'),
     },
     { key: 'ip', header: 'IP address', render: (e) => e.ip ?? '—', hiddenByDefault: true },
   ];
@@ -92,7 +107,7 @@ export default function ActivityLogPage() {
     <>
       <PageHeader
         title={selectedUser ? `Activity of ${[selectedUser.firstName, selectedUser.lastName].filter(Boolean).join(' ') || selectedUser.email}` : 'Activity Log'}
-        description="Every change made in your organization: who, what, when, and the values before and after. Entries cannot be edited or deleted."
+        description="Every change made in your organization: who did what to which record, when, and the values before and after. Entries cannot be edited or deleted."
         breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Activity Log' }]}
       />
       <Paper withBorder radius="md" p="sm" mb="md">
@@ -112,16 +127,16 @@ export default function ActivityLogPage() {
             placeholder="Any action"
             searchable
             clearable
-            data={(options.data?.actions ?? []).map((a) => ({ value: a, label: humanize(a) }))}
+            data={options.data?.actionOptions ?? []}
             value={get('action')}
             onChange={(v) => setFilter('action', v)}
           />
           <Select
-            label="Entity type"
-            placeholder="Any entity"
+            label="Record type"
+            placeholder="Any record"
             searchable
             clearable
-            data={options.data?.entityTypes ?? []}
+            data={options.data?.entityTypeOptions ?? []}
             value={get('entity')}
             onChange={(v) => setFilter('entity', v)}
           />
@@ -149,12 +164,12 @@ export default function ActivityLogPage() {
         state={state}
         onStateChange={setState}
         rowKey={(e) => String(e.id)}
-        onRowClick={(e) => setOpenId(e.id)}
-        searchPlaceholder="Search entity id or e-mail"
+        onRowClick={(e) => setOpenParam(String(e.id))}
+        searchPlaceholder="Search e-mail, action or record id"
         emptyTitle={anyFilter ? 'No activity matches these filters' : 'No activity yet'}
         emptyDescription={anyFilter ? 'Widen the dates or clear a filter.' : 'Changes appear here as soon as anyone makes them.'}
       />
-      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" size="lg" title="Activity detail">
+      <Drawer opened={openId !== null} onClose={() => setOpenParam(null)} position="right" size="lg" title="Activity detail">
         {openId !== null && orgId && <ActivityDetail orgId={orgId} id={openId} />}
       </Drawer>
     </>

@@ -7,7 +7,7 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { useTableState } from '../../lib/table-state.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { useCan, usePagedList } from '../../lib/registry-api.ts';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
 import { AssetDetailDrawer } from './asset-detail.tsx';
@@ -60,7 +60,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
   const addRoute = location.pathname.endsWith(vehicle ? '/vehicle-add' : '/trailer-add');
   const [adding, setAdding] = useState(addFlag || addRoute);
   const [editing, setEditing] = useState<Asset | null>(null);
-  const [detailId, setDetailId] = useState<string | null>(null);
+  const [detailId, setDetailId] = useOpenParam();
   const [importing, setImporting] = useState(false);
   const canCreate = useCan('ASSET_CREATE');
   const query = useMemo(() => ({ ...pageQuery, type, status: status ?? undefined, group: group ?? undefined }), [pageQuery, type, status, group]);

@@ -12,7 +12,7 @@ import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { useCan, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
@@ -41,7 +41,7 @@ export default function DriversPage() {
   const [addFlag, setAddFlag] = useFlagParam('addDriver');
   const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/driver-add'));
   const [editing, setEditing] = useState<Driver | null>(null);
-  const [detailId, setDetailId] = useState<string | null>(null);
+  const [detailId, setDetailId] = useOpenParam();
   const [importing, setImporting] = useState(false);
   const canCreate = useCan('DRIVER_CREATE');
   const query = useMemo(() => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined }), [pageQuery, status, group]);

@@ -1,0 +1,343 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { getTableColumns } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
+import { assets, deviceModels, drivers, gateways, groups, organizations, roles, users } from '../../db/schema/index.ts';
+import {
+  ACTIONS,
+  actorLabel,
+  describeActivity,
+  ENTITY_TYPES,
+  fieldLabel,
+  hasFieldLabel,
+  labelledChanges,
+  referencedIds,
+  type ActivityFacts,
+  type LinkedRecord,
+  type Lookup,
+} from './activity-log.wording.ts';
+
+// ---------------------------------------------------------------- what the code writes
+
+const SRC = path.resolve(import.meta.dirname, '../..');
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+/** Files that write the log: they call recordActivity, recordActivityBatch or insertWithActivity, or build ActivityEntry rows. */
+const writers = sourceFiles(SRC)
+  .map((file) => ({ file, code: fs.readFileSync(file, 'utf8') }))
+  .filter(({ file, code }) => !path.relative(SRC, file).startsWith(path.join('modules', 'activity-log')) && /recordActivity|insertWithActivity|ActivityEntry/.test(code));
+
+/** Upper-case literals a property is set to, including both arms of a ternary (`data ? 'A' : 'B'`). */
+function literalsOf(code: string, property: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of code.matchAll(new RegExp(`\\b${property}:\\s*([^,\\n}]+)`, 'g'))) {
+    // A literal compared against (`purpose === 'INVITE' ?`) is a condition, not a value: only literals
+    // at the start or after `?` / `:` are what the property is set to.
+    for (const lit of (m[1] ?? '').matchAll(/(?:^|[?:])\s*'([A-Z][A-Z_]*)'/g)) out.add(lit[1] ?? '');
+  }
+  return out;
+}
+const codeActions = new Set(writers.flatMap(({ code }) => [...literalsOf(code, 'action')]));
+// Entity types also come in [type, id] pairs (pairing logs the device and the vehicle).
+const codeEntityTypes = new Set(
+  writers.flatMap(({ code }) => [...literalsOf(code, 'entityType'), ...[...code.matchAll(/\[\s*'([A-Z][A-Z_]*)'\s*,\s*[a-z]/g)].map((m) => m[1] ?? '')]),
+);
+
+describe('wording covers the code', () => {
+  it('finds the writers of the log and the codes they write', () => {
+    expect(writers.length).toBeGreaterThan(10);
+    expect([...codeActions]).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'ASSIGN_DRIVER', 'PAIR_DEVICE', 'PURGE', 'IMPORT', 'ACCEPT_INVITATION', 'DELETE_IMAGE']));
+    expect(codeActions.has('INVITATION')).toBe(false);
+    expect([...codeEntityTypes]).toEqual(expect.arrayContaining(['ASSET', 'GATEWAY', 'DATA_RETENTION']));
+  });
+
+  it('has a sentence and a label for every action code the API writes', () => {
+    const missing = [...codeActions].filter((a) => !ACTIONS[a]);
+    expect(missing, 'add these actions to ACTIONS in activity-log.wording.ts').toEqual([]);
+  });
+
+  it('names every entity type the API writes', () => {
+    const missing = [...codeEntityTypes].filter((t) => !ENTITY_TYPES[t]);
+    expect(missing, 'add these entity types to ENTITY_TYPES in activity-log.wording.ts').toEqual([]);
+  });
+
+  it('labels every stored column of every logged record, every retention kind and every organization setting', () => {
+    const tables: Array<[string, PgTable]> = [
+      ['ASSET', assets],
+      ['DRIVER', drivers],
+      ['GATEWAY', gateways],
+      ['USER', users],
+      ['ROLE', roles],
+      ['GROUP', groups],
+      ['ORGANIZATION', organizations],
+      ['DEVICE_MODEL', deviceModels],
+    ];
+    const unlabelled = tables.flatMap(([type, table]) => Object.keys(getTableColumns(table)).filter((c) => !hasFieldLabel(type, c)).map((c) => `${type}.${c}`));
+    const settings = Object.entries(DEFAULT_ORGANIZATION_SETTINGS).flatMap(([k, v]) => [k, ...(typeof v === 'object' ? Object.keys(v) : [])]);
+    unlabelled.push(...settings.filter((k) => !hasFieldLabel('ORGANIZATION', k)).map((k) => `settings.${k}`));
+    unlabelled.push(...RETENTION_KINDS.filter((k) => !hasFieldLabel('DATA_RETENTION', k)));
+    expect(unlabelled).toEqual([]);
+    expect(fieldLabel('GATEWAY', 'gatewayId')).toBe('Device');
+    expect(fieldLabel('ASSET', 'odometerM')).toBe('Odometer');
+    expect(fieldLabel('ASSET', 'currentDriverId')).toBe('Current driver');
+    expect(fieldLabel('ASSET', 'someNewColumn')).toBe('Some new column');
+  });
+});
+
+// ---------------------------------------------------------------- sentences
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const V117 = id(117);
+const V107 = id(107);
+const V110 = id(110);
+const T204 = id(204);
+const LUIS = id(1);
+const MARIA = id(2);
+const DEV07 = id(7);
+const DANA = id(10);
+const MARCO = id(11);
+const AUDITOR = id(20);
+const EAST = id(30);
+const ORG = id(40);
+const MODEL = id(50);
+const GONE = id(999);
+const ON_FILE: Record<string, LinkedRecord> = {
+  [V117]: { kind: 'VEHICLE', label: '117' },
+  [V107]: { kind: 'VEHICLE', label: '107' },
+  [V110]: { kind: 'VEHICLE', label: '110' },
+  [T204]: { kind: 'TRAILER', label: 'T-204' },
+  [LUIS]: { kind: 'DRIVER', label: 'Luis Ortiz' },
+  [MARIA]: { kind: 'DRIVER', label: 'Maria Lopez' },
+  [DEV07]: { kind: 'DEVICE', label: 'demo-truck-07' },
+  [DANA]: { kind: 'USER', label: 'Dana Reyes', email: 'dana@demofreight.test' },
+  [MARCO]: { kind: 'USER', label: 'Marco Reyes', email: 'marco@demofreight.test' },
+  [AUDITOR]: { kind: 'ROLE', label: 'Auditor' },
+  [EAST]: { kind: 'GROUP', label: 'East region' },
+  [ORG]: { kind: 'ORGANIZATION', label: 'Demo Freight' },
+  [MODEL]: { kind: 'DEVICE_MODEL', label: 'Traccar Client' },
+};
+const lookup: Lookup = (x) => (typeof x === 'string' ? ON_FILE[x] : undefined);
+
+type Row = [action: string, entityType: string, entityId: string | null, before: unknown, after: unknown, expected: string, actor?: string];
+const facts = ([action, entityType, entityId, before, after, , actor = DANA]: Row): ActivityFacts => ({
+  action,
+  entityType,
+  entityId,
+  actorUserId: actor === 'SYSTEM' ? null : actor,
+  actorLabel: actor === 'SYSTEM' ? 'System' : (ON_FILE[actor]?.label ?? '?'),
+  before,
+  after,
+});
+
+const vehicleRow = { id: V117, type: 'VEHICLE', unitNumber: '117', odometerM: 1_000_000, notes: null, status: 'ACTIVE' };
+const driverRow = { id: MARIA, firstName: 'Maria', lastName: 'Lopez', ruleset: 'US_PROPERTY_70_8', status: 'ACTIVE' };
+const deviceRow = { id: DEV07, uniqueId: 'demo-truck-07', name: 'Truck 107 tracker', firmware: '9.4', assetId: null };
+const marcoRow = { id: MARCO, firstName: 'Marco', lastName: 'Reyes', email: 'marco@demofreight.test', position: 'Dispatcher' };
+
+/** Every action with every entity type it is written for, as a sentence (snapshots shaped as the services write them). */
+const SENTENCES: Row[] = [
+  ['CREATE', 'ASSET', V117, undefined, vehicleRow, 'Dana Reyes created vehicle 117'],
+  ['CREATE', 'DRIVER', MARIA, undefined, driverRow, 'Dana Reyes created driver Maria Lopez'],
+  ['CREATE', 'GATEWAY', DEV07, undefined, deviceRow, 'Dana Reyes created device demo-truck-07'],
+  ['CREATE', 'USER', MARCO, undefined, marcoRow, 'Dana Reyes created user Marco Reyes'],
+  ['CREATE', 'ROLE', AUDITOR, undefined, { name: 'Auditor', permissions: [] }, 'Dana Reyes created role Auditor'],
+  ['CREATE', 'GROUP', EAST, undefined, { name: 'East region' }, 'Dana Reyes created group East region'],
+  ['CREATE', 'ORGANIZATION', ORG, undefined, { name: 'Demo Freight' }, 'Dana Reyes created organization Demo Freight'],
+  ['CREATE', 'DEVICE_MODEL', MODEL, undefined, { name: 'Traccar Client' }, 'System created device model Traccar Client', 'SYSTEM'],
+  ['UPDATE', 'ASSET', V117, { ...vehicleRow, updatedAt: 'a' }, { ...vehicleRow, odometerM: 1_200_000, notes: 'New tyres', updatedAt: 'b' }, 'Dana Reyes changed vehicle 117: Odometer, Notes'],
+  ['UPDATE', 'ASSET', V117, vehicleRow, vehicleRow, 'Dana Reyes saved vehicle 117 without changes'],
+  ['UPDATE', 'DRIVER', MARIA, driverRow, { ...driverRow, ruleset: 'US_PROPERTY_60_7' }, 'Dana Reyes changed driver Maria Lopez: HoS ruleset'],
+  ['UPDATE', 'GATEWAY', DEV07, deviceRow, { ...deviceRow, firmware: '9.5' }, 'Dana Reyes changed device demo-truck-07: Firmware'],
+  ['UPDATE', 'USER', MARCO, marcoRow, { ...marcoRow, position: 'Senior dispatcher' }, 'Dana Reyes changed user Marco Reyes: Position'],
+  ['UPDATE', 'USER', MARCO, marcoRow, { ...marcoRow, position: 'Senior dispatcher' }, 'Marco Reyes changed their profile: Position', MARCO],
+  ['UPDATE', 'ROLE', AUDITOR, { name: 'Auditor', permissions: ['USER_LIST'] }, { name: 'Auditor', permissions: [] }, 'Dana Reyes changed role Auditor: Permissions'],
+  ['UPDATE', 'GROUP', EAST, { name: 'East region', description: null }, { name: 'East region', description: 'Chicago' }, 'Dana Reyes changed group East region: Description'],
+  ['UPDATE', 'ORGANIZATION', ORG, { name: 'Demo Freight', phone: null, dotNumber: null }, { name: 'Demo Freight', phone: '+1 312', dotNumber: '123' }, 'Dana Reyes changed organization Demo Freight: Phone, USDOT number'],
+  ['UPDATE', 'DATA_RETENTION', ORG, { POSITIONS: 400, HOS_RECORDS: 400 }, { POSITIONS: 200, HOS_RECORDS: 400 }, 'Dana Reyes changed the data retention periods: Vehicle positions'],
+  ['UPDATE', 'DEVICE_MODEL', MODEL, { name: 'Traccar Client', manufacturer: null }, { name: 'Traccar Client', manufacturer: 'Traccar' }, 'Dana Reyes changed device model Traccar Client: Manufacturer'],
+  ['DELETE', 'ASSET', T204, { id: T204, type: 'TRAILER', unitNumber: 'T-204' }, undefined, 'Dana Reyes deleted trailer T-204'],
+  ['DELETE', 'DRIVER', GONE, { firstName: 'Ann', lastName: 'Lee' }, undefined, 'Dana Reyes deleted driver Ann Lee'],
+  ['DELETE', 'GATEWAY', GONE, { uniqueId: 'spare-01', name: 'Spare' }, undefined, 'Dana Reyes deleted device spare-01'],
+  ['DELETE', 'ROLE', GONE, { name: 'Night shift' }, undefined, 'Dana Reyes deleted role Night shift'],
+  ['DELETE', 'GROUP', GONE, { name: 'Yard' }, undefined, 'Dana Reyes deleted group Yard'],
+  ['DELETE', 'DEVICE_MODEL', GONE, { name: 'Old tracker' }, undefined, 'Dana Reyes deleted device model Old tracker'],
+  ['DEACTIVATE', 'ASSET', V117, vehicleRow, { ...vehicleRow, status: 'INACTIVE' }, 'Dana Reyes deactivated vehicle 117'],
+  ['DEACTIVATE', 'DRIVER', MARIA, driverRow, { status: 'INACTIVE' }, 'Dana Reyes deactivated driver Maria Lopez'],
+  ['DEACTIVATE', 'GATEWAY', DEV07, deviceRow, { status: 'INACTIVE' }, 'Dana Reyes deactivated device demo-truck-07'],
+  ['DEACTIVATE', 'USER', MARCO, { status: 'ACTIVE' }, { status: 'INACTIVE' }, 'Dana Reyes deactivated user Marco Reyes'],
+  ['DEACTIVATE', 'ORGANIZATION', ORG, { status: 'ACTIVE' }, { status: 'INACTIVE' }, 'Dana Reyes deactivated organization Demo Freight'],
+  ['ACTIVATE', 'USER', MARCO, { status: 'INACTIVE' }, { status: 'ACTIVE' }, 'Dana Reyes reactivated user Marco Reyes'],
+  ['ACTIVATE', 'ORGANIZATION', ORG, { status: 'INACTIVE' }, { status: 'ACTIVE' }, 'Dana Reyes reactivated organization Demo Freight'],
+  ['IMPORT', 'ASSET', V117, undefined, { type: 'VEHICLE', unitNumber: '117' }, 'Dana Reyes imported vehicle 117 from a CSV file'],
+  ['IMPORT', 'DRIVER', MARIA, undefined, { firstName: 'Maria', lastName: 'Lopez' }, 'Dana Reyes imported driver Maria Lopez from a CSV file'],
+  ['ASSIGN_DRIVER', 'ASSET', V117, { driverId: null, driverPreviousVehicleId: null }, { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' }, 'Dana Reyes assigned driver Luis Ortiz to vehicle 117'],
+  ['ASSIGN_DRIVER', 'ASSET', V117, undefined, { driverId: LUIS }, 'System assigned driver Luis Ortiz to vehicle 117', 'SYSTEM'],
+  [
+    'ASSIGN_DRIVER', 'ASSET', V117, { driverId: null, driverPreviousVehicleId: V110 }, { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' },
+    'Dana Reyes assigned driver Luis Ortiz to vehicle 117 (moved from vehicle 110)',
+  ],
+  ['UNASSIGN_DRIVER', 'ASSET', V117, { driverId: LUIS }, { driverId: null }, 'Dana Reyes removed driver Luis Ortiz from vehicle 117'],
+  ['ATTACH_TRAILER', 'ASSET', V117, null, { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' }, 'Dana Reyes attached trailer T-204 to vehicle 117'],
+  [
+    'ATTACH_TRAILER', 'ASSET', T204, { vehicleId: V110 }, { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' },
+    'Dana Reyes attached trailer T-204 to vehicle 117 (moved from vehicle 110)',
+  ],
+  ['DETACH_TRAILER', 'ASSET', T204, { vehicleId: V117, trailerId: T204 }, null, 'Dana Reyes detached trailer T-204 from vehicle 117'],
+  ['PAIR_DEVICE', 'GATEWAY', DEV07, { assetId: null }, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' }, 'Dana Reyes paired device demo-truck-07 with vehicle 107'],
+  ['PAIR_DEVICE', 'ASSET', V107, { assetId: null }, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' }, 'Dana Reyes paired device demo-truck-07 with vehicle 107'],
+  ['PAIR_DEVICE', 'ASSET', V117, undefined, { gatewayId: DEV07 }, 'System paired device demo-truck-07 with vehicle 117', 'SYSTEM'],
+  ['UNPAIR_DEVICE', 'GATEWAY', DEV07, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
+  ['UNPAIR_DEVICE', 'ASSET', V107, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
+  ['REGENERATE_TOKEN', 'GATEWAY', DEV07, undefined, undefined, 'Dana Reyes issued a new ingest token for device demo-truck-07'],
+  ['INVITE', 'USER', MARCO, undefined, marcoRow, 'Dana Reyes invited user Marco Reyes'],
+  ['RESEND_INVITATION', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent the invitation to user Marco Reyes again'],
+  ['SEND_PASSWORD_RESET', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent a password reset link to user Marco Reyes'],
+  ['ACCEPT_INVITATION', 'USER', MARCO, undefined, undefined, 'Marco Reyes accepted their invitation and set a password', MARCO],
+  ['RESET_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes reset their password from an e-mailed link', MARCO],
+  ['CHANGE_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes changed their password', MARCO],
+  ['UPDATE_IMAGE', 'USER', MARCO, { profileImageId: null }, { profileImageId: id(5) }, 'Marco Reyes changed their profile photo', MARCO],
+  ['UPDATE_IMAGE', 'USER', MARCO, { profileImageId: null }, { profileImageId: id(5) }, 'Dana Reyes changed the profile photo of user Marco Reyes'],
+  ['DELETE_IMAGE', 'USER', MARCO, { profileImageId: id(5) }, { profileImageId: null }, 'Marco Reyes removed their profile photo', MARCO],
+  ['UPDATE_IMAGE', 'ORGANIZATION', ORG, { logoImageId: null }, { logoImageId: id(6) }, 'Dana Reyes changed the logo of organization Demo Freight'],
+  ['DELETE_IMAGE', 'ORGANIZATION', ORG, { logoImageId: id(6) }, { logoImageId: null }, 'Dana Reyes removed the logo of organization Demo Freight'],
+  ['UPDATE_SETTINGS', 'ORGANIZATION', ORG, { units: 'IMPERIAL', darkMode: { isEnabled: false } }, { units: 'METRIC', darkMode: { isEnabled: false } }, 'Dana Reyes changed the settings of organization Demo Freight: Units'],
+  [
+    'ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [{ memberType: 'DRIVER', memberId: LUIS }, { memberType: 'USER', memberId: MARCO }] },
+    'Dana Reyes added driver Luis Ortiz and user Marco Reyes to group East region',
+  ],
+  ['ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [1, 2, 3, 4, 5].map((n) => ({ memberType: 'DRIVER', memberId: id(n) })) }, 'Dana Reyes added 5 members to group East region'],
+  ['ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [] }, 'Dana Reyes added nothing new to group East region'],
+  ['REMOVE_MEMBER', 'GROUP', EAST, { removed: [{ memberType: 'DRIVER', memberId: LUIS }] }, undefined, 'Dana Reyes removed driver Luis Ortiz from group East region'],
+  ['ADD_ASSETS', 'GROUP', EAST, undefined, { added: [V117, T204] }, 'Dana Reyes added vehicle 117 and trailer T-204 to group East region'],
+  ['ADD_ASSETS', 'GROUP', EAST, undefined, { added: [V117, V107, V110, T204] }, 'Dana Reyes added 3 vehicles and 1 trailer to group East region'],
+  ['REMOVE_ASSET', 'GROUP', EAST, { assetId: V117 }, undefined, 'Dana Reyes removed vehicle 117 from group East region'],
+  [
+    'PURGE', 'DATA_RETENTION', ORG, undefined,
+    { removed: { POSITIONS: 1204, HOS_RECORDS: 1 }, olderThan: { POSITIONS: '2026-03-03T08:00:00.000Z', HOS_RECORDS: '2025-08-01T08:00:00.000Z' } },
+    'System purged 1,204 positions older than Mar 3, 2026 and 1 hours-of-service record older than Aug 1, 2025', 'SYSTEM',
+  ],
+];
+
+describe('sentences', () => {
+  it.each(SENTENCES.map((row) => [`${row[0]} ${row[1]}`, row] as const))('%s reads as a sentence', (_name, row) => {
+    expect(describeActivity(facts(row), lookup).summary).toBe(row[5]);
+  });
+
+  it('has a sentence in the table above for every action the API writes, with every entity type it is written for', () => {
+    const tested = new Set(SENTENCES.map((r) => r[0]));
+    expect([...codeActions].filter((a) => !tested.has(a))).toEqual([]);
+    expect(Object.keys(ACTIONS).filter((a) => !tested.has(a))).toEqual([]);
+    const testedTypes = new Set(SENTENCES.map((r) => r[1]));
+    expect([...codeEntityTypes].filter((t) => !testedTypes.has(t))).toEqual([]);
+  });
+
+  it('says so when a linked record was deleted, and words an unknown action or entity type from its code', () => {
+    const row: Row = ['ASSIGN_DRIVER', 'ASSET', V117, undefined, { driverId: GONE }, ''];
+    expect(describeActivity(facts(row), lookup).summary).toBe('Dana Reyes assigned a deleted driver to vehicle 117');
+    const gone = describeActivity(facts(['UNASSIGN_DRIVER', 'ASSET', GONE, { driverId: LUIS }, null, '']), lookup);
+    expect(gone.summary).toBe('Dana Reyes removed driver Luis Ortiz from a deleted vehicle');
+    expect(gone.record).toEqual({ type: 'VEHICLE', id: GONE, label: 'a deleted vehicle', path: null });
+    const odd = describeActivity(facts(['ARCHIVE_LOGS', 'HOS_LOG', 'x1', undefined, undefined, '']), lookup);
+    expect(odd.summary).toBe('Dana Reyes did "archive logs" on hos log x1');
+    expect(odd.record).toMatchObject({ type: 'HOS_LOG', path: null });
+  });
+
+  it('names the actor, or the system for jobs', () => {
+    expect(actorLabel({ userId: DANA, email: 'dana@x.test', name: 'Dana Reyes' })).toBe('Dana Reyes');
+    expect(actorLabel({ userId: DANA, email: 'dana@x.test', name: null })).toBe('dana@x.test');
+    expect(actorLabel({ userId: null, email: 'system', name: null })).toBe('System');
+    expect(actorLabel({ userId: null, email: null, name: null })).toBe('System');
+  });
+});
+
+describe('the record and its screen', () => {
+  const recordOf = (row: Row) => describeActivity(facts(row), lookup).record;
+  it('links vehicles, trailers and drivers to their list with the drawer open, devices and groups to their pages', () => {
+    expect(recordOf(['UPDATE', 'ASSET', V117, vehicleRow, vehicleRow, ''])).toEqual({
+      type: 'VEHICLE', id: V117, label: 'vehicle 117', path: `/settings/organization-settings/vehicles?open=${V117}`,
+    });
+    expect(recordOf(['DETACH_TRAILER', 'ASSET', T204, { vehicleId: V117, trailerId: T204 }, null, ''])?.path).toBe(`/settings/organization-settings/trailers?open=${T204}`);
+    expect(recordOf(['CREATE', 'DRIVER', MARIA, undefined, driverRow, ''])?.path).toBe(`/settings/organization-settings/all-drivers?open=${MARIA}`);
+    expect(recordOf(['PAIR_DEVICE', 'GATEWAY', DEV07, undefined, { gatewayId: DEV07 }, ''])?.path).toBe(`/settings/organization-settings/devices/${DEV07}`);
+    expect(recordOf(['CREATE', 'GROUP', EAST, undefined, { name: 'East region' }, ''])?.path).toBe(`/settings/organization-settings/groups/${EAST}/members`);
+  });
+
+  it('finds users and roles through their list search, and the organization and retention on their pages', () => {
+    expect(recordOf(['INVITE', 'USER', MARCO, undefined, marcoRow, ''])?.path).toBe('/settings/organization-settings/user-and-roles?u.search=marco%40demofreight.test');
+    expect(recordOf(['CREATE', 'ROLE', AUDITOR, undefined, { name: 'Auditor' }, ''])?.path).toBe('/settings/organization-settings/user-and-roles?tab=roles&r.search=Auditor');
+    expect(recordOf(['UPDATE_SETTINGS', 'ORGANIZATION', ORG, {}, {}, ''])?.path).toBe('/settings/organization-settings/organization-account');
+    expect(recordOf(['PURGE', 'DATA_RETENTION', ORG, undefined, {}, ''])).toMatchObject({ type: 'DATA_RETENTION', label: 'the data retention periods', path: '/settings/data-retention' });
+  });
+
+  it('keeps the name a deleted record had, without a link', () => {
+    expect(recordOf(['DELETE', 'ASSET', GONE, { type: 'TRAILER', unitNumber: 'T-9' }, undefined, ''])).toEqual({ type: 'TRAILER', id: GONE, label: 'trailer T-9', path: null });
+  });
+
+  it('collects the ids a page mentions for the one lookup', () => {
+    const ids = referencedIds({
+      entityId: EAST,
+      actorUserId: DANA,
+      before: { removed: [{ memberType: 'USER', memberId: MARCO }] },
+      after: { added: [V117], currentDriverId: LUIS, gatewayId: DEV07, notes: 'x' },
+    });
+    expect(new Set(ids)).toEqual(new Set([EAST, DANA, MARCO, V117, LUIS, DEV07]));
+  });
+});
+
+const changesOf = (entityType: string, before: unknown, after: unknown, action = 'UPDATE', entityId: string | null = null) =>
+  labelledChanges({ action, entityType, entityId, before, after }, lookup);
+
+describe('labelled changes', () => {
+  it('labels fields, names linked records and writes values in words', () => {
+    const before = { ...vehicleRow, currentDriverId: LUIS, iftaQualified: true, fuelType: 'DIESEL', updatedAt: 'a' };
+    const after = { ...vehicleRow, currentDriverId: MARIA, iftaQualified: false, fuelType: 'GASOLINE', odometerM: 1_234_567, updatedAt: 'b' };
+    expect(changesOf('ASSET', before, after)).toEqual([
+      { field: 'odometerM', label: 'Odometer', before: '1,000 km', after: '1,234.6 km' },
+      { field: 'currentDriverId', label: 'Current driver', before: 'Luis Ortiz', after: 'Maria Lopez' },
+      { field: 'iftaQualified', label: 'IFTA-qualified', before: 'Yes', after: 'No' },
+      { field: 'fuelType', label: 'Fuel type (IFTA)', before: 'Special Diesel', after: 'Gasoline' },
+    ]);
+  });
+
+  it('leaves bookkeeping out of a creation and shows a linked id once, by its name at the time', () => {
+    const created = changesOf('GATEWAY', undefined, { id: DEV07, organizationId: ORG, createdAt: '2026-01-01T00:00:00Z', uniqueId: 'demo-truck-07', assetId: V107 });
+    expect(created.map((c) => c.label)).toEqual(['Unique id (IMEI or serial)', 'Vehicle']);
+    const pairing = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107 (old name)' };
+    expect(changesOf('GATEWAY', { assetId: null }, pairing, 'PAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: '107 (old name)' }]);
+    expect(changesOf('ASSET', { assetId: null }, pairing, 'PAIR_DEVICE', V107)).toEqual([{ field: 'gatewayId', label: 'Device', before: null, after: 'demo-truck-07' }]);
+    const unpaired = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 };
+    expect(changesOf('GATEWAY', unpaired, null, 'UNPAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: '107', after: null }]);
+    const attached = { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' };
+    expect(changesOf('ASSET', { vehicleId: V110 }, attached, 'ATTACH_TRAILER', T204)).toEqual([{ field: 'vehicleId', label: 'Vehicle', before: '110', after: '117' }]);
+    expect(changesOf('ASSET', null, attached, 'ATTACH_TRAILER', V117)).toEqual([{ field: 'trailerId', label: 'Trailer', before: null, after: 'T-204' }]);
+  });
+
+  it('leaves out what a link action stores only to name things (the sentence says it)', () => {
+    const assigned = changesOf('ASSET', { driverId: LUIS, driverPreviousVehicleId: V110 }, { driverId: MARIA, driverName: 'Maria Lopez', unitNumber: '117' }, 'ASSIGN_DRIVER');
+    expect(assigned).toEqual([{ field: 'driverId', label: 'Driver', before: 'Luis Ortiz', after: 'Maria Lopez' }]);
+  });
+
+  it('writes settings, permissions, retention periods, purge totals, dates and deleted links in words', () => {
+    expect(changesOf('ORGANIZATION', { darkMode: { isEnabled: false, defaultTheme: 'light' } }, { darkMode: { isEnabled: true, defaultTheme: 'dark' } })).toEqual([
+      { field: 'darkMode', label: 'Dark mode', before: 'Available: No; Default theme: Light', after: 'Available: Yes; Default theme: Dark' },
+    ]);
+    expect(changesOf('ROLE', { permissions: ['USER_LIST'] }, { permissions: ['USER_LIST', 'DRIVER_LIST'] })[0]).toMatchObject({ before: 'List users', after: 'List users, List drivers' });
+    expect(changesOf('DATA_RETENTION', { POSITIONS: 400 }, { POSITIONS: null })).toEqual([{ field: 'POSITIONS', label: 'Vehicle positions', before: '400 days', after: null }]);
+    expect(changesOf('DATA_RETENTION', undefined, { removed: { POSITIONS: 1204 }, olderThan: { POSITIONS: '2026-03-03T08:00:00.000Z' } })).toEqual([
+      { field: 'removed', label: 'Removed', before: null, after: 'Vehicle positions: 1,204' },
+      { field: 'olderThan', label: 'Older than', before: null, after: 'Vehicle positions: Mar 3, 2026, 08:00 UTC' },
+    ]);
+    expect(changesOf('DRIVER', { licenseExpiry: '2027-03-28', userId: GONE }, { licenseExpiry: null, userId: MARCO })).toEqual([
+      { field: 'licenseExpiry', label: 'Licence expiry', before: 'Mar 28, 2027', after: null },
+      { field: 'userId', label: 'Sign-in account', before: 'a deleted record', after: 'Marco Reyes' },
+    ]);
+    expect(changesOf('ASSET', { year: 2019 }, { year: 2020 })[0]).toMatchObject({ label: 'Year', before: '2019', after: '2020' });
+  });
+});

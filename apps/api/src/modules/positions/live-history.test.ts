@@ -251,6 +251,11 @@ describe('stream tickets', () => {
     expect((await openStream(`${plainStream()}?ticket=${ticket}`)).status).toBe(403);
 
     await sql(`update roles set permissions = '{ASSET_LIST}' where id = (select role_id from users where id = '${me.id}')`);
+    // The change reaches this instance's auth cache by NOTIFY, asynchronously on a PostgreSQL server.
+    await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer }).then((r) => r.json() as { permissions: string[] }),
+      (u) => u.permissions.includes('ASSET_LIST'),
+    );
     const second = await ticketFor(viewer.authorization!.slice(7));
     await sql(`update users set status = 'INACTIVE' where id = '${me.id}'`);
     await eventually(

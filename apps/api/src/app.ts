@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
@@ -15,6 +15,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { loggerOptions } from './plugins/request-log.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { AuthCache } from './plugins/auth-cache.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
@@ -67,14 +68,11 @@ export interface BuildOptions {
 export async function buildApp({ config, database, mailer }: BuildOptions): Promise<FastifyInstance> {
   const production = config.env === 'production';
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // One line per request without credentials; device ingest and probes at debug (decision 0087).
+    ...loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
-    // Per-request lines only in development, and never for device ingest (thousands a second).
-    logController: new LogController({
-      disableRequestLogging: (req) => config.env !== 'development' || req.url.startsWith('/api/v1/ingest'),
-    }),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

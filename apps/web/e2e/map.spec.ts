@@ -110,6 +110,56 @@ test.describe('live map and history', () => {
     expect(problems).toEqual([]);
   });
 
+  test('live updates arrive over a stream opened with a single-use ticket, and a reconnect takes a new one', async ({ page, request }) => {
+    // Every EventSource the page opens, so the test can see its URL and break its connection.
+    await page.addInitScript(`
+      window.__streams = [];
+      const Orig = window.EventSource;
+      window.EventSource = class extends Orig {
+        constructor(url, init) {
+          super(url, init);
+          window.__streams.push(this);
+        }
+      };
+    `);
+    const streamUrls = () => page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.map((s) => s.url));
+    const tickets: string[] = [];
+    page.on('response', async (r) => {
+      if (/\/assets\/stream\/ticket$/.test(r.url()) && r.status() === 200) tickets.push(((await r.json()) as { ticket: string }).ticket);
+    });
+    await page.goto('/map');
+    await expect(page.getByTestId('vehicle-row')).toHaveCount(25);
+    await expect.poll(streamUrls).toHaveLength(1);
+    const [first] = await streamUrls();
+    expect(first).toMatch(/\/assets\/stream\?ticket=[\w-]{40,}$/);
+    expect(first).not.toContain('access_token');
+    expect(first).not.toContain('eyJ');
+
+    // Truck 16 is parked; a new fix sets it moving, and only the stream can tell the page.
+    const moving = page.getByTestId('status-filter-MOVING');
+    await expect(moving).toHaveText(/Moving 15/);
+    const now = Math.floor(Date.now() / 1000);
+    await post(request, { id: truckId(16), lat: 36.5, lon: -89.6, timestamp: now, speed: (80 * KNOTS_PER_KMH).toFixed(2), bearing: 90, ignition: true });
+    await expect(moving).toHaveText(/Moving 16/);
+
+    // The connection breaks: the page closes it (its ticket is spent) and opens a new one with a new ticket.
+    await page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams[0]!.dispatchEvent(new Event('error')));
+    await expect.poll(streamUrls, { timeout: 20_000 }).toHaveLength(2);
+    const [, second] = await streamUrls();
+    expect(second).toMatch(/\/assets\/stream\?ticket=[\w-]{40,}$/);
+    expect(second).not.toBe(first);
+    expect(tickets).toHaveLength(2);
+    expect(first).toContain(tickets[0]);
+    expect(second).toContain(tickets[1]);
+    expect(await page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams[0]!.readyState)).toBe(2);
+
+    // Still live after the reconnect: truck 16 parks again.
+    await post(request, { id: truckId(16), lat: 36.5, lon: -89.6, timestamp: now + 5, speed: 0, bearing: 90, ignition: false });
+    await expect(moving).toHaveText(/Moving 15/);
+    await expect(page.getByTestId('status-filter-STOPPED')).toHaveText(/Stopped 10/);
+    await expect(page.getByText('Reconnecting…')).toHaveCount(0);
+  });
+
   test('history for a demo truck draws and plays', async ({ page }) => {
     await page.goto('/map/history');
     await expect(page.getByText('Pick a vehicle, driver or device')).toBeVisible();

@@ -72,10 +72,24 @@ export interface LivePositionsEvent {
   vehicles: LiveVehicle[];
 }
 
+/** How long a stream ticket opens the stream; the web app asks for one right before each (re)connect. */
+export const STREAM_TICKET_TTL_SECONDS = 30;
+
 export const liveStreamQuerySchema = z.object({
   group: z.uuid('group must be a group id').optional(),
-  access_token: z.string().optional(),
+  /**
+   * A single-use ticket from `POST …/assets/stream/ticket`, for clients that cannot send the
+   * Authorization header (EventSource). Never the access token: URLs end up in logs and histories.
+   */
+  ticket: z.string().min(1, 'ticket must not be empty').max(200, 'ticket is too long').optional(),
 });
+
+/** Opens one live stream within `expiresAt` (STREAM_TICKET_TTL_SECONDS), for the caller and this organization only. */
+export const streamTicketSchema = z.object({
+  ticket: z.string(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export type StreamTicket = z.infer<typeof streamTicketSchema>;
 
 export const HISTORY_MAX_POINTS = 5000;
 /** A history request spans at most this long. */

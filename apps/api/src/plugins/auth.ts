@@ -4,6 +4,7 @@ import { ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { organizations, roles, users } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
+import { redeemStreamTicket } from '../modules/auth/stream-tickets.service.ts';
 import { forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { Actor, AuthContext } from './types.ts';
 
@@ -41,10 +42,22 @@ export function visiblePermissions(ctx: AuthContext): string[] {
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
-  // EventSource cannot set headers: live streams accept the token as a query parameter.
-  const q = (request.query as Record<string, unknown> | undefined)?.access_token;
-  return typeof q === 'string' && request.routeOptions.url?.endsWith('/stream') ? q : null;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() || null : null;
+}
+
+/**
+ * The user a stream ticket stands for. Never the access token in the URL: URLs are written to
+ * access logs, proxies and browser histories. The ticket is spent here, on the first try.
+ */
+async function ticketUser(db: Db, request: FastifyRequest): Promise<string> {
+  const raw = (request.query as Record<string, unknown> | undefined)?.ticket;
+  if (typeof raw !== 'string' || raw === '') throw unauthorized('Authentication required', 'No bearer token or stream ticket');
+  const ticket = await redeemStreamTicket(db, raw);
+  if (!ticket) throw unauthorized('This live connection ticket has expired or was already used', 'Unknown, used or expired stream ticket');
+  // A ticket opens the organization it was issued for and nothing else.
+  const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
+  if (orgId !== ticket.orgId) throw unauthorized('This live connection ticket is for another organization', 'Stream ticket issued for another organization');
+  return ticket.userId;
 }
 
 export function actorOf(request: FastifyRequest): Actor {
@@ -73,13 +86,19 @@ export const authPlugin = fp(async (app) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const token = bearer(request);
-    if (!token) throw unauthorized('Authentication required', 'No bearer token');
     let userId: string;
-    try {
-      userId = app.tokens.verify(token).sub;
-    } catch (err) {
-      throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
+    if (token) {
+      try {
+        userId = app.tokens.verify(token).sub;
+      } catch (err) {
+        throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
+      }
+    } else if (config.streamTicket) {
+      userId = await ticketUser(app.db, request);
+    } else {
+      throw unauthorized('Authentication required', 'No bearer token');
     }
+    // Whichever credential: the user's current status, permissions and organization decide below.
     const ctx = await app.authCache.context(userId, () => loadAuthContext(app.db, userId));
     if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed');
     request.auth = ctx;

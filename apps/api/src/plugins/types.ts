@@ -41,5 +41,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Every code is required; checked before the body is validated. */
     permissions?: readonly Permission[];
+    /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
+    streamTicket?: boolean;
   }
 }

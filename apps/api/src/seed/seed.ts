@@ -101,15 +101,20 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
   return orgId;
 }
 
-/** First-start data: the super administrator always, the demo organization when DEMO is on. */
+/**
+ * First-start data: the super administrator always, the demo organization when DEMO is on. Names
+ * the sign-ins but never their passwords: console output ends up in log files.
+ */
 export async function seed(db: Db, config: Config, log: (msg: string) => void): Promise<void> {
   await ensureSuperAdmin(db, config.superAdmin);
-  const lines = [`  Super administrator: ${config.superAdmin.email} / ${config.env === 'production' ? '(SUPERADMIN_PASSWORD)' : config.superAdmin.password}`];
+  const lines = [`  Super administrator: ${config.superAdmin.email}`];
   if (config.demo) {
     const demoOrgId = await ensureDemoOrganization(db, config);
     if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
-    lines.push(`  Demo Freight admin:  ${config.demoAdmin.email} / ${config.demoAdmin.password}`);
-    lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email} / ${config.demoDispatcher.password}`);
+    lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
+    lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
   }
+  const variables = config.demo ? 'SUPERADMIN_PASSWORD, DEMO_ADMIN_PASSWORD and DEMO_DISPATCHER_PASSWORD' : 'SUPERADMIN_PASSWORD';
+  lines.push(`  Passwords: as set in ${variables} (the defaults are in README.md)`);
   log(`Sign-in accounts:\n${lines.join('\n')}`);
 }

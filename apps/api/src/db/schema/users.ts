@@ -69,6 +69,26 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash)],
 );
 
+/**
+ * Single-use tickets that open one live stream (EventSource cannot send the Authorization header,
+ * and an access token in a URL ends up in logs). SHA-256 of the ticket, seconds long, deleted when
+ * used; in the database so any API instance behind the load balancer can redeem what another issued.
+ */
+export const streamTickets = pgTable(
+  'stream_tickets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('stream_tickets_expires_idx').on(t.expiresAt), index('stream_tickets_user_idx').on(t.userId), index('stream_tickets_org_idx').on(t.organizationId)],
+);
+
 /** Failed sign-ins per IP + e-mail in a fixed window, shared by every API instance. */
 export const loginFailures = pgTable('login_failures', {
   key: text('key').primaryKey(),

@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveVehicle } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { buildApp } from '../../app.ts';
+import { bearer, createTestApp, DEMO, eventually, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
 import { rowsOf } from './sql-rows.ts';
 
@@ -33,12 +35,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A single-use stream ticket for `orgId` (default: the demo organization) as the holder of `accessToken`. */
+async function ticketFor(accessToken = token, org = orgId): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${org}/assets/stream/ticket`, headers: bearer(accessToken) });
+  if (res.statusCode !== 200) throw new Error(`ticket: ${res.statusCode} ${res.body}`);
+  return res.json().ticket;
+}
+const streamPath = async (query = '', org = orgId) => `/api/v1/organizations/${org}/assets/stream?${query}${query ? '&' : ''}ticket=${await ticketFor(token, org)}`;
+
 /** Opens an SSE stream and collects its events until closed. */
-function openStream(path: string): Promise<{ status: number; events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>; close: () => void; next: (pred: (e: { event: string; data: { vehicles: LiveVehicle[] } }) => boolean, ms?: number) => Promise<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> }> {
+function openStream(path: string, headers: Record<string, string> = {}, base = baseUrl): Promise<{ status: number; events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>; close: () => void; next: (pred: (e: { event: string; data: { vehicles: LiveVehicle[] } }) => boolean, ms?: number) => Promise<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> }> {
   return new Promise((resolve, reject) => {
     const events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> = [];
     const waiters: Array<() => void> = [];
-    const req = http.get(`${baseUrl}${path}`, (res) => {
+    const req = http.get(`${base}${path}`, { headers }, (res) => {
       let buf = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -82,7 +92,7 @@ function openStream(path: string): Promise<{ status: number; events: Array<{ eve
 describe('live stream (SSE)', () => {
   it('sends a snapshot, then a new position within one second', async () => {
     await post(truck, [{ fixTime: new Date(Date.now() - 5000).toISOString(), latitude: 35.1, longitude: -101.8, speed: 0, ignition: true }]);
-    const s = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${token}`);
+    const s = await openStream(await streamPath());
     expect(s.status).toBe(200);
     const snap = await s.next((e) => e.event === 'snapshot');
     expect(snap.data.vehicles.map((v) => v.unitNumber)).toContain('901');
@@ -98,7 +108,7 @@ describe('live stream (SSE)', () => {
   });
 
   it('filters by group', async () => {
-    const s = await openStream(`/api/v1/organizations/${orgId}/assets/stream?group=${groupId}&access_token=${token}`);
+    const s = await openStream(await streamPath(`group=${groupId}`));
     await post(other, [{ fixTime: new Date().toISOString(), latitude: 40, longitude: -100, speed: 50 }]);
     await post(truck, [{ fixTime: new Date().toISOString(), latitude: 35.3, longitude: -101.6, speed: 90 }]);
     await s.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 35.3), 1000);
@@ -109,8 +119,8 @@ describe('live stream (SSE)', () => {
   });
 
   it('delivers published changes like notified ones: to the organization\'s streams, filtered by group', async () => {
-    const all = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${token}`);
-    const west = await openStream(`/api/v1/organizations/${orgId}/assets/stream?group=${groupId}&access_token=${token}`);
+    const all = await openStream(await streamPath());
+    const west = await openStream(await streamPath(`group=${groupId}`));
     await all.next((e) => e.event === 'snapshot');
     await west.next((e) => e.event === 'snapshot');
     const [snapTruck, snapOther] = ['901', '902'].map((u) => all.events[0]!.data.vehicles.find((v) => v.unitNumber === u)!);
@@ -132,8 +142,9 @@ describe('live stream (SSE)', () => {
   it('refuses without a token, a foreign organization and a foreign group', async () => {
     expect((await openStream(`/api/v1/organizations/${orgId}/assets/stream`)).status).toBe(401);
     const stranger = await registerOrganization(t.app, 'Stranger Freight');
-    const foreign = await openStream(`/api/v1/organizations/${orgId}/assets/stream?access_token=${stranger.accessToken}`);
+    const foreign = await openStream(`/api/v1/organizations/${orgId}/assets/stream`, bearer(stranger.accessToken));
     expect(foreign.status).toBe(404);
+    foreign.close();
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${stranger.user.organization!.id}/assets/live?group=${groupId}`, headers: bearer(stranger.accessToken) });
     expect(res.statusCode).toBe(404);
     expectErrorBody(res.json(), 404);
@@ -144,6 +155,139 @@ describe('live stream (SSE)', () => {
     expect(res.statusCode).toBe(200);
     const units = res.json().vehicles.map((v: LiveVehicle) => v.unitNumber);
     expect(units).toEqual(['901', '902']);
+  });
+});
+
+describe('stream tickets', () => {
+  const ticketUrl = (org = orgId) => `/api/v1/organizations/${org}/assets/stream/ticket`;
+  const plainStream = (org = orgId) => `/api/v1/organizations/${org}/assets/stream`;
+
+  it('issues an opaque ticket valid for about 30 seconds that the browser must not cache', async () => {
+    const before = Date.now();
+    const res = await t.app.inject({ method: 'POST', url: ticketUrl(), headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const { ticket, expiresAt } = res.json() as { ticket: string; expiresAt: string };
+    expect(ticket).toMatch(/^[\w-]{40,}$/);
+    expect(ticket).not.toContain(token.slice(0, 20));
+    const ttl = Date.parse(expiresAt) - before;
+    expect(ttl).toBeGreaterThan(25_000);
+    expect(ttl).toBeLessThan(35_000);
+    // Only a hash is stored.
+    const stored = await sql<{ token_hash: string }>(`select token_hash from stream_tickets`);
+    expect(stored.some((r) => r.token_hash.includes(ticket))).toBe(false);
+  });
+
+  it('opens the stream once: the same ticket again is refused', async () => {
+    const ticket = await ticketFor();
+    const first = await openStream(`${plainStream()}?ticket=${ticket}`);
+    expect(first.status).toBe(200);
+    await first.next((e) => e.event === 'snapshot');
+    const again = await openStream(`${plainStream()}?ticket=${ticket}`);
+    expect(again.status).toBe(401);
+    first.close();
+    again.close();
+  });
+
+  it('refuses an expired ticket, an unknown one and the access token in the URL', async () => {
+    const ticket = await ticketFor();
+    await sql(`update stream_tickets set expires_at = now() - interval '1 second'`);
+    expect((await openStream(`${plainStream()}?ticket=${ticket}`)).status).toBe(401);
+    expect((await openStream(`${plainStream()}?ticket=not-a-ticket`)).status).toBe(401);
+    expect((await openStream(`${plainStream()}?access_token=${token}`)).status).toBe(401);
+    const res = await t.app.inject({ method: 'GET', url: `${plainStream()}?ticket=not-a-ticket` });
+    expect(expectErrorBody(res.json(), 401).technicalMessage).toMatch(/stream ticket/);
+  });
+
+  it('keeps the Authorization header for clients that can send it', async () => {
+    const s = await openStream(plainStream(), bearer(token));
+    expect(s.status).toBe(200);
+    await s.next((e) => e.event === 'snapshot');
+    s.close();
+  });
+
+  it('binds a ticket to its organization: another organization neither gets one nor opens with one', async () => {
+    const stranger = await registerOrganization(t.app, 'Ticket Stranger Freight');
+    const strangerOrg = stranger.user.organization!.id;
+    const foreign = await t.app.inject({ method: 'POST', url: ticketUrl(), headers: bearer(stranger.accessToken) });
+    expect(foreign.statusCode).toBe(404);
+    expectErrorBody(foreign.json(), 404);
+    // The stranger's own ticket does not open the demo organization's stream.
+    const theirs = await ticketFor(stranger.accessToken, strangerOrg);
+    expect((await openStream(`${plainStream()}?ticket=${theirs}`)).status).toBe(401);
+    // Nor ours theirs.
+    const ours = await ticketFor();
+    expect((await openStream(`${plainStream(strangerOrg)}?ticket=${ours}`)).status).toBe(401);
+  });
+
+  it('answers 401 without a token, 400 for a bad organization id or ticket, 403 without ASSET_LIST', async () => {
+    const anonymous = await t.app.inject({ method: 'POST', url: ticketUrl() });
+    expect(anonymous.statusCode).toBe(401);
+    expectErrorBody(anonymous.json(), 401);
+    // A member's foreign organization id is a 404 before validation; the super administrator's is validated.
+    const superAdmin = await login(t.app, DEMO.superAdmin);
+    const badOrg = await t.app.inject({ method: 'POST', url: ticketUrl('not-an-id'), headers: bearer(superAdmin.accessToken) });
+    expect(badOrg.statusCode).toBe(400);
+    expect(expectErrorBody(badOrg.json(), 400).message).toMatch(/orgId/);
+    const badTicket = await t.app.inject({ method: 'GET', url: `${plainStream()}?ticket=`, headers: bearer(token) });
+    expect(badTicket.statusCode).toBe(400);
+    expect(expectErrorBody(badTicket.json(), 400).message).toMatch(/ticket/);
+    const limited = await userWithPermissions(t, orgId, ['ORG_READ']);
+    const res = await t.app.inject({ method: 'POST', url: ticketUrl(), headers: limited });
+    expect(res.statusCode).toBe(403);
+    expectErrorBody(res.json(), 403);
+  });
+
+  it('checks the holder\'s current permissions and status when the ticket is used', async () => {
+    const viewer = await userWithPermissions(t, orgId, ['ASSET_LIST']);
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer })).json() as { id: string };
+    const ticket = await ticketFor(viewer.authorization!.slice(7));
+    // The role loses ASSET_LIST after the ticket was issued.
+    await sql(`update roles set permissions = '{}' where id = (select role_id from users where id = '${me.id}')`);
+    await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer }).then((r) => r.json() as { permissions: string[] }),
+      (u) => !u.permissions.includes('ASSET_LIST'),
+    );
+    expect((await openStream(`${plainStream()}?ticket=${ticket}`)).status).toBe(403);
+
+    await sql(`update roles set permissions = '{ASSET_LIST}' where id = (select role_id from users where id = '${me.id}')`);
+    // The change reaches this instance's auth cache by NOTIFY, asynchronously on a PostgreSQL server.
+    await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer }).then((r) => r.json() as { permissions: string[] }),
+      (u) => u.permissions.includes('ASSET_LIST'),
+    );
+    const second = await ticketFor(viewer.authorization!.slice(7));
+    await sql(`update users set status = 'INACTIVE' where id = '${me.id}'`);
+    await eventually(
+      () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer }).then((r) => r.statusCode),
+      (code) => code === 401,
+    );
+    expect((await openStream(`${plainStream()}?ticket=${second}`)).status).toBe(401);
+  });
+
+  it('is redeemed by another API instance on the same database (several instances behind a load balancer)', async () => {
+    const other = await buildApp({ config: t.config, database: t.database });
+    try {
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+      const ticket = await ticketFor();
+      const s = await openStream(`${plainStream()}?ticket=${ticket}`, {}, otherUrl);
+      expect(s.status).toBe(200);
+      await s.next((e) => e.event === 'snapshot');
+      s.close();
+      // Spent there, so refused here.
+      expect((await openStream(`${plainStream()}?ticket=${ticket}`)).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sweeps expired tickets when new ones are issued', async () => {
+    await ticketFor();
+    await sql(`update stream_tickets set expires_at = now() - interval '1 minute'`);
+    await ticketFor();
+    const left = await sql<{ n: number }>(`select count(*)::int as n from stream_tickets`);
+    expect(left[0]!.n).toBe(1);
   });
 });
 

@@ -1,7 +1,9 @@
-import { liveStreamQuerySchema, liveVehicleSchema } from '@fleet/api-contract';
+import { liveStreamQuerySchema, liveVehicleSchema, STREAM_TICKET_TTL_SECONDS, streamTicketSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../lib/route-schemas.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
@@ -27,13 +29,27 @@ const liveRoutes =
       },
     });
 
-    app.get('/organizations/:orgId/assets/stream', {
+    app.post('/organizations/:orgId/assets/stream/ticket', {
       config: { permissions: ['ASSET_LIST'] },
+      schema: {
+        tags: ['live'],
+        summary: `A single-use ticket that opens the live stream once within ${STREAM_TICKET_TTL_SECONDS} s as the caller (for EventSource, which cannot send the Authorization header)`,
+        params,
+        response: { 200: streamTicketSchema, ...orgErrors() },
+      },
+      handler: async (req, reply) => {
+        reply.header('cache-control', 'no-store');
+        return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
+      },
+    });
+
+    app.get('/organizations/:orgId/assets/stream', {
+      config: { permissions: ['ASSET_LIST'], streamTicket: true },
       schema: {
         tags: ['live'],
         summary:
           'Server-Sent Events: `snapshot` {vehicles} on connect, then `positions` {vehicles} for every change, a comment line every 15 s. ' +
-          'Bearer header, or `access_token` query parameter for EventSource.',
+          'Bearer header, or `ticket` from POST …/assets/stream/ticket (single use) for EventSource.',
         params,
         querystring: liveStreamQuerySchema,
         response: { ...orgErrors() },

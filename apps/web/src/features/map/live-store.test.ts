@@ -139,35 +139,123 @@ describe('filterVehicles', () => {
   });
 });
 
+/** An EventSource double the test drives: events, open, error. */
+function fakeSource(url: string) {
+  const listeners = new Map<string, (e: MessageEvent<string>) => void>();
+  const es = {
+    url,
+    addEventListener: (type: string, l: (e: MessageEvent<string>) => void) => listeners.set(type, l),
+    onerror: null as ((e: Event) => void) | null,
+    onopen: null as ((e: Event) => void) | null,
+    close: vi.fn(),
+    readyState: 0,
+    emit: (type: string, data: unknown) => listeners.get(type)!(new MessageEvent(type, { data: JSON.stringify(data) })),
+  } satisfies EventSourceLike & Record<string, unknown>;
+  return es;
+}
+
+/** connectLiveStream with tickets t1, t2, … (or failures), sources and timers held by the test. */
+function harness(tickets: Array<string | Error>, isFatal?: (e: unknown) => boolean) {
+  const sources: Array<ReturnType<typeof fakeSource>> = [];
+  const timers: Array<{ cb: () => void; ms: number; cleared: boolean }> = [];
+  const status = vi.fn();
+  const asked = vi.fn();
+  const f = frames();
+  const store = new LiveStore(f.schedule, { minInterval: () => 0 });
+  const stop = connectLiveStream(store, {
+    url: async () => {
+      asked();
+      const t = tickets.shift();
+      if (t === undefined || t instanceof Error) throw t ?? new Error('no ticket left');
+      return liveStreamUrl('org-1', t);
+    },
+    onStatus: status,
+    isFatal,
+    retryDelay: (attempt) => attempt * 1000,
+    create: (u) => {
+      const es = fakeSource(u);
+      sources.push(es);
+      return es;
+    },
+    setTimer: (cb, ms) => {
+      const t = { cb, ms, cleared: false };
+      timers.push(t);
+      return t;
+    },
+    clearTimer: (h) => ((h as { cleared: boolean }).cleared = true),
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+  return { sources, timers, status, asked, store, frames: f, stop, settle };
+}
+
 describe('connectLiveStream', () => {
-  it('feeds snapshot and position events into the store and reports reconnection', () => {
-    const listeners = new Map<string, (e: MessageEvent<string>) => void>();
-    const es: EventSourceLike & { readyState: number } = {
-      addEventListener: (type, l) => listeners.set(type, l),
-      onerror: null,
-      onopen: null,
-      close: vi.fn(),
-      readyState: 0,
-    };
-    const f = frames();
-    const store = new LiveStore(f.schedule, { minInterval: () => 0 });
-    const status = vi.fn();
-    const created: string[] = [];
-    const stop = connectLiveStream(store, '/stream', status, (u) => (created.push(u), es));
-    expect(created).toEqual(['/stream']);
+  it('opens the stream with a ticket and feeds snapshot and position events into the store', async () => {
+    const h = harness(['t1']);
+    await h.settle();
+    expect(h.sources.map((s) => s.url)).toEqual(['/api/v1/organizations/org-1/assets/stream?ticket=t1']);
+    const es = h.sources[0]!;
     const v = vehicle();
     es.onopen?.(new Event('open'));
-    listeners.get('snapshot')!(new MessageEvent('snapshot', { data: JSON.stringify({ vehicles: [v] }) }));
-    listeners.get('positions')!(new MessageEvent('positions', { data: JSON.stringify({ vehicles: [{ ...v, speed: 12, fixTime: '2026-11-20T12:00:05.000Z' }] }) }));
-    f.run();
-    expect(store.getState().vehicles.get(v.assetId)!.speed).toBe(12);
-    es.onerror?.(new Event('error'));
-    expect(status.mock.calls.map((c) => c[0])).toEqual(['open', 'reconnecting']);
-    stop();
+    es.emit('snapshot', { vehicles: [v] });
+    es.emit('positions', { vehicles: [{ ...v, speed: 12, fixTime: '2026-11-20T12:00:05.000Z' }] });
+    h.frames.run();
+    expect(h.store.getState().vehicles.get(v.assetId)!.speed).toBe(12);
+    expect(h.status.mock.calls.map((c) => c[0])).toEqual(['open']);
+    h.stop();
     expect(es.close).toHaveBeenCalled();
   });
 
-  it('builds the stream URL with the token and group', () => {
-    expect(liveStreamUrl('org-1', 'tok en', 'g-1')).toBe('/api/v1/organizations/org-1/assets/stream?access_token=tok+en&group=g-1');
+  it('on an error closes the source (its ticket is spent) and reconnects with a new ticket after a growing delay', async () => {
+    const h = harness(['t1', 't2', 't3']);
+    await h.settle();
+    const first = h.sources[0]!;
+    first.onopen?.(new Event('open'));
+    first.onerror?.(new Event('error'));
+    // EventSource would retry the same URL by itself: it is closed instead.
+    expect(first.close).toHaveBeenCalled();
+    expect(h.status.mock.calls.map((c) => c[0])).toEqual(['open', 'reconnecting']);
+    expect(h.timers.map((t) => t.ms)).toEqual([1000]);
+    h.timers[0]!.cb();
+    await h.settle();
+    expect(h.sources.map((s) => s.url.split('?')[1])).toEqual(['ticket=t1', 'ticket=t2']);
+    // It fails again before opening: the next wait is longer.
+    h.sources[1]!.onerror?.(new Event('error'));
+    expect(h.timers.map((t) => t.ms)).toEqual([1000, 2000]);
+    h.timers[1]!.cb();
+    await h.settle();
+    h.sources[2]!.onopen?.(new Event('open'));
+    expect(h.sources.map((s) => s.url.split('?')[1])).toEqual(['ticket=t1', 'ticket=t2', 'ticket=t3']);
+    expect(h.status.mock.calls.at(-1)![0]).toBe('open');
+    h.stop();
+  });
+
+  it('retries when the ticket request fails, and stops for good on a fatal answer', async () => {
+    const forbidden = Object.assign(new Error('no permission'), { fatal: true });
+    const h = harness([new Error('network down'), forbidden], (e) => (e as { fatal?: boolean }).fatal === true);
+    await h.settle();
+    expect(h.sources).toHaveLength(0);
+    expect(h.status.mock.calls.map((c) => c[0])).toEqual(['reconnecting']);
+    h.timers[0]!.cb();
+    await h.settle();
+    expect(h.asked).toHaveBeenCalledTimes(2);
+    expect(h.status.mock.calls.map((c) => c[0])).toEqual(['reconnecting', 'closed']);
+    expect(h.timers).toHaveLength(1);
+    h.stop();
+  });
+
+  it('stop cancels a pending reconnect and a ticket that arrives afterwards opens nothing', async () => {
+    const h = harness(['t1', 't2']);
+    await h.settle();
+    h.sources[0]!.onerror?.(new Event('error'));
+    h.stop();
+    expect(h.timers[0]!.cleared).toBe(true);
+    const late = harness(['t1']);
+    late.stop();
+    await late.settle();
+    expect(late.sources).toHaveLength(0);
+  });
+
+  it('builds the stream URL with the ticket and group, never an access token', () => {
+    expect(liveStreamUrl('org-1', 'tick et', 'g-1')).toBe('/api/v1/organizations/org-1/assets/stream?ticket=tick+et&group=g-1');
   });
 });

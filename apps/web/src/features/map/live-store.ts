@@ -167,28 +167,97 @@ export interface EventSourceLike {
   readonly readyState: number;
 }
 
-/**
- * Connects the store to `GET …/assets/stream` (token as `access_token`: EventSource cannot send
- * headers). EventSource reconnects by itself; `onStatus` reports it for the "reconnecting" badge.
- */
-export function connectLiveStream(
-  store: LiveStore,
-  url: string,
-  onStatus: (s: 'open' | 'reconnecting' | 'closed') => void = () => undefined,
-  create: (url: string) => EventSourceLike = (u) => new EventSource(u) as unknown as EventSourceLike,
-): () => void {
-  const es = create(url);
-  es.addEventListener('snapshot', (e) => store.setSnapshot((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
-  es.addEventListener('positions', (e) => store.update((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
-  es.onopen = () => onStatus('open');
-  // readyState 2 = CLOSED: the browser gave up (e.g. 401); otherwise it is retrying.
-  es.onerror = () => onStatus(es.readyState === 2 ? 'closed' : 'reconnecting');
-  return () => es.close();
+export type LiveStreamStatus = 'open' | 'reconnecting' | 'closed';
+
+export interface LiveStreamOptions {
+  /**
+   * The URL of one connection, asked for before every (re)connect: its ticket opens one stream
+   * only, so EventSource must never reconnect to the same URL by itself.
+   */
+  url: (signal: AbortSignal) => Promise<string>;
+  /** For the "reconnecting" / "stopped" badge. */
+  onStatus?: (s: LiveStreamStatus) => void;
+  /** True when `url` failed for good (no permission, organization gone): stop trying. Default: never. */
+  isFatal?: (err: unknown) => boolean;
+  /** Wait before reconnect attempt `n` (1, 2, …). Default: 1 s doubling up to 30 s, with jitter. */
+  retryDelay?: (attempt: number) => number;
+  create?: (url: string) => EventSourceLike;
+  setTimer?: (cb: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
 }
 
-/** The stream URL for an organization, optionally one group. */
-export function liveStreamUrl(orgId: string, accessToken: string, groupId?: string | null): string {
-  const q = new URLSearchParams({ access_token: accessToken });
+/** 1 s, 2 s, 4 s … 30 s, each between half and all of it so a restarted server is not hit by every map at once. */
+export function defaultRetryDelay(attempt: number): number {
+  return Math.min(30_000, 1000 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * Connects the store to `GET …/assets/stream`. Each connection gets a fresh URL from `url` (a new
+ * single-use ticket: EventSource cannot send the Authorization header). On any error the
+ * EventSource is closed, not left to retry the spent URL, and a new connection follows after
+ * `retryDelay`; the attempt count starts over once a connection opens. Returns `stop`.
+ */
+export function connectLiveStream(store: LiveStore, opts: LiveStreamOptions): () => void {
+  const onStatus = opts.onStatus ?? (() => undefined);
+  const isFatal = opts.isFatal ?? (() => false);
+  const retryDelay = opts.retryDelay ?? defaultRetryDelay;
+  const create = opts.create ?? ((u) => new EventSource(u) as unknown as EventSourceLike);
+  const setTimer = opts.setTimer ?? ((cb, ms) => setTimeout(cb, ms));
+  const clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const abort = new AbortController();
+  let source: EventSourceLike | null = null;
+  let timer: unknown = null;
+  let attempt = 0;
+
+  const retry = () => {
+    if (abort.signal.aborted) return;
+    onStatus('reconnecting');
+    attempt++;
+    timer = setTimer(() => {
+      timer = null;
+      void connect();
+    }, retryDelay(attempt));
+  };
+
+  const connect = async () => {
+    let url: string;
+    try {
+      url = await opts.url(abort.signal);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      if (isFatal(err)) onStatus('closed');
+      else retry();
+      return;
+    }
+    if (abort.signal.aborted) return;
+    const es = create(url);
+    source = es;
+    es.addEventListener('snapshot', (e) => store.setSnapshot((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
+    es.addEventListener('positions', (e) => store.update((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
+    es.onopen = () => {
+      attempt = 0;
+      onStatus('open');
+    };
+    es.onerror = () => {
+      es.close();
+      if (source !== es) return;
+      source = null;
+      retry();
+    };
+  };
+
+  void connect();
+  return () => {
+    abort.abort();
+    if (timer !== null) clearTimer(timer);
+    source?.close();
+    source = null;
+  };
+}
+
+/** The stream URL for an organization with a ticket from `POST …/assets/stream/ticket`, optionally one group. */
+export function liveStreamUrl(orgId: string, ticket: string, groupId?: string | null): string {
+  const q = new URLSearchParams({ ticket });
   if (groupId) q.set('group', groupId);
   return `/api/v1/organizations/${encodeURIComponent(orgId)}/assets/stream?${q.toString()}`;
 }

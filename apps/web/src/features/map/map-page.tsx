@@ -8,13 +8,13 @@ import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
 import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
 import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
-import { useSessionAccessToken } from './session-token.ts';
 import { coalesceSourceRepaints, type RepaintGate } from './coalesce-repaints.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { connectLiveStream, countByStatus, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
-import { fetchLiveVehicles, formatAge, useGroups } from '../../lib/map/map-api.ts';
+import { fetchLiveVehicles, fetchStreamTicket, formatAge, useGroups } from '../../lib/map/map-api.ts';
 import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
@@ -37,7 +37,6 @@ function ensureArrow(map: MaplibreMap) {
 
 export default function MapPage() {
   const orgId = useEffectiveOrganizationId();
-  const token = useSessionAccessToken();
   const units = useUnits();
   const groups = useGroups();
   const mobile = useMediaQuery('(max-width: 48em)');
@@ -57,9 +56,9 @@ export default function MapPage() {
   const [listOpen, setListOpen] = useState(false);
   const [, tick] = useState(0);
 
-  // First paint from REST, then the stream (snapshot + changes). The token rotates on refresh: reconnect with it.
+  // First paint from REST, then the stream (snapshot + changes), each connection with a fresh ticket.
   useEffect(() => {
-    if (!orgId || !token) return;
+    if (!orgId) return;
     const ac = new AbortController();
     fetchLiveVehicles(orgId, ac.signal)
       .then((r) => {
@@ -68,12 +67,18 @@ export default function MapPage() {
       .catch((e: unknown) => {
         if (!ac.signal.aborted) setLoadError(e instanceof Error ? e.message : 'The vehicles could not be loaded');
       });
-    const stop = connectLiveStream(store, liveStreamUrl(orgId, token), setStreamState);
+    const stop = connectLiveStream(store, {
+      url: async (signal) => liveStreamUrl(orgId, (await fetchStreamTicket(orgId, signal)).ticket),
+      onStatus: setStreamState,
+      // No permission or no such organization will not change by retrying (a 401 has already
+      // tried a token refresh, and signs out when that fails).
+      isFatal: (e) => e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429,
+    });
     return () => {
       ac.abort();
       stop();
     };
-  }, [orgId, token, store]);
+  }, [orgId, store]);
 
   // "Last update" ages tick.
   useEffect(() => {

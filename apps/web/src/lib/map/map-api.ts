@@ -1,4 +1,4 @@
-import type { Group, LiveVehicle, Page } from '@fleet/api-contract';
+import type { Group, LiveVehicle, Page, StreamTicket } from '@fleet/api-contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../org-path.ts';
@@ -15,6 +15,11 @@ export function useGroups() {
 /** REST fallback and first paint: the latest position of every vehicle. */
 export function fetchLiveVehicles(orgId: string, signal?: AbortSignal) {
   return api<{ vehicles: LiveVehicle[] }>(orgPathFor(orgId, '/assets/live'), { signal, toast: false });
+}
+
+/** A single-use ticket for one live-stream connection (EventSource cannot send the access token). */
+export function fetchStreamTicket(orgId: string, signal?: AbortSignal) {
+  return api<StreamTicket>(orgPathFor(orgId, '/assets/stream/ticket'), { method: 'POST', signal, toast: false });
 }
 
 export function formatDuration(s: number): string {

@@ -1,97 +1,115 @@
-// Authenticated GET auth/me vs a bare Fastify route, 50 connections, plus idle RSS of the server.
-// Run: node --import tsx bench/auth-throughput.ts [seconds]   (set DATABASE_URL to bench PostgreSQL)
-import { spawn, type ChildProcess } from 'node:child_process';
+// Authenticated GET auth/me vs a bare Fastify route, 50 connections, and the API's memory before and after.
+// Run: node --import tsx bench/auth-throughput.ts [seconds] [--entry compiled|source]
+// The API runs as `npm start` runs it (`npm run build` first) unless --entry source; set DATABASE_URL
+// to run it on PostgreSQL. Every port is chosen free and checked, so no other server is measured.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { assertPortFree, freePort, startServer } from '../apps/api/src/test/server-process.ts';
+import { cpuSeconds, ownCpuSeconds, rssMb } from './process-meter.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-const seconds = Number(process.argv[2] ?? 10);
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { entry: { type: 'string', default: 'compiled' } } });
+const seconds = Number(positionals[0] ?? 10);
+const entry = values.entry === 'source' ? 'source' : 'compiled';
 const connections = 50;
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
+if (entry === 'compiled' && !fs.existsSync('apps/api/dist/main.js')) {
+  console.error('apps/api/dist/main.js is missing: run `npm run build` first (or pass --entry source)');
+  process.exit(1);
 }
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
+const SUPER = { email: 'bench-super@fleet.test', password: 'Bench-Super#2026' };
+const ADMIN = { email: 'bench-admin@demofreight.test', password: 'Bench-Admin#2026' };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function load(url: string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
   return autocannon({ url, connections, duration: seconds, headers, pipelining: 1 });
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+async function signIn(url: string, who: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
-const api = start(['--import', 'tsx', 'apps/api/src/main.ts'], {
-  PORT: '18080', DATA_DIR: dataDir, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development', WEB_DIST: '/nonexistent',
+async function memory(url: string, token: string): Promise<{ heapUsedMb: number; heapTotalMb: number; regions: { databaseMb: number | null; anonymousMb: number; nodeBinaryMb: number } | null }> {
+  return (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${token}` } })).json()) as never;
+}
+
+const api = await startServer({
+  entry,
+  env: {
+    DEMO: '1',
+    SIMULATOR: '0',
+    LOG_LEVEL: 'warn',
+    SUPERADMIN_EMAIL: SUPER.email,
+    SUPERADMIN_PASSWORD: SUPER.password,
+    DEMO_ADMIN_EMAIL: ADMIN.email,
+    DEMO_ADMIN_PASSWORD: ADMIN.password,
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+  },
 });
 // The bare server answers /bare with {ok:true}, and /bare-same with the exact bytes and headers
 // of auth/me (posted to it after sign-in), so the second ratio isolates our per-request work
 // (token check, cache, serialization) from the load generator's cost of parsing a bigger answer.
-const bare = start(
+const barePort = await freePort();
+await assertPortFree(barePort);
+const bare = spawn(
+  process.execPath,
   [
     '-e',
     `const f=require('fastify')();let same={body:'{}',headers:{}};
      f.get('/bare',async()=>({ok:true}));
      f.post('/set',async(r)=>{same=r.body;return {}});
      f.get('/bare-same',async(r,reply)=>{reply.headers(same.headers);reply.type('application/json');return same.body});
-     f.listen({port:18081,host:'127.0.0.1'})`,
+     f.listen({port:${barePort},host:'127.0.0.1'}).then(()=>console.log('bare listening'))`,
   ],
-  {},
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
+const bareUrl = `http://127.0.0.1:${barePort}`;
 try {
-  await waitFor('http://127.0.0.1:18080/api/v1/health');
-  await waitFor('http://127.0.0.1:18081/bare');
-  await new Promise((r) => setTimeout(r, 3000));
-  const idleRss = rssMb(api.pid ?? 0);
-  const login = await fetch('http://127.0.0.1:18080/api/v1/auth/authenticate', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@demofreight.test', password: 'DemoAdmin#2026' }),
+  await new Promise<void>((resolve, reject) => {
+    bare.stdout!.once('data', () => resolve());
+    bare.once('exit', () => reject(new Error('the bare server did not start')));
   });
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const sample = await fetch('http://127.0.0.1:18080/api/v1/auth/me', { headers: { authorization: `Bearer ${accessToken}` } });
+  await sleep(3000);
+  const suToken = await signIn(api.url, SUPER);
+  const idleRss = rssMb(api.pid);
+  const idleMem = await memory(api.url, suToken);
+  const accessToken = await signIn(api.url, ADMIN);
+  const sample = await fetch(`${api.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${accessToken}` } });
   const sameHeaders: Record<string, string> = {};
   sample.headers.forEach((v, k) => {
     if (!['content-length', 'date', 'connection', 'keep-alive', 'content-type'].includes(k)) sameHeaders[k] = v;
   });
-  await fetch('http://127.0.0.1:18081/set', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ body: await sample.text(), headers: sameHeaders }),
-  });
-  const me = await load('http://127.0.0.1:18080/api/v1/auth/me', { authorization: `Bearer ${accessToken}` });
-  const b = await load('http://127.0.0.1:18081/bare');
-  const same = await load('http://127.0.0.1:18081/bare-same');
-  const row = (name: string, r: autocannon.Result) =>
-    `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} |`;
-  console.log(`\n${seconds} s per route, ${connections} connections, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
-  console.log('| route | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|');
-  console.log(row('GET /api/v1/auth/me (JWT + user lookup)', me));
-  console.log(row('bare Fastify GET /bare ({ok:true})', b));
-  console.log(row('bare Fastify GET /bare-same (same bytes and headers as auth/me)', same));
+  await fetch(`${bareUrl}/set`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ body: await sample.text(), headers: sameHeaders }) });
+
+  const cpu = () => ({ api: cpuSeconds(api.pid), bare: cpuSeconds(bare.pid!), gen: ownCpuSeconds() });
+  const c0 = cpu();
+  const me = await load(`${api.url}/api/v1/auth/me`, { authorization: `Bearer ${accessToken}` });
+  const c1 = cpu();
+  const afterRss = rssMb(api.pid);
+  const b = await load(`${bareUrl}/bare`);
+  const c2 = cpu();
+  const same = await load(`${bareUrl}/bare-same`);
+  const c3 = cpu();
+  await sleep(10_000);
+  const settledRss = rssMb(api.pid);
+  const settledMem = await memory(api.url, suToken);
+
+  const us = (s: number, n: number) => ((s / n) * 1e6).toFixed(0);
+  const row = (name: string, r: autocannon.Result, server: number, gen: number) =>
+    `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${us(server, r.requests.total)} / ${us(gen, r.requests.total)} |`;
+  console.log(`\n${seconds} s per route, ${connections} connections, API: ${entry}, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+  console.log('| route | req/s | p50 ms | p99 ms | non-2xx | CPU µs per request: server / load generator |\n|---|---|---|---|---|---|');
+  console.log(row('GET /api/v1/auth/me (JWT + user lookup)', me, c1.api - c0.api, c1.gen - c0.gen));
+  console.log(row('bare Fastify GET /bare ({ok:true})', b, c2.bare - c1.bare, c2.gen - c1.gen));
+  console.log(row('bare Fastify GET /bare-same (same bytes and headers as auth/me)', same, c3.bare - c2.bare, c3.gen - c2.gen));
   console.log(`\nratio authenticated / bare: ${((me.requests.average / b.requests.average) * 100).toFixed(0)} %`);
   console.log(`ratio authenticated / bare with the same answer: ${((me.requests.average / same.requests.average) * 100).toFixed(0)} %`);
-  console.log(`idle RSS of the API server: ${idleRss.toFixed(0)} MB`);
+  const split = (m: typeof idleMem) =>
+    m.regions ? `heap ${m.heapUsedMb}/${m.heapTotalMb} MB, database ${m.regions.databaseMb ?? '–'} MB, other anonymous ${(m.regions.anonymousMb - m.heapTotalMb).toFixed(1)} MB` : `heap ${m.heapUsedMb}/${m.heapTotalMb} MB`;
+  console.log(`RSS of the API: idle ${idleRss.toFixed(0)} MB (${split(idleMem)}); right after auth/me load ${afterRss.toFixed(0)} MB; 10 s later ${settledRss.toFixed(0)} MB (${split(settledMem)})`);
 } finally {
-  api.kill('SIGTERM');
   bare.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await api.stop();
+  fs.rmSync(api.dataDir, { recursive: true, force: true });
 }

@@ -42,7 +42,8 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(E2E_PORT),
-      HOST: '127.0.0.1',
+      // Every interface: lan.spec.ts opens the app through the machine's LAN address.
+      HOST: '0.0.0.0',
       DATA_DIR: process.env.E2E_DATA_DIR,
       DEMO: '1',
       SIMULATOR: '0',

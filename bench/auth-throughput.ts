@@ -1,22 +1,18 @@
 // Authenticated GET auth/me vs a bare Fastify route, 50 connections, and the API's memory before and after.
-// Run: node --import tsx bench/auth-throughput.ts [seconds] [--entry compiled|source]
-// The API runs as `npm start` runs it (`npm run build` first) unless --entry source; set DATABASE_URL
+// Run: node --import tsx bench/auth-throughput.ts [seconds]   (BENCH_ENTRY=source for tsx)
+// The API runs as `npm start` runs it (`npm run build` first) unless BENCH_ENTRY=source; set DATABASE_URL
 // to run it on PostgreSQL. Every port is chosen free and checked, so no other server is measured.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { assertPortFree, freePort, startServer } from '../apps/api/src/test/server-process.ts';
+import { assertPortFree, freePort } from '../apps/api/src/test/server-process.ts';
+import { benchEntry, startBenchServer } from './bench-server.ts';
 import { cpuSeconds, ownCpuSeconds, rssMb } from './process-meter.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { entry: { type: 'string', default: 'compiled' } } });
-const seconds = Number(positionals[0] ?? 10);
-const entry = values.entry === 'source' ? 'source' : 'compiled';
+const seconds = Number(process.argv[2] ?? 10);
+// Memory after this bench is an issue-14 target for the server as production runs it.
+const entry = benchEntry('compiled');
 const connections = 50;
-if (entry === 'compiled' && !fs.existsSync('apps/api/dist/main.js')) {
-  console.error('apps/api/dist/main.js is missing: run `npm run build` first (or pass --entry source)');
-  process.exit(1);
-}
 const SUPER = { email: 'bench-super@fleet.test', password: 'Bench-Super#2026' };
 const ADMIN = { email: 'bench-admin@demofreight.test', password: 'Bench-Admin#2026' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,7 +30,7 @@ async function memory(url: string, token: string): Promise<{ heapUsedMb: number;
   return (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${token}` } })).json()) as never;
 }
 
-const api = await startServer({
+const api = await startBenchServer({
   entry,
   env: {
     DEMO: '1',

@@ -2,14 +2,13 @@
 // Starts the real API serving apps/web/dist (build it first: npm run build -w apps/web), opens `/` in
 // Debian's Chromium, and sums the encoded (transferred) size of every script response via the DevTools
 // protocol. Budget: 250 KB. Usage: node --import tsx bench/bundle-size.ts
-import { spawn } from 'node:child_process';
+// The server listens on a free port and runs through tsx (BENCH_ENTRY=compiled: `npm run build`'s output).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { benchEntry, startBenchServer } from './bench-server.ts';
 
 const BUDGET_KB = 250;
-const PORT = 8183;
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'apps/web/dist');
 if (!fs.existsSync(path.join(dist, 'index.html'))) {
@@ -17,25 +16,7 @@ if (!fs.existsSync(path.join(dist, 'index.html'))) {
   process.exit(1);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-bundle-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', WEB_DIST: dist },
-  stdio: 'ignore',
-});
-
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 180; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/health`);
-      if (res.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('server did not start');
-}
+const server = await startBenchServer({ entry: benchEntry('source'), env: { DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', WEB_DIST: dist }, readyTimeoutMs: 180_000 });
 
 interface Loaded {
   url: string;
@@ -64,7 +45,7 @@ async function measure(pagePath: string): Promise<Loaded[]> {
       const m = meta.get(e.requestId);
       if (m) loaded.push({ ...m, encoded: e.encodedDataLength });
     });
-    await page.goto(`http://127.0.0.1:${PORT}${pagePath}`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.url}${pagePath}`, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     return loaded;
   } finally {
@@ -73,7 +54,6 @@ async function measure(pagePath: string): Promise<Loaded[]> {
 }
 
 try {
-  await waitForServer();
   const loaded = await measure('/');
   const scripts = loaded.filter((l) => l.type === 'Script');
   const css = loaded.filter((l) => l.type === 'Stylesheet');
@@ -87,7 +67,6 @@ try {
   if (heavy.length) console.log(`Map or chart code on the login page: ${heavy.map((h) => h.url).join(', ')}`);
   process.exitCode = total / 1024 <= BUDGET_KB && heavy.length === 0 ? 0 : 1;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 // History latency (issue 7): a day of 1 Hz history (86,400 fixes) for one vehicle, target < 300 ms.
 //   node --import tsx bench/history.ts [requests] [--alone]   (DATABASE_URL=… to run on PostgreSQL)
 // --alone leaves out the other vehicles: the vehicle alone in its partition, as bench/telematics.ts has it.
-// Builds the real app on port 8340 with one vehicle driving 10 h of a day at 1 Hz (the same day
+// Builds the real app on a free port with one vehicle driving 10 h of a day at 1 Hz (the same day
 // bench/telematics.ts writes) and 20 other vehicles that reported every 10 s the day before, in the
 // same monthly partition (so the planner chooses among the indexes of a table with other vehicles'
 // fixes, as it would in a fleet), then times `history-routes/assets/{id}` over HTTP: one warm-up, then
@@ -25,17 +25,17 @@ import { historyRoute } from '../apps/api/src/modules/positions/history.service.
 import { createTestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { boundPort } from './bench-server.ts';
 import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';
 
 const args = process.argv.slice(2);
 const requests = Number(args.find((a) => !a.startsWith('--')) ?? 10);
 const alone = args.includes('--alone');
-const API_PORT = 8340;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-hist-'));
 const databaseUrl = process.env.DATABASE_URL;
 const database = await openDatabase(databaseUrl ? { databaseUrl, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-const config = testConfig({ dataDir, port: API_PORT, logLevel: 'silent' });
+const config = testConfig({ dataDir, logLevel: 'silent' });
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const db = database.db;
@@ -57,7 +57,8 @@ for (let k = 0; k < (alone ? 0 : 20); k++) {
 }
 await db.execute(sql`analyze positions`);
 
-await app.listen({ port: API_PORT, host: '127.0.0.1' });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const API_PORT = boundPort(app.server);
 const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
 const bearer = `Bearer ${login.json().accessToken as string}`;
 const query = { from: new Date(day).toISOString(), to: new Date(day + 86_400_000).toISOString(), zoom: 10, maxPoints: 2000 };

@@ -4,7 +4,8 @@
 //
 //   npm run build -w apps/web        (the bench serves the built app)
 //   node --import tsx bench/map-fps.ts [--vehicles 5000] [--seconds 20] [--feed stream|ingest|http|none]
-//        [--port 8340] [--web-dist apps/web/dist] [--shots DIR] [--warmup 8] [--pan] [--trace 5] [--profile FILE]
+//        [--port N] [--web-dist apps/web/dist] [--shots DIR] [--warmup 8] [--pan] [--trace 5] [--profile FILE]
+// --port: where the API listens (refused when something already does); default a port the kernel picks.
 // --pan drags the map in circles during the measurement (a dispatcher looking around), so MapLibre
 // redraws every frame; without it the map redraws when the data changes (once a second).
 //   DATABASE_URL=postgres://… node --import tsx bench/map-fps.ts      (PostgreSQL instead of PGlite)
@@ -45,13 +46,14 @@ import { liveVehicles } from '../apps/api/src/modules/positions/live.service.ts'
 import type { LiveVehicle } from '../packages/api-contract/src/index.ts';
 import type { PositionRow } from '../apps/api/src/modules/positions/ingest.service.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { boundPort, requestedPort } from './bench-server.ts';
 
 const { values: args } = parseArgs({
   options: {
     vehicles: { type: 'string', default: '5000' },
     seconds: { type: 'string', default: '20' },
     feed: { type: 'string', default: 'stream' },
-    port: { type: 'string', default: '8340' },
+    port: { type: 'string' },
     warmup: { type: 'string', default: '8' },
     shots: { type: 'string' },
     'web-dist': { type: 'string' },
@@ -64,7 +66,7 @@ const N = Number(args.vehicles);
 const SECONDS = Number(args.seconds);
 const FEEDS = ['stream', 'ingest', 'http', 'none'] as const;
 const FEED = FEEDS.find((f) => f === args.feed) ?? 'stream';
-const PORT = Number(args.port);
+const requested = await requestedPort(args.port, '--port');
 const TARGET_FPS = 30;
 const root = path.resolve(import.meta.dirname, '..');
 const webDist = path.resolve(args['web-dist'] ?? path.join(root, 'apps/web/dist'));
@@ -76,7 +78,7 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-fps-'));
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-const config = testConfig({ dataDir, port: PORT, logLevel: 'silent', webDist, demo: true });
+const config = testConfig({ dataDir, logLevel: 'silent', webDist, demo: true });
 await seed(database.db, config, () => undefined);
 const app = await buildApp({ config, database });
 const db = app.db;
@@ -163,7 +165,8 @@ function ingestSecond(s: number): Promise<unknown> {
 // First fix of everyone (not measured), so the map opens on the whole fleet.
 await ingestSecond(0);
 const template: LiveVehicle[] = await liveVehicles(db, orgId);
-await app.listen({ port: PORT, host: '127.0.0.1' });
+await app.listen({ port: requested ?? 0, host: '127.0.0.1' });
+const PORT = boundPort(app.server);
 
 // The feed: one position per vehicle per second until stopped.
 let second = 1;

@@ -3,53 +3,37 @@
 // and sorted pages of 15 under 20 connections (p99 against the 30 ms target), with the CPU time
 // the API process spent per request (the figure that load on a shared machine distorts least).
 // Run: node --import tsx bench/registry-list.ts [seconds per scenario]
+//   The server listens on a free port (BENCH_PORT=n to choose one: the bench refuses it if taken)
+//   and runs through tsx (BENCH_ENTRY=compiled for `npm run build`'s output, as `npm start` runs it).
 //   DATABASE_URL=postgres://…/emptydb node --import tsx bench/registry-list.ts 10   (an empty database)
 // The load generator is wrk when /usr/bin/wrk is installed (apt-get install wrk), else autocannon;
 // BENCH_LOADGEN=autocannon forces autocannon.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchEntry, requestedPort, startBenchServer } from './bench-server.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
+import { cpuSeconds } from './process-meter.ts';
 import { driversCsv, listScenarios, vehiclesCsv } from './registry-data.ts';
 import { wrk, wrkInstalled } from './wrk.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.argv[2] ?? 10);
 const connections = 20;
-const port = Number(process.env.BENCH_PORT ?? 8320);
-const origin = `http://127.0.0.1:${port}`;
 const P99_TARGET_MS = 30;
 const IMPORT_TARGET_S = 5;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
-async function waitFor(url: string, timeoutMs = 180_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-registry-'));
-const api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development', WEB_DIST: '/nonexistent' },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const entry = benchEntry('source');
+const port = await requestedPort(process.env.BENCH_PORT, 'BENCH_PORT');
+const api = await startBenchServer({
+  entry,
+  env: { DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL ?? '', ...(port ? { PORT: String(port) } : {}) },
+  readyTimeoutMs: 180_000,
 });
+const origin = api.url;
 // CPU seconds the API process used (user + system), from /proc.
-const cpu = () => {
-  const f = fs.readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+const cpu = () => cpuSeconds(api.pid);
 try {
-  await waitFor(`${origin}/api/v1/health`);
   const login = await fetch(`${origin}/api/v1/auth/authenticate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -138,7 +122,6 @@ try {
   console.log(`\nfirst vehicle page after an edit (the list read into memory again): ${afterEdit.map((ms) => ms.toFixed(0)).join(', ')} ms`);
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);
 } finally {
-  api.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await api.stop();
+  fs.rmSync(api.dataDir, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@
 //    every acknowledged (200) position must be in the table.
 // 2. The JSON batch endpoint: 8 clients posting 1,000-position batches.
 // 3. History of a day at 1 Hz (86,400 fixes) for one vehicle: 10 requests, median and worst.
+// The API and OsmAnd servers listen on ports the kernel picks; the load generators get those ports.
 import { spawn } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import fs from 'node:fs';
@@ -18,17 +19,16 @@ import { buildOsmandServer } from '../apps/api/src/modules/positions/osmand-serv
 import { createTestVehicle, type TestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
+import { boundPort } from './bench-server.ts';
 import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
-const API_PORT = 8211;
-const OSMAND_PORT = 5065;
 const DEVICES = 1000;
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-tel-'));
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-const config = testConfig({ dataDir, port: API_PORT, osmandPort: OSMAND_PORT, logLevel: 'silent' });
+const config = testConfig({ dataDir, logLevel: 'silent' });
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);
@@ -40,9 +40,10 @@ const vehicles: TestVehicle[] = [];
 if (existing < DEVICES + 1) {
   for (let i = 0; i <= DEVICES; i++) vehicles.push(await createTestVehicle(app.db, orgId, { uniqueId: `bench-${String(i).padStart(4, '0')}`, unitNumber: `B${i}` }));
 }
-await app.listen({ port: API_PORT, host: '127.0.0.1' });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const API_PORT = boundPort(app.server);
 const osmand = await buildOsmandServer(app.ingest);
-await osmand.listen({ port: OSMAND_PORT, host: '127.0.0.1' });
+const OSMAND_PORT = (await osmand.listen({ port: 0, host: '127.0.0.1' })).port;
 
 /** Runs a script in a child Node process (the load generator must not share our event loop). */
 function child(code: string): Promise<string> {

@@ -12,7 +12,7 @@ interface Entry {
  * object, so an authenticated request costs no query of its own. Entries are dropped when the
  * database announces a change (auth_change NOTIFY from triggers on users, roles and
  * organizations, delivered on commit to every instance). Before a hit is trusted, the listener is
- * synced (one `select 1` on its connection, shared by concurrent requests, docs/decisions/0088),
+ * synced (one empty query on its connection, shared by concurrent requests, docs/decisions/0088),
  * so a change answered by one instance is in force on every instance's next request; the TTL only
  * bounds the damage of a missed notification.
  */

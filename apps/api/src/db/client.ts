@@ -86,7 +86,9 @@ export interface OpenOptions {
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
+    // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));

@@ -41,6 +41,8 @@ export function sharedRoundTrips(roundTrip: () => Promise<void>): () => Promise<
 
 export interface ListenOptions {
   onMessage(payload: string): void;
+  /** A sync slower than this counts the connection as lost (a silently dropped network path). Default 3 s. */
+  syncTimeoutMs?: number;
   /** Called after the connection was lost and listening resumed: notifications in between were missed. */
   onReconnect?(): void;
   log?(message: string): void;
@@ -116,8 +118,21 @@ export async function listenOnPool(pool: pg.Pool, channel: string, opts: ListenO
   await connect();
   return {
     sync: sharedRoundTrips(async () => {
-      if (!current) throw new Error(`not listening on ${channel}: the connection was lost`);
-      await current.client.query('');
+      const c = current;
+      if (!c) throw new Error(`not listening on ${channel}: the connection was lost`);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`LISTEN ${channel} connection did not answer within ${opts.syncTimeoutMs ?? 3000} ms`)), opts.syncTimeoutMs ?? 3000);
+      });
+      try {
+        await Promise.race([c.client.query(''), timeout]);
+      } catch (err) {
+        // A connection that does not answer is replaced (its late answer is ignored).
+        c.drop(err as Error);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
     }),
     async stop() {
       stopped = true;

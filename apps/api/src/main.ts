@@ -36,13 +36,15 @@ async function main(): Promise<void> {
       app.log.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting`);
       process.exit(1);
     }, config.shutdownDrainMs + config.shutdownTimeoutMs).unref();
-    stopPurge();
     simulator?.stop();
+    // A purge under way stops before its next batch (each is its own short transaction).
+    const purgeStopped = stopPurge();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
     await osmand?.close();
     app.log.info('shutdown: OsmAnd port closed');
+    await purgeStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
     // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();

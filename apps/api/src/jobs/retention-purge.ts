@@ -24,6 +24,11 @@ export interface PurgeOptions {
    * after another already ran the slot, skips. Unset: a run on request, not tied to a slot.
    */
   slot?: Date;
+  /**
+   * Aborted when the instance shuts down: the purge stops before its next batch, logs what it
+   * removed so far and records the run as interrupted (the next day's run carries on).
+   */
+  signal?: AbortSignal;
 }
 
 export interface PurgeResult {
@@ -35,6 +40,8 @@ export interface PurgeResult {
   removed: Record<RetentionKind, number>;
   /** Kinds whose tables do not exist yet. */
   skippedKinds: RetentionKind[];
+  /** Stopped early by `signal`. */
+  interrupted?: boolean;
 }
 
 let runningHere = false;
@@ -112,6 +119,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
     }
     const orgs = await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id));
     for (const { id: orgId } of orgs) {
+      if (opts.signal?.aborted) break;
       result.organizations++;
       const policies = await effectivePolicies(db, orgId);
       const removed: Partial<Record<RetentionKind, number>> = {};
@@ -123,6 +131,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         let n = 0;
         for (const t of targets) {
           for (;;) {
+            if (opts.signal?.aborted) break;
             const deleted = await db.transaction((tx) => deleteBatch(tx, t, orgId, cutoff, batchSize));
             n += deleted;
             if (deleted < batchSize) break;
@@ -140,6 +149,11 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         );
       }
     }
+    if (opts.signal?.aborted) {
+      result.interrupted = true;
+      await finish(db, 'FAILED', { error: 'interrupted: the instance was shutting down', organizations: result.organizations, removed: result.removed, ranBy: RUNNER });
+      return result;
+    }
     await finish(db, 'OK', { organizations: result.organizations, removed: result.removed, skippedKinds: result.skippedKinds, ranBy: RUNNER });
     return result;
   } catch (err) {
@@ -155,12 +169,13 @@ async function finish(db: Db, status: 'OK' | 'FAILED', summary: Record<string, u
 type JobLog = { info(o: object, m: string): void; error(o: object, m: string): void };
 
 /** Runs one slot's purge and logs what happened (ran, or why this instance skipped). */
-function runSlot(database: Database, log: JobLog, slot: Date): Promise<void> {
-  return runRetentionPurge(database, { slot })
+function runSlot(database: Database, log: JobLog, slot: Date, signal: AbortSignal): Promise<void> {
+  return runRetentionPurge(database, { slot, signal })
     .then((r) => {
       const { skipped, ...rest } = r;
       const why = skipped === 'done' ? 'another instance already ran it' : 'another instance is running it';
-      log.info({ job: PURGE_JOB_NAME, slot: slot.toISOString(), ...rest }, r.ran ? 'retention purge finished' : `retention purge skipped: ${why}`);
+      const msg = r.interrupted ? 'retention purge interrupted by shutdown' : r.ran ? 'retention purge finished' : `retention purge skipped: ${why}`;
+      log.info({ job: PURGE_JOB_NAME, slot: slot.toISOString(), ...rest }, msg);
     })
     .catch((err: unknown) => log.error({ job: PURGE_JOB_NAME, slot: slot.toISOString(), err }, 'retention purge failed'));
 }
@@ -169,20 +184,26 @@ function runSlot(database: Database, log: JobLog, slot: Date): Promise<void> {
  * Runs the purge every day at PURGE_HOUR_UTC on every instance; each day's run (slot) is claimed
  * by exactly one of them. At start, the latest slot is run if no instance ran it (all were down
  * at that hour, or this is a new installation), as a systemd timer with Persistent=true would.
- * Returns a stop function (called on shutdown).
+ * Returns the stop function (shutdown): no further runs, a run under way stops before its next
+ * batch; it resolves once that run has ended, before the database is closed.
  */
-export function scheduleRetentionPurge(database: Database, log: JobLog): () => void {
+export function scheduleRetentionPurge(database: Database, log: JobLog): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  const abort = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  const run = (slot: Date) => {
+    running = runSlot(database, log, slot, abort.signal).finally(arm);
+  };
   const arm = () => {
-    if (stopped) return;
+    if (abort.signal.aborted) return;
     const slot = nextPurgeRun();
-    timer = setTimeout(() => void runSlot(database, log, slot).finally(arm), slot.getTime() - Date.now());
+    timer = setTimeout(() => run(slot), slot.getTime() - Date.now());
     timer.unref();
   };
-  void runSlot(database, log, previousPurgeRun()).finally(arm);
-  return () => {
-    stopped = true;
+  run(previousPurgeRun());
+  return async () => {
+    abort.abort();
     if (timer) clearTimeout(timer);
+    await running;
   };
 }

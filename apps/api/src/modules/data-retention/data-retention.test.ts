@@ -188,4 +188,13 @@ describe('retention purge job', () => {
     expect((await runRetentionPurge(t.database, { slot: new Date(slot.getTime() + DAY) })).ran).toBe(true);
     expect((await runRetentionPurge(t.database)).ran).toBe(true);
   });
+
+  it('stops before its next batch when the instance shuts down and records the run as interrupted', async () => {
+    const stopping = new AbortController();
+    stopping.abort();
+    const result = await runRetentionPurge(t.database, { signal: stopping.signal });
+    expect(result).toMatchObject({ ran: true, interrupted: true, organizations: 0 });
+    const [run] = await rows<{ status: string; error: string }>(sql`select status, summary->>'error' as error from job_runs where name = 'retention-purge'`);
+    expect(run).toEqual({ status: 'FAILED', error: 'interrupted: the instance was shutting down' });
+  });
 });

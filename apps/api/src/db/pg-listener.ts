@@ -54,8 +54,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * LISTEN on a connection of the pool held for it. PostgreSQL hands a session its pending
  * notifications before it answers the session's next query (the committing session signals the
  * listeners before its commit returns), so `sync` is one query on this connection: an empty one,
- * which the server answers without parsing or planning anything (half the server CPU of `select 1`). When the connection is lost (server restart, failover, pg_terminate_backend) it
- * listens again on a new one, retrying with backoff, and calls `onReconnect`.
+ * which the server answers without parsing or planning anything (half the server CPU of
+ * `select 1`). When the connection is lost (server restart, failover, pg_terminate_backend) or a
+ * sync goes unanswered, it listens again on a new one, retrying with backoff, and calls
+ * `onReconnect`.
  */
 export async function listenOnPool(pool: pg.Pool, channel: string, opts: ListenOptions): Promise<Listener> {
   const log = opts.log ?? ((m: string) => console.warn(m));

@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { closeIdleWhileClosing } from './lib/close-idle.ts';
 import { enableListIndex } from './lib/list-index.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
@@ -94,7 +95,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
   const authCache = new AuthCache(config.authCacheUsers);
   app.decorate('authCache', authCache);
-  const unlisten = await db.listen('auth_change', (payload) => authCache.invalidate(payload));
+  // A lost LISTEN connection may have missed changes: everything cached is dropped when it is back.
+  const authListener = await db.listen('auth_change', (payload) => authCache.invalidate(payload), () => authCache.invalidate('*'));
+  authCache.syncWith(() => authListener.sync());
   // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
   // PGlite is one connection in this process: a second writer would only queue behind the first.
   const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters, deviceCacheEntries: config.deviceCacheEntries });
@@ -104,12 +107,18 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
   await liveHub.start();
   app.decorate('liveHub', liveHub);
-  // Open SSE streams end before the server waits for connections to finish.
-  app.addHook('preClose', async () => liveHub.stop());
+  // Open SSE streams end before the server waits for connections to finish, and connections are
+  // closed as they fall idle (an ended stream's, a finished request's), so close() cannot hang.
+  let stopClosingIdle = () => {};
+  app.addHook('preClose', async () => {
+    stopClosingIdle = closeIdleWhileClosing(app.server);
+    await liveHub.stop();
+  });
   app.addHook('onClose', async () => {
+    stopClosingIdle();
     stopPartitions();
     await ingest.close();
-    await unlisten();
+    await authListener.stop();
     if (ownsDatabase) await db.close();
   });
 

@@ -40,6 +40,8 @@ const envSchema = z.object({
   IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2_097_152),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool,
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
 });
 
 export interface Config {
@@ -79,6 +81,13 @@ export interface Config {
   imageLimit: number;
   logLevel: string;
   trustProxy: boolean;
+  /**
+   * On SIGTERM, how long the instance keeps serving while /readyz answers 503, so a load balancer
+   * that polls it stops sending new work before the listeners close.
+   */
+  shutdownDrainMs: number;
+  /** After the drain, how long closing may take (in-flight requests, streams, ingest flush) before the process exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageLimit: e.IMAGE_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ?? false,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 

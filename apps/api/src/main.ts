@@ -17,8 +17,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await buildApp({ config });
-  await seed(app.db, config, (msg) => console.log(msg));
-  // Daily on every instance; pg_try_advisory_lock lets exactly one of them purge.
+  // Instances starting together on one empty database seed one after another (check, then insert).
+  await app.database.exclusive(() => seed(app.db, config, (msg) => console.log(msg)));
+  // Daily on every instance; each day's run is claimed by exactly one of them.
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
@@ -27,12 +28,25 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal}: closing (finishing in-flight requests)`);
-    // close() stops accepting, waits for in-flight requests, then runs onClose hooks (database).
-    const timer = setTimeout(() => process.exit(1), 15_000).unref();
-    stopPurge();
+    // /readyz answers 503 from now on; everything else is still served while the load balancer
+    // notices (SHUTDOWN_DRAIN_MS), so no request is refused that it could have sent elsewhere.
+    app.draining = true;
+    app.log.info(`${signal}: draining for ${config.shutdownDrainMs} ms, then closing (finishing in-flight requests)`);
+    const timer = setTimeout(() => {
+      app.log.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting`);
+      process.exit(1);
+    }, config.shutdownDrainMs + config.shutdownTimeoutMs).unref();
     simulator?.stop();
+    // A purge under way stops before its next batch (each is its own short transaction).
+    const purgeStopped = stopPurge();
+    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+    // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
+    // acknowledged only once committed), while ingest is still open for them.
     await osmand?.close();
+    app.log.info('shutdown: OsmAnd port closed');
+    await purgeStopped;
+    // Then the API: live streams end (clients reconnect, through the load balancer, to another
+    // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();
     clearTimeout(timer);
     process.exit(0);

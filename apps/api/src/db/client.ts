@@ -11,7 +11,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
+
+export type { Listener } from './pg-listener.ts';
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres (server). */
@@ -22,8 +25,11 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). On PostgreSQL a lost
+   * connection is replaced and `onReconnect` called (notifications in between were missed).
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<Listener>;
   /**
    * Runs `fn` on one dedicated connection, for session state such as pg_try_advisory_lock
    * (a pooled query may land on any connection). PGlite has a single session anyway.
@@ -31,7 +37,40 @@ export interface Database {
   session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** Size of the embedded database's WebAssembly memory (it only grows); null on a server. */
   wasmMemoryBytes(): number | null;
+  /**
+   * Runs `fn` while holding the start-up lock (a session advisory lock on a connection of its
+   * own), so instances that start together on one database seed one after another. PGlite is one
+   * process's database: `fn` just runs.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * Key of the advisory lock that serialises start-up work across instances: applying migrations
+ * (two instances running the same CREATE TABLE at once fail on PostgreSQL's catalog) and the
+ * first start's seeding (check-then-insert of the super administrator and demo organization).
+ */
+export const STARTUP_LOCK_KEY = 724_311_000;
+
+/**
+ * Holds `pg_advisory_lock(STARTUP_LOCK_KEY)` on a dedicated connection (not one of the pool's, so
+ * `fn` may use the whole pool) while `fn` runs. Waits for another instance's start-up to finish;
+ * the lock goes with the connection if this process dies.
+ */
+async function withStartupLock<T>(connectionString: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    try {
+      return await fn();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 export const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
@@ -49,27 +88,19 @@ export interface OpenOptions {
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
+    // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+    const url = opts.databaseUrl;
+    await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));
     return {
       db,
       kind: 'postgres',
-      async listen(channel, onMessage) {
-        const client = await pool.connect();
-        client.on('error', (err) => console.warn(`database: LISTEN ${channel} connection closed (${err.message})`));
-        client.on('notification', (msg) => {
-          if (msg.channel === channel && msg.payload !== undefined) onMessage(msg.payload);
-        });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-        return async () => {
-          await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
-          client.release();
-        };
-      },
+      listen: (channel, onMessage, onReconnect) => listenOnPool(pool, channel, { onMessage, onReconnect }),
       async session(fn) {
         const client = await pool.connect();
         try {
@@ -79,6 +110,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
       },
       wasmMemoryBytes: () => null,
+      exclusive: (fn) => withStartupLock(url, fn),
       close: () => pool.end(),
     };
   }
@@ -103,10 +135,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     kind: 'pglite',
     async listen(channel, onMessage) {
       const unsub = await client.listen(channel, onMessage);
-      return async () => unsub();
+      // One process and one session: a notification reaches its listener before the committing
+      // statement returns, so there is nothing to wait for.
+      return { stop: () => unsub(), sync: async () => undefined };
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
     wasmMemoryBytes: () => (client.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
+    exclusive: (fn) => fn(),
     close: () => client.close(),
   };
 }

@@ -1,10 +1,11 @@
+import os from 'node:os';
 import { asc, eq, sql } from 'drizzle-orm';
 import { RETENTION_KINDS, type RetentionKind } from '@fleet/api-contract';
 import type { Database, Db } from '../db/client.ts';
 import { jobRuns, organizations } from '../db/schema/index.ts';
 import type { Actor } from '../plugins/types.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
-import { effectivePolicies, nextPurgeRun, PURGE_JOB_NAME } from '../modules/data-retention/data-retention.service.ts';
+import { effectivePolicies, nextPurgeRun, previousPurgeRun, PURGE_JOB_NAME } from '../modules/data-retention/data-retention.service.ts';
 import { deleteBatch, RETENTION_TARGETS, targetExists, type RetentionTarget } from '../modules/data-retention/retention-kinds.ts';
 
 /** Arbitrary constant key of the advisory lock: one purge at a time across every API instance. */
@@ -17,15 +18,30 @@ export interface PurgeOptions {
   now?: Date;
   /** The kind -> tables registry; tests pass scratch tables. */
   targets?: Record<RetentionKind, readonly RetentionTarget[]>;
+  /**
+   * The daily run this is (its scheduled time). Each slot runs once across every instance: the
+   * first to claim it in job_runs runs, so an instance whose timer fires late, or that starts
+   * after another already ran the slot, skips. Unset: a run on request, not tied to a slot.
+   */
+  slot?: Date;
+  /**
+   * Aborted when the instance shuts down: the purge stops before its next batch, logs what it
+   * removed so far and records the run as interrupted (the next day's run carries on).
+   */
+  signal?: AbortSignal;
 }
 
 export interface PurgeResult {
-  /** False when another instance holds the lock (or this one is already running). */
+  /** False when another instance holds the lock, this one is already running, or the slot was run. */
   ran: boolean;
+  /** Why it did not run: another run holds the lock, or the slot was already claimed. */
+  skipped?: 'running' | 'done';
   organizations: number;
   removed: Record<RetentionKind, number>;
   /** Kinds whose tables do not exist yet. */
   skippedKinds: RetentionKind[];
+  /** Stopped early by `signal`. */
+  interrupted?: boolean;
 }
 
 let runningHere = false;
@@ -33,19 +49,21 @@ let runningHere = false;
 /**
  * Deletes, per organization and data kind, rows older than the organization's retention period,
  * in batches. One runner at a time across instances (pg_try_advisory_lock on a dedicated
- * session); a second caller returns `ran: false` at once. Each organization's removals go to its
- * activity log as one PURGE row; the run itself is recorded in job_runs for the retention page.
+ * session); a second caller returns `ran: false` at once, as does every caller after the first for
+ * one `slot`. Each organization's removals go to its activity log as one PURGE row; the run itself
+ * is recorded in job_runs (with the host and process that ran it) for the retention page.
  */
 export async function runRetentionPurge(database: Database, opts: PurgeOptions = {}): Promise<PurgeResult> {
-  const empty = (): PurgeResult => ({ ran: false, organizations: 0, removed: zero(), skippedKinds: [] });
+  const empty = (skipped: PurgeResult['skipped']): PurgeResult => ({ ran: false, skipped, organizations: 0, removed: zero(), skippedKinds: [] });
   // PGlite is one session, where advisory locks are re-entrant: guard this process too.
-  if (runningHere) return empty();
+  if (runningHere) return empty('running');
   runningHere = true;
   try {
     return await database.session(async (db) => {
       const locked = await tryLock(db);
-      if (!locked) return empty();
+      if (!locked) return empty('running');
       try {
+        if (!(await claim(db, opts.slot))) return empty('done');
         return await purge(db, opts);
       } finally {
         await db.execute(sql`select pg_advisory_unlock(${PURGE_LOCK_KEY})`);
@@ -61,17 +79,34 @@ async function tryLock(db: Db): Promise<boolean> {
   return (res as unknown as { rows: Array<{ locked: boolean }> }).rows[0]?.locked === true;
 }
 
+/** Which instance ran, in the run's summary: the host and process whose log tells more. */
+const RUNNER = `${os.hostname()} pid ${process.pid}`;
+
+/**
+ * Marks the run as started in job_runs. For a slot, only when the last run started before the
+ * slot: one statement, so of several instances exactly one claims it. The start is stored as
+ * no earlier than the slot, so an application clock a little ahead of the database's still leaves
+ * the slot claimed.
+ */
+async function claim(db: Db, slot: Date | undefined): Promise<boolean> {
+  const started = slot ? sql`greatest(now(), ${slot.toISOString()}::timestamptz)` : sql`now()`;
+  const res = await db
+    .insert(jobRuns)
+    .values({ name: PURGE_JOB_NAME, startedAt: started, finishedAt: null, status: 'RUNNING', summary: null })
+    .onConflictDoUpdate({
+      target: jobRuns.name,
+      set: { startedAt: sql`excluded.started_at`, finishedAt: null, status: 'RUNNING', summary: null },
+      setWhere: slot ? sql`${jobRuns.startedAt} is null or ${jobRuns.startedAt} < ${slot.toISOString()}::timestamptz` : undefined,
+    })
+    .returning({ name: jobRuns.name });
+  return res.length === 1;
+}
+
 const zero = () => Object.fromEntries(RETENTION_KINDS.map((k) => [k, 0])) as Record<RetentionKind, number>;
 
 async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
   const batchSize = opts.batchSize ?? 5000;
   const now = opts.now ?? new Date();
-  const startedAt = new Date();
-  await db
-    .insert(jobRuns)
-    .values({ name: PURGE_JOB_NAME, startedAt, finishedAt: null, status: 'RUNNING', summary: null })
-    .onConflictDoUpdate({ target: jobRuns.name, set: { startedAt, finishedAt: null, status: 'RUNNING', summary: null } });
-
   const result: PurgeResult = { ran: true, organizations: 0, removed: zero(), skippedKinds: [] };
   try {
     // Which tables exist is checked at run time: kinds whose domain has not landed are skipped.
@@ -84,6 +119,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
     }
     const orgs = await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id));
     for (const { id: orgId } of orgs) {
+      if (opts.signal?.aborted) break;
       result.organizations++;
       const policies = await effectivePolicies(db, orgId);
       const removed: Partial<Record<RetentionKind, number>> = {};
@@ -95,6 +131,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         let n = 0;
         for (const t of targets) {
           for (;;) {
+            if (opts.signal?.aborted) break;
             const deleted = await db.transaction((tx) => deleteBatch(tx, t, orgId, cutoff, batchSize));
             n += deleted;
             if (deleted < batchSize) break;
@@ -112,10 +149,15 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         );
       }
     }
-    await finish(db, 'OK', { organizations: result.organizations, removed: result.removed, skippedKinds: result.skippedKinds });
+    if (opts.signal?.aborted) {
+      result.interrupted = true;
+      await finish(db, 'FAILED', { error: 'interrupted: the instance was shutting down', organizations: result.organizations, removed: result.removed, ranBy: RUNNER });
+      return result;
+    }
+    await finish(db, 'OK', { organizations: result.organizations, removed: result.removed, skippedKinds: result.skippedKinds, ranBy: RUNNER });
     return result;
   } catch (err) {
-    await finish(db, 'FAILED', { error: (err as Error).message, removed: result.removed });
+    await finish(db, 'FAILED', { error: (err as Error).message, removed: result.removed, ranBy: RUNNER });
     throw err;
   }
 }
@@ -124,27 +166,44 @@ async function finish(db: Db, status: 'OK' | 'FAILED', summary: Record<string, u
   await db.update(jobRuns).set({ finishedAt: new Date(), status, summary }).where(eq(jobRuns.name, PURGE_JOB_NAME));
 }
 
+type JobLog = { info(o: object, m: string): void; error(o: object, m: string): void };
+
+/** Runs one slot's purge and logs what happened (ran, or why this instance skipped). */
+function runSlot(database: Database, log: JobLog, slot: Date, signal: AbortSignal): Promise<void> {
+  return runRetentionPurge(database, { slot, signal })
+    .then((r) => {
+      const { skipped, ...rest } = r;
+      const why = skipped === 'done' ? 'another instance already ran it' : 'another instance is running it';
+      const msg = r.interrupted ? 'retention purge interrupted by shutdown' : r.ran ? 'retention purge finished' : `retention purge skipped: ${why}`;
+      log.info({ job: PURGE_JOB_NAME, slot: slot.toISOString(), ...rest }, msg);
+    })
+    .catch((err: unknown) => log.error({ job: PURGE_JOB_NAME, slot: slot.toISOString(), err }, 'retention purge failed'));
+}
+
 /**
- * Runs the purge every day at PURGE_HOUR_UTC on every instance; the advisory lock makes all but
- * one skip. Returns a stop function (called on server close).
+ * Runs the purge every day at PURGE_HOUR_UTC on every instance; each day's run (slot) is claimed
+ * by exactly one of them. At start, the latest slot is run if no instance ran it (all were down
+ * at that hour, or this is a new installation), as a systemd timer with Persistent=true would.
+ * Returns the stop function (shutdown): no further runs, a run under way stops before its next
+ * batch; it resolves once that run has ended, before the database is closed.
  */
-export function scheduleRetentionPurge(database: Database, log: { info(o: object, m: string): void; error(o: object, m: string): void }): () => void {
+export function scheduleRetentionPurge(database: Database, log: JobLog): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  const abort = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  const run = (slot: Date) => {
+    running = runSlot(database, log, slot, abort.signal).finally(arm);
+  };
   const arm = () => {
-    if (stopped) return;
-    const wait = nextPurgeRun().getTime() - Date.now();
-    timer = setTimeout(() => {
-      runRetentionPurge(database)
-        .then((r) => log.info({ job: PURGE_JOB_NAME, ...r }, r.ran ? 'retention purge finished' : 'retention purge skipped: another instance runs it'))
-        .catch((err: unknown) => log.error({ job: PURGE_JOB_NAME, err }, 'retention purge failed'))
-        .finally(arm);
-    }, wait);
+    if (abort.signal.aborted) return;
+    const slot = nextPurgeRun();
+    timer = setTimeout(() => run(slot), slot.getTime() - Date.now());
     timer.unref();
   };
-  arm();
-  return () => {
-    stopped = true;
+  run(previousPurgeRun());
+  return async () => {
+    abort.abort();
     if (timer) clearTimeout(timer);
+    await running;
   };
 }

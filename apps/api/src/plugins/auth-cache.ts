@@ -9,15 +9,18 @@ interface Entry {
 
 /**
  * Per-instance cache of who a user is (role, permissions, status) and of their current-user
- * object, so an authenticated request costs no database round trip. Entries are dropped when
- * the database announces a change (auth_change NOTIFY from triggers on users, roles and
- * organizations, delivered on commit to every instance); the TTL only bounds the damage of a
- * missed notification.
+ * object, so an authenticated request costs no query of its own. Entries are dropped when the
+ * database announces a change (auth_change NOTIFY from triggers on users, roles and
+ * organizations, delivered on commit to every instance). Before a hit is trusted, the listener is
+ * synced (one empty query on its connection, shared by concurrent requests, docs/decisions/0088),
+ * so a change answered by one instance is in force on every instance's next request; the TTL only
+ * bounds the damage of a missed notification.
  */
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
   /** Bumped by every invalidation; a load that overlapped one is not cached (it may be stale). */
   private generation = 0;
+  private sync: () => Promise<void> = async () => undefined;
 
   constructor(
     /** Users remembered at most (AUTH_CACHE_USERS); the least recently loaded go first. */
@@ -29,9 +32,19 @@ export class AuthCache {
     return this.entries.size;
   }
 
+  /**
+   * `sync` resolves once every change notification committed before the call has been applied
+   * (Database listener's sync); without one, entries are trusted as they are.
+   */
+  syncWith(sync: () => Promise<void>): void {
+    this.sync = sync;
+  }
+
   async context(userId: string, load: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
     const hit = this.entries.get(userId);
-    if (hit && hit.expires > Date.now()) return hit.ctx;
+    // A change committed before this request, through any instance, is applied before the entry
+    // is trusted: the request that follows a deactivation's answer is refused everywhere.
+    if (hit && hit.expires > Date.now() && (await this.synced()) && this.entries.get(userId) === hit) return hit.ctx;
     const gen = this.generation;
     const ctx = await load();
     if (gen === this.generation) this.store(userId, { ctx, expires: Date.now() + this.ttlMs });
@@ -46,6 +59,17 @@ export class AuthCache {
     const entry = this.entries.get(userId);
     if (gen === this.generation && entry) entry.me = me;
     return me;
+  }
+
+  /** False (and everything dropped) when notifications cannot be vouched for: the listener's connection is lost. */
+  private async synced(): Promise<boolean> {
+    try {
+      await this.sync();
+      return true;
+    } catch {
+      this.invalidate('*');
+      return false;
+    }
   }
 
   /** `*` drops everything (a role or organization changed); otherwise one user. */

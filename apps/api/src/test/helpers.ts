@@ -18,6 +18,29 @@ export interface TestContext {
 }
 
 /**
+ * A new, empty database on the PostgreSQL server `serverUrl` names: its URL, and a function that
+ * drops it (ending whatever is still connected).
+ */
+export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
  * A fresh database per test file: in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (the CI runs the suite on both).
  */
@@ -27,23 +50,9 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
     const database = await openDatabase({ dataDir: 'memory' });
     return { database, drop: async () => undefined };
   }
-  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory', poolSize: 5 });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const { url, drop } = await createScratchDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 5 });
+  return { database, drop };
 }
 
 /** Builds the app on a fresh database with the super administrator and demo organization seeded. */

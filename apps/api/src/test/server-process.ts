@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { SignInResponse } from '@fleet/api-contract';
 
 // Real server processes for tests and benchmarks that need what app.inject cannot show: several
 // instances on one database, signals, the process's own log, its memory.
@@ -142,4 +143,11 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
   }
   await server.stop('SIGKILL');
   throw new Error(`server did not become ready${ended ? ' (it exited)' : ''}:\n${server.output().slice(-4000)}`);
+}
+
+/** Signs in through a server process's HTTP API. */
+export async function signIn(server: Pick<ServerProcess, 'url'>, who: { email: string; password: string }): Promise<SignInResponse> {
+  const res = await fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  if (res.status !== 200) throw new Error(`sign-in ${who.email} on ${server.url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as SignInResponse;
 }

@@ -17,6 +17,13 @@ export function nextPurgeRun(now = new Date()): Date {
   return next;
 }
 
+/** The latest scheduled run at or before `now` (whether or not it ran). */
+export function previousPurgeRun(now = new Date()): Date {
+  const next = nextPurgeRun(now);
+  next.setUTCDate(next.getUTCDate() - 1);
+  return next;
+}
+
 /** Effective retention per kind: the saved value, else the kind's default. Null keeps forever. */
 export async function effectivePolicies(db: DbOrTx, orgId: string): Promise<Record<RetentionKind, number | null>> {
   const saved = await db.select().from(retentionPolicies).where(eq(retentionPolicies.organizationId, orgId));

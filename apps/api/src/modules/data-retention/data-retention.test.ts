@@ -175,4 +175,26 @@ describe('retention purge job', () => {
     });
     expect((await runRetentionPurge(t.database)).ran).toBe(true);
   });
+
+  it('runs each daily slot once: a later attempt at the same slot skips, the next day runs, a run on request always runs', async () => {
+    const slot = nextPurgeRun(new Date(Date.now() + 2 * DAY));
+    const first = await runRetentionPurge(t.database, { slot });
+    expect(first.ran).toBe(true);
+    // Another instance whose timer fired late, or that started after the run.
+    expect(await runRetentionPurge(t.database, { slot })).toMatchObject({ ran: false, skipped: 'done' });
+    const [run] = await rows<{ started: Date; ranBy: string }>(sql`select started_at as started, summary->>'ranBy' as "ranBy" from job_runs where name = 'retention-purge'`);
+    expect(new Date(run!.started).getTime()).toBe(slot.getTime());
+    expect(run!.ranBy).toMatch(new RegExp(` pid ${process.pid}$`));
+    expect((await runRetentionPurge(t.database, { slot: new Date(slot.getTime() + DAY) })).ran).toBe(true);
+    expect((await runRetentionPurge(t.database)).ran).toBe(true);
+  });
+
+  it('stops before its next batch when the instance shuts down and records the run as interrupted', async () => {
+    const stopping = new AbortController();
+    stopping.abort();
+    const result = await runRetentionPurge(t.database, { signal: stopping.signal });
+    expect(result).toMatchObject({ ran: true, interrupted: true, organizations: 0 });
+    const [run] = await rows<{ status: string; error: string }>(sql`select status, summary->>'error' as error from job_runs where name = 'retention-purge'`);
+    expect(run).toEqual({ status: 'FAILED', error: 'interrupted: the instance was shutting down' });
+  });
 });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
@@ -504,6 +505,41 @@ describe('the OsmAnd port', () => {
       expect((await stored('48241179'))[0]!.speed).toBeCloseTo(18.52, 3);
     } finally {
       await server.close();
+    }
+  });
+
+  it('closes at once when a keep-alive device is mid-request: the fix is answered with Connection: close', async () => {
+    const { buildOsmandServer } = await import('./osmand-server.ts');
+    const server = await buildOsmandServer(t.app.ingest);
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const port = (server.server.address() as { port: number }).port;
+    const agent = new http.Agent({ keepAlive: true });
+    let closed: Promise<void> | undefined;
+    try {
+      const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/', agent, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res));
+        });
+        req.on('error', reject);
+        // Half the body now, the rest once the server has the request and close() has begun.
+        server.server.once('request', () => {
+          closed = server.close();
+          req.end('lon=-87.5&timestamp=1749995112');
+        });
+        req.write('id=658765&lat=41.5&');
+      });
+      const res = await answered;
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.connection).toBe('close');
+      const started = Date.now();
+      await closed;
+      // Without it the connection stays open until keepAliveTimeout (30 s).
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await stored('658765')).toHaveLength(1);
+    } finally {
+      agent.destroy();
+      if (server.server.listening) await server.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db/client.ts';
+import type { Database, Db, Listener } from '../../db/client.ts';
 import { assets, drivers, groupAssets, groups, latestPositions, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { POSITIONS_CHANNEL } from './ingest.service.ts';
@@ -83,7 +83,7 @@ export interface LiveSubscriber {
 export class LiveHub {
   private subs = new Map<string, Set<LiveSubscriber>>();
   private lastStatus = new Map<string, Map<string, string>>();
-  private unlisten: (() => Promise<void>) | null = null;
+  private listener: Listener | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -93,7 +93,12 @@ export class LiveHub {
   ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(POSITIONS_CHANNEL, (payload) => void this.onNotify(payload).catch(this.log));
+    this.listener = await this.database.listen(
+      POSITIONS_CHANNEL,
+      (payload) => void this.onNotify(payload).catch(this.log),
+      // Positions committed while the connection was lost were not notified: send everything.
+      () => void this.resend().catch(this.log),
+    );
     this.sweepTimer = setInterval(() => void this.sweep().catch(this.log), this.sweepMs);
     this.sweepTimer.unref();
   }
@@ -103,7 +108,7 @@ export class LiveHub {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     for (const set of this.subs.values()) for (const sub of set) sub.close();
     this.subs.clear();
-    await this.unlisten?.();
+    await this.listener?.stop();
   }
 
   subscribe(sub: LiveSubscriber): () => void {
@@ -146,6 +151,14 @@ export class LiveHub {
     const vehicles = await liveVehicles(this.database.db, msg.o, msg.a);
     this.remember(msg.o, vehicles);
     this.deliver(msg.o, vehicles);
+  }
+
+  private async resend(): Promise<void> {
+    for (const orgId of [...this.subs.keys()]) {
+      const vehicles = await liveVehicles(this.database.db, orgId);
+      this.remember(orgId, vehicles);
+      this.deliver(orgId, vehicles);
+    }
   }
 
   private async sweep(): Promise<void> {

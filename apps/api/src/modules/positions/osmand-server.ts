@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeIdleWhileClosing } from '../../lib/close-idle.ts';
 import { errorBody } from '../../plugins/errors.ts';
 import { handleOsmand, type Ingest, type OsmandReply } from './ingest.ts';
 
@@ -14,6 +15,7 @@ import { handleOsmand, type Ingest, type OsmandReply } from './ingest.ts';
  */
 export class OsmandServer {
   readonly server: http.Server;
+  private closing = false;
 
   constructor(
     private readonly ingest: Ingest,
@@ -32,18 +34,27 @@ export class OsmandServer {
     });
   }
 
-  /** Stops accepting, lets in-flight requests finish (their fixes are committed), closes idle connections. */
+  /**
+   * Stops accepting, lets in-flight requests finish (their fixes are committed), closes idle
+   * connections, and ends each busy one after its answer (`Connection: close`): a device posting
+   * back to back on a keep-alive connection would otherwise keep the server open for ever.
+   */
   close(): Promise<void> {
+    this.closing = true;
     return new Promise((resolve, reject) => {
-      this.server.close((err) => (err ? reject(err) : resolve()));
-      this.server.closeIdleConnections();
+      const stopClosingIdle = closeIdleWhileClosing(this.server);
+      this.server.close((err) => {
+        stopClosingIdle();
+        if (err) reject(err);
+        else resolve();
+      });
     });
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const method = req.method;
     if (method !== 'GET' && method !== 'POST' && method !== 'PUT') {
-      send(res, { status: 405, error: { message: `Method ${method ?? ''} not allowed`, technicalMessage: 'The OsmAnd protocol uses GET, POST or PUT' } });
+      this.send(res, { status: 405, error: { message: `Method ${method ?? ''} not allowed`, technicalMessage: 'The OsmAnd protocol uses GET, POST or PUT' } });
       req.resume();
       return;
     }
@@ -71,7 +82,7 @@ export class OsmandServer {
     });
     req.on('end', () => {
       if (tooLarge) {
-        send(res, { status: 413, error: { message: 'Request body is too large', technicalMessage: `body over ${this.bodyLimit} bytes` } });
+        this.send(res, { status: 413, error: { message: 'Request body is too large', technicalMessage: `body over ${this.bodyLimit} bytes` } });
         return;
       }
       this.answer(res, query, contentType, Buffer.concat(chunks).toString('utf8'));
@@ -85,15 +96,21 @@ export class OsmandServer {
       try {
         body = JSON.parse(text);
       } catch (err) {
-        send(res, { status: 400, error: { message: 'The body is not valid JSON', technicalMessage: err instanceof Error ? err.message : 'invalid JSON' } });
+        this.send(res, { status: 400, error: { message: 'The body is not valid JSON', technicalMessage: err instanceof Error ? err.message : 'invalid JSON' } });
         return;
       }
     }
     handleOsmand(this.ingest, { query, contentType, body }).then(
-      (reply) => send(res, reply),
+      (reply) => this.send(res, reply),
       // Nothing was acknowledged: the device keeps the fix and sends it again.
-      () => send(res, { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } }),
+      () => this.send(res, { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } }),
     );
+  }
+
+  private send(res: http.ServerResponse, reply: OsmandReply): void {
+    // The device reconnects, to another instance behind the load balancer.
+    if (this.closing) res.setHeader('connection', 'close');
+    send(res, reply);
   }
 }
 

@@ -3,7 +3,24 @@ import { FUEL_TYPE_CODES, TRAILER_TYPE_CODES } from './registry-reference.ts';
 import { assetRef, driverRef, entityRef, gatewayRef, optionalStateCode, optionalText, optionalUpper, recordStatus, registryListQuery } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
 import { vinProblem } from './vin.ts';
+import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+
+defineLabels({
+  type: 'Type',
+  unitNumber: 'Unit number',
+  vin: 'VIN',
+  make: 'Make',
+  model: 'Model',
+  year: 'Year',
+  plate: 'Plate',
+  plateState: 'Plate state',
+  fuelType: 'Fuel type',
+  iftaQualified: 'IFTA qualified',
+  odometerKm: 'Odometer (km)',
+  trailerType: 'Trailer type',
+  lengthM: 'Length (m)',
+});
 
 export const ASSET_TYPES = ['VEHICLE', 'TRAILER'] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
@@ -85,7 +102,7 @@ export const trailerInputSchema = z.object({
 export type TrailerInput = z.input<typeof trailerInputSchema>;
 
 export const assetInputSchema = z.discriminatedUnion('type', [vehicleInputSchema, trailerInputSchema], {
-  error: () => 'type must be VEHICLE or TRAILER',
+  error: () => 'Type must be VEHICLE or TRAILER',
 });
 export type AssetInput = z.output<typeof assetInputSchema>;
 

@@ -1,4 +1,5 @@
 export * from './permissions.ts';
+export * from './field-words.ts';
 export * from './validation.ts';
 export * from './errors.ts';
 export * from './paging.ts';

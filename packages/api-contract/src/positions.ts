@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
 
 // Telematics contracts: batch ingest, the live vehicle list/stream and history routes.
 // Units: speed km/h, distance metres, angles degrees, times ISO-8601 UTC.
@@ -6,6 +7,21 @@ import { z } from 'zod';
 export const MAX_BATCH_POSITIONS = 1000;
 /** A fix more than this far in the future is refused (a device clock gone wrong). */
 export const MAX_FUTURE_FIX_MS = 10 * 60 * 1000;
+
+// Gateway integrators read the JSON names: the batch's messages name its fields as written.
+defineLabels({
+  positions: 'positions',
+  fixTime: 'fixTime',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  speed: 'speed',
+  course: 'course',
+  altitude: 'altitude',
+  accuracy: 'accuracy',
+  odometer: 'odometer',
+  ignition: 'ignition',
+  attributes: 'attributes',
+});
 
 /** One fix in a gateway's batch. */
 export const batchPositionSchema = z.object({

@@ -11,7 +11,7 @@ import {
   orgIdParams,
   pageSchema,
 } from '@fleet/api-contract';
-import { badRequest } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { errors, orgErrors } from '../../lib/route-schemas.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import * as orgs from './organizations.service.ts';
@@ -112,7 +112,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       const file = await req.file();
-      if (!file) throw badRequest('file: an image file is required');
+      if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
       const logo = await orgs.setLogo(scope(req, req.params.orgId), data);
       return { logo: logo ?? '' };

@@ -11,7 +11,7 @@ import {
   userSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../../plugins/auth.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
@@ -105,7 +105,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       const file = await req.file();
-      if (!file) throw badRequest('file: an image file is required');
+      if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
       const url = await users.setProfileImage(scope(req, req.params.orgId), req.params.userId, data);
       return { profilePicture: url ?? '' };

@@ -4,6 +4,7 @@ import { assetRef, driverRef, entityRef, gatewayRef, optionalStateCode, optional
 import { pageSchema } from './paging.ts';
 import { vinProblem } from './vin.ts';
 import { defineLabels } from './field-words.ts';
+import { jsonValueSchema } from './json.ts';
 import { requiredText } from './validation.ts';
 
 defineLabels({
@@ -146,7 +147,8 @@ export const activityEntrySchema = z.object({
   entityType: z.string(),
   actorEmail: z.string().nullable(),
   createdAt: z.string(),
-  changes: z.unknown(),
+  /** The record before and after the change, as the activity log keeps it (null when nothing was kept). */
+  changes: z.object({ before: jsonValueSchema.optional(), after: jsonValueSchema.optional() }).nullable(),
 });
 
 /** Vehicle or trailer detail view: the record, its history and recent activity. */

@@ -2,6 +2,7 @@ export * from './permissions.ts';
 export * from './field-words.ts';
 export * from './validation.ts';
 export * from './errors.ts';
+export * from './json.ts';
 export * from './paging.ts';
 export * from './auth.ts';
 export * from './users.ts';

@@ -26,7 +26,7 @@ export const importPreviewSchema = z.object({
   /** Per-row problems: validation, duplicates inside the file, and records that already exist. */
   errors: z.array(importRowErrorSchema),
   /** The first valid rows as they would be saved, for the preview table. */
-  sample: z.array(z.record(z.string(), z.unknown())),
+  sample: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
   columns: z.array(z.string()),
   unknownColumns: z.array(z.string()),
 });

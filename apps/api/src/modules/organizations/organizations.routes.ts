@@ -12,7 +12,7 @@ import {
   pageSchema,
 } from '@fleet/api-contract';
 import { invalidField } from '../../lib/errors.ts';
-import { errors, orgErrors } from '../../lib/route-schemas.ts';
+import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import * as orgs from './organizations.service.ts';
 
@@ -108,8 +108,10 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: `Upload the organization logo (multipart field "file": PNG, JPEG, GIF or WebP; 413 above IMAGE_LIMIT_BYTES)`,
       consumes: ['multipart/form-data'],
       params: orgIdParams,
+      body: imageUploadBody,
       response: { 200: z.object({ logo: z.string() }), ...orgErrors(413) },
     },
+    validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req) => {
       const file = await req.file();
       if (!file) throw invalidField('file', 'An image file is required');

@@ -1,7 +1,7 @@
 import { liveStreamQuerySchema, liveVehicleSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
@@ -36,7 +36,13 @@ const liveRoutes =
           'Bearer header, or `access_token` query parameter for EventSource.',
         params,
         querystring: liveStreamQuerySchema,
-        response: { ...orgErrors() },
+        response: {
+          200: nonJsonResponse(
+            'text/event-stream',
+            'Server-Sent Events: `event: snapshot` then `event: positions`, each `data:` a JSON {vehicles: LiveVehicle[]} as GET assets/live answers',
+          ),
+          ...orgErrors(),
+        },
       },
       handler: async (req, reply) => {
         const orgId = req.params.orgId;

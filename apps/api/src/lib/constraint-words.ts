@@ -34,7 +34,16 @@ const UNIQUE: Record<string, UniqueWords> = {
   asset_driver_assignments_open_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle' },
   trailer_attachments_open_trailer_uq: { field: 'id', clash: () => 'This trailer was just attached to another vehicle' },
   gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device' },
+  group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group' },
+  group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group' },
+  retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
 };
+
+/** Unique indexes no request field can clash on (random token hashes): a clash gets the generic words. */
+export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq'];
+
+/** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
+export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);
 
 /** What a referenced table holds, in words, for foreign-key answers. */
 const TABLE_WORDS: Record<string, string> = {

@@ -100,7 +100,7 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** zod's own texts ("Invalid input: expected string, received undefined", "Too small: …"): never shown. */
 const RAW_VALIDATOR_TEXT = /Invalid input|Too (small|big):|expected \w+, received|Invalid (string|option|number): |Invalid (email address|UUID|ISO|URL|key in|element in)|Unrecognized key/;
 /** Database constraint and index names (`assets_org_unit_uq`, `…_fkey`): never shown. */
-const CONSTRAINT_NAME = /\b[a-z0-9]+(_[a-z0-9]+)+_(uq|key|fkey|fk|pkey|check)\b/;
+const CONSTRAINT_NAME = /\b[a-z0-9]+(_[a-z0-9]+)+_(uq|key|fkey|fk|pk|pkey|check)\b/;
 
 /**
  * Asserts the spec's error body and returns it. Every error test also checks that a 400 never

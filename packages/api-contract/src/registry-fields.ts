@@ -22,6 +22,7 @@ export const stateCode = (label: string) =>
   z
     .string({ error: () => `${label} is a required field` })
     .trim()
+    .min(1, `${label} is a required field`)
     .toUpperCase()
     .pipe(z.enum(JURISDICTION_CODES, { error: () => `${label} is not a US state or Canadian province code` }));
 

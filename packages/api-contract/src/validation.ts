@@ -17,7 +17,8 @@ export function requiredText(label: string, max = 200) {
   return z
     .string({ error: () => messages.required(label) })
     .trim()
-    .min(1, messages.required(label))
+    // An empty field gets one message, not also the length and pattern ones checked after this.
+    .min(1, { error: messages.required(label), abort: true })
     .max(max, messages.max(label, max));
 }
 
@@ -35,7 +36,7 @@ export const PASSWORD_MIN = 8;
 export function passwordField(label = 'Password') {
   return z
     .string({ error: () => messages.required(label) })
-    .min(1, messages.required(label))
+    .min(1, { error: messages.required(label), abort: true })
     .min(PASSWORD_MIN, messages.min(label, PASSWORD_MIN))
     .max(128, messages.max(label, 128));
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonValueSchema } from './json.ts';
 import { pageQuerySchema } from './paging.ts';
 
 const isoDate = (label: string) =>
@@ -19,25 +20,9 @@ export const activityLogQuerySchema = pageQuerySchema.extend({
 });
 export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 
-// Snapshot values are whatever the changed record held: JSON of bounded depth. A recursive schema
-// would document as a `$ref` into `$defs` that the OpenAPI document does not carry, so the nesting
-// is spelled out to the depth the log stores (a record's field, an object or list in it, and one
-// level more: the organization's settings, a group's added members); the presenter writes anything
-// deeper as a JSON string.
-const jsonScalarSchema = z
-  .union([z.string(), z.number(), z.boolean(), z.null()])
-  .describe('A JSON scalar: string, number, boolean or null');
-const jsonLevel = (inner: z.ZodType) => z.union([jsonScalarSchema, z.array(inner), z.record(z.string(), inner)]);
-
-/** One field's value in a before/after snapshot: a scalar, or a list or object of them (three levels). */
-export const activityJsonValueSchema = jsonLevel(jsonLevel(jsonLevel(jsonScalarSchema))).describe(
-  'A JSON value as stored in the snapshot: string, number, boolean, null, or a list or object of such values (objects and lists nest at most three levels; deeper content is given as a JSON string)',
-);
-export type ActivityJsonValue = z.infer<typeof activityJsonValueSchema>;
-
 /** A whole before or after snapshot: the record's fields by name, or null when there is none. */
 export const activitySnapshotSchema = z
-  .record(z.string(), activityJsonValueSchema)
+  .record(z.string(), jsonValueSchema)
   .nullable()
   .describe('The record as it was before or after the change, field name to value (secrets removed); null when the action has no such side');
 
@@ -80,7 +65,7 @@ export const activityLogEntrySchema = z.object({
 export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;
 
 /** One top-level field that differs, with the raw values. */
-export const activityChangeSchema = z.object({ field: z.string(), before: activityJsonValueSchema, after: activityJsonValueSchema });
+export const activityChangeSchema = z.object({ field: z.string(), before: jsonValueSchema, after: jsonValueSchema });
 
 /** The same difference for a reader: the field's label and its values in words (linked ids named). */
 export const activityLabelledChangeSchema = z.object({

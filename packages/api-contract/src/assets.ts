@@ -3,7 +3,25 @@ import { FUEL_TYPE_CODES, TRAILER_TYPE_CODES } from './registry-reference.ts';
 import { assetRef, driverRef, entityRef, gatewayRef, optionalStateCode, optionalText, optionalUpper, recordStatus, registryListQuery } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
 import { vinProblem } from './vin.ts';
+import { defineLabels } from './field-words.ts';
+import { jsonValueSchema } from './json.ts';
 import { requiredText } from './validation.ts';
+
+defineLabels({
+  type: 'Type',
+  unitNumber: 'Unit number',
+  vin: 'VIN',
+  make: 'Make',
+  model: 'Model',
+  year: 'Year',
+  plate: 'Plate',
+  plateState: 'Plate state',
+  fuelType: 'Fuel type',
+  iftaQualified: 'IFTA qualified',
+  odometerKm: 'Odometer (km)',
+  trailerType: 'Trailer type',
+  lengthM: 'Length (m)',
+});
 
 export const ASSET_TYPES = ['VEHICLE', 'TRAILER'] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
@@ -85,7 +103,7 @@ export const trailerInputSchema = z.object({
 export type TrailerInput = z.input<typeof trailerInputSchema>;
 
 export const assetInputSchema = z.discriminatedUnion('type', [vehicleInputSchema, trailerInputSchema], {
-  error: () => 'type must be VEHICLE or TRAILER',
+  error: () => 'Type must be VEHICLE or TRAILER',
 });
 export type AssetInput = z.output<typeof assetInputSchema>;
 
@@ -129,7 +147,8 @@ export const activityEntrySchema = z.object({
   entityType: z.string(),
   actorEmail: z.string().nullable(),
   createdAt: z.string(),
-  changes: z.unknown(),
+  /** The record before and after the change, as the activity log keeps it (null when nothing was kept). */
+  changes: z.object({ before: jsonValueSchema.optional(), after: jsonValueSchema.optional() }).nullable(),
 });
 
 /** Vehicle or trailer detail view: the record, its history and recent activity. */

@@ -1,9 +1,23 @@
 import { z } from 'zod';
-import { emailField, passwordField, requiredText } from './validation.ts';
+import { defineLabels } from './field-words.ts';
+import { emailField, messages, passwordField, requiredText } from './validation.ts';
+
+defineLabels({
+  email: 'Email',
+  password: 'Password',
+  firstname: 'First name',
+  lastname: 'Last name',
+  organizationName: 'Company name',
+  role: 'Role',
+  id: 'Id',
+  refreshToken: 'Refresh token',
+  token: 'Token',
+  confirmPassword: 'Confirm password',
+});
 
 export const loginSchema = z.object({
   email: emailField('Email'),
-  password: z.string({ error: () => 'Password is a required field' }).min(1, 'Password is a required field').max(128),
+  password: z.string({ error: () => messages.required('Password') }).min(1, messages.required('Password')).max(128, messages.max('Password', 128)),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
 
 /** Data kinds with a retention period. Minimums are legal (49 CFR 395.8(k): 6 months of RODS; IFTA: 4 years). */
 export const RETENTION_KINDS = ['POSITIONS', 'HOS_RECORDS', 'ACTIVITY_LOG', 'FUEL_IFTA', 'NOTIFICATIONS'] as const;
@@ -89,16 +90,18 @@ export const dataRetentionSchema = z.object({
 });
 export type DataRetention = z.infer<typeof dataRetentionSchema>;
 
+defineLabels({ policies: 'Retention policies', 'policies.kind': 'Data kind', 'policies.retentionDays': 'Retention period (days)' });
+
 /** PUT body: every kind listed once; the legal minimum is enforced per kind. */
 export const dataRetentionInputSchema = z.object({
   policies: z
     .array(
       z.object({
         kind: z.enum(RETENTION_KINDS),
-        retentionDays: z.number().int().max(RETENTION_MAX_DAYS, `must be at most ${RETENTION_MAX_DAYS} days`).nullable(),
+        retentionDays: z.number().int().max(RETENTION_MAX_DAYS, `Retention period must be at most ${RETENTION_MAX_DAYS} days`).nullable(),
       }),
     )
-    .min(1, 'policies is a required field')
+    .min(1, 'Retention policies must list at least one data kind')
     .superRefine((list, ctx) => {
       const seen = new Set<string>();
       list.forEach((p, i) => {

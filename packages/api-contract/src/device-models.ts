@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { optionalText } from './registry-fields.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
+import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+
+defineLabels({ manufacturer: 'Manufacturer', protocol: 'Protocol' });
 
 /** Global catalogue entry (super administrators manage it; organizations pick from it). */
 export const deviceModelInputSchema = z.object({

@@ -4,21 +4,39 @@ import { LICENSE_CLASSES } from './registry-reference.ts';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery, stateCode } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
 import { isValidTimeZone } from './users.ts';
+import { defineLabels } from './field-words.ts';
 import { messages, requiredText } from './validation.ts';
+
+defineLabels({
+  employeeId: 'Employee id',
+  licenseNumber: 'Licence number',
+  licenseState: 'Licence state',
+  licenseClass: 'Licence class',
+  licenseExpiry: 'Licence expiry',
+  homeTimeZone: 'Home time zone',
+  ruleset: 'Ruleset',
+  shortHaul150: '150 air-mile short-haul exemption',
+  sixteenHour: '16-hour short-haul exception',
+  personalConveyanceAllowed: 'Personal conveyance',
+  yardMovesAllowed: 'Yard moves',
+  eldExempt: 'ELD exempt',
+  eldExemptReason: 'ELD exemption reason',
+  userId: 'Sign-in account',
+});
 
 const optionalEmail = z
   .string()
   .trim()
   .nullish()
   .transform((v) => (v === '' || v == null ? null : v.toLowerCase()))
-  .pipe(z.email(messages.email).max(254).nullable());
+  .pipe(z.email(messages.email('Email')).max(254).nullable());
 
 const isoDate = z
   .string()
   .trim()
   .nullish()
   .transform((v) => (v === '' || v == null ? null : v))
-  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), 'must be a date like 2027-06-30');
+  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), 'Licence expiry must be a date like 2027-06-30');
 
 /** Add and edit form of a driver. */
 export const driverInputSchema = z
@@ -51,7 +69,7 @@ export const driverInputSchema = z
     eldExemptReason: optionalText(300),
     status: recordStatus.default('ACTIVE'),
     /** Optional sign-in account (a user of the same organization). */
-    userId: z.uuid('userId must be a user id').nullish().transform((v) => v ?? null),
+    userId: z.uuid('Sign-in account must be a user id').nullish().transform((v) => v ?? null),
     notes: optionalText(2000),
   })
   .superRefine((v, ctx) => {

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
+import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+
+defineLabels({ uniqueId: 'Unique id', deviceModelId: 'Device model', firmware: 'Firmware' });
 
 /** Add and edit form of a device (gateway). */
 export const gatewayInputSchema = z.object({
   /** IMEI or serial number: what the device sends as its id; unique across all organizations. */
   uniqueId: requiredText('Unique id', 64).regex(/^[A-Za-z0-9._:-]+$/, 'Unique id may use letters, digits and . _ : -'),
   name: requiredText('Name', 100),
-  deviceModelId: z.uuid('deviceModelId must be a device model id').nullish().transform((v) => v ?? null),
+  deviceModelId: z.uuid('Device model must be a device model id').nullish().transform((v) => v ?? null),
   /** SIM phone number. */
   phone: optionalPhone,
   firmware: optionalText(60),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { assetRef, optionalText } from './registry-fields.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
+import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+
+defineLabels({ members: 'Members', 'members.type': 'Member type', 'members.id': 'Member id', assetIds: 'Vehicles and trailers' });
 
 export const groupInputSchema = z.object({
   name: requiredText('Name', 100),
@@ -43,12 +46,12 @@ export const groupIdParams = z.object({ orgId: z.uuid(), groupId: z.uuid('groupI
 
 export const groupMembersInputSchema = z.object({
   members: z
-    .array(z.object({ type: z.enum(GROUP_MEMBER_TYPES, { error: () => 'type must be USER or DRIVER' }), id: z.uuid('id must be an id') }))
-    .min(1, 'members must list at least one member')
+    .array(z.object({ type: z.enum(GROUP_MEMBER_TYPES, { error: () => 'Member type must be USER or DRIVER' }), id: z.uuid() }))
+    .min(1, 'Members must list at least one user or driver')
     .max(1000),
 });
 export const groupAssetsInputSchema = z.object({
-  assetIds: z.array(z.uuid('assetIds must be asset ids')).min(1, 'assetIds must list at least one asset').max(5000),
+  assetIds: z.array(z.uuid()).min(1, 'Vehicles and trailers must list at least one vehicle or trailer').max(5000),
 });
 export const groupMemberParams = groupIdParams.extend({ memberId: z.uuid('memberId must be an id') });
 export const groupAssetParams = groupIdParams.extend({ assetId: z.uuid('assetId must be an id') });

@@ -1,11 +1,37 @@
 import { z } from 'zod';
 import { RULESET_IDS } from '@fleet/hos';
+import { defineLabels } from './field-words.ts';
 import { pageQuerySchema } from './paging.ts';
 import { isValidTimeZone } from './users.ts';
 import { emailField, messages, requiredText } from './validation.ts';
 
+defineLabels({
+  name: 'Name',
+  dotNumber: 'DOT number',
+  mcNumber: 'MC number',
+  addressLine1: 'Address',
+  addressLine2: 'Address line 2',
+  city: 'City',
+  state: 'State or province',
+  postalCode: 'Postal code',
+  country: 'Country',
+  units: 'Units',
+  periodStartTime: '24-hour period start time',
+  defaultRuleset: 'Default HoS ruleset',
+  darkMode: 'Dark mode',
+  'darkMode.isEnabled': 'Dark mode',
+  'darkMode.defaultTheme': 'Default theme',
+  telematics: 'Telematics',
+  'telematics.idleMinutes': 'Idle time (minutes)',
+  'telematics.offlineMinutes': 'Offline time (minutes)',
+  admin: 'Administrator',
+  'admin.email': 'Admin email',
+  'admin.firstName': 'Admin first name',
+  'admin.lastName': 'Admin last name',
+});
+
 const optional = (label: string, max: number, pattern?: RegExp) => {
-  let s = z.string().trim().max(max, messages.max(max));
+  let s = z.string().trim().max(max, messages.max(label, max));
   if (pattern) s = s.regex(pattern, messages.invalid(label));
   return z
     .union([z.literal(''), s])
@@ -71,13 +97,13 @@ export const organizationSettingsSchema = z
     defaultRuleset: z.enum(RULESET_IDS, { error: () => messages.invalid('Default HoS ruleset') }),
     darkMode: z.object({ isEnabled: z.boolean(), defaultTheme: z.enum(['light', 'dark']) }),
     telematics: z.object({
-      idleMinutes: z.number().int().min(1, 'must be at least 1 minute').max(1440, 'must be at most 1440 minutes'),
-      offlineMinutes: z.number().int().min(2, 'must be at least 2 minutes').max(10080, 'must be at most 10080 minutes'),
+      idleMinutes: z.number().int().min(1).max(1440),
+      offlineMinutes: z.number().int().min(2).max(10080),
     }),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {
     path: ['telematics', 'offlineMinutes'],
-    message: 'must be longer than the idle time',
+    message: 'Offline time must be longer than the idle time',
   });
 export type OrganizationSettingsValues = z.infer<typeof organizationSettingsSchema>;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
+import { jsonObjectSchema } from './json.ts';
 
 // Telematics contracts: batch ingest, the live vehicle list/stream and history routes.
 // Units: speed km/h, distance metres, angles degrees, times ISO-8601 UTC.
@@ -6,6 +8,21 @@ import { z } from 'zod';
 export const MAX_BATCH_POSITIONS = 1000;
 /** A fix more than this far in the future is refused (a device clock gone wrong). */
 export const MAX_FUTURE_FIX_MS = 10 * 60 * 1000;
+
+// Gateway integrators read the JSON names: the batch's messages name its fields as written.
+defineLabels({
+  positions: 'positions',
+  fixTime: 'fixTime',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  speed: 'speed',
+  course: 'course',
+  altitude: 'altitude',
+  accuracy: 'accuracy',
+  odometer: 'odometer',
+  ignition: 'ignition',
+  attributes: 'attributes',
+});
 
 /** One fix in a gateway's batch. */
 export const batchPositionSchema = z.object({
@@ -20,16 +37,83 @@ export const batchPositionSchema = z.object({
   /** Metres. */
   odometer: z.number().min(0).nullable().optional(),
   ignition: z.boolean().nullable().optional(),
-  attributes: z.record(z.string(), z.unknown()).optional(),
+  /** Anything else the device reports (Traccar's attributes: battery, hdop, io values…). */
+  attributes: jsonObjectSchema.optional(),
 });
 export type BatchPosition = z.infer<typeof batchPositionSchema>;
 
-/** The envelope is checked as a whole; each position is checked on its own so one bad fix does not refuse the rest. */
-export const batchIngestSchema = z.object({
-  positions: z
-    .array(z.unknown())
+const positionsList = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
     .min(1, 'positions must hold at least one position')
-    .max(MAX_BATCH_POSITIONS, `positions can hold at most ${MAX_BATCH_POSITIONS} positions`),
+    .max(MAX_BATCH_POSITIONS, `positions can hold at most ${MAX_BATCH_POSITIONS} positions`);
+
+/**
+ * The batch as the API document shows it: up to 1,000 positions of `batchPositionSchema`. A
+ * position the schema refuses is reported in `rejected` (index and reason); the others are stored.
+ */
+export const batchIngestSchema = z.object({ positions: positionsList(batchPositionSchema) });
+
+/**
+ * What the route validates as a whole: the list and its size. Each position is checked on its own
+ * by the ingest's fast check, falling back to `batchPositionSchema` (decision 0058), so one bad fix
+ * does not refuse the rest and 1,000 positions are not run through zod twice.
+ */
+export const batchIngestEnvelopeSchema = z.object({ positions: positionsList(z.unknown()) });
+
+// The OsmAnd protocol as devices send it, for the API document only: the API's OsmAnd decoder
+// (Traccar's rules) reads these, and every other parameter becomes an attribute of the fix.
+
+/** Query (or form-encoded body) parameters of the OsmAnd protocol. */
+export const osmandQueryDoc = z.object({
+  id: z.string().optional().describe('Device unique id (required, or `deviceid`)'),
+  deviceid: z.string().optional().describe('Same as `id`'),
+  timestamp: z.string().optional().describe('Fix time: epoch seconds or milliseconds, ISO-8601, or `yyyy-MM-dd HH:mm:ss`'),
+  lat: z.number().optional().describe('Latitude, degrees'),
+  lon: z.number().optional().describe('Longitude, degrees'),
+  location: z.string().optional().describe('`lat,lon` in one parameter'),
+  speed: z.number().optional().describe('Speed in knots'),
+  bearing: z.number().optional().describe('Course, degrees (or `heading`)'),
+  altitude: z.number().optional().describe('Metres'),
+  accuracy: z.number().optional().describe('Metres'),
+  hdop: z.number().optional(),
+  batt: z.number().optional().describe('Battery level, percent'),
+  charge: z.boolean().optional(),
+  ignition: z.boolean().optional(),
+  odometer: z.number().optional().describe('Metres'),
+  valid: z.boolean().optional(),
+  driverUniqueId: z.string().optional(),
+  cell: z.string().optional().describe('`mcc,mnc,lac,cid[,rssi]`, repeatable'),
+  wifi: z.string().optional().describe('`mac,rssi`, repeatable'),
+  notificationToken: z.string().optional().describe('Push token (Traccar Client 10); nothing is stored for it'),
+});
+
+/** The JSON body of Traccar Client 9 and later (transistorsoft location). */
+export const osmandJsonDoc = z.object({
+  device_id: z.string().describe('Device unique id'),
+  location: z
+    .object({
+      timestamp: z.string().optional().describe('ISO-8601'),
+      coords: z
+        .object({
+          latitude: z.number(),
+          longitude: z.number(),
+          speed: z.number().optional().describe('m/s; -1 when unknown'),
+          heading: z.number().optional(),
+          accuracy: z.number().optional(),
+          altitude: z.number().optional(),
+        })
+        .optional(),
+      is_moving: z.boolean().optional(),
+      odometer: z.number().optional().describe('Metres'),
+      event: z.string().optional(),
+      activity: z.object({ type: z.string() }).optional(),
+      mock: z.boolean().optional(),
+      alarm: z.string().optional(),
+      battery: z.object({ level: z.number().optional().describe('0 to 1'), is_charging: z.boolean().optional() }).optional(),
+      extras: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    })
+    .optional(),
 });
 
 export const batchIngestResultSchema = z.object({

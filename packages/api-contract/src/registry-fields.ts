@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { JURISDICTION_CODES, RECORD_STATUSES } from './registry-reference.ts';
+import { defineLabels } from './field-words.ts';
 import { pageQuerySchema } from './paging.ts';
+
+defineLabels({ status: 'Status', notes: 'Notes' });
 
 /** Optional text: trimmed, '' and null both mean "not set" (stored null). */
 export const optionalText = (max: number) =>
   z
     .string()
     .trim()
-    .max(max, `must be at most ${max} characters`)
+    .max(max)
     .nullish()
     .transform((v) => (v === '' || v == null ? null : v));
 
@@ -19,6 +22,7 @@ export const stateCode = (label: string) =>
   z
     .string({ error: () => `${label} is a required field` })
     .trim()
+    .min(1, `${label} is a required field`)
     .toUpperCase()
     .pipe(z.enum(JURISDICTION_CODES, { error: () => `${label} is not a US state or Canadian province code` }));
 
@@ -36,7 +40,7 @@ export const recordStatus = z.enum(RECORD_STATUSES, { error: () => 'Status must 
 export const optionalPhone = z
   .string()
   .trim()
-  .max(32, 'must be at most 32 characters')
+  .max(32)
   .regex(/^[+0-9 ()\-.]*$/, 'Phone is not valid.')
   .nullish()
   .transform((v) => (v === '' || v == null ? null : v));

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
+
+defineLabels({ csv: 'CSV file' });
 
 /** The kinds of records a CSV can import. */
 export const IMPORT_KINDS = ['vehicles', 'trailers', 'drivers'] as const;
@@ -6,7 +9,7 @@ export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Upload: the CSV text (the web form reads the chosen file). 5,000 rows fit in ~1 MB. */
 export const csvImportBodySchema = z.object({
-  csv: z.string({ error: () => 'csv is a required field' }).min(1, 'csv is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  csv: z.string({ error: () => 'CSV file is a required field' }).min(1, 'CSV file is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
 });
 
 export const importRowErrorSchema = z.object({
@@ -23,7 +26,7 @@ export const importPreviewSchema = z.object({
   /** Per-row problems: validation, duplicates inside the file, and records that already exist. */
   errors: z.array(importRowErrorSchema),
   /** The first valid rows for the preview table: `line`, and by column header each value as it will be saved, in that column's unit. */
-  sample: z.array(z.record(z.string(), z.unknown())),
+  sample: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
   columns: z.array(z.string()),
   unknownColumns: z.array(z.string()),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORGANIZATION_PERMISSIONS } from './permissions.ts';
+import { defineLabels } from './field-words.ts';
 import { pageQuerySchema } from './paging.ts';
 import { messages, requiredText } from './validation.ts';
 
@@ -16,13 +17,15 @@ export const roleSchema = z.object({
 });
 export type OrganizationRole = z.infer<typeof roleSchema>;
 
+defineLabels({ description: 'Description', permissions: 'Permissions' });
+
 /** Create and edit a custom role. Required codes are added by the server (see permission-catalogue). */
 export const roleInputSchema = z.object({
   name: requiredText('Name', 80),
   description: z
     .string()
     .trim()
-    .max(300, messages.max(300))
+    .max(300, messages.max('Description', 300))
     .nullable()
     .optional()
     .transform((v) => (v ? v : null)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
 import { pageQuerySchema } from './paging.ts';
 import { userProfileSchema, userStatusSchema } from './users.ts';
 
@@ -8,6 +9,8 @@ export const userListQuerySchema = pageQuerySchema.extend({
   status: userStatusSchema.optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+defineLabels({ roleId: 'Role' });
 
 /** Invite a user: the e-mail carries a create-new-password link; the account is INVITED until then. */
 export const inviteUserSchema = userProfileSchema.extend({

@@ -1,11 +1,22 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
 import { emailField, passwordField, requiredText } from './validation.ts';
+
+defineLabels({
+  firstName: 'First name',
+  lastName: 'Last name',
+  position: 'Position',
+  phone: 'Phone',
+  timeZone: 'Time zone',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+});
 
 const optionalText = (max: number) =>
   z
     .string()
     .trim()
-    .max(max, `must be at most ${max} characters`)
+    .max(max)
     .transform((v) => (v === '' ? null : v))
     .nullable()
     .optional();

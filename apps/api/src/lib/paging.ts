@@ -1,7 +1,7 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parseSort, type Page, type PageQuery } from '@fleet/api-contract';
-import { badRequest } from './errors.ts';
+import { invalidField } from './errors.ts';
 
 /** The shared page object from one page of rows and the total count. */
 export function toPage<T>(content: T[], totalElements: number, q: Pick<PageQuery, 'page' | 'size'>): Page<T> {
@@ -23,7 +23,7 @@ export function orderBy(
   const parsed = parseSort(sort) ?? (typeof fallback === 'string' ? { field: fallback, dir: 'asc' as const } : null);
   if (!parsed) return [fallback as SQL, tieBreak];
   const key = allowed[parsed.field];
-  if (!key) throw badRequest(`sort: must be one of ${Object.keys(allowed).join(', ')}`, `Unknown sort field ${parsed.field}`);
+  if (!key) throw invalidField('sort', `sort must be one of ${Object.keys(allowed).join(', ')}`);
   const dir = parsed.dir === 'desc' ? desc : asc;
   return [sql`${dir(key)} nulls last`, tieBreak];
 }

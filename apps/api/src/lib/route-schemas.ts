@@ -1,5 +1,7 @@
 import { errorBodySchema } from '@fleet/api-contract';
-import type { z } from 'zod';
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z, type ZodType } from 'zod';
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
@@ -17,3 +19,35 @@ export const authErrors = (...extra: ErrorStatus[]) => errors(401, 403, ...extra
 export const orgErrors = (...extra: ErrorStatus[]) => errors(400, 401, 403, 404, ...extra);
 
 export type Infer<T extends z.ZodType> = z.infer<T>;
+
+/**
+ * A 2xx whose body is not JSON (a CSV file, an image, an event stream), documented by its content
+ * type and a described string schema.
+ */
+export function nonJsonResponse(contentType: string, description: string, binary = false) {
+  const schema = binary ? z.string().meta({ format: 'binary', description }) : z.string().describe(description);
+  return { description, content: { [contentType]: { schema } } };
+}
+
+/** The multipart upload of one image (field `file`), read by the handler: pair with checkedElsewhere({ body: 'handler' }). */
+export const imageUploadBody = z.object({
+  file: z.string().meta({ format: 'binary', description: 'PNG, JPEG, GIF or WebP image' }),
+});
+
+type CheckedPart = 'body' | 'querystring';
+
+/**
+ * A route's `schema` documents its request for the API document; this validator compiler lets
+ * some parts be checked elsewhere: `'handler'` (the handler reads and checks it: a multipart upload,
+ * the OsmAnd protocol) or another zod schema (the batch envelope, whose items are checked one by
+ * one, decision 0058). Every other part is validated by its documented schema as usual.
+ */
+export function checkedElsewhere(parts: Partial<Record<CheckedPart, ZodType | 'handler'>>): FastifySchemaCompiler<unknown> {
+  return (route) => {
+    const instead = route.httpPart === 'body' || route.httpPart === 'querystring' ? parts[route.httpPart] : undefined;
+    // Valid as it stands (`true`: Fastify leaves the raw part for the handler to read).
+    if (instead === 'handler') return () => true;
+    // Fastify hands over one part's schema at a time, and every route schema here is zod.
+    return validatorCompiler({ ...route, schema: instead ?? (route.schema as ZodType) });
+  };
+}

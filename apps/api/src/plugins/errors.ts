@@ -1,25 +1,35 @@
 import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { duplicateError, foreignKeyError } from '../lib/constraint-words.ts';
 import { AppError } from '../lib/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {
   return { message, technicalMessage, status, timestamp: new Date().toISOString() };
 }
 
-function fieldName(v: FastifySchemaValidationError, context: string | undefined): string {
+/** Where an issue is: the body's field path as the web form knows it (`vin`, `admin.email`), or `querystring.page`. */
+function issuePath(v: FastifySchemaValidationError, context: string): string {
   const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
-  return path || missing || context || 'request';
+  if (context === 'body') return path || 'body';
+  return path ? `${context}.${path}` : context;
 }
 
-/** "email: must be a valid email; password: Password is a required field" */
+const unique = (list: string[]) => [...new Set(list)];
+
+/**
+ * Every bad field of the request at once. The message lists each in words ("VIN is a required
+ * field; Unit number must be at most 32 characters"); the technical message pairs each with its
+ * path (`vin: VIN is a required field; unitNumber: …`) so a client can put it under the field.
+ */
 export function validationMessage(err: FastifyError): { message: string; technical: string } {
-  const list = err.validation ?? [];
-  const parts = list.map((v) => `${fieldName(v, err.validationContext)}: ${v.message ?? 'is not valid.'}`);
-  const unique = [...new Set(parts)];
+  const context = err.validationContext ?? 'body';
+  const issues = (err.validation ?? []).map((v) => {
+    const path = issuePath(v, context);
+    return { path, words: v.message ?? `${path} is not valid.` };
+  });
   return {
-    message: unique.join('; ') || 'The request is not valid.',
-    technical: `Invalid ${err.validationContext ?? 'request'}: ${unique.join('; ')}`,
+    message: unique(issues.map((i) => i.words)).join('; ') || 'The request is not valid.',
+    technical: unique(issues.map((i) => `${i.path}: ${i.words}`)).join('; ') || `Invalid ${context}`,
   };
 }
 
@@ -33,6 +43,9 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
       const { message, technical } = validationMessage(err);
       return reply.code(400).send(errorBody(400, message, technical));
     }
+    // A constraint the service did not expect (a race): words, never the constraint's name.
+    const constraint = duplicateError(err) ?? foreignKeyError(err);
+    if (constraint) return reply.code(constraint.status).send(errorBody(constraint.status, constraint.message, constraint.technicalMessage));
     if (err instanceof AppError) {
       if (err.status === 401) reply.header('www-authenticate', 'Bearer');
       return reply.code(err.status).send(errorBody(err.status, err.message, err.technicalMessage));

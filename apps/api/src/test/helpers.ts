@@ -106,14 +106,39 @@ export async function registerOrganization(app: FastifyInstance, name = `Carrier
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Asserts the spec's error body and returns it. */
+/** zod's own texts ("Invalid input: expected string, received undefined", "Too small: …"): never shown. */
+const RAW_VALIDATOR_TEXT = /Invalid input|Too (small|big):|expected \w+, received|Invalid (string|option|number): |Invalid (email address|UUID|ISO|URL|key in|element in)|Unrecognized key/;
+/** Database constraint and index names (`assets_org_unit_uq`, `…_fkey`): never shown. */
+const CONSTRAINT_NAME = /\b[a-z0-9]+(_[a-z0-9]+)+_(uq|key|fkey|fk|pk|pkey|check)\b/;
+
+/**
+ * Asserts the spec's error body and returns it. Every error test also checks that a 400 never
+ * carries the validator's raw text and that no error names a database constraint.
+ */
 export function expectErrorBody(body: unknown, status: number): { message: string; technicalMessage: string } {
   const b = body as Record<string, unknown>;
   if (b.status !== status || typeof b.message !== 'string' || typeof b.technicalMessage !== 'string' || typeof b.timestamp !== 'string') {
     throw new Error(`not an error body with status ${status}: ${JSON.stringify(body)}`);
   }
   if (Number.isNaN(Date.parse(b.timestamp))) throw new Error('timestamp is not a date');
+  for (const text of [b.message, b.technicalMessage]) {
+    if (RAW_VALIDATOR_TEXT.test(text)) throw new Error(`error body carries the validator's raw text: ${JSON.stringify(body)}`);
+    if (CONSTRAINT_NAME.test(text)) throw new Error(`error body names a database constraint: ${JSON.stringify(body)}`);
+  }
   return { message: b.message, technicalMessage: b.technicalMessage };
+}
+
+/**
+ * Asserts a 400 or 409 naming each field in words: the message says every `words`, and the
+ * technical message pairs each with its path (`vin: VIN is a required field`).
+ */
+export function expectFieldErrors(body: unknown, status: 400 | 409, fields: Record<string, string>): { message: string; technicalMessage: string } {
+  const b = expectErrorBody(body, status);
+  for (const [path, words] of Object.entries(fields)) {
+    if (!b.message.includes(words)) throw new Error(`message does not say "${words}": ${b.message}`);
+    if (!b.technicalMessage.includes(`${path}: ${words}`)) throw new Error(`technical message does not pair ${path} with "${words}": ${b.technicalMessage}`);
+  }
+  return b;
 }
 
 export function readOutbox(dataDir: string): Array<{ to: string; subject: string; text: string }> {

@@ -51,21 +51,28 @@ export function useCan(code: Permission): boolean {
   return hasPermission(useCurrentUser(), code);
 }
 
+/** `path: words` pairs of an error's technical message (`vin: VIN is a required field; unitNumber: …`). */
+export function fieldMessages(technicalMessage: string): Array<{ path: string; message: string }> {
+  return technicalMessage
+    .split(/;\s+(?=[A-Za-z][\w.]*:\s)/)
+    .map((part) => /^([A-Za-z][\w.]*):\s*(.+)$/s.exec(part.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ path: m[1]!, message: m[2]!.trim() }));
+}
+
 /**
- * The API names the field first in 400/409 messages (`uniqueId: A device with … is already registered`):
- * put the message on that field of the form. True when a field took it.
+ * A 400 or 409 pairs each bad field with its path in the technical message: put every message
+ * under its field of the form (the first one focused). True when a field took one.
  */
 export function showServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, err: unknown, fields: readonly string[]): boolean {
   if (!(err instanceof ApiError) || !err.body || (err.status !== 400 && err.status !== 409)) return false;
-  const candidates = [err.body.message, err.body.technicalMessage ?? ''];
-  for (const text of candidates) {
-    const m = /^([A-Za-z][A-Za-z0-9]*)(?:\.[A-Za-z0-9]+)*:\s*(.+)$/s.exec(text);
-    if (m && fields.includes(m[1]!)) {
-      form.setError(m[1] as Path<T>, { type: 'server', message: m[2]!.trim() }, { shouldFocus: true });
-      return true;
-    }
+  let shown = false;
+  for (const { path, message } of fieldMessages(err.body.technicalMessage ?? '')) {
+    if (!fields.includes(path)) continue;
+    form.setError(path as Path<T>, { type: 'server', message }, { shouldFocus: !shown });
+    shown = true;
   }
-  return false;
+  return shown;
 }
 
 /** Downloads an authenticated CSV (export or template) as a file. */

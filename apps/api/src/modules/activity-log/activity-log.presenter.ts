@@ -1,26 +1,22 @@
-import type { ActivityJsonValue, ActivityLogDetail, ActivityLogEntry } from '@fleet/api-contract';
+import type { ActivityLogDetail, ActivityLogEntry, JsonValue } from '@fleet/api-contract';
 import type { activityLog } from '../../db/schema/index.ts';
 import { diff, isObject } from './activity-log.diff.ts';
 import { actorLabel, describeActivity, labelledChanges, type Lookup } from './activity-log.wording.ts';
 
 type Row = typeof activityLog.$inferSelect;
 
-/** Nesting the contract documents for a snapshot value (activityJsonValueSchema); deeper is written as JSON text. */
-const MAX_DEPTH = 3;
-
-/** A stored value within the documented shape: containers below MAX_DEPTH become JSON strings. */
-export function jsonValue(v: unknown, depth = 0): ActivityJsonValue {
+/** A stored value as JSON the contract accepts: non-finite numbers become null, other non-JSON values text. */
+export function jsonValue(v: unknown): JsonValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'object') return String(v);
-  if (depth >= MAX_DEPTH) return JSON.stringify(v);
-  if (Array.isArray(v)) return v.map((x) => jsonValue(x, depth + 1)) as ActivityJsonValue;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x, depth + 1)])) as ActivityJsonValue;
+  if (Array.isArray(v)) return v.map(jsonValue);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x)]));
 }
 
 /** A whole snapshot: field -> value; a stored non-object (none is written today) under `value`. */
-function snapshot(v: unknown): Record<string, ActivityJsonValue> | null {
+function snapshot(v: unknown): Record<string, JsonValue> | null {
   if (v === null || v === undefined) return null;
   const o = isObject(v) ? v : { value: v };
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, jsonValue(x)]));

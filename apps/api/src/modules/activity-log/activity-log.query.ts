@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ActivityLogDetail, ActivityLogEntry, ActivityLogFilters, activityLogQuerySchema, Page } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { activityLog, users } from '../../db/schema/index.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import { lookupRecords } from './activity-log.names.ts';
 import { presentDetail, presentEntry } from './activity-log.presenter.ts';
@@ -23,7 +23,7 @@ export async function listActivity({ db, orgId }: { db: Db; orgId: string }, q: 
   if (q.entityId) conds.push(eq(activityLog.entityId, q.entityId));
   const from = q.from ? new Date(q.from) : null;
   const to = q.to ? new Date(q.to) : null;
-  if (from && to && from > to) throw badRequest('from: must be before to', 'Empty date range');
+  if (from && to && from > to) throw invalidField('from', 'from must be before to');
   if (from) conds.push(gte(activityLog.createdAt, from));
   // A bare date as `to` means the whole of that day.
   if (to) conds.push(lt(activityLog.createdAt, /^\d{4}-\d{2}-\d{2}$/.test(q.to ?? '') ? new Date(to.getTime() + 86_400_000) : to));

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogDetailSchema, activityLogFiltersSchema, activityLogEntrySchema, pageSchema } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { driverBody, vehicleBody } from '../../test/registry.ts';
 import { diff } from './activity-log.diff.ts';
 import { COUNT_CAP } from './activity-log.query.ts';
@@ -60,9 +60,10 @@ describe('activity log', () => {
     expect(bareDay.json().totalElements).toBeGreaterThan(0);
     const bad = await get(`${base}?from=yesterday`);
     expect(bad.statusCode).toBe(400);
-    expect(expectErrorBody(bad.json(), 400).message).toContain('from');
+    expectFieldErrors(bad.json(), 400, { 'querystring.from': 'from is not valid.' });
     const reversed = await get(`${base}?from=2026-02-01&to=2026-01-01`);
     expect(reversed.statusCode).toBe(400);
+    expectFieldErrors(reversed.json(), 400, { from: 'from must be before to' });
     const filters = await get(`${base}/filters`);
     expect(filters.json().entityTypes).toEqual(expect.arrayContaining(['ORGANIZATION', 'ROLE', 'USER']));
   });

@@ -57,6 +57,9 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
     driverHistory: driverHistory.map((r) => ({ from: r.a.startedAt.toISOString(), to: iso(r.a.endedAt), driver: r.d })),
     trailerHistory: trailerHistory.map((r) => ({ from: r.t.attachedAt.toISOString(), to: iso(r.t.detachedAt), asset: r.o })),
     deviceHistory: deviceHistory.map((r) => ({ from: r.p.pairedAt.toISOString(), to: iso(r.p.unpairedAt), device: { ...r.g, lastSeenAt: iso(r.g.lastSeenAt) } })),
-    recentActivity: activity.map((r) => ({ id: r.id, action: r.action, entityType: r.entityType, actorEmail: r.actorEmail, createdAt: r.createdAt.toISOString(), changes: r.changes })),
+    recentActivity: activity.map((r) => ({ id: r.id, action: r.action, entityType: r.entityType, actorEmail: r.actorEmail, createdAt: r.createdAt.toISOString(), changes: jsonChanges(r.changes) })),
   };
 }
+
+/** The activity row's jsonb: JSON by construction (the database stored it), typed as the contract's JSON values. */
+const jsonChanges = (changes: { before?: unknown; after?: unknown } | null) => changes as AssetDetail['recentActivity'][number]['changes'];

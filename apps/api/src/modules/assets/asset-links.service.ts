@@ -2,7 +2,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { AssetDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { unpairAssetInTx } from '../gateways/pairing.service.ts';
@@ -21,7 +21,7 @@ export const MAX_TRAILERS_PER_VEHICLE = 3;
 type AssetRow = typeof assets.$inferSelect;
 
 function assertActiveVehicle(a: AssetRow, field: string): void {
-  if (a.type !== 'VEHICLE') throw badRequest(`${field}: ${assetLabel(a)} is a trailer, not a vehicle`);
+  if (a.type !== 'VEHICLE') throw invalidField(field, `${assetLabel(a)} is a trailer, not a vehicle`);
   if (a.status !== 'ACTIVE') throw conflict(`${assetLabel(a)} is inactive; reactivate it first`);
 }
 
@@ -92,7 +92,7 @@ export async function assignDriverToVehicle({ db, orgId, actor }: Scope, assetId
 export async function unassignDriverFromVehicle({ db, orgId, actor }: Scope, assetId: string): Promise<AssetDetail> {
   await db.transaction(async (tx) => {
     const vehicle = await lockAsset(tx, orgId, assetId, 'Vehicle');
-    if (vehicle.type !== 'VEHICLE') throw badRequest(`assetId: ${assetLabel(vehicle)} is a trailer, not a vehicle`);
+    if (vehicle.type !== 'VEHICLE') throw invalidField('assetId', `${assetLabel(vehicle)} is a trailer, not a vehicle`);
     await endAssignment(tx, orgId, actor, vehicle, new Date());
   });
   return getAssetDetail({ db, orgId }, assetId);
@@ -117,7 +117,7 @@ export async function attachTrailer({ db, orgId, actor }: Scope, vehicleId: stri
     const vehicle = await lockAsset(tx, orgId, vehicleId, 'Vehicle');
     assertActiveVehicle(vehicle, 'assetId');
     const trailer = await lockAsset(tx, orgId, trailerId, 'Trailer');
-    if (trailer.type !== 'TRAILER') throw badRequest(`id: ${assetLabel(trailer)} is not a trailer`);
+    if (trailer.type !== 'TRAILER') throw invalidField('id', `${assetLabel(trailer)} is not a trailer`);
     if (trailer.status !== 'ACTIVE') throw conflict(`${assetLabel(trailer)} is inactive; reactivate it first`);
     const [open] = await tx
       .select({ vehicleId: trailerAttachments.vehicleId })

@@ -2,14 +2,14 @@ import { asc, and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Asset, AssetDetail, AssetInput, Page, RemovalResult } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, trailerAttachments } from '../../db/schema/index.ts';
-import { badRequest, foreignKeyViolation } from '../../lib/errors.ts';
+import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
 import { getAssetDetail } from './asset-detail.ts';
-import { assetDuplicate } from './assets.errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { selectAssetPage } from './assets.list-query.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 
@@ -86,7 +86,7 @@ export async function createAsset({ db, orgId, actor }: Scope, input: AssetInput
     });
     return await getAssetDetail({ db, orgId }, id);
   } catch (err) {
-    throw assetDuplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -99,7 +99,7 @@ export async function updateAsset({ db, orgId, actor }: Scope, assetId: string, 
   try {
     await db.transaction(async (tx) => {
       const before = await lockAsset(tx, orgId, assetId);
-      if (before.type !== input.type) throw badRequest(`type: ${assetLabel(before)} cannot become a ${input.type.toLowerCase()}`);
+      if (before.type !== input.type) throw invalidField('type', `${assetLabel(before)} cannot become a ${input.type.toLowerCase()}`);
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseAssetLinks(tx, orgId, actor, before, now);
       const [after] = await tx
@@ -110,7 +110,7 @@ export async function updateAsset({ db, orgId, actor }: Scope, assetId: string, 
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ASSET', entityId: assetId, before, after });
     });
   } catch (err) {
-    throw assetDuplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
   return getAssetDetail({ db, orgId }, assetId);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetPageSchema } from '@fleet/api-contract';
-import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
+import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, freshVin, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 
 let t: TestContext;
@@ -91,12 +91,28 @@ describe('assets list', () => {
     expect(wildcard.totalElements).toBe(0);
   });
 
-  it('rejects an unknown sort field, a bad type and a bad group with 400s naming them', async () => {
-    for (const [q, field] of [['?sort=password,asc', 'sort'], ['?type=BOAT', 'type'], ['?group=nope', 'group'], ['?size=0', 'size']] as const) {
+  it('rejects an unknown sort field, a bad type, group, size and page with 400s naming them in words', async () => {
+    const cases = [
+      ['?sort=password,asc', 'sort', 'sort must be one of'],
+      ['?type=BOAT', 'querystring.type', 'type must be VEHICLE or TRAILER'],
+      ['?group=nope', 'querystring.group', 'group must be a group id'],
+      ['?size=0', 'querystring.size', 'size must be a whole number from 1 to 500'],
+      ['?page=-1', 'querystring.page', 'page must be a whole number of 0 or more'],
+      ['?page=first', 'querystring.page', 'page must be a whole number of 0 or more'],
+    ] as const;
+    for (const [q, path, words] of cases) {
       const res = await t.app.inject({ method: 'GET', url: url(a.orgId, q), headers: a.admin });
-      expect(res.statusCode).toBe(400);
-      expect(expectErrorBody(res.json(), 400).message).toContain(`${field}:`);
+      expect(res.statusCode, q).toBe(400);
+      const body = expectErrorBody(res.json(), 400);
+      expect(body.message, q).toContain(words);
+      expect(body.technicalMessage, q).toContain(`${path}: ${words}`);
     }
+  });
+
+  it('names a bad path parameter in words', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url(a.orgId, '/not-an-id'), headers: a.admin });
+    expect(res.statusCode).toBe(400);
+    expectFieldErrors(res.json(), 400, { 'params.assetId': 'assetId must be an id' });
   });
 });
 
@@ -133,32 +149,52 @@ describe('adding and editing vehicles and trailers', () => {
       [{ plateState: 'XX' }, 'plateState: Plate state is not a US state or Canadian province code'],
       [{ fuelType: 'KEROSENE' }, 'fuelType: Fuel type is not an IFTA fuel type'],
       [{ odometerKm: -5 }, 'odometerKm: Odometer cannot be negative'],
-      [{ type: 'BOAT' }, 'type'],
+      [{ type: 'BOAT' }, 'type: Type must be VEHICLE or TRAILER'],
     ];
     for (const [over, message] of cases) {
       const body = vehicleBody(over);
       const res = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body });
       expect(res.statusCode, JSON.stringify(over)).toBe(400);
-      expect(expectErrorBody(res.json(), 400).message).toContain(message);
+      expect(expectErrorBody(res.json(), 400).technicalMessage).toContain(message);
       const search = (await t.app.inject({ method: 'GET', url: url(a.orgId, `?search=${encodeURIComponent(String(body.unitNumber || 'zzzz-none'))}`), headers: a.admin })).json();
       expect(search.totalElements).toBe(0);
     }
     const trailer = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: trailerBody({ trailerType: 'HOPPER', lengthM: 90 }) });
     expect(trailer.statusCode).toBe(400);
-    const msg = expectErrorBody(trailer.json(), 400).message;
-    expect(msg).toContain('trailerType:');
-    expect(msg).toContain('lengthM: Length is too large');
+    expectFieldErrors(trailer.json(), 400, { trailerType: 'Trailer type must be one of DRY_VAN, REEFER, FLATBED, TANKER, OTHER', lengthM: 'Length is too large' });
   });
 
-  it('answers 409 naming the field for a duplicate unit number or VIN, case-insensitively', async () => {
+  it('answers one 400 naming every bad field in words, and saves nothing', async () => {
+    const count = async (table: string) =>
+      ((await t.database.db.execute(`select count(*)::int as n from ${table}` as never)) as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+    const [assetsBefore, activityBefore] = [await count('assets'), await count('activity_log')];
+    const body = { type: 'VEHICLE', unitNumber: `U${'9'.repeat(40)}`, make: 'M'.repeat(61), year: 'soon', plateState: 'ZZ', iftaQualified: 'yes' };
+    const res = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body });
+    expect(res.statusCode).toBe(400);
+    const { message } = expectFieldErrors(res.json(), 400, {
+      vin: 'VIN is a required field',
+      unitNumber: 'Unit number must be at most 32 characters',
+      make: 'Make must be at most 60 characters',
+      year: 'Year must be a number',
+      plateState: 'Plate state is not a US state or Canadian province code',
+      iftaQualified: 'IFTA qualified must be true or false',
+    });
+    expect(message.split('; ')).toHaveLength(6);
+    expect([await count('assets'), await count('activity_log')]).toEqual([assetsBefore, activityBefore]);
+  });
+
+  it('answers 409 saying what clashed for a duplicate unit number or VIN, case-insensitively, without constraint names', async () => {
     const body = vehicleBody();
     expect((await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body })).statusCode).toBe(201);
     const unit = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: vehicleBody({ unitNumber: body.unitNumber.toLowerCase() }) });
     expect(unit.statusCode).toBe(409);
-    expect(expectErrorBody(unit.json(), 409).message).toMatch(/^unitNumber: Unit number .* is already used/);
+    const unitError = expectFieldErrors(unit.json(), 409, { unitNumber: `Unit number ${body.unitNumber.toLowerCase()} is already used by another vehicle or trailer` });
+    expect(unitError.message).toBe(`Unit number ${body.unitNumber.toLowerCase()} is already used by another vehicle or trailer`);
+    expect(unit.body).not.toMatch(/assets_org_unit_uq|_uq\b|constraint/);
     const vin = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: vehicleBody({ vin: body.vin.toLowerCase() }) });
     expect(vin.statusCode).toBe(409);
-    expect(expectErrorBody(vin.json(), 409).message).toMatch(/^vin: VIN .* is already registered/);
+    expectFieldErrors(vin.json(), 409, { vin: `A vehicle or trailer with VIN ${body.vin} already exists in this organization` });
+    expect(vin.body).not.toMatch(/assets_org_vin_uq|_uq\b|constraint/);
     // Another organization may register the same unit number and VIN.
     expect((await t.app.inject({ method: 'POST', url: url(a.otherOrgId), headers: a.other, payload: body })).statusCode).toBe(201);
   });
@@ -170,7 +206,7 @@ describe('adding and editing vehicles and trailers', () => {
     expect(edit.json()).toMatchObject({ make: 'Kenworth', notes: 'New tyres' });
     const morph = await t.app.inject({ method: 'PUT', url: url(a.orgId, `/${v.id}`), headers: a.admin, payload: trailerBody({ unitNumber: v.unitNumber }) });
     expect(morph.statusCode).toBe(400);
-    expect(expectErrorBody(morph.json(), 400).message).toContain('type:');
+    expect(expectErrorBody(morph.json(), 400).technicalMessage).toContain('type: ');
     expect((await t.app.inject({ method: 'GET', url: url(a.otherOrgId, `/${v.id}`), headers: a.other })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: url(a.otherOrgId, `/${v.id}`), headers: a.other, payload: vehicleBody() })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: url(a.otherOrgId, `/${v.id}`), headers: a.other })).statusCode).toBe(404);

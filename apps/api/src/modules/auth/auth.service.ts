@@ -3,7 +3,8 @@ import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
 import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
-import { badRequest, conflict, notFound, tooManyRequests, unauthorized, uniqueViolation } from '../../lib/errors.ts';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import type { AccessTokens } from '../../lib/jwt.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { loadAuthContext } from '../../plugins/auth.ts';
@@ -129,8 +130,7 @@ export async function register(
       return admin.id;
     });
   } catch (err) {
-    if (uniqueViolation(err) === 'users_email_uq') throw conflict('An account with this email already exists', 'users_email_uq');
-    throw err;
+    throw duplicateError(err) ?? err;
   }
   return signIn(deps, adminId);
 }

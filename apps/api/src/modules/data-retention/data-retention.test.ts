@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION_KINDS } from '@fleet/api-contract';
 import { runRetentionPurge, PURGE_LOCK_KEY } from '../../jobs/retention-purge.ts';
-import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
 import { nextPurgeRun } from './data-retention.service.ts';
 import { RETENTION_TARGETS } from './retention-kinds.ts';
@@ -42,9 +42,10 @@ describe('data retention settings', () => {
       payload: { policies: [{ kind: 'HOS_RECORDS', retentionDays: 90 }, { kind: 'FUEL_IFTA', retentionDays: 365 }, { kind: 'NOTIFICATIONS', retentionDays: 30 }] },
     });
     expect(res.statusCode).toBe(400);
-    const { message } = expectErrorBody(res.json(), 400);
-    expect(message).toContain('policies.0.retentionDays: Hours-of-service records must be kept at least 183 days');
-    expect(message).toContain('policies.1.retentionDays: Fuel and IFTA records must be kept at least 1461 days');
+    expectFieldErrors(res.json(), 400, {
+      'policies.0.retentionDays': 'Hours-of-service records must be kept at least 183 days',
+      'policies.1.retentionDays': 'Fuel and IFTA records must be kept at least 1461 days',
+    });
     const now = await t.app.inject({ method: 'GET', url: url(a.user.organization?.id), headers: bearer(a.accessToken) });
     expect(now.json().policies.find((p: { kind: string }) => p.kind === 'NOTIFICATIONS').retentionDays).toBe(90);
     const twice = await t.app.inject({
@@ -54,7 +55,7 @@ describe('data retention settings', () => {
       payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'POSITIONS', retentionDays: 90 }, { kind: 'NOPE', retentionDays: 9 }] },
     });
     expect(twice.statusCode).toBe(400);
-    expect(twice.json().message).toContain('policies.2.kind');
+    expectFieldErrors(twice.json(), 400, { 'policies.2.kind': 'Data kind must be one of POSITIONS, HOS_RECORDS, ACTIVITY_LOG, FUEL_IFTA or NOTIFICATIONS' });
   });
 
   it('saves periods (null keeps forever), logs before and after, and needs RET_UPDATE', async () => {

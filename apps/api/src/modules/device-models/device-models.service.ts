@@ -4,7 +4,8 @@ import type { deviceModelInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { deviceModels, gateways } from '../../db/schema/index.ts';
-import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
@@ -41,9 +42,6 @@ async function getOne(db: Db, id: string): Promise<DeviceModel> {
   return present(r.m, r.n);
 }
 
-const duplicate = (err: unknown, input: Input) =>
-  uniqueViolation(err) === 'device_models_name_uq' ? conflict(`name: A device model named ${input.name} already exists`, 'device_models_name_uq') : null;
-
 export async function createDeviceModel(db: Db, actor: Actor, input: Input): Promise<DeviceModel> {
   try {
     const id = await db.transaction(async (tx) => {
@@ -54,7 +52,7 @@ export async function createDeviceModel(db: Db, actor: Actor, input: Input): Pro
     });
     return await getOne(db, id);
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -67,7 +65,7 @@ export async function updateDeviceModel(db: Db, actor: Actor, id: string, input:
       await recordActivity(tx, { orgId: null, actor, action: 'UPDATE', entityType: 'DEVICE_MODEL', entityId: id, before, after });
     });
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
   return getOne(db, id);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
+import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { registryActors } from '../../test/registry.ts';
 
 let t: TestContext;
@@ -34,10 +34,10 @@ describe('device models (global catalogue)', () => {
     expect(m).toMatchObject({ protocol: 'gl200', deviceCount: 0 });
     const dup = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: 'queclink gv300', protocol: 'gl200' } });
     expect(dup.statusCode).toBe(409);
-    expect(expectErrorBody(dup.json(), 409).message).toMatch(/^name:/);
+    expectFieldErrors(dup.json(), 409, { name: 'A device model named queclink gv300 already exists' });
     const bad = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: '', protocol: 'no spaces allowed' } });
     expect(bad.statusCode).toBe(400);
-    expect(expectErrorBody(bad.json(), 400).message).toContain('protocol:');
+    expectFieldErrors(bad.json(), 400, { name: 'Name is a required field', protocol: 'Protocol may use letters, digits, _ and -' });
     const edited = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Queclink GV300W', protocol: 'gl200', notes: '3G' } });
     expect(edited.json()).toMatchObject({ name: 'Queclink GV300W', notes: '3G' });
     expect((await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.admin, payload: { name: 'x', protocol: 'y' } })).statusCode).toBe(403);

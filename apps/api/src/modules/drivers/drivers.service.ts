@@ -4,7 +4,8 @@ import type { driverInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, driverSearchDoc, users } from '../../db/schema/index.ts';
-import { badRequest, conflict, foreignKeyViolation, uniqueViolation } from '../../lib/errors.ts';
+import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
@@ -57,21 +58,10 @@ export async function listDrivers(
   return selectDriverPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'lastName'), order });
 }
 
-export function driverDuplicate(err: unknown, input: { licenseNumber: string; licenseState: string }) {
-  switch (uniqueViolation(err)) {
-    case 'drivers_org_license_uq':
-      return conflict(`licenseNumber: Licence ${input.licenseNumber} (${input.licenseState}) is already used by another driver`, 'drivers_org_license_uq');
-    case 'drivers_user_uq':
-      return conflict('userId: This sign-in account is already linked to another driver', 'drivers_user_uq');
-    default:
-      return null;
-  }
-}
-
 async function assertUserInOrg(db: DbOrTx, orgId: string, userId: string | null): Promise<void> {
   if (!userId) return;
   const [u] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
-  if (!u) throw badRequest('userId: No such user in this organization');
+  if (!u) throw invalidField('userId', 'Sign-in account is not a user of this organization');
 }
 
 export const driverValues = (i: ParsedDriverInput) => ({
@@ -108,7 +98,7 @@ export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDri
     });
     return await getDriverDetail(db, orgId, id);
   } catch (err) {
-    throw driverDuplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -140,7 +130,7 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
     });
   } catch (err) {
-    throw driverDuplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
   return getDriverDetail(db, orgId, id);
 }

@@ -4,7 +4,8 @@ import type { gatewayInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { deviceModels, gatewayPairings, gateways, gatewaySearchDoc } from '../../db/schema/index.ts';
-import { badRequest, conflict, foreignKeyViolation, uniqueViolation } from '../../lib/errors.ts';
+import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
@@ -60,18 +61,10 @@ export async function listGateways(
   return toPage(content, total, q);
 }
 
-function duplicate(err: unknown, input: ParsedInput) {
-  if (uniqueViolation(err) === 'gateways_unique_id_uq') {
-    // Unique across all organizations; the answer does not say whose device it is.
-    return conflict(`uniqueId: A device with unique id ${input.uniqueId} is already registered`, 'gateways_unique_id_uq');
-  }
-  return null;
-}
-
 async function assertModelExists(db: DbOrTx, id: string | null): Promise<void> {
   if (!id) return;
   const [m] = await db.select({ id: deviceModels.id }).from(deviceModels).where(eq(deviceModels.id, id));
-  if (!m) throw badRequest('deviceModelId: Device model does not exist');
+  if (!m) throw invalidField('deviceModelId', 'Device model does not exist');
 }
 
 const values = (input: ParsedInput) => ({
@@ -97,7 +90,8 @@ export async function createGateway({ db, orgId, actor }: Scope, input: ParsedIn
     });
     return { ...(await getGatewayDetail(db, orgId, id)), ingestToken };
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    // Unique ids are unique across all organizations; the answer does not say whose device it is.
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -131,7 +125,8 @@ export async function updateGateway({ db, orgId, actor }: Scope, id: string, inp
       });
     });
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    // Unique ids are unique across all organizations; the answer does not say whose device it is.
+    throw duplicateError(err, input) ?? err;
   }
   return getGatewayDetail(db, orgId, id);
 }

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { GatewayDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
@@ -58,7 +58,7 @@ export async function pairDevice({ db, orgId, actor }: Scope, gatewayId: string,
     const g = await lockGateway(tx, orgId, gatewayId);
     if (g.status !== 'ACTIVE') throw conflict(`Device ${g.name} is inactive; reactivate it first`);
     const vehicle = await lockAsset(tx, orgId, assetId, 'Vehicle');
-    if (vehicle.type !== 'VEHICLE') throw badRequest(`assetId: ${assetLabel(vehicle)} is a trailer; devices pair with vehicles`);
+    if (vehicle.type !== 'VEHICLE') throw invalidField('assetId', `${assetLabel(vehicle)} is a trailer; devices pair with vehicles`);
     if (vehicle.status !== 'ACTIVE') throw conflict(`${assetLabel(vehicle)} is inactive; reactivate it first`);
     if (g.assetId === assetId) return;
     const [occupant] = await tx.select().from(gateways).where(and(eq(gateways.assetId, assetId), eq(gateways.organizationId, orgId)));

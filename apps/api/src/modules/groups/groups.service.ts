@@ -4,7 +4,8 @@ import type { groupInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, groupAssets, groupMembers, groups, users } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
@@ -80,9 +81,6 @@ export async function getGroup({ db, orgId }: { db: DbOrTx; orgId: string }, gro
   return { ...present(g, members.length, groupAssetRows.length), members, assets: groupAssetRows };
 }
 
-const duplicate = (err: unknown, input: Input) =>
-  uniqueViolation(err) === 'groups_org_name_uq' ? conflict(`name: A group named ${input.name} already exists`, 'groups_org_name_uq') : null;
-
 export async function createGroup({ db, orgId, actor }: Scope, input: Input): Promise<GroupDetail> {
   try {
     const id = await db.transaction(async (tx) => {
@@ -93,7 +91,7 @@ export async function createGroup({ db, orgId, actor }: Scope, input: Input): Pr
     });
     return await getGroup({ db, orgId }, id);
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -105,7 +103,7 @@ export async function renameGroup({ db, orgId, actor }: Scope, groupId: string, 
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'GROUP', entityId: groupId, before, after });
     });
   } catch (err) {
-    throw duplicate(err, input) ?? err;
+    throw duplicateError(err, input) ?? err;
   }
   return getGroup({ db, orgId }, groupId);
 }
@@ -131,7 +129,7 @@ export async function addMembers({ db, orgId, actor }: Scope, groupId: string, m
       ...userIds.filter((id) => !foundUsers.some((u) => u.id === id)).map((id) => `user ${id}`),
       ...driverIds.filter((id) => !foundDrivers.some((d) => d.id === id)).map((id) => `driver ${id}`),
     ];
-    if (missing.length) throw badRequest(`members: not in this organization: ${missing.join(', ')}`);
+    if (missing.length) throw invalidField('members', `Members not in this organization: ${missing.join(', ')}`);
     const rows = [...userIds.map((id) => ({ memberType: 'USER' as const, memberId: id })), ...driverIds.map((id) => ({ memberType: 'DRIVER' as const, memberId: id }))];
     const added = await tx
       .insert(groupMembers)
@@ -163,7 +161,7 @@ export async function addAssets({ db, orgId, actor }: Scope, groupId: string, as
     const ids = [...new Set(assetIds)];
     const found = await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, ids)));
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length) throw badRequest(`assetIds: not in this organization: ${missing.join(', ')}`);
+    if (missing.length) throw invalidField('assetIds', `Vehicles and trailers not in this organization: ${missing.join(', ')}`);
     const added = await tx
       .insert(groupAssets)
       .values(ids.map((assetId) => ({ groupId, organizationId: orgId, assetId })))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectErrorBody, type TestContext } from '../../test/helpers.ts';
+import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { assetIdsInGroup } from './groups.filter.ts';
 
@@ -38,7 +38,7 @@ describe('groups', () => {
     expect(g).toMatchObject({ name: 'Reefer fleet', memberCount: 0, assetCount: 0, members: [], assets: [] });
     const dup = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: { name: 'east REGION' } });
     expect(dup.statusCode).toBe(409);
-    expect(expectErrorBody(dup.json(), 409).message).toMatch(/^name:/);
+    expectFieldErrors(dup.json(), 409, { name: 'A group named east REGION already exists' });
     const renamed = await t.app.inject({ method: 'PUT', url: url(a.orgId, `/${g.id}`), headers: a.admin, payload: { name: 'Reefers' } });
     expect(renamed.json().name).toBe('Reefers');
     expect((await t.app.inject({ method: 'DELETE', url: url(a.orgId, `/${g.id}`), headers: a.admin })).statusCode).toBe(204);
@@ -68,9 +68,10 @@ describe('groups', () => {
     const foreignDriver = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers`, headers: a.other, payload: driverBody() })).json();
     const bad = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'DRIVER', id: foreignDriver.id }] } });
     expect(bad.statusCode).toBe(400);
-    expect(expectErrorBody(bad.json(), 400).message).toContain('members: not in this organization');
+    expectFieldErrors(bad.json(), 400, { members: `Members not in this organization: driver ${foreignDriver.id}` });
     const badType = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'ROBOT', id: d.id }] } });
     expect(badType.statusCode).toBe(400);
+    expectFieldErrors(badType.json(), 400, { 'members.0.type': 'Member type must be USER or DRIVER' });
 
     expect((await t.app.inject({ method: 'DELETE', url: url(a.orgId, `/${g.id}/members/${d.id}`), headers: a.admin })).json().memberCount).toBe(1);
     expect((await t.app.inject({ method: 'DELETE', url: url(a.orgId, `/${g.id}/assets/${v.id}`), headers: a.admin })).json().assetCount).toBe(0);
@@ -88,6 +89,6 @@ describe('groups', () => {
     expect((await t.app.inject({ method: 'GET', url: url(a.orgId, `/${g.id}`), headers: a.other })).statusCode).toBe(404);
     const empty = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: { name: '  ' } });
     expect(empty.statusCode).toBe(400);
-    expect(expectErrorBody(empty.json(), 400).message).toContain('name: Name is a required field');
+    expectFieldErrors(empty.json(), 400, { name: 'Name is a required field' });
   });
 });

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
-import { errors } from '../../lib/route-schemas.ts';
+import { errors, nonJsonResponse } from '../../lib/route-schemas.ts';
 import { getImage } from './images.service.ts';
 
 const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
   // Public by unguessable id so <img src> works without a bearer header; a new upload gets a new id.
   app.get('/images/:imageId', {
     config: { public: true },
-    schema: { tags: ['images'], summary: 'An uploaded image', params: z.object({ imageId: z.uuid() }), response: errors(404) },
+    schema: { tags: ['images'], summary: 'An uploaded image', params: z.object({ imageId: z.uuid() }), response: { 200: nonJsonResponse('image/*', 'The image: PNG, JPEG, GIF or WebP, as uploaded', true), ...errors(404) } },
     handler: async (req, reply) => {
       const image = await getImage(app.db, req.params.imageId);
       if (!image) throw notFound('Image');

@@ -11,8 +11,8 @@ import {
   orgIdParams,
   pageSchema,
 } from '@fleet/api-contract';
-import { badRequest } from '../../lib/errors.ts';
-import { errors, orgErrors } from '../../lib/route-schemas.ts';
+import { invalidField } from '../../lib/errors.ts';
+import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import * as orgs from './organizations.service.ts';
 
@@ -108,11 +108,13 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: `Upload the organization logo (multipart field "file": PNG, JPEG, GIF or WebP; 413 above IMAGE_LIMIT_BYTES)`,
       consumes: ['multipart/form-data'],
       params: orgIdParams,
+      body: imageUploadBody,
       response: { 200: z.object({ logo: z.string() }), ...orgErrors(413) },
     },
+    validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req) => {
       const file = await req.file();
-      if (!file) throw badRequest('file: an image file is required');
+      if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
       const logo = await orgs.setLogo(scope(req, req.params.orgId), data);
       return { logo: logo ?? '' };

@@ -13,7 +13,8 @@ import {
 import { organizations, refreshTokens, roles, users } from '../../db/schema/index.ts';
 import type { OrganizationSettings } from '../../db/schema/index.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
@@ -222,8 +223,7 @@ export async function createOrganization(
       return { ...c, org: org ?? c.org };
     });
   } catch (err) {
-    if (uniqueViolation(err) === 'users_email_uq') throw conflict('admin.email: an account with this email already exists', 'users_email_uq');
-    throw err;
+    throw duplicateError(err, input.admin, 'admin') ?? err;
   }
   // After commit: a failed send leaves an INVITED admin that "send invitation again" can reach.
   await sendInvitationEmail({ db: deps.db, mailer: deps.mailer, publicUrl: deps.publicUrl }, created.admin, created.org.name);

@@ -1,9 +1,9 @@
-import { batchIngestResultSchema, batchIngestSchema } from '@fleet/api-contract';
+import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, osmandJsonDoc, osmandQueryDoc } from '@fleet/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../plugins/errors.ts';
-import { errors } from '../../lib/route-schemas.ts';
+import { checkedElsewhere, errors } from '../../lib/route-schemas.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { handleOsmand, ingestBatch, type Ingest } from './ingest.ts';
 
@@ -29,15 +29,32 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
   async (app) => {
     acceptDeviceBodies(app);
 
-    app.route({
-      method: ['GET', 'POST'],
-      url: '/ingest/osmand',
+    // z.undefined() is documented as a response without a body.
+    const osmandStored = z.undefined().describe('Stored (or a push token noted): an empty body, as Traccar answers');
+    const osmand = {
+      tags: ['ingest'],
+      description: 'Parameters other than these are kept as attributes of the fix. Errors name the parameter.',
+      security: [],
+      querystring: osmandQueryDoc,
+      response: { 200: osmandStored, ...errors(400, 404) },
+    };
+    // The decoder reads the raw query and body (Traccar's rules, every client generation).
+    const decoderChecks = checkedElsewhere({ querystring: 'handler', body: 'handler' });
+    app.get('/ingest/osmand', {
+      config: { public: true },
+      schema: { ...osmand, summary: 'OsmAnd protocol (Traccar Client, OsmAnd app): one fix in the query string' },
+      validatorCompiler: decoderChecks,
+      handler: (request, reply) => replyOsmand(ingest, request, reply),
+    });
+    app.post('/ingest/osmand', {
       config: { public: true },
       schema: {
-        tags: ['ingest'],
-        summary: 'OsmAnd protocol (Traccar Client, OsmAnd app): query, form or JSON; 200 with an empty body once stored',
-        security: [],
+        ...osmand,
+        summary: 'OsmAnd protocol: one fix in the query, or in the body: the query parameters form-encoded, or Traccar Client JSON (shown)',
+        consumes: ['application/json'],
+        body: osmandJsonDoc,
       },
+      validatorCompiler: decoderChecks,
       handler: (request, reply) => replyOsmand(ingest, request, reply),
     });
 
@@ -51,6 +68,8 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
         body: batchIngestSchema,
         response: { 200: batchIngestResultSchema, ...errors(400, 401) },
       },
+      // The document shows each position's fields; the route checks the list, and each position on its own.
+      validatorCompiler: checkedElsewhere({ body: batchIngestEnvelopeSchema }),
       // The device token is checked before the body, so a stranger learns nothing from validation.
       preValidation: async (request) => {
         const header = request.headers.authorization;
@@ -62,7 +81,9 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
       },
       handler: async (request) => {
         const gw = (request as FastifyRequest & { gateway?: Parameters<typeof ingestBatch>[1] }).gateway!;
-        return ingestBatch(ingest, gw, request.body.positions);
+        // Not yet checked one by one: that is ingestBatch's fast check.
+        const items: readonly unknown[] = request.body.positions;
+        return ingestBatch(ingest, gw, items);
       },
     });
   };

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
+import { createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
 import { rowsOf } from './sql-rows.ts';
 
@@ -418,9 +418,11 @@ describe('batch ingest', () => {
     const d = devices.get('902064')!;
     const empty = await post(d.token, { positions: [] });
     expect(empty.statusCode).toBe(400);
-    expect(expectErrorBody(empty.json(), 400).message).toContain('positions');
+    expectFieldErrors(empty.json(), 400, { positions: 'positions must hold at least one position' });
     const p = { fixTime: new Date().toISOString(), latitude: 1, longitude: 1 };
-    expect((await post(d.token, { positions: Array.from({ length: 1001 }, () => p) })).statusCode).toBe(400);
+    const over = await post(d.token, { positions: Array.from({ length: 1001 }, () => p) });
+    expect(over.statusCode).toBe(400);
+    expectFieldErrors(over.json(), 400, { positions: 'positions can hold at most 1000 positions' });
     expect(await stored('902064')).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveVehicle } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
 import { rowsOf } from './sql-rows.ts';
@@ -386,7 +386,7 @@ describe('history routes', () => {
   it('answers 400 naming the field for a bad range, 404 for a foreign vehicle, 403 without HR_READ', async () => {
     const bad = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`, headers: bearer(token) });
     expect(bad.statusCode).toBe(400);
-    expect(expectErrorBody(bad.json(), 400).message).toContain('to');
+    expectFieldErrors(bad.json(), 400, { 'querystring.to': 'to must be after from' });
     const stranger = await registerOrganization(t.app, 'Other Carrier');
     const strangerOrg = stranger.user.organization!.id;
     const foreign = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId).replace(orgId, strangerOrg), headers: bearer(stranger.accessToken) });

@@ -1,7 +1,7 @@
 import { liveStreamQuerySchema, liveVehicleSchema, STREAM_TICKET_TTL_SECONDS, streamTicketSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
@@ -52,7 +52,13 @@ const liveRoutes =
           'Bearer header, or `ticket` from POST …/assets/stream/ticket (single use) for EventSource.',
         params,
         querystring: liveStreamQuerySchema,
-        response: { ...orgErrors() },
+        response: {
+          200: nonJsonResponse(
+            'text/event-stream',
+            'Server-Sent Events: `event: snapshot` then `event: positions`, each `data:` a JSON {vehicles: LiveVehicle[]} as GET assets/live answers',
+          ),
+          ...orgErrors(),
+        },
       },
       handler: async (req, reply) => {
         const orgId = req.params.orgId;

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { selectAssets } from '../assets/assets.repository.ts';
 import { assetConditions, type AssetFilter } from '../assets/assets.service.ts';
 import { selectDrivers } from '../drivers/drivers.repository.ts';
@@ -23,7 +23,7 @@ function pick<R>(columns: CsvColumn<R>[], wanted: string[] | undefined): CsvColu
   for (const w of wanted) {
     const n = normalizeHeader(w);
     const col = columns.find((c) => normalizeHeader(c.header) === n || (c.field !== '' && normalizeHeader(c.field) === n));
-    if (!col) throw badRequest(`columns: unknown column ${w}; use ${columns.map((c) => c.header).join(', ')}`);
+    if (!col) throw invalidField('columns', `Unknown column ${w}; use ${columns.map((c) => c.header).join(', ')}`);
     if (!out.includes(col)) out.push(col);
   }
   return out;

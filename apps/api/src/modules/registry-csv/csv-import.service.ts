@@ -4,7 +4,7 @@ import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportK
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers } from '../../db/schema/index.ts';
-import { badRequest, conflict, uniqueViolation } from '../../lib/errors.ts';
+import { conflict, invalidField, uniqueViolation } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
@@ -67,8 +67,8 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
   }
   const mappedFields = new Set([...mapping.values()].map((c) => c.field));
   const missing = REQUIRED[kind].filter((f) => !mappedFields.has(f)).map((f) => columns.find((c) => c.field === f)?.header ?? f);
-  if (missing.length) throw badRequest(`csv: missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  if (parsed.data.length > MAX_IMPORT_ROWS) throw badRequest(`csv: at most ${MAX_IMPORT_ROWS} rows per file`);
+  if (missing.length) throw invalidField('csv', `The file is missing the required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (parsed.data.length > MAX_IMPORT_ROWS) throw invalidField('csv', `The file can hold at most ${MAX_IMPORT_ROWS} rows`);
 
   const headerOf = (field: string) => columns.find((c) => c.field === field)?.header ?? field;
   const schema = SCHEMAS[kind];
@@ -156,7 +156,7 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
       return { ...preview, imported: valid.length };
     });
   } catch (err) {
-    if (uniqueViolation(err)) throw conflict('Some rows clash with records saved since the preview; preview the file again', uniqueViolation(err) ?? undefined);
+    if (uniqueViolation(err)) throw conflict('Some rows clash with records saved since the preview; preview the file again', 'A unique value is already used by a record saved since the preview');
     throw err;
   }
   // A bulk load changes the table's shape at once; fresh statistics keep the list queries on

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   assetListQuery,
   csvImportBodySchema,
@@ -12,12 +11,12 @@ import {
   type Permission,
 } from '@fleet/api-contract';
 import { actorOf } from '../../plugins/auth.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { exportAssets, exportDrivers, exportGateways } from './csv-export.service.ts';
 import { commitImport, previewImport, templateCsv } from './csv-import.service.ts';
 
 const tags = ['registry CSV'];
-const csvResponse = { 200: z.string().describe('text/csv'), ...orgErrors() };
+const csvResponse = { 200: nonJsonResponse('text/csv', 'CSV file (UTF-8, comma-separated), the first line the column headers'), ...orgErrors() };
 /** 5,000 drivers are about 1.2 MB of CSV: imports get more room than the global body limit. */
 const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 

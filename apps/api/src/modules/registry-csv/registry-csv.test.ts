@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { freshVin, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
 
 let t: TestContext;
@@ -39,7 +39,7 @@ describe('CSV export', () => {
     expect(devices.data).toHaveLength(25);
     const bad = await t.app.inject({ method: 'GET', url: `${base()}/assets/export?columns=password`, headers: a.admin });
     expect(bad.statusCode).toBe(400);
-    expect(expectErrorBody(bad.json(), 400).message).toContain('columns: unknown column password');
+    expectFieldErrors(bad.json(), 400, { columns: 'Unknown column password' });
     expect((await t.app.inject({ method: 'GET', url: `${base()}/assets/export` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets/export`, headers: a.admin })).statusCode).toBe(404);
   });
@@ -127,7 +127,7 @@ describe('CSV import', () => {
   it('answers 400 for a file without the required columns, 403 without ASSET_CREATE, 401 without a token', async () => {
     const res = await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles/preview`, headers: a.admin, payload: { csv: 'make,model\nVolvo,VNL\n' } });
     expect(res.statusCode).toBe(400);
-    expect(expectErrorBody(res.json(), 400).message).toBe('csv: missing required columns Unit number, VIN');
+    expect(expectFieldErrors(res.json(), 400, { csv: 'The file is missing the required columns Unit number, VIN' }).message).toBe('The file is missing the required columns Unit number, VIN');
     const empty = await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles/preview`, headers: a.admin, payload: { csv: '' } });
     expect(empty.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, headers: a.dispatcher, payload: { csv: 'x' } })).statusCode).toBe(403);

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { withRequiredPermissions, type OrganizationRole, type Page, type roleInputSchema, type roleListQuerySchema } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
-import { conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor, AuthContext } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
@@ -69,11 +70,6 @@ export async function getRole({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, roleId
   return presentRole(r.role, r.userCount);
 }
 
-const nameTaken = (err: unknown) => {
-  if (uniqueViolation(err) === 'roles_org_name_uq') return conflict('name: a role with this name already exists', 'roles_org_name_uq');
-  return err;
-};
-
 /** Creates a custom role; codes a chosen code requires are added, and the caller must hold all of them. */
 export async function createRole({ db, orgId, ctx, actor }: Scope, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
   const permissions = withRequiredPermissions(input.permissions);
@@ -86,7 +82,7 @@ export async function createRole({ db, orgId, ctx, actor }: Scope, input: z.outp
       return presentRole(role, 0);
     });
   } catch (err) {
-    throw nameTaken(err);
+    throw duplicateError(err, input) ?? err;
   }
 }
 
@@ -111,7 +107,7 @@ export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: strin
       return presentRole(after, before.userCount);
     });
   } catch (err) {
-    throw nameTaken(err);
+    throw duplicateError(err, input) ?? err;
   }
 }
 

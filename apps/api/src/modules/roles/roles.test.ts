@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORGANIZATION_PERMISSIONS, PERMISSION_AREAS } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
 
 let t: TestContext;
@@ -67,12 +67,14 @@ describe('roles', () => {
     const url = rolesUrl(a.user.organization?.id);
     const bad = await t.app.inject({ method: 'POST', url, headers: bearer(a.accessToken), payload: { name: ' ', permissions: ['SUPER_ADMIN', 'NOPE'] } });
     expect(bad.statusCode).toBe(400);
-    const { message } = expectErrorBody(bad.json(), 400);
-    expect(message).toContain('name: Name is a required field');
-    expect(message).toContain('SUPER_ADMIN is not a permission an organization role can hold');
+    expectFieldErrors(bad.json(), 400, {
+      name: 'Name is a required field',
+      'permissions.0': 'SUPER_ADMIN is not a permission an organization role can hold',
+      'permissions.1': 'NOPE is not a permission an organization role can hold',
+    });
     const dup = await t.app.inject({ method: 'POST', url, headers: bearer(a.accessToken), payload: { name: 'dispatcher', permissions: [] } });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().message).toContain('name:');
+    expectFieldErrors(dup.json(), 409, { name: 'A role named dispatcher already exists' });
   });
 
   it('refuses to let a role manager grant a code it does not hold, or edit a stronger role', async () => {

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { inviteUserSchema, Page, User, userListQuerySchema } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor, AuthContext } from '../../plugins/types.ts';
@@ -83,7 +84,7 @@ export async function inviteUser(s: MailScope, input: z.output<typeof inviteUser
   try {
     created = await db.transaction(async (tx) => {
       const role = await findRole(tx, orgId, input.roleId);
-      if (!role) throw badRequest('roleId: Role is not valid.', 'Unknown role of this organization');
+      if (!role) throw invalidField('roleId', 'Role is not valid.');
       assertMayGrant(ctx, rolePermissions(role));
       const [user] = await tx
         .insert(users)
@@ -107,8 +108,7 @@ export async function inviteUser(s: MailScope, input: z.output<typeof inviteUser
       return { user, roleName: role.name };
     });
   } catch (err) {
-    if (uniqueViolation(err) === 'users_email_uq') throw conflict('email: an account with this email already exists', 'users_email_uq');
-    throw err;
+    throw duplicateError(err) ?? err;
   }
   await sendInvitationEmail(s, created.user, await organizationName(db, orgId));
   return presentUser(created.user, created.roleName);

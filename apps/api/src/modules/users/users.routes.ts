@@ -11,8 +11,8 @@ import {
   userSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../../plugins/auth.ts';
-import { badRequest } from '../../lib/errors.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { invalidField } from '../../lib/errors.ts';
+import { checkedElsewhere, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
 
@@ -101,11 +101,13 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Upload a profile picture (multipart field "file": PNG, JPEG, GIF or WebP)',
       consumes: ['multipart/form-data'],
       params: userIdParams,
+      body: imageUploadBody,
       response: { 200: z.object({ profilePicture: z.string() }), ...orgErrors(413) },
     },
+    validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req) => {
       const file = await req.file();
-      if (!file) throw badRequest('file: an image file is required');
+      if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
       const url = await users.setProfileImage(scope(req, req.params.orgId), req.params.userId, data);
       return { profilePicture: url ?? '' };

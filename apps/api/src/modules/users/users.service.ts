@@ -3,7 +3,8 @@ import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fle
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { badRequest, conflict, forbidden, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { forbidden, invalidField, notFound } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Actor, AuthContext } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/auth.service.ts';
@@ -62,7 +63,7 @@ export async function updateProfile(
       let role: { roleId: string; role: 'ADMIN' | 'USER'; name: string } | null = null;
       if (roleChange && input.roleId) {
         const next = await findRole(tx, orgId, input.roleId);
-        if (!next) throw badRequest('roleId: Role is not valid.', 'Unknown role of this organization');
+        if (!next) throw invalidField('roleId', 'Role is not valid.');
         assertMayGrant(ctx, rolePermissions(next));
         if (before.user.role === 'ADMIN' && !next.builtIn && before.user.status === 'ACTIVE') await assertAnotherActiveAdmin(tx, orgId, userId);
         role = { roleId: next.id, role: accountRoleFor(next), name: next.name };
@@ -88,8 +89,7 @@ export async function updateProfile(
       return presentUser(after, role ? role.name : before.roleName);
     });
   } catch (err) {
-    if (uniqueViolation(err) === 'users_email_uq') throw conflict('Email is already used by another account', 'users_email_uq');
-    throw err;
+    throw duplicateError(err) ?? err;
   }
 }
 
@@ -129,7 +129,7 @@ export async function changePassword(
   if (ctx.userId !== userId) throw forbidden('You may only change your own password');
   const { user } = await findUser(db, orgId, userId);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw badRequest('currentPassword: Current password is not correct', 'Current password mismatch');
+    throw invalidField('currentPassword', 'Current password is not correct');
   }
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -56,10 +56,11 @@ describe('my account', () => {
       payload: { firstName: '', lastName: 'R', email: 'nope', timeZone: 'Mars/Olympus' },
     });
     expect(res.statusCode).toBe(400);
-    const { message } = expectErrorBody(res.json(), 400);
-    expect(message).toContain('firstName: First name is a required field');
-    expect(message).toContain('email: must be a valid email');
-    expect(message).toContain('timeZone: Time zone is not valid.');
+    expectFieldErrors(res.json(), 400, {
+      firstName: 'First name is a required field',
+      email: 'Email must be a valid email address',
+      timeZone: 'Time zone is not valid.',
+    });
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) })).json();
     expect(me.firstName).toBe('Marco');
   });
@@ -73,7 +74,7 @@ describe('my account', () => {
       payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.admin.email },
     });
     expect(res.statusCode).toBe(409);
-    expectErrorBody(res.json(), 409);
+    expectFieldErrors(res.json(), 409, { email: 'An account with this email already exists' });
   });
 
   it('uploads an avatar image that is then served, and removes it', async () => {
@@ -112,10 +113,10 @@ describe('my account', () => {
     const url = `/api/v1/organizations/${s.user.organization?.id}/users/${s.user.id}/changePassword`;
     const wrong = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: 'nope', newPassword: 'Another#Pass9' } });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toContain('currentPassword');
+    expectFieldErrors(wrong.json(), 400, { currentPassword: 'Current password is not correct' });
     const short = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: DEMO.admin.password, newPassword: 'short' } });
     expect(short.statusCode).toBe(400);
-    expect(short.json().message).toContain('newPassword: must be at least 8 characters');
+    expectFieldErrors(short.json(), 400, { newPassword: 'New password must be at least 8 characters' });
     const ok = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: DEMO.admin.password, newPassword: 'Another#Pass9' } });
     expect(ok.statusCode).toBe(204);
     const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(other.refreshToken) });

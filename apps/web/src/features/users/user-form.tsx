@@ -4,8 +4,11 @@ import { Controller } from 'react-hook-form';
 import { inviteUserSchema, updateUserSchema, type User } from '@fleet/api-contract';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { showServerError } from '../../lib/registry-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { allRolesQuery, useInviteUser, useUpdateUser } from './api/users-api.ts';
+
+const USER_FIELDS = ['firstName', 'lastName', 'email', 'position', 'phone', 'timeZone', 'roleId'] as const;
 
 /** Invite (user null) or edit a user: profile fields and the role. */
 export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string; user: User | null; canChangeRole: boolean; onDone: () => void }) {
@@ -26,9 +29,14 @@ export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string
   });
   const onSubmit = form.handleSubmit(async (values) => {
     const input = canChangeRole ? values : { ...values, roleId: undefined };
+    // A taken e-mail (409) or a field the server refuses shows under its input too.
+    const underField = (err: unknown) => {
+      showServerError(form, err, USER_FIELDS);
+      return null;
+    };
     const saved = user
-      ? await update.mutateAsync({ userId: user.id, input }).catch(() => null)
-      : await invite.mutateAsync({ ...input, roleId: values.roleId ?? '' }).catch(() => null);
+      ? await update.mutateAsync({ userId: user.id, input }).catch(underField)
+      : await invite.mutateAsync({ ...input, roleId: values.roleId ?? '' }).catch(underField);
     if (!saved) return;
     notify({ type: 'success', title: user ? 'User saved' : `Invitation sent to ${saved.email}`, timeout: 4000 });
     onDone();

@@ -1,0 +1,100 @@
+import { conflict, conflictOn, pgError, uniqueViolation, type AppError } from './errors.ts';
+
+// The one place that turns database constraint names into field words. Index and constraint
+// names are the schema's internals: no answer carries them; a 409 names the field path instead.
+
+type Values = Record<string, unknown>;
+
+interface UniqueWords {
+  /** The request field the index guards. */
+  field: string;
+  /** What clashed, in words, from the request's values. */
+  clash: (v: Values) => string;
+}
+
+const shown = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** Every unique index a request can run into (db/schema), in words. */
+const UNIQUE: Record<string, UniqueWords> = {
+  assets_org_unit_uq: { field: 'unitNumber', clash: (v) => `Unit number ${shown(v.unitNumber)} is already used by another vehicle or trailer` },
+  assets_org_vin_uq: { field: 'vin', clash: (v) => `A vehicle or trailer with VIN ${shown(v.vin)} already exists in this organization` },
+  drivers_org_license_uq: {
+    field: 'licenseNumber',
+    clash: (v) => `Licence ${shown(v.licenseNumber)} (${shown(v.licenseState)}) is already used by another driver`,
+  },
+  drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver' },
+  gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
+  device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists` },
+  groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists` },
+  roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists` },
+  users_email_uq: { field: 'email', clash: () => 'An account with this email already exists' },
+  // Links changed by someone else at the same moment (the services check these first).
+  assets_current_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle' },
+  asset_driver_assignments_open_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just given another driver' },
+  asset_driver_assignments_open_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle' },
+  trailer_attachments_open_trailer_uq: { field: 'id', clash: () => 'This trailer was just attached to another vehicle' },
+  gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device' },
+  group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group' },
+  group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group' },
+  retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
+};
+
+/** Unique indexes no request field can clash on (random token hashes): a clash gets the generic words. */
+export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq'];
+
+/** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
+export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);
+
+/** What a referenced table holds, in words, for foreign-key answers. */
+const TABLE_WORDS: Record<string, string> = {
+  organizations: 'organization',
+  users: 'user',
+  roles: 'role',
+  drivers: 'driver',
+  assets: 'vehicle or trailer',
+  gateways: 'device',
+  device_models: 'device model',
+  groups: 'group',
+  images: 'image',
+  positions: 'position history',
+  latest_positions: 'live map position',
+  asset_driver_assignments: 'driver assignment history',
+  trailer_attachments: 'trailer attachment history',
+  gateway_pairings: 'device pairing history',
+  group_members: 'group membership',
+  group_assets: 'group membership',
+  activity_log: 'activity log',
+};
+
+/**
+ * A unique violation as a 409 saying what clashed (`values` are the request's), with the field
+ * path as its technical message; null when `err` is not one. `at` prefixes a nested field (`admin`).
+ */
+export function duplicateError(err: unknown, values: Values = {}, at?: string): AppError | null {
+  const name = uniqueViolation(err);
+  if (!name) return null;
+  const words = UNIQUE[name];
+  if (!words) return conflict('This clashes with a record that already exists', 'Unique value already used');
+  return conflictOn(at ? `${at}.${words.field}` : words.field, words.clash(values));
+}
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * A foreign-key violation as a 409 in words: the record it points to was removed, or the record is
+ * still used by others. The column (as its field name) and table words come from PostgreSQL's
+ * detail line; the constraint name is never shown.
+ */
+export function foreignKeyError(err: unknown): AppError | null {
+  const pg = pgError(err);
+  if (pg?.code !== '23503') return null;
+  const detail = pg.detail ?? '';
+  const column = /^Key \(([a-z_]+)\)/.exec(detail)?.[1];
+  const table = /table "([a-z_]+)"/.exec(detail)?.[1];
+  const what = (table && TABLE_WORDS[table]) ?? 'record';
+  if (/still referenced/.test(detail) || pg.message?.startsWith('update or delete')) {
+    return conflict(`This is still used (${what}), so it cannot be removed`, 'Still referenced by other records');
+  }
+  const message = `The ${what} this refers to does not exist (it may have just been removed)`;
+  return column ? conflictOn(camel(column), message) : conflict(message, 'Refers to a missing record');
+}

@@ -103,7 +103,7 @@ try {
   console.log(`ratio authenticated / bare with the same answer: ${((me.requests.average / same.requests.average) * 100).toFixed(0)} %`);
   const split = (m: typeof idleMem) =>
     m.regions ? `heap ${m.heapUsedMb}/${m.heapTotalMb} MB, database ${m.regions.databaseMb ?? '–'} MB, other anonymous ${(m.regions.anonymousMb - m.heapTotalMb).toFixed(1)} MB` : `heap ${m.heapUsedMb}/${m.heapTotalMb} MB`;
-  console.log(`RSS of the API: idle ${idleRss.toFixed(0)} MB (${split(idleMem)}); right after auth/me load ${afterRss.toFixed(0)} MB; 10 s later ${settledRss.toFixed(0)} MB (${split(settledMem)})`);
+  console.log(`RSS of the API: 3 s after ready ${idleRss.toFixed(0)} MB (${split(idleMem)}); right after auth/me load ${afterRss.toFixed(0)} MB; 10 s later ${settledRss.toFixed(0)} MB (${split(settledMem)})`);
 } finally {
   bare.kill('SIGTERM');
   await api.stop();

@@ -70,5 +70,5 @@ for (const entry of entries) {
   fs.rmSync(first.s.dataDir, { recursive: true, force: true });
 }
 console.log(`\nDatabase: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; idle ${idleSeconds} s with the demo trucks posting every 10 s`);
-console.log('| entry | start | to /readyz | backfill | RSS at ready | idle RSS | idle split (MB) | idle CPU of one core |\n|---|---|---|---|---|---|---|---|');
+console.log('| entry | start | to /readyz | backfill after ready | RSS at ready | idle RSS | idle split (MB) | idle CPU of one core |\n|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

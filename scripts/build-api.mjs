@@ -26,14 +26,12 @@ const externalNpmPackages = {
 };
 
 const result = await build({
-  entryPoints: { main: path.join(api, 'src/main.ts'), 'simulate-cli': path.join(api, 'src/seed/simulate-cli.ts') },
+  entryPoints: { main: path.join(api, 'src/main.ts') },
   outdir: out,
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20.19',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   legalComments: 'none',
   metafile: true,

@@ -81,7 +81,7 @@ export interface OpenOptions {
   /** PGlite data directory; 'memory' for an in-memory database (tests). */
   dataDir: string | 'memory';
   poolSize?: number;
-  /** PGlite buffer pool, e.g. '32MB'. */
+  /** PGlite buffer pool, e.g. '8MB'. */
   sharedBuffers?: string;
 }
 
@@ -126,7 +126,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     extensions: { pg_trgm, btree_gist },
     // An embedded database for one server: a small buffer pool keeps the process lean; the
     // operating system's page cache still holds hot table files.
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '32MB'}`],
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`],
   });
   const drizzleClient = drizzlePglite({ client, schema });
   await migratePglite(drizzleClient, { migrationsFolder });

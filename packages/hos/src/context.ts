@@ -17,6 +17,40 @@ export interface Settings {
   sixteenHour: boolean;
   /** Adverse-condition intervals, sorted by start. */
   adverse: Array<{ start: number; end: number }>;
+  /** P15 non-CDL short-haul exception applies (US property). */
+  nonCdl: boolean;
+  /** C6: epoch days (home-terminal dates) declared as day 1 of a deferral; empty outside Canada. */
+  deferDays: ReadonlySet<number>;
+}
+
+const NO_DAYS: ReadonlySet<number> = new Set();
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Epoch day of a 'YYYY-MM-DD' calendar date, NaN if it is not one. */
+function epochDay(text: unknown): number {
+  const m = typeof text === 'string' ? DATE.exec(text) : null;
+  if (!m) return NaN;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Date(ms).toISOString().slice(0, 10) === text ? ms / DAY : NaN;
+}
+
+/** C6 declarations: valid dates, each declared once, and no day 2 that is itself a day 1. */
+function readDeferrals(list: HosOptions['deferrals']): Set<number> {
+  if (list === undefined) return new Set();
+  if (!Array.isArray(list)) throw new HosInputError('deferrals must be an array', null, 'deferrals');
+  const days = new Set<number>();
+  for (let i = 0; i < list.length; i++) {
+    const day = epochDay((list[i] as { day?: unknown } | null)?.day);
+    if (Number.isNaN(day)) throw new HosInputError('deferral day is not a YYYY-MM-DD date', null, `deferrals[${i}].day`);
+    if (days.has(day)) throw new HosInputError('deferral day is declared twice', null, `deferrals[${i}].day`);
+    days.add(day);
+  }
+  // s. 16: day 2 must take the deferred time, so it cannot defer its own off-duty time.
+  for (let i = 0; i < list.length; i++) {
+    const day = epochDay(list[i]!.day);
+    if (days.has(day - 1)) throw new HosInputError('this day is day 2 of the deferral declared the day before and cannot itself be a day 1', null, `deferrals[${i}].day`);
+  }
+  return days;
 }
 
 const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
@@ -25,7 +59,7 @@ const byStart = (a: { start: number }, b: { start: number }): number => a.start 
 
 export function readOptions(options: HosOptions): Settings {
   if (options === null || typeof options !== 'object') throw new HosInputError('options are required', null, 'options');
-  const cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
+  let cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
   if (!cfg) throw new HosInputError(`unknown ruleset ${JSON.stringify(options.ruleset)}`, null, 'ruleset');
   checkZone(options.timeZone);
   const dayStartMin = parseDayStart(options.cycleDayStart);
@@ -41,15 +75,28 @@ export function readOptions(options: HosOptions): Settings {
     adverse.push({ start, end });
   }
   if (adverse.length > 1) adverse.sort(byStart);
+  const deferrals = readDeferrals(options.deferrals);
+  if (options.team !== undefined && typeof options.team !== 'boolean') throw new HosInputError('team must be a boolean', null, 'team');
+  const nonCdlClaim = ex.nonCdlShortHaul === true;
+  if (nonCdlClaim && ex.sixteenHour === true) {
+    // P15 / P16: a driver using §395.1(e)(2) is not eligible for §395.1(o).
+    throw new HosInputError('the non-CDL short-haul exception cannot be combined with the 16-hour exception', null, 'exemptions.nonCdlShortHaul');
+  }
+  const nonCdl = cfg.nonCdlShortHaul && nonCdlClaim;
+  // P15: no sleeper-berth split under (e)(2); C7: a team pairs berth periods by s. 19.
+  if (nonCdl) cfg = { ...cfg, split: null };
+  else if (options.team === true && cfg.canada) cfg = { ...cfg, split: cfg.canada.teamSplit };
   return {
     cfg,
     zone: options.timeZone,
     dayStartMin,
     // P14 / P15: the short-haul exceptions have no 30-minute break.
-    breakRule: cfg.breakRule && ex.shortHaul150 !== true,
+    breakRule: cfg.breakRule && ex.shortHaul150 !== true && !nonCdl,
     // P16 exists for US property carriers only; elsewhere the claim has no effect.
     sixteenHour: cfg.sixteenHour && ex.sixteenHour === true,
     adverse,
+    nonCdl,
+    deferDays: cfg.canada && deferrals.size > 0 ? deferrals : NO_DAYS,
   };
 }
 

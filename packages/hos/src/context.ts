@@ -35,8 +35,8 @@ function epochDay(text: unknown): number {
 }
 
 /** C6 declarations: valid dates, each declared once, and no day 2 that is itself a day 1. */
-function readDeferrals(list: HosOptions['deferrals']): Set<number> {
-  if (list === undefined) return new Set();
+function readDeferrals(list: HosOptions['deferrals']): ReadonlySet<number> {
+  if (list === undefined || (Array.isArray(list) && list.length === 0)) return NO_DAYS;
   if (!Array.isArray(list)) throw new HosInputError('deferrals must be an array', null, 'deferrals');
   const days = new Set<number>();
   for (let i = 0; i < list.length; i++) {

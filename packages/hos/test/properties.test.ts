@@ -35,7 +35,11 @@ const optionsArb: fc.Arbitrary<HosOptions> = fc.record({
   ruleset: fc.constantFrom(...RULESET_IDS),
   timeZone: fc.constantFrom(...ZONES),
   cycleDayStart: fc.constantFrom('00:00', '06:30', '18:00'),
-  exemptions: fc.record({ shortHaul150: fc.boolean(), sixteenHour: fc.boolean() }),
+  // nonCdlShortHaul with sixteenHour is an input error (P15/P16), so the two are never drawn together.
+  exemptions: fc
+    .record({ shortHaul150: fc.boolean(), sixteenHour: fc.boolean(), nonCdlShortHaul: fc.boolean() })
+    .map((e) => (e.sixteenHour ? { ...e, nonCdlShortHaul: false } : e)),
+  team: fc.boolean(),
 });
 
 function build(l: { startMin: number; pieces: Piece[] }, offset = 0): DutyPeriod[] {

@@ -1,6 +1,6 @@
 import { gridFor, parseInput, type Context } from './context.ts';
 import { checkZone, dayIndex } from './days.ts';
-import { dayOff, longestRest, type DayOff } from './deferral.ts';
+import { dayOff, longestRest, noSplitOnDeferralDays, type DayOff } from './deferral.ts';
 import { formatInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAYS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
@@ -266,6 +266,7 @@ export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResul
       return { violations: [] };
     }
     const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
+    noSplitOnDeferralDays(set, tl, grid);
     const out = new Collector();
     walk({ set, cfg: set.cfg, tl, grid }, out);
     return { violations: out.result() };

@@ -1,7 +1,7 @@
 import { nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
 import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
-import { dayOff, longestRest } from './deferral.ts';
+import { dayOff, longestRest, noSplitOnDeferralDays } from './deferral.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
@@ -40,6 +40,7 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
+  noSplitOnDeferralDays(set, tl, grid);
   const { nb, bLen, bEnd } = tl;
 
   // State after the last rest block before `now`.

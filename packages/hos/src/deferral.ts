@@ -51,3 +51,20 @@ export function longestRest(tl: Timeline, from: number, to: number): number {
   }
   return best;
 }
+
+/**
+ * C6: s. 16 lets only a driver who is not splitting off-duty time (s. 18/19) defer. A declared
+ * deferral binds (reading of decision 0090), so rest blocks touching a declared day 1 or its day 2
+ * cannot be sleeper-berth periods: their berth length is cleared in this call's timeline.
+ */
+export function noSplitOnDeferralDays(set: Settings, tl: Timeline, grid: DayGrid): void {
+  if (set.deferDays.size === 0 || !set.cfg.split) return;
+  const starts = grid.starts;
+  for (const day of set.deferDays) {
+    const k = day - grid.firstDay;
+    if (k + 2 <= 0 || k >= starts.length) continue;
+    const from = k >= 0 ? starts[k]! : -Infinity;
+    const to = k + 2 < starts.length ? starts[k + 2]! : Infinity;
+    for (let b = 1; b < tl.nb; b++) if (tl.bStart[b]! < to && tl.bEnd[b]! > from) tl.bSb[b] = 0;
+  }
+}

@@ -141,6 +141,22 @@ describe('C6: Canadian day-1/day-2 off-duty deferral (s. 16)', () => {
     expect(clocksAt(periods, utc('2026-06-02T10:00'), C1).strict.windowMs).toBe(hours(12));
   });
 
+  it('a declared deferral excludes a sleeper-berth split on days 1 and 2 (s. 16: only a driver not splitting)', () => {
+    const periods = log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['SB', 7], ['D', 5], ['SB', 3], ['D', 3], ['OFF', 10]);
+    expect(audit(periods, C1)).toEqual([]);
+    const unpaired = [
+      ['SHIFT_ELAPSED_LIMIT', '2026-06-01T22:00', '2026-06-01T23:00'],
+      ['SHIFT_ELAPSED_LIMIT', '2026-06-02T02:00', '2026-06-02T05:00'],
+    ];
+    expect(audit(periods, deferring('2026-06-01'))).toEqual(unpaired);
+    expect(audit(periods, deferring('2026-05-31'))).toEqual(unpaired);
+    expect(audit(periods, deferring('2026-06-03'))).toEqual([]);
+    // clocksAt at 19:00, 13 h since 06:00: paired provisionally, the 7 h berth period leaves 16 − 6 h
+    // of elapsed time (the 14 h on duty binds first: 8 h); unpaired, 16 − 13 h.
+    expect(clocksAt(periods, utc('2026-06-01T19:00'), C1).provisional.windowMs).toBe(hours(8));
+    expect(clocksAt(periods, utc('2026-06-01T19:00'), deferring('2026-06-01')).provisional.windowMs).toBe(hours(3));
+  });
+
   it('declarations are checked: a day 2 cannot defer, dates must be real and declared once', () => {
     const periods = log('2026-06-01T00:00', ...day1, ['OFF', 13]);
     const run = (deferrals: unknown) => () => auditLog(periods, opts('CA_SOUTH_CYCLE_1', { deferrals: deferrals as HosOptions['deferrals'] }));

@@ -202,8 +202,9 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
         sixteen.lastUseShift = shiftStart;
         sixteen.lastUseDay = shiftDay;
       }
-    } else if (set.nonCdl && ps + limit - minWin < pe && limit < SIXTEEN_HOUR_WINDOW_MS) {
-      if (nonCdlLongDay(sixteen, dayIndex(grid, shiftStart), true)) limit = SIXTEEN_HOUR_WINDOW_MS;
+    } else if (set.nonCdl && ps + cfg.elapsedMs - minWin < pe) {
+      // Driving past the 14th hour uses a long day, also when adverse conditions already allow it.
+      if (nonCdlLongDay(sixteen, dayIndex(grid, shiftStart), true) && limit < SIXTEEN_HOUR_WINDOW_MS) limit = SIXTEEN_HOUR_WINDOW_MS;
     }
     out?.add(cfg.elapsedRule, ps + limit - minWin, ps, pe);
   }

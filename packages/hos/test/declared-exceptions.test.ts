@@ -45,6 +45,16 @@ describe('P15: non-CDL short-haul exception (§395.1(e)(2))', () => {
     expect(audit(week(94), NON_CDL)).toEqual([...first4, ['WINDOW_LIMIT', '2026-06-09T20:00', '2026-06-09T23:00']]);
   });
 
+  it('a day that drove past the 14th hour under adverse conditions also counts', () => {
+    const periods = log('2026-06-01T06:00', ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', 10]);
+    const adverse = { adverseDriving: [{ start: utc('2026-06-01T06:00'), end: utc('2026-06-01T23:00') }] };
+    expect(audit(periods, opts('US_PROPERTY_70_8', { exemptions: { nonCdlShortHaul: true, ...adverse } }))).toEqual([
+      ['WINDOW_LIMIT', '2026-06-01T22:00', '2026-06-01T23:00'],
+      ['WINDOW_LIMIT', '2026-06-03T01:00', '2026-06-03T02:00'],
+      ['WINDOW_LIMIT', '2026-06-04T02:00', '2026-06-04T05:00'],
+    ]);
+  });
+
   it('clocksAt: 16 h of window while fewer than 2 of the last 7 days used it, 14 h after', () => {
     const periods = log('2026-06-01T06:00', ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', 10]);
     expect(clocksAt(periods, utc('2026-06-02T19:00'), NON_CDL).strict.windowMs).toBe(hours(6));

@@ -133,6 +133,29 @@ describe('properties', () => {
     );
   }, 120_000);
 
+  it('a C6 deferral relaxes only day 1\'s off-duty rule: every other violation stays', () => {
+    const canadaArb = fc.record({
+      ruleset: fc.constantFrom('CA_SOUTH_CYCLE_1' as const, 'CA_SOUTH_CYCLE_2' as const),
+      timeZone: fc.constantFrom(...ZONES),
+      cycleDayStart: fc.constantFrom('00:00', '06:30', '18:00'),
+      team: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(logArb, canadaArb, fc.nat(), (l, o, which) => {
+        const periods = build(l);
+        const days = dailyTotals(periods, o);
+        const day = days[which % days.length]!.date;
+        const without = auditLog(periods, o).violations;
+        const withDeferral = auditLog(periods, { ...o, deferrals: [{ day }] }).violations;
+        expect(covered(without.filter((v) => v.rule !== 'DAILY_OFF_DUTY'), withDeferral)).toBe(true);
+        const at = periods[periods.length - 1]!.end;
+        const c = clocksAt(periods, at, { ...o, deferrals: [{ day }] });
+        expect(c.strict.driveMs).toBeLessThanOrEqual(clocksAt(periods, at, o).strict.driveMs);
+      }),
+      runs,
+    );
+  }, 120_000);
+
   it('results do not depend on the UTC offset the input instants are written in', () => {
     fc.assert(
       fc.property(logArb, optionsArb, fc.integer({ min: -12 * 4, max: 14 * 4 }), (l, o, quarter) => {

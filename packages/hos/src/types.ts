@@ -51,11 +51,12 @@ export interface HosOptions {
     nonCdlShortHaul?: boolean;
   };
   /**
-   * Canada (C6, SOR/2005-313 s. 16): the log days (YYYY-MM-DD in timeZone) the driver declared as
-   * "day 1" of an off-duty deferral; the next day is its "day 2". Day 1 needs 8 h off instead of 10;
-   * day 2 needs 10 h plus the time deferred, in total and added to its consecutive off-duty period,
-   * and the two days at most 26 h of driving. A day 2 declared as a day 1 throws HosInputError.
-   * Other rulesets ignore it.
+   * Canada (C6, SOR/2005-313 s. 16): the log days (YYYY-MM-DD, named as `DailyTotal.date` names
+   * them) the driver declared as "day 1" of an off-duty deferral; the next day is its "day 2". Day 1
+   * needs 8 h off instead of 10; day 2 needs 10 h plus the time deferred, in total and added to its
+   * consecutive off-duty period, and the two days at most 26 h of driving; rest touching the two
+   * days is no sleeper-berth split period. A day 2 declared as a day 1, a repeated or invalid date
+   * throws HosInputError. Other rulesets ignore it.
    */
   deferrals?: Array<{ day: string }>;
   /**

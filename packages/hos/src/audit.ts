@@ -1,7 +1,8 @@
 import { gridFor, parseInput, type Context } from './context.ts';
 import { checkZone, dayIndex } from './days.ts';
+import { dayOff, longestRest, noSplitOnDeferralDays, type DayOff } from './deferral.ts';
 import { formatInstant } from './instant.ts';
-import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
+import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAYS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
 import { acquire, release } from './workspace.ts';
@@ -48,11 +49,35 @@ class Collector {
   }
 }
 
-/** State of the 16-hour exception (P16) across shifts. */
+/** State of the 16-hour exceptions (P16, P15) across shifts. */
 export interface SixteenState {
   /** Start of the last shift that drove past the 14th hour under the exception. */
   lastUseShift: number;
   lastUseDay: number;
+  /** P15: days (grid indexes of the shift starts) with driving past the 14th hour, in order. */
+  longDays: number[];
+  /** Whether the last of longDays was allowed to go to the 16th hour. */
+  lastLongAllowed: boolean;
+}
+
+/**
+ * P15 (§395.1(e)(2)): may the shift that came on duty on day `shiftDay` drive past the 14th hour?
+ * Yes while fewer than 2 of the 7 consecutive days ending that day already did. Every day that
+ * drove past the 14th hour counts, allowed or not (the rule counts days of driving, not claims).
+ * With `use` the day is recorded.
+ */
+export function nonCdlLongDay(s: SixteenState, shiftDay: number, use: boolean): boolean {
+  const days = s.longDays;
+  const n = days.length;
+  if (n > 0 && days[n - 1] === shiftDay) return s.lastLongAllowed;
+  let recent = 0;
+  for (let k = n - 1; k >= 0 && days[k]! > shiftDay - NON_CDL_PERIOD_DAYS; k--) recent++;
+  const allowed = recent < NON_CDL_LONG_DAYS;
+  if (use) {
+    days.push(shiftDay);
+    s.lastLongAllowed = allowed;
+  }
+  return allowed;
 }
 
 export function sixteenAvailable(s: SixteenState, shiftStart: number, shiftDay: number, restartEnd: number): boolean {
@@ -74,6 +99,8 @@ interface WalkState {
   /** Index of the last rest block of ≥ 24 h (0, the virtual block, if none). */
   last24: number;
   sixteen: SixteenState;
+  /** Scratch for the day's off-duty rule (no allocation per piece). */
+  dayOff: DayOff;
 }
 
 /**
@@ -84,7 +111,7 @@ interface WalkState {
 export function walk(ctx: Context, out: Collector | null): SixteenState {
   const { tl, cfg, set, grid } = ctx;
   const { start, end, cat, nb, bLen, bEnd, bFirst, bNext } = tl;
-  const sixteen: SixteenState = { lastUseShift: -Infinity, lastUseDay: -Infinity };
+  const sixteen: SixteenState = { lastUseShift: -Infinity, lastUseDay: -Infinity, longDays: [], lastLongAllowed: false };
   let reset = 0;
   const past: number[] = [];
   let restartEnd = -Infinity;
@@ -92,7 +119,7 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
   const starts = grid.starts;
-  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: 0, sixteen };
+  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: 0, sixteen, dayOff: { offMs: 0, consecutiveMs: 0, pairFrom: NaN } };
 
   for (let b = 0; b < nb; b++) {
     const len = bLen[b]!;
@@ -175,6 +202,9 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
         sixteen.lastUseShift = shiftStart;
         sixteen.lastUseDay = shiftDay;
       }
+    } else if (set.nonCdl && ps + cfg.elapsedMs - minWin < pe) {
+      // Driving past the 14th hour uses a long day, also when adverse conditions already allow it.
+      if (nonCdlLongDay(sixteen, dayIndex(grid, shiftStart), true) && limit < SIXTEEN_HOUR_WINDOW_MS) limit = SIXTEEN_HOUR_WINDOW_MS;
     }
     out?.add(cfg.elapsedRule, ps + limit - minWin, ps, pe);
   }
@@ -195,11 +225,18 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
     const dsDrive = driveAt(tl, ds);
     const dsOn = onAt(tl, ds);
     const extra = adverse ? cfg.adverse.driveMs : 0;
-    out.add('DAILY_DRIVING_LIMIT', ps + canada.dailyDriveMs + extra - (dp - dsDrive), ps, pe);
+    const rule = dayOff(set, tl, grid, d, st.dayOff);
+    let driveFrom = ps + canada.dailyDriveMs + extra - (dp - dsDrive);
+    // C6: days 1 and 2 of a deferral together allow 26 h of driving.
+    if (rule.pairFrom === rule.pairFrom) driveFrom = Math.min(driveFrom, ps + canada.deferTwoDayDriveMs - (dp - driveAt(tl, rule.pairFrom)));
+    out.add('DAILY_DRIVING_LIMIT', driveFrom, ps, pe);
     out.add('DAILY_ON_DUTY_LIMIT', ps + canada.dailyOnDutyMs + extra - (op - dsOn), ps, pe);
-    // The day must still hold 10 h off: driving past (day end − the off time still owed) violates.
+    // The day must still hold its off time: driving past (day end − the off time still owed) violates.
     const offSoFar = ps - ds - (op - dsOn);
-    out.add('DAILY_OFF_DUTY', de - (canada.dailyOffMs - offSoFar), ps, pe);
+    let offFrom = de - (rule.offMs - offSoFar);
+    // C6 day 2: its consecutive off-duty period (8 h + the deferred time) must still fit in the day.
+    if (rule.consecutiveMs > 0 && longestRest(tl, ds, ps) < rule.consecutiveMs) offFrom = Math.min(offFrom, de - rule.consecutiveMs);
+    out.add('DAILY_OFF_DUTY', offFrom, ps, pe);
     // C5: a 24-h off period must lie within the 14 days ending with this day.
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? starts[w14]! : -Infinity;
@@ -230,6 +267,7 @@ export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResul
       return { violations: [] };
     }
     const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
+    noSplitOnDeferralDays(set, tl, grid);
     const out = new Collector();
     walk({ set, cfg: set.cfg, tl, grid }, out);
     return { violations: out.result() };

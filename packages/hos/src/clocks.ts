@@ -1,6 +1,7 @@
-import { walk, sixteenAvailable } from './audit.ts';
+import { nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
 import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
+import { dayOff, longestRest, noSplitOnDeferralDays } from './deferral.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
@@ -38,7 +39,8 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   const { cfg } = set;
   const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
-  const grid = set.sixteenHour ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
+  const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
+  noSplitOnDeferralDays(set, tl, grid);
   const { nb, bLen, bEnd } = tl;
 
   // State after the last rest block before `now`.
@@ -68,6 +70,10 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
   if (set.sixteenHour && elapsedLimit !== null && elapsedLimit < SIXTEEN_HOUR_WINDOW_MS && tl.n > 0) {
     const state = walk({ set, cfg, tl, grid }, null);
     if (sixteenAvailable(state, shiftStart, dayIndex(grid, shiftStart), restartEnd)) elapsedLimit = SIXTEEN_HOUR_WINDOW_MS;
+  } else if (set.nonCdl && elapsedLimit !== null && elapsedLimit < SIXTEEN_HOUR_WINDOW_MS && tl.n > 0) {
+    // P15: the 16th hour if fewer than 2 of the last 7 days drove past the 14th (or this shift already may).
+    const state = walk({ set, cfg, tl, grid }, null);
+    if (nonCdlLongDay(state, dayIndex(grid, shiftStart), false)) elapsedLimit = SIXTEEN_HOUR_WINDOW_MS;
   }
 
   // 30-minute break: driving since the end of the last ≥ 30-min non-driving period.
@@ -101,11 +107,17 @@ function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: H
     const dsDrive = driveAt(tl, ds);
     const dsOn = onAt(tl, ds);
     const extra = adverse ? cfg.adverse.driveMs : 0;
+    const rule = dayOff(set, tl, grid, d, { offMs: 0, consecutiveMs: 0, pairFrom: NaN });
     dailyDrive = canada.dailyDriveMs + extra - (dp - dsDrive);
+    // C6: days 1 and 2 of a deferral together allow 26 h of driving.
+    if (rule.pairFrom === rule.pairFrom) dailyDrive = Math.min(dailyDrive, canada.deferTwoDayDriveMs - (dp - driveAt(tl, rule.pairFrom)));
     const offSoFar = now - ds - (op - dsOn);
-    // Off time still owed today must fit before the day ends; once 10 h are taken it no longer binds.
-    const owed = canada.dailyOffMs - offSoFar;
-    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), owed > 0 ? de - now - owed : Infinity);
+    // Off time still owed today must fit before the day ends; once it is taken it no longer binds.
+    const owed = rule.offMs - offSoFar;
+    let offLeft = owed > 0 ? de - now - owed : Infinity;
+    // C6 day 2: the consecutive off-duty period (8 h + the deferred time) must still fit in the day.
+    if (rule.consecutiveMs > 0 && longestRest(tl, ds, now) < rule.consecutiveMs) offLeft = Math.min(offLeft, de - rule.consecutiveMs - now);
+    dailyShift = Math.min(canada.dailyOnDutyMs + extra - (op - dsOn), offLeft);
     const w14 = d - canada.off24Days + 1;
     const w14Start = w14 >= 0 ? grid.starts[w14]! : -Infinity;
     const l24Start = tl.bStart[last24]!;

@@ -1,4 +1,5 @@
 import { buildDayGrid, checkZone, parseDayStart, type DayGrid } from './days.ts';
+import { NO_DAYS, readDeferrals } from './deferral.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { RULESETS, type RulesetConfig } from './rulesets.ts';
@@ -17,6 +18,10 @@ export interface Settings {
   sixteenHour: boolean;
   /** Adverse-condition intervals, sorted by start. */
   adverse: Array<{ start: number; end: number }>;
+  /** P15 non-CDL short-haul exception applies (US property). */
+  nonCdl: boolean;
+  /** C6: epoch days (home-terminal dates) declared as day 1 of a deferral; empty outside Canada. */
+  deferDays: ReadonlySet<number>;
 }
 
 const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
@@ -25,7 +30,7 @@ const byStart = (a: { start: number }, b: { start: number }): number => a.start 
 
 export function readOptions(options: HosOptions): Settings {
   if (options === null || typeof options !== 'object') throw new HosInputError('options are required', null, 'options');
-  const cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
+  let cfg = Object.hasOwn(RULESETS, options.ruleset) ? RULESETS[options.ruleset] : undefined;
   if (!cfg) throw new HosInputError(`unknown ruleset ${JSON.stringify(options.ruleset)}`, null, 'ruleset');
   checkZone(options.timeZone);
   const dayStartMin = parseDayStart(options.cycleDayStart);
@@ -41,15 +46,28 @@ export function readOptions(options: HosOptions): Settings {
     adverse.push({ start, end });
   }
   if (adverse.length > 1) adverse.sort(byStart);
+  const deferrals = readDeferrals(options.deferrals);
+  if (options.team !== undefined && typeof options.team !== 'boolean') throw new HosInputError('team must be a boolean', null, 'team');
+  const nonCdlClaim = ex.nonCdlShortHaul === true;
+  if (nonCdlClaim && ex.sixteenHour === true) {
+    // P15 / P16: a driver using §395.1(e)(2) is not eligible for §395.1(o).
+    throw new HosInputError('the non-CDL short-haul exception cannot be combined with the 16-hour exception', null, 'exemptions.nonCdlShortHaul');
+  }
+  const nonCdl = cfg.nonCdlShortHaul && nonCdlClaim;
+  // P15: no sleeper-berth split under (e)(2); C7: a team pairs berth periods by s. 19.
+  if (nonCdl) cfg = { ...cfg, split: null };
+  else if (options.team === true && cfg.canada) cfg = { ...cfg, split: cfg.canada.teamSplit };
   return {
     cfg,
     zone: options.timeZone,
     dayStartMin,
     // P14 / P15: the short-haul exceptions have no 30-minute break.
-    breakRule: cfg.breakRule && ex.shortHaul150 !== true,
+    breakRule: cfg.breakRule && ex.shortHaul150 !== true && !nonCdl,
     // P16 exists for US property carriers only; elsewhere the claim has no effect.
     sixteenHour: cfg.sixteenHour && ex.sixteenHour === true,
     adverse,
+    nonCdl,
+    deferDays: cfg.canada && deferrals.size > 0 ? deferrals : NO_DAYS,
   };
 }
 

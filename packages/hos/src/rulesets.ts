@@ -30,6 +30,8 @@ export interface RulesetConfig {
   adverse: { driveMs: number; elapsedMs: number; onDutyMs: number };
   /** The 16-hour short-haul exception (P16) exists for this ruleset. */
   sixteenHour: boolean;
+  /** The non-CDL short-haul exception (P15, §395.1(e)(2)) exists for this ruleset. */
+  nonCdlShortHaul: boolean;
   /** Canada's day rules and 24-hour-off rules (C1, C3, C5). */
   canada: {
     dailyDriveMs: number;
@@ -39,6 +41,11 @@ export interface RulesetConfig {
     off24Days: number;
     /** Cycle 2: after this much on-duty time, no driving until 24 consecutive h off. */
     onDutyBefore24OffMs: number | null;
+    /** C7 (s. 19): the sleeper-berth split of a team of drivers. */
+    teamSplit: SplitRule;
+    /** C6 (s. 16): most daily off-duty time day 1 may defer, and driving allowed over days 1 and 2. */
+    deferMaxMs: number;
+    deferTwoDayDriveMs: number;
   } | null;
 }
 
@@ -46,6 +53,9 @@ export const BREAK_AFTER_DRIVING_MS = 8 * H;
 export const BREAK_MS = 30 * MIN;
 export const SIXTEEN_HOUR_WINDOW_MS = 16 * H;
 export const OFF24_MS = 24 * H;
+/** P15 (§395.1(e)(2)): days of any 7 consecutive days on which driving past the 14th hour is allowed. */
+export const NON_CDL_LONG_DAYS = 2;
+export const NON_CDL_PERIOD_DAYS = 7;
 
 const usProperty = (id: RulesetId, days: number, limitH: number): RulesetConfig => ({
   id,
@@ -59,6 +69,7 @@ const usProperty = (id: RulesetId, days: number, limitH: number): RulesetConfig 
   cycle: { days, limitMs: limitH * H, restartMs: 34 * H },
   adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 0 },
   sixteenHour: true,
+  nonCdlShortHaul: true,
   canada: null,
 });
 
@@ -75,6 +86,7 @@ const usPassenger = (id: RulesetId, days: number, limitH: number): RulesetConfig
   cycle: { days, limitMs: limitH * H, restartMs: null },
   adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
   sixteenHour: false,
+  nonCdlShortHaul: false,
   canada: null,
 });
 
@@ -91,12 +103,16 @@ const canadaSouth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   // SOR/2005-313 s. 76: driving, on-duty and elapsed time may each be extended by up to 2 h.
   adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
   sixteenHour: false,
+  nonCdlShortHaul: false,
   canada: {
     dailyDriveMs: 13 * H,
     dailyOnDutyMs: 14 * H,
     dailyOffMs: 10 * H,
     off24Days: 14,
     onDutyBefore24OffMs: cycle === 2 ? 70 * H : null,
+    teamSplit: { kind: 'sb', minSbMs: 4 * H, totalSbMs: 8 * H },
+    deferMaxMs: 2 * H,
+    deferTwoDayDriveMs: 26 * H,
   },
 });
 
@@ -121,6 +137,7 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
     cycle: { days: 7, limitMs: 70 * H, restartMs: 34 * H },
     adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
     sixteenHour: false,
+    nonCdlShortHaul: false,
     canada: null,
   },
   // 13 CCR §1212.5 (truck): 12 h driving after 10 h off, no driving after the 16th hour,
@@ -137,6 +154,7 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
     cycle: { days: 8, limitMs: 80 * H, restartMs: 34 * H },
     adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
     sixteenHour: false,
+    nonCdlShortHaul: false,
     canada: null,
   },
 };

@@ -42,7 +42,29 @@ export interface HosOptions {
     sixteenHour?: boolean;
     /** Intervals with adverse driving conditions claimed (P13). */
     adverseDriving?: Array<{ start: string; end: string }>;
+    /**
+     * Non-CDL 150 air-mile short-haul exception (P15, §395.1(e)(2)), US property only: no 30-minute
+     * break and no sleeper-berth split; driving up to the 16th hour after coming on duty on at most
+     * 2 days of any 7 consecutive days, otherwise up to the 14th. Not combinable with `sixteenHour`
+     * (HosInputError); other rulesets ignore it.
+     */
+    nonCdlShortHaul?: boolean;
   };
+  /**
+   * Canada (C6, SOR/2005-313 s. 16): the log days (YYYY-MM-DD, named as `DailyTotal.date` names
+   * them) the driver declared as "day 1" of an off-duty deferral; the next day is its "day 2". Day 1
+   * needs 8 h off instead of 10; day 2 needs 10 h plus the time deferred, in total and added to its
+   * consecutive off-duty period, and the two days at most 26 h of driving; rest touching the two
+   * days is no sleeper-berth split period. A day 2 declared as a day 1, a repeated or invalid date
+   * throws HosInputError. Other rulesets ignore it.
+   */
+  deferrals?: Array<{ day: string }>;
+  /**
+   * Canada (C7, s. 19): the driver is part of a team (a co-driver is on board) for the whole log:
+   * sleeper-berth pairs are two berth periods of ≥ 4 h totalling ≥ 8 h instead of the single
+   * driver's ≥ 2 h / 10 h. Other rulesets ignore it.
+   */
+  team?: boolean;
 }
 
 export type ViolationRule =

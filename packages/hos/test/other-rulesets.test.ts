@@ -129,8 +129,8 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
     expect(c).toEqual({ driveMs: hours(5), windowMs: hours(4), breakMs: null, cycleMs: hours(60) });
   });
 
-  it('C6: a deferral cannot be claimed through HosOptions, so each day must hold its own 10 h off', () => {
-    // 9 h off on day 1 would be legal with 1 h deferred to day 2 (s. 16); without a claim it is a violation.
+  it('C6: without a declared deferral each day must hold its own 10 h off (declared: declared-exceptions.test.ts)', () => {
+    // 9 h off on day 1 would be legal with 1 h deferred to day 2 (s. 16); without a declaration it is a violation.
     expect(audit(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13]), C1)).toContainEqual([
       'DAILY_OFF_DUTY', '2026-06-01T22:00', '2026-06-01T23:00',
     ]);

@@ -35,7 +35,11 @@ const optionsArb: fc.Arbitrary<HosOptions> = fc.record({
   ruleset: fc.constantFrom(...RULESET_IDS),
   timeZone: fc.constantFrom(...ZONES),
   cycleDayStart: fc.constantFrom('00:00', '06:30', '18:00'),
-  exemptions: fc.record({ shortHaul150: fc.boolean(), sixteenHour: fc.boolean() }),
+  // nonCdlShortHaul with sixteenHour is an input error (P15/P16), so the two are never drawn together.
+  exemptions: fc
+    .record({ shortHaul150: fc.boolean(), sixteenHour: fc.boolean(), nonCdlShortHaul: fc.boolean() })
+    .map((e) => (e.sixteenHour ? { ...e, nonCdlShortHaul: false } : e)),
+  team: fc.boolean(),
 });
 
 function build(l: { startMin: number; pieces: Piece[] }, offset = 0): DutyPeriod[] {
@@ -124,6 +128,29 @@ describe('properties', () => {
         const at = a[a.length - 1]!.end;
         expect(clocksAt(b, at, o)).toEqual(clocksAt(a, at, o));
         expect(dailyTotals(b, o)).toEqual(dailyTotals(a, o));
+      }),
+      runs,
+    );
+  }, 120_000);
+
+  it('a C6 deferral relaxes only day 1\'s off-duty rule: every other violation stays', () => {
+    const canadaArb = fc.record({
+      ruleset: fc.constantFrom('CA_SOUTH_CYCLE_1' as const, 'CA_SOUTH_CYCLE_2' as const),
+      timeZone: fc.constantFrom(...ZONES),
+      cycleDayStart: fc.constantFrom('00:00', '06:30', '18:00'),
+      team: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(logArb, canadaArb, fc.nat(), (l, o, which) => {
+        const periods = build(l);
+        const days = dailyTotals(periods, o);
+        const day = days[which % days.length]!.date;
+        const without = auditLog(periods, o).violations;
+        const withDeferral = auditLog(periods, { ...o, deferrals: [{ day }] }).violations;
+        expect(covered(without.filter((v) => v.rule !== 'DAILY_OFF_DUTY'), withDeferral)).toBe(true);
+        const at = periods[periods.length - 1]!.end;
+        const c = clocksAt(periods, at, { ...o, deferrals: [{ day }] });
+        expect(c.strict.driveMs).toBeLessThanOrEqual(clocksAt(periods, at, o).strict.driveMs);
       }),
       runs,
     );

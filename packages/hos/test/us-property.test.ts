@@ -351,8 +351,7 @@ describe('16-hour short-haul exception (P16)', () => {
 });
 
 describe('non-CDL short-haul (P15)', () => {
-  it('cannot be claimed through HosOptions, so the 14-hour window is enforced', () => {
-    // HosOptions has no (e)(2) claim; a carrier using it claims sixteenHour/shortHaul150 per shift.
+  it('without the nonCdlShortHaul claim the 14-hour window is enforced (the claim: declared-exceptions.test.ts)', () => {
     expect(audit(log('2026-06-01T06:00', ['ON', 6], ['D', 9], ['OFF', 10]))).toContainEqual(['WINDOW_LIMIT', '2026-06-01T20:00', '2026-06-01T21:00']);
   });
 });

@@ -49,6 +49,8 @@ describe('bundled place list', () => {
       expect(p.lon).toBeGreaterThan(-180);
       expect(p.lon).toBeLessThan(-52);
       expect(p.name.trim()).toBe(p.name);
+      // Latin-1 keeps the data a one-byte string in V8 (scripts/build-places.mjs).
+      expect(p.name, p.name).toMatch(/^[\x20-\x7e\xa0-\xff]+$/);
       expect(p.name.length).toBeGreaterThan(0);
     }
   });
@@ -70,11 +72,12 @@ describe('PlaceIndex', () => {
   const places = bundledPlaces();
   const index = new PlaceIndex(places);
 
-  it('agrees with brute force on 5,000 random points across the US and Canada', () => {
-    expect(disagreements(index, places, randomPoints(395, 5000, 24, 46, -168, 115))).toEqual([]);
+  // Brute force costs ~0.5 ms a point: these tests get time beyond the 5 s default on a busy machine.
+  it('agrees with brute force on 4,000 random points across the US and Canada', { timeout: 30_000 }, () => {
+    expect(disagreements(index, places, randomPoints(395, 4000, 24, 46, -168, 115))).toEqual([]);
   });
 
-  it('agrees with brute force in Alaska, Hawaii and far out at sea', () => {
+  it('agrees with brute force in Alaska, Hawaii and far out at sea', { timeout: 30_000 }, () => {
     expect(disagreements(index, places, randomPoints(1, 500, 52, 19, -170, 40))).toEqual([]);
     expect(disagreements(index, places, randomPoints(2, 500, 18.5, 4, -161, 7))).toEqual([]);
     // Open ocean, the Arctic, the southern hemisphere and across the antimeridian: still an answer.
@@ -82,7 +85,7 @@ describe('PlaceIndex', () => {
     expect(disagreements(index, places, [[90, 0], [-90, 0], [0, 180], [0, -180], [30, -140], [45, -30], [85, -100]])).toEqual([]);
   });
 
-  it('finds a neighbour across the antimeridian and over a cell edge, whatever the cell size', () => {
+  it('finds a neighbour across the antimeridian and over a cell edge, whatever the cell size', { timeout: 30_000 }, () => {
     const few: Place[] = [
       { name: 'West', code: 'AK', lat: 52, lon: 179.95, population: 5000 },
       { name: 'East', code: 'AK', lat: 52, lon: -178, population: 5000 },

@@ -92,7 +92,7 @@ describe('PlaceIndex', () => {
       { name: 'Edge', code: 'IL', lat: 41.999, lon: -88.001, population: 5000 },
       { name: 'Far', code: 'IL', lat: 42.6, lon: -87.5, population: 5000 },
     ];
-    for (const cellDeg of [0.5, 1, 3, 10]) {
+    for (const cellDeg of [0.25, 0.5, 1, 3, 10]) {
       const small = new PlaceIndex(few, cellDeg);
       expect(small.nearest(52, -179.95).place.name).toBe('West');
       expect(small.nearest(42.001, -87.999).place.name).toBe('Edge');
@@ -103,7 +103,7 @@ describe('PlaceIndex', () => {
 
   it('refuses an empty list, an uneven cell size and a position that is not one', () => {
     expect(() => new PlaceIndex([])).toThrow(/at least one place/);
-    expect(() => new PlaceIndex(places, 0.7)).toThrow(/divide 180/);
+    expect(() => new PlaceIndex(places, 0.7)).toThrow(/must divide 180/);
     expect(() => index.nearest(Number.NaN, 0)).toThrow(RangeError);
     expect(() => index.nearest(91, 0)).toThrow(RangeError);
   });

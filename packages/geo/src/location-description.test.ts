@@ -96,6 +96,13 @@ describe('describeLocation', () => {
     expect(atSea.text).toMatch(/^\d+ mi [NESW]{1,3} of .+, CA$/);
   });
 
+  it('accepts a longitude written past ±180° and refuses a position that is not one', () => {
+    expect(describeLocation(41.5252, -88.0834 + 360).text).toBe('Joliet, IL');
+    expect(() => describeLocation(Number.NaN, -88)).toThrow(RangeError);
+    expect(() => describeLocation(41.5, Number.POSITIVE_INFINITY, { reduced: true })).toThrow(RangeError);
+    expect(() => describeLocation(-91, 0)).toThrow(RangeError);
+  });
+
   it('writes the ELD file form in ASCII', () => {
     expect(describeAt(place('Cañon City', 'CO'))).toMatchObject({ text: 'Cañon City, CO', eldText: 'CO Canon City' });
     expect(describeAt(place("'Aiea", 'HI'))).toMatchObject({ text: "'Aiea, HI", eldText: "HI 'Aiea" });

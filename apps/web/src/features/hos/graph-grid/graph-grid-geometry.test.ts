@@ -8,6 +8,7 @@ import {
   roundedTotals,
   rowTotals,
   ROWS,
+  sparseHourLabels,
   ticks,
   visibleEnd,
   xOf,
@@ -195,6 +196,16 @@ describe('ticks and hour labels', () => {
     const fallLabels = hourLabels(fall, 'America/Chicago').map((l) => l.label);
     expect(fallLabels).toHaveLength(26);
     expect(fallLabels.slice(0, 4)).toEqual(['Mid', '1', '1', '2']);
+  });
+});
+
+describe('sparseHourLabels', () => {
+  it('keeps clock hours that are multiples of the step, once each, on DST days too', () => {
+    const fall = hourLabels(logDay('2026-11-01', 'America/Chicago'), 'America/Chicago');
+    expect(sparseHourLabels(fall, 3).map((l) => l.label)).toEqual(['Mid', '3', '6', '9', 'Noon', '3', '6', '9', 'Mid']);
+    expect(sparseHourLabels(fall, 1)).toHaveLength(26);
+    const spring = hourLabels(logDay('2026-03-08', 'America/Chicago'), 'America/Chicago');
+    expect(sparseHourLabels(spring, 2).map((l) => l.label)).toEqual(['Mid', '4', '6', '8', '10', 'Noon', '2', '4', '6', '8', '10', 'Mid']);
   });
 });
 

@@ -84,6 +84,24 @@ export function clipSegments(day: LogDay, segments: readonly DutySegment[], now?
   return out.sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
+/** A violation in day time, clipped to the day. */
+export interface DayViolation extends GridViolation {
+  from: number;
+  to: number;
+}
+
+/** The violations that overlap the day, clipped to it, sorted by start. */
+export function clipViolations(day: LogDay, violations: readonly GridViolation[]): DayViolation[] {
+  const origin = toMs(day.start);
+  const out: DayViolation[] = [];
+  for (const v of violations) {
+    const from = Math.max(0, toMs(v.start) - origin);
+    const to = Math.min(day.lengthMs, toMs(v.end) - origin);
+    if (to > from) out.push({ ...v, from, to });
+  }
+  return out.sort((a, b) => a.from - b.from);
+}
+
 /** The horizontal scale of the plot: day time [0, lengthMs] onto pixels [left, left + width]. */
 export interface GridScale {
   lengthMs: number;
@@ -230,14 +248,31 @@ export function hourName(hour24: number): string {
  * clock hour in `timeZone` (so a 23-hour day skips a name and a 25-hour day repeats one); without a
  * zone, hours are counted from the start as if it were midnight.
  */
-export function hourLabels(day: LogDay, timeZone?: string): Array<{ offset: number; label: string }> {
+export function hourLabels(day: LogDay, timeZone?: string): HourLabel[] {
   const origin = toMs(day.start);
-  const out: Array<{ offset: number; label: string }> = [];
+  const out: HourLabel[] = [];
   for (let k = 0; k * HOUR <= day.lengthMs; k++) {
-    const hour = timeZone ? localParts(origin + k * HOUR, timeZone).hour : k;
-    out.push({ offset: k * HOUR, label: hourName(hour) });
+    const hour = timeZone ? localParts(origin + k * HOUR, timeZone).hour : k % 24;
+    out.push({ offset: k * HOUR, hour, label: hourName(hour) });
   }
   return out;
+}
+
+export interface HourLabel {
+  offset: number;
+  /** Local clock hour 0-23. */
+  hour: number;
+  label: string;
+}
+
+/**
+ * The labels to print when only every `step`-th hour fits: those whose clock hour is a multiple of
+ * the step (Mid and Noon always are for steps 2 and 3), the first of a repeated hour, so a repeated
+ * or skipped daylight-saving hour never crowds its neighbour. Step 1 keeps them all.
+ */
+export function sparseHourLabels(labels: readonly HourLabel[], step: number): HourLabel[] {
+  if (step <= 1) return [...labels];
+  return labels.filter((l, i) => l.hour % step === 0 && !(i > 0 && labels[i - 1]!.hour === l.hour));
 }
 
 interface LocalParts {

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  availabilityPageSchema,
+  availabilityQuery,
+  driverHosParams,
+  hosImportBodySchema,
+  hosImportResultSchema,
+  orgIdParams,
+  violationPageSchema,
+  violationsQuery,
+} from '@fleet/api-contract';
+import { actorOf } from '../../plugins/auth.ts';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import { importPeriods } from './hos-import.service.ts';
+import { listAvailability, listViolations } from './hos-clocks.service.ts';
+
+const tags = ['hos'];
+
+const hosRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
+    config: { permissions: ['HOS_IMPORT'] },
+    schema: {
+      tags,
+      summary: 'Import duty-status periods into a driver log (one transaction; refused whole when a period is unsorted, gapped or overlaps the records)',
+      params: driverHosParams,
+      body: hosImportBodySchema,
+      response: { 201: hosImportResultSchema, ...orgErrors() },
+    },
+    handler: async (req, reply) =>
+      reply.code(201).send(await importPeriods({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.params.driverId, req.body)),
+  });
+
+  app.get('/organizations/:orgId/violations', {
+    config: { permissions: ['VIO_LIST'] },
+    schema: {
+      tags,
+      summary: 'HoS violations of the drivers in a range (default the last 7 days, at most 31), newest first',
+      params: orgIdParams,
+      querystring: violationsQuery,
+      response: { 200: violationPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listViolations({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/availability', {
+    config: { permissions: ['AVAILABILITY_LIST'] },
+    schema: {
+      tags,
+      summary: "Each active driver's status and remaining hours at a time (default now)",
+      params: orgIdParams,
+      querystring: availabilityQuery,
+      response: { 200: availabilityPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listAvailability({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+};
+
+export default hosRoutes;

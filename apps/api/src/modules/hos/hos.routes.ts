@@ -5,6 +5,8 @@ import {
   driverHosParams,
   hosImportBodySchema,
   hosImportResultSchema,
+  hosLogDaySchema,
+  hosLogIdParams,
   orgIdParams,
   violationPageSchema,
   violationsQuery,
@@ -13,6 +15,7 @@ import { actorOf } from '../../plugins/auth.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
+import { getLogDay } from './hos-log-day.service.ts';
 
 const tags = ['hos'];
 
@@ -52,6 +55,17 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: availabilityPageSchema, ...orgErrors() },
     },
     handler: (req) => listAvailability({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/hos_log/:id', {
+    config: { permissions: ['HOS_READ'] },
+    schema: {
+      tags,
+      summary: "One driver's log day: §395.8 header, graph segments, totals, events with versions, violations, certification",
+      params: hosLogIdParams,
+      response: { 200: hosLogDaySchema, ...orgErrors() },
+    },
+    handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
   });
 };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, clocksAt, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
-import { availabilityPageSchema, hosImportResultSchema, violationPageSchema } from '@fleet/api-contract';
+import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
+import { availabilityPageSchema, hosImportResultSchema, hosLogDaySchema, violationPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 
@@ -237,5 +237,50 @@ describe('violations and availability lists', () => {
     const badSort = await t.app.inject({ method: 'GET', url: org('/availability?sort=shoeSize,asc'), headers: a.admin });
     expectFieldErrors(badSort.json(), 400, { sort: 'sort must be one of lastName, availableDriveMs, cycleUsedMs' });
     expect((await t.app.inject({ method: 'GET', url: org('/availability?at=noon'), headers: a.admin })).statusCode).toBe(400);
+  });
+});
+
+describe('a log day', () => {
+  it('shows the header, segments, totals summing to the day, events, violations and certification', async () => {
+    const d = await newDriver({ ruleset: 'US_PROPERTY_70_8' });
+    // Covers 2026-10-05 whole (Chicago): starts the day before, ends the day after.
+    const periods = log('2026-10-04T20:00', ['OFF', 10], ['ON', 1], ['D', 7], ['OFF', 0.5], ['D', 5], ['OFF', 10]);
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json());
+    expect(imported.logs.map((l) => l.date)).toEqual(['2026-10-04', '2026-10-05', '2026-10-06']);
+    const id = imported.logs[1]!.id;
+    const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: a.dispatcher });
+    expect(res.statusCode, res.body).toBe(200);
+    const day = hosLogDaySchema.parse(res.json());
+    expect(day.header).toMatchObject({ date: '2026-10-05', driver: { id: d.id }, timeZone: 'America/Chicago', periodStart: '00:00', ruleset: 'US_PROPERTY_70_8', carrier: { name: 'Demo Freight' } });
+    expect(day).toMatchObject({ dayStart: '2026-10-05T05:00:00.000Z', dayEnd: '2026-10-06T05:00:00.000Z' });
+    const o = opts('US_PROPERTY_70_8');
+    const totals = dailyTotals(periods, o).find((x) => x.date === '2026-10-05')!;
+    expect(day.totals).toEqual({ lengthMs: totals.lengthMs, OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON });
+    expect(day.totals.OFF + day.totals.SB + day.totals.D + day.totals.ON).toBe(24 * H);
+    expect(day.segments.map((x) => [x.status, x.start, x.end])).toEqual([
+      ['OFF', '2026-10-05T05:00:00.000Z', '2026-10-05T11:00:00.000Z'],
+      ['ON', '2026-10-05T11:00:00.000Z', '2026-10-05T12:00:00.000Z'],
+      ['D', '2026-10-05T12:00:00.000Z', '2026-10-05T19:00:00.000Z'],
+      ['OFF', '2026-10-05T19:00:00.000Z', '2026-10-05T19:30:00.000Z'],
+      ['D', '2026-10-05T19:30:00.000Z', '2026-10-06T00:30:00.000Z'],
+      ['OFF', '2026-10-06T00:30:00.000Z', '2026-10-06T05:00:00.000Z'],
+    ]);
+    expect(day.events.map((e) => [e.status, e.at, e.recordStatus, e.recordOrigin])).toEqual([
+      ['ON', '2026-10-05T11:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['D', '2026-10-05T12:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['OFF', '2026-10-05T19:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['D', '2026-10-05T19:30:00.000Z', 'ACTIVE', 'OTHER'],
+      ['OFF', '2026-10-06T00:30:00.000Z', 'ACTIVE', 'OTHER'],
+    ]);
+    const expected = auditLog(periods, o).violations.filter((v) => Date.parse(v.end) > Date.parse(day.dayStart) && Date.parse(v.start) < Date.parse(day.dayEnd));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(brief(day.violations)).toEqual(brief(expected));
+    expect(day.certification).toEqual({ certified: false, certifiedAt: null, count: 0 });
+
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log/nope'), headers: a.admin })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/hos_log/${id}`, headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: a.other })).statusCode).toBe(404);
+    const listOnly = await userWithPermissions(t, a.orgId, ['HOS_LIST']);
+    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: listOnly })).statusCode).toBe(403);
   });
 });

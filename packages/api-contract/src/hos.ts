@@ -232,3 +232,22 @@ export const hosLogListQuery = pageQuerySchema.extend({
   date: day('Log day'),
   groupId: z.uuid('groupId must be a group id').optional(),
 });
+
+/** Form-and-manner problems of a log day (§395.8): a past day not certified, a driving day without shipping document or trailer. */
+export const HOS_LOG_PROBLEMS = ['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'] as const;
+
+export const hosLogRowSchema = z.object({
+  driver: driverRef,
+  date: z.string(),
+  /** The log row's id (the `{id}` of the log day); null when the driver has no records that day yet. */
+  logId: z.string().nullable(),
+  vehicles: z.array(assetRef),
+  totals: z.object({ OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
+  distanceM: z.number().nullable(),
+  violationCount: z.number().int(),
+  certified: z.boolean(),
+  lastEvent: z.object({ at: z.string(), status: z.enum(DUTY_STATUSES) }).nullable(),
+  problems: z.array(z.enum(HOS_LOG_PROBLEMS)),
+});
+export type HosLogRow = z.infer<typeof hosLogRowSchema>;
+export const hosLogPageSchema = pageSchema(hosLogRowSchema);

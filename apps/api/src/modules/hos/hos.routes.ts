@@ -6,6 +6,8 @@ import {
   hosImportBodySchema,
   hosImportResultSchema,
   hosLogDaySchema,
+  hosLogListQuery,
+  hosLogPageSchema,
   hosLogIdParams,
   orgIdParams,
   violationPageSchema,
@@ -16,6 +18,7 @@ import { orgErrors } from '../../lib/route-schemas.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
+import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
 
@@ -55,6 +58,18 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: availabilityPageSchema, ...orgErrors() },
     },
     handler: (req) => listAvailability({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/hos_log', {
+    config: { permissions: ['HOS_LIST'] },
+    schema: {
+      tags,
+      summary: 'One row per active driver for a log day: hours per status, distance, violations, certification, form-and-manner problems',
+      params: orgIdParams,
+      querystring: hosLogListQuery,
+      response: { 200: hosLogPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listLogDays({ db: app.db, orgId: req.params.orgId }, req.query),
   });
 
   app.get('/organizations/:orgId/hos_log/:id', {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
-import { availabilityPageSchema, hosImportResultSchema, hosLogDaySchema, violationPageSchema } from '@fleet/api-contract';
+import { availabilityPageSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, violationPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 
@@ -282,5 +282,50 @@ describe('a log day', () => {
     expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: a.other })).statusCode).toBe(404);
     const listOnly = await userWithPermissions(t, a.orgId, ['HOS_LIST']);
     expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: listOnly })).statusCode).toBe(403);
+  });
+});
+
+describe('the log list of a day', () => {
+  it('has one row per active driver with hours, violations, certification and problems, searched and paged', async () => {
+    const d = await newDriver({ lastName: 'Loglisttest' });
+    const periods = log('2026-10-11T20:00', ['OFF', 10], ['ON', 1], ['D', 7], ['OFF', 0.5], ['D', 5], ['OFF', 10]);
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json());
+    const mine = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&search=loglisttest'), headers: a.dispatcher })).json());
+    expect(mine.totalElements).toBe(1);
+    const o = opts('US_PROPERTY_70_8');
+    const totals = dailyTotals(periods, o).find((x) => x.date === '2026-10-12')!;
+    const dayStart = Date.parse('2026-10-12T05:00:00Z');
+    const dayEnd = Date.parse('2026-10-13T05:00:00Z');
+    const violations = auditLog(periods, o).violations.filter((v) => Date.parse(v.end) > dayStart && Date.parse(v.start) < dayEnd);
+    expect(mine.content[0]).toEqual({
+      driver: { id: d.id, firstName: 'Test', lastName: 'Loglisttest' },
+      date: '2026-10-12',
+      logId: imported.logs[1]!.id,
+      vehicles: [],
+      totals: { OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON },
+      distanceM: null,
+      violationCount: violations.length,
+      certified: false,
+      lastEvent: { at: '2026-10-13T00:30:00.000Z', status: 'OFF' },
+      problems: ['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'],
+    });
+    expect(violations.length).toBeGreaterThan(0);
+
+    const all = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=500'), headers: a.admin })).json());
+    const active = (await t.app.inject({ method: 'GET', url: org('/drivers?status=ACTIVE&size=1'), headers: a.admin })).json();
+    expect(all.totalElements).toBe(active.totalElements);
+    const idle = all.content.find((r) => r.driver.id !== d.id && r.logId === null)!;
+    expect(idle).toMatchObject({ violationCount: 0, certified: false, problems: [] });
+    const second = (await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=5&page=1'), headers: a.admin })).json();
+    expect(second.content).toEqual(all.content.slice(5, 10));
+    const byViolations = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=500&sort=violationCount,desc'), headers: a.admin })).json());
+    expect(byViolations.content[0]!.violationCount).toBe(Math.max(...all.content.map((r) => r.violationCount)));
+
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/hos_log?date=12/10/2026'), headers: a.admin })).json(), 400, { date: 'Log day must be a date like 2026-06-01' });
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log'), headers: a.admin })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&sort=mood,asc'), headers: a.admin })).statusCode).toBe(400);
+    const vioOnly = await userWithPermissions(t, a.orgId, ['VIO_LIST']);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: vioOnly })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: a.other })).statusCode).toBe(404);
   });
 });

@@ -19,6 +19,8 @@ defineLabels({
   from: 'From',
   to: 'To',
   date: 'Log day',
+  annotation: 'Annotation',
+  locationDescription: 'Location',
   'periods.status': 'Status',
   'periods.start': 'Start',
   'periods.end': 'End',
@@ -251,3 +253,31 @@ export const hosLogRowSchema = z.object({
 });
 export type HosLogRow = z.infer<typeof hosLogRowSchema>;
 export const hosLogPageSchema = pageSchema(hosLogRowSchema);
+
+// ---------------------------------------------------------------- events
+
+export const hosEventParams = z.object({
+  orgId: z.uuid(),
+  driverId: z.uuid('driverId must be a driver id'),
+  logId: z.uuid('logId must be a log id'),
+  eventId: z.uuid('eventId must be an event id'),
+});
+
+/** An edit of a duty-status event: a new version; the original is kept inactive-changed. */
+export const hosEventEditSchema = z.object({
+  status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
+  at: instant('Time'),
+  annotation: z
+    .string({ error: () => 'Annotation is a required field' })
+    .trim()
+    .min(4, 'Annotation must be at least 4 characters')
+    .max(60, 'Annotation must be at most 60 characters'),
+  locationDescription: z.string().trim().max(60, 'Location must be at most 60 characters').nullish().transform((v) => v || null),
+});
+export type HosEventEdit = z.output<typeof hosEventEditSchema>;
+
+export const hosEventDetailSchema = hosEventSchema.extend({
+  /** Earlier versions this event replaced, newest first. */
+  versions: z.array(hosEventSchema),
+});
+export type HosEventDetail = z.infer<typeof hosEventDetailSchema>;

@@ -51,5 +51,6 @@ CREATE UNIQUE INDEX "hos_events_driver_seq_uq" ON "hos_events" USING btree ("dri
 CREATE INDEX "hos_events_replaces_idx" ON "hos_events" USING btree ("replaces_event_id") WHERE "hos_events"."replaces_event_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "hos_logs_driver_day_uq" ON "hos_logs" USING btree ("driver_id","log_date");--> statement-breakpoint
 CREATE INDEX "hos_logs_org_day_idx" ON "hos_logs" USING btree ("organization_id","log_date");--> statement-breakpoint
--- HOS_IMPORT is a new organization permission: existing built-in Administrator roles get it as new ones do.
-UPDATE "roles" SET "permissions" = array_append("permissions", 'HOS_IMPORT') WHERE "built_in" AND NOT ('HOS_IMPORT' = ANY("permissions"));
+-- HOS_IMPORT and HOS_EDIT are new organization permissions: existing built-in Administrator roles get them as new ones do.
+UPDATE "roles" SET "permissions" = array_append("permissions", 'HOS_IMPORT') WHERE "built_in" AND NOT ('HOS_IMPORT' = ANY("permissions"));--> statement-breakpoint
+UPDATE "roles" SET "permissions" = array_append("permissions", 'HOS_EDIT') WHERE "built_in" AND NOT ('HOS_EDIT' = ANY("permissions"));

@@ -562,6 +562,15 @@ export const ACTIONS: Record<string, Wording> = {
   },
   REMOVE_ASSET: { label: 'Remove group asset', says: (c) => `removed ${memberPhrase(c.lookup, c.before.assetId)} from ${c.r}` },
   PURGE: { label: 'Purge old data', says: purged },
+  EDIT_HOS_EVENT: {
+    label: 'Edit HoS event',
+    says: (c) => {
+      const from = text(c.before.status);
+      const to = text(c.after.status);
+      const at = text(c.after.at);
+      return `edited a duty status in the HoS log of ${c.r}${from && to ? ` from ${from} to ${to}` : ''}${at ? ` at ${formatDate(at)}` : ''}`;
+    },
+  },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

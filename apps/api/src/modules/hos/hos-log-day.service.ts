@@ -9,8 +9,36 @@ import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
 import { driverHosColumns, dutyEventsOf, engineOptions, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 
-const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
+export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
+
+type EventRow = typeof hosEvents.$inferSelect;
+type VehicleRef = { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER' } | null;
+
+/** An event as the API shows it: codes with their names, the vehicle as a reference. */
+export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
+  return {
+    id: e.id,
+    sequenceId: e.sequenceId,
+    eventType: e.eventType,
+    eventCode: e.eventCode,
+    status: e.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? statusOfCode(e.eventCode) : null,
+    special: e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY ? specialOfCode(e.eventCode) : null,
+    recordStatus: nameOf(HOS_RECORD_STATUSES, e.recordStatus) as HosRecordStatus,
+    recordOrigin: nameOf(HOS_RECORD_ORIGINS, e.recordOrigin) as HosRecordOrigin,
+    at: e.eventTime.toISOString(),
+    logDate: e.logDate,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    locationDescription: e.locationDescription,
+    vehicle: vehicle?.id ? vehicle : null,
+    odometerM: e.odometerM,
+    engineHours: e.engineHours,
+    annotation: e.annotation,
+    replacesEventId: e.replacesEventId,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
 
 /**
  * One driver's log day: the §395.8 header, graph segments, totals per status, every event of the
@@ -55,27 +83,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     : [];
   const odometers = events.map((r) => r.e.odometerM).filter((m): m is number => m !== null);
   const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
-  const presented: HosEvent[] = events.map(({ e, vehicle }) => ({
-    id: e.id,
-    sequenceId: e.sequenceId,
-    eventType: e.eventType,
-    eventCode: e.eventCode,
-    status: e.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? statusOfCode(e.eventCode) : null,
-    special: e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY ? specialOfCode(e.eventCode) : null,
-    recordStatus: nameOf(HOS_RECORD_STATUSES, e.recordStatus) as HosRecordStatus,
-    recordOrigin: nameOf(HOS_RECORD_ORIGINS, e.recordOrigin) as HosRecordOrigin,
-    at: e.eventTime.toISOString(),
-    logDate: e.logDate,
-    latitude: e.latitude,
-    longitude: e.longitude,
-    locationDescription: e.locationDescription,
-    vehicle: vehicle?.id ? vehicle : null,
-    odometerM: e.odometerM,
-    engineHours: e.engineHours,
-    annotation: e.annotation,
-    replacesEventId: e.replacesEventId,
-    createdAt: e.createdAt.toISOString(),
-  }));
+  const presented = events.map(({ e, vehicle }) => presentEvent(e, vehicle));
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
   return {
     id: log.id,

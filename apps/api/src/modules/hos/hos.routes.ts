@@ -5,6 +5,9 @@ import {
   driverHosParams,
   hosImportBodySchema,
   hosImportResultSchema,
+  hosEventDetailSchema,
+  hosEventEditSchema,
+  hosEventParams,
   hosLogDaySchema,
   hosLogListQuery,
   hosLogPageSchema,
@@ -18,6 +21,7 @@ import { orgErrors } from '../../lib/route-schemas.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
+import { editEvent, getEvent } from './hos-events.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
@@ -81,6 +85,25 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
     handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
+  });
+
+  const eventPath = '/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId';
+  app.get(eventPath, {
+    config: { permissions: ['HOS_READ'] },
+    schema: { tags, summary: 'One HoS event with the earlier versions it replaced', params: hosEventParams, response: { 200: hosEventDetailSchema, ...orgErrors() } },
+    handler: (req) => getEvent(app.db, req.params),
+  });
+
+  app.put(eventPath, {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: {
+      tags,
+      summary: 'Edit a duty-status event: a new version, the original kept inactive-changed; annotation of 4-60 characters required',
+      params: hosEventParams,
+      body: hosEventEditSchema,
+      response: { 200: hosEventDetailSchema, ...orgErrors() },
+    },
+    handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
   });
 };
 

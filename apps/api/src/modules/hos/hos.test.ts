@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
-import { availabilityPageSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, violationPageSchema } from '@fleet/api-contract';
+import { availabilityPageSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, violationPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 
@@ -327,5 +327,62 @@ describe('the log list of a day', () => {
     const vioOnly = await userWithPermissions(t, a.orgId, ['VIO_LIST']);
     expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: vioOnly })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: a.other })).statusCode).toBe(404);
+  });
+});
+
+describe('editing events', () => {
+  it('writes a new version and keeps the original inactive-changed, with its annotation and an activity row', async () => {
+    const d = await newDriver();
+    const periods = log('2026-10-20T06:00', ['ON', 1], ['D', 4], ['OFF', 10]);
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json()).logs;
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    const off = day.events.find((e) => e.status === 'OFF')!;
+    const eventUrl = (id: string, headers: Record<string, string> = a.admin) => ({ url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${id}`), headers });
+    const edit = (id: string, payload: Record<string, unknown>, headers: Record<string, string> = a.admin) => t.app.inject({ method: 'PUT', ...eventUrl(id, headers), payload });
+
+    const noNote = await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z', annotation: 'no' });
+    expectFieldErrors(noNote.json(), 400, { annotation: 'Annotation must be at least 4 characters' });
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z' })).statusCode).toBe(400);
+    const outside = await edit(off.id, { status: 'OFF', at: '2026-10-20T11:00:00Z', annotation: 'Stopped earlier' });
+    expectFieldErrors(outside.json(), 400, { at: 'Time must stay between the previous and the next duty status' });
+
+    const res = await edit(off.id, { status: 'ON', at: '2026-10-20T15:30:00Z', annotation: 'Unloading, not off duty' });
+    expect(res.statusCode, res.body).toBe(200);
+    const edited = hosEventDetailSchema.parse(res.json());
+    expect(edited).toMatchObject({ status: 'ON', at: '2026-10-20T15:30:00.000Z', recordStatus: 'ACTIVE', recordOrigin: 'OTHER', annotation: 'Unloading, not off duty', replacesEventId: off.id });
+    expect(edited.versions).toEqual([{ ...off, recordStatus: 'INACTIVE_CHANGED' }]);
+    expect(edited.sequenceId).toBeGreaterThan(off.sequenceId);
+    // The original is kept; only the active version counts.
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z', annotation: 'Second try' })).statusCode).toBe(400);
+    const after = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    expect(after.events.map((e) => [e.status, e.recordStatus])).toEqual([['ON', 'ACTIVE'], ['D', 'ACTIVE'], ['ON', 'ACTIVE'], ['OFF', 'INACTIVE_CHANGED']]);
+    expect(after.segments.filter((x) => x.status === 'ON').at(-1)).toMatchObject({ start: '2026-10-20T15:30:00.000Z' });
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'EDIT_HOS_EVENT']);
+    const got = hosEventDetailSchema.parse((await t.app.inject({ method: 'GET', ...eventUrl(edited.id) })).json());
+    expect(got).toEqual(edited);
+
+    expect((await edit(edited.id, { status: 'ON', at: '2026-10-20T15:30:00Z', annotation: 'Dispatcher edit' }, a.dispatcher)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', ...eventUrl(edited.id, a.other) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${edited.id}`, headers: a.other })).statusCode).toBe(404);
+  });
+
+  it('never shortens automatically recorded driving or turns it into another status', async () => {
+    const d = await newDriver();
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-22T06:00', ['ON', 1]))).json()).logs;
+    // As the ELD records it: automatic driving from 07:00, then the driver's own OFF at 11:00 (CDT).
+    await t.database.db.execute(
+      `insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values
+       ('${a.orgId}', '${d.id}', 10, 1, 3, 1, '2026-10-22T12:00:00Z', '2026-10-22'), ('${a.orgId}', '${d.id}', 11, 1, 1, 2, '2026-10-22T16:00:00Z', '2026-10-22')` as never,
+    );
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    const drive = day.events.find((e) => e.status === 'D')!;
+    const off = day.events.find((e) => e.status === 'OFF')!;
+    expect(drive.recordOrigin).toBe('AUTOMATIC');
+    const edit = (id: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${id}`), headers: a.admin, payload });
+    expectFieldErrors((await edit(drive.id, { status: 'ON', at: drive.at, annotation: 'Was not driving' })).json(), 400, { status: 'Automatically recorded driving cannot be shortened or changed to another status' });
+    expectFieldErrors((await edit(drive.id, { status: 'D', at: '2026-10-22T12:30:00Z', annotation: 'Started later' })).json(), 400, { status: 'Automatically recorded driving cannot be shortened' });
+    expectFieldErrors((await edit(off.id, { status: 'OFF', at: '2026-10-22T15:00:00Z', annotation: 'Stopped earlier' })).json(), 400, { at: 'Automatically recorded driving cannot be shortened' });
+    // Lengthening it is allowed: the OFF moves later.
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-22T16:30:00Z', annotation: 'Parked later' })).statusCode).toBe(200);
   });
 });

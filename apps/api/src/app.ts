@@ -45,6 +45,7 @@ import { LiveHub } from './modules/positions/live.service.ts';
 import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
 import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
+import hosRoutes from './modules/hos/hos.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -188,6 +189,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(liveRoutes(liveHub));
       await api.register(historyRoutes);
       await api.register(diagnosticsRoutes);
+      // Hours of service (issue 15).
+      await api.register(hosRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -25,3 +25,4 @@ export * from './registry-import.ts';
 export * from './positions.ts';
 export * from './web-config.ts';
 export * from './diagnostics.ts';
+export * from './hos.ts';

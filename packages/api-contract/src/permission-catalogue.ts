@@ -99,6 +99,8 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('HOS_READ', 'HoS log details', 'Open a driver log', ['HOS_LIST']),
       p('VIO_LIST', 'Violations', 'See HoS violations'),
       p('AVAILABILITY_LIST', 'Availability', 'See the hours each driver has left'),
+      p('HOS_IMPORT', 'Import HoS logs', 'Import duty-status periods from another ELD or system into a driver log', ['HOS_LIST', 'HOS_READ']),
+      p('HOS_EDIT', 'Edit HoS logs', 'Correct duty-status events (the original is kept, an annotation is required)', ['HOS_LIST', 'HOS_READ']),
     ],
   },
   {

@@ -5,3 +5,4 @@ export * from './files.ts';
 export * from './fleet.ts';
 export * from './data-retention.ts';
 export * from './positions.ts';
+export * from './hos.ts';

@@ -562,6 +562,23 @@ export const ACTIONS: Record<string, Wording> = {
   },
   REMOVE_ASSET: { label: 'Remove group asset', says: (c) => `removed ${memberPhrase(c.lookup, c.before.assetId)} from ${c.r}` },
   PURGE: { label: 'Purge old data', says: purged },
+  EDIT_HOS_EVENT: {
+    label: 'Edit HoS event',
+    says: (c) => {
+      const from = text(c.before.status);
+      const to = text(c.after.status);
+      const at = text(c.after.at);
+      return `edited a duty status in the HoS log of ${c.r}${from && to ? ` from ${from} to ${to}` : ''}${at ? ` at ${formatDate(at)}` : ''}`;
+    },
+  },
+  IMPORT_HOS_LOG: {
+    label: 'Import HoS log',
+    says: (c) => {
+      const n = typeof c.after.periods === 'number' ? plural(c.after.periods, 'duty period') : 'duty periods';
+      const source = text(c.after.source);
+      return `imported ${n} into the HoS log of ${c.r}${source ? ` from ${source}` : ''}`;
+    },
+  },
 };
 
 /** The action's label for filters; an unknown code reads as its words ("SOME_CODE" -> "Some code"). */

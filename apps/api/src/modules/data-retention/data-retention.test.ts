@@ -117,6 +117,10 @@ describe('retention purge job', () => {
     for (const days of [800, 700, 400, 10]) {
       await db.execute(sql`insert into activity_log (organization_id, action, entity_type, created_at) values (${demo}, 'SEEDED', 'TEST', ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
     }
+    // HoS events (kept 400 days by default): one past the policy, one within it.
+    for (const days of [500, 10]) {
+      await db.execute(sql`insert into hos_events (organization_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values (${demo}, ${days}, 1, 1, 4, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz, '2026-01-01')`);
+    }
     const targets = { ...RETENTION_TARGETS, POSITIONS: [{ table: 'purge_scratch', timeColumn: 'fix_time' }] };
 
     const result = await runRetentionPurge(t.database, { batchSize: 2, now, targets });
@@ -124,7 +128,8 @@ describe('retention purge job', () => {
     expect(result.ran).toBe(true);
     expect(result.removed.POSITIONS).toBe(6 + 2);
     expect(result.removed.ACTIVITY_LOG).toBe(3);
-    expect(result.skippedKinds).toEqual(expect.arrayContaining(['HOS_RECORDS', 'FUEL_IFTA', 'NOTIFICATIONS']));
+    expect(result.removed.HOS_RECORDS).toBe(1);
+    expect(result.skippedKinds).toEqual(expect.arrayContaining(['FUEL_IFTA', 'NOTIFICATIONS']));
     const left = await rows<{ org: string; days: number }>(
       sql`select organization_id::text as org, round(extract(epoch from (${now.toISOString()}::timestamptz - fix_time)) / 86400)::int as days from purge_scratch order by 1, 2`,
     );

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.ts';
+import { assets, drivers } from './fleet.ts';
+import { organizations } from './organizations.ts';
+import { users } from './users.ts';
+
+// Hours-of-service records (ELD event model, 49 CFR 395 Appendix A 4.5.1; decision 0091). Events are
+// never updated in place or deleted, except by the retention purge (which reads `event_time`): an
+// edit inserts a new active row and marks the old one inactive-changed. Codes are the ELD's own
+// numbers (event type/code Table 6, record status 7.23, record origin 7.22), named in api-contract.
+
+export const hosEvents = pgTable(
+  'hos_events',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Null for the unidentified driver's records. No cascade: a driver with records is deactivated, not deleted. */
+    driverId: uuid('driver_id').references(() => drivers.id),
+    vehicleId: uuid('vehicle_id').references(() => assets.id, { onDelete: 'set null' }),
+    /** Per driver, +1 for each new event (versions included). */
+    sequenceId: integer('sequence_id').notNull(),
+    eventType: smallint('event_type').notNull(),
+    eventCode: smallint('event_code').notNull(),
+    recordStatus: smallint('record_status').notNull().default(1),
+    recordOrigin: smallint('record_origin').notNull(),
+    /** The instant of the event (UTC). */
+    eventTime: timestamp('event_time', { withTimezone: true }).notNull(),
+    /** Log day of the event in the driver's home-terminal zone (from the carrier's period start time). */
+    logDate: date('log_date').notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    locationDescription: text('location_description'),
+    odometerM: doublePrecision('odometer_m'),
+    engineHours: doublePrecision('engine_hours'),
+    annotation: text('annotation'),
+    /** The version this row replaced (its record status is then inactive-changed). */
+    replacesEventId: uuid('replaces_event_id').references((): AnyPgColumn => hosEvents.id, { onDelete: 'set null' }),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A driver's active events in a time range (log days, clocks, audits): the partial index holds
+    // only active rows, so inactive versions never slow the engine's reads.
+    index('hos_events_driver_active_idx').on(t.driverId, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    // Every driver of an organization for a range in one query (violations, availability, log lists).
+    index('hos_events_org_time_idx').on(t.organizationId, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    index('hos_events_org_day_idx').on(t.organizationId, t.logDate),
+    uniqueIndex('hos_events_driver_seq_uq').on(t.driverId, t.sequenceId),
+    index('hos_events_replaces_idx').on(t.replacesEventId).where(sql`${t.replacesEventId} is not null`),
+  ],
+);
+
+/** One row per driver per log day, created on first need: the day's certification and §395.8 form-and-manner facts. */
+export const hosLogs = pgTable(
+  'hos_logs',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id),
+    logDate: date('log_date').notNull(),
+    certifiedAt: timestamp('certified_at', { withTimezone: true }),
+    certifiedByUserId: uuid('certified_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** How many times the day was certified (ELD certification event code n). */
+    certificationCount: integer('certification_count').notNull().default(0),
+    shippingDocuments: text('shipping_documents').array().notNull().default(sql`'{}'::text[]`),
+    trailerIds: uuid('trailer_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    coDriverId: uuid('co_driver_id').references(() => drivers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('hos_logs_driver_day_uq').on(t.driverId, t.logDate), index('hos_logs_org_day_idx').on(t.organizationId, t.logDate)],
+);

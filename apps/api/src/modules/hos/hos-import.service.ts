@@ -1,0 +1,113 @@
+import { and, asc, desc, eq, gte, inArray, lt, max } from 'drizzle-orm';
+import { dailyTotals, HosInputError, type DutyPeriod } from '@fleet/hos';
+import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { specialCode, statusCode } from './hos.periods.ts';
+import { driverHosColumns, engineOptions, periodStartOf, type DriverHos } from './hos.repository.ts';
+import { logDateOf, nextDate } from './hos.time.ts';
+
+interface Scope {
+  db: Db;
+  orgId: string;
+  actor: Actor;
+}
+
+const when = (ms: number) => new Date(ms).toISOString();
+
+/** The engine's own input checks (sorted, contiguous, end after start) as a 400 naming period and field. */
+function checkWithEngine(periods: DutyPeriod[], d: DriverHos, periodStart: string): void {
+  try {
+    dailyTotals(periods, engineOptions(d, periodStart));
+  } catch (err) {
+    if (!(err instanceof HosInputError)) throw err;
+    const words = err.message.replace(/^periods\[\d+\]: /, '');
+    if (err.periodIndex === null) throw invalidField(err.field ?? 'periods', words);
+    throw invalidField(`periods.${err.periodIndex}.${err.field ?? 'start'}`, `Period ${err.periodIndex}: ${words}`);
+  }
+}
+
+/**
+ * Refuses periods that overlap the driver's active records or leave a gap before the next one.
+ * Recorded statuses run until the next record, so an import may only come after the last record
+ * (which it ends) or end exactly where the first record starts.
+ */
+async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, periods: DutyPeriod[]): Promise<void> {
+  const startMs = Date.parse(periods[0]!.start);
+  const endMs = Date.parse(periods[periods.length - 1]!.end);
+  const active = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS));
+  const [[prev], [next]] = await Promise.all([
+    tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, lt(hosEvents.eventTime, new Date(startMs)))).orderBy(desc(hosEvents.eventTime)).limit(1),
+    tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, gte(hosEvents.eventTime, new Date(startMs)))).orderBy(asc(hosEvents.eventTime)).limit(1),
+  ]);
+  if (!next) return;
+  const nextMs = next.at.getTime();
+  if (nextMs < endMs) {
+    const i = periods.findIndex((p) => Date.parse(p.end) > nextMs);
+    throw invalidField(`periods.${i}.start`, `Period ${i} overlaps the driver's records: a duty status is recorded at ${when(nextMs)}`);
+  }
+  if (prev) {
+    throw invalidField('periods.0.start', `Period 0 overlaps the driver's records: they run from ${when(prev.at.getTime())} to ${when(nextMs)}`);
+  }
+  if (nextMs > endMs) {
+    const i = periods.length - 1;
+    throw invalidField(`periods.${i}.end`, `Period ${i} leaves a gap before the driver's next record at ${when(nextMs)}`);
+  }
+}
+
+type NewEvent = typeof hosEvents.$inferInsert;
+
+/** The events of the periods: a duty-status change at each start, special categories set and cleared. */
+function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>, firstSeq: number, dayOf: (ms: number) => string): NewEvent[] {
+  const out: NewEvent[] = [];
+  let special: 'PC' | 'YM' | null = null;
+  const push = (eventType: number, eventCode: number, ms: number) =>
+    out.push({ ...base, sequenceId: firstSeq + out.length, eventType, eventCode, eventTime: new Date(ms), logDate: dayOf(ms) });
+  for (const p of periods) {
+    const ms = Date.parse(p.start);
+    push(HOS_EVENT_TYPES.DUTY_STATUS, statusCode(p.status), ms);
+    const want = p.special === 'PC' || p.special === 'YM' ? p.special : null;
+    if (want !== special) push(HOS_EVENT_TYPES.SPECIAL_CATEGORY, specialCode(want), ms);
+    special = want;
+  }
+  return out;
+}
+
+/**
+ * Imports duty-status periods into a driver's records in one transaction: events with origin
+ * "other" and the annotation "Imported from {source}", the log days they touch, one activity row.
+ * Nothing is stored when a period is unsorted, gapped, overlapping, or overlaps the driver's records.
+ */
+export async function importPeriods({ db, orgId, actor }: Scope, driverId: string, body: HosImportBody): Promise<HosImportResult> {
+  const periods: DutyPeriod[] = body.periods.map((p) => ({ status: p.status, start: p.start, end: p.end, ...(p.special ? { special: p.special } : {}) }));
+  const periodStart = await periodStartOf(db, orgId);
+  return db.transaction(async (tx) => {
+    // The driver row lock serializes imports and edits of one driver (sequence ids, overlap check).
+    const [d] = await tx.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId))).for('update');
+    if (!d) throw notFound('Driver');
+    checkWithEngine(periods, d, periodStart);
+    await checkAgainstRecords(tx, orgId, driverId, periods);
+    const [seq] = await tx.select({ n: max(hosEvents.sequenceId) }).from(hosEvents).where(eq(hosEvents.driverId, driverId));
+    const dayOf = (ms: number) => logDateOf(ms, d.homeTimeZone, periodStart);
+    const rows = eventsOf(
+      periods,
+      { organizationId: orgId, driverId, recordStatus: HOS_RECORD_STATUSES.ACTIVE, recordOrigin: HOS_RECORD_ORIGINS.OTHER, annotation: `Imported from ${body.source}`, createdByUserId: actor.userId },
+      (seq?.n ?? 0) + 1,
+      dayOf,
+    );
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(hosEvents).values(rows.slice(i, i + 1000));
+    const startMs = Date.parse(periods[0]!.start);
+    const endMs = Date.parse(periods[periods.length - 1]!.end);
+    const days: string[] = [];
+    for (let day = dayOf(startMs), last = dayOf(endMs - 1); day <= last; day = nextDate(day)) days.push(day);
+    await tx.insert(hosLogs).values(days.map((logDate) => ({ organizationId: orgId, driverId, logDate }))).onConflictDoNothing();
+    const logs = await tx.select({ id: hosLogs.id, date: hosLogs.logDate }).from(hosLogs).where(and(eq(hosLogs.driverId, driverId), inArray(hosLogs.logDate, days))).orderBy(asc(hosLogs.logDate));
+    const result = { driverId, events: rows.length, from: when(startMs), to: when(endMs), logs };
+    await recordActivity(tx, { orgId, actor, action: 'IMPORT_HOS_LOG', entityType: 'DRIVER', entityId: driverId, after: { source: body.source, periods: periods.length, from: result.from, to: result.to, driverName: `${d.firstName} ${d.lastName}` } });
+    return result;
+  });
+}
+

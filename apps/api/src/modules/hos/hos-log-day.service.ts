@@ -1,0 +1,114 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { auditLog, dailyTotals } from '@fleet/hos';
+import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { LOOKBACK_MS } from './hos-clocks.service.ts';
+import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, periodStartOf } from './hos.repository.ts';
+import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
+
+export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+type EventRow = typeof hosEvents.$inferSelect;
+type VehicleRef = { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER' } | null;
+
+/** An event as the API shows it: codes with their names, the vehicle as a reference. */
+export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
+  return {
+    id: e.id,
+    sequenceId: e.sequenceId,
+    eventType: e.eventType,
+    eventCode: e.eventCode,
+    status: e.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? statusOfCode(e.eventCode) : null,
+    special: e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY ? specialOfCode(e.eventCode) : null,
+    recordStatus: nameOf(HOS_RECORD_STATUSES, e.recordStatus) as HosRecordStatus,
+    recordOrigin: nameOf(HOS_RECORD_ORIGINS, e.recordOrigin) as HosRecordOrigin,
+    at: e.eventTime.toISOString(),
+    logDate: e.logDate,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    locationDescription: e.locationDescription,
+    vehicle: vehicle?.id ? vehicle : null,
+    odometerM: e.odometerM,
+    engineHours: e.engineHours,
+    annotation: e.annotation,
+    replacesEventId: e.replacesEventId,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+/**
+ * One driver's log day: the §395.8 header, graph segments, totals per status, every event of the
+ * day with its versions, the violations intersecting the day (audited over the 15 days before, so
+ * cycle rules are right) and the certification.
+ */
+export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, id: string): Promise<HosLogDay> {
+  const [row] = await db
+    .select({ log: hosLogs, driver: driverHosColumns, org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state } })
+    .from(hosLogs)
+    .innerJoin(drivers, eq(drivers.id, hosLogs.driverId))
+    .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
+    .where(and(eq(hosLogs.id, id), eq(hosLogs.organizationId, orgId)));
+  if (!row) throw notFound('Log');
+  const { log, driver: d, org } = row;
+  const periodStart = await periodStartOf(db, orgId);
+  const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
+  const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
+  const [byDriver, events, coDriver] = await Promise.all([
+    dutyEventsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs),
+    db
+      .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
+      .from(hosEvents)
+      .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+      .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.logDate, log.logDate)))
+      .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId)),
+    log.coDriverId ? db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(eq(drivers.id, log.coDriverId), eq(drivers.organizationId, orgId))) : Promise.resolve([]),
+  ]);
+  const trailers = log.trailerIds.length
+    ? await db.select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, log.trailerIds)))
+    : [];
+  const periods = dutyPeriods(byDriver.get(d.id) ?? [], Math.min(endMs, Math.max(now, startMs)));
+  const opts = engineOptions(d, periodStart);
+  const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
+  const segments = periods
+    .filter((p) => Date.parse(p.end) > startMs && Date.parse(p.start) < endMs)
+    .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(Date.parse(p.start), startMs)), end: iso(Math.min(Date.parse(p.end), endMs)) }));
+  const violations = periods.length
+    ? auditLog(periods, opts)
+        .violations.filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
+        .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
+    : [];
+  const odometers = events.map((r) => r.e.odometerM).filter((m): m is number => m !== null);
+  const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
+  const presented = events.map(({ e, vehicle }) => presentEvent(e, vehicle));
+  const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
+  return {
+    id: log.id,
+    header: {
+      date: log.logDate,
+      carrier: { name: org.name, mainOffice: office, dotNumber: org.dotNumber },
+      homeTerminal: office,
+      driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
+      coDriver: coDriver[0] ?? null,
+      vehicles: [...vehicles.values()],
+      trailers,
+      shippingDocuments: log.shippingDocuments,
+      totalDistanceM: odometers.length ? Math.max(...odometers) - Math.min(...odometers) : null,
+      startOdometerM: odometers[0] ?? null,
+      endOdometerM: odometers.at(-1) ?? null,
+      timeZone: d.homeTimeZone,
+      periodStart,
+      ruleset: d.ruleset,
+    },
+    dayStart: iso(startMs),
+    dayEnd: iso(endMs),
+    segments,
+    totals: { lengthMs: day?.lengthMs ?? endMs - startMs, OFF: day?.OFF ?? 0, SB: day?.SB ?? 0, D: day?.D ?? 0, ON: day?.ON ?? 0 },
+    events: presented,
+    violations,
+    certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
+  };
+}

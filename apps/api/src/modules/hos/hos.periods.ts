@@ -1,0 +1,62 @@
+import type { DutyPeriod, DutyStatus, Special } from '@fleet/hos';
+import { DUTY_STATUSES, HOS_EVENT_TYPES } from '@fleet/api-contract';
+
+/** The slice of an active event that duty periods are made of. */
+export interface DutyEventFacts {
+  eventType: number;
+  eventCode: number;
+  /** ms since the epoch. */
+  at: number;
+}
+
+/** ELD duty-status event code (type 1) of a status: 1 OFF, 2 SB, 3 D, 4 ON. */
+export const statusCode = (s: DutyStatus): number => DUTY_STATUSES.indexOf(s) + 1;
+export const statusOfCode = (code: number): DutyStatus | null => DUTY_STATUSES[code - 1] ?? null;
+/** ELD special-category event code (type 3): 1 PC, 2 YM, 0 cleared. */
+export const specialCode = (s: 'PC' | 'YM' | null): number => (s === 'PC' ? 1 : s === 'YM' ? 2 : 0);
+export const specialOfCode = (code: number): 'PC' | 'YM' | null => (code === 1 ? 'PC' : code === 2 ? 'YM' : null);
+
+/** PC is personal use while off duty, YM yard moves while on duty: any other pairing is no special category. */
+const specialApplies = (status: DutyStatus, special: 'PC' | 'YM' | null): Special | undefined =>
+  (special === 'PC' && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
+
+/**
+ * Duty periods from one driver's active events (sorted by time, then sequence): each status lasts
+ * until the next change, the last one until `untilMs`. Events after `untilMs` are ignored; nothing
+ * before the first duty-status event is assumed.
+ */
+export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number): DutyPeriod[] {
+  const out: DutyPeriod[] = [];
+  let status: DutyStatus | null = null;
+  let special: 'PC' | 'YM' | null = null;
+  let start = 0;
+  let current: Special | undefined;
+  const close = (at: number) => {
+    if (status === null || at <= start) return;
+    const p: DutyPeriod = { status, start: new Date(start).toISOString(), end: new Date(at).toISOString() };
+    if (current) p.special = current;
+    out.push(p);
+  };
+  for (const e of events) {
+    if (e.at >= untilMs) break;
+    let nextStatus: DutyStatus | null = status;
+    let nextSpecial: 'PC' | 'YM' | null = special;
+    if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS) nextStatus = statusOfCode(e.eventCode) ?? status;
+    else if (e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY) nextSpecial = specialOfCode(e.eventCode);
+    else continue;
+    if (nextStatus === null) {
+      special = nextSpecial;
+      continue;
+    }
+    const nextCurrent = specialApplies(nextStatus, nextSpecial);
+    if (nextStatus !== status || nextCurrent !== current) {
+      close(e.at);
+      start = e.at;
+      status = nextStatus;
+      current = nextCurrent;
+    }
+    special = nextSpecial;
+  }
+  close(untilMs);
+  return out;
+}

@@ -1,0 +1,69 @@
+import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { HosOptions, RulesetId } from '@fleet/hos';
+import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { drivers, hosEvents } from '../../db/schema/index.ts';
+import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import type { DutyEventFacts } from './hos.periods.ts';
+
+const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
+
+/** What the engine needs of a driver: ruleset, home zone and exemptions (from the driver record). */
+export interface DriverHos {
+  id: string;
+  firstName: string;
+  lastName: string;
+  ruleset: RulesetId;
+  homeTimeZone: string;
+  shortHaul150: boolean;
+  sixteenHour: boolean;
+}
+
+export const driverHosColumns = {
+  id: drivers.id,
+  firstName: drivers.firstName,
+  lastName: drivers.lastName,
+  ruleset: sql<RulesetId>`${drivers.ruleset}`,
+  homeTimeZone: drivers.homeTimeZone,
+  shortHaul150: drivers.shortHaul150,
+  sixteenHour: drivers.sixteenHour,
+};
+
+/** The carrier's 24-hour period start time (organization setting, default midnight). */
+export async function periodStartOf(db: DbOrTx, orgId: string): Promise<string> {
+  return (await getOrganizationSettings(db, orgId)).periodStartTime ?? '00:00';
+}
+
+export function engineOptions(d: DriverHos, periodStart: string): HosOptions {
+  return { ruleset: d.ruleset, timeZone: d.homeTimeZone, cycleDayStart: periodStart, exemptions: { shortHaul150: d.shortHaul150, sixteenHour: d.sixteenHour } };
+}
+
+/**
+ * Every listed driver's active duty-status and special-category events from `fromMs` to `toMs`,
+ * plus each driver's last one of each type before `fromMs` (the status the range starts in), in
+ * one query for all drivers: grouped by driver, sorted by time then sequence.
+ */
+export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
+  const from = new Date(fromMs);
+  const to = new Date(toMs);
+  const who = driverIds ? inArray(hosEvents.driverId, driverIds) : isNotNull(hosEvents.driverId);
+  const base = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), inArray(hosEvents.eventType, DUTY_TYPES), who);
+  const cols = { driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, eventTime: hosEvents.eventTime, sequenceId: hosEvents.sequenceId };
+  const [inRange, before] = await Promise.all([
+    db.select(cols).from(hosEvents).where(and(base, gte(hosEvents.eventTime, from), lt(hosEvents.eventTime, to))),
+    db
+      .selectDistinctOn([hosEvents.driverId, hosEvents.eventType], cols)
+      .from(hosEvents)
+      .where(and(base, lt(hosEvents.eventTime, from)))
+      .orderBy(asc(hosEvents.driverId), asc(hosEvents.eventType), sql`${hosEvents.eventTime} desc`, sql`${hosEvents.sequenceId} desc`),
+  ]);
+  const out = new Map<string, Array<DutyEventFacts & { seq: number }>>();
+  for (const r of [...before, ...inRange]) {
+    if (!r.driverId) continue;
+    let list = out.get(r.driverId);
+    if (!list) out.set(r.driverId, (list = []));
+    list.push({ eventType: r.eventType, eventCode: r.eventCode, at: r.eventTime.getTime(), seq: r.sequenceId });
+  }
+  for (const list of out.values()) list.sort((x, y) => x.at - y.at || x.seq - y.seq);
+  return out;
+}

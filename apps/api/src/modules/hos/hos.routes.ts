@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  availabilityPageSchema,
+  availabilityQuery,
+  driverHosParams,
+  hosImportBodySchema,
+  hosImportResultSchema,
+  hosEventDetailSchema,
+  hosEventEditSchema,
+  hosEventParams,
+  hosLogDaySchema,
+  hosLogListQuery,
+  hosLogPageSchema,
+  hosLogIdParams,
+  orgIdParams,
+  violationPageSchema,
+  violationsQuery,
+} from '@fleet/api-contract';
+import { actorOf } from '../../plugins/auth.ts';
+import { orgErrors } from '../../lib/route-schemas.ts';
+import { importPeriods } from './hos-import.service.ts';
+import { listAvailability, listViolations } from './hos-clocks.service.ts';
+import { getLogDay } from './hos-log-day.service.ts';
+import { editEvent, getEvent } from './hos-events.service.ts';
+import { listLogDays } from './hos-log-list.service.ts';
+
+const tags = ['hos'];
+
+const hosRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
+    config: { permissions: ['HOS_IMPORT'] },
+    schema: {
+      tags,
+      summary: 'Import duty-status periods into a driver log (one transaction; refused whole when a period is unsorted, gapped or overlaps the records)',
+      params: driverHosParams,
+      body: hosImportBodySchema,
+      response: { 201: hosImportResultSchema, ...orgErrors() },
+    },
+    handler: async (req, reply) =>
+      reply.code(201).send(await importPeriods({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.params.driverId, req.body)),
+  });
+
+  app.get('/organizations/:orgId/violations', {
+    config: { permissions: ['VIO_LIST'] },
+    schema: {
+      tags,
+      summary: 'HoS violations of the drivers in a range (default the last 7 days, at most 31), newest first',
+      params: orgIdParams,
+      querystring: violationsQuery,
+      response: { 200: violationPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listViolations({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/availability', {
+    config: { permissions: ['AVAILABILITY_LIST'] },
+    schema: {
+      tags,
+      summary: "Each active driver's status and remaining hours at a time (default now)",
+      params: orgIdParams,
+      querystring: availabilityQuery,
+      response: { 200: availabilityPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listAvailability({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/hos_log', {
+    config: { permissions: ['HOS_LIST'] },
+    schema: {
+      tags,
+      summary: 'One row per active driver for a log day: hours per status, distance, violations, certification, form-and-manner problems',
+      params: orgIdParams,
+      querystring: hosLogListQuery,
+      response: { 200: hosLogPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listLogDays({ db: app.db, orgId: req.params.orgId }, req.query),
+  });
+
+  app.get('/organizations/:orgId/hos_log/:id', {
+    config: { permissions: ['HOS_READ'] },
+    schema: {
+      tags,
+      summary: "One driver's log day: §395.8 header, graph segments, totals, events with versions, violations, certification",
+      params: hosLogIdParams,
+      response: { 200: hosLogDaySchema, ...orgErrors() },
+    },
+    handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
+  });
+
+  const eventPath = '/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId';
+  app.get(eventPath, {
+    config: { permissions: ['HOS_READ'] },
+    schema: { tags, summary: 'One HoS event with the earlier versions it replaced', params: hosEventParams, response: { 200: hosEventDetailSchema, ...orgErrors() } },
+    handler: (req) => getEvent(app.db, req.params),
+  });
+
+  app.put(eventPath, {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: {
+      tags,
+      summary: 'Edit a duty-status event: a new version, the original kept inactive-changed; annotation of 4-60 characters required',
+      params: hosEventParams,
+      body: hosEventEditSchema,
+      response: { 200: hosEventDetailSchema, ...orgErrors() },
+    },
+    handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+  });
+};
+
+export default hosRoutes;

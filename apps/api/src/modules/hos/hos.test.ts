@@ -1,0 +1,388 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
+import { availabilityPageSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, violationPageSchema } from '@fleet/api-contract';
+import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
+import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
+
+let t: TestContext;
+let a: Awaited<ReturnType<typeof registryActors>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await registryActors(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const H = 3_600_000;
+type Part = [DutyStatus | 'OFF:PC' | 'ON:YM', number];
+
+/** Consecutive [status, hours] parts from a Chicago wall time in June 2026 (CDT, UTC-5), as the engine's own tests write them. */
+function log(startLocal: string, ...parts: Part[]): DutyPeriod[] {
+  let ms = Date.parse(`${startLocal}:00-05:00`);
+  return parts.map(([what, hours]) => {
+    const [status, special] = what.split(':') as [DutyStatus, 'PC' | 'YM' | undefined];
+    const p: DutyPeriod = { status, start: new Date(ms).toISOString(), end: new Date((ms += Math.round(hours * H))).toISOString() };
+    if (special) p.special = special;
+    return p;
+  });
+}
+const repeat = (n: number, parts: Part[]): Part[] => Array.from({ length: n }, () => parts).flat();
+const shift1: Part[] = [['ON', 1], ['D', 8], ['OFF', 0.5], ['D', 3], ['ON', 1.5]];
+
+// Inputs of the engine's own tests (packages/hos/test/us-property.test.ts, other-rulesets.test.ts).
+const SCENARIOS: Array<[string, RulesetId, DutyPeriod[]]> = [
+  ['14-hour example, compliant', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['OFF', 4], ['D', 5], ['OFF', 10])],
+  ['driving 15 minutes past the 14th hour', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['OFF', 4], ['D', 5.25], ['OFF', 10])],
+  ['11-hour example past the limit', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['ON', 1], ['D', 7], ['OFF', 0.5], ['D', 4.5], ['OFF', 10])],
+  ['Ex4: 12 h of driving by 15:00', 'US_PROPERTY_70_8', log('2026-06-01T00:00', ['ON', 1], ['D', 4], ['OFF', 1], ['D', 4], ['OFF', 1], ['D', 4], ['OFF', 10])],
+  ['Ex2: shift ending at the 14th hour after OFF+SB', 'US_PROPERTY_70_8', log('2026-06-01T00:00', ['OFF', 10], ['ON', 1], ['D', 5], ['OFF', 1], ['D', 5], ['OFF', 1], ['SB', 8], ['OFF', 1], ['ON', 1], ['D', 4], ['OFF', 1], ['D', 4], ['ON', 2], ['D', 2], ['OFF', 10])],
+  ['egregious driving', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['D', 8], ['OFF', 1], ['D', 7.5], ['OFF', 10])],
+  ['9.5 h off is not a restart', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ...shift1, ['OFF', 9.5], ['D', 1], ['OFF', 10])],
+  ['10 h sleeper berth restarts', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ...shift1, ['SB', 10], ['D', 1], ['OFF', 10])],
+  ['OFF+SB+OFF restarts', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ...shift1, ['OFF', 3], ['SB', 6], ['OFF', 1], ['D', 1], ['OFF', 10])],
+  ['personal conveyance is off duty', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ...shift1, ['OFF', 6], ['OFF:PC', 1], ['OFF', 3], ['D', 7], ['OFF', 10])],
+  ['yard moves are on duty', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['ON:YM', 10], ['D', 5], ['OFF', 10])],
+  ['yard moves are a break from driving', 'US_PROPERTY_70_8', log('2026-06-01T06:00', ['D', 8], ['ON:YM', 0.5], ['D', 1], ['OFF', 10])],
+  ['60-hour week with a 34-hour restart', 'US_PROPERTY_60_7', log('2026-06-01T06:00', ...repeat(4, [['ON', 4], ['D', 8], ['OFF', 12]]), ['ON', 4], ['D', 8], ['OFF', 34], ['D', 1], ['OFF', 8])],
+  ['bus: 10.5 h of driving', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['ON', 1], ['D', 10.5], ['OFF', 8])],
+  ['bus: 15 h of on-duty time', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['ON', 5], ['OFF', 4], ['ON', 5], ['D', 6], ['OFF', 8])],
+  ['bus: OFF is not a sleeper period', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['ON', 1], ['D', 5], ['SB', 4], ['D', 4], ['OFF', 4], ['D', 3], ['OFF', 8])],
+  ['bus: no 34-hour restart', 'US_PASSENGER_60_7', log('2026-06-01T06:00', ...repeat(4, [['ON', 4], ['D', 8], ['OFF', 12]]), ['ON', 4], ['D', 8], ['OFF', 34], ['D', 1], ['OFF', 8])],
+  ['Canada: 14 h of driving', 'CA_SOUTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 7], ['OFF', 1], ['D', 7], ['OFF', 10])],
+  ['Canada: 8 h off is not a shift reset', 'CA_SOUTH_CYCLE_1', log('2026-06-01T00:00', ['D', 7], ['OFF', 8], ['D', 7], ['OFF', 10])],
+  ['Canada: the day limits', 'CA_SOUTH_CYCLE_1', log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13])],
+  ['Canada cycle 1: six 12-hour days', 'CA_SOUTH_CYCLE_1', log('2026-06-01T06:00', ...repeat(6, [['D', 12], ['OFF', 12]]))],
+  ['Canada cycle 2: 13-hour days', 'CA_SOUTH_CYCLE_2', log('2026-06-01T06:00', ...repeat(5, [['D', 13], ['OFF', 11]]), ['D', 5], ['OFF', 30], ['D', 1], ['OFF', 10])],
+  ['Canada: sleeper split', 'CA_SOUTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['SB', 7], ['D', 5], ['OFF', 3], ['D', 3], ['OFF', 10])],
+  ['Texas: 12.5 h of driving', 'TX_INTRASTATE', log('2026-06-01T06:00', ['ON', 1], ['D', 12.5], ['OFF', 8])],
+  ['Texas: a week of 14-hour days', 'TX_INTRASTATE', log('2026-06-01T06:00', ...repeat(4, [['ON', 2], ['D', 12], ['OFF', 10]]), ['ON', 2], ['D', 12], ['OFF', 20], ['D', 1], ['OFF', 8])],
+  ['Texas: OFF is not a sleeper period', 'TX_INTRASTATE', log('2026-06-01T06:00', ['ON', 1], ['D', 6], ['SB', 4], ['D', 5], ['OFF', 4], ['D', 4], ['OFF', 8])],
+  ['California: 12.5 h of driving', 'CA_INTRASTATE', log('2026-06-01T06:00', ['ON', 1], ['D', 6], ['OFF', 2], ['D', 6.5], ['OFF', 10])],
+  ['California: 16-hour window', 'CA_INTRASTATE', log('2026-06-01T06:00', ['ON', 4], ['D', 6], ['OFF', 5], ['D', 6], ['OFF', 10])],
+  ['California: an 80-hour week', 'CA_INTRASTATE', log('2026-06-01T06:00', ...repeat(6, [['ON', 2], ['D', 12], ['OFF', 10]]), ['ON', 2], ['D', 8], ['OFF', 20], ['D', 1], ['OFF', 10])],
+];
+
+const org = (rest: string) => `/api/v1/organizations/${a.orgId}${rest}`;
+
+async function newDriver(over: Record<string, unknown> = {}): Promise<{ id: string; lastName: string }> {
+  const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago', ...over }) });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+const importUrl = (driverId: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}/drivers/${driverId}/hos_log/import`;
+const importPeriods = (driverId: string, periods: DutyPeriod[], headers: Record<string, string> = a.admin, source = 'Acme ELD') =>
+  t.app.inject({ method: 'POST', url: importUrl(driverId), headers, payload: { source, periods } });
+
+const opts = (ruleset: RulesetId): HosOptions => ({ ruleset, timeZone: 'America/Chicago', cycleDayStart: '00:00', exemptions: { shortHaul150: false, sixteenHour: false } });
+const brief = (vs: Array<{ rule: string; start: string; end: string; severity: string }>) => vs.map((v) => [v.rule, v.start, v.end, v.severity]);
+
+describe('imported engine scenarios read back through the API', () => {
+  it('covers 20 scenarios or more and every ruleset', () => {
+    expect(SCENARIOS.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(SCENARIOS.map((s) => s[1])).size).toBe(8);
+  });
+
+  it.each(SCENARIOS)('%s (%s): the same violations and clocks as the engine', async (_name, ruleset, periods) => {
+    const d = await newDriver({ ruleset });
+    const res = await importPeriods(d.id, periods);
+    expect(res.statusCode, res.body).toBe(201);
+    const result = hosImportResultSchema.parse(res.json());
+    expect(result).toMatchObject({ driverId: d.id, from: periods[0]!.start, to: periods.at(-1)!.end });
+
+    const from = periods[0]!.start;
+    const to = periods.at(-1)!.end;
+    const vio = await t.app.inject({ method: 'GET', url: org(`/violations?driverId=${d.id}&from=${from}&to=${to}&size=500`), headers: a.admin });
+    expect(vio.statusCode, vio.body).toBe(200);
+    const page = violationPageSchema.parse(vio.json());
+    const expected = auditLog(periods, opts(ruleset)).violations;
+    // The API lists newest first, the engine oldest first; both keep the engine's rule order within one instant.
+    const newestFirst = [...expected].sort((x, y) => Date.parse(y.start) - Date.parse(x.start));
+    expect(brief(page.content)).toEqual(brief(newestFirst));
+    expect(page.totalElements).toBe(expected.length);
+    for (const v of page.content) expect(v).toMatchObject({ ruleset, driver: { id: d.id }, durationMs: Date.parse(v.end) - Date.parse(v.start) });
+
+    // Clocks at the middle and the end of every period.
+    for (const p of periods) {
+      for (const at of [new Date((Date.parse(p.start) + Date.parse(p.end)) / 2).toISOString(), p.end]) {
+        const av = await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&search=${d.lastName}&size=500`), headers: a.admin });
+        expect(av.statusCode, av.body).toBe(200);
+        const row = availabilityPageSchema.parse(av.json()).content.find((r) => r.driver.id === d.id)!;
+        const c = clocksAt(periods, at, opts(ruleset));
+        expect({ strict: row.strict, provisional: row.provisional, cycleUsedMs: row.cycleUsedMs }, `${at}`).toEqual(c);
+        const s = c.strict;
+        expect(row.availableDriveMs).toBe(Math.min(s.driveMs, s.windowMs, s.breakMs ?? Infinity, s.cycleMs));
+      }
+    }
+  });
+});
+
+describe('importing', () => {
+  it('stores events with origin other and the source in the annotation, and logs the import', async () => {
+    const d = await newDriver();
+    const periods = log('2026-07-01T06:00', ['ON', 1], ['D', 4], ['OFF:PC', 1], ['OFF', 20]);
+    const res = await importPeriods(d.id, periods, a.admin, 'Motive export');
+    expect(res.statusCode).toBe(201);
+    // 4 duty-status changes, PC set and cleared.
+    expect(res.json()).toMatchObject({ events: 6, logs: [{ date: '2026-07-01' }, { date: '2026-07-02' }] });
+    const rows = (await t.database.db.execute(
+      `select event_type, event_code, record_status, record_origin, annotation, log_date::text as log_date from hos_events where driver_id = '${d.id}' order by sequence_id` as never,
+    )) as unknown as { rows: Array<Record<string, unknown>> };
+    expect(rows.rows.map((r) => [r.event_type, r.event_code])).toEqual([[1, 4], [1, 3], [1, 1], [3, 1], [1, 1], [3, 0]]);
+    expect(new Set(rows.rows.map((r) => `${r.record_status}/${r.record_origin}/${r.annotation}`))).toEqual(new Set(['1/3/Imported from Motive export']));
+    expect(rows.rows.at(-1)!.log_date).toBe('2026-07-01');
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG']);
+  });
+
+  it('refuses unsorted, gapped and overlapping periods with a 400 naming index and field, and stores nothing', async () => {
+    const d = await newDriver();
+    const good = log('2026-07-01T06:00', ['ON', 1], ['D', 4], ['OFF', 10]);
+    const gap = [good[0]!, { ...good[1]!, start: new Date(Date.parse(good[1]!.start) + 60_000).toISOString() }, good[2]!];
+    const unsorted = [good[1]!, good[0]!, good[2]!];
+    const overlap = [good[0]!, { ...good[1]!, start: new Date(Date.parse(good[1]!.start) - 60_000).toISOString() }, good[2]!];
+    const backwards = [good[0]!, { ...good[1]!, end: new Date(Date.parse(good[1]!.start) - 60_000).toISOString() }, good[2]!];
+    for (const [periods, field] of [[gap, 'periods.1.start'], [unsorted, 'periods.1.'], [overlap, 'periods.1.start'], [backwards, 'periods.1.end']] as const) {
+      const res = await importPeriods(d.id, periods);
+      expect(res.statusCode, JSON.stringify(periods)).toBe(400);
+      expect(expectErrorBody(res.json(), 400).technicalMessage).toContain(field);
+    }
+    const bad = await importPeriods(d.id, [{ ...good[0]!, status: 'DRIVE' as never, start: 'yesterday' }]);
+    expectFieldErrors(bad.json(), 400, { 'periods.0.status': 'Status must be OFF, SB, D or ON', 'periods.0.start': 'Start must be an instant' });
+    const rows = (await t.database.db.execute(`select count(*)::int as n from hos_events where driver_id = '${d.id}'` as never)) as unknown as { rows: Array<{ n: number }> };
+    expect(rows.rows[0]!.n).toBe(0);
+
+    // Against stored records: overlapping them, or leaving a gap before the next one.
+    expect((await importPeriods(d.id, good)).statusCode).toBe(201);
+    const again = await importPeriods(d.id, log('2026-07-01T10:00', ['D', 1], ['OFF', 1]));
+    expectFieldErrors(again.json(), 400, { 'periods.1.start': "Period 1 overlaps the driver's records" });
+    const inside = await importPeriods(d.id, log('2026-07-01T08:00', ['D', 1]));
+    expectFieldErrors(inside.json(), 400, { 'periods.0.start': "Period 0 overlaps the driver's records" });
+    const before = await importPeriods(d.id, log('2026-06-30T20:00', ['OFF', 9]));
+    expectFieldErrors(before.json(), 400, { 'periods.0.end': "Period 0 leaves a gap before the driver's next record" });
+    expect((await importPeriods(d.id, log('2026-06-30T20:00', ['OFF', 10]))).statusCode).toBe(201);
+    const count = (await t.database.db.execute(`select count(*)::int as n from hos_events where driver_id = '${d.id}'` as never)) as unknown as { rows: Array<{ n: number }> };
+    expect(count.rows[0]!.n).toBe(4);
+    // After the last record: the import ends the recorded status.
+    expect((await importPeriods(d.id, log('2026-07-02T06:00', ['ON', 1]))).statusCode).toBe(201);
+  });
+
+  it('answers 401, 403 without HOS_IMPORT, 404 for another organization or driver', async () => {
+    const d = await newDriver();
+    const periods = log('2026-07-01T06:00', ['ON', 1], ['OFF', 10]);
+    expect((await t.app.inject({ method: 'POST', url: importUrl(d.id), payload: { source: 'x', periods } })).statusCode).toBe(401);
+    expect((await importPeriods(d.id, periods, a.dispatcher)).statusCode).toBe(403);
+    const reader = await userWithPermissions(t, a.orgId, ['HOS_LIST', 'HOS_READ', 'VIO_LIST', 'AVAILABILITY_LIST']);
+    expect((await importPeriods(d.id, periods, reader)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: importUrl(d.id, a.otherOrgId), headers: a.other, payload: { source: 'x', periods } })).statusCode).toBe(404);
+    const foreign = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers/${d.id}/hos_log/import`, headers: a.other, payload: { source: 'x', periods } });
+    expect(foreign.statusCode).toBe(404);
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: a.admin })).json();
+    expect(me.permissions).toContain('HOS_IMPORT');
+  });
+});
+
+describe('violations and availability lists', () => {
+  it('pages violations newest first, filters by rule and severity, and checks the range', async () => {
+    const d = await newDriver();
+    const periods = log('2026-08-03T00:00', ['ON', 1], ['D', 4], ['OFF', 1], ['D', 4], ['OFF', 1], ['D', 4], ['OFF', 10], ['D', 12], ['OFF', 10]);
+    expect((await importPeriods(d.id, periods)).statusCode).toBe(201);
+    const q = `from=2026-08-02T00:00:00Z&to=2026-08-06T00:00:00Z&driverId=${d.id}`;
+    const all = violationPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/violations?${q}&size=500`), headers: a.admin })).json());
+    expect(all.totalElements).toBeGreaterThan(2);
+    const starts = all.content.map((v) => Date.parse(v.start));
+    expect([...starts].sort((x, y) => y - x)).toEqual(starts);
+    const paged = (await t.app.inject({ method: 'GET', url: org(`/violations?${q}&size=2&page=1`), headers: a.admin })).json();
+    expect(paged).toMatchObject({ page: 1, size: 2, totalElements: all.totalElements });
+    expect(paged.content).toEqual(all.content.slice(2, 4));
+    const driving = (await t.app.inject({ method: 'GET', url: org(`/violations?${q}&rule=DRIVING_LIMIT`), headers: a.admin })).json();
+    expect(driving.content.every((v: { rule: string }) => v.rule === 'DRIVING_LIMIT')).toBe(true);
+    expect(driving.totalElements).toBe(all.content.filter((v) => v.rule === 'DRIVING_LIMIT').length);
+    const egregious = (await t.app.inject({ method: 'GET', url: org(`/violations?${q}&severity=EGREGIOUS`), headers: a.admin })).json();
+    expect(egregious.totalElements).toBe(all.content.filter((v) => v.severity === 'EGREGIOUS').length);
+    expect(all.content[0]!.logDate).toBe('2026-08-04');
+
+    const bad = await t.app.inject({ method: 'GET', url: org('/violations?from=2026-08-10T00:00:00Z&to=2026-08-01T00:00:00Z'), headers: a.admin });
+    expectFieldErrors(bad.json(), 400, { to: 'To must be after From' });
+    const long = await t.app.inject({ method: 'GET', url: org('/violations?from=2026-01-01T00:00:00Z&to=2026-08-01T00:00:00Z'), headers: a.admin });
+    expectFieldErrors(long.json(), 400, { to: 'The range may cover at most 31 days' });
+    expect((await t.app.inject({ method: 'GET', url: org('/violations?rule=SPEEDING'), headers: a.admin })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: org('/violations?from=monday'), headers: a.admin })).statusCode).toBe(400);
+    const noVio = await userWithPermissions(t, a.orgId, ['HOS_LIST']);
+    expect((await t.app.inject({ method: 'GET', url: org('/violations'), headers: noVio })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: org('/availability'), headers: noVio })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/violations`, headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/availability`, headers: a.other })).statusCode).toBe(404);
+  });
+
+  it("lists every active driver's availability, with status, since and restart, sorted and paged", async () => {
+    const d = await newDriver({ lastName: 'Availabilitytest' });
+    expect((await importPeriods(d.id, log('2026-09-01T06:00', ['ON', 1], ['D', 5], ['OFF', 3]))).statusCode).toBe(201);
+    const at = '2026-09-01T18:00:00.000Z'; // 13:00 CDT, 1 h into the OFF period (which lasts until the next record)
+    const page = availabilityPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&size=500`), headers: a.dispatcher })).json());
+    const drivers = (await t.app.inject({ method: 'GET', url: org('/drivers?status=ACTIVE&size=1'), headers: a.admin })).json();
+    expect(page.totalElements).toBe(drivers.totalElements);
+    const mine = page.content.find((r) => r.driver.id === d.id)!;
+    expect(mine).toMatchObject({ status: 'OFF', since: '2026-09-01T17:00:00.000Z', restartCompleteAt: '2026-09-03T03:00:00.000Z', special: null });
+    expect(mine.availableDriveMs).toBe(6 * H);
+    // A driver without records: no status, every clock full.
+    const fresh = page.content.find((r) => r.status === null && r.ruleset === 'US_PROPERTY_70_8')!;
+    expect(fresh.strict).toMatchObject({ driveMs: 11 * H, windowMs: 14 * H, cycleMs: 70 * H });
+    const byDrive = availabilityPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&size=500&sort=availableDriveMs,asc`), headers: a.admin })).json());
+    const left = byDrive.content.map((r) => r.availableDriveMs);
+    expect(left).toEqual([...left].sort((x, y) => x - y));
+    expect(new Set(left).size).toBeGreaterThan(1);
+    const second = (await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&size=10&page=1`), headers: a.admin })).json();
+    expect(second.content).toEqual(page.content.slice(10, 20));
+    const badSort = await t.app.inject({ method: 'GET', url: org('/availability?sort=shoeSize,asc'), headers: a.admin });
+    expectFieldErrors(badSort.json(), 400, { sort: 'sort must be one of lastName, availableDriveMs, cycleUsedMs' });
+    expect((await t.app.inject({ method: 'GET', url: org('/availability?at=noon'), headers: a.admin })).statusCode).toBe(400);
+  });
+});
+
+describe('a log day', () => {
+  it('shows the header, segments, totals summing to the day, events, violations and certification', async () => {
+    const d = await newDriver({ ruleset: 'US_PROPERTY_70_8' });
+    // Covers 2026-10-05 whole (Chicago): starts the day before, ends the day after.
+    const periods = log('2026-10-04T20:00', ['OFF', 10], ['ON', 1], ['D', 7], ['OFF', 0.5], ['D', 5], ['OFF', 10]);
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json());
+    expect(imported.logs.map((l) => l.date)).toEqual(['2026-10-04', '2026-10-05', '2026-10-06']);
+    const id = imported.logs[1]!.id;
+    const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: a.dispatcher });
+    expect(res.statusCode, res.body).toBe(200);
+    const day = hosLogDaySchema.parse(res.json());
+    expect(day.header).toMatchObject({ date: '2026-10-05', driver: { id: d.id }, timeZone: 'America/Chicago', periodStart: '00:00', ruleset: 'US_PROPERTY_70_8', carrier: { name: 'Demo Freight' } });
+    expect(day).toMatchObject({ dayStart: '2026-10-05T05:00:00.000Z', dayEnd: '2026-10-06T05:00:00.000Z' });
+    const o = opts('US_PROPERTY_70_8');
+    const totals = dailyTotals(periods, o).find((x) => x.date === '2026-10-05')!;
+    expect(day.totals).toEqual({ lengthMs: totals.lengthMs, OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON });
+    expect(day.totals.OFF + day.totals.SB + day.totals.D + day.totals.ON).toBe(24 * H);
+    expect(day.segments.map((x) => [x.status, x.start, x.end])).toEqual([
+      ['OFF', '2026-10-05T05:00:00.000Z', '2026-10-05T11:00:00.000Z'],
+      ['ON', '2026-10-05T11:00:00.000Z', '2026-10-05T12:00:00.000Z'],
+      ['D', '2026-10-05T12:00:00.000Z', '2026-10-05T19:00:00.000Z'],
+      ['OFF', '2026-10-05T19:00:00.000Z', '2026-10-05T19:30:00.000Z'],
+      ['D', '2026-10-05T19:30:00.000Z', '2026-10-06T00:30:00.000Z'],
+      ['OFF', '2026-10-06T00:30:00.000Z', '2026-10-06T05:00:00.000Z'],
+    ]);
+    expect(day.events.map((e) => [e.status, e.at, e.recordStatus, e.recordOrigin])).toEqual([
+      ['ON', '2026-10-05T11:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['D', '2026-10-05T12:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['OFF', '2026-10-05T19:00:00.000Z', 'ACTIVE', 'OTHER'],
+      ['D', '2026-10-05T19:30:00.000Z', 'ACTIVE', 'OTHER'],
+      ['OFF', '2026-10-06T00:30:00.000Z', 'ACTIVE', 'OTHER'],
+    ]);
+    const expected = auditLog(periods, o).violations.filter((v) => Date.parse(v.end) > Date.parse(day.dayStart) && Date.parse(v.start) < Date.parse(day.dayEnd));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(brief(day.violations)).toEqual(brief(expected));
+    expect(day.certification).toEqual({ certified: false, certifiedAt: null, count: 0 });
+
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log/nope'), headers: a.admin })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/hos_log/${id}`, headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: a.other })).statusCode).toBe(404);
+    const listOnly = await userWithPermissions(t, a.orgId, ['HOS_LIST']);
+    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/${id}`), headers: listOnly })).statusCode).toBe(403);
+  });
+});
+
+describe('the log list of a day', () => {
+  it('has one row per active driver with hours, violations, certification and problems, searched and paged', async () => {
+    const d = await newDriver({ lastName: 'Loglisttest' });
+    const periods = log('2026-10-11T20:00', ['OFF', 10], ['ON', 1], ['D', 7], ['OFF', 0.5], ['D', 5], ['OFF', 10]);
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json());
+    const mine = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&search=loglisttest'), headers: a.dispatcher })).json());
+    expect(mine.totalElements).toBe(1);
+    const o = opts('US_PROPERTY_70_8');
+    const totals = dailyTotals(periods, o).find((x) => x.date === '2026-10-12')!;
+    const dayStart = Date.parse('2026-10-12T05:00:00Z');
+    const dayEnd = Date.parse('2026-10-13T05:00:00Z');
+    const violations = auditLog(periods, o).violations.filter((v) => Date.parse(v.end) > dayStart && Date.parse(v.start) < dayEnd);
+    expect(mine.content[0]).toEqual({
+      driver: { id: d.id, firstName: 'Test', lastName: 'Loglisttest' },
+      date: '2026-10-12',
+      logId: imported.logs[1]!.id,
+      vehicles: [],
+      totals: { OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON },
+      distanceM: null,
+      violationCount: violations.length,
+      certified: false,
+      lastEvent: { at: '2026-10-13T00:30:00.000Z', status: 'OFF' },
+      problems: ['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'],
+    });
+    expect(violations.length).toBeGreaterThan(0);
+
+    const all = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=500'), headers: a.admin })).json());
+    const active = (await t.app.inject({ method: 'GET', url: org('/drivers?status=ACTIVE&size=1'), headers: a.admin })).json();
+    expect(all.totalElements).toBe(active.totalElements);
+    const idle = all.content.find((r) => r.driver.id !== d.id && r.logId === null)!;
+    expect(idle).toMatchObject({ violationCount: 0, certified: false, problems: [] });
+    const second = (await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=5&page=1'), headers: a.admin })).json();
+    expect(second.content).toEqual(all.content.slice(5, 10));
+    const byViolations = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&size=500&sort=violationCount,desc'), headers: a.admin })).json());
+    expect(byViolations.content[0]!.violationCount).toBe(Math.max(...all.content.map((r) => r.violationCount)));
+
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/hos_log?date=12/10/2026'), headers: a.admin })).json(), 400, { date: 'Log day must be a date like 2026-06-01' });
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log'), headers: a.admin })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12&sort=mood,asc'), headers: a.admin })).statusCode).toBe(400);
+    const vioOnly = await userWithPermissions(t, a.orgId, ['VIO_LIST']);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: vioOnly })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-12'), headers: a.other })).statusCode).toBe(404);
+  });
+});
+
+describe('editing events', () => {
+  it('writes a new version and keeps the original inactive-changed, with its annotation and an activity row', async () => {
+    const d = await newDriver();
+    const periods = log('2026-10-20T06:00', ['ON', 1], ['D', 4], ['OFF', 10]);
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json()).logs;
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    const off = day.events.find((e) => e.status === 'OFF')!;
+    const eventUrl = (id: string, headers: Record<string, string> = a.admin) => ({ url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${id}`), headers });
+    const edit = (id: string, payload: Record<string, unknown>, headers: Record<string, string> = a.admin) => t.app.inject({ method: 'PUT', ...eventUrl(id, headers), payload });
+
+    const noNote = await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z', annotation: 'no' });
+    expectFieldErrors(noNote.json(), 400, { annotation: 'Annotation must be at least 4 characters' });
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z' })).statusCode).toBe(400);
+    const outside = await edit(off.id, { status: 'OFF', at: '2026-10-20T11:00:00Z', annotation: 'Stopped earlier' });
+    expectFieldErrors(outside.json(), 400, { at: 'Time must stay between the previous and the next duty status' });
+
+    const res = await edit(off.id, { status: 'ON', at: '2026-10-20T15:30:00Z', annotation: 'Unloading, not off duty' });
+    expect(res.statusCode, res.body).toBe(200);
+    const edited = hosEventDetailSchema.parse(res.json());
+    expect(edited).toMatchObject({ status: 'ON', at: '2026-10-20T15:30:00.000Z', recordStatus: 'ACTIVE', recordOrigin: 'OTHER', annotation: 'Unloading, not off duty', replacesEventId: off.id });
+    expect(edited.versions).toEqual([{ ...off, recordStatus: 'INACTIVE_CHANGED' }]);
+    expect(edited.sequenceId).toBeGreaterThan(off.sequenceId);
+    // The original is kept; only the active version counts.
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z', annotation: 'Second try' })).statusCode).toBe(400);
+    const after = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    expect(after.events.map((e) => [e.status, e.recordStatus])).toEqual([['ON', 'ACTIVE'], ['D', 'ACTIVE'], ['ON', 'ACTIVE'], ['OFF', 'INACTIVE_CHANGED']]);
+    expect(after.segments.filter((x) => x.status === 'ON').at(-1)).toMatchObject({ start: '2026-10-20T15:30:00.000Z' });
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'EDIT_HOS_EVENT']);
+    const got = hosEventDetailSchema.parse((await t.app.inject({ method: 'GET', ...eventUrl(edited.id) })).json());
+    expect(got).toEqual(edited);
+
+    expect((await edit(edited.id, { status: 'ON', at: '2026-10-20T15:30:00Z', annotation: 'Dispatcher edit' }, a.dispatcher)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', ...eventUrl(edited.id, a.other) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${edited.id}`, headers: a.other })).statusCode).toBe(404);
+  });
+
+  it('never shortens automatically recorded driving or turns it into another status', async () => {
+    const d = await newDriver();
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-22T06:00', ['ON', 1]))).json()).logs;
+    // As the ELD records it: automatic driving from 07:00, then the driver's own OFF at 11:00 (CDT).
+    await t.database.db.execute(
+      `insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values
+       ('${a.orgId}', '${d.id}', 10, 1, 3, 1, '2026-10-22T12:00:00Z', '2026-10-22'), ('${a.orgId}', '${d.id}', 11, 1, 1, 2, '2026-10-22T16:00:00Z', '2026-10-22')` as never,
+    );
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    const drive = day.events.find((e) => e.status === 'D')!;
+    const off = day.events.find((e) => e.status === 'OFF')!;
+    expect(drive.recordOrigin).toBe('AUTOMATIC');
+    const edit = (id: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${id}`), headers: a.admin, payload });
+    expectFieldErrors((await edit(drive.id, { status: 'ON', at: drive.at, annotation: 'Was not driving' })).json(), 400, { status: 'Automatically recorded driving cannot be shortened or changed to another status' });
+    expectFieldErrors((await edit(drive.id, { status: 'D', at: '2026-10-22T12:30:00Z', annotation: 'Started later' })).json(), 400, { status: 'Automatically recorded driving cannot be shortened' });
+    expectFieldErrors((await edit(off.id, { status: 'OFF', at: '2026-10-22T15:00:00Z', annotation: 'Stopped earlier' })).json(), 400, { at: 'Automatically recorded driving cannot be shortened' });
+    // Lengthening it is allowed: the OFF moves later.
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-22T16:30:00Z', annotation: 'Parked later' })).statusCode).toBe(200);
+  });
+});

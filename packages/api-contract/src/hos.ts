@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import { RULESET_IDS } from '@fleet/hos';
+import { defineLabels } from './field-words.ts';
+import { pageQuerySchema, pageSchema } from './paging.ts';
+import { assetRef, driverRef } from './registry-fields.ts';
+import { requiredText } from './validation.ts';
+
+// Hours-of-service records (issue 15, decision 0091): the ELD event model of 49 CFR 395 Appendix A
+// stored as events; duty periods, clocks and violations derived from the active ones by @fleet/hos.
+
+defineLabels({
+  source: 'Source',
+  periods: 'Periods',
+  special: 'Special driving category',
+  driverId: 'Driver',
+  severity: 'Severity',
+  rule: 'Rule',
+  at: 'Time',
+  from: 'From',
+  to: 'To',
+  date: 'Log day',
+  annotation: 'Annotation',
+  locationDescription: 'Location',
+  'periods.status': 'Status',
+  'periods.start': 'Start',
+  'periods.end': 'End',
+});
+
+export const DUTY_STATUSES = ['OFF', 'SB', 'D', 'ON'] as const;
+/** Special driving categories an ELD records (event type 3): personal conveyance, yard moves. */
+export const SPECIAL_CATEGORIES = ['PC', 'YM'] as const;
+export const VIOLATION_RULES = [
+  'DRIVING_LIMIT',
+  'WINDOW_LIMIT',
+  'BREAK_REQUIRED',
+  'CYCLE_LIMIT',
+  'ON_DUTY_LIMIT',
+  'SHIFT_ELAPSED_LIMIT',
+  'DAILY_DRIVING_LIMIT',
+  'DAILY_ON_DUTY_LIMIT',
+  'DAILY_OFF_DUTY',
+  'CYCLE_OFF_DUTY_REQUIRED',
+] as const;
+export const SEVERITIES = ['NOMINAL', 'VIOLATION', 'EGREGIOUS'] as const;
+
+/** ELD event types (Appendix A Table 6). */
+export const HOS_EVENT_TYPES = {
+  DUTY_STATUS: 1,
+  INTERMEDIATE_LOG: 2,
+  SPECIAL_CATEGORY: 3,
+  CERTIFICATION: 4,
+  LOGIN_LOGOUT: 5,
+  ENGINE_POWER: 6,
+  MALFUNCTION: 7,
+} as const;
+/** ELD record status (7.23). */
+export const HOS_RECORD_STATUSES = { ACTIVE: 1, INACTIVE_CHANGED: 2, INACTIVE_CHANGE_REQUESTED: 3, INACTIVE_CHANGE_REJECTED: 4 } as const;
+/** ELD record origin (7.22). */
+export const HOS_RECORD_ORIGINS = { AUTOMATIC: 1, DRIVER: 2, OTHER: 3, UNIDENTIFIED: 4 } as const;
+
+export type HosRecordStatus = keyof typeof HOS_RECORD_STATUSES;
+export type HosRecordOrigin = keyof typeof HOS_RECORD_ORIGINS;
+
+const instant = (label: string) =>
+  z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
+const day = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-06-01`)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label} must be a date like 2026-06-01`);
+
+// ---------------------------------------------------------------- import
+
+export const HOS_IMPORT_MAX_PERIODS = 5000;
+
+/** One duty-status period to import: sorted, contiguous, not overlapping the driver's records. */
+export const hosImportPeriodSchema = z.object({
+  status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
+  start: instant('Start'),
+  end: instant('End'),
+  special: z.enum(SPECIAL_CATEGORIES, { error: () => 'Special driving category must be PC or YM' }).optional(),
+});
+
+export const hosImportBodySchema = z.object({
+  // "Imported from {source}" is the events' annotation, at most 60 characters (Appendix A 4.5.1).
+  source: requiredText('Source', 46),
+  periods: z.array(hosImportPeriodSchema).min(1, 'Periods must hold at least one period').max(HOS_IMPORT_MAX_PERIODS, `Periods must hold at most ${HOS_IMPORT_MAX_PERIODS} periods`),
+});
+export type HosImportBody = z.infer<typeof hosImportBodySchema>;
+
+export const hosLogDayRef = z.object({ id: z.string(), date: z.string() });
+
+export const hosImportResultSchema = z.object({
+  driverId: z.string(),
+  /** Events written (a PC or YM period also writes its special-category events). */
+  events: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  /** The log days the import touched. */
+  logs: z.array(hosLogDayRef),
+});
+export type HosImportResult = z.infer<typeof hosImportResultSchema>;
+
+export const driverHosParams = z.object({ orgId: z.uuid(), driverId: z.uuid('driverId must be a driver id') });
+export const hosLogIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a log id') });
+
+// ---------------------------------------------------------------- clocks and violations
+
+export const hosClocksSchema = z.object({
+  driveMs: z.number(),
+  windowMs: z.number(),
+  breakMs: z.number().nullable(),
+  cycleMs: z.number(),
+});
+
+export const violationSchema = z.object({
+  driver: driverRef,
+  rule: z.enum(VIOLATION_RULES),
+  start: z.string(),
+  end: z.string(),
+  durationMs: z.number(),
+  severity: z.enum(SEVERITIES),
+  /** Log day of the violation's start in the driver's home-terminal zone. */
+  logDate: z.string(),
+  ruleset: z.enum(RULESET_IDS),
+});
+export type HosViolation = z.infer<typeof violationSchema>;
+export const violationPageSchema = pageSchema(violationSchema);
+
+export const VIOLATIONS_MAX_RANGE_DAYS = 31;
+
+export const violationsQuery = pageQuerySchema
+  .omit({ search: true })
+  .extend({
+    from: instant('From').optional(),
+    to: instant('To').optional(),
+    driverId: z.uuid('driverId must be a driver id').optional(),
+    rule: z.enum(VIOLATION_RULES, { error: () => `Rule must be one of ${VIOLATION_RULES.join(', ')}` }).optional(),
+    severity: z.enum(SEVERITIES, { error: () => 'Severity must be NOMINAL, VIOLATION or EGREGIOUS' }).optional(),
+  });
+
+// ---------------------------------------------------------------- availability
+
+export const availabilitySchema = z.object({
+  driver: driverRef,
+  vehicle: assetRef.nullable(),
+  ruleset: z.enum(RULESET_IDS),
+  /** Duty status at `at`; null when the driver has no records before it. */
+  status: z.enum(DUTY_STATUSES).nullable(),
+  special: z.enum(SPECIAL_CATEGORIES).nullable(),
+  since: z.string().nullable(),
+  strict: hosClocksSchema,
+  provisional: hosClocksSchema,
+  cycleUsedMs: z.number(),
+  /** When a 34-hour restart would complete if the driver went (or stayed) off duty now; null where the ruleset has none. */
+  restartCompleteAt: z.string().nullable(),
+  /** Driving time available now: the smallest strict clock. */
+  availableDriveMs: z.number(),
+});
+export type Availability = z.infer<typeof availabilitySchema>;
+export const availabilityPageSchema = pageSchema(availabilitySchema);
+export const AVAILABILITY_SORT_FIELDS = ['lastName', 'availableDriveMs', 'cycleUsedMs'] as const;
+
+export const availabilityQuery = pageQuerySchema.extend({
+  at: instant('At').optional(),
+  groupId: z.uuid('groupId must be a group id').optional(),
+});
+
+// ---------------------------------------------------------------- log day
+
+export const hosEventSchema = z.object({
+  id: z.string(),
+  sequenceId: z.number().int(),
+  eventType: z.number().int(),
+  eventCode: z.number().int(),
+  /** Duty status (type 1) or special category (type 3, null when cleared) in words. */
+  status: z.enum(DUTY_STATUSES).nullable(),
+  special: z.enum(SPECIAL_CATEGORIES).nullable(),
+  recordStatus: z.enum(Object.keys(HOS_RECORD_STATUSES) as [HosRecordStatus, ...HosRecordStatus[]]),
+  recordOrigin: z.enum(Object.keys(HOS_RECORD_ORIGINS) as [HosRecordOrigin, ...HosRecordOrigin[]]),
+  at: z.string(),
+  logDate: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  locationDescription: z.string().nullable(),
+  vehicle: assetRef.nullable(),
+  odometerM: z.number().nullable(),
+  engineHours: z.number().nullable(),
+  annotation: z.string().nullable(),
+  replacesEventId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type HosEvent = z.infer<typeof hosEventSchema>;
+
+export const hosSegmentSchema = z.object({
+  status: z.enum(DUTY_STATUSES),
+  special: z.enum(SPECIAL_CATEGORIES).nullable(),
+  start: z.string(),
+  end: z.string(),
+});
+
+export const hosLogDaySchema = z.object({
+  id: z.string(),
+  header: z.object({
+    date: z.string(),
+    carrier: z.object({ name: z.string(), mainOffice: z.string().nullable(), dotNumber: z.string().nullable() }),
+    homeTerminal: z.string().nullable(),
+    driver: driverRef,
+    coDriver: driverRef.nullable(),
+    vehicles: z.array(assetRef),
+    trailers: z.array(assetRef),
+    shippingDocuments: z.array(z.string()),
+    /** Metres between the day's first and last odometer readings; null without readings. */
+    totalDistanceM: z.number().nullable(),
+    startOdometerM: z.number().nullable(),
+    endOdometerM: z.number().nullable(),
+    timeZone: z.string(),
+    /** The carrier's 24-hour period starting time, HH:mm. */
+    periodStart: z.string(),
+    ruleset: z.enum(RULESET_IDS),
+  }),
+  dayStart: z.string(),
+  dayEnd: z.string(),
+  segments: z.array(hosSegmentSchema),
+  totals: z.object({ lengthMs: z.number(), OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
+  /** The day's events, each active one followed by the versions it replaced. */
+  events: z.array(hosEventSchema),
+  violations: z.array(violationSchema.omit({ driver: true })),
+  certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
+});
+export type HosLogDay = z.infer<typeof hosLogDaySchema>;
+
+export const hosLogListQuery = pageQuerySchema.extend({
+  date: day('Log day'),
+  groupId: z.uuid('groupId must be a group id').optional(),
+});
+
+/** Form-and-manner problems of a log day (§395.8): a past day not certified, a driving day without shipping document or trailer. */
+export const HOS_LOG_PROBLEMS = ['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'] as const;
+
+export const hosLogRowSchema = z.object({
+  driver: driverRef,
+  date: z.string(),
+  /** The log row's id (the `{id}` of the log day); null when the driver has no records that day yet. */
+  logId: z.string().nullable(),
+  vehicles: z.array(assetRef),
+  totals: z.object({ OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
+  distanceM: z.number().nullable(),
+  violationCount: z.number().int(),
+  certified: z.boolean(),
+  lastEvent: z.object({ at: z.string(), status: z.enum(DUTY_STATUSES) }).nullable(),
+  problems: z.array(z.enum(HOS_LOG_PROBLEMS)),
+});
+export type HosLogRow = z.infer<typeof hosLogRowSchema>;
+export const hosLogPageSchema = pageSchema(hosLogRowSchema);
+
+// ---------------------------------------------------------------- events
+
+export const hosEventParams = z.object({
+  orgId: z.uuid(),
+  driverId: z.uuid('driverId must be a driver id'),
+  logId: z.uuid('logId must be a log id'),
+  eventId: z.uuid('eventId must be an event id'),
+});
+
+/** An edit of a duty-status event: a new version; the original is kept inactive-changed. */
+export const hosEventEditSchema = z.object({
+  status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
+  at: instant('Time'),
+  annotation: z
+    .string({ error: () => 'Annotation is a required field' })
+    .trim()
+    .min(4, 'Annotation must be at least 4 characters')
+    .max(60, 'Annotation must be at most 60 characters'),
+  locationDescription: z.string().trim().max(60, 'Location must be at most 60 characters').nullish().transform((v) => v || null),
+});
+export type HosEventEdit = z.output<typeof hosEventEditSchema>;
+
+export const hosEventDetailSchema = hosEventSchema.extend({
+  /** Earlier versions this event replaced, newest first. */
+  versions: z.array(hosEventSchema),
+});
+export type HosEventDetail = z.infer<typeof hosEventDetailSchema>;

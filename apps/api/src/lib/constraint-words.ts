@@ -39,8 +39,11 @@ const UNIQUE: Record<string, UniqueWords> = {
   retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
 };
 
-/** Unique indexes no request field can clash on (random token hashes): a clash gets the generic words. */
-export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq'];
+/**
+ * Unique indexes no request field can clash on (random token hashes; HoS sequence ids and driver-day
+ * logs the server assigns): a clash gets the generic words.
+ */
+export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

@@ -123,6 +123,8 @@ export const violationSchema = z.object({
   /** Log day of the violation's start in the driver's home-terminal zone. */
   logDate: z.string(),
   ruleset: z.enum(RULESET_IDS),
+  /** The log day's id (the `{id}` of `hos_log/{id}`), to open the day at the violation. */
+  logId: z.string(),
 });
 export type HosViolation = z.infer<typeof violationSchema>;
 export const violationPageSchema = pageSchema(violationSchema);
@@ -225,8 +227,11 @@ export const hosLogDaySchema = z.object({
   totals: z.object({ lengthMs: z.number(), OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
   /** The day's events, each active one followed by the versions it replaced. */
   events: z.array(hosEventSchema),
-  violations: z.array(violationSchema.omit({ driver: true })),
+  violations: z.array(violationSchema.omit({ driver: true, logId: true })),
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
+  /** The driver's day before (null before their first record) and after (null after today), to page through the log. */
+  previous: hosLogDayRef.nullable(),
+  next: hosLogDayRef.nullable(),
 });
 export type HosLogDay = z.infer<typeof hosLogDaySchema>;
 

@@ -10,7 +10,7 @@ import { invalidField } from '../../lib/errors.ts';
 import { likeTerm, toPage } from '../../lib/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { dutyPeriods } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, periodStartOf, type DriverHos } from './hos.repository.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 
 interface ReadScope {
@@ -73,7 +73,7 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   if (list.length === 0) return toPage([], 0, q);
   const events = await dutyEventsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs);
   const until = Math.min(toMs, now);
-  const out: HosViolation[] = [];
+  const out: Array<Omit<HosViolation, 'logId'>> = [];
   for (const d of list) {
     const periods = dutyPeriods(events.get(d.id) ?? [], until);
     if (periods.length === 0) continue;
@@ -89,7 +89,9 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   const rank = new Map(list.map((d, i) => [d.id, i]));
   const ruleRank = (r: string) => (VIOLATION_RULES as readonly string[]).indexOf(r);
   out.sort((x, y) => Date.parse(y.start) - Date.parse(x.start) || (rank.get(x.driver.id) ?? 0) - (rank.get(y.driver.id) ?? 0) || ruleRank(x.rule) - ruleRank(y.rule));
-  return toPage(out.slice(q.page * q.size, (q.page + 1) * q.size), out.length, q);
+  const page = out.slice(q.page * q.size, (q.page + 1) * q.size);
+  const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
+  return toPage(page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })), out.length, q);
 }
 
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */

@@ -6,8 +6,8 @@ import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/sch
 import { notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, periodStartOf } from './hos.repository.ts';
-import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
+import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -70,7 +70,17 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   const trailers = log.trailerIds.length
     ? await db.select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, log.trailerIds)))
     : [];
-  const periods = dutyPeriods(byDriver.get(d.id) ?? [], Math.min(endMs, Math.max(now, startMs)));
+  const dutyEvents = byDriver.get(d.id) ?? [];
+  const periods = dutyPeriods(dutyEvents, Math.min(endMs, Math.max(now, startMs)));
+  // Neighbours: the day before once the driver has records before this day, the day after up to today.
+  const prevDate = previousDate(log.logDate);
+  const followDate = nextDate(log.logDate);
+  const hasEarlier = dutyEvents.some((e) => e.at < startMs) || (await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), eq(hosLogs.logDate, prevDate)))).length > 0;
+  const neighbours = await ensureLogDays(db, orgId, [...(hasEarlier ? [{ driverId: d.id, logDate: prevDate }] : []), ...(endMs <= now ? [{ driverId: d.id, logDate: followDate }] : [])]);
+  const refOf = (date: string) => {
+    const id = neighbours.get(`${d.id}|${date}`);
+    return id ? { id, date } : null;
+  };
   const opts = engineOptions(d, periodStart);
   const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
   const segments = periods
@@ -110,5 +120,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     events: presented,
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
+    previous: refOf(prevDate),
+    next: refOf(followDate),
   };
 }

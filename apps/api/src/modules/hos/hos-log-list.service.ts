@@ -9,7 +9,7 @@ import { likeTerm, toPage } from '../../lib/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dutyPeriods, statusOfCode } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, periodStartOf } from './hos.repository.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
 
 const SORTS: Record<string, (r: HosLogRow) => number | string> = {
@@ -54,7 +54,17 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
       .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, q.date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
       .orderBy(hosEvents.eventTime, hosEvents.sequenceId),
   ]);
-  const logOf = new Map(logs.map((l) => [l.driverId, l]));
+  type LogFacts = Pick<(typeof logs)[number], 'id' | 'certifiedAt' | 'shippingDocuments' | 'trailerIds'>;
+  const logOf = new Map<string, LogFacts>(logs.map((l) => [l.driverId, l]));
+  // A begun day the driver is on the records for (a record before its end) gets a log row the screen can open.
+  const started = list.filter((d) => !logOf.has(d.id) && dayStartMs(q.date, d.homeTimeZone, periodStart) < now && (byDriver.get(d.id) ?? []).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)));
+  if (started.length) {
+    const ids = await ensureLogDays(db, orgId, started.map((d) => ({ driverId: d.id, logDate: q.date })));
+    for (const d of started) {
+      const logId = ids.get(`${d.id}|${q.date}`);
+      if (logId) logOf.set(d.id, { id: logId, certifiedAt: null, shippingDocuments: [], trailerIds: [] });
+    }
+  }
   const rows = list.map((d): HosLogRow => {
     const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
     const endMs = dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart);

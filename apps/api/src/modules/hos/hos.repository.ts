@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { drivers, hosEvents } from '../../db/schema/index.ts';
+import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { getOrganizationSettings } from '../organizations/organizations.service.ts';
 import type { DutyEventFacts } from './hos.periods.ts';
 
@@ -66,4 +66,31 @@ export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[
   }
   for (const list of out.values()) list.sort((x, y) => x.at - y.at || x.seq - y.seq);
   return out;
+}
+
+/**
+ * The log rows (one per driver per log day) for these driver days, created when missing, as a map
+ * "driverId|date" -> log id. Writers call it for every day their records touch and readers for the
+ * days they link to, so every day from a driver's first record on has an id the screens can open.
+ */
+export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ driverId: string; logDate: string }>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (days.length === 0) return out;
+  const unique = [...new Map(days.map((d) => [`${d.driverId}|${d.logDate}`, d])).values()];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const chunk = unique.slice(i, i + 1000);
+    await db.insert(hosLogs).values(chunk.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate }))).onConflictDoNothing();
+    const rows = await db
+      .select({ id: hosLogs.id, driverId: hosLogs.driverId, logDate: hosLogs.logDate })
+      .from(hosLogs)
+      .where(and(eq(hosLogs.organizationId, orgId), inArray(hosLogs.driverId, [...new Set(chunk.map((d) => d.driverId))]), inArray(hosLogs.logDate, [...new Set(chunk.map((d) => d.logDate))])));
+    for (const r of rows) out.set(`${r.driverId}|${r.logDate}`, r.id);
+  }
+  return out;
+}
+
+/** The next free sequence id of a driver's events (callers hold the driver row lock). */
+export async function nextSequenceId(db: DbOrTx, driverId: string): Promise<number> {
+  const [seq] = await db.select({ n: sql<number | null>`max(${hosEvents.sequenceId})` }).from(hosEvents).where(eq(hosEvents.driverId, driverId));
+  return Number(seq?.n ?? 0) + 1;
 }

@@ -201,6 +201,10 @@ describe('violations and availability lists', () => {
     const egregious = (await t.app.inject({ method: 'GET', url: org(`/violations?${q}&severity=EGREGIOUS`), headers: a.admin })).json();
     expect(egregious.totalElements).toBe(all.content.filter((v) => v.severity === 'EGREGIOUS').length);
     expect(all.content[0]!.logDate).toBe('2026-08-04');
+    // Each violation names the log day to open, the same one the day's own id gives.
+    const opened = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${all.content[0]!.logId}`), headers: a.admin })).json());
+    expect(opened.header).toMatchObject({ date: '2026-08-04', driver: { id: d.id } });
+    expect(opened.violations.some((v) => v.start === all.content[0]!.start && v.rule === all.content[0]!.rule)).toBe(true);
 
     const bad = await t.app.inject({ method: 'GET', url: org('/violations?from=2026-08-10T00:00:00Z&to=2026-08-01T00:00:00Z'), headers: a.admin });
     expectFieldErrors(bad.json(), 400, { to: 'To must be after From' });
@@ -276,6 +280,16 @@ describe('a log day', () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(brief(day.violations)).toEqual(brief(expected));
     expect(day.certification).toEqual({ certified: false, certifiedAt: null, count: 0 });
+    expect(day.previous).toEqual(imported.logs[0]);
+    expect(day.next).toEqual(imported.logs[2]);
+    // The first day has nothing before it; the last imported day links on to the next (past) day, created on first need.
+    const first = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${imported.logs[0]!.id}`), headers: a.admin })).json());
+    expect(first.previous).toBeNull();
+    const last = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${imported.logs[2]!.id}`), headers: a.admin })).json());
+    expect(last.next?.date).toBe('2026-10-07');
+    const after = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${last.next!.id}`), headers: a.admin })).json());
+    expect(after.previous).toEqual(imported.logs[2]);
+    expect(after.segments.map((x) => x.status)).toEqual(['OFF']);
 
     expect((await t.app.inject({ method: 'GET', url: org('/hos_log/nope'), headers: a.admin })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/hos_log/${id}`, headers: a.other })).statusCode).toBe(404);

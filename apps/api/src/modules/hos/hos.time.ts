@@ -35,4 +35,5 @@ export function dayStartMs(date: string, zone: string, periodStart: string): num
 }
 
 export const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+export const previousDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 export const DAY_MS = 86_400_000;

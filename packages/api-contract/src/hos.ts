@@ -268,18 +268,43 @@ export const hosEventParams = z.object({
   eventId: z.uuid('eventId must be an event id'),
 });
 
+export const hosLogParams = z.object({
+  orgId: z.uuid(),
+  driverId: z.uuid('driverId must be a driver id'),
+  logId: z.uuid('logId must be a log id'),
+});
+
+const annotation = z
+  .string({ error: () => 'Annotation is a required field' })
+  .trim()
+  .min(4, 'Annotation must be at least 4 characters')
+  .max(60, 'Annotation must be at most 60 characters');
+const locationDescription = z.string().trim().max(60, 'Location must be at most 60 characters').nullish().transform((v) => v || null);
+
 /** An edit of a duty-status event: a new version; the original is kept inactive-changed. */
 export const hosEventEditSchema = z.object({
   status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
   at: instant('Time'),
-  annotation: z
-    .string({ error: () => 'Annotation is a required field' })
-    .trim()
-    .min(4, 'Annotation must be at least 4 characters')
-    .max(60, 'Annotation must be at most 60 characters'),
-  locationDescription: z.string().trim().max(60, 'Location must be at most 60 characters').nullish().transform((v) => v || null),
+  annotation,
+  locationDescription,
 });
 export type HosEventEdit = z.output<typeof hosEventEditSchema>;
+
+/**
+ * A duty-status change an office user inserts into a driver's records (origin "other"): it lasts
+ * until the driver's next recorded status. PC only with OFF, YM only with ON, each only when the
+ * driver record allows it. Without a location description one is computed from latitude/longitude.
+ */
+export const hosEventCreateSchema = z.object({
+  status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
+  special: z.enum(SPECIAL_CATEGORIES, { error: () => 'Special driving category must be PC or YM' }).nullish().transform((v) => v ?? null),
+  at: instant('Time'),
+  annotation,
+  latitude: z.number({ error: () => 'Latitude must be a number' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90').nullish().transform((v) => v ?? null),
+  longitude: z.number({ error: () => 'Longitude must be a number' }).min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180').nullish().transform((v) => v ?? null),
+  locationDescription,
+});
+export type HosEventCreate = z.output<typeof hosEventCreateSchema>;
 
 export const hosEventDetailSchema = hosEventSchema.extend({
   /** Earlier versions this event replaced, newest first. */

@@ -219,6 +219,8 @@ const SENTENCES: Row[] = [
   ['ADD_ASSETS', 'GROUP', EAST, undefined, { added: [V117, V107, V110, T204] }, 'Dana Reyes added 3 vehicles and 1 trailer to group East region'],
   ['REMOVE_ASSET', 'GROUP', EAST, { assetId: V117 }, undefined, 'Dana Reyes removed vehicle 117 from group East region'],
   ['EDIT_HOS_EVENT', 'DRIVER', MARIA, { eventId: 'e1', status: 'ON', at: '2026-06-01T11:00:00.000Z' }, { eventId: 'e2', status: 'OFF', at: '2026-06-01T11:15:00.000Z', annotation: 'Was waiting' }, 'Dana Reyes edited a duty status in the HoS log of driver Maria Lopez from ON to OFF at Jun 1, 2026, 11:15 UTC'],
+  ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'OFF', special: 'PC', at: '2026-06-01T11:15:00.000Z', annotation: 'Drove home' }, 'Dana Reyes added a duty status OFF (PC) to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
+  ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'ON', special: null, at: '2026-06-01T11:15:00.000Z' }, 'Dana Reyes added a duty status ON to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
   ['IMPORT_HOS_LOG', 'DRIVER', MARIA, undefined, { source: 'Acme ELD', periods: 12, from: '2026-06-01T11:00:00.000Z', to: '2026-06-02T11:00:00.000Z' }, 'Dana Reyes imported 12 duty periods into the HoS log of driver Maria Lopez from Acme ELD'],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

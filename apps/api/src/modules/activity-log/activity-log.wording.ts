@@ -571,6 +571,15 @@ export const ACTIONS: Record<string, Wording> = {
       return `edited a duty status in the HoS log of ${c.r}${from && to ? ` from ${from} to ${to}` : ''}${at ? ` at ${formatDate(at)}` : ''}`;
     },
   },
+  ADD_HOS_EVENT: {
+    label: 'Add HoS event',
+    says: (c) => {
+      const status = text(c.after.status);
+      const special = text(c.after.special);
+      const at = text(c.after.at);
+      return `added a duty status${status ? ` ${status}${special ? ` (${special})` : ''}` : ''} to the HoS log of ${c.r}${at ? ` at ${formatDate(at)}` : ''}`;
+    },
+  },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, max, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventDetail, type HosEventEdit } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
@@ -7,7 +7,7 @@ import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
 import { statusCode, statusOfCode } from './hos.periods.ts';
-import { periodStartOf } from './hos.repository.ts';
+import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
 
 interface EventRef {
@@ -18,7 +18,7 @@ interface EventRef {
 }
 
 const DRIVING = statusCode('D');
-const isAutomaticDriving = (e: { eventType: number; eventCode: number; recordOrigin: number }) =>
+export const isAutomaticDriving = (e: { eventType: number; eventCode: number; recordOrigin: number }) =>
   e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DRIVING && e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC;
 
 /** The event, checked to belong to the organization, the driver and the log day of the path. */
@@ -75,7 +75,7 @@ export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: Even
     if ((prev && atMs <= prev.eventTime.getTime()) || (next && atMs >= next.eventTime.getTime())) {
       throw invalidField('at', 'Time must stay between the previous and the next duty status');
     }
-    const [seq] = await tx.select({ n: max(hosEvents.sequenceId) }).from(hosEvents).where(eq(hosEvents.driverId, r.driverId));
+    const sequenceId = await nextSequenceId(tx, r.driverId);
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(eq(hosEvents.id, old.id));
     const [row] = await tx
       .insert(hosEvents)
@@ -83,7 +83,7 @@ export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: Even
         organizationId: r.orgId,
         driverId: r.driverId,
         vehicleId: old.vehicleId,
-        sequenceId: (seq?.n ?? 0) + 1,
+        sequenceId,
         eventType: HOS_EVENT_TYPES.DUTY_STATUS,
         eventCode: statusCode(input.status),
         recordStatus: HOS_RECORD_STATUSES.ACTIVE,

@@ -1,13 +1,13 @@
-import { and, asc, desc, eq, gte, inArray, lt, max } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
 import { dailyTotals, HosInputError, type DutyPeriod } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
+import { drivers, hosEvents } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { specialCode, statusCode } from './hos.periods.ts';
-import { driverHosColumns, engineOptions, periodStartOf, type DriverHos } from './hos.repository.ts';
+import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { logDateOf, nextDate } from './hos.time.ts';
 
 interface Scope {
@@ -90,12 +90,12 @@ export async function importPeriods({ db, orgId, actor }: Scope, driverId: strin
     if (!d) throw notFound('Driver');
     checkWithEngine(periods, d, periodStart);
     await checkAgainstRecords(tx, orgId, driverId, periods);
-    const [seq] = await tx.select({ n: max(hosEvents.sequenceId) }).from(hosEvents).where(eq(hosEvents.driverId, driverId));
+    const firstSeq = await nextSequenceId(tx, driverId);
     const dayOf = (ms: number) => logDateOf(ms, d.homeTimeZone, periodStart);
     const rows = eventsOf(
       periods,
       { organizationId: orgId, driverId, recordStatus: HOS_RECORD_STATUSES.ACTIVE, recordOrigin: HOS_RECORD_ORIGINS.OTHER, annotation: `Imported from ${body.source}`, createdByUserId: actor.userId },
-      (seq?.n ?? 0) + 1,
+      firstSeq,
       dayOf,
     );
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(hosEvents).values(rows.slice(i, i + 1000));
@@ -103,8 +103,8 @@ export async function importPeriods({ db, orgId, actor }: Scope, driverId: strin
     const endMs = Date.parse(periods[periods.length - 1]!.end);
     const days: string[] = [];
     for (let day = dayOf(startMs), last = dayOf(endMs - 1); day <= last; day = nextDate(day)) days.push(day);
-    await tx.insert(hosLogs).values(days.map((logDate) => ({ organizationId: orgId, driverId, logDate }))).onConflictDoNothing();
-    const logs = await tx.select({ id: hosLogs.id, date: hosLogs.logDate }).from(hosLogs).where(and(eq(hosLogs.driverId, driverId), inArray(hosLogs.logDate, days))).orderBy(asc(hosLogs.logDate));
+    const ids = await ensureLogDays(tx, orgId, days.map((logDate) => ({ driverId, logDate })));
+    const logs = days.map((date) => ({ id: ids.get(`${driverId}|${date}`)!, date }));
     const result = { driverId, events: rows.length, from: when(startMs), to: when(endMs), logs };
     await recordActivity(tx, { orgId, actor, action: 'IMPORT_HOS_LOG', entityType: 'DRIVER', entityId: driverId, after: { source: body.source, periods: periods.length, from: result.from, to: result.to, driverName: `${d.firstName} ${d.lastName}` } });
     return result;

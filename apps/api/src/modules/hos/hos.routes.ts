@@ -7,6 +7,8 @@ import {
   hosImportResultSchema,
   hosEventDetailSchema,
   hosEventEditSchema,
+  hosEventCreateSchema,
+  hosLogParams,
   hosEventParams,
   hosLogDaySchema,
   hosLogListQuery,
@@ -22,6 +24,7 @@ import { importPeriods } from './hos-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { editEvent, getEvent } from './hos-events.service.ts';
+import { createEvent } from './hos-event-create.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
@@ -104,6 +107,18 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: hosEventDetailSchema, ...orgErrors() },
     },
     handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+  });
+
+  app.post('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: {
+      tags,
+      summary: 'Insert a duty-status change into a driver log (origin other user; annotation of 4-60 characters; never inside automatically recorded driving)',
+      params: hosLogParams,
+      body: hosEventCreateSchema,
+      response: { 201: hosEventDetailSchema, ...orgErrors() },
+    },
+    handler: async (req, reply) => reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body)),
   });
 };
 

@@ -400,3 +400,63 @@ describe('editing events', () => {
     expect((await edit(off.id, { status: 'OFF', at: '2026-10-22T16:30:00Z', annotation: 'Parked later' })).statusCode).toBe(200);
   });
 });
+
+describe('inserting a duty status', () => {
+  it('adds an event of origin other with its special category and location, clears PC after it, and logs it', async () => {
+    const d = await newDriver({ personalConveyanceAllowed: true });
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-26T06:00', ['ON', 1], ['D', 4], ['OFF', 10]))).json()).logs;
+    const add = (payload: Record<string, unknown>, headers: Record<string, string> = a.admin, logId = logs[0]!.id) =>
+      t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${logId}/hos_event`), headers, payload });
+
+    const res = await add({ status: 'OFF', special: 'PC', at: '2026-10-26T22:00:00Z', annotation: 'Drove home in the truck', latitude: 41.8781, longitude: -87.6298 });
+    expect(res.statusCode, res.body).toBe(201);
+    const pc = hosEventDetailSchema.parse(res.json());
+    // Personal conveyance: the position is kept at reduced precision, the description is computed from it.
+    expect(pc).toMatchObject({ status: 'OFF', eventType: 1, at: '2026-10-26T22:00:00.000Z', recordOrigin: 'OTHER', recordStatus: 'ACTIVE', annotation: 'Drove home in the truck', latitude: 41.9, longitude: -87.6, versions: [] });
+    expect(pc.locationDescription).toMatch(/, IL$/);
+    const on = hosEventDetailSchema.parse((await add({ status: 'ON', at: '2026-10-26T23:00:00Z', annotation: 'Fuelling', locationDescription: 'Yard 3' })).json());
+    expect(on).toMatchObject({ status: 'ON', locationDescription: 'Yard 3', latitude: null });
+    expect(on.sequenceId).toBeGreaterThan(pc.sequenceId);
+
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    expect(day.segments.slice(-3).map((x) => [x.status, x.special, x.start])).toEqual([
+      ['OFF', null, '2026-10-26T16:00:00.000Z'],
+      ['OFF', 'PC', '2026-10-26T22:00:00.000Z'],
+      ['ON', null, '2026-10-26T23:00:00.000Z'],
+    ]);
+    // PC set with the OFF, cleared with the ON that follows it.
+    expect(day.events.filter((e) => e.eventType === 3).map((e) => [e.special, e.at])).toEqual([['PC', '2026-10-26T22:00:00.000Z'], [null, '2026-10-26T23:00:00.000Z']]);
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'ADD_HOS_EVENT', 'ADD_HOS_EVENT']);
+  });
+
+  it('refuses a time outside the day, in the future, on a recorded status or inside automatic driving, and bad categories', async () => {
+    const d = await newDriver({ yardMovesAllowed: false, personalConveyanceAllowed: false });
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-27T06:00', ['ON', 1]))).json()).logs;
+    await t.database.db.execute(
+      `insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values
+       ('${a.orgId}', '${d.id}', 10, 1, 3, 1, '2026-10-27T12:00:00Z', '2026-10-27'), ('${a.orgId}', '${d.id}', 11, 1, 1, 2, '2026-10-27T16:00:00Z', '2026-10-27')` as never,
+    );
+    const add = (payload: Record<string, unknown>, headers: Record<string, string> = a.admin, logId = logs[0]!.id, orgId = a.orgId) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/drivers/${d.id}/hos_log/${logId}/hos_event`, headers, payload });
+    const note = { annotation: 'Office correction' };
+    expectFieldErrors((await add({ status: 'ON', at: '2026-10-28T06:00:00Z', ...note })).json(), 400, { at: 'Time must fall in the log day 2026-10-27' });
+    expectFieldErrors((await add({ status: 'ON', at: '2026-10-27T13:00:00Z', ...note })).json(), 400, { at: 'Automatically recorded driving cannot be cut into' });
+    expectFieldErrors((await add({ status: 'ON', at: '2026-10-27T16:00:00Z', ...note })).json(), 400, { at: 'A duty status is already recorded at this time' });
+    expectFieldErrors((await add({ status: 'ON', special: 'PC', at: '2026-10-27T17:00:00Z', ...note })).json(), 400, { special: 'Personal conveyance goes only with status OFF' });
+    expectFieldErrors((await add({ status: 'ON', special: 'YM', at: '2026-10-27T17:00:00Z', ...note })).json(), 400, { special: 'This driver is not allowed yard moves' });
+    expectFieldErrors((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', annotation: 'x' })).json(), 400, { annotation: 'Annotation must be at least 4 characters' });
+    expectFieldErrors((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', latitude: 41.9, ...note })).json(), 400, { longitude: 'Latitude and longitude go together' });
+    expectFieldErrors((await add({ status: 'WORK', at: 'today', latitude: 99, ...note })).json(), 400, { status: 'Status must be OFF, SB, D or ON', at: 'Time must be an instant', latitude: 'Latitude must be between -90 and 90' });
+    // A future instant of a (future) log day.
+    const [future] = (await t.database.db.execute(`insert into hos_logs (organization_id, driver_id, log_date) values ('${a.orgId}', '${d.id}', '2030-01-02') returning id` as never) as unknown as { rows: Array<{ id: string }> }).rows;
+    expectFieldErrors((await add({ status: 'ON', at: '2030-01-02T12:00:00Z', ...note }, a.admin, future!.id)).json(), 400, { at: 'Time cannot be in the future' });
+
+    expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note }, a.dispatcher)).statusCode).toBe(403);
+    expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note }, a.other, logs[0]!.id, a.otherOrgId)).statusCode).toBe(404);
+    expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note }, a.admin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    const n = (await t.database.db.execute(`select count(*)::int as n from hos_events where driver_id = '${d.id}'` as never)) as unknown as { rows: Array<{ n: number }> };
+    expect(n.rows[0]!.n).toBe(3);
+    // After the automatic driving has ended, a status may go in.
+    expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note })).statusCode).toBe(201);
+  });
+});

@@ -201,6 +201,19 @@ export const hosSegmentSchema = z.object({
   end: z.string(),
 });
 
+export const hosDayTotalsSchema = z.object({
+  /** Length of the log day (23 or 25 h on DST changes); OFF + SB + D + ON always add up to it. */
+  lengthMs: z.number(),
+  OFF: z.number(),
+  SB: z.number(),
+  D: z.number(),
+  ON: z.number(),
+  /** Part of the day before the driver's first record: not covered by any record, counted in OFF. */
+  uncoveredMs: z.number(),
+  /** Part of the running day after now (0 for an ended day): OFF + SB + D + ON + pendingMs = lengthMs. */
+  pendingMs: z.number(),
+});
+
 export const hosLogDaySchema = z.object({
   id: z.string(),
   header: z.object({
@@ -224,7 +237,7 @@ export const hosLogDaySchema = z.object({
   dayStart: z.string(),
   dayEnd: z.string(),
   segments: z.array(hosSegmentSchema),
-  totals: z.object({ lengthMs: z.number(), OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
+  totals: hosDayTotalsSchema,
   /** The day's events, each active one followed by the versions it replaced. */
   events: z.array(hosEventSchema),
   violations: z.array(violationSchema.omit({ driver: true, logId: true })),
@@ -249,7 +262,7 @@ export const hosLogRowSchema = z.object({
   /** The log row's id (the `{id}` of the log day); null when the driver has no records that day yet. */
   logId: z.string().nullable(),
   vehicles: z.array(assetRef),
-  totals: z.object({ OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() }),
+  totals: hosDayTotalsSchema,
   distanceM: z.number().nullable(),
   violationCount: z.number().int(),
   certified: z.boolean(),
@@ -311,3 +324,31 @@ export const hosEventDetailSchema = hosEventSchema.extend({
   versions: z.array(hosEventSchema),
 });
 export type HosEventDetail = z.infer<typeof hosEventDetailSchema>;
+
+// ---------------------------------------------------------------- a driver's days
+
+/** A sign-in account's driver (the spec's `users/{userId}/hos_log/...` paths). */
+export const userHosParams = z.object({ orgId: z.uuid(), userId: z.uuid('userId must be a user id') });
+export const userHosLogParams = userHosParams.extend({ logId: z.uuid('logId must be a log id') });
+export const userHosEventParams = userHosLogParams.extend({ eventId: z.uuid('eventId must be an event id') });
+
+export const HOS_PERIOD_MAX_DAYS = 31;
+
+export const hosPeriodQuery = z.object({ from: day('From'), to: day('To') });
+
+export const hosPeriodDaySchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  totals: hosDayTotalsSchema,
+  violationCount: z.number().int(),
+  certified: z.boolean(),
+});
+
+export const hosPeriodSchema = z.object({
+  driver: driverRef,
+  from: z.string(),
+  to: z.string(),
+  /** The driver's log days in the range, oldest first: every begun day from their first record on, and any day with a log row. */
+  days: z.array(hosPeriodDaySchema),
+});
+export type HosPeriod = z.infer<typeof hosPeriodSchema>;

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
+import { dayTotals } from './hos-day-totals.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
 import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
@@ -116,7 +117,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     dayStart: iso(startMs),
     dayEnd: iso(endMs),
     segments,
-    totals: { lengthMs: day?.lengthMs ?? endMs - startMs, OFF: day?.OFF ?? 0, SB: day?.SB ?? 0, D: day?.D ?? 0, ON: day?.ON ?? 0 },
+    totals: dayTotals(day, startMs, endMs, now, dutyEvents.some((e) => e.at < endMs)),
     events: presented,
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },

@@ -9,6 +9,11 @@ import {
   hosEventEditSchema,
   hosEventCreateSchema,
   hosLogParams,
+  hosPeriodQuery,
+  hosPeriodSchema,
+  userHosEventParams,
+  userHosLogParams,
+  userHosParams,
   hosEventParams,
   hosLogDaySchema,
   hosLogListQuery,
@@ -25,6 +30,7 @@ import { listAvailability, listViolations } from './hos-clocks.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { editEvent, getEvent } from './hos-events.service.ts';
 import { createEvent } from './hos-event-create.service.ts';
+import { currentDay, driverIdOfUser, logsForPeriod } from './hos-period.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
@@ -90,35 +96,83 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
   });
 
-  const eventPath = '/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId';
-  app.get(eventPath, {
+  // A driver's log: by driver id, and (the spec's paths) by the driver's sign-in account.
+  const byUser = (orgId: string, userId: string) => driverIdOfUser(app.db, orgId, userId);
+
+  const currentDaySchema = { tags, summary: "Today's log day of the driver in their home zone (same body as hos_log/{id}), created on first need", response: { 200: hosLogDaySchema, ...orgErrors() } };
+  app.get('/organizations/:orgId/drivers/:driverId/hos_log/current-day', {
     config: { permissions: ['HOS_READ'] },
-    schema: { tags, summary: 'One HoS event with the earlier versions it replaced', params: hosEventParams, response: { 200: hosEventDetailSchema, ...orgErrors() } },
+    schema: { ...currentDaySchema, params: driverHosParams },
+    handler: (req) => currentDay({ db: app.db, orgId: req.params.orgId }, req.params.driverId),
+  });
+  app.get('/organizations/:orgId/users/:userId/hos_log/current-day', {
+    config: { permissions: ['HOS_READ'] },
+    schema: { ...currentDaySchema, params: userHosParams },
+    handler: async (req) => currentDay({ db: app.db, orgId: req.params.orgId }, await byUser(req.params.orgId, req.params.userId)),
+  });
+
+  const periodSchema = {
+    tags,
+    summary: "The driver's log days from `from` to `to` (at most 31): totals per status, violation count, certification",
+    querystring: hosPeriodQuery,
+    response: { 200: hosPeriodSchema, ...orgErrors() },
+  };
+  app.get('/organizations/:orgId/drivers/:driverId/hos_log/hos-logs-for-period', {
+    config: { permissions: ['HOS_READ'] },
+    schema: { ...periodSchema, params: driverHosParams },
+    handler: (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, req.params.driverId, req.query),
+  });
+  app.get('/organizations/:orgId/users/:userId/hos_log/hos-logs-for-period', {
+    config: { permissions: ['HOS_READ'] },
+    schema: { ...periodSchema, params: userHosParams },
+    handler: async (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, await byUser(req.params.orgId, req.params.userId), req.query),
+  });
+
+  const getEventSchema = { tags, summary: 'One HoS event with the earlier versions it replaced', response: { 200: hosEventDetailSchema, ...orgErrors() } };
+  app.get('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
+    config: { permissions: ['HOS_READ'] },
+    schema: { ...getEventSchema, params: hosEventParams },
     handler: (req) => getEvent(app.db, req.params),
   });
-
-  app.put(eventPath, {
-    config: { permissions: ['HOS_EDIT'] },
-    schema: {
-      tags,
-      summary: 'Edit a duty-status event: a new version, the original kept inactive-changed; annotation of 4-60 characters required',
-      params: hosEventParams,
-      body: hosEventEditSchema,
-      response: { 200: hosEventDetailSchema, ...orgErrors() },
-    },
-    handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+  app.get('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
+    config: { permissions: ['HOS_READ'] },
+    schema: { ...getEventSchema, params: userHosEventParams },
+    handler: async (req) => getEvent(app.db, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }),
   });
 
+  const editSchema = {
+    tags,
+    summary: 'Edit a duty-status event: a new version, the original kept inactive-changed; annotation of 4-60 characters required',
+    body: hosEventEditSchema,
+    response: { 200: hosEventDetailSchema, ...orgErrors() },
+  };
+  app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: { ...editSchema, params: hosEventParams },
+    handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+  });
+  app.put('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: { ...editSchema, params: userHosEventParams },
+    handler: async (req) => editEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }, req.body),
+  });
+
+  const createSchema = {
+    tags,
+    summary: 'Insert a duty-status change into a driver log (origin other user; annotation of 4-60 characters; never inside automatically recorded driving)',
+    body: hosEventCreateSchema,
+    response: { 201: hosEventDetailSchema, ...orgErrors() },
+  };
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event', {
     config: { permissions: ['HOS_EDIT'] },
-    schema: {
-      tags,
-      summary: 'Insert a duty-status change into a driver log (origin other user; annotation of 4-60 characters; never inside automatically recorded driving)',
-      params: hosLogParams,
-      body: hosEventCreateSchema,
-      response: { 201: hosEventDetailSchema, ...orgErrors() },
-    },
+    schema: { ...createSchema, params: hosLogParams },
     handler: async (req, reply) => reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body)),
+  });
+  app.post('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: { ...createSchema, params: userHosLogParams },
+    handler: async (req, reply) =>
+      reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }, req.body)),
   });
 };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
-import { availabilityPageSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, violationPageSchema } from '@fleet/api-contract';
+import { availabilityPageSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, hosPeriodSchema, violationPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 
@@ -259,7 +259,7 @@ describe('a log day', () => {
     expect(day).toMatchObject({ dayStart: '2026-10-05T05:00:00.000Z', dayEnd: '2026-10-06T05:00:00.000Z' });
     const o = opts('US_PROPERTY_70_8');
     const totals = dailyTotals(periods, o).find((x) => x.date === '2026-10-05')!;
-    expect(day.totals).toEqual({ lengthMs: totals.lengthMs, OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON });
+    expect(day.totals).toEqual({ lengthMs: totals.lengthMs, OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON, uncoveredMs: 0, pendingMs: 0 });
     expect(day.totals.OFF + day.totals.SB + day.totals.D + day.totals.ON).toBe(24 * H);
     expect(day.segments.map((x) => [x.status, x.start, x.end])).toEqual([
       ['OFF', '2026-10-05T05:00:00.000Z', '2026-10-05T11:00:00.000Z'],
@@ -316,7 +316,7 @@ describe('the log list of a day', () => {
       date: '2026-10-12',
       logId: imported.logs[1]!.id,
       vehicles: [],
-      totals: { OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON },
+      totals: { lengthMs: 24 * H, OFF: totals.OFF, SB: totals.SB, D: totals.D, ON: totals.ON, uncoveredMs: 0, pendingMs: 0 },
       distanceM: null,
       violationCount: violations.length,
       certified: false,
@@ -458,5 +458,115 @@ describe('inserting a duty status', () => {
     expect(n.rows[0]!.n).toBe(3);
     // After the automatic driving has ended, a status may go in.
     expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note })).statusCode).toBe(201);
+  });
+});
+
+const sum = (x: { OFF: number; SB: number; D: number; ON: number }) => x.OFF + x.SB + x.D + x.ON;
+
+describe("a driver's current day and days of a period", () => {
+  it('opens today in the home zone, created on first need, and counts the time before the first record as OFF', async () => {
+    const d = await newDriver();
+    const get = (headers: Record<string, string> = a.admin, orgId = a.orgId) => t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers/${d.id}/hos_log/current-day`, headers });
+    const res = await get();
+    expect(res.statusCode, res.body).toBe(200);
+    const today = hosLogDaySchema.parse(res.json());
+    const now = Date.now();
+    expect(today.header.date).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(now)));
+    expect(Date.parse(today.dayStart)).toBeLessThanOrEqual(now);
+    expect(Date.parse(today.dayEnd)).toBeGreaterThan(now);
+    expect(today).toMatchObject({ segments: [], events: [], previous: null, next: null });
+    // No records at all: nothing is counted, the rest of the day is pending.
+    expect(today.totals).toMatchObject({ OFF: 0, D: 0, uncoveredMs: 0 });
+    expect(hosLogDaySchema.parse((await get()).json()).id).toBe(today.id);
+
+    // A first record today: the time before it counts as OFF, the rest after now is pending.
+    const at = new Date(Math.max(Date.parse(today.dayStart), now - 30 * 60_000)).toISOString();
+    const added = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${today.id}/hos_event`), headers: a.admin, payload: { status: 'ON', at, annotation: 'Pre-trip inspection' } });
+    expect(added.statusCode, added.body).toBe(201);
+    const after = hosLogDaySchema.parse((await get()).json());
+    expect(after.id).toBe(today.id);
+    expect(after.totals.uncoveredMs).toBe(Date.parse(at) - Date.parse(today.dayStart));
+    expect(after.totals.OFF).toBe(after.totals.uncoveredMs);
+    expect(after.totals.ON).toBeGreaterThan(0);
+    expect(sum(after.totals) + after.totals.pendingMs).toBe(after.totals.lengthMs);
+
+    expect((await get(a.other, a.otherOrgId)).statusCode).toBe(404);
+    expect((await get(await userWithPermissions(t, a.orgId, ['HOS_LIST']))).statusCode).toBe(403);
+  });
+
+  it('lists the log days of a period with totals summing to the day, violations and certification', async () => {
+    const d = await newDriver();
+    // 2026-11-03 (CST, UTC-6): first record 13:00Z, 7 h after the day began; 11.5 h of driving.
+    const periods = log('2026-11-03T08:00', ['ON', 1], ['D', 11.5], ['OFF', 10]);
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json());
+    const url = (q: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}/drivers/${d.id}/hos_log/hos-logs-for-period?${q}`;
+    const res = await t.app.inject({ method: 'GET', url: url('from=2026-11-02&to=2026-11-05'), headers: a.dispatcher });
+    expect(res.statusCode, res.body).toBe(200);
+    const period = hosPeriodSchema.parse(res.json());
+    expect(period).toMatchObject({ driver: { id: d.id }, from: '2026-11-02', to: '2026-11-05' });
+    // Nothing before the first record; every day from it on has a log row.
+    expect(period.days.map((x) => x.date)).toEqual(['2026-11-03', '2026-11-04', '2026-11-05']);
+    expect(period.days.slice(0, 2).map((x) => x.id)).toEqual(imported.logs.map((l) => l.id));
+    const [first, second] = period.days;
+    expect(first!.totals).toEqual({ lengthMs: 24 * H, OFF: 11.5 * H, SB: 0, D: 11.5 * H, ON: H, uncoveredMs: 7 * H, pendingMs: 0 });
+    expect(second!.totals).toEqual({ lengthMs: 24 * H, OFF: 24 * H, SB: 0, D: 0, ON: 0, uncoveredMs: 0, pendingMs: 0 });
+    for (const x of period.days) expect(sum(x.totals)).toBe(x.totals.lengthMs);
+    const o = opts('US_PROPERTY_70_8');
+    const dayStart = Date.parse('2026-11-03T06:00:00Z');
+    const expected = auditLog(periods, o).violations.filter((v) => Date.parse(v.end) > dayStart && Date.parse(v.start) < dayStart + 24 * H);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(period.days.map((x) => [x.violationCount, x.certified])).toEqual([[expected.length, false], [0, false], [0, false]]);
+    // The log day shows the same totals.
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${first!.id}`), headers: a.admin })).json());
+    expect(day.totals).toEqual(first!.totals);
+    expect(day.violations).toHaveLength(expected.length);
+
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: url('from=2026-10-01&to=2026-11-05'), headers: a.admin })).json(), 400, { to: 'The range may cover at most 31 days' });
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: url('from=2026-11-05&to=2026-11-01'), headers: a.admin })).json(), 400, { to: 'To must not be before From' });
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: url('from=3%20Nov&to=2026-11-05'), headers: a.admin })).json(), 400, { from: 'From must be a date like 2026-06-01' });
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: url('from=2026-11-01'), headers: a.admin })).json(), 400, { to: 'To' });
+    expect((await t.app.inject({ method: 'GET', url: url('from=2026-11-02&to=2026-11-05'), headers: await userWithPermissions(t, a.orgId, ['HOS_LIST']) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: url('from=2026-11-02&to=2026-11-05', a.otherOrgId), headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: url('from=2026-11-02&to=2026-11-05'), headers: a.other })).statusCode).toBe(404);
+  });
+
+  it("answers the same under the driver's sign-in account, and 404 for a user who is no driver", async () => {
+    const me = (h: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: h }).then((r) => r.json() as { id: string });
+    const dispatcherId = (await me(a.dispatcher)).id;
+    const adminId = (await me(a.admin)).id;
+    const d = await newDriver({ userId: dispatcherId });
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-11-10T06:00', ['ON', 1], ['D', 4], ['OFF', 10]))).json());
+    const byUser = (rest: string, userId = dispatcherId) => org(`/users/${userId}/hos_log${rest}`);
+    const byDriver = (rest: string) => org(`/drivers/${d.id}/hos_log${rest}`);
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: a.admin });
+
+    const current = await get(byUser('/current-day'));
+    expect(current.statusCode, current.body).toBe(200);
+    expect(hosLogDaySchema.parse(current.json()).header.driver.id).toBe(d.id);
+    const period = await get(byUser('/hos-logs-for-period?from=2026-11-10&to=2026-11-11'));
+    expect(period.json()).toEqual((await get(byDriver('/hos-logs-for-period?from=2026-11-10&to=2026-11-11'))).json());
+    const logId = imported.logs[0]!.id;
+    const day = hosLogDaySchema.parse((await get(org(`/hos_log/${logId}`))).json());
+    const off = day.events.find((e) => e.status === 'OFF')!;
+    expect((await get(byUser(`/${logId}/hos_event/${off.id}`))).json()).toEqual((await get(byDriver(`/${logId}/hos_event/${off.id}`))).json());
+
+    const added = await t.app.inject({ method: 'POST', url: byUser(`/${logId}/hos_event`), headers: a.admin, payload: { status: 'SB', at: '2026-11-10T19:00:00Z', annotation: 'Rest in the berth' } });
+    expect(added.statusCode, added.body).toBe(201);
+    const sb = hosEventDetailSchema.parse(added.json());
+    const edited = await t.app.inject({ method: 'PUT', url: byUser(`/${logId}/hos_event/${sb.id}`), headers: a.admin, payload: { status: 'SB', at: '2026-11-10T19:30:00Z', annotation: 'Berth from half past' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(hosEventDetailSchema.parse(edited.json())).toMatchObject({ status: 'SB', at: '2026-11-10T19:30:00.000Z', replacesEventId: sb.id });
+
+    // A user who drives for nobody, an unknown user, another organization.
+    for (const url of [byUser('/current-day', adminId), byUser('/hos-logs-for-period?from=2026-11-10&to=2026-11-11', adminId), byUser(`/${logId}/hos_event/${off.id}`, adminId)]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(expectErrorBody(res.json(), 404).message).toContain('Driver');
+    }
+    expect((await t.app.inject({ method: 'PUT', url: byUser(`/${logId}/hos_event/${sb.id}`, adminId), headers: a.admin, payload: { status: 'SB', at: '2026-11-10T19:30:00Z', annotation: 'Nobody drives' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/users/${dispatcherId}/hos_log/current-day`, headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: byUser('/current-day'), headers: a.other })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: byUser(`/${logId}/hos_event`), headers: a.dispatcher, payload: { status: 'SB', at: '2026-11-10T20:00:00Z', annotation: 'Own entry' } })).statusCode).toBe(403);
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/users/nobody/hos_log/current-day'), headers: a.admin })).json(), 400, { userId: 'userId must be a user id' });
   });
 });

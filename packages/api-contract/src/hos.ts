@@ -21,6 +21,10 @@ defineLabels({
   date: 'Log day',
   annotation: 'Annotation',
   locationDescription: 'Location',
+  declared: 'Deferral declared',
+  shippingDocuments: 'Shipping documents',
+  trailerIds: 'Trailers',
+  coDriverId: 'Co-driver',
   'periods.status': 'Status',
   'periods.start': 'Start',
   'periods.end': 'End',
@@ -242,6 +246,8 @@ export const hosLogDaySchema = z.object({
   events: z.array(hosEventSchema),
   violations: z.array(violationSchema.omit({ driver: true, logId: true })),
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
+  /** Canada (C6): the driver declared this day "day 1" of an off-duty deferral (the next day is its day 2). */
+  deferral: z.object({ declared: z.boolean(), declaredAt: z.string().nullable() }),
   /** The driver's day before (null before their first record) and after (null after today), to page through the log. */
   previous: hosLogDayRef.nullable(),
   next: hosLogDayRef.nullable(),
@@ -352,3 +358,24 @@ export const hosPeriodSchema = z.object({
   days: z.array(hosPeriodDaySchema),
 });
 export type HosPeriod = z.infer<typeof hosPeriodSchema>;
+
+/** Canada (C6): declare or withdraw a log day as "day 1" of an off-duty deferral. */
+export const hosDeferralSchema = z.object({ declared: z.boolean({ error: () => 'Deferral declared must be true or false' }) });
+export type HosDeferral = z.infer<typeof hosDeferralSchema>;
+
+export const HOS_LOG_MAX_SHIPPING_DOCUMENTS = 10;
+export const HOS_LOG_MAX_TRAILERS = 5;
+
+/** The log header facts a person enters (§395.8(d)): shipping documents, trailers, co-driver. */
+export const hosLogHeaderSchema = z.object({
+  shippingDocuments: z
+    .array(z.string({ error: () => 'Shipping document must be text' }).trim().min(1, 'Shipping document must not be empty').max(40, 'Shipping document must be at most 40 characters'), {
+      error: () => 'Shipping documents must be a list',
+    })
+    .max(HOS_LOG_MAX_SHIPPING_DOCUMENTS, `Shipping documents may hold at most ${HOS_LOG_MAX_SHIPPING_DOCUMENTS} entries`),
+  trailerIds: z
+    .array(z.uuid('Trailer must be a trailer id'), { error: () => 'Trailers must be a list' })
+    .max(HOS_LOG_MAX_TRAILERS, `Trailers may hold at most ${HOS_LOG_MAX_TRAILERS} entries`),
+  coDriverId: z.uuid('Co-driver must be a driver id').nullable(),
+});
+export type HosLogHeader = z.infer<typeof hosLogHeaderSchema>;

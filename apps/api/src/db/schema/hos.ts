@@ -72,6 +72,8 @@ export const hosLogs = pgTable(
     shippingDocuments: text('shipping_documents').array().notNull().default(sql`'{}'::text[]`),
     trailerIds: uuid('trailer_ids').array().notNull().default(sql`'{}'::uuid[]`),
     coDriverId: uuid('co_driver_id').references(() => drivers.id, { onDelete: 'set null' }),
+    /** Canada (SOR/2005-313 s. 16, C6): when the driver declared this day "day 1" of an off-duty deferral; null = not declared. */
+    deferralDeclaredAt: timestamp('deferral_declared_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('hos_logs_driver_day_uq').on(t.driverId, t.logDate), index('hos_logs_org_day_idx').on(t.organizationId, t.logDate)],

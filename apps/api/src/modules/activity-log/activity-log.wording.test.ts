@@ -221,6 +221,9 @@ const SENTENCES: Row[] = [
   ['EDIT_HOS_EVENT', 'DRIVER', MARIA, { eventId: 'e1', status: 'ON', at: '2026-06-01T11:00:00.000Z' }, { eventId: 'e2', status: 'OFF', at: '2026-06-01T11:15:00.000Z', annotation: 'Was waiting' }, 'Dana Reyes edited a duty status in the HoS log of driver Maria Lopez from ON to OFF at Jun 1, 2026, 11:15 UTC'],
   ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'OFF', special: 'PC', at: '2026-06-01T11:15:00.000Z', annotation: 'Drove home' }, 'Dana Reyes added a duty status OFF (PC) to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
   ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'ON', special: null, at: '2026-06-01T11:15:00.000Z' }, 'Dana Reyes added a duty status ON to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
+  ['UPDATE_HOS_LOG', 'DRIVER', MARIA, { logDate: '2026-06-01', shippingDocuments: [] }, { logDate: '2026-06-01', shippingDocuments: ['BL-1'] }, 'Dana Reyes changed the shipping documents, trailers or co-driver of log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
+  ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: false }, { logDate: '2026-06-01', declared: true }, 'Dana Reyes declared day 1 of an off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
+  ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: true }, { logDate: '2026-06-01', declared: false }, 'Dana Reyes withdrew the off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
   ['IMPORT_HOS_LOG', 'DRIVER', MARIA, undefined, { source: 'Acme ELD', periods: 12, from: '2026-06-01T11:00:00.000Z', to: '2026-06-02T11:00:00.000Z' }, 'Dana Reyes imported 12 duty periods into the HoS log of driver Maria Lopez from Acme ELD'],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

@@ -580,6 +580,21 @@ export const ACTIONS: Record<string, Wording> = {
       return `added a duty status${status ? ` ${status}${special ? ` (${special})` : ''}` : ''} to the HoS log of ${c.r}${at ? ` at ${formatDate(at)}` : ''}`;
     },
   },
+  UPDATE_HOS_LOG: {
+    label: 'Edit HoS log header',
+    says: (c) => {
+      const day = text(c.after.logDate);
+      return `changed the shipping documents, trailers or co-driver${day ? ` of log day ${formatDate(day)}` : ''} in the HoS log of ${c.r}`;
+    },
+  },
+  SET_HOS_DEFERRAL: {
+    label: 'HoS off-duty deferral',
+    says: (c) => {
+      const day = text(c.after.logDate);
+      const on = day ? ` on log day ${formatDate(day)}` : '';
+      return c.after.declared === true ? `declared day 1 of an off-duty deferral${on} in the HoS log of ${c.r}` : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
+    },
+  },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

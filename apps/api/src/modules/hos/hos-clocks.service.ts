@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { auditLog, clocksAt, type ClocksResult, type DutyPeriod, type RulesetId } from '@fleet/hos';
+import { clocksAt, type ClocksResult, type DutyPeriod, type RulesetId } from '@fleet/hos';
 import type { Availability, HosViolation, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { availabilityQuery, violationsQuery } from '@fleet/api-contract';
@@ -10,8 +10,9 @@ import { invalidField } from '../../lib/errors.ts';
 import { likeTerm, toPage } from '../../lib/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { dutyPeriods } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf, type DriverHos } from './hos.repository.ts';
-import { DAY_MS, logDateOf } from './hos.time.ts';
+import { optionsAt, violationsOf } from './hos-audit.ts';
+import { driverHosColumns, dutyEventsOf, ensureLogDays, logFactsOf, periodStartOf, type DriverHos, type LogFacts } from './hos.repository.ts';
+import { DAY_MS, logDateOf, logDatesAround } from './hos.time.ts';
 
 interface ReadScope {
   db: DbOrTx;
@@ -71,13 +72,14 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
   const [periodStart, list] = await Promise.all([periodStartOf(db, orgId), driversFor(db, orgId, { driverId: q.driverId })]);
   if (list.length === 0) return toPage([], 0, q);
-  const events = await dutyEventsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs);
+  const who = q.driverId ? [q.driverId] : null;
+  const [events, facts] = await Promise.all([dutyEventsOf(db, orgId, who, fromMs - LOOKBACK_MS, toMs), logFactsOf(db, orgId, who, ...logDatesAround(fromMs - LOOKBACK_MS, toMs))]);
   const until = Math.min(toMs, now);
   const out: Array<Omit<HosViolation, 'logId'>> = [];
   for (const d of list) {
     const periods = dutyPeriods(events.get(d.id) ?? [], until);
     if (periods.length === 0) continue;
-    for (const v of auditLog(periods, engineOptions(d, periodStart)).violations) {
+    for (const v of violationsOf(periods, d, periodStart, facts.get(d.id))) {
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
       if (e <= fromMs || s >= toMs) continue;
@@ -95,8 +97,8 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
 }
 
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */
-export function availabilityOf(d: DriverHos & { vehicle: Availability['vehicle'] }, periods: DutyPeriod[], atMs: number, periodStart: string): Availability {
-  const opts = engineOptions(d, periodStart);
+export function availabilityOf(d: DriverHos & { vehicle: Availability['vehicle'] }, periods: DutyPeriod[], atMs: number, periodStart: string, facts?: LogFacts): Availability {
+  const opts = optionsAt(atMs, d, periodStart, facts);
   const last = periods[periods.length - 1];
   const rested: DutyPeriod[] = [{ status: 'OFF', start: new Date(atMs - LOOKBACK_MS).toISOString(), end: new Date(atMs).toISOString() }];
   const c: ClocksResult = clocksAt(last ? periods : rested, new Date(atMs).toISOString(), opts);
@@ -138,8 +140,8 @@ export async function listAvailability({ db, orgId, now = Date.now() }: ReadScop
   const atMs = q.at ? Date.parse(q.at) : now;
   const [periodStart, list] = await Promise.all([periodStartOf(db, orgId), driversFor(db, orgId, { groupId: q.groupId, search: q.search })]);
   if (list.length === 0) return toPage([], 0, q);
-  const events = await dutyEventsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs);
-  const rows = list.map((d) => availabilityOf(d, dutyPeriods(events.get(d.id) ?? [], atMs), atMs, periodStart));
+  const [events, facts] = await Promise.all([dutyEventsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs), logFactsOf(db, orgId, null, ...logDatesAround(atMs - LOOKBACK_MS, atMs))]);
+  const rows = list.map((d) => availabilityOf(d, dutyPeriods(events.get(d.id) ?? [], atMs), atMs, periodStart, facts.get(d.id)));
   const sign = dir.toLowerCase() === 'desc' ? -1 : 1;
   // Stable sort: equal keys keep the name order of the query.
   rows.sort((x, y) => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { auditLog, dailyTotals } from '@fleet/hos';
+import { dailyTotals } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
@@ -7,8 +7,9 @@ import { notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
-import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
+import { violationsOf } from './hos-audit.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
+import { dayStartMs, logDateOf, logDatesAround, nextDate, previousDate } from './hos.time.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -58,8 +59,9 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   const periodStart = await periodStartOf(db, orgId);
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [byDriver, events, coDriver] = await Promise.all([
+  const [byDriver, facts, events, coDriver] = await Promise.all([
     dutyEventsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs),
+    logFactsOf(db, orgId, [d.id], ...logDatesAround(startMs - LOOKBACK_MS, endMs)),
     db
       .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
       .from(hosEvents)
@@ -82,14 +84,14 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     const id = neighbours.get(`${d.id}|${date}`);
     return id ? { id, date } : null;
   };
-  const opts = engineOptions(d, periodStart);
+  const opts = engineOptions(d, periodStart, facts.get(d.id));
   const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
   const segments = periods
     .filter((p) => Date.parse(p.end) > startMs && Date.parse(p.start) < endMs)
     .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(Date.parse(p.start), startMs)), end: iso(Math.min(Date.parse(p.end), endMs)) }));
   const violations = periods.length
-    ? auditLog(periods, opts)
-        .violations.filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
+    ? violationsOf(periods, d, periodStart, facts.get(d.id))
+        .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];
   const odometers = events.map((r) => r.e.odometerM).filter((m): m is number => m !== null);
@@ -121,6 +123,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     events: presented,
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
+    deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
     previous: refOf(prevDate),
     next: refOf(followDate),
   };

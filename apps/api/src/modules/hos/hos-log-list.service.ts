@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { auditLog, dailyTotals } from '@fleet/hos';
+import { dailyTotals } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES, type HosLogRow, type Page, type hosLogListQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -10,8 +10,9 @@ import { driverInGroup } from '../groups/groups.filter.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { dutyPeriods, statusOfCode } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
-import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
+import { violationsOf } from './hos-audit.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
+import { DAY_MS, dayStartMs, logDatesAround, nextDate } from './hos.time.ts';
 
 const SORTS: Record<string, (r: HosLogRow) => number | string> = {
   lastName: (r) => `${r.driver.lastName.toLowerCase()}\u0000${r.driver.firstName.toLowerCase()}`,
@@ -45,8 +46,9 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
   if (list.length === 0) return toPage([], 0, q);
   // Wide enough for every home zone (UTC-12 to UTC+14) and period start.
   const utcDay = Date.parse(`${q.date}T00:00:00Z`);
-  const [byDriver, logs, dayEvents] = await Promise.all([
+  const [byDriver, facts, logs, dayEvents] = await Promise.all([
     dutyEventsOf(db, orgId, null, utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS),
+    logFactsOf(db, orgId, null, ...logDatesAround(utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS)),
     db.select().from(hosLogs).where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.logDate, q.date))),
     db
       .select({ driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, at: hosEvents.eventTime, odometerM: hosEvents.odometerM, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
@@ -70,9 +72,9 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
     const endMs = dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart);
     const periods = startMs < now ? dutyPeriods(byDriver.get(d.id) ?? [], Math.min(endMs, now)) : [];
-    const opts = engineOptions(d, periodStart);
+    const opts = engineOptions(d, periodStart, facts.get(d.id));
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
-    const violationCount = periods.length ? auditLog(periods, opts).violations.filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
+    const violationCount = periods.length ? violationsOf(periods, d, periodStart, facts.get(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
     const mine = dayEvents.filter((e) => e.driverId === d.id);
     const odometers = mine.map((e) => e.odometerM).filter((m): m is number => m !== null);
     const last = mine.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).at(-1);

@@ -1,5 +1,5 @@
 import { and, eq, gte, lte } from 'drizzle-orm';
-import { auditLog, dailyTotals } from '@fleet/hos';
+import { dailyTotals } from '@fleet/hos';
 import { HOS_PERIOD_MAX_DAYS, type HosLogDay, type HosPeriod } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosLogs } from '../../db/schema/index.ts';
@@ -8,8 +8,9 @@ import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { dutyPeriods } from './hos.periods.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, periodStartOf } from './hos.repository.ts';
-import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
+import { violationsOf } from './hos-audit.ts';
+import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
+import { DAY_MS, dayStartMs, logDateOf, logDatesAround, nextDate } from './hos.time.ts';
 
 interface ReadScope {
   db: DbOrTx;
@@ -51,8 +52,9 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
   const [d, periodStart] = await Promise.all([driverOf(db, orgId, driverId), periodStartOf(db, orgId)]);
   const fromMs = dayStartMs(q.from, d.homeTimeZone, periodStart);
   const toMs = dayStartMs(nextDate(q.to), d.homeTimeZone, periodStart);
-  const [byDriver, rows] = await Promise.all([
+  const [byDriver, facts, rows] = await Promise.all([
     dutyEventsOf(db, orgId, [d.id], fromMs - LOOKBACK_MS, toMs),
+    logFactsOf(db, orgId, [d.id], ...logDatesAround(fromMs - LOOKBACK_MS, toMs)),
     db.select({ id: hosLogs.id, date: hosLogs.logDate, certifiedAt: hosLogs.certifiedAt }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, q.from), lte(hosLogs.logDate, q.to))),
   ]);
   const events = byDriver.get(d.id) ?? [];
@@ -68,9 +70,9 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
     for (const date of missing) logOf.set(date, { id: ids.get(`${d.id}|${date}`)!, date, certifiedAt: null });
   }
   const periods = dutyPeriods(events, Math.min(toMs, Math.max(now, fromMs)));
-  const opts = engineOptions(d, periodStart);
+  const opts = engineOptions(d, periodStart, facts.get(d.id));
   const totals = new Map(periods.length ? dailyTotals(periods, opts).map((t) => [t.date, t]) : []);
-  const violations = periods.length ? auditLog(periods, opts).violations.map((v) => [Date.parse(v.start), Date.parse(v.end)] as const) : [];
+  const violations = violationsOf(periods, d, periodStart, facts.get(d.id)).map((v) => [Date.parse(v.start), Date.parse(v.end)] as const);
   const days = dates
     .filter((date) => logOf.has(date))
     .map((date) => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -17,6 +17,7 @@ export interface DriverHos {
   homeTimeZone: string;
   shortHaul150: boolean;
   sixteenHour: boolean;
+  licenseClass: string | null;
 }
 
 export const driverHosColumns = {
@@ -27,6 +28,7 @@ export const driverHosColumns = {
   homeTimeZone: drivers.homeTimeZone,
   shortHaul150: drivers.shortHaul150,
   sixteenHour: drivers.sixteenHour,
+  licenseClass: drivers.licenseClass,
 };
 
 /** The carrier's 24-hour period start time (organization setting, default midnight). */
@@ -34,8 +36,73 @@ export async function periodStartOf(db: DbOrTx, orgId: string): Promise<string> 
   return (await getOrganizationSettings(db, orgId)).periodStartTime ?? '00:00';
 }
 
-export function engineOptions(d: DriverHos, periodStart: string): HosOptions {
-  return { ruleset: d.ruleset, timeZone: d.homeTimeZone, cycleDayStart: periodStart, exemptions: { shortHaul150: d.shortHaul150, sixteenHour: d.sixteenHour } };
+/**
+ * Whether a licence class is a commercial driver's licence: classes A, B and C, however written
+ * ("A", "cdl-b", "Class C", "CDL Class A"). Anything else ("NON_CDL", "D", "G") is not.
+ */
+export function isCdlClass(licenseClass: string): boolean {
+  const bare = licenseClass.toUpperCase().replace(/\bCDL\b|\bCLASS\b|[^A-Z]/g, '');
+  return bare === 'A' || bare === 'B' || bare === 'C';
+}
+
+/**
+ * The non-CDL 150 air-mile exception (P15, §395.1(e)(2)) applies to a short-haul driver whose
+ * licence is known not to be a CDL; an unknown (null) licence class is not taken as non-CDL.
+ */
+export const nonCdlShortHaul = (d: Pick<DriverHos, 'shortHaul150' | 'licenseClass'>): boolean => d.shortHaul150 && d.licenseClass !== null && !isCdlClass(d.licenseClass);
+
+/** Canada south of 60 (the rulesets with the C6 deferral and the C7 team split). */
+export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH_CYCLE_1' || ruleset === 'CA_SOUTH_CYCLE_2';
+
+/** What the driver's log rows add to the engine's options: declared deferral days, co-driver days. */
+export interface LogFacts {
+  deferrals: string[];
+  teamDays: Set<string>;
+}
+
+/**
+ * The engine's options for a driver: ruleset, zone, period start and the exemptions of the driver
+ * record; P15 from the licence class (a non-CDL short-haul driver is not eligible for the 16-hour
+ * exception, so it replaces it); the C6 deferrals declared on log rows; `team` when asked (C7).
+ */
+export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFacts, team = false): HosOptions {
+  const nonCdl = nonCdlShortHaul(d);
+  return {
+    ruleset: d.ruleset,
+    timeZone: d.homeTimeZone,
+    cycleDayStart: periodStart,
+    exemptions: { shortHaul150: d.shortHaul150, sixteenHour: d.sixteenHour && !nonCdl, ...(nonCdl ? { nonCdlShortHaul: true } : {}) },
+    ...(facts?.deferrals.length ? { deferrals: facts.deferrals.map((day) => ({ day })) } : {}),
+    ...(team ? { team: true } : {}),
+  };
+}
+
+/**
+ * Deferral declarations and co-driver days of the listed drivers' (all when null) log rows from
+ * `fromDate` to `toDate` (inclusive), in one query on the (organization, log day) index.
+ */
+export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromDate: string, toDate: string): Promise<Map<string, LogFacts>> {
+  const rows = await db
+    .select({ driverId: hosLogs.driverId, logDate: hosLogs.logDate, coDriverId: hosLogs.coDriverId, deferral: hosLogs.deferralDeclaredAt })
+    .from(hosLogs)
+    .where(
+      and(
+        eq(hosLogs.organizationId, orgId),
+        gte(hosLogs.logDate, fromDate),
+        lte(hosLogs.logDate, toDate),
+        driverIds ? inArray(hosLogs.driverId, driverIds) : undefined,
+        or(isNotNull(hosLogs.coDriverId), isNotNull(hosLogs.deferralDeclaredAt)),
+      ),
+    )
+    .orderBy(asc(hosLogs.logDate));
+  const out = new Map<string, LogFacts>();
+  for (const r of rows) {
+    let f = out.get(r.driverId);
+    if (!f) out.set(r.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    if (r.deferral) f.deferrals.push(r.logDate);
+    if (r.coDriverId) f.teamDays.add(r.logDate);
+  }
+  return out;
 }
 
 /**

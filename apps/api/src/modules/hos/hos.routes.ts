@@ -9,6 +9,8 @@ import {
   hosEventEditSchema,
   hosEventCreateSchema,
   hosLogParams,
+  hosDeferralSchema,
+  hosLogHeaderSchema,
   hosPeriodQuery,
   hosPeriodSchema,
   userHosEventParams,
@@ -31,6 +33,7 @@ import { getLogDay } from './hos-log-day.service.ts';
 import { editEvent, getEvent } from './hos-events.service.ts';
 import { createEvent } from './hos-event-create.service.ts';
 import { currentDay, driverIdOfUser, logsForPeriod } from './hos-period.service.ts';
+import { setDeferral, updateLogHeader } from './hos-log-header.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
@@ -173,6 +176,30 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { ...createSchema, params: userHosLogParams },
     handler: async (req, reply) =>
       reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }, req.body)),
+  });
+
+  app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: {
+      tags,
+      summary: "Set a log day's shipping documents, trailers (the organization's trailers) and co-driver (another active driver)",
+      params: hosLogParams,
+      body: hosLogHeaderSchema,
+      response: { 200: hosLogDaySchema, ...orgErrors() },
+    },
+    handler: (req) => updateLogHeader({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+  });
+
+  app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/deferral', {
+    config: { permissions: ['HOS_EDIT'] },
+    schema: {
+      tags,
+      summary: 'Canadian rulesets: declare (or withdraw) the log day as day 1 of an off-duty deferral; the next day is its day 2',
+      params: hosLogParams,
+      body: hosDeferralSchema,
+      response: { 200: hosLogDaySchema, ...orgErrors() },
+    },
+    handler: (req) => setDeferral({ db: app.db, actor: actorOf(req) }, req.params, req.body),
   });
 };
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, clocksAt, dailyTotals, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
 import { availabilityPageSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema, hosLogPageSchema, hosPeriodSchema, violationPageSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
-import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
+import { activityRows, driverBody, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -568,5 +568,140 @@ describe("a driver's current day and days of a period", () => {
     expect((await t.app.inject({ method: 'GET', url: byUser('/current-day'), headers: a.other })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: byUser(`/${logId}/hos_event`), headers: a.dispatcher, payload: { status: 'SB', at: '2026-11-10T20:00:00Z', annotation: 'Own entry' } })).statusCode).toBe(403);
     expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/users/nobody/hos_log/current-day'), headers: a.admin })).json(), 400, { userId: 'userId must be a user id' });
+  });
+});
+
+/** Consecutive [status, hours] parts from a Chicago wall time in November 2026 (CST, UTC-6). */
+function cst(startLocal: string, ...parts: Part[]): DutyPeriod[] {
+  let ms = Date.parse(`${startLocal}:00-06:00`);
+  return parts.map(([status, hours]) => ({ status: status as DutyStatus, start: new Date(ms).toISOString(), end: new Date((ms += Math.round(hours * H))).toISOString() }));
+}
+const violationsOf = async (driverId: string, periods: DutyPeriod[]) => {
+  const res = await t.app.inject({ method: 'GET', url: org(`/violations?driverId=${driverId}&from=${periods[0]!.start}&to=${periods.at(-1)!.end}&size=500`), headers: a.admin });
+  expect(res.statusCode, res.body).toBe(200);
+  // The API lists newest first with ties in the engine's rule order; the engine lists oldest first.
+  return brief([...violationPageSchema.parse(res.json()).content].sort((x, y) => Date.parse(x.start) - Date.parse(y.start)));
+};
+const header = (driverId: string, logId: string, payload: Record<string, unknown>, headers: Record<string, string> = a.admin) =>
+  t.app.inject({ method: 'PUT', url: org(`/drivers/${driverId}/hos_log/${logId}`), headers, payload });
+
+describe('engine options from the records', () => {
+  it('P15: a non-CDL short-haul driver may drive to the 16th hour where a CDL driver may not', async () => {
+    // On duty 06:00; the last hour of driving (20:30-21:30) is past the 14th hour.
+    const periods = cst('2026-11-16T06:00', ['ON', 1], ['D', 5], ['OFF', 1], ['D', 5], ['ON', 2.5], ['D', 1], ['OFF', 10]);
+    const base = { ruleset: 'US_PROPERTY_70_8', shortHaul150: true };
+    const cdl = await newDriver({ ...base, licenseClass: 'A' });
+    const nonCdl = await newDriver({ ...base, licenseClass: 'NON_CDL' });
+    const unknown = await newDriver({ ...base, licenseClass: null });
+    const nonCdlLong = await newDriver({ ruleset: 'US_PROPERTY_70_8', shortHaul150: false, licenseClass: 'NON_CDL' });
+    for (const d of [cdl, nonCdl, unknown, nonCdlLong]) expect((await importPeriods(d.id, periods)).statusCode).toBe(201);
+    const o = { ...opts('US_PROPERTY_70_8'), exemptions: { shortHaul150: true, sixteenHour: false } };
+    const cdlViolations = await violationsOf(cdl.id, periods);
+    expect(cdlViolations).toEqual(brief(auditLog(periods, o).violations));
+    expect(cdlViolations.map((v) => v.slice(0, 3))).toEqual([['WINDOW_LIMIT', '2026-11-17T02:30:00.000Z', '2026-11-17T03:30:00.000Z']]);
+    expect(await violationsOf(nonCdl.id, periods)).toEqual(brief(auditLog(periods, { ...o, exemptions: { ...o.exemptions, nonCdlShortHaul: true } }).violations));
+    expect(await violationsOf(nonCdl.id, periods)).toEqual([]);
+    // An unknown licence class is not taken as non-CDL; a non-CDL driver outside short haul gets no P15 either.
+    expect(await violationsOf(unknown.id, periods)).toEqual(await violationsOf(cdl.id, periods));
+    expect((await violationsOf(nonCdlLong.id, periods)).map((v) => v[0])).toContain('WINDOW_LIMIT');
+  });
+
+  it('C7: a Canadian team split is legal only on a log day with a co-driver', async () => {
+    // The shift starts 02:00 on 2026-11-17 after 8 h off; two 4-hour berth periods split it.
+    const periods = cst('2026-11-16T18:00', ['OFF', 8], ['D', 6], ['SB', 4], ['D', 5], ['SB', 4], ['D', 2], ['OFF', 10]);
+    const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
+    const co = await newDriver();
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json()).logs;
+    const solo = brief(auditLog(periods, opts('CA_SOUTH_CYCLE_1')).violations);
+    expect(solo.length).toBeGreaterThan(0);
+    expect(brief(auditLog(periods, { ...opts('CA_SOUTH_CYCLE_1'), team: true }).violations)).toEqual([]);
+    expect(await violationsOf(d.id, periods)).toEqual(solo);
+
+    expect(logs[1]!.date).toBe('2026-11-17');
+    const res = await header(d.id, logs[1]!.id, { shippingDocuments: [], trailerIds: [], coDriverId: co.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const day = hosLogDaySchema.parse(res.json());
+    expect(day.header.coDriver).toMatchObject({ id: co.id });
+    expect(day.violations).toEqual([]);
+    expect(await violationsOf(d.id, periods)).toEqual([]);
+    const list = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log?date=2026-11-17&search=${d.lastName}`), headers: a.admin })).json());
+    expect(list.content[0]!.violationCount).toBe(0);
+    // Availability at the end of the second berth period: the team pair counts.
+    const at = periods[5]!.start;
+    const av = availabilityPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&search=${d.lastName}`), headers: a.admin })).json()).content[0]!;
+    expect(av.strict).toEqual(clocksAt(periods, at, { ...opts('CA_SOUTH_CYCLE_1'), team: true }).strict);
+
+    // Without the co-driver the split is a single driver's again.
+    expect((await header(d.id, logs[1]!.id, { shippingDocuments: [], trailerIds: [], coDriverId: null })).statusCode).toBe(200);
+    expect(await violationsOf(d.id, periods)).toEqual(solo);
+  });
+
+  it('C6: a declared day-1 deferral removes the off-duty shortfall of day 1', async () => {
+    // Day 1 (2026-11-19) holds 8 h off, 2 h short of the 10.
+    const periods = cst('2026-11-19T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13]);
+    const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json()).logs;
+    const C1 = opts('CA_SOUTH_CYCLE_1');
+    const before = await violationsOf(d.id, periods);
+    expect(before).toEqual(brief(auditLog(periods, C1).violations));
+    expect(before.map((v) => v[0])).toContain('DAILY_OFF_DUTY');
+    const declare = (logId: string, declared: unknown, driverId = d.id) =>
+      t.app.inject({ method: 'PUT', url: org(`/drivers/${driverId}/hos_log/${logId}/deferral`), headers: a.admin, payload: { declared } });
+
+    const res = await declare(logs[0]!.id, true);
+    expect(res.statusCode, res.body).toBe(200);
+    const day = hosLogDaySchema.parse(res.json());
+    expect(day.deferral.declared).toBe(true);
+    expect(day.violations.map((v) => v.rule)).not.toContain('DAILY_OFF_DUTY');
+    const after = await violationsOf(d.id, periods);
+    expect(after).toEqual(brief(auditLog(periods, { ...C1, deferrals: [{ day: '2026-11-19' }] }).violations));
+    expect(after.map((v) => v[0])).not.toContain('DAILY_OFF_DUTY');
+    // Its day 2 cannot be a day 1 too; a US driver cannot defer; bad input names the field.
+    expectFieldErrors((await declare(logs[1]!.id, true)).json(), 400, { declared: '2026-11-20 is day 2 of the deferral declared on 2026-11-19' });
+    const us = await newDriver();
+    const usLogs = hosImportResultSchema.parse((await importPeriods(us.id, periods)).json()).logs;
+    expectFieldErrors((await declare(usLogs[0]!.id, true, us.id)).json(), 400, { declared: 'Off-duty deferral applies only to the Canadian rulesets' });
+    expectFieldErrors((await declare(logs[0]!.id, 'yes')).json(), 400, { declared: 'Deferral declared must be true or false' });
+    expect((await t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/deferral`), headers: a.dispatcher, payload: { declared: false } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.otherOrgId}/drivers/${d.id}/hos_log/${logs[0]!.id}/deferral`, headers: a.other, payload: { declared: false } })).statusCode).toBe(404);
+
+    // Withdrawn: the shortfall is back; each change is logged once.
+    expect(hosLogDaySchema.parse((await declare(logs[0]!.id, false)).json()).deferral).toEqual({ declared: false, declaredAt: null });
+    expect(await violationsOf(d.id, periods)).toEqual(before);
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'SET_HOS_DEFERRAL', 'SET_HOS_DEFERRAL']);
+  });
+});
+
+describe('log header facts', () => {
+  it('sets shipping documents, trailers and co-driver, which clears the form-and-manner problems', async () => {
+    const d = await newDriver({ lastName: 'Headertest' });
+    const co = await newDriver();
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-11-04T06:00', ['ON', 1], ['D', 4], ['OFF', 10]))).json()).logs;
+    const logId = logs[0]!.id;
+    const problems = async () => hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-11-04&search=headertest'), headers: a.admin })).json()).content[0]!.problems;
+    expect(await problems()).toEqual(['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER']);
+    const trailer = (await t.app.inject({ method: 'POST', url: org('/assets'), headers: a.admin, payload: trailerBody() })).json() as { id: string; unitNumber: string };
+    const truck = (await t.app.inject({ method: 'POST', url: org('/assets'), headers: a.admin, payload: vehicleBody() })).json() as { id: string };
+    expect(trailer.id && truck.id).toBeTruthy();
+
+    const res = await header(d.id, logId, { shippingDocuments: [' BL-20441 ', 'PO 7781'], trailerIds: [trailer.id], coDriverId: co.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const day = hosLogDaySchema.parse(res.json());
+    expect(day.header).toMatchObject({ shippingDocuments: ['BL-20441', 'PO 7781'], trailers: [{ id: trailer.id, unitNumber: trailer.unitNumber, type: 'TRAILER' }], coDriver: { id: co.id } });
+    expect(await problems()).toEqual(['UNCERTIFIED']);
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'UPDATE_HOS_LOG']);
+
+    const body = { shippingDocuments: [], trailerIds: [], coDriverId: null };
+    expectFieldErrors((await header(d.id, logId, { ...body, trailerIds: [trailer.id, truck.id] })).json(), 400, { 'trailerIds.1': 'Trailer must be an active trailer of the organization' });
+    expectFieldErrors((await header(d.id, logId, { ...body, coDriverId: d.id })).json(), 400, { coDriverId: 'The co-driver must be another driver' });
+    expectFieldErrors((await header(d.id, logId, { ...body, coDriverId: '00000000-0000-4000-8000-000000000000' })).json(), 400, { coDriverId: 'Co-driver must be an active driver of the organization' });
+    expectFieldErrors((await header(d.id, logId, { ...body, trailerIds: ['T-1'], shippingDocuments: [''] })).json(), 400, { 'trailerIds.0': 'Trailer must be a trailer id', 'shippingDocuments.0': 'Shipping document must not be empty' });
+    expectFieldErrors((await header(d.id, logId, { shippingDocuments: [] })).json(), 400, { trailerIds: 'Trailers', coDriverId: 'Co-driver' });
+    expect((await header(d.id, logId, body, a.dispatcher)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.otherOrgId}/drivers/${d.id}/hos_log/${logId}`, headers: a.other, payload: body })).statusCode).toBe(404);
+    expect((await header(co.id, logId, body)).statusCode).toBe(404);
+    // Nothing was changed by the refused requests.
+    const still = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logId}`), headers: a.admin })).json());
+    expect(still.header.shippingDocuments).toEqual(['BL-20441', 'PO 7781']);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "hos_logs" ADD COLUMN "deferral_declared_at" timestamp with time zone;

@@ -705,3 +705,31 @@ describe('log header facts', () => {
     expect(still.header.shippingDocuments).toEqual(['BL-20441', 'PO 7781']);
   });
 });
+
+describe('the API document', () => {
+  it('documents every HoS path with its parameters, body and answers', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; requestBody?: unknown; responses: Record<string, unknown> }>>;
+    };
+    const base = '/api/v1/organizations/{orgId}';
+    const expected: Array<[string, string, string[], string]> = [
+      ['post', '/drivers/{driverId}/hos_log/{logId}/hos_event', ['orgId', 'driverId', 'logId'], '201'],
+      ['post', '/users/{userId}/hos_log/{logId}/hos_event', ['orgId', 'userId', 'logId'], '201'],
+      ['get', '/drivers/{driverId}/hos_log/current-day', ['orgId', 'driverId'], '200'],
+      ['get', '/users/{userId}/hos_log/current-day', ['orgId', 'userId'], '200'],
+      ['get', '/drivers/{driverId}/hos_log/hos-logs-for-period', ['orgId', 'driverId', 'from', 'to'], '200'],
+      ['get', '/users/{userId}/hos_log/hos-logs-for-period', ['orgId', 'userId', 'from', 'to'], '200'],
+      ['get', '/users/{userId}/hos_log/{logId}/hos_event/{eventId}', ['orgId', 'userId', 'logId', 'eventId'], '200'],
+      ['put', '/users/{userId}/hos_log/{logId}/hos_event/{eventId}', ['orgId', 'userId', 'logId', 'eventId'], '200'],
+      ['put', '/drivers/{driverId}/hos_log/{logId}', ['orgId', 'driverId', 'logId'], '200'],
+      ['put', '/drivers/{driverId}/hos_log/{logId}/deferral', ['orgId', 'driverId', 'logId'], '200'],
+    ];
+    for (const [method, path, params, ok] of expected) {
+      const op = doc.paths[`${base}${path}`]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op!.parameters?.map((p) => p.name).sort(), path).toEqual([...params].sort());
+      expect(Object.keys(op!.responses).sort(), path).toEqual([ok, '400', '401', '403', '404'].sort());
+      expect(op!.requestBody !== undefined, path).toBe(method !== 'get');
+    }
+  });
+});

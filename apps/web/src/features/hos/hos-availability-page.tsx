@@ -105,9 +105,9 @@ const COLUMNS: TableColumn<Row>[] = [
     key: 'restartCompleteAt',
     header: 'Restart done',
     render: ({ live }) =>
-      live.restartCompleteAt === null ? (
+      live.restartCompleteAt === null || live.cycleUsedMs === 0 ? (
         <Text span size="sm" c="dimmed">
-          No restart
+          {live.restartCompleteAt === null ? 'No restart' : 'Not needed'}
         </Text>
       ) : (
         <Tooltip label="When a cycle restart would be complete if the driver goes (or stays) off duty now" multiline w={240} withArrow>

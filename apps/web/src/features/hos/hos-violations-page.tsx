@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { IconDownload, IconFilterOff } from '@tabler/icons-react';
 import type { HosViolation } from '@fleet/api-contract';
-import { VIOLATION_RULES, SEVERITIES } from '@fleet/api-contract/hos';
+import { SEVERITIES, VIOLATION_RULES, VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
@@ -117,7 +117,7 @@ export default function HosViolationsPage() {
         }
       />
       <Paper withBorder radius="md" p="sm" mb="md" component="section" aria-label="Filters">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
           <TextInput label="From" type="date" value={f.fromDay} max={f.toDay} onChange={(e) => setFilter('from', e.currentTarget.value || null)} />
           <TextInput
             label="To"
@@ -125,7 +125,8 @@ export default function HosViolationsPage() {
             value={f.toDay}
             min={f.fromDay}
             error={f.rangeError}
-            description={f.rangeError ? undefined : 'At most 31 days'}
+            description={f.rangeError ? undefined : `At most ${VIOLATIONS_MAX_RANGE_DAYS} days`}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             onChange={(e) => setFilter('to', e.currentTarget.value || null)}
           />
           <Select

@@ -35,7 +35,7 @@ export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProp
           {left}
         </Text>
         {level !== 'ok' && (
-          <Text span size="xs" c={level === 'critical' ? 'red' : 'yellow.8'} fw={600}>
+          <Text span size="xs" c={level === 'critical' ? 'var(--mantine-color-red-text)' : 'var(--mantine-color-orange-text)'} fw={600}>
             {level === 'critical' ? 'Critical' : 'Low'}
           </Text>
         )}

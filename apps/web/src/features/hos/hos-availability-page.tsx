@@ -90,7 +90,7 @@ const COLUMNS: TableColumn<Row>[] = [
     render: ({ live }) => {
       const level = levelOf(live.availableDriveMs);
       return (
-        <Badge size="lg" variant="light" color={LEVEL_COLORS[level]} ff="monospace" data-level={level} data-testid="available-now" aria-label={`Can drive ${formatHoursMinutes(live.availableDriveMs)} now`}>
+        <Badge size="lg" variant="light" color={LEVEL_COLORS[level]} ff="monospace" data-level={level} data-testid="available-now" style={{ color: 'var(--mantine-color-text)' }} aria-label={`Can drive ${formatHoursMinutes(live.availableDriveMs)} now`}>
           {formatHoursMinutes(live.availableDriveMs)}
         </Badge>
       );

@@ -51,7 +51,7 @@ const COLUMNS: TableColumn<HosViolation>[] = [
     header: 'Severity',
     render: (v) => (
       <Tooltip label={SEVERITY_HELP[v.severity]} withArrow>
-        <Badge color={SEVERITY_COLORS[v.severity]} variant="light" data-severity={v.severity}>
+        <Badge color={SEVERITY_COLORS[v.severity]} variant="light" data-severity={v.severity} style={{ color: 'var(--mantine-color-text)' }}>
           {SEVERITY_LABELS[v.severity]}
         </Badge>
       </Tooltip>

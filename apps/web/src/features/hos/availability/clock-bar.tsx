@@ -1,4 +1,5 @@
 import { Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import classes from './clock-bar.module.css';
 import { formatHoursMinutes } from './clock-format.ts';
 import { LEVEL_COLORS, levelOf } from './live-clocks.ts';
 
@@ -35,7 +36,7 @@ export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProp
           {left}
         </Text>
         {level !== 'ok' && (
-          <Text span size="xs" c={level === 'critical' ? 'var(--mantine-color-red-text)' : 'var(--mantine-color-orange-text)'} fw={600}>
+          <Text span size="xs" fw={600} className={classes.word} data-level={level}>
             {level === 'critical' ? 'Critical' : 'Low'}
           </Text>
         )}

@@ -37,7 +37,7 @@ const COLUMNS: TableColumn<HosViolation>[] = [
     header: 'Rule',
     render: (v) => (
       <Tooltip label={RULE_HELP[v.rule]} multiline w={280} withArrow>
-        <Text span size="sm" style={{ textDecoration: 'underline dotted', textUnderlineOffset: 3 }}>
+        <Text span size="sm" style={{ textDecoration: 'underline dotted', textUnderlineOffset: 3, whiteSpace: 'nowrap' }}>
           {ruleLabel(v.rule, v.ruleset)}
         </Text>
       </Tooltip>
@@ -49,16 +49,17 @@ const COLUMNS: TableColumn<HosViolation>[] = [
   {
     key: 'severity',
     header: 'Severity',
+    width: 120,
     render: (v) => (
       <Tooltip label={SEVERITY_HELP[v.severity]} withArrow>
-        <Badge color={SEVERITY_COLORS[v.severity]} variant="light" data-severity={v.severity} style={{ color: 'var(--mantine-color-text)' }}>
+        <Badge color={SEVERITY_COLORS[v.severity]} variant="light" data-severity={v.severity} style={{ color: 'var(--mantine-color-text)', overflow: 'visible' }}>
           {SEVERITY_LABELS[v.severity]}
         </Badge>
       </Tooltip>
     ),
   },
   { key: 'logDate', header: 'Log day', render: (v) => <Text span size="sm" style={nowrap}>{formatDate(`${v.logDate}T12:00:00`)}</Text> },
-  { key: 'ruleset', header: 'Ruleset', render: (v) => <Text span size="sm" c="dimmed">{RULESET_LABELS[v.ruleset]}</Text> },
+  { key: 'ruleset', header: 'Ruleset', render: (v) => <Text span size="sm" c="dimmed" style={nowrap}>{RULESET_LABELS[v.ruleset]}</Text> },
 ];
 
 const RULE_OPTIONS = VIOLATION_RULES.map((r) => ({ value: r, label: RULE_FILTER_LABELS[r] }));
@@ -110,11 +111,6 @@ export default function HosViolationsPage() {
         title="HoS Violations"
         description="Driving past an hours-of-service limit, as the rules engine reads each driver's log. Open a row to see the log day at that time."
         breadcrumbs={[{ label: 'Hours of Service' }, { label: 'Violations' }]}
-        actions={
-          <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} disabled={!f.range} onClick={() => void exportCsv()}>
-            Export CSV
-          </Button>
-        }
       />
       <Paper withBorder radius="md" p="sm" mb="md" component="section" aria-label="Filters">
         <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
@@ -167,6 +163,11 @@ export default function HosViolationsPage() {
         state={state}
         onStateChange={setState}
         searchable={false}
+        toolbar={
+          <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} disabled={!f.range} onClick={() => void exportCsv()}>
+            Export CSV
+          </Button>
+        }
         pageSizes={[15, 30, 50, 100]}
         rowKey={(v) => `${v.driver.id}|${v.rule}|${v.start}`}
         onRowClick={(v) => navigate(`/hos/logs/${v.logId}?at=${encodeURIComponent(v.start)}`)}

@@ -7,6 +7,7 @@ import { GroupFilter, useFilterParam } from '../../components/registry-toolbar.t
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { ClockBar } from './availability/clock-bar.tsx';
 import { ClockHelp } from './availability/clock-help.tsx';
@@ -131,6 +132,8 @@ export default function HosAvailabilityPage() {
   const filters = useMemo(() => ({ ...page, groupId: group ?? undefined }), [page, group]);
   const list = useQuery({ ...availabilityQuery(orgId ?? '', filters), enabled: !!orgId });
   const now = useNow(TICK_MS);
+  // The group filter lists the groups, which needs GROUP_LIST.
+  const canListGroups = useCan('GROUP_LIST');
   const data = list.data;
   const rows = useMemo(
     () =>
@@ -161,7 +164,7 @@ export default function HosAvailabilityPage() {
         emptyDescription={group ? 'Pick another group or clear the filter.' : 'Drivers appear here once they are added to the organization.'}
         toolbar={
           <Group gap="xs" wrap="wrap" justify="flex-end">
-            <GroupFilter value={group} onChange={setGroup} />
+            {canListGroups && <GroupFilter value={group} onChange={setGroup} />}
             <ClockHelp />
           </Group>
         }

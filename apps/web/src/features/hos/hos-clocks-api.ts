@@ -35,11 +35,12 @@ export async function fetchAllViolations(orgId: string, filters: Omit<ViolationF
   }
 }
 
-/** The organization's drivers for the driver filter (by name; the API's largest page). */
+/** The organization's drivers for the driver filter (by name; the API's largest page; needs DRIVER_LIST). */
 export const hosDriversQuery = (orgId: string) =>
   queryOptions({
     queryKey: ['hos', orgId, 'driver-options'] as const,
-    queryFn: ({ signal }) => api<Page<Driver>>(orgPathFor(orgId, '/drivers'), { query: { page: 0, size: MAX_PAGE_SIZE, sort: 'lastName,asc' }, signal }),
+    // No toast: without the list the filter is only disabled.
+    queryFn: ({ signal }) => api<Page<Driver>>(orgPathFor(orgId, '/drivers'), { query: { page: 0, size: MAX_PAGE_SIZE, sort: 'lastName,asc' }, signal, toast: false }),
     staleTime: 5 * 60_000,
   });
 

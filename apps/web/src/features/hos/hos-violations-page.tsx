@@ -10,6 +10,7 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatHoursMinutes } from './availability/clock-format.ts';
 import { fetchAllViolations, hosDriversQuery, violationsQuery } from './hos-clocks-api.ts';
@@ -86,7 +87,9 @@ export default function HosViolationsPage() {
     [range?.from, range?.to, f.driverId, f.rule, f.severity],
   );
   const list = useQuery({ ...violationsQuery(orgId ?? '', { page: page.page, size: page.size, ...filters }), enabled: !!orgId });
-  const drivers = useQuery({ ...hosDriversQuery(orgId ?? ''), enabled: !!orgId });
+  // The driver filter needs the driver list; a role that may list violations but not drivers filters by the other fields.
+  const canListDrivers = useCan('DRIVER_LIST');
+  const drivers = useQuery({ ...hosDriversQuery(orgId ?? ''), enabled: !!orgId && canListDrivers });
   const [exporting, setExporting] = useState(false);
 
   const exportCsv = async () => {
@@ -127,10 +130,10 @@ export default function HosViolationsPage() {
           />
           <Select
             label="Driver"
-            placeholder={drivers.isError ? 'Driver list unavailable' : 'All drivers'}
+            placeholder={drivers.isError || !canListDrivers ? 'Driver list unavailable' : 'All drivers'}
             searchable
             clearable
-            disabled={drivers.isError}
+            disabled={drivers.isError || !canListDrivers}
             data={driverOptions}
             value={f.driverId}
             onChange={(v) => setFilter('driver', v)}

@@ -82,3 +82,31 @@ test('availability shows each driver’s clocks as coloured bars with the time l
   await expect(clock(a, 'Drive').getByTestId('clock-left')).toHaveText(/^1:1\d$/);
   await expect(clock(g, 'Drive').getByTestId('clock-left')).toHaveText(/^9:[45]\d$/);
 });
+
+test('on a 375 px phone in the dark theme both HoS screens show cards that pass axe', async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  const api = await hosApi(request);
+  const d = await api.driver('Milo', `${stamp}Phone`);
+  const now = Math.floor(Date.now() / 60_000) * 60_000;
+  // Driving now with 20 min left, and a 1-hour breach of the 11-hour limit two days ago.
+  await api.importPeriods(d.id, periodsUntil(now, [['ON', 1], ['D', 12], ['OFF', 24], ['D', 5], ['OFF', 1], ['D', 5 + 40 / 60]]));
+  await page.setViewportSize({ width: 375, height: 800 });
+  await login(page, ADMIN);
+  const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+  if ((await scheme()) !== 'dark') await page.getByTestId('theme-toggle').click();
+  await expect.poll(scheme).toBe('dark');
+
+  await page.goto(`/hos/availability?search=${stamp}`);
+  const card = page.getByRole('list', { name: 'Driver availability' }).getByRole('listitem').filter({ hasText: `${stamp}Phone` });
+  await expect(card).toBeVisible();
+  await expect(clock(card, 'Drive')).toHaveAttribute('data-level', 'critical');
+  await expect(card.getByRole('progressbar', { name: /^Cycle: / })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await page.goto(`/hos/violations?driver=${d.id}`);
+  const item = page.getByRole('list', { name: 'Violations' }).getByRole('listitem').filter({ hasText: '11-hour driving limit' });
+  await expect(item).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+});

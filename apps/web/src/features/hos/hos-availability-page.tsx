@@ -1,6 +1,174 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useMemo } from 'react';
+import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { Availability } from '@fleet/api-contract';
+import { PageHeader } from '../../components/page-header.tsx';
+import { GroupFilter, useFilterParam } from '../../components/registry-toolbar.tsx';
+import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { useTableState } from '../../lib/table-state.ts';
+import { ClockBar } from './availability/clock-bar.tsx';
+import { ClockHelp } from './availability/clock-help.tsx';
+import { formatAgo, formatHoursMinutes } from './availability/clock-format.ts';
+import { fullLengths, LEVEL_COLORS, levelOf, liveClocks, useNow, type LiveAvailability } from './availability/live-clocks.ts';
+import { availabilityQuery } from './hos-clocks-api.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+/** How often the local countdown moves. */
+const TICK_MS = 5_000;
+
+const STATUS_WORDS: Record<NonNullable<Availability['status']>, { label: string; color: string }> = {
+  D: { label: 'Driving', color: 'blue' },
+  ON: { label: 'On duty', color: 'orange' },
+  SB: { label: 'Sleeper berth', color: 'violet' },
+  OFF: { label: 'Off duty', color: 'gray' },
+};
+const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves' } as const;
+
+interface Row {
+  row: Availability;
+  live: LiveAvailability;
+  now: number;
+}
+
+function StatusCell({ row, now }: { row: Availability; now: number }) {
+  if (!row.status) {
+    return (
+      <Text span size="sm" c="dimmed">
+        No records
+      </Text>
+    );
+  }
+  const s = STATUS_WORDS[row.status];
+  return (
+    <Stack gap={2} align="flex-start">
+      <Badge color={s.color} variant="light" data-status={row.status}>
+        {row.special ? SPECIAL_WORDS[row.special] : s.label}
+      </Badge>
+      {row.since && (
+        <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatAgo(now - Date.parse(row.since)).replace(/ ago$/, '')}
+          <br />
+          since {formatDateTime(row.since)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function clockColumn(key: 'driveMs' | 'windowMs' | 'breakMs' | 'cycleMs', header: string): TableColumn<Row> {
+  return {
+    key,
+    header,
+    width: 110,
+    render: ({ row, live }) => <ClockBar name={header} strictMs={live.strict[key]} provisionalMs={live.provisional[key]} fullMs={fullLengths(row.ruleset)[key]} />,
+  };
+}
+
+const COLUMNS: TableColumn<Row>[] = [
+  {
+    key: 'lastName',
+    header: 'Driver',
+    sortable: true,
+    primary: true,
+    render: ({ row }) => (
+      <Stack gap={0}>
+        <Text span size="sm" fw={600}>
+          {row.driver.firstName} {row.driver.lastName}
+        </Text>
+        <Text span size="xs" c="dimmed">
+          {row.vehicle ? `Vehicle ${row.vehicle.unitNumber}` : 'No vehicle'}
+        </Text>
+      </Stack>
+    ),
+  },
+  { key: 'status', header: 'Status', render: ({ row, now }) => <StatusCell row={row} now={now} /> },
+  {
+    key: 'availableDriveMs',
+    header: 'Available now',
+    sortable: true,
+    render: ({ live }) => {
+      const level = levelOf(live.availableDriveMs);
+      return (
+        <Badge size="lg" variant="light" color={LEVEL_COLORS[level]} ff="monospace" data-level={level} data-testid="available-now" style={{ color: 'var(--mantine-color-text)' }} aria-label={`Can drive ${formatHoursMinutes(live.availableDriveMs)} now`}>
+          {formatHoursMinutes(live.availableDriveMs)}
+        </Badge>
+      );
+    },
+  },
+  clockColumn('driveMs', 'Drive'),
+  clockColumn('windowMs', 'Window'),
+  clockColumn('breakMs', 'Break'),
+  clockColumn('cycleMs', 'Cycle'),
+  { key: 'cycleUsedMs', header: 'Cycle used', sortable: true, align: 'right', render: ({ live }) => <Text span size="sm" ff="monospace">{formatHoursMinutes(live.cycleUsedMs)}</Text> },
+  {
+    key: 'restartCompleteAt',
+    header: 'Restart done',
+    render: ({ live }) =>
+      live.restartCompleteAt === null || live.cycleUsedMs === 0 ? (
+        <Text span size="sm" c="dimmed">
+          {live.restartCompleteAt === null ? 'No restart' : 'Not needed'}
+        </Text>
+      ) : (
+        <Tooltip label="When a cycle restart would be complete if the driver goes (or stays) off duty now" multiline w={240} withArrow>
+          <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(live.restartCompleteAt)}
+          </Text>
+        </Tooltip>
+      ),
+  },
+];
+
+/**
+ * Every driver's hours left now: status, the four clocks as bars, the cycle, the restart. Clocks of
+ * drivers at work count down locally every few seconds; the list is fetched again every minute and
+ * on window focus, keeping the page and scroll (the previous answer stays until the new one lands).
+ */
 export default function HosAvailabilityPage() {
-  return <ComingSoon title="HoS Availability" description="Each driver's remaining drive, shift and cycle time will appear here." />;
+  const orgId = useEffectiveOrganizationId();
+  const [state, setState, page] = useTableState({ sort: 'availableDriveMs,asc' });
+  const [group, setGroup] = useFilterParam('group');
+  const filters = useMemo(() => ({ ...page, groupId: group ?? undefined }), [page, group]);
+  const list = useQuery({ ...availabilityQuery(orgId ?? '', filters), enabled: !!orgId });
+  const now = useNow(TICK_MS);
+  // The group filter lists the groups, which needs GROUP_LIST.
+  const canListGroups = useCan('GROUP_LIST');
+  const data = list.data;
+  const rows = useMemo(
+    () =>
+      data && {
+        ...data.page,
+        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now) })),
+      },
+    [data, now],
+  );
+  return (
+    <>
+      <PageHeader
+        title="HoS Availability"
+        description="Who can drive now and for how long: each driver's hours-of-service clocks, counting down live."
+        breadcrumbs={[{ label: 'Hours of Service' }, { label: 'Availability' }]}
+      />
+      <ServerTable
+        id="hos-availability"
+        label="Driver availability"
+        columns={COLUMNS}
+        // A background refetch keeps the rows as they are (no fade): only a new page, sort or filter dims them.
+        query={{ data: rows || undefined, isLoading: list.isLoading, isFetching: list.isPlaceholderData, error: list.error, refetch: list.refetch }}
+        state={state}
+        onStateChange={setState}
+        rowKey={({ row }) => row.driver.id}
+        searchPlaceholder="Search drivers"
+        emptyTitle={group ? 'No drivers in this group' : 'No active drivers'}
+        emptyDescription={group ? 'Pick another group or clear the filter.' : 'Drivers appear here once they are added to the organization.'}
+        toolbar={
+          <Group gap="xs" wrap="wrap" justify="flex-end">
+            {canListGroups && <GroupFilter value={group} onChange={setGroup} />}
+            <ClockHelp />
+          </Group>
+        }
+      />
+    </>
+  );
 }

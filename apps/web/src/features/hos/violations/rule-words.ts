@@ -1,0 +1,104 @@
+import type { HosViolation } from '@fleet/api-contract';
+
+export type ViolationRule = HosViolation['rule'];
+export type Severity = HosViolation['severity'];
+export type RulesetId = HosViolation['ruleset'];
+
+// The engine's rule names in a safety manager's words. The limits differ per ruleset
+// (reference hos-rules.md 1.2-1.5), so a row names its driver's limit; the filter names the rule
+// as it reads for US property carriers, the usual case, or for the rulesets that alone have it.
+
+/** The filter's words for each rule, in the engine's order. */
+export const RULE_FILTER_LABELS: Record<ViolationRule, string> = {
+  DRIVING_LIMIT: '11-hour driving limit',
+  WINDOW_LIMIT: '14-hour window',
+  BREAK_REQUIRED: '30-minute break',
+  CYCLE_LIMIT: '60/70-hour cycle limit',
+  ON_DUTY_LIMIT: 'On-duty limit (15 h; Canada 14 h)',
+  SHIFT_ELAPSED_LIMIT: '16-hour shift (Canada)',
+  DAILY_DRIVING_LIMIT: '13-hour daily driving (Canada)',
+  DAILY_ON_DUTY_LIMIT: '14-hour daily on-duty (Canada)',
+  DAILY_OFF_DUTY: '10 hours off per day (Canada)',
+  CYCLE_OFF_DUTY_REQUIRED: '24 hours off required (Canada)',
+};
+
+const canada = (r: RulesetId) => r === 'CA_SOUTH_CYCLE_1' || r === 'CA_SOUTH_CYCLE_2';
+const passenger = (r: RulesetId) => r === 'US_PASSENGER_70_8' || r === 'US_PASSENGER_60_7';
+
+function drivingHours(r: RulesetId): number {
+  if (passenger(r)) return 10;
+  if (r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE') return 12;
+  if (canada(r)) return 13;
+  return 11;
+}
+
+const CYCLE_WORDS: Record<RulesetId, string> = {
+  US_PROPERTY_70_8: '70-hour/8-day',
+  US_PROPERTY_60_7: '60-hour/7-day',
+  US_PASSENGER_70_8: '70-hour/8-day',
+  US_PASSENGER_60_7: '60-hour/7-day',
+  CA_SOUTH_CYCLE_1: '70-hour/7-day',
+  CA_SOUTH_CYCLE_2: '120-hour/14-day',
+  TX_INTRASTATE: '70-hour/7-day',
+  CA_INTRASTATE: '80-hour/8-day',
+};
+
+/** The rule as it reads for the driver's ruleset, e.g. "11-hour driving limit" or "70-hour/8-day cycle limit". */
+export function ruleLabel(rule: ViolationRule, ruleset: RulesetId): string {
+  switch (rule) {
+    case 'DRIVING_LIMIT':
+      return `${drivingHours(ruleset)}-hour driving limit`;
+    case 'WINDOW_LIMIT':
+      return ruleset === 'CA_INTRASTATE' ? '16-hour window' : '14-hour window';
+    case 'CYCLE_LIMIT':
+      return `${CYCLE_WORDS[ruleset]} cycle limit`;
+    case 'ON_DUTY_LIMIT':
+      return canada(ruleset) ? '14-hour on-duty limit' : '15-hour on-duty limit';
+    default:
+      return RULE_FILTER_LABELS[rule];
+  }
+}
+
+/** One sentence on what the rule forbids, for the rule's tooltip. */
+export const RULE_HELP: Record<ViolationRule, string> = {
+  DRIVING_LIMIT: 'Drove past the most driving allowed after the required off-duty rest (11 h US property, 10 h passenger, 12 h Texas and California, 13 h Canada).',
+  WINDOW_LIMIT: 'Drove after the shift window closed: 14 consecutive hours after coming on duty (16 h in California), counted whether on or off duty.',
+  BREAK_REQUIRED: 'Drove more than 8 hours in total without a non-driving period of at least 30 consecutive minutes.',
+  CYCLE_LIMIT: 'Drove after reaching the on-duty hours allowed in the rolling 7 or 8 days (14 in Canada cycle 2); a restart sets the cycle back to zero.',
+  ON_DUTY_LIMIT: 'Drove after the on-duty hours allowed in the shift (15 h US passenger and Texas, 14 h Canada); off-duty time does not count.',
+  SHIFT_ELAPSED_LIMIT: 'Canada: drove more than 16 hours after the end of the last 8 consecutive hours off duty.',
+  DAILY_DRIVING_LIMIT: 'Canada: drove more than 13 hours in one day.',
+  DAILY_ON_DUTY_LIMIT: 'Canada: drove after 14 hours on duty in one day.',
+  DAILY_OFF_DUTY: 'Canada: took less than 10 hours off duty in one day.',
+  CYCLE_OFF_DUTY_REQUIRED: 'Canada: drove without 24 consecutive hours off in the last 14 days, or, in cycle 2, after 70 hours on duty without 24 hours off.',
+};
+
+export const SEVERITY_LABELS: Record<Severity, string> = {
+  NOMINAL: 'Nominal',
+  VIOLATION: 'Violation',
+  EGREGIOUS: 'Egregious',
+};
+
+/** The FMCSA's bands (reference E6), for the severity filter and badge tooltip. */
+export const SEVERITY_HELP: Record<Severity, string> = {
+  NOMINAL: 'Under 15 minutes over the limit',
+  VIOLATION: 'From 15 minutes to 3 hours over the limit',
+  EGREGIOUS: 'More than 3 hours over the limit',
+};
+
+export const SEVERITY_COLORS: Record<Severity, string> = {
+  NOMINAL: 'yellow',
+  VIOLATION: 'orange',
+  EGREGIOUS: 'red',
+};
+
+export const RULESET_LABELS: Record<RulesetId, string> = {
+  US_PROPERTY_70_8: 'US property 70/8',
+  US_PROPERTY_60_7: 'US property 60/7',
+  US_PASSENGER_70_8: 'US passenger 70/8',
+  US_PASSENGER_60_7: 'US passenger 60/7',
+  CA_SOUTH_CYCLE_1: 'Canada cycle 1',
+  CA_SOUTH_CYCLE_2: 'Canada cycle 2',
+  TX_INTRASTATE: 'Texas intrastate',
+  CA_INTRASTATE: 'California intrastate',
+};

@@ -1,0 +1,96 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+import { VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
+
+export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity'] as const;
+export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];
+
+const DAY_MS = 86_400_000;
+const isDay = (v: string | null): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00`));
+
+/** A local calendar day as YYYY-MM-DD. */
+export function localDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** Start of a local day (`end`: start of the next one) as an ISO instant, for the API's from/to. */
+function dayBound(day: string, end: boolean): string {
+  const d = new Date(`${day}T00:00:00`);
+  if (end) d.setDate(d.getDate() + 1);
+  return d.toISOString();
+}
+
+/** Whole local days from `from` to `to`, both included. */
+export function daysIn(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T12:00:00`) - Date.parse(`${from}T12:00:00`)) / DAY_MS) + 1;
+}
+
+export interface ViolationFilterState {
+  /** The days shown in the pickers (the default range when the URL names none). */
+  fromDay: string;
+  toDay: string;
+  driverId: string | null;
+  rule: string | null;
+  severity: string | null;
+  /** Why the range cannot be asked for, under the "To" picker; the list keeps its last good answer meanwhile. */
+  rangeError: string | null;
+  /** The range as the API's instants, or null while it is invalid. */
+  range: { from: string; to: string } | null;
+  /** True when any filter differs from the default. */
+  any: boolean;
+}
+
+/**
+ * The violation filters kept in the URL (`?from=2026-06-01&to=2026-06-07&driver=…&rule=…&severity=…`);
+ * without dates the range is the last 7 days up to today. Changing a filter goes back to page one.
+ */
+export function useViolationFilters(today: Date = new Date()): [ViolationFilterState, (key: ViolationFilterKey, value: string | null) => void, () => void] {
+  const [params, setParams] = useSearchParams();
+  const defaultTo = localDay(today);
+  const defaultFrom = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6));
+  const fromParam = params.get('from');
+  const toParam = params.get('to');
+  const fromDay = isDay(fromParam) ? fromParam : defaultFrom;
+  const toDay = isDay(toParam) ? toParam : defaultTo;
+  let rangeError: string | null = null;
+  if (toDay < fromDay) rangeError = 'To must be on or after From';
+  else if (daysIn(fromDay, toDay) > VIOLATIONS_MAX_RANGE_DAYS) rangeError = `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`;
+  const state: ViolationFilterState = {
+    fromDay,
+    toDay,
+    driverId: params.get('driver'),
+    rule: params.get('rule'),
+    severity: params.get('severity'),
+    rangeError,
+    range: rangeError ? null : { from: dayBound(fromDay, false), to: dayBound(toDay, true) },
+    any: VIOLATION_FILTER_KEYS.some((k) => params.has(k)),
+  };
+  const set = useCallback(
+    (key: ViolationFilterKey, value: string | null) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete('page');
+          if (value) next.set(key, value);
+          else next.delete(key);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const clear = useCallback(
+    () =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          VIOLATION_FILTER_KEYS.forEach((k) => next.delete(k));
+          next.delete('page');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [state, set, clear];
+}

@@ -1,0 +1,37 @@
+import Papa from 'papaparse';
+import type { HosViolation } from '@fleet/api-contract';
+import { formatHoursMinutes } from '../availability/clock-format.ts';
+import { ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
+
+const HEADER = ['Driver', 'Rule', 'Rule code', 'Start', 'End', 'Duration (H:MM)', 'Severity', 'Log day', 'Ruleset'];
+
+/**
+ * The violations as CSV, the same words as the screen plus the engine's rule code; instants in
+ * ISO-8601 so spreadsheets sort them. A leading BOM, as the registry exports, so UTF-8 names read right.
+ */
+export function violationsCsv(rows: HosViolation[]): string {
+  const data = rows.map((v) => [
+    `${v.driver.firstName} ${v.driver.lastName}`,
+    ruleLabel(v.rule, v.ruleset),
+    v.rule,
+    v.start,
+    v.end,
+    formatHoursMinutes(v.durationMs),
+    SEVERITY_LABELS[v.severity],
+    v.logDate,
+    RULESET_LABELS[v.ruleset],
+  ]);
+  return `\uFEFF${Papa.unparse({ fields: HEADER, data })}\r\n`;
+}
+
+/** Offers `text` to the browser as a CSV file download. */
+export function saveCsv(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -17,6 +17,7 @@ import { driverName, longDate, rulesetName } from './logs/log-format.ts';
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogViolations } from './logs/log-violations.tsx';
+import tones from './logs/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
 
 /** The present, refreshed every minute while the page is open (the live day's line grows). */
@@ -135,7 +136,7 @@ function Certification({ certification: c, live }: { certification: HosLogDay['c
   if (c.certified) {
     return (
       <Group gap={6} className={classes.certified}>
-        <Badge color="green" variant="light">
+        <Badge color="green" variant="light" className={tones.ok}>
           Certified
         </Badge>
         {c.certifiedAt && (
@@ -147,7 +148,7 @@ function Certification({ certification: c, live }: { certification: HosLogDay['c
     );
   }
   return (
-    <Badge color={live ? 'gray' : 'orange'} variant="light">
+    <Badge color={live ? 'gray' : 'orange'} variant="light" className={live ? tones.muted : tones.warn}>
       {live ? 'Not yet certified' : 'Uncertified'}
     </Badge>
   );

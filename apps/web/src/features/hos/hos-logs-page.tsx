@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
@@ -13,6 +13,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { formatDistance, useUnits } from '../../lib/units.ts';
 import { hosLogListQuery, orgTimeZoneQuery } from './hos-logs-api.ts';
 import { addDays, clockIn, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
+import tones from './logs/badge-tones.module.css';
 import classes from './logs/logs.module.css';
 
 const PROBLEM_WORDS = { NO_SHIPPING_DOCUMENT: 'No shipping document', NO_TRAILER: 'No trailer' } as const;
@@ -66,11 +67,11 @@ export default function HosLogsPage() {
       primary: true,
       render: (r) =>
         r.logId ? (
-          <Anchor component={Link} to={`/hos/logs/${r.logId}`} className={classes.rowLink} fw={600} size="sm">
+          <Anchor component={Link} to={`/hos/logs/${r.logId}`} className={classes.rowLink} fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
             {driverName(r.driver)}
           </Anchor>
         ) : (
-          <Text span size="sm" fw={600}>
+          <Text span size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {driverName(r.driver)}
           </Text>
         ),
@@ -88,7 +89,7 @@ export default function HosLogsPage() {
       align: 'center',
       render: (r) =>
         r.violationCount > 0 ? (
-          <Badge color="red" variant="filled" aria-label={`${r.violationCount} violation${r.violationCount === 1 ? '' : 's'}`}>
+          <Badge color="red.8" variant="filled" aria-label={`${r.violationCount} violation${r.violationCount === 1 ? '' : 's'}`}>
             {r.violationCount}
           </Badge>
         ) : (
@@ -102,16 +103,16 @@ export default function HosLogsPage() {
       header: 'Certification',
       render: (r) =>
         r.certified ? (
-          <Badge color="green" variant="light">
+          <Badge color="green" variant="light" className={tones.ok}>
             Certified
           </Badge>
         ) : r.problems.includes('UNCERTIFIED') ? (
-          <Badge color="orange" variant="light">
+          <Badge color="orange" variant="light" className={tones.warn}>
             Uncertified
           </Badge>
         ) : (
-          <Badge color="gray" variant="light">
-            Not yet certified
+          <Badge color="gray" variant="light" className={tones.muted}>
+            Not certified
           </Badge>
         ),
     },
@@ -121,13 +122,13 @@ export default function HosLogsPage() {
       render: (r) => {
         const shown = r.problems.filter((p): p is keyof typeof PROBLEM_WORDS => p in PROBLEM_WORDS);
         return shown.length ? (
-          <Group gap={4} wrap="wrap" justify="flex-end" style={{ display: 'inline-flex' }}>
+          <Stack gap={4} align="flex-start">
             {shown.map((p) => (
-              <Badge key={p} color="yellow" variant="outline" size="sm">
+              <Badge key={p} color="orange" variant="outline" size="sm" className={tones.warn}>
                 {PROBLEM_WORDS[p]}
               </Badge>
             ))}
-          </Group>
+          </Stack>
         ) : (
           '—'
         );

@@ -2,8 +2,11 @@ import { Badge, Button, Table, Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
+import { withVersions } from './event-order.ts';
 import { clockSecondsIn, eventName, ORIGIN_NAMES } from './log-format.ts';
+import tones from './badge-tones.module.css';
 import classes from './log-page.module.css';
+import { ScrollBox } from './scroll-box.tsx';
 
 export interface LogEventsProps {
   /** Each active event followed by the versions it replaced (the API's order). */
@@ -36,8 +39,9 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
     );
   }
   const current = eventAt(events, at);
+  const rows = withVersions(events);
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <ScrollBox label="Events" minWidth={760}>
       <Table aria-label="Events" verticalSpacing={6} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
@@ -56,7 +60,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {events.map((e) => {
+          {rows.map((e) => {
             const replaced = e.recordStatus !== 'ACTIVE';
             const editable = !replaced && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS;
             return (
@@ -74,7 +78,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                 <Table.Td>
                   <span className={classes.strike}>{eventName(e)}</span>
                   {replaced && (
-                    <Badge ml={6} size="xs" variant="outline" color="gray">
+                    <Badge ml={6} size="xs" variant="outline" color="gray" className={tones.muted}>
                       {e.recordStatus === 'INACTIVE_CHANGED' ? 'Original' : e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' ? 'Change requested' : 'Change rejected'}
                     </Badge>
                   )}
@@ -114,6 +118,6 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollBox>
   );
 }

@@ -103,7 +103,7 @@ export function fromLocalInput(local: string, timeZone: string): string | null {
 
 export const STATUS_NAMES = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
 export const SPECIAL_NAMES = { PC: 'Personal conveyance', YM: 'Yard move' } as const;
-export const ORIGIN_NAMES = { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Edited', UNIDENTIFIED: 'Unidentified driver' } as const;
+export const ORIGIN_NAMES = { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Other user', UNIDENTIFIED: 'Unidentified driver' } as const;
 
 /** What an event records, in words: "Driving", "Personal conveyance", "Certification (1)", "Engine power-up". */
 export function eventName(e: Pick<HosEvent, 'eventType' | 'eventCode' | 'status' | 'special'>): string {

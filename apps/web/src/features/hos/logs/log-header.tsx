@@ -16,7 +16,7 @@ const km = (m: number | null) => (m === null ? null : m / 1000);
 export function LogHeader({ day, units }: LogHeaderProps) {
   const h = day.header;
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs" className={classes.header} aria-label="Log header" component="section">
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" verticalSpacing="xs" className={classes.header} aria-label="Log header" component="section">
       <Fact label="Date">{shortDate(h.date)}</Fact>
       <Fact label="Driver">{driverName(h.driver)}</Fact>
       <Fact label="Co-driver">{h.coDriver ? driverName(h.coDriver) : 'None'}</Fact>

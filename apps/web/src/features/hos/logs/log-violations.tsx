@@ -1,7 +1,9 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { HosLogDay } from '@fleet/api-contract';
 import { clockIn, formatHours, words } from './log-format.ts';
+import tones from './badge-tones.module.css';
 import classes from './log-page.module.css';
+import { ScrollBox } from './scroll-box.tsx';
 
 type DayViolation = HosLogDay['violations'][number];
 
@@ -13,6 +15,7 @@ export interface LogViolationsProps {
 }
 
 const SEVERITY_COLOR = { NOMINAL: 'gray', VIOLATION: 'red', EGREGIOUS: 'grape' } as const;
+const SEVERITY_TONE = { NOMINAL: tones.muted, VIOLATION: tones.danger, EGREGIOUS: tones.severe } as const;
 
 /** Whether an instant falls in a violation's interval (its end included: a link may name the end). */
 export const holds = (v: Pick<DayViolation, 'start' | 'end'>, at: number | undefined) => at !== undefined && at >= Date.parse(v.start) && at <= Date.parse(v.end);
@@ -27,7 +30,7 @@ export function LogViolations({ violations, timeZone, at }: LogViolationsProps) 
     );
   }
   return (
-    <Table.ScrollContainer minWidth={420}>
+    <ScrollBox label="Violations" minWidth={520}>
       <Table aria-label="Violations" verticalSpacing={6} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
@@ -45,7 +48,7 @@ export function LogViolations({ violations, timeZone, at }: LogViolationsProps) 
               <Table.Tr key={`${v.rule}-${v.start}`} data-highlight={hit || undefined} aria-current={hit ? 'true' : undefined} className={classes.row}>
                 <Table.Td fw={500}>{words(v.rule)}</Table.Td>
                 <Table.Td>
-                  <Badge color={SEVERITY_COLOR[v.severity]} variant="light" size="sm">
+                  <Badge color={SEVERITY_COLOR[v.severity]} variant="light" size="sm" className={SEVERITY_TONE[v.severity]}>
                     {words(v.severity)}
                   </Badge>
                 </Table.Td>
@@ -59,6 +62,6 @@ export function LogViolations({ violations, timeZone, at }: LogViolationsProps) 
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollBox>
   );
 }

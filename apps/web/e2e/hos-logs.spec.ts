@@ -96,7 +96,7 @@ test('the log list shows a driver day with hours and badges, and the log day rea
   await expect(grid.locator('text').filter({ hasText: /^24:00$/ })).toHaveCount(1);
 
   // The violation, and the events with their origin and annotation.
-  const violations = page.getByRole('table', { name: 'Violations' });
+  const violations = page.getByRole('table', { name: 'Violation list' });
   await expect(violations.getByRole('row').filter({ hasText: 'Driving limit' })).toContainText('6:30 PM');
   const events = page.getByRole('table', { name: 'Events' });
   await expect(events.getByRole('row').filter({ hasText: '6:00:00 AM' })).toContainText('On duty');

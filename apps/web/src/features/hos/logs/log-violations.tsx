@@ -31,7 +31,7 @@ export function LogViolations({ violations, timeZone, at }: LogViolationsProps) 
   }
   return (
     <ScrollBox label="Violations" minWidth={520}>
-      <Table aria-label="Violations" verticalSpacing={6} className={classes.table}>
+      <Table aria-label="Violation list" verticalSpacing={6} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Rule</Table.Th>

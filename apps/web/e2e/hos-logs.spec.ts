@@ -81,6 +81,15 @@ test('the log list shows a driver day with hours and badges, and the log day rea
   await page.goBack();
   await expect(page).toHaveURL(/date=2026-10-13/);
 
+  // Sorting by driving (the menu phones use too) puts a 12-hour driving day first.
+  await page.goto('/hos/logs?date=2026-10-13');
+  await page.getByRole('combobox', { name: 'Sort by' }).click();
+  await page.getByRole('option', { name: 'Most driving' }).click();
+  await expect(page).toHaveURL(/sort=driving%2Cdesc|sort=driving,desc/);
+  await expect(page.getByRole('row').nth(1).getByRole('cell').nth(4)).toHaveText('12:00');
+  await expect(page.getByRole('columnheader', { name: 'Driving' })).toHaveAttribute('aria-sort', 'descending');
+  await page.goto(`/hos/logs?date=2026-10-13&search=${lastName}`);
+
   // A row opens the log day.
   await row.getByRole('link', { name: `Rosa ${lastName}` }).click();
   await expect(page).toHaveURL(`/hos/logs/${oct13.id}`);

@@ -16,6 +16,15 @@ import { addDays, clockIn, driverName, formatHours, isLogDate, longDate, STATUS_
 import tones from './logs/badge-tones.module.css';
 import classes from './logs/logs.module.css';
 
+/** The sorts the API knows (`sort=field,dir`), offered as one menu: phones show cards without sortable headers. */
+const SORTS = [
+  { value: 'lastName,asc', label: 'Name, A to Z' },
+  { value: 'lastName,desc', label: 'Name, Z to A' },
+  { value: 'violationCount,desc', label: 'Most violations' },
+  { value: 'driving,desc', label: 'Most driving' },
+  { value: 'driving,asc', label: 'Least driving' },
+];
+
 const PROBLEM_WORDS = { NO_SHIPPING_DOCUMENT: 'No shipping document', NO_TRAILER: 'No trailer' } as const;
 
 /** "Today" of the log list: the organization's zone, else the user's, else the browser's. */
@@ -202,6 +211,15 @@ export default function HosLogsPage() {
         toolbar={
           <>
             {dateBar}
+            <Select
+              aria-label="Sort by"
+              w={165}
+              data={SORTS}
+              value={SORTS.some((o) => o.value === state.sort) ? state.sort : null}
+              placeholder="Sort"
+              onChange={(v) => v && setState({ sort: v })}
+              allowDeselect={false}
+            />
             <Select
               aria-label="Group"
               placeholder="All groups"

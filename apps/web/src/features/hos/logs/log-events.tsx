@@ -75,7 +75,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                   {replaced && <span className={classes.srOnly}>Replaced version: </span>}
                   <span className={classes.strike}>{clockSecondsIn(e.at, timeZone)}</span>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <span className={classes.strike}>{eventName(e)}</span>
                   {replaced && (
                     <Badge ml={6} size="xs" variant="outline" color="gray" className={tones.muted}>
@@ -83,7 +83,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                     </Badge>
                   )}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <span className={classes.strike}>{ORIGIN_NAMES[e.recordOrigin]}</span>
                 </Table.Td>
                 <Table.Td>

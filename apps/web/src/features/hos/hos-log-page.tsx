@@ -1,6 +1,155 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { IconChevronLeft, IconChevronRight, IconPrinter } from '@tabler/icons-react';
+import type { HosEvent, HosLogDay } from '@fleet/api-contract';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { useUnits } from '../../lib/units.ts';
+import { GraphGrid } from './graph-grid/graph-grid.tsx';
+import { hosLogDayQuery } from './hos-logs-api.ts';
+import { EventEditModal } from './logs/event-edit-modal.tsx';
+import { driverName, longDate, rulesetName } from './logs/log-format.ts';
+import { LogEvents } from './logs/log-events.tsx';
+import { LogHeader } from './logs/log-header.tsx';
+import { LogViolations } from './logs/log-violations.tsx';
+import tones from './logs/badge-tones.module.css';
+import classes from './logs/log-page.module.css';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+/** The present, refreshed every minute while the page is open (the live day's line grows). */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(Date.now()), 60_000);
+    return () => window.clearInterval(t);
+  }, []);
+  return now;
+}
+
+/** A driver's record of duty status for one log day, as an inspector reads it; prints on one Letter page. */
 export default function HosLogPage() {
-  return <ComingSoon title="Driver log" description="The driver's daily log graph, events and edits will appear here." />;
+  const { id = '' } = useParams();
+  const orgId = useEffectiveOrganizationId();
+  const [params] = useSearchParams();
+  const day = useQuery({ ...hosLogDayQuery(orgId ?? '', id), enabled: !!orgId && !!id });
+  const atParam = params.get('at');
+  const at = atParam && !Number.isNaN(Date.parse(atParam)) ? Date.parse(atParam) : undefined;
+
+  return (
+    <div className={classes.page}>
+      <DataState isLoading={day.isLoading} error={day.error} onRetry={() => void day.refetch()}>
+        {day.data ? <LogDayView day={day.data} orgId={orgId ?? ''} at={at} /> : <PageHeader title="Driver log" />}
+      </DataState>
+    </div>
+  );
+}
+
+function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: number }) {
+  const units = useUnits();
+  const canEdit = useCan('HOS_EDIT');
+  const now = useNow();
+  const [editing, setEditing] = useState<HosEvent | null>(null);
+  const h = day.header;
+  const tz = h.timeZone;
+  const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
+  const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
+  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special ?? undefined })), [day.segments]);
+  const name = driverName(h.driver);
+
+  // A violation link (`?at=`) scrolls to the moment once the day is on screen.
+  useEffect(() => {
+    if (at === undefined) return;
+    document.querySelector('[data-highlight]')?.scrollIntoView({ block: 'center' });
+  }, [at, day.id]);
+
+  const dayLink = (ref: HosLogDay['previous'], label: string, icon: 'prev' | 'next') => {
+    const content = icon === 'prev' ? { leftSection: <IconChevronLeft size={16} /> } : { rightSection: <IconChevronRight size={16} /> };
+    return ref ? (
+      <Button component={Link} to={`/hos/logs/${ref.id}`} variant="default" size="sm" {...content}>
+        {label}
+      </Button>
+    ) : (
+      <Button variant="default" size="sm" disabled {...content}>
+        {label}
+      </Button>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={`${name}, ${longDate(h.date)}`}
+        description={`Record of duty status · ${rulesetName(h.ruleset)}${live ? ' · today, in progress' : ''}`}
+        breadcrumbs={[{ label: 'HoS Logs', to: `/hos/logs?date=${h.date}` }, { label: `${name} ${h.date}` }]}
+        actions={
+          <Group gap="xs" className={classes.noPrint}>
+            {dayLink(day.previous, 'Previous day', 'prev')}
+            {dayLink(day.next, 'Next day', 'next')}
+            <Button variant="light" size="sm" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+              Print
+            </Button>
+          </Group>
+        }
+      />
+      <Stack gap="md">
+        <Paper withBorder radius="md" p="md" className={classes.section}>
+          <Group justify="space-between" mb="sm" gap="xs">
+            <Title order={2} size="h4">
+              Header
+            </Title>
+            <Certification certification={day.certification} live={live} />
+          </Group>
+          <LogHeader day={day} units={units} />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" className={`${classes.section} ${classes.grid}`}>
+          <Title order={2} size="h4" mb="sm">
+            Graph grid
+          </Title>
+          <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" className={classes.section}>
+          <Title order={2} size="h4" mb="sm">
+            {`Violations (${day.violations.length})`}
+          </Title>
+          <LogViolations violations={day.violations} timeZone={tz} at={at} />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" className={classes.section}>
+          <Title order={2} size="h4" mb="sm">
+            Events
+          </Title>
+          <LogEvents events={day.events} timeZone={tz} units={units} at={at} onEdit={canEdit ? setEditing : undefined} />
+        </Paper>
+      </Stack>
+      <EventEditModal orgId={orgId} driverId={h.driver.id} logId={day.id} event={editing} timeZone={tz} onClose={() => setEditing(null)} />
+    </>
+  );
+}
+
+function Certification({ certification: c, live }: { certification: HosLogDay['certification']; live: boolean }) {
+  if (c.certified) {
+    return (
+      <Group gap={6} className={classes.certified}>
+        <Badge color="green" variant="light" className={tones.ok}>
+          Certified
+        </Badge>
+        {c.certifiedAt && (
+          <Text size="xs" c="dimmed">
+            {`${formatDateTime(c.certifiedAt)}${c.count > 1 ? ` · certified ${c.count} times` : ''}`}
+          </Text>
+        )}
+      </Group>
+    );
+  }
+  return (
+    <Badge color={live ? 'gray' : 'orange'} variant="light" className={live ? tones.muted : tones.warn}>
+      {live ? 'Not yet certified' : 'Uncertified'}
+    </Badge>
+  );
 }

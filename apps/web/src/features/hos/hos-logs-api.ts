@@ -1,0 +1,59 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { HosEventDetail, HosEventEdit, HosLogDay, HosLogRow, Page, PageQuery } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { orgPathFor } from '../../lib/org-path.ts';
+
+// The log screens' endpoints (issue 15): the day list, one log day, and the edit of a duty-status
+// event. Every key starts with ['hos', orgId, 'logs'] so an edit refreshes the list and the day.
+
+export const hosLogKeys = {
+  all: (orgId: string) => ['hos', orgId, 'logs'] as const,
+  list: (orgId: string, q: HosLogListFilters) => ['hos', orgId, 'logs', 'list', q] as const,
+  day: (orgId: string, id: string) => ['hos', orgId, 'logs', 'day', id] as const,
+};
+
+export interface HosLogListFilters extends PageQuery {
+  /** Log day, YYYY-MM-DD. */
+  date: string;
+  groupId?: string;
+}
+
+/** One row per driver for a log day (`GET …/hos_log?date=`); the previous page stays while the next loads. */
+export const hosLogListQuery = (orgId: string, q: HosLogListFilters) =>
+  queryOptions({
+    queryKey: hosLogKeys.list(orgId, q),
+    queryFn: ({ signal }) => api<Page<HosLogRow>>(orgPathFor(orgId, '/hos_log'), { query: { ...q }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** One log day: header, segments, totals, events, violations, neighbours (`GET …/hos_log/{id}`). */
+export const hosLogDayQuery = (orgId: string, id: string) =>
+  queryOptions({
+    queryKey: hosLogKeys.day(orgId, id),
+    queryFn: ({ signal }) => api<HosLogDay>(orgPathFor(orgId, `/hos_log/${encodeURIComponent(id)}`), { signal }),
+  });
+
+/** The organization's time zone, for "today" (needs ORG_READ; callers fall back to the user's zone). */
+export const orgTimeZoneQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: ['hos', orgId, 'org-time-zone'] as const,
+    queryFn: ({ signal }) => api<{ timeZone: string }>(orgPathFor(orgId), { signal, toast: false }).then((o) => o.timeZone),
+    staleTime: 10 * 60_000,
+  });
+
+export interface HosEventEditVars {
+  driverId: string;
+  logId: string;
+  eventId: string;
+  body: HosEventEdit;
+}
+
+/** Edits a duty-status event (a new version; the original stays inactive-changed); refreshes every log view. */
+export function useEditHosEvent(orgId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ driverId, logId, eventId, body }: HosEventEditVars) =>
+      api<HosEventDetail>(orgPathFor(orgId, `/drivers/${driverId}/hos_log/${logId}/hos_event/${eventId}`), { method: 'PUT', body, toast: false }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: hosLogKeys.all(orgId) }),
+  });
+}

@@ -1,0 +1,149 @@
+import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+
+// Words, clocks and calendar arithmetic of the log screens. Log days are calendar dates in a zone
+// (YYYY-MM-DD); instants come from the API as ISO strings.
+
+const MINUTE = 60_000;
+
+/** A duration as the log prints it, hours and minutes: 9_000_000 ms → "2:30". */
+export function formatHours(ms: number): string {
+  const m = Math.max(0, Math.round(ms / MINUTE));
+  return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/** Today's calendar date in `timeZone` (the browser's when absent or unknown). */
+export function todayIn(timeZone: string | null | undefined, now: Date = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone ?? undefined, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  }
+}
+
+export const isLogDate = (v: string | null | undefined): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
+
+/** The calendar date `days` after `date` (negative: before). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** "Tuesday, October 20, 2026" for a log date. */
+export function longDate(date: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
+}
+
+/** "10/20/26" for a log date (spec section 9). */
+export function shortDate(date: string): string {
+  const [y, m, d] = date.split('-');
+  return `${m}/${d}/${y?.slice(2)}`;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatIn(timeZone: string, options: Intl.DateTimeFormatOptions, key: string): Intl.DateTimeFormat {
+  let f = formats.get(`${key}|${timeZone}`);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { ...options, timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-US', options);
+    }
+    formats.set(`${key}|${timeZone}`, f);
+  }
+  return f;
+}
+
+/** Clock time of an instant in a zone, 12-hour: "6:00 AM". */
+export function clockIn(iso: string, timeZone: string): string {
+  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', hour12: true }, 'clock').format(new Date(iso));
+}
+
+/** Clock time with seconds (the events table: an ELD records seconds): "6:00:00 AM". */
+export function clockSecondsIn(iso: string, timeZone: string): string {
+  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }, 'clock-s').format(new Date(iso));
+}
+
+/** The zone's short name at an instant: "CDT". */
+export function zoneAbbreviation(iso: string, timeZone: string): string {
+  const part = formatIn(timeZone, { timeZoneName: 'short', hour: 'numeric' }, 'tzname').formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
+function partsIn(ms: number, timeZone: string): Record<string, number> {
+  const f = formatIn(timeZone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }, 'parts');
+  const out: Record<string, number> = {};
+  for (const p of f.formatToParts(new Date(ms))) if (p.type !== 'literal') out[p.type] = Number(p.value);
+  return out;
+}
+
+/** The wall clock of an instant in a zone as a `datetime-local` value: "2026-10-20T06:00". */
+export function toLocalInput(iso: string, timeZone: string): string {
+  const p = partsIn(Date.parse(iso), timeZone);
+  const two = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
+}
+
+/**
+ * The instant a wall-clock time (`datetime-local`, "2026-10-20T06:00") names in a zone, as an ISO
+ * instant; null when the text is not a time. In the repeated hour of a fall-back day the first one.
+ */
+export function fromLocalInput(local: string, timeZone: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!m) return null;
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
+  if (Number.isNaN(wall)) return null;
+  const offsetAt = (ms: number) => {
+    const p = partsIn(ms, timeZone);
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - Math.floor(ms / 1000) * 1000;
+  };
+  // Two passes settle the offset on either side of a daylight-saving change.
+  let guess = wall - offsetAt(wall);
+  guess = wall - offsetAt(guess);
+  return new Date(guess).toISOString();
+}
+
+export const STATUS_NAMES = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
+export const SPECIAL_NAMES = { PC: 'Personal conveyance', YM: 'Yard move' } as const;
+export const ORIGIN_NAMES = { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Other user', UNIDENTIFIED: 'Unidentified driver' } as const;
+
+/** What an event records, in words: "Driving", "Personal conveyance", "Certification (1)", "Engine power-up". */
+export function eventName(e: Pick<HosEvent, 'eventType' | 'eventCode' | 'status' | 'special'>): string {
+  switch (e.eventType) {
+    case HOS_EVENT_TYPES.DUTY_STATUS:
+      return e.status ? STATUS_NAMES[e.status] : 'Duty status';
+    case HOS_EVENT_TYPES.INTERMEDIATE_LOG:
+      return 'Intermediate log';
+    case HOS_EVENT_TYPES.SPECIAL_CATEGORY:
+      return e.special ? SPECIAL_NAMES[e.special] : 'Special category cleared';
+    case HOS_EVENT_TYPES.CERTIFICATION:
+      return `Certification (${e.eventCode})`;
+    case HOS_EVENT_TYPES.LOGIN_LOGOUT:
+      return e.eventCode === 1 ? 'Login' : 'Logout';
+    case HOS_EVENT_TYPES.ENGINE_POWER:
+      return ['', 'Engine power-up', 'Engine power-up', 'Engine shutdown', 'Engine shutdown'][e.eventCode] ?? 'Engine power';
+    case HOS_EVENT_TYPES.MALFUNCTION:
+      return 'Malfunction or diagnostic';
+    default:
+      return `Event ${e.eventType}/${e.eventCode}`;
+  }
+}
+
+/** "DRIVING_LIMIT" → "Driving limit". */
+export function words(code: string): string {
+  const w = code.toLowerCase().replaceAll('_', ' ');
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+/** Readable names of the packages/hos ruleset ids. */
+const RULESET_LABEL: Record<string, string> = {
+  US_PROPERTY_70_8: 'US property, 70 h / 8 days',
+  US_PROPERTY_60_7: 'US property, 60 h / 7 days',
+  US_PASSENGER_70_8: 'US passenger, 70 h / 8 days',
+  US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
+  CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
+  CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
+  TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
+  CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
+};
+export const rulesetName = (id: string) => RULESET_LABEL[id] ?? words(id);
+
+export const driverName = (d: { firstName: string; lastName: string }) => [d.firstName, d.lastName].filter(Boolean).join(' ');

@@ -1,0 +1,67 @@
+import { Badge, Table, Text } from '@mantine/core';
+import type { HosLogDay } from '@fleet/api-contract';
+import { clockIn, formatHours, words } from './log-format.ts';
+import tones from './badge-tones.module.css';
+import classes from './log-page.module.css';
+import { ScrollBox } from './scroll-box.tsx';
+
+type DayViolation = HosLogDay['violations'][number];
+
+export interface LogViolationsProps {
+  violations: DayViolation[];
+  timeZone: string;
+  /** `?at=`: the violation holding this instant is highlighted and scrolled to. */
+  at?: number;
+}
+
+const SEVERITY_COLOR = { NOMINAL: 'gray', VIOLATION: 'red', EGREGIOUS: 'grape' } as const;
+const SEVERITY_TONE = { NOMINAL: tones.muted, VIOLATION: tones.danger, EGREGIOUS: tones.severe } as const;
+
+/** Whether an instant falls in a violation's interval (its end included: a link may name the end). */
+export const holds = (v: Pick<DayViolation, 'start' | 'end'>, at: number | undefined) => at !== undefined && at >= Date.parse(v.start) && at <= Date.parse(v.end);
+
+/** The day's violations: rule, severity, interval in the home zone and how long. */
+export function LogViolations({ violations, timeZone, at }: LogViolationsProps) {
+  if (violations.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No violations on this day.
+      </Text>
+    );
+  }
+  return (
+    <ScrollBox label="Violations" minWidth={520}>
+      <Table aria-label="Violation list" verticalSpacing={6} className={classes.table}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Rule</Table.Th>
+            <Table.Th>Severity</Table.Th>
+            <Table.Th>From</Table.Th>
+            <Table.Th>To</Table.Th>
+            <Table.Th ta="right">Over by</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {violations.map((v) => {
+            const hit = holds(v, at);
+            return (
+              <Table.Tr key={`${v.rule}-${v.start}`} data-highlight={hit || undefined} aria-current={hit ? 'true' : undefined} className={classes.row}>
+                <Table.Td fw={500}>{words(v.rule)}</Table.Td>
+                <Table.Td>
+                  <Badge color={SEVERITY_COLOR[v.severity]} variant="light" size="sm" className={SEVERITY_TONE[v.severity]}>
+                    {words(v.severity)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td className={classes.num}>{clockIn(v.start, timeZone)}</Table.Td>
+                <Table.Td className={classes.num}>{clockIn(v.end, timeZone)}</Table.Td>
+                <Table.Td ta="right" className={classes.num}>
+                  {formatHours(v.durationMs)}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </ScrollBox>
+  );
+}

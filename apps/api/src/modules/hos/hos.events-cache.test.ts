@@ -62,7 +62,7 @@ describe('DriverEventsCache', () => {
     expect([cache.get('a') !== undefined, cache.get('b') !== undefined, cache.get('c') !== undefined]).toEqual([true, false, true]);
     cache.set('d', of(12));
     expect(cache.size).toBe(1);
-    expect(cache.get('d')?.at.length).toBe(12);
+    expect(cache.get('d')?.events.length).toBe(12);
   });
 });
 

@@ -12,7 +12,7 @@
 //   BENCH_PROFILE=dir starts the server with --cpu-prof (profiles written to dir when it stops)
 // The data are written before the server starts (PGlite has one process at a time), through the
 // API's own openDatabase (migrations) and seed (the demo organization and its admin). Three inactive
-// copies of the first drivers then get the same periods through the import endpoint, and their
+// copies of drivers with violations then get the same periods through the import endpoint, and their
 // violations and log days are compared with the bulk-written drivers' (the SQL writes what the
 // endpoint writes). The load generator is autocannon in this process (no wrk on this machine);
 // CPU per request is printed for the API process, the PostgreSQL backends and autocannon.
@@ -28,14 +28,14 @@ import { openDatabase } from '../apps/api/src/db/client.ts';
 import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { benchEntry, requestedPort, startBenchServer } from './bench-server.ts';
-import { benchPeriods, BENCH_DAYS, seedHosFleet } from './hos-data.ts';
+import { auditLog } from '../packages/hos/src/index.ts';
+import { benchDriver, benchPeriods, BENCH_DAYS, seedHosFleet } from './hos-data.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
 import { cpuSeconds } from './process-meter.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 4);
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 2000);
-const COPIES = 3;
 const DAY = 86_400_000;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
@@ -67,12 +67,20 @@ const kind = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
 
 // 1. The data, written before the server starts.
 const endMs = Math.floor(Date.now() / 60_000) * 60_000;
+// The sample for the import endpoint: the first three drivers whose 14 days break a rule (by the
+// engine on the generated periods), so the comparison covers violations as well as clean days.
+const sample: number[] = [];
+for (let i = 0; sample.length < 3 && i < DRIVERS; i++) {
+  const d = benchDriver(i);
+  const opts = { ruleset: d.ruleset, timeZone: d.homeTimeZone, cycleDayStart: '00:00', exemptions: { shortHaul150: d.shortHaul150, sixteenHour: false } };
+  if (auditLog(benchPeriods(i, endMs), opts).violations.length > 0) sample.push(i);
+}
 const seedStarted = performance.now();
 const database = await openDatabase(databaseUrl ? { databaseUrl, dataDir, poolSize: 2 } : { dataDir });
 await seed(database.db, { ...testConfig({ dataDir, logLevel: 'silent' }), demo: true }, () => undefined);
 const [org] = rowsOf<{ id: string }>(await database.db.execute(sql`select id from organizations where name = 'Demo Freight'`));
 const orgId = org!.id;
-const fleet = await seedHosFleet(database.db, orgId, DRIVERS, endMs, COPIES);
+const fleet = await seedHosFleet(database.db, orgId, DRIVERS, endMs, sample);
 const logIds = rowsOf<{ id: string }>(await database.db.execute(sql`select id from hos_logs where organization_id = ${orgId}::uuid order by md5(id::text) limit 2000`)).map((r) => r.id);
 // The log days of the drivers the sample copies, to compare with the copies' imported days.
 const originalLogs = new Map(

@@ -174,18 +174,18 @@ export interface SeededFleet {
   driverIds: string[];
   events: number;
   logDays: number;
-  /** Inactive copies of the first drivers, without records: the bench imports their periods through the API. */
+  /** Inactive copies of some drivers, without records: the bench imports their periods through the API. */
   copies: Array<{ id: string; of: string; index: number }>;
 }
 
 /**
  * Writes `count` active drivers with BENCH_DAYS days of records ending at `endMs` into `orgId`,
  * their log rows (past days mostly certified, driving days with a shipping document), and
- * `copyCount` inactive drivers like the first ones, without records.
+ * an inactive driver without records like each driver of `copyOf` (indexes).
  */
-export async function seedHosFleet(db: Db, orgId: string, count: number, endMs: number, copyCount: number): Promise<SeededFleet> {
-  const rows = Array.from({ length: count + copyCount }, (_, i) => {
-    const d = benchDriver(i < count ? i : i - count);
+export async function seedHosFleet(db: Db, orgId: string, count: number, endMs: number, copyOf: number[]): Promise<SeededFleet> {
+  const rows = Array.from({ length: count + copyOf.length }, (_, i) => {
+    const d = benchDriver(i < count ? i : copyOf[i - count]!);
     return { first_name: d.firstName, last_name: i < count ? d.lastName : `${d.lastName}-import`, home_time_zone: d.homeTimeZone, ruleset: d.ruleset, short_haul_150: d.shortHaul150, status: i < count ? 'ACTIVE' : 'INACTIVE', n: i };
   });
   const ids: string[] = new Array<string>(rows.length);
@@ -242,5 +242,5 @@ export async function seedHosFleet(db: Db, orgId: string, count: number, endMs: 
   await db.execute(sql`analyze drivers`);
   await db.execute(sql`analyze hos_events`);
   await db.execute(sql`analyze hos_logs`);
-  return { driverIds, events, logDays, copies: ids.slice(count).map((id, k) => ({ id, of: driverIds[k]!, index: k })) };
+  return { driverIds, events, logDays, copies: ids.slice(count).map((id, k) => ({ id, of: driverIds[copyOf[k]!]!, index: copyOf[k]! })) };
 }

@@ -7,6 +7,8 @@ export interface DutyEventFacts {
   eventCode: number;
   /** ms since the epoch. */
   at: number;
+  /** `at` as ISO text, when the caller keeps it (hos.events-cache.ts): saves formatting it again. */
+  iso?: string;
 }
 
 /** ELD duty-status event code (type 1) of a status: 1 OFF, 2 SB, 3 D, 4 ON. */
@@ -30,10 +32,12 @@ export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number):
   let status: DutyStatus | null = null;
   let special: 'PC' | 'YM' | null = null;
   let start = 0;
+  let startIso = '';
   let current: Special | undefined;
-  const close = (at: number) => {
+  // A period's end is the next one's start: each instant is formatted once (or not at all when the event brings its text).
+  const close = (at: number, atIso: () => string) => {
     if (status === null || at <= start) return;
-    const p: DutyPeriod = { status, start: new Date(start).toISOString(), end: new Date(at).toISOString() };
+    const p: DutyPeriod = { status, start: startIso, end: atIso() };
     if (current) p.special = current;
     out.push(p);
   };
@@ -50,13 +54,15 @@ export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number):
     }
     const nextCurrent = specialApplies(nextStatus, nextSpecial);
     if (nextStatus !== status || nextCurrent !== current) {
-      close(e.at);
+      const iso = e.iso ?? new Date(e.at).toISOString();
+      close(e.at, () => iso);
       start = e.at;
+      startIso = iso;
       status = nextStatus;
       current = nextCurrent;
     }
     special = nextSpecial;
   }
-  close(untilMs);
+  close(untilMs, () => new Date(untilMs).toISOString());
   return out;
 }

@@ -4,7 +4,9 @@ import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import { eventsCacheOf, packEvents, sliceEvents } from './hos.events-cache.ts';
 import type { DutyEventFacts } from './hos.periods.ts';
+import { DAY_MS } from './hos.time.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
 
@@ -107,17 +109,55 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
 
 /**
  * Every listed driver's active duty-status and special-category events from `fromMs` to `toMs`,
- * plus each driver's last one of each type before `fromMs` (the status the range starts in), in
- * one query for all drivers: grouped by driver, sorted by time then sequence.
+ * plus each driver's last one of each type before `fromMs` (the status the range starts in):
+ * grouped by driver, sorted by time then sequence. Outside a transaction the events come from the
+ * in-memory copy of each driver whose highest sequence id is unchanged (hos.events-cache.ts,
+ * decision 0098), so one query checks 2,000 drivers and only changed drivers are read again;
+ * inside one (a transaction may see its own unfinished writes) they are read as readDutyEvents does.
  */
 export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
+  // A Drizzle transaction has no $client: only a pool or the embedded database gets a cache.
+  const client = (db as { $client?: object }).$client;
+  if (!client) return readDutyEvents(db, orgId, driverIds, fromMs, toMs);
+  const cache = eventsCacheOf(client);
+  const versions = await db
+    .select({ id: drivers.id, version: sql<number | null>`(select max(e.sequence_id) from hos_events e where e.driver_id = "drivers"."id")` })
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, orgId), driverIds ? inArray(drivers.id, driverIds) : undefined));
+  const stale: Array<{ id: string; version: number }> = [];
+  for (const v of versions) {
+    if (v.version === null) continue;
+    const e = cache.get(v.id);
+    if (!e || e.version !== Number(v.version) || e.from > fromMs) stale.push({ id: v.id, version: Number(v.version) });
+  }
+  // A day earlier than asked, so the log day before this one is answered from memory too.
+  const loadFrom = fromMs - DAY_MS;
+  for (let i = 0; i < stale.length; i += 1000) {
+    const chunk = stale.slice(i, i + 1000);
+    const read = await readDutyEvents(db, orgId, chunk.map((s) => s.id), loadFrom, null);
+    for (const s of chunk) cache.set(s.id, packEvents(read.get(s.id) ?? [], s.version, loadFrom));
+  }
+  const out = new Map<string, DutyEventFacts[]>();
+  for (const v of versions) {
+    const e = v.version === null ? undefined : cache.get(v.id);
+    if (!e) continue;
+    const list = sliceEvents(e, fromMs, toMs);
+    if (list.length) out.set(v.id, list);
+  }
+  return out;
+}
+
+/**
+ * The plain read behind dutyEventsOf, in one query for all listed drivers (or the organization's):
+ * events in [fromMs, toMs) (no end when toMs is null) and the last of each type before `fromMs`.
+ */
+export async function readDutyEvents(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number | null): Promise<Map<string, Array<DutyEventFacts & { seq: number }>>> {
   const from = new Date(fromMs);
-  const to = new Date(toMs);
   const who = driverIds ? inArray(hosEvents.driverId, driverIds) : isNotNull(hosEvents.driverId);
   const base = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), inArray(hosEvents.eventType, DUTY_TYPES), who);
   const cols = { driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, eventTime: hosEvents.eventTime, sequenceId: hosEvents.sequenceId };
   const [inRange, before] = await Promise.all([
-    db.select(cols).from(hosEvents).where(and(base, gte(hosEvents.eventTime, from), lt(hosEvents.eventTime, to))),
+    db.select(cols).from(hosEvents).where(and(base, gte(hosEvents.eventTime, from), toMs === null ? undefined : lt(hosEvents.eventTime, new Date(toMs)))),
     db
       .selectDistinctOn([hosEvents.driverId, hosEvents.eventType], cols)
       .from(hosEvents)

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
+import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { driverBody, registryActors } from '../../test/registry.ts';
+import { DriverEventsCache, packEvents, sliceEvents } from './hos.events-cache.ts';
+import type { DutyEventFacts } from './hos.periods.ts';
+import { dutyEventsOf, readDutyEvents } from './hos.repository.ts';
+
+/** mulberry32: deterministic random input, so a failure can be replayed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(s ^ (s >>> 15), s | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Ev = DutyEventFacts & { seq: number };
+const facts = (list: readonly DutyEventFacts[]) => list.map((e) => ({ eventType: e.eventType, eventCode: e.eventCode, at: e.at }));
+
+/** The plain answer the database gives (readDutyEvents): the last of each type before `from`, then the range. */
+function reference(all: Ev[], from: number, to: number): DutyEventFacts[] {
+  const last = new Map<number, Ev>();
+  for (const e of all) if (e.at < from) last.set(e.eventType, e);
+  const out = [...last.values(), ...all.filter((e) => e.at >= from && e.at < to)];
+  return facts(out.sort((x, y) => x.at - y.at || x.seq - y.seq));
+}
+
+describe('sliceEvents', () => {
+  it('answers what the database answers, on random events and ranges', () => {
+    const rnd = prng(42);
+    for (let round = 0; round < 300; round++) {
+      const n = Math.floor(rnd() * 40);
+      let at = 1_000_000;
+      const all: Ev[] = [];
+      for (let i = 0; i < n; i++) {
+        at += rnd() < 0.2 ? 0 : Math.floor(rnd() * 5000); // some events at the same instant
+        all.push({ eventType: rnd() < 0.8 ? 1 : 3, eventCode: Math.floor(rnd() * 4) + (rnd() < 0.5 ? 1 : 0), at, seq: i + 1 });
+      }
+      const loadedFrom = 1_000_000 + Math.floor(rnd() * (at - 1_000_000 + 1));
+      // The entry holds what readDutyEvents(loadedFrom, no end) returns.
+      const entry = packEvents(reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!), 1, loadedFrom);
+      for (let k = 0; k < 5; k++) {
+        const from = loadedFrom + Math.floor(rnd() * (at - loadedFrom + 2000));
+        const to = from + Math.floor(rnd() * 20_000);
+        expect(facts(sliceEvents(entry, from, to)), `round ${round}, from ${from}, to ${to}`).toEqual(reference(all, from, to));
+      }
+    }
+  });
+});
+
+describe('DriverEventsCache', () => {
+  it('drops the least recently used drivers beyond its size, never the one just stored', () => {
+    const cache = new DriverEventsCache(10);
+    const of = (n: number) => packEvents(Array.from({ length: n }, (_, i) => ({ eventType: 1, eventCode: 1, at: i, seq: i + 1 })), 1, 0);
+    cache.set('a', of(4));
+    cache.set('b', of(4));
+    cache.get('a');
+    cache.set('c', of(4));
+    expect([cache.get('a') !== undefined, cache.get('b') !== undefined, cache.get('c') !== undefined]).toEqual([true, false, true]);
+    cache.set('d', of(12));
+    expect(cache.size).toBe(1);
+    expect(cache.get('d')?.events.length).toBe(12);
+  });
+});
+
+describe('dutyEventsOf from memory', () => {
+  let t: TestContext;
+  let a: Awaited<ReturnType<typeof registryActors>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await registryActors(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const org = (p: string) => `/api/v1/organizations/${a.orgId}${p}`;
+  const H = 3_600_000;
+
+  it('reads the same as the database after imports and edits, on random ranges', async () => {
+    const rnd = prng(7);
+    const statuses = ['OFF', 'SB', 'D', 'ON'] as const;
+    const drivers: string[] = [];
+    const importDays = async (driverId: string, startMs: number, n: number) => {
+      const periods = [];
+      let ms = startMs;
+      for (let i = 0; i < n; i++) {
+        const status = statuses[Math.floor(rnd() * 4)]!;
+        const end = ms + Math.round((0.25 + rnd() * 6) * 4) * (H / 4);
+        periods.push({ status, start: new Date(ms).toISOString(), end: new Date(end).toISOString(), ...(status === 'OFF' && rnd() < 0.2 ? { special: 'PC' } : {}) });
+        ms = end;
+      }
+      const res = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'cache test', periods } });
+      expect(res.statusCode, res.body).toBe(201);
+      return { end: ms, logs: hosImportResultSchema.parse(res.json()).logs };
+    };
+    const start = Date.parse('2026-09-01T06:00:00Z');
+    const ends: number[] = [];
+    for (let k = 0; k < 4; k++) {
+      const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) });
+      expect(res.statusCode, res.body).toBe(201);
+      drivers.push(res.json<{ id: string }>().id);
+      ends.push((await importDays(drivers[k]!, start + k * H, 40)).end);
+    }
+    const db = t.database.db;
+    const compare = async (label: string) => {
+      for (let k = 0; k < 6; k++) {
+        const from = start - 2 * H + Math.floor(rnd() * 12 * 24) * H;
+        const to = from + Math.floor(1 + rnd() * 10 * 24) * H;
+        const ids = rnd() < 0.5 ? null : drivers.slice(0, 1 + Math.floor(rnd() * drivers.length));
+        const plain = await readDutyEvents(db, a.orgId, ids, from, to);
+        const cached = await dutyEventsOf(db, a.orgId, ids, from, to);
+        const mine = (m: Map<string, readonly DutyEventFacts[]>) => drivers.map((id) => facts(m.get(id) ?? []));
+        expect(mine(cached), `${label}: ${new Date(from).toISOString()} to ${new Date(to).toISOString()}`).toEqual(mine(plain));
+        expect(mine(plain).some((l) => l.length > 0) || from > Math.max(...ends)).toBe(true);
+      }
+    };
+    await compare('after the first imports');
+    // An import after a driver's last record changes what the cache holds for them.
+    const more = await importDays(drivers[1]!, ends[1]!, 12);
+    ends[1] = more.end;
+    await compare('after a second import');
+    // An edit: a new version, the original inactive; the cache must not keep the original.
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${more.logs[0]!.id}`), headers: a.admin })).json());
+    const status = day.events.filter((e) => e.status !== null && e.recordStatus === 'ACTIVE');
+    const target = status[Math.floor(status.length / 2)]!;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${drivers[1]}/hos_log/${more.logs[0]!.id}/hos_event/${target.id}`),
+      headers: a.admin,
+      payload: { status: target.status === 'ON' ? 'OFF' : 'ON', at: target.at, annotation: 'Cache test edit' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const around = Date.parse(target.at);
+    const before = facts((await readDutyEvents(db, a.orgId, [drivers[1]!], around - H, around + H)).get(drivers[1]!) ?? []);
+    expect(facts((await dutyEventsOf(db, a.orgId, [drivers[1]!], around - H, around + H)).get(drivers[1]!) ?? [])).toEqual(before);
+    await compare('after an edit');
+  });
+});

@@ -18,6 +18,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { loggerOptions } from './plugins/request-log.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { eventsCacheOfDb } from './modules/hos/hos.events-cache.ts';
 import { AuthCache } from './plugins/auth-cache.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import './plugins/types.ts';
@@ -95,6 +96,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
   const authCache = new AuthCache(config.authCacheUsers);
+  eventsCacheOfDb(db.db, config.hosEventCacheEvents);
   app.decorate('authCache', authCache);
   // A lost LISTEN connection may have missed changes: everything cached is dropped when it is back.
   const authListener = await db.listen('auth_change', (payload) => authCache.invalidate(payload), () => authCache.invalidate('*'));

@@ -27,6 +27,7 @@ export const memoryReportSchema = z.object({
     authUsers: cacheSchema.describe('Signed-in users\' permissions and current-user objects (AUTH_CACHE_USERS)'),
     devices: cacheSchema.describe('Devices resolved by unique id and by token for ingest (DEVICE_CACHE_ENTRIES each)'),
     listIndexRows: cacheSchema.describe('Registry list rows held by the list index (LIST_INDEX_ROWS)'),
+    hosEvents: cacheSchema.describe("Drivers' duty events held for the fleet-wide HoS reads (HOS_EVENT_CACHE_EVENTS)"),
     liveStreams: z.number().int().describe('Open live-map streams'),
   }),
 });

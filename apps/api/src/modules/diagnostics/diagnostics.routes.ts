@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memoryReportSchema } from '@fleet/api-contract';
 import { listIndexOf } from '../../lib/list-index.ts';
 import { authErrors } from '../../lib/route-schemas.ts';
+import { eventsCacheOfDb } from '../hos/hos.events-cache.ts';
 import { memoryReport } from './memory-report.ts';
 
 /** What this instance holds in memory, by part and by cache: for operators sizing a server. */
@@ -15,6 +16,7 @@ const diagnosticsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async () => {
       const index = listIndexOf(app.db);
+      const hos = eventsCacheOfDb(app.db);
       return {
         ...memoryReport(app.database.wasmMemoryBytes()),
         database: app.database.kind,
@@ -22,6 +24,7 @@ const diagnosticsRoutes: FastifyPluginAsyncZod = async (app) => {
           authUsers: { entries: app.authCache.size, max: app.authCache.maxEntries },
           devices: { entries: app.ingest.directory.size, max: app.ingest.directory.maxEntries * 2 },
           listIndexRows: { entries: index?.held.rows ?? 0, max: index?.maxRows ?? 0 },
+          hosEvents: { entries: hos?.eventCount ?? 0, max: hos?.maxEvents ?? 0 },
           liveStreams: app.liveHub.connections,
         },
       };

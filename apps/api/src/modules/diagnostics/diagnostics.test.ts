@@ -56,6 +56,7 @@ describe('memory report', () => {
     expect(body.caches.authUsers.entries).toBeGreaterThanOrEqual(1);
     expect(body.caches.devices.max).toBe(2 * t.config.deviceCacheEntries);
     expect(body.caches.listIndexRows.max).toBe(t.config.listIndexRows);
+    expect(body.caches.hosEvents).toEqual({ entries: expect.any(Number), max: t.config.hosEventCacheEvents });
   });
 });
 

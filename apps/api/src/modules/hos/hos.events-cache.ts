@@ -64,7 +64,12 @@ export class DriverEventsCache {
   private readonly entries = new Map<string, DriverEvents>();
   private events = 0;
 
-  constructor(private readonly maxEvents = EVENT_CACHE_MAX_EVENTS) {}
+  constructor(readonly maxEvents = EVENT_CACHE_MAX_EVENTS) {}
+
+  /** Events held, all drivers together. */
+  get eventCount(): number {
+    return this.events;
+  }
 
   get(driverId: string): DriverEvents | undefined {
     const e = this.entries.get(driverId);
@@ -99,9 +104,18 @@ export class DriverEventsCache {
 
 const caches = new WeakMap<object, DriverEventsCache>();
 
-/** The cache of one database client (a pool or an embedded database): tests open many side by side. */
-export function eventsCacheOf(client: object): DriverEventsCache {
+/**
+ * The cache of one database client (a pool or an embedded database): tests open many side by side.
+ * The first call for a client sets its cap (the app does so at start-up from HOS_EVENT_CACHE_EVENTS).
+ */
+export function eventsCacheOf(client: object, maxEvents?: number): DriverEventsCache {
   let c = caches.get(client);
-  if (!c) caches.set(client, (c = new DriverEventsCache()));
+  if (!c) caches.set(client, (c = new DriverEventsCache(maxEvents)));
   return c;
+}
+
+/** The cache of a Drizzle database (not a transaction), or undefined for a transaction. */
+export function eventsCacheOfDb(db: object, maxEvents?: number): DriverEventsCache | undefined {
+  const client = (db as { $client?: object }).$client;
+  return client ? eventsCacheOf(client, maxEvents) : undefined;
 }

@@ -57,6 +57,13 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
       .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, q.date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
       .orderBy(hosEvents.eventTime, hosEvents.sequenceId),
   ]);
+  const eventsOf = new Map<string, typeof dayEvents>();
+  for (const e of dayEvents) {
+    if (!e.driverId) continue;
+    let list = eventsOf.get(e.driverId);
+    if (!list) eventsOf.set(e.driverId, (list = []));
+    list.push(e);
+  }
   type LogFacts = Pick<(typeof logs)[number], 'id' | 'certifiedAt' | 'shippingDocuments' | 'trailerIds'>;
   const logOf = new Map<string, LogFacts>(logs.map((l) => [l.driverId, l]));
   // A begun day the driver is on the records for (a record before its end) gets a log row the screen can open.
@@ -75,7 +82,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     const opts = engineOptions(d, periodStart, facts.get(d.id));
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
     const violationCount = periods.length ? violationsOf(periods, d, periodStart, facts.get(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
-    const mine = dayEvents.filter((e) => e.driverId === d.id);
+    const mine = eventsOf.get(d.id) ?? [];
     const odometers = mine.map((e) => e.odometerM).filter((m): m is number => m !== null);
     const last = mine.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).at(-1);
     const lastStatus = last ? statusOfCode(last.eventCode) : null;

@@ -105,7 +105,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // PGlite is one connection in this process: a second writer would only queue behind the first.
   const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters, deviceCacheEntries: config.deviceCacheEntries });
   // Automatic duty status (decision 0095) derives from the rows ingest has committed.
-  const autoDuty = new AutoDuty(db.db, { onError: (err) => app.log.error(err, 'automatic duty status failed') });
+  const autoDuty = new AutoDuty(db.db, {
+    onError: (err) => app.log.error(err, 'automatic duty status failed'),
+    // PGlite is this process's own database: no other instance can derive its vehicles.
+    verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
+  });
   ingest.committer = withAutoDuty(ingest.committer, autoDuty);
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);

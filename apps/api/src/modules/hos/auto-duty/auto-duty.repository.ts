@@ -1,34 +1,49 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, max, sql } from 'drizzle-orm';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../../db/client.ts';
 import { drivers, hosEvents, organizations, positions } from '../../../db/schema/index.ts';
-import { ensureLogDays, nextSequenceId, periodStartOf } from '../hos.repository.ts';
+import { ensureLogDays, periodStartOf } from '../hos.repository.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
 import { stateAfterEvent, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
 /** Class of the advisory locks (first key), one lock per vehicle (second key): hashtext of its id. */
 export const AUTO_DUTY_LOCK_CLASS = 724_311_095;
 
-/**
- * Takes the vehicle's derivation lock until the transaction ends: every instance writing a
- * vehicle's automatic records takes it first, so one vehicle is derived in one place at a time.
- */
-export async function lockVehicle(tx: DbOrTx, vehicleId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUTO_DUTY_LOCK_CLASS}::int, hashtext(${vehicleId}))`);
-}
-
 const DERIVED = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.INTERMEDIATE_LOG];
+/** How far back the newest derived event is looked for (and so how far a restart catches up). */
+export const CATCH_UP_DAYS = 8;
 
 export interface Watermark {
   id: string;
   time: number;
 }
 
-/** The vehicle's newest automatically recorded event (any record status: an edited one was still derived). */
-export async function lastDerivedEvent(tx: DbOrTx, vehicleId: string) {
-  const [e] = await tx
-    .select({
+export interface DerivedRow {
+  id: string;
+  vehicleId: string;
+  driverId: string | null;
+  eventType: number;
+  eventCode: number;
+  eventTime: Date;
+  lat: number | null;
+  lon: number | null;
+  odometerM: number | null;
+}
+
+/**
+ * Each listed vehicle's newest automatically recorded event of the last CATCH_UP_DAYS log days
+ * (any record status: an edited one was still derived), in one query. Ties on time are broken by
+ * id, the same order `newestOf` uses for rows just written. The organization's log-day index
+ * bounds the scan (hos_events has no vehicle index).
+ */
+export async function lastDerivedEvents(tx: DbOrTx, orgId: string, vehicleIds: readonly string[]): Promise<Map<string, DerivedRow>> {
+  const out = new Map<string, DerivedRow>();
+  if (vehicleIds.length === 0) return out;
+  const since = new Date(Date.now() - (CATCH_UP_DAYS + 1) * 86_400_000).toISOString().slice(0, 10);
+  const rows = await tx
+    .selectDistinctOn([hosEvents.vehicleId], {
       id: hosEvents.id,
+      vehicleId: sql<string>`${hosEvents.vehicleId}`,
       driverId: hosEvents.driverId,
       eventType: hosEvents.eventType,
       eventCode: hosEvents.eventCode,
@@ -38,18 +53,39 @@ export async function lastDerivedEvent(tx: DbOrTx, vehicleId: string) {
       odometerM: hosEvents.odometerM,
     })
     .from(hosEvents)
-    .where(and(eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.recordOrigin, HOS_RECORD_ORIGINS.AUTOMATIC), inArray(hosEvents.eventType, DERIVED)))
-    .orderBy(desc(hosEvents.eventTime), desc(hosEvents.sequenceId))
-    .limit(1);
-  return e ?? null;
+    .where(
+      and(
+        eq(hosEvents.organizationId, orgId),
+        gte(hosEvents.logDate, since),
+        inArray(hosEvents.vehicleId, [...vehicleIds]),
+        eq(hosEvents.recordOrigin, HOS_RECORD_ORIGINS.AUTOMATIC),
+        inArray(hosEvents.eventType, DERIVED),
+      ),
+    )
+    .orderBy(asc(hosEvents.vehicleId), desc(hosEvents.eventTime), desc(hosEvents.id));
+  for (const r of rows) out.set(r.vehicleId, r);
+  return out;
+}
+
+/** The newest of rows just written, in `lastDerivedEvents`' order (time, then id). */
+export function newestOf(rows: ReadonlyArray<{ id: string; time: number }>): Watermark | null {
+  let best: Watermark | null = null;
+  for (const r of rows) if (!best || r.time > best.time || (r.time === best.time && r.id > best.id)) best = { id: r.id, time: r.time };
+  return best;
 }
 
 /** The derivation's state after the vehicle's newest derived event, and that event as the watermark. */
-export async function storedState(tx: DbOrTx, vehicleId: string): Promise<{ state: DutyState; watermark: Watermark } | null> {
-  const e = await lastDerivedEvent(tx, vehicleId);
-  if (!e) return null;
+export function stateOf(e: DerivedRow): { state: DutyState; watermark: Watermark } {
   const time = e.eventTime.getTime();
-  return { state: stateAfterEvent(vehicleId, { ...e, time }), watermark: { id: e.id, time } };
+  return { state: stateAfterEvent(e.vehicleId, { ...e, time }), watermark: { id: e.id, time } };
+}
+
+/** Takes the derivation locks of several vehicles, always in the same order (no deadlock between instances). */
+export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): Promise<void> {
+  if (vehicleIds.length === 0) return;
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock(${AUTO_DUTY_LOCK_CLASS}::int, k)) from (select distinct hashtext(v) as k from unnest(${`{${vehicleIds.join(',')}}`}::text[]) v order by 1) x`,
+  );
 }
 
 /** The vehicle's stored fixes after `fromMs` up to `toMs`, in time order (at most `limit`). */
@@ -72,12 +108,14 @@ export interface EventToWrite extends DerivedEvent {
 }
 
 /**
- * Inserts events of one vehicle with their drivers' next sequence ids and log days, creating the
- * log rows of every day from each driver's previous event to the last new one. Callers hold the
- * vehicle lock; this takes the drivers' row locks (in id order) for their sequence ids.
+ * Inserts events of several vehicles of one organization with their drivers' next sequence ids
+ * and log days, creating the log rows of every day from each driver's previous event to the last
+ * new one; a fixed number of statements whatever the count. Callers hold the vehicles' locks;
+ * this takes the drivers' row locks (in id order) for their sequence ids. Returns the rows
+ * written (id, vehicle, time, origin).
  */
-export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly EventToWrite[]): Promise<number> {
-  if (events.length === 0) return 0;
+export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly EventToWrite[]): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
+  if (events.length === 0) return [];
   const periodStart = await periodStartOf(tx, orgId);
   const byDriver = new Map<string | null, EventToWrite[]>();
   for (const e of events) {
@@ -87,6 +125,8 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
   }
   const driverIds = [...byDriver.keys()].filter((d): d is string => d !== null).sort();
   const zones = new Map<string | null, string>();
+  const seqs = new Map<string, number>();
+  const prevs = new Map<string, number>();
   if (driverIds.length) {
     const rows = await tx
       .select({ id: drivers.id, zone: drivers.homeTimeZone })
@@ -95,10 +135,28 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
       .orderBy(asc(drivers.id))
       .for('update');
     for (const r of rows) zones.set(r.id, r.zone);
+    const [maxes, lasts] = await Promise.all([
+      tx.select({ d: hosEvents.driverId, n: max(hosEvents.sequenceId) }).from(hosEvents).where(inArray(hosEvents.driverId, driverIds)).groupBy(hosEvents.driverId),
+      tx
+        .selectDistinctOn([hosEvents.driverId], { d: hosEvents.driverId, t: hosEvents.eventTime })
+        .from(hosEvents)
+        .where(and(inArray(hosEvents.driverId, driverIds), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
+        .orderBy(asc(hosEvents.driverId), desc(hosEvents.eventTime)),
+    ]);
+    for (const r of maxes) if (r.d) seqs.set(r.d, Number(r.n ?? 0));
+    for (const r of lasts) if (r.d) prevs.set(r.d, r.t.getTime());
   }
+  const nullSeqs = new Map<string, number>();
   if (byDriver.has(null)) {
     const [org] = await tx.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
     zones.set(null, org?.zone ?? 'America/Chicago');
+    const vehicles = [...new Set(byDriver.get(null)!.map((e) => e.vehicleId))];
+    const rows = await tx
+      .select({ v: hosEvents.vehicleId, n: max(hosEvents.sequenceId) })
+      .from(hosEvents)
+      .where(and(isNull(hosEvents.driverId), inArray(hosEvents.vehicleId, vehicles)))
+      .groupBy(hosEvents.vehicleId);
+    for (const r of rows) if (r.v) nullSeqs.set(r.v, Number(r.n ?? 0));
   }
   const rows: NewEvent[] = [];
   const days: Array<{ driverId: string; logDate: string }> = [];
@@ -107,31 +165,21 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
     // A driver of another organization (re-paired meanwhile) or deleted: nothing to record for them.
     if (zone === undefined) continue;
     const dayOf = (ms: number) => logDateOf(ms, zone, periodStart);
-    let seq: number;
-    if (driverId === null) {
-      const [r] = await tx
-        .select({ n: max(hosEvents.sequenceId) })
-        .from(hosEvents)
-        .where(and(isNull(hosEvents.driverId), eq(hosEvents.vehicleId, list[0]!.vehicleId)));
-      seq = Number(r?.n ?? 0) + 1;
-    } else {
-      seq = await nextSequenceId(tx, driverId);
-      const [prev] = await tx
-        .select({ t: hosEvents.eventTime })
-        .from(hosEvents)
-        .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), lt(hosEvents.eventTime, new Date(list[0]!.time))))
-        .orderBy(desc(hosEvents.eventTime))
-        .limit(1);
-      const first = dayOf(prev ? prev.t.getTime() : list[0]!.time);
+    if (driverId !== null) {
+      const firstMs = list[0]!.time;
+      const first = dayOf(Math.min(prevs.get(driverId) ?? firstMs, firstMs));
       const last = dayOf(list[list.length - 1]!.time);
       for (let d = first; d <= last; d = nextDate(d)) days.push({ driverId, logDate: d });
     }
     for (const e of list) {
+      let sequenceId: number;
+      if (driverId === null) nullSeqs.set(e.vehicleId, (sequenceId = (nullSeqs.get(e.vehicleId) ?? 0) + 1));
+      else seqs.set(driverId, (sequenceId = (seqs.get(driverId) ?? 0) + 1));
       rows.push({
         organizationId: orgId,
         driverId,
         vehicleId: e.vehicleId,
-        sequenceId: seq++,
+        sequenceId,
         eventType: e.eventType,
         eventCode: e.eventCode,
         recordStatus: HOS_RECORD_STATUSES.ACTIVE,
@@ -146,7 +194,14 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
       });
     }
   }
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(hosEvents).values(rows.slice(i, i + 1000));
+  const written: Array<{ id: string; vehicleId: string; time: number; origin: number }> = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const r = await tx
+      .insert(hosEvents)
+      .values(rows.slice(i, i + 1000))
+      .returning({ id: hosEvents.id, vehicleId: hosEvents.vehicleId, t: hosEvents.eventTime, origin: hosEvents.recordOrigin });
+    for (const x of r) written.push({ id: x.id, vehicleId: x.vehicleId!, time: x.t.getTime(), origin: x.origin });
+  }
   await ensureLogDays(tx, orgId, days);
-  return rows.length;
+  return written;
 }

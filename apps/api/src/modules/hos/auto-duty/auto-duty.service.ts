@@ -1,17 +1,18 @@
-import { sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../../db/client.ts';
+import { inArray, sql } from 'drizzle-orm';
+import { HOS_RECORD_ORIGINS } from '@fleet/api-contract';
+import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../../positions/ingest.service.ts';
 import { rowsOf } from '../../positions/sql-rows.ts';
-import { fixesOf, insertEvents, lastDerivedEvent, lockVehicle, storedState, type Watermark } from './auto-duty.repository.ts';
-import { deriveDutyEvents, initialDutyState, type DutyFix, type DutyState } from './derive.ts';
+import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, type Watermark } from './auto-duty.repository.ts';
+import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
 // Automatic duty status behind ingest (decision 0095): positions are committed and acknowledged
 // first; their rows then go to an in-process queue per vehicle, derived in memory, and only when
 // a derivation yields events is a transaction opened (vehicle advisory lock, driver row locks).
 
 /** How far back a restart or a cold vehicle re-derives when its last derived event is older. */
-export const CATCH_UP_MS = 8 * 86_400_000;
+export const CATCH_UP_MS = CATCH_UP_DAYS * 86_400_000;
 
 interface Cached {
   orgId: string;
@@ -42,9 +43,27 @@ export interface AutoDutyStats {
   failures: number;
 }
 
+/** Vehicles taken from the queue per round: one transaction writes all their events. */
+const ROUND_VEHICLES = 500;
+/**
+ * Pause before each round: fixes gather meanwhile, so under load a round (and its one
+ * transaction) covers many vehicles instead of each group commit's few. Records appear this much
+ * later, which no reader notices.
+ */
+const ROUND_PAUSE_MS = 100;
+
+interface Derived {
+  vehicleId: string;
+  state: DutyState;
+  events: DerivedEvent[];
+  watermark: Watermark | null;
+}
+
 /**
  * The automatic-duty pipeline of one process. `enqueue` is synchronous and cheap; one drain loop
- * works the queue, so a vehicle's fixes are derived in order and ingest never waits for it.
+ * works the queue in rounds, so a vehicle's fixes are derived in order and ingest never waits for
+ * it. A round costs the database nothing when no vehicle's status changes, and otherwise one
+ * transaction of a fixed number of statements for all the round's vehicles of an organization.
  */
 export class AutoDuty {
   private readonly cache = new Map<string, Cached>();
@@ -52,7 +71,6 @@ export class AutoDuty {
   private draining: Promise<void> | null = null;
   private closed = false;
   readonly stats: AutoDutyStats = { lateFixes: 0, eventsWritten: 0, rebuilt: 0, failures: 0 };
-
   private readonly onError: (err: unknown) => void;
   private readonly maxCached: number;
   private readonly verifyAfterMs: number;
@@ -90,18 +108,25 @@ export class AutoDuty {
   }
 
   private async drain(): Promise<void> {
-    // Let the acknowledgements go out first: the queue works between requests, not before them.
-    await new Promise((r) => setImmediate(r));
     while (this.pending.size) {
-      const batch = this.pending;
-      this.pending = new Map();
-      for (const [vehicleId, p] of batch) {
+      // Let acknowledgements and group commits go first, and fixes gather for one round.
+      await new Promise((r) => setTimeout(r, this.pending.size >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS));
+      const byOrg = new Map<string, Array<[string, DutyFix[]]>>();
+      let n = 0;
+      for (const [vehicleId, p] of this.pending) {
+        if (n++ >= ROUND_VEHICLES) break;
+        this.pending.delete(vehicleId);
+        const list = byOrg.get(p.orgId);
+        if (list) list.push([vehicleId, p.fixes]);
+        else byOrg.set(p.orgId, [[vehicleId, p.fixes]]);
+      }
+      for (const [orgId, items] of byOrg) {
         try {
-          await this.process(vehicleId, p.orgId, p.fixes);
+          await this.round(orgId, items);
         } catch (err) {
-          // The fixes are stored; the vehicle is re-derived from them on its next fix or restart.
+          // The fixes are stored; these vehicles are re-derived from them on their next fix or restart.
           this.stats.failures++;
-          this.cache.delete(vehicleId);
+          for (const [v] of items) this.cache.delete(v);
           this.onError(err);
         }
       }
@@ -109,90 +134,125 @@ export class AutoDuty {
     this.draining = null;
   }
 
-  private async process(vehicleId: string, orgId: string, fixes: DutyFix[]): Promise<void> {
-    fixes.sort((a, b) => a.time - b.time);
-    let cached = this.cache.get(vehicleId);
-    if (cached && Date.now() - cached.verifiedAt >= this.verifyAfterMs) {
-      const stored = await lastDerivedEvent(this.db, vehicleId);
-      if ((stored?.id ?? null) !== (cached.watermark?.id ?? null)) {
-        this.stats.rebuilt++;
-        cached = undefined;
-      } else cached.verifiedAt = Date.now();
-    }
-    if (!cached || cached.orgId !== orgId) {
-      await this.rederive(vehicleId, orgId, fixes[fixes.length - 1]!.time, fixes[0]!.time);
-      return;
-    }
-    this.cache.delete(vehicleId); // re-inserted below: most recently used last
-    const before = cached.state.skipped;
-    const { events, state } = deriveDutyEvents(cached.state, fixes);
-    this.stats.lateFixes += state.skipped - before;
-    if (events.length === 0) {
-      this.remember(vehicleId, { ...cached, state });
-      return;
-    }
-    const done = await this.db.transaction(async (tx) => {
-      await lockVehicle(tx, vehicleId);
-      const stored = await storedState(tx, vehicleId);
-      if ((stored?.watermark.id ?? null) !== (cached.watermark?.id ?? null)) return false;
-      this.stats.eventsWritten += await insertEvents(tx, orgId, events);
-      const last = events[events.length - 1]!;
-      this.remember(vehicleId, { orgId, state, watermark: { id: await lastId(tx, vehicleId), time: last.time }, verifiedAt: Date.now() });
-      return true;
+  private async round(orgId: string, items: Array<[string, DutyFix[]]>): Promise<void> {
+    const now = Date.now();
+    const fromDb = new Set<string>();
+    const unsure = items.filter(([v]) => {
+      const c = this.cache.get(v);
+      return !c || c.orgId !== orgId || now - c.verifiedAt >= this.verifyAfterMs;
     });
-    if (!done) {
-      // Another instance derived this vehicle meanwhile: start again from what it stored.
-      this.stats.rebuilt++;
-      await this.rederive(vehicleId, orgId, fixes[fixes.length - 1]!.time, fixes[0]!.time);
+    if (unsure.length) {
+      const marks = await lastDerivedEvents(this.db, orgId, unsure.map(([v]) => v));
+      for (const [v] of unsure) {
+        const c = this.cache.get(v);
+        const m = marks.get(v);
+        if (c && c.orgId === orgId && (m?.id ?? null) === (c.watermark?.id ?? null)) {
+          c.verifiedAt = now;
+          continue;
+        }
+        if (c) this.stats.rebuilt++;
+        // Never derived: it starts at these fixes. Derived before: from its last event on.
+        if (!m) this.cache.set(v, { orgId, state: initialDutyState(v), watermark: null, verifiedAt: now });
+        else {
+          this.cache.delete(v);
+          fromDb.add(v);
+        }
+      }
     }
+    const changed: Derived[] = [];
+    for (const [v, fixes] of items) {
+      if (fromDb.has(v)) continue;
+      const c = this.cache.get(v)!;
+      fixes.sort((a, b) => a.time - b.time);
+      const { events, state } = deriveDutyEvents(c.state, fixes);
+      this.stats.lateFixes += state.skipped - c.state.skipped;
+      if (events.length) changed.push({ vehicleId: v, state, events, watermark: c.watermark });
+      else this.remember(v, { ...c, state });
+    }
+    if (changed.length) {
+      const conflicts = await this.db.transaction(async (tx) => {
+        const ids = changed.map((d) => d.vehicleId);
+        await lockVehicles(tx, ids);
+        const marks = await lastDerivedEvents(tx, orgId, ids);
+        const ok = changed.filter((d) => (marks.get(d.vehicleId)?.id ?? null) === (d.watermark?.id ?? null));
+        const written = await insertEvents(tx, orgId, ok.flatMap((d) => d.events));
+        this.stats.eventsWritten += written.length;
+        const newest = newestByVehicle(written);
+        for (const d of ok) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.watermark, verifiedAt: Date.now() });
+        return changed.filter((d) => !ok.includes(d));
+      });
+      for (const d of conflicts) {
+        // Another instance derived this vehicle meanwhile: start again from what it stored.
+        this.stats.rebuilt++;
+        this.cache.delete(d.vehicleId);
+        fromDb.add(d.vehicleId);
+      }
+    }
+    for (const [v, fixes] of items) if (fromDb.has(v)) await this.rederive(v, orgId, Math.max(...fixes.map((f) => f.time)));
   }
 
   /**
    * Derives a vehicle from the database: the state after its last derived event, then its stored
    * fixes after that event (at most CATCH_UP_MS back) up to `toMs`. A vehicle never derived starts
-   * at `firstNewMs`, the first fix handed in (its older history is not turned into records).
+   * at `firstNewMs` (its older history is not turned into records).
    */
   async rederive(vehicleId: string, orgId: string, toMs: number, firstNewMs = toMs): Promise<number> {
     return this.db.transaction(async (tx) => {
-      await lockVehicle(tx, vehicleId);
-      const stored = await storedState(tx, vehicleId);
+      await lockVehicles(tx, [vehicleId]);
+      const last = (await lastDerivedEvents(tx, orgId, [vehicleId])).get(vehicleId);
+      const stored = last ? stateOf(last) : null;
       const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
       const fixes = await fixesOf(tx, vehicleId, fromMs, toMs);
       const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
-      const n = await insertEvents(tx, orgId, events);
-      this.stats.eventsWritten += n;
-      const watermark = events.length ? { id: await lastId(tx, vehicleId), time: events[events.length - 1]!.time } : (stored?.watermark ?? null);
+      const written = await insertEvents(tx, orgId, events);
+      this.stats.eventsWritten += written.length;
+      const watermark = newestByVehicle(written).get(vehicleId) ?? stored?.watermark ?? null;
       this.remember(vehicleId, { orgId, state, watermark, verifiedAt: Date.now() });
-      return n;
+      return written.length;
     });
   }
 
   /**
    * Start-up catch-up: every vehicle whose newest stored fix is newer than its last derived event
-   * is re-derived from its positions (nothing ingested before a restart is lost).
+   * (of the last CATCH_UP_DAYS) is re-derived from its positions, so nothing ingested before a
+   * restart is lost.
    */
   async catchUp(now = Date.now()): Promise<number> {
-    const rows = rowsOf<{ asset_id: string; organization_id: string; fix_time: Date | string }>(
-      await this.db.execute(sql`
-        select lp.asset_id, lp.organization_id, lp.fix_time from ${latestPositions} lp
-        where lp.fix_time > ${new Date(now - CATCH_UP_MS)}
-          and lp.fix_time > coalesce((select max(e.event_time) from hos_events e where e.vehicle_id = lp.asset_id and e.record_origin = 1 and e.event_type in (1, 2)), '-infinity')
-          and exists (select 1 from hos_events e where e.vehicle_id = lp.asset_id and e.record_origin = 1)`),
+    const since = new Date(now - (CATCH_UP_DAYS + 1) * 86_400_000).toISOString().slice(0, 10);
+    const marks = rowsOf<{ vehicle_id: string; t: Date | string }>(
+      await this.db.execute(sql`select vehicle_id, max(event_time) as t from hos_events
+        where log_date >= ${since} and vehicle_id is not null and record_origin = 1 and event_type in (1, 2) group by vehicle_id`),
     );
+    if (marks.length === 0) return 0;
+    const derivedUntil = new Map(marks.map((m) => [m.vehicle_id, new Date(m.t).getTime()]));
+    const latest = await this.db
+      .select({ v: latestPositions.assetId, o: latestPositions.organizationId, t: latestPositions.fixTime })
+      .from(latestPositions)
+      .where(inArray(latestPositions.assetId, [...derivedUntil.keys()]));
     let n = 0;
-    for (const r of rows) n += await this.rederive(r.asset_id, r.organization_id, new Date(r.fix_time).getTime());
+    for (const r of latest) if (r.t.getTime() > derivedUntil.get(r.v)!) n += await this.rederive(r.v, r.o, r.t.getTime());
     return n;
   }
 
   private remember(vehicleId: string, c: Cached): void {
+    this.cache.delete(vehicleId); // most recently used last
     this.cache.set(vehicleId, c);
     if (this.cache.size > this.maxCached) this.cache.delete(this.cache.keys().next().value!);
   }
 }
 
-async function lastId(tx: DbOrTx, vehicleId: string): Promise<string> {
-  const s = await storedState(tx, vehicleId);
-  return s!.watermark.id;
+/** Each vehicle's newest automatic event among rows just written. */
+function newestByVehicle(written: ReadonlyArray<{ id: string; vehicleId: string; time: number; origin: number }>): Map<string, Watermark> {
+  const groups = new Map<string, Array<{ id: string; time: number }>>();
+  for (const w of written) {
+    if (w.origin !== HOS_RECORD_ORIGINS.AUTOMATIC) continue;
+    const g = groups.get(w.vehicleId);
+    if (g) g.push(w);
+    else groups.set(w.vehicleId, [w]);
+  }
+  const out = new Map<string, Watermark>();
+  for (const [v, g] of groups) out.set(v, newestOf(g)!);
+  return out;
 }
 
 /** Wraps the ingest writer: rows reach the queue only once committed (and answered). */

@@ -105,6 +105,8 @@ type NewEvent = typeof hosEvents.$inferInsert;
 export interface EventToWrite extends DerivedEvent {
   origin?: number;
   annotation?: string | null;
+  /** Stored without coordinates (certifications). */
+  noLocation?: boolean;
 }
 
 /**
@@ -186,8 +188,8 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
         recordOrigin: e.origin ?? HOS_RECORD_ORIGINS.AUTOMATIC,
         eventTime: new Date(e.time),
         logDate: dayOf(e.time),
-        latitude: e.lat,
-        longitude: e.lon,
+        latitude: e.noLocation ? null : e.lat,
+        longitude: e.noLocation ? null : e.lon,
         locationDescription: e.location,
         odometerM: e.odometerM,
         annotation: e.annotation ?? null,

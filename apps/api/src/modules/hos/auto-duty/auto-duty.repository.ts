@@ -2,7 +2,8 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, max, sql } from 'dri
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../../db/client.ts';
 import { drivers, hosEvents, organizations, positions } from '../../../db/schema/index.ts';
-import { ensureLogDays, periodStartOf } from '../hos.repository.ts';
+import { periodStartOf } from '../hos.repository.ts';
+import { rowsOf } from '../../positions/sql-rows.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
 import { stateAfterEvent, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
@@ -197,13 +198,42 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
     }
   }
   const written: Array<{ id: string; vehicleId: string; time: number; origin: number }> = [];
-  for (let i = 0; i < rows.length; i += 1000) {
-    const r = await tx
-      .insert(hosEvents)
-      .values(rows.slice(i, i + 1000))
-      .returning({ id: hosEvents.id, vehicleId: hosEvents.vehicleId, t: hosEvents.eventTime, origin: hosEvents.recordOrigin });
-    for (const x of r) written.push({ id: x.id, vehicleId: x.vehicleId!, time: x.t.getTime(), origin: x.origin });
-  }
-  await ensureLogDays(tx, orgId, days);
+  for (let i = 0; i < rows.length; i += 2000) written.push(...(await insertRows(tx, orgId, rows.slice(i, i + 2000))));
+  await insertLogDays(tx, orgId, days);
   return written;
+}
+
+// Array literals for unnest (the ingest statement's technique, decision 0055): one parameter a
+// column instead of one a value. Drizzle's multi-row VALUES cost about 0.4 ms a row on PGlite.
+const nul = (v: string | number | null | undefined) => (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? 'NULL' : String(v));
+const quoted = (v: string | null | undefined) => (v === null || v === undefined ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`);
+const arr = <T>(rows: readonly T[], f: (r: T) => string) => `{${rows.map(f).join(',')}}`;
+
+/** Inserts event rows in one statement; returns their ids, vehicles, times (ms) and origins. */
+async function insertRows(tx: DbOrTx, orgId: string, rows: readonly NewEvent[]): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
+  if (rows.length === 0) return [];
+  const res = rowsOf<{ id: string; vehicle_id: string; t: number | string; record_origin: number }>(
+    await tx.execute(sql`
+      insert into hos_events (organization_id, driver_id, vehicle_id, sequence_id, event_type, event_code, record_status, record_origin, event_time, log_date,
+                              latitude, longitude, location_description, odometer_m, annotation)
+      select ${orgId}::uuid, u.driver_id, u.vehicle_id, u.seq, u.type, u.code, ${HOS_RECORD_STATUSES.ACTIVE}, u.origin, to_timestamp(u.t / 1000), u.day,
+             u.lat, u.lon, u.loc, u.odo, u.ann
+      from unnest(${arr(rows, (r) => nul(r.driverId))}::uuid[], ${arr(rows, (r) => nul(r.vehicleId))}::uuid[], ${arr(rows, (r) => nul(r.sequenceId))}::int[],
+                  ${arr(rows, (r) => nul(r.eventType))}::int2[], ${arr(rows, (r) => nul(r.eventCode))}::int2[], ${arr(rows, (r) => nul(r.recordOrigin))}::int2[],
+                  ${arr(rows, (r) => nul(r.eventTime!.getTime()))}::float8[], ${arr(rows, (r) => nul(r.logDate))}::date[], ${arr(rows, (r) => nul(r.latitude))}::float8[],
+                  ${arr(rows, (r) => nul(r.longitude))}::float8[], ${arr(rows, (r) => quoted(r.locationDescription))}::text[], ${arr(rows, (r) => nul(r.odometerM))}::float8[],
+                  ${arr(rows, (r) => quoted(r.annotation))}::text[])
+        as u(driver_id, vehicle_id, seq, type, code, origin, t, day, lat, lon, loc, odo, ann)
+      returning id, vehicle_id, round(extract(epoch from event_time) * 1000)::float8 as t, record_origin`),
+  );
+  return res.map((r) => ({ id: r.id, vehicleId: r.vehicle_id, time: Number(r.t), origin: Number(r.record_origin) }));
+}
+
+/** Creates the missing log rows of these driver days in one statement (what ensureLogDays does, without reading the ids back). */
+async function insertLogDays(tx: DbOrTx, orgId: string, days: ReadonlyArray<{ driverId: string; logDate: string }>): Promise<void> {
+  if (days.length === 0) return;
+  await tx.execute(sql`
+    insert into hos_logs (organization_id, driver_id, log_date)
+    select distinct ${orgId}::uuid, u.d, u.day from unnest(${arr(days, (d) => d.driverId)}::uuid[], ${arr(days, (d) => d.logDate)}::date[]) as u(d, day)
+    on conflict do nothing`);
 }

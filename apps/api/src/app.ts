@@ -40,6 +40,7 @@ import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
 import { createIngest, type Ingest } from './modules/positions/ingest.ts';
+import { AutoDuty, withAutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
 import historyRoutes from './modules/positions/history.routes.ts';
 import liveRoutes from './modules/positions/live.routes.ts';
 import { LiveHub } from './modules/positions/live.service.ts';
@@ -53,6 +54,7 @@ export const API_PREFIX = '/api/v1';
 declare module 'fastify' {
   interface FastifyInstance {
     ingest: Ingest;
+    autoDuty: AutoDuty;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
@@ -104,7 +106,15 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
   // PGlite is one connection in this process: a second writer would only queue behind the first.
   const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters, deviceCacheEntries: config.deviceCacheEntries });
+  // Automatic duty status (decision 0095) derives from the rows ingest has committed.
+  const autoDuty = new AutoDuty(db.db, {
+    onError: (err) => app.log.error(err, 'automatic duty status failed'),
+    // PGlite is this process's own database: no other instance can derive its vehicles.
+    verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
+  });
+  ingest.committer = withAutoDuty(ingest.committer, autoDuty);
   app.decorate('ingest', ingest);
+  app.decorate('autoDuty', autoDuty);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
@@ -121,6 +131,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     stopClosingIdle();
     stopPartitions();
     await ingest.close();
+    await autoDuty.close();
     await authListener.stop();
     if (ownsDatabase) await db.close();
   });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInputSchema, isValidVin, trailerInputSchema, vehicleInputSchema } from '@fleet/api-contract';
-import { createTestApp, type TestContext } from '../test/helpers.ts';
+import { violationPageSchema } from '@fleet/api-contract';
+import { bearer, createTestApp, DEMO, login, type TestContext } from '../test/helpers.ts';
+import { backfillDemoHistory, findDemoTrucks } from './simulator/demo-fleet.ts';
+import { seedDemoHos } from './simulator/demo-hos.ts';
 import { seed } from './seed.ts';
 import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 
@@ -54,5 +57,49 @@ describe('demo fleet seed', () => {
       `select (select count(*)::int from assets) as assets, (select count(*)::int from drivers) as drivers, (select count(*)::int from gateways) as gateways, (select count(*)::int from groups) as groups`,
     );
     expect(counts).toEqual({ assets: 37, drivers: 25, gateways: 25, groups: 2 });
+  });
+
+  it('gives every driver a week of HoS logs derived from the history, with violations and uncertified days', async () => {
+    const session = await login(t.app, DEMO.admin);
+    const orgId = session.user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    const now = Date.now();
+    await backfillDemoHistory(t.app.db, trucks, now);
+    expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBeGreaterThan(1000);
+    const perDriver = await rows<{ days: number; certified: number; uncertified_past: number; documents: number; trailers: number }>(
+      `select count(*)::int as days, count(certified_at)::int as certified,
+              count(*) filter (where certified_at is null and log_date < (select max(log_date) from hos_logs))::int as uncertified_past,
+              count(*) filter (where cardinality(shipping_documents) > 0)::int as documents, count(*) filter (where cardinality(trailer_ids) > 0)::int as trailers
+       from hos_logs group by driver_id`,
+    );
+    expect(perDriver).toHaveLength(25);
+    for (const d of perDriver) expect(d.days).toBeGreaterThanOrEqual(7);
+    const total = (k: keyof (typeof perDriver)[number]) => perDriver.reduce((n, d) => n + d[k], 0);
+    expect(total('certified')).toBeGreaterThan(100);
+    expect(total('uncertified_past')).toBeGreaterThan(3);
+    expect(total('documents')).toBeGreaterThan(50);
+    expect(total('trailers')).toBeGreaterThan(50);
+    // Drivers record their own off-duty and sleeper-berth time; the automatic records carry a place.
+    const [kinds = { off: 0, sb: 0, d: 0, located: 0, certifications: -1 }] = await rows<{ off: number; sb: number; d: number; located: number; certifications: number }>(
+      `select count(*) filter (where event_type = 1 and event_code = 1 and record_origin = 2)::int as off,
+              count(*) filter (where event_type = 1 and event_code = 2 and record_origin = 2)::int as sb,
+              count(*) filter (where event_type = 1 and event_code = 3 and record_origin = 1)::int as d,
+              count(*) filter (where event_type = 1 and record_origin = 1 and location_description is not null)::int as located,
+              count(*) filter (where event_type = 4)::int as certifications
+       from hos_events`,
+    );
+    expect(kinds.off).toBeGreaterThan(25);
+    expect(kinds.sb).toBeGreaterThan(25);
+    expect(kinds.d).toBeGreaterThan(100);
+    expect(kinds.located).toBeGreaterThan(kinds.d);
+    expect(kinds.certifications).toBe(total('certified'));
+    const from = new Date(now - 8 * 86_400_000).toISOString();
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/violations?from=${from}&to=${new Date(now).toISOString()}&size=500`, headers: bearer(session.accessToken) });
+    const violations = violationPageSchema.parse(res.json());
+    expect(violations.totalElements).toBeGreaterThan(2);
+    expect(violations.totalElements).toBeLessThan(100);
+    expect(new Set(violations.content.map((v) => v.rule))).toContain('WINDOW_LIMIT');
+    // Once: a second start writes nothing more.
+    expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBe(0);
   });
 });

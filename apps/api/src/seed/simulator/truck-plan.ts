@@ -85,6 +85,7 @@ export function roadPath(from: string, to: string): string[] {
 }
 
 const HOUR = 3_600_000;
+const DRIVE_PER_SHIFT = 10 * HOUR;
 
 /** Generates one truck's segments lazily, in time order, from SIM_EPOCH. */
 export class TruckPlan {
@@ -96,6 +97,9 @@ export class TruckPlan {
   private drivenSinceBreak = 0;
   private drivenToday = 0;
   private sinceFuelM = 0;
+  /** When the current shift began (after the last 10-hour rest), for the 14-hour window. */
+  private shiftStart = SIM_EPOCH;
+  private shiftsSinceRestart = 0;
   private cursor = 0;
 
   constructor(readonly index: number) {
@@ -104,6 +108,25 @@ export class TruckPlan {
     this.odometer = (150_000 + Math.floor(this.random() * 450_000)) * 1000;
     // Trucks start their first day at different hours.
     this.push('PARK', this.here(), this.here(), Math.floor(this.random() * 12 * HOUR), 0, 'rest');
+    this.shiftStart = this.clock;
+    // Trucks take their restarts on different days.
+    this.shiftsSinceRestart = index % 5;
+  }
+
+  /**
+   * Ends the shift with a rest (10 hours off duty), or a restart (34 hours) after every fifth shift, so the
+   * drivers' logs (derived from these segments, decision 0095) stay within the 70-hour cycle.
+   */
+  private rest(at: LatLon): void {
+    this.push('IDLE', at, at, 5 * 60_000, 0, 'rest');
+    this.shiftsSinceRestart++;
+    const restart = this.shiftsSinceRestart >= 5;
+    if (restart) this.shiftsSinceRestart = 0;
+    // An hour more than the rule: the driver's post-trip and pre-trip inspections are on duty.
+    this.push('PARK', at, at, restart ? 35 * HOUR : 11 * HOUR, 0, restart ? 'restart' : 'rest');
+    this.shiftStart = this.clock;
+    this.drivenToday = 0;
+    this.drivenSinceBreak = 0;
   }
 
   private here(): LatLon {
@@ -133,6 +156,8 @@ export class TruckPlan {
     }
     // Unload and load: some idling at the dock, then parked.
     this.push('IDLE', this.here(), this.here(), (10 + this.random() * 20) * 60_000, 0, 'dock');
+    // Late in the shift: the rest comes first, loading happens after it.
+    if (this.clock - this.shiftStart >= 9 * HOUR) this.rest(this.here());
     this.push('PARK', this.here(), this.here(), (1 + this.random() * 2) * HOUR, 0, 'load');
   }
 
@@ -150,7 +175,8 @@ export class TruckPlan {
       const speed = 92 + this.random() * 14;
       const mps = speed / 3.6;
       const untilBreak = Math.max(60_000, 4 * HOUR - this.drivenSinceBreak);
-      const untilRest = Math.max(60_000, 11 * HOUR - this.drivenToday);
+      // 10 hours of driving a shift (the ELD adds 5 minutes of each stop) within 12 of the window.
+      const untilRest = Math.max(60_000, Math.min(DRIVE_PER_SHIFT - this.drivenToday, 12 * HOUR - (this.clock - this.shiftStart)));
       const untilFuel = Math.max(1000, 1_000_000 - this.sinceFuelM);
       const pieceM = Math.min(total - done, mps * 1200, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
       const from = at(done / total);
@@ -161,11 +187,8 @@ export class TruckPlan {
       this.drivenSinceBreak += ms;
       this.drivenToday += ms;
       this.sinceFuelM += pieceM;
-      if (this.drivenToday >= 11 * HOUR - 1000) {
-        this.push('IDLE', to, to, 5 * 60_000, 0, 'rest');
-        this.push('PARK', to, to, 10 * HOUR, 0, 'rest');
-        this.drivenToday = 0;
-        this.drivenSinceBreak = 0;
+      if (this.drivenToday >= DRIVE_PER_SHIFT - 1000 || this.clock - this.shiftStart >= 12 * HOUR - 1000) {
+        this.rest(to);
       } else if (this.sinceFuelM >= 1_000_000 - 1) {
         this.push('IDLE', to, to, (8 + this.random() * 7) * 60_000, 0, 'fuel');
         this.push('PARK', to, to, (10 + this.random() * 15) * 60_000, 0, 'fuel');
@@ -173,7 +196,8 @@ export class TruckPlan {
         this.drivenSinceBreak = 0;
       } else if (this.drivenSinceBreak >= 4 * HOUR - 1000) {
         this.push('IDLE', to, to, 3 * 60_000, 0, 'break');
-        this.push('PARK', to, to, 30 * 60_000, 0, 'break');
+        // 35 minutes parked: with the 5 minutes the ELD still counts as driving, 30 off the wheel.
+        this.push('PARK', to, to, 35 * 60_000, 0, 'break');
         this.drivenSinceBreak = 0;
       }
     }

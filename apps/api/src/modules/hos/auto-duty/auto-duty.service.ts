@@ -1,0 +1,271 @@
+import { inArray, sql } from 'drizzle-orm';
+import { HOS_RECORD_ORIGINS } from '@fleet/api-contract';
+import type { Db } from '../../../db/client.ts';
+import { latestPositions } from '../../../db/schema/index.ts';
+import type { PositionRow, PositionWriter, WriteResult } from '../../positions/ingest.service.ts';
+import { rowsOf } from '../../positions/sql-rows.ts';
+import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, type Watermark } from './auto-duty.repository.ts';
+import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
+
+// Automatic duty status behind ingest (decision 0095): positions are committed and acknowledged
+// first; their rows then go to an in-process queue per vehicle, derived in memory, and only when
+// a derivation yields events is a transaction opened (vehicle advisory lock, driver row locks).
+
+/** How far back a restart or a cold vehicle re-derives when its last derived event is older. */
+export const CATCH_UP_MS = CATCH_UP_DAYS * 86_400_000;
+
+interface Cached {
+  orgId: string;
+  state: DutyState;
+  /** The newest derived event in the database as this instance last saw or wrote it. */
+  watermark: Watermark | null;
+  /** When the watermark was last read or written (ms). */
+  verifiedAt: number;
+}
+
+export interface AutoDutyOptions {
+  onError?: (err: unknown) => void;
+  /** Most vehicles whose state is kept in memory; the least recently used is dropped first. */
+  maxCached?: number;
+  /**
+   * How long a vehicle's cached state is trusted without reading its watermark: another instance
+   * may have derived fixes of the same vehicle (a load balancer spreads a device's posts).
+   */
+  verifyAfterMs?: number;
+}
+
+export interface AutoDutyStats {
+  /** Fixes skipped because they were older than the vehicle's state (late or out of order). */
+  lateFixes: number;
+  eventsWritten: number;
+  /** Derivations redone from the database because another instance had written the vehicle. */
+  rebuilt: number;
+  failures: number;
+}
+
+/** Vehicles taken from the queue per round: one transaction writes all their events. */
+const ROUND_VEHICLES = 500;
+/**
+ * Pause before each round: fixes gather meanwhile, so under load a round (and its one
+ * transaction) covers many vehicles instead of each group commit's few. Records appear this much
+ * later, which no reader notices.
+ */
+const ROUND_PAUSE_MS = 100;
+
+interface Derived {
+  vehicleId: string;
+  state: DutyState;
+  events: DerivedEvent[];
+  watermark: Watermark | null;
+}
+
+/**
+ * The automatic-duty pipeline of one process. `enqueue` is synchronous and cheap; one drain loop
+ * works the queue in rounds, so a vehicle's fixes are derived in order and ingest never waits for
+ * it. A round costs the database nothing when no vehicle's status changes, and otherwise one
+ * transaction of a fixed number of statements for all the round's vehicles of an organization.
+ */
+export class AutoDuty {
+  private readonly cache = new Map<string, Cached>();
+  private pending = new Map<string, { orgId: string; fixes: DutyFix[] }>();
+  private draining: Promise<void> | null = null;
+  private closed = false;
+  readonly stats: AutoDutyStats = { lateFixes: 0, eventsWritten: 0, rebuilt: 0, failures: 0 };
+  private readonly onError: (err: unknown) => void;
+  private readonly maxCached: number;
+  private readonly verifyAfterMs: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: AutoDutyOptions = {},
+  ) {
+    this.onError = opts.onError ?? (() => undefined);
+    this.maxCached = opts.maxCached ?? 100_000;
+    this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
+  }
+
+  /** Hands newly stored rows to the queue (rows of vehicles only; duplicates are not derived twice). */
+  enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
+    if (this.closed) return;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (!stored[i] || r.assetId === null) continue;
+      let p = this.pending.get(r.assetId);
+      if (!p) this.pending.set(r.assetId, (p = { orgId: r.organizationId, fixes: [] }));
+      p.fixes.push({ time: r.fixTime.getTime(), speedKmh: r.speed, lat: r.latitude, lon: r.longitude, odometerM: r.odometer, driverId: r.driverId });
+    }
+    if (this.pending.size && !this.draining) this.draining = this.drain();
+  }
+
+  /** Resolves when everything queued so far is derived and written (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.closed = true;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size) {
+      // Let acknowledgements and group commits go first, and fixes gather for one round.
+      await new Promise((r) => setTimeout(r, this.pending.size >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS));
+      const byOrg = new Map<string, Array<[string, DutyFix[]]>>();
+      let n = 0;
+      for (const [vehicleId, p] of this.pending) {
+        if (n++ >= ROUND_VEHICLES) break;
+        this.pending.delete(vehicleId);
+        const list = byOrg.get(p.orgId);
+        if (list) list.push([vehicleId, p.fixes]);
+        else byOrg.set(p.orgId, [[vehicleId, p.fixes]]);
+      }
+      for (const [orgId, items] of byOrg) {
+        try {
+          await this.round(orgId, items);
+        } catch (err) {
+          // The fixes are stored; these vehicles are re-derived from them on their next fix or restart.
+          this.stats.failures++;
+          for (const [v] of items) this.cache.delete(v);
+          this.onError(err);
+        }
+      }
+    }
+    this.draining = null;
+  }
+
+  private async round(orgId: string, items: Array<[string, DutyFix[]]>): Promise<void> {
+    const now = Date.now();
+    const fromDb = new Set<string>();
+    const unsure = items.filter(([v]) => {
+      const c = this.cache.get(v);
+      return !c || c.orgId !== orgId || now - c.verifiedAt >= this.verifyAfterMs;
+    });
+    if (unsure.length) {
+      const marks = await lastDerivedEvents(this.db, orgId, unsure.map(([v]) => v));
+      for (const [v] of unsure) {
+        const c = this.cache.get(v);
+        const m = marks.get(v);
+        if (c && c.orgId === orgId && (m?.id ?? null) === (c.watermark?.id ?? null)) {
+          c.verifiedAt = now;
+          continue;
+        }
+        if (c) this.stats.rebuilt++;
+        // Never derived: it starts at these fixes. Derived before: from its last event on.
+        if (!m) this.cache.set(v, { orgId, state: initialDutyState(v), watermark: null, verifiedAt: now });
+        else {
+          this.cache.delete(v);
+          fromDb.add(v);
+        }
+      }
+    }
+    const changed: Derived[] = [];
+    for (const [v, fixes] of items) {
+      if (fromDb.has(v)) continue;
+      const c = this.cache.get(v)!;
+      fixes.sort((a, b) => a.time - b.time);
+      const { events, state } = deriveDutyEvents(c.state, fixes);
+      this.stats.lateFixes += state.skipped - c.state.skipped;
+      if (events.length) changed.push({ vehicleId: v, state, events, watermark: c.watermark });
+      else this.remember(v, { ...c, state });
+    }
+    if (changed.length) {
+      const conflicts = await this.db.transaction(async (tx) => {
+        const ids = changed.map((d) => d.vehicleId);
+        await lockVehicles(tx, ids);
+        const marks = await lastDerivedEvents(tx, orgId, ids);
+        const ok = changed.filter((d) => (marks.get(d.vehicleId)?.id ?? null) === (d.watermark?.id ?? null));
+        const written = await insertEvents(tx, orgId, ok.flatMap((d) => d.events));
+        this.stats.eventsWritten += written.length;
+        const newest = newestByVehicle(written);
+        for (const d of ok) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.watermark, verifiedAt: Date.now() });
+        return changed.filter((d) => !ok.includes(d));
+      });
+      for (const d of conflicts) {
+        // Another instance derived this vehicle meanwhile: start again from what it stored.
+        this.stats.rebuilt++;
+        this.cache.delete(d.vehicleId);
+        fromDb.add(d.vehicleId);
+      }
+    }
+    for (const [v, fixes] of items) if (fromDb.has(v)) await this.rederive(v, orgId, Math.max(...fixes.map((f) => f.time)));
+  }
+
+  /**
+   * Derives a vehicle from the database: the state after its last derived event, then its stored
+   * fixes after that event (at most CATCH_UP_MS back) up to `toMs`. A vehicle never derived starts
+   * at `firstNewMs` (its older history is not turned into records).
+   */
+  async rederive(vehicleId: string, orgId: string, toMs: number, firstNewMs = toMs): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await lockVehicles(tx, [vehicleId]);
+      const last = (await lastDerivedEvents(tx, orgId, [vehicleId])).get(vehicleId);
+      const stored = last ? stateOf(last) : null;
+      const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
+      const fixes = await fixesOf(tx, vehicleId, fromMs, toMs);
+      const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
+      const written = await insertEvents(tx, orgId, events);
+      this.stats.eventsWritten += written.length;
+      const watermark = newestByVehicle(written).get(vehicleId) ?? stored?.watermark ?? null;
+      this.remember(vehicleId, { orgId, state, watermark, verifiedAt: Date.now() });
+      return written.length;
+    });
+  }
+
+  /**
+   * Start-up catch-up: every vehicle whose newest stored fix is newer than its last derived event
+   * (of the last CATCH_UP_DAYS) is re-derived from its positions, so nothing ingested before a
+   * restart is lost.
+   */
+  async catchUp(now = Date.now()): Promise<number> {
+    const since = new Date(now - (CATCH_UP_DAYS + 1) * 86_400_000).toISOString().slice(0, 10);
+    const marks = rowsOf<{ vehicle_id: string; t: Date | string }>(
+      await this.db.execute(sql`select vehicle_id, max(event_time) as t from hos_events
+        where log_date >= ${since} and vehicle_id is not null and record_origin = 1 and event_type in (1, 2) group by vehicle_id`),
+    );
+    if (marks.length === 0) return 0;
+    const derivedUntil = new Map(marks.map((m) => [m.vehicle_id, new Date(m.t).getTime()]));
+    const latest = await this.db
+      .select({ v: latestPositions.assetId, o: latestPositions.organizationId, t: latestPositions.fixTime })
+      .from(latestPositions)
+      .where(inArray(latestPositions.assetId, [...derivedUntil.keys()]));
+    let n = 0;
+    for (const r of latest) if (r.t.getTime() > derivedUntil.get(r.v)!) n += await this.rederive(r.v, r.o, r.t.getTime());
+    return n;
+  }
+
+  private remember(vehicleId: string, c: Cached): void {
+    this.cache.delete(vehicleId); // most recently used last
+    this.cache.set(vehicleId, c);
+    if (this.cache.size > this.maxCached) this.cache.delete(this.cache.keys().next().value!);
+  }
+}
+
+/** Each vehicle's newest automatic event among rows just written. */
+function newestByVehicle(written: ReadonlyArray<{ id: string; vehicleId: string; time: number; origin: number }>): Map<string, Watermark> {
+  const groups = new Map<string, Array<{ id: string; time: number }>>();
+  for (const w of written) {
+    if (w.origin !== HOS_RECORD_ORIGINS.AUTOMATIC) continue;
+    const g = groups.get(w.vehicleId);
+    if (g) g.push(w);
+    else groups.set(w.vehicleId, [w]);
+  }
+  const out = new Map<string, Watermark>();
+  for (const [v, g] of groups) out.set(v, newestOf(g)!);
+  return out;
+}
+
+/** Wraps the ingest writer: rows reach the queue only once committed (and answered). */
+export function withAutoDuty(writer: PositionWriter, auto: AutoDuty): PositionWriter {
+  return {
+    async write(rows: PositionRow[]): Promise<WriteResult> {
+      const r = await writer.write(rows);
+      auto.enqueue(rows, r.stored);
+      return r;
+    },
+    close: () => writer.close(),
+    get transactions() {
+      return writer.transactions;
+    },
+  };
+}

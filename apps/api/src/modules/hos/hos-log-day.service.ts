@@ -6,6 +6,7 @@ import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/sch
 import { notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
+import { dayDistance } from './hos-distance.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
@@ -94,7 +95,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];
-  const odometers = events.map((r) => r.e.odometerM).filter((m): m is number => m !== null);
+  const distance = dayDistance(events.map((r) => r.e));
   const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
   const presented = events.map(({ e, vehicle }) => presentEvent(e, vehicle));
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
@@ -109,9 +110,9 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
       vehicles: [...vehicles.values()],
       trailers,
       shippingDocuments: log.shippingDocuments,
-      totalDistanceM: odometers.length ? Math.max(...odometers) - Math.min(...odometers) : null,
-      startOdometerM: odometers[0] ?? null,
-      endOdometerM: odometers.at(-1) ?? null,
+      totalDistanceM: distance.distanceM,
+      startOdometerM: distance.startM,
+      endOdometerM: distance.endM,
       timeZone: d.homeTimeZone,
       periodStart,
       ruleset: d.ruleset,

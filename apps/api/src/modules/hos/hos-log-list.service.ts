@@ -9,6 +9,7 @@ import { likeTerm, toPage } from '../../lib/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
+import { dayDistance } from './hos-distance.ts';
 import { dutyPeriods, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
@@ -51,7 +52,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     logFactsOf(db, orgId, null, ...logDatesAround(utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS)),
     db.select().from(hosLogs).where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.logDate, q.date))),
     db
-      .select({ driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, at: hosEvents.eventTime, odometerM: hosEvents.odometerM, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
+      .select({ driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, at: hosEvents.eventTime, odometerM: hosEvents.odometerM, vehicleId: hosEvents.vehicleId, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
       .from(hosEvents)
       .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
       .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, q.date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
@@ -83,7 +84,6 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
     const violationCount = periods.length ? violationsOf(periods, d, periodStart, facts.get(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
     const mine = eventsOf.get(d.id) ?? [];
-    const odometers = mine.map((e) => e.odometerM).filter((m): m is number => m !== null);
     const last = mine.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).at(-1);
     const lastStatus = last ? statusOfCode(last.eventCode) : null;
     const log = logOf.get(d.id);
@@ -98,7 +98,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
       logId: log?.id ?? null,
       vehicles: [...new Map(mine.filter((e) => e.vehicle?.id).map((e) => [e.vehicle!.id, e.vehicle!])).values()],
       totals,
-      distanceM: odometers.length ? Math.max(...odometers) - Math.min(...odometers) : null,
+      distanceM: dayDistance(mine).distanceM,
       violationCount,
       certified: !!log?.certifiedAt,
       lastEvent: last && lastStatus ? { at: last.at.toISOString(), status: lastStatus } : null,

@@ -112,7 +112,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     // PGlite is this process's own database: no other instance can derive its vehicles.
     verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
   });
-  ingest.committer = withAutoDuty(ingest.committer, autoDuty);
+  if (config.hosAutoDuty) ingest.committer = withAutoDuty(ingest.committer, autoDuty);
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);
   await ensurePositionPartitions(db.db);

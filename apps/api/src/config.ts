@@ -19,6 +19,7 @@ const envSchema = z.object({
   LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(100_000),
   AUTH_CACHE_USERS: z.coerce.number().int().min(1).default(10_000),
   DEVICE_CACHE_ENTRIES: z.coerce.number().int().min(1).default(50_000),
+  HOS_AUTO_DUTY: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default('8MB'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
@@ -60,6 +61,8 @@ export interface Config {
   authCacheUsers: number;
   /** Devices (by unique id and by token) ingest keeps resolved in memory. */
   deviceCacheEntries: number;
+  /** Automatic duty status from vehicle positions (decision 0095); off only to measure ingest without it. */
+  hosAutoDuty: boolean;
   /** Drivers' duty events each instance keeps in memory for the fleet-wide HoS reads (docs/decisions/0098). */
   hosEventCacheEvents: number;
   /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listIndexRows: e.LIST_INDEX_ROWS,
     authCacheUsers: e.AUTH_CACHE_USERS,
     deviceCacheEntries: e.DEVICE_CACHE_ENTRIES,
+    hosAutoDuty: e.HOS_AUTO_DUTY ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     jwtSecret: e.JWT_SECRET,

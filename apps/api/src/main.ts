@@ -62,10 +62,12 @@ async function main(): Promise<void> {
     console.log(`OsmAnd device protocol on port ${config.osmandPort} (Traccar Client: http://<this server>:${config.osmandPort})`);
   }
   // Positions stored before a restart but not yet derived into HoS records (decision 0095).
-  app.autoDuty
-    .catchUp()
-    .then((n) => n && app.log.info(`automatic duty status: ${n} records derived from positions stored before the restart`))
-    .catch((err) => app.log.error(err, 'automatic duty status catch-up failed'));
+  if (config.hosAutoDuty) {
+    app.autoDuty
+      .catchUp()
+      .then((n) => n && app.log.info(`automatic duty status: ${n} records derived from positions stored before the restart`))
+      .catch((err) => app.log.error(err, 'automatic duty status catch-up failed'));
+  }
   if (config.demo && config.simulator) {
     startDemoFleet(app, config, (msg) => console.log(msg))
       .then((h) => (simulator = h))

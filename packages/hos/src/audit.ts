@@ -6,7 +6,7 @@ import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAY
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
 import { acquire, release } from './workspace.ts';
-import type { AuditResult, DutyPeriod, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
+import type { AuditResult, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -257,7 +257,7 @@ function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, p
  * withdraw a violation. Returns every interval of driving beyond a limit of the ruleset.
  * Throws HosInputError for bad periods or options.
  */
-export function auditLog(periods: DutyPeriod[], options: HosOptions): AuditResult {
+export function auditLog(periods: DutyPeriodInput[], options: HosOptions): AuditResult {
   const ws = acquire();
   try {
     const { raw, set } = parseInput(periods, options, ws);

@@ -3,12 +3,11 @@ import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays } from './deferral.ts';
 import { HosInputError } from './errors.ts';
-import { parseInstant } from './instant.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
-import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt, readInstant } from './timeline.ts';
 import { acquire, release, type Workspace } from './workspace.ts';
-import type { Clocks, ClocksResult, DutyPeriod, HosOptions } from './types.ts';
+import type { Clocks, ClocksResult, DutyPeriodInput, HosOptions } from './types.ts';
 
 function pos(ms: number): number {
   return ms > 0 ? ms : 0;
@@ -21,7 +20,7 @@ function pos(ms: number): number {
  * recent qualifying rest period will be paired later, as a driver planning a split would.
  * Remaining values never go below 0. Throws HosInputError for bad periods, options or `at`.
  */
-export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
+export function clocksAt(periods: DutyPeriodInput[], at: string | number, options: HosOptions): ClocksResult {
   const ws = acquire();
   try {
     return clocksWith(ws, periods, at, options);
@@ -30,12 +29,12 @@ export function clocksAt(periods: DutyPeriod[], at: string, options: HosOptions)
   }
 }
 
-function clocksWith(ws: Workspace, periods: DutyPeriod[], at: string, options: HosOptions): ClocksResult {
+function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | number, options: HosOptions): ClocksResult {
   // `at` is read first: nothing the caller supplies may run once the log is parsed (log-memo.ts).
-  const atText = String(at);
+  const atValue = typeof at === 'number' ? at : String(at);
   const { raw, set } = parseInput(periods, options, ws);
-  const now = parseInstant(atText);
-  if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z`, null, 'at');
+  const now = readInstant(atValue);
+  if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z (or epoch milliseconds)`, null, 'at');
   const { cfg } = set;
   const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.

@@ -4,7 +4,7 @@ import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { RULESETS, type RulesetConfig } from './rulesets.ts';
 import { parseLog, type RawLog, type Timeline } from './timeline.ts';
-import type { DutyPeriod, HosOptions } from './types.ts';
+import type { DutyPeriodInput, HosOptions } from './types.ts';
 import type { Workspace } from './workspace.ts';
 
 const DAY = 86_400_000;
@@ -90,7 +90,7 @@ export function gridFor(set: Settings, tl: Timeline, until: number, recentDays?:
   return buildDayGrid(set.zone, set.dayStartMin, first - back, Math.max(first, until));
 }
 
-export function parseInput(periods: readonly DutyPeriod[], options: HosOptions, ws: Workspace): { raw: RawLog; set: Settings } {
+export function parseInput(periods: readonly DutyPeriodInput[], options: HosOptions, ws: Workspace): { raw: RawLog; set: Settings } {
   const set = readOptions(options);
   return { raw: parseLog(periods, ws), set };
 }

@@ -2,7 +2,7 @@ import { parseInput } from './context.ts';
 import { buildDayGrid, checkZone, formatDay } from './days.ts';
 import { loggedStatus } from './timeline.ts';
 import { acquire, release, type Workspace } from './workspace.ts';
-import type { DailyTotal, DutyPeriod, HosOptions } from './types.ts';
+import type { DailyTotal, DutyPeriodInput, HosOptions } from './types.ts';
 
 const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
 
@@ -11,7 +11,7 @@ const KEYS = ['OFF', 'SB', 'D', 'ON'] as const;
  * the home-terminal zone (23 or 25 h on daylight-saving days), from the day of the first period to
  * the day of the last one. Statuses are as logged: PC and PASSENGER count as OFF, YM as ON.
  */
-export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
+export function dailyTotals(periods: DutyPeriodInput[], options: HosOptions): DailyTotal[] {
   const ws = acquire();
   try {
     return totals(ws, periods, options);
@@ -20,7 +20,7 @@ export function dailyTotals(periods: DutyPeriod[], options: HosOptions): DailyTo
   }
 }
 
-function totals(ws: Workspace, periods: DutyPeriod[], options: HosOptions): DailyTotal[] {
+function totals(ws: Workspace, periods: DutyPeriodInput[], options: HosOptions): DailyTotal[] {
   const { raw, set } = parseInput(periods, options, ws);
   const n = raw.n;
   if (n === 0) {

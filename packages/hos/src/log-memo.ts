@@ -1,5 +1,5 @@
 import type { RawLog } from './timeline.ts';
-import type { DutyPeriod } from './types.ts';
+import type { DutyPeriodInput } from './types.ts';
 
 /**
  * One-entry memo of the pure function "period texts → parsed log" (decision 0015). The API asks
@@ -8,7 +8,7 @@ import type { DutyPeriod } from './types.ts';
  * reading when every period still has the very same field values. The comparison is by value
  * (===, strings by content) over every field of every period, so mutating the array or its objects
  * between calls, or passing an equal copy, gives exactly what a fresh parse would. Only logs whose
- * fields are all primitive strings are kept (a String object could stringify differently the next
+ * fields are all primitive strings (or, for instants, numbers) are kept (a String object could stringify differently the next
  * time), at most MAX_PERIODS periods, and the memo owns copies of the parsed arrays (the workspace
  * that produced them is reused by the next call).
  *
@@ -20,13 +20,13 @@ const MAX_PERIODS = 20_000;
 
 let texts: unknown[] = [];
 let count = -1;
-/** Set by note() when a field is not a primitive string (special: or undefined). */
+/** Set by note() when a field is not a primitive string (instants: or a number; special: or undefined). */
 let impure = false;
 let raw: RawLog = { n: 0, start: new Float64Array(0), end: new Float64Array(0), cat: new Uint8Array(0), hasPassenger: false };
 let generation = 0;
 
 /** The memo's parsed log when `periods` has the same field values as the last recorded log; null otherwise. */
-export function recalled(periods: readonly DutyPeriod[]): RawLog | null {
+export function recalled(periods: readonly DutyPeriodInput[]): RawLog | null {
   const n = periods.length;
   if (n !== count || n === 0) return null;
   const gen = generation;
@@ -40,6 +40,9 @@ export function recalled(periods: readonly DutyPeriod[]): RawLog | null {
   return gen === generation ? raw : null;
 }
 
+/** Strings and numbers compare by value with ===, so a later log with the same ones is the same log. */
+const instantPrimitive = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
+
 /** Starts recording the log about to be parsed; returns a token for record(). */
 export function begin(n: number): number {
   count = -1; // invalid until record() completes
@@ -50,7 +53,7 @@ export function begin(n: number): number {
 /** Notes the field values of period i (called by the parser as it reads them). */
 export function note(token: number, i: number, start: unknown, end: unknown, status: unknown, special: unknown): void {
   if (token !== generation) return;
-  if (typeof start !== 'string' || typeof end !== 'string' || typeof status !== 'string' || (special !== undefined && typeof special !== 'string')) impure = true;
+  if (!instantPrimitive(start) || !instantPrimitive(end) || typeof status !== 'string' || (special !== undefined && typeof special !== 'string')) impure = true;
   const k = 4 * i;
   texts[k] = start;
   texts[k + 1] = end;
@@ -58,7 +61,7 @@ export function note(token: number, i: number, start: unknown, end: unknown, sta
   texts[k + 3] = special;
 }
 
-/** Keeps a copy of the parsed log if every field noted was a primitive string and nothing intervened. */
+/** Keeps a copy of the parsed log if every field noted was a primitive (see note()) and nothing intervened. */
 export function record(token: number, n: number, parsed: RawLog): void {
   if (token !== generation || impure) return;
   // texts may hold more than 4n entries from a longer log: only the first 4n are compared (count).

@@ -2,7 +2,7 @@ import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { begin, note, recalled, record } from './log-memo.ts';
 import type { Workspace } from './workspace.ts';
-import type { DutyPeriod } from './types.ts';
+import type { DutyPeriodInput } from './types.ts';
 
 /** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
 export const OFF = 0;
@@ -65,13 +65,17 @@ export function loggedStatus(c: number): number {
   return c === PASSENGER ? OFF : c;
 }
 
-/** Instant text of a period field; String() keeps accepting what it always accepted (e.g. String objects). */
-function readInstant(v: unknown): number {
+/**
+ * An instant field of a period: epoch milliseconds as they are (a finite number), or ISO text;
+ * String() keeps accepting what it always accepted (e.g. String objects).
+ */
+export function readInstant(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
   return parseInstant(typeof v === 'string' ? v : String(v));
 }
 
 /** Validates and parses the periods; throws HosInputError naming the first bad period. */
-export function parseLog(periods: readonly DutyPeriod[], ws: Workspace): RawLog {
+export function parseLog(periods: readonly DutyPeriodInput[], ws: Workspace): RawLog {
   if (!Array.isArray(periods)) throw new HosInputError('periods must be an array');
   const known = recalled(periods);
   if (known) return known;
@@ -105,11 +109,11 @@ export function parseLog(periods: readonly DutyPeriod[], ws: Workspace): RawLog 
     }
     // Periods are contiguous, so a start is usually the previous end's very text: parse it once.
     const startText = p.start;
-    const s = i > 0 && typeof startText === 'string' && startText === prevEndText ? prevEnd : readInstant(startText);
-    if (s !== s) throw new HosInputError(`start ${JSON.stringify(startText)} is not an ISO-8601 instant with offset or Z`, i, 'start');
+    const s = i > 0 && (typeof startText === 'string' || typeof startText === 'number') && startText === prevEndText ? prevEnd : readInstant(startText);
+    if (s !== s) throw new HosInputError(`start ${JSON.stringify(startText)} is not an ISO-8601 instant with offset or Z (or epoch milliseconds)`, i, 'start');
     const endText = p.end;
     const e = readInstant(endText);
-    if (e !== e) throw new HosInputError(`end ${JSON.stringify(endText)} is not an ISO-8601 instant with offset or Z`, i, 'end');
+    if (e !== e) throw new HosInputError(`end ${JSON.stringify(endText)} is not an ISO-8601 instant with offset or Z (or epoch milliseconds)`, i, 'end');
     if (e < s) throw new HosInputError('end is before start', i, 'end');
     if (i > 0 && s !== prevEnd) {
       if (s < prevEnd) throw new HosInputError(s < prevStart ? 'periods are not sorted by start' : 'period overlaps the previous one', i, 'start');

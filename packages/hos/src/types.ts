@@ -15,6 +15,17 @@ export interface DutyPeriod {
   special?: Special;
 }
 
+/**
+ * What the engine's functions accept: a duty period whose instants are ISO text (as DutyPeriod) or
+ * epoch milliseconds. A caller that holds numbers saves the engine reading text (most of a call).
+ */
+export interface DutyPeriodInput {
+  status: DutyStatus;
+  start: string | number;
+  end: string | number;
+  special?: Special;
+}
+
 /** Every ruleset the engine judges; see rulesets.ts for the limits of each. */
 export const RULESET_IDS = [
   'US_PROPERTY_70_8',

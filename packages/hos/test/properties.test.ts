@@ -1,7 +1,7 @@
 // Property tests (fast-check) over random logs, every ruleset and several home-terminal zones.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditLog, clocksAt, dailyTotals, RULESET_IDS, type DutyPeriod, type HosOptions, type Violation } from '../src/index.ts';
+import { auditLog, clocksAt, dailyTotals, RULESET_IDS, type DutyPeriod, type DutyPeriodInput, type HosOptions, type Violation } from '../src/index.ts';
 
 const MIN = 60_000;
 const ZONES = ['America/Chicago', 'America/New_York', 'America/Los_Angeles', 'America/Toronto', 'America/Phoenix', 'Europe/Berlin'];
@@ -169,4 +169,28 @@ describe('properties', () => {
       runs,
     );
   }, 120_000);
+
+  it('instants given as epoch milliseconds give exactly what their ISO text gives', () => {
+    fc.assert(
+      fc.property(logArb, optionsArb, fc.integer({ min: -12 * 4, max: 14 * 4 }), (l, o, quarter) => {
+        const text = build(l, quarter * 15);
+        const ms: DutyPeriodInput[] = text.map((p) => ({ ...p, start: Date.parse(p.start), end: Date.parse(p.end) }));
+        expect(auditLog(ms, o)).toEqual(auditLog(text, o));
+        const mid = text[Math.floor(text.length / 2)]!.end;
+        expect(clocksAt(ms, Date.parse(mid), o)).toEqual(clocksAt(text, mid, o));
+        // Mixed: numbers for the log, text for the instant (and the memo of the last log in between).
+        expect(clocksAt(ms, mid, o)).toEqual(clocksAt(text, Date.parse(mid), o));
+        expect(dailyTotals(ms, o)).toEqual(dailyTotals(text, o));
+      }),
+      runs,
+    );
+  }, 120_000);
+
+  it('a non-finite number is refused like bad text, naming the period and field', () => {
+    const o: HosOptions = { ruleset: 'US_PROPERTY_70_8', timeZone: 'America/Chicago' };
+    const t0 = Date.parse('2026-06-01T12:00:00Z');
+    expect(() => auditLog([{ status: 'ON', start: t0, end: Number.NaN }], o)).toThrow(expect.objectContaining({ periodIndex: 0, field: 'end' }));
+    expect(() => auditLog([{ status: 'ON', start: t0, end: t0 + 1 }, { status: 'D', start: Infinity, end: Infinity }], o)).toThrow(expect.objectContaining({ periodIndex: 1, field: 'start' }));
+    expect(() => clocksAt([{ status: 'ON', start: t0, end: t0 + 1 }], Number.NaN, o)).toThrow(expect.objectContaining({ field: 'at' }));
+  });
 });

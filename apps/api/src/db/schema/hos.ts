@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns.ts';
 import { assets, drivers } from './fleet.ts';
 import { organizations } from './organizations.ts';
@@ -76,5 +76,31 @@ export const hosLogs = pgTable(
     deferralDeclaredAt: timestamp('deferral_declared_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('hos_logs_driver_day_uq').on(t.driverId, t.logDate), index('hos_logs_org_day_idx').on(t.organizationId, t.logDate)],
+  (t) => [
+    uniqueIndex('hos_logs_driver_day_uq').on(t.driverId, t.logDate),
+    index('hos_logs_org_day_idx').on(t.organizationId, t.logDate),
+    // The few log days that change the engine's options (a co-driver: C7; a declared deferral: C6),
+    // read for every driver on each fleet page.
+    index('hos_logs_org_facts_idx')
+      .on(t.organizationId, t.logDate)
+      .where(sql`${t.coDriverId} is not null or ${t.deferralDeclaredAt} is not null`),
+  ],
+);
+
+/**
+ * A version per driver, from list_version_seq, taken by a trigger in every transaction that writes
+ * the driver's events (decision 0099): the API keeps drivers' events in memory and trusts an entry
+ * while its version is unchanged. The organization's `list_versions` row 'hos' moves with any of
+ * them, so one row tells a reader whether anything changed at all.
+ */
+export const hosDriverVersions = pgTable(
+  'hos_driver_versions',
+  {
+    driverId: uuid('driver_id')
+      .primaryKey()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('hos_driver_versions_org_idx').on(t.organizationId, t.version)],
 );

@@ -1,4 +1,4 @@
-import { auditLog, type DutyPeriod, type HosOptions, type Violation } from '@fleet/hos';
+import { auditLog, type DutyPeriodInput, type HosOptions, type Violation } from '@fleet/hos';
 import { VIOLATION_RULES } from '@fleet/api-contract';
 import { engineOptions, isCanadian, type DriverHos, type LogFacts } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
@@ -12,7 +12,7 @@ const ruleRank = (r: string) => (VIOLATION_RULES as readonly string[]).indexOf(r
  * log is audited twice, solo and as a team, and each violation is taken from the audit that
  * matches the log day it starts in (decision 0094).
  */
-export function violationsOf(periods: DutyPeriod[], d: DriverHos, periodStart: string, facts: LogFacts | undefined): Violation[] {
+export function violationsOf(periods: DutyPeriodInput[], d: DriverHos, periodStart: string, facts: LogFacts | undefined): Violation[] {
   if (periods.length === 0) return [];
   const solo = auditLog(periods, engineOptions(d, periodStart, facts)).violations;
   if (!facts?.teamDays.size || !isCanadian(d.ruleset)) return solo;

@@ -1,18 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { clocksAt, type ClocksResult, type DutyPeriod, type RulesetId } from '@fleet/hos';
+import { clocksAt, type ClocksResult, type RulesetId } from '@fleet/hos';
 import type { Availability, HosViolation, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { availabilityQuery, violationsQuery } from '@fleet/api-contract';
 import { VIOLATION_RULES, VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, driverSearchDoc } from '../../db/schema/index.ts';
 import { invalidField } from '../../lib/errors.ts';
-import { likeTerm, toPage } from '../../lib/paging.ts';
-import { driverInGroup } from '../groups/groups.filter.ts';
-import { dutyPeriods } from './hos.periods.ts';
+import { toPage } from '../../lib/paging.ts';
+import { dutyPeriods, type MsPeriod } from './hos.periods.ts';
 import { optionsAt, violationsOf } from './hos-audit.ts';
-import { driverHosColumns, dutyEventsOf, ensureLogDays, logFactsOf, periodStartOf, type DriverHos, type LogFacts } from './hos.repository.ts';
-import { DAY_MS, logDateOf, logDatesAround } from './hos.time.ts';
+import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type LogFacts } from './hos.repository.ts';
+import { DAY_MS, logDateOf } from './hos.time.ts';
 
 interface ReadScope {
   db: DbOrTx;
@@ -40,24 +37,7 @@ const RESTART_MS: Record<RulesetId, number | null> = {
   CA_INTRASTATE: 34 * H,
 };
 
-const driverRef = (d: DriverHos) => ({ id: d.id, firstName: d.firstName, lastName: d.lastName });
-
-/** Active drivers of the organization (one driver, a group, or a search), with what the engine needs. */
-async function driversFor(db: DbOrTx, orgId: string, f: { driverId?: string; groupId?: string; search?: string }) {
-  return db
-    .select({ ...driverHosColumns, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
-    .from(drivers)
-    .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
-    .where(
-      and(
-        eq(drivers.organizationId, orgId),
-        f.driverId ? eq(drivers.id, f.driverId) : eq(drivers.status, 'ACTIVE'),
-        f.groupId ? driverInGroup(orgId, f.groupId, drivers.id) : undefined,
-        f.search ? sql`${driverSearchDoc} like ${likeTerm(f.search)}` : undefined,
-      ),
-    )
-    .orderBy(sql`lower(${drivers.lastName})`, sql`lower(${drivers.firstName})`, drivers.id);
-}
+const driverRef = (d: FleetDriver) => ({ id: d.id, firstName: d.firstName, lastName: d.lastName });
 
 type ViolationFilter = z.output<typeof violationsQuery>;
 
@@ -70,13 +50,15 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   const fromMs = q.from ? Date.parse(q.from) : toMs - 7 * DAY_MS;
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
-  const [periodStart, list] = await Promise.all([periodStartOf(db, orgId), driversFor(db, orgId, { driverId: q.driverId })]);
+  const state = await fleetStateOf(db, orgId);
+  const { periodStart } = state;
+  const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId });
   if (list.length === 0) return toPage([], 0, q);
-  const who = q.driverId ? [q.driverId] : null;
-  const [events, facts] = await Promise.all([dutyEventsOf(db, orgId, who, fromMs - LOOKBACK_MS, toMs), logFactsOf(db, orgId, who, ...logDatesAround(fromMs - LOOKBACK_MS, toMs))]);
+  const { events, facts } = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
   const until = Math.min(toMs, now);
-  const out: Array<Omit<HosViolation, 'logId'>> = [];
-  for (const d of list) {
+  const out: Array<Omit<HosViolation, 'logId'> & { startMs: number; rank: number; ruleRank: number }> = [];
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i]!;
     const periods = dutyPeriods(events.get(d.id) ?? [], until);
     if (periods.length === 0) continue;
     for (const v of violationsOf(periods, d, periodStart, facts.get(d.id))) {
@@ -84,30 +66,39 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
       const e = Date.parse(v.end);
       if (e <= fromMs || s >= toMs) continue;
       if ((q.rule && v.rule !== q.rule) || (q.severity && v.severity !== q.severity)) continue;
-      out.push({ driver: driverRef(d), rule: v.rule, start: v.start, end: v.end, durationMs: e - s, severity: v.severity, logDate: logDateOf(s, d.homeTimeZone, periodStart), ruleset: d.ruleset });
+      out.push({
+        driver: driverRef(d),
+        rule: v.rule,
+        start: v.start,
+        end: v.end,
+        durationMs: e - s,
+        severity: v.severity,
+        logDate: logDateOf(s, d.homeTimeZone, periodStart),
+        ruleset: d.ruleset,
+        startMs: s,
+        rank: i,
+        ruleRank: (VIOLATION_RULES as readonly string[]).indexOf(v.rule),
+      });
     }
   }
   // Newest first; drivers by name (the list order) and rules in the engine's order within one instant.
-  const rank = new Map(list.map((d, i) => [d.id, i]));
-  const ruleRank = (r: string) => (VIOLATION_RULES as readonly string[]).indexOf(r);
-  out.sort((x, y) => Date.parse(y.start) - Date.parse(x.start) || (rank.get(x.driver.id) ?? 0) - (rank.get(y.driver.id) ?? 0) || ruleRank(x.rule) - ruleRank(y.rule));
-  const page = out.slice(q.page * q.size, (q.page + 1) * q.size);
+  out.sort((x, y) => y.startMs - x.startMs || x.rank - y.rank || x.ruleRank - y.ruleRank);
+  const page = out.slice(q.page * q.size, (q.page + 1) * q.size).map(({ startMs: _s, rank: _r, ruleRank: _k, ...v }) => v);
   const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
   return toPage(page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })), out.length, q);
 }
 
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */
-export function availabilityOf(d: DriverHos & { vehicle: Availability['vehicle'] }, periods: DutyPeriod[], atMs: number, periodStart: string, facts?: LogFacts): Availability {
+export function availabilityOf(d: FleetDriver, periods: MsPeriod[], atMs: number, periodStart: string, facts?: LogFacts): Availability {
   const opts = optionsAt(atMs, d, periodStart, facts);
   const last = periods[periods.length - 1];
-  const rested: DutyPeriod[] = [{ status: 'OFF', start: new Date(atMs - LOOKBACK_MS).toISOString(), end: new Date(atMs).toISOString() }];
-  const c: ClocksResult = clocksAt(last ? periods : rested, new Date(atMs).toISOString(), opts);
+  const c: ClocksResult = clocksAt(last ? periods : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }], atMs, opts);
   // The off-duty stretch (OFF or SB, personal conveyance included) running at `at`, for the restart.
   let offSince = atMs;
   for (let i = periods.length - 1; i >= 0; i--) {
     const p = periods[i]!;
-    if ((p.status !== 'OFF' && p.status !== 'SB') || Date.parse(p.end) < offSince) break;
-    offSince = Date.parse(p.start);
+    if ((p.status !== 'OFF' && p.status !== 'SB') || p.end < offSince) break;
+    offSince = p.start;
   }
   const restart = RESTART_MS[d.ruleset];
   const s = c.strict;
@@ -117,7 +108,7 @@ export function availabilityOf(d: DriverHos & { vehicle: Availability['vehicle']
     ruleset: d.ruleset,
     status: last?.status ?? null,
     special: last?.special === 'PC' || last?.special === 'YM' ? last.special : null,
-    since: last?.start ?? null,
+    since: last ? new Date(last.start).toISOString() : null,
     strict: c.strict,
     provisional: c.provisional,
     cycleUsedMs: c.cycleUsedMs,
@@ -138,10 +129,11 @@ export async function listAvailability({ db, orgId, now = Date.now() }: ReadScop
   const key = AVAILABILITY_SORTS[field];
   if (!key) throw invalidField('sort', `sort must be one of ${Object.keys(AVAILABILITY_SORTS).join(', ')}`);
   const atMs = q.at ? Date.parse(q.at) : now;
-  const [periodStart, list] = await Promise.all([periodStartOf(db, orgId), driversFor(db, orgId, { groupId: q.groupId, search: q.search })]);
+  const state = await fleetStateOf(db, orgId);
+  const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
   if (list.length === 0) return toPage([], 0, q);
-  const [events, facts] = await Promise.all([dutyEventsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs), logFactsOf(db, orgId, null, ...logDatesAround(atMs - LOOKBACK_MS, atMs))]);
-  const rows = list.map((d) => availabilityOf(d, dutyPeriods(events.get(d.id) ?? [], atMs), atMs, periodStart, facts.get(d.id)));
+  const { events, facts } = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
+  const rows = list.map((d) => availabilityOf(d, dutyPeriods(events.get(d.id) ?? [], atMs), atMs, state.periodStart, facts.get(d.id)));
   const sign = dir.toLowerCase() === 'desc' ? -1 : 1;
   // Stable sort: equal keys keep the name order of the query.
   rows.sort((x, y) => {

@@ -9,8 +9,8 @@ import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
-import { dayStartMs, logDateOf, logDatesAround, nextDate, previousDate } from './hos.time.ts';
+import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateOf } from './hos.repository.ts';
+import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -57,12 +57,12 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     .where(and(eq(hosLogs.id, id), eq(hosLogs.organizationId, orgId)));
   if (!row) throw notFound('Log');
   const { log, driver: d, org } = row;
-  const periodStart = await periodStartOf(db, orgId);
+  const state = await fleetStateOf(db, orgId);
+  const { periodStart } = state;
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [byDriver, facts, events, coDriver] = await Promise.all([
-    dutyEventsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs),
-    logFactsOf(db, orgId, [d.id], ...logDatesAround(startMs - LOOKBACK_MS, endMs)),
+  const [{ events: byDriver, facts }, events, coDriver] = await Promise.all([
+    driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state),
     db
       .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
       .from(hosEvents)
@@ -88,8 +88,8 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   const opts = engineOptions(d, periodStart, facts.get(d.id));
   const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
   const segments = periods
-    .filter((p) => Date.parse(p.end) > startMs && Date.parse(p.start) < endMs)
-    .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(Date.parse(p.start), startMs)), end: iso(Math.min(Date.parse(p.end), endMs)) }));
+    .filter((p) => p.end > startMs && p.start < endMs)
+    .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
   const violations = periods.length
     ? violationsOf(periods, d, periodStart, facts.get(d.id))
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)

@@ -1,19 +1,18 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { dailyTotals } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES, type HosLogRow, type Page, type hosLogListQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, driverSearchDoc, hosEvents, hosLogs } from '../../db/schema/index.ts';
+import { assets, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField } from '../../lib/errors.ts';
-import { likeTerm, toPage } from '../../lib/paging.ts';
-import { driverInGroup } from '../groups/groups.filter.ts';
+import { toPage } from '../../lib/paging.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
-import { dayDistance } from './hos-distance.ts';
+import { DRIVEN_EVENT_TYPES } from './hos-distance.ts';
 import { dutyPeriods, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
-import { DAY_MS, dayStartMs, logDatesAround, nextDate } from './hos.time.ts';
+import { driverRecordsOf, engineOptions, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
+import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
 
 const SORTS: Record<string, (r: HosLogRow) => number | string> = {
   lastName: (r) => `${r.driver.lastName.toLowerCase()}\u0000${r.driver.firstName.toLowerCase()}`,
@@ -23,50 +22,36 @@ const SORTS: Record<string, (r: HosLogRow) => number | string> = {
 
 /**
  * One row per active driver for a log day: vehicles, hours per status, distance, violations,
- * certification, last event and form-and-manner problems. Three queries for the whole fleet
- * (drivers, the log rows and the day's events, the duty events of the look-back window).
+ * certification, last event and form-and-manner problems. For the whole fleet: the drivers and
+ * their duty events from memory (hos.repository.ts), the day's log rows, and the day's vehicles and
+ * odometer spans summed up in the database.
  */
 export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, q: z.output<typeof hosLogListQuery>): Promise<Page<HosLogRow>> {
   const [field = 'lastName', dir = 'asc'] = (q.sort ?? 'lastName').split(',');
   const key = SORTS[field];
   if (!key) throw invalidField('sort', `sort must be one of ${Object.keys(SORTS).join(', ')}`);
-  const [periodStart, list] = await Promise.all([
-    periodStartOf(db, orgId),
-    db
-      .select(driverHosColumns)
-      .from(drivers)
-      .where(
-        and(
-          eq(drivers.organizationId, orgId),
-          eq(drivers.status, 'ACTIVE'),
-          q.groupId ? driverInGroup(orgId, q.groupId, drivers.id) : undefined,
-          q.search ? sql`${driverSearchDoc} like ${likeTerm(q.search)}` : undefined,
-        ),
-      ),
-  ]);
+  const state = await fleetStateOf(db, orgId);
+  const { periodStart } = state;
+  const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
   if (list.length === 0) return toPage([], 0, q);
   // Wide enough for every home zone (UTC-12 to UTC+14) and period start.
   const utcDay = Date.parse(`${q.date}T00:00:00Z`);
-  const [byDriver, facts, logs, dayEvents] = await Promise.all([
-    dutyEventsOf(db, orgId, null, utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS),
-    logFactsOf(db, orgId, null, ...logDatesAround(utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS)),
-    db.select().from(hosLogs).where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.logDate, q.date))),
+  const [{ events: byDriver, facts }, logs, spans] = await Promise.all([
+    driverRecordsOf(db, orgId, null, utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS, state),
     db
-      .select({ driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, at: hosEvents.eventTime, odometerM: hosEvents.odometerM, vehicleId: hosEvents.vehicleId, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
-      .from(hosEvents)
-      .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
-      .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, q.date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
-      .orderBy(hosEvents.eventTime, hosEvents.sequenceId),
+      .select({ id: hosLogs.id, driverId: hosLogs.driverId, certifiedAt: hosLogs.certifiedAt, shippingDocuments: hosLogs.shippingDocuments, trailerIds: hosLogs.trailerIds })
+      .from(hosLogs)
+      .where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.logDate, q.date))),
+    vehicleSpansOf(db, orgId, q.date),
   ]);
-  const eventsOf = new Map<string, typeof dayEvents>();
-  for (const e of dayEvents) {
-    if (!e.driverId) continue;
-    let list = eventsOf.get(e.driverId);
-    if (!list) eventsOf.set(e.driverId, (list = []));
-    list.push(e);
+  type LogRow = Pick<(typeof logs)[number], 'id' | 'certifiedAt' | 'shippingDocuments' | 'trailerIds'>;
+  const logOf = new Map<string, LogRow>(logs.map((l) => [l.driverId, l]));
+  const spansOf = new Map<string, VehicleSpan[]>();
+  for (const v of spans) {
+    let mine = spansOf.get(v.driverId);
+    if (!mine) spansOf.set(v.driverId, (mine = []));
+    mine.push(v);
   }
-  type LogFacts = Pick<(typeof logs)[number], 'id' | 'certifiedAt' | 'shippingDocuments' | 'trailerIds'>;
-  const logOf = new Map<string, LogFacts>(logs.map((l) => [l.driverId, l]));
   // A begun day the driver is on the records for (a record before its end) gets a log row the screen can open.
   const started = list.filter((d) => !logOf.has(d.id) && dayStartMs(q.date, d.homeTimeZone, periodStart) < now && (byDriver.get(d.id) ?? []).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)));
   if (started.length) {
@@ -79,29 +64,32 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
   const rows = list.map((d): HosLogRow => {
     const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
     const endMs = dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart);
-    const periods = startMs < now ? dutyPeriods(byDriver.get(d.id) ?? [], Math.min(endMs, now)) : [];
+    const mineEvents = byDriver.get(d.id) ?? [];
+    const periods = startMs < now ? dutyPeriods(mineEvents, Math.min(endMs, now)) : [];
     const opts = engineOptions(d, periodStart, facts.get(d.id));
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
     const violationCount = periods.length ? violationsOf(periods, d, periodStart, facts.get(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
-    const mine = eventsOf.get(d.id) ?? [];
-    const last = mine.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).at(-1);
+    let last: (typeof mineEvents)[number] | undefined;
+    for (const e of mineEvents) if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.at >= startMs && e.at < endMs) last = e;
     const lastStatus = last ? statusOfCode(last.eventCode) : null;
     const log = logOf.get(d.id);
-    const totals = dayTotals(t, startMs, endMs, now, startMs < now && (byDriver.get(d.id) ?? []).some((e) => e.at < endMs));
+    const totals = dayTotals(t, startMs, endMs, now, startMs < now && mineEvents.some((e) => e.at < endMs));
     const problems: HosLogRow['problems'] = [];
     if (log && endMs <= now && !log.certifiedAt) problems.push('UNCERTIFIED');
     if (totals.D > 0 && !log?.shippingDocuments.length) problems.push('NO_SHIPPING_DOCUMENT');
     if (totals.D > 0 && !log?.trailerIds.length) problems.push('NO_TRAILER');
+    const mine = spansOf.get(d.id) ?? [];
+    const driven = mine.filter((v) => v.minM !== null && v.maxM !== null);
     return {
       driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
       date: q.date,
       logId: log?.id ?? null,
-      vehicles: [...new Map(mine.filter((e) => e.vehicle?.id).map((e) => [e.vehicle!.id, e.vehicle!])).values()],
+      vehicles: mine.filter((v) => v.vehicle?.id).map((v) => v.vehicle!),
       totals,
-      distanceM: dayDistance(mine).distanceM,
+      distanceM: driven.length ? driven.reduce((sum, v) => sum + v.maxM! - v.minM!, 0) : null,
       violationCount,
       certified: !!log?.certifiedAt,
-      lastEvent: last && lastStatus ? { at: last.at.toISOString(), status: lastStatus } : null,
+      lastEvent: last && lastStatus ? { at: new Date(last.at).toISOString(), status: lastStatus } : null,
       problems,
     };
   });
@@ -112,4 +100,38 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     return sign * (a < b ? -1 : a > b ? 1 : 0) || SORTS.lastName!(x).toString().localeCompare(SORTS.lastName!(y).toString());
   });
   return toPage(rows.slice(q.page * q.size, (q.page + 1) * q.size), rows.length, q);
+}
+
+interface VehicleSpan {
+  driverId: string;
+  vehicle: { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER' } | null;
+  /** Lowest and highest odometer of the day's driving-type events in this vehicle (dayDistance's rule), null without one. */
+  minM: number | null;
+  maxM: number | null;
+}
+
+/**
+ * Per driver and vehicle, the log day's active events summed up in the database: which vehicles
+ * the driver was in (in order of first use) and their odometer span over the event types whose
+ * odometer counts (hos-distance.ts), so a 2,000-driver day is 2,000-odd rows, not every event.
+ */
+async function vehicleSpansOf(db: DbOrTx, orgId: string, date: string): Promise<VehicleSpan[]> {
+  const driven = sql.join(
+    DRIVEN_EVENT_TYPES.map((t) => sql.raw(String(t))),
+    sql`, `,
+  );
+  const rows = await db
+    .select({
+      driverId: sql<string>`${hosEvents.driverId}`,
+      vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type },
+      minM: sql<number | null>`min(${hosEvents.odometerM}) filter (where ${hosEvents.eventType} in (${driven}))`,
+      maxM: sql<number | null>`max(${hosEvents.odometerM}) filter (where ${hosEvents.eventType} in (${driven}))`,
+      firstAt: sql<string>`min(${hosEvents.eventTime})`,
+    })
+    .from(hosEvents)
+    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), isNotNull(hosEvents.driverId)))
+    .groupBy(hosEvents.driverId, hosEvents.vehicleId, assets.id)
+    .orderBy(hosEvents.driverId, sql`min(${hosEvents.eventTime})`);
+  return rows.map((r) => ({ driverId: r.driverId, vehicle: r.vehicle?.id ? r.vehicle : null, minM: r.minM === null ? null : Number(r.minM), maxM: r.maxM === null ? null : Number(r.maxM) }));
 }

@@ -9,8 +9,8 @@ import { dayTotals } from './hos-day-totals.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { dutyPeriods } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
-import { driverHosColumns, dutyEventsOf, engineOptions, ensureLogDays, logFactsOf, periodStartOf } from './hos.repository.ts';
-import { DAY_MS, dayStartMs, logDateOf, logDatesAround, nextDate } from './hos.time.ts';
+import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateOf, periodStartOf } from './hos.repository.ts';
+import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 
 interface ReadScope {
   db: DbOrTx;
@@ -49,12 +49,12 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
   if (q.to < q.from) throw invalidField('to', 'To must not be before From');
   const span = Math.round((Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / DAY_MS) + 1;
   if (span > HOS_PERIOD_MAX_DAYS) throw invalidField('to', `The range may cover at most ${HOS_PERIOD_MAX_DAYS} days`);
-  const [d, periodStart] = await Promise.all([driverOf(db, orgId, driverId), periodStartOf(db, orgId)]);
+  const [d, state] = await Promise.all([driverOf(db, orgId, driverId), fleetStateOf(db, orgId)]);
+  const { periodStart } = state;
   const fromMs = dayStartMs(q.from, d.homeTimeZone, periodStart);
   const toMs = dayStartMs(nextDate(q.to), d.homeTimeZone, periodStart);
-  const [byDriver, facts, rows] = await Promise.all([
-    dutyEventsOf(db, orgId, [d.id], fromMs - LOOKBACK_MS, toMs),
-    logFactsOf(db, orgId, [d.id], ...logDatesAround(fromMs - LOOKBACK_MS, toMs)),
+  const [{ events: byDriver, facts }, rows] = await Promise.all([
+    driverRecordsOf(db, orgId, [d.id], fromMs - LOOKBACK_MS, toMs, state),
     db.select({ id: hosLogs.id, date: hosLogs.logDate, certifiedAt: hosLogs.certifiedAt }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, q.from), lte(hosLogs.logDate, q.to))),
   ]);
   const events = byDriver.get(d.id) ?? [];

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
-import { driverBody, registryActors } from '../../test/registry.ts';
+import { sql } from 'drizzle-orm';
+import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
 import { DriverEventsCache, packEvents, sliceEvents } from './hos.events-cache.ts';
 import type { DutyEventFacts } from './hos.periods.ts';
-import { dutyEventsOf, readDutyEvents } from './hos.repository.ts';
+import { driverRecordsOf, dutyEventsOf, logFactsOf, readDutyEvents } from './hos.repository.ts';
+import { logDatesAround } from './hos.time.ts';
 
 /** mulberry32: deterministic random input, so a failure can be replayed. */
 function prng(seed: number): () => number {
@@ -137,5 +139,67 @@ describe('dutyEventsOf from memory', () => {
     const before = facts((await readDutyEvents(db, a.orgId, [drivers[1]!], around - H, around + H)).get(drivers[1]!) ?? []);
     expect(facts((await dutyEventsOf(db, a.orgId, [drivers[1]!], around - H, around + H)).get(drivers[1]!) ?? [])).toEqual(before);
     await compare('after an edit');
+  });
+
+  it('sees records and log facts written by plain SQL on the next read: the triggers, not the writer, move the versions', async () => {
+    const db = t.database.db;
+    const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }) });
+    expect(res.statusCode, res.body).toBe(201);
+    const driverId = res.json<{ id: string }>().id;
+    const co = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }) });
+    const coDriverId = co.json<{ id: string }>().id;
+    const start = Date.parse('2026-10-05T04:00:00Z');
+    const periods = [
+      { status: 'OFF', start: new Date(start).toISOString(), end: new Date(start + 8 * H).toISOString() },
+      { status: 'D', start: new Date(start + 8 * H).toISOString(), end: new Date(start + 12 * H).toISOString() },
+      { status: 'OFF', start: new Date(start + 12 * H).toISOString(), end: new Date(start + 30 * H).toISOString() },
+    ];
+    const imported = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'trigger test', periods } });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const from = start - 2 * H;
+    const to = start + 40 * H;
+    const read = async () => {
+      const r = await driverRecordsOf(db, a.orgId, [driverId], from, to);
+      return { events: facts(r.events.get(driverId) ?? []), facts: r.facts.get(driverId) ?? null };
+    };
+    const first = await read();
+    expect(first.events.map((e) => e.eventCode)).toEqual([1, 3, 1]);
+    expect(first.facts).toBeNull();
+    // Another instance, a script or a migration writes a status with SQL: the next read has it.
+    await db.execute(
+      sql`insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values (${a.orgId}::uuid, ${driverId}::uuid, 1000, 1, 4, 2, ${new Date(start + 20 * H).toISOString()}::timestamptz, '2026-10-05')`,
+    );
+    const second = await read();
+    expect(second.events).toEqual(facts((await readDutyEvents(db, a.orgId, [driverId], from, to)).get(driverId) ?? []));
+    expect(second.events.map((e) => e.eventCode)).toEqual([1, 3, 1, 4]);
+    // A co-driver set on a log row with SQL changes the engine's options (C7) on the next read.
+    await db.execute(sql`update hos_logs set co_driver_id = ${coDriverId}::uuid where driver_id = ${driverId}::uuid and log_date = '2026-10-05'`);
+    expect((await read()).facts).toEqual({ deferrals: [], teamDays: new Set(['2026-10-05']) });
+    await db.execute(sql`update hos_logs set deferral_declared_at = now() where driver_id = ${driverId}::uuid and log_date = '2026-10-05'`);
+    expect((await read()).facts).toEqual({ deferrals: ['2026-10-05'], teamDays: new Set(['2026-10-05']) });
+    // The fleet read (all drivers, through the organization's fingerprint) agrees with the plain reads.
+    const fleet = await driverRecordsOf(db, a.orgId, null, from, to);
+    expect(facts(fleet.events.get(driverId) ?? [])).toEqual(second.events);
+    const plainFacts = await logFactsOf(db, a.orgId, null, ...logDatesAround(from, to));
+    expect(fleet.facts.get(driverId)).toEqual(plainFacts.get(driverId));
+  });
+
+  it('follows a driver record change and a vehicle assignment in the fleet reads', async () => {
+    const db = t.database.db;
+    const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) });
+    const driver = res.json<{ id: string; lastName: string }>();
+    const rowOf = async () => {
+      const page = await t.app.inject({ method: 'GET', url: org(`/availability?search=${driver.lastName}`), headers: a.admin });
+      expect(page.statusCode, page.body).toBe(200);
+      return page.json<{ content: Array<{ ruleset: string; vehicle: { unitNumber: string } | null }> }>().content[0]!;
+    };
+    expect((await rowOf()).ruleset).toBe('US_PROPERTY_70_8');
+    await db.execute(sql`update drivers set ruleset = 'US_PROPERTY_60_7' where id = ${driver.id}::uuid`);
+    expect((await rowOf()).ruleset).toBe('US_PROPERTY_60_7');
+    const v = await t.app.inject({ method: 'POST', url: org('/assets'), headers: a.admin, payload: vehicleBody() });
+    expect(v.statusCode, v.body).toBe(201);
+    const vehicle = v.json<{ id: string; unitNumber: string }>();
+    await db.execute(sql`update assets set current_driver_id = ${driver.id}::uuid where id = ${vehicle.id}::uuid`);
+    expect((await rowOf()).vehicle?.unitNumber).toBe(vehicle.unitNumber);
   });
 });

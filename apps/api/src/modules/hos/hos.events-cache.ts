@@ -1,27 +1,40 @@
-// Each driver's active duty events kept in memory between requests (decision 0098): the fleet reads
-// (availability, violations, the daily list) need every driver's last 15 days or more, which is far
-// too many rows to read and parse on every page. An entry is keyed on the driver's highest sequence
-// id: every write to a driver's records takes a new one (an import, a new status, an edit's new
-// version; the ELD rule is that a record is never changed in place), so a request that finds the
-// number unchanged in the database may use the entry, and any instance sees another's writes.
+// Each driver's active duty events kept in memory between requests (decisions 0098, 0099): the fleet
+// reads (availability, violations, the daily list) need every driver's last 15 days or more, which is
+// far too many rows to read and parse on every page. An entry is keyed on the driver's version in
+// hos_driver_versions, which a trigger moves in every transaction that writes the driver's events or
+// the log facts the engine reads (co-driver, deferral), so a request that finds the version unchanged
+// in the database may use the entry, and any instance sees another's writes.
 import type { DutyEventFacts } from './hos.periods.ts';
+import type { FleetDriver, LogFacts } from './hos.types.ts';
 
 /** One driver's active duty-status and special-category events, sorted by time then sequence. */
 export interface DriverEvents {
-  /** The driver's highest sequence id (all events, all statuses) read before the events were. */
+  /** The driver's version (hos_driver_versions) read before the events were. */
   version: number;
   /** Every event at or after this instant is here, and the last of each type before it. */
   from: number;
   /**
-   * The events with their time already formatted, built once: a request slices references and
-   * allocates no event of its own (at 2,000 drivers the garbage collector was most of a page).
+   * The events, built once: a request slices references and allocates no event of its own (at 2,000
+   * drivers the garbage collector was most of a page).
    */
   events: readonly DutyEventFacts[];
+  /** The log facts of the days from the log day holding `from` (minus one, for any home zone) on. */
+  facts: LogFacts;
 }
 
+const NO_FACTS: LogFacts = { deferrals: [], teamDays: new Set() };
+
 /** Packs events already sorted by time then sequence. */
-export function packEvents(events: ReadonlyArray<DutyEventFacts & { seq: number }>, version: number, from: number): DriverEvents {
-  return { version, from, events: events.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at, iso: new Date(x.at).toISOString() })) };
+export function packEvents(events: ReadonlyArray<DutyEventFacts & { seq: number }>, version: number, from: number, facts: LogFacts = NO_FACTS): DriverEvents {
+  return { version, from, facts, events: events.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at })) };
+}
+
+/** The facts of log days from `fromDate` to `toDate` (inclusive, YYYY-MM-DD). */
+export function sliceFacts(f: LogFacts, fromDate: string, toDate: string): LogFacts | undefined {
+  if (f.deferrals.length === 0 && f.teamDays.size === 0) return undefined;
+  const deferrals = f.deferrals.filter((d) => d >= fromDate && d <= toDate);
+  const teamDays = new Set([...f.teamDays].filter((d) => d >= fromDate && d <= toDate));
+  return deferrals.length || teamDays.size ? { deferrals, teamDays } : undefined;
 }
 
 /**
@@ -102,16 +115,63 @@ export class DriverEventsCache {
   }
 }
 
-const caches = new WeakMap<object, DriverEventsCache>();
+/** A small least-recently-used map (organizations: a handful per instance, bounded all the same). */
+export class LruMap<V> {
+  private readonly map = new Map<string, V>();
+  constructor(readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    for (const [k] of this.map) {
+      if (this.map.size <= this.max) break;
+      this.map.delete(k);
+    }
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** An organization's drivers' versions as of one fingerprint (sum and count of its hos_driver_versions rows). */
+export interface OrgVersions {
+  fingerprint: string;
+  versions: Map<string, number>;
+}
+
+/** What one database client keeps for HoS reads. */
+export class HosMemory {
+  readonly events: DriverEventsCache;
+  /** Per organization: its drivers' versions at the last fingerprint read. */
+  readonly orgVersions = new LruMap<OrgVersions>(500);
+  /** Per organization: its active drivers (the engine's columns and vehicle) at a drivers list version. */
+  readonly drivers = new LruMap<{ version: string; rows: readonly FleetDriver[] }>(500);
+  constructor(maxEvents?: number) {
+    this.events = new DriverEventsCache(maxEvents);
+  }
+}
+
+const memories = new WeakMap<object, HosMemory>();
 
 /**
- * The cache of one database client (a pool or an embedded database): tests open many side by side.
- * The first call for a client sets its cap (the app does so at start-up from HOS_EVENT_CACHE_EVENTS).
+ * What one database client (a pool or an embedded database) keeps: tests open many side by side.
+ * The first call for a client sets the events cap (the app does so at start-up from HOS_EVENT_CACHE_EVENTS).
  */
+export function hosMemoryOf(client: object, maxEvents?: number): HosMemory {
+  let m = memories.get(client);
+  if (!m) memories.set(client, (m = new HosMemory(maxEvents)));
+  return m;
+}
+
 export function eventsCacheOf(client: object, maxEvents?: number): DriverEventsCache {
-  let c = caches.get(client);
-  if (!c) caches.set(client, (c = new DriverEventsCache(maxEvents)));
-  return c;
+  return hosMemoryOf(client, maxEvents).events;
 }
 
 /** The cache of a Drizzle database (not a transaction), or undefined for a transaction. */

@@ -1,4 +1,4 @@
-import type { DutyPeriod, DutyStatus, Special } from '@fleet/hos';
+import type { DutyStatus, Special } from '@fleet/hos';
 import { DUTY_STATUSES, HOS_EVENT_TYPES } from '@fleet/api-contract';
 
 /** The slice of an active event that duty periods are made of. */
@@ -7,8 +7,6 @@ export interface DutyEventFacts {
   eventCode: number;
   /** ms since the epoch. */
   at: number;
-  /** `at` as ISO text, when the caller keeps it (hos.events-cache.ts): saves formatting it again. */
-  iso?: string;
 }
 
 /** ELD duty-status event code (type 1) of a status: 1 OFF, 2 SB, 3 D, 4 ON. */
@@ -22,22 +20,28 @@ export const specialOfCode = (code: number): 'PC' | 'YM' | null => (code === 1 ?
 const specialApplies = (status: DutyStatus, special: 'PC' | 'YM' | null): Special | undefined =>
   (special === 'PC' && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
 
+/** A duty period with instants in epoch milliseconds (what the engine reads fastest; decision 0099). */
+export interface MsPeriod {
+  status: DutyStatus;
+  start: number;
+  end: number;
+  special?: Special;
+}
+
 /**
  * Duty periods from one driver's active events (sorted by time, then sequence): each status lasts
  * until the next change, the last one until `untilMs`. Events after `untilMs` are ignored; nothing
  * before the first duty-status event is assumed.
  */
-export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number): DutyPeriod[] {
-  const out: DutyPeriod[] = [];
+export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number): MsPeriod[] {
+  const out: MsPeriod[] = [];
   let status: DutyStatus | null = null;
   let special: 'PC' | 'YM' | null = null;
   let start = 0;
-  let startIso = '';
   let current: Special | undefined;
-  // A period's end is the next one's start: each instant is formatted once (or not at all when the event brings its text).
-  const close = (at: number, atIso: () => string) => {
+  const close = (at: number) => {
     if (status === null || at <= start) return;
-    const p: DutyPeriod = { status, start: startIso, end: atIso() };
+    const p: MsPeriod = { status, start, end: at };
     if (current) p.special = current;
     out.push(p);
   };
@@ -54,15 +58,13 @@ export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number):
     }
     const nextCurrent = specialApplies(nextStatus, nextSpecial);
     if (nextStatus !== status || nextCurrent !== current) {
-      const iso = e.iso ?? new Date(e.at).toISOString();
-      close(e.at, () => iso);
+      close(e.at);
       start = e.at;
-      startIso = iso;
       status = nextStatus;
       current = nextCurrent;
     }
     special = nextSpecial;
   }
-  close(untilMs, () => new Date(untilMs).toISOString());
+  close(untilMs);
   return out;
 }

@@ -2,25 +2,20 @@ import { and, asc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from 'drizzle
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
+import { assets, drivers, driverSearchDoc, hosDriverVersions, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { likeTerm } from '../../lib/paging.ts';
+import { driverInGroup } from '../groups/groups.filter.ts';
+import { readSettings } from '../organizations/organizations.presenter.ts';
 import { getOrganizationSettings } from '../organizations/organizations.service.ts';
-import { eventsCacheOf, packEvents, sliceEvents } from './hos.events-cache.ts';
+import { hosMemoryOf, packEvents, sliceEvents, sliceFacts, type HosMemory } from './hos.events-cache.ts';
 import type { DutyEventFacts } from './hos.periods.ts';
-import { DAY_MS } from './hos.time.ts';
+import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
+import { DAY_MS, logDatesAround } from './hos.time.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
 
-/** What the engine needs of a driver: ruleset, home zone and exemptions (from the driver record). */
-export interface DriverHos {
-  id: string;
-  firstName: string;
-  lastName: string;
-  ruleset: RulesetId;
-  homeTimeZone: string;
-  shortHaul150: boolean;
-  sixteenHour: boolean;
-  licenseClass: string | null;
-}
+export type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 
 export const driverHosColumns = {
   id: drivers.id,
@@ -55,12 +50,6 @@ export const nonCdlShortHaul = (d: Pick<DriverHos, 'shortHaul150' | 'licenseClas
 
 /** Canada south of 60 (the rulesets with the C6 deferral and the C7 team split). */
 export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH_CYCLE_1' || ruleset === 'CA_SOUTH_CYCLE_2';
-
-/** What the driver's log rows add to the engine's options: declared deferral days, co-driver days. */
-export interface LogFacts {
-  deferrals: string[];
-  teamDays: Set<string>;
-}
 
 /**
  * The engine's options for a driver: ruleset, zone, period start and the exemptions of the driver
@@ -108,43 +97,172 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
 }
 
 /**
- * Every listed driver's active duty-status and special-category events from `fromMs` to `toMs`,
- * plus each driver's last one of each type before `fromMs` (the status the range starts in):
- * grouped by driver, sorted by time then sequence. Outside a transaction the events come from the
- * in-memory copy of each driver whose highest sequence id is unchanged (hos.events-cache.ts,
- * decision 0098), so one query checks 2,000 drivers and only changed drivers are read again;
- * inside one (a transaction may see its own unfinished writes) they are read as readDutyEvents does.
+ * The organization's HoS read state, in one statement: the carrier's period start, the version of its
+ * drivers list (list_versions, decision 0083: any change to a driver row or a vehicle assignment moves
+ * it) and the fingerprint of its drivers' HoS versions (sum and count of hos_driver_versions rows:
+ * every commit that writes a driver's records raises one of them, so the sum only ever grows).
  */
-export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
-  // A Drizzle transaction has no $client: only a pool or the embedded database gets a cache.
-  const client = (db as { $client?: object }).$client;
-  if (!client) return readDutyEvents(db, orgId, driverIds, fromMs, toMs);
-  const cache = eventsCacheOf(client);
-  const versions = await db
-    .select({ id: drivers.id, version: sql<number | null>`(select max(e.sequence_id) from hos_events e where e.driver_id = "drivers"."id")` })
+export interface FleetState {
+  periodStart: string;
+  driversVersion: string;
+  fingerprint: string;
+}
+
+export async function fleetStateOf(db: DbOrTx, orgId: string): Promise<FleetState> {
+  const [row] = await db
+    .select({
+      settings: organizations.settings,
+      driversVersion: sql<string | null>`(select version::text from list_versions where organization_id = ${organizations.id} and list = 'drivers')`,
+      fingerprint: sql<string>`(select coalesce(sum(version), 0)::text || '/' || count(*) from hos_driver_versions where organization_id = ${organizations.id})`,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!row) throw notFound('Organization');
+  return { periodStart: readSettings(row.settings).periodStartTime ?? '00:00', driversVersion: row.driversVersion ?? '0', fingerprint: row.fingerprint };
+}
+
+const fleetDriverColumns = { ...driverHosColumns, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } };
+
+/** Active drivers in name order (a one-driver read takes any status), with what the engine needs and their vehicle. */
+function readFleetDrivers(db: DbOrTx, orgId: string, f: DriverFilter): Promise<FleetDriver[]> {
+  return db
+    .select(fleetDriverColumns)
     .from(drivers)
-    .where(and(eq(drivers.organizationId, orgId), driverIds ? inArray(drivers.id, driverIds) : undefined));
+    .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
+    .where(
+      and(
+        eq(drivers.organizationId, orgId),
+        f.driverId ? eq(drivers.id, f.driverId) : eq(drivers.status, 'ACTIVE'),
+        f.groupId ? driverInGroup(orgId, f.groupId, drivers.id) : undefined,
+        f.search ? sql`${driverSearchDoc} like ${likeTerm(f.search)}` : undefined,
+      ),
+    )
+    .orderBy(sql`lower(${drivers.lastName})`, sql`lower(${drivers.firstName})`, drivers.id) as Promise<FleetDriver[]>;
+}
+
+export interface DriverFilter {
+  driverId?: string;
+  groupId?: string;
+  search?: string;
+}
+
+/**
+ * The organization's active drivers (or one driver, a group, a search) in name order. Outside a
+ * transaction the whole list comes from memory while the drivers list version is the one it was read
+ * at; a group or a search then costs one query for the matching ids only.
+ */
+export async function fleetDriversOf(db: DbOrTx, orgId: string, state: FleetState, f: DriverFilter = {}): Promise<FleetDriver[]> {
+  const client = (db as { $client?: object }).$client;
+  if (!client || f.driverId) return readFleetDrivers(db, orgId, f);
+  const memory = hosMemoryOf(client);
+  let entry = memory.drivers.get(orgId);
+  if (!entry || entry.version !== state.driversVersion) {
+    // The version was read before the rows: a write in between makes the next request read again.
+    entry = { version: state.driversVersion, rows: await readFleetDrivers(db, orgId, {}) };
+    memory.drivers.set(orgId, entry);
+  }
+  if (!f.groupId && !f.search) return [...entry.rows];
+  const ids = new Set(
+    (
+      await db
+        .select({ id: drivers.id })
+        .from(drivers)
+        .where(
+          and(
+            eq(drivers.organizationId, orgId),
+            eq(drivers.status, 'ACTIVE'),
+            f.groupId ? driverInGroup(orgId, f.groupId, drivers.id) : undefined,
+            f.search ? sql`${driverSearchDoc} like ${likeTerm(f.search)}` : undefined,
+          ),
+        )
+    ).map((r) => r.id),
+  );
+  return entry.rows.filter((d) => ids.has(d.id));
+}
+
+/** Drivers' active duty events (see dutyEventsOf) and the log facts of the same range. */
+export interface DriverRecords {
+  events: Map<string, DutyEventFacts[]>;
+  facts: Map<string, LogFacts>;
+}
+
+/**
+ * Every listed driver's (all when null) active duty-status and special-category events from `fromMs`
+ * to `toMs`, plus each driver's last one of each type before `fromMs` (the status the range starts
+ * in), grouped by driver and sorted by time then sequence; and their log facts (deferrals, co-driver
+ * days) of the log days around the range. Outside a transaction both come from the in-memory copy of
+ * each driver whose version is unchanged (hos.events-cache.ts, decisions 0098-0099): when the
+ * organization's fingerprint is the one last seen no query is needed at all, otherwise one reads the
+ * versions, and only changed drivers are read again. Inside a transaction (which may see its own
+ * unfinished writes) they are read as readDutyEvents and logFactsOf do.
+ */
+export async function driverRecordsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number, state?: FleetState): Promise<DriverRecords> {
+  // A Drizzle transaction has no $client: only a pool or the embedded database gets a memory.
+  const client = (db as { $client?: object }).$client;
+  const [fromDate, toDate] = logDatesAround(fromMs, toMs);
+  if (!client) {
+    const [events, facts] = await Promise.all([readDutyEvents(db, orgId, driverIds, fromMs, toMs), logFactsOf(db, orgId, driverIds, fromDate, toDate)]);
+    return { events, facts };
+  }
+  const memory = hosMemoryOf(client);
+  const versions = await versionsOf(db, orgId, driverIds, state ?? (await fleetStateOf(db, orgId)), memory);
+  const cache = memory.events;
   const stale: Array<{ id: string; version: number }> = [];
-  for (const v of versions) {
-    if (v.version === null) continue;
-    const e = cache.get(v.id);
-    if (!e || e.version !== Number(v.version) || e.from > fromMs) stale.push({ id: v.id, version: Number(v.version) });
+  for (const [id, version] of versions) {
+    const e = cache.get(id);
+    if (!e || e.version !== version || e.from > fromMs) stale.push({ id, version });
   }
   // A day earlier than asked, so the log day before this one is answered from memory too.
   const loadFrom = fromMs - DAY_MS;
+  const [loadFromDate] = logDatesAround(loadFrom, loadFrom);
   for (let i = 0; i < stale.length; i += 1000) {
     const chunk = stale.slice(i, i + 1000);
-    const read = await readDutyEvents(db, orgId, chunk.map((s) => s.id), loadFrom, null);
-    for (const s of chunk) cache.set(s.id, packEvents(read.get(s.id) ?? [], s.version, loadFrom));
+    const ids = chunk.map((s) => s.id);
+    const [read, facts] = await Promise.all([readDutyEvents(db, orgId, ids, loadFrom, null), logFactsOf(db, orgId, ids, loadFromDate, '9999-12-31')]);
+    for (const s of chunk) cache.set(s.id, packEvents(read.get(s.id) ?? [], s.version, loadFrom, facts.get(s.id)));
   }
-  const out = new Map<string, DutyEventFacts[]>();
-  for (const v of versions) {
-    const e = v.version === null ? undefined : cache.get(v.id);
+  const events = new Map<string, DutyEventFacts[]>();
+  const facts = new Map<string, LogFacts>();
+  for (const id of versions.keys()) {
+    const e = cache.get(id);
     if (!e) continue;
     const list = sliceEvents(e, fromMs, toMs);
-    if (list.length) out.set(v.id, list);
+    if (list.length) events.set(id, list);
+    const f = sliceFacts(e.facts, fromDate, toDate);
+    if (f) facts.set(id, f);
+  }
+  return { events, facts };
+}
+
+/** The listed drivers' (all when null) HoS versions; drivers without records have none. */
+async function versionsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, state: FleetState, memory: HosMemory): Promise<Map<string, number>> {
+  let org = memory.orgVersions.get(orgId);
+  if (!org || org.fingerprint !== state.fingerprint) {
+    if (driverIds && driverIds.length <= 50) {
+      // A driver's own screens: their rows only (the organization's map is refreshed by fleet reads).
+      const rows = await db
+        .select({ id: hosDriverVersions.driverId, version: hosDriverVersions.version })
+        .from(hosDriverVersions)
+        .where(and(eq(hosDriverVersions.organizationId, orgId), inArray(hosDriverVersions.driverId, driverIds)));
+      return new Map(rows.map((r) => [r.id, Number(r.version)]));
+    }
+    // The fingerprint was read before the versions: a commit in between changes the next fingerprint.
+    const rows = await db.select({ id: hosDriverVersions.driverId, version: hosDriverVersions.version }).from(hosDriverVersions).where(eq(hosDriverVersions.organizationId, orgId));
+    org = { fingerprint: state.fingerprint, versions: new Map(rows.map((r) => [r.id, Number(r.version)])) };
+    memory.orgVersions.set(orgId, org);
+  }
+  if (!driverIds) return org.versions;
+  const out = new Map<string, number>();
+  for (const id of driverIds) {
+    const v = org.versions.get(id);
+    if (v !== undefined) out.set(id, v);
   }
   return out;
+}
+
+/** Active duty events only (see driverRecordsOf). */
+export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
+  return (await driverRecordsOf(db, orgId, driverIds, fromMs, toMs)).events;
 }
 
 /**

@@ -6,6 +6,7 @@ CREATE TABLE "hos_driver_versions" (
 --> statement-breakpoint
 ALTER TABLE "hos_driver_versions" ADD CONSTRAINT "hos_driver_versions_driver_id_drivers_id_fk" FOREIGN KEY ("driver_id") REFERENCES "public"."drivers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "hos_driver_versions_org_idx" ON "hos_driver_versions" USING btree ("organization_id","version");--> statement-breakpoint
+CREATE INDEX "hos_events_driver_type_active_idx" ON "hos_events" USING btree ("driver_id","event_type","event_time") WHERE "hos_events"."record_status" = 1;--> statement-breakpoint
 CREATE INDEX "hos_logs_org_facts_idx" ON "hos_logs" USING btree ("organization_id","log_date") WHERE "hos_logs"."co_driver_id" is not null or "hos_logs"."deferral_declared_at" is not null;--> statement-breakpoint
 -- Drivers' HoS versions (decision 0099). Every statement that writes hos_events takes a new version
 -- for each driver it touched, in the writing transaction, so a reader that sees the new rows sees

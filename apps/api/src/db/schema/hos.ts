@@ -45,6 +45,9 @@ export const hosEvents = pgTable(
     // A driver's active events in a time range (log days, clocks, audits): the partial index holds
     // only active rows, so inactive versions never slow the engine's reads.
     index('hos_events_driver_active_idx').on(t.driverId, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    // A driver's last active event of one type before an instant (the status a range starts in),
+    // found at once however long the history behind it.
+    index('hos_events_driver_type_active_idx').on(t.driverId, t.eventType, t.eventTime).where(sql`${t.recordStatus} = 1`),
     // Every driver of an organization for a range in one query (violations, availability, log lists).
     index('hos_events_org_time_idx').on(t.organizationId, t.eventTime).where(sql`${t.recordStatus} = 1`),
     index('hos_events_org_day_idx').on(t.organizationId, t.logDate),

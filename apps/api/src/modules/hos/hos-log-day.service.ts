@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { dailyTotals } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -9,7 +10,7 @@ import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
-import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateOf } from './hos.repository.ts';
+import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
@@ -49,19 +50,33 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
  * cycle rules are right) and the certification.
  */
 export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, id: string): Promise<HosLogDay> {
+  // One statement for everything but the events: the log row, driver, carrier, the organization's
+  // HoS read state, the co-driver, the trailers and the neighbouring days' rows.
+  const co = alias(drivers, 'co_driver');
+  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
   const [row] = await db
-    .select({ log: hosLogs, driver: driverHosColumns, org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state } })
+    .select({
+      log: hosLogs,
+      driver: driverHosColumns,
+      org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
+      ...fleetStateColumns,
+      coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
+      trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${hosLogs.organizationId} and t.id = any(${hosLogs.trailerIds}))`,
+      previousId: neighbour(-1),
+      nextId: neighbour(1),
+    })
     .from(hosLogs)
     .innerJoin(drivers, eq(drivers.id, hosLogs.driverId))
     .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
+    .leftJoin(co, and(eq(co.id, hosLogs.coDriverId), eq(co.organizationId, hosLogs.organizationId)))
     .where(and(eq(hosLogs.id, id), eq(hosLogs.organizationId, orgId)));
   if (!row) throw notFound('Log');
   const { log, driver: d, org } = row;
-  const state = await fleetStateOf(db, orgId);
+  const state = fleetStateFrom(row);
   const { periodStart } = state;
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [{ events: byDriver, facts }, events, coDriver] = await Promise.all([
+  const [{ events: byDriver, facts }, events] = await Promise.all([
     driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state),
     db
       .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
@@ -69,18 +84,20 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
       .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
       .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.logDate, log.logDate)))
       .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId)),
-    log.coDriverId ? db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(eq(drivers.id, log.coDriverId), eq(drivers.organizationId, orgId))) : Promise.resolve([]),
   ]);
-  const trailers = log.trailerIds.length
-    ? await db.select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, log.trailerIds)))
-    : [];
+  const trailers = row.trailers ?? [];
+  const coDriver = row.coDriver?.id ? [row.coDriver] : [];
   const dutyEvents = byDriver.get(d.id) ?? [];
   const periods = dutyPeriods(dutyEvents, Math.min(endMs, Math.max(now, startMs)));
-  // Neighbours: the day before once the driver has records before this day, the day after up to today.
+  // Neighbours: the day before once the driver has records before this day, the day after up to
+  // today; their rows are created on first need (a write only when one is missing).
   const prevDate = previousDate(log.logDate);
   const followDate = nextDate(log.logDate);
-  const hasEarlier = dutyEvents.some((e) => e.at < startMs) || (await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), eq(hosLogs.logDate, prevDate)))).length > 0;
-  const neighbours = await ensureLogDays(db, orgId, [...(hasEarlier ? [{ driverId: d.id, logDate: prevDate }] : []), ...(endMs <= now ? [{ driverId: d.id, logDate: followDate }] : [])]);
+  const neighbours = new Map<string, string>();
+  if (row.previousId) neighbours.set(`${d.id}|${prevDate}`, row.previousId);
+  if (row.nextId) neighbours.set(`${d.id}|${followDate}`, row.nextId);
+  const missing = [...(!row.previousId && dutyEvents.some((e) => e.at < startMs) ? [{ driverId: d.id, logDate: prevDate }] : []), ...(!row.nextId && endMs <= now ? [{ driverId: d.id, logDate: followDate }] : [])];
+  if (missing.length) for (const [k, v] of await ensureLogDays(db, orgId, missing)) neighbours.set(k, v);
   const refOf = (date: string) => {
     const id = neighbours.get(`${d.id}|${date}`);
     return id ? { id, date } : null;

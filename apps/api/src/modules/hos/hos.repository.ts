@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -12,6 +12,7 @@ import { hosMemoryOf, packEvents, sliceEvents, sliceFacts, type HosMemory } from
 import type { DutyEventFacts } from './hos.periods.ts';
 import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
 
@@ -108,17 +109,20 @@ export interface FleetState {
   fingerprint: string;
 }
 
+/** The columns of a FleetState, to add to a query that has `organizations` in its FROM clause. */
+export const fleetStateColumns = {
+  orgSettings: organizations.settings,
+  driversVersion: sql<string | null>`(select version::text from list_versions where organization_id = ${organizations.id} and list = 'drivers')`,
+  fingerprint: sql<string>`(select coalesce(sum(version), 0)::text || '/' || count(*) from hos_driver_versions where organization_id = ${organizations.id})`,
+};
+
+type FleetStateRow = { orgSettings: (typeof organizations.$inferSelect)['settings']; driversVersion: string | null; fingerprint: string };
+export const fleetStateFrom = (row: FleetStateRow): FleetState => ({ periodStart: readSettings(row.orgSettings).periodStartTime ?? '00:00', driversVersion: row.driversVersion ?? '0', fingerprint: row.fingerprint });
+
 export async function fleetStateOf(db: DbOrTx, orgId: string): Promise<FleetState> {
-  const [row] = await db
-    .select({
-      settings: organizations.settings,
-      driversVersion: sql<string | null>`(select version::text from list_versions where organization_id = ${organizations.id} and list = 'drivers')`,
-      fingerprint: sql<string>`(select coalesce(sum(version), 0)::text || '/' || count(*) from hos_driver_versions where organization_id = ${organizations.id})`,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, orgId));
+  const [row] = await db.select(fleetStateColumns).from(organizations).where(eq(organizations.id, orgId));
   if (!row) throw notFound('Organization');
-  return { periodStart: readSettings(row.settings).periodStartTime ?? '00:00', driversVersion: row.driversVersion ?? '0', fingerprint: row.fingerprint };
+  return fleetStateFrom(row);
 }
 
 const fleetDriverColumns = { ...driverHosColumns, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } };
@@ -266,28 +270,35 @@ export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[
 }
 
 /**
- * The plain read behind dutyEventsOf, in one query for all listed drivers (or the organization's):
- * events in [fromMs, toMs) (no end when toMs is null) and the last of each type before `fromMs`.
+ * The plain read behind driverRecordsOf, one statement for all listed drivers (or the organization's):
+ * events in [fromMs, toMs) (no end when toMs is null) and, per driver, the last event of each type
+ * before `fromMs` (the status and special category the range starts in), each found through the
+ * (driver, type, time) index however long the history behind it.
  */
 export async function readDutyEvents(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number | null): Promise<Map<string, Array<DutyEventFacts & { seq: number }>>> {
-  const from = new Date(fromMs);
-  const who = driverIds ? inArray(hosEvents.driverId, driverIds) : isNotNull(hosEvents.driverId);
-  const base = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), inArray(hosEvents.eventType, DUTY_TYPES), who);
-  const cols = { driverId: hosEvents.driverId, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, eventTime: hosEvents.eventTime, sequenceId: hosEvents.sequenceId };
-  const [inRange, before] = await Promise.all([
-    db.select(cols).from(hosEvents).where(and(base, gte(hosEvents.eventTime, from), toMs === null ? undefined : lt(hosEvents.eventTime, new Date(toMs)))),
-    db
-      .selectDistinctOn([hosEvents.driverId, hosEvents.eventType], cols)
-      .from(hosEvents)
-      .where(and(base, lt(hosEvents.eventTime, from)))
-      .orderBy(asc(hosEvents.driverId), asc(hosEvents.eventType), sql`${hosEvents.eventTime} desc`, sql`${hosEvents.sequenceId} desc`),
-  ]);
+  if (driverIds && driverIds.length === 0) return new Map();
+  const ids = driverIds ? sql`${`{${driverIds.join(',')}}`}::uuid[]` : null;
+  const who = ids ? sql`e.driver_id = any(${ids})` : sql`e.driver_id is not null`;
+  const listed = ids ? sql`unnest(${ids})` : sql`(select id from drivers where organization_id = ${orgId}::uuid)`;
+  const from = fromMs / 1000;
+  const cols = sql`e.driver_id, e.event_type, e.event_code, (extract(epoch from e.event_time) * 1000)::float8 as at, e.sequence_id`;
+  const rows = rowsOf<{ driver_id: string; event_type: number; event_code: number; at: number | string; sequence_id: number }>(
+    await db.execute(sql`
+      select ${cols} from hos_events e
+      where e.organization_id = ${orgId}::uuid and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE} and e.event_type in (${DUTY_TYPES[0]}, ${DUTY_TYPES[1]}) and ${who}
+        and e.event_time >= to_timestamp(${from}) ${toMs === null ? sql`` : sql`and e.event_time < to_timestamp(${toMs / 1000})`}
+      union all
+      select l.* from ${listed} as d(id) cross join (values (${DUTY_TYPES[0]}::int2), (${DUTY_TYPES[1]}::int2)) as t(type)
+      cross join lateral (
+        select ${cols} from hos_events e
+        where e.driver_id = d.id and e.event_type = t.type and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE} and e.event_time < to_timestamp(${from}) and e.organization_id = ${orgId}::uuid
+        order by e.event_time desc, e.sequence_id desc limit 1) l`),
+  );
   const out = new Map<string, Array<DutyEventFacts & { seq: number }>>();
-  for (const r of [...before, ...inRange]) {
-    if (!r.driverId) continue;
-    let list = out.get(r.driverId);
-    if (!list) out.set(r.driverId, (list = []));
-    list.push({ eventType: r.eventType, eventCode: r.eventCode, at: r.eventTime.getTime(), seq: r.sequenceId });
+  for (const r of rows) {
+    let list = out.get(r.driver_id);
+    if (!list) out.set(r.driver_id, (list = []));
+    list.push({ eventType: Number(r.event_type), eventCode: Number(r.event_code), at: Math.round(Number(r.at)), seq: Number(r.sequence_id) });
   }
   for (const list of out.values()) list.sort((x, y) => x.at - y.at || x.seq - y.seq);
   return out;

@@ -89,6 +89,11 @@ describe('round trip', () => {
     expect(parseEldFile(text)).toEqual(parseEldFile(written.text));
   });
 
+  it('ignores a byte-order mark and trailing spaces an editor added', () => {
+    const text = `\uFEFF${lines.map((l) => (l === '' ? l : `${l}  `)).join('\r\n')}`;
+    expect(parseEldFile(text)).toEqual(parseEldFile(written.text));
+  });
+
   it('reads a file written with bare carriage returns', () => {
     expect(parseEldFile(writeEldFile(week, { lineEnding: '\r' }).text)).toEqual(inFileOrder(week));
   });

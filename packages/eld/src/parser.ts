@@ -1,6 +1,7 @@
 // Reads an ELD output file back into the model, verifying the layout of 4.8.2.1, every line data
 // check value, every event data check value and the file data check value. Line ends may be CR, LF
-// or CR LF (files travel through e-mail and editors); blank lines are skipped.
+// or CR LF (files travel through e-mail and editors); blank lines, trailing spaces and a byte-order
+// mark are ignored.
 
 import { eventDataCheckValue, fileDataCheckValue, lineDataCheckValue } from './check-values.ts';
 import { EldParseError } from './errors.ts';
@@ -47,6 +48,8 @@ const TITLE_KEYS = new Map<string, SegmentKey>(SEGMENT_ORDER.map((key) => [SEGME
 
 /** Title of a segment, tolerating the typographic apostrophe some editors put in "Driver's". */
 function titleKey(text: string): SegmentKey | undefined {
+  // Every data line holds a comma (at least before its check value); no title does.
+  if (text.includes(',')) return undefined;
   return TITLE_KEYS.get(text.trim().replace(/\u2019/g, "'"));
 }
 
@@ -155,10 +158,13 @@ const EVENT_CODES: Readonly<Record<number, readonly number[]>> = { 1: [1, 2, 3, 
  * for a file out of layout, a value out of its format, or any check value that does not match.
  */
 export function parseEldFile(text: string, options: ParseEldFileOptions = {}): EldFile {
-  const physical = text.split(/\r\n|\r|\n/);
+  // A byte-order mark and trailing spaces come from editors, never from the file's data: every data
+  // line ends with its check value.
+  const physical = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const lines: Line[] = [];
   physical.forEach((t, i) => {
-    if (t.trim() !== '') lines.push({ number: i + 1, text: t });
+    const trimmed = t.trimEnd();
+    if (trimmed.trim() !== '') lines.push({ number: i + 1, text: trimmed });
   });
   const verifyEvents = options.verifyEventCheckValues ?? true;
   const unidentifiedUsername = options.unidentifiedUsername ?? DEFAULT_UNIDENTIFIED_USERNAME;

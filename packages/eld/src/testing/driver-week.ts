@@ -42,7 +42,7 @@ function at(date: LocalDate, hhmm: string): LocalDateTime {
   return `${date}T${hhmm}:00`;
 }
 
-/** One driver's ELD file, about 40 records a day. */
+/** One driver's ELD file, about 24 records a day. */
 export function driverWeek(options: DriverWeekOptions = {}): EldFile {
   const days = options.days ?? 8;
   const lastDay = options.lastDay ?? '2026-06-08';

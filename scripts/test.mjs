@@ -53,7 +53,7 @@ if (!skipE2e && !chromiumPath()) {
 }
 
 run('lint', bin('eslint'), ['.', '--max-warnings=0']);
-for (const project of ['packages/api-contract', 'packages/hos', 'packages/geo', 'apps/api', 'apps/web', 'bench']) {
+for (const project of ['packages/api-contract', 'packages/hos', 'packages/geo', 'packages/eld', 'apps/api', 'apps/web', 'bench']) {
   if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) run(`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']);
 }
 

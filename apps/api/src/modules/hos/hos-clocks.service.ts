@@ -6,7 +6,7 @@ import { VIOLATION_RULES, VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract'
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
-import { dutyPeriods, type MsPeriod } from './hos.periods.ts';
+import type { MsPeriod } from './hos.periods.ts';
 import { optionsAt, violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type LogFacts } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
@@ -54,14 +54,14 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   const { periodStart } = state;
   const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId });
   if (list.length === 0) return toPage([], 0, q);
-  const { events, facts } = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
+  const records = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
   const until = Math.min(toMs, now);
   const out: Array<Omit<HosViolation, 'logId'> & { startMs: number; rank: number; ruleRank: number }> = [];
   for (let i = 0; i < list.length; i++) {
     const d = list[i]!;
-    const periods = dutyPeriods(events.get(d.id) ?? [], until);
+    const periods = records.periodsOf(d.id, until);
     if (periods.length === 0) continue;
-    for (const v of violationsOf(periods, d, periodStart, facts.get(d.id))) {
+    for (const v of violationsOf(periods, d, periodStart, records.factsOf(d.id))) {
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
       if (e <= fromMs || s >= toMs) continue;
@@ -117,11 +117,23 @@ export function availabilityOf(d: FleetDriver, periods: MsPeriod[], atMs: number
   };
 }
 
+const nameKey = (d: { firstName: string; lastName: string }) => `${d.lastName.toLowerCase()}\u0000${d.firstName.toLowerCase()}`;
+
 const AVAILABILITY_SORTS: Record<string, (a: Availability) => number | string> = {
-  lastName: (a) => `${a.driver.lastName.toLowerCase()}\u0000${a.driver.firstName.toLowerCase()}`,
+  lastName: (a) => nameKey(a.driver),
   availableDriveMs: (a) => a.availableDriveMs,
   cycleUsedMs: (a) => a.cycleUsedMs,
 };
+
+/** Stable sort by a key (equal keys keep their order), ascending or descending. */
+function sortBy<T>(rows: T[], key: (r: T) => number | string, dir: string): T[] {
+  const sign = dir.toLowerCase() === 'desc' ? -1 : 1;
+  return rows.sort((x, y) => {
+    const a = key(x);
+    const b = key(y);
+    return sign * (a < b ? -1 : a > b ? 1 : 0);
+  });
+}
 
 /** Per active driver at `at` (default now): status and since when, the clocks, the restart, the time to drive now. */
 export async function listAvailability({ db, orgId, now = Date.now() }: ReadScope, q: z.output<typeof availabilityQuery>): Promise<Page<Availability>> {
@@ -132,14 +144,10 @@ export async function listAvailability({ db, orgId, now = Date.now() }: ReadScop
   const state = await fleetStateOf(db, orgId);
   const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
   if (list.length === 0) return toPage([], 0, q);
-  const { events, facts } = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
-  const rows = list.map((d) => availabilityOf(d, dutyPeriods(events.get(d.id) ?? [], atMs), atMs, state.periodStart, facts.get(d.id)));
-  const sign = dir.toLowerCase() === 'desc' ? -1 : 1;
-  // Stable sort: equal keys keep the name order of the query.
-  rows.sort((x, y) => {
-    const a = key(x);
-    const b = key(y);
-    return sign * (a < b ? -1 : a > b ? 1 : 0);
-  });
-  return toPage(rows.slice(q.page * q.size, (q.page + 1) * q.size), rows.length, q);
+  const records = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
+  const clocks = (d: FleetDriver) => availabilityOf(d, records.periodsOf(d.id, atMs), atMs, state.periodStart, records.factsOf(d.id));
+  const pageOf = <T>(rows: T[]) => rows.slice(q.page * q.size, (q.page + 1) * q.size);
+  // By name the order needs no clocks: only the page's drivers are judged. Equal keys keep the query's order.
+  if (field === 'lastName') return toPage(pageOf(sortBy(list, nameKey, dir)).map(clocks), list.length, q);
+  return toPage(pageOf(sortBy(list.map(clocks), key, dir)), list.length, q);
 }

@@ -8,7 +8,7 @@ import { notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
-import { dutyPeriods, specialOfCode, statusOfCode } from './hos.periods.ts';
+import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
@@ -76,7 +76,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   const { periodStart } = state;
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [{ events: byDriver, facts }, events] = await Promise.all([
+  const [records, events] = await Promise.all([
     driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state),
     db
       .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
@@ -87,8 +87,8 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   ]);
   const trailers = row.trailers ?? [];
   const coDriver = row.coDriver?.id ? [row.coDriver] : [];
-  const dutyEvents = byDriver.get(d.id) ?? [];
-  const periods = dutyPeriods(dutyEvents, Math.min(endMs, Math.max(now, startMs)));
+  const dutyEvents = records.eventsOf(d.id);
+  const periods = records.periodsOf(d.id, Math.min(endMs, Math.max(now, startMs)));
   // Neighbours: the day before once the driver has records before this day, the day after up to
   // today; their rows are created on first need (a write only when one is missing).
   const prevDate = previousDate(log.logDate);
@@ -102,13 +102,13 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     const id = neighbours.get(`${d.id}|${date}`);
     return id ? { id, date } : null;
   };
-  const opts = engineOptions(d, periodStart, facts.get(d.id));
+  const opts = engineOptions(d, periodStart, records.factsOf(d.id));
   const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
   const segments = periods
     .filter((p) => p.end > startMs && p.start < endMs)
     .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
   const violations = periods.length
-    ? violationsOf(periods, d, periodStart, facts.get(d.id))
+    ? violationsOf(periods, d, periodStart, records.factsOf(d.id))
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];

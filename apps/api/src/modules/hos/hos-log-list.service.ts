@@ -9,7 +9,7 @@ import { toPage } from '../../lib/paging.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { DRIVEN_EVENT_TYPES } from './hos-distance.ts';
-import { dutyPeriods, statusOfCode } from './hos.periods.ts';
+import { statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, engineOptions, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
@@ -36,7 +36,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
   if (list.length === 0) return toPage([], 0, q);
   // Wide enough for every home zone (UTC-12 to UTC+14) and period start.
   const utcDay = Date.parse(`${q.date}T00:00:00Z`);
-  const [{ events: byDriver, facts }, logs, spans] = await Promise.all([
+  const [records, logs, spans] = await Promise.all([
     driverRecordsOf(db, orgId, null, utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS, state),
     db
       .select({ id: hosLogs.id, driverId: hosLogs.driverId, certifiedAt: hosLogs.certifiedAt, shippingDocuments: hosLogs.shippingDocuments, trailerIds: hosLogs.trailerIds })
@@ -53,7 +53,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     mine.push(v);
   }
   // A begun day the driver is on the records for (a record before its end) gets a log row the screen can open.
-  const started = list.filter((d) => !logOf.has(d.id) && dayStartMs(q.date, d.homeTimeZone, periodStart) < now && (byDriver.get(d.id) ?? []).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)));
+  const started = list.filter((d) => !logOf.has(d.id) && dayStartMs(q.date, d.homeTimeZone, periodStart) < now && records.eventsOf(d.id).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)));
   if (started.length) {
     const ids = await ensureLogDays(db, orgId, started.map((d) => ({ driverId: d.id, logDate: q.date })));
     for (const d of started) {
@@ -64,11 +64,11 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
   const rows = list.map((d): HosLogRow => {
     const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
     const endMs = dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart);
-    const mineEvents = byDriver.get(d.id) ?? [];
-    const periods = startMs < now ? dutyPeriods(mineEvents, Math.min(endMs, now)) : [];
-    const opts = engineOptions(d, periodStart, facts.get(d.id));
+    const mineEvents = records.eventsOf(d.id);
+    const periods = startMs < now ? records.periodsOf(d.id, Math.min(endMs, now)) : [];
+    const opts = engineOptions(d, periodStart, records.factsOf(d.id));
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
-    const violationCount = periods.length ? violationsOf(periods, d, periodStart, facts.get(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
+    const violationCount = periods.length ? violationsOf(periods, d, periodStart, records.factsOf(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
     let last: (typeof mineEvents)[number] | undefined;
     for (const e of mineEvents) if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.at >= startMs && e.at < endMs) last = e;
     const lastStatus = last ? statusOfCode(last.eventCode) : null;

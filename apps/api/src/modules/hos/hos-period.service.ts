@@ -7,7 +7,6 @@ import { invalidField, notFound } from '../../lib/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { getLogDay } from './hos-log-day.service.ts';
-import { dutyPeriods } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateOf, periodStartOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
@@ -53,11 +52,11 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
   const { periodStart } = state;
   const fromMs = dayStartMs(q.from, d.homeTimeZone, periodStart);
   const toMs = dayStartMs(nextDate(q.to), d.homeTimeZone, periodStart);
-  const [{ events: byDriver, facts }, rows] = await Promise.all([
+  const [records, rows] = await Promise.all([
     driverRecordsOf(db, orgId, [d.id], fromMs - LOOKBACK_MS, toMs, state),
     db.select({ id: hosLogs.id, date: hosLogs.logDate, certifiedAt: hosLogs.certifiedAt }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, q.from), lte(hosLogs.logDate, q.to))),
   ]);
-  const events = byDriver.get(d.id) ?? [];
+  const events = records.eventsOf(d.id);
   const firstMs = events[0]?.at ?? Infinity;
   const dates: string[] = [];
   for (let date = q.from; date <= q.to; date = nextDate(date)) dates.push(date);
@@ -69,10 +68,10 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
     const ids = await ensureLogDays(db, orgId, missing.map((logDate) => ({ driverId: d.id, logDate })));
     for (const date of missing) logOf.set(date, { id: ids.get(`${d.id}|${date}`)!, date, certifiedAt: null });
   }
-  const periods = dutyPeriods(events, Math.min(toMs, Math.max(now, fromMs)));
-  const opts = engineOptions(d, periodStart, facts.get(d.id));
+  const periods = records.periodsOf(d.id, Math.min(toMs, Math.max(now, fromMs)));
+  const opts = engineOptions(d, periodStart, records.factsOf(d.id));
   const totals = new Map(periods.length ? dailyTotals(periods, opts).map((t) => [t.date, t]) : []);
-  const violations = violationsOf(periods, d, periodStart, facts.get(d.id)).map((v) => [Date.parse(v.start), Date.parse(v.end)] as const);
+  const violations = violationsOf(periods, d, periodStart, records.factsOf(d.id)).map((v) => [Date.parse(v.start), Date.parse(v.end)] as const);
   const days = dates
     .filter((date) => logOf.has(date))
     .map((date) => {

@@ -3,8 +3,8 @@ import { hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { sql } from 'drizzle-orm';
 import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
-import { DriverEventsCache, packEvents, sliceEvents } from './hos.events-cache.ts';
-import type { DutyEventFacts } from './hos.periods.ts';
+import { DriverEventsCache, packEvents, sliceEvents, windowPeriods } from './hos.events-cache.ts';
+import { dutyPeriods, type DutyEventFacts } from './hos.periods.ts';
 import { driverRecordsOf, dutyEventsOf, logFactsOf, readDutyEvents } from './hos.repository.ts';
 import { logDatesAround } from './hos.time.ts';
 
@@ -48,6 +48,31 @@ describe('sliceEvents', () => {
         const from = loadedFrom + Math.floor(rnd() * (at - loadedFrom + 2000));
         const to = from + Math.floor(rnd() * 20_000);
         expect(facts(sliceEvents(entry, from, to)), `round ${round}, from ${from}, to ${to}`).toEqual(reference(all, from, to));
+      }
+    }
+  });
+});
+
+describe('windowPeriods', () => {
+  it('gives exactly the periods of the sliced events, on random events and windows', () => {
+    const rnd = prng(1234);
+    for (let round = 0; round < 400; round++) {
+      const n = Math.floor(rnd() * 50);
+      let at = 1_000_000;
+      const all: Ev[] = [];
+      for (let i = 0; i < n; i++) {
+        at += rnd() < 0.2 ? 0 : Math.floor(rnd() * 5000);
+        // Statuses 1-4 and special categories 0-2 (PC applies to OFF only, YM to ON only).
+        const special = rnd() < 0.25;
+        all.push({ eventType: special ? 3 : 1, eventCode: special ? Math.floor(rnd() * 3) : 1 + Math.floor(rnd() * 4), at, seq: i + 1 });
+      }
+      const loadedFrom = 1_000_000 + Math.floor(rnd() * (at - 1_000_000 + 1));
+      const entry = packEvents(reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!), 1, loadedFrom);
+      for (let k = 0; k < 6; k++) {
+        const from = loadedFrom + Math.floor(rnd() * (at - loadedFrom + 3000));
+        const until = from + Math.floor(rnd() * 25_000);
+        const label = `round ${round}, from ${from}, until ${until}`;
+        expect(windowPeriods(entry, from, until), label).toEqual(dutyPeriods(sliceEvents(entry, from, until), until));
       }
     }
   });
@@ -116,6 +141,10 @@ describe('dutyEventsOf from memory', () => {
         const cached = await dutyEventsOf(db, a.orgId, ids, from, to);
         const mine = (m: Map<string, readonly DutyEventFacts[]>) => drivers.map((id) => facts(m.get(id) ?? []));
         expect(mine(cached), `${label}: ${new Date(from).toISOString()} to ${new Date(to).toISOString()}`).toEqual(mine(plain));
+        // The periods from memory are the periods of the plain read, up to any instant in the range.
+        const records = await driverRecordsOf(db, a.orgId, ids, from, to);
+        const until = from + Math.floor(rnd() * (to - from + 1));
+        for (const id of drivers) expect(records.periodsOf(id, until), `${label}: periods until ${until}`).toEqual(dutyPeriods(plain.get(id) ?? [], until));
         expect(mine(plain).some((l) => l.length > 0) || from > Math.max(...ends)).toBe(true);
       }
     };
@@ -160,7 +189,7 @@ describe('dutyEventsOf from memory', () => {
     const to = start + 40 * H;
     const read = async () => {
       const r = await driverRecordsOf(db, a.orgId, [driverId], from, to);
-      return { events: facts(r.events.get(driverId) ?? []), facts: r.facts.get(driverId) ?? null };
+      return { events: facts(r.eventsOf(driverId)), facts: r.factsOf(driverId) ?? null };
     };
     const first = await read();
     expect(first.events.map((e) => e.eventCode)).toEqual([1, 3, 1]);
@@ -179,9 +208,9 @@ describe('dutyEventsOf from memory', () => {
     expect((await read()).facts).toEqual({ deferrals: ['2026-10-05'], teamDays: new Set(['2026-10-05']) });
     // The fleet read (all drivers, through the organization's fingerprint) agrees with the plain reads.
     const fleet = await driverRecordsOf(db, a.orgId, null, from, to);
-    expect(facts(fleet.events.get(driverId) ?? [])).toEqual(second.events);
+    expect(facts(fleet.eventsOf(driverId))).toEqual(second.events);
     const plainFacts = await logFactsOf(db, a.orgId, null, ...logDatesAround(from, to));
-    expect(fleet.facts.get(driverId)).toEqual(plainFacts.get(driverId));
+    expect(fleet.factsOf(driverId)).toEqual(plainFacts.get(driverId));
   });
 
   it('follows a driver record change and a vehicle assignment in the fleet reads', async () => {

@@ -4,7 +4,8 @@
 // hos_driver_versions, which a trigger moves in every transaction that writes the driver's events or
 // the log facts the engine reads (co-driver, deferral), so a request that finds the version unchanged
 // in the database may use the entry, and any instance sees another's writes.
-import type { DutyEventFacts } from './hos.periods.ts';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract';
+import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
 import type { FleetDriver, LogFacts } from './hos.types.ts';
 
 /** One driver's active duty-status and special-category events, sorted by time then sequence. */
@@ -20,6 +21,8 @@ export interface DriverEvents {
   events: readonly DutyEventFacts[];
   /** The log facts of the days from the log day holding `from` (minus one, for any home zone) on. */
   facts: LogFacts;
+  /** The duty periods of all the events, the last one open (end +Infinity); built on first need. */
+  periods?: MsPeriod[];
 }
 
 const NO_FACTS: LogFacts = { deferrals: [], teamDays: new Set() };
@@ -27,6 +30,20 @@ const NO_FACTS: LogFacts = { deferrals: [], teamDays: new Set() };
 /** Packs events already sorted by time then sequence. */
 export function packEvents(events: ReadonlyArray<DutyEventFacts & { seq: number }>, version: number, from: number, facts: LogFacts = NO_FACTS): DriverEvents {
   return { version, from, facts, events: events.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at })) };
+}
+
+/**
+ * The entry `e` reaching further back, to `from`: `older` is what readDutyEvents answers for
+ * [from, e.from) (those events and the last of each type before `from`), complete for every instant
+ * before e.from, so it replaces whatever `e` held before e.from; `olderFacts` the facts of the log
+ * days up to the one holding e.from. A new entry: requests under way keep the one they hold.
+ */
+export function extendEvents(e: DriverEvents, older: ReadonlyArray<DutyEventFacts & { seq: number }>, from: number, olderFacts: LogFacts = NO_FACTS): DriverEvents {
+  const kept = e.events.filter((x) => x.at >= e.from);
+  const events = [...older.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at })), ...kept];
+  const deferrals = [...new Set([...olderFacts.deferrals, ...e.facts.deferrals])].sort();
+  const facts = deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]) } : NO_FACTS;
+  return { version: e.version, from, facts, events };
 }
 
 /** The facts of log days from `fromDate` to `toDate` (inclusive, YYYY-MM-DD). */
@@ -63,6 +80,55 @@ export function sliceEvents(e: DriverEvents, fromMs: number, toMs: number): Duty
   before.sort((x, y) => x - y);
   const out: DutyEventFacts[] = before.map((i) => list[i]!);
   for (let i = lo; i < list.length && list[i]!.at < toMs; i++) out.push(list[i]!);
+  return out;
+}
+
+/** Index of the first event at or after `ms` (binary search over the entry's sorted events). */
+function firstEventAt(list: readonly DutyEventFacts[], ms: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.at < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Exactly `dutyPeriods(sliceEvents(e, fromMs, untilMs), untilMs)` (the plain reference; a random test
+ * compares the two), without building a period object per period per request: the periods that start
+ * inside the window are the entry's own periods (built once per entry), since the state entering the
+ * window is the same in both; only the periods begun by the events before the window (at most two)
+ * and the last one, cut at `untilMs`, are new objects. Needs fromMs >= e.from.
+ */
+export function windowPeriods(e: DriverEvents, fromMs: number, untilMs: number): MsPeriod[] {
+  const all = (e.periods ??= dutyPeriods(e.events, Infinity));
+  // The periods starting inside the window: by start, the first at or after fromMs.
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (all[mid]!.start < fromMs) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < all.length && all[end]!.start < untilMs) end++;
+  // The head: what the last event of each type before the window begins, up to the window's first change.
+  const list = e.events;
+  const first = firstEventAt(list, fromMs);
+  const before: DutyEventFacts[] = [];
+  for (let i = first - 1, seen = 0; i >= 0 && seen !== 3; i--) {
+    const bit = list[i]!.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? 1 : 2;
+    if (seen & bit) continue;
+    seen |= bit;
+    before.unshift(list[i]!);
+  }
+  const headEnd = Math.min(lo < end ? all[lo]!.start : Infinity, untilMs);
+  const out = before.length ? dutyPeriods(before, headEnd) : [];
+  for (let i = lo; i < end; i++) out.push(all[i]!);
+  const last = out[out.length - 1];
+  if (last && last.end > untilMs) out[out.length - 1] = last.special ? { status: last.status, start: last.start, end: untilMs, special: last.special } : { status: last.status, start: last.start, end: untilMs };
   return out;
 }
 

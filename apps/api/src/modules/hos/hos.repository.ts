@@ -8,8 +8,8 @@ import { likeTerm } from '../../lib/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { readSettings } from '../organizations/organizations.presenter.ts';
 import { getOrganizationSettings } from '../organizations/organizations.service.ts';
-import { hosMemoryOf, packEvents, sliceEvents, sliceFacts, type HosMemory } from './hos.events-cache.ts';
-import type { DutyEventFacts } from './hos.periods.ts';
+import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowPeriods, type DriverEvents, type HosMemory } from './hos.events-cache.ts';
+import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
 import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
@@ -184,58 +184,112 @@ export async function fleetDriversOf(db: DbOrTx, orgId: string, state: FleetStat
   return entry.rows.filter((d) => ids.has(d.id));
 }
 
-/** Drivers' active duty events (see dutyEventsOf) and the log facts of the same range. */
-export interface DriverRecords {
-  events: Map<string, DutyEventFacts[]>;
-  facts: Map<string, LogFacts>;
+/**
+ * Drivers' records of one window [fromMs, toMs): their active duty events (the last of each type
+ * before the window, then the window's), the duty periods they make, and their log facts. Built
+ * by driverRecordsOf; slices and periods are made on demand, per driver asked for.
+ */
+export class DriverRecords {
+  constructor(
+    private readonly fromMs: number,
+    private readonly toMs: number,
+    /** In-memory entries (outside a transaction), or the plain read (inside one). */
+    private readonly source: { entries: Map<string, DriverEvents> } | { plain: Map<string, DutyEventFacts[]> },
+    private readonly facts: Map<string, LogFacts>,
+  ) {}
+
+  /** The driver's events of the window, sorted by time then sequence (empty without records). */
+  eventsOf(driverId: string): DutyEventFacts[] {
+    if ('plain' in this.source) return this.source.plain.get(driverId) ?? [];
+    const e = this.source.entries.get(driverId);
+    return e ? sliceEvents(e, this.fromMs, this.toMs) : [];
+  }
+
+  /** dutyPeriods(eventsOf(driverId), untilMs), for untilMs <= toMs; from memory without a new object per period. */
+  periodsOf(driverId: string, untilMs: number): MsPeriod[] {
+    if ('plain' in this.source) return dutyPeriods(this.eventsOf(driverId), untilMs);
+    const e = this.source.entries.get(driverId);
+    return e ? windowPeriods(e, this.fromMs, Math.min(untilMs, this.toMs)) : [];
+  }
+
+  factsOf(driverId: string): LogFacts | undefined {
+    return this.facts.get(driverId);
+  }
 }
 
 /**
- * Every listed driver's (all when null) active duty-status and special-category events from `fromMs`
- * to `toMs`, plus each driver's last one of each type before `fromMs` (the status the range starts
- * in), grouped by driver and sorted by time then sequence; and their log facts (deferrals, co-driver
- * days) of the log days around the range. Outside a transaction both come from the in-memory copy of
- * each driver whose version is unchanged (hos.events-cache.ts, decisions 0098-0099): when the
- * organization's fingerprint is the one last seen no query is needed at all, otherwise one reads the
- * versions, and only changed drivers are read again. Inside a transaction (which may see its own
- * unfinished writes) they are read as readDutyEvents and logFactsOf do.
+ * Every listed driver's (all when null) records of [fromMs, toMs) (see DriverRecords): active
+ * duty-status and special-category events, the periods they make, and the log facts (deferrals,
+ * co-driver days) of the log days around the range. Outside a transaction they come from the
+ * in-memory copy of each driver whose version is unchanged (hos.events-cache.ts, decisions
+ * 0098-0099): when the organization's fingerprint is the one last seen no query is needed at all,
+ * otherwise one reads the versions, and only changed drivers are read again. Inside a transaction
+ * (which may see its own unfinished writes) they are read as readDutyEvents and logFactsOf do.
  */
 export async function driverRecordsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number, state?: FleetState): Promise<DriverRecords> {
   // A Drizzle transaction has no $client: only a pool or the embedded database gets a memory.
   const client = (db as { $client?: object }).$client;
   const [fromDate, toDate] = logDatesAround(fromMs, toMs);
   if (!client) {
-    const [events, facts] = await Promise.all([readDutyEvents(db, orgId, driverIds, fromMs, toMs), logFactsOf(db, orgId, driverIds, fromDate, toDate)]);
-    return { events, facts };
+    const [plain, facts] = await Promise.all([readDutyEvents(db, orgId, driverIds, fromMs, toMs), logFactsOf(db, orgId, driverIds, fromDate, toDate)]);
+    return new DriverRecords(fromMs, toMs, { plain }, facts);
   }
   const memory = hosMemoryOf(client);
   const versions = await versionsOf(db, orgId, driverIds, state ?? (await fleetStateOf(db, orgId)), memory);
   const cache = memory.events;
+  // Changed or missing drivers are read again from a day before the range; drivers whose memory
+  // starts too late are extended backwards, a week further than asked (fleet screens step back a day
+  // at a time: the daily list over the last two weeks reads each older day once, not every time).
   const stale: Array<{ id: string; version: number }> = [];
+  const extend = new Map<number, Array<{ id: string; entry: DriverEvents }>>();
   for (const [id, version] of versions) {
     const e = cache.get(id);
-    if (!e || e.version !== version || e.from > fromMs) stale.push({ id, version });
+    if (!e || e.version !== version) stale.push({ id, version });
+    else if (e.from > fromMs) {
+      const group = extend.get(e.from);
+      if (group) group.push({ id, entry: e });
+      else extend.set(e.from, [{ id, entry: e }]);
+    }
   }
-  // A day earlier than asked, so the log day before this one is answered from memory too.
   const loadFrom = fromMs - DAY_MS;
-  const [loadFromDate] = logDatesAround(loadFrom, loadFrom);
+  // Entries are held here as well: the cache may drop one while the caller awaits something else.
+  const entries = new Map<string, DriverEvents>();
+  const load = async (ids: string[], from: number, to: number | null) => {
+    const [factsFrom] = logDatesAround(from, from);
+    const factsTo = to === null ? '9999-12-31' : logDatesAround(to, to)[1];
+    const [read, facts] = await Promise.all([readDutyEvents(db, orgId, ids, from, to), logFactsOf(db, orgId, ids, factsFrom, factsTo)]);
+    return { read, facts };
+  };
   for (let i = 0; i < stale.length; i += 1000) {
     const chunk = stale.slice(i, i + 1000);
-    const ids = chunk.map((s) => s.id);
-    const [read, facts] = await Promise.all([readDutyEvents(db, orgId, ids, loadFrom, null), logFactsOf(db, orgId, ids, loadFromDate, '9999-12-31')]);
-    for (const s of chunk) cache.set(s.id, packEvents(read.get(s.id) ?? [], s.version, loadFrom, facts.get(s.id)));
+    const { read, facts } = await load(chunk.map((s) => s.id), loadFrom, null);
+    for (const s of chunk) {
+      const e = packEvents(read.get(s.id) ?? [], s.version, loadFrom, facts.get(s.id));
+      cache.set(s.id, e);
+      entries.set(s.id, e);
+    }
   }
-  const events = new Map<string, DutyEventFacts[]>();
+  const extendFrom = loadFrom - 7 * DAY_MS;
+  for (const [oldFrom, group] of extend) {
+    for (let i = 0; i < group.length; i += 1000) {
+      const chunk = group.slice(i, i + 1000);
+      const { read, facts } = await load(chunk.map((c) => c.id), extendFrom, oldFrom);
+      for (const { id, entry } of chunk) {
+        const e = extendEvents(entry, read.get(id) ?? [], extendFrom, facts.get(id));
+        cache.set(id, e);
+        entries.set(id, e);
+      }
+    }
+  }
   const facts = new Map<string, LogFacts>();
   for (const id of versions.keys()) {
-    const e = cache.get(id);
+    const e = entries.get(id) ?? cache.get(id);
     if (!e) continue;
-    const list = sliceEvents(e, fromMs, toMs);
-    if (list.length) events.set(id, list);
+    entries.set(id, e);
     const f = sliceFacts(e.facts, fromDate, toDate);
     if (f) facts.set(id, f);
   }
-  return { events, facts };
+  return new DriverRecords(fromMs, toMs, { entries }, facts);
 }
 
 /** The listed drivers' (all when null) HoS versions; drivers without records have none. */
@@ -264,9 +318,16 @@ async function versionsOf(db: DbOrTx, orgId: string, driverIds: string[] | null,
   return out;
 }
 
-/** Active duty events only (see driverRecordsOf). */
+/** Active duty events only (see driverRecordsOf), as a map of the drivers that have some. */
 export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
-  return (await driverRecordsOf(db, orgId, driverIds, fromMs, toMs)).events;
+  const records = await driverRecordsOf(db, orgId, driverIds, fromMs, toMs);
+  const ids = driverIds ?? (await db.select({ id: drivers.id }).from(drivers).where(eq(drivers.organizationId, orgId))).map((d) => d.id);
+  const out = new Map<string, DutyEventFacts[]>();
+  for (const id of ids) {
+    const list = records.eventsOf(id);
+    if (list.length) out.set(id, list);
+  }
+  return out;
 }
 
 /**

@@ -236,8 +236,13 @@ describe('violations and availability lists', () => {
     const left = byDrive.content.map((r) => r.availableDriveMs);
     expect(left).toEqual([...left].sort((x, y) => x - y));
     expect(new Set(left).size).toBeGreaterThan(1);
+    // By name only the page's drivers are judged: the same rows as the drive-sorted read of everyone.
+    const byId = new Map(byDrive.content.map((r) => [r.driver.id, r]));
+    for (const r of page.content) expect(r).toEqual(byId.get(r.driver.id));
     const second = (await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&size=10&page=1`), headers: a.admin })).json();
     expect(second.content).toEqual(page.content.slice(10, 20));
+    const desc = availabilityPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&size=500&sort=lastName,desc`), headers: a.admin })).json());
+    expect(desc.content.map((r) => r.driver.id)).toEqual(page.content.map((r) => r.driver.id).reverse());
     const badSort = await t.app.inject({ method: 'GET', url: org('/availability?sort=shoeSize,asc'), headers: a.admin });
     expectFieldErrors(badSort.json(), 400, { sort: 'sort must be one of lastName, availableDriveMs, cycleUsedMs' });
     expect((await t.app.inject({ method: 'GET', url: org('/availability?at=noon'), headers: a.admin })).statusCode).toBe(400);

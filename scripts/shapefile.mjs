@@ -1,12 +1,16 @@
-// A minimal ESRI shapefile reader for the data build scripts: polygon (type 5) geometries and the dBASE
-// attribute table, enough for the Census cartographic boundary files. Rings are grouped into polygons
+// A minimal ESRI shapefile reader for the data build scripts: polygon (type 5) and polyline (type 3)
+// geometries and the dBASE attribute table, enough for the Census and Natural Earth files. Rings are grouped into polygons
 // by winding (shapefile outer rings are clockwise, holes counter-clockwise), as the format defines.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Reads `<name>.shp` and `<name>.dbf` from a folder or a .zip (unpacked with `unzip` into a temporary folder). */
+/**
+ * Reads `<name>.shp` and `<name>.dbf` from a folder or a .zip (unpacked with `unzip` into a temporary
+ * folder). Returns the GeoJSON features and the sha256 of the .shp and .dbf bytes (stable across re-zips).
+ */
 export function readShapefile(path) {
   let dir = path;
   let cleanup = () => {};
@@ -19,11 +23,15 @@ export function readShapefile(path) {
     const files = listFiles(dir);
     const shp = files.find((f) => f.endsWith('.shp'));
     const dbf = files.find((f) => f.endsWith('.dbf'));
-    if (!shp || !dbf) throw new Error(`no .shp and .dbf in ${path}`);
-    const geometries = readPolygons(readFileSync(shp));
-    const records = readDbf(readFileSync(dbf));
+    if (!shp) throw new Error(`no .shp in ${path}`);
+    const shpBytes = readFileSync(shp);
+    // Without a .dbf (a copy that lost it) the features have no properties.
+    const dbfBytes = dbf ? readFileSync(dbf) : Buffer.alloc(0);
+    const geometries = readGeometries(shpBytes);
+    const records = dbf ? readDbf(dbfBytes) : geometries.map(() => ({}));
     if (geometries.length !== records.length) throw new Error('shapefile and dbf disagree on the record count');
-    return geometries.map((geometry, i) => ({ type: 'Feature', properties: records[i], geometry }));
+    const features = geometries.map((geometry, i) => ({ type: 'Feature', properties: records[i], geometry }));
+    return { features, sha256: createHash('sha256').update(shpBytes).update(dbfBytes).digest('hex') };
   } finally {
     cleanup();
   }
@@ -33,7 +41,7 @@ function listFiles(dir) {
   return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))).filter((f) => statSync(f).isFile());
 }
 
-function readPolygons(buf) {
+function readGeometries(buf) {
   const out = [];
   let pos = 100;
   while (pos < buf.length) {
@@ -42,7 +50,7 @@ function readPolygons(buf) {
     const type = buf.readInt32LE(rec);
     if (type === 0) {
       out.push(null);
-    } else if (type === 5) {
+    } else if (type === 5 || type === 3) {
       const numParts = buf.readInt32LE(rec + 36);
       const numPoints = buf.readInt32LE(rec + 40);
       const partsAt = rec + 44;
@@ -55,9 +63,9 @@ function readPolygons(buf) {
         for (let i = start; i < end; i++) ring.push([buf.readDoubleLE(pointsAt + i * 16), buf.readDoubleLE(pointsAt + i * 16 + 8)]);
         rings.push(ring);
       }
-      out.push(polygonsFromRings(rings));
+      out.push(type === 5 ? polygonsFromRings(rings) : { type: 'MultiLineString', coordinates: rings });
     } else {
-      throw new Error(`shape type ${type} is not a polygon`);
+      throw new Error(`shape type ${type} is neither a polygon nor a polyline`);
     }
     pos = rec + contentBytes;
   }

@@ -10,7 +10,7 @@
 
 /** One jurisdiction's polygons: rings of [lon, lat] pairs (closed or not; holes by even-odd rule). */
 export interface JurisdictionShape {
-  rings: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
+  rings: ReadonlyArray<ReadonlyArray<readonly number[]>>;
 }
 
 const COARSE = 0.25;
@@ -121,14 +121,16 @@ export class BoundaryIndex {
         for (let i = 0; i < ring.length; i++) {
           const a = ring[i]!;
           const b = ring[(i + 1) % ring.length]!;
-          const ax = toX(a[0]);
-          const bx = toX(b[0]);
+          const ax = toX(a[0]!);
+          const ay = a[1]!;
+          const bx = toX(b[0]!);
+          const by = b[1]!;
           this.jMinX[j] = Math.min(this.jMinX[j]!, ax);
           this.jMaxX[j] = Math.max(this.jMaxX[j]!, ax);
-          this.jMinY[j] = Math.min(this.jMinY[j]!, a[1]);
-          this.jMaxY[j] = Math.max(this.jMaxY[j]!, a[1]);
-          if (ax === bx && a[1] === b[1]) continue;
-          x1.push(ax), y1.push(a[1]), x2.push(bx), y2.push(b[1]), own.push(j);
+          this.jMinY[j] = Math.min(this.jMinY[j]!, ay);
+          this.jMaxY[j] = Math.max(this.jMaxY[j]!, ay);
+          if (ax === bx && ay === by) continue;
+          x1.push(ax), y1.push(ay), x2.push(bx), y2.push(by), own.push(j);
         }
       }
     }

@@ -77,7 +77,12 @@ const after = topo.arcs.reduce((n, a) => n + a.length, 0);
 // Quantise and delta-encode (TopoJSON's own encoding, which topojson-client decodes).
 let minX = Infinity;
 let minY = Infinity;
-for (const arc of topo.arcs) for (const [x, y] of arc) (minX = Math.min(minX, x)), (minY = Math.min(minY, y));
+for (const arc of topo.arcs) {
+  for (const [x, y] of arc) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+  }
+}
 const tx = Math.floor(minX);
 const ty = Math.floor(minY);
 topo.transform = { scale: [SCALE, SCALE], translate: [tx, ty] };
@@ -139,7 +144,10 @@ function simplifyArc(arc, tolM) {
     let worstD = tol2;
     for (let i = first + 1; i < last; i++) {
       const d = segDist2(xs, ys, first, last, i);
-      if (d > worstD) (worst = i), (worstD = d);
+      if (d > worstD) {
+        worst = i;
+        worstD = d;
+      }
     }
     if (worst >= 0) {
       keep[worst] = 1;

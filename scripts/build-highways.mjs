@@ -284,7 +284,10 @@ function simplify(line, tolM) {
     for (let i = a + 1; i < b; i++) {
       const t = len2 ? Math.max(0, Math.min(1, ((xs[i] - xs[a]) * dx + (ys[i] - ys[a]) * dy) / len2)) : 0;
       const d = (xs[a] + t * dx - xs[i]) ** 2 + (ys[a] + t * dy - ys[i]) ** 2;
-      if (d > worstD) (worst = i), (worstD = d);
+      if (d > worstD) {
+        worst = i;
+        worstD = d;
+      }
     }
     if (worst >= 0) {
       keep[worst] = 1;

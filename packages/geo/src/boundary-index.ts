@@ -130,7 +130,11 @@ export class BoundaryIndex {
           this.jMinY[j] = Math.min(this.jMinY[j]!, ay);
           this.jMaxY[j] = Math.max(this.jMaxY[j]!, ay);
           if (ax === bx && ay === by) continue;
-          x1.push(ax), y1.push(ay), x2.push(bx), y2.push(by), own.push(j);
+          x1.push(ax);
+          y1.push(ay);
+          x2.push(bx);
+          y2.push(by);
+          own.push(j);
         }
       }
     }

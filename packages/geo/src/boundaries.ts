@@ -19,25 +19,29 @@ export interface BoundaryProps {
 export { BOUNDARIES_SOURCE };
 
 interface Loaded {
-  features: Array<Feature<Polygon | MultiPolygon, BoundaryProps>>;
+  /** Code and country of each jurisdiction, in the index's order (its numbers index this list). */
+  props: BoundaryProps[];
   index: BoundaryIndex;
 }
 
 let loaded: Loaded | null = null;
 
-/** Parses the TopoJSON and builds the index on first use (about 0.7 s, 20 MB), then keeps both. */
-export function bundledBoundaries(): Loaded {
-  if (loaded) return loaded;
+/** The bundled boundaries as GeoJSON features (decoded on each call: callers keep what they need). */
+export function boundaryFeatures(): Array<Feature<Polygon | MultiPolygon, BoundaryProps>> {
   const topology = JSON.parse(BOUNDARIES_TOPOJSON) as Topology;
   const collection = topology.objects.jurisdictions as GeometryCollection<{ c: Country }>;
   const fc = feature(topology, collection) as FeatureCollection<Polygon | MultiPolygon, { c: Country }>;
-  const features = fc.features.map((f) => ({
-    type: 'Feature' as const,
-    id: f.id,
-    geometry: f.geometry,
-    properties: { code: String(f.id), country: f.properties.c },
-  }));
+  return fc.features.map((f) => ({ type: 'Feature' as const, id: f.id, geometry: f.geometry, properties: { code: String(f.id), country: f.properties.c } }));
+}
+
+/**
+ * Parses the TopoJSON and builds the index on first use (0.5-0.9 s), then keeps the index (~25 MB) and
+ * lets the GeoJSON go.
+ */
+export function bundledBoundaries(): Loaded {
+  if (loaded) return loaded;
+  const features = boundaryFeatures();
   const index = new BoundaryIndex(features.map((f) => ({ rings: f.geometry.type === 'Polygon' ? f.geometry.coordinates : f.geometry.coordinates.flat() })));
-  loaded = { features, index };
+  loaded = { props: features.map((f) => f.properties), index };
   return loaded;
 }

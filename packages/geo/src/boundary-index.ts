@@ -18,7 +18,6 @@ const SUB = 10;
 const FINE = COARSE / SUB;
 const STRIP = 0.02;
 const NONE = -1;
-const EDGES_HERE = -2;
 const DX = [-1, 1, 0, 0];
 const DY = [0, 0, -1, 1];
 
@@ -93,11 +92,12 @@ export class BoundaryIndex {
   private readonly stripEdges: Int32Array;
   /** Coarse cell: jurisdiction ≥ 0, NONE, or −2 − block for a cell with edges. */
   private readonly coarse: Int32Array;
-  /** Subcells of the blocks (100 each): jurisdiction ≥ 0, NONE, or EDGES_HERE. */
+  /** Subcells of the blocks (100 each): jurisdiction ≥ 0, NONE, or −2 − k for the k-th subcell with edges. */
   private readonly fine: Int32Array;
   /** The coarse cell of each block. */
   private readonly blockCell: Int32Array;
-  private readonly fineStart: Int32Array;
+  /** Per subcell with edges (k): its slice of fineEdges. */
+  private readonly edgeStart: Int32Array;
   private readonly fineEdges: Int32Array;
   private readonly candStart!: Int32Array;
   private readonly cand!: Int32Array;
@@ -255,35 +255,43 @@ export class BoundaryIndex {
     const fineCount = new Int32Array(fineCells + 1);
     for (let k = 0; k < cellEdge.length; k += 2) fineCount[fineIndex(cellEdge.data[k]!) + 1]!++;
     for (let f = 0; f < fineCells; f++) fineCount[f + 1]! += fineCount[f]!;
-    this.fineStart = fineCount.slice();
+    // Subcells with edges are numbered k = 0, 1, …; only they get edge and candidate lists.
+    this.fine = new Int32Array(fineCells).fill(NONE);
+    const edgeCells = new IntList();
+    for (let f = 0; f < fineCells; f++) {
+      if (fineCount[f + 1]! > fineCount[f]!) {
+        this.fine[f] = -2 - edgeCells.length;
+        edgeCells.push(f);
+      }
+    }
+    const withEdges = edgeCells.length;
+    this.edgeStart = new Int32Array(withEdges + 1);
+    for (let k = 0; k < withEdges; k++) this.edgeStart[k + 1] = fineCount[edgeCells.data[k]! + 1]!;
     this.fineEdges = new Int32Array(fineCount[fineCells]!);
     const at = fineCount.slice();
     for (let k = 0; k < cellEdge.length; k += 2) this.fineEdges[at[fineIndex(cellEdge.data[k]!)]!++] = cellEdge.data[k + 1]!;
 
     // Cells and subcells without edges: each connected group lies in one jurisdiction (or none), so one
     // point test per group classifies it.
-    this.fine = new Int32Array(fineCells).fill(NONE);
-    for (let f = 0; f < fineCells; f++) if (this.fineStart[f + 1]! > this.fineStart[f]!) this.fine[f] = EDGES_HERE;
     this.classifyGroups(nearBlock);
 
     // Candidates of the subcells with edges: the owners of their edges, and the jurisdiction holding the
     // whole subcell when it owns none of them (a Census state under a 1:50m Canadian outline's edge).
-    const candStart = new Int32Array(fineCells + 1);
+    const candStart = new Int32Array(withEdges + 1);
     const cand = new IntList();
     const here: number[] = [];
-    for (let f = 0; f < fineCells; f++) {
-      if (this.fine[f] === EDGES_HERE) {
-        here.length = 0;
-        for (let k = this.fineStart[f]!; k < this.fineStart[f + 1]!; k++) {
-          const j = this.owner[this.fineEdges[k]!]!;
-          if (!here.includes(j)) here.push(j);
-        }
-        const [cx, cy] = this.fineCentre(f);
-        for (const j of nearBlock[Math.floor(f / (SUB * SUB))]!) if (!here.includes(j) && this.inside(j, cx, cy)) here.push(j);
-        here.sort((a, b) => a - b);
-        for (const j of here) cand.push(j);
+    for (let k = 0; k < withEdges; k++) {
+      const f = edgeCells.data[k]!;
+      here.length = 0;
+      for (let i = this.edgeStart[k]!; i < this.edgeStart[k + 1]!; i++) {
+        const j = this.owner[this.fineEdges[i]!]!;
+        if (!here.includes(j)) here.push(j);
       }
-      candStart[f + 1] = cand.length;
+      const [cx, cy] = this.fineCentre(f);
+      for (const j of nearBlock[Math.floor(f / (SUB * SUB))]!) if (!here.includes(j) && this.inside(j, cx, cy)) here.push(j);
+      here.sort((a, b) => a - b);
+      for (const j of here) cand.push(j);
+      candStart[k + 1] = cand.length;
     }
     this.candStart = candStart;
     this.cand = cand.data.slice(0, cand.length);
@@ -337,7 +345,7 @@ export class BoundaryIndex {
       const near = nearBlock[-2 - v]!;
       done.fill(0);
       for (let s0 = 0; s0 < SUB * SUB; s0++) {
-        if (done[s0] || this.fine[base + s0] === EDGES_HERE) continue;
+        if (done[s0] || this.fine[base + s0]! < NONE) continue;
         group.length = 0;
         stack.push(s0);
         done[s0] = 1;
@@ -351,7 +359,7 @@ export class BoundaryIndex {
             const ny = y + DY[d]!;
             if (nx < 0 || ny < 0 || nx >= SUB || ny >= SUB) continue;
             const k = ny * SUB + nx;
-            if (!done[k] && this.fine[base + k] !== EDGES_HERE) {
+            if (!done[k] && this.fine[base + k]! >= NONE) {
               done[k] = 1;
               stack.push(k);
             }
@@ -406,7 +414,7 @@ export class BoundaryIndex {
     const f = (-2 - v) * SUB * SUB + Math.min(SUB - 1, Math.floor((gy - cy) * SUB)) * SUB + Math.min(SUB - 1, Math.floor((gx - cx) * SUB));
     const w = this.fine[f]!;
     if (w >= NONE) return w;
-    for (let k = this.candStart[f]!, end = this.candStart[f + 1]!; k < end; k++) {
+    for (let k = this.candStart[-2 - w]!, end = this.candStart[-1 - w]!; k < end; k++) {
       const j = this.cand[k]!;
       if (this.inside(j, x, lat)) return j;
     }
@@ -451,8 +459,9 @@ export class BoundaryIndex {
         if (gx < 0 || gx >= this.cols * SUB) continue;
         const v = this.coarse[Math.floor(gy / SUB) * this.cols + Math.floor(gx / SUB)]!;
         if (v >= NONE) continue;
-        const f = (-2 - v) * SUB * SUB + (gy % SUB) * SUB + (gx % SUB);
-        for (let k = this.fineStart[f]!, end = this.fineStart[f + 1]!; k < end; k++) {
+        const w = this.fine[(-2 - v) * SUB * SUB + (gy % SUB) * SUB + (gx % SUB)]!;
+        if (w >= NONE) continue;
+        for (let k = this.edgeStart[-2 - w]!, end = this.edgeStart[-1 - w]!; k < end; k++) {
           const e = this.fineEdges[k]!;
           const ax = (this.ex1[e]! - x) * kx;
           const ay = (this.ey1[e]! - lat) * ky;
@@ -494,8 +503,9 @@ export class BoundaryIndex {
       if (gx < 0 || gy < 0 || gx >= this.cols * SUB || gy >= this.rows * SUB) continue;
       const v = this.coarse[Math.floor(gy / SUB) * this.cols + Math.floor(gx / SUB)]!;
       if (v >= NONE) continue;
-      const f = (-2 - v) * SUB * SUB + (gy % SUB) * SUB + (gx % SUB);
-      for (let i = this.fineStart[f]!, end = this.fineStart[f + 1]!; i < end; i++) {
+      const w = this.fine[(-2 - v) * SUB * SUB + (gy % SUB) * SUB + (gx % SUB)]!;
+      if (w >= NONE) continue;
+      for (let i = this.edgeStart[-2 - w]!, end = this.edgeStart[-1 - w]!; i < end; i++) {
         const t = segmentHit(ax, aLat, dx, dy, this.ex1[this.fineEdges[i]!]!, this.ey1[this.fineEdges[i]!]!, this.ex2[this.fineEdges[i]!]!, this.ey2[this.fineEdges[i]!]!);
         if (t >= 0) out.push(t);
       }

@@ -3,18 +3,26 @@ import type { BoundaryIndex } from './boundary-index.ts';
 import { lineLengthM } from './geodesic.ts';
 import { indexedJurisdictions, SNAP_M } from './jurisdictions.ts';
 
-// IFTA distance per jurisdiction from a vehicle's fixes (issue 17, reference section 5.3,
-// docs/decisions/0102). Shape for the API, which runs it as positions arrive:
-//
-//   per vehicle, keep the last fix already counted; for each new fix b (in time order):
-//     const split = splitPair(last, b);            // pure, one pair of consecutive fixes
-//     addPair(dayTotals, last, b, split);          // fold into the vehicle-day's running totals
-//   cut a pair at midnight with interpolateFix(a, b, midnight) so each day gets its own part;
-//   a late or corrected fix re-runs splitByJurisdiction over that vehicle-day (86,400 fixes in ~30 ms).
-//
-// Everything is metres and milliseconds; the straight line between two fixes is taken as straight in
-// longitude and latitude (the same line the border crossings are found on), its length measured on the
-// WGS84 ellipsoid.
+/**
+ * IFTA distance per jurisdiction from a vehicle's fixes (issue 17, reference section 5.3,
+ * docs/decisions/0102). The shape the API runs as positions arrive:
+ *
+ * ```ts
+ * // per vehicle and day, keep the running totals and the last fix already counted
+ * const totals = emptyDistances();                 // or the stored day's totals
+ * for (const b of newFixesInTimeOrder) {
+ *   addPair(totals, last, b, splitPair(last, b));  // pure split of one pair, folded in
+ *   last = b;
+ * }
+ * // a pair spanning midnight: cut it with interpolateFix(last, b, midnight), one part per day
+ * // late or corrected fixes: re-run splitByJurisdiction(dayFixes) for that day (~20 ms at 1 Hz)
+ * ```
+ *
+ * Metres and milliseconds throughout. The line between two fixes is taken as straight in longitude
+ * and latitude (the same line the border crossings are found on) and measured on the WGS84 ellipsoid.
+ *
+ * @packageDocumentation
+ */
 
 /** A position as stored: time (ms), place, speed (km/h) and, when the device reports one, odometer (m). */
 export interface TrackFix {

@@ -1,5 +1,5 @@
 import type { FeatureCollection, MultiPolygon, Polygon } from 'geojson';
-import { BOUNDARIES_SOURCE, bundledBoundaries, type BoundaryProps, type Country } from './boundaries.ts';
+import { BOUNDARIES_SOURCE, boundaryFeatures, bundledBoundaries, type BoundaryProps, type Country } from './boundaries.ts';
 
 export type { Country };
 
@@ -27,17 +27,17 @@ export const SNAP_M = 2000;
 
 /**
  * US states (with DC), Canadian provinces and territories, and Mexico as GeoJSON, from the bundled
- * boundaries (Census 1:500k, Natural Earth 1:50m). Loaded on first use and kept.
+ * boundaries (Census 1:500k, Natural Earth 1:50m). Decoded on each call (~0.2 s): keep the result.
  */
 export function jurisdictionOutlines(): FeatureCollection<Polygon | MultiPolygon, BoundaryProps> {
-  return { type: 'FeatureCollection', features: bundledBoundaries().features };
+  return { type: 'FeatureCollection', features: boundaryFeatures() };
 }
 
 let byIndex: Jurisdiction[] | null = null;
 
 /** Jurisdictions in the order of the boundary index (its numbers index this list). */
 export function indexedJurisdictions(): readonly Jurisdiction[] {
-  byIndex ??= bundledBoundaries().features.map((f) => ({ code: f.properties.code, country: f.properties.country, ifta: IFTA_JURISDICTIONS.has(f.properties.code) }));
+  byIndex ??= bundledBoundaries().props.map((p) => ({ code: p.code, country: p.country, ifta: IFTA_JURISDICTIONS.has(p.code) }));
   return byIndex;
 }
 

@@ -2,7 +2,7 @@
 // (docs/decisions/0101). Two grids: 0.25° cells, and inside every cell a boundary passes through, 10×10
 // subcells of 0.025° (about 2.8 km). A cell or subcell no edge touches lies wholly in one jurisdiction
 // (or in none) and answers at once; a subcell with edges lists its candidate jurisdictions, each tested
-// by a ray cast over that jurisdiction's edges in one 0.02° latitude strip. brute-force references
+// by a ray cast over that jurisdiction's edges in one 0.02° latitude strip. Brute-force references
 // (locateBruteForce, crossingsBruteForce) stay beside it and the tests compare them on random input.
 //
 // Coordinates are x = longitude, y = latitude, except that east longitudes (the Aleutians west of the
@@ -422,8 +422,8 @@ export class BoundaryIndex {
   }
 
   /**
-   * True when the point's whole subcell (or cell) lies in one jurisdiction: a short segment between two
-   * points of the same such cell crosses no border.
+   * A key of the cell or subcell holding the point when no boundary passes through it, else −1: a
+   * segment between two points with the same key (≥ 0) crosses no border.
    */
   uniformCellKey(lat: number, lon: number): number {
     const x = toX(lon);

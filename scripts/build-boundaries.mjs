@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { feature } from 'topojson-client';
 import { topology } from 'topojson-server';
+import { simplifyPath } from './douglas-peucker.mjs';
 import { readShapefile } from './shapefile.mjs';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '../packages/geo/src/boundaries-data.ts');
@@ -71,7 +72,7 @@ for (const g of topo.objects.jurisdictions.geometries) {
   walk(g.arcs);
   for (const i of seen) owners[i]++;
 }
-topo.arcs = topo.arcs.map((arc, i) => simplifyArc(arc, owners[i] > 1 ? toleranceM : coastToleranceM));
+topo.arcs = topo.arcs.map((arc, i) => simplifyPath(arc, owners[i] > 1 ? toleranceM : coastToleranceM));
 const after = topo.arcs.reduce((n, a) => n + a.length, 0);
 
 // Quantise and delta-encode (TopoJSON's own encoding, which topojson-client decodes).
@@ -110,62 +111,3 @@ writeFileSync(
     `export const BOUNDARIES_TOPOJSON = '${json}';\n`,
 );
 console.log(`${features.length} jurisdictions, ${topo.arcs.length} arcs, ${before} -> ${after} vertices at ${toleranceM} m / ${coastToleranceM} m, ${(json.length / 1024).toFixed(0)} kB -> ${OUT}`);
-
-/** Douglas-Peucker on one arc in a local equirectangular projection (metres); closed arcs keep 4 points. */
-function simplifyArc(arc, tolM) {
-  const n = arc.length;
-  if (n <= 2) return arc;
-  const k = 111_319.49 * Math.cos((arc[0][1] * Math.PI) / 180);
-  const xs = arc.map((p) => p[0] * k);
-  const ys = arc.map((p) => p[1] * 110_574);
-  const keep = new Uint8Array(n);
-  keep[0] = 1;
-  keep[n - 1] = 1;
-  const closed = arc[0][0] === arc[n - 1][0] && arc[0][1] === arc[n - 1][1];
-  const stack = [];
-  if (closed) {
-    // A ring stored as one arc: seed the split with the two points farthest from its start.
-    let far = 1;
-    for (let i = 1; i < n - 1; i++) if (dist2(xs, ys, 0, i) > dist2(xs, ys, 0, far)) far = i;
-    let other = far === 1 ? 2 : 1;
-    for (let i = 1; i < n - 1; i++) if (i !== far && segDist2(xs, ys, 0, far, i) > segDist2(xs, ys, 0, far, other)) other = i;
-    keep[far] = 1;
-    if (other < n - 1) keep[other] = 1;
-    const cuts = [0, far, other, n - 1].filter((v, i, a) => a.indexOf(v) === i && v < n).sort((a, b) => a - b);
-    for (let i = 1; i < cuts.length; i++) stack.push(cuts[i - 1], cuts[i]);
-  } else {
-    stack.push(0, n - 1);
-  }
-  const tol2 = tolM * tolM;
-  while (stack.length) {
-    const last = stack.pop();
-    const first = stack.pop();
-    let worst = -1;
-    let worstD = tol2;
-    for (let i = first + 1; i < last; i++) {
-      const d = segDist2(xs, ys, first, last, i);
-      if (d > worstD) {
-        worst = i;
-        worstD = d;
-      }
-    }
-    if (worst >= 0) {
-      keep[worst] = 1;
-      stack.push(first, worst, worst, last);
-    }
-  }
-  return arc.filter((_, i) => keep[i]);
-}
-
-function dist2(xs, ys, a, b) {
-  return (xs[a] - xs[b]) ** 2 + (ys[a] - ys[b]) ** 2;
-}
-
-function segDist2(xs, ys, a, b, p) {
-  const dx = xs[b] - xs[a];
-  const dy = ys[b] - ys[a];
-  const len2 = dx * dx + dy * dy;
-  let t = len2 === 0 ? 0 : ((xs[p] - xs[a]) * dx + (ys[p] - ys[a]) * dy) / len2;
-  t = Math.max(0, Math.min(1, t));
-  return (xs[a] + t * dx - xs[p]) ** 2 + (ys[a] + t * dy - ys[p]) ** 2;
-}

@@ -14,6 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { simplifyPath } from './douglas-peucker.mjs';
 import { readShapefile } from './shapefile.mjs';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '../packages/geo/src/highways-data.ts');
@@ -157,7 +158,7 @@ const { CITIES, ROADS } = await import('../apps/api/src/seed/simulator/network.t
 const used = corridors(connected, ROADS.map(([a, b]) => [CITIES[a], CITIES[b]]));
 const kept = connected.filter((_, i) => used.has(i));
 
-const simplified = kept.map((p) => simplify(p, toleranceM));
+const simplified = kept.map((p) => simplifyPath(p, toleranceM));
 const before = pieces.reduce((n, p) => n + p.length, 0);
 const after = simplified.reduce((n, p) => n + p.length, 0);
 const text = simplified
@@ -262,37 +263,4 @@ function project(p, a, b) {
   const len2 = dx * dx + dy * dy;
   const t = len2 ? Math.max(0, Math.min(1, (((p[0] - a[0]) * k) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
   return { t, point: t === 0 ? a : t === 1 ? b : [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] };
-}
-
-/** Douglas-Peucker in a local equirectangular projection (metres), ends kept. */
-function simplify(line, tolM) {
-  if (line.length <= 2) return line;
-  const k = 111_320 * Math.cos((line[0][1] * Math.PI) / 180);
-  const xs = line.map((p) => p[0] * k);
-  const ys = line.map((p) => p[1] * 110_574);
-  const keep = new Uint8Array(line.length);
-  keep[0] = keep[line.length - 1] = 1;
-  const stack = [0, line.length - 1];
-  while (stack.length) {
-    const b = stack.pop();
-    const a = stack.pop();
-    let worst = -1;
-    let worstD = tolM * tolM;
-    const dx = xs[b] - xs[a];
-    const dy = ys[b] - ys[a];
-    const len2 = dx * dx + dy * dy;
-    for (let i = a + 1; i < b; i++) {
-      const t = len2 ? Math.max(0, Math.min(1, ((xs[i] - xs[a]) * dx + (ys[i] - ys[a]) * dy) / len2)) : 0;
-      const d = (xs[a] + t * dx - xs[i]) ** 2 + (ys[a] + t * dy - ys[i]) ** 2;
-      if (d > worstD) {
-        worst = i;
-        worstD = d;
-      }
-    }
-    if (worst >= 0) {
-      keep[worst] = 1;
-      stack.push(a, worst, worst, b);
-    }
-  }
-  return line.filter((_, i) => keep[i]);
 }

@@ -181,17 +181,19 @@ describe('a ferry across Lake Michigan', () => {
 });
 
 describe('a route along a state line', () => {
-  /** Latitude of the CO-WY line at a longitude, by bisection to a centimetre. */
-  function borderLat(lon: number): number {
-    let lo = 40.9;
-    let hi = 41.1;
-    while (hi - lo > 1e-7) {
+  /** Where `inFirst` turns false between lo and hi, by bisection to about a centimetre. */
+  function edgeBetween(lo: number, hi: number, inFirst: (v: number) => boolean): number {
+    while (Math.abs(hi - lo) > 1e-7) {
       const mid = (lo + hi) / 2;
-      if (jurisdictionAt(mid, lon)?.code === 'CO') lo = mid;
+      if (inFirst(mid)) lo = mid;
       else hi = mid;
     }
     return (lo + hi) / 2;
   }
+  /** Latitude of the CO-WY line at a longitude. */
+  const borderLat = (lon: number) => edgeBetween(40.9, 41.1, (lat) => jurisdictionAt(lat, lon)?.code === 'CO');
+  /** Longitude of the TX-AR line (State Line Avenue, Texarkana) at a latitude. */
+  const stateLineLon = (lat: number) => edgeBetween(-94.06, -94.03, (lon) => jurisdictionAt(lat, lon)?.code === 'TX');
 
   it('keeps a truck 20 m inside Colorado along the Wyoming line wholly in Colorado', () => {
     const track: TrackFix[] = [];
@@ -203,18 +205,6 @@ describe('a route along a state line', () => {
     expect(Object.keys(result.byJurisdiction)).toEqual(['CO']);
     expect(result.crossings).toEqual([]);
   });
-
-  /** Longitude of the TX-AR line (State Line Avenue, Texarkana) at a latitude. */
-  function stateLineLon(lat: number): number {
-    let lo = -94.06;
-    let hi = -94.03;
-    while (hi - lo > 1e-7) {
-      const mid = (lo + hi) / 2;
-      if (jurisdictionAt(lat, mid)?.code === 'TX') lo = mid;
-      else hi = mid;
-    }
-    return (lo + hi) / 2;
-  }
 
   it('splits a zigzag along State Line Avenue, Texarkana, as dense sampling does', () => {
     // A fix a second, wandering 15 m either side of the TX-AR line.

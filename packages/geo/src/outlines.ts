@@ -2,8 +2,9 @@ import type { Feature, FeatureCollection, MultiPolygon, Polygon } from 'geojson'
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 
-// Browser-safe (no Node imports): the web's offline base map and the server's jurisdiction
-// lookup draw from the same Natural Earth data, so what the map shows is what IFTA counts.
+// Browser-safe (no Node imports): the web's offline base map draws these Natural Earth 1:50m outlines
+// (1 MB). The server's jurisdiction lookup and IFTA split use the finer Census 1:500k state lines
+// (boundaries.ts, docs/decisions/0100), so near a border the map's line can sit up to ~1 km off.
 
 export interface OutlineProps {
   /** Postal code: TX, ON, DC… */

@@ -1,6 +1,10 @@
+import { highwayRoute } from '@fleet/geo/highways';
+import type { LatLon } from '@fleet/geo';
+
 // A coarse US interstate network: cities joined where an interstate runs between them. Trucks
-// drive these edges, so their tracks follow real corridors and cross state lines where the
-// highways do. Coordinates are the cities' centres.
+// choose their way over these links, and drive each link along the bundled road geometry
+// (roadGeometry: Natural Earth roads, @fleet/geo/highways), so their tracks follow the real roads
+// and cross state lines where the highways do. Coordinates are the cities' centres.
 
 export interface City {
   name: string;
@@ -81,3 +85,21 @@ export const ROADS: ReadonlyArray<[string, string]> = [
   ['STL', 'CHI'], ['CHI', 'MKE'], ['MKE', 'MSP'], ['CHI', 'DSM'], ['DSM', 'OMA'], ['DSM', 'MSP'], ['OMA', 'MKC'], ['DET', 'CHI'],
   ['MKC', 'DSM'],
 ];
+
+const geometry = new Map<string, readonly LatLon[]>();
+
+/**
+ * The road polyline of the link from city `a` to city `b` (codes of CITIES), from one centre to the
+ * other over the bundled roads; computed once per link and kept.
+ */
+export function roadGeometry(a: string, b: string): readonly LatLon[] {
+  const key = `${a}-${b}`;
+  let line = geometry.get(key);
+  if (!line) {
+    const from = CITIES[a]!;
+    const to = CITIES[b]!;
+    line = Object.freeze(highwayRoute({ lat: from.lat, lon: from.lon }, { lat: to.lat, lon: to.lon }));
+    geometry.set(key, line);
+  }
+  return line;
+}

@@ -4,7 +4,8 @@ import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers
 import { rowsOf } from '../../modules/positions/sql-rows.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks } from './demo-fleet.ts';
 import { osmandQuery } from './poster.ts';
-import { ROADS } from './network.ts';
+import { distanceM, pathLengthM, type LatLon } from '@fleet/geo';
+import { CITIES, roadGeometry, ROADS } from './network.ts';
 import { roadPath, TruckPlan } from './truck-plan.ts';
 
 const DAY = 86_400_000;
@@ -60,6 +61,34 @@ describe('truck plan', () => {
       expect(ROADS.some(([a, b]) => (a === path[i - 1] && b === path[i]) || (b === path[i - 1] && a === path[i]))).toBe(true);
     }
     expect(roadPath('CHI', 'CHI')).toEqual(['CHI']);
+  });
+
+  it('drives each link along its road polyline, not the straight line between the cities', () => {
+    // Every driving position lies on the road geometry of some link (either direction).
+    const k = Math.cos((40 * Math.PI) / 180);
+    const offM = (p: LatLon, a: LatLon, b: LatLon): number => {
+      const dx = (b.lon - a.lon) * k;
+      const dy = b.lat - a.lat;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 > 0 ? Math.max(0, Math.min(1, ((p.lon - a.lon) * k * dx + (p.lat - a.lat) * dy) / len2)) : 0;
+      return Math.hypot((a.lon + t * (b.lon - a.lon) - p.lon) * k, a.lat + t * dy - p.lat) * 111_000;
+    };
+    const pieces = ROADS.flatMap(([a, b]) => [roadGeometry(a, b), roadGeometry(b, a)]).flatMap((g) => g.slice(1).map((q, i) => [g[i]!, q] as const));
+    const plan = new TruckPlan(11);
+    let driving = 0;
+    for (let t = now - 3 * DAY; t < now; t += 1_800_000) {
+      const s = plan.stateAt(t);
+      if (s.kind !== 'DRIVE') continue;
+      driving++;
+      expect(Math.min(...pieces.map(([a, b]) => offM(s, a, b)))).toBeLessThan(5);
+    }
+    expect(driving).toBeGreaterThan(20);
+    // The road from Los Angeles to Barstow (I-15 over Cajon Pass) is longer than the chord and leaves it.
+    const road = roadGeometry('LAX', 'BAR');
+    const chord = distanceM(CITIES.LAX!, CITIES.BAR!);
+    expect(pathLengthM(road) / chord).toBeGreaterThan(1.03);
+    expect(pathLengthM(road) / chord).toBeLessThan(1.4);
+    expect(Math.max(...road.map((p) => offM(p, CITIES.LAX!, CITIES.BAR!)))).toBeGreaterThan(5000);
   });
 
   it('posts what a Traccar Client would: knots, epoch seconds, ignition and odometer', () => {

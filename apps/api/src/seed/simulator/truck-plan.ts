@@ -1,5 +1,5 @@
 import { bearingDeg, distanceM, type LatLon } from '@fleet/geo';
-import { CITIES, ROADS } from './network.ts';
+import { CITIES, roadGeometry, ROADS } from './network.ts';
 
 // A demo truck's life as a sequence of segments (drive, idle, park) generated from a seeded random
 // stream starting at a fixed epoch. Any instant's state is found by walking segments, not seconds,
@@ -149,9 +149,7 @@ export class TruckPlan {
       path = dest === this.city ? [this.city] : roadPath(this.city, dest);
     }
     for (let i = 1; i < path.length; i++) {
-      const a = CITIES[path[i - 1]!]!;
-      const b = CITIES[path[i]!]!;
-      this.driveLeg({ lat: a.lat, lon: a.lon }, { lat: b.lat, lon: b.lon });
+      this.driveLeg(roadGeometry(path[i - 1]!, path[i]!));
       this.city = path[i]!;
     }
     // Unload and load: some idling at the dock, then parked.
@@ -161,44 +159,57 @@ export class TruckPlan {
     this.push('PARK', this.here(), this.here(), (1 + this.random() * 2) * HOUR, 0, 'load');
   }
 
-  /** Drives a city-to-city leg in pieces between breaks; the road bows a little off the straight line. */
-  private driveLeg(a: LatLon, b: LatLon): void {
-    const total = distanceM(a, b);
-    const bow = (this.random() - 0.5) * 0.12;
-    const at = (f: number): LatLon => {
-      const off = bow * Math.sin(Math.PI * f);
-      return { lat: a.lat + (b.lat - a.lat) * f - (b.lon - a.lon) * off * 0.5, lon: a.lon + (b.lon - a.lon) * f + (b.lat - a.lat) * off };
-    };
-    // Pieces of at most ~20 minutes so the bowed road is drawn as a curve.
-    let done = 0;
-    while (done < total - 1) {
-      const speed = 92 + this.random() * 14;
+  /**
+   * Drives a city-to-city leg along its road polyline, in straight pieces that end at the road's
+   * vertices, every ~20 minutes (a new cruise speed) and where a break, fuel stop or rest falls.
+   */
+  private driveLeg(road: readonly LatLon[]): void {
+    let vertex = 1;
+    let from = road[0]!;
+    let speed = 0;
+    let stretchMs = Infinity;
+    while (vertex < road.length) {
+      if (stretchMs >= 1_200_000) {
+        speed = 92 + this.random() * 14;
+        stretchMs = 0;
+      }
       const mps = speed / 3.6;
+      const target = road[vertex]!;
+      const toVertex = distanceM(from, target);
       const untilBreak = Math.max(60_000, 4 * HOUR - this.drivenSinceBreak);
       // 10 hours of driving a shift (the ELD adds 5 minutes of each stop) within 12 of the window.
       const untilRest = Math.max(60_000, Math.min(DRIVE_PER_SHIFT - this.drivenToday, 12 * HOUR - (this.clock - this.shiftStart)));
       const untilFuel = Math.max(1000, 1_000_000 - this.sinceFuelM);
-      const pieceM = Math.min(total - done, mps * 1200, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
-      const from = at(done / total);
-      const to = at((done + pieceM) / total);
+      const pieceM = Math.min(toVertex, mps * (1_200_000 - stretchMs) / 1000, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
+      const f = toVertex > 0 ? pieceM / toVertex : 1;
+      const to = f >= 1 - 1e-9 ? target : { lat: from.lat + (target.lat - from.lat) * f, lon: from.lon + (target.lon - from.lon) * f };
+      if (to === target) vertex++;
+      if (pieceM <= 0) {
+        from = to;
+        continue;
+      }
       const ms = (pieceM / mps) * 1000;
       this.push('DRIVE', from, to, ms, speed);
-      done += pieceM;
+      from = to;
+      stretchMs += ms;
       this.drivenSinceBreak += ms;
       this.drivenToday += ms;
       this.sinceFuelM += pieceM;
       if (this.drivenToday >= DRIVE_PER_SHIFT - 1000 || this.clock - this.shiftStart >= 12 * HOUR - 1000) {
         this.rest(to);
+        stretchMs = Infinity;
       } else if (this.sinceFuelM >= 1_000_000 - 1) {
         this.push('IDLE', to, to, (8 + this.random() * 7) * 60_000, 0, 'fuel');
         this.push('PARK', to, to, (10 + this.random() * 15) * 60_000, 0, 'fuel');
         this.sinceFuelM = 0;
         this.drivenSinceBreak = 0;
+        stretchMs = Infinity;
       } else if (this.drivenSinceBreak >= 4 * HOUR - 1000) {
         this.push('IDLE', to, to, 3 * 60_000, 0, 'break');
         // 35 minutes parked: with the 5 minutes the ELD still counts as driving, 30 off the wheel.
         this.push('PARK', to, to, 35 * 60_000, 0, 'break');
         this.drivenSinceBreak = 0;
+        stretchMs = Infinity;
       }
     }
   }

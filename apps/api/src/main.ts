@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { seed } from './seed/seed.ts';
+import { scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { startDemoFleet } from './seed/simulator/start.ts';
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   await app.database.exclusive(() => seed(app.db, config, (msg) => console.log(msg)));
   // Daily on every instance; each day's run is claimed by exactly one of them.
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
+  // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
+  const stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let simulator: { stop(): void } | null = null;
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     simulator?.stop();
     // A purge under way stops before its next batch (each is its own short transaction).
     const purgeStopped = stopPurge();
+    stopMaintenance();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.

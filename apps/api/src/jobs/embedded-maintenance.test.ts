@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../test/helpers.ts';
+import { rowsOf } from '../modules/positions/sql-rows.ts';
+import { dueTables, runEmbeddedMaintenance } from './embedded-maintenance.ts';
+
+describe('dueTables', () => {
+  it("follows autovacuum's default thresholds", () => {
+    const t = (over: Partial<Parameters<typeof dueTables>[0][number]>) => ({ relname: 'x', live: 1000, modified: 0, dead: 0, analyzed: true, ...over });
+    expect(dueTables([t({})])).toEqual([]);
+    expect(dueTables([t({ modified: 150 })])).toEqual([]);
+    expect(dueTables([t({ modified: 151 })])).toEqual([{ table: 'x', vacuum: false }]);
+    expect(dueTables([t({ dead: 251 })])).toEqual([{ table: 'x', vacuum: true }]);
+    expect(dueTables([t({ analyzed: false })])).toEqual([{ table: 'x', vacuum: false }]);
+  });
+});
+
+describe('embedded database maintenance', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('gives a table filled since its creation statistics the planner reads (PGlite only; a server has autovacuum)', async () => {
+    const db = t.database.db;
+    await db.execute(sql`create table maintenance_probe (id int primary key, v int)`);
+    await db.execute(sql`insert into maintenance_probe select g, g % 7 from generate_series(1, 5000) g`);
+    const tuples = async () => Number(rowsOf<{ n: number }>(await db.execute(sql`select reltuples as n from pg_class where relname = 'maintenance_probe'`))[0]!.n);
+    const before = await tuples();
+    const done = await runEmbeddedMaintenance(t.database);
+    if (t.database.kind === 'pglite') {
+      expect(before).toBeLessThan(0);
+      expect(done).toContain('maintenance_probe');
+      expect(await tuples()).toBe(5000);
+      expect(await runEmbeddedMaintenance(t.database)).not.toContain('maintenance_probe');
+    } else {
+      expect(done).toEqual([]);
+    }
+  });
+});

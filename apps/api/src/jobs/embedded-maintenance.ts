@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { rowsOf } from '../modules/positions/sql-rows.ts';
+
+// The embedded database (PGlite) runs no autovacuum: nothing refreshes the planner's statistics or
+// marks pages all-visible after the tables change, so plans drift as data grows (a table created
+// empty keeps "10 rows" estimates for ever) and counts cannot be index-only scans. This job does
+// what autovacuum's thresholds would (scale factor 0.1 over a base of 50 rows for ANALYZE, 0.2 over
+// 50 for VACUUM), for the embedded database only: a PostgreSQL server has its own autovacuum.
+
+const ANALYZE_BASE = 50;
+const ANALYZE_SCALE = 0.1;
+const VACUUM_BASE = 50;
+const VACUUM_SCALE = 0.2;
+
+interface TableStats {
+  relname: string;
+  live: number;
+  modified: number;
+  dead: number;
+  /** Statistics exist (or the table is empty). */
+  analyzed: boolean;
+}
+
+/** Tables of the public schema needing ANALYZE or VACUUM by autovacuum's default thresholds. */
+export function dueTables(stats: readonly TableStats[]): Array<{ table: string; vacuum: boolean }> {
+  const out: Array<{ table: string; vacuum: boolean }> = [];
+  for (const t of stats) {
+    const vacuum = t.dead > VACUUM_BASE + VACUUM_SCALE * t.live;
+    const analyze = !t.analyzed || t.modified > ANALYZE_BASE + ANALYZE_SCALE * t.live;
+    if (vacuum || analyze) out.push({ table: t.relname, vacuum });
+  }
+  return out;
+}
+
+/** One pass: ANALYZE (and VACUUM where dead rows piled up) the tables that are due. Returns their names. */
+export async function runEmbeddedMaintenance(database: Database): Promise<string[]> {
+  if (database.kind !== 'pglite') return [];
+  const stats = rowsOf<{ relname: string; live: string | number; modified: string | number; dead: string | number; analyzed: boolean }>(
+    // Never analyzed: reltuples -1 (the activity counters start again at every start of the
+    // embedded database, so they cannot tell; pg_class keeps the statistics' row estimate).
+    await database.db.execute(sql`
+      select s.relname, s.n_live_tup as live, s.n_mod_since_analyze as modified, s.n_dead_tup as dead,
+             (c.reltuples >= 0 or pg_relation_size(c.oid) = 0) as analyzed
+      from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.schemaname = 'public'`),
+  ).map((r) => ({ relname: r.relname, live: Number(r.live), modified: Number(r.modified), dead: Number(r.dead), analyzed: r.analyzed }));
+  const due = dueTables(stats);
+  for (const { table, vacuum } of due) {
+    // Identifiers from the catalogue, quoted: VACUUM and ANALYZE take no parameters.
+    const name = sql.identifier(table);
+    await database.db.execute(vacuum ? sql`vacuum (analyze) ${name}` : sql`analyze ${name}`);
+  }
+  return due.map((d) => d.table);
+}
+
+/**
+ * Runs the maintenance a minute after start and then every ten minutes, on the embedded database
+ * only; returns the function that stops it. Errors are logged, never thrown (the next pass retries).
+ */
+export function scheduleEmbeddedMaintenance(database: Database, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }, firstMs = 60_000, everyMs = 600_000): () => void {
+  if (database.kind !== 'pglite') return () => undefined;
+  let timer: NodeJS.Timeout | null = null;
+  const pass = async () => {
+    try {
+      const tables = await runEmbeddedMaintenance(database);
+      if (tables.length) log.info({ tables }, 'embedded database: statistics refreshed');
+    } catch (err) {
+      log.warn({ err }, 'embedded database maintenance failed');
+    }
+    timer = setTimeout(() => void pass(), everyMs).unref();
+  };
+  timer = setTimeout(() => void pass(), firstMs).unref();
+  return () => {
+    if (timer) clearTimeout(timer);
+  };
+}

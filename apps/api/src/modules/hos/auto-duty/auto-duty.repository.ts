@@ -138,16 +138,19 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
       .orderBy(asc(drivers.id))
       .for('update');
     for (const r of rows) zones.set(r.id, r.zone);
-    const [maxes, lasts] = await Promise.all([
-      tx.select({ d: hosEvents.driverId, n: max(hosEvents.sequenceId) }).from(hosEvents).where(inArray(hosEvents.driverId, driverIds)).groupBy(hosEvents.driverId),
-      tx
-        .selectDistinctOn([hosEvents.driverId], { d: hosEvents.driverId, t: hosEvents.eventTime })
-        .from(hosEvents)
-        .where(and(inArray(hosEvents.driverId, driverIds), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE)))
-        .orderBy(asc(hosEvents.driverId), desc(hosEvents.eventTime)),
-    ]);
-    for (const r of maxes) if (r.d) seqs.set(r.d, Number(r.n ?? 0));
-    for (const r of lasts) if (r.d) prevs.set(r.d, r.t.getTime());
+    // Each driver's highest sequence id and last active event, one index probe each (however long
+    // the driver's history), in one statement.
+    const heads = rowsOf<{ d: string; n: number | null; t: number | string | null }>(
+      await tx.execute(sql`
+        select d.id as d,
+          (select e.sequence_id from hos_events e where e.driver_id = d.id order by e.sequence_id desc limit 1) as n,
+          (select extract(epoch from e.event_time) * 1000 from hos_events e where e.driver_id = d.id and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE} order by e.event_time desc limit 1)::float8 as t
+        from unnest(${arr(driverIds, (id) => id)}::uuid[]) as d(id)`),
+    );
+    for (const r of heads) {
+      seqs.set(r.d, Number(r.n ?? 0));
+      if (r.t !== null) prevs.set(r.d, Math.round(Number(r.t)));
+    }
   }
   const nullSeqs = new Map<string, number>();
   if (byDriver.has(null)) {

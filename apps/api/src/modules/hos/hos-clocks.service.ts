@@ -8,7 +8,9 @@ import { invalidField } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
 import type { MsPeriod } from './hos.periods.ts';
 import { optionsAt, violationsOf } from './hos-audit.ts';
-import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type LogFacts } from './hos.repository.ts';
+import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type FleetState, type LogFacts } from './hos.repository.ts';
+import { LruMap } from './hos.events-cache.ts';
+import { NextRun } from '../../lib/next-run.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 
 interface ReadScope {
@@ -41,22 +43,76 @@ const driverRef = (d: FleetDriver) => ({ id: d.id, firstName: d.firstName, lastN
 
 type ViolationFilter = z.output<typeof violationsQuery>;
 
+type ViolationRow = Omit<HosViolation, 'logId'>;
+
 /**
- * The engine's violations of every driver (or one) that intersect [from, to): each driver's log is
- * read from LOOKBACK_MS before `from`, in one query for all drivers, and audited once.
+ * What one database client keeps for the fleet reads that judge every driver: concurrent requests
+ * for the same answer share one computation (lib/next-run.ts), and answers about a window wholly
+ * in the past are kept while the organization's HoS state is unchanged (they cannot change unless
+ * the records do: the key holds the drivers list version, the drivers' fingerprint, the period start).
  */
-export async function listViolations({ db, orgId, now = Date.now() }: ReadScope, q: ViolationFilter): Promise<Page<HosViolation>> {
-  const toMs = q.to ? Date.parse(q.to) : now;
-  const fromMs = q.from ? Date.parse(q.from) : toMs - 7 * DAY_MS;
+interface FleetComputations {
+  runs: NextRun<readonly unknown[]>;
+  past: LruMap<readonly unknown[]>;
+}
+const computations = new WeakMap<object, FleetComputations>();
+function computationsOf(db: DbOrTx): FleetComputations | undefined {
+  const client = (db as { $client?: object }).$client;
+  if (!client) return undefined;
+  let c = computations.get(client);
+  if (!c) computations.set(client, (c = { runs: new NextRun(), past: new LruMap(20) }));
+  return c;
+}
+
+/**
+ * All rows of a fleet computation: shared with concurrent identical requests (a transaction
+ * computes alone), and kept while the organization's HoS state holds when `pastUntil` says the
+ * answer is about the past only.
+ */
+async function fleetRows<T>(db: DbOrTx, orgId: string, key: string, compute: (state: FleetState, now: number) => Promise<T[]>, pastOnly: (now: number) => boolean, pinnedNow?: number): Promise<readonly T[]> {
+  const run = async (): Promise<T[]> => {
+    const now = pinnedNow ?? Date.now();
+    const state = await fleetStateOf(db, orgId);
+    const c = computationsOf(db);
+    if (!c || !pastOnly(now)) return compute(state, now);
+    const stateKey = `${key}|${state.driversVersion}|${state.fingerprint}|${state.periodStart}`;
+    const kept = c.past.get(stateKey) as T[] | undefined;
+    if (kept) return kept;
+    const rows = await compute(state, now);
+    c.past.set(stateKey, rows);
+    return rows;
+  };
+  const c = computationsOf(db);
+  return c ? ((await c.runs.run(`${orgId}|${key}`, run)) as readonly T[]) : run();
+}
+
+/**
+ * The engine's violations of every driver (or one) that intersect [from, to) (default the 7 days
+ * to now): each driver's log from LOOKBACK_MS before `from`, audited once, newest first.
+ */
+export async function listViolations({ db, orgId, now }: ReadScope, q: ViolationFilter): Promise<Page<HosViolation>> {
+  const asked = now ?? Date.now();
+  const range = (at: number) => {
+    const toMs = q.to ? Date.parse(q.to) : at;
+    return { toMs, fromMs: q.from ? Date.parse(q.from) : toMs - 7 * DAY_MS };
+  };
+  const { fromMs, toMs } = range(asked);
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
-  const state = await fleetStateOf(db, orgId);
+  const key = JSON.stringify(['violations', q.from ?? null, q.to ?? null, q.driverId ?? null, q.rule ?? null, q.severity ?? null]);
+  const all = await fleetRows<ViolationRow>(db, orgId, key, (state, at) => violationRows(db, orgId, state, q, range(at), at), (at) => q.to !== undefined && range(at).toMs <= at, now);
+  const page = all.slice(q.page * q.size, (q.page + 1) * q.size);
+  const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
+  return toPage(page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })), all.length, q);
+}
+
+async function violationRows(db: DbOrTx, orgId: string, state: FleetState, q: ViolationFilter, { fromMs, toMs }: { fromMs: number; toMs: number }, now: number): Promise<ViolationRow[]> {
   const { periodStart } = state;
   const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId });
-  if (list.length === 0) return toPage([], 0, q);
+  if (list.length === 0) return [];
   const records = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
   const until = Math.min(toMs, now);
-  const out: Array<Omit<HosViolation, 'logId'> & { startMs: number; rank: number; ruleRank: number }> = [];
+  const out: Array<ViolationRow & { startMs: number; rank: number; ruleRank: number }> = [];
   for (let i = 0; i < list.length; i++) {
     const d = list[i]!;
     const periods = records.periodsOf(d.id, until);
@@ -83,9 +139,7 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   }
   // Newest first; drivers by name (the list order) and rules in the engine's order within one instant.
   out.sort((x, y) => y.startMs - x.startMs || x.rank - y.rank || x.ruleRank - y.ruleRank);
-  const page = out.slice(q.page * q.size, (q.page + 1) * q.size).map(({ startMs: _s, rank: _r, ruleRank: _k, ...v }) => v);
-  const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
-  return toPage(page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })), out.length, q);
+  return out.map(({ startMs: _s, rank: _r, ruleRank: _k, ...v }) => v);
 }
 
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */
@@ -136,18 +190,35 @@ function sortBy<T>(rows: T[], key: (r: T) => number | string, dir: string): T[] 
 }
 
 /** Per active driver at `at` (default now): status and since when, the clocks, the restart, the time to drive now. */
-export async function listAvailability({ db, orgId, now = Date.now() }: ReadScope, q: z.output<typeof availabilityQuery>): Promise<Page<Availability>> {
+export async function listAvailability({ db, orgId, now }: ReadScope, q: z.output<typeof availabilityQuery>): Promise<Page<Availability>> {
   const [field = 'lastName', dir = 'asc'] = (q.sort ?? 'lastName').split(',');
   const key = AVAILABILITY_SORTS[field];
   if (!key) throw invalidField('sort', `sort must be one of ${Object.keys(AVAILABILITY_SORTS).join(', ')}`);
-  const atMs = q.at ? Date.parse(q.at) : now;
-  const state = await fleetStateOf(db, orgId);
-  const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
-  if (list.length === 0) return toPage([], 0, q);
-  const records = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
-  const clocks = (d: FleetDriver) => availabilityOf(d, records.periodsOf(d.id, atMs), atMs, state.periodStart, records.factsOf(d.id));
-  const pageOf = <T>(rows: T[]) => rows.slice(q.page * q.size, (q.page + 1) * q.size);
+  const atOf = (at: number) => (q.at ? Date.parse(q.at) : at);
+  const pageOf = <T>(rows: readonly T[]) => rows.slice(q.page * q.size, (q.page + 1) * q.size);
+  const judge = async (state: FleetState, list: FleetDriver[], atMs: number) => {
+    const records = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
+    return list.map((d) => availabilityOf(d, records.periodsOf(d.id, atMs), atMs, state.periodStart, records.factsOf(d.id)));
+  };
   // By name the order needs no clocks: only the page's drivers are judged. Equal keys keep the query's order.
-  if (field === 'lastName') return toPage(pageOf(sortBy(list, nameKey, dir)).map(clocks), list.length, q);
-  return toPage(pageOf(sortBy(list.map(clocks), key, dir)), list.length, q);
+  if (field === 'lastName') {
+    const state = await fleetStateOf(db, orgId);
+    const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
+    if (list.length === 0) return toPage([], 0, q);
+    return toPage(await judge(state, pageOf(sortBy(list, nameKey, dir)), atOf(now ?? Date.now())), list.length, q);
+  }
+  // Sorted by a clock, everyone is judged: concurrent requests for the same order share one run.
+  const runKey = JSON.stringify(['availability', field, dir, q.groupId ?? null, q.search ?? null, q.at ?? null]);
+  const all = await fleetRows<Availability>(
+    db,
+    orgId,
+    runKey,
+    async (state, at) => {
+      const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
+      return list.length ? sortBy(await judge(state, list, atOf(at)), key, dir) : [];
+    },
+    (at) => q.at !== undefined && atOf(at) <= at,
+    now,
+  );
+  return toPage(pageOf(all), all.length, q);
 }

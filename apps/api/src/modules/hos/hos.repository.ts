@@ -374,14 +374,21 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
   const out = new Map<string, string>();
   if (days.length === 0) return out;
   const unique = [...new Map(days.map((d) => [`${d.driverId}|${d.logDate}`, d])).values()];
-  for (let i = 0; i < unique.length; i += 1000) {
-    const chunk = unique.slice(i, i + 1000);
-    await db.insert(hosLogs).values(chunk.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate }))).onConflictDoNothing();
+  const read = async (chunk: typeof unique) => {
     const rows = await db
       .select({ id: hosLogs.id, driverId: hosLogs.driverId, logDate: hosLogs.logDate })
       .from(hosLogs)
       .where(and(eq(hosLogs.organizationId, orgId), inArray(hosLogs.driverId, [...new Set(chunk.map((d) => d.driverId))]), inArray(hosLogs.logDate, [...new Set(chunk.map((d) => d.logDate))])));
     for (const r of rows) out.set(`${r.driverId}|${r.logDate}`, r.id);
+  };
+  for (let i = 0; i < unique.length; i += 1000) {
+    const chunk = unique.slice(i, i + 1000);
+    // Read first: the rows usually exist, and a read writes nothing (no WAL, no row locks).
+    await read(chunk);
+    const missing = chunk.filter((d) => !out.has(`${d.driverId}|${d.logDate}`));
+    if (missing.length === 0) continue;
+    await db.insert(hosLogs).values(missing.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate }))).onConflictDoNothing();
+    await read(missing);
   }
   return out;
 }

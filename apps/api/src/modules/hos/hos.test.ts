@@ -219,6 +219,29 @@ describe('violations and availability lists', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/availability`, headers: a.other })).statusCode).toBe(404);
   });
 
+  it('answers a past window from memory only while the records are unchanged, and concurrent pages alike', async () => {
+    const d = await newDriver();
+    expect((await importPeriods(d.id, log('2026-07-06T00:00', ['ON', 1], ['D', 12], ['OFF', 10]))).statusCode).toBe(201);
+    const q = `from=2026-07-05T00:00:00Z&to=2026-07-12T00:00:00Z&driverId=${d.id}&size=500`;
+    const read = async () => violationPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/violations?${q}`), headers: a.admin })).json());
+    const first = await read();
+    expect(first.content.map((v) => v.rule)).toContain('DRIVING_LIMIT');
+    // The same past window again: the same answer (kept); then a new record in it changes it at once.
+    expect(await read()).toEqual(first);
+    expect((await importPeriods(d.id, log('2026-07-08T00:00', ['ON', 1], ['D', 13], ['OFF', 10]))).statusCode).toBe(201);
+    const second = await read();
+    expect(second.totalElements).toBeGreaterThan(first.totalElements);
+    // A driver record change (the engine's ruleset) is seen too.
+    const withCa = await t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}`), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago', lastName: d.lastName, ruleset: 'CA_SOUTH_CYCLE_1' }) });
+    expect(withCa.statusCode, withCa.body).toBe(200);
+    // Canada allows 13 h of driving and 14 h on duty: neither day breaks a rule any more.
+    expect((await read()).totalElements).toBe(0);
+    // Concurrent identical requests get identical answers.
+    const many = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'GET', url: org(`/availability?sort=availableDriveMs,asc&size=3&search=${d.lastName}`), headers: a.admin })));
+    expect(new Set(many.map((r) => r.statusCode))).toEqual(new Set([200]));
+    expect(new Set(many.map((r) => JSON.stringify(r.json<{ content: Array<{ driver: unknown }> }>().content.map((x) => x.driver))))).toHaveProperty('size', 1);
+  });
+
   it("lists every active driver's availability, with status, since and restart, sorted and paged", async () => {
     const d = await newDriver({ lastName: 'Availabilitytest' });
     expect((await importPeriods(d.id, log('2026-09-01T06:00', ['ON', 1], ['D', 5], ['OFF', 3]))).statusCode).toBe(201);

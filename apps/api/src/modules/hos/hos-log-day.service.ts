@@ -45,16 +45,15 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
 }
 
 /**
- * One driver's log day: the §395.8 header, graph segments, totals per status, every event of the
- * day with its versions, the violations intersecting the day (audited over the 15 days before, so
- * cycle rules are right) and the certification.
+ * The log day's two statements, built once per database (a pool or the embedded database; a
+ * transaction builds its own): one for everything but the events (the log row, driver, carrier, the
+ * organization's HoS read state, the co-driver, the trailers and the neighbouring days' rows), one
+ * for the day's events. Building a Drizzle query cost about as much CPU as PGlite spent running it.
  */
-export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, id: string): Promise<HosLogDay> {
-  // One statement for everything but the events: the log row, driver, carrier, the organization's
-  // HoS read state, the co-driver, the trailers and the neighbouring days' rows.
+function buildLogDayQueries(db: DbOrTx) {
   const co = alias(drivers, 'co_driver');
   const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
-  const [row] = await db
+  const row = db
     .select({
       log: hosLogs,
       driver: driverHosColumns,
@@ -69,22 +68,41 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     .innerJoin(drivers, eq(drivers.id, hosLogs.driverId))
     .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
     .leftJoin(co, and(eq(co.id, hosLogs.coDriverId), eq(co.organizationId, hosLogs.organizationId)))
-    .where(and(eq(hosLogs.id, id), eq(hosLogs.organizationId, orgId)));
+    .where(and(eq(hosLogs.id, sql.placeholder('id')), eq(hosLogs.organizationId, sql.placeholder('orgId'))))
+    .prepare('hos_log_day_row');
+  const events = db
+    .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
+    .from(hosEvents)
+    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .where(and(eq(hosEvents.organizationId, sql.placeholder('orgId')), eq(hosEvents.driverId, sql.placeholder('driverId')), eq(hosEvents.logDate, sql.placeholder('logDate'))))
+    .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId))
+    .prepare('hos_log_day_events');
+  return { row, events };
+}
+
+const logDayStatements = new WeakMap<object, ReturnType<typeof buildLogDayQueries>>();
+function logDayQueries(db: DbOrTx): ReturnType<typeof buildLogDayQueries> {
+  const client = (db as { $client?: object }).$client;
+  if (!client) return buildLogDayQueries(db);
+  let q = logDayStatements.get(client);
+  if (!q) logDayStatements.set(client, (q = buildLogDayQueries(db)));
+  return q;
+}
+
+/**
+ * One driver's log day: the §395.8 header, graph segments, totals per status, every event of the
+ * day with its versions, the violations intersecting the day (audited over the 15 days before, so
+ * cycle rules are right) and the certification.
+ */
+export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, id: string): Promise<HosLogDay> {
+  const [row] = await logDayQueries(db).row.execute({ id, orgId });
   if (!row) throw notFound('Log');
   const { log, driver: d, org } = row;
   const state = fleetStateFrom(row);
   const { periodStart } = state;
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [records, events] = await Promise.all([
-    driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state),
-    db
-      .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
-      .from(hosEvents)
-      .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
-      .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.logDate, log.logDate)))
-      .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId)),
-  ]);
+  const [records, events] = await Promise.all([driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state), logDayQueries(db).events.execute({ orgId, driverId: d.id, logDate: log.logDate })]);
   const trailers = row.trailers ?? [];
   const coDriver = row.coDriver?.id ? [row.coDriver] : [];
   const dutyEvents = records.eventsOf(d.id);

@@ -1,5 +1,6 @@
 // Telematics throughput and history latency (issue 7).
-//   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL)
+//   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL;
+//   HOS_AUTO_DUTY=0 without automatic HoS duty status, to measure what it costs)
 // 1. OsmAnd single-position requests over loopback to the OsmAnd port, 50 connections (autocannon
 //    in a child process), 1,000 devices, every request a new fix; then counts the stored rows:
 //    every acknowledged (200) position must be in the table.
@@ -28,7 +29,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-tel-'));
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-const config = testConfig({ dataDir, logLevel: 'silent' });
+// HOS_AUTO_DUTY=0 measures ingest without automatic duty status (issue 15's "within 10 %").
+const config = testConfig({ dataDir, logLevel: 'silent', hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0' });
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);

@@ -41,6 +41,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Every code is required; checked before the body is validated. */
     permissions?: readonly Permission[];
+    /** At least one of these codes is required (an office code or the driver's own; decision 0111). */
+    anyPermissions?: readonly Permission[];
     /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
     streamTicket?: boolean;
   }

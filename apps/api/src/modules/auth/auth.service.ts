@@ -41,7 +41,13 @@ async function issueRefreshToken(tx: DbOrTx, userId: string, familyId: string): 
 /** The current user object of spec section 3 for a signed-in caller. */
 export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<CurrentUser> {
   const rows = await db
-    .select({ user: users, orgName: organizations.name, roleName: roles.name })
+    .select({
+      user: users,
+      orgName: organizations.name,
+      roleName: roles.name,
+      // The driver record this account signs in for, in its own organization (decision 0111).
+      driverId: sql<string | null>`(select d.id::text from drivers d where d.user_id = ${users.id} and d.organization_id = ${users.organizationId} limit 1)`,
+    })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
     .leftJoin(roles, eq(roles.id, users.roleId))
@@ -49,7 +55,7 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
   const row = rows[0];
   if (!row) throw notFound('User');
   const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName } : null;
-  return presentCurrentUser(row.user, ctx, org, row.roleName);
+  return presentCurrentUser(row.user, ctx, org, row.roleName, row.driverId);
 }
 
 async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {

@@ -12,6 +12,7 @@ import type { Actor, AuthContext } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
 import { presentCurrentUser } from '../users/users.presenter.ts';
+import { recordDriverLogin } from '../hos/hos-login.service.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 export const RESET_TOKEN_TTL_MS = 3600 * 1000;
@@ -112,7 +113,10 @@ export async function authenticate(
     throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
   }
   await deps.db.delete(loginFailures).where(eq(loginFailures.key, key));
-  return signIn(deps, user.id);
+  const session = await signIn(deps, user.id);
+  // A driver's sign-in is an ELD login record of theirs (type 5; decision 0116).
+  if (session.user.driverId) await recordDriverLogin(deps.db, user.id, 1);
+  return session;
 }
 
 export async function register(
@@ -183,10 +187,13 @@ export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefi
     .where(and(eq(refreshTokens.tokenHash, sha256(rawToken)), eq(refreshTokens.userId, ctx.userId)));
   const familyId = rows[0]?.familyId;
   if (!familyId) return;
-  await db
+  const revoked = await db
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  // Ending a live session of a driver is their ELD logout record (type 5; decision 0116).
+  if (revoked.length) await recordDriverLogin(db, ctx.userId, 2);
 }
 
 /** Revokes every session of a user (password change, deactivation). */

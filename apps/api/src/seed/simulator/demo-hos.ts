@@ -106,7 +106,8 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
     const at = new Map(certified.map((d) => [d, dayStartMs(nextDate(d), zone, periodStart) + 20 * MIN]));
     for (const d of certified) {
       // Made 20 minutes into the next day; a certification carries no location (4.5.1.4).
-      events.push({ ...firstFix, eventType: HOS_EVENT_TYPES.CERTIFICATION, eventCode: 1, time: Math.min(at.get(d)!, untilMs - MIN), location: null, noLocation: true, odometerM: null, origin: HOS_RECORD_ORIGINS.DRIVER, annotation: `Certified ${d}` });
+      // Its log day is the day it certifies (the ELD file's "date of the certified record").
+      events.push({ ...firstFix, eventType: HOS_EVENT_TYPES.CERTIFICATION, eventCode: 1, time: Math.min(at.get(d)!, untilMs - MIN), location: null, noLocation: true, odometerM: null, origin: HOS_RECORD_ORIGINS.DRIVER, annotation: null, logDate: d });
     }
     events.sort((a, b) => a.time - b.time);
     written += await db.transaction(async (tx) => {

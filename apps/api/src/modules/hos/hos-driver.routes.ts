@@ -118,7 +118,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/reject', {
     config: { permissions: ['HOS_SELF_WRITE'] },
-    schema: { ...decisionSchema, body: hosProposalDecisionSchema.optional(), summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay' },
+    schema: { ...decisionSchema, body: hosProposalDecisionSchema.nullish(), summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay' },
     handler: async (req) => rejectProposal({ db: app.db, actor: actorOf(req) }, req.params.orgId, await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null }),
   });
 
@@ -172,7 +172,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'The driver claims unidentified driving of their vehicle: its records become inactive-changed, the driver gets them with origin assumed from unidentified',
       params: userSegmentParams,
-      body: hosSegmentClaimSchema.optional(),
+      body: hosSegmentClaimSchema.nullish(),
       response: { 200: hosUnidentifiedSegmentSchema, ...orgErrors(409) },
     },
     handler: async (req) =>

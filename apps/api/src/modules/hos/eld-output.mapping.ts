@@ -76,6 +76,8 @@ export function multidayBasis(ruleset: RulesetId): 7 | 8 {
   }
 }
 
+/** Text as the file holds it: a comma or a line break in a value becomes `;` (4.8.2.1), so the model equals the file read back. */
+const safe = (text: string): string => text.replace(/\r\n|[,\r\n]/g, ';');
 const miles = (m: number | null): number | null => (m === null ? null : Math.floor(m / M_PER_MILE));
 const seq = (n: number) => n & 0xffff;
 /** A VIN the file can hold (17 characters A-Z0-9), else empty. */
@@ -131,15 +133,27 @@ function personalUse(events: readonly EldSourceEvent[]): Set<string> {
   const out = new Set<string>();
   let status = 0;
   let pc = false;
-  for (const e of active) {
-    if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS) status = e.eventCode;
-    else pc = e.eventCode === 1;
-    if (pc && status === 1) out.add(e.id);
+  // The status and the category set at one instant belong together: judge them after both.
+  for (let i = 0; i < active.length; ) {
+    const t = active[i]!.eventTime.getTime();
+    let j = i;
+    for (; j < active.length && active[j]!.eventTime.getTime() === t; j++) {
+      const e = active[j]!;
+      if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS) status = e.eventCode;
+      else pc = e.eventCode === 1;
+    }
+    if (pc && status === 1) for (let k = i; k < j; k++) out.add(active[k]!.id);
+    i = j;
   }
   return out;
 }
 
-/** The ELD output file model of a driver's period. */
+/** Most recent first, the later record (higher sequence id) first at one instant: the order the file lists them in (4.8.2.1). */
+function newestFirst<T extends { at: string; sequenceId: number }>(list: T[]): T[] {
+  return list.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.sequenceId - a.sequenceId));
+}
+
+/** The ELD output file model of a driver's period, each list in the file's order. */
 export function eldFileOf(src: EldSource): EldFile {
   const local = (d: Date | number) => homeTerminalTime(d, src.zone);
   const recorded = src.events.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY);
@@ -180,7 +194,7 @@ export function eldFileOf(src: EldSource): EldFile {
     return { order: 1, username: src.driver.username };
   };
 
-  const events: EldEvent[] = recorded.map((e) => {
+  const events: EldEvent[] = newestFirst(recorded.map((e) => {
     const who = originator(e);
     const f = flags(e.vehicleId, e.eventTime.getTime());
     const pc = reduced.has(e.id) || (e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG && e.eventCode === 2);
@@ -200,11 +214,11 @@ export function eldFileOf(src: EldSource): EldFile {
       userOrder: who.order,
       malfunction: f.malfunction,
       dataDiagnostic: f.diagnostic,
-      annotation: e.annotation ? { username: who.username, comment: e.annotation, locationDescription: e.locationDescription ?? '' } : null,
+      annotation: e.annotation ? { username: who.username, comment: safe(e.annotation), locationDescription: safe(e.locationDescription ?? '') } : null,
     };
-  });
+  }));
 
-  const unidentifiedEvents: EldUnidentifiedEvent[] = unidentified.map((e) => ({
+  const unidentifiedEvents: EldUnidentifiedEvent[] = newestFirst(unidentified.map((e) => ({
     sequenceId: seq(e.sequenceId),
     recordStatus: e.recordStatus as 1 | 2 | 3 | 4,
     recordOrigin: e.recordOrigin as 1 | 2 | 3 | 4,
@@ -217,7 +231,7 @@ export function eldFileOf(src: EldSource): EldFile {
     distanceSinceLastValidCoordinates: 0,
     cmvOrder: cmvOrder(e.vehicleId),
     malfunction: flags(e.vehicleId, e.eventTime.getTime()).malfunction,
-  }));
+  })));
 
   const current = src.current.vehicleId ? src.vehicles.get(src.current.vehicleId) : undefined;
   return {
@@ -226,7 +240,7 @@ export function eldFileOf(src: EldSource): EldFile {
       coDriver: src.coDriver,
       cmv: { powerUnitNumber: current?.unitNumber ?? '', vin: vinOf(current?.vin ?? null), trailerNumbers: trailerNumbers(src.current.trailers) },
       // A carrier without a USDOT number on its account writes 0: the field takes digits only (7.5).
-      carrier: { usdotNumber: /^\d{1,9}$/.test(src.carrier.usdotNumber ?? '') ? src.carrier.usdotNumber! : '0', name: src.carrier.name },
+      carrier: { usdotNumber: /^\d{1,9}$/.test(src.carrier.usdotNumber ?? '') ? src.carrier.usdotNumber! : '0', name: safe(src.carrier.name) },
       multidayBasis: multidayBasis(src.driver.ruleset),
       periodStartTime: `${src.periodStart}:00`,
       timeZoneOffsetHours: utcOffsetHours(src.now, src.zone),
@@ -244,10 +258,13 @@ export function eldFileOf(src: EldSource): EldFile {
     users,
     cmvs: cmvIds.map((id) => ({ powerUnitNumber: src.vehicles.get(id)!.unitNumber, vin: vinOf(src.vehicles.get(id)!.vin) })),
     events,
-    certifications: src.events
-      .filter((e) => e.eventType === HOS_EVENT_TYPES.CERTIFICATION)
-      .map((e) => ({ sequenceId: seq(e.sequenceId), code: Math.min(Math.max(e.eventCode, 1), 9), at: local(e.eventTime), certifiedDate: e.logDate, cmvOrder: cmvOrder(e.vehicleId) })),
-    malfunctions: src.vehicleEvents
+    certifications: newestFirst(
+      src.events
+        .filter((e) => e.eventType === HOS_EVENT_TYPES.CERTIFICATION)
+        .map((e) => ({ sequenceId: seq(e.sequenceId), code: Math.min(Math.max(e.eventCode, 1), 9), at: local(e.eventTime), certifiedDate: e.logDate, cmvOrder: cmvOrder(e.vehicleId) })),
+    ),
+    malfunctions: newestFirst(
+      src.vehicleEvents
       .filter((e) => e.eventType === HOS_EVENT_TYPES.MALFUNCTION && e.diagnosticCode)
       .map((e) => ({
         sequenceId: seq(e.sequenceId),
@@ -258,9 +275,12 @@ export function eldFileOf(src: EldSource): EldFile {
         totalEngineHours: e.engineHours,
         cmvOrder: cmvOrder(e.vehicleId),
       })),
-    loginLogouts: src.events
-      .filter((e) => e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT && (e.eventCode === 1 || e.eventCode === 2))
-      .map((e) => ({ sequenceId: seq(e.sequenceId), code: e.eventCode as 1 | 2, username: src.driver.username, at: local(e.eventTime), totalVehicleMiles: miles(e.odometerM), totalEngineHours: e.engineHours })),
+    ),
+    loginLogouts: newestFirst(
+      src.events
+        .filter((e) => e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT && (e.eventCode === 1 || e.eventCode === 2))
+        .map((e) => ({ sequenceId: seq(e.sequenceId), code: e.eventCode as 1 | 2, username: src.driver.username, at: local(e.eventTime), totalVehicleMiles: miles(e.odometerM), totalEngineHours: e.engineHours })),
+    ),
     // Engine power-up and shut-down are not recorded: no source of ignition or engine data yet (decision 0116).
     enginePower: [],
     unidentifiedEvents,

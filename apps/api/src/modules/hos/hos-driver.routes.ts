@@ -35,7 +35,7 @@ import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { assertDriverPath, driverOfUserPath } from './hos-access.ts';
 import { certifyDay } from './hos-certification.service.ts';
 import { listDiagnostics } from './hos-diagnostics.service.ts';
-import { driverChoices, driverStatus } from './hos-driver.service.ts';
+import { driverChoices, driverLogDay, driverStatus } from './hos-driver.service.ts';
 import { updateLogHeader } from './hos-log-header.service.ts';
 import { acceptProposal, listProposals, rejectProposal } from './hos-proposals.service.ts';
 import { annotateSegment, claimSegment, listDriverUnidentified, listUnidentified, proposeSegment } from './hos-unidentified.service.ts';
@@ -70,6 +70,12 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: read,
     schema: { tags, summary: "What the driver may pick on a log day: the organization's active trailers and the other active drivers", params: userHosParams, response: { 200: hosDriverChoicesSchema, ...orgErrors() } },
     handler: async (req) => driverChoices(app.db, req.params.orgId, await driverOf(req, req.params, 'HOS_READ')),
+  });
+
+  app.get('/organizations/:orgId/users/:userId/hos_log/:logId', {
+    config: read,
+    schema: { tags, summary: "One of the driver's log days (same body as hos_log/{id}): the driver screen and the roadside inspection view", params: userLogParams, response: { 200: hosLogDaySchema, ...orgErrors() } },
+    handler: async (req) => driverLogDay({ db: app.db, orgId: req.params.orgId }, await driverOf(req, req.params, 'HOS_READ'), req.params.logId),
   });
 
   app.put('/organizations/:orgId/users/:userId/hos_log/:logId', {

@@ -1,10 +1,11 @@
 import { and, asc, eq, gte, isNull, lt, min, ne, sql } from 'drizzle-orm';
-import type { HosDriverChoices, HosDriverStatus } from '@fleet/api-contract';
+import type { HosDriverChoices, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { availabilityOf, LOOKBACK_MS } from './hos-clocks.service.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
+import { getLogDay } from './hos-log-day.service.ts';
 import { countPending } from './hos-proposals.service.ts';
 import { countDriverUnidentified } from './hos-unidentified.service.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
@@ -81,6 +82,13 @@ export async function driverStatus({ db, orgId, now = Date.now() }: { db: DbOrTx
     unidentifiedSegments,
     diagnostics: diagnostics.filter((d) => d.active),
   };
+}
+
+/** One of the driver's log days (the driver's inspection view reads them without HOS_READ); 404 "Log" for another driver's. */
+export async function driverLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, driverId: string, logId: string): Promise<HosLogDay> {
+  const [log] = await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.id, logId), eq(hosLogs.driverId, driverId), eq(hosLogs.organizationId, orgId)));
+  if (!log) throw notFound('Log');
+  return getLogDay({ db, orgId, now }, log.id);
 }
 
 /** The organization's active trailers and the driver's possible co-drivers (other active drivers), by name. */

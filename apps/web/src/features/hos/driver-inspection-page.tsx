@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconDownload, IconMail } from '@tabler/icons-react';
@@ -90,14 +90,14 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
       </Text>
       <Stack gap="sm">
         <TextInput label="Output file comment" description="Up to 60 characters, from the officer" maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
-        <Group grow>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Button size="lg" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
-            Download
+            Download file
           </Button>
           <Button size="lg" variant="light" leftSection={<IconMail size={20} aria-hidden />} onClick={() => setMailing(true)}>
             Send by e-mail
           </Button>
-        </Group>
+        </SimpleGrid>
       </Stack>
       <SendModal orgId={orgId} driverId={driverId} comment={comment} opened={mailing} onClose={() => setMailing(false)} />
     </Paper>
@@ -127,10 +127,10 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
       <Stack gap="sm">
         <TextInput label="Officer's e-mail" type="email" inputMode="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} size="md" data-autofocus />
         <Group grow>
-          <Button variant="default" size="lg" onClick={onClose}>
+          <Button variant="default" size="md" onClick={onClose}>
             Cancel
           </Button>
-          <Button size="lg" loading={send.isPending} onClick={() => void submit()}>
+          <Button size="md" loading={send.isPending} onClick={() => void submit()}>
             Send
           </Button>
         </Group>

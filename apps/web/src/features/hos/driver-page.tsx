@@ -89,8 +89,8 @@ function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; dat
           <Tabs.Tab value="edits" rightSection={count(s.pendingProposals)}>
             Edits
           </Tabs.Tab>
-          <Tabs.Tab value="unidentified" rightSection={count(s.unidentifiedSegments)}>
-            Unassigned
+          <Tabs.Tab value="unidentified" rightSection={count(s.unidentifiedSegments)} aria-label="Claim unidentified driving">
+            Claim
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="today" pt="md">

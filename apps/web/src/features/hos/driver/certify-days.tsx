@@ -81,10 +81,10 @@ function CertifyModal({ orgId, userId, day, onClose }: { orgId: string; userId: 
           </Text>
         )}
         <Group grow>
-          <Button variant="default" size="lg" onClick={onClose}>
+          <Button variant="default" size="md" onClick={onClose}>
             Not ready
           </Button>
-          <Button size="lg" loading={certify.isPending} onClick={() => void agree()}>
+          <Button size="md" loading={certify.isPending} onClick={() => void agree()}>
             Agree
           </Button>
         </Group>

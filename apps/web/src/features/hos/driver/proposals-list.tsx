@@ -104,7 +104,7 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
             <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={4}>
               Now
             </Text>
-            <EventLines events={p.original} timeZone={timeZone} empty="Nothing recorded" />
+            <EventLines events={p.original} timeZone={timeZone} empty="No record at this time" />
           </div>
           <div className={classes.side} data-side="proposed">
             <Text size="xs" fw={700} tt="uppercase" c="blue" mb={4}>
@@ -137,10 +137,10 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
           <Text size="sm">Your log stays as it is. The office sees that you rejected the edit.</Text>
           <TextInput label="Why (optional)" maxLength={60} value={note} onChange={(e) => setNote(e.currentTarget.value)} size="md" />
           <Group grow>
-            <Button variant="default" size="lg" onClick={() => setRejecting(false)}>
+            <Button variant="default" size="md" onClick={() => setRejecting(false)}>
               Keep it open
             </Button>
-            <Button color="red" size="lg" loading={decide.isPending} onClick={() => void run('reject')}>
+            <Button color="red" size="md" loading={decide.isPending} onClick={() => void run('reject')}>
               Reject edit
             </Button>
           </Group>

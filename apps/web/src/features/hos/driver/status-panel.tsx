@@ -75,20 +75,34 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
           {choices.map((x) => (
             <Button
               key={`${x.status}-${x.special ?? ''}`}
-              size="xl"
+              size="lg"
+              fz="md"
               h={72}
               variant={same(x) ? 'filled' : 'default'}
               color={STATUS_COLORS[x.status]}
               leftSection={<x.icon size={24} aria-hidden />}
-              onClick={() => setChoice(x)}
-              disabled={status.moving || same(x)}
+              // The status in force is shown pressed; choosing it again changes nothing.
+              onClick={() => !same(x) && setChoice(x)}
+              disabled={status.moving}
               aria-pressed={same(x)}
               className={classes.statusButton}
+              classNames={{ label: classes.buttonLabel, inner: classes.buttonInner }}
             >
               {choiceName(x)}
             </Button>
           ))}
-          <Button size="xl" h={72} variant={c.status === 'D' ? 'filled' : 'default'} color="blue" leftSection={<IconSteeringWheel size={24} aria-hidden />} disabled aria-describedby="driving-note" className={classes.statusButton}>
+          <Button
+            size="lg"
+            fz="md"
+            h={72}
+            variant={c.status === 'D' ? 'filled' : 'default'}
+            color="blue"
+            leftSection={<IconSteeringWheel size={24} aria-hidden />}
+            disabled
+            aria-describedby="driving-note"
+            className={classes.statusButton}
+            classNames={{ label: classes.buttonLabel, inner: classes.buttonInner }}
+          >
             Driving
           </Button>
         </SimpleGrid>
@@ -145,10 +159,10 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
           data-autofocus
         />
         <Group grow>
-          <Button variant="default" size="lg" onClick={close}>
+          <Button variant="default" size="md" onClick={close}>
             Cancel
           </Button>
-          <Button size="lg" loading={change.isPending} onClick={() => void submit()}>
+          <Button size="md" loading={change.isPending} onClick={() => void submit()}>
             Confirm
           </Button>
         </Group>

@@ -122,10 +122,10 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
           </Text>
         )}
         <Group grow>
-          <Button variant="default" size="lg" onClick={onClose}>
+          <Button variant="default" size="md" onClick={onClose}>
             Cancel
           </Button>
-          <Button size="lg" loading={save.isPending} onClick={() => void submit()}>
+          <Button size="md" loading={save.isPending} onClick={() => void submit()}>
             Save
           </Button>
         </Group>

@@ -80,10 +80,10 @@ function ClaimModal({ orgId, userId, segment, timeZone, onClose }: { orgId: stri
           <Text size="sm">{`${segmentWhen(segment, timeZone)} becomes your driving time, marked as assumed from unidentified driving. This cannot be undone by you.`}</Text>
           <TextInput label="Note (optional)" maxLength={60} value={note} onChange={(e) => setNote(e.currentTarget.value)} error={error} size="md" />
           <Group grow>
-            <Button variant="default" size="lg" onClick={onClose}>
+            <Button variant="default" size="md" onClick={onClose}>
               Cancel
             </Button>
-            <Button size="lg" loading={claim.isPending} onClick={() => void submit()}>
+            <Button size="md" loading={claim.isPending} onClick={() => void submit()}>
               Claim driving
             </Button>
           </Group>

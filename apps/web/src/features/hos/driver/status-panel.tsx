@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notify } from '../../../lib/notifications-store.ts';
 import { IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
 import type { HosDriverStatus } from '@fleet/api-contract';
@@ -62,9 +62,7 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
               </Text>
             )}
           </div>
-          <Badge size="lg" color={c.status ? STATUS_COLORS[c.status] : 'gray'} variant="filled" className={classes.statusDot} aria-hidden>
-            {c.status ?? '—'}
-          </Badge>
+          <span className={classes.statusDot} style={{ background: `var(--mantine-color-${c.status ? STATUS_COLORS[c.status] : 'gray'}-filled)` }} aria-hidden />
         </Group>
         {status.moving && (
           <Alert color="blue" variant="light" icon={<IconSteeringWheel size={18} />} title="The truck is moving">
@@ -78,8 +76,8 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
               size="lg"
               fz="md"
               h={72}
-              variant={same(x) ? 'filled' : 'default'}
-              color={STATUS_COLORS[x.status]}
+              variant="default"
+              data-selected={same(x) || undefined}
               leftSection={<x.icon size={24} aria-hidden />}
               // The status in force is shown pressed; choosing it again changes nothing.
               onClick={() => !same(x) && setChoice(x)}
@@ -95,8 +93,8 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
             size="lg"
             fz="md"
             h={72}
-            variant={c.status === 'D' ? 'filled' : 'default'}
-            color="blue"
+            variant="default"
+            data-selected={c.status === 'D' || undefined}
             leftSection={<IconSteeringWheel size={24} aria-hidden />}
             disabled
             aria-describedby="driving-note"

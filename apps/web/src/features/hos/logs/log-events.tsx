@@ -86,18 +86,21 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                   )}
                   {/* Proposals of the office (decision 0112): waiting for the driver, rejected, or accepted. */}
                   {e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' && (
-                    <Badge ml={6} size="xs" variant="light" color="yellow" className={tones.warn}>
-                      Proposed, waiting for the driver
+                    <Badge ml={6} size="xs" variant="light" color="yellow" className={tones.warn} title="Proposed by the office, waiting for the driver to accept or reject it">
+                      Proposed
+                      <span className={classes.srOnly}>, waiting for the driver</span>
                     </Badge>
                   )}
                   {e.recordStatus === 'INACTIVE_CHANGE_REJECTED' && (
                     <Badge ml={6} size="xs" variant="outline" color="gray" className={tones.muted}>
-                      Proposal rejected
+                      Rejected
+                      <span className={classes.srOnly}> by the driver</span>
                     </Badge>
                   )}
                   {e.recordStatus === 'ACTIVE' && e.editRequestId && (
                     <Badge ml={6} size="xs" variant="light" color="green" className={tones.ok}>
-                      Proposal accepted
+                      Accepted
+                      <span className={classes.srOnly}> by the driver</span>
                     </Badge>
                   )}
                 </Table.Td>

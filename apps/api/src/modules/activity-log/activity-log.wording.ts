@@ -313,7 +313,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     profileImageId: 'Profile photo',
     lastLoginAt: 'Last sign-in',
   },
-  ROLE: { permissions: 'Permissions', builtIn: 'Built-in' },
+  ROLE: { permissions: 'Permissions', builtIn: 'Built-in', systemRole: 'Built-in role' },
   GROUP: { added: 'Added', removed: 'Removed', assetId: 'Vehicle or trailer' },
   ORGANIZATION: {
     timeZone: 'Time zone',

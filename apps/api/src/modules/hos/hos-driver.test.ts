@@ -237,6 +237,36 @@ describe("the driver's status", () => {
   });
 });
 
+describe("the driver's log days and trip", () => {
+  it('reads their own days, sets the trip (documents, trailers, co-driver) and gets the choices; not another driver\'s', async () => {
+    const me = await invitedDriver();
+    const other = await invitedDriver();
+    const status = await driverStatus(me);
+    const dayUrl = org(`/users/${me.userId}/hos_log/${status.today.id}`);
+    const day = await get(dayUrl, me.headers);
+    expect(day.statusCode, day.body).toBe(200);
+    expect(hosLogDaySchema.parse(day.json()).header.driver.id).toBe(me.driver.id);
+    expect((await get(org(`/users/${other.userId}/hos_log/${status.today.id}`), other.headers)).statusCode).toBe(404);
+    expect((await get(org(`/users/${me.userId}/hos_log/${status.today.id}`), other.headers)).statusCode).toBe(404);
+
+    const choices = (await get(org(`/users/${me.userId}/hos_log/choices`), me.headers)).json() as { trailers: Array<{ id: string; type: string }>; coDrivers: Array<{ id: string }> };
+    expect(choices.trailers.length).toBeGreaterThan(0);
+    expect(choices.trailers.every((x) => x.type === 'TRAILER')).toBe(true);
+    expect(choices.coDrivers.map((d) => d.id)).toContain(other.driver.id);
+    expect(choices.coDrivers.map((d) => d.id)).not.toContain(me.driver.id);
+
+    const put = (payload: unknown, headers: Headers = me.headers) => t.app.inject({ method: 'PUT', url: dayUrl, headers, payload: payload as object });
+    expectFieldErrors((await put({ shippingDocuments: ['x'.repeat(41)], trailerIds: [], coDriverId: null })).json(), 400, { 'shippingDocuments.0': 'Shipping document must be at most 40 characters' });
+    expectFieldErrors((await put({ shippingDocuments: [], trailerIds: [], coDriverId: me.driver.id })).json(), 400, { coDriverId: 'The co-driver must be another driver' });
+    const res = await put({ shippingDocuments: ['BOL-7731'], trailerIds: [choices.trailers[0]!.id], coDriverId: other.driver.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(hosLogDaySchema.parse(res.json()).header).toMatchObject({ shippingDocuments: ['BOL-7731'], trailers: [{ id: choices.trailers[0]!.id }], coDriver: { id: other.driver.id } });
+    expect((await put({ shippingDocuments: [], trailerIds: [], coDriverId: null }, other.headers)).statusCode).toBe(404);
+    expect((await put({ shippingDocuments: [], trailerIds: [], coDriverId: null }, a.dispatcher)).statusCode).toBe(403);
+    expect((await activityRows(t.database.db as never, me.driver.id)).map((r) => r.action)).toContain('UPDATE_HOS_LOG');
+  });
+});
+
 describe('certification', () => {
   it('records the statement as a type-4 event numbered per day; an edit asks for it again; only the driver certifies', async () => {
     const me = await invitedDriver();
@@ -480,6 +510,11 @@ describe('malfunctions and data diagnostics', () => {
     expect(page.content).toEqual([expect.objectContaining({ kind: 'DIAGNOSTIC', code: '5', name: 'Unidentified driving records data diagnostic', active: true, vehicle: { id: truck.id, unitNumber: truck.unitNumber, type: 'VEHICLE' } })]);
     expect(page.content[0]!.detail).toContain('40 min of unidentified driving');
     expect((await driverStatus(me)).diagnostics.map((d) => d.code)).toEqual(['5']);
+    // The log day of a driver who drove the truck that day lists it.
+    await importPeriods(me.driver.id, [{ status: 'ON', start: new Date(now - 20 * MIN).toISOString(), end: new Date(now - MIN).toISOString() }]);
+    await t.database.db.execute(`update hos_events set vehicle_id = '${truck.id}' where driver_id = '${me.driver.id}' and event_type = 1` as never);
+    const today = hosLogDaySchema.parse((await get(org(`/drivers/${me.driver.id}/hos_log/current-day`), a.admin)).json());
+    expect(today.diagnostics.map((d) => [d.code, d.active])).toEqual([['5', true]]);
     expect((await get(org('/hos_log/diagnostics'), me.headers)).statusCode).toBe(403);
     expectFieldErrors((await get(org('/hos_log/diagnostics?active=maybe'), a.admin)).json(), 400, { 'querystring.active': 'Active must be true or false' });
 

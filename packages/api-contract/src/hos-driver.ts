@@ -3,10 +3,13 @@ import { RULESET_IDS } from '@fleet/hos';
 import { availabilitySchema, hosDiagnosticSchema, hosEventSchema, hosLogDayRef } from './hos.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { assetRef, driverRef } from './registry-fields.ts';
+import { defineLabels } from './field-words.ts';
 import { emailField } from './validation.ts';
 
 // The driver's side of the ELD (issue 16, decisions 0111-0116): the signed-in driver's status,
 // certification, the office's edit proposals, unidentified driving, diagnostics and the ELD output file.
+
+defineLabels({ agree: 'Agree', note: 'Note', reason: 'Reason', comment: 'Output file comment' });
 
 /** Appendix A 4.3.2.3: the statement a driver agrees to when certifying a 24-hour period. */
 export const HOS_CERTIFICATION_STATEMENT = 'I hereby certify that my data entries and my record of duty status for this 24-hour period are true and correct';

@@ -55,6 +55,22 @@ export function driverRecords(derived: readonly DerivedEvent[], firstFix: Derive
   return out;
 }
 
+/** A truck moved by someone not logged in (the shop's test drive) during a rest of its driver: unidentified driving to review (decision 0113). */
+export const DEMO_UNIDENTIFIED_TRUCK = 25;
+
+/**
+ * 40 minutes of unidentified driving two hours into the driver's second-to-last 10-hour rest, as
+ * automatic duty status records it for a vehicle with nobody assigned: Driving, then On duty five
+ * minutes into the stop, no driver.
+ */
+function unidentifiedDrive(events: readonly EventToWrite[], vehicleId: string): EventToWrite[] {
+  const rests = events.filter((e) => e.origin === HOS_RECORD_ORIGINS.DRIVER && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DUTY_CODES.SB);
+  const rest = rests[rests.length - 2];
+  if (!rest) return [];
+  const at = (e: EventToWrite, ms: number, code: number): EventToWrite => ({ ...e, driverId: null, vehicleId, eventType: HOS_EVENT_TYPES.DUTY_STATUS, eventCode: code, time: ms, origin: HOS_RECORD_ORIGINS.AUTOMATIC, annotation: null });
+  return [at(rest, rest.time + 2 * HOUR, DUTY_CODES.D), at(rest, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON)];
+}
+
 /** Adds the deliberate breaches: a rest cut short by yard work, a pre-trip that stretches the window. */
 function breaches(truck: number, events: EventToWrite[]): EventToWrite[] {
   const rests = events.filter((e) => e.origin === HOS_RECORD_ORIGINS.DRIVER && e.eventCode === DUTY_CODES.SB);
@@ -112,7 +128,7 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
     events.sort((a, b) => a.time - b.time);
     written += await db.transaction(async (tx) => {
       await lockVehicles(tx, [truck.assetId]);
-      const rows = await insertEvents(tx, orgId, events);
+      const rows = await insertEvents(tx, orgId, [...events, ...(truck.index === DEMO_UNIDENTIFIED_TRUCK ? unidentifiedDrive(events, truck.assetId) : [])]);
       const logs = await tx.select({ id: hosLogs.id, date: hosLogs.logDate }).from(hosLogs).where(eq(hosLogs.driverId, truck.driverId));
       for (const log of logs) {
         const n = Number(log.date.slice(8, 10));

@@ -68,7 +68,12 @@ function unidentifiedDrive(events: readonly EventToWrite[], vehicleId: string): 
   const rest = rests[rests.length - 2];
   if (!rest) return [];
   const at = (e: EventToWrite, ms: number, code: number): EventToWrite => ({ ...e, driverId: null, vehicleId, eventType: HOS_EVENT_TYPES.DUTY_STATUS, eventCode: code, time: ms, origin: HOS_RECORD_ORIGINS.AUTOMATIC, annotation: null });
-  return [at(rest, rest.time + 2 * HOUR, DUTY_CODES.D), at(rest, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON)];
+  // Out to a road test and back near the yard: about 25 km on the odometer, ending a few miles off.
+  const back = { ...rest, lat: rest.lat + 0.06, lon: rest.lon + 0.05 };
+  return [
+    at(rest, rest.time + 2 * HOUR, DUTY_CODES.D),
+    { ...at(back, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON), location: describeLocation(back.lat, back.lon).text, odometerM: rest.odometerM === null ? null : rest.odometerM + 25_000 },
+  ];
 }
 
 /** Adds the deliberate breaches: a rest cut short by yard work, a pre-trip that stretches the window. */

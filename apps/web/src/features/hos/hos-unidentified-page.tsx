@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -32,14 +32,31 @@ type Action = { kind: 'propose' | 'annotate'; segment: HosUnidentifiedSegment };
 function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void): TableColumn<HosUnidentifiedSegment>[] {
   return [
     { key: 'vehicle', header: 'Vehicle', primary: true, render: (s) => <Text span fw={600}>{s.vehicle?.unitNumber ?? '—'}</Text> },
-    { key: 'start', header: 'Start', render: (s) => <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.start)}</Text> },
-    { key: 'end', header: 'End', render: (s) => <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>{s.end ? formatDateTime(s.end) : 'Still driving'}</Text> },
+    {
+      key: 'when',
+      header: 'When',
+      render: (s) => (
+        <Stack gap={0}>
+          <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(s.start)}
+          </Text>
+          <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {s.end ? `to ${formatDateTime(s.end)}` : 'still driving'}
+          </Text>
+        </Stack>
+      ),
+    },
     { key: 'duration', header: 'Duration', align: 'right', render: (s) => <Text span size="sm" ff="monospace">{formatHoursMinutes(s.durationMs)}</Text> },
     { key: 'distance', header: 'Distance', align: 'right', render: (s) => <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDistance(s.distanceM, units)}</Text> },
     {
       key: 'where',
-      header: 'From → to',
-      render: (s) => <Text span size="sm">{`${s.startLocation.description ?? '—'} → ${s.endLocation?.description ?? '…'}`}</Text>,
+      header: 'From, to',
+      render: (s) => (
+        <Stack gap={0} miw={180}>
+          <Text span size="sm">{s.startLocation.description ?? '—'}</Text>
+          <Text span size="xs" c="dimmed">{`to ${s.endLocation?.description ?? '…'}`}</Text>
+        </Stack>
+      ),
     },
     {
       key: 'state',
@@ -61,16 +78,16 @@ function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void):
             header: 'Actions',
             render: (s: HosUnidentifiedSegment) =>
               s.state === 'UNASSIGNED' || s.state === 'ANNOTATED' ? (
-                <Group gap={4} wrap="nowrap">
-                  <Button size="compact-sm" variant="light" disabled={!s.end} onClick={() => act({ kind: 'propose', segment: s })} aria-label={`Propose driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)} to a driver`}>
+                <Stack gap={4} align="flex-start">
+                  <Button size="compact-xs" variant="light" disabled={!s.end} onClick={() => act({ kind: 'propose', segment: s })} aria-label={`Propose driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)} to a driver`}>
                     Propose to driver
                   </Button>
                   {s.state === 'UNASSIGNED' && (
-                    <Button size="compact-sm" variant="subtle" onClick={() => act({ kind: 'annotate', segment: s })} aria-label={`Annotate driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)}`}>
+                    <Button size="compact-xs" variant="subtle" onClick={() => act({ kind: 'annotate', segment: s })} aria-label={`Annotate driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)}`}>
                       Not a driver
                     </Button>
                   )}
-                </Group>
+                </Stack>
               ) : null,
           },
         ]
@@ -117,12 +134,14 @@ export default function HosUnidentifiedPage() {
         emptyTitle={stateFilter ? 'Nothing in this state' : 'No unidentified driving'}
         emptyDescription="Driving recorded on a vehicle with no driver assigned shows here."
         toolbar={
-          <SegmentedControl
+          <Select
             aria-label="State"
             size="xs"
+            w={150}
+            allowDeselect={false}
             value={stateFilter ?? 'ALL'}
-            onChange={(v) => setStateFilter(v === 'ALL' ? null : v)}
-            data={[{ value: 'ALL', label: 'All' }, ...STATES.map((s) => ({ value: s.value, label: s.label }))]}
+            onChange={(v) => setStateFilter(!v || v === 'ALL' ? null : v)}
+            data={[{ value: 'ALL', label: 'Every state' }, ...STATES.map((s) => ({ value: s.value, label: s.label }))]}
           />
         }
       />

@@ -75,16 +75,16 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
               key={`${x.status}-${x.special ?? ''}`}
               size="lg"
               fz="md"
-              h={72}
+              h={84}
               variant="default"
               data-selected={same(x) || undefined}
-              leftSection={<x.icon size={24} aria-hidden />}
+              leftSection={<x.icon size={20} aria-hidden />}
               // The status in force is shown pressed; choosing it again changes nothing.
               onClick={() => !same(x) && setChoice(x)}
               disabled={status.moving}
               aria-pressed={same(x)}
               className={classes.statusButton}
-              classNames={{ label: classes.buttonLabel, inner: classes.buttonInner }}
+              classNames={{ label: classes.buttonLabel, inner: classes.buttonInner, section: classes.buttonSection }}
             >
               {choiceName(x)}
             </Button>
@@ -92,14 +92,14 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
           <Button
             size="lg"
             fz="md"
-            h={72}
+            h={84}
             variant="default"
             data-selected={c.status === 'D' || undefined}
-            leftSection={<IconSteeringWheel size={24} aria-hidden />}
+            leftSection={<IconSteeringWheel size={20} aria-hidden />}
             disabled
             aria-describedby="driving-note"
             className={classes.statusButton}
-            classNames={{ label: classes.buttonLabel, inner: classes.buttonInner }}
+            classNames={{ label: classes.buttonLabel, inner: classes.buttonInner, section: classes.buttonSection }}
           >
             Driving
           </Button>

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -48,6 +49,7 @@ import { ensurePositionPartitions, schedulePartitionMaintenance } from './module
 import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
+import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -95,7 +97,10 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.decorate('db', db.db);
   // Registry lists served from an in-memory index checked against list_versions (decision 0083).
   enableListIndex(db.db, config.listIndexRows);
-  app.decorate('tokens', accessTokens(await resolveJwtSecret(db.db, config.jwtSecret)));
+  const jwtSecret = await resolveJwtSecret(db.db, config.jwtSecret);
+  app.decorate('tokens', accessTokens(jwtSecret));
+  // The ELD output file's authentication value is signed with a key of its own, derived from the secret.
+  app.decorate('eld', { registrationId: config.eldRegistrationId, identifier: config.eldIdentifier, authKey: createHmac('sha256', jwtSecret).update('eld-output-file').digest() });
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
   const authCache = new AuthCache(config.authCacheUsers);
   eventsCacheOfDb(db.db, config.hosEventCacheEvents);
@@ -204,6 +209,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(diagnosticsRoutes);
       // Hours of service (issue 15).
       await api.register(hosRoutes);
+      await api.register(hosDriverRoutes);
     },
     { prefix: API_PREFIX },
   );

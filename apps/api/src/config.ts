@@ -34,6 +34,10 @@ const envSchema = z.object({
   DEMO_ADMIN_PASSWORD: z.string().min(8).default('DemoAdmin#2026'),
   DEMO_DISPATCHER_EMAIL: z.email().default('dispatcher@demofreight.test'),
   DEMO_DISPATCHER_PASSWORD: z.string().min(8).default('Dispatch#2026'),
+  DEMO_DRIVER_EMAIL: z.email().default('driver@demofreight.test'),
+  DEMO_DRIVER_PASSWORD: z.string().min(8).default('Driver#2026'),
+  ELD_REGISTRATION_ID: z.string().regex(/^[A-Z0-9]{4}$/, 'must be 4 characters A-Z or 0-9 (the FMCSA ELD registration id)').default('FLT0'),
+  ELD_IDENTIFIER: z.string().regex(/^[A-Z0-9]{6}$/, 'must be 6 characters A-Z or 0-9 (the ELD identifier)').default('FLTLN1'),
   SIMULATOR: bool,
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
   MAP_STYLE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL of a MapLibre style' })]).optional(),
@@ -77,6 +81,11 @@ export interface Config {
   demo: boolean;
   demoAdmin: { email: string; password: string };
   demoDispatcher: { email: string; password: string };
+  /** The demo driver's sign-in (the driver of tractor 101, decision 0111). */
+  demoDriver: { email: string; password: string };
+  /** The ELD registration id and identifier written in ELD output files (Appendix A 7.15, 7.17). */
+  eldRegistrationId: string;
+  eldIdentifier: string;
   simulator: boolean;
   /** Port of the OsmAnd device protocol (any path); 0 turns it off. */
   osmandPort: number;
@@ -136,6 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.DEMO ?? !production,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL.toLowerCase(), password: e.DEMO_ADMIN_PASSWORD },
     demoDispatcher: { email: e.DEMO_DISPATCHER_EMAIL.toLowerCase(), password: e.DEMO_DISPATCHER_PASSWORD },
+    demoDriver: { email: e.DEMO_DRIVER_EMAIL.toLowerCase(), password: e.DEMO_DRIVER_PASSWORD },
+    eldRegistrationId: e.ELD_REGISTRATION_ID,
+    eldIdentifier: e.ELD_IDENTIFIER,
     simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
     osmandPort: e.OSMAND_PORT,
     mapStyleUrl: e.MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL,

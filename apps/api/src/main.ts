@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { seed } from './seed/seed.ts';
 import { scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
+import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { startDemoFleet } from './seed/simulator/start.ts';
 
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
   // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
   const stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
+  // ELD malfunctions and data diagnostics every 5 minutes, one instance at a time (decision 0114).
+  const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let simulator: { stop(): void } | null = null;
@@ -43,12 +46,14 @@ async function main(): Promise<void> {
     // A purge under way stops before its next batch (each is its own short transaction).
     const purgeStopped = stopPurge();
     stopMaintenance();
+    const diagnosticsStopped = stopDiagnostics();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
     await osmand?.close();
     app.log.info('shutdown: OsmAnd port closed');
     await purgeStopped;
+    await diagnosticsStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
     // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();

@@ -127,7 +127,7 @@ test('the log list shows a driver day with hours and badges, and the log day rea
   await expect(events.locator('tr[data-highlight]')).toContainText('3:30:00 PM');
 });
 
-test('an edit keeps the original struck through, the server names a bad field, and a day prints on one Letter page', async ({ page, request }) => {
+test('an office edit is proposed to the driver and shown waiting beside the original, the server names a bad field, and a day prints on one Letter page', async ({ page, request }) => {
   const { logs } = await driverWithLogs(request);
   const oct13 = logs.find((l) => l.date === '2026-10-13')!;
   await login(page, 'admin');
@@ -138,33 +138,35 @@ test('an edit keeps the original struck through, the server names a bad field, a
   await events.getByRole('button', { name: 'Edit On duty at 7:30:00 PM' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit duty status' });
   await expect(dialog.getByLabel(/^Time/)).toHaveValue('2026-10-13T19:30');
+  await expect(dialog).toContainText('The change goes to the driver, who accepts or rejects it');
   await dialog.getByRole('combobox', { name: 'Status' }).click();
   await page.getByRole('option', { name: 'Off duty' }).click();
   await dialog.getByLabel('Annotation').fill('no');
-  await dialog.getByRole('button', { name: 'Save edit' }).click();
+  await dialog.getByRole('button', { name: 'Propose edit' }).click();
   await expect(dialog.getByText('Annotation must be at least 4 characters')).toBeVisible();
   // A time before the previous status: the server's message shows on the field.
   await dialog.getByLabel('Annotation').fill('Unloaded early, went off duty');
   await dialog.getByLabel(/^Time/).fill('2026-10-13T05:00');
-  await dialog.getByRole('button', { name: 'Save edit' }).click();
+  await dialog.getByRole('button', { name: 'Propose edit' }).click();
   await expect(dialog.getByText('Time must stay between the previous and the next duty status')).toBeVisible();
   await dialog.getByLabel(/^Time/).fill('2026-10-13T19:30');
-  await dialog.getByRole('button', { name: 'Save edit' }).click();
+  await dialog.getByRole('button', { name: 'Propose edit' }).click();
   await expect(dialog).toBeHidden();
 
-  const edited = events.getByRole('row').filter({ hasText: 'Unloaded early, went off duty' });
-  await expect(edited).toContainText('Off duty');
-  await expect(edited).toContainText('Other user');
-  const original = events.locator('tr[data-replaced]');
-  await expect(original).toHaveCount(1);
-  await expect(original).toContainText('Original');
-  await expect(original).toContainText('On duty');
-  expect(await original.locator('span', { hasText: 'On duty' }).evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe('line-through');
-  // The original sits right under the version that replaced it.
-  const order = await events.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.hasAttribute('data-replaced')));
-  const at = order.indexOf(true);
-  expect(await events.locator('tbody tr').nth(at - 1).textContent()).toContain('Unloaded early, went off duty');
-  await expect(page.getByRole('img', { name: /Record of duty status/ })).toHaveAttribute('aria-label', /Off duty 11:00, Sleeper berth 0:00, Driving 12:00, On duty 1:00, total 24:00/);
+  // Appendix A 4.4.4.2.6: the proposal waits for the driver; the original stays in force, not struck through.
+  const proposed = events.locator('tr[data-proposal="pending"]');
+  await expect(proposed).toHaveCount(1);
+  await expect(proposed).toContainText('Unloaded early, went off duty');
+  await expect(proposed).toContainText('Off duty');
+  await expect(proposed).toContainText('Other user');
+  await expect(proposed).toContainText('Proposed');
+  await expect(proposed.getByText('waiting for the driver')).toHaveCount(1);
+  await expect(events.locator('tr[data-replaced]')).toHaveCount(0);
+  // The proposal sits right under the record it would replace.
+  const rows = events.locator('tbody tr');
+  const at = (await rows.evaluateAll((r) => r.map((x) => x.getAttribute('data-proposal')))).indexOf('pending');
+  expect(await rows.nth(at - 1).textContent()).toContain('On duty');
+  await expect(page.getByRole('img', { name: /Record of duty status/ })).toHaveAttribute('aria-label', /Off duty 10:30, Sleeper berth 0:00, Driving 12:00, On duty 1:30, total 24:00/);
 
   // Print: no app shell, no buttons, one Letter page.
   await page.emulateMedia({ media: 'print' });

@@ -54,6 +54,8 @@ export const currentUserSchema = z.object({
   position: z.string().nullable(),
   phone: z.string().nullable(),
   timeZone: z.string().nullable(),
+  /** The driver record this account signs in for (drivers.user_id), or null: the driver screens need one (decision 0111). */
+  driverId: z.string().nullable(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

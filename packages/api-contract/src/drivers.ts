@@ -22,6 +22,7 @@ defineLabels({
   eldExempt: 'ELD exempt',
   eldExemptReason: 'ELD exemption reason',
   userId: 'Sign-in account',
+  invite: 'Invite to sign in',
 });
 
 const optionalEmail = z
@@ -70,12 +71,19 @@ export const driverInputSchema = z
     status: recordStatus.default('ACTIVE'),
     /** Optional sign-in account (a user of the same organization). */
     userId: z.uuid('Sign-in account must be a user id').nullish().transform((v) => v ?? null),
+    /**
+     * Invite the driver to sign in (decision 0111): a new account with the built-in Driver role gets the
+     * users' invitation e-mail at `email`, and the driver record is linked to it. Needs USER_CREATE.
+     */
+    invite: z.boolean({ error: () => 'Invite to sign in must be true or false' }).default(false),
     notes: optionalText(2000),
   })
   .superRefine((v, ctx) => {
     if (v.eldExempt && !v.eldExemptReason) {
       ctx.addIssue({ code: 'custom', path: ['eldExemptReason'], message: 'Give the reason the driver is exempt from the ELD rule' });
     }
+    if (v.invite && !v.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'Email is a required field to invite the driver to sign in' });
+    if (v.invite && v.userId) ctx.addIssue({ code: 'custom', path: ['invite'], message: 'The driver already has a sign-in account' });
   });
 export type DriverInput = z.input<typeof driverInputSchema>;
 

@@ -194,9 +194,51 @@ export const hosEventSchema = z.object({
   engineHours: z.number().nullable(),
   annotation: z.string().nullable(),
   replacesEventId: z.string().nullable(),
+  /**
+   * The edit request (proposal) the record belongs to (decision 0112): with record status
+   * INACTIVE_CHANGE_REQUESTED it waits for the driver, INACTIVE_CHANGE_REJECTED the driver refused it,
+   * ACTIVE the driver accepted it. Null for records that were never proposed.
+   */
+  editRequestId: z.string().nullable(),
   createdAt: z.string(),
 });
 export type HosEvent = z.infer<typeof hosEventSchema>;
+
+/** Malfunction (Table 4 letters) and data diagnostic (digits) codes of Appendix A 4.6, in words. */
+export const ELD_DIAGNOSTIC_NAMES: Record<string, string> = {
+  P: 'Power compliance malfunction',
+  E: 'Engine synchronization compliance malfunction',
+  T: 'Timing compliance malfunction',
+  L: 'Positioning compliance malfunction',
+  R: 'Data recording compliance malfunction',
+  S: 'Data transfer compliance malfunction',
+  O: 'Other ELD-detected malfunction',
+  '1': 'Power data diagnostic',
+  '2': 'Engine synchronization data diagnostic',
+  '3': 'Missing required data elements data diagnostic',
+  '4': 'Data transfer data diagnostic',
+  '5': 'Unidentified driving records data diagnostic',
+  '6': 'Other ELD-identified diagnostic',
+};
+
+/**
+ * A malfunction or data diagnostic of a vehicle's ELD, from its logged event (type 7, code 1 or 3)
+ * to its cleared event (code 2 or 4); `clearedAt` null while it is still in force.
+ */
+export const hosDiagnosticSchema = z.object({
+  id: z.string(),
+  vehicle: assetRef.nullable(),
+  kind: z.enum(['MALFUNCTION', 'DIAGNOSTIC']),
+  /** Table 4: P, E, T, L, R, S, O (malfunctions) or 1-6 (data diagnostics). */
+  code: z.string(),
+  name: z.string(),
+  loggedAt: z.string(),
+  clearedAt: z.string().nullable(),
+  active: z.boolean(),
+  /** Why it was logged, in words (e.g. "74 min of driving without a position in 24 h"). */
+  detail: z.string().nullable(),
+});
+export type HosDiagnostic = z.infer<typeof hosDiagnosticSchema>;
 
 export const hosSegmentSchema = z.object({
   status: z.enum(DUTY_STATUSES),
@@ -245,9 +287,12 @@ export const hosLogDaySchema = z.object({
   /** The day's events in time order, versions included: an inactive-changed version is linked from its successor's `replacesEventId`. */
   events: z.array(hosEventSchema),
   violations: z.array(violationSchema.omit({ driver: true, logId: true })),
+  /** `count`: certifications of the day so far; an edit after one clears `certified`, asking for the next (decision 0112). */
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
   /** Canada (C6): the driver declared this day "day 1" of an off-duty deferral (the next day is its day 2). */
   deferral: z.object({ declared: z.boolean(), declaredAt: z.string().nullable() }),
+  /** Malfunctions and data diagnostics of the day's vehicles in force during the day (decision 0114). */
+  diagnostics: z.array(hosDiagnosticSchema),
   /** The driver's day before (null before their first record) and after (null after today), to page through the log. */
   previous: hosLogDayRef.nullable(),
   next: hosLogDayRef.nullable(),
@@ -310,15 +355,25 @@ export const hosEventEditSchema = z.object({
 export type HosEventEdit = z.output<typeof hosEventEditSchema>;
 
 /**
- * A duty-status change an office user inserts into a driver's records (origin "other"): it lasts
- * until the driver's next recorded status. PC only with OFF, YM only with ON, each only when the
- * driver record allows it. Without a location description one is computed from latitude/longitude.
+ * A duty-status change entered into a driver's records: by the driver (origin driver, at once; now
+ * when `at` is left out) or by an office user (origin other user, a proposal the driver accepts or
+ * rejects, decision 0112). It lasts until the driver's next recorded status. PC only with OFF, YM
+ * only with ON, each only when the driver record allows it. Without a location description one is
+ * computed from latitude/longitude.
  */
 export const hosEventCreateSchema = z.object({
   status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
   special: z.enum(SPECIAL_CATEGORIES, { error: () => 'Special driving category must be PC or YM' }).nullish().transform((v) => v ?? null),
-  at: instant('Time'),
-  annotation,
+  /** Required from an office user; a driver's change without it happens now (decision 0112). */
+  at: instant('Time').nullish().transform((v) => v ?? null),
+  /** Required (4-60) for an office user's proposal and a driver's entry in the past; a note on a driver's change now may be left out. */
+  annotation: z
+    .string({ error: () => 'Annotation must be text' })
+    .trim()
+    .max(60, 'Annotation must be at most 60 characters')
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || v.length >= 4, 'Annotation must be at least 4 characters'),
   latitude: z.number({ error: () => 'Latitude must be a number' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90').nullish().transform((v) => v ?? null),
   longitude: z.number({ error: () => 'Longitude must be a number' }).min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180').nullish().transform((v) => v ?? null),
   locationDescription,

@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   'AVAILABILITY_LIST',
   'HOS_IMPORT',
   'HOS_EDIT',
+  'HOS_SELF_READ',
+  'HOS_SELF_WRITE',
   'ANALYTICS_REVENUE',
   'ANALYTICS_FLEET_PERFORMANCE',
 ] as const;
@@ -46,6 +48,12 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** Every code an organization's built-in ADMIN role holds: all of them except SUPER_ADMIN. */
 export const ORGANIZATION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p !== 'SUPER_ADMIN');
+
+/**
+ * The built-in Driver role (issue 16, decision 0111): the driver's own hours of service, and what the
+ * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code.
+ */
+export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'USER_READ', 'ORG_READ'];
 
 export const ROLES = ['ADMIN', 'SUPER_ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];

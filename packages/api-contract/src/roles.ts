@@ -9,8 +9,10 @@ export const roleSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   permissions: z.array(z.string()),
-  /** The built-in Administrator role: holds every code, cannot be edited or deleted. */
+  /** A built-in role (Administrator: every code; Driver: the driver's own codes): cannot be edited or deleted. */
   builtIn: z.boolean(),
+  /** Which built-in role it is; null for a custom role. */
+  systemRole: z.enum(['ADMIN', 'DRIVER']).nullable(),
   userCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { eq } from 'drizzle-orm';
-import { ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
+import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { organizations, roles, users } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
@@ -10,6 +10,7 @@ import type { Actor, AuthContext } from './types.ts';
 
 const ALL = new Set<string>(PERMISSIONS);
 const ADMIN = new Set<string>(ORGANIZATION_PERMISSIONS);
+const DRIVER = new Set<string>(DRIVER_ROLE_PERMISSIONS);
 
 /** Loads the caller's current role and permissions; null when the user is gone or may not sign in. */
 export async function loadAuthContext(db: Db, userId: string): Promise<AuthContext | null> {
@@ -22,6 +23,7 @@ export async function loadAuthContext(db: Db, userId: string): Promise<AuthConte
       orgId: users.organizationId,
       orgStatus: organizations.status,
       rolePermissions: roles.permissions,
+      systemRole: roles.systemRole,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
@@ -31,7 +33,7 @@ export async function loadAuthContext(db: Db, userId: string): Promise<AuthConte
   // A deactivated user or organization loses access at once, whatever tokens it holds.
   if (!u || u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
   const isSuperAdmin = u.role === 'SUPER_ADMIN';
-  const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : new Set(u.rolePermissions ?? []);
+  const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : u.systemRole === 'DRIVER' ? DRIVER : new Set(u.rolePermissions ?? []);
   return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin };
 }
 
@@ -112,5 +114,10 @@ export const authPlugin = fp(async (app) => {
     const required = config.permissions ?? [];
     const missing = required.filter((code) => !ctx.permissions.has(code));
     if (missing.length > 0) throw forbidden('You do not have permission to do this', `Missing permission: ${missing.join(', ')}`);
+    // An office code or the driver's own: which one the caller holds decides what it may reach (the service checks that).
+    const any = config.anyPermissions ?? [];
+    if (any.length > 0 && !any.some((code) => ctx.permissions.has(code))) {
+      throw forbidden('You do not have permission to do this', `Missing permission: one of ${any.join(', ')}`);
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { AccessTokens } from '../lib/jwt.ts';
 import type { Mailer } from '../lib/mailer.ts';
 import type { AuthCache } from './auth-cache.ts';
+import type { EldIdentity } from '../modules/hos/eld-output.service.ts';
 
 /** Who is calling: resolved from the access token and the users table on every request. */
 export interface AuthContext {
@@ -32,6 +33,8 @@ declare module 'fastify' {
     tokens: AccessTokens;
     mailer: Mailer;
     authCache: AuthCache;
+    /** The ELD's identity in output files (decision 0116). */
+    eld: EldIdentity;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -41,6 +44,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Every code is required; checked before the body is validated. */
     permissions?: readonly Permission[];
+    /** At least one of these codes is required (an office code or the driver's own; decision 0111). */
+    anyPermissions?: readonly Permission[];
     /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
     streamTicket?: boolean;
   }

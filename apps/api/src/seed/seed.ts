@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Permission } from '@fleet/api-contract';
 import type { Db } from '../db/client.ts';
-import { organizations, roles, users } from '../db/schema/index.ts';
+import { assets, drivers, organizations, roles, users } from '../db/schema/index.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import type { Config } from '../config.ts';
 import type { Actor } from '../plugins/types.ts';
@@ -101,6 +101,45 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
   return orgId;
 }
 
+/** The demo drivers who sign in: the drivers of tractors 101 (the config's demo driver), 102 and 103. */
+export const DEMO_DRIVER_UNITS = ['101', '102', '103'] as const;
+export const demoDriverEmail = (cfg: Pick<Config, 'demoDriver'>, i: number) => (i === 0 ? cfg.demoDriver.email : cfg.demoDriver.email.replace('@', `${i + 1}@`));
+
+/**
+ * Sign-ins for a few demo drivers (decision 0111), with the built-in Driver role and the demo driver's
+ * password, linked to the driver records of tractors 101-103 (their trucks move in the simulator).
+ * Safe to run on every start: an existing account or linked driver is left as it is.
+ */
+export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<Config, 'demoDriver'>): Promise<string[]> {
+  const [driverRole] = await db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
+  if (!driverRole) return [];
+  const made: string[] = [];
+  let passwordHash: string | null = null;
+  for (const [i, unit] of DEMO_DRIVER_UNITS.entries()) {
+    const email = demoDriverEmail(cfg, i);
+    const [row] = await db
+      .select({ driver: drivers })
+      .from(assets)
+      .innerJoin(drivers, eq(drivers.id, assets.currentDriverId))
+      .where(and(eq(assets.organizationId, orgId), eq(assets.unitNumber, unit)));
+    if (!row || row.driver.userId || (await userExists(db, email))) continue;
+    const d = row.driver;
+    passwordHash ??= await hashPassword(cfg.demoDriver.password);
+    await db.transaction(async (tx) => {
+      const [u] = await tx
+        .insert(users)
+        .values({ organizationId: orgId, role: 'USER', roleId: driverRole.id, email, username: email, firstName: d.firstName, lastName: d.lastName, position: 'Driver', timeZone: d.homeTimeZone, passwordHash })
+        .returning();
+      if (!u) return;
+      await tx.update(drivers).set({ userId: u.id }).where(eq(drivers.id, d.id));
+      await recordActivity(tx, { orgId, actor: SYSTEM, action: 'CREATE', entityType: 'USER', entityId: u.id, after: u });
+      await recordActivity(tx, { orgId, actor: SYSTEM, action: 'UPDATE', entityType: 'DRIVER', entityId: d.id, before: { userId: null }, after: { userId: u.id } });
+    });
+    made.push(email);
+  }
+  return made;
+}
+
 /**
  * First-start data: the super administrator always, the demo organization when DEMO is on. Names
  * the sign-ins but never their passwords: console output ends up in log files.
@@ -113,8 +152,10 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void): 
     if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
+    await ensureDemoDriverSignIns(db, demoOrgId, config);
+    lines.push(`  Demo drivers:        ${DEMO_DRIVER_UNITS.map((_, i) => demoDriverEmail(config, i)).join(', ')} (tractors ${DEMO_DRIVER_UNITS.join(', ')})`);
   }
-  const variables = config.demo ? 'SUPERADMIN_PASSWORD, DEMO_ADMIN_PASSWORD and DEMO_DISPATCHER_PASSWORD' : 'SUPERADMIN_PASSWORD';
+  const variables = config.demo ? 'SUPERADMIN_PASSWORD, DEMO_ADMIN_PASSWORD, DEMO_DISPATCHER_PASSWORD and DEMO_DRIVER_PASSWORD' : 'SUPERADMIN_PASSWORD';
   lines.push(`  Passwords: as set in ${variables} (the defaults are in README.md)`);
   log(`Sign-in accounts:\n${lines.join('\n')}`);
 }

@@ -32,6 +32,18 @@ describe('navigation guard', () => {
     for (const p of marked) expect(guardRedirect(route(p), adminUser())).toBe('/under-development');
   });
 
+  it('lets a driver open only their own screens, lands them on /driver, and refuses the office screens (decision 0115)', () => {
+    const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'USER_READ', 'ORG_READ'] };
+    expect(guardRedirect(route('/driver'), driver)).toBeNull();
+    expect(guardRedirect(route('/driver/inspection'), driver)).toBeNull();
+    expect(guardRedirect(route('/my-account'), driver)).toBeNull();
+    for (const p of ['/dashboard', '/hos/logs', '/hos/availability', '/hos/unidentified', '/map', '/settings/organization-settings/all-drivers']) expect(guardRedirect(route(p), driver), p).toBe('/access-denied');
+    expect(guardRedirect(route('/'), driver)).toBe('/driver');
+    // The codes without a driver record (an administrator): no driver screen, the dashboard as home.
+    expect(guardRedirect(route('/driver'), adminUser())).toBe('/access-denied');
+    expect(guardRedirect(route('/'), adminUser())).toBe('/dashboard');
+  });
+
   it('sends a user without the permission codes to access denied', () => {
     expect(guardRedirect(route('/settings/organization-settings/user-and-roles'), dispatcherUser())).toBe('/access-denied');
     expect(guardRedirect(route('/settings/organization-settings/user-and-roles'), adminUser())).toBeNull();

@@ -11,7 +11,7 @@ export const ACCESS_DENIED_PATH = '/access-denied';
  * Spec section 2, navigation guard: where a user opening `route` must go instead, or null to stay.
  * Order: sign-in, then the under-development mark, then permissions.
  */
-export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile'>, user: CurrentUser | null): string | null {
+export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile' | 'ownDriver'>, user: CurrentUser | null): string | null {
   switch (route.access) {
     case 'public':
       return user ? homePath(user) : null;
@@ -34,7 +34,9 @@ export function canOpenPath(user: CurrentUser | null, path: string): boolean {
   return route.access === 'private' ? mayOpen(user, route) : true;
 }
 
-function mayOpen(user: CurrentUser, route: Pick<AppRoute, 'permissions' | 'children' | 'ownProfile'>): boolean {
+function mayOpen(user: CurrentUser, route: Pick<AppRoute, 'permissions' | 'children' | 'ownProfile' | 'ownDriver'>): boolean {
   if (route.ownProfile && isSuperAdmin(user)) return false;
+  // The driver screens need a driver record linked to the account, not only the codes (an administrator holds them too).
+  if (route.ownDriver && !user.driverId) return false;
   return canOpenRoute(user, route);
 }

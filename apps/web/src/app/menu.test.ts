@@ -16,7 +16,7 @@ describe('side menu filtering', () => {
           'Data Retention',
         ],
       },
-      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability'] },
+      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
     ]);
   });
@@ -24,7 +24,7 @@ describe('side menu filtering', () => {
   it('shows the dispatcher only what its role opens, and drops settings administration', () => {
     expect(titles(filterMenu(SIDE_MENU, dispatcherUser()))).toEqual([
       { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
-      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability'] },
+      { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
   });
@@ -41,8 +41,16 @@ describe('side menu filtering', () => {
 
   it('hides a group whose sub-items are all forbidden', () => {
     const onlyHos = { ...dispatcherUser(), permissions: ['HOS_LIST'] };
-    expect(titles(filterMenu(SIDE_MENU, onlyHos))).toEqual([{ 'Hours of Service': ['HoS Logs'] }]);
+    expect(titles(filterMenu(SIDE_MENU, onlyHos))).toEqual([{ 'Hours of Service': ['HoS Logs', 'Unidentified Driving'] }]);
     expect(filterMenu(SIDE_MENU, null)).toEqual([]);
+  });
+
+  it("shows a driver only their own group, and an administrator without a driver record not that group (decision 0115)", () => {
+    const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'USER_READ', 'ORG_READ'] };
+    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection'] }, { Settings: ['Profile Settings'] }]);
+    expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection']);
+    expect(filterMenu(SIDE_MENU, adminUser()).some((i) => i.title === 'Driver')).toBe(false);
+    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection'] });
   });
 
   it('filters the header navigation (History Route, Map, Dashboard) the same way', () => {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconRoute, IconSettings, IconShieldLock,
+  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconRoute, IconSettings, IconShieldCheck, IconShieldLock, IconSteeringWheel,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
 
@@ -18,8 +18,17 @@ export interface MenuItem {
 
 const ORG = '/settings/organization-settings';
 
-/** Side menu groups of spec section 2. */
+/** Side menu groups of spec section 2, and the driver's own group (decision 0115). */
 export const SIDE_MENU: MenuItem[] = [
+  {
+    title: 'Driver',
+    path: '/driver',
+    icon: IconSteeringWheel,
+    subSectionItems: [
+      { title: 'My day', path: '/driver' },
+      { title: 'Roadside inspection', path: '/driver/inspection' },
+    ],
+  },
   {
     title: 'Administration',
     path: '/administration',
@@ -59,6 +68,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'HoS Logs', path: '/hos/logs' },
       { title: 'HoS Violations', path: '/hos/violations' },
       { title: 'HoS Availability', path: '/hos/availability' },
+      { title: 'Unidentified Driving', path: '/hos/unidentified' },
     ],
   },
   {
@@ -75,6 +85,9 @@ export const SIDE_MENU: MenuItem[] = [
 
 /** Default header navigation list (spec section 2), also the mobile bottom navigation. */
 export const HEADER_NAV: MenuItem[] = [
+  // A driver's own screens (shown only to accounts linked to a driver record).
+  { title: 'My day', path: '/driver', icon: IconSteeringWheel },
+  { title: 'Inspection', path: '/driver/inspection', icon: IconShieldCheck },
   { title: 'History Route', path: '/map/history', icon: IconRoute },
   { title: 'Map', path: '/map', icon: IconMap2 },
   { title: 'Dashboard', path: '/dashboard', icon: IconDashboard },

@@ -20,6 +20,8 @@ export interface AppRoute {
   /** Every code is required (spec section 5). None: sign-in only, or allowed when any child is. */
   permissions?: readonly Permission[];
   underDevelopment?: boolean;
+  /** The screen is the signed-in driver's own (decision 0115): only for an account linked to a driver record. */
+  ownDriver?: boolean;
   /**
    * The screen edits the signed-in user's own organization profile. A super administrator has none (not
    * even while controlling an organization, where the guard otherwise grants every organization code).
@@ -75,6 +77,15 @@ export const ROUTES: readonly AppRoute[] = [
     permissions: ['USER_READ', 'ORG_READ'],
     ownProfile: true,
     page: () => import('../features/my-account/my-account-page.tsx'),
+  },
+  { path: '/driver', title: 'My day', access: 'private', permissions: ['HOS_SELF_READ'], ownDriver: true, page: () => import('../features/hos/driver-page.tsx') },
+  {
+    path: '/driver/inspection',
+    title: 'Roadside inspection',
+    access: 'private',
+    permissions: ['HOS_SELF_READ'],
+    ownDriver: true,
+    page: () => import('../features/hos/driver-inspection-page.tsx'),
   },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
   { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
@@ -147,6 +158,7 @@ export const ROUTES: readonly AppRoute[] = [
       { path: '/hos/logs/:id', title: 'Driver log', access: 'private', permissions: ['HOS_READ'], page: () => import('../features/hos/hos-log-page.tsx') },
       { path: '/hos/violations', title: 'HoS Violations', access: 'private', permissions: ['VIO_LIST'], page: () => import('../features/hos/hos-violations-page.tsx') },
       { path: '/hos/availability', title: 'HoS Availability', access: 'private', permissions: ['AVAILABILITY_LIST'], page: () => import('../features/hos/hos-availability-page.tsx') },
+      { path: '/hos/unidentified', title: 'Unidentified Driving', access: 'private', permissions: ['HOS_LIST'], page: () => import('../features/hos/hos-unidentified-page.tsx') },
     ],
   },
   {

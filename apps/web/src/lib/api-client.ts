@@ -126,6 +126,20 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
  * Errors still propagate to the caller.
  */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await checkedResponse(path, opts);
+  if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  return (type.includes('application/json') ? await res.json() : await res.text()) as T;
+}
+
+/** A file the API answers (the ELD output file): its text and the name its Content-Disposition gives. */
+export async function apiFile(path: string, opts: RequestOptions = {}): Promise<{ text: string; fileName: string | null }> {
+  const res = await checkedResponse(path, opts);
+  const disposition = res.headers.get('content-disposition') ?? '';
+  return { text: await res.text(), fileName: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
+}
+
+async function checkedResponse(path: string, opts: RequestOptions): Promise<Response> {
   const showToast = opts.toast !== false;
   let res: Response;
   try {
@@ -149,9 +163,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     if (showToast) toastApiError(error);
     throw error;
   }
-  if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
-  const type = res.headers.get('content-type') ?? '';
-  return (type.includes('application/json') ? await res.json() : await res.text()) as T;
+  return res;
 }
 
 /** Spec section 8, generic error display: network message, server details, or 'Error happened'. */

@@ -54,10 +54,15 @@ export function useCurrentUser(): CurrentUser | null {
   return useStore(sessionStore).user;
 }
 
-/** Spec section 4: super administrators land on the organizations list, everyone else on the dashboard. */
+/**
+ * Spec section 4: super administrators land on the organizations list, everyone else on the dashboard;
+ * a driver (their own HoS codes and a driver record, no dashboard) on their driver screen (decision 0115).
+ */
 export function homePath(user: CurrentUser | null): string {
   if (!user) return '/';
-  return isSuperAdmin(user) ? '/administration/organizations' : '/dashboard';
+  if (isSuperAdmin(user)) return '/administration/organizations';
+  if (user.driverId && user.permissions.includes('HOS_SELF_READ') && !user.permissions.includes('ORG_DASH_READ')) return '/driver';
+  return '/dashboard';
 }
 
 // Another tab signing in or out changes this tab too.

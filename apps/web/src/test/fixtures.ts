@@ -16,6 +16,7 @@ const base: CurrentUser = {
   position: null,
   phone: null,
   timeZone: 'America/Chicago',
+  driverId: null,
 };
 
 export const adminUser = (): CurrentUser => ({ ...base, role: 'ADMIN', roleName: 'Administrator', permissions: [...ORGANIZATION_PERMISSIONS] });

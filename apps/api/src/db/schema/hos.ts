@@ -38,6 +38,10 @@ export const hosEvents = pgTable(
     annotation: text('annotation'),
     /** The version this row replaced (its record status is then inactive-changed). */
     replacesEventId: uuid('replaces_event_id').references((): AnyPgColumn => hosEvents.id, { onDelete: 'set null' }),
+    /** The office's edit request (proposal) this record belongs to (decision 0112); null otherwise. */
+    editRequestId: uuid('edit_request_id').references((): AnyPgColumn => hosEditRequests.id, { onDelete: 'set null' }),
+    /** Malfunction or data diagnostic code of a type-7 event (Table 4: P, E, T, L, R, S, O or 1-6). */
+    diagnosticCode: text('diagnostic_code'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -53,8 +57,60 @@ export const hosEvents = pgTable(
     index('hos_events_org_day_idx').on(t.organizationId, t.logDate),
     uniqueIndex('hos_events_driver_seq_uq').on(t.driverId, t.sequenceId),
     index('hos_events_replaces_idx').on(t.replacesEventId).where(sql`${t.replacesEventId} is not null`),
+    index('hos_events_request_idx').on(t.editRequestId).where(sql`${t.editRequestId} is not null`),
+    // The ELD's own records without a driver (unidentified driving, malfunctions) of an organization by
+    // time: the unidentified driving list, the diagnostics job, the ELD output file's last segment.
+    index('hos_events_org_unidentified_idx').on(t.organizationId, t.eventTime).where(sql`${t.driverId} is null`),
+    // A vehicle's malfunctions and data diagnostics by code, the newest first (in force or cleared).
+    index('hos_events_diagnostics_idx').on(t.organizationId, t.vehicleId, t.diagnosticCode, t.eventTime).where(sql`${t.eventType} = 7`),
   ],
 );
+
+/**
+ * An edit the office (or the system, for unidentified driving) proposed to a driver (Appendix A
+ * 4.4.4.2.5-6, decision 0112): its records are hos_events rows with this id, record status
+ * inactive-change-requested until the driver accepts (active; the originals inactive-changed) or
+ * rejects them (inactive-change-rejected). The row itself only records who asked, when, and the outcome.
+ */
+export const hosEditRequests = pgTable(
+  'hos_edit_requests',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id),
+    kind: text('kind', { enum: ['EDIT', 'INSERT', 'ASSIGN_UNIDENTIFIED'] }).notNull(),
+    state: text('state', { enum: ['PENDING', 'ACCEPTED', 'REJECTED'] }).notNull().default('PENDING'),
+    /** Log day of the first proposed record, for the driver's and the office's lists. */
+    logDate: date('log_date').notNull(),
+    annotation: text('annotation'),
+    requestedByUserId: uuid('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('hos_edit_requests_driver_idx').on(t.driverId, t.state, t.requestedAt), index('hos_edit_requests_org_idx').on(t.organizationId, t.requestedAt)],
+);
+
+/**
+ * The office's note that an unidentified driving segment is nobody's driving time (a mechanic's
+ * test drive, a yard move by the shop), keyed by the segment's first record (decision 0113). The
+ * records themselves are never changed: the ELD rule keeps them as the unidentified profile's.
+ */
+export const hosUnidentifiedAnnotations = pgTable('hos_unidentified_annotations', {
+  segmentEventId: uuid('segment_event_id')
+    .primaryKey()
+    .references(() => hosEvents.id, { onDelete: 'cascade' }),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  reason: text('reason').notNull(),
+  annotatedByUserId: uuid('annotated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  annotatedAt: timestamp('annotated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** One row per driver per log day, created on first need: the day's certification and §395.8 form-and-manner facts. */
 export const hosLogs = pgTable(

@@ -36,7 +36,7 @@ export const organizations = pgTable(
   (t) => [index('organizations_name_idx').on(t.name)],
 );
 
-/** Per-organization named roles holding permission codes. The built-in ADMIN role holds every code. */
+/** Per-organization named roles holding permission codes. The built-in ADMIN role holds every code, the built-in DRIVER role the driver's own. */
 export const roles = pgTable(
   'roles',
   {
@@ -48,8 +48,13 @@ export const roles = pgTable(
     description: text('description'),
     permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
     builtIn: boolean('built_in').notNull().default(false),
+    /** Which built-in role (decision 0111): ADMIN holds every code, DRIVER the driver's own; null for custom roles. */
+    systemRole: text('system_role', { enum: ['ADMIN', 'DRIVER'] }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('roles_org_name_uq').on(t.organizationId, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('roles_org_name_uq').on(t.organizationId, sql`lower(${t.name})`),
+    uniqueIndex('roles_org_system_uq').on(t.organizationId, t.systemRole).where(sql`${t.systemRole} is not null`),
+  ],
 );

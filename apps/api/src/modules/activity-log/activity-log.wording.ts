@@ -313,7 +313,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     profileImageId: 'Profile photo',
     lastLoginAt: 'Last sign-in',
   },
-  ROLE: { permissions: 'Permissions', builtIn: 'Built-in' },
+  ROLE: { permissions: 'Permissions', builtIn: 'Built-in', systemRole: 'Built-in role' },
   GROUP: { added: 'Added', removed: 'Removed', assetId: 'Vehicle or trailer' },
   ORGANIZATION: {
     timeZone: 'Time zone',
@@ -595,6 +595,36 @@ export const ACTIONS: Record<string, Wording> = {
       return c.after.declared === true ? `declared day 1 of an off-duty deferral${on} in the HoS log of ${c.r}` : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
     },
   },
+  PROPOSE_HOS_EDIT: {
+    label: 'Propose HoS edit',
+    says: (c) => {
+      const from = text(c.before.status);
+      const to = text(c.after.status);
+      const at = text(c.after.at);
+      return `proposed to change a duty status in the HoS log of ${c.r}${from && to ? ` from ${from} to ${to}` : ''}${at ? ` at ${formatDate(at)}` : ''}, for the driver to accept`;
+    },
+  },
+  PROPOSE_HOS_EVENT: {
+    label: 'Propose HoS event',
+    says: (c) => {
+      const status = text(c.after.status);
+      const at = text(c.after.at);
+      return `proposed to add a duty status${status ? ` ${status}` : ''} to the HoS log of ${c.r}${at ? ` at ${formatDate(at)}` : ''}, for the driver to accept`;
+    },
+  },
+  ACCEPT_HOS_PROPOSAL: { label: 'Accept HoS edit', says: (c) => `accepted a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}` },
+  REJECT_HOS_PROPOSAL: {
+    label: 'Reject HoS edit',
+    says: (c) => `rejected a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}${text(c.after.note) ? `: ${text(c.after.note)}` : ''}`,
+  },
+  CERTIFY_HOS_LOG: {
+    label: 'Certify HoS log',
+    says: (c) => `certified log day ${text(c.after.logDate) ? formatDate(text(c.after.logDate)!) : ''} of ${c.r}${typeof c.after.certification === 'number' && c.after.certification > 1 ? ` (certification ${c.after.certification})` : ''}`,
+  },
+  CLAIM_UNIDENTIFIED: { label: 'Claim unidentified driving', says: (c) => `took over unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} as the driving of ${c.r}` },
+  PROPOSE_UNIDENTIFIED: { label: 'Propose unidentified driving', says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}` },
+  ANNOTATE_UNIDENTIFIED: { label: 'Annotate unidentified driving', says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}` },
+  SEND_ELD_OUTPUT: { label: 'Send ELD output file', says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}` },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

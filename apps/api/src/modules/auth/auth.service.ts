@@ -12,6 +12,7 @@ import type { Actor, AuthContext } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
 import { presentCurrentUser } from '../users/users.presenter.ts';
+import { recordDriverLogin } from '../hos/hos-login.service.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 export const RESET_TOKEN_TTL_MS = 3600 * 1000;
@@ -41,7 +42,13 @@ async function issueRefreshToken(tx: DbOrTx, userId: string, familyId: string): 
 /** The current user object of spec section 3 for a signed-in caller. */
 export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<CurrentUser> {
   const rows = await db
-    .select({ user: users, orgName: organizations.name, roleName: roles.name })
+    .select({
+      user: users,
+      orgName: organizations.name,
+      roleName: roles.name,
+      // The driver record this account signs in for, in its own organization (decision 0111).
+      driverId: sql<string | null>`(select d.id::text from drivers d where d.user_id = ${users.id} and d.organization_id = ${users.organizationId} limit 1)`,
+    })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
     .leftJoin(roles, eq(roles.id, users.roleId))
@@ -49,7 +56,7 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
   const row = rows[0];
   if (!row) throw notFound('User');
   const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName } : null;
-  return presentCurrentUser(row.user, ctx, org, row.roleName);
+  return presentCurrentUser(row.user, ctx, org, row.roleName, row.driverId);
 }
 
 async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {
@@ -106,7 +113,10 @@ export async function authenticate(
     throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
   }
   await deps.db.delete(loginFailures).where(eq(loginFailures.key, key));
-  return signIn(deps, user.id);
+  const session = await signIn(deps, user.id);
+  // A driver's sign-in is an ELD login record of theirs (type 5; decision 0116).
+  if (session.user.driverId) await recordDriverLogin(deps.db, user.id, 1);
+  return session;
 }
 
 export async function register(
@@ -177,10 +187,13 @@ export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefi
     .where(and(eq(refreshTokens.tokenHash, sha256(rawToken)), eq(refreshTokens.userId, ctx.userId)));
   const familyId = rows[0]?.familyId;
   if (!familyId) return;
-  await db
+  const revoked = await db
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  // Ending a live session of a driver is their ELD logout record (type 5; decision 0116).
+  if (revoked.length) await recordDriverLogin(db, ctx.userId, 2);
 }
 
 /** Revokes every session of a user (password change, deactivation). */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../../plugins/auth.ts';
 import { compiledSerializer } from '../../lib/compiled-serializer.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import * as svc from './drivers.service.ts';
@@ -9,6 +9,8 @@ const tags = ['drivers'];
 
 const driversRoutes: FastifyPluginAsyncZod = async (app) => {
   const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
+  // Inviting the driver to sign in (body `invite`) sends the users' invitation e-mail (decision 0111).
+  const invite = (req: Parameters<typeof actorOf>[0]) => ({ ctx: requireAuth(req), mail: { mailer: app.mailer, publicUrl: app.config.publicUrl } });
 
   app.get('/organizations/:orgId/drivers', {
     config: { permissions: ['DRIVER_LIST'] },
@@ -26,8 +28,8 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/drivers', {
     config: { permissions: ['DRIVER_CREATE'] },
-    schema: { tags, summary: 'Add a driver', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
-    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scope(req, req.params.orgId), req.body)),
+    schema: { tags, summary: 'Add a driver; with `invite` and an e-mail the driver gets a sign-in with the built-in Driver role (needs USER_CREATE)', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
+    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scope(req, req.params.orgId), req.body, invite(req))),
   });
 
   app.get('/organizations/:orgId/drivers/:id', {
@@ -39,7 +41,7 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_UPDATE'] },
     schema: { tags, summary: 'Edit a driver (deactivating releases their vehicle)', params: driverIdParams, body: driverInputSchema, response: { 200: driverDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.updateDriver(scope(req, req.params.orgId), req.params.id, req.body),
+    handler: (req) => svc.updateDriver(scope(req, req.params.orgId), req.params.id, req.body, invite(req)),
   });
 
   app.delete('/organizations/:orgId/drivers/:id', {

@@ -3,11 +3,14 @@ import type { DriverDetail, Driver, Page, RemovalResult } from '@fleet/api-contr
 import type { driverInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { assetDriverAssignments, assets, drivers, driverSearchDoc, users } from '../../db/schema/index.ts';
-import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
+import { assetDriverAssignments, assets, drivers, driverSearchDoc, organizations, users } from '../../db/schema/index.ts';
+import { conflict, forbidden, foreignKeyViolation, invalidField } from '../../lib/errors.ts';
+import type { MailDeps } from '../users/invitations.ts';
+import { sendInvitationEmail } from '../users/invitations.ts';
+import { assertMayGrant, driverRoleOf, rolePermissions } from '../users/users.policies.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor, AuthContext } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
@@ -87,15 +90,60 @@ export const driverValues = (i: ParsedDriverInput) => ({
   notes: i.notes,
 });
 
-export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDriverInput): Promise<DriverDetail> {
+/** What inviting a driver needs: the caller's codes (USER_CREATE, and every code of the Driver role) and the mail. */
+export interface InviteDeps {
+  ctx: AuthContext;
+  mail: Omit<MailDeps, 'db'>;
+}
+
+/**
+ * Inside the driver's transaction: a new INVITED account with the built-in Driver role for the
+ * driver's e-mail, linked to the driver record (decision 0111). Returns it, for the e-mail sent after commit.
+ */
+async function inviteDriverAccount(tx: DbOrTx, orgId: string, actor: Actor, deps: InviteDeps | undefined, driver: { id: string; firstName: string; lastName: string; email: string | null; homeTimeZone: string }) {
+  if (!deps || !deps.ctx.permissions.has('USER_CREATE')) throw forbidden('Inviting a driver to sign in needs the permission to invite users', 'Missing permission: USER_CREATE');
+  if (!driver.email) throw invalidField('email', 'Email is a required field to invite the driver to sign in');
+  const role = await driverRoleOf(tx, orgId);
+  if (!role) throw conflict('The organization has no built-in Driver role', 'No DRIVER system role');
+  assertMayGrant(deps.ctx, rolePermissions(role));
+  const [user] = await tx
+    .insert(users)
+    .values({
+      organizationId: orgId,
+      role: 'USER',
+      roleId: role.id,
+      email: driver.email,
+      username: driver.email,
+      firstName: driver.firstName,
+      lastName: driver.lastName,
+      position: 'Driver',
+      timeZone: driver.homeTimeZone,
+      passwordHash: null,
+      status: 'INVITED',
+    })
+    .returning();
+  if (!user) throw new Error('user insert returned nothing');
+  await tx.update(drivers).set({ userId: user.id }).where(eq(drivers.id, driver.id));
+  await recordActivity(tx, { orgId, actor, action: 'INVITE', entityType: 'USER', entityId: user.id, after: user });
+  return user;
+}
+
+async function sendDriverInvitation(db: Db, orgId: string, deps: InviteDeps, user: { id: string; email: string; firstName: string | null }): Promise<void> {
+  const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, orgId));
+  await sendInvitationEmail({ ...deps.mail, db }, user, org?.name ?? 'your carrier');
+}
+
+export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDriverInput, invite?: InviteDeps): Promise<DriverDetail> {
   await assertUserInOrg(db, orgId, input.userId);
   try {
-    const id = await db.transaction(async (tx) => {
+    const { id, invited } = await db.transaction(async (tx) => {
       const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input) }).returning();
       if (!row) throw new Error('driver insert returned nothing');
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'DRIVER', entityId: row.id, after: row });
-      return row.id;
+      const invited = input.invite ? await inviteDriverAccount(tx, orgId, actor, invite, row) : null;
+      return { id: row.id, invited };
     });
+    if (invited && invite) await sendDriverInvitation(db, orgId, invite, invited);
     return await getDriverDetail(db, orgId, id);
   } catch (err) {
     throw duplicateError(err, input) ?? err;
@@ -119,16 +167,18 @@ async function releaseVehicle(tx: DbOrTx, orgId: string, actor: Actor, driverId:
 }
 
 /** Edits a driver; deactivating one releases their vehicle. */
-export async function updateDriver({ db, orgId, actor }: Scope, id: string, input: ParsedDriverInput): Promise<DriverDetail> {
+export async function updateDriver({ db, orgId, actor }: Scope, id: string, input: ParsedDriverInput, invite?: InviteDeps): Promise<DriverDetail> {
   await assertUserInOrg(db, orgId, input.userId);
   try {
-    await db.transaction(async (tx) => {
+    const invited = await db.transaction(async (tx) => {
       const before = await lockDriverRow(tx, orgId, id);
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
       const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(eq(drivers.id, id)).returning();
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
+      return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;
     });
+    if (invited && invite) await sendDriverInvitation(db, orgId, invite, invited);
   } catch (err) {
     throw duplicateError(err, input) ?? err;
   }

@@ -6,10 +6,13 @@ import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { clearCertification } from './hos-certification.service.ts';
 import { getEvent, isAutomaticDriving } from './hos-events.service.ts';
+import { createEditRequest } from './hos-proposals.repository.ts';
+import { driverVehicleOf } from './hos-vehicle.ts';
 import { specialCode, specialOfCode, statusCode } from './hos.periods.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
-import { dayStartMs, nextDate } from './hos.time.ts';
+import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 
 export interface LogRef {
   orgId: string;
@@ -17,8 +20,11 @@ export interface LogRef {
   logId: string;
 }
 
+/** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
+const LIVE_SLACK_MS = 60_000;
+
 /** The latest active event of a type at or before `at` (the status or special category in force then). */
-async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Date) {
+export async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Date) {
   const [row] = await tx
     .select()
     .from(hosEvents)
@@ -29,58 +35,109 @@ async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Da
 }
 
 /**
- * Inserts a duty-status change into a driver's records (origin "other": an office user), lasting
- * until the next recorded status. It must fall in the log day of the path and not in the future,
- * and may not cut into automatically recorded driving. A special category writes its type-3 event
- * too; a status entered without one while PC or YM is in force clears it, so the new status is
- * never silently personal conveyance or a yard move.
+ * Whether a duty status may be inserted at `atMs` against the driver's records as they stand: not at
+ * the time of a recorded status (edit that one) and not inside automatically recorded driving, unless
+ * `endsDriving` (the driver answering the stopped vehicle's prompt, 4.4.1.2). Run when the record is
+ * entered or proposed, and again when the driver accepts a proposal.
+ */
+export async function checkInsert(tx: DbOrTx, driverId: string, atMs: number, endsDriving = false): Promise<void> {
+  const running = await inForceAt(tx, driverId, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
+  if (running && running.eventTime.getTime() === atMs) throw invalidField('at', 'A duty status is already recorded at this time: edit it instead');
+  if (running && isAutomaticDriving(running) && !endsDriving) throw invalidField('at', 'Automatically recorded driving cannot be cut into');
+}
+
+/**
+ * Enters a duty-status change into a driver's records; it lasts until the next recorded status.
+ *
+ * - By the driver themself (their sign-in account, decision 0112): at once, origin driver. Without
+ *   `at` it is a change now, located at the vehicle's latest fix; Driving cannot be chosen (the
+ *   vehicle's motion sets it) and a moving vehicle's driver cannot leave Driving. With `at` earlier
+ *   than now it enters a missing record and needs an annotation. A certified day asks for
+ *   certification again.
+ * - By an office user: a proposal (origin other user, inactive-change-requested) the driver accepts
+ *   or rejects; `at` and an annotation are required.
+ *
+ * It must fall in the log day of the path (a change now goes to today) and not in the future, and may
+ * not cut into automatically recorded driving. A special category writes its type-3 event too; a
+ * status entered without one while PC or YM is in force clears it, so the new status is never
+ * silently personal conveyance or a yard move.
  */
 export async function createEvent({ db, actor, now = Date.now() }: { db: Db; actor: Actor; now?: number }, r: LogRef, input: HosEventCreate): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const created = await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, neighbours).
     const [d] = await tx
-      .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName, homeTimeZone: drivers.homeTimeZone, pc: drivers.personalConveyanceAllowed, ym: drivers.yardMovesAllowed })
+      .select({
+        id: drivers.id,
+        userId: drivers.userId,
+        firstName: drivers.firstName,
+        lastName: drivers.lastName,
+        homeTimeZone: drivers.homeTimeZone,
+        pc: drivers.personalConveyanceAllowed,
+        ym: drivers.yardMovesAllowed,
+      })
       .from(drivers)
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
       .for('update');
     if (!d) throw notFound('Driver');
     const [log] = await tx.select({ logDate: hosLogs.logDate }).from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');
+    const byDriver = !!actor.userId && actor.userId === d.userId;
+    const live = byDriver && input.at === null;
 
-    const atMs = Date.parse(input.at);
-    const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
-    const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-    if (atMs < startMs || atMs >= endMs) throw invalidField('at', `Time must fall in the log day ${log.logDate} (${new Date(startMs).toISOString()} to ${new Date(endMs).toISOString()})`);
-    if (atMs > now) throw invalidField('at', 'Time cannot be in the future');
+    if (byDriver && input.status === 'D') throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen");
+    if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
+    if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
+    const atMs = live ? now : Date.parse(input.at!);
+    if (!live) {
+      const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
+      const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
+      if (atMs < startMs || atMs >= endMs) throw invalidField('at', `Time must fall in the log day ${log.logDate} (${new Date(startMs).toISOString()} to ${new Date(endMs).toISOString()})`);
+      if (atMs > now) throw invalidField('at', 'Time cannot be in the future');
+      if (byDriver && atMs > now - LIVE_SLACK_MS) throw invalidField('at', 'Leave the time out to change your status now');
+    }
     if (input.special === 'PC' && input.status !== 'OFF') throw invalidField('special', 'Personal conveyance goes only with status OFF');
     if (input.special === 'YM' && input.status !== 'ON') throw invalidField('special', 'Yard moves go only with status ON');
     if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance');
     if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves');
     if ((input.latitude === null) !== (input.longitude === null)) throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
 
+    // A change now is located where the driver's vehicle is (the ELD's own position, 4.5.1.1).
+    const truck = live ? await driverVehicleOf(tx, r.orgId, d.id, now) : null;
+    if (live) {
+      const running = await inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
+      if (running && isAutomaticDriving(running) && truck?.moving) {
+        throw invalidField('status', 'The vehicle is moving: Driving is recorded until it stops');
+      }
+    }
+    await checkInsert(tx, d.id, atMs, live);
     const at = new Date(atMs);
-    const [running, special] = await Promise.all([inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, at), inForceAt(tx, d.id, HOS_EVENT_TYPES.SPECIAL_CATEGORY, at)]);
-    if (running && running.eventTime.getTime() === atMs) throw invalidField('at', 'A duty status is already recorded at this time: edit it instead');
-    if (running && isAutomaticDriving(running)) throw invalidField('at', 'Automatically recorded driving cannot be cut into');
+    const special = await inForceAt(tx, d.id, HOS_EVENT_TYPES.SPECIAL_CATEGORY, at);
 
     const reduced = input.special === 'PC';
     const round = (v: number | null) => (v === null ? null : reduced ? Math.round(v * 10) / 10 : v);
-    const description = input.locationDescription ?? (input.latitude !== null && input.longitude !== null ? describeLocation(input.latitude, input.longitude, { reduced }).text : null);
+    const latitude = input.latitude ?? truck?.position?.latitude ?? null;
+    const longitude = input.longitude ?? truck?.position?.longitude ?? null;
+    const description = input.locationDescription ?? (latitude !== null && longitude !== null ? describeLocation(latitude, longitude, { reduced }).text : null);
     const inForce = special ? specialOfCode(special.eventCode) : null;
     const writeSpecial = input.special !== null || inForce !== null;
+    const logDate = live ? logDateOf(atMs, d.homeTimeZone, periodStart) : log.logDate;
+    const request = byDriver ? null : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'INSERT', logDate, annotation: input.annotation, actor });
     const firstSeq = await nextSequenceId(tx, d.id);
     const base = {
       organizationId: r.orgId,
       driverId: d.id,
-      recordStatus: HOS_RECORD_STATUSES.ACTIVE,
-      recordOrigin: HOS_RECORD_ORIGINS.OTHER,
+      vehicleId: truck?.vehicle?.id ?? null,
+      recordStatus: byDriver ? HOS_RECORD_STATUSES.ACTIVE : HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED,
+      recordOrigin: byDriver ? HOS_RECORD_ORIGINS.DRIVER : HOS_RECORD_ORIGINS.OTHER,
       eventTime: at,
-      logDate: log.logDate,
-      latitude: round(input.latitude),
-      longitude: round(input.longitude),
+      logDate,
+      latitude: round(latitude),
+      longitude: round(longitude),
       locationDescription: description,
+      odometerM: truck?.position?.odometerM ?? null,
       annotation: input.annotation,
+      editRequestId: request,
       createdByUserId: actor.userId,
     };
     const [row] = await tx
@@ -91,16 +148,17 @@ export async function createEvent({ db, actor, now = Date.now() }: { db: Db; act
       ])
       .returning({ id: hosEvents.id });
     if (!row) throw new Error('event insert returned nothing');
-    await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate: log.logDate }]);
+    const ids = await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate }]);
+    if (byDriver) await clearCertification(tx, d.id, [logDate]);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,
-      action: 'ADD_HOS_EVENT',
+      action: byDriver ? 'ADD_HOS_EVENT' : 'PROPOSE_HOS_EVENT',
       entityType: 'DRIVER',
       entityId: d.id,
-      after: { eventId: row.id, status: input.status, special: input.special, at: at.toISOString(), annotation: input.annotation, driverName: `${d.firstName} ${d.lastName}` },
+      after: { eventId: row.id, status: input.status, special: input.special, at: at.toISOString(), annotation: input.annotation, proposalId: request, driverName: `${d.firstName} ${d.lastName}` },
     });
-    return row.id;
+    return { id: row.id, logId: ids.get(`${d.id}|${logDate}`) ?? r.logId };
   });
-  return getEvent(db, { ...r, eventId: created });
+  return getEvent(db, { ...r, logId: created.logId, eventId: created.id });
 }

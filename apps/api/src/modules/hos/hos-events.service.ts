@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
+import type { DutyStatus } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventDetail, type HosEventEdit } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { clearCertification } from './hos-certification.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
+import { createEditRequest } from './hos-proposals.repository.ts';
 import { statusCode, statusOfCode } from './hos.periods.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
@@ -48,35 +51,61 @@ export async function getEvent(db: DbOrTx, r: EventRef): Promise<HosEventDetail>
   return { ...presentEvent(e, ref(e.vehicleId)), versions: versions.map((v) => presentEvent(v, ref(v.vehicleId))) };
 }
 
+/** The duty-status events just before and after `old` among the driver's active ones (excluding `old`). */
+async function neighboursOf(tx: DbOrTx, driverId: string, old: { id: string; eventTime: Date }) {
+  const active = and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS), ne(hosEvents.id, old.id));
+  const [[prev], [next]] = await Promise.all([
+    tx.select().from(hosEvents).where(and(active, lt(hosEvents.eventTime, old.eventTime))).orderBy(desc(hosEvents.eventTime)).limit(1),
+    tx.select().from(hosEvents).where(and(active, gt(hosEvents.eventTime, old.eventTime))).orderBy(asc(hosEvents.eventTime)).limit(1),
+  ]);
+  return { prev, next };
+}
+
 /**
- * Edits a duty-status event: a new active version (origin driver when the driver edits their own
- * log, else other user) replacing the original, which is kept inactive-changed. Automatically
- * recorded driving is never shortened or turned into another status (Appendix A 4.3.2.8.2).
+ * Whether `old` (an active duty-status event) may become `status` at `atMs` against the driver's
+ * records as they stand: it stays between its neighbours, and automatically recorded driving is never
+ * shortened or turned into another status (Appendix A 4.3.2.8.2). Run when an edit is made or
+ * proposed, and again when the driver accepts a proposal (the records may have moved meanwhile).
+ */
+export async function checkEdit(tx: DbOrTx, driverId: string, old: typeof hosEvents.$inferSelect, status: DutyStatus, atMs: number): Promise<void> {
+  const oldMs = old.eventTime.getTime();
+  const { prev, next } = await neighboursOf(tx, driverId, old);
+  if (isAutomaticDriving(old) && (status !== 'D' || atMs > oldMs)) {
+    throw invalidField('status', 'Automatically recorded driving cannot be shortened or changed to another status');
+  }
+  if (prev && isAutomaticDriving(prev) && atMs < oldMs) throw invalidField('at', 'Automatically recorded driving cannot be shortened');
+  if ((prev && atMs <= prev.eventTime.getTime()) || (next && atMs >= next.eventTime.getTime())) {
+    throw invalidField('at', 'Time must stay between the previous and the next duty status');
+  }
+}
+
+/**
+ * Edits a duty-status event. By the driver themself (their sign-in account) it takes effect at once:
+ * a new active version with origin driver, the original kept inactive-changed (4.4.4.2.2), and a
+ * certified day asks for certification again. By anyone else it is a proposal (4.4.4.2.5-6,
+ * decision 0112): the new version is stored inactive-change-requested with origin other user and
+ * the original stays active until the driver accepts it. Automatically recorded driving is never
+ * shortened or turned into another status (Appendix A 4.3.2.8.2).
  */
 export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: EventRef, input: HosEventEdit): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const newId = await db.transaction(async (tx) => {
-    const [d] = await tx.select({ id: drivers.id, userId: drivers.userId, homeTimeZone: drivers.homeTimeZone }).from(drivers).where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId))).for('update');
+    const [d] = await tx
+      .select({ id: drivers.id, userId: drivers.userId, homeTimeZone: drivers.homeTimeZone, firstName: drivers.firstName, lastName: drivers.lastName })
+      .from(drivers)
+      .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
+      .for('update');
     if (!d) throw notFound('Driver');
     const old = await findEvent(tx, r);
     if (old.recordStatus !== HOS_RECORD_STATUSES.ACTIVE) throw invalidField('eventId', 'Only the active version of an event can be edited');
     if (old.eventType !== HOS_EVENT_TYPES.DUTY_STATUS) throw invalidField('eventId', 'Only duty-status events can be edited');
     const atMs = Date.parse(input.at);
-    const oldMs = old.eventTime.getTime();
-    const active = and(eq(hosEvents.driverId, r.driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS), ne(hosEvents.id, old.id));
-    const [[prev], [next]] = await Promise.all([
-      tx.select().from(hosEvents).where(and(active, lt(hosEvents.eventTime, old.eventTime))).orderBy(desc(hosEvents.eventTime)).limit(1),
-      tx.select().from(hosEvents).where(and(active, gt(hosEvents.eventTime, old.eventTime))).orderBy(asc(hosEvents.eventTime)).limit(1),
-    ]);
-    if (isAutomaticDriving(old) && (input.status !== 'D' || atMs > oldMs)) {
-      throw invalidField('status', 'Automatically recorded driving cannot be shortened or changed to another status');
-    }
-    if (prev && isAutomaticDriving(prev) && atMs < oldMs) throw invalidField('at', 'Automatically recorded driving cannot be shortened');
-    if ((prev && atMs <= prev.eventTime.getTime()) || (next && atMs >= next.eventTime.getTime())) {
-      throw invalidField('at', 'Time must stay between the previous and the next duty status');
-    }
+    await checkEdit(tx, r.driverId, old, input.status, atMs);
+    const byDriver = !!actor.userId && actor.userId === d.userId;
+    const logDate = logDateOf(atMs, d.homeTimeZone, periodStart);
+    const request = byDriver ? null : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'EDIT', logDate, annotation: input.annotation, actor });
     const sequenceId = await nextSequenceId(tx, r.driverId);
-    await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(eq(hosEvents.id, old.id));
+    if (byDriver) await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(eq(hosEvents.id, old.id));
     const [row] = await tx
       .insert(hosEvents)
       .values({
@@ -86,10 +115,10 @@ export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: Even
         sequenceId,
         eventType: HOS_EVENT_TYPES.DUTY_STATUS,
         eventCode: statusCode(input.status),
-        recordStatus: HOS_RECORD_STATUSES.ACTIVE,
-        recordOrigin: actor.userId && actor.userId === d.userId ? HOS_RECORD_ORIGINS.DRIVER : HOS_RECORD_ORIGINS.OTHER,
+        recordStatus: byDriver ? HOS_RECORD_STATUSES.ACTIVE : HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED,
+        recordOrigin: byDriver ? HOS_RECORD_ORIGINS.DRIVER : HOS_RECORD_ORIGINS.OTHER,
         eventTime: new Date(atMs),
-        logDate: logDateOf(atMs, d.homeTimeZone, periodStart),
+        logDate,
         latitude: old.latitude,
         longitude: old.longitude,
         locationDescription: input.locationDescription ?? old.locationDescription,
@@ -97,19 +126,21 @@ export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: Even
         engineHours: old.engineHours,
         annotation: input.annotation,
         replacesEventId: old.id,
+        editRequestId: request,
         createdByUserId: actor.userId,
       })
       .returning({ id: hosEvents.id, logDate: hosEvents.logDate });
     if (!row) throw new Error('event insert returned nothing');
     await tx.insert(hosLogs).values({ organizationId: r.orgId, driverId: r.driverId, logDate: row.logDate }).onConflictDoNothing();
+    if (byDriver) await clearCertification(tx, d.id, [old.logDate, row.logDate]);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,
-      action: 'EDIT_HOS_EVENT',
+      action: byDriver ? 'EDIT_HOS_EVENT' : 'PROPOSE_HOS_EDIT',
       entityType: 'DRIVER',
       entityId: r.driverId,
       before: { eventId: old.id, status: statusOfCode(old.eventCode), at: old.eventTime.toISOString() },
-      after: { eventId: row.id, status: input.status, at: new Date(atMs).toISOString(), annotation: input.annotation },
+      after: { eventId: row.id, status: input.status, at: new Date(atMs).toISOString(), annotation: input.annotation, proposalId: request, driverName: `${d.firstName} ${d.lastName}` },
     });
     return { id: row.id, logDate: row.logDate };
   });

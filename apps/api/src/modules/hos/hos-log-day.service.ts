@@ -10,6 +10,7 @@ import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
+import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 
@@ -40,6 +41,7 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
     engineHours: e.engineHours,
     annotation: e.annotation,
     replacesEventId: e.replacesEventId,
+    editRequestId: e.editRequestId,
     createdAt: e.createdAt.toISOString(),
   };
 }
@@ -160,6 +162,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
     deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
+    diagnostics: await vehicleDiagnostics(db, orgId, [...vehicles.keys()], startMs, endMs),
     previous: refOf(prevDate),
     next: refOf(followDate),
   };

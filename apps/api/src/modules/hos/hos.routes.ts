@@ -25,31 +25,51 @@ import {
   violationPageSchema,
   violationsQuery,
 } from '@fleet/api-contract';
-import { actorOf } from '../../plugins/auth.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
-import { importPeriods } from './hos-import.service.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Permission } from '@fleet/api-contract';
+import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { invalidField } from '../../lib/errors.ts';
+import { checkedElsewhere, orgErrors } from '../../lib/route-schemas.ts';
+import { driverOfUserPath } from './hos-access.ts';
+import { importPayload, type ImportPayload } from './hos-eld-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { editEvent, getEvent } from './hos-events.service.ts';
 import { createEvent } from './hos-event-create.service.ts';
-import { currentDay, driverIdOfUser, logsForPeriod } from './hos-period.service.ts';
+import { currentDay, logsForPeriod } from './hos-period.service.ts';
 import { setDeferral, updateLogHeader } from './hos-log-header.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
 
 const tags = ['hos'];
+/** An ELD output file of a month for a busy driver stays well under this. */
+const ELD_FILE_LIMIT = 4 * 1024 * 1024;
 
 const hosRoutes: FastifyPluginAsyncZod = async (app) => {
+  // JSON periods, or an ELD output file from another ELD (text/csv or text/plain body, a multipart
+  // upload, or JSON {eldFile}): the body is read and checked by the service (decision 0116).
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) => done(null, body));
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
     config: { permissions: ['HOS_IMPORT'] },
+    bodyLimit: ELD_FILE_LIMIT,
+    validatorCompiler: checkedElsewhere({ body: 'handler' }),
     schema: {
       tags,
-      summary: 'Import duty-status periods into a driver log (one transaction; refused whole when a period is unsorted, gapped or overlaps the records)',
+      summary:
+        'Import duty-status periods into a driver log, as JSON periods or as an ELD output file (text/csv body, multipart field "file", or JSON {eldFile}); one transaction, refused whole when a period or the file is bad',
       params: driverHosParams,
       body: hosImportBodySchema,
       response: { 201: hosImportResultSchema, ...orgErrors() },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await importPeriods({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.params.driverId, req.body)),
+    handler: async (req, reply) => {
+      const scope = { db: app.db, orgId: req.params.orgId, actor: actorOf(req) };
+      let payload: ImportPayload;
+      if (req.isMultipart()) {
+        const file = await req.file();
+        if (!file) throw invalidField('file', 'File is a required field');
+        payload = { kind: 'file', text: (await file.toBuffer()).toString('latin1') };
+      } else payload = typeof req.body === 'string' ? { kind: 'file', text: req.body } : { kind: 'json', body: req.body };
+      return reply.code(201).send(await importPayload(scope, req.params.driverId, payload));
+    },
   });
 
   app.get('/organizations/:orgId/violations', {
@@ -99,8 +119,11 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
   });
 
-  // A driver's log: by driver id, and (the spec's paths) by the driver's sign-in account.
-  const byUser = (orgId: string, userId: string) => driverIdOfUser(app.db, orgId, userId);
+  // A driver's log: by driver id, and (the spec's paths) by the driver's sign-in account. On the account
+  // paths an office user holding the office code reaches any driver, a driver only their own (decision 0111).
+  const byUser = (req: FastifyRequest, orgId: string, userId: string, officeCode: Permission) => driverOfUserPath(app.db, requireAuth(req), orgId, userId, officeCode);
+  const read = { anyPermissions: ['HOS_READ', 'HOS_SELF_READ'] } as const;
+  const write = { anyPermissions: ['HOS_EDIT', 'HOS_SELF_WRITE'] } as const;
 
   const currentDaySchema = { tags, summary: "Today's log day of the driver in their home zone (same body as hos_log/{id}), created on first need", response: { 200: hosLogDaySchema, ...orgErrors() } };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/current-day', {
@@ -109,9 +132,9 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => currentDay({ db: app.db, orgId: req.params.orgId }, req.params.driverId),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/current-day', {
-    config: { permissions: ['HOS_READ'] },
+    config: read,
     schema: { ...currentDaySchema, params: userHosParams },
-    handler: async (req) => currentDay({ db: app.db, orgId: req.params.orgId }, await byUser(req.params.orgId, req.params.userId)),
+    handler: async (req) => currentDay({ db: app.db, orgId: req.params.orgId }, await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ')),
   });
 
   const periodSchema = {
@@ -126,9 +149,9 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, req.params.driverId, req.query),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/hos-logs-for-period', {
-    config: { permissions: ['HOS_READ'] },
+    config: read,
     schema: { ...periodSchema, params: userHosParams },
-    handler: async (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, await byUser(req.params.orgId, req.params.userId), req.query),
+    handler: async (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ'), req.query),
   });
 
   const getEventSchema = { tags, summary: 'One HoS event with the earlier versions it replaced', response: { 200: hosEventDetailSchema, ...orgErrors() } };
@@ -138,14 +161,15 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => getEvent(app.db, req.params),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
-    config: { permissions: ['HOS_READ'] },
+    config: read,
     schema: { ...getEventSchema, params: userHosEventParams },
-    handler: async (req) => getEvent(app.db, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }),
+    handler: async (req) => getEvent(app.db, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ') }),
   });
 
   const editSchema = {
     tags,
-    summary: 'Edit a duty-status event: a new version, the original kept inactive-changed; annotation of 4-60 characters required',
+    summary:
+      "Edit a duty-status event (annotation of 4-60 characters): by the driver a new version at once, the original kept inactive-changed; by an office user a proposal the driver accepts or rejects",
     body: hosEventEditSchema,
     response: { 200: hosEventDetailSchema, ...orgErrors() },
   };
@@ -155,14 +179,15 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
   });
   app.put('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: write,
     schema: { ...editSchema, params: userHosEventParams },
-    handler: async (req) => editEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }, req.body),
+    handler: async (req) => editEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body),
   });
 
   const createSchema = {
     tags,
-    summary: 'Insert a duty-status change into a driver log (origin other user; annotation of 4-60 characters; never inside automatically recorded driving)',
+    summary:
+      'Enter a duty-status change: by the driver at once (origin driver; without `at` a change now, Driving refused), by an office user a proposal (origin other user, `at` and an annotation of 4-60 characters required); never inside automatically recorded driving',
     body: hosEventCreateSchema,
     response: { 201: hosEventDetailSchema, ...orgErrors() },
   };
@@ -172,10 +197,10 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req, reply) => reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body)),
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: write,
     schema: { ...createSchema, params: userHosLogParams },
     handler: async (req, reply) =>
-      reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req.params.orgId, req.params.userId) }, req.body)),
+      reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body)),
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {

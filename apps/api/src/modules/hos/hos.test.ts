@@ -71,6 +71,14 @@ async function newDriver(over: Record<string, unknown> = {}): Promise<{ id: stri
   return res.json();
 }
 
+/** A driver with a sign-in account holding the driver's own codes (the built-in Driver role's). */
+async function signedInDriver(over: Record<string, unknown> = {}) {
+  const headers = await userWithPermissions(t, a.orgId, ['HOS_SELF_READ', 'HOS_SELF_WRITE']);
+  const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json().id as string;
+  const driver = await newDriver({ ...over, userId });
+  return { headers, userId, driver };
+}
+
 const importUrl = (driverId: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}/drivers/${driverId}/hos_log/import`;
 const importPeriods = (driverId: string, periods: DutyPeriod[], headers: Record<string, string> = a.admin, source = 'Acme ELD') =>
   t.app.inject({ method: 'POST', url: importUrl(driverId), headers, payload: { source, periods } });
@@ -373,7 +381,7 @@ describe('the log list of a day', () => {
 });
 
 describe('editing events', () => {
-  it('writes a new version and keeps the original inactive-changed, with its annotation and an activity row', async () => {
+  it("an office user's edit is a proposal: the original stays active until the driver decides, with an activity row", async () => {
     const d = await newDriver();
     const periods = log('2026-10-20T06:00', ['ON', 1], ['D', 4], ['OFF', 10]);
     const logs = hosImportResultSchema.parse((await importPeriods(d.id, periods)).json()).logs;
@@ -391,15 +399,17 @@ describe('editing events', () => {
     const res = await edit(off.id, { status: 'ON', at: '2026-10-20T15:30:00Z', annotation: 'Unloading, not off duty' });
     expect(res.statusCode, res.body).toBe(200);
     const edited = hosEventDetailSchema.parse(res.json());
-    expect(edited).toMatchObject({ status: 'ON', at: '2026-10-20T15:30:00.000Z', recordStatus: 'ACTIVE', recordOrigin: 'OTHER', annotation: 'Unloading, not off duty', replacesEventId: off.id });
-    expect(edited.versions).toEqual([{ ...off, recordStatus: 'INACTIVE_CHANGED' }]);
+    // Appendix A 4.4.4.2.5: the proposed record has status 3 (change requested) and origin 3 (other user).
+    expect(edited).toMatchObject({ status: 'ON', at: '2026-10-20T15:30:00.000Z', recordStatus: 'INACTIVE_CHANGE_REQUESTED', recordOrigin: 'OTHER', annotation: 'Unloading, not off duty', replacesEventId: off.id });
+    expect(edited.editRequestId).toEqual(expect.any(String));
+    expect(edited.versions).toEqual([off]);
     expect(edited.sequenceId).toBeGreaterThan(off.sequenceId);
-    // The original is kept; only the active version counts.
-    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:30:00Z', annotation: 'Second try' })).statusCode).toBe(400);
+    // The original is still the active record: the office may propose again.
+    expect((await edit(off.id, { status: 'OFF', at: '2026-10-20T15:45:00Z', annotation: 'Second try' })).statusCode).toBe(200);
     const after = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
-    expect(after.events.map((e) => [e.status, e.recordStatus])).toEqual([['ON', 'ACTIVE'], ['D', 'ACTIVE'], ['ON', 'ACTIVE'], ['OFF', 'INACTIVE_CHANGED']]);
-    expect(after.segments.filter((x) => x.status === 'ON').at(-1)).toMatchObject({ start: '2026-10-20T15:30:00.000Z' });
-    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'EDIT_HOS_EVENT']);
+    expect(after.events.map((e) => [e.status, e.recordStatus])).toEqual([['ON', 'ACTIVE'], ['D', 'ACTIVE'], ['ON', 'INACTIVE_CHANGE_REQUESTED'], ['OFF', 'INACTIVE_CHANGE_REQUESTED'], ['OFF', 'ACTIVE']]);
+    expect(after.segments.at(-1)).toMatchObject({ status: 'OFF', start: '2026-10-20T16:00:00.000Z' });
+    expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'PROPOSE_HOS_EDIT', 'PROPOSE_HOS_EDIT']);
     const got = hosEventDetailSchema.parse((await t.app.inject({ method: 'GET', ...eventUrl(edited.id) })).json());
     expect(got).toEqual(edited);
 
@@ -430,17 +440,18 @@ describe('editing events', () => {
 });
 
 describe('inserting a duty status', () => {
-  it('adds an event of origin other with its special category and location, clears PC after it, and logs it', async () => {
-    const d = await newDriver({ personalConveyanceAllowed: true });
+  it("the driver's own entries take effect at once (origin driver) with their special category and location, clear PC after it, and are logged", async () => {
+    const me = await signedInDriver({ personalConveyanceAllowed: true });
+    const d = me.driver;
     const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-26T06:00', ['ON', 1], ['D', 4], ['OFF', 10]))).json()).logs;
-    const add = (payload: Record<string, unknown>, headers: Record<string, string> = a.admin, logId = logs[0]!.id) =>
-      t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${logId}/hos_event`), headers, payload });
+    const add = (payload: Record<string, unknown>, headers: Record<string, string> = me.headers, logId = logs[0]!.id) =>
+      t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/${logId}/hos_event`), headers, payload });
 
     const res = await add({ status: 'OFF', special: 'PC', at: '2026-10-26T22:00:00Z', annotation: 'Drove home in the truck', latitude: 41.8781, longitude: -87.6298 });
     expect(res.statusCode, res.body).toBe(201);
     const pc = hosEventDetailSchema.parse(res.json());
     // Personal conveyance: the position is kept at reduced precision, the description is computed from it.
-    expect(pc).toMatchObject({ status: 'OFF', eventType: 1, at: '2026-10-26T22:00:00.000Z', recordOrigin: 'OTHER', recordStatus: 'ACTIVE', annotation: 'Drove home in the truck', latitude: 41.9, longitude: -87.6, versions: [] });
+    expect(pc).toMatchObject({ status: 'OFF', eventType: 1, at: '2026-10-26T22:00:00.000Z', recordOrigin: 'DRIVER', recordStatus: 'ACTIVE', annotation: 'Drove home in the truck', latitude: 41.9, longitude: -87.6, versions: [] });
     expect(pc.locationDescription).toMatch(/, IL$/);
     const on = hosEventDetailSchema.parse((await add({ status: 'ON', at: '2026-10-26T23:00:00Z', annotation: 'Fuelling', locationDescription: 'Yard 3' })).json());
     expect(on).toMatchObject({ status: 'ON', locationDescription: 'Yard 3', latitude: null });
@@ -455,6 +466,13 @@ describe('inserting a duty status', () => {
     // PC set with the OFF, cleared with the ON that follows it.
     expect(day.events.filter((e) => e.eventType === 3).map((e) => [e.special, e.at])).toEqual([['PC', '2026-10-26T22:00:00.000Z'], [null, '2026-10-26T23:00:00.000Z']]);
     expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE', 'IMPORT_HOS_LOG', 'ADD_HOS_EVENT', 'ADD_HOS_EVENT']);
+    // An office user's entry is a proposal: status 3, origin 3, the segments unchanged until the driver accepts.
+    const proposed = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event`), headers: a.admin, payload: { status: 'SB', at: '2026-10-27T01:00:00Z', annotation: 'Berth after fuelling' } });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    expect(hosEventDetailSchema.parse(proposed.json())).toMatchObject({ status: 'SB', recordStatus: 'INACTIVE_CHANGE_REQUESTED', recordOrigin: 'OTHER' });
+    const still = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
+    expect(still.segments.at(-1)).toMatchObject({ status: 'ON', start: '2026-10-26T23:00:00.000Z' });
+    expectFieldErrors((await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event`), headers: a.admin, payload: { status: 'SB', annotation: 'No time given' } })).json(), 400, { at: 'Time is a required field' });
   });
 
   it('refuses a time outside the day, in the future, on a recorded status or inside automatic driving, and bad categories', async () => {
@@ -509,7 +527,7 @@ describe("a driver's current day and days of a period", () => {
 
     // A first record today: the time before it counts as OFF, the rest after now is pending.
     const at = new Date(Math.max(Date.parse(today.dayStart), now - 30 * 60_000)).toISOString();
-    const added = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/${today.id}/hos_event`), headers: a.admin, payload: { status: 'ON', at, annotation: 'Pre-trip inspection' } });
+    const added = await importPeriods(d.id, [{ status: 'ON', start: at, end: new Date(now).toISOString() }]);
     expect(added.statusCode, added.body).toBe(201);
     const after = hosLogDaySchema.parse((await get()).json());
     expect(after.id).toBe(today.id);
@@ -578,12 +596,14 @@ describe("a driver's current day and days of a period", () => {
     const off = day.events.find((e) => e.status === 'OFF')!;
     expect((await get(byUser(`/${logId}/hos_event/${off.id}`))).json()).toEqual((await get(byDriver(`/${logId}/hos_event/${off.id}`))).json());
 
+    // The office's entry and edit through the account paths are proposals to the driver.
     const added = await t.app.inject({ method: 'POST', url: byUser(`/${logId}/hos_event`), headers: a.admin, payload: { status: 'SB', at: '2026-11-10T19:00:00Z', annotation: 'Rest in the berth' } });
     expect(added.statusCode, added.body).toBe(201);
     const sb = hosEventDetailSchema.parse(added.json());
-    const edited = await t.app.inject({ method: 'PUT', url: byUser(`/${logId}/hos_event/${sb.id}`), headers: a.admin, payload: { status: 'SB', at: '2026-11-10T19:30:00Z', annotation: 'Berth from half past' } });
+    expect(sb.recordStatus).toBe('INACTIVE_CHANGE_REQUESTED');
+    const edited = await t.app.inject({ method: 'PUT', url: byUser(`/${logId}/hos_event/${off.id}`), headers: a.admin, payload: { status: 'OFF', at: '2026-11-10T15:30:00Z', annotation: 'Off from half past' } });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(hosEventDetailSchema.parse(edited.json())).toMatchObject({ status: 'SB', at: '2026-11-10T19:30:00.000Z', replacesEventId: sb.id });
+    expect(hosEventDetailSchema.parse(edited.json())).toMatchObject({ status: 'OFF', at: '2026-11-10T15:30:00.000Z', replacesEventId: off.id, recordStatus: 'INACTIVE_CHANGE_REQUESTED' });
 
     // A user who drives for nobody, an unknown user, another organization.
     for (const url of [byUser('/current-day', adminId), byUser('/hos-logs-for-period?from=2026-11-10&to=2026-11-11', adminId), byUser(`/${logId}/hos_event/${off.id}`, adminId)]) {

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
+  DRIVER_ROLE_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
   type createOrganizationSchema,
   type Organization,
@@ -25,6 +26,8 @@ import { imageUrl } from '../users/users.presenter.ts';
 import { presentOrganization, presentOrganizationSummary, readSettings } from './organizations.presenter.ts';
 
 export const ADMIN_ROLE_NAME = 'Administrator';
+export const DRIVER_ROLE_NAME = 'Driver';
+const DRIVER_ROLE_DESCRIPTION = "A driver's own hours of service: duty status, certification, edit approval, roadside inspection";
 
 export interface NewOrganization {
   name: string;
@@ -51,7 +54,13 @@ export async function createOrganizationWithAdmin(tx: DbOrTx, input: NewOrganiza
       description: 'Every permission of the organization',
       permissions: [...ORGANIZATION_PERMISSIONS],
       builtIn: true,
+      systemRole: 'ADMIN',
     })
+    .returning();
+  // Every organization has a built-in Driver role for its drivers' sign-ins (decision 0111).
+  const [driverRole] = await tx
+    .insert(roles)
+    .values({ organizationId: org.id, name: DRIVER_ROLE_NAME, description: DRIVER_ROLE_DESCRIPTION, permissions: [...DRIVER_ROLE_PERMISSIONS], builtIn: true, systemRole: 'DRIVER' })
     .returning();
   const [admin] = await tx
     .insert(users)
@@ -71,6 +80,7 @@ export async function createOrganizationWithAdmin(tx: DbOrTx, input: NewOrganiza
   const who = actor.userId ? actor : { ...actor, userId: admin.id, email: admin.email, role: 'ADMIN' };
   await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'ORGANIZATION', entityId: org.id, after: org });
   await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'ROLE', entityId: adminRole.id, after: adminRole });
+  if (driverRole) await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'ROLE', entityId: driverRole.id, after: driverRole });
   await recordActivity(tx, { orgId: org.id, actor: who, action: 'CREATE', entityType: 'USER', entityId: admin.id, after: admin });
   return { org, admin, adminRole };
 }

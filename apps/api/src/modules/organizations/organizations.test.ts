@@ -229,7 +229,8 @@ describe('super administration', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/organizations?search=demo', headers: bearer(sa.accessToken) });
     expect(res.statusCode).toBe(200);
     expect(res.json().content).toHaveLength(1);
-    expect(res.json().content[0]).toMatchObject({ name: 'Demo Freight', status: 'ACTIVE', userCount: 2, activeUserCount: 2 });
+    // The admin, the dispatcher and the three demo drivers' sign-ins.
+    expect(res.json().content[0]).toMatchObject({ name: 'Demo Freight', status: 'ACTIVE', userCount: 5, activeUserCount: 5 });
     const paged = await t.app.inject({ method: 'GET', url: '/api/v1/organizations?size=1&page=1', headers: bearer(sa.accessToken) });
     expect(paged.json()).toMatchObject({ page: 1, size: 1 });
     expect(paged.json().totalElements).toBeGreaterThanOrEqual(2);

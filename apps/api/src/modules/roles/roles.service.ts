@@ -26,6 +26,7 @@ function presentRole(r: RoleRow, userCount: number): OrganizationRole {
     description: r.description,
     permissions: [...rolePermissions(r)],
     builtIn: r.builtIn,
+    systemRole: r.systemRole ?? null,
     userCount,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -95,7 +96,7 @@ export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: strin
   try {
     return await db.transaction(async (tx) => {
       const before = await findRoleWithCount(tx, orgId, roleId);
-      if (before.role.builtIn) throw conflict('The Administrator role cannot be changed', 'Built-in role');
+      if (before.role.builtIn) throw conflict(`The built-in ${before.role.name} role cannot be changed`, 'Built-in role');
       assertMayGrant(ctx, [...before.role.permissions, ...permissions]);
       const [after] = await tx
         .update(roles)
@@ -115,7 +116,7 @@ export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: strin
 export async function deleteRole({ db, orgId, ctx, actor }: Scope, roleId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await findRoleWithCount(tx, orgId, roleId);
-    if (before.role.builtIn) throw conflict('The Administrator role cannot be deleted', 'Built-in role');
+    if (before.role.builtIn) throw conflict(`The built-in ${before.role.name} role cannot be deleted`, 'Built-in role');
     assertMayGrant(ctx, before.role.permissions);
     if (before.userCount > 0) {
       throw conflict(`This role is held by ${before.userCount} user${before.userCount === 1 ? '' : 's'}; give them another role first`, 'Role in use');

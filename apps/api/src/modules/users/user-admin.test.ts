@@ -25,7 +25,8 @@ describe('users list', () => {
     const orgId = a.user.organization?.id;
     const all = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?size=1`, headers: bearer(a.accessToken) });
     expect(all.statusCode).toBe(200);
-    expect(all.json()).toMatchObject({ page: 0, size: 1, totalElements: 2, totalPages: 2 });
+    // The admin, the dispatcher and the three demo drivers' sign-ins.
+    expect(all.json()).toMatchObject({ page: 0, size: 1, totalElements: 5, totalPages: 5 });
     expect(all.json().content).toHaveLength(1);
     expect(all.json().content[0]).not.toHaveProperty('passwordHash');
     const byName = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?search=marco%20rey`, headers: bearer(a.accessToken) });
@@ -36,7 +37,7 @@ describe('users list', () => {
     const invited = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?status=INVITED`, headers: bearer(a.accessToken) });
     expect(invited.json().totalElements).toBe(0);
     const sorted = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?sort=email,desc`, headers: bearer(a.accessToken) });
-    expect(sorted.json().content[0].email).toBe(DEMO.dispatcher.email);
+    expect(sorted.json().content[0].email).toBe('driver@demofreight.test');
     const badSort = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?sort=passwordHash,asc`, headers: bearer(a.accessToken) });
     expect(badSort.statusCode).toBe(400);
     expectFieldErrors(badSort.json(), 400, { sort: 'sort must be one of' });

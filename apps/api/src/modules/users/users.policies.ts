@@ -1,18 +1,31 @@
 import { and, count, eq, ne } from 'drizzle-orm';
-import { ORGANIZATION_PERMISSIONS } from '@fleet/api-contract';
+import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import { conflict, forbidden } from '../../lib/errors.ts';
 import type { AuthContext } from '../../plugins/types.ts';
 
-/** What a role really grants: the built-in Administrator role holds every organization code. */
-export function rolePermissions(role: { builtIn: boolean; permissions: readonly string[] } | null | undefined): readonly string[] {
+type SystemRole = 'ADMIN' | 'DRIVER' | null;
+
+/**
+ * What a role really grants: the built-in Administrator every organization code, the built-in Driver
+ * the driver's own codes (as the code defines them now, whatever was stored), a custom role its list.
+ */
+export function rolePermissions(role: { systemRole: SystemRole; permissions: readonly string[] } | null | undefined): readonly string[] {
   if (!role) return [];
-  return role.builtIn ? ORGANIZATION_PERMISSIONS : role.permissions;
+  if (role.systemRole === 'ADMIN') return ORGANIZATION_PERMISSIONS;
+  if (role.systemRole === 'DRIVER') return DRIVER_ROLE_PERMISSIONS;
+  return role.permissions;
 }
 
 /** The users.role value that goes with a role: the built-in Administrator makes an ADMIN. */
-export const accountRoleFor = (role: { builtIn: boolean }): 'ADMIN' | 'USER' => (role.builtIn ? 'ADMIN' : 'USER');
+export const accountRoleFor = (role: { systemRole: SystemRole }): 'ADMIN' | 'USER' => (role.systemRole === 'ADMIN' ? 'ADMIN' : 'USER');
+
+/** The organization's built-in Driver role (decision 0111). */
+export async function driverRoleOf(tx: DbOrTx, orgId: string) {
+  const rows = await tx.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
+  return rows[0] ?? null;
+}
 
 /** No privilege escalation: a caller grants (to a role or, by assigning a role, to a user) only codes it holds. */
 export function assertMayGrant(ctx: AuthContext, codes: readonly string[]): void {

@@ -34,6 +34,7 @@ export function presentCurrentUser(
   ctx: AuthContext,
   organization: { id: string; name: string } | null,
   roleName: string | null,
+  driverId: string | null = null,
 ): CurrentUser {
   return {
     id: u.id,
@@ -50,5 +51,6 @@ export function presentCurrentUser(
     position: u.position,
     phone: u.phone,
     timeZone: u.timeZone,
+    driverId,
   };
 }

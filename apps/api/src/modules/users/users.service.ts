@@ -65,7 +65,7 @@ export async function updateProfile(
         const next = await findRole(tx, orgId, input.roleId);
         if (!next) throw invalidField('roleId', 'Role is not valid.');
         assertMayGrant(ctx, rolePermissions(next));
-        if (before.user.role === 'ADMIN' && !next.builtIn && before.user.status === 'ACTIVE') await assertAnotherActiveAdmin(tx, orgId, userId);
+        if (before.user.role === 'ADMIN' && next.systemRole !== 'ADMIN' && before.user.status === 'ACTIVE') await assertAnotherActiveAdmin(tx, orgId, userId);
         role = { roleId: next.id, role: accountRoleFor(next), name: next.name };
       }
       const [after] = await tx

@@ -55,6 +55,27 @@ export function driverRecords(derived: readonly DerivedEvent[], firstFix: Derive
   return out;
 }
 
+/** A truck moved by someone not logged in (the shop's test drive) during a rest of its driver: unidentified driving to review (decision 0113). */
+export const DEMO_UNIDENTIFIED_TRUCK = 25;
+
+/**
+ * 40 minutes of unidentified driving two hours into the driver's second-to-last 10-hour rest, as
+ * automatic duty status records it for a vehicle with nobody assigned: Driving, then On duty five
+ * minutes into the stop, no driver.
+ */
+function unidentifiedDrive(events: readonly EventToWrite[], vehicleId: string): EventToWrite[] {
+  const rests = events.filter((e) => e.origin === HOS_RECORD_ORIGINS.DRIVER && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DUTY_CODES.SB);
+  const rest = rests[rests.length - 2];
+  if (!rest) return [];
+  const at = (e: EventToWrite, ms: number, code: number): EventToWrite => ({ ...e, driverId: null, vehicleId, eventType: HOS_EVENT_TYPES.DUTY_STATUS, eventCode: code, time: ms, origin: HOS_RECORD_ORIGINS.AUTOMATIC, annotation: null });
+  // Out to a road test and back near the yard: about 25 km on the odometer, ending a few miles off.
+  const back = { ...rest, lat: rest.lat + 0.06, lon: rest.lon + 0.05 };
+  return [
+    at(rest, rest.time + 2 * HOUR, DUTY_CODES.D),
+    { ...at(back, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON), location: describeLocation(back.lat, back.lon).text, odometerM: rest.odometerM === null ? null : rest.odometerM + 25_000 },
+  ];
+}
+
 /** Adds the deliberate breaches: a rest cut short by yard work, a pre-trip that stretches the window. */
 function breaches(truck: number, events: EventToWrite[]): EventToWrite[] {
   const rests = events.filter((e) => e.origin === HOS_RECORD_ORIGINS.DRIVER && e.eventCode === DUTY_CODES.SB);
@@ -106,12 +127,13 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
     const at = new Map(certified.map((d) => [d, dayStartMs(nextDate(d), zone, periodStart) + 20 * MIN]));
     for (const d of certified) {
       // Made 20 minutes into the next day; a certification carries no location (4.5.1.4).
-      events.push({ ...firstFix, eventType: HOS_EVENT_TYPES.CERTIFICATION, eventCode: 1, time: Math.min(at.get(d)!, untilMs - MIN), location: null, noLocation: true, odometerM: null, origin: HOS_RECORD_ORIGINS.DRIVER, annotation: `Certified ${d}` });
+      // Its log day is the day it certifies (the ELD file's "date of the certified record").
+      events.push({ ...firstFix, eventType: HOS_EVENT_TYPES.CERTIFICATION, eventCode: 1, time: Math.min(at.get(d)!, untilMs - MIN), location: null, noLocation: true, odometerM: null, origin: HOS_RECORD_ORIGINS.DRIVER, annotation: null, logDate: d });
     }
     events.sort((a, b) => a.time - b.time);
     written += await db.transaction(async (tx) => {
       await lockVehicles(tx, [truck.assetId]);
-      const rows = await insertEvents(tx, orgId, events);
+      const rows = await insertEvents(tx, orgId, [...events, ...(truck.index === DEMO_UNIDENTIFIED_TRUCK ? unidentifiedDrive(events, truck.assetId) : [])]);
       const logs = await tx.select({ id: hosLogs.id, date: hosLogs.logDate }).from(hosLogs).where(eq(hosLogs.driverId, truck.driverId));
       for (const log of logs) {
         const n = Number(log.date.slice(8, 10));

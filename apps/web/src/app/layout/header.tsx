@@ -5,6 +5,7 @@ import type { CurrentUser } from '@fleet/api-contract';
 import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { Logo } from '../../components/logo.tsx';
+import { homePath } from '../../lib/auth-store.ts';
 import type { MenuItem } from '../menu.ts';
 import { NotificationsPopover } from './notifications-popover.tsx';
 import classes from './header.module.css';
@@ -72,7 +73,7 @@ export function Header(p: HeaderProps) {
             </ActionIcon>
           </Tooltip>
         )}
-        <Link to="/dashboard" aria-label="Fleetline dashboard" className={classes.logo}>
+        <Link to={homePath(u) === '/driver' ? '/driver' : '/dashboard'} aria-label={homePath(u) === '/driver' ? 'Fleetline, my day' : 'Fleetline dashboard'} className={classes.logo}>
           <Logo height={p.mobile ? 24 : 28} />
         </Link>
         {!p.mobile && p.nav.length > 0 && (

@@ -23,7 +23,7 @@ const RULESET_LABEL: Record<string, string> = {
 export const rulesetLabel = (id: string) => RULESET_LABEL[id] ?? id.replaceAll('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
 const FIELDS = [
   'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTimeZone', 'ruleset',
-  'eldExemptReason', 'status', 'userId', 'notes',
+  'eldExemptReason', 'status', 'userId', 'notes', 'invite',
 ];
 const t = (v: string | null | undefined) => v ?? '';
 
@@ -46,9 +46,11 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
       homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
       shortHaul150: d?.shortHaul150 ?? false, sixteenHour: d?.sixteenHour ?? false, personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
       yardMovesAllowed: d?.yardMovesAllowed ?? false, eldExempt: d?.eldExempt ?? false, eldExemptReason: t(d?.eldExemptReason),
-      status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes),
+      status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes), invite: false,
     },
   });
+  const canInvite = useCan('USER_CREATE');
+  const linkedAccount = form.watch('userId');
   const save = useRegistryMutation((body: unknown) =>
     d ? api<DriverDetail>(orgPath(`/drivers/${d.id}`), { method: 'PUT', body, toast: false }) : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false }),
   );
@@ -56,7 +58,12 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);
-      notify({ type: 'success', title: `Driver ${saved.firstName} ${saved.lastName} saved`, timeout: 4000 });
+      notify({
+        type: 'success',
+        title: `Driver ${saved.firstName} ${saved.lastName} saved`,
+        ...(values.invite && saved.user ? { category: `Invitation to sign in sent to ${saved.user.email}` } : {}),
+        timeout: 4000,
+      });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
@@ -103,6 +110,15 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
           </Stack>
         </Fieldset>
         {canListUsers && <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...nullableField(form, 'userId')} />}
+        {/* Decision 0111: a new account with the built-in Driver role, invited by e-mail, for the driver app. */}
+        {canInvite && !d?.user && !linkedAccount && (
+          <Checkbox
+            label="Invite to sign in to the driver app"
+            description="Sends the invitation e-mail to the address above; the driver signs in with the Driver role and sees only their own log."
+            {...form.register('invite')}
+            error={form.formState.errors.invite?.message}
+          />
+        )}
         <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { IconChevronLeft, IconChevronRight, IconPrinter } from '@tabler/icons-react';
@@ -112,6 +112,14 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
           </Title>
           <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} />
         </Paper>
+
+        {day.diagnostics.length > 0 && (
+          <Alert color="orange" variant="light" title="ELD malfunctions and data diagnostics" className={classes.section} data-testid="log-diagnostics">
+            {day.diagnostics.map((d) => (
+              <Text key={d.id} size="sm">{`Vehicle ${d.vehicle?.unitNumber ?? '—'}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
+            ))}
+          </Alert>
+        )}
 
         <Paper withBorder radius="md" p="md" className={classes.section}>
           <Title order={2} size="h4" mb="sm">

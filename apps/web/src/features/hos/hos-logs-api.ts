@@ -48,7 +48,7 @@ export interface HosEventEditVars {
   body: HosEventEdit;
 }
 
-/** Edits a duty-status event (a new version; the original stays inactive-changed); refreshes every log view. */
+/** Proposes an edit of a duty-status event to the driver (decision 0112: the original stays in force until they accept); refreshes every log view. */
 export function useEditHosEvent(orgId: string) {
   const qc = useQueryClient();
   return useMutation({

@@ -102,12 +102,58 @@ export async function fixesOf(tx: DbOrTx, vehicleId: string, fromMs: number, toM
 
 type NewEvent = typeof hosEvents.$inferInsert;
 
+/**
+ * Drops derived events the drivers' own choices make void (decision 0112): motion while the driver
+ * is in personal conveyance (OFF + PC) or yard moves (ON + YM) is not Driving (4.4.1: the ELD sets D
+ * unless the driver chose PC or YM before moving), so its D and intermediate logs are not recorded;
+ * and the ON that ends automatic driving after 5 stopped minutes is not recorded once the driver has
+ * answered the stop with a status of their own. Reads each driver's last active duty status and
+ * special category at the first event's time, then follows the events in time order.
+ */
+export async function withoutOverridden(tx: DbOrTx, events: readonly DerivedEvent[]): Promise<DerivedEvent[]> {
+  const driverIds = [...new Set(events.map((e) => e.driverId).filter((d): d is string => d !== null))];
+  if (driverIds.length === 0) return [...events];
+  const rows = rowsOf<{ driver_id: string; event_type: number; event_code: number; record_origin: number; t: Date | string }>(
+    await tx.execute(sql`
+      select l.* from unnest(${`{${driverIds.join(',')}}`}::uuid[]) as d(id) cross join (values (1::int2), (3::int2)) as k(type)
+      cross join lateral (
+        select e.driver_id, e.event_type, e.event_code, e.record_origin, e.event_time as t from hos_events e
+        where e.driver_id = d.id and e.event_type = k.type and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        order by e.event_time desc, e.sequence_id desc limit 1) l`),
+  );
+  const state = new Map<string, { code: number; origin: number; at: number; special: number }>();
+  for (const id of driverIds) state.set(id, { code: 0, origin: 0, at: 0, special: 0 });
+  for (const r of rows) {
+    const s = state.get(r.driver_id)!;
+    if (Number(r.event_type) === HOS_EVENT_TYPES.DUTY_STATUS) Object.assign(s, { code: Number(r.event_code), origin: Number(r.record_origin), at: new Date(r.t).getTime() });
+    else s.special = Number(r.event_code);
+  }
+  const out: DerivedEvent[] = [];
+  for (const e of [...events].sort((a, b) => a.time - b.time)) {
+    const s = e.driverId ? state.get(e.driverId) : undefined;
+    if (!s) {
+      out.push(e);
+      continue;
+    }
+    // A record of the driver's own after this derived one was computed keeps its place: nothing to check then.
+    const special = (s.code === 1 && s.special === 1) || (s.code === 4 && s.special === 2);
+    if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === 3 && special) continue;
+    if (e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG && special) continue;
+    if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === 4 && !(s.code === 3 && s.origin === HOS_RECORD_ORIGINS.AUTOMATIC)) continue;
+    if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS) Object.assign(s, { code: e.eventCode, origin: HOS_RECORD_ORIGINS.AUTOMATIC, at: e.time });
+    out.push(e);
+  }
+  return out;
+}
+
 /** Extra columns a caller sets on some events (the demo seed: the driver's own OFF/SB records). */
 export interface EventToWrite extends DerivedEvent {
   origin?: number;
   annotation?: string | null;
   /** Stored without coordinates (certifications). */
   noLocation?: boolean;
+  /** The log day when it is not the day of `time`: a certification's is the day it certifies (decision 0112). */
+  logDate?: string;
 }
 
 /**
@@ -191,7 +237,7 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
         recordStatus: HOS_RECORD_STATUSES.ACTIVE,
         recordOrigin: e.origin ?? HOS_RECORD_ORIGINS.AUTOMATIC,
         eventTime: new Date(e.time),
-        logDate: dayOf(e.time),
+        logDate: e.logDate ?? dayOf(e.time),
         latitude: e.noLocation ? null : e.lat,
         longitude: e.noLocation ? null : e.lon,
         locationDescription: e.location,

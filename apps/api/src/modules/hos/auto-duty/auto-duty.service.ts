@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../../positions/ingest.service.ts';
 import { rowsOf } from '../../positions/sql-rows.ts';
-import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, type Watermark } from './auto-duty.repository.ts';
+import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
 // Automatic duty status behind ingest (decision 0095): positions are committed and acknowledged
@@ -175,7 +175,7 @@ export class AutoDuty {
         await lockVehicles(tx, ids);
         const marks = await lastDerivedEvents(tx, orgId, ids);
         const ok = changed.filter((d) => (marks.get(d.vehicleId)?.id ?? null) === (d.watermark?.id ?? null));
-        const written = await insertEvents(tx, orgId, ok.flatMap((d) => d.events));
+        const written = await insertEvents(tx, orgId, await withoutOverridden(tx, ok.flatMap((d) => d.events)));
         this.stats.eventsWritten += written.length;
         const newest = newestByVehicle(written);
         for (const d of ok) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.watermark, verifiedAt: Date.now() });
@@ -204,7 +204,7 @@ export class AutoDuty {
       const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
       const fixes = await fixesOf(tx, vehicleId, fromMs, toMs);
       const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
-      const written = await insertEvents(tx, orgId, events);
+      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, events));
       this.stats.eventsWritten += written.length;
       const watermark = newestByVehicle(written).get(vehicleId) ?? stored?.watermark ?? null;
       this.remember(vehicleId, { orgId, state, watermark, verifiedAt: Date.now() });

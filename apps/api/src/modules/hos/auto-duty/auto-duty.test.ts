@@ -59,6 +59,33 @@ interface EventRow {
 const eventsOf = (vehicleId: string) => sql<EventRow>(`select * from hos_events where vehicle_id = '${vehicleId}' order by event_time, sequence_id`);
 const brief = (rows: EventRow[]) => rows.map((e) => `${e.event_type}/${e.event_code} +${Math.round((new Date(e.event_time).getTime() - T0) / MIN)}`);
 
+describe("the driver's own choices win over automatic duty status (decision 0112)", () => {
+  const insert = (v: TestVehicle, seq: number, type: number, code: number, origin: number, minutes: number) =>
+    sql(`insert into hos_events (organization_id, driver_id, vehicle_id, sequence_id, event_type, event_code, record_origin, event_time, log_date)
+         values ('${orgId}', '${v.driverId}', '${v.assetId}', ${seq}, ${type}, ${code}, ${origin}, '${new Date(T0 + minutes * MIN).toISOString()}', '${previousDate(today)}')`);
+
+  it('records no ON after the stop once the driver answered it with a status of their own', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-own-1' });
+    await post(v, [[10, 0], [30, 90], [2, 0]]);
+    await t.app.autoDuty.idle();
+    expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +10']);
+    // The driver goes off duty two minutes into the stop (the prompt of 4.4.1.2 answered).
+    await insert(v, 50, 1, 1, 2, 42);
+    await post(v, [[10, 0]], T0 + 42 * MIN);
+    await t.app.autoDuty.idle();
+    expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +10', '1/1 +42']);
+  });
+
+  it('records no Driving while the driver is in personal conveyance', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-own-2' });
+    await insert(v, 60, 1, 1, 2, 0);
+    await insert(v, 61, 3, 1, 2, 0);
+    await post(v, [[5, 0], [30, 60], [10, 0]]);
+    await t.app.autoDuty.idle();
+    expect(brief(await eventsOf(v.assetId))).toEqual(['1/1 +0', '3/1 +0']);
+  });
+});
+
 describe('automatic duty status from ingested positions', () => {
   it('turns a recorded drive into D, ON and intermediate logs for the assigned driver, visible in the log day and availability', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-1' });

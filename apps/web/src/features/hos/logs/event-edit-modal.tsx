@@ -5,6 +5,7 @@ import { DUTY_STATUSES, hosEventEditSchema, type HosEvent } from '@fleet/api-con
 import { describeError } from '../../../lib/api-client.ts';
 import { field, useZodForm } from '../../../lib/form.ts';
 import { showServerError } from '../../../lib/registry-api.ts';
+import { notify } from '../../../lib/notifications-store.ts';
 import { useEditHosEvent } from '../hos-logs-api.ts';
 import { clockSecondsIn, eventName, fromLocalInput, STATUS_NAMES, toLocalInput, zoneAbbreviation } from './log-format.ts';
 
@@ -46,6 +47,7 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
     }
     try {
       await edit.mutateAsync({ driverId, logId, eventId: event.id, body: { status: v.status, at, annotation: v.annotation, locationDescription: event.locationDescription } });
+      notify({ type: 'success', title: 'Edit proposed to the driver', category: 'It takes effect when the driver accepts it.', timeout: 5000 });
       onClose();
     } catch (err) {
       showServerError(form, err, ['status', 'at', 'annotation']);
@@ -58,7 +60,7 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
     <form onSubmit={submit} aria-label="Edit duty status" noValidate>
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          {`${eventName(event)} at ${clockSecondsIn(event.at, timeZone)} ${zoneAbbreviation(event.at, timeZone)}. The original stays on the record, struck through.`}
+          {`${eventName(event)} at ${clockSecondsIn(event.at, timeZone)} ${zoneAbbreviation(event.at, timeZone)}. The change goes to the driver, who accepts or rejects it; until then the original stays in force (49 CFR 395 Appendix A 4.4.4.2.6).`}
         </Text>
         <Controller
           control={form.control}
@@ -87,7 +89,7 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
           {...field(form, 'annotation')}
         />
         {edit.error && !fieldErrorShown && (
-          <Alert color="red" title="The edit was not saved">
+          <Alert color="red" title="The edit was not proposed">
             {describeError(edit.error).details ?? describeError(edit.error).title}
           </Alert>
         )}
@@ -96,7 +98,7 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
             Cancel
           </Button>
           <Button type="submit" loading={edit.isPending}>
-            Save edit
+            Propose edit
           </Button>
         </Group>
       </Stack>

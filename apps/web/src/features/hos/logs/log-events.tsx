@@ -62,12 +62,14 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
         <Table.Tbody>
           {rows.map((e) => {
             const replaced = e.recordStatus !== 'ACTIVE';
+            const proposal = e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' || e.recordStatus === 'INACTIVE_CHANGE_REJECTED';
             const editable = !replaced && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS;
             return (
               <Table.Tr
                 key={e.id}
                 className={classes.row}
-                data-replaced={replaced || undefined}
+                data-replaced={(replaced && !proposal) || undefined}
+                data-proposal={proposal ? (e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' ? 'pending' : 'rejected') : e.editRequestId ? 'accepted' : undefined}
                 data-highlight={e.id === current || undefined}
                 data-event-id={e.id}
               >
@@ -77,9 +79,28 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <span className={classes.strike}>{eventName(e)}</span>
-                  {replaced && (
+                  {replaced && !proposal && (
                     <Badge ml={6} size="xs" variant="outline" color="gray" className={tones.muted}>
-                      {e.recordStatus === 'INACTIVE_CHANGED' ? 'Original' : e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' ? 'Change requested' : 'Change rejected'}
+                      Original
+                    </Badge>
+                  )}
+                  {/* Proposals of the office (decision 0112): waiting for the driver, rejected, or accepted. */}
+                  {e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' && (
+                    <Badge ml={6} size="xs" variant="light" color="yellow" className={tones.warn} title="Proposed by the office, waiting for the driver to accept or reject it">
+                      Proposed
+                      <span className={classes.srOnly}>, waiting for the driver</span>
+                    </Badge>
+                  )}
+                  {e.recordStatus === 'INACTIVE_CHANGE_REJECTED' && (
+                    <Badge ml={6} size="xs" variant="outline" color="gray" className={tones.muted}>
+                      Rejected
+                      <span className={classes.srOnly}> by the driver</span>
+                    </Badge>
+                  )}
+                  {e.recordStatus === 'ACTIVE' && e.editRequestId && (
+                    <Badge ml={6} size="xs" variant="light" color="green" className={tones.ok}>
+                      Accepted
+                      <span className={classes.srOnly}> by the driver</span>
                     </Badge>
                   )}
                 </Table.Td>

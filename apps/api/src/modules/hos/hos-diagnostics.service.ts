@@ -1,0 +1,291 @@
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { ELD_DIAGNOSTIC_NAMES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosDiagnostic, type Page, type hosDiagnosticQuery } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { assets, hosEvents, latestPositions, organizations, positions } from '../../db/schema/index.ts';
+import { invalidField } from '../../lib/errors.ts';
+import { toPage } from '../../lib/paging.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
+import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
+import { periodStartOf } from './hos.repository.ts';
+import { DAY_MS, logDateOf } from './hos.time.ts';
+
+// Malfunctions and data diagnostics as type-7 records of each vehicle's ELD (decision 0114): the job
+// (jobs/eld-diagnostics.ts) evaluates every reporting vehicle of an organization and records the
+// codes that start or stop; the lists read them back as episodes (logged -> cleared).
+
+const D = 3;
+/** A fix whose accuracy is worse than 5 miles is not a valid position (4.6.1.4). */
+const VALID_ACCURACY_M = 8047;
+/** Longest driving stretch looked back for: a driver's D that started more than this before the 24 hours is not followed further. */
+const DRIVE_LOOKBACK_MS = DAY_MS + 14 * 3_600_000;
+
+interface DiagnosticRun {
+  vehicles: number;
+  logged: number;
+  cleared: number;
+}
+
+/** Each vehicle's codes in force: its newest type-7 event per code is a "logged" one (1 or 3). */
+async function activeCodes(db: DbOrTx, orgId: string, vehicleIds: readonly string[] | null): Promise<Map<string, Map<string, { at: number; id: string }>>> {
+  const rows = rowsOf<{ vehicle_id: string; diagnostic_code: string; event_code: number; at: Date | string; id: string }>(
+    await db.execute(sql`
+      select distinct on (vehicle_id, diagnostic_code) vehicle_id, diagnostic_code, event_code, event_time as at, id from hos_events
+      where organization_id = ${orgId}::uuid and event_type = ${HOS_EVENT_TYPES.MALFUNCTION} and vehicle_id is not null and diagnostic_code is not null
+        ${vehicleIds ? sql`and vehicle_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])` : sql``}
+      order by vehicle_id, diagnostic_code, event_time desc, sequence_id desc`),
+  );
+  const out = new Map<string, Map<string, { at: number; id: string }>>();
+  for (const r of rows) {
+    if (Number(r.event_code) !== 1 && Number(r.event_code) !== 3) continue;
+    let m = out.get(r.vehicle_id);
+    if (!m) out.set(r.vehicle_id, (m = new Map()));
+    m.set(r.diagnostic_code, { at: new Date(r.at).getTime(), id: r.id });
+  }
+  return out;
+}
+
+/** Intervals of type-1 events grouped by owner: each D lasts until the owner's next duty status (or `now`). */
+function drivingIntervals(rows: ReadonlyArray<{ owner: string; vehicleId: string | null; code: number; at: number }>, now: number): Map<string, Interval[]> {
+  const byOwner = new Map<string, typeof rows[number][]>();
+  for (const r of rows) {
+    const list = byOwner.get(r.owner);
+    if (list) list.push(r);
+    else byOwner.set(r.owner, [r]);
+  }
+  const byVehicle = new Map<string, Interval[]>();
+  for (const list of byOwner.values()) {
+    list.sort((a, b) => a.at - b.at);
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      if (e.code !== D || !e.vehicleId) continue;
+      const end = list[i + 1]?.at ?? now;
+      const iv = byVehicle.get(e.vehicleId);
+      if (iv) iv.push([e.at, end]);
+      else byVehicle.set(e.vehicleId, [[e.at, end]]);
+    }
+  }
+  return byVehicle;
+}
+
+/**
+ * Evaluates every vehicle of the organization that reported in the last 8 days or has a code in force,
+ * and records the codes that start (logged) or stop (cleared) as type-7 events of the vehicle's ELD:
+ * no driver, origin automatic, the vehicle's own sequence ids (shared with its unidentified records),
+ * the measure in the annotation. Returns what it did.
+ */
+export async function detectDiagnostics(db: Db, orgId: string, now = Date.now()): Promise<DiagnosticRun> {
+  const since = new Date(now - UNIDENTIFIED_WINDOW_MS);
+  const [latest, active] = await Promise.all([
+    db
+      .select({ id: latestPositions.assetId, fixTime: latestPositions.fixTime, driverId: assets.currentDriverId })
+      .from(latestPositions)
+      .innerJoin(assets, eq(assets.id, latestPositions.assetId))
+      .where(and(eq(latestPositions.organizationId, orgId), eq(assets.type, 'VEHICLE'), sql`${latestPositions.fixTime} > ${since.toISOString()}::timestamptz`)),
+    activeCodes(db, orgId, null),
+  ]);
+  const vehicleIds = [...new Set([...latest.map((v) => v.id), ...active.keys()])];
+  if (vehicleIds.length === 0) return { vehicles: 0, logged: 0, cleared: 0 };
+  const vehicleArray = `{${vehicleIds.join(',')}}`;
+  const driveFrom = new Date(now - DRIVE_LOOKBACK_MS);
+
+  // Drivers' D on these vehicles lately, then those drivers' duty statuses to see where each D ends.
+  const driverD = rowsOf<{ driver_id: string }>(
+    await db.execute(sql`select distinct driver_id from hos_events
+      where organization_id = ${orgId}::uuid and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and event_code = ${D}
+        and driver_id is not null and vehicle_id = any(${vehicleArray}::uuid[]) and event_time > ${driveFrom.toISOString()}::timestamptz`),
+  ).map((r) => r.driver_id);
+  const assigned = latest.map((v) => v.driverId).filter((d): d is string => !!d);
+  const owners = [...new Set([...driverD, ...assigned])];
+  const statusRows = owners.length
+    ? rowsOf<{ driver_id: string; vehicle_id: string | null; event_code: number; at: Date | string }>(
+        await db.execute(sql`
+          select driver_id, vehicle_id, event_code, event_time as at from hos_events
+          where driver_id = any(${`{${owners.join(',')}}`}::uuid[]) and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS}
+            and event_time > ${driveFrom.toISOString()}::timestamptz and event_time <= ${new Date(now).toISOString()}::timestamptz
+          union all
+          select l.* from unnest(${`{${owners.join(',')}}`}::uuid[]) as o(id) cross join lateral (
+            select driver_id, vehicle_id, event_code, event_time as at from hos_events
+            where driver_id = o.id and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and event_time <= ${driveFrom.toISOString()}::timestamptz
+            order by event_time desc limit 1) l`),
+      )
+    : [];
+  const unidentifiedRows = rowsOf<{ vehicle_id: string; event_code: number; at: Date | string }>(
+    await db.execute(sql`
+      select vehicle_id, event_code, event_time as at from hos_events
+      where organization_id = ${orgId}::uuid and driver_id is null and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS}
+        and vehicle_id = any(${vehicleArray}::uuid[]) and event_time > ${new Date(now - UNIDENTIFIED_WINDOW_MS - DAY_MS).toISOString()}::timestamptz
+        and event_time <= ${new Date(now).toISOString()}::timestamptz`),
+  );
+  const driving = drivingIntervals(
+    statusRows.map((r) => ({ owner: r.driver_id, vehicleId: r.vehicle_id, code: Number(r.event_code), at: new Date(r.at).getTime() })),
+    now,
+  );
+  const unidentified = drivingIntervals(
+    unidentifiedRows.map((r) => ({ owner: r.vehicle_id, vehicleId: r.vehicle_id, code: Number(r.event_code), at: new Date(r.at).getTime() })),
+    now,
+  );
+  for (const [v, list] of unidentified) driving.set(v, [...(driving.get(v) ?? []), ...list]);
+
+  // Fixes only of vehicles that drove in the last 24 hours (the positioning check).
+  const dayAgo = now - DAY_MS;
+  const drove = vehicleIds.filter((v) => (driving.get(v) ?? []).some(([, e]) => e > dayAgo));
+  const fixes = new Map<string, number[]>();
+  if (drove.length) {
+    const rows = await db
+      .select({ v: positions.assetId, t: positions.fixTime, accuracy: positions.accuracy })
+      .from(positions)
+      .where(and(inArray(positions.assetId, drove), sql`${positions.fixTime} > ${new Date(dayAgo - DAY_MS / 2).toISOString()}::timestamptz`, lte(positions.fixTime, new Date(now))))
+      .orderBy(asc(positions.fixTime));
+    for (const r of rows) {
+      if (!r.v || (r.accuracy !== null && r.accuracy > VALID_ACCURACY_M)) continue;
+      const list = fixes.get(r.v);
+      if (list) list.push(r.t.getTime());
+      else fixes.set(r.v, [r.t.getTime()]);
+    }
+  }
+  // Each assigned driver's current duty status and since when (on duty or driving only).
+  const lastStatus = new Map<string, { code: number; at: number }>();
+  for (const r of statusRows) {
+    const at = new Date(r.at).getTime();
+    const prev = lastStatus.get(r.driver_id);
+    if (!prev || at >= prev.at) lastStatus.set(r.driver_id, { code: Number(r.event_code), at });
+  }
+
+  const toWrite: Array<{ vehicleId: string; code: string; eventCode: number; detail: string }> = [];
+  for (const v of vehicleIds) {
+    const pos = latest.find((l) => l.id === v);
+    const status = pos?.driverId ? lastStatus.get(pos.driverId) : undefined;
+    const onDuty = status && (status.code === D || status.code === 4) ? status.at : null;
+    const codes = new Set(active.get(v)?.keys() ?? []);
+    const verdicts = evaluateVehicle({
+      now,
+      driving: driving.get(v) ?? [],
+      fixes: fixes.get(v) ?? [],
+      unidentified: unidentified.get(v) ?? [],
+      lastFixAt: pos ? pos.fixTime.getTime() : null,
+      onDutySince: onDuty,
+      active: codes,
+    });
+    for (const t of transitions(verdicts, codes)) toWrite.push({ vehicleId: v, code: t.code, eventCode: t.eventCode, detail: t.detail });
+  }
+  if (toWrite.length) await writeDiagnostics(db, orgId, toWrite, now);
+  return { vehicles: vehicleIds.length, logged: toWrite.filter((t) => t.eventCode === 1 || t.eventCode === 3).length, cleared: toWrite.filter((t) => t.eventCode === 2 || t.eventCode === 4).length };
+}
+
+/** Records type-7 events under the vehicles' derivation locks (their sequence ids are shared with unidentified records). */
+async function writeDiagnostics(db: Db, orgId: string, list: ReadonlyArray<{ vehicleId: string; code: string; eventCode: number; detail: string }>, now: number): Promise<void> {
+  const [[org], periodStart] = await Promise.all([db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId)), periodStartOf(db, orgId)]);
+  const logDate = logDateOf(now, org?.zone ?? 'America/Chicago', periodStart);
+  await db.transaction(async (tx) => {
+    const vehicles = [...new Set(list.map((t) => t.vehicleId))];
+    await lockVehicles(tx, vehicles);
+    // Stored again under the lock: another instance may have recorded the same change meanwhile.
+    const current = await activeCodes(tx, orgId, vehicles);
+    const seqRows = rowsOf<{ vehicle_id: string; n: number | null }>(
+      await tx.execute(sql`select vehicle_id, max(sequence_id) as n from hos_events where driver_id is null and vehicle_id = any(${`{${vehicles.join(',')}}`}::uuid[]) group by vehicle_id`),
+    );
+    const seq = new Map(seqRows.map((r) => [r.vehicle_id, Number(r.n ?? 0)]));
+    const rows: Array<typeof hosEvents.$inferInsert> = [];
+    for (const t of list) {
+      const logged = t.eventCode === 1 || t.eventCode === 3;
+      if (logged === (current.get(t.vehicleId)?.has(t.code) ?? false)) continue;
+      const n = (seq.get(t.vehicleId) ?? 0) + 1;
+      seq.set(t.vehicleId, n);
+      rows.push({
+        organizationId: orgId,
+        driverId: null,
+        vehicleId: t.vehicleId,
+        sequenceId: n,
+        eventType: HOS_EVENT_TYPES.MALFUNCTION,
+        eventCode: t.eventCode,
+        recordStatus: HOS_RECORD_STATUSES.ACTIVE,
+        recordOrigin: HOS_RECORD_ORIGINS.AUTOMATIC,
+        eventTime: new Date(now),
+        logDate,
+        diagnosticCode: t.code,
+        annotation: t.detail,
+      });
+    }
+    if (rows.length) await tx.insert(hosEvents).values(rows);
+  });
+}
+
+type Row = { id: string; vehicleId: string | null; code: string | null; eventCode: number; at: Date; detail: string | null; unitNumber: string | null; type: 'VEHICLE' | 'TRAILER' | null };
+
+/** Episodes (logged -> cleared) from a vehicle's type-7 events in time order. */
+function episodes(rows: readonly Row[]): HosDiagnostic[] {
+  const open = new Map<string, HosDiagnostic>();
+  const out: HosDiagnostic[] = [];
+  for (const r of rows) {
+    if (!r.code) continue;
+    const key = `${r.vehicleId}|${r.code}`;
+    const logged = r.eventCode === 1 || r.eventCode === 3;
+    const current = open.get(key);
+    if (logged) {
+      if (current) continue;
+      const d: HosDiagnostic = {
+        id: r.id,
+        vehicle: r.vehicleId && r.unitNumber && r.type ? { id: r.vehicleId, unitNumber: r.unitNumber, type: r.type } : null,
+        kind: isMalfunction(r.code) ? 'MALFUNCTION' : 'DIAGNOSTIC',
+        code: r.code,
+        name: ELD_DIAGNOSTIC_NAMES[r.code] ?? `Diagnostic ${r.code}`,
+        loggedAt: r.at.toISOString(),
+        clearedAt: null,
+        active: true,
+        detail: r.detail,
+      };
+      open.set(key, d);
+      out.push(d);
+    } else if (current) {
+      current.clearedAt = r.at.toISOString();
+      current.active = false;
+      open.delete(key);
+    }
+  }
+  return out;
+}
+
+/** The vehicles' malfunctions and diagnostics in force at some time in [fromMs, toMs), oldest first. */
+export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: readonly string[] | null, fromMs: number, toMs: number): Promise<HosDiagnostic[]> {
+  if (vehicleIds && vehicleIds.length === 0) return [];
+  const rows = await db
+    .select({
+      id: hosEvents.id,
+      vehicleId: hosEvents.vehicleId,
+      code: hosEvents.diagnosticCode,
+      eventCode: hosEvents.eventCode,
+      at: hosEvents.eventTime,
+      detail: hosEvents.annotation,
+      unitNumber: assets.unitNumber,
+      type: assets.type,
+    })
+    .from(hosEvents)
+    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .where(
+      and(
+        eq(hosEvents.organizationId, orgId),
+        eq(hosEvents.eventType, HOS_EVENT_TYPES.MALFUNCTION),
+        vehicleIds ? inArray(hosEvents.vehicleId, [...vehicleIds]) : undefined,
+        sql`${hosEvents.eventTime} < ${new Date(toMs).toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
+  return episodes(rows).filter((d) => (d.clearedAt === null || Date.parse(d.clearedAt) > fromMs) && Date.parse(d.loggedAt) < toMs);
+}
+
+/** `GET hos_log/diagnostics`: episodes in the range (default the last 8 days), newest first, paged. */
+export async function listDiagnostics({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, q: z.output<typeof hosDiagnosticQuery>): Promise<Page<HosDiagnostic>> {
+  const toMs = q.to ? Date.parse(q.to) : now;
+  const fromMs = q.from ? Date.parse(q.from) : toMs - 8 * DAY_MS;
+  if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
+  if (q.assetId) {
+    const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
+    if (!v) throw invalidField('assetId', 'Vehicle must be a vehicle of the organization');
+  }
+  let list = await vehicleDiagnostics(db, orgId, q.assetId ? [q.assetId] : null, fromMs, toMs);
+  if (q.active) list = list.filter((d) => d.active === (q.active === 'true'));
+  list.reverse();
+  return toPage(list.slice(q.page * q.size, (q.page + 1) * q.size), list.length, q);
+}

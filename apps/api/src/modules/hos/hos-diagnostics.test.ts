@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { drivingWithoutPosition, evaluateVehicle, totalWithin, transitionCode, transitions, type VehicleFacts } from './hos-diagnostics.ts';
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const NOW = Date.parse('2026-06-08T18:00:00Z');
+
+const facts = (over: Partial<VehicleFacts> = {}): VehicleFacts => ({ now: NOW, driving: [], fixes: [], unidentified: [], lastFixAt: NOW, onDutySince: null, active: new Set(), ...over });
+const verdict = (f: VehicleFacts, code: string) => evaluateVehicle(f).find((v) => v.code === code)!;
+/** A fix every `everyMin` minutes over [from, to). */
+const fixesEvery = (from: number, to: number, everyMin: number) => Array.from({ length: Math.ceil((to - from) / (everyMin * MIN)) }, (_, i) => from + i * everyMin * MIN);
+
+describe('positioning compliance (L): driving without a valid position', () => {
+  it('counts nothing while a fix comes at least every 5 minutes', () => {
+    const from = NOW - 3 * H;
+    expect(drivingWithoutPosition([[from, NOW - H]], fixesEvery(from, NOW - H, 1), NOW - 24 * H, NOW)).toBe(0);
+    expect(drivingWithoutPosition([[from, NOW - H]], fixesEvery(from, NOW - H, 5), NOW - 24 * H, NOW)).toBe(0);
+  });
+
+  it('counts each gap beyond its first 5 minutes, the tail after the last fix too, only inside driving and the 24 hours', () => {
+    const s = NOW - 4 * H;
+    // Fixes for the first hour, then nothing for the last 2 hours of a 3-hour drive: 2 h - 5 min missing.
+    expect(drivingWithoutPosition([[s, s + 3 * H]], fixesEvery(s, s + H, 1), NOW - 24 * H, NOW)).toBe(2 * H - 5 * MIN + MIN);
+    // A 21-minute gap between two fixes in the middle: 16 minutes missing.
+    const fixes = [...fixesEvery(s, s + H, 1), ...fixesEvery(s + H + 20 * MIN, s + 2 * H, 1)];
+    expect(drivingWithoutPosition([[s, s + 2 * H]], fixes, NOW - 24 * H, NOW)).toBe(16 * MIN);
+    // Not driving: nothing counts, however long the silence.
+    expect(drivingWithoutPosition([], [], NOW - 24 * H, NOW)).toBe(0);
+    // Driving that ended more than 24 hours ago is outside the window.
+    expect(drivingWithoutPosition([[NOW - 30 * H, NOW - 26 * H]], [], NOW - 24 * H, NOW)).toBe(0);
+  });
+
+  it('logs the malfunction above 60 minutes in 24 hours and clears it at 60 or less', () => {
+    const s = NOW - 5 * H;
+    const long = facts({ driving: [[s, s + 2 * H]], fixes: [s] });
+    expect(verdict(long, 'L')).toMatchObject({ active: true });
+    expect(verdict(long, 'L').detail).toContain('115 min of driving without a valid position');
+    const short = facts({ driving: [[s, s + 65 * MIN]], fixes: [s] });
+    expect(verdict(short, 'L').active).toBe(false);
+    expect(transitions(evaluateVehicle(long), new Set())).toEqual([expect.objectContaining({ code: 'L', eventCode: 1 })]);
+    expect(transitions(evaluateVehicle(short), new Set(['L']))).toEqual([expect.objectContaining({ code: 'L', eventCode: 2 })]);
+  });
+});
+
+describe('power data diagnostic (1): the device silent while the driver is on duty', () => {
+  it('logs after 30 minutes of silence with the driver on duty or driving, not while off duty', () => {
+    expect(verdict(facts({ onDutySince: NOW - 2 * H, lastFixAt: NOW - 31 * MIN }), '1').active).toBe(true);
+    expect(verdict(facts({ onDutySince: NOW - 2 * H, lastFixAt: NOW - 29 * MIN }), '1').active).toBe(false);
+    expect(verdict(facts({ onDutySince: null, lastFixAt: NOW - 10 * H }), '1').active).toBe(false);
+    // Silence that began before the driver came on duty counts from the start of duty.
+    expect(verdict(facts({ onDutySince: NOW - 20 * MIN, lastFixAt: NOW - 10 * H }), '1').active).toBe(false);
+    expect(verdict(facts({ onDutySince: NOW - 40 * MIN, lastFixAt: null }), '1').active).toBe(true);
+  });
+});
+
+describe('unidentified driving records data diagnostic (5)', () => {
+  it('logs above 30 minutes in 24 hours and clears only at 15 minutes or less in 8 days (4.6.1.6)', () => {
+    const drive = (startH: number, minutes: number) => [NOW - startH * H, NOW - startH * H + minutes * MIN] as const;
+    expect(verdict(facts({ unidentified: [drive(3, 31)] }), '5').active).toBe(true);
+    expect(verdict(facts({ unidentified: [drive(3, 30)] }), '5').active).toBe(false);
+    // 40 minutes two days ago: not logged now (not in the 24 hours) ...
+    expect(verdict(facts({ unidentified: [drive(48, 40)] }), '5').active).toBe(false);
+    // ... but kept in force when it was logged, until the 8 days hold 15 minutes or less.
+    expect(verdict(facts({ unidentified: [drive(48, 40)], active: new Set(['5']) }), '5').active).toBe(true);
+    expect(verdict(facts({ unidentified: [drive(48, 10)], active: new Set(['5']) }), '5').active).toBe(false);
+    expect(verdict(facts({ unidentified: [drive(9 * 24, 300)], active: new Set(['5']) }), '5').active).toBe(false);
+  });
+
+  it('sums intervals clipped to the window', () => {
+    expect(totalWithin([[NOW - 2 * H, NOW + H], [NOW - 30 * H, NOW - 23 * H]], NOW - 24 * H, NOW)).toBe(2 * H + H);
+  });
+});
+
+describe('event codes (Table 6, type 7)', () => {
+  it('malfunctions log 1 and clear 2, data diagnostics log 3 and clear 4', () => {
+    expect([transitionCode('L', true), transitionCode('L', false), transitionCode('5', true), transitionCode('1', false)]).toEqual([1, 2, 3, 4]);
+  });
+});

@@ -1,0 +1,43 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { assets, latestPositions } from '../../db/schema/index.ts';
+import { MOVING_KMH } from './auto-duty/derive.ts';
+
+/** A latest fix older than this says nothing about where the vehicle is now or whether it moves. */
+export const FRESH_FIX_MS = 5 * 60_000;
+
+export interface DriverVehicle {
+  vehicle: { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER'; vin: string | null } | null;
+  /** The vehicle's latest fix when it is fresh (FRESH_FIX_MS), else null. */
+  position: { latitude: number; longitude: number; odometerM: number | null; at: number; speedKmh: number | null } | null;
+  /** The latest fresh fix is at 5 mph or more: the ELD records Driving and the driver cannot change status (4.4.1). */
+  moving: boolean;
+}
+
+/** The vehicle the driver is assigned to now, with its latest fix (one query). */
+export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: string, now = Date.now()): Promise<DriverVehicle> {
+  const [row] = await db
+    .select({
+      id: assets.id,
+      unitNumber: assets.unitNumber,
+      type: assets.type,
+      vin: assets.vin,
+      fixTime: latestPositions.fixTime,
+      latitude: latestPositions.latitude,
+      longitude: latestPositions.longitude,
+      odometer: latestPositions.odometer,
+      speed: latestPositions.speed,
+    })
+    .from(assets)
+    .leftJoin(latestPositions, eq(latestPositions.assetId, assets.id))
+    .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId), eq(assets.type, 'VEHICLE')))
+    .limit(1);
+  if (!row) return { vehicle: null, position: null, moving: false };
+  const fresh = row.fixTime !== null && row.latitude !== null && row.longitude !== null && now - row.fixTime.getTime() <= FRESH_FIX_MS;
+  const position = fresh ? { latitude: row.latitude!, longitude: row.longitude!, odometerM: row.odometer, at: row.fixTime!.getTime(), speedKmh: row.speed } : null;
+  return {
+    vehicle: { id: row.id, unitNumber: row.unitNumber, type: row.type, vin: row.vin },
+    position,
+    moving: position !== null && (position.speedKmh ?? 0) >= MOVING_KMH,
+  };
+}

@@ -1,0 +1,128 @@
+import { useMemo } from 'react';
+import { Alert, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useCurrentUser } from '../../lib/auth-store.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useNow } from './availability/live-clocks.ts';
+import { CertifyDays } from './driver/certify-days.tsx';
+import { driverDayQuery, driverStatusQuery, type DriverStatusAt } from './driver/driver-api.ts';
+import { DriverClocks } from './driver/driver-clocks.tsx';
+import { ProposalsList } from './driver/proposals-list.tsx';
+import { StatusPanel } from './driver/status-panel.tsx';
+import { TripDetails } from './driver/trip-details.tsx';
+import { UnidentifiedList } from './driver/unidentified-list.tsx';
+import { GraphGrid } from './graph-grid/graph-grid.tsx';
+import classes from './driver/driver.module.css';
+
+/** How often the clocks move on screen between two answers of the server. */
+const TICK_MS = 5_000;
+
+/**
+ * The driver's screen on a phone in the cab (issue 16, decision 0115): status and the buttons to
+ * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
+ * driver: days to certify, the office's proposed edits, unidentified driving to claim.
+ */
+export default function DriverPage() {
+  const orgId = useEffectiveOrganizationId() ?? '';
+  const user = useCurrentUser();
+  const userId = user?.id ?? '';
+  const status = useQuery({ ...driverStatusQuery(orgId, userId), enabled: !!orgId && !!userId });
+  return (
+    <div className={classes.page}>
+      <PageHeader
+        title={user ? `Hello, ${user.firstName ?? 'driver'}` : 'My day'}
+        description="Your duty status, hours left and today's log"
+        actions={
+          <Button component={Link} to="/driver/inspection" variant="light" leftSection={<IconShieldCheck size={18} aria-hidden />}>
+            Roadside inspection
+          </Button>
+        }
+      />
+      <DataState isLoading={status.isLoading} error={status.error} onRetry={() => void status.refetch()}>
+        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} />}
+      </DataState>
+    </div>
+  );
+}
+
+function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; data: DriverStatusAt }) {
+  const s = data.status;
+  const now = useNow(TICK_MS);
+  const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
+  const tz = s.driver.homeTimeZone;
+  const d = day.data;
+  const gridDay = useMemo(() => (d ? { date: d.header.date, start: d.dayStart, lengthMs: d.totals.lengthMs } : null), [d]);
+  const segments = useMemo(() => (d ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special ?? undefined })) : []), [d]);
+  const count = (n: number) =>
+    n > 0 ? (
+      <Badge size="sm" circle color="red" aria-label={`${n} waiting`}>
+        {n}
+      </Badge>
+    ) : undefined;
+
+  return (
+    <Stack gap="md">
+      {s.diagnostics.length > 0 && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} />} title="ELD malfunction or diagnostic on your truck" data-testid="driver-diagnostics">
+          {s.diagnostics.map((x) => (
+            <Text key={x.id} size="sm">
+              {`${x.name}${x.detail ? `: ${x.detail}` : ''}`}
+            </Text>
+          ))}
+          <Text size="sm" mt={4}>
+            Tell your carrier. With a malfunction, keep paper logs for today and the last 7 days until it is fixed.
+          </Text>
+        </Alert>
+      )}
+      <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} />
+      <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
+      <Tabs defaultValue="today" keepMounted={false}>
+        <Tabs.List grow>
+          <Tabs.Tab value="today">Today</Tabs.Tab>
+          <Tabs.Tab value="certify" rightSection={count(s.uncertifiedDays.length)}>
+            Certify
+          </Tabs.Tab>
+          <Tabs.Tab value="edits" rightSection={count(s.pendingProposals)}>
+            Edits
+          </Tabs.Tab>
+          <Tabs.Tab value="unidentified" rightSection={count(s.unidentifiedSegments)} aria-label="Claim unidentified driving">
+            Claim
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="today" pt="md">
+          <DataState isLoading={day.isLoading} error={day.error} onRetry={() => void day.refetch()}>
+            {d && gridDay && (
+              <Stack gap="md">
+                <Paper withBorder radius="md" p="md" className={classes.card}>
+                  <Group justify="space-between" mb="sm">
+                    <Title order={2} size="h4">
+                      Today's log
+                    </Title>
+                    <Badge variant="light" color={d.certification.certified ? 'green' : 'gray'}>
+                      {d.certification.certified ? 'Certified' : 'Not yet certified'}
+                    </Badge>
+                  </Group>
+                  <GraphGrid day={gridDay} segments={segments} violations={d.violations} timeZone={tz} now={new Date(Math.max(now, data.at))} />
+                </Paper>
+                <TripDetails orgId={orgId} userId={userId} day={d} vehicle={s.vehicle} />
+              </Stack>
+            )}
+          </DataState>
+        </Tabs.Panel>
+        <Tabs.Panel value="certify" pt="md">
+          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} />
+        </Tabs.Panel>
+        <Tabs.Panel value="edits" pt="md">
+          <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />
+        </Tabs.Panel>
+        <Tabs.Panel value="unidentified" pt="md">
+          <UnidentifiedList orgId={orgId} userId={userId} timeZone={tz} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

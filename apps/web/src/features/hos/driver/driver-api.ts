@@ -1,0 +1,149 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  EldOutputSent,
+  HosDriverChoices,
+  HosDriverStatus,
+  HosEventCreate,
+  HosEventDetail,
+  HosLogDay,
+  HosLogHeader,
+  HosPeriod,
+  HosProposal,
+  HosUnidentifiedSegment,
+  Page,
+} from '@fleet/api-contract';
+import { api, apiFile } from '../../../lib/api-client.ts';
+import { orgPathFor } from '../../../lib/org-path.ts';
+
+// The driver's own endpoints (issue 16, decision 0115): everything under users/{userId}/hos_log for
+// the signed-in driver, and the ELD output file under drivers/{driverId}. Every key starts with
+// ['hos', orgId, 'driver', userId], so a change refreshes the whole driver screen at once.
+
+export const driverKeys = {
+  all: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId] as const,
+  status: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'status'] as const,
+  day: (orgId: string, userId: string, logId: string) => ['hos', orgId, 'driver', userId, 'day', logId] as const,
+  period: (orgId: string, userId: string, from: string, to: string) => ['hos', orgId, 'driver', userId, 'period', from, to] as const,
+  proposals: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'proposals'] as const,
+  unidentified: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'unidentified'] as const,
+  choices: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'choices'] as const,
+};
+
+const base = (orgId: string, userId: string) => orgPathFor(orgId, `/users/${encodeURIComponent(userId)}/hos_log`);
+
+/** How often the driver's screen asks again; between answers the clocks count down locally. */
+export const DRIVER_REFETCH_MS = 60_000;
+
+/** The driver's status with the instant it was asked at (the live clocks count down from it). */
+export interface DriverStatusAt {
+  at: number;
+  status: HosDriverStatus;
+}
+
+export const driverStatusQuery = (orgId: string, userId: string) =>
+  queryOptions({
+    queryKey: driverKeys.status(orgId, userId),
+    queryFn: async ({ signal }): Promise<DriverStatusAt> => {
+      const at = Date.now();
+      return { at, status: await api<HosDriverStatus>(`${base(orgId, userId)}/driver-status`, { signal }) };
+    },
+    staleTime: 0,
+    refetchInterval: DRIVER_REFETCH_MS,
+    refetchOnWindowFocus: true,
+  });
+
+/** One of the driver's log days (today's id comes with the status). */
+export const driverDayQuery = (orgId: string, userId: string, logId: string) =>
+  queryOptions({
+    queryKey: driverKeys.day(orgId, userId, logId),
+    queryFn: ({ signal }) => api<HosLogDay>(`${base(orgId, userId)}/${encodeURIComponent(logId)}`, { signal }),
+    staleTime: 0,
+    refetchInterval: DRIVER_REFETCH_MS,
+  });
+
+/** The driver's days from..to (ids, totals, certification) for the inspection view's day picker. */
+export const driverPeriodQuery = (orgId: string, userId: string, from: string, to: string) =>
+  queryOptions({
+    queryKey: driverKeys.period(orgId, userId, from, to),
+    queryFn: ({ signal }) => api<HosPeriod>(`${base(orgId, userId)}/hos-logs-for-period`, { query: { from, to }, signal }),
+  });
+
+export const driverProposalsQuery = (orgId: string, userId: string) =>
+  queryOptions({
+    queryKey: driverKeys.proposals(orgId, userId),
+    queryFn: ({ signal }) => api<Page<HosProposal>>(`${base(orgId, userId)}/proposals`, { query: { state: 'PENDING', size: 50 }, signal }),
+  });
+
+export const driverUnidentifiedQuery = (orgId: string, userId: string) =>
+  queryOptions({
+    queryKey: driverKeys.unidentified(orgId, userId),
+    queryFn: ({ signal }) => api<Page<HosUnidentifiedSegment>>(`${base(orgId, userId)}/unidentified`, { query: { size: 50 }, signal }),
+  });
+
+export const driverChoicesQuery = (orgId: string, userId: string) =>
+  queryOptions({
+    queryKey: driverKeys.choices(orgId, userId),
+    queryFn: ({ signal }) => api<HosDriverChoices>(`${base(orgId, userId)}/choices`, { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+/** Every driver mutation refreshes the driver's screen (status, day, lists) and the office's log views. */
+function useDriverMutation<V, R>(orgId: string, userId: string, fn: (vars: V) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await Promise.all([qc.invalidateQueries({ queryKey: driverKeys.all(orgId, userId) }), qc.invalidateQueries({ queryKey: ['hos', orgId, 'logs'] })]);
+    },
+  });
+}
+
+/** A duty-status change now (no `at`), with its special category and note. */
+export function useChangeStatus(orgId: string, userId: string) {
+  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: Pick<HosEventCreate, 'status' | 'special' | 'annotation'> }) =>
+    api<HosEventDetail>(`${base(orgId, userId)}/${logId}/hos_event`, { method: 'POST', body, toast: false }),
+  );
+}
+
+export function useUpdateLogHeader(orgId: string, userId: string) {
+  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: HosLogHeader }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}`, { method: 'PUT', body, toast: false }));
+}
+
+export function useCertifyDay(orgId: string, userId: string) {
+  return useDriverMutation(orgId, userId, ({ logId }: { logId: string }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}/certification`, { method: 'POST', body: { agree: true } }));
+}
+
+export function useDecideProposal(orgId: string, userId: string) {
+  return useDriverMutation(orgId, userId, ({ id, decision, note }: { id: string; decision: 'accept' | 'reject'; note?: string | null }) =>
+    api<HosProposal>(`${base(orgId, userId)}/proposals/${id}/${decision}`, { method: 'POST', body: decision === 'reject' ? { note: note ?? null } : {} }),
+  );
+}
+
+export function useClaimSegment(orgId: string, userId: string) {
+  return useDriverMutation(orgId, userId, ({ id, annotation }: { id: string; annotation: string | null }) =>
+    api<HosUnidentifiedSegment>(`${base(orgId, userId)}/unidentified/${id}/claim`, { method: 'POST', body: { annotation } }),
+  );
+}
+
+const eldPath = (orgId: string, driverId: string) => orgPathFor(orgId, `/drivers/${encodeURIComponent(driverId)}/hos_log/eld-output`);
+
+/** Downloads the ELD output file (today and the 7 days before) under the name the server gives it. */
+export async function downloadEldFile(orgId: string, driverId: string, comment: string): Promise<string> {
+  const { text, fileName } = await apiFile(eldPath(orgId, driverId), { query: comment ? { comment } : {} });
+  const name = `${fileName ?? 'eld-output'}`;
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return name;
+}
+
+export function useSendEldFile(orgId: string, driverId: string) {
+  return useMutation({
+    mutationFn: (body: { email: string; comment?: string }) => api<EldOutputSent>(`${eldPath(orgId, driverId)}/email`, { method: 'POST', body, toast: false }),
+  });
+}

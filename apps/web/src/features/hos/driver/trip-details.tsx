@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { Button, Group, Modal, MultiSelect, Paper, Select, SimpleGrid, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { notify } from '../../../lib/notifications-store.ts';
+import { IconPencil } from '@tabler/icons-react';
+import { HOS_LOG_MAX_SHIPPING_DOCUMENTS, HOS_LOG_MAX_TRAILERS } from '@fleet/api-contract/hos';
+import type { HosLogDay } from '@fleet/api-contract';
+import { ApiError, describeError } from '../../../lib/api-client.ts';
+import { fieldMessages } from '../../../lib/registry-api.ts';
+import { driverChoicesQuery, useUpdateLogHeader } from './driver-api.ts';
+import classes from './driver.module.css';
+
+export interface TripDetailsProps {
+  orgId: string;
+  userId: string;
+  day: HosLogDay;
+  /** The truck assigned to the driver now. */
+  vehicle: { unitNumber: string } | null;
+}
+
+const listed = (items: string[]) => (items.length ? items.join(', ') : 'None');
+
+/** Today's vehicle, trailers, shipping documents and co-driver (§395.8 header facts), which the driver keeps up to date. */
+export function TripDetails({ orgId, userId, day, vehicle }: TripDetailsProps) {
+  const [editing, setEditing] = useState(false);
+  const h = day.header;
+  const vehicles = [...new Set([...(vehicle ? [vehicle.unitNumber] : []), ...h.vehicles.map((v) => v.unitNumber)])];
+  return (
+    <Paper withBorder radius="md" p="md" className={classes.card}>
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Today's trip
+        </Title>
+        <Button variant="light" size="md" leftSection={<IconPencil size={18} aria-hidden />} onClick={() => setEditing(true)}>
+          Edit
+        </Button>
+      </Group>
+      <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
+        <Fact label="Vehicle" value={listed(vehicles)} />
+        <Fact label="Trailers" value={listed(h.trailers.map((t) => t.unitNumber))} testId="trip-trailers" />
+        <Fact label="Shipping documents" value={listed(h.shippingDocuments)} testId="trip-documents" />
+        <Fact label="Co-driver" value={h.coDriver ? `${h.coDriver.firstName} ${h.coDriver.lastName}` : 'None'} testId="trip-codriver" />
+      </SimpleGrid>
+      {editing && <TripForm orgId={orgId} userId={userId} day={day} onClose={() => setEditing(false)} />}
+    </Paper>
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className={classes.fact}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: string; day: HosLogDay; onClose: () => void }) {
+  const choices = useQuery(driverChoicesQuery(orgId, userId));
+  const save = useUpdateLogHeader(orgId, userId);
+  const h = day.header;
+  const [documents, setDocuments] = useState<string[]>(h.shippingDocuments);
+  const [trailers, setTrailers] = useState<string[]>(h.trailers.map((t) => t.id));
+  const [coDriver, setCoDriver] = useState<string | null>(h.coDriver?.id ?? null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async () => {
+    setErrors({});
+    try {
+      await save.mutateAsync({ logId: day.id, body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver } });
+      notify({ type: 'success', timeout: 5000, title: "Today's trip saved", category: 'The log header shows it.' });
+      onClose();
+    } catch (err) {
+      const byField: Record<string, string> = {};
+      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = m.message;
+      setErrors(Object.keys(byField).length ? byField : { form: describeError(err).title });
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title="Today's trip" centered>
+      <Stack gap="sm">
+        <TagsInput
+          label="Shipping documents"
+          description={`Bill of lading or pro numbers, up to ${HOS_LOG_MAX_SHIPPING_DOCUMENTS}; press Enter after each`}
+          value={documents}
+          onChange={setDocuments}
+          maxTags={HOS_LOG_MAX_SHIPPING_DOCUMENTS}
+          error={errors.shippingDocuments}
+          size="md"
+          clearable
+        />
+        <MultiSelect
+          label="Trailers"
+          data={(choices.data?.trailers ?? []).map((t) => ({ value: t.id, label: t.unitNumber }))}
+          value={trailers}
+          onChange={setTrailers}
+          maxValues={HOS_LOG_MAX_TRAILERS}
+          searchable
+          disabled={choices.isLoading}
+          error={errors.trailerIds}
+          size="md"
+          nothingFoundMessage="No trailer with that number"
+        />
+        <Select
+          label="Co-driver"
+          data={(choices.data?.coDrivers ?? []).map((d) => ({ value: d.id, label: `${d.firstName} ${d.lastName}` }))}
+          value={coDriver}
+          onChange={setCoDriver}
+          searchable
+          clearable
+          disabled={choices.isLoading}
+          error={errors.coDriverId}
+          size="md"
+          nothingFoundMessage="No driver with that name"
+        />
+        {errors.form && (
+          <Text size="sm" c="red" role="alert">
+            {errors.form}
+          </Text>
+        )}
+        <Group grow>
+          <Button variant="default" size="md" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button size="md" loading={save.isPending} onClick={() => void submit()}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -26,3 +26,4 @@ export * from './positions.ts';
 export * from './web-config.ts';
 export * from './diagnostics.ts';
 export * from './hos.ts';
+export * from './ifta.ts';

@@ -6,7 +6,7 @@ import { invalidField } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { IFTA_2Q2026_CSV, IFTA_2Q2026_SOURCE } from './data/ifta-2q2026.ts';
+import { IFTA_2Q2026_CSV, IFTA_2Q2026_SOURCE } from './rates-2q2026.ts';
 import { parseRateMatrix, type ParsedMatrix } from './rate-matrix.ts';
 
 // The quarter's tax-rate matrix, shared by every organization: imported by a super administrator

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { iftaAdjustmentInputSchema, iftaAdjustmentListQuery, quarterDays, quarterOf, type IftaAdjustment, type Page } from '@fleet/api-contract';
+import type { iftaAdjustmentInputSchema, iftaAdjustmentListQuery} from '@fleet/api-contract';
+import { quarterDays, quarterOf, type IftaAdjustment, type Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';

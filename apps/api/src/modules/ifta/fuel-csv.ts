@@ -124,7 +124,7 @@ export function localDateTime(dateText: string, timeText: string | null, order: 
   let y: number;
   let mo: number;
   let da: number;
-  let rest = '';
+  let rest: string;
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](.*))?$/.exec(d);
   if (m) {
     [y, mo, da] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -223,13 +223,12 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
     const jurText = cell('jurisdiction');
     const jurisdiction = jurisdictionCode(jurText);
     if (!jurisdiction) err('jurisdiction', jurText ? `"${jurText}" is not a US state or Canadian province` : 'The state or province is empty');
-    let quantityMilli: number | undefined;
     let volumeUnit: VolumeUnit = o.defaultUnit;
     const qField: FuelCsvField = mapping.gallons ? 'gallons' : mapping.litres ? 'litres' : 'quantity';
     if (qField === 'gallons') volumeUnit = 'GAL';
     if (qField === 'litres') volumeUnit = 'L';
     const qText = cell(qField);
-    quantityMilli = decimalUnits(qText, 3);
+    const quantityMilli = decimalUnits(qText, 3);
     if (quantityMilli === undefined || quantityMilli <= 0) err(qField, qText ? `"${qText}" is not a positive quantity with at most 3 decimals` : 'The quantity is empty');
     const price = cell('pricePerUnit');
     const pricePerUnitMilli = price ? decimalUnits(price, 3) : null;

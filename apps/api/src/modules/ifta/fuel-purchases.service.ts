@@ -1,4 +1,7 @@
 import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type {
+  fuelPurchaseInputSchema,
+  fuelPurchaseListQuery} from '@fleet/api-contract';
 import {
   quarterDays,
   type FuelCsvImportBody,
@@ -7,9 +10,7 @@ import {
   type FuelPurchase,
   type LocationCheck,
   type Page,
-  fuelCsvImportBodySchema,
-  fuelPurchaseInputSchema,
-  fuelPurchaseListQuery,
+  fuelCsvImportBodySchema
 } from '@fleet/api-contract';
 import { distanceM } from '@fleet/geo';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';

@@ -14,8 +14,8 @@ import { deletePurchase, savePurchase, useIftaList, useIftaMutation } from './if
 import { FuelImportDrawer } from './fuel-import-drawer.tsx';
 
 const CHECK: Record<LocationCheck, { label: string; color: string; help: string }> = {
-  OK: { label: 'Matches', color: 'teal', help: 'The vehicle was at the station at that time' },
-  FAR: { label: 'Far away', color: 'red', help: 'The vehicle was more than 2 km from the station' },
+  OK: { label: 'OK', color: 'teal', help: 'The vehicle was at the station at that time' },
+  FAR: { label: 'Far', color: 'red', help: 'The vehicle was more than 2 km from the station' },
   OTHER_JURISDICTION: { label: 'Elsewhere', color: 'red', help: 'The vehicle was in another state or province' },
   NO_POSITION: { label: 'Unverified', color: 'gray', help: 'No position of the vehicle within an hour of the purchase' },
 };

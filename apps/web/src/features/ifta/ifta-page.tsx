@@ -81,11 +81,11 @@ export default function IftaPage() {
             <>
               <ExportMenu what="report" query={query} name={`ifta-${quarter}-${fuelType.toLowerCase()}`} label="Export return" />
               <ExportMenu what="distance-records" query={{ quarter }} name={`ifta-${quarter}-distance-records`} label="Distance records" />
-              {canFile && (
+              {canFile && ended && (
                 <Button
                   leftSection={<IconChecks size={16} />}
-                  disabled={!ended || !r || !!groupId}
-                  title={!ended ? 'A quarter can be filed once it has ended' : groupId ? 'File the whole fleet (clear the group filter)' : undefined}
+                  disabled={!r || !!groupId}
+                  title={groupId ? 'File the whole fleet (clear the group filter)' : undefined}
                   loading={file.isPending}
                   onClick={async () => {
                     if (!quarter || !r) return;
@@ -120,7 +120,7 @@ export default function IftaPage() {
           <Stack gap="md">
             <Summary report={r} />
             {r.flags.some((f) => f.kind === 'RATES_FALLBACK') && (
-              <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
+              <Alert color="yellow" variant="outline" icon={<IconAlertTriangle size={18} />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
                 {r.flags.find((f) => f.kind === 'RATES_FALLBACK')!.message}.
               </Alert>
             )}

@@ -1,5 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { login } from './helpers.ts';
+import { login, seriousA11yViolations } from './helpers.ts';
+
+// axe is injected as a script tag, which the app's CSP (script-src 'self') would block.
+test.use({ bypassCSP: true });
 
 // IFTA (issue 17) as a fleet manager uses it. The data comes in as a device sends it: OsmAnd fixes of
 // demo truck 125 driving from Kansas into Missouri now (a device's fixes count for the vehicle it is
@@ -121,3 +124,25 @@ test('a fleet manager adds an adjustment with a reason; a wrong distance is refu
   await expect(form).toBeHidden();
   await expect(page.getByRole('table', { name: 'Mileage adjustments' }).getByRole('row', { name: /IL.*Off-highway.*12\.0 mi.*Joliet/ })).toBeVisible();
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every tab of the IFTA screen is free of serious accessibility violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (scheme === 'dark') {
+      await page.goto('/');
+      await page.evaluate(() => {
+        localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' }));
+        localStorage.setItem('fleet.colorScheme', 'dark');
+      });
+    }
+    await login(page, 'admin');
+    await page.goto(`/ifta?quarter=${QUARTER}`);
+    await expect(page.getByRole('table', { name: `IFTA return ${QUARTER}` })).toBeVisible();
+    for (const tab of ['Return', 'Vehicles', 'Map', 'To review', 'Fuel purchases', 'Adjustments']) {
+      await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
+      await expect(page.getByRole('tab', { name: new RegExp(`^${tab}`) })).toHaveAttribute('aria-selected', 'true');
+      await page.waitForTimeout(tab === 'Map' ? 1500 : 300);
+      expect(await seriousA11yViolations(page), tab).toEqual([]);
+    }
+  });
+}

@@ -120,7 +120,7 @@ export default function IftaPage() {
           <Stack gap="md">
             <Summary report={r} />
             {r.flags.some((f) => f.kind === 'RATES_FALLBACK') && (
-              <Alert color="yellow" variant="outline" icon={<IconAlertTriangle size={18} />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
+              <Alert variant="default" icon={<IconAlertTriangle size={18} color="var(--mantine-color-orange-filled)" />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
                 {r.flags.find((f) => f.kind === 'RATES_FALLBACK')!.message}.
               </Alert>
             )}
@@ -172,7 +172,7 @@ export default function IftaPage() {
 }
 
 function StatusBadge({ report: r }: { report: IftaReport }) {
-  if (r.amendment) return <Badge color="orange" variant="light" size="lg" leftSection={<IconReceipt size={14} />}>Amendment pending</Badge>;
+  if (r.amendment) return <Badge color="grape" variant="light" size="lg" leftSection={<IconReceipt size={14} />}>Amendment pending</Badge>;
   if (r.filing) return <Badge color="teal" variant="light" size="lg" leftSection={<IconChecks size={14} />}>Filed {r.filing.filedAt}{r.filing.version > 1 ? ` (v${r.filing.version})` : ''}</Badge>;
   return (
     <Badge color="gray" variant="light" size="lg">

@@ -111,7 +111,7 @@ export function MilesMap({ report }: { report: IftaReport }) {
       </Paper>
       <Group gap={6} aria-label="Miles by jurisdiction" role="list">
         {top.map(([code, m]) => (
-          <Badge key={code} role="listitem" variant="light" radius="sm" color={jurisdictionColor(code)} tt="none">
+          <Badge key={code} role="listitem" variant="dot" radius="sm" color={jurisdictionColor(code)} tt="none">
             {code} {int(m)} mi · {total ? Math.round((m / total) * 100) : 0} %
           </Badge>
         ))}

@@ -1,10 +1,12 @@
-import { Alert, Badge, Group, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, ScrollArea, Stack, Table, Text, Title, useComputedColorScheme } from '@mantine/core';
 import type { IftaReport, IftaReturn } from '@fleet/api-contract';
 import { int, rate, usd } from './ifta-format.ts';
 
 /** The per-jurisdiction lines of a return and its totals (the live figures, or the filed ones). */
 export function ReturnTable({ ret, label }: { ret: IftaReturn; label: string }) {
   const t = ret.totals;
+  // Credits in green, dark enough on white and light enough on the dark body for small text (AA).
+  const credit = useComputedColorScheme('light') === 'dark' ? 'teal.4' : 'teal.9';
   return (
     <ScrollArea type="auto" offsetScrollbars>
       <Table striped highlightOnHover withTableBorder fz="sm" miw={980} aria-label={label} stickyHeader>
@@ -40,18 +42,18 @@ export function ReturnTable({ ret, label }: { ret: IftaReturn; label: string }) 
               <Table.Td ta="right">{int(r.taxableMiles)}</Table.Td>
               <Table.Td ta="right">{int(r.taxableGallons)}</Table.Td>
               <Table.Td ta="right">{int(r.taxPaidGallons)}</Table.Td>
-              <Table.Td ta="right" c={r.netTaxableGallons < 0 ? 'teal' : undefined}>
+              <Table.Td ta="right" c={r.netTaxableGallons < 0 ? credit : undefined}>
                 {int(r.netTaxableGallons)}
               </Table.Td>
               <Table.Td ta="right">{rate(r.rate)}</Table.Td>
-              <Table.Td ta="right" c={r.tax < 0 ? 'teal' : undefined}>
+              <Table.Td ta="right" c={r.tax < 0 ? credit : undefined}>
                 {usd(r.tax)}
               </Table.Td>
               <Table.Td ta="right" title={r.surchargeRate ? `${rate(r.surchargeRate)} a taxable gallon` : undefined}>
                 {r.surcharge ? usd(r.surcharge) : '—'}
               </Table.Td>
               <Table.Td ta="right">{r.interest ? usd(r.interest) : '—'}</Table.Td>
-              <Table.Td ta="right" fw={600} c={r.total < 0 ? 'teal' : undefined}>
+              <Table.Td ta="right" fw={600} c={r.total < 0 ? credit : undefined}>
                 {usd(r.total)}
               </Table.Td>
             </Table.Tr>

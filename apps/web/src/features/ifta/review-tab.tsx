@@ -6,12 +6,12 @@ import { day } from './ifta-format.ts';
 
 const KIND: Record<IftaFlagKind, { label: string; color: string; help: string }> = {
   UNKNOWN_PLACE: { label: 'Unknown place', color: 'red', help: 'Miles in no state or province (lakes, sea, abroad): assign them with an adjustment.' },
-  INTERPOLATED: { label: 'Gap in positions', color: 'orange', help: 'Distance allocated along the straight line between two fixes far apart (device offline, tunnel).' },
+  INTERPOLATED: { label: 'Gap in positions', color: 'blue', help: 'Distance allocated along the straight line between two fixes far apart (device offline, tunnel).' },
   ODOMETER_MISMATCH: { label: 'Odometer mismatch', color: 'red', help: 'Odometer travel and recorded miles more than 10 % apart.' },
   SUSPICIOUS_PURCHASE: { label: 'Suspicious purchase', color: 'grape', help: 'The vehicle was elsewhere when the fuel was bought.' },
-  IMPOSSIBLE_SPEED: { label: 'Impossible jump', color: 'orange', help: 'Consecutive fixes faster than 90 mph apart.' },
+  IMPOSSIBLE_SPEED: { label: 'Impossible jump', color: 'pink', help: 'Consecutive fixes faster than 90 mph apart.' },
   NO_PURCHASES: { label: 'No fuel', color: 'red', help: 'Without purchases there is no fleet MPG and nothing is taxable.' },
-  RATES_FALLBACK: { label: 'Rates', color: 'yellow', help: 'The quarter’s tax rates are not imported yet.' },
+  RATES_FALLBACK: { label: 'Rates', color: 'gray', help: 'The quarter’s tax rates are not imported yet.' },
   UNQUALIFIED_FUEL: { label: 'Other fuel type', color: 'gray', help: 'Fuel bought for a vehicle registered with another fuel type.' },
 };
 

@@ -30,13 +30,13 @@ export function VehiclesTab({ report }: { report: IftaReport }) {
                   <Table.Td ta="right">{int(v.totalMiles)}</Table.Td>
                   <Table.Td ta="right">{int(v.gallons)}</Table.Td>
                   <Table.Td ta="right">{mpg(v.mpg)}</Table.Td>
-                  <Table.Td ta="right" c={off ? 'orange' : undefined} title={off ? `Recorded on the same days: ${int(v.recordedMiles)} mi` : undefined}>
+                  <Table.Td ta="right" c={off ? 'red.8' : undefined} title={off ? `Recorded on the same days: ${int(v.recordedMiles)} mi` : undefined}>
                     {int(v.odometerMiles)}
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4}>
                       {v.jurisdictions.slice(0, 8).map((j) => (
-                        <Badge key={j.jurisdiction} variant="light" radius="sm" color={jurisdictionColor(j.jurisdiction)} tt="none">
+                        <Badge key={j.jurisdiction} variant="dot" radius="sm" color={jurisdictionColor(j.jurisdiction)} tt="none">
                           {j.jurisdiction} {int(j.miles)}
                         </Badge>
                       ))}

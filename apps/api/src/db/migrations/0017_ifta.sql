@@ -42,6 +42,16 @@ CREATE TABLE "ifta_distance_days" (
 	CONSTRAINT "ifta_distance_days_pkey" PRIMARY KEY("vehicle_id","day","jurisdiction")
 );
 --> statement-breakpoint
+CREATE TABLE "ifta_distance_months" (
+	"organization_id" uuid NOT NULL,
+	"vehicle_id" uuid NOT NULL,
+	"month" date NOT NULL,
+	"jurisdiction" text NOT NULL,
+	"metres" double precision DEFAULT 0 NOT NULL,
+	"interpolated_metres" double precision DEFAULT 0 NOT NULL,
+	CONSTRAINT "ifta_distance_months_pkey" PRIMARY KEY("vehicle_id","month","jurisdiction")
+);
+--> statement-breakpoint
 CREATE TABLE "ifta_filings" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"organization_id" uuid NOT NULL,
@@ -120,8 +130,21 @@ CREATE TABLE "ifta_vehicle_days" (
 	"last_fix_at" timestamp with time zone,
 	"odometer_start_m" double precision,
 	"odometer_end_m" double precision,
+	"metres" double precision DEFAULT 0 NOT NULL,
+	"odometer_travel_m" double precision DEFAULT 0 NOT NULL,
+	"odometer_metres" double precision DEFAULT 0 NOT NULL,
 	"fixes" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "ifta_vehicle_days_pkey" PRIMARY KEY("vehicle_id","day")
+);
+--> statement-breakpoint
+CREATE TABLE "ifta_vehicle_months" (
+	"organization_id" uuid NOT NULL,
+	"vehicle_id" uuid NOT NULL,
+	"month" date NOT NULL,
+	"metres" double precision DEFAULT 0 NOT NULL,
+	"odometer_travel_m" double precision DEFAULT 0 NOT NULL,
+	"odometer_metres" double precision DEFAULT 0 NOT NULL,
+	CONSTRAINT "ifta_vehicle_months_pkey" PRIMARY KEY("vehicle_id","month")
 );
 --> statement-breakpoint
 CREATE TABLE "ifta_vehicle_state" (
@@ -141,21 +164,26 @@ ALTER TABLE "ifta_adjustments" ADD CONSTRAINT "ifta_adjustments_created_by_users
 ALTER TABLE "ifta_crossings" ADD CONSTRAINT "ifta_crossings_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_dirty_days" ADD CONSTRAINT "ifta_dirty_days_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_distance_days" ADD CONSTRAINT "ifta_distance_days_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ifta_distance_months" ADD CONSTRAINT "ifta_distance_months_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_filings" ADD CONSTRAINT "ifta_filings_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_flagged_segments" ADD CONSTRAINT "ifta_flagged_segments_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_fuel_purchases" ADD CONSTRAINT "ifta_fuel_purchases_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_fuel_purchases" ADD CONSTRAINT "ifta_fuel_purchases_vehicle_id_assets_id_fk" FOREIGN KEY ("vehicle_id") REFERENCES "public"."assets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_tax_rates" ADD CONSTRAINT "ifta_tax_rates_quarter_ifta_rate_quarters_quarter_fk" FOREIGN KEY ("quarter") REFERENCES "public"."ifta_rate_quarters"("quarter") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_vehicle_days" ADD CONSTRAINT "ifta_vehicle_days_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ifta_vehicle_months" ADD CONSTRAINT "ifta_vehicle_months_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ifta_vehicle_state" ADD CONSTRAINT "ifta_vehicle_state_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "ifta_adjustments_org_day_idx" ON "ifta_adjustments" USING btree ("organization_id","day");--> statement-breakpoint
 CREATE INDEX "ifta_crossings_vehicle_day_idx" ON "ifta_crossings" USING btree ("vehicle_id","day","crossed_at");--> statement-breakpoint
 CREATE INDEX "ifta_crossings_org_day_idx" ON "ifta_crossings" USING btree ("organization_id","day");--> statement-breakpoint
 CREATE INDEX "ifta_distance_days_org_day_idx" ON "ifta_distance_days" USING btree ("organization_id","day");--> statement-breakpoint
+CREATE INDEX "ifta_distance_days_review_idx" ON "ifta_distance_days" USING btree ("organization_id","day") WHERE "ifta_distance_days"."interpolated_metres" > 0 or "ifta_distance_days"."jurisdiction" = 'unknown';--> statement-breakpoint
+CREATE INDEX "ifta_distance_months_org_month_idx" ON "ifta_distance_months" USING btree ("organization_id","month");--> statement-breakpoint
 CREATE UNIQUE INDEX "ifta_filings_org_quarter_version_uq" ON "ifta_filings" USING btree ("organization_id","quarter","version");--> statement-breakpoint
 CREATE INDEX "ifta_flagged_segments_vehicle_day_idx" ON "ifta_flagged_segments" USING btree ("vehicle_id","day");--> statement-breakpoint
 CREATE INDEX "ifta_flagged_segments_org_day_idx" ON "ifta_flagged_segments" USING btree ("organization_id","day");--> statement-breakpoint
 CREATE UNIQUE INDEX "ifta_fuel_purchases_receipt_uq" ON "ifta_fuel_purchases" USING btree ("organization_id",lower("receipt_number"));--> statement-breakpoint
 CREATE INDEX "ifta_fuel_purchases_org_time_idx" ON "ifta_fuel_purchases" USING btree ("organization_id","purchased_at");--> statement-breakpoint
 CREATE INDEX "ifta_fuel_purchases_vehicle_idx" ON "ifta_fuel_purchases" USING btree ("vehicle_id","purchased_at");--> statement-breakpoint
-CREATE INDEX "ifta_vehicle_days_org_day_idx" ON "ifta_vehicle_days" USING btree ("organization_id","day");
+CREATE INDEX "ifta_vehicle_days_org_day_idx" ON "ifta_vehicle_days" USING btree ("organization_id","day");--> statement-breakpoint
+CREATE INDEX "ifta_vehicle_months_org_month_idx" ON "ifta_vehicle_months" USING btree ("organization_id","month");

@@ -43,7 +43,29 @@ export const iftaDistanceDays = pgTable(
     /** Of which allocated along the straight line over a gap (flag "interpolated"). */
     interpolatedMetres: doublePrecision('interpolated_metres').notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'ifta_distance_days_pkey', columns: [t.vehicleId, t.day, t.jurisdiction] }), index('ifta_distance_days_org_day_idx').on(t.organizationId, t.day)],
+  (t) => [
+    primaryKey({ name: 'ifta_distance_days_pkey', columns: [t.vehicleId, t.day, t.jurisdiction] }),
+    index('ifta_distance_days_org_day_idx').on(t.organizationId, t.day),
+    // The report's review items: the few days with gaps or unknown places, without scanning the quarter.
+    index('ifta_distance_days_review_idx').on(t.organizationId, t.day).where(sql`${t.interpolatedMetres} > 0 or ${t.jurisdiction} = 'unknown'`),
+  ],
+);
+
+/**
+ * The same metres rolled up per calendar month (kept in the same statements as the days): a quarter's
+ * return sums three rows per vehicle and jurisdiction instead of ninety (decision 0121).
+ */
+export const iftaDistanceMonths = pgTable(
+  'ifta_distance_months',
+  {
+    organizationId: orgKey(),
+    vehicleId: uuid('vehicle_id').notNull(),
+    month: date('month').notNull(),
+    jurisdiction: text('jurisdiction').notNull(),
+    metres: doublePrecision('metres').notNull().default(0),
+    interpolatedMetres: doublePrecision('interpolated_metres').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ifta_distance_months_pkey', columns: [t.vehicleId, t.month, t.jurisdiction] }), index('ifta_distance_months_org_month_idx').on(t.organizationId, t.month)],
 );
 
 /** Per vehicle and UTC day: first and last fix and odometer (the distance record's begin/end), fixes counted. */
@@ -57,9 +79,28 @@ export const iftaVehicleDays = pgTable(
     lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
     odometerStartM: doublePrecision('odometer_start_m'),
     odometerEndM: doublePrecision('odometer_end_m'),
+    /** Metres of the day, all jurisdictions. */
+    metres: doublePrecision('metres').notNull().default(0),
+    /** Odometer travel over the day's consecutive fixes that both carry one, and the metres counted for those same pairs. */
+    odometerTravelM: doublePrecision('odometer_travel_m').notNull().default(0),
+    odometerMetres: doublePrecision('odometer_metres').notNull().default(0),
     fixes: integer('fixes').notNull().default(0),
   },
   (t) => [primaryKey({ name: 'ifta_vehicle_days_pkey', columns: [t.vehicleId, t.day] }), index('ifta_vehicle_days_org_day_idx').on(t.organizationId, t.day)],
+);
+
+/** The vehicle-days rolled up per month (same statements): the report's odometer check reads three rows a vehicle. */
+export const iftaVehicleMonths = pgTable(
+  'ifta_vehicle_months',
+  {
+    organizationId: orgKey(),
+    vehicleId: uuid('vehicle_id').notNull(),
+    month: date('month').notNull(),
+    metres: doublePrecision('metres').notNull().default(0),
+    odometerTravelM: doublePrecision('odometer_travel_m').notNull().default(0),
+    odometerMetres: doublePrecision('odometer_metres').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ifta_vehicle_months_pkey', columns: [t.vehicleId, t.month] }), index('ifta_vehicle_months_org_month_idx').on(t.organizationId, t.month)],
 );
 
 /** State and province lines crossed: the distance record an auditor asks for. */

@@ -29,6 +29,9 @@ export interface DayRecord {
   lastFixAt: number | null;
   odometerStartM: number | null;
   odometerEndM: number | null;
+  /** Odometer travel over the day's pairs of fixes that both carry one, and the metres counted for those pairs (additive). */
+  odometerTravelM: number;
+  odometerMetres: number;
 }
 
 export type DayRecords = Map<string, DayRecord>;
@@ -36,7 +39,7 @@ export type DayRecords = Map<string, DayRecord>;
 function recordOf(days: DayRecords, day: string): DayRecord {
   let r = days.get(day);
   if (!r) {
-    r = { day, metres: new Map(), crossings: [], flagged: [], fixes: 0, firstFixAt: null, lastFixAt: null, odometerStartM: null, odometerEndM: null };
+    r = { day, metres: new Map(), crossings: [], flagged: [], fixes: 0, firstFixAt: null, lastFixAt: null, odometerStartM: null, odometerEndM: null, odometerTravelM: 0, odometerMetres: 0 };
     days.set(day, r);
   }
   return r;
@@ -98,6 +101,11 @@ export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: r
       if (inRange(dayA)) {
         const r = recordOf(days, dayA);
         for (const p of split.pieces) addMetres(r, p.code, p.metres, interpolated);
+        // Odometer against recorded metres, pair by pair so rounds and recomputes add up the same.
+        if (a.odometerM != null && b.odometerM != null && b.time > a.time) {
+          r.odometerTravelM += b.odometerM - a.odometerM;
+          r.odometerMetres += split.metres;
+        }
       }
     } else {
       // Cut points along the pair's distance at each midnight between the fixes.

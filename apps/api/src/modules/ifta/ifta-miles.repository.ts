@@ -84,7 +84,7 @@ export interface VehicleDays {
 
 interface Flat {
   distance: Array<{ o: string; v: string; day: string; j: string; m: number; im: number }>;
-  vdays: Array<{ o: string; v: string; day: string; first: number | null; last: number | null; os: number | null; oe: number | null; n: number }>;
+  vdays: Array<{ o: string; v: string; day: string; first: number | null; last: number | null; os: number | null; oe: number | null; n: number; m: number; ot: number; om: number }>;
   crossings: Array<{ o: string; v: string; day: string; t: number; lat: number; lon: number; odo: number | null; from: string; to: string }>;
   flagged: Array<{ o: string; v: string; day: string; ft: number; tt: number; flat: number; flon: number; tlat: number; tlon: number; flags: string; m: number; js: string }>;
 }
@@ -93,8 +93,12 @@ function flatten(list: readonly VehicleDays[]): Flat {
   const f: Flat = { distance: [], vdays: [], crossings: [], flagged: [] };
   for (const { vehicleId: v, orgId: o, days } of list) {
     for (const r of days.values()) {
-      for (const [j, [m, im]] of r.metres) f.distance.push({ o, v, day: r.day, j, m, im });
-      if (r.fixes > 0) f.vdays.push({ o, v, day: r.day, first: r.firstFixAt, last: r.lastFixAt, os: r.odometerStartM, oe: r.odometerEndM, n: r.fixes });
+      let total = 0;
+      for (const [j, [m, im]] of r.metres) {
+        f.distance.push({ o, v, day: r.day, j, m, im });
+        total += m;
+      }
+      if (r.fixes > 0 || total > 0) f.vdays.push({ o, v, day: r.day, first: r.firstFixAt, last: r.lastFixAt, os: r.odometerStartM, oe: r.odometerEndM, n: r.fixes, m: total, ot: r.odometerTravelM, om: r.odometerMetres });
       for (const c of r.crossings) f.crossings.push({ o, v, day: r.day, t: c.time, lat: c.lat, lon: c.lon, odo: c.odometerM, from: c.from, to: c.to });
       for (const s of r.flagged) {
         f.flagged.push({ o, v, day: r.day, ft: s.from.time, tt: s.to.time, flat: s.from.lat, flon: s.from.lon, tlat: s.to.lat, tlon: s.to.lon, flags: s.flags.join(','), m: s.metres, js: s.jurisdictions.join(',') });
@@ -122,20 +126,39 @@ export async function writeRound(
   const c = f.crossings;
   const fl = f.flagged;
   await tx.execute(sql`
-    with dist as (
-      insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)
+    with d_in as materialized (
       select * from unnest(${arr(d, (r) => r.o)}::uuid[], ${arr(d, (r) => r.v)}::uuid[], ${arr(d, (r) => r.day)}::date[], ${arr(d, (r) => quoted(r.j))}::text[],
-                           ${arr(d, (r) => nul(r.m))}::float8[], ${arr(d, (r) => nul(r.im))}::float8[])
+                           ${arr(d, (r) => nul(r.m))}::float8[], ${arr(d, (r) => nul(r.im))}::float8[]) as u(o, v, day, j, m, im)
+    ), dist as (
+      insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)
+      select o, v, day, j, m, im from d_in
       on conflict (vehicle_id, day, jurisdiction) do update
         set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres
       returning 1
+    ), months as (
+      insert into ifta_distance_months (organization_id, vehicle_id, month, jurisdiction, metres, interpolated_metres)
+      select o, v, date_trunc('month', day)::date, j, sum(m), sum(im) from d_in group by o, v, date_trunc('month', day)::date, j
+      on conflict (vehicle_id, month, jurisdiction) do update
+        set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres
+      returning 1
+    ), vd_in as materialized (
+      select * from unnest(${arr(vd, (r) => r.o)}::uuid[], ${arr(vd, (r) => r.v)}::uuid[], ${arr(vd, (r) => r.day)}::date[], ${arr(vd, (r) => nul(r.first))}::float8[],
+                  ${arr(vd, (r) => nul(r.last))}::float8[], ${arr(vd, (r) => nul(r.os))}::float8[], ${arr(vd, (r) => nul(r.oe))}::float8[], ${arr(vd, (r) => String(r.n))}::int[],
+                  ${arr(vd, (r) => nul(r.m))}::float8[], ${arr(vd, (r) => nul(r.ot))}::float8[], ${arr(vd, (r) => nul(r.om))}::float8[])
+        as u(o, v, day, ft, lt, os, oe, n, m, ot, om)
+    ), vmonths as (
+      insert into ifta_vehicle_months (organization_id, vehicle_id, month, metres, odometer_travel_m, odometer_metres)
+      select o, v, date_trunc('month', day)::date, sum(m), sum(ot), sum(om) from vd_in group by o, v, date_trunc('month', day)::date
+      on conflict (vehicle_id, month) do update set metres = ifta_vehicle_months.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres
+      returning 1
     ), vdays as (
-      insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes)
-      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.lt / 1000), u.os, u.oe, u.n
-      from unnest(${arr(vd, (r) => r.o)}::uuid[], ${arr(vd, (r) => r.v)}::uuid[], ${arr(vd, (r) => r.day)}::date[], ${arr(vd, (r) => nul(r.first))}::float8[],
-                  ${arr(vd, (r) => nul(r.last))}::float8[], ${arr(vd, (r) => nul(r.os))}::float8[], ${arr(vd, (r) => nul(r.oe))}::float8[], ${arr(vd, (r) => String(r.n))}::int[])
-        as u(o, v, day, ft, lt, os, oe, n)
+      insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)
+      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.lt / 1000), u.os, u.oe, u.n, u.m, u.ot, u.om from vd_in u
       on conflict (vehicle_id, day) do update set
+        metres = ifta_vehicle_days.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
+        odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
         first_fix_at = least(ifta_vehicle_days.first_fix_at, excluded.first_fix_at),
         last_fix_at = greatest(ifta_vehicle_days.last_fix_at, excluded.last_fix_at),
         odometer_start_m = coalesce(ifta_vehicle_days.odometer_start_m, excluded.odometer_start_m),
@@ -172,16 +195,25 @@ export async function writeRound(
       on conflict do nothing
       returning 1
     )
-    select (select count(*) from dist) + (select count(*) from vdays) + (select count(*) from cross_ins) + (select count(*) from flag_ins)
+    select (select count(*) from dist) + (select count(*) from months) + (select count(*) from vmonths) + (select count(*) from vdays) + (select count(*) from cross_ins) + (select count(*) from flag_ins)
       + (select count(*) from st) + (select count(*) from dd) as n`);
 }
 
 /** Replaces a vehicle's records of days [fromDay, toDay] with freshly computed ones (a recompute). */
 export async function replaceDays(tx: DbOrTx, vehicleId: string, orgId: string, fromDay: string, toDay: string, days: DayRecords): Promise<void> {
-  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1),
-    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1),
+  // The month rollup loses what the deleted days held; writeRound adds the new days back to it.
+  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+        returning date_trunc('month', day)::date as month, jurisdiction, metres, interpolated_metres),
+    agg as (select month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by month, jurisdiction),
+    months as (update ifta_distance_months x set metres = x.metres - agg.m, interpolated_metres = x.interpolated_metres - agg.im
+      from agg where x.vehicle_id = ${vehicleId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
+    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+        returning date_trunc('month', day)::date as month, metres, odometer_travel_m, odometer_metres),
+    bagg as (select month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by month),
+    vmonths as (update ifta_vehicle_months x set metres = x.metres - bagg.m, odometer_travel_m = x.odometer_travel_m - bagg.ot, odometer_metres = x.odometer_metres - bagg.om
+      from bagg where x.vehicle_id = ${vehicleId} and x.month = bagg.month returning 1),
     c as (delete from ifta_crossings where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1),
     d as (delete from ifta_flagged_segments where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1)
-    select (select count(*) from a) + (select count(*) from b) + (select count(*) from c) + (select count(*) from d) as n`);
+    select (select count(*) from a) + (select count(*) from months) + (select count(*) from b) + (select count(*) from vmonths) + (select count(*) from c) + (select count(*) from d) as n`);
   await writeRound(tx, [{ vehicleId, orgId, days }], [], []);
 }

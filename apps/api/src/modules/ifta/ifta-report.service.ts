@@ -76,27 +76,24 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   const unit = new Map(inScope.map((v) => [v.id, v.unitNumber]));
   const [filing] = await db.select().from(iftaFilings).where(and(eq(iftaFilings.organizationId, orgId), eq(iftaFilings.quarter, q.quarter))).orderBy(desc(iftaFilings.version)).limit(1);
   const asOf = q.asOf ?? filing?.filedAt ?? new Date().toISOString().slice(0, 10);
-  const vehicleIds = uuidArray(ids);
+  // Fleet-wide, every vehicle of the organization is read and the few out of scope dropped here: an
+  // `= any(500 ids)` filter cost more than the rows it saved.
+  const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
 
   // Everything the return needs, each one aggregate statement over the quarter's days.
-  const [distance, odometers, unknownDays, interpolatedDays, impossible, purchases, suspicious, adjustments, rates] = await Promise.all([
-    db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from ifta_distance_days
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} and vehicle_id = any(${vehicleIds}::uuid[]) group by vehicle_id, jurisdiction`),
-    db.execute(sql`with o as (
-        select vehicle_id,
-          (array_agg(odometer_start_m order by day) filter (where odometer_start_m is not null))[1] as first_odo,
-          (array_agg(odometer_end_m order by day desc) filter (where odometer_end_m is not null))[1] as last_odo,
-          min(day) filter (where odometer_start_m is not null) as d0, max(day) filter (where odometer_end_m is not null) as d1
-        from ifta_vehicle_days where organization_id = ${orgId} and day >= ${from} and day < ${to} and vehicle_id = any(${vehicleIds}::uuid[]) group by vehicle_id)
-      select o.vehicle_id, o.first_odo, o.last_odo, (select sum(d.metres) from ifta_distance_days d where d.vehicle_id = o.vehicle_id and d.day between o.d0 and o.d1) as m
-      from o where o.d0 is not null`),
-    db.execute(sql`select vehicle_id, day::text as day, metres as m from ifta_distance_days where organization_id = ${orgId} and day >= ${from} and day < ${to}
-      and vehicle_id = any(${vehicleIds}::uuid[]) and jurisdiction = 'unknown' and metres > 0 order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`),
-    db.execute(sql`select vehicle_id, day::text as day, sum(interpolated_metres) as m, string_agg(jurisdiction, ',' order by jurisdiction) as j from ifta_distance_days
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} and vehicle_id = any(${vehicleIds}::uuid[]) and interpolated_metres > 0
-      group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`),
+  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates] = await Promise.all([
+    // The month rollup: three rows per vehicle and jurisdiction for a quarter.
+    db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
+      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`),
+    // Odometer travel over the pairs of fixes that carry one, against the metres counted for them (month rollup).
+    db.execute(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
+      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`),
+    // Days with gaps or unknown places (a partial index holds just those).
+    db.execute(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
+      where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
+      order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`),
     db.execute(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} and vehicle_id = any(${vehicleIds}::uuid[]) and 'impossible-speed' = any(flags)
+      where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
       group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`),
     db
       .select({
@@ -136,7 +133,9 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
     e.exempt += exempt;
     byJur.set(code, e);
   };
+  const inScopeIds = new Set(ids);
   for (const r of rowsOf<{ vehicle_id: string; jurisdiction: string; m: number | string }>(distance)) {
+    if (!inScopeIds.has(r.vehicle_id)) continue;
     const m = Number(r.m);
     add(r.jurisdiction, m, 0);
     const v = perVehicle.get(r.vehicle_id) ?? new Map<string, number>();
@@ -144,7 +143,6 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
     perVehicle.set(r.vehicle_id, v);
   }
   // Adjustments: a vehicle's go to its vehicle's return; the fleet's (no vehicle) to the diesel return of the whole fleet.
-  const inScopeIds = new Set(ids);
   for (const a of adjustments) {
     const applies = a.vehicleId ? inScopeIds.has(a.vehicleId) : fleetWide && q.fuelType === 'DIESEL';
     if (!applies) continue;
@@ -189,9 +187,7 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   const ret = computeReturn({ fuelType: q.fuelType, lines, totalMilliGallons, rates: rates.rates, monthsLate: late, interestPpm: interestRatePpm(Number(dueDate.slice(0, 4))) });
 
   // Per-vehicle breakdown with the odometer check.
-  const odo = new Map(
-    rowsOf<{ vehicle_id: string; first_odo: number | null; last_odo: number | null; m: number | string | null }>(odometers).map((r) => [r.vehicle_id, r] as const),
-  );
+  const odo = new Map(rowsOf<{ vehicle_id: string; odo: number | string; m: number | string }>(odometers).map((r) => [r.vehicle_id, r] as const));
   const vehicles: IftaVehicleRow[] = [];
   for (const v of inScope) {
     const jm = perVehicle.get(v.id) ?? new Map<string, number>();
@@ -200,8 +196,8 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
     const gallons = Math.round((gallonsByVehicle.get(v.id) ?? 0) / 1000);
     if (totalMiles === 0 && gallons === 0) continue;
     const o = odo.get(v.id);
-    const odometerMetres = o && o.first_odo !== null && o.last_odo !== null ? o.last_odo - o.first_odo : null;
-    const recordedMetres = o?.m != null ? Number(o.m) : 0;
+    const odometerMetres = o ? Number(o.odo) : null;
+    const recordedMetres = o ? Number(o.m) : 0;
     vehicles.push({
       assetId: v.id,
       unitNumber: v.unitNumber,
@@ -220,20 +216,31 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
         day: null,
         jurisdiction: null,
         miles: milesOf(odometerMetres - recordedMetres),
-        message: `Odometer travel ${milesOf(odometerMetres).toLocaleString('en-US')} mi against ${milesOf(recordedMetres).toLocaleString('en-US')} mi recorded on the same days (more than 10 % apart): an odometer reset, a device swap or missing positions`,
+        message: `Odometer travel ${milesOf(odometerMetres).toLocaleString('en-US')} mi against ${milesOf(recordedMetres).toLocaleString('en-US')} mi recorded on the days with readings (more than 10 % apart): an odometer reset, a device swap or missing positions`,
         purchaseId: null,
       });
     }
   }
 
   const dayFlag = (kind: IftaFlag['kind'], rows: Array<{ vehicle_id: string; day: string; m: number | string; j?: string; n?: number }>, text: (r: { miles: number; j?: string; n?: number }) => string) => {
-    for (const r of rows.slice(0, MAX_FLAGS_PER_KIND)) {
+    for (const r of rows.filter((x) => inScopeIds.has(x.vehicle_id)).slice(0, MAX_FLAGS_PER_KIND)) {
       const miles = Math.round((Number(r.m) / METRES_PER_MILE) * 10) / 10;
       flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null });
     }
   };
-  dayFlag('UNKNOWN_PLACE', rowsOf(unknownDays), (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
-  dayFlag('INTERPOLATED', rowsOf(interpolatedDays), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
+  const review = rowsOf<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>(reviewDays).filter((r) => inScopeIds.has(r.vehicle_id));
+  const unknownRows = review.filter((r) => r.jurisdiction === 'unknown' && Number(r.m) > 0).map((r) => ({ vehicle_id: r.vehicle_id, day: r.day, m: r.m }));
+  const gaps = new Map<string, { vehicle_id: string; day: string; m: number; j: string[] }>();
+  for (const r of review) {
+    if (!(Number(r.im) > 0)) continue;
+    const k = `${r.vehicle_id}|${r.day}`;
+    const g = gaps.get(k) ?? { vehicle_id: r.vehicle_id, day: r.day, m: 0, j: [] };
+    g.m += Number(r.im);
+    g.j.push(r.jurisdiction);
+    gaps.set(k, g);
+  }
+  dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
+  dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
   dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than 90 mph (${r.miles} mi): check the device`);
   for (const { p } of suspicious.slice(0, MAX_FLAGS_PER_KIND)) {
     if (!inScopeIds.has(p.vehicleId)) continue;

@@ -113,6 +113,9 @@ describe('IFTA miles from positions', () => {
     expect(after[0]!.n).toBe(21);
     expect(Number(after[0]!.im)).toBe(0);
     expect(await sql(`select * from ifta_dirty_days`)).toEqual([]);
+    // The month rollup follows the days through the recompute.
+    const [months] = await sql<{ m: number }>(`select sum(metres) as m from ifta_distance_months where vehicle_id = '${v.assetId}'`);
+    expect(Number(months!.m)).toBeCloseTo(Number(after[0]!.m), 3);
   });
 
   it('serves the distance records with crossings, odometer and miles per state', async () => {

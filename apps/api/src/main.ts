@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   }
   // Positions stored before the restart but not yet counted into the IFTA miles (decision 0121).
   if (config.iftaMiles) {
+    // The boundary index is built once, off the first ingest round's path.
+    setTimeout(() => app.iftaMiles.loadBoundaries(), 100).unref();
     app.iftaMiles
       .catchUp()
       .then((n) => n && app.log.info(`IFTA miles: ${n} vehicles with positions to count since the last start`))

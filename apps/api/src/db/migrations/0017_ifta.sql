@@ -176,7 +176,6 @@ ALTER TABLE "ifta_vehicle_state" ADD CONSTRAINT "ifta_vehicle_state_organization
 CREATE INDEX "ifta_adjustments_org_day_idx" ON "ifta_adjustments" USING btree ("organization_id","day");--> statement-breakpoint
 CREATE INDEX "ifta_crossings_vehicle_day_idx" ON "ifta_crossings" USING btree ("vehicle_id","day","crossed_at");--> statement-breakpoint
 CREATE INDEX "ifta_crossings_org_day_idx" ON "ifta_crossings" USING btree ("organization_id","day");--> statement-breakpoint
-CREATE INDEX "ifta_distance_days_org_day_idx" ON "ifta_distance_days" USING btree ("organization_id","day");--> statement-breakpoint
 CREATE INDEX "ifta_distance_days_review_idx" ON "ifta_distance_days" USING btree ("organization_id","day") WHERE "ifta_distance_days"."interpolated_metres" > 0 or "ifta_distance_days"."jurisdiction" = 'unknown';--> statement-breakpoint
 CREATE INDEX "ifta_distance_months_org_month_idx" ON "ifta_distance_months" USING btree ("organization_id","month");--> statement-breakpoint
 CREATE UNIQUE INDEX "ifta_filings_org_quarter_version_uq" ON "ifta_filings" USING btree ("organization_id","quarter","version");--> statement-breakpoint

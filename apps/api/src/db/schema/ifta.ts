@@ -44,8 +44,9 @@ export const iftaDistanceDays = pgTable(
     interpolatedMetres: doublePrecision('interpolated_metres').notNull().default(0),
   },
   (t) => [
+    // No (organization, day) index: the report reads the month rollup and the review index below,
+    // the distance records go by vehicle and day; one index less for every row written behind ingest.
     primaryKey({ name: 'ifta_distance_days_pkey', columns: [t.vehicleId, t.day, t.jurisdiction] }),
-    index('ifta_distance_days_org_day_idx').on(t.organizationId, t.day),
     // The report's review items: the few days with gaps or unknown places, without scanning the quarter.
     index('ifta_distance_days_review_idx').on(t.organizationId, t.day).where(sql`${t.interpolatedMetres} > 0 or ${t.jurisdiction} = 'unknown'`),
   ],

@@ -5,7 +5,17 @@ import { splitPair, type BorderCrossing, type SegmentFlag, type TrackFix } from 
 // recomputed with it from the stored fixes. Same fixes, same records, either way.
 
 export const DAY_MS = 86_400_000;
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+let memoDay = NaN;
+let memoText = '';
+/** The UTC day of an instant, YYYY-MM-DD; consecutive fixes share a day, so the last one is remembered (toISOString was 4 µs a fix). */
+export function utcDay(ms: number): string {
+  const n = Math.floor(ms / DAY_MS);
+  if (n !== memoDay) {
+    memoDay = n;
+    memoText = new Date(n * DAY_MS).toISOString().slice(0, 10);
+  }
+  return memoText;
+}
 export const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 
 export interface FlaggedStretch {

@@ -43,14 +43,26 @@ export async function readStates(tx: DbOrTx, vehicleIds: readonly string[]): Pro
 type FixRow = { t: number | string; latitude: number; longitude: number; speed: number | null; odometer: number | null };
 const toFix = (r: FixRow): TrackFix => ({ time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer });
 
-/** A vehicle's stored fixes with afterMs < time ≤ toMs, in time order, at most `limit`. */
-export async function fixesAfter(tx: DbOrTx, vehicleId: string, afterMs: number | null, toMs: number, limit: number): Promise<TrackFix[]> {
-  const after = afterMs === null ? sql`` : sql`and fix_time > to_timestamp(${afterMs / 1000})`;
-  const rows = rowsOf<FixRow>(
-    await tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-      where asset_id = ${vehicleId} ${after} and fix_time <= to_timestamp(${toMs / 1000}) order by fix_time limit ${limit}`),
+/**
+ * Several vehicles' stored fixes with after < time ≤ until, each in time order and at most `limit`
+ * a vehicle, in one statement (a round's cold vehicles: after a restart, every vehicle is).
+ */
+export async function fixesAfterMany(tx: DbOrTx, items: ReadonlyArray<{ vehicleId: string; afterMs: number | null; untilMs: number }>, limit: number): Promise<Map<string, TrackFix[]>> {
+  const out = new Map<string, TrackFix[]>();
+  if (items.length === 0) return out;
+  const rows = rowsOf<FixRow & { v: string }>(
+    await tx.execute(sql`select u.v, p.t, p.latitude, p.longitude, p.speed, p.odometer
+      from unnest(${arr(items, (i) => i.vehicleId)}::uuid[], ${arr(items, (i) => nul(i.afterMs))}::float8[], ${arr(items, (i) => nul(i.untilMs))}::float8[]) as u(v, a, z)
+      cross join lateral (select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+        where asset_id = u.v and fix_time > coalesce(to_timestamp(u.a / 1000), '-infinity'::timestamptz) and fix_time <= to_timestamp(u.z / 1000)
+        order by fix_time limit ${limit}) p`),
   );
-  return rows.map(toFix);
+  for (const r of rows) {
+    const list = out.get(r.v);
+    if (list) list.push(toFix(r));
+    else out.set(r.v, [toFix(r)]);
+  }
+  return out;
 }
 
 /** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute. */

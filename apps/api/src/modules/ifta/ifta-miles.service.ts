@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { TrackFix } from '@fleet/geo/ifta';
+import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
 import { accumulateDays, dayStart, DAY_MS, utcDay, type DayRecords } from './distance-days.ts';
-import { fixesAfter, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
+import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
 // IFTA miles behind ingest (decision 0121), the pattern of automatic duty status (decision 0095):
 // committed rows go to an in-process queue per vehicle; one drain loop works it in rounds, each
@@ -15,7 +16,10 @@ import { fixesAfter, fixesBetween, lockVehicles, neighbours, readStates, replace
 
 export interface IftaMilesOptions {
   onError?: (err: unknown) => void;
-  /** Pause before each round, so fixes gather and one round covers many (default 250 ms). */
+  /**
+   * Pause before each round, so a vehicle's fixes gather and each round writes one row per vehicle,
+   * day and jurisdiction for many fixes (default 5 s; the return is read minutes or days later).
+   */
   roundPauseMs?: number;
   /** A dirty day is recomputed this long after it was marked, so a burst of late fixes costs one recompute (default 2 s). */
   dirtyDelayMs?: number;
@@ -36,8 +40,10 @@ export interface IftaMilesStats {
 
 /** Vehicles per round; fixes of a cold vehicle read from the database per round. */
 const ROUND_VEHICLES = 1000;
-const COLD_PER_ROUND = 50;
-const COLD_CHUNK_FIXES = 50_000;
+/** Cold vehicles (never seen by this process) read their stored fixes, all in one statement, up to this many a round ... */
+const COLD_PER_ROUND = 500;
+/** ... and this many fixes each (a long history is counted over several rounds). */
+const COLD_CHUNK_FIXES = 5_000;
 
 interface Pending {
   orgId: string;
@@ -54,6 +60,9 @@ export class IftaMiles {
   private readonly states = new Map<string, VehicleState>();
   private draining: Promise<void> | null = null;
   private dirtyTimer: NodeJS.Timeout | null = null;
+  /** Ends the current pause early (idle() asks for the queue now: tests, benchmarks, shutdown). */
+  private wake: (() => void) | null = null;
+  private flushRequests = 0;
   private closed = false;
   readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, recomputedDays: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
@@ -65,8 +74,16 @@ export class IftaMiles {
     private readonly opts: IftaMilesOptions,
   ) {
     this.onError = opts.onError ?? (() => undefined);
-    this.roundPauseMs = opts.roundPauseMs ?? 250;
+    this.roundPauseMs = opts.roundPauseMs ?? 5000;
     this.dirtyDelayMs = opts.dirtyDelayMs ?? 2000;
+  }
+
+  /**
+   * Loads the bundled boundaries and builds their index (0.5-0.9 s, decision 0101) now rather than
+   * in the first round after start-up, which would hold that round's vehicles back as long.
+   */
+  loadBoundaries(): void {
+    locateJurisdiction(39, -95);
   }
 
   /** Hands newly stored rows to the queue (vehicles only; duplicates are never counted twice). */
@@ -100,11 +117,19 @@ export class IftaMiles {
 
   /** Resolves when everything queued so far is counted and no dirty day is waiting (tests, benchmarks, shutdown). */
   async idle(opts: { dirty?: boolean } = {}): Promise<void> {
-    for (;;) {
-      while (this.draining) await this.draining;
-      if (!opts.dirty) return;
-      const n = await this.recomputeDirty(0);
-      if (n === 0 && !this.draining) return;
+    this.flushRequests++;
+    try {
+      for (;;) {
+        while (this.draining) {
+          this.wake?.();
+          await this.draining;
+        }
+        if (!opts.dirty) return;
+        const n = await this.recomputeDirty(0);
+        if (n === 0 && !this.draining) return;
+      }
+    } finally {
+      this.flushRequests--;
     }
   }
 
@@ -116,7 +141,17 @@ export class IftaMiles {
 
   private async drain(): Promise<void> {
     while (this.pending.size) {
-      await new Promise((r) => setTimeout(r, this.pending.size >= ROUND_VEHICLES ? 0 : this.roundPauseMs));
+      if (this.pending.size < ROUND_VEHICLES && this.flushRequests === 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.roundPauseMs);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wake = done;
+        });
+        this.wake = null;
+      }
       const items: Array<[string, Pending]> = [];
       let cold = 0;
       for (const [vehicleId, p] of this.pending) {
@@ -155,13 +190,19 @@ export class IftaMiles {
       const records: VehicleDays[] = [];
       const newStates: VehicleState[] = [];
       const dirty: Array<{ vehicleId: string; orgId: string; day: string }> = [];
+      const stateOf = (v: string) => (shared ? (read.get(v) ?? null) : (this.states.get(v) ?? read.get(v) ?? null));
+      // Cold: count what is stored after the state (what a restart or a bulk write left), in chunks.
+      const cold = await fixesAfterMany(
+        tx,
+        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until })),
+        COLD_CHUNK_FIXES,
+      );
       for (const [vehicleId, p] of items) {
-        let state = shared ? (read.get(vehicleId) ?? null) : (this.states.get(vehicleId) ?? read.get(vehicleId) ?? null);
+        let state = stateOf(vehicleId);
         let fixes: TrackFix[];
         let more = false;
         if (!this.warm.has(vehicleId)) {
-          // Cold: count what is stored after the state (what a restart or a bulk write left), in chunks.
-          fixes = await fixesAfter(tx, vehicleId, state?.fix.time ?? null, p.until, COLD_CHUNK_FIXES);
+          fixes = cold.get(vehicleId) ?? [];
           more = fixes.length === COLD_CHUNK_FIXES;
           // Fixes handed in after the read are newer than it and still count; older ones are in `fixes`.
           const last = fixes.length ? fixes[fixes.length - 1]!.time : (state?.fix.time ?? -Infinity);

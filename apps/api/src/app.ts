@@ -50,6 +50,8 @@ import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
+import iftaRoutes from './modules/ifta/ifta.routes.ts';
+import { IftaMiles, withIftaMiles } from './modules/ifta/ifta-miles.service.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -57,6 +59,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     ingest: Ingest;
     autoDuty: AutoDuty;
+    iftaMiles: IftaMiles;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
@@ -118,8 +121,12 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
   });
   if (config.hosAutoDuty) ingest.committer = withAutoDuty(ingest.committer, autoDuty);
+  // IFTA miles per vehicle, jurisdiction and day (decision 0121), likewise behind the commit.
+  const iftaMiles = new IftaMiles(db.db, { onError: (err) => app.log.error(err, 'IFTA miles failed'), shared: db.kind !== 'pglite' });
+  if (config.iftaMiles) ingest.committer = withIftaMiles(ingest.committer, iftaMiles);
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);
+  app.decorate('iftaMiles', iftaMiles);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
@@ -137,6 +144,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     stopPartitions();
     await ingest.close();
     await autoDuty.close();
+    await iftaMiles.close();
     await authListener.stop();
     if (ownsDatabase) await db.close();
   });
@@ -210,6 +218,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       // Hours of service (issue 15).
       await api.register(hosRoutes);
       await api.register(hosDriverRoutes);
+      // IFTA fuel tax (issue 17).
+      await api.register(iftaRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -77,6 +77,15 @@ async function main(): Promise<void> {
       .then((n) => n && app.log.info(`automatic duty status: ${n} records derived from positions stored before the restart`))
       .catch((err) => app.log.error(err, 'automatic duty status catch-up failed'));
   }
+  // Positions stored before the restart but not yet counted into the IFTA miles (decision 0121).
+  if (config.iftaMiles) {
+    // The boundary index is built once, off the first ingest round's path.
+    setTimeout(() => app.iftaMiles.loadBoundaries(), 100).unref();
+    app.iftaMiles
+      .catchUp()
+      .then((n) => n && app.log.info(`IFTA miles: ${n} vehicles with positions to count since the last start`))
+      .catch((err) => app.log.error(err, 'IFTA miles catch-up failed'));
+  }
   if (config.demo && config.simulator) {
     startDemoFleet(app, config, (msg) => console.log(msg))
       .then((h) => (simulator = h))

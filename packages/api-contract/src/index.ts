@@ -27,3 +27,4 @@ export * from './web-config.ts';
 export * from './diagnostics.ts';
 export * from './hos.ts';
 export * from './hos-driver.ts';
+export * from './ifta.ts';

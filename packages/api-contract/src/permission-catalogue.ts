@@ -110,6 +110,8 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     label: 'Reports',
     permissions: [
       p('IFTA_LIST', 'IFTA', 'Open fuel-tax (IFTA) reports'),
+      p('IFTA_UPDATE', 'Edit IFTA records', 'Enter and import fuel purchases, add and remove mileage adjustments', ['IFTA_LIST']),
+      p('IFTA_FILE', 'File IFTA returns', 'Close a quarter, keeping its filed figures, and file amendments', ['IFTA_LIST']),
       p('ANALYTICS_REVENUE', 'Revenue analytics', 'Open revenue analytics'),
       p('ANALYTICS_FLEET_PERFORMANCE', 'Fleet performance', 'Open fleet performance analytics'),
     ],

@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   'ROLE_LIST',
   'ROLE_UPDATE',
   'IFTA_LIST',
+  'IFTA_UPDATE',
+  'IFTA_FILE',
   'ASSET_LIST',
   'ASSET_CREATE',
   'ASSET_UPDATE',

@@ -36,6 +36,7 @@ const UNIQUE: Record<string, UniqueWords> = {
   gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device' },
   group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group' },
   group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group' },
+  ifta_fuel_purchases_receipt_uq: { field: 'receiptNumber', clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded` },
   retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
 };
 
@@ -43,7 +44,7 @@ const UNIQUE: Record<string, UniqueWords> = {
  * Unique indexes no request field can clash on (random token hashes; HoS sequence ids and driver-day
  * logs the server assigns): a clash gets the generic words.
  */
-export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq'];
+export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq', 'ifta_filings_org_quarter_version_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

@@ -8,6 +8,7 @@ import type { Actor } from '../plugins/types.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
 import { ensureDemoFleet } from './demo-fleet.ts';
+import { ensureBundledRates } from '../modules/ifta/ifta-rates.service.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
 export const DISPATCHER_ROLE_NAME = 'Dispatcher';
@@ -147,6 +148,8 @@ export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<C
 export async function seed(db: Db, config: Config, log: (msg: string) => void): Promise<void> {
   await ensureSuperAdmin(db, config.superAdmin);
   const lines = [`  Super administrator: ${config.superAdmin.email}`];
+  // The bundled IFTA tax rates (2Q2026), shared by every organization (decision 0123).
+  if (await ensureBundledRates(db)) lines.push('  IFTA tax rates: 2Q2026 matrix seeded');
   if (config.demo) {
     const demoOrgId = await ensureDemoOrganization(db, config);
     if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');

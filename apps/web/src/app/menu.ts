@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconRoute, IconSettings, IconShieldCheck, IconShieldLock, IconSteeringWheel,
+  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
+  IconSteeringWheel,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
 
@@ -36,6 +37,7 @@ export const SIDE_MENU: MenuItem[] = [
     subSectionItems: [
       { title: 'Organizations', path: '/administration/organizations', icon: IconBuildingSkyscraper },
       { title: 'Device Models', path: '/administration/device-models', icon: IconCpu },
+      { title: 'IFTA Tax Rates', path: '/administration/ifta-rates', icon: IconReceiptTax },
     ],
   },
   {

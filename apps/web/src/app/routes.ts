@@ -67,6 +67,13 @@ export const ROUTES: readonly AppRoute[] = [
         permissions: ['SUPER_ADMIN'],
         page: () => import('../features/device-models/device-models-page.tsx'),
       },
+      {
+        path: '/administration/ifta-rates',
+        title: 'IFTA Tax Rates',
+        access: 'private',
+        permissions: ['SUPER_ADMIN'],
+        page: () => import('../features/ifta/ifta-rates-page.tsx'),
+      },
     ],
   },
   { path: '/dashboard', title: 'Dashboard', access: 'private', permissions: ['ORG_DASH_READ'], page: () => import('../features/dashboard/dashboard-page.tsx') },

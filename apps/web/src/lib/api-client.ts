@@ -37,6 +37,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** Show the spec's error toast (default true). */
   toast?: boolean;
+  /** Read the answer as a Blob (a PDF or other file) instead of JSON or text. */
+  blob?: boolean;
 }
 
 /** Called when the session cannot be renewed; the app wires it to its logout. */
@@ -128,6 +130,7 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await checkedResponse(path, opts);
   if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
+  if (opts.blob) return (await res.blob()) as T;
   const type = res.headers.get('content-type') ?? '';
   return (type.includes('application/json') ? await res.json() : await res.text()) as T;
 }

@@ -6,3 +6,4 @@ export * from './fleet.ts';
 export * from './data-retention.ts';
 export * from './positions.ts';
 export * from './hos.ts';
+export * from './ifta.ts';

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
 import { DEMO_ORG_NAME } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
+import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type SimulatorHandle } from './demo-fleet.ts';
 
 /**
@@ -24,6 +25,17 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   const hosStarted = Date.now();
   const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started);
   if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  // IFTA: the weeks before the backfill from the plan, fuel at the fuel stops, then the backfilled
+  // positions counted like any ingest (decisions 0121, 0127).
+  const iftaStarted = Date.now();
+  const [iftaDays, purchases] = await seedDemoIfta(app.db, org.id, trucks, demoIftaFrom(started), started - 7 * 86_400_000, started);
+  if (config.iftaMiles) {
+    await app.iftaMiles.catchUp();
+    await app.iftaMiles.idle();
+  }
+  const filed = await fileDemoQuarter(app.db, org.id, started);
+  if (filed) log(`Demo fleet: IFTA return of ${filed} filed`);
+  if (iftaDays || purchases) log(`Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`);
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
   const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
   log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);

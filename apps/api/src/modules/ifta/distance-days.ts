@@ -1,0 +1,180 @@
+import { splitPair, type BorderCrossing, type SegmentFlag, type TrackFix } from '@fleet/geo/ifta';
+
+// Pure: a vehicle's fixes folded into per-UTC-day distance records (decision 0120). Ingest's
+// rounds feed it the new fixes after the vehicle's last counted one; a late fix's days are
+// recomputed with it from the stored fixes. Same fixes, same records, either way.
+
+export const DAY_MS = 86_400_000;
+let memoDay = NaN;
+let memoText = '';
+/** The UTC day of an instant, YYYY-MM-DD; consecutive fixes share a day, so the last one is remembered (toISOString was 4 µs a fix). */
+export function utcDay(ms: number): string {
+  const n = Math.floor(ms / DAY_MS);
+  if (n !== memoDay) {
+    memoDay = n;
+    memoText = new Date(n * DAY_MS).toISOString().slice(0, 10);
+  }
+  return memoText;
+}
+export const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+
+export interface FlaggedStretch {
+  from: TrackFix;
+  to: TrackFix;
+  flags: SegmentFlag[];
+  metres: number;
+  jurisdictions: string[];
+}
+
+/** One vehicle's contribution to one UTC day. */
+export interface DayRecord {
+  day: string;
+  /** Jurisdiction → [metres, of which interpolated]. */
+  metres: Map<string, [number, number]>;
+  crossings: BorderCrossing[];
+  flagged: FlaggedStretch[];
+  /** Fixes of that day counted (the second fix of each pair). */
+  fixes: number;
+  firstFixAt: number | null;
+  lastFixAt: number | null;
+  odometerStartM: number | null;
+  odometerEndM: number | null;
+  /** Odometer travel over the day's pairs of fixes that both carry one, and the metres counted for those pairs (additive). */
+  odometerTravelM: number;
+  odometerMetres: number;
+}
+
+export type DayRecords = Map<string, DayRecord>;
+
+function recordOf(days: DayRecords, day: string): DayRecord {
+  let r = days.get(day);
+  if (!r) {
+    r = { day, metres: new Map(), crossings: [], flagged: [], fixes: 0, firstFixAt: null, lastFixAt: null, odometerStartM: null, odometerEndM: null, odometerTravelM: 0, odometerMetres: 0 };
+    days.set(day, r);
+  }
+  return r;
+}
+
+function addMetres(r: DayRecord, code: string, metres: number, interpolated: boolean): void {
+  if (metres <= 0) return;
+  const m = r.metres.get(code);
+  if (m) {
+    m[0] += metres;
+    if (interpolated) m[1] += metres;
+  } else r.metres.set(code, [metres, interpolated ? metres : 0]);
+}
+
+/** Counts a fix into its day's record (first, last, odometer at each end). */
+function countFix(days: DayRecords, f: TrackFix, inRange: (day: string) => boolean): void {
+  const day = utcDay(f.time);
+  if (!inRange(day)) return;
+  const r = recordOf(days, day);
+  r.fixes++;
+  if (r.firstFixAt === null || f.time < r.firstFixAt) r.firstFixAt = f.time;
+  if (r.lastFixAt === null || f.time > r.lastFixAt) r.lastFixAt = f.time;
+  if (f.odometerM != null) {
+    if (r.odometerStartM === null) r.odometerStartM = f.odometerM;
+    r.odometerEndM = f.odometerM;
+  }
+}
+
+export interface AccumulateOptions {
+  /** Only days in [fromDay, toDay] are recorded (a recompute of a range); default every day. */
+  fromDay?: string;
+  toDay?: string;
+  /** Count the first fix itself into its day (a vehicle's very first fix, a recompute's first fix in range). */
+  countFirst?: boolean;
+}
+
+/**
+ * Folds fixes (in time order) into per-day records, pair by pair from `prev` (the last fix already
+ * counted, null for a vehicle's first). A pair spanning midnight is split once (its flags, gap rule
+ * and odometer decide as a whole) and its pieces are shared between the days by time, assuming a
+ * constant speed along the line; a crossing goes to the day of its time, a flagged stretch to the day
+ * it starts. Returns the last fix (the new state).
+ */
+export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: readonly TrackFix[], opts: AccumulateOptions = {}): TrackFix | null {
+  const inRange = (day: string) => (opts.fromDay === undefined || day >= opts.fromDay) && (opts.toDay === undefined || day <= opts.toDay);
+  let a = prev;
+  for (const b of fixes) {
+    if (!a) {
+      if (opts.countFirst !== false) countFix(days, b, inRange);
+      a = b;
+      continue;
+    }
+    countFix(days, b, inRange);
+    const split = splitPair(a, b);
+    const interpolated = split.flags.includes('interpolated');
+    const dayA = utcDay(a.time);
+    const dayB = utcDay(b.time);
+    if (dayA === dayB || b.time <= a.time) {
+      if (inRange(dayA)) {
+        const r = recordOf(days, dayA);
+        for (const p of split.pieces) addMetres(r, p.code, p.metres, interpolated);
+        // Odometer against recorded metres, pair by pair so rounds and recomputes add up the same.
+        if (a.odometerM != null && b.odometerM != null && b.time > a.time) {
+          r.odometerTravelM += b.odometerM - a.odometerM;
+          r.odometerMetres += split.metres;
+        }
+      }
+    } else {
+      // Cut points along the pair's distance at each midnight between the fixes.
+      const span = b.time - a.time;
+      let day = dayA;
+      let cutStart = 0;
+      let piece = 0;
+      let usedOfPiece = 0;
+      let t = dayStart(dayA) + DAY_MS;
+      while (true) {
+        const last = t >= b.time;
+        const cutEnd = last ? split.metres : (split.metres * (t - a.time)) / span;
+        const r = inRange(day) ? recordOf(days, day) : null;
+        let need = cutEnd - cutStart;
+        while (need > 1e-9 && piece < split.pieces.length) {
+          const p = split.pieces[piece]!;
+          const left = p.metres - usedOfPiece;
+          const take = Math.min(left, need);
+          if (r) addMetres(r, p.code, take, interpolated);
+          need -= take;
+          usedOfPiece += take;
+          if (usedOfPiece >= p.metres - 1e-9) {
+            piece++;
+            usedOfPiece = 0;
+          }
+        }
+        if (last) break;
+        cutStart = cutEnd;
+        day = utcDay(t);
+        t += DAY_MS;
+      }
+    }
+    for (const c of split.crossings) {
+      const d = utcDay(c.time);
+      if (inRange(d)) recordOf(days, d).crossings.push(c);
+    }
+    if (split.flags.length && inRange(dayA)) addFlagged(recordOf(days, dayA), a, b, split.flags, split.metres, split.pieces.map((p) => p.code));
+    a = b;
+  }
+  return a;
+}
+
+/** Consecutive flagged pairs with the same flags become one stretch. */
+function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, codes: string[]): void {
+  const last = r.flagged[r.flagged.length - 1];
+  if (last && last.to === a && last.flags.join() === flags.join()) {
+    last.to = b;
+    last.metres += metres;
+    for (const c of codes) if (last.jurisdictions[last.jurisdictions.length - 1] !== c) last.jurisdictions.push(c);
+    return;
+  }
+  const jurisdictions: string[] = [];
+  for (const c of codes) if (jurisdictions[jurisdictions.length - 1] !== c) jurisdictions.push(c);
+  r.flagged.push({ from: a, to: b, flags, metres, jurisdictions });
+}
+
+/** Every UTC day from `from` to `to` inclusive. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = dayStart(from); t <= dayStart(to); t += DAY_MS) out.push(utcDay(t));
+  return out;
+}

@@ -1,0 +1,421 @@
+import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type {
+  fuelPurchaseInputSchema,
+  fuelPurchaseListQuery} from '@fleet/api-contract';
+import {
+  quarterDays,
+  type FuelCsvImportBody,
+  type FuelCsvPreview,
+  type FuelCsvResult,
+  type FuelPurchase,
+  type LocationCheck,
+  type Page,
+  fuelCsvImportBodySchema
+} from '@fleet/api-contract';
+import { distanceM } from '@fleet/geo';
+import { locateJurisdiction } from '@fleet/geo/jurisdictions';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { assets, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
+import { conflict, invalidField, notFound, uniqueViolation } from '../../lib/errors.ts';
+import { duplicateError } from '../../lib/constraint-words.ts';
+import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import type { Actor } from '../../plugins/types.ts';
+import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import { zoneOffsetMs } from '../hos/hos.time.ts';
+import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
+import { milliGallons } from './return-math.ts';
+
+// Fuel purchases: entry, list, CSV import with a column mapping (decision 0124). Quantities and
+// money are kept exactly as the receipt has them (integers of thousandths and cents); every
+// purchase is compared with where its vehicle was at that time.
+
+type Input = z.output<typeof fuelPurchaseInputSchema>;
+type ListQuery = z.output<typeof fuelPurchaseListQuery>;
+type Row = typeof iftaFuelPurchases.$inferSelect;
+
+export interface Scope {
+  db: Db;
+  orgId: string;
+}
+
+/** A purchase more than this far from its vehicle's position at that time is flagged. */
+export const FAR_M = 2000;
+/** The vehicle's position is looked for this far either side of the purchase time. */
+const WINDOW_MS = 60 * 60_000;
+
+export function presentPurchase(r: Row, unitNumber: string): FuelPurchase {
+  return {
+    id: r.id,
+    purchasedAt: r.purchasedAt.toISOString(),
+    assetId: r.vehicleId,
+    unitNumber,
+    jurisdiction: r.jurisdiction,
+    fuelType: r.fuelType,
+    quantity: r.quantityMilli / 1000,
+    volumeUnit: r.volumeUnit,
+    gallons: milliGallons(r.quantityMilli, r.volumeUnit) / 1000,
+    pricePerUnit: r.pricePerUnitMilli === null ? null : r.pricePerUnitMilli / 1000,
+    totalAmount: r.totalCents === null ? null : r.totalCents / 100,
+    currency: r.currency,
+    vendor: r.vendor,
+    city: r.city,
+    receiptNumber: r.receiptNumber,
+    taxPaid: r.taxPaid,
+    stationLat: r.stationLat,
+    stationLon: r.stationLon,
+    notes: r.notes,
+    source: r.source,
+    locationCheck: r.locationCheck as LocationCheck,
+    locationDistanceM: r.locationDistanceM,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export interface LocationProbe {
+  vehicleId: string;
+  time: number;
+  jurisdiction: string;
+  stationLat: number | null;
+  stationLon: number | null;
+}
+
+/**
+ * Where each vehicle was at each purchase time (one statement for all: the fixes just before and
+ * after within an hour, interpolated), compared with the station: more than 2 km from the station's
+ * coordinates is FAR; without coordinates, a vehicle in another jurisdiction is OTHER_JURISDICTION;
+ * no fix within an hour is NO_POSITION.
+ */
+export async function checkLocations(db: DbOrTx, probes: readonly LocationProbe[]): Promise<Array<{ check: LocationCheck; distanceM: number | null }>> {
+  if (probes.length === 0) return [];
+  const rows = rowsOf<{ i: number | string; bt: number | null; blat: number | null; blon: number | null; at: number | null; alat: number | null; alon: number | null }>(
+    await db.execute(sql`
+      select u.i, extract(epoch from b.fix_time) * 1000 as bt, b.latitude as blat, b.longitude as blon,
+             extract(epoch from a.fix_time) * 1000 as at, a.latitude as alat, a.longitude as alon
+      from unnest(${`{${probes.map((p) => p.vehicleId).join(',')}}`}::uuid[], ${`{${probes.map((p) => p.time).join(',')}}`}::float8[]) with ordinality as u(v, t, i)
+      left join lateral (select fix_time, latitude, longitude from positions where asset_id = u.v and fix_time <= to_timestamp(u.t / 1000)
+        and fix_time >= to_timestamp((u.t - ${WINDOW_MS}) / 1000) order by fix_time desc limit 1) b on true
+      left join lateral (select fix_time, latitude, longitude from positions where asset_id = u.v and fix_time > to_timestamp(u.t / 1000)
+        and fix_time <= to_timestamp((u.t + ${WINDOW_MS}) / 1000) order by fix_time limit 1) a on true
+      order by u.i`),
+  );
+  return rows.map((r) => {
+    const p = probes[Number(r.i) - 1]!;
+    let at: { lat: number; lon: number } | null = null;
+    if (r.blat !== null && r.alat !== null && r.bt !== null && r.at !== null) {
+      const f = (p.time - Number(r.bt)) / Math.max(1, Number(r.at) - Number(r.bt));
+      at = { lat: r.blat + (r.alat - r.blat) * f, lon: r.blon! + (r.alon! - r.blon!) * f };
+    } else if (r.blat !== null) at = { lat: r.blat, lon: r.blon! };
+    else if (r.alat !== null) at = { lat: r.alat, lon: r.alon! };
+    if (!at) return { check: 'NO_POSITION' as const, distanceM: null };
+    if (p.stationLat !== null && p.stationLon !== null) {
+      const d = distanceM(at, { lat: p.stationLat, lon: p.stationLon });
+      return { check: d > FAR_M ? ('FAR' as const) : ('OK' as const), distanceM: Math.round(d) };
+    }
+    const where = locateJurisdiction(at.lat, at.lon);
+    if (where && where.jurisdiction.code !== p.jurisdiction) return { check: 'OTHER_JURISDICTION' as const, distanceM: null };
+    return { check: 'OK' as const, distanceM: null };
+  });
+}
+
+async function vehicleOf(db: DbOrTx, orgId: string, vehicleId: string): Promise<{ id: string; unitNumber: string; fuelType: string | null }> {
+  const [v] = await db
+    .select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: assets.fuelType })
+    .from(assets)
+    .where(and(eq(assets.id, vehicleId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
+  if (!v) throw invalidField('assetId', 'Vehicle is not a vehicle of this organization');
+  return v;
+}
+
+function values(orgId: string, input: Input) {
+  return {
+    organizationId: orgId,
+    vehicleId: input.assetId,
+    purchasedAt: new Date(input.purchasedAt),
+    jurisdiction: input.jurisdiction,
+    fuelType: input.fuelType,
+    quantityMilli: Math.round(input.quantity * 1000),
+    volumeUnit: input.volumeUnit,
+    pricePerUnitMilli: input.pricePerUnit == null ? null : Math.round(input.pricePerUnit * 1000),
+    totalCents: input.totalAmount == null ? null : Math.round(input.totalAmount * 100),
+    currency: input.currency,
+    vendor: input.vendor || null,
+    city: input.city || null,
+    receiptNumber: input.receiptNumber,
+    taxPaid: input.taxPaid,
+    stationLat: input.stationLat ?? null,
+    stationLon: input.stationLon ?? null,
+    notes: input.notes || null,
+  };
+}
+
+function checkStation(input: Input): void {
+  if ((input.stationLat == null) !== (input.stationLon == null)) throw invalidField(input.stationLat == null ? 'stationLat' : 'stationLon', 'Give both the station latitude and longitude, or neither');
+  if (Date.parse(input.purchasedAt) > Date.now() + 10 * 60_000) throw invalidField('purchasedAt', 'Purchase time is in the future');
+}
+
+const receiptClash = (err: unknown, input: { receiptNumber: string }) => duplicateError(err, input);
+
+export async function getPurchase({ db, orgId }: Scope, id: string): Promise<FuelPurchase> {
+  const [r] = await db
+    .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
+    .from(iftaFuelPurchases)
+    .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
+    .where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId)));
+  if (!r) throw notFound('Fuel purchase');
+  return presentPurchase(r.p, r.unit);
+}
+
+/** Records a purchase; a receipt number already recorded in the organization is a 409 naming it. */
+export async function createPurchase({ db, orgId }: Scope, actor: Actor, input: Input): Promise<FuelPurchase> {
+  checkStation(input);
+  try {
+    const id = await db.transaction(async (tx) => {
+      await vehicleOf(tx, orgId, input.assetId);
+      const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [row] = await tx
+        .insert(iftaFuelPurchases)
+        .values({ ...values(orgId, input), source: 'MANUAL', locationCheck: check!.check, locationDistanceM: check!.distanceM })
+        .returning();
+      await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'IFTA_FUEL_PURCHASE', entityId: row!.id, after: row });
+      return row!.id;
+    });
+    return await getPurchase({ db, orgId }, id);
+  } catch (err) {
+    throw receiptClash(err, input) ?? err;
+  }
+}
+
+export async function updatePurchase({ db, orgId }: Scope, actor: Actor, id: string, input: Input): Promise<FuelPurchase> {
+  checkStation(input);
+  try {
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
+      if (!before) throw notFound('Fuel purchase');
+      await vehicleOf(tx, orgId, input.assetId);
+      const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [after] = await tx
+        .update(iftaFuelPurchases)
+        .set({ ...values(orgId, input), locationCheck: check!.check, locationDistanceM: check!.distanceM, updatedAt: new Date() })
+        .where(eq(iftaFuelPurchases.id, id))
+        .returning();
+      await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'IFTA_FUEL_PURCHASE', entityId: id, before, after });
+    });
+  } catch (err) {
+    throw receiptClash(err, input) ?? err;
+  }
+  return getPurchase({ db, orgId }, id);
+}
+
+export async function deletePurchase({ db, orgId }: Scope, actor: Actor, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
+    if (!before) throw notFound('Fuel purchase');
+    await tx.delete(iftaFuelPurchases).where(eq(iftaFuelPurchases.id, id));
+    await recordActivity(tx, { orgId, actor, action: 'DELETE', entityType: 'IFTA_FUEL_PURCHASE', entityId: id, before });
+  });
+}
+
+const SORTS = {
+  purchasedAt: iftaFuelPurchases.purchasedAt,
+  jurisdiction: iftaFuelPurchases.jurisdiction,
+  unitNumber: sql`lower(${assets.unitNumber})`,
+  quantity: iftaFuelPurchases.quantityMilli,
+  totalAmount: iftaFuelPurchases.totalCents,
+  receiptNumber: sql`lower(${iftaFuelPurchases.receiptNumber})`,
+  vendor: sql`lower(${iftaFuelPurchases.vendor})`,
+};
+
+export async function listPurchases({ db, orgId }: Scope, q: ListQuery): Promise<Page<FuelPurchase>> {
+  const where: SQL[] = [eq(iftaFuelPurchases.organizationId, orgId)];
+  if (q.quarter) {
+    const { from, to } = quarterDays(q.quarter);
+    where.push(gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)), lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`)));
+  }
+  if (q.assetId) where.push(eq(iftaFuelPurchases.vehicleId, q.assetId));
+  if (q.jurisdiction) where.push(eq(iftaFuelPurchases.jurisdiction, q.jurisdiction));
+  if (q.fuelType) where.push(eq(iftaFuelPurchases.fuelType, q.fuelType));
+  if (q.flagged === 'true') where.push(ne(iftaFuelPurchases.locationCheck, 'OK'));
+  if (q.flagged === 'false') where.push(eq(iftaFuelPurchases.locationCheck, 'OK'));
+  if (q.search) {
+    where.push(sql`lower(${iftaFuelPurchases.receiptNumber} || ' ' || coalesce(${iftaFuelPurchases.vendor}, '') || ' ' || coalesce(${iftaFuelPurchases.city}, '') || ' ' || ${assets.unitNumber}) like ${likeTerm(q.search)}`);
+  }
+  const cond = and(...where);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaFuelPurchases).innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId)).where(cond);
+  const rows = await db
+    .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
+    .from(iftaFuelPurchases)
+    .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
+    .where(cond)
+    .orderBy(...orderBy(q.sort, SORTS, desc(iftaFuelPurchases.purchasedAt), asc(iftaFuelPurchases.id)))
+    .limit(q.size)
+    .offset(q.page * q.size);
+  return toPage(
+    rows.map((r) => presentPurchase(r.p, r.unit)),
+    total?.n ?? 0,
+    q,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV import
+
+type ImportBody = z.output<typeof fuelCsvImportBodySchema>;
+
+interface Analysis extends FuelCsvPreview {
+  valid: Array<{ row: FuelCsvRow; vehicleId: string; check: LocationCheck; distanceM: number | null }>;
+}
+
+async function organizationZone(db: DbOrTx, orgId: string): Promise<string> {
+  const [o] = await db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
+  return o?.zone ?? 'America/Chicago';
+}
+
+/** Local wall time in `zone` → UTC ms (the hours a DST change skips move forward, as clocks do). */
+export function zonedToUtc(localMs: number, zone: string): number {
+  const guess = localMs - zoneOffsetMs(localMs, zone);
+  return localMs - zoneOffsetMs(guess, zone);
+}
+
+function validZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the whole file through the mapping and checks each row (vehicle, duplicates, place), writing nothing. */
+async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Analysis> {
+  if (body.timeZone && !validZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
+  const zone = body.timeZone ?? (await organizationZone(db, orgId));
+  let parsed;
+  try {
+    parsed = parseFuelCsv(body.csv, { preset: body.preset, mapping: body.mapping, defaultUnit: body.defaultUnit, dateFormat: body.dateFormat, toUtc: (ms) => zonedToUtc(ms, zone) });
+  } catch (err) {
+    if (err instanceof MappingError) throw invalidField('mapping', err.message);
+    throw err;
+  }
+  const errors = [...parsed.errors];
+  const bad = new Set(parsed.badLines);
+  const fail = (line: number, field: string, message: string) => {
+    bad.add(line);
+    if (errors.length < 1000) errors.push({ line, field, message });
+  };
+  const vehicles = new Map(
+    (await db.select({ id: assets.id, unit: sql<string>`lower(${assets.unitNumber})` }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')))).map((v) => [v.unit, v.id]),
+  );
+  const taken = new Set(
+    (await db.select({ r: sql<string>`lower(${iftaFuelPurchases.receiptNumber})` }).from(iftaFuelPurchases).where(eq(iftaFuelPurchases.organizationId, orgId))).map((r) => r.r),
+  );
+  const seen = new Map<string, number>();
+  const col = (f: keyof typeof parsed.mapping) => parsed.mapping[f] ?? f;
+  const candidates: Array<{ row: FuelCsvRow; vehicleId: string }> = [];
+  for (const row of parsed.rows) {
+    const vehicleId = vehicles.get(row.unitNumber.toLowerCase());
+    if (!vehicleId) {
+      fail(row.line, col('unitNumber'), `No vehicle with unit number ${row.unitNumber} in this organization`);
+      continue;
+    }
+    if (row.purchasedAt > Date.now() + 10 * 60_000) {
+      fail(row.line, col(parsed.mapping.dateTime ? 'dateTime' : 'date'), 'The purchase time is in the future');
+      continue;
+    }
+    const key = row.receiptNumber.toLowerCase();
+    if (taken.has(key)) {
+      fail(row.line, col('receiptNumber'), `Receipt ${row.receiptNumber} is already recorded`);
+      continue;
+    }
+    const first = seen.get(key);
+    if (first !== undefined) {
+      fail(row.line, col('receiptNumber'), `Receipt ${row.receiptNumber} repeats line ${first}`);
+      continue;
+    }
+    seen.set(key, row.line);
+    candidates.push({ row, vehicleId });
+  }
+  const checks = await checkLocations(
+    db,
+    candidates.map((c) => ({ vehicleId: c.vehicleId, time: c.row.purchasedAt, jurisdiction: c.row.jurisdiction, stationLat: c.row.stationLat, stationLon: c.row.stationLon })),
+  );
+  const valid = candidates.map((c, i) => ({ ...c, check: checks[i]!.check, distanceM: checks[i]!.distanceM }));
+  errors.sort((a, b) => a.line - b.line);
+  return {
+    totalRows: parsed.totalRows,
+    validRows: valid.length,
+    invalidRows: bad.size,
+    skippedRows: parsed.skipped.length,
+    errors,
+    skipped: parsed.skipped,
+    flagged: valid.filter((v) => v.check === 'FAR' || v.check === 'OTHER_JURISDICTION').map((v) => ({ line: v.row.line, receiptNumber: v.row.receiptNumber, check: v.check, distanceM: v.distanceM })),
+    mapping: parsed.mapping as Record<string, string>,
+    headers: parsed.headers,
+    unmappedColumns: parsed.unmappedColumns,
+    sample: valid.slice(0, 20).map((v) => ({
+      line: v.row.line,
+      purchasedAt: new Date(v.row.purchasedAt).toISOString(),
+      unitNumber: v.row.unitNumber,
+      jurisdiction: v.row.jurisdiction,
+      gallons: milliGallons(v.row.quantityMilli, v.row.volumeUnit) / 1000,
+      quantity: v.row.quantityMilli / 1000,
+      volumeUnit: v.row.volumeUnit,
+      totalAmount: v.row.totalCents === null ? null : v.row.totalCents / 100,
+      receiptNumber: v.row.receiptNumber,
+      vendor: v.row.vendor,
+      check: v.check,
+    })),
+    valid,
+  };
+}
+
+export async function previewFuelImport({ db, orgId }: Scope, body: FuelCsvImportBody): Promise<FuelCsvPreview> {
+  const { valid: _valid, ...preview } = await analyse(db, orgId, fuelCsvImportBodySchema.parse(body));
+  return preview;
+}
+
+/** Imports the valid rows in one transaction (rows with errors and skipped product lines are reported, not imported). */
+export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body: FuelCsvImportBody): Promise<FuelCsvResult> {
+  const parsedBody = fuelCsvImportBodySchema.parse(body);
+  try {
+    return await db.transaction(async (tx) => {
+      const { valid, ...preview } = await analyse(tx, orgId, parsedBody);
+      const inserted: Row[] = [];
+      for (let i = 0; i < valid.length; i += 500) {
+        const chunk = valid.slice(i, i + 500).map((v) => ({
+          organizationId: orgId,
+          vehicleId: v.vehicleId,
+          purchasedAt: new Date(v.row.purchasedAt),
+          jurisdiction: v.row.jurisdiction,
+          fuelType: parsedBody.fuelType,
+          quantityMilli: v.row.quantityMilli,
+          volumeUnit: v.row.volumeUnit,
+          pricePerUnitMilli: v.row.pricePerUnitMilli,
+          totalCents: v.row.totalCents,
+          currency: v.row.currency,
+          vendor: v.row.vendor,
+          city: v.row.city,
+          receiptNumber: v.row.receiptNumber,
+          taxPaid: v.row.taxPaid,
+          stationLat: v.row.stationLat,
+          stationLon: v.row.stationLon,
+          notes: v.row.productCode ? `Product ${v.row.productCode}${v.row.cardNumber ? `, card ${v.row.cardNumber}` : ''}` : null,
+          source: 'CSV' as const,
+          locationCheck: v.check,
+          locationDistanceM: v.distanceM,
+        }));
+        if (chunk.length) inserted.push(...(await tx.insert(iftaFuelPurchases).values(chunk).returning()));
+      }
+      await recordActivityBatch(
+        tx,
+        inserted.map((r) => ({ orgId, actor, action: 'IMPORT', entityType: 'IFTA_FUEL_PURCHASE', entityId: r.id, after: { ...r, source: 'CSV import' } })),
+      );
+      return { ...preview, imported: inserted.length };
+    });
+  } catch (err) {
+    if (uniqueViolation(err)) throw conflict('Some receipts were recorded since the preview; preview the file again', 'receiptNumber: a receipt number is already recorded');
+    throw err;
+  }
+}

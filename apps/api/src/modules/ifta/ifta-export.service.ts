@@ -1,0 +1,256 @@
+import Papa from 'papaparse';
+import PDFDocument from 'pdfkit';
+import { fuelTypeLabel, quarterLabel, type IftaDistanceDay, type IftaReport } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { buildReport, type ReportQuery } from './ifta-report.service.ts';
+import { listDistanceDays } from './ifta-records.service.ts';
+import { METRES_PER_MILE } from './return-math.ts';
+
+// CSV and PDF of the return and of the per-vehicle distance records (decision 0126). pdfkit on the
+// server: the same figures as the screen, with the standard PDF fonts (nothing to embed).
+
+const money = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const int = (v: number) => v.toLocaleString('en-US');
+const rate = (v: number | null) => (v === null ? '—' : v.toFixed(4));
+const mi = (m: number) => (m / METRES_PER_MILE).toFixed(1);
+
+export function returnCsv(r: IftaReport): string {
+  const header = ['Jurisdiction', 'Name', 'Fuel type', 'Total miles', 'Taxable miles', 'Taxable gallons', 'Tax-paid gallons', 'Net taxable gallons', 'Rate', 'Tax (credit)', 'Surcharge rate', 'Surcharge', 'Interest', 'Total'];
+  const data: Array<Array<string | number>> = r.rows.map((x) => [
+    x.jurisdiction,
+    x.name,
+    fuelTypeLabel(x.fuelType),
+    x.totalMiles,
+    x.taxableMiles,
+    x.taxableGallons,
+    x.taxPaidGallons,
+    x.netTaxableGallons,
+    x.rate === null ? '' : x.rate.toFixed(4),
+    x.tax.toFixed(2),
+    x.surchargeRate === null ? '' : x.surchargeRate.toFixed(4),
+    x.surcharge.toFixed(2),
+    x.interest.toFixed(2),
+    x.total.toFixed(2),
+  ]);
+  const t = r.totals;
+  data.push(['TOTAL', '', fuelTypeLabel(r.fuelType), t.totalMiles, t.taxableMiles, t.taxableGallons, t.taxPaidGallons, t.taxableGallons - t.taxPaidGallons, '', t.tax.toFixed(2), '', t.surcharge.toFixed(2), t.interest.toFixed(2), (t.total - t.penalty).toFixed(2)]);
+  const summary = [
+    ['Licensee', r.licensee.name],
+    ['USDOT', r.licensee.dotNumber ?? ''],
+    ['Quarter', `${quarterLabel(r.quarter)} (${r.from} to ${r.to} exclusive, UTC days)`],
+    ['Fuel type', fuelTypeLabel(r.fuelType)],
+    ['Total miles (all jurisdictions)', String(t.totalMiles)],
+    ['Non-IFTA miles', String(t.nonMemberMiles)],
+    ['Total gallons', String(t.totalGallons)],
+    ['Fleet MPG', t.mpg === null ? '' : t.mpg.toFixed(2)],
+    ['Penalty', t.penalty.toFixed(2)],
+    ['Total due (refund)', t.total.toFixed(2)],
+    ['Tax rates of', r.ratesQuarter ?? 'none imported'],
+    ['Due date', r.dueDate],
+    ['Figures as of', r.asOf],
+    ...(r.filing ? [['Filed', `version ${r.filing.version} on ${r.filing.filedAt}`]] : []),
+  ];
+  return `${Papa.unparse({ fields: ['Field', 'Value'], data: summary })}\r\n\r\n${Papa.unparse({ fields: header, data })}\r\n`;
+}
+
+export function distanceCsv(days: readonly IftaDistanceDay[]): string {
+  const header = ['Unit', 'Day (UTC)', 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings'];
+  const data = days.map((d) => [
+    d.unitNumber,
+    d.day,
+    d.firstFixAt ?? '',
+    d.lastFixAt ?? '',
+    d.odometerStartM === null ? '' : mi(d.odometerStartM),
+    d.odometerEndM === null ? '' : mi(d.odometerEndM),
+    mi(d.metres),
+    d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join('; '),
+    mi(d.jurisdictions.reduce((s, j) => s + j.interpolatedMetres, 0)),
+    d.crossings.map((c) => `${c.time} ${c.from}>${c.to} at ${c.latitude.toFixed(5)},${c.longitude.toFixed(5)}${c.odometerM === null ? '' : ` odo ${mi(c.odometerM)}`}`).join('; '),
+  ]);
+  return `${Papa.unparse({ fields: header, data })}\r\n`;
+}
+
+/** Every distance-record day of the quarter (pages of 1,000 read in turn). */
+export async function allDistanceDays(db: DbOrTx, orgId: string, quarter: string, assetId?: string): Promise<IftaDistanceDay[]> {
+  const out: IftaDistanceDay[] = [];
+  for (let page = 0; ; page++) {
+    const p = await listDistanceDays(db, orgId, { quarter, assetId, page, size: 1000 });
+    out.push(...p.content);
+    if (page + 1 >= p.totalPages) return out;
+  }
+}
+
+function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'LETTER', layout: 'landscape', margin: 36, info: { Title: 'IFTA', Producer: 'Fleetline' } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+interface Column {
+  title: string;
+  width: number;
+  align?: 'left' | 'right';
+}
+
+/** A simple table: header row, zebra rows, page breaks repeating the header. */
+function table(doc: PDFKit.PDFDocument, columns: Column[], rows: string[][], opts: { bold?: (i: number) => boolean } = {}): void {
+  const left = doc.page.margins.left;
+  const rowH = 15;
+  const header = () => {
+    let x = left;
+    doc.font('Helvetica-Bold').fontSize(8).fillColor('#1f2937');
+    for (const c of columns) {
+      doc.text(c.title, x + 2, doc.y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, height: rowH });
+      x += c.width;
+    }
+    doc.moveDown(0.2);
+    const y = doc.y + 2;
+    doc.moveTo(left, y).lineTo(left + columns.reduce((s, c) => s + c.width, 0), y).strokeColor('#9ca3af').lineWidth(0.5).stroke();
+    doc.y = y + 4;
+  };
+  header();
+  rows.forEach((row, i) => {
+    if (doc.y + rowH > doc.page.height - doc.page.margins.bottom - 20) {
+      doc.addPage();
+      header();
+    }
+    const y = doc.y;
+    if (i % 2 === 1) doc.rect(left, y - 2, columns.reduce((s, c) => s + c.width, 0), rowH).fill('#f3f4f6');
+    let x = left;
+    doc.font(opts.bold?.(i) ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor('#111827');
+    row.forEach((cell, k) => {
+      const c = columns[k]!;
+      doc.text(cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, height: rowH });
+      x += c.width;
+    });
+    doc.y = y + rowH;
+  });
+}
+
+function heading(doc: PDFKit.PDFDocument, title: string, lines: string[]): void {
+  doc.font('Helvetica-Bold').fontSize(16).fillColor('#111827').text(title);
+  doc.font('Helvetica').fontSize(9).fillColor('#374151');
+  for (const l of lines) doc.text(l);
+  doc.moveDown(0.8);
+}
+
+export function returnPdf(r: IftaReport): Promise<Buffer> {
+  const t = r.totals;
+  return pdfBuffer((doc) => {
+    heading(doc, `IFTA quarterly return: ${quarterLabel(r.quarter)}, ${fuelTypeLabel(r.fuelType)}`, [
+      `${r.licensee.name}${r.licensee.dotNumber ? `, USDOT ${r.licensee.dotNumber}` : ''}${r.licensee.baseJurisdiction ? `, base jurisdiction ${r.licensee.baseJurisdiction}` : ''}`,
+      `Quarter ${r.from} to ${r.to} (exclusive), due ${r.dueDate}; figures as of ${r.asOf}; tax rates of ${r.ratesQuarter ?? 'none imported'}${r.filing ? `; filed, version ${r.filing.version}, on ${r.filing.filedAt}` : ''}`,
+      `Total miles ${int(t.totalMiles)} (non-IFTA ${int(t.nonMemberMiles)}), total gallons ${int(t.totalGallons)}, fleet MPG ${t.mpg === null ? '—' : t.mpg.toFixed(2)}. Miles and US gallons; US$ per gallon.`,
+    ]);
+    const cols: Column[] = [
+      { title: 'Jur.', width: 38 },
+      { title: 'Total mi', width: 62, align: 'right' },
+      { title: 'Taxable mi', width: 62, align: 'right' },
+      { title: 'Taxable gal', width: 62, align: 'right' },
+      { title: 'Tax-paid gal', width: 64, align: 'right' },
+      { title: 'Net gal', width: 56, align: 'right' },
+      { title: 'Rate', width: 50, align: 'right' },
+      { title: 'Tax (credit)', width: 70, align: 'right' },
+      { title: 'Surcharge', width: 62, align: 'right' },
+      { title: 'Interest', width: 56, align: 'right' },
+      { title: 'Total', width: 72, align: 'right' },
+    ];
+    const rows = r.rows.map((x) => [x.jurisdiction, int(x.totalMiles), int(x.taxableMiles), int(x.taxableGallons), int(x.taxPaidGallons), int(x.netTaxableGallons), rate(x.rate), money(x.tax), money(x.surcharge), money(x.interest), money(x.total)]);
+    rows.push(['Total', int(t.totalMiles - t.nonMemberMiles), int(t.taxableMiles), int(t.taxableGallons), int(t.taxPaidGallons), int(t.taxableGallons - t.taxPaidGallons), '', money(t.tax), money(t.surcharge), money(t.interest), money(t.total - t.penalty)]);
+    table(doc, cols, rows, { bold: (i) => i === rows.length - 1 });
+    doc.moveDown(0.6);
+    doc.font('Helvetica-Bold').fontSize(10).text(`Penalty ${money(t.penalty)}    Total due (refund) ${money(t.total)} US$`);
+    if (r.amendment) {
+      doc.moveDown(0.6).font('Helvetica-Bold').fontSize(11).text(`Amendment against the filed return: ${money(r.amendment.difference)} US$`);
+      table(
+        doc,
+        [
+          { title: 'Jur.', width: 50 },
+          { title: 'Filed mi', width: 80, align: 'right' },
+          { title: 'Now mi', width: 80, align: 'right' },
+          { title: 'Filed total', width: 90, align: 'right' },
+          { title: 'Now total', width: 90, align: 'right' },
+          { title: 'Difference', width: 90, align: 'right' },
+        ],
+        r.amendment.rows.map((a) => [a.jurisdiction, int(a.filedMiles), int(a.currentMiles), money(a.filedTotal), money(a.currentTotal), money(a.difference)]),
+      );
+    }
+    if (r.vehicles.length) {
+      doc.addPage();
+      heading(doc, 'Miles and fuel per vehicle', [`${r.vehicles.length} vehicles`]);
+      table(
+        doc,
+        [
+          { title: 'Unit', width: 60 },
+          { title: 'Miles', width: 60, align: 'right' },
+          { title: 'Gallons', width: 60, align: 'right' },
+          { title: 'MPG', width: 45, align: 'right' },
+          { title: 'Odometer mi', width: 70, align: 'right' },
+          { title: 'Miles by jurisdiction', width: 425 },
+        ],
+        r.vehicles.map((v) => [v.unitNumber, int(v.totalMiles), int(v.gallons), v.mpg === null ? '—' : v.mpg.toFixed(2), v.odometerMiles === null ? '—' : int(v.odometerMiles), v.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')]),
+      );
+    }
+    if (r.flags.length) {
+      doc.moveDown(1).font('Helvetica-Bold').fontSize(11).fillColor('#111827').text(`To review (${r.flags.length})`);
+      table(
+        doc,
+        [
+          { title: 'Kind', width: 120 },
+          { title: 'Unit', width: 50 },
+          { title: 'Day', width: 70 },
+          { title: 'Detail', width: 480 },
+        ],
+        r.flags.map((f) => [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message]),
+      );
+    }
+    doc.moveDown(1).font('Helvetica').fontSize(7).fillColor('#6b7280').text(`Boundaries: ${r.boundaryDataset}. Days are UTC days.`);
+  });
+}
+
+export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Promise<Buffer> {
+  return pdfBuffer((doc) => {
+    heading(doc, title, [`${days.length} vehicle-days. Miles; odometer in miles; times UTC.`]);
+    table(
+      doc,
+      [
+        { title: 'Unit', width: 45 },
+        { title: 'Day', width: 62 },
+        { title: 'First / last fix', width: 90 },
+        { title: 'Odometer start-end', width: 100, align: 'right' },
+        { title: 'Miles', width: 50, align: 'right' },
+        { title: 'By jurisdiction', width: 150 },
+        { title: 'Crossings (UTC time, from>to)', width: 223 },
+      ],
+      days.map((d) => [
+        d.unitNumber,
+        d.day,
+        `${d.firstFixAt?.slice(11, 16) ?? ''}-${d.lastFixAt?.slice(11, 16) ?? ''}`,
+        d.odometerStartM === null ? '—' : `${mi(d.odometerStartM)}-${d.odometerEndM === null ? '' : mi(d.odometerEndM)}`,
+        mi(d.metres),
+        d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join(', '),
+        d.crossings.map((c) => `${c.time.slice(11, 16)} ${c.from}>${c.to}`).join(', '),
+      ]),
+    );
+  });
+}
+
+export async function exportReturn(scope: { db: DbOrTx; orgId: string }, q: ReportQuery, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
+  const r = await buildReport(scope, q);
+  const name = `ifta-${q.quarter}-${q.fuelType.toLowerCase()}`;
+  return format === 'csv' ? { body: returnCsv(r), type: 'text/csv; charset=utf-8', name: `${name}.csv` } : { body: await returnPdf(r), type: 'application/pdf', name: `${name}.pdf` };
+}
+
+export async function exportDistance(scope: { db: DbOrTx; orgId: string }, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
+  const days = await allDistanceDays(scope.db, scope.orgId, q.quarter, q.assetId);
+  const name = `ifta-${q.quarter}-distance-records`;
+  return format === 'csv'
+    ? { body: distanceCsv(days), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
+    : { body: await distancePdf(`IFTA distance records: ${quarterLabel(q.quarter)}`, days), type: 'application/pdf', name: `${name}.pdf` };
+}

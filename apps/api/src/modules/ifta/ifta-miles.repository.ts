@@ -1,0 +1,231 @@
+import { sql } from 'drizzle-orm';
+import type { TrackFix } from '@fleet/geo/ifta';
+import type { DbOrTx } from '../../db/client.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import type { DayRecords } from './distance-days.ts';
+
+// The distance tables' reads and writes (decision 0121). Writes go as one typed array per column
+// through unnest, the ingest technique (decision 0055): one statement for a whole round.
+
+/** Class of the advisory locks (first key) serialising a vehicle's distance records across instances. */
+export const IFTA_LOCK_CLASS = 724_311_117;
+
+const nul = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? 'NULL' : String(v));
+const quoted = (v: string | null | undefined) => (v === null || v === undefined ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`);
+const arr = <T>(rows: readonly T[], f: (r: T) => string) => `{${rows.map(f).join(',')}}`;
+
+export interface VehicleState {
+  vehicleId: string;
+  orgId: string;
+  fix: TrackFix;
+}
+
+/** Takes the vehicles' locks in one order (no deadlock between instances). PostgreSQL only: PGlite is one process. */
+export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): Promise<void> {
+  if (vehicleIds.length === 0) return;
+  await tx.execute(sql`select count(pg_advisory_xact_lock(${IFTA_LOCK_CLASS}::int, k)) from (select distinct hashtext(v) as k from unnest(${arr(vehicleIds, (v) => v)}::text[]) v order by 1) x`);
+}
+
+/** The last counted fix of each listed vehicle. */
+export async function readStates(tx: DbOrTx, vehicleIds: readonly string[]): Promise<Map<string, VehicleState>> {
+  const out = new Map<string, VehicleState>();
+  if (vehicleIds.length === 0) return out;
+  const rows = rowsOf<{ vehicle_id: string; organization_id: string; t: number | string; latitude: number; longitude: number; speed: number | null; odometer: number | null }>(
+    await tx.execute(sql`select vehicle_id, organization_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer
+      from ifta_vehicle_state where vehicle_id = any(${arr(vehicleIds, (v) => v)}::uuid[])`),
+  );
+  for (const r of rows) {
+    out.set(r.vehicle_id, { vehicleId: r.vehicle_id, orgId: r.organization_id, fix: { time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer } });
+  }
+  return out;
+}
+
+type FixRow = { t: number | string; latitude: number; longitude: number; speed: number | null; odometer: number | null };
+const toFix = (r: FixRow): TrackFix => ({ time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer });
+
+/**
+ * Several vehicles' stored fixes with after < time ≤ until, each in time order and at most `limit`
+ * a vehicle, in one statement (a round's cold vehicles: after a restart, every vehicle is).
+ */
+export async function fixesAfterMany(tx: DbOrTx, items: ReadonlyArray<{ vehicleId: string; afterMs: number | null; untilMs: number }>, limit: number): Promise<Map<string, TrackFix[]>> {
+  const out = new Map<string, TrackFix[]>();
+  if (items.length === 0) return out;
+  const rows = rowsOf<FixRow & { v: string }>(
+    await tx.execute(sql`select u.v, p.t, p.latitude, p.longitude, p.speed, p.odometer
+      from unnest(${arr(items, (i) => i.vehicleId)}::uuid[], ${arr(items, (i) => nul(i.afterMs))}::float8[], ${arr(items, (i) => nul(i.untilMs))}::float8[]) as u(v, a, z)
+      cross join lateral (select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+        where asset_id = u.v and fix_time > coalesce(to_timestamp(u.a / 1000), '-infinity'::timestamptz) and fix_time <= to_timestamp(u.z / 1000)
+        order by fix_time limit ${limit}) p`),
+  );
+  for (const r of rows) {
+    const list = out.get(r.v);
+    if (list) list.push(toFix(r));
+    else out.set(r.v, [toFix(r)]);
+  }
+  return out;
+}
+
+/** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute. */
+export async function neighbours(tx: DbOrTx, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<{ before: TrackFix | null; after: TrackFix | null }> {
+  const [b, a] = await Promise.all([
+    tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+      where asset_id = ${vehicleId} and fix_time < to_timestamp(${startMs / 1000}) order by fix_time desc limit 1`),
+    tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+      where asset_id = ${vehicleId} and fix_time >= to_timestamp(${endMs / 1000}) and fix_time <= to_timestamp(${watermarkMs / 1000}) order by fix_time limit 1`),
+  ]);
+  const before = rowsOf<FixRow>(b)[0];
+  const after = rowsOf<FixRow>(a)[0];
+  return { before: before ? toFix(before) : null, after: after ? toFix(after) : null };
+}
+
+/** A vehicle's stored fixes in [startMs, endMs) and ≤ watermark, in time order. */
+export async function fixesBetween(tx: DbOrTx, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<TrackFix[]> {
+  const rows = rowsOf<FixRow>(
+    await tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+      where asset_id = ${vehicleId} and fix_time >= to_timestamp(${startMs / 1000}) and fix_time < to_timestamp(${endMs / 1000})
+        and fix_time <= to_timestamp(${watermarkMs / 1000}) order by fix_time`),
+  );
+  return rows.map(toFix);
+}
+
+export interface VehicleDays {
+  vehicleId: string;
+  orgId: string;
+  days: DayRecords;
+}
+
+interface Flat {
+  distance: Array<{ o: string; v: string; day: string; j: string; m: number; im: number }>;
+  vdays: Array<{ o: string; v: string; day: string; first: number | null; last: number | null; os: number | null; oe: number | null; n: number; m: number; ot: number; om: number }>;
+  crossings: Array<{ o: string; v: string; day: string; t: number; lat: number; lon: number; odo: number | null; from: string; to: string }>;
+  flagged: Array<{ o: string; v: string; day: string; ft: number; tt: number; flat: number; flon: number; tlat: number; tlon: number; flags: string; m: number; js: string }>;
+}
+
+function flatten(list: readonly VehicleDays[]): Flat {
+  const f: Flat = { distance: [], vdays: [], crossings: [], flagged: [] };
+  for (const { vehicleId: v, orgId: o, days } of list) {
+    for (const r of days.values()) {
+      let total = 0;
+      for (const [j, [m, im]] of r.metres) {
+        f.distance.push({ o, v, day: r.day, j, m, im });
+        total += m;
+      }
+      if (r.fixes > 0 || total > 0) f.vdays.push({ o, v, day: r.day, first: r.firstFixAt, last: r.lastFixAt, os: r.odometerStartM, oe: r.odometerEndM, n: r.fixes, m: total, ot: r.odometerTravelM, om: r.odometerMetres });
+      for (const c of r.crossings) f.crossings.push({ o, v, day: r.day, t: c.time, lat: c.lat, lon: c.lon, odo: c.odometerM, from: c.from, to: c.to });
+      for (const s of r.flagged) {
+        f.flagged.push({ o, v, day: r.day, ft: s.from.time, tt: s.to.time, flat: s.from.lat, flon: s.from.lon, tlat: s.to.lat, tlon: s.to.lon, flags: s.flags.join(','), m: s.metres, js: s.jurisdictions.join(',') });
+      }
+    }
+  }
+  return f;
+}
+
+/**
+ * One statement: the round's day records added to what is stored (metres summed, first/last fix
+ * widened, odometer start kept and end moved), crossings and flagged stretches inserted, the
+ * vehicles' states moved to their last fix, and days that received late fixes marked for a recompute.
+ */
+export async function writeRound(
+  tx: DbOrTx,
+  records: readonly VehicleDays[],
+  states: readonly VehicleState[],
+  dirty: ReadonlyArray<{ vehicleId: string; orgId: string; day: string }>,
+): Promise<void> {
+  const f = flatten(records);
+  if (!f.distance.length && !f.vdays.length && !states.length && !dirty.length) return;
+  const d = f.distance;
+  const vd = f.vdays;
+  const c = f.crossings;
+  const fl = f.flagged;
+  await tx.execute(sql`
+    with d_in as materialized (
+      select * from unnest(${arr(d, (r) => r.o)}::uuid[], ${arr(d, (r) => r.v)}::uuid[], ${arr(d, (r) => r.day)}::date[], ${arr(d, (r) => quoted(r.j))}::text[],
+                           ${arr(d, (r) => nul(r.m))}::float8[], ${arr(d, (r) => nul(r.im))}::float8[]) as u(o, v, day, j, m, im)
+    ), dist as (
+      insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)
+      select o, v, day, j, m, im from d_in
+      on conflict (vehicle_id, day, jurisdiction) do update
+        set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres
+      returning 1
+    ), months as (
+      insert into ifta_distance_months (organization_id, vehicle_id, month, jurisdiction, metres, interpolated_metres)
+      select o, v, date_trunc('month', day)::date, j, sum(m), sum(im) from d_in group by o, v, date_trunc('month', day)::date, j
+      on conflict (vehicle_id, month, jurisdiction) do update
+        set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres
+      returning 1
+    ), vd_in as materialized (
+      select * from unnest(${arr(vd, (r) => r.o)}::uuid[], ${arr(vd, (r) => r.v)}::uuid[], ${arr(vd, (r) => r.day)}::date[], ${arr(vd, (r) => nul(r.first))}::float8[],
+                  ${arr(vd, (r) => nul(r.last))}::float8[], ${arr(vd, (r) => nul(r.os))}::float8[], ${arr(vd, (r) => nul(r.oe))}::float8[], ${arr(vd, (r) => String(r.n))}::int[],
+                  ${arr(vd, (r) => nul(r.m))}::float8[], ${arr(vd, (r) => nul(r.ot))}::float8[], ${arr(vd, (r) => nul(r.om))}::float8[])
+        as u(o, v, day, ft, lt, os, oe, n, m, ot, om)
+    ), vmonths as (
+      insert into ifta_vehicle_months (organization_id, vehicle_id, month, metres, odometer_travel_m, odometer_metres)
+      select o, v, date_trunc('month', day)::date, sum(m), sum(ot), sum(om) from vd_in group by o, v, date_trunc('month', day)::date
+      on conflict (vehicle_id, month) do update set metres = ifta_vehicle_months.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres
+      returning 1
+    ), vdays as (
+      insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)
+      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.lt / 1000), u.os, u.oe, u.n, u.m, u.ot, u.om from vd_in u
+      on conflict (vehicle_id, day) do update set
+        metres = ifta_vehicle_days.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
+        odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
+        first_fix_at = least(ifta_vehicle_days.first_fix_at, excluded.first_fix_at),
+        last_fix_at = greatest(ifta_vehicle_days.last_fix_at, excluded.last_fix_at),
+        odometer_start_m = coalesce(ifta_vehicle_days.odometer_start_m, excluded.odometer_start_m),
+        odometer_end_m = coalesce(excluded.odometer_end_m, ifta_vehicle_days.odometer_end_m),
+        fixes = ifta_vehicle_days.fixes + excluded.fixes
+      returning 1
+    ), cross_ins as (
+      insert into ifta_crossings (organization_id, vehicle_id, day, crossed_at, latitude, longitude, odometer_m, from_jurisdiction, to_jurisdiction)
+      select u.o, u.v, u.day, to_timestamp(u.t / 1000), u.lat, u.lon, u.odo, u.fj, u.tj
+      from unnest(${arr(c, (r) => r.o)}::uuid[], ${arr(c, (r) => r.v)}::uuid[], ${arr(c, (r) => r.day)}::date[], ${arr(c, (r) => nul(r.t))}::float8[],
+                  ${arr(c, (r) => nul(r.lat))}::float8[], ${arr(c, (r) => nul(r.lon))}::float8[], ${arr(c, (r) => nul(r.odo))}::float8[],
+                  ${arr(c, (r) => quoted(r.from))}::text[], ${arr(c, (r) => quoted(r.to))}::text[]) as u(o, v, day, t, lat, lon, odo, fj, tj)
+      returning 1
+    ), flag_ins as (
+      insert into ifta_flagged_segments (organization_id, vehicle_id, day, from_time, to_time, from_lat, from_lon, to_lat, to_lon, flags, metres, jurisdictions)
+      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.tt / 1000), u.flat, u.flon, u.tlat, u.tlon, string_to_array(u.flags, ','), u.m, string_to_array(u.js, ',')
+      from unnest(${arr(fl, (r) => r.o)}::uuid[], ${arr(fl, (r) => r.v)}::uuid[], ${arr(fl, (r) => r.day)}::date[], ${arr(fl, (r) => nul(r.ft))}::float8[],
+                  ${arr(fl, (r) => nul(r.tt))}::float8[], ${arr(fl, (r) => nul(r.flat))}::float8[], ${arr(fl, (r) => nul(r.flon))}::float8[], ${arr(fl, (r) => nul(r.tlat))}::float8[],
+                  ${arr(fl, (r) => nul(r.tlon))}::float8[], ${arr(fl, (r) => quoted(r.flags))}::text[], ${arr(fl, (r) => nul(r.m))}::float8[], ${arr(fl, (r) => quoted(r.js))}::text[])
+        as u(o, v, day, ft, tt, flat, flon, tlat, tlon, flags, m, js)
+      returning 1
+    ), st as (
+      insert into ifta_vehicle_state (vehicle_id, organization_id, fix_time, latitude, longitude, speed, odometer, updated_at)
+      select u.v, u.o, to_timestamp(u.t / 1000), u.lat, u.lon, u.speed, u.odo, now()
+      from unnest(${arr(states, (s) => s.vehicleId)}::uuid[], ${arr(states, (s) => s.orgId)}::uuid[], ${arr(states, (s) => nul(s.fix.time))}::float8[],
+                  ${arr(states, (s) => nul(s.fix.lat))}::float8[], ${arr(states, (s) => nul(s.fix.lon))}::float8[], ${arr(states, (s) => nul(s.fix.speedKmh))}::float8[],
+                  ${arr(states, (s) => nul(s.fix.odometerM))}::float8[]) as u(v, o, t, lat, lon, speed, odo)
+      on conflict (vehicle_id) do update set organization_id = excluded.organization_id, fix_time = excluded.fix_time, latitude = excluded.latitude,
+        longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = now()
+      returning 1
+    ), dd as (
+      insert into ifta_dirty_days (vehicle_id, day, organization_id)
+      select distinct u.v, u.day, u.o from unnest(${arr(dirty, (r) => r.vehicleId)}::uuid[], ${arr(dirty, (r) => r.day)}::date[], ${arr(dirty, (r) => r.orgId)}::uuid[]) as u(v, day, o)
+      on conflict do nothing
+      returning 1
+    )
+    select (select count(*) from dist) + (select count(*) from months) + (select count(*) from vmonths) + (select count(*) from vdays) + (select count(*) from cross_ins) + (select count(*) from flag_ins)
+      + (select count(*) from st) + (select count(*) from dd) as n`);
+}
+
+/** Replaces a vehicle's records of days [fromDay, toDay] with freshly computed ones (a recompute). */
+export async function replaceDays(tx: DbOrTx, vehicleId: string, orgId: string, fromDay: string, toDay: string, days: DayRecords): Promise<void> {
+  // The month rollup loses what the deleted days held; writeRound adds the new days back to it.
+  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+        returning date_trunc('month', day)::date as month, jurisdiction, metres, interpolated_metres),
+    agg as (select month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by month, jurisdiction),
+    months as (update ifta_distance_months x set metres = x.metres - agg.m, interpolated_metres = x.interpolated_metres - agg.im
+      from agg where x.vehicle_id = ${vehicleId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
+    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+        returning date_trunc('month', day)::date as month, metres, odometer_travel_m, odometer_metres),
+    bagg as (select month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by month),
+    vmonths as (update ifta_vehicle_months x set metres = x.metres - bagg.m, odometer_travel_m = x.odometer_travel_m - bagg.ot, odometer_metres = x.odometer_metres - bagg.om
+      from bagg where x.vehicle_id = ${vehicleId} and x.month = bagg.month returning 1),
+    c as (delete from ifta_crossings where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1),
+    d as (delete from ifta_flagged_segments where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1)
+    select (select count(*) from a) + (select count(*) from months) + (select count(*) from b) + (select count(*) from vmonths) + (select count(*) from c) + (select count(*) from d) as n`);
+  await writeRound(tx, [{ vehicleId, orgId, days }], [], []);
+}

@@ -1,0 +1,354 @@
+import { sql } from 'drizzle-orm';
+import type { TrackFix } from '@fleet/geo/ifta';
+import { locateJurisdiction } from '@fleet/geo/jurisdictions';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import { accumulateDays, dayStart, DAY_MS, utcDay, type DayRecords } from './distance-days.ts';
+import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
+
+// IFTA miles behind ingest (decision 0121), the pattern of automatic duty status (decision 0095):
+// committed rows go to an in-process queue per vehicle; one drain loop works it in rounds, each
+// one transaction for all its vehicles (lock, read their last counted fix, one write statement).
+// Positions are the durable input: a restart continues every vehicle from its stored state, and
+// days that received late fixes are marked in the round's transaction and recomputed from the
+// stored positions shortly after.
+
+export interface IftaMilesOptions {
+  onError?: (err: unknown) => void;
+  /**
+   * Pause before each round, so a vehicle's fixes gather and each round writes one row per vehicle,
+   * day and jurisdiction for many fixes (default 5 s; the return is read minutes or days later).
+   */
+  roundPauseMs?: number;
+  /** A dirty day is recomputed this long after it was marked, so a burst of late fixes costs one recompute (default 2 s). */
+  dirtyDelayMs?: number;
+  /**
+   * Whether other processes may write the same vehicles (PostgreSQL with several instances): then
+   * every round locks its vehicles and reads their states; otherwise (PGlite) states are kept in memory.
+   */
+  shared: boolean;
+}
+
+export interface IftaMilesStats {
+  rounds: number;
+  fixes: number;
+  lateFixes: number;
+  recomputedDays: number;
+  failures: number;
+}
+
+/** Vehicles per round; fixes of a cold vehicle read from the database per round. */
+const ROUND_VEHICLES = 1000;
+/** Cold vehicles (never seen by this process) read their stored fixes, all in one statement, up to this many a round ... */
+const COLD_PER_ROUND = 500;
+/** ... and this many fixes each (a long history is counted over several rounds). */
+const COLD_CHUNK_FIXES = 5_000;
+
+interface Pending {
+  orgId: string;
+  fixes: TrackFix[];
+  /** Newest fix time handed in (the catch-up reads stored fixes up to it). */
+  until: number;
+}
+
+export class IftaMiles {
+  private pending = new Map<string, Pending>();
+  /** Vehicles whose stored fixes up to their state are all counted, as far as this process knows. */
+  private readonly warm = new Set<string>();
+  /** Last counted fix per vehicle, trusted only when the database is not shared. */
+  private readonly states = new Map<string, VehicleState>();
+  private draining: Promise<void> | null = null;
+  private dirtyTimer: NodeJS.Timeout | null = null;
+  /** Ends the current pause early (idle() asks for the queue now: tests, benchmarks, shutdown). */
+  private wake: (() => void) | null = null;
+  private flushRequests = 0;
+  private closed = false;
+  readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, recomputedDays: 0, failures: 0 };
+  private readonly onError: (err: unknown) => void;
+  private readonly roundPauseMs: number;
+  private readonly dirtyDelayMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: IftaMilesOptions,
+  ) {
+    this.onError = opts.onError ?? (() => undefined);
+    this.roundPauseMs = opts.roundPauseMs ?? 5000;
+    this.dirtyDelayMs = opts.dirtyDelayMs ?? 2000;
+  }
+
+  /**
+   * Loads the bundled boundaries and builds their index (0.5-0.9 s, decision 0101) now rather than
+   * in the first round after start-up, which would hold that round's vehicles back as long.
+   */
+  loadBoundaries(): void {
+    locateJurisdiction(39, -95);
+  }
+
+  /** Hands newly stored rows to the queue (vehicles only; duplicates are never counted twice). */
+  enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
+    if (this.closed) return;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (!stored[i] || r.assetId === null) continue;
+      const t = r.fixTime.getTime();
+      let p = this.pending.get(r.assetId);
+      if (!p) this.pending.set(r.assetId, (p = { orgId: r.organizationId, fixes: [], until: t }));
+      p.fixes.push({ time: t, lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer });
+      if (t > p.until) p.until = t;
+    }
+    this.kick();
+  }
+
+  /** Asks for a vehicle's stored fixes after its state to be counted (start-up catch-up, history written in bulk). */
+  touch(vehicleId: string, orgId: string, untilMs: number): void {
+    if (this.closed) return;
+    this.warm.delete(vehicleId);
+    const p = this.pending.get(vehicleId);
+    if (p) p.until = Math.max(p.until, untilMs);
+    else this.pending.set(vehicleId, { orgId, fixes: [], until: untilMs });
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.pending.size && !this.draining) this.draining = this.drain();
+  }
+
+  /** Resolves when everything queued so far is counted and no dirty day is waiting (tests, benchmarks, shutdown). */
+  async idle(opts: { dirty?: boolean } = {}): Promise<void> {
+    this.flushRequests++;
+    try {
+      for (;;) {
+        while (this.draining) {
+          this.wake?.();
+          await this.draining;
+        }
+        if (!opts.dirty) return;
+        const n = await this.recomputeDirty(0);
+        if (n === 0 && !this.draining) return;
+      }
+    } finally {
+      this.flushRequests--;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.closed = true;
+    if (this.dirtyTimer) clearTimeout(this.dirtyTimer);
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size) {
+      if (this.pending.size < ROUND_VEHICLES && this.flushRequests === 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.roundPauseMs);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wake = done;
+        });
+        this.wake = null;
+      }
+      const items: Array<[string, Pending]> = [];
+      let cold = 0;
+      for (const [vehicleId, p] of this.pending) {
+        if (items.length >= ROUND_VEHICLES) break;
+        // A cold vehicle reads its stored fixes: a few per round, the rest wait their turn.
+        if (!this.warm.has(vehicleId) && cold++ >= COLD_PER_ROUND) continue;
+        this.pending.delete(vehicleId);
+        items.push([vehicleId, p]);
+      }
+      if (items.length === 0) continue;
+      try {
+        const dirty = await this.round(items);
+        if (dirty) this.scheduleDirty();
+      } catch (err) {
+        // The fixes are stored: these vehicles are recounted from the database on their next fix or at restart.
+        this.stats.failures++;
+        for (const [v] of items) {
+          this.warm.delete(v);
+          this.states.delete(v);
+        }
+        this.onError(err);
+      }
+    }
+    this.draining = null;
+  }
+
+  /** One round: returns whether days were marked dirty. */
+  private async round(items: Array<[string, Pending]>): Promise<boolean> {
+    this.stats.rounds++;
+    const ids = items.map(([v]) => v);
+    const shared = this.opts.shared;
+    const run = async (tx: DbOrTx) => {
+      if (shared) await lockVehicles(tx, ids);
+      const unknown = shared ? ids : ids.filter((v) => !this.states.has(v));
+      const read = unknown.length ? await readStates(tx, unknown) : new Map<string, VehicleState>();
+      const records: VehicleDays[] = [];
+      const newStates: VehicleState[] = [];
+      const dirty: Array<{ vehicleId: string; orgId: string; day: string }> = [];
+      const stateOf = (v: string) => (shared ? (read.get(v) ?? null) : (this.states.get(v) ?? read.get(v) ?? null));
+      // Cold: count what is stored after the state (what a restart or a bulk write left), in chunks.
+      const cold = await fixesAfterMany(
+        tx,
+        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until })),
+        COLD_CHUNK_FIXES,
+      );
+      for (const [vehicleId, p] of items) {
+        let state = stateOf(vehicleId);
+        let fixes: TrackFix[];
+        let more = false;
+        if (!this.warm.has(vehicleId)) {
+          fixes = cold.get(vehicleId) ?? [];
+          more = fixes.length === COLD_CHUNK_FIXES;
+          // Fixes handed in after the read are newer than it and still count; older ones are in `fixes`.
+          const last = fixes.length ? fixes[fixes.length - 1]!.time : (state?.fix.time ?? -Infinity);
+          if (!more) for (const f of p.fixes) if (f.time > last) fixes.push(f);
+        } else fixes = p.fixes;
+        fixes.sort((a, b) => a.time - b.time);
+        const days: DayRecords = new Map();
+        const fresh: TrackFix[] = [];
+        for (const f of fixes) {
+          if (state && f.time <= state.fix.time) {
+            // Late: its day (and the pair around it) is recomputed from the stored fixes.
+            if (!(f.time === state.fix.time && f.lat === state.fix.lat && f.lon === state.fix.lon)) {
+              this.stats.lateFixes++;
+              dirty.push({ vehicleId, orgId: p.orgId, day: utcDay(f.time) });
+            }
+            continue;
+          }
+          if (fresh.length && f.time === fresh[fresh.length - 1]!.time) continue;
+          fresh.push(f);
+        }
+        this.stats.fixes += fresh.length;
+        const last = accumulateDays(days, state?.fix ?? null, fresh);
+        if (last && last !== state?.fix) {
+          state = { vehicleId, orgId: p.orgId, fix: last };
+          newStates.push(state);
+        }
+        records.push({ vehicleId, orgId: p.orgId, days });
+        if (more) this.pending.set(vehicleId, { orgId: p.orgId, fixes: [...p.fixes], until: p.until });
+        else this.warm.add(vehicleId);
+        if (state && !shared) this.states.set(vehicleId, state);
+      }
+      await writeRound(tx, records, newStates, dirty);
+      return dirty.length > 0;
+    };
+    return shared ? this.db.transaction(run) : run(this.db);
+  }
+
+  private scheduleDirty(): void {
+    if (this.dirtyTimer || this.closed) return;
+    this.dirtyTimer = setTimeout(() => {
+      this.dirtyTimer = null;
+      this.recomputeDirty(this.dirtyDelayMs)
+        .then((n) => {
+          if (n > 0) this.scheduleDirty();
+        })
+        .catch((err) => {
+          this.stats.failures++;
+          this.onError(err);
+        });
+    }, this.dirtyDelayMs);
+    this.dirtyTimer.unref();
+  }
+
+  /**
+   * Recomputes the vehicle-days marked dirty at least `olderThanMs` ago (a batch of them): each
+   * vehicle's run of dirty days is widened to the days the pairs around them touch, and those days
+   * are rebuilt from the stored fixes up to the vehicle's state. Returns how many days were rebuilt;
+   * marks newer than the delay are left for the next call.
+   */
+  async recomputeDirty(olderThanMs: number): Promise<number> {
+    const marks = rowsOf<{ vehicle_id: string; organization_id: string; day: string | Date }>(
+      await this.db.execute(sql`select vehicle_id, organization_id, day from ifta_dirty_days
+        where marked_at <= now() - make_interval(secs => ${olderThanMs / 1000}) order by vehicle_id, day limit 500`),
+    );
+    if (marks.length === 0) return 0;
+    const byVehicle = new Map<string, { orgId: string; days: string[] }>();
+    for (const m of marks) {
+      const day = typeof m.day === 'string' ? m.day.slice(0, 10) : m.day.toISOString().slice(0, 10);
+      const e = byVehicle.get(m.vehicle_id);
+      if (e) e.days.push(day);
+      else byVehicle.set(m.vehicle_id, { orgId: m.organization_id, days: [day] });
+    }
+    let rebuilt = 0;
+    for (const [vehicleId, { orgId, days }] of byVehicle) {
+      rebuilt += await this.db.transaction(async (tx) => {
+        if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
+        const state = (await readStates(tx, [vehicleId])).get(vehicleId);
+        await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and day = any(${`{${days.join(',')}}`}::date[])`);
+        if (!state) return 0;
+        let n = 0;
+        for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time);
+        return n;
+      });
+    }
+    this.stats.recomputedDays += rebuilt;
+    return rebuilt;
+  }
+
+  /** Rebuilds days [from, to] (widened to the pairs around them) from the stored fixes ≤ watermark. */
+  private async rebuild(tx: DbOrTx, vehicleId: string, orgId: string, from: string, to: string, watermark: number): Promise<number> {
+    const start = dayStart(from);
+    const end = dayStart(to) + DAY_MS;
+    const around = await neighbours(tx, vehicleId, start, end, watermark);
+    // A pair reaching into the range from an earlier day (a gap) changed those days too.
+    const fromDay = around.before ? utcDay(Math.min(around.before.time, start)) : from;
+    const toDay = around.after ? utcDay(Math.max(around.after.time, end - 1)) : to;
+    const s = dayStart(fromDay);
+    const e = dayStart(toDay) + DAY_MS;
+    const wide = fromDay === from && toDay === to ? around : await neighbours(tx, vehicleId, s, e, watermark);
+    const inside = await fixesBetween(tx, vehicleId, s, e, watermark);
+    const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
+    const days: DayRecords = new Map();
+    accumulateDays(days, wide.before, fixes, { fromDay, toDay });
+    await replaceDays(tx, vehicleId, orgId, fromDay, toDay, days);
+    return Math.round((e - s) / DAY_MS);
+  }
+
+  /**
+   * Start-up: every vehicle whose newest stored fix is newer than its counted state (or that has
+   * none yet) is queued, and dirty days left by a stop are scheduled. Returns the vehicles queued.
+   */
+  async catchUp(): Promise<number> {
+    const rows = rowsOf<{ asset_id: string; organization_id: string; t: number | string }>(
+      await this.db.execute(sql`select l.asset_id, l.organization_id, extract(epoch from l.fix_time) * 1000 as t
+        from latest_positions l left join ifta_vehicle_state s on s.vehicle_id = l.asset_id
+        where s.fix_time is null or l.fix_time > s.fix_time`),
+    );
+    for (const r of rows) this.touch(r.asset_id, r.organization_id, Number(r.t));
+    this.scheduleDirty();
+    return rows.length;
+  }
+}
+
+/** Sorted days grouped into runs of consecutive days. */
+function runs(days: readonly string[]): Array<[string, string]> {
+  const sorted = [...new Set(days)].sort();
+  const out: Array<[string, string]> = [];
+  for (const d of sorted) {
+    const last = out[out.length - 1];
+    if (last && dayStart(d) - dayStart(last[1]) === DAY_MS) last[1] = d;
+    else out.push([d, d]);
+  }
+  return out;
+}
+
+/** Wraps the ingest writer: rows reach the queue only once committed (and answered). */
+export function withIftaMiles(writer: PositionWriter, miles: IftaMiles): PositionWriter {
+  return {
+    async write(rows: PositionRow[]): Promise<WriteResult> {
+      const r = await writer.write(rows);
+      miles.enqueue(rows, r.stored);
+      return r;
+    },
+    close: () => writer.close(),
+    get transactions() {
+      return writer.transactions;
+    },
+  };
+}

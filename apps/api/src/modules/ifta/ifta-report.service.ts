@@ -1,0 +1,320 @@
+import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import {
+  quarterDays,
+  quarterDueDate,
+  STATE_OPTIONS,
+  type IftaFlag,
+  type IftaReport,
+  type IftaReturn,
+  type IftaVehicleRow,
+} from '@fleet/api-contract';
+import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
+import type { DbOrTx } from '../../db/client.ts';
+import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import { ratesForReturn } from './ifta-rates.service.ts';
+import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
+
+// The quarter's return (decision 0122): aggregates of the distance tables, fuel purchases and
+// adjustments in a handful of statements (never raw positions), then the pure return maths.
+
+export interface ReportScope {
+  db: DbOrTx;
+  orgId: string;
+}
+
+export interface ReportQuery {
+  quarter: string;
+  fuelType: string;
+  assetId?: string;
+  groupId?: string;
+  /** Interest and penalty are counted to this day (default: today, or the filing's day when closed). */
+  asOf?: string;
+}
+
+const NAMES = new Map<string, { name: string; country: string }>(STATE_OPTIONS.map((s) => [s.code, { name: s.name, country: s.country }]));
+NAMES.set('MX', { name: 'Mexico', country: 'MX' });
+NAMES.set('unknown', { name: 'Unknown place', country: '' });
+
+/** At most this many flagged items of each kind are listed (the counts cover all). */
+const MAX_FLAGS_PER_KIND = 200;
+const ODOMETER_TOLERANCE = 0.1;
+
+interface VehicleInfo {
+  id: string;
+  unitNumber: string;
+}
+
+/** Vehicles the return covers: IFTA-qualified vehicles of the fuel type, narrowed to one vehicle or a group. */
+async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise<{ inScope: VehicleInfo[]; otherFuel: Set<string> }> {
+  const conds = [eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true)];
+  if (q.assetId) conds.push(eq(assets.id, q.assetId));
+  if (q.groupId) {
+    const [g] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, q.groupId), eq(groups.organizationId, orgId)));
+    if (!g) throw notFound('Group');
+    conds.push(inArray(assets.id, db.select({ id: groupAssets.assetId }).from(groupAssets).where(eq(groupAssets.groupId, q.groupId))));
+  }
+  const rows = await db.select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(...conds));
+  if (q.assetId && rows.length === 0) {
+    const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
+    if (!v) throw notFound('Vehicle');
+  }
+  return { inScope: rows.filter((r) => r.fuelType === q.fuelType).sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true })), otherFuel: new Set(rows.filter((r) => r.fuelType !== q.fuelType).map((r) => r.id)) };
+}
+
+const uuidArray = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
+
+export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): Promise<IftaReport> {
+  const { from, to } = quarterDays(q.quarter);
+  const dueDate = quarterDueDate(q.quarter);
+  const fleetWide = !q.assetId && !q.groupId;
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId));
+  if (!org) throw notFound('Organization');
+  const { inScope, otherFuel } = await scopeVehicles(db, orgId, q);
+  const ids = inScope.map((v) => v.id);
+  const unit = new Map(inScope.map((v) => [v.id, v.unitNumber]));
+  const [filing] = await db.select().from(iftaFilings).where(and(eq(iftaFilings.organizationId, orgId), eq(iftaFilings.quarter, q.quarter))).orderBy(desc(iftaFilings.version)).limit(1);
+  const asOf = q.asOf ?? filing?.filedAt ?? new Date().toISOString().slice(0, 10);
+  // Fleet-wide, every vehicle of the organization is read and the few out of scope dropped here: an
+  // `= any(500 ids)` filter cost more than the rows it saved.
+  const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
+
+  // Everything the return needs, each one aggregate statement over the quarter's days.
+  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates] = await Promise.all([
+    // The month rollup: three rows per vehicle and jurisdiction for a quarter.
+    db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
+      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`),
+    // Odometer travel over the pairs of fixes that carry one, against the metres counted for them (month rollup).
+    db.execute(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
+      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`),
+    // Days with gaps or unknown places (a partial index holds just those).
+    db.execute(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
+      where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
+      order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`),
+    db.execute(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
+      where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
+      group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`),
+    db
+      .select({
+        vehicleId: iftaFuelPurchases.vehicleId,
+        jurisdiction: iftaFuelPurchases.jurisdiction,
+        fuelType: iftaFuelPurchases.fuelType,
+        taxPaid: iftaFuelPurchases.taxPaid,
+        unit: iftaFuelPurchases.volumeUnit,
+        milli: sql<string>`sum(${iftaFuelPurchases.quantityMilli})::text`,
+      })
+      .from(iftaFuelPurchases)
+      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)), lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`))))
+      .groupBy(iftaFuelPurchases.vehicleId, iftaFuelPurchases.jurisdiction, iftaFuelPurchases.fuelType, iftaFuelPurchases.taxPaid, iftaFuelPurchases.volumeUnit),
+    db
+      .select({ p: iftaFuelPurchases })
+      .from(iftaFuelPurchases)
+      .where(
+        and(
+          eq(iftaFuelPurchases.organizationId, orgId),
+          gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)),
+          lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`)),
+          inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']),
+        ),
+      )
+      .orderBy(iftaFuelPurchases.purchasedAt)
+      .limit(MAX_FLAGS_PER_KIND + 1),
+    db.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.organizationId, orgId), gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to))),
+    ratesForReturn(db, q.quarter, q.fuelType),
+  ]);
+
+  // Miles per jurisdiction (fleet) and per vehicle.
+  const byJur = new Map<string, { metres: number; exempt: number }>();
+  const perVehicle = new Map<string, Map<string, number>>();
+  const add = (code: string, metres: number, exempt: number) => {
+    const e = byJur.get(code) ?? { metres: 0, exempt: 0 };
+    e.metres += metres;
+    e.exempt += exempt;
+    byJur.set(code, e);
+  };
+  const inScopeIds = new Set(ids);
+  for (const r of rowsOf<{ vehicle_id: string; jurisdiction: string; m: number | string }>(distance)) {
+    if (!inScopeIds.has(r.vehicle_id)) continue;
+    const m = Number(r.m);
+    add(r.jurisdiction, m, 0);
+    const v = perVehicle.get(r.vehicle_id) ?? new Map<string, number>();
+    v.set(r.jurisdiction, (v.get(r.jurisdiction) ?? 0) + m);
+    perVehicle.set(r.vehicle_id, v);
+  }
+  // Adjustments: a vehicle's go to its vehicle's return; the fleet's (no vehicle) to the diesel return of the whole fleet.
+  for (const a of adjustments) {
+    const applies = a.vehicleId ? inScopeIds.has(a.vehicleId) : fleetWide && q.fuelType === 'DIESEL';
+    if (!applies) continue;
+    if (a.kind === 'MISSING_TRIP' || a.kind === 'CORRECTION') add(a.jurisdiction, a.distanceM, 0);
+    else add(a.jurisdiction, 0, a.distanceM);
+    if (a.vehicleId && (a.kind === 'MISSING_TRIP' || a.kind === 'CORRECTION')) {
+      const v = perVehicle.get(a.vehicleId) ?? new Map<string, number>();
+      v.set(a.jurisdiction, (v.get(a.jurisdiction) ?? 0) + a.distanceM);
+      perVehicle.set(a.vehicleId, v);
+    }
+  }
+
+  // Fuel: every gallon of the fuel type in the vehicles of the return; tax-paid gallons by jurisdiction.
+  const taxPaidByJur = new Map<string, number>();
+  const gallonsByVehicle = new Map<string, number>();
+  let totalMilliGallons = 0;
+  const flags: IftaFlag[] = [];
+  const mismatchedFuel = new Set<string>();
+  for (const p of purchases) {
+    if (p.fuelType !== q.fuelType) continue;
+    if (!inScopeIds.has(p.vehicleId)) {
+      if (otherFuel.has(p.vehicleId)) mismatchedFuel.add(p.vehicleId);
+      continue;
+    }
+    const mg = milliGallons(Number(p.milli), p.unit);
+    totalMilliGallons += mg;
+    gallonsByVehicle.set(p.vehicleId, (gallonsByVehicle.get(p.vehicleId) ?? 0) + mg);
+    if (p.taxPaid) taxPaidByJur.set(p.jurisdiction, (taxPaidByJur.get(p.jurisdiction) ?? 0) + mg);
+    if (!byJur.has(p.jurisdiction)) byJur.set(p.jurisdiction, { metres: 0, exempt: 0 });
+  }
+
+  const lines: JurisdictionInput[] = [...byJur].map(([code, v]) => ({
+    jurisdiction: code,
+    name: NAMES.get(code)?.name ?? code,
+    country: NAMES.get(code)?.country ?? '',
+    member: IFTA_JURISDICTIONS.has(code),
+    metres: v.metres,
+    exemptMetres: v.exempt,
+    taxPaidMilliGallons: taxPaidByJur.get(code) ?? 0,
+  }));
+  const late = monthsLate(dueDate, asOf);
+  const ret = computeReturn({ fuelType: q.fuelType, lines, totalMilliGallons, rates: rates.rates, monthsLate: late, interestPpm: interestRatePpm(Number(dueDate.slice(0, 4))) });
+
+  // Per-vehicle breakdown with the odometer check.
+  const odo = new Map(rowsOf<{ vehicle_id: string; odo: number | string; m: number | string }>(odometers).map((r) => [r.vehicle_id, r] as const));
+  const vehicles: IftaVehicleRow[] = [];
+  for (const v of inScope) {
+    const jm = perVehicle.get(v.id) ?? new Map<string, number>();
+    const juris = [...jm].map(([jurisdiction, m]) => ({ jurisdiction, miles: milesOf(m) })).filter((j) => j.miles !== 0).sort((a, b) => b.miles - a.miles);
+    const totalMiles = juris.reduce((s, j) => s + j.miles, 0);
+    const gallons = Math.round((gallonsByVehicle.get(v.id) ?? 0) / 1000);
+    if (totalMiles === 0 && gallons === 0) continue;
+    const o = odo.get(v.id);
+    const odometerMetres = o ? Number(o.odo) : null;
+    const recordedMetres = o ? Number(o.m) : 0;
+    vehicles.push({
+      assetId: v.id,
+      unitNumber: v.unitNumber,
+      totalMiles,
+      gallons,
+      mpg: gallons > 0 ? Math.round((totalMiles / gallons) * 100) / 100 : null,
+      jurisdictions: juris,
+      odometerMiles: odometerMetres === null ? null : milesOf(odometerMetres),
+      recordedMiles: milesOf(recordedMetres),
+    });
+    if (odometerMetres !== null && recordedMetres > METRES_PER_MILE && Math.abs(odometerMetres - recordedMetres) > ODOMETER_TOLERANCE * recordedMetres) {
+      flags.push({
+        kind: 'ODOMETER_MISMATCH',
+        assetId: v.id,
+        unitNumber: v.unitNumber,
+        day: null,
+        jurisdiction: null,
+        miles: milesOf(odometerMetres - recordedMetres),
+        message: `Odometer travel ${milesOf(odometerMetres).toLocaleString('en-US')} mi against ${milesOf(recordedMetres).toLocaleString('en-US')} mi recorded on the days with readings (more than 10 % apart): an odometer reset, a device swap or missing positions`,
+        purchaseId: null,
+      });
+    }
+  }
+
+  const dayFlag = (kind: IftaFlag['kind'], rows: Array<{ vehicle_id: string; day: string; m: number | string; j?: string; n?: number }>, text: (r: { miles: number; j?: string; n?: number }) => string) => {
+    for (const r of rows.filter((x) => inScopeIds.has(x.vehicle_id)).slice(0, MAX_FLAGS_PER_KIND)) {
+      const miles = Math.round((Number(r.m) / METRES_PER_MILE) * 10) / 10;
+      flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null });
+    }
+  };
+  const review = rowsOf<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>(reviewDays).filter((r) => inScopeIds.has(r.vehicle_id));
+  const unknownRows = review.filter((r) => r.jurisdiction === 'unknown' && Number(r.m) > 0).map((r) => ({ vehicle_id: r.vehicle_id, day: r.day, m: r.m }));
+  const gaps = new Map<string, { vehicle_id: string; day: string; m: number; j: string[] }>();
+  for (const r of review) {
+    if (!(Number(r.im) > 0)) continue;
+    const k = `${r.vehicle_id}|${r.day}`;
+    const g = gaps.get(k) ?? { vehicle_id: r.vehicle_id, day: r.day, m: 0, j: [] };
+    g.m += Number(r.im);
+    g.j.push(r.jurisdiction);
+    gaps.set(k, g);
+  }
+  dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
+  dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
+  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than 90 mph (${r.miles} mi): check the device`);
+  for (const { p } of suspicious.slice(0, MAX_FLAGS_PER_KIND)) {
+    if (!inScopeIds.has(p.vehicleId)) continue;
+    flags.push({
+      kind: 'SUSPICIOUS_PURCHASE',
+      assetId: p.vehicleId,
+      unitNumber: unit.get(p.vehicleId) ?? null,
+      day: p.purchasedAt.toISOString().slice(0, 10),
+      jurisdiction: p.jurisdiction,
+      miles: p.locationDistanceM === null ? null : Math.round((p.locationDistanceM / METRES_PER_MILE) * 10) / 10,
+      message:
+        p.locationCheck === 'FAR'
+          ? `Receipt ${p.receiptNumber}: the vehicle was ${Math.round((p.locationDistanceM ?? 0) / 100) / 10} km from the station at that time`
+          : `Receipt ${p.receiptNumber}: the vehicle was not in ${p.jurisdiction} at that time`,
+      purchaseId: p.id,
+    });
+  }
+  for (const v of mismatchedFuel) {
+    flags.push({ kind: 'UNQUALIFIED_FUEL', assetId: v, unitNumber: null, day: null, jurisdiction: null, miles: null, message: `${q.fuelType.toLowerCase()} bought for a vehicle registered with another fuel type: not in this return`, purchaseId: null });
+  }
+  if (ret.totals.totalMiles > 0 && ret.totals.totalGallons === 0) {
+    flags.push({ kind: 'NO_PURCHASES', assetId: null, unitNumber: null, day: null, jurisdiction: null, miles: ret.totals.totalMiles, message: 'Miles but no fuel purchases this quarter: without gallons there is no fleet MPG and no taxable gallons', purchaseId: null });
+  }
+  if (rates.ratesQuarter !== q.quarter) {
+    flags.push({
+      kind: 'RATES_FALLBACK',
+      assetId: null,
+      unitNumber: null,
+      day: null,
+      jurisdiction: null,
+      miles: null,
+      message: rates.ratesQuarter ? `The ${q.quarter} tax rates are not imported: the ${rates.ratesQuarter} rates are used until a super administrator imports them` : `No tax rates imported: every rate is 0`,
+      purchaseId: null,
+    });
+  }
+
+  // The latest filing, and what moved since (fleet-wide only: a filing is the fleet's return).
+  let filed: IftaReturn | null = null;
+  let amendment: IftaReport['amendment'] = null;
+  if (filing && fleetWide) {
+    const stored = (filing.returns as Array<IftaReturn & { fuelType: string }>).find((r) => r.fuelType === q.fuelType);
+    if (stored) {
+      filed = { totals: stored.totals, rows: stored.rows };
+      const codes = new Set([...stored.rows.map((r) => r.jurisdiction), ...ret.rows.map((r) => r.jurisdiction)]);
+      const diffRows = [...codes]
+        .sort()
+        .map((code) => {
+          const f = stored.rows.find((r) => r.jurisdiction === code);
+          const c = ret.rows.find((r) => r.jurisdiction === code);
+          const filedTotal = f?.total ?? 0;
+          const currentTotal = c?.total ?? 0;
+          return { jurisdiction: code, filedTotal, currentTotal, difference: Math.round((currentTotal - filedTotal) * 100) / 100, filedMiles: f?.totalMiles ?? 0, currentMiles: c?.totalMiles ?? 0 };
+        })
+        .filter((r) => r.difference !== 0 || r.filedMiles !== r.currentMiles);
+      if (diffRows.length) amendment = { rows: diffRows, difference: Math.round((ret.totals.total - stored.totals.total) * 100) / 100 };
+    }
+  }
+
+  return {
+    quarter: q.quarter,
+    fuelType: q.fuelType,
+    from,
+    to,
+    dueDate,
+    asOf,
+    ratesQuarter: rates.ratesQuarter,
+    licensee: { name: org.name, dotNumber: org.dotNumber, baseJurisdiction: org.state },
+    scope: { assetId: q.assetId ?? null, groupId: q.groupId ?? null, vehicles: vehicles.length },
+    ...ret,
+    vehicles,
+    flags,
+    filing: filing ? { version: filing.version, filedAt: filing.filedAt, filedBy: filing.filedBy, amended: filing.version > 1 } : null,
+    filed,
+    amendment,
+    boundaryDataset: BOUNDARY_DATASET,
+  };
+}

@@ -1,0 +1,148 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { login, seriousA11yViolations } from './helpers.ts';
+
+// axe is injected as a script tag, which the app's CSP (script-src 'self') would block.
+test.use({ bypassCSP: true });
+
+// IFTA (issue 17) as a fleet manager uses it. The data comes in as a device sends it: OsmAnd fixes of
+// demo truck 125 driving from Kansas into Missouri now (a device's fixes count for the vehicle it is
+// paired with at fix time, so they must be newer than the seed's pairing), then the fuel-card export
+// imported through the screen with a column mapping.
+
+const KNOTS_PER_KMH = 1 / 1.852;
+const START = Math.floor(Date.now() / 1000);
+const QUARTER = `${new Date().getUTCFullYear()}Q${Math.floor(new Date().getUTCMonth() / 3) + 1}`;
+const LABEL = `Q${QUARTER.slice(-1)} ${QUARTER.slice(0, 4)}`;
+
+/** 21 fixes 10 s apart at 90 km/h from 2 km west of State Line Road (Kansas City) into Missouri. */
+async function drive(request: APIRequestContext): Promise<void> {
+  const kmPerDegree = 111.32 * Math.cos((39 * Math.PI) / 180);
+  for (let i = 0; i <= 20; i++) {
+    const q = new URLSearchParams({
+      id: 'demo-truck-25',
+      timestamp: String(START + i * 10),
+      lat: '39.00000',
+      lon: (-94.63 + (0.25 * i) / kmPerDegree).toFixed(5),
+      speed: (90 * KNOTS_PER_KMH).toFixed(2),
+      odometer: String(600_000_000 + 250 * i),
+    });
+    const res = await request.post(`/api/v1/ingest/osmand?${q.toString()}`);
+    expect(res.status()).toBe(200);
+  }
+}
+
+/** The drive's end in the organization's zone (America/Chicago), as a fuel card writes it. */
+const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date((START + 200) * 1000));
+const part = (t: string) => local.find((p) => p.type === t)!.value;
+const DAY = `${part('month')}/${part('day')}/${part('year')}`;
+const TIME = `${part('hour')}:${part('minute')}`;
+const FUEL_CSV = [
+  'Date,Time,Truck,State,Product,Volume,Invoice,Amount',
+  `${DAY},${TIME},125,MO,ULSD,120.5,E2E-1,470.00`,
+  `${DAY},${TIME},125,MO,DEF,5,E2E-2,20.00`,
+  `${DAY},${TIME},999,MO,ULSD,40,E2E-3,150.00`,
+].join('\n');
+
+test('a fleet manager picks a quarter, reads the return, imports fuel with a column mapping, and exports', async ({ page, request }) => {
+  await drive(request);
+  await login(page, 'admin');
+  await page.goto('/ifta?quarter=2025Q4');
+  await expect(page.getByRole('heading', { name: 'Fuel costs (IFTA)', level: 1 })).toBeVisible();
+
+  // Choose the quarter the truck drove in.
+  await page.getByRole('combobox', { name: 'Quarter' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${LABEL}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`quarter=${QUARTER}`));
+  const ret = page.getByRole('table', { name: `IFTA return ${QUARTER}` });
+  await expect(ret.getByRole('row', { name: /^KS/ })).toBeVisible();
+  await expect(ret.getByRole('row', { name: /^MO.*\$0\.2950/ })).toBeVisible();
+  // No fuel yet: flagged for review.
+  await page.getByRole('tab', { name: /To review/ }).click();
+  await expect(page.getByText('Miles but no fuel purchases this quarter', { exact: false })).toBeVisible();
+
+  // Import the fuel-card export: a layout of its own, mapped column by column.
+  await page.getByRole('tab', { name: 'Fuel purchases' }).click();
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Import fuel purchases from a fuel-card CSV' });
+  await drawer.locator('input[type=file]').setInputFiles({ name: 'card.csv', mimeType: 'text/csv', buffer: Buffer.from(FUEL_CSV) });
+  await drawer.getByText('Custom', { exact: true }).click();
+  const mapping = drawer.getByRole('group', { name: 'Column mapping' });
+  await mapping.getByLabel('Date', { exact: true }).selectOption('Date');
+  await mapping.getByLabel('Time', { exact: true }).selectOption('Time');
+  await mapping.getByLabel('Unit number').selectOption('Truck');
+  await mapping.getByLabel('State or province').selectOption('State');
+  await mapping.getByLabel('Product code').selectOption('Product');
+  await mapping.getByLabel('Quantity (in the unit below)').selectOption('Volume');
+  await mapping.getByLabel('Receipt or transaction number').selectOption('Invoice');
+  await mapping.getByLabel('Total amount').selectOption('Amount');
+  await drawer.getByRole('button', { name: 'Check the file' }).click();
+  const preview = drawer.getByLabel('Import preview');
+  await expect(preview.getByText('1 valid')).toBeVisible();
+  await expect(preview.getByText('1 skipped (not fuel)')).toBeVisible();
+  await expect(drawer.getByRole('table', { name: 'Row errors' }).getByRole('row', { name: /4.*Truck.*No vehicle with unit number 999/ })).toBeVisible();
+  await expect(drawer.getByRole('table', { name: 'Skipped product lines' }).getByRole('row', { name: /3.*DEF/ })).toBeVisible();
+  await drawer.getByRole('button', { name: 'Import 1 purchases' }).click();
+  await expect(page.getByText('1 fuel purchases imported, 1 rows with errors left out, 1 non-fuel lines skipped')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Fuel purchases' }).getByRole('row', { name: /125.*MO.*120\.5 gal.*E2E-1/ })).toBeVisible();
+
+  // The return now has fuel: an MPG and tax-paid gallons in Missouri.
+  await page.getByRole('tab', { name: 'Return' }).click();
+  await expect(ret.getByRole('row', { name: /^MO/ }).getByRole('cell').nth(3)).toHaveText('121');
+  await expect(page.getByText('Fleet MPG')).toBeVisible();
+
+  // Export the return as CSV and the distance records as PDF.
+  const csv = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export return' }).click();
+  await page.getByRole('menuitem', { name: 'CSV' }).click();
+  const file = await csv;
+  expect(file.suggestedFilename()).toBe(`ifta-${QUARTER}-diesel.csv`);
+  const text = await (await file.createReadStream()).toArray();
+  expect(Buffer.concat(text).toString()).toMatch(/\nMO,Missouri,Special Diesel,\d+,\d+,\d+,121,/);
+  const pdf = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Distance records' }).click();
+  await page.getByRole('menuitem', { name: 'PDF' }).click();
+  const pdfFile = await pdf;
+  expect(pdfFile.suggestedFilename()).toBe(`ifta-${QUARTER}-distance-records.pdf`);
+  const bytes = Buffer.concat(await (await pdfFile.createReadStream()).toArray());
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+});
+
+test('a fleet manager adds an adjustment with a reason; a wrong distance is refused on the field', async ({ page }) => {
+  await login(page, 'admin');
+  await page.goto(`/ifta?quarter=${QUARTER}&tab=adjustments`);
+  await page.getByRole('button', { name: 'Add adjustment' }).click();
+  const form = page.getByRole('form', { name: 'Adjustment form' });
+  await form.getByLabel('Day').fill(new Date().toISOString().slice(0, 10));
+  await form.getByLabel('Jurisdiction').selectOption('IL');
+  await form.getByLabel('Kind').selectOption('OFF_HIGHWAY');
+  await form.getByLabel(/^Distance/).fill('-5');
+  await form.getByLabel('Reason').fill('Yard moves at the Joliet terminal');
+  await form.getByRole('button', { name: 'Add adjustment' }).click();
+  await expect(form.getByText('Distance may be negative only for a correction')).toBeVisible();
+  await form.getByLabel(/^Distance/).fill('12');
+  await form.getByRole('button', { name: 'Add adjustment' }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Mileage adjustments' }).getByRole('row', { name: /IL.*Off-highway.*12\.0 mi.*Joliet/ })).toBeVisible();
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every tab of the IFTA screen is free of serious accessibility violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (scheme === 'dark') {
+      await page.goto('/');
+      await page.evaluate(() => {
+        localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' }));
+        localStorage.setItem('fleet.colorScheme', 'dark');
+      });
+    }
+    await login(page, 'admin');
+    await page.goto(`/ifta?quarter=${QUARTER}`);
+    await expect(page.getByRole('table', { name: `IFTA return ${QUARTER}` })).toBeVisible();
+    for (const tab of ['Return', 'Vehicles', 'Map', 'To review', 'Fuel purchases', 'Adjustments']) {
+      await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
+      await expect(page.getByRole('tab', { name: new RegExp(`^${tab}`) })).toHaveAttribute('aria-selected', 'true');
+      await page.waitForTimeout(tab === 'Map' ? 1500 : 300);
+      expect(await seriousA11yViolations(page), tab).toEqual([]);
+    }
+  });
+}

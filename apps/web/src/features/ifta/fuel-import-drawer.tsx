@@ -1,0 +1,299 @@
+import { useMemo, useState } from 'react';
+import Papa from 'papaparse';
+import { Alert, Badge, Button, Drawer, FileInput, Group, NativeSelect, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { IconFileSpreadsheet } from '@tabler/icons-react';
+import {
+  FUEL_CSV_FIELD_LABELS,
+  FUEL_CSV_PRESET_COLUMNS,
+  type DateFormat,
+  type FuelCsvField,
+  type FuelCsvPreset,
+  type FuelCsvPreview,
+  type FuelType,
+  type VolumeUnit,
+} from '@fleet/api-contract';
+import { describeError } from '../../lib/api-client.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
+
+/** The fields the mapping offers, most needed first. */
+const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon'];
+const REQUIRED = new Set<FuelCsvField>(['unitNumber', 'jurisdiction', 'receiptNumber']);
+const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
+
+/** The preset's columns found in the file's headers (loosely, as the server matches them). */
+function presetMapping(preset: FuelCsvPreset, headers: readonly string[]): Partial<Record<FuelCsvField, string>> {
+  if (preset === 'CUSTOM') return {};
+  const out: Partial<Record<FuelCsvField, string>> = {};
+  for (const [f, h] of Object.entries(FUEL_CSV_PRESET_COLUMNS[preset].columns) as Array<[FuelCsvField, string]>) {
+    const found = headers.find((x) => x === h) ?? headers.find((x) => norm(x) === norm(h));
+    if (found) out[f] = found;
+  }
+  return out;
+}
+
+/**
+ * Fuel-card CSV import: choose the file, a preset (WEX, Comdata, EFS) or your own mapping of its
+ * columns, the unit of a plain quantity column; the preview lists each row's errors, the product
+ * lines skipped (reefer, DEF, oil, cash) and the purchases flagged, before anything is saved.
+ */
+export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolean; onClose: () => void; fuelType: string }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [csv, setCsv] = useState<string | null>(null);
+  const [headers, setHeaders] = useState<string[]>([]);
+  const [preset, setPreset] = useState<FuelCsvPreset>('WEX');
+  const [mapping, setMapping] = useState<Partial<Record<FuelCsvField, string>>>({});
+  const [unit, setUnit] = useState<VolumeUnit>('GAL');
+  const [dateFormat, setDateFormat] = useState<DateFormat>('MDY');
+  const [preview, setPreview] = useState<FuelCsvPreview | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [checking, setChecking] = useState(false);
+  const commit = useIftaMutation(commitFuelImport);
+
+  const reset = () => {
+    setFile(null);
+    setCsv(null);
+    setHeaders([]);
+    setMapping({});
+    setPreview(null);
+    setError(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const choose = async (f: File | null) => {
+    reset();
+    setFile(f);
+    if (!f) return;
+    const text = await f.text();
+    const head = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { preview: 1 }).data[0] ?? [];
+    const hs = head.map((h) => h.trim()).filter(Boolean);
+    setCsv(text);
+    setHeaders(hs);
+    // Guess the card from the headers; the person can change it.
+    const guess = (['WEX', 'COMDATA', 'EFS'] as const).map((p) => [p, Object.keys(presetMapping(p, hs)).length] as const).sort((a, b) => b[1] - a[1])[0]!;
+    const p = guess[1] >= 4 ? guess[0] : 'CUSTOM';
+    setPreset(p);
+    setMapping(presetMapping(p, hs));
+    if (p !== 'CUSTOM') setDateFormat(FUEL_CSV_PRESET_COLUMNS[p].dateFormat);
+  };
+  const body = useMemo(() => (csv ? { csv, preset: 'CUSTOM' as const, mapping, defaultUnit: unit, dateFormat, fuelType: fuelType as FuelType } : null), [csv, mapping, unit, dateFormat, fuelType]);
+  const check = async () => {
+    if (!body) return;
+    setChecking(true);
+    setError(null);
+    try {
+      setPreview(await previewFuelImport(body));
+    } catch (err) {
+      setPreview(null);
+      setError(err);
+    } finally {
+      setChecking(false);
+    }
+  };
+  const setField = (f: FuelCsvField, h: string) => {
+    setPreview(null);
+    setMapping((m) => {
+      const next = { ...m };
+      if (h) next[f] = h;
+      else delete next[f];
+      return next;
+    });
+  };
+  const hasDate = mapping.date || mapping.dateTime;
+  const hasQty = mapping.quantity || mapping.gallons || mapping.litres;
+  const ready = !!csv && !!hasDate && !!hasQty && [...REQUIRED].every((f) => mapping[f]);
+
+  return (
+    <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import fuel purchases from a fuel-card CSV">
+      <Stack gap="md">
+        <FileInput label="CSV file" placeholder="Choose a .csv export" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileSpreadsheet size={16} />} clearable />
+        {csv && (
+          <>
+            <Stack gap={4}>
+              <Text size="sm" fw={600}>
+                Layout
+              </Text>
+              <SegmentedControl
+                aria-label="Fuel card layout"
+                value={preset}
+                onChange={(v) => {
+                  const p = v as FuelCsvPreset;
+                  setPreset(p);
+                  setMapping(presetMapping(p, headers));
+                  if (p !== 'CUSTOM') setDateFormat(FUEL_CSV_PRESET_COLUMNS[p].dateFormat);
+                  setPreview(null);
+                }}
+                data={[
+                  { value: 'WEX', label: 'WEX' },
+                  { value: 'COMDATA', label: 'Comdata' },
+                  { value: 'EFS', label: 'EFS' },
+                  { value: 'CUSTOM', label: 'Custom' },
+                ]}
+              />
+            </Stack>
+            <Text size="sm" c="dimmed">
+              Match the file&apos;s columns. One row per product line; lines that are not motor fuel (reefer, DEF, oil, cash advances, fees) are skipped and listed.
+            </Text>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" role="group" aria-label="Column mapping">
+              {FIELDS.map((f) => (
+                <NativeSelect
+                  key={f}
+                  size="xs"
+                  label={FUEL_CSV_FIELD_LABELS[f]}
+                  withAsterisk={REQUIRED.has(f)}
+                  value={mapping[f] ?? ''}
+                  onChange={(e) => setField(f, e.currentTarget.value)}
+                  data={[{ value: '', label: '(not in the file)' }, ...headers.map((h) => ({ value: h, label: h }))]}
+                />
+              ))}
+            </SimpleGrid>
+            <Group gap="md" wrap="wrap">
+              <NativeSelect label="A Quantity column is in" value={unit} onChange={(e) => { setUnit(e.currentTarget.value as VolumeUnit); setPreview(null); }} data={[{ value: 'GAL', label: 'US gallons' }, { value: 'L', label: 'Litres' }]} />
+              <NativeSelect label="Dates are written" value={dateFormat} onChange={(e) => { setDateFormat(e.currentTarget.value as DateFormat); setPreview(null); }} data={[{ value: 'MDY', label: 'MM/DD/YYYY' }, { value: 'DMY', label: 'DD/MM/YYYY' }, { value: 'YMD', label: 'YYYY-MM-DD' }]} />
+            </Group>
+            {!ready && <Text size="sm" c="orange">Map at least a date, the unit number, the state, a quantity and the receipt number.</Text>}
+            <Group>
+              <Button variant="default" onClick={() => void check()} disabled={!ready} loading={checking}>
+                Check the file
+              </Button>
+            </Group>
+          </>
+        )}
+        {error !== null && (
+          <Alert color="red" role="alert" title={describeError(error).title}>
+            {describeError(error).details}
+          </Alert>
+        )}
+        {preview && <PreviewTables preview={preview} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button
+            disabled={!body || !preview || preview.validRows === 0}
+            loading={commit.isPending}
+            onClick={async () => {
+              if (!body) return;
+              try {
+                const r = await commit.mutateAsync(body);
+                notify({ type: 'success', title: `${r.imported} fuel purchases imported${r.invalidRows ? `, ${r.invalidRows} rows with errors left out` : ''}${r.skippedRows ? `, ${r.skippedRows} non-fuel lines skipped` : ''}`, timeout: 5000 });
+                close();
+              } catch {
+                // toast shown
+              }
+            }}
+          >
+            Import {preview ? `${preview.validRows} purchases` : ''}
+          </Button>
+        </Group>
+      </Stack>
+    </Drawer>
+  );
+}
+
+function PreviewTables({ preview }: { preview: FuelCsvPreview }) {
+  return (
+    <Stack gap="sm" aria-label="Import preview">
+      <Group gap="xs">
+        <Badge color="gray" variant="light">
+          {preview.totalRows} rows
+        </Badge>
+        <Badge color="teal" variant="light">
+          {preview.validRows} valid
+        </Badge>
+        <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">
+          {preview.invalidRows} with errors
+        </Badge>
+        <Badge color={preview.skippedRows ? 'yellow' : 'gray'} variant="light">
+          {preview.skippedRows} skipped (not fuel)
+        </Badge>
+        <Badge color={preview.flagged.length ? 'grape' : 'gray'} variant="light">
+          {preview.flagged.length} flagged
+        </Badge>
+      </Group>
+      {preview.errors.length > 0 && (
+        <ScrollArea.Autosize mah={220}>
+          <Table striped aria-label="Row errors" fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Line</Table.Th>
+                <Table.Th>Column</Table.Th>
+                <Table.Th>Problem</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.errors.slice(0, 300).map((e, i) => (
+                <Table.Tr key={i}>
+                  <Table.Td>{e.line}</Table.Td>
+                  <Table.Td>{e.field}</Table.Td>
+                  <Table.Td>{e.message}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+      {preview.skipped.length > 0 && (
+        <ScrollArea.Autosize mah={160}>
+          <Table aria-label="Skipped product lines" fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Line</Table.Th>
+                <Table.Th>Product</Table.Th>
+                <Table.Th>Why skipped</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.skipped.slice(0, 200).map((s) => (
+                <Table.Tr key={s.line}>
+                  <Table.Td>{s.line}</Table.Td>
+                  <Table.Td>{s.productCode}</Table.Td>
+                  <Table.Td>{s.reason}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+      {preview.sample.length > 0 && (
+        <ScrollArea type="auto">
+          <Text size="sm" fw={600} mb={4}>
+            First valid rows
+          </Text>
+          <Table aria-label="Preview of valid rows" fz="xs" withTableBorder miw={640}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Line</Table.Th>
+                <Table.Th>Time (UTC)</Table.Th>
+                <Table.Th>Unit</Table.Th>
+                <Table.Th>Jur.</Table.Th>
+                <Table.Th ta="right">Quantity</Table.Th>
+                <Table.Th ta="right">Gallons</Table.Th>
+                <Table.Th>Receipt</Table.Th>
+                <Table.Th>Location</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.sample.slice(0, 10).map((r) => (
+                <Table.Tr key={r.line}>
+                  <Table.Td>{r.line}</Table.Td>
+                  <Table.Td>{r.purchasedAt.slice(0, 16).replace('T', ' ')}</Table.Td>
+                  <Table.Td>{r.unitNumber}</Table.Td>
+                  <Table.Td>{r.jurisdiction}</Table.Td>
+                  <Table.Td ta="right">
+                    {r.quantity} {r.volumeUnit === 'GAL' ? 'gal' : 'L'}
+                  </Table.Td>
+                  <Table.Td ta="right">{r.gallons.toFixed(3)}</Table.Td>
+                  <Table.Td>{r.receiptNumber}</Table.Td>
+                  <Table.Td>{r.check === 'OK' ? 'matches' : r.check === 'NO_POSITION' ? 'unverified' : 'flagged'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+    </Stack>
+  );
+}

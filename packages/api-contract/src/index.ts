@@ -26,3 +26,8 @@ export * from './positions.ts';
 export * from './web-config.ts';
 export * from './diagnostics.ts';
 export * from './hos.ts';
+export * from './notifications.ts';
+export * from './dashboard.ts';
+export * from './fleet.ts';
+export * from './search.ts';
+export * from './fleet-performance.ts';

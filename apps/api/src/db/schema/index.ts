@@ -6,3 +6,5 @@ export * from './fleet.ts';
 export * from './data-retention.ts';
 export * from './positions.ts';
 export * from './hos.ts';
+export * from './notifications.ts';
+export * from './vehicle-stats.ts';

@@ -48,6 +48,11 @@ import { ensurePositionPartitions, schedulePartitionMaintenance } from './module
 import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
+import { FleetStats, withFleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
+import { FleetWatch } from './jobs/fleet-watch.ts';
+import { NotificationHub } from './modules/notifications/notifications.hub.ts';
+import notificationsRoutes from './modules/notifications/notifications.routes.ts';
+import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -59,6 +64,11 @@ declare module 'fastify' {
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
     draining: boolean;
+    /** Vehicle daily statistics kept behind ingest (decision 0131). */
+    fleetStats: FleetStats;
+    /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
+    fleetWatch: FleetWatch;
+    notificationHub: NotificationHub;
   }
 }
 
@@ -113,25 +123,41 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
   });
   if (config.hosAutoDuty) ingest.committer = withAutoDuty(ingest.committer, autoDuty);
+  // Daily vehicle statistics and the notification detectors follow committed positions (issue 18).
+  const fleetStats = new FleetStats(db.db, { onError: (err) => app.log.error(err, 'fleet statistics failed') });
+  const fleetWatch = new FleetWatch(db, { recordsSettled: () => autoDuty.idle(), onError: (err) => app.log.error(err, 'fleet watch failed') });
+  ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
+    const orgs = new Set<string>();
+    rows.forEach((row, i) => r.stored[i] && row.driverId && orgs.add(row.organizationId));
+    if (orgs.size) fleetWatch.poke(orgs);
+  });
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);
+  app.decorate('fleetStats', fleetStats);
+  app.decorate('fleetWatch', fleetWatch);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
   await liveHub.start();
   app.decorate('liveHub', liveHub);
+  const notificationHub = new NotificationHub(db, app.mailer, config.publicUrl, (err) => app.log.error(err, 'notifications fan-out failed'));
+  await notificationHub.start();
+  app.decorate('notificationHub', notificationHub);
   // Open SSE streams end before the server waits for connections to finish, and connections are
   // closed as they fall idle (an ended stream's, a finished request's), so close() cannot hang.
   let stopClosingIdle = () => {};
   app.addHook('preClose', async () => {
     stopClosingIdle = closeIdleWhileClosing(app.server);
     await liveHub.stop();
+    await notificationHub.stop();
   });
   app.addHook('onClose', async () => {
     stopClosingIdle();
     stopPartitions();
     await ingest.close();
     await autoDuty.close();
+    await fleetWatch.stop();
+    await fleetStats.close();
     await authListener.stop();
     if (ownsDatabase) await db.close();
   });
@@ -204,6 +230,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(diagnosticsRoutes);
       // Hours of service (issue 15).
       await api.register(hosRoutes);
+      // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
+      await api.register(fleetGlanceRoutes);
+      await api.register(notificationsRoutes(notificationHub));
     },
     { prefix: API_PREFIX },
   );

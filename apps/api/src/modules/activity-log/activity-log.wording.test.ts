@@ -225,6 +225,10 @@ const SENTENCES: Row[] = [
   ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: false }, { logDate: '2026-06-01', declared: true }, 'Dana Reyes declared day 1 of an off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
   ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: true }, { logDate: '2026-06-01', declared: false }, 'Dana Reyes withdrew the off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
   ['IMPORT_HOS_LOG', 'DRIVER', MARIA, undefined, { source: 'Acme ELD', periods: 12, from: '2026-06-01T11:00:00.000Z', to: '2026-06-02T11:00:00.000Z' }, 'Dana Reyes imported 12 duty periods into the HoS log of driver Maria Lopez from Acme ELD'],
+  ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 3, all: true }, 'Marco Reyes marked their notifications read (3 notifications)', MARCO],
+  ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 1, all: false }, 'Marco Reyes marked 1 notification read', MARCO],
+  ['CLEAR_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 2, all: false }, 'Marco Reyes cleared 2 notifications', MARCO],
+  ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,
     { removed: { POSITIONS: 1204, HOS_RECORDS: 1 }, olderThan: { POSITIONS: '2026-03-03T08:00:00.000Z', HOS_RECORDS: '2025-08-01T08:00:00.000Z' } },

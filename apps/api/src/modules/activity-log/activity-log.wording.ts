@@ -595,6 +595,21 @@ export const ACTIONS: Record<string, Wording> = {
       return c.after.declared === true ? `declared day 1 of an off-duty deferral${on} in the HoS log of ${c.r}` : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
     },
   },
+  READ_NOTIFICATIONS: {
+    label: 'Read notifications',
+    says: (c) => {
+      const n = typeof c.after.notifications === 'number' ? c.after.notifications : 0;
+      return c.after.all === true ? `marked ${whose(c, 'notifications')} read (${plural(n, 'notification')})` : `marked ${plural(n, 'notification')} read`;
+    },
+  },
+  CLEAR_NOTIFICATIONS: {
+    label: 'Clear notifications',
+    says: (c) => {
+      const n = typeof c.after.notifications === 'number' ? c.after.notifications : 0;
+      return c.after.all === true ? `cleared ${whose(c, 'notifications')} (${plural(n, 'notification')})` : `cleared ${plural(n, 'notification')}`;
+    },
+  },
+  UPDATE_NOTIFICATION_PREFERENCES: { label: 'Notification choices', says: (c) => `changed ${whose(c, 'notification choices')}` },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

@@ -52,7 +52,7 @@ export async function listViolations({ db, orgId, now = Date.now() }: ReadScope,
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
   const state = await fleetStateOf(db, orgId);
   const { periodStart } = state;
-  const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId });
+  const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId, groupId: q.groupId });
   if (list.length === 0) return toPage([], 0, q);
   const records = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
   const until = Math.min(toMs, now);
@@ -135,6 +135,15 @@ function sortBy<T>(rows: T[], key: (r: T) => number | string, dir: string): T[] 
   });
 }
 
+/** Whether a driver's clocks pass the availability list's duty and time-left filters (the dashboard counts with it). */
+export function availabilityMatches(a: Availability, duty: 'DRIVING' | 'ON_DUTY' | 'OFF_DUTY' | undefined, underMinutes: number | undefined): boolean {
+  if (duty === 'DRIVING' && a.status !== 'D') return false;
+  if (duty === 'ON_DUTY' && a.status !== 'ON') return false;
+  if (duty === 'OFF_DUTY' && a.status !== null && a.status !== 'OFF' && a.status !== 'SB') return false;
+  if (underMinutes !== undefined && a.availableDriveMs >= underMinutes * 60_000) return false;
+  return true;
+}
+
 /** Per active driver at `at` (default now): status and since when, the clocks, the restart, the time to drive now. */
 export async function listAvailability({ db, orgId, now = Date.now() }: ReadScope, q: z.output<typeof availabilityQuery>): Promise<Page<Availability>> {
   const [field = 'lastName', dir = 'asc'] = (q.sort ?? 'lastName').split(',');
@@ -147,6 +156,11 @@ export async function listAvailability({ db, orgId, now = Date.now() }: ReadScop
   const records = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
   const clocks = (d: FleetDriver) => availabilityOf(d, records.periodsOf(d.id, atMs), atMs, state.periodStart, records.factsOf(d.id));
   const pageOf = <T>(rows: T[]) => rows.slice(q.page * q.size, (q.page + 1) * q.size);
+  if (q.duty || q.underMinutes) {
+    // The dashboard's counters: every driver is judged, then filtered, then sorted and paged.
+    const kept = list.map(clocks).filter((a) => availabilityMatches(a, q.duty, q.underMinutes));
+    return toPage(pageOf(sortBy(kept, field === 'lastName' ? (a) => nameKey(a.driver) : key, dir)), kept.length, q);
+  }
   // By name the order needs no clocks: only the page's drivers are judged. Equal keys keep the query's order.
   if (field === 'lastName') return toPage(pageOf(sortBy(list, nameKey, dir)).map(clocks), list.length, q);
   return toPage(pageOf(sortBy(list.map(clocks), key, dir)), list.length, q);

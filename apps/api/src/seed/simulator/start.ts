@@ -24,6 +24,8 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   const hosStarted = Date.now();
   const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started);
   if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  // The history went straight to the positions table: its daily statistics are computed here.
+  await app.fleetStats.catchUp();
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
   const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
   log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);

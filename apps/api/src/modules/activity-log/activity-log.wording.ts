@@ -261,6 +261,7 @@ const COMMON_LABELS: Record<string, string> = {
   defaultTheme: 'Default theme',
   idleMinutes: 'Idle after (minutes)',
   offlineMinutes: 'Offline after (minutes)',
+  speedLimitKmh: 'Speeding above (km/h)',
 };
 
 /** Labels per entity type, over COMMON_LABELS; the wording test checks every stored column has one. */

@@ -52,11 +52,11 @@ export function NotificationsPopover() {
   return (
     <Popover width={360} position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
       <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.8" disabled={unread === 0} offset={6} data-testid="bell-badge" data-count={unread}>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} onClick={() => setOpened((o) => !o)}>
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} onClick={() => setOpened((o) => !o)}>
+          <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red.8" disabled={unread === 0} offset={2} data-testid="bell-badge" data-count={unread} aria-hidden>
             <IconBell size={20} />
-          </ActionIcon>
-        </Indicator>
+          </Indicator>
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown p={0} style={{ maxWidth: 'calc(100vw - 16px)' }}>
         <Group justify="space-between" px="md" pt="sm" pb="xs" wrap="nowrap">

@@ -41,7 +41,7 @@ function CounterCard({ c }: { c: DashboardCounter }) {
     </Paper>
   );
   return c.link ? (
-    <UnstyledButton component={Link} to={c.link} aria-label={`${c.label}: ${c.value ?? 'no data'}. Open the list`} className={classes.counterLink}>
+    <UnstyledButton component={Link} to={c.link} className={classes.counterLink}>
       {body}
     </UnstyledButton>
   ) : (
@@ -98,8 +98,6 @@ function Charts({ d }: { d: Dashboard }) {
 }
 
 function Lists({ d }: { d: Dashboard }) {
-  const units = useUnits();
-  void units;
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
       <Card withBorder padding="md" radius="md">

@@ -126,11 +126,13 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // Daily vehicle statistics and the notification detectors follow committed positions (issue 18).
   const fleetStats = new FleetStats(db.db, { onError: (err) => app.log.error(err, 'fleet statistics failed') });
   const fleetWatch = new FleetWatch(db, { recordsSettled: () => autoDuty.idle(), onError: (err) => app.log.error(err, 'fleet watch failed') });
-  ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
-    const orgs = new Set<string>();
-    rows.forEach((row, i) => r.stored[i] && row.driverId && orgs.add(row.organizationId));
-    if (orgs.size) fleetWatch.poke(orgs);
-  });
+  if (config.fleetStats) {
+    ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
+      const orgs = new Set<string>();
+      rows.forEach((row, i) => r.stored[i] && row.driverId && orgs.add(row.organizationId));
+      if (orgs.size) fleetWatch.poke(orgs);
+    });
+  }
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);
   app.decorate('fleetStats', fleetStats);

@@ -131,17 +131,17 @@ export class FleetWatch {
   }
 
   /** Checks one organization now; with `clock`, also devices and uncertified days. Returns the notices sent. */
-  async check(orgId: string, { clock, now = Date.now() }: { clock: boolean; now?: number }): Promise<number> {
+  async check(orgId: string, { clock, now = Date.now(), newsMs = VIOLATION_NEWS_MS }: { clock: boolean; now?: number; newsMs?: number }): Promise<number> {
     this.lastRun.set(orgId, now);
     let sent = 0;
-    const hos = await fleetHos(this.db, orgId, { fromMs: now - VIOLATION_NEWS_MS, atMs: now });
+    const hos = await fleetHos(this.db, orgId, { fromMs: now - newsMs, atMs: now });
     const zoneOf = new Map(hos.drivers.map((d) => [d.id, d.homeTimeZone]));
-    const fresh = this.unknown(orgId, violationNotices(orgId, hos.violations, now, () => null));
+    const fresh = this.unknown(orgId, violationNotices(orgId, hos.violations, now, () => null, newsMs));
     if (fresh.length) {
       // The notice links the log day of the violation: made now if the list never opened it.
       const wanted = hos.violations.filter((v) => fresh.some((f) => f.factKey === `violation:${v.driver.id}:${v.rule}:${new Date(v.startMs).toISOString()}`));
       const ids = await ensureLogDays(this.db, orgId, wanted.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
-      sent += await this.send(orgId, violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null));
+      sent += await this.send(orgId, violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null, newsMs));
     }
     sent += await this.send(orgId, driveLowNotices(orgId, hos.availability, (id) => logDateOf(now, zoneOf.get(id) ?? 'UTC', hos.state.periodStart)));
     if (!clock) return sent;

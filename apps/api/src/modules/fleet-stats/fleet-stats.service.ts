@@ -163,6 +163,24 @@ export class FleetStats {
   }
 
   /**
+   * Every day of these vehicles from `fromMs` to `toMs` computed from their positions (positions
+   * written in bulk, such as the demo fleet's history). Returns the vehicle days written.
+   */
+  async rebuildRange(orgId: string, assetIds: readonly string[], fromMs: number, toMs: number): Promise<number> {
+    const org = await this.orgFacts(this.db, orgId);
+    let n = 0;
+    const last = logDateOf(toMs, org.timeZone, '00:00');
+    for (const assetId of assetIds) {
+      for (let day = logDateOf(fromMs, org.timeZone, '00:00'), guard = 0; day <= last && guard < 400; guard++, day = nextDate(day)) {
+        await this.rebuildDay(this.db, orgId, assetId, day, org);
+        n++;
+      }
+    }
+    this.stats.daysRebuilt += n;
+    return n;
+  }
+
+  /**
    * Days whose positions are newer than their statistics (positions written before a restart, or
    * in bulk such as the demo history): every vehicle whose newest fix is past its newest day row's
    * last fix is computed again from that day (at most `maxDays` back) to the newest fix's day.

@@ -18,15 +18,18 @@ const RULE_WORDS: Record<string, string> = {
   CYCLE_OFF_DUTY_REQUIRED: '24 hours off requirement',
 };
 
+/** "Nov 22" for 2026-11-22. */
+const dayWords = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
 const name = (d: { firstName: string; lastName: string }) => `${d.firstName} ${d.lastName}`;
 
 /** How far back a violation is still news: older ones (history, a restart) are not notified. */
 export const VIOLATION_NEWS_MS = 24 * 3_600_000;
 
-/** A violation that began in the last VIOLATION_NEWS_MS. */
-export function violationNotices(orgId: string, violations: readonly FleetViolation[], nowMs: number, logIdOf: (v: FleetViolation) => string | null): NotifyInput[] {
+/** A violation that began in the last `newsMs` (default VIOLATION_NEWS_MS). */
+export function violationNotices(orgId: string, violations: readonly FleetViolation[], nowMs: number, logIdOf: (v: FleetViolation) => string | null, newsMs = VIOLATION_NEWS_MS): NotifyInput[] {
   return violations
-    .filter((v) => v.startMs > nowMs - VIOLATION_NEWS_MS && v.startMs <= nowMs)
+    .filter((v) => v.startMs > nowMs - newsMs && v.startMs <= nowMs)
     .map((v) => {
       const logId = logIdOf(v);
       return {
@@ -89,7 +92,7 @@ export function uncertifiedNotice(orgId: string, date: string, drivers: Readonly
     organizationId: orgId,
     kind: 'LOG_UNCERTIFIED',
     factKey: `uncertified:${date}`,
-    title: drivers.length === 1 ? `The log of ${date} is not certified` : `${drivers.length} logs of ${date} are not certified`,
+    title: drivers.length === 1 ? `The log of ${dayWords(date)} is not certified` : `${drivers.length} logs of ${dayWords(date)} are not certified`,
     body: `Not certified: ${names}. Drivers certify each day's log once it has ended.`,
     link: `/hos/logs?date=${date}&problem=UNCERTIFIED`,
     linkLabel: 'See the logs',

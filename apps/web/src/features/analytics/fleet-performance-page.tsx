@@ -68,7 +68,7 @@ function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; na
   const f = useFormat();
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
+      <Table striped highlightOnHover verticalSpacing="xs" fz="sm" style={{ whiteSpace: 'nowrap' }}>
         <Table.Thead>
           <Table.Tr>
             {['Name', 'Distance', 'Driving', 'Idle', 'Utilization', 'Avg speed', 'Top speed', 'Speeding', 'Stops', 'Days driven', 'Fuel'].map((h) => (

@@ -116,13 +116,17 @@ function Preferences() {
         Each kind in the app (the bell) and by e-mail. Kinds your role cannot see are greyed out.
       </Text>
       <DataState isLoading={prefs.isLoading} error={prefs.error} onRetry={() => void prefs.refetch()}>
-        <Table.ScrollContainer minWidth={420}>
+        <Table.ScrollContainer minWidth={300}>
           <Table verticalSpacing="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Kind</Table.Th>
-                <Table.Th ta="center">In the app</Table.Th>
-                <Table.Th ta="center">By e-mail</Table.Th>
+                <Table.Th ta="center" w={72}>
+                  App
+                </Table.Th>
+                <Table.Th ta="center" w={72}>
+                  E-mail
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

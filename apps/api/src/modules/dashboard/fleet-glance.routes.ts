@@ -63,8 +63,8 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/search/filters', {
-    schema: { tags: ['search'], summary: 'The filters search takes: record status and the organization groups', params: orgIdParams, response: { 200: searchFiltersSchema, ...orgErrors() } },
-    handler: (req) => searchFilters(app.db, req.params.orgId),
+    schema: { tags: ['search'], summary: 'The filters search takes: record status and the organization groups (groups only with GROUP_LIST)', params: orgIdParams, response: { 200: searchFiltersSchema, ...orgErrors() } },
+    handler: (req) => searchFilters(app.db, req.params.orgId, requireAuth(req).permissions),
   });
 
   app.get('/organizations/:orgId/analytics/fleet-performance', {

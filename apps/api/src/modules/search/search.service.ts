@@ -15,10 +15,9 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups } from '../../db/schema/index.ts';
 import { likePattern } from '../../lib/paging.ts';
+import { PreparedCache } from '../../lib/prepared-sql.ts';
 import { listAssets } from '../assets/assets.service.ts';
 import { listDrivers } from '../drivers/drivers.service.ts';
-import { assetInGroup } from '../groups/groups.filter.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -128,50 +127,73 @@ function driverGroup(page: DriverPage): Group {
   };
 }
 
+const ph = (name: string) => sql.placeholder(name);
+
+/** The union's statement for one shape (which tags, filters and log-day form), rendered and prepared once. */
+function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; logDay: 'date' | 'latest' | null; status: string | null; inGroup: boolean }): SQL {
+  const parts: SQL[] = [];
+  if (shape.device) {
+    parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.status, count(*) over ()::int as total
+      from gateways g left join assets a on a.id = g.asset_id
+      where g.organization_id = ${ph('org')} and g.search_text like ${ph('like')}
+        ${shape.status ? sql`and g.status = ${ph('status')}` : sql``}
+        ${shape.inGroup ? sql`and exists (select 1 from group_assets ga where ga.asset_id = g.asset_id and ga.group_id = ${ph('group')} and ga.organization_id = ${ph('org')})` : sql``}
+      order by lower(g.name), g.id limit ${ph('limit')})`);
+  }
+  if (shape.user) {
+    parts.push(sql`(select 'user' as tag, u.id, u.first_name as a, u.last_name as b, u.email as c, u.position as d, u.status, count(*) over ()::int as total
+      from users u
+      where u.organization_id = ${ph('org')}
+        and lower(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '') || ' ' || u.email || ' ' || coalesce(u.position, '')) like ${ph('like')}
+        ${shape.status === 'ACTIVE' ? sql`and u.status = 'ACTIVE'` : shape.status === 'INACTIVE' ? sql`and u.status <> 'ACTIVE'` : sql``}
+        ${shape.inGroup ? sql`and exists (select 1 from group_members gm where gm.member_type = 'USER' and gm.member_id = u.id and gm.group_id = ${ph('group')} and gm.organization_id = ${ph('org')})` : sql``}
+      order by lower(coalesce(u.last_name, u.email)), u.id limit ${ph('limit')})`);
+  }
+  if (shape.group) {
+    parts.push(sql`(select 'group' as tag, id, name as a, description as b, null as c, null as d, null as status, count(*) over ()::int as total from groups
+      where organization_id = ${ph('org')} and lower(name || ' ' || coalesce(description, '')) like ${ph('like')}
+      order by lower(name), id limit ${ph('limit')})`);
+  }
+  if (shape.logDay === 'date') {
+    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
+      from hos_logs where organization_id = ${ph('org')} and driver_id = any(${ph('ids')}::uuid[]) and log_date = ${ph('date')}::date limit ${ph('limit')})`);
+  } else if (shape.logDay === 'latest') {
+    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
+      from (select distinct on (driver_id) id, driver_id, log_date, certified_at from hos_logs
+        where organization_id = ${ph('org')} and driver_id = any(${ph('ids')}::uuid[]) and log_date <= current_date order by driver_id, log_date desc) l limit ${ph('limit')})`);
+  }
+  return sql.join(parts, sql` union all `);
+}
+
 type SmallRow = { tag: 'device' | 'user' | 'group' | 'logDay'; id: string; a: string | null; b: string | null; c: string | null; d: string | null; status: string | null; total: number };
+
+const smallStatements = new PreparedCache<SmallRow>('search_small');
 
 /**
  * Devices, users, groups and the found drivers' log days (the date asked for, else each one's
  * latest), each its first `limit` matches with their total, in one statement.
  */
 async function smallListsOf(s: SearchScope, text: string, date: string | null, limit: number, f: Filters, want: Set<SearchTag>, drivers: DriverPage['content']): Promise<Group[]> {
-  const like = likePattern(text.toLowerCase());
-  const parts: SQL[] = [];
-  if (want.has('device')) {
-    parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.status, count(*) over ()::int as total
-      from gateways g left join assets a on a.id = g.asset_id
-      where g.organization_id = ${s.orgId} and g.search_text like ${like}
-        ${f.status ? sql`and g.status = ${f.status}` : sql``}
-        ${f.group ? sql`and ${assetInGroup(s.orgId, f.group, sql`g.asset_id`)}` : sql``}
-      order by lower(g.name), g.id limit ${limit})`);
-  }
-  if (want.has('user')) {
-    parts.push(sql`(select 'user' as tag, u.id, u.first_name as a, u.last_name as b, u.email as c, u.position as d, u.status, count(*) over ()::int as total
-      from users u
-      where u.organization_id = ${s.orgId}
-        and lower(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '') || ' ' || u.email || ' ' || coalesce(u.position, '')) like ${like}
-        ${f.status === 'ACTIVE' ? sql`and u.status = 'ACTIVE'` : f.status === 'INACTIVE' ? sql`and u.status <> 'ACTIVE'` : sql``}
-        ${f.group ? sql`and exists (select 1 from group_members gm where gm.member_type = 'USER' and gm.member_id = u.id and gm.group_id = ${f.group} and gm.organization_id = ${s.orgId})` : sql``}
-      order by lower(coalesce(u.last_name, u.email)), u.id limit ${limit})`);
-  }
-  if (want.has('group')) {
-    parts.push(sql`(select 'group' as tag, id, name as a, description as b, null as c, null as d, null as status, count(*) over ()::int as total from groups
-      where organization_id = ${s.orgId} and lower(name || ' ' || coalesce(description, '')) like ${like}
-      order by lower(name), id limit ${limit})`);
-  }
-  if (want.has('logDay') && drivers.length > 0) {
-    const ids = `{${drivers.map((d) => d.id).join(',')}}`;
-    parts.push(
-      date
-        ? sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
-            from hos_logs where organization_id = ${s.orgId} and driver_id = any(${ids}::uuid[]) and log_date = ${date} limit ${limit})`
-        : sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
-            from (select distinct on (driver_id) id, driver_id, log_date, certified_at from hos_logs
-              where organization_id = ${s.orgId} and driver_id = any(${ids}::uuid[]) and log_date <= current_date order by driver_id, log_date desc) l limit ${limit})`,
-    );
-  }
-  if (parts.length === 0) return [];
-  const rows = rowsOf<SmallRow>(await s.db.execute(sql.join(parts, sql` union all `)));
+  const logDays = want.has('logDay') && drivers.length > 0;
+  const shape = {
+    device: want.has('device'),
+    user: want.has('user'),
+    group: want.has('group'),
+    logDay: logDays ? (date ? ('date' as const) : ('latest' as const)) : null,
+    status: f.status ?? null,
+    inGroup: !!f.group,
+  };
+  if (!shape.device && !shape.user && !shape.group && !shape.logDay) return [];
+  const statement = smallStatements.get(JSON.stringify(shape), () => smallListsSql(shape));
+  const rows = await statement.run(s.db, {
+    org: s.orgId,
+    like: likePattern(text.toLowerCase()),
+    limit,
+    status: f.status ?? null,
+    group: f.group ?? null,
+    ids: `{${drivers.map((d) => d.id).join(',')}}`,
+    date,
+  });
   const byDriver = new Map(drivers.map((d) => [d.id, d]));
   const groupOf = (tag: SmallRow['tag'], hit: (r: SmallRow) => SearchHit): Group => {
     const mine = rows.filter((r) => r.tag === tag);

@@ -178,7 +178,7 @@ export default function FleetPerformancePage() {
                   <Title order={2} fz="md" mb="sm">
                     {f.imperial ? 'Miles' : 'Kilometres'} per day
                   </Title>
-                  <BarChart h={220} data={chart} dataKey="date" unit={f.imperial ? ' mi' : ' km'} series={[{ name: 'distance', label: 'Distance', color: 'blue.6' }]} />
+                  <BarChart h={220} data={chart} dataKey="date" valueFormatter={(v) => v.toLocaleString('en-US')} series={[{ name: 'distance', label: 'Distance', color: 'blue.6' }]} />
                 </Card>
                 <Card withBorder radius="md" padding="md">
                   <Title order={2} fz="md" mb="sm">

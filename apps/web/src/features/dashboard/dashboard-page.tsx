@@ -85,7 +85,7 @@ function Charts({ d }: { d: Dashboard }) {
       )}
       {distance.length > 0 && (
         <ChartCard title={`${miles ? 'Miles' : 'Kilometres'} per day`} empty={distance.every((x) => x.distance === 0)}>
-          <BarChart h={240} data={distance} dataKey="date" unit={miles ? ' mi' : ' km'} series={[{ name: 'distance', label: miles ? 'Miles' : 'Kilometres', color: 'blue.6' }]} />
+          <BarChart h={240} data={distance} dataKey="date" valueFormatter={(v) => v.toLocaleString('en-US')} series={[{ name: 'distance', label: miles ? 'Miles' : 'Kilometres', color: 'blue.6' }]} />
         </ChartCard>
       )}
       {distance.length > 0 && (

@@ -28,7 +28,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-tel-'));
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-const config = testConfig({ dataDir, logLevel: 'silent' });
+// FLEET_STATS=0: without the daily statistics and notification checks behind ingest (decision 0131), to compare.
+const config = testConfig({ dataDir, logLevel: 'silent', fleetStats: process.env.FLEET_STATS !== '0' });
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);
@@ -291,6 +292,8 @@ if (v) {
 
 console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
 for (const r of results) console.log(r);
+console.log(`notification facts by kind: ${JSON.stringify(rowsOf(await database.db.execute(sql`select kind, count(*)::int as n, min(fact_key) as example from notification_facts group by kind`)))}`);
+console.log(`behind ingest: fleet watch ${JSON.stringify(app.fleetWatch.stats)}, daily statistics ${JSON.stringify(app.fleetStats.stats)}`);
 
 await osmand.close();
 await app.close();

@@ -128,9 +128,14 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const fleetWatch = new FleetWatch(db, { recordsSettled: () => autoDuty.idle(), onError: (err) => app.log.error(err, 'fleet watch failed') });
   if (config.fleetStats) {
     ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
-      const orgs = new Set<string>();
-      rows.forEach((row, i) => r.stored[i] && row.driverId && orgs.add(row.organizationId));
-      if (orgs.size) fleetWatch.poke(orgs);
+      const drivers = new Map<string, Set<string>>();
+      rows.forEach((row, i) => {
+        if (!r.stored[i] || !row.driverId) return;
+        let ids = drivers.get(row.organizationId);
+        if (!ids) drivers.set(row.organizationId, (ids = new Set()));
+        ids.add(row.driverId);
+      });
+      if (drivers.size) fleetWatch.poke(drivers);
     });
   }
   app.decorate('ingest', ingest);

@@ -32,6 +32,8 @@ export class FleetStats {
   private draining: Promise<void> | null = null;
   private closed = false;
   private readonly orgs = new Map<string, OrgFacts>();
+  /** Each vehicle's current day as last read or written here (most recently used last). */
+  private readonly days = new Map<string, KnownDay>();
   readonly stats = { daysUpdated: 0, daysRebuilt: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
 
@@ -115,31 +117,55 @@ export class FleetStats {
         w.fixes.push(f);
       }
     }
-    await this.db.transaction(async (tx) => {
-      const keys = [...work.values()];
+    const keys = [...work.values()];
+    // Each vehicle's current day as this instance last wrote it; the others are read (one statement).
+    const misses = keys.filter((k) => this.days.get(k.assetId)?.day !== k.day);
+    if (misses.length) {
       const rows = rowsOf<DayRow>(
-        await tx.execute(sql`select s.* from vehicle_daily_stats s
-          join unnest(${`{${keys.map((k) => k.assetId).join(',')}}`}::uuid[], ${`{${keys.map((k) => k.day).join(',')}}`}::date[]) as k(asset_id, day)
-            on s.asset_id = k.asset_id and s.day = k.day
-          order by s.asset_id, s.day for update of s`),
+        await this.db.execute(sql`select s.* from vehicle_daily_stats s
+          join unnest(${`{${misses.map((k) => k.assetId).join(',')}}`}::uuid[], ${`{${misses.map((k) => k.day).join(',')}}`}::date[]) as k(asset_id, day)
+            on s.asset_id = k.asset_id and s.day = k.day`),
       );
-      const existing = new Map(rows.map((r) => [`${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`, r]));
-      for (const w of keys) {
-        w.fixes.sort((a, b) => a.t - b.t);
-        const row = existing.get(`${w.assetId}|${w.day}`);
-        const lastAt = row?.last_fix_at ? new Date(row.last_fix_at).getTime() : null;
-        if (row && lastAt !== null && w.fixes[0]!.t <= lastAt) {
-          // Older than what the day holds: the day again from its positions (they include these fixes).
-          await this.rebuildDay(tx, orgId, w.assetId, w.day, org);
-          this.stats.daysRebuilt++;
-          continue;
-        }
-        const totals: DayTotals = row ? totalsOf(row) : emptyTotals();
-        const next = addFixes(totals, row?.carry ?? null, w.fixes, org.speedLimitKmh);
-        await upsertDay(tx, orgId, w.assetId, w.day, next.totals, next.carry);
-        this.stats.daysUpdated++;
+      const found = new Map(rows.map((r) => [`${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`, r]));
+      for (const k of misses) {
+        const r = found.get(`${k.assetId}|${k.day}`);
+        this.remember(k.assetId, { day: k.day, totals: r ? totalsOf(r) : emptyTotals(), carry: r?.carry ?? null, lastFixAt: r?.last_fix_at ? new Date(r.last_fix_at).toISOString() : null });
       }
-    });
+    }
+    const updates: DayUpsert[] = [];
+    const rebuild: typeof keys = [];
+    for (const w of keys) {
+      w.fixes.sort((a, b) => a.t - b.t);
+      const known = this.days.get(w.assetId)!;
+      if (known.lastFixAt !== null && w.fixes[0]!.t <= Date.parse(known.lastFixAt)) {
+        // Older than what the day holds: the day again from its positions (they include these fixes).
+        rebuild.push(w);
+        continue;
+      }
+      const next = addFixes(known.totals, known.carry, w.fixes, org.speedLimitKmh);
+      updates.push({ assetId: w.assetId, day: w.day, totals: next.totals, carry: next.carry, previousLastFixAt: known.lastFixAt });
+    }
+    // Every changed day of the round in one statement, each only if its row still holds what this
+    // instance read (another instance sharing the vehicle may have written it): no locks, and on the
+    // embedded database no statement per vehicle holding ingest's commits back.
+    const written = await upsertDays(this.db, orgId, updates);
+    for (const u of updates) {
+      if (written.has(`${u.assetId}|${u.day}`)) {
+        this.remember(u.assetId, { day: u.day, totals: u.totals, carry: u.carry, lastFixAt: u.carry ? new Date(u.carry.last.t).toISOString() : null });
+        this.stats.daysUpdated++;
+      } else rebuild.push({ assetId: u.assetId, day: u.day, fixes: [] });
+    }
+    for (const w of rebuild) {
+      this.days.delete(w.assetId);
+      await this.rebuildDay(this.db, orgId, w.assetId, w.day, org);
+      this.stats.daysRebuilt++;
+    }
+  }
+
+  private remember(assetId: string, d: KnownDay): void {
+    this.days.delete(assetId);
+    this.days.set(assetId, d);
+    if (this.days.size > 100_000) this.days.delete(this.days.keys().next().value!);
   }
 
   /** One vehicle's day computed from its stored positions (replacing what the row held). */
@@ -222,6 +248,59 @@ function totalsOf(r: DayRow): DayTotals {
     stops: num(r.stops),
     fixes: num(r.fixes),
   };
+}
+
+interface KnownDay {
+  day: string;
+  totals: DayTotals;
+  carry: DayCarry | null;
+  /** The row's last_fix_at as ISO text (null: no row yet). */
+  lastFixAt: string | null;
+}
+
+interface DayUpsert {
+  assetId: string;
+  day: string;
+  totals: DayTotals;
+  carry: DayCarry | null;
+  /** What the row held when read (null: no row); the write happens only if it still does. */
+  previousLastFixAt: string | null;
+}
+
+/**
+ * Many vehicle days in one statement (the rows travel as one JSON parameter), each written only if
+ * the row's last fix is still the one it was computed from. Returns the `asset|day` keys written.
+ */
+async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise<Set<string>> {
+  if (list.length === 0) return new Set();
+  const json = JSON.stringify(
+    list.map((u) => ({
+      asset_id: u.assetId,
+      day: u.day,
+      distance_m: u.totals.distanceM,
+      driving_ms: u.totals.drivingMs,
+      idle_ms: u.totals.idleMs,
+      max_speed_kmh: u.totals.maxSpeedKmh,
+      speeding_events: u.totals.speedingEvents,
+      stops: u.totals.stops,
+      fixes: u.totals.fixes,
+      last_fix_at: u.carry ? new Date(u.carry.last.t).toISOString() : null,
+      // The row's last fix this was computed from rides in the carry, where the conflict check reads it.
+      carry: u.carry ? { ...u.carry, prev: u.previousLastFixAt } : null,
+    })),
+  );
+  const rows = rowsOf<{ asset_id: string; day: string }>(
+    await db.execute(sql`insert into vehicle_daily_stats (organization_id, asset_id, day, distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes, last_fix_at, carry, updated_at)
+    select ${orgId}::uuid, x.asset_id, x.day, x.distance_m, x.driving_ms, x.idle_ms, x.max_speed_kmh, x.speeding_events, x.stops, x.fixes, x.last_fix_at, x.carry, now()
+    from json_to_recordset(${json}::json) as x(asset_id uuid, day date, distance_m float8, driving_ms float8, idle_ms float8, max_speed_kmh real,
+      speeding_events int, stops int, fixes int, last_fix_at timestamptz, carry jsonb)
+    on conflict (asset_id, day) do update set distance_m = excluded.distance_m, driving_ms = excluded.driving_ms, idle_ms = excluded.idle_ms,
+      max_speed_kmh = excluded.max_speed_kmh, speeding_events = excluded.speeding_events, stops = excluded.stops, fixes = excluded.fixes,
+      last_fix_at = excluded.last_fix_at, carry = excluded.carry, updated_at = excluded.updated_at
+      where vehicle_daily_stats.last_fix_at is not distinct from (excluded.carry->>'prev')::timestamptz
+    returning asset_id, day::text as day`),
+  );
+  return new Set(rows.map((r) => `${r.asset_id}|${r.day.slice(0, 10)}`));
 }
 
 async function upsertDay(db: DbOrTx, orgId: string, assetId: string, day: string, t: DayTotals, carry: DayCarry | null): Promise<void> {

@@ -34,11 +34,13 @@ export interface FleetHos {
  * Violations, clocks and daily hours of the organization's active drivers (or one group's) for
  * [fromMs, atMs]: one read of the drivers' records and one engine pass per driver.
  */
-export async function fleetHos(db: DbOrTx, orgId: string, opts: { fromMs: number; atMs: number; groupId?: string }): Promise<FleetHos> {
+export async function fleetHos(db: DbOrTx, orgId: string, opts: { fromMs: number; atMs: number; groupId?: string; driverIds?: ReadonlySet<string> }): Promise<FleetHos> {
   const state = await fleetStateOf(db, orgId);
-  const drivers = await fleetDriversOf(db, orgId, state, { groupId: opts.groupId });
+  const all = await fleetDriversOf(db, orgId, state, { groupId: opts.groupId });
+  // Only some drivers (the notification checks behind ingest judge those who just drove).
+  const drivers = opts.driverIds ? all.filter((d) => opts.driverIds!.has(d.id)) : all;
   const { periodStart } = state;
-  const records = await driverRecordsOf(db, orgId, null, opts.fromMs - LOOKBACK_MS, opts.atMs, state);
+  const records = await driverRecordsOf(db, orgId, opts.driverIds ? drivers.map((d) => d.id) : null, opts.fromMs - LOOKBACK_MS, opts.atMs, state);
   const violations: FleetViolation[] = [];
   const availability: Availability[] = [];
   const periodsBy = new Map<string, ReturnType<typeof records.periodsOf>>();

@@ -76,9 +76,9 @@ export class NotificationHub {
   }
 
   private async onNotify(payload: string): Promise<void> {
-    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string };
+    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number };
     if (msg.f) {
-      this.mail();
+      if (msg.m) this.mail();
       const here = [...this.subs.keys()].filter((k) => k.startsWith(`${msg.o}|`)).map((k) => k.slice(msg.o.length + 1));
       if (here.length === 0) return;
       const rows = await notificationsOfFact(this.database.db, msg.o, msg.f, here);

@@ -62,39 +62,69 @@ const isTx = (db: DbOrTx): db is Tx => 'rollback' in db;
  * one). Listeners on every instance are told at commit: open bells update, e-mails are sent.
  */
 export async function notify(db: DbOrTx, input: NotifyInput): Promise<NotifyResult> {
-  const run = (tx: DbOrTx) => fanOut(tx, input);
+  return (await notifyMany(db, [input]))[0]!;
+}
+
+/**
+ * Many facts at once (the fleet watch's checks): the same as `notify` for each, in a fixed number
+ * of statements whatever their number (facts, recipients, group memberships, rows, signals), so a
+ * burst of facts never holds the database statement by statement.
+ */
+export async function notifyMany(db: DbOrTx, inputs: readonly NotifyInput[]): Promise<NotifyResult[]> {
+  if (inputs.length === 0) return [];
+  const run = (tx: DbOrTx) => fanOut(tx, inputs);
   return isTx(db) ? run(db) : (db as Db).transaction(run);
 }
 
-async function fanOut(tx: DbOrTx, input: NotifyInput): Promise<NotifyResult> {
+async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<NotifyResult[]> {
+  const key = (orgId: string, factKey: string) => `${orgId}|${factKey}`;
   const fresh = await tx
     .insert(notificationFacts)
-    .values({ organizationId: input.organizationId, factKey: input.factKey, kind: input.kind })
+    .values(inputs.map((i) => ({ organizationId: i.organizationId, factKey: i.factKey, kind: i.kind })))
     .onConflictDoNothing()
-    .returning({ key: notificationFacts.factKey });
-  if (fresh.length === 0) return { created: false, recipients: 0 };
-  const recipients = await recipientsOf(tx, input);
-  if (recipients.length === 0) return { created: true, recipients: 0 };
-  await tx
-    .insert(notifications)
-    .values(
-      recipients.map((r) => ({
-        organizationId: input.organizationId,
-        userId: r.userId,
-        kind: input.kind,
-        factKey: input.factKey,
-        title: input.title,
-        body: input.body ?? null,
-        link: input.link ?? null,
-        linkLabel: input.linkLabel ?? null,
-        subject: input.subject ?? null,
-        inApp: r.inApp,
-        email: r.email,
-      })),
-    )
-    .onConflictDoNothing();
-  await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ o: input.organizationId, f: input.factKey })})`);
-  return { created: true, recipients: recipients.length };
+    .returning({ org: notificationFacts.organizationId, key: notificationFacts.factKey });
+  const isNew = new Set(fresh.map((f) => key(f.org, f.key)));
+  const todo = inputs.filter((i, n) => isNew.has(key(i.organizationId, i.factKey)) && inputs.findIndex((j) => j.organizationId === i.organizationId && j.factKey === i.factKey) === n);
+  const results = new Map<string, NotifyResult>();
+  if (todo.length) {
+    const users = await usersOf(tx, [...new Set(todo.map((i) => i.organizationId))]);
+    const groupsOf = await aboutGroups(tx, todo);
+    const rows: Array<typeof notifications.$inferInsert> = [];
+    const signals: string[] = [];
+    for (const input of todo) {
+      const about = groupsOf(input);
+      const recipients = (users.get(input.organizationId) ?? [])
+        .filter((u) => !input.userIds || input.userIds.includes(u.id))
+        .filter((u) => mayReceive(u.role, u.permissions, input.kind))
+        .filter((u) => !about || !u.groups?.length || u.groups.some((g) => about.has(g)))
+        .map((u) => ({ userId: u.id, ...choiceOf(u.kinds, input.kind) }))
+        .filter((c) => c.inApp || c.email);
+      results.set(key(input.organizationId, input.factKey), { created: true, recipients: recipients.length });
+      if (recipients.length === 0) continue;
+      for (const r of recipients) {
+        rows.push({
+          organizationId: input.organizationId,
+          userId: r.userId,
+          kind: input.kind,
+          factKey: input.factKey,
+          title: input.title,
+          body: input.body ?? null,
+          link: input.link ?? null,
+          linkLabel: input.linkLabel ?? null,
+          subject: input.subject ?? null,
+          inApp: r.inApp,
+          email: r.email,
+        });
+      }
+      // `m`: some recipient wants it by e-mail (listeners start a mail round only then).
+      signals.push(JSON.stringify({ o: input.organizationId, f: input.factKey, ...(recipients.some((r) => r.email) ? { m: 1 } : {}) }));
+    }
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(notifications).values(rows.slice(i, i + 1000)).onConflictDoNothing();
+    if (signals.length) {
+      await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, x) from json_array_elements_text(${JSON.stringify(signals)}::json) as x`);
+    }
+  }
+  return inputs.map((i) => results.get(key(i.organizationId, i.factKey)) ?? { created: false, recipients: 0 });
 }
 
 const ADMIN_CODES = new Set<string>(ORGANIZATION_PERMISSIONS);
@@ -112,10 +142,14 @@ export function mayReceive(role: string, rolePermissions: readonly string[] | nu
   return role === 'ADMIN' ? ADMIN_CODES.has(needed) : (rolePermissions ?? []).includes(needed);
 }
 
-async function recipientsOf(tx: DbOrTx, input: NotifyInput): Promise<Array<{ userId: string; inApp: boolean; email: boolean }>> {
+type OrgUser = { id: string; org: string; role: string; permissions: string[] | null; kinds: Record<string, { inApp: boolean; email: boolean }> | null; groups: string[] | null };
+
+/** Active users of these organizations with their role's codes, choices and groups (one statement). */
+async function usersOf(tx: DbOrTx, orgIds: string[]): Promise<Map<string, OrgUser[]>> {
   const rows = await tx
     .select({
       id: users.id,
+      org: sql<string>`${users.organizationId}`,
       role: users.role,
       permissions: roles.permissions,
       kinds: notificationPreferences.kinds,
@@ -124,38 +158,37 @@ async function recipientsOf(tx: DbOrTx, input: NotifyInput): Promise<Array<{ use
     .from(users)
     .leftJoin(roles, eq(roles.id, users.roleId))
     .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-    .where(
-      and(
-        eq(users.organizationId, input.organizationId),
-        eq(users.status, 'ACTIVE'),
-        input.userIds ? inArray(users.id, input.userIds.length ? [...input.userIds] : ['00000000-0000-0000-0000-000000000000']) : undefined,
-      ),
-    );
-  const aboutGroups = await groupsAbout(tx, input);
-  return rows
-    .filter((u) => mayReceive(u.role, u.permissions, input.kind))
-    .filter((u) => !aboutGroups || !u.groups?.length || u.groups.some((g) => aboutGroups.has(g)))
-    .map((u) => ({ userId: u.id, ...choiceOf(u.kinds, input.kind) }))
-    .filter((c) => c.inApp || c.email);
-}
-
-/** The groups of the driver and vehicle a fact is about; null when it is about neither. */
-async function groupsAbout(tx: DbOrTx, input: NotifyInput): Promise<Set<string> | null> {
-  const { driverId, assetId } = input.about ?? {};
-  if (!driverId && !assetId) return null;
-  const out = new Set<string>();
-  if (driverId) {
-    const g = await tx
-      .select({ id: groupMembers.groupId })
-      .from(groupMembers)
-      .where(and(eq(groupMembers.organizationId, input.organizationId), eq(groupMembers.memberType, 'DRIVER'), eq(groupMembers.memberId, driverId)));
-    for (const r of g) out.add(r.id);
-  }
-  if (assetId) {
-    const g = await tx.select({ id: groupAssets.groupId }).from(groupAssets).where(and(eq(groupAssets.organizationId, input.organizationId), eq(groupAssets.assetId, assetId)));
-    for (const r of g) out.add(r.id);
+    .where(and(inArray(users.organizationId, orgIds), eq(users.status, 'ACTIVE')));
+  const out = new Map<string, OrgUser[]>();
+  for (const r of rows) {
+    const list = out.get(r.org) ?? [];
+    list.push(r);
+    out.set(r.org, list);
   }
   return out;
+}
+
+/** The groups of the drivers and vehicles facts are about (two statements at most); null for a fact about neither. */
+async function aboutGroups(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<(i: NotifyInput) => Set<string> | null> {
+  const driverIds = [...new Set(inputs.flatMap((i) => (i.about?.driverId ? [i.about.driverId] : [])))];
+  const assetIds = [...new Set(inputs.flatMap((i) => (i.about?.assetId ? [i.about.assetId] : [])))];
+  const byMember = new Map<string, string[]>();
+  if (driverIds.length) {
+    const g = await tx
+      .select({ member: groupMembers.memberId, group: groupMembers.groupId, org: groupMembers.organizationId })
+      .from(groupMembers)
+      .where(and(eq(groupMembers.memberType, 'DRIVER'), inArray(groupMembers.memberId, driverIds)));
+    for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
+  }
+  if (assetIds.length) {
+    const g = await tx.select({ member: groupAssets.assetId, group: groupAssets.groupId, org: groupAssets.organizationId }).from(groupAssets).where(inArray(groupAssets.assetId, assetIds));
+    for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
+  }
+  return (i) => {
+    const { driverId, assetId } = i.about ?? {};
+    if (!driverId && !assetId) return null;
+    return new Set([...(driverId ? (byMember.get(`${i.organizationId}|${driverId}`) ?? []) : []), ...(assetId ? (byMember.get(`${i.organizationId}|${assetId}`) ?? []) : [])]);
+  };
 }
 
 // ---------------------------------------------------------------- reading and changing one's own

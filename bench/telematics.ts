@@ -29,8 +29,15 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-tel-'));
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, dataDir, poolSize: 10 } : { dataDir });
 const kind = database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
-// HOS_AUTO_DUTY=0 and IFTA_MILES=0 measure ingest without the work that runs behind it (decisions 0095, 0121).
-const config = testConfig({ dataDir, logLevel: 'silent', hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0', iftaMiles: process.env.IFTA_MILES !== '0' });
+// HOS_AUTO_DUTY=0, IFTA_MILES=0 and FLEET_STATS=0 measure ingest without the work that runs behind
+// it (decisions 0095, 0121, 0131), to compare.
+const config = testConfig({
+  dataDir,
+  logLevel: 'silent',
+  hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0',
+  iftaMiles: process.env.IFTA_MILES !== '0',
+  fleetStats: process.env.FLEET_STATS !== '0',
+});
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);
@@ -302,6 +309,8 @@ if (v) {
 console.log(`\nBehind ingest: automatic duty status ${config.hosAutoDuty ? 'on' : 'off'}, IFTA miles ${config.iftaMiles ? `on (${app.iftaMiles.stats.rounds} rounds, ${app.iftaMiles.stats.fixes} fixes, ${app.iftaMiles.stats.lateFixes} late, ${app.iftaMiles.stats.recomputedDays} days recomputed)` : 'off'}`);
 console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
 for (const r of results) console.log(r);
+console.log(`notification facts by kind: ${JSON.stringify(rowsOf(await database.db.execute(sql`select kind, count(*)::int as n, min(fact_key) as example from notification_facts group by kind`)))}`);
+console.log(`behind ingest: fleet watch ${JSON.stringify(app.fleetWatch.stats)}, daily statistics ${JSON.stringify(app.fleetStats.stats)}`);
 
 await osmand.close();
 await app.close();

@@ -52,6 +52,11 @@ import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import { IftaMiles, withIftaMiles } from './modules/ifta/ifta-miles.service.ts';
+import { FleetStats, withFleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
+import { FleetWatch } from './jobs/fleet-watch.ts';
+import { NotificationHub } from './modules/notifications/notifications.hub.ts';
+import notificationsRoutes from './modules/notifications/notifications.routes.ts';
+import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -64,6 +69,11 @@ declare module 'fastify' {
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
     draining: boolean;
+    /** Vehicle daily statistics kept behind ingest (decision 0131). */
+    fleetStats: FleetStats;
+    /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
+    fleetWatch: FleetWatch;
+    notificationHub: NotificationHub;
   }
 }
 
@@ -124,26 +134,49 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // IFTA miles per vehicle, jurisdiction and day (decision 0121), likewise behind the commit.
   const iftaMiles = new IftaMiles(db.db, { onError: (err) => app.log.error(err, 'IFTA miles failed'), shared: db.kind !== 'pglite' });
   if (config.iftaMiles) ingest.committer = withIftaMiles(ingest.committer, iftaMiles);
+  // Daily vehicle statistics and the notification detectors follow committed positions (issue 18).
+  const fleetStats = new FleetStats(db.db, { onError: (err) => app.log.error(err, 'fleet statistics failed') });
+  const fleetWatch = new FleetWatch(db, { recordsSettled: () => autoDuty.idle(), onError: (err) => app.log.error(err, 'fleet watch failed') });
+  if (config.fleetStats) {
+    ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
+      const drivers = new Map<string, Set<string>>();
+      rows.forEach((row, i) => {
+        if (!r.stored[i] || !row.driverId) return;
+        let ids = drivers.get(row.organizationId);
+        if (!ids) drivers.set(row.organizationId, (ids = new Set()));
+        ids.add(row.driverId);
+      });
+      if (drivers.size) fleetWatch.poke(drivers);
+    });
+  }
   app.decorate('ingest', ingest);
   app.decorate('autoDuty', autoDuty);
   app.decorate('iftaMiles', iftaMiles);
+  app.decorate('fleetStats', fleetStats);
+  app.decorate('fleetWatch', fleetWatch);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
   await liveHub.start();
   app.decorate('liveHub', liveHub);
+  const notificationHub = new NotificationHub(db, app.mailer, config.publicUrl, (err) => app.log.error(err, 'notifications fan-out failed'));
+  await notificationHub.start();
+  app.decorate('notificationHub', notificationHub);
   // Open SSE streams end before the server waits for connections to finish, and connections are
   // closed as they fall idle (an ended stream's, a finished request's), so close() cannot hang.
   let stopClosingIdle = () => {};
   app.addHook('preClose', async () => {
     stopClosingIdle = closeIdleWhileClosing(app.server);
     await liveHub.stop();
+    await notificationHub.stop();
   });
   app.addHook('onClose', async () => {
     stopClosingIdle();
     stopPartitions();
     await ingest.close();
     await autoDuty.close();
+    await fleetWatch.stop();
+    await fleetStats.close();
     await iftaMiles.close();
     await authListener.stop();
     if (ownsDatabase) await db.close();
@@ -220,6 +253,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(hosDriverRoutes);
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
+      // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
+      await api.register(fleetGlanceRoutes);
+      await api.register(notificationsRoutes(notificationHub));
     },
     { prefix: API_PREFIX },
   );

@@ -21,6 +21,7 @@ const envSchema = z.object({
   DEVICE_CACHE_ENTRIES: z.coerce.number().int().min(1).default(50_000),
   HOS_AUTO_DUTY: bool,
   IFTA_MILES: bool,
+  FLEET_STATS: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default('8MB'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
@@ -70,6 +71,8 @@ export interface Config {
   hosAutoDuty: boolean;
   /** IFTA miles per vehicle, jurisdiction and day kept behind ingest (decision 0121); off only to measure ingest without it. */
   iftaMiles: boolean;
+  /** Daily vehicle statistics and the notification checks behind ingest (decisions 0130, 0131); off only to measure ingest without them. */
+  fleetStats: boolean;
   /** Drivers' duty events each instance keeps in memory for the fleet-wide HoS reads (docs/decisions/0098). */
   hosEventCacheEvents: number;
   /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceCacheEntries: e.DEVICE_CACHE_ENTRIES,
     hosAutoDuty: e.HOS_AUTO_DUTY ?? true,
     iftaMiles: e.IFTA_MILES ?? true,
+    fleetStats: e.FLEET_STATS ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     jwtSecret: e.JWT_SECRET,

@@ -64,6 +64,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Notification detectors on the clock (one instance at a time), and statistics of positions
+  // stored before this start.
+  app.fleetWatch.start();
+  app.fleetStats
+    .catchUp()
+    .then((n) => n && app.log.info(`fleet statistics: ${n} vehicle days computed from stored positions`))
+    .catch((err) => app.log.error(err, 'fleet statistics catch-up failed'));
   // Devices (Traccar Client, OsmAnd) talk to their own port, sharing the API's ingest pipeline.
   osmand = config.osmandPort ? await buildOsmandServer(app.ingest) : null;
   if (osmand) {

@@ -13,11 +13,12 @@ test('signed out: private routes and unknown paths go to login', async ({ page }
 
 test('signed in: under development, access denied, not found, and public pages send home', async ({ page }) => {
   await login(page, 'admin');
+  // Help, notifications and fleet performance are built (issue 18); revenue is still under development.
   await page.goto('/help');
-  await expect(page).toHaveURL('/under-development');
-  await expect(page.getByRole('heading', { name: 'Under development' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Help' })).toBeVisible();
   await page.goto('/analytics/revenue');
   await expect(page).toHaveURL('/under-development');
+  await expect(page.getByRole('heading', { name: 'Under development' })).toBeVisible();
   await page.goto('/administration/organizations');
   await expect(page).toHaveURL('/access-denied');
   await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();

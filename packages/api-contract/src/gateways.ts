@@ -53,6 +53,8 @@ export const gatewayPageSchema = pageSchema(gatewaySchema);
 export const GATEWAY_SORT_FIELDS = ['name', 'uniqueId', 'status', 'lastSeenAt', 'firmware', 'createdAt'] as const;
 export const gatewayListQuery = registryListQuery.extend({
   paired: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** true: reported before, but nothing for 24 hours (DEVICE_OFFLINE_HOURS); false: reported within them. */
+  offline: z.enum(['true', 'false'], { error: () => 'offline must be true or false' }).transform((v) => v === 'true').optional(),
 });
 export const gatewayIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a device id') });
 export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('assetId must be a vehicle id') });

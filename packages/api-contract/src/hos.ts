@@ -143,6 +143,8 @@ export const violationsQuery = pageQuerySchema
     driverId: z.uuid('driverId must be a driver id').optional(),
     rule: z.enum(VIOLATION_RULES, { error: () => `Rule must be one of ${VIOLATION_RULES.join(', ')}` }).optional(),
     severity: z.enum(SEVERITIES, { error: () => 'Severity must be NOMINAL, VIOLATION or EGREGIOUS' }).optional(),
+    /** Only the drivers of this group (the dashboard's counters link here with their group). */
+    groupId: z.uuid('groupId must be a group id').optional(),
   });
 
 // ---------------------------------------------------------------- availability
@@ -167,9 +169,16 @@ export type Availability = z.infer<typeof availabilitySchema>;
 export const availabilityPageSchema = pageSchema(availabilitySchema);
 export const AVAILABILITY_SORT_FIELDS = ['lastName', 'availableDriveMs', 'cycleUsedMs'] as const;
 
+/** The dashboard's driver counters, as availability filters: duty status now, and driving time left. */
+export const AVAILABILITY_DUTY_FILTERS = ['DRIVING', 'ON_DUTY', 'OFF_DUTY'] as const;
+
 export const availabilityQuery = pageQuerySchema.extend({
   at: instant('At').optional(),
   groupId: z.uuid('groupId must be a group id').optional(),
+  /** DRIVING (status D), ON_DUTY (ON), OFF_DUTY (OFF, SB or no records). */
+  duty: z.enum(AVAILABILITY_DUTY_FILTERS, { error: () => 'duty must be DRIVING, ON_DUTY or OFF_DUTY' }).optional(),
+  /** Only drivers with less driving time available than this many minutes. */
+  underMinutes: z.coerce.number().int().min(1, 'underMinutes must be at least 1').max(6000, 'underMinutes must be at most 6000').optional(),
 });
 
 // ---------------------------------------------------------------- log day
@@ -302,6 +311,8 @@ export type HosLogDay = z.infer<typeof hosLogDaySchema>;
 export const hosLogListQuery = pageQuerySchema.extend({
   date: day('Log day'),
   groupId: z.uuid('groupId must be a group id').optional(),
+  /** Only the rows with this form-and-manner problem (UNCERTIFIED, NO_SHIPPING_DOCUMENT, NO_TRAILER). */
+  problem: z.enum(['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'], { error: () => 'problem must be UNCERTIFIED, NO_SHIPPING_DOCUMENT or NO_TRAILER' }).optional(),
 });
 
 /** Form-and-manner problems of a log day (§395.8): a past day not certified, a driving day without shipping document or trailer. */

@@ -28,3 +28,8 @@ export * from './diagnostics.ts';
 export * from './hos.ts';
 export * from './hos-driver.ts';
 export * from './ifta.ts';
+export * from './notifications.ts';
+export * from './dashboard.ts';
+export * from './fleet.ts';
+export * from './search.ts';
+export * from './fleet-performance.ts';

@@ -24,6 +24,7 @@ defineLabels({
   telematics: 'Telematics',
   'telematics.idleMinutes': 'Idle time (minutes)',
   'telematics.offlineMinutes': 'Offline time (minutes)',
+  'telematics.speedLimitKmh': 'Speeding above (km/h)',
   admin: 'Administrator',
   'admin.email': 'Admin email',
   'admin.firstName': 'Admin first name',
@@ -87,6 +88,8 @@ export const DEFAULT_ORGANIZATION_SETTINGS = {
     idleMinutes: 5,
     /** A vehicle with no report for this long shows as offline. */
     offlineMinutes: 60,
+    /** Fleet performance counts a speeding event each time a vehicle goes above this (105 km/h = 65 mph). */
+    speedLimitKmh: 105,
   },
 };
 
@@ -99,6 +102,7 @@ export const organizationSettingsSchema = z
     telematics: z.object({
       idleMinutes: z.number().int().min(1).max(1440),
       offlineMinutes: z.number().int().min(2).max(10080),
+      speedLimitKmh: z.number().int().min(20).max(200),
     }),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {

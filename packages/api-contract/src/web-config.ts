@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const webConfigSchema = /* @__PURE__ */ z.object({
   /** MapLibre style of the map's "Streets" base map (MAP_STYLE_URL). */
   mapStyleUrl: /* @__PURE__ */ z.url(),
+  /** Port of the OsmAnd device protocol (Traccar Client's server URL); null when it is off (the API path still works). */
+  osmandPort: /* @__PURE__ */ z.number().int().nullable(),
 });
 export type WebConfig = z.infer<typeof webConfigSchema>;
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { asc, eq, sql } from 'drizzle-orm';
-import { RETENTION_KINDS, type RetentionKind } from '@fleet/api-contract';
+import { RETENTION_KIND_INFO, RETENTION_KINDS, type RetentionKind } from '@fleet/api-contract';
+import { notify } from '../modules/notifications/notifications.service.ts';
 import type { Database, Db } from '../db/client.ts';
 import { jobRuns, organizations } from '../db/schema/index.ts';
 import type { Actor } from '../plugins/types.ts';
@@ -144,9 +145,21 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         }
       }
       if (Object.keys(removed).length > 0) {
-        await db.transaction((tx) =>
-          recordActivity(tx, { orgId, actor: SYSTEM, action: 'PURGE', entityType: 'DATA_RETENTION', entityId: orgId, after: { removed, olderThan: cutoffs } }),
-        );
+        await db.transaction(async (tx) => {
+          await recordActivity(tx, { orgId, actor: SYSTEM, action: 'PURGE', entityType: 'DATA_RETENTION', entityId: orgId, after: { removed, olderThan: cutoffs } });
+          const total = Object.values(removed).reduce((a, b) => a + (b ?? 0), 0);
+          await notify(tx, {
+            organizationId: orgId,
+            kind: 'RETENTION_PURGE',
+            factKey: `purge:${(opts.slot ?? now).toISOString()}`,
+            title: `Old data removed: ${total} records past their retention period`,
+            body: Object.entries(removed)
+              .map(([k, n]) => `${RETENTION_KIND_INFO[k as RetentionKind]?.label ?? k}: ${n}`)
+              .join('\n'),
+            link: '/settings/data-retention',
+            linkLabel: 'Data retention',
+          });
+        });
       }
     }
     if (opts.signal?.aborted) {

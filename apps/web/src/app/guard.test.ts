@@ -22,14 +22,17 @@ describe('navigation guard', () => {
   });
 
   it('checks sign-in before the under-development mark', () => {
-    expect(guardRedirect(route('/help'), null)).toBe('/');
-    expect(guardRedirect(route('/help'), adminUser())).toBe('/under-development');
+    expect(guardRedirect(route('/analytics/revenue'), null)).toBe('/');
+    expect(guardRedirect(route('/analytics/revenue'), adminUser())).toBe('/under-development');
   });
 
-  it('sends exactly help, notifications, revenue and fleet performance to the under-development page', () => {
+  it('sends only revenue to the under-development page (issue 18 built help, notifications and fleet performance)', () => {
     const marked = flattenRoutes().filter((x) => x.route.underDevelopment).map((x) => x.route.path).sort();
-    expect(marked).toEqual(['/analytics/fleet-performance', '/analytics/revenue', '/help', '/notifications']);
+    expect(marked).toEqual(['/analytics/revenue']);
     for (const p of marked) expect(guardRedirect(route(p), adminUser())).toBe('/under-development');
+    for (const p of ['/help', '/notifications', '/analytics/fleet-performance']) expect(guardRedirect(route(p), adminUser())).toBeNull();
+    // The login footer's "Learn more" page is public: signed out it shows, signed in it sends home.
+    expect(guardRedirect(route('/learn-more'), null)).toBeNull();
   });
 
   it('lets a driver open only their own screens, lands them on /driver, and refuses the office screens (decision 0115)', () => {

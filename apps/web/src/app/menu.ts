@@ -79,7 +79,7 @@ export const SIDE_MENU: MenuItem[] = [
     icon: IconChartBar,
     subSectionItems: [
       { title: 'Revenue', path: '/analytics/revenue', label: 'Soon' },
-      { title: 'Fleet Performance', path: '/analytics/fleet-performance', label: 'Soon' },
+      { title: 'Fleet Performance', path: '/analytics/fleet-performance' },
       { title: 'Fuel costs (IFTA)', path: '/ifta' },
     ],
   },

@@ -38,6 +38,7 @@ const ORG_SETTINGS = '/settings/organization-settings';
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', title: 'Log in', access: 'public', page: () => import('../features/auth/login-page.tsx') },
   { path: '/getting-started', title: 'Getting started', access: 'public', page: () => import('../features/auth/getting-started-page.tsx') },
+  { path: '/learn-more', title: 'About Fleetline', access: 'public', page: () => import('../features/auth/learn-more-page.tsx') },
   { path: '/reset-password', title: 'Reset password', access: 'public', page: () => import('../features/auth/reset-password-page.tsx') },
   {
     path: '/create-new-password/:token',
@@ -96,12 +97,11 @@ export const ROUTES: readonly AppRoute[] = [
   },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
   { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
-  { path: '/help', title: 'Help', access: 'private', underDevelopment: true, page: () => import('../features/help/help-page.tsx') },
+  { path: '/help', title: 'Help', access: 'private', page: () => import('../features/help/help-page.tsx') },
   {
     path: '/notifications',
     title: 'Notifications',
     access: 'private',
-    underDevelopment: true,
     page: () => import('../features/notifications/notifications-page.tsx'),
   },
   { path: '/ifta', title: 'Fuel costs (IFTA)', access: 'private', permissions: ['IFTA_LIST'], page: () => import('../features/ifta/ifta-page.tsx') },
@@ -186,7 +186,6 @@ export const ROUTES: readonly AppRoute[] = [
         title: 'Fleet Performance',
         access: 'private',
         permissions: ['ANALYTICS_FLEET_PERFORMANCE'],
-        underDevelopment: true,
         page: () => import('../features/analytics/fleet-performance-page.tsx'),
       },
     ],

@@ -7,3 +7,5 @@ export * from './data-retention.ts';
 export * from './positions.ts';
 export * from './hos.ts';
 export * from './ifta.ts';
+export * from './notifications.ts';
+export * from './vehicle-stats.ts';

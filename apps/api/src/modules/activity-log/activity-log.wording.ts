@@ -261,6 +261,7 @@ const COMMON_LABELS: Record<string, string> = {
   defaultTheme: 'Default theme',
   idleMinutes: 'Idle after (minutes)',
   offlineMinutes: 'Offline after (minutes)',
+  speedLimitKmh: 'Speeding above (km/h)',
 };
 
 /** Labels per entity type, over COMMON_LABELS; the wording test checks every stored column has one. */
@@ -625,6 +626,21 @@ export const ACTIONS: Record<string, Wording> = {
   PROPOSE_UNIDENTIFIED: { label: 'Propose unidentified driving', says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}` },
   ANNOTATE_UNIDENTIFIED: { label: 'Annotate unidentified driving', says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}` },
   SEND_ELD_OUTPUT: { label: 'Send ELD output file', says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}` },
+  READ_NOTIFICATIONS: {
+    label: 'Read notifications',
+    says: (c) => {
+      const n = typeof c.after.notifications === 'number' ? c.after.notifications : 0;
+      return c.after.all === true ? `marked ${whose(c, 'notifications')} read (${plural(n, 'notification')})` : `marked ${plural(n, 'notification')} read`;
+    },
+  },
+  CLEAR_NOTIFICATIONS: {
+    label: 'Clear notifications',
+    says: (c) => {
+      const n = typeof c.after.notifications === 'number' ? c.after.notifications : 0;
+      return c.after.all === true ? `cleared ${whose(c, 'notifications')} (${plural(n, 'notification')})` : `cleared ${plural(n, 'notification')}`;
+    },
+  },
+  UPDATE_NOTIFICATION_PREFERENCES: { label: 'Notification choices', says: (c) => `changed ${whose(c, 'notification choices')}` },
   IMPORT_HOS_LOG: {
     label: 'Import HoS log',
     says: (c) => {

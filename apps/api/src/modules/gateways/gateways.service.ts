@@ -1,4 +1,5 @@
 import { asc, and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';
 import type { Gateway, GatewayDetail, GatewayInput, Page, RemovalResult } from '@fleet/api-contract';
 import type { gatewayInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
@@ -38,6 +39,8 @@ export interface GatewayFilter {
   group?: string;
   search?: string;
   paired?: boolean;
+  /** Silent for DEVICE_OFFLINE_HOURS (having reported before), or not. */
+  offline?: boolean;
 }
 
 export function gatewayConditions(orgId: string, f: GatewayFilter) {
@@ -46,6 +49,11 @@ export function gatewayConditions(orgId: string, f: GatewayFilter) {
     f.group ? assetInGroup(orgId, f.group, gateways.assetId) : undefined,
     f.search ? sql`${gatewaySearchDoc} like ${likeTerm(f.search)}` : undefined,
     f.paired === undefined ? undefined : f.paired ? isNotNull(gateways.assetId) : isNull(gateways.assetId),
+    f.offline === undefined
+      ? undefined
+      : f.offline
+        ? sql`${gateways.lastSeenAt} < now() - make_interval(hours => ${DEVICE_OFFLINE_HOURS})`
+        : sql`${gateways.lastSeenAt} >= now() - make_interval(hours => ${DEVICE_OFFLINE_HOURS})`,
   );
 }
 

@@ -99,7 +99,7 @@ export async function listViolations({ db, orgId, now }: ReadScope, q: Violation
   const { fromMs, toMs } = range(asked);
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
-  const key = JSON.stringify(['violations', q.from ?? null, q.to ?? null, q.driverId ?? null, q.rule ?? null, q.severity ?? null]);
+  const key = JSON.stringify(['violations', q.from ?? null, q.to ?? null, q.driverId ?? null, q.groupId ?? null, q.rule ?? null, q.severity ?? null]);
   const all = await fleetRows<ViolationRow>(db, orgId, key, (state, at) => violationRows(db, orgId, state, q, range(at), at), (at) => q.to !== undefined && range(at).toMs <= at, now);
   const page = all.slice(q.page * q.size, (q.page + 1) * q.size);
   const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
@@ -108,7 +108,7 @@ export async function listViolations({ db, orgId, now }: ReadScope, q: Violation
 
 async function violationRows(db: DbOrTx, orgId: string, state: FleetState, q: ViolationFilter, { fromMs, toMs }: { fromMs: number; toMs: number }, now: number): Promise<ViolationRow[]> {
   const { periodStart } = state;
-  const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId });
+  const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId, groupId: q.groupId });
   if (list.length === 0) return [];
   const records = await driverRecordsOf(db, orgId, q.driverId ? [q.driverId] : null, fromMs - LOOKBACK_MS, toMs, state);
   const until = Math.min(toMs, now);
@@ -189,6 +189,15 @@ function sortBy<T>(rows: T[], key: (r: T) => number | string, dir: string): T[] 
   });
 }
 
+/** Whether a driver's clocks pass the availability list's duty and time-left filters (the dashboard counts with it). */
+export function availabilityMatches(a: Availability, duty: 'DRIVING' | 'ON_DUTY' | 'OFF_DUTY' | undefined, underMinutes: number | undefined): boolean {
+  if (duty === 'DRIVING' && a.status !== 'D') return false;
+  if (duty === 'ON_DUTY' && a.status !== 'ON') return false;
+  if (duty === 'OFF_DUTY' && a.status !== null && a.status !== 'OFF' && a.status !== 'SB') return false;
+  if (underMinutes !== undefined && a.availableDriveMs >= underMinutes * 60_000) return false;
+  return true;
+}
+
 /** Per active driver at `at` (default now): status and since when, the clocks, the restart, the time to drive now. */
 export async function listAvailability({ db, orgId, now }: ReadScope, q: z.output<typeof availabilityQuery>): Promise<Page<Availability>> {
   const [field = 'lastName', dir = 'asc'] = (q.sort ?? 'lastName').split(',');
@@ -200,22 +209,26 @@ export async function listAvailability({ db, orgId, now }: ReadScope, q: z.outpu
     const records = await driverRecordsOf(db, orgId, null, atMs - LOOKBACK_MS, atMs, state);
     return list.map((d) => availabilityOf(d, records.periodsOf(d.id, atMs), atMs, state.periodStart, records.factsOf(d.id)));
   };
+  const filtered = q.duty !== undefined || q.underMinutes !== undefined;
   // By name the order needs no clocks: only the page's drivers are judged. Equal keys keep the query's order.
-  if (field === 'lastName') {
+  if (field === 'lastName' && !filtered) {
     const state = await fleetStateOf(db, orgId);
     const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
     if (list.length === 0) return toPage([], 0, q);
     return toPage(await judge(state, pageOf(sortBy(list, nameKey, dir)), atOf(now ?? Date.now())), list.length, q);
   }
-  // Sorted by a clock, everyone is judged: concurrent requests for the same order share one run.
-  const runKey = JSON.stringify(['availability', field, dir, q.groupId ?? null, q.search ?? null, q.at ?? null]);
+  // Sorted by a clock or filtered by duty and time left (the dashboard's counters), everyone is
+  // judged: concurrent requests for the same order share one run.
+  const runKey = JSON.stringify(['availability', field, dir, q.groupId ?? null, q.search ?? null, q.at ?? null, q.duty ?? null, q.underMinutes ?? null]);
   const all = await fleetRows<Availability>(
     db,
     orgId,
     runKey,
     async (state, at) => {
       const list = await fleetDriversOf(db, orgId, state, { groupId: q.groupId, search: q.search });
-      return list.length ? sortBy(await judge(state, list, atOf(at)), key, dir) : [];
+      if (list.length === 0) return [];
+      const judged = await judge(state, list, atOf(at));
+      return sortBy(filtered ? judged.filter((a) => availabilityMatches(a, q.duty, q.underMinutes)) : judged, key, dir);
     },
     (at) => q.at !== undefined && atOf(at) <= at,
     now,

@@ -94,6 +94,10 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
     };
   });
   const sign = dir.toLowerCase() === 'desc' ? -1 : 1;
+  if (q.problem) {
+    const problem = q.problem;
+    rows.splice(0, rows.length, ...rows.filter((r) => r.problems.includes(problem)));
+  }
   rows.sort((x, y) => {
     const a = key(x);
     const b = key(y);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { notify } from '../notifications/notifications.service.ts';
 import Papa from 'papaparse';
 import { eq, sql } from 'drizzle-orm';
 import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportKind, type ImportPreview, type ImportResult } from '@fleet/api-contract';
@@ -153,6 +155,20 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
         after: { ...(v.input as object), source: 'CSV import', line: v.line },
       }));
       await insertWithActivity(tx, kind === 'drivers' ? drivers : assets, rows, { orgId, actor, action: 'IMPORT', entityType: kind === 'drivers' ? 'DRIVER' : 'ASSET' });
+      // The importer hears of it (bell, e-mail) as they chose, committed with the rows (decision 0130).
+      if (actor.userId && valid.length > 0) {
+        const list = kind === 'drivers' ? 'all-drivers' : kind;
+        await notify(tx, {
+          organizationId: orgId,
+          kind: 'IMPORT_FINISHED',
+          factKey: `import:${kind}:${randomUUID()}`,
+          title: `Import finished: ${valid.length} ${valid.length === 1 ? kind.replace(/s$/, '') : kind} added`,
+          body: preview.invalidRows > 0 ? `${preview.invalidRows} rows of the file had errors and were not imported.` : 'Every row of the file was imported.',
+          link: `/settings/organization-settings/${list}`,
+          linkLabel: `Open ${kind}`,
+          userIds: [actor.userId],
+        });
+      }
       return { ...preview, imported: valid.length };
     });
   } catch (err) {

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * nothing secret (a style URL any browser of the app fetches anyway).
  */
 const webConfigRoutes: FastifyPluginAsyncZod = async (app) => {
-  const body: WebConfig = { mapStyleUrl: app.config.mapStyleUrl };
+  const body: WebConfig = { mapStyleUrl: app.config.mapStyleUrl, osmandPort: app.config.osmandPort || null };
   app.get('/web-config', {
     config: { public: true },
     schema: {

@@ -29,7 +29,7 @@ describe('GET /api/v1/web-config', () => {
   it('answers the style the server was started with, without signing in', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/web-config' });
     expect(res.statusCode).toBe(200);
-    expect(webConfigSchema.parse(res.json())).toEqual({ mapStyleUrl: styleUrl });
+    expect(webConfigSchema.parse(res.json())).toEqual({ mapStyleUrl: styleUrl, osmandPort: t.config.osmandPort || null });
     expect(res.headers['cache-control']).toBe('public, max-age=60');
   });
 

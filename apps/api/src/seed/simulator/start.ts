@@ -36,6 +36,13 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   const filed = await fileDemoQuarter(app.db, org.id, started);
   if (filed) log(`Demo fleet: IFTA return of ${filed} filed`);
   if (iftaDays || purchases) log(`Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`);
+  // The history went straight to the positions table: its daily statistics are computed here, and
+  // the week's violations are notified once (a fresh demo shows a bell with something in it).
+  if (written) {
+    const days = await app.fleetStats.rebuildRange(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000, started);
+    log(`Demo fleet: daily statistics of ${days} vehicle days computed`);
+    await app.fleetWatch.check(org.id, { clock: true, now: started, newsMs: 7 * 86_400_000 });
+  }
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
   const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
   log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);

@@ -12,6 +12,7 @@ import { logout } from '../../lib/session.ts';
 import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
 import { NotificationToasts } from '../../components/notification-toasts.tsx';
+import { SearchSpotlight } from '../../features/search/search-spotlight.tsx';
 import { filterMenu, HEADER_NAV, SIDE_MENU } from '../menu.ts';
 import { LOGIN_PATH } from '../guard.ts';
 import { BottomNav } from './bottom-nav.tsx';
@@ -130,6 +131,7 @@ export function AppLayout() {
       )}
       {user && <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />}
       <NotificationToasts />
+      {user && <SearchSpotlight />}
     </AppShell>
   );
 }

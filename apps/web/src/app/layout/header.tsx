@@ -1,5 +1,6 @@
 import { ActionIcon, Burger, Button, Group, Tooltip, UnstyledButton, useComputedColorScheme } from '@mantine/core';
-import { IconHelp, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
+import { spotlight } from '@mantine/spotlight';
+import { IconHelp, IconSearch, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
 import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
@@ -88,6 +89,11 @@ export function Header(p: HeaderProps) {
       </Group>
       <Group gap={4} wrap="nowrap">
         <ThemeToggle />
+        <Tooltip label="Search (Ctrl+K)">
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search (Ctrl+K)" onClick={() => spotlight.open()} data-testid="search-button">
+            <IconSearch size={20} />
+          </ActionIcon>
+        </Tooltip>
         <Tooltip label="Help">
           <ActionIcon component={Link} to="/help" variant="subtle" color="gray" size="lg" aria-label="Help">
             <IconHelp size={20} />

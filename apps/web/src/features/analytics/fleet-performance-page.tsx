@@ -1,6 +1,210 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
+import { DataState } from '../../components/data-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useGroups } from '../../lib/map/map-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { useUnits } from '../../lib/units.ts';
+import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
 
-/** Placeholder until its issue lands: replace this file with the real screen (route in app/routes.ts). */
+const H = 3_600_000;
+const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const daysAgo = (n: number) => {
+  const d = new Date();
+  d.setDate(d.getDate() - n);
+  return day(d);
+};
+const PRESETS = [
+  { value: '7', label: '7 days' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: 'Quarter' },
+];
+const isDay = (v: string | null): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+function useFormat() {
+  const imperial = useUnits() === 'IMPERIAL';
+  return {
+    imperial,
+    dist: (m: number) => `${(m / (imperial ? 1609.344 : 1000)).toLocaleString('en-US', { maximumFractionDigits: 0 })} ${imperial ? 'mi' : 'km'}`,
+    speed: (k: number | null) => (k === null ? '—' : `${Math.round(imperial ? k / 1.609344 : k)} ${imperial ? 'mph' : 'km/h'}`),
+    hours: (ms: number) => `${(ms / H).toFixed(1)} h`,
+  };
+}
+
+function Totals({ t }: { t: FleetPerformance['fleet'] }) {
+  const f = useFormat();
+  const items = [
+    ['Distance', f.dist(t.distanceM)],
+    ['Driving', f.hours(t.drivingMs)],
+    ['Idle', f.hours(t.idleMs)],
+    ['Utilization', `${t.utilizationPct}%`],
+    ['Average speed', f.speed(t.avgSpeedKmh)],
+    ['Top speed', f.speed(t.topSpeedKmh)],
+    ['Speeding events', String(t.speedingEvents)],
+    ['Stops', String(t.stops)],
+    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : `${t.fuelLPer100Km} L/100 km`],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+      {items.map(([label, value]) => (
+        <Card key={label} withBorder padding="sm" radius="md">
+          <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+            {label}
+          </Text>
+          <Text fw={700} fz="lg" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {value}
+          </Text>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; name: string; extra?: string }> }) {
+  const f = useFormat();
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table striped highlightOnHover verticalSpacing="xs" fz="sm" style={{ whiteSpace: 'nowrap' }}>
+        <Table.Thead>
+          <Table.Tr>
+            {['Name', 'Distance', 'Driving', 'Idle', 'Utilization', 'Avg speed', 'Top speed', 'Speeding', 'Stops', 'Days driven', 'Fuel'].map((h) => (
+              <Table.Th key={h} ta={h === 'Name' ? 'left' : 'right'}>
+                {h}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.key}>
+              <Table.Td>
+                <Text size="sm" fw={600}>
+                  {r.name}
+                </Text>
+                {r.extra && (
+                  <Text size="xs" c="dimmed">
+                    {r.extra}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td ta="right">{f.dist(r.distanceM)}</Table.Td>
+              <Table.Td ta="right">{f.hours(r.drivingMs)}</Table.Td>
+              <Table.Td ta="right">{f.hours(r.idleMs)}</Table.Td>
+              <Table.Td ta="right">{r.utilizationPct}%</Table.Td>
+              <Table.Td ta="right">{f.speed(r.avgSpeedKmh)}</Table.Td>
+              <Table.Td ta="right">{f.speed(r.topSpeedKmh)}</Table.Td>
+              <Table.Td ta="right">{r.speedingEvents}</Table.Td>
+              <Table.Td ta="right">{r.stops}</Table.Td>
+              <Table.Td ta="right">{r.activeDays}</Table.Td>
+              <Table.Td ta="right">{r.fuelLPer100Km === null ? '—' : `${r.fuelLPer100Km} L/100 km`}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** `/analytics/fleet-performance`: per vehicle and per group over a date range, charts, table, CSV. */
 export default function FleetPerformancePage() {
-  return <ComingSoon title="Fleet Performance" description="Fleet performance analytics will appear here." />;
+  const [params, setParams] = useSearchParams();
+  const from = isDay(params.get('from')) ? params.get('from')! : daysAgo(29);
+  const to = isDay(params.get('to')) ? params.get('to')! : day(new Date());
+  const groupId = params.get('group') ?? undefined;
+  const canGroups = useCan('GROUP_LIST');
+  const groups = useGroups();
+  const f = useFormat();
+  const valid = from <= to;
+  const q = useFleetPerformance({ from, to, groupId }, valid);
+  const p = q.data;
+  const set = (patch: Record<string, string | null>) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(patch)) if (v) next.set(k, v);
+        else next.delete(k);
+        return next;
+      },
+      { replace: true },
+    );
+  const exportCsv = () => {
+    if (!p) return;
+    const blob = new Blob([performanceCsv(p, f.imperial)], { type: 'text/csv;charset=utf-8' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `fleet-performance-${p.from}-to-${p.to}.csv`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  const chart = (p?.perDay ?? []).map((d) => ({
+    date: new Date(`${d.date}T12:00:00`).toLocaleDateString('en-US', { month: 'numeric', day: 'numeric' }),
+    distance: Math.round(d.distanceM / (f.imperial ? 1609.344 : 1000)),
+    driving: +(d.drivingMs / H).toFixed(1),
+    idle: +(d.idleMs / H).toFixed(1),
+  }));
+  return (
+    <>
+      <PageHeader
+        title="Fleet Performance"
+        description={p ? `Speeding counts each time a vehicle went above ${f.speed(p.speedLimitKmh)} (Organization account › Telematics).` : 'Distance, hours, utilization, speeding and stops per vehicle and group.'}
+        breadcrumbs={[{ label: 'Analytics' }, { label: 'Fleet Performance' }]}
+        actions={
+          <Button leftSection={<IconDownload size={16} />} variant="default" onClick={exportCsv} disabled={!p || p.vehicles.length === 0}>
+            Export CSV
+          </Button>
+        }
+      />
+      <Stack gap="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <SegmentedControl aria-label="Period" data={PRESETS} value={PRESETS.find((x) => from === daysAgo(Number(x.value) - 1) && to === day(new Date()))?.value ?? ''} onChange={(v) => set({ from: daysAgo(Number(v) - 1), to: day(new Date()) })} />
+          <TextInput type="date" label="From" value={from} max={to} onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })} w={160} />
+          <TextInput type="date" label="To" value={to} min={from} onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })} w={160} error={valid ? undefined : 'To must be on or after From'} />
+          {canGroups && (
+            <Select label="Group" placeholder="All groups" clearable data={(groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name }))} value={groupId ?? null} onChange={(v) => set({ group: v })} w={180} />
+          )}
+        </Group>
+        <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!p && p.vehicles.length === 0} emptyTitle="No driving in this range" emptyDescription="Figures appear as vehicles report positions.">
+          {p && (
+            <Stack gap="md">
+              <Totals t={p.fleet} />
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+                <Card withBorder radius="md" padding="md">
+                  <Title order={2} fz="md" mb="sm">
+                    {f.imperial ? 'Miles' : 'Kilometres'} per day
+                  </Title>
+                  <BarChart h={220} data={chart} dataKey="date" valueFormatter={(v) => v.toLocaleString('en-US')} series={[{ name: 'distance', label: 'Distance', color: 'blue.6' }]} />
+                </Card>
+                <Card withBorder radius="md" padding="md">
+                  <Title order={2} fz="md" mb="sm">
+                    Driving and idle hours per day
+                  </Title>
+                  <BarChart h={220} data={chart} dataKey="date" type="stacked" unit=" h" withLegend legendProps={{ verticalAlign: 'bottom' }} series={[{ name: 'driving', label: 'Driving', color: 'teal.6' }, { name: 'idle', label: 'Idle', color: 'orange.5' }]} />
+                </Card>
+              </SimpleGrid>
+              <Card withBorder radius="md" padding="md">
+                <Tabs defaultValue="vehicles">
+                  <Tabs.List mb="sm">
+                    <Tabs.Tab value="vehicles">Per vehicle ({p.vehicles.length})</Tabs.Tab>
+                    <Tabs.Tab value="groups">Per group ({p.groups.length})</Tabs.Tab>
+                  </Tabs.List>
+                  <Tabs.Panel value="vehicles">
+                    <PerfTable rows={p.vehicles.map((v) => ({ ...v, key: v.assetId, name: `Vehicle ${v.unitNumber}`, extra: v.groups.join(', ') || undefined }))} />
+                  </Tabs.Panel>
+                  <Tabs.Panel value="groups">
+                    <PerfTable rows={p.groups.map((g) => ({ ...g, key: g.groupId ?? 'none', name: g.name, extra: `${g.vehicles} vehicle${g.vehicles === 1 ? '' : 's'}` }))} />
+                  </Tabs.Panel>
+                </Tabs>
+              </Card>
+            </Stack>
+          )}
+        </DataState>
+      </Stack>
+    </>
+  );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Alert, Anchor, Box, Button, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { Alert, Anchor, Box, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
 import { loginSchema } from '@fleet/api-contract/auth';
 import { homePath } from '../../lib/auth-store.ts';
@@ -15,7 +15,6 @@ export default function LoginPage() {
   useDocumentTitle('Log in · Fleetline');
   const navigate = useNavigate();
   const login = useLogin();
-  const [learnMore, learnMoreCtl] = useDisclosure(false);
   const [failed, setFailed] = useState<string | null>(null);
   // Spec section 5: the login form validates on input.
   const form = useZodForm(loginSchema, { mode: 'onChange', defaultValues: { email: '', password: '' } });
@@ -80,7 +79,7 @@ export default function LoginPage() {
               <Text size="sm" c="dimmed" aria-hidden>
                 ·
               </Text>
-              <Anchor component="button" type="button" size="sm" onClick={learnMoreCtl.open}>
+              <Anchor component={Link} to="/learn-more" size="sm">
                 Learn more
               </Anchor>
             </Group>
@@ -88,18 +87,6 @@ export default function LoginPage() {
         </Box>
       </Box>
       <Box className={classes.imageSide} aria-hidden />
-      <Modal opened={learnMore} onClose={learnMoreCtl.close} title="About Fleetline" centered>
-        <Stack gap="sm">
-          <Text size="sm">
-            Fleetline tracks your vehicles and trailers live on the map, keeps drivers&apos; hours-of-service logs with FMCSA and Canadian
-            rules, flags violations before they happen, and prepares your quarterly IFTA fuel-tax return.
-          </Text>
-          <Text size="sm">Create an account for your company and invite your team; it takes a minute.</Text>
-          <Button component={Link} to="/getting-started" onClick={learnMoreCtl.close}>
-            Create an account
-          </Button>
-        </Stack>
-      </Modal>
     </Box>
   );
 }

@@ -32,12 +32,13 @@ export default function DevicesPage() {
   const [status, setStatus] = useFilterParam('status');
   const [group, setGroup] = useFilterParam('group');
   const [paired, setPaired] = useFilterParam('paired');
+  const [offline, setOffline] = useFilterParam('offline');
   const [addFlag, setAddFlag] = useFlagParam('addDevice');
   const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/device-add'));
   const canCreate = useCan('GAT_CREATE');
   const query = useMemo(
-    () => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined, paired: paired ?? undefined }),
-    [pageQuery, status, group, paired],
+    () => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined, paired: paired ?? undefined, offline: offline ?? undefined }),
+    [pageQuery, status, group, paired, offline],
   );
   const list = usePagedList<Gateway>('gateways', query);
   const addButton = canCreate ? (
@@ -58,8 +59,8 @@ export default function DevicesPage() {
         rowKey={(g) => g.id}
         onRowClick={(g) => navigate(`${ORG}/devices/${g.id}`)}
         searchPlaceholder="Name, unique id"
-        emptyTitle={status || group || paired ? 'No devices match the filters' : 'No devices yet'}
-        emptyAction={status || group || paired ? undefined : addButton}
+        emptyTitle={status || group || paired || offline ? 'No devices match the filters' : 'No devices yet'}
+        emptyAction={status || group || paired || offline ? undefined : addButton}
         toolbar={
           <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
             <StatusFilter value={status} onChange={setStatus} />
@@ -74,6 +75,18 @@ export default function DevicesPage() {
               onChange={setPaired}
               clearable
               style={{ flex: '1 1 120px', maxWidth: 160 }}
+            />
+            <Select
+              aria-label="Filter by connection"
+              placeholder="Online or not"
+              data={[
+                { value: 'false', label: 'Reported in 24 h' },
+                { value: 'true', label: 'Offline over 24 h' },
+              ]}
+              value={offline}
+              onChange={setOffline}
+              clearable
+              style={{ flex: '1 1 140px', maxWidth: 180 }}
             />
             <GroupFilter value={group} onChange={setGroup} />
             <ExportButton path="/gateways/export" query={query} fileName="devices.csv" />

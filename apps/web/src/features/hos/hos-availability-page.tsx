@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Availability } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -129,7 +129,11 @@ export default function HosAvailabilityPage() {
   const orgId = useEffectiveOrganizationId();
   const [state, setState, page] = useTableState({ sort: 'availableDriveMs,asc' });
   const [group, setGroup] = useFilterParam('group');
-  const filters = useMemo(() => ({ ...page, groupId: group ?? undefined }), [page, group]);
+  const [duty, setDuty] = useFilterParam('duty');
+  const [under, setUnder] = useFilterParam('underMinutes');
+  const dutyFilter: 'DRIVING' | 'ON_DUTY' | 'OFF_DUTY' | undefined = duty === 'DRIVING' || duty === 'ON_DUTY' || duty === 'OFF_DUTY' ? duty : undefined;
+  const underMinutes = under && /^\d+$/.test(under) ? Number(under) : undefined;
+  const filters = useMemo(() => ({ ...page, groupId: group ?? undefined, duty: dutyFilter, underMinutes }), [page, group, dutyFilter, underMinutes]);
   const list = useQuery({ ...availabilityQuery(orgId ?? '', filters), enabled: !!orgId });
   const now = useNow(TICK_MS);
   // The group filter lists the groups, which needs GROUP_LIST.
@@ -160,10 +164,36 @@ export default function HosAvailabilityPage() {
         onStateChange={setState}
         rowKey={({ row }) => row.driver.id}
         searchPlaceholder="Search drivers"
-        emptyTitle={group ? 'No drivers in this group' : 'No active drivers'}
+        emptyTitle={dutyFilter || underMinutes ? 'No drivers match the filters' : group ? 'No drivers in this group' : 'No active drivers'}
         emptyDescription={group ? 'Pick another group or clear the filter.' : 'Drivers appear here once they are added to the organization.'}
         toolbar={
           <Group gap="xs" wrap="wrap" justify="flex-end">
+            <Select
+              aria-label="Duty status"
+              placeholder="Any duty status"
+              clearable
+              data={[
+                { value: 'DRIVING', label: 'Driving' },
+                { value: 'ON_DUTY', label: 'On duty' },
+                { value: 'OFF_DUTY', label: 'Off duty' },
+              ]}
+              value={dutyFilter ?? null}
+              onChange={setDuty}
+              w={160}
+            />
+            <Select
+              aria-label="Driving time left"
+              placeholder="Any time left"
+              clearable
+              data={[
+                { value: '30', label: 'Under 30 min' },
+                { value: '60', label: 'Under 1 h' },
+                { value: '120', label: 'Under 2 h' },
+              ]}
+              value={underMinutes ? String(underMinutes) : null}
+              onChange={setUnder}
+              w={160}
+            />
             {canListGroups && <GroupFilter value={group} onChange={setGroup} />}
             <ClockHelp />
           </Group>

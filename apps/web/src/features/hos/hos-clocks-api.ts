@@ -15,6 +15,7 @@ export interface ViolationFilters {
   driverId?: string;
   rule?: string;
   severity?: string;
+  groupId?: string;
 }
 
 /** One page of violations, newest first (the API's only order). */
@@ -46,6 +47,9 @@ export const hosDriversQuery = (orgId: string) =>
 
 export interface AvailabilityFilters extends PageQuery {
   groupId?: string;
+  /** The dashboard's driver counters: duty status now, and driving time left under so many minutes. */
+  duty?: 'DRIVING' | 'ON_DUTY' | 'OFF_DUTY';
+  underMinutes?: number;
 }
 
 /** A page of availability and the instant its clocks were computed at (the screen counts down from it). */

@@ -16,6 +16,8 @@ export interface HosLogListFilters extends PageQuery {
   /** Log day, YYYY-MM-DD. */
   date: string;
   groupId?: string;
+  /** Only rows with this form-and-manner problem (the dashboard's uncertified counter). */
+  problem?: 'UNCERTIFIED' | 'NO_SHIPPING_DOCUMENT' | 'NO_TRAILER';
 }
 
 /** One row per driver for a log day (`GET …/hos_log?date=`); the previous page stays while the next loads. */

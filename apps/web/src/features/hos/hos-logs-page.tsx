@@ -46,8 +46,10 @@ export default function HosLogsPage() {
   const [params, setParams] = useSearchParams();
   const date = isLogDate(params.get('date')) ? params.get('date')! : today;
   const groupId = params.get('group');
+  const problemParam = params.get('problem');
+  const problem = problemParam === 'UNCERTIFIED' || problemParam === 'NO_SHIPPING_DOCUMENT' || problemParam === 'NO_TRAILER' ? problemParam : undefined;
   const groups = useGroups();
-  const list = useQuery({ ...hosLogListQuery(orgId ?? '', { ...query, date, groupId: groupId ?? undefined }), enabled: !!orgId });
+  const list = useQuery({ ...hosLogListQuery(orgId ?? '', { ...query, date, groupId: groupId ?? undefined, problem }), enabled: !!orgId });
 
   const setParam = (key: string, value: string | null, push = false) =>
     setParams(

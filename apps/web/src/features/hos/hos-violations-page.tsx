@@ -83,8 +83,9 @@ export default function HosViolationsPage() {
       driverId: f.driverId ?? undefined,
       rule: f.rule ?? undefined,
       severity: f.severity ?? undefined,
+      groupId: f.groupId ?? undefined,
     }),
-    [range?.from, range?.to, f.driverId, f.rule, f.severity],
+    [range?.from, range?.to, f.driverId, f.rule, f.severity, f.groupId],
   );
   const list = useQuery({ ...violationsQuery(orgId ?? '', { page: page.page, size: page.size, ...filters }), enabled: !!orgId });
   // The driver filter needs the driver list; a role that may list violations but not drivers filters by the other fields.

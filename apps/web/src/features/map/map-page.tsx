@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Alert, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
 import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
 import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
@@ -49,8 +49,13 @@ export default function MapPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
 
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<VehicleStatus | null>(null);
-  const [groupId, setGroupId] = useState<string | null>(null);
+  // The dashboard's vehicle counters open the map with `?status=MOVING&group=…`.
+  const [params] = useSearchParams();
+  const [status, setStatus] = useState<VehicleStatus | null>(() => {
+    const s = params.get('status');
+    return s === 'MOVING' || s === 'IDLING' || s === 'STOPPED' || s === 'OFFLINE' ? s : null;
+  });
+  const [groupId, setGroupId] = useState<string | null>(() => params.get('group'));
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [follow, setFollow] = useState(false);
   const [listOpen, setListOpen] = useState(false);

@@ -29,6 +29,7 @@ const RULESETS = [
 const MINUTE_FIELDS = [
   { name: 'telematics.idleMinutes', label: 'Idle after (minutes)', description: 'Reporting but not moving for this long', min: 1, max: 1440 },
   { name: 'telematics.offlineMinutes', label: 'Offline after (minutes)', description: 'No report at all for this long', min: 2, max: 10080 },
+  { name: 'telematics.speedLimitKmh', label: 'Speeding above (km/h)', description: 'Fleet performance counts a speeding event above this (105 km/h = 65 mph)', min: 20, max: 200 },
 ] as const;
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
 
-export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity'] as const;
+export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity', 'group'] as const;
 export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];
 
 const DAY_MS = 86_400_000;
@@ -32,6 +32,8 @@ export interface ViolationFilterState {
   driverId: string | null;
   rule: string | null;
   severity: string | null;
+  /** The dashboard's counters open the list for one group. */
+  groupId: string | null;
   /** Why the range cannot be asked for, under the "To" picker; the list keeps its last good answer meanwhile. */
   rangeError: string | null;
   /** The range as the API's instants, or null while it is invalid. */
@@ -61,6 +63,7 @@ export function useViolationFilters(today: Date = new Date()): [ViolationFilterS
     driverId: params.get('driver'),
     rule: params.get('rule'),
     severity: params.get('severity'),
+    groupId: params.get('group'),
     rangeError,
     range: rangeError ? null : { from: dayBound(fromDay, false), to: dayBound(toDay, true) },
     any: VIOLATION_FILTER_KEYS.some((k) => params.has(k)),

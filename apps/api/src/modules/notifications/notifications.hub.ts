@@ -1,0 +1,153 @@
+import { sql } from 'drizzle-orm';
+import type { NotificationEvent } from '@fleet/api-contract';
+import type { Database, Listener } from '../../db/client.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
+import { presentNotification } from './notifications.presenter.ts';
+import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notifications.service.ts';
+
+export interface NotificationSubscriber {
+  orgId: string;
+  userId: string;
+  send(event: 'notification' | 'unread', data: NotificationEvent | { unread: number }): void;
+  close(): void;
+}
+
+/** E-mails claimed per round. */
+const MAIL_BATCH = 50;
+
+/**
+ * This instance's side of notifications: every instance LISTENs on the channel `notify` signals at
+ * commit, so a notification created through any instance reaches the user's open bells here (one
+ * query per fact for the users connected to this instance), and e-mails are sent by whichever
+ * instance claims them first (one UPDATE … RETURNING, so never twice). A sweep every minute sends
+ * e-mails a lost notification or a failed send left behind.
+ */
+export class NotificationHub {
+  private subs = new Map<string, Set<NotificationSubscriber>>();
+  private listener: Listener | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private mailing: Promise<void> | null = null;
+  private mailAgain = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly mailer: Mailer,
+    private readonly publicUrl: string,
+    private readonly log: (err: unknown) => void,
+    private readonly sweepMs = 60_000,
+  ) {}
+
+  async start(): Promise<void> {
+    this.listener = await this.database.listen(
+      NOTIFICATIONS_CHANNEL,
+      (payload) => void this.onNotify(payload).catch(this.log),
+      () => void this.resendCounts().catch(this.log),
+    );
+    this.sweepTimer = setInterval(() => this.mail(), this.sweepMs);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const set of this.subs.values()) for (const s of set) s.close();
+    this.subs.clear();
+    await this.listener?.stop();
+    await this.mailing;
+  }
+
+  private key = (orgId: string, userId: string) => `${orgId}|${userId}`;
+
+  subscribe(sub: NotificationSubscriber): () => void {
+    const k = this.key(sub.orgId, sub.userId);
+    const set = this.subs.get(k) ?? new Set();
+    set.add(sub);
+    this.subs.set(k, set);
+    return () => {
+      set.delete(sub);
+      if (set.size === 0) this.subs.delete(k);
+    };
+  }
+
+  get connections(): number {
+    let n = 0;
+    for (const s of this.subs.values()) n += s.size;
+    return n;
+  }
+
+  private async onNotify(payload: string): Promise<void> {
+    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number };
+    if (msg.f) {
+      if (msg.m) this.mail();
+      const here = [...this.subs.keys()].filter((k) => k.startsWith(`${msg.o}|`)).map((k) => k.slice(msg.o.length + 1));
+      if (here.length === 0) return;
+      const rows = await notificationsOfFact(this.database.db, msg.o, msg.f, here);
+      for (const r of rows) {
+        const unread = await unreadCount({ db: this.database.db, orgId: msg.o, userId: r.userId });
+        const event: NotificationEvent = { notification: presentNotification(r), unread };
+        for (const s of this.subs.get(this.key(msg.o, r.userId)) ?? []) s.send('notification', event);
+      }
+    } else if (msg.u) {
+      const set = this.subs.get(this.key(msg.o, msg.u));
+      if (!set) return;
+      const unread = await unreadCount({ db: this.database.db, orgId: msg.o, userId: msg.u });
+      for (const s of set) s.send('unread', { unread });
+    }
+  }
+
+  /** After a lost connection: every open bell gets its count again (notifications in between were missed). */
+  private async resendCounts(): Promise<void> {
+    for (const [k, set] of this.subs) {
+      const [orgId, userId] = k.split('|') as [string, string];
+      const unread = await unreadCount({ db: this.database.db, orgId, userId });
+      for (const s of set) s.send('unread', { unread });
+    }
+  }
+
+  /** Sends pending e-mails (one round at a time per instance; a call during a round asks for another). */
+  mail(): void {
+    if (this.mailing) {
+      this.mailAgain = true;
+      return;
+    }
+    this.mailing = (async () => {
+      do {
+        this.mailAgain = false;
+        while ((await this.mailRound()) === MAIL_BATCH);
+      } while (this.mailAgain);
+    })()
+      .catch(this.log)
+      .finally(() => {
+        this.mailing = null;
+      });
+  }
+
+  /** Resolves once the e-mails pending now are sent (tests). */
+  async mailIdle(): Promise<void> {
+    while (this.mailing) await this.mailing;
+  }
+
+  private async mailRound(): Promise<number> {
+    const db = this.database.db;
+    // Claimed by one statement: of several instances, exactly one sends each message.
+    const claimed = rowsOf<{ id: string; email: string; title: string; body: string | null; link: string | null; first_name: string | null }>(
+      await db.execute(sql`update notifications n set emailed_at = now()
+        from users u
+        where n.id in (select id from notifications where email and emailed_at is null order by created_at limit ${MAIL_BATCH} for update skip locked)
+          and u.id = n.user_id
+        returning n.id, u.email, n.title, n.body, n.link, u.first_name`),
+    );
+    for (const m of claimed) {
+      const link = m.link ? new URL(m.link, this.publicUrl).toString() : null;
+      const text = [`Hello ${m.first_name ?? ''},`.replace(' ,', ','), '', m.title, ...(m.body ? ['', m.body] : []), ...(link ? ['', `Open it: ${link}`] : []), '', 'You receive this because you chose it in Fleetline (Notifications, preferences).'].join('\n');
+      try {
+        await this.mailer.send({ to: m.email, subject: `Fleetline: ${m.title}`, text });
+      } catch (err) {
+        // Left for the next sweep.
+        await db.execute(sql`update notifications set emailed_at = null where id = ${m.id}`);
+        this.log(err);
+      }
+    }
+    return claimed.length;
+  }
+}

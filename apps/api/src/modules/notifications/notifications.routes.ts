@@ -1,0 +1,136 @@
+import {
+  notificationChangeResultSchema,
+  notificationListQuery,
+  notificationPageSchema,
+  notificationPreferencesInput,
+  notificationPreferencesSchema,
+  notificationSelectionSchema,
+  STREAM_TICKET_TTL_SECONDS,
+  streamTicketSchema,
+  unreadCountSchema,
+} from '@fleet/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
+import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
+import type { NotificationHub } from './notifications.hub.ts';
+import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';
+
+const params = z.object({ orgId: z.uuid('orgId must be an id') });
+const tags = ['notifications'];
+const KEEPALIVE_MS = 15_000;
+
+// Every route here is the caller's own notifications in the organization: sign-in only (spec section
+// 2: /notifications), tenancy by the auth plugin, and every query keyed on the caller's user id.
+const notificationsRoutes =
+  (hub: NotificationHub): FastifyPluginAsyncZod =>
+  async (app) => {
+    const scope = (req: { params: { orgId: string } } & Parameters<typeof requireAuth>[0]) => ({ db: app.db, orgId: req.params.orgId, userId: requireAuth(req).userId });
+
+    app.get('/organizations/:orgId/notifications', {
+      schema: {
+        tags,
+        summary: "The caller's notifications, newest first: status all/unread/read, kind, from/to, search; with the unread count",
+        params,
+        querystring: notificationListQuery,
+        response: { 200: notificationPageSchema, ...orgErrors() },
+      },
+      handler: (req) => listNotifications(scope(req), req.query),
+    });
+
+    app.get('/organizations/:orgId/notifications/unread-count', {
+      schema: { tags, summary: "How many of the caller's notifications are unread (the bell's badge)", params, response: { 200: unreadCountSchema, ...orgErrors() } },
+      handler: async (req) => ({ unread: await unreadCount(scope(req)) }),
+    });
+
+    app.post('/organizations/:orgId/notifications/read', {
+      schema: {
+        tags,
+        summary: 'Mark notifications read: `ids`, or `all: true`',
+        params,
+        body: notificationSelectionSchema,
+        response: { 200: notificationChangeResultSchema, ...orgErrors() },
+      },
+      handler: (req) => markRead({ ...scope(req), actor: actorOf(req) }, req.body),
+    });
+
+    app.post('/organizations/:orgId/notifications/clear', {
+      schema: {
+        tags,
+        summary: 'Clear notifications from the panel and the list: `ids`, or `all: true`',
+        params,
+        body: notificationSelectionSchema,
+        response: { 200: notificationChangeResultSchema, ...orgErrors() },
+      },
+      handler: (req) => clearNotifications({ ...scope(req), actor: actorOf(req) }, req.body),
+    });
+
+    app.get('/organizations/:orgId/notifications/preferences', {
+      schema: { tags, summary: 'The kinds the caller receives, in the app and by e-mail', params, response: { 200: notificationPreferencesSchema, ...orgErrors() } },
+      handler: (req) => getPreferences(scope(req)),
+    });
+
+    app.put('/organizations/:orgId/notifications/preferences', {
+      schema: {
+        tags,
+        summary: 'Choose, per kind, whether to receive it in the app and by e-mail (kinds left out keep their choice)',
+        params,
+        body: notificationPreferencesInput,
+        response: { 200: notificationPreferencesSchema, ...orgErrors() },
+      },
+      handler: (req) => setPreferences({ ...scope(req), actor: actorOf(req) }, req.body),
+    });
+
+    app.post('/organizations/:orgId/notifications/stream/ticket', {
+      schema: {
+        tags,
+        summary: `A single-use ticket that opens the notifications stream once within ${STREAM_TICKET_TTL_SECONDS} s (for EventSource)`,
+        params,
+        response: { 200: streamTicketSchema, ...orgErrors() },
+      },
+      handler: async (req, reply) => {
+        reply.header('cache-control', 'no-store');
+        return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
+      },
+    });
+
+    app.get('/organizations/:orgId/notifications/stream', {
+      config: { streamTicket: true },
+      schema: {
+        tags,
+        summary:
+          "Server-Sent Events of the caller's notifications: `unread` {unread} on connect and when it changes elsewhere, `notification` {notification, unread} for each new one. " +
+          'Bearer header, or `ticket` from POST …/notifications/stream/ticket.',
+        params,
+        querystring: z.object({ ticket: z.string().optional() }),
+        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread` and `event: notification`, each `data:` JSON'), ...orgErrors() },
+      },
+      handler: async (req, reply) => {
+        const s = scope(req);
+        const unread = await unreadCount(s);
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        res.write(`retry: 3000\nevent: unread\ndata: ${JSON.stringify({ unread })}\n\n`);
+        const unsubscribe = hub.subscribe({
+          orgId: s.orgId,
+          userId: s.userId,
+          send: (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+          close: () => res.end(),
+        });
+        const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+        req.raw.on('close', () => {
+          clearInterval(keepalive);
+          unsubscribe();
+        });
+      },
+    });
+  };
+
+export default notificationsRoutes;

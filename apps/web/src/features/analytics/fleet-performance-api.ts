@@ -1,0 +1,55 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import Papa from 'papaparse';
+import type { FleetPerformance } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+
+export interface PerformanceFilters {
+  from: string;
+  to: string;
+  groupId?: string;
+}
+
+export const fleetPerformanceQuery = (orgId: string, f: PerformanceFilters) =>
+  queryOptions({
+    queryKey: ['analytics', orgId, 'fleet-performance', f] as const,
+    queryFn: ({ signal }) => api<FleetPerformance>(orgPathFor(orgId, '/analytics/fleet-performance'), { query: { ...f }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useFleetPerformance(f: PerformanceFilters, enabled: boolean) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({ ...fleetPerformanceQuery(orgId ?? '', f), enabled: enabled && !!orgId });
+}
+
+const H = 3_600_000;
+
+/** The per-vehicle and per-group table as CSV, in the organization's units. */
+export function performanceCsv(p: FleetPerformance, imperial: boolean): string {
+  const dist = (m: number) => +(m / (imperial ? 1609.344 : 1000)).toFixed(1);
+  const speed = (k: number | null) => (k === null ? '' : +(imperial ? k / 1.609344 : k).toFixed(1));
+  const du = imperial ? 'mi' : 'km';
+  const su = imperial ? 'mph' : 'km/h';
+  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', 'Fuel (L/100 km)'];
+  const row = (kind: string, name: string, groups: string, t: FleetPerformance['fleet']) => [
+    kind,
+    name,
+    groups,
+    dist(t.distanceM),
+    +(t.drivingMs / H).toFixed(2),
+    +(t.idleMs / H).toFixed(2),
+    t.utilizationPct,
+    speed(t.avgSpeedKmh),
+    speed(t.topSpeedKmh),
+    t.speedingEvents,
+    t.stops,
+    t.activeDays,
+    t.fuelLPer100Km ?? '',
+  ];
+  const rows = [
+    ...p.vehicles.map((v) => row('Vehicle', v.unitNumber, v.groups.join('; '), { ...v, vehicles: 1 })),
+    ...p.groups.map((g) => row('Group', g.name, '', g)),
+    row('Fleet', 'All vehicles', '', p.fleet),
+  ];
+  return Papa.unparse({ fields: header, data: rows });
+}

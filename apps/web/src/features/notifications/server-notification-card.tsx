@@ -1,0 +1,133 @@
+import { useState, type KeyboardEvent } from 'react';
+import { ActionIcon, Anchor, Collapse, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconBell,
+  IconCheck,
+  IconChevronDown,
+  IconFileAlert,
+  IconFileImport,
+  IconHourglassLow,
+  IconPencilCheck,
+  IconPlugConnectedX,
+  IconTrash,
+  IconUserQuestion,
+  IconX,
+} from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { ServerNotification } from '@fleet/api-contract';
+import { Avatar } from '../../components/avatar.tsx';
+
+const ICONS: Record<string, typeof IconBell> = {
+  'alert-triangle': IconAlertTriangle,
+  'hourglass-low': IconHourglassLow,
+  'user-question': IconUserQuestion,
+  'plug-connected-x': IconPlugConnectedX,
+  'pencil-check': IconPencilCheck,
+  'file-alert': IconFileAlert,
+  trash: IconTrash,
+  'file-import': IconFileImport,
+};
+
+const COLORS = { viewed: 'gray', 'not-viewed': 'fleet', alert: 'red', success: 'teal' } as const;
+
+export interface ServerNotificationCardProps {
+  n: ServerNotification;
+  /** Called when the reader opens or expands it (mark read). */
+  onRead?: (id: string) => void;
+  /** Called by the close button (clear). */
+  onClose?: (id: string) => void;
+  /** Draw without border and shadow (inside the panel's list). */
+  flat?: boolean;
+}
+
+/**
+ * One server notification in the spec's fields (sections 3 and 4): its type colours the edge and
+ * icon, the expanded content opens by click or Enter (which also marks it read), the button links
+ * to what it is about, and close clears it.
+ */
+export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotificationCardProps) {
+  const [expanded, setExpanded] = useState(n.isExpanded);
+  const color = COLORS[n.type];
+  const Icon = n.type === 'success' ? IconCheck : (ICONS[n.iconName] ?? IconBell);
+  const expandable = !!n.expandedContent || !!n.expandedButton;
+  const toggle = () => {
+    if (!expandable) return;
+    setExpanded((x) => !x);
+    if (!n.readAt) onRead?.(n.id);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+      e.preventDefault();
+      toggle();
+    }
+  };
+  return (
+    <Paper
+      withBorder={!flat}
+      shadow={flat ? undefined : 'xs'}
+      p="sm"
+      radius={flat ? 0 : 'md'}
+      data-testid="server-notification"
+      data-type={n.type}
+      data-kind={n.kind}
+      style={{ borderLeft: `4px solid var(--mantine-color-${color}-7)` }}
+    >
+      <Group align="flex-start" wrap="nowrap" gap="sm">
+        {n.user ? (
+          <Avatar size="sm" firstName={n.user.firstName} lastName={n.user.lastName} avatarUrl={n.avatarUrl} />
+        ) : (
+          <ThemeIcon variant="light" color={color} radius="xl" size="md">
+            <Icon size={16} aria-hidden />
+          </ThemeIcon>
+        )}
+        <Stack
+          gap={2}
+          style={{ flex: 1, minWidth: 0, cursor: expandable ? 'pointer' : undefined }}
+          onClick={toggle}
+          onKeyDown={onKeyDown}
+          tabIndex={expandable ? 0 : undefined}
+          role={expandable ? 'button' : undefined}
+          aria-expanded={expandable ? expanded : undefined}
+        >
+          <Group gap={6} wrap="nowrap" justify="space-between" align="flex-start">
+            <Text fw={n.readAt ? 500 : 700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {n.title}
+            </Text>
+            {expandable && <IconChevronDown size={16} aria-hidden style={{ flex: 'none', transform: expanded ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {n.category} · {new Date(n.receivedDate).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}
+            {!n.readAt && (
+              <Text span size="xs" fw={700} c="var(--mantine-color-text)">
+                {' '}
+                · New
+              </Text>
+            )}
+          </Text>
+          {expandable && (
+            <Collapse expanded={expanded}>
+              {n.expandedContent && (
+                <Text size="xs" mt={4} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {n.expandedContent}
+                </Text>
+              )}
+              {n.expandedButton && (
+                <Anchor component={Link} to={n.expandedButton.href} size="xs" fw={600} onClick={(e) => e.stopPropagation()}>
+                  {n.expandedButton.label}
+                </Anchor>
+              )}
+            </Collapse>
+          )}
+        </Stack>
+        {n.isClosable && onClose && (
+          <Tooltip label="Clear">
+            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Clear notification: ${n.title}`} onClick={() => onClose(n.id)}>
+              <IconX size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    </Paper>
+  );
+}

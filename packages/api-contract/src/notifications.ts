@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { pageQuerySchema, pageSchema } from './paging.ts';
+import type { Permission } from './permissions.ts';
+
+// Server-generated notifications (issue 18): what can happen, who may hear of it, and how one reads
+// in the bell's panel with the spec's notification fields (sections 3 and 4).
+
+/**
+ * Every kind of notification. The service (apps/api/src/modules/notifications) takes any of them;
+ * which module sends which is in NOTIFICATION_KIND_INFO[kind].source.
+ */
+export const NOTIFICATION_KINDS = [
+  'VIOLATION',
+  'DRIVE_TIME_LOW',
+  'UNIDENTIFIED_DRIVING',
+  'DEVICE_OFFLINE',
+  'EDIT_PROPOSAL_DECIDED',
+  'LOG_UNCERTIFIED',
+  'RETENTION_PURGE',
+  'IMPORT_FINISHED',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Spec section 4: the four notification types; viewed is the default. */
+export const NOTIFICATION_TYPES = ['viewed', 'alert', 'not-viewed', 'success'] as const;
+export type NotificationTypeName = (typeof NOTIFICATION_TYPES)[number];
+
+export interface NotificationKindInfo {
+  label: string;
+  /** What it says to the person choosing whether to receive it. */
+  description: string;
+  /** Only users holding this code receive it (null: every user of the organization may). */
+  permission: Permission | null;
+  /** How an unread one shows in the panel. */
+  type: 'alert' | 'success' | 'not-viewed';
+  /** Tabler icon name the web app draws. */
+  iconName: string;
+  /** Default choice of a user who never chose. */
+  defaults: { inApp: boolean; email: boolean };
+  /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta';
+}
+
+export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
+  VIOLATION: {
+    label: 'HoS violation',
+    description: 'A driver broke an hours-of-service limit.',
+    permission: 'VIO_LIST',
+    type: 'alert',
+    iconName: 'alert-triangle',
+    defaults: { inApp: true, email: false },
+    source: 'fleet-watch',
+  },
+  DRIVE_TIME_LOW: {
+    label: 'Under 30 minutes of driving left',
+    description: 'A driver on duty has less than 30 minutes of driving time left.',
+    permission: 'AVAILABILITY_LIST',
+    type: 'alert',
+    iconName: 'hourglass-low',
+    defaults: { inApp: true, email: false },
+    source: 'fleet-watch',
+  },
+  UNIDENTIFIED_DRIVING: {
+    label: 'Unidentified driving',
+    description: 'A vehicle was driven for more than 30 minutes with nobody logged in.',
+    permission: 'HOS_LIST',
+    type: 'alert',
+    iconName: 'user-question',
+    defaults: { inApp: true, email: false },
+    source: 'eld',
+  },
+  DEVICE_OFFLINE: {
+    label: 'Device offline',
+    description: 'A device has sent nothing for more than 24 hours.',
+    permission: 'GAT_LIST',
+    type: 'not-viewed',
+    iconName: 'plug-connected-x',
+    defaults: { inApp: true, email: false },
+    source: 'fleet-watch',
+  },
+  EDIT_PROPOSAL_DECIDED: {
+    label: 'Log edit accepted or rejected',
+    description: 'A driver accepted or rejected an edit you proposed to their log.',
+    permission: 'HOS_LIST',
+    type: 'not-viewed',
+    iconName: 'pencil-check',
+    defaults: { inApp: true, email: false },
+    source: 'eld',
+  },
+  LOG_UNCERTIFIED: {
+    label: 'Log day left uncertified',
+    description: 'A driver’s log day ended without being certified.',
+    permission: 'HOS_LIST',
+    type: 'not-viewed',
+    iconName: 'file-alert',
+    defaults: { inApp: true, email: false },
+    source: 'fleet-watch',
+  },
+  RETENTION_PURGE: {
+    label: 'Old data removed',
+    description: 'The data-retention purge removed records past their retention period.',
+    permission: 'RET_READ',
+    type: 'success',
+    iconName: 'trash',
+    defaults: { inApp: true, email: false },
+    source: 'retention-purge',
+  },
+  IMPORT_FINISHED: {
+    label: 'Import finished',
+    description: 'A CSV import (vehicles, trailers, drivers, devices, fuel purchases) finished.',
+    permission: null,
+    type: 'success',
+    iconName: 'file-import',
+    defaults: { inApp: true, email: false },
+    source: 'registry-import',
+  },
+};
+
+/** One notification as the panel and /notifications show it (spec section 3's fields). */
+export const notificationSchema = z.object({
+  id: z.string(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  title: z.string(),
+  /** The kind in words. */
+  category: z.string(),
+  /** ISO instant. */
+  receivedDate: z.string(),
+  /** Null while unread. */
+  readAt: z.string().nullable(),
+  type: z.enum(NOTIFICATION_TYPES),
+  isExpanded: z.boolean(),
+  isClosable: z.boolean(),
+  expandedContent: z.string().nullable(),
+  expandedButton: z.object({ label: z.string(), href: z.string() }).nullable(),
+  iconName: z.string(),
+  avatarUrl: z.string().nullable(),
+  /** The person it is about (a driver), for the avatar's initial. */
+  user: z.object({ firstName: z.string(), lastName: z.string() }).nullable(),
+  /** Milliseconds a toast of it stays; 0: until closed. */
+  timeout: z.number().int(),
+  showOnce: z.boolean(),
+});
+export type ServerNotification = z.infer<typeof notificationSchema>;
+
+export const notificationPageSchema = pageSchema(notificationSchema).extend({ unread: z.number().int() });
+export type NotificationPage = z.infer<typeof notificationPageSchema>;
+
+const instant = (label: string) => z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
+
+export const notificationListQuery = pageQuerySchema.extend({
+  status: z.enum(['all', 'unread', 'read'], { error: () => 'status must be all, unread or read' }).default('all'),
+  kind: z.enum(NOTIFICATION_KINDS, { error: () => `kind must be one of ${NOTIFICATION_KINDS.join(', ')}` }).optional(),
+  from: instant('From').optional(),
+  to: instant('To').optional(),
+});
+export type NotificationListQuery = z.input<typeof notificationListQuery>;
+
+/** Mark read or clear: some notifications by id, or all of the caller's. */
+export const notificationSelectionSchema = z
+  .object({
+    ids: z.array(z.uuid('ids must hold notification ids')).max(500, 'At most 500 ids at once').optional(),
+    all: z.boolean().optional(),
+  })
+  .refine((v) => v.all === true || (v.ids && v.ids.length > 0), { path: ['ids'], message: 'Give the ids, or all: true' });
+export type NotificationSelection = z.infer<typeof notificationSelectionSchema>;
+
+export const notificationChangeResultSchema = z.object({ changed: z.number().int(), unread: z.number().int() });
+
+export const unreadCountSchema = z.object({ unread: z.number().int() });
+
+const channelChoice = z.object({ inApp: z.boolean(), email: z.boolean() });
+
+/** A user's choice per kind. Kinds the user may not receive (permission) are listed with `allowed: false`. */
+export const notificationPreferencesSchema = z.object({
+  kinds: z.array(
+    z.object({
+      kind: z.enum(NOTIFICATION_KINDS),
+      label: z.string(),
+      description: z.string(),
+      allowed: z.boolean(),
+      inApp: z.boolean(),
+      email: z.boolean(),
+    }),
+  ),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+
+export const notificationPreferencesInput = z.object({
+  kinds: z.partialRecord(z.enum(NOTIFICATION_KINDS, { error: () => `kind must be one of ${NOTIFICATION_KINDS.join(', ')}` }), channelChoice),
+});
+export type NotificationPreferencesInput = z.infer<typeof notificationPreferencesInput>;
+
+/** What the notifications stream sends as `event: notification`. */
+export const notificationEventSchema = z.object({ notification: notificationSchema, unread: z.number().int() });
+export type NotificationEvent = z.infer<typeof notificationEventSchema>;

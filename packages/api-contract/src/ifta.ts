@@ -29,6 +29,9 @@ defineLabels({
   mapping: 'Column mapping',
   preset: 'Preset',
   defaultUnit: 'Default volume unit',
+  stationLat: 'Station latitude',
+  stationLon: 'Station longitude',
+  dateFormat: 'Date format',
 });
 
 /** `2026Q2`: the second quarter of 2026 (April to June). */

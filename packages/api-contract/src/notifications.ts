@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import type { Permission } from './permissions.ts';
+
+defineLabels({ ids: 'Notifications', all: 'All notifications', kinds: 'Notification kinds' });
 
 // Server-generated notifications (issue 18): what can happen, who may hear of it, and how one reads
 // in the bell's panel with the spec's notification fields (sections 3 and 4).

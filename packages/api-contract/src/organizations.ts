@@ -102,7 +102,8 @@ export const organizationSettingsSchema = z
     telematics: z.object({
       idleMinutes: z.number().int().min(1).max(1440),
       offlineMinutes: z.number().int().min(2).max(10080),
-      speedLimitKmh: z.number().int().min(20).max(200),
+      // Optional for clients written before it existed: they keep the default.
+      speedLimitKmh: z.number().int().min(20).max(200).default(105),
     }),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {

@@ -237,6 +237,11 @@ const SENTENCES: Row[] = [
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 3, all: true }, 'Marco Reyes marked their notifications read (3 notifications)', MARCO],
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 1, all: false }, 'Marco Reyes marked 1 notification read', MARCO],
   ['CLEAR_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 2, all: false }, 'Marco Reyes cleared 2 notifications', MARCO],
+  ['IMPORT', 'IFTA_FUEL_PURCHASE', id(60), undefined, { receiptNumber: 'R-1001', gallonsMilli: 120500, source: 'CSV import' }, 'Dana Reyes imported fuel purchase R-1001 from a CSV file'],
+  ['CREATE', 'IFTA_ADJUSTMENT', id(61), undefined, { jurisdiction: 'IL', day: '2026-05-02', reason: 'Trip permit' }, 'Dana Reyes created IFTA mileage adjustment IL 2026-05-02'],
+  ['CLOSE', 'IFTA_FILING', id(62), undefined, { quarter: '2026Q2', version: 1 }, 'Dana Reyes filed IFTA return 2026Q2, closing the quarter'],
+  ['AMEND', 'IFTA_FILING', id(63), undefined, { quarter: '2026Q2', version: 2 }, 'Dana Reyes filed an amendment of IFTA return 2026Q2 (version 2)'],
+  ['CREATE', 'IFTA_RATES', null, undefined, { quarter: '2026Q3', source: 'iftach.org', rates: 612 }, 'Dana Reyes created IFTA tax rates 2026Q3'],
   ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

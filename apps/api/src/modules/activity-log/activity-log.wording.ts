@@ -15,7 +15,9 @@ import { diff, isObject } from './activity-log.diff.ts';
 // (looked up once per page by activity-log.names.ts); nothing here reads the database.
 
 /** What a log entry can concern, as a reader tells them apart (ASSET splits into vehicle and trailer). */
-export type RecordKind = 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL';
+export type RecordKind =
+  | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
+  | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -49,6 +51,10 @@ const NOUN: Record<RecordKind, string> = {
   ORGANIZATION: 'organization',
   DATA_RETENTION: 'data retention',
   DEVICE_MODEL: 'device model',
+  IFTA_FUEL_PURCHASE: 'fuel purchase',
+  IFTA_ADJUSTMENT: 'IFTA mileage adjustment',
+  IFTA_FILING: 'IFTA return',
+  IFTA_RATES: 'IFTA tax rates',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -62,6 +68,10 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   ORGANIZATION: { label: 'Organization', kind: 'ORGANIZATION' },
   DATA_RETENTION: { label: 'Data retention', kind: 'DATA_RETENTION' },
   DEVICE_MODEL: { label: 'Device model', kind: 'DEVICE_MODEL' },
+  IFTA_FUEL_PURCHASE: { label: 'Fuel purchase', kind: 'IFTA_FUEL_PURCHASE' },
+  IFTA_ADJUSTMENT: { label: 'IFTA mileage adjustment', kind: 'IFTA_ADJUSTMENT' },
+  IFTA_FILING: { label: 'IFTA return', kind: 'IFTA_FILING' },
+  IFTA_RATES: { label: 'IFTA tax rates', kind: 'IFTA_RATES' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -92,6 +102,14 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return '/settings/data-retention';
     case 'DEVICE_MODEL':
       return '/administration/device-models';
+    case 'IFTA_FUEL_PURCHASE':
+      return '/ifta?tab=fuel';
+    case 'IFTA_ADJUSTMENT':
+      return '/ifta?tab=adjustments';
+    case 'IFTA_FILING':
+      return '/ifta';
+    case 'IFTA_RATES':
+      return '/administration/ifta-rates';
   }
 }
 
@@ -387,6 +405,13 @@ function snapshotName(entityType: string, s: unknown): string | null {
       return text([text(o.firstName), text(o.lastName)].filter(Boolean).join(' ')) ?? text(o.email);
     case 'GATEWAY':
       return text(o.uniqueId);
+    case 'IFTA_FUEL_PURCHASE':
+      return text(o.receiptNumber);
+    case 'IFTA_ADJUSTMENT':
+      return text([text(o.jurisdiction), text(o.day)].filter(Boolean).join(' '));
+    case 'IFTA_FILING':
+    case 'IFTA_RATES':
+      return text(o.quarter);
     default:
       return text(o.name);
   }
@@ -521,6 +546,11 @@ export const ACTIONS: Record<string, Wording> = {
   DEACTIVATE: { label: 'Deactivate', says: (c) => `deactivated ${c.r}` },
   ACTIVATE: { label: 'Reactivate', says: (c) => `reactivated ${c.r}` },
   IMPORT: { label: 'Import', says: (c) => `imported ${c.r} from a CSV file` },
+  CLOSE: { label: 'File IFTA return', says: (c) => `filed ${c.r}, closing the quarter` },
+  AMEND: {
+    label: 'Amend IFTA return',
+    says: (c) => `filed an amendment of ${c.r}${typeof c.after.version === 'number' ? ` (version ${c.after.version})` : ''}`,
+  },
   ASSIGN_DRIVER: { label: 'Assign driver', says: (c) => `assigned ${driverOf(c, c.after)} to ${c.r}${movedFrom(c, c.before.driverPreviousVehicleId)}` },
   UNASSIGN_DRIVER: { label: 'Unassign driver', says: (c) => `removed ${driverOf(c, c.before)} from ${c.r}` },
   ATTACH_TRAILER: {

@@ -11,15 +11,20 @@ export interface RetentionTarget {
 /**
  * The purge registry: each kind and the tables holding it. A table that does not exist yet (its
  * domain lands later) is skipped at run time, so a new domain only adds its row here.
- * HoS and IFTA table names follow the planned schemas; check them when those domains land.
  */
 export const RETENTION_TARGETS: Record<RetentionKind, readonly RetentionTarget[]> = {
   POSITIONS: [{ table: 'positions', timeColumn: 'fix_time' }],
   HOS_RECORDS: [{ table: 'hos_events', timeColumn: 'event_time' }],
   ACTIVITY_LOG: [{ table: 'activity_log', timeColumn: 'created_at' }],
+  // The IFTA records by day (a date column compares with the cutoff as midnight UTC). Month rollups
+  // and filed returns stay: a filing is the figures as filed, and a month straddles the cutoff.
   FUEL_IFTA: [
-    { table: 'fuel_purchases', timeColumn: 'purchased_at' },
-    { table: 'ifta_jurisdiction_miles', timeColumn: 'day' },
+    { table: 'ifta_fuel_purchases', timeColumn: 'purchased_at' },
+    { table: 'ifta_distance_days', timeColumn: 'day' },
+    { table: 'ifta_vehicle_days', timeColumn: 'day' },
+    { table: 'ifta_crossings', timeColumn: 'crossed_at' },
+    { table: 'ifta_flagged_segments', timeColumn: 'day' },
+    { table: 'ifta_adjustments', timeColumn: 'day' },
   ],
   NOTIFICATIONS: [{ table: 'notifications', timeColumn: 'created_at' }],
 };

@@ -122,7 +122,7 @@ describe('organization settings', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${d.user.organization?.id}/settings`, headers: bearer(d.accessToken) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ...DEFAULT_ORGANIZATION_SETTINGS, darkMode: { isEnabled: true, defaultTheme: 'light' } });
-    expect(res.json().telematics).toEqual({ idleMinutes: 5, offlineMinutes: 60 });
+    expect(res.json().telematics).toEqual({ idleMinutes: 5, offlineMinutes: 60, speedLimitKmh: 105 });
   });
 
   it('saves units, period start, default ruleset, dark mode and thresholds; the feature flag follows', async () => {
@@ -133,7 +133,7 @@ describe('organization settings', () => {
       periodStartTime: '06:30',
       defaultRuleset: 'CA_SOUTH_CYCLE_1',
       darkMode: { isEnabled: false, defaultTheme: 'light' },
-      telematics: { idleMinutes: 10, offlineMinutes: 120 },
+      telematics: { idleMinutes: 10, offlineMinutes: 120, speedLimitKmh: 90 },
     };
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: body });
     expect(res.statusCode).toBe(200);
@@ -158,6 +158,16 @@ describe('organization settings', () => {
       periodStartTime: '24-hour period start time is not valid.',
       defaultRuleset: 'Default HoS ruleset is not valid.',
     });
+  });
+
+  it('keeps the default speed limit for a client that does not send it', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const orgId = a.user.organization?.id ?? '';
+    const { speedLimitKmh: _omitted, ...older } = DEFAULT_ORGANIZATION_SETTINGS.telematics;
+    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...DEFAULT_ORGANIZATION_SETTINGS, telematics: older } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().telematics.speedLimitKmh).toBe(105);
+    expect((await getOrganizationSettings(t.database.db, orgId)).telematics.speedLimitKmh).toBe(105);
   });
 
   it('refuses an offline threshold shorter than the idle one', async () => {

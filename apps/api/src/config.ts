@@ -14,7 +14,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // Three connections stay on LISTEN (auth, live map, notifications): at least two more for queries.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(5).max(200).default(10),
   INGEST_WRITERS: z.coerce.number().int().min(1).max(8).default(1),
   LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(100_000),
   AUTH_CACHE_USERS: z.coerce.number().int().min(1).default(10_000),

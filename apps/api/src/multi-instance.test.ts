@@ -73,7 +73,7 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
              (select count(*)::int from users where role = 'SUPER_ADMIN') as superadmins,
              (select count(*)::int from users) as users,
              (select count(*)::int from gateways) as devices`);
-    expect(counts).toEqual({ migrations: journal.entries.length, orgs: 1, superadmins: 1, users: 3, devices: 25 });
+    expect(counts).toEqual({ migrations: journal.entries.length, orgs: 1, superadmins: 1, users: 6, devices: 25 }); // users: admin, dispatcher, three drivers, the super administrator
     for (const s of [one, two]) expect(s.output()).not.toContain('"level":50');
   });
 
@@ -177,7 +177,8 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     const stream = await openLiveStream(`${two.url}/api/v1/organizations/${orgId}/assets/stream`, admin.accessToken);
     await stream.next((e) => e.event === 'snapshot');
     const listeners = sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'fleetline listen %'`;
-    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(4);
+    // Three per instance: auth changes, the live map, notifications.
+    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(6);
     await rows(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'fleetline listen %'`);
 
     // While instance 2 listens again, its cache cannot be vouched for: requests are answered from the database.
@@ -190,8 +191,8 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     await stream.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === latitude), 10_000);
     stream.close();
     const until = Date.now() + 10_000;
-    while ((await rows<{ n: number }>(listeners))[0]!.n < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(4);
+    while ((await rows<{ n: number }>(listeners))[0]!.n < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(6);
     expect(two.output()).toContain('database: LISTEN auth_change connection lost');
   });
 

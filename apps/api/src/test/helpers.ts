@@ -51,7 +51,9 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await createScratchDatabase(serverUrl);
-  const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 5 });
+  // Each app holds three connections on LISTEN (auth, live map, notifications); some tests build a
+  // second app on the same pool.
+  const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 });
   return { database, drop };
 }
 

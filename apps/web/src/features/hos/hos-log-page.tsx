@@ -17,7 +17,7 @@ import { driverName, longDate, rulesetName } from './logs/log-format.ts';
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogViolations } from './logs/log-violations.tsx';
-import tones from './logs/badge-tones.module.css';
+import tones from '../../components/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
 
 /** The present, refreshed every minute while the page is open (the live day's line grows). */

@@ -13,7 +13,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { formatDistance, useUnits } from '../../lib/units.ts';
 import { hosLogListQuery, orgTimeZoneQuery } from './hos-logs-api.ts';
 import { addDays, clockIn, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
-import tones from './logs/badge-tones.module.css';
+import tones from '../../components/badge-tones.module.css';
 import classes from './logs/logs.module.css';
 
 /** The sorts the API knows (`sort=field,dir`), offered as one menu: phones show cards without sortable headers. */

@@ -16,7 +16,7 @@ import { formatDistance, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { formatHoursMinutes } from './availability/clock-format.ts';
 import { hosDriversQuery } from './hos-clocks-api.ts';
 import { diagnosticsQuery, unidentifiedQuery, useAnnotateSegment, useProposeSegment } from './hos-unidentified-api.ts';
-import tones from './logs/badge-tones.module.css';
+import tones from '../../components/badge-tones.module.css';
 
 const STATES = [
   { value: 'UNASSIGNED', label: 'Unassigned' },

@@ -12,12 +12,14 @@ import { useTableState } from '../../lib/table-state.ts';
 import { dateTime, usd } from './ifta-format.ts';
 import { deletePurchase, savePurchase, useIftaList, useIftaMutation } from './ifta-api.ts';
 import { FuelImportDrawer } from './fuel-import-drawer.tsx';
+import tones from '../../components/badge-tones.module.css';
 
-const CHECK: Record<LocationCheck, { label: string; color: string; help: string }> = {
-  OK: { label: 'OK', color: 'teal', help: 'The vehicle was at the station at that time' },
-  FAR: { label: 'Far', color: 'red', help: 'The vehicle was more than 2 km from the station' },
-  OTHER_JURISDICTION: { label: 'Elsewhere', color: 'red', help: 'The vehicle was in another state or province' },
-  NO_POSITION: { label: 'Unverified', color: 'gray', help: 'No position of the vehicle within an hour of the purchase' },
+// Badge tones darker than Mantine's light variant, which falls under AA contrast at this size.
+const CHECK: Record<LocationCheck, { label: string; color: string; tone: string | undefined; help: string }> = {
+  OK: { label: 'OK', color: 'green', tone: tones.ok, help: 'The vehicle was at the station at that time' },
+  FAR: { label: 'Far', color: 'red', tone: tones.danger, help: 'The vehicle was more than 2 km from the station' },
+  OTHER_JURISDICTION: { label: 'Elsewhere', color: 'red', tone: tones.danger, help: 'The vehicle was in another state or province' },
+  NO_POSITION: { label: 'Unverified', color: 'gray', tone: tones.muted, help: 'No position of the vehicle within an hour of the purchase' },
 };
 
 const STATE_DATA = STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }));
@@ -57,7 +59,7 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
       header: 'Location',
       render: (p) => (
         <Tooltip label={CHECK[p.locationCheck].help}>
-          <Badge variant="light" radius="sm" color={CHECK[p.locationCheck].color}>
+          <Badge variant="light" radius="sm" color={CHECK[p.locationCheck].color} className={CHECK[p.locationCheck].tone}>
             {CHECK[p.locationCheck].label}
           </Badge>
         </Tooltip>

@@ -4,7 +4,7 @@ import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
 import { withVersions } from './event-order.ts';
 import { clockSecondsIn, eventName, ORIGIN_NAMES } from './log-format.ts';
-import tones from './badge-tones.module.css';
+import tones from '../../../components/badge-tones.module.css';
 import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
 

@@ -1,7 +1,7 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { HosLogDay } from '@fleet/api-contract';
 import { clockIn, formatHours, words } from './log-format.ts';
-import tones from './badge-tones.module.css';
+import tones from '../../../components/badge-tones.module.css';
 import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
 

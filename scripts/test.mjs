@@ -1,6 +1,6 @@
 // `npm test`: lint, typecheck, unit + API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is
 // set), then the browser tests against the production build. Ends with one "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,37 @@ function run(label, cmd, args, env = {}) {
   console.log(`=== ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (res.status !== 0) problems.push(label);
   return res.status === 0;
+}
+
+/**
+ * A step run in the background with its output kept in a file (printed when it ends), so it can
+ * overlap the browser tests, which mostly wait on the browser and the server.
+ */
+function runInBackground(label, cmd, args, env = {}) {
+  const started = Date.now();
+  const logFile = path.join(tmp, `${label.replace(/\W+/g, '-')}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  console.log(`\n=== ${label}: started in the background`);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      fs.closeSync(out);
+      console.log(`\n=== ${label}`);
+      process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+      console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (code !== 0) problems.push(label);
+      resolve(code === 0);
+    });
+  });
+}
+
+/** Runs the commands two at a time (both cores), each step's output printed whole when it ends. */
+async function runPairs(steps) {
+  const queue = [...steps];
+  const worker = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) await runInBackground(...step);
+  };
+  await Promise.all([worker(), worker()]);
 }
 
 function countVitest(file) {
@@ -52,20 +83,22 @@ if (!skipE2e && !chromiumPath()) {
   }
 }
 
-run('lint', bin('eslint'), ['.', '--max-warnings=0']);
-for (const project of ['packages/api-contract', 'packages/hos', 'packages/geo', 'packages/eld', 'apps/api', 'apps/web', 'bench']) {
-  if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) run(`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']);
+const checks = [['lint', bin('eslint'), ['.', '--max-warnings=0']]];
+for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract', 'packages/hos', 'packages/geo', 'packages/eld']) {
+  if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) checks.push([`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']]);
 }
+await runPairs(checks);
 
 const unitJson = path.join(tmp, 'vitest.json');
 run('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
 countVitest(unitJson);
 
-if (process.env.TEST_DATABASE_URL) {
-  const pgJson = path.join(tmp, 'vitest-pg.json');
-  run('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`]);
-  countVitest(pgJson);
-}
+// The PostgreSQL pass runs beside the build and the browser tests (one worker, so the browser keeps
+// a core): the whole run stays within CI's time.
+const pgJson = path.join(tmp, 'vitest-pg.json');
+const pgPass = process.env.TEST_DATABASE_URL
+  ? runInBackground('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`])
+  : Promise.resolve(true);
 
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
   if (run('build web app and API', 'npm', ['run', 'build'])) {
@@ -78,6 +111,9 @@ if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts')))
     countPlaywright(e2eJson);
   }
 }
+
+await pgPass;
+countVitest(pgJson);
 
 fs.rmSync(tmp, { recursive: true, force: true });
 if (problems.length) console.log(`\nFailed steps: ${problems.join(', ')}`);

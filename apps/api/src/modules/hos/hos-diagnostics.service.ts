@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, hosEvents, latestPositions, organizations, positions } from '../../db/schema/index.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
@@ -209,6 +210,22 @@ async function writeDiagnostics(db: Db, orgId: string, list: ReadonlyArray<{ veh
       });
     }
     if (rows.length) await tx.insert(hosEvents).values(rows);
+    // Unidentified driving over 30 minutes in 24 hours reaches the office's bell (decision 0130).
+    const unidentified = rows.filter((r) => r.diagnosticCode === '5' && r.eventCode === 3).map((r) => r.vehicleId!);
+    if (unidentified.length) {
+      const units = await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(inArray(assets.id, unidentified));
+      for (const u of units) {
+        await notify(tx, {
+          organizationId: orgId,
+          kind: 'UNIDENTIFIED_DRIVING',
+          factKey: `unidentified:${u.id}:${new Date(now).toISOString()}`,
+          title: `Vehicle ${u.unit} drove over 30 minutes with nobody logged in`,
+          body: 'Propose the driving to its driver, or note why it is nobody\'s (a shop test drive).',
+          link: '/hos/unidentified',
+          linkLabel: 'Review unidentified driving',
+        });
+      }
+    }
   });
 }
 

@@ -371,6 +371,15 @@ describe('edit proposals', () => {
     expect(office.content.map((p) => p.state).sort()).toEqual(['ACCEPTED', 'REJECTED', 'REJECTED']);
     expect((await activityRows(t.database.db as never, me.driver.id)).map((r) => r.action).filter((x) => x.endsWith('PROPOSAL'))).toEqual(['ACCEPT_HOS_PROPOSAL', 'REJECT_HOS_PROPOSAL', 'REJECT_HOS_PROPOSAL']);
     expectFieldErrors((await get(org(`/users/${me.userId}/hos_log/proposals?state=MAYBE`), me.headers)).json(), 400, { 'querystring.state': 'State must be PENDING, ACCEPTED or REJECTED' });
+    // The admin who proposed hears of each decision in the bell; the dispatcher, who proposed nothing, does not.
+    const bell = async (headers: Headers) =>
+      ((await get(org('/notifications?size=50'), headers)).json().content as Array<{ kind: string; title: string }>).filter((n) => n.kind === 'EDIT_PROPOSAL_DECIDED' && n.title.startsWith(`${me.driver.firstName} ${me.driver.lastName} `));
+    expect((await bell(a.admin)).map((n) => n.title.replace(`${me.driver.firstName} ${me.driver.lastName} `, '')).sort()).toEqual([
+      'accepted your edit of the log of 2026-09-21',
+      'rejected your edit of the log of 2026-09-21',
+      'rejected your edit of the log of 2026-09-21',
+    ]);
+    expect(await bell(a.dispatcher)).toEqual([]);
   });
 });
 
@@ -505,6 +514,15 @@ describe('malfunctions and data diagnostics', () => {
     // A second run changes nothing.
     await runEldDiagnostics(t.database, now + MIN);
     expect(await sqlRows(`select id from hos_events where vehicle_id = '${truck.id}' and event_type = 7`)).toHaveLength(1);
+    // The office hears of it once in the bell (HOS_LIST); the driver, without that code, does not.
+    const bell = async (headers: Headers) =>
+      ((await get(org('/notifications?size=50'), headers)).json().content as Array<{ kind: string; title: string; expandedButton: { href: string } | null }>).filter(
+        (n) => n.kind === 'UNIDENTIFIED_DRIVING' && n.title.startsWith(`Vehicle ${truck.unitNumber} `),
+      );
+    expect(await bell(a.dispatcher)).toEqual([
+      expect.objectContaining({ title: `Vehicle ${truck.unitNumber} drove over 30 minutes with nobody logged in`, expandedButton: { href: '/hos/unidentified', label: 'Review unidentified driving' } }),
+    ]);
+    expect(await bell(me.headers)).toEqual([]);
 
     const page = hosDiagnosticPageSchema.parse((await get(org(`/hos_log/diagnostics?assetId=${truck.id}`), a.dispatcher)).json());
     expect(page.content).toEqual([expect.objectContaining({ kind: 'DIAGNOSTIC', code: '5', name: 'Unidentified driving records data diagnostic', active: true, vehicle: { id: truck.id, unitNumber: truck.unitNumber, type: 'VEHICLE' } })]);

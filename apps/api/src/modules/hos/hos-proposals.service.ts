@@ -8,6 +8,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { AppError } from '../../lib/errors.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { checkInsert } from './hos-event-create.service.ts';
@@ -158,6 +159,22 @@ async function checkStillFits(tx: DbOrTx, r: RequestRow, proposed: EventRow[], o
   }
 }
 
+/** The office user who proposed it hears of the driver's decision (decision 0130), committed with it. */
+async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string; lastName: string }, r: { id: string; logDate: string; requestedByUserId: string | null }, accepted: boolean, note: string | null): Promise<void> {
+  if (!r.requestedByUserId) return;
+  const name = `${d.firstName} ${d.lastName}`;
+  await notify(tx, {
+    organizationId: orgId,
+    kind: 'EDIT_PROPOSAL_DECIDED',
+    factKey: `proposal:${r.id}`,
+    title: `${name} ${accepted ? 'accepted' : 'rejected'} your edit of the log of ${r.logDate}`,
+    body: accepted ? 'The change is in the log; the day waits for certification again.' : note ? `The driver's note: ${note}` : 'The log stays as it was.',
+    link: `/hos/logs?date=${r.logDate}`,
+    linkLabel: 'Open the logs of that day',
+    userIds: [r.requestedByUserId],
+  });
+}
+
 /**
  * The driver accepts a proposal: the proposed records become active, the records they replace
  * inactive-changed (Appendix A 4.4.4.2.6), and the days it touches ask for certification again.
@@ -181,6 +198,7 @@ export async function acceptProposal({ db, actor, now = Date.now() }: { db: Db; 
       entityId: d.id,
       after: { proposalId: r.id, kind: r.kind, records: proposed.length, logDate: r.logDate, driverName: `${d.firstName} ${d.lastName}` },
     });
+    await notifyDecision(tx, orgId, d, r, true, null);
   });
   return getProposal(db, orgId, driverId, id);
 }
@@ -199,6 +217,7 @@ export async function rejectProposal({ db, actor, now = Date.now() }: { db: Db; 
       entityId: d.id,
       after: { proposalId: r.id, kind: r.kind, records: proposed.length, logDate: r.logDate, note: input.note, driverName: `${d.firstName} ${d.lastName}` },
     });
+    await notifyDecision(tx, orgId, d, r, false, input.note);
   });
   return getProposal(db, orgId, driverId, id);
 }

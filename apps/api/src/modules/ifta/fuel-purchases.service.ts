@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type {
   fuelPurchaseInputSchema,
@@ -26,6 +27,7 @@ import { rowsOf } from '../positions/sql-rows.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';
+import { notify } from '../notifications/notifications.service.ts';
 
 // Fuel purchases: entry, list, CSV import with a column mapping (decision 0124). Quantities and
 // money are kept exactly as the receipt has them (integers of thousandths and cents); every
@@ -412,6 +414,23 @@ export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body:
         tx,
         inserted.map((r) => ({ orgId, actor, action: 'IMPORT', entityType: 'IFTA_FUEL_PURCHASE', entityId: r.id, after: { ...r, source: 'CSV import' } })),
       );
+      // The importer hears of it (bell, e-mail) as they chose, committed with the rows (decision 0130).
+      if (actor.userId && inserted.length > 0) {
+        const flagged = inserted.filter((r) => r.locationCheck === 'FAR' || r.locationCheck === 'OTHER_JURISDICTION').length;
+        await notify(tx, {
+          organizationId: orgId,
+          kind: 'IMPORT_FINISHED',
+          factKey: `import:fuel:${randomUUID()}`,
+          title: `Import finished: ${inserted.length} fuel purchase${inserted.length === 1 ? '' : 's'} added`,
+          body: [
+            preview.invalidRows > 0 ? `${preview.invalidRows} rows of the file had errors and were not imported.` : 'Every valid row of the file was imported.',
+            flagged > 0 ? `${flagged} bought far from where the vehicle was: see the review tab.` : '',
+          ].filter(Boolean).join(' '),
+          link: '/ifta?tab=fuel',
+          linkLabel: 'Open fuel purchases',
+          userIds: [actor.userId],
+        });
+      }
       return { ...preview, imported: inserted.length };
     });
   } catch (err) {

@@ -193,6 +193,12 @@ describe('fuel purchases', () => {
     expect(done.json()).toMatchObject({ imported: 1 });
     const [log] = await sql<{ n: number }>(`select count(*)::int as n from activity_log where entity_type = 'IFTA_FUEL_PURCHASE' and action = 'IMPORT'`);
     expect(log!.n).toBe(1);
+    // The importer's bell says it finished, with the rows that were not imported.
+    const bell = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/notifications?size=50`, headers: admin })).json().content as Array<{ kind: string; title: string }>;
+    expect(bell.find((n) => n.kind === 'IMPORT_FINISHED' && n.title === 'Import finished: 1 fuel purchase added')).toMatchObject({
+      expandedContent: '2 rows of the file had errors and were not imported.',
+      expandedButton: { href: '/ifta?tab=fuel', label: 'Open fuel purchases' },
+    });
   });
 
   it('refuses a mapping that names no receipt column with a 400 naming the mapping', async () => {

@@ -536,8 +536,9 @@ describe('the OsmAnd port', () => {
       expect(res.headers.connection).toBe('close');
       const started = Date.now();
       await closed;
-      // Without it the connection stays open until keepAliveTimeout (30 s).
-      expect(Date.now() - started).toBeLessThan(1000);
+      // Without it the connection stays open until keepAliveTimeout (30 s); the bound is far from
+      // both, for a loaded test machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(await stored('658765')).toHaveLength(1);
     } finally {
       agent.destroy();

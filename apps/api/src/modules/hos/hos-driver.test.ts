@@ -33,6 +33,8 @@ afterAll(async () => {
 
 const H = 3_600_000;
 const MIN = 60_000;
+/** 08:00 (09:00 in summer) in Chicago some days ago: a day's periods then stay on one log day whatever the hour the suite runs. */
+const morningDaysAgo = (days: number) => Math.floor(Date.now() / (24 * H)) * 24 * H - days * 24 * H + 14 * H;
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 type Headers = Record<string, string>;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
@@ -270,7 +272,7 @@ describe("the driver's log days and trip", () => {
 describe('certification', () => {
   it('records the statement as a type-4 event numbered per day; an edit asks for it again; only the driver certifies', async () => {
     const me = await invitedDriver();
-    const base = Date.now() - 3 * 24 * H;
+    const base = morningDaysAgo(3);
     const imported = hosImportResultSchema.parse((await importPeriods(me.driver.id, periodsFrom(base, [['ON', 1], ['D', 5], ['OFF', 10]]))).json());
     const day = imported.logs[0]!;
     const certify = (headers: Headers, userId = me.userId, payload: unknown = { agree: true }) => post(org(`/users/${userId}/hos_log/${day.id}/certification`), headers, payload);
@@ -549,7 +551,7 @@ describe('the ELD output file', () => {
     const me = await invitedDriver();
     const truck = await newVehicle();
     await assign(truck.id, me.driver.id);
-    const base = Date.now() - 3 * 24 * H;
+    const base = morningDaysAgo(3);
     const imported = hosImportResultSchema.parse((await importPeriods(me.driver.id, periodsFrom(base, [['ON', 1], ['D', 5], ['OFF', 1, ], ['D', 3], ['SB', 10]]))).json());
     await post(org(`/users/${me.userId}/hos_log/${imported.logs[0]!.id}/certification`), me.headers, { agree: true });
     const day = hosLogDaySchema.parse((await get(org(`/hos_log/${imported.logs[0]!.id}`), a.admin)).json());

@@ -45,16 +45,25 @@ const toFix = (r: FixRow): TrackFix => ({ time: Math.round(Number(r.t)), lat: r.
 
 /**
  * Several vehicles' stored fixes with after < time ≤ until, each in time order and at most `limit`
- * a vehicle, in one statement (a round's cold vehicles: after a restart, every vehicle is).
+ * a vehicle, in one statement (a round's cold vehicles: after a restart, every vehicle is). A vehicle
+ * may say its fixes after `knownFromMs` are in memory already, `knownCount` of them: when the table
+ * holds exactly that many after it, the read stops at `knownFromMs` instead of reading them back.
  */
-export async function fixesAfterMany(tx: DbOrTx, items: ReadonlyArray<{ vehicleId: string; afterMs: number | null; untilMs: number }>, limit: number): Promise<Map<string, TrackFix[]>> {
+export async function fixesAfterMany(
+  tx: DbOrTx,
+  items: ReadonlyArray<{ vehicleId: string; afterMs: number | null; untilMs: number; knownFromMs?: number; knownCount?: number }>,
+  limit: number,
+): Promise<Map<string, TrackFix[]>> {
   const out = new Map<string, TrackFix[]>();
   if (items.length === 0) return out;
   const rows = rowsOf<FixRow & { v: string }>(
     await tx.execute(sql`select u.v, p.t, p.latitude, p.longitude, p.speed, p.odometer
-      from unnest(${arr(items, (i) => i.vehicleId)}::uuid[], ${arr(items, (i) => nul(i.afterMs))}::float8[], ${arr(items, (i) => nul(i.untilMs))}::float8[]) as u(v, a, z)
+      from unnest(${arr(items, (i) => i.vehicleId)}::uuid[], ${arr(items, (i) => nul(i.afterMs))}::float8[], ${arr(items, (i) => nul(i.untilMs))}::float8[],
+        ${arr(items, (i) => nul(i.knownFromMs))}::float8[], ${arr(items, (i) => nul(i.knownCount))}::int[]) as u(v, a, z, k, n)
+      cross join lateral (select case when u.k is not null and u.k < u.z and (select count(*) from positions
+        where asset_id = u.v and fix_time > to_timestamp(u.k / 1000) and fix_time <= to_timestamp(u.z / 1000)) = u.n then u.k else u.z end as z) b
       cross join lateral (select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-        where asset_id = u.v and fix_time > coalesce(to_timestamp(u.a / 1000), '-infinity'::timestamptz) and fix_time <= to_timestamp(u.z / 1000)
+        where asset_id = u.v and fix_time > coalesce(to_timestamp(u.a / 1000), '-infinity'::timestamptz) and fix_time <= to_timestamp(b.z / 1000)
         order by fix_time limit ${limit}) p`),
   );
   for (const r of rows) {

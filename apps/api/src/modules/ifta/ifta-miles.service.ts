@@ -34,6 +34,8 @@ export interface IftaMilesStats {
   rounds: number;
   fixes: number;
   lateFixes: number;
+  /** Stored fixes read back for cold vehicles (fixes handed in are not read back). */
+  storedFixesRead: number;
   recomputedDays: number;
   failures: number;
 }
@@ -64,7 +66,7 @@ export class IftaMiles {
   private wake: (() => void) | null = null;
   private flushRequests = 0;
   private closed = false;
-  readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, recomputedDays: 0, failures: 0 };
+  readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly roundPauseMs: number;
   private readonly dirtyDelayMs: number;
@@ -192,9 +194,11 @@ export class IftaMiles {
       const dirty: Array<{ vehicleId: string; orgId: string; day: string }> = [];
       const stateOf = (v: string) => (shared ? (read.get(v) ?? null) : (this.states.get(v) ?? read.get(v) ?? null));
       // Cold: count what is stored after the state (what a restart or a bulk write left), in chunks.
+      // The fixes handed in are stored too and are not read back when the table holds nothing else
+      // after the oldest of them (a busy new vehicle would otherwise read its stream back each round).
       const cold = await fixesAfterMany(
         tx,
-        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until })),
+        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
         COLD_CHUNK_FIXES,
       );
       for (const [vehicleId, p] of items) {
@@ -203,6 +207,7 @@ export class IftaMiles {
         let more = false;
         if (!this.warm.has(vehicleId)) {
           fixes = cold.get(vehicleId) ?? [];
+          this.stats.storedFixesRead += fixes.length;
           more = fixes.length === COLD_CHUNK_FIXES;
           // Fixes handed in after the read are newer than it and still count; older ones are in `fixes`.
           const last = fixes.length ? fixes[fixes.length - 1]!.time : (state?.fix.time ?? -Infinity);
@@ -230,8 +235,11 @@ export class IftaMiles {
           newStates.push(state);
         }
         records.push({ vehicleId, orgId: p.orgId, days });
-        if (more) this.pending.set(vehicleId, { orgId: p.orgId, fixes: [...p.fixes], until: p.until });
-        else this.warm.add(vehicleId);
+        if (more) {
+          // The rest next round, with whatever was handed in meanwhile.
+          const later = this.pending.get(vehicleId);
+          this.pending.set(vehicleId, { orgId: p.orgId, fixes: later ? [...p.fixes, ...later.fixes] : [...p.fixes], until: Math.max(p.until, later?.until ?? -Infinity) });
+        } else this.warm.add(vehicleId);
         if (state && !shared) this.states.set(vehicleId, state);
       }
       await writeRound(tx, records, newStates, dirty);
@@ -324,6 +332,16 @@ export class IftaMiles {
     this.scheduleDirty();
     return rows.length;
   }
+}
+
+/** A queue's oldest fix and how many distinct later fixes it holds up to `until` (for the cold read). */
+function inMemory(p: Pending): { knownFromMs?: number; knownCount?: number } {
+  if (p.fixes.length === 0) return {};
+  let from = Infinity;
+  for (const f of p.fixes) if (f.time < from) from = f.time;
+  const later = new Set<number>();
+  for (const f of p.fixes) if (f.time > from && f.time <= p.until) later.add(f.time);
+  return { knownFromMs: from, knownCount: later.size };
 }
 
 /** Sorted days grouped into runs of consecutive days. */

@@ -118,6 +118,33 @@ describe('IFTA miles from positions', () => {
     expect(Number(months!.m)).toBeCloseTo(Number(after[0]!.m), 3);
   });
 
+  it('counts a new vehicle\'s stream from memory, and reads back a fix stored beside it that it was not handed', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-truck-3', unitNumber: 'IFTA3' });
+    const all = drive(Date.UTC(2026, 4, 22, 10, 0), 20);
+    const read0 = t.app.iftaMiles.stats.storedFixesRead;
+    // Three uploads before the first round: the vehicle is cold, yet its fixes are not read back.
+    for (const part of [all.slice(0, 7), all.slice(7, 14), all.slice(14)]) await ingest(v, part);
+    await t.app.iftaMiles.idle();
+    expect(t.app.iftaMiles.stats.storedFixesRead - read0).toBeLessThanOrEqual(1);
+    const counted = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    expect(counted[0]!.n).toBe(21);
+    expect(Number(counted[0]!.m)).toBeCloseTo(30_000, 0);
+
+    // Another vehicle: a fix in the middle of its stream reaches the table without this process
+    // handing it in (another instance, a bulk write); the table's count differs and it is read.
+    const w = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-truck-4', unitNumber: 'IFTA4' });
+    const fixes = drive(Date.UTC(2026, 4, 23, 10, 0), 20);
+    const middle = fixes[10]!;
+    await ingest(w, [...fixes.slice(0, 10), ...fixes.slice(11)]);
+    await sql(`insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, speed, odometer, protocol)
+      values ('${orgId}', '${w.gatewayId}', '${w.assetId}', '${middle.fixTime}', ${middle.latitude}, ${middle.longitude}, ${middle.speed}, ${middle.odometer}, 'test')`);
+    const read1 = t.app.iftaMiles.stats.storedFixesRead;
+    await t.app.iftaMiles.idle({ dirty: true });
+    expect(t.app.iftaMiles.stats.storedFixesRead - read1).toBe(21);
+    const [days] = await sql<{ n: number }>(`select sum(fixes)::int as n from ifta_vehicle_days where vehicle_id = '${w.assetId}'`);
+    expect(days!.n).toBe(21);
+  });
+
   it('serves the distance records with crossings, odometer and miles per state', async () => {
     const res = await t.app.inject({ method: 'GET', url: url(`/distance-records?quarter=2026Q2&assetId=${truck.assetId}`), headers: admin });
     expect(res.statusCode).toBe(200);

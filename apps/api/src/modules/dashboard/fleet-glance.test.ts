@@ -4,6 +4,7 @@ import { dashboardSchema, fleetOverviewSchema, fleetPerformanceSchema, searchRes
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../positions/positions.fixtures.ts';
+import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -161,6 +162,43 @@ describe('search', () => {
     expect((await t.app.inject({ method: 'GET', url: api('/search?q=demo', a.otherOrgId), headers: a.admin })).statusCode).toBe(404);
     const theirs = searchResultSchema.parse((await t.app.inject({ method: 'GET', url: api('/search?q=demo-truck', a.otherOrgId), headers: a.other })).json());
     expect(theirs.groups).toEqual([]);
+  });
+});
+
+describe('daily statistics behind ingest', () => {
+  it('folds fixes as they come, and a late fix rebuilds its day from the positions: the same as folding them in order', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `late-${Date.now()}` });
+    const start = Date.UTC(2026, 5, 10, 14, 0); // 09:00 in Chicago, the demo organization's zone
+    let lon = -95;
+    const all = Array.from({ length: 90 }, (_, i) => {
+      const speed = i % 30 < 20 ? 110 : 0;
+      lon += speed / 60 / 85;
+      return { fixTime: new Date(start + i * 60_000).toISOString(), latitude: 39, longitude: lon, speed, ignition: i % 30 < 25 };
+    });
+    const send = async (positions: typeof all) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+      expect(res.statusCode, res.body).toBe(200);
+      await t.app.fleetStats.idle();
+    };
+    const row = async () =>
+      (await t.database.db.execute(sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-10'`)).rows[0] as Record<string, number>;
+    const rebuilt0 = t.app.fleetStats.stats.daysRebuilt;
+    await send(all.filter((_, i) => i !== 40));
+    expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);
+    await send([all[40]!]);
+    expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0 + 1);
+    const expected = addFixes(emptyTotals(), null, all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })), 105).totals;
+    const got = await row();
+    expect(Number(got.fixes)).toBe(90);
+    expect(Number(got.distance_m)).toBeCloseTo(expected.distanceM, 3);
+    expect({ driving: Number(got.driving_ms), idle: Number(got.idle_ms), speeding: Number(got.speeding_events), stops: Number(got.stops), max: Number(got.max_speed_kmh) }).toEqual({
+      driving: expected.drivingMs,
+      idle: expected.idleMs,
+      speeding: expected.speedingEvents,
+      stops: expected.stops,
+      max: expected.maxSpeedKmh,
+    });
+    expect(expected.speedingEvents).toBe(3);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
@@ -108,9 +108,10 @@ export class FleetStats {
     const org = await this.orgFacts(this.db, orgId);
     // Fixes per vehicle and day (the organization's calendar day).
     const work = new Map<string, { assetId: string; day: string; fixes: StatFix[] }>();
+    const dayOf = dayFinder(org.timeZone);
     for (const [assetId, fixes] of items) {
       for (const f of fixes) {
-        const day = logDateOf(f.t, org.timeZone, '00:00');
+        const day = dayOf(f.t);
         const k = `${assetId}|${day}`;
         let w = work.get(k);
         if (!w) work.set(k, (w = { assetId, day, fixes: [] }));
@@ -173,18 +174,14 @@ export class FleetStats {
     const facts = org ?? (await this.orgFacts(db, orgId));
     const from = new Date(dayStartMs(day, facts.timeZone, '00:00'));
     const to = new Date(dayStartMs(nextDate(day), facts.timeZone, '00:00'));
-    const fixes = await db
-      .select({ t: positions.fixTime, lat: positions.latitude, lon: positions.longitude, speed: positions.speed, ignition: positions.ignition })
-      .from(positions)
-      .where(and(eq(positions.assetId, assetId), gte(positions.fixTime, from), lt(positions.fixTime, to)))
-      .orderBy(positions.fixTime);
-    if (fixes.length === 0) return;
-    const next = addFixes(
-      emptyTotals(),
-      null,
-      fixes.map((f) => ({ ...f, t: f.t.getTime() })),
-      facts.speedLimitKmh,
+    // Epoch numbers straight from the database: a busy day is hundreds of thousands of fixes.
+    const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null }>(
+      await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition from ${positions}
+        where asset_id = ${assetId} and fix_time >= ${from.toISOString()}::timestamptz and fix_time < ${to.toISOString()}::timestamptz order by fix_time`),
     );
+    if (rows.length === 0) return;
+    const fixes: StatFix[] = rows.map((r) => ({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition }));
+    const next = addFixes(emptyTotals(), null, fixes, facts.speedLimitKmh);
     await upsertDay(db, orgId, assetId, day, next.totals, next.carry);
   }
 
@@ -234,6 +231,21 @@ export class FleetStats {
     this.stats.daysRebuilt += days;
     return days;
   }
+}
+
+/** The organization's calendar day of an instant, remembering the last day's bounds (fixes come in runs). */
+function dayFinder(timeZone: string): (ms: number) => string {
+  let start = Infinity;
+  let end = -Infinity;
+  let day = '';
+  return (ms) => {
+    if (ms < start || ms >= end) {
+      day = logDateOf(ms, timeZone, '00:00');
+      start = dayStartMs(day, timeZone, '00:00');
+      end = dayStartMs(nextDate(day), timeZone, '00:00');
+    }
+    return day;
+  };
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));

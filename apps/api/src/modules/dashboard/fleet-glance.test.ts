@@ -5,6 +5,7 @@ import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } f
 import { registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../positions/positions.fixtures.ts';
 import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
+import { rowsOf } from '../positions/sql-rows.ts';
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -181,7 +182,7 @@ describe('daily statistics behind ingest', () => {
       await t.app.fleetStats.idle();
     };
     const row = async () =>
-      (await t.database.db.execute(sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-10'`)).rows[0] as Record<string, number>;
+      rowsOf<Record<string, number>>(await t.database.db.execute(sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-10'`))[0]!;
     const rebuilt0 = t.app.fleetStats.stats.daysRebuilt;
     await send(all.filter((_, i) => i !== 40));
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);

@@ -163,11 +163,13 @@ export class AutoDuty {
     for (const [v, fixes] of items) {
       if (fromDb.has(v)) continue;
       const c = this.cache.get(v)!;
-      fixes.sort((a, b) => a.time - b.time);
+      if (fixes.length > 1) fixes.sort((a, b) => a.time - b.time);
       const { events, state } = deriveDutyEvents(c.state, fixes);
       this.stats.lateFixes += state.skipped - c.state.skipped;
       if (events.length) changed.push({ vehicleId: v, state, events, watermark: c.watermark });
-      else this.remember(v, { ...c, state });
+      // Nothing to write (most rounds): the cached entry moves on in place, its recency unchanged
+      // (an evicted vehicle only costs a read of its watermark when it comes back).
+      else c.state = state;
     }
     if (changed.length) {
       const conflicts = await this.db.transaction(async (tx) => {

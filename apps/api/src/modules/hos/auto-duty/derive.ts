@@ -95,35 +95,27 @@ function speedOf(fix: DutyFix, prev: FixMark | null): number {
 export function deriveDutyEvents(state: DutyState, fixes: readonly DutyFix[]): { events: DerivedEvent[]; state: DutyState } {
   const s: DutyState = { ...state };
   const events: DerivedEvent[] = [];
-  const emit = (driverId: string | null, eventType: number, eventCode: number, time: number, at: FixMark) => {
-    const location = eventType === HOS_EVENT_TYPES.DUTY_STATUS ? describeLocation(at.lat, at.lon).text : null;
-    events.push({ driverId, vehicleId: s.vehicleId, eventType, eventCode, time, lat: at.lat, lon: at.lon, odometerM: at.odometerM, location });
-  };
-  const endDriving = (time: number, at: FixMark) => {
-    emit(s.driverId, HOS_EVENT_TYPES.DUTY_STATUS, DUTY_CODES.ON, time, at);
-    s.mode = 'IDLE';
-    s.stop = null;
-  };
   for (const fix of fixes) {
     const prev = s.last;
     if (prev && fix.time <= prev.time) {
       s.skipped++;
       continue;
     }
-    const mark: FixMark = { time: fix.time, lat: fix.lat, lon: fix.lon, odometerM: fix.odometerM };
+    // One object per fix: it is this fix's mark and, at the end, the state's newest fix.
+    const mark = { time: fix.time, lat: fix.lat, lon: fix.lon, odometerM: fix.odometerM, driverId: fix.driverId };
     const moving = speedOf(fix, prev) >= MOVING_KMH;
     if (s.mode === 'DRIVING') {
       // A silence longer than the stop rule with little distance covered was a stop from the last fix.
       if (!s.stop && prev && fix.time - prev.time > STOP_MS && speedOf({ ...fix, speedKmh: null }, prev) < MOVING_KMH) s.stop = prev;
-      if (s.stop && fix.time - s.stop.time >= STOP_MS) endDriving(s.stop.time + STOP_MS, s.stop);
-      else if (fix.driverId !== s.driverId) endDriving(fix.time, mark);
+      if (s.stop && fix.time - s.stop.time >= STOP_MS) endDriving(s, events, s.stop.time + STOP_MS, s.stop);
+      else if (fix.driverId !== s.driverId) endDriving(s, events, fix.time, mark);
     }
     if (s.mode === 'DRIVING') {
       if (moving) {
         s.stop = null;
         while (fix.time >= s.lastMarkAt + INTERMEDIATE_MS) {
           s.lastMarkAt += INTERMEDIATE_MS;
-          emit(s.driverId, HOS_EVENT_TYPES.INTERMEDIATE_LOG, 1, s.lastMarkAt, mark);
+          emit(s, events, s.driverId, HOS_EVENT_TYPES.INTERMEDIATE_LOG, 1, s.lastMarkAt, mark);
         }
       } else {
         s.stop ??= mark;
@@ -133,11 +125,23 @@ export function deriveDutyEvents(state: DutyState, fixes: readonly DutyFix[]): {
       s.driverId = fix.driverId;
       s.lastMarkAt = fix.time;
       s.stop = null;
-      emit(fix.driverId, HOS_EVENT_TYPES.DUTY_STATUS, DUTY_CODES.D, fix.time, mark);
+      emit(s, events, fix.driverId, HOS_EVENT_TYPES.DUTY_STATUS, DUTY_CODES.D, fix.time, mark);
     }
-    s.last = { ...mark, driverId: fix.driverId };
+    s.last = mark;
   }
   return { events, state: s };
+}
+
+function emit(s: DutyState, events: DerivedEvent[], driverId: string | null, eventType: number, eventCode: number, time: number, at: FixMark): void {
+  const location = eventType === HOS_EVENT_TYPES.DUTY_STATUS ? describeLocation(at.lat, at.lon).text : null;
+  events.push({ driverId, vehicleId: s.vehicleId, eventType, eventCode, time, lat: at.lat, lon: at.lon, odometerM: at.odometerM, location });
+}
+
+/** ON for the driver whose driving ends (at `at`, `time`): nothing automatic runs after it. */
+function endDriving(s: DutyState, events: DerivedEvent[], time: number, at: FixMark): void {
+  emit(s, events, s.driverId, HOS_EVENT_TYPES.DUTY_STATUS, DUTY_CODES.ON, time, at);
+  s.mode = 'IDLE';
+  s.stop = null;
 }
 
 /**

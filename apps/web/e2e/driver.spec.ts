@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { readOutbox, seriousA11yViolations } from './helpers.ts';
 import { driverLogin, minutesOf, officeApi, periodsUntil } from './driver-helpers.ts';
+import { ADMIN, login } from './registry-helpers.ts';
 
 // The driver's side of the ELD (issue 16) on a 375 px phone: status, clocks, certification, the
 // office's edit proposals, unidentified driving, the roadside inspection view and the ELD file.
@@ -65,6 +66,35 @@ test('a driver signs in on a phone, changes status with a note, sees the clocks 
   const menu = page.getByRole('navigation', { name: /menu/i }).first();
   await expect(menu.getByText('Roadside inspection')).toBeVisible();
   await expect(menu.getByText('Hours of Service')).toHaveCount(0);
+});
+
+test('a driver’s status change reaches the office’s availability screen within a second, without a reload', async ({ page, browser, request }) => {
+  const api = await officeApi(request);
+  const me = await api.driverAccount();
+  await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1]]));
+  // The office, on a desktop in another browser, watches the driver's row.
+  const office = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const desk = await office.newPage();
+  await login(desk, ADMIN);
+  await desk.goto(`/hos/availability?search=${encodeURIComponent(me.driver.lastName)}`);
+  const row = desk.getByRole('table', { name: 'Driver availability' }).getByRole('row').filter({ hasText: me.driver.lastName });
+  await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'ON');
+  let reloads = 0;
+  desk.on('framenavigated', (f) => {
+    if (f === desk.mainFrame()) reloads++;
+  });
+
+  await driverLogin(page, me);
+  await page.getByRole('group', { name: 'Change duty status' }).getByRole('button', { name: 'Off duty' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change to Off duty' });
+  const sent = Date.now();
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  // The screen asks on its own only every minute: the push is what brings the change.
+  await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'OFF', { timeout: 5_000 });
+  const ms = Date.now() - sent;
+  test.info().annotations.push({ type: 'status change → office screen', description: `${ms} ms` });
+  expect(reloads).toBe(0);
+  await office.close();
 });
 
 test('a driver certifies a past day with the statement, and accepts one office edit and rejects another', async ({ page, request }) => {

@@ -9,9 +9,25 @@ import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notif
 export interface NotificationSubscriber {
   orgId: string;
   userId: string;
-  send(event: 'notification' | 'unread', data: NotificationEvent | { unread: number }): void;
+  /** Told when drivers' duty-status records change in the organization (the caller reads HoS lists). */
+  hos?: boolean;
+  send(event: 'notification' | 'unread' | 'hos', data: NotificationEvent | { unread: number } | HosChangedEvent): void;
   close(): void;
 }
+
+/** What an open stream is told when its organization's duty-status records changed: only when. */
+export interface HosChangedEvent {
+  at: string;
+}
+
+/** Signalled at commit by the hos_events triggers (migration 0020), the organization id as payload. */
+export const HOS_CHANGES_CHANNEL = 'hos_changes';
+
+/**
+ * An organization's changes are gathered this long before its streams are told: a busy fleet's
+ * automatic duty changes arrive many a second, and each one told is a refetch on every open screen.
+ */
+const HOS_COALESCE_MS = 250;
 
 /** E-mails claimed per round. */
 const MAIL_BATCH = 50;
@@ -26,6 +42,8 @@ const MAIL_BATCH = 50;
 export class NotificationHub {
   private subs = new Map<string, Set<NotificationSubscriber>>();
   private listener: Listener | null = null;
+  private hosListener: Listener | null = null;
+  private hosPending = new Map<string, NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private mailing: Promise<void> | null = null;
   private mailAgain = false;
@@ -44,6 +62,7 @@ export class NotificationHub {
       (payload) => void this.onNotify(payload).catch(this.log),
       () => void this.resendCounts().catch(this.log),
     );
+    this.hosListener = await this.database.listen(HOS_CHANGES_CHANNEL, (orgId) => this.onHosChange(orgId));
     this.sweepTimer = setInterval(() => this.mail(), this.sweepMs);
     this.sweepTimer.unref();
   }
@@ -52,7 +71,10 @@ export class NotificationHub {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     for (const set of this.subs.values()) for (const s of set) s.close();
     this.subs.clear();
+    for (const t of this.hosPending.values()) clearTimeout(t);
+    this.hosPending.clear();
     await this.listener?.stop();
+    await this.hosListener?.stop();
     await this.mailing;
   }
 
@@ -93,6 +115,21 @@ export class NotificationHub {
       const unread = await unreadCount({ db: this.database.db, orgId: msg.o, userId: msg.u });
       for (const s of set) s.send('unread', { unread });
     }
+  }
+
+  /** Tells the organization's HoS readers here, once per HOS_COALESCE_MS however many changes. */
+  private onHosChange(orgId: string): void {
+    if (this.hosPending.has(orgId)) return;
+    const timer = setTimeout(() => {
+      this.hosPending.delete(orgId);
+      const event: HosChangedEvent = { at: new Date().toISOString() };
+      for (const [k, set] of this.subs) {
+        if (!k.startsWith(`${orgId}|`)) continue;
+        for (const s of set) if (s.hos) s.send('hos', event);
+      }
+    }, HOS_COALESCE_MS);
+    timer.unref();
+    this.hosPending.set(orgId, timer);
   }
 
   /** After a lost connection: every open bell gets its count again (notifications in between were missed). */

@@ -20,6 +20,8 @@ import { clearNotifications, getPreferences, listNotifications, markRead, setPre
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
 const tags = ['notifications'];
 const KEEPALIVE_MS = 15_000;
+/** A stream of a caller holding one of these is also told `hos` when drivers' records change. */
+const HOS_READERS = ['HOS_LIST', 'AVAILABILITY_LIST', 'ORG_DASH_READ'] as const;
 
 // Every route here is the caller's own notifications in the organization: sign-in only (spec section
 // 2: /notifications), tenancy by the auth plugin, and every query keyed on the caller's user id.
@@ -100,14 +102,16 @@ const notificationsRoutes =
       schema: {
         tags,
         summary:
-          "Server-Sent Events of the caller's notifications: `unread` {unread} on connect and when it changes elsewhere, `notification` {notification, unread} for each new one. " +
+          "Server-Sent Events of the caller's notifications: `unread` {unread} on connect and when it changes elsewhere, `notification` {notification, unread} for each new one; " +
+          "for callers holding HOS_LIST, AVAILABILITY_LIST or ORG_DASH_READ, `hos` {at} when drivers' duty-status records changed (at most every 250 ms). " +
           'Bearer header, or `ticket` from POST …/notifications/stream/ticket.',
         params,
         querystring: z.object({ ticket: z.string().optional() }),
-        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread` and `event: notification`, each `data:` JSON'), ...orgErrors() },
+        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread`, `event: notification` and `event: hos`, each `data:` JSON'), ...orgErrors() },
       },
       handler: async (req, reply) => {
         const s = scope(req);
+        const { permissions } = requireAuth(req);
         const unread = await unreadCount(s);
         reply.hijack();
         const res = reply.raw;
@@ -121,6 +125,7 @@ const notificationsRoutes =
         const unsubscribe = hub.subscribe({
           orgId: s.orgId,
           userId: s.userId,
+          hos: HOS_READERS.some((code) => permissions.has(code)),
           send: (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
           close: () => res.end(),
         });

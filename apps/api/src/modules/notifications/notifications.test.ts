@@ -177,6 +177,42 @@ describe('notifications API', () => {
   });
 });
 
+describe('duty-status changes on the stream', () => {
+  it('tells HoS readers of the organization, once per burst, that drivers’ records changed; nobody else', async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address() as { port: number };
+    const open = (headers: Record<string, string>, orgId = a.orgId) => openLiveStream(`http://127.0.0.1:${addr.port}${url('/stream', orgId)}`, headers.authorization!.slice(7));
+    const limited = await userWithPermissions(t, a.orgId, ['VEHICLE_LIST']);
+    const [office, outsider, otherOrg] = await Promise.all([open(a.admin), open(limited), open(a.other, a.otherOrgId)]);
+    await Promise.all([office, outsider, otherOrg].map((s) => s.next((e) => e.event === 'unread')));
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `hos-push-${Date.now()}` });
+    const start = Date.now() - 5 * H;
+    const periods = [
+      { status: 'ON', start: new Date(start).toISOString(), end: new Date(start + H).toISOString() },
+      { status: 'D', start: new Date(start + H).toISOString(), end: new Date(start + 3 * H).toISOString() },
+      { status: 'OFF', start: new Date(start + 3 * H).toISOString(), end: new Date(start + 4 * H).toISOString() },
+    ];
+    const sent = Date.now();
+    const imp = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`, headers: a.admin, payload: { source: 'Test ELD', periods } });
+    expect(imp.statusCode, imp.body).toBe(201);
+    const told = await office.next((e) => e.event === 'hos', 5_000);
+    expect(told.at - sent).toBeLessThan(1_000);
+    expect(Date.parse((told.data as unknown as { at: string }).at)).toBeGreaterThanOrEqual(sent);
+    // Another change later is told again.
+    await new Promise((r) => setTimeout(r, 400));
+    const more = [{ status: 'ON', start: new Date(start + 4 * H).toISOString(), end: new Date(start + 4.5 * H).toISOString() }];
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`, headers: a.admin, payload: { source: 'Test ELD', periods: more } });
+    expect(again.statusCode, again.body).toBe(201);
+    await office.next((e) => e.event === 'hos' && e !== told, 5_000);
+    await new Promise((r) => setTimeout(r, 600));
+    // The import's several statements were told once, not once each.
+    expect(office.events.filter((e) => e.event === 'hos')).toHaveLength(2);
+    expect(outsider.events.filter((e) => e.event === 'hos')).toHaveLength(0);
+    expect(otherOrg.events.filter((e) => e.event === 'hos')).toHaveLength(0);
+    for (const s of [office, outsider, otherOrg]) s.close();
+  });
+});
+
 describe('what sends notifications', () => {
   it('a violation produced by a drive: the fleet watch notifies it once, with a drive-time warning before it', async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `watch-${Date.now()}` });

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { NotificationEvent, NotificationKind, NotificationPage, NotificationPreferences, NotificationPreferencesInput, NotificationSelection } from '@fleet/api-contract';
 import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { hosRefresher } from '../../lib/hos-live.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 
 // Web client of the signed-in user's notifications: the list, the unread count, read and clear,
@@ -103,7 +104,7 @@ export function useSavePreferences() {
 /**
  * Keeps the bell live: a single-use ticket, then an EventSource on the user's notification stream;
  * a new notification refreshes the lists and shows as a toast (its timeout and show-once rule
- * apply); on any error the source is closed and opened again after 1 s, doubling to 30 s.
+ * apply); a `hos` event (drivers' records changed) refetches the HoS screens on view; on any error the source is closed and opened again after 1 s, doubling to 30 s.
  */
 export function useNotificationStream(): void {
   const orgId = useEffectiveOrganizationId();
@@ -114,6 +115,7 @@ export function useNotificationStream(): void {
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let attempt = 0;
+    const hosChanged = hosRefresher(qc, orgId);
     const retry = () => {
       if (stopped) return;
       attempt++;
@@ -131,6 +133,7 @@ export function useNotificationStream(): void {
           qc.setQueryData(notificationKeys.unread(orgId), { unread: (JSON.parse(e.data) as { unread: number }).unread });
           void qc.invalidateQueries({ queryKey: [...notificationKeys.all(orgId), 'list'] });
         });
+        es.addEventListener('hos', hosChanged);
         es.addEventListener('notification', (e) => {
           const { notification: n, unread } = JSON.parse(e.data) as NotificationEvent;
           qc.setQueryData(notificationKeys.unread(orgId), { unread });

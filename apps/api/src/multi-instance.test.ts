@@ -177,8 +177,8 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     const stream = await openLiveStream(`${two.url}/api/v1/organizations/${orgId}/assets/stream`, admin.accessToken);
     await stream.next((e) => e.event === 'snapshot');
     const listeners = sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'fleetline listen %'`;
-    // Three per instance: auth changes, the live map, notifications.
-    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(6);
+    // Four per instance: auth changes, the live map, notifications, duty-status changes.
+    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(8);
     await rows(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'fleetline listen %'`);
 
     // While instance 2 listens again, its cache cannot be vouched for: requests are answered from the database.
@@ -191,8 +191,8 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     await stream.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === latitude), 10_000);
     stream.close();
     const until = Date.now() + 10_000;
-    while ((await rows<{ n: number }>(listeners))[0]!.n < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(6);
+    while ((await rows<{ n: number }>(listeners))[0]!.n < 8 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect((await rows<{ n: number }>(listeners))[0]!.n).toBe(8);
     expect(two.output()).toContain('database: LISTEN auth_change connection lost');
   });
 

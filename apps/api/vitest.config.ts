@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     name: 'api',
     include: ['src/**/*.test.ts'],
+    // One migrated database per run; each file starts from a copy.
+    globalSetup: ['src/test/global-setup.ts'],
     testTimeout: 60_000,
     // Booting a database takes seconds alone and over a minute on the shared 2-core machine under load.
     hookTimeout: 180_000,

@@ -83,6 +83,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** PGlite buffer pool, e.g. '8MB'. */
   sharedBuffers?: string;
+  /**
+   * An in-memory PGlite starts as a copy of this dump (see dumpMigratedPglite) instead of running
+   * initdb: tests open a database per file, and initdb is most of the cost.
+   */
+  pgliteTemplate?: Blob;
 }
 
 /** Opens the database and applies the committed migrations. */
@@ -124,6 +129,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const client = await PGlite.create(dataDir ?? 'memory://', {
     extensions: { pg_trgm, btree_gist },
+    loadDataDir: dataDir ? undefined : opts.pgliteTemplate,
     // An embedded database for one server: a small buffer pool keeps the process lean; the
     // operating system's page cache still holds hot table files.
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`],
@@ -144,4 +150,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     exclusive: (fn) => fn(),
     close: () => client.close(),
   };
+}
+
+/** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
+export async function dumpMigratedPglite(): Promise<Blob> {
+  const client = await PGlite.create('memory://', { extensions: { pg_trgm, btree_gist } });
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
 }

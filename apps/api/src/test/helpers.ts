@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import type { SignInResponse } from '@fleet/api-contract';
 import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
@@ -21,11 +22,11 @@ export interface TestContext {
  * A new, empty database on the PostgreSQL server `serverUrl` names: its URL, and a function that
  * drops it (ending whatever is still connected).
  */
-export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -40,6 +41,15 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
   };
 }
 
+/** What the API project's global setup provided (test/global-setup.ts); nothing outside vitest. */
+function provided(key: 'pgliteTemplate' | 'pgTemplate'): string {
+  try {
+    return inject(key) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * A fresh database per test file: in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (the CI runs the suite on both).
@@ -47,11 +57,12 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory' });
+    const template = provided('pgliteTemplate');
+    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template ? new Blob([fs.readFileSync(template)]) : undefined });
     return { database, drop: async () => undefined };
   }
-  const { url, drop } = await createScratchDatabase(serverUrl);
-  // Each app holds three connections on LISTEN (auth, live map, notifications); some tests build a
+  const { url, drop } = await createScratchDatabase(serverUrl, provided('pgTemplate') || undefined);
+  // Each app holds four connections on LISTEN (auth, live map, notifications, duty status); some tests build a
   // second app on the same pool.
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 });
   return { database, drop };

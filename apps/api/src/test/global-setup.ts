@@ -5,15 +5,6 @@ import type { TestProject } from 'vitest/node';
 import { dumpMigratedPglite, openDatabase } from '../db/client.ts';
 import { createScratchDatabase } from './helpers.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** File holding a migrated PGlite data directory (PGlite pass). */
-    pgliteTemplate: string;
-    /** A migrated database on the TEST_DATABASE_URL server, to copy with CREATE DATABASE … TEMPLATE. */
-    pgTemplate: string;
-  }
-}
-
 /**
  * Migrates one database per run and lets every test file start from a copy of it: an in-memory
  * PGlite's initdb and twenty migrations cost seconds per file on the 2-core CI machine.

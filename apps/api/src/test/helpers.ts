@@ -41,6 +41,16 @@ export async function createScratchDatabase(serverUrl: string, template?: string
   };
 }
 
+// Declared here, not in global-setup.ts: the bench project type-checks this file alone.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** File holding a migrated PGlite data directory (PGlite pass). */
+    pgliteTemplate: string;
+    /** A migrated database on the TEST_DATABASE_URL server, to copy with CREATE DATABASE … TEMPLATE. */
+    pgTemplate: string;
+  }
+}
+
 /** What the API project's global setup provided (test/global-setup.ts); nothing outside vitest. */
 function provided(key: 'pgliteTemplate' | 'pgTemplate'): string {
   try {

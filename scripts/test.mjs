@@ -53,6 +53,20 @@ async function runPairs(steps) {
   await Promise.all([worker(), worker()]);
 }
 
+/**
+ * The API test files that reach a database (an app, a database or a server of their own, or the
+ * PostgreSQL server itself): the PostgreSQL pass runs only these, since pure unit files (and the
+ * PGlite-only ones) would run the same code a second time.
+ */
+function databaseTestFiles() {
+  const dir = path.join(root, 'apps/api/src');
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => /\b(createTestApp|openDatabase|startServer|TEST_DATABASE_URL)\b/.test(fs.readFileSync(path.join(dir, f), 'utf8')))
+    .map((f) => path.join('apps/api/src', f));
+}
+
 function countVitest(file) {
   if (!fs.existsSync(file)) return;
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -97,7 +111,7 @@ countVitest(unitJson);
 // a core): the whole run stays within CI's time.
 const pgJson = path.join(tmp, 'vitest-pg.json');
 const pgPass = process.env.TEST_DATABASE_URL
-  ? runInBackground('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`])
+  ? runInBackground('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()])
   : Promise.resolve(true);
 
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {

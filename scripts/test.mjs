@@ -1,5 +1,6 @@
-// `npm test`: lint, typecheck, unit + API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is
-// set), then the browser tests against the production build. Ends with one "N passed, N failed" line.
+// `npm test`: lint, typecheck, the production build, then the browser tests against it in the
+// background while the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
+// Ends with one "N passed, N failed" line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,20 @@ function run(label, cmd, args, env = {}) {
   console.log(`=== ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (res.status !== 0) problems.push(label);
   return res.status === 0;
+}
+
+/** Like run, but the event loop keeps turning (a background step's end is reported when it happens). */
+function runAsync(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label}`);
+  const started = Date.now();
+  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (code !== 0) problems.push(label);
+      resolve(code === 0);
+    });
+  });
 }
 
 /**
@@ -103,31 +118,33 @@ for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract',
 }
 await runPairs(checks);
 
-const unitJson = path.join(tmp, 'vitest.json');
-run('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
-countVitest(unitJson);
-
-// The PostgreSQL pass runs beside the build and the browser tests (one worker, so the browser keeps
-// a core): the whole run stays within CI's time.
-const pgJson = path.join(tmp, 'vitest-pg.json');
-const pgPass = process.env.TEST_DATABASE_URL
-  ? runInBackground('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()])
-  : Promise.resolve(true);
-
+// The browser tests mostly wait on the browser and the server, so they start first, in the
+// background, and the CPU-bound vitest passes fill the cores beside them, one after the other.
+let e2e = Promise.resolve(true);
+const e2eJson = path.join(tmp, 'playwright.json');
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
   if (run('build web app and API', 'npm', ['run', 'build'])) {
-    const e2eJson = path.join(tmp, 'playwright.json');
-    run('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
+    e2e = runInBackground('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
       CHROMIUM_PATH: chromiumPath(),
       TEST_DATABASE_URL: '',
     });
-    countPlaywright(e2eJson);
   }
 }
 
-await pgPass;
-countVitest(pgJson);
+const unitJson = path.join(tmp, 'vitest.json');
+await runAsync('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
+countVitest(unitJson);
+
+// One worker, so the browser keeps a core.
+const pgJson = path.join(tmp, 'vitest-pg.json');
+if (process.env.TEST_DATABASE_URL) {
+  await runAsync('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]);
+  countVitest(pgJson);
+}
+
+await e2e;
+countPlaywright(e2eJson);
 
 fs.rmSync(tmp, { recursive: true, force: true });
 if (problems.length) console.log(`\nFailed steps: ${problems.join(', ')}`);

@@ -1,7 +1,7 @@
 // `npm test`: lint, typecheck, the production build, then the browser tests against it in the
 // background while the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // Ends with one "N passed, N failed" line.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,26 +14,23 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
-function run(label, cmd, args, env = {}) {
-  console.log(`\n=== ${label}`);
-  const started = Date.now();
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (res.status !== 0) problems.push(label);
-  return res.status === 0;
+/** Prints how a step ended and notes a failure. */
+function reportEnd(label, started, code) {
+  console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (code !== 0) problems.push(label);
+  return code === 0;
 }
 
-/** Like run, but the event loop keeps turning (a background step's end is reported when it happens). */
-function runAsync(label, cmd, args, env = {}) {
+/**
+ * Runs a step with its output on the terminal. Spawned, not spawnSync: the event loop keeps
+ * turning, so a background step's end is reported when it happens.
+ */
+function run(label, cmd, args, env = {}) {
   console.log(`\n=== ${label}`);
   const started = Date.now();
   const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return new Promise((resolve) => {
-    child.on('close', (code) => {
-      console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if (code !== 0) problems.push(label);
-      resolve(code === 0);
-    });
+    child.on('close', (code) => resolve(reportEnd(label, started, code)));
   });
 }
 
@@ -52,9 +49,7 @@ function runInBackground(label, cmd, args, env = {}) {
       fs.closeSync(out);
       console.log(`\n=== ${label}`);
       process.stdout.write(fs.readFileSync(logFile, 'utf8'));
-      console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if (code !== 0) problems.push(label);
-      resolve(code === 0);
+      resolve(reportEnd(label, started, code));
     });
   });
 }
@@ -104,7 +99,7 @@ function chromiumPath() {
 // Debian's Chromium for the browser tests: installed here when running as root, else explained.
 if (!skipE2e && !chromiumPath()) {
   if (process.getuid?.() === 0) {
-    run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null']);
+    await run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null']);
   }
   if (!chromiumPath()) {
     console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium fonts-liberation');
@@ -123,7 +118,7 @@ await runPairs(checks);
 let e2e = Promise.resolve(true);
 const e2eJson = path.join(tmp, 'playwright.json');
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
-  if (run('build web app and API', 'npm', ['run', 'build'])) {
+  if (await run('build web app and API', 'npm', ['run', 'build'])) {
     e2e = runInBackground('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
       CHROMIUM_PATH: chromiumPath(),
@@ -133,13 +128,13 @@ if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts')))
 }
 
 const unitJson = path.join(tmp, 'vitest.json');
-await runAsync('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
+await run('unit and API tests (embedded PGlite)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`], { TEST_DATABASE_URL: '' });
 countVitest(unitJson);
 
 // One worker, so the browser keeps a core.
 const pgJson = path.join(tmp, 'vitest-pg.json');
 if (process.env.TEST_DATABASE_URL) {
-  await runAsync('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]);
+  await run('API tests (PostgreSQL server)', bin('vitest'), ['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]);
   countVitest(pgJson);
 }
 

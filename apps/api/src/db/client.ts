@@ -14,6 +14,9 @@ import pg from 'pg';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
 
+/** The contrib extensions the migrations create, loaded into every PGlite. */
+const pgliteExtensions = { pg_trgm, btree_gist };
+
 export type { Listener } from './pg-listener.ts';
 
 export type Schema = typeof schema;
@@ -128,7 +131,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     }
   }
   const client = await PGlite.create(dataDir ?? 'memory://', {
-    extensions: { pg_trgm, btree_gist },
+    extensions: pgliteExtensions,
     loadDataDir: dataDir ? undefined : opts.pgliteTemplate,
     // An embedded database for one server: a small buffer pool keeps the process lean; the
     // operating system's page cache still holds hot table files.
@@ -154,7 +157,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
-  const client = await PGlite.create('memory://', { extensions: { pg_trgm, btree_gist } });
+  const client = await PGlite.create('memory://', { extensions: pgliteExtensions });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     return await client.dumpDataDir('none');

@@ -1,7 +1,10 @@
 // Telematics throughput and history latency (issue 7).
 //   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL;
 //   HOS_AUTO_DUTY=0, IFTA_MILES=0, FLEET_STATS=0 switch off the work behind ingest, to measure what
-//   it costs; BENCH_COLD=1 starts every vehicle driving inside the count, the worst case)
+//   it costs; BENCH_COLD=1 starts every vehicle driving inside the count, the worst case;
+//   BENCH_IFTA_APART=1 measures IFTA miles on their own: each load test runs in 5-second cycles,
+//   the IFTA round of each cycle is held until the cycle's ingest is done and then run alone, and
+//   its CPU is printed beside the ingest's, cycle by cycle, in the same minute of the same process)
 // 1. OsmAnd single-position requests over loopback to the OsmAnd port, 50 connections (autocannon
 //    in a child process), 1,000 devices, every request a new fix; then counts the stored rows:
 //    every acknowledged (200) position must be in the table.
@@ -38,7 +41,13 @@ const config = testConfig({
   hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0',
   iftaMiles: process.env.IFTA_MILES !== '0',
   fleetStats: process.env.FLEET_STATS !== '0',
+  // Held: the rounds run only when the bench asks (after each cycle), never beside the cycle's ingest.
+  ...(process.env.BENCH_IFTA_APART === '1' ? { iftaRoundMs: 3_600_000 } : {}),
 });
+const apart = process.env.BENCH_IFTA_APART === '1' && config.iftaMiles;
+/** Cycles per load test: one of `seconds` normally; with the IFTA rounds apart, 5-second cycles (one round's worth each). */
+const CYCLE_SECONDS = apart ? 5 : seconds;
+const cycles = Math.max(1, Math.round(seconds / CYCLE_SECONDS));
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
 const count = async (q: string) => Number(rowsOf<{ n: number }>(await database.db.execute(q as never))[0]!.n);
@@ -88,10 +97,53 @@ await settleBehindIngest();
 
 /** Waits until the work behind ingest has nothing queued (between the warm-up and the count). */
 async function settleBehindIngest(): Promise<void> {
-  await app.autoDuty.idle();
+  await settleOthers();
   await app.iftaMiles.idle({ dirty: true });
+  await settleOthers();
+}
+async function settleOthers(): Promise<void> {
+  await app.autoDuty.idle();
   await app.fleetStats.idle();
   await app.fleetWatch.idle();
+}
+/** One cycle of a load test with the IFTA round apart: the ingest's CPU (the other work behind it included) and the round's. */
+interface ApartCycle {
+  positions: number;
+  ingestUs: number;
+  iftaUs: number;
+  enqueueUs: number;
+}
+/**
+ * Ends a cycle: the other work behind ingest settles (its CPU is the ingest's), then the held IFTA
+ * round runs alone (its CPU is IFTA's). Without BENCH_IFTA_APART everything just settles.
+ */
+async function endCycle(cpu0: NodeJS.CpuUsage, enqueue0: number): Promise<Omit<ApartCycle, 'positions'> | null> {
+  if (!apart) {
+    await settleBehindIngest();
+    return null;
+  }
+  await settleOthers();
+  const ingestUs = cpuSince(cpu0);
+  const c = process.cpuUsage();
+  await app.iftaMiles.idle({ dirty: true });
+  const iftaUs = cpuSince(c);
+  await settleOthers();
+  return { ingestUs, iftaUs, enqueueUs: (app.iftaMiles.stats.enqueueMs - enqueue0) * 1000 };
+}
+/** The apart cycles' lines: per cycle and in all, IFTA's CPU against the ingest's without it. */
+function apartLines(name: string, list: readonly ApartCycle[]): string[] {
+  if (!list.length) return [];
+  // The ingest figure without IFTA is the cycle's ingest CPU less the queue hand-over; IFTA's cost
+  // is its round plus that hand-over.
+  const share = (c: Omit<ApartCycle, 'positions'>) => (c.iftaUs + c.enqueueUs) / Math.max(1, c.ingestUs - c.enqueueUs);
+  const per = (us: number, n: number) => (us / Math.max(1, n)).toFixed(2);
+  const shares = list.map(share).sort((a, b) => a - b);
+  const sum = list.reduce((a, c) => ({ positions: a.positions + c.positions, ingestUs: a.ingestUs + c.ingestUs, iftaUs: a.iftaUs + c.iftaUs, enqueueUs: a.enqueueUs + c.enqueueUs }), { positions: 0, ingestUs: 0, iftaUs: 0, enqueueUs: 0 });
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  return [
+    `${verdict(share(sum) <= 0.1)} ${name}, IFTA miles apart (${list.length} cycles of ${CYCLE_SECONDS} s): ingest without them ${per(sum.ingestUs - sum.enqueueUs, sum.positions)} µs/position, IFTA rounds ${per(sum.iftaUs, sum.positions)} + hand-over ${per(sum.enqueueUs, sum.positions)} µs/position = ${pct(share(sum))} of ingest (target <= 10 %); cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
+    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(c.ingestUs - c.enqueueUs, c.positions)} µs/pos, IFTA ${per(c.iftaUs + c.enqueueUs, c.positions)} µs/pos (${pct(share(c))})`),
+  ];
 }
 /** CPU time (user + system, µs) this process spent since `from`: the figure load affects least. */
 const cpuSince = (from: NodeJS.CpuUsage) => {
@@ -171,29 +223,30 @@ const osmandPath = `const path = (i) => { const dev = i % ${DEVICES}; const ts =
 // BENCH_LOADGEN=autocannon drives the port with autocannon; the default is a lean keep-alive
 // HTTP/1.1 client (below) that sends the same requests on the same 50 connections and reads every
 // answer's status line and body, for a fraction of autocannon's CPU per request (docs/decisions/0070).
-const osmandOut = await child(
+/** The load generator's script for `secs` seconds, its requests numbered from `n0` (each cycle sends new fixes). */
+const osmandLoad = (secs: number, n0: number) =>
   process.env.BENCH_LOADGEN === 'autocannon'
     ? `
   import autocannon from 'autocannon';
   ${osmandPath}
-  let n = 0;
+  let n = ${n0};
   const c0 = process.cpuUsage();
   const t = Date.now();
   const r = await autocannon({
-    url: 'http://127.0.0.1:${OSMAND_PORT}', connections: 50, duration: ${seconds}, pipelining: 1,
+    url: 'http://127.0.0.1:${OSMAND_PORT}', connections: 50, duration: ${secs}, pipelining: 1,
     requests: [{ method: 'GET', setupRequest: (req) => { req.path = path(n++); return req; } }],
   });
   const c = process.cpuUsage(c0);
-  console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, s: (Date.now() - t) / 1000, p50: r.latency.p50, p99: r.latency.p99, cpu: c.user + c.system }));
+  console.log(JSON.stringify({ sent: n - ${n0}, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, s: (Date.now() - t) / 1000, p50: r.latency.p50, p99: r.latency.p99, cpu: c.user + c.system }));
 `
     : `
   import net from 'node:net';
   ${osmandPath}
-  let n = 0, ok = 0, non2xx = 0, errors = 0;
+  let n = ${n0}, ok = 0, non2xx = 0, errors = 0;
   const latencies = [];
   const c0 = process.cpuUsage();
   const t = Date.now();
-  const until = t + ${seconds} * 1000;
+  const until = t + ${secs} * 1000;
   // One keep-alive connection: a request, then its whole answer (status line, headers,
   // Content-Length body), then the next request, until the time is up. Answers in flight at the end
   // are waited for and counted, so every acknowledged fix is in the count.
@@ -231,18 +284,29 @@ const osmandOut = await child(
   const c = process.cpuUsage(c0);
   latencies.sort((a, b) => a - b);
   const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
-  console.log(JSON.stringify({ ok, non2xx, errors, timeouts: 0, s: (Date.now() - t) / 1000, p50: pct(0.5), p99: pct(0.99), cpu: c.user + c.system }));
-`,
-);
-// The work behind ingest (automatic duty status, IFTA miles and the recompute of days that received
-// late fixes, daily statistics, the fleet watch) is finished and counted: it is CPU the positions
-// cost, even when it runs after the answer.
-await settleBehindIngest();
+  console.log(JSON.stringify({ sent: n - ${n0}, ok, non2xx, errors, timeouts: 0, s: (Date.now() - t) / 1000, p50: pct(0.5), p99: pct(0.99), cpu: c.user + c.system }));
+`;
+type LoadOut = { sent: number; ok: number; non2xx: number; errors: number; timeouts: number; s: number; p50: number; p99: number; cpu: number };
+const o: LoadOut = { sent: 0, ok: 0, non2xx: 0, errors: 0, timeouts: 0, s: 0, p50: 0, p99: 0, cpu: 0 };
+const osmandCycles: ApartCycle[] = [];
+for (let c = 0; c < cycles; c++) {
+  const cycleCpu = process.cpuUsage();
+  const enqueue0 = app.iftaMiles.stats.enqueueMs;
+  const r = JSON.parse((await child(osmandLoad(CYCLE_SECONDS, o.sent))).trim().split('\n').pop()!) as LoadOut;
+  for (const k of ['sent', 'ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu'] as const) o[k] += r[k];
+  // Several cycles: the worst cycle's percentiles.
+  o.p50 = Math.max(o.p50, r.p50);
+  o.p99 = Math.max(o.p99, r.p99);
+  // The work behind ingest (automatic duty status, IFTA miles and the recompute of days that received
+  // late fixes, daily statistics, the fleet watch) is finished and counted: it is CPU the positions
+  // cost, even when it runs after the answer.
+  const a = await endCycle(cycleCpu, enqueue0);
+  if (a) osmandCycles.push({ positions: r.ok, ...a });
+}
 const osmandCpu = cpuSince(cpu0);
 const osmandPg = await postgresCpuSince(pg0);
 const osmandGroups = app.ingest.committer.transactions - tx0;
 await profileStop('osmand');
-const o = JSON.parse(osmandOut.trim().split('\n').pop()!) as { ok: number; non2xx: number; errors: number; timeouts: number; s: number; p50: number; p99: number; cpu: number };
 await new Promise((r) => setTimeout(r, 500));
 const storedOsmand = (await count(`select count(*)::int as n from positions where protocol = 'osmand'`)) - DEVICES;
 const osmandRate = o.ok / o.s;
@@ -253,6 +317,7 @@ results.push(`${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single pos
 console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
 console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${osmandRate.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
 results.push(`     OsmAnd ${cpuLine(storedOsmand, osmandCpu, o.cpu, osmandPg)}`);
+results.push(...apartLines('OsmAnd single positions', osmandCycles));
 
 // 2. Batches of 1,000 (one device token; every batch new fix times).
 const token = vehicles[DEVICES]?.token;
@@ -260,10 +325,12 @@ if (token) {
   await profileStart();
   pg0 = postgresCpu();
   cpu0 = process.cpuUsage();
-  const batchOut = await child(`
+  const batchBase = Date.now() - 7 * 86_400_000;
+  /** The batch clients' script for `secs` seconds, fix times from batchBase + seq0 × 100 ms on (each cycle sends new fixes). */
+  const batchLoad = (secs: number, seq0: number) => `
     const c0 = process.cpuUsage();
-    const until = Date.now() + ${seconds} * 1000; let accepted = 0; let requests = 0; let failed = 0; let seq = 0;
-    const base = Date.now() - 7 * 86400000;
+    const until = Date.now() + ${secs} * 1000; let accepted = 0; let requests = 0; let failed = 0; let seq = ${seq0};
+    const base = ${batchBase};
     async function client() {
       while (Date.now() < until) {
         const start = seq; seq += 1000;
@@ -276,18 +343,29 @@ if (token) {
     const t = Date.now();
     await Promise.all(Array.from({ length: 8 }, client));
     const c = process.cpuUsage(c0);
-    console.log(JSON.stringify({ accepted, requests, failed, s: (Date.now() - t) / 1000, cpu: c.user + c.system }));
-  `);
-  await settleBehindIngest();
+    console.log(JSON.stringify({ seq, accepted, requests, failed, s: (Date.now() - t) / 1000, cpu: c.user + c.system }));
+  `;
+  type BatchOut = { seq: number; accepted: number; requests: number; failed: number; s: number; cpu: number };
+  const b: BatchOut = { seq: 0, accepted: 0, requests: 0, failed: 0, s: 0, cpu: 0 };
+  const batchCycles: ApartCycle[] = [];
+  for (let c = 0; c < cycles; c++) {
+    const cycleCpu = process.cpuUsage();
+    const enqueue0 = app.iftaMiles.stats.enqueueMs;
+    const r = JSON.parse((await child(batchLoad(CYCLE_SECONDS, b.seq))).trim().split('\n').pop()!) as BatchOut;
+    b.seq = r.seq;
+    for (const k of ['accepted', 'requests', 'failed', 's', 'cpu'] as const) b[k] += r[k];
+    const a = await endCycle(cycleCpu, enqueue0);
+    if (a) batchCycles.push({ positions: r.accepted, ...a });
+  }
   const batchCpu = cpuSince(cpu0);
   const batchPg = await postgresCpuSince(pg0);
   await profileStop('batch');
-  const b = JSON.parse(batchOut.trim().split('\n').pop()!) as { accepted: number; requests: number; failed: number; s: number; cpu: number };
   const storedBatch = await count(`select count(*)::int as n from positions where protocol = 'batch'`);
   const batchRate = b.accepted / b.s;
   results.push(`${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`);
   console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
   results.push(`     Batch ${cpuLine(storedBatch, batchCpu, b.cpu, batchPg)}`);
+  results.push(...apartLines('JSON batch', batchCycles));
 }
 
 // 3. A day at 1 Hz for one vehicle (bench/history-day.ts): moving 10 h, parked the rest.

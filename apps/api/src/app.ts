@@ -132,7 +132,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   });
   if (config.hosAutoDuty) ingest.committer = withAutoDuty(ingest.committer, autoDuty);
   // IFTA miles per vehicle, jurisdiction and day (decision 0121), likewise behind the commit.
-  const iftaMiles = new IftaMiles(db.db, { onError: (err) => app.log.error(err, 'IFTA miles failed'), shared: db.kind !== 'pglite' });
+  const iftaMiles = new IftaMiles(db.db, {
+    onError: (err) => app.log.error(err, 'IFTA miles failed'),
+    shared: db.kind !== 'pglite',
+    roundPauseMs: config.iftaRoundMs,
+  });
   if (config.iftaMiles) ingest.committer = withIftaMiles(ingest.committer, iftaMiles);
   // Daily vehicle statistics and the notification detectors follow committed positions (issue 18).
   const fleetStats = new FleetStats(db.db, { onError: (err) => app.log.error(err, 'fleet statistics failed') });

@@ -22,6 +22,7 @@ const envSchema = z.object({
   DEVICE_CACHE_ENTRIES: z.coerce.number().int().min(1).default(50_000),
   HOS_AUTO_DUTY: bool,
   IFTA_MILES: bool,
+  IFTA_ROUND_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLEET_STATS: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default('8MB'),
@@ -72,6 +73,8 @@ export interface Config {
   hosAutoDuty: boolean;
   /** IFTA miles per vehicle, jurisdiction and day kept behind ingest (decision 0121); off only to measure ingest without it. */
   iftaMiles: boolean;
+  /** Pause between passes of IFTA miles rounds: how long a vehicle's fixes gather before they are counted (decision 0136). */
+  iftaRoundMs: number;
   /** Daily vehicle statistics and the notification checks behind ingest (decisions 0130, 0131); off only to measure ingest without them. */
   fleetStats: boolean;
   /** Drivers' duty events each instance keeps in memory for the fleet-wide HoS reads (docs/decisions/0098). */
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceCacheEntries: e.DEVICE_CACHE_ENTRIES,
     hosAutoDuty: e.HOS_AUTO_DUTY ?? true,
     iftaMiles: e.IFTA_MILES ?? true,
+    iftaRoundMs: e.IFTA_ROUND_MS,
     fleetStats: e.FLEET_STATS ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,

@@ -21,6 +21,8 @@ export interface IftaMilesOptions {
    * day and jurisdiction for many fixes (default 5 s; the return is read minutes or days later).
    */
   roundPauseMs?: number;
+  /** Vehicles per round (default 1,000); a pass over more runs several rounds back to back. */
+  roundVehicles?: number;
   /** A dirty day is recomputed this long after it was marked, so a burst of late fixes costs one recompute (default 2 s). */
   dirtyDelayMs?: number;
   /**
@@ -38,9 +40,11 @@ export interface IftaMilesStats {
   storedFixesRead: number;
   recomputedDays: number;
   failures: number;
+  /** Time spent handing rows to the queue, on the ingest path (synchronous, so it is this thread's CPU). */
+  enqueueMs: number;
 }
 
-/** Vehicles per round; fixes of a cold vehicle read from the database per round. */
+/** Vehicles per round, by default. */
 const ROUND_VEHICLES = 1000;
 /** Cold vehicles (never seen by this process) read their stored fixes, all in one statement, up to this many a round ... */
 const COLD_PER_ROUND = 500;
@@ -66,10 +70,11 @@ export class IftaMiles {
   private wake: (() => void) | null = null;
   private flushRequests = 0;
   private closed = false;
-  readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0 };
+  readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0, enqueueMs: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly roundPauseMs: number;
   private readonly dirtyDelayMs: number;
+  private readonly roundVehicles: number;
 
   constructor(
     private readonly db: Db,
@@ -78,6 +83,7 @@ export class IftaMiles {
     this.onError = opts.onError ?? (() => undefined);
     this.roundPauseMs = opts.roundPauseMs ?? 5000;
     this.dirtyDelayMs = opts.dirtyDelayMs ?? 2000;
+    this.roundVehicles = opts.roundVehicles ?? ROUND_VEHICLES;
   }
 
   /**
@@ -91,6 +97,7 @@ export class IftaMiles {
   /** Hands newly stored rows to the queue (vehicles only; duplicates are never counted twice). */
   enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
     if (this.closed) return;
+    const started = performance.now();
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
       if (!stored[i] || r.assetId === null) continue;
@@ -100,6 +107,7 @@ export class IftaMiles {
       p.fixes.push({ time: t, lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer });
       if (t > p.until) p.until = t;
     }
+    this.stats.enqueueMs += performance.now() - started;
     this.kick();
   }
 
@@ -142,8 +150,12 @@ export class IftaMiles {
   }
 
   private async drain(): Promise<void> {
+    // A pass serves every vehicle pending when its pause ended, in rounds of `roundVehicles`, then
+    // pauses again: a fleet larger than one round still gathers each vehicle's fixes for the pause
+    // (rounds of a fix or two per vehicle back to back would write a row per fix).
+    let passLeft = 0;
     while (this.pending.size) {
-      if (this.pending.size < ROUND_VEHICLES && this.flushRequests === 0) {
+      if (passLeft <= 0 && this.flushRequests === 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.roundPauseMs);
           function done() {
@@ -154,19 +166,24 @@ export class IftaMiles {
         });
         this.wake = null;
       }
+      if (passLeft <= 0) passLeft = this.pending.size;
       const items: Array<[string, Pending]> = [];
       let cold = 0;
       for (const [vehicleId, p] of this.pending) {
-        if (items.length >= ROUND_VEHICLES) break;
+        if (items.length >= this.roundVehicles) break;
         // A cold vehicle reads its stored fixes: a few per round, the rest wait their turn.
         if (!this.warm.has(vehicleId) && cold++ >= COLD_PER_ROUND) continue;
         this.pending.delete(vehicleId);
         items.push([vehicleId, p]);
       }
       if (items.length === 0) continue;
+      passLeft -= items.length;
       try {
         const dirty = await this.round(items);
         if (dirty) this.scheduleDirty();
+        // A cold vehicle with more stored history than a round reads came back still cold: its next
+        // chunk belongs to this pass (a catch-up after a long stop runs without pauses).
+        for (const [v] of items) if (!this.warm.has(v) && this.pending.has(v)) passLeft++;
       } catch (err) {
         // The fixes are stored: these vehicles are recounted from the database on their next fix or at restart.
         this.stats.failures++;

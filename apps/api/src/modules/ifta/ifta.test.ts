@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iftaDistancePageSchema, iftaReportSchema, fuelCsvPreviewSchema, type IftaReport } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../positions/positions.fixtures.ts';
+import type { PositionRow } from '../positions/ingest.service.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
+import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
 
 let t: TestContext;
@@ -143,6 +145,30 @@ describe('IFTA miles from positions', () => {
     expect(t.app.iftaMiles.stats.storedFixesRead - read1).toBe(21);
     const [days] = await sql<{ n: number }>(`select sum(fixes)::int as n from ifta_vehicle_days where vehicle_id = '${w.assetId}'`);
     expect(days!.n).toBe(21);
+  });
+
+  it('gathers a large fleet\'s fixes for the pause between passes, a pass in rounds back to back', async () => {
+    // Three vehicles, two a round: the old rule ran a round at once whenever a round's worth of
+    // vehicles was waiting, so a fleet of a round or more was counted a fix or two at a time.
+    const miles = new IftaMiles(t.database.db, { shared: t.database.kind !== 'pglite', roundPauseMs: 60_000, roundVehicles: 2 });
+    const fleet = await Promise.all([1, 2, 3].map((i) => createTestVehicle(t.app.db, orgId, { uniqueId: `ifta-pass-${i}`, unitNumber: `PASS${i}` })));
+    const row = (v: TestVehicle, minute: number): PositionRow => ({
+      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: null, fixTime: new Date(Date.UTC(2025, 7, 4, 12, minute)),
+      latitude: 39, longitude: -95 + minute / 100, speed: 80, course: 90, altitude: null, accuracy: null, odometer: null, ignition: true, protocol: 'batch', attributes: {},
+    });
+    for (const minute of [0, 1]) {
+      miles.enqueue(fleet.map((v) => row(v, minute)), [true, true, true]);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(miles.stats.rounds).toBe(minute * 2);
+      // The pause ends early when asked (shutdown, tests): one pass, two rounds.
+      await miles.idle();
+      expect(miles.stats).toMatchObject({ rounds: (minute + 1) * 2, fixes: (minute + 1) * 3, failures: 0 });
+    }
+    await miles.close();
+    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where vehicle_id in ('${fleet.map((v) => v.assetId).join("','")}')) as m
+      from ifta_vehicle_days where vehicle_id in ('${fleet.map((v) => v.assetId).join("','")}')`);
+    expect(counted!.n).toBe(6);
+    expect(Number(counted!.m)).toBeGreaterThan(3 * 800);
   });
 
   it('serves the distance records with crossings, odometer and miles per state', async () => {

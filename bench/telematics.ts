@@ -106,43 +106,65 @@ async function settleOthers(): Promise<void> {
   await app.fleetStats.idle();
   await app.fleetWatch.idle();
 }
-/** One cycle of a load test with the IFTA round apart: the ingest's CPU (the other work behind it included) and the round's. */
+/**
+ * One cycle of a load test with the IFTA round apart: the ingest's CPU (the other work behind it
+ * included) and the round's, this process's and, on PostgreSQL, the bench database's backends'.
+ */
 interface ApartCycle {
   positions: number;
   ingestUs: number;
+  ingestPgUs: number;
   iftaUs: number;
+  iftaPgUs: number;
   enqueueUs: number;
+}
+type CycleStart = { cpu: NodeJS.CpuUsage; pg: Map<number, number>; enqueueMs: number };
+function startCycle(): CycleStart {
+  const pg = apart ? postgresCpu() : new Map<number, number>();
+  return { pg, enqueueMs: app.iftaMiles.stats.enqueueMs, cpu: process.cpuUsage() };
 }
 /**
  * Ends a cycle: the other work behind ingest settles (its CPU is the ingest's), then the held IFTA
  * round runs alone (its CPU is IFTA's). Without BENCH_IFTA_APART everything just settles.
  */
-async function endCycle(cpu0: NodeJS.CpuUsage, enqueue0: number): Promise<Omit<ApartCycle, 'positions'> | null> {
+async function endCycle(start: CycleStart, positions: number): Promise<ApartCycle | null> {
   if (!apart) {
     await settleBehindIngest();
     return null;
   }
   await settleOthers();
-  const ingestUs = cpuSince(cpu0);
+  const ingestUs = cpuSince(start.cpu);
+  const ingestPg = await postgresCpuSince(start.pg);
+  const pgMid = postgresCpu();
   const c = process.cpuUsage();
   await app.iftaMiles.idle({ dirty: true });
   const iftaUs = cpuSince(c);
+  const iftaPg = await postgresCpuSince(pgMid);
   await settleOthers();
-  return { ingestUs, iftaUs, enqueueUs: (app.iftaMiles.stats.enqueueMs - enqueue0) * 1000 };
+  return { positions, ingestUs, ingestPgUs: ingestPg?.own ?? 0, iftaUs, iftaPgUs: iftaPg?.own ?? 0, enqueueUs: (app.iftaMiles.stats.enqueueMs - start.enqueueMs) * 1000 };
 }
 /** The apart cycles' lines: per cycle and in all, IFTA's CPU against the ingest's without it. */
 function apartLines(name: string, list: readonly ApartCycle[]): string[] {
   if (!list.length) return [];
   // The ingest figure without IFTA is the cycle's ingest CPU less the queue hand-over; IFTA's cost
-  // is its round plus that hand-over.
-  const share = (c: Omit<ApartCycle, 'positions'>) => (c.iftaUs + c.enqueueUs) / Math.max(1, c.ingestUs - c.enqueueUs);
+  // is its round plus that hand-over. On PostgreSQL both count the database's backends too.
+  const ingest = (c: ApartCycle) => c.ingestUs - c.enqueueUs + c.ingestPgUs;
+  const ifta = (c: ApartCycle) => c.iftaUs + c.enqueueUs + c.iftaPgUs;
+  const share = (c: ApartCycle) => ifta(c) / Math.max(1, ingest(c));
   const per = (us: number, n: number) => (us / Math.max(1, n)).toFixed(2);
   const shares = list.map(share).sort((a, b) => a - b);
-  const sum = list.reduce((a, c) => ({ positions: a.positions + c.positions, ingestUs: a.ingestUs + c.ingestUs, iftaUs: a.iftaUs + c.iftaUs, enqueueUs: a.enqueueUs + c.enqueueUs }), { positions: 0, ingestUs: 0, iftaUs: 0, enqueueUs: 0 });
+  const sum = list.reduce(
+    (a, c) => ({ positions: a.positions + c.positions, ingestUs: a.ingestUs + c.ingestUs, ingestPgUs: a.ingestPgUs + c.ingestPgUs, iftaUs: a.iftaUs + c.iftaUs, iftaPgUs: a.iftaPgUs + c.iftaPgUs, enqueueUs: a.enqueueUs + c.enqueueUs }),
+    { positions: 0, ingestUs: 0, ingestPgUs: 0, iftaUs: 0, iftaPgUs: 0, enqueueUs: 0 },
+  );
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const pg = database.kind !== 'pglite';
   return [
-    `${verdict(share(sum) <= 0.1)} ${name}, IFTA miles apart (${list.length} cycles of ${CYCLE_SECONDS} s): ingest without them ${per(sum.ingestUs - sum.enqueueUs, sum.positions)} µs/position, IFTA rounds ${per(sum.iftaUs, sum.positions)} + hand-over ${per(sum.enqueueUs, sum.positions)} µs/position = ${pct(share(sum))} of ingest (target <= 10 %); cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
-    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(c.ingestUs - c.enqueueUs, c.positions)} µs/pos, IFTA ${per(c.iftaUs + c.enqueueUs, c.positions)} µs/pos (${pct(share(c))})`),
+    `${verdict(share(sum) <= 0.1)} ${name}, IFTA miles apart (${list.length} cycles of ${CYCLE_SECONDS} s): ingest without them ${per(ingest(sum), sum.positions)} µs/position` +
+      (pg ? ` (API ${per(sum.ingestUs - sum.enqueueUs, sum.positions)} + PostgreSQL ${per(sum.ingestPgUs, sum.positions)})` : '') +
+      `, IFTA ${per(ifta(sum), sum.positions)} µs/position (rounds ${per(sum.iftaUs, sum.positions)}${pg ? ` + PostgreSQL ${per(sum.iftaPgUs, sum.positions)}` : ''} + hand-over ${per(sum.enqueueUs, sum.positions)})` +
+      ` = ${pct(share(sum))} of ingest (target <= 10 %); API alone ${pct((sum.iftaUs + sum.enqueueUs) / Math.max(1, sum.ingestUs - sum.enqueueUs))}; cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
+    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, IFTA ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`),
   ];
 }
 /** CPU time (user + system, µs) this process spent since `from`: the figure load affects least. */
@@ -290,8 +312,7 @@ type LoadOut = { sent: number; ok: number; non2xx: number; errors: number; timeo
 const o: LoadOut = { sent: 0, ok: 0, non2xx: 0, errors: 0, timeouts: 0, s: 0, p50: 0, p99: 0, cpu: 0 };
 const osmandCycles: ApartCycle[] = [];
 for (let c = 0; c < cycles; c++) {
-  const cycleCpu = process.cpuUsage();
-  const enqueue0 = app.iftaMiles.stats.enqueueMs;
+  const cycle = startCycle();
   const r = JSON.parse((await child(osmandLoad(CYCLE_SECONDS, o.sent))).trim().split('\n').pop()!) as LoadOut;
   for (const k of ['sent', 'ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu'] as const) o[k] += r[k];
   // Several cycles: the worst cycle's percentiles.
@@ -300,8 +321,8 @@ for (let c = 0; c < cycles; c++) {
   // The work behind ingest (automatic duty status, IFTA miles and the recompute of days that received
   // late fixes, daily statistics, the fleet watch) is finished and counted: it is CPU the positions
   // cost, even when it runs after the answer.
-  const a = await endCycle(cycleCpu, enqueue0);
-  if (a) osmandCycles.push({ positions: r.ok, ...a });
+  const a = await endCycle(cycle, r.ok);
+  if (a) osmandCycles.push(a);
 }
 const osmandCpu = cpuSince(cpu0);
 const osmandPg = await postgresCpuSince(pg0);
@@ -349,13 +370,12 @@ if (token) {
   const b: BatchOut = { seq: 0, accepted: 0, requests: 0, failed: 0, s: 0, cpu: 0 };
   const batchCycles: ApartCycle[] = [];
   for (let c = 0; c < cycles; c++) {
-    const cycleCpu = process.cpuUsage();
-    const enqueue0 = app.iftaMiles.stats.enqueueMs;
+    const cycle = startCycle();
     const r = JSON.parse((await child(batchLoad(CYCLE_SECONDS, b.seq))).trim().split('\n').pop()!) as BatchOut;
     b.seq = r.seq;
     for (const k of ['accepted', 'requests', 'failed', 's', 'cpu'] as const) b[k] += r[k];
-    const a = await endCycle(cycleCpu, enqueue0);
-    if (a) batchCycles.push({ positions: r.accepted, ...a });
+    const a = await endCycle(cycle, r.accepted);
+    if (a) batchCycles.push(a);
   }
   const batchCpu = cpuSince(cpu0);
   const batchPg = await postgresCpuSince(pg0);

@@ -153,10 +153,7 @@ function apartLines(name: string, list: readonly ApartCycle[]): string[] {
   const share = (c: ApartCycle) => ifta(c) / Math.max(1, ingest(c));
   const per = (us: number, n: number) => (us / Math.max(1, n)).toFixed(2);
   const shares = list.map(share).sort((a, b) => a - b);
-  const sum = list.reduce(
-    (a, c) => ({ positions: a.positions + c.positions, ingestUs: a.ingestUs + c.ingestUs, ingestPgUs: a.ingestPgUs + c.ingestPgUs, iftaUs: a.iftaUs + c.iftaUs, iftaPgUs: a.iftaPgUs + c.iftaPgUs, enqueueUs: a.enqueueUs + c.enqueueUs }),
-    { positions: 0, ingestUs: 0, ingestPgUs: 0, iftaUs: 0, iftaPgUs: 0, enqueueUs: 0 },
-  );
+  const sum = total(list, ['positions', 'ingestUs', 'ingestPgUs', 'iftaUs', 'iftaPgUs', 'enqueueUs']);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const pg = database.kind !== 'pglite';
   return [
@@ -166,6 +163,31 @@ function apartLines(name: string, list: readonly ApartCycle[]): string[] {
       ` = ${pct(share(sum))} of ingest (target <= 10 %); API alone ${pct((sum.iftaUs + sum.enqueueUs) / Math.max(1, sum.ingestUs - sum.enqueueUs))}; cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
     ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, IFTA ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`),
   ];
+}
+/**
+ * Runs a load test as `cycles` load-generator runs of CYCLE_SECONDS, each script built from the
+ * runs before it (so every cycle sends new fixes), settling the work behind ingest after each.
+ */
+async function inCycles<T>(script: (secs: number, before: readonly T[]) => string, positions: (r: T) => number): Promise<{ runs: T[]; apart: ApartCycle[] }> {
+  const runs: T[] = [];
+  const apartCycles: ApartCycle[] = [];
+  for (let c = 0; c < cycles; c++) {
+    const cycle = startCycle();
+    const r = JSON.parse((await child(script(CYCLE_SECONDS, runs))).trim().split('\n').pop()!) as T;
+    runs.push(r);
+    // The work behind ingest (automatic duty status, IFTA miles and the recompute of days that
+    // received late fixes, daily statistics, the fleet watch) is finished and counted: it is CPU
+    // the positions cost, even when it runs after the answer.
+    const a = await endCycle(cycle, positions(r));
+    if (a) apartCycles.push(a);
+  }
+  return { runs, apart: apartCycles };
+}
+/** Sums the runs' counters. */
+function total<T extends Record<K, number>, K extends string>(runs: readonly T[], keys: readonly K[]): Record<K, number> {
+  const out = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  for (const r of runs) for (const k of keys) out[k] += r[k];
+  return out;
 }
 /** CPU time (user + system, µs) this process spent since `from`: the figure load affects least. */
 const cpuSince = (from: NodeJS.CpuUsage) => {
@@ -309,21 +331,9 @@ const osmandLoad = (secs: number, n0: number) =>
   console.log(JSON.stringify({ sent: n - ${n0}, ok, non2xx, errors, timeouts: 0, s: (Date.now() - t) / 1000, p50: pct(0.5), p99: pct(0.99), cpu: c.user + c.system }));
 `;
 type LoadOut = { sent: number; ok: number; non2xx: number; errors: number; timeouts: number; s: number; p50: number; p99: number; cpu: number };
-const o: LoadOut = { sent: 0, ok: 0, non2xx: 0, errors: 0, timeouts: 0, s: 0, p50: 0, p99: 0, cpu: 0 };
-const osmandCycles: ApartCycle[] = [];
-for (let c = 0; c < cycles; c++) {
-  const cycle = startCycle();
-  const r = JSON.parse((await child(osmandLoad(CYCLE_SECONDS, o.sent))).trim().split('\n').pop()!) as LoadOut;
-  for (const k of ['sent', 'ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu'] as const) o[k] += r[k];
-  // Several cycles: the worst cycle's percentiles.
-  o.p50 = Math.max(o.p50, r.p50);
-  o.p99 = Math.max(o.p99, r.p99);
-  // The work behind ingest (automatic duty status, IFTA miles and the recompute of days that received
-  // late fixes, daily statistics, the fleet watch) is finished and counted: it is CPU the positions
-  // cost, even when it runs after the answer.
-  const a = await endCycle(cycle, r.ok);
-  if (a) osmandCycles.push(a);
-}
+const osmandRun = await inCycles<LoadOut>((secs, before) => osmandLoad(secs, total(before, ['sent']).sent), (r) => r.ok);
+// Several cycles: the worst cycle's percentiles.
+const o = { ...total(osmandRun.runs, ['ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu']), p50: Math.max(...osmandRun.runs.map((r) => r.p50)), p99: Math.max(...osmandRun.runs.map((r) => r.p99)) };
 const osmandCpu = cpuSince(cpu0);
 const osmandPg = await postgresCpuSince(pg0);
 const osmandGroups = app.ingest.committer.transactions - tx0;
@@ -338,7 +348,7 @@ results.push(`${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single pos
 console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
 console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${osmandRate.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
 results.push(`     OsmAnd ${cpuLine(storedOsmand, osmandCpu, o.cpu, osmandPg)}`);
-results.push(...apartLines('OsmAnd single positions', osmandCycles));
+results.push(...apartLines('OsmAnd single positions', osmandRun.apart));
 
 // 2. Batches of 1,000 (one device token; every batch new fix times).
 const token = vehicles[DEVICES]?.token;
@@ -367,16 +377,8 @@ if (token) {
     console.log(JSON.stringify({ seq, accepted, requests, failed, s: (Date.now() - t) / 1000, cpu: c.user + c.system }));
   `;
   type BatchOut = { seq: number; accepted: number; requests: number; failed: number; s: number; cpu: number };
-  const b: BatchOut = { seq: 0, accepted: 0, requests: 0, failed: 0, s: 0, cpu: 0 };
-  const batchCycles: ApartCycle[] = [];
-  for (let c = 0; c < cycles; c++) {
-    const cycle = startCycle();
-    const r = JSON.parse((await child(batchLoad(CYCLE_SECONDS, b.seq))).trim().split('\n').pop()!) as BatchOut;
-    b.seq = r.seq;
-    for (const k of ['accepted', 'requests', 'failed', 's', 'cpu'] as const) b[k] += r[k];
-    const a = await endCycle(cycle, r.accepted);
-    if (a) batchCycles.push(a);
-  }
+  const batch = await inCycles<BatchOut>((secs, before) => batchLoad(secs, before.at(-1)?.seq ?? 0), (r) => r.accepted);
+  const b = total(batch.runs, ['accepted', 'requests', 'failed', 's', 'cpu']);
   const batchCpu = cpuSince(cpu0);
   const batchPg = await postgresCpuSince(pg0);
   await profileStop('batch');
@@ -385,7 +387,7 @@ if (token) {
   results.push(`${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`);
   console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
   results.push(`     Batch ${cpuLine(storedBatch, batchCpu, b.cpu, batchPg)}`);
-  results.push(...apartLines('JSON batch', batchCycles));
+  results.push(...apartLines('JSON batch', batch.apart));
 }
 
 // 3. A day at 1 Hz for one vehicle (bench/history-day.ts): moving 10 h, parked the rest.

@@ -165,8 +165,9 @@ describe('IFTA miles from positions', () => {
       expect(miles.stats).toMatchObject({ rounds: (minute + 1) * 2, fixes: (minute + 1) * 3, failures: 0 });
     }
     await miles.close();
-    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where vehicle_id in ('${fleet.map((v) => v.assetId).join("','")}')) as m
-      from ifta_vehicle_days where vehicle_id in ('${fleet.map((v) => v.assetId).join("','")}')`);
+    const ids = `'${fleet.map((v) => v.assetId).join("','")}'`;
+    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where vehicle_id in (${ids})) as m
+      from ifta_vehicle_days where vehicle_id in (${ids})`);
     expect(counted!.n).toBe(6);
     expect(Number(counted!.m)).toBeGreaterThan(3 * 800);
   });

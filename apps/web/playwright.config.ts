@@ -33,7 +33,9 @@ export default defineConfig({
   },
   webServer: {
     // The compiled server, as production runs it (`npm run build` made it).
-    command: 'node --enable-source-maps apps/api/dist/main.js',
+    // E2E_API_MAIN / E2E_WEB_DIST: a copy of the build (under apps/api so npm packages resolve), so a
+    // developer's browser run is not broken by another build replacing apps/*/dist mid-run.
+    command: `node --enable-source-maps ${process.env.E2E_API_MAIN ?? 'apps/api/dist/main.js'}`,
     cwd: root,
     url: `http://127.0.0.1:${E2E_PORT}/api/v1/health`,
     reuseExistingServer: false,
@@ -52,7 +54,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
-      WEB_DIST: path.join(root, 'apps/web/dist'),
+      WEB_DIST: process.env.E2E_WEB_DIST ?? path.join(root, 'apps/web/dist'),
       DATABASE_URL: '',
     },
   },

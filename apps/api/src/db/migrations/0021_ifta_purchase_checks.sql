@@ -1,0 +1,2 @@
+-- Reserved for issue 28; filled by the change that needs it.
+SELECT 1;

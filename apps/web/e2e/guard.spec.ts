@@ -41,12 +41,14 @@ test('a dispatcher is denied settings administration but opens HoS', async ({ pa
   await expect(page.getByRole('heading', { name: 'HoS Violations' })).toBeVisible();
 });
 
-test('a super administrator on a public page goes to the organizations list', async ({ page }) => {
+test('a super administrator on a public page or landing on the dashboard goes to the organizations list', async ({ page }) => {
   await login(page, 'superAdmin');
   await page.goto('/reset-password');
   await expect(page).toHaveURL('/administration/organizations');
+  // The dashboard is the landing everyone is linked to; the super administrator's is the organizations list.
   await page.goto('/dashboard');
-  await expect(page).toHaveURL('/access-denied');
+  await expect(page).toHaveURL('/administration/organizations');
+  await expect(page.getByRole('heading', { name: 'Organizations' })).toBeVisible();
 });
 
 test('the global loading bar shows while a screen loads', async ({ page }) => {

@@ -40,7 +40,8 @@ describe('navigation guard', () => {
     expect(guardRedirect(route('/driver'), driver)).toBeNull();
     expect(guardRedirect(route('/driver/inspection'), driver)).toBeNull();
     expect(guardRedirect(route('/my-account'), driver)).toBeNull();
-    for (const p of ['/dashboard', '/hos/logs', '/hos/availability', '/hos/unidentified', '/map', '/settings/organization-settings/all-drivers']) expect(guardRedirect(route(p), driver), p).toBe('/access-denied');
+    expect(guardRedirect(route('/dashboard'), driver)).toBe('/driver');
+    for (const p of ['/hos/logs', '/hos/availability', '/hos/unidentified', '/map', '/settings/organization-settings/all-drivers']) expect(guardRedirect(route(p), driver), p).toBe('/access-denied');
     expect(guardRedirect(route('/'), driver)).toBe('/driver');
     // The codes without a driver record (an administrator): no driver screen, the dashboard as home.
     expect(guardRedirect(route('/driver'), adminUser())).toBe('/access-denied');
@@ -63,7 +64,14 @@ describe('navigation guard', () => {
     const sa = superAdminUser();
     expect(guardRedirect(route('/administration/organizations'), sa)).toBeNull();
     expect(guardRedirect(route('/fleet'), sa)).toBeNull();
-    expect(guardRedirect(route('/dashboard'), { ...sa, permissions: ['SUPER_ADMIN', 'ORG_DASH_READ'] })).toBe('/access-denied');
+    expect(guardRedirect(route('/hos/logs'), sa)).toBe('/access-denied');
+  });
+
+  it('sends a super administrator landing on the dashboard to the organizations list, not access denied', () => {
+    expect(guardRedirect(route('/dashboard'), superAdminUser())).toBe('/administration/organizations');
+    expect(guardRedirect(route('/dashboard'), { ...superAdminUser(), permissions: ['SUPER_ADMIN', 'ORG_DASH_READ'] })).toBe('/administration/organizations');
+    // Controlling an organization it opens that organization's dashboard.
+    expect(guardRedirect(route('/dashboard'), accessUser(superAdminUser(), { id: 'org-1', name: 'Controlled Co' }))).toBeNull();
   });
 
   it('keeps a super administrator controlling an organization out of my account (it has no profile there)', () => {

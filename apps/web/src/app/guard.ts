@@ -6,12 +6,14 @@ import { findRoute, type AppRoute } from './routes.ts';
 export const LOGIN_PATH = '/';
 export const UNDER_DEVELOPMENT_PATH = '/under-development';
 export const ACCESS_DENIED_PATH = '/access-denied';
+/** The office landing page: links, bookmarks and the logo lead here whoever is signed in. */
+export const DASHBOARD_PATH = '/dashboard';
 
 /**
  * Spec section 2, navigation guard: where a user opening `route` must go instead, or null to stay.
  * Order: sign-in, then the under-development mark, then permissions.
  */
-export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile' | 'ownDriver'>, user: CurrentUser | null): string | null {
+export function guardRedirect(route: Pick<AppRoute, 'path' | 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile' | 'ownDriver'>, user: CurrentUser | null): string | null {
   switch (route.access) {
     case 'public':
       return user ? homePath(user) : null;
@@ -22,7 +24,11 @@ export function guardRedirect(route: Pick<AppRoute, 'access' | 'permissions' | '
     case 'private':
       if (!user) return LOGIN_PATH;
       if (route.underDevelopment) return UNDER_DEVELOPMENT_PATH;
-      if (!mayOpen(user, route)) return ACCESS_DENIED_PATH;
+      if (!mayOpen(user, route)) {
+        // Landing on the dashboard without it (a super administrator, a driver) is not a denied request: go home.
+        const home = homePath(user);
+        return route.path === DASHBOARD_PATH && home !== DASHBOARD_PATH ? home : ACCESS_DENIED_PATH;
+      }
       return null;
   }
 }

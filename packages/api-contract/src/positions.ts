@@ -30,9 +30,9 @@ export const batchPositionSchema = z.object({
   latitude: z.number().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90'),
   longitude: z.number().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180'),
   /** km/h. */
-  speed: z.number().min(0).max(1000).nullable().optional(),
-  course: z.number().min(0).max(360).nullable().optional(),
-  altitude: z.number().min(-1000).max(20000).nullable().optional(),
+  speed: z.number().min(0, 'speed must be 0 or more').max(1000, 'speed must be at most 1000 km/h').nullable().optional(),
+  course: z.number().min(0, 'course must be between 0 and 360').max(360, 'course must be between 0 and 360').nullable().optional(),
+  altitude: z.number().min(-1000, 'altitude must be between -1000 and 20000 m').max(20000, 'altitude must be between -1000 and 20000 m').nullable().optional(),
   accuracy: z.number().min(0).nullable().optional(),
   /** Metres. */
   odometer: z.number().min(0).nullable().optional(),
@@ -124,6 +124,24 @@ export const batchIngestResultSchema = z.object({
   rejected: z.array(z.object({ index: z.number().int(), message: z.string() })),
 });
 export type BatchIngestResult = z.infer<typeof batchIngestResultSchema>;
+
+/** A fix older than this is refused by ingest (and by a GPS history import). */
+export const MAX_FIX_AGE_DAYS = 365;
+
+/** GET /admin/diagnostics/ingest (super administrator): fixes this API instance refused since it started, by reason. */
+export const ingestDiagnosticsSchema = z.object({
+  refusedFixes: z.object({
+    total: z.number().int(),
+    tooOld: z.number().int().describe('Fix time more than 1 year old'),
+    inFuture: z.number().int().describe('Fix time more than 10 minutes in the future'),
+    badTime: z.number().int().describe('A time that is not a time'),
+    coordinates: z.number().int().describe('Latitude or longitude out of range or not a number'),
+    speed: z.number().int().describe('Negative or not a finite number'),
+    course: z.number().int().describe('Negative, above 360 or not a finite number'),
+    altitude: z.number().int().describe('Below -1,000 m, above 20,000 m or not a finite number'),
+  }),
+});
+export type IngestDiagnostics = z.infer<typeof ingestDiagnosticsSchema>;
 
 export const VEHICLE_STATUSES = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'] as const;
 export type VehicleStatus = (typeof VEHICLE_STATUSES)[number];

@@ -1,9 +1,9 @@
-import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, osmandJsonDoc, osmandQueryDoc } from '@fleet/api-contract';
+import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, ingestDiagnosticsSchema, osmandJsonDoc, osmandQueryDoc } from '@fleet/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../plugins/errors.ts';
-import { checkedElsewhere, errors } from '../../lib/route-schemas.ts';
+import { authErrors, checkedElsewhere, errors } from '../../lib/route-schemas.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { handleOsmand, ingestBatch, type Ingest } from './ingest.ts';
 
@@ -84,6 +84,19 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
         // Not yet checked one by one: that is ingestBatch's fast check.
         const items: readonly unknown[] = request.body.positions;
         return ingestBatch(ingest, gw, items);
+      },
+    });
+
+    app.get('/admin/diagnostics/ingest', {
+      config: { permissions: ['SUPER_ADMIN'] },
+      schema: {
+        tags: ['diagnostics'],
+        summary: 'Device fixes this API instance refused since it started, by reason (too old, in the future, impossible values)',
+        response: { 200: ingestDiagnosticsSchema, ...authErrors() },
+      },
+      handler: async () => {
+        const r = ingest.refused;
+        return { refusedFixes: { total: Object.values(r).reduce((a, b) => a + b, 0), ...r } };
       },
     });
   };

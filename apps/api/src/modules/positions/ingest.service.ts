@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
+import { MAX_FIX_AGE_DAYS, MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { positions } from '../../db/schema/index.ts';
@@ -12,7 +12,8 @@ import { MOVING_SPEED_KMH } from './vehicle-status.ts';
 /** NOTIFY channel: a JSON `{o: orgId, a: [assetId…]}` after each commit that moved vehicles. */
 export const POSITIONS_CHANNEL = 'positions_changed';
 
-export type Protocol = 'osmand' | 'batch' | 'simulator';
+/** How a fix reached us; 'import' marks positions imported from another system's GPS history. */
+export type Protocol = 'osmand' | 'batch' | 'simulator' | 'import';
 
 /** A fix checked and attributed, ready to store. */
 export interface PositionRow {
@@ -33,24 +34,57 @@ export interface PositionRow {
   attributes: Record<string, unknown>;
 }
 
+/** A fix older than this is refused: a device clock gone wrong, or a buffer older than anything a report still needs live. */
+export const MAX_FIX_AGE_MS = MAX_FIX_AGE_DAYS * 86_400_000;
+
+/** Why fixes were refused, counted per process (GET /admin/diagnostics/ingest). */
+export const REFUSAL_REASONS = ['tooOld', 'inFuture', 'badTime', 'coordinates', 'speed', 'course', 'altitude'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
 export class FixError extends Error {
   constructor(
     readonly field: string,
     message: string,
+    readonly reason: RefusalReason = 'coordinates',
   ) {
     super(message);
   }
 }
 
-/** Refuses impossible fixes (the issue's rule): coordinates out of range, a time in the future. */
-export function checkFix(fix: { latitude: number; longitude: number; fixTime: Date }, now = Date.now()): void {
+/** What checkFix reads: the coordinates and time, and the measured values when the device sent them. */
+export interface CheckedFix {
+  latitude: number;
+  longitude: number;
+  fixTime: Date;
+  speed?: number | null;
+  course?: number | null;
+  altitude?: number | null;
+}
+
+/**
+ * Refuses impossible fixes: coordinates out of range, a time more than 10 minutes in the future
+ * or more than a year old, a negative or non-finite speed or course, a non-finite altitude or one
+ * below -1,000 m (roads below sea level exist: Death Valley, the Dead Sea).
+ */
+export function checkFix(fix: CheckedFix, now = Date.now()): void {
   if (!Number.isFinite(fix.latitude) || fix.latitude < -90 || fix.latitude > 90) throw new FixError('lat', `latitude ${fix.latitude} is outside -90..90`);
   if (!Number.isFinite(fix.longitude) || fix.longitude < -180 || fix.longitude > 180) throw new FixError('lon', `longitude ${fix.longitude} is outside -180..180`);
-  if (Number.isNaN(fix.fixTime.getTime())) throw new FixError('timestamp', 'the fix time is not a time');
+  if (Number.isNaN(fix.fixTime.getTime())) throw new FixError('timestamp', 'the fix time is not a time', 'badTime');
   if (fix.fixTime.getTime() > now + MAX_FUTURE_FIX_MS) {
-    throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 10 minutes in the future`);
+    throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 10 minutes in the future`, 'inFuture');
+  }
+  if (fix.fixTime.getTime() < now - MAX_FIX_AGE_MS) throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 1 year old`, 'tooOld');
+  const { speed, course, altitude } = fix;
+  if (speed !== null && speed !== undefined && !(Number.isFinite(speed) && speed >= 0)) throw new FixError('speed', `speed ${speed} must be a number of 0 or more`, 'speed');
+  if (course !== null && course !== undefined && !(Number.isFinite(course) && course >= 0)) throw new FixError('course', `course ${course} must be a number of 0 or more`, 'course');
+  if (altitude !== null && altitude !== undefined && !(Number.isFinite(altitude) && altitude >= -1000)) {
+    throw new FixError('altitude', `altitude ${altitude} must be a number of -1000 m or more`, 'altitude');
   }
 }
+
+/** Refused fixes since the process started, by reason. */
+export type RefusalCounts = Record<RefusalReason, number>;
+export const newRefusalCounts = (): RefusalCounts => Object.fromEntries(REFUSAL_REASONS.map((r) => [r, 0])) as RefusalCounts;
 
 /**
  * Turns a decoded OsmAnd fix into a row: server time when the device sent none, the device's last
@@ -72,7 +106,7 @@ export async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix:
     longitude = last[0].longitude;
     fix.attributes.approximate = true;
   }
-  checkFix({ latitude, longitude, fixTime }, now.getTime());
+  checkFix({ latitude, longitude, fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude }, now.getTime());
   const who = await dir.attribution(gw, fixTime);
   return {
     organizationId: gw.orgId,

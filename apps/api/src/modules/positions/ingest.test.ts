@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
 import { rowsOf } from './sql-rows.ts';
 
@@ -51,15 +51,26 @@ beforeEach(async () => {
 });
 
 const secs = (s: number) => new Date(s * 1000);
+// Traccar's recorded requests, with their times moved to the last hours: fixes more than a year old are refused.
+const TS = Math.floor(Date.now() / 1000) - 3600;
+const TS2 = TS - 600;
+const TS_MS = TS * 1000 + 579;
+const ISO_Q = new Date(TS * 1000).toISOString().replace('.000', '').replace(/:/g, '%3A');
+const LOCAL = new Date((TS - 1200) * 1000);
+const pad = (n: number) => String(n).padStart(2, '0');
+const LOCAL_Q = `${LOCAL.getFullYear()}-${pad(LOCAL.getMonth() + 1)}-${pad(LOCAL.getDate())}+${pad(LOCAL.getHours())}%3A${pad(LOCAL.getMinutes())}%3A${pad(LOCAL.getSeconds())}`;
+const ISO_A = new Date(TS * 1000 + 862).toISOString();
+const ISO_B = new Date((TS - 1800) * 1000 + 579).toISOString();
+const ISO_C = new Date((TS - 2400) * 1000 + 444).toISOString();
 
 describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   it('stores the full query form with speed in knots converted to km/h and hdop kept', async () => {
-    const res = await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0');
+    const res = await osmand(`/?id=123456&timestamp=${TS}&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
     const [p] = await stored('123456');
     expect(p).toMatchObject({ latitude: 60, longitude: 30, speed: 0, course: 0, altitude: 0, protocol: 'osmand' });
-    expect(p!.fix_time).toEqual(secs(1377177267));
+    expect(p!.fix_time).toEqual(secs(TS));
     expect(p!.attributes).toEqual({ hdop: 0 });
     const d = devices.get('123456')!;
     expect(p!.asset_id).toBe(d.assetId);
@@ -68,32 +79,32 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('stores the minimal form, and the same fix sent again is stored once', async () => {
-    expect((await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(200);
-    expect((await osmand('/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(200);
+    expect((await osmand(`/?id=123456&timestamp=${TS}&lat=60.0&lon=30.0`)).statusCode).toBe(200);
+    expect((await osmand(`/?id=123456&timestamp=${TS}&lat=60.0&lon=30.0`)).statusCode).toBe(200);
     const rows = await stored('123456');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ latitude: 60, longitude: 30, speed: null, course: null });
   });
 
   it('reads an ISO-8601 timestamp', async () => {
-    const res = await osmand('/?id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0');
+    const res = await osmand(`/?id=902064&lat=42.06288&lon=-88.23412&timestamp=${ISO_Q}&hdop=6.0&altitude=224.0&speed=0.0`);
     expect(res.statusCode).toBe(200);
     const [p] = await stored('902064');
     expect(p).toMatchObject({ latitude: 42.06288, longitude: -88.23412, altitude: 224, speed: 0 });
-    expect(p!.fix_time).toEqual(new Date('2016-01-27T18:55:47Z'));
+    expect(p!.fix_time).toEqual(secs(TS));
     expect(p!.attributes).toEqual({ hdop: 6 });
   });
 
   it('reads a millisecond epoch timestamp', async () => {
-    expect((await osmand('/?id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0')).statusCode).toBe(200);
+    expect((await osmand(`/?id=902064&lat=42.06288&lon=-88.23412&timestamp=${TS_MS}&hdop=6.0&altitude=224.0&speed=0.0`)).statusCode).toBe(200);
     const [p] = await stored('902064');
-    expect(p!.fix_time).toEqual(new Date(1442068686579));
+    expect(p!.fix_time).toEqual(new Date(TS_MS));
   });
 
   it('reads the local "yyyy-MM-dd HH:mm:ss" form in the server zone', async () => {
-    expect((await osmand('/?lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681')).statusCode).toBe(200);
+    expect((await osmand(`/?lat=49.60688&lon=6.15788&timestamp=${LOCAL_Q}&altitude=384.7&speed=0.0&id=353861053849681`)).statusCode).toBe(200);
     const [p] = await stored('353861053849681');
-    expect(p!.fix_time).toEqual(new Date(2014, 5, 4, 9, 10, 11));
+    expect(p!.fix_time).toEqual(new Date(LOCAL.getFullYear(), LOCAL.getMonth(), LOCAL.getDate(), LOCAL.getHours(), LOCAL.getMinutes(), LOCAL.getSeconds()));
     expect(p!.altitude).toBeCloseTo(384.7, 3);
   });
 
@@ -115,16 +126,16 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('reads location=lat,lon', async () => {
-    expect((await osmand('/?id=123456&timestamp=1377177267&location=60.0,30.0')).statusCode).toBe(200);
+    expect((await osmand(`/?id=123456&timestamp=${TS}&location=60.0,30.0`)).statusCode).toBe(200);
     const [p] = await stored('123456');
     expect(p).toMatchObject({ latitude: 60, longitude: 30 });
   });
 
   it('keeps ignition as a column and extra parameters as typed attributes', async () => {
-    const res = await osmand('/?id=123456789012345&timestamp=1504763810&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24');
+    const res = await osmand(`/?id=123456789012345&timestamp=${TS2}&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24`);
     expect(res.statusCode).toBe(200);
     const [p] = await stored('123456789012345');
-    expect(p!.fix_time).toEqual(secs(1504763810));
+    expect(p!.fix_time).toEqual(secs(TS2));
     expect(p!.ignition).toBe(true);
     expect(p!.speed).toBeCloseTo(40 * 1.852, 3);
     expect(p!.course).toBeCloseTo(7.19889788244, 4);
@@ -132,8 +143,8 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('accepts cell and Wi-Fi without a fix at the last known location', async () => {
-    await osmand('/?id=123456&timestamp=1377177200&lat=60.0&lon=30.0');
-    const res = await osmand('/?id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70');
+    await osmand(`/?id=123456&timestamp=${TS - 67}&lat=60.0&lon=30.0`);
+    const res = await osmand(`/?id=123456&timestamp=${TS}&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70`);
     expect(res.statusCode).toBe(200);
     const rows = await stored('123456');
     expect(rows).toHaveLength(2);
@@ -155,20 +166,20 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('answers 400 without an id and stores nothing', async () => {
-    const res = await osmand('/?timestamp=1377177267&lat=60.0&lon=30.0');
+    const res = await osmand(`/?timestamp=${TS}&lat=60.0&lon=30.0`);
     expect(res.statusCode).toBe(400);
     expect(expectErrorBody(res.json(), 400).technicalMessage).toContain('id');
     expect(await sql(`select 1 from positions`)).toHaveLength(0);
   });
 
   it('answers 400 for an unknown id on the query form and 404 on JSON', async () => {
-    expect((await osmand('/?id=999999&timestamp=1377177267&lat=60.0&lon=30.0')).statusCode).toBe(400);
-    expect((await json({ location: { timestamp: '2025-06-15T13:45:12.862Z', coords: { latitude: 1, longitude: 2 } }, device_id: '999999' })).statusCode).toBe(404);
+    expect((await osmand(`/?id=999999&timestamp=${TS}&lat=60.0&lon=30.0`)).statusCode).toBe(400);
+    expect((await json({ location: { timestamp: ISO_A, coords: { latitude: 1, longitude: 2 } }, device_id: '999999' })).statusCode).toBe(404);
     expect(await sql(`select 1 from positions`)).toHaveLength(0);
   });
 
   it('accepts POST with the parameters in the query and an empty body (client 8.x)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand?id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=10' });
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/ingest/osmand?id=123456&timestamp=${TS}&lat=60.0&lon=30.0&speed=10` });
     expect(res.statusCode).toBe(200);
     expect((await stored('123456'))[0]!.speed).toBeCloseTo(18.52, 3);
   });
@@ -178,12 +189,12 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
       method: 'POST',
       url: '/api/v1/ingest/osmand',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'id=48241179&lat=37.4219983&lon=-122.084&timestamp=1749995112&accuracy=5.0&altitude=5.0&speed=0.0&bearing=0.0&batt=100&charge=false',
+      payload: `id=48241179&lat=37.4219983&lon=-122.084&timestamp=${TS}&accuracy=5.0&altitude=5.0&speed=0.0&bearing=0.0&batt=100&charge=false`,
     });
     expect(res.statusCode).toBe(200);
     const [p] = await stored('48241179');
     expect(p).toMatchObject({ latitude: 37.4219983, longitude: -122.084, accuracy: 5, altitude: 5, speed: 0, course: 0 });
-    expect(p!.fix_time).toEqual(secs(1749995112));
+    expect(p!.fix_time).toEqual(secs(TS));
     expect(p!.attributes).toEqual({ batteryLevel: 100, charge: false });
   });
 
@@ -197,7 +208,7 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
 describe('OsmAnd JSON (Traccar Client 9.x)', () => {
   const body = {
     location: {
-      timestamp: '2025-06-15T13:45:12.862Z',
+      timestamp: ISO_A,
       coords: { latitude: 37.4219983, longitude: -122.084, accuracy: 5, speed: 0, heading: -1, altitude: 5 },
       is_moving: false,
       odometer: 0,
@@ -205,7 +216,7 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
       battery: { level: 1, is_charging: false },
       activity: { type: 'still' },
       extras: {},
-      _: '&id=48241179&lat=37.4219983&lon=-122.084&timestamp=2025-06-15T13:45:12.862Z&',
+      _: `&id=48241179&lat=37.4219983&lon=-122.084&timestamp=${ISO_A}&`,
     },
     device_id: '48241179',
   };
@@ -215,7 +226,7 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
     const [p] = await stored('48241179');
-    expect(p!.fix_time).toEqual(new Date('2025-06-15T13:45:12.862Z'));
+    expect(p!.fix_time).toEqual(new Date(ISO_A));
     expect(p).toMatchObject({ latitude: 37.4219983, longitude: -122.084, accuracy: 5, speed: 0, course: null, altitude: 5, odometer: 0 });
     expect(p!.attributes).toEqual({ motion: false, odometer: 0, event: 'motionchange', activity: 'still', batteryLevel: 100 });
   });
@@ -234,7 +245,7 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
         mock: true,
         uuid: '2FB04C65-9C1C-4E4A-8F45-5C9E2B1F0F77',
         age: 188,
-        timestamp: '2025-05-09T04:11:30.579Z',
+        timestamp: ISO_B,
         coords: { latitude: 37.785834, longitude: -122.406417, accuracy: 5, speed: -1, heading: -1, altitude: 0, speed_accuracy: -1 },
         battery: { level: -1, is_charging: false },
         is_moving: false,
@@ -244,7 +255,7 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
     });
     expect(res.statusCode).toBe(200);
     const [p] = await stored('658765');
-    expect(p!.fix_time).toEqual(new Date('2025-05-09T04:11:30.579Z'));
+    expect(p!.fix_time).toEqual(new Date(ISO_B));
     expect(p).toMatchObject({ speed: null, course: null, latitude: 37.785834 });
     expect(p!.attributes).toEqual({ mock: true, motion: false });
   });
@@ -255,7 +266,7 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
         event: 'motionchange',
         is_moving: false,
         uuid: '0e9a2473-a7e5-4a3a-8a8e-5f2c3c1f1d2b',
-        timestamp: '2021-07-21T08:06:34.444Z',
+        timestamp: ISO_C,
         odometer: 0,
         coords: { latitude: -6.1148096, longitude: 106.6837015, accuracy: 3.8, speed: 18.67, speed_accuracy: 0.26, heading: 63, heading_accuracy: 0.28, altitude: 35.7, altitude_accuracy: 3.8 },
         activity: { type: 'still', confidence: 100 },
@@ -282,10 +293,10 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
 
 describe('invalid fixes', () => {
   it.each([
-    ['/?id=123456&timestamp=1377177267&lat=91&lon=30', 'lat'],
-    ['/?id=123456&timestamp=1377177267&lat=-90.5&lon=30', 'lat'],
-    ['/?id=123456&timestamp=1377177267&lat=60&lon=180.01', 'lon'],
-    ['/?id=123456&timestamp=1377177267&lat=abc&lon=30', 'lat'],
+    [`/?id=123456&timestamp=${TS}&lat=91&lon=30`, 'lat'],
+    [`/?id=123456&timestamp=${TS}&lat=-90.5&lon=30`, 'lat'],
+    [`/?id=123456&timestamp=${TS}&lat=60&lon=180.01`, 'lon'],
+    [`/?id=123456&timestamp=${TS}&lat=abc&lon=30`, 'lat'],
     ['/?id=123456&timestamp=yesterday&lat=60&lon=30', 'timestamp'],
   ])('refuses %s (%s) and stores nothing', async (url, field) => {
     const res = await osmand(url);
@@ -301,6 +312,84 @@ describe('invalid fixes', () => {
     expect(far.json().message).toContain('future');
     expect((await osmand(`/?id=123456&timestamp=${now + 5 * 60}&lat=60&lon=30`)).statusCode).toBe(200);
     expect(await stored('123456')).toHaveLength(1);
+  });
+});
+
+describe('fixes that cannot be true are refused and counted', () => {
+  const refused = async () => {
+    const su = await login(t.app, DEMO.superAdmin);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/admin/diagnostics/ingest', headers: bearer(su.accessToken) });
+    expect(res.statusCode).toBe(200);
+    return res.json().refusedFixes as Record<string, number>;
+  };
+
+  it.each([
+    ['a fix more than a year old', (now: number) => `timestamp=${now - 366 * 86_400}&lat=60&lon=30`, 'timestamp', '1 year old', 'tooOld'],
+    ['a negative speed', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&speed=-3`, 'speed', 'speed', 'speed'],
+    ['a speed that is not a number', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&speed=NaN`, 'speed', 'speed', 'speed'],
+    ['an infinite speed', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&speed=Infinity`, 'speed', 'speed', 'speed'],
+    ['a negative course', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&bearing=-10`, 'course', 'course', 'course'],
+    ['an altitude that is not a number', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&altitude=high`, 'altitude', 'altitude', 'altitude'],
+  ])('OsmAnd answers 400 with the reason for %s, stores nothing and counts it', async (_what, query, field, words, reason) => {
+    const before = await refused();
+    const res = await osmand(`/?id=123456&${query(Math.floor(Date.now() / 1000))}`);
+    expect(res.statusCode).toBe(400);
+    const body = expectErrorBody(res.json(), 400);
+    expect(body.technicalMessage.startsWith(field)).toBe(true);
+    expect(body.message).toContain(words);
+    expect(await stored('123456')).toHaveLength(0);
+    const after = await refused();
+    expect(after[reason]).toBe(before[reason]! + 1);
+    expect(after.total).toBe(before.total! + 1);
+  });
+
+  it('OsmAnd JSON keeps -1 as unknown but refuses another negative speed', async () => {
+    const loc = (coords: Record<string, number>) => ({ device_id: '658765', location: { timestamp: new Date(Date.now() - 60_000).toISOString(), coords: { latitude: 37.7, longitude: -122.4, ...coords } } });
+    expect((await json(loc({ speed: -1, heading: -1 }))).statusCode).toBe(200);
+    const bad = await json(loc({ speed: -4 }));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().technicalMessage).toMatch(/^speed/);
+    expect(await stored('658765')).toHaveLength(1);
+  });
+
+  it('the batch lists each refused fix and why, stores the rest, and counts them', async () => {
+    const d = devices.get('902064')!;
+    const before = await refused();
+    const now = Date.now();
+    const ok = { fixTime: new Date(now - 60_000).toISOString(), latitude: 32.7, longitude: -96.8, speed: 50, course: 90, altitude: -60 };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: { authorization: `Bearer ${d.token}` },
+      payload: {
+        positions: [
+          ok,
+          { ...ok, fixTime: new Date(now - 400 * 86_400_000).toISOString() },
+          { ...ok, fixTime: new Date(now + 11 * 60_000).toISOString() },
+          { ...ok, fixTime: new Date(now - 50_000).toISOString(), speed: -1 },
+          { ...ok, fixTime: new Date(now - 40_000).toISOString(), course: -5 },
+          { ...ok, fixTime: new Date(now - 30_000).toISOString(), altitude: -5000 },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.accepted).toBe(1);
+    expect(body.rejected.map((r: { index: number }) => r.index)).toEqual([1, 2, 3, 4, 5]);
+    expect(body.rejected[0].message).toMatch(/^fixTime: .*more than 1 year old/);
+    expect(body.rejected[1].message).toMatch(/^fixTime: .*future/);
+    expect(body.rejected[2].message).toBe('speed: speed must be 0 or more');
+    expect(body.rejected[3].message).toBe('course: course must be between 0 and 360');
+    expect(body.rejected[4].message).toBe('altitude: altitude must be between -1000 and 20000 m');
+    const after = await refused();
+    expect(after.total - before.total!).toBe(5);
+    expect([after.tooOld - before.tooOld!, after.inFuture - before.inFuture!, after.speed - before.speed!, after.course - before.course!, after.altitude - before.altitude!]).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('the ingest counters are for the super administrator only', async () => {
+    const admin = await login(t.app, DEMO.admin);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/diagnostics/ingest', headers: bearer(admin.accessToken) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/diagnostics/ingest' })).statusCode).toBe(401);
   });
 });
 
@@ -492,13 +581,13 @@ describe('the OsmAnd port', () => {
     await server.listen({ port: 0, host: '127.0.0.1' });
     try {
       const port = (server.server.address() as { port: number }).port;
-      const get = await fetch(`http://127.0.0.1:${port}/?id=123456&timestamp=1377177267&lat=60.0&lon=30.0`);
+      const get = await fetch(`http://127.0.0.1:${port}/?id=123456&timestamp=${TS}&lat=60.0&lon=30.0`);
       expect(get.status).toBe(200);
       expect(await get.text()).toBe('');
       const form = await fetch(`http://127.0.0.1:${port}/any/path`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'id=48241179&lat=37.4219983&lon=-122.084&timestamp=1749995112&speed=10',
+        body: `id=48241179&lat=37.4219983&lon=-122.084&timestamp=${TS}&speed=10`,
       });
       expect(form.status).toBe(200);
       const unknown = await fetch(`http://127.0.0.1:${port}/?id=nobody&lat=1&lon=1`);
@@ -527,7 +616,7 @@ describe('the OsmAnd port', () => {
         // Half the body now, the rest once the server has the request and close() has begun.
         server.server.once('request', () => {
           closed = server.close();
-          req.end('lon=-87.5&timestamp=1749995112');
+          req.end(`lon=-87.5&timestamp=${TS}`);
         });
         req.write('id=658765&lat=41.5&');
       });

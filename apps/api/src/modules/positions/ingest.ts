@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { gateways } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
-import { checkFix, FixError, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol } from './ingest.service.ts';
+import { checkFix, FixError, newRefusalCounts, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol, type RefusalCounts, type RefusalReason } from './ingest.service.ts';
 import { decodeOsmandJson, decodeOsmandParams } from './osmand.decoder.ts';
 
 /** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
@@ -11,12 +11,14 @@ export interface Ingest {
   directory: GatewayDirectory;
   committer: PositionWriter;
   db: Db;
+  /** Fixes refused since start, by reason (GET /admin/diagnostics/ingest). */
+  refused: RefusalCounts;
   close(): Promise<void>;
 }
 
 export function createIngest(db: Db, opts: { windowMs?: number; writers?: number; deviceCacheEntries?: number } = {}): Ingest {
   const committer = new ShardedCommitter(db, opts.writers ?? 1, opts);
-  return { db, directory: new GatewayDirectory(db, opts.deviceCacheEntries), committer, close: () => committer.close() };
+  return { db, directory: new GatewayDirectory(db, opts.deviceCacheEntries), committer, refused: newRefusalCounts(), close: () => committer.close() };
 }
 
 /** What to answer a device: OsmAnd clients only look at the status. */
@@ -51,7 +53,10 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
     const text = req.query !== '' ? req.query : typeof req.body === 'string' ? req.body : '';
     decoded = decodeOsmandParams(new URLSearchParams(text));
   }
-  if (decoded.kind === 'error') return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
+  if (decoded.kind === 'error') {
+    if (decoded.field.endsWith('timestamp')) ingest.refused.badTime++;
+    return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
+  }
   const gw = await ingest.directory.byUniqueId(decoded.deviceId);
   if (!gw) return fail(decoded.format === 'json' ? 404 : 400, `Unknown device ${decoded.deviceId}`, `No active device with unique id ${decoded.deviceId}`);
   if (decoded.kind === 'token') return { status: 200 };
@@ -59,7 +64,10 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   try {
     row = await toRow(ingest.db, ingest.directory, gw, decoded.fix, protocol);
   } catch (err) {
-    if (err instanceof FixError) return fail(400, `Position refused: ${err.message}`, `${err.field}: ${err.message}`);
+    if (err instanceof FixError) {
+      ingest.refused[err.reason]++;
+      return fail(400, `Position refused: ${err.message}`, `${err.field}: ${err.message}`);
+    }
     throw err;
   }
   // No coordinates and none known yet: nothing to place on a map. The report is acknowledged
@@ -89,6 +97,8 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       const parsed = batchPositionSchema.safeParse(items[i]);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
+        const reason = SCHEMA_REASONS[String(issue.path[0])];
+        if (reason) ingest.refused[reason]++;
         rejected.push({ index: i, message: `${issue.path.join('.') || 'position'}: ${issue.message}` });
         continue;
       }
@@ -96,10 +106,11 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
     }
     const fixTime = new Date(p.fixTime);
     try {
-      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime }, now.getTime());
+      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime, speed: p.speed, course: p.course, altitude: p.altitude }, now.getTime());
     } catch (err) {
       if (!(err instanceof FixError)) throw err;
-      rejected.push({ index: i, message: `${err.field === 'timestamp' ? 'fixTime' : err.field === 'lat' ? 'latitude' : 'longitude'}: ${err.message}` });
+      ingest.refused[err.reason]++;
+      rejected.push({ index: i, message: `${BATCH_FIELD[err.field] ?? err.field}: ${err.message}` });
       continue;
     }
     const who = currentAttribution(gw, fixTime) ?? (await ingest.directory.attribution(gw, fixTime));
@@ -125,6 +136,11 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
   const accepted = stored.filter(Boolean).length;
   return { accepted, duplicates: stored.length - accepted, rejected };
 }
+
+/** The batch names its fields as written (the checks use the OsmAnd names). */
+const BATCH_FIELD: Record<string, string> = { timestamp: 'fixTime', lat: 'latitude', lon: 'longitude' };
+/** Refusals by the contract's schema, counted by the field it names. */
+const SCHEMA_REASONS: Record<string, RefusalReason> = { fixTime: 'badTime', latitude: 'coordinates', longitude: 'coordinates', speed: 'speed', course: 'course', altitude: 'altitude' };
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -67,6 +67,12 @@ const num = (v: string): number | null => {
   return v.trim() !== '' && Number.isFinite(n) ? n : Number.NaN;
 };
 
+/** A measured value as sent: NaN when it is not a finite number, so the fix check can name it. */
+const measured = (v: string): number => {
+  const n = Number(v.trim());
+  return Number.isFinite(n) ? n : Number.NaN;
+};
+
 /**
  * Query-string or form parameters (`id=…&lat=…`). Parameters apply in order, repeated ones
  * included (cell, wifi). A non-numeric coordinate comes back as NaN so the check can name it.
@@ -108,20 +114,18 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
       }
       case 'speed': {
         // Knots, whatever the client (Traccar treats the OsmAnd app's m/s as knots too).
-        const s = num(value);
-        fix.speed = s === null || Number.isNaN(s) ? null : Math.max(0, s) * KNOTS_TO_KMH;
+        // An empty value is no value; anything else that is not a number of 0 or more is refused by the check.
+        fix.speed = value.trim() === '' ? null : measured(value) * KNOTS_TO_KMH;
         sawData = true;
         break;
       }
       case 'bearing':
       case 'heading': {
-        const c = num(value);
-        fix.course = c === null || Number.isNaN(c) || c < 0 ? null : c % 360;
+        fix.course = value.trim() === '' ? null : measured(value) % 360;
         break;
       }
       case 'altitude': {
-        const a = num(value);
-        fix.altitude = a === null || Number.isNaN(a) ? null : a;
+        fix.altitude = value.trim() === '' ? null : measured(value);
         break;
       }
       case 'accuracy': {
@@ -195,6 +199,12 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/** A JSON speed or heading: null when absent or -1 (unknown); NaN when not a number. */
+function jsonMeasure(v: unknown): number | null {
+  if (v === undefined || v === null || v === -1) return null;
+  return finite(v) ?? Number.NaN;
+}
+
 /** Traccar's minimum stored accuracy on the JSON path (osmand.minAccuracy default) is a quirk we do not copy: every accuracy is kept. */
 export function decodeOsmandJson(body: unknown): OsmandDecoded {
   if (!isObj(body)) return { kind: 'error', format: 'json', field: 'body', message: 'the body must be a JSON object' };
@@ -211,14 +221,15 @@ export function decodeOsmandJson(body: unknown): OsmandDecoded {
     const c = loc.coords;
     fix.latitude = typeof c.latitude === 'number' ? c.latitude : Number.NaN;
     fix.longitude = typeof c.longitude === 'number' ? c.longitude : Number.NaN;
-    const speed = finite(c.speed);
-    // m/s; -1 means unknown.
-    if (speed !== null && speed >= 0) fix.speed = speed * MS_TO_KMH;
-    const heading = finite(c.heading);
-    if (heading !== null && heading >= 0) fix.course = heading % 360;
+    // m/s and degrees; -1 means unknown (the SDK's own value). Any other negative or non-numeric
+    // value is kept as sent, so the fix check refuses it instead of storing a guess.
+    const speed = jsonMeasure(c.speed);
+    if (speed !== null) fix.speed = speed * MS_TO_KMH;
+    const heading = jsonMeasure(c.heading);
+    if (heading !== null) fix.course = heading % 360;
     const accuracy = finite(c.accuracy);
     if (accuracy !== null && accuracy >= 0) fix.accuracy = accuracy;
-    fix.altitude = finite(c.altitude);
+    fix.altitude = c.altitude === undefined || c.altitude === null ? null : (finite(c.altitude) ?? Number.NaN);
   }
   if (typeof loc.is_moving === 'boolean') fix.attributes.motion = loc.is_moving;
   const odometer = finite(loc.odometer);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTROL_CHARACTER } from './paging.ts';
 import { RECORD_STATUSES } from './registry-reference.ts';
 
 // One search box over the organization (`GET organizations/{orgId}/search`): vehicles (unit, VIN
@@ -22,7 +23,8 @@ export const searchQuery = z.object({
     .string({ error: () => 'q is a required field' })
     .trim()
     .min(1, 'q is a required field')
-    .max(100, 'q must be at most 100 characters'),
+    .max(100, 'q must be at most 100 characters')
+    .refine((v) => !CONTROL_CHARACTER.test(v), 'q must not contain control characters'),
   tags: tagList,
   status: z.enum(RECORD_STATUSES, { error: () => 'status must be ACTIVE or INACTIVE' }).optional(),
   group: z.uuid('group must be a group id').optional(),
@@ -40,6 +42,8 @@ export const searchHitSchema = z.object({
   status: z.string().nullable(),
   /** Web path that opens the record. */
   link: z.string(),
+  /** Why the record matched: the field holding the text and that field's value ("unit number", "117"). */
+  match: z.object({ field: z.string(), value: z.string() }).nullable(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

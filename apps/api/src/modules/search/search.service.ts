@@ -18,6 +18,7 @@ import { likePattern } from '../../lib/paging.ts';
 import { PreparedCache } from '../../lib/prepared-sql.ts';
 import { listAssets } from '../assets/assets.service.ts';
 import { listDrivers } from '../drivers/drivers.service.ts';
+import { matchOf } from './search-match.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -79,7 +80,7 @@ export async function search(s: SearchScope, q: z.output<typeof searchQuery>): P
   ]);
   const others = await smallListsOf(s, text, date, q.limit, filters, want, drivers?.content ?? []);
   const found: Group[] = [vehicles, trailers].filter((g): g is Group => g !== null);
-  if (drivers && want.has('driver')) found.push(driverGroup(drivers));
+  if (drivers && want.has('driver')) found.push(driverGroup(drivers, text));
   found.push(...others);
   const order = new Map(SEARCH_TAGS.map((t, i) => [t, i]));
   return { q: q.q, groups: found.filter((g) => g.hits.length > 0).sort((a, b) => order.get(a.tag)! - order.get(b.tag)!) };
@@ -104,6 +105,8 @@ async function assetsOf(s: SearchScope, tag: 'vehicle' | 'trailer', text: string
         subtitle: [a.vin ? `VIN ${a.vin}` : null, a.plate ? `Plate ${a.plate}` : null, [a.make, a.model].filter(Boolean).join(' ') || null].filter(Boolean).join(' · ') || null,
         status: a.status,
         link: `${ORG}/${tag === 'vehicle' ? 'vehicles' : 'trailers'}?open=${a.id}`,
+        // The order of the assets' search_text (migration 0010).
+        match: matchOf(text, [['unit number', a.unitNumber], ['VIN', a.vin], ['plate', a.plate], ['make', a.make], ['model', a.model]]),
       }),
     ),
   };
@@ -111,7 +114,7 @@ async function assetsOf(s: SearchScope, tag: 'vehicle' | 'trailer', text: string
 
 type DriverPage = Awaited<ReturnType<typeof listDrivers>>;
 
-function driverGroup(page: DriverPage): Group {
+function driverGroup(page: DriverPage, text: string): Group {
   return {
     tag: 'driver',
     label: SEARCH_TAG_LABELS.driver,
@@ -123,8 +126,14 @@ function driverGroup(page: DriverPage): Group {
       subtitle: [d.licenseNumber ? `Licence ${d.licenseNumber}${d.licenseState ? ` (${d.licenseState})` : ''}` : null, d.employeeId ? `Employee ${d.employeeId}` : null].filter(Boolean).join(' · ') || null,
       status: d.status,
       link: `${ORG}/all-drivers?open=${d.id}`,
+      match: driverMatch(d, text),
     })),
   };
+}
+
+/** The order of the drivers' search_text (migration 0010). */
+function driverMatch(d: DriverPage['content'][number], text: string): SearchHit['match'] {
+  return matchOf(text, [['first name', d.firstName], ['last name', d.lastName], ['email', d.email], ['employee id', d.employeeId], ['licence number', d.licenseNumber], ['phone', d.phone]]);
 }
 
 const ph = (name: string) => sql.placeholder(name);
@@ -133,7 +142,7 @@ const ph = (name: string) => sql.placeholder(name);
 function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; logDay: 'date' | 'latest' | null; status: string | null; inGroup: boolean }): SQL {
   const parts: SQL[] = [];
   if (shape.device) {
-    parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.status, count(*) over ()::int as total
+    parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.phone as e, g.firmware as f, g.status, count(*) over ()::int as total
       from gateways g left join assets a on a.id = g.asset_id
       where g.organization_id = ${ph('org')} and g.search_text like ${ph('like')}
         ${shape.status ? sql`and g.status = ${ph('status')}` : sql``}
@@ -141,7 +150,7 @@ function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; 
       order by lower(g.name), g.id limit ${ph('limit')})`);
   }
   if (shape.user) {
-    parts.push(sql`(select 'user' as tag, u.id, u.first_name as a, u.last_name as b, u.email as c, u.position as d, u.status, count(*) over ()::int as total
+    parts.push(sql`(select 'user' as tag, u.id, u.first_name as a, u.last_name as b, u.email as c, u.position as d, null as e, null as f, u.status, count(*) over ()::int as total
       from users u
       where u.organization_id = ${ph('org')}
         and lower(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '') || ' ' || u.email || ' ' || coalesce(u.position, '')) like ${ph('like')}
@@ -150,22 +159,22 @@ function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; 
       order by lower(coalesce(u.last_name, u.email)), u.id limit ${ph('limit')})`);
   }
   if (shape.group) {
-    parts.push(sql`(select 'group' as tag, id, name as a, description as b, null as c, null as d, null as status, count(*) over ()::int as total from groups
+    parts.push(sql`(select 'group' as tag, id, name as a, description as b, null as c, null as d, null as e, null as f, null as status, count(*) over ()::int as total from groups
       where organization_id = ${ph('org')} and lower(name || ' ' || coalesce(description, '')) like ${ph('like')}
       order by lower(name), id limit ${ph('limit')})`);
   }
   if (shape.logDay === 'date') {
-    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
+    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as e, null as f, null as status, count(*) over ()::int as total
       from hos_logs where organization_id = ${ph('org')} and driver_id = any(${ph('ids')}::uuid[]) and log_date = ${ph('date')}::date limit ${ph('limit')})`);
   } else if (shape.logDay === 'latest') {
-    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as status, count(*) over ()::int as total
+    parts.push(sql`(select 'logDay' as tag, id, driver_id::text as a, log_date::text as b, (certified_at is not null)::text as c, null as d, null as e, null as f, null as status, count(*) over ()::int as total
       from (select distinct on (driver_id) id, driver_id, log_date, certified_at from hos_logs
         where organization_id = ${ph('org')} and driver_id = any(${ph('ids')}::uuid[]) and log_date <= current_date order by driver_id, log_date desc) l limit ${ph('limit')})`);
   }
   return sql.join(parts, sql` union all `);
 }
 
-type SmallRow = { tag: 'device' | 'user' | 'group' | 'logDay'; id: string; a: string | null; b: string | null; c: string | null; d: string | null; status: string | null; total: number };
+type SmallRow = { tag: 'device' | 'user' | 'group' | 'logDay'; id: string; a: string | null; b: string | null; c: string | null; d: string | null; e: string | null; f: string | null; status: string | null; total: number };
 
 const smallStatements = new PreparedCache<SmallRow>('search_small');
 
@@ -201,7 +210,11 @@ async function smallListsOf(s: SearchScope, text: string, date: string | null, l
   };
   const out: Group[] = [];
   if (want.has('device'))
-    out.push(groupOf('device', (r) => ({ tag: 'device', id: r.id, title: `Device ${r.a}`, subtitle: [`Id ${r.b}`, r.c ? `in vehicle ${r.c}` : 'not paired'].join(' · '), status: r.status, link: `${ORG}/devices/${r.id}` })));
+    out.push(groupOf('device', (r) => ({ tag: 'device', id: r.id, title: `Device ${r.a}`, subtitle: [`Id ${r.b}`, r.c ? `in vehicle ${r.c}` : 'not paired'].join(' · '), status: r.status,
+      link: `${ORG}/devices/${r.id}`,
+      // The order of the gateways' search_text (migration 0010).
+      match: matchOf(text, [['device id', r.b], ['name', r.a], ['phone', r.e], ['firmware', r.f]]),
+    })));
   if (want.has('user'))
     out.push(
       groupOf('user', (r) => ({
@@ -211,14 +224,21 @@ async function smallListsOf(s: SearchScope, text: string, date: string | null, l
         subtitle: [r.c, r.d].filter(Boolean).join(' · '),
         status: r.status,
         link: `${ORG}/user-and-roles?u.search=${encodeURIComponent(r.c ?? '')}`,
+        match: matchOf(text, [['first name', r.a], ['last name', r.b], ['email', r.c], ['position', r.d]]),
       })),
     );
-  if (want.has('group')) out.push(groupOf('group', (r) => ({ tag: 'group', id: r.id, title: `Group ${r.a}`, subtitle: r.b, status: null, link: `${ORG}/groups/${r.id}/members` })));
+  if (want.has('group')) out.push(groupOf('group', (r) => ({ tag: 'group', id: r.id, title: `Group ${r.a}`, subtitle: r.b, status: null,
+      link: `${ORG}/groups/${r.id}/members`,
+      match: matchOf(text, [['name', r.a], ['description', r.b]]),
+    })));
   if (want.has('logDay'))
     out.push(
       groupOf('logDay', (r) => {
         const d = byDriver.get(r.a ?? '');
-        return { tag: 'logDay', id: r.id, title: `Log of ${d ? `${d.firstName} ${d.lastName}` : 'a driver'}, ${r.b}`, subtitle: r.c === 'true' ? 'Certified' : 'Not certified', status: null, link: `/hos/logs/${r.id}` };
+        const driver = d ? driverMatch(d, text) : null;
+        // A date in the text picked the day; the rest picked the driver.
+        const match = date ? { field: driver ? `log date and driver's ${driver.field}` : 'log date', value: driver ? `${r.b} ${driver.value}` : (r.b ?? '') } : driver;
+        return { tag: 'logDay', id: r.id, title: `Log of ${d ? `${d.firstName} ${d.lastName}` : 'a driver'}, ${r.b}`, subtitle: r.c === 'true' ? 'Certified' : 'Not certified', status: null, link: `/hos/logs/${r.id}`, match };
       }),
     );
   return out;

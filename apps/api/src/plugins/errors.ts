@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { duplicateError, foreignKeyError } from '../lib/constraint-words.ts';
+import { answerableErrorText } from '../lib/database-error.ts';
 import { AppError } from '../lib/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {
@@ -35,7 +36,8 @@ export function validationMessage(err: FastifyError): { message: string; technic
 
 /**
  * The one error handler: every failure answers {message, technicalMessage, status, timestamp}.
- * A 5xx never shows internals in production; it is logged with the request id.
+ * A 5xx never shows internals in production, nor a database error's text in any mode; it is logged
+ * with the request id.
  */
 export function installErrorHandler(app: FastifyInstance, production: boolean): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -57,7 +59,9 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
       return reply.code(status).send(errorBody(status, message, err.message));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
-    const technical = production ? `Request id ${request.id}` : `${err.message} (request id ${request.id})`;
+    // The log has the whole error. Outside production the answer adds its message, unless it came
+    // from the database: that text is the statement and its parameters, never answered in any mode.
+    const technical = production ? `Request id ${request.id}` : `${answerableErrorText(err)} (request id ${request.id})`;
     return reply.code(500).send(errorBody(500, 'Something went wrong on our side. Please try again.', technical));
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { migrationsFolder } from '../../db/client.ts';
+import { answerableErrorText } from '../../lib/database-error.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
 
 /** The newest migration this build ships (drizzle records its `when` as created_at once applied). */
@@ -22,7 +23,8 @@ export async function readiness(db: Db): Promise<Readiness> {
     const rows = rowsOf<{ newest: string | number | null }>(await db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`));
     applied = Number(rows[0]?.newest ?? 0);
   } catch (err) {
-    return { ready: false, reason: `database unreachable: ${(err as Error).message}` };
+    // The code only: a failed query's text carries its SQL, and this answer is public.
+    return { ready: false, reason: `database unreachable: ${answerableErrorText(err)}` };
   }
   if (applied < NEWEST) return { ready: false, reason: 'database migrations not applied yet' };
   return { ready: true };

@@ -1,0 +1,37 @@
+import { pgError } from './errors.ts';
+
+// A database error's text is the statement, its parameters and the schema's names (Drizzle's
+// "Failed query: select … params: …"): it goes to the log, never into an answer, in any mode.
+
+/** Text that reads like SQL: what a database error (or a wrapper of one) says. */
+const SQL_TEXT = /Failed query|\bselect\b[\s\S]*\bfrom\b|\binsert\s+into\b|\bupdate\b[\s\S]*\bset\b|\bdelete\s+from\b|\breturning\b/i;
+
+/** True when `err` came from the database: a SQLSTATE (itself or what it wraps), a failed Drizzle query, or text that reads like SQL. */
+export function isDatabaseError(err: unknown): boolean {
+  if (pgError(err)) return true;
+  for (let e: unknown = err, i = 0; i < 3 && e && typeof e === 'object'; i++) {
+    const rec = e as { query?: unknown; message?: unknown; cause?: unknown };
+    if (typeof rec.query === 'string' || (typeof rec.message === 'string' && SQL_TEXT.test(rec.message))) return true;
+    e = rec.cause;
+  }
+  return false;
+}
+
+/**
+ * What an answer may say about an unexpected error: its message, or for a database error only its
+ * SQLSTATE ("database error 42P01") or system code ("ECONNREFUSED"), never the statement.
+ */
+export function answerableErrorText(err: unknown): string {
+  if (!isDatabaseError(err)) return err instanceof Error ? err.message : String(err);
+  const code = pgError(err)?.code ?? systemCode(err);
+  return code ? `database error ${code}` : 'database error';
+}
+
+function systemCode(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; i < 3 && e && typeof e === 'object'; i++) {
+    const rec = e as { code?: unknown; cause?: unknown };
+    if (typeof rec.code === 'string' && /^E[A-Z]+$/.test(rec.code)) return rec.code;
+    e = rec.cause;
+  }
+  return undefined;
+}

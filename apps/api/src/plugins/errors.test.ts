@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../config.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../test/helpers.ts';
+
+// Issue 28: no 5xx body ever carries SQL, in any mode. A database error's text (Drizzle's "Failed
+// query: select … params: …", PostgreSQL's relation names) goes to the log; the answer keeps the
+// request id and, outside production, the SQLSTATE.
+
+/** Words of a statement or of the schema that must never be in an answer. */
+const SQL_WORDS = /Failed query|\bselect\b|\binsert\b|\bupdate\b|\bfrom\b|params:|refresh_tokens|__drizzle_migrations|drivers\./i;
+
+function expectNoSql(body: unknown, status: number): string {
+  const b = expectErrorBody(body, status);
+  expect(`${b.message} ${b.technicalMessage}`).not.toMatch(SQL_WORDS);
+  return b.technicalMessage;
+}
+
+for (const env of ['development', 'test'] as const satisfies ReadonlyArray<Config['env']>) {
+  describe(`500 errors in ${env} mode`, () => {
+    let t: TestContext;
+    let orgId: string;
+    let admin: Record<string, string>;
+    beforeAll(async () => {
+      t = await createTestApp({ env });
+      const a = await login(t.app, DEMO.admin);
+      orgId = a.user.organization!.id;
+      admin = bearer(a.accessToken);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('answer a failed query with its SQLSTATE and request id, never its statement or parameters', async () => {
+      // A NUL in a text field reaches PostgreSQL, which refuses it: a real database error.
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${orgId}/drivers`,
+        headers: admin,
+        payload: { firstName: 'Nul', lastName: 'Byte', licenseNumber: 'NUL0001', licenseState: 'IL', notes: 'secret\u0000notes' },
+      });
+      // (Should the field one day refuse a NUL itself, pick another path that reaches the database.)
+      expect(res.statusCode, res.body).toBe(500);
+      const technical = expectNoSql(res.json(), 500);
+      expect(technical).not.toContain('secret');
+      expect(technical).toMatch(/^database error \w+ \(request id [\w-]+\)$/);
+    });
+
+    it('say why /readyz is not ready without the statement that failed', async () => {
+      await t.database.db.execute('alter table drizzle.__drizzle_migrations rename to __drizzle_migrations_gone' as never);
+      try {
+        const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+        expect(res.statusCode).toBe(503);
+        expect(expectNoSql(res.json(), 503)).toMatch(/^database unreachable: database error 42P01$/);
+      } finally {
+        await t.database.db.execute('alter table drizzle.__drizzle_migrations_gone rename to __drizzle_migrations' as never);
+      }
+    });
+
+    it('answer a broken table without naming it', async () => {
+      await t.database.db.execute('drop table refresh_tokens cascade' as never);
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: DEMO.admin });
+      expect(res.statusCode).toBe(500);
+      expect(expectNoSql(res.json(), 500)).toMatch(/^database error 42P01 \(request id [\w-]+\)$/);
+    });
+  });
+}

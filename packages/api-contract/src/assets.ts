@@ -21,6 +21,7 @@ defineLabels({
   odometerKm: 'Odometer (km)',
   trailerType: 'Trailer type',
   lengthM: 'Length (m)',
+  tankCapacityL: 'Tank capacity (L)',
 });
 
 export const ASSET_TYPES = ['VEHICLE', 'TRAILER'] as const;
@@ -79,6 +80,16 @@ export const vehicleInputSchema = z.object({
   iftaQualified: z.boolean().default(true),
   /** Odometer in kilometres (stored in metres; shown per the organization's units). */
   odometerKm: nonNegative('Odometer', 10_000_000),
+  /**
+   * Fuel tank capacity in litres (shown per the organization's units); unset means 300 US gallons.
+   * A fuel purchase above it is refused unless marked as a bulk or split entry (issue 28).
+   */
+  tankCapacityL: z.coerce
+    .number({ error: () => 'Tank capacity must be a number' })
+    .positive('Tank capacity must be more than zero')
+    .max(10_000, 'Tank capacity is too large')
+    .nullish()
+    .transform((v) => (v == null ? null : Math.round(v * 1000) / 1000)),
   status: recordStatus.default('ACTIVE'),
   notes: optionalText(2000),
 });
@@ -121,6 +132,8 @@ export const assetSchema = z.object({
   fuelType: z.string().nullable(),
   iftaQualified: z.boolean(),
   odometerKm: z.number().nullable(),
+  /** Vehicles: fuel tank capacity in litres; null = not set (300 US gallons is assumed). */
+  tankCapacityL: z.number().nullable(),
   trailerType: z.string().nullable(),
   lengthM: z.number().nullable(),
   status: recordStatus,

@@ -3,6 +3,7 @@ import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { FUEL_TYPE_CODES, FUEL_TYPES, type FuelType } from './registry-reference.ts';
 import { requiredText } from './validation.ts';
+import { FUEL_JURISDICTION_CODES, FUEL_JURISDICTION_MESSAGE } from './ifta-checks.ts';
 
 // IFTA fuel tax (issue 17, reference section 5; docs/decisions/0120-0126). Distances travel in
 // metres and volumes as entered (gallons or litres), like every other endpoint (decision 0086);
@@ -32,6 +33,8 @@ defineLabels({
   stationLat: 'Station latitude',
   stationLon: 'Station longitude',
   dateFormat: 'Date format',
+  bulk: 'Bulk or split entry',
+  keys: 'Items',
 });
 
 /** `2026Q2`: the second quarter of 2026 (April to June). */
@@ -183,10 +186,13 @@ const isoInstant = (label: string) =>
     .min(1, `${label} is a required field`)
     .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), `${label} must be a date and time (ISO 8601)`);
 
+/** Where fuel was bought: an IFTA member or a known non-member (AK, HI, DC, PR, YT, NT, NU, MX), as the CSV import reads it. */
+export const fuelJurisdictionSchema = jurisdictionCodeSchema.refine((v) => FUEL_JURISDICTION_CODES.has(v), FUEL_JURISDICTION_MESSAGE);
+
 export const fuelPurchaseInputSchema = z.object({
   purchasedAt: isoInstant('Purchase time'),
   assetId: z.uuid({ error: () => 'Vehicle is a required field' }),
-  jurisdiction: jurisdictionCodeSchema,
+  jurisdiction: fuelJurisdictionSchema,
   fuelType: fuelTypeSchema.default('DIESEL'),
   quantity: decimal('Quantity', 3, 0.001, 100_000),
   volumeUnit: z.enum(VOLUME_UNITS, { error: () => 'Volume unit must be GAL or L' }).default('GAL'),
@@ -201,6 +207,11 @@ export const fuelPurchaseInputSchema = z.object({
   stationLat: z.number().min(-90).max(90).nullable().optional(),
   stationLon: z.number().min(-180).max(180).nullable().optional(),
   notes: z.string().trim().max(500).nullable().optional(),
+  /**
+   * Confirms a quantity above the vehicle's tank capacity: a bulk withdrawal or a receipt split
+   * later. Without it such a quantity is refused; with it the purchase is listed under To review.
+   */
+  bulk: z.boolean({ error: () => 'Bulk or split entry must be true or false' }).default(false),
 });
 export type FuelPurchaseInput = z.input<typeof fuelPurchaseInputSchema>;
 
@@ -233,6 +244,9 @@ export const fuelPurchaseSchema = z.object({
   locationCheck: z.enum(LOCATION_CHECKS),
   /** Metres between the station (or its jurisdiction) and the vehicle at purchase time. */
   locationDistanceM: z.number().nullable(),
+  bulk: z.boolean(),
+  /** Price per unit × quantity misses the total by more than 1 % (flagged for review). */
+  priceMismatch: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -244,7 +258,7 @@ export const fuelPurchaseListQuery = pageQuerySchema.extend({
   assetId: z.uuid().optional(),
   jurisdiction: jurisdictionCodeSchema.optional(),
   fuelType: fuelTypeSchema.optional(),
-  /** Only purchases whose location check is not OK. */
+  /** Only purchases to review (location check not OK, price mismatch, bulk entry), or only the others. */
   flagged: z.enum(['true', 'false']).optional(),
 });
 export const fuelPurchaseIdParams = z.object({ orgId: z.uuid(), id: z.uuid() });
@@ -272,6 +286,7 @@ export const FUEL_CSV_FIELDS = [
   'stationLon',
   'taxPaid',
   'currency',
+  'bulk',
 ] as const;
 export type FuelCsvField = (typeof FUEL_CSV_FIELDS)[number];
 
@@ -295,6 +310,7 @@ export const FUEL_CSV_FIELD_LABELS: Record<FuelCsvField, string> = {
   stationLon: 'Station longitude',
   taxPaid: 'Tax paid (Y/N)',
   currency: 'Currency',
+  bulk: 'Bulk or split entry (Y/N)',
 };
 
 export const FUEL_CSV_PRESETS = ['WEX', 'COMDATA', 'EFS', 'CUSTOM'] as const;
@@ -386,8 +402,10 @@ export const fuelCsvPreviewSchema = z.object({
   skippedRows: z.number().int(),
   errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
   skipped: z.array(z.object({ line: z.number().int(), productCode: z.string(), reason: z.string() })),
-  /** Valid rows whose vehicle was elsewhere at that time (imported, flagged for review). */
-  flagged: z.array(z.object({ line: z.number().int(), receiptNumber: z.string(), check: z.enum(LOCATION_CHECKS), distanceM: z.number().nullable() })),
+  /** Valid rows imported but listed under To review: the vehicle elsewhere, price × quantity off the total, a bulk entry above the tank. */
+  flagged: z.array(
+    z.object({ line: z.number().int(), receiptNumber: z.string(), check: z.enum(LOCATION_CHECKS), distanceM: z.number().nullable(), priceMismatch: z.boolean(), reason: z.string() }),
+  ),
   /** The mapping used (field → column), and the file's columns no field reads. */
   mapping: z.record(z.string(), z.string()),
   headers: z.array(z.string()),
@@ -533,7 +551,18 @@ export const iftaVehicleRowSchema = z.object({
 });
 export type IftaVehicleRow = z.infer<typeof iftaVehicleRowSchema>;
 
-export const IFTA_FLAG_KINDS = ['UNKNOWN_PLACE', 'INTERPOLATED', 'ODOMETER_MISMATCH', 'SUSPICIOUS_PURCHASE', 'IMPOSSIBLE_SPEED', 'NO_PURCHASES', 'RATES_FALLBACK', 'UNQUALIFIED_FUEL'] as const;
+export const IFTA_FLAG_KINDS = [
+  'UNKNOWN_PLACE',
+  'INTERPOLATED',
+  'ODOMETER_MISMATCH',
+  'SUSPICIOUS_PURCHASE',
+  'PRICE_MISMATCH',
+  'BULK_PURCHASE',
+  'IMPOSSIBLE_SPEED',
+  'NO_PURCHASES',
+  'RATES_FALLBACK',
+  'UNQUALIFIED_FUEL',
+] as const;
 export type IftaFlagKind = (typeof IFTA_FLAG_KINDS)[number];
 
 export const iftaFlagSchema = z.object({
@@ -547,6 +576,13 @@ export const iftaFlagSchema = z.object({
   message: z.string(),
   /** The purchase concerned. */
   purchaseId: z.string().nullable(),
+  /**
+   * Names the item as it is now: marking it reviewed keeps this key, so an item whose facts change
+   * (a purchase edited, other rates used) comes back unreviewed.
+   */
+  key: z.string(),
+  /** Who marked it reviewed and when; null while it waits. */
+  reviewed: z.object({ at: z.string(), by: z.string().nullable(), note: z.string().nullable() }).nullable(),
 });
 export type IftaFlag = z.infer<typeof iftaFlagSchema>;
 
@@ -578,6 +614,10 @@ export const iftaReportSchema = z.object({
   ...iftaReturnSchema.shape,
   vehicles: z.array(iftaVehicleRowSchema),
   flags: z.array(iftaFlagSchema),
+  /** Items to review listed in flags and how many of them nobody has marked reviewed yet. */
+  review: z.object({ items: z.number().int(), unreviewed: z.number().int() }),
+  /** The organization's unit system: the messages use it for what is not an IFTA unit (station distance, speed). */
+  units: z.enum(['IMPERIAL', 'METRIC']),
   /** The latest filing of the quarter (null while open) and, when the figures moved since, the differences. */
   filing: iftaFilingSummarySchema.nullable(),
   filed: iftaReturnSchema.nullable(),
@@ -590,6 +630,18 @@ export const iftaReportSchema = z.object({
   boundaryDataset: z.string(),
 });
 export type IftaReport = z.infer<typeof iftaReportSchema>;
+
+/** Marks items of a quarter's return reviewed (or not reviewed again). */
+export const iftaReviewInputSchema = z.object({
+  quarter: quarterSchema,
+  fuelType: fuelTypeSchema.default('DIESEL'),
+  keys: z.array(z.string().trim().min(1).max(300), { error: () => 'Items must be a list of item keys' }).min(1, 'Items must name at least one item').max(1000, 'At most 1,000 items at a time'),
+  reviewed: z.boolean({ error: () => 'Reviewed must be true or false' }).default(true),
+  note: z.string().trim().max(500).nullable().optional(),
+});
+export type IftaReviewInput = z.input<typeof iftaReviewInputSchema>;
+export const iftaReviewResultSchema = z.object({ changed: z.number().int(), review: z.object({ items: z.number().int(), unreviewed: z.number().int() }) });
+export type IftaReviewResult = z.infer<typeof iftaReviewResultSchema>;
 
 export const iftaExportQuery = iftaReportQuery.extend({ format: z.enum(['csv', 'pdf'], { error: () => 'format must be csv or pdf' }).default('csv') });
 

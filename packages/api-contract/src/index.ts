@@ -28,6 +28,7 @@ export * from './diagnostics.ts';
 export * from './hos.ts';
 export * from './hos-driver.ts';
 export * from './ifta.ts';
+export * from './ifta-checks.ts';
 export * from './notifications.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';

@@ -96,6 +96,8 @@ export const assets = pgTable(
     fuelType: text('fuel_type'),
     iftaQualified: boolean('ifta_qualified').notNull().default(true),
     odometerM: doublePrecision('odometer_m'),
+    /** Vehicles: fuel tank capacity in litres; null = 300 US gallons assumed (a larger fuel purchase needs confirming). */
+    tankCapacityL: doublePrecision('tank_capacity_l'),
     /** DRY_VAN, REEFER, FLATBED, TANKER, OTHER (trailers). */
     trailerType: text('trailer_type'),
     lengthM: doublePrecision('length_m'),

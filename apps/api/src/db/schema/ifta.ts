@@ -215,6 +215,10 @@ export const iftaFuelPurchases = pgTable(
     /** OK, FAR, OTHER_JURISDICTION, NO_POSITION: the vehicle's place at purchase time (decision 0124). */
     locationCheck: text('location_check').notNull().default('NO_POSITION'),
     locationDistanceM: doublePrecision('location_distance_m'),
+    /** Confirmed as a bulk withdrawal or split receipt: may exceed the vehicle's tank (issue 28). */
+    bulk: boolean('bulk').notNull().default(false),
+    /** Price per unit × quantity misses the total by more than 1 % (a review item). */
+    priceMismatch: boolean('price_mismatch').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -262,4 +266,24 @@ export const iftaFilings = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('ifta_filings_org_quarter_version_uq').on(t.organizationId, t.quarter, t.version)],
+);
+
+/**
+ * An item of a quarter's "To review" list that someone checked (decision 0137). The key names the
+ * item as it was when checked, so an item whose facts changed since comes back unreviewed.
+ */
+export const iftaReviewMarks = pgTable(
+  'ifta_review_marks',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    quarter: text('quarter').notNull(),
+    itemKey: text('item_key').notNull(),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedByEmail: text('reviewed_by_email'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }).notNull().defaultNow(),
+    note: text('note'),
+  },
+  (t) => [primaryKey({ name: 'ifta_review_marks_pkey', columns: [t.organizationId, t.quarter, t.itemKey] })],
 );

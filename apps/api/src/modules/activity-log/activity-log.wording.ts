@@ -3,10 +3,16 @@ import {
   PERMISSION_AREAS,
   RETENTION_KIND_INFO,
   TRAILER_TYPES,
+  UNIT_LABELS,
   UNIT_SYSTEM_DETAILS,
+  distanceFromKm,
+  lengthFromM,
+  speedFromKmh,
+  volumeFromL,
   type ActivityLabelledChange,
   type ActivityRecord,
   type RetentionKind,
+  type UnitSystem,
 } from '@fleet/api-contract';
 import { diff, isObject } from './activity-log.diff.ts';
 
@@ -25,8 +31,11 @@ export interface LinkedRecord {
   label: string;
   email?: string | null;
 }
-/** Linked records of the page by id; undefined for an id that is not (or no longer) on file. */
-export type Lookup = (id: unknown) => LinkedRecord | undefined;
+/**
+ * Linked records of the page by id; undefined for an id that is not (or no longer) on file. `units`:
+ * the organization's unit system, in which distances, lengths and speeds are written (metric unless said).
+ */
+export type Lookup = ((id: unknown) => LinkedRecord | undefined) & { readonly units?: UnitSystem };
 
 /** One log row as the wording needs it. */
 export interface ActivityFacts {
@@ -223,11 +232,17 @@ export function formatValue(entityType: string, field: string, value: unknown, s
   if (entityType === 'GROUP' && (field === 'added' || field === 'removed') && Array.isArray(value)) {
     return value.length ? value.map((m) => memberPhrase(lookup, m)).join(', ') : null;
   }
+  // Stored metric, written in the organization's units.
+  const units = lookup.units ?? 'METRIC';
   switch (field) {
     case 'odometerM':
-      return typeof value === 'number' ? `${num(value / 1000, 1)} km` : String(value);
+      return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
     case 'lengthM':
-      return typeof value === 'number' ? `${num(value, 2)} m` : String(value);
+      return typeof value === 'number' ? `${num(lengthFromM(value, units), units === 'IMPERIAL' ? 1 : 2)} ${UNIT_LABELS[units].length}` : String(value);
+    case 'tankCapacityL':
+      return typeof value === 'number' ? `${num(volumeFromL(value, units), 1)} ${UNIT_LABELS[units].volume}` : String(value);
+    case 'speedLimitKmh':
+      return typeof value === 'number' ? `${num(speedFromKmh(value, units))} ${UNIT_LABELS[units].speed}` : String(value);
     case 'profileImageId':
     case 'logoImageId':
       return 'Uploaded';
@@ -241,7 +256,7 @@ export function formatValue(entityType: string, field: string, value: unknown, s
   if (typeof value === 'string') return DAY.test(value) || INSTANT.test(value) ? formatDate(value) : value;
   if (Array.isArray(value)) return value.map((v) => formatValue(entityType, field, v, side, lookup)).filter(Boolean).join(', ') || null;
   if (isObject(value)) {
-    const parts = Object.entries(value).map(([k, v]) => `${fieldLabel(entityType, k)}: ${formatValue(entityType, k, v, value, lookup) ?? 'none'}`);
+    const parts = Object.entries(value).map(([k, v]) => `${fieldLabel(entityType, k, lookup.units)}: ${formatValue(entityType, k, v, value, lookup) ?? 'none'}`);
     return parts.join('; ') || null;
   }
   return String(value);
@@ -279,8 +294,10 @@ const COMMON_LABELS: Record<string, string> = {
   defaultTheme: 'Default theme',
   idleMinutes: 'Idle after (minutes)',
   offlineMinutes: 'Offline after (minutes)',
-  speedLimitKmh: 'Speeding above (km/h)',
+  speedLimitKmh: 'Speeding above',
 };
+/** Fields whose label names the unit their value is written in (the organization's). */
+const UNIT_OF_FIELD: Record<string, keyof (typeof UNIT_LABELS)[UnitSystem]> = { speedLimitKmh: 'speed' };
 
 /** Labels per entity type, over COMMON_LABELS; the wording test checks every stored column has one. */
 export const FIELD_LABELS: Record<string, Record<string, string>> = {
@@ -297,6 +314,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     odometerM: 'Odometer',
     trailerType: 'Trailer type',
     lengthM: 'Length',
+    tankCapacityL: 'Tank capacity',
     currentDriverId: 'Current driver',
   },
   DRIVER: {
@@ -363,10 +381,14 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
 /** True when the field has a written label (not the camelCase fallback). */
 export const hasFieldLabel = (entityType: string, field: string) => !!(FIELD_LABELS[entityType]?.[field] ?? COMMON_LABELS[field]);
 
-/** "Odometer" for odometerM; an unknown field reads as its name in words ("someField" -> "Some field"). */
-export function fieldLabel(entityType: string, field: string): string {
+/**
+ * "Odometer" for odometerM; an unknown field reads as its name in words ("someField" -> "Some field").
+ * A field whose label names a unit names the organization's (`units`, metric unless said).
+ */
+export function fieldLabel(entityType: string, field: string, units: UnitSystem = 'METRIC'): string {
   const known = FIELD_LABELS[entityType]?.[field] ?? COMMON_LABELS[field];
-  if (known) return known;
+  const unit = UNIT_OF_FIELD[field];
+  if (known) return unit ? `${known} (${UNIT_LABELS[units][unit]})` : known;
   const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -385,7 +407,7 @@ export function labelledChanges(f: Pick<ActivityFacts, 'action' | 'entityType' |
     .filter((c) => !isSelf(c) && !(COMPANIONS.has(c.field) && fields.has(COMPANIONS.get(c.field) ?? '')))
     .map((c) => ({
       field: c.field,
-      label: fieldLabel(entityType, c.field),
+      label: fieldLabel(entityType, c.field, lookup.units),
       before: formatValue(entityType, c.field, c.before, before, lookup),
       after: formatValue(entityType, c.field, c.after, after, lookup),
     }));

@@ -44,7 +44,7 @@ export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIds
 // A list row's columns and links, shared by the page statement and the whole-list statement.
 const rowColumns = (trailers: SQL, groups: SQL) => sql`a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
   a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
-  a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
+  a.tank_capacity_l as "tankCapacityL", a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
   ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
   d.id as "driverId", d.first_name as "driverFirstName", d.last_name as "driverLastName",
   g.id as "deviceId", g.unique_id as "deviceUniqueId", g.name as "deviceName", ${sql.raw(isoText('g.last_seen_at'))} as "deviceLastSeenAt",

@@ -29,6 +29,7 @@ export function presentAsset(a: AssetRow, links: AssetLinks): Asset {
     fuelType: a.fuelType,
     iftaQualified: a.iftaQualified,
     odometerKm: a.odometerM === null ? null : round(a.odometerM / 1000, 1),
+    tankCapacityL: a.tankCapacityL === null ? null : round(a.tankCapacityL, 3),
     trailerType: a.trailerType,
     lengthM: a.lengthM === null ? null : round(a.lengthM, 2),
     status: a.status,
@@ -58,6 +59,7 @@ export interface AssetListRow {
   fuelType: string | null;
   iftaQualified: boolean;
   odometerM: number | null;
+  tankCapacityL: number | null;
   trailerType: string | null;
   lengthM: number | null;
   status: 'ACTIVE' | 'INACTIVE';
@@ -93,6 +95,7 @@ export function presentAssetListRow(r: AssetListRow): Asset {
     fuelType: r.fuelType,
     iftaQualified: r.iftaQualified,
     odometerKm: r.odometerM === null ? null : round(r.odometerM / 1000, 1),
+    tankCapacityL: r.tankCapacityL === null ? null : round(r.tankCapacityL, 3),
     trailerType: r.trailerType,
     lengthM: r.lengthM === null ? null : round(r.lengthM, 2),
     status: r.status,

@@ -72,8 +72,8 @@ export function assetValues(input: AssetInput) {
     notes: input.notes,
   };
   return input.type === 'VEHICLE'
-    ? { ...common, type: 'VEHICLE' as const, fuelType: input.fuelType, iftaQualified: input.iftaQualified, odometerM: input.odometerKm === null ? null : input.odometerKm * 1000, trailerType: null, lengthM: null }
-    : { ...common, type: 'TRAILER' as const, fuelType: null, iftaQualified: false, odometerM: null, trailerType: input.trailerType, lengthM: input.lengthM };
+    ? { ...common, type: 'VEHICLE' as const, fuelType: input.fuelType, iftaQualified: input.iftaQualified, odometerM: input.odometerKm === null ? null : input.odometerKm * 1000, tankCapacityL: input.tankCapacityL, trailerType: null, lengthM: null }
+    : { ...common, type: 'TRAILER' as const, fuelType: null, iftaQualified: false, odometerM: null, tankCapacityL: null, trailerType: input.trailerType, lengthM: input.lengthM };
 }
 
 export async function createAsset({ db, orgId, actor }: Scope, input: AssetInput): Promise<AssetDetail> {

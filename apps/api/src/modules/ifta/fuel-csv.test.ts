@@ -56,7 +56,7 @@ describe('fuel-card CSV', () => {
     expect(r.rows[0]).toMatchObject({ line: 2, unitNumber: '101', jurisdiction: 'ON', quantityMilli: 400_250, volumeUnit: 'L', pricePerUnitMilli: 1_589, totalCents: 63_600, currency: 'CAD', receiptNumber: 'E-1', purchasedAt: Date.UTC(2026, 4, 12, 14, 2) });
     expect(r.skipped).toEqual([{ line: 3, productCode: 'DEFD', reason: 'Not a motor fuel product' }]);
     expect(r.errors).toEqual([
-      { line: 4, field: 'State/Prov', message: '"XX" is not a US state or Canadian province' },
+      { line: 4, field: 'State/Prov', message: '"XX" is not an IFTA member (a US state or Canadian province) or a known non-member (AK, HI, DC, PR, YT, NT, NU, MX)' },
       { line: 5, field: 'Unit', message: 'The unit number is empty' },
       { line: 5, field: 'Invoice #', message: 'The receipt number is empty' },
     ]);

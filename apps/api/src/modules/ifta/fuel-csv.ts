@@ -2,6 +2,8 @@ import Papa from 'papaparse';
 import {
   FUEL_CSV_FIELD_LABELS,
   FUEL_CSV_PRESET_COLUMNS,
+  FUEL_JURISDICTION_CODES,
+  FUEL_JURISDICTION_RULE,
   STATE_OPTIONS,
   type DateFormat,
   type FuelCsvField,
@@ -40,6 +42,8 @@ export interface FuelCsvRow {
   stationLon: number | null;
   taxPaid: boolean;
   currency: 'USD' | 'CAD';
+  /** Confirmed bulk withdrawal or split receipt: may exceed the vehicle's tank. */
+  bulk: boolean;
 }
 
 export interface FuelCsvParse {
@@ -90,12 +94,17 @@ export function resolveMapping(headers: readonly string[], preset: FuelCsvPreset
   return out;
 }
 
-const STATES = new Map<string, string>(STATE_OPTIONS.flatMap((s) => [[s.code, s.code] as [string, string], [s.name.toUpperCase(), s.code] as [string, string]]));
+// The codes the API accepts (an IFTA member or a known non-member), by code or by name.
+const STATES = new Map<string, string>(
+  STATE_OPTIONS.filter((s) => FUEL_JURISDICTION_CODES.has(s.code)).flatMap((s) => [[s.code, s.code] as [string, string], [s.name.toUpperCase(), s.code] as [string, string]]),
+);
 STATES.set('MX', 'MX');
+STATES.set('MEXICO', 'MX');
 
-/** "IL", "Illinois", "il " → IL; null when not a state or province. */
+/** "IL", "Illinois", "il " → IL; null when not an IFTA member or a known non-member. */
 export function jurisdictionCode(text: string): string | null {
-  return STATES.get(text.trim().toUpperCase()) ?? null;
+  const code = STATES.get(text.trim().toUpperCase()) ?? null;
+  return code !== null && FUEL_JURISDICTION_CODES.has(code) ? code : null;
 }
 
 /** A decimal written in a CSV ("1,234.56", "$3.899", "(12.00)") in 10^-digits units; undefined when it is not one or has more decimals. */
@@ -222,7 +231,7 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
     if (!unitNumber) err('unitNumber', 'The unit number is empty');
     const jurText = cell('jurisdiction');
     const jurisdiction = jurisdictionCode(jurText);
-    if (!jurisdiction) err('jurisdiction', jurText ? `"${jurText}" is not a US state or Canadian province` : 'The state or province is empty');
+    if (!jurisdiction) err('jurisdiction', jurText ? `"${jurText}" is not ${FUEL_JURISDICTION_RULE}` : 'The state or province is empty');
     let volumeUnit: VolumeUnit = o.defaultUnit;
     const qField: FuelCsvField = mapping.gallons ? 'gallons' : mapping.litres ? 'litres' : 'quantity';
     if (qField === 'gallons') volumeUnit = 'GAL';
@@ -249,6 +258,8 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
     if (taxText && !YES.test(taxText) && !NO.test(taxText)) err('taxPaid', `"${taxText}" is not Y or N`);
     const curText = cell('currency').toUpperCase();
     if (curText && curText !== 'USD' && curText !== 'CAD' && curText !== 'US' && curText !== 'CA') err('currency', `"${curText}" is not USD or CAD`);
+    const bulkText = cell('bulk');
+    if (bulkText && !YES.test(bulkText) && !NO.test(bulkText)) err('bulk', `"${bulkText}" is not Y or N`);
     if (bad) return;
     out.rows.push({
       line,
@@ -268,6 +279,7 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
       stationLon,
       taxPaid: taxText ? YES.test(taxText) : true,
       currency: curText === 'CAD' || curText === 'CA' ? 'CAD' : 'USD',
+      bulk: bulkText ? YES.test(bulkText) : false,
     });
   });
   return out;

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   fuelPurchaseInputSchema,
   fuelPurchaseListQuery} from '@fleet/api-contract';
 import {
+  DEFAULT_TANK_CAPACITY_L,
+  FAR_FROM_STATION_M,
+  distanceText,
+  exceedsTank,
+  priceMismatch,
   quarterDays,
+  tankCapacityMessage,
+  type UnitSystem,
   type FuelCsvImportBody,
   type FuelCsvPreview,
   type FuelCsvResult,
@@ -24,6 +31,7 @@ import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
+import { readSettings } from '../organizations/organizations.presenter.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';
@@ -42,8 +50,8 @@ export interface Scope {
   orgId: string;
 }
 
-/** A purchase more than this far from its vehicle's position at that time is flagged. */
-export const FAR_M = 2000;
+/** A purchase more than this far from its vehicle's position at that time is flagged (decisions 0124, 0137). */
+export const FAR_M = FAR_FROM_STATION_M;
 /** The vehicle's position is looked for this far either side of the purchase time. */
 const WINDOW_MS = 60 * 60_000;
 
@@ -71,6 +79,8 @@ export function presentPurchase(r: Row, unitNumber: string): FuelPurchase {
     source: r.source,
     locationCheck: r.locationCheck as LocationCheck,
     locationDistanceM: r.locationDistanceM,
+    bulk: r.bulk,
+    priceMismatch: r.priceMismatch,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -122,9 +132,29 @@ export async function checkLocations(db: DbOrTx, probes: readonly LocationProbe[
   });
 }
 
-async function vehicleOf(db: DbOrTx, orgId: string, vehicleId: string): Promise<{ id: string; unitNumber: string; fuelType: string | null }> {
+/**
+ * True when a purchase's quantity is more than its vehicle's tank holds (300 US gal when unset), in
+ * SQL over `ifta_fuel_purchases` joined with `assets`: a bulk entry above it is a review item.
+ */
+export const overTankSql = sql`(${iftaFuelPurchases.quantityMilli} / 1000.0 * (case when ${iftaFuelPurchases.volumeUnit} = 'GAL' then 3.785411784 else 1 end)
+  > coalesce(${assets.tankCapacityL}, ${DEFAULT_TANK_CAPACITY_L}) + 0.001)`;
+
+/** The organization's unit system (settings `units`) and time zone. */
+export async function organizationFacts(db: DbOrTx, orgId: string): Promise<{ units: UnitSystem; zone: string }> {
+  const [o] = await db.select({ zone: organizations.timeZone, settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
+  return { units: readSettings(o?.settings).units, zone: o?.zone ?? 'America/Chicago' };
+}
+
+interface Vehicle {
+  id: string;
+  unitNumber: string;
+  fuelType: string | null;
+  tankCapacityL: number | null;
+}
+
+async function vehicleOf(db: DbOrTx, orgId: string, vehicleId: string): Promise<Vehicle> {
   const [v] = await db
-    .select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: assets.fuelType })
+    .select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: assets.fuelType, tankCapacityL: assets.tankCapacityL })
     .from(assets)
     .where(and(eq(assets.id, vehicleId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
   if (!v) throw invalidField('assetId', 'Vehicle is not a vehicle of this organization');
@@ -150,7 +180,16 @@ function values(orgId: string, input: Input) {
     stationLat: input.stationLat ?? null,
     stationLon: input.stationLon ?? null,
     notes: input.notes || null,
+    bulk: input.bulk,
+    priceMismatch: priceMismatch(input.quantity, input.pricePerUnit, input.totalAmount),
   };
+}
+
+/** A quantity above the vehicle's tank is refused unless the purchase says it is a bulk or split entry. */
+async function checkQuantity(db: DbOrTx, orgId: string, input: Input, v: Vehicle): Promise<void> {
+  if (input.bulk || !exceedsTank(input.quantity, input.volumeUnit, v.tankCapacityL)) return;
+  const { units } = await organizationFacts(db, orgId);
+  throw invalidField('quantity', tankCapacityMessage(v.unitNumber, v.tankCapacityL, units));
 }
 
 function checkStation(input: Input): void {
@@ -175,7 +214,7 @@ export async function createPurchase({ db, orgId }: Scope, actor: Actor, input: 
   checkStation(input);
   try {
     const id = await db.transaction(async (tx) => {
-      await vehicleOf(tx, orgId, input.assetId);
+      await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
       const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
       const [row] = await tx
         .insert(iftaFuelPurchases)
@@ -196,7 +235,7 @@ export async function updatePurchase({ db, orgId }: Scope, actor: Actor, id: str
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
       if (!before) throw notFound('Fuel purchase');
-      await vehicleOf(tx, orgId, input.assetId);
+      await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
       const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
       const [after] = await tx
         .update(iftaFuelPurchases)
@@ -239,8 +278,9 @@ export async function listPurchases({ db, orgId }: Scope, q: ListQuery): Promise
   if (q.assetId) where.push(eq(iftaFuelPurchases.vehicleId, q.assetId));
   if (q.jurisdiction) where.push(eq(iftaFuelPurchases.jurisdiction, q.jurisdiction));
   if (q.fuelType) where.push(eq(iftaFuelPurchases.fuelType, q.fuelType));
-  if (q.flagged === 'true') where.push(ne(iftaFuelPurchases.locationCheck, 'OK'));
-  if (q.flagged === 'false') where.push(eq(iftaFuelPurchases.locationCheck, 'OK'));
+  const toReview = or(ne(iftaFuelPurchases.locationCheck, 'OK'), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql))!;
+  if (q.flagged === 'true') where.push(toReview);
+  if (q.flagged === 'false') where.push(sql`not ${toReview}`);
   if (q.search) {
     where.push(sql`lower(${iftaFuelPurchases.receiptNumber} || ' ' || coalesce(${iftaFuelPurchases.vendor}, '') || ' ' || coalesce(${iftaFuelPurchases.city}, '') || ' ' || ${assets.unitNumber}) like ${likeTerm(q.search)}`);
   }
@@ -267,12 +307,7 @@ export async function listPurchases({ db, orgId }: Scope, q: ListQuery): Promise
 type ImportBody = z.output<typeof fuelCsvImportBodySchema>;
 
 interface Analysis extends FuelCsvPreview {
-  valid: Array<{ row: FuelCsvRow; vehicleId: string; check: LocationCheck; distanceM: number | null }>;
-}
-
-async function organizationZone(db: DbOrTx, orgId: string): Promise<string> {
-  const [o] = await db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
-  return o?.zone ?? 'America/Chicago';
+  valid: Array<{ row: FuelCsvRow; vehicleId: string; check: LocationCheck; distanceM: number | null; priceMismatch: boolean }>;
 }
 
 /** Local wall time in `zone` → UTC ms (the hours a DST change skips move forward, as clocks do). */
@@ -293,7 +328,8 @@ function validZone(zone: string): boolean {
 /** Reads the whole file through the mapping and checks each row (vehicle, duplicates, place), writing nothing. */
 async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Analysis> {
   if (body.timeZone && !validZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
-  const zone = body.timeZone ?? (await organizationZone(db, orgId));
+  const org = await organizationFacts(db, orgId);
+  const zone = body.timeZone ?? org.zone;
   let parsed;
   try {
     parsed = parseFuelCsv(body.csv, { preset: body.preset, mapping: body.mapping, defaultUnit: body.defaultUnit, dateFormat: body.dateFormat, toUtc: (ms) => zonedToUtc(ms, zone) });
@@ -308,8 +344,14 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
     if (errors.length < 1000) errors.push({ line, field, message });
   };
   const vehicles = new Map(
-    (await db.select({ id: assets.id, unit: sql<string>`lower(${assets.unitNumber})` }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')))).map((v) => [v.unit, v.id]),
+    (
+      await db
+        .select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: assets.fuelType, tankCapacityL: assets.tankCapacityL })
+        .from(assets)
+        .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')))
+    ).map((v) => [v.unitNumber.toLowerCase(), v]),
   );
+  const quantityField = parsed.mapping.gallons ? 'gallons' : parsed.mapping.litres ? 'litres' : 'quantity';
   const taken = new Set(
     (await db.select({ r: sql<string>`lower(${iftaFuelPurchases.receiptNumber})` }).from(iftaFuelPurchases).where(eq(iftaFuelPurchases.organizationId, orgId))).map((r) => r.r),
   );
@@ -317,9 +359,15 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   const col = (f: keyof typeof parsed.mapping) => parsed.mapping[f] ?? f;
   const candidates: Array<{ row: FuelCsvRow; vehicleId: string }> = [];
   for (const row of parsed.rows) {
-    const vehicleId = vehicles.get(row.unitNumber.toLowerCase());
-    if (!vehicleId) {
+    const vehicle = vehicles.get(row.unitNumber.toLowerCase());
+    if (!vehicle) {
       fail(row.line, col('unitNumber'), `No vehicle with unit number ${row.unitNumber} in this organization`);
+      continue;
+    }
+    const vehicleId = vehicle.id;
+    // The same rule as a purchase entered by hand: more than a tank holds only as a bulk or split entry.
+    if (!row.bulk && exceedsTank(row.quantityMilli / 1000, row.volumeUnit, vehicle.tankCapacityL)) {
+      fail(row.line, col(quantityField), tankCapacityMessage(vehicle.unitNumber, vehicle.tankCapacityL, org.units));
       continue;
     }
     if (row.purchasedAt > Date.now() + 10 * 60_000) {
@@ -343,7 +391,19 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
     db,
     candidates.map((c) => ({ vehicleId: c.vehicleId, time: c.row.purchasedAt, jurisdiction: c.row.jurisdiction, stationLat: c.row.stationLat, stationLon: c.row.stationLon })),
   );
-  const valid = candidates.map((c, i) => ({ ...c, check: checks[i]!.check, distanceM: checks[i]!.distanceM }));
+  const valid = candidates.map((c, i) => ({
+    ...c,
+    check: checks[i]!.check,
+    distanceM: checks[i]!.distanceM,
+    priceMismatch: priceMismatch(c.row.quantityMilli / 1000, c.row.pricePerUnitMilli === null ? null : c.row.pricePerUnitMilli / 1000, c.row.totalCents === null ? null : c.row.totalCents / 100),
+  }));
+  const tankOf = (v: (typeof valid)[number]) => vehicles.get(v.row.unitNumber.toLowerCase())?.tankCapacityL ?? null;
+  const reasons = (v: (typeof valid)[number]): string[] => [
+    ...(v.check === 'FAR' ? [`bought ${distanceText(v.distanceM ?? 0, org.units)} from where the vehicle was`] : []),
+    ...(v.check === 'OTHER_JURISDICTION' ? [`the vehicle was not in ${v.row.jurisdiction} at that time`] : []),
+    ...(v.priceMismatch ? ['price × quantity differs from the total by more than 1 %'] : []),
+    ...(v.row.bulk && exceedsTank(v.row.quantityMilli / 1000, v.row.volumeUnit, tankOf(v)) ? ['more than the tank holds, entered as a bulk or split entry'] : []),
+  ];
   errors.sort((a, b) => a.line - b.line);
   return {
     totalRows: parsed.totalRows,
@@ -352,7 +412,10 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
     skippedRows: parsed.skipped.length,
     errors,
     skipped: parsed.skipped,
-    flagged: valid.filter((v) => v.check === 'FAR' || v.check === 'OTHER_JURISDICTION').map((v) => ({ line: v.row.line, receiptNumber: v.row.receiptNumber, check: v.check, distanceM: v.distanceM })),
+    flagged: valid
+      .map((v) => ({ v, why: reasons(v) }))
+      .filter(({ why }) => why.length > 0)
+      .map(({ v, why }) => ({ line: v.row.line, receiptNumber: v.row.receiptNumber, check: v.check, distanceM: v.distanceM, priceMismatch: v.priceMismatch, reason: why.join('; ') })),
     mapping: parsed.mapping as Record<string, string>,
     headers: parsed.headers,
     unmappedColumns: parsed.unmappedColumns,
@@ -407,6 +470,8 @@ export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body:
           source: 'CSV' as const,
           locationCheck: v.check,
           locationDistanceM: v.distanceM,
+          bulk: v.row.bulk,
+          priceMismatch: v.priceMismatch,
         }));
         if (chunk.length) inserted.push(...(await tx.insert(iftaFuelPurchases).values(chunk).returning()));
       }
@@ -416,7 +481,7 @@ export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body:
       );
       // The importer hears of it (bell, e-mail) as they chose, committed with the rows (decision 0130).
       if (actor.userId && inserted.length > 0) {
-        const flagged = inserted.filter((r) => r.locationCheck === 'FAR' || r.locationCheck === 'OTHER_JURISDICTION').length;
+        const flagged = preview.flagged.length;
         await notify(tx, {
           organizationId: orgId,
           kind: 'IMPORT_FINISHED',
@@ -424,7 +489,7 @@ export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body:
           title: `Import finished: ${inserted.length} fuel purchase${inserted.length === 1 ? '' : 's'} added`,
           body: [
             preview.invalidRows > 0 ? `${preview.invalidRows} rows of the file had errors and were not imported.` : 'Every valid row of the file was imported.',
-            flagged > 0 ? `${flagged} bought far from where the vehicle was: see the review tab.` : '',
+            flagged > 0 ? `${flagged} to review (bought away from the vehicle, price and total apart, or a bulk entry): see the To review tab.` : '',
           ].filter(Boolean).join(' '),
           link: '/ifta?tab=fuel',
           linkLabel: 'Open fuel purchases',

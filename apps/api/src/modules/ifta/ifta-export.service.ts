@@ -14,6 +14,12 @@ const int = (v: number) => v.toLocaleString('en-US');
 const rate = (v: number | null) => (v === null ? '—' : v.toFixed(4));
 const mi = (m: number) => (m / METRES_PER_MILE).toFixed(1);
 
+/** "3 of 5 items to review are not marked reviewed: ..." (the top of the exports). */
+export function unreviewedText(r: IftaReport): string {
+  const { items, unreviewed } = r.review;
+  return `${unreviewed} of ${items} item${items === 1 ? '' : 's'} to review ${unreviewed === 1 ? 'is' : 'are'} not marked reviewed: check them (listed under To review) before signing this return`;
+}
+
 export function returnCsv(r: IftaReport): string {
   const header = ['Jurisdiction', 'Name', 'Fuel type', 'Total miles', 'Taxable miles', 'Taxable gallons', 'Tax-paid gallons', 'Net taxable gallons', 'Rate', 'Tax (credit)', 'Surcharge rate', 'Surcharge', 'Interest', 'Total'];
   const data: Array<Array<string | number>> = r.rows.map((x) => [
@@ -50,6 +56,8 @@ export function returnCsv(r: IftaReport): string {
     ['Figures as of', r.asOf],
     ...(r.filing ? [['Filed', `version ${r.filing.version} on ${r.filing.filedAt}`]] : []),
   ];
+  // Said first: figures with unchecked items are not ready to sign.
+  if (r.review.unreviewed > 0) summary.unshift(['NOT REVIEWED', unreviewedText(r)]);
   return `${Papa.unparse({ fields: ['Field', 'Value'], data: summary })}\r\n\r\n${Papa.unparse({ fields: header, data })}\r\n`;
 }
 
@@ -133,8 +141,19 @@ function table(doc: PDFKit.PDFDocument, columns: Column[], rows: string[][], opt
   });
 }
 
-function heading(doc: PDFKit.PDFDocument, title: string, lines: string[]): void {
+function heading(doc: PDFKit.PDFDocument, title: string, lines: string[], warning?: string): void {
   doc.font('Helvetica-Bold').fontSize(16).fillColor('#111827').text(title);
+  if (warning) {
+    // A boxed warning under the title, before any figure.
+    const y = doc.y + 4;
+    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+    doc.font('Helvetica-Bold').fontSize(10);
+    const h = doc.heightOfString(warning, { width: width - 16 }) + 10;
+    doc.rect(doc.page.margins.left, y, width, h).fillAndStroke('#fef2f2', '#b91c1c');
+    doc.fillColor('#991b1b').text(warning, doc.page.margins.left + 8, y + 5, { width: width - 16 });
+    doc.x = doc.page.margins.left;
+    doc.y = y + h + 6;
+  }
   doc.font('Helvetica').fontSize(9).fillColor('#374151');
   for (const l of lines) doc.text(l);
   doc.moveDown(0.8);
@@ -147,7 +166,7 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
       `${r.licensee.name}${r.licensee.dotNumber ? `, USDOT ${r.licensee.dotNumber}` : ''}${r.licensee.baseJurisdiction ? `, base jurisdiction ${r.licensee.baseJurisdiction}` : ''}`,
       `Quarter ${r.from} to ${r.to} (exclusive), due ${r.dueDate}; figures as of ${r.asOf}; tax rates of ${r.ratesQuarter ?? 'none imported'}${r.filing ? `; filed, version ${r.filing.version}, on ${r.filing.filedAt}` : ''}`,
       `Total miles ${int(t.totalMiles)} (non-IFTA ${int(t.nonMemberMiles)}), total gallons ${int(t.totalGallons)}, fleet MPG ${t.mpg === null ? '—' : t.mpg.toFixed(2)}. Miles and US gallons; US$ per gallon.`,
-    ]);
+    ], r.review.unreviewed > 0 ? `NOT REVIEWED: ${unreviewedText(r)}.` : undefined);
     const cols: Column[] = [
       { title: 'Jur.', width: 38 },
       { title: 'Total mi', width: 62, align: 'right' },
@@ -198,16 +217,17 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
       );
     }
     if (r.flags.length) {
-      doc.moveDown(1).font('Helvetica-Bold').fontSize(11).fillColor('#111827').text(`To review (${r.flags.length})`);
+      doc.moveDown(1).font('Helvetica-Bold').fontSize(11).fillColor('#111827').text(`To review (${r.flags.length}, ${r.review.unreviewed} not reviewed)`);
       table(
         doc,
         [
-          { title: 'Kind', width: 120 },
-          { title: 'Unit', width: 50 },
-          { title: 'Day', width: 70 },
-          { title: 'Detail', width: 480 },
+          { title: 'Kind', width: 110 },
+          { title: 'Unit', width: 45 },
+          { title: 'Day', width: 62 },
+          { title: 'Detail', width: 383 },
+          { title: 'Reviewed', width: 120 },
         ],
-        r.flags.map((f) => [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message]),
+        r.flags.map((f) => [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message, f.reviewed ? `${f.reviewed.at.slice(0, 10)} ${f.reviewed.by ?? ''}`.trim() : 'not reviewed']),
       );
     }
     doc.moveDown(1).font('Helvetica').fontSize(7).fillColor('#6b7280').text(`Boundaries: ${r.boundaryDataset}. Days are UTC days.`);

@@ -381,6 +381,11 @@ export function withIftaMiles(writer: PositionWriter, miles: IftaMiles): Positio
       miles.enqueue(rows, r.stored);
       return r;
     },
+    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
+    late(rows, opts) {
+      miles.enqueue(rows, rows.map(() => true));
+      writer.late?.(rows, opts);
+    },
     close: () => writer.close(),
     get transactions() {
       return writer.transactions;

@@ -1,6 +1,12 @@
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import {
+  KM_PER_MILE,
+  UNIT_LABELS,
+  distanceText,
+  farThresholdText,
+  priceMismatchMessage,
   quarterDays,
+  tankCapacityText,
   quarterDueDate,
   STATE_OPTIONS,
   type IftaFlag,
@@ -10,9 +16,11 @@ import {
 } from '@fleet/api-contract';
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
+import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
+import { readSettings } from '../organizations/organizations.presenter.ts';
+import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
 
@@ -79,9 +87,11 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   // Fleet-wide, every vehicle of the organization is read and the few out of scope dropped here: an
   // `= any(500 ids)` filter cost more than the rows it saved.
   const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
+  // Station distances and speeds are not IFTA units: the organization's units say them.
+  const units = readSettings(org.settings).units;
 
   // Everything the return needs, each one aggregate statement over the quarter's days.
-  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates] = await Promise.all([
+  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates, marks] = await Promise.all([
     // The month rollup: three rows per vehicle and jurisdiction for a quarter.
     db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
       where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`),
@@ -107,21 +117,24 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
       .from(iftaFuelPurchases)
       .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)), lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`))))
       .groupBy(iftaFuelPurchases.vehicleId, iftaFuelPurchases.jurisdiction, iftaFuelPurchases.fuelType, iftaFuelPurchases.taxPaid, iftaFuelPurchases.volumeUnit),
+    // Purchases to review: bought away from the vehicle, price × quantity off the total, a bulk entry above the tank.
     db
-      .select({ p: iftaFuelPurchases })
+      .select({ p: iftaFuelPurchases, tank: assets.tankCapacityL, overTank: sql<boolean>`${overTankSql}` })
       .from(iftaFuelPurchases)
+      .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
       .where(
         and(
           eq(iftaFuelPurchases.organizationId, orgId),
           gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)),
           lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`)),
-          inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']),
+          or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql)),
         ),
       )
       .orderBy(iftaFuelPurchases.purchasedAt)
-      .limit(MAX_FLAGS_PER_KIND + 1),
+      .limit(3 * MAX_FLAGS_PER_KIND + 1),
     db.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.organizationId, orgId), gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to))),
     ratesForReturn(db, q.quarter, q.fuelType),
+    db.select().from(iftaReviewMarks).where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, q.quarter))),
   ]);
 
   // Miles per jurisdiction (fleet) and per vehicle.
@@ -159,7 +172,8 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   const taxPaidByJur = new Map<string, number>();
   const gallonsByVehicle = new Map<string, number>();
   let totalMilliGallons = 0;
-  const flags: IftaFlag[] = [];
+  type NewFlag = Omit<IftaFlag, 'key' | 'reviewed'> & { key: string };
+  const flags: NewFlag[] = [];
   const mismatchedFuel = new Set<string>();
   for (const p of purchases) {
     if (p.fuelType !== q.fuelType) continue;
@@ -218,6 +232,7 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
         miles: milesOf(odometerMetres - recordedMetres),
         message: `Odometer travel ${milesOf(odometerMetres).toLocaleString('en-US')} mi against ${milesOf(recordedMetres).toLocaleString('en-US')} mi recorded on the days with readings (more than 10 % apart): an odometer reset, a device swap or missing positions`,
         purchaseId: null,
+        key: `ODOMETER_MISMATCH:${v.id}`,
       });
     }
   }
@@ -225,7 +240,7 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   const dayFlag = (kind: IftaFlag['kind'], rows: Array<{ vehicle_id: string; day: string; m: number | string; j?: string; n?: number }>, text: (r: { miles: number; j?: string; n?: number }) => string) => {
     for (const r of rows.filter((x) => inScopeIds.has(x.vehicle_id)).slice(0, MAX_FLAGS_PER_KIND)) {
       const miles = Math.round((Number(r.m) / METRES_PER_MILE) * 10) / 10;
-      flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null });
+      flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null, key: `${kind}:${r.vehicle_id}:${r.day}${r.j ? `:${r.j}` : ''}` });
     }
   };
   const review = rowsOf<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>(reviewDays).filter((r) => inScopeIds.has(r.vehicle_id));
@@ -241,28 +256,40 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
   }
   dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
   dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
-  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than 90 mph (${r.miles} mi): check the device`);
-  for (const { p } of suspicious.slice(0, MAX_FLAGS_PER_KIND)) {
+  const speedLimit = units === 'IMPERIAL' ? '90 mph' : `${Math.round(90 * KM_PER_MILE)} ${UNIT_LABELS.METRIC.speed}`;
+  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device`);
+  // Every purchase to review, once per reason; a purchase edited since it was reviewed comes back (its key names its version).
+  const purchaseFlags = { SUSPICIOUS_PURCHASE: 0, PRICE_MISMATCH: 0, BULK_PURCHASE: 0 };
+  for (const { p, tank, overTank } of suspicious) {
     if (!inScopeIds.has(p.vehicleId)) continue;
-    flags.push({
-      kind: 'SUSPICIOUS_PURCHASE',
-      assetId: p.vehicleId,
-      unitNumber: unit.get(p.vehicleId) ?? null,
-      day: p.purchasedAt.toISOString().slice(0, 10),
-      jurisdiction: p.jurisdiction,
-      miles: p.locationDistanceM === null ? null : Math.round((p.locationDistanceM / METRES_PER_MILE) * 10) / 10,
-      message:
+    const base = { assetId: p.vehicleId, unitNumber: unit.get(p.vehicleId) ?? null, day: p.purchasedAt.toISOString().slice(0, 10), jurisdiction: p.jurisdiction, purchaseId: p.id };
+    const version = p.updatedAt.getTime();
+    const push = (kind: keyof typeof purchaseFlags, miles: number | null, message: string) => {
+      if (purchaseFlags[kind]++ >= MAX_FLAGS_PER_KIND) return;
+      flags.push({ ...base, kind, miles, message, key: `${kind}:${p.id}:${version}` });
+    };
+    if (p.locationCheck === 'FAR' || p.locationCheck === 'OTHER_JURISDICTION') {
+      push(
+        'SUSPICIOUS_PURCHASE',
+        p.locationDistanceM === null ? null : Math.round((p.locationDistanceM / METRES_PER_MILE) * 10) / 10,
         p.locationCheck === 'FAR'
-          ? `Receipt ${p.receiptNumber}: the vehicle was ${Math.round((p.locationDistanceM ?? 0) / 100) / 10} km from the station at that time`
+          ? `Receipt ${p.receiptNumber}: the vehicle was ${distanceText(p.locationDistanceM ?? 0, units)} from the station at that time (more than ${farThresholdText(units)})`
           : `Receipt ${p.receiptNumber}: the vehicle was not in ${p.jurisdiction} at that time`,
-      purchaseId: p.id,
-    });
+      );
+    }
+    if (p.priceMismatch && p.pricePerUnitMilli !== null && p.totalCents !== null) {
+      push('PRICE_MISMATCH', null, priceMismatchMessage(p.receiptNumber, p.quantityMilli / 1000, p.volumeUnit, p.pricePerUnitMilli / 1000, p.totalCents / 100, p.currency));
+    }
+    if (p.bulk && overTank) {
+      const qty = `${(p.quantityMilli / 1000).toLocaleString('en-US')} ${p.volumeUnit === 'GAL' ? 'gal' : 'L'}`;
+      push('BULK_PURCHASE', null, `Receipt ${p.receiptNumber}: ${qty}, more than the ${tankCapacityText(tank, units)} tank, entered as a bulk or split entry: check it is shared out to the right vehicles`);
+    }
   }
   for (const v of mismatchedFuel) {
-    flags.push({ kind: 'UNQUALIFIED_FUEL', assetId: v, unitNumber: null, day: null, jurisdiction: null, miles: null, message: `${q.fuelType.toLowerCase()} bought for a vehicle registered with another fuel type: not in this return`, purchaseId: null });
+    flags.push({ kind: 'UNQUALIFIED_FUEL', assetId: v, unitNumber: null, day: null, jurisdiction: null, miles: null, message: `${q.fuelType.toLowerCase()} bought for a vehicle registered with another fuel type: not in this return`, purchaseId: null, key: `UNQUALIFIED_FUEL:${v}:${q.fuelType}` });
   }
   if (ret.totals.totalMiles > 0 && ret.totals.totalGallons === 0) {
-    flags.push({ kind: 'NO_PURCHASES', assetId: null, unitNumber: null, day: null, jurisdiction: null, miles: ret.totals.totalMiles, message: 'Miles but no fuel purchases this quarter: without gallons there is no fleet MPG and no taxable gallons', purchaseId: null });
+    flags.push({ kind: 'NO_PURCHASES', assetId: null, unitNumber: null, day: null, jurisdiction: null, miles: ret.totals.totalMiles, message: 'Miles but no fuel purchases this quarter: without gallons there is no fleet MPG and no taxable gallons', purchaseId: null, key: `NO_PURCHASES:${q.fuelType}` });
   }
   if (rates.ratesQuarter !== q.quarter) {
     flags.push({
@@ -274,8 +301,15 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
       miles: null,
       message: rates.ratesQuarter ? `The ${q.quarter} tax rates are not imported: the ${rates.ratesQuarter} rates are used until a super administrator imports them` : `No tax rates imported: every rate is 0`,
       purchaseId: null,
+      key: `RATES_FALLBACK:${rates.ratesQuarter ?? 'none'}`,
     });
   }
+  // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
+  const markOf = new Map(marks.map((m) => [m.itemKey, m]));
+  const listed: IftaFlag[] = flags.map((f) => {
+    const m = markOf.get(f.key);
+    return { ...f, reviewed: m ? { at: m.reviewedAt.toISOString(), by: m.reviewedByEmail, note: m.note } : null };
+  });
 
   // The latest filing, and what moved since (fleet-wide only: a filing is the fleet's return).
   let filed: IftaReturn | null = null;
@@ -311,7 +345,9 @@ export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): P
     scope: { assetId: q.assetId ?? null, groupId: q.groupId ?? null, vehicles: vehicles.length },
     ...ret,
     vehicles,
-    flags,
+    flags: listed,
+    review: { items: listed.length, unreviewed: listed.filter((f) => f.reviewed === null).length },
+    units,
     filing: filing ? { version: filing.version, filedAt: filing.filedAt, filedBy: filing.filedBy, amended: filing.version > 1 } : null,
     filed,
     amendment,

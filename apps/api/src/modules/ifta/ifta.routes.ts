@@ -29,6 +29,8 @@ import {
   iftaRatesQuery,
   iftaReportQuery,
   iftaReportSchema,
+  iftaReviewInputSchema,
+  iftaReviewResultSchema,
   orgIdParams,
   quarterSchema,
 } from '@fleet/api-contract';
@@ -43,6 +45,7 @@ import { fileQuarter, listFilings } from './ifta-filings.service.ts';
 import { getRateMatrix, importRates, previewRateImport } from './ifta-rates.service.ts';
 import { iftaFilters, listDistanceDays } from './ifta-records.service.ts';
 import { buildReport } from './ifta-report.service.ts';
+import { markReviewed } from './review-marks.service.ts';
 
 const tags = ['ifta'];
 const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -191,6 +194,19 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteAdjustment({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
+  });
+
+  // Items to review marked checked (who and when), or not checked again.
+  app.put('/organizations/:orgId/ifta/review-marks', {
+    config: { permissions: ['IFTA_UPDATE'] },
+    schema: {
+      tags,
+      summary: "Mark items of a quarter's To review list reviewed (keys from the report's flags), or reviewed: false to undo; an item whose facts change later comes back unreviewed",
+      params: orgIdParams,
+      body: iftaReviewInputSchema,
+      response: { 200: iftaReviewResultSchema, ...orgErrors() },
+    },
+    handler: (req) => markReviewed({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body),
   });
 
   // Filings (closing a quarter; later ones are amendments).

@@ -1,5 +1,5 @@
 import {
-  UNIT_LABELS, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput, type Asset, type Driver, type Gateway, type ImportKind, type UnitSystem,
+  UNIT_LABELS, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput, roundTo, volumeFromL, volumeToL, type Asset, type Driver, type Gateway, type ImportKind, type UnitSystem,
 } from '@fleet/api-contract';
 
 /**
@@ -69,7 +69,21 @@ function lengthColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
   };
 }
 
-const vehicleColumns = (odometer: CsvColumn<Asset>): CsvColumn<Asset>[] => [
+const TANK_ALIASES: Record<UnitSystem, string[]> = { IMPERIAL: ['tankcapacitygallons', 'tankcapacitygal', 'tankgal'], METRIC: ['tankcapacitylitres', 'tankcapacityliters', 'tankcapacityl', 'tankl'] };
+
+/** "Tank capacity (gal)" or "Tank capacity (L)" of a vehicle, read back to litres (issue 28). */
+function tankColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
+  return {
+    header: `Tank capacity (${UNIT_LABELS[units].volume})`,
+    field: 'tankCapacityL',
+    parse: num((v) => roundTo(volumeToL(v, units), 3)),
+    aliases: [...TANK_ALIASES[units], ...(bare ? ['tankcapacity', 'tank'] : [])],
+    example: units === 'IMPERIAL' ? '300' : '1135',
+    value: (a) => (a.tankCapacityL === null ? null : roundTo(volumeFromL(a.tankCapacityL, units), 1)),
+  };
+}
+
+const vehicleColumns = (odometer: CsvColumn<Asset>, tank: CsvColumn<Asset>): CsvColumn<Asset>[] => [
   { header: 'Unit number', field: 'unitNumber', aliases: ['unit', 'unitno'], example: '131', value: (a) => a.unitNumber },
   { header: 'VIN', field: 'vin', example: '1FUJGLDR6LLAB1234', value: (a) => a.vin },
   { header: 'Make', field: 'make', parse: text, example: 'Freightliner', value: (a) => a.make },
@@ -80,6 +94,7 @@ const vehicleColumns = (odometer: CsvColumn<Asset>): CsvColumn<Asset>[] => [
   { header: 'Fuel type', field: 'fuelType', parse: upperOrUndefined, example: 'DIESEL', value: (a) => a.fuelType },
   { header: 'IFTA qualified', field: 'iftaQualified', parse: bool, aliases: ['ifta'], example: 'yes', value: (a) => yesNo(a.iftaQualified) },
   odometer,
+  tank,
   { header: 'Status', field: 'status', parse: upperOrUndefined, example: 'ACTIVE', value: (a) => a.status },
   { header: 'Notes', field: 'notes', parse: text, example: '', value: (a) => a.notes },
   // Export only: links.
@@ -142,7 +157,7 @@ export const gatewayColumns: CsvColumn<Gateway>[] = [
 
 /** The export columns of vehicles or trailers, odometer and length in the organization's units. */
 export const assetColumnsOf = (type: 'VEHICLE' | 'TRAILER', units: UnitSystem): CsvColumn<Asset>[] =>
-  type === 'TRAILER' ? trailerColumns(lengthColumn(units, true)) : vehicleColumns(odometerColumn(units, true));
+  type === 'TRAILER' ? trailerColumns(lengthColumn(units, true)) : vehicleColumns(odometerColumn(units, true), tankColumn(units, true));
 
 /** The columns of a kind's export and import template (its rows are what an import reads). */
 export function columnsOf(kind: ImportKind, units: UnitSystem): ReadonlyArray<CsvColumn<never>> {
@@ -156,7 +171,7 @@ export function columnsOf(kind: ImportKind, units: UnitSystem): ReadonlyArray<Cs
  */
 export function importColumnsOf(kind: ImportKind, units: UnitSystem): ReadonlyArray<CsvColumn<never>> {
   const otherUnits: UnitSystem = units === 'IMPERIAL' ? 'METRIC' : 'IMPERIAL';
-  if (kind === 'vehicles') return [...columnsOf(kind, units), odometerColumn(otherUnits, false)];
+  if (kind === 'vehicles') return [...columnsOf(kind, units), odometerColumn(otherUnits, false), tankColumn(otherUnits, false)];
   if (kind === 'trailers') return [...columnsOf(kind, units), lengthColumn(otherUnits, false)];
   return columnsOf(kind, units);
 }

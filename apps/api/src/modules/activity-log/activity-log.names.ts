@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { assets, deviceModels, drivers, gateways, groups, organizations, roles, users } from '../../db/schema/index.ts';
+import { getOrganizationSettings } from '../organizations/organizations.service.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -12,7 +13,8 @@ const personName = (first: SQL | unknown, last: SQL | unknown) => sql<string | n
  * The records a page of the log mentions (its records, linked drivers, vehicles, devices, users,
  * group members), found in one statement whatever the page holds. Only this organization's records
  * answer (and the global device models, and users of no organization: super administrators who
- * acted here), so a stray id from elsewhere names nothing.
+ * acted here), so a stray id from elsewhere names nothing. The lookup also carries the
+ * organization's unit system, which the entries' values are written in.
  */
 export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>): Promise<Lookup> {
   const wanted = [...new Set([...ids].filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
@@ -58,5 +60,6 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
     );
     for (const r of rows) found.set(r.id, { kind: r.kind as RecordKind, label: r.label ?? r.email ?? '', email: r.email });
   }
-  return (id) => (typeof id === 'string' ? found.get(id.toLowerCase()) : undefined);
+  const { units } = await getOrganizationSettings(db, orgId);
+  return Object.assign((id: unknown) => (typeof id === 'string' ? found.get(id.toLowerCase()) : undefined), { units });
 }

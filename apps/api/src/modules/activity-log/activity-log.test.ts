@@ -157,11 +157,38 @@ describe('entries read as sentences with labelled changes and a link to the reco
     await send('PUT', `/assets/${created.id}`, { ...body, odometerKm: 125000.5, notes: 'New tyres' });
     const { entry, detail } = await latest('UPDATE', created.id);
     expect(entry.summary).toBe(`Dana Whitfield changed vehicle ${body.unitNumber}: Odometer, Notes`);
+    // The demo organization is Imperial: the stored km read in miles.
     expect(detail.labelledChanges).toEqual([
-      { field: 'odometerM', label: 'Odometer', before: '120,000 km', after: '125,000.5 km' },
+      { field: 'odometerM', label: 'Odometer', before: '74,564.5 mi', after: '77,671.7 mi' },
       { field: 'notes', label: 'Notes', before: null, after: 'New tyres' },
     ]);
     expect(detail.changes.map((c) => c.field)).toEqual(['odometerM', 'notes']);
+  });
+
+  it("writes odometers, lengths and the speeding threshold in the organization's units, whichever it uses when read", async () => {
+    const settings = (await get(`${orgUrl()}/settings`)).json();
+    const vehicle = vehicleBody({ odometerKm: 1000 });
+    const v = await send('POST', '/assets', vehicle);
+    await send('PUT', `/assets/${v.id}`, { ...vehicle, odometerKm: 1609.344 });
+    await send('PUT', '/settings', { ...settings, telematics: { ...settings.telematics, speedLimitKmh: 113 } });
+    const orgId = admin.user.organization?.id as string;
+    const read = async () => ({ odometer: (await latest('UPDATE', v.id)).detail.labelledChanges, speed: (await latest('UPDATE_SETTINGS', orgId)).detail.labelledChanges });
+    try {
+      const imperial = await read();
+      expect(imperial.odometer).toEqual([{ field: 'odometerM', label: 'Odometer', before: '621.4 mi', after: '1,000 mi' }]);
+      expect(imperial.speed).toEqual([{ field: 'telematics', label: expect.any(String), before: expect.stringContaining('Speeding above (mph): 65 mph'), after: expect.stringContaining('Speeding above (mph): 70 mph') }]);
+      expect(JSON.stringify(imperial)).not.toMatch(/\bkm\b|km\/h/);
+      await send('PUT', '/settings', { ...settings, units: 'METRIC', telematics: { ...settings.telematics, speedLimitKmh: 113 } });
+      const metric = await read();
+      expect(metric.odometer).toEqual([{ field: 'odometerM', label: 'Odometer', before: '1,000 km', after: '1,609.3 km' }]);
+      expect(metric.speed).toEqual([{ field: 'units', label: 'Units', before: expect.stringMatching(/^US/), after: expect.stringMatching(/^Metric/) }]);
+      const before = (await get(`${base}?action=UPDATE_SETTINGS&entityId=${orgId}&size=2`)).json().content[1];
+      const detail = activityLogDetailSchema.parse((await get(`${base}/${before.id}`)).json());
+      expect(detail.labelledChanges[0]).toMatchObject({ before: expect.stringContaining('Speeding above (km/h): 105 km/h'), after: expect.stringContaining('Speeding above (km/h): 113 km/h') });
+      expect(JSON.stringify([metric.odometer, detail.labelledChanges])).not.toMatch(/\bmi\b|mph/);
+    } finally {
+      await send('PUT', '/settings', settings);
+    }
   });
 
   it('says who created which driver, and links the driver', async () => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Center, Checkbox, Drawer, Loader, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import {
-  FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, trailerInputSchema, vehicleInputSchema, type Asset, type AssetDetail, type AssetType,
+  DEFAULT_TANK_CAPACITY_L, FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, roundTo, tankCapacityText, trailerInputSchema, vehicleInputSchema, volumeFromL, volumeToL, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { api } from '../../lib/api-client.ts';
@@ -10,14 +10,14 @@ import { orgPath } from '../../lib/org-path.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { lengthField, odometerField, unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
+import { lengthField, odometerField, typedInUnits, unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const STATUS_DATA = [
   { value: 'ACTIVE', label: 'Active' },
   { value: 'INACTIVE', label: 'Inactive' },
 ];
-const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'trailerType', 'lengthM', 'status', 'notes'];
+const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'tankCapacityL', 'trailerType', 'lengthM', 'status', 'notes'];
 
 /**
  * Number inputs: an empty box means "not set" (null); the contract's coercion would read '' as 0.
@@ -72,12 +72,18 @@ function VehicleForm(props: FormProps) {
   const a = props.asset;
   // The odometer box holds the organization's unit (mi or km); the schema hands the API km.
   const odometer = useMemo(() => odometerField(vehicleInputSchema.shape.odometerKm, a?.odometerKm ?? null, props.units), [a?.odometerKm, props.units]);
-  const schema = useMemo(() => vehicleInputSchema.extend({ odometerKm: odometer.schema }), [odometer]);
+  // The tank box holds gal or L (the organization's units); the API stores litres (issue 28).
+  const tank = useMemo(() => {
+    const l = a?.tankCapacityL ?? null;
+    const shown = l === null ? '' : String(roundTo(volumeFromL(l, props.units), 1));
+    return { shown, schema: typedInUnits(vehicleInputSchema.shape.tankCapacityL, shown, l, (v) => roundTo(volumeToL(v, props.units), 3)) };
+  }, [a?.tankCapacityL, props.units]);
+  const schema = useMemo(() => vehicleInputSchema.extend({ odometerKm: odometer.schema, tankCapacityL: tank.schema }), [odometer, tank]);
   const form = useZodForm(schema, {
     defaultValues: {
       type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
       plate: text(a?.plate), plateState: text(a?.plateState), fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL', iftaQualified: a?.iftaQualified ?? true,
-      odometerKm: odometer.shown, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+      odometerKm: odometer.shown, tankCapacityL: tank.shown, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
     },
   });
   const save = useSave(props);
@@ -101,6 +107,13 @@ function VehicleForm(props: FormProps) {
           <TextInput label="Model" {...field(form, 'model')} />
           <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
           <TextInput label={`Odometer (${unitLabels(props.units).distance})`} inputMode="decimal" {...numField(form, 'odometerKm')} />
+          <TextInput
+            label={`Fuel tank capacity (${unitLabels(props.units).volume})`}
+            description={`Empty: ${tankCapacityText(null, props.units)}. A larger fuel purchase must be marked bulk or split.`}
+            placeholder={String(roundTo(volumeFromL(DEFAULT_TANK_CAPACITY_L, props.units), 1))}
+            inputMode="decimal"
+            {...numField(form, 'tankCapacityL')}
+          />
           <TextInput label="Licence plate" {...field(form, 'plate')} />
           <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
           <NativeSelect label="Fuel type (IFTA)" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...field(form, 'fuelType')} />

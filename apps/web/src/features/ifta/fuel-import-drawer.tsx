@@ -210,7 +210,7 @@ function PreviewTables({ preview }: { preview: FuelCsvPreview }) {
           {preview.skippedRows} skipped (not fuel)
         </Badge>
         <Badge color={preview.flagged.length ? 'grape' : 'gray'} variant="light">
-          {preview.flagged.length} flagged
+          {preview.flagged.length} to review
         </Badge>
       </Group>
       {preview.errors.length > 0 && (
@@ -251,6 +251,28 @@ function PreviewTables({ preview }: { preview: FuelCsvPreview }) {
                   <Table.Td>{s.line}</Table.Td>
                   <Table.Td>{s.productCode}</Table.Td>
                   <Table.Td>{s.reason}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+      {preview.flagged.length > 0 && (
+        <ScrollArea.Autosize mah={160}>
+          <Table aria-label="Purchases to review" fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Line</Table.Th>
+                <Table.Th>Receipt</Table.Th>
+                <Table.Th>Imported, listed under To review because</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {preview.flagged.slice(0, 200).map((f) => (
+                <Table.Tr key={f.line}>
+                  <Table.Td>{f.line}</Table.Td>
+                  <Table.Td>{f.receiptNumber}</Table.Td>
+                  <Table.Td>{f.reason}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,33 +1,61 @@
-import { useState } from 'react';
-import { ActionIcon, Badge, Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { IconFileImport, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { FUEL_TYPES, STATE_OPTIONS, fuelPurchaseInputSchema, type Asset, type FuelPurchase, type FuelType, type LocationCheck } from '@fleet/api-contract';
+import {
+  FUEL_JURISDICTION_CODES,
+  FUEL_TYPES,
+  STATE_OPTIONS,
+  exceedsTank,
+  farThresholdText,
+  fuelPurchaseInputSchema,
+  priceMismatch,
+  tankCapacityMessage,
+  tankCapacityText,
+  type Asset,
+  type FuelPurchase,
+  type FuelType,
+  type LocationCheck,
+  type UnitSystem,
+} from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
+import { fromZoneInput, toZoneInput, zoneLabel } from '../../lib/dates.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { showServerError, useCan, usePagedList } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
+import { useUnits } from '../../lib/units.ts';
 import { dateTime, usd } from './ifta-format.ts';
 import { deletePurchase, savePurchase, useIftaList, useIftaMutation } from './ifta-api.ts';
 import { FuelImportDrawer } from './fuel-import-drawer.tsx';
 import tones from '../../components/badge-tones.module.css';
 
 // Badge tones darker than Mantine's light variant, which falls under AA contrast at this size.
-const CHECK: Record<LocationCheck, { label: string; color: string; tone: string | undefined; help: string }> = {
+// The distance in the help is the organization's unit (the threshold is 2 km, decision 0124).
+const checkBadges = (units: UnitSystem): Record<LocationCheck, { label: string; color: string; tone: string | undefined; help: string }> => ({
   OK: { label: 'OK', color: 'green', tone: tones.ok, help: 'The vehicle was at the station at that time' },
-  FAR: { label: 'Far', color: 'red', tone: tones.danger, help: 'The vehicle was more than 2 km from the station' },
+  FAR: { label: 'Far', color: 'red', tone: tones.danger, help: `The vehicle was more than ${farThresholdText(units)} from the station` },
   OTHER_JURISDICTION: { label: 'Elsewhere', color: 'red', tone: tones.danger, help: 'The vehicle was in another state or province' },
   NO_POSITION: { label: 'Unverified', color: 'gray', tone: tones.muted, help: 'No position of the vehicle within an hour of the purchase' },
-};
+});
 
-const STATE_DATA = STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }));
+// Members and the known non-members (AK, HI, DC, PR, the territories, Mexico): what the API accepts.
+const STATE_DATA = [
+  ...STATE_OPTIONS.filter((s) => FUEL_JURISDICTION_CODES.has(s.code)).map((s) => ({ value: s.code as string, label: `${s.code} · ${s.name}` })),
+  { value: 'MX', label: 'MX · Mexico' },
+];
 
 /** The vehicles of the organization for the purchase form (up to 500, by unit number). */
 export function useVehicleOptions() {
+  return useVehicles().map((v) => ({ value: v.id, label: v.unitNumber }));
+}
+
+const NO_VEHICLES: Asset[] = [];
+
+function useVehicles(): Asset[] {
   const q = usePagedList<Asset>('assets', { type: 'VEHICLE', size: 500, sort: 'unitNumber,asc' });
-  return (q.data?.content ?? []).map((v) => ({ value: v.id, label: v.unitNumber }));
+  return q.data?.content ?? NO_VEHICLES;
 }
 
 /** Fuel purchases of the quarter: list, entry form, CSV import with column mapping. */
@@ -37,6 +65,8 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
   const [editing, setEditing] = useState<FuelPurchase | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const canEdit = useCan('IFTA_UPDATE');
+  const units = useUnits();
+  const CHECK = checkBadges(units);
   const list = useIftaList<FuelPurchase>('fuel-purchases', { ...query, quarter, fuelType, flagged: flagged ? 'true' : undefined });
   const remove = useIftaMutation(deletePurchase);
   const columns: TableColumn<FuelPurchase>[] = [
@@ -58,11 +88,27 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
       key: 'locationCheck',
       header: 'Location',
       render: (p) => (
-        <Tooltip label={CHECK[p.locationCheck].help}>
-          <Badge variant="light" radius="sm" color={CHECK[p.locationCheck].color} className={CHECK[p.locationCheck].tone}>
-            {CHECK[p.locationCheck].label}
-          </Badge>
-        </Tooltip>
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label={CHECK[p.locationCheck].help}>
+            <Badge variant="light" radius="sm" color={CHECK[p.locationCheck].color} className={CHECK[p.locationCheck].tone}>
+              {CHECK[p.locationCheck].label}
+            </Badge>
+          </Tooltip>
+          {p.priceMismatch && (
+            <Tooltip label="Price per unit × quantity is more than 1 % from the total: listed under To review">
+              <Badge variant="light" radius="sm" color="red" className={tones.danger}>
+                Price
+              </Badge>
+            </Tooltip>
+          )}
+          {p.bulk && (
+            <Tooltip label="Entered as a bulk or split entry: it may be more than the vehicle's tank">
+              <Badge variant="light" radius="sm" color="gray" className={tones.muted}>
+                Bulk
+              </Badge>
+            </Tooltip>
+          )}
+        </Group>
       ),
     },
     ...(canEdit
@@ -133,20 +179,29 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
   );
 }
 
-/** `2026-05-12T10:10` in the browser's zone for a datetime-local box. */
-const localInput = (iso: string) => {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
+/** `2026-05-12T10:10` on the viewer's wall clock (decision 0140: not the browser's) for a datetime-local box. */
+const localInput = (iso: string) => toZoneInput(iso);
 const num = (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v));
 const numOrNull = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
 
-const FIELDS = ['purchasedAt', 'assetId', 'jurisdiction', 'fuelType', 'quantity', 'volumeUnit', 'pricePerUnit', 'totalAmount', 'currency', 'vendor', 'city', 'receiptNumber', 'taxPaid', 'notes'];
+const FIELDS = ['purchasedAt', 'assetId', 'jurisdiction', 'fuelType', 'quantity', 'volumeUnit', 'pricePerUnit', 'totalAmount', 'currency', 'vendor', 'city', 'receiptNumber', 'taxPaid', 'notes', 'bulk'];
 
 function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurchase | null; fuelType: string; onClose: () => void }) {
-  const vehicles = useVehicleOptions();
-  const form = useZodForm(fuelPurchaseInputSchema, {
+  const fleet = useVehicles();
+  const vehicles = fleet.map((v) => ({ value: v.id, label: v.unitNumber }));
+  const units = useUnits();
+  // The contract's schema plus the tank rule the API applies (it needs the vehicle's capacity).
+  const schema = useMemo(
+    () =>
+      fuelPurchaseInputSchema.superRefine((v, ctx) => {
+        const vehicle = fleet.find((x) => x.id === v.assetId);
+        if (vehicle && !v.bulk && exceedsTank(v.quantity, v.volumeUnit, vehicle.tankCapacityL)) {
+          ctx.addIssue({ code: 'custom', path: ['quantity'], message: tankCapacityMessage(vehicle.unitNumber, vehicle.tankCapacityL, units) });
+        }
+      }),
+    [fleet, units],
+  );
+  const form = useZodForm(schema, {
     defaultValues: {
       purchasedAt: p ? localInput(p.purchasedAt) : '',
       assetId: p?.assetId ?? '',
@@ -162,14 +217,22 @@ function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurcha
       receiptNumber: p?.receiptNumber ?? '',
       taxPaid: p?.taxPaid ?? true,
       notes: p?.notes ?? '',
+      bulk: p?.bulk ?? false,
     },
   });
+  const [assetId, quantity, pricePerUnit, totalAmount] = form.watch(['assetId', 'quantity', 'pricePerUnit', 'totalAmount']);
+  const vehicle = fleet.find((x) => x.id === assetId);
+  const numeric = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const q = numeric(quantity);
+  const offTotal = q !== null && priceMismatch(q, numeric(pricePerUnit), numeric(totalAmount));
   const save = useIftaMutation(savePurchase);
   const submit = form.handleSubmit(async (values) => {
     try {
       // The box holds local time; the API takes an instant.
-      const saved = await save.mutateAsync({ id: p?.id, body: { ...values, purchasedAt: new Date(values.purchasedAt).toISOString() } });
-      notify({ type: saved.locationCheck === 'FAR' || saved.locationCheck === 'OTHER_JURISDICTION' ? 'alert' : 'success', title: `Receipt ${saved.receiptNumber} saved${saved.locationCheck === 'FAR' || saved.locationCheck === 'OTHER_JURISDICTION' ? ': flagged, the vehicle was elsewhere at that time' : ''}`, timeout: 5000 });
+      const saved = await save.mutateAsync({ id: p?.id, body: { ...values, purchasedAt: fromZoneInput(values.purchasedAt) ?? new Date(values.purchasedAt).toISOString() } });
+      const elsewhere = saved.locationCheck === 'FAR' || saved.locationCheck === 'OTHER_JURISDICTION';
+      const why = [elsewhere ? 'the vehicle was elsewhere at that time' : '', saved.priceMismatch ? 'price × quantity is not the total' : ''].filter(Boolean).join(' and ');
+      notify({ type: why ? 'alert' : 'success', title: `Receipt ${saved.receiptNumber} saved${why ? `: to review, ${why}` : ''}`, timeout: 5000 });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
@@ -180,7 +243,7 @@ function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurcha
     <form onSubmit={submit} noValidate aria-label="Fuel purchase form">
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput type="datetime-local" label="Purchase time" required {...field(form, 'purchasedAt')} data-autofocus />
+          <TextInput type="datetime-local" label={`Purchase time (${zoneLabel(new Date())})`} required {...field(form, 'purchasedAt')} data-autofocus />
           <NativeSelect label="Vehicle" required data={[{ value: '', label: 'Choose a vehicle' }, ...vehicles]} {...form.register('assetId')} error={err('assetId')} />
           <NativeSelect label="Jurisdiction" required data={[{ value: '', label: 'State or province' }, ...STATE_DATA]} {...form.register('jurisdiction')} error={err('jurisdiction')} />
           <NativeSelect label="Fuel type" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...form.register('fuelType')} />
@@ -193,7 +256,17 @@ function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurcha
           <TextInput label="Vendor" {...field(form, 'vendor')} />
           <TextInput label="City" {...field(form, 'city')} />
         </SimpleGrid>
+        {offTotal && (
+          <Alert variant="light" color="orange" p="xs" role="status">
+            Price per unit × quantity is more than 1 % from the total: the purchase will be saved and listed under To review. Check both against the receipt.
+          </Alert>
+        )}
         <Switch label="Tax paid at the pump" {...form.register('taxPaid')} defaultChecked={p?.taxPaid ?? true} />
+        <Checkbox
+          label="Bulk or split entry"
+          description={`More fuel than one tank holds (${vehicle ? `unit ${vehicle.unitNumber}: ${tankCapacityText(vehicle.tankCapacityL, units)}` : `${tankCapacityText(null, units)} unless the vehicle says otherwise`}): a bulk withdrawal or a receipt shared out later. Listed under To review.`}
+          {...form.register('bulk')}
+        />
         <Textarea label="Notes" autosize minRows={2} {...field(form, 'notes')} />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>

@@ -11,6 +11,8 @@ import type {
   IftaRateImportPreview,
   IftaRateMatrix,
   IftaReport,
+  IftaReviewInput,
+  IftaReviewResult,
   Page,
 } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
@@ -82,6 +84,8 @@ export const savePurchase = ({ id, body }: { id?: string; body: unknown }) =>
 export const deletePurchase = (id: string) => api<null>(orgPath(`/ifta/fuel-purchases/${id}`), { method: 'DELETE' });
 export const createAdjustment = (body: unknown) => api<IftaAdjustment>(orgPath('/ifta/adjustments'), { method: 'POST', body, toast: false });
 export const deleteAdjustment = (id: string) => api<null>(orgPath(`/ifta/adjustments/${id}`), { method: 'DELETE' });
+/** Marks items to review checked (who and when are kept), or not checked again. */
+export const markReviewed = (body: IftaReviewInput) => api<IftaReviewResult>(orgPath('/ifta/review-marks'), { method: 'PUT', body });
 export const fileQuarter = (body: { quarter: string; filedAt?: string }) => api<IftaFiling>(orgPath('/ifta/filings'), { method: 'POST', body });
 export const previewFuelImport = (body: FuelCsvImportBody) => api<FuelCsvPreview>(orgPath('/ifta/fuel-purchases/import/preview'), { method: 'POST', body, toast: false });
 export const commitFuelImport = (body: FuelCsvImportBody) => api<FuelCsvResult>(orgPath('/ifta/fuel-purchases/import'), { method: 'POST', body });

@@ -118,6 +118,26 @@ export default function IftaPage() {
       <DataState isLoading={filters.isLoading || (report.isLoading && !report.data)} error={filters.error ?? report.error} onRetry={() => void report.refetch()} loadingFallback={<Skeleton h={320} />}>
         {r && (
           <Stack gap="md">
+            {r.review.unreviewed > 0 && (
+              <Alert
+                variant="light"
+                color="red"
+                icon={<IconAlertTriangle size={18} />}
+                title={`${r.review.unreviewed} item${r.review.unreviewed === 1 ? '' : 's'} to review before this return can be signed`}
+                data-testid="ifta-unreviewed"
+              >
+                <Group justify="space-between" gap="xs" wrap="wrap">
+                  <Text size="sm">
+                    {r.review.unreviewed === r.review.items ? 'None' : `${r.review.items - r.review.unreviewed} of ${r.review.items}`} checked yet: suspicious or mistyped purchases, gaps and unknown places can change the figures below. The PDF says so too.
+                  </Text>
+                  {tab !== 'review' && (
+                    <Button size="xs" variant="default" onClick={() => setTab('review')}>
+                      Open To review
+                    </Button>
+                  )}
+                </Group>
+              </Alert>
+            )}
             <Summary report={r} />
             {r.flags.some((f) => f.kind === 'RATES_FALLBACK') && (
               <Alert variant="default" icon={<IconAlertTriangle size={18} color="var(--mantine-color-orange-filled)" />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
@@ -135,7 +155,7 @@ export default function IftaPage() {
                 <Tabs.Tab value="map" leftSection={<IconMap2 size={16} />}>
                   Map
                 </Tabs.Tab>
-                <Tabs.Tab value="review" leftSection={<IconAlertTriangle size={16} />} rightSection={r.flags.length ? <Badge size="xs" circle={r.flags.length < 10} color="orange">{r.flags.length}</Badge> : undefined}>
+                <Tabs.Tab value="review" leftSection={<IconAlertTriangle size={16} />} rightSection={r.review.unreviewed ? <Badge size="xs" circle={r.review.unreviewed < 10} color="orange" aria-label={`${r.review.unreviewed} not reviewed`}>{r.review.unreviewed}</Badge> : undefined}>
                   To review
                 </Tabs.Tab>
                 <Tabs.Tab value="fuel" leftSection={<IconGasStation size={16} />}>

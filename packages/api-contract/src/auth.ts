@@ -36,7 +36,8 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 
-export const organizationRefSchema = z.object({ id: z.string(), name: z.string() });
+/** `timeZone`: the organization's zone, the viewer's zone when the profile names none (decision 0140). */
+export const organizationRefSchema = z.object({ id: z.string(), name: z.string(), timeZone: z.string().optional() });
 
 /** The current user of spec section 3. Absent values are null. */
 export const currentUserSchema = z.object({

@@ -29,7 +29,7 @@ export const dashboardQuery = z.object({
     .default(30),
   /** Only this group's drivers and vehicles. */
   groupId: z.uuid('groupId must be a group id').optional(),
-  /** The reader's zone: "today" and chart days are its calendar days (default: the organization's). */
+  /** A zone for "today" and the chart days (default: the user's profile zone, else the organization's; decision 0140). */
   tz: ianaZone.optional(),
   /** The instant the counters are judged at (default now; tests pin it). */
   at: z.iso.datetime({ offset: true, error: () => 'at must be an instant like 2026-06-01T06:00:00-05:00' }).optional(),

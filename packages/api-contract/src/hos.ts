@@ -127,6 +127,8 @@ export const violationSchema = z.object({
   /** Log day of the violation's start in the driver's home-terminal zone. */
   logDate: z.string(),
   ruleset: z.enum(RULESET_IDS),
+  /** The driver's home-terminal zone: the log day's zone, in which the screens show start and end (decision 0140). */
+  timeZone: z.string(),
   /** The log day's id (the `{id}` of `hos_log/{id}`), to open the day at the violation. */
   logId: z.string(),
 });
@@ -153,6 +155,8 @@ export const availabilitySchema = z.object({
   driver: driverRef,
   vehicle: assetRef.nullable(),
   ruleset: z.enum(RULESET_IDS),
+  /** The driver's home-terminal zone, in which the screens show `since` and the restart (decision 0140). */
+  timeZone: z.string(),
   /** Duty status at `at`; null when the driver has no records before it. */
   status: z.enum(DUTY_STATUSES).nullable(),
   special: z.enum(SPECIAL_CATEGORIES).nullable(),
@@ -295,7 +299,7 @@ export const hosLogDaySchema = z.object({
   totals: hosDayTotalsSchema,
   /** The day's events in time order, versions included: an inactive-changed version is linked from its successor's `replacesEventId`. */
   events: z.array(hosEventSchema),
-  violations: z.array(violationSchema.omit({ driver: true, logId: true })),
+  violations: z.array(violationSchema.omit({ driver: true, logId: true, timeZone: true })),
   /** `count`: certifications of the day so far; an edit after one clears `certified`, asking for the next (decision 0112). */
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
   /** Canada (C6): the driver declared this day "day 1" of an off-duty deferral (the next day is its day 2). */
@@ -330,6 +334,8 @@ export const hosLogRowSchema = z.object({
   certified: z.boolean(),
   lastEvent: z.object({ at: z.string(), status: z.enum(DUTY_STATUSES) }).nullable(),
   problems: z.array(z.enum(HOS_LOG_PROBLEMS)),
+  /** The driver's home-terminal zone, the log day's (decision 0140). */
+  timeZone: z.string(),
 });
 export type HosLogRow = z.infer<typeof hosLogRowSchema>;
 export const hosLogPageSchema = pageSchema(hosLogRowSchema);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
 import { describeError } from '../lib/api-client.ts';
+import { formatDateTime } from '../lib/dates.ts';
 
 export type DataStatus = 'loading' | 'empty' | 'error' | 'content';
 
@@ -51,7 +52,7 @@ export function DataState(props: DataStateProps) {
           {e.status !== undefined && (
             <Text size="xs" c="dimmed">
               Status {e.status}
-              {e.timestamp ? ` · ${new Date(e.timestamp).toLocaleString('en-US')}` : ''}
+              {e.timestamp ? ` · ${formatDateTime(e.timestamp)}` : ''}
             </Text>
           )}
           {props.onRetry && (

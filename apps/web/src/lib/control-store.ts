@@ -7,6 +7,8 @@ import { sessionStore } from './auth-store.ts';
 export interface ControlledOrganization {
   id: string;
   name: string;
+  /** The organization's zone: the controlling super administrator's screens show it (decision 0140). */
+  timeZone?: string;
 }
 
 /**

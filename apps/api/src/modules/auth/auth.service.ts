@@ -45,6 +45,7 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
     .select({
       user: users,
       orgName: organizations.name,
+      orgTimeZone: organizations.timeZone,
       roleName: roles.name,
       // The driver record this account signs in for, in its own organization (decision 0111).
       driverId: sql<string | null>`(select d.id::text from drivers d where d.user_id = ${users.id} and d.organization_id = ${users.organizationId} limit 1)`,
@@ -55,7 +56,7 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
     .where(eq(users.id, ctx.userId));
   const row = rows[0];
   if (!row) throw notFound('User');
-  const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName } : null;
+  const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName, timeZone: row.orgTimeZone ?? undefined } : null;
   return presentCurrentUser(row.user, ctx, org, row.roleName, row.driverId);
 }
 

@@ -10,7 +10,7 @@ import {
 } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, gateways, groupMembers, groups, organizations, vehicleDailyStats } from '../../db/schema/index.ts';
+import { assets, gateways, groupMembers, groups, organizations, users, vehicleDailyStats } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { listLogDays } from '../hos/hos-log-list.service.ts';
@@ -60,7 +60,10 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
     const [g] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, q.groupId), eq(groups.organizationId, orgId)));
     if (!g) throw notFound('Group');
   }
-  const tz = q.tz ?? org.tz;
+  // Decision 0140: "today" is the reader's day in their profile zone, else the organization's, never
+  // the browser's; the lists the counters open read their days in the same zone.
+  const [me] = await db.select({ tz: users.timeZone }).from(users).where(eq(users.id, s.userId));
+  const tz = q.tz ?? (me?.tz || org.tz);
   const today = logDateOf(at, tz, '00:00');
   const dates: string[] = [];
   for (let d = today, i = 0; i < q.days; i++, d = previousDate(d)) dates.unshift(d);
@@ -135,7 +138,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
   }
 
   if (can('HOS_LIST')) {
-    const yesterday = previousDate(logDateOf(at, org.tz, '00:00'));
+    const yesterday = previousDate(today);
     const page = await listLogDays({ db, orgId, now: at }, { date: yesterday, page: 0, size: 1, problem: 'UNCERTIFIED', groupId: q.groupId });
     add('uncertifiedLogDays', 'Uncertified logs, yesterday', page.totalElements, `/hos/logs?date=${yesterday}&problem=UNCERTIFIED${g}`, page.totalElements ? 'warn' : 'ok');
     const ms = await unidentifiedDrivingMs(db, orgId, at - 7 * DAY, at, q.groupId);

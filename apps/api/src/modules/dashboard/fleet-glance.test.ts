@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { dashboardSchema, fleetOverviewSchema, fleetPerformanceSchema, searchResultSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
-import { registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
+import { driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../positions/positions.fixtures.ts';
 import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
@@ -106,6 +106,60 @@ describe('dashboard', () => {
     expect((await get(`/dashboard/charts?groupId=${otherGroup.json().id}`)).statusCode).toBe(404);
     expectFieldErrors((await get('/dashboard/charts?days=5')).json(), 400, { days: 'days must be 7, 14 or 30' });
     expectFieldErrors((await get('/dashboard/charts?tz=Mars/Olympus')).json(), 400, { tz: 'tz must be a time zone like America/Chicago' });
+  });
+});
+
+describe('dashboard days (decision 0140)', () => {
+  it('counts "today" in the user’s profile zone, else the organization’s, and the count is the list the counter opens', async () => {
+    // A Chicago driver (the organization's zone) driving 12 hours from 20:00 CDT on May 31: the break
+    // and 11-hour violations fall on the Chicago morning of June 1 (09:00Z, 12:00Z), before Tokyo's June 2 begins (15:00Z).
+    const d = (await t.app.inject({ method: 'POST', url: api('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) })).json() as { id: string };
+    const start = Date.parse('2026-06-01T01:00:00Z');
+    const periods = [
+      { status: 'D', start: new Date(start).toISOString(), end: new Date(start + 12 * H).toISOString() },
+      { status: 'OFF', start: new Date(start + 12 * H).toISOString(), end: new Date(start + 24 * H).toISOString() },
+    ];
+    const imported = await t.app.inject({ method: 'POST', url: api(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Test ELD', periods } });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const viewer = await userWithPermissions(t, a.orgId, ['ORG_DASH_READ', 'VIO_LIST', 'HOS_LIST']);
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer })).json();
+    expect(me.timeZone).toBeNull();
+    expect(me.organization.timeZone).toBe('America/Chicago');
+    // 23:59 CDT on June 1 is 13:59 on June 2 in Tokyo.
+    const at = '2026-06-02T04:59:00Z';
+    const dash = async () => dashboardSchema.parse((await get(`/dashboard/charts?days=7&at=${at}`, viewer)).json());
+    const violations = async (from: string, to: string, driver = '') => (await get(`/violations?from=${from}&to=${to}&size=100${driver}`, viewer)).json() as { totalElements: number; content: Array<{ logId: string }> };
+    const today = (x: Awaited<ReturnType<typeof dash>>) => x.counters.find((c) => c.key === 'violationsToday')!;
+
+    const chicago = await dash();
+    expect(chicago).toMatchObject({ timeZone: 'America/Chicago', today: '2026-06-01' });
+    expect(today(chicago).link).toBe('/hos/violations?from=2026-06-01&to=2026-06-01');
+    const chicagoDay = await violations('2026-06-01T05:00:00Z', '2026-06-02T05:00:00Z');
+    expect(today(chicago).value).toBe(chicagoDay.totalElements);
+    // The driver's share of it is what the driver's log day shows.
+    const ours = await violations('2026-06-01T05:00:00Z', '2026-06-02T05:00:00Z', `&driverId=${d.id}`);
+    expect(ours.totalElements).toBeGreaterThanOrEqual(2);
+    const opened = await get(`/hos_log/${ours.content[0]!.logId}`, a.admin);
+    expect(opened.statusCode, opened.body.slice(0, 300)).toBe(200);
+    const logDay = opened.json() as { violations: unknown[]; header: { date: string } };
+    expect(logDay.header.date).toBe('2026-06-01');
+    expect(logDay.violations).toHaveLength(ours.totalElements);
+
+    // The user picks Tokyo in their profile: their "today" is June 2 there, counted over Tokyo's day.
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: api(`/users/${me.id}`),
+      headers: viewer,
+      payload: { firstName: me.firstName, lastName: me.lastName, email: me.email, position: '', phone: '', timeZone: 'Asia/Tokyo' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const tokyo = await dash();
+    expect(tokyo).toMatchObject({ timeZone: 'Asia/Tokyo', today: '2026-06-02' });
+    expect(today(tokyo).link).toBe('/hos/violations?from=2026-06-02&to=2026-06-02');
+    expect(today(tokyo).value).toBe((await violations('2026-06-01T15:00:00Z', '2026-06-02T15:00:00Z')).totalElements);
+    expect((await violations('2026-06-01T15:00:00Z', '2026-06-02T15:00:00Z', `&driverId=${d.id}`)).totalElements).toBe(0);
+    // An explicit zone still wins (a report for another office).
+    expect((await dashboardSchema.parseAsync((await get(`/dashboard/charts?days=7&at=${at}&tz=America/Chicago`, viewer)).json())).today).toBe('2026-06-01');
   });
 });
 

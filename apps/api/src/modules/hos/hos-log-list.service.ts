@@ -91,6 +91,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx;
       certified: !!log?.certifiedAt,
       lastEvent: last && lastStatus ? { at: new Date(last.at).toISOString(), status: lastStatus } : null,
       problems,
+      timeZone: d.homeTimeZone,
     };
   });
   const sign = dir.toLowerCase() === 'desc' ? -1 : 1;

@@ -358,6 +358,7 @@ describe('the log list of a day', () => {
       certified: false,
       lastEvent: { at: '2026-10-13T00:30:00.000Z', status: 'OFF' },
       problems: ['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'],
+      timeZone: 'America/Chicago',
     });
     expect(violations.length).toBeGreaterThan(0);
 

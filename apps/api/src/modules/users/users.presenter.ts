@@ -32,7 +32,7 @@ export function presentUser(u: UserRow, roleName: string | null): User {
 export function presentCurrentUser(
   u: UserRow,
   ctx: AuthContext,
-  organization: { id: string; name: string } | null,
+  organization: { id: string; name: string; timeZone?: string } | null,
   roleName: string | null,
   driverId: string | null = null,
 ): CurrentUser {

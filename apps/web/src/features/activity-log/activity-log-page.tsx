@@ -6,7 +6,7 @@ import type { ActivityLogEntry } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
-import { formatDateTime } from '../../lib/dates.ts';
+import { addDays, dayStartIn, formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { ActivityDetail } from './activity-detail.tsx';
@@ -15,13 +15,11 @@ import { ActivityRecordLink } from './activity-record-link.tsx';
 
 const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
 
-/** Start or end of a local calendar day as an ISO instant, for the API's from/to. */
+/** Start or end of a calendar day in the viewer's zone (decision 0140) as an ISO instant, for the API's from/to. */
 function dayBound(day: string | null, end: boolean): string | undefined {
-  if (!day) return undefined;
-  const d = new Date(`${day}T00:00:00`);
-  if (Number.isNaN(d.getTime())) return undefined;
-  if (end) d.setDate(d.getDate() + 1);
-  return new Date(d.getTime() - (end ? 1 : 0)).toISOString();
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) return undefined;
+  const start = Date.parse(dayStartIn(end ? addDays(day, 1) : day));
+  return new Date(start - (end ? 1 : 0)).toISOString();
 }
 
 /** Every change in the organization, read-only: filters by user, action, entity type and dates; detail with the difference. */

@@ -6,18 +6,15 @@ import { useSearchParams } from 'react-router';
 import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { addDays, todayIn } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useUnits } from '../../lib/units.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
 
 const H = 3_600_000;
-const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-const daysAgo = (n: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() - n);
-  return day(d);
-};
+/** A day `n` days before the viewer's today (decision 0140: not the browser's). */
+const daysAgo = (n: number) => addDays(todayIn(), -n);
 const PRESETS = [
   { value: '7', label: '7 days' },
   { value: '30', label: '30 days' },
@@ -113,7 +110,7 @@ function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; na
 export default function FleetPerformancePage() {
   const [params, setParams] = useSearchParams();
   const from = isDay(params.get('from')) ? params.get('from')! : daysAgo(29);
-  const to = isDay(params.get('to')) ? params.get('to')! : day(new Date());
+  const to = isDay(params.get('to')) ? params.get('to')! : todayIn();
   const groupId = params.get('group') ?? undefined;
   const canGroups = useCan('GROUP_LIST');
   const groups = useGroups();
@@ -162,7 +159,7 @@ export default function FleetPerformancePage() {
       />
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl aria-label="Period" data={PRESETS} value={PRESETS.find((x) => from === daysAgo(Number(x.value) - 1) && to === day(new Date()))?.value ?? ''} onChange={(v) => set({ from: daysAgo(Number(v) - 1), to: day(new Date()) })} />
+          <SegmentedControl aria-label="Period" data={PRESETS} value={PRESETS.find((x) => from === daysAgo(Number(x.value) - 1) && to === todayIn())?.value ?? ''} onChange={(v) => set({ from: daysAgo(Number(v) - 1), to: todayIn() })} />
           <TextInput type="date" label="From" value={from} max={to} onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })} w={160} />
           <TextInput type="date" label="To" value={to} min={from} onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })} w={160} error={valid ? undefined : 'To must be on or after From'} />
           {canGroups && (

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Dashboard } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
+import { useViewerZone } from '../../lib/dates.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 
 /** How often the dashboard asks again (it is also refreshed on focus). */
@@ -11,13 +12,14 @@ export interface DashboardFilters {
   groupId?: string;
 }
 
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/** The dashboard in the reader's zone ("today" as the violations list counts it). */
-export const dashboardQuery = (orgId: string, f: DashboardFilters) =>
+/**
+ * The dashboard in the viewer's zone: the server reads the user's profile zone, else the
+ * organization's (decision 0140), never the browser's; the zone is in the key so a profile change refetches.
+ */
+export const dashboardQuery = (orgId: string, f: DashboardFilters, zone: string) =>
   queryOptions({
-    queryKey: ['dashboard', orgId, f] as const,
-    queryFn: ({ signal }) => api<Dashboard>(orgPathFor(orgId, '/dashboard/charts'), { query: { days: f.days, groupId: f.groupId, tz: browserZone() }, signal }),
+    queryKey: ['dashboard', orgId, f, zone] as const,
+    queryFn: ({ signal }) => api<Dashboard>(orgPathFor(orgId, '/dashboard/charts'), { query: { days: f.days, groupId: f.groupId }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: DASHBOARD_REFRESH_MS,
@@ -26,5 +28,6 @@ export const dashboardQuery = (orgId: string, f: DashboardFilters) =>
 
 export function useDashboard(f: DashboardFilters) {
   const orgId = useEffectiveOrganizationId();
-  return useQuery({ ...dashboardQuery(orgId ?? '', f), enabled: !!orgId });
+  const zone = useViewerZone();
+  return useQuery({ ...dashboardQuery(orgId ?? '', f, zone), enabled: !!orgId });
 }

@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { Dashboard, DashboardCounter } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { formatDate, formatShortDateTime, formatTime } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useUnits } from '../../lib/units.ts';
@@ -22,7 +23,8 @@ const STATUS_SERIES = [
   { name: 'OFF', label: 'Off duty', color: 'gray.4' },
 ];
 
-const shortDate = (d: string) => new Date(`${d}T12:00:00`).toLocaleDateString('en-US', { month: 'numeric', day: 'numeric' });
+/** "6/1" for a calendar day of the charts (days of the dashboard's zone, as the server counts them). */
+const shortDate = (d: string) => `${Number(d.slice(5, 7))}/${Number(d.slice(8, 10))}`;
 const hm = (ms: number) => `${Math.floor(ms / 3_600_000)}:${String(Math.floor((ms % 3_600_000) / 60_000)).padStart(2, '0')}`;
 const ruleWords = (r: string) => r.charAt(0) + r.slice(1).toLowerCase().replace(/_/g, ' ');
 
@@ -155,7 +157,7 @@ function Lists({ d }: { d: Dashboard }) {
                   </Text>
                 )}
                 <Text size="xs" c="dimmed">
-                  {ruleWords(v.rule)} · {new Date(v.start).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })} · {hm(v.durationMs)}
+                  {ruleWords(v.rule)} · {formatShortDateTime(v.start, d.timeZone)} · {hm(v.durationMs)}
                 </Text>
               </div>
             ))}
@@ -178,7 +180,7 @@ function Lists({ d }: { d: Dashboard }) {
                   Vehicle {v.unitNumber}
                 </Anchor>
                 <Text size="xs" c="dimmed">
-                  Last report {new Date(v.lastReportAt).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}
+                  Last report {formatShortDateTime(v.lastReportAt, d.timeZone)}
                   {v.driverName ? ` · ${v.driverName}` : ''}
                 </Text>
               </div>
@@ -221,7 +223,7 @@ export default function DashboardPage() {
     <>
       <PageHeader
         title="Dashboard"
-        description={d ? `As of ${new Date(d.at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}, refreshed every minute.` : 'Fleet status, hours of service and violations at a glance.'}
+        description={d ? `As of ${formatTime(d.at, d.timeZone)}, refreshed every minute; "today" is ${formatDate(d.today)} in ${d.timeZone}.` : 'Fleet status, hours of service and violations at a glance.'}
         actions={
           <Group gap="xs" wrap="wrap">
             <Select aria-label="Group" data={groupOptions} value={groupParam ?? 'all'} onChange={(v) => set('group', v === 'all' ? 'all' : v)} allowDeselect={false} w={180} />

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { FleetSection } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { formatDate } from '../../lib/dates.ts';
 import { useFleetOverview } from './fleet-api.ts';
 
 function Count({ label, value, link }: { label: string; value: number; link: string | null }) {
@@ -131,7 +132,7 @@ export default function FleetPage() {
                             {d.name}
                           </Anchor>
                           <Text size="xs" c="dimmed">
-                            {d.lastSeenAt ? `Seen ${new Date(d.lastSeenAt).toLocaleDateString('en-US')}` : 'Never reported'}
+                            {d.lastSeenAt ? `Seen ${formatDate(d.lastSeenAt)}` : 'Never reported'}
                           </Text>
                         </Group>
                       ))}

@@ -10,6 +10,7 @@ import { useSearchParams } from 'react-router';
 import type { HistoryRoute, Page } from '@fleet/api-contract';
 import MapGL, { Layer, Marker, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
 import { api } from '../../lib/api-client.ts';
+import { formatDateTime, formatTime } from '../../lib/dates.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
@@ -125,7 +126,7 @@ export default function HistoryRoutePage() {
   const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
   const layers = useMemo(() => trackLayers(), []);
   const chart = useMemo(
-    () => track.map((p, i) => ({ i, time: new Date(p.time).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' }), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
+    () => track.map((p, i) => ({ i, time: formatTime(p.time), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
     [track, units],
   );
   const idx = Math.min(Math.floor(pos), Math.max(0, track.length - 1));
@@ -259,7 +260,7 @@ export default function HistoryRoutePage() {
                       step={1}
                       value={idx}
                       onChange={(v) => setPos(v)}
-                      label={(v) => (track[v] ? new Date(track[v].time).toLocaleString('en-US') : '')}
+                      label={(v) => (track[v] ? formatDateTime(track[v].time) : '')}
                       aria-label="Playback position"
                       thumbLabel="Playback position"
                       data-testid="playback-slider"
@@ -268,7 +269,7 @@ export default function HistoryRoutePage() {
                   </Group>
                   {cur && (
                     <Text size="sm" mt={6} data-testid="playback-readout">
-                      {new Date(cur.time).toLocaleString('en-US')} · {formatSpeed(cur.speed, units)}
+                      {formatDateTime(cur.time)} · {formatSpeed(cur.speed, units)}
                     </Text>
                   )}
                   <LineChart
@@ -322,7 +323,7 @@ export default function HistoryRoutePage() {
                               onClick={() => mapRef.current?.flyTo({ center: [s.longitude, s.latitude], zoom: 12 })}
                               onKeyDown={(e) => e.key === 'Enter' && mapRef.current?.flyTo({ center: [s.longitude, s.latitude], zoom: 12 })}
                             >
-                              <Table.Td>{new Date(s.start).toLocaleString('en-US')}</Table.Td>
+                              <Table.Td>{formatDateTime(s.start)}</Table.Td>
                               <Table.Td>{formatDuration(s.durationS)}</Table.Td>
                               <Table.Td>
                                 {s.jurisdiction ? `${s.jurisdiction} · ` : ''}

@@ -15,7 +15,7 @@ import { downloadEldFile, driverDayQuery, driverPeriodQuery, driverStatusQuery, 
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
-import { addDays, clockSecondsIn, eventName, longDate, ORIGIN_NAMES } from './logs/log-format.ts';
+import { addDays, clockSecondsIn, eventName, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
 import classes from './driver/driver.module.css';
 
 /**
@@ -165,7 +165,7 @@ function DayView({ day }: { day: HosLogDay }) {
             {longDate(h.date)}
           </Title>
           <Badge size="lg" variant="light" color={c.certified ? 'green' : live ? 'gray' : 'orange'} data-testid="inspection-certification">
-            {c.certified ? `Certified${c.certifiedAt ? ` ${formatDateTime(c.certifiedAt)}` : ''}` : live ? 'Not yet certified' : 'Not certified'}
+            {c.certified ? `Certified${c.certifiedAt ? ` ${formatDateTime(c.certifiedAt, tz)}` : ''}` : live ? 'Not yet certified' : 'Not certified'}
           </Badge>
         </Group>
         <LogHeader day={day} units={units} />
@@ -179,7 +179,7 @@ function DayView({ day }: { day: HosLogDay }) {
       {day.diagnostics.length > 0 && (
         <Alert color="orange" variant="light" title="Malfunctions and data diagnostics">
           {day.diagnostics.map((d) => (
-            <Text key={d.id} size="sm">{`${d.name} (${d.code}), ${formatDateTime(d.loggedAt)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt)}` : ', in force'}`}</Text>
+            <Text key={d.id} size="sm">{`${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}`}</Text>
           ))}
         </Alert>
       )}
@@ -217,7 +217,7 @@ function InspectionEvents({ events, timeZone }: { events: HosEvent[]; timeZone: 
           <li key={e.id} className={classes.fact} style={{ padding: '8px 0', borderBottom: '1px solid var(--mantine-color-default-border)', opacity: e.recordStatus === 'ACTIVE' ? 1 : 0.75 }}>
             <Group gap="xs" wrap="nowrap" align="baseline">
               <Text ff="monospace" fw={600} style={{ whiteSpace: 'nowrap' }}>
-                {clockSecondsIn(e.at, timeZone)}
+                {`${clockSecondsIn(e.at, timeZone)} ${zoneAbbreviation(e.at, timeZone)}`}
               </Text>
               <Text fw={600} td={e.recordStatus === 'ACTIVE' ? undefined : 'line-through'}>
                 {eventName(e)}

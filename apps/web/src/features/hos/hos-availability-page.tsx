@@ -50,7 +50,7 @@ function StatusCell({ row, now }: { row: Availability; now: number }) {
         <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {formatAgo(now - Date.parse(row.since)).replace(/ ago$/, '')}
           <br />
-          since {formatDateTime(row.since)}
+          since {formatDateTime(row.since, row.timeZone)}
         </Text>
       )}
     </Stack>
@@ -105,7 +105,7 @@ const COLUMNS: TableColumn<Row>[] = [
   {
     key: 'restartCompleteAt',
     header: 'Restart done',
-    render: ({ live }) =>
+    render: ({ live, row }) =>
       live.restartCompleteAt === null || live.cycleUsedMs === 0 ? (
         <Text span size="sm" c="dimmed">
           {live.restartCompleteAt === null ? 'No restart' : 'Not needed'}
@@ -113,7 +113,7 @@ const COLUMNS: TableColumn<Row>[] = [
       ) : (
         <Tooltip label="When a cycle restart would be complete if the driver goes (or stays) off duty now" multiline w={240} withArrow>
           <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(live.restartCompleteAt)}
+            {formatDateTime(live.restartCompleteAt, row.timeZone)}
           </Text>
         </Tooltip>
       ),

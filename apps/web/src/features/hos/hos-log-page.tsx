@@ -101,7 +101,7 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
             <Title order={2} size="h4">
               Header
             </Title>
-            <Certification certification={day.certification} live={live} />
+            <Certification certification={day.certification} live={live} timeZone={tz} />
           </Group>
           <LogHeader day={day} units={units} />
         </Paper>
@@ -116,7 +116,7 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
         {day.diagnostics.length > 0 && (
           <Alert color="orange" variant="light" title="ELD malfunctions and data diagnostics" className={classes.section} data-testid="log-diagnostics">
             {day.diagnostics.map((d) => (
-              <Text key={d.id} size="sm">{`Vehicle ${d.vehicle?.unitNumber ?? '—'}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
+              <Text key={d.id} size="sm">{`Vehicle ${d.vehicle?.unitNumber ?? '—'}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
             ))}
           </Alert>
         )}
@@ -140,7 +140,7 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
   );
 }
 
-function Certification({ certification: c, live }: { certification: HosLogDay['certification']; live: boolean }) {
+function Certification({ certification: c, live, timeZone }: { certification: HosLogDay['certification']; live: boolean; timeZone: string }) {
   if (c.certified) {
     return (
       <Group gap={6} className={classes.certified}>
@@ -149,7 +149,7 @@ function Certification({ certification: c, live }: { certification: HosLogDay['c
         </Badge>
         {c.certifiedAt && (
           <Text size="xs" c="dimmed">
-            {`${formatDateTime(c.certifiedAt)}${c.count > 1 ? ` · certified ${c.count} times` : ''}`}
+            {`${formatDateTime(c.certifiedAt, timeZone)}${c.count > 1 ? ` · certified ${c.count} times` : ''}`}
           </Text>
         )}
       </Group>

@@ -35,14 +35,6 @@ export const hosLogDayQuery = (orgId: string, id: string) =>
     queryFn: ({ signal }) => api<HosLogDay>(orgPathFor(orgId, `/hos_log/${encodeURIComponent(id)}`), { signal }),
   });
 
-/** The organization's time zone, for "today" (needs ORG_READ; callers fall back to the user's zone). */
-export const orgTimeZoneQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: ['hos', orgId, 'org-time-zone'] as const,
-    queryFn: ({ signal }) => api<{ timeZone: string }>(orgPathFor(orgId), { signal, toast: false }).then((o) => o.timeZone),
-    staleTime: 10 * 60_000,
-  });
-
 export interface HosEventEditVars {
   driverId: string;
   logId: string;

@@ -5,14 +5,13 @@ import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { HosLogRow } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
-import { useCurrentUser } from '../../lib/auth-store.ts';
+import { formatTime, useViewerZone } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatDistance, useUnits } from '../../lib/units.ts';
-import { hosLogListQuery, orgTimeZoneQuery } from './hos-logs-api.ts';
-import { addDays, clockIn, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
+import { hosLogListQuery } from './hos-logs-api.ts';
+import { addDays, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/logs.module.css';
 
@@ -27,21 +26,16 @@ const SORTS = [
 
 const PROBLEM_WORDS = { NO_SHIPPING_DOCUMENT: 'No shipping document', NO_TRAILER: 'No trailer' } as const;
 
-/** "Today" of the log list: the organization's zone, else the user's, else the browser's. */
-function useLogToday(): { today: string; timeZone: string | undefined } {
-  const orgId = useEffectiveOrganizationId();
-  const canReadOrg = useCan('ORG_READ');
-  const me = useCurrentUser();
-  const org = useQuery({ ...orgTimeZoneQuery(orgId ?? ''), enabled: !!orgId && canReadOrg });
-  const timeZone = org.data ?? me?.timeZone ?? undefined;
-  return { today: todayIn(timeZone), timeZone };
+/** "Today" of the log list: the viewer's day (profile zone, else the organization's; decision 0140). */
+function useLogToday(): { today: string } {
+  return { today: todayIn(useViewerZone()) };
 }
 
 /** Drivers' log days for one date: hours per status, distance, violations, certification and problems; a row opens the day. */
 export default function HosLogsPage() {
   const orgId = useEffectiveOrganizationId();
   const units = useUnits();
-  const { today, timeZone } = useLogToday();
+  const { today } = useLogToday();
   const [state, setState, query] = useTableState({ sort: 'lastName,asc' });
   const [params, setParams] = useSearchParams();
   const date = isLogDate(params.get('date')) ? params.get('date')! : today;
@@ -153,7 +147,7 @@ export default function HosLogsPage() {
           <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
             {STATUS_NAMES[r.lastEvent.status]}
             <Text span size="xs" c="dimmed">
-              {` · ${timeZone ? clockIn(r.lastEvent.at, timeZone) : new Date(r.lastEvent.at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`}
+              {` · ${formatTime(r.lastEvent.at, r.timeZone)}`}
             </Text>
           </Text>
         ) : (

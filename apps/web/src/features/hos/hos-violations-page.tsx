@@ -44,8 +44,9 @@ const COLUMNS: TableColumn<HosViolation>[] = [
       </Tooltip>
     ),
   },
-  { key: 'start', header: 'Start', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.start)}</Text> },
-  { key: 'end', header: 'End', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.end)}</Text> },
+  // Times in the driver's home-terminal zone, the log day's (decision 0140), labelled with it.
+  { key: 'start', header: 'Start', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.start, v.timeZone)}</Text> },
+  { key: 'end', header: 'End', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.end, v.timeZone)}</Text> },
   { key: 'durationMs', header: 'Duration', align: 'right', render: (v) => <Text span size="sm" ff="monospace">{formatHoursMinutes(v.durationMs)}</Text> },
   {
     key: 'severity',
@@ -59,7 +60,7 @@ const COLUMNS: TableColumn<HosViolation>[] = [
       </Tooltip>
     ),
   },
-  { key: 'logDate', header: 'Log day', render: (v) => <Text span size="sm" style={nowrap}>{formatDate(`${v.logDate}T12:00:00`)}</Text> },
+  { key: 'logDate', header: 'Log day', render: (v) => <Text span size="sm" style={nowrap}>{formatDate(v.logDate)}</Text> },
   { key: 'ruleset', header: 'Ruleset', render: (v) => <Text span size="sm" c="dimmed" style={nowrap}>{RULESET_LABELS[v.ruleset]}</Text> },
 ];
 
@@ -113,7 +114,7 @@ export default function HosViolationsPage() {
     <>
       <PageHeader
         title="HoS Violations"
-        description="Driving past an hours-of-service limit, as the rules engine reads each driver's log. Open a row to see the log day at that time."
+        description={`Driving past an hours-of-service limit, as the rules engine reads each driver's log. From and To are days in ${f.zone}; start and end are in each driver's home-terminal time. Open a row to see the log day at that time.`}
         breadcrumbs={[{ label: 'Hours of Service' }, { label: 'Violations' }]}
       />
       <Paper withBorder radius="md" p="sm" mb="md" component="section" aria-label="Filters">
@@ -179,7 +180,7 @@ export default function HosViolationsPage() {
         emptyDescription={
           f.driverId || f.rule || f.severity
             ? 'Widen the dates or clear a filter.'
-            : `Every driver kept to the hours-of-service limits from ${formatDate(`${f.fromDay}T12:00:00`)} to ${formatDate(`${f.toDay}T12:00:00`)}.`
+            : `Every driver kept to the hours-of-service limits from ${formatDate(f.fromDay)} to ${formatDate(f.toDay)}.`
         }
       />
     </>

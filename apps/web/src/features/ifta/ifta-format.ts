@@ -1,11 +1,13 @@
 // Number formats of the IFTA screens: the return is in whole miles and US gallons, US dollars.
+import { formatDateTime } from '../../lib/dates.ts';
 
 export const int = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v.toLocaleString('en-US'));
 export const usd = (v: number | null | undefined): string =>
   v === null || v === undefined ? '—' : v < 0 ? `(${Math.abs(v).toLocaleString('en-US', { style: 'currency', currency: 'USD' })})` : v.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 export const rate = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `$${v.toFixed(4)}`);
 export const mpg = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v.toFixed(2));
-export const dateTime = (iso: string): string => new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: '2-digit', hour: 'numeric', minute: '2-digit' });
+/** An instant in the viewer's zone, labelled (decision 0140); IFTA days themselves are UTC (decision 0120). */
+export const dateTime = (iso: string): string => formatDateTime(iso);
 export const day = (iso: string): string => new Date(`${iso.slice(0, 10)}T12:00:00Z`).toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: '2-digit', timeZone: 'UTC' });
 
 /** A categorical colour per jurisdiction (stable: by its code), readable in light and dark. */

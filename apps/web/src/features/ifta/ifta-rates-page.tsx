@@ -5,6 +5,7 @@ import { FUEL_TYPES, quarterLabel, quarterOf, type IftaRateImportPreview } from 
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { describeError } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { previewRates, useImportRates, useIftaRates, useRateQuarters } from './ifta-api.ts';
 import { rate } from './ifta-format.ts';
@@ -49,7 +50,7 @@ export default function IftaRatesPage() {
           <Select label="Fuel type" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} value={fuel} onChange={(v) => v && setFuel(v)} allowDeselect={false} w={200} />
           {matrix.data?.importedAt && (
             <Text size="sm" c="dimmed">
-              Imported {new Date(matrix.data.importedAt).toLocaleString('en-US')} by {matrix.data.importedBy}
+              Imported {formatDateTime(matrix.data.importedAt)} by {matrix.data.importedBy}
               {matrix.data.source ? ` · ${matrix.data.source}` : ''}
             </Text>
           )}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationEvent, NotificationKind, NotificationPage, NotificationPreferences, NotificationPreferencesInput, NotificationSelection } from '@fleet/api-contract';
 import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { hosRefresher } from '../../lib/hos-live.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -142,7 +143,7 @@ export function useNotificationStream(): void {
             id: `server-${n.id}`,
             title: n.title,
             category: n.category,
-            receivedDate: new Date(n.receivedDate).toLocaleString('en-US'),
+            receivedDate: formatDateTime(n.receivedDate),
             type: n.type,
             expandedContent: n.expandedContent ?? undefined,
             expandedButton: n.expandedButton ?? undefined,

@@ -17,6 +17,7 @@ import {
 import { Link } from 'react-router';
 import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
+import { formatShortDateTime } from '../../lib/dates.ts';
 
 const ICONS: Record<string, typeof IconBell> = {
   'alert-triangle': IconAlertTriangle,
@@ -97,7 +98,7 @@ export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotif
             {expandable && <IconChevronDown size={16} aria-hidden style={{ flex: 'none', transform: expanded ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />}
           </Group>
           <Text size="xs" c="dimmed">
-            {n.category} · {new Date(n.receivedDate).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}
+            {n.category} · {formatShortDateTime(n.receivedDate)}
             {!n.readAt && (
               <Text span size="xs" fw={700} c="var(--mantine-color-text)">
                 {' '}

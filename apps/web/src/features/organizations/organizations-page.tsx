@@ -104,7 +104,7 @@ export default function OrganizationsPage() {
   const [editing, setEditing] = useState<OrganizationSummary | null>(null);
 
   const takeControl = (o: OrganizationSummary) => {
-    setControlledOrganization({ id: o.id, name: o.name });
+    setControlledOrganization({ id: o.id, name: o.name, timeZone: o.timeZone });
     void navigate('/settings/organization-settings');
   };
 

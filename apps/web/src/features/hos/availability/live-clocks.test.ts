@@ -10,6 +10,7 @@ const row = (over: Partial<Availability>): Availability => ({
   driver: { id: 'd', firstName: 'Ann', lastName: 'Lee' },
   vehicle: null,
   ruleset: 'US_PROPERTY_70_8',
+  timeZone: 'America/Chicago',
   status: 'D',
   special: null,
   since: '2026-06-01T10:00:00Z',

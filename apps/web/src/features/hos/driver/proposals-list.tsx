@@ -6,8 +6,8 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import type { HosEvent, HosProposal } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
 import { describeError } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/dates.ts';
-import { clockIn, eventName, longDate } from '../logs/log-format.ts';
+import { formatDateTime, formatTime } from '../../../lib/dates.ts';
+import { eventName, longDate } from '../logs/log-format.ts';
 import { driverProposalsQuery, useDecideProposal } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -55,7 +55,7 @@ function EventLines({ events, timeZone, empty }: { events: HosEvent[]; timeZone:
             {eventName(e)}
           </Text>
           <Text size="sm" ff="monospace">
-            {clockIn(e.at, timeZone)}
+            {formatTime(e.at, timeZone)}
           </Text>
           {e.locationDescription && (
             <Text size="xs" c="dimmed">
@@ -89,7 +89,7 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
           <div>
             <Text fw={700}>{longDate(p.log.date)}</Text>
             <Text size="sm" c="dimmed">
-              {`${KIND_WORDS[p.kind]} · from ${p.requestedBy?.name ?? 'the office'}, ${formatDateTime(p.requestedAt)}`}
+              {`${KIND_WORDS[p.kind]} · from ${p.requestedBy?.name ?? 'the office'}, ${formatDateTime(p.requestedAt, timeZone)}`}
             </Text>
           </div>
           {!p.applicable && (

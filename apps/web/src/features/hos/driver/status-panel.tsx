@@ -58,7 +58,7 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
             </Title>
             {c.since && (
               <Text size="sm" c="dimmed">
-                {`${formatAgo(now - Date.parse(c.since)).replace(/ ago$/, '')} · since ${formatDateTime(c.since)}`}
+                {`${formatAgo(now - Date.parse(c.since)).replace(/ ago$/, '')} · since ${formatDateTime(c.since, status.driver.homeTimeZone)}`}
               </Text>
             )}
           </div>

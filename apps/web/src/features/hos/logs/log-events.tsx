@@ -3,7 +3,7 @@ import { IconPencil } from '@tabler/icons-react';
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
 import { withVersions } from './event-order.ts';
-import { clockSecondsIn, eventName, ORIGIN_NAMES } from './log-format.ts';
+import { clockSecondsIn, eventName, ORIGIN_NAMES, zoneAbbreviation } from './log-format.ts';
 import tones from '../../../components/badge-tones.module.css';
 import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
@@ -45,7 +45,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
       <Table aria-label="Events" verticalSpacing={6} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Time</Table.Th>
+            <Table.Th>{`Time (${zoneAbbreviation(events[0]!.at, timeZone)})`}</Table.Th>
             <Table.Th>Event</Table.Th>
             <Table.Th>Origin</Table.Th>
             <Table.Th>Location</Table.Th>

@@ -1,4 +1,5 @@
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+import { todayIn as todayInZone } from '../../../lib/dates.ts';
 
 // Words, clocks and calendar arithmetic of the log screens. Log days are calendar dates in a zone
 // (YYYY-MM-DD); instants come from the API as ISO strings.
@@ -11,13 +12,9 @@ export function formatHours(ms: number): string {
   return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`;
 }
 
-/** Today's calendar date in `timeZone` (the browser's when absent or unknown). */
+/** Today's calendar date in `timeZone` (the viewer's when absent or unknown, never the browser's: decision 0140). */
 export function todayIn(timeZone: string | null | undefined, now: Date = new Date()): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone ?? undefined, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  } catch {
-    return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  }
+  return todayInZone(timeZone ?? undefined, now);
 }
 
 export const isLogDate = (v: string | null | undefined): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
@@ -102,7 +99,7 @@ export function fromLocalInput(local: string, timeZone: string): string | null {
 }
 
 export const STATUS_NAMES = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
-export const SPECIAL_NAMES = { PC: 'Personal conveyance', YM: 'Yard move' } as const;
+export const SPECIAL_NAMES = { PC: 'Personal conveyance', YM: 'Yard move', PASSENGER: 'Passenger seat (team)' } as const;
 export const ORIGIN_NAMES = { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Other user', UNIDENTIFIED: 'Unidentified driver' } as const;
 
 /** What an event records, in words: "Driving", "Personal conveyance", "Certification (1)", "Engine power-up". */

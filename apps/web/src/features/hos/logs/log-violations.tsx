@@ -1,6 +1,7 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { HosLogDay } from '@fleet/api-contract';
-import { clockIn, formatHours, words } from './log-format.ts';
+import { formatTime } from '../../../lib/dates.ts';
+import { formatHours, words } from './log-format.ts';
 import tones from '../../../components/badge-tones.module.css';
 import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
@@ -20,7 +21,7 @@ const SEVERITY_TONE = { NOMINAL: tones.muted, VIOLATION: tones.danger, EGREGIOUS
 /** Whether an instant falls in a violation's interval (its end included: a link may name the end). */
 export const holds = (v: Pick<DayViolation, 'start' | 'end'>, at: number | undefined) => at !== undefined && at >= Date.parse(v.start) && at <= Date.parse(v.end);
 
-/** The day's violations: rule, severity, interval in the home zone and how long. */
+/** The day's violations: rule, severity, interval in the home zone (labelled, decision 0140) and how long. */
 export function LogViolations({ violations, timeZone, at }: LogViolationsProps) {
   if (violations.length === 0) {
     return (
@@ -52,8 +53,8 @@ export function LogViolations({ violations, timeZone, at }: LogViolationsProps) 
                     {words(v.severity)}
                   </Badge>
                 </Table.Td>
-                <Table.Td className={classes.num}>{clockIn(v.start, timeZone)}</Table.Td>
-                <Table.Td className={classes.num}>{clockIn(v.end, timeZone)}</Table.Td>
+                <Table.Td className={classes.num}>{formatTime(v.start, timeZone)}</Table.Td>
+                <Table.Td className={classes.num}>{formatTime(v.end, timeZone)}</Table.Td>
                 <Table.Td ta="right" className={classes.num}>
                   {formatHours(v.durationMs)}
                 </Table.Td>

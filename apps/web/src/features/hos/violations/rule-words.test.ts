@@ -38,14 +38,15 @@ describe('the CSV', () => {
         severity: 'VIOLATION',
         logDate: '2026-06-01',
         ruleset: 'US_PROPERTY_70_8',
+        timeZone: 'America/Chicago',
         logId: 'l',
       },
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const parsed = Papa.parse<string[]>(csv.slice(1).trim()).data;
     expect(parsed).toEqual([
-      ['Driver', 'Rule', 'Rule code', 'Start', 'End', 'Duration (H:MM)', 'Severity', 'Log day', 'Ruleset'],
-      ['Ann Lee, Jr.', '11-hour driving limit', 'DRIVING_LIMIT', '2026-06-01T17:00:00.000Z', '2026-06-01T18:30:00.000Z', '1:30', 'Violation', '2026-06-01', 'US property 70/8'],
+      ['Driver', 'Rule', 'Rule code', 'Start (UTC)', 'End (UTC)', 'Duration (H:MM)', 'Severity', 'Log day (home terminal)', 'Home time zone', 'Ruleset'],
+      ['Ann Lee, Jr.', '11-hour driving limit', 'DRIVING_LIMIT', '2026-06-01T17:00:00.000Z', '2026-06-01T18:30:00.000Z', '1:30', 'Violation', '2026-06-01', 'America/Chicago', 'US property 70/8'],
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
+import { addDays, dayStartIn, todayIn, useViewerZone } from '../../../lib/dates.ts';
 
 export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity', 'group'] as const;
 export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];
@@ -8,25 +9,21 @@ export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];
 const DAY_MS = 86_400_000;
 const isDay = (v: string | null): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00`));
 
-/** A local calendar day as YYYY-MM-DD. */
-export function localDay(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/**
+ * Start of a day (`end`: start of the next one) in the viewer's zone as an ISO instant, for the API's
+ * from/to: the same days as the dashboard's counters that link here, whatever zone the browser is in (decision 0140).
+ */
+function dayBound(day: string, end: boolean, zone: string): string {
+  return dayStartIn(end ? addDays(day, 1) : day, zone);
 }
 
-/** Start of a local day (`end`: start of the next one) as an ISO instant, for the API's from/to. */
-function dayBound(day: string, end: boolean): string {
-  const d = new Date(`${day}T00:00:00`);
-  if (end) d.setDate(d.getDate() + 1);
-  return d.toISOString();
-}
-
-/** Whole local days from `from` to `to`, both included. */
+/** Whole calendar days from `from` to `to`, both included. */
 export function daysIn(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T12:00:00`) - Date.parse(`${from}T12:00:00`)) / DAY_MS) + 1;
 }
 
 export interface ViolationFilterState {
-  /** The days shown in the pickers (the default range when the URL names none). */
+  /** The days shown in the pickers (the default range when the URL names none), days of `zone`. */
   fromDay: string;
   toDay: string;
   driverId: string | null;
@@ -40,6 +37,8 @@ export interface ViolationFilterState {
   range: { from: string; to: string } | null;
   /** True when any filter differs from the default. */
   any: boolean;
+  /** The viewer's zone, whose days the range covers. */
+  zone: string;
 }
 
 /**
@@ -48,8 +47,9 @@ export interface ViolationFilterState {
  */
 export function useViolationFilters(today: Date = new Date()): [ViolationFilterState, (key: ViolationFilterKey, value: string | null) => void, () => void] {
   const [params, setParams] = useSearchParams();
-  const defaultTo = localDay(today);
-  const defaultFrom = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6));
+  const zone = useViewerZone();
+  const defaultTo = todayIn(zone, today);
+  const defaultFrom = addDays(defaultTo, -6);
   const fromParam = params.get('from');
   const toParam = params.get('to');
   const fromDay = isDay(fromParam) ? fromParam : defaultFrom;
@@ -65,8 +65,9 @@ export function useViolationFilters(today: Date = new Date()): [ViolationFilterS
     severity: params.get('severity'),
     groupId: params.get('group'),
     rangeError,
-    range: rangeError ? null : { from: dayBound(fromDay, false), to: dayBound(toDay, true) },
+    range: rangeError ? null : { from: dayBound(fromDay, false, zone), to: dayBound(toDay, true, zone) },
     any: VIOLATION_FILTER_KEYS.some((k) => params.has(k)),
+    zone,
   };
   const set = useCallback(
     (key: ViolationFilterKey, value: string | null) =>

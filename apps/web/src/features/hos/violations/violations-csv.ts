@@ -3,7 +3,8 @@ import type { HosViolation } from '@fleet/api-contract';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
 import { ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
 
-const HEADER = ['Driver', 'Rule', 'Rule code', 'Start', 'End', 'Duration (H:MM)', 'Severity', 'Log day', 'Ruleset'];
+// Instants are UTC (ISO-8601 with Z) and say so; the log day is the driver's, in the zone named beside it (decision 0140).
+const HEADER = ['Driver', 'Rule', 'Rule code', 'Start (UTC)', 'End (UTC)', 'Duration (H:MM)', 'Severity', 'Log day (home terminal)', 'Home time zone', 'Ruleset'];
 
 /**
  * The violations as CSV, the same words as the screen plus the engine's rule code; instants in
@@ -19,6 +20,7 @@ export function violationsCsv(rows: HosViolation[]): string {
     formatHoursMinutes(v.durationMs),
     SEVERITY_LABELS[v.severity],
     v.logDate,
+    v.timeZone,
     RULESET_LABELS[v.ruleset],
   ]);
   return `\uFEFF${Papa.unparse({ fields: HEADER, data })}\r\n`;

@@ -1,7 +1,7 @@
-import Papa from 'papaparse';
 import PDFDocument from 'pdfkit';
 import { fuelTypeLabel, quarterLabel, type IftaDistanceDay, type IftaReport } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { unparseCsv } from '../../lib/csv.ts';
 import { buildReport, type ReportQuery } from './ifta-report.service.ts';
 import { listDistanceDays } from './ifta-records.service.ts';
 import { METRES_PER_MILE } from './return-math.ts';
@@ -58,7 +58,7 @@ export function returnCsv(r: IftaReport): string {
   ];
   // Said first: figures with unchecked items are not ready to sign.
   if (r.review.unreviewed > 0) summary.unshift(['NOT REVIEWED', unreviewedText(r)]);
-  return `${Papa.unparse({ fields: ['Field', 'Value'], data: summary })}\r\n\r\n${Papa.unparse({ fields: header, data })}\r\n`;
+  return `${unparseCsv(['Field', 'Value'], summary)}\r\n\r\n${unparseCsv(header, data)}\r\n`;
 }
 
 export function distanceCsv(days: readonly IftaDistanceDay[]): string {
@@ -75,7 +75,7 @@ export function distanceCsv(days: readonly IftaDistanceDay[]): string {
     mi(d.jurisdictions.reduce((s, j) => s + j.interpolatedMetres, 0)),
     d.crossings.map((c) => `${c.time} ${c.from}>${c.to} at ${c.latitude.toFixed(5)},${c.longitude.toFixed(5)}${c.odometerM === null ? '' : ` odo ${mi(c.odometerM)}`}`).join('; '),
   ]);
-  return `${Papa.unparse({ fields: header, data })}\r\n`;
+  return `${unparseCsv(header, data)}\r\n`;
 }
 
 /** Every distance-record day of the quarter (pages of 1,000 read in turn). */

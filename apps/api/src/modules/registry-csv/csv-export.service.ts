@@ -1,7 +1,7 @@
-import Papa from 'papaparse';
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
+import { unparseCsv } from '../../lib/csv.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { selectAssets } from '../assets/assets.repository.ts';
 import { assetConditions, type AssetFilter } from '../assets/assets.service.ts';
@@ -31,7 +31,7 @@ function pick<R>(columns: CsvColumn<R>[], wanted: string[] | undefined): CsvColu
 
 function toCsv<R>(columns: CsvColumn<R>[], rows: R[]): string {
   // A leading BOM so spreadsheet programs read UTF-8 names correctly.
-  return `\uFEFF${Papa.unparse({ fields: columns.map((c) => c.header), data: rows.map((r) => columns.map((c) => c.value(r) ?? '')) })}\r\n`;
+  return `\uFEFF${unparseCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => c.value(r) ?? '')))}\r\n`;
 }
 
 async function all<R>(fetch: (limit: number, offset: number) => Promise<R[]>): Promise<R[]> {

@@ -3,9 +3,11 @@ import { notify } from '../notifications/notifications.service.ts';
 import Papa from 'papaparse';
 import { eq, sql } from 'drizzle-orm';
 import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportKind, type ImportPreview, type ImportResult } from '@fleet/api-contract';
+import { restoreCsvCell } from '@fleet/api-contract/csv';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers } from '../../db/schema/index.ts';
+import { unparseCsv } from '../../lib/csv.ts';
 import { conflict, invalidField, uniqueViolation } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { assetValues } from '../assets/assets.service.ts';
@@ -57,7 +59,8 @@ function columnFor(columns: ReadonlyArray<CsvColumn<never>>, n: string): CsvColu
 export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string, kind: K, csv: string): Promise<Analysis<K>> {
   const { units } = await getOrganizationSettings(db, orgId);
   const columns = importColumnsOf(kind, units).filter((c) => c.field !== '');
-  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => v.trim() });
+  // An exported file imports back as it was: the `'` the export put before a formula-like cell goes.
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => restoreCsvCell(v.trim()) });
   const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
   const mapping = new Map<string, CsvColumn<never>>();
   const unknownColumns: string[] = [];
@@ -188,5 +191,5 @@ const ANALYZE_AFTER_ROWS = 200;
 export async function templateCsv(db: DbOrTx, orgId: string, kind: ImportKind): Promise<string> {
   const { units } = await getOrganizationSettings(db, orgId);
   const cols = columnsOf(kind, units).filter((c) => c.field !== '');
-  return Papa.unparse({ fields: cols.map((c) => c.header), data: [cols.map((c) => c.example)] });
+  return unparseCsv(cols.map((c) => c.header), [cols.map((c) => c.example)]);
 }

@@ -90,3 +90,19 @@ test('my account edits the profile and the header follows', async ({ page }) => 
   // A wrong current password is the server's 4xx: shown as an error toast with the server message.
   await expect(page.getByTestId('notification').filter({ hasText: /password/i })).toBeVisible();
 });
+
+test('on a tablet (768 px) the header keeps Map, History Route and Dashboard, and they open', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await login(page, 'admin');
+  const nav = page.getByRole('navigation', { name: 'Header navigation' });
+  for (const name of ['History Route', 'Map', 'Dashboard']) await expect(nav.getByRole('link', { name })).toBeVisible();
+  // Nothing overflows the header: the last button stays on screen.
+  const avatar = await page.getByTestId('avatar-button').boundingBox();
+  expect(avatar && avatar.x + avatar.width).toBeLessThanOrEqual(768);
+  await nav.getByRole('link', { name: 'Map' }).click();
+  await expect(page).toHaveURL('/map');
+  await nav.getByRole('link', { name: 'History Route' }).click();
+  await expect(page).toHaveURL(/\/map\/history/);
+  await nav.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+});

@@ -65,3 +65,41 @@ test('an administrator changes a retention period, never below the legal minimum
   await page.goto('/settings/data-retention');
   await expect(page).toHaveURL(/access-denied/);
 });
+
+test("the organization's default theme reaches a user who has not chosen one, and a user's own choice wins", async ({ page, browser }) => {
+  // Two sign-ins and three saves on the shared machine.
+  test.setTimeout(150_000);
+  await login(page, ADMIN);
+  await page.goto(`${ORG}/organization-account`);
+  const settings = page.getByRole('form', { name: 'Organization settings' });
+  const setDefault = async (theme: 'Light' | 'Dark') => {
+    await settings.getByLabel('Default theme', { exact: true }).click();
+    await page.getByRole('option', { name: theme, exact: true }).click();
+    // Already the organization's default: nothing to save.
+    if (await settings.getByRole('button', { name: 'Save settings' }).isDisabled()) return;
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(settings.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+  };
+  await expect(settings.getByLabel('Default theme', { exact: true })).toBeEnabled();
+  await setDefault('Dark');
+  try {
+    // The administrator has not chosen a theme either: the saved default applies at once.
+    await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
+    // A new browser (light system preference), nothing chosen: the organization's dark theme.
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const user = await context.newPage();
+    const scheme = () => user.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    await login(user, DISPATCHER);
+    await expect.poll(scheme).toBe('dark');
+    // The user's own choice is kept across reloads, whatever the organization's default.
+    await user.getByTestId('theme-toggle').click();
+    await expect.poll(scheme).toBe('light');
+    await user.reload();
+    await expect(user.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    expect(await scheme()).toBe('light');
+    await context.close();
+  } finally {
+    // Other browser tests expect the demo organization's light default.
+    await setDefault('Light');
+  }
+});

@@ -96,3 +96,10 @@ test('a super administrator deactivates an organization after confirming, and it
   await page.getByRole('radiogroup', { name: 'Status' }).getByText('Inactive', { exact: true }).click();
   await expect(row).toContainText('Inactive');
 });
+
+test('the IFTA rate page names the official source of its rates', async ({ page }) => {
+  await login(page, 'superAdmin');
+  await page.goto('/administration/ifta-rates');
+  await expect(page.getByText(/published by IFTA, Inc\. in its quarterly tax rate matrix/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'iftach.org' })).toHaveAttribute('href', 'https://www.iftach.org/taxmatrix4/Taxmatrix.php');
+});

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { api } from './api-client.ts';
 import { useCurrentUser } from './auth-store.ts';
 import { createStore, useStore } from './create-store.ts';
+import { useOrgSettings } from './org-settings.ts';
 import { local, STORAGE_KEYS } from './storage.ts';
 import { THEME_SWITCH_DELAY_MS } from './theme.ts';
 
@@ -33,26 +34,43 @@ export const settingsQueryOptions = {
   staleTime: 5 * 60 * 1000,
 };
 
-/** Fetches the flag for the signed-in user and keeps the stored copy current. */
+/**
+ * Fetches the flag for the signed-in user and keeps the stored copy current. The organization's
+ * settings, when read (and just saved by an administrator), are the fresher copy of the same flag.
+ */
 export function useDarkModeFlagSync(): void {
   const user = useCurrentUser();
   const { data } = useQuery({ ...settingsQueryOptions, enabled: !!user });
+  const org = useOrgSettings().data?.darkMode;
   useEffect(() => {
-    const f = data?.featureFlags.find((x) => x.key === 'darkMode');
+    const f = org ?? data?.featureFlags.find((x) => x.key === 'darkMode');
     if (!f) return;
     const flag = { isEnabled: f.isEnabled, defaultTheme: f.defaultTheme };
     local.setJson(STORAGE_KEYS.darkModeFlag, flag);
     darkModeFlagStore.set((prev) => (prev && prev.isEnabled === flag.isEnabled && prev.defaultTheme === flag.defaultTheme ? prev : flag));
-  }, [data]);
+  }, [data, org]);
 }
 
 export function useDarkModeFlag(): DarkModeFlag {
   return useStore(darkModeFlagStore) ?? DEFAULT_DARK_MODE_FLAG;
 }
 
+/** Whether this browser's user picked a theme with the toggle (then the organization's default no longer applies). */
+export function hasChosenColorScheme(): boolean {
+  const stored = local.get(STORAGE_KEYS.colorScheme);
+  return (stored === 'light' || stored === 'dark') && local.get(STORAGE_KEYS.colorSchemeFromOrganization) !== '1';
+}
+
+/** Applies a scheme the organization decided (not the user), so a later default still reaches this user. */
+function setOrganizationScheme(setColorScheme: (s: MantineColorScheme) => void, scheme: 'light' | 'dark'): void {
+  setColorScheme(scheme);
+  local.set(STORAGE_KEYS.colorSchemeFromOrganization, '1');
+}
+
 /**
- * Spec section 4: with the flag off the stored scheme is forced to light; with it on, the scheme
- * defaults to the system preference and is stored in localStorage.
+ * Spec section 4: with the flag off the stored scheme is forced to light; with it on, a user who has
+ * not chosen a theme gets the organization's default theme (the stored copy only paints the next
+ * reload), and a user's own choice is kept.
  */
 export function useEnforceDarkModeFlag(): void {
   const known = useStore(darkModeFlagStore);
@@ -62,9 +80,9 @@ export function useEnforceDarkModeFlag(): void {
     if (!known) return;
     if (!known.isEnabled) {
       colorSchemeManager.set('light');
-      setColorScheme('light');
-    } else if (!local.get(STORAGE_KEYS.colorScheme)) {
-      setColorScheme('auto' satisfies MantineColorScheme);
+      setOrganizationScheme(setColorScheme, 'light');
+    } else if (!hasChosenColorScheme()) {
+      setOrganizationScheme(setColorScheme, known.defaultTheme);
     }
   }, [known, setColorScheme]);
 }
@@ -83,6 +101,7 @@ export function useDelayedColorSchemeToggle(): { toggle: () => void; pending: bo
     timer.current = setTimeout(() => {
       pending.current = false;
       const dark = document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark';
+      local.remove(STORAGE_KEYS.colorSchemeFromOrganization);
       setColorScheme(dark ? 'light' : 'dark');
     }, THEME_SWITCH_DELAY_MS);
   }, [setColorScheme]);

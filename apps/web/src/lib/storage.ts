@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   controlledOrganization: 'fleet.controlledOrganization',
   navCollapsed: 'fleet.navCollapsed',
   colorScheme: 'fleet.colorScheme',
+  // '1' while the stored scheme is the organization's default (or its forced light), not the user's choice.
+  colorSchemeFromOrganization: 'fleet.colorSchemeFromOrganization',
   darkModeFlag: 'fleet.darkModeFlag',
   shownOnce: 'fleet.notificationsShownOnce',
   queryCache: 'fleet.queryCache',

@@ -1,10 +1,10 @@
 import { ActionIcon, Burger, Button, Group, Tooltip, UnstyledButton, useComputedColorScheme } from '@mantine/core';
-import { spotlight } from '@mantine/spotlight';
 import { IconHelp, IconSearch, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
 import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
 import { Avatar } from '../../components/avatar.tsx';
+import { searchSpotlight } from '../../features/search/search-spotlight.tsx';
 import { Logo } from '../../components/logo.tsx';
 import { homePath } from '../../lib/auth-store.ts';
 import type { MenuItem } from '../menu.ts';
@@ -78,10 +78,12 @@ export function Header(p: HeaderProps) {
           <Logo height={p.mobile ? 24 : 28} />
         </Link>
         {!p.mobile && p.nav.length > 0 && (
-          <Group component="nav" aria-label="Header navigation" gap={4} ml="md" visibleFrom="sm" wrap="nowrap">
-            {p.nav.map((n) => (
-              <Link key={n.path} to={n.path} className={classes.navLink} data-active={pathname === n.path || undefined} aria-current={pathname === n.path ? 'page' : undefined}>
-                {n.title}
+          // Tablets (600-904 px) have no bottom navigation: the links stay, as icons over short labels.
+          <Group component="nav" aria-label="Header navigation" gap={4} ml={{ base: 4, sm: 'md' }} visibleFrom="xs" wrap="nowrap" data-testid="header-nav">
+            {p.nav.map(({ path, title, icon: Icon }) => (
+              <Link key={path} to={path} className={classes.navLink} data-active={pathname === path || undefined} aria-current={pathname === path ? 'page' : undefined}>
+                {Icon && <Icon size={20} stroke={1.7} className={classes.navIcon} aria-hidden />}
+                <span>{title}</span>
               </Link>
             ))}
           </Group>
@@ -90,7 +92,7 @@ export function Header(p: HeaderProps) {
       <Group gap={4} wrap="nowrap">
         <ThemeToggle />
         <Tooltip label="Search (Ctrl+K)">
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search (Ctrl+K)" onClick={() => spotlight.open()} data-testid="search-button">
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search (Ctrl+K)" onClick={() => searchSpotlight.open()} data-testid="search-button">
             <IconSearch size={20} />
           </ActionIcon>
         </Tooltip>

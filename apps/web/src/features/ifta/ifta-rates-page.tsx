@@ -36,7 +36,16 @@ export default function IftaRatesPage() {
     <>
       <PageHeader
         title="IFTA tax rates"
-        description="The quarter's rate matrix, shared by every organization. Import the official CSV from IFTA, Inc. each quarter."
+        description={
+          <>
+            The quarter&apos;s rate matrix, shared by every organization. The jurisdictions&apos; official rates are published by IFTA, Inc. in its
+            quarterly tax rate matrix at{' '}
+            <Anchor href="https://www.iftach.org/taxmatrix4/Taxmatrix.php" target="_blank" rel="noreferrer" inherit>
+              iftach.org
+            </Anchor>
+            : import its CSV each quarter.
+          </>
+        }
         breadcrumbs={[{ label: 'Administration' }, { label: 'IFTA tax rates' }]}
         actions={
           <Button leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>

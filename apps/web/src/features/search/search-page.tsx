@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { SearchTag } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { MatchReason } from './match-reason.tsx';
 import { useSearch, useSearchFilters, useSearchTags } from './search-api.ts';
 
 /** Up and Down move between the results' links (Tab works too). */
@@ -120,6 +121,7 @@ export default function SearchPage() {
                               {h.subtitle}
                             </Text>
                           )}
+                          <MatchReason match={h.match} query={results.data?.q ?? ''} />
                         </div>
                         {h.status === 'INACTIVE' && (
                           <Badge size="sm" variant="light" color="gray" style={{ color: 'var(--mantine-color-text)' }}>

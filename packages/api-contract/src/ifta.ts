@@ -258,7 +258,7 @@ export const fuelPurchaseListQuery = pageQuerySchema.extend({
   assetId: z.uuid().optional(),
   jurisdiction: jurisdictionCodeSchema.optional(),
   fuelType: fuelTypeSchema.optional(),
-  /** Only purchases to review (location check not OK, price mismatch, bulk entry), or only the others. */
+  /** Only purchases under To review (bought away from the vehicle, price × quantity off the total, bulk entry above the tank), or only the others. */
   flagged: z.enum(['true', 'false']).optional(),
 });
 export const fuelPurchaseIdParams = z.object({ orgId: z.uuid(), id: z.uuid() });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
   fuelPurchaseInputSchema,
   fuelPurchaseListQuery} from '@fleet/api-contract';
@@ -278,7 +278,8 @@ export async function listPurchases({ db, orgId }: Scope, q: ListQuery): Promise
   if (q.assetId) where.push(eq(iftaFuelPurchases.vehicleId, q.assetId));
   if (q.jurisdiction) where.push(eq(iftaFuelPurchases.jurisdiction, q.jurisdiction));
   if (q.fuelType) where.push(eq(iftaFuelPurchases.fuelType, q.fuelType));
-  const toReview = or(ne(iftaFuelPurchases.locationCheck, 'OK'), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql))!;
+  // The same purchases the report lists under To review (an unverified place alone is not one).
+  const toReview = or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql))!;
   if (q.flagged === 'true') where.push(toReview);
   if (q.flagged === 'false') where.push(sql`not ${toReview}`);
   if (q.search) {

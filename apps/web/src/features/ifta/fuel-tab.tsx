@@ -157,7 +157,7 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
         emptyDescription={canEdit ? 'Add receipts one by one or import a fuel-card export (WEX, Comdata, EFS or your own columns).' : undefined}
         toolbar={
           <Group gap="xs">
-            <Checkbox label="Flagged only" checked={flagged} onChange={(e) => setFlagged(e.currentTarget.checked)} />
+            <Checkbox label="To review only" checked={flagged} onChange={(e) => setFlagged(e.currentTarget.checked)} />
             {canEdit && (
               <>
                 <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>

@@ -58,3 +58,13 @@ export const gatewayListQuery = registryListQuery.extend({
 });
 export const gatewayIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a device id') });
 export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('assetId must be a vehicle id') });
+
+/**
+ * Pairing's optional start: the positions the device sent since then that belong to no vehicle
+ * become the vehicle's (default now). Not in the future, nor before the device's previous pairing
+ * ended or the vehicle's previous device was unpaired.
+ */
+export const gatewayPairBodySchema = z
+  .object({ from: z.iso.datetime({ offset: true, message: 'Positions from must be an ISO-8601 date-time' }).optional() })
+  .nullish();
+export type GatewayPairBody = z.input<typeof gatewayPairBodySchema>;

@@ -343,6 +343,11 @@ export function withFleetStats(writer: PositionWriter, stats: FleetStats, also?:
       also?.(rows, r);
       return r;
     },
+    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
+    late(rows, opts) {
+      stats.enqueue(rows, rows.map(() => true));
+      writer.late?.(rows, opts);
+    },
     close: () => writer.close(),
     get transactions() {
       return writer.transactions;

@@ -5,6 +5,7 @@ import {
   gatewayIdParams,
   gatewayInputSchema,
   gatewayListQuery,
+  gatewayPairBodySchema,
   gatewayPageSchema,
   gatewayPairParams,
   ingestTokenSchema,
@@ -13,6 +14,7 @@ import {
 } from '@fleet/api-contract';
 import { actorOf } from '../../plugins/auth.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
+import { handLate } from '../positions/attribution.service.ts';
 import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';
 
@@ -20,6 +22,11 @@ const tags = ['gateways'];
 
 const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
+  // Pairing reaches ingest at once on this instance, and hands the vehicle's new positions to the work behind it.
+  const pairingHooks: pairing.PairingHooks = {
+    forgetDevice: (id) => app.ingest.directory.forget(id),
+    attributed: (rows) => handLate(app.ingest.committer, rows, { duty: true }),
+  };
 
   app.get('/organizations/:orgId/gateways', {
     config: { permissions: ['GAT_LIST'] },
@@ -71,14 +78,24 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/gateways/:id/pair/:assetId', {
     config: { permissions: ['GAT_PAIR'] },
-    schema: { tags, summary: 'Pair the device with a vehicle (one device per vehicle)', params: gatewayPairParams, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
-    handler: (req) => pairing.pairDevice(scope(req, req.params.orgId), req.params.id, req.params.assetId),
+    schema: {
+      tags,
+      summary: 'Pair the device with a vehicle (one device per vehicle); `from` gives the vehicle the positions the device sent since then',
+      params: gatewayPairParams,
+      body: gatewayPairBodySchema,
+      response: { 200: gatewayDetailSchema, ...orgErrors(409) },
+    },
+    handler: (req) => pairing.pairDevice(scope(req, req.params.orgId), req.params.id, req.params.assetId, req.body ?? {}, pairingHooks),
   });
 
   app.post('/organizations/:orgId/gateways/:id/unpair', {
     config: { permissions: ['GAT_PAIR'] },
     schema: { tags, summary: 'Unpair the device from its vehicle', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
-    handler: (req) => pairing.unpairDevice(scope(req, req.params.orgId), req.params.id),
+    handler: async (req) => {
+      const detail = await pairing.unpairDevice(scope(req, req.params.orgId), req.params.id);
+      app.ingest.directory.forget(req.params.id);
+      return detail;
+    },
   });
 };
 

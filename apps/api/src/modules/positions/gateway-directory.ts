@@ -15,7 +15,8 @@ export interface GatewayInfo {
   driverSince: Date | null;
 }
 
-const TTL_MS = 5000;
+/** How long a device's pairing is trusted from memory (exported: a pairing sweeps once more after it). */
+export const TTL_MS = 5000;
 const REFRESH_BATCH_MS = 100;
 
 interface Entry {
@@ -109,6 +110,16 @@ export class GatewayDirectory {
     const info = (await this.load(eq(gateways.ingestTokenHash, hash)))[0] ?? null;
     this.remember(this.byToken, hash, info);
     return info;
+  }
+
+  /**
+   * Forgets one device (after its pairing changed here), so this instance's next fix of it reads
+   * the new pairing at once; other instances learn it within TTL_MS.
+   */
+  forget(gatewayId: string): void {
+    for (const map of [this.byUnique, this.byToken]) {
+      for (const [key, e] of map) if (e.info?.id === gatewayId) map.delete(key);
+    }
   }
 
   /** Forget everything (tests that re-pair devices). */

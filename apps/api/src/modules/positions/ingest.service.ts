@@ -458,9 +458,20 @@ export class GroupCommitter {
   }
 }
 
+/** What the work behind ingest is told about positions stored earlier that now belong to a vehicle. */
+export interface LatePositionsOptions {
+  /** Whether automatic duty status derives them (not imported history: another ELD recorded those days). */
+  duty: boolean;
+}
+
 /** What the ingest routes write through: one group committer, or several (ShardedCommitter). */
 export interface PositionWriter {
   write(rows: PositionRow[]): Promise<WriteResult>;
+  /**
+   * Positions already stored that now belong to a vehicle (a pairing with a past start, an import):
+   * each wrapper behind ingest takes them as late positions (its own `enqueue`).
+   */
+  late?(rows: readonly PositionRow[], opts: LatePositionsOptions): void;
   close(): Promise<void>;
   /** Transactions committed so far (tests and benchmarks read it). */
   readonly transactions: number;

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { IngestDiagnostics } from '@fleet/api-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
@@ -320,7 +321,7 @@ describe('fixes that cannot be true are refused and counted', () => {
     const su = await login(t.app, DEMO.superAdmin);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/admin/diagnostics/ingest', headers: bearer(su.accessToken) });
     expect(res.statusCode).toBe(200);
-    return res.json().refusedFixes as Record<string, number>;
+    return (res.json() as IngestDiagnostics).refusedFixes;
   };
 
   it.each([
@@ -339,8 +340,8 @@ describe('fixes that cannot be true are refused and counted', () => {
     expect(body.message).toContain(words);
     expect(await stored('123456')).toHaveLength(0);
     const after = await refused();
-    expect(after[reason]).toBe(before[reason]! + 1);
-    expect(after.total).toBe(before.total! + 1);
+    expect(after[reason as keyof typeof after]).toBe(before[reason as keyof typeof before] + 1);
+    expect(after.total).toBe(before.total + 1);
   });
 
   it('OsmAnd JSON keeps -1 as unknown but refuses another negative speed', async () => {
@@ -382,8 +383,8 @@ describe('fixes that cannot be true are refused and counted', () => {
     expect(body.rejected[3].message).toBe('course: course must be between 0 and 360');
     expect(body.rejected[4].message).toBe('altitude: altitude must be between -1000 and 20000 m');
     const after = await refused();
-    expect(after.total - before.total!).toBe(5);
-    expect([after.tooOld - before.tooOld!, after.inFuture - before.inFuture!, after.speed - before.speed!, after.course - before.course!, after.altitude - before.altitude!]).toEqual([1, 1, 1, 1, 1]);
+    expect(after.total - before.total).toBe(5);
+    expect([after.tooOld - before.tooOld, after.inFuture - before.inFuture, after.speed - before.speed, after.course - before.course, after.altitude - before.altitude]).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('the ingest counters are for the super administrator only', async () => {

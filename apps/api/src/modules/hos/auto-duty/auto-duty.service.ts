@@ -265,6 +265,11 @@ export function withAutoDuty(writer: PositionWriter, auto: AutoDuty): PositionWr
       auto.enqueue(rows, r.stored);
       return r;
     },
+    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
+    late(rows, opts) {
+      if (opts.duty) auto.enqueue(rows, rows.map(() => true));
+      writer.late?.(rows, opts);
+    },
     close: () => writer.close(),
     get transactions() {
       return writer.transactions;

@@ -1,5 +1,5 @@
-import Papa from 'papaparse';
 import type { HosViolation } from '@fleet/api-contract';
+import { unparseCsv } from '../../../lib/csv.ts';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
 import { ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
 
@@ -23,7 +23,7 @@ export function violationsCsv(rows: HosViolation[]): string {
     v.timeZone,
     RULESET_LABELS[v.ruleset],
   ]);
-  return `\uFEFF${Papa.unparse({ fields: HEADER, data })}\r\n`;
+  return `\uFEFF${unparseCsv(HEADER, data)}\r\n`;
 }
 
 /** Offers `text` to the browser as a CSV file download. */

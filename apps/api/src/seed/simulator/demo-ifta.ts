@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { quarterDays, quarterDueDate, quarterOf } from '@fleet/api-contract';
+import { FAR_FROM_STATION_M, priceMismatch, quarterDays, quarterDueDate, quarterOf } from '@fleet/api-contract';
 import { distanceM } from '@fleet/geo';
 import type { TrackFix } from '@fleet/geo/ifta';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
@@ -73,8 +73,13 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
       const priceMilli = Math.round((3.55 + random() * 0.7) * 1000);
       // Station a few hundred metres from where the truck stood; one purchase in 40 keyed 40 km off (flagged).
       const off = rows.length % 40 === 17 ? 0.36 : 0.002;
-      const station = { lat: seg.from.lat + off * (random() - 0.5), lon: seg.from.lon + off * (random() - 0.5) };
+      // Longitude off by half the offset either way, so a keyed-off station is always beyond the place check's 2 km.
+      const station = { lat: seg.from.lat + off * (random() - 0.5), lon: seg.from.lon + off * (random() < 0.5 ? -0.5 : 0.5) };
+      const stationM = Math.round(distanceM(seg.from, station));
       const purchasedAt = seg.start + Math.round((3 + random() * 5) * 60_000);
+      // One receipt in 60 typed with the total's decimal point slipped (x10): a price mismatch to review.
+      const exactCents = Math.round((quantityMilli * priceMilli) / 10_000);
+      const totalCents = rows.length % 60 === 29 ? exactCents * 10 : exactCents;
       rows.push({
         organizationId: orgId,
         vehicleId: truck.assetId,
@@ -84,7 +89,8 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
         quantityMilli,
         volumeUnit: 'GAL',
         pricePerUnitMilli: priceMilli,
-        totalCents: Math.round((quantityMilli * priceMilli) / 10_000),
+        totalCents,
+        priceMismatch: priceMismatch(quantityMilli / 1000, priceMilli / 1000, totalCents / 100),
         currency: 'USD',
         vendor: VENDORS[Math.floor(random() * VENDORS.length)]!,
         receiptNumber: `DEMO-${String(truck.index).padStart(2, '0')}-${Math.round(seg.start / 60_000)}`,
@@ -92,8 +98,8 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
         stationLat: Number(station.lat.toFixed(5)),
         stationLon: Number(station.lon.toFixed(5)),
         source: 'DEMO',
-        locationCheck: off > 0.1 ? 'FAR' : 'OK',
-        locationDistanceM: Math.round(distanceM(seg.from, station)),
+        locationCheck: stationM > FAR_FROM_STATION_M ? 'FAR' : 'OK',
+        locationDistanceM: stationM,
       });
     }
     if (fixes.length > 1) {

@@ -17,6 +17,8 @@ export interface FleetViolation {
   startMs: number;
   endMs: number;
   logDate: string;
+  /** The driver's home-terminal zone, the log day's (decision 0140). */
+  timeZone: string;
 }
 
 export interface FleetHos {
@@ -53,7 +55,7 @@ export async function fleetHos(db: DbOrTx, orgId: string, opts: { fromMs: number
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
       if (e <= opts.fromMs || s >= opts.atMs) continue;
-      violations.push({ driver: { id: d.id, firstName: d.firstName, lastName: d.lastName }, rule: v.rule, severity: v.severity, startMs: s, endMs: e, logDate: logDateOf(s, d.homeTimeZone, periodStart) });
+      violations.push({ driver: { id: d.id, firstName: d.firstName, lastName: d.lastName }, rule: v.rule, severity: v.severity, startMs: s, endMs: e, logDate: logDateOf(s, d.homeTimeZone, periodStart), timeZone: d.homeTimeZone });
     }
   });
   violations.sort((x, y) => y.startMs - x.startMs);

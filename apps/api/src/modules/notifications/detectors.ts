@@ -19,6 +19,9 @@ const RULE_WORDS: Record<string, string> = {
 };
 
 /** "Nov 22" for 2026-11-22. */
+/** "Jun 1, 6:19 AM CDT": a violation's start in its driver's home-terminal time, labelled (decision 0140). */
+const homeTime = (ms: number, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
 const dayWords = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const name = (d: { firstName: string; lastName: string }) => `${d.firstName} ${d.lastName}`;
@@ -37,7 +40,7 @@ export function violationNotices(orgId: string, violations: readonly FleetViolat
         kind: 'VIOLATION' as const,
         factKey: `violation:${v.driver.id}:${v.rule}:${new Date(v.startMs).toISOString()}`,
         title: `${name(v.driver)} broke the ${RULE_WORDS[v.rule] ?? v.rule}`,
-        body: `${RULE_WORDS[v.rule] ?? v.rule} (${v.severity.toLowerCase()}) from ${new Date(v.startMs).toISOString().slice(0, 16).replace('T', ' ')} UTC, log day ${v.logDate}.`,
+        body: `${RULE_WORDS[v.rule] ?? v.rule} (${v.severity.toLowerCase()}) from ${homeTime(v.startMs, v.timeZone)} (home terminal), log day ${v.logDate}.`,
         link: logId ? `/hos/logs/${logId}` : `/hos/violations?driver=${v.driver.id}`,
         linkLabel: logId ? 'Open the log day' : 'See the violations',
         subject: { firstName: v.driver.firstName, lastName: v.driver.lastName },

@@ -238,6 +238,8 @@ describe('what sends notifications', () => {
     const violations = (await list(a.admin, '&kind=VIOLATION')).content.filter((n) => n.user?.lastName === `Driver ${v.uniqueId}`);
     expect(violations.map((n) => n.title)).toContain(`Dana Driver ${v.uniqueId} broke the driving limit`);
     expect(violations[0]!.expandedButton!.href).toMatch(/^\/hos\/logs\/[0-9a-f-]{36}$/);
+    // Its start is the driver's home-terminal time, with its zone (decision 0140).
+    expect(violations[0]!.expandedContent).toMatch(/ from [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M C[SD]T \(home terminal\), log day \d{4}-\d{2}-\d{2}\.$/);
     // Checking again (the clock, another instance) notifies nothing new.
     expect(await t.app.fleetWatch.check(a.orgId, { clock: false })).toBe(0);
   });

@@ -31,8 +31,13 @@ defineLabels({
 });
 
 export const DUTY_STATUSES = ['OFF', 'SB', 'D', 'ON'] as const;
-/** Special driving categories an ELD records (event type 3): personal conveyance, yard moves. */
-export const SPECIAL_CATEGORIES = ['PC', 'YM'] as const;
+/**
+ * Special categories of a duty status: personal conveyance (OFF) and yard moves (ON), which an ELD
+ * records as event type 3, and a team driver's time in the passenger seat (OFF) next to ≥ 7 h in
+ * the sleeper berth (49 CFR 395.1(g)(1): up to 3 h of it counts as rest).
+ */
+export const SPECIAL_CATEGORIES = ['PC', 'YM', 'PASSENGER'] as const;
+const specialMessage = 'Special category must be PC, YM or PASSENGER';
 export const VIOLATION_RULES = [
   'DRIVING_LIMIT',
   'WINDOW_LIMIT',
@@ -82,7 +87,7 @@ export const hosImportPeriodSchema = z.object({
   status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
   start: instant('Start'),
   end: instant('End'),
-  special: z.enum(SPECIAL_CATEGORIES, { error: () => 'Special driving category must be PC or YM' }).optional(),
+  special: z.enum(SPECIAL_CATEGORIES, { error: () => specialMessage }).optional(),
 });
 
 export const hosImportBodySchema = z.object({
@@ -374,13 +379,13 @@ export type HosEventEdit = z.output<typeof hosEventEditSchema>;
 /**
  * A duty-status change entered into a driver's records: by the driver (origin driver, at once; now
  * when `at` is left out) or by an office user (origin other user, a proposal the driver accepts or
- * rejects, decision 0112). It lasts until the driver's next recorded status. PC only with OFF, YM
- * only with ON, each only when the driver record allows it. Without a location description one is
+ * rejects, decision 0112). It lasts until the driver's next recorded status. PC and PASSENGER only
+ * with OFF, YM only with ON, PC and YM each only when the driver record allows it. Without a location description one is
  * computed from latitude/longitude.
  */
 export const hosEventCreateSchema = z.object({
   status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
-  special: z.enum(SPECIAL_CATEGORIES, { error: () => 'Special driving category must be PC or YM' }).nullish().transform((v) => v ?? null),
+  special: z.enum(SPECIAL_CATEGORIES, { error: () => specialMessage }).nullish().transform((v) => v ?? null),
   /** Required from an office user; a driver's change without it happens now (decision 0112). */
   at: instant('Time').nullish().transform((v) => v ?? null),
   /** Required (4-60) for an office user's proposal and a driver's entry in the past; a note on a driver's change now may be left out. */

@@ -1,6 +1,7 @@
 import { homeTerminalTime, utcOffsetHours, type EldEvent, type EldFile, type EldPosition, type EldUnidentifiedEvent } from '@fleet/eld';
 import type { RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
+import { PASSENGER_CODE } from './hos.periods.ts';
 
 // hos_events rows -> the @fleet/eld file model (decision 0116). Pure: the service reads the rows, this
 // decides every field, so the round trip (file -> parse -> same events) is tested without a server.
@@ -156,7 +157,8 @@ function newestFirst<T extends { at: string; sequenceId: number }>(list: T[]): T
 /** The ELD output file model of a driver's period, each list in the file's order. */
 export function eldFileOf(src: EldSource): EldFile {
   const local = (d: Date | number) => homeTerminalTime(d, src.zone);
-  const recorded = src.events.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY);
+  // A team driver's passenger-seat marker has no ELD code (Table 6): the file shows that time as the OFF duty status it is.
+  const recorded = src.events.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY && !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && e.eventCode === PASSENGER_CODE));
   const unidentified = src.vehicleEvents.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY);
 
   // CMV list: the current one first, then by the latest record on each (most recent first, 4.8.2.1.3).

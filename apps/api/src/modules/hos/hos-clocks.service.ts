@@ -163,7 +163,7 @@ export function availabilityOf(d: FleetDriver, periods: MsPeriod[], atMs: number
     ruleset: d.ruleset,
     timeZone: d.homeTimeZone,
     status: last?.status ?? null,
-    special: last?.special === 'PC' || last?.special === 'YM' ? last.special : null,
+    special: last?.special ?? null,
     since: last ? new Date(last.start).toISOString() : null,
     strict: c.strict,
     provisional: c.provisional,

@@ -182,11 +182,16 @@ describe("the driver's status", () => {
     expectFieldErrors((await post(url, me.headers, { status: 'ON', annotation: 'no' })).json(), 400, { annotation: 'Annotation must be at least 4 characters' });
     expect(await sqlRows(`select id from hos_events where driver_id = '${me.driver.id}' and event_type = 1`)).toEqual([]);
 
+    // No truck, so no position of the ELD's own: the device's coordinates or a typed location (ELD 4.3.2.7) are needed.
+    expectFieldErrors((await post(url, me.headers, { status: 'ON', annotation: 'Pre-trip inspection' })).json(), 400, { locationDescription: 'Your position is not known: type where you are' });
+    expectFieldErrors((await post(url, me.headers, { status: 'ON', locationDescription: 'Yard' })).json(), 400, { locationDescription: 'Your position is not known' });
+    expect(await sqlRows(`select id from hos_events where driver_id = '${me.driver.id}' and event_type = 1`)).toEqual([]);
     const before = Date.now();
-    const res = await post(url, me.headers, { status: 'ON', annotation: 'Pre-trip inspection' });
+    const res = await post(url, me.headers, { status: 'ON', annotation: 'Pre-trip inspection', latitude: 41.88, longitude: -87.63 });
     expect(res.statusCode, res.body).toBe(201);
     const on = hosEventDetailSchema.parse(res.json());
-    expect(on).toMatchObject({ status: 'ON', recordStatus: 'ACTIVE', recordOrigin: 'DRIVER', annotation: 'Pre-trip inspection', editRequestId: null });
+    expect(on).toMatchObject({ status: 'ON', recordStatus: 'ACTIVE', recordOrigin: 'DRIVER', annotation: 'Pre-trip inspection', editRequestId: null, latitude: 41.88, longitude: -87.63 });
+    expect(on.locationDescription).toBeTruthy();
     expect(Date.parse(on.at)).toBeGreaterThanOrEqual(before - 1000);
     // The office's availability screen shows it on its next read.
     const avail = availabilityPageSchema.parse((await get(org(`/availability?search=${me.driver.lastName}`), a.dispatcher)).json());
@@ -196,8 +201,8 @@ describe("the driver's status", () => {
     expect(mine.clocks.strict.windowMs).toBeLessThan(14 * H);
 
     // Personal conveyance goes with OFF; a plain status after it clears it.
-    const pc = hosEventDetailSchema.parse((await post(url, me.headers, { status: 'OFF', special: 'PC' })).json());
-    expect(pc).toMatchObject({ status: 'OFF', recordOrigin: 'DRIVER' });
+    const pc = hosEventDetailSchema.parse((await post(url, me.headers, { status: 'OFF', special: 'PC', locationDescription: '2 mi ESE Darien, IL' })).json());
+    expect(pc).toMatchObject({ status: 'OFF', recordOrigin: 'DRIVER', latitude: null, longitude: null, locationDescription: '2 mi ESE Darien, IL' });
     expect((await driverStatus(me)).clocks).toMatchObject({ status: 'OFF', special: 'PC' });
     // An entry in the past needs an annotation (a missing record, 4.4.4.2.3).
     const past = new Date(Date.now() - 3 * H).toISOString();

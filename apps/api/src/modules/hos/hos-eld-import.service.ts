@@ -85,7 +85,8 @@ export async function importEldFile({ db, orgId, actor }: { db: Db; orgId: strin
   const d = await driverFor(db, orgId, driverId);
   const periods = periodsOfFile(file, d);
   const source = `ELD ${file.header.eld.identifier} file`.slice(0, 46);
-  return importPeriods({ db, orgId, actor }, driverId, { source, periods });
+  // The file's last status is the one in force when it was made: it goes on.
+  return importPeriods({ db, orgId, actor }, driverId, { source, periods }, { closeLast: false });
 }
 
 async function driverFor(db: DbOrTx, orgId: string, driverId: string) {

@@ -22,6 +22,8 @@ export interface LogRef {
 
 /** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
 const LIVE_SLACK_MS = 60_000;
+/** Shortest manual location description (Appendix A 7.9: 5-60 characters). */
+const MANUAL_LOCATION_MIN = 5;
 
 /** The latest active event of a type at or before `at` (the status or special category in force then). */
 export async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Date) {
@@ -89,6 +91,8 @@ export async function createEvent({ db, actor, now = Date.now() }: { db: Db; act
     if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
     if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
     const atMs = live ? now : Date.parse(input.at!);
+    // A change now belongs in today's log: posted to another day's log it would silently land today.
+    if (live && log.logDate !== logDateOf(now, d.homeTimeZone, periodStart)) throw invalidField('at', `Time is a required field for an entry in the log of ${log.logDate}: a change without it happens now, in today's log`);
     if (!live) {
       const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
       const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
@@ -98,6 +102,7 @@ export async function createEvent({ db, actor, now = Date.now() }: { db: Db; act
     }
     if (input.special === 'PC' && input.status !== 'OFF') throw invalidField('special', 'Personal conveyance goes only with status OFF');
     if (input.special === 'YM' && input.status !== 'ON') throw invalidField('special', 'Yard moves go only with status ON');
+    if (input.special === 'PASSENGER' && input.status !== 'OFF') throw invalidField('special', 'Passenger-seat time goes only with status OFF');
     if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance');
     if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves');
     if ((input.latitude === null) !== (input.longitude === null)) throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
@@ -116,8 +121,14 @@ export async function createEvent({ db, actor, now = Date.now() }: { db: Db; act
 
     const reduced = input.special === 'PC';
     const round = (v: number | null) => (v === null ? null : reduced ? Math.round(v * 10) / 10 : v);
-    const latitude = input.latitude ?? truck?.position?.latitude ?? null;
-    const longitude = input.longitude ?? truck?.position?.longitude ?? null;
+    // The vehicle's own fix first (the ELD's position), then the coordinates the driver's device sent.
+    const fix = truck?.position ?? (input.latitude !== null && input.longitude !== null ? { latitude: input.latitude, longitude: input.longitude } : null);
+    const latitude = fix?.latitude ?? null;
+    const longitude = fix?.longitude ?? null;
+    // ELD 4.3.2.7 / 4.5.1.1: every duty-status change has a location; without a position the driver types one (5-60 characters).
+    if (live && (latitude === null || longitude === null) && (input.locationDescription?.length ?? 0) < MANUAL_LOCATION_MIN) {
+      throw invalidField('locationDescription', `Your position is not known: type where you are (at least ${MANUAL_LOCATION_MIN} characters, e.g. "2 mi ESE Darien, IL")`);
+    }
     const description = input.locationDescription ?? (latitude !== null && longitude !== null ? describeLocation(latitude, longitude, { reduced }).text : null);
     const inForce = special ? specialOfCode(special.eventCode) : null;
     const writeSpecial = input.special !== null || inForce !== null;

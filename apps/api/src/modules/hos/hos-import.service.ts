@@ -6,7 +6,7 @@ import { drivers, hosEvents } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../plugins/types.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { specialCode, statusCode } from './hos.periods.ts';
+import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';
 import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { logDateOf, nextDate } from './hos.time.ts';
 
@@ -30,20 +30,39 @@ function checkWithEngine(periods: DutyPeriod[], d: DriverHos, periodStart: strin
   }
 }
 
+/** The annotation of the off-duty record that closes imported periods (see importPeriods). */
+const endAnnotation = (source: string) => `End of periods imported from ${source}`.slice(0, 60);
+const END_PREFIX = 'End of periods imported from ';
+
 /**
  * Refuses periods that overlap the driver's active records or leave a gap before the next one.
  * Recorded statuses run until the next record, so an import may only come after the last record
- * (which it ends) or end exactly where the first record starts.
+ * (which it ends) or end exactly where the first record starts. The off-duty record that closed an
+ * earlier import, when it is the driver's last record and this import starts at it, gives way: the
+ * import continues that one (it is marked inactive-changed). Answers whether a record follows the
+ * periods (then their last status ends there, not with an off-duty record of this import's own).
  */
-async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, periods: DutyPeriod[]): Promise<void> {
+async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, periods: DutyPeriod[]): Promise<{ followed: boolean }> {
   const startMs = Date.parse(periods[0]!.start);
   const endMs = Date.parse(periods[periods.length - 1]!.end);
   const active = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS));
-  const [[prev], [next]] = await Promise.all([
-    tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, lt(hosEvents.eventTime, new Date(startMs)))).orderBy(desc(hosEvents.eventTime)).limit(1),
-    tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, gte(hosEvents.eventTime, new Date(startMs)))).orderBy(asc(hosEvents.eventTime)).limit(1),
-  ]);
-  if (!next) return;
+  const read = () =>
+    Promise.all([
+      tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, lt(hosEvents.eventTime, new Date(startMs)))).orderBy(desc(hosEvents.eventTime)).limit(1),
+      tx.select({ id: hosEvents.id, at: hosEvents.eventTime, origin: hosEvents.recordOrigin, code: hosEvents.eventCode, annotation: hosEvents.annotation }).from(hosEvents).where(and(active, gte(hosEvents.eventTime, new Date(startMs)))).orderBy(asc(hosEvents.eventTime)).limit(2),
+    ]);
+  const first = await read();
+  let [[prev], [next]] = first;
+  const afterNext = first[1][1];
+  if (next && !afterNext && next.at.getTime() === startMs && next.origin === HOS_RECORD_ORIGINS.OTHER && next.code === statusCode('OFF') && next.annotation?.startsWith(END_PREFIX)) {
+    // The closing record and the special-category event written with it.
+    await tx
+      .update(hosEvents)
+      .set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED })
+      .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventTime, next.at), eq(hosEvents.recordOrigin, HOS_RECORD_ORIGINS.OTHER), eq(hosEvents.annotation, next.annotation)));
+    [[prev], [next]] = await read();
+  }
+  if (!next) return { followed: false };
   const nextMs = next.at.getTime();
   if (nextMs < endMs) {
     const i = periods.findIndex((p) => Date.parse(p.end) > nextMs);
@@ -56,32 +75,60 @@ async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, 
     const i = periods.length - 1;
     throw invalidField(`periods.${i}.end`, `Period ${i} leaves a gap before the driver's next record at ${when(nextMs)}`);
   }
+  return { followed: true };
+}
+
+/**
+ * Whether the import records the end of its last period: recorded statuses run until the next
+ * record, so without one the last imported status would run on until now, where the periods (and
+ * the engine judging them) say it ended (a driving period would become hours of driving past every
+ * limit). Not when a record follows, when the last period is plain off duty (nothing changes), when
+ * it ends about now (the status in force goes on), or for an ELD file (its last status is the one in
+ * force when the file was made).
+ */
+function closesAt(periods: DutyPeriod[], followed: boolean, closeLast: boolean, now: number): boolean {
+  const last = periods[periods.length - 1]!;
+  if (followed || !closeLast || (last.status === 'OFF' && !last.special)) return false;
+  return Date.parse(last.end) < now - CURRENT_MS;
 }
 
 type NewEvent = typeof hosEvents.$inferInsert;
 
-/** The events of the periods: a duty-status change at each start, special categories set and cleared. */
-function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>, firstSeq: number, dayOf: (ms: number) => string): NewEvent[] {
+/**
+ * The events of the periods: a duty-status change at each start, special categories set and
+ * cleared; with `end`, an off-duty record at the end of the last period (see importPeriods).
+ */
+function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>, firstSeq: number, dayOf: (ms: number) => string, end: { annotation: string } | null): NewEvent[] {
   const out: NewEvent[] = [];
-  let special: 'PC' | 'YM' | null = null;
-  const push = (eventType: number, eventCode: number, ms: number) =>
-    out.push({ ...base, sequenceId: firstSeq + out.length, eventType, eventCode, eventTime: new Date(ms), logDate: dayOf(ms) });
+  let special: SpecialCategory | null = null;
+  const push = (eventType: number, eventCode: number, ms: number, annotation = base.annotation) =>
+    out.push({ ...base, annotation, sequenceId: firstSeq + out.length, eventType, eventCode, eventTime: new Date(ms), logDate: dayOf(ms) });
   for (const p of periods) {
     const ms = Date.parse(p.start);
     push(HOS_EVENT_TYPES.DUTY_STATUS, statusCode(p.status), ms);
-    const want = p.special === 'PC' || p.special === 'YM' ? p.special : null;
+    const want = p.special ?? null;
     if (want !== special) push(HOS_EVENT_TYPES.SPECIAL_CATEGORY, specialCode(want), ms);
     special = want;
+  }
+  if (end) {
+    const ms = Date.parse(periods[periods.length - 1]!.end);
+    push(HOS_EVENT_TYPES.DUTY_STATUS, statusCode('OFF'), ms, end.annotation);
+    if (special !== null) push(HOS_EVENT_TYPES.SPECIAL_CATEGORY, specialCode(null), ms, end.annotation);
   }
   return out;
 }
 
+/** Periods ending this close to now describe the status in force: it goes on (the ELD's own 5 minutes, 4.4.1.2). */
+const CURRENT_MS = 5 * 60_000;
+
 /**
  * Imports duty-status periods into a driver's records in one transaction: events with origin
  * "other" and the annotation "Imported from {source}", the log days they touch, one activity row.
- * Nothing is stored when a period is unsorted, gapped, overlapping, or overlaps the driver's records.
+ * A last period that ended before now is closed by an off-duty record (closesAt), so the API judges
+ * the periods as the engine does. Nothing is stored when a period is unsorted, gapped, overlapping,
+ * or overlaps the driver's records.
  */
-export async function importPeriods({ db, orgId, actor }: Scope, driverId: string, body: HosImportBody): Promise<HosImportResult> {
+export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scope & { now?: number }, driverId: string, body: HosImportBody, { closeLast = true }: { closeLast?: boolean } = {}): Promise<HosImportResult> {
   const periods: DutyPeriod[] = body.periods.map((p) => ({ status: p.status, start: p.start, end: p.end, ...(p.special ? { special: p.special } : {}) }));
   const periodStart = await periodStartOf(db, orgId);
   return db.transaction(async (tx) => {
@@ -89,7 +136,7 @@ export async function importPeriods({ db, orgId, actor }: Scope, driverId: strin
     const [d] = await tx.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId))).for('update');
     if (!d) throw notFound('Driver');
     checkWithEngine(periods, d, periodStart);
-    await checkAgainstRecords(tx, orgId, driverId, periods);
+    const { followed } = await checkAgainstRecords(tx, orgId, driverId, periods);
     const firstSeq = await nextSequenceId(tx, driverId);
     const dayOf = (ms: number) => logDateOf(ms, d.homeTimeZone, periodStart);
     const rows = eventsOf(
@@ -97,12 +144,15 @@ export async function importPeriods({ db, orgId, actor }: Scope, driverId: strin
       { organizationId: orgId, driverId, recordStatus: HOS_RECORD_STATUSES.ACTIVE, recordOrigin: HOS_RECORD_ORIGINS.OTHER, annotation: `Imported from ${body.source}`, createdByUserId: actor.userId },
       firstSeq,
       dayOf,
+      closesAt(periods, followed, closeLast, now) ? { annotation: endAnnotation(body.source) } : null,
     );
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(hosEvents).values(rows.slice(i, i + 1000));
     const startMs = Date.parse(periods[0]!.start);
     const endMs = Date.parse(periods[periods.length - 1]!.end);
     const days: string[] = [];
     for (let day = dayOf(startMs), last = dayOf(endMs - 1); day <= last; day = nextDate(day)) days.push(day);
+    // The record closing the periods may fall in the next log day.
+    for (const r of rows) if (!days.includes(r.logDate)) days.push(r.logDate);
     const ids = await ensureLogDays(tx, orgId, days.map((logDate) => ({ driverId, logDate })));
     const logs = days.map((date) => ({ id: ids.get(`${driverId}|${date}`)!, date }));
     const result = { driverId, events: rows.length, from: when(startMs), to: when(endMs), logs };

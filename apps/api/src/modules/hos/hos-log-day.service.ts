@@ -126,7 +126,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; o
   const day = periods.length ? dailyTotals(periods, opts).find((t) => t.date === log.logDate) : undefined;
   const segments = periods
     .filter((p) => p.end > startMs && p.start < endMs)
-    .map((p) => ({ status: p.status, special: p.special === 'PC' || p.special === 'YM' ? p.special : null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
+    .map((p) => ({ status: p.status, special: p.special ?? null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
   const violations = periods.length
     ? violationsOf(periods, d, periodStart, records.factsOf(d.id))
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)

@@ -81,6 +81,9 @@ function named(rows: Array<{ r: RequestRow; by: string | null; byFirst: string |
 
 /** A driver's proposals, newest first (pending ones first when no state is asked). */
 export async function listProposals({ db, orgId }: { db: DbOrTx; orgId: string }, driverId: string, q: Query): Promise<Page<HosProposal>> {
+  // A driver of another organization (or none) is not found, never an empty list that says it exists.
+  const [driver] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
+  if (!driver) throw notFound('Driver');
   const where = and(eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, driverId), q.state ? eq(hosEditRequests.state, q.state) : undefined);
   const [rows, [total]] = await Promise.all([
     db

@@ -12,13 +12,20 @@ export interface DutyEventFacts {
 /** ELD duty-status event code (type 1) of a status: 1 OFF, 2 SB, 3 D, 4 ON. */
 export const statusCode = (s: DutyStatus): number => DUTY_STATUSES.indexOf(s) + 1;
 export const statusOfCode = (code: number): DutyStatus | null => DUTY_STATUSES[code - 1] ?? null;
-/** ELD special-category event code (type 3): 1 PC, 2 YM, 0 cleared. */
-export const specialCode = (s: 'PC' | 'YM' | null): number => (s === 'PC' ? 1 : s === 'YM' ? 2 : 0);
-export const specialOfCode = (code: number): 'PC' | 'YM' | null => (code === 1 ? 'PC' : code === 2 ? 'YM' : null);
+/** A special category of a duty status as recorded (api-contract SPECIAL_CATEGORIES). */
+export type SpecialCategory = 'PC' | 'YM' | 'PASSENGER';
+/**
+ * Special-category event code (type 3): 1 PC, 2 YM, 0 cleared (the ELD's, Table 6), and 3 for a
+ * team driver's passenger-seat time, which the ELD has no code for: the ELD output file leaves
+ * those events out (the time is OFF duty there) and keeps the status events.
+ */
+export const PASSENGER_CODE = 3;
+export const specialCode = (s: SpecialCategory | null): number => (s === 'PC' ? 1 : s === 'YM' ? 2 : s === 'PASSENGER' ? PASSENGER_CODE : 0);
+export const specialOfCode = (code: number): SpecialCategory | null => (code === 1 ? 'PC' : code === 2 ? 'YM' : code === PASSENGER_CODE ? 'PASSENGER' : null);
 
-/** PC is personal use while off duty, YM yard moves while on duty: any other pairing is no special category. */
-const specialApplies = (status: DutyStatus, special: 'PC' | 'YM' | null): Special | undefined =>
-  (special === 'PC' && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
+/** PC and PASSENGER go with off duty, YM with on duty: any other pairing is no special category. */
+const specialApplies = (status: DutyStatus, special: SpecialCategory | null): Special | undefined =>
+  ((special === 'PC' || special === 'PASSENGER') && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
 
 /** A duty period with instants in epoch milliseconds (what the engine reads fastest; decision 0099). */
 export interface MsPeriod {
@@ -36,7 +43,7 @@ export interface MsPeriod {
 export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number): MsPeriod[] {
   const out: MsPeriod[] = [];
   let status: DutyStatus | null = null;
-  let special: 'PC' | 'YM' | null = null;
+  let special: SpecialCategory | null = null;
   let start = 0;
   let current: Special | undefined;
   const close = (at: number) => {
@@ -48,7 +55,7 @@ export function dutyPeriods(events: readonly DutyEventFacts[], untilMs: number):
   for (const e of events) {
     if (e.at >= untilMs) break;
     let nextStatus: DutyStatus | null = status;
-    let nextSpecial: 'PC' | 'YM' | null = special;
+    let nextSpecial: SpecialCategory | null = special;
     if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS) nextStatus = statusOfCode(e.eventCode) ?? status;
     else if (e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY) nextSpecial = specialOfCode(e.eventCode);
     else continue;

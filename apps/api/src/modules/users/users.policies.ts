@@ -27,6 +27,12 @@ export async function driverRoleOf(tx: DbOrTx, orgId: string) {
   return rows[0] ?? null;
 }
 
+/** Whether the user's role is the organization's built-in Driver role. */
+export async function holdsDriverRole(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db.select({ systemRole: roles.systemRole }).from(users).innerJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, userId));
+  return row?.systemRole === 'DRIVER';
+}
+
 /** No privilege escalation: a caller grants (to a role or, by assigning a role, to a user) only codes it holds. */
 export function assertMayGrant(ctx: AuthContext, codes: readonly string[]): void {
   const lacking = codes.filter((c) => !ctx.permissions.has(c));

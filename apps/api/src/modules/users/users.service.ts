@@ -10,7 +10,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/auth.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { presentUser } from './users.presenter.ts';
-import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, rolePermissions } from './users.policies.ts';
+import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
 
 interface Scope {
   db: Db;
@@ -39,6 +39,8 @@ export async function findUser(db: DbOrTx, orgId: string, userId: string) {
 
 export async function getUser({ db, orgId, ctx }: Omit<Scope, 'actor'>, userId: string): Promise<User> {
   if (ctx.userId !== userId && !ctx.permissions.has('USER_READ')) throw forbidden();
+  // The built-in Driver role holds USER_READ for its own profile screen only: to a driver another user is not found.
+  if (ctx.userId !== userId && (await holdsDriverRole(db, ctx.userId))) throw notFound('User');
   const row = await findUser(db, orgId, userId);
   return presentUser(row.user, row.roleName);
 }

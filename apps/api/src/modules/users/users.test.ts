@@ -141,3 +141,20 @@ describe('my account', () => {
 function merge(m: { payload: Buffer; headers: Record<string, string> }, token: string) {
   return { payload: m.payload, headers: { ...m.headers, ...bearer(token) } };
 }
+
+describe("a driver's profile access", () => {
+  it('the built-in Driver role reads its own profile only: another user of the organization is not found (404)', async () => {
+    const driver = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' });
+    const admin = await login(t.app, DEMO.admin);
+    const orgId = driver.user.organization!.id;
+    const read = (userId: string, token: string) => t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/users/${userId}`, headers: bearer(token) });
+    const own = await read(driver.user.id, driver.accessToken);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ id: driver.user.id, email: 'driver@demofreight.test' });
+    const other = await read(admin.user.id, driver.accessToken);
+    expectErrorBody(other.json(), 404);
+    expect(other.body).not.toContain('admin@demofreight.test');
+    // An office user holding USER_READ still opens anyone's.
+    expect((await read(driver.user.id, admin.accessToken)).statusCode).toBe(200);
+  });
+});

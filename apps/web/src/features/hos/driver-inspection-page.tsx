@@ -155,7 +155,8 @@ function DayView({ day }: { day: HosLogDay }) {
   const now = Date.now();
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
-  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special ?? undefined })), [day.segments]);
+  // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
+  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })), [day.segments]);
   const c = day.certification;
   return (
     <Stack gap="md" data-testid="inspection-day" data-date={h.date}>

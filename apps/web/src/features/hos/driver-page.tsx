@@ -56,7 +56,8 @@ function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; dat
   const tz = s.driver.homeTimeZone;
   const d = day.data;
   const gridDay = useMemo(() => (d ? { date: d.header.date, start: d.dayStart, lengthMs: d.totals.lengthMs } : null), [d]);
-  const segments = useMemo(() => (d ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special ?? undefined })) : []), [d]);
+  // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
+  const segments = useMemo(() => (d ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special === 'PASSENGER' ? undefined : (x.special ?? undefined) })) : []), [d]);
   const count = (n: number) =>
     n > 0 ? (
       <Badge size="sm" circle color="red" aria-label={`${n} waiting`}>
@@ -78,7 +79,7 @@ function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; dat
           </Text>
         </Alert>
       )}
-      <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} />
+      <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
       <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
       <Tabs defaultValue="today" keepMounted={false}>
         <Tabs.List grow>

@@ -57,7 +57,8 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
   const tz = h.timeZone;
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
-  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special ?? undefined })), [day.segments]);
+  // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
+  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })), [day.segments]);
   const name = driverName(h.driver);
 
   // A violation link (`?at=`) scrolls to the moment once the day is on screen.

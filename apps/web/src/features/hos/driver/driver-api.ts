@@ -100,7 +100,7 @@ function useDriverMutation<V, R>(orgId: string, userId: string, fn: (vars: V) =>
 
 /** A duty-status change now (no `at`), with its special category and note. */
 export function useChangeStatus(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: Pick<HosEventCreate, 'status' | 'special' | 'annotation'> }) =>
+  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: Pick<HosEventCreate, 'status' | 'special' | 'annotation'> & Partial<Pick<HosEventCreate, 'latitude' | 'longitude' | 'locationDescription'>> }) =>
     api<HosEventDetail>(`${base(orgId, userId)}/${logId}/hos_event`, { method: 'POST', body, toast: false }),
   );
 }

@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../../../lib/notifications-store.ts';
-import { IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
+import { IconArmchair, IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
 import type { HosDriverStatus } from '@fleet/api-contract';
 import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatAgo } from '../availability/clock-format.ts';
+import { useBrowserPosition } from './browser-position.ts';
 import { useChangeStatus } from './driver-api.ts';
 import classes from './driver.module.css';
 
-type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | null };
+type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | 'PASSENGER' | null };
 
 const STATUS_WORDS = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
-const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves' } as const;
+const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves', PASSENGER: 'Passenger seat' } as const;
 const STATUS_COLORS = { OFF: 'gray', SB: 'violet', D: 'blue', ON: 'orange' } as const;
 
 /** The name of a choice, as the buttons and the confirmation say it. */
@@ -24,14 +25,17 @@ export interface StatusPanelProps {
   status: HosDriverStatus;
   /** The clocks' instant plus the local tick: "since" ages with it. */
   now: number;
+  /** Today's log has a co-driver: the team's passenger-seat choice is offered (49 CFR 395.1(g)(1)). Default false. */
+  team?: boolean;
 }
 
 /**
  * The driver's current duty status and the big buttons to change it (decision 0115): Off duty,
  * Sleeper berth and On duty always; personal conveyance and yard moves when the driver record allows
- * them; Driving is shown but set by the vehicle's motion. Each change asks for an optional note.
+ * them, the passenger seat to a team driver; Driving is shown but set by the vehicle's motion. Each
+ * change asks for an optional note, and for a typed location when the device gives no position.
  */
-export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
+export function StatusPanel({ orgId, userId, status, now, team = false }: StatusPanelProps) {
   const [choice, setChoice] = useState<Choice | null>(null);
   const c = status.clocks;
   const current: Choice | null = c.status && c.status !== 'D' ? { status: c.status, special: c.special } : null;
@@ -42,6 +46,7 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
     { status: 'ON', special: null, icon: IconBriefcase },
     ...(status.driver.personalConveyanceAllowed ? [{ status: 'OFF' as const, special: 'PC' as const, icon: IconCar }] : []),
     ...(status.driver.yardMovesAllowed ? [{ status: 'ON' as const, special: 'YM' as const, icon: IconTruckLoading }] : []),
+    ...(team ? [{ status: 'OFF' as const, special: 'PASSENGER' as const, icon: IconArmchair }] : []),
   ];
   const label = c.status ? (c.special ? SPECIAL_WORDS[c.special] : STATUS_WORDS[c.status]) : 'No status yet';
 
@@ -113,13 +118,25 @@ export function StatusPanel({ orgId, userId, status, now }: StatusPanelProps) {
   );
 }
 
+/** Shortest typed location (ELD Appendix A 7.9: a manual location is 5 to 60 characters). */
+const LOCATION_MIN = 5;
+
 function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string; userId: string; logId: string; choice: Choice | null; onClose: () => void }) {
   const change = useChangeStatus(orgId, userId);
+  const where = useBrowserPosition(choice !== null);
   const [note, setNote] = useState('');
+  const [location, setLocation] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [locationError, setLocationError] = useState<string | null>(null);
+  // The server may know no position either (no truck fix): it then names the location, and the field shows.
+  const [askLocation, setAskLocation] = useState(false);
+  const typed = askLocation || where.state === 'unavailable';
   const close = () => {
     setNote('');
+    setLocation('');
     setError(null);
+    setLocationError(null);
+    setAskLocation(false);
     change.reset();
     onClose();
   };
@@ -130,18 +147,53 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
       setError('A note must be at least 4 characters');
       return;
     }
+    const position = typed ? where.position : await where.wait();
+    const place = location.trim();
+    if (!position && place.length < LOCATION_MIN) {
+      setAskLocation(true);
+      setLocationError(place ? `Location must be at least ${LOCATION_MIN} characters` : 'Location is a required field: your device gives no position');
+      return;
+    }
     try {
-      await change.mutateAsync({ logId, body: { status: choice.status, special: choice.special, annotation } });
+      const body = { status: choice.status, special: choice.special, annotation, ...(place ? { locationDescription: place } : {}), ...(position ? { latitude: position.latitude, longitude: position.longitude } : {}) };
+      await change.mutateAsync({ logId, body });
       notify({ type: 'success', timeout: 5000, title: `${choiceName(choice)} from now`, category: 'Your status is recorded.' });
       close();
     } catch (err) {
-      setError(describeError(err).title);
+      const d = describeError(err);
+      if (/locationDescription|location/i.test(`${d.title} ${d.details ?? ''}`)) {
+        setAskLocation(true);
+        setLocationError(d.title);
+      } else setError(d.title);
     }
   };
   return (
     <Modal opened={choice !== null} onClose={close} title={choice ? `Change to ${choiceName(choice)}` : ''} centered size="sm">
       <Stack gap="sm">
-        <Text size="sm">Your new status starts now, at the truck's location.</Text>
+        <Text size="sm">{typed ? 'Your new status starts now.' : "Your new status starts now, at the truck's position or your device's."}</Text>
+        {where.state === 'locating' && !typed && (
+          <Group gap="xs" aria-live="polite">
+            <Loader size="xs" aria-hidden />
+            <Text size="sm" c="dimmed">
+              Finding your position…
+            </Text>
+          </Group>
+        )}
+        {typed && (
+          <TextInput
+            label="Location"
+            description="Your device gives no position. Type where you are, e.g. '2 mi ESE Darien, IL' (5 to 60 characters)."
+            required
+            maxLength={60}
+            value={location}
+            onChange={(e) => {
+              setLocation(e.currentTarget.value);
+              setLocationError(null);
+            }}
+            error={locationError}
+            data-autofocus
+          />
+        )}
         <Textarea
           label="Note (optional)"
           description="4 to 60 characters, e.g. 'Fuel stop' or 'Loading at the shipper'"
@@ -154,7 +206,7 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
             setError(null);
           }}
           error={error}
-          data-autofocus
+          data-autofocus={typed ? undefined : true}
         />
         <Group grow>
           <Button variant="default" size="md" onClick={close}>

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const base = (org = orgId) => `/api/v1/organizations/${org}`;
 
-async function post(path: string, payload: unknown, org = orgId, headers = admin): Promise<{ id: string }> {
+async function post(path: string, payload: Record<string, unknown>, org = orgId, headers = admin): Promise<{ id: string }> {
   const res = await t.app.inject({ method: 'POST', url: `${base(org)}${path}`, headers, payload });
   expect(res.statusCode, res.body).toBeLessThan(300);
   return res.json();

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import Papa from 'papaparse';
 import type { FleetPerformance } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
+import { unparseCsv } from '../../lib/csv.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 
 export interface PerformanceFilters {
@@ -51,5 +51,5 @@ export function performanceCsv(p: FleetPerformance, imperial: boolean): string {
     ...p.groups.map((g) => row('Group', g.name, '', g)),
     row('Fleet', 'All vehicles', '', p.fleet),
   ];
-  return Papa.unparse({ fields: header, data: rows });
+  return unparseCsv(header, rows);
 }

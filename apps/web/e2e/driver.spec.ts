@@ -7,7 +7,8 @@ import { ADMIN, login } from './registry-helpers.ts';
 // The driver's side of the ELD (issue 16) on a 375 px phone: status, clocks, certification, the
 // office's edit proposals, unidentified driving, the roadside inspection view and the ELD file.
 
-test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+// The phone gives its position to a status change (without one the driver types a location: driver-location.spec.ts).
+test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
 
 const HOUR = 3_600_000;
 

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
+
+// ELD rule (Appendix A 4.3.2.7): every duty-status change has a location; when neither the truck nor
+// the phone gives a position, the driver types one. Here the phone refuses its position and the
+// driver has no truck, so the status change asks for a typed location before it is recorded.
+
+test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} theme`, () => {
+    test(`a status change without a position asks for a typed location, and records it (${scheme})`, async ({ page, request }) => {
+      const api = await officeApi(request);
+      const me = await api.driverAccount();
+      const { logs } = await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1]]));
+      // The phone answers as when its owner refuses to share the position.
+      await page.addInitScript(() => {
+        navigator.geolocation.getCurrentPosition = (_found, failed) =>
+          failed?.({ code: 1, message: 'User denied Geolocation', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError);
+      });
+      await driverLogin(page, me);
+      if (scheme === 'dark') await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+      expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe(scheme);
+      const status = page.getByTestId('current-status');
+      await expect(status).toHaveText('On duty');
+
+      await page.getByRole('group', { name: 'Change duty status' }).getByRole('button', { name: 'Off duty' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change to Off duty' });
+      const location = dialog.getByRole('textbox', { name: 'Location' });
+      await expect(location).toBeVisible();
+      await expect(dialog).toContainText('Your device gives no position');
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/driver-location-375-${scheme}.png` });
+
+      // Nothing typed, then too little: refused in the dialog, nothing recorded.
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await expect(dialog.getByText('Location is a required field')).toBeVisible();
+      await location.fill('Bay');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await expect(dialog.getByText('Location must be at least 5 characters')).toBeVisible();
+      await expect(status).toHaveText('On duty');
+
+      await location.fill('Pilot truck stop, Joliet IL');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(status).toHaveText('Off duty');
+      const day = (await api.logDay(logs.at(-1)!.id)) as unknown as { events: Array<{ status: string | null; latitude: number | null; locationDescription: string | null; recordOrigin: string }> };
+      expect(day.events.filter((e) => e.recordOrigin === 'DRIVER' && e.status !== null).map((e) => [e.status, e.latitude, e.locationDescription])).toEqual([['OFF', null, 'Pilot truck stop, Joliet IL']]);
+    });
+  });
+}

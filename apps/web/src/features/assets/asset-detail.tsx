@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
 import { IconCpu, IconLink, IconPencil, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
-import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
+import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { api } from '../../lib/api-client.ts';
@@ -122,6 +122,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
             <Fact label="Fuel">{a.fuelType ? fuelLabel.get(a.fuelType) : null}</Fact>
             <Fact label="IFTA qualified">{a.iftaQualified ? 'Yes' : 'No'}</Fact>
             <Fact label="Odometer">{a.odometerKm === null ? null : formatOdometer(a.odometerKm, units)}</Fact>
+            <Fact label="Fuel tank">{a.tankCapacityL === null ? `${tankCapacityText(null, units)} (default)` : tankCapacityText(a.tankCapacityL, units)}</Fact>
           </>
         ) : (
           <>

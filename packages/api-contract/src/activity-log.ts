@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonValueSchema } from './json.ts';
-import { pageQuerySchema } from './paging.ts';
+import { pageQuerySchema, searchText } from './paging.ts';
 
 const isoDate = (label: string) =>
   z
@@ -12,9 +12,10 @@ const isoDate = (label: string) =>
 /** Filters of the activity log: who, what, which kind of entity, when; newest first by default. */
 export const activityLogQuerySchema = pageQuerySchema.extend({
   userId: z.uuid().optional(),
-  action: z.string().trim().max(60).optional(),
-  entityType: z.string().trim().max(60).optional(),
-  entityId: z.string().trim().max(100).optional(),
+  // Free text compared in SQL: no control characters (a NUL answered a 500), as the list's search.
+  action: searchText('action', 60).optional(),
+  entityType: searchText('entityType', 60).optional(),
+  entityId: searchText('entityId', 100).optional(),
   from: isoDate('from'),
   to: isoDate('to'),
 });

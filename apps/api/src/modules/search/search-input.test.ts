@@ -58,6 +58,13 @@ describe('search text with control characters', () => {
     expectFieldErrors(res.json(), 400, { 'querystring.search': SEARCH_WORDS });
   });
 
+  it('is a 400 naming the field on the activity log’s text filters', async () => {
+    for (const field of ['action', 'entityType', 'entityId']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?${field}=${encodeURIComponent('x\u0000y')}`, headers: admin });
+      expectFieldErrors(res.json(), 400, { [`querystring.${field}`]: `${field} must not contain control characters` });
+    }
+  });
+
   it('is a 400 naming q on the search box', async () => {
     for (const text of BAD) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/search?q=${encodeURIComponent(text)}`, headers: admin });

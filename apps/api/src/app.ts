@@ -25,6 +25,7 @@ import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import './plugins/types.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import { apiHealthRoutes, probeRoutes } from './modules/health/health.routes.ts';
+import { StartupProgress } from './modules/health/startup-progress.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
@@ -69,6 +70,8 @@ declare module 'fastify' {
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
     draining: boolean;
+    /** Seeding after listen (main.ts): /readyz answers 503 with its progress until it is done. */
+    startup: StartupProgress;
     /** Vehicle daily statistics kept behind ingest (decision 0131). */
     fleetStats: FleetStats;
     /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
@@ -106,6 +109,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const ownsDatabase = !database;
   app.decorate('config', config);
   app.decorate('draining', false);
+  app.decorate('startup', new StartupProgress());
   app.decorate('database', db);
   app.decorate('db', db.db);
   // Registry lists served from an in-memory index checked against list_versions (decision 0083).

@@ -1,11 +1,11 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { seed } from './seed/seed.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
 import { scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
-import { startDemoFleet } from './seed/simulator/start.ts';
+import { DEMO_STEPS, startDemoFleet } from './seed/simulator/start.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -19,8 +19,17 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await buildApp({ config });
+  const log = (msg: string) => console.log(msg);
   // Instances starting together on one empty database seed one after another (check, then insert).
-  await app.database.exclusive(() => seed(app.db, config, (msg) => console.log(msg)));
+  // Without demo data that is quick and done before listening. The demo data is seeded after:
+  // /readyz says "seeding demo data (n %)" meanwhile, and the super administrator, created first,
+  // can sign in at once.
+  if (config.demo) {
+    await app.database.exclusive(() => ensureSuperAdmin(app.db, config.superAdmin));
+    app.startup.begin(demoSeedPlan(config), log);
+  } else {
+    await app.database.exclusive(() => seed(app.db, config, log));
+  }
   // Daily on every instance; each day's run is claimed by exactly one of them.
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
   // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
@@ -64,6 +73,23 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Devices (Traccar Client, OsmAnd) talk to their own port, sharing the API's ingest pipeline.
+  osmand = config.osmandPort ? await buildOsmandServer(app.ingest) : null;
+  if (osmand) {
+    await osmand.listen({ port: config.osmandPort, host: config.host });
+    console.log(`OsmAnd device protocol on port ${config.osmandPort} (Traccar Client: http://<this server>:${config.osmandPort})`);
+  }
+  console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`);
+  if (config.demo) {
+    try {
+      await app.database.exclusive(() => seed(app.db, config, log, (step, f) => app.startup.at(step, f)));
+      if (config.simulator) simulator = await startDemoFleet(app, config, log, (step, f) => app.startup.at(step, f));
+      app.startup.done();
+    } catch (err) {
+      // The server goes on serving what is there; /readyz keeps saying it is not ready.
+      app.log.error(err, 'seeding the demo data failed');
+    }
+  }
   // Notification detectors on the clock (one instance at a time), and statistics of positions
   // stored before this start.
   app.fleetWatch.start();
@@ -73,12 +99,6 @@ async function main(): Promise<void> {
     .catchUp()
     .then((n) => n && app.log.info(`fleet statistics: ${n} vehicle days computed from stored positions`))
     .catch((err) => app.log.error(err, 'fleet statistics catch-up failed')));
-  // Devices (Traccar Client, OsmAnd) talk to their own port, sharing the API's ingest pipeline.
-  osmand = config.osmandPort ? await buildOsmandServer(app.ingest) : null;
-  if (osmand) {
-    await osmand.listen({ port: config.osmandPort, host: config.host });
-    console.log(`OsmAnd device protocol on port ${config.osmandPort} (Traccar Client: http://<this server>:${config.osmandPort})`);
-  }
   // Positions stored before a restart but not yet derived into HoS records (decision 0095).
   if (config.hosAutoDuty) {
     startup.push(app.autoDuty
@@ -95,13 +115,22 @@ async function main(): Promise<void> {
       .then((n) => n && app.log.info(`IFTA miles: ${n} vehicles with positions to count since the last start`))
       .catch((err) => app.log.error(err, 'IFTA miles catch-up failed')));
   }
-  if (config.demo && config.simulator) {
-    startup.push(startDemoFleet(app, config, (msg) => console.log(msg))
-      .then((h) => (simulator = h))
-      .catch((err) => app.log.error(err, 'demo fleet simulator failed to start')));
-  }
   collectStartupGarbage(app, startup);
-  console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})`);
+}
+
+/** The demo data's seeding steps and their rough shares of its time on a first start. */
+function demoSeedPlan(config: Config): Record<string, number> {
+  const plan: Record<string, number> = { [SEED_ACCOUNTS_STEP]: 5 };
+  if (!config.simulator) return plan;
+  return {
+    ...plan,
+    [DEMO_STEPS.positions]: 25,
+    [DEMO_STEPS.hos]: 20,
+    [DEMO_STEPS.ifta]: 20,
+    ...(config.iftaMiles ? { [DEMO_STEPS.iftaMiles]: 15 } : {}),
+    [DEMO_STEPS.statistics]: 10,
+    [DEMO_STEPS.notifications]: 5,
+  };
 }
 
 /**

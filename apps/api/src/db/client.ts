@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -46,6 +47,11 @@ export interface Database {
    * process's database: `fn` just runs.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * PGlite: closes the embedded database and opens it again, so the WebAssembly memory a bulk load
+   * grew (it never shrinks) starts small again; statements wait meanwhile. Nothing elsewhere.
+   */
+  releaseMemory(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -119,6 +125,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
       wasmMemoryBytes: () => null,
       exclusive: (fn) => withStartupLock(url, fn),
+      releaseMemory: async () => undefined,
       close: () => pool.end(),
     };
   }
@@ -130,12 +137,31 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir], { stdio: 'inherit' });
     }
   }
-  const client = await PGlite.create(dataDir ?? 'memory://', {
-    extensions: pgliteExtensions,
-    loadDataDir: dataDir ? undefined : opts.pgliteTemplate,
-    // An embedded database for one server: a small buffer pool keeps the process lean; the
-    // operating system's page cache still holds hot table files.
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`],
+  const open = async (template?: Blob) => {
+    const c = new YieldingPGlite(dataDir ?? 'memory://', {
+      extensions: pgliteExtensions,
+      loadDataDir: template,
+      // An embedded database for one server: a small buffer pool keeps the process lean; the
+      // operating system's page cache still holds hot table files.
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`],
+    });
+    await c.waitReady;
+    return c;
+  };
+  let current = await open(dataDir ? undefined : opts.pgliteTemplate);
+  let reopening: Promise<void> | null = null;
+  const listeners = new Set<{ channel: string; onMessage: (payload: string) => void; unsub: () => Promise<void> }>();
+  // One handle for everyone (Drizzle, the PGlite-only read and write paths, caches keyed by it) over
+  // whichever instance is open: releaseMemory() swaps the instance behind it. Calls made while it
+  // is swapped wait for the new one.
+  const client = new Proxy(current, {
+    get(_target, key) {
+      const value: unknown = Reflect.get(current, key, current);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        reopening ? reopening.then(() => (Reflect.get(current, key, current) as (...a: unknown[]) => unknown).apply(current, args)) : (value as (...a: unknown[]) => unknown).apply(current, args);
+    },
+    set: (_target, key, value) => Reflect.set(current, key, value, current),
   });
   const drizzleClient = drizzlePglite({ client, schema });
   await migratePglite(drizzleClient, { migrationsFolder });
@@ -143,16 +169,53 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db: drizzleClient as unknown as Db,
     kind: 'pglite',
     async listen(channel, onMessage) {
-      const unsub = await client.listen(channel, onMessage);
+      const entry = { channel, onMessage, unsub: await client.listen(channel, onMessage) };
+      listeners.add(entry);
       // One process and one session: a notification reaches its listener before the committing
       // statement returns, so there is nothing to wait for.
-      return { stop: () => unsub(), sync: async () => undefined };
+      return {
+        stop: async () => {
+          listeners.delete(entry);
+          await entry.unsub();
+        },
+        sync: async () => undefined,
+      };
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
-    wasmMemoryBytes: () => (client.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
+    wasmMemoryBytes: () => (current.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
     exclusive: (fn) => fn(),
-    close: () => client.close(),
+    async releaseMemory() {
+      // An in-memory database would be lost; a server's memory is its own business.
+      if (!dataDir || reopening) return;
+      reopening = (async () => {
+        // close() waits for the statements and transactions under way.
+        await current.close();
+        current = await open();
+        for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
+      })();
+      try {
+        await reopening;
+      } finally {
+        reopening = null;
+      }
+    },
+    close: () => (reopening ?? Promise.resolve()).then(() => current.close()),
   };
+}
+
+/**
+ * PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
+ * loop, a round of the work behind ingest) resolves through promise callbacks alone: no request,
+ * timer or socket is served until the whole chain ends. Each statement here first lets the event
+ * loop turn once, so a long task only holds requests up for one statement at a time.
+ */
+class YieldingPGlite extends PGlite {
+  override _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
+    return super._runExclusiveQuery(async () => {
+      await yieldToEventLoop();
+      return fn();
+    });
+  }
 }
 
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */

@@ -141,20 +141,28 @@ export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<C
   return made;
 }
 
+/** Reports a seeding step under way and the fraction of it done (StartupProgress.at). */
+export type SeedProgress = (step: string, fraction: number) => void;
+export const SEED_ACCOUNTS_STEP = 'accounts and fleet registry';
+
 /**
  * First-start data: the super administrator always, the demo organization when DEMO is on. Names
  * the sign-ins but never their passwords: console output ends up in log files.
  */
-export async function seed(db: Db, config: Config, log: (msg: string) => void): Promise<void> {
+export async function seed(db: Db, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<void> {
+  const step = (fraction: number) => progress(SEED_ACCOUNTS_STEP, fraction);
   await ensureSuperAdmin(db, config.superAdmin);
   const lines = [`  Super administrator: ${config.superAdmin.email}`];
   // The bundled IFTA tax rates (2Q2026), shared by every organization (decision 0123).
   if (await ensureBundledRates(db)) lines.push('  IFTA tax rates: 2Q2026 matrix seeded');
   if (config.demo) {
+    step(0.2);
     const demoOrgId = await ensureDemoOrganization(db, config);
+    step(0.5);
     if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
+    step(0.8);
     await ensureDemoDriverSignIns(db, demoOrgId, config);
     lines.push(`  Demo drivers:        ${DEMO_DRIVER_UNITS.map((_, i) => demoDriverEmail(config, i)).join(', ')} (tractors ${DEMO_DRIVER_UNITS.join(', ')})`);
   }

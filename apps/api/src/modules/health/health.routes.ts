@@ -37,11 +37,15 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { public: true },
     schema: {
       tags: ['health'],
-      summary: 'Readiness: database reachable, migrations applied, not draining; 503 otherwise',
+      summary: 'Readiness: database reachable, migrations applied, demo data seeded, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
       response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }), 503: errorBodySchema },
     },
     handler: async (_req, reply) => {
       if (app.draining) return reply.code(503).send(errorBody(503, 'Shutting down', 'This instance is draining before it stops'));
+      // Answered without the database: seeding keeps its one embedded connection busy.
+      if (app.startup.active) {
+        return reply.code(503).send(errorBody(503, `seeding demo data (${app.startup.percent} %)`, `Start-up is seeding the demo data (${app.startup.step}); the server answers meanwhile`));
+      }
       const r = await readiness(app.db);
       if (!r.ready) return reply.code(503).send(errorBody(503, 'Not ready', r.reason));
       return { status: 'ready' as const, database: app.database.kind };

@@ -68,9 +68,10 @@ const PARKED_EVERY_MS = 300_000;
  * later) up to `until`, in bulk. Fixes sit on a fixed time grid and the plan is deterministic, so
  * running it again inserts nothing twice. Returns the rows written.
  */
-export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], until: number, days = 7): Promise<number> {
+export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], until: number, days = 7, onProgress: (fraction: number) => void = () => undefined): Promise<number> {
   let written = 0;
-  for (const truck of trucks) {
+  for (const [i, truck] of trucks.entries()) {
+    onProgress(i / trucks.length);
     const windowStart = until - days * 86_400_000;
     const [last] = await db
       .select({ t: max(positions.fixTime) })
@@ -78,38 +79,50 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
       .where(and(eq(positions.gatewayId, truck.gatewayId), gt(positions.fixTime, new Date(windowStart)), lt(positions.fixTime, new Date(until))));
     const from = Math.ceil(Math.max(windowStart, last?.t ? new Date(last.t).getTime() + 1 : windowStart) / MOVING_EVERY_MS) * MOVING_EVERY_MS;
     const plan = new TruckPlan(truck.index);
-    const cols = { t: [] as number[], lat: [] as number[], lon: [] as number[], speed: [] as number[], course: [] as string[], odo: [] as number[], ign: [] as string[] };
+    const cols: FixColumns = { t: [], lat: [], lon: [], speed: [], course: [], odo: [], ign: [] };
     for (let t = from; t < until; t += MOVING_EVERY_MS) {
       const s = plan.stateAt(t);
       if (s.kind === 'PARK' && t % PARKED_EVERY_MS !== 0) continue;
       cols.t.push(t / 1000);
       cols.lat.push(s.lat);
       cols.lon.push(s.lon);
-      cols.speed.push(s.speed);
+      cols.speed.push(s.speed.toFixed(2));
       cols.course.push(s.speed >= MOVING_SPEED_KMH ? s.course.toFixed(1) : 'NULL');
       cols.odo.push(Math.round(s.odometer));
       cols.ign.push(s.ignition ? 't' : 'f');
     }
-    if (cols.t.length === 0) continue;
-    // One statement per truck with the columns as arrays (unnest): a week of fixes costs a few
-    // parameters instead of sixteen per row, which is what makes the first start quick.
-    const arr = (a: ReadonlyArray<number | string>) => `{${a.join(',')}}`;
-    const r = rowsOf<{ n: number }>(
-      await db.execute(sql`
-        with ins as (
-          insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
-          select ${truck.orgId}::uuid, ${truck.gatewayId}::uuid, ${truck.assetId}::uuid, ${truck.driverId}::uuid, to_timestamp(u.t), to_timestamp(u.t + 1.5),
-                 u.lat, u.lon, u.speed, u.course, 250, 5, u.odo, u.ign, 'simulator', '{}'::jsonb
-          from unnest(${arr(cols.t)}::float8[], ${arr(cols.lat)}::float8[], ${arr(cols.lon)}::float8[], ${arr(cols.speed.map((v) => v.toFixed(2)))}::real[],
-                      ${arr(cols.course)}::real[], ${arr(cols.odo)}::float8[], ${arr(cols.ign)}::boolean[]) as u(t, lat, lon, speed, course, odo, ign)
-          on conflict do nothing
-          returning 1
-        )
-        select count(*)::int as n from ins`),
-    );
-    written += Number(r[0]?.n ?? 0);
+    // A statement per day of fixes with the columns as arrays (unnest): a few parameters instead of
+    // sixteen per row, which makes the first start quick; a day at a time, so the embedded
+    // database's one connection (and the event loop it runs on) serves requests in between.
+    for (let from = 0; from < cols.t.length; from += BACKFILL_ROWS) {
+      const slice = Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as FixColumns;
+      written += await insertFixes(db, truck, slice);
+    }
   }
   return written;
+}
+
+/** Rows per backfill statement: about a day of a truck's fixes. */
+const BACKFILL_ROWS = 1_500;
+
+type FixColumns = { t: number[]; lat: number[]; lon: number[]; speed: string[]; course: string[]; odo: number[]; ign: string[] };
+
+async function insertFixes(db: Db, truck: DemoTruck, cols: FixColumns): Promise<number> {
+  const arr = (a: ReadonlyArray<number | string>) => `{${a.join(',')}}`;
+  const r = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with ins as (
+        insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
+        select ${truck.orgId}::uuid, ${truck.gatewayId}::uuid, ${truck.assetId}::uuid, ${truck.driverId}::uuid, to_timestamp(u.t), to_timestamp(u.t + 1.5),
+               u.lat, u.lon, u.speed, u.course, 250, 5, u.odo, u.ign, 'simulator', '{}'::jsonb
+        from unnest(${arr(cols.t)}::float8[], ${arr(cols.lat)}::float8[], ${arr(cols.lon)}::float8[], ${arr(cols.speed)}::real[],
+                    ${arr(cols.course)}::real[], ${arr(cols.odo)}::float8[], ${arr(cols.ign)}::boolean[]) as u(t, lat, lon, speed, course, odo, ign)
+        on conflict do nothing
+        returning 1
+      )
+      select count(*)::int as n from ins`),
+  );
+  return Number(r[0]?.n ?? 0);
 }
 
 export interface SimulatorHandle {

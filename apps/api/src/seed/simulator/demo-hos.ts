@@ -97,9 +97,9 @@ function breaches(truck: number, events: EventToWrite[]): EventToWrite[] {
 
 /**
  * Writes the demo drivers' records from `fromMs` to `untilMs` once (nothing when any of them has
- * records already). Returns the events written.
+ * records already), reporting the fraction of drivers done. Returns the events written.
  */
-export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTruck[], fromMs: number, untilMs: number): Promise<number> {
+export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTruck[], fromMs: number, untilMs: number, onProgress: (fraction: number) => void = () => undefined): Promise<number> {
   const withDriver = trucks.filter((t): t is DemoTruck & { assetId: string; driverId: string } => t.assetId !== null && t.driverId !== null);
   if (withDriver.length === 0) return 0;
   const [any] = await db.select({ id: hosEvents.id }).from(hosEvents).where(inArray(hosEvents.driverId, withDriver.map((t) => t.driverId))).limit(1);
@@ -107,7 +107,8 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
   const periodStart = await periodStartOf(db, orgId);
   const trailerIds = (await db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'TRAILER')))).map((r) => r.id);
   let written = 0;
-  for (const truck of withDriver) {
+  for (const [i, truck] of withDriver.entries()) {
+    onProgress(i / withDriver.length);
     const fixes = await fixesOf(db, truck.assetId, fromMs, untilMs);
     if (fixes.length === 0) continue;
     const derived = deriveDutyEvents(initialDutyState(truck.assetId), fixes).events;

@@ -2,17 +2,27 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
-import { DEMO_ORG_NAME } from '../seed.ts';
+import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type SimulatorHandle } from './demo-fleet.ts';
+
+/** The steps of the demo history, in order, as StartupProgress shows them. */
+export const DEMO_STEPS = {
+  positions: 'a week of positions',
+  hos: 'hours-of-service logs',
+  ifta: 'the IFTA quarter',
+  iftaMiles: 'IFTA miles',
+  statistics: 'daily statistics',
+  notifications: 'notifications',
+} as const;
 
 /**
  * DEMO=1 with SIMULATOR not 0 (the `npm start` default): the demo organization's 25 trucks get
  * 7 days of history (first start; later starts fill only the gap) and then post live through the
  * real OsmAnd endpoint over loopback; the week's HoS logs are derived from that history first. Runs after the server listens, so start-up stays fast.
  */
-export async function startDemoFleet(app: FastifyInstance, config: Config, log: (msg: string) => void): Promise<SimulatorHandle | null> {
+export async function startDemoFleet(app: FastifyInstance, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<SimulatorHandle | null> {
   const [org] = await app.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.name, DEMO_ORG_NAME));
   if (!org) return null;
   await ensureDemoTrucks(app.db, org.id);
@@ -20,16 +30,19 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   const started = Date.now();
   // History first, then its HoS logs, then live: the live fixes continue the derived records
   // from their last event (decision 0095).
-  const written = await backfillDemoHistory(app.db, trucks, started);
+  const written = await backfillDemoHistory(app.db, trucks, started, 7, (f) => progress(DEMO_STEPS.positions, f));
   if (written) log(`Demo fleet: ${written} historical positions written for ${trucks.length} trucks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const hosStarted = Date.now();
-  const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started);
+  progress(DEMO_STEPS.hos, 0);
+  const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started, (f) => progress(DEMO_STEPS.hos, f));
   if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
   // IFTA: the weeks before the backfill from the plan, fuel at the fuel stops, then the backfilled
   // positions counted like any ingest (decisions 0121, 0127).
   const iftaStarted = Date.now();
+  progress(DEMO_STEPS.ifta, 0);
   const [iftaDays, purchases] = await seedDemoIfta(app.db, org.id, trucks, demoIftaFrom(started), started - 7 * 86_400_000, started);
   if (config.iftaMiles) {
+    progress(DEMO_STEPS.iftaMiles, 0);
     await app.iftaMiles.catchUp();
     await app.iftaMiles.idle();
   }
@@ -39,8 +52,15 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
   // The history went straight to the positions table: its daily statistics are computed here, and
   // the week's violations are notified once (a fresh demo shows a bell with something in it).
   if (written) {
-    const days = await app.fleetStats.rebuildRange(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000, started);
+    // A vehicle at a time, so the progress moves and requests are served in between.
+    const vehicles = trucks.flatMap((t) => (t.assetId ? [t.assetId] : []));
+    let days = 0;
+    for (const [i, assetId] of vehicles.entries()) {
+      progress(DEMO_STEPS.statistics, i / vehicles.length);
+      days += await app.fleetStats.rebuildRange(org.id, [assetId], started - 7 * 86_400_000, started);
+    }
     log(`Demo fleet: daily statistics of ${days} vehicle days computed`);
+    progress(DEMO_STEPS.notifications, 0);
     await app.fleetWatch.check(org.id, { clock: true, now: started, newsMs: 7 * 86_400_000 });
   }
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;

@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { Logo } from '../../components/logo.tsx';
 import { useLogin } from './api/auth-api.ts';
+import { useServerSeeding } from './use-server-seeding.ts';
 import classes from './login-page.module.css';
 
 /** Spec section 2, login screen. */
@@ -16,6 +17,9 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const login = useLogin();
   const [failed, setFailed] = useState<string | null>(null);
+  // A first start listens before its demo data is seeded: its accounts sign in once that is done.
+  const seeding = useServerSeeding();
+  const percent = seeding ? /\((\d+) %\)/.exec(seeding)?.[1] : undefined;
   // Spec section 5: the login form validates on input.
   const form = useZodForm(loginSchema, { mode: 'onChange', defaultValues: { email: '', password: '' } });
 
@@ -26,7 +30,13 @@ export default function LoginPage() {
       await navigate(homePath(res.user), { replace: true });
     } catch (err) {
       // No toast for a failed login (spec section 8); the form says why in place.
-      setFailed(err instanceof ApiError && err.status !== 401 && err.body ? err.body.message : 'The email or password is incorrect.');
+      setFailed(
+        err instanceof ApiError && err.status !== 401 && err.body
+          ? err.body.message
+          : seeding
+            ? 'The demo data is still being prepared: its accounts can log in once it is ready.'
+            : 'The email or password is incorrect.',
+      );
     }
   });
   const loading = login.isPending;
@@ -46,6 +56,11 @@ export default function LoginPage() {
           </Text>
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
+              {seeding && (
+                <Alert color="blue" variant="light" role="status" py="xs" title={`Preparing demo data${percent ? ` (${percent} %)` : ''}`}>
+                  This is the server&apos;s first start. The demo fleet&apos;s accounts can log in in a minute; this page updates by itself.
+                </Alert>
+              )}
               {failed && (
                 <Alert color="red" variant="light" role="alert" py="xs">
                   {failed}

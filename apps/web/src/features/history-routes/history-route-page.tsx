@@ -10,7 +10,7 @@ import { useSearchParams } from 'react-router';
 import type { HistoryRoute, Page } from '@fleet/api-contract';
 import MapGL, { Layer, Marker, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
 import { api } from '../../lib/api-client.ts';
-import { formatDateTime, formatTime } from '../../lib/dates.ts';
+import { dayStartIn, formatDateTime, formatTime, fromZoneInput, todayIn, toZoneInput, zoneLabel } from '../../lib/dates.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
@@ -31,11 +31,17 @@ const OWN_SOURCES = [TRACK_SOURCE, MARKERS_SOURCE];
 /** One second of playback covers this much track time at 1x (a day plays in about 24 minutes at 1x, 90 s at 16x). */
 const TRACK_SECONDS_PER_SECOND = 60;
 
+/** Midnight of the viewer's today (decision 0140: the profile's or organization's zone, not the browser's). */
 function startOfToday(): Date {
-  const d = new Date();
-  d.setHours(0, 0, 0, 0);
-  return d;
+  return new Date(dayStartIn(todayIn()));
 }
+
+/** The pickers show and take wall-clock times of the viewer's zone ("2026-06-01 06:19:00"). */
+const pickerValue = (d: Date) => `${toZoneInput(d.toISOString()).replace('T', ' ')}:00`;
+const fromPicker = (v: string | null) => {
+  const iso = v ? fromZoneInput(v.slice(0, 16).replace(' ', 'T')) : null;
+  return iso ? new Date(iso) : null;
+};
 
 function useSubjectOptions(orgId: string | null, subject: Subject) {
   return useQuery({
@@ -152,8 +158,8 @@ export default function HistoryRoutePage() {
             w={240}
             nothingFoundMessage="Nothing found"
           />
-          <DateTimePicker label="From" value={from} onChange={(v) => v && setFrom(new Date(v))} w={190} maxDate={new Date()} valueFormat="MM/DD/YY hh:mm A" />
-          <DateTimePicker label="To" value={to} onChange={(v) => v && setTo(new Date(v))} w={190} error={rangeError} valueFormat="MM/DD/YY hh:mm A" />
+          <DateTimePicker label={`From (${zoneLabel(from)})`} value={pickerValue(from)} onChange={(v) => { const d = fromPicker(v); if (d) setFrom(d); }} w={190} maxDate={pickerValue(new Date())} valueFormat="MM/DD/YY hh:mm A" />
+          <DateTimePicker label={`To (${zoneLabel(to)})`} value={pickerValue(to)} onChange={(v) => { const d = fromPicker(v); if (d) setTo(d); }} w={190} error={rangeError} valueFormat="MM/DD/YY hh:mm A" />
           <Button
             variant="default"
             onClick={() => {

@@ -106,3 +106,30 @@ test('on a tablet (768 px) the header keeps Map, History Route and Dashboard, an
   await nav.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 });
+
+test('at 1280 px, beside the open side menu, every list shows its last column without scrolling sideways', async ({ page }) => {
+  test.setTimeout(180_000);
+  const O = '/settings/organization-settings';
+  const lastColumnShown = async (path: string) => {
+    await page.goto(path);
+    const table = page.locator('table[aria-label]').first();
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    const r = await table.evaluate((t) => {
+      const last = [...t.querySelectorAll('thead th')].at(-1)!.getBoundingClientRect();
+      let box = t.parentElement;
+      while (box && box !== document.body && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+      const view = (box ?? document.documentElement).getBoundingClientRect();
+      return { lastRight: Math.round(last.right), viewRight: Math.round(Math.min(view.right, window.innerWidth)) };
+    });
+    expect(r.lastRight, path).toBeLessThanOrEqual(r.viewRight + 1);
+  };
+  await login(page, 'admin');
+  await expect(page.getByTestId('side-menu')).not.toHaveAttribute('data-collapsed', 'true');
+  for (const path of [`${O}/vehicles`, `${O}/trailers`, `${O}/all-drivers`, `${O}/devices`, `${O}/user-and-roles`, `${O}/groups`, '/settings/activity-log', '/hos/logs', '/hos/availability']) {
+    await lastColumnShown(path);
+  }
+  await page.getByRole('button', { name: 'Open profile' }).click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await login(page, 'superAdmin');
+  for (const path of ['/administration/organizations', '/administration/device-models', '/administration/ifta-rates']) await lastColumnShown(path);
+});

@@ -82,7 +82,11 @@ export function Header(p: HeaderProps) {
           <Group component="nav" aria-label="Header navigation" gap={4} ml={{ base: 4, sm: 'md' }} visibleFrom="xs" wrap="nowrap" data-testid="header-nav">
             {p.nav.map(({ path, title, icon: Icon }) => (
               <Link key={path} to={path} className={classes.navLink} data-active={pathname === path || undefined} aria-current={pathname === path ? 'page' : undefined}>
-                {Icon && <Icon size={20} stroke={1.7} className={classes.navIcon} aria-hidden />}
+                {Icon && (
+                  <span className={classes.navIcon} aria-hidden>
+                    <Icon size={20} stroke={1.7} />
+                  </span>
+                )}
                 <span>{title}</span>
               </Link>
             ))}

@@ -17,7 +17,7 @@ function Count({ label, value, link }: { label: string; value: number; link: str
     </Group>
   );
   return link ? (
-    <Anchor component={Link} to={link} underline="hover" c="inherit" aria-label={`${label}: ${value}`} data-testid={`fleet-count-${label}`}>
+    <Anchor component={Link} to={link} underline="hover" c="inherit" data-testid={`fleet-count-${label}`}>
       {inner}
     </Anchor>
   ) : (

@@ -40,7 +40,7 @@ export default function IftaRatesPage() {
           <>
             The quarter&apos;s rate matrix, shared by every organization. The jurisdictions&apos; official rates are published by IFTA, Inc. in its
             quarterly tax rate matrix at{' '}
-            <Anchor href="https://www.iftach.org/taxmatrix4/Taxmatrix.php" target="_blank" rel="noreferrer" inherit>
+            <Anchor href="https://www.iftach.org/taxmatrix4/Taxmatrix.php" target="_blank" rel="noreferrer" inherit underline="always">
               iftach.org
             </Anchor>
             : import its CSV each quarter.
@@ -73,7 +73,7 @@ export default function IftaRatesPage() {
         emptyDescription="Returns of this quarter use the latest earlier matrix until it is imported."
         emptyAction={<Button onClick={() => setImporting(true)}>Import {quarterLabel(shown)}</Button>}
       >
-        <ScrollArea type="auto">
+        <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `IFTA rates ${shown}, scrolls sideways` }}>
           <Table striped withTableBorder fz="sm" aria-label={`IFTA rates ${shown}`} miw={520}>
             <Table.Thead>
               <Table.Tr>

@@ -8,7 +8,7 @@ export function ReturnTable({ ret, label }: { ret: IftaReturn; label: string }) 
   // Credits in green, dark enough on white and light enough on the dark body for small text (AA).
   const credit = useComputedColorScheme('light') === 'dark' ? 'teal.4' : 'teal.9';
   return (
-    <ScrollArea type="auto" offsetScrollbars>
+    <ScrollArea type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` }}>
       <Table striped highlightOnHover withTableBorder fz="sm" miw={980} aria-label={label} stickyHeader>
         <Table.Thead>
           <Table.Tr>
@@ -88,7 +88,7 @@ export function ReturnTab({ report }: { report: IftaReport }) {
           <Text size="sm" mb="xs">
             Miles, fuel or adjustments changed after the quarter was filed. The table shows today&apos;s figures; file again to submit the amendment.
           </Text>
-          <ScrollArea type="auto">
+          <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Changes since the filed return, scrolls sideways' }}>
             <Table fz="sm" withTableBorder aria-label="Changes since the filed return" miw={520}>
               <Table.Thead>
                 <Table.Tr>

@@ -8,7 +8,7 @@ import { ExportMenu } from './export-menu.tsx';
 export function VehiclesTab({ report }: { report: IftaReport }) {
   return (
     <DataState isEmpty={report.vehicles.length === 0} emptyTitle="No vehicle drove or fuelled this quarter" emptyDescription="IFTA-qualified vehicles of this fuel type appear here once their positions or purchases are in.">
-      <ScrollArea type="auto" offsetScrollbars>
+      <ScrollArea type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Miles and fuel per vehicle, scrolls sideways' }}>
         <Table striped highlightOnHover withTableBorder fz="sm" miw={760} aria-label="Miles and fuel per vehicle">
           <Table.Thead>
             <Table.Tr>

@@ -16,7 +16,8 @@ import { fetchLiveVehicles, fetchStreamTicket, formatAge, useGroups } from '../.
 import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
+import { LIGHT_TONES } from '../../lib/theme.ts';
+import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, STATUS_TONES, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
 const STATUSES: VehicleStatus[] = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'];
 const OWN_SOURCES = [VEHICLES_SOURCE];
@@ -324,7 +325,8 @@ function VehicleList(p: VehicleListProps) {
                 size="compact-xs"
                 radius="xl"
                 variant={active ? 'filled' : 'light'}
-                color={STATUS_COLORS[s]}
+                // Filled (chosen): white on the tone's darkest shade; light: the theme's readable tone text.
+                color={active ? LIGHT_TONES[STATUS_TONES[s]]!.light : STATUS_TONES[s]}
                 aria-pressed={active}
                 onClick={() => p.onStatus(active ? null : s)}
                 data-testid={`status-filter-${s}`}
@@ -466,7 +468,7 @@ function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle
       <Group justify="space-between" mb={6} wrap="nowrap">
         <Group gap="xs" wrap="nowrap">
           <Text fw={700}>{v.unitNumber}</Text>
-          <Badge color={STATUS_COLORS[v.status]} variant="filled" size="sm">
+          <Badge color={LIGHT_TONES[STATUS_TONES[v.status]]!.light} variant="filled" size="sm">
             {STATUS_LABELS[v.status]}
           </Badge>
         </Group>

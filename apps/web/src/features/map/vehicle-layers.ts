@@ -14,6 +14,9 @@ export const STATUS_COLORS: Record<VehicleStatus, string> = {
   OFFLINE: '#868e96',
 };
 
+/** Text colours of the status chips and badges (Mantine names; the theme keeps their text at 4.5:1). */
+export const STATUS_TONES: Record<VehicleStatus, 'green' | 'orange' | 'blue' | 'gray'> = { MOVING: 'green', IDLING: 'orange', STOPPED: 'blue', OFFLINE: 'gray' };
+
 export const STATUS_LABELS: Record<VehicleStatus, string> = { MOVING: 'Moving', IDLING: 'Idling', STOPPED: 'Stopped', OFFLINE: 'Offline' };
 
 export const VEHICLES_SOURCE = 'vehicles';

@@ -20,7 +20,7 @@ for (const scheme of ['light', 'dark'] as const) {
       });
       await driverLogin(page, me);
       if (scheme === 'dark') await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-      expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe(scheme);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
       const status = page.getByTestId('current-status');
       await expect(status).toHaveText('On duty');
 

@@ -130,6 +130,8 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
   const [locationError, setLocationError] = useState<string | null>(null);
   // The server may know no position either (no truck fix): it then names the location, and the field shows.
   const [askLocation, setAskLocation] = useState(false);
+  // Waiting for the device's position after Confirm (at most the browser's timeout).
+  const [locating, setLocating] = useState(false);
   const typed = askLocation || where.state === 'unavailable';
   const close = () => {
     setNote('');
@@ -147,7 +149,9 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
       setError('A note must be at least 4 characters');
       return;
     }
+    setLocating(!typed);
     const position = typed ? where.position : await where.wait();
+    setLocating(false);
     const place = location.trim();
     if (!position && place.length < LOCATION_MIN) {
       setAskLocation(true);
@@ -212,7 +216,7 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
           <Button variant="default" size="md" onClick={close}>
             Cancel
           </Button>
-          <Button size="md" loading={change.isPending} onClick={() => void submit()}>
+          <Button size="md" loading={change.isPending || locating} onClick={() => void submit()}>
             Confirm
           </Button>
         </Group>

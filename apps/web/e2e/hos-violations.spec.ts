@@ -63,7 +63,7 @@ test('violations list the imported drivers in rule words, filter, open the log d
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^violations-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
-  expect(lines[0]).toBe('Driver,Rule,Rule code,Start,End,Duration (H:MM),Severity,Log day,Ruleset');
+  expect(lines[0]).toBe('Driver,Rule,Rule code,Start (UTC),End (UTC),Duration (H:MM),Severity,Log day (home terminal),Home time zone,Ruleset');
   expect(lines).toHaveLength(3);
   expect(lines[1]).toContain(`Otto Longhaul${stamp},11-hour driving limit,DRIVING_LIMIT,`);
   expect(lines[1]).toContain(',1:00,Violation,');

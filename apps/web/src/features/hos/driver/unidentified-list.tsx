@@ -7,14 +7,15 @@ import { DataState } from '../../../components/data-state.tsx';
 import { describeError } from '../../../lib/api-client.ts';
 import { formatDistance, useUnits } from '../../../lib/units.ts';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
-import { clockIn, shortDate } from '../logs/log-format.ts';
+import { clockIn, shortDate, zoneAbbreviation } from '../logs/log-format.ts';
 import { driverUnidentifiedQuery, useClaimSegment } from './driver-api.ts';
 import classes from './driver.module.css';
 
 /** When a segment ran, in the driver's zone: "Jun 8 6:30 AM – 8:00 AM". */
 export function segmentWhen(s: HosUnidentifiedSegment, timeZone: string): string {
   const day = shortDate(new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(s.start)));
-  return `${day} ${clockIn(s.start, timeZone)} – ${s.end ? clockIn(s.end, timeZone) : 'now'}`;
+  // Home-terminal time, labelled (decision 0140).
+  return `${day} ${clockIn(s.start, timeZone)} – ${s.end ? clockIn(s.end, timeZone) : 'now'} ${zoneAbbreviation(s.start, timeZone)}`;
 }
 
 /** Driving recorded on the driver's truck while nobody was logged in: the driver may claim it as theirs (4.4.4.2.4). */

@@ -679,6 +679,8 @@ export const iftaDistanceDaySchema = z.object({
   metres: z.number(),
   jurisdictions: z.array(z.object({ jurisdiction: z.string(), metres: z.number(), interpolatedMetres: z.number() })),
   crossings: z.array(iftaCrossingSchema),
+  /** Some of the day's positions were imported from another system's GPS history (not recorded by a device here). */
+  imported: z.boolean(),
 });
 export type IftaDistanceDay = z.infer<typeof iftaDistanceDaySchema>;
 export const iftaDistancePageSchema = pageSchema(iftaDistanceDaySchema);

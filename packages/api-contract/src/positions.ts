@@ -143,6 +143,49 @@ export const ingestDiagnosticsSchema = z.object({
 });
 export type IngestDiagnostics = z.infer<typeof ingestDiagnosticsSchema>;
 
+// A vehicle's GPS history from another system (a carrier switching mid-quarter): CSV or GPX,
+// previewed (dry run) and then imported; the positions are marked protocol 'import'.
+
+defineLabels({ file: 'File', format: 'Format', dryRun: 'Dry run' });
+
+export const POSITION_IMPORT_FORMATS = ['CSV', 'GPX'] as const;
+export type PositionImportFormat = (typeof POSITION_IMPORT_FORMATS)[number];
+/** The positions' protocol (and their history and IFTA records' mark) when imported. */
+export const IMPORTED_PROTOCOL = 'import';
+
+export const positionImportBodySchema = z.object({
+  /** The file's text: CSV with time, latitude, longitude (speed, course, altitude, odometer optional) columns, or GPX. */
+  file: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  /** Detected from the text when absent (XML is GPX). */
+  format: z.enum(POSITION_IMPORT_FORMATS, { error: () => 'Format must be CSV or GPX' }).optional(),
+  /** Times without an offset are read in this IANA zone (default the organization's). */
+  timeZone: z.string().trim().max(64).optional(),
+  /** Check only: nothing is saved (also `?dryRun=true`). */
+  dryRun: z.boolean().default(false),
+});
+export type PositionImportBody = z.input<typeof positionImportBodySchema>;
+export const positionImportQuery = z.object({
+  dryRun: z.enum(['true', 'false'], { error: () => 'dryRun must be true or false' }).transform((v) => v === 'true').optional(),
+});
+
+export const positionImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  format: z.enum(POSITION_IMPORT_FORMATS),
+  totalRows: z.number().int(),
+  validRows: z.number().int(),
+  invalidRows: z.number().int(),
+  /** Stored now (0 in a dry run). */
+  imported: z.number().int(),
+  /** Already stored by an earlier import of the same vehicle and time. */
+  duplicates: z.number().int(),
+  /** Per row: its line in the file (a CSV's header is line 1; a GPX track point's line), the column or element, and why. */
+  errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
+  /** First and last valid fix. */
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+export type PositionImportResult = z.infer<typeof positionImportResultSchema>;
+
 export const VEHICLE_STATUSES = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'] as const;
 export type VehicleStatus = (typeof VEHICLE_STATUSES)[number];
 
@@ -244,6 +287,8 @@ export const historySummarySchema = z.object({
 export const historyRouteSchema = z.object({
   from: z.string(),
   to: z.string(),
+  /** Positions in the range imported from another system's GPS history (protocol 'import'), or null when none. */
+  imported: z.object({ positions: z.number().int(), from: z.string(), to: z.string() }).nullable(),
   /** Simplified for the requested zoom and capped at maxPoints. */
   track: z.array(historyPointSchema),
   /** True when the track had to be thinned beyond one pixel to fit maxPoints. */

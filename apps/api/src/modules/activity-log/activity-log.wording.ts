@@ -701,6 +701,14 @@ export const ACTIONS: Record<string, Wording> = {
       return `imported ${n} into the HoS log of ${c.r}${source ? ` from ${source}` : ''}`;
     },
   },
+  IMPORT_POSITIONS: {
+    label: 'Import GPS history',
+    says: (c) => {
+      const n = typeof c.after.imported === 'number' ? plural(c.after.imported, 'position') : 'positions';
+      const format = text(c.after.format);
+      return `imported ${n} of GPS history into ${c.r}${format ? ` from a ${format} file` : ''}`;
+    },
+  },
 };
 
 /** The action's label for filters; an unknown code reads as its words ("SOME_CODE" -> "Some code"). */

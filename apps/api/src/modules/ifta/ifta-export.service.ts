@@ -62,7 +62,7 @@ export function returnCsv(r: IftaReport): string {
 }
 
 export function distanceCsv(days: readonly IftaDistanceDay[]): string {
-  const header = ['Unit', 'Day (UTC)', 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings'];
+  const header = ['Unit', 'Day (UTC)', 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
   const data = days.map((d) => [
     d.unitNumber,
     d.day,
@@ -74,6 +74,7 @@ export function distanceCsv(days: readonly IftaDistanceDay[]): string {
     d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join('; '),
     mi(d.jurisdictions.reduce((s, j) => s + j.interpolatedMetres, 0)),
     d.crossings.map((c) => `${c.time} ${c.from}>${c.to} at ${c.latitude.toFixed(5)},${c.longitude.toFixed(5)}${c.odometerM === null ? '' : ` odo ${mi(c.odometerM)}`}`).join('; '),
+    d.imported ? 'Imported GPS history' : 'Device',
   ]);
   return `${unparseCsv(header, data)}\r\n`;
 }
@@ -236,7 +237,7 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
 
 export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Promise<Buffer> {
   return pdfBuffer((doc) => {
-    heading(doc, title, [`${days.length} vehicle-days. Miles; odometer in miles; times UTC.`]);
+    heading(doc, title, [`${days.length} vehicle-days. Miles; odometer in miles; times UTC. "(imported)": from GPS history imported from another system.`]);
     table(
       doc,
       [
@@ -249,7 +250,7 @@ export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Pr
         { title: 'Crossings (UTC time, from>to)', width: 223 },
       ],
       days.map((d) => [
-        d.unitNumber,
+        d.imported ? `${d.unitNumber} (imported)` : d.unitNumber,
         d.day,
         `${d.firstFixAt?.slice(11, 16) ?? ''}-${d.lastFixAt?.slice(11, 16) ?? ''}`,
         d.odometerStartM === null ? '—' : `${mi(d.odometerStartM)}-${d.odometerEndM === null ? '' : mi(d.odometerEndM)}`,

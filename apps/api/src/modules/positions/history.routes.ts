@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import { historyRoute, type HistorySubject } from './history.service.ts';
+import positionsImportRoutes from './positions-import.routes.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id'), id: z.uuid('id must be an id') });
 
@@ -20,6 +21,8 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: (req) => historyRoute({ db: app.db, orgId: req.params.orgId }, subject, req.params.id, req.query),
     });
   }
+  // What fills a vehicle's history from another system (registered here: history is what it feeds).
+  await app.register(positionsImportRoutes);
 };
 
 export default historyRoutes;

@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryRoute } from '@fleet/api-contract';
+import { IMPORTED_PROTOCOL, type HistoryQuery, type HistoryRoute } from '@fleet/api-contract';
 import { analyzeTrackColumns, inTimeOrder, metresPerPixel, selectBySignificance, significanceColumns, type TrackColumns } from '@fleet/geo';
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
@@ -47,11 +47,13 @@ export async function historyRoute(
   const tolerance = n ? metresPerPixel(q.zoom, track.lat[0]!) : 0;
   const { indexes: kept, capped } = selectBySignificance(significanceColumns(track.lat, track.lon), tolerance, q.maxPoints);
   const course = await coursesAt(db, ofSubject, kept.map((i) => track.time[i]!));
+  const imported = n ? await importedIn(db, ofSubject, q) : null;
   const iso = (ms: number) => new Date(ms).toISOString();
   const orNull = (v: number) => (v === v ? v : null);
   return {
     from: new Date(q.from).toISOString(),
     to: new Date(q.to).toISOString(),
+    imported,
     track: kept.map((i) => ({
       time: iso(track.time[i]!),
       latitude: track.lat[i]!,
@@ -80,6 +82,16 @@ export async function historyRoute(
       positions: n,
     },
   };
+}
+
+/** How many of the range's positions were imported from another system's GPS history, and when they lie. */
+async function importedIn(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<HistoryRoute['imported']> {
+  const [r] = rowsOf<{ n: number; first: string | Date | null; last: string | Date | null }>(
+    await db.execute(sql`select count(*)::int as n, min(fix_time) as first, max(fix_time) as last from positions
+      where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz and protocol = ${IMPORTED_PROTOCOL}`),
+  );
+  if (!r || r.n === 0 || !r.first || !r.last) return null;
+  return { positions: r.n, from: new Date(r.first).toISOString(), to: new Date(r.last).toISOString() };
 }
 
 /**

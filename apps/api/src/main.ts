@@ -1,11 +1,11 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
-import { scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
+import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
-import { DEMO_STEPS, startDemoFleet } from './seed/simulator/start.ts';
+import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -32,8 +32,8 @@ async function main(): Promise<void> {
   }
   // Daily on every instance; each day's run is claimed by exactly one of them.
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
-  // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
-  const stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
+  // Scheduled once start-up's seeding is done (below).
+  let stopMaintenance = (): void => undefined;
   // ELD malfunctions and data diagnostics every 5 minutes, one instance at a time (decision 0114).
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
 
@@ -80,48 +80,70 @@ async function main(): Promise<void> {
     console.log(`OsmAnd device protocol on port ${config.osmandPort} (Traccar Client: http://<this server>:${config.osmandPort})`);
   }
   console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`);
+  // What start-up does in the background; once it is all done its garbage is collected.
+  const startup: Array<Promise<unknown>> = [];
   if (config.demo) {
+    const progress = (step: string, f: number) => app.startup.at(step, f);
     try {
-      await app.database.exclusive(() => seed(app.db, config, log, (step, f) => app.startup.at(step, f)));
-      if (config.simulator) simulator = await startDemoFleet(app, config, log, (step, f) => app.startup.at(step, f));
+      await app.database.exclusive(() => seed(app.db, config, log, progress));
+      const trucks = config.simulator ? await seedDemoHistory(app, config, log, progress) : [];
+      // The work behind ingest catches up on what seeding wrote before the server says it is ready.
+      progress(SETTLE_STEP, 0);
+      await Promise.all(catchUps(app, config));
+      // The planner's statistics for the bulk-loaded tables, then the embedded database opens
+      // again: its WebAssembly memory grew with the bulk load and never shrinks (decision 0146).
+      await runEmbeddedMaintenance(app.database);
+      await app.database.releaseMemory();
       app.startup.done();
+      if (trucks.length) simulator = driveDemoFleet(app, config, trucks, log);
     } catch (err) {
       // The server goes on serving what is there; /readyz keeps saying it is not ready.
       app.log.error(err, 'seeding the demo data failed');
     }
+  } else {
+    startup.push(...catchUps(app, config));
   }
-  // Notification detectors on the clock (one instance at a time), and statistics of positions
-  // stored before this start.
+  // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
+  stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
+  // Notification detectors on the clock (one instance at a time).
   app.fleetWatch.start();
-  // What start-up does in the background; once it is all done its garbage is collected.
-  const startup: Array<Promise<unknown>> = [];
-  startup.push(app.fleetStats
-    .catchUp()
-    .then((n) => n && app.log.info(`fleet statistics: ${n} vehicle days computed from stored positions`))
-    .catch((err) => app.log.error(err, 'fleet statistics catch-up failed')));
-  // Positions stored before a restart but not yet derived into HoS records (decision 0095).
+  collectStartupGarbage(app, startup);
+}
+
+/**
+ * The work behind ingest, for positions stored before this start (a restart, the demo history):
+ * daily statistics, HoS records derived from positions (decision 0095), IFTA miles (decision 0121).
+ */
+function catchUps(app: Awaited<ReturnType<typeof buildApp>>, config: Config): Array<Promise<unknown>> {
+  const started: Array<Promise<unknown>> = [
+    app.fleetStats
+      .catchUp()
+      .then((n) => n && app.log.info(`fleet statistics: ${n} vehicle days computed from stored positions`))
+      .catch((err) => app.log.error(err, 'fleet statistics catch-up failed')),
+  ];
   if (config.hosAutoDuty) {
-    startup.push(app.autoDuty
+    started.push(app.autoDuty
       .catchUp()
       .then((n) => n && app.log.info(`automatic duty status: ${n} records derived from positions stored before the restart`))
       .catch((err) => app.log.error(err, 'automatic duty status catch-up failed')));
   }
-  // Positions stored before the restart but not yet counted into the IFTA miles (decision 0121).
   if (config.iftaMiles) {
     // The boundary index is built once, off the first ingest round's path.
     setTimeout(() => app.iftaMiles.loadBoundaries(), 100).unref();
-    startup.push(app.iftaMiles
+    started.push(app.iftaMiles
       .catchUp()
       .then((n) => n && app.log.info(`IFTA miles: ${n} vehicles with positions to count since the last start`))
       .catch((err) => app.log.error(err, 'IFTA miles catch-up failed')));
   }
-  collectStartupGarbage(app, startup);
+  return started;
 }
+
+const SETTLE_STEP = 'catching up and settling';
 
 /** The demo data's seeding steps and their rough shares of its time on a first start. */
 function demoSeedPlan(config: Config): Record<string, number> {
   const plan: Record<string, number> = { [SEED_ACCOUNTS_STEP]: 5 };
-  if (!config.simulator) return plan;
+  if (!config.simulator) return { ...plan, [SETTLE_STEP]: 1 };
   return {
     ...plan,
     [DEMO_STEPS.positions]: 25,
@@ -130,6 +152,7 @@ function demoSeedPlan(config: Config): Record<string, number> {
     ...(config.iftaMiles ? { [DEMO_STEPS.iftaMiles]: 15 } : {}),
     [DEMO_STEPS.statistics]: 10,
     [DEMO_STEPS.notifications]: 5,
+    [SETTLE_STEP]: 5,
   };
 }
 

@@ -5,7 +5,7 @@ import { organizations } from '../../db/schema/index.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
-import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type SimulatorHandle } from './demo-fleet.ts';
+import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck, type SimulatorHandle } from './demo-fleet.ts';
 
 /** The steps of the demo history, in order, as StartupProgress shows them. */
 export const DEMO_STEPS = {
@@ -19,12 +19,14 @@ export const DEMO_STEPS = {
 
 /**
  * DEMO=1 with SIMULATOR not 0 (the `npm start` default): the demo organization's 25 trucks get
- * 7 days of history (first start; later starts fill only the gap) and then post live through the
- * real OsmAnd endpoint over loopback; the week's HoS logs are derived from that history first. Runs after the server listens, so start-up stays fast.
+ * 7 days of history (first start; later starts fill only the gap), the week's HoS logs derived
+ * from it, the IFTA quarter and the daily statistics; then driveDemoFleet posts live through the
+ * real OsmAnd endpoint over loopback. Runs after the server listens, reporting its progress.
+ * Returns the demo trucks.
  */
-export async function startDemoFleet(app: FastifyInstance, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<SimulatorHandle | null> {
+export async function seedDemoHistory(app: FastifyInstance, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<DemoTruck[]> {
   const [org] = await app.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.name, DEMO_ORG_NAME));
-  if (!org) return null;
+  if (!org) return [];
   await ensureDemoTrucks(app.db, org.id);
   const trucks = (await findDemoTrucks(app.db)).filter((t) => t.orgId === org.id);
   const started = Date.now();
@@ -63,6 +65,11 @@ export async function startDemoFleet(app: FastifyInstance, config: Config, log: 
     progress(DEMO_STEPS.notifications, 0);
     await app.fleetWatch.check(org.id, { clock: true, now: started, newsMs: 7 * 86_400_000 });
   }
+  return trucks;
+}
+
+/** The demo trucks post live through the real OsmAnd endpoint (after seedDemoHistory). */
+export function driveDemoFleet(app: FastifyInstance, config: Config, trucks: readonly DemoTruck[], log: (msg: string) => void): SimulatorHandle {
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
   const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
   log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);

@@ -117,6 +117,51 @@ test('a fleet manager picks a quarter, reads the return, imports fuel with a col
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
 });
 
+test('a purchase above the tank is refused on the form; a total off the price goes to To review, and the banner counts it until reviewed', async ({ page }) => {
+  // Several screens and a save on a machine shared with other suites.
+  test.slow();
+  await login(page, 'admin');
+  await page.goto(`/ifta?quarter=${QUARTER}&tab=fuel`);
+  await page.getByRole('button', { name: 'Add purchase' }).click();
+  const form = page.getByRole('form', { name: 'Fuel purchase form' });
+  // Noon yesterday on the organization's clock (the box's zone), inside the quarter unless it just began.
+  const yesterday = new Date(Math.max(Date.now() - 86_400_000, Date.parse(`${QUARTER.slice(0, 4)}-${String((Number(QUARTER.slice(-1)) - 1) * 3 + 1).padStart(2, '0')}-01T18:00:00Z`)));
+  await form.getByLabel('Purchase time').fill(`${yesterday.toISOString().slice(0, 10)}T12:00`);
+  await form.getByLabel('Vehicle').selectOption({ label: '125' });
+  await form.getByLabel('Jurisdiction').selectOption('TX');
+  // The jurisdiction list offers members and known non-members only.
+  expect(await form.getByLabel('Jurisdiction').locator('option[value="ZZ"]').count()).toBe(0);
+  await form.getByLabel('Quantity').fill('99999');
+  await form.getByLabel('Price per unit').fill('4');
+  await form.getByLabel('Total amount').fill('399996');
+  await form.getByLabel('Receipt number').fill(`E2E-P${START}`);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Quantity is more than the 300 gal tank of unit 125 (the default; set its tank capacity on the vehicle): check the quantity, or mark the purchase as a bulk or split entry')).toBeVisible();
+  // Ten gallons at $4.00 with a total of $9,999: accepted, but the form warns first.
+  await form.getByLabel('Quantity').fill('10');
+  await form.getByLabel('Total amount').fill('9999');
+  await expect(form.getByText('Price per unit × quantity is more than 1 % from the total')).toBeVisible();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+
+  const banner = page.getByTestId('ifta-unreviewed');
+  await expect(banner).toBeVisible();
+  // The banner's title starts with the number of items nobody has reviewed.
+  const count = async () => Number((await banner.textContent())!.match(/^\s*(\d+) items? to review/)![1]);
+  const before = await count();
+  await banner.getByRole('button', { name: 'Open To review' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: `Receipt E2E-P${START}: 10 gal at $4.000 per gallon is $40.00, but the total is $9,999.00` });
+  await expect(item).toBeVisible();
+  await expect(item.getByText('Price and total apart')).toBeVisible();
+  await item.getByRole('button', { name: /^Mark reviewed/ }).click();
+  await expect(item).toBeHidden();
+  if (before > 1) await expect.poll(count).toBe(before - 1);
+  else await expect(banner).toBeHidden();
+  // Shown with who reviewed it among all items.
+  await page.getByText(/^All \(\d+\)$/).click();
+  await expect(item.getByText(/Reviewed .* by admin@demofreight\.test/)).toBeVisible();
+});
+
 test('a fleet manager adds an adjustment with a reason; a wrong distance is refused on the field', async ({ page }) => {
   await login(page, 'admin');
   await page.goto(`/ifta?quarter=${QUARTER}&tab=adjustments`);

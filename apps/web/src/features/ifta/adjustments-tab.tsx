@@ -78,7 +78,7 @@ export function AdjustmentsTab({ quarter }: { quarter: string }) {
           )
         }
       />
-      <Modal opened={adding} onClose={() => setAdding(false)} title="Add a mileage adjustment" size="lg">
+      <Modal opened={adding} onClose={() => setAdding(false)} title="Add a mileage adjustment" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         {adding && <AdjustmentForm quarter={quarter} units={units} onClose={() => setAdding(false)} />}
       </Modal>
     </>

@@ -171,7 +171,7 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
           </Group>
         }
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add fuel purchase' : `Edit receipt ${editing?.receiptNumber ?? ''}`} size="lg">
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add fuel purchase' : `Edit receipt ${editing?.receiptNumber ?? ''}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         {editing !== null && <PurchaseForm purchase={editing === 'new' ? null : editing} fuelType={fuelType} onClose={() => setEditing(null)} />}
       </Modal>
       <FuelImportDrawer opened={importing} onClose={() => setImporting(false)} fuelType={fuelType} />

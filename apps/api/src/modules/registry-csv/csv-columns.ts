@@ -152,7 +152,7 @@ export const gatewayColumns: CsvColumn<Gateway>[] = [
   { header: 'Firmware', field: '', example: '', value: (g) => g.firmware },
   { header: 'Status', field: '', example: '', value: (g) => g.status },
   { header: 'Vehicle', field: '', example: '', value: (g) => g.asset?.unitNumber ?? null },
-  { header: 'Last seen', field: '', example: '', value: (g) => g.lastSeenAt },
+  { header: 'Last seen (UTC)', field: '', example: '', value: (g) => g.lastSeenAt },
 ];
 
 /** The export columns of vehicles or trailers, odometer and length in the organization's units. */

@@ -37,6 +37,8 @@ describe('CSV export', () => {
     expect(drivers.data[0]).toMatchObject({ 'Last name': 'Anderson', 'HoS ruleset': 'US_PROPERTY_70_8' });
     const devices = parse((await t.app.inject({ method: 'GET', url: `${base()}/gateways/export`, headers: a.admin })).body);
     expect(devices.data).toHaveLength(25);
+    // Instants are ISO-8601 UTC and the header says so (decision 0140).
+    expect(devices.meta.fields).toContain('Last seen (UTC)');
     const bad = await t.app.inject({ method: 'GET', url: `${base()}/assets/export?columns=password`, headers: a.admin });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, { columns: 'Unknown column password' });

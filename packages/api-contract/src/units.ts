@@ -62,6 +62,15 @@ export function fuelEconomy(km: number, litres: number, units: UnitSystem): numb
   return units === 'IMPERIAL' ? km / KM_PER_MILE / (litres / L_PER_US_GALLON) : (litres / km) * 100;
 }
 
+/**
+ * Fuel economy given in litres per 100 km (fleet performance's wire unit) in the system's own
+ * measure: miles per US gallon, or L/100 km unchanged. Null when unknown or not positive.
+ */
+export function economyFromLPer100Km(lPer100Km: number | null, units: UnitSystem): number | null {
+  if (lPer100Km === null || !(lPer100Km > 0)) return null;
+  return units === 'IMPERIAL' ? (100 * L_PER_US_GALLON) / (KM_PER_MILE * lPer100Km) : lPer100Km;
+}
+
 /** An odometer (km on the wire) as the organization reads it, rounded as shown. */
 export const odometerForDisplay = (km: number, units: UnitSystem): number => roundTo(distanceFromKm(km, units), DISPLAY_DECIMALS[units].odometer);
 /** An odometer typed in the organization's unit, in km to the metre (what the API stores). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { vehicleInputSchema, trailerInputSchema } from '@fleet/api-contract/assets';
 import {
-  formatDistance, formatFuelEconomy, formatFuelVolume, formatLength, formatOdometer, formatSpeed, lengthField, odometerField, speedIn, unitLabels,
+  formatDistance, formatFuelEconomy, formatFuelEconomyLPer100Km, formatFuelVolume, formatLength, formatOdometer, formatSpeed, fuelEconomyIn, kmhFromSpeed,
+  lengthField, odometerField, speedIn, unitLabels,
 } from './units.ts';
 
 describe('formatters', () => {
@@ -44,6 +45,20 @@ describe('formatters', () => {
     expect(formatFuelEconomy(1609.344, 567.8117676, 'METRIC')).toBe('35.3 L/100 km');
     expect(formatFuelEconomy(0, 40, 'METRIC')).toBe('—');
     expect(formatFuelVolume(null, 'IMPERIAL')).toBe('—');
+  });
+
+  it('show fleet performance economy (L/100 km on the wire) in mpg or L/100 km', () => {
+    expect(formatFuelEconomyLPer100Km(35.1, 'IMPERIAL')).toBe('6.7 mpg');
+    expect(formatFuelEconomyLPer100Km(35.1, 'METRIC')).toBe('35.1 L/100 km');
+    expect(fuelEconomyIn(23.52, 'IMPERIAL')).toBe(10);
+    expect(fuelEconomyIn(null, 'IMPERIAL')).toBeNull();
+    expect(formatFuelEconomyLPer100Km(0, 'IMPERIAL')).toBe('—');
+  });
+
+  it('read a typed whole mph back to the km/h it shows again', () => {
+    for (let mph = 13; mph <= 124; mph++) expect(Math.round(speedIn(Math.round(kmhFromSpeed(mph, 'IMPERIAL')), 'IMPERIAL'))).toBe(mph);
+    expect(Math.round(kmhFromSpeed(65, 'IMPERIAL'))).toBe(105);
+    expect(kmhFromSpeed(90, 'METRIC')).toBe(90);
   });
 
   it('name the units of each system', () => {

@@ -1,7 +1,7 @@
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
 import {
-  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
-  speedFromKmh, volumeFromL, type UnitLabels, type UnitSystem,
+  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, economyFromLPer100Km, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
+  speedFromKmh, speedToKmh, volumeFromL, type UnitLabels, type UnitSystem,
 } from '@fleet/api-contract/units';
 import { z } from 'zod';
 import { useOrgSettings } from './org-settings.ts';
@@ -39,6 +39,9 @@ const grouped = (v: number, decimals: number, fixed = false) =>
 /** A speed (km/h on the wire) in the organization's units, as the chart and legend plot it. */
 export const speedIn = (kmh: number, units: UnitSystem): number => speedFromKmh(kmh, units);
 
+/** A speed typed in the organization's units, in km/h (what the API stores). */
+export const kmhFromSpeed = (v: number, units: UnitSystem): number => speedToKmh(v, units);
+
 /** "55 mph" or "88 km/h"; a dash when unknown. */
 export function formatSpeed(kmh: number | null | undefined, units: UnitSystem): string {
   if (missing(kmh)) return DASH;
@@ -73,6 +76,18 @@ export function formatFuelVolume(litres: number | null | undefined, units: UnitS
 /** Fuel economy of a distance (km) on a fuel quantity (litres): "6.7 mpg" or "35.3 L/100 km". */
 export function formatFuelEconomy(km: number | null | undefined, litres: number | null | undefined, units: UnitSystem): string {
   const e = missing(km) || missing(litres) ? null : fuelEconomy(km, litres, units);
+  return e === null ? DASH : `${grouped(e, DISPLAY_DECIMALS[units].economy, true)} ${UNIT_LABELS[units].economy}`;
+}
+
+/** Fuel economy in L/100 km (fleet performance's wire unit) in the organization's measure, rounded as shown: mpg or L/100 km. */
+export function fuelEconomyIn(lPer100Km: number | null | undefined, units: UnitSystem): number | null {
+  const e = missing(lPer100Km) ? null : economyFromLPer100Km(lPer100Km, units);
+  return e === null ? null : Math.round(e * 10 ** DISPLAY_DECIMALS[units].economy) / 10 ** DISPLAY_DECIMALS[units].economy;
+}
+
+/** Fuel economy given in L/100 km: "6.7 mpg" or "35.3 L/100 km"; a dash when unknown. */
+export function formatFuelEconomyLPer100Km(lPer100Km: number | null | undefined, units: UnitSystem): string {
+  const e = fuelEconomyIn(lPer100Km, units);
   return e === null ? DASH : `${grouped(e, DISPLAY_DECIMALS[units].economy, true)} ${UNIT_LABELS[units].economy}`;
 }
 

@@ -3,6 +3,7 @@ import type { FleetPerformance } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { unparseCsv } from '../../lib/csv.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { fuelEconomyIn, unitLabels, type UnitSystem } from '../../lib/units.ts';
 
 export interface PerformanceFilters {
   from: string;
@@ -25,12 +26,13 @@ export function useFleetPerformance(f: PerformanceFilters, enabled: boolean) {
 const H = 3_600_000;
 
 /** The per-vehicle and per-group table as CSV, in the organization's units. */
-export function performanceCsv(p: FleetPerformance, imperial: boolean): string {
+export function performanceCsv(p: FleetPerformance, units: UnitSystem): string {
+  const imperial = units === 'IMPERIAL';
   const dist = (m: number) => +(m / (imperial ? 1609.344 : 1000)).toFixed(1);
   const speed = (k: number | null) => (k === null ? '' : +(imperial ? k / 1.609344 : k).toFixed(1));
   const du = imperial ? 'mi' : 'km';
   const su = imperial ? 'mph' : 'km/h';
-  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', 'Fuel (L/100 km)'];
+  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', `Fuel economy (${unitLabels(units).economy})`];
   const row = (kind: string, name: string, groups: string, t: FleetPerformance['fleet']) => [
     kind,
     name,
@@ -44,7 +46,7 @@ export function performanceCsv(p: FleetPerformance, imperial: boolean): string {
     t.speedingEvents,
     t.stops,
     t.activeDays,
-    t.fuelLPer100Km ?? '',
+    fuelEconomyIn(t.fuelLPer100Km, units) ?? '',
   ];
   const rows = [
     ...p.vehicles.map((v) => row('Vehicle', v.unitNumber, v.groups.join('; '), { ...v, vehicles: 1 })),

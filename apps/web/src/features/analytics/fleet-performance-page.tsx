@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { addDays, todayIn } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
-import { useUnits } from '../../lib/units.ts';
+import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
 
 const H = 3_600_000;
@@ -23,12 +23,15 @@ const PRESETS = [
 const isDay = (v: string | null): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
 
 function useFormat() {
-  const imperial = useUnits() === 'IMPERIAL';
+  const units = useUnits();
+  const imperial = units === 'IMPERIAL';
   return {
+    units,
     imperial,
     dist: (m: number) => `${(m / (imperial ? 1609.344 : 1000)).toLocaleString('en-US', { maximumFractionDigits: 0 })} ${imperial ? 'mi' : 'km'}`,
     speed: (k: number | null) => (k === null ? '—' : `${Math.round(imperial ? k / 1.609344 : k)} ${imperial ? 'mph' : 'km/h'}`),
     hours: (ms: number) => `${(ms / H).toFixed(1)} h`,
+    fuel: (lPer100Km: number | null) => formatFuelEconomyLPer100Km(lPer100Km, units),
   };
 }
 
@@ -43,7 +46,7 @@ function Totals({ t }: { t: FleetPerformance['fleet'] }) {
     ['Top speed', f.speed(t.topSpeedKmh)],
     ['Speeding events', String(t.speedingEvents)],
     ['Stops', String(t.stops)],
-    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : `${t.fuelLPer100Km} L/100 km`],
+    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : f.fuel(t.fuelLPer100Km)],
   ];
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
@@ -97,7 +100,7 @@ function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; na
               <Table.Td ta="right">{r.speedingEvents}</Table.Td>
               <Table.Td ta="right">{r.stops}</Table.Td>
               <Table.Td ta="right">{r.activeDays}</Table.Td>
-              <Table.Td ta="right">{r.fuelLPer100Km === null ? '—' : `${r.fuelLPer100Km} L/100 km`}</Table.Td>
+              <Table.Td ta="right">{f.fuel(r.fuelLPer100Km)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -130,7 +133,7 @@ export default function FleetPerformancePage() {
     );
   const exportCsv = () => {
     if (!p) return;
-    const blob = new Blob([performanceCsv(p, f.imperial)], { type: 'text/csv;charset=utf-8' });
+    const blob = new Blob([performanceCsv(p, f.units)], { type: 'text/csv;charset=utf-8' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `fleet-performance-${p.from}-to-${p.to}.csv`;

@@ -97,7 +97,7 @@ export const HELP_ARTICLES: HelpArticle[] = [
     tags: ['analytics', 'utilization', 'idle', 'speeding', 'distance', 'stops', 'fuel economy'],
     body: [
       'Analytics › Fleet Performance sums each vehicle’s day, kept up to date as positions arrive, over the dates you pick, per vehicle and per group.',
-      '- Driving: time at 5 mph (8 km/h) or more. Idle: standing still with the ignition on.\n- Utilization: engine-on time (driving and idle) over all the hours of the range.\n- Speeding events: each time a vehicle goes above the limit set in Organization account (65 mph unless changed).\n- Stops: standing still 5 minutes or more after moving.\n- Fuel economy appears once fuel purchases are recorded.',
+      '- Driving: time at 5 mph (8 km/h) or more. Idle: standing still with the ignition on.\n- Utilization: engine-on time (driving and idle) over all the hours of the range.\n- Speeding events: each time a vehicle goes above the limit set in Organization account (65 mph or 105 km/h unless changed).\n- Stops: standing still 5 minutes or more after moving.\n- Fuel economy appears once fuel purchases are recorded: in miles per gallon (mpg) for an Imperial organization, litres per 100 km for a Metric one.',
     ],
   },
 ];

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useAccessUser } from '../../lib/control-store.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { kmhFromSpeed, speedIn, unitLabels, type UnitSystem } from '../../lib/units.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { AccountFields, accountValues } from './account-fields.tsx';
 import { organizationQuery, useRemoveLogo, useUpdateAccount, useUpdateSettings, useUploadLogo } from './api/organizations-api.ts';
@@ -29,8 +30,42 @@ const RULESETS = [
 const MINUTE_FIELDS = [
   { name: 'telematics.idleMinutes', label: 'Idle after (minutes)', description: 'Reporting but not moving for this long', min: 1, max: 1440 },
   { name: 'telematics.offlineMinutes', label: 'Offline after (minutes)', description: 'No report at all for this long', min: 2, max: 10080 },
-  { name: 'telematics.speedLimitKmh', label: 'Speeding above (km/h)', description: 'Fleet performance counts a speeding event above this (105 km/h = 65 mph)', min: 20, max: 200 },
 ] as const;
+
+/** The contract's speed limit bounds (km/h, whole numbers), as whole numbers of the unit shown. */
+const SPEED_LIMIT_KMH = { min: 20, max: 200 };
+
+/**
+ * "Speeding above" in the units the form has chosen (mph or km/h), kept as the whole km/h the API
+ * stores. A whole mph goes to the nearest km/h and back to the same mph (1 km/h is 0.62 mph).
+ */
+function SpeedLimitField({ form, units }: { form: ReturnType<typeof useZodForm<typeof organizationSettingsSchema>>; units: UnitSystem }) {
+  const unit = unitLabels(units).speed;
+  const min = Math.ceil(speedIn(SPEED_LIMIT_KMH.min, units));
+  const max = Math.floor(speedIn(SPEED_LIMIT_KMH.max, units));
+  return (
+    <Controller
+      control={form.control}
+      name="telematics.speedLimitKmh"
+      render={({ field: f, fieldState }) => (
+        <NumberInput
+          label={`Speeding above (${unit})`}
+          description="Fleet performance counts each time a vehicle goes above this"
+          min={min}
+          max={max}
+          allowDecimal={false}
+          value={typeof f.value === 'number' ? Math.round(speedIn(f.value, units)) : ''}
+          onChange={(v) => {
+            const n = typeof v === 'number' ? v : Number(v) || 0;
+            f.onChange(Math.round(kmhFromSpeed(n, units)));
+          }}
+          onBlur={f.onBlur}
+          error={fieldState.error ? `Enter a whole number from ${min} to ${max} ${unit}` : undefined}
+        />
+      )}
+    />
+  );
+}
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 /** The API's default IMAGE_LIMIT_BYTES; the server still answers 413 if an installation set it lower. */
@@ -151,6 +186,7 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
     notify({ type: 'success', title: 'Settings saved', timeout: 4000 });
   });
   const darkEnabled = form.watch('darkMode.isEnabled');
+  const units = form.watch('units');
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Organization settings">
       <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
@@ -217,6 +253,7 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
               )}
             />
           ))}
+          <SpeedLimitField form={form} units={units} />
           <Controller
             control={form.control}
             name="darkMode.isEnabled"

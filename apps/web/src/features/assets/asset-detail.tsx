@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconCpu, IconLink, IconPencil, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
+import { IconCpu, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -13,6 +13,7 @@ import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
+import { GpsImportDrawer } from './gps-import-drawer.tsx';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -71,6 +72,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const call = useRegistryMutation(({ path, method }: { path: string; method: 'POST' | 'PUT' | 'DELETE' }) => api<unknown>(orgPath(path), { method }));
   const remove = useRegistryMutation(() => api<RemovalResult>(orgPath(`/assets/${a.id}`), { method: 'DELETE' }));
   const active = a.status === 'ACTIVE';
+  const [importing, setImporting] = useState(false);
 
   const del = async () => {
     const ok = await confirmAction({
@@ -100,6 +102,11 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
           ))}
         </Group>
         <Group gap="xs">
+          {canUpdate && vehicle && (
+            <Button size="xs" variant="default" leftSection={<IconRoute size={14} />} onClick={() => setImporting(true)}>
+              Import GPS history
+            </Button>
+          )}
           {canUpdate && (
             <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => onEdit(a)}>
               Edit
@@ -112,6 +119,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
           )}
         </Group>
       </Group>
+      {vehicle && <GpsImportDrawer vehicle={a} opened={importing} onClose={() => setImporting(false)} />}
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
         <Fact label="VIN">{a.vin && <Text span ff="monospace" size="sm">{a.vin}</Text>}</Fact>
         <Fact label="Make / model">{[a.make, a.model].filter(Boolean).join(' ')}</Fact>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
+import { IconHistory, IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
-import type { Asset, GatewayDetail } from '@fleet/api-contract';
+import type { Asset, GatewayDetail, GatewayPairBody } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -15,6 +15,7 @@ import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
+import { PairDialog } from './pair-dialog.tsx';
 
 const ORG = '/settings/organization-settings';
 
@@ -29,7 +30,8 @@ export default function DevicePage() {
   const canPair = useCan('GAT_PAIR');
   const [editing, setEditing] = useState(false);
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
-  const call = useRegistryMutation(({ path }: { path: string }) => api<unknown>(orgPath(path), { method: 'POST' }));
+  const call = useRegistryMutation(({ path, body }: { path: string; body?: GatewayPairBody }) => api<unknown>(orgPath(path), { method: 'POST', body }));
+  const [pairing, setPairing] = useState<{ assetId: string; label: string } | null>(null);
   const regenerate = useRegistryMutation((gid: string) => api<{ ingestToken: string }>(orgPath(`/gateways/${gid}/token`), { method: 'POST' }));
   const remove = useRegistryMutation((gid: string) => api<{ result: string; message: string }>(orgPath(`/gateways/${gid}`), { method: 'DELETE' }));
   const run = async (message: string, f: () => Promise<unknown>) => {
@@ -128,18 +130,28 @@ export default function DevicePage() {
                     {g.asset.unitNumber}
                   </Badge>
                   {canPair && (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      leftSection={<IconX size={14} />}
-                      onClick={async () => {
-                        if (await confirmAction({ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }))
-                          await run('Device unpaired', () => call.mutateAsync({ path: `/gateways/${g.id}/unpair` }));
-                      }}
-                    >
-                      Unpair
-                    </Button>
+                    <Group gap="xs">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        leftSection={<IconHistory size={14} />}
+                        onClick={() => g.asset && setPairing({ assetId: g.asset.id, label: g.asset.unitNumber })}
+                      >
+                        Earlier positions
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        leftSection={<IconX size={14} />}
+                        onClick={async () => {
+                          if (await confirmAction({ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }))
+                            await run('Device unpaired', () => call.mutateAsync({ path: `/gateways/${g.id}/unpair` }));
+                        }}
+                      >
+                        Unpair
+                      </Button>
+                    </Group>
                   )}
                 </Group>
               ) : (
@@ -154,10 +166,7 @@ export default function DevicePage() {
                       toOption={(a: Asset) => ({ value: a.id, label: `${a.unitNumber}${a.device ? ` (has ${a.device.name})` : ''}` })}
                       extraQuery={{ type: 'VEHICLE', status: 'ACTIVE', sort: 'unitNumber,asc' }}
                       button="Pair"
-                      onRun={async (assetId, label) => {
-                        if (await confirmAction({ title: 'Pair device?', message: `${g.name} will report for ${label}.`, confirmLabel: 'Pair', danger: false }))
-                          await run('Device paired', () => call.mutateAsync({ path: `/gateways/${g.id}/pair/${assetId}` }));
-                      }}
+                      onRun={async (assetId, label) => setPairing({ assetId, label })}
                     />
                   )}
                 </Stack>
@@ -195,6 +204,17 @@ export default function DevicePage() {
           </Stack>
         )}
       </DataState>
+      {g && pairing && (
+        <PairDialog
+          device={g}
+          vehicle={pairing.label}
+          onClose={() => setPairing(null)}
+          onPair={async (from) => {
+            await call.mutateAsync({ path: `/gateways/${g.id}/pair/${pairing.assetId}`, body: from ? { from } : undefined });
+            notify({ type: 'success', title: 'Device paired', timeout: 4000 });
+          }}
+        />
+      )}
       <DeviceFormDrawer device={g ?? null} opened={editing} onClose={() => setEditing(false)} />
       <IngestTokenModal value={token} onClose={() => setToken(null)} />
     </>

@@ -302,6 +302,12 @@ export default function HistoryRoutePage() {
                     Track thinned to {track.length} points
                   </Badge>
                 )}
+                {data.imported && (
+                  <Alert color="blue" variant="light" title="Includes imported GPS history" data-testid="history-imported">
+                    {data.imported.positions} of the {data.summary.positions} positions in this range were imported from another system (
+                    {formatDateTime(data.imported.from)} to {formatDateTime(data.imported.to)}), not recorded by a device here.
+                  </Alert>
+                )}
                 <Paper withBorder>
                   <Text fw={600} p="sm">
                     Stops ({data.stops.length})

@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { IconRoute } from '@tabler/icons-react';
+import type { PositionImportBody, PositionImportResult } from '@fleet/api-contract';
+import { api, describeError } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/dates.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import { useRegistryMutation } from '../../lib/registry-api.ts';
+import { notify } from '../../lib/notifications-store.ts';
+
+/**
+ * A vehicle's GPS history from another system (CSV or GPX): upload, a preview with each bad row
+ * (nothing saved), then the valid rows imported on confirm. The positions count in IFTA miles and
+ * history, marked as imported.
+ */
+export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: string; unitNumber: string }; opened: boolean; onClose: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [text, setText] = useState<string | null>(null);
+  const [preview, setPreview] = useState<PositionImportResult | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [checking, setChecking] = useState(false);
+  const path = orgPath(`/assets/${vehicle.id}/positions/import`);
+  const commit = useRegistryMutation((body: PositionImportBody) => api<PositionImportResult>(path, { method: 'POST', body }));
+
+  const reset = () => {
+    setFile(null);
+    setText(null);
+    setPreview(null);
+    setError(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const choose = async (f: File | null) => {
+    reset();
+    setFile(f);
+    if (!f) return;
+    setChecking(true);
+    try {
+      const t = await f.text();
+      setText(t);
+      setPreview(await api<PositionImportResult>(path, { method: 'POST', body: { file: t, dryRun: true }, toast: false }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <Drawer opened={opened} onClose={close} position="right" size="xl" title={`Import GPS history of ${vehicle.unitNumber}`}>
+      <Stack gap="md">
+        <Text size="sm">
+          From the system this vehicle used before: a GPX file, or a CSV with <b>time</b>, <b>latitude</b> and <b>longitude</b> columns (optional: speed in km/h,
+          or speed_mph; course; altitude; odometer in metres, or odometer_mi). Times without an offset are read in the organization&apos;s time zone. The positions
+          count in IFTA miles and history, marked as imported; rows where this vehicle&apos;s device already reported are skipped.
+        </Text>
+        <FileInput
+          label="CSV or GPX file"
+          placeholder="Choose a .csv or .gpx file"
+          accept=".csv,.gpx,text/csv,application/gpx+xml"
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconRoute size={16} />}
+          clearable
+        />
+        {checking && <Text size="sm">Checking the file…</Text>}
+        {error !== null && (
+          <Alert color="red" role="alert" title={describeError(error).title}>
+            {describeError(error).details}
+          </Alert>
+        )}
+        {preview && (
+          <Stack gap="sm">
+            <Group gap="xs">
+              <Badge color="gray" variant="light">
+                {preview.format}
+              </Badge>
+              <Badge color="gray" variant="light">
+                {preview.totalRows} rows
+              </Badge>
+              <Badge color="teal" variant="light">
+                {preview.validRows} valid
+              </Badge>
+              <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">
+                {preview.invalidRows} with errors
+              </Badge>
+            </Group>
+            {preview.from && preview.to && (
+              <Text size="sm">
+                Valid positions from {formatDateTime(preview.from)} to {formatDateTime(preview.to)}.
+              </Text>
+            )}
+            {preview.errors.length > 0 && (
+              <ScrollArea.Autosize mah={300} tabIndex={0} aria-label="Row errors, scrollable">
+                <Table striped aria-label="Row errors" fz="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Line</Table.Th>
+                      <Table.Th>Column</Table.Th>
+                      <Table.Th>Problem</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {preview.errors.slice(0, 500).map((e, i) => (
+                      <Table.Tr key={i}>
+                        <Table.Td>{e.line}</Table.Td>
+                        <Table.Td>{e.field}</Table.Td>
+                        <Table.Td>{e.message}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea.Autosize>
+            )}
+          </Stack>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button
+            disabled={!text || !preview || preview.validRows === 0}
+            loading={commit.isPending}
+            onClick={async () => {
+              if (!text) return;
+              try {
+                const r = await commit.mutateAsync({ file: text });
+                notify({
+                  type: 'success',
+                  title: `${r.imported} positions imported${r.duplicates ? `, ${r.duplicates} already there` : ''}${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`,
+                  timeout: 5000,
+                });
+                close();
+              } catch {
+                // toast shown
+              }
+            }}
+          >
+            Import {preview ? `${preview.validRows} positions` : ''}
+          </Button>
+        </Group>
+      </Stack>
+    </Drawer>
+  );
+}

@@ -1,4 +1,4 @@
-import { Alert, Combobox, createTheme, Drawer, Menu, Modal, Overlay, Popover, TableScrollContainer, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { Alert, Combobox, createTheme, Drawer, Loader, Menu, Modal, Overlay, Popover, TableScrollContainer, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Spec section 9: breakpoints in pixels and their labels. */
 export const BREAKPOINTS = { xs: 600, sm: 905, md: 1024, lg: 1440 } as const;
@@ -52,6 +52,8 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { zIndex: Z_INDEX.modal, closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Close' } }),
+    // A spinner's aria-label ("Loading vehicles") is only allowed on an element with a role (axe: aria-prohibited-attr).
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     // A table that scrolls sideways can be scrolled from the keyboard (axe: scrollable-region-focusable).
     TableScrollContainer: TableScrollContainer.extend({ defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } } } }),
     Overlay: Overlay.extend({ defaultProps: { zIndex: Z_INDEX.overlay } }),

@@ -230,7 +230,7 @@ export default function MapPage() {
 
         <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
           {mobile && (
-            <Button size="xs" leftSection={<IconList size={16} />} onClick={() => setListOpen(true)} aria-label="Vehicle list">
+            <Button size="xs" leftSection={<IconList size={16} />} onClick={() => setListOpen(true)}>
               Vehicles ({visible.length})
             </Button>
           )}

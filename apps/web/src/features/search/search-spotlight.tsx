@@ -7,6 +7,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { MatchReason } from './match-reason.tsx';
 import { useSearch } from './search-api.ts';
+import classes from './search-spotlight.module.css';
 
 /** The search box's own store, so the results' selection can be set when they arrive; `searchSpotlight.open()` opens it. */
 const [searchStore, searchSpotlight] = createSpotlight();
@@ -75,6 +76,7 @@ export function SearchSpotlight() {
       shortcut={['mod + K']}
       scrollable
       maxHeight={460}
+      classNames={{ action: classes.action }}
     >
       <Spotlight.Search
         placeholder="Search vehicles, VINs, drivers, devices, users, groups, logs…"

@@ -1,5 +1,5 @@
 // The first start of `npm start` as a new user meets it, and the memory it settles at.
-//   node --import tsx bench/first-start.ts [--runs 5] [--idle 60] [--main apps/api/dist/main.js]
+//   node --import tsx bench/first-start.ts [--runs 5] [--parallel] [--idle 60] [--main apps/api/dist/main.js]
 // Each run starts the built server (`npm run serve`'s flags, `--main` as its entry) on free ports with a
 // new data directory and the demo fleet (DEMO=1, simulator on, PGlite), and polls it from the moment it
 // is spawned: /healthz every 250 ms, /readyz every 500 ms, a demo admin sign-in until it works, then the
@@ -17,7 +17,7 @@ import { freePort, serveCommand } from '../apps/api/src/test/server-process.ts';
 import { cpuSeconds, rssMb } from './process-meter.ts';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '1' }, idle: { type: 'string', default: '60' }, main: { type: 'string', default: process.env.BENCH_MAIN ?? 'apps/api/dist/main.js' } },
+  options: { parallel: { type: 'boolean', default: false }, runs: { type: 'string', default: '1' }, idle: { type: 'string', default: '60' }, main: { type: 'string', default: process.env.BENCH_MAIN ?? 'apps/api/dist/main.js' } },
 });
 const runs = Number(values.runs);
 const idleSeconds = Number(values.idle);
@@ -216,8 +216,10 @@ const rows: Run[] = [];
 console.log(`${main}, ${os.cpus().length} cores; load average (1, 5, 15 min) at the start: ${load()}`);
 console.log('| run | listen | ready | usable dashboard | worst latency before ready | worst after ready | CPU to ready / dashboard / idle end | load at ready | load at idle end | idle RSS | idle split (MB) |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+// --parallel starts the runs together: their RSS is still each start's own, their times are not.
+const parallel = values.parallel ? await Promise.all(Array.from({ length: runs }, () => once())) : null;
 for (let i = 1; i <= runs; i++) {
-  const m = await once();
+  const m = parallel ? parallel[i - 1]! : await once();
   rows.push(m);
   console.log(
     `| ${i} | ${s(m.listenMs)} | ${s(m.readyMs)} | ${s(m.dashboardMs)} | ${w(m.worstBeforeReady)} | ${w(m.worstAfterReady)} | ${m.cpuToReady.toFixed(1)} / ${m.cpuToDashboard.toFixed(1)} / ${m.cpuToIdle.toFixed(1)} s | ${m.loadAtReady} | ${m.loadAtIdle} | **${m.idleRss.toFixed(0)} MB** | ${m.parts} |`,

@@ -11,6 +11,7 @@ import {
   describeActivity,
   ENTITY_TYPES,
   fieldLabel,
+  formatValue,
   hasFieldLabel,
   labelledChanges,
   referencedIds,
@@ -88,6 +89,21 @@ describe('wording covers the code', () => {
     expect(fieldLabel('ASSET', 'odometerM')).toBe('Odometer');
     expect(fieldLabel('ASSET', 'currentDriverId')).toBe('Current driver');
     expect(fieldLabel('ASSET', 'someNewColumn')).toBe('Some new column');
+  });
+
+  it("writes stored metric values and the units in labels in the organization's system", () => {
+    const imperial: Lookup = Object.assign(() => undefined, { units: 'IMPERIAL' as const });
+    const metric: Lookup = Object.assign(() => undefined, { units: 'METRIC' as const });
+    expect(formatValue('ASSET', 'odometerM', 160_934_400, {}, imperial)).toBe('100,000 mi');
+    expect(formatValue('ASSET', 'odometerM', 160_934_400, {}, metric)).toBe('160,934.4 km');
+    expect(formatValue('ASSET', 'lengthM', 16.1544, {}, imperial)).toBe('53 ft');
+    expect(formatValue('ASSET', 'lengthM', 16.1544, {}, metric)).toBe('16.15 m');
+    expect(formatValue('ORGANIZATION', 'speedLimitKmh', 105, {}, imperial)).toBe('65 mph');
+    expect(formatValue('ORGANIZATION', 'speedLimitKmh', 105, {}, metric)).toBe('105 km/h');
+    expect(fieldLabel('ORGANIZATION', 'speedLimitKmh', 'IMPERIAL')).toBe('Speeding above (mph)');
+    expect(fieldLabel('ORGANIZATION', 'speedLimitKmh', 'METRIC')).toBe('Speeding above (km/h)');
+    const telematics = formatValue('ORGANIZATION', 'telematics', { idleMinutes: 5, speedLimitKmh: 113 }, {}, imperial);
+    expect(telematics).toBe('Idle after (minutes): 5; Speeding above (mph): 70 mph');
   });
 });
 

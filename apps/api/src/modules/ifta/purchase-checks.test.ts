@@ -116,6 +116,22 @@ describe('fuel purchases refused with a 400 naming the field', () => {
   });
 });
 
+describe('tank capacity in the vehicles CSV', () => {
+  it("exports it in the organization's units and imports it back to litres", async () => {
+    const csv = (await t.app.inject({ method: 'GET', url: url('/assets/export?type=VEHICLE'), headers: admin })).body;
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    const col = header!.split(',').indexOf('Tank capacity (gal)');
+    expect(col).toBeGreaterThan(0);
+    expect(lines.find((l) => l.startsWith('T101,'))!.split(',')[col]).toBe('120');
+    const file = `Unit number,VIN,Tank capacity (gal)\nT150,${freshVin()},150\nT151,${freshVin()},-3\n`;
+    const res = await t.app.inject({ method: 'POST', url: url('/imports/vehicles'), headers: admin, payload: { csv: file } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().errors).toEqual([expect.objectContaining({ line: 3, field: 'Tank capacity (gal)', message: 'Tank capacity must be more than zero' })]);
+    const [row] = await sql<{ tank_capacity_l: number }>(`select tank_capacity_l from assets where organization_id = '${orgId}' and unit_number = 'T150'`);
+    expect(row!.tank_capacity_l).toBeCloseTo(567.812, 3);
+  });
+});
+
 describe('purchases flagged and listed under To review', () => {
   it('stores $9,999 for 10 gal at $4.00, flags the price against the total and says why', async () => {
     const res = await post(purchase({ quantity: 10, pricePerUnit: 4, totalAmount: 9999, receiptNumber: 'PRICE-1' }));

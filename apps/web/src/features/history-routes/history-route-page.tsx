@@ -16,7 +16,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { formatDuration } from '../../lib/map/map-api.ts';
 import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
-import { markersToGeoJSON, MARKERS_SOURCE, SPEED_STOPS, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
+import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { playbackPosition } from './playback.ts';
 
@@ -130,7 +130,7 @@ export default function HistoryRoutePage() {
 
   const trackGeo = useMemo(() => trackToGeoJSON(track), [track]);
   const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
-  const layers = useMemo(() => trackLayers(), []);
+  const layers = useMemo(() => trackLayers(units), [units]);
   const chart = useMemo(
     () => track.map((p, i) => ({ i, time: formatTime(p.time), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
     [track, units],
@@ -215,7 +215,7 @@ export default function HistoryRoutePage() {
                 Speed ({unitLabel})
               </Text>
               <Group gap={4}>
-                {SPEED_STOPS.map((s) => (
+                {speedStops(units).map((s) => (
                   <Group gap={2} key={s.kmh}>
                     <Box w={14} h={6} style={{ background: s.color, borderRadius: 2 }} />
                     <Text size="xs">{Math.round(speedIn(s.kmh, units))}+</Text>

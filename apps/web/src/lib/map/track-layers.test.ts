@@ -1,6 +1,6 @@
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
-import { markersToGeoJSON, MARKERS_SOURCE, speedColor, SPEED_STOPS, trackLayers, trackToGeoJSON, TRACK_SOURCE } from './track-layers.ts';
+import { markersToGeoJSON, MARKERS_SOURCE, speedColor, SPEED_STOPS, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from './track-layers.ts';
 
 const track = [
   { time: '2026-11-20T12:00:00Z', latitude: 35, longitude: -97, speed: 0, course: null, ignition: true },
@@ -38,5 +38,13 @@ describe('history track', () => {
     expect(speedColor(90)).toBe('#40c057');
     expect(speedColor(500)).toBe(SPEED_STOPS[SPEED_STOPS.length - 1]!.color);
     expect(speedColor(45)).not.toBe(speedColor(30));
+  });
+
+  it('puts the legend bands at round numbers of the organization speed unit', () => {
+    expect(speedStops('METRIC').map((s) => s.kmh)).toEqual([0, 30, 60, 90, 110]);
+    expect(speedStops('IMPERIAL').map((s) => Math.round((s.kmh / 1.609344) * 1e6) / 1e6)).toEqual([0, 20, 35, 55, 70]);
+    const paint = trackLayers('IMPERIAL').find((l) => l.id === 'history-track')!.paint as { 'line-color': unknown[] };
+    expect(paint['line-color'].slice(3, 5)).toEqual([0, '#e03131']);
+    expect(paint['line-color'][5]).toBeCloseTo(32.18688, 5);
   });
 });

@@ -1,6 +1,7 @@
 import type { HistoryRoute } from '@fleet/api-contract';
 import type { Feature, FeatureCollection, LineString, Point } from 'geojson';
 import type { LayerSpecification } from 'maplibre-gl';
+import { KM_PER_MILE, type UnitSystem } from '@fleet/api-contract/units';
 
 // The history track coloured by speed, as one feature per segment (a line-gradient cannot follow
 // data values per vertex), plus start, end and stop markers.
@@ -13,6 +14,11 @@ export const SPEED_STOPS: ReadonlyArray<{ kmh: number; color: string }> = [
   { kmh: 90, color: '#40c057' },
   { kmh: 110, color: '#1c7ed6' },
 ];
+/** The same bands at round miles per hour (0, 20, 35, 55, 70 mph), so an Imperial legend reads "55+", not "56+". */
+const SPEED_STOPS_MPH: ReadonlyArray<{ kmh: number; color: string }> = [0, 20, 35, 55, 70].map((mph, i) => ({ kmh: mph * KM_PER_MILE, color: SPEED_STOPS[i]!.color }));
+
+/** The legend's bands (km/h, colour) at round numbers of the organization's speed unit. */
+export const speedStops = (units: UnitSystem = 'METRIC') => (units === 'IMPERIAL' ? SPEED_STOPS_MPH : SPEED_STOPS);
 
 export const TRACK_SOURCE = 'history-track';
 export const MARKERS_SOURCE = 'history-markers';
@@ -47,9 +53,9 @@ export function markersToGeoJSON(route: Pick<HistoryRoute, 'track' | 'stops'>): 
   return { type: 'FeatureCollection', features: out };
 }
 
-export function trackLayers(): LayerSpecification[] {
+export function trackLayers(units: UnitSystem = 'METRIC'): LayerSpecification[] {
   const interpolate: unknown[] = ['interpolate', ['linear'], ['get', 'speed']];
-  for (const s of SPEED_STOPS) interpolate.push(s.kmh, s.color);
+  for (const s of speedStops(units)) interpolate.push(s.kmh, s.color);
   return [
     {
       id: 'history-track-casing',

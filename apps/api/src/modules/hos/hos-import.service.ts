@@ -79,16 +79,17 @@ async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, 
 }
 
 /**
- * Whether the import records the end of its last period: recorded statuses run until the next
- * record, so without one the last imported status would run on until now, where the periods (and
- * the engine judging them) say it ended (a driving period would become hours of driving past every
- * limit). Not when a record follows, when the last period is plain off duty (nothing changes), when
- * it ends about now (the status in force goes on), or for an ELD file (its last status is the one in
- * force when the file was made).
+ * Whether the import records the end of its last period, a driving one: recorded statuses run until
+ * the next record, so without one imported driving would run on until now, where the periods (and
+ * the engine judging them, which counts time after them as off duty) say it ended, and become hours
+ * of driving past every limit. Driving is what limits judge and what no one records by hand here
+ * (the vehicle's motion does), so only driving is closed; another last status is the status in
+ * force and goes on. Not when a record follows, when the driving ends about now (the truck still
+ * moving), or for an ELD file (its last status is the one in force when the file was made).
  */
 function closesAt(periods: DutyPeriod[], followed: boolean, closeLast: boolean, now: number): boolean {
   const last = periods[periods.length - 1]!;
-  if (followed || !closeLast || (last.status === 'OFF' && !last.special)) return false;
+  if (followed || !closeLast || last.status !== 'D') return false;
   return Date.parse(last.end) < now - CURRENT_MS;
 }
 
@@ -96,7 +97,7 @@ type NewEvent = typeof hosEvents.$inferInsert;
 
 /**
  * The events of the periods: a duty-status change at each start, special categories set and
- * cleared; with `end`, an off-duty record at the end of the last period (see importPeriods).
+ * cleared; with `end`, an off-duty record at the end of the last period (see closesAt).
  */
 function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>, firstSeq: number, dayOf: (ms: number) => string, end: { annotation: string } | null): NewEvent[] {
   const out: NewEvent[] = [];
@@ -118,14 +119,14 @@ function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'ev
   return out;
 }
 
-/** Periods ending this close to now describe the status in force: it goes on (the ELD's own 5 minutes, 4.4.1.2). */
+/** Driving that ended this close to now is the status in force: it goes on (the ELD's own 5 minutes, 4.4.1.2). */
 const CURRENT_MS = 5 * 60_000;
 
 /**
  * Imports duty-status periods into a driver's records in one transaction: events with origin
  * "other" and the annotation "Imported from {source}", the log days they touch, one activity row.
- * A last period that ended before now is closed by an off-duty record (closesAt), so the API judges
- * the periods as the engine does. Nothing is stored when a period is unsorted, gapped, overlapping,
+ * A last driving period that ended before now is closed by an off-duty record (closesAt), so the API
+ * judges the periods as the engine does. Nothing is stored when a period is unsorted, gapped, overlapping,
  * or overlaps the driver's records.
  */
 export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scope & { now?: number }, driverId: string, body: HosImportBody, { closeLast = true }: { closeLast?: boolean } = {}): Promise<HosImportResult> {

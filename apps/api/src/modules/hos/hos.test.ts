@@ -421,8 +421,7 @@ describe('editing events', () => {
 
   it('never shortens automatically recorded driving or turns it into another status', async () => {
     const d = await newDriver();
-    // The import's ON is closed by its own OFF at 06:30 (it ended in the past).
-    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-22T06:00', ['ON', 0.5]))).json()).logs;
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-22T06:00', ['ON', 1]))).json()).logs;
     // As the ELD records it: automatic driving from 07:00, then the driver's own OFF at 11:00 (CDT).
     await t.database.db.execute(
       `insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values
@@ -430,7 +429,7 @@ describe('editing events', () => {
     );
     const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
     const drive = day.events.find((e) => e.status === 'D')!;
-    const off = day.events.filter((e) => e.status === 'OFF').at(-1)!;
+    const off = day.events.find((e) => e.status === 'OFF')!;
     expect(drive.recordOrigin).toBe('AUTOMATIC');
     const edit = (id: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}/hos_log/${logs[0]!.id}/hos_event/${id}`), headers: a.admin, payload });
     expectFieldErrors((await edit(drive.id, { status: 'ON', at: drive.at, annotation: 'Was not driving' })).json(), 400, { status: 'Automatically recorded driving cannot be shortened or changed to another status' });
@@ -479,8 +478,7 @@ describe('inserting a duty status', () => {
 
   it('refuses a time outside the day, in the future, on a recorded status or inside automatic driving, and bad categories', async () => {
     const d = await newDriver({ yardMovesAllowed: false, personalConveyanceAllowed: false });
-    // The import's ON is closed by its own OFF at 06:30 (it ended in the past).
-    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-27T06:00', ['ON', 0.5]))).json()).logs;
+    const logs = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-27T06:00', ['ON', 1]))).json()).logs;
     await t.database.db.execute(
       `insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values
        ('${a.orgId}', '${d.id}', 10, 1, 3, 1, '2026-10-27T12:00:00Z', '2026-10-27'), ('${a.orgId}', '${d.id}', 11, 1, 1, 2, '2026-10-27T16:00:00Z', '2026-10-27')` as never,
@@ -504,7 +502,7 @@ describe('inserting a duty status', () => {
     expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note }, a.other, logs[0]!.id, a.otherOrgId)).statusCode).toBe(404);
     expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note }, a.admin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     const n = (await t.database.db.execute(`select count(*)::int as n from hos_events where driver_id = '${d.id}'` as never)) as unknown as { rows: Array<{ n: number }> };
-    expect(n.rows[0]!.n).toBe(4);
+    expect(n.rows[0]!.n).toBe(3);
     // After the automatic driving has ended, a status may go in.
     expect((await add({ status: 'ON', at: '2026-10-27T17:00:00Z', ...note })).statusCode).toBe(201);
   });

@@ -17,7 +17,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
 
 /** The fields the mapping offers, most needed first. */
-const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon'];
+const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon', 'bulk'];
 const REQUIRED = new Set<FuelCsvField>(['unitNumber', 'jurisdiction', 'receiptNumber']);
 const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
 

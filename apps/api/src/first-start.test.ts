@@ -52,7 +52,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('first start with demo data (PG
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    server = await startServer({ env: { PORT: String(port), DEMO: '1', SIMULATOR: '0', SUPERADMIN_EMAIL: SUPER.email, SUPERADMIN_PASSWORD: SUPER.password }, readyTimeoutMs: 240_000 });
+    server = await startServer({ env: { PORT: String(port), DEMO: '1', SIMULATOR: '0', SUPERADMIN_EMAIL: SUPER.email, SUPERADMIN_PASSWORD: SUPER.password }, readyTimeoutMs: 400_000 });
     await poll.then(() => (polling = false));
 
     const readyz = answers.filter((a) => a.path === '/readyz');
@@ -74,5 +74,5 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('first start with demo data (PG
     expect(readyz[firstReady]!.body.status).toBe('ready');
     const admin = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO.admin) });
     expect(admin.status).toBe(200);
-  }, 300_000);
+  }, 480_000);
 });

@@ -48,3 +48,32 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test.describe('a team driver', () => {
+  test.use({ geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+
+  test('after 8 h in the berth chooses the passenger seat, recorded as OFF with the PASSENGER category (49 CFR 395.1(g)(1))', async ({ page, request }) => {
+    const api = await officeApi(request);
+    const me = await api.driverAccount();
+    const partner = await api.driverAccount();
+    const { logs } = await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 2], ['SB', 8]]));
+    const today = logs.at(-1)!;
+    // Today's log names the co-driver: the two drive as a team.
+    const header = await request.put(`${api.org}/drivers/${me.driver.id}/hos_log/${today.id}`, { headers: api.headers, data: { shippingDocuments: [], trailerIds: [], coDriverId: partner.driver.id } });
+    expect(header.status(), await header.text()).toBe(200);
+    await driverLogin(page, me);
+    const status = page.getByTestId('current-status');
+    await expect(status).toHaveText('Sleeper berth');
+    await page.getByRole('group', { name: 'Change duty status' }).getByRole('button', { name: 'Passenger seat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change to Passenger seat' });
+    await expect(dialog.getByRole('textbox', { name: 'Location' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(status).toHaveText('Passenger seat');
+    await expect(status).toHaveAttribute('data-status', 'OFF');
+    const day = (await api.logDay(today.id)) as unknown as { events: Array<{ status: string | null; special: string | null; latitude: number | null; recordOrigin: string }> };
+    const mine = day.events.filter((e) => e.recordOrigin === 'DRIVER' && (e.status !== null || e.special !== null));
+    expect(mine.map((e) => [e.status, e.special])).toEqual([['OFF', null], [null, 'PASSENGER']]);
+    expect(mine[0]!.latitude).toBeCloseTo(41.8781, 3);
+  });
+});

@@ -73,10 +73,10 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
   if (!dir) return;
   await page.keyboard.press('Escape');
   for (const scheme of ['light', 'dark'] as const) {
-    await page.evaluate((s) => {
-      localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' }));
-      localStorage.setItem('fleet.colorScheme', s);
-    }, scheme);
+    await page.goto(`${ORG}/devices/${gw.id}`);
+    const current = await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    if (current !== scheme) await page.getByTestId('theme-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe(scheme);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 780 : 800 });
       await page.goto(`${ORG}/devices/${gw.id}`);
@@ -94,4 +94,8 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
       await page.screenshot({ path: `${dir}/gps-import-${width}-${scheme}.png` });
     }
   }
+  // The admin's theme is stored for the user: leave it light, as the other specs expect.
+  await page.goto(`${ORG}/devices/${gw.id}`);
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('light');
 });

@@ -58,10 +58,13 @@ test('a driver signs in on a phone, changes status with a note, sees the clocks 
   await expect(page.getByRole('img', { name: /Record of duty status/ })).toBeVisible();
 
   // Only the driver's own screens: the office's are refused.
-  for (const path of ['/dashboard', '/hos/logs', '/hos/availability', '/hos/unidentified', '/map']) {
+  for (const path of ['/hos/logs', '/hos/availability', '/hos/unidentified', '/map']) {
     await page.goto(path);
     await expect(page, path).toHaveURL('/access-denied');
   }
+  // The dashboard, everyone's landing, sends a driver to their own home (3760a24).
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL('/driver');
   await page.goto('/driver');
   await page.getByTestId('hamburger').click();
   const menu = page.getByRole('navigation', { name: /menu/i }).first();

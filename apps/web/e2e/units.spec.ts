@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ROUTES, type AppRoute } from '../src/app/routes.ts';
+import { officeApi } from './driver-helpers.ts';
 import { ADMIN, freshVin, login, ORG, uniq } from './registry-helpers.ts';
 
 /** The demo organization through the API, as the demo admin: what the screens saved, in metric. */
@@ -14,6 +17,7 @@ async function apiAs(request: APIRequestContext) {
       expect(page.content).toHaveLength(1);
       return page.content[0] as { odometerKm: number | null; lengthM: number | null; make: string | null };
     },
+    get: async <T>(path: string) => (await (await request.get(`${org}${path}`, { headers })).json()) as T,
     units: async () => ((await (await request.get(`${org}/settings`, { headers })).json()) as { units: string }).units,
     setUnits: async (units: 'IMPERIAL' | 'METRIC') => {
       const settings = await (await request.get(`${org}/settings`, { headers })).json();
@@ -111,3 +115,201 @@ test('odometers and trailer lengths follow the organization units on screen and 
     await api.setUnits('IMPERIAL');
   }
 });
+
+// ------------------------------------------------------------------ every screen in both systems
+
+type Units = 'IMPERIAL' | 'METRIC';
+
+/**
+ * Unit words of the other system. Tuned so ordinary words never match: "mi" only as a word, "m"
+ * and "L" not at all (too short to tell from a name); the legitimate phrases below are removed first.
+ */
+const FOREIGN: Record<Units, RegExp> = {
+  IMPERIAL: /\bkm\b|km\/h|L\/100|\blitres?\b|\bkilomet(?:re|er)s?\b/gi,
+  METRIC: /\bmi\b|\bmph\b|\bmpg\b|\bgal\b|\bgallons?\b|\bmiles?\b|\bft\b/g,
+};
+const LEGIT = [
+  /150 air-miles?/gi,
+  // The organization account's choice between the systems names both.
+  /Imperial \(mi, gal\)|Metric \(km, L\)/g,
+  // The trailer form's help converts the common length for a Metric organization.
+  /A 53 ft trailer is 16\.15 m/g,
+  // An ELD event's location as recorded ("2 mi S of Lombard, IL"): the US ELD rule writes it in miles
+  // (Appendix A 4.4.2) and a record of duty status is shown as it was recorded.
+  /\b\d+(?:\.\d+)? ?mi [NSEW]{1,3} of\b/g,
+];
+
+/** What some screens must show in each system: the walk reads figures, not empty pages. */
+const SHOWN: Record<string, Record<Units, RegExp>> = {
+  [`${ORG}/organization-account`]: { IMPERIAL: /Speeding above \(mph\)/, METRIC: /Speeding above \(km\/h\)/ },
+  '/analytics/fleet-performance': { IMPERIAL: /\d mpg/, METRIC: /\d L\/100 km/ },
+  '/map/history': { IMPERIAL: /\d mph/, METRIC: /\d km\/h/ },
+  '/hos/logs/:id': { IMPERIAL: /\d\.\d mi\b/, METRIC: /\d\.\d km\b/ },
+  [`${ORG}/vehicle-add`]: { IMPERIAL: /Odometer \(mi\)/, METRIC: /Odometer \(km\)/ },
+};
+
+/** Office screens that are not walked, and why. Every other screen of the route table is. */
+const NOT_WALKED: Record<string, string> = {
+  '/ifta': 'IFTA reports in miles and gallons for US jurisdictions and km and litres for Canadian ones (tested by ifta.spec.ts)',
+  '/help': 'help articles explain thresholds in both systems ("5 mph (8 km/h)")',
+  '/search': 'search results are names; no quantity is shown',
+};
+
+/** The screens of the route table a signed-in office user opens (no sign-in pages, driver app or administration). */
+function officeRoutes(): string[] {
+  const out: string[] = [];
+  const walk = (rs: readonly AppRoute[]) => {
+    for (const r of rs) {
+      if (r.access === 'private' && r.page && !r.underDevelopment && !r.ownDriver && !r.path.startsWith('/administration')) out.push(r.path);
+      if (r.children) walk(r.children);
+    }
+  };
+  walk(ROUTES);
+  return out;
+}
+
+/** The screen's words as a person reads them, chart labels included. */
+const screenText = (page: Page) =>
+  page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map((t) => t.textContent ?? '')].join('\n'));
+
+/** Waits until the screen has its data: its heading shown and no loader or skeleton left. */
+async function settled(page: Page) {
+  await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
+  await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible], [aria-busy="true"]'), null, { polling: 100, timeout: 15_000 });
+  // Then until the words stop changing (a drawer's form, a second query).
+  let before = '';
+  await expect.poll(async () => {
+    const now = await screenText(page);
+    const same = now === before;
+    before = now;
+    // A lazy screen still loading leaves the main region empty for a moment.
+    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root')));
+  }, { intervals: [300], timeout: 10_000 }).toBe(true);
+}
+
+
+function foreignWords(text: string, units: Units): string[] {
+  let t = text;
+  for (const l of LEGIT) t = t.replace(l, '');
+  return [...t.matchAll(FOREIGN[units])].map((m) => t.slice(Math.max(0, m.index - 40), m.index + m[0].length + 20).replace(/\s+/g, ' '));
+}
+
+interface WalkData {
+  unitNumber: string;
+  logId: string;
+  logDay: string;
+}
+let walkData: Promise<WalkData> | null = null;
+
+/**
+ * Something on every screen to read (the browser tests run without the simulator): a new truck
+ * with its own driver and tracker drives 4 minutes at 90 km/h from now and stops, and buys fuel,
+ * so the map, history, logs, dashboard and fleet performance show distances, speeds and economy.
+ * Made once for both systems; a fresh truck and driver touch no other test's data.
+ */
+function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
+  walkData ??= (async () => {
+    const office = await officeApi(request);
+    const { org, headers } = office;
+    const ok = async <T>(r: Awaited<ReturnType<APIRequestContext['get']>>, status = 200) => {
+      expect(r.status(), await r.text()).toBe(status);
+      return (await r.json()) as T;
+    };
+    const vehicle = await office.vehicle();
+    const tag = uniq();
+    const driver = await ok<{ id: string }>(
+      await request.post(`${org}/drivers`, { headers, data: { firstName: 'Unit', lastName: `Walker${tag}`, licenseNumber: `UW${tag}`, licenseState: 'IL', homeTimeZone: 'America/Chicago' } }),
+      201,
+    );
+    await office.assign(vehicle.id, driver.id);
+    const uniqueId = `units-${tag.toLowerCase()}`;
+    const gw = await ok<{ id: string }>(await request.post(`${org}/gateways`, { headers, data: { uniqueId, name: `Tracker ${uniqueId}` } }), 201);
+    await ok<unknown>(await request.post(`${org}/gateways/${gw.id}/pair/${vehicle.id}`, { headers, data: {} }));
+    const start = Date.now() + 2_000;
+    let lon = -88;
+    let odometerM = 100_000_000;
+    const fixes: Array<[number, number]> = [];
+    for (let s = 0; s <= 240; s += 20) fixes.push([start + s * 1000, 90]);
+    for (let s = 260; s <= 420; s += 40) fixes.push([start + s * 1000, 0]);
+    for (const [t, kmh] of fixes) {
+      const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.85&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}&odometer=${odometerM}`);
+      expect(r.status()).toBe(200);
+      lon += ((kmh / 3600) * 20) / 83;
+      odometerM += (kmh / 3.6) * 20;
+    }
+    await ok<unknown>(
+      await request.post(`${org}/ifta/fuel-purchases`, {
+        headers,
+        data: { purchasedAt: new Date(start).toISOString(), assetId: vehicle.id, jurisdiction: 'IL', quantity: 1, volumeUnit: 'GAL', pricePerUnit: 4, totalAmount: 4, receiptNumber: `U-${tag}` },
+      }),
+      201,
+    );
+    // The driver's log day (Chicago) once automatic duty status has recorded the drive.
+    const logDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(start));
+    let logId: string | null = null;
+    await expect
+      .poll(async () => {
+        const rows = await ok<{ content: Array<{ logId: string | null }> }>(await request.get(`${org}/hos_log?date=${logDay}&search=Walker${tag}`, { headers }));
+        logId = rows.content[0]?.logId ?? null;
+        return !!logId;
+      }, { timeout: 20_000 })
+      .toBe(true);
+    return { unitNumber: vehicle.unitNumber, logId: logId!, logDay };
+  })();
+  return walkData;
+}
+
+for (const units of ['IMPERIAL', 'METRIC'] as const) {
+  test(`every office screen speaks ${units.toLowerCase()} units only`, async ({ page, request }) => {
+    // About a minute a system on an idle machine; generous for the shared one.
+    test.setTimeout(240_000);
+    const api = await apiAs(request);
+    await api.setUnits(units);
+    try {
+      const data = await walkDataOnce(request);
+      type Page0<T> = { content: T[] };
+      const device = (await api.get<Page0<{ id: string }>>('/gateways?size=1')).content[0]?.id;
+      const group = (await api.get<Page0<{ id: string }>>('/groups?size=1')).content[0]?.id;
+      const paths: Record<string, string | undefined> = {
+        '/hos/logs': `/hos/logs?date=${data.logDay}`,
+        '/hos/logs/:id': `/hos/logs/${data.logId}`,
+        [`${ORG}/devices/:id`]: device && `${ORG}/devices/${device}`,
+        [`${ORG}/groups/:id/members`]: group && `${ORG}/groups/${group}/members`,
+        [`${ORG}/groups/:id/assets`]: group && `${ORG}/groups/${group}/assets`,
+        '/map/history': '/map/history?type=assets',
+      };
+      await login(page, ADMIN);
+      const problems: string[] = [];
+      for (const route of officeRoutes()) {
+        if (route in NOT_WALKED) continue;
+        const path = route in paths ? paths[route] : route;
+        expect(path, `a link to ${route}`).toBeTruthy();
+        // An add form opens when its route loads, not when its list (the same screen) changes route.
+        if (route.endsWith('-add')) await page.goto(path!);
+        else await navigateInApp(page, path!);
+        if (route === '/map/history') {
+          await page.getByRole('combobox', { name: 'Vehicle' }).click();
+          await page.getByRole('option', { name: data.unitNumber, exact: true }).click();
+          await expect(page.getByTestId('history-summary')).toContainText('Distance');
+        }
+        await settled(page);
+        const text = await screenText(page);
+        for (const w of foreignWords(text, units)) problems.push(`${route}: …${w}…`);
+        if (SHOWN[route] && !SHOWN[route][units].test(text)) problems.push(`${route}: no ${SHOWN[route][units]}`);
+        if (route === '/analytics/fleet-performance') {
+          // The export too: its header names the organization's units.
+          const download = page.waitForEvent('download');
+          await page.getByRole('button', { name: 'Export CSV' }).click();
+          const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+          const header = csv.split(/\r?\n/)[0]!;
+          expect(header).toContain(units === 'IMPERIAL' ? 'Distance (mi)' : 'Distance (km)');
+          expect(header).toContain(units === 'IMPERIAL' ? 'Fuel economy (mpg)' : 'Fuel economy (L/100 km)');
+          for (const w of foreignWords(header, units)) problems.push(`fleet performance CSV: …${w}…`);
+        }
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await api.setUnits('IMPERIAL');
+    }
+  });
+}

@@ -35,6 +35,7 @@ defineLabels({
   dateFormat: 'Date format',
   bulk: 'Bulk or split entry',
   keys: 'Items',
+  reviewed: 'Reviewed',
 });
 
 /** `2026Q2`: the second quarter of 2026 (April to June). */

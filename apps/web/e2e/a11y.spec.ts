@@ -45,16 +45,20 @@ async function routeIds(request: APIRequestContext) {
   return { device: await get('/gateways?size=1'), group: await get('/groups?size=1') };
 }
 
-async function concretePath(page: Page, path: string, ids: { device: string; group: string }): Promise<string> {
+async function concretePath(page: Page, path: string, ids: { device: string; group: string }): Promise<string | null> {
   if (path.includes('/devices/:id')) return path.replace(':id', ids.device);
   if (path.includes('/groups/:id')) return path.replace(':id', ids.group);
   if (path.includes(':token')) return path.replace(':token', 'not-a-real-token');
   if (path === '/hos/logs/:id') {
-    // A day someone drove: the logs list links it.
+    // A day with a log: the logs list links it (a fresh database may have none today: then it is noted, not checked).
     await page.goto('/hos/logs');
+    await expect(page.getByLabel('Driver logs', { exact: true }).first()).toBeVisible();
     const link = page.locator('a[href^="/hos/logs/"]').first();
-    await expect(link).toBeVisible();
-    return (await link.getAttribute('href'))!;
+    if (!(await link.count())) {
+      test.info().annotations.push({ type: 'skipped screen', description: 'no driver log today to open /hos/logs/:id' });
+      return null;
+    }
+    return await link.getAttribute('href');
   }
   return path;
 }
@@ -85,6 +89,7 @@ for (const mode of MODES) {
       const ids = who === 'admin' ? await routeIds(request) : { device: '', group: '' };
       for (const screen of SCREENS.filter((s) => s.part === part)) {
         const path = await concretePath(page, screen.path, ids);
+        if (!path) continue;
         await page.goto(path);
         // Every screen has a heading once it has loaded.
         await expect(page.locator('main h1, main h2').first()).toBeAttached();

@@ -208,7 +208,12 @@ describe('entries read as sentences with labelled changes and a link to the reco
     const onDevice = await latest('PAIR_DEVICE', device.id);
     expect(onDevice.entry.summary).toBe(`Dana Whitfield paired device ${uniqueId} with vehicle ${vehicle.unitNumber}`);
     expect(onDevice.entry.record).toEqual({ type: 'DEVICE', id: device.id, label: `device ${uniqueId}`, path: `/settings/organization-settings/devices/${device.id}` });
-    expect(onDevice.detail.labelledChanges).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: vehicle.unitNumber }]);
+    // Pairing also says from when the vehicle owns the device's positions and how many it took over.
+    expect(onDevice.detail.labelledChanges).toEqual([
+      { field: 'from', label: 'From', before: null, after: expect.stringMatching(/UTC$/) },
+      { field: 'assetId', label: 'Vehicle', before: null, after: vehicle.unitNumber },
+      { field: 'positionsAttributed', label: 'Positions attributed', before: null, after: '0' },
+    ]);
     const onVehicle = await latest('PAIR_DEVICE', vehicle.id);
     expect(onVehicle.entry.summary).toBe(onDevice.entry.summary);
     expect(onVehicle.entry.record.type).toBe('VEHICLE');

@@ -105,7 +105,6 @@ test('Ctrl+K finds a vehicle by a VIN fragment and opens it', async ({ page, req
   await box.fill(fragment);
   const hit = page.getByTestId('spotlight-hit').filter({ hasText: 'Vehicle 117' });
   await expect(hit).toBeVisible();
-  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/settings\/organization-settings\/vehicles/);
   await expect(page.getByRole('dialog').getByText(truck.vin!).first()).toBeVisible();

@@ -24,6 +24,9 @@ const SORTS = [
   { value: 'driving,asc', label: 'Least driving' },
 ];
 
+/** A badge whose words may wrap, so a narrow column keeps the table inside the screen. */
+const WRAPPING_BADGE = { root: { height: 'auto' }, label: { whiteSpace: 'normal' } } as const;
+
 const PROBLEM_WORDS = { NO_SHIPPING_DOCUMENT: 'No shipping document', NO_TRAILER: 'No trailer' } as const;
 
 /** "Today" of the log list: the viewer's day (profile zone, else the organization's; decision 0140). */
@@ -72,11 +75,11 @@ export default function HosLogsPage() {
       primary: true,
       render: (r) =>
         r.logId ? (
-          <Anchor component={Link} to={`/hos/logs/${r.logId}`} className={classes.rowLink} fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <Anchor component={Link} to={`/hos/logs/${r.logId}`} className={classes.rowLink} fw={600} size="sm">
             {driverName(r.driver)}
           </Anchor>
         ) : (
-          <Text span size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+          <Text span size="sm" fw={600}>
             {driverName(r.driver)}
           </Text>
         ),
@@ -129,7 +132,7 @@ export default function HosLogsPage() {
         return shown.length ? (
           <Stack gap={4} align="flex-start">
             {shown.map((p) => (
-              <Badge key={p} color="orange" variant="outline" size="sm" className={tones.warn}>
+              <Badge key={p} color="orange" variant="outline" size="sm" className={tones.warn} styles={WRAPPING_BADGE}>
                 {PROBLEM_WORDS[p]}
               </Badge>
             ))}
@@ -144,12 +147,15 @@ export default function HosLogsPage() {
       header: 'Last event',
       render: (r) =>
         r.lastEvent ? (
-          <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {STATUS_NAMES[r.lastEvent.status]}
-            <Text span size="xs" c="dimmed">
-              {` · ${formatTime(r.lastEvent.at, r.timeZone)}`}
+          // Status over its labelled time: two short lines keep the last column inside 1280 px.
+          <Stack gap={0}>
+            <Text span size="sm">
+              {STATUS_NAMES[r.lastEvent.status]}
             </Text>
-          </Text>
+            <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {formatTime(r.lastEvent.at, r.timeZone)}
+            </Text>
+          </Stack>
         ) : (
           '—'
         ),

@@ -50,10 +50,25 @@ function StatusCell({ row, now }: { row: Availability; now: number }) {
         <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {formatAgo(now - Date.parse(row.since)).replace(/ ago$/, '')}
           <br />
-          since {formatDateTime(row.since, row.timeZone)}
+          since <DateOverTime iso={row.since} timeZone={row.timeZone} />
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** "11/24/26" over "9:13 PM CST": the labelled time takes two short lines, so the table fits 1280 px. */
+function DateOverTime({ iso, timeZone }: { iso: string | number; timeZone: string }) {
+  const text = formatDateTime(iso, timeZone);
+  const cut = text.indexOf(' ');
+  return cut < 0 ? (
+    <>{text}</>
+  ) : (
+    <>
+      {text.slice(0, cut)}
+      <br />
+      {text.slice(cut + 1)}
+    </>
   );
 }
 
@@ -112,8 +127,8 @@ const COLUMNS: TableColumn<Row>[] = [
         </Text>
       ) : (
         <Tooltip label="When a cycle restart would be complete if the driver goes (or stays) off duty now" multiline w={240} withArrow>
-          <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(live.restartCompleteAt, row.timeZone)}
+          <Text span size="sm">
+            <DateOverTime iso={live.restartCompleteAt} timeZone={row.timeZone} />
           </Text>
         </Tooltip>
       ),

@@ -6,6 +6,7 @@ import { api, describeError } from '../lib/api-client.ts';
 import { orgPath } from '../lib/org-path.ts';
 import { downloadCsv, useRegistryMutation } from '../lib/registry-api.ts';
 import { notify } from '../lib/notifications-store.ts';
+import { RowErrorsTable } from './row-errors-table.tsx';
 
 /**
  * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of
@@ -82,28 +83,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
                 {preview.unknownColumns.join(', ')}
               </Alert>
             )}
-            {preview.errors.length > 0 && (
-              <ScrollArea.Autosize mah={260}>
-                <Table striped aria-label="Row errors" fz="sm">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Line</Table.Th>
-                      <Table.Th>Column</Table.Th>
-                      <Table.Th>Problem</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {preview.errors.slice(0, 500).map((e, i) => (
-                      <Table.Tr key={i}>
-                        <Table.Td>{e.line}</Table.Td>
-                        <Table.Td>{e.field}</Table.Td>
-                        <Table.Td>{e.message}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollArea.Autosize>
-            )}
+            <RowErrorsTable errors={preview.errors} maxHeight={260} />
             {preview.sample.length > 0 && (
               <ScrollArea type="auto">
                 <Text size="sm" fw={600} mb={4}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import type { PositionImportBody, PositionImportResult } from '@fleet/api-contract';
 import { api, describeError } from '../../lib/api-client.ts';
@@ -7,6 +7,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import { useRegistryMutation } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 
 /**
  * A vehicle's GPS history from another system (CSV or GPX): upload, a preview with each bad row
@@ -92,28 +93,7 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
                 Valid positions from {formatDateTime(preview.from)} to {formatDateTime(preview.to)}.
               </Text>
             )}
-            {preview.errors.length > 0 && (
-              <ScrollArea.Autosize mah={300} tabIndex={0} aria-label="Row errors, scrollable">
-                <Table striped aria-label="Row errors" fz="sm">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Line</Table.Th>
-                      <Table.Th>Column</Table.Th>
-                      <Table.Th>Problem</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {preview.errors.slice(0, 500).map((e, i) => (
-                      <Table.Tr key={i}>
-                        <Table.Td>{e.line}</Table.Td>
-                        <Table.Td>{e.field}</Table.Td>
-                        <Table.Td>{e.message}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollArea.Autosize>
-            )}
+            <RowErrorsTable errors={preview.errors} maxHeight={300} />
           </Stack>
         )}
         <Group justify="flex-end">

@@ -15,6 +15,7 @@ import {
 import { describeError } from '../../lib/api-client.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
+import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 
 /** The fields the mapping offers, most needed first. */
 const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon', 'bulk'];
@@ -213,28 +214,7 @@ function PreviewTables({ preview }: { preview: FuelCsvPreview }) {
           {preview.flagged.length} to review
         </Badge>
       </Group>
-      {preview.errors.length > 0 && (
-        <ScrollArea.Autosize mah={220}>
-          <Table striped aria-label="Row errors" fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Line</Table.Th>
-                <Table.Th>Column</Table.Th>
-                <Table.Th>Problem</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {preview.errors.slice(0, 300).map((e, i) => (
-                <Table.Tr key={i}>
-                  <Table.Td>{e.line}</Table.Td>
-                  <Table.Td>{e.field}</Table.Td>
-                  <Table.Td>{e.message}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea.Autosize>
-      )}
+      <RowErrorsTable errors={preview.errors} maxHeight={220} />
       {preview.skipped.length > 0 && (
         <ScrollArea.Autosize mah={160}>
           <Table aria-label="Skipped product lines" fz="sm">

@@ -115,6 +115,14 @@ export interface Config {
   shutdownTimeoutMs: number;
 }
 
+/** The ELD's identity in the header (7.14-7.17): from the configuration (app.eld, decision 0116), and the key of its authentication value. */
+export interface EldIdentity {
+  registrationId: string;
+  identifier: string;
+  /** HMAC key: the authentication value signs the driver, the ELD and the time of the file. */
+  authKey: Buffer;
+}
+
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */

@@ -4,7 +4,7 @@ import { RETENTION_KIND_INFO, RETENTION_KINDS, type RetentionKind } from '@fleet
 import { notify } from '../modules/notifications/notifications.service.ts';
 import type { Database, Db } from '../db/client.ts';
 import { jobRuns, organizations } from '../db/schema/index.ts';
-import type { Actor } from '../plugins/types.ts';
+import type { Actor } from '../modules/auth/auth-context.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
 import { effectivePolicies, nextPurgeRun, previousPurgeRun, PURGE_JOB_NAME } from '../modules/data-retention/data-retention.service.ts';
 import { deleteBatch, RETENTION_TARGETS, targetExists, type RetentionTarget } from '../modules/data-retention/retention-kinds.ts';

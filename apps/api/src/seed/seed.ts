@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { assets, drivers, organizations, roles, users } from '../db/schema/index.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import type { Config } from '../config.ts';
-import type { Actor } from '../plugins/types.ts';
+import type { Actor } from '../modules/auth/auth-context.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
 import { ensureDemoFleet } from './demo-fleet.ts';

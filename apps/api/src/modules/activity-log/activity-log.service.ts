@@ -1,6 +1,6 @@
 import { activityLog } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 
 export interface ActivityEntry {
   orgId: string | null;

@@ -10,7 +10,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import { compiledSerializer } from '../../lib/compiled-serializer.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import * as links from './asset-links.service.ts';

@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, trailerAttachments } from '../../db/schema/index.ts';
 import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';

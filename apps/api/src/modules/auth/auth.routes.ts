@@ -10,7 +10,7 @@ import {
   signInResponseSchema,
   tokensSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from './auth-context.ts';
 import { errors } from '../../lib/route-schemas.ts';
 import * as auth from './auth.service.ts';
 

@@ -7,8 +7,7 @@ import { badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/e
 import { duplicateError } from '../../lib/constraint-words.ts';
 import type { AccessTokens } from '../../lib/jwt.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { loadAuthContext } from '../../plugins/auth.ts';
-import type { Actor, AuthContext } from '../../plugins/types.ts';
+import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
 import { presentCurrentUser } from '../users/users.presenter.ts';

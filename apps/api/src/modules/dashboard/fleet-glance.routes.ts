@@ -12,7 +12,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orgErrors } from '../../lib/route-schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/auth-context.ts';
 import { fleetPerformance } from '../analytics/fleet-performance.service.ts';
 import { fleetOverview } from '../fleet/fleet.service.ts';
 import { search, searchFilters, searchTags } from '../search/search.service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataRetentionInputSchema, dataRetentionSchema, orgIdParams } from '@fleet/api-contract';
 import { orgErrors } from '../../lib/route-schemas.ts';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import * as retention from './data-retention.service.ts';
 
 const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { RETENTION_KIND_INFO, RETENTION_KINDS, type DataRetention, type DataRetentionInput, type RetentionKind } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { activityLog, jobRuns, retentionPolicies } from '../../db/schema/index.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { RETENTION_TARGETS, targetExists } from './retention-kinds.ts';
 

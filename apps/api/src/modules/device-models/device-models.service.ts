@@ -7,7 +7,7 @@ import { deviceModels, gateways } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 

@@ -10,7 +10,7 @@ import { sendInvitationEmail } from '../users/invitations.ts';
 import { assertMayGrant, driverRoleOf, rolePermissions } from '../users/users.policies.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
-import type { Actor, AuthContext } from '../../plugins/types.ts';
+import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';

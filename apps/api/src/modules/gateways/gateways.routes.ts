@@ -12,7 +12,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import { handLate } from '../positions/attribution.service.ts';
 import * as pairing from './pairing.service.ts';

@@ -9,7 +9,7 @@ import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';

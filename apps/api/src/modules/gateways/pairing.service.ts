@@ -3,7 +3,7 @@ import type { GatewayDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
 import { getGatewayDetail } from './gateways.repository.ts';

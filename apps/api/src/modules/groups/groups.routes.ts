@@ -13,7 +13,7 @@ import {
   groupPageSchema,
   orgIdParams,
 } from '@fleet/api-contract';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import { orgErrors } from '../../lib/route-schemas.ts';
 import * as svc from './groups.service.ts';
 

@@ -7,7 +7,7 @@ import { assets, drivers, groupAssets, groupMembers, groups, users } from '../..
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
 

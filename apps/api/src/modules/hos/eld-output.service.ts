@@ -7,7 +7,8 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { EldIdentity } from '../../config.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { eldFileOf, type EldPerson, type EldSourceEvent } from './eld-output.mapping.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
@@ -16,14 +17,6 @@ import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 
 // The ELD output file of a driver (49 CFR 395 Appendix A 4.8.2, decision 0116): the records of the
 // period read from the database, mapped by eld-output.mapping.ts and written by @fleet/eld.
-
-/** The ELD's identity in the header (7.14-7.17): from the configuration, and the key of its authentication value. */
-export interface EldIdentity {
-  registrationId: string;
-  identifier: string;
-  /** HMAC key: the authentication value signs the driver, the ELD and the time of the file. */
-  authKey: Buffer;
-}
 
 export interface EldOutput {
   fileName: string;

@@ -30,7 +30,7 @@ import {
   userSegmentParams,
   type Permission,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { assertDriverPath, driverOfUserPath } from './hos-access.ts';
 import { certifyDay } from './hos-certification.service.ts';

@@ -4,7 +4,7 @@ import { hosImportBodySchema, type HosImportBody, type HosImportResult } from '@
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { zoneOffsetMs } from './hos.time.ts';
 

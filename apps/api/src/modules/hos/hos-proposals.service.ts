@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEditRequests, hosEvents, hosLogs, users } from '../../db/schema/index.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { AppError } from '../../lib/errors.ts';

@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { clearCertification } from './hos-certification.service.ts';

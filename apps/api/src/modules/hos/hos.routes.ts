@@ -27,7 +27,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { checkedElsewhere, orgErrors } from '../../lib/route-schemas.ts';
 import { driverOfUserPath } from './hos-access.ts';

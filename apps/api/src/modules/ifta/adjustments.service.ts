@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import type { Scope } from './fuel-purchases.service.ts';
 

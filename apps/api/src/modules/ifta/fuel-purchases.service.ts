@@ -28,7 +28,7 @@ import { assets, iftaFuelPurchases, organizations } from '../../db/schema/index.
 import { conflict, invalidField, notFound, uniqueViolation } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../positions/sql-rows.ts';
 import { readSettings } from '../organizations/organizations.presenter.ts';

@@ -3,7 +3,7 @@ import { FUEL_TYPE_CODES, quarterDays, quarterOf, type IftaFiling, type IftaRetu
 import type { Db } from '../../db/client.ts';
 import { assets, iftaFilings, iftaFuelPurchases } from '../../db/schema/index.ts';
 import { invalidField } from '../../lib/errors.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import type { Scope } from './fuel-purchases.service.ts';
 import { buildReport } from './ifta-report.service.ts';

@@ -34,7 +34,7 @@ import {
   orgIdParams,
   quarterSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { errors, nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { compiledSerializer } from '../../lib/compiled-serializer.ts';

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
 import type { NotificationHub } from './notifications.hub.ts';
 import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';

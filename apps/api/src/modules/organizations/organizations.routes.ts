@@ -13,7 +13,7 @@ import {
 } from '@fleet/api-contract';
 import { invalidField } from '../../lib/errors.ts';
 import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import * as orgs from './organizations.service.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -18,7 +18,7 @@ import { notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor } from '../../plugins/types.ts';
+import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { sendInvitationEmail } from '../users/invitations.ts';

@@ -2,7 +2,7 @@ import { positionImportBodySchema, positionImportQuery, positionImportResultSche
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../lib/route-schemas.ts';
-import { actorOf } from '../../plugins/auth.ts';
+import { actorOf } from '../auth/auth-context.ts';
 import { handLate } from './attribution.service.ts';
 import { importPositions } from './positions-import.service.ts';
 

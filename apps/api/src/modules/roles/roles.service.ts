@@ -6,7 +6,7 @@ import { roles, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor, AuthContext } from '../../plugins/types.ts';
+import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assertMayGrant, rolePermissions } from '../users/users.policies.ts';
 

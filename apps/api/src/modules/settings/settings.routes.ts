@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { organizations } from '../../db/schema/index.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/auth-context.ts';
 import { errors } from '../../lib/route-schemas.ts';
 
 export const featureFlagSchema = z.object({

@@ -7,7 +7,7 @@ import { conflict, invalidField, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
-import type { Actor, AuthContext } from '../../plugins/types.ts';
+import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions, sendPasswordResetEmail } from '../auth/auth.service.ts';
 import { sendInvitationEmail } from './invitations.ts';

@@ -1,7 +1,6 @@
 import type { CurrentUser, User } from '@fleet/api-contract';
 import type { users } from '../../db/schema/index.ts';
-import type { AuthContext } from '../../plugins/types.ts';
-import { visiblePermissions } from '../../plugins/auth.ts';
+import { visiblePermissions, type AuthContext } from '../auth/auth-context.ts';
 
 type UserRow = typeof users.$inferSelect;
 

@@ -10,7 +10,7 @@ import {
   userListQuerySchema,
   userSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../../plugins/auth.ts';
+import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
 import * as users from './users.service.ts';

@@ -5,7 +5,7 @@ import { roles, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { forbidden, invalidField, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
-import type { Actor, AuthContext } from '../../plugins/types.ts';
+import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/auth.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';

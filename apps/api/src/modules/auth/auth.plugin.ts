@@ -1,45 +1,31 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
-import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
+import type { Permission } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { organizations, roles, users } from '../db/schema/index.ts';
-import type { Db } from '../db/client.ts';
-import { redeemStreamTicket } from '../modules/auth/stream-tickets.service.ts';
-import { forbidden, notFound, unauthorized } from '../lib/errors.ts';
-import type { Actor, AuthContext } from './types.ts';
+import type { Db } from '../../db/client.ts';
+import { forbidden, notFound, unauthorized } from '../../lib/errors.ts';
+import type { AccessTokens } from '../../lib/jwt.ts';
+import type { AuthCache } from './auth-cache.ts';
+import { loadAuthContext, type AuthContext } from './auth-context.ts';
+import { redeemStreamTicket } from './stream-tickets.service.ts';
 
-const ALL = new Set<string>(PERMISSIONS);
-const ADMIN = new Set<string>(ORGANIZATION_PERMISSIONS);
-const DRIVER = new Set<string>(DRIVER_ROLE_PERMISSIONS);
-
-/** Loads the caller's current role and permissions; null when the user is gone or may not sign in. */
-export async function loadAuthContext(db: Db, userId: string): Promise<AuthContext | null> {
-  const rows = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      status: users.status,
-      orgId: users.organizationId,
-      orgStatus: organizations.status,
-      rolePermissions: roles.permissions,
-      systemRole: roles.systemRole,
-    })
-    .from(users)
-    .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .leftJoin(roles, eq(roles.id, users.roleId))
-    .where(eq(users.id, userId));
-  const u = rows[0];
-  // A deactivated user or organization loses access at once, whatever tokens it holds.
-  if (!u || u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
-  const isSuperAdmin = u.role === 'SUPER_ADMIN';
-  const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : u.systemRole === 'DRIVER' ? DRIVER : new Set(u.rolePermissions ?? []);
-  return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin };
-}
-
-/** The permission codes the current user object shows: SUPER_ADMIN shows only its own code. */
-export function visiblePermissions(ctx: AuthContext): string[] {
-  return ctx.isSuperAdmin ? ['SUPER_ADMIN'] : [...ctx.permissions].sort();
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: AccessTokens;
+    authCache: AuthCache;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** No sign-in needed (auth endpoints, health, ingest). */
+    public?: boolean;
+    /** Every code is required; checked before the body is validated. */
+    permissions?: readonly Permission[];
+    /** At least one of these codes is required (an office code or the driver's own; decision 0111). */
+    anyPermissions?: readonly Permission[];
+    /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
+    streamTicket?: boolean;
+  }
 }
 
 function bearer(request: FastifyRequest): string | null {
@@ -60,21 +46,6 @@ async function ticketUser(db: Db, request: FastifyRequest): Promise<string> {
   const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
   if (orgId !== ticket.orgId) throw unauthorized('This live connection ticket is for another organization', 'Stream ticket issued for another organization');
   return ticket.userId;
-}
-
-export function actorOf(request: FastifyRequest): Actor {
-  return {
-    userId: request.auth?.userId ?? null,
-    email: request.auth?.email ?? null,
-    role: request.auth?.role ?? null,
-    ip: request.ip ?? null,
-  };
-}
-
-/** The signed-in caller; routes that are not public can rely on it. */
-export function requireAuth(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw unauthorized();
-  return request.auth;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@fleet/api-contract';
-import type { AuthContext } from './types.ts';
+import type { AuthContext } from './auth-context.ts';
 
 interface Entry {
   ctx: AuthContext | null;

@@ -7,7 +7,7 @@
 import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
-import { listIndexOf } from '../apps/api/src/lib/list-index.ts';
+import { listIndexOf } from '../apps/api/src/list-index/list-index.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { driversCsv, vehiclesCsv } from './registry-data.ts';
 

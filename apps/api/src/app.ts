@@ -12,7 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { closeIdleWhileClosing } from './lib/close-idle.ts';
-import { enableListIndex } from './lib/list-index.ts';
+import { enableListIndex } from './list-index/list-index.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';

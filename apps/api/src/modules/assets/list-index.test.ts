@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withVinCheckDigit } from '@fleet/api-contract';
 import { sql } from 'drizzle-orm';
-import { enableListIndex, listIndexOf, type ListIndexStore } from '../../lib/list-index.ts';
+import { enableListIndex, listIndexOf, type ListIndexStore } from '../../list-index/list-index.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
 import { listDrivers } from '../drivers/drivers.service.ts';

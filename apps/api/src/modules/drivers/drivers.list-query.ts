@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Driver, Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, driverSearchDoc } from '../../db/schema/index.ts';
-import { listVersionSql, type IndexedList } from '../../lib/list-index.ts';
-import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../lib/list-page-sql.ts';
+import { listVersionSql, type IndexedList } from '../../list-index/list-index.ts';
+import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../list-index/list-page-sql.ts';
 import { likeTerm } from '../../lib/paging.ts';
 import { isoText } from '../../lib/prepared-sql.ts';
 

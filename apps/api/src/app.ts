@@ -14,7 +14,7 @@ import type { Config } from './config.ts';
 import { closeIdleWhileClosing } from './lib/close-idle.ts';
 import { enableListIndex } from './list-index/list-index.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { accessTokens, resolveJwtSecret } from './lib/jwt.ts';
+import { accessTokens, resolveJwtSecret } from './modules/auth/jwt.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { authPlugin } from './modules/auth/auth.plugin.ts';
 import { loggerOptions } from './plugins/request-log.ts';

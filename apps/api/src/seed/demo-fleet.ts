@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { KM_PER_MILE, M_PER_FOOT, withVinCheckDigit } from '@fleet/api-contract';
 import type { Db } from '../db/client.ts';
 import { assetDriverAssignments, assets, deviceModels, drivers, gatewayPairings, gateways, groupAssets, groupMembers, groups, trailerAttachments, users } from '../db/schema/index.ts';
-import { sha256 } from '../lib/crypto.ts';
+import { sha256 } from '../modules/auth/crypto.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { recordActivityBatch, type ActivityEntry } from '../modules/activity-log/activity-log.service.ts';
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Permission } from '@fleet/api-contract';
 import type { Db } from '../db/client.ts';
 import { assets, drivers, organizations, roles, users } from '../db/schema/index.ts';
-import { hashPassword } from '../lib/crypto.ts';
+import { hashPassword } from '../modules/auth/crypto.ts';
 import type { Config } from '../config.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';

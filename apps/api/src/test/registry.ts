@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { withVinCheckDigit } from '@fleet/api-contract';
 import type { Db } from '../db/client.ts';
 import { roles, users } from '../db/schema/index.ts';
-import { hashPassword } from '../lib/crypto.ts';
+import { hashPassword } from '../modules/auth/crypto.ts';
 import { bearer, DEMO, login, registerOrganization } from './helpers.ts';
 
 /** Signed-in callers for registry tests: the demo admin and dispatcher, and a foreign organization. */

@@ -3,7 +3,7 @@ import type { Permission } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, unauthorized } from '../../lib/errors.ts';
-import type { AccessTokens } from '../../lib/jwt.ts';
+import type { AccessTokens } from './jwt.ts';
 import type { AuthCache } from './auth-cache.ts';
 import { loadAuthContext, type AuthContext } from './auth-context.ts';
 import { redeemStreamTicket } from './stream-tickets.service.ts';

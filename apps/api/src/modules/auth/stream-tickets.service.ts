@@ -2,7 +2,7 @@ import { eq, lt, sql } from 'drizzle-orm';
 import { STREAM_TICKET_TTL_SECONDS, type StreamTicket } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { streamTickets } from '../../db/schema/index.ts';
-import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { randomToken, sha256 } from './crypto.ts';
 
 /**
  * Issues a ticket that opens one live stream of `orgId` as `userId` within STREAM_TICKET_TTL_SECONDS

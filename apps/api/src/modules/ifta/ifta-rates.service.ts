@@ -3,7 +3,7 @@ import { STATE_OPTIONS, type IftaRate, type IftaRateImportPreview, type IftaRate
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { iftaRateQuarters, iftaTaxRates } from '../../db/schema/index.ts';
 import { invalidField } from '../../lib/errors.ts';
-import { sha256 } from '../../lib/crypto.ts';
+import { sha256 } from '../auth/crypto.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { IFTA_2Q2026_CSV, IFTA_2Q2026_SOURCE } from './rates-2q2026.ts';

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
-import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { hashPassword, verifyPassword } from '../auth/crypto.ts';
 import { forbidden, invalidField, notFound } from '../../lib/errors.ts';
 import { duplicateError } from '../../lib/constraint-words.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';

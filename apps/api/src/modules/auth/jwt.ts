@@ -1,8 +1,8 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 import { randomToken } from './crypto.ts';
 import { eq } from 'drizzle-orm';
-import { appMeta } from '../db/schema/index.ts';
-import type { Db } from '../db/client.ts';
+import { appMeta } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
 
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
 

@@ -11,7 +11,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { addFixes, emptyTotals, type StatFix } from '../apps/api/src/modules/fleet-stats/day-stats.ts';
-import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 
 const VEHICLES = 500;

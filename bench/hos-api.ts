@@ -27,7 +27,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
-import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { benchEntry, requestedPort, startBenchServer } from './bench-server.ts';
 import { auditLog } from '../packages/hos/src/index.ts';

@@ -11,7 +11,7 @@ import type { DutyPeriod, RulesetId } from '../packages/hos/src/index.ts';
 import { describeLocation } from '../packages/geo/src/location-description.ts';
 import type { Db } from '../apps/api/src/db/client.ts';
 import { logDateOf, nextDate } from '../apps/api/src/modules/hos/hos.time.ts';
-import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 
 const H = 3_600_000;
 const MIN = 60_000;

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
-import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { createScratchDatabase } from '../apps/api/src/test/helpers.ts';
 

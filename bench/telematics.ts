@@ -22,7 +22,7 @@ import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { buildOsmandServer } from '../apps/api/src/modules/positions/osmand-server.ts';
 import { createTestVehicle, type TestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
-import { rowsOf } from '../apps/api/src/modules/positions/sql-rows.ts';
+import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { boundPort } from './bench-server.ts';
 import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';

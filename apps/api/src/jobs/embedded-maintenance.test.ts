@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/helpers.ts';
-import { rowsOf } from '../modules/positions/sql-rows.ts';
+import { rowsOf } from '../db/sql/rows.ts';
 import { dueTables, runEmbeddedMaintenance } from './embedded-maintenance.ts';
 
 describe('dueTables', () => {

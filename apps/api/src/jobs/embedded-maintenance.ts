@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rowsOf } from '../modules/positions/sql-rows.ts';
+import { rowsOf } from '../db/sql/rows.ts';
 
 // The embedded database (PGlite) runs no autovacuum: nothing refreshes the planner's statistics or
 // marks pages all-visible after the tables change, so plans drift as data grows (a table created

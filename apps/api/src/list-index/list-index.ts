@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { buildEntries, entryOrder, indexPage, type EntryOrder, type EntryRow, type IndexQuery, type ListEntries } from './list-index-page.ts';
-import { PreparedCache } from '../lib/prepared-sql.ts';
+import { PreparedCache } from '../db/sql/prepared-sql.ts';
 
 // The registry lists' in-memory index (docs/decisions/0083). A page of 15 out of 10,000 vehicles
 // cost PostgreSQL milliseconds of CPU to search and count exactly, and the API as much again to

@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { duplicateError, foreignKeyError } from '../lib/constraint-words.ts';
-import { answerableErrorText } from '../lib/database-error.ts';
+import { duplicateError, foreignKeyError } from '../db/sql/constraint-words.ts';
+import { answerableErrorText } from '../db/sql/database-error.ts';
 import { AppError } from '../lib/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups, organizations } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from './fuel-hook.ts';
 
 const DAY = 86_400_000;

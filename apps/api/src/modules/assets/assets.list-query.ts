@@ -5,7 +5,7 @@ import { assets, assetSearchDoc } from '../../db/schema/index.ts';
 import { listVersionSql, type IndexedList } from '../../list-index/list-index.ts';
 import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../list-index/list-page-sql.ts';
 import { likeTerm } from '../../lib/paging.ts';
-import { isoText } from '../../lib/prepared-sql.ts';
+import { isoText } from '../../db/sql/prepared-sql.ts';
 import { presentAssetListRow, type AssetListRow } from './assets.presenter.ts';
 
 // The asset list as statements rendered once per shape (which filters are present, which sort):

@@ -9,7 +9,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
 import { getAssetDetail } from './asset-detail.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { selectAssetPage } from './assets.list-query.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 

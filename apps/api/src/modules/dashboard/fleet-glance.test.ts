@@ -5,7 +5,7 @@ import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } f
 import { driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../positions/positions.fixtures.ts';
 import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;

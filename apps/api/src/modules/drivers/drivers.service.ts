@@ -8,7 +8,7 @@ import { conflict, forbidden, foreignKeyViolation, invalidField } from '../../li
 import type { MailDeps } from '../users/invitations.ts';
 import { sendInvitationEmail } from '../users/invitations.ts';
 import { assertMayGrant, driverRoleOf, rolePermissions } from '../users/users.policies.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../lib/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

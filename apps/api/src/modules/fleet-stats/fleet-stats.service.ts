@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/hos.time.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 
 // Vehicle daily statistics kept right behind ingest (docs/decisions/0131): committed fixes are

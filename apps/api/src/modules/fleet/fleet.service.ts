@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DEVICE_OFFLINE_HOURS, type FleetOverview, type FleetSection, type Permission } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { liveVehicles } from '../positions/live.service.ts';
 
 const ORG = '/settings/organization-settings';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { deviceModels, gatewayPairings, gateways, gatewaySearchDoc } from '../../db/schema/index.ts';
 import { foreignKeyViolation, invalidField } from '../../lib/errors.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { randomToken, sha256 } from '../auth/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';

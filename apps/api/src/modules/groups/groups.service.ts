@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, groupAssets, groupMembers, groups, users } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { migrationsFolder } from '../../db/client.ts';
-import { answerableErrorText } from '../../lib/database-error.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { answerableErrorText } from '../../db/sql/database-error.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 /** The newest migration this build ships (drizzle records its `when` as created_at once applied). */
 function newestShippedMigration(): number {

@@ -6,7 +6,7 @@ import { assets, hosEvents, latestPositions, organizations, positions } from '..
 import { invalidField } from '../../lib/errors.ts';
 import { toPage } from '../../lib/paging.ts';
 import { notify } from '../notifications/notifications.service.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';

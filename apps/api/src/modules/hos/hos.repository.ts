@@ -12,7 +12,7 @@ import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowP
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
 import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
 

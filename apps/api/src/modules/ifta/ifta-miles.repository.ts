@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TrackFix } from '@fleet/geo/ifta';
 import type { DbOrTx } from '../../db/client.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import type { DayRecords } from './distance-days.ts';
 
 // The distance tables' reads and writes (decision 0121). Writes go as one typed array per column

@@ -3,7 +3,7 @@ import type { TrackFix } from '@fleet/geo/ifta';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { accumulateDays, dayStart, DAY_MS, utcDay, type DayRecords } from './distance-days.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 

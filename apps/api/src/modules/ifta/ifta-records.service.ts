@@ -13,7 +13,7 @@ import {
 import { IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, iftaCrossings, iftaFilings, iftaRateQuarters } from '../../db/schema/index.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { toPage } from '../../lib/paging.ts';
 
 // The distance record an auditor asks for (per vehicle and day: first and last fix, odometer at

@@ -18,7 +18,7 @@ import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/organizations.presenter.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';

@@ -3,7 +3,7 @@ import { iftaDistancePageSchema, iftaReportSchema, fuelCsvPreviewSchema, type If
 import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../positions/positions.fixtures.ts';
 import type { PositionRow } from '../positions/ingest.service.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
 

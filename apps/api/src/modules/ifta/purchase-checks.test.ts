@@ -5,7 +5,7 @@ import { sql as dsql } from 'drizzle-orm';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { freshVin, userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../positions/positions.fixtures.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from '../analytics/fuel-hook.ts';
 
 // Issue 28: a purchase cannot silently ruin a return. The opening's three entries (99,999 gal for

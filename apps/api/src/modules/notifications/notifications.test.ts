@@ -5,7 +5,7 @@ import { createTestApp, expectErrorBody, expectFieldErrors, readOutbox, type Tes
 import { driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { openLiveStream } from '../../test/sse-client.ts';
 import { createTestVehicle } from '../positions/positions.fixtures.ts';
-import { rowsOf } from '../positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { notify } from './notifications.service.ts';
 import { runRetentionPurge } from '../../jobs/retention-purge.ts';
 

@@ -15,7 +15,7 @@ import { organizations, refreshTokens, roles, users } from '../../db/schema/inde
 import type { OrganizationSettings } from '../../db/schema/index.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';

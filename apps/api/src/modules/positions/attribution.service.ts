@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { POSITIONS_CHANNEL, type LatePositionsOptions, type PositionRow, type PositionWriter } from './ingest.service.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { MOVING_SPEED_KMH } from './vehicle-status.ts';
 
 // Positions stored before they belonged to a vehicle (a device paired after it reported, with a

@@ -4,7 +4,7 @@ import { MAX_FIX_AGE_DAYS, MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { positions } from '../../db/schema/index.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import type { DecodedFix } from './osmand.decoder.ts';
 import type { GatewayDirectory, GatewayInfo } from './gateway-directory.ts';
 import { MOVING_SPEED_KMH } from './vehicle-status.ts';

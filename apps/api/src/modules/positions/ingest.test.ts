@@ -3,7 +3,7 @@ import type { IngestDiagnostics } from '@fleet/api-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 interface Stored {
   fix_time: Date;

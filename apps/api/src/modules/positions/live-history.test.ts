@@ -6,7 +6,7 @@ import { buildApp } from '../../app.ts';
 import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 let t: TestContext;
 let orgId: string;

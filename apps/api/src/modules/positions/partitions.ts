@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 /** Monthly partitions kept ready: last month (late buffered fixes, the demo's 7 days) to three months ahead. */
 export async function ensurePositionPartitions(db: Db): Promise<number> {

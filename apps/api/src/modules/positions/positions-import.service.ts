@@ -10,7 +10,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';
 import { checkFix, FixError, type PositionRow } from './ingest.service.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 // A vehicle's GPS history from another system (issue 28: a carrier switching mid-quarter completes
 // the quarter's IFTA return). Preview and import are the same analysis (decision 0041): the import

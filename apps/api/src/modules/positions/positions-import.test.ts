@@ -3,7 +3,7 @@ import { quarterOf } from '@fleet/api-contract';
 import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
-import { rowsOf } from './sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 
 // Issue 28: a carrier switching to this product mid-quarter imports a vehicle's GPS history (CSV
 // or GPX) so the quarter's IFTA return is complete; a preview lists each bad row; imported

@@ -4,7 +4,7 @@ import { withRequiredPermissions, type OrganizationRole, type Page, type roleInp
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

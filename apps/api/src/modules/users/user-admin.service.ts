@@ -4,7 +4,7 @@ import type { inviteUserSchema, Page, User, userListQuerySchema } from '@fleet/a
 import type { Db } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../lib/errors.ts';
-import { duplicateError } from '../../lib/constraint-words.ts';
+import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../lib/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';

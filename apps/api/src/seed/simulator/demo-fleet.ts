@@ -1,7 +1,7 @@
 import { and, eq, gt, like, lt, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { assets, drivers, gateways, positions } from '../../db/schema/index.ts';
-import { rowsOf } from '../../modules/positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { MOVING_SPEED_KMH } from '../../modules/positions/vehicle-status.ts';
 import { postFix } from './poster.ts';
 import { TruckPlan } from './truck-plan.ts';

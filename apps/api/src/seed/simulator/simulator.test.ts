@@ -1,7 +1,7 @@
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
-import { rowsOf } from '../../modules/positions/sql-rows.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks } from './demo-fleet.ts';
 import { osmandQuery } from './poster.ts';
 import { distanceM, pathLengthM, type LatLon } from '@fleet/geo';

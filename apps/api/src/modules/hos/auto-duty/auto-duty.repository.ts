@@ -3,7 +3,7 @@ import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES } from '@fleet
 import type { DbOrTx } from '../../../db/client.ts';
 import { drivers, hosEvents, organizations, positions } from '../../../db/schema/index.ts';
 import { periodStartOf } from '../hos.repository.ts';
-import { rowsOf } from '../../positions/sql-rows.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
 import { stateAfterEvent, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 

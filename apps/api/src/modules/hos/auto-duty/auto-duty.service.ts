@@ -3,7 +3,7 @@ import { HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
 import type { PositionRow, PositionWriter, WriteResult } from '../../positions/ingest.service.ts';
-import { rowsOf } from '../../positions/sql-rows.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
 import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityPageSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, DEMO, login, bearer, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../positions/positions.fixtures.ts';
-import { rowsOf } from '../../positions/sql-rows.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
 import { writePositions, type PositionRow } from '../../positions/ingest.service.ts';
 import { dayStartMs, previousDate, logDateOf } from '../hos.time.ts';
 import { AutoDuty } from './auto-duty.service.ts';

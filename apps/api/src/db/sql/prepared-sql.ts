@@ -1,7 +1,7 @@
 import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../client.ts';
 
 const dialect = new PgDialect();
 

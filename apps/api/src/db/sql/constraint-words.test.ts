@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../test/helpers.ts';
+import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { duplicateError, foreignKeyError, INTERNAL_UNIQUE_INDEXES, WORDED_UNIQUE_INDEXES } from './constraint-words.ts';
 
 let t: TestContext;

@@ -4,7 +4,7 @@ import type { Page } from '@fleet/api-contract';
 import type { DbOrTx } from '../db/client.ts';
 import { listIndexOf, type IndexedList } from './list-index.ts';
 import type { IndexQuery } from './list-index-page.ts';
-import { BROAD_SEARCH_MATCHES, toPage } from '../lib/paging.ts';
+import { BROAD_SEARCH_MATCHES, toPage } from '../http/paging.ts';
 import { PreparedCache } from '../db/sql/prepared-sql.ts';
 
 // A registry list page in two statements (docs/decisions/0043, 0047, 0048): the page's ids are

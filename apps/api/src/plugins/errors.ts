@@ -2,7 +2,7 @@ import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { duplicateError, foreignKeyError } from '../db/sql/constraint-words.ts';
 import { answerableErrorText } from '../db/sql/database-error.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError } from '../http/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {
   return { message, technicalMessage, status, timestamp: new Date().toISOString() };

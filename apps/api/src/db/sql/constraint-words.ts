@@ -1,4 +1,4 @@
-import { conflict, conflictOn, pgError, uniqueViolation, type AppError } from '../../lib/errors.ts';
+import { conflict, conflictOn, pgError, uniqueViolation, type AppError } from '../../http/errors.ts';
 
 // The one place that turns database constraint names into field words. Index and constraint
 // names are the schema's internals: no answer carries them; a 409 names the field path instead.

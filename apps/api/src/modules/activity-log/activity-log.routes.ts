@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema } from '@fleet/api-contract';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import * as activity from './activity-log.query.ts';
 
 /** Read-only: there is deliberately no PUT, PATCH or DELETE on the activity log. */

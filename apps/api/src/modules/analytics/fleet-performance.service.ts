@@ -3,7 +3,7 @@ import { DEFAULT_ORGANIZATION_SETTINGS, FLEET_PERFORMANCE_MAX_DAYS, type FleetPe
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups, organizations } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from './fuel-hook.ts';
 

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AssetDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, assetDriverAssignments, assets, drivers, gatewayPairings, gateways, trailerAttachments } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { selectListedAsset } from './assets.list-query.ts';
 
 const HISTORY_LIMIT = 20;

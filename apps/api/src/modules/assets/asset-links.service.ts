@@ -2,7 +2,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { AssetDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { unpairAssetInTx } from '../gateways/pairing.service.ts';

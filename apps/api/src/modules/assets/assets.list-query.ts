@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, assetSearchDoc } from '../../db/schema/index.ts';
 import { listVersionSql, type IndexedList } from '../../list-index/list-index.ts';
 import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../list-index/list-page-sql.ts';
-import { likeTerm } from '../../lib/paging.ts';
+import { likeTerm } from '../../http/paging.ts';
 import { isoText } from '../../db/sql/prepared-sql.ts';
 import { presentAssetListRow, type AssetListRow } from './assets.presenter.ts';
 

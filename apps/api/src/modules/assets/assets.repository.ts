@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Asset } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways, trailerAttachments } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { presentAsset } from './assets.presenter.ts';
 
 const towingVehicle = alias(assets, 'towing_vehicle');

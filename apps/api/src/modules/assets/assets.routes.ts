@@ -11,8 +11,8 @@ import {
   removalResultSchema,
 } from '@fleet/api-contract';
 import { actorOf } from '../auth/auth-context.ts';
-import { compiledSerializer } from '../../lib/compiled-serializer.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { compiledSerializer } from '../../http/compiled-serializer.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import * as links from './asset-links.service.ts';
 import * as svc from './assets.service.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetPageSchema, driverPageSchema, withVinCheckDigit } from '@fleet/api-contract';
 import { enableListIndex } from '../../list-index/list-index.ts';
-import { BROAD_SEARCH_MATCHES } from '../../lib/paging.ts';
+import { BROAD_SEARCH_MATCHES } from '../../http/paging.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors } from '../../test/registry.ts';
 

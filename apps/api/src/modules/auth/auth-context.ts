@@ -3,7 +3,7 @@ import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS, PERMISSIONS } from '
 import type { FastifyRequest } from 'fastify';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import { unauthorized } from '../../http/errors.ts';
 
 /** Who is calling: resolved from the access token and the users table on every request. */
 export interface AuthContext {

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { Permission } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { forbidden, notFound, unauthorized } from '../../lib/errors.ts';
+import { forbidden, notFound, unauthorized } from '../../http/errors.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { AuthCache } from './auth-cache.ts';
 import { loadAuthContext, type AuthContext } from './auth-context.ts';

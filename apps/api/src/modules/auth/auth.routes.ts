@@ -11,7 +11,7 @@ import {
   tokensSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from './auth-context.ts';
-import { errors } from '../../lib/route-schemas.ts';
+import { errors } from '../../http/route-schemas.ts';
 import * as auth from './auth.service.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -3,7 +3,7 @@ import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
 import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
-import { badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { Mailer } from '../../lib/mailer.ts';

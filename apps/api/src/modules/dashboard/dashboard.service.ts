@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, gateways, groupMembers, groups, organizations, users, vehicleDailyStats } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { listLogDays } from '../hos/hos-log-list.service.ts';
 import { fleetHos, type FleetViolation } from '../hos/hos-fleet-snapshot.ts';

@@ -11,7 +11,7 @@ import {
   searchTagsSchema,
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth } from '../auth/auth-context.ts';
 import { fleetPerformance } from '../analytics/fleet-performance.service.ts';
 import { fleetOverview } from '../fleet/fleet.service.ts';

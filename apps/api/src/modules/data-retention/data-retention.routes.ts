@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataRetentionInputSchema, dataRetentionSchema, orgIdParams } from '@fleet/api-contract';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/auth-context.ts';
 import * as retention from './data-retention.service.ts';
 

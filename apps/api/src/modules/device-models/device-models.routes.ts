@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deviceModelIdParams, deviceModelInputSchema, deviceModelListQuery, deviceModelPageSchema, deviceModelSchema } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { errors } from '../../lib/route-schemas.ts';
+import { errors } from '../../http/route-schemas.ts';
 import * as svc from './device-models.service.ts';
 
 const tags = ['device-models'];

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memoryReportSchema } from '@fleet/api-contract';
 import { listIndexOf } from '../../list-index/list-index.ts';
-import { authErrors } from '../../lib/route-schemas.ts';
+import { authErrors } from '../../http/route-schemas.ts';
 import { eventsCacheOfDb } from '../hos/hos.events-cache.ts';
 import { memoryReport } from './memory-report.ts';
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { drivers, driverSearchDoc } from '../../db/schema/index.ts';
 import { listVersionSql, type IndexedList } from '../../list-index/list-index.ts';
 import { ListPageQueries, pageIdsSql as listPageIdsSql, type ListTable } from '../../list-index/list-page-sql.ts';
-import { likeTerm } from '../../lib/paging.ts';
+import { likeTerm } from '../../http/paging.ts';
 import { isoText } from '../../db/sql/prepared-sql.ts';
 
 // The driver list like the asset list (assets.list-query.ts, docs/decisions/0043, 0048): the

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Driver, DriverDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, users } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 
 // The driver's groups as a JSON array in the list query itself (one round trip per page).
 const groupsJson = sql<Array<{ id: string; name: string }> | null>`(

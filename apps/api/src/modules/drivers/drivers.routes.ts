@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { compiledSerializer } from '../../lib/compiled-serializer.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { compiledSerializer } from '../../http/compiled-serializer.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './drivers.service.ts';
 
 const tags = ['drivers'];

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Gateway, GatewayDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, deviceModels, gatewayPairings, gateways } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { groupsOfAssets } from '../groups/groups.filter.ts';
 
 /** Devices with their model and paired vehicle, presented (never the ingest token hash). */

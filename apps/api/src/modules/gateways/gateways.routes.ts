@@ -13,7 +13,7 @@ import {
   removalResultSchema,
 } from '@fleet/api-contract';
 import { actorOf } from '../auth/auth-context.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import { handLate } from '../positions/attribution.service.ts';
 import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, isNull, max, ne } from 'drizzle-orm';
 import type { GatewayDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';

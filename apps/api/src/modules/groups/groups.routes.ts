@@ -14,7 +14,7 @@ import {
   orgIdParams,
 } from '@fleet/api-contract';
 import { actorOf } from '../auth/auth-context.ts';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './groups.service.ts';
 
 const tags = ['groups'];

@@ -5,7 +5,7 @@ import type { RulesetId } from '@fleet/hos';
 import { ELD_OUTPUT_MAX_DAYS, type EldOutputEmail, type EldOutputQuery, type EldOutputSent } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../lib/errors.ts';
+import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { EldIdentity } from '../../config.ts';
 import type { Actor } from '../auth/auth-context.ts';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Permission } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 
 // Who reaches which driver's records (decision 0111). An office user holding the office code reaches

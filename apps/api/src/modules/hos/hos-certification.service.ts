@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { HOS_CERTIFICATION_STATEMENT, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosLogDay } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
-import { forbidden, invalidField, notFound } from '../../lib/errors.ts';
+import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';

@@ -3,8 +3,8 @@ import { ELD_DIAGNOSTIC_NAMES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_S
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, hosEvents, latestPositions, organizations, positions } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
-import { toPage } from '../../lib/paging.ts';
+import { invalidField } from '../../http/errors.ts';
+import { toPage } from '../../http/paging.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';

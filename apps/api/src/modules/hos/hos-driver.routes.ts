@@ -31,7 +31,7 @@ import {
   type Permission,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { assertDriverPath, driverOfUserPath } from './hos-access.ts';
 import { certifyDay } from './hos-certification.service.ts';
 import { listDiagnostics } from './hos-diagnostics.service.ts';

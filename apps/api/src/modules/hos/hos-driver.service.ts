@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNull, lt, min, ne, sql } from 'drizzle-orm';
 import type { HosDriverChoices, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { availabilityOf, LOOKBACK_MS } from './hos-clocks.service.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';

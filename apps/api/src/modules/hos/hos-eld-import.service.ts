@@ -3,7 +3,7 @@ import { EldParseError, parseEldFile, SEGMENT_TITLES, utcOffsetHours, type EldFi
 import { hosImportBodySchema, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
-import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { zoneOffsetMs } from './hos.time.ts';

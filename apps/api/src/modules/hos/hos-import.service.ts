@@ -3,7 +3,7 @@ import { dailyTotals, HosInputError, type DutyPeriod } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';

@@ -4,7 +4,7 @@ import { dailyTotals } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';

@@ -3,7 +3,7 @@ import type { RulesetId } from '@fleet/hos';
 import type { HosDeferral, HosLogDay, HosLogHeader } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosLogs } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';

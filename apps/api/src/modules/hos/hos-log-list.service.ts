@@ -4,8 +4,8 @@ import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES, type HosLogRow, type Page, type h
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, hosEvents, hosLogs } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
-import { toPage } from '../../lib/paging.ts';
+import { invalidField } from '../../http/errors.ts';
+import { toPage } from '../../http/paging.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { DRIVEN_EVENT_TYPES } from './hos-distance.ts';

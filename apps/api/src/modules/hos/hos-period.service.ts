@@ -3,7 +3,7 @@ import { dailyTotals } from '@fleet/hos';
 import { HOS_PERIOD_MAX_DAYS, type HosLogDay, type HosPeriod } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosLogs } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { getLogDay } from './hos-log-day.service.ts';

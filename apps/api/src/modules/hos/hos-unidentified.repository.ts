@@ -3,7 +3,7 @@ import { distanceM } from '@fleet/geo';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEditRequests, hosEvents, hosUnidentifiedAnnotations, positions, users } from '../../db/schema/index.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { inForceAt } from './hos-event-create.service.ts';
 import { isAutomaticDriving } from './hos-events.service.ts';

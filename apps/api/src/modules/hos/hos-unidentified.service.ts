@@ -3,8 +3,8 @@ import { HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, t
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
-import { conflict, forbidden, invalidField, notFound } from '../../lib/errors.ts';
-import { toPage } from '../../lib/paging.ts';
+import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
+import { toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';

@@ -28,8 +28,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { invalidField } from '../../lib/errors.ts';
-import { checkedElsewhere, orgErrors } from '../../lib/route-schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { checkedElsewhere, orgErrors } from '../../http/route-schemas.ts';
 import { driverOfUserPath } from './hos-access.ts';
 import { importPayload, type ImportPayload } from './hos-eld-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';

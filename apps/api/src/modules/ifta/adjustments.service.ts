@@ -3,8 +3,8 @@ import type { iftaAdjustmentInputSchema, iftaAdjustmentListQuery} from '@fleet/a
 import { quarterDays, quarterOf, type IftaAdjustment, type Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
-import { likeTerm, orderBy, toPage } from '../../lib/paging.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import type { Scope } from './fuel-purchases.service.ts';

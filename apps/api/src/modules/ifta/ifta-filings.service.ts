@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { FUEL_TYPE_CODES, quarterDays, quarterOf, type IftaFiling, type IftaReturn } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { assets, iftaFilings, iftaFuelPurchases } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import type { Scope } from './fuel-purchases.service.ts';

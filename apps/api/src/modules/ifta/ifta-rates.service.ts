@@ -2,7 +2,7 @@ import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import { STATE_OPTIONS, type IftaRate, type IftaRateImportPreview, type IftaRateMatrix } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { iftaRateQuarters, iftaTaxRates } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import { sha256 } from '../auth/crypto.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

@@ -17,7 +17,7 @@ import {
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/organizations.presenter.ts';
 import { overTankSql } from './fuel-purchases.service.ts';

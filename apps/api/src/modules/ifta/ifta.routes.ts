@@ -35,9 +35,9 @@ import {
   quarterSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { errors, nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
-import { notFound } from '../../lib/errors.ts';
-import { compiledSerializer } from '../../lib/compiled-serializer.ts';
+import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
+import { notFound } from '../../http/errors.ts';
+import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { createAdjustment, deleteAdjustment, listAdjustments } from './adjustments.service.ts';
 import { commitFuelImport, createPurchase, deletePurchase, getPurchase, listPurchases, previewFuelImport, updatePurchase } from './fuel-purchases.service.ts';
 import { exportDistance, exportReturn } from './ifta-export.service.ts';

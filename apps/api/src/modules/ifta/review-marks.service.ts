@@ -3,7 +3,7 @@ import type { IftaReviewResult, iftaReviewInputSchema } from '@fleet/api-contrac
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { iftaReviewMarks } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { buildReport } from './ifta-report.service.ts';

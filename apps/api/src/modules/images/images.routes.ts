@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/errors.ts';
-import { errors, nonJsonResponse } from '../../lib/route-schemas.ts';
+import { notFound } from '../../http/errors.ts';
+import { errors, nonJsonResponse } from '../../http/route-schemas.ts';
 import { getImage } from './images.service.ts';
 
 const imagesRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { images } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 
 const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
   { type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },

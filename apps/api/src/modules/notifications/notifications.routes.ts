@@ -11,7 +11,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
 import type { NotificationHub } from './notifications.hub.ts';

@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';

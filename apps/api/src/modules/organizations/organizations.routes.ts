@@ -11,8 +11,8 @@ import {
   orgIdParams,
   pageSchema,
 } from '@fleet/api-contract';
-import { invalidField } from '../../lib/errors.ts';
-import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/auth-context.ts';
 import * as orgs from './organizations.service.ts';
 

@@ -1,7 +1,7 @@
 import { historyQuerySchema, historyRouteSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import { historyRoute, type HistorySubject } from './history.service.ts';
 import positionsImportRoutes from './positions-import.routes.ts';
 

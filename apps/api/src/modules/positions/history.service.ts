@@ -6,7 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../../db/client.ts';
 import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 export type HistorySubject = 'gateways' | 'drivers' | 'assets';

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../plugins/errors.ts';
-import { authErrors, checkedElsewhere, errors } from '../../lib/route-schemas.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import { authErrors, checkedElsewhere, errors } from '../../http/route-schemas.ts';
+import { unauthorized } from '../../http/errors.ts';
 import { handleOsmand, ingestBatch, type Ingest } from './ingest.ts';
 
 /** Form bodies and anything else a device posts arrive as text; JSON keeps Fastify's parser. */

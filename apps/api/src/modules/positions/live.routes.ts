@@ -1,7 +1,7 @@
 import { liveStreamQuerySchema, liveVehicleSchema, STREAM_TICKET_TTL_SECONDS, streamTicketSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth } from '../auth/auth-context.ts';
 import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';

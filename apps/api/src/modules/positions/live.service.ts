@@ -2,7 +2,7 @@ import type { LiveVehicle } from '@fleet/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Db, Listener } from '../../db/client.ts';
 import { assets, drivers, groupAssets, groups, latestPositions, organizations } from '../../db/schema/index.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { POSITIONS_CHANNEL } from './ingest.service.ts';
 import { telematicsSettings, vehicleStatus } from './vehicle-status.ts';
 

@@ -1,7 +1,7 @@
 import { positionImportBodySchema, positionImportQuery, positionImportResultSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgErrors } from '../../lib/route-schemas.ts';
+import { orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/auth-context.ts';
 import { handLate } from './attribution.service.ts';
 import { importPositions } from './positions-import.service.ts';

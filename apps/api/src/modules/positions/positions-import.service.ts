@@ -4,7 +4,7 @@ import { IMPORTED_PROTOCOL, type PositionImportBody, type PositionImportResult, 
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, organizations } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
 import { unparseCsv } from '../../lib/csv.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 import { selectAssets } from '../assets/assets.repository.ts';
 import { assetConditions, type AssetFilter } from '../assets/assets.service.ts';
 import { selectDrivers } from '../drivers/drivers.repository.ts';

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers } from '../../db/schema/index.ts';
 import { unparseCsv } from '../../lib/csv.ts';
-import { conflict, invalidField, uniqueViolation } from '../../lib/errors.ts';
+import { conflict, invalidField, uniqueViolation } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';

@@ -11,7 +11,7 @@ import {
   type Permission,
 } from '@fleet/api-contract';
 import { actorOf } from '../auth/auth-context.ts';
-import { nonJsonResponse, orgErrors } from '../../lib/route-schemas.ts';
+import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { exportAssets, exportDrivers, exportGateways } from './csv-export.service.ts';
 import { commitImport, previewImport, templateCsv } from './csv-import.service.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgIdParams, pageSchema, PERMISSION_AREAS, permissionCatalogueSchema, roleIdParams, roleInputSchema, roleListQuerySchema, roleSchema } from '@fleet/api-contract';
-import { errors, orgErrors } from '../../lib/route-schemas.ts';
+import { errors, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
 import * as rolesService from './roles.service.ts';
 

@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups } from '../../db/schema/index.ts';
-import { likePattern } from '../../lib/paging.ts';
+import { likePattern } from '../../http/paging.ts';
 import { PreparedCache } from '../../db/sql/prepared-sql.ts';
 import { listAssets } from '../assets/assets.service.ts';
 import { listDrivers } from '../drivers/drivers.service.ts';

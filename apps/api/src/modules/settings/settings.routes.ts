@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { organizations } from '../../db/schema/index.ts';
 import { requireAuth } from '../auth/auth-context.ts';
-import { errors } from '../../lib/route-schemas.ts';
+import { errors } from '../../http/route-schemas.ts';
 
 export const featureFlagSchema = z.object({
   key: z.literal('darkMode'),

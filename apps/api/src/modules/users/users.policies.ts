@@ -2,7 +2,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
-import { conflict, forbidden } from '../../lib/errors.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 
 type SystemRole = 'ADMIN' | 'DRIVER' | null;

@@ -11,8 +11,8 @@ import {
   userSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { invalidField } from '../../lib/errors.ts';
-import { checkedElsewhere, imageUploadBody, orgErrors } from '../../lib/route-schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
 

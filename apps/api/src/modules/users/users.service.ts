@@ -3,7 +3,7 @@ import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fle
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../auth/crypto.ts';
-import { forbidden, invalidField, notFound } from '../../lib/errors.ts';
+import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

@@ -15,7 +15,7 @@ import { closeIdleWhileClosing } from './lib/close-idle.ts';
 import { enableListIndex } from './list-index/list-index.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { accessTokens, resolveJwtSecret } from './modules/auth/jwt.ts';
-import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { authPlugin } from './modules/auth/auth.plugin.ts';
 import { loggerOptions } from './plugins/request-log.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';

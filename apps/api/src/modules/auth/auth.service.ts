@@ -6,7 +6,7 @@ import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } 
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { AccessTokens } from './jwt.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';

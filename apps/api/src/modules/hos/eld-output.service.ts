@@ -6,7 +6,7 @@ import { ELD_OUTPUT_MAX_DAYS, type EldOutputEmail, type EldOutputQuery, type Eld
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import type { EldIdentity } from '../../config.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

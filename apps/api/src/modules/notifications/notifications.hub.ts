@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NotificationEvent } from '@fleet/api-contract';
 import type { Database, Listener } from '../../db/client.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { presentNotification } from './notifications.presenter.ts';
 import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notifications.service.ts';

@@ -16,7 +16,7 @@ import type { OrganizationSettings } from '../../db/schema/index.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

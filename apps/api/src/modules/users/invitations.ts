@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { createPasswordToken, INVITE_TOKEN_TTL_MS } from '../auth/auth.service.ts';
 
 export interface MailDeps {

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RULESET_IDS } from '@fleet/hos';
+import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { LICENSE_CLASSES } from './registry-reference.ts';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery, stateCode } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';

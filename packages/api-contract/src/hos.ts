@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RULESET_IDS } from '@fleet/hos';
+import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { assetRef, driverRef } from './registry-fields.ts';

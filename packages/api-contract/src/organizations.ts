@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RULESET_IDS } from '@fleet/hos';
+import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema } from './paging.ts';
 import { isValidTimeZone } from './users.ts';

@@ -1,4 +1,4 @@
-import { RULESET_IDS } from '@fleet/hos';
+import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 
 /** US states (with DC and territories that register vehicles) and Canadian provinces and territories. */
 export const JURISDICTIONS = [

@@ -1,4 +1,5 @@
 export * from './types.ts';
+export { RESTART_MS, RULESET_LABELS } from './ruleset-facts.ts';
 export { HosInputError } from './errors.ts';
 export { auditLog } from './audit.ts';
 export { clocksAt } from './clocks.ts';

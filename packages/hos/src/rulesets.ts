@@ -1,4 +1,5 @@
 import type { RulesetId, ViolationRule } from './types.ts';
+import { RESTART_MS } from './ruleset-facts.ts';
 
 const H = 3_600_000;
 const MIN = 60_000;
@@ -66,7 +67,7 @@ const usProperty = (id: RulesetId, days: number, limitH: number): RulesetConfig 
   onDutyMs: null,
   split: { kind: 'property', minMs: 2 * H, longSbMs: 7 * H, totalMs: 10 * H },
   breakRule: true,
-  cycle: { days, limitMs: limitH * H, restartMs: 34 * H },
+  cycle: { days, limitMs: limitH * H, restartMs: RESTART_MS[id] },
   adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 0 },
   sixteenHour: true,
   nonCdlShortHaul: true,
@@ -82,8 +83,8 @@ const usPassenger = (id: RulesetId, days: number, limitH: number): RulesetConfig
   onDutyMs: 15 * H,
   split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 8 * H },
   breakRule: false,
-  // B3: no 34-hour restart for passenger carriers.
-  cycle: { days, limitMs: limitH * H, restartMs: null },
+  // B3: no 34-hour restart for passenger carriers (RESTART_MS is null).
+  cycle: { days, limitMs: limitH * H, restartMs: RESTART_MS[id] },
   adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
   sixteenHour: false,
   nonCdlShortHaul: false,
@@ -99,7 +100,7 @@ const canadaSouth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   onDutyMs: 14 * H,
   split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 10 * H },
   breakRule: false,
-  cycle: cycle === 1 ? { days: 7, limitMs: 70 * H, restartMs: 36 * H } : { days: 14, limitMs: 120 * H, restartMs: 72 * H },
+  cycle: cycle === 1 ? { days: 7, limitMs: 70 * H, restartMs: RESTART_MS[id] } : { days: 14, limitMs: 120 * H, restartMs: RESTART_MS[id] },
   // SOR/2005-313 s. 76: driving, on-duty and elapsed time may each be extended by up to 2 h.
   adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
   sixteenHour: false,
@@ -134,7 +135,7 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
     onDutyMs: 15 * H,
     split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 8 * H },
     breakRule: false,
-    cycle: { days: 7, limitMs: 70 * H, restartMs: 34 * H },
+    cycle: { days: 7, limitMs: 70 * H, restartMs: RESTART_MS.TX_INTRASTATE },
     adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
     sixteenHour: false,
     nonCdlShortHaul: false,
@@ -151,7 +152,7 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
     onDutyMs: null,
     split: null,
     breakRule: false,
-    cycle: { days: 8, limitMs: 80 * H, restartMs: 34 * H },
+    cycle: { days: 8, limitMs: 80 * H, restartMs: RESTART_MS.CA_INTRASTATE },
     adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
     sixteenHour: false,
     nonCdlShortHaul: false,

@@ -1,4 +1,5 @@
 /** Public types of the hours-of-service rules engine (issue 4 fixes these names and shapes). */
+import type { RulesetId } from './ruleset-facts.ts';
 
 /** Logged duty status: off duty, sleeper berth, driving, on duty not driving. */
 export type DutyStatus = 'OFF' | 'SB' | 'D' | 'ON';
@@ -26,18 +27,8 @@ export interface DutyPeriodInput {
   special?: Special;
 }
 
-/** Every ruleset the engine judges; see rulesets.ts for the limits of each. */
-export const RULESET_IDS = [
-  'US_PROPERTY_70_8',
-  'US_PROPERTY_60_7',
-  'US_PASSENGER_70_8',
-  'US_PASSENGER_60_7',
-  'CA_SOUTH_CYCLE_1',
-  'CA_SOUTH_CYCLE_2',
-  'TX_INTRASTATE',
-  'CA_INTRASTATE',
-] as const;
-export type RulesetId = (typeof RULESET_IDS)[number];
+// The ruleset ids live with the rulesets' names (ruleset-facts.ts): one owner the contract imports alone.
+export { RULESET_IDS, type RulesetId } from './ruleset-facts.ts';
 
 /** Options of every engine call. */
 export interface HosOptions {

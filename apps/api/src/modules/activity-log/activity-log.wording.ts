@@ -14,6 +14,7 @@ import {
   type RetentionKind,
   type UnitSystem,
 } from '@fleet/api-contract';
+import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { diff, isObject } from './activity-log.diff.ts';
 
 // How the activity log reads to a manager: every action code as a sentence, every stored field as a
@@ -154,16 +155,6 @@ function formatDate(v: string): string {
   return day ? dayFormat.format(d) : `${instantFormat.format(d)} UTC`;
 }
 
-const RULESET_LABEL: Record<string, string> = {
-  US_PROPERTY_70_8: 'US property, 70 h / 8 days',
-  US_PROPERTY_60_7: 'US property, 60 h / 7 days',
-  US_PASSENGER_70_8: 'US passenger, 70 h / 8 days',
-  US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
-  CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
-  CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
-  TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
-  CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
-};
 const PERMISSION_LABEL = new Map<string, string>(PERMISSION_AREAS.flatMap((a) => a.permissions.map((p) => [p.code, p.label] as [string, string])));
 const ENUM_LABEL: Record<string, Record<string, string>> = {
   status: { ACTIVE: 'Active', INACTIVE: 'Inactive', INVITED: 'Invited' },
@@ -172,8 +163,8 @@ const ENUM_LABEL: Record<string, Record<string, string>> = {
   fuelType: Object.fromEntries(FUEL_TYPES),
   trailerType: Object.fromEntries(TRAILER_TYPES),
   licenseClass: { A: 'Class A CDL', B: 'Class B CDL', C: 'Class C CDL', NON_CDL: 'Non-CDL' },
-  ruleset: RULESET_LABEL,
-  defaultRuleset: RULESET_LABEL,
+  ruleset: RULESET_LABELS,
+  defaultRuleset: RULESET_LABELS,
   units: Object.fromEntries(UNIT_SYSTEM_DETAILS.map((u) => [u.id, u.label])),
   defaultTheme: { light: 'Light', dark: 'Dark' },
   memberType: { USER: 'User', DRIVER: 'Driver' },

@@ -1,4 +1,4 @@
-import { clocksAt, type ClocksResult, type RulesetId } from '@fleet/hos';
+import { clocksAt, RESTART_MS, type ClocksResult } from '@fleet/hos';
 import type { Availability, HosViolation, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { availabilityQuery, violationsQuery } from '@fleet/api-contract';
@@ -25,19 +25,6 @@ interface ReadScope {
  * 14 days) plus a day, so cycle totals, restarts and 24-hours-off-in-14-days are right.
  */
 export const LOOKBACK_MS = 15 * DAY_MS;
-
-const H = 3_600_000;
-/** Off-duty time that restarts the cycle, per ruleset; null where there is no restart (US passenger). */
-const RESTART_MS: Record<RulesetId, number | null> = {
-  US_PROPERTY_70_8: 34 * H,
-  US_PROPERTY_60_7: 34 * H,
-  US_PASSENGER_70_8: null,
-  US_PASSENGER_60_7: null,
-  CA_SOUTH_CYCLE_1: 36 * H,
-  CA_SOUTH_CYCLE_2: 72 * H,
-  TX_INTRASTATE: 34 * H,
-  CA_INTRASTATE: 34 * H,
-};
 
 const driverRef = (d: FleetDriver) => ({ id: d.id, firstName: d.firstName, lastName: d.lastName });
 

@@ -1,25 +1,16 @@
 import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver, type DriverDetail, type User } from '@fleet/api-contract';
-import { api } from '../../lib/api-client.ts';
+import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver } from '@fleet/api-contract';
+import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { field, useZodForm } from '../../lib/form.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { nullableField, showServerError, useCan } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { saveDriver, useDriverMutation, useLinkableUsers } from './drivers-api.ts';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
 /** Readable names of the packages/hos ruleset ids. */
-const RULESET_LABEL: Record<string, string> = {
-  US_PROPERTY_70_8: 'US property, 70 h / 8 days',
-  US_PROPERTY_60_7: 'US property, 60 h / 7 days',
-  US_PASSENGER_70_8: 'US passenger, 70 h / 8 days',
-  US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
-  CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
-  CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
-  TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
-  CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
-};
+const RULESET_LABEL: Record<string, string> = RULESET_LABELS;
 export const rulesetLabel = (id: string) => RULESET_LABEL[id] ?? id.replaceAll('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
 const FIELDS = [
   'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTimeZone', 'ruleset',
@@ -38,7 +29,7 @@ export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver |
 
 function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: () => void }) {
   const canListUsers = useCan('USER_LIST');
-  const users = usePagedList<User>('users', { size: 200 }, canListUsers);
+  const users = useLinkableUsers(canListUsers);
   const form = useZodForm(driverInputSchema, {
     defaultValues: {
       firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
@@ -51,9 +42,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   });
   const canInvite = useCan('USER_CREATE');
   const linkedAccount = form.watch('userId');
-  const save = useRegistryMutation((body: unknown) =>
-    d ? api<DriverDetail>(orgPath(`/drivers/${d.id}`), { method: 'PUT', body, toast: false }) : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false }),
-  );
+  const save = useDriverMutation((body: unknown) => saveDriver(d?.id, body));
   const eldExempt = form.watch('eldExempt');
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -1,4 +1,5 @@
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { todayIn as todayInZone } from '../../../lib/dates.ts';
 
 // Words, clocks and calendar arithmetic of the log screens. Log days are calendar dates in a zone
@@ -131,16 +132,7 @@ export function words(code: string): string {
 }
 
 /** Readable names of the packages/hos ruleset ids. */
-const RULESET_LABEL: Record<string, string> = {
-  US_PROPERTY_70_8: 'US property, 70 h / 8 days',
-  US_PROPERTY_60_7: 'US property, 60 h / 7 days',
-  US_PASSENGER_70_8: 'US passenger, 70 h / 8 days',
-  US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
-  CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
-  CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
-  TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
-  CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
-};
+const RULESET_LABEL: Record<string, string> = RULESET_LABELS;
 export const rulesetName = (id: string) => RULESET_LABEL[id] ?? words(id);
 
 export const driverName = (d: { firstName: string; lastName: string }) => [d.firstName, d.lastName].filter(Boolean).join(' ');

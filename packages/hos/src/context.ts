@@ -1,9 +1,10 @@
 import { buildDayGrid, checkZone, parseDayStart, type DayGrid } from './days.ts';
-import { NO_DAYS, readDeferrals } from './deferral.ts';
+import { NO_DAYS, readDeferrals } from './deferral-days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
 import { RULESETS, type RulesetConfig } from './rulesets.ts';
-import { parseLog, type RawLog, type Timeline } from './timeline.ts';
+import type { RawLog } from './raw-log.ts';
+import { parseLog, type Timeline } from './timeline.ts';
 import type { DutyPeriodInput, HosOptions } from './types.ts';
 import type { Workspace } from './workspace.ts';
 

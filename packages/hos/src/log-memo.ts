@@ -1,4 +1,4 @@
-import type { RawLog } from './timeline.ts';
+import type { RawLog } from './raw-log.ts';
 import type { DutyPeriodInput } from './types.ts';
 
 /**

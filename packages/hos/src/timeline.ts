@@ -3,6 +3,7 @@ import { parseInstant } from './instant.ts';
 import { begin, note, recalled, record } from './log-memo.ts';
 import type { Workspace } from './workspace.ts';
 import type { DutyPeriodInput } from './types.ts';
+import type { RawLog } from './raw-log.ts';
 
 /** Engine categories after applying PC (→ OFF), YM (→ ON) and passenger-seat time (P19). */
 export const OFF = 0;
@@ -45,19 +46,6 @@ export interface Timeline {
   bFirst: Float64Array;
   /** Index of the first segment after the block (n if none). */
   bNext: Float64Array;
-}
-
-/**
- * The input periods as validated instants, empty periods dropped and neighbours of the same engine
- * category merged (PC is OFF, YM is ON; passenger-seat time is category 4, logged OFF). n entries;
- * read-only once built (timelines may share its arrays).
- */
-export interface RawLog {
-  n: number;
-  start: Float64Array;
-  end: Float64Array;
-  cat: Uint8Array;
-  hasPassenger: boolean;
 }
 
 /** The logged status (0 OFF, 1 SB, 2 D, 3 ON) of a raw category. */

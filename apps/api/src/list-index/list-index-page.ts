@@ -1,6 +1,6 @@
 // The pure half of the in-memory list index (docs/decisions/0083): one organization's list as
 // flat arrays, and the page of entries a search, filters and a sort order select from it. No I/O here;
-// lib/list-index.ts builds these from the database and checks they are still current.
+// list-index.ts builds these from the database and checks they are still current.
 
 /** One list of one organization at one version, entries in id order. */
 export interface ListEntries {

@@ -1,4 +1,5 @@
-import { conflict, conflictOn, pgError, uniqueViolation, type AppError } from '../../http/errors.ts';
+import { conflict, conflictOn, type AppError } from '../../http/errors.ts';
+import { pgError, uniqueViolation } from './pg-error.ts';
 
 // The one place that turns database constraint names into field words. Index and constraint
 // names are the schema's internals: no answer carries them; a 409 names the field path instead.

@@ -1,4 +1,4 @@
-import { pgError } from '../../http/errors.ts';
+import { pgError } from './pg-error.ts';
 
 // A database error's text is the statement, its parameters and the schema's names (Drizzle's
 // "Failed query: select … params: …"): it goes to the log, never into an answer, in any mode.

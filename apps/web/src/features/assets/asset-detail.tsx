@@ -1,19 +1,18 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
 import { IconCpu, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
-import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway, type RemovalResult } from '@fleet/api-contract';
+import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
-import { api } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 import { GpsImportDrawer } from './gps-import-drawer.tsx';
+import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
@@ -26,7 +25,7 @@ export interface AssetDetailDrawerProps {
 
 /** Vehicle or trailer detail: its record, driver, trailers, device, history and recent activity, with the link actions. */
 export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProps) {
-  const detail = useRecord<AssetDetail>('assets', id);
+  const detail = useAsset(id);
   const a = detail.data;
   return (
     <Drawer opened={!!id} onClose={onClose} position="right" size="xl" title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}>
@@ -69,8 +68,8 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const canPair = useCan('GAT_PAIR');
   const units = useUnits();
   const vehicle = a.type === 'VEHICLE';
-  const call = useRegistryMutation(({ path, method }: { path: string; method: 'POST' | 'PUT' | 'DELETE' }) => api<unknown>(orgPath(path), { method }));
-  const remove = useRegistryMutation(() => api<RemovalResult>(orgPath(`/assets/${a.id}`), { method: 'DELETE' }));
+  const call = useAssetMutation((run: () => Promise<unknown>) => run());
+  const remove = useAssetMutation(() => deleteAsset(a.id));
   const active = a.status === 'ACTIVE';
   const [importing, setImporting] = useState(false);
 
@@ -160,7 +159,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                     onClick={async () => {
                       const name = `${a.currentDriver?.firstName} ${a.currentDriver?.lastName}`;
                       if (await confirmAction({ title: 'Unassign driver?', message: `${name} will no longer drive ${a.unitNumber}. The assignment stays in the history.`, confirmLabel: 'Unassign' }))
-                        await act('Driver unassigned', () => call.mutateAsync({ path: `/assets/${a.id}/driver`, method: 'DELETE' }));
+                        await act('Driver unassigned', () => call.mutateAsync(() => unassignDriver(a.id)));
                     }}
                   >
                     Unassign driver
@@ -181,7 +180,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Assign"
                 onRun={async (driverId, label) => {
                   if (await confirmAction({ title: 'Assign driver?', message: `${label} will drive ${a.unitNumber}; any previous assignment of either ends now.`, confirmLabel: 'Assign', danger: false }))
-                    await act('Driver assigned', () => call.mutateAsync({ path: `/assets/${a.id}/driver/${driverId}`, method: 'PUT' }));
+                    await act('Driver assigned', () => call.mutateAsync(() => assignDriver(a.id, driverId)));
                 }}
               />
             )}
@@ -207,7 +206,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                     aria-label={`Detach trailer ${t.unitNumber}`}
                     onClick={async () => {
                       if (await confirmAction({ title: 'Detach trailer?', message: `${t.unitNumber} will be detached from ${a.unitNumber}.`, confirmLabel: 'Detach' }))
-                        await act('Trailer detached', () => call.mutateAsync({ path: `/assets/${a.id}/deattach/${t.id}`, method: 'POST' }));
+                        await act('Trailer detached', () => call.mutateAsync(() => detachTrailer(a.id, t.id)));
                     }}
                   >
                     Detach
@@ -225,7 +224,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Attach"
                 onRun={async (trailerId, label) => {
                   if (await confirmAction({ title: 'Attach trailer?', message: `${label} will be attached to ${a.unitNumber}.`, confirmLabel: 'Attach', danger: false }))
-                    await act('Trailer attached', () => call.mutateAsync({ path: `/assets/${a.id}/attach/${trailerId}`, method: 'POST' }));
+                    await act('Trailer attached', () => call.mutateAsync(() => attachTrailer(a.id, trailerId)));
                 }}
               />
             )}
@@ -251,7 +250,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                     onClick={async () => {
                       const d = a.device;
                       if (d && (await confirmAction({ title: 'Unpair device?', message: `${d.name} will stop reporting for ${a.unitNumber}.`, confirmLabel: 'Unpair' })))
-                        await act('Device unpaired', () => call.mutateAsync({ path: `/gateways/${d.id}/unpair`, method: 'POST' }));
+                        await act('Device unpaired', () => call.mutateAsync(() => unpairDevice(d.id)));
                     }}
                   >
                     Unpair device
@@ -272,7 +271,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Pair"
                 onRun={async (gatewayId, label) => {
                   if (await confirmAction({ title: 'Pair device?', message: `${label} will report for ${a.unitNumber}.`, confirmLabel: 'Pair', danger: false }))
-                    await act('Device paired', () => call.mutateAsync({ path: `/gateways/${gatewayId}/pair/${a.id}`, method: 'POST' }));
+                    await act('Device paired', () => call.mutateAsync(() => pairDevice(gatewayId, a.id)));
                 }}
               />
             )}

@@ -4,12 +4,11 @@ import {
   DEFAULT_TANK_CAPACITY_L, FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, roundTo, tankCapacityText, trailerInputSchema, vehicleInputSchema, volumeFromL, volumeToL, type Asset, type AssetDetail, type AssetType,
 } from '@fleet/api-contract';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
-import { orgPath } from '../../lib/org-path.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
-import { showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+import { showServerError } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { saveAsset, useAssetMutation } from './assets-api.ts';
 import { lengthField, odometerField, typedInUnits, unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
@@ -61,11 +60,7 @@ export function AssetFormDrawer(props: AssetFormProps) {
 type FormProps = AssetFormProps & { units: UnitSystem };
 
 function useSave(props: AssetFormProps) {
-  return useRegistryMutation((body: unknown) =>
-    props.asset
-      ? api<AssetDetail>(orgPath(`/assets/${props.asset.id}`), { method: 'PUT', body, toast: false })
-      : api<AssetDetail>(orgPath('/assets'), { method: 'POST', body, toast: false }),
-  );
+  return useAssetMutation((body: unknown) => saveAsset(props.asset?.id, body));
 }
 
 function VehicleForm(props: FormProps) {

@@ -6,7 +6,8 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatDate } from '../../lib/dates.ts';
-import { useCan, usePagedList } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { useAssets } from './assets-api.ts';
 import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
@@ -64,7 +65,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
   const [importing, setImporting] = useState(false);
   const canCreate = useCan('ASSET_CREATE');
   const query = useMemo(() => ({ ...pageQuery, type, status: status ?? undefined, group: group ?? undefined }), [pageQuery, type, status, group]);
-  const list = usePagedList<Asset>('assets', query);
+  const list = useAssets(query);
   const units = useUnits();
   const columns = useMemo(() => columnsFor(type, units), [type, units]);
   const closeAdd = () => {

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import type { PositionImportBody, PositionImportResult } from '@fleet/api-contract';
-import { api, describeError } from '../../lib/api-client.ts';
+import { describeError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { useRegistryMutation } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
+import { importPositions, useAssetMutation } from './assets-api.ts';
 
 /**
  * A vehicle's GPS history from another system (CSV or GPX): upload, a preview with each bad row
@@ -20,8 +19,7 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
   const [preview, setPreview] = useState<PositionImportResult | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [checking, setChecking] = useState(false);
-  const path = orgPath(`/assets/${vehicle.id}/positions/import`);
-  const commit = useRegistryMutation((body: PositionImportBody) => api<PositionImportResult>(path, { method: 'POST', body }));
+  const commit = useAssetMutation((body: PositionImportBody) => importPositions(vehicle.id, body));
 
   const reset = () => {
     setFile(null);
@@ -41,7 +39,7 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
     try {
       const t = await f.text();
       setText(t);
-      setPreview(await api<PositionImportResult>(path, { method: 'POST', body: { file: t, dryRun: true }, toast: false }));
+      setPreview(await importPositions(vehicle.id, { file: t, dryRun: true }, { toast: false }));
     } catch (err) {
       setError(err);
     } finally {

@@ -6,18 +6,17 @@ import type { Asset, Driver, GroupDetail, User } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { api } from '../../lib/api-client.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { GROUPS_PATH } from './groups-page.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { addAsset, addMember, removeAsset, removeMember, useGroup, useGroupMutation } from './groups-api.ts';
 
 /** `.../groups/{id}/members` and `.../groups/{id}/assets`: one group, two tabs. */
 export function GroupDetailPage({ tab }: { tab: 'members' | 'assets' }) {
   const { id } = useParams();
   const navigate = useNavigate();
-  const detail = useRecord<GroupDetail>('groups', id);
+  const detail = useGroup(id);
   const g = detail.data;
   return (
     <>
@@ -35,10 +34,8 @@ export function GroupDetailPage({ tab }: { tab: 'members' | 'assets' }) {
   );
 }
 
-function useGroupCall(groupId: string) {
-  return useRegistryMutation(({ path, method, body }: { path: string; method: 'POST' | 'DELETE'; body?: unknown }) =>
-    api<unknown>(orgPath(`/groups/${groupId}${path}`), { method, body }),
-  );
+function useGroupCall() {
+  return useGroupMutation((run: () => Promise<unknown>) => run());
 }
 
 function ListCard({ empty, rows, label }: { empty: string; rows: { key: string; cells: ReactNode[] }[]; label: string }) {
@@ -75,7 +72,7 @@ function Members({ group: g }: { group: GroupDetail }) {
   const canUpdate = useCan('GROUP_UPDATE');
   const canListUsers = useCan('USER_LIST');
   const [kind, setKind] = useState<'DRIVER' | 'USER'>('DRIVER');
-  const call = useGroupCall(g.id);
+  const call = useGroupCall();
   const ids = g.members.map((m) => m.id);
   return (
     <Stack gap="md">
@@ -103,7 +100,7 @@ function Members({ group: g }: { group: GroupDetail }) {
                 extraQuery={{ sort: 'lastName,asc' }}
                 exclude={ids}
                 button="Add"
-                onRun={(id) => call.mutateAsync({ path: '/members', method: 'POST', body: { members: [{ type: 'DRIVER', id }] } }).then(done('Member added'), () => undefined)}
+                onRun={(id) => call.mutateAsync(() => addMember(g.id, 'DRIVER', id)).then(done('Member added'), () => undefined)}
               />
             ) : (
               <PickAndRun
@@ -114,7 +111,7 @@ function Members({ group: g }: { group: GroupDetail }) {
                 extraQuery={{}}
                 exclude={ids}
                 button="Add"
-                onRun={(id) => call.mutateAsync({ path: '/members', method: 'POST', body: { members: [{ type: 'USER', id }] } }).then(done('Member added'), () => undefined)}
+                onRun={(id) => call.mutateAsync(() => addMember(g.id, 'USER', id)).then(done('Member added'), () => undefined)}
               />
             )}
           </Stack>
@@ -134,7 +131,7 @@ function Members({ group: g }: { group: GroupDetail }) {
                 label={`Remove ${m.name}`}
                 onClick={async () => {
                   if (await confirmAction({ title: `Remove ${m.name}?`, message: `${m.name} leaves the group ${g.name}.`, confirmLabel: 'Remove' }))
-                    await call.mutateAsync({ path: `/members/${m.id}`, method: 'DELETE' }).then(done('Member removed'), () => undefined);
+                    await call.mutateAsync(() => removeMember(g.id, m.id)).then(done('Member removed'), () => undefined);
                 }}
               />
             ) : null,
@@ -148,7 +145,7 @@ function Members({ group: g }: { group: GroupDetail }) {
 function Assets({ group: g }: { group: GroupDetail }) {
   const canUpdate = useCan('GROUP_UPDATE');
   const [type, setType] = useState<'VEHICLE' | 'TRAILER'>('VEHICLE');
-  const call = useGroupCall(g.id);
+  const call = useGroupCall();
   return (
     <Stack gap="md">
       {canUpdate && (
@@ -172,7 +169,7 @@ function Assets({ group: g }: { group: GroupDetail }) {
               extraQuery={{ type, sort: 'unitNumber,asc' }}
               exclude={g.assets.map((a) => a.id)}
               button="Add"
-              onRun={(id) => call.mutateAsync({ path: '/assets', method: 'POST', body: { assetIds: [id] } }).then(done('Asset added'), () => undefined)}
+              onRun={(id) => call.mutateAsync(() => addAsset(g.id, id)).then(done('Asset added'), () => undefined)}
             />
           </Stack>
         </Card>
@@ -191,7 +188,7 @@ function Assets({ group: g }: { group: GroupDetail }) {
                 label={`Remove ${a.unitNumber}`}
                 onClick={async () => {
                   if (await confirmAction({ title: `Remove ${a.unitNumber}?`, message: `${a.unitNumber} leaves the group ${g.name}.`, confirmLabel: 'Remove' }))
-                    await call.mutateAsync({ path: `/assets/${a.id}`, method: 'DELETE' }).then(done('Asset removed'), () => undefined);
+                    await call.mutateAsync(() => removeAsset(g.id, a.id)).then(done('Asset removed'), () => undefined);
                 }}
               />
             ) : null,

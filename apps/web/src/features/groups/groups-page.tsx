@@ -6,13 +6,12 @@ import { groupInputSchema, type Group } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
-import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
-import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { showServerError, useCan } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { deleteGroup, saveGroup, useGroupMutation, useGroups } from './groups-api.ts';
 
 export const GROUPS_PATH = '/settings/organization-settings/groups';
 
@@ -22,8 +21,8 @@ export default function GroupsPage() {
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const navigate = useNavigate();
   const canUpdate = useCan('GROUP_UPDATE');
-  const list = usePagedList<Group>('groups', { ...query });
-  const remove = useRegistryMutation((id: string) => api<null>(orgPath(`/groups/${id}`), { method: 'DELETE' }));
+  const list = useGroups({ ...query });
+  const remove = useGroupMutation(deleteGroup);
   const columns: TableColumn<Group>[] = [
     { key: 'name', header: 'Name', sortable: true, primary: true, render: (g) => <Text fw={600} size="sm">{g.name}</Text> },
     { key: 'description', header: 'Description', render: (g) => g.description ?? '—' },
@@ -106,9 +105,7 @@ export default function GroupsPage() {
 
 function GroupForm({ group: g, onClose }: { group: Group | null; onClose: () => void }) {
   const form = useZodForm(groupInputSchema, { defaultValues: { name: g?.name ?? '', description: g?.description ?? '' } });
-  const save = useRegistryMutation((body: unknown) =>
-    g ? api<Group>(orgPath(`/groups/${g.id}`), { method: 'PUT', body, toast: false }) : api<Group>(orgPath('/groups'), { method: 'POST', body, toast: false }),
-  );
+  const save = useGroupMutation((body: unknown) => saveGroup(g?.id, body));
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);

@@ -1,19 +1,16 @@
 import { Badge, Button, Card, Checkbox, Group, NumberInput, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { IconCalendarClock, IconCircleCheck, IconClockPlay, IconAlertTriangle } from '@tabler/icons-react';
-import { dataRetentionInputSchema, hasPermission, type DataRetention, type DataRetentionInput } from '@fleet/api-contract';
+import { dataRetentionInputSchema, hasPermission, type DataRetention } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { api } from '../../lib/api-client.ts';
 import { useAccessUser } from '../../lib/control-store.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
-
-const retentionQuery = (orgId: string) =>
-  queryOptions({ queryKey: ['data-retention', orgId] as const, queryFn: ({ signal }) => api<DataRetention>(orgPathFor(orgId, '/data-retention'), { signal }) });
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { retentionQuery, useSaveRetention } from './data-retention-api.ts';
 
 /** 183 -> "about 6 months", 1461 -> "4 years". */
 export function describeDays(days: number | null): string {
@@ -83,11 +80,7 @@ function JobCard({ job }: { job: DataRetention['job'] }) {
 }
 
 function RetentionForm({ orgId, data, canEdit }: { orgId: string; data: DataRetention; canEdit: boolean }) {
-  const qc = useQueryClient();
-  const save = useMutation({
-    mutationFn: (input: DataRetentionInput) => api<DataRetention>(orgPathFor(orgId, '/data-retention'), { method: 'PUT', body: input }),
-    onSuccess: (out) => qc.setQueryData(retentionQuery(orgId).queryKey, out),
-  });
+  const save = useSaveRetention(orgId);
   const defaults = { policies: data.policies.map((p) => ({ kind: p.kind, retentionDays: p.retentionDays })) };
   const form = useZodForm(dataRetentionInputSchema, { defaultValues: defaults, mode: 'onChange' });
   const onSubmit = form.handleSubmit(async (input) => {

@@ -5,13 +5,10 @@ import { DateTimePicker } from '@mantine/dates';
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import type { HistoryRoute, Page } from '@fleet/api-contract';
 import MapGL, { Layer, Marker, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
-import { api } from '../../lib/api-client.ts';
 import { dayStartIn, formatDateTime, formatTime, fromZoneInput, todayIn, toZoneInput, zoneLabel } from '../../lib/dates.ts';
-import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { formatDuration } from '../../lib/map/map-api.ts';
@@ -19,8 +16,9 @@ import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../.
 import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { playbackPosition } from './playback.ts';
+import { useHistoryRoute, useSubjectOptions, type HistorySubject } from './history-routes-api.ts';
 
-type Subject = 'assets' | 'drivers' | 'gateways';
+type Subject = HistorySubject;
 const SUBJECTS: { value: Subject; label: string }[] = [
   { value: 'assets', label: 'Vehicle' },
   { value: 'drivers', label: 'Driver' },
@@ -43,25 +41,6 @@ const fromPicker = (v: string | null) => {
   return iso ? new Date(iso) : null;
 };
 
-function useSubjectOptions(orgId: string | null, subject: Subject) {
-  return useQuery({
-    queryKey: ['org', orgId, 'history-subjects', subject],
-    enabled: !!orgId,
-    queryFn: async ({ signal }) => {
-      const page = await api<Page<Record<string, unknown>>>(orgPathFor(orgId!, `/${subject}`), { signal, query: { size: 500 }, toast: false });
-      return page.content.map((r) => ({
-        value: String(r.id),
-        label:
-          subject === 'assets'
-            ? String(r.unitNumber)
-            : subject === 'drivers'
-              ? `${String(r.firstName)} ${String(r.lastName)}`
-              : `${String(r.name)} (${String(r.uniqueId)})`,
-      }));
-    },
-  });
-}
-
 export default function HistoryRoutePage() {
   const orgId = useEffectiveOrganizationId();
   const units = useUnits();
@@ -80,12 +59,7 @@ export default function HistoryRoutePage() {
   };
 
   const rangeError = to <= from ? 'The end must be after the start' : null;
-  const route = useQuery({
-    queryKey: ['org', orgId, 'history', subject, subjectId, from.toISOString(), to.toISOString()],
-    enabled: !!orgId && !!subjectId && !rangeError,
-    queryFn: ({ signal }) =>
-      api<HistoryRoute>(orgPathFor(orgId!, `/history-routes/${subject}/${subjectId}`), { signal, query: { from: from.toISOString(), to: to.toISOString(), zoom: 12 } }),
-  });
+  const route = useHistoryRoute(orgId, subject, subjectId, from.toISOString(), to.toISOString(), !!orgId && !!subjectId && !rangeError);
   const data = route.data;
   const track = data?.track ?? [];
 

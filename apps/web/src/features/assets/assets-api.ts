@@ -1,0 +1,39 @@
+import type { Asset, AssetDetail, PositionImportBody, PositionImportResult, RemovalResult } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import type { QueryValue } from '../../lib/query-string.ts';
+import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+
+// The vehicle and trailer screens' calls (one place). Assets are registry records: their keys live
+// under `registry`, so a change here also refreshes the drivers, devices and groups that show them.
+
+export const assetKeys = {
+  all: registryKeys.all,
+  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'assets', query),
+  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'assets', id),
+};
+
+/** A page of vehicles or trailers (the query names the type, status, group, search and page). */
+export const useAssets = (query: Record<string, QueryValue>) => usePagedList<Asset>('assets', query);
+
+export const useAsset = (id: string | null | undefined) => useRecord<AssetDetail>('assets', id);
+
+/** Adds (no id) or saves a vehicle or trailer; the form shows the server's field messages, so no toast. */
+export const saveAsset = (id: string | undefined, body: unknown) =>
+  id ? api<AssetDetail>(orgPath(`/assets/${id}`), { method: 'PUT', body, toast: false }) : api<AssetDetail>(orgPath('/assets'), { method: 'POST', body, toast: false });
+
+export const deleteAsset = (id: string) => api<RemovalResult>(orgPath(`/assets/${id}`), { method: 'DELETE' });
+
+export const assignDriver = (assetId: string, driverId: string) => api<unknown>(orgPath(`/assets/${assetId}/driver/${driverId}`), { method: 'PUT' });
+export const unassignDriver = (assetId: string) => api<unknown>(orgPath(`/assets/${assetId}/driver`), { method: 'DELETE' });
+export const attachTrailer = (assetId: string, trailerId: string) => api<unknown>(orgPath(`/assets/${assetId}/attach/${trailerId}`), { method: 'POST' });
+export const detachTrailer = (assetId: string, trailerId: string) => api<unknown>(orgPath(`/assets/${assetId}/deattach/${trailerId}`), { method: 'POST' });
+export const pairDevice = (gatewayId: string, assetId: string) => api<unknown>(orgPath(`/gateways/${gatewayId}/pair/${assetId}`), { method: 'POST' });
+export const unpairDevice = (gatewayId: string) => api<unknown>(orgPath(`/gateways/${gatewayId}/unpair`), { method: 'POST' });
+
+/** A vehicle's GPS history from another system: `dryRun` answers the preview and saves nothing. */
+export const importPositions = (assetId: string, body: PositionImportBody, opts: { toast?: boolean } = {}) =>
+  api<PositionImportResult>(orgPath(`/assets/${assetId}/positions/import`), { method: 'POST', body, ...opts });
+
+/** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
+export const useAssetMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistryMutation(fn);

@@ -1,12 +1,11 @@
 import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver, type DriverDetail, type User } from '@fleet/api-contract';
+import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
-import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { nullableField, showServerError, useCan, usePagedList, useRegistryMutation } from '../../lib/registry-api.ts';
+import { nullableField, showServerError, useCan } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { saveDriver, useDriverMutation, useLinkableUsers } from './drivers-api.ts';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
@@ -30,7 +29,7 @@ export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver |
 
 function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: () => void }) {
   const canListUsers = useCan('USER_LIST');
-  const users = usePagedList<User>('users', { size: 200 }, canListUsers);
+  const users = useLinkableUsers(canListUsers);
   const form = useZodForm(driverInputSchema, {
     defaultValues: {
       firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
@@ -43,9 +42,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   });
   const canInvite = useCan('USER_CREATE');
   const linkedAccount = form.watch('userId');
-  const save = useRegistryMutation((body: unknown) =>
-    d ? api<DriverDetail>(orgPath(`/drivers/${d.id}`), { method: 'PUT', body, toast: false }) : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false }),
-  );
+  const save = useDriverMutation((body: unknown) => saveDriver(d?.id, body));
   const eldExempt = form.watch('eldExempt');
   const submit = form.handleSubmit(async (values) => {
     try {

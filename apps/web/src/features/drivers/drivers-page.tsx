@@ -1,21 +1,20 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
-import type { Driver, DriverDetail, RemovalResult } from '@fleet/api-contract';
+import type { Driver } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
-import { api } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
-import { orgPath } from '../../lib/org-path.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { useCan, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
+import { deleteDriver, useDriver, useDriverMutation, useDrivers } from './drivers-api.ts';
 
 const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;
 const dash = (v: string | null | undefined) => (v ? v : '—');
@@ -45,7 +44,7 @@ export default function DriversPage() {
   const [importing, setImporting] = useState(false);
   const canCreate = useCan('DRIVER_CREATE');
   const query = useMemo(() => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined }), [pageQuery, status, group]);
-  const list = usePagedList<Driver>('drivers', query);
+  const list = useDrivers(query);
   const addButton = canCreate ? (
     <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
       Add driver
@@ -112,11 +111,11 @@ export default function DriversPage() {
 }
 
 function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClose: () => void; onEdit: (d: Driver) => void }) {
-  const detail = useRecord<DriverDetail>('drivers', id);
+  const detail = useDriver(id);
   const d = detail.data;
   const canUpdate = useCan('DRIVER_UPDATE');
   const canDelete = useCan('DRIVER_DELETE');
-  const remove = useRegistryMutation((driverId: string) => api<RemovalResult>(orgPath(`/drivers/${driverId}`), { method: 'DELETE' }));
+  const remove = useDriverMutation(deleteDriver);
   const exemptions = d
     ? [d.shortHaul150 && 'Short-haul 150 air-miles', d.sixteenHour && '16-hour exception', d.personalConveyanceAllowed && 'Personal conveyance', d.yardMovesAllowed && 'Yard moves'].filter(Boolean)
     : [];

@@ -1,34 +1,23 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Textarea, TextInput, ActionIcon, Tooltip, Text } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { deviceModelInputSchema, type DeviceModel, type Page } from '@fleet/api-contract';
+import { deviceModelInputSchema, type DeviceModel } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
-import { api } from '../../lib/api-client.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { showServerError } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
-
-const KEY = ['device-models'] as const;
+import { useDeleteDeviceModel, useDeviceModelList, useSaveDeviceModel } from './device-models-api.ts';
 
 /** `/administration/device-models`: the global catalogue of device models (super administrator). */
 export default function DeviceModelsPage() {
   const [state, setState, query] = useTableState({ sort: 'name,asc' });
   const [editing, setEditing] = useState<DeviceModel | 'new' | null>(null);
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: [...KEY, 'list', query],
-    queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { ...query }, signal }),
-    placeholderData: keepPreviousData,
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => api<null>(`/settings/device-models/${id}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
-  });
+  const list = useDeviceModelList(query);
+  const remove = useDeleteDeviceModel();
   const columns: TableColumn<DeviceModel>[] = [
     { key: 'name', header: 'Name', sortable: true, primary: true, render: (m) => <Text fw={600} size="sm">{m.name}</Text> },
     { key: 'manufacturer', header: 'Manufacturer', sortable: true, render: (m) => m.manufacturer ?? '—' },
@@ -98,16 +87,11 @@ export default function DeviceModelsPage() {
 }
 
 function DeviceModelForm({ model: m, onClose }: { model: DeviceModel | null; onClose: () => void }) {
-  const qc = useQueryClient();
   const form = useZodForm(deviceModelInputSchema, { defaultValues: { name: m?.name ?? '', manufacturer: m?.manufacturer ?? '', protocol: m?.protocol ?? '', notes: m?.notes ?? '' } });
-  const save = useMutation({
-    mutationFn: (body: unknown) =>
-      m ? api<DeviceModel>(`/settings/device-models/${m.id}`, { method: 'PUT', body, toast: false }) : api<DeviceModel>('/settings/device-models', { method: 'POST', body, toast: false }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
-  });
+  const save = useSaveDeviceModel();
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await save.mutateAsync(values);
+      const saved = await save.mutateAsync({ id: m?.id, body: values });
       notify({ type: 'success', title: `${saved.name} saved`, timeout: 4000 });
       onClose();
     } catch (err) {

@@ -1,22 +1,15 @@
 import { useState } from 'react';
 import { Alert, Button, Code, CopyButton, Drawer, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
-import { gatewayInputSchema, type DeviceModel, type Gateway, type GatewayDetail, type Page } from '@fleet/api-contract';
-import { api } from '../../lib/api-client.ts';
+import { gatewayInputSchema, type Gateway } from '@fleet/api-contract';
 import { field, useZodForm } from '../../lib/form.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { nullableField, showServerError, useRegistryMutation } from '../../lib/registry-api.ts';
+import { nullableField, showServerError } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { saveGateway, useDeviceModels, useGatewayMutation } from './gateways-api.ts';
 
 const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
 const t = (v: string | null | undefined) => v ?? '';
-
-/** The global device-model catalogue the device form picks from. */
-export function useDeviceModels() {
-  return useQuery({ queryKey: ['device-models', 'all'], queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { size: 500, sort: 'name,asc' }, signal }) });
-}
 
 /** Add and edit form of a device; after an add, the batch-ingest token is shown once. */
 export function DeviceFormDrawer({ device, opened, onClose }: { device: Gateway | null; opened: boolean; onClose: () => void }) {
@@ -36,11 +29,7 @@ function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; o
   const form = useZodForm(gatewayInputSchema, {
     defaultValues: { uniqueId: t(g?.uniqueId), name: t(g?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes) },
   });
-  const save = useRegistryMutation((body: unknown) =>
-    g
-      ? api<GatewayDetail & { ingestToken?: string }>(orgPath(`/gateways/${g.id}`), { method: 'PUT', body, toast: false })
-      : api<GatewayDetail & { ingestToken?: string }>(orgPath('/gateways'), { method: 'POST', body, toast: false }),
-  );
+  const save = useGatewayMutation((body: unknown) => saveGateway(g?.id, body));
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await save.mutateAsync(values);

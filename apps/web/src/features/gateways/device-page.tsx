@@ -2,20 +2,19 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconHistory, IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
-import type { Asset, GatewayDetail, GatewayPairBody } from '@fleet/api-contract';
+import type { Asset } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { api } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { orgPath } from '../../lib/org-path.ts';
-import { useCan, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { StatusBadge } from '../../components/registry-toolbar.tsx';
 import { PickAndRun } from '../../components/pick-and-run.tsx';
 import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { PairDialog } from './pair-dialog.tsx';
+import { deleteGateway, pairGateway, regenerateToken, unpairGateway, useGateway, useGatewayMutation } from './gateways-api.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -23,17 +22,17 @@ const ORG = '/settings/organization-settings';
 export default function DevicePage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const detail = useRecord<GatewayDetail>('gateways', id);
+  const detail = useGateway(id);
   const g = detail.data;
   const canUpdate = useCan('GAT_UPDATE');
   const canDelete = useCan('GAT_DELETE');
   const canPair = useCan('GAT_PAIR');
   const [editing, setEditing] = useState(false);
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
-  const call = useRegistryMutation(({ path, body }: { path: string; body?: GatewayPairBody }) => api<unknown>(orgPath(path), { method: 'POST', body }));
+  const call = useGatewayMutation((run: () => Promise<unknown>) => run());
   const [pairing, setPairing] = useState<{ assetId: string; label: string } | null>(null);
-  const regenerate = useRegistryMutation((gid: string) => api<{ ingestToken: string }>(orgPath(`/gateways/${gid}/token`), { method: 'POST' }));
-  const remove = useRegistryMutation((gid: string) => api<{ result: string; message: string }>(orgPath(`/gateways/${gid}`), { method: 'DELETE' }));
+  const regenerate = useGatewayMutation(regenerateToken);
+  const remove = useGatewayMutation(deleteGateway);
   const run = async (message: string, f: () => Promise<unknown>) => {
     try {
       await f();
@@ -146,7 +145,7 @@ export default function DevicePage() {
                         leftSection={<IconX size={14} />}
                         onClick={async () => {
                           if (await confirmAction({ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }))
-                            await run('Device unpaired', () => call.mutateAsync({ path: `/gateways/${g.id}/unpair` }));
+                            await run('Device unpaired', () => call.mutateAsync(() => unpairGateway(g.id)));
                         }}
                       >
                         Unpair
@@ -210,7 +209,7 @@ export default function DevicePage() {
           vehicle={pairing.label}
           onClose={() => setPairing(null)}
           onPair={async (from) => {
-            await call.mutateAsync({ path: `/gateways/${g.id}/pair/${pairing.assetId}`, body: from ? { from } : undefined });
+            await call.mutateAsync(() => pairGateway(g.id, pairing.assetId, from ? { from } : undefined));
             notify({ type: 'success', title: 'Device paired', timeout: 4000 });
           }}
         />

@@ -7,7 +7,8 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { useCan, usePagedList } from '../../lib/registry-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { useGateways } from './gateways-api.ts';
 import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DeviceFormDrawer } from './device-form.tsx';
 
@@ -40,7 +41,7 @@ export default function DevicesPage() {
     () => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined, paired: paired ?? undefined, offline: offline ?? undefined }),
     [pageQuery, status, group, paired, offline],
   );
-  const list = usePagedList<Gateway>('gateways', query);
+  const list = useGateways(query);
   const addButton = canCreate ? (
     <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
       Add device

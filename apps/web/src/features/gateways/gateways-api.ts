@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { deviceModelKeys } from '../../lib/device-model-keys.ts';
+import { orgPath } from '../../lib/org-path.ts';
+import type { QueryValue } from '../../lib/query-string.ts';
+import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+
+// The devices screens' calls (one place). Devices are registry records: their keys live under
+// `registry`, so a change here also refreshes the vehicles that show them.
+
+export const gatewayKeys = {
+  all: registryKeys.all,
+  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'gateways', query),
+  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'gateways', id),
+};
+
+export const useGateways = (query: Record<string, QueryValue>) => usePagedList<Gateway>('gateways', query);
+
+export const useGateway = (id: string | null | undefined) => useRecord<GatewayDetail>('gateways', id);
+
+/** The global device-model catalogue the device form picks from. */
+export function useDeviceModels() {
+  return useQuery({ queryKey: deviceModelKeys.choices(), queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { size: 500, sort: 'name,asc' }, signal }) });
+}
+
+/** A saved device; after an add it carries the batch-ingest token, shown once. */
+export type SavedGateway = GatewayDetail & { ingestToken?: string };
+
+/** Adds (no id) or saves a device; the form shows the server's field messages, so no toast. */
+export const saveGateway = (id: string | undefined, body: unknown) =>
+  id ? api<SavedGateway>(orgPath(`/gateways/${id}`), { method: 'PUT', body, toast: false }) : api<SavedGateway>(orgPath('/gateways'), { method: 'POST', body, toast: false });
+
+export const deleteGateway = (id: string) => api<{ result: string; message: string }>(orgPath(`/gateways/${id}`), { method: 'DELETE' });
+export const regenerateToken = (id: string) => api<{ ingestToken: string }>(orgPath(`/gateways/${id}/token`), { method: 'POST' });
+/** Pairs with a vehicle, from now or (`body.from`) from a time in the past. */
+export const pairGateway = (id: string, assetId: string, body?: GatewayPairBody) => api<unknown>(orgPath(`/gateways/${id}/pair/${assetId}`), { method: 'POST', body });
+export const unpairGateway = (id: string) => api<unknown>(orgPath(`/gateways/${id}/unpair`), { method: 'POST' });
+
+/** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
+export const useGatewayMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistryMutation(fn);

@@ -1,17 +1,11 @@
 import { useState } from 'react';
 import { Accordion, Card, Code, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import type { WebConfig } from '@fleet/api-contract';
-import { api } from '../../lib/api-client.ts';
+import { useWebConfig } from '../../lib/web-config.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { HELP_ARTICLES, searchArticles, type HelpArticle } from './help-articles.ts';
 import { QrCode } from './qr-code.tsx';
-
-function useWebConfig() {
-  return useQuery({ queryKey: ['web-config'], queryFn: ({ signal }) => api<WebConfig>('/web-config', { signal, toast: false }), staleTime: 5 * 60_000 });
-}
 
 function Paragraph({ text }: { text: string }) {
   if (text.startsWith('- ')) {

@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useComputedColorScheme } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { WebConfig } from '@fleet/api-contract';
 import type { StyleSpecification } from 'maplibre-gl';
-import { api } from '../api-client.ts';
+import { useWebConfig } from '../web-config.ts';
 import { isBaseMapTileError, offlineStyle, prepareRemoteStyle, type BaseMapId, type OfflineData } from './base-styles.ts';
 import { labelFontFaces } from './map-fonts.ts';
 import { loadOfflineData } from './offline-data.ts';
@@ -13,18 +11,6 @@ setupMaplibreWorker();
 
 /** How long the online style may take to load before we fall back (no network often means a hang, not an error). */
 const STYLE_TIMEOUT_MS = 8000;
-
-/**
- * The server's run-time settings (MAP_STYLE_URL is read when the server starts, not when the app
- * is built). Never persisted across restarts of the tab's session beyond the usual cache.
- */
-export function useWebConfig() {
-  return useQuery({
-    queryKey: ['web-config'],
-    staleTime: 5 * 60_000,
-    queryFn: ({ signal }) => api<WebConfig>('/web-config', { signal, toast: false }),
-  });
-}
 
 export interface BaseMap {
   choice: BaseMapId;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
-import type { ImportKind, ImportPreview, ImportResult } from '@fleet/api-contract';
-import { api, describeError } from '../lib/api-client.ts';
-import { orgPath } from '../lib/org-path.ts';
-import { downloadCsv, useRegistryMutation } from '../lib/registry-api.ts';
+import type { ImportKind, ImportPreview } from '@fleet/api-contract';
+import { describeError } from '../lib/api-client.ts';
+import { downloadImportTemplate, importRows, previewImport } from '../lib/import-api.ts';
+import { useRegistryMutation } from '../lib/registry-api.ts';
 import { notify } from '../lib/notifications-store.ts';
 import { RowErrorsTable } from './row-errors-table.tsx';
 
@@ -18,7 +18,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [checking, setChecking] = useState(false);
-  const commit = useRegistryMutation((text: string) => api<ImportResult>(orgPath(`/imports/${kind}`), { method: 'POST', body: { csv: text } }));
+  const commit = useRegistryMutation((text: string) => importRows(kind, text));
 
   const reset = () => {
     setFile(null);
@@ -38,7 +38,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
     try {
       const text = await f.text();
       setCsv(text);
-      setPreview(await api<ImportPreview>(orgPath(`/imports/${kind}/preview`), { method: 'POST', body: { csv: text }, toast: false }));
+      setPreview(await previewImport(kind, text));
     } catch (err) {
       setError(err);
     } finally {
@@ -52,7 +52,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
         <Text size="sm">
           Use the template&apos;s columns (one {kind.slice(0, -1)} per row). Rows with errors are listed and skipped; the valid rows are imported together when you
           confirm.{' '}
-          <Anchor component="button" type="button" size="sm" onClick={() => void downloadCsv(`/imports/${kind}/template`, {}, `${kind}-import-template.csv`)}>
+          <Anchor component="button" type="button" size="sm" onClick={() => void downloadImportTemplate(kind)}>
             Download the template
           </Anchor>
         </Text>

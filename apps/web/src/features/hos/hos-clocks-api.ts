@@ -3,6 +3,7 @@ import type { Availability, Driver, HosViolation, Page, PageQuery } from '@fleet
 import { MAX_PAGE_SIZE } from '@fleet/api-contract/paging';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
+import { hosKeys } from './hos-api.ts';
 
 // Web client of the HoS clock endpoints: `violations` (VIO_LIST) and `availability` (AVAILABILITY_LIST).
 
@@ -21,7 +22,7 @@ export interface ViolationFilters {
 /** One page of violations, newest first (the API's only order). */
 export const violationsQuery = (orgId: string, filters: ViolationFilters) =>
   queryOptions({
-    queryKey: ['hos', orgId, 'violations', filters] as const,
+    queryKey: hosKeys.violationList(orgId, filters),
     queryFn: ({ signal }) => api<Page<HosViolation>>(orgPathFor(orgId, '/violations'), { query: { ...filters }, signal }),
     placeholderData: keepPreviousData,
   });
@@ -39,7 +40,7 @@ export async function fetchAllViolations(orgId: string, filters: Omit<ViolationF
 /** The organization's drivers for the driver filter (by name; the API's largest page; needs DRIVER_LIST). */
 export const hosDriversQuery = (orgId: string) =>
   queryOptions({
-    queryKey: ['hos', orgId, 'driver-options'] as const,
+    queryKey: hosKeys.driverOptions(orgId),
     // No toast: without the list the filter is only disabled.
     queryFn: ({ signal }) => api<Page<Driver>>(orgPathFor(orgId, '/drivers'), { query: { page: 0, size: MAX_PAGE_SIZE, sort: 'lastName,asc' }, signal, toast: false }),
     staleTime: 5 * 60_000,
@@ -68,7 +69,7 @@ export const AVAILABILITY_REFETCH_MS = 60_000;
  */
 export const availabilityQuery = (orgId: string, filters: AvailabilityFilters) =>
   queryOptions({
-    queryKey: ['hos', orgId, 'availability', filters] as const,
+    queryKey: hosKeys.availabilityList(orgId, filters),
     queryFn: async ({ signal }): Promise<AvailabilityAt> => {
       const at = Date.now();
       const page = await api<Page<Availability>>(orgPathFor(orgId, '/availability'), { query: { ...filters, at: new Date(at).toISOString() }, signal });

@@ -2,14 +2,15 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { HosEventDetail, HosEventEdit, HosLogDay, HosLogRow, Page, PageQuery } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
+import { hosKeys } from './hos-api.ts';
 
 // The log screens' endpoints (issue 15): the day list, one log day, and the edit of a duty-status
 // event. Every key starts with ['hos', orgId, 'logs'] so an edit refreshes the list and the day.
 
 export const hosLogKeys = {
-  all: (orgId: string) => ['hos', orgId, 'logs'] as const,
-  list: (orgId: string, q: HosLogListFilters) => ['hos', orgId, 'logs', 'list', q] as const,
-  day: (orgId: string, id: string) => ['hos', orgId, 'logs', 'day', id] as const,
+  all: hosKeys.logs,
+  list: (orgId: string, q: HosLogListFilters) => hosKeys.logList(orgId, q),
+  day: hosKeys.logDay,
 };
 
 export interface HosLogListFilters extends PageQuery {

@@ -14,19 +14,20 @@ import type {
 } from '@fleet/api-contract';
 import { api, apiFile } from '../../../lib/api-client.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
+import { hosKeys } from '../hos-api.ts';
 
 // The driver's own endpoints (issue 16, decision 0115): everything under users/{userId}/hos_log for
 // the signed-in driver, and the ELD output file under drivers/{driverId}. Every key starts with
 // ['hos', orgId, 'driver', userId], so a change refreshes the whole driver screen at once.
 
 export const driverKeys = {
-  all: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId] as const,
-  status: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'status'] as const,
-  day: (orgId: string, userId: string, logId: string) => ['hos', orgId, 'driver', userId, 'day', logId] as const,
-  period: (orgId: string, userId: string, from: string, to: string) => ['hos', orgId, 'driver', userId, 'period', from, to] as const,
-  proposals: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'proposals'] as const,
-  unidentified: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'unidentified'] as const,
-  choices: (orgId: string, userId: string) => ['hos', orgId, 'driver', userId, 'choices'] as const,
+  all: hosKeys.driver,
+  status: (orgId: string, userId: string) => [...hosKeys.driver(orgId, userId), 'status'] as const,
+  day: (orgId: string, userId: string, logId: string) => [...hosKeys.driver(orgId, userId), 'day', logId] as const,
+  period: (orgId: string, userId: string, from: string, to: string) => [...hosKeys.driver(orgId, userId), 'period', from, to] as const,
+  proposals: (orgId: string, userId: string) => [...hosKeys.driver(orgId, userId), 'proposals'] as const,
+  unidentified: (orgId: string, userId: string) => [...hosKeys.driver(orgId, userId), 'unidentified'] as const,
+  choices: (orgId: string, userId: string) => [...hosKeys.driver(orgId, userId), 'choices'] as const,
 };
 
 const base = (orgId: string, userId: string) => orgPathFor(orgId, `/users/${encodeURIComponent(userId)}/hos_log`);
@@ -93,7 +94,7 @@ function useDriverMutation<V, R>(orgId: string, userId: string, fn: (vars: V) =>
   return useMutation({
     mutationFn: fn,
     onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: driverKeys.all(orgId, userId) }), qc.invalidateQueries({ queryKey: ['hos', orgId, 'logs'] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: driverKeys.all(orgId, userId) }), qc.invalidateQueries({ queryKey: hosKeys.logs(orgId) })]);
     },
   });
 }

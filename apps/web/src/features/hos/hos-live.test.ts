@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
-import { hosLiveKeys, hosRefresher } from './hos-live.ts';
+import { hosRefresher } from '../../lib/hos-live.ts';
+import { hosLiveKeys } from './hos-api.ts';
 
 /** A query client whose refetches wait until the test lets them finish. */
 function fakeClient() {

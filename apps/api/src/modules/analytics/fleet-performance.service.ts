@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS, FLEET_PERFORMANCE_MAX_DAYS, type FleetPerformance, type PerformanceTotals, type fleetPerformanceQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups, organizations } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { invalidField } from '../../http/errors.ts';
+import { assertGroup } from '../groups/groups.repository.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from './fuel-hook.ts';
 
@@ -52,10 +53,7 @@ export async function fleetPerformance({ db, orgId }: { db: DbOrTx; orgId: strin
   if (q.to < q.from) throw invalidField('to', 'To must be on or after From');
   const days = Math.round((Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / DAY) + 1;
   if (days > FLEET_PERFORMANCE_MAX_DAYS) throw invalidField('to', `The range may cover at most ${FLEET_PERFORMANCE_MAX_DAYS} days`);
-  if (q.groupId) {
-    const [g] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, q.groupId), eq(groups.organizationId, orgId)));
-    if (!g) throw notFound('Group');
-  }
+  if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const [org] = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
   const limit = (org?.settings?.telematics as { speedLimitKmh?: unknown } | undefined)?.speedLimitKmh;
   const inGroup = q.groupId ? sql`and exists (select 1 from group_assets ga where ga.asset_id = s.asset_id and ga.group_id = ${q.groupId} and ga.organization_id = ${orgId})` : sql``;

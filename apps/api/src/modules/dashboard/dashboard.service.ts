@@ -13,6 +13,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, gateways, groupMembers, groups, organizations, users, vehicleDailyStats } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
+import { assertGroup } from '../groups/groups.repository.ts';
 import { listLogDays } from '../hos/hos-log-list.service.ts';
 import { fleetHos, type FleetViolation } from '../hos/hos-fleet-snapshot.ts';
 import { availabilityMatches } from '../hos/hos-clocks.service.ts';
@@ -56,10 +57,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
   const at = q.at ? Date.parse(q.at) : (s.now ?? Date.now());
   const [org] = await db.select({ tz: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
   if (!org) throw notFound('Organization');
-  if (q.groupId) {
-    const [g] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, q.groupId), eq(groups.organizationId, orgId)));
-    if (!g) throw notFound('Group');
-  }
+  if (q.groupId) await assertGroup(db, orgId, q.groupId);
   // Decision 0140: "today" is the reader's day in their profile zone, else the organization's, never
   // the browser's; the lists the counters open read their days in the same zone.
   const [me] = await db.select({ tz: users.timeZone }).from(users).where(eq(users.id, s.userId));

@@ -10,6 +10,7 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../assets/assets.repository.ts';
+import { findGroup } from './groups.repository.ts';
 
 type Input = z.output<typeof groupInputSchema>;
 
@@ -38,13 +39,6 @@ export async function listGroups({ db, orgId }: { db: DbOrTx; orgId: string }, q
     .limit(q.size)
     .offset(q.page * q.size);
   return toPage(rows.map((r) => present(r.g, r.m, r.a)), total?.n ?? 0, q);
-}
-
-async function findGroup(db: DbOrTx, orgId: string, groupId: string, lock = false) {
-  const q = db.select().from(groups).where(and(eq(groups.id, groupId), eq(groups.organizationId, orgId)));
-  const [g] = lock ? await q.for('update') : await q;
-  if (!g) throw notFound('Group');
-  return g;
 }
 
 export async function groupMembersOf(db: DbOrTx, orgId: string, groupId: string): Promise<GroupMember[]> {

@@ -16,9 +16,10 @@ import {
 } from '@fleet/api-contract';
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, groupAssets, groups, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
+import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { assertGroup } from '../groups/groups.repository.ts';
 import { readSettings } from '../organizations/organizations.presenter.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
@@ -59,8 +60,7 @@ async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise
   const conds = [eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true)];
   if (q.assetId) conds.push(eq(assets.id, q.assetId));
   if (q.groupId) {
-    const [g] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, q.groupId), eq(groups.organizationId, orgId)));
-    if (!g) throw notFound('Group');
+    await assertGroup(db, orgId, q.groupId);
     conds.push(inArray(assets.id, db.select({ id: groupAssets.assetId }).from(groupAssets).where(eq(groupAssets.groupId, q.groupId))));
   }
   const rows = await db.select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(...conds));

@@ -1,8 +1,7 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Db, Listener } from '../../db/client.ts';
-import { assets, drivers, groupAssets, groups, latestPositions, organizations } from '../../db/schema/index.ts';
-import { notFound } from '../../http/errors.ts';
+import { assets, drivers, groupAssets, latestPositions, organizations } from '../../db/schema/index.ts';
 import { POSITIONS_CHANNEL } from './ingest.service.ts';
 import { telematicsSettings, vehicleStatus } from './vehicle-status.ts';
 
@@ -60,11 +59,8 @@ export async function liveVehicles(db: Db, orgId: string, assetIds?: readonly st
   });
 }
 
-/** 404 unless the group belongs to the organization. */
-export async function assertGroup(db: Db, orgId: string, groupId: string): Promise<void> {
-  const g = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, groupId), eq(groups.organizationId, orgId)));
-  if (!g[0]) throw notFound('Group');
-}
+/** 404 unless the group belongs to the organization (the groups repository owns the check). */
+export { assertGroup } from '../groups/groups.repository.ts';
 
 export interface LiveSubscriber {
   orgId: string;

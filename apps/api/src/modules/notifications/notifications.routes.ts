@@ -6,20 +6,19 @@ import {
   notificationPreferencesSchema,
   notificationSelectionSchema,
   STREAM_TICKET_TTL_SECONDS,
-  streamTicketSchema,
   unreadCountSchema,
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
+import { streamTicketRoute } from '../auth/stream-tickets.routes.ts';
 import type { NotificationHub } from './notifications.hub.ts';
 import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
 const tags = ['notifications'];
-const KEEPALIVE_MS = 15_000;
 /** A stream of a caller holding one of these is also told `hos` when drivers' records change. */
 const HOS_READERS = ['HOS_LIST', 'AVAILABILITY_LIST', 'ORG_DASH_READ'] as const;
 
@@ -84,17 +83,10 @@ const notificationsRoutes =
       handler: (req) => setPreferences({ ...scope(req), actor: actorOf(req) }, req.body),
     });
 
-    app.post('/organizations/:orgId/notifications/stream/ticket', {
-      schema: {
-        tags,
-        summary: `A single-use ticket that opens the notifications stream once within ${STREAM_TICKET_TTL_SECONDS} s (for EventSource)`,
-        params,
-        response: { 200: streamTicketSchema, ...orgErrors() },
-      },
-      handler: async (req, reply) => {
-        reply.header('cache-control', 'no-store');
-        return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
-      },
+    streamTicketRoute(app, {
+      url: '/organizations/:orgId/notifications/stream/ticket',
+      tags,
+      summary: `A single-use ticket that opens the notifications stream once within ${STREAM_TICKET_TTL_SECONDS} s (for EventSource)`,
     });
 
     app.get('/organizations/:orgId/notifications/stream', {
@@ -113,27 +105,15 @@ const notificationsRoutes =
         const s = scope(req);
         const { permissions } = requireAuth(req);
         const unread = await unreadCount(s);
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
-        res.write(`retry: 3000\nevent: unread\ndata: ${JSON.stringify({ unread })}\n\n`);
+        const stream = openEventStream(reply, { event: 'unread', data: { unread } });
         const unsubscribe = hub.subscribe({
           orgId: s.orgId,
           userId: s.userId,
           hos: HOS_READERS.some((code) => permissions.has(code)),
-          send: (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
-          close: () => res.end(),
+          send: (event, data) => stream.send(event, data),
+          close: () => stream.end(),
         });
-        const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-        req.raw.on('close', () => {
-          clearInterval(keepalive);
-          unsubscribe();
-        });
+        stream.onClose(unsubscribe);
       },
     });
   };

@@ -1,13 +1,12 @@
-import { liveStreamQuerySchema, liveVehicleSchema, STREAM_TICKET_TTL_SECONDS, streamTicketSchema } from '@fleet/api-contract';
+import { liveStreamQuerySchema, liveVehicleSchema, STREAM_TICKET_TTL_SECONDS } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { requireAuth } from '../auth/auth-context.ts';
-import { issueStreamTicket } from '../auth/stream-tickets.service.ts';
+import { streamTicketRoute } from '../auth/stream-tickets.routes.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
-const KEEPALIVE_MS = 15_000;
 
 const liveRoutes =
   (hub: LiveHub): FastifyPluginAsyncZod =>
@@ -29,18 +28,11 @@ const liveRoutes =
       },
     });
 
-    app.post('/organizations/:orgId/assets/stream/ticket', {
-      config: { permissions: ['ASSET_LIST'] },
-      schema: {
-        tags: ['live'],
-        summary: `A single-use ticket that opens the live stream once within ${STREAM_TICKET_TTL_SECONDS} s as the caller (for EventSource, which cannot send the Authorization header)`,
-        params,
-        response: { 200: streamTicketSchema, ...orgErrors() },
-      },
-      handler: async (req, reply) => {
-        reply.header('cache-control', 'no-store');
-        return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
-      },
+    streamTicketRoute(app, {
+      url: '/organizations/:orgId/assets/stream/ticket',
+      permissions: ['ASSET_LIST'],
+      tags: ['live'],
+      summary: `A single-use ticket that opens the live stream once within ${STREAM_TICKET_TTL_SECONDS} s as the caller (for EventSource, which cannot send the Authorization header)`,
     });
 
     app.get('/organizations/:orgId/assets/stream', {
@@ -67,29 +59,15 @@ const liveRoutes =
         const all = await liveVehicles(app.db, orgId);
         const snapshot = group ? all.filter((v) => v.groupIds.includes(group)) : all;
 
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          // Proxies (nginx) must not buffer the stream.
-          'x-accel-buffering': 'no',
-        });
-        res.write(`retry: 3000\nevent: snapshot\ndata: ${JSON.stringify({ vehicles: snapshot })}\n\n`);
+        const stream = openEventStream(reply, { event: 'snapshot', data: { vehicles: snapshot } });
         hub.noteSnapshot(orgId, all);
         const unsubscribe = hub.subscribe({
           orgId,
           groupId: group,
-          send: (vehicles) => res.write(`event: positions\ndata: ${JSON.stringify({ vehicles })}\n\n`),
-          close: () => res.end(),
+          send: (vehicles) => stream.send('positions', { vehicles }),
+          close: () => stream.end(),
         });
-        const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-        const end = () => {
-          clearInterval(keepalive);
-          unsubscribe();
-        };
-        req.raw.on('close', end);
+        stream.onClose(unsubscribe);
       },
     });
   };

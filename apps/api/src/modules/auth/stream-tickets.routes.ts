@@ -1,0 +1,26 @@
+import { streamTicketSchema, type Permission } from '@fleet/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { orgErrors } from '../../http/route-schemas.ts';
+import { requireAuth } from './auth-context.ts';
+import { issueStreamTicket } from './stream-tickets.service.ts';
+
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
+const params = z.object({ orgId: z.uuid('orgId must be an id') });
+
+/**
+ * `POST url` (an `/organizations/:orgId/…` path): a single-use ticket that opens a stream of the
+ * organization as the caller, for EventSource, which cannot send the Authorization header. The
+ * stream's route sets `config.streamTicket` so the auth plugin accepts `?ticket=`.
+ */
+export function streamTicketRoute(app: ZodApp, route: { url: string; tags: string[]; summary: string; permissions?: readonly Permission[] }): void {
+  app.post(route.url, {
+    ...(route.permissions ? { config: { permissions: route.permissions } } : {}),
+    schema: { tags: route.tags, summary: route.summary, params, response: { 200: streamTicketSchema, ...orgErrors() } },
+    handler: async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
+    },
+  });
+}

@@ -11,9 +11,13 @@ export interface PerformanceFilters {
   groupId?: string;
 }
 
+export const analyticsKeys = {
+  fleetPerformance: (orgId: string, f: PerformanceFilters) => ['analytics', orgId, 'fleet-performance', f] as const,
+};
+
 export const fleetPerformanceQuery = (orgId: string, f: PerformanceFilters) =>
   queryOptions({
-    queryKey: ['analytics', orgId, 'fleet-performance', f] as const,
+    queryKey: analyticsKeys.fleetPerformance(orgId, f),
     queryFn: ({ signal }) => api<FleetPerformance>(orgPathFor(orgId, '/analytics/fleet-performance'), { query: { ...f }, signal }),
     placeholderData: keepPreviousData,
   });

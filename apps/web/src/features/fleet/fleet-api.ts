@@ -6,9 +6,13 @@ import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 /** Refreshed every minute while open. */
 const REFRESH_MS = 60_000;
 
+export const fleetKeys = {
+  overview: (orgId: string) => ['fleet', orgId, 'overview'] as const,
+};
+
 export const fleetOverviewQuery = (orgId: string) =>
   queryOptions({
-    queryKey: ['fleet', orgId, 'overview'] as const,
+    queryKey: fleetKeys.overview(orgId),
     queryFn: ({ signal }) => api<FleetOverview>(orgPathFor(orgId, '/fleet/overview'), { signal }),
     staleTime: 0,
     refetchInterval: REFRESH_MS,

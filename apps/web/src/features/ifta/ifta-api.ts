@@ -26,7 +26,10 @@ export const iftaKeys = {
   filters: (orgId: string | null) => ['ifta', orgId, 'filters'] as const,
   report: (orgId: string | null, q: Record<string, QueryValue>) => ['ifta', orgId, 'report', q] as const,
   list: (orgId: string | null, what: string, q: Record<string, QueryValue>) => ['ifta', orgId, what, q] as const,
+  /** Tax rates are global (not an organization's): their own tree. */
+  allRates: ['ifta-rates'] as const,
   rates: (quarter: string) => ['ifta-rates', quarter] as const,
+  rateQuarters: ['ifta-rates', 'filters'] as const,
 };
 
 export function useIftaFilters() {
@@ -113,7 +116,7 @@ export function useIftaRates(quarter: string | null) {
 }
 
 export function useRateQuarters() {
-  return useQuery({ queryKey: ['ifta-rates', 'filters'], queryFn: ({ signal }) => api<IftaFilters>('/settings/ifta-filters', { signal }) });
+  return useQuery({ queryKey: iftaKeys.rateQuarters, queryFn: ({ signal }) => api<IftaFilters>('/settings/ifta-filters', { signal }) });
 }
 
 export const previewRates = (body: { csv: string; quarter?: string; source?: string }) => api<IftaRateImportPreview>('/settings/ifta-rates/preview', { method: 'POST', body, toast: false });
@@ -121,6 +124,6 @@ export function useImportRates() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: { csv: string; quarter?: string; source?: string }) => api<IftaRateImportPreview & { imported: number }>('/settings/ifta-rates', { method: 'POST', body }),
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: ['ifta-rates'] }), qc.invalidateQueries({ queryKey: iftaKeys.all })]),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: iftaKeys.allRates }), qc.invalidateQueries({ queryKey: iftaKeys.all })]),
   });
 }

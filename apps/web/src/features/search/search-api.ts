@@ -11,9 +11,16 @@ export interface SearchParams {
   limit?: number;
 }
 
+export const searchKeys = {
+  all: (orgId: string | null) => ['search', orgId] as const,
+  results: (orgId: string, p: SearchParams) => ['search', orgId, p] as const,
+  tags: (orgId: string | null) => ['search', orgId, 'tags'] as const,
+  filters: (orgId: string | null) => ['search', orgId, 'filters'] as const,
+};
+
 export const searchQuery = (orgId: string, p: SearchParams) =>
   queryOptions({
-    queryKey: ['search', orgId, p] as const,
+    queryKey: searchKeys.results(orgId, p),
     queryFn: ({ signal }) => api<SearchResult>(orgPathFor(orgId, '/search'), { query: { q: p.q, tags: p.tags, status: p.status, group: p.group, limit: p.limit }, signal, toast: false }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
@@ -28,7 +35,7 @@ export function useSearch(p: SearchParams) {
 export function useSearchTags() {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
-    queryKey: ['search', orgId, 'tags'],
+    queryKey: searchKeys.tags(orgId),
     queryFn: ({ signal }) => api<SearchTags>(orgPathFor(orgId ?? '', '/search/tags'), { signal }),
     enabled: !!orgId,
     staleTime: 5 * 60_000,
@@ -38,7 +45,7 @@ export function useSearchTags() {
 export function useSearchFilters() {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
-    queryKey: ['search', orgId, 'filters'],
+    queryKey: searchKeys.filters(orgId),
     queryFn: ({ signal }) => api<SearchFilters>(orgPathFor(orgId ?? '', '/search/filters'), { signal }),
     enabled: !!orgId,
     staleTime: 5 * 60_000,

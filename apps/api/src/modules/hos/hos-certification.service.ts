@@ -6,7 +6,7 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
-import type { LogRef } from './hos-event-create.service.ts';
+import type { LogRef } from './hos.types.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs } from './hos.time.ts';
 

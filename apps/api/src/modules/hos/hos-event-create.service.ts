@@ -1,4 +1,4 @@
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describeLocation } from '@fleet/geo/places';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventCreate, type HosEventDetail } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -7,34 +7,18 @@ import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { clearCertification } from './hos-certification.service.ts';
-import { getEvent, isAutomaticDriving } from './hos-events.service.ts';
+import { getEvent } from './hos-events.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
-import { specialCode, specialOfCode, statusCode } from './hos.periods.ts';
-import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
+import { isAutomaticDriving, specialCode, specialOfCode, statusCode } from './hos.periods.ts';
+import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
-
-export interface LogRef {
-  orgId: string;
-  driverId: string;
-  logId: string;
-}
+import type { LogRef } from './hos.types.ts';
 
 /** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
 const LIVE_SLACK_MS = 60_000;
 /** Shortest manual location description (Appendix A 7.9: 5-60 characters). */
 const MANUAL_LOCATION_MIN = 5;
-
-/** The latest active event of a type at or before `at` (the status or special category in force then). */
-export async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Date) {
-  const [row] = await tx
-    .select()
-    .from(hosEvents)
-    .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, eventType), lte(hosEvents.eventTime, at)))
-    .orderBy(desc(hosEvents.eventTime), desc(hosEvents.sequenceId))
-    .limit(1);
-  return row;
-}
 
 /**
  * Whether a duty status may be inserted at `atMs` against the driver's records as they stand: not at

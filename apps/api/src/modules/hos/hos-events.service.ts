@@ -9,7 +9,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
-import { statusCode, statusOfCode } from './hos.periods.ts';
+import { isAutomaticDriving, statusCode, statusOfCode } from './hos.periods.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
 
@@ -19,10 +19,6 @@ interface EventRef {
   logId: string;
   eventId: string;
 }
-
-const DRIVING = statusCode('D');
-export const isAutomaticDriving = (e: { eventType: number; eventCode: number; recordOrigin: number }) =>
-  e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DRIVING && e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC;
 
 /** The event, checked to belong to the organization, the driver and the log day of the path. */
 async function findEvent(db: DbOrTx, r: EventRef) {

@@ -5,8 +5,8 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEditRequests, hosEvents, hosUnidentifiedAnnotations, positions, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { inForceAt } from './hos-event-create.service.ts';
-import { isAutomaticDriving } from './hos-events.service.ts';
+import { isAutomaticDriving } from './hos.periods.ts';
+import { inForceAt } from './hos.repository.ts';
 
 // Unidentified driving (Appendix A 4.6.1.6, decision 0113): the records automatic duty status writes
 // without a driver (driver_id null) when a vehicle moves with nobody assigned. A segment is one of

@@ -1,5 +1,5 @@
 import type { DutyStatus, Special } from '@fleet/hos';
-import { DUTY_STATUSES, HOS_EVENT_TYPES } from '@fleet/api-contract';
+import { DUTY_STATUSES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 
 /** The slice of an active event that duty periods are made of. */
 export interface DutyEventFacts {
@@ -12,6 +12,10 @@ export interface DutyEventFacts {
 /** ELD duty-status event code (type 1) of a status: 1 OFF, 2 SB, 3 D, 4 ON. */
 export const statusCode = (s: DutyStatus): number => DUTY_STATUSES.indexOf(s) + 1;
 export const statusOfCode = (code: number): DutyStatus | null => DUTY_STATUSES[code - 1] ?? null;
+const DRIVING = statusCode('D');
+/** Driving the ELD recorded itself: an entry or an edit may not cut into it or shorten it. */
+export const isAutomaticDriving = (e: { eventType: number; eventCode: number; recordOrigin: number }) =>
+  e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DRIVING && e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC;
 /** A special category of a duty status as recorded (api-contract SPECIAL_CATEGORIES). */
 export type SpecialCategory = 'PC' | 'YM' | 'PASSENGER';
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -397,4 +397,15 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
 export async function nextSequenceId(db: DbOrTx, driverId: string): Promise<number> {
   const [seq] = await db.select({ n: sql<number | null>`max(${hosEvents.sequenceId})` }).from(hosEvents).where(eq(hosEvents.driverId, driverId));
   return Number(seq?.n ?? 0) + 1;
+}
+
+/** The latest active event of a type at or before `at` (the status or special category in force then). */
+export async function inForceAt(tx: DbOrTx, driverId: string, eventType: number, at: Date) {
+  const [row] = await tx
+    .select()
+    .from(hosEvents)
+    .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, eventType), lte(hosEvents.eventTime, at)))
+    .orderBy(desc(hosEvents.eventTime), desc(hosEvents.sequenceId))
+    .limit(1);
+  return row;
 }

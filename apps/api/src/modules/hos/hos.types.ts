@@ -22,3 +22,10 @@ export interface LogFacts {
   deferrals: string[];
   teamDays: Set<string>;
 }
+
+/** One log day of a driver, as the routes `.../drivers/:driverId/logs/:logId` name it. */
+export interface LogRef {
+  orgId: string;
+  driverId: string;
+  logId: string;
+}

@@ -10,6 +10,37 @@ export function metresPerPixel(zoom: number, lat: number): number {
 }
 
 /**
+ * The Douglas-Peucker step both passes share: the point strictly between `first` and `last` farthest
+ * from the chord joining them (planar metres), or -1 when none is farther than `floorD2`. Its squared
+ * distance goes to `out[0]` (a buffer the caller reuses: no allocation per segment).
+ */
+function farthestFromChord(xs: Float64Array, ys: Float64Array, first: number, last: number, floorD2: number, out: Float64Array): number {
+  const ax = xs[first]!;
+  const ay = ys[first]!;
+  const dx = xs[last]! - ax;
+  const dy = ys[last]! - ay;
+  const len2 = dx * dx + dy * dy;
+  let maxD = floorD2;
+  let index = -1;
+  for (let i = first + 1; i < last; i++) {
+    let px = xs[i]! - ax;
+    let py = ys[i]! - ay;
+    if (len2 > 0) {
+      const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+      px -= t * dx;
+      py -= t * dy;
+    }
+    const d = px * px + py * py;
+    if (d > maxD) {
+      maxD = d;
+      index = i;
+    }
+  }
+  out[0] = maxD;
+  return index;
+}
+
+/**
  * Douglas-Peucker simplification. Returns the indexes of the points to keep (always the first and
  * the last), so callers keep their own per-point data (time, speed) without copying objects.
  * Iterative with an explicit stack: a day of 1 Hz points (86,400) would overflow recursion depth
@@ -32,31 +63,13 @@ export function simplifyIndexes(points: readonly LatLon[], toleranceM: number): 
   keep[0] = 1;
   keep[n - 1] = 1;
   const tol2 = toleranceM * toleranceM;
+  const farthest = new Float64Array(1);
   const stack: number[] = [0, n - 1];
   while (stack.length) {
     const last = stack.pop()!;
     const first = stack.pop()!;
-    const ax = xs[first]!;
-    const ay = ys[first]!;
-    const dx = xs[last]! - ax;
-    const dy = ys[last]! - ay;
-    const len2 = dx * dx + dy * dy;
-    let maxD = -1;
-    let index = -1;
-    for (let i = first + 1; i < last; i++) {
-      let px = xs[i]! - ax;
-      let py = ys[i]! - ay;
-      if (len2 > 0) {
-        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
-        px -= t * dx;
-        py -= t * dy;
-      }
-      const d = px * px + py * py;
-      if (d > maxD) {
-        maxD = d;
-        index = i;
-      }
-    }
+    const index = farthestFromChord(xs, ys, first, last, -1, farthest);
+    const maxD = farthest[0]!;
     if (index >= 0 && maxD > tol2) {
       keep[index] = 1;
       stack.push(first, index, index, last);
@@ -103,6 +116,7 @@ export function significanceColumns(lat: Float64Array, lon: Float64Array): Float
   // road would overflow recursion. Typed, it needs no allocation per segment; 3 slots per level
   // and at most n levels.
   const stack = new Float64Array(3 * n + 3);
+  const farthest = new Float64Array(1);
   let top = 0;
   stack[top++] = 0;
   stack[top++] = n - 1;
@@ -113,28 +127,9 @@ export function significanceColumns(lat: Float64Array, lon: Float64Array): Float
     // slowly than over a small integer (V8); the values are whole numbers, so nothing else changes.
     const last = stack[--top]! | 0;
     const first = stack[--top]! | 0;
-    const ax = xs[first]!;
-    const ay = ys[first]!;
-    const dx = xs[last]! - ax;
-    const dy = ys[last]! - ay;
-    const len2 = dx * dx + dy * dy;
-    let maxD = 0;
-    let index = -1;
-    for (let i = first + 1; i < last; i++) {
-      let px = xs[i]! - ax;
-      let py = ys[i]! - ay;
-      if (len2 > 0) {
-        const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
-        px -= t * dx;
-        py -= t * dy;
-      }
-      const d = px * px + py * py;
-      if (d > maxD) {
-        maxD = d;
-        index = i;
-      }
-    }
+    const index = farthestFromChord(xs, ys, first, last, 0, farthest);
     if (index < 0) continue;
+    const maxD = farthest[0]!;
     const s = Math.min(Math.sqrt(maxD), parent);
     sig[index] = s;
     stack[top++] = first;

@@ -5,22 +5,14 @@ import { useSearchParams } from 'react-router';
 import type { Group } from '@fleet/api-contract';
 import type { QueryValue } from '../lib/query-string.ts';
 import { downloadCsv, STATUS_OPTIONS, usePagedList } from '../lib/registry-api.ts';
+import { withParams } from '../lib/search-params.ts';
 
 /** A list filter kept in the URL (`?status=ACTIVE`); changing it goes back to the first page. */
 export function useFilterParam(name: string): [string | null, (v: string | null) => void] {
   const [params, setParams] = useSearchParams();
   const set = useCallback(
     (v: string | null) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          if (v) next.set(name, v);
-          else next.delete(name);
-          next.delete('page');
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((prev) => withParams(prev, { [name]: v }, 'page'), { replace: true }),
     [name, setParams],
   );
   return [params.get(name), set];
@@ -56,15 +48,7 @@ export function useFlagParam(name: string): [boolean, (on: boolean) => void] {
   const [params, setParams] = useSearchParams();
   const set = useCallback(
     (on: boolean) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          if (on) next.set(name, 'true');
-          else next.delete(name);
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((prev) => withParams(prev, { [name]: on ? 'true' : null }), { replace: true }),
     [name, setParams],
   );
   return [params.get(name) === 'true', set];

@@ -12,6 +12,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { ActivityDetail } from './activity-detail.tsx';
 import { activityFiltersQuery, activityQuery, activityUsersQuery } from './activity-log-api.ts';
 import { ActivityRecordLink } from './activity-record-link.tsx';
+import { withParams } from '../../lib/search-params.ts';
 
 const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
 
@@ -47,16 +48,7 @@ export default function ActivityLogPage() {
   const openId = openParam && /^\d+$/.test(openParam) ? Number(openParam) : null;
 
   const setFilter = (key: (typeof FILTER_KEYS)[number], value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('page');
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: true });
   const anyFilter = FILTER_KEYS.some((k) => params.has(k));
   const selectedUser = users.data?.content.find((u) => u.id === get('user'));
 
@@ -147,7 +139,7 @@ export default function ActivityLogPage() {
               size="xs"
               variant="subtle"
               leftSection={<IconFilterOff size={14} />}
-              onClick={() => setParams((prev) => { const next = new URLSearchParams(prev); FILTER_KEYS.forEach((k) => next.delete(k)); next.delete('page'); return next; }, { replace: true })}
+              onClick={() => setParams((prev) => withParams(prev, Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), 'page'), { replace: true })}
             >
               Clear filters
             </Button>

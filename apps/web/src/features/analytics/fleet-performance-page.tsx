@@ -11,6 +11,7 @@ import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
+import { withParams } from '../../lib/search-params.ts';
 
 const H = 3_600_000;
 /** A day `n` days before the viewer's today (decision 0140: not the browser's). */
@@ -122,15 +123,7 @@ export default function FleetPerformancePage() {
   const q = useFleetPerformance({ from, to, groupId }, valid);
   const p = q.data;
   const set = (patch: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(patch)) if (v) next.set(k, v);
-        else next.delete(k);
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParams(prev, patch), { replace: true });
   const exportCsv = () => {
     if (!p) return;
     const blob = new Blob([performanceCsv(p, f.units)], { type: 'text/csv;charset=utf-8' });

@@ -12,6 +12,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useUnits } from '../../lib/units.ts';
 import { useDashboard } from './dashboard-api.ts';
 import classes from './dashboard.module.css';
+import { withParams } from '../../lib/search-params.ts';
 
 const TONE = { ok: 'teal', info: 'blue', warn: 'orange', bad: 'red' } as const;
 
@@ -208,16 +209,7 @@ export default function DashboardPage() {
     setDefaulted(true);
     if (!groupParam && d.myGroups.length > 0) setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), group: d.myGroups[0]!.id }), { replace: true });
   }, [d, defaulted, groupParam, setParams]);
-  const set = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (key: string, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }), { replace: true });
   const groupOptions = [{ value: 'all', label: 'All groups' }, ...(canGroups ? (groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name })) : (d?.myGroups ?? []).map((g) => ({ value: g.id, label: g.name })))];
   return (
     <>

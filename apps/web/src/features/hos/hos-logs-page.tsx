@@ -14,6 +14,7 @@ import { hosLogListQuery } from './hos-logs-api.ts';
 import { addDays, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/logs.module.css';
+import { withParams } from '../../lib/search-params.ts';
 
 /** The sorts the API knows (`sort=field,dir`), offered as one menu: phones show cards without sortable headers. */
 const SORTS = [
@@ -49,17 +50,8 @@ export default function HosLogsPage() {
   const list = useQuery({ ...hosLogListQuery(orgId ?? '', { ...query, date, groupId: groupId ?? undefined, problem }), enabled: !!orgId });
 
   const setParam = (key: string, value: string | null, push = false) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('page');
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      // A new day is a new page for Back; a group choice replaces.
-      { replace: !push },
-    );
+    // A new day is a new page for Back; a group choice replaces.
+    setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: !push });
   const setDate = (d: string) => setParam('date', d, true);
 
   const hours = (ms: number) => (

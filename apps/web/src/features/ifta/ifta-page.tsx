@@ -18,6 +18,7 @@ import { MilesMap } from './miles-map.tsx';
 import { ReturnTab } from './return-tab.tsx';
 import { ReviewTab } from './review-tab.tsx';
 import { VehiclesTab } from './vehicles-tab.tsx';
+import { withParams } from '../../lib/search-params.ts';
 
 const TABS = ['return', 'vehicles', 'map', 'review', 'fuel', 'adjustments'] as const;
 type Tab = (typeof TABS)[number];
@@ -27,15 +28,7 @@ function useParam(name: string): [string | null, (v: string | null) => void] {
   const [params, setParams] = useSearchParams();
   const set = useCallback(
     (v: string | null) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          if (v) next.set(name, v);
-          else next.delete(name);
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((prev) => withParams(prev, { [name]: v }), { replace: true }),
     [name, setParams],
   );
   return [params.get(name), set];

@@ -7,6 +7,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerNotificationCard } from './server-notification-card.tsx';
 import { useClearNotifications, useMarkRead, useNotificationList, useNotificationPreferences, useSavePreferences } from './notifications-api.ts';
+import { withParams } from '../../lib/search-params.ts';
 
 const PAGE_SIZE = 20;
 
@@ -17,16 +18,7 @@ function NotificationList() {
   const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
   const [search, setSearch] = useState(params.get('search') ?? '');
   const set = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (key !== 'page') next.delete('page');
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParams(prev, { [key]: value }, key !== 'page' ? 'page' : undefined), { replace: true });
   const list = useNotificationList({ page, size: PAGE_SIZE, status, kind, search: params.get('search') ?? undefined });
   const read = useMarkRead();
   const clear = useClearNotifications();

@@ -15,6 +15,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { AccountFields, accountValues, EMPTY_ACCOUNT } from './account-fields.tsx';
 import { organizationsQuery, useCreateOrganization, useSetOrganizationStatus, useUpdateAccount } from './api/organizations-api.ts';
+import { withParams } from '../../lib/search-params.ts';
 
 function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
   const create = useCreateOrganization();
@@ -218,16 +219,7 @@ export default function OrganizationsPage() {
             data={STATUS_FILTERS}
             value={status ?? 'all'}
             onChange={(v) =>
-              setParams(
-                (prev) => {
-                  const next = new URLSearchParams(prev);
-                  next.delete('page');
-                  if (v === 'all') next.delete('status');
-                  else next.set('status', v);
-                  return next;
-                },
-                { replace: true },
-              )
+              setParams((prev) => withParams(prev, { status: v === 'all' ? null : v }, 'page'), { replace: true })
             }
           />
         }

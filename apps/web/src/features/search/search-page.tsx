@@ -8,6 +8,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { MatchReason } from './match-reason.tsx';
 import { useSearch, useSearchFilters, useSearchTags } from './search-api.ts';
+import { withParams } from '../../lib/search-params.ts';
 
 /** Up and Down move between the results' links (Tab works too). */
 function arrowNavigation(e: KeyboardEvent<HTMLElement>) {
@@ -34,26 +35,9 @@ export default function SearchPage() {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   useEffect(() => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (debounced.trim()) next.set('q', debounced);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParams(prev, { q: debounced.trim() ? debounced : null }), { replace: true });
   }, [debounced, setParams]);
-  const set = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (key: string, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }), { replace: true });
   const results = useSearch({ q: debounced, tags: tags.length ? tags : undefined, status, group, limit: 20 });
   const groups = results.data?.groups ?? [];
   return (

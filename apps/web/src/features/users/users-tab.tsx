@@ -12,6 +12,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { allRolesQuery, usersQuery, useUserAction } from './api/users-api.ts';
 import { UserForm } from './user-form.tsx';
+import { withParams } from '../../lib/search-params.ts';
 
 const STATUS_COLOR = { ACTIVE: 'teal', INVITED: 'blue', INACTIVE: 'gray' } as const;
 const STATUS_LABEL = { ACTIVE: 'Active', INVITED: 'Invited', INACTIVE: 'Inactive' } as const;
@@ -37,16 +38,7 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
   const [editing, setEditing] = useState<User | 'new' | null>(null);
 
   const setFilter = (key: string, value: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('u.page');
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => withParams(prev, { [key]: value }, 'u.page'), { replace: true });
 
   const run = async (u: User, kind: 'deactivate' | 'activate' | 'password-reset') => {
     if (kind === 'deactivate') {

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
 import { addDays, dayStartIn, todayIn, useViewerZone } from '../../../lib/dates.ts';
+import { withParams } from '../../../lib/search-params.ts';
 
 export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity', 'group'] as const;
 export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];
@@ -71,29 +72,12 @@ export function useViolationFilters(today: Date = new Date()): [ViolationFilterS
   };
   const set = useCallback(
     (key: ViolationFilterKey, value: string | null) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.delete('page');
-          if (value) next.set(key, value);
-          else next.delete(key);
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: true }),
     [setParams],
   );
   const clear = useCallback(
     () =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          VIOLATION_FILTER_KEYS.forEach((k) => next.delete(k));
-          next.delete('page');
-          return next;
-        },
-        { replace: true },
-      ),
+      setParams((prev) => withParams(prev, Object.fromEntries(VIOLATION_FILTER_KEYS.map((k) => [k, null])), 'page'), { replace: true }),
     [setParams],
   );
   return [state, set, clear];

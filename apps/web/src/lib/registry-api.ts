@@ -6,6 +6,7 @@ import { api, ApiError } from './api-client.ts';
 import { useCurrentUser } from './auth-store.ts';
 import { orgPath, useEffectiveOrganizationId } from './org-path.ts';
 import type { QueryValue } from './query-string.ts';
+import { saveCsv } from './download.ts';
 
 /** Query keys of the registry screens: every mutation invalidates the whole `registry` tree. */
 export const registryKeys = {
@@ -77,15 +78,7 @@ export function showServerError<T extends FieldValues>(form: UseFormReturn<T, un
 
 /** Downloads an authenticated CSV (export or template) as a file. */
 export async function downloadCsv(path: string, query: Record<string, QueryValue>, fileName: string): Promise<void> {
-  const text = await api<string>(orgPath(path), { query });
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveCsv(await api<string>(orgPath(path), { query }), fileName);
 }
 
 export const STATUS_OPTIONS = [

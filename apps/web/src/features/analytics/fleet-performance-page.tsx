@@ -12,6 +12,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
 import { withParams } from '../../lib/search-params.ts';
+import { saveCsv } from '../../lib/download.ts';
 
 const H = 3_600_000;
 /** A day `n` days before the viewer's today (decision 0140: not the browser's). */
@@ -126,14 +127,7 @@ export default function FleetPerformancePage() {
     setParams((prev) => withParams(prev, patch), { replace: true });
   const exportCsv = () => {
     if (!p) return;
-    const blob = new Blob([performanceCsv(p, f.units)], { type: 'text/csv;charset=utf-8' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `fleet-performance-${p.from}-to-${p.to}.csv`;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    saveCsv(performanceCsv(p, f.units), `fleet-performance-${p.from}-to-${p.to}.csv`);
   };
   const chart = (p?.perDay ?? []).map((d) => ({
     date: new Date(`${d.date}T12:00:00`).toLocaleDateString('en-US', { month: 'numeric', day: 'numeric' }),

@@ -18,7 +18,8 @@ import {
   RULE_FILTER_LABELS, RULE_HELP, ruleLabel, RULESET_LABELS, SEVERITY_COLORS, SEVERITY_HELP, SEVERITY_LABELS,
 } from './violations/rule-words.ts';
 import { useViolationFilters } from './violations/violation-filters.ts';
-import { saveCsv, violationsCsv } from './violations/violations-csv.ts';
+import { violationsCsv } from './violations/violations-csv.ts';
+import { saveCsv } from '../../lib/download.ts';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 

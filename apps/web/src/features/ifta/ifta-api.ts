@@ -18,6 +18,7 @@ import type {
 import { api } from '../../lib/api-client.ts';
 import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
+import { saveFile } from '../../lib/download.ts';
 
 // The IFTA screen's calls (one place): query options own their keys, mutations invalidate by them.
 
@@ -95,15 +96,7 @@ export const commitFuelImport = (body: FuelCsvImportBody) => api<FuelCsvResult>(
 
 /** Downloads an export (the return or the distance records, CSV or PDF) as a file. */
 export async function downloadExport(what: 'report' | 'distance-records', query: Record<string, QueryValue>, fileName: string): Promise<void> {
-  const blob = await api<Blob>(orgPath(`/ifta/${what}/export`), { query, blob: true });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(await api<Blob>(orgPath(`/ifta/${what}/export`), { query, blob: true }), fileName);
 }
 
 // Tax rates (super administrator screen; every signed-in user may read them).

@@ -15,6 +15,7 @@ import type {
 import { api, apiFile } from '../../../lib/api-client.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
 import { hosKeys } from '../hos-api.ts';
+import { saveFile } from '../../../lib/download.ts';
 
 // The driver's own endpoints (issue 16, decision 0115): everything under users/{userId}/hos_log for
 // the signed-in driver, and the ELD output file under drivers/{driverId}. Every key starts with
@@ -132,14 +133,7 @@ const eldPath = (orgId: string, driverId: string) => orgPathFor(orgId, `/drivers
 export async function downloadEldFile(orgId: string, driverId: string, comment: string): Promise<string> {
   const { text, fileName } = await apiFile(eldPath(orgId, driverId), { query: comment ? { comment } : {} });
   const name = `${fileName ?? 'eld-output'}`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob([text], { type: 'text/csv' }), name);
   return name;
 }
 

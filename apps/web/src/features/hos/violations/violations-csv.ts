@@ -25,15 +25,3 @@ export function violationsCsv(rows: HosViolation[]): string {
   ]);
   return `\uFEFF${unparseCsv(HEADER, data)}\r\n`;
 }
-
-/** Offers `text` to the browser as a CSV file download. */
-export function saveCsv(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

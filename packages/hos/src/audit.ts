@@ -2,9 +2,9 @@ import { gridFor, parseInput, type Context } from './context.ts';
 import { checkZone, dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays, type DayOff } from './deferral.ts';
 import { formatInstant } from './instant.ts';
-import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAYS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS } from './rulesets.ts';
+import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAYS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
-import { buildTimeline, D, driveAt, onAt } from './timeline.ts';
+import { buildTimeline, D, driveAt, onAt, type Timeline } from './timeline.ts';
 import { acquire, release } from './workspace.ts';
 import type { AuditResult, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
@@ -91,6 +91,34 @@ export function sixteenAvailable(s: SixteenState, shiftStart: number, shiftDay: 
   );
 }
 
+/**
+ * What the rest blocks read so far leave behind, for the audit's walk and the clocks alike: the last
+ * full reset, the sleeper-berth candidates since it, the end of the last cycle restart and the last
+ * block of 24 h off (0, the virtual block, where none).
+ */
+export interface RestMarks {
+  reset: number;
+  past: number[];
+  restartEnd: number;
+  last24: number;
+}
+
+export const noRestMarks = (): RestMarks => ({ reset: 0, past: [], restartEnd: -Infinity, last24: 0 });
+
+/** Takes rest block `b` (blocks in order) into the marks. */
+export function markRest(m: RestMarks, cfg: RulesetConfig, tl: Timeline, b: number): void {
+  const len = tl.bLen[b]!;
+  if (len >= cfg.resetMs) {
+    m.reset = b;
+    m.past.length = 0;
+  } else if (cfg.split && qualifies(cfg.split, tl, b)) {
+    m.past.push(b);
+    if (m.past.length > MAX_PAIR_REACH) m.past.shift();
+  }
+  if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) m.restartEnd = tl.bEnd[b]!;
+  if (len >= OFF24_MS) m.last24 = b;
+}
+
 /** Per-run state the piece judge reads. */
 interface WalkState {
   best: Best;
@@ -112,26 +140,15 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   const { tl, cfg, set, grid } = ctx;
   const { start, end, cat, nb, bLen, bEnd, bFirst, bNext } = tl;
   const sixteen: SixteenState = { lastUseShift: -Infinity, lastUseDay: -Infinity, longDays: [], lastLongAllowed: false };
-  let reset = 0;
-  const past: number[] = [];
-  let restartEnd = -Infinity;
-  let last24 = 0;
+  const marks = noRestMarks();
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
   const starts = grid.starts;
   const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: 0, sixteen, dayOff: { offMs: 0, consecutiveMs: 0, pairFrom: NaN } };
 
   for (let b = 0; b < nb; b++) {
-    const len = bLen[b]!;
-    if (len >= cfg.resetMs) {
-      reset = b;
-      past.length = 0;
-    } else if (cfg.split && qualifies(cfg.split, tl, b)) {
-      past.push(b);
-      if (past.length > MAX_PAIR_REACH) past.shift();
-    }
-    if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) restartEnd = bEnd[b]!;
-    if (len >= OFF24_MS) last24 = b;
+    markRest(marks, cfg, tl, b);
+    const { reset, past, restartEnd, last24 } = marks;
     const runFrom = bNext[b]!;
     const runTo = b + 1 < nb ? bFirst[b + 1]! : tl.n;
     if (tl.driveBefore[runTo]! === tl.driveBefore[runFrom]!) continue;

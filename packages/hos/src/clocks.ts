@@ -1,10 +1,10 @@
-import { nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
+import { markRest, noRestMarks, nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
 import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays } from './deferral.ts';
 import { HosInputError } from './errors.ts';
 import { BREAK_AFTER_DRIVING_MS, BREAK_MS, OFF24_MS, SIXTEEN_HOUR_WINDOW_MS, type RulesetConfig } from './rulesets.ts';
-import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
+import { candidates, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, readInstant } from './timeline.ts';
 import { acquire, release, type Workspace } from './workspace.ts';
 import type { Clocks, ClocksResult, DutyPeriodInput, HosOptions } from './types.ts';
@@ -40,25 +40,12 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
   noSplitOnDeferralDays(set, tl, grid);
-  const { nb, bLen, bEnd } = tl;
+  const { nb, bEnd } = tl;
 
   // State after the last rest block before `now`.
-  let reset = 0;
-  const past: number[] = [];
-  let restartEnd = -Infinity;
-  let last24 = 0;
-  for (let b = 0; b < nb; b++) {
-    const len = bLen[b]!;
-    if (len >= cfg.resetMs) {
-      reset = b;
-      past.length = 0;
-    } else if (cfg.split && qualifies(cfg.split, tl, b)) {
-      past.push(b);
-      if (past.length > MAX_PAIR_REACH) past.shift();
-    }
-    if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) restartEnd = bEnd[b]!;
-    if (len >= OFF24_MS) last24 = b;
-  }
+  const marks = noRestMarks();
+  for (let b = 0; b < nb; b++) markRest(marks, cfg, tl, b);
+  const { reset, past, restartEnd, last24 } = marks;
   const dp = tl.driveBefore[tl.n]!;
   const op = tl.onBefore[tl.n]!;
   const shiftStart = tl.n > 0 ? bEnd[reset]! : now;

@@ -89,6 +89,3 @@ export async function lockAsset(tx: DbOrTx, orgId: string, assetId: string, what
 }
 
 export const assetLabel = (a: { type: string; unitNumber: string }) => `${a.type === 'TRAILER' ? 'Trailer' : 'Vehicle'} ${a.unitNumber}`;
-
-/** Count of rows as an int on both drivers. */
-export const countAll = sql<number>`count(*)::int`;

@@ -13,7 +13,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { countAll } from '../assets/assets.repository.ts';
+import { countAll } from '../../db/sql/count-all.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
 import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
 import { selectDriverPage } from './drivers.list-query.ts';

@@ -12,7 +12,7 @@ import { randomToken, sha256 } from '../auth/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { countAll } from '../assets/assets.repository.ts';
+import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
 import { lockGateway, unpairAssetInTx } from './pairing.service.ts';

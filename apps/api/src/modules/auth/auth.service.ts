@@ -12,10 +12,9 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
 import { presentCurrentUser } from '../users/users.presenter.ts';
 import { recordDriverLogin } from '../hos/hos-login.service.ts';
+import { sendPasswordResetEmail } from './password-tokens.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
-export const RESET_TOKEN_TTL_MS = 3600 * 1000;
-export const INVITE_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
@@ -204,36 +203,6 @@ export async function revokeAllSessions(tx: DbOrTx, userId: string): Promise<voi
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Creates a single-use set-password token and returns the raw value for the link. */
-export async function createPasswordToken(
-  tx: DbOrTx,
-  userId: string,
-  purpose: 'RESET' | 'INVITE',
-): Promise<string> {
-  const raw = randomToken(32);
-  await tx.insert(passwordResetTokens).values({
-    userId,
-    tokenHash: sha256(raw),
-    purpose,
-    expiresAt: new Date(Date.now() + (purpose === 'RESET' ? RESET_TOKEN_TTL_MS : INVITE_TOKEN_TTL_MS)),
-  });
-  return raw;
-}
-
-export async function sendPasswordResetEmail(
-  deps: { db: DbOrTx; mailer: Mailer; publicUrl: string },
-  user: { id: string; email: string; firstName: string | null },
-): Promise<void> {
-  const token = await createPasswordToken(deps.db, user.id, 'RESET');
-  const link = `${deps.publicUrl}/create-new-password/${token}`;
-  await deps.mailer.send({
-    to: user.email,
-    subject: 'Reset your Fleetline password',
-    text: `Hello ${user.firstName ?? ''},\n\nUse this link within 1 hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail; your password stays unchanged.\n`,
-    html: `<p>Hello ${escapeHtml(user.firstName ?? '')},</p><p>Use this link within 1 hour to choose a new password:</p><p><a href="${link}">${link}</a></p><p>If you did not ask for this, ignore this e-mail; your password stays unchanged.</p>`,
-  });
-}
-
 /** Always resolves (202): whether the e-mail exists is never revealed. */
 export async function requestPasswordReset(
   deps: { db: Db; mailer: Mailer; publicUrl: string },
@@ -279,8 +248,4 @@ export async function createNewPassword(db: Db, input: { token: string; password
       entityId: user.id,
     });
   });
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -32,7 +32,7 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { readSettings } from '../organizations/organizations.presenter.ts';
+import { readSettings } from '../organizations/organizations.repository.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';

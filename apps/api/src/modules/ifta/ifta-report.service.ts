@@ -20,7 +20,7 @@ import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, i
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/groups.repository.ts';
-import { readSettings } from '../organizations/organizations.presenter.ts';
+import { readSettings } from '../organizations/organizations.repository.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';

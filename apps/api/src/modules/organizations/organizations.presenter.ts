@@ -1,21 +1,9 @@
-import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingsValues, type OrganizationSummary } from '@fleet/api-contract';
-import type { OrganizationSettings, organizations } from '../../db/schema/index.ts';
+import type { Organization, OrganizationSummary } from '@fleet/api-contract';
+import type { organizations } from '../../db/schema/index.ts';
 import { imageUrl } from '../users/users.presenter.ts';
+import { readSettings } from './organizations.repository.ts';
 
 type OrganizationRow = typeof organizations.$inferSelect;
-
-/** Saved settings with the defaults filled in for every key never saved. */
-export function readSettings(saved: OrganizationSettings | null | undefined): OrganizationSettingsValues {
-  const d = DEFAULT_ORGANIZATION_SETTINGS;
-  const s = saved ?? {};
-  return {
-    units: s.units ?? d.units,
-    periodStartTime: s.periodStartTime ?? d.periodStartTime,
-    defaultRuleset: (s.defaultRuleset as OrganizationSettingsValues['defaultRuleset'] | undefined) ?? d.defaultRuleset,
-    darkMode: { ...d.darkMode, ...s.darkMode },
-    telematics: { ...d.telematics, ...s.telematics },
-  };
-}
 
 function base(o: OrganizationRow) {
   return {

@@ -92,7 +92,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       params: orgIdParams,
       response: { 200: organizationSettingsSchema, ...orgErrors() },
     },
-    handler: (req) => orgs.getOrganizationSettings(app.db, req.params.orgId),
+    handler: (req) => orgs.getSettings({ db: app.db, orgId: req.params.orgId }),
   });
 
   app.put('/organizations/:orgId/settings', {

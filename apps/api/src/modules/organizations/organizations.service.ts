@@ -19,11 +19,13 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
+import type { ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { sendInvitationEmail } from '../users/invitations.ts';
 import { imageUrl } from '../users/users.presenter.ts';
-import { presentOrganization, presentOrganizationSummary, readSettings } from './organizations.presenter.ts';
+import { presentOrganization, presentOrganizationSummary } from './organizations.presenter.ts';
+import { findOrganization, getOrganizationSettings, readSettings } from './organizations.repository.ts';
 
 export const ADMIN_ROLE_NAME = 'Administrator';
 export const DRIVER_ROLE_NAME = 'Driver';
@@ -94,22 +96,13 @@ interface OrgScope {
   actor: Actor;
 }
 
-async function findOrganization(db: DbOrTx, orgId: string) {
-  const rows = await db.select().from(organizations).where(eq(organizations.id, orgId));
-  const row = rows[0];
-  if (!row) throw notFound('Organization');
-  return row;
-}
-
 export async function getOrganization({ db, orgId }: { db: Db; orgId: string }): Promise<Organization> {
   return presentOrganization(await findOrganization(db, orgId));
 }
 
 /** The organization's settings with defaults filled in (map thresholds, units, HoS defaults). */
-export async function getOrganizationSettings(db: DbOrTx, orgId: string): Promise<OrganizationSettingsValues> {
-  const rows = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
-  if (!rows[0]) throw notFound('Organization');
-  return readSettings(rows[0].settings);
+export async function getSettings({ db, orgId }: ReadScope): Promise<OrganizationSettingsValues> {
+  return getOrganizationSettings(db, orgId);
 }
 
 const accountColumns = (input: z.output<typeof organizationAccountSchema>) => ({

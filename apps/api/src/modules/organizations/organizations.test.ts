@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { acceptInvitation } from '../../test/members.ts';
-import { getOrganizationSettings } from './organizations.service.ts';
+import { getOrganizationSettings } from './organizations.repository.ts';
 
 let t: TestContext;
 beforeAll(async () => {

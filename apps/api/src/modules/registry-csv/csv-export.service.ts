@@ -9,7 +9,7 @@ import { selectDrivers } from '../drivers/drivers.repository.ts';
 import { driverConditions, type DriverFilter } from '../drivers/drivers.service.ts';
 import { selectGateways } from '../gateways/gateways.repository.ts';
 import { gatewayConditions, type GatewayFilter } from '../gateways/gateways.service.ts';
-import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
 import { assetColumnsOf, driverColumns, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 
 /** The export never runs away with memory: a fleet is far smaller than this. */

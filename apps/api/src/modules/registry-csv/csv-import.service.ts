@@ -14,7 +14,7 @@ import type { Actor } from '../auth/auth-context.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
 import { insertWithActivity } from './bulk-insert.ts';
-import { getOrganizationSettings } from '../organizations/organizations.service.ts';
+import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
 import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 
 const SCHEMAS = { vehicles: vehicleInputSchema, trailers: trailerInputSchema, drivers: driverInputSchema } as const;

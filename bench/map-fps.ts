@@ -41,10 +41,10 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { assets, drivers, gateways, organizations } from '../apps/api/src/db/schema/index.ts';
-import { hashIngestToken } from '../apps/api/src/modules/positions/gateway-directory.ts';
+import { hashIngestToken } from '../apps/api/src/modules/positions/pipeline/gateway-directory.ts';
 import { liveVehicles } from '../apps/api/src/modules/positions/live.service.ts';
 import type { LiveVehicle } from '../packages/api-contract/src/index.ts';
-import type { PositionRow } from '../apps/api/src/modules/positions/ingest.service.ts';
+import type { PositionRow } from '../apps/api/src/modules/positions/pipeline/position-row.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { boundPort, requestedPort } from './bench-server.ts';
 

@@ -41,8 +41,10 @@ import groupsRoutes from './modules/groups/groups.routes.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
-import { createIngest, type Ingest } from './modules/positions/ingest.ts';
-import { AutoDuty, withAutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
+import { createIngest, type Ingest } from './modules/positions/pipeline/ingest.service.ts';
+import { startFollowers } from './modules/positions/pipeline/follower.ts';
+import { FOLLOWERS } from './modules/positions/pipeline/followers.ts';
+import type { AutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
 import historyRoutes from './modules/positions/history.routes.ts';
 import liveRoutes from './modules/positions/live.routes.ts';
 import { LiveHub } from './modules/positions/live.service.ts';
@@ -52,9 +54,9 @@ import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
-import { IftaMiles, withIftaMiles } from './modules/ifta/ifta-miles.service.ts';
-import { FleetStats, withFleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
-import { FleetWatch } from './jobs/fleet-watch.ts';
+import type { IftaMiles } from './modules/ifta/ifta-miles.service.ts';
+import type { FleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
+import type { FleetWatch } from './jobs/fleet-watch.ts';
 import { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
@@ -125,43 +127,19 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // A lost LISTEN connection may have missed changes: everything cached is dropped when it is back.
   const authListener = await db.listen('auth_change', (payload) => authCache.invalidate(payload), () => authCache.invalidate('*'));
   authCache.syncWith(() => authListener.sync());
-  // Device ingest (group commit) is shared with the OsmAnd port that main.ts opens.
+  // The position pipeline (modules/positions/pipeline): decode -> check -> group commit, and the
+  // followers of a commit (automatic duty status, notification checks, daily statistics, IFTA
+  // miles) behind it, listed once in followers.ts. Each follower's object is decorated under its
+  // name. Device ingest is shared with the OsmAnd port that main.ts opens.
+  const followers = startFollowers(FOLLOWERS, { database: db, config, onError: (what) => (err) => app.log.error(err, `${what} failed`) });
   // PGlite is one connection in this process: a second writer would only queue behind the first.
-  const ingest = createIngest(db.db, { writers: db.kind === 'pglite' ? 1 : config.ingestWriters, deviceCacheEntries: config.deviceCacheEntries });
-  // Automatic duty status (decision 0095) derives from the rows ingest has committed.
-  const autoDuty = new AutoDuty(db.db, {
-    onError: (err) => app.log.error(err, 'automatic duty status failed'),
-    // PGlite is this process's own database: no other instance can derive its vehicles.
-    verifyAfterMs: db.kind === 'pglite' ? Infinity : 60_000,
+  const ingest = createIngest(db.db, {
+    writers: db.kind === 'pglite' ? 1 : config.ingestWriters,
+    deviceCacheEntries: config.deviceCacheEntries,
+    followers: followers.following,
   });
-  if (config.hosAutoDuty) ingest.committer = withAutoDuty(ingest.committer, autoDuty);
-  // IFTA miles per vehicle, jurisdiction and day (decision 0121), likewise behind the commit.
-  const iftaMiles = new IftaMiles(db.db, {
-    onError: (err) => app.log.error(err, 'IFTA miles failed'),
-    shared: db.kind !== 'pglite',
-    roundPauseMs: config.iftaRoundMs,
-  });
-  if (config.iftaMiles) ingest.committer = withIftaMiles(ingest.committer, iftaMiles);
-  // Daily vehicle statistics and the notification detectors follow committed positions (issue 18).
-  const fleetStats = new FleetStats(db.db, { onError: (err) => app.log.error(err, 'fleet statistics failed') });
-  const fleetWatch = new FleetWatch(db, { recordsSettled: () => autoDuty.idle(), onError: (err) => app.log.error(err, 'fleet watch failed') });
-  if (config.fleetStats) {
-    ingest.committer = withFleetStats(ingest.committer, fleetStats, (rows, r) => {
-      const drivers = new Map<string, Set<string>>();
-      rows.forEach((row, i) => {
-        if (!r.stored[i] || !row.driverId) return;
-        let ids = drivers.get(row.organizationId);
-        if (!ids) drivers.set(row.organizationId, (ids = new Set()));
-        ids.add(row.driverId);
-      });
-      if (drivers.size) fleetWatch.poke(drivers);
-    });
-  }
   app.decorate('ingest', ingest);
-  app.decorate('autoDuty', autoDuty);
-  app.decorate('iftaMiles', iftaMiles);
-  app.decorate('fleetStats', fleetStats);
-  app.decorate('fleetWatch', fleetWatch);
+  for (const [name, it] of Object.entries(followers.byName) as Array<[string, unknown]>) app.decorate(name, it);
   await ensurePositionPartitions(db.db);
   const stopPartitions = schedulePartitionMaintenance(db.db, (err) => app.log.error(err, 'positions partition maintenance failed'));
   const liveHub = new LiveHub(db, (err) => app.log.error(err, 'live map fan-out failed'));
@@ -181,11 +159,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.addHook('onClose', async () => {
     stopClosingIdle();
     stopPartitions();
+    // The group commit flushes, then each follower works what it holds.
     await ingest.close();
-    await autoDuty.close();
-    await fleetWatch.stop();
-    await fleetStats.close();
-    await iftaMiles.close();
     await authListener.stop();
     if (ownsDatabase) await db.close();
   });

@@ -3,15 +3,17 @@ import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/hos.time.ts';
-import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
+import type { PositionRow } from '../positions/pipeline/position-row.ts';
+import { VehicleQueue, type Round } from '../positions/pipeline/vehicle-queue.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 
-// Vehicle daily statistics kept right behind ingest (docs/decisions/0131): committed fixes are
-// queued in memory (a push per fix, nothing else on ingest's path) and folded into their vehicle's
-// day every couple of seconds, continuing from the day row's carry; a fix older than what a day
-// already holds (a late or replayed upload) makes that day be computed again from positions. Each
-// round locks the day rows it changes, so instances sharing a vehicle never lose a fix.
+// Vehicle daily statistics kept right behind ingest (docs/decisions/0131), a follower of the
+// position commit: committed fixes go to the vehicle queue (a push per fix, nothing else on
+// ingest's path) and are folded into their vehicle's day every couple of seconds, continuing from
+// the day row's carry; a fix older than what a day already holds (a late or replayed upload) makes
+// that day be computed again from positions. Each round locks the day rows it changes, so
+// instances sharing a vehicle never lose a fix.
 
 interface OrgFacts {
   timeZone: string;
@@ -28,9 +30,7 @@ export interface FleetStatsOptions {
 type DayRow = { asset_id: string; day: string; last_fix_at: string | Date | null; carry: DayCarry | null } & Record<string, unknown>;
 
 export class FleetStats {
-  private pending = new Map<string, { orgId: string; fixes: StatFix[] }>();
-  private draining: Promise<void> | null = null;
-  private closed = false;
+  private readonly queue: VehicleQueue<StatFix>;
   private readonly orgs = new Map<string, OrgFacts>();
   /** Each vehicle's current day as last read or written here (most recently used last). */
   private readonly days = new Map<string, KnownDay>();
@@ -39,31 +39,33 @@ export class FleetStats {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: FleetStatsOptions = {},
+    opts: FleetStatsOptions = {},
   ) {
     this.onError = opts.onError ?? (() => undefined);
+    this.queue = new VehicleQueue<StatFix>({
+      fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition }),
+      pauseMs: () => opts.flushMs ?? 2000,
+      byOrganization: true,
+      round: (items) => this.round(items[0]![1].orgId, items),
+      failed: (_items, err) => {
+        // The fixes are stored; the next catch-up (start) rebuilds their days.
+        this.stats.failures++;
+        this.onError(err);
+      },
+    });
   }
 
   /** Committed rows of vehicles (duplicates were not stored and are skipped). */
   enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
-    if (this.closed) return;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (!stored[i] || r.assetId === null) continue;
-      let p = this.pending.get(r.assetId);
-      if (!p) this.pending.set(r.assetId, (p = { orgId: r.organizationId, fixes: [] }));
-      p.fixes.push({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition });
-    }
-    if (this.pending.size && !this.draining) this.draining = this.drain();
+    this.queue.enqueue(rows, stored);
   }
 
-  async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
-  async close(): Promise<void> {
-    await this.idle();
-    this.closed = true;
+  close(): Promise<void> {
+    return this.queue.close();
   }
 
   private async orgFacts(db: DbOrTx, orgId: string): Promise<OrgFacts> {
@@ -80,36 +82,12 @@ export class FleetStats {
     return facts;
   }
 
-  private async drain(): Promise<void> {
-    while (this.pending.size) {
-      await new Promise((r) => setTimeout(r, this.opts.flushMs ?? 2000));
-      const batch = this.pending;
-      this.pending = new Map();
-      const byOrg = new Map<string, Array<[string, StatFix[]]>>();
-      for (const [assetId, p] of batch) {
-        const list = byOrg.get(p.orgId);
-        if (list) list.push([assetId, p.fixes]);
-        else byOrg.set(p.orgId, [[assetId, p.fixes]]);
-      }
-      for (const [orgId, items] of byOrg) {
-        try {
-          await this.round(orgId, items);
-        } catch (err) {
-          // The fixes are stored; the next catch-up (start) rebuilds their days.
-          this.stats.failures++;
-          this.onError(err);
-        }
-      }
-    }
-    this.draining = null;
-  }
-
-  private async round(orgId: string, items: Array<[string, StatFix[]]>): Promise<void> {
+  private async round(orgId: string, items: Round<StatFix>): Promise<void> {
     const org = await this.orgFacts(this.db, orgId);
     // Fixes per vehicle and day (the organization's calendar day).
     const work = new Map<string, { assetId: string; day: string; fixes: StatFix[] }>();
     const dayOf = dayFinder(org.timeZone);
-    for (const [assetId, fixes] of items) {
+    for (const [assetId, { fixes }] of items) {
       for (const f of fixes) {
         const day = dayOf(f.t);
         const k = `${assetId}|${day}`;
@@ -332,25 +310,4 @@ async function upsertDay(db: DbOrTx, orgId: string, assetId: string, day: string
     .insert(vehicleDailyStats)
     .values({ organizationId: orgId, assetId, day, ...values })
     .onConflictDoUpdate({ target: [vehicleDailyStats.assetId, vehicleDailyStats.day], set: values });
-}
-
-/** Wraps the ingest writer: rows reach the statistics only once committed (and answered). */
-export function withFleetStats(writer: PositionWriter, stats: FleetStats, also?: (rows: PositionRow[], r: WriteResult) => void): PositionWriter {
-  return {
-    async write(rows: PositionRow[]): Promise<WriteResult> {
-      const r = await writer.write(rows);
-      stats.enqueue(rows, r.stored);
-      also?.(rows, r);
-      return r;
-    },
-    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
-    late(rows, opts) {
-      stats.enqueue(rows, rows.map(() => true));
-      writer.late?.(rows, opts);
-    },
-    close: () => writer.close(),
-    get transactions() {
-      return writer.transactions;
-    },
-  };
 }

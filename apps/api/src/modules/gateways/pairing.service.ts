@@ -7,9 +7,9 @@ import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
 import { getGatewayDetail } from './gateways.repository.ts';
-import { attributeDevicePositions } from '../positions/attribution.service.ts';
-import { TTL_MS } from '../positions/gateway-directory.ts';
-import type { PositionRow } from '../positions/ingest.service.ts';
+import { attributeDevicePositions } from '../positions/pipeline/late-positions.ts';
+import { TTL_MS } from '../positions/pipeline/gateway-directory.ts';
+import type { PositionRow } from '../positions/pipeline/position-row.ts';
 
 interface Scope {
   db: Db;

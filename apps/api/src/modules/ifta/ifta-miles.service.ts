@@ -2,14 +2,15 @@ import { sql } from 'drizzle-orm';
 import type { TrackFix } from '@fleet/geo/ifta';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import type { PositionRow, PositionWriter, WriteResult } from '../positions/ingest.service.ts';
+import type { PositionRow } from '../positions/pipeline/position-row.ts';
+import { VehicleQueue, type Round, type Waiting } from '../positions/pipeline/vehicle-queue.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { accumulateDays, dayStart, DAY_MS, utcDay, type DayRecords } from './distance-days.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
-// IFTA miles behind ingest (decision 0121), the pattern of automatic duty status (decision 0095):
-// committed rows go to an in-process queue per vehicle; one drain loop works it in rounds, each
-// one transaction for all its vehicles (lock, read their last counted fix, one write statement).
+// IFTA miles behind ingest (decision 0121), a follower of the position commit like automatic duty
+// status (decision 0095): committed rows go to the vehicle queue, worked in rounds, each one
+// transaction for all its vehicles (lock, read their last counted fix, one write statement).
 // Positions are the durable input: a restart continues every vehicle from its stored state, and
 // days that received late fixes are marked in the round's transaction and recomputed from the
 // stored positions shortly after.
@@ -51,39 +52,57 @@ const COLD_PER_ROUND = 500;
 /** ... and this many fixes each (a long history is counted over several rounds). */
 const COLD_CHUNK_FIXES = 5_000;
 
-interface Pending {
-  orgId: string;
-  fixes: TrackFix[];
-  /** Newest fix time handed in (the catch-up reads stored fixes up to it). */
-  until: number;
-}
+/** A vehicle's queued fixes; `until`, the newest fix time handed in (the catch-up reads stored fixes up to it). */
+type Pending = Waiting<TrackFix>;
 
 export class IftaMiles {
-  private pending = new Map<string, Pending>();
+  private readonly queue: VehicleQueue<TrackFix>;
   /** Vehicles whose stored fixes up to their state are all counted, as far as this process knows. */
   private readonly warm = new Set<string>();
   /** Last counted fix per vehicle, trusted only when the database is not shared. */
   private readonly states = new Map<string, VehicleState>();
-  private draining: Promise<void> | null = null;
   private dirtyTimer: NodeJS.Timeout | null = null;
-  /** Ends the current pause early (idle() asks for the queue now: tests, benchmarks, shutdown). */
-  private wake: (() => void) | null = null;
-  private flushRequests = 0;
-  private closed = false;
   readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0, enqueueMs: 0 };
   private readonly onError: (err: unknown) => void;
-  private readonly roundPauseMs: number;
   private readonly dirtyDelayMs: number;
-  private readonly roundVehicles: number;
 
   constructor(
     private readonly db: Db,
     private readonly opts: IftaMilesOptions,
   ) {
     this.onError = opts.onError ?? (() => undefined);
-    this.roundPauseMs = opts.roundPauseMs ?? 5000;
     this.dirtyDelayMs = opts.dirtyDelayMs ?? 2000;
-    this.roundVehicles = opts.roundVehicles ?? ROUND_VEHICLES;
+    const roundPauseMs = opts.roundPauseMs ?? 5000;
+    this.queue = new VehicleQueue<TrackFix>({
+      fixOf: (r) => ({ time: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer }),
+      pauseMs: () => roundPauseMs,
+      roundVehicles: opts.roundVehicles ?? ROUND_VEHICLES,
+      // A cold vehicle reads its stored fixes: a few per round, the rest wait their turn.
+      admit: () => {
+        let cold = 0;
+        return (v) => this.warm.has(v) || cold++ < COLD_PER_ROUND;
+      },
+      byOrganization: false,
+      // A pass serves every vehicle pending when its pause ended, then pauses again: a fleet larger
+      // than one round still gathers each vehicle's fixes for the pause (rounds of a fix or two per
+      // vehicle back to back would write a row per fix).
+      passes: true,
+      // A cold vehicle with more stored history than a round reads came back still cold: its next
+      // chunk belongs to this pass (a catch-up after a long stop runs without pauses).
+      again: (v) => !this.warm.has(v) && this.queue.has(v),
+      round: async (items) => {
+        if (await this.round(items)) this.scheduleDirty();
+      },
+      failed: (items, err) => {
+        // The fixes are stored: these vehicles are recounted from the database on their next fix or at restart.
+        this.stats.failures++;
+        for (const [v] of items) {
+          this.warm.delete(v);
+          this.states.delete(v);
+        }
+        this.onError(err);
+      },
+    });
   }
 
   /**
@@ -96,109 +115,31 @@ export class IftaMiles {
 
   /** Hands newly stored rows to the queue (vehicles only; duplicates are never counted twice). */
   enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
-    if (this.closed) return;
+    if (this.queue.closed) return;
     const started = performance.now();
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (!stored[i] || r.assetId === null) continue;
-      const t = r.fixTime.getTime();
-      let p = this.pending.get(r.assetId);
-      if (!p) this.pending.set(r.assetId, (p = { orgId: r.organizationId, fixes: [], until: t }));
-      p.fixes.push({ time: t, lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer });
-      if (t > p.until) p.until = t;
-    }
+    this.queue.enqueue(rows, stored);
     this.stats.enqueueMs += performance.now() - started;
-    this.kick();
   }
 
   /** Asks for a vehicle's stored fixes after its state to be counted (start-up catch-up, history written in bulk). */
   touch(vehicleId: string, orgId: string, untilMs: number): void {
-    if (this.closed) return;
+    if (this.queue.closed) return;
     this.warm.delete(vehicleId);
-    const p = this.pending.get(vehicleId);
-    if (p) p.until = Math.max(p.until, untilMs);
-    else this.pending.set(vehicleId, { orgId, fixes: [], until: untilMs });
-    this.kick();
-  }
-
-  private kick(): void {
-    if (this.pending.size && !this.draining) this.draining = this.drain();
+    this.queue.touch(vehicleId, orgId, untilMs);
   }
 
   /** Resolves when everything queued so far is counted and no dirty day is waiting (tests, benchmarks, shutdown). */
-  async idle(opts: { dirty?: boolean } = {}): Promise<void> {
-    this.flushRequests++;
-    try {
-      for (;;) {
-        while (this.draining) {
-          this.wake?.();
-          await this.draining;
-        }
-        if (!opts.dirty) return;
-        const n = await this.recomputeDirty(0);
-        if (n === 0 && !this.draining) return;
-      }
-    } finally {
-      this.flushRequests--;
-    }
+  idle(opts: { dirty?: boolean } = {}): Promise<void> {
+    return this.queue.idle(opts.dirty ? async () => (await this.recomputeDirty(0)) > 0 || this.queue.busy : undefined);
   }
 
   async close(): Promise<void> {
-    await this.idle();
-    this.closed = true;
+    await this.queue.close();
     if (this.dirtyTimer) clearTimeout(this.dirtyTimer);
   }
 
-  private async drain(): Promise<void> {
-    // A pass serves every vehicle pending when its pause ended, in rounds of `roundVehicles`, then
-    // pauses again: a fleet larger than one round still gathers each vehicle's fixes for the pause
-    // (rounds of a fix or two per vehicle back to back would write a row per fix).
-    let passLeft = 0;
-    while (this.pending.size) {
-      if (passLeft <= 0 && this.flushRequests === 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.roundPauseMs);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wake = done;
-        });
-        this.wake = null;
-      }
-      if (passLeft <= 0) passLeft = this.pending.size;
-      const items: Array<[string, Pending]> = [];
-      let cold = 0;
-      for (const [vehicleId, p] of this.pending) {
-        if (items.length >= this.roundVehicles) break;
-        // A cold vehicle reads its stored fixes: a few per round, the rest wait their turn.
-        if (!this.warm.has(vehicleId) && cold++ >= COLD_PER_ROUND) continue;
-        this.pending.delete(vehicleId);
-        items.push([vehicleId, p]);
-      }
-      if (items.length === 0) continue;
-      passLeft -= items.length;
-      try {
-        const dirty = await this.round(items);
-        if (dirty) this.scheduleDirty();
-        // A cold vehicle with more stored history than a round reads came back still cold: its next
-        // chunk belongs to this pass (a catch-up after a long stop runs without pauses).
-        for (const [v] of items) if (!this.warm.has(v) && this.pending.has(v)) passLeft++;
-      } catch (err) {
-        // The fixes are stored: these vehicles are recounted from the database on their next fix or at restart.
-        this.stats.failures++;
-        for (const [v] of items) {
-          this.warm.delete(v);
-          this.states.delete(v);
-        }
-        this.onError(err);
-      }
-    }
-    this.draining = null;
-  }
-
   /** One round: returns whether days were marked dirty. */
-  private async round(items: Array<[string, Pending]>): Promise<boolean> {
+  private async round(items: Round<TrackFix>): Promise<boolean> {
     this.stats.rounds++;
     const ids = items.map(([v]) => v);
     const shared = this.opts.shared;
@@ -254,8 +195,7 @@ export class IftaMiles {
         records.push({ vehicleId, orgId: p.orgId, days });
         if (more) {
           // The rest next round, with whatever was handed in meanwhile.
-          const later = this.pending.get(vehicleId);
-          this.pending.set(vehicleId, { orgId: p.orgId, fixes: later ? [...p.fixes, ...later.fixes] : [...p.fixes], until: Math.max(p.until, later?.until ?? -Infinity) });
+          this.queue.putBack(vehicleId, p);
         } else this.warm.add(vehicleId);
         if (state && !shared) this.states.set(vehicleId, state);
       }
@@ -266,7 +206,7 @@ export class IftaMiles {
   }
 
   private scheduleDirty(): void {
-    if (this.dirtyTimer || this.closed) return;
+    if (this.dirtyTimer || this.queue.closed) return;
     this.dirtyTimer = setTimeout(() => {
       this.dirtyTimer = null;
       this.recomputeDirty(this.dirtyDelayMs)
@@ -371,24 +311,4 @@ function runs(days: readonly string[]): Array<[string, string]> {
     else out.push([d, d]);
   }
   return out;
-}
-
-/** Wraps the ingest writer: rows reach the queue only once committed (and answered). */
-export function withIftaMiles(writer: PositionWriter, miles: IftaMiles): PositionWriter {
-  return {
-    async write(rows: PositionRow[]): Promise<WriteResult> {
-      const r = await writer.write(rows);
-      miles.enqueue(rows, r.stored);
-      return r;
-    },
-    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
-    late(rows, opts) {
-      miles.enqueue(rows, rows.map(() => true));
-      writer.late?.(rows, opts);
-    },
-    close: () => writer.close(),
-    get transactions() {
-      return writer.transactions;
-    },
-  };
 }

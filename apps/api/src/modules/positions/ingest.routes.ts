@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { errorBody } from '../../plugins/errors.ts';
 import { authErrors, checkedElsewhere, errors } from '../../http/route-schemas.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { handleOsmand, ingestBatch, type Ingest } from './ingest.ts';
+import { handleOsmand, ingestBatch, type Ingest } from './pipeline/ingest.service.ts';
 
 /** Form bodies and anything else a device posts arrive as text; JSON keeps Fastify's parser. */
 export function acceptDeviceBodies(app: FastifyInstance): void {

@@ -531,7 +531,7 @@ describe('group commit', () => {
 
 describe('group commit of one large write', () => {
   it('splits a write larger than a group into several groups and stores every row', async () => {
-    const { GroupCommitter } = await import('./ingest.service.ts');
+    const { GroupCommitter } = await import('./pipeline/group-committer.ts');
     const committer = new GroupCommitter(t.app.db, { maxRows: 3 });
     const d = devices.get('123456')!;
     const base = Math.floor(Date.now() / 1000) - 7200;
@@ -550,7 +550,7 @@ describe('group commit of one large write', () => {
 
 describe('several writers (PostgreSQL server)', () => {
   it('routes each device to its own writer and answers a mixed write in input order, duplicates included', async () => {
-    const { ShardedCommitter } = await import('./ingest.service.ts');
+    const { ShardedCommitter } = await import('./pipeline/group-committer.ts');
     const committer = new ShardedCommitter(t.app.db, 3);
     const base = Math.floor(Date.now() / 1000) - 5400;
     const row = (uniqueId: string, s: number) => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeIdleWhileClosing } from '../../lib/close-idle.ts';
 import { errorBody } from '../../plugins/errors.ts';
-import { handleOsmand, type Ingest, type OsmandReply } from './ingest.ts';
+import { handleOsmand, type Ingest, type OsmandReply } from './pipeline/ingest.service.ts';
 
 /**
  * The OsmAnd port (Traccar's 5055): GET, POST or PUT at any path, so a phone running Traccar

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/auth-context.ts';
-import { handLate } from './attribution.service.ts';
+import { handLate } from './pipeline/late-positions.ts';
 import { importPositions } from './positions-import.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id'), id: z.uuid('id must be a vehicle id') });

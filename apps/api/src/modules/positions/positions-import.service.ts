@@ -9,7 +9,8 @@ import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { zoneOffsetMs } from '../hos/hos.time.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';
-import { checkFix, FixError, type PositionRow } from './ingest.service.ts';
+import { checkFix, FixError } from './pipeline/fix-check.ts';
+import type { PositionRow } from './pipeline/position-row.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 // A vehicle's GPS history from another system (issue 28: a carrier switching mid-quarter completes

@@ -2,14 +2,16 @@ import { inArray, sql } from 'drizzle-orm';
 import { HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
-import type { PositionRow, PositionWriter, WriteResult } from '../../positions/ingest.service.ts';
+import type { PositionRow } from '../../positions/pipeline/position-row.ts';
+import { VehicleQueue, type Round } from '../../positions/pipeline/vehicle-queue.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
-// Automatic duty status behind ingest (decision 0095): positions are committed and acknowledged
-// first; their rows then go to an in-process queue per vehicle, derived in memory, and only when
-// a derivation yields events is a transaction opened (vehicle advisory lock, driver row locks).
+// Automatic duty status behind ingest (decision 0095), a follower of the position commit:
+// positions are committed and acknowledged first; their rows then go to the vehicle queue, are
+// derived in memory, and only when a derivation yields events is a transaction opened (vehicle
+// advisory lock, driver row locks).
 
 /** How far back a restart or a cold vehicle re-derives when its last derived event is older. */
 export const CATCH_UP_MS = CATCH_UP_DAYS * 86_400_000;
@@ -60,16 +62,14 @@ interface Derived {
 }
 
 /**
- * The automatic-duty pipeline of one process. `enqueue` is synchronous and cheap; one drain loop
- * works the queue in rounds, so a vehicle's fixes are derived in order and ingest never waits for
+ * The automatic-duty pipeline of one process. `enqueue` is synchronous and cheap; the vehicle
+ * queue works it in rounds, so a vehicle's fixes are derived in order and ingest never waits for
  * it. A round costs the database nothing when no vehicle's status changes, and otherwise one
  * transaction of a fixed number of statements for all the round's vehicles of an organization.
  */
 export class AutoDuty {
   private readonly cache = new Map<string, Cached>();
-  private pending = new Map<string, { orgId: string; fixes: DutyFix[] }>();
-  private draining: Promise<void> | null = null;
-  private closed = false;
+  private readonly queue: VehicleQueue<DutyFix>;
   readonly stats: AutoDutyStats = { lateFixes: 0, eventsWritten: 0, rebuilt: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly maxCached: number;
@@ -82,59 +82,37 @@ export class AutoDuty {
     this.onError = opts.onError ?? (() => undefined);
     this.maxCached = opts.maxCached ?? 100_000;
     this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
+    this.queue = new VehicleQueue<DutyFix>({
+      fixOf: (r) => ({ time: r.fixTime.getTime(), speedKmh: r.speed, lat: r.latitude, lon: r.longitude, odometerM: r.odometer, driverId: r.driverId }),
+      // Let acknowledgements and group commits go first, and fixes gather for one round.
+      pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS),
+      roundVehicles: ROUND_VEHICLES,
+      byOrganization: true,
+      round: (items) => this.round(items[0]![1].orgId, items),
+      failed: (items, err) => {
+        // The fixes are stored; these vehicles are re-derived from them on their next fix or restart.
+        this.stats.failures++;
+        for (const [v] of items) this.cache.delete(v);
+        this.onError(err);
+      },
+    });
   }
 
   /** Hands newly stored rows to the queue (rows of vehicles only; duplicates are not derived twice). */
   enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
-    if (this.closed) return;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (!stored[i] || r.assetId === null) continue;
-      let p = this.pending.get(r.assetId);
-      if (!p) this.pending.set(r.assetId, (p = { orgId: r.organizationId, fixes: [] }));
-      p.fixes.push({ time: r.fixTime.getTime(), speedKmh: r.speed, lat: r.latitude, lon: r.longitude, odometerM: r.odometer, driverId: r.driverId });
-    }
-    if (this.pending.size && !this.draining) this.draining = this.drain();
+    this.queue.enqueue(rows, stored);
   }
 
   /** Resolves when everything queued so far is derived and written (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
-  async close(): Promise<void> {
-    await this.idle();
-    this.closed = true;
+  close(): Promise<void> {
+    return this.queue.close();
   }
 
-  private async drain(): Promise<void> {
-    while (this.pending.size) {
-      // Let acknowledgements and group commits go first, and fixes gather for one round.
-      await new Promise((r) => setTimeout(r, this.pending.size >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS));
-      const byOrg = new Map<string, Array<[string, DutyFix[]]>>();
-      let n = 0;
-      for (const [vehicleId, p] of this.pending) {
-        if (n++ >= ROUND_VEHICLES) break;
-        this.pending.delete(vehicleId);
-        const list = byOrg.get(p.orgId);
-        if (list) list.push([vehicleId, p.fixes]);
-        else byOrg.set(p.orgId, [[vehicleId, p.fixes]]);
-      }
-      for (const [orgId, items] of byOrg) {
-        try {
-          await this.round(orgId, items);
-        } catch (err) {
-          // The fixes are stored; these vehicles are re-derived from them on their next fix or restart.
-          this.stats.failures++;
-          for (const [v] of items) this.cache.delete(v);
-          this.onError(err);
-        }
-      }
-    }
-    this.draining = null;
-  }
-
-  private async round(orgId: string, items: Array<[string, DutyFix[]]>): Promise<void> {
+  private async round(orgId: string, items: Round<DutyFix>): Promise<void> {
     const now = Date.now();
     const fromDb = new Set<string>();
     const unsure = items.filter(([v]) => {
@@ -160,7 +138,7 @@ export class AutoDuty {
       }
     }
     const changed: Derived[] = [];
-    for (const [v, fixes] of items) {
+    for (const [v, { fixes }] of items) {
       if (fromDb.has(v)) continue;
       const c = this.cache.get(v)!;
       if (fixes.length > 1) fixes.sort((a, b) => a.time - b.time);
@@ -190,7 +168,7 @@ export class AutoDuty {
         fromDb.add(d.vehicleId);
       }
     }
-    for (const [v, fixes] of items) if (fromDb.has(v)) await this.rederive(v, orgId, Math.max(...fixes.map((f) => f.time)));
+    for (const [v, { fixes }] of items) if (fromDb.has(v)) await this.rederive(v, orgId, Math.max(...fixes.map((f) => f.time)));
   }
 
   /**
@@ -255,24 +233,4 @@ function newestByVehicle(written: ReadonlyArray<{ id: string; vehicleId: string;
   const out = new Map<string, Watermark>();
   for (const [v, g] of groups) out.set(v, newestOf(g)!);
   return out;
-}
-
-/** Wraps the ingest writer: rows reach the queue only once committed (and answered). */
-export function withAutoDuty(writer: PositionWriter, auto: AutoDuty): PositionWriter {
-  return {
-    async write(rows: PositionRow[]): Promise<WriteResult> {
-      const r = await writer.write(rows);
-      auto.enqueue(rows, r.stored);
-      return r;
-    },
-    // Stored earlier, theirs now (a pairing with a past start, an import): late positions.
-    late(rows, opts) {
-      if (opts.duty) auto.enqueue(rows, rows.map(() => true));
-      writer.late?.(rows, opts);
-    },
-    close: () => writer.close(),
-    get transactions() {
-      return writer.transactions;
-    },
-  };
 }

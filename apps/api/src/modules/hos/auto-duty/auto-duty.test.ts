@@ -3,7 +3,8 @@ import { availabilityPageSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, DEMO, login, bearer, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../positions/positions.fixtures.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { writePositions, type PositionRow } from '../../positions/ingest.service.ts';
+import type { PositionRow } from '../../positions/pipeline/position-row.ts';
+import { writePositions } from '../../positions/pipeline/position-store.ts';
 import { dayStartMs, previousDate, logDateOf } from '../hos.time.ts';
 import { AutoDuty } from './auto-duty.service.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { assetDriverAssignments, assets, gatewayPairings, gateways } from '../../db/schema/index.ts';
+import type { Db } from '../../../db/client.ts';
+import { assetDriverAssignments, assets, gatewayPairings, gateways } from '../../../db/schema/index.ts';
 
 /** What ingest needs to know about a device, cached for a few seconds (thousands of requests a second). */
 export interface GatewayInfo {

@@ -1,47 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { POSITIONS_CHANNEL, type LatePositionsOptions, type PositionRow, type PositionWriter } from './ingest.service.ts';
-import { rowsOf } from '../../db/sql/rows.ts';
-import { MOVING_SPEED_KMH } from './vehicle-status.ts';
+import type { DbOrTx } from '../../../db/client.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
+import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
+import type { PositionWriter } from './group-committer.ts';
+import { RETURNING_POSITION, returnedPosition, type LatePositionsOptions, type PositionRow, type ReturnedPosition } from './position-row.ts';
+import { POSITIONS_CHANNEL } from './position-store.ts';
 
 // Positions stored before they belonged to a vehicle (a device paired after it reported, with a
-// start in the past) are given to the vehicle here, and handed to the work behind ingest (IFTA
-// miles, automatic duty status, daily statistics) as late positions.
-
-type Row = {
-  organization_id: string;
-  gateway_id: string;
-  asset_id: string;
-  driver_id: string | null;
-  t: number | string;
-  latitude: number;
-  longitude: number;
-  speed: number | null;
-  course: number | null;
-  altitude: number | null;
-  accuracy: number | null;
-  odometer: number | null;
-  ignition: boolean | null;
-  protocol: PositionRow['protocol'];
-};
-
-const toRow = (r: Row): PositionRow => ({
-  organizationId: r.organization_id,
-  gatewayId: r.gateway_id,
-  assetId: r.asset_id,
-  driverId: r.driver_id,
-  fixTime: new Date(Math.round(Number(r.t))),
-  latitude: r.latitude,
-  longitude: r.longitude,
-  speed: r.speed,
-  course: r.course,
-  altitude: r.altitude,
-  accuracy: r.accuracy,
-  odometer: r.odometer,
-  ignition: r.ignition,
-  protocol: r.protocol,
-  attributes: {},
-});
+// start in the past) are given to the vehicle here, and handed to the followers of a commit
+// (IFTA miles, automatic duty status, daily statistics) as late positions.
 
 /**
  * Gives the device's positions from `from` on that belong to no vehicle (asset null, or a vehicle
@@ -55,7 +22,7 @@ export async function attributeDevicePositions(
   p: { orgId: string; gatewayId: string; assetId: string; from: Date; onlyWhilePaired?: boolean },
 ): Promise<PositionRow[]> {
   const still = p.onlyWhilePaired ? sql`and exists (select 1 from gateways g where g.id = ${p.gatewayId} and g.asset_id = ${p.assetId})` : sql``;
-  const rows = rowsOf<Row>(
+  const rows = rowsOf<ReturnedPosition>(
     await tx.execute(sql`update positions x set asset_id = ${p.assetId}::uuid,
         driver_id = coalesce(
           (select a.driver_id from asset_driver_assignments a where a.asset_id = ${p.assetId}::uuid and a.started_at <= x.fix_time
@@ -64,9 +31,8 @@ export async function attributeDevicePositions(
              and not exists (select 1 from asset_driver_assignments a where a.asset_id = v.id)))
       where x.gateway_id = ${p.gatewayId} and x.organization_id = ${p.orgId} and x.fix_time >= ${p.from.toISOString()}::timestamptz
         and (x.asset_id is null or not exists (select 1 from assets v where v.id = x.asset_id)) ${still}
-      returning x.organization_id, x.gateway_id, x.asset_id, x.driver_id, extract(epoch from x.fix_time) * 1000 as t, x.latitude, x.longitude,
-        x.speed, x.course, x.altitude, x.accuracy, x.odometer, x.ignition, x.protocol`),
-  ).map(toRow);
+      returning ${RETURNING_POSITION}`),
+  ).map(returnedPosition);
   rows.sort((a, b) => a.fixTime.getTime() - b.fixTime.getTime());
   if (rows.length) await moveLatest(tx, rows);
   return rows;
@@ -101,7 +67,7 @@ async function moveLatest(tx: DbOrTx, rows: readonly PositionRow[]): Promise<voi
   await tx.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, ${JSON.stringify({ o: n.organizationId, a: [n.assetId] })})`);
 }
 
-/** Hands positions stored earlier, now belonging to a vehicle, to the work behind ingest as late positions. */
+/** Hands positions stored earlier, now belonging to a vehicle, to the followers of a commit as late positions. */
 export function handLate(writer: PositionWriter, rows: readonly PositionRow[], opts: LatePositionsOptions): void {
   if (rows.length) writer.late?.(rows, opts);
 }

@@ -1,24 +1,52 @@
-import { batchPositionSchema, type BatchIngestResult, type BatchPosition } from '@fleet/api-contract';
-import { sql } from 'drizzle-orm';
-import { gateways } from '../../db/schema/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { BatchIngestResult } from '@fleet/api-contract';
+import { desc, eq, sql } from 'drizzle-orm';
+import { gateways, positions } from '../../../db/schema/index.ts';
+import type { Db } from '../../../db/client.ts';
+import { BatchRefusal, batchField, decodeBatchPosition } from './batch-position.ts';
+import { checkFix, FixError, newRefusalCounts, type RefusalCounts } from './fix-check.ts';
+import { behindCommit, type Following } from './follower.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
-import { checkFix, FixError, newRefusalCounts, ShardedCommitter, toRow, type PositionRow, type PositionWriter, type Protocol, type RefusalCounts, type RefusalReason } from './ingest.service.ts';
-import { decodeOsmandJson, decodeOsmandParams } from './osmand.decoder.ts';
+import { ShardedCommitter, type PositionWriter } from './group-committer.ts';
+import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
+import type { PositionRow, Protocol } from './position-row.ts';
+
+// The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
+// check (fix-check.ts) and attribute (gateway-directory.ts: which device, vehicle and driver) ->
+// commit (group-committer.ts, storing through position-store.ts), and behind the commit its
+// followers (follower.ts, listed in followers.ts). Positions stored earlier that come to belong to
+// a vehicle reach the followers through late-positions.ts.
 
 /** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
 export interface Ingest {
   directory: GatewayDirectory;
+  /** The group commit with the followers behind it: what every way in writes through. */
   committer: PositionWriter;
   db: Db;
   /** Fixes refused since start, by reason (GET /admin/diagnostics/ingest). */
   refused: RefusalCounts;
+  /** The followers of a commit, started (followers.ts), in their list's order. */
+  followers: ReadonlyArray<Following<unknown>>;
+  /** Flushes the group commit, then closes each follower in the list's order. */
   close(): Promise<void>;
 }
 
-export function createIngest(db: Db, opts: { windowMs?: number; writers?: number; deviceCacheEntries?: number } = {}): Ingest {
-  const committer = new ShardedCommitter(db, opts.writers ?? 1, opts);
-  return { db, directory: new GatewayDirectory(db, opts.deviceCacheEntries), committer, refused: newRefusalCounts(), close: () => committer.close() };
+export function createIngest(
+  db: Db,
+  opts: { windowMs?: number; writers?: number; deviceCacheEntries?: number; followers?: ReadonlyArray<Following<unknown>> } = {},
+): Ingest {
+  const followers = opts.followers ?? [];
+  const committer = behindCommit(new ShardedCommitter(db, opts.writers ?? 1, opts), followers);
+  return {
+    db,
+    directory: new GatewayDirectory(db, opts.deviceCacheEntries),
+    committer,
+    refused: newRefusalCounts(),
+    followers,
+    close: async () => {
+      await committer.close();
+      for (const f of followers) await f.close();
+    },
+  };
 }
 
 /** What to answer a device: OsmAnd clients only look at the status. */
@@ -83,26 +111,59 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
 const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = now() where ${gateways.id} = ${gw.id}`;
 
 /**
- * The gateways' JSON batch: each position checked on its own; the good ones are stored in one
- * group commit, the bad ones reported by index with the reason.
+ * Turns a decoded OsmAnd fix into a row: server time when the device sent none, the device's last
+ * known location when it sent none (cell/Wi-Fi-only reports), the vehicle and driver at fix time.
+ * Returns null when there is no location at all to store (a first report without coordinates).
+ */
+async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: DecodedFix, protocol: Protocol, now = new Date()): Promise<PositionRow | null> {
+  const fixTime = fix.fixTime ?? now;
+  let { latitude, longitude } = fix;
+  if (latitude === null || longitude === null) {
+    const last = await db
+      .select({ latitude: positions.latitude, longitude: positions.longitude })
+      .from(positions)
+      .where(eq(positions.gatewayId, gw.id))
+      .orderBy(desc(positions.fixTime))
+      .limit(1);
+    if (!last[0]) return null;
+    latitude = last[0].latitude;
+    longitude = last[0].longitude;
+    fix.attributes.approximate = true;
+  }
+  checkFix({ latitude, longitude, fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude }, now.getTime());
+  const who = await dir.attribution(gw, fixTime);
+  return {
+    organizationId: gw.orgId,
+    gatewayId: gw.id,
+    assetId: who.assetId,
+    driverId: who.driverId,
+    fixTime,
+    latitude,
+    longitude,
+    speed: fix.speed,
+    course: fix.course,
+    altitude: fix.altitude,
+    accuracy: fix.accuracy,
+    odometer: fix.odometer,
+    ignition: fix.ignition,
+    protocol,
+    attributes: fix.attributes,
+  };
+}
+
+/**
+ * The gateways' JSON batch: each position decoded and checked on its own; the good ones are stored
+ * in one group commit, the bad ones reported by index with the reason.
  */
 export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readonly unknown[], now = new Date()): Promise<BatchIngestResult> {
   const rejected: BatchIngestResult['rejected'] = [];
   const rows: PositionRow[] = [];
   for (let i = 0; i < items.length; i++) {
-    let p = wellFormedPosition(items[i]);
-    if (!p) {
-      // Anything the fast check does not vouch for goes through the contract's schema, which
-      // accepts it or names what is wrong.
-      const parsed = batchPositionSchema.safeParse(items[i]);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const reason = SCHEMA_REASONS[String(issue.path[0])];
-        if (reason) ingest.refused[reason]++;
-        rejected.push({ index: i, message: `${issue.path.join('.') || 'position'}: ${issue.message}` });
-        continue;
-      }
-      p = parsed.data;
+    const p = decodeBatchPosition(items[i]);
+    if (p instanceof BatchRefusal) {
+      if (p.reason) ingest.refused[p.reason]++;
+      rejected.push({ index: i, message: p.message });
+      continue;
     }
     const fixTime = new Date(p.fixTime);
     try {
@@ -110,7 +171,7 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
     } catch (err) {
       if (!(err instanceof FixError)) throw err;
       ingest.refused[err.reason]++;
-      rejected.push({ index: i, message: `${BATCH_FIELD[err.field] ?? err.field}: ${err.message}` });
+      rejected.push({ index: i, message: `${batchField(err.field)}: ${err.message}` });
       continue;
     }
     const who = currentAttribution(gw, fixTime) ?? (await ingest.directory.attribution(gw, fixTime));
@@ -135,39 +196,4 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
   const { stored } = await ingest.committer.write(rows);
   const accepted = stored.filter(Boolean).length;
   return { accepted, duplicates: stored.length - accepted, rejected };
-}
-
-/** The batch names its fields as written (the checks use the OsmAnd names). */
-const BATCH_FIELD: Record<string, string> = { timestamp: 'fixTime', lat: 'latitude', lon: 'longitude' };
-/** Refusals by the contract's schema, counted by the field it names. */
-const SCHEMA_REASONS: Record<string, RefusalReason> = { fixTime: 'badTime', latitude: 'coordinates', longitude: 'coordinates', speed: 'speed', course: 'course', altitude: 'altitude' };
-
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const inRange = (v: unknown, min: number, max: number) => v === undefined || v === null || (typeof v === 'number' && v >= min && v <= max);
-
-/**
- * The common, well-formed batch item checked by hand (docs/decisions/0058): the contract's zod
- * schema cost 7-30 µs per position, a large share of the batch endpoint's CPU. Returns the item
- * only when `batchPositionSchema` would accept it unchanged (the same ranges, an ISO-8601 time
- * with an offset and a real calendar day); anything else returns null and is left to the schema,
- * so the accepted set and every error message stay the schema's.
- */
-export function wellFormedPosition(v: unknown): BatchPosition | null {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
-  const p = v as Record<string, unknown>;
-  if (typeof p.fixTime !== 'string' || typeof p.latitude !== 'number' || typeof p.longitude !== 'number') return null;
-  if (!(p.latitude >= -90 && p.latitude <= 90 && p.longitude >= -180 && p.longitude <= 180)) return null;
-  if (!inRange(p.speed, 0, 1000) || !inRange(p.course, 0, 360) || !inRange(p.altitude, -1000, 20000)) return null;
-  if (!inRange(p.accuracy, 0, Infinity) || !inRange(p.odometer, 0, Infinity)) return null;
-  if (p.ignition !== undefined && p.ignition !== null && typeof p.ignition !== 'boolean') return null;
-  if (p.attributes !== undefined && (typeof p.attributes !== 'object' || p.attributes === null || Array.isArray(p.attributes))) return null;
-  const m = ISO_UTC.exec(p.fixTime);
-  if (!m) return null;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1]!)) return null;
-  return p as BatchPosition;
 }

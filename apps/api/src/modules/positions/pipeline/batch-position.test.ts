@@ -1,6 +1,6 @@
 import { batchPositionSchema } from '@fleet/api-contract';
 import { describe, expect, it } from 'vitest';
-import { wellFormedPosition } from './ingest.ts';
+import { wellFormedPosition } from './batch-position.ts';
 
 const base = { fixTime: '2026-11-02T08:00:00Z', latitude: 35, longitude: -97 };
 

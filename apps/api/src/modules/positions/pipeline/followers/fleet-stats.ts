@@ -1,0 +1,7 @@
+import { FleetStats } from '../../../fleet-stats/fleet-stats.service.ts';
+import { follower, queueFollowing } from '../follower.ts';
+
+/** Daily vehicle statistics (decision 0131). */
+export const fleetStatsFollower = follower('fleetStats', ({ database, config, onError }) =>
+  queueFollowing(new FleetStats(database.db, { onError: onError('fleet statistics') }), config.fleetStats),
+);

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+
+// What travels through the pipeline: a fix checked and attributed (a PositionRow), from the commit
+// to its followers; and the same row as SQL hands it back when positions are written outside the
+// group commit (attribution after a pairing, a GPS history import).
+
+/** How a fix reached us; 'import' marks positions imported from another system's GPS history. */
+export type Protocol = 'osmand' | 'batch' | 'simulator' | 'import';
+
+/** A fix checked and attributed, ready to store. */
+export interface PositionRow {
+  organizationId: string;
+  gatewayId: string;
+  assetId: string | null;
+  driverId: string | null;
+  fixTime: Date;
+  latitude: number;
+  longitude: number;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  accuracy: number | null;
+  odometer: number | null;
+  ignition: boolean | null;
+  protocol: Protocol;
+  attributes: Record<string, unknown>;
+}
+
+/** What the followers of a commit are told about positions stored earlier that now belong to a vehicle. */
+export interface LatePositionsOptions {
+  /** Whether automatic duty status derives them (not imported history: another ELD recorded those days). */
+  duty: boolean;
+}
+
+/** A `positions` row as `RETURNING_POSITION` hands it back (the fix time in epoch ms). */
+export interface ReturnedPosition {
+  organization_id: string;
+  gateway_id: string;
+  asset_id: string | null;
+  driver_id: string | null;
+  t: number | string;
+  latitude: number;
+  longitude: number;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  accuracy: number | null;
+  odometer: number | null;
+  ignition: boolean | null;
+  protocol: Protocol;
+}
+
+/** The `returning` list of a statement that writes positions outside the group commit, read by `returnedPosition`. */
+export const RETURNING_POSITION = sql.raw(`organization_id, gateway_id, asset_id, driver_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude,
+  speed, course, altitude, accuracy, odometer, ignition, protocol`);
+
+/** A returned row as the followers take it (attributes are not handed back: no follower reads them). */
+export const returnedPosition = (r: ReturnedPosition): PositionRow => ({
+  organizationId: r.organization_id,
+  gatewayId: r.gateway_id,
+  assetId: r.asset_id,
+  driverId: r.driver_id,
+  fixTime: new Date(Math.round(Number(r.t))),
+  latitude: r.latitude,
+  longitude: r.longitude,
+  speed: r.speed,
+  course: r.course,
+  altitude: r.altitude,
+  accuracy: r.accuracy,
+  odometer: r.odometer,
+  ignition: r.ignition,
+  protocol: r.protocol,
+  attributes: {},
+});

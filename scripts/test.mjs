@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, the production build, then the browser tests against it in the
+// `npm test`: lint, import rules, typecheck, the production build, then the browser tests against it in the
 // background while the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // Ends with one "N passed, N failed" line.
 import { spawn } from 'node:child_process';
@@ -107,7 +107,11 @@ if (!skipE2e && !chromiumPath()) {
   }
 }
 
-const checks = [['lint', bin('eslint'), ['.', '--max-warnings=0']]];
+// deps: the import rules of .dependency-cruiser.cjs (no circle, one-way layers; docs/decisions/0149).
+const checks = [
+  ['lint', bin('eslint'), ['.', '--max-warnings=0']],
+  ['import rules (dependency-cruiser)', 'npm', ['run', '--silent', 'deps']],
+];
 for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract', 'packages/hos', 'packages/geo', 'packages/eld']) {
   if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) checks.push([`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']]);
 }

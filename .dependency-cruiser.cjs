@@ -1,0 +1,61 @@
+// Import rules checked by `npm run deps` (and by `npm test`): dependencies run one way (docs/decisions/0149).
+// Tests are cruised too: their helpers (apps/api/src/test, packages/eld/src/testing) are modules like
+// any other, and a circle through them fails at load time the same way.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circle anywhere, type-only imports included: move the shared piece to where both sides can import it.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'plugins-know-no-module',
+      severity: 'error',
+      comment: 'apps/api/src/plugins is app-wide plumbing: it must not import a module (the module registers its own plugin).',
+      from: { path: '^apps/api/src/plugins/' },
+      to: { path: '^apps/api/src/modules/' },
+    },
+    {
+      name: 'lib-knows-no-module',
+      severity: 'error',
+      comment: 'apps/api/src/lib holds helpers without an owner: it must not import a module.',
+      from: { path: '^apps/api/src/lib/' },
+      to: { path: '^apps/api/src/modules/' },
+    },
+    {
+      name: 'repository-imports-no-service-or-route',
+      severity: 'error',
+      comment: 'routes -> services -> repositories -> db: a repository must not import a service or a route file.',
+      from: { path: '\\.repository\\.ts$' },
+      to: { path: '\\.(service|routes)\\.ts$' },
+    },
+    {
+      name: 'service-imports-no-route',
+      severity: 'error',
+      comment: 'routes -> services: a service must not import a route file.',
+      from: { path: '\\.service\\.ts$' },
+      to: { path: '\\.routes\\.ts$' },
+    },
+    // --- Module public files (LIB) -------------------------------------------------------------
+    // Rule "modules import each other only through their public index.ts" goes here.
+    // --- end of module public files ----------------------------------------------------------
+  ],
+  options: {
+    // Only the project's own files: packages are followed through the workspace links into
+    // packages/*/src, never into node_modules.
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|dist-[^/]*)/|^apps/api/src/db/migrations/' },
+    // Type-only imports count: a circle of types is still a circle a reader must untangle.
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

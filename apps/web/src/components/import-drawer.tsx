@@ -1,49 +1,24 @@
-import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
-import type { ImportKind, ImportPreview } from '@fleet/api-contract';
-import { describeError } from '../lib/api-client.ts';
+import type { ImportKind } from '@fleet/api-contract';
 import { downloadImportTemplate, importRows, previewImport } from '../lib/import-api.ts';
 import { useRegistryMutation } from '../lib/registry-api.ts';
 import { notify } from '../lib/notifications-store.ts';
 import { RowErrorsTable } from './row-errors-table.tsx';
+import { ErrorAlert } from './error-alert.tsx';
+import { useFilePreview } from '../lib/file-preview.ts';
 
 /**
  * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of
  * each row (nothing saved), then import of the valid rows in one transaction on confirm.
  */
 export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; opened: boolean; onClose: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [csv, setCsv] = useState<string | null>(null);
-  const [preview, setPreview] = useState<ImportPreview | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [checking, setChecking] = useState(false);
+  const { file, text: csv, preview, error, checking, reset, choose } = useFilePreview((text) => previewImport(kind, text));
   const commit = useRegistryMutation((text: string) => importRows(kind, text));
 
-  const reset = () => {
-    setFile(null);
-    setCsv(null);
-    setPreview(null);
-    setError(null);
-  };
   const close = () => {
     reset();
     onClose();
-  };
-  const choose = async (f: File | null) => {
-    reset();
-    setFile(f);
-    if (!f) return;
-    setChecking(true);
-    try {
-      const text = await f.text();
-      setCsv(text);
-      setPreview(await previewImport(kind, text));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setChecking(false);
-    }
   };
 
   return (
@@ -66,11 +41,7 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
           clearable
         />
         {checking && <Text size="sm">Checking the file…</Text>}
-        {error !== null && (
-          <Alert color="red" role="alert" title={describeError(error).title}>
-            {describeError(error).details}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         {preview && (
           <Stack gap="sm">
             <Group gap="xs">

@@ -1,11 +1,11 @@
-import { useState } from 'react';
-import { Alert, Badge, Button, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
-import type { PositionImportBody, PositionImportResult } from '@fleet/api-contract';
-import { describeError } from '../../lib/api-client.ts';
+import type { PositionImportBody } from '@fleet/api-contract';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { useFilePreview } from '../../lib/file-preview.ts';
 import { importPositions, useAssetMutation } from './assets-api.ts';
 
 /**
@@ -14,37 +14,12 @@ import { importPositions, useAssetMutation } from './assets-api.ts';
  * history, marked as imported.
  */
 export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: string; unitNumber: string }; opened: boolean; onClose: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [text, setText] = useState<string | null>(null);
-  const [preview, setPreview] = useState<PositionImportResult | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [checking, setChecking] = useState(false);
+  const { file, text, preview, error, checking, reset, choose } = useFilePreview((t) => importPositions(vehicle.id, { file: t, dryRun: true }, { toast: false }));
   const commit = useAssetMutation((body: PositionImportBody) => importPositions(vehicle.id, body));
 
-  const reset = () => {
-    setFile(null);
-    setText(null);
-    setPreview(null);
-    setError(null);
-  };
   const close = () => {
     reset();
     onClose();
-  };
-  const choose = async (f: File | null) => {
-    reset();
-    setFile(f);
-    if (!f) return;
-    setChecking(true);
-    try {
-      const t = await f.text();
-      setText(t);
-      setPreview(await importPositions(vehicle.id, { file: t, dryRun: true }, { toast: false }));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setChecking(false);
-    }
   };
 
   return (
@@ -65,11 +40,7 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
           clearable
         />
         {checking && <Text size="sm">Checking the file…</Text>}
-        {error !== null && (
-          <Alert color="red" role="alert" title={describeError(error).title}>
-            {describeError(error).details}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         {preview && (
           <Stack gap="sm">
             <Group gap="xs">

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import Papa from 'papaparse';
-import { Alert, Badge, Button, Drawer, FileInput, Group, NativeSelect, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Drawer, FileInput, Group, NativeSelect, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import {
   FUEL_CSV_FIELD_LABELS,
@@ -12,7 +12,7 @@ import {
   type FuelType,
   type VolumeUnit,
 } from '@fleet/api-contract';
-import { describeError } from '../../lib/api-client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
@@ -162,11 +162,7 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
             </Group>
           </>
         )}
-        {error !== null && (
-          <Alert color="red" role="alert" title={describeError(error).title}>
-            {describeError(error).details}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         {preview && <PreviewTables preview={preview} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>

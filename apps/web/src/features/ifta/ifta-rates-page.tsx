@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, Paper, ScrollArea, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconFileImport, IconFileSpreadsheet } from '@tabler/icons-react';
-import { FUEL_TYPES, quarterLabel, quarterOf, type IftaRateImportPreview } from '@fleet/api-contract';
+import { FUEL_TYPES, quarterLabel, quarterOf } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { describeError } from '../../lib/api-client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { useFilePreview } from '../../lib/file-preview.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { previewRates, useImportRates, useIftaRates, useRateQuarters } from './ifta-api.ts';
@@ -109,31 +110,12 @@ export default function IftaRatesPage() {
 }
 
 function RatesImportDrawer({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: (quarter: string) => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [csv, setCsv] = useState<string | null>(null);
+  const { file, text: csv, preview, error, reset, choose } = useFilePreview((text) => previewRates({ csv: text }));
   const [source, setSource] = useState('https://www.iftach.org/taxmatrix4/TaxDownload.php');
-  const [preview, setPreview] = useState<IftaRateImportPreview | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const run = useImportRates();
   const close = () => {
-    setFile(null);
-    setCsv(null);
-    setPreview(null);
-    setError(null);
+    reset();
     onClose();
-  };
-  const choose = async (f: File | null) => {
-    setFile(f);
-    setPreview(null);
-    setError(null);
-    if (!f) return;
-    const text = await f.text();
-    setCsv(text);
-    try {
-      setPreview(await previewRates({ csv: text }));
-    } catch (err) {
-      setError(err);
-    }
   };
   return (
     <Drawer opened={opened} onClose={close} position="right" size="lg" title="Import a quarter's IFTA tax rates">
@@ -147,11 +129,7 @@ function RatesImportDrawer({ opened, onClose, onDone }: { opened: boolean; onClo
         </Text>
         <FileInput label="Matrix CSV" placeholder="Choose 2Q2026.csv" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileSpreadsheet size={16} />} clearable />
         <TextInput label="Source" description="Where the file came from (kept with the rates)" value={source} onChange={(e) => setSource(e.currentTarget.value)} />
-        {error !== null && (
-          <Alert color="red" role="alert" title={describeError(error).title}>
-            {describeError(error).details}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         {preview && (
           <Stack gap="xs" aria-label="Rates preview">
             <Group gap="xs">

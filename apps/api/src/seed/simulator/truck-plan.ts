@@ -89,7 +89,7 @@ const DRIVE_PER_SHIFT = 10 * HOUR;
 
 /** Generates one truck's segments lazily, in time order, from SIM_EPOCH. */
 export class TruckPlan {
-  private readonly segments: Segment[] = [];
+  private segments: Segment[] = [];
   private readonly random: () => number;
   private city: string;
   private odometer: number;
@@ -219,9 +219,10 @@ export class TruckPlan {
     while (this.clock <= t) this.planTrip();
     if (this.cursor >= this.segments.length || this.segments[this.cursor]!.start > t) this.cursor = 0;
     while (this.segments[this.cursor]!.end <= t) this.cursor++;
-    // Old segments are dropped so a long-running server does not keep months of plan.
+    // Old segments are dropped so a long-running server does not keep months of plan. A new array, not
+    // splice: splice keeps the old backing store (600 KB a truck after the walk from SIM_EPOCH).
     if (this.cursor > 5000) {
-      this.segments.splice(0, this.cursor - 100);
+      this.segments = this.segments.slice(this.cursor - 100);
       this.cursor = 100;
     }
     return this.segments[this.cursor]!;

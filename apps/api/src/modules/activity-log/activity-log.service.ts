@@ -24,11 +24,11 @@ function scrub(value: unknown): unknown {
   return out;
 }
 
-/** Writes one activity-log row; call it with the transaction that makes the change. */
-export async function recordActivity(tx: DbOrTx, e: ActivityEntry): Promise<void> {
+/** The stored row of one entry: secrets scrubbed, the actor's address kept only when it is an IP. */
+function rowOf(e: ActivityEntry) {
   const before = scrub(e.before);
   const after = scrub(e.after);
-  await tx.insert(activityLog).values({
+  return {
     organizationId: e.orgId,
     actorUserId: e.actor.userId,
     actorEmail: e.actor.email,
@@ -38,27 +38,18 @@ export async function recordActivity(tx: DbOrTx, e: ActivityEntry): Promise<void
     entityId: e.entityId ?? null,
     changes: before === undefined && after === undefined ? null : { before, after },
     ip: e.actor.ip && /^[0-9a-fA-F:.]+$/.test(e.actor.ip) ? e.actor.ip : null,
-  });
+  };
 }
 
-/** Many activity-log rows in few statements (bulk imports); same scrubbing as recordActivity. */
+/** Writes one activity-log row; call it with the transaction that makes the change. */
+export async function recordActivity(tx: DbOrTx, e: ActivityEntry): Promise<void> {
+  await tx.insert(activityLog).values(rowOf(e));
+}
+
+/** Many activity-log rows in few statements (bulk imports); same rows as recordActivity. */
 export async function recordActivityBatch(tx: DbOrTx, entries: ActivityEntry[], chunk = 1000): Promise<void> {
   for (let i = 0; i < entries.length; i += chunk) {
-    const rows = entries.slice(i, i + chunk).map((e) => {
-      const before = scrub(e.before);
-      const after = scrub(e.after);
-      return {
-        organizationId: e.orgId,
-        actorUserId: e.actor.userId,
-        actorEmail: e.actor.email,
-        actorRole: e.actor.role,
-        action: e.action,
-        entityType: e.entityType,
-        entityId: e.entityId ?? null,
-        changes: before === undefined && after === undefined ? null : { before, after },
-        ip: e.actor.ip && /^[0-9a-fA-F:.]+$/.test(e.actor.ip) ? e.actor.ip : null,
-      };
-    });
+    const rows = entries.slice(i, i + chunk).map(rowOf);
     if (rows.length) await tx.insert(activityLog).values(rows);
   }
 }

@@ -22,7 +22,7 @@ import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase, type Db } from '../apps/api/src/db/client.ts';
 import { pgliteOf } from '../apps/api/src/db/pglite-copy.ts';
 import { historyRoute } from '../apps/api/src/modules/positions/history.service.ts';
-import { createTestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
+import { createTestVehicle } from '../apps/api/src/test/vehicles.ts';
 import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { boundPort } from './bench-server.ts';

@@ -21,7 +21,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { buildOsmandServer } from '../apps/api/src/modules/positions/osmand-server.ts';
-import { createTestVehicle, type TestVehicle } from '../apps/api/src/modules/positions/positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../apps/api/src/test/vehicles.ts';
 import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { boundPort } from './bench-server.ts';

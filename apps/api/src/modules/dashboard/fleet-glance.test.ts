@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { dashboardSchema, fleetOverviewSchema, fleetPerformanceSchema, searchResultSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
-import { createTestVehicle } from '../positions/positions.fixtures.ts';
+import { createTestVehicle } from '../../test/vehicles.ts';
 import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { registryActors } from '../../test/registry.ts';
-import { createTestVehicle, type TestVehicle } from '../positions/positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 // Issue 28, "Positions that belong to a vehicle": a device that reported before it was paired

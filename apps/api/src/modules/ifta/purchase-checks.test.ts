@@ -4,7 +4,7 @@ import { fleetPerformanceSchema, fuelCsvPreviewSchema, iftaReportSchema, type If
 import { sql as dsql } from 'drizzle-orm';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { freshVin, userWithPermissions } from '../../test/registry.ts';
-import { createTestVehicle, type TestVehicle } from '../positions/positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from '../analytics/fuel-hook.ts';
 

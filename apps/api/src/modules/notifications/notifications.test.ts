@@ -4,7 +4,7 @@ import { NOTIFICATION_KINDS, notificationPageSchema, notificationPreferencesSche
 import { createTestApp, expectErrorBody, expectFieldErrors, readOutbox, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { openLiveStream } from '../../test/sse-client.ts';
-import { createTestVehicle } from '../positions/positions.fixtures.ts';
+import { createTestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { notify } from './notifications.service.ts';
 import { runRetentionPurge } from '../../jobs/retention-purge.ts';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { IngestDiagnostics } from '@fleet/api-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
-import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 interface Stored {

@@ -5,7 +5,7 @@ import type { LiveVehicle } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
 import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { userWithPermissions } from '../../test/registry.ts';
-import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 let t: TestContext;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quarterOf } from '@fleet/api-contract';
 import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { registryActors } from '../../test/registry.ts';
-import { createTestVehicle, type TestVehicle } from './positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 // Issue 28: a carrier switching to this product mid-quarter imports a vehicle's GPS history (CSV

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityPageSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, DEMO, login, bearer, type TestContext } from '../../../test/helpers.ts';
-import { createTestVehicle, type TestVehicle } from '../../positions/positions.fixtures.ts';
+import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import type { PositionRow } from '../../positions/pipeline/position-row.ts';
 import { writePositions } from '../../positions/pipeline/position-store.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { assets, drivers, gateways } from '../../db/schema/index.ts';
-import { hashIngestToken } from './pipeline/gateway-directory.ts';
+import type { Db } from '../db/client.ts';
+import { assets, drivers, gateways } from '../db/schema/index.ts';
+import { hashIngestToken } from '../modules/positions/pipeline/gateway-directory.ts';
 
 export interface TestVehicle {
   gatewayId: string;

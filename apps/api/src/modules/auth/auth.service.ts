@@ -13,6 +13,7 @@ import { createOrganizationWithAdmin } from '../organizations/organizations.serv
 import { presentCurrentUser } from '../users/users.presenter.ts';
 import { recordDriverLogin } from '../hos/hos-login.service.ts';
 import { sendPasswordResetEmail } from './password-tokens.ts';
+import { revokeAllSessions } from './sessions.ts';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 export const LOGIN_FAILURE_LIMIT = 10;
@@ -193,14 +194,6 @@ export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefi
     .returning({ id: refreshTokens.id });
   // Ending a live session of a driver is their ELD logout record (type 5; decision 0116).
   if (revoked.length) await recordDriverLogin(db, ctx.userId, 2);
-}
-
-/** Revokes every session of a user (password change, deactivation). */
-export async function revokeAllSessions(tx: DbOrTx, userId: string): Promise<void> {
-  await tx
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
 /** Always resolves (202): whether the e-mail exists is never revealed. */

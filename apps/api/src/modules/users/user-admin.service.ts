@@ -9,7 +9,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { revokeAllSessions } from '../auth/auth.service.ts';
+import { revokeAllSessions } from '../auth/sessions.ts';
 import { sendPasswordResetEmail } from '../auth/password-tokens.ts';
 import { sendInvitationEmail } from './invitations.ts';
 import { presentUser } from './users.presenter.ts';

@@ -7,7 +7,7 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { revokeAllSessions } from '../auth/auth.service.ts';
+import { revokeAllSessions } from '../auth/sessions.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';

@@ -5,7 +5,7 @@ import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { unpairAssetInTx } from '../gateways/pairing.service.ts';
+import { unpairAssetInTx } from '../gateways/unpairing.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 import { getAssetDetail } from './asset-detail.ts';
 

@@ -15,7 +15,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
-import { lockGateway, unpairAssetInTx } from './pairing.service.ts';
+import { lockGateway, unpairAssetInTx } from './unpairing.ts';
 
 type ParsedInput = z.output<typeof gatewayInputSchema>;
 export type { GatewayInput };

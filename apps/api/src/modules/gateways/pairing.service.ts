@@ -1,12 +1,13 @@
 import { and, desc, eq, isNotNull, isNull, max, ne } from 'drizzle-orm';
 import type { GatewayDetail } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../http/errors.ts';
+import { conflict, invalidField } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
 import { getGatewayDetail } from './gateways.repository.ts';
+import { lockGateway, unpairInTx } from './unpairing.ts';
 import { attributeDevicePositions } from '../positions/pipeline/late-positions.ts';
 import { TTL_MS } from '../positions/pipeline/gateway-directory.ts';
 import type { PositionRow } from '../positions/pipeline/position-row.ts';
@@ -15,41 +16,6 @@ interface Scope {
   db: Db;
   orgId: string;
   actor: Actor;
-}
-
-export async function lockGateway(tx: DbOrTx, orgId: string, id: string) {
-  const [g] = await tx
-    .select()
-    .from(gateways)
-    .where(and(eq(gateways.id, id), eq(gateways.organizationId, orgId)))
-    .for('update');
-  if (!g) throw notFound('Device');
-  return g;
-}
-
-type GatewayRow = typeof gateways.$inferSelect;
-
-/** Closes the device's open pairing and clears `gateways.asset_id`; nothing when unpaired. */
-async function unpairInTx(tx: DbOrTx, orgId: string, actor: Actor, g: GatewayRow, at: Date): Promise<void> {
-  if (!g.assetId) return;
-  await tx
-    .update(gatewayPairings)
-    .set({ unpairedAt: at })
-    .where(and(eq(gatewayPairings.gatewayId, g.id), isNull(gatewayPairings.unpairedAt)));
-  await tx.update(gateways).set({ assetId: null, updatedAt: at }).where(eq(gateways.id, g.id));
-  for (const [entityType, entityId] of [['GATEWAY', g.id], ['ASSET', g.assetId]] as const) {
-    await recordActivity(tx, { orgId, actor, action: 'UNPAIR_DEVICE', entityType, entityId, before: { gatewayId: g.id, uniqueId: g.uniqueId, assetId: g.assetId }, after: null });
-  }
-}
-
-/** Unpairs whatever device is paired to the asset (used when the asset is deactivated). */
-export async function unpairAssetInTx(tx: DbOrTx, orgId: string, actor: Actor, assetId: string, at: Date): Promise<void> {
-  const [g] = await tx
-    .select()
-    .from(gateways)
-    .where(and(eq(gateways.organizationId, orgId), eq(gateways.assetId, assetId)))
-    .for('update');
-  if (g) await unpairInTx(tx, orgId, actor, g, at);
 }
 
 /** What pairing tells ingest: forget the cached device, take positions that now belong to a vehicle. */

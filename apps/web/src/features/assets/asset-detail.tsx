@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconCpu, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser, IconX } from '@tabler/icons-react';
+import { IconCpu, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -12,6 +12,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 import { GpsImportDrawer } from './gps-import-drawer.tsx';
+import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
@@ -53,15 +54,6 @@ function Section({ title, icon, children, action }: { title: string; icon: React
   );
 }
 
-const act = async (label: string, run: () => Promise<unknown>) => {
-  try {
-    await run();
-    notify({ type: 'success', title: label, timeout: 4000 });
-  } catch {
-    // The API client showed the server's message.
-  }
-};
-
 function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; onEdit: (a: Asset) => void; onDeleted: () => void }) {
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
@@ -71,6 +63,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const call = useAssetMutation((run: () => Promise<unknown>) => run());
   const remove = useAssetMutation(() => deleteAsset(a.id));
   const active = a.status === 'ACTIVE';
+  const device = a.device;
   const [importing, setImporting] = useState(false);
 
   const del = async () => {
@@ -151,19 +144,13 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                   {a.currentDriver.firstName} {a.currentDriver.lastName}
                 </Text>
                 {canUpdate && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    leftSection={<IconX size={14} />}
-                    onClick={async () => {
-                      const name = `${a.currentDriver?.firstName} ${a.currentDriver?.lastName}`;
-                      if (await confirmAction({ title: 'Unassign driver?', message: `${name} will no longer drive ${a.unitNumber}. The assignment stays in the history.`, confirmLabel: 'Unassign' }))
-                        await act('Driver unassigned', () => call.mutateAsync(() => unassignDriver(a.id)));
-                    }}
+                  <UnlinkButton
+                    confirm={{ title: 'Unassign driver?', message: `${a.currentDriver.firstName} ${a.currentDriver.lastName} will no longer drive ${a.unitNumber}. The assignment stays in the history.`, confirmLabel: 'Unassign' }}
+                    done="Driver unassigned"
+                    run={() => call.mutateAsync(() => unassignDriver(a.id))}
                   >
                     Unassign driver
-                  </Button>
+                  </UnlinkButton>
                 )}
               </Group>
             ) : (
@@ -180,7 +167,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Assign"
                 onRun={async (driverId, label) => {
                   if (await confirmAction({ title: 'Assign driver?', message: `${label} will drive ${a.unitNumber}; any previous assignment of either ends now.`, confirmLabel: 'Assign', danger: false }))
-                    await act('Driver assigned', () => call.mutateAsync(() => assignDriver(a.id, driverId)));
+                    await runAndNotify('Driver assigned', () => call.mutateAsync(() => assignDriver(a.id, driverId)));
                 }}
               />
             )}
@@ -198,19 +185,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                   {t.unitNumber}
                 </Text>
                 {canUpdate && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    leftSection={<IconX size={14} />}
+                  <UnlinkButton
                     aria-label={`Detach trailer ${t.unitNumber}`}
-                    onClick={async () => {
-                      if (await confirmAction({ title: 'Detach trailer?', message: `${t.unitNumber} will be detached from ${a.unitNumber}.`, confirmLabel: 'Detach' }))
-                        await act('Trailer detached', () => call.mutateAsync(() => detachTrailer(a.id, t.id)));
-                    }}
+                    confirm={{ title: 'Detach trailer?', message: `${t.unitNumber} will be detached from ${a.unitNumber}.`, confirmLabel: 'Detach' }}
+                    done="Trailer detached"
+                    run={() => call.mutateAsync(() => detachTrailer(a.id, t.id))}
                   >
                     Detach
-                  </Button>
+                  </UnlinkButton>
                 )}
               </Group>
             ))}
@@ -224,37 +206,31 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Attach"
                 onRun={async (trailerId, label) => {
                   if (await confirmAction({ title: 'Attach trailer?', message: `${label} will be attached to ${a.unitNumber}.`, confirmLabel: 'Attach', danger: false }))
-                    await act('Trailer attached', () => call.mutateAsync(() => attachTrailer(a.id, trailerId)));
+                    await runAndNotify('Trailer attached', () => call.mutateAsync(() => attachTrailer(a.id, trailerId)));
                 }}
               />
             )}
           </Section>
           <Divider />
           <Section title="Device" icon={<IconCpu size={18} />}>
-            {a.device ? (
+            {device ? (
               <Group justify="space-between">
                 <Stack gap={0}>
                   <Text size="sm" fw={600}>
-                    {a.device.name}
+                    {device.name}
                   </Text>
                   <Text size="xs" c="dimmed">
-                    {a.device.uniqueId} · last seen {a.device.lastSeenAt ? formatDateTime(a.device.lastSeenAt) : 'never'}
+                    {device.uniqueId} · last seen {device.lastSeenAt ? formatDateTime(device.lastSeenAt) : 'never'}
                   </Text>
                 </Stack>
                 {canPair && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    leftSection={<IconX size={14} />}
-                    onClick={async () => {
-                      const d = a.device;
-                      if (d && (await confirmAction({ title: 'Unpair device?', message: `${d.name} will stop reporting for ${a.unitNumber}.`, confirmLabel: 'Unpair' })))
-                        await act('Device unpaired', () => call.mutateAsync(() => unpairDevice(d.id)));
-                    }}
+                  <UnlinkButton
+                    confirm={{ title: 'Unpair device?', message: `${device.name} will stop reporting for ${a.unitNumber}.`, confirmLabel: 'Unpair' }}
+                    done="Device unpaired"
+                    run={() => call.mutateAsync(() => unpairDevice(device.id))}
                   >
                     Unpair device
-                  </Button>
+                  </UnlinkButton>
                 )}
               </Group>
             ) : (
@@ -271,7 +247,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 button="Pair"
                 onRun={async (gatewayId, label) => {
                   if (await confirmAction({ title: 'Pair device?', message: `${label} will report for ${a.unitNumber}.`, confirmLabel: 'Pair', danger: false }))
-                    await act('Device paired', () => call.mutateAsync(() => pairDevice(gatewayId, a.id)));
+                    await runAndNotify('Device paired', () => call.mutateAsync(() => pairDevice(gatewayId, a.id)));
                 }}
               />
             )}

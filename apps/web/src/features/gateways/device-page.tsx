@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconHistory, IconKey, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
+import { IconHistory, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import type { Asset } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -14,6 +14,7 @@ import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { PairDialog } from './pair-dialog.tsx';
+import { UnlinkButton } from '../../components/unlink-button.tsx';
 import { deleteGateway, pairGateway, regenerateToken, unpairGateway, useGateway, useGatewayMutation } from './gateways-api.ts';
 
 const ORG = '/settings/organization-settings';
@@ -33,14 +34,6 @@ export default function DevicePage() {
   const [pairing, setPairing] = useState<{ assetId: string; label: string } | null>(null);
   const regenerate = useGatewayMutation(regenerateToken);
   const remove = useGatewayMutation(deleteGateway);
-  const run = async (message: string, f: () => Promise<unknown>) => {
-    try {
-      await f();
-      notify({ type: 'success', title: message, timeout: 4000 });
-    } catch {
-      // toast shown
-    }
-  };
 
   return (
     <>
@@ -138,18 +131,13 @@ export default function DevicePage() {
                       >
                         Earlier positions
                       </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        leftSection={<IconX size={14} />}
-                        onClick={async () => {
-                          if (await confirmAction({ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }))
-                            await run('Device unpaired', () => call.mutateAsync(() => unpairGateway(g.id)));
-                        }}
+                      <UnlinkButton
+                        confirm={{ title: 'Unpair device?', message: `${g.name} will stop reporting for ${g.asset?.unitNumber}.`, confirmLabel: 'Unpair' }}
+                        done="Device unpaired"
+                        run={() => call.mutateAsync(() => unpairGateway(g.id))}
                       >
                         Unpair
-                      </Button>
+                      </UnlinkButton>
                     </Group>
                   )}
                 </Group>

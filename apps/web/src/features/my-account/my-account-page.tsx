@@ -11,6 +11,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { myProfileQuery, useChangePassword, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
+import { IMAGE_HINT, IMAGE_TYPES } from '../../lib/images.ts';
 
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
   const update = useUpdateProfile(orgId, user.id);
@@ -88,7 +89,7 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
   return (
     <Group gap="md">
       <Stack gap="xs">
-        <FileButton accept="image/png,image/jpeg,image/gif,image/webp" onChange={(file) => file && upload.mutate(file)}>
+        <FileButton accept={IMAGE_TYPES.join(',')} onChange={(file) => file && upload.mutate(file)}>
           {(props) => (
             <Button {...props} variant="default" size="xs" loading={upload.isPending}>
               Upload picture
@@ -109,7 +110,7 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
           </Button>
         )}
         <Text size="xs" c="dimmed">
-          PNG, JPEG, GIF or WebP, up to 2 MB.
+          {IMAGE_HINT}
         </Text>
       </Stack>
     </Group>

@@ -14,6 +14,7 @@ import { kmhFromSpeed, speedIn, unitLabels, type UnitSystem } from '../../lib/un
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { AccountFields, accountValues } from './account-fields.tsx';
 import { organizationQuery, useRemoveLogo, useUpdateAccount, useUpdateSettings, useUploadLogo } from './api/organizations-api.ts';
+import { IMAGE_HINT, IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../lib/images.ts';
 
 const RULESETS = [
   { value: 'US_PROPERTY_70_8', label: 'US property-carrying, 70 hours / 8 days' },
@@ -67,10 +68,6 @@ function SpeedLimitField({ form, units }: { form: ReturnType<typeof useZodForm<t
   );
 }
 
-const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-/** The API's default IMAGE_LIMIT_BYTES; the server still answers 413 if an installation set it lower. */
-const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-
 function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
     <Card withBorder radius="md" padding="lg">
@@ -82,6 +79,20 @@ function Section({ title, description, children }: { title: string; description:
       </Text>
       {children}
     </Card>
+  );
+}
+
+/** Discard and save buttons under an editable section: both wait for a change. */
+function SaveBar({ dirty, saving, onDiscard, label }: { dirty: boolean; saving: boolean; onDiscard: () => void; label: string }) {
+  return (
+    <Group justify="flex-end" mt="md">
+      <Button variant="default" onClick={onDiscard} disabled={!dirty}>
+        Discard changes
+      </Button>
+      <Button type="submit" loading={saving} disabled={!dirty}>
+        {label}
+      </Button>
+    </Group>
   );
 }
 
@@ -99,16 +110,7 @@ function AccountForm({ org, canEdit }: { org: Organization; canEdit: boolean }) 
       <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
         <AccountFields form={form} />
       </fieldset>
-      {canEdit && (
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>
-            Discard changes
-          </Button>
-          <Button type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
-            Save account
-          </Button>
-        </Group>
-      )}
+      {canEdit && <SaveBar dirty={form.formState.isDirty} saving={update.isPending} onDiscard={() => form.reset()} label="Save account" />}
     </form>
   );
 }
@@ -118,11 +120,11 @@ function LogoCard({ org, canEdit }: { org: Organization; canEdit: boolean }) {
   const remove = useRemoveLogo(org.id);
   const onFile = (file: File | null) => {
     if (!file) return;
-    if (!LOGO_TYPES.includes(file.type)) {
+    if (!IMAGE_TYPES.includes(file.type)) {
       notify({ type: 'alert', title: 'The logo must be a PNG, JPEG, GIF or WebP image', isClosable: true, timeout: 8000 });
       return;
     }
-    if (file.size > LOGO_MAX_BYTES) {
+    if (file.size > IMAGE_MAX_BYTES) {
       notify({ type: 'alert', title: `The logo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 2 MB`, isClosable: true, timeout: 8000 });
       return;
     }
@@ -145,7 +147,7 @@ function LogoCard({ org, canEdit }: { org: Organization; canEdit: boolean }) {
       {canEdit && (
         <Stack gap="xs">
           <Group gap="xs">
-            <FileButton onChange={onFile} accept={LOGO_TYPES.join(',')}>
+            <FileButton onChange={onFile} accept={IMAGE_TYPES.join(',')}>
               {(props) => (
                 <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
                   {org.logo ? 'Replace logo' : 'Upload logo'}
@@ -168,7 +170,7 @@ function LogoCard({ org, canEdit }: { org: Organization; canEdit: boolean }) {
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            PNG, JPEG, GIF or WebP, up to 2 MB.
+            {IMAGE_HINT}
           </Text>
         </Stack>
       )}
@@ -286,16 +288,7 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
           />
         </SimpleGrid>
       </fieldset>
-      {canEdit && (
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>
-            Discard changes
-          </Button>
-          <Button type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
-            Save settings
-          </Button>
-        </Group>
-      )}
+      {canEdit && <SaveBar dirty={form.formState.isDirty} saving={update.isPending} onDiscard={() => form.reset()} label="Save settings" />}
     </form>
   );
 }

@@ -164,7 +164,7 @@ function ingestSecond(s: number): Promise<unknown> {
 }
 // First fix of everyone (not measured), so the map opens on the whole fleet.
 await ingestSecond(0);
-const template: LiveVehicle[] = await liveVehicles(db, orgId);
+const template: LiveVehicle[] = await liveVehicles({ db, orgId });
 await app.listen({ port: requested ?? 0, host: '127.0.0.1' });
 const PORT = boundPort(app.server);
 

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db } from './client.ts';
+import type { DbOrTx } from './client.ts';
 
 /**
  * A PGlite-only read path for large results: `COPY (select …) TO '/dev/blob' WITH (FORMAT binary)`
@@ -9,7 +9,7 @@ import type { Db } from './client.ts';
  */
 
 /** The embedded PGlite behind a Drizzle database, or null on node-postgres (or inside a transaction). */
-export function pgliteOf(db: Db): PGlite | null {
+export function pgliteOf(db: DbOrTx): PGlite | null {
   const client = (db as { $client?: unknown }).$client;
   return client instanceof PGlite ? client : null;
 }

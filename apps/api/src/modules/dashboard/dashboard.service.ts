@@ -85,7 +85,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
   // Vehicles: the live map's statuses (the map filters by the same status and group).
   let offlineVehicles: Dashboard['lists']['offlineVehicles'] = [];
   if (can('ASSET_LIST')) {
-    const all = await liveVehicles(db as never, orgId, undefined, new Date(at));
+    const all = await liveVehicles({ db, orgId, now: at });
     const mine = group ? all.filter((v) => v.groupIds.includes(group)) : all;
     const n = (st: string) => mine.filter((v) => v.status === st).length;
     add('vehiclesMoving', 'Vehicles moving', n('MOVING'), `/map?status=MOVING${g}`, 'info');

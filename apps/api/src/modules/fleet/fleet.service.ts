@@ -37,7 +37,7 @@ export async function fleetOverview(s: { db: DbOrTx; orgId: string; permissions:
   const n = (k: string) => Number(c?.[k] ?? 0);
   const sections: FleetSection[] = [];
   if (can('ASSET_LIST')) {
-    const live = await liveVehicles(db as never, orgId);
+    const live = await liveVehicles({ db, orgId });
     const st = (x: string) => live.filter((v) => v.status === x).length;
     sections.push({
       key: 'vehicles',

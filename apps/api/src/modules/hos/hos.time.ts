@@ -50,12 +50,15 @@ export function logDateOf(ms: number, zone: string, periodStart: string): string
   return new Date(ms + zoneOffsetMs(ms, zone) - minutesOf(periodStart) * 60_000).toISOString().slice(0, 10);
 }
 
+/** Local wall time in `zone` → UTC ms (the hours a DST change skips move forward, as clocks do). */
+export function zonedToUtc(localMs: number, zone: string): number {
+  const guess = localMs - zoneOffsetMs(localMs, zone);
+  return localMs - zoneOffsetMs(guess, zone);
+}
+
 /** The instant a log day starts: local `date` at the period start time (23 or 25 h days on DST changes). */
 export function dayStartMs(date: string, zone: string, periodStart: string): number {
-  const local = Date.parse(`${date}T00:00:00Z`) + minutesOf(periodStart) * 60_000;
-  let guess = local - zoneOffsetMs(local, zone);
-  guess = local - zoneOffsetMs(guess, zone);
-  return guess;
+  return zonedToUtc(Date.parse(`${date}T00:00:00Z`) + minutesOf(periodStart) * 60_000, zone);
 }
 
 /** The exact offsets, for tests comparing the quarter-hour memo with them. */

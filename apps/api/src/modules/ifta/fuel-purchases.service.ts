@@ -8,6 +8,7 @@ import {
   FAR_FROM_STATION_M,
   distanceText,
   exceedsTank,
+  isValidTimeZone,
   priceMismatch,
   quarterDays,
   tankCapacityMessage,
@@ -33,7 +34,7 @@ import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/organizations.repository.ts';
-import { zoneOffsetMs } from '../hos/hos.time.ts';
+import { zonedToUtc } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';
 import { notify } from '../notifications/notifications.service.ts';
@@ -312,24 +313,9 @@ interface Analysis extends FuelCsvPreview {
   valid: Array<{ row: FuelCsvRow; vehicleId: string; check: LocationCheck; distanceM: number | null; priceMismatch: boolean }>;
 }
 
-/** Local wall time in `zone` → UTC ms (the hours a DST change skips move forward, as clocks do). */
-export function zonedToUtc(localMs: number, zone: string): number {
-  const guess = localMs - zoneOffsetMs(localMs, zone);
-  return localMs - zoneOffsetMs(guess, zone);
-}
-
-function validZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Reads the whole file through the mapping and checks each row (vehicle, duplicates, place), writing nothing. */
 async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Analysis> {
-  if (body.timeZone && !validZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
+  if (body.timeZone && !isValidTimeZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
   const org = await organizationFacts(db, orgId);
   const zone = body.timeZone ?? org.zone;
   let parsed;

@@ -2,23 +2,14 @@ import Papa from 'papaparse';
 import { SaxesParser } from 'saxes';
 import { MS_TO_KMH } from '@fleet/geo';
 import type { PositionImportFormat } from '@fleet/api-contract';
+import type { PositionRow } from './pipeline/position-row.ts';
 
 // Pure: a vehicle's GPS history from another system, as CSV (one fix a row, columns by name) or
 // GPX (track points), read into fixes with the line each came from; each bad value is an error
 // naming the line and the column (or GPX element). Times without an offset are local to `toUtc`.
 
-export interface FileFix {
-  line: number;
-  fixTime: Date;
-  latitude: number;
-  longitude: number;
-  /** km/h. */
-  speed: number | null;
-  course: number | null;
-  altitude: number | null;
-  /** Metres. */
-  odometer: number | null;
-}
+/** A fix of the file (speed km/h, odometer metres) and the line it came from. */
+export type FileFix = Pick<PositionRow, 'fixTime' | 'latitude' | 'longitude' | 'speed' | 'course' | 'altitude' | 'odometer'> & { line: number };
 
 export interface FileError {
   line: number;

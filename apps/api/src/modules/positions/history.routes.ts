@@ -2,6 +2,7 @@ import { historyQuerySchema, historyRouteSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../http/route-schemas.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { historyRoute, type HistorySubject } from './history.service.ts';
 import positionsImportRoutes from './positions-import.routes.ts';
 
@@ -18,7 +19,7 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: historyQuerySchema,
         response: { 200: historyRouteSchema, ...orgErrors() },
       },
-      handler: (req) => historyRoute({ db: app.db, orgId: req.params.orgId }, subject, req.params.id, req.query),
+      handler: (req) => historyRoute(scopeOf(req, req.params.orgId), subject, req.params.id, req.query),
     });
   }
   // What fills a vehicle's history from another system (registered here: history is what it feeds).

@@ -3,7 +3,8 @@ import { analyzeTrackColumns, inTimeOrder, metresPerPixel, selectBySignificance,
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
-import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { ReadScope } from '../auth/scope.ts';
 import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
@@ -23,7 +24,7 @@ const SUBJECT = {
  * Another organization's subject answers 404.
  */
 export async function historyRoute(
-  { db, orgId }: { db: Db; orgId: string },
+  { db, orgId }: ReadScope,
   subject: HistorySubject,
   id: string,
   q: HistoryQuery,
@@ -85,7 +86,7 @@ export async function historyRoute(
 }
 
 /** How many of the range's positions were imported from another system's GPS history, and when they lie. */
-async function importedIn(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<HistoryRoute['imported']> {
+async function importedIn(db: DbOrTx, ofSubject: SQL, q: HistoryQuery): Promise<HistoryRoute['imported']> {
   const [r] = rowsOf<{ n: number; first: string | Date | null; last: string | Date | null }>(
     await db.execute(sql`select count(*)::int as n, min(fix_time) as first, max(fix_time) as last from positions
       where ${ofSubject} and fix_time >= ${q.from}::timestamptz and fix_time < ${q.to}::timestamptz and protocol = ${IMPORTED_PROTOCOL}`),
@@ -103,7 +104,7 @@ async function importedIn(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<Hist
  * (docs/decisions/0075). Course is read afterwards for the kept points only. Times travel
  * as whole milliseconds (int8 text is cheaper than float text, and exact).
  */
-async function readTrack(db: Db, ofSubject: SQL, q: HistoryQuery): Promise<TrackColumns> {
+async function readTrack(db: DbOrTx, ofSubject: SQL, q: HistoryQuery): Promise<TrackColumns> {
   const [agg] = rowsOf<ColumnsText>(
     await db.execute(sql`
       select array_agg(t)::text as t, array_agg(latitude)::text as lat, array_agg(longitude)::text as lon,
@@ -202,7 +203,7 @@ function parseColumns(agg: ColumnsText | undefined): TrackColumns {
 }
 
 /** Course (null where the fix had none) at the given fix times (epoch ms) of the subject. */
-async function coursesAt(db: Db, ofSubject: SQL, times: number[]): Promise<Map<number, number>> {
+async function coursesAt(db: DbOrTx, ofSubject: SQL, times: number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (times.length === 0) return out;
   const [row] = rowsOf<{ t: string | null; course: string | null }>(

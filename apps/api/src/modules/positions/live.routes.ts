@@ -22,7 +22,7 @@ const liveRoutes =
       },
       handler: async (req) => {
         if (req.query.group) await assertGroup(app.db, req.params.orgId, req.query.group);
-        const vehicles = await liveVehicles(app.db, req.params.orgId);
+        const vehicles = await liveVehicles({ db: app.db, orgId: req.params.orgId });
         const group = req.query.group;
         return { vehicles: group ? vehicles.filter((v) => v.groupIds.includes(group)) : vehicles };
       },
@@ -56,7 +56,7 @@ const liveRoutes =
         const orgId = req.params.orgId;
         const group = req.query.group ?? null;
         if (group) await assertGroup(app.db, orgId, group);
-        const all = await liveVehicles(app.db, orgId);
+        const all = await liveVehicles({ db: app.db, orgId });
         const snapshot = group ? all.filter((v) => v.groupIds.includes(group)) : all;
 
         const stream = openEventStream(reply, { event: 'snapshot', data: { vehicles: snapshot } });

@@ -1,12 +1,14 @@
 import type { LiveVehicle } from '@fleet/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Db, Listener } from '../../db/client.ts';
+import type { Database, Listener } from '../../db/client.ts';
 import { assets, drivers, groupAssets, latestPositions, organizations } from '../../db/schema/index.ts';
+import type { ReadScope } from '../auth/scope.ts';
 import { POSITIONS_CHANNEL } from './pipeline/position-store.ts';
 import { telematicsSettings, vehicleStatus } from './vehicle-status.ts';
 
-/** The live vehicles of an organization (all, or the given ones), with status computed at `now`. */
-export async function liveVehicles(db: Db, orgId: string, assetIds?: readonly string[], now = new Date()): Promise<LiveVehicle[]> {
+/** The live vehicles of an organization (all, or the given ones), with status computed at the scope's `now`. */
+export async function liveVehicles({ db, orgId, now: nowMs }: ReadScope, assetIds?: readonly string[]): Promise<LiveVehicle[]> {
+  const now = nowMs === undefined ? new Date() : new Date(nowMs);
   if (assetIds && assetIds.length === 0) return [];
   const [org] = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
   const settings = telematicsSettings(org?.settings);
@@ -144,14 +146,14 @@ export class LiveHub {
   private async onNotify(payload: string): Promise<void> {
     const msg = JSON.parse(payload) as { o: string; a: string[] };
     if (!this.subs.has(msg.o)) return;
-    const vehicles = await liveVehicles(this.database.db, msg.o, msg.a);
+    const vehicles = await liveVehicles({ db: this.database.db, orgId: msg.o }, msg.a);
     this.remember(msg.o, vehicles);
     this.deliver(msg.o, vehicles);
   }
 
   private async resend(): Promise<void> {
     for (const orgId of [...this.subs.keys()]) {
-      const vehicles = await liveVehicles(this.database.db, orgId);
+      const vehicles = await liveVehicles({ db: this.database.db, orgId });
       this.remember(orgId, vehicles);
       this.deliver(orgId, vehicles);
     }
@@ -159,7 +161,7 @@ export class LiveHub {
 
   private async sweep(): Promise<void> {
     for (const orgId of [...this.subs.keys()]) {
-      const vehicles = await liveVehicles(this.database.db, orgId);
+      const vehicles = await liveVehicles({ db: this.database.db, orgId });
       const last = this.lastStatus.get(orgId);
       const changed = vehicles.filter((v) => last?.get(v.assetId) !== v.status);
       this.remember(orgId, vehicles);

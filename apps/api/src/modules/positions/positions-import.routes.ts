@@ -2,7 +2,7 @@ import { positionImportBodySchema, positionImportQuery, positionImportResultSche
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { handLate } from './pipeline/late-positions.ts';
 import { importPositions } from './positions-import.service.ts';
 
@@ -25,7 +25,7 @@ const positionsImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       const dryRun = req.query.dryRun ?? req.body.dryRun;
-      const { result, stored } = await importPositions({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.params.id, { ...req.body, dryRun });
+      const { result, stored } = await importPositions(scopeOf(req, req.params.orgId), req.params.id, { ...req.body, dryRun });
       // IFTA miles and the daily statistics take the imported days as late positions.
       handLate(app.ingest.committer, stored, { duty: false });
       return result;

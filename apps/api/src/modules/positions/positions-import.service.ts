@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { IMPORTED_PROTOCOL, type PositionImportBody, type PositionImportResult, type positionImportBodySchema } from '@fleet/api-contract';
+import { IMPORTED_PROTOCOL, isValidTimeZone, type PositionImportBody, type PositionImportResult, type positionImportBodySchema } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, organizations } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { zoneOffsetMs } from '../hos/hos.time.ts';
+import { zonedToUtc } from '../hos/hos.time.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';
 import { checkFix, FixError } from './pipeline/fix-check.ts';
-import type { PositionRow } from './pipeline/position-row.ts';
+import { RETURNING_POSITION, returnedPosition, type PositionRow, type ReturnedPosition } from './pipeline/position-row.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 // A vehicle's GPS history from another system (issue 28: a carrier switching mid-quarter completes
@@ -21,12 +21,6 @@ import { rowsOf } from '../../db/sql/rows.ts';
 
 type Body = z.output<typeof positionImportBodySchema>;
 export type { PositionImportBody };
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 /** Rows per insert statement. */
 const CHUNK = 5000;
@@ -45,21 +39,6 @@ export function importDeviceId(assetId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Local wall time in `zone` → UTC ms. */
-function zonedToUtc(localMs: number, zone: string): number {
-  const guess = localMs - zoneOffsetMs(localMs, zone);
-  return localMs - zoneOffsetMs(guess, zone);
-}
-
-function validZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const CHECK_FIELD: Record<string, string> = { timestamp: 'time', lat: 'latitude', lon: 'longitude' };
 
 interface Analysis {
@@ -75,7 +54,7 @@ async function analyse(db: DbOrTx, orgId: string, assetId: string, body: Body, n
     .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)));
   if (!vehicle) throw notFound('Vehicle');
   if (vehicle.type !== 'VEHICLE') throw invalidField('assetId', `Trailer ${vehicle.unitNumber} has no GPS history; import it for a vehicle`);
-  if (body.timeZone && !validZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
+  if (body.timeZone && !isValidTimeZone(body.timeZone)) throw invalidField('timeZone', `${body.timeZone} is not a time zone`);
   const [org] = await db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
   const zone = body.timeZone ?? org?.zone ?? 'UTC';
   const format = body.format ?? detectFormat(body.file);
@@ -144,14 +123,12 @@ async function analyse(db: DbOrTx, orgId: string, assetId: string, body: Body, n
   };
 }
 
-type StoredRow = { driver_id: string | null; t: number | string; latitude: number; longitude: number; speed: number | null; course: number | null; altitude: number | null; odometer: number | null };
-
 /**
  * Previews (`dryRun`) or imports a vehicle's GPS history. The import stores the valid rows with the
  * vehicle's driver at each fix time and returns them for the work behind ingest (`stored`).
  */
-export async function importPositions({ db, orgId, actor }: Scope, assetId: string, body: Body): Promise<{ result: PositionImportResult; stored: PositionRow[] }> {
-  const now = Date.now();
+export async function importPositions({ db, orgId, actor, now: pinned }: Scope, assetId: string, body: Body): Promise<{ result: PositionImportResult; stored: PositionRow[] }> {
+  const now = pinned ?? Date.now();
   if (body.dryRun) return { result: (await analyse(db, orgId, assetId, body, now)).result, stored: [] };
   return db.transaction(async (tx) => {
     const { result, valid } = await analyse(tx, orgId, assetId, body, now);
@@ -159,7 +136,7 @@ export async function importPositions({ db, orgId, actor }: Scope, assetId: stri
     const stored: PositionRow[] = [];
     for (let i = 0; i < valid.length; i += CHUNK) {
       const part = valid.slice(i, i + CHUNK).map((f) => ({ t: f.fixTime.toISOString(), lat: f.latitude, lon: f.longitude, speed: f.speed, course: f.course, alt: f.altitude, odo: f.odometer }));
-      const rows = rowsOf<StoredRow>(
+      const rows = rowsOf<ReturnedPosition>(
         await tx.execute(sql`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, odometer, protocol, attributes)
           select ${orgId}::uuid, ${gatewayId}::uuid, ${assetId}::uuid,
             coalesce(
@@ -169,27 +146,9 @@ export async function importPositions({ db, orgId, actor }: Scope, assetId: stri
             x.t, now(), x.lat, x.lon, x.speed, x.course, x.alt, x.odo, ${IMPORTED_PROTOCOL}, ${JSON.stringify({ importFormat: result.format })}::jsonb
           from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(t timestamptz, lat float8, lon float8, speed real, course real, alt real, odo float8)
           on conflict do nothing
-          returning driver_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, course, altitude, odometer`),
+          returning ${RETURNING_POSITION}`),
       );
-      for (const r of rows) {
-        stored.push({
-          organizationId: orgId,
-          gatewayId,
-          assetId,
-          driverId: r.driver_id,
-          fixTime: new Date(Math.round(Number(r.t))),
-          latitude: r.latitude,
-          longitude: r.longitude,
-          speed: r.speed,
-          course: r.course,
-          altitude: r.altitude,
-          accuracy: null,
-          odometer: r.odometer,
-          ignition: null,
-          protocol: 'import',
-          attributes: {},
-        });
-      }
+      for (const r of rows) stored.push(returnedPosition(r));
     }
     if (stored.length) {
       await recordActivity(tx, {

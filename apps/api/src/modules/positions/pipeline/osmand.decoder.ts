@@ -1,23 +1,17 @@
 import { KNOTS_TO_KMH, MS_TO_KMH } from '@fleet/geo';
+import type { PositionRow } from './position-row.ts';
 
 // The OsmAnd HTTP protocol as Traccar decodes it (OsmAndProtocolDecoder, traccar 6.14.5): what
 // every Traccar Client generation and the OsmAnd app send. Pure: request parts in, fixes out.
 
-/** One fix before it is checked and attributed to a vehicle. Speed km/h. */
-export interface DecodedFix {
+/** One fix before it is checked and attributed to a vehicle: a position's measured values (speed km/h). */
+export type DecodedFix = Pick<PositionRow, 'speed' | 'course' | 'altitude' | 'accuracy' | 'odometer' | 'ignition' | 'attributes'> & {
   /** Null: the device sent no time; the server's receive time is used. */
   fixTime: Date | null;
   /** Null when the device sent no coordinates (cell or Wi-Fi only): its last known location is used. */
   latitude: number | null;
   longitude: number | null;
-  speed: number | null;
-  course: number | null;
-  altitude: number | null;
-  accuracy: number | null;
-  odometer: number | null;
-  ignition: boolean | null;
-  attributes: Record<string, unknown>;
-}
+};
 
 export type OsmandDecoded =
   | { kind: 'fix'; deviceId: string; fix: DecodedFix; format: 'query' | 'json' }

@@ -32,23 +32,11 @@ export interface LatePositionsOptions {
   duty: boolean;
 }
 
-/** A `positions` row as `RETURNING_POSITION` hands it back (the fix time in epoch ms). */
-export interface ReturnedPosition {
-  organization_id: string;
-  gateway_id: string;
-  asset_id: string | null;
-  driver_id: string | null;
-  t: number | string;
-  latitude: number;
-  longitude: number;
-  speed: number | null;
-  course: number | null;
-  altitude: number | null;
-  accuracy: number | null;
-  odometer: number | null;
-  ignition: boolean | null;
-  protocol: Protocol;
-}
+/** A column's name in SQL: `organizationId` -> `organization_id`. */
+type Column<K extends string> = K extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Column<T>}` : K;
+
+/** A `positions` row as `RETURNING_POSITION` hands it back: the row's columns, the fix time as `t` in epoch ms. */
+export type ReturnedPosition = { [K in Exclude<keyof PositionRow, 'fixTime' | 'attributes'> as Column<K>]: PositionRow[K] } & { t: number | string };
 
 /** The `returning` list of a statement that writes positions outside the group commit, read by `returnedPosition`. */
 export const RETURNING_POSITION = sql.raw(`organization_id, gateway_id, asset_id, driver_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude,

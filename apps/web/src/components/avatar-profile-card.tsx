@@ -3,6 +3,7 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconClock, IconMail, IconMapPin, IconNetwork, IconCalendar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { formatDate, formatLocalTime } from '../lib/dates.ts';
+import type { User } from '@fleet/api-contract';
 import { Avatar, type AvatarProps } from './avatar.tsx';
 
 export interface AvatarProfileCardProps extends Pick<AvatarProps, 'avatarUrl' | 'firstName' | 'lastName'> {
@@ -64,5 +65,23 @@ export function AvatarProfileCard(p: AvatarProfileCardProps) {
         {p.extraInfo}
       </Stack>
     </Group>
+  );
+}
+
+/** The fields of a user (the signed-in one, or a profile read from the API) its card shows. */
+export type ProfileCardUser = Pick<User, 'firstName' | 'lastName' | 'profilePicture' | 'email' | 'timeZone' | 'position' | 'roleName' | 'role'>;
+
+/** A user's own card: picture, name, role (its name, else its code), position, local time and email. */
+export function UserProfileCard({ user }: { user: ProfileCardUser }) {
+  return (
+    <AvatarProfileCard
+      firstName={user.firstName}
+      lastName={user.lastName}
+      avatarUrl={user.profilePicture}
+      email={user.email}
+      timeZone={user.timeZone}
+      position={user.position}
+      currentStatus={user.roleName ?? user.role}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { Anchor, Button, Divider, Drawer, Stack, Text } from '@mantine/core';
 import { IconBuilding, IconCpu, IconLogout, IconTruck, IconUserPlus, IconContainer } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
-import { AvatarProfileCard } from '../../components/avatar-profile-card.tsx';
+import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { canOpenPath } from '../guard.ts';
 
 const ORG = '/settings/organization-settings';
@@ -25,17 +25,7 @@ export interface ProfileDrawerProps {
 /** Opened from the header avatar: who is signed in, quick-add links, organization settings, Log out. */
 export function ProfileDrawer({ user, opened, onClose, onLogout }: ProfileDrawerProps) {
   // A super administrator has no organization profile to open (spec: /my-account needs USER_READ and ORG_READ).
-  const card = (
-    <AvatarProfileCard
-      firstName={user.firstName}
-      lastName={user.lastName}
-      avatarUrl={user.profilePicture}
-      email={user.email}
-      timeZone={user.timeZone}
-      position={user.position}
-      currentStatus={user.roleName ?? user.role}
-    />
-  );
+  const card = <UserProfileCard user={user} />;
   const quick = QUICK_ADD.filter((q) => canOpenPath(user, q.path));
   const orgAccount = `${ORG}/organization-account`;
   return (

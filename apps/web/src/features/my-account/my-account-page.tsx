@@ -5,7 +5,7 @@ import { changePasswordFormSchema, userProfileSchema, type User } from '@fleet/a
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { AvatarProfileCard } from '../../components/avatar-profile-card.tsx';
+import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -133,15 +133,7 @@ export default function MyAccountPage() {
             <Grid.Col span={{ base: 12, md: 4 }}>
               <Paper withBorder p="lg" radius="md">
                 <Stack gap="lg">
-                  <AvatarProfileCard
-                    firstName={user.firstName}
-                    lastName={user.lastName}
-                    avatarUrl={user.profilePicture}
-                    position={user.position}
-                    timeZone={user.timeZone}
-                    email={user.email}
-                    currentStatus={user.roleName ?? user.role}
-                  />
+                  <UserProfileCard user={user} />
                   <AvatarEditor user={user} orgId={orgId} />
                 </Stack>
               </Paper>

@@ -196,23 +196,28 @@ export function eldFileOf(src: EldSource): EldFile {
     return { order: 1, username: src.driver.username };
   };
 
+  // The fields a driver's event and an unidentified event share, in the record's order.
+  const eventFields = (e: EldSourceEvent, reducedPrecision: boolean) => ({
+    sequenceId: seq(e.sequenceId),
+    recordStatus: e.recordStatus as 1 | 2 | 3 | 4,
+    recordOrigin: e.recordOrigin as 1 | 2 | 3 | 4,
+    type: e.eventType as 1 | 2 | 3,
+    code: e.eventCode,
+    at: local(e.eventTime),
+    // Miles and hours since the engine's power-up are not known without engine data (decision 0116).
+    accumulatedVehicleMiles: null,
+    elapsedEngineHours: null,
+    position: position(e, reducedPrecision),
+    distanceSinceLastValidCoordinates: 0,
+    cmvOrder: cmvOrder(e.vehicleId),
+  });
+
   const events: EldEvent[] = newestFirst(recorded.map((e) => {
     const who = originator(e);
     const f = flags(e.vehicleId, e.eventTime.getTime());
     const pc = reduced.has(e.id) || (e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG && e.eventCode === 2);
     return {
-      sequenceId: seq(e.sequenceId),
-      recordStatus: e.recordStatus as 1 | 2 | 3 | 4,
-      recordOrigin: e.recordOrigin as 1 | 2 | 3 | 4,
-      type: e.eventType as 1 | 2 | 3,
-      code: e.eventCode,
-      at: local(e.eventTime),
-      // Miles and hours since the engine's power-up are not known without engine data (decision 0116).
-      accumulatedVehicleMiles: null,
-      elapsedEngineHours: null,
-      position: position(e, pc),
-      distanceSinceLastValidCoordinates: 0,
-      cmvOrder: cmvOrder(e.vehicleId),
+      ...eventFields(e, pc),
       userOrder: who.order,
       malfunction: f.malfunction,
       dataDiagnostic: f.diagnostic,
@@ -221,17 +226,7 @@ export function eldFileOf(src: EldSource): EldFile {
   }));
 
   const unidentifiedEvents: EldUnidentifiedEvent[] = newestFirst(unidentified.map((e) => ({
-    sequenceId: seq(e.sequenceId),
-    recordStatus: e.recordStatus as 1 | 2 | 3 | 4,
-    recordOrigin: e.recordOrigin as 1 | 2 | 3 | 4,
-    type: e.eventType as 1 | 2 | 3,
-    code: e.eventCode,
-    at: local(e.eventTime),
-    accumulatedVehicleMiles: null,
-    elapsedEngineHours: null,
-    position: position(e, false),
-    distanceSinceLastValidCoordinates: 0,
-    cmvOrder: cmvOrder(e.vehicleId),
+    ...eventFields(e, false),
     malfunction: flags(e.vehicleId, e.eventTime.getTime()).malfunction,
   })));
 

@@ -1,19 +1,14 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { AssetDetail } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { unpairAssetInTx } from '../gateways/unpairing.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 import { getAssetDetail } from './asset-detail.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 /** Doubles and triples: at most three trailers behind one power unit. */
 export const MAX_TRAILERS_PER_VEHICLE = 3;

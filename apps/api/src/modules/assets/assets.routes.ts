@@ -10,7 +10,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as links from './asset-links.service.ts';
@@ -19,8 +19,6 @@ import * as svc from './assets.service.ts';
 const tags = ['assets'];
 
 const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
-
   app.get('/organizations/:orgId/assets', {
     config: { permissions: ['ASSET_LIST'] },
     schema: {
@@ -32,31 +30,31 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // A page of 15 records with links: the compiled serializer (decision 0044) instead of zod at run time.
     serializerCompiler: compiledSerializer,
-    handler: (req) => svc.listAssets({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => svc.listAssets(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/assets', {
     config: { permissions: ['ASSET_CREATE'] },
     schema: { tags, summary: 'Add a vehicle or trailer', params: orgIdParams, body: assetInputSchema, response: { 201: assetDetailSchema, ...orgErrors(409) } },
-    handler: async (req, reply) => reply.code(201).send(await svc.createAsset(scope(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await svc.createAsset(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.get('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_LIST'] },
     schema: { tags, summary: 'Vehicle or trailer detail: driver, trailers, device, history, recent activity', params: assetIdParams, response: { 200: assetDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.getAsset({ db: app.db, orgId: req.params.orgId }, req.params.assetId),
+    handler: (req) => svc.getAsset(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
   app.put('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_UPDATE'] },
     schema: { tags, summary: 'Edit a vehicle or trailer (deactivating releases its driver, trailers and device)', params: assetIdParams, body: assetInputSchema, response: { 200: assetDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.updateAsset(scope(req, req.params.orgId), req.params.assetId, req.body),
+    handler: (req) => svc.updateAsset(scopeOf(req, req.params.orgId), req.params.assetId, req.body),
   });
 
   app.delete('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_DELETE'] },
     schema: { tags, summary: 'Delete, or deactivate when history references it', params: assetIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
-    handler: (req) => svc.removeAsset(scope(req, req.params.orgId), req.params.assetId),
+    handler: (req) => svc.removeAsset(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
   app.put('/organizations/:orgId/assets/:assetId/driver/:driverId', {
@@ -67,25 +65,25 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
       params: assetDriverParams,
       response: { 200: assetDetailSchema, ...orgErrors(409) },
     },
-    handler: (req) => links.assignDriverToVehicle(scope(req, req.params.orgId), req.params.assetId, req.params.driverId),
+    handler: (req) => links.assignDriverToVehicle(scopeOf(req, req.params.orgId), req.params.assetId, req.params.driverId),
   });
 
   app.delete('/organizations/:orgId/assets/:assetId/driver', {
     config: { permissions: ['ASSET_UPDATE'] },
     schema: { tags, summary: "End the vehicle's driver assignment", params: assetIdParams, response: { 200: assetDetailSchema, ...orgErrors() } },
-    handler: (req) => links.unassignDriverFromVehicle(scope(req, req.params.orgId), req.params.assetId),
+    handler: (req) => links.unassignDriverFromVehicle(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
   app.post('/organizations/:orgId/assets/:assetId/attach/:id', {
     config: { permissions: ['ASSET_UPDATE'] },
     schema: { tags, summary: 'Attach trailer {id} to vehicle {assetId} (moves it from another vehicle)', params: assetTrailerParams, response: { 200: assetDetailSchema, ...orgErrors(409) } },
-    handler: (req) => links.attachTrailer(scope(req, req.params.orgId), req.params.assetId, req.params.id),
+    handler: (req) => links.attachTrailer(scopeOf(req, req.params.orgId), req.params.assetId, req.params.id),
   });
 
   app.post('/organizations/:orgId/assets/:assetId/deattach/:id', {
     config: { permissions: ['ASSET_UPDATE'] },
     schema: { tags, summary: 'Detach trailer {id} from vehicle {assetId}', params: assetTrailerParams, response: { 200: assetDetailSchema, ...orgErrors(409) } },
-    handler: (req) => links.detachTrailer(scope(req, req.params.orgId), req.params.assetId, req.params.id),
+    handler: (req) => links.detachTrailer(scopeOf(req, req.params.orgId), req.params.assetId, req.params.id),
   });
 };
 

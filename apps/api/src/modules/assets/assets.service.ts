@@ -1,11 +1,11 @@
 import { asc, and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Asset, AssetDetail, AssetInput, Page, RemovalResult } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, trailerAttachments } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
@@ -13,12 +13,6 @@ import { getAssetDetail } from './asset-detail.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { selectAssetPage } from './assets.list-query.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 export interface AssetFilter {
   type?: 'VEHICLE' | 'TRAILER';
@@ -52,7 +46,7 @@ export function assetConditions(orgId: string, f: AssetFilter): SQL | undefined 
 
 /** A page of vehicles and/or trailers: searched, filtered, sorted (unit number by default). */
 export async function listAssets(
-  { db, orgId }: { db: DbOrTx; orgId: string },
+  { db, orgId }: ReadScope,
   q: AssetFilter & { page: number; size: number; sort?: string },
 ): Promise<Page<Asset>> {
   const order = orderBy(q.sort, SORTS, 'unitNumber', asc(assets.id));
@@ -91,7 +85,7 @@ export async function createAsset({ db, orgId, actor }: Scope, input: AssetInput
   }
 }
 
-export async function getAsset(scope: { db: DbOrTx; orgId: string }, assetId: string): Promise<AssetDetail> {
+export async function getAsset(scope: ReadScope, assetId: string): Promise<AssetDetail> {
   return getAssetDetail(scope, assetId);
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataRetentionInputSchema, dataRetentionSchema, orgIdParams } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import * as retention from './data-retention.service.ts';
 
 const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,7 +15,7 @@ const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
       params: orgIdParams,
       response: { 200: dataRetentionSchema, ...orgErrors() },
     },
-    handler: (req) => retention.getDataRetention({ db: app.db, orgId: req.params.orgId }),
+    handler: (req) => retention.getDataRetention(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId/data-retention', {
@@ -27,7 +27,7 @@ const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
       body: dataRetentionInputSchema,
       response: { 200: dataRetentionSchema, ...orgErrors() },
     },
-    handler: (req) => retention.updateDataRetention({ db: app.db, orgId: req.params.orgId, actor: actorOf(req) }, req.body),
+    handler: (req) => retention.updateDataRetention(scopeOf(req, req.params.orgId), req.body),
   });
 };
 

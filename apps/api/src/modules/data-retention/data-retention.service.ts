@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { RETENTION_KIND_INFO, RETENTION_KINDS, type DataRetention, type DataRetentionInput, type RetentionKind } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, jobRuns, retentionPolicies } from '../../db/schema/index.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { RETENTION_TARGETS, targetExists } from './retention-kinds.ts';
 
@@ -33,7 +33,7 @@ export async function effectivePolicies(db: DbOrTx, orgId: string): Promise<Reco
   return out;
 }
 
-export async function getDataRetention({ db, orgId }: { db: Db; orgId: string }): Promise<DataRetention> {
+export async function getDataRetention({ db, orgId }: ReadScope): Promise<DataRetention> {
   const policies = await effectivePolicies(db, orgId);
   const stored = await Promise.all(RETENTION_KINDS.map(async (k) => (await Promise.all(RETENTION_TARGETS[k].map((t) => targetExists(db, t)))).some(Boolean)));
   const run = (await db.select().from(jobRuns).where(eq(jobRuns.name, PURGE_JOB_NAME)))[0];
@@ -73,7 +73,7 @@ export async function getDataRetention({ db, orgId }: { db: Db; orgId: string })
 }
 
 /** Saves the listed kinds (the legal minimums were checked by the schema); others keep their value. */
-export async function updateDataRetention({ db, orgId, actor }: { db: Db; orgId: string; actor: Actor }, input: DataRetentionInput): Promise<DataRetention> {
+export async function updateDataRetention({ db, orgId, actor }: Scope, input: DataRetentionInput): Promise<DataRetention> {
   await db.transaction(async (tx) => {
     const before = await effectivePolicies(tx, orgId);
     for (const p of input.policies) {

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import type { FastifyRequest } from 'fastify';
+import { requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './drivers.service.ts';
@@ -8,9 +10,8 @@ import * as svc from './drivers.service.ts';
 const tags = ['drivers'];
 
 const driversRoutes: FastifyPluginAsyncZod = async (app) => {
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
   // Inviting the driver to sign in (body `invite`) sends the users' invitation e-mail (decision 0111).
-  const invite = (req: Parameters<typeof actorOf>[0]) => ({ ctx: requireAuth(req), mail: { mailer: app.mailer, publicUrl: app.config.publicUrl } });
+  const invite = (req: FastifyRequest) => ({ ctx: requireAuth(req), mail: { mailer: app.mailer, publicUrl: app.config.publicUrl } });
 
   app.get('/organizations/:orgId/drivers', {
     config: { permissions: ['DRIVER_LIST'] },
@@ -23,31 +24,31 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // A page of 15 records with links: the compiled serializer (decision 0044) instead of zod at run time.
     serializerCompiler: compiledSerializer,
-    handler: (req) => svc.listDrivers({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => svc.listDrivers(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/drivers', {
     config: { permissions: ['DRIVER_CREATE'] },
     schema: { tags, summary: 'Add a driver; with `invite` and an e-mail the driver gets a sign-in with the built-in Driver role (needs USER_CREATE)', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
-    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scope(req, req.params.orgId), req.body, invite(req))),
+    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scopeOf(req, req.params.orgId), req.body, invite(req))),
   });
 
   app.get('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_LIST'] },
     schema: { tags, summary: 'Driver detail with vehicle history', params: driverIdParams, response: { 200: driverDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.getDriverDetail(app.db, req.params.orgId, req.params.id),
+    handler: (req) => svc.getDriver(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.put('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_UPDATE'] },
     schema: { tags, summary: 'Edit a driver (deactivating releases their vehicle)', params: driverIdParams, body: driverInputSchema, response: { 200: driverDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.updateDriver(scope(req, req.params.orgId), req.params.id, req.body, invite(req)),
+    handler: (req) => svc.updateDriver(scopeOf(req, req.params.orgId), req.params.id, req.body, invite(req)),
   });
 
   app.delete('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_DELETE'] },
     schema: { tags, summary: 'Delete, or deactivate when the driver has history', params: driverIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
-    handler: (req) => svc.removeDriver(scope(req, req.params.orgId), req.params.id),
+    handler: (req) => svc.removeDriver(scopeOf(req, req.params.orgId), req.params.id),
   });
 };
 

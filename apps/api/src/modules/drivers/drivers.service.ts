@@ -12,6 +12,7 @@ import { assertMayGrant, driverRoleOf, rolePermissions } from '../users/users.po
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
@@ -19,12 +20,6 @@ import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
 import { selectDriverPage } from './drivers.list-query.ts';
 
 export type ParsedDriverInput = z.output<typeof driverInputSchema>;
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 const SORTS = {
   lastName: sql`lower(${drivers.lastName})`,
@@ -54,7 +49,7 @@ export function driverConditions(orgId: string, f: DriverFilter) {
 
 /** A page of drivers, sorted by last name by default (first name breaks ties). */
 export async function listDrivers(
-  { db, orgId }: { db: DbOrTx; orgId: string },
+  { db, orgId }: ReadScope,
   q: DriverFilter & { page: number; size: number; sort?: string },
 ): Promise<Page<Driver>> {
   const order = orderBy(q.sort, SORTS, 'lastName', asc(drivers.id));
@@ -211,4 +206,7 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
   });
 }
 
-export { getDriverDetail };
+/** A driver with their vehicle, sign-in and groups. */
+export async function getDriver({ db, orgId }: ReadScope, id: string): Promise<DriverDetail> {
+  return getDriverDetail(db, orgId, id);
+}

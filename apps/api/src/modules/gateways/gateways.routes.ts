@@ -12,7 +12,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { handLate } from '../positions/pipeline/late-positions.ts';
 import * as pairing from './pairing.service.ts';
@@ -21,7 +21,6 @@ import * as svc from './gateways.service.ts';
 const tags = ['gateways'];
 
 const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
   // Pairing reaches ingest at once on this instance, and hands the vehicle's new positions to the work behind it.
   const pairingHooks: pairing.PairingHooks = {
     forgetDevice: (id) => app.ingest.directory.forget(id),
@@ -37,7 +36,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: gatewayListQuery,
       response: { 200: gatewayPageSchema, ...orgErrors() },
     },
-    handler: (req) => svc.listGateways({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => svc.listGateways(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/gateways', {
@@ -49,31 +48,31 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       body: gatewayInputSchema,
       response: { 201: gatewayCreatedSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await svc.createGateway(scope(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await svc.createGateway(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.get('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_READ'] },
     schema: { tags, summary: 'Device detail: model, paired vehicle, pairing history, last seen', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.getGatewayDetail(app.db, req.params.orgId, req.params.id),
+    handler: (req) => svc.getGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.put('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_UPDATE'] },
     schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.updateGateway(scope(req, req.params.orgId), req.params.id, req.body),
+    handler: (req) => svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body),
   });
 
   app.delete('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_DELETE'] },
     schema: { tags, summary: 'Delete, or deactivate when the device has pairing history', params: gatewayIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
-    handler: (req) => svc.removeGateway(scope(req, req.params.orgId), req.params.id),
+    handler: (req) => svc.removeGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/gateways/:id/token', {
     config: { permissions: ['GAT_UPDATE'] },
     schema: { tags, summary: 'Regenerate the batch-ingest token (the old one stops working)', params: gatewayIdParams, response: { 200: ingestTokenSchema, ...orgErrors() } },
-    handler: (req) => svc.regenerateIngestToken(scope(req, req.params.orgId), req.params.id),
+    handler: (req) => svc.regenerateIngestToken(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/gateways/:id/pair/:assetId', {
@@ -85,14 +84,14 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       body: gatewayPairBodySchema,
       response: { 200: gatewayDetailSchema, ...orgErrors(409) },
     },
-    handler: (req) => pairing.pairDevice(scope(req, req.params.orgId), req.params.id, req.params.assetId, req.body ?? {}, pairingHooks),
+    handler: (req) => pairing.pairDevice(scopeOf(req, req.params.orgId), req.params.id, req.params.assetId, req.body ?? {}, pairingHooks),
   });
 
   app.post('/organizations/:orgId/gateways/:id/unpair', {
     config: { permissions: ['GAT_PAIR'] },
     schema: { tags, summary: 'Unpair the device from its vehicle', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
     handler: async (req) => {
-      const detail = await pairing.unpairDevice(scope(req, req.params.orgId), req.params.id);
+      const detail = await pairing.unpairDevice(scopeOf(req, req.params.orgId), req.params.id);
       app.ingest.directory.forget(req.params.id);
       return detail;
     },

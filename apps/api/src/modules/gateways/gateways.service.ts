@@ -3,14 +3,14 @@ import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';
 import type { Gateway, GatewayDetail, GatewayInput, Page, RemovalResult } from '@fleet/api-contract';
 import type { gatewayInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { deviceModels, gatewayPairings, gateways, gatewaySearchDoc } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { randomToken, sha256 } from '../auth/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/groups.filter.ts';
@@ -19,12 +19,6 @@ import { lockGateway, unpairAssetInTx } from './unpairing.ts';
 
 type ParsedInput = z.output<typeof gatewayInputSchema>;
 export type { GatewayInput };
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 const SORTS = {
   name: sql`lower(${gateways.name})`,
@@ -59,7 +53,7 @@ export function gatewayConditions(orgId: string, f: GatewayFilter) {
 }
 
 export async function listGateways(
-  { db, orgId }: { db: DbOrTx; orgId: string },
+  { db, orgId }: ReadScope,
   q: GatewayFilter & { page: number; size: number; sort?: string },
 ): Promise<Page<Gateway>> {
   const where = gatewayConditions(orgId, q);
@@ -165,4 +159,7 @@ export async function removeGateway({ db, orgId, actor }: Scope, id: string): Pr
   });
 }
 
-export { getGatewayDetail };
+/** A device with its pairing, model and last position. */
+export async function getGateway({ db, orgId }: ReadScope, id: string): Promise<GatewayDetail> {
+  return getGatewayDetail(db, orgId, id);
+}

@@ -3,7 +3,7 @@ import type { GatewayDetail } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
 import { getGatewayDetail } from './gateways.repository.ts';
@@ -11,12 +11,6 @@ import { lockGateway, unpairInTx } from './unpairing.ts';
 import { attributeDevicePositions } from '../positions/pipeline/late-positions.ts';
 import { TTL_MS } from '../positions/pipeline/gateway-directory.ts';
 import type { PositionRow } from '../positions/pipeline/position-row.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 /** What pairing tells ingest: forget the cached device, take positions that now belong to a vehicle. */
 export interface PairingHooks {

@@ -13,44 +13,42 @@ import {
   groupPageSchema,
   orgIdParams,
 } from '@fleet/api-contract';
-import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './groups.service.ts';
 
 const tags = ['groups'];
 
 const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
-
   app.get('/organizations/:orgId/groups', {
     config: { permissions: ['GROUP_LIST'] },
     schema: { tags, summary: 'Groups with member and asset counts', params: orgIdParams, querystring: groupListQuery, response: { 200: groupPageSchema, ...orgErrors() } },
-    handler: (req) => svc.listGroups({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => svc.listGroups(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/groups', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Create a group', params: orgIdParams, body: groupInputSchema, response: { 201: groupDetailSchema, ...orgErrors(409) } },
-    handler: async (req, reply) => reply.code(201).send(await svc.createGroup(scope(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await svc.createGroup(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.get('/organizations/:orgId/groups/:groupId', {
     config: { permissions: ['GROUP_READ'] },
     schema: { tags, summary: 'A group with its members and assets', params: groupIdParams, response: { 200: groupDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.getGroup({ db: app.db, orgId: req.params.orgId }, req.params.groupId),
+    handler: (req) => svc.getGroup(scopeOf(req, req.params.orgId), req.params.groupId),
   });
 
   app.put('/organizations/:orgId/groups/:groupId', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Rename a group', params: groupIdParams, body: groupInputSchema, response: { 200: groupDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.renameGroup(scope(req, req.params.orgId), req.params.groupId, req.body),
+    handler: (req) => svc.renameGroup(scopeOf(req, req.params.orgId), req.params.groupId, req.body),
   });
 
   app.delete('/organizations/:orgId/groups/:groupId', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Delete a group (members and assets stay)', params: groupIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
-      await svc.deleteGroup(scope(req, req.params.orgId), req.params.groupId);
+      await svc.deleteGroup(scopeOf(req, req.params.orgId), req.params.groupId);
       return reply.code(204).send(null);
     },
   });
@@ -58,37 +56,37 @@ const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/groups/:groupId/members', {
     config: { permissions: ['GROUP_READ'] },
     schema: { tags, summary: 'Users and drivers of the group', params: groupIdParams, response: { 200: z.array(groupMemberSchema), ...orgErrors() } },
-    handler: async (req) => (await svc.getGroup({ db: app.db, orgId: req.params.orgId }, req.params.groupId)).members,
+    handler: async (req) => (await svc.getGroup(scopeOf(req, req.params.orgId), req.params.groupId)).members,
   });
 
   app.post('/organizations/:orgId/groups/:groupId/members', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Add users and drivers to the group', params: groupIdParams, body: groupMembersInputSchema, response: { 200: groupDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.addMembers(scope(req, req.params.orgId), req.params.groupId, req.body.members),
+    handler: (req) => svc.addMembers(scopeOf(req, req.params.orgId), req.params.groupId, req.body.members),
   });
 
   app.delete('/organizations/:orgId/groups/:groupId/members/:memberId', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Remove a user or driver from the group', params: groupMemberParams, response: { 200: groupDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.removeMember(scope(req, req.params.orgId), req.params.groupId, req.params.memberId),
+    handler: (req) => svc.removeMember(scopeOf(req, req.params.orgId), req.params.groupId, req.params.memberId),
   });
 
   app.get('/organizations/:orgId/groups/:groupId/assets', {
     config: { permissions: ['GROUP_READ'] },
     schema: { tags, summary: 'Vehicles and trailers of the group', params: groupIdParams, response: { 200: groupDetailSchema.shape.assets, ...orgErrors() } },
-    handler: async (req) => (await svc.getGroup({ db: app.db, orgId: req.params.orgId }, req.params.groupId)).assets,
+    handler: async (req) => (await svc.getGroup(scopeOf(req, req.params.orgId), req.params.groupId)).assets,
   });
 
   app.post('/organizations/:orgId/groups/:groupId/assets', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Add vehicles and trailers to the group', params: groupIdParams, body: groupAssetsInputSchema, response: { 200: groupDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.addAssets(scope(req, req.params.orgId), req.params.groupId, req.body.assetIds),
+    handler: (req) => svc.addAssets(scopeOf(req, req.params.orgId), req.params.groupId, req.body.assetIds),
   });
 
   app.delete('/organizations/:orgId/groups/:groupId/assets/:assetId', {
     config: { permissions: ['GROUP_UPDATE'] },
     schema: { tags, summary: 'Remove a vehicle or trailer from the group', params: groupAssetParams, response: { 200: groupDetailSchema, ...orgErrors() } },
-    handler: (req) => svc.removeAsset(scope(req, req.params.orgId), req.params.groupId, req.params.assetId),
+    handler: (req) => svc.removeAsset(scopeOf(req, req.params.orgId), req.params.groupId, req.params.assetId),
   });
 };
 

@@ -2,23 +2,17 @@ import { asc, and, eq, inArray, sql } from 'drizzle-orm';
 import type { Group, GroupDetail, GroupMember, Page } from '@fleet/api-contract';
 import type { groupInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, groupAssets, groupMembers, groups, users } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { findGroup } from './groups.repository.ts';
 
 type Input = z.output<typeof groupInputSchema>;
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 const memberCount = sql<number>`(select count(*)::int from ${groupMembers} where ${groupMembers.groupId} = ${groups.id})`;
 const assetCount = sql<number>`(select count(*)::int from ${groupAssets} where ${groupAssets.groupId} = ${groups.id})`;
@@ -28,7 +22,7 @@ function present(g: typeof groups.$inferSelect, members: number, assetsN: number
   return { id: g.id, organizationId: g.organizationId, name: g.name, description: g.description, memberCount: members, assetCount: assetsN, createdAt: g.createdAt.toISOString(), updatedAt: g.updatedAt.toISOString() };
 }
 
-export async function listGroups({ db, orgId }: { db: DbOrTx; orgId: string }, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<Group>> {
+export async function listGroups({ db, orgId }: ReadScope, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<Group>> {
   const where = and(eq(groups.organizationId, orgId), q.search ? sql`lower(${groups.name}) like ${likeTerm(q.search)}` : undefined);
   const [total] = await db.select({ n: countAll }).from(groups).where(where);
   const rows = await db
@@ -61,7 +55,7 @@ export async function groupMembersOf(db: DbOrTx, orgId: string, groupId: string)
   ].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export async function getGroup({ db, orgId }: { db: DbOrTx; orgId: string }, groupId: string): Promise<GroupDetail> {
+export async function getGroup({ db, orgId }: ReadScope, groupId: string): Promise<GroupDetail> {
   const g = await findGroup(db, orgId, groupId);
   const [members, groupAssetRows] = await Promise.all([
     groupMembersOf(db, orgId, groupId),

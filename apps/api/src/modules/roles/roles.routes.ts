@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgIdParams, pageSchema, PERMISSION_AREAS, permissionCatalogueSchema, roleIdParams, roleInputSchema, roleListQuerySchema, roleSchema } from '@fleet/api-contract';
 import { errors, orgErrors } from '../../http/route-schemas.ts';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import * as rolesService from './roles.service.ts';
 
 const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['roles'];
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, ctx: requireAuth(req), actor: actorOf(req) });
-
   app.get('/permissions', {
     schema: {
       tags,
@@ -27,13 +26,13 @@ const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: roleListQuerySchema,
       response: { 200: pageSchema(roleSchema), ...orgErrors() },
     },
-    handler: (req) => rolesService.listRoles({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => rolesService.listRoles(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/roles/:roleId', {
     config: { permissions: ['ROLE_LIST'] },
     schema: { tags, summary: 'One role', params: roleIdParams, response: { 200: roleSchema, ...orgErrors() } },
-    handler: (req) => rolesService.getRole({ db: app.db, orgId: req.params.orgId }, req.params.roleId),
+    handler: (req) => rolesService.getRole(scopeOf(req, req.params.orgId), req.params.roleId),
   });
 
   app.post('/organizations/:orgId/roles', {
@@ -45,7 +44,7 @@ const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       body: roleInputSchema,
       response: { 201: roleSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await rolesService.createRole(scope(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await rolesService.createRole(scopeOf(req, req.params.orgId), requireAuth(req), req.body)),
   });
 
   app.put('/organizations/:orgId/roles/:roleId', {
@@ -57,14 +56,14 @@ const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       body: roleInputSchema,
       response: { 200: roleSchema, ...orgErrors(409) },
     },
-    handler: (req) => rolesService.updateRole(scope(req, req.params.orgId), req.params.roleId, req.body),
+    handler: (req) => rolesService.updateRole(scopeOf(req, req.params.orgId), requireAuth(req), req.params.roleId, req.body),
   });
 
   app.delete('/organizations/:orgId/roles/:roleId', {
     config: { permissions: ['ROLE_UPDATE'] },
     schema: { tags, summary: 'Delete a custom role that no user holds', params: roleIdParams, response: { 204: z.null(), ...orgErrors(409) } },
     handler: async (req, reply) => {
-      await rolesService.deleteRole(scope(req, req.params.orgId), req.params.roleId);
+      await rolesService.deleteRole(scopeOf(req, req.params.orgId), requireAuth(req), req.params.roleId);
       return reply.code(204).send(null);
     },
   });

@@ -1,21 +1,15 @@
 import { and, asc, count, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { withRequiredPermissions, type OrganizationRole, type Page, type roleInputSchema, type roleListQuerySchema } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor, AuthContext } from '../auth/auth-context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assertMayGrant, rolePermissions } from '../users/users.policies.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  ctx: AuthContext;
-  actor: Actor;
-}
 
 type RoleRow = typeof roles.$inferSelect;
 
@@ -38,7 +32,7 @@ const userCount = sql<number>`(select count(*)::int from ${users} u where u.role
 const ROLE_SORT = { name: roles.name, createdAt: roles.createdAt, updatedAt: roles.updatedAt };
 
 /** Roles of the organization, the built-in Administrator first, with how many users hold each. */
-export async function listRoles({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, q: z.output<typeof roleListQuerySchema>): Promise<Page<OrganizationRole>> {
+export async function listRoles({ db, orgId }: ReadScope, q: z.output<typeof roleListQuerySchema>): Promise<Page<OrganizationRole>> {
   const conds: SQL[] = [eq(roles.organizationId, orgId)];
   if (q.search) conds.push(ilike(roles.name, likePattern(q.search)));
   const where = and(...conds);
@@ -66,13 +60,13 @@ async function findRoleWithCount(db: DbOrTx, orgId: string, roleId: string) {
   return { role: row.role, userCount: Number(row.userCount) };
 }
 
-export async function getRole({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, roleId: string): Promise<OrganizationRole> {
+export async function getRole({ db, orgId }: ReadScope, roleId: string): Promise<OrganizationRole> {
   const r = await findRoleWithCount(db, orgId, roleId);
   return presentRole(r.role, r.userCount);
 }
 
 /** Creates a custom role; codes a chosen code requires are added, and the caller must hold all of them. */
-export async function createRole({ db, orgId, ctx, actor }: Scope, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
+export async function createRole({ db, orgId, actor }: Scope, ctx: AuthContext, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
   const permissions = withRequiredPermissions(input.permissions);
   assertMayGrant(ctx, permissions);
   try {
@@ -91,7 +85,7 @@ export async function createRole({ db, orgId, ctx, actor }: Scope, input: z.outp
  * Edits a custom role. The caller must hold every code the role has now and will have, so
  * nobody widens (or edits at all) a role more powerful than their own.
  */
-export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: string, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
+export async function updateRole({ db, orgId, actor }: Scope, ctx: AuthContext, roleId: string, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
   const permissions = withRequiredPermissions(input.permissions);
   try {
     return await db.transaction(async (tx) => {
@@ -113,7 +107,7 @@ export async function updateRole({ db, orgId, ctx, actor }: Scope, roleId: strin
 }
 
 /** Deletes a custom role nobody holds (any user, active or not: reassign them first). */
-export async function deleteRole({ db, orgId, ctx, actor }: Scope, roleId: string): Promise<void> {
+export async function deleteRole({ db, orgId, actor }: Scope, ctx: AuthContext, roleId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await findRoleWithCount(tx, orgId, roleId);
     if (before.role.builtIn) throw conflict(`The built-in ${before.role.name} role cannot be deleted`, 'Built-in role');

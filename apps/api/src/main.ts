@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
 import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
+import { processHeapHooks, scheduleHeapTrim } from './jobs/heap-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
@@ -173,6 +174,8 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       const before = process.memoryUsage().heapUsed;
       gc();
       app.log.info(`start-up garbage collected: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`);
+      // From here on, a collection whenever the heap has drifted well past what this one left.
+      scheduleHeapTrim(processHeapHooks());
     })
     .catch((err) => app.log.error(err, 'start-up garbage collection failed'));
 }

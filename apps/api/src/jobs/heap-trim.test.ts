@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HEAP_TRIM_POLICY, scheduleHeapTrim, shouldCollect } from './heap-trim.ts';
+
+const MB = 2 ** 20;
+
+describe('heap trim', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('collects only when the heap grew past the larger of 24 MB and 30 % of what the last collection left', () => {
+    expect(shouldCollect(90 * MB, 70 * MB)).toBe(false);
+    expect(shouldCollect(95 * MB, 70 * MB)).toBe(true);
+    // 30 % of 100 MB is more than 24 MB.
+    expect(shouldCollect(128 * MB, 100 * MB)).toBe(false);
+    expect(shouldCollect(131 * MB, 100 * MB)).toBe(true);
+  });
+
+  it('collects on the clock when the heap drifts, and starts again from what V8 left on its own', () => {
+    vi.useFakeTimers();
+    let used = 70 * MB;
+    const gc = vi.fn(() => (used = 72 * MB));
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => used });
+    used = 85 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).not.toHaveBeenCalled();
+    used = 100 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).toHaveBeenCalledTimes(1);
+    // V8 collected by itself down to 50 MB: growth is measured from there.
+    used = 50 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    used = 80 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).toHaveBeenCalledTimes(2);
+    stop();
+    used = 500 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 3);
+    expect(gc).toHaveBeenCalledTimes(2);
+  });
+
+  it('schedules nothing without --expose-gc', () => {
+    expect(scheduleHeapTrim(null)()).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+// V8 collects its old generation when allocation pushes the heap past a limit that it raises with the
+// live size, not when a server goes quiet. The demo fleet and the work behind ingest allocate a little
+// all the time, so the idle server's heap drifts from ~70 MB live to 120-140 MB, most of it garbage that
+// stays resident for hours. A full collection when the heap has grown well past what the last one left
+// gives it back; it costs 40-80 ms of one core at most every 30 s, and nothing while the heap is steady.
+// `npm run serve` passes --expose-gc; without it (tests, tsx) nothing is scheduled. Decision 0150.
+
+export interface HeapTrimPolicy {
+  /** How often to look. */
+  everyMs: number;
+  /** Growth since the last collection that is worth one: the larger of these two. */
+  minGrowthBytes: number;
+  growthRatio: number;
+}
+
+export const HEAP_TRIM_POLICY: HeapTrimPolicy = { everyMs: 30_000, minGrowthBytes: 24 * 2 ** 20, growthRatio: 0.3 };
+
+/** True when the heap has grown enough since `usedAfterLast` (what the last collection left) to collect. */
+export function shouldCollect(usedNow: number, usedAfterLast: number, policy: HeapTrimPolicy = HEAP_TRIM_POLICY): boolean {
+  return usedNow - usedAfterLast > Math.max(policy.minGrowthBytes, policy.growthRatio * usedAfterLast);
+}
+
+export interface HeapTrimHooks {
+  gc: () => void;
+  heapUsed: () => number;
+}
+
+/** The hooks of this process, or null when it was started without --expose-gc. */
+export function processHeapHooks(): HeapTrimHooks | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  return gc ? { gc, heapUsed: () => process.memoryUsage().heapUsed } : null;
+}
+
+/** Looks every `policy.everyMs` and collects when `shouldCollect` says so; returns the function that stops it. */
+export function scheduleHeapTrim(hooks: HeapTrimHooks | null, policy: HeapTrimPolicy = HEAP_TRIM_POLICY): () => void {
+  if (!hooks) return () => undefined;
+  let usedAfterLast = hooks.heapUsed();
+  const timer = setInterval(() => {
+    const used = hooks.heapUsed();
+    // V8 collected on its own since: start from what it left.
+    if (used < usedAfterLast) usedAfterLast = used;
+    if (!shouldCollect(used, usedAfterLast, policy)) return;
+    hooks.gc();
+    usedAfterLast = hooks.heapUsed();
+  }, policy.everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Anchor, Badge, Card, Chip, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Card, Chip, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import type { SearchTag } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { MatchReason } from './match-reason.tsx';
+import { HitRow } from './search-hit.tsx';
 import { useSearch, useSearchFilters, useSearchTags } from './search-api.ts';
 import { withParams } from '../../lib/search-params.ts';
 
@@ -95,24 +95,17 @@ export default function SearchPage() {
                   </Group>
                   <Stack gap={6}>
                     {g.hits.map((h) => (
-                      <Group key={h.id} justify="space-between" wrap="nowrap" gap="xs">
-                        <div style={{ minWidth: 0 }}>
+                      <HitRow
+                        key={h.id}
+                        hit={h}
+                        query={results.data?.q ?? ''}
+                        badgeSize="sm"
+                        title={
                           <Anchor component={Link} to={h.link} data-result fw={600} size="sm">
                             {h.title}
                           </Anchor>
-                          {h.subtitle && (
-                            <Text size="xs" c="dimmed" truncate>
-                              {h.subtitle}
-                            </Text>
-                          )}
-                          <MatchReason match={h.match} query={results.data?.q ?? ''} />
-                        </div>
-                        {h.status === 'INACTIVE' && (
-                          <Badge size="sm" variant="light" color="gray" style={{ color: 'var(--mantine-color-text)' }}>
-                            Inactive
-                          </Badge>
-                        )}
-                      </Group>
+                        }
+                      />
                     ))}
                   </Stack>
                 </Card>

@@ -1,11 +1,11 @@
 import '@mantine/spotlight/styles.css';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Badge, Group, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { MatchReason } from './match-reason.tsx';
+import { HitRow } from './search-hit.tsx';
 import { useSearch } from './search-api.ts';
 import classes from './search-spotlight.module.css';
 
@@ -89,24 +89,17 @@ export function SearchSpotlight() {
           <Spotlight.ActionsGroup key={g.tag} label={`${g.label} (${g.total})`}>
             {g.hits.map((h) => (
               <Spotlight.Action key={`${h.tag}-${h.id}`} onClick={() => open(h.link)} data-testid="spotlight-hit">
-                <Group wrap="nowrap" justify="space-between" w="100%" gap="xs">
-                  <div style={{ minWidth: 0 }}>
+                <HitRow
+                  hit={h}
+                  query={results.data?.q ?? ''}
+                  badgeSize="xs"
+                  w="100%"
+                  title={
                     <Text size="sm" fw={600} truncate>
                       {h.title}
                     </Text>
-                    {h.subtitle && (
-                      <Text size="xs" c="dimmed" truncate>
-                        {h.subtitle}
-                      </Text>
-                    )}
-                    <MatchReason match={h.match} query={results.data?.q ?? ''} />
-                  </div>
-                  {h.status === 'INACTIVE' && (
-                    <Badge size="xs" variant="light" color="gray" style={{ color: 'var(--mantine-color-text)' }}>
-                      Inactive
-                    </Badge>
-                  )}
-                </Group>
+                  }
+                />
               </Spotlight.Action>
             ))}
           </Spotlight.ActionsGroup>

@@ -7,7 +7,7 @@ import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
-import { nextSequenceId, periodStartOf } from './hos.repository.ts';
+import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs } from './hos.time.ts';
 
 // Certification of a 24-hour period (Appendix A 4.3.2.3, decision 0112): only the driver certifies
@@ -30,6 +30,15 @@ export async function clearCertification(tx: DbOrTx, driverId: string, logDates:
     .where(and(eq(hosLogs.driverId, driverId), inArray(hosLogs.logDate, dates), isNotNull(hosLogs.certifiedAt)))
     .returning({ date: hosLogs.logDate });
   return rows.map((r) => r.date).sort();
+}
+
+/**
+ * The log days a change to the driver's records touched (an accepted proposal, a claimed segment):
+ * each gets its log row if it had none, and asks for certification again.
+ */
+export async function reopenLogDays(tx: DbOrTx, orgId: string, driverId: string, logDates: readonly string[]): Promise<void> {
+  await ensureLogDays(tx, orgId, logDates.map((logDate) => ({ driverId, logDate })));
+  await clearCertification(tx, driverId, logDates);
 }
 
 /**

@@ -10,13 +10,12 @@ import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { AppError } from '../../http/errors.ts';
-import { clearCertification } from './hos-certification.service.ts';
+import { reopenLogDays } from './hos-certification.service.ts';
 import { checkInsert } from './hos-event-create.service.ts';
 import { checkEdit } from './hos-events.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
 import { checkAssign } from './hos-unidentified.repository.ts';
 import { statusOfCode } from './hos.periods.ts';
-import { ensureLogDays } from './hos.repository.ts';
 
 // The office's edit requests as the driver sees them (Appendix A 4.4.4.2.5-6, decision 0112): each
 // pairs the records it would replace with the proposed ones. Accepting makes the proposed records
@@ -191,8 +190,7 @@ export async function acceptProposal({ db, actor, now = Date.now() }: { db: Db; 
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.ACTIVE }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
     await tx.update(hosEditRequests).set({ state: 'ACCEPTED', decidedAt: new Date(now), decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     const days = [...new Set([...proposed, ...originals].filter((e) => e.driverId === d.id).map((e) => e.logDate))];
-    await ensureLogDays(tx, orgId, days.map((logDate) => ({ driverId: d.id, logDate })));
-    await clearCertification(tx, d.id, days);
+    await reopenLogDays(tx, orgId, d.id, days);
     await recordActivity(tx, {
       orgId,
       actor,

@@ -8,7 +8,7 @@ import { toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
-import { clearCertification } from './hos-certification.service.ts';
+import { reopenLogDays } from './hos-certification.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
 import { checkAssign, readSegments, segmentDistance, segmentOf, segmentRecords, vehiclesOfDriver, type Segment } from './hos-unidentified.repository.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
@@ -140,8 +140,7 @@ export async function claimSegment({ db, actor }: { db: Db; actor: Actor }, orgI
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, records.map((e) => e.id)));
     await tx.insert(hosEvents).values(copies);
     const days = [...new Set(copies.map((c) => c.logDate))];
-    await ensureLogDays(tx, orgId, days.map((logDate) => ({ driverId: d.id, logDate })));
-    await clearCertification(tx, d.id, days);
+    await reopenLogDays(tx, orgId, d.id, days);
     await recordActivity(tx, {
       orgId,
       actor,

@@ -14,12 +14,11 @@ import {
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import * as orgs from './organizations.service.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['organizations'];
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ db: app.db, orgId, actor: actorOf(req) });
-
   // Super administration.
   app.get('/organizations', {
     config: { permissions: ['SUPER_ADMIN'] },
@@ -61,7 +60,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: orgIdParams,
         response: { 200: organizationSchema, ...orgErrors() },
       },
-      handler: (req) => orgs.setOrganizationStatus(scope(req, req.params.orgId), status),
+      handler: (req) => orgs.setOrganizationStatus(scopeOf(req, req.params.orgId), status),
     });
   }
 
@@ -69,7 +68,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId', {
     config: { permissions: ['ORG_READ'] },
     schema: { tags, summary: 'The organization account with its settings', params: orgIdParams, response: { 200: organizationSchema, ...orgErrors() } },
-    handler: (req) => orgs.getOrganization({ db: app.db, orgId: req.params.orgId }),
+    handler: (req) => orgs.getOrganization(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId', {
@@ -81,7 +80,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       body: organizationAccountSchema,
       response: { 200: organizationSchema, ...orgErrors() },
     },
-    handler: (req) => orgs.updateAccount(scope(req, req.params.orgId), req.body),
+    handler: (req) => orgs.updateAccount(scopeOf(req, req.params.orgId), req.body),
   });
 
   // Every member reads the settings: units, thresholds and the theme flag shape every screen.
@@ -92,13 +91,13 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       params: orgIdParams,
       response: { 200: organizationSettingsSchema, ...orgErrors() },
     },
-    handler: (req) => orgs.getSettings({ db: app.db, orgId: req.params.orgId }),
+    handler: (req) => orgs.getSettings(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId/settings', {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
     schema: { tags, summary: 'Change the organization settings', params: orgIdParams, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema, ...orgErrors() } },
-    handler: (req) => orgs.updateSettings(scope(req, req.params.orgId), req.body),
+    handler: (req) => orgs.updateSettings(scopeOf(req, req.params.orgId), req.body),
   });
 
   app.post('/organizations/:orgId/image', {
@@ -116,7 +115,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await req.file();
       if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
-      const logo = await orgs.setLogo(scope(req, req.params.orgId), data);
+      const logo = await orgs.setLogo(scopeOf(req, req.params.orgId), data);
       return { logo: logo ?? '' };
     },
   });
@@ -125,7 +124,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
     schema: { tags, summary: 'Remove the organization logo', params: orgIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
-      await orgs.setLogo(scope(req, req.params.orgId), null);
+      await orgs.setLogo(scopeOf(req, req.params.orgId), null);
       return reply.code(204).send(null);
     },
   });

@@ -19,7 +19,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { sendInvitationEmail } from '../users/invitations.ts';
@@ -90,13 +90,7 @@ export async function createOrganizationWithAdmin(tx: DbOrTx, input: NewOrganiza
 // ---------------------------------------------------------------------------------------------
 // Organization account, settings and super administration.
 
-interface OrgScope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
-
-export async function getOrganization({ db, orgId }: { db: Db; orgId: string }): Promise<Organization> {
+export async function getOrganization({ db, orgId }: ReadScope): Promise<Organization> {
   return presentOrganization(await findOrganization(db, orgId));
 }
 
@@ -119,7 +113,7 @@ const accountColumns = (input: z.output<typeof organizationAccountSchema>) => ({
   timeZone: input.timeZone,
 });
 
-export async function updateAccount({ db, orgId, actor }: OrgScope, input: z.output<typeof organizationAccountSchema>): Promise<Organization> {
+export async function updateAccount({ db, orgId, actor }: Scope, input: z.output<typeof organizationAccountSchema>): Promise<Organization> {
   return db.transaction(async (tx) => {
     const before = await findOrganization(tx, orgId);
     const [after] = await tx
@@ -133,7 +127,7 @@ export async function updateAccount({ db, orgId, actor }: OrgScope, input: z.out
   });
 }
 
-export async function updateSettings({ db, orgId, actor }: OrgScope, input: OrganizationSettingsValues): Promise<OrganizationSettingsValues> {
+export async function updateSettings({ db, orgId, actor }: Scope, input: OrganizationSettingsValues): Promise<OrganizationSettingsValues> {
   return db.transaction(async (tx) => {
     const before = await findOrganization(tx, orgId);
     const settings = { ...before.settings, ...input };
@@ -152,7 +146,7 @@ export async function updateSettings({ db, orgId, actor }: OrgScope, input: Orga
 }
 
 /** Replaces (or with null removes) the organization's logo. */
-export async function setLogo({ db, orgId, actor }: OrgScope, data: Buffer | null): Promise<string | null> {
+export async function setLogo({ db, orgId, actor }: Scope, data: Buffer | null): Promise<string | null> {
   return db.transaction(async (tx) => {
     const before = await findOrganization(tx, orgId);
     const imageId = data ? await storeImage(tx, orgId, data) : null;
@@ -237,7 +231,7 @@ export async function createOrganization(
  * Super administration: deactivating stops every member from signing in (the auth cache drops on
  * the NOTIFY trigger, refresh tokens are revoked); nothing is deleted. Reactivating restores access.
  */
-export async function setOrganizationStatus({ db, orgId, actor }: OrgScope, status: 'ACTIVE' | 'INACTIVE'): Promise<Organization> {
+export async function setOrganizationStatus({ db, orgId, actor }: Scope, status: 'ACTIVE' | 'INACTIVE'): Promise<Organization> {
   return db.transaction(async (tx) => {
     const before = await findOrganization(tx, orgId);
     const [after] = await tx.update(organizations).set({ status, updatedAt: new Date() }).where(eq(organizations.id, orgId)).returning();

@@ -5,28 +5,19 @@ import type { Db } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
-import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor, AuthContext } from '../auth/auth-context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { sendPasswordResetEmail } from '../auth/password-tokens.ts';
-import { sendInvitationEmail } from './invitations.ts';
+import { sendInvitationEmail, type MailDeps } from './invitations.ts';
 import { presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, rolePermissions } from './users.policies.ts';
 import { findUser, userPermissions } from './users.service.ts';
 
-interface Scope {
-  db: Db;
-  orgId: string;
-  ctx: AuthContext;
-  actor: Actor;
-}
-
-interface MailScope extends Scope {
-  mailer: Mailer;
-  publicUrl: string;
-}
+/** Where invitation and reset e-mails go out from. */
+type Mail = Omit<MailDeps, 'db'>;
 
 const USER_SORT = {
   firstName: users.firstName,
@@ -40,7 +31,7 @@ const USER_SORT = {
 };
 
 /** Users of the organization: search by name or e-mail, filter by role and status. */
-export async function listUsers({ db, orgId }: Pick<Scope, 'db' | 'orgId'>, q: z.output<typeof userListQuerySchema>): Promise<Page<User>> {
+export async function listUsers({ db, orgId }: ReadScope, q: z.output<typeof userListQuerySchema>): Promise<Page<User>> {
   const conds: SQL[] = [eq(users.organizationId, orgId)];
   if (q.search) {
     const p = likePattern(q.search);
@@ -79,8 +70,7 @@ async function organizationName(db: Db, orgId: string): Promise<string> {
  * Invites a user: the account is INVITED (cannot sign in) until the person chooses a password
  * through the e-mailed create-new-password link. The caller must hold every code of the role.
  */
-export async function inviteUser(s: MailScope, input: z.output<typeof inviteUserSchema>): Promise<User> {
-  const { db, orgId, ctx, actor } = s;
+export async function inviteUser({ db, orgId, actor }: Scope, ctx: AuthContext, mail: Mail, input: z.output<typeof inviteUserSchema>): Promise<User> {
   let created: { user: typeof users.$inferSelect; roleName: string };
   try {
     created = await db.transaction(async (tx) => {
@@ -111,7 +101,7 @@ export async function inviteUser(s: MailScope, input: z.output<typeof inviteUser
   } catch (err) {
     throw duplicateError(err) ?? err;
   }
-  await sendInvitationEmail(s, created.user, await organizationName(db, orgId));
+  await sendInvitationEmail({ db, ...mail }, created.user, await organizationName(db, orgId));
   return presentUser(created.user, created.roleName);
 }
 
@@ -119,7 +109,7 @@ export async function inviteUser(s: MailScope, input: z.output<typeof inviteUser
  * Deactivates a user: the auth cache drops the user on the users NOTIFY trigger and every
  * refresh token is revoked in the same transaction, so access ends with the next request.
  */
-export async function deactivateUser({ db, orgId, ctx, actor }: Scope, userId: string): Promise<User> {
+export async function deactivateUser({ db, orgId, actor }: Scope, ctx: AuthContext, userId: string): Promise<User> {
   if (userId === ctx.userId) throw conflict('You cannot deactivate your own account', 'Self deactivation');
   return db.transaction(async (tx) => {
     const before = await findUser(tx, orgId, userId);
@@ -134,7 +124,7 @@ export async function deactivateUser({ db, orgId, ctx, actor }: Scope, userId: s
 }
 
 /** Reactivates a user: ACTIVE when a password was ever set, else back to INVITED. */
-export async function activateUser({ db, orgId, ctx, actor }: Scope, userId: string): Promise<User> {
+export async function activateUser({ db, orgId, actor }: Scope, ctx: AuthContext, userId: string): Promise<User> {
   return db.transaction(async (tx) => {
     const before = await findUser(tx, orgId, userId);
     assertMayManage(ctx, { id: userId, permissions: await userPermissions(tx, before.user) });
@@ -151,8 +141,7 @@ export async function activateUser({ db, orgId, ctx, actor }: Scope, userId: str
  * E-mails a password-reset link (or, for a user who never accepted, the invitation again).
  * Answers which one was sent so the screen can say so.
  */
-export async function sendPasswordReset(s: MailScope, userId: string): Promise<{ sent: 'RESET' | 'INVITATION' }> {
-  const { db, orgId, ctx, actor } = s;
+export async function sendPasswordReset({ db, orgId, actor }: Scope, ctx: AuthContext, mail: Mail, userId: string): Promise<{ sent: 'RESET' | 'INVITATION' }> {
   const { user } = await findUser(db, orgId, userId);
   if (user.status === 'INACTIVE') throw conflict('This user is deactivated; reactivate the account first', 'User inactive');
   if (user.id !== ctx.userId) assertMayManage(ctx, { id: userId, permissions: await userPermissions(db, user) });
@@ -160,7 +149,7 @@ export async function sendPasswordReset(s: MailScope, userId: string): Promise<{
   await db.transaction(async (tx) => {
     await recordActivity(tx, { orgId, actor, action: sent === 'INVITATION' ? 'RESEND_INVITATION' : 'SEND_PASSWORD_RESET', entityType: 'USER', entityId: userId });
   });
-  if (sent === 'INVITATION') await sendInvitationEmail(s, user, await organizationName(db, orgId));
-  else await sendPasswordResetEmail(s, user);
+  if (sent === 'INVITATION') await sendInvitationEmail({ db, ...mail }, user, await organizationName(db, orgId));
+  else await sendPasswordResetEmail({ db, ...mail }, user);
   return { sent };
 }

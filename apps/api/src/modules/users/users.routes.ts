@@ -10,23 +10,17 @@ import {
   userListQuerySchema,
   userSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
 
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const scope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({
-    db: app.db,
-    orgId,
-    ctx: requireAuth(req),
-    actor: actorOf(req),
-  });
-
   app.get('/organizations/:orgId/users/:userId', {
     schema: { tags: ['users'], summary: 'One user (own profile, or USER_READ)', params: userIdParams, response: { 200: userSchema, ...orgErrors() } },
-    handler: (req) => users.getUser(scope(req, req.params.orgId), req.params.userId),
+    handler: (req) => users.getUser(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId),
   });
 
   app.put('/organizations/:orgId/users/:userId', {
@@ -37,11 +31,11 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       body: updateUserSchema,
       response: { 200: userSchema, ...orgErrors(409) },
     },
-    handler: (req) => users.updateProfile(scope(req, req.params.orgId), req.params.userId, req.body),
+    handler: (req) => users.updateProfile(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, req.body),
   });
 
   // Users and roles administration.
-  const mailScope = (req: Parameters<typeof actorOf>[0], orgId: string) => ({ ...scope(req, orgId), mailer: app.mailer, publicUrl: app.config.publicUrl });
+  const mail = () => ({ mailer: app.mailer, publicUrl: app.config.publicUrl });
 
   app.get('/organizations/:orgId/users', {
     config: { permissions: ['USER_LIST'] },
@@ -52,7 +46,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: userListQuerySchema,
       response: { 200: pageSchema(userSchema), ...orgErrors() },
     },
-    handler: (req) => admin.listUsers({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => admin.listUsers(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/users', {
@@ -64,7 +58,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       body: inviteUserSchema,
       response: { 201: userSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await admin.inviteUser(mailScope(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await admin.inviteUser(scopeOf(req, req.params.orgId), requireAuth(req), mail(), req.body)),
   });
 
   app.post('/organizations/:orgId/users/:userId/deactivate', {
@@ -75,13 +69,13 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userIdParams,
       response: { 200: userSchema, ...orgErrors(409) },
     },
-    handler: (req) => admin.deactivateUser(scope(req, req.params.orgId), req.params.userId),
+    handler: (req) => admin.deactivateUser(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId),
   });
 
   app.post('/organizations/:orgId/users/:userId/activate', {
     config: { permissions: ['USER_UPDATE'] },
     schema: { tags: ['users'], summary: 'Reactivate a user', params: userIdParams, response: { 200: userSchema, ...orgErrors() } },
-    handler: (req) => admin.activateUser(scope(req, req.params.orgId), req.params.userId),
+    handler: (req) => admin.activateUser(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId),
   });
 
   app.post('/organizations/:orgId/users/:userId/password-reset', {
@@ -92,7 +86,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userIdParams,
       response: { 202: z.object({ sent: z.enum(['RESET', 'INVITATION']) }), ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(202).send(await admin.sendPasswordReset(mailScope(req, req.params.orgId), req.params.userId)),
+    handler: async (req, reply) => reply.code(202).send(await admin.sendPasswordReset(scopeOf(req, req.params.orgId), requireAuth(req), mail(), req.params.userId)),
   });
 
   app.post('/organizations/:orgId/users/:userId/image', {
@@ -109,7 +103,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await req.file();
       if (!file) throw invalidField('file', 'An image file is required');
       const data = await file.toBuffer();
-      const url = await users.setProfileImage(scope(req, req.params.orgId), req.params.userId, data);
+      const url = await users.setProfileImage(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, data);
       return { profilePicture: url ?? '' };
     },
   });
@@ -117,7 +111,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/organizations/:orgId/users/:userId/image', {
     schema: { tags: ['users'], summary: 'Remove the profile picture', params: userIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
-      await users.setProfileImage(scope(req, req.params.orgId), req.params.userId, null);
+      await users.setProfileImage(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, null);
       return reply.code(204).send(null);
     },
   });
@@ -131,7 +125,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 204: z.null(), ...orgErrors() },
     },
     handler: async (req, reply) => {
-      await users.changePassword(scope(req, req.params.orgId), req.params.userId, req.body);
+      await users.changePassword(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, req.body);
       return reply.code(204).send(null);
     },
   });

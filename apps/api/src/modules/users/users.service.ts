@@ -5,19 +5,13 @@ import { roles, users } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../auth/crypto.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
-import type { Actor, AuthContext } from '../auth/auth-context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { deleteImage, storeImage } from '../images/images.service.ts';
 import { presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  ctx: AuthContext;
-  actor: Actor;
-}
 
 /** Policy: a user manages their own profile; anyone else's needs USER_UPDATE. */
 function assertMayEdit(ctx: AuthContext, userId: string): void {
@@ -37,7 +31,7 @@ export async function findUser(db: DbOrTx, orgId: string, userId: string) {
   return row;
 }
 
-export async function getUser({ db, orgId, ctx }: Omit<Scope, 'actor'>, userId: string): Promise<User> {
+export async function getUser({ db, orgId }: ReadScope, ctx: AuthContext, userId: string): Promise<User> {
   if (ctx.userId !== userId && !ctx.permissions.has('USER_READ')) throw forbidden();
   // The built-in Driver role holds USER_READ for its own profile screen only: to a driver another user is not found.
   if (ctx.userId !== userId && (await holdsDriverRole(db, ctx.userId))) throw notFound('User');
@@ -50,7 +44,8 @@ export async function getUser({ db, orgId, ctx }: Omit<Scope, 'actor'>, userId: 
  * USER_UPDATE, holding every code of both the old and the new role, and keeps one active admin.
  */
 export async function updateProfile(
-  { db, orgId, ctx, actor }: Scope,
+  { db, orgId, actor }: Scope,
+  ctx: AuthContext,
   userId: string,
   input: UserProfileInput & { email: string; roleId?: string },
 ): Promise<User> {
@@ -102,7 +97,7 @@ export async function userPermissions(tx: DbOrTx, user: { role: string; roleId: 
   return rolePermissions(await findRole(tx, user.organizationId, user.roleId));
 }
 
-export async function setProfileImage({ db, orgId, ctx, actor }: Scope, userId: string, data: Buffer | null): Promise<string | null> {
+export async function setProfileImage({ db, orgId, actor }: Scope, ctx: AuthContext, userId: string, data: Buffer | null): Promise<string | null> {
   assertMayEdit(ctx, userId);
   const before = await findUser(db, orgId, userId);
   return db.transaction(async (tx) => {
@@ -124,7 +119,8 @@ export async function setProfileImage({ db, orgId, ctx, actor }: Scope, userId: 
 
 /** Own password only; the current one must be right. Other sessions of the user end. */
 export async function changePassword(
-  { db, orgId, ctx, actor }: Scope,
+  { db, orgId, actor }: Scope,
+  ctx: AuthContext,
   userId: string,
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {

@@ -1,15 +1,46 @@
 import { ActionIcon, Anchor, Collapse, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconBell, IconCheck, IconChevronDown, IconCircleFilled, IconX } from '@tabler/icons-react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { removeNotification, toggleNotification, type AppNotification } from '../lib/notifications-store.ts';
 import { Avatar } from './avatar.tsx';
 
+/** The colour of each notification type (spec section 4): the card's edge and icon, in the browser's and the server's notifications alike. */
+export const NOTIFICATION_COLORS = { viewed: 'gray', 'not-viewed': 'fleet', alert: 'red', success: 'teal' } as const;
+
 const TYPE_STYLE = {
-  viewed: { color: 'gray', Icon: IconBell },
-  'not-viewed': { color: 'fleet', Icon: IconCircleFilled },
-  alert: { color: 'red', Icon: IconAlertTriangle },
-  success: { color: 'teal', Icon: IconCheck },
+  viewed: { color: NOTIFICATION_COLORS.viewed, Icon: IconBell },
+  'not-viewed': { color: NOTIFICATION_COLORS['not-viewed'], Icon: IconCircleFilled },
+  alert: { color: NOTIFICATION_COLORS.alert, Icon: IconAlertTriangle },
+  success: { color: NOTIFICATION_COLORS.success, Icon: IconCheck },
 } as const;
+
+/** A notification's text: a click, Enter or Space opens or closes its expanded part when it has one. */
+export function ExpandableBody({ expandable, expanded, onToggle, children }: { expandable: boolean; expanded: boolean; onToggle: () => void; children: ReactNode }) {
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (expandable && (e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+      e.preventDefault();
+      onToggle();
+    }
+  };
+  return (
+    <Stack
+      gap={2}
+      style={{ flex: 1, minWidth: 0, cursor: expandable ? 'pointer' : undefined }}
+      onClick={onToggle}
+      onKeyDown={onKeyDown}
+      tabIndex={expandable ? 0 : undefined}
+      role={expandable ? 'button' : undefined}
+      aria-expanded={expandable ? expanded : undefined}
+    >
+      {children}
+    </Stack>
+  );
+}
+
+/** The chevron beside an expandable notification's title, turned up while it is open. */
+export function ExpandChevron({ expanded }: { expanded: boolean }) {
+  return <IconChevronDown size={16} aria-hidden style={{ flex: 'none', transform: expanded ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />;
+}
 
 /**
  * One notification (spec section 4): expandable content toggles by click or Enter; a closable one
@@ -18,12 +49,8 @@ const TYPE_STYLE = {
 export function NotificationCard({ n }: { n: AppNotification }) {
   const style = TYPE_STYLE[n.type];
   const expandable = !!n.expandedContent;
-  const toggle = () => expandable && toggleNotification(n.id);
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (expandable && (e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
-      e.preventDefault();
-      toggle();
-    }
+  const toggle = () => {
+    if (expandable) toggleNotification(n.id);
   };
   return (
     <Paper
@@ -44,22 +71,12 @@ export function NotificationCard({ n }: { n: AppNotification }) {
             <style.Icon size={16} aria-hidden />
           </ThemeIcon>
         )}
-        <Stack
-          gap={2}
-          style={{ flex: 1, minWidth: 0, cursor: expandable ? 'pointer' : undefined }}
-          onClick={toggle}
-          onKeyDown={onKeyDown}
-          tabIndex={expandable ? 0 : undefined}
-          role={expandable ? 'button' : undefined}
-          aria-expanded={expandable ? n.isExpanded : undefined}
-        >
+        <ExpandableBody expandable={expandable} expanded={n.isExpanded} onToggle={toggle}>
           <Group gap={6} wrap="nowrap" justify="space-between">
             <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
               {n.title}
             </Text>
-            {expandable && (
-              <IconChevronDown size={16} aria-hidden style={{ flex: 'none', transform: n.isExpanded ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />
-            )}
+            {expandable && <ExpandChevron expanded={n.isExpanded} />}
           </Group>
           {(n.category || n.receivedDate) && (
             <Text size="xs" c="dimmed">
@@ -78,7 +95,7 @@ export function NotificationCard({ n }: { n: AppNotification }) {
               )}
             </Collapse>
           )}
-        </Stack>
+        </ExpandableBody>
         {n.isClosable && (
           <ActionIcon variant="subtle" color="gray" size="sm" aria-label="Close notification" onClick={() => removeNotification(n.id)}>
             <IconX size={16} />

@@ -1,10 +1,9 @@
-import { useState, type KeyboardEvent } from 'react';
-import { ActionIcon, Anchor, Collapse, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconBell,
   IconCheck,
-  IconChevronDown,
   IconFileAlert,
   IconFileImport,
   IconHourglassLow,
@@ -17,6 +16,7 @@ import {
 import { Link } from 'react-router';
 import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
+import { ExpandableBody, ExpandChevron, NOTIFICATION_COLORS } from '../../components/notification-card.tsx';
 import { formatShortDateTime } from '../../lib/dates.ts';
 
 const ICONS: Record<string, typeof IconBell> = {
@@ -29,8 +29,6 @@ const ICONS: Record<string, typeof IconBell> = {
   trash: IconTrash,
   'file-import': IconFileImport,
 };
-
-const COLORS = { viewed: 'gray', 'not-viewed': 'fleet', alert: 'red', success: 'teal' } as const;
 
 export interface ServerNotificationCardProps {
   n: ServerNotification;
@@ -49,19 +47,13 @@ export interface ServerNotificationCardProps {
  */
 export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotificationCardProps) {
   const [expanded, setExpanded] = useState(n.isExpanded);
-  const color = COLORS[n.type];
+  const color = NOTIFICATION_COLORS[n.type];
   const Icon = n.type === 'success' ? IconCheck : (ICONS[n.iconName] ?? IconBell);
   const expandable = !!n.expandedContent || !!n.expandedButton;
   const toggle = () => {
     if (!expandable) return;
     setExpanded((x) => !x);
     if (!n.readAt) onRead?.(n.id);
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
-      e.preventDefault();
-      toggle();
-    }
   };
   return (
     <Paper
@@ -82,20 +74,12 @@ export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotif
             <Icon size={16} aria-hidden />
           </ThemeIcon>
         )}
-        <Stack
-          gap={2}
-          style={{ flex: 1, minWidth: 0, cursor: expandable ? 'pointer' : undefined }}
-          onClick={toggle}
-          onKeyDown={onKeyDown}
-          tabIndex={expandable ? 0 : undefined}
-          role={expandable ? 'button' : undefined}
-          aria-expanded={expandable ? expanded : undefined}
-        >
+        <ExpandableBody expandable={expandable} expanded={expanded} onToggle={toggle}>
           <Group gap={6} wrap="nowrap" justify="space-between" align="flex-start">
             <Text fw={n.readAt ? 500 : 700} size="sm" style={{ overflowWrap: 'anywhere' }}>
               {n.title}
             </Text>
-            {expandable && <IconChevronDown size={16} aria-hidden style={{ flex: 'none', transform: expanded ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />}
+            {expandable && <ExpandChevron expanded={expanded} />}
           </Group>
           <Text size="xs" c="dimmed">
             {n.category} · {formatShortDateTime(n.receivedDate)}
@@ -120,7 +104,7 @@ export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotif
               )}
             </Collapse>
           )}
-        </Stack>
+        </ExpandableBody>
         {n.isClosable && onClose && (
           <Tooltip label="Clear">
             <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Clear notification: ${n.title}`} onClick={() => onClose(n.id)}>

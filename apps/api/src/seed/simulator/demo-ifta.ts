@@ -9,7 +9,7 @@ import { fileQuarter } from '../../modules/ifta/ifta-filings.service.ts';
 import { accumulateDays, type DayRecords } from '../../modules/ifta/distance-days.ts';
 import { writeRound } from '../../modules/ifta/ifta-miles.repository.ts';
 import type { DemoTruck } from './demo-fleet.ts';
-import { TruckPlan } from './truck-plan.ts';
+import { rng, TruckPlan } from './truck-plan.ts';
 
 // The demo fleet's IFTA quarter (decision 0127). The week before start-up has real positions
 // (backfilled, counted by the IFTA catch-up like any ingest); the weeks before it, back to the start
@@ -19,18 +19,6 @@ import { TruckPlan } from './truck-plan.ts';
 /** Under 5 miles apart at highway speed, so no pair is a gap (decision 0102). */
 const STEP_MS = 3 * 60_000;
 const VENDORS = ["Pilot Travel Center", "Love's Travel Stop", 'TA Travel Center', 'Petro Stopping Center', 'Flying J'];
-
-/** mulberry32, seeded per truck: the same purchases on every start. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Start of the previous quarter (UTC): the demo shows a finished quarter and the current one. */
 export function demoIftaFrom(now: number): number {
@@ -52,6 +40,7 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
   for (const truck of trucks) {
     if (!truck.assetId) continue;
     const plan = new TruckPlan(truck.index);
+    // Seeded per truck: the same purchases on every start.
     const random = rng(0x1f7a + truck.index * 104_729);
     const fixes: TrackFix[] = [];
     const rows: Array<typeof iftaFuelPurchases.$inferInsert> = [];

@@ -37,8 +37,8 @@ export interface TruckState {
   kind: SegmentKind;
 }
 
-/** mulberry32: small, fast, good enough for a demo. */
-function rng(seed: number): () => number {
+/** mulberry32: small, fast, good enough for a demo; the same numbers for the same seed on every start. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -5,9 +5,8 @@ import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import type { Scope } from './fuel-purchases.service.ts';
 
 // Manual mileage adjustments with a reason (off-highway or trip-permit miles, a missing trip, a
 // correction); each one written to the activity log with the change (decision 0125).
@@ -29,7 +28,7 @@ const present = (r: Row, unitNumber: string | null): IftaAdjustment => ({
   createdBy: r.createdByEmail,
 });
 
-export async function listAdjustments({ db, orgId }: Scope, q: z.output<typeof iftaAdjustmentListQuery>): Promise<Page<IftaAdjustment>> {
+export async function listAdjustments({ db, orgId }: ReadScope, q: z.output<typeof iftaAdjustmentListQuery>): Promise<Page<IftaAdjustment>> {
   const where: SQL[] = [eq(iftaAdjustments.organizationId, orgId)];
   if (q.quarter) {
     const { from, to } = quarterDays(q.quarter);
@@ -54,7 +53,7 @@ export async function listAdjustments({ db, orgId }: Scope, q: z.output<typeof i
   );
 }
 
-export async function createAdjustment({ db, orgId }: Scope, actor: Actor, input: Input): Promise<IftaAdjustment> {
+export async function createAdjustment({ db, orgId, actor }: Scope, input: Input): Promise<IftaAdjustment> {
   if (input.day > new Date().toISOString().slice(0, 10)) throw invalidField('day', 'Day is in the future');
   return db.transaction(async (tx) => {
     let unit: string | null = null;
@@ -82,7 +81,7 @@ export async function createAdjustment({ db, orgId }: Scope, actor: Actor, input
   });
 }
 
-export async function deleteAdjustment({ db, orgId }: Scope, actor: Actor, id: string): Promise<void> {
+export async function deleteAdjustment({ db, orgId, actor }: Scope, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.id, id), eq(iftaAdjustments.organizationId, orgId))).for('update');
     if (!before) throw notFound('Adjustment');

@@ -24,13 +24,13 @@ import {
 import { distanceM } from '@fleet/geo';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/organizations.repository.ts';
@@ -46,11 +46,6 @@ import { notify } from '../notifications/notifications.service.ts';
 type Input = z.output<typeof fuelPurchaseInputSchema>;
 type ListQuery = z.output<typeof fuelPurchaseListQuery>;
 type Row = typeof iftaFuelPurchases.$inferSelect;
-
-export interface Scope {
-  db: Db;
-  orgId: string;
-}
 
 /** A purchase more than this far from its vehicle's position at that time is flagged (decisions 0124, 0137). */
 export const FAR_M = FAR_FROM_STATION_M;
@@ -201,7 +196,7 @@ function checkStation(input: Input): void {
 
 const receiptClash = (err: unknown, input: { receiptNumber: string }) => duplicateError(err, input);
 
-export async function getPurchase({ db, orgId }: Scope, id: string): Promise<FuelPurchase> {
+export async function getPurchase({ db, orgId }: ReadScope, id: string): Promise<FuelPurchase> {
   const [r] = await db
     .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
     .from(iftaFuelPurchases)
@@ -212,7 +207,7 @@ export async function getPurchase({ db, orgId }: Scope, id: string): Promise<Fue
 }
 
 /** Records a purchase; a receipt number already recorded in the organization is a 409 naming it. */
-export async function createPurchase({ db, orgId }: Scope, actor: Actor, input: Input): Promise<FuelPurchase> {
+export async function createPurchase({ db, orgId, actor }: Scope, input: Input): Promise<FuelPurchase> {
   checkStation(input);
   try {
     const id = await db.transaction(async (tx) => {
@@ -231,7 +226,7 @@ export async function createPurchase({ db, orgId }: Scope, actor: Actor, input: 
   }
 }
 
-export async function updatePurchase({ db, orgId }: Scope, actor: Actor, id: string, input: Input): Promise<FuelPurchase> {
+export async function updatePurchase({ db, orgId, actor }: Scope, id: string, input: Input): Promise<FuelPurchase> {
   checkStation(input);
   try {
     await db.transaction(async (tx) => {
@@ -252,7 +247,7 @@ export async function updatePurchase({ db, orgId }: Scope, actor: Actor, id: str
   return getPurchase({ db, orgId }, id);
 }
 
-export async function deletePurchase({ db, orgId }: Scope, actor: Actor, id: string): Promise<void> {
+export async function deletePurchase({ db, orgId, actor }: Scope, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
     if (!before) throw notFound('Fuel purchase');
@@ -271,7 +266,7 @@ const SORTS = {
   vendor: sql`lower(${iftaFuelPurchases.vendor})`,
 };
 
-export async function listPurchases({ db, orgId }: Scope, q: ListQuery): Promise<Page<FuelPurchase>> {
+export async function listPurchases({ db, orgId }: ReadScope, q: ListQuery): Promise<Page<FuelPurchase>> {
   const where: SQL[] = [eq(iftaFuelPurchases.organizationId, orgId)];
   if (q.quarter) {
     const { from, to } = quarterDays(q.quarter);
@@ -424,13 +419,13 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   };
 }
 
-export async function previewFuelImport({ db, orgId }: Scope, body: FuelCsvImportBody): Promise<FuelCsvPreview> {
+export async function previewFuelImport({ db, orgId }: ReadScope, body: FuelCsvImportBody): Promise<FuelCsvPreview> {
   const { valid: _valid, ...preview } = await analyse(db, orgId, fuelCsvImportBodySchema.parse(body));
   return preview;
 }
 
 /** Imports the valid rows in one transaction (rows with errors and skipped product lines are reported, not imported). */
-export async function commitFuelImport({ db, orgId }: Scope, actor: Actor, body: FuelCsvImportBody): Promise<FuelCsvResult> {
+export async function commitFuelImport({ db, orgId, actor }: Scope, body: FuelCsvImportBody): Promise<FuelCsvResult> {
   const parsedBody = fuelCsvImportBodySchema.parse(body);
   try {
     return await db.transaction(async (tx) => {

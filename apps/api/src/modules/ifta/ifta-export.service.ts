@@ -5,6 +5,7 @@ import { unparseCsv } from '../../lib/csv.ts';
 import { buildReport, type ReportQuery } from './ifta-report.service.ts';
 import { listDistanceDays } from './ifta-records.service.ts';
 import { METRES_PER_MILE } from './return-math.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 // CSV and PDF of the return and of the per-vehicle distance records (decision 0126). pdfkit on the
 // server: the same figures as the screen, with the standard PDF fonts (nothing to embed).
@@ -83,7 +84,7 @@ export function distanceCsv(days: readonly IftaDistanceDay[]): string {
 export async function allDistanceDays(db: DbOrTx, orgId: string, quarter: string, assetId?: string): Promise<IftaDistanceDay[]> {
   const out: IftaDistanceDay[] = [];
   for (let page = 0; ; page++) {
-    const p = await listDistanceDays(db, orgId, { quarter, assetId, page, size: 1000 });
+    const p = await listDistanceDays({ db, orgId }, { quarter, assetId, page, size: 1000 });
     out.push(...p.content);
     if (page + 1 >= p.totalPages) return out;
   }
@@ -262,13 +263,13 @@ export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Pr
   });
 }
 
-export async function exportReturn(scope: { db: DbOrTx; orgId: string }, q: ReportQuery, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
+export async function exportReturn(scope: ReadScope, q: ReportQuery, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
   const r = await buildReport(scope, q);
   const name = `ifta-${q.quarter}-${q.fuelType.toLowerCase()}`;
   return format === 'csv' ? { body: returnCsv(r), type: 'text/csv; charset=utf-8', name: `${name}.csv` } : { body: await returnPdf(r), type: 'application/pdf', name: `${name}.pdf` };
 }
 
-export async function exportDistance(scope: { db: DbOrTx; orgId: string }, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
+export async function exportDistance(scope: ReadScope, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
   const days = await allDistanceDays(scope.db, scope.orgId, q.quarter, q.assetId);
   const name = `ifta-${q.quarter}-distance-records`;
   return format === 'csv'

@@ -3,9 +3,8 @@ import { FUEL_TYPE_CODES, quarterDays, quarterOf, type IftaFiling, type IftaRetu
 import type { Db } from '../../db/client.ts';
 import { assets, iftaFilings, iftaFuelPurchases } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import type { Scope } from './fuel-purchases.service.ts';
 import { buildReport } from './ifta-report.service.ts';
 
 // Closing a quarter (decision 0126): the return of every fuel type the fleet used is stored as
@@ -23,7 +22,7 @@ const present = (r: typeof iftaFilings.$inferSelect): IftaFiling => ({
   returns: r.returns as Stored[],
 });
 
-export async function listFilings({ db, orgId }: Scope, quarter?: string): Promise<IftaFiling[]> {
+export async function listFilings({ db, orgId }: ReadScope, quarter?: string): Promise<IftaFiling[]> {
   const rows = await db
     .select()
     .from(iftaFilings)
@@ -50,7 +49,7 @@ async function fuelTypesOf(db: Db, orgId: string, quarter: string): Promise<stri
  * Files (closes) a quarter: only once it has ended; the figures are computed as of the filing day
  * (interest and penalty when late) and kept. A second filing is an amendment and keeps the first.
  */
-export async function fileQuarter({ db, orgId }: Scope, actor: Actor, input: { quarter: string; filedAt?: string }): Promise<IftaFiling> {
+export async function fileQuarter({ db, orgId, actor }: Scope, input: { quarter: string; filedAt?: string }): Promise<IftaFiling> {
   const today = new Date().toISOString().slice(0, 10);
   const filedAt = input.filedAt ?? today;
   const { to } = quarterDays(input.quarter);

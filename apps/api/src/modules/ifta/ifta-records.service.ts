@@ -15,6 +15,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, iftaCrossings, iftaFilings, iftaRateQuarters } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { toPage } from '../../http/paging.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 // The distance record an auditor asks for (per vehicle and day: first and last fix, odometer at
 // each end, miles per jurisdiction, the lines crossed) and the report's filter lists.
@@ -22,7 +23,7 @@ import { toPage } from '../../http/paging.ts';
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 const dayText = (v: string | Date): string => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
 
-export async function listDistanceDays(db: DbOrTx, orgId: string, q: { quarter: string; assetId?: string; page: number; size: number }): Promise<Page<IftaDistanceDay>> {
+export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: string; assetId?: string; page: number; size: number }): Promise<Page<IftaDistanceDay>> {
   const { from, to } = quarterDays(q.quarter);
   const vehicle = q.assetId ? sql`and d.vehicle_id = ${q.assetId}` : sql``;
   const [count] = rowsOf<{ n: number }>(

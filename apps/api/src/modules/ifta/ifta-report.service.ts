@@ -20,6 +20,7 @@ import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, i
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/groups.repository.ts';
+import type { ReadScope } from '../auth/scope.ts';
 import { readSettings } from '../organizations/organizations.repository.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
@@ -27,11 +28,6 @@ import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons,
 
 // The quarter's return (decision 0122): aggregates of the distance tables, fuel purchases and
 // adjustments in a handful of statements (never raw positions), then the pure return maths.
-
-export interface ReportScope {
-  db: DbOrTx;
-  orgId: string;
-}
 
 export interface ReportQuery {
   quarter: string;
@@ -73,7 +69,7 @@ async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise
 
 const uuidArray = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
 
-export async function buildReport({ db, orgId }: ReportScope, q: ReportQuery): Promise<IftaReport> {
+export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Promise<IftaReport> {
   const { from, to } = quarterDays(q.quarter);
   const dueDate = quarterDueDate(q.quarter);
   const fleetWide = !q.assetId && !q.groupId;

@@ -35,6 +35,7 @@ import {
   quarterSchema,
 } from '@fleet/api-contract';
 import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
@@ -92,7 +93,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
     // A 500-vehicle return is a few hundred kB: compiled once instead of a zod pass per answer (decision 0044).
     serializerCompiler: compiledSerializer,
     schema: { tags, summary: "The quarter's IFTA return for a fuel type: fleet totals, a row per jurisdiction, per-vehicle miles, items to review, the filing and any amendment", params: orgIdParams, querystring: iftaReportQuery, response: { 200: iftaReportSchema, ...orgErrors() } },
-    handler: (req) => buildReport({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => buildReport(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/report/export', {
@@ -100,7 +101,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags, summary: 'The return as CSV or PDF (same query as the report, plus format)', params: orgIdParams, querystring: iftaExportQuery, response: fileResponse },
     handler: async (req, reply) => {
       const { format, ...q } = req.query;
-      const f = await exportReturn({ db: app.db, orgId: req.params.orgId }, q, format);
+      const f = await exportReturn(scopeOf(req, req.params.orgId), q, format);
       return reply.headers(attachment(f.name, f.type)).send(f.body);
     },
   });
@@ -108,7 +109,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/ifta/distance-records', {
     config: { permissions: ['IFTA_LIST'] },
     schema: { tags, summary: 'Per vehicle and UTC day: first and last fix, odometer, metres per jurisdiction, state lines crossed (the distance record)', params: orgIdParams, querystring: iftaDistanceQuery, response: { 200: iftaDistancePageSchema, ...orgErrors() } },
-    handler: (req) => listDistanceDays(app.db, req.params.orgId, req.query),
+    handler: (req) => listDistanceDays(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/distance-records/export', {
@@ -121,7 +122,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
       response: fileResponse,
     },
     handler: async (req, reply) => {
-      const f = await exportDistance({ db: app.db, orgId: req.params.orgId }, req.query, req.query.format);
+      const f = await exportDistance(scopeOf(req, req.params.orgId), req.query, req.query.format);
       return reply.headers(attachment(f.name, f.type)).send(f.body);
     },
   });
@@ -130,32 +131,32 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/ifta/fuel-purchases', {
     config: { permissions: ['IFTA_LIST'] },
     schema: { tags, summary: 'Fuel purchases (filters: quarter, vehicle, jurisdiction, fuel type, flagged; search: receipt, vendor, city, unit)', params: orgIdParams, querystring: fuelPurchaseListQuery, response: { 200: fuelPurchasePageSchema, ...orgErrors() } },
-    handler: (req) => listPurchases({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listPurchases(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/fuel-purchases/:id', {
     config: { permissions: ['IFTA_LIST'] },
     schema: { tags, summary: 'One fuel purchase', params: fuelPurchaseIdParams, response: { 200: fuelPurchaseSchema, ...orgErrors() } },
-    handler: (req) => getPurchase({ db: app.db, orgId: req.params.orgId }, req.params.id),
+    handler: (req) => getPurchase(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases', {
     config: { permissions: ['IFTA_UPDATE'] },
     schema: { tags, summary: 'Record a fuel purchase (a receipt number already recorded is a 409)', params: orgIdParams, body: fuelPurchaseInputSchema, response: { 201: fuelPurchaseSchema, ...orgErrors(409) } },
-    handler: async (req, reply) => reply.code(201).send(await createPurchase({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await createPurchase(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.put('/organizations/:orgId/ifta/fuel-purchases/:id', {
     config: { permissions: ['IFTA_UPDATE'] },
     schema: { tags, summary: 'Edit a fuel purchase', params: fuelPurchaseIdParams, body: fuelPurchaseInputSchema, response: { 200: fuelPurchaseSchema, ...orgErrors(409) } },
-    handler: (req) => updatePurchase({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.params.id, req.body),
+    handler: (req) => updatePurchase(scopeOf(req, req.params.orgId), req.params.id, req.body),
   });
 
   app.delete('/organizations/:orgId/ifta/fuel-purchases/:id', {
     config: { permissions: ['IFTA_UPDATE'] },
     schema: { tags, summary: 'Delete a fuel purchase', params: fuelPurchaseIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
-      await deletePurchase({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.params.id);
+      await deletePurchase(scopeOf(req, req.params.orgId), req.params.id);
       return reply.code(204).send(null);
     },
   });
@@ -164,34 +165,34 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['IFTA_UPDATE'] },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: { tags, summary: 'Read a fuel-card CSV through a column mapping (WEX, Comdata, EFS presets or custom): per-row errors, skipped product lines, flagged purchases; nothing saved', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvPreviewSchema, ...orgErrors(413) } },
-    handler: (req) => previewFuelImport({ db: app.db, orgId: req.params.orgId }, req.body),
+    handler: (req) => previewFuelImport(scopeOf(req, req.params.orgId), req.body),
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases/import', {
     config: { permissions: ['IFTA_UPDATE'] },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: { tags, summary: 'Import the valid rows of a fuel-card CSV in one transaction', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvResultSchema, ...orgErrors(409, 413) } },
-    handler: (req) => commitFuelImport({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body),
+    handler: (req) => commitFuelImport(scopeOf(req, req.params.orgId), req.body),
   });
 
   // Adjustments.
   app.get('/organizations/:orgId/ifta/adjustments', {
     config: { permissions: ['IFTA_LIST'] },
     schema: { tags, summary: 'Mileage adjustments (filters: quarter, vehicle)', params: orgIdParams, querystring: iftaAdjustmentListQuery, response: { 200: iftaAdjustmentPageSchema, ...orgErrors() } },
-    handler: (req) => listAdjustments({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listAdjustments(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/ifta/adjustments', {
     config: { permissions: ['IFTA_UPDATE'] },
     schema: { tags, summary: 'Add a mileage adjustment with a reason (missing trip, correction, off-highway or trip-permit miles)', params: orgIdParams, body: iftaAdjustmentInputSchema, response: { 201: iftaAdjustmentSchema, ...orgErrors() } },
-    handler: async (req, reply) => reply.code(201).send(await createAdjustment({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await createAdjustment(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.delete('/organizations/:orgId/ifta/adjustments/:id', {
     config: { permissions: ['IFTA_UPDATE'] },
     schema: { tags, summary: 'Remove a mileage adjustment', params: iftaAdjustmentIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
-      await deleteAdjustment({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.params.id);
+      await deleteAdjustment(scopeOf(req, req.params.orgId), req.params.id);
       return reply.code(204).send(null);
     },
   });
@@ -206,20 +207,20 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
       body: iftaReviewInputSchema,
       response: { 200: iftaReviewResultSchema, ...orgErrors() },
     },
-    handler: (req) => markReviewed({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body),
+    handler: (req) => markReviewed(scopeOf(req, req.params.orgId), req.body),
   });
 
   // Filings (closing a quarter; later ones are amendments).
   app.get('/organizations/:orgId/ifta/filings', {
     config: { permissions: ['IFTA_LIST'] },
     schema: { tags, summary: 'Filed returns, every version', params: orgIdParams, querystring: z.object({ quarter: quarterSchema.optional() }), response: { 200: iftaFilingListSchema, ...orgErrors() } },
-    handler: (req) => listFilings({ db: app.db, orgId: req.params.orgId }, req.query.quarter),
+    handler: (req) => listFilings(scopeOf(req, req.params.orgId), req.query.quarter),
   });
 
   app.post('/organizations/:orgId/ifta/filings', {
     config: { permissions: ['IFTA_FILE'] },
     schema: { tags, summary: 'Close (file) a quarter: keep its figures; filing it again files an amendment', params: orgIdParams, body: iftaFilingInputSchema, response: { 201: iftaFilingSchema, ...orgErrors() } },
-    handler: async (req, reply) => reply.code(201).send(await fileQuarter({ db: app.db, orgId: req.params.orgId }, actorOf(req), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await fileQuarter(scopeOf(req, req.params.orgId), req.body)),
   });
 };
 

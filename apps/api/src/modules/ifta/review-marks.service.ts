@@ -1,10 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { IftaReviewResult, iftaReviewInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
 import { iftaReviewMarks } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { buildReport } from './ifta-report.service.ts';
 
@@ -14,7 +13,7 @@ import { buildReport } from './ifta-report.service.ts';
 type Input = z.output<typeof iftaReviewInputSchema>;
 
 /** Marks items of the quarter's list reviewed (or not reviewed again); each change is in the activity log. */
-export async function markReviewed({ db, orgId }: { db: Db; orgId: string }, actor: Actor, input: Input): Promise<IftaReviewResult> {
+export async function markReviewed({ db, orgId, actor }: Scope, input: Input): Promise<IftaReviewResult> {
   const keys = [...new Set(input.keys)];
   const report = await buildReport({ db, orgId }, { quarter: input.quarter, fuelType: input.fuelType });
   const byKey = new Map(report.flags.map((f) => [f.key, f]));

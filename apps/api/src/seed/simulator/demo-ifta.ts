@@ -115,6 +115,6 @@ export async function fileDemoQuarter(db: Db, orgId: string, now: number): Promi
   if (done?.n) return null;
   const due = Date.parse(`${quarterDueDate(quarter)}T00:00:00Z`);
   const filedAt = new Date(Math.min(now, due - 3 * 86_400_000)).toISOString().slice(0, 10);
-  await fileQuarter({ db, orgId }, { userId: null, email: 'demo seed', role: 'SYSTEM', ip: null }, { quarter, filedAt });
+  await fileQuarter({ db, orgId, actor: { userId: null, email: 'demo seed', role: 'SYSTEM', ip: null } }, { quarter, filedAt });
   return quarter;
 }

@@ -1,12 +1,12 @@
-import { Alert, Anchor, Badge, Button, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Drawer, FileInput, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import type { ImportKind } from '@fleet/api-contract';
 import { downloadImportTemplate, importRows, previewImport } from '../lib/import-api.ts';
 import { useRegistryMutation } from '../lib/registry-api.ts';
-import { notify } from '../lib/notifications-store.ts';
 import { RowErrorsTable } from './row-errors-table.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { useFilePreview } from '../lib/file-preview.ts';
+import { ImportActions } from './import-actions.tsx';
 
 /**
  * CSV import of vehicles, trailers or drivers: template download, upload, a preview with the errors of
@@ -82,27 +82,16 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
             )}
           </Stack>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            disabled={!csv || !preview || preview.validRows === 0}
-            loading={commit.isPending}
-            onClick={async () => {
-              if (!csv) return;
-              try {
-                const r = await commit.mutateAsync(csv);
-                notify({ type: 'success', title: `${r.imported} ${kind} imported${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`, timeout: 4000 });
-                close();
-              } catch {
-                // toast shown
-              }
-            }}
-          >
-            Import {preview ? `${preview.validRows} valid rows` : ''}
-          </Button>
-        </Group>
+        <ImportActions
+          onClose={close}
+          run={csv ? () => commit.mutateAsync(csv) : null}
+          disabled={!preview || preview.validRows === 0}
+          pending={commit.isPending}
+          done={(r) => `${r.imported} ${kind} imported${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`}
+          timeout={4000}
+        >
+          Import {preview ? `${preview.validRows} valid rows` : ''}
+        </ImportActions>
       </Stack>
     </Drawer>
   );

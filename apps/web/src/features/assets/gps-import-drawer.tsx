@@ -1,12 +1,12 @@
-import { Badge, Button, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
+import { Badge, Drawer, FileInput, Group, Stack, Text } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import type { PositionImportBody } from '@fleet/api-contract';
 import { formatDateTime } from '../../lib/dates.ts';
-import { notify } from '../../lib/notifications-store.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { useFilePreview } from '../../lib/file-preview.ts';
 import { importPositions, useAssetMutation } from './assets-api.ts';
+import { ImportActions } from '../../components/import-actions.tsx';
 
 /**
  * A vehicle's GPS history from another system (CSV or GPX): upload, a preview with each bad row
@@ -65,31 +65,16 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
             <RowErrorsTable errors={preview.errors} maxHeight={300} />
           </Stack>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            disabled={!text || !preview || preview.validRows === 0}
-            loading={commit.isPending}
-            onClick={async () => {
-              if (!text) return;
-              try {
-                const r = await commit.mutateAsync({ file: text });
-                notify({
-                  type: 'success',
-                  title: `${r.imported} positions imported${r.duplicates ? `, ${r.duplicates} already there` : ''}${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`,
-                  timeout: 5000,
-                });
-                close();
-              } catch {
-                // toast shown
-              }
-            }}
-          >
-            Import {preview ? `${preview.validRows} positions` : ''}
-          </Button>
-        </Group>
+        <ImportActions
+          onClose={close}
+          run={text ? () => commit.mutateAsync({ file: text }) : null}
+          disabled={!preview || preview.validRows === 0}
+          pending={commit.isPending}
+          done={(r) => `${r.imported} positions imported${r.duplicates ? `, ${r.duplicates} already there` : ''}${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`}
+          timeout={5000}
+        >
+          Import {preview ? `${preview.validRows} positions` : ''}
+        </ImportActions>
       </Stack>
     </Drawer>
   );

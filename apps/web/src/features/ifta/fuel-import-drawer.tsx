@@ -13,9 +13,9 @@ import {
   type VolumeUnit,
 } from '@fleet/api-contract';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { notify } from '../../lib/notifications-store.ts';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
+import { ImportActions } from '../../components/import-actions.tsx';
 
 /** The fields the mapping offers, most needed first. */
 const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon', 'bulk'];
@@ -164,27 +164,16 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
         )}
         <ErrorAlert error={error} />
         {preview && <PreviewTables preview={preview} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            disabled={!body || !preview || preview.validRows === 0}
-            loading={commit.isPending}
-            onClick={async () => {
-              if (!body) return;
-              try {
-                const r = await commit.mutateAsync(body);
-                notify({ type: 'success', title: `${r.imported} fuel purchases imported${r.invalidRows ? `, ${r.invalidRows} rows with errors left out` : ''}${r.skippedRows ? `, ${r.skippedRows} non-fuel lines skipped` : ''}`, timeout: 5000 });
-                close();
-              } catch {
-                // toast shown
-              }
-            }}
-          >
-            Import {preview ? `${preview.validRows} purchases` : ''}
-          </Button>
-        </Group>
+        <ImportActions
+          onClose={close}
+          run={body ? () => commit.mutateAsync(body) : null}
+          disabled={!preview || preview.validRows === 0}
+          pending={commit.isPending}
+          done={(r) => `${r.imported} fuel purchases imported${r.invalidRows ? `, ${r.invalidRows} rows with errors left out` : ''}${r.skippedRows ? `, ${r.skippedRows} non-fuel lines skipped` : ''}`}
+          timeout={5000}
+        >
+          Import {preview ? `${preview.validRows} purchases` : ''}
+        </ImportActions>
       </Stack>
     </Drawer>
   );

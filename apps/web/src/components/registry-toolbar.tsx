@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Badge, Button, Select } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Badge, Button, Group as Row, Select } from '@mantine/core';
+import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { Group } from '@fleet/api-contract';
 import type { QueryValue } from '../lib/query-string.ts';
@@ -105,6 +105,36 @@ export function ExportButton({ path, query, fileName }: { path: string; query: R
       }}
     >
       Export CSV
+    </Button>
+  );
+}
+
+/** A registry list's toolbar: the status filter, any other filters (`children`), the group filter, and the CSV export of what they show. */
+export function RegistryFilters(p: {
+  status: string | null;
+  onStatus: (v: string | null) => void;
+  group: string | null;
+  onGroup: (v: string | null) => void;
+  exportPath: string;
+  query: Record<string, QueryValue>;
+  fileName: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Row gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
+      <StatusFilter value={p.status} onChange={p.onStatus} />
+      {p.children}
+      <GroupFilter value={p.group} onChange={p.onGroup} />
+      <ExportButton path={p.exportPath} query={p.query} fileName={p.fileName} />
+    </Row>
+  );
+}
+
+/** Opens a registry list's CSV import drawer (header action). */
+export function ImportCsvButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button variant="default" leftSection={<IconUpload size={16} />} onClick={onClick}>
+      Import CSV
     </Button>
   );
 }

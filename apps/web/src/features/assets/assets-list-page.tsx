@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Text } from '@mantine/core';
-import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { Button, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetType } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -8,7 +8,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useAssets } from './assets-api.ts';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
+import { ImportCsvButton, RegistryFilters, StatusBadge, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
 import { AssetDetailDrawer } from './asset-detail.tsx';
@@ -87,11 +87,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
         breadcrumbs={[{ label: 'Organization settings' }, { label: title }]}
         actions={
           <>
-            {canCreate && (
-              <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setImporting(true)}>
-                Import CSV
-              </Button>
-            )}
+            {canCreate && <ImportCsvButton onClick={() => setImporting(true)} />}
             {addButton}
           </>
         }
@@ -110,11 +106,7 @@ export function AssetsListPage({ type }: { type: AssetType }) {
         emptyDescription={canCreate ? `Add one, or import a CSV of your ${title.toLowerCase()}.` : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
-            <StatusFilter value={status} onChange={setStatus} />
-            <GroupFilter value={group} onChange={setGroup} />
-            <ExportButton path="/assets/export" query={query} fileName={`${title.toLowerCase()}.csv`} />
-          </Group>
+          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/assets/export" query={query} fileName={`${title.toLowerCase()}.csv`} />
         }
       />
       <AssetFormDrawer type={type} asset={editing} opened={adding || !!editing} onClose={closeAdd} />

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { Driver } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -10,7 +10,7 @@ import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
+import { ImportCsvButton, RegistryFilters, StatusBadge, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
@@ -58,11 +58,7 @@ export default function DriversPage() {
         breadcrumbs={[{ label: 'Organization settings' }, { label: 'All drivers' }]}
         actions={
           <>
-            {canCreate && (
-              <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setImporting(true)}>
-                Import CSV
-              </Button>
-            )}
+            {canCreate && <ImportCsvButton onClick={() => setImporting(true)} />}
             {addButton}
           </>
         }
@@ -81,11 +77,7 @@ export default function DriversPage() {
         emptyDescription={canCreate ? 'Add your drivers one by one or import a CSV.' : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
-            <StatusFilter value={status} onChange={setStatus} />
-            <GroupFilter value={group} onChange={setGroup} />
-            <ExportButton path="/drivers/export" query={query} fileName="drivers.csv" />
-          </Group>
+          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/drivers/export" query={query} fileName="drivers.csv" />
         }
       />
       <DriverFormDrawer

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Select, Text } from '@mantine/core';
+import { Button, Select, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { Gateway } from '@fleet/api-contract';
@@ -9,7 +9,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useGateways } from './gateways-api.ts';
-import { ExportButton, GroupFilter, StatusBadge, StatusFilter, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
+import { RegistryFilters, StatusBadge, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DeviceFormDrawer } from './device-form.tsx';
 
 const ORG = '/settings/organization-settings';
@@ -63,8 +63,7 @@ export default function DevicesPage() {
         emptyTitle={status || group || paired || offline ? 'No devices match the filters' : 'No devices yet'}
         emptyAction={status || group || paired || offline ? undefined : addButton}
         toolbar={
-          <Group gap="xs" wrap="wrap" style={{ flex: '1 1 auto' }} justify="flex-end">
-            <StatusFilter value={status} onChange={setStatus} />
+          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/gateways/export" query={query} fileName="devices.csv">
             <Select
               aria-label="Filter by pairing"
               placeholder="Paired or not"
@@ -89,9 +88,7 @@ export default function DevicesPage() {
               clearable
               style={{ flex: '1 1 140px', maxWidth: 180 }}
             />
-            <GroupFilter value={group} onChange={setGroup} />
-            <ExportButton path="/gateways/export" query={query} fileName="devices.csv" />
-          </Group>
+          </RegistryFilters>
         }
       />
       <DeviceFormDrawer

@@ -4,7 +4,7 @@ import { assets, drivers, gateways, positions } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { MOVING_SPEED_KMH } from '../../modules/positions/vehicle-status.ts';
 import { postFix } from './poster.ts';
-import { TruckPlan } from './truck-plan.ts';
+import { TruckPlan, warmUp } from './truck-plan.ts';
 
 /** A demo device the simulator drives: `demo-truck-07` is truck plan 7. */
 export interface DemoTruck {
@@ -79,6 +79,7 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
       .where(and(eq(positions.gatewayId, truck.gatewayId), gt(positions.fixTime, new Date(windowStart)), lt(positions.fixTime, new Date(until))));
     const from = Math.ceil(Math.max(windowStart, last?.t ? new Date(last.t).getTime() + 1 : windowStart) / MOVING_EVERY_MS) * MOVING_EVERY_MS;
     const plan = new TruckPlan(truck.index);
+    await warmUp([plan], from);
     const cols: FixColumns = { t: [], lat: [], lon: [], speed: [], course: [], odo: [], ign: [] };
     for (let t = from; t < until; t += MOVING_EVERY_MS) {
       const s = plan.stateAt(t);
@@ -138,8 +139,8 @@ export interface SimulatorHandle {
  */
 export function runLiveSimulator(trucks: ReadonlyArray<{ index: number; uniqueId: string }>, target: string, intervalS: number, onError: (err: unknown) => void): SimulatorHandle {
   const plans = trucks.map((t) => ({ ...t, plan: new TruckPlan(t.index), next: 0, busy: false }));
-  // Spread the first posts over the interval, as real devices are not in step.
-  plans.forEach((p, i) => (p.next = Date.now() + (i * intervalS * 1000) / Math.max(1, plans.length)));
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
   let posted = 0;
   let failed = 0;
   let lastError = 0;
@@ -165,10 +166,18 @@ export function runLiveSimulator(trucks: ReadonlyArray<{ index: number; uniqueId
         .finally(() => (p.busy = false));
     }
   };
-  const timer = setInterval(tick, Math.min(1000, intervalS * 250));
-  timer.unref();
+  void warmUp(plans.map((p) => p.plan), Date.now(), () => stopped).then(() => {
+    if (stopped) return;
+    // Spread the first posts over the interval, as real devices are not in step.
+    plans.forEach((p, i) => (p.next = Date.now() + (i * intervalS * 1000) / Math.max(1, plans.length)));
+    timer = setInterval(tick, Math.min(1000, intervalS * 250));
+    timer.unref();
+  }, onError);
   return {
-    stop: () => clearInterval(timer),
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
     get posted() {
       return posted;
     },

@@ -6,7 +6,7 @@ import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks } from './demo-fl
 import { osmandQuery } from './poster.ts';
 import { distanceM, pathLengthM, type LatLon } from '@fleet/geo';
 import { CITIES, roadGeometry, ROADS } from './network.ts';
-import { roadPath, TruckPlan } from './truck-plan.ts';
+import { roadPath, TruckPlan, warmUp } from './truck-plan.ts';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 10, 20, 12);
@@ -17,6 +17,17 @@ describe('truck plan', () => {
     const b = new TruckPlan(3);
     for (let t = now - 7 * DAY; t < now; t += 3_600_000) expect(a.stateAt(t)).toEqual(b.stateAt(t));
     expect(new TruckPlan(4).stateAt(now)).not.toEqual(a.stateAt(now));
+  });
+
+  it('warms a plan up to now in steps that let the event loop turn, and leaves it where a direct walk would', async () => {
+    const warmed = new TruckPlan(5);
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    await warmUp([warmed], now);
+    clearInterval(ticker);
+    // Ten months a week at a time: the event loop turned between the steps.
+    expect(turns).toBeGreaterThan(10);
+    expect(warmed.stateAt(now)).toEqual(new TruckPlan(5).stateAt(now));
   });
 
   it('drives at highway speed, rests, crosses state lines and moves on the odometer over a week', () => {

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { bearingDeg, distanceM, type LatLon } from '@fleet/geo';
 import { CITIES, roadGeometry, ROADS } from './network.ts';
 
@@ -237,5 +238,22 @@ export class TruckPlan {
     // Small, repeatable speed wobble around the cruise speed.
     const wobble = Math.sin(t / 37_000 + this.index) * 3;
     return { lat, lon, speed: Math.max(0, s.speed + wobble), course: bearingDeg(s.from, s.to), ignition: true, odometer: s.odometer + distanceM(s.from, { lat, lon }), kind: 'DRIVE' };
+  }
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * Walks each plan from SIM_EPOCH up to `until` a week at a time, letting the event loop turn between
+ * steps. A plan's first walk covers months of segments (100-250 ms a truck on a quiet machine); done
+ * in the simulator's first ticks, two or three trucks a tick held every request up for over a second
+ * just after the first start said it was ready (issue 28).
+ */
+export async function warmUp(plans: readonly TruckPlan[], until: number, stopped: () => boolean = () => false): Promise<void> {
+  for (const plan of plans) {
+    for (let t = SIM_EPOCH; t < until && !stopped(); t += WEEK_MS) {
+      plan.segmentAt(t);
+      await yieldToEventLoop();
+    }
   }
 }

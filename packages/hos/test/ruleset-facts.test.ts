@@ -1,0 +1,35 @@
+// The rulesets' names and restart lengths have one owner, src/ruleset-facts.ts, which the contract and
+// the web import as '@fleet/hos/ruleset-facts': it must stay free of imports, or the engine follows it
+// into their bundles.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RESTART_MS, RULESET_IDS, RULESET_LABELS } from '../src/ruleset-facts.ts';
+import { RULESETS } from '../src/rulesets.ts';
+
+const H = 3_600_000;
+
+describe('ruleset facts', () => {
+  it('import nothing, so reading them never loads the engine', () => {
+    const text = fs.readFileSync(path.join(import.meta.dirname, '../src/ruleset-facts.ts'), 'utf8');
+    expect(text).not.toMatch(/^\s*import\b/m);
+    expect(text).not.toMatch(/\bfrom\s+['"]/);
+  });
+
+  it("are the engine's: every ruleset has a name, and the engine restarts the cycle after the listed off-duty time", () => {
+    for (const id of RULESET_IDS) {
+      expect(RULESET_LABELS[id], id).toMatch(/\S/);
+      expect(RULESETS[id].cycle.restartMs, id).toBe(RESTART_MS[id]);
+    }
+    expect(RESTART_MS).toEqual({
+      US_PROPERTY_70_8: 34 * H,
+      US_PROPERTY_60_7: 34 * H,
+      US_PASSENGER_70_8: null,
+      US_PASSENGER_60_7: null,
+      CA_SOUTH_CYCLE_1: 36 * H,
+      CA_SOUTH_CYCLE_2: 72 * H,
+      TX_INTRASTATE: 34 * H,
+      CA_INTRASTATE: 34 * H,
+    });
+  });
+});

@@ -3,17 +3,16 @@ import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { EldInputError, writeEldFile } from '@fleet/eld';
 import type { RulesetId } from '@fleet/hos';
 import { ELD_OUTPUT_MAX_DAYS, type EldOutputEmail, type EldOutputQuery, type EldOutputSent } from '@fleet/api-contract';
-import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { EldIdentity } from '../../config.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { eldFileOf, type EldPerson, type EldSourceEvent } from './eld-output.mapping.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 
 // The ELD output file of a driver (49 CFR 395 Appendix A 4.8.2, decision 0116): the records of the
 // period read from the database, mapped by eld-output.mapping.ts and written by @fleet/eld.
@@ -65,7 +64,7 @@ function range(q: Pick<EldOutputQuery, 'from' | 'to'>, today: string): { from: s
  * The ELD output file of a driver for log days `from`..`to` (default: today and the 7 days before, the
  * roadside period), with the officer's comment. Answers the 25-character file name (4.8.2.2) and the text.
  */
-export async function eldOutputFile({ db, orgId, eld, now = Date.now() }: { db: DbOrTx; orgId: string; eld: EldIdentity; now?: number }, driverId: string, q: EldOutputQuery): Promise<EldOutput> {
+export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, eld: EldIdentity, driverId: string, q: EldOutputQuery): Promise<EldOutput> {
   const [[row], periodStart, truck] = await Promise.all([
     db
       .select({
@@ -181,11 +180,12 @@ export async function eldOutputFile({ db, orgId, eld, now = Date.now() }: { db: 
 
 /** Sends a driver's ELD output file by e-mail (to an officer's address) as an attachment, and logs who sent it where. */
 export async function sendEldOutput(
-  { db, orgId, eld, mailer, actor, now = Date.now() }: { db: DbOrTx; orgId: string; eld: EldIdentity; mailer: Mailer; actor: Actor; now?: number },
+  { db, orgId, actor, now = Date.now() }: Scope,
+  { eld, mailer }: { eld: EldIdentity; mailer: Mailer },
   driverId: string,
   input: EldOutputEmail,
 ): Promise<EldOutputSent> {
-  const file = await eldOutputFile({ db, orgId, eld, now }, driverId, input);
+  const file = await eldOutputFile({ db, orgId, now }, eld, driverId, input);
   const [d] = await db.select({ firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(eq(drivers.id, driverId));
   const who = d ? `${d.firstName} ${d.lastName}` : 'a driver';
   await mailer.send({

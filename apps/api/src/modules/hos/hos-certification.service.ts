@@ -1,14 +1,14 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { HOS_CERTIFICATION_STATEMENT, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosLogDay } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs } from './hos.time.ts';
+import type { Scope } from '../auth/scope.ts';
 
 // Certification of a 24-hour period (Appendix A 4.3.2.3, decision 0112): only the driver certifies
 // their own records, agreeing to the statement; each certification is a type-4 event whose code is
@@ -45,7 +45,7 @@ export async function reopenLogDays(tx: DbOrTx, orgId: string, driverId: string,
  * The driver certifies a log day (today or an earlier one) with the rule's statement. A day already
  * certified (and not edited since) is answered as it stands: certifying twice writes nothing.
  */
-export async function certifyDay({ db, actor, now = Date.now() }: { db: Db; actor: Actor; now?: number }, r: LogRef): Promise<HosLogDay> {
+export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogRef): Promise<HosLogDay> {
   const periodStart = await periodStartOf(db, r.orgId);
   await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, the certification number).

@@ -12,13 +12,7 @@ import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type Flee
 import { LruMap } from './hos.events-cache.ts';
 import { NextRun } from '../../lib/next-run.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
-
-interface ReadScope {
-  db: DbOrTx;
-  orgId: string;
-  /** The clock (tests pin it). */
-  now?: number;
-}
+import type { ReadScope } from '../auth/scope.ts';
 
 /**
  * How far back the engine reads before the range it judges: the longest cycle (Canada cycle 2,

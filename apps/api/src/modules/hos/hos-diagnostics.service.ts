@@ -11,6 +11,7 @@ import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 // Malfunctions and data diagnostics as type-7 records of each vehicle's ELD (decision 0114): the job
 // (jobs/eld-diagnostics.ts) evaluates every reporting vehicle of an organization and records the
@@ -293,7 +294,7 @@ export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: 
 }
 
 /** `GET hos_log/diagnostics`: episodes in the range (default the last 8 days), newest first, paged. */
-export async function listDiagnostics({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, q: z.output<typeof hosDiagnosticQuery>): Promise<Page<HosDiagnostic>> {
+export async function listDiagnostics({ db, orgId, now = Date.now() }: ReadScope, q: z.output<typeof hosDiagnosticQuery>): Promise<Page<HosDiagnostic>> {
   const toMs = q.to ? Date.parse(q.to) : now;
   const fromMs = q.from ? Date.parse(q.from) : toMs - 8 * DAY_MS;
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');

@@ -30,7 +30,8 @@ import {
   userSegmentParams,
   type Permission,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { assertDriverPath, driverOfUserPath } from './hos-access.ts';
 import { certifyDay } from './hos-certification.service.ts';
@@ -63,19 +64,19 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userHosParams,
       response: { 200: hosDriverStatusSchema, ...orgErrors() },
     },
-    handler: async (req) => driverStatus({ db: app.db, orgId: req.params.orgId }, await driverOf(req, req.params, 'HOS_READ')),
+    handler: async (req) => driverStatus(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ')),
   });
 
   app.get('/organizations/:orgId/users/:userId/hos_log/choices', {
     config: read,
     schema: { tags, summary: "What the driver may pick on a log day: the organization's active trailers and the other active drivers", params: userHosParams, response: { 200: hosDriverChoicesSchema, ...orgErrors() } },
-    handler: async (req) => driverChoices(app.db, req.params.orgId, await driverOf(req, req.params, 'HOS_READ')),
+    handler: async (req) => driverChoices(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ')),
   });
 
   app.get('/organizations/:orgId/users/:userId/hos_log/:logId', {
     config: read,
     schema: { tags, summary: "One of the driver's log days (same body as hos_log/{id}): the driver screen and the roadside inspection view", params: userLogParams, response: { 200: hosLogDaySchema, ...orgErrors() } },
-    handler: async (req) => driverLogDay({ db: app.db, orgId: req.params.orgId }, await driverOf(req, req.params, 'HOS_READ'), req.params.logId),
+    handler: async (req) => driverLogDay(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.params.logId),
   });
 
   app.put('/organizations/:orgId/users/:userId/hos_log/:logId', {
@@ -87,7 +88,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosLogHeaderSchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: async (req) => updateLogHeader({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }, req.body),
+    handler: async (req) => updateLogHeader(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }, req.body),
   });
 
   app.post('/organizations/:orgId/users/:userId/hos_log/:logId/certification', {
@@ -99,7 +100,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosCertifySchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: async (req) => certifyDay({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }),
+    handler: async (req) => certifyDay(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }),
   });
 
   // ---------------------------------------------------------------- edit proposals
@@ -107,25 +108,25 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/users/:userId/hos_log/proposals', {
     config: read,
     schema: { tags, summary: "The driver's edit proposals, the originals and the proposed records side by side, pending first", params: userHosParams, querystring: hosProposalQuery, response: { 200: hosProposalPageSchema, ...orgErrors() } },
-    handler: async (req) => listProposals({ db: app.db, orgId: req.params.orgId }, await driverOf(req, req.params, 'HOS_READ'), req.query),
+    handler: async (req) => listProposals(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.query),
   });
 
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/proposals', {
     config: { permissions: ['HOS_READ'] },
     schema: { tags, summary: "A driver's edit proposals and what became of them (pending, accepted, rejected)", params: driverHosParams, querystring: hosProposalQuery, response: { 200: hosProposalPageSchema, ...orgErrors() } },
-    handler: async (req) => listProposals({ db: app.db, orgId: req.params.orgId }, req.params.driverId, req.query),
+    handler: async (req) => listProposals(scopeOf(req, req.params.orgId), req.params.driverId, req.query),
   });
 
   const decisionSchema = { tags, params: userProposalParams, response: { 200: hosProposalSchema, ...orgErrors(409) } };
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/accept', {
     config: { permissions: ['HOS_SELF_WRITE'] },
     schema: { ...decisionSchema, summary: 'The driver accepts a proposal: the proposed records become active, the originals inactive-changed (409 when the records changed since)' },
-    handler: async (req) => acceptProposal({ db: app.db, actor: actorOf(req) }, req.params.orgId, await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId),
+    handler: async (req) => acceptProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId),
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/reject', {
     config: { permissions: ['HOS_SELF_WRITE'] },
     schema: { ...decisionSchema, body: hosProposalDecisionSchema.nullish(), summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay' },
-    handler: async (req) => rejectProposal({ db: app.db, actor: actorOf(req) }, req.params.orgId, await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null }),
+    handler: async (req) => rejectProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null }),
   });
 
   // ---------------------------------------------------------------- unidentified driving
@@ -139,7 +140,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: hosUnidentifiedQuery,
       response: { 200: hosUnidentifiedPageSchema, ...orgErrors() },
     },
-    handler: (req) => listUnidentified({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listUnidentified(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/hos_log/unidentified/:segmentId/proposal', {
@@ -151,7 +152,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosSegmentProposeSchema,
       response: { 201: hosUnidentifiedSegmentSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await proposeSegment({ db: app.db, actor: actorOf(req) }, req.params.orgId, req.params.segmentId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await proposeSegment(scopeOf(req, req.params.orgId), req.params.segmentId, req.body)),
   });
 
   app.post('/organizations/:orgId/hos_log/unidentified/:segmentId/annotation', {
@@ -163,13 +164,13 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosSegmentAnnotateSchema,
       response: { 200: hosUnidentifiedSegmentSchema, ...orgErrors(409) },
     },
-    handler: (req) => annotateSegment({ db: app.db, actor: actorOf(req) }, req.params.orgId, req.params.segmentId, req.body),
+    handler: (req) => annotateSegment(scopeOf(req, req.params.orgId), req.params.segmentId, req.body),
   });
 
   app.get('/organizations/:orgId/users/:userId/hos_log/unidentified', {
     config: read,
     schema: { tags, summary: "Unassigned unidentified driving on the driver's vehicles that they may claim", params: userHosParams, querystring: hosUnidentifiedQuery, response: { 200: hosUnidentifiedPageSchema, ...orgErrors() } },
-    handler: async (req) => listDriverUnidentified({ db: app.db, orgId: req.params.orgId }, await driverOf(req, req.params, 'HOS_READ'), req.query),
+    handler: async (req) => listDriverUnidentified(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.query),
   });
 
   app.post('/organizations/:orgId/users/:userId/hos_log/unidentified/:segmentId/claim', {
@@ -182,7 +183,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: hosUnidentifiedSegmentSchema, ...orgErrors(409) },
     },
     handler: async (req) =>
-      claimSegment({ db: app.db, actor: actorOf(req) }, req.params.orgId, await driverOf(req, req.params, 'HOS_EDIT'), req.params.segmentId, { annotation: req.body?.annotation ?? null }),
+      claimSegment(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.segmentId, { annotation: req.body?.annotation ?? null }),
   });
 
   // ---------------------------------------------------------------- diagnostics
@@ -196,7 +197,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: hosDiagnosticQuery,
       response: { 200: hosDiagnosticPageSchema, ...orgErrors() },
     },
-    handler: (req) => listDiagnostics({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listDiagnostics(scopeOf(req, req.params.orgId), req.query),
   });
 
   // ---------------------------------------------------------------- ELD output file
@@ -213,7 +214,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       await assertDriverPath(app.db, requireAuth(req), req.params.orgId, req.params.driverId, 'HOS_READ');
-      const file = await eldOutputFile({ db: app.db, orgId: req.params.orgId, eld: app.eld }, req.params.driverId, req.query);
+      const file = await eldOutputFile(scopeOf(req, req.params.orgId), app.eld, req.params.driverId, req.query);
       return reply
         .header('content-type', 'text/csv; charset=us-ascii')
         .header('content-disposition', `attachment; filename="${file.fileName}.csv"`)
@@ -233,7 +234,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       await assertDriverPath(app.db, requireAuth(req), req.params.orgId, req.params.driverId, 'HOS_READ');
-      return sendEldOutput({ db: app.db, orgId: req.params.orgId, eld: app.eld, mailer: app.mailer, actor: actorOf(req) }, req.params.driverId, req.body);
+      return sendEldOutput(scopeOf(req, req.params.orgId), { eld: app.eld, mailer: app.mailer }, req.params.driverId, req.body);
     },
   });
 };

@@ -1,6 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, min, ne, sql } from 'drizzle-orm';
 import type { HosDriverChoices, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
-import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { availabilityOf, LOOKBACK_MS } from './hos-clocks.service.ts';
@@ -11,6 +10,7 @@ import { countDriverUnidentified } from './hos-unidentified.service.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { logDateOf, previousDate } from './hos.time.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 /** How far back the driver's screen lists days waiting for certification. */
 const UNCERTIFIED_DAYS = 14;
@@ -21,7 +21,7 @@ const UNCERTIFIED_DAYS = 14;
  * engine call), today's log id, the past days waiting for certification, and the counts of pending
  * proposals and of unidentified driving to claim, with the vehicle's diagnostics in force.
  */
-export async function driverStatus({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, driverId: string): Promise<HosDriverStatus> {
+export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, driverId: string): Promise<HosDriverStatus> {
   const state = await fleetStateOf(db, orgId);
   const [[fleetDriver], [row], truck] = await Promise.all([
     fleetDriversOf(db, orgId, state, { driverId }),
@@ -84,14 +84,14 @@ export async function driverStatus({ db, orgId, now = Date.now() }: { db: DbOrTx
 }
 
 /** One of the driver's log days (the driver's inspection view reads them without HOS_READ); 404 "Log" for another driver's. */
-export async function driverLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, driverId: string, logId: string): Promise<HosLogDay> {
+export async function driverLogDay({ db, orgId, now = Date.now() }: ReadScope, driverId: string, logId: string): Promise<HosLogDay> {
   const [log] = await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.id, logId), eq(hosLogs.driverId, driverId), eq(hosLogs.organizationId, orgId)));
   if (!log) throw notFound('Log');
   return getLogDay({ db, orgId, now }, log.id);
 }
 
 /** The organization's active trailers and the driver's possible co-drivers (other active drivers), by name. */
-export async function driverChoices(db: DbOrTx, orgId: string, driverId: string): Promise<HosDriverChoices> {
+export async function driverChoices({ db, orgId }: ReadScope, driverId: string): Promise<HosDriverChoices> {
   const [trailers, coDrivers] = await Promise.all([
     db
       .select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type })

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { EldParseError, parseEldFile, SEGMENT_TITLES, utcOffsetHours, type EldFile } from '@fleet/eld';
 import { hosImportBodySchema, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { zoneOffsetMs } from './hos.time.ts';
+import type { Scope } from '../auth/scope.ts';
 
 // `hos_log/import` with an ELD output file (decision 0116): a carrier moving a driver from another ELD
 // brings the file that ELD made. Its active duty-status records become the periods the JSON import
@@ -80,7 +80,7 @@ export function parseUploadedFile(text: string): EldFile {
 }
 
 /** Imports an ELD output file into a driver's records (refused whole when the file or a period is bad). */
-export async function importEldFile({ db, orgId, actor }: { db: Db; orgId: string; actor: Actor }, driverId: string, text: string): Promise<HosImportResult> {
+export async function importEldFile({ db, orgId, actor }: Scope, driverId: string, text: string): Promise<HosImportResult> {
   const file = parseUploadedFile(text);
   const d = await driverFor(db, orgId, driverId);
   const periods = periodsOfFile(file, d);
@@ -102,7 +102,7 @@ async function driverFor(db: DbOrTx, orgId: string, driverId: string) {
  */
 export type ImportPayload = { kind: 'file'; text: string } | { kind: 'json'; body: unknown };
 
-export async function importPayload(scope: { db: Db; orgId: string; actor: Actor }, driverId: string, payload: ImportPayload): Promise<HosImportResult> {
+export async function importPayload(scope: Scope, driverId: string, payload: ImportPayload): Promise<HosImportResult> {
   if (payload.kind === 'file') return importEldFile(scope, driverId, payload.text);
   const body = payload.body;
   if (body && typeof body === 'object' && typeof (body as { eldFile?: unknown }).eldFile === 'string') return importEldFile(scope, driverId, (body as { eldFile: string }).eldFile);

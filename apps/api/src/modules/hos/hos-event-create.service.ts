@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { describeLocation } from '@fleet/geo/places';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventCreate, type HosEventDetail } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { getEvent } from './hos-events.service.ts';
@@ -14,6 +13,7 @@ import { isAutomaticDriving, specialCode, specialOfCode, statusCode } from './ho
 import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { LogRef } from './hos.types.ts';
+import type { Scope } from '../auth/scope.ts';
 
 /** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
 const LIVE_SLACK_MS = 60_000;
@@ -48,7 +48,7 @@ export async function checkInsert(tx: DbOrTx, driverId: string, atMs: number, en
  * status entered without one while PC or YM is in force clears it, so the new status is never
  * silently personal conveyance or a yard move.
  */
-export async function createEvent({ db, actor, now = Date.now() }: { db: Db; actor: Actor; now?: number }, r: LogRef, input: HosEventCreate): Promise<HosEventDetail> {
+export async function createEvent({ db, actor, now = Date.now() }: Scope, r: LogRef, input: HosEventCreate): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const created = await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, neighbours).
@@ -155,5 +155,5 @@ export async function createEvent({ db, actor, now = Date.now() }: { db: Db; act
     });
     return { id: row.id, logId: ids.get(`${d.id}|${logDate}`) ?? r.logId };
   });
-  return getEvent(db, { ...r, logId: created.logId, eventId: created.id });
+  return getEvent({ db, orgId: r.orgId }, { ...r, logId: created.logId, eventId: created.id });
 }

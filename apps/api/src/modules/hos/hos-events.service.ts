@@ -1,10 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
 import type { DutyStatus } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventDetail, type HosEventEdit } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
@@ -12,6 +11,7 @@ import { createEditRequest } from './hos-proposals.repository.ts';
 import { isAutomaticDriving, statusCode, statusOfCode } from './hos.periods.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 
 interface EventRef {
   orgId: string;
@@ -32,7 +32,7 @@ async function findEvent(db: DbOrTx, r: EventRef) {
 }
 
 /** An event with every earlier version it replaced, newest first. */
-export async function getEvent(db: DbOrTx, r: EventRef): Promise<HosEventDetail> {
+export async function getEvent({ db }: ReadScope, r: EventRef): Promise<HosEventDetail> {
   const e = await findEvent(db, r);
   const versions: Array<typeof e> = [];
   for (let id = e.replacesEventId; id && versions.length < 100; ) {
@@ -83,7 +83,7 @@ export async function checkEdit(tx: DbOrTx, driverId: string, old: typeof hosEve
  * the original stays active until the driver accepts it. Automatically recorded driving is never
  * shortened or turned into another status (Appendix A 4.3.2.8.2).
  */
-export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: EventRef, input: HosEventEdit): Promise<HosEventDetail> {
+export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEventEdit): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const newId = await db.transaction(async (tx) => {
     const [d] = await tx
@@ -141,5 +141,5 @@ export async function editEvent({ db, actor }: { db: Db; actor: Actor }, r: Even
     return { id: row.id, logDate: row.logDate };
   });
   const [log] = await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.driverId, r.driverId), eq(hosLogs.logDate, newId.logDate)));
-  return getEvent(db, { ...r, logId: log?.id ?? r.logId, eventId: newId.id });
+  return getEvent({ db, orgId: r.orgId }, { ...r, logId: log?.id ?? r.logId, eventId: newId.id });
 }

@@ -1,20 +1,14 @@
 import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
 import { dailyTotals, HosInputError, type DutyPeriod } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosImportBody, type HosImportResult } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';
 import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { logDateOf, nextDate } from './hos.time.ts';
-
-interface Scope {
-  db: Db;
-  orgId: string;
-  actor: Actor;
-}
 
 const when = (ms: number) => new Date(ms).toISOString();
 
@@ -129,7 +123,7 @@ const CURRENT_MS = 5 * 60_000;
  * judges the periods as the engine does. Nothing is stored when a period is unsorted, gapped, overlapping,
  * or overlaps the driver's records.
  */
-export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scope & { now?: number }, driverId: string, body: HosImportBody, { closeLast = true }: { closeLast?: boolean } = {}): Promise<HosImportResult> {
+export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, body: HosImportBody, { closeLast = true }: { closeLast?: boolean } = {}): Promise<HosImportResult> {
   const periods: DutyPeriod[] = body.periods.map((p) => ({ status: p.status, start: p.start, end: p.end, ...(p.special ? { special: p.special } : {}) }));
   const periodStart = await periodStartOf(db, orgId);
   return db.transaction(async (tx) => {

@@ -13,6 +13,7 @@ import { violationsOf } from './hos-audit.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -96,7 +97,7 @@ function logDayQueries(db: DbOrTx): ReturnType<typeof buildLogDayQueries> {
  * day with its versions, the violations intersecting the day (audited over the 15 days before, so
  * cycle rules are right) and the certification.
  */
-export async function getLogDay({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, id: string): Promise<HosLogDay> {
+export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: string): Promise<HosLogDay> {
   const [row] = await logDayQueries(db).row.execute({ id, orgId });
   if (!row) throw notFound('Log');
   const { log, driver: d, org } = row;

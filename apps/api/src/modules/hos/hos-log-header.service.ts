@@ -1,20 +1,15 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { RulesetId } from '@fleet/hos';
 import type { HosDeferral, HosLogDay, HosLogHeader } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { isCanadian } from './hos.repository.ts';
 import { nextDate, previousDate } from './hos.time.ts';
-
-interface WriteScope {
-  db: Db;
-  actor: Actor;
-}
+import type { Scope } from '../auth/scope.ts';
 
 /** The driver (locked: writers of one driver's records go one at a time) and the log row of the path. */
 async function lockedLog(tx: DbOrTx, r: LogRef) {
@@ -34,7 +29,7 @@ async function lockedLog(tx: DbOrTx, r: LogRef) {
  * s. 16); the next day is its day 2, so neither neighbour may be a declared day 1 too. The engine
  * reads the declarations from the log rows (`deferrals`).
  */
-export async function setDeferral({ db, actor }: WriteScope, r: LogRef, input: HosDeferral): Promise<HosLogDay> {
+export async function setDeferral({ db, actor }: Scope, r: LogRef, input: HosDeferral): Promise<HosLogDay> {
   await db.transaction(async (tx) => {
     const { d, log } = await lockedLog(tx, r);
     if (!isCanadian(d.ruleset as RulesetId)) throw invalidField('declared', 'Off-duty deferral applies only to the Canadian rulesets');
@@ -68,7 +63,7 @@ export async function setDeferral({ db, actor }: WriteScope, r: LogRef, input: H
  * Sets the header facts of a log day a person enters: shipping documents, trailers (the
  * organization's active TRAILER assets) and co-driver (another active driver of the organization).
  */
-export async function updateLogHeader({ db, actor }: WriteScope, r: LogRef, input: HosLogHeader): Promise<HosLogDay> {
+export async function updateLogHeader({ db, actor }: Scope, r: LogRef, input: HosLogHeader): Promise<HosLogDay> {
   await db.transaction(async (tx) => {
     const { d, log } = await lockedLog(tx, r);
     const trailerIds = [...new Set(input.trailerIds)];

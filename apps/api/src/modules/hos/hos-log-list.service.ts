@@ -13,6 +13,7 @@ import { statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, engineOptions, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 const SORTS: Record<string, (r: HosLogRow) => number | string> = {
   lastName: (r) => `${r.driver.lastName.toLowerCase()}\u0000${r.driver.firstName.toLowerCase()}`,
@@ -26,7 +27,7 @@ const SORTS: Record<string, (r: HosLogRow) => number | string> = {
  * their duty events from memory (hos.repository.ts), the day's log rows, and the day's vehicles and
  * odometer spans summed up in the database.
  */
-export async function listLogDays({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, q: z.output<typeof hosLogListQuery>): Promise<Page<HosLogRow>> {
+export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q: z.output<typeof hosLogListQuery>): Promise<Page<HosLogRow>> {
   const [field = 'lastName', dir = 'asc'] = (q.sort ?? 'lastName').split(',');
   const key = SORTS[field];
   if (!key) throw invalidField('sort', `sort must be one of ${Object.keys(SORTS).join(', ')}`);

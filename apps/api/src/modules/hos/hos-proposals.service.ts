@@ -2,11 +2,12 @@ import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES, type HosProposal, type Page, type hosProposalQuery } from '@fleet/api-contract';
 import type { DutyStatus } from '@fleet/hos';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEditRequests, hosEvents, hosLogs, users } from '../../db/schema/index.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { AppError } from '../../http/errors.ts';
@@ -79,7 +80,7 @@ function named(rows: Array<{ r: RequestRow; by: string | null; byFirst: string |
 }
 
 /** A driver's proposals, newest first (pending ones first when no state is asked). */
-export async function listProposals({ db, orgId }: { db: DbOrTx; orgId: string }, driverId: string, q: Query): Promise<Page<HosProposal>> {
+export async function listProposals({ db, orgId }: ReadScope, driverId: string, q: Query): Promise<Page<HosProposal>> {
   // A driver of another organization (or none) is not found, never an empty list that says it exists.
   const [driver] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
   if (!driver) throw notFound('Driver');
@@ -182,7 +183,7 @@ async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string;
  * inactive-changed (Appendix A 4.4.4.2.6), and the days it touches ask for certification again.
  * Refused (409) when the records changed so that it no longer fits; it can then be rejected.
  */
-export async function acceptProposal({ db, actor, now = Date.now() }: { db: Db; actor: Actor; now?: number }, orgId: string, driverId: string, id: string): Promise<HosProposal> {
+export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string): Promise<HosProposal> {
   await db.transaction(async (tx) => {
     const { d, r, proposed, originals } = await lockPending(tx, actor, orgId, driverId, id);
     await checkStillFits(tx, r, proposed, originals);
@@ -205,7 +206,7 @@ export async function acceptProposal({ db, actor, now = Date.now() }: { db: Db; 
 }
 
 /** The driver rejects a proposal: the proposed records become inactive-change-rejected; the records stay as they were. */
-export async function rejectProposal({ db, actor, now = Date.now() }: { db: Db; actor: Actor; now?: number }, orgId: string, driverId: string, id: string, input: { note: string | null }): Promise<HosProposal> {
+export async function rejectProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { note: string | null }): Promise<HosProposal> {
   await db.transaction(async (tx) => {
     const { d, r, proposed } = await lockPending(tx, actor, orgId, driverId, id);
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REJECTED }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));

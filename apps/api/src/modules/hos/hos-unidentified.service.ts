@@ -1,11 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, type Page, type hosUnidentifiedQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { reopenLogDays } from './hos-certification.service.ts';
@@ -53,13 +53,13 @@ async function page(db: DbOrTx, list: Segment[], q: Query, now: number): Promise
 }
 
 /** `GET hos_log/unidentified`: the organization's unidentified driving segments starting in the range (default the last 8 days), newest first. */
-export async function listUnidentified({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, q: Query): Promise<Page<HosUnidentifiedSegment>> {
+export async function listUnidentified({ db, orgId, now = Date.now() }: ReadScope, q: Query): Promise<Page<HosUnidentifiedSegment>> {
   const { fromMs, toMs } = range(q, now);
   return page(db, await readSegments(db, orgId, { fromMs, toMs, vehicleIds: q.assetId ? [q.assetId] : undefined }), q, now);
 }
 
 /** The unassigned segments on the driver's vehicles (assigned now or driven in the last 8 days) that the driver may claim. */
-export async function listDriverUnidentified({ db, orgId, now = Date.now() }: { db: DbOrTx; orgId: string; now?: number }, driverId: string, q: Query): Promise<Page<HosUnidentifiedSegment>> {
+export async function listDriverUnidentified({ db, orgId, now = Date.now() }: ReadScope, driverId: string, q: Query): Promise<Page<HosUnidentifiedSegment>> {
   const { fromMs, toMs } = range(q, now);
   const vehicles = await vehiclesOfDriver(db, orgId, driverId, now - WINDOW_MS);
   const list = (await readSegments(db, orgId, { fromMs, toMs, vehicleIds: vehicles })).filter((s) => s.state === 'UNASSIGNED' && s.end !== null);
@@ -123,7 +123,7 @@ async function takeable(tx: DbOrTx, orgId: string, segmentId: string) {
  * inactive-changed and the driver gets active copies with origin "assumed from unidentified driver
  * profile". Refused when it collides with the driver's own records.
  */
-export async function claimSegment({ db, actor }: { db: Db; actor: Actor }, orgId: string, driverId: string, segmentId: string, input: { annotation: string | null }): Promise<HosUnidentifiedSegment> {
+export async function claimSegment({ db, orgId, actor }: Scope, driverId: string, segmentId: string, input: { annotation: string | null }): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
     const d = await lockDriver(tx, orgId, driverId, 'driver');
@@ -157,7 +157,7 @@ export async function claimSegment({ db, actor }: { db: Db; actor: Actor }, orgI
  * The office proposes a segment to a driver (a carrier edit request, 4.4.4.2.6): the driver's copies
  * are stored inactive-change-requested; the unidentified records stay active until the driver accepts.
  */
-export async function proposeSegment({ db, actor }: { db: Db; actor: Actor }, orgId: string, segmentId: string, input: { driverId: string; annotation: string | null }): Promise<HosUnidentifiedSegment> {
+export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: string, input: { driverId: string; annotation: string | null }): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
     const d = await lockDriver(tx, orgId, input.driverId, 'driverId');
@@ -188,7 +188,7 @@ export async function proposeSegment({ db, actor }: { db: Db; actor: Actor }, or
 }
 
 /** The office notes that a segment is nobody's driving time (4-60 characters); the records themselves stay as they are. */
-export async function annotateSegment({ db, actor }: { db: Db; actor: Actor }, orgId: string, segmentId: string, input: { reason: string }): Promise<HosUnidentifiedSegment> {
+export async function annotateSegment({ db, orgId, actor }: Scope, segmentId: string, input: { reason: string }): Promise<HosUnidentifiedSegment> {
   await db.transaction(async (tx) => {
     const s = await segmentOf(tx, orgId, segmentId);
     if (s.state === 'ASSIGNED') throw conflict('This driving is assigned to a driver: it is their driving time', 'segmentId: already assigned');

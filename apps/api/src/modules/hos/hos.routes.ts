@@ -27,7 +27,8 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/auth-context.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, orgErrors } from '../../http/route-schemas.ts';
 import { driverOfUserPath } from './hos-access.ts';
@@ -61,7 +62,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: hosImportResultSchema, ...orgErrors() },
     },
     handler: async (req, reply) => {
-      const scope = { db: app.db, orgId: req.params.orgId, actor: actorOf(req) };
+      const scope = scopeOf(req, req.params.orgId);
       let payload: ImportPayload;
       if (req.isMultipart()) {
         const file = await req.file();
@@ -81,7 +82,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: violationsQuery,
       response: { 200: violationPageSchema, ...orgErrors() },
     },
-    handler: (req) => listViolations({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listViolations(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/availability', {
@@ -93,7 +94,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: availabilityQuery,
       response: { 200: availabilityPageSchema, ...orgErrors() },
     },
-    handler: (req) => listAvailability({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listAvailability(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/hos_log', {
@@ -105,7 +106,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: hosLogListQuery,
       response: { 200: hosLogPageSchema, ...orgErrors() },
     },
-    handler: (req) => listLogDays({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => listLogDays(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/hos_log/:id', {
@@ -116,7 +117,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       params: hosLogIdParams,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: (req) => getLogDay({ db: app.db, orgId: req.params.orgId }, req.params.id),
+    handler: (req) => getLogDay(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   // A driver's log: by driver id, and (the spec's paths) by the driver's sign-in account. On the account
@@ -129,12 +130,12 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/current-day', {
     config: { permissions: ['HOS_READ'] },
     schema: { ...currentDaySchema, params: driverHosParams },
-    handler: (req) => currentDay({ db: app.db, orgId: req.params.orgId }, req.params.driverId),
+    handler: (req) => currentDay(scopeOf(req, req.params.orgId), req.params.driverId),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/current-day', {
     config: read,
     schema: { ...currentDaySchema, params: userHosParams },
-    handler: async (req) => currentDay({ db: app.db, orgId: req.params.orgId }, await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ')),
+    handler: async (req) => currentDay(scopeOf(req, req.params.orgId), await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ')),
   });
 
   const periodSchema = {
@@ -146,24 +147,24 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/hos-logs-for-period', {
     config: { permissions: ['HOS_READ'] },
     schema: { ...periodSchema, params: driverHosParams },
-    handler: (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, req.params.driverId, req.query),
+    handler: (req) => logsForPeriod(scopeOf(req, req.params.orgId), req.params.driverId, req.query),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/hos-logs-for-period', {
     config: read,
     schema: { ...periodSchema, params: userHosParams },
-    handler: async (req) => logsForPeriod({ db: app.db, orgId: req.params.orgId }, await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ'), req.query),
+    handler: async (req) => logsForPeriod(scopeOf(req, req.params.orgId), await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ'), req.query),
   });
 
   const getEventSchema = { tags, summary: 'One HoS event with the earlier versions it replaced', response: { 200: hosEventDetailSchema, ...orgErrors() } };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
     config: { permissions: ['HOS_READ'] },
     schema: { ...getEventSchema, params: hosEventParams },
-    handler: (req) => getEvent(app.db, req.params),
+    handler: (req) => getEvent(scopeOf(req, req.params.orgId), req.params),
   });
   app.get('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
     config: read,
     schema: { ...getEventSchema, params: userHosEventParams },
-    handler: async (req) => getEvent(app.db, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ') }),
+    handler: async (req) => getEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ') }),
   });
 
   const editSchema = {
@@ -176,12 +177,12 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
     config: { permissions: ['HOS_EDIT'] },
     schema: { ...editSchema, params: hosEventParams },
-    handler: (req) => editEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+    handler: (req) => editEvent(scopeOf(req, req.params.orgId), req.params, req.body),
   });
   app.put('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
     config: write,
     schema: { ...editSchema, params: userHosEventParams },
-    handler: async (req) => editEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body),
+    handler: async (req) => editEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body),
   });
 
   const createSchema = {
@@ -194,13 +195,13 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event', {
     config: { permissions: ['HOS_EDIT'] },
     schema: { ...createSchema, params: hosLogParams },
-    handler: async (req, reply) => reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, req.params, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await createEvent(scopeOf(req, req.params.orgId), req.params, req.body)),
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event', {
     config: write,
     schema: { ...createSchema, params: userHosLogParams },
     handler: async (req, reply) =>
-      reply.code(201).send(await createEvent({ db: app.db, actor: actorOf(req) }, { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body)),
+      reply.code(201).send(await createEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body)),
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {
@@ -212,7 +213,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosLogHeaderSchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: (req) => updateLogHeader({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+    handler: (req) => updateLogHeader(scopeOf(req, req.params.orgId), req.params, req.body),
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/deferral', {
@@ -224,7 +225,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosDeferralSchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: (req) => setDeferral({ db: app.db, actor: actorOf(req) }, req.params, req.body),
+    handler: (req) => setDeferral(scopeOf(req, req.params.orgId), req.params, req.body),
   });
 };
 

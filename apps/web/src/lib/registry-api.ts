@@ -15,6 +15,13 @@ export const registryKeys = {
   one: (orgId: string | null, resource: string, id: string) => ['registry', orgId, resource, id] as const,
 };
 
+/** One resource's registry keys: the key factory of a registry feature (`assetKeys = resourceKeys('assets')`). */
+export const resourceKeys = (resource: string) => ({
+  all: registryKeys.all,
+  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, resource, query),
+  one: (orgId: string | null, id: string) => registryKeys.one(orgId, resource, id),
+});
+
 /** A paged organization list (`assets`, `drivers`, `gateways`, `groups`); the previous page stays while the next loads. */
 export function usePagedList<T>(resource: string, query: Record<string, QueryValue>, enabled = true) {
   const orgId = useEffectiveOrganizationId();

@@ -2,16 +2,12 @@ import type { Asset, AssetDetail, PositionImportBody, PositionImportResult, Remo
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
-import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 
 // The vehicle and trailer screens' calls (one place). Assets are registry records: their keys live
 // under `registry`, so a change here also refreshes the drivers, devices and groups that show them.
 
-export const assetKeys = {
-  all: registryKeys.all,
-  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'assets', query),
-  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'assets', id),
-};
+export const assetKeys = resourceKeys('assets');
 
 /** A page of vehicles or trailers (the query names the type, status, group, search and page). */
 export const useAssets = (query: Record<string, QueryValue>) => usePagedList<Asset>('assets', query);

@@ -2,16 +2,12 @@ import type { Driver, DriverDetail, RemovalResult, User } from '@fleet/api-contr
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
-import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 
 // The drivers screen's calls (one place). Drivers are registry records: their keys live under
 // `registry`, so a change here also refreshes the vehicles and groups that show them.
 
-export const driverRecordKeys = {
-  all: registryKeys.all,
-  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'drivers', query),
-  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'drivers', id),
-};
+export const driverRecordKeys = resourceKeys('drivers');
 
 export const useDrivers = (query: Record<string, QueryValue>) => usePagedList<Driver>('drivers', query);
 

@@ -4,16 +4,12 @@ import { api } from '../../lib/api-client.ts';
 import { deviceModelKeys } from '../../lib/device-model-keys.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
-import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 
 // The devices screens' calls (one place). Devices are registry records: their keys live under
 // `registry`, so a change here also refreshes the vehicles that show them.
 
-export const gatewayKeys = {
-  all: registryKeys.all,
-  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'gateways', query),
-  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'gateways', id),
-};
+export const gatewayKeys = resourceKeys('gateways');
 
 export const useGateways = (query: Record<string, QueryValue>) => usePagedList<Gateway>('gateways', query);
 

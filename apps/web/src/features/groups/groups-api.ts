@@ -2,16 +2,12 @@ import type { Group, GroupDetail, GroupMember } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
-import { registryKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
+import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 
 // The groups screens' calls (one place). Groups are registry records: their keys live under
 // `registry`, so a change here also refreshes the lists filtered by group.
 
-export const groupKeys = {
-  all: registryKeys.all,
-  list: (orgId: string | null, query: Record<string, QueryValue>) => registryKeys.list(orgId, 'groups', query),
-  one: (orgId: string | null, id: string) => registryKeys.one(orgId, 'groups', id),
-};
+export const groupKeys = resourceKeys('groups');
 
 export const useGroups = (query: Record<string, QueryValue>) => usePagedList<Group>('groups', query);
 

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityLogDetail, ActivityLogEntry, ActivityLogFilters, activityLogQuerySchema, Page } from '@fleet/api-contract';
-import type { Db } from '../../db/client.ts';
 import { activityLog, users } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { lookupRecords } from './activity-log.names.ts';
 import { presentDetail, presentEntry } from './activity-log.presenter.ts';
 import { actionLabel, entityTypeLabel, referencedIds } from './activity-log.wording.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 // Read side of the activity log. Nothing here (or anywhere in the API) updates or deletes rows:
 // only the retention purge job removes old ones.
@@ -15,7 +15,7 @@ import { actionLabel, entityTypeLabel, referencedIds } from './activity-log.word
 const SORT = { createdAt: activityLog.createdAt, action: activityLog.action, entityType: activityLog.entityType, actorEmail: activityLog.actorEmail };
 
 /** Activity of one organization, newest first: filter by actor, action, entity type or id, and date range. */
-export async function listActivity({ db, orgId }: { db: Db; orgId: string }, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
+export async function listActivity({ db, orgId }: ReadScope, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
   const conds: SQL[] = [eq(activityLog.organizationId, orgId)];
   if (q.userId) conds.push(eq(activityLog.actorUserId, q.userId));
   if (q.action) conds.push(eq(activityLog.action, q.action.toUpperCase()));
@@ -63,7 +63,7 @@ const factsOf = (r: typeof activityLog.$inferSelect) => ({ entityId: r.entityId,
  * The per-user view: 404 unless the user belongs to this organization (another organization's user,
  * a super administrator, or no such id), so the answer never tells a foreign id from an idle one.
  */
-export async function listUserActivity(scope: { db: Db; orgId: string }, userId: string, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
+export async function listUserActivity(scope: ReadScope, userId: string, q: z.output<typeof activityLogQuerySchema>): Promise<Page<ActivityLogEntry>> {
   const [member] = await scope.db
     .select({ id: users.id })
     .from(users)
@@ -72,7 +72,7 @@ export async function listUserActivity(scope: { db: Db; orgId: string }, userId:
   return listActivity(scope, { ...q, userId });
 }
 
-export async function getActivity({ db, orgId }: { db: Db; orgId: string }, id: number): Promise<ActivityLogDetail> {
+export async function getActivity({ db, orgId }: ReadScope, id: number): Promise<ActivityLogDetail> {
   const [r] = await db
     .select()
     .from(activityLog)
@@ -84,7 +84,7 @@ export async function getActivity({ db, orgId }: { db: Db; orgId: string }, id: 
 const byLabel = (x: { label: string }, y: { label: string }) => x.label.localeCompare(y.label);
 
 /** The actions and entity types that occur in this organization's log (filter drop-downs), with their labels. */
-export async function activityFilters({ db, orgId }: { db: Db; orgId: string }): Promise<ActivityLogFilters> {
+export async function activityFilters({ db, orgId }: ReadScope): Promise<ActivityLogFilters> {
   const [actions, entityTypes] = await Promise.all([
     db.selectDistinct({ v: activityLog.action }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.action)),
     db.selectDistinct({ v: activityLog.entityType }).from(activityLog).where(eq(activityLog.organizationId, orgId)).orderBy(asc(activityLog.entityType)),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as activity from './activity-log.query.ts';
+import { scopeOf } from '../auth/scope.ts';
 
 /** Read-only: there is deliberately no PUT, PATCH or DELETE on the activity log. */
 const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,13 +19,13 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: activityLogQuerySchema,
       response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },
     },
-    handler: (req) => activity.listActivity({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => activity.listActivity(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/activity-logs/filters', {
     config,
     schema: { tags, summary: 'Actions and entity types present in the log', params: orgIdParams, response: { 200: activityLogFiltersSchema, ...orgErrors() } },
-    handler: (req) => activity.activityFilters({ db: app.db, orgId: req.params.orgId }),
+    handler: (req) => activity.activityFilters(scopeOf(req, req.params.orgId)),
   });
 
   app.get('/organizations/:orgId/activity-logs/users/:userId', {
@@ -36,7 +37,7 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: activityLogQuerySchema.omit({ userId: true }),
       response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },
     },
-    handler: (req) => activity.listUserActivity({ db: app.db, orgId: req.params.orgId }, req.params.userId, req.query),
+    handler: (req) => activity.listUserActivity(scopeOf(req, req.params.orgId), req.params.userId, req.query),
   });
 
   app.get('/organizations/:orgId/activity-logs/:id', {
@@ -47,7 +48,7 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
       params: z.object({ orgId: z.uuid(), id: z.coerce.number().int().positive() }),
       response: { 200: activityLogDetailSchema, ...orgErrors() },
     },
-    handler: (req) => activity.getActivity({ db: app.db, orgId: req.params.orgId }, req.params.id),
+    handler: (req) => activity.getActivity(scopeOf(req, req.params.orgId), req.params.id),
   });
 };
 

@@ -1,5 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
 import { unparseCsv } from '../../lib/csv.ts';
 import { invalidField } from '../../http/errors.ts';
@@ -11,6 +10,7 @@ import { selectGateways } from '../gateways/gateways.repository.ts';
 import { gatewayConditions, type GatewayFilter } from '../gateways/gateways.service.ts';
 import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
 import { assetColumnsOf, driverColumns, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
+import type { ReadScope } from '../auth/scope.ts';
 
 /** The export never runs away with memory: a fleet is far smaller than this. */
 export const MAX_EXPORT_ROWS = 100_000;
@@ -48,7 +48,7 @@ async function all<R>(fetch: (limit: number, offset: number) => Promise<R[]>): P
  * The filtered asset list as CSV (vehicles or trailers columns by type; vehicles when both), the
  * odometer or length in the organization's units.
  */
-export async function exportAssets(db: DbOrTx, orgId: string, f: AssetFilter & { columns?: string[] }): Promise<string> {
+export async function exportAssets({ db, orgId }: ReadScope, f: AssetFilter & { columns?: string[] }): Promise<string> {
   const { units } = await getOrganizationSettings(db, orgId);
   const cols = pick(assetColumnsOf(f.type === 'TRAILER' ? 'TRAILER' : 'VEHICLE', units), f.columns);
   const where = assetConditions(orgId, f);
@@ -56,7 +56,7 @@ export async function exportAssets(db: DbOrTx, orgId: string, f: AssetFilter & {
   return toCsv(cols, rows);
 }
 
-export async function exportDrivers(db: DbOrTx, orgId: string, f: DriverFilter & { columns?: string[] }): Promise<string> {
+export async function exportDrivers({ db, orgId }: ReadScope, f: DriverFilter & { columns?: string[] }): Promise<string> {
   const cols = pick(driverColumns, f.columns);
   const where = driverConditions(orgId, f);
   const rows = await all((limit, offset) =>
@@ -65,7 +65,7 @@ export async function exportDrivers(db: DbOrTx, orgId: string, f: DriverFilter &
   return toCsv(cols, rows);
 }
 
-export async function exportGateways(db: DbOrTx, orgId: string, f: GatewayFilter & { columns?: string[] }): Promise<string> {
+export async function exportGateways({ db, orgId }: ReadScope, f: GatewayFilter & { columns?: string[] }): Promise<string> {
   const cols = pick(gatewayColumns, f.columns);
   const where = and(eq(gateways.organizationId, orgId), gatewayConditions(orgId, f));
   const rows = await all((limit, offset) => selectGateways(db, orgId, where, { orderBy: [sql`lower(${gateways.name})`, sql`${gateways.id}`], limit, offset }));

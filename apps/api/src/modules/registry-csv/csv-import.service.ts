@@ -5,17 +5,17 @@ import { eq, sql } from 'drizzle-orm';
 import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportKind, type ImportPreview, type ImportResult } from '@fleet/api-contract';
 import { restoreCsvCell } from '@fleet/api-contract/csv';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers } from '../../db/schema/index.ts';
 import { unparseCsv } from '../../lib/csv.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
-import type { Actor } from '../auth/auth-context.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
 import { insertWithActivity } from './bulk-insert.ts';
 import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
 import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';
+import type { Scope, ReadScope } from '../auth/scope.ts';
 
 const SCHEMAS = { vehicles: vehicleInputSchema, trailers: trailerInputSchema, drivers: driverInputSchema } as const;
 const REQUIRED: Record<ImportKind, string[]> = {
@@ -139,7 +139,7 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
   };
 }
 
-export async function previewImport(db: Db, orgId: string, kind: ImportKind, csv: string): Promise<ImportPreview> {
+export async function previewImport({ db, orgId }: ReadScope, kind: ImportKind, csv: string): Promise<ImportPreview> {
   const { valid: _valid, ...preview } = await analyseCsv(db, orgId, kind, csv);
   return preview;
 }
@@ -149,7 +149,7 @@ export async function previewImport(db: Db, orgId: string, kind: ImportKind, csv
  * imported). Checks run again inside the transaction; a clash with a record saved since the
  * preview rolls everything back with a 409.
  */
-export async function commitImport(db: Db, orgId: string, actor: Actor, kind: ImportKind, csv: string): Promise<ImportResult> {
+export async function commitImport({ db, orgId, actor }: Scope, kind: ImportKind, csv: string): Promise<ImportResult> {
   let result: ImportResult;
   try {
     result = await db.transaction(async (tx) => {
@@ -189,7 +189,7 @@ export async function commitImport(db: Db, orgId: string, actor: Actor, kind: Im
 const ANALYZE_AFTER_ROWS = 200;
 
 /** A CSV with the import columns (odometer and length in the organization's units), one example row, for the template download. */
-export async function templateCsv(db: DbOrTx, orgId: string, kind: ImportKind): Promise<string> {
+export async function templateCsv({ db, orgId }: ReadScope, kind: ImportKind): Promise<string> {
   const { units } = await getOrganizationSettings(db, orgId);
   const cols = columnsOf(kind, units).filter((c) => c.field !== '');
   return unparseCsv(cols.map((c) => c.header), [cols.map((c) => c.example)]);

@@ -10,10 +10,10 @@ import {
   type ImportKind,
   type Permission,
 } from '@fleet/api-contract';
-import { actorOf } from '../auth/auth-context.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { exportAssets, exportDrivers, exportGateways } from './csv-export.service.ts';
 import { commitImport, previewImport, templateCsv } from './csv-import.service.ts';
+import { scopeOf } from '../auth/scope.ts';
 
 const tags = ['registry CSV'];
 const csvResponse = { 200: nonJsonResponse('text/csv', 'CSV file (UTF-8, comma-separated), the first line the column headers'), ...orgErrors() };
@@ -41,7 +41,7 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ASSET_LIST'] },
     schema: { tags, summary: 'The filtered vehicle or trailer list as CSV (same filters as the list; columns to choose)', params: orgIdParams, querystring: assetListQuery, response: csvResponse },
     handler: async (req, reply) => {
-      const csv = await exportAssets(app.db, req.params.orgId, req.query);
+      const csv = await exportAssets(scopeOf(req, req.params.orgId), req.query);
       return reply.headers(attachment(req.query.type === 'TRAILER' ? 'trailers' : req.query.type === 'VEHICLE' ? 'vehicles' : 'assets')).send(csv);
     },
   });
@@ -49,13 +49,13 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/drivers/export', {
     config: { permissions: ['DRIVER_LIST'] },
     schema: { tags, summary: 'The filtered driver list as CSV', params: orgIdParams, querystring: driverListQuery, response: csvResponse },
-    handler: async (req, reply) => reply.headers(attachment('drivers')).send(await exportDrivers(app.db, req.params.orgId, req.query)),
+    handler: async (req, reply) => reply.headers(attachment('drivers')).send(await exportDrivers(scopeOf(req, req.params.orgId), req.query)),
   });
 
   app.get('/organizations/:orgId/gateways/export', {
     config: { permissions: ['GAT_LIST'] },
     schema: { tags, summary: 'The filtered device list as CSV', params: orgIdParams, querystring: gatewayListQuery, response: csvResponse },
-    handler: async (req, reply) => reply.headers(attachment('devices')).send(await exportGateways(app.db, req.params.orgId, req.query)),
+    handler: async (req, reply) => reply.headers(attachment('devices')).send(await exportGateways(scopeOf(req, req.params.orgId), req.query)),
   });
 
   for (const { kind, permission } of IMPORTS) {
@@ -65,21 +65,21 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: async (req, reply) =>
         reply
           .headers({ ...attachment(`${kind}-template`), 'content-disposition': `attachment; filename="${kind}-import-template.csv"` })
-          .send(`${await templateCsv(app.db, req.params.orgId, kind)}\r\n`),
+          .send(`${await templateCsv(scopeOf(req, req.params.orgId), kind)}\r\n`),
     });
 
     app.post(`/organizations/:orgId/imports/${kind}/preview`, {
       config: { permissions: [permission] },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { tags, summary: `Check a ${kind} CSV: per-row errors and a sample, nothing saved`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importPreviewSchema, ...orgErrors(413) } },
-      handler: (req) => previewImport(app.db, req.params.orgId, kind, req.body.csv),
+      handler: (req) => previewImport(scopeOf(req, req.params.orgId), kind, req.body.csv),
     });
 
     app.post(`/organizations/:orgId/imports/${kind}`, {
       config: { permissions: [permission] },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { tags, summary: `Import the valid rows of a ${kind} CSV in one transaction`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importResultSchema, ...orgErrors(409, 413) } },
-      handler: (req) => commitImport(app.db, req.params.orgId, actorOf(req), kind, req.body.csv),
+      handler: (req) => commitImport(scopeOf(req, req.params.orgId), kind, req.body.csv),
     });
   }
 };

@@ -21,7 +21,7 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { deleteImage, storeImage } from '../images/images.service.ts';
+import { deleteImage, storeImage } from '../images/index.ts';
 import { sendInvitationEmail } from '../users/invitations.ts';
 import { imageUrl } from '../users/users.presenter.ts';
 import { presentOrganization, presentOrganizationSummary } from './organizations.presenter.ts';

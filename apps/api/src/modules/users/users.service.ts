@@ -9,7 +9,7 @@ import type { AuthContext } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
-import { deleteImage, storeImage } from '../images/images.service.ts';
+import { deleteImage, storeImage } from '../images/index.ts';
 import { presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
 

@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, hosEvents, latestPositions, organizations, positions } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
-import { notify } from '../notifications/notifications.service.ts';
+import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';

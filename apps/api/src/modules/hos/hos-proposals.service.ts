@@ -9,7 +9,7 @@ import { toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { notify } from '../notifications/notifications.service.ts';
+import { notify } from '../notifications/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { reopenLogDays } from './hos-certification.service.ts';
 import { checkInsert } from './hos-event-create.service.ts';

@@ -37,7 +37,7 @@ import { readSettings } from '../organizations/organizations.repository.ts';
 import { zonedToUtc } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';
-import { notify } from '../notifications/notifications.service.ts';
+import { notify } from '../notifications/index.ts';
 
 // Fuel purchases: entry, list, CSV import with a column mapping (decision 0124). Quantities and
 // money are kept exactly as the receipt has them (integers of thousandths and cents); every

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notify } from '../notifications/notifications.service.ts';
+import { notify } from '../notifications/index.ts';
 import Papa from 'papaparse';
 import { eq, sql } from 'drizzle-orm';
 import { driverInputSchema, trailerInputSchema, vehicleInputSchema, type ImportKind, type ImportPreview, type ImportResult } from '@fleet/api-contract';

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { assets, deviceModels, drivers, gateways, groups, organizations, roles, users } from '../../db/schema/index.ts';
-import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
+import { getOrganizationSettings } from '../organizations/index.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -9,7 +9,7 @@ import type { AccessTokens } from './jwt.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { createOrganizationWithAdmin } from '../organizations/organizations.service.ts';
+import { createOrganizationWithAdmin } from '../organizations/index.ts';
 import { presentCurrentUser } from '../users/users.presenter.ts';
 import { recordDriverLogin } from '../hos/hos-login.service.ts';
 import { sendPasswordResetEmail } from './password-tokens.ts';

@@ -6,7 +6,7 @@ import { assets, drivers, driverSearchDoc, hosDriverVersions, hosEvents, hosLogs
 import { notFound } from '../../http/errors.ts';
 import { likeTerm } from '../../http/paging.ts';
 import { driverInGroup } from '../groups/groups.filter.ts';
-import { getOrganizationSettings, readSettings } from '../organizations/organizations.repository.ts';
+import { getOrganizationSettings, readSettings } from '../organizations/index.ts';
 import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowPeriods, type DriverEvents, type HosMemory } from './hos.events-cache.ts';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
 import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';

@@ -33,7 +33,7 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { readSettings } from '../organizations/organizations.repository.ts';
+import { readSettings } from '../organizations/index.ts';
 import { zonedToUtc } from '../hos/hos.time.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';

@@ -21,7 +21,7 @@ import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/groups.repository.ts';
 import type { ReadScope } from '../auth/scope.ts';
-import { readSettings } from '../organizations/organizations.repository.ts';
+import { readSettings } from '../organizations/index.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';

@@ -8,7 +8,7 @@ import { selectDrivers } from '../drivers/drivers.repository.ts';
 import { driverConditions, type DriverFilter } from '../drivers/drivers.service.ts';
 import { selectGateways } from '../gateways/gateways.repository.ts';
 import { gatewayConditions, type GatewayFilter } from '../gateways/gateways.service.ts';
-import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
+import { getOrganizationSettings } from '../organizations/index.ts';
 import { assetColumnsOf, driverColumns, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 import type { ReadScope } from '../auth/scope.ts';
 

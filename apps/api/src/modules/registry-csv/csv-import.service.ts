@@ -13,7 +13,7 @@ import { uniqueViolation } from '../../db/sql/pg-error.ts';
 import { assetValues } from '../assets/assets.service.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
 import { insertWithActivity } from './bulk-insert.ts';
-import { getOrganizationSettings } from '../organizations/organizations.repository.ts';
+import { getOrganizationSettings } from '../organizations/index.ts';
 import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 

@@ -10,7 +10,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/index.ts';
-import { presentCurrentUser } from '../users/users.presenter.ts';
+import { presentCurrentUser } from '../users/index.ts';
 import { recordDriverLogin } from '../hos/hos-login.service.ts';
 import { sendPasswordResetEmail } from './password-tokens.ts';
 import { revokeAllSessions } from './sessions.ts';

@@ -1,6 +1,6 @@
 import type { Organization, OrganizationSummary } from '@fleet/api-contract';
 import type { organizations } from '../../db/schema/index.ts';
-import { imageUrl } from '../users/users.presenter.ts';
+import { imageUrl } from '../users/index.ts';
 import { readSettings } from './organizations.repository.ts';
 
 type OrganizationRow = typeof organizations.$inferSelect;

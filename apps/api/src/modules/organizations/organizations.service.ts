@@ -22,8 +22,7 @@ import type { Actor } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { deleteImage, storeImage } from '../images/index.ts';
-import { sendInvitationEmail } from '../users/invitations.ts';
-import { imageUrl } from '../users/users.presenter.ts';
+import { imageUrl, sendInvitationEmail } from '../users/index.ts';
 import { presentOrganization, presentOrganizationSummary } from './organizations.presenter.ts';
 import { findOrganization, getOrganizationSettings, readSettings } from './organizations.repository.ts';
 

@@ -9,7 +9,7 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { assertMayGrant, rolePermissions } from '../users/users.policies.ts';
+import { assertMayGrant, rolePermissions } from '../users/index.ts';
 
 type RoleRow = typeof roles.$inferSelect;
 

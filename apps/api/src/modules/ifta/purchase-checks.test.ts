@@ -6,7 +6,7 @@ import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrga
 import { freshVin, userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { fuelUsedLitres } from '../analytics/fuel-hook.ts';
+import { fuelUsedLitres } from '../analytics/index.ts';
 
 // Issue 28: a purchase cannot silently ruin a return. The opening's three entries (99,999 gal for
 // one truck, $9,999 for 10 gal at $4.00, jurisdiction "ZZ") each through the API, the CSV import

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth } from '../auth/auth-context.ts';
 import { fleetPerformance } from '../analytics/index.ts';
-import { fleetOverview } from '../fleet/fleet.service.ts';
+import { fleetOverview } from '../fleet/index.ts';
 import { search, searchFilters, searchTags } from '../search/search.service.ts';
 import { getDashboard } from './dashboard.service.ts';
 

@@ -4,7 +4,7 @@ import { dashboardSchema, fleetOverviewSchema, fleetPerformanceSchema, searchRes
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
-import { addFixes, emptyTotals } from '../fleet-stats/day-stats.ts';
+import { addFixes, emptyTotals } from '../fleet-stats/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 let t: TestContext;

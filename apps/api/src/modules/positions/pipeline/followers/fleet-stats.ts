@@ -1,4 +1,4 @@
-import { FleetStats } from '../../../fleet-stats/fleet-stats.service.ts';
+import { FleetStats } from '../../../fleet-stats/index.ts';
 import { follower, queueFollowing } from '../follower.ts';
 
 /** Daily vehicle statistics (decision 0131). */

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { driverBody, trailerBody, vehicleBody } from '../../test/registry.ts';
-import { distanceCsv } from '../ifta/ifta-export.service.ts';
+import { distanceCsv } from '../ifta/index.ts';
 
 // Issue 28: every CSV export neutralizes cells a spreadsheet would run as a formula (leading `=`,
 // `+`, `-`, `@`, tab, CR) with a leading `'` (decision 0141); numbers stay numbers, and an

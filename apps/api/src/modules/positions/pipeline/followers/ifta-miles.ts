@@ -1,4 +1,4 @@
-import { IftaMiles } from '../../../ifta/ifta-miles.service.ts';
+import { IftaMiles } from '../../../ifta/index.ts';
 import { follower, queueFollowing } from '../follower.ts';
 
 /** IFTA miles per vehicle, jurisdiction and day (decision 0121). */

@@ -15,7 +15,7 @@ import { orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth } from '../auth/auth-context.ts';
 import { fleetPerformance } from '../analytics/index.ts';
 import { fleetOverview } from '../fleet/index.ts';
-import { search, searchFilters, searchTags } from '../search/search.service.ts';
+import { search, searchFilters, searchTags } from '../search/index.ts';
 import { getDashboard } from './dashboard.service.ts';
 
 // Issue 18's read endpoints: dashboard, fleet overview, search and fleet performance. Each is one

@@ -5,7 +5,7 @@ import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
 import type { Scope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { assetLabel, lockAsset } from '../assets/assets.repository.ts';
+import { assetLabel, lockAsset } from '../assets/index.ts';
 import { getGatewayDetail } from './gateways.repository.ts';
 import { lockGateway, unpairInTx } from './unpairing.ts';
 import { attributeDevicePositions } from '../positions/pipeline/late-positions.ts';

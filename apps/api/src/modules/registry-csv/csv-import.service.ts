@@ -10,7 +10,7 @@ import { assets, drivers } from '../../db/schema/index.ts';
 import { unparseCsv } from '../../lib/csv.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
-import { assetValues } from '../assets/assets.service.ts';
+import { assetValues } from '../assets/index.ts';
 import { driverValues } from '../drivers/drivers.service.ts';
 import { insertWithActivity } from './bulk-insert.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';

@@ -16,7 +16,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { groups } from '../../db/schema/index.ts';
 import { likePattern } from '../../http/paging.ts';
 import { PreparedCache } from '../../db/sql/prepared-sql.ts';
-import { listAssets } from '../assets/assets.service.ts';
+import { listAssets } from '../assets/index.ts';
 import { listDrivers } from '../drivers/drivers.service.ts';
 import { matchOf } from './search-match.ts';
 

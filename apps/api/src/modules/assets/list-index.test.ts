@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { enableListIndex, listIndexOf, type ListIndexStore } from '../../list-index/list-index.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
-import { listDrivers } from '../drivers/drivers.service.ts';
+import { listDrivers } from '../drivers/index.ts';
 import { listAssets } from './assets.service.ts';
 
 // The in-memory list index (decision 0083) must answer exactly as the SQL path does, and never

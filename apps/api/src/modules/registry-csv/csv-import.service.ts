@@ -11,7 +11,7 @@ import { unparseCsv } from '../../lib/csv.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
 import { assetValues } from '../assets/index.ts';
-import { driverValues } from '../drivers/drivers.service.ts';
+import { driverValues } from '../drivers/index.ts';
 import { insertWithActivity } from './bulk-insert.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';
 import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';

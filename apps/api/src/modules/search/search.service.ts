@@ -17,7 +17,7 @@ import { groups } from '../../db/schema/index.ts';
 import { likePattern } from '../../http/paging.ts';
 import { PreparedCache } from '../../db/sql/prepared-sql.ts';
 import { listAssets } from '../assets/index.ts';
-import { listDrivers } from '../drivers/drivers.service.ts';
+import { listDrivers } from '../drivers/index.ts';
 import { matchOf } from './search-match.ts';
 
 const ORG = '/settings/organization-settings';

@@ -21,15 +21,10 @@ describe('ruleset facts', () => {
       expect(RULESET_LABELS[id], id).toMatch(/\S/);
       expect(RULESETS[id].cycle.restartMs, id).toBe(RESTART_MS[id]);
     }
-    expect(RESTART_MS).toEqual({
-      US_PROPERTY_70_8: 34 * H,
-      US_PROPERTY_60_7: 34 * H,
-      US_PASSENGER_70_8: null,
-      US_PASSENGER_60_7: null,
-      CA_SOUTH_CYCLE_1: 36 * H,
-      CA_SOUTH_CYCLE_2: 72 * H,
-      TX_INTRASTATE: 34 * H,
-      CA_INTRASTATE: 34 * H,
-    });
+    // P6 (34 h), B3 (no restart for passenger carriers), C4 (36 h cycle 1, 72 h cycle 2), Texas and California 34 h.
+    const restarts = RULESET_IDS.map((id) => `${id}: ${RESTART_MS[id] === null ? 'none' : `${RESTART_MS[id]! / H} h`}`);
+    expect(restarts.join(', ')).toBe(
+      'US_PROPERTY_70_8: 34 h, US_PROPERTY_60_7: 34 h, US_PASSENGER_70_8: none, US_PASSENGER_60_7: none, CA_SOUTH_CYCLE_1: 36 h, CA_SOUTH_CYCLE_2: 72 h, TX_INTRASTATE: 34 h, CA_INTRASTATE: 34 h',
+    );
   });
 });

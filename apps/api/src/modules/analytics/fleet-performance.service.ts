@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { groups, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import { assertGroup } from '../groups/groups.repository.ts';
+import { assertGroup } from '../groups/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from './fuel-hook.ts';
 

@@ -7,7 +7,7 @@ import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
-import { assetInGroup } from '../groups/groups.filter.ts';
+import { assetInGroup } from '../groups/index.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
 import { getAssetDetail } from './asset-detail.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';

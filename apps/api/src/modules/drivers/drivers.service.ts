@@ -13,7 +13,7 @@ import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
-import { driverInGroup } from '../groups/groups.filter.ts';
+import { driverInGroup } from '../groups/index.ts';
 import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
 import { selectDriverPage } from './drivers.list-query.ts';
 

@@ -3,7 +3,7 @@ import type { Gateway, GatewayDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, deviceModels, gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
-import { groupsOfAssets } from '../groups/groups.filter.ts';
+import { groupsOfAssets } from '../groups/index.ts';
 
 /** Devices with their model and paired vehicle, presented (never the ingest token hash). */
 export async function selectGateways(

@@ -13,7 +13,7 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { countAll } from '../../db/sql/count-all.ts';
-import { assetInGroup } from '../groups/groups.filter.ts';
+import { assetInGroup } from '../groups/index.ts';
 import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
 import { lockGateway, unpairAssetInTx } from './unpairing.ts';
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, driverSearchDoc, hosDriverVersions, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { likeTerm } from '../../http/paging.ts';
-import { driverInGroup } from '../groups/groups.filter.ts';
+import { driverInGroup } from '../groups/index.ts';
 import { getOrganizationSettings, readSettings } from '../organizations/index.ts';
 import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowPeriods, type DriverEvents, type HosMemory } from './hos.events-cache.ts';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';

@@ -19,7 +19,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { assertGroup } from '../groups/groups.repository.ts';
+import { assertGroup } from '../groups/index.ts';
 import type { ReadScope } from '../auth/scope.ts';
 import { readSettings } from '../organizations/index.ts';
 import { overTankSql } from './fuel-purchases.service.ts';

@@ -62,7 +62,7 @@ export async function liveVehicles({ db, orgId, now: nowMs }: ReadScope, assetId
 }
 
 /** 404 unless the group belongs to the organization (the groups repository owns the check). */
-export { assertGroup } from '../groups/groups.repository.ts';
+export { assertGroup } from '../groups/index.ts';
 
 export interface LiveSubscriber {
   orgId: string;

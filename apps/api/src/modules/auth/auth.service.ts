@@ -11,7 +11,7 @@ import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts
 import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { createOrganizationWithAdmin } from '../organizations/index.ts';
 import { presentCurrentUser } from '../users/index.ts';
-import { recordDriverLogin } from '../hos/hos-login.service.ts';
+import { recordDriverLogin } from '../hos/index.ts';
 import { sendPasswordResetEmail } from './password-tokens.ts';
 import { revokeAllSessions } from './sessions.ts';
 

@@ -13,11 +13,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, gateways, groupMembers, groups, organizations, users, vehicleDailyStats } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
-import { listLogDays } from '../hos/hos-log-list.service.ts';
-import { fleetHos, type FleetViolation } from '../hos/hos-fleet-snapshot.ts';
-import { availabilityMatches } from '../hos/hos-clocks.service.ts';
-import { ensureLogDays } from '../hos/hos.repository.ts';
-import { dayStartMs, logDateOf, nextDate } from '../hos/hos.time.ts';
+import { availabilityMatches, dayStartMs, ensureLogDays, fleetHos, type FleetViolation, listLogDays, logDateOf, nextDate } from '../hos/index.ts';
 import { liveVehicles } from '../positions/live.service.ts';
 import { unidentifiedDrivingMs } from './unidentified.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memoryReportSchema } from '@fleet/api-contract';
 import { listIndexOf } from '../../list-index/list-index.ts';
 import { authErrors } from '../../http/route-schemas.ts';
-import { eventsCacheOfDb } from '../hos/hos.events-cache.ts';
+import { eventsCacheOfDb } from '../hos/index.ts';
 import { memoryReport } from './memory-report.ts';
 
 /** What this instance holds in memory, by part and by cache: for operators sizing a server. */

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
-import { dayStartMs, logDateOf, nextDate } from '../hos/hos.time.ts';
+import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
 import type { PositionRow } from '../positions/pipeline/position-row.ts';
 import { VehicleQueue, type Round } from '../positions/pipeline/vehicle-queue.ts';
 import { rowsOf } from '../../db/sql/rows.ts';

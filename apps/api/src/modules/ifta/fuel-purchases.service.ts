@@ -34,7 +34,7 @@ import type { ReadScope, Scope } from '../auth/scope.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/index.ts';
-import { zonedToUtc } from '../hos/hos.time.ts';
+import { zonedToUtc } from '../hos/index.ts';
 import { MappingError, parseFuelCsv, type FuelCsvRow } from './fuel-csv.ts';
 import { milliGallons } from './return-math.ts';
 import { notify } from '../notifications/index.ts';

@@ -1,5 +1,5 @@
 import type { Availability } from '@fleet/api-contract';
-import type { FleetViolation } from '../hos/hos-fleet-snapshot.ts';
+import type { FleetViolation } from '../hos/index.ts';
 import type { NotifyInput } from './notifications.service.ts';
 
 // What the fleet watch notifies, as pure functions from what it read to the notifications to send.

@@ -1,4 +1,4 @@
-import { AutoDuty } from '../../../hos/auto-duty/auto-duty.service.ts';
+import { AutoDuty } from '../../../hos/index.ts';
 import { follower, queueFollowing } from '../follower.ts';
 
 /** Automatic duty status derived from the vehicles' positions (decision 0095). */

@@ -1,0 +1,10 @@
+// The hos module's public file: other modules import from here only (imports inside the module stay direct).
+export { AutoDuty } from './auto-duty/auto-duty.service.ts';
+export { availabilityMatches } from './hos-clocks.service.ts';
+export { fleetHos } from './hos-fleet-snapshot.ts';
+export type { FleetViolation } from './hos-fleet-snapshot.ts';
+export { listLogDays } from './hos-log-list.service.ts';
+export { recordDriverLogin } from './hos-login.service.ts';
+export { eventsCacheOfDb } from './hos.events-cache.ts';
+export { ensureLogDays } from './hos.repository.ts';
+export { dayStartMs, logDateOf, nextDate, zonedToUtc } from './hos.time.ts';

@@ -14,7 +14,7 @@ import { assets, gateways, groupMembers, groups, organizations, users, vehicleDa
 import { notFound } from '../../http/errors.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import { availabilityMatches, dayStartMs, ensureLogDays, fleetHos, type FleetViolation, listLogDays, logDateOf, nextDate } from '../hos/index.ts';
-import { liveVehicles } from '../positions/live.service.ts';
+import { liveVehicles } from '../positions/index.ts';
 import { unidentifiedDrivingMs } from './unidentified.ts';
 
 const DAY = 86_400_000;

@@ -3,8 +3,7 @@ import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
-import type { PositionRow } from '../positions/pipeline/position-row.ts';
-import { VehicleQueue, type Round } from '../positions/pipeline/vehicle-queue.ts';
+import { type PositionRow, type Round, VehicleQueue } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 

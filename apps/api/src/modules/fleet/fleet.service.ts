@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DEVICE_OFFLINE_HOURS, type FleetOverview, type FleetSection, type Permission } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { liveVehicles } from '../positions/live.service.ts';
+import { liveVehicles } from '../positions/index.ts';
 
 const ORG = '/settings/organization-settings';
 

@@ -14,7 +14,7 @@ import {
 } from '@fleet/api-contract';
 import { scopeOf } from '../auth/scope.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { handLate } from '../positions/pipeline/late-positions.ts';
+import { handLate } from '../positions/index.ts';
 import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';
 

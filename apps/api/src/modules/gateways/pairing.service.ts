@@ -8,9 +8,7 @@ import { recordActivity } from '../activity-log/activity-log.service.ts';
 import { assetLabel, lockAsset } from '../assets/index.ts';
 import { getGatewayDetail } from './gateways.repository.ts';
 import { lockGateway, unpairInTx } from './unpairing.ts';
-import { attributeDevicePositions } from '../positions/pipeline/late-positions.ts';
-import { TTL_MS } from '../positions/pipeline/gateway-directory.ts';
-import type { PositionRow } from '../positions/pipeline/position-row.ts';
+import { attributeDevicePositions, type PositionRow, TTL_MS } from '../positions/index.ts';
 
 /** What pairing tells ingest: forget the cached device, take positions that now belong to a vehicle. */
 export interface PairingHooks {

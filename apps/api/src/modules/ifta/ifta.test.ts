@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iftaDistancePageSchema, iftaReportSchema, fuelCsvPreviewSchema, type IftaReport } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import type { PositionRow } from '../positions/pipeline/position-row.ts';
+import type { PositionRow } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';

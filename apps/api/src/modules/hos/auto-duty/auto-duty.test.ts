@@ -3,8 +3,7 @@ import { availabilityPageSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { createTestApp, DEMO, login, bearer, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import type { PositionRow } from '../../positions/pipeline/position-row.ts';
-import { writePositions } from '../../positions/pipeline/position-store.ts';
+import { type PositionRow, writePositions } from '../../positions/index.ts';
 import { dayStartMs, previousDate, logDateOf } from '../hos.time.ts';
 import { AutoDuty } from './auto-duty.service.ts';
 

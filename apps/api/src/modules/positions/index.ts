@@ -1,0 +1,8 @@
+// The positions module's public file: other modules import from here only (imports inside the module stay direct).
+export { liveVehicles } from './live.service.ts';
+export { GatewayDirectory, TTL_MS } from './pipeline/gateway-directory.ts';
+export { attributeDevicePositions, handLate } from './pipeline/late-positions.ts';
+export type { PositionRow } from './pipeline/position-row.ts';
+export { writePositions } from './pipeline/position-store.ts';
+export { QueuedFollower, VehicleQueue } from './pipeline/vehicle-queue.ts';
+export type { Round, Waiting } from './pipeline/vehicle-queue.ts';

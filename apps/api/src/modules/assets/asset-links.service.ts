@@ -5,7 +5,7 @@ import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import type { Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { unpairAssetInTx } from '../gateways/index.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 import { getAssetDetail } from './asset-detail.ts';

@@ -6,7 +6,7 @@ import { invalidField } from '../../http/errors.ts';
 import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { assetInGroup } from '../groups/index.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';
 import { getAssetDetail } from './asset-detail.ts';

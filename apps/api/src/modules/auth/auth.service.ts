@@ -8,7 +8,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { createOrganizationWithAdmin } from '../organizations/index.ts';
 import { presentCurrentUser } from '../users/index.ts';
 import { recordDriverLogin } from '../hos/index.ts';

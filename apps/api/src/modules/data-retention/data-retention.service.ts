@@ -3,7 +3,7 @@ import { RETENTION_KIND_INFO, RETENTION_KINDS, type DataRetention, type DataRete
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, jobRuns, retentionPolicies } from '../../db/schema/index.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { RETENTION_TARGETS, targetExists } from './retention-kinds.ts';
 
 export const PURGE_JOB_NAME = 'retention-purge';

@@ -11,7 +11,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
 import type { Actor, AuthContext } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { driverInGroup } from '../groups/index.ts';
 import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';

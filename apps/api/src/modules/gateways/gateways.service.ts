@@ -11,7 +11,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { randomToken, sha256 } from '../auth/crypto.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/index.ts';
 import { getGatewayDetail, selectGateways } from './gateways.repository.ts';

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 
 // Locking a device and ending its pairing need nothing of the assets module, so assets can release
 // an asset's device (unpairAssetInTx) without an import circle through pairing.service.ts.

@@ -7,7 +7,7 @@ import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../..
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { EldIdentity } from '../../config.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { eldFileOf, type EldPerson, type EldSourceEvent } from './eld-output.mapping.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { periodStartOf } from './hos.repository.ts';

@@ -3,7 +3,7 @@ import { HOS_CERTIFICATION_STATEMENT, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_R
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';

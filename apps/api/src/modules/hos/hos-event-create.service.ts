@@ -4,7 +4,7 @@ import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { getEvent } from './hos-events.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';
 import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { logDateOf, nextDate } from './hos.time.ts';

@@ -4,7 +4,7 @@ import type { HosDeferral, HosLogDay, HosLogHeader } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { isCanadian } from './hos.repository.ts';

@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { notify } from '../notifications/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { reopenLogDays } from './hos-certification.service.ts';

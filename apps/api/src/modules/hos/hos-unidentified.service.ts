@@ -6,7 +6,7 @@ import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { reopenLogDays } from './hos-certification.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';

@@ -6,7 +6,7 @@ import { assets, iftaAdjustments } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 
 // Manual mileage adjustments with a reason (off-highway or trip-permit miles, a missing trip, a
 // correction); each one written to the activity log with the change (decision 0125).

@@ -31,7 +31,7 @@ import { uniqueViolation } from '../../db/sql/pg-error.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity, recordActivityBatch } from '../activity-log/activity-log.service.ts';
+import { recordActivity, recordActivityBatch } from '../activity-log/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/index.ts';
 import { zonedToUtc } from '../hos/index.ts';

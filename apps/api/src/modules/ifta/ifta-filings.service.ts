@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { assets, iftaFilings, iftaFuelPurchases } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { buildReport } from './ifta-report.service.ts';
 
 // Closing a quarter (decision 0126): the return of every fuel type the fleet used is stored as

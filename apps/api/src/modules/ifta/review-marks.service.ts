@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { iftaReviewMarks } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Scope } from '../auth/scope.ts';
-import { recordActivityBatch } from '../activity-log/activity-log.service.ts';
+import { recordActivityBatch } from '../activity-log/index.ts';
 import { buildReport } from './ifta-report.service.ts';
 
 // "To review" items marked checked, with who and when (decision 0137). An item's key names it as it

@@ -15,7 +15,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Actor } from '../auth/auth-context.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
 
 /** LISTEN/NOTIFY channel: `{o, f}` a new fact fanned out, `{o, u}` a user's read state changed. */

@@ -20,7 +20,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { deleteImage, storeImage } from '../images/index.ts';
 import { imageUrl, sendInvitationEmail } from '../users/index.ts';
 import { presentOrganization, presentOrganizationSummary } from './organizations.presenter.ts';

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, organizations } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { zonedToUtc } from '../hos/index.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';
 import { checkFix, FixError } from './pipeline/fix-check.ts';

@@ -8,7 +8,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import type { Scope, ReadScope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { assertMayGrant, rolePermissions } from '../users/index.ts';
 
 type RoleRow = typeof roles.$inferSelect;

@@ -8,7 +8,7 @@ import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { sendPasswordResetEmail } from '../auth/password-tokens.ts';
 import { sendInvitationEmail, type MailDeps } from './invitations.ts';

@@ -7,7 +7,7 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import type { ReadScope, Scope } from '../auth/scope.ts';
-import { recordActivity } from '../activity-log/activity-log.service.ts';
+import { recordActivity } from '../activity-log/index.ts';
 import { revokeAllSessions } from '../auth/sessions.ts';
 import { deleteImage, storeImage } from '../images/index.ts';
 import { presentUser } from './users.presenter.ts';

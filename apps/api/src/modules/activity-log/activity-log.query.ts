@@ -7,7 +7,7 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { lookupRecords } from './activity-log.names.ts';
 import { presentDetail, presentEntry } from './activity-log.presenter.ts';
 import { actionLabel, entityTypeLabel, referencedIds } from './activity-log.wording.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 // Read side of the activity log. Nothing here (or anywhere in the API) updates or deletes rows:
 // only the retention purge job removes old ones.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as activity from './activity-log.query.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 
 /** Read-only: there is deliberately no PUT, PATCH or DELETE on the activity log. */
 const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,6 +1,6 @@
 import { activityLog } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 
 export interface ActivityEntry {
   orgId: string | null;

@@ -10,7 +10,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as links from './asset-links.service.ts';

@@ -5,7 +5,7 @@ import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, traile
 import { invalidField } from '../../http/errors.ts';
 import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { likeTerm, orderBy, sortKey } from '../../http/paging.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { assetInGroup } from '../groups/index.ts';
 import { releaseAssetLinks } from './asset-links.service.ts';

@@ -12,7 +12,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/index.ts';
 import { fleetPerformance } from '../analytics/index.ts';
 import { fleetOverview } from '../fleet/index.ts';
 import { search, searchFilters, searchTags } from '../search/index.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataRetentionInputSchema, dataRetentionSchema, orgIdParams } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import * as retention from './data-retention.service.ts';
 
 const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {

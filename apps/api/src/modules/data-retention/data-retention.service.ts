@@ -2,7 +2,7 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { RETENTION_KIND_INFO, RETENTION_KINDS, type DataRetention, type DataRetentionInput, type RetentionKind } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, jobRuns, retentionPolicies } from '../../db/schema/index.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { RETENTION_TARGETS, targetExists } from './retention-kinds.ts';
 

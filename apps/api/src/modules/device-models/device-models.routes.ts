@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deviceModelIdParams, deviceModelInputSchema, deviceModelListQuery, deviceModelPageSchema, deviceModelSchema } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
+import { actorOf, requireAuth } from '../auth/index.ts';
 import { errors } from '../../http/route-schemas.ts';
 import * as svc from './device-models.service.ts';
 

@@ -7,7 +7,7 @@ import { deviceModels, gateways } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthCache } from '../auth/auth-cache.ts';
-import type { AuthContext } from '../auth/auth-context.ts';
+import { AuthCache, type AuthContext } from '../auth/index.ts';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
 import { GatewayDirectory } from '../positions/index.ts';
 import { memoryRegions } from './memory-report.ts';

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './drivers.service.ts';

@@ -12,7 +12,7 @@ import {
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { handLate } from '../positions/index.ts';
 import * as pairing from './pairing.service.ts';

@@ -8,9 +8,8 @@ import { deviceModels, gatewayPairings, gateways, gatewaySearchDoc } from '../..
 import { invalidField } from '../../http/errors.ts';
 import { foreignKeyViolation } from '../../db/sql/pg-error.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
-import { randomToken, sha256 } from '../auth/crypto.ts';
+import { randomToken, type ReadScope, type Scope, sha256 } from '../auth/index.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/index.ts';

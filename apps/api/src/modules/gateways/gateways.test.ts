@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../auth/crypto.ts';
+import { sha256 } from '../auth/index.ts';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 

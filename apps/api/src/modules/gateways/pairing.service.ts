@@ -3,7 +3,7 @@ import type { GatewayDetail } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { assetLabel, lockAsset } from '../assets/index.ts';
 import { getGatewayDetail } from './gateways.repository.ts';

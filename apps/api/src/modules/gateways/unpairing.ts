@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 
 // Locking a device and ending its pairing need nothing of the assets module, so assets can release

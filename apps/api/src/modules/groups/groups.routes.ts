@@ -13,7 +13,7 @@ import {
   groupPageSchema,
   orgIdParams,
 } from '@fleet/api-contract';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as svc from './groups.service.ts';
 

@@ -7,7 +7,7 @@ import { assets, drivers, groupAssets, groupMembers, groups, users } from '../..
 import { invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { findGroup } from './groups.repository.ts';

@@ -12,7 +12,7 @@ import { eldFileOf, type EldPerson, type EldSourceEvent } from './eld-output.map
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 
 // The ELD output file of a driver (49 CFR 395 Appendix A 4.8.2, decision 0116): the records of the
 // period read from the database, mapped by eld-output.mapping.ts and written by @fleet/eld.

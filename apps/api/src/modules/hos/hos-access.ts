@@ -3,7 +3,7 @@ import type { Permission } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
-import type { AuthContext } from '../auth/auth-context.ts';
+import type { AuthContext } from '../auth/index.ts';
 
 // Who reaches which driver's records (decision 0111). An office user holding the office code reaches
 // every driver of the organization (the tenancy check already held it to its own organization); a

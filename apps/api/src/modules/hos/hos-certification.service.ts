@@ -8,7 +8,7 @@ import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs } from './hos.time.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 
 // Certification of a 24-hour period (Appendix A 4.3.2.3, decision 0112): only the driver certifies
 // their own records, agreeing to the statement; each certification is a type-4 event whose code is

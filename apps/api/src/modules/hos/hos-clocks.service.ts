@@ -12,7 +12,7 @@ import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type Flee
 import { LruMap } from './hos.events-cache.ts';
 import { NextRun } from '../../lib/next-run.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 /**
  * How far back the engine reads before the range it judges: the longest cycle (Canada cycle 2,

@@ -11,7 +11,7 @@ import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 // Malfunctions and data diagnostics as type-7 records of each vehicle's ELD (decision 0114): the job
 // (jobs/eld-diagnostics.ts) evaluates every reporting vehicle of an organization and records the

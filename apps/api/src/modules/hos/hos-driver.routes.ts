@@ -30,8 +30,7 @@ import {
   userSegmentParams,
   type Permission,
 } from '@fleet/api-contract';
-import { requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { assertDriverPath, driverOfUserPath } from './hos-access.ts';
 import { certifyDay } from './hos-certification.service.ts';

@@ -10,7 +10,7 @@ import { countDriverUnidentified } from './hos-unidentified.service.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { logDateOf, previousDate } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 /** How far back the driver's screen lists days waiting for certification. */
 const UNCERTIFIED_DAYS = 14;

@@ -6,7 +6,7 @@ import { drivers } from '../../db/schema/index.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { importPeriods } from './hos-import.service.ts';
 import { zoneOffsetMs } from './hos.time.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 
 // `hos_log/import` with an ELD output file (decision 0116): a carrier moving a driver from another ELD
 // brings the file that ELD made. Its active duty-status records become the periods the JSON import

@@ -13,7 +13,7 @@ import { isAutomaticDriving, specialCode, specialOfCode, statusCode } from './ho
 import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { LogRef } from './hos.types.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 
 /** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
 const LIVE_SLACK_MS = 60_000;

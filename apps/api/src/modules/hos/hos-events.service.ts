@@ -11,7 +11,7 @@ import { createEditRequest } from './hos-proposals.repository.ts';
 import { isAutomaticDriving, statusCode, statusOfCode } from './hos.periods.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 
 interface EventRef {
   orgId: string;

@@ -4,7 +4,7 @@ import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosImpor
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';
 import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';

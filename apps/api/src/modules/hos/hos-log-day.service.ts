@@ -13,7 +13,7 @@ import { violationsOf } from './hos-audit.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -9,7 +9,7 @@ import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { isCanadian } from './hos.repository.ts';
 import { nextDate, previousDate } from './hos.time.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 
 /** The driver (locked: writers of one driver's records go one at a time) and the log row of the path. */
 async function lockedLog(tx: DbOrTx, r: LogRef) {

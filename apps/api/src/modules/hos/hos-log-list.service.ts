@@ -13,7 +13,7 @@ import { statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, engineOptions, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 const SORTS: Record<string, (r: HosLogRow) => number | string> = {
   lastName: (r) => `${r.driver.lastName.toLowerCase()}\u0000${r.driver.firstName.toLowerCase()}`,

@@ -10,7 +10,7 @@ import { getLogDay } from './hos-log-day.service.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateOf, periodStartOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 async function driverOf(db: DbOrTx, orgId: string, driverId: string) {
   const [d] = await db.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));

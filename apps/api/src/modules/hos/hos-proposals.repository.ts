@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client.ts';
 import { hosEditRequests } from '../../db/schema/index.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 
 export type EditRequestKind = (typeof hosEditRequests.$inferInsert)['kind'];
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { reopenLogDays } from './hos-certification.service.ts';

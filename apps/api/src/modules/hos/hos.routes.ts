@@ -27,8 +27,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@fleet/api-contract';
-import { requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, orgErrors } from '../../http/route-schemas.ts';
 import { driverOfUserPath } from './hos-access.ts';

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { ReadScope, Scope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 
 // Manual mileage adjustments with a reason (off-highway or trip-permit miles, a missing trip, a

@@ -30,7 +30,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
-import type { ReadScope, Scope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity, recordActivityBatch } from '../activity-log/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { readSettings } from '../organizations/index.ts';

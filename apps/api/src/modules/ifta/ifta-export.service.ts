@@ -5,7 +5,7 @@ import { unparseCsv } from '../../lib/csv.ts';
 import { buildReport, type ReportQuery } from './ifta-report.service.ts';
 import { listDistanceDays } from './ifta-records.service.ts';
 import { METRES_PER_MILE } from './return-math.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 // CSV and PDF of the return and of the per-vehicle distance records (decision 0126). pdfkit on the
 // server: the same figures as the screen, with the standard PDF fonts (nothing to embed).

@@ -3,7 +3,7 @@ import { FUEL_TYPE_CODES, quarterDays, quarterOf, type IftaFiling, type IftaRetu
 import type { Db } from '../../db/client.ts';
 import { assets, iftaFilings, iftaFuelPurchases } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { ReadScope, Scope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { buildReport } from './ifta-report.service.ts';
 

@@ -3,8 +3,7 @@ import { STATE_OPTIONS, type IftaRate, type IftaRateImportPreview, type IftaRate
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { iftaRateQuarters, iftaTaxRates } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import { sha256 } from '../auth/crypto.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import { type Actor, sha256 } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { IFTA_2Q2026_CSV, IFTA_2Q2026_SOURCE } from './rates-2q2026.ts';
 import { parseRateMatrix, type ParsedMatrix } from './rate-matrix.ts';

@@ -15,7 +15,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, iftaCrossings, iftaFilings, iftaRateQuarters } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { toPage } from '../../http/paging.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 // The distance record an auditor asks for (per vehicle and day: first and last fix, odometer at
 // each end, miles per jurisdiction, the lines crossed) and the report's filter lists.

@@ -20,7 +20,7 @@ import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, i
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/index.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 import { readSettings } from '../organizations/index.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';

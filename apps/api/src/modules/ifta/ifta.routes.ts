@@ -34,8 +34,7 @@ import {
   orgIdParams,
   quarterSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { actorOf, requireAuth, scopeOf } from '../auth/index.ts';
 import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';

@@ -3,7 +3,7 @@ import type { IftaReviewResult, iftaReviewInputSchema } from '@fleet/api-contrac
 import type { z } from 'zod';
 import { iftaReviewMarks } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 import { recordActivityBatch } from '../activity-log/index.ts';
 import { buildReport } from './ifta-report.service.ts';
 

@@ -12,8 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { actorOf, requireAuth } from '../auth/auth-context.ts';
-import { streamTicketRoute } from '../auth/stream-tickets.routes.ts';
+import { actorOf, requireAuth, streamTicketRoute } from '../auth/index.ts';
 import type { NotificationHub } from './notifications.hub.ts';
 import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';
 

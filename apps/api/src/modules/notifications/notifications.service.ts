@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
 

@@ -13,8 +13,7 @@ import {
 } from '@fleet/api-contract';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
-import { actorOf } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { actorOf, scopeOf } from '../auth/index.ts';
 import * as orgs from './organizations.service.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -2,7 +2,7 @@ import { historyQuerySchema, historyRouteSchema } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import { historyRoute, type HistorySubject } from './history.service.ts';
 import positionsImportRoutes from './positions-import.routes.ts';
 

@@ -4,7 +4,7 @@ import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import type { DbOrTx } from '../../db/client.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
 import { assets, drivers, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';

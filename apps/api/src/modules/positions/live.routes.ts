@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { streamTicketRoute } from '../auth/stream-tickets.routes.ts';
+import { streamTicketRoute } from '../auth/index.ts';
 import { assertGroup, liveVehicles, type LiveHub } from './live.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });

@@ -2,7 +2,7 @@ import type { LiveVehicle } from '@fleet/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Listener } from '../../db/client.ts';
 import { assets, drivers, groupAssets, latestPositions, organizations } from '../../db/schema/index.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 import { POSITIONS_CHANNEL } from './pipeline/position-store.ts';
 import { telematicsSettings, vehicleStatus } from './vehicle-status.ts';
 

@@ -2,7 +2,7 @@ import { positionImportBodySchema, positionImportQuery, positionImportResultSche
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 import { handLate } from './pipeline/late-positions.ts';
 import { importPositions } from './positions-import.service.ts';
 

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, organizations } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { zonedToUtc } from '../hos/index.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';

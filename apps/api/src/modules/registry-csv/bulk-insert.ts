@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
-import type { Actor } from '../auth/auth-context.ts';
+import type { Actor } from '../auth/index.ts';
 
 // Bulk insert of imported records and their activity-log rows in one statement per chunk: the
 // rows travel as one jsonb parameter read by jsonb_to_recordset, so neither side builds or parses

@@ -7,7 +7,7 @@ import { driverConditions, type DriverFilter, selectDrivers } from '../drivers/i
 import { gatewayConditions, type GatewayFilter, selectGateways } from '../gateways/index.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';
 import { assetColumnsOf, driverColumns, gatewayColumns, normalizeHeader, type CsvColumn } from './csv-columns.ts';
-import type { ReadScope } from '../auth/scope.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 /** The export never runs away with memory: a fleet is far smaller than this. */
 export const MAX_EXPORT_ROWS = 100_000;

@@ -15,7 +15,7 @@ import { driverValues } from '../drivers/index.ts';
 import { insertWithActivity } from './bulk-insert.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';
 import { columnsOf, importColumnsOf, normalizeHeader, type CsvColumn } from './csv-columns.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 
 const SCHEMAS = { vehicles: vehicleInputSchema, trailers: trailerInputSchema, drivers: driverInputSchema } as const;
 const REQUIRED: Record<ImportKind, string[]> = {

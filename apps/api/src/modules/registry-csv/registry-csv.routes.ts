@@ -13,7 +13,7 @@ import {
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { exportAssets, exportDrivers, exportGateways } from './csv-export.service.ts';
 import { commitImport, previewImport, templateCsv } from './csv-import.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { scopeOf } from '../auth/index.ts';
 
 const tags = ['registry CSV'];
 const csvResponse = { 200: nonJsonResponse('text/csv', 'CSV file (UTF-8, comma-separated), the first line the column headers'), ...orgErrors() };

@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgIdParams, pageSchema, PERMISSION_AREAS, permissionCatalogueSchema, roleIdParams, roleInputSchema, roleListQuerySchema, roleSchema } from '@fleet/api-contract';
 import { errors, orgErrors } from '../../http/route-schemas.ts';
-import { requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import * as rolesService from './roles.service.ts';
 
 const rolesRoutes: FastifyPluginAsyncZod = async (app) => {

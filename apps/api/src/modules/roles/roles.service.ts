@@ -6,8 +6,7 @@ import { roles, users } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
-import type { AuthContext } from '../auth/auth-context.ts';
-import type { Scope, ReadScope } from '../auth/scope.ts';
+import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { assertMayGrant, rolePermissions } from '../users/index.ts';
 

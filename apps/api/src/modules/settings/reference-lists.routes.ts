@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STATE_OPTIONS, UNIT_SYSTEM_DETAILS, US_TIME_ZONES } from '@fleet/api-contract';
-import { requireAuth } from '../auth/auth-context.ts';
+import { requireAuth } from '../auth/index.ts';
 import { errors } from '../../http/route-schemas.ts';
 
 const tags = ['settings'];

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { createPasswordToken, INVITE_TOKEN_TTL_MS } from '../auth/password-tokens.ts';
+import { createPasswordToken, INVITE_TOKEN_TTL_MS } from '../auth/index.ts';
 
 export interface MailDeps {
   db: DbOrTx;

@@ -3,7 +3,7 @@ import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '@fleet/api-co
 import type { DbOrTx } from '../../db/client.ts';
 import { organizations, roles, users } from '../../db/schema/index.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
-import type { AuthContext } from '../auth/auth-context.ts';
+import type { AuthContext } from '../auth/index.ts';
 
 type SystemRole = 'ADMIN' | 'DRIVER' | null;
 

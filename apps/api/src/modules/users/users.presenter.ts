@@ -1,6 +1,6 @@
 import type { CurrentUser, User } from '@fleet/api-contract';
 import type { users } from '../../db/schema/index.ts';
-import { visiblePermissions, type AuthContext } from '../auth/auth-context.ts';
+import { type AuthContext, visiblePermissions } from '../auth/index.ts';
 
 type UserRow = typeof users.$inferSelect;
 

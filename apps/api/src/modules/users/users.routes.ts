@@ -10,8 +10,7 @@ import {
   userListQuerySchema,
   userSchema,
 } from '@fleet/api-contract';
-import { requireAuth } from '../auth/auth-context.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import * as users from './users.service.ts';

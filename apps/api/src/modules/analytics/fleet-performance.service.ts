@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS, FLEET_PERFORMANCE_MAX_DAYS, type FleetPerformance, type PerformanceTotals, type fleetPerformanceQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.ts';
 import { groups, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { assertGroup } from '../groups/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from './fuel-hook.ts';
+import type { ReadScope } from '../auth/index.ts';
 
 const DAY = 86_400_000;
 
@@ -49,7 +49,7 @@ const sums = sql`coalesce(sum(s.distance_m), 0)::float8 as distance_m, coalesce(
  * vehicles in none), the fleet, and per day; sums of vehicle_daily_stats rows on the (organization,
  * day) index, so a quarter of 500 vehicles is about 46,000 rows summed in the database.
  */
-export async function fleetPerformance({ db, orgId }: { db: DbOrTx; orgId: string }, q: z.output<typeof fleetPerformanceQuery>): Promise<FleetPerformance> {
+export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typeof fleetPerformanceQuery>): Promise<FleetPerformance> {
   if (q.to < q.from) throw invalidField('to', 'To must be on or after From');
   const days = Math.round((Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / DAY) + 1;
   if (days > FLEET_PERFORMANCE_MAX_DAYS) throw invalidField('to', `The range may cover at most ${FLEET_PERFORMANCE_MAX_DAYS} days`);

@@ -16,17 +16,10 @@ import { assertGroup, assetInGroup } from '../groups/index.ts';
 import { availabilityMatches, dayStartMs, ensureLogDays, fleetHos, type FleetViolation, listLogDays, logDateOf, nextDate } from '../hos/index.ts';
 import { liveVehicles } from '../positions/index.ts';
 import { unidentifiedDrivingMs } from './unidentified.ts';
+import type { AuthContext, ReadScope } from '../auth/index.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-export interface DashboardScope {
-  db: DbOrTx;
-  orgId: string;
-  userId: string;
-  permissions: ReadonlySet<string>;
-  now?: number;
-}
 
 const previousDate = (date: string) => new Date(Date.parse(`${date}T12:00:00Z`) - DAY).toISOString().slice(0, 10);
 
@@ -47,7 +40,7 @@ function limitingClock(a: Availability): 'drive' | 'window' | 'break' | 'cycle' 
  * of the lists they link to (the same reads, with the same filters), charts over the chosen
  * period and three short lists. Counters whose list the caller may not open are left out.
  */
-export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboardQuery>): Promise<Dashboard> {
+export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.output<typeof dashboardQuery>): Promise<Dashboard> {
   const { db, orgId } = s;
   const at = q.at ? Date.parse(q.at) : (s.now ?? Date.now());
   const [org] = await db.select({ tz: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
@@ -55,7 +48,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
   if (q.groupId) await assertGroup(db, orgId, q.groupId);
   // Decision 0140: "today" is the reader's day in their profile zone, else the organization's, never
   // the browser's; the lists the counters open read their days in the same zone.
-  const [me] = await db.select({ tz: users.timeZone }).from(users).where(eq(users.id, s.userId));
+  const [me] = await db.select({ tz: users.timeZone }).from(users).where(eq(users.id, caller.userId));
   const tz = q.tz ?? (me?.tz || org.tz);
   const today = logDateOf(at, tz, '00:00');
   const dates: string[] = [];
@@ -64,7 +57,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
   const todayStart = dayStartMs(today, tz, '00:00');
   // The last 7 calendar days, today included (every period offered is at least that long).
   const weekFrom = dayStartMs(dates[dates.length - 7]!, tz, '00:00');
-  const can = (p: Permission) => s.permissions.has(p);
+  const can = (p: Permission) => caller.permissions.has(p);
   const group = q.groupId ?? null;
   const g = group ? `&group=${group}` : '';
   const counters: DashboardCounter[] = [];
@@ -74,7 +67,7 @@ export async function getDashboard(s: DashboardScope, q: z.output<typeof dashboa
     .select({ id: groups.id, name: groups.name })
     .from(groupMembers)
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(and(eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, 'USER'), eq(groupMembers.memberId, s.userId)))
+    .where(and(eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, 'USER'), eq(groupMembers.memberId, caller.userId)))
     .orderBy(groups.name);
 
   // Vehicles: the live map's statuses (the map filters by the same status and group).

@@ -12,7 +12,7 @@ import {
 } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { requireAuth } from '../auth/index.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { fleetPerformance } from '../analytics/index.ts';
 import { fleetOverview } from '../fleet/index.ts';
 import { search, searchFilters, searchTags } from '../search/index.ts';
@@ -30,10 +30,7 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: dashboardQuery,
       response: { 200: dashboardSchema, ...orgErrors() },
     },
-    handler: (req) => {
-      const auth = requireAuth(req);
-      return getDashboard({ db: app.db, orgId: req.params.orgId, userId: auth.userId, permissions: auth.permissions }, req.query);
-    },
+    handler: (req) => getDashboard(scopeOf(req, req.params.orgId), requireAuth(req), req.query),
   });
 
   app.get('/organizations/:orgId/fleet/overview', {
@@ -43,7 +40,7 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
       params: orgIdParams,
       response: { 200: fleetOverviewSchema, ...orgErrors() },
     },
-    handler: (req) => fleetOverview({ db: app.db, orgId: req.params.orgId, permissions: requireAuth(req).permissions }),
+    handler: (req) => fleetOverview(scopeOf(req, req.params.orgId), requireAuth(req)),
   });
 
   app.get('/organizations/:orgId/search', {
@@ -54,7 +51,7 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: searchQuery,
       response: { 200: searchResultSchema, ...orgErrors() },
     },
-    handler: (req) => search({ db: app.db, orgId: req.params.orgId, permissions: requireAuth(req).permissions }, req.query),
+    handler: (req) => search(scopeOf(req, req.params.orgId), requireAuth(req), req.query),
   });
 
   app.get('/organizations/:orgId/search/tags', {
@@ -64,7 +61,7 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/search/filters', {
     schema: { tags: ['search'], summary: 'The filters search takes: record status and the organization groups (groups only with GROUP_LIST)', params: orgIdParams, response: { 200: searchFiltersSchema, ...orgErrors() } },
-    handler: (req) => searchFilters(app.db, req.params.orgId, requireAuth(req).permissions),
+    handler: (req) => searchFilters(scopeOf(req, req.params.orgId), requireAuth(req)),
   });
 
   app.get('/organizations/:orgId/analytics/fleet-performance', {
@@ -76,7 +73,7 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: fleetPerformanceQuery,
       response: { 200: fleetPerformanceSchema, ...orgErrors() },
     },
-    handler: (req) => fleetPerformance({ db: app.db, orgId: req.params.orgId }, req.query),
+    handler: (req) => fleetPerformance(scopeOf(req, req.params.orgId), req.query),
   });
 };
 

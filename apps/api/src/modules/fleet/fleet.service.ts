@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { DEVICE_OFFLINE_HOURS, type FleetOverview, type FleetSection, type Permission } from '@fleet/api-contract';
-import type { DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { liveVehicles } from '../positions/index.ts';
+import type { AuthContext, ReadScope } from '../auth/index.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -11,9 +11,9 @@ const ORG = '/settings/organization-settings';
  * (a vehicle without driver or device, a device not paired, a driver without vehicle). Counts of one
  * statement; each section only for a caller who may open its list.
  */
-export async function fleetOverview(s: { db: DbOrTx; orgId: string; permissions: ReadonlySet<string> }): Promise<FleetOverview> {
+export async function fleetOverview(s: ReadScope, caller: AuthContext): Promise<FleetOverview> {
   const { db, orgId } = s;
-  const can = (p: Permission) => s.permissions.has(p);
+  const can = (p: Permission) => caller.permissions.has(p);
   const [c] = rowsOf<Record<string, number>>(
     await db.execute(sql`select
       (select count(*) from assets where organization_id = ${orgId} and type = 'VEHICLE')::int as vehicles,

@@ -105,14 +105,14 @@ export class NotificationHub {
       if (here.length === 0) return;
       const rows = await notificationsOfFact(this.database.db, msg.o, msg.f, here);
       for (const r of rows) {
-        const unread = await unreadCount({ db: this.database.db, orgId: msg.o, userId: r.userId });
+        const unread = await unreadCount({ db: this.database.db, orgId: msg.o }, r.userId);
         const event: NotificationEvent = { notification: presentNotification(r), unread };
         for (const s of this.subs.get(this.key(msg.o, r.userId)) ?? []) s.send('notification', event);
       }
     } else if (msg.u) {
       const set = this.subs.get(this.key(msg.o, msg.u));
       if (!set) return;
-      const unread = await unreadCount({ db: this.database.db, orgId: msg.o, userId: msg.u });
+      const unread = await unreadCount({ db: this.database.db, orgId: msg.o }, msg.u);
       for (const s of set) s.send('unread', { unread });
     }
   }
@@ -136,7 +136,7 @@ export class NotificationHub {
   private async resendCounts(): Promise<void> {
     for (const [k, set] of this.subs) {
       const [orgId, userId] = k.split('|') as [string, string];
-      const unread = await unreadCount({ db: this.database.db, orgId, userId });
+      const unread = await unreadCount({ db: this.database.db, orgId }, userId);
       for (const s of set) s.send('unread', { unread });
     }
   }

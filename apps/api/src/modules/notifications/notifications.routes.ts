@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { actorOf, requireAuth, streamTicketRoute } from '../auth/index.ts';
+import { requireAuth, scopeOf, streamTicketRoute } from '../auth/index.ts';
 import type { NotificationHub } from './notifications.hub.ts';
 import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';
 
@@ -26,7 +26,6 @@ const HOS_READERS = ['HOS_LIST', 'AVAILABILITY_LIST', 'ORG_DASH_READ'] as const;
 const notificationsRoutes =
   (hub: NotificationHub): FastifyPluginAsyncZod =>
   async (app) => {
-    const scope = (req: { params: { orgId: string } } & Parameters<typeof requireAuth>[0]) => ({ db: app.db, orgId: req.params.orgId, userId: requireAuth(req).userId });
 
     app.get('/organizations/:orgId/notifications', {
       schema: {
@@ -36,12 +35,12 @@ const notificationsRoutes =
         querystring: notificationListQuery,
         response: { 200: notificationPageSchema, ...orgErrors() },
       },
-      handler: (req) => listNotifications(scope(req), req.query),
+      handler: (req) => listNotifications(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.query),
     });
 
     app.get('/organizations/:orgId/notifications/unread-count', {
       schema: { tags, summary: "How many of the caller's notifications are unread (the bell's badge)", params, response: { 200: unreadCountSchema, ...orgErrors() } },
-      handler: async (req) => ({ unread: await unreadCount(scope(req)) }),
+      handler: async (req) => ({ unread: await unreadCount(scopeOf(req, req.params.orgId), requireAuth(req).userId) }),
     });
 
     app.post('/organizations/:orgId/notifications/read', {
@@ -52,7 +51,7 @@ const notificationsRoutes =
         body: notificationSelectionSchema,
         response: { 200: notificationChangeResultSchema, ...orgErrors() },
       },
-      handler: (req) => markRead({ ...scope(req), actor: actorOf(req) }, req.body),
+      handler: (req) => markRead(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.body),
     });
 
     app.post('/organizations/:orgId/notifications/clear', {
@@ -63,12 +62,12 @@ const notificationsRoutes =
         body: notificationSelectionSchema,
         response: { 200: notificationChangeResultSchema, ...orgErrors() },
       },
-      handler: (req) => clearNotifications({ ...scope(req), actor: actorOf(req) }, req.body),
+      handler: (req) => clearNotifications(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.body),
     });
 
     app.get('/organizations/:orgId/notifications/preferences', {
       schema: { tags, summary: 'The kinds the caller receives, in the app and by e-mail', params, response: { 200: notificationPreferencesSchema, ...orgErrors() } },
-      handler: (req) => getPreferences(scope(req)),
+      handler: (req) => getPreferences(scopeOf(req, req.params.orgId), requireAuth(req).userId),
     });
 
     app.put('/organizations/:orgId/notifications/preferences', {
@@ -79,7 +78,7 @@ const notificationsRoutes =
         body: notificationPreferencesInput,
         response: { 200: notificationPreferencesSchema, ...orgErrors() },
       },
-      handler: (req) => setPreferences({ ...scope(req), actor: actorOf(req) }, req.body),
+      handler: (req) => setPreferences(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.body),
     });
 
     streamTicketRoute(app, {
@@ -101,13 +100,13 @@ const notificationsRoutes =
         response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread`, `event: notification` and `event: hos`, each `data:` JSON'), ...orgErrors() },
       },
       handler: async (req, reply) => {
-        const s = scope(req);
-        const { permissions } = requireAuth(req);
-        const unread = await unreadCount(s);
+        const s = scopeOf(req, req.params.orgId);
+        const { userId, permissions } = requireAuth(req);
+        const unread = await unreadCount(s, userId);
         const stream = openEventStream(reply, { event: 'unread', data: { unread } });
         const unsubscribe = hub.subscribe({
           orgId: s.orgId,
-          userId: s.userId,
+          userId,
           hos: HOS_READERS.some((code) => permissions.has(code)),
           send: (event, data) => stream.send(event, data),
           close: () => stream.end(),

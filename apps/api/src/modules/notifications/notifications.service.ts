@@ -14,9 +14,9 @@ import type { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
-import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
 
 /** LISTEN/NOTIFY channel: `{o, f}` a new fact fanned out, `{o, u}` a user's read state changed. */
 export const NOTIFICATIONS_CHANNEL = 'notifications';
@@ -193,25 +193,19 @@ async function aboutGroups(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<
 
 // ---------------------------------------------------------------- reading and changing one's own
 
-interface UserScope {
-  db: DbOrTx;
-  orgId: string;
-  userId: string;
-}
+const visible = (s: ReadScope, userId: string): SQL =>
+  and(eq(notifications.userId, userId), eq(notifications.organizationId, s.orgId), eq(notifications.inApp, true), isNull(notifications.clearedAt))!;
 
-const visible = (s: UserScope): SQL =>
-  and(eq(notifications.userId, s.userId), eq(notifications.organizationId, s.orgId), eq(notifications.inApp, true), isNull(notifications.clearedAt))!;
-
-export async function unreadCount(s: UserScope): Promise<number> {
-  const [r] = await s.db.select({ n: count() }).from(notifications).where(and(visible(s), isNull(notifications.readAt)));
+export async function unreadCount(s: ReadScope, userId: string): Promise<number> {
+  const [r] = await s.db.select({ n: count() }).from(notifications).where(and(visible(s, userId), isNull(notifications.readAt)));
   return r?.n ?? 0;
 }
 
 /** The caller's notifications, newest first, with the unread count. */
-export async function listNotifications(s: UserScope, q: z.output<typeof notificationListQuery>): Promise<NotificationPage> {
+export async function listNotifications(s: ReadScope, userId: string, q: z.output<typeof notificationListQuery>): Promise<NotificationPage> {
   if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) throw invalidField('to', 'To must be after From');
   const where = and(
-    visible(s),
+    visible(s, userId),
     q.status === 'unread' ? isNull(notifications.readAt) : q.status === 'read' ? isNotNull(notifications.readAt) : undefined,
     q.kind ? eq(notifications.kind, q.kind) : undefined,
     q.from ? gte(notifications.createdAt, new Date(q.from)) : undefined,
@@ -233,22 +227,25 @@ export async function listNotifications(s: UserScope, q: z.output<typeof notific
     size: q.size,
     totalElements,
     totalPages: Math.ceil(totalElements / q.size),
-    unread: await unreadCount(s),
+    unread: await unreadCount(s, userId),
   };
 }
 
 /** Marks the caller's chosen (or all) notifications read; one activity-log row; other tabs are told. */
-export async function markRead(s: UserScope & { actor: Actor }, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
-  return changeOwn(s, sel, 'READ_NOTIFICATIONS', { readAt: sql`now()` }, isNull(notifications.readAt));
+export async function markRead(s: Scope,
+  userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
+  return changeOwn(s, userId, sel, 'READ_NOTIFICATIONS', { readAt: sql`now()` }, isNull(notifications.readAt));
 }
 
 /** Clears the caller's chosen (or all) notifications from the panel and the list. */
-export async function clearNotifications(s: UserScope & { actor: Actor }, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
-  return changeOwn(s, sel, 'CLEAR_NOTIFICATIONS', { clearedAt: sql`now()` }, undefined);
+export async function clearNotifications(s: Scope,
+  userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
+  return changeOwn(s, userId, sel, 'CLEAR_NOTIFICATIONS', { clearedAt: sql`now()` }, undefined);
 }
 
 async function changeOwn(
-  s: UserScope & { actor: Actor },
+  s: Scope,
+  userId: string,
   sel: NotificationSelection,
   action: string,
   set: { readAt?: SQL; clearedAt?: SQL },
@@ -258,26 +255,26 @@ async function changeOwn(
     const changed = await tx
       .update(notifications)
       .set(set)
-      .where(and(visible(s), extra, sel.all ? undefined : inArray(notifications.id, sel.ids ?? [])))
+      .where(and(visible(s, userId), extra, sel.all ? undefined : inArray(notifications.id, sel.ids ?? [])))
       .returning({ id: notifications.id });
     if (changed.length > 0) {
-      await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action, entityType: 'USER', entityId: s.userId, after: { notifications: changed.length, all: sel.all === true } });
-      await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ o: s.orgId, u: s.userId })})`);
+      await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action, entityType: 'USER', entityId: userId, after: { notifications: changed.length, all: sel.all === true } });
+      await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ o: s.orgId, u: userId })})`);
     }
     return changed.length;
   };
   const changed = isTx(s.db) ? await run(s.db) : await (s.db as Db).transaction(run);
-  return { changed, unread: await unreadCount(s) };
+  return { changed, unread: await unreadCount(s, userId) };
 }
 
 /** The caller's choice per kind, with the kinds their permissions do not let them receive marked. */
-export async function getPreferences(s: UserScope): Promise<NotificationPreferences> {
+export async function getPreferences(s: ReadScope, userId: string): Promise<NotificationPreferences> {
   const [u] = await s.db
     .select({ role: users.role, permissions: roles.permissions, kinds: notificationPreferences.kinds })
     .from(users)
     .leftJoin(roles, eq(roles.id, users.roleId))
     .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-    .where(eq(users.id, s.userId));
+    .where(eq(users.id, userId));
   return {
     kinds: NOTIFICATION_KINDS.map((kind) => {
       const info = NOTIFICATION_KIND_INFO[kind];
@@ -287,19 +284,20 @@ export async function getPreferences(s: UserScope): Promise<NotificationPreferen
 }
 
 /** Saves the caller's choice for the kinds given (others keep theirs); logged with before and after. */
-export async function setPreferences(s: UserScope & { actor: Actor }, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
+export async function setPreferences(s: Scope,
+  userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
   await (s.db as Db).transaction(async (tx) => {
-    const [row] = await tx.select({ kinds: notificationPreferences.kinds }).from(notificationPreferences).where(eq(notificationPreferences.userId, s.userId)).for('update');
+    const [row] = await tx.select({ kinds: notificationPreferences.kinds }).from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).for('update');
     const before = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, choiceOf(row?.kinds, k)]));
     const after = { ...before };
     for (const [k, v] of Object.entries(input.kinds)) if (v) after[k as NotificationKind] = { inApp: v.inApp, email: v.email };
     await tx
       .insert(notificationPreferences)
-      .values({ userId: s.userId, organizationId: s.orgId, kinds: after })
+      .values({ userId: userId, organizationId: s.orgId, kinds: after })
       .onConflictDoUpdate({ target: notificationPreferences.userId, set: { kinds: after, updatedAt: sql`now()` } });
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE_NOTIFICATION_PREFERENCES', entityType: 'USER', entityId: s.userId, before, after });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE_NOTIFICATION_PREFERENCES', entityType: 'USER', entityId: userId, before, after });
   });
-  return getPreferences(s);
+  return getPreferences(s, userId);
 }
 
 /** The caller's in-app notifications of one fact (the stream sends them as they are created). */

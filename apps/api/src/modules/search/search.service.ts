@@ -12,13 +12,13 @@ import {
   type searchQuery,
 } from '@fleet/api-contract';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.ts';
 import { groups } from '../../db/schema/index.ts';
 import { likePattern } from '../../http/paging.ts';
 import { PreparedCache } from '../../db/sql/prepared-sql.ts';
 import { listAssets } from '../assets/index.ts';
 import { listDrivers } from '../drivers/index.ts';
 import { matchOf } from './search-match.ts';
+import type { AuthContext, ReadScope } from '../auth/index.ts';
 
 const ORG = '/settings/organization-settings';
 
@@ -32,12 +32,6 @@ export const TAG_PERMISSION: Record<SearchTag, Permission> = {
   group: 'GROUP_LIST',
   logDay: 'HOS_READ',
 };
-
-export interface SearchScope {
-  db: DbOrTx;
-  orgId: string;
-  permissions: ReadonlySet<string>;
-}
 
 type Group = SearchResult['groups'][number];
 
@@ -65,8 +59,8 @@ export function splitDate(q: string, today = new Date()): { date: string | null;
  * each with its first `limit` matches and their total, the registry lists through their in-memory
  * index (decision 0083), devices, users and groups with one statement each.
  */
-export async function search(s: SearchScope, q: z.output<typeof searchQuery>): Promise<SearchResult> {
-  const tags = (q.tags?.length ? q.tags : SEARCH_TAGS).filter((t) => s.permissions.has(TAG_PERMISSION[t]));
+export async function search(s: ReadScope, caller: AuthContext, q: z.output<typeof searchQuery>): Promise<SearchResult> {
+  const tags = (q.tags?.length ? q.tags : SEARCH_TAGS).filter((t) => caller.permissions.has(TAG_PERMISSION[t]));
   const want = new Set(tags);
   const { date, rest } = splitDate(q.q);
   const text = rest || q.q;
@@ -91,7 +85,7 @@ interface Filters {
   group?: string;
 }
 
-async function assetsOf(s: SearchScope, tag: 'vehicle' | 'trailer', text: string, limit: number, f: Filters): Promise<Group> {
+async function assetsOf(s: ReadScope, tag: 'vehicle' | 'trailer', text: string, limit: number, f: Filters): Promise<Group> {
   const page = await listAssets({ db: s.db, orgId: s.orgId }, { type: tag === 'vehicle' ? 'VEHICLE' : 'TRAILER', search: text, page: 0, size: limit, ...f });
   return {
     tag,
@@ -182,7 +176,7 @@ const smallStatements = new PreparedCache<SmallRow>('search_small');
  * Devices, users, groups and the found drivers' log days (the date asked for, else each one's
  * latest), each its first `limit` matches with their total, in one statement.
  */
-async function smallListsOf(s: SearchScope, text: string, date: string | null, limit: number, f: Filters, want: Set<SearchTag>, drivers: DriverPage['content']): Promise<Group[]> {
+async function smallListsOf(s: ReadScope, text: string, date: string | null, limit: number, f: Filters, want: Set<SearchTag>, drivers: DriverPage['content']): Promise<Group[]> {
   const logDays = want.has('logDay') && drivers.length > 0;
   const shape = {
     device: want.has('device'),
@@ -250,7 +244,7 @@ export function searchTags(permissions: ReadonlySet<string>): SearchTags {
 }
 
 /** The filters: record status, and the organization's groups (for a caller who may list them). */
-export async function searchFilters(db: DbOrTx, orgId: string, permissions: ReadonlySet<string>): Promise<SearchFilters> {
-  const g = permissions.has('GROUP_LIST') ? await db.select({ id: groups.id, name: groups.name }).from(groups).where(and(eq(groups.organizationId, orgId))).orderBy(groups.name) : [];
+export async function searchFilters({ db, orgId }: ReadScope, caller: AuthContext): Promise<SearchFilters> {
+  const g = caller.permissions.has('GROUP_LIST') ? await db.select({ id: groups.id, name: groups.name }).from(groups).where(and(eq(groups.organizationId, orgId))).orderBy(groups.name) : [];
   return { statuses: RECORD_STATUSES.map((value) => ({ value, label: value === 'ACTIVE' ? 'Active' : 'Inactive' })), groups: g };
 }

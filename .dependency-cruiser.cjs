@@ -40,31 +40,14 @@ module.exports = {
       to: { path: '\\.routes\\.ts$' },
     },
     // --- Module public files (LIB) -------------------------------------------------------------
+    // Rule "modules import each other only through their public index.ts" goes here.
     {
       name: 'modules-through-public-file',
       severity: 'error',
       comment:
         'A module imports another module only through its public file (modules/<m>/index.ts), which names what the module offers; imports inside a module stay direct.',
       from: { path: '^apps/api/src/modules/([^/]+)/' },
-      to: { path: '^apps/api/src/modules/', pathNot: ['^apps/api/src/modules/$1/', '^apps/api/src/modules/[^/]+/index\\.ts    // --- end of module public files ----------------------------------------------------------
-  ],
-  options: {
-    // Only the project's own files: packages are followed through the workspace links into
-    // packages/*/src, never into node_modules.
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|dist-[^/]*)/|^apps/api/src/db/migrations/' },
-    // Type-only imports count: a circle of types is still a circle a reader must untangle.
-    tsPreCompilationDeps: true,
-    combinedDependencies: false,
-    enhancedResolveOptions: {
-      exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
-    },
-    reporterOptions: { text: { highlightFocused: true } },
-  },
-};
-] },
+      to: { path: '^apps/api/src/modules/', pathNot: ['^apps/api/src/modules/$1/', '^apps/api/src/modules/[^/]+/index\\.ts$'] },
     },
     // --- end of module public files ----------------------------------------------------------
   ],

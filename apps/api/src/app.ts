@@ -131,7 +131,12 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // followers of a commit (automatic duty status, notification checks, daily statistics, IFTA
   // miles) behind it, listed once in followers.ts. Each follower's object is decorated under its
   // name. Device ingest is shared with the OsmAnd port that main.ts opens.
-  const followers = startFollowers(FOLLOWERS, { database: db, config, onError: (what) => (err) => app.log.error(err, `${what} failed`) });
+  const followers = startFollowers(FOLLOWERS, {
+    database: db,
+    config,
+    onError: (what) => (err) => app.log.error(err, `${what} failed`),
+    info: (message) => app.log.info(message),
+  });
   // PGlite is one connection in this process: a second writer would only queue behind the first.
   const ingest = createIngest(db.db, {
     writers: db.kind === 'pglite' ? 1 : config.ingestWriters,

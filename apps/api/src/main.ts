@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       const trucks = config.simulator ? await seedDemoHistory(app, config, log, progress) : [];
       // The work behind ingest catches up on what seeding wrote before the server says it is ready.
       progress(SETTLE_STEP, 0);
-      await Promise.all(catchUps(app, config));
+      await Promise.all(catchUps(app));
       // The planner's statistics for the bulk-loaded tables, then the embedded database opens
       // again: its WebAssembly memory grew with the bulk load and never shrinks (decision 0146).
       await runEmbeddedMaintenance(app.database);
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       app.log.error(err, 'seeding the demo data failed');
     }
   } else {
-    startup.push(...catchUps(app, config));
+    startup.push(...catchUps(app));
   }
   // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
   stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
@@ -112,31 +112,11 @@ async function main(): Promise<void> {
 }
 
 /**
- * The work behind ingest, for positions stored before this start (a restart, the demo history):
- * daily statistics, HoS records derived from positions (decision 0095), IFTA miles (decision 0121).
+ * The followers of a commit catch up on positions stored before this start (a restart, the demo
+ * history): each that has a catch-up (pipeline/followers/), in the list's order.
  */
-function catchUps(app: Awaited<ReturnType<typeof buildApp>>, config: Config): Array<Promise<unknown>> {
-  const started: Array<Promise<unknown>> = [
-    app.fleetStats
-      .catchUp()
-      .then((n) => n && app.log.info(`fleet statistics: ${n} vehicle days computed from stored positions`))
-      .catch((err) => app.log.error(err, 'fleet statistics catch-up failed')),
-  ];
-  if (config.hosAutoDuty) {
-    started.push(app.autoDuty
-      .catchUp()
-      .then((n) => n && app.log.info(`automatic duty status: ${n} records derived from positions stored before the restart`))
-      .catch((err) => app.log.error(err, 'automatic duty status catch-up failed')));
-  }
-  if (config.iftaMiles) {
-    // The boundary index is built once, off the first ingest round's path.
-    setTimeout(() => app.iftaMiles.loadBoundaries(), 100).unref();
-    started.push(app.iftaMiles
-      .catchUp()
-      .then((n) => n && app.log.info(`IFTA miles: ${n} vehicles with positions to count since the last start`))
-      .catch((err) => app.log.error(err, 'IFTA miles catch-up failed')));
-  }
-  return started;
+function catchUps(app: Awaited<ReturnType<typeof buildApp>>): Array<Promise<unknown>> {
+  return app.ingest.followers.flatMap((f) => (f.catchUp ? [f.catchUp()] : []));
 }
 
 const SETTLE_STEP = 'catching up and settling';

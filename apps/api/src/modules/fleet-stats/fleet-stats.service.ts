@@ -3,7 +3,7 @@ import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
-import { type PositionRow, type Round, VehicleQueue } from '../positions/index.ts';
+import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 
@@ -28,8 +28,8 @@ export interface FleetStatsOptions {
 
 type DayRow = { asset_id: string; day: string; last_fix_at: string | Date | null; carry: DayCarry | null } & Record<string, unknown>;
 
-export class FleetStats {
-  private readonly queue: VehicleQueue<StatFix>;
+export class FleetStats extends QueuedFollower<StatFix> {
+  protected readonly queue: VehicleQueue<StatFix>;
   private readonly orgs = new Map<string, OrgFacts>();
   /** Each vehicle's current day as last read or written here (most recently used last). */
   private readonly days = new Map<string, KnownDay>();
@@ -40,6 +40,7 @@ export class FleetStats {
     private readonly db: Db,
     opts: FleetStatsOptions = {},
   ) {
+    super();
     this.onError = opts.onError ?? (() => undefined);
     this.queue = new VehicleQueue<StatFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition }),
@@ -52,19 +53,6 @@ export class FleetStats {
         this.onError(err);
       },
     });
-  }
-
-  /** Committed rows of vehicles (duplicates were not stored and are skipped). */
-  enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
-    this.queue.enqueue(rows, stored);
-  }
-
-  idle(): Promise<void> {
-    return this.queue.idle();
-  }
-
-  close(): Promise<void> {
-    return this.queue.close();
   }
 
   private async orgFacts(db: DbOrTx, orgId: string): Promise<OrgFacts> {

@@ -2,7 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
-import { type PositionRow, type Round, VehicleQueue } from '../../positions/index.ts';
+import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
@@ -66,9 +66,9 @@ interface Derived {
  * it. A round costs the database nothing when no vehicle's status changes, and otherwise one
  * transaction of a fixed number of statements for all the round's vehicles of an organization.
  */
-export class AutoDuty {
+export class AutoDuty extends QueuedFollower<DutyFix> {
   private readonly cache = new Map<string, Cached>();
-  private readonly queue: VehicleQueue<DutyFix>;
+  protected readonly queue: VehicleQueue<DutyFix>;
   readonly stats: AutoDutyStats = { lateFixes: 0, eventsWritten: 0, rebuilt: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly maxCached: number;
@@ -78,6 +78,7 @@ export class AutoDuty {
     private readonly db: Db,
     opts: AutoDutyOptions = {},
   ) {
+    super();
     this.onError = opts.onError ?? (() => undefined);
     this.maxCached = opts.maxCached ?? 100_000;
     this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
@@ -95,20 +96,6 @@ export class AutoDuty {
         this.onError(err);
       },
     });
-  }
-
-  /** Hands newly stored rows to the queue (rows of vehicles only; duplicates are not derived twice). */
-  enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
-    this.queue.enqueue(rows, stored);
-  }
-
-  /** Resolves when everything queued so far is derived and written (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.queue.idle();
-  }
-
-  close(): Promise<void> {
-    return this.queue.close();
   }
 
   private async round(orgId: string, items: Round<DutyFix>): Promise<void> {

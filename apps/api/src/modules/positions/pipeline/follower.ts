@@ -15,6 +15,8 @@ export interface FollowerContext {
   config: Config;
   /** Where a follower reports what failed (its positions are stored: it catches up later). */
   onError(what: string): (err: unknown) => void;
+  /** Where a follower says what its catch-up did. */
+  info(message: string): void;
   /** Resolves when the follower of that name has worked what it was handed (notifications wait for duty status). */
   idle(name: string): Promise<void>;
 }
@@ -29,6 +31,8 @@ export interface Following<T> {
   committed(rows: readonly PositionRow[], stored: readonly boolean[]): void;
   /** Positions stored earlier that now belong to a vehicle (a pairing with a past start, an import). */
   late?(rows: readonly PositionRow[], opts: LatePositionsOptions): void;
+  /** At start-up (main.ts, every follower that has one): works the positions stored before this start (a restart, the demo history). */
+  catchUp?(): Promise<unknown>;
   idle(): Promise<void>;
   /** Works what it holds, then takes nothing more (the server's close, after the group commit's). */
   close(): Promise<void>;

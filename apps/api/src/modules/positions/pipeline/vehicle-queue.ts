@@ -189,3 +189,25 @@ export class VehicleQueue<F> {
     }
   }
 }
+
+/**
+ * A follower whose work is its vehicle queue (automatic duty status, daily statistics): committed
+ * rows go to the queue, and waiting for it or closing it is waiting for or closing the follower.
+ */
+export abstract class QueuedFollower<F> {
+  protected abstract readonly queue: VehicleQueue<F>;
+
+  /** Hands committed rows to the queue (rows of vehicles only; duplicates, `stored[i]` false, are not worked twice). */
+  enqueue(rows: readonly PositionRow[], stored: readonly boolean[]): void {
+    this.queue.enqueue(rows, stored);
+  }
+
+  /** Resolves when everything queued so far is worked (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -220,9 +220,9 @@ export class TruckPlan {
     while (this.clock <= t) this.planTrip();
     if (this.cursor >= this.segments.length || this.segments[this.cursor]!.start > t) this.cursor = 0;
     while (this.segments[this.cursor]!.end <= t) this.cursor++;
-    // Old segments are dropped so a long-running server does not keep months of plan. A new array, not
-    // splice: splice keeps the old backing store (600 KB a truck after the walk from SIM_EPOCH).
-    if (this.cursor > 5000) {
+    // Old segments are dropped so a long-running server does not keep months of plan (a week is about
+    // 1,600 segments). A new array, not splice: splice keeps the old backing store.
+    if (this.cursor > 1000) {
       this.segments = this.segments.slice(this.cursor - 100);
       this.cursor = 100;
     }

@@ -49,6 +49,13 @@ module.exports = {
       from: { path: '^apps/api/src/modules/([^/]+)/' },
       to: { path: '^apps/api/src/modules/', pathNot: ['^apps/api/src/modules/$1/', '^apps/api/src/modules/[^/]+/index\\.ts$'] },
     },
+    {
+      name: 'shared-folders-know-no-module',
+      severity: 'error',
+      comment: 'http/, db/, mail/ and list-index/ serve every module: like lib/, they must not import one.',
+      from: { path: '^apps/api/src/(http|db|mail|list-index)/' },
+      to: { path: '^apps/api/src/modules/' },
+    },
     // --- end of module public files ----------------------------------------------------------
   ],
   options: {

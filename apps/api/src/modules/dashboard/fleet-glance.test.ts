@@ -260,7 +260,11 @@ describe('daily statistics behind ingest', () => {
 describe('fleet performance', () => {
   it('sums the daily statistics kept behind ingest per vehicle, group and day', async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `perf-${Date.now()}` });
-    const start = Date.now() - 3 * H;
+    // Yesterday 14:00 UTC (08:00 or 09:00 in Chicago): the drive stays within one day of the organization's
+    // zone, whatever the hour the test runs (from now - 3 h it crossed Chicago's midnight between 08:00 and
+    // 09:00 UTC, and the hour of speeding counted once on each side).
+    const d = new Date();
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - 1, 14);
     // An hour at 120 km/h (over the 105 km/h limit), a 10-minute stop with the engine on, 30 min at 60.
     const fixes = [
       ...Array.from({ length: 61 }, (_, i) => ({ t: start + i * 60_000, speed: 120 })),

@@ -20,6 +20,7 @@ export * from './assets.ts';
 export * from './drivers.ts';
 export * from './gateways.ts';
 export * from './device-models.ts';
+export * from './engine-data.ts';
 export * from './groups.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';

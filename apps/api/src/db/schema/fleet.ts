@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -15,6 +16,7 @@ import {
 import { createdAt, id, updatedAt } from './columns.ts';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
+import type { IoMap } from '@fleet/api-contract';
 
 // Fleet registry: the records every other feature hangs on. Stored metric (metres); shown per the
 // organization's unit setting. Enumerated values are validated by the zod schemas of api-contract.
@@ -27,6 +29,8 @@ export const deviceModels = pgTable(
     name: text('name').notNull(),
     manufacturer: text('manufacturer'),
     protocol: text('protocol').notNull().default('osmand'),
+    /** Numbered IO elements (Teltonika) to named attributes: `{ "239": { "attribute": "ignition" } }`. */
+    ioMap: jsonb('io_map').$type<IoMap>().notNull().default({}),
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

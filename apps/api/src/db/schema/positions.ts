@@ -35,10 +35,14 @@ export const positions = pgTable(
     altitude: real('altitude'),
     /** Metres (horizontal). */
     accuracy: real('accuracy'),
-    /** Metres, as reported by the device or gateway. */
+    /** Metres, as reported by the device or gateway: the engine's when it has one (odometerSource). */
     odometer: doublePrecision('odometer'),
+    /** ECM: the engine's total vehicle distance; GPS: the device's GNSS odometer; null: none. */
+    odometerSource: text('odometer_source', { enum: ['ECM', 'GPS'] }),
+    /** The engine's total hours (ECM), as reported. */
+    engineHours: doublePrecision('engine_hours'),
     ignition: boolean('ignition'),
-    /** osmand | batch | simulator. */
+    /** osmand | batch | simulator | import | teltonika | traccar. */
     protocol: text('protocol').notNull(),
     /** Whatever else the device sent (battery, cell towers, engine data…). */
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),

@@ -154,7 +154,7 @@ describe('IFTA miles from positions', () => {
     const fleet = await Promise.all([1, 2, 3].map((i) => createTestVehicle(t.app.db, orgId, { uniqueId: `ifta-pass-${i}`, unitNumber: `PASS${i}` })));
     const row = (v: TestVehicle, minute: number): PositionRow => ({
       organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: null, fixTime: new Date(Date.UTC(2025, 7, 4, 12, minute)),
-      latitude: 39, longitude: -95 + minute / 100, speed: 80, course: 90, altitude: null, accuracy: null, odometer: null, ignition: true, protocol: 'batch', attributes: {},
+      latitude: 39, longitude: -95 + minute / 100, speed: 80, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {},
     });
     for (const minute of [0, 1]) {
       miles.enqueue(fleet.map((v) => row(v, minute)), [true, true, true]);

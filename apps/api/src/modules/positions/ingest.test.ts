@@ -537,7 +537,7 @@ describe('group commit of one large write', () => {
     const base = Math.floor(Date.now() / 1000) - 7200;
     const rows = Array.from({ length: 7 }, (_, i) => ({
       organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + i),
-      latitude: 40, longitude: -100, speed: i, course: null, altitude: null, accuracy: null, odometer: null, ignition: null,
+      latitude: 40, longitude: -100, speed: i, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: null,
       protocol: 'batch' as const, attributes: {},
     }));
     const result = await committer.write(rows);
@@ -557,7 +557,7 @@ describe('several writers (PostgreSQL server)', () => {
       const d = devices.get(uniqueId)!;
       return {
         organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + s),
-        latitude: 41.4321, longitude: -101, speed: 50, course: null, altitude: null, accuracy: null, odometer: null, ignition: null,
+        latitude: 41.4321, longitude: -101, speed: 50, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: null,
         protocol: 'batch' as const, attributes: {},
       };
     };

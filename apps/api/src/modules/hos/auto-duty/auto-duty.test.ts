@@ -138,7 +138,7 @@ describe('automatic duty status from ingested positions', () => {
     const [gw] = await sql<{ id: string }>(`select id from gateways where unique_id = 'auto-duty-3'`);
     const rows: PositionRow[] = Array.from({ length: 10 }, (_, i) => ({
       organizationId: orgId, gatewayId: gw!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + (340 + i) * MIN),
-      latitude: 38.6, longitude: lon + i * 0.02, speed: 90, course: 90, altitude: null, accuracy: null, odometer: null, ignition: true, protocol: 'osmand', attributes: {},
+      latitude: 38.6, longitude: lon + i * 0.02, speed: 90, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
     }));
     await writePositions(t.app.db, rows);
     const restarted = new AutoDuty(t.app.db);
@@ -152,7 +152,7 @@ describe('automatic duty status from ingested positions', () => {
     const [gw] = await sql<{ id: string }>(`select id from gateways where unique_id = 'auto-duty-4'`);
     const fix = (m: number, speed: number): PositionRow => ({
       organizationId: orgId, gatewayId: gw!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN),
-      latitude: 38.6, longitude: -95 + m * 0.02, speed, course: 90, altitude: null, accuracy: null, odometer: null, ignition: true, protocol: 'osmand', attributes: {},
+      latitude: 38.6, longitude: -95 + m * 0.02, speed, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
     });
     // Two instances behind a load balancer each take some of the device's fixes.
     const one = new AutoDuty(t.app.db, { verifyAfterMs: 0 });

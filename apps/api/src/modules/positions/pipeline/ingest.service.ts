@@ -4,11 +4,13 @@ import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
 import { BatchRefusal, batchField, decodeBatchPosition } from './batch-position.ts';
 import { checkFix, FixError, newRefusalCounts, type RefusalCounts } from './fix-check.ts';
+import { engineColumns } from './engine-data.ts';
 import { behindCommit, type Following } from './follower.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
 import { ShardedCommitter, type PositionWriter } from './group-committer.ts';
 import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
+import { UnknownDevices } from './unknown-devices.ts';
 
 // The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
 // check (fix-check.ts) and attribute (gateway-directory.ts: which device, vehicle and driver) ->
@@ -24,6 +26,8 @@ export interface Ingest {
   db: Db;
   /** Fixes refused since start, by reason (GET /admin/diagnostics/ingest). */
   refused: RefusalCounts;
+  /** Reports refused because their device is not registered, by id (the devices screen offers to add them). */
+  unknownDevices: UnknownDevices;
   /** The followers of a commit, started (followers.ts), in their list's order. */
   followers: ReadonlyArray<Following<unknown>>;
   /** Flushes the group commit, then closes each follower in the list's order. */
@@ -41,6 +45,7 @@ export function createIngest(
     directory: new GatewayDirectory(db, opts.deviceCacheEntries),
     committer,
     refused: newRefusalCounts(),
+    unknownDevices: new UnknownDevices(),
     followers,
     close: async () => {
       await committer.close();
@@ -86,7 +91,10 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
     return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
   }
   const gw = await ingest.directory.byUniqueId(decoded.deviceId);
-  if (!gw) return fail(decoded.format === 'json' ? 404 : 400, `Unknown device ${decoded.deviceId}`, `No active device with unique id ${decoded.deviceId}`);
+  if (!gw) {
+    ingest.unknownDevices.note(decoded.deviceId, protocol);
+    return fail(decoded.format === 'json' ? 404 : 400, `Unknown device ${decoded.deviceId}`, `No active device with unique id ${decoded.deviceId}`);
+  }
   if (decoded.kind === 'token') return { status: 200 };
   let row: PositionRow | null;
   try {
@@ -144,8 +152,7 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
     course: fix.course,
     altitude: fix.altitude,
     accuracy: fix.accuracy,
-    odometer: fix.odometer,
-    ignition: fix.ignition,
+    ...engineColumns(fix.attributes, { odometer: fix.odometer, ignition: fix.ignition }),
     protocol,
     attributes: fix.attributes,
   };
@@ -187,8 +194,7 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       course: p.course ?? null,
       altitude: p.altitude ?? null,
       accuracy: p.accuracy ?? null,
-      odometer: p.odometer ?? null,
-      ignition: p.ignition ?? null,
+      ...engineColumns(p.attributes ?? {}, { odometer: p.odometer ?? null, ignition: p.ignition ?? null }),
       protocol: 'batch',
       attributes: p.attributes ?? {},
     });

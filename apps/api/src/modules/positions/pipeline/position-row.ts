@@ -5,7 +5,10 @@ import { sql } from 'drizzle-orm';
 // group commit (attribution after a pairing, a GPS history import).
 
 /** How a fix reached us; 'import' marks positions imported from another system's GPS history. */
-export type Protocol = 'osmand' | 'batch' | 'simulator' | 'import';
+export type Protocol = 'osmand' | 'batch' | 'simulator' | 'import' | 'teltonika' | 'traccar';
+
+/** ECM: the engine's own total vehicle distance; GPS: the device's GNSS odometer. */
+export type OdometerSource = 'ECM' | 'GPS';
 
 /** A fix checked and attributed, ready to store. */
 export interface PositionRow {
@@ -20,7 +23,12 @@ export interface PositionRow {
   course: number | null;
   altitude: number | null;
   accuracy: number | null;
+  /** Metres: the engine's total distance when the device reports it, else its GNSS odometer. */
   odometer: number | null;
+  /** Which odometer `odometer` is (null when there is none). */
+  odometerSource: OdometerSource | null;
+  /** The engine's total hours, when the device reports them. */
+  engineHours: number | null;
   ignition: boolean | null;
   protocol: Protocol;
   attributes: Record<string, unknown>;
@@ -40,7 +48,7 @@ export type ReturnedPosition = { [K in Exclude<keyof PositionRow, 'fixTime' | 'a
 
 /** The `returning` list of a statement that writes positions outside the group commit, read by `returnedPosition`. */
 export const RETURNING_POSITION = sql.raw(`organization_id, gateway_id, asset_id, driver_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude,
-  speed, course, altitude, accuracy, odometer, ignition, protocol`);
+  speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol`);
 
 /** A returned row as the followers take it (attributes are not handed back: no follower reads them). */
 export const returnedPosition = (r: ReturnedPosition): PositionRow => ({
@@ -56,6 +64,8 @@ export const returnedPosition = (r: ReturnedPosition): PositionRow => ({
   altitude: r.altitude,
   accuracy: r.accuracy,
   odometer: r.odometer,
+  odometerSource: r.odometer_source,
+  engineHours: r.engine_hours,
   ignition: r.ignition,
   protocol: r.protocol,
   attributes: {},

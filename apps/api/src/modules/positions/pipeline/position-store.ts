@@ -41,13 +41,13 @@ export interface WriteResult {
 const WRITE_SQL = `
 with input as materialized (
   select u.organization_id, u.gateway_id, u.asset_id, u.driver_id, to_timestamp(u.t / 1000) as fix_time, u.latitude, u.longitude, u.speed, u.course,
-    u.altitude, u.accuracy, u.odometer, u.ignition, u.protocol, coalesce(u.attributes, '{}'::jsonb) as attributes, u.i
+    u.altitude, u.accuracy, u.odometer, u.odometer_source, u.engine_hours, u.ignition, u.protocol, coalesce(u.attributes, '{}'::jsonb) as attributes, u.i
   from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::float8[], $6::float8[], $7::float8[], $8::real[], $9::real[], $10::real[], $11::real[],
-    $12::float8[], $13::boolean[], $14::text[], $15::jsonb[]) with ordinality
-    as u(organization_id, gateway_id, asset_id, driver_id, t, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes, i)
+    $12::float8[], $20::text[], $21::float8[], $13::boolean[], $14::text[], $15::jsonb[]) with ordinality
+    as u(organization_id, gateway_id, asset_id, driver_id, t, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes, i)
 ), ins as (
-  insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
-  select organization_id, gateway_id, asset_id, driver_id, fix_time, $16::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes
+  insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes)
+  select organization_id, gateway_id, asset_id, driver_id, fix_time, $16::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes
   from input
   on conflict do nothing
   returning organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, attributes
@@ -151,7 +151,7 @@ export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], n
 }
 
 const prepared = new WeakMap<PGlite, Promise<unknown>>();
-const PARAM_TYPES = 'uuid[], uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[]';
+const PARAM_TYPES = 'uuid[], uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
 /**
@@ -216,5 +216,8 @@ export function writeParams(rows: readonly PositionRow[], now: Date): unknown[] 
     MOVING_SPEED_KMH,
     distinctLiteral(rows, (r) => r.assetId),
     distinctLiteral(rows, (r) => r.gatewayId),
+    // Added after the first nineteen, so that their numbers stay.
+    literal(rows, (r) => r.odometerSource, (v) => v ?? 'NULL'),
+    literal(rows, (r) => r.engineHours, num),
   ];
 }

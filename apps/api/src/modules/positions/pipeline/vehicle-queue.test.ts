@@ -15,6 +15,8 @@ const row = (assetId: string | null, t: number, orgId = 'org-a'): PositionRow =>
   altitude: null,
   accuracy: null,
   odometer: null,
+  odometerSource: null,
+  engineHours: null,
   ignition: null,
   protocol: 'batch',
   attributes: {},

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+// Engine data as every way in names it (decision 0152). Devices report numbered IO elements
+// (Teltonika) or their own keys (Traccar's forwarding); ingest turns them into these attributes,
+// kept in a position's `attributes`, and the best odometer, the engine hours and the ignition into
+// the position's own columns. Units are SI-ish and fixed: metres, hours, volts, km/h.
+
+export const ENGINE_ATTRIBUTES = {
+  ignition: { label: 'Ignition', kind: 'boolean' },
+  motion: { label: 'Movement', kind: 'boolean' },
+  power: { label: 'External voltage (V)', kind: 'number' },
+  gpsOdometer: { label: 'GNSS odometer (m)', kind: 'number' },
+  vehicleOdometer: { label: 'Vehicle total mileage, engine (m)', kind: 'number' },
+  engineHours: { label: 'Engine total hours (h)', kind: 'number' },
+  rpm: { label: 'Engine speed (rpm)', kind: 'number' },
+  vehicleSpeed: { label: 'Vehicle speed, engine (km/h)', kind: 'number' },
+  vin: { label: 'VIN', kind: 'text' },
+} as const satisfies Record<string, { label: string; kind: 'boolean' | 'number' | 'text' }>;
+
+export type EngineAttribute = keyof typeof ENGINE_ATTRIBUTES;
+export const ENGINE_ATTRIBUTE_NAMES = Object.keys(ENGINE_ATTRIBUTES) as EngineAttribute[];
+
+/** What the ELD needs from the engine (Appendix A 4.3.1): without these a device is "GPS only". */
+export const ELD_ENGINE_ATTRIBUTES: readonly EngineAttribute[] = ['ignition', 'vehicleOdometer', 'engineHours'];
+
+/** One numbered IO element's name and the factor from its raw value to the attribute's unit. */
+export const ioMapEntrySchema = z.object({
+  attribute: z.string().regex(/^[a-zA-Z][a-zA-Z0-9]{0,39}$/, 'Attribute must be a name of letters and digits'),
+  multiplier: z.number().finite().positive().optional(),
+});
+export type IoMapEntry = z.infer<typeof ioMapEntrySchema>;
+
+/** IO element id (decimal) to entry. */
+export const ioMapSchema = z.record(z.string().regex(/^\d{1,5}$/, 'IO element ids are numbers'), ioMapEntrySchema);
+export type IoMap = z.infer<typeof ioMapSchema>;
+
+/**
+ * Teltonika FMB/FMC/FMM with an LV-CAN200/ALL-CAN300 or J1939 adapter (Teltonika's FMB AVL ID list):
+ * a device model whose protocol is `teltonika` and whose map is empty uses this one.
+ */
+export const TELTONIKA_DEFAULT_IO_MAP: IoMap = {
+  '239': { attribute: 'ignition' },
+  '240': { attribute: 'motion' },
+  '66': { attribute: 'power', multiplier: 0.001 },
+  '16': { attribute: 'gpsOdometer' },
+  '81': { attribute: 'vehicleSpeed' },
+  '85': { attribute: 'rpm' },
+  '87': { attribute: 'vehicleOdometer' },
+  '102': { attribute: 'engineHours', multiplier: 1 / 60 },
+  '256': { attribute: 'vin' },
+};

@@ -144,18 +144,20 @@ function demoSeedPlan(config: Config): Record<string, number> {
  * (`npm run serve` passes --expose-gc; without it nothing happens). Decision 0089.
  */
 function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startup: Array<Promise<unknown>>): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return;
+  const hooks = processHeapHooks();
+  if (!hooks) return;
   void Promise.allSettled(startup)
     .then(async () => {
       await Promise.all([app.autoDuty.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
       // The dirty-day recompute and the fleet watch's first look run a few seconds after.
       await new Promise((r) => setTimeout(r, 10_000).unref());
-      const before = process.memoryUsage().heapUsed;
-      gc();
-      app.log.info(`start-up garbage collected: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`);
+      const before = hooks.heapUsed();
+      const t0 = performance.now();
+      hooks.gc();
+      const ms = Math.round(performance.now() - t0);
+      app.log.info(`start-up garbage collected in ${ms} ms: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(hooks.heapUsed() / 2 ** 20)} MB`);
       // From here on, a collection whenever the heap has drifted well past what this one left.
-      scheduleHeapTrim(processHeapHooks());
+      scheduleHeapTrim(hooks);
     })
     .catch((err) => app.log.error(err, 'start-up garbage collection failed'));
 }

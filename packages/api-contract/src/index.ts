@@ -21,6 +21,7 @@ export * from './drivers.ts';
 export * from './gateways.ts';
 export * from './device-models.ts';
 export * from './engine-data.ts';
+export * from './device-registry.ts';
 export * from './groups.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';

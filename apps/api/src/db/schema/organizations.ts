@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 
 /** Stored as saved; readers merge DEFAULT_ORGANIZATION_SETTINGS (api-contract) over missing keys. */
@@ -30,10 +30,14 @@ export const organizations = pgTable(
     country: text('country').notNull().default('US'),
     logoImageId: uuid('logo_image_id'),
     settings: jsonb('settings').$type<OrganizationSettings>().notNull().default({}),
+    /** SHA-256 of the Traccar forwarding token (decision 0154); the token is shown once. */
+    ingestTokenHash: text('ingest_token_hash'),
+    ingestTokenCreatedAt: timestamp('ingest_token_created_at', { withTimezone: true }),
+    ingestTokenLastUsedAt: timestamp('ingest_token_last_used_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('organizations_name_idx').on(t.name)],
+  (t) => [index('organizations_name_idx').on(t.name), uniqueIndex('organizations_ingest_token_uq').on(t.ingestTokenHash).where(sql`${t.ingestTokenHash} is not null`)],
 );
 
 /** Per-organization named roles holding permission codes. The built-in ADMIN role holds every code, the built-in DRIVER role the driver's own. */

@@ -9,12 +9,15 @@ import {
   organizationSettingsSchema,
   organizationSummarySchema,
   orgIdParams,
+  orgIngestTokenCreatedSchema,
+  orgIngestTokenStatusSchema,
   pageSchema,
 } from '@fleet/api-contract';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf, scopeOf } from '../auth/index.ts';
 import * as orgs from './organizations.service.ts';
+import { ingestTokenStatus, rotateIngestToken } from './ingest-token.service.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['organizations'];
@@ -97,6 +100,19 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
     schema: { tags, summary: 'Change the organization settings', params: orgIdParams, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema, ...orgErrors() } },
     handler: (req) => orgs.updateSettings(scopeOf(req, req.params.orgId), req.body),
+  });
+
+  // Traccar forwarding (decision 0154): under the organization account's permissions.
+  app.get('/organizations/:orgId/ingest-token', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: { tags, summary: 'Whether the organization has a Traccar forwarding token, since when, last used; and the forward.url', params: orgIdParams, response: { 200: orgIngestTokenStatusSchema, ...orgErrors() } },
+    handler: (req) => ingestTokenStatus(scopeOf(req, req.params.orgId), app.config.publicUrl),
+  });
+
+  app.post('/organizations/:orgId/ingest-token', {
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    schema: { tags, summary: 'Create or rotate the Traccar forwarding token (shown once; the old one stops working)', params: orgIdParams, response: { 200: orgIngestTokenCreatedSchema, ...orgErrors() } },
+    handler: (req) => rotateIngestToken(scopeOf(req, req.params.orgId), app.config.publicUrl),
   });
 
   app.post('/organizations/:orgId/image', {

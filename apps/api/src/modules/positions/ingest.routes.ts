@@ -1,4 +1,4 @@
-import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, ingestDiagnosticsSchema, osmandJsonDoc, osmandQueryDoc } from '@fleet/api-contract';
+import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, ingestDiagnosticsSchema, osmandJsonDoc, osmandQueryDoc, traccarForwardDoc } from '@fleet/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { errorBody } from '../../plugins/errors.ts';
 import { authErrors, checkedElsewhere, errors } from '../../http/route-schemas.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { handleOsmand, ingestBatch, type Ingest } from './pipeline/ingest.service.ts';
+import { handleTraccar, OrgIngestTokens, tokenOf } from './pipeline/traccar-ingest.ts';
 
 /** Form bodies and anything else a device posts arrive as text; JSON keeps Fastify's parser. */
 export function acceptDeviceBodies(app: FastifyInstance): void {
@@ -84,6 +85,35 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
         // Not yet checked one by one: that is ingestBatch's fast check.
         const items: readonly unknown[] = request.body.positions;
         return ingestBatch(ingest, gw, items);
+      },
+    });
+
+    // Traccar's JSON forwarding (decision 0154): the organization's token in forward.header.
+    const orgTokens = new OrgIngestTokens(ingest.db);
+    app.post('/ingest/traccar', {
+      config: { public: true },
+      schema: {
+        tags: ['ingest'],
+        summary: 'A position forwarded by a Traccar server (forward.type=json), with the organization\'s ingest token in Authorization',
+        description: 'Traccar\'s body: { position, device }; speed in knots, fixTime ISO-8601, engine attributes (ignition, odometer, obdOdometer, hours, vin, power, rpm, obdSpeed). 200 once stored; a resend of the same device and fix time is not stored twice.',
+        security: [{ bearer: [] }],
+        headers: z.object({ authorization: z.string().optional() }),
+        body: traccarForwardDoc,
+        response: { 200: z.object({ stored: z.boolean() }), ...errors(400, 401, 404) },
+      },
+      validatorCompiler: checkedElsewhere({ body: 'handler' }),
+      // The token is checked before the body, so a stranger learns nothing from validation.
+      preValidation: async (request) => {
+        const orgId = await orgTokens.organizationOf(tokenOf(request.headers.authorization));
+        if (!orgId) throw unauthorized('Unknown ingest token', 'Authorization: no active organization holds this ingest token');
+        (request as FastifyRequest & { ingestOrgId?: string }).ingestOrgId = orgId;
+      },
+      handler: async (request, reply) => {
+        const orgId = (request as FastifyRequest & { ingestOrgId?: string }).ingestOrgId!;
+        const res = await handleTraccar(ingest, orgId, request.body, request.ip ?? null);
+        if (res.error) return reply.code(res.status).send(errorBody(res.status, res.error.message, res.error.technicalMessage));
+        await orgTokens.touch(orgId);
+        return reply.code(200).send({ stored: res.stored ?? false });
       },
     });
 

@@ -3,6 +3,7 @@ import { optionalText } from './registry-fields.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+import { ioMapSchema } from './engine-data.ts';
 
 defineLabels({ manufacturer: 'Manufacturer', protocol: 'Protocol' });
 
@@ -14,6 +15,8 @@ export const deviceModelInputSchema = z.object({
     .transform((v) => v.toLowerCase())
     .pipe(z.string().regex(/^[a-z0-9_-]+$/, 'Protocol may use letters, digits, _ and -')),
   notes: optionalText(2000),
+  /** Numbered IO elements to named attributes (Teltonika); empty with protocol teltonika: TELTONIKA_DEFAULT_IO_MAP. Left out on edit: unchanged. */
+  ioMap: ioMapSchema.optional(),
 });
 export type DeviceModelInput = z.input<typeof deviceModelInputSchema>;
 
@@ -23,6 +26,7 @@ export const deviceModelSchema = z.object({
   manufacturer: z.string().nullable(),
   protocol: z.string(),
   notes: z.string().nullable(),
+  ioMap: ioMapSchema,
   deviceCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

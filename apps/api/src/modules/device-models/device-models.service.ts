@@ -20,7 +20,7 @@ const SORTS = { name: sql`lower(${deviceModels.name})`, manufacturer: sql`lower(
 const deviceCount = sql<number>`(select count(*)::int from gateways g where g.device_model_id = "device_models"."id")`;
 
 function present(m: typeof deviceModels.$inferSelect, count: number): DeviceModel {
-  return { id: m.id, name: m.name, manufacturer: m.manufacturer, protocol: m.protocol, notes: m.notes, deviceCount: count, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
+  return { id: m.id, name: m.name, manufacturer: m.manufacturer, protocol: m.protocol, notes: m.notes, ioMap: m.ioMap, deviceCount: count, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
 }
 
 export async function listDeviceModels(db: Db, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<DeviceModel>> {
@@ -45,7 +45,7 @@ async function getOne(db: Db, id: string): Promise<DeviceModel> {
 export async function createDeviceModel(db: Db, actor: Actor, input: Input): Promise<DeviceModel> {
   try {
     const id = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(deviceModels).values(input).returning();
+      const [row] = await tx.insert(deviceModels).values({ ...input, ioMap: input.ioMap ?? {} }).returning();
       if (!row) throw new Error('device model insert returned nothing');
       await recordActivity(tx, { orgId: null, actor, action: 'CREATE', entityType: 'DEVICE_MODEL', entityId: row.id, after: row });
       return row.id;
@@ -61,7 +61,7 @@ export async function updateDeviceModel(db: Db, actor: Actor, id: string, input:
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
       if (!before) throw notFound('Device model');
-      const [after] = await tx.update(deviceModels).set({ ...input, updatedAt: new Date() }).where(eq(deviceModels.id, id)).returning();
+      const [after] = await tx.update(deviceModels).set({ ...input, ioMap: input.ioMap ?? before.ioMap, updatedAt: new Date() }).where(eq(deviceModels.id, id)).returning();
       await recordActivity(tx, { orgId: null, actor, action: 'UPDATE', entityType: 'DEVICE_MODEL', entityId: id, before, after });
     });
   } catch (err) {

@@ -45,6 +45,7 @@ import { createIngest, type Ingest } from './modules/positions/pipeline/ingest.s
 import { startFollowers } from './modules/positions/pipeline/follower.ts';
 import { FOLLOWERS } from './modules/positions/pipeline/followers.ts';
 import type { AutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
+import type { EngineEvents } from './modules/hos/engine-events/engine-events.service.ts';
 import historyRoutes from './modules/positions/history.routes.ts';
 import liveRoutes from './modules/positions/live.routes.ts';
 import { LiveHub } from './modules/positions/live.service.ts';
@@ -67,6 +68,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     ingest: Ingest;
     autoDuty: AutoDuty;
+    /** Engine power-up and shut-down records behind ingest (decision 0155). */
+    engineEvents: EngineEvents;
     iftaMiles: IftaMiles;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;

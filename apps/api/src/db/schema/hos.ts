@@ -63,6 +63,8 @@ export const hosEvents = pgTable(
     index('hos_events_org_unidentified_idx').on(t.organizationId, t.eventTime).where(sql`${t.driverId} is null`),
     // A vehicle's malfunctions and data diagnostics by code, the newest first (in force or cleared).
     index('hos_events_diagnostics_idx').on(t.organizationId, t.vehicleId, t.diagnosticCode, t.eventTime).where(sql`${t.eventType} = 7`),
+    // A vehicle's engine power-up and shut-down records by time (decision 0155): the state before a fix, the power-up an event counts from.
+    index('hos_events_engine_idx').on(t.vehicleId, t.eventTime).where(sql`${t.eventType} = 6`),
   ],
 );
 

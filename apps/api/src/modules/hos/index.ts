@@ -1,5 +1,6 @@
 // The hos module's public file: other modules import from here only (imports inside the module stay direct).
 export { AutoDuty } from './auto-duty/auto-duty.service.ts';
+export { EngineEvents } from './engine-events/engine-events.service.ts';
 export { availabilityMatches } from './hos-clocks.service.ts';
 export { fleetHos } from './hos-fleet-snapshot.ts';
 export type { FleetViolation } from './hos-fleet-snapshot.ts';

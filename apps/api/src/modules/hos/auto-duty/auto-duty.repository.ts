@@ -92,12 +92,22 @@ export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): P
 /** The vehicle's stored fixes after `fromMs` up to `toMs`, in time order (at most `limit`). */
 export async function fixesOf(tx: DbOrTx, vehicleId: string, fromMs: number, toMs: number, limit = 100_000): Promise<DutyFix[]> {
   const rows = await tx
-    .select({ t: positions.fixTime, speed: positions.speed, lat: positions.latitude, lon: positions.longitude, odo: positions.odometer, driverId: positions.driverId })
+    .select({
+      t: positions.fixTime,
+      // The GNSS speed, else the engine's (decision 0155).
+      speed: sql<number | null>`coalesce(${positions.speed}::float8, case when jsonb_typeof(${positions.attributes}->'vehicleSpeed') = 'number' then (${positions.attributes}->>'vehicleSpeed')::float8 end)`,
+      lat: positions.latitude,
+      lon: positions.longitude,
+      odo: positions.odometer,
+      hours: positions.engineHours,
+      ignition: positions.ignition,
+      driverId: positions.driverId,
+    })
     .from(positions)
     .where(and(eq(positions.assetId, vehicleId), gt(positions.fixTime, new Date(fromMs)), lte(positions.fixTime, new Date(toMs))))
     .orderBy(asc(positions.fixTime))
     .limit(limit);
-  return rows.map((r) => ({ time: r.t.getTime(), speedKmh: r.speed, lat: r.lat, lon: r.lon, odometerM: r.odo, driverId: r.driverId }));
+  return rows.map((r) => ({ time: r.t.getTime(), speedKmh: r.speed === null ? null : Number(r.speed), lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, ignition: r.ignition, driverId: r.driverId }));
 }
 
 type NewEvent = typeof hosEvents.$inferInsert;
@@ -242,6 +252,7 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
         longitude: e.noLocation ? null : e.lon,
         locationDescription: e.location,
         odometerM: e.odometerM,
+        engineHours: e.engineHours ?? null,
         annotation: e.annotation ?? null,
       });
     }
@@ -264,15 +275,15 @@ async function insertRows(tx: DbOrTx, orgId: string, rows: readonly NewEvent[]):
   const res = rowsOf<{ id: string; vehicle_id: string; t: number | string; record_origin: number }>(
     await tx.execute(sql`
       insert into hos_events (organization_id, driver_id, vehicle_id, sequence_id, event_type, event_code, record_status, record_origin, event_time, log_date,
-                              latitude, longitude, location_description, odometer_m, annotation)
+                              latitude, longitude, location_description, odometer_m, engine_hours, annotation)
       select ${orgId}::uuid, u.driver_id, u.vehicle_id, u.seq, u.type, u.code, ${HOS_RECORD_STATUSES.ACTIVE}, u.origin, to_timestamp(u.t / 1000), u.day,
-             u.lat, u.lon, u.loc, u.odo, u.ann
+             u.lat, u.lon, u.loc, u.odo, u.hours, u.ann
       from unnest(${arr(rows, (r) => nul(r.driverId))}::uuid[], ${arr(rows, (r) => nul(r.vehicleId))}::uuid[], ${arr(rows, (r) => nul(r.sequenceId))}::int[],
                   ${arr(rows, (r) => nul(r.eventType))}::int2[], ${arr(rows, (r) => nul(r.eventCode))}::int2[], ${arr(rows, (r) => nul(r.recordOrigin))}::int2[],
                   ${arr(rows, (r) => nul(r.eventTime!.getTime()))}::float8[], ${arr(rows, (r) => nul(r.logDate))}::date[], ${arr(rows, (r) => nul(r.latitude))}::float8[],
                   ${arr(rows, (r) => nul(r.longitude))}::float8[], ${arr(rows, (r) => quoted(r.locationDescription))}::text[], ${arr(rows, (r) => nul(r.odometerM))}::float8[],
-                  ${arr(rows, (r) => quoted(r.annotation))}::text[])
-        as u(driver_id, vehicle_id, seq, type, code, origin, t, day, lat, lon, loc, odo, ann)
+                  ${arr(rows, (r) => nul(r.engineHours))}::float8[], ${arr(rows, (r) => quoted(r.annotation))}::text[])
+        as u(driver_id, vehicle_id, seq, type, code, origin, t, day, lat, lon, loc, odo, hours, ann)
       returning id, vehicle_id, round(extract(epoch from event_time) * 1000)::float8 as t, record_origin`),
   );
   return res.map((r) => ({ id: r.id, vehicleId: r.vehicle_id, time: Number(r.t), origin: Number(r.record_origin) }));

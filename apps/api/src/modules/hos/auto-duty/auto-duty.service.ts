@@ -83,7 +83,16 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
     this.maxCached = opts.maxCached ?? 100_000;
     this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
     this.queue = new VehicleQueue<DutyFix>({
-      fixOf: (r) => ({ time: r.fixTime.getTime(), speedKmh: r.speed, lat: r.latitude, lon: r.longitude, odometerM: r.odometer, driverId: r.driverId }),
+      fixOf: (r) => ({
+        time: r.fixTime.getTime(),
+        speedKmh: speedOfRow(r.speed, r.attributes),
+        lat: r.latitude,
+        lon: r.longitude,
+        odometerM: r.odometer,
+        engineHours: r.engineHours,
+        ignition: r.ignition,
+        driverId: r.driverId,
+      }),
       // Let acknowledgements and group commits go first, and fixes gather for one round.
       pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS),
       roundVehicles: ROUND_VEHICLES,
@@ -205,6 +214,13 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
     this.cache.set(vehicleId, c);
     if (this.cache.size > this.maxCached) this.cache.delete(this.cache.keys().next().value!);
   }
+}
+
+/** A fix's speed: the GNSS one, else the engine's (`vehicleSpeed`, km/h) when the device sends only that (decision 0155). */
+export function speedOfRow(speed: number | null, attributes: Readonly<Record<string, unknown>>): number | null {
+  if (speed !== null && Number.isFinite(speed)) return speed;
+  const v = attributes.vehicleSpeed;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
 }
 
 /** Each vehicle's newest automatic event among rows just written. */

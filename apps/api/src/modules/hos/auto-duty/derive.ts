@@ -25,6 +25,10 @@ export interface DutyFix {
   lon: number;
   /** Metres; null when unknown. */
   odometerM: number | null;
+  /** The engine's total hours (ECM); null when the device reports none. */
+  engineHours?: number | null;
+  /** The ignition the device reported; null or absent: unknown. Known off: the vehicle is not driven (decision 0155). */
+  ignition?: boolean | null;
   /** The driver assigned to the vehicle at this fix; null = unidentified driver. */
   driverId: string | null;
 }
@@ -40,6 +44,8 @@ export interface DerivedEvent {
   lat: number;
   lon: number;
   odometerM: number | null;
+  /** The engine's total hours at the event (ECM); null or absent when unknown. */
+  engineHours?: number | null;
   /** ELD location description ("3 mi NNE of Elko, NV"); null for intermediate logs, which carry none (4.5.1.2). */
   location: string | null;
 }
@@ -49,6 +55,7 @@ interface FixMark {
   lat: number;
   lon: number;
   odometerM: number | null;
+  engineHours?: number | null;
 }
 
 /** What one vehicle's derivation remembers between calls. */
@@ -102,8 +109,9 @@ export function deriveDutyEvents(state: DutyState, fixes: readonly DutyFix[]): {
       continue;
     }
     // One object per fix: it is this fix's mark and, at the end, the state's newest fix.
-    const mark = { time: fix.time, lat: fix.lat, lon: fix.lon, odometerM: fix.odometerM, driverId: fix.driverId };
-    const moving = speedOf(fix, prev) >= MOVING_KMH;
+    const mark = { time: fix.time, lat: fix.lat, lon: fix.lon, odometerM: fix.odometerM, engineHours: fix.engineHours ?? null, driverId: fix.driverId };
+    // Movement with the engine known off (towed, a ferry) is not driving (decision 0155).
+    const moving = fix.ignition !== false && speedOf(fix, prev) >= MOVING_KMH;
     if (s.mode === 'DRIVING') {
       // A silence longer than the stop rule with little distance covered was a stop from the last fix.
       if (!s.stop && prev && fix.time - prev.time > STOP_MS && speedOf({ ...fix, speedKmh: null }, prev) < MOVING_KMH) s.stop = prev;
@@ -134,7 +142,7 @@ export function deriveDutyEvents(state: DutyState, fixes: readonly DutyFix[]): {
 
 function emit(s: DutyState, events: DerivedEvent[], driverId: string | null, eventType: number, eventCode: number, time: number, at: FixMark): void {
   const location = eventType === HOS_EVENT_TYPES.DUTY_STATUS ? describeLocation(at.lat, at.lon).text : null;
-  events.push({ driverId, vehicleId: s.vehicleId, eventType, eventCode, time, lat: at.lat, lon: at.lon, odometerM: at.odometerM, location });
+  events.push({ driverId, vehicleId: s.vehicleId, eventType, eventCode, time, lat: at.lat, lon: at.lon, odometerM: at.odometerM, engineHours: at.engineHours ?? null, location });
 }
 
 /** ON for the driver whose driving ends (at `at`, `time`): nothing automatic runs after it. */

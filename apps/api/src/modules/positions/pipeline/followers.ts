@@ -1,4 +1,5 @@
 import { autoDutyFollower } from './followers/auto-duty.ts';
+import { engineEventsFollower } from './followers/engine-events.ts';
 import { fleetStatsFollower } from './followers/fleet-stats.ts';
 import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
@@ -10,4 +11,4 @@ import { iftaMilesFollower } from './followers/ifta-miles.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower] as const;

@@ -1,0 +1,80 @@
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
+import type { DbOrTx } from '../../../db/client.ts';
+import { hosEvents, positions } from '../../../db/schema/index.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
+import { isPowerUp, type IgnitionFix, type StoredEngineEvent } from './derive.ts';
+
+// Reads behind the engine-events follower (decision 0155): a vehicle's type-6 records (the partial
+// index hos_events_engine_idx) and its positions' ignition (positions_asset_time_idx).
+
+/** The vehicle's engine state just before `beforeMs` from its last type-6 record (null: none). */
+export async function engineStateBefore(tx: DbOrTx, vehicleId: string, beforeMs: number): Promise<boolean | null> {
+  const [row] = await tx
+    .select({ code: hosEvents.eventCode })
+    .from(hosEvents)
+    .where(and(eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), sql`${hosEvents.eventTime} < ${new Date(beforeMs).toISOString()}::timestamptz`))
+    .orderBy(sql`${hosEvents.eventTime} desc`)
+    .limit(1);
+  return row ? isPowerUp(row.code) : null;
+}
+
+/** The vehicle's type-6 records at or after `fromMs`, in time order. */
+export async function engineEventsFrom(tx: DbOrTx, vehicleId: string, fromMs: number): Promise<StoredEngineEvent[]> {
+  const rows = await tx
+    .select({ t: hosEvents.eventTime, code: hosEvents.eventCode })
+    .from(hosEvents)
+    .where(and(eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), gte(hosEvents.eventTime, new Date(fromMs))))
+    .orderBy(asc(hosEvents.eventTime));
+  return rows.map((r) => ({ time: r.t.getTime(), on: isPowerUp(r.code) }));
+}
+
+/** The vehicle's stored fixes that say something of the ignition in [fromMs, toMs] (toMs null: every newer one), in time order. */
+export async function ignitionFixes(tx: DbOrTx, vehicleId: string, fromMs: number, toMs: number | null): Promise<IgnitionFix[]> {
+  const rows = await tx
+    .select({
+      t: positions.fixTime,
+      ignition: positions.ignition,
+      lat: positions.latitude,
+      lon: positions.longitude,
+      odo: positions.odometer,
+      hours: positions.engineHours,
+      driverId: positions.driverId,
+    })
+    .from(positions)
+    .where(and(eq(positions.assetId, vehicleId), gte(positions.fixTime, new Date(fromMs)), toMs === null ? undefined : lte(positions.fixTime, new Date(toMs)), sql`${positions.ignition} is not null`))
+    .orderBy(asc(positions.fixTime));
+  return rows.map((r) => ({ time: r.t.getTime(), ignition: r.ignition, lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, driverId: r.driverId }));
+}
+
+/**
+ * Whether each driver was in personal conveyance (OFF with the PC indication in force, 4.7.3) at an
+ * instant: their last active duty status and special category at or before it, one probe each.
+ */
+export async function inPersonalConveyance(tx: DbOrTx, asks: ReadonlyArray<{ driverId: string; time: number }>): Promise<boolean[]> {
+  if (asks.length === 0) return [];
+  const rows = rowsOf<{ i: number; status: number | null; special: number | null }>(
+    await tx.execute(sql`
+      select a.i,
+        (select e.event_code from hos_events e where e.driver_id = a.d and e.event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+           and e.event_time <= to_timestamp(a.t / 1000) order by e.event_time desc, e.sequence_id desc limit 1) as status,
+        (select e.event_code from hos_events e where e.driver_id = a.d and e.event_type = ${HOS_EVENT_TYPES.SPECIAL_CATEGORY} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+           and e.event_time <= to_timestamp(a.t / 1000) order by e.event_time desc, e.sequence_id desc limit 1) as special
+      from unnest(${`{${asks.map((a) => a.driverId).join(',')}}`}::uuid[], ${`{${asks.map((a) => a.time).join(',')}}`}::float8[]) with ordinality as a(d, t, i)`),
+  );
+  const out = asks.map(() => false);
+  for (const r of rows) out[Number(r.i) - 1] = Number(r.status) === 1 && Number(r.special) === 1;
+  return out;
+}
+
+/** Vehicles that reported since `sinceMs` (latest positions), with their newest fix and their last type-6 record's time (the catch-up's list). */
+export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Array<{ vehicleId: string; orgId: string; newest: number; lastEvent: number | null }>> {
+  const rows = rowsOf<{ v: string; o: string; t: number | string; e: number | string | null }>(
+    await tx.execute(sql`
+      select l.asset_id as v, l.organization_id as o, extract(epoch from l.fix_time) * 1000 as t,
+        (select extract(epoch from e.event_time) * 1000 from hos_events e where e.vehicle_id = l.asset_id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
+          order by e.event_time desc limit 1) as e
+      from latest_positions l where l.fix_time >= ${new Date(sinceMs).toISOString()}::timestamptz`),
+  );
+  return rows.map((r) => ({ vehicleId: r.v, orgId: r.o, newest: Math.round(Number(r.t)), lastEvent: r.e === null ? null : Math.round(Number(r.e)) }));
+}

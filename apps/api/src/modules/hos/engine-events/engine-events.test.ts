@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
+import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
+import { EngineEvents } from './engine-events.service.ts';
+
+// Engine power-up and shut-down records (type 6) from positions written through the real ingest
+// (the gateways' batch endpoint), decision 0155.
+
+let t: TestContext;
+let orgId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  const s = await login(t.app, DEMO.admin);
+  orgId = s.user.organization!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const MIN = 60_000;
+const T0 = Date.now() - 6 * 60 * MIN;
+const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
+
+interface Fix {
+  /** Minutes after T0. */
+  m: number;
+  ignition?: boolean | null;
+  kmh?: number;
+  odometerKm?: number;
+  hours?: number;
+  vehicleSpeed?: number;
+}
+
+/** Posts fixes through the batch endpoint with the engine attributes a Teltonika/Traccar decoder names. */
+async function post(v: TestVehicle, fixes: readonly Fix[]): Promise<void> {
+  const positions = fixes.map((f) => ({
+    fixTime: new Date(T0 + f.m * MIN).toISOString(),
+    latitude: 41.8,
+    longitude: -87.9 + f.m / 1000,
+    ...(f.kmh === undefined ? {} : { speed: f.kmh }),
+    attributes: {
+      ...(f.ignition === undefined || f.ignition === null ? {} : { ignition: f.ignition }),
+      ...(f.odometerKm === undefined ? {} : { vehicleOdometer: f.odometerKm * 1000 }),
+      ...(f.hours === undefined ? {} : { engineHours: f.hours }),
+      ...(f.vehicleSpeed === undefined ? {} : { vehicleSpeed: f.vehicleSpeed }),
+    },
+  }));
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+  expect(res.statusCode, res.body).toBe(200);
+  await t.app.engineEvents.idle();
+  await t.app.autoDuty.idle();
+}
+
+interface Row {
+  driver_id: string | null;
+  event_type: number;
+  event_code: number;
+  event_time: string | Date;
+  odometer_m: number | null;
+  engine_hours: number | null;
+  latitude: number | null;
+  record_origin: number;
+}
+const engineOf = (v: TestVehicle) => sql<Row>(`select * from hos_events where vehicle_id = '${v.assetId}' and event_type = 6 order by event_time, sequence_id`);
+const brief = (rows: Row[]) => rows.map((e) => `${e.event_code} +${Math.round((new Date(e.event_time).getTime() - T0) / MIN)}`);
+
+describe('engine power-up and shut-down records (decision 0155)', () => {
+  it('records each ignition change for the vehicle and its driver, with total miles, engine hours and the position', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-1' });
+    await post(v, [
+      { m: 0, ignition: false, odometerKm: 1000, hours: 500 },
+      { m: 1, ignition: true, odometerKm: 1000, hours: 500 },
+      { m: 2, ignition: true, odometerKm: 1001, hours: 500.1 },
+      { m: 30, ignition: false, odometerKm: 1040, hours: 500.5 },
+    ]);
+    const rows = await engineOf(v);
+    expect(brief(rows)).toEqual(['1 +1', '3 +30']);
+    expect(rows.map((r) => [r.driver_id, r.odometer_m, r.engine_hours, r.record_origin])).toEqual([
+      [v.driverId, 1_000_000, 500, 1],
+      [v.driverId, 1_040_000, 500.5, 1],
+    ]);
+    expect(rows[0]!.latitude).toBeCloseTo(41.8, 5);
+  });
+
+  it('a resent batch, a restart and its catch-up never record a change twice', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-2' });
+    const fixes = [{ m: 0, ignition: false }, { m: 5, ignition: true }, { m: 9, ignition: false }];
+    await post(v, fixes);
+    await post(v, fixes);
+    const restarted = new EngineEvents(t.app.db);
+    await restarted.catchUp();
+    await post(v, [{ m: 10, ignition: false }]);
+    expect(brief(await engineOf(v))).toEqual(['1 +5', '3 +9']);
+  });
+
+  it('late and out-of-order fixes: a cycle they show is recorded, a change already recorded is not', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-3' });
+    await post(v, [{ m: 0, ignition: false }, { m: 10, ignition: true }, { m: 40, ignition: false }]);
+    // A fix stored late shows the engine on before its power-up record: the same power-up, not another.
+    await post(v, [{ m: 8, ignition: true }]);
+    // Two late fixes show the engine off and on again in the middle of the run.
+    await post(v, [{ m: 21, ignition: true }, { m: 20, ignition: false }]);
+    expect(brief(await engineOf(v))).toEqual(['1 +10', '3 +20', '1 +21', '3 +40']);
+  });
+
+  it('the unidentified driver profile holds the changes when nobody is signed in', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-4', driver: false });
+    await post(v, [{ m: 0, ignition: true }, { m: 3, ignition: false }]);
+    const rows = await engineOf(v);
+    expect(brief(rows)).toEqual(['1 +0', '3 +3']);
+    expect(rows.map((r) => r.driver_id)).toEqual([null, null]);
+  });
+
+  it('the catch-up records the changes of positions stored before the start (the demo history)', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-5' });
+    // Stored straight into the tables, as a seed does, with no follower behind them.
+    const values = [0, 1, 2, 3].map((m) => `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + m * MIN).toISOString()}', 41.8, -87.9, ${m === 1 || m === 2}, 'teltonika', ${1000 + m}, ${100 + m / 10})`);
+    await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol, odometer, engine_hours) values ${values.join(',')}`);
+    await sql(`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude)
+               values ('${v.assetId}', '${orgId}', '${v.gatewayId}', '${v.driverId}', '${new Date(T0 + 3 * MIN).toISOString()}', now(), 41.8, -87.9)`);
+    const n = await new EngineEvents(t.app.db).catchUp();
+    expect(n).toBeGreaterThanOrEqual(2);
+    const rows = await engineOf(v);
+    expect(brief(rows)).toEqual(['1 +1', '3 +3']);
+    expect(rows.map((r) => [r.odometer_m, r.engine_hours])).toEqual([[1001, 100.1], [1003, 100.3]]);
+    expect(await new EngineEvents(t.app.db).catchUp()).toBe(0);
+  });
+});
+
+describe('automatic driving from engine or GNSS speed, only with the engine on (decision 0155)', () => {
+  const dutyOf = (v: TestVehicle) => sql<Row>(`select * from hos_events where vehicle_id = '${v.assetId}' and event_type = 1 order by event_time, sequence_id`);
+
+  it("drives on the engine's speed when the device sends no GNSS speed, and the record carries the totals", async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-6' });
+    await post(v, [
+      { m: 0, ignition: true, vehicleSpeed: 0, odometerKm: 2000, hours: 700 },
+      { m: 1, ignition: true, vehicleSpeed: 80, odometerKm: 2000.5, hours: 700.1 },
+      { m: 2, ignition: true, vehicleSpeed: 80, odometerKm: 2002, hours: 700.2 },
+    ]);
+    const rows = await dutyOf(v);
+    expect(brief(rows)).toEqual(['3 +1']);
+    expect([rows[0]!.odometer_m, rows[0]!.engine_hours]).toEqual([2_000_500, 700.1]);
+  });
+
+  it('movement with the ignition known off is not driving (towed); unknown ignition still is', async () => {
+    const towed = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-7', driver: false });
+    await post(towed, [{ m: 0, ignition: false, kmh: 60 }, { m: 1, ignition: false, kmh: 60 }, { m: 2, ignition: false, kmh: 60 }]);
+    expect(await dutyOf(towed)).toEqual([]);
+    const unknown = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-8', driver: false });
+    await post(unknown, [{ m: 0, kmh: 60 }, { m: 1, kmh: 60 }]);
+    expect(brief(await dutyOf(unknown))).toEqual(['3 +0']);
+  });
+});

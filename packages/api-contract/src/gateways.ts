@@ -3,6 +3,7 @@ import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registr
 import { pageSchema } from './paging.ts';
 import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
+import { engineDataSeenSchema } from './device-registry.ts';
 
 defineLabels({ uniqueId: 'Unique id', deviceModelId: 'Device model', firmware: 'Firmware' });
 
@@ -33,6 +34,8 @@ export const gatewaySchema = z.object({
   asset: assetRef.nullable(),
   lastSeenAt: z.string().nullable(),
   hasIngestToken: z.boolean(),
+  /** What engine data the device's newest positions carried (issue 30): "GPS only" when the ELD's is missing. */
+  engineData: engineDataSeenSchema,
   notes: z.string().nullable(),
   groups: z.array(entityRef),
   createdAt: z.string(),

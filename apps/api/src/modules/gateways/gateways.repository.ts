@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, deviceModels, gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { groupsOfAssets } from '../groups/index.ts';
+import { engineDataSeen, noEngineData } from './engine-data-seen.ts';
 
 /** Devices with their model and paired vehicle, presented (never the ingest token hash). */
 export async function selectGateways(
@@ -29,6 +30,7 @@ export async function selectGateways(
   const rows = await q;
   // A device is in the groups of the vehicle it is paired with.
   const groups = await groupsOfAssets(db, orgId, rows.flatMap((r) => (r.g.assetId ? [r.g.assetId] : [])));
+  const engine = await engineDataSeen(db, rows.map((r) => r.g.id));
   return rows.map(({ g, model, asset }) => ({
     id: g.id,
     organizationId: g.organizationId,
@@ -41,6 +43,7 @@ export async function selectGateways(
     asset: asset?.id ? asset : null,
     lastSeenAt: g.lastSeenAt?.toISOString() ?? null,
     hasIngestToken: g.ingestTokenHash !== null,
+    engineData: engine.get(g.id) ?? noEngineData(),
     notes: g.notes,
     groups: g.assetId ? (groups.get(g.assetId) ?? []) : [],
     createdAt: g.createdAt.toISOString(),

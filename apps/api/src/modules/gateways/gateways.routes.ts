@@ -10,13 +10,19 @@ import {
   gatewayPairParams,
   ingestTokenSchema,
   orgIdParams,
+  refusedDeviceAdminSchema,
+  refusedDeviceLookupQuery,
+  refusedDeviceLookupSchema,
+  refusedDeviceSchema,
   removalResultSchema,
 } from '@fleet/api-contract';
+import { z } from 'zod';
 import { scopeOf } from '../auth/index.ts';
-import { orgErrors } from '../../http/route-schemas.ts';
+import { authErrors, orgErrors } from '../../http/route-schemas.ts';
 import { handLate } from '../positions/index.ts';
 import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';
+import * as refused from './refused-devices.ts';
 
 const tags = ['gateways'];
 
@@ -48,7 +54,48 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       body: gatewayInputSchema,
       response: { 201: gatewayCreatedSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await svc.createGateway(scopeOf(req, req.params.orgId), req.body)),
+    handler: async (req, reply) => {
+      const created = await svc.createGateway(scopeOf(req, req.params.orgId), req.body);
+      // Registered now: no longer offered as a refused id.
+      app.ingest.unknownDevices.forget(created.uniqueId);
+      return reply.code(201).send(created);
+    },
+  });
+
+  // Ids refused as unknown (decision 0154). An organization sees only those refused through its own
+  // forwarding token: ids refused with no organization (TCP handshake, OsmAnd) could be another
+  // carrier's new devices, and listing them would invite registering (hijacking) them.
+  app.get('/organizations/:orgId/gateways/refused', {
+    config: { permissions: ['GAT_LIST', 'GAT_CREATE'] },
+    schema: {
+      tags,
+      summary: 'Device ids refused through this organization\'s Traccar forwarding token, newest first (this API instance, since it started)',
+      params: orgIdParams,
+      response: { 200: z.array(refusedDeviceSchema), ...orgErrors() },
+    },
+    handler: (req) => refused.refusedForOrganization(app.ingest.unknownDevices, req.params.orgId),
+  });
+
+  app.get('/organizations/:orgId/gateways/refused/lookup', {
+    config: { permissions: ['GAT_CREATE'] },
+    schema: {
+      tags,
+      summary: 'Whether this exact unique id tried to connect and was refused (the add-device form): its last attempt, or lastAt null',
+      params: orgIdParams,
+      querystring: refusedDeviceLookupQuery,
+      response: { 200: refusedDeviceLookupSchema, ...orgErrors() },
+    },
+    handler: (req) => refused.lookupRefused(app.ingest.unknownDevices, req.params.orgId, req.query.uniqueId),
+  });
+
+  app.get('/admin/diagnostics/refused-devices', {
+    config: { permissions: ['SUPER_ADMIN'] },
+    schema: {
+      tags: ['diagnostics'],
+      summary: 'Every device id refused as unknown on this API instance, newest first, with the organization whose token it came with and the sender\'s address',
+      response: { 200: z.array(refusedDeviceAdminSchema), ...authErrors() },
+    },
+    handler: () => refused.refusedForAdmin(app.ingest.unknownDevices),
   });
 
   app.get('/organizations/:orgId/gateways/:id', {

@@ -3,6 +3,7 @@ export { liveVehicles } from './live.service.ts';
 export { GatewayDirectory, TTL_MS } from './pipeline/gateway-directory.ts';
 export { attributeDevicePositions, handLate } from './pipeline/late-positions.ts';
 export type { PositionRow } from './pipeline/position-row.ts';
+export type { UnknownDevice, UnknownDevices } from './pipeline/unknown-devices.ts';
 export { writePositions } from './pipeline/position-store.ts';
 export { QueuedFollower, VehicleQueue } from './pipeline/vehicle-queue.ts';
 export type { Round, Waiting } from './pipeline/vehicle-queue.ts';

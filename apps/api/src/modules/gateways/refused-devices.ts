@@ -1,0 +1,27 @@
+import type { RefusedDevice, RefusedDeviceAdmin } from '@fleet/api-contract';
+import type { UnknownDevice, UnknownDevices } from '../positions/index.ts';
+
+// What the devices screen and the super administrator see of ids refused as unknown (decision 0154).
+
+const present = (d: UnknownDevice): RefusedDevice => ({
+  uniqueId: d.uniqueId,
+  protocol: d.protocol,
+  firstAt: d.firstAt.toISOString(),
+  lastAt: d.lastAt.toISOString(),
+  attempts: d.attempts,
+});
+
+/** Only the ids refused through the organization's own token. */
+export const refusedForOrganization = (known: UnknownDevices, orgId: string): RefusedDevice[] => known.recent({ organizationId: orgId }).map(present);
+
+/**
+ * One exact id the administrator typed: refused with no organization (TCP, OsmAnd) or through this
+ * organization's token, never through another's. Nothing is listed, so nothing leaks by browsing.
+ */
+export function lookupRefused(known: UnknownDevices, orgId: string, uniqueId: string): { lastAt: string | null; protocol: string | null; attempts: number } {
+  const hit = known.recent({}, Number.MAX_SAFE_INTEGER).find((d) => d.uniqueId === uniqueId.trim() && (d.organizationId === null || d.organizationId === orgId));
+  return hit ? { lastAt: hit.lastAt.toISOString(), protocol: hit.protocol, attempts: hit.attempts } : { lastAt: null, protocol: null, attempts: 0 };
+}
+
+export const refusedForAdmin = (known: UnknownDevices): RefusedDeviceAdmin[] =>
+  known.recent({}, 200).map((d) => ({ ...present(d), organizationId: d.organizationId, remoteAddress: d.remoteAddress }));

@@ -79,6 +79,7 @@ interface Run {
 async function once(): Promise<Run> {
   const port = await freePort();
   const osmandPort = await freePort();
+  const teltonikaPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-first-start-'));
   const command = serveCommand();
   const args = command.args.slice(0, -1).concat(main);
@@ -89,6 +90,7 @@ async function once(): Promise<Run> {
     HOST: '127.0.0.1',
     PORT: String(port),
     OSMAND_PORT: String(osmandPort),
+    TELTONIKA_PORT: String(teltonikaPort),
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     DEMO: '1',

@@ -55,6 +55,8 @@ export default defineConfig({
       SIMULATOR: '0',
       // The device port must not collide with another developer's server (or the default 5055).
       OSMAND_PORT: process.env.OSMAND_PORT ?? '5099',
+      // Nor Teltonika's (5027): e2e-copy.sh passes the e2e port + 2.
+      TELTONIKA_PORT: process.env.TELTONIKA_PORT ?? String(E2E_PORT + 2),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,

@@ -44,6 +44,7 @@ const envSchema = z.object({
   ELD_IDENTIFIER: z.string().regex(/^[A-Z0-9]{6}$/, 'must be 6 characters A-Z or 0-9 (the ELD identifier)').default('FLTLN1'),
   SIMULATOR: bool,
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  TELTONIKA_PORT: z.coerce.number().int().min(0).max(65535).default(5027),
   MAP_STYLE_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL of a MapLibre style' })]).optional(),
   WEB_DIST: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -99,6 +100,8 @@ export interface Config {
   simulator: boolean;
   /** Port of the OsmAnd device protocol (any path); 0 turns it off. */
   osmandPort: number;
+  /** Port of Teltonika's TCP protocol (codec 8 and 8 Extended, decision 0153); 0 turns it off. */
+  teltonikaPort: number;
   /** MapLibre style of the map's Streets base map, handed to the web app at run time (GET /web-config). */
   mapStyleUrl: string;
   webDist: string | undefined;
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eldIdentifier: e.ELD_IDENTIFIER,
     simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
     osmandPort: e.OSMAND_PORT,
+    teltonikaPort: e.TELTONIKA_PORT,
     mapStyleUrl: e.MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultDist,
     bodyLimit: e.BODY_LIMIT_BYTES,

@@ -6,6 +6,7 @@ import { processHeapHooks, scheduleHeapTrim } from './jobs/heap-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
+import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
 
 async function main(): Promise<void> {
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
+  let teltonika: TeltonikaServer | null = null;
   let simulator: { stop(): void } | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -60,8 +62,8 @@ async function main(): Promise<void> {
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
-    await osmand?.close();
-    app.log.info('shutdown: OsmAnd port closed');
+    await Promise.all([osmand?.close(), teltonika?.close()]);
+    app.log.info('shutdown: device ports closed');
     await purgeStopped;
     await diagnosticsStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
@@ -79,6 +81,12 @@ async function main(): Promise<void> {
   if (osmand) {
     await osmand.listen({ port: config.osmandPort, host: config.host });
     console.log(`OsmAnd device protocol on port ${config.osmandPort} (Traccar Client: http://<this server>:${config.osmandPort})`);
+  }
+  // Teltonika trackers: TCP, each packet acknowledged once committed (decision 0153).
+  teltonika = config.teltonikaPort ? buildTeltonikaServer(app.ingest) : null;
+  if (teltonika) {
+    await teltonika.listen({ port: config.teltonikaPort, host: config.host });
+    console.log(`Teltonika devices (codec 8, 8 Extended) on TCP port ${config.teltonikaPort}`);
   }
   console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`);
   // What start-up does in the background; once it is all done its garbage is collected.

@@ -38,6 +38,8 @@ export interface ServerProcess {
   pid: number;
   port: number;
   osmandPort: number;
+  /** Teltonika's TCP port (TELTONIKA_PORT): a free one unless env names it. */
+  teltonikaPort: number;
   /** http://127.0.0.1:<port> */
   url: string;
   dataDir: string;
@@ -86,6 +88,8 @@ process.once('exit', () => {
 export async function startServer(opts: StartOptions = {}): Promise<ServerProcess> {
   const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
   const osmandPort = opts.env?.OSMAND_PORT ? Number(opts.env.OSMAND_PORT) : await freePort();
+  // Never the default 5027: two servers (tests, benchmarks, developers) would collide on it.
+  const teltonikaPort = opts.env?.TELTONIKA_PORT !== undefined ? Number(opts.env.TELTONIKA_PORT) : await freePort();
   const dataDir = opts.env?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-server-'));
   const command = entryCommand(opts.entry ?? 'source');
   const env: Record<string, string> = {
@@ -101,6 +105,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     ...opts.env,
     PORT: String(port),
     OSMAND_PORT: String(osmandPort),
+    TELTONIKA_PORT: String(teltonikaPort),
     DATA_DIR: dataDir,
   };
   if (opts.env?.PORT) await assertPortFree(port);
@@ -121,6 +126,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     pid: child.pid!,
     port,
     osmandPort,
+    teltonikaPort,
     url,
     dataDir,
     output: () => chunks.join(''),

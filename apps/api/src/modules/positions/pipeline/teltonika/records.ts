@@ -1,0 +1,102 @@
+import type { IoMap } from '@fleet/api-contract';
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../../../../db/client.ts';
+import { deviceModels, gateways, positions } from '../../../../db/schema/index.ts';
+import { engineColumns } from '../engine-data.ts';
+import { checkFix, FixError } from '../fix-check.ts';
+import { currentAttribution, type GatewayInfo } from '../gateway-directory.ts';
+import type { Ingest } from '../ingest.service.ts';
+import type { PositionRow } from '../position-row.ts';
+import type { AvlRecord } from './codec.ts';
+import { effectiveIoMap, ioAttributes } from './io-map.ts';
+
+// Teltonika AVL records to position rows (decision 0153): IO elements named by the device model's
+// map, the engine columns picked from them, each record checked as every way in checks its fixes.
+
+/** The device model's IO map of a device (null: no model). */
+export async function loadIoMap(db: Db, gatewayId: string): Promise<IoMap> {
+  const [row] = await db
+    .select({ ioMap: deviceModels.ioMap })
+    .from(gateways)
+    .leftJoin(deviceModels, eq(deviceModels.id, gateways.deviceModelId))
+    .where(eq(gateways.id, gatewayId));
+  return effectiveIoMap(row?.ioMap);
+}
+
+/** A connection's device as the rows need it; `lastFix` places records sent before the receiver had a fix. */
+export interface TeltonikaDevice {
+  gw: GatewayInfo;
+  ioMap: IoMap;
+  lastFix: { latitude: number; longitude: number } | null;
+  /** Whether the database was asked for the device's last stored position (once per connection). */
+  lastFixLoaded: boolean;
+}
+
+export interface RecordsOutcome {
+  rows: PositionRow[];
+  /** Refused by the fix check (counted in ingest.refused): acknowledged all the same, so the device moves on. */
+  refused: number;
+  /** Without any location yet (no fix since the device started and none stored): nothing to store. */
+  placeless: number;
+}
+
+/** Rows of one packet's records, in the packet's order. */
+export async function recordsToRows(ingest: Ingest, device: TeltonikaDevice, records: readonly AvlRecord[], now = Date.now()): Promise<RecordsOutcome> {
+  const out: RecordsOutcome = { rows: [], refused: 0, placeless: 0 };
+  for (const r of records) {
+    const attributes = ioAttributes(r.io, device.ioMap);
+    attributes.priority = r.priority;
+    attributes.event = r.eventIoId;
+    attributes.satellites = r.satellites;
+    let { latitude, longitude } = r;
+    // A receiver without a fix reports 0, 0 (and no satellites): the record still carries IO worth
+    // keeping (an ignition change), placed where the device last was.
+    if (latitude === 0 && longitude === 0) {
+      if (!device.lastFix && !device.lastFixLoaded) {
+        device.lastFixLoaded = true;
+        const [last] = await ingest.db
+          .select({ latitude: positions.latitude, longitude: positions.longitude })
+          .from(positions)
+          .where(eq(positions.gatewayId, device.gw.id))
+          .orderBy(desc(positions.fixTime))
+          .limit(1);
+        device.lastFix = last ?? null;
+      }
+      if (!device.lastFix) {
+        out.placeless++;
+        continue;
+      }
+      ({ latitude, longitude } = device.lastFix);
+      attributes.approximate = true;
+    }
+    if (r.satellites === 0) attributes.valid = false;
+    const fixTime = new Date(r.timestamp);
+    try {
+      checkFix({ latitude, longitude, fixTime, speed: r.speed, course: r.angle, altitude: r.altitude }, now);
+    } catch (err) {
+      if (!(err instanceof FixError)) throw err;
+      ingest.refused[err.reason]++;
+      out.refused++;
+      continue;
+    }
+    if (!attributes.approximate) device.lastFix = { latitude, longitude };
+    const who = currentAttribution(device.gw, fixTime) ?? (await ingest.directory.attribution(device.gw, fixTime));
+    out.rows.push({
+      organizationId: device.gw.orgId,
+      gatewayId: device.gw.id,
+      assetId: who.assetId,
+      driverId: who.driverId,
+      fixTime,
+      latitude,
+      longitude,
+      speed: r.speed,
+      course: r.angle % 360,
+      altitude: r.altitude,
+      accuracy: null,
+      ...engineColumns(attributes),
+      protocol: 'teltonika',
+      attributes,
+    });
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeTerminalTime, parseEldFile, writeEldFile } from '@fleet/eld';
+import { homeTerminalTime, lineDataCheckValue as lineCheck, parseEldFile, writeEldFile } from '@fleet/eld';
 import { eldFileOf, multidayBasis, trailerNumbers, type EldSource, type EldSourceEvent } from './eld-output.mapping.ts';
 
 // hos_events rows -> the ELD file model, without a database: every record type the API stores, and a
@@ -151,6 +151,43 @@ describe('the ELD file model of stored records', () => {
     expect(f.header.current.position).toEqual({ kind: 'none' });
     expect(f.users.map((u) => u.lastName)).toEqual(['Kowalczyk', 'Reyes', 'Unidentified']);
     expect(() => writeEldFile(f)).not.toThrow();
+  });
+
+  it('engine records: the power-up and shut-down section, miles and hours since the power-up, current totals (decision 0155)', () => {
+    const src = source();
+    const MILE = 1609.344;
+    const engineEvents = [
+      // The power-up before the period: counted from, not listed.
+      { ...row({ eventType: 6, eventCode: 1, eventTime: at('2026-05-30T09:00:00Z'), odometerM: 100 * MILE, engineHours: 10 }), before: true },
+      row({ eventType: 6, eventCode: 1, eventTime: at('2026-06-07T11:20:00Z'), odometerM: 400_000_000 - 25.5 * MILE, engineHours: 4000.25, logDate: '2026-06-07' }),
+      row({ eventType: 6, eventCode: 4, eventTime: at('2026-06-07T22:10:00Z'), odometerM: 400_000_000 + 300 * MILE, engineHours: 4011.04, latitude: 41.9, longitude: -87.6, driverId: null, logDate: '2026-06-07' }),
+    ];
+    const events = src.events.map((e) => (e.eventType === 1 && e.eventCode === 3 && e.vehicleId === TRUCK ? { ...e, engineHours: 4002.5 } : e));
+    const f = eldFileOf({
+      ...src,
+      events,
+      engineEvents,
+      current: { ...src.current, engineHours: 4012.37 },
+      days: new Map([['2026-06-07', { trailers: ['TR 9'], shippingDocuments: ['BOL-7'] }]]),
+    });
+    const drive = f.events.find((e) => e.type === 1 && e.code === 3 && e.cmvOrder === 1)!;
+    // 25.5 miles and 2.25 hours since the 11:20 power-up: whole miles and tenths, rounded down.
+    expect([drive.accumulatedVehicleMiles, drive.elapsedEngineHours]).toEqual([25, 2.2]);
+    // The certification has no vehicle; the spare truck has no power-up: nothing to count from.
+    expect(f.events.find((e) => e.cmvOrder === 2)!.accumulatedVehicleMiles).toBeNull();
+    expect(f.header.current.totalEngineHours).toBe(4012.3);
+    expect(f.enginePower.map((p) => [p.code, p.at, p.totalVehicleMiles, p.totalEngineHours, p.position])).toEqual([
+      [4, '2026-06-07T17:10:00', 248_848, 4011, { kind: 'fix', latitude: 41.9, longitude: -87.6, reduced: true }],
+      [1, '2026-06-07T06:20:00', 248_522, 4000.2, { kind: 'fix', latitude: 41.88, longitude: -87.63, reduced: false }],
+    ]);
+    const { text } = writeEldFile(f);
+    const lines = text.split(/\r\n|\r|\n/);
+    const section = lines.indexOf('CMV Engine Power-Up and Shut Down Activity:');
+    expect(lines.slice(section + 1, section + 3)).toEqual([
+      `${f.enginePower[0]!.sequenceId.toString(16).toUpperCase()},4,060726,171000,248848,4011.0,41.9,-87.6,101,1FUJGLDR3CLBP8834,TR-9,BOL-7,${lineCheck(`${f.enginePower[0]!.sequenceId.toString(16).toUpperCase()},4,060726,171000,248848,4011.0,41.9,-87.6,101,1FUJGLDR3CLBP8834,TR-9,BOL-7`)}`,
+      `${f.enginePower[1]!.sequenceId.toString(16).toUpperCase()},1,060726,062000,248522,4000.2,41.88,-87.63,101,1FUJGLDR3CLBP8834,TR-9,BOL-7,${lineCheck(`${f.enginePower[1]!.sequenceId.toString(16).toUpperCase()},1,060726,062000,248522,4000.2,41.88,-87.63,101,1FUJGLDR3CLBP8834,TR-9,BOL-7`)}`,
+    ]);
+    expect(parseEldFile(text)).toEqual(f);
   });
 
   it('multiday basis per ruleset and trailer numbers within 32 characters', () => {

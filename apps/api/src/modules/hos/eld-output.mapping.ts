@@ -2,6 +2,7 @@ import { homeTerminalTime, utcOffsetHours, type EldEvent, type EldFile, type Eld
 import type { RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import { PASSENGER_CODE } from './hos.periods.ts';
+import { powerUpBefore, sincePowerUp, type PowerUp } from './engine-events/derive.ts';
 
 // hos_events rows -> the @fleet/eld file model (decision 0116). Pure: the service reads the rows, this
 // decides every field, so the round trip (file -> parse -> same events) is tested without a server.
@@ -54,6 +55,8 @@ export interface EldSource {
     shippingDocuments: readonly string[];
     position: { latitude: number; longitude: number } | null;
     odometerM: number | null;
+    /** The CMV's total engine hours now (ECM), null when its device reports none. */
+    engineHours?: number | null;
   };
   vehicles: ReadonlyMap<string, { unitNumber: string; vin: string | null }>;
   /** The driver's records of the period: duty status, intermediate logs, special categories, certifications, logins (every status). */
@@ -62,6 +65,13 @@ export interface EldSource {
   vehicleEvents: readonly EldSourceEvent[];
   /** Office users who requested edits in the period (support personnel, account type S). */
   officeUsers: ReadonlyMap<string, EldPerson>;
+  /**
+   * Engine power-up and shut-down records (type 6) of the period's CMVs, whoever was signed in, and
+   * each CMV's last power-up before the period (`before`: only counted from, not listed). Decision 0155.
+   */
+  engineEvents?: ReadonlyArray<EldSourceEvent & { before?: boolean }>;
+  /** The driver's trailers and shipping documents per log day (the engine records' fields). */
+  days?: ReadonlyMap<string, { trailers: readonly string[]; shippingDocuments: readonly string[] }>;
 }
 
 /** 7 or 8, the multiday basis of a ruleset's cycle (Appendix A 7.25). */
@@ -81,6 +91,8 @@ export function multidayBasis(ruleset: RulesetId): 7 | 8 {
 const safe = (text: string): string => text.replace(/\r\n|[,\r\n]/g, ';');
 const miles = (m: number | null): number | null => (m === null ? null : Math.floor(m / M_PER_MILE));
 const seq = (n: number) => n & 0xffff;
+/** Total engine hours to the tenth (7.19), null when unknown. */
+const hours = (h: number | null): number | null => (h === null ? null : Math.floor(Math.round(h * 100) / 10) / 10);
 /** A VIN the file can hold (17 characters A-Z0-9), else empty. */
 const vinOf = (vin: string | null) => (vin && /^[A-Z0-9]{17}$/i.test(vin) ? vin.toUpperCase() : '');
 
@@ -187,6 +199,16 @@ export function eldFileOf(src: EldSource): EldFile {
   if (unidentified.length) users.push({ accountType: 'D', lastName: 'Unidentified', firstName: 'Driver' });
 
   const flags = indicators(src.vehicleEvents);
+  // Miles and engine hours since each CMV's last power-up, derived from its type-6 records (decision 0155).
+  const powerUps = new Map<string, Array<PowerUp & { code: number }>>();
+  for (const e of src.engineEvents ?? []) {
+    if (!e.vehicleId) continue;
+    const list = powerUps.get(e.vehicleId) ?? [];
+    list.push({ time: e.eventTime.getTime(), code: e.eventCode, odometerM: e.odometerM, engineHours: e.engineHours });
+    powerUps.set(e.vehicleId, list);
+  }
+  for (const list of powerUps.values()) list.sort((a, b) => a.time - b.time);
+  const accumulated = (e: EldSourceEvent) => sincePowerUp(e.vehicleId ? powerUpBefore(powerUps.get(e.vehicleId) ?? [], e.eventTime.getTime()) : null, e.odometerM, e.engineHours);
   const reduced = personalUse(src.events);
   const originator = (e: EldSourceEvent): { order: number | null; username: string } => {
     if (e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC) return { order: null, username: src.driver.username };
@@ -204,9 +226,9 @@ export function eldFileOf(src: EldSource): EldFile {
     type: e.eventType as 1 | 2 | 3,
     code: e.eventCode,
     at: local(e.eventTime),
-    // Miles and hours since the engine's power-up are not known without engine data (decision 0116).
-    accumulatedVehicleMiles: null,
-    elapsedEngineHours: null,
+    // Null without engine data or a power-up seen (decision 0155).
+    accumulatedVehicleMiles: accumulated(e).miles,
+    elapsedEngineHours: accumulated(e).hours,
     position: position(e, reducedPrecision),
     distanceSinceLastValidCoordinates: 0,
     cmvOrder: cmvOrder(e.vehicleId),
@@ -247,7 +269,7 @@ export function eldFileOf(src: EldSource): EldFile {
         at: local(src.now),
         position: src.current.position ? { kind: 'fix', latitude: src.current.position.latitude, longitude: src.current.position.longitude, reduced: false } : { kind: 'none' },
         totalVehicleMiles: miles(src.current.odometerM),
-        totalEngineHours: null,
+        totalEngineHours: hours(src.current.engineHours ?? null),
       },
       eld: src.eld,
       outputFileComment: src.comment,
@@ -269,17 +291,37 @@ export function eldFileOf(src: EldSource): EldFile {
         diagnosticCode: e.diagnosticCode!,
         at: local(e.eventTime),
         totalVehicleMiles: miles(e.odometerM),
-        totalEngineHours: e.engineHours,
+        totalEngineHours: hours(e.engineHours),
         cmvOrder: cmvOrder(e.vehicleId),
       })),
     ),
     loginLogouts: newestFirst(
       src.events
         .filter((e) => e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT && (e.eventCode === 1 || e.eventCode === 2))
-        .map((e) => ({ sequenceId: seq(e.sequenceId), code: e.eventCode as 1 | 2, username: src.driver.username, at: local(e.eventTime), totalVehicleMiles: miles(e.odometerM), totalEngineHours: e.engineHours })),
+        .map((e) => ({ sequenceId: seq(e.sequenceId), code: e.eventCode as 1 | 2, username: src.driver.username, at: local(e.eventTime), totalVehicleMiles: miles(e.odometerM), totalEngineHours: hours(e.engineHours) })),
     ),
-    // Engine power-up and shut-down are not recorded: no source of ignition or engine data yet (decision 0116).
-    enginePower: [],
+    // Engine power-up and shut-down of the period's CMVs (decision 0155).
+    enginePower: newestFirst(
+      (src.engineEvents ?? [])
+        .filter((e) => !e.before && e.vehicleId && src.vehicles.has(e.vehicleId) && e.eventCode >= 1 && e.eventCode <= 4)
+        .map((e) => {
+          const reducedPrecision = e.eventCode === 2 || e.eventCode === 4;
+          const v = src.vehicles.get(e.vehicleId!)!;
+          const day = src.days?.get(e.logDate);
+          return {
+            sequenceId: seq(e.sequenceId),
+            code: e.eventCode as 1 | 2 | 3 | 4,
+            at: local(e.eventTime),
+            totalVehicleMiles: miles(e.odometerM),
+            totalEngineHours: hours(e.engineHours),
+            position: position(e, reducedPrecision),
+            powerUnitNumber: v.unitNumber,
+            vin: vinOf(v.vin),
+            trailerNumbers: trailerNumbers(day?.trailers ?? []),
+            shippingDocumentNumber: safe((day?.shippingDocuments ?? []).join(' ')).slice(0, 40),
+          };
+        }),
+    ),
     unidentifiedEvents,
   };
 }

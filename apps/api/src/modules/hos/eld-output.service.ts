@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { EldInputError, writeEldFile } from '@fleet/eld';
 import type { RulesetId } from '@fleet/hos';
-import { ELD_OUTPUT_MAX_DAYS, type EldOutputEmail, type EldOutputQuery, type EldOutputSent } from '@fleet/api-contract';
+import { ELD_OUTPUT_MAX_DAYS, HOS_EVENT_TYPES, type EldOutputEmail, type EldOutputQuery, type EldOutputSent } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, users } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -98,7 +99,7 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
   const trailerIds = [...new Set(logs.flatMap((l) => l.trailerIds))];
   const coLog = logs.find((l) => l.coDriverId);
   const officeIds = [...new Set(events.filter((e) => e.recordOrigin === 3 && e.createdByUserId).map((e) => e.createdByUserId!))];
-  const [vehicleEvents, assetRows, coRows, officeRows] = await Promise.all([
+  const [vehicleEvents, assetRows, coRows, officeRows, engineEvents] = await Promise.all([
     vehicleIds.length
       ? db
           .select(eventColumns)
@@ -127,6 +128,7 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
     officeIds.length
       ? db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username, email: users.email }).from(users).where(inArray(users.id, officeIds))
       : Promise.resolve([]),
+    engineEventsOf(db, orgId, vehicleIds, startMs, endMs),
   ]);
   const byId = new Map(assetRows.map((a) => [a.id, a]));
   // The vehicle in use now, else the one of the driver's latest record in the period.
@@ -160,9 +162,14 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
       shippingDocuments: currentLog?.shippingDocuments ?? [],
       position: truck.position ? { latitude: truck.position.latitude, longitude: truck.position.longitude } : null,
       odometerM: truck.position?.odometerM ?? null,
+      engineHours: truck.position?.engineHours ?? null,
     },
     vehicles: new Map(vehicleIds.filter((v) => byId.has(v)).map((v) => [v, { unitNumber: byId.get(v)!.unitNumber, vin: byId.get(v)!.vin }])),
     events: events as EldSourceEvent[],
+    engineEvents,
+    days: new Map(
+      logs.map((l) => [l.logDate, { trailers: l.trailerIds.map((t) => byId.get(t)?.unitNumber).filter((u): u is string => !!u), shippingDocuments: l.shippingDocuments }]),
+    ),
     vehicleEvents: vehicleEvents as EldSourceEvent[],
     officeUsers: new Map<string, EldPerson>(
       officeRows.map((u) => [u.id, { firstName: u.firstName ?? '', lastName: u.lastName ?? (u.email ?? ''), username: usernameOf(u, `user-${u.id.slice(0, 8)}`) }]),
@@ -176,6 +183,46 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
     if (err instanceof EldInputError) throw conflict(`The ELD output file cannot hold a stored value: ${err.reason} (${err.path})`, `eld: ${err.path}: ${err.reason}`);
     throw err;
   }
+}
+
+/**
+ * The type-6 records of the CMVs in [startMs, endMs), whoever was signed in, and each CMV's last
+ * power-up before the period (marked `before`: what its first records count their miles from).
+ */
+async function engineEventsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], startMs: number, endMs: number): Promise<Array<EldSourceEvent & { before?: boolean }>> {
+  if (vehicleIds.length === 0) return [];
+  const inPeriod = db
+    .select(eventColumns)
+    .from(hosEvents)
+    .where(
+      and(
+        eq(hosEvents.organizationId, orgId),
+        inArray(hosEvents.vehicleId, [...vehicleIds]),
+        eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER),
+        gte(hosEvents.eventTime, new Date(startMs)),
+        lt(hosEvents.eventTime, new Date(endMs)),
+      ),
+    );
+  const before = Promise.all(
+    vehicleIds.map((v) =>
+      db
+        .select(eventColumns)
+        .from(hosEvents)
+        .where(
+          and(
+            eq(hosEvents.organizationId, orgId),
+            eq(hosEvents.vehicleId, v),
+            eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER),
+            inArray(hosEvents.eventCode, [1, 2]),
+            lt(hosEvents.eventTime, new Date(startMs)),
+          ),
+        )
+        .orderBy(desc(hosEvents.eventTime))
+        .limit(1),
+    ),
+  );
+  const [rows, prior] = await Promise.all([inPeriod, before]);
+  return [...(rows as EldSourceEvent[]), ...prior.flat().map((e) => ({ ...(e as EldSourceEvent), before: true }))];
 }
 
 /** Sends a driver's ELD output file by e-mail (to an officer's address) as an attachment, and logs who sent it where. */

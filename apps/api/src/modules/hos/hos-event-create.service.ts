@@ -131,6 +131,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       longitude: round(longitude),
       locationDescription: description,
       odometerM: truck?.position?.odometerM ?? null,
+      engineHours: truck?.position?.engineHours ?? null,
       annotation: input.annotation,
       editRequestId: request,
       createdByUserId: actor.userId,

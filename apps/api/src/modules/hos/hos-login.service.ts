@@ -36,6 +36,7 @@ export async function recordDriverLogin(db: Db, userId: string, code: 1 | 2, now
       eventTime: new Date(now),
       logDate,
       odometerM: truck.position?.odometerM ?? null,
+      engineHours: truck.position?.engineHours ?? null,
       createdByUserId: userId,
     });
     await ensureLogDays(tx, d.orgId, [{ driverId: d.id, logDate }]);

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, latestPositions } from '../../db/schema/index.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
@@ -9,7 +9,7 @@ export const FRESH_FIX_MS = 5 * 60_000;
 export interface DriverVehicle {
   vehicle: { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER'; vin: string | null } | null;
   /** The vehicle's latest fix when it is fresh (FRESH_FIX_MS), else null. */
-  position: { latitude: number; longitude: number; odometerM: number | null; at: number; speedKmh: number | null } | null;
+  position: { latitude: number; longitude: number; odometerM: number | null; engineHours: number | null; at: number; speedKmh: number | null } | null;
   /** The latest fresh fix is at 5 mph or more: the ELD records Driving and the driver cannot change status (4.4.1). */
   moving: boolean;
 }
@@ -26,6 +26,8 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
       latitude: latestPositions.latitude,
       longitude: latestPositions.longitude,
       odometer: latestPositions.odometer,
+      // The engine's total hours the device reported with that fix (ECM, decision 0155).
+      engineHours: sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
       speed: latestPositions.speed,
     })
     .from(assets)
@@ -34,7 +36,7 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
     .limit(1);
   if (!row) return { vehicle: null, position: null, moving: false };
   const fresh = row.fixTime !== null && row.latitude !== null && row.longitude !== null && now - row.fixTime.getTime() <= FRESH_FIX_MS;
-  const position = fresh ? { latitude: row.latitude!, longitude: row.longitude!, odometerM: row.odometer, at: row.fixTime!.getTime(), speedKmh: row.speed } : null;
+  const position = fresh ? { latitude: row.latitude!, longitude: row.longitude!, odometerM: row.odometer, engineHours: row.engineHours === null ? null : Number(row.engineHours), at: row.fixTime!.getTime(), speedKmh: row.speed } : null;
   return {
     vehicle: { id: row.id, unitNumber: row.unitNumber, type: row.type, vin: row.vin },
     position,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { EngineEvents } from './engine-events.service.ts';
@@ -9,10 +9,12 @@ import { EngineEvents } from './engine-events.service.ts';
 
 let t: TestContext;
 let orgId: string;
+let headers: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
   const s = await login(t.app, DEMO.admin);
   orgId = s.user.organization!.id;
+  headers = bearer(s.accessToken);
 });
 afterAll(async () => {
   await t?.close();
@@ -150,5 +152,48 @@ describe('automatic driving from engine or GNSS speed, only with the engine on (
     const unknown = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-8', driver: false });
     await post(unknown, [{ m: 0, kmh: 60 }, { m: 1, kmh: 60 }]);
     expect(brief(await dutyOf(unknown))).toEqual(['3 +0']);
+  });
+});
+
+describe('engine records in the ELD output file and the edit paths (decision 0155)', () => {
+  it('fills the power-up and shut-down section and the miles and hours since the power-up', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-9', unitNumber: 'ENG9' });
+    await sql(`update drivers set license_number = 'D1234567', license_state = 'IL' where id = '${v.driverId}'`);
+    const MILE_KM = 1.609344;
+    await post(v, [
+      { m: 0, ignition: true, kmh: 0, odometerKm: 1000 * MILE_KM, hours: 1200 },
+      { m: 1, ignition: true, kmh: 80, odometerKm: 1000.4 * MILE_KM, hours: 1200.05 },
+      { m: 30, ignition: true, kmh: 80, odometerKm: 1040.2 * MILE_KM, hours: 1200.5 },
+      { m: 31, ignition: false, kmh: 0, odometerKm: 1041 * MILE_KM, hours: 1200.6 },
+    ]);
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers/${v.driverId}/hos_log/eld-output`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.split('\r\n');
+    const section = lines.indexOf('CMV Engine Power-Up and Shut Down Activity:');
+    const engine = lines.slice(section + 1, lines.indexOf('Unidentified Driver Profile Records:'));
+    // Most recent first: the shut-down, then the power-up, each with whole total miles and engine hours.
+    expect(engine.map((l) => l.split(',').filter((_, i) => [1, 4, 5, 8].includes(i)).join(','))).toEqual(['3,1041,1200.6,ENG9', '1,1000,1200.0,ENG9']);
+    // The automatic Driving record: 0 miles (1000.4 - 1000, rounded down) and 0.0 hours since the power-up.
+    const eventList = lines.slice(lines.indexOf('ELD Event List:') + 1, lines.indexOf('ELD Event Annotations or Comments:'));
+    // Type, code, accumulated miles, elapsed hours, newest first: the Driving at +1 (0.4 mi, 0.05 h:
+    // rounded down), the ON of the stop the 29-minute gap shows, the Driving again at +30 (40.2 mi, 0.5 h).
+    expect(eventList.map((l) => l.split(',').filter((_, i) => [3, 4, 7, 8].includes(i)).join(','))).toEqual(['1,3,40,0.5', '1,4,0,0.0', '1,3,0,0.0']);
+  });
+
+  it('an engine record cannot be edited', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-10' });
+    await post(v, [{ m: 0, ignition: false }, { m: 1, ignition: true }]);
+    const [e] = await sql<{ id: string; log_id: string }>(
+      `select e.id, l.id as log_id from hos_events e join hos_logs l on l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 6`,
+    );
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/drivers/${v.driverId}/hos_log/${e!.log_id}/hos_event/${e!.id}`,
+      headers,
+      payload: { status: 'ON', at: new Date(T0 + 2 * MIN).toISOString(), annotation: 'Moved the power-up' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/Only duty-status events can be edited/);
+    expect(brief(await engineOf(v))).toEqual(['1 +1']);
   });
 });

@@ -6,28 +6,39 @@ import { field, useZodForm } from '../../lib/form.ts';
 import { nullableField, showServerError } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
-import { saveGateway, useDeviceModels, useGatewayMutation } from './gateways-api.ts';
+import { saveGateway, useDeviceModels, useGatewayMutation, useRefusedLookup } from './gateways-api.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
 const t = (v: string | null | undefined) => v ?? '';
 
 /** Add and edit form of a device; after an add, the batch-ingest token is shown once. */
-export function DeviceFormDrawer({ device, opened, onClose }: { device: Gateway | null; opened: boolean; onClose: () => void }) {
+export function DeviceFormDrawer({ device, prefill, opened, onClose }: { device: Gateway | null; prefill?: { uniqueId: string; name: string } | null; opened: boolean; onClose: () => void }) {
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
   return (
     <>
       <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={device ? `Edit ${device.name}` : 'Add device'}>
-        {opened && <DeviceForm device={device} onClose={onClose} onToken={setToken} />}
+        {opened && <DeviceForm device={device} prefill={prefill ?? null} onClose={onClose} onToken={setToken} />}
       </Drawer>
       <IngestTokenModal value={token} onClose={() => setToken(null)} />
     </>
   );
 }
 
-function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; onClose: () => void; onToken: (t: { name: string; token: string }) => void }) {
+function DeviceForm({
+  device: g,
+  prefill,
+  onClose,
+  onToken,
+}: {
+  device: Gateway | null;
+  prefill: { uniqueId: string; name: string } | null;
+  onClose: () => void;
+  onToken: (t: { name: string; token: string }) => void;
+}) {
   const models = useDeviceModels();
   const form = useZodForm(gatewayInputSchema, {
-    defaultValues: { uniqueId: t(g?.uniqueId), name: t(g?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes) },
+    defaultValues: { uniqueId: t(g?.uniqueId ?? prefill?.uniqueId), name: t(g?.name ?? prefill?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes) },
   });
   const save = useGatewayMutation((body: unknown) => saveGateway(g?.id, body));
   const submit = form.handleSubmit(async (values) => {
@@ -45,7 +56,14 @@ function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; o
     <form onSubmit={submit} noValidate aria-label="Device form">
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <TextInput label="Unique id (IMEI or serial)" required {...field(form, 'uniqueId')} data-autofocus styles={{ input: { fontFamily: 'monospace' } }} />
+          <TextInput
+            label="Unique id (IMEI or serial)"
+            required
+            {...field(form, 'uniqueId')}
+            data-autofocus
+            styles={{ input: { fontFamily: 'monospace' } }}
+            description={g ? undefined : <TriedToConnect uniqueId={(form.watch('uniqueId') ?? '').trim()} />}
+          />
           <TextInput label="Name" required {...field(form, 'name')} />
           <NativeSelect label="Device model" data={modelData} {...nullableField(form, 'deviceModelId')} />
           <TextInput label="SIM phone number" type="tel" {...field(form, 'phone')} />
@@ -56,6 +74,17 @@ function DeviceForm({ device: g, onClose, onToken }: { device: Gateway | null; o
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>
     </form>
+  );
+}
+
+/** "This id tried to connect at …": an exact typed id only, so nothing of other carriers is listed. */
+function TriedToConnect({ uniqueId }: { uniqueId: string }) {
+  const q = useRefusedLookup(uniqueId);
+  if (!q.data?.lastAt) return null;
+  return (
+    <Text span size="xs" c="teal" data-testid="tried-to-connect">
+      This id tried to connect at {formatDateTime(q.data.lastAt)} ({q.data.protocol}, {q.data.attempts} attempt{q.data.attempts === 1 ? '' : 's'})
+    </Text>
   );
 }
 

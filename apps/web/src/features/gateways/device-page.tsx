@@ -14,6 +14,7 @@ import { DeviceFormDrawer, IngestTokenModal } from './device-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { PairDialog } from './pair-dialog.tsx';
+import { EngineAttributes, EngineBadge } from './engine-data.tsx';
 import { UnlinkButton } from '../../components/unlink-button.tsx';
 import { deleteGateway, pairGateway, regenerateToken, unpairGateway, useGateway, useGatewayMutation } from './gateways-api.ts';
 
@@ -100,7 +101,12 @@ export default function DevicePage() {
                 </Fact>
                 <Fact label="Model">{g.deviceModel ? `${g.deviceModel.name}${g.deviceModel.manufacturer ? ` (${g.deviceModel.manufacturer})` : ''}` : null}</Fact>
                 <Fact label="Protocol">{g.deviceModel?.protocol}</Fact>
-                <Fact label="Last seen">{g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never'}</Fact>
+                <Fact label="Unique id / IMEI">
+                  <Text span ff="monospace" size="sm">
+                    {g.uniqueId}
+                  </Text>
+                </Fact>
+                <Fact label="Last packet">{g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never'}</Fact>
                 <Fact label="SIM">{g.phone}</Fact>
                 <Fact label="Firmware">{g.firmware}</Fact>
                 <Fact label="Ingest token">{g.hasIngestToken ? 'Set' : 'None'}</Fact>
@@ -111,6 +117,20 @@ export default function DevicePage() {
                   {g.notes}
                 </Text>
               )}
+            </Card>
+            <Card withBorder radius="md" aria-label="Engine data">
+              <Group justify="space-between" mb="xs">
+                <Title order={2} fz="md">
+                  Engine data
+                </Title>
+                <EngineBadge data={g.engineData} />
+              </Group>
+              <Text size="sm" c="dimmed" mb="sm">
+                {g.engineData.lastPositionAt
+                  ? `From the device's newest positions, up to ${formatDateTime(g.engineData.lastPositionAt)}. An ELD needs the engine's ignition, total mileage and total hours.`
+                  : 'No position received yet.'}
+              </Text>
+              {g.engineData.lastPositionAt && <EngineAttributes data={g.engineData} />}
             </Card>
             <Card withBorder radius="md">
               <Title order={2} fz="md" mb="sm">

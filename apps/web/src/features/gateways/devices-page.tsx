@@ -11,6 +11,8 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useGateways } from './gateways-api.ts';
 import { RegistryFilters, StatusBadge, useFilterParam, useFlagParam } from '../../components/registry-toolbar.tsx';
 import { DeviceFormDrawer } from './device-form.tsx';
+import { EngineBadge } from './engine-data.tsx';
+import { RefusedDevices } from './refused-devices.tsx';
 
 const ORG = '/settings/organization-settings';
 const dash = (v: string | null | undefined) => (v ? v : '—');
@@ -19,8 +21,10 @@ const COLUMNS: TableColumn<Gateway>[] = [
   { key: 'name', header: 'Name', sortable: true, primary: true, render: (g) => <Text fw={600} size="sm">{g.name}</Text> },
   { key: 'uniqueId', header: 'Unique id', sortable: true, render: (g) => <Text ff="monospace" size="sm">{g.uniqueId}</Text> },
   { key: 'model', header: 'Model', render: (g) => dash(g.deviceModel?.name) },
+  { key: 'protocol', header: 'Protocol', render: (g) => <Text ff="monospace" size="sm">{dash(g.deviceModel?.protocol)}</Text> },
+  { key: 'engine', header: 'Engine data', render: (g) => <EngineBadge data={g.engineData} /> },
   { key: 'asset', header: 'Vehicle', render: (g) => dash(g.asset?.unitNumber) },
-  { key: 'lastSeenAt', header: 'Last seen', sortable: true, render: (g) => (g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never') },
+  { key: 'lastSeenAt', header: 'Last packet', sortable: true, render: (g) => (g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never') },
   { key: 'firmware', header: 'Firmware', sortable: true, hiddenByDefault: true, render: (g) => dash(g.firmware) },
   { key: 'phone', header: 'SIM', hiddenByDefault: true, render: (g) => dash(g.phone) },
   { key: 'status', header: 'Status', sortable: true, render: (g) => <StatusBadge status={g.status} /> },
@@ -36,6 +40,7 @@ export default function DevicesPage() {
   const [offline, setOffline] = useFilterParam('offline');
   const [addFlag, setAddFlag] = useFlagParam('addDevice');
   const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/device-add'));
+  const [prefill, setPrefill] = useState<{ uniqueId: string; name: string } | null>(null);
   const canCreate = useCan('GAT_CREATE');
   const query = useMemo(
     () => ({ ...pageQuery, status: status ?? undefined, group: group ?? undefined, paired: paired ?? undefined, offline: offline ?? undefined }),
@@ -50,6 +55,14 @@ export default function DevicesPage() {
   return (
     <>
       <PageHeader title="Devices" description="ELD and telematics devices, their vehicle and when they last reported." breadcrumbs={[{ label: 'Organization settings' }, { label: 'Devices' }]} actions={addButton} />
+      {canCreate && (
+        <RefusedDevices
+          onAdd={(uniqueId, protocol) => {
+            setPrefill({ uniqueId, name: `${protocol === 'traccar' ? 'Traccar' : protocol} ${uniqueId}` });
+            setAdding(true);
+          }}
+        />
+      )}
       <ServerTable
         id="devices"
         label="Devices"
@@ -93,9 +106,11 @@ export default function DevicesPage() {
       />
       <DeviceFormDrawer
         device={null}
+        prefill={prefill}
         opened={adding}
         onClose={() => {
           setAdding(false);
+          setPrefill(null);
           if (addFlag) setAddFlag(false);
         }}
       />

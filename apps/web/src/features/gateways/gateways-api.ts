@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page } from '@fleet/api-contract';
+import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page, RefusedDevice } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { deviceModelKeys } from '../../lib/device-model-keys.ts';
 import { orgPath } from '../../lib/org-path.ts';
@@ -35,3 +35,17 @@ export const unpairGateway = (id: string) => api<unknown>(orgPath(`/gateways/${i
 
 /** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
 export const useGatewayMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistryMutation(fn);
+
+/** Ids refused through this organization's forwarding token (decision 0154), newest first. */
+export function useRefusedDevices(enabled: boolean) {
+  return useQuery({ queryKey: ['gateways', 'refused'], queryFn: ({ signal }) => api<RefusedDevice[]>(orgPath('/gateways/refused'), { signal }), enabled, refetchInterval: 30_000 });
+}
+
+/** Whether this exact id tried to connect (the add form); nothing is listed. */
+export function useRefusedLookup(uniqueId: string) {
+  return useQuery({
+    queryKey: ['gateways', 'refused', 'lookup', uniqueId],
+    queryFn: ({ signal }) => api<{ lastAt: string | null; protocol: string | null; attempts: number }>(orgPath('/gateways/refused/lookup'), { query: { uniqueId }, signal, toast: false }),
+    enabled: uniqueId.length >= 6,
+  });
+}

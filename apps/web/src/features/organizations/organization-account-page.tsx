@@ -15,6 +15,7 @@ import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { AccountFields, accountValues } from './account-fields.tsx';
 import { organizationQuery, useRemoveLogo, useUpdateAccount, useUpdateSettings, useUploadLogo } from './api/organizations-api.ts';
 import { IMAGE_HINT, IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../lib/images.ts';
+import { TraccarForwarding } from './traccar-forwarding.tsx';
 
 const RULESETS = [
   { value: 'US_PROPERTY_70_8', label: 'US property-carrying, 70 hours / 8 days' },
@@ -323,6 +324,11 @@ export default function OrganizationAccountPage() {
             <Section title="Preferences" description="Units, hours-of-service defaults, theme and vehicle status thresholds.">
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
+            {canEdit && (
+              <Section title="Device forwarding (Traccar)" description="Any device a Traccar server decodes, forwarded here with this organization's token.">
+                <TraccarForwarding orgId={q.data.id} />
+              </Section>
+            )}
           </Stack>
         )}
       </DataState>

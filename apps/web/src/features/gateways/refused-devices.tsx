@@ -1,0 +1,55 @@
+import { Button, Card, Group, Table, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { formatDateTime, useViewerZone } from '../../lib/dates.ts';
+import { useRefusedDevices } from './gateways-api.ts';
+
+// Ids that reported through this organization's Traccar forwarding token but are not registered
+// here (decision 0154): one click opens the add form with the id filled in. Ids refused with no
+// organization (TCP, OsmAnd) are never listed: they may be another carrier's devices.
+
+export function RefusedDevices({ onAdd }: { onAdd: (uniqueId: string, protocol: string) => void }) {
+  const zone = useViewerZone();
+  const q = useRefusedDevices(true);
+  const rows = q.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <Card withBorder radius="md" mb="md" aria-label="Refused device ids">
+      <Title order={2} fz="md">
+        Refused device ids
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Reported through your Traccar forwarding but not registered here, so nothing was stored. Add the ones that are yours.
+      </Text>
+      <Table.ScrollContainer minWidth={520}>
+        <Table aria-label="Refused device ids">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Unique id</Table.Th>
+              <Table.Th>Protocol</Table.Th>
+              <Table.Th>Last attempt</Table.Th>
+              <Table.Th ta="right">Attempts</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((d) => (
+              <Table.Tr key={`${d.protocol}-${d.uniqueId}`}>
+                <Table.Td ff="monospace">{d.uniqueId}</Table.Td>
+                <Table.Td>{d.protocol}</Table.Td>
+                <Table.Td>{formatDateTime(d.lastAt, zone)}</Table.Td>
+                <Table.Td ta="right">{d.attempts}</Table.Td>
+                <Table.Td>
+                  <Group justify="flex-end">
+                    <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} aria-label={`Add ${d.uniqueId} as a device`} onClick={() => onAdd(d.uniqueId, d.protocol)}>
+                      Add
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}

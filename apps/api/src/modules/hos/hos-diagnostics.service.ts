@@ -8,7 +8,8 @@ import { toPage } from '../../http/paging.ts';
 import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
-import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type Interval } from './hos-diagnostics.ts';
+import { MOVING_KMH } from './auto-duty/derive.ts';
+import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type EngineFix, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
@@ -81,7 +82,16 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   const since = new Date(now - UNIDENTIFIED_WINDOW_MS);
   const [latest, active] = await Promise.all([
     db
-      .select({ id: latestPositions.assetId, fixTime: latestPositions.fixTime, driverId: assets.currentDriverId })
+      .select({
+        id: latestPositions.assetId,
+        fixTime: latestPositions.fixTime,
+        driverId: assets.currentDriverId,
+        serverTime: latestPositions.serverTime,
+        ignition: latestPositions.ignition,
+        speed: latestPositions.speed,
+        odometerM: latestPositions.odometer,
+        engineHours: sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
+      })
       .from(latestPositions)
       .innerJoin(assets, eq(assets.id, latestPositions.assetId))
       .where(and(eq(latestPositions.organizationId, orgId), eq(assets.type, 'VEHICLE'), sql`${latestPositions.fixTime} > ${since.toISOString()}::timestamptz`)),
@@ -147,6 +157,7 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
       else fixes.set(r.v, [r.t.getTime()]);
     }
   }
+  const engine = await engineFactsOf(db, orgId, vehicleIds, latest, active, now);
   // Each assigned driver's current duty status and since when (on duty or driving only).
   const lastStatus = new Map<string, { code: number; at: number }>();
   for (const r of statusRows) {
@@ -169,15 +180,23 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
       lastFixAt: pos ? pos.fixTime.getTime() : null,
       onDutySince: onDuty,
       active: codes,
+      engine: engine.get(v),
     });
     for (const t of transitions(verdicts, codes)) toWrite.push({ vehicleId: v, code: t.code, eventCode: t.eventCode, detail: t.detail });
   }
-  if (toWrite.length) await writeDiagnostics(db, orgId, toWrite, now);
+  const totals = new Map(latest.map((l) => [l.id, { odometerM: l.odometerM, engineHours: l.engineHours === null ? null : Number(l.engineHours) }]));
+  if (toWrite.length) await writeDiagnostics(db, orgId, toWrite, now, totals);
   return { vehicles: vehicleIds.length, logged: toWrite.filter((t) => t.eventCode === 1 || t.eventCode === 3).length, cleared: toWrite.filter((t) => t.eventCode === 2 || t.eventCode === 4).length };
 }
 
 /** Records type-7 events under the vehicles' derivation locks (their sequence ids are shared with unidentified records). */
-async function writeDiagnostics(db: Db, orgId: string, list: ReadonlyArray<{ vehicleId: string; code: string; eventCode: number; detail: string }>, now: number): Promise<void> {
+async function writeDiagnostics(
+  db: Db,
+  orgId: string,
+  list: ReadonlyArray<{ vehicleId: string; code: string; eventCode: number; detail: string }>,
+  now: number,
+  totals: ReadonlyMap<string, { odometerM: number | null; engineHours: number | null }>,
+): Promise<void> {
   const [[org], periodStart] = await Promise.all([db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId)), periodStartOf(db, orgId)]);
   const logDate = logDateOf(now, org?.zone ?? 'America/Chicago', periodStart);
   await db.transaction(async (tx) => {
@@ -208,6 +227,9 @@ async function writeDiagnostics(db: Db, orgId: string, list: ReadonlyArray<{ veh
         logDate,
         diagnosticCode: t.code,
         annotation: t.detail,
+        // The vehicle's total miles and engine hours when recorded (4.8.2.1.7), from its latest fix.
+        odometerM: totals.get(t.vehicleId)?.odometerM ?? null,
+        engineHours: totals.get(t.vehicleId)?.engineHours ?? null,
       });
     }
     if (rows.length) await tx.insert(hosEvents).values(rows);
@@ -228,6 +250,67 @@ async function writeDiagnostics(db: Db, orgId: string, list: ReadonlyArray<{ veh
       }
     }
   });
+}
+
+const ENGINE_CODES = ['P', 'E', '2', '3', 'T'];
+/** How recent a live fix must be to say anything of the device's clock. */
+const CLOCK_FRESH_MS = 30 * 60_000;
+
+/**
+ * The engine checks' facts of the vehicles whose device reported engine data (ECM odometer or engine
+ * hours) in the last 24 hours, or that have an engine code in force (decision 0155): their fixes of
+ * the 24 hours, their records lacking a required element, and the lag of their newest live fix.
+ */
+async function engineFactsOf(
+  db: DbOrTx,
+  orgId: string,
+  vehicleIds: readonly string[],
+  latest: ReadonlyArray<{ id: string; fixTime: Date; serverTime: Date; ignition: boolean | null; speed: number | null }>,
+  active: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+  now: number,
+): Promise<Map<string, EngineFacts>> {
+  const out = new Map<string, EngineFacts>();
+  const dayAgo = now - DAY_MS;
+  const recent = latest.filter((l) => l.fixTime.getTime() > dayAgo).map((l) => l.id);
+  const fixRows = recent.length
+    ? await db
+        .select({ v: positions.assetId, t: positions.fixTime, lat: positions.latitude, lon: positions.longitude, ignition: positions.ignition, source: positions.odometerSource, hours: positions.engineHours })
+        .from(positions)
+        .where(and(inArray(positions.assetId, recent), sql`${positions.fixTime} > ${new Date(dayAgo - 3_600_000).toISOString()}::timestamptz`, lte(positions.fixTime, new Date(now))))
+        .orderBy(asc(positions.fixTime))
+    : [];
+  const fixes = new Map<string, EngineFix[]>();
+  const reports = new Set<string>();
+  for (const r of fixRows) {
+    if (!r.v) continue;
+    if (r.source === 'ECM' || r.hours !== null) reports.add(r.v);
+    const list = fixes.get(r.v) ?? [];
+    list.push({ time: r.t.getTime(), lat: r.lat, lon: r.lon, ignition: r.ignition, engineData: r.source === 'ECM' && r.hours !== null });
+    fixes.set(r.v, list);
+  }
+  for (const v of vehicleIds) if (ENGINE_CODES.some((c) => active.get(v)?.has(c))) reports.add(v);
+  if (reports.size === 0) return out;
+  const ids = [...reports];
+  // A duty status without a position and none typed; an automatic record without the engine's totals (4.6.1.5).
+  const incomplete = rowsOf<{ vehicle_id: string; at: Date | string }>(
+    await db.execute(sql`
+      select vehicle_id, event_time as at from hos_events
+      where organization_id = ${orgId}::uuid and vehicle_id = any(${`{${ids.join(',')}}`}::uuid[]) and record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        and event_type in (${HOS_EVENT_TYPES.DUTY_STATUS}, ${HOS_EVENT_TYPES.INTERMEDIATE_LOG}, ${HOS_EVENT_TYPES.ENGINE_POWER})
+        and event_time > ${new Date(dayAgo).toISOString()}::timestamptz and event_time <= ${new Date(now).toISOString()}::timestamptz
+        and ((event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and latitude is null and coalesce(location_description, '') = '')
+          or (record_origin = ${HOS_RECORD_ORIGINS.AUTOMATIC} and (odometer_m is null or engine_hours is null)))`),
+  );
+  for (const v of ids) {
+    const l = latest.find((x) => x.id === v);
+    const live = l && now - l.serverTime.getTime() <= CLOCK_FRESH_MS && (l.ignition === true || (l.speed ?? 0) >= MOVING_KMH);
+    out.set(v, {
+      fixes: fixes.get(v) ?? [],
+      incompleteRecords: incomplete.filter((r) => r.vehicle_id === v).map((r) => new Date(r.at).getTime()),
+      clockLagMs: live ? l.serverTime.getTime() - l.fixTime.getTime() : null,
+    });
+  }
+  return out;
 }
 
 type Row = { id: string; vehicleId: string | null; code: string | null; eventCode: number; at: Date; detail: string | null; unitNumber: string | null; type: 'VEHICLE' | 'TRAILER' | null };

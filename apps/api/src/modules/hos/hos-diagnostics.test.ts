@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drivingWithoutPosition, evaluateVehicle, totalWithin, transitionCode, transitions, type VehicleFacts } from './hos-diagnostics.ts';
+import { drivingWithoutEngineData, drivingWithoutPosition, evaluateVehicle, totalWithin, transitionCode, transitions, unrecordedDriving, type EngineFacts, type EngineFix, type VehicleFacts } from './hos-diagnostics.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -74,5 +74,67 @@ describe('unidentified driving records data diagnostic (5)', () => {
 describe('event codes (Table 6, type 7)', () => {
   it('malfunctions log 1 and clear 2, data diagnostics log 3 and clear 4', () => {
     expect([transitionCode('L', true), transitionCode('L', false), transitionCode('5', true), transitionCode('1', false)]).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => {
+  /** A fix every minute over [from, to), moving east at about 60 mph (0.0215 degrees a minute at 40 N). */
+  const drive = (from: number, to: number, over: Partial<EngineFix> = {}): EngineFix[] =>
+    Array.from({ length: Math.round((to - from) / MIN) }, (_, i) => ({ time: from + i * MIN, lat: 40, lon: -100 + ((from - (NOW - 24 * H)) / MIN + i) * 0.0215, ignition: true, engineData: true, ...over }));
+  const engine = (over: Partial<EngineFacts> = {}): EngineFacts => ({ fixes: [], incompleteRecords: [], clockLagMs: 0, ...over });
+
+  it('only a vehicle with engine data gets the engine checks', () => {
+    expect(evaluateVehicle(facts()).map((v) => v.code)).toEqual(['L', '1', '5']);
+    expect(evaluateVehicle(facts({ engine: engine() })).map((v) => v.code)).toEqual(['L', '1', '5', 'P', 'E', '2', '3', 'T']);
+  });
+
+  it('P: a silence with the engine on while the vehicle moved is unrecorded driving; 30 minutes in 24 hours logs it', () => {
+    const s = NOW - 5 * H;
+    // One minute fixes, a 40-minute silence with the engine on, then fixes 40 minutes further east.
+    const before = drive(s, s + 30 * MIN);
+    const after = drive(s + 70 * MIN, s + 90 * MIN);
+    const fixes = [...before, ...after];
+    expect(unrecordedDriving(fixes, NOW - 24 * H, NOW)).toBe(41 * MIN - 5 * MIN);
+    expect(verdict(facts({ engine: engine({ fixes }) }), 'P').active).toBe(true);
+    // The same silence with the ignition off at its start (parked, then towed): nothing unrecorded.
+    const parked = [...before.slice(0, -1), { ...before.at(-1)!, ignition: false }, ...after];
+    expect(unrecordedDriving(parked, NOW - 24 * H, NOW)).toBe(0);
+    // Standing still through the silence: not driving.
+    const still = [...before, ...after.map((f) => ({ ...f, lon: before.at(-1)!.lon }))];
+    expect(unrecordedDriving(still, NOW - 24 * H, NOW)).toBe(0);
+    // 20 minutes: below the limit.
+    expect(verdict(facts({ engine: engine({ fixes: [...before, ...drive(s + 50 * MIN, s + 60 * MIN)] }) }), 'P').active).toBe(false);
+  });
+
+  it('1: a device whose last fix said the engine was off is asleep, not unpowered', () => {
+    const onDuty = { onDutySince: NOW - 3 * H, lastFixAt: NOW - 2 * H };
+    expect(verdict(facts({ ...onDuty, engine: engine({ fixes: drive(NOW - 2 * H - 10 * MIN, NOW - 2 * H) }) }), '1').active).toBe(true);
+    expect(verdict(facts({ ...onDuty, engine: engine({ fixes: drive(NOW - 2 * H - 10 * MIN, NOW - 2 * H, { ignition: false }) }) }), '1').active).toBe(false);
+  });
+
+  it("E and 2: driving without the engine's odometer and hours", () => {
+    const s = NOW - 3 * H;
+    const fixes = [...drive(s, s + 20 * MIN), ...drive(s + 20 * MIN, s + 60 * MIN, { engineData: false }), ...drive(s + 60 * MIN, s + 90 * MIN)];
+    expect(drivingWithoutEngineData([[s, s + 90 * MIN]], fixes, NOW - 24 * H, NOW)).toBe(40 * MIN);
+    const f = facts({ driving: [[s, s + 90 * MIN]], engine: engine({ fixes }) });
+    expect(verdict(f, 'E')).toMatchObject({ active: true, detail: expect.stringContaining('40 min') });
+    // The data came back: the diagnostic clears; the malfunction stays for the 24 hours.
+    expect(verdict(f, '2').active).toBe(false);
+    const lost = facts({ driving: [[s, s + 25 * MIN]], engine: engine({ fixes: [...drive(s, s + 20 * MIN), ...drive(s + 20 * MIN, s + 25 * MIN, { engineData: false })] }) });
+    expect(verdict(lost, '2').active).toBe(true);
+    expect(verdict(lost, 'E').active).toBe(false);
+  });
+
+  it('3: a record of the last 24 hours without a required element', () => {
+    expect(verdict(facts({ engine: engine({ incompleteRecords: [NOW - H] }) }), '3').active).toBe(true);
+    expect(verdict(facts({ engine: engine({ incompleteRecords: [NOW - 25 * H] }) }), '3').active).toBe(false);
+  });
+
+  it('T: the clock more than 10 minutes off; without a live fix the state in force stays', () => {
+    expect(verdict(facts({ engine: engine({ clockLagMs: 11 * MIN }) }), 'T').active).toBe(true);
+    expect(verdict(facts({ engine: engine({ clockLagMs: 2 * MIN }) }), 'T').active).toBe(false);
+    expect(verdict(facts({ active: new Set(['T']), engine: engine({ clockLagMs: null }) }), 'T').active).toBe(true);
+    expect(transitionCode('T', true)).toBe(1);
+    expect(transitionCode('2', true)).toBe(3);
   });
 });

@@ -1,3 +1,5 @@
+import { distanceM } from '@fleet/geo';
+
 // Malfunction and data diagnostic detection for one vehicle (Appendix A 4.6, Table 4; decision 0114).
 // Pure: the same facts give the same answer, so the job, the tests and a restart agree. Three checks
 // the product can make from what it stores:
@@ -14,6 +16,28 @@
 // - 5, unidentified driving records data diagnostic (4.6.1.6): more than 30 minutes of unidentified
 //   driving in the last 24 hours; cleared when the last 8 days (24 hours and the 7 days before) hold
 //   15 minutes or less.
+//
+// With the engine (decision 0155), only for vehicles whose device reports engine data (a GPS-only
+// device is no ELD: the devices screen says so instead):
+// - P, power compliance malfunction (4.6.1.2): driving the ELD did not record while the engine was on,
+//   30 minutes or more in 24 hours. The engine was on (ignition on or unknown) at both ends of a
+//   silence between two fixes and the vehicle covered at least 5 mph over it: the silence beyond its
+//   first 5 minutes is unrecorded driving.
+// - 1, power data diagnostic: as above, but a device whose last fix said the engine was off is not
+//   silent for lack of power (a tracker sleeps with the ignition off).
+// - E, engine synchronization compliance malfunction (4.6.1.3): driving time in which the engine's
+//   data (ECM odometer and engine hours) were missing, more than 30 minutes in 24 hours; a fix without
+//   them counts until the next fix. 2, engine synchronization data diagnostic: the newest fix with the
+//   engine on lacks them (the ECM values were not there when a record needed them); cleared when a fix
+//   carries them again.
+// - 3, missing required data elements (4.6.1.5): a record of the vehicle in the last 24 hours made
+//   without a required element: a duty status without a position and none typed, an automatic record
+//   without the engine's totals.
+// - T, timing compliance malfunction (4.6.1.1): the device's clock more than 10 minutes off UTC. A live
+//   device's newest fix, received in the last 30 minutes with the engine on or moving, is more than 10
+//   minutes older than when the server received it (a device that buffered while offline sends its
+//   newest fix last, close to now). A clock ahead by more is refused at ingest (a fix in the future)
+//   and shows as silence (1, P). Without such a fix the state in force stays.
 
 export const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,8 +51,13 @@ export const UNIDENTIFIED_CLEAR_MS = 15 * MINUTE;
 /** How far back the unidentified driving diagnostic looks to clear (the 24 hours and the 7 days before). */
 export const UNIDENTIFIED_WINDOW_MS = 8 * DAY;
 
-export type DiagnosticCode = 'L' | '1' | '5';
-export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = ['L', '1', '5'];
+export type DiagnosticCode = 'L' | '1' | '5' | 'P' | 'E' | '2' | '3' | 'T';
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = ['L', '1', '5', 'P', 'E', '2', '3', 'T'];
+export const POWER_LIMIT_MS = 30 * MINUTE;
+export const ENGINE_SYNC_LIMIT_MS = 30 * MINUTE;
+export const CLOCK_LIMIT_MS = 10 * MINUTE;
+/** 5 mph in km/h: covering this over a silence is moving (4.4.1). */
+const MOVING_KMH = 8.04672;
 /** L is a malfunction (type 7 codes 1/2), the digits are data diagnostics (codes 3/4). */
 export const isMalfunction = (code: string): boolean => /^[A-Z]$/.test(code);
 
@@ -48,6 +77,28 @@ export interface VehicleFacts {
   onDutySince: number | null;
   /** Codes logged and not cleared for this vehicle. */
   active: ReadonlySet<string>;
+  /** The engine checks' facts, only for a vehicle whose device reports engine data (decision 0155). */
+  engine?: EngineFacts;
+}
+
+/** A fix of the last 24 hours (and a little before) as the engine checks see it. */
+export interface EngineFix {
+  time: number;
+  lat: number;
+  lon: number;
+  /** null: not reported. */
+  ignition: boolean | null;
+  /** The fix carries the engine's odometer (ECM) and total engine hours. */
+  engineData: boolean;
+}
+
+export interface EngineFacts {
+  /** Sorted by time. */
+  fixes: readonly EngineFix[];
+  /** The vehicle's active records of the last 24 hours lacking a required element (their times). */
+  incompleteRecords: readonly number[];
+  /** Server time minus fix time of the newest live fix received in the last 30 minutes with the engine on or moving; null: none. */
+  clockLagMs: number | null;
 }
 
 export interface DiagnosticVerdict {
@@ -123,7 +174,60 @@ export function evaluateVehicle(f: VehicleFacts): DiagnosticVerdict[] {
     active: unidentifiedActive,
     detail: `${minutes(day)} of unidentified driving in the last 24 hours, ${minutes(week)} in 8 days`,
   };
-  return [positioning, power, unidentified];
+  if (!f.engine) return [positioning, power, unidentified];
+  // A device that said the engine was off is asleep, not unpowered.
+  const asleep = f.engine.fixes.at(-1)?.ignition === false;
+  return [positioning, asleep ? { ...power, active: false, detail: 'The engine is off' } : power, unidentified, ...engineVerdicts(f, f.engine)];
+}
+
+/** Silences with the engine on and the vehicle moving, beyond their first 5 minutes, within [from, to). */
+export function unrecordedDriving(fixes: readonly EngineFix[], from: number, to: number): number {
+  let total = 0;
+  for (let i = 1; i < fixes.length; i++) {
+    const a = fixes[i - 1]!;
+    const b = fixes[i]!;
+    const gap = b.time - a.time;
+    if (gap <= POSITION_EVERY_MS || a.ignition === false || b.ignition === false) continue;
+    const kmh = distanceM(a, b) / 1000 / (gap / 3_600_000);
+    if (kmh < MOVING_KMH) continue;
+    total += clip([a.time + POSITION_EVERY_MS, b.time], from, to);
+  }
+  return total;
+}
+
+/** Driving time in [from, to) during which the newest fix lacked the engine's data. */
+export function drivingWithoutEngineData(driving: readonly Interval[], fixes: readonly EngineFix[], from: number, to: number): number {
+  let missing = 0;
+  for (let i = 0; i < fixes.length; i++) {
+    const a = fixes[i]!;
+    if (a.engineData) continue;
+    const end = fixes[i + 1]?.time ?? to;
+    for (const iv of driving) missing += Math.max(0, Math.min(end, iv[1], to) - Math.max(a.time, iv[0], from));
+  }
+  return missing;
+}
+
+function engineVerdicts(f: VehicleFacts, e: EngineFacts): DiagnosticVerdict[] {
+  const dayAgo = f.now - DAY;
+  const unrecorded = unrecordedDriving(e.fixes, dayAgo, f.now);
+  const withoutData = drivingWithoutEngineData(f.driving, e.fixes, dayAgo, f.now);
+  const lastOn = [...e.fixes].reverse().find((x) => x.ignition !== false);
+  const clockOff = e.clockLagMs === null ? f.active.has('T') : e.clockLagMs > CLOCK_LIMIT_MS;
+  return [
+    { code: 'P', active: unrecorded >= POWER_LIMIT_MS, detail: `${minutes(unrecorded)} of driving with the engine on not recorded in the last 24 hours (limit 30 min)` },
+    { code: 'E', active: withoutData > ENGINE_SYNC_LIMIT_MS, detail: `${minutes(withoutData)} of driving without the engine's odometer and hours in the last 24 hours (limit 30 min)` },
+    {
+      code: '2',
+      active: lastOn !== undefined && !lastOn.engineData,
+      detail: lastOn === undefined ? 'No fix with the engine on' : lastOn.engineData ? "The engine's odometer and hours are reported" : "The newest fix with the engine on lacks the engine's odometer or hours",
+    },
+    { code: '3', active: e.incompleteRecords.some((t) => t > dayAgo), detail: `${e.incompleteRecords.filter((t) => t > dayAgo).length} records without a required element in the last 24 hours` },
+    {
+      code: 'T',
+      active: clockOff,
+      detail: e.clockLagMs === null ? 'No live fix to compare the clock with' : `The device's clock is ${minutes(e.clockLagMs)} behind the server's (limit 10 min)`,
+    },
+  ];
 }
 
 /** Type-7 event codes of Table 6: 1 malfunction logged, 2 cleared, 3 diagnostic logged, 4 cleared. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
+import { runEldDiagnostics } from '../../../jobs/eld-diagnostics.ts';
 import { EngineEvents } from './engine-events.service.ts';
 
 // Engine power-up and shut-down records (type 6) from positions written through the real ingest
@@ -195,5 +196,59 @@ describe('engine records in the ELD output file and the edit paths (decision 015
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/Only duty-status events can be edited/);
     expect(brief(await engineOf(v))).toEqual(['1 +1']);
+  });
+});
+
+describe('malfunctions and diagnostics that need the engine (decision 0155)', () => {
+  /** Fixes a minute apart, `from`..`to` minutes from now, moving east at about 80 km/h. */
+  const run = (from: number, to: number, over: (m: number) => Partial<Fix> = () => ({})) =>
+    Array.from({ length: to - from }, (_, i) => ({ m: from + i, ignition: true, kmh: 80, odometerKm: 5000 + (from + i) * 1.33, hours: 900 + (from + i) / 60, ...over(from + i) }));
+  /** Posts fixes `m` minutes from now (negative: ago), each a minute further east. */
+  async function postNow(v: TestVehicle, fixes: readonly Fix[]): Promise<void> {
+    const now = Date.now();
+    const positions = fixes.map((f) => ({
+      fixTime: new Date(now + f.m * MIN).toISOString(),
+      latitude: 40,
+      longitude: -100 + (f.m + 200) * 0.0155,
+      speed: f.kmh ?? 0,
+      attributes: {
+        ignition: f.ignition,
+        ...(f.odometerKm === undefined ? {} : { vehicleOdometer: f.odometerKm * 1000 }),
+        ...(f.hours === undefined ? {} : { engineHours: f.hours }),
+      },
+    }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.engineEvents.idle();
+    await t.app.autoDuty.idle();
+  }
+
+  it('logs E and 2 when the engine data stop, P for driving not recorded, T for a clock behind, each shown with its name', async () => {
+    const sync = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-1' });
+    // 15 minutes with the engine's data, then 55 without while still driving.
+    await postNow(sync, run(-70, -1, (m) => (m >= -55 ? { odometerKm: undefined, hours: undefined } : {})));
+    const power = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-2' });
+    // 20 minutes of fixes, a 40-minute silence with the engine on while the truck went on, 10 more minutes.
+    await postNow(power, [...run(-100, -80), ...run(-40, -30)]);
+    const clock = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-3' });
+    // Received now, stamped 15 minutes ago by a clock that is behind.
+    await postNow(clock, run(-16, -14, () => ({ kmh: 0 })));
+    const gpsOnly = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-4' });
+    await postNow(gpsOnly, run(-70, -1, () => ({ odometerKm: undefined, hours: undefined, ignition: undefined })));
+
+    await runEldDiagnostics(t.database);
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/hos_log/diagnostics?active=true&size=100`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json().content as Array<{ vehicle: { id: string } | null; code: string; name: string; kind: string }>;
+    const codesOf = (v: TestVehicle) => items.filter((d) => d.vehicle?.id === v.assetId).map((d) => d.code).sort();
+    expect(codesOf(sync)).toEqual(['2', '3', 'E']);
+    expect(items.find((d) => d.vehicle?.id === sync.assetId && d.code === 'E')).toMatchObject({ kind: 'MALFUNCTION', name: 'Engine synchronization compliance malfunction' });
+    expect(codesOf(power)).toContain('P');
+    expect(codesOf(clock)).toEqual(['T']);
+    // A GPS-only device is no ELD: none of the engine checks (the devices screen says so).
+    expect(codesOf(gpsOnly).filter((c) => ['P', 'E', '2', '3', 'T'].includes(c))).toEqual([]);
+    // The malfunction record carries the vehicle's total miles when logged.
+    const [e] = await sql<{ odometer_m: number | null }>(`select odometer_m from hos_events where vehicle_id = '${power.assetId}' and event_type = 7 and diagnostic_code = 'P'`);
+    expect(e!.odometer_m).toBeGreaterThan(4_000_000);
   });
 });

@@ -56,8 +56,9 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       const created = await svc.createGateway(scopeOf(req, req.params.orgId), req.body);
-      // Registered now: no longer offered as a refused id.
+      // Registered now: no longer offered as a refused id, nor answered as unknown from memory.
       app.ingest.unknownDevices.forget(created.uniqueId);
+      app.ingest.directory.forgetUniqueId(created.uniqueId);
       return reply.code(201).send(created);
     },
   });
@@ -107,7 +108,11 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_UPDATE'] },
     schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
-    handler: (req) => svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body),
+    handler: async (req) => {
+      const saved = await svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body);
+      app.ingest.directory.forgetUniqueId(saved.uniqueId);
+      return saved;
+    },
   });
 
   app.delete('/organizations/:orgId/gateways/:id', {

@@ -112,6 +112,13 @@ describe('POST /ingest/traccar', () => {
     expect((await post(forwarded({ uniqueId: 'trc-other-1' }), otherToken)).statusCode).toBe(200);
   });
 
+  it('stores at once for an id registered right after it was refused', async () => {
+    expect((await post(forwarded({ uniqueId: 'trc-late-1' }))).statusCode).toBe(404);
+    const added = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/gateways`, headers: a.admin, payload: { uniqueId: 'trc-late-1', name: 'Late' } });
+    expect(added.statusCode).toBe(201);
+    expect((await post(forwarded({ uniqueId: 'trc-late-1' }))).statusCode).toBe(200);
+  });
+
   it('answers 400 naming the field for bad input, and stores nothing', async () => {
     const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from positions where protocol = 'traccar'`))[0]!.n;
     const n = await count();

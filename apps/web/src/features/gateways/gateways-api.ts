@@ -36,15 +36,15 @@ export const unpairGateway = (id: string) => api<unknown>(orgPath(`/gateways/${i
 /** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
 export const useGatewayMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistryMutation(fn);
 
-/** Ids refused through this organization's forwarding token (decision 0154), newest first. */
+/** Ids refused through this organization's forwarding token (decision 0154), newest first; under `registry` so adding a device refreshes them. */
 export function useRefusedDevices(enabled: boolean) {
-  return useQuery({ queryKey: ['gateways', 'refused'], queryFn: ({ signal }) => api<RefusedDevice[]>(orgPath('/gateways/refused'), { signal }), enabled, refetchInterval: 30_000 });
+  return useQuery({ queryKey: ['registry', 'gateways-refused'], queryFn: ({ signal }) => api<RefusedDevice[]>(orgPath('/gateways/refused'), { signal }), enabled, refetchInterval: 30_000 });
 }
 
 /** Whether this exact id tried to connect (the add form); nothing is listed. */
 export function useRefusedLookup(uniqueId: string) {
   return useQuery({
-    queryKey: ['gateways', 'refused', 'lookup', uniqueId],
+    queryKey: ['registry', 'gateways-refused', 'lookup', uniqueId],
     queryFn: ({ signal }) => api<{ lastAt: string | null; protocol: string | null; attempts: number }>(orgPath('/gateways/refused/lookup'), { query: { uniqueId }, signal, toast: false }),
     enabled: uniqueId.length >= 6,
   });

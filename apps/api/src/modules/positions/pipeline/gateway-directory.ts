@@ -122,6 +122,11 @@ export class GatewayDirectory {
     }
   }
 
+  /** Forgets what is remembered of a unique id (a device just registered with it: no longer unknown here). */
+  forgetUniqueId(uniqueId: string): void {
+    this.byUnique.delete(uniqueId);
+  }
+
   /** Forget everything (tests that re-pair devices). */
   clear(): void {
     this.byUnique.clear();

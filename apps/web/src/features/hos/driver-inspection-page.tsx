@@ -3,19 +3,19 @@ import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconDownload, IconMail } from '@tabler/icons-react';
-import type { HosEvent, HosLogDay } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, type HosEvent, type HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { describeError } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { useUnits } from '../../lib/units.ts';
+import { formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { downloadEldFile, driverDayQuery, driverPeriodQuery, driverStatusQuery, useSendEldFile } from './driver/driver-api.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
-import { addDays, clockSecondsIn, eventName, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
+import { addDays, clockSecondsIn, eventName, formatEngineHours, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
 import classes from './driver/driver.module.css';
 
 /**
@@ -188,7 +188,7 @@ function DayView({ day }: { day: HosLogDay }) {
         <Title order={2} size="h4" mb="sm">
           Events
         </Title>
-        <InspectionEvents events={day.events} timeZone={tz} />
+        <InspectionEvents events={day.events} timeZone={tz} units={units} />
       </Paper>
     </Stack>
   );
@@ -202,7 +202,7 @@ const STATUS_WORDS: Record<HosEvent['recordStatus'], string | null> = {
 };
 
 /** The day's events as a list a phone shows without scrolling sideways: time, event, origin, place, note. */
-function InspectionEvents({ events, timeZone }: { events: HosEvent[]; timeZone: string }) {
+function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; timeZone: string; units: UnitSystem }) {
   if (events.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -230,7 +230,16 @@ function InspectionEvents({ events, timeZone }: { events: HosEvent[]; timeZone: 
               )}
             </Group>
             <Text size="sm" c="dimmed">
-              {[ORIGIN_NAMES[e.recordOrigin], e.locationDescription, e.vehicle ? `Truck ${e.vehicle.unitNumber}` : null].filter(Boolean).join(' · ')}
+              {[
+                ORIGIN_NAMES[e.recordOrigin],
+                e.locationDescription,
+                e.vehicle ? `Truck ${e.vehicle.unitNumber}` : null,
+                // Engine and login records carry the truck's total miles and engine hours (decision 0155).
+                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units) : null,
+                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours) : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
             </Text>
             {e.annotation && <Text size="sm">{`“${e.annotation}”`}</Text>}
           </li>

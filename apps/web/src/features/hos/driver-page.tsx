@@ -11,6 +11,7 @@ import { useNow } from './availability/live-clocks.ts';
 import { CertifyDays } from './driver/certify-days.tsx';
 import { driverDayQuery, driverStatusQuery, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
+import { EngineEvents } from './driver/engine-events.tsx';
 import { ProposalsList } from './driver/proposals-list.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
 import { TripDetails } from './driver/trip-details.tsx';
@@ -109,6 +110,7 @@ function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; dat
                   </Group>
                   <GraphGrid day={gridDay} segments={segments} violations={d.violations} timeZone={tz} now={new Date(Math.max(now, data.at))} />
                 </Paper>
+                <EngineEvents events={d.events} timeZone={tz} />
                 <TripDetails orgId={orgId} userId={userId} day={d} vehicle={s.vehicle} />
               </Stack>
             )}

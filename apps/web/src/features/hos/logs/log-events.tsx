@@ -3,7 +3,7 @@ import { IconPencil } from '@tabler/icons-react';
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
 import { withVersions } from './event-order.ts';
-import { clockSecondsIn, eventName, ORIGIN_NAMES, zoneAbbreviation } from './log-format.ts';
+import { clockSecondsIn, eventName, formatEngineHours, ORIGIN_NAMES, zoneAbbreviation } from './log-format.ts';
 import tones from '../../../components/badge-tones.module.css';
 import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
@@ -29,7 +29,7 @@ function eventAt(events: HosEvent[], at: number | undefined): string | undefined
   return found?.id;
 }
 
-/** The day's ELD events: time in the home zone, what, origin, where, vehicle, odometer, annotation; edits show the original struck through under them. */
+/** The day's ELD events: time in the home zone, what, origin, where, vehicle, odometer, engine hours, annotation; edits show the original struck through under them. */
 export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProps) {
   if (events.length === 0) {
     return (
@@ -41,7 +41,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
   const current = eventAt(events, at);
   const rows = withVersions(events);
   return (
-    <ScrollBox label="Events" minWidth={760}>
+    <ScrollBox label="Events" minWidth={860}>
       <Table aria-label="Events" verticalSpacing={6} className={classes.table}>
         <Table.Thead>
           <Table.Tr>
@@ -51,6 +51,7 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
             <Table.Th>Location</Table.Th>
             <Table.Th>Vehicle</Table.Th>
             <Table.Th ta="right">Odometer</Table.Th>
+            <Table.Th ta="right">Engine hours</Table.Th>
             <Table.Th>Annotation</Table.Th>
             {onEdit && (
               <Table.Th className={classes.noPrint}>
@@ -115,6 +116,9 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                 </Table.Td>
                 <Table.Td ta="right" className={classes.num} style={{ whiteSpace: 'nowrap' }}>
                   <span className={classes.strike}>{formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units)}</span>
+                </Table.Td>
+                <Table.Td ta="right" className={classes.num} style={{ whiteSpace: 'nowrap' }}>
+                  <span className={classes.strike}>{formatEngineHours(e.engineHours)}</span>
                 </Table.Td>
                 <Table.Td>
                   <span className={classes.strike}>{e.annotation ?? '—'}</span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, formatHours, fromLocalInput, toLocalInput, todayIn } from './log-format.ts';
+import { addDays, formatEngineHours, formatHours, fromLocalInput, toLocalInput, todayIn } from './log-format.ts';
 
 describe('log formatting', () => {
   it('prints durations as H:MM, rounding to the minute', () => {
@@ -26,5 +26,13 @@ describe('log formatting', () => {
     expect(fromLocalInput('2026-11-01T05:00', 'America/Chicago')).toBe('2026-11-01T11:00:00.000Z');
     expect(fromLocalInput('nonsense', 'America/Chicago')).toBeNull();
     expect(toLocalInput('2026-10-20T11:00:00.000Z', 'America/Chicago')).toBe('2026-10-20T06:00');
+  });
+});
+
+describe('formatEngineHours (decision 0155)', () => {
+  it('tenths rounded down as the ELD keeps them, a dash without engine data', () => {
+    expect(formatEngineHours(4000.25)).toBe('4,000.2 h');
+    expect(formatEngineHours(12)).toBe('12.0 h');
+    expect(formatEngineHours(null)).toBe('—');
   });
 });

@@ -125,6 +125,12 @@ export function eventName(e: Pick<HosEvent, 'eventType' | 'eventCode' | 'status'
   }
 }
 
+/** Total engine hours as the ELD keeps them, to the tenth: "4,000.2 h"; a dash when the device reports none. */
+export function formatEngineHours(hours: number | null): string {
+  if (hours === null || !Number.isFinite(hours)) return '—';
+  return `${(Math.floor(Math.round(hours * 100) / 10) / 10).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h`;
+}
+
 /** "DRIVING_LIMIT" → "Driving limit". */
 export function words(code: string): string {
   const w = code.toLowerCase().replaceAll('_', ' ');

@@ -30,6 +30,12 @@ export interface IftaMilesOptions {
    * every round locks its vehicles and reads their states; otherwise (PGlite) states are kept in memory.
    */
   shared: boolean;
+  /**
+   * Stored fixes one cold read may return, all vehicles together (default 2,500,000: 500 vehicles x
+   * 5,000). On PGlite the read runs on the API's own thread: 50,000 rows held every request for 1-3 s
+   * after a first start, so there it is 10,000 (decision 0151).
+   */
+  coldReadFixes?: number;
 }
 
 export interface IftaMilesStats {
@@ -50,6 +56,7 @@ const ROUND_VEHICLES = 1000;
 const COLD_PER_ROUND = 500;
 /** ... and this many fixes each (a long history is counted over several rounds). */
 const COLD_CHUNK_FIXES = 5_000;
+const COLD_READ_FIXES = COLD_PER_ROUND * COLD_CHUNK_FIXES;
 
 /** A vehicle's queued fixes; `until`, the newest fix time handed in (the catch-up reads stored fixes up to it). */
 type Pending = Waiting<TrackFix>;
@@ -64,6 +71,9 @@ export class IftaMiles {
   readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0, enqueueMs: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly dirtyDelayMs: number;
+  /** Fixes a cold vehicle reads per round, and cold vehicles per round (coldReadFixes split). */
+  private readonly coldChunk: number;
+  private readonly coldPerRound: number;
 
   constructor(
     private readonly db: Db,
@@ -71,6 +81,9 @@ export class IftaMiles {
   ) {
     this.onError = opts.onError ?? (() => undefined);
     this.dirtyDelayMs = opts.dirtyDelayMs ?? 2000;
+    const coldRead = opts.coldReadFixes ?? COLD_READ_FIXES;
+    this.coldChunk = Math.min(COLD_CHUNK_FIXES, Math.max(1, Math.floor(coldRead / 4)));
+    this.coldPerRound = Math.max(1, Math.min(COLD_PER_ROUND, Math.floor(coldRead / this.coldChunk)));
     const roundPauseMs = opts.roundPauseMs ?? 5000;
     this.queue = new VehicleQueue<TrackFix>({
       fixOf: (r) => ({ time: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer }),
@@ -79,7 +92,7 @@ export class IftaMiles {
       // A cold vehicle reads its stored fixes: a few per round, the rest wait their turn.
       admit: () => {
         let cold = 0;
-        return (v) => this.warm.has(v) || cold++ < COLD_PER_ROUND;
+        return (v) => this.warm.has(v) || cold++ < this.coldPerRound;
       },
       byOrganization: false,
       // A pass serves every vehicle pending when its pause ended, then pauses again: a fleet larger
@@ -156,7 +169,7 @@ export class IftaMiles {
       const cold = await fixesAfterMany(
         tx,
         items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
-        COLD_CHUNK_FIXES,
+        this.coldChunk,
       );
       for (const [vehicleId, p] of items) {
         let state = stateOf(vehicleId);
@@ -165,7 +178,7 @@ export class IftaMiles {
         if (!this.warm.has(vehicleId)) {
           fixes = cold.get(vehicleId) ?? [];
           this.stats.storedFixesRead += fixes.length;
-          more = fixes.length === COLD_CHUNK_FIXES;
+          more = fixes.length === this.coldChunk;
           // Fixes handed in after the read are newer than it and still count; older ones are in `fixes`.
           const last = fixes.length ? fixes[fixes.length - 1]!.time : (state?.fix.time ?? -Infinity);
           if (!more) for (const f of p.fixes) if (f.time > last) fixes.push(f);

@@ -172,6 +172,29 @@ describe('IFTA miles from positions', () => {
     expect(Number(counted!.m)).toBeGreaterThan(3 * 800);
   });
 
+  it('reads a cold history in chunks no larger than its budget, and counts all of it', async () => {
+    // The embedded database answers on the API's thread: one 50,000-row read held every request for
+    // seconds after a first start. A budget of 8 fixes: two at a time for each of four vehicles.
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-cold-1', unitNumber: 'COLD1' });
+    // 10:00 UTC twenty days ago: within ingest's one year, whatever today is.
+    const fixes = drive((Math.floor(Date.now() / 86_400_000) - 20) * 86_400_000 + 10 * 3_600_000, 20);
+    await ingest(v, fixes);
+    await t.app.iftaMiles.idle();
+    const [whole] = await sql<{ m: number }>(`select sum(metres) as m from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    for (const table of ['ifta_distance_days', 'ifta_vehicle_days', 'ifta_distance_months', 'ifta_vehicle_state']) await sql(`delete from ${table} where vehicle_id = '${v.assetId}'`);
+    const miles = new IftaMiles(t.database.db, { shared: t.database.kind !== 'pglite', roundPauseMs: 0, coldReadFixes: 8 });
+    miles.touch(v.assetId, orgId, Date.parse(fixes[fixes.length - 1]!.fixTime));
+    await miles.idle();
+    await miles.close();
+    // 21 fixes, 2 a round: 11 rounds, each reading at most its chunk.
+    expect(miles.stats).toMatchObject({ storedFixesRead: 21, failures: 0 });
+    expect(miles.stats.rounds).toBe(11);
+    const [again] = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where vehicle_id = '${v.assetId}')::int as n
+      from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    expect(again!.n).toBe(21);
+    expect(Number(again!.m)).toBeCloseTo(Number(whole!.m), 3);
+  });
+
   it('serves the distance records with crossings, odometer and miles per state', async () => {
     const res = await t.app.inject({ method: 'GET', url: url(`/distance-records?quarter=2026Q2&assetId=${truck.assetId}`), headers: admin });
     expect(res.statusCode).toBe(200);

@@ -6,6 +6,8 @@ export const iftaMilesFollower = follower('iftaMiles', ({ database, config, onEr
   const iftaMiles = new IftaMiles(database.db, {
     onError: onError('IFTA miles'),
     shared: database.kind !== 'pglite',
+    // The embedded database answers on this thread: a cold read holds every request while it runs.
+    coldReadFixes: database.kind === 'pglite' ? 10_000 : undefined,
     roundPauseMs: config.iftaRoundMs,
   });
   const catchUp = () => {

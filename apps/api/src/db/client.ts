@@ -28,10 +28,12 @@ let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob
 function loadPgliteAssets() {
   pgliteAssets ??= (async () => {
     const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const [wasm, data] = await Promise.all([fs.promises.readFile(path.join(dir, 'pglite.wasm')), fs.promises.readFile(path.join(dir, 'pglite.data'))]);
+    const wasm = await fs.promises.readFile(path.join(dir, 'pglite.wasm'));
     // The global's value is not declared by this project's libraries (no DOM lib), only its types.
     const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
-    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle: new Blob([data]) };
+    // The file bundle is read at each open (the first start opens twice): a Blob backed by the file
+    // rather than 6 MB held in memory for the life of the process.
+    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle: await fs.openAsBlob(path.join(dir, 'pglite.data')) };
   })();
   return pgliteAssets;
 }

@@ -99,8 +99,8 @@ test('the super administrator edits a device model\'s protocol and IO map as row
   await page.getByRole('button', { name: 'Add device model' }).click();
   const form = page.getByRole('form', { name: 'Device model form' });
   await form.getByLabel('Name').fill(name);
-  await form.getByLabel('Protocol').fill('teltonika');
-  await form.getByLabel('Protocol').press('Escape');
+  await form.getByRole('combobox', { name: 'Protocol' }).fill('teltonika');
+  await form.getByRole('combobox', { name: 'Protocol' }).press('Escape');
   await expect(form).toContainText('Teltonika FMB/FMC/FMM over TCP');
   await expect(form).toContainText('Empty: the Teltonika default map is used.');
   await form.getByRole('button', { name: 'Reset to the Teltonika default' }).click();

@@ -5,10 +5,13 @@ import { ELD_ENGINE_ATTRIBUTES, ENGINE_ATTRIBUTES, ENGINE_ATTRIBUTE_NAMES, type 
 // What a device's newest positions carried from the engine (decision 0154): an ELD needs the
 // engine's ignition, odometer and hours; without them the device is a GPS tracker.
 
+/** Whole words, never cut: the state is the point of the column. */
+const WHOLE = { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } } as const;
+
 export function EngineBadge({ data }: { data: EngineDataSeen }) {
   if (data.lastPositionAt === null)
     return (
-      <Badge variant="light" color="gray" radius="sm">
+      <Badge variant="light" color="gray" radius="sm" tt="none" styles={WHOLE}>
         No data yet
       </Badge>
     );
@@ -16,14 +19,14 @@ export function EngineBadge({ data }: { data: EngineDataSeen }) {
     const missing = ELD_ENGINE_ATTRIBUTES.filter((n) => !data.attributes[n]).map((n) => ENGINE_ATTRIBUTES[n].label);
     return (
       <Tooltip label={`Missing: ${missing.join(', ')}`} withArrow>
-        <Badge variant="light" color="orange" radius="sm">
+        <Badge variant="light" color="orange" radius="sm" tt="none" styles={WHOLE}>
           GPS only: not an ELD
         </Badge>
       </Tooltip>
     );
   }
   return (
-    <Badge variant="light" color="teal" radius="sm">
+    <Badge variant="light" color="teal" radius="sm" tt="none" styles={WHOLE}>
       Engine connected
     </Badge>
   );

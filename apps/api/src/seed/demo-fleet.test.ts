@@ -18,9 +18,9 @@ afterAll(async () => {
 const rows = async <T>(q: string) => ((await t.database.db.execute(q as never)) as unknown as { rows: T[] }).rows;
 
 describe('demo fleet seed', () => {
-  it('pairs demo-truck-01..25 with units 101..125, each with its own driver, open history rows agreeing', async () => {
+  it('pairs the demo devices (demo-truck-NN, five Teltonika IMEIs) with units 101..125, each with its own driver, open history rows agreeing', async () => {
     const pairs = await rows<{ unique_id: string; unit_number: string; driver: string | null }>(
-      `select g.unique_id, a.unit_number, a.current_driver_id as driver from gateways g join assets a on a.id = g.asset_id order by g.unique_id`,
+      `select g.unique_id, a.unit_number, a.current_driver_id as driver from gateways g join assets a on a.id = g.asset_id order by a.unit_number`,
     );
     expect(pairs.map((p) => [p.unique_id, p.unit_number])).toEqual(DEMO_DEVICE_IDS.map((id, i) => [id, String(101 + i)]));
     expect(new Set(pairs.map((p) => p.driver)).size).toBe(25);

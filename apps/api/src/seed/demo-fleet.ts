@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { KM_PER_MILE, M_PER_FOOT, withVinCheckDigit } from '@fleet/api-contract';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { assetDriverAssignments, assets, deviceModels, drivers, gatewayPairings, gateways, groupAssets, groupMembers, groups, trailerAttachments, users } from '../db/schema/index.ts';
 import { sha256 } from '../modules/auth/crypto.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
@@ -8,8 +8,35 @@ import { recordActivityBatch, type ActivityEntry } from '../modules/activity-log
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
 
-/** Unique ids the telematics simulator drives: demo-truck-01 … demo-truck-25, paired with 101 … 125. */
-export const DEMO_DEVICE_IDS = Array.from({ length: 25 }, (_, i) => `demo-truck-${String(i + 1).padStart(2, '0')}`);
+
+/**
+ * Demo trucks with a Teltonika FMC650 and its CAN/J1939 adapter instead of a phone (decision 0156):
+ * they report ignition, the engine's total distance and hours, rpm and the VIN over the Teltonika
+ * TCP protocol, so the demo's ELD records and file carry engine data. `index` is the truck plan
+ * (demo-truck-NN, tractor 100 + NN): spread over both regions, one of them a signed-in demo driver's
+ * (103). The device's unique id is its IMEI.
+ */
+export const DEMO_ENGINE_TRUCKS: ReadonlyArray<{ index: number; imei: string }> = [3, 8, 10, 16, 22].map((index) => ({ index, imei: demoImei(index) }));
+
+export const TELTONIKA_MODEL = { name: 'Teltonika FMC650 (CAN/J1939)', manufacturer: 'Teltonika', protocol: 'teltonika', notes: 'LTE tracker with CAN and J1939 inputs; codec 8 Extended over TCP' } as const;
+
+/** A 15-digit IMEI: an FMC650-like type allocation code, a serial, and the Luhn check digit. */
+function demoImei(index: number): string {
+  const body = `86031706${String(418_200 + index * 37)}`;
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    let d = Number(body[i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/**
+ * Unique ids the telematics simulator drives, paired with 101 … 125: demo-truck-01 … demo-truck-25,
+ * the Teltonika trucks' IMEIs in their places.
+ */
+export const DEMO_DEVICE_IDS = Array.from({ length: 25 }, (_, i) => DEMO_ENGINE_TRUCKS.find((e) => e.index === i + 1)?.imei ?? `demo-truck-${String(i + 1).padStart(2, '0')}`);
 
 /** The demo devices' batch-ingest token (demo data only, so the simulator can post batches). */
 export const demoIngestToken = (uniqueId: string) => `demo-ingest-${uniqueId}`;
@@ -140,18 +167,18 @@ export async function ensureDemoFleet(db: Db, orgId: string): Promise<boolean> {
       )
       .returning();
 
+    const teltonika = await ensureTeltonikaModel(tx, log);
     const deviceRows = await tx
       .insert(gateways)
       .values(
         DEMO_DEVICE_IDS.map((uniqueId, i) => ({
           organizationId: orgId,
           uniqueId,
-          name: `Truck ${101 + i} tracker`,
-          deviceModelId: model?.id ?? null,
           phone: `+1 773 555 ${String(2200 + i).slice(-4)}`,
-          firmware: 'Traccar Client 9.5',
           assetId: tractors[i]?.id ?? null,
-          ingestTokenHash: sha256(demoIngestToken(uniqueId)),
+          ...(uniqueId.startsWith('demo-truck-')
+            ? { name: `Truck ${101 + i} tracker`, deviceModelId: model?.id ?? null, firmware: 'Traccar Client 9.5', ingestTokenHash: sha256(demoIngestToken(uniqueId)) }
+            : engineDevice(101 + i, teltonika.id)),
         })),
       )
       .returning();
@@ -196,4 +223,40 @@ export async function ensureDemoFleet(db: Db, orgId: string): Promise<boolean> {
     await recordActivityBatch(tx, log);
   });
   return true;
+}
+
+/** The registry's Teltonika model (the default IO map: an empty one), created once. */
+async function ensureTeltonikaModel(tx: Tx, log: ActivityEntry[]): Promise<{ id: string }> {
+  const [found] = await tx.select({ id: deviceModels.id }).from(deviceModels).where(eq(deviceModels.name, TELTONIKA_MODEL.name));
+  if (found) return found;
+  const [model] = await tx.insert(deviceModels).values({ ...TELTONIKA_MODEL, ioMap: {} }).returning();
+  if (!model) throw new Error('the Teltonika device model was not created');
+  log.push({ orgId: null, actor: SYSTEM, action: 'CREATE', entityType: 'DEVICE_MODEL', entityId: model.id, after: model });
+  return model;
+}
+
+/** A Teltonika gateway's registry fields (no batch-ingest token: it talks TCP). */
+const engineDevice = (unit: number, deviceModelId: string) => ({ name: `Truck ${unit} FMC650`, deviceModelId, firmware: '03.28.07.Rev.00', ingestTokenHash: null });
+
+/**
+ * A demo fleet seeded before the Teltonika trucks existed: their phones become FMC650s (the same
+ * gateway, its unique id now the IMEI), so the next start backfills engine data from there on.
+ * Nothing to do on a fresh or an upgraded database. Returns the devices changed.
+ */
+export async function ensureDemoEngineTrucks(db: Db, orgId: string): Promise<number> {
+  const phones = DEMO_ENGINE_TRUCKS.map((e) => ({ ...e, phone: `demo-truck-${String(e.index).padStart(2, '0')}` }));
+  const existing = await db.select({ id: gateways.id, uniqueId: gateways.uniqueId }).from(gateways).where(and(eq(gateways.organizationId, orgId), inArray(gateways.uniqueId, phones.map((p) => p.phone))));
+  if (existing.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const log: ActivityEntry[] = [];
+    const model = await ensureTeltonikaModel(tx, log);
+    for (const g of existing) {
+      const truck = phones.find((p) => p.phone === g.uniqueId)!;
+      const [before] = await tx.select().from(gateways).where(eq(gateways.id, g.id));
+      const [after] = await tx.update(gateways).set({ uniqueId: truck.imei, ...engineDevice(100 + truck.index, model.id) }).where(eq(gateways.id, g.id)).returning();
+      log.push({ orgId, actor: SYSTEM, action: 'UPDATE', entityType: 'GATEWAY', entityId: g.id, before: { ...before, ingestTokenHash: undefined }, after: { ...after, ingestTokenHash: undefined } });
+    }
+    await recordActivityBatch(tx, log);
+    return existing.length;
+  });
 }

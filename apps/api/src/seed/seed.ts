@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
-import { ensureDemoFleet } from './demo-fleet.ts';
+import { DEMO_ENGINE_TRUCKS, ensureDemoEngineTrucks, ensureDemoFleet } from './demo-fleet.ts';
 import { ensureBundledRates } from '../modules/ifta/ifta-rates.service.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
@@ -159,7 +159,9 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void, p
     step(0.2);
     const demoOrgId = await ensureDemoOrganization(db, config);
     step(0.5);
-    if (await ensureDemoFleet(db, demoOrgId)) lines.push('  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25, 12 trailers, 2 groups');
+    const engineUnits = DEMO_ENGINE_TRUCKS.map((e) => 100 + e.index).join(', ');
+    if (await ensureDemoFleet(db, demoOrgId)) lines.push(`  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (Teltonika FMC650s on ${engineUnits}), 12 trailers, 2 groups`);
+    else if (await ensureDemoEngineTrucks(db, demoOrgId)) lines.push(`  Demo fleet: tractors ${engineUnits} now report engine data through Teltonika FMC650s`);
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
     step(0.8);

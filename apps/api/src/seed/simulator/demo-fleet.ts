@@ -1,10 +1,14 @@
-import { and, eq, gt, like, lt, max, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, like, lt, max, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { assets, drivers, gateways, positions } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { MOVING_SPEED_KMH } from '../../modules/positions/vehicle-status.ts';
 import { postFix } from './poster.ts';
-import { TruckPlan, warmUp } from './truck-plan.ts';
+import { DEMO_ENGINE_TRUCKS } from '../demo-fleet.ts';
+import { effectiveIoMap, ioAttributes } from '../../modules/positions/pipeline/teltonika/io-map.ts';
+import { engineColumns } from '../../modules/positions/pipeline/engine-data.ts';
+import { engineIo, engineProfile, IO, ioElements, priorityOf, satellitesAt, type EngineIo, type EngineProfile } from './engine-data.ts';
+import { TruckPlan, warmUp, type TruckState } from './truck-plan.ts';
 
 /** A demo device the simulator drives: `demo-truck-07` is truck plan 7. */
 export interface DemoTruck {
@@ -14,20 +18,33 @@ export interface DemoTruck {
   orgId: string;
   assetId: string | null;
   driverId: string | null;
+  /** A Teltonika truck's engine (its unique id is the IMEI); null for a phone (OsmAnd, GPS only). */
+  engine: EngineProfile | null;
+  /** Where the seeded history ends (set by seedDemoHistory): a Teltonika device records from there. */
+  historyUntil?: number;
 }
 
 export const DEMO_TRUCKS = 25;
 export const demoUniqueId = (i: number) => `demo-truck-${String(i).padStart(2, '0')}`;
 
-/** The active `demo-truck-NN` devices, with the vehicle and driver they are paired with now. */
+const ENGINE_BY_IMEI = new Map(DEMO_ENGINE_TRUCKS.map((e) => [e.imei, e.index]));
+
+/**
+ * The active demo devices (`demo-truck-NN` and the Teltonika trucks' IMEIs), with the vehicle and
+ * driver they are paired with now.
+ */
 export async function findDemoTrucks(db: Db): Promise<DemoTruck[]> {
   const rows = await db
-    .select({ uniqueId: gateways.uniqueId, gatewayId: gateways.id, orgId: gateways.organizationId, assetId: gateways.assetId, driverId: assets.currentDriverId })
+    .select({ uniqueId: gateways.uniqueId, gatewayId: gateways.id, orgId: gateways.organizationId, assetId: gateways.assetId, driverId: assets.currentDriverId, vin: assets.vin })
     .from(gateways)
     .leftJoin(assets, eq(assets.id, gateways.assetId))
-    .where(and(like(gateways.uniqueId, 'demo-truck-%'), eq(gateways.status, 'ACTIVE')));
+    .where(and(or(like(gateways.uniqueId, 'demo-truck-%'), inArray(gateways.uniqueId, [...ENGINE_BY_IMEI.keys()])), eq(gateways.status, 'ACTIVE')));
   return rows
-    .map((r) => ({ ...r, index: Number(r.uniqueId.slice('demo-truck-'.length)) }))
+    .map(({ vin, ...r }) => {
+      const imeiOf = ENGINE_BY_IMEI.get(r.uniqueId);
+      const index = imeiOf ?? Number(r.uniqueId.slice('demo-truck-'.length));
+      return { ...r, index, engine: imeiOf ? engineProfile(index, r.uniqueId, vin) : null };
+    })
     .filter((r) => Number.isInteger(r.index) && r.index > 0)
     .sort((a, b) => a.index - b.index);
 }
@@ -42,7 +59,8 @@ const LAST = ['Garcia', 'Walker', 'Hernandez', 'Bello', 'Nguyen', 'Olsen', 'Petr
 export async function ensureDemoTrucks(db: Db, orgId: string): Promise<void> {
   for (let i = 1; i <= DEMO_TRUCKS; i++) {
     const uniqueId = demoUniqueId(i);
-    const existing = await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.uniqueId, uniqueId));
+    const imei = DEMO_ENGINE_TRUCKS.find((e) => e.index === i)?.imei ?? uniqueId;
+    const existing = await db.select({ id: gateways.id }).from(gateways).where(inArray(gateways.uniqueId, [uniqueId, imei]));
     if (existing[0]) continue;
     await db.transaction(async (tx) => {
       const unit = String(100 + i);
@@ -81,9 +99,8 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
     const plan = new TruckPlan(truck.index);
     await warmUp([plan], from);
     const cols: FixColumns = { t: [], lat: [], lon: [], speed: [], course: [], odo: [], ign: [] };
-    for (let t = from; t < until; t += MOVING_EVERY_MS) {
-      const s = plan.stateAt(t);
-      if (s.kind === 'PARK' && t % PARKED_EVERY_MS !== 0) continue;
+    const engine = truck.engine ? newEngineColumns() : null;
+    const push = (t: number, s: TruckState, event = 0) => {
       cols.t.push(t / 1000);
       cols.lat.push(s.lat);
       cols.lon.push(s.lon);
@@ -91,16 +108,59 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
       cols.course.push(s.speed >= MOVING_SPEED_KMH ? s.course.toFixed(1) : 'NULL');
       cols.odo.push(Math.round(s.odometer));
       cols.ign.push(s.ignition ? 't' : 'f');
+      if (engine && truck.engine) pushEngine(engine, truck.engine, t, s, event);
+    };
+    let ignition: boolean | null = null;
+    for (let t = from; t < until; t += MOVING_EVERY_MS) {
+      const s = plan.stateAt(t);
+      // A Teltonika device also records the moment the ignition changes (an event record), standing
+      // still as the engine starts or stops.
+      if (engine && ignition !== null && s.ignition !== ignition) {
+        const at = plan.ignitionSince(t);
+        if (at > t - MOVING_EVERY_MS) push(at, { ...plan.stateAt(at), speed: 0 }, IO.ignition.id);
+      }
+      ignition = s.ignition;
+      if (s.kind === 'PARK' && t % PARKED_EVERY_MS !== 0) continue;
+      push(t, s);
     }
     // A statement per day of fixes with the columns as arrays (unnest): a few parameters instead of
     // sixteen per row, which makes the first start quick; a day at a time, so the embedded
     // database's one connection (and the event loop it runs on) serves requests in between.
     for (let from = 0; from < cols.t.length; from += BACKFILL_ROWS) {
-      const slice = Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as FixColumns;
-      written += await insertFixes(db, truck, slice);
+      const slice = <T extends object>(c: T) => Object.fromEntries(Object.entries(c).map(([k, v]: [string, unknown[]]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as T;
+      written += engine && truck.engine ? await insertEngineFixes(db, truck, truck.engine, slice(cols), slice(engine)) : await insertFixes(db, truck, slice(cols));
     }
+    if (cols.t.length) await moveLatest(db, truck, cols);
   }
   return written;
+}
+
+/**
+ * The vehicle's latest position from the newest backfilled fix, as the group commit keeps it (never
+ * back in time): the map shows the truck where its history ends, and the followers' catch-ups,
+ * which go by the latest positions, see the history (the engine events from its ignition).
+ */
+async function moveLatest(db: Db, truck: DemoTruck, cols: FixColumns): Promise<void> {
+  if (!truck.assetId) return;
+  let movedAt: number | null = null;
+  let stillSince: number | null = null;
+  for (let i = 0; i < cols.t.length; i++) {
+    if (Number(cols.speed[i]) >= MOVING_SPEED_KMH) {
+      movedAt = cols.t[i]!;
+      stillSince = null;
+    } else stillSince ??= cols.t[i]!;
+  }
+  const ts = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
+  await db.execute(sql`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course,
+      altitude, accuracy, odometer, ignition, last_moving_at, stationary_since, attributes)
+    select asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition,
+      ${ts(movedAt)}::timestamptz, ${ts(stillSince)}::timestamptz, attributes
+    from positions where gateway_id = ${truck.gatewayId}::uuid and fix_time = to_timestamp(${cols.t[cols.t.length - 1]!}) and asset_id = ${truck.assetId}::uuid
+    on conflict (asset_id) do update set organization_id = excluded.organization_id, gateway_id = excluded.gateway_id, driver_id = excluded.driver_id,
+      fix_time = excluded.fix_time, server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed,
+      course = excluded.course, altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
+      last_moving_at = coalesce(excluded.last_moving_at, latest_positions.last_moving_at), stationary_since = excluded.stationary_since, attributes = excluded.attributes
+    where latest_positions.fix_time < excluded.fix_time`);
 }
 
 /** Rows per backfill statement: about a day of a truck's fixes. */
@@ -113,11 +173,77 @@ async function insertFixes(db: Db, truck: DemoTruck, cols: FixColumns): Promise<
   const r = rowsOf<{ n: number }>(
     await db.execute(sql`
       with ins as (
-        insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, protocol, attributes)
+        insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, ignition, protocol, attributes)
         select ${truck.orgId}::uuid, ${truck.gatewayId}::uuid, ${truck.assetId}::uuid, ${truck.driverId}::uuid, to_timestamp(u.t), to_timestamp(u.t + 1.5),
-               u.lat, u.lon, u.speed, u.course, 250, 5, u.odo, u.ign, 'simulator', '{}'::jsonb
+               u.lat, u.lon, u.speed, u.course, 250, 5, u.odo, 'GPS', u.ign, 'simulator', '{}'::jsonb
         from unnest(${arr(cols.t)}::float8[], ${arr(cols.lat)}::float8[], ${arr(cols.lon)}::float8[], ${arr(cols.speed)}::real[],
                     ${arr(cols.course)}::real[], ${arr(cols.odo)}::float8[], ${arr(cols.ign)}::boolean[]) as u(t, lat, lon, speed, course, odo, ign)
+        on conflict do nothing
+        returning 1
+      )
+      select count(*)::int as n from ins`),
+  );
+  return Number(r[0]?.n ?? 0);
+}
+
+/** A Teltonika truck's raw IO values per fix, and the IO element that caused the record, beside FixColumns. */
+type EngineColumnArrays = { [K in keyof EngineIo | 'event']: number[] };
+
+const newEngineColumns = (): EngineColumnArrays => ({ ignition: [], motion: [], powerMv: [], gpsOdometerM: [], vehicleSpeedKmh: [], rpm: [], vehicleOdometerM: [], engineMinutes: [], event: [] });
+
+function pushEngine(cols: EngineColumnArrays, p: EngineProfile, t: number, s: TruckState, event: number): void {
+  const e = engineIo(p, t, s);
+  for (const k of Object.keys(e) as Array<keyof EngineIo>) cols[k].push(e[k]);
+  cols.event.push(event);
+}
+
+/** A Postgres array literal of text values. */
+const textArray = (a: readonly string[]) => `{${a.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+
+/**
+ * A Teltonika truck's fixes as its device reports them and ingest stores them: the attributes the
+ * default IO map decodes (the raw elements under `io`), by the decoder's own ioAttributes, with the
+ * record's priority, event and satellites as records.ts adds them; the ECM odometer, engine hours
+ * and ignition in the columns by engineColumns(); speed and course in whole units and coordinates
+ * at 1e-7 degrees, as the wire carries them. The JSON is built a statement (a day) at a time.
+ * Devices buffer and send every 30-60 s: the server time is 30 s after the fix.
+ */
+async function insertEngineFixes(db: Db, truck: DemoTruck, p: EngineProfile, cols: FixColumns, e: EngineColumnArrays): Promise<number> {
+  const vin = Buffer.from(p.vin, 'ascii');
+  const map = effectiveIoMap({});
+  const attributes: string[] = [];
+  const odo: number[] = [];
+  const hours: number[] = [];
+  for (let i = 0; i < cols.t.length; i++) {
+    const raw: EngineIo = {
+      ignition: e.ignition[i] ? 1 : 0,
+      motion: e.motion[i] ? 1 : 0,
+      powerMv: e.powerMv[i]!,
+      gpsOdometerM: e.gpsOdometerM[i]!,
+      vehicleSpeedKmh: e.vehicleSpeedKmh[i]!,
+      rpm: e.rpm[i]!,
+      vehicleOdometerM: e.vehicleOdometerM[i]!,
+      engineMinutes: e.engineMinutes[i]!,
+    };
+    const a = ioAttributes(ioElements(raw, vin), map);
+    a.priority = priorityOf(e.event[i]!);
+    a.event = e.event[i]!;
+    a.satellites = satellitesAt(cols.t[i]! * 1000);
+    const c = engineColumns(a);
+    odo.push(c.odometer ?? 0);
+    hours.push(c.engineHours ?? 0);
+    attributes.push(JSON.stringify(a));
+  }
+  const arr = (a: ReadonlyArray<number | string>) => `{${a.join(',')}}`;
+  const r = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with ins as (
+        insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes)
+        select ${truck.orgId}::uuid, ${truck.gatewayId}::uuid, ${truck.assetId}::uuid, ${truck.driverId}::uuid, to_timestamp(u.t), to_timestamp(u.t + 30),
+               round(u.lat::numeric, 7), round(u.lon::numeric, 7), round(u.speed), coalesce(round(u.course)::int % 360, 0), 250, null, u.odo, 'ECM', u.hours, u.ign, 'teltonika', u.a
+        from unnest(${arr(cols.t)}::float8[], ${arr(cols.lat)}::float8[], ${arr(cols.lon)}::float8[], ${arr(cols.speed)}::real[], ${arr(cols.course)}::real[],
+                    ${arr(odo)}::float8[], ${arr(hours)}::float8[], ${arr(cols.ign)}::boolean[], ${textArray(attributes)}::jsonb[])
+             as u(t, lat, lon, speed, course, odo, hours, ign, a)
         on conflict do nothing
         returning 1
       )

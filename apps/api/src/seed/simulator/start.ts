@@ -5,7 +5,8 @@ import { organizations } from '../../db/schema/index.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
-import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck, type SimulatorHandle } from './demo-fleet.ts';
+import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
+import { runTeltonikaTrucks } from './teltonika-device.ts';
 
 /** The steps of the demo history, in order, as StartupProgress shows them. */
 export const DEMO_STEPS = {
@@ -20,8 +21,8 @@ export const DEMO_STEPS = {
 /**
  * DEMO=1 with SIMULATOR not 0 (the `npm start` default): the demo organization's 25 trucks get
  * 7 days of history (first start; later starts fill only the gap), the week's HoS logs derived
- * from it, the IFTA quarter and the daily statistics; then driveDemoFleet posts live through the
- * real OsmAnd endpoint over loopback. Runs after the server listens, reporting its progress.
+ * from it, the IFTA quarter and the daily statistics; then driveDemoFleet reports live through the
+ * real OsmAnd endpoint and Teltonika port over loopback. Runs after the server listens, reporting its progress.
  * Returns the demo trucks.
  */
 export async function seedDemoHistory(app: FastifyInstance, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<DemoTruck[]> {
@@ -33,6 +34,8 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   // History first, then its HoS logs, then live: the live fixes continue the derived records
   // from their last event (decision 0095).
   const written = await backfillDemoHistory(app.db, trucks, started, 7, (f) => progress(DEMO_STEPS.positions, f));
+  // The Teltonika devices went on recording from there (they send what they hold once live).
+  for (const t of trucks) t.historyUntil = started;
   if (written) log(`Demo fleet: ${written} historical positions written for ${trucks.length} trucks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const hosStarted = Date.now();
   progress(DEMO_STEPS.hos, 0);
@@ -46,6 +49,9 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   if (config.iftaMiles) {
     progress(DEMO_STEPS.iftaMiles, 0);
     await app.iftaMiles.catchUp();
+    // The backfill wrote positions without the vehicles' latest rows, which the catch-up goes by:
+    // its trucks are queued here, so their week is counted now and not by the first live rounds.
+    for (const t of trucks) if (t.assetId) app.iftaMiles.touch(t.assetId, org.id, started);
     await app.iftaMiles.idle();
   }
   const filed = await fileDemoQuarter(app.db, org.id, started);
@@ -68,10 +74,25 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   return trucks;
 }
 
-/** The demo trucks post live through the real OsmAnd endpoint (after seedDemoHistory). */
-export function driveDemoFleet(app: FastifyInstance, config: Config, trucks: readonly DemoTruck[], log: (msg: string) => void): SimulatorHandle {
+/**
+ * The demo trucks report live (after seedDemoHistory): the phones post through the real OsmAnd
+ * endpoint; the Teltonika trucks record from where their history ends and send codec 8E packets to
+ * the server's own Teltonika port, or to ingest in process when TELTONIKA_PORT is 0 (decision 0156).
+ */
+export function driveDemoFleet(app: FastifyInstance, config: Config, trucks: readonly DemoTruck[], log: (msg: string) => void): { stop(): void } {
+  const phones = trucks.filter((t) => !t.engine);
+  const engines = trucks.flatMap((t) => (t.engine ? [{ index: t.index, engine: t.engine, recordingFrom: t.historyUntil }] : []));
   const target = config.osmandPort ? `http://127.0.0.1:${config.osmandPort}/` : `http://127.0.0.1:${config.port}/api/v1/ingest/osmand`;
-  const handle = runLiveSimulator(trucks, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
-  log(`Demo fleet: ${trucks.length} trucks driving, posting to ${target}`);
-  return handle;
+  const osmand = runLiveSimulator(phones, target, 10, (err) => app.log.warn({ err }, 'demo fleet simulator: a post failed'));
+  const teltonika = runTeltonikaTrucks(engines, config.teltonikaPort ? { port: config.teltonikaPort } : { ingest: app.ingest }, (err) =>
+    app.log.warn({ err }, 'demo fleet simulator: a Teltonika packet was not acknowledged'),
+  );
+  const tcp = config.teltonikaPort ? `Teltonika port ${config.teltonikaPort}` : 'ingest in process (TELTONIKA_PORT=0)';
+  log(`Demo fleet: ${trucks.length} trucks driving, ${phones.length} posting to ${target}, ${engines.length} Teltonika FMC650s sending to ${tcp}`);
+  return {
+    stop: () => {
+      osmand.stop();
+      teltonika.stop();
+    },
+  };
 }

@@ -22,6 +22,8 @@ export interface Segment {
   speed: number;
   /** Odometer (m) at the start. */
   odometer: number;
+  /** The engine's running time (ms) since the plan's epoch at the start: driving and idling. */
+  engineMs: number;
   /** Why the truck stands: break, fuel, rest, load. */
   reason?: string;
 }
@@ -35,6 +37,8 @@ export interface TruckState {
   ignition: boolean;
   /** Metres. */
   odometer: number;
+  /** The engine's running time (ms) since the plan's epoch (its hour meter without the starting value). */
+  engineMs: number;
   kind: SegmentKind;
 }
 
@@ -94,6 +98,7 @@ export class TruckPlan {
   private readonly random: () => number;
   private city: string;
   private odometer: number;
+  private engineMs = 0;
   private clock = SIM_EPOCH;
   private drivenSinceBreak = 0;
   private drivenToday = 0;
@@ -102,11 +107,14 @@ export class TruckPlan {
   private shiftStart = SIM_EPOCH;
   private shiftsSinceRestart = 0;
   private cursor = 0;
+  /** The odometer (m) at the plan's epoch. */
+  readonly startOdometerM: number;
 
   constructor(readonly index: number) {
     this.random = rng(0x5eed + index * 7919);
     this.city = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
     this.odometer = (150_000 + Math.floor(this.random() * 450_000)) * 1000;
+    this.startOdometerM = this.odometer;
     // Trucks start their first day at different hours.
     this.push('PARK', this.here(), this.here(), Math.floor(this.random() * 12 * HOUR), 0, 'rest');
     this.shiftStart = this.clock;
@@ -136,10 +144,11 @@ export class TruckPlan {
   }
 
   private push(kind: SegmentKind, from: LatLon, to: LatLon, durationMs: number, speed: number, reason?: string): void {
-    const seg: Segment = { kind, start: this.clock, end: this.clock + durationMs, from, to, speed, odometer: this.odometer, reason };
+    const seg: Segment = { kind, start: this.clock, end: this.clock + durationMs, from, to, speed, odometer: this.odometer, engineMs: this.engineMs, reason };
     this.segments.push(seg);
     this.clock = seg.end;
     if (kind === 'DRIVE') this.odometer += distanceM(from, to);
+    if (kind !== 'PARK') this.engineMs += durationMs;
   }
 
   /** One trip: pick a destination 2-6 road hops away, drive it with breaks, fuel and rest, unload. */
@@ -229,15 +238,24 @@ export class TruckPlan {
     return this.segments[this.cursor]!;
   }
 
+  /** When the engine last started or stopped at or before `t`: the start of the run of segments with the ignition `t` has. */
+  ignitionSince(t: number): number {
+    const on = this.segmentAt(t).kind !== 'PARK';
+    let i = this.cursor;
+    while (i > 0 && (this.segments[i - 1]!.kind !== 'PARK') === on) i--;
+    return this.segments[i]!.start;
+  }
+
   stateAt(t: number): TruckState {
     const s = this.segmentAt(t);
-    if (s.kind !== 'DRIVE') return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, kind: s.kind };
+    const engineMs = s.kind === 'PARK' ? s.engineMs : s.engineMs + (t - s.start);
+    if (s.kind !== 'DRIVE') return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, engineMs, kind: s.kind };
     const f = (t - s.start) / (s.end - s.start);
     const lat = s.from.lat + (s.to.lat - s.from.lat) * f;
     const lon = s.from.lon + (s.to.lon - s.from.lon) * f;
     // Small, repeatable speed wobble around the cruise speed.
     const wobble = Math.sin(t / 37_000 + this.index) * 3;
-    return { lat, lon, speed: Math.max(0, s.speed + wobble), course: bearingDeg(s.from, s.to), ignition: true, odometer: s.odometer + distanceM(s.from, { lat, lon }), kind: 'DRIVE' };
+    return { lat, lon, speed: Math.max(0, s.speed + wobble), course: bearingDeg(s.from, s.to), ignition: true, odometer: s.odometer + distanceM(s.from, { lat, lon }), engineMs, kind: 'DRIVE' };
   }
 }
 

@@ -1,0 +1,227 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { HOS_EVENT_TYPES, isValidVin } from '@fleet/api-contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/sql/rows.ts';
+import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { EngineEvents } from '../../modules/hos/index.ts';
+import { decodeAvlPacket, encodeAvlPacket, encodeImei } from '../../modules/positions/pipeline/teltonika/codec.ts';
+import { TeltonikaFrameSplitter } from '../../modules/positions/pipeline/teltonika/frames.ts';
+import { loadIoMap, recordsToRows } from '../../modules/positions/pipeline/teltonika/records.ts';
+import { buildTeltonikaServer } from '../../modules/positions/teltonika-server.ts';
+import { DEMO_ENGINE_TRUCKS, TELTONIKA_MODEL } from '../demo-fleet.ts';
+import { backfillDemoHistory, findDemoTrucks, type DemoTruck } from './demo-fleet.ts';
+import { avlRecord } from './engine-data.ts';
+import { runTeltonikaTrucks, type TeltonikaFleetHandle } from './teltonika-device.ts';
+import { TruckPlan, warmUp } from './truck-plan.ts';
+
+const DAY = 86_400_000;
+const MILE_M = 1609.344;
+
+let t: TestContext;
+let engineTrucks: Array<DemoTruck & { engine: NonNullable<DemoTruck['engine']> }>;
+const until = Date.now();
+
+const backfilled = () => [engineTrucks[0]!, engineTrucks[3]!, engineTrucks[4]!];
+const rows = async <T>(q: string) => rowsOf<T>(await t.app.db.execute(q as never));
+
+const luhnOk = (digits: string) =>
+  [...digits].reverse().reduce((sum, c, i) => {
+    const d = Number(c) * (i % 2 ? 2 : 1);
+    return sum + (d > 9 ? d - 9 : d);
+  }, 0) %
+    10 ===
+  0;
+
+async function until_(cond: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  engineTrucks = (await findDemoTrucks(t.app.db)).filter((x): x is DemoTruck & { engine: NonNullable<DemoTruck['engine']> } => x.engine !== null);
+  // Two days of history of three Teltonika trucks, as the first start writes the week; the other
+  // two drive live below.
+  await backfillDemoHistory(t.app.db, backfilled(), until, 2);
+});
+afterAll(() => t?.close());
+
+describe('demo Teltonika trucks (decision 0156)', () => {
+  it('registers five FMC650s with valid IMEIs on trucks of both regions; the rest stay phones', async () => {
+    const devices = await rows<{ unique_id: string; protocol: string; model: string; manufacturer: string; io_map: object; unit: string; region: string; vin: string }>(
+      `select g.unique_id, m.protocol, m.name as model, m.manufacturer, m.io_map, a.unit_number as unit, gr.name as region, a.vin
+       from gateways g join device_models m on m.id = g.device_model_id join assets a on a.id = g.asset_id
+       join group_assets ga on ga.asset_id = a.id join groups gr on gr.id = ga.group_id order by a.unit_number`,
+    );
+    const teltonika = devices.filter((d) => d.protocol === 'teltonika');
+    expect(teltonika.map((d) => d.unit)).toEqual(DEMO_ENGINE_TRUCKS.map((e) => String(100 + e.index)));
+    for (const d of teltonika) {
+      expect(d.unique_id).toMatch(/^\d{15}$/);
+      expect(luhnOk(d.unique_id), d.unique_id).toBe(true);
+      expect(d).toMatchObject({ model: TELTONIKA_MODEL.name, manufacturer: 'Teltonika', io_map: {} });
+    }
+    expect(new Set(teltonika.map((d) => d.region))).toEqual(new Set(['East region', 'West region']));
+    expect(devices.filter((d) => d.protocol === 'osmand')).toHaveLength(20);
+    expect(engineTrucks.map((x) => x.engine.vin)).toEqual(teltonika.map((d) => d.vin));
+  });
+
+  it('backfills engine data: ignition on and off, the ECM odometer with the distance, engine hours while the engine runs', async () => {
+    for (const truck of backfilled()) {
+      const fixes = await rows<{ t: number; ign: boolean; odo: number; src: string; hours: number; gps: number; rpm: number; speed: number; vin: string; io: Record<string, number | string>; protocol: string }>(
+        `select extract(epoch from fix_time) * 1000 as t, ignition as ign, odometer as odo, odometer_source as src, engine_hours as hours,
+                (attributes->>'gpsOdometer')::float8 as gps, (attributes->>'rpm')::int as rpm, speed, attributes->>'vin' as vin, attributes->'io' as io, protocol
+         from positions where gateway_id = '${truck.gatewayId}' order by fix_time`,
+      );
+      expect(fixes.length).toBeGreaterThan(600);
+      expect(new Set(fixes.map((f) => f.protocol))).toEqual(new Set(['teltonika']));
+      expect(new Set(fixes.map((f) => f.src))).toEqual(new Set(['ECM']));
+      expect(new Set(fixes.map((f) => f.vin))).toEqual(new Set([truck.engine.vin]));
+      expect(isValidVin(truck.engine.vin)).toBe(true);
+      // A realistic ECM total: 300,000-700,000 miles.
+      expect(fixes[0]!.odo / MILE_M).toBeGreaterThan(300_000);
+      expect(fixes[0]!.odo / MILE_M).toBeLessThan(700_000);
+      let on = 0;
+      let off = 0;
+      for (let i = 1; i < fixes.length; i++) {
+        const a = fixes[i - 1]!;
+        const b = fixes[i]!;
+        if (!a.ign && b.ign) on++;
+        if (a.ign && !b.ign) off++;
+        // The engine's distance moves with the GNSS one (the truck's driven distance), to the metre.
+        expect(Math.abs(b.odo - a.odo - (b.gps - a.gps))).toBeLessThanOrEqual(1);
+        const hours = b.hours - a.hours;
+        // Hours count while the ignition is on (idling included) and stand still while it is off.
+        if (!a.ign) expect(hours).toBe(0);
+        if (a.ign && b.ign) expect(Math.abs(hours - (b.t - a.t) / 3_600_000)).toBeLessThan(1.01 / 60);
+        if (b.ign && b.speed > 0) expect(b.rpm).toBeGreaterThanOrEqual(1200);
+        if (b.ign && b.speed > 0) expect(b.rpm).toBeLessThanOrEqual(1600);
+        if (b.ign && b.speed === 0) expect(Math.abs(b.rpm - 650)).toBeLessThan(20);
+        if (!b.ign) expect(b.rpm).toBe(0);
+      }
+      expect(on).toBeGreaterThanOrEqual(2);
+      expect(off).toBeGreaterThanOrEqual(2);
+      expect(fixes[fixes.length - 1]!.odo - fixes[0]!.odo).toBeGreaterThan(500_000);
+      // The raw elements the default map decodes from are kept (the VIN as its ASCII bytes in hex).
+      expect(Object.keys(fixes[0]!.io).sort()).toEqual(['102', '16', '239', '240', '256', '66', '81', '85', '87']);
+      expect(fixes[0]!.io['256']).toBe(Buffer.from(truck.engine.vin).toString('hex'));
+    }
+  });
+
+  it('stores a backfilled fix exactly as the Teltonika decoder stores the same record from a device', async () => {
+    const truck = engineTrucks[0]!;
+    const plan = new TruckPlan(truck.index);
+    const at = Math.floor((until - DAY / 2) / 60_000) * 60_000;
+    await warmUp([plan], at);
+    // The backfilled fix at a minute when the truck is on the road or idling (stored every minute).
+    let time = at;
+    while (plan.stateAt(time).kind === 'PARK') time += 60_000;
+    const [stored] = await rows<{ attributes: Record<string, unknown>; odometer: number; engine_hours: number; ignition: boolean; speed: number; course: number; latitude: number }>(
+      `select attributes, odometer, engine_hours, ignition, speed, course, latitude from positions where gateway_id = '${truck.gatewayId}' and fix_time = to_timestamp(${time / 1000})`,
+    );
+    const gw = (await t.app.ingest.directory.byUniqueId(truck.engine.imei))!;
+    const { records } = decodeAvlPacket(encodeAvlPacket(0x8e, [avlRecord(truck.engine, time, plan.stateAt(time))]));
+    const device = { gw, ioMap: await loadIoMap(t.app.db, gw.id), lastFix: null, lastFixLoaded: false };
+    const { rows: [row] } = await recordsToRows(t.app.ingest, device, records);
+    expect(stored?.attributes).toEqual(row?.attributes);
+    expect(stored).toMatchObject({ odometer: row?.odometer, engine_hours: row?.engineHours, ignition: row?.ignition, speed: row?.speed, course: row?.course });
+    expect(stored?.latitude).toBeCloseTo(row!.latitude, 7);
+  });
+
+  it('records engine power-up and shut-down events for them once the catch-up has run', async () => {
+    const n = await new EngineEvents(t.app.db).catchUp();
+    expect(n).toBeGreaterThan(0);
+    const perVehicle = await rows<{ vehicle_id: string; ups: number; downs: number; miles: number; hours: number }>(
+      `select vehicle_id, count(*) filter (where event_code in (1, 2))::int as ups, count(*) filter (where event_code in (3, 4))::int as downs,
+              count(*) filter (where odometer_m is not null)::int as miles, count(*) filter (where engine_hours is not null)::int as hours
+       from hos_events where event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} group by vehicle_id`,
+    );
+    for (const truck of backfilled()) {
+      const v = perVehicle.find((x) => x.vehicle_id === truck.assetId);
+      expect(v, `vehicle ${100 + truck.index}`).toBeDefined();
+      expect(v!.ups).toBeGreaterThanOrEqual(2);
+      expect(v!.downs).toBeGreaterThanOrEqual(2);
+      // Every one carries the engine's total miles and hours.
+      expect(v!.miles).toBe(v!.ups + v!.downs);
+      expect(v!.hours).toBe(v!.ups + v!.downs);
+    }
+  });
+});
+
+describe('a demo Teltonika truck live', () => {
+  let handle: TeltonikaFleetHandle | null = null;
+  afterAll(() => handle?.stop());
+
+  it('sends codec 8E packets over TCP after the IMEI handshake; what is not acknowledged is sent again', async () => {
+    const truck = engineTrucks[1]!;
+    // A proxy in front of the real port that swallows the first packet (no acknowledgement) and
+    // then closes: the device reconnects and sends the same records again.
+    const server = buildTeltonikaServer(t.app.ingest);
+    const { port } = await server.listen({ port: 0, host: '127.0.0.1' });
+    let swallowed = 0;
+    let packets = 0;
+    const proxy = net.createServer((device) => {
+      const upstream = net.connect({ port, host: '127.0.0.1' });
+      const splitter = new TeltonikaFrameSplitter();
+      device.on('data', (chunk: Buffer) => {
+        for (const m of splitter.push(chunk)) {
+          if (m.kind === 'avl') {
+            packets++;
+            if (swallowed === 0) {
+              swallowed = decodeAvlPacket(m.frame).records.length;
+              setTimeout(() => device.destroy(), 300);
+              continue;
+            }
+            upstream.write(m.frame);
+          } else upstream.write(encodeImei(m.imei));
+        }
+      });
+      upstream.on('data', (b) => device.write(b));
+      device.on('close', () => upstream.destroy());
+      device.on('error', () => upstream.destroy());
+      upstream.on('error', () => device.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyPort = (proxy.address() as AddressInfo).port;
+    const from = Date.now() - 20 * 60_000;
+    const before = await rows<{ n: number }>(`select count(*)::int as n from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`);
+    expect(before[0]!.n).toBe(0);
+    handle = runTeltonikaTrucks([{ index: truck.index, engine: truck.engine, recordingFrom: from }], { port: proxyPort }, () => undefined, {
+      sendPause: () => 200,
+      tickMs: 100,
+      retryMs: 200,
+      ackTimeoutMs: 2000,
+    });
+    await until_(() => handle!.acknowledged > 0 && handle!.buffered < 5, 20_000);
+    handle.stop();
+    expect(swallowed).toBeGreaterThan(0);
+    expect(packets).toBeGreaterThan(1);
+    expect(handle.resent).toBeGreaterThanOrEqual(1);
+    const stored = await rows<{ n: number; protocol: string; ecm: number; hours: number }>(
+      `select count(*)::int as n, min(protocol) as protocol, count(*) filter (where odometer_source = 'ECM')::int as ecm, count(engine_hours)::int as hours
+       from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`,
+    );
+    // Every acknowledged record is stored once: the swallowed packet's records came again.
+    expect(stored[0]).toEqual({ n: handle.acknowledged, protocol: 'teltonika', ecm: handle.acknowledged, hours: handle.acknowledged });
+    expect(handle.acknowledged).toBeGreaterThanOrEqual(swallowed);
+    await new Promise<void>((r) => proxy.close(() => r()));
+    await server.close();
+  });
+
+  it('hands the decoded records to ingest in process when the Teltonika port is off', async () => {
+    const truck = engineTrucks[2]!;
+    const from = Date.now() - 15 * 60_000;
+    const local = runTeltonikaTrucks([{ index: truck.index, engine: truck.engine, recordingFrom: from }], { ingest: t.app.ingest }, (err) => {
+      throw err;
+    }, { sendPause: () => 100, tickMs: 100 });
+    await until_(() => local.acknowledged > 0 && local.buffered < 5, 20_000);
+    local.stop();
+    const [stored] = await rows<{ n: number; ecm: number }>(
+      `select count(*)::int as n, count(*) filter (where odometer_source = 'ECM' and protocol = 'teltonika')::int as ecm from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`,
+    );
+    expect(stored).toEqual({ n: local.acknowledged, ecm: local.acknowledged });
+  });
+});

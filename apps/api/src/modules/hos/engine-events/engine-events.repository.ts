@@ -67,14 +67,20 @@ export async function inPersonalConveyance(tx: DbOrTx, asks: ReadonlyArray<{ dri
   return out;
 }
 
-/** Vehicles that reported since `sinceMs` (latest positions), with their newest fix and their last type-6 record's time (the catch-up's list). */
+/**
+ * Vehicles that reported since `sinceMs` (latest positions) and whose newest fix reports the ignition
+ * or that have a type-6 record (a phone's vehicles cost the catch-up nothing), with their newest fix
+ * and their last type-6 record's time (the catch-up's list).
+ */
 export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Array<{ vehicleId: string; orgId: string; newest: number; lastEvent: number | null }>> {
-  const rows = rowsOf<{ v: string; o: string; t: number | string; e: number | string | null }>(
+  const rows = rowsOf<{ v: string; o: string; t: number | string; e: number | string | null; ignition: boolean | null }>(
     await tx.execute(sql`
-      select l.asset_id as v, l.organization_id as o, extract(epoch from l.fix_time) * 1000 as t,
+      select l.asset_id as v, l.organization_id as o, extract(epoch from l.fix_time) * 1000 as t, l.ignition,
         (select extract(epoch from e.event_time) * 1000 from hos_events e where e.vehicle_id = l.asset_id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
           order by e.event_time desc limit 1) as e
       from latest_positions l where l.fix_time >= ${new Date(sinceMs).toISOString()}::timestamptz`),
   );
-  return rows.map((r) => ({ vehicleId: r.v, orgId: r.o, newest: Math.round(Number(r.t)), lastEvent: r.e === null ? null : Math.round(Number(r.e)) }));
+  return rows
+    .filter((r) => r.ignition !== null || r.e !== null)
+    .map((r) => ({ vehicleId: r.v, orgId: r.o, newest: Math.round(Number(r.t)), lastEvent: r.e === null ? null : Math.round(Number(r.e)) }));
 }

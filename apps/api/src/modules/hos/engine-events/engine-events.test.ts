@@ -120,8 +120,8 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
     // Stored straight into the tables, as a seed does, with no follower behind them.
     const values = [0, 1, 2, 3].map((m) => `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + m * MIN).toISOString()}', 41.8, -87.9, ${m === 1 || m === 2}, 'teltonika', ${1000 + m}, ${100 + m / 10})`);
     await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol, odometer, engine_hours) values ${values.join(',')}`);
-    await sql(`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude)
-               values ('${v.assetId}', '${orgId}', '${v.gatewayId}', '${v.driverId}', '${new Date(T0 + 3 * MIN).toISOString()}', now(), 41.8, -87.9)`);
+    await sql(`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, ignition)
+               values ('${v.assetId}', '${orgId}', '${v.gatewayId}', '${v.driverId}', '${new Date(T0 + 3 * MIN).toISOString()}', now(), 41.8, -87.9, false)`);
     const n = await new EngineEvents(t.app.db).catchUp();
     expect(n).toBeGreaterThanOrEqual(2);
     const rows = await engineOf(v);

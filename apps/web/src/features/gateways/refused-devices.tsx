@@ -20,24 +20,30 @@ export function RefusedDevices({ onAdd }: { onAdd: (uniqueId: string, protocol: 
       <Text size="sm" c="dimmed" mb="sm">
         Reported through your Traccar forwarding but not registered here, so nothing was stored. Add the ones that are yours.
       </Text>
-      <Table.ScrollContainer minWidth={520}>
-        <Table aria-label="Refused device ids">
+      {/* On a phone the protocol and attempts give way, so the Add button stays in view. */}
+      <Table aria-label="Refused device ids">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Unique id</Table.Th>
-              <Table.Th>Protocol</Table.Th>
+              <Table.Th visibleFrom="sm">Protocol</Table.Th>
               <Table.Th>Last attempt</Table.Th>
-              <Table.Th ta="right">Attempts</Table.Th>
+              <Table.Th ta="right" visibleFrom="sm">
+                Attempts
+              </Table.Th>
               <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((d) => (
               <Table.Tr key={`${d.protocol}-${d.uniqueId}`}>
-                <Table.Td ff="monospace">{d.uniqueId}</Table.Td>
-                <Table.Td>{d.protocol}</Table.Td>
+                <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                  {d.uniqueId}
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{d.protocol}</Table.Td>
                 <Table.Td>{formatDateTime(d.lastAt, zone)}</Table.Td>
-                <Table.Td ta="right">{d.attempts}</Table.Td>
+                <Table.Td ta="right" visibleFrom="sm">
+                  {d.attempts}
+                </Table.Td>
                 <Table.Td>
                   <Group justify="flex-end">
                     <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} aria-label={`Add ${d.uniqueId} as a device`} onClick={() => onAdd(d.uniqueId, d.protocol)}>
@@ -48,8 +54,7 @@ export function RefusedDevices({ onAdd }: { onAdd: (uniqueId: string, protocol: 
               </Table.Tr>
             ))}
           </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </Table>
     </Card>
   );
 }

@@ -46,7 +46,7 @@ export const refusedDeviceSchema = z.object({
 });
 export type RefusedDevice = z.infer<typeof refusedDeviceSchema>;
 /** The super administrator's view adds whose token, if any, and the sender's address. */
-export const refusedDeviceAdminSchema = refusedDeviceSchema.extend({ organizationId: z.string().nullable(), remoteAddress: z.string().nullable() });
+export const refusedDeviceAdminSchema = refusedDeviceSchema.extend({ organizationId: z.string().nullable(), organizationName: z.string().nullable(), remoteAddress: z.string().nullable() });
 export type RefusedDeviceAdmin = z.infer<typeof refusedDeviceAdminSchema>;
 /** "This id tried to connect at <time>": one exact id, whoever's token it came with (no listing). */
 export const refusedDeviceLookupQuery = z.object({ uniqueId: z.string().min(1, 'Unique id is a required field').max(64) });

@@ -85,7 +85,7 @@ describe('refused device ids', () => {
     expect(all).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ uniqueId: 'ref-tcp-1', organizationId: null, remoteAddress: '192.0.2.9' }),
-        expect.objectContaining({ uniqueId: 'ref-theirs-1', organizationId: a.otherOrgId }),
+        expect.objectContaining({ uniqueId: 'ref-theirs-1', organizationId: a.otherOrgId, organizationName: expect.stringMatching(/^Other Carrier/) }),
       ]),
     );
   });

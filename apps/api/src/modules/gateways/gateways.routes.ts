@@ -96,7 +96,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Every device id refused as unknown on this API instance, newest first, with the organization whose token it came with and the sender\'s address',
       response: { 200: z.array(refusedDeviceAdminSchema), ...authErrors() },
     },
-    handler: () => refused.refusedForAdmin(app.ingest.unknownDevices),
+    handler: () => refused.refusedForAdmin(app.db, app.ingest.unknownDevices),
   });
 
   app.get('/organizations/:orgId/gateways/:id', {

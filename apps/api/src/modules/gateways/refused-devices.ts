@@ -1,4 +1,7 @@
+import { inArray } from 'drizzle-orm';
 import type { RefusedDevice, RefusedDeviceAdmin } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { organizations } from '../../db/schema/index.ts';
 import type { UnknownDevice, UnknownDevices } from '../positions/index.ts';
 
 // What the devices screen and the super administrator see of ids refused as unknown (decision 0154).
@@ -23,5 +26,10 @@ export function lookupRefused(known: UnknownDevices, orgId: string, uniqueId: st
   return hit ? { lastAt: hit.lastAt.toISOString(), protocol: hit.protocol, attempts: hit.attempts } : { lastAt: null, protocol: null, attempts: 0 };
 }
 
-export const refusedForAdmin = (known: UnknownDevices): RefusedDeviceAdmin[] =>
-  known.recent({}, 200).map((d) => ({ ...present(d), organizationId: d.organizationId, remoteAddress: d.remoteAddress }));
+/** Everything, with the name of the organization whose token each came with. */
+export async function refusedForAdmin(db: DbOrTx, known: UnknownDevices): Promise<RefusedDeviceAdmin[]> {
+  const list = known.recent({}, 200);
+  const ids = [...new Set(list.flatMap((d) => (d.organizationId ? [d.organizationId] : [])))];
+  const names = new Map(ids.length ? (await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(inArray(organizations.id, ids))).map((o) => [o.id, o.name]) : []);
+  return list.map((d) => ({ ...present(d), organizationId: d.organizationId, organizationName: d.organizationId ? (names.get(d.organizationId) ?? null) : null, remoteAddress: d.remoteAddress }));
+}

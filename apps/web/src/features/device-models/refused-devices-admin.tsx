@@ -41,7 +41,7 @@ export function RefusedDevicesAdmin() {
                 <Table.Tr key={`${d.organizationId ?? ''}-${d.protocol}-${d.uniqueId}`}>
                   <Table.Td ff="monospace">{d.uniqueId}</Table.Td>
                   <Table.Td>{d.protocol}</Table.Td>
-                  <Table.Td ff="monospace">{d.organizationId ? d.organizationId.slice(0, 8) : 'none'}</Table.Td>
+                  <Table.Td>{d.organizationId ? (d.organizationName ?? d.organizationId) : 'none (TCP or OsmAnd)'}</Table.Td>
                   <Table.Td ff="monospace">{d.remoteAddress ?? '—'}</Table.Td>
                   <Table.Td>{formatDateTime(d.lastAt, zone)}</Table.Td>
                   <Table.Td ta="right">{d.attempts}</Table.Td>

@@ -163,8 +163,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       extensions: pgliteExtensions,
       loadDataDir: template,
       // An embedded database for one server: a small buffer pool keeps the process lean; the
-      // operating system's page cache still holds hot table files.
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`],
+      // operating system's page cache still holds hot table files. ANALYZE samples 300 rows per
+      // statistics target: at PostgreSQL's 100, the current month of positions (120,000 rows after a
+      // first start) took 0.9-2.7 s of this thread, at 30 it takes 0.16-0.28 s (decision 0151).
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`, '-c', 'default_statistics_target=30'],
     });
     await c.waitReady;
     return c;

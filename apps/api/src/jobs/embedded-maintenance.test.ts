@@ -36,6 +36,8 @@ describe('embedded database maintenance', () => {
       expect(done).toContain('maintenance_probe');
       expect(await tuples()).toBe(5000);
       expect(await runEmbeddedMaintenance(t.database)).not.toContain('maintenance_probe');
+      // A small sample (300 rows a target): ANALYZE runs on the API's thread.
+      expect(rowsOf<{ default_statistics_target: string }>(await db.execute(sql`show default_statistics_target`))[0]).toEqual({ default_statistics_target: '30' });
     } else {
       expect(done).toEqual([]);
     }

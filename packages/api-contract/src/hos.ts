@@ -210,6 +210,11 @@ export const hosEventSchema = z.object({
   vehicle: assetRef.nullable(),
   odometerM: z.number().nullable(),
   engineHours: z.number().nullable(),
+  /**
+   * On the log day's records of a vehicle: the distance (metres) and engine hours (tenths, rounded
+   * down) since that vehicle's last engine power-up, null each without the totals (decision 0155).
+   */
+  sincePowerUp: z.object({ distanceM: z.number().nullable(), engineHours: z.number().nullable() }).nullable().optional(),
   annotation: z.string().nullable(),
   replacesEventId: z.string().nullable(),
   /**

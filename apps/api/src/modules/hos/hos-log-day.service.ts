@@ -11,6 +11,8 @@ import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { violationsOf } from './hos-audit.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
+import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
+import { powerUpsBefore } from './engine-events/engine-events.repository.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
@@ -135,7 +137,14 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     : [];
   const distance = dayDistance(events.map((r) => r.e));
   const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
-  const presented = events.map(({ e, vehicle }) => presentEvent(e, vehicle));
+  // Each record's distance and engine hours since its vehicle's last power-up (decision 0155).
+  const powerUps = await powerUpsBefore(db, [...vehicles.keys()], endMs);
+  const presented = events.map(({ e, vehicle }) => {
+    const p = presentEvent(e, vehicle);
+    const list = e.vehicleId ? powerUps.get(e.vehicleId) : undefined;
+    if (list && e.eventType !== HOS_EVENT_TYPES.ENGINE_POWER) p.sincePowerUp = distanceSincePowerUp(powerUpBefore(list, e.eventTime.getTime()), e.odometerM, e.engineHours);
+    return p;
+  });
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
   return {
     id: log.id,

@@ -10,7 +10,7 @@ import { describeError } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
+import { formatDistance, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { downloadEldFile, driverDayQuery, driverPeriodQuery, driverStatusQuery, useSendEldFile } from './driver/driver-api.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
@@ -237,6 +237,10 @@ function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; tim
                 // Engine and login records carry the truck's total miles and engine hours (decision 0155).
                 e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units) : null,
                 e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours) : null,
+                // Duty-status records: distance and engine hours since the truck's engine power-up, as the ELD file has them.
+                e.sincePowerUp && (e.sincePowerUp.distanceM !== null || e.sincePowerUp.engineHours !== null)
+                  ? `${formatDistance(e.sincePowerUp.distanceM, units)}, ${formatEngineHours(e.sincePowerUp.engineHours)} since engine power-up`
+                  : null,
               ]
                 .filter(Boolean)
                 .join(' · ')}

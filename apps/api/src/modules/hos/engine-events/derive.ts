@@ -109,3 +109,12 @@ export function powerUpBefore(events: ReadonlyArray<PowerUp & { code: number }>,
   }
   return best;
 }
+
+/** Distance (metres) and engine hours (tenths, rounded down) of a record since its vehicle's power-up, for screens in the organization's units. */
+export function distanceSincePowerUp(powerUp: PowerUp | null, odometerM: number | null, engineHours: number | null): { distanceM: number | null; engineHours: number | null } | null {
+  if (!powerUp) return null;
+  return {
+    distanceM: odometerM !== null && powerUp.odometerM !== null ? Math.max(0, odometerM - powerUp.odometerM) : null,
+    engineHours: sincePowerUp(powerUp, null, engineHours).hours,
+  };
+}

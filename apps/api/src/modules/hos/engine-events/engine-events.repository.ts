@@ -3,7 +3,7 @@ import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../../db/client.ts';
 import { hosEvents, positions } from '../../../db/schema/index.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { isPowerUp, type IgnitionFix, type StoredEngineEvent } from './derive.ts';
+import { isPowerUp, type IgnitionFix, type PowerUp, type StoredEngineEvent } from './derive.ts';
 
 // Reads behind the engine-events follower (decision 0155): a vehicle's type-6 records (the partial
 // index hos_events_engine_idx) and its positions' ignition (positions_asset_time_idx).
@@ -83,4 +83,24 @@ export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Ar
   return rows
     .filter((r) => r.ignition !== null || r.e !== null)
     .map((r) => ({ vehicleId: r.v, orgId: r.o, newest: Math.round(Number(r.t)), lastEvent: r.e === null ? null : Math.round(Number(r.e)) }));
+}
+
+/** The vehicles' power-ups (type 6 codes 1-2) before `beforeMs`, the newest 200 of each, in time order (what records count their miles from). */
+export async function powerUpsBefore(tx: DbOrTx, vehicleIds: readonly string[], beforeMs: number): Promise<Map<string, Array<PowerUp & { code: number }>>> {
+  const out = new Map<string, Array<PowerUp & { code: number }>>();
+  if (vehicleIds.length === 0) return out;
+  const rows = rowsOf<{ v: string; t: Date | string; odo: number | null; hours: number | null; code: number }>(
+    await tx.execute(sql`
+      select l.* from unnest(${`{${vehicleIds.join(',')}}`}::uuid[]) as v(id) cross join lateral (
+        select e.vehicle_id as v, e.event_time as t, e.odometer_m as odo, e.engine_hours as hours, e.event_code as code from hos_events e
+        where e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} and e.event_code in (1, 2) and e.event_time < ${new Date(beforeMs).toISOString()}::timestamptz
+        order by e.event_time desc limit 200) l`),
+  );
+  for (const r of rows) {
+    const list = out.get(r.v) ?? [];
+    list.push({ time: new Date(r.t).getTime(), odometerM: r.odo === null ? null : Number(r.odo), engineHours: r.hours === null ? null : Number(r.hours), code: Number(r.code) });
+    out.set(r.v, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.time - b.time);
+  return out;
 }

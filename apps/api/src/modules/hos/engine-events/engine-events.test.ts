@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HosLogDay } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
@@ -179,6 +180,17 @@ describe('engine records in the ELD output file and the edit paths (decision 015
     // Type, code, accumulated miles, elapsed hours, newest first: the Driving at +1 (0.4 mi, 0.05 h:
     // rounded down), the ON of the stop the 29-minute gap shows, the Driving again at +30 (40.2 mi, 0.5 h).
     expect(eventList.map((l) => l.split(',').filter((_, i) => [3, 4, 7, 8].includes(i)).join(','))).toEqual(['1,3,40,0.5', '1,4,0,0.0', '1,3,0,0.0']);
+
+    // The log day shows the same: distance and engine hours since the power-up on each record.
+    const [d] = await sql<{ log_id: string }>(
+      `select l.id as log_id from hos_events e join hos_logs l on l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 1 order by e.event_time desc limit 1`,
+    );
+    const day = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/hos_log/${d!.log_id}`, headers });
+    expect(day.statusCode, day.body).toBe(200);
+    const events = (day.json() as HosLogDay).events.filter((e) => e.vehicle?.id === v.assetId && e.eventType === 1);
+    const newest = events.at(-1)!;
+    expect(newest.sincePowerUp?.engineHours).toBe(0.5);
+    expect(newest.sincePowerUp?.distanceM).toBeCloseTo(40.2 * 1609.344, 0);
   });
 
   it('an engine record cannot be edited', async () => {

@@ -10,6 +10,7 @@ import { TeltonikaFrameSplitter } from '../../modules/positions/pipeline/teltoni
 import { loadIoMap, recordsToRows } from '../../modules/positions/pipeline/teltonika/records.ts';
 import { buildTeltonikaServer } from '../../modules/positions/teltonika-server.ts';
 import { DEMO_ENGINE_TRUCKS, TELTONIKA_MODEL } from '../demo-fleet.ts';
+import { seed } from '../seed.ts';
 import { backfillDemoHistory, findDemoTrucks, type DemoTruck } from './demo-fleet.ts';
 import { avlRecord } from './engine-data.ts';
 import { runTeltonikaTrucks, type TeltonikaFleetHandle } from './teltonika-device.ts';
@@ -223,5 +224,22 @@ describe('a demo Teltonika truck live', () => {
       `select count(*)::int as n, count(*) filter (where odometer_source = 'ECM' and protocol = 'teltonika')::int as ecm from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`,
     );
     expect(stored).toEqual({ n: local.acknowledged, ecm: local.acknowledged });
+  });
+});
+
+describe('a demo database seeded before the Teltonika trucks', () => {
+  it('turns their phones into FMC650s on the next start, keeping the gateway and its history', async () => {
+    const truck = engineTrucks[0]!;
+    await t.app.db.execute(
+      `update gateways set unique_id = 'demo-truck-03', device_model_id = (select id from device_models where protocol = 'osmand' limit 1), name = 'Truck 103 tracker' where id = '${truck.gatewayId}'` as never,
+    );
+    expect((await findDemoTrucks(t.app.db)).find((x) => x.index === 3)?.engine).toBeNull();
+    await seed(t.app.db, { ...t.config, demo: true }, () => undefined);
+    const [g] = await rows<{ unique_id: string; protocol: string; positions: number }>(
+      `select g.unique_id, m.protocol, (select count(*)::int from positions p where p.gateway_id = g.id) as positions from gateways g join device_models m on m.id = g.device_model_id where g.id = '${truck.gatewayId}'`,
+    );
+    expect(g).toMatchObject({ unique_id: truck.engine.imei, protocol: 'teltonika' });
+    expect(g!.positions).toBeGreaterThan(600);
+    expect((await findDemoTrucks(t.app.db)).find((x) => x.index === 3)?.engine?.imei).toBe(truck.engine.imei);
   });
 });

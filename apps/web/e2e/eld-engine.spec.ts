@@ -1,18 +1,27 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { login } from './helpers.ts';
-import { officeApi } from './driver-helpers.ts';
+import { driverLogin, officeApi } from './driver-helpers.ts';
 
 // Engine power-up and shut-down records (decision 0155): a truck's tracker reports its ignition, the
 // engine's odometer and its hours; the office's log day of the driver signed in to it lists both
-// records with the miles and hours.
-test.describe.configure({ timeout: 120_000 });
+// records with the miles and hours, and so does the driver's screen on a phone.
+test.describe.configure({ timeout: 150_000 });
 
-test("the office's log day lists the engine's power-up and shut-down with miles and hours", async ({ page, request }) => {
+/** The user's own choice of theme, as the toggle stores it, applied by a reload. */
+async function setScheme(page: Page, scheme: 'light' | 'dark') {
+  await page.evaluate((value) => {
+    localStorage.setItem('fleet.colorScheme', value);
+    localStorage.removeItem('fleet.colorSchemeFromOrganization');
+  }, scheme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+}
+
+test("the office's log day and the driver's screen list the engine's power-up and shut-down with miles and hours", async ({ page, request, browser }) => {
   const api = await officeApi(request);
   const unique = Date.now().toString(36);
-  const driver = (await (
-    await request.post(`${api.org}/drivers`, { headers: api.headers, data: { firstName: 'Ed', lastName: `Engine${unique}`, licenseNumber: `EN${unique.toUpperCase()}`, licenseState: 'IL', homeTimeZone: 'America/Chicago' } })
-  ).json()) as { id: string };
+  const me = await api.driverAccount();
+  const driver = me.driver;
   const vehicle = await api.vehicle();
   await api.assign(vehicle.id, driver.id);
   const uniqueId = `e2e-engine-${unique}`;
@@ -54,5 +63,23 @@ test("the office's log day lists the engine's power-up and shut-down with miles 
   await expect(up).toContainText('4,321.5 h');
   await expect(up).toContainText(vehicle.unitNumber);
   await expect(events.getByRole('row').filter({ hasText: 'Engine shutdown' })).toContainText('4,321.5 h');
-  await page.screenshot({ path: test.info().outputPath('log-day-engine.png'), fullPage: true });
+  await page.screenshot({ path: test.info().outputPath('log-day-engine-light.png'), fullPage: true });
+  await setScheme(page, 'dark');
+  await expect(up).toContainText('4,321.5 h');
+  await page.screenshot({ path: test.info().outputPath('log-day-engine-dark.png'), fullPage: true });
+
+  // The driver's today tab on a phone.
+  const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
+  await driverLogin(phone, me);
+  const engine = phone.getByTestId('driver-engine-events');
+  await expect(engine).toContainText('Engine power-up');
+  await expect(engine).toContainText('Engine shutdown');
+  await expect(engine).toContainText('100,000 mi');
+  await expect(engine).toContainText('4,321.5 h');
+  await engine.scrollIntoViewIfNeeded();
+  await phone.screenshot({ path: test.info().outputPath('driver-engine-light.png'), fullPage: true });
+  await setScheme(phone, 'dark');
+  await expect(engine).toContainText('4,321.5 h');
+  await phone.screenshot({ path: test.info().outputPath('driver-engine-dark.png'), fullPage: true });
+  await phone.close();
 });

@@ -5,7 +5,7 @@ import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
 import { ioMapSchema } from './engine-data.ts';
 
-defineLabels({ manufacturer: 'Manufacturer', protocol: 'Protocol' });
+defineLabels({ manufacturer: 'Manufacturer', protocol: 'Protocol', ioMap: 'IO map' });
 
 /** Global catalogue entry (super administrators manage it; organizations pick from it). */
 export const deviceModelInputSchema = z.object({

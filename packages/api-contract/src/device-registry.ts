@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ENGINE_ATTRIBUTE_NAMES } from './engine-data.ts';
+import { defineLabels } from './field-words.ts';
+import { jsonObjectSchema } from './json.ts';
 
 // Issue 30 (decision 0154): the organization's Traccar forwarding token, the protocols a device
 // model can name, what engine data a device was seen sending, and the ids refused as unknown.
@@ -52,7 +54,9 @@ export type RefusedDeviceAdmin = z.infer<typeof refusedDeviceAdminSchema>;
 export const refusedDeviceLookupQuery = z.object({ uniqueId: z.string().min(1, 'Unique id is a required field').max(64) });
 export const refusedDeviceLookupSchema = z.object({ lastAt: z.string().nullable(), protocol: z.string().nullable(), attempts: z.number().int() });
 
-/** Traccar's forwarded body as documented (the route's decoder checks it and names the field). */
+defineLabels({ 'position.deviceTime': 'Device time', 'position.valid': 'Valid fix', device: 'Device' });
+
+/** Traccar's forwarded body as documented (the route's decoder checks it, names the field and ignores Traccar's other keys). */
 export const traccarForwardDoc = z.object({
   position: z
     .object({
@@ -66,8 +70,7 @@ export const traccarForwardDoc = z.object({
       speed: z.number().optional().describe('Knots'),
       course: z.number().optional(),
       accuracy: z.number().optional(),
-      attributes: z.record(z.string(), z.unknown()).optional().describe('ignition, motion, odometer (m), obdOdometer (m), hours (ms), vin, power (V), rpm, obdSpeed (knots), …'),
-    })
-    .loose(),
-  device: z.object({ uniqueId: z.string(), name: z.string().optional() }).loose(),
+      attributes: jsonObjectSchema.optional().describe('ignition, motion, odometer (m), obdOdometer (m), hours (ms), vin, power (V), rpm, obdSpeed (knots), …'),
+    }),
+  device: z.object({ uniqueId: z.string(), name: z.string().optional() }),
 });

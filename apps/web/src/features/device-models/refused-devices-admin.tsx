@@ -12,7 +12,7 @@ export function RefusedDevicesAdmin() {
   const q = useQuery({ queryKey: ['diagnostics', 'refused-devices'], queryFn: ({ signal }) => api<RefusedDeviceAdmin[]>('/admin/diagnostics/refused-devices', { signal }), refetchInterval: 30_000 });
   const rows = q.data ?? [];
   return (
-    <Card withBorder radius="md" mt="lg" aria-label="Refused device ids, all organizations">
+    <Card component="section" withBorder radius="md" mt="lg" aria-label="Refused device ids, all organizations">
       <Title order={2} fz="md">
         Refused device ids (diagnostics)
       </Title>

@@ -118,7 +118,7 @@ export default function DevicePage() {
                 </Text>
               )}
             </Card>
-            <Card withBorder radius="md" aria-label="Engine data">
+            <Card component="section" withBorder radius="md" aria-label="Engine data">
               <Group justify="space-between" mb="xs">
                 <Title order={2} fz="md">
                   Engine data

@@ -35,7 +35,7 @@ export function EngineBadge({ data }: { data: EngineDataSeen }) {
 /** Yes or no per engine attribute, in the contract's order. */
 export function EngineAttributes({ data }: { data: EngineDataSeen }) {
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing={6} aria-label="Engine data seen">
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing={6} role="group" aria-label="Engine data seen">
       {ENGINE_ATTRIBUTE_NAMES.map((n) => {
         const seen = data.attributes[n];
         return (

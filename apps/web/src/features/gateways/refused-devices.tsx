@@ -13,7 +13,7 @@ export function RefusedDevices({ onAdd }: { onAdd: (uniqueId: string, protocol: 
   const rows = q.data ?? [];
   if (rows.length === 0) return null;
   return (
-    <Card withBorder radius="md" mb="md" aria-label="Refused device ids">
+    <Card component="section" withBorder radius="md" mb="md" aria-label="Refused ids to add">
       <Title order={2} fz="md">
         Refused device ids
       </Title>

@@ -104,3 +104,17 @@ export async function powerUpsBefore(tx: DbOrTx, vehicleIds: readonly string[], 
   for (const list of out.values()) list.sort((a, b) => a.time - b.time);
   return out;
 }
+
+/** Each vehicle's newest type-6 record (time and whether a power-up), one index probe each, in one statement. */
+export async function lastEngineEvents(tx: DbOrTx, vehicleIds: readonly string[]): Promise<Map<string, StoredEngineEvent>> {
+  const out = new Map<string, StoredEngineEvent>();
+  if (vehicleIds.length === 0) return out;
+  const rows = rowsOf<{ v: string; t: Date | string; code: number }>(
+    await tx.execute(sql`
+      select l.* from unnest(${`{${vehicleIds.join(',')}}`}::uuid[]) as v(id) cross join lateral (
+        select e.vehicle_id as v, e.event_time as t, e.event_code as code from hos_events e
+        where e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} order by e.event_time desc limit 1) l`),
+  );
+  for (const r of rows) out.set(r.v, { time: new Date(r.t).getTime(), on: isPowerUp(Number(r.code)) });
+  return out;
+}

@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../../db/client.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { CATCH_UP_DAYS, insertEvents, lockVehicles, type EventToWrite } from '../auto-duty/auto-duty.repository.ts';
 import { engineChanges, engineCode, type EngineChange, type IgnitionFix } from './derive.ts';
-import { engineEventsFrom, engineStateBefore, ignitionFixes, inPersonalConveyance, reportingVehicles } from './engine-events.repository.ts';
+import { engineEventsFrom, engineStateBefore, ignitionFixes, inPersonalConveyance, lastEngineEvents, reportingVehicles } from './engine-events.repository.ts';
 
 // Engine power-up and shut-down records (type 6) behind ingest, a follower of the position commit
 // (decision 0155). Committed fixes are worked per vehicle in rounds: a vehicle whose ignition did not
@@ -78,14 +78,32 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
 
   private async round(orgId: string, items: Round<IgnitionFix>): Promise<void> {
     const now = Date.now();
+    const work: Array<{ v: string; known: IgnitionFix[] }> = [];
     for (const [v, { fixes }] of items) {
       const known = fixes.filter((f) => f.ignition !== null);
       if (known.length === 0) continue;
       known.sort((a, b) => a.time - b.time);
+      work.push({ v, known });
+    }
+    // Vehicles not known here (or not lately): their newest records, for all of them in one statement.
+    const unsure = work.filter(({ v }) => {
       const c = this.cache.get(v);
+      return !c || now - c.verifiedAt >= this.verifyAfterMs;
+    });
+    const stored = await lastEngineEvents(this.db, unsure.map((w) => w.v));
+    for (const { v } of unsure) {
+      const last = stored.get(v);
+      const c = this.cache.get(v);
+      // The state after the newest record; fixes older than it are late and go to the reconciliation.
+      if (!last) this.remember(v, { on: c?.on ?? null, lastFix: c?.lastFix ?? -Infinity, verifiedAt: now });
+      else if (!c || last.time >= c.lastFix) this.remember(v, { on: last.on, lastFix: last.time, verifiedAt: now });
+      else c.verifiedAt = now;
+    }
+    for (const { v, known } of work) {
+      const c = this.cache.get(v)!;
       const first = known[0]!.time;
       const last = known[known.length - 1]!.time;
-      if (c && now - c.verifiedAt < this.verifyAfterMs && first > c.lastFix) {
+      if (first > c.lastFix) {
         const { changes, state } = engineChanges(c.on, known, []);
         if (changes.length === 0) {
           c.on = state;
@@ -93,7 +111,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
           continue;
         }
       }
-      // A change, a late fix or a vehicle not known here: the stored records decide.
+      // A change or a late fix: the stored records decide.
       await this.reconcile(v, orgId, first, last);
     }
   }

@@ -3,6 +3,7 @@ import type { HosLogDay } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, login, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
+import type { PositionRow } from '../../positions/index.ts';
 import { runEldDiagnostics } from '../../../jobs/eld-diagnostics.ts';
 import { EngineEvents } from './engine-events.service.ts';
 
@@ -96,6 +97,19 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
     await restarted.catchUp();
     await post(v, [{ m: 10, ignition: false }]);
     expect(brief(await engineOf(v))).toEqual(['1 +5', '3 +9']);
+    // The restarted instance starts from the stored records: the same fix twice is one power-up.
+    const row = (m: number, ignition: boolean): PositionRow => ({
+      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN), latitude: 41.8, longitude: -87.9,
+      speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition, protocol: 'batch', attributes: {},
+    });
+    // Stored as the group commit stores them (without this instance's follower behind it).
+    await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
+               values ${[[11, false], [12, true]].map(([m, ig]) => `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + Number(m) * MIN).toISOString()}', 41.8, -87.9, ${ig}, 'batch')`).join(',')}`);
+    restarted.enqueue([row(11, false), row(12, true)], [true, true]);
+    await restarted.idle();
+    restarted.enqueue([row(12, true)], [true]);
+    await restarted.idle();
+    expect(brief(await engineOf(v))).toEqual(['1 +5', '3 +9', '1 +12']);
   });
 
   it('late and out-of-order fixes: a cycle they show is recorded, a change already recorded is not', async () => {

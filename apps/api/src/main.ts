@@ -156,7 +156,7 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
   if (!hooks) return;
   void Promise.allSettled(startup)
     .then(async () => {
-      await Promise.all([app.autoDuty.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
+      await Promise.all([app.autoDuty.idle(), app.engineEvents.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
       // The dirty-day recompute and the fleet watch's first look run a few seconds after.
       await new Promise((r) => setTimeout(r, 10_000).unref());
       const before = hooks.heapUsed();

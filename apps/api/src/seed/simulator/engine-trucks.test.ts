@@ -13,7 +13,7 @@ import { DEMO_ENGINE_TRUCKS, TELTONIKA_MODEL } from '../demo-fleet.ts';
 import { seed } from '../seed.ts';
 import { backfillDemoHistory, findDemoTrucks, type DemoTruck } from './demo-fleet.ts';
 import { avlRecord } from './engine-data.ts';
-import { runTeltonikaTrucks, type TeltonikaFleetHandle } from './teltonika-device.ts';
+import { runTeltonikaTrucks, SimulatedFmc, TIMING, type TeltonikaFleetHandle } from './teltonika-device.ts';
 import { TruckPlan, warmUp } from './truck-plan.ts';
 
 const DAY = 86_400_000;
@@ -153,6 +153,32 @@ describe('demo Teltonika trucks (decision 0156)', () => {
 });
 
 describe('a demo Teltonika truck live', () => {
+  it('records every 5 s on the road, every 5 min parked, and an event record the moment the engine starts', async () => {
+    const truck = engineTrucks[0]!;
+    const device = new SimulatedFmc({ index: truck.index, engine: truck.engine }, { port: 1 }, () => undefined, TIMING);
+    // The engine's last start before yesterday noon, with ten minutes either side of it.
+    const probe = new TruckPlan(truck.index);
+    let at = Math.floor((until - DAY) / 60_000) * 60_000;
+    await warmUp([probe, device.plan], at - DAY);
+    while (!probe.stateAt(at).ignition) at -= 60_000;
+    const start = probe.ignitionSince(at);
+    device.start(start - 10 * 60_000, until);
+    device.record(start + 10 * 60_000);
+    const records = device.records;
+    const event = records.findIndex((r) => r.eventIoId === 239);
+    expect(records[event]).toMatchObject({ timestamp: start, priority: 1, speed: 0 });
+    expect(records[event]!.io.get(239)).toBe(1);
+    for (const r of records.slice(0, event)) expect(r.io.get(239)).toBe(0);
+    // Parked before it: a record at most every five minutes; after it: one every 5 s while moving.
+    expect(event).toBeLessThanOrEqual(3);
+    const after = records.slice(event + 1);
+    expect(after.every((r) => r.io.get(239) === 1)).toBe(true);
+    expect(after.length).toBeGreaterThanOrEqual(100);
+    // The hour meter stood still while parked and runs from the start.
+    expect(records[event]!.io.get(102)).toBe(records[0]!.io.get(102));
+    expect(Number(after[after.length - 1]!.io.get(102)) - Number(records[event]!.io.get(102))).toBeGreaterThanOrEqual(9);
+  });
+
   let handle: TeltonikaFleetHandle | null = null;
   afterAll(() => handle?.stop());
 

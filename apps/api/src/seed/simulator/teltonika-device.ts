@@ -29,7 +29,7 @@ export interface TeltonikaTiming {
   retryMs: number;
 }
 
-const TIMING: TeltonikaTiming = { ackTimeoutMs: 20_000, sendPause: () => 30_000 + Math.random() * 30_000, tickMs: 1000, retryMs: 5_000 };
+export const TIMING: TeltonikaTiming = { ackTimeoutMs: 20_000, sendPause: () => 30_000 + Math.random() * 30_000, tickMs: 1000, retryMs: 5_000 };
 /** A day on the road at RECORD_EVERY_MS: the oldest are dropped beyond it (a device's memory is finite too). */
 const MAX_BUFFERED = 20_000;
 
@@ -53,7 +53,8 @@ export interface TeltonikaFleetHandle {
   readonly buffered: number;
 }
 
-class SimulatedFmc {
+/** One FMC650: its plan, its memory of records and its link (exported for tests). */
+export class SimulatedFmc {
   readonly plan: TruckPlan;
   private readonly vin: Buffer;
   /** Recorded, not acknowledged: the head is what is in flight. */
@@ -82,6 +83,11 @@ class SimulatedFmc {
 
   get held(): number {
     return this.buffer.length;
+  }
+
+  /** The records held, oldest first. */
+  get records(): readonly AvlRecord[] {
+    return this.buffer;
   }
 
   /** Starts recording at `from` (the plan is warmed up to there) and sends the first packet 30-60 s after `now`. */
@@ -164,6 +170,8 @@ class SimulatedFmc {
     let accepted = false;
     let pending: Buffer = Buffer.alloc(0);
     socket.on('connect', () => socket.write(encodeImei(this.truck.engine.imei)));
+    // No answer to the handshake: give up on this connection and try again.
+    socket.setTimeout(this.timing.ackTimeoutMs, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       if (!accepted) {
@@ -174,6 +182,7 @@ class SimulatedFmc {
           return;
         }
         accepted = true;
+        socket.setTimeout(0);
         this.connecting = false;
         this.socket = socket;
         pending = pending.subarray(1);

@@ -160,7 +160,7 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void, p
     const demoOrgId = await ensureDemoOrganization(db, config);
     step(0.5);
     const engineUnits = DEMO_ENGINE_TRUCKS.map((e) => 100 + e.index).join(', ');
-    if (await ensureDemoFleet(db, demoOrgId)) lines.push(`  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (Teltonika FMC650s on ${engineUnits}), 12 trailers, 2 groups`);
+    if (await ensureDemoFleet(db, demoOrgId)) lines.push(`  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (on ${engineUnits} Teltonika FMC650s, known by IMEI), 12 trailers, 2 groups`);
     else if (await ensureDemoEngineTrucks(db, demoOrgId)) lines.push(`  Demo fleet: tractors ${engineUnits} now report engine data through Teltonika FMC650s`);
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);

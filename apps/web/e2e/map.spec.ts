@@ -1,12 +1,25 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { ACCOUNTS, login } from './helpers.ts';
 
 // The e2e server runs with SIMULATOR=0 (no live simulator, no 7-day backfill), so the test makes
 // its own data the way a device would: OsmAnd requests to the real ingest endpoint for the seeded
-// demo devices demo-truck-01..25 (paired with tractors 101..125).
+// demo devices paired with tractors 101..125 (demo-truck-01..25, five of them Teltonika devices known
+// by their IMEI: any registered id may speak OsmAnd).
 
 const KNOTS_PER_KMH = 1 / 1.852;
-const truckId = (i: number) => `demo-truck-${String(i).padStart(2, '0')}`;
+let deviceOfTruck = new Map<number, string>();
+const truckId = (i: number) => deviceOfTruck.get(100 + i) ?? `demo-truck-${String(i).padStart(2, '0')}`;
+
+/** The devices' unique ids by the unit number of the tractor they are paired with, from the registry. */
+async function loadDeviceIds(request: APIRequestContext): Promise<void> {
+  const auth = await request.post('/api/v1/auth/authenticate', { data: ACCOUNTS.admin });
+  expect(auth.status()).toBe(200);
+  const { accessToken, user } = (await auth.json()) as { accessToken: string; user: { organization: { id: string } } };
+  const res = await request.get(`/api/v1/organizations/${user.organization.id}/gateways?size=100`, { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(res.status()).toBe(200);
+  const { content } = (await res.json()) as { content: Array<{ uniqueId: string; asset: { unitNumber: string } | null }> };
+  deviceOfTruck = new Map(content.flatMap((g) => (g.asset && /^\d+$/.test(g.asset.unitNumber) ? [[Number(g.asset.unitNumber), g.uniqueId] as const] : [])));
+}
 
 async function post(request: APIRequestContext, q: Record<string, string | number | boolean>) {
   const res = await request.post(`/api/v1/ingest/osmand?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString()}`);
@@ -21,6 +34,7 @@ const shown = async (button: Locator) => Number(/(\d+)/.exec((await button.textC
 let seeded = false;
 async function seedPositions(request: APIRequestContext) {
   if (seeded) return;
+  await loadDeviceIds(request);
   const now = Math.floor(Date.now() / 1000);
   // Truck 01: a track over the last 8 minutes heading north-east out of Dallas at highway speed,
   // so "today" has history whatever the hour (the first fixes may fall before midnight).

@@ -3,19 +3,20 @@ import { z } from 'zod';
 // Engine data as every way in names it (decision 0152). Devices report numbered IO elements
 // (Teltonika) or their own keys (Traccar's forwarding); ingest turns them into these attributes,
 // kept in a position's `attributes`, and the best odometer, the engine hours and the ignition into
-// the position's own columns. Units are SI-ish and fixed: metres, hours, volts, km/h.
+// the position's own columns. Units are SI-ish and fixed: metres, hours, volts, km/h (`unit`: what an
+// IO map's multiplier must produce; screens that show whether data was seen name the attribute only).
 
 export const ENGINE_ATTRIBUTES = {
-  ignition: { label: 'Ignition', kind: 'boolean' },
-  motion: { label: 'Movement', kind: 'boolean' },
-  power: { label: 'External voltage (V)', kind: 'number' },
-  gpsOdometer: { label: 'GNSS odometer (m)', kind: 'number' },
-  vehicleOdometer: { label: 'Vehicle total mileage, engine (m)', kind: 'number' },
-  engineHours: { label: 'Engine total hours (h)', kind: 'number' },
-  rpm: { label: 'Engine speed (rpm)', kind: 'number' },
-  vehicleSpeed: { label: 'Vehicle speed, engine (km/h)', kind: 'number' },
-  vin: { label: 'VIN', kind: 'text' },
-} as const satisfies Record<string, { label: string; kind: 'boolean' | 'number' | 'text' }>;
+  ignition: { label: 'Ignition', kind: 'boolean', unit: null },
+  motion: { label: 'Movement', kind: 'boolean', unit: null },
+  power: { label: 'External voltage', kind: 'number', unit: 'V' },
+  gpsOdometer: { label: 'GNSS odometer', kind: 'number', unit: 'm' },
+  vehicleOdometer: { label: 'Vehicle total mileage, engine', kind: 'number', unit: 'm' },
+  engineHours: { label: 'Engine total hours', kind: 'number', unit: 'h' },
+  rpm: { label: 'Engine speed', kind: 'number', unit: 'rpm' },
+  vehicleSpeed: { label: 'Vehicle speed, engine', kind: 'number', unit: 'km/h' },
+  vin: { label: 'VIN', kind: 'text', unit: null },
+} as const satisfies Record<string, { label: string; kind: 'boolean' | 'number' | 'text'; unit: string | null }>;
 
 export type EngineAttribute = keyof typeof ENGINE_ATTRIBUTES;
 export const ENGINE_ATTRIBUTE_NAMES = Object.keys(ENGINE_ATTRIBUTES) as EngineAttribute[];

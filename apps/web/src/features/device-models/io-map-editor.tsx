@@ -32,7 +32,11 @@ export function mapOf(rows: readonly IoRow[]): { map: IoMap } | { error: string 
   return { map };
 }
 
-const ATTRIBUTE_CHOICES = ENGINE_ATTRIBUTE_NAMES.map((n) => ({ value: n, label: `${n}: ${ENGINE_ATTRIBUTES[n].label}` }));
+// The unit is what the multiplier must produce from the raw value (stored SI, shown per organization).
+const ATTRIBUTE_CHOICES = ENGINE_ATTRIBUTE_NAMES.map((n) => {
+  const { label, unit } = ENGINE_ATTRIBUTES[n];
+  return { value: n, label: `${n}: ${label}${unit ? ` (${unit})` : ''}` };
+});
 
 export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[]; onChange: (rows: IoRow[]) => void; error?: string; teltonika: boolean }) {
   const set = (key: number, patch: Partial<IoRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));

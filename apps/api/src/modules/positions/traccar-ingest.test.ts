@@ -119,6 +119,29 @@ describe('POST /ingest/traccar', () => {
     expect((await post(forwarded({ uniqueId: 'trc-late-1' }))).statusCode).toBe(200);
   });
 
+  it('gives the engine records of an ELD: power-up and shut-down from the ignition, with the engine\'s miles and hours', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'trc-engine-1' });
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const engine = (ignition: boolean, metres: number, hoursMs: number) => ({ ignition, motion: ignition, obdOdometer: metres, hours: hoursMs });
+    for (const [ago, attributes] of [
+      [30, engine(false, 500_000_000, 3_600_000_000)],
+      [25, engine(true, 500_000_000, 3_600_000_000)],
+      [10, engine(true, 500_020_000, 3_601_080_000)],
+      [5, engine(false, 500_024_000, 3_601_260_000)],
+    ] as const) {
+      expect((await post(forwarded({ uniqueId: 'trc-engine-1', at: at(ago), speed: ago === 10 ? 30 : 0, attributes }))).statusCode).toBe(200);
+    }
+    await t.app.engineEvents.idle();
+    const events = await sql<{ event_code: number; driver_id: string | null; odometer_m: number; engine_hours: number }>(
+      `select event_code, driver_id, odometer_m, engine_hours from hos_events where vehicle_id = '${v.assetId}' and event_type = 6 order by event_time`,
+    );
+    expect(events.map((e) => e.event_code)).toEqual([1, 3]);
+    expect(events[0]).toMatchObject({ driver_id: v.driverId, odometer_m: 500_000_000 });
+    expect(events[0]!.engine_hours).toBeCloseTo(1000, 6);
+    expect(events[1]).toMatchObject({ driver_id: v.driverId, odometer_m: 500_024_000 });
+    expect(events[1]!.engine_hours).toBeCloseTo(1000.35, 6);
+  });
+
   it('answers 400 naming the field for bad input, and stores nothing', async () => {
     const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from positions where protocol = 'traccar'`))[0]!.n;
     const n = await count();

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { useNotifications } from '../lib/notifications-store.ts';
 import { NotificationCard } from './notification-card.tsx';
+import classes from './notification-toasts.module.css';
 
 /** The toast stack (error toasts and anything else notify() adds), newest on top. */
 export function NotificationToasts() {
@@ -10,7 +11,7 @@ export function NotificationToasts() {
     <Stack
       gap="xs"
       aria-live="polite"
-      style={{ position: 'fixed', top: 72, right: 16, left: 'auto', zIndex: 1050, width: 'min(380px, calc(100vw - 32px))' }}
+      className={classes.stack}
     >
       {list.slice(0, 5).map((n) => (
         <NotificationCard key={n.id} n={n} />

@@ -1,7 +1,8 @@
 // Teltonika TCP ingest (issue 30, decision 0153).
 //   node --import tsx bench/teltonika-tcp.ts [seconds=30]     (BENCH_CONNECTIONS=1000, BENCH_KILL_SECONDS=10,
 //   BENCH_WARM_SECONDS=5, BENCH_ENTRY=compiled runs `npm run build`'s output instead of the TypeScript through tsx;
-//   BENCH_PG=postgres://user@host:port/db runs on a new database of that PostgreSQL server instead of PGlite)
+//   BENCH_PG=postgres://user@host:port/db runs on a new database of that PostgreSQL server instead of PGlite,
+//   BENCH_PROF_DIR=dir writes a V8 CPU profile of each API process there, to find where a record's CPU goes)
 // 1. Sustained load: the real server in its own process on a new PGlite data directory (free ports),
 //    1,000 registered devices; a load generator in another process opens 1,000 TCP connections, does
 //    the IMEI handshake on each, then every device sends codec 8E packets of 1-50 CAN records (random)
@@ -246,7 +247,9 @@ const open = () => openDatabase(databaseUrl ? { databaseUrl, dataDir, poolSize: 
 
 const teltonikaPort = await freePort();
 const serverEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', TELTONIKA_PORT: String(teltonikaPort), DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' };
-let api = await startBenchServer({ entry, env: serverEnv, readyTimeoutMs: 180_000 });
+const profDir = process.env.BENCH_PROF_DIR;
+const nodeArgs = profDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profDir)] : [];
+let api = await startBenchServer({ entry, env: serverEnv, nodeArgs, readyTimeoutMs: 180_000 });
 
 interface RunOutcome {
   result: LoadResult;
@@ -328,6 +331,13 @@ console.log(
     `\n   refused handshakes ${a.result.refusedHandshakes}, wrong acknowledgements ${a.result.wrongAcks}, connections lost ${a.result.closedEarly}`,
 );
 
+if (profDir) {
+  // A profile is written when the process exits on its own: stop it gently, and skip the kill run.
+  await api.stop();
+  console.log(`\nCPU profile of the API written to ${path.resolve(profDir)} (the kill run is skipped when profiling)`);
+  process.exit(0);
+}
+
 // 2. kill -9 in the middle of a run, restart on the same data directory.
 let killedAt = 0;
 const b = await runLoad({ port: teltonikaPort, connections: CONNECTIONS, seconds: KILL_SECONDS, base: baseB }, async () => {
@@ -336,7 +346,7 @@ const b = await runLoad({ port: teltonikaPort, connections: CONNECTIONS, seconds
   await api.stop('SIGKILL');
 });
 const restartT0 = Date.now();
-api = await startBenchServer({ entry, env: serverEnv, readyTimeoutMs: 180_000 });
+api = await startBenchServer({ entry, env: serverEnv, nodeArgs, readyTimeoutMs: 180_000 });
 const restartMs = Date.now() - restartT0;
 console.log(
   `\n2. kill -9 after ${KILL_SECONDS / 2} s: ${sum(b.result.acked)} records acknowledged before the kill (${b.result.packets} packets), ${b.result.closedEarly} connections cut mid-packet; ` +

@@ -50,13 +50,17 @@ interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** Runs axe-core on the page; returns the serious and critical violations. Needs a context with bypassCSP. */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(async () => {
+/**
+ * Runs axe-core on the page; returns the serious and critical violations. Needs a context with
+ * bypassCSP. axe is injected once per page load (a second check of the same load reuses it);
+ * `rules` limits the run to those rule ids (a re-check of a look where only some rules can change).
+ */
+export async function seriousA11yViolations(page: Page, rules?: readonly string[]): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async (only) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
+    return axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) });
+  }, rules ? [...rules] : null);
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ ...v, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));

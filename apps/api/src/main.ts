@@ -165,7 +165,7 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       const ms = Math.round(performance.now() - t0);
       app.log.info(`start-up garbage collected in ${ms} ms: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(hooks.heapUsed() / 2 ** 20)} MB`);
       // From here on, a collection whenever the heap has drifted well past what this one left.
-      scheduleHeapTrim(hooks);
+      scheduleHeapTrim(hooks, undefined, (message) => app.log.info(message));
     })
     .catch((err) => app.log.error(err, 'start-up garbage collection failed'));
 }

@@ -18,7 +18,7 @@ describe('heap trim', () => {
     vi.useFakeTimers();
     let used = 70 * MB;
     const gc = vi.fn(() => (used = 72 * MB));
-    const stop = scheduleHeapTrim({ gc, heapUsed: () => used });
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => used, heapTotal: () => used + 4 * MB, utilization: () => 0 });
     used = 85 * MB;
     vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
     expect(gc).not.toHaveBeenCalled();
@@ -35,6 +35,25 @@ describe('heap trim', () => {
     used = 500 * MB;
     vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 3);
     expect(gc).toHaveBeenCalledTimes(2);
+  });
+
+  it('collects a committed heap that grew (the young generation under ingest) once the process is quiet, never while it is busy', () => {
+    vi.useFakeTimers();
+    let total = 80 * MB;
+    let busy = 0.6;
+    const gc = vi.fn(() => (total = 72 * MB));
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => 66 * MB, heapTotal: () => total, utilization: () => busy });
+    // Ingest: the young generation grows by 32 MB while the live heap stays put.
+    total = 112 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 3);
+    expect(gc).not.toHaveBeenCalled();
+    busy = 0.02;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).toHaveBeenCalledTimes(1);
+    // Shrunk: nothing more to give back, so no collection every look.
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 5);
+    expect(gc).toHaveBeenCalledTimes(1);
+    stop();
   });
 
   it('schedules nothing without --expose-gc', () => {

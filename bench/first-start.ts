@@ -8,6 +8,7 @@
 // /healthz answer), to ready (/readyz 200), to a usable dashboard (200 with the week's distance and
 // driving hours in it), the worst latency before and after ready, the CPU the process spent, and after
 // `--idle` seconds past ready its RSS, split by part (GET /admin/diagnostics/memory). Needs `npm run build`.
+// BENCH_PROF_DIR=dir writes a CPU profile of each server there (the worst latencies name their second).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,7 +83,9 @@ async function once(): Promise<Run> {
   const teltonikaPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-first-start-'));
   const command = serveCommand();
-  const args = command.args.slice(0, -1).concat(main);
+  // BENCH_PROF_DIR=dir: a V8 CPU profile of each server, written when it is stopped (to find a stall).
+  const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROF_DIR)] : [];
+  const args = [...prof, ...command.args.slice(0, -1), main];
   const env = {
     ...(process.env as Record<string, string>),
     ...command.env,

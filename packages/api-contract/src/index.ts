@@ -36,3 +36,4 @@ export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './search.ts';
 export * from './fleet-performance.ts';
+export * from './maintenance.ts';

@@ -106,6 +106,19 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     ],
   },
   {
+    area: 'maintenance',
+    label: 'Inspections and maintenance',
+    permissions: [
+      p('DVIR_LIST', 'Inspection reports', "See drivers' vehicle inspection reports and their defects"),
+      p('DVIR_SELF_WRITE', 'Own inspections (driver)', 'A driver inspects the vehicles they drive, reads their last reports and reviews repair certifications'),
+      p('DEFECT_UPDATE', 'Certify repairs', 'Certify that a defect was repaired, or that repair is unnecessary', ['DVIR_LIST']),
+      p('WORK_ORDER_LIST', 'Work orders', 'See work orders'),
+      p('WORK_ORDER_UPDATE', 'Manage work orders', 'Create work orders from defects, assign, cost and close them', ['WORK_ORDER_LIST', 'DVIR_LIST']),
+      p('MAINTENANCE_LIST', 'Preventive maintenance', 'See maintenance schedules and the service due and overdue'),
+      p('MAINTENANCE_UPDATE', 'Manage maintenance schedules', 'Create, change and delete maintenance schedules', ['MAINTENANCE_LIST']),
+    ],
+  },
+  {
     area: 'reports',
     label: 'Reports',
     permissions: [

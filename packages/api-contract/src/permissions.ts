@@ -44,6 +44,14 @@ export const PERMISSIONS = [
   'HOS_SELF_WRITE',
   'ANALYTICS_REVENUE',
   'ANALYTICS_FLEET_PERFORMANCE',
+  // Issue 31: inspections and maintenance.
+  'DVIR_LIST',
+  'DVIR_SELF_WRITE',
+  'DEFECT_UPDATE',
+  'WORK_ORDER_LIST',
+  'WORK_ORDER_UPDATE',
+  'MAINTENANCE_LIST',
+  'MAINTENANCE_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -55,7 +63,7 @@ export const ORGANIZATION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filte
  * The built-in Driver role (issue 16, decision 0111): the driver's own hours of service, and what the
  * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code.
  */
-export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'USER_READ', 'ORG_READ'];
+export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'USER_READ', 'ORG_READ'];
 
 export const ROLES = ['ADMIN', 'SUPER_ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];

@@ -18,7 +18,6 @@ export interface HeapTrimPolicy {
   /** Growth since the last collection that is worth one: the larger of these two. */
   minGrowthBytes: number;
   growthRatio: number;
-
   /** The event loop's busy share over the last look below which the process counts as quiet. */
   quietUtilization: number;
 }

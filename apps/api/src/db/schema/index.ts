@@ -9,3 +9,4 @@ export * from './hos.ts';
 export * from './ifta.ts';
 export * from './notifications.ts';
 export * from './vehicle-stats.ts';
+export * from './maintenance.ts';

@@ -38,6 +38,7 @@ import deviceModelsRoutes from './modules/device-models/device-models.routes.ts'
 import driversRoutes from './modules/drivers/drivers.routes.ts';
 import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
+import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
@@ -244,6 +245,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(hosDriverRoutes);
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
+      await api.register(maintenanceRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       await api.register(notificationsRoutes(notificationHub));

@@ -1,0 +1,12 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import dvirRoutes from './dvirs.routes.ts';
+import workOrderRoutes from './work-orders.routes.ts';
+
+// Inspections and maintenance (issue 31): the driver's reports and their defects, then the office's
+// work orders, schedules and the service due.
+const maintenanceRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(dvirRoutes);
+  await app.register(workOrderRoutes);
+};
+
+export default maintenanceRoutes;

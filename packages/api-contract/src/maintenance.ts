@@ -30,6 +30,7 @@ defineLabels({
   everyEngineHours: 'Every (engine hours)',
   everyDays: 'Every (days)',
 });
+defineLabels({ title: 'Title', assignee: 'Mechanic or shop', parts: 'Parts', cost: 'Cost', scheduleId: 'Maintenance schedule', groupId: 'Group' });
 
 /**
  * The parts and accessories 49 CFR 396.11(a)(2) lists, in the rule's order; `trailer` marks the ones
@@ -263,6 +264,11 @@ export const maintenanceScheduleSchema = z.object({
 export type MaintenanceSchedule = z.infer<typeof maintenanceScheduleSchema>;
 export const maintenanceSchedulePageSchema = pageSchema(maintenanceScheduleSchema);
 export const maintenanceScheduleIdParams = z.object({ orgId: z.uuid(), scheduleId: z.uuid('scheduleId must be a schedule id') });
+/** Schedules list: `assetId` lists the schedules covering that vehicle (its own and its groups'). */
+export const maintenanceScheduleListQuery = pageQuerySchema.extend({
+  assetId: z.uuid('assetId must be a vehicle id').optional(),
+  groupId: z.uuid('groupId must be a group id').optional(),
+});
 
 /** One line of `GET maintenance/due`: a vehicle's service coming due or overdue under one schedule. */
 export const maintenanceDueSchema = z.object({

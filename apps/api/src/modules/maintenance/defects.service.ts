@@ -1,0 +1,133 @@
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Defect, Page, defectCertificationSchema, defectListQuery } from '@fleet/api-contract';
+import type { z } from 'zod';
+import type { DbOrTx } from '../../db/client.ts';
+import { countAll } from '../../db/sql/count-all.ts';
+import { dvirs, vehicleDefects } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { orderBy, toPage } from '../../http/paging.ts';
+import { recordActivity } from '../activity-log/index.ts';
+import type { ReadScope, Scope } from '../auth/index.ts';
+import { assertOrgImages } from './dvir-access.ts';
+
+// Defects (issue 31, decision 0158): a failed item of a report, open until a mechanic certifies it
+// repaired or that repair is unnecessary (49 CFR 396.11(a)(3)). Certifying is the only change a
+// defect sees besides the work order it is put on.
+
+type DefectRow = typeof vehicleDefects.$inferSelect;
+type Reporter = { driverId: string | null; driverName: string };
+type ListQuery = z.output<typeof defectListQuery>;
+type Certification = z.output<typeof defectCertificationSchema>;
+
+export function presentDefect(d: DefectRow, reporter: Reporter): Defect {
+  return {
+    id: d.id,
+    dvirId: d.dvirId,
+    asset: { id: d.assetId, unitNumber: d.unitNumber },
+    item: d.item,
+    label: d.label,
+    note: d.note,
+    imageIds: d.imageIds,
+    safety: d.safety,
+    status: d.status,
+    reportedAt: d.createdAt.toISOString(),
+    reportedBy: reporter.driverId ? { id: reporter.driverId, name: reporter.driverName } : null,
+    workOrderId: d.workOrderId,
+    certifiedAt: d.certifiedAt?.toISOString() ?? null,
+    certifiedBy: d.certifiedByName ? { name: d.certifiedByName, imageId: d.certifiedByImageId } : null,
+    certification: d.certification,
+  };
+}
+
+const reporter = { driverId: dvirs.driverId, driverName: dvirs.driverName };
+
+/** The defects of the given reports, by report, in the order the items were reported. */
+export async function defectsOfReports(db: DbOrTx, orgId: string, dvirIds: string[]): Promise<Map<string, Defect[]>> {
+  const out = new Map<string, Defect[]>();
+  if (dvirIds.length === 0) return out;
+  const rows = await db
+    .select({ d: vehicleDefects, r: reporter })
+    .from(vehicleDefects)
+    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .where(and(eq(vehicleDefects.organizationId, orgId), inArray(vehicleDefects.dvirId, dvirIds)))
+    .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
+  for (const { d, r } of rows) out.set(d.dvirId, [...(out.get(d.dvirId) ?? []), presentDefect(d, r)]);
+  return out;
+}
+
+const SORTS = { reportedAt: vehicleDefects.createdAt, unitNumber: vehicleDefects.unitNumber, status: vehicleDefects.status };
+
+/** The organization's defects, newest first, by unit, status and whether they affect safe operation. */
+export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promise<Page<Defect>> {
+  const filters: Array<SQL | undefined> = [
+    eq(vehicleDefects.organizationId, orgId),
+    q.assetId ? eq(vehicleDefects.assetId, q.assetId) : undefined,
+    q.status ? eq(vehicleDefects.status, q.status) : undefined,
+    q.safety === undefined ? undefined : eq(vehicleDefects.safety, q.safety),
+  ];
+  const where = and(...filters);
+  const [total] = await db.select({ n: countAll }).from(vehicleDefects).where(where);
+  const rows = await db
+    .select({ d: vehicleDefects, r: reporter })
+    .from(vehicleDefects)
+    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .where(where)
+    .orderBy(...orderBy(q.sort, SORTS, desc(vehicleDefects.createdAt), desc(vehicleDefects.id)))
+    .limit(q.size)
+    .offset(q.page * q.size);
+  return toPage(rows.map(({ d, r }) => presentDefect(d, r)), total?.n ?? 0, q);
+}
+
+export async function getDefect({ db, orgId }: ReadScope, defectId: string): Promise<Defect> {
+  const [row] = await db
+    .select({ d: vehicleDefects, r: reporter })
+    .from(vehicleDefects)
+    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .where(and(eq(vehicleDefects.id, defectId), eq(vehicleDefects.organizationId, orgId)));
+  if (!row) throw notFound('Defect');
+  return presentDefect(row.d, row.r);
+}
+
+/**
+ * The mechanic's certification (396.11(a)(3)): the defect was repaired, or repair is unnecessary,
+ * signed and dated now. Only an open defect can be certified; a second certification is a 409.
+ */
+export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: string, input: Certification): Promise<Defect> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(vehicleDefects)
+      .where(and(eq(vehicleDefects.id, defectId), eq(vehicleDefects.organizationId, orgId)))
+      .for('update');
+    if (!before) throw notFound('Defect');
+    await assertOrgImages(tx, orgId, [input.signature.imageId], 'signature.imageId', 'Drawn signature');
+    if (before.status !== 'OPEN') {
+      const was = before.status === 'REPAIRED' ? 'repaired' : 'not needing repair';
+      throw conflict(`This defect was already certified as ${was}${before.certifiedAt ? ` on ${before.certifiedAt.toISOString().slice(0, 10)}` : ''}`, `defect status is ${before.status}, not OPEN`);
+    }
+    const [after] = await tx
+      .update(vehicleDefects)
+      .set({
+        status: input.status,
+        certification: input.certification ?? null,
+        certifiedAt: new Date(now ?? Date.now()),
+        certifiedByName: input.signature.name,
+        certifiedByImageId: input.signature.imageId ?? null,
+        certifiedByUserId: actor.userId,
+      })
+      .where(eq(vehicleDefects.id, defectId))
+      .returning();
+    if (!after) throw new Error('defect update returned nothing');
+    const facts = (d: DefectRow) => ({ defectId, dvirId: d.dvirId, unitNumber: d.unitNumber, label: d.label, status: d.status });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'CERTIFY_DEFECT',
+      entityType: 'ASSET',
+      entityId: before.assetId,
+      before: facts(before),
+      after: { ...facts(after), certifiedByName: after.certifiedByName, certification: after.certification },
+    });
+  });
+  return getDefect({ db, orgId }, defectId);
+}

@@ -673,6 +673,25 @@ export const ACTIONS: Record<string, Wording> = {
   PROPOSE_UNIDENTIFIED: { label: 'Propose unidentified driving', says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}` },
   ANNOTATE_UNIDENTIFIED: { label: 'Annotate unidentified driving', says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}` },
   SEND_ELD_OUTPUT: { label: 'Send ELD output file', says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}` },
+  INSPECT: {
+    label: 'Vehicle inspection',
+    says: (c) => {
+      const kind = c.after.kind === 'PRE_TRIP' ? 'a pre-trip' : c.after.kind === 'POST_TRIP' ? 'a post-trip' : 'an';
+      const n = typeof c.after.defects === 'number' ? c.after.defects : 0;
+      return `recorded ${kind} inspection of ${c.r}${n ? ` (${plural(n, 'defect')})` : ', no defects'}`;
+    },
+  },
+  CERTIFY_DEFECT: {
+    label: 'Certify defect',
+    says: (c) => {
+      const what = text(c.after.label) ? `the defect "${text(c.after.label)}" of ${c.r}` : `a defect of ${c.r}`;
+      return c.after.status === 'NOT_NEEDED' ? `certified that ${what} needs no repair` : `certified ${what} repaired`;
+    },
+  },
+  REVIEW_INSPECTION: {
+    label: 'Review inspection repairs',
+    says: (c) => `reviewed the repair certifications of the inspection of ${c.r}${text(c.after.inspectedAt) ? ` on ${formatDate(text(c.after.inspectedAt)!)}` : ''}`,
+  },
   READ_NOTIFICATIONS: {
     label: 'Read notifications',
     says: (c) => {

@@ -4,7 +4,7 @@ import { getTableColumns } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
-import { assets, deviceModels, drivers, gateways, groups, organizations, roles, users } from '../../db/schema/index.ts';
+import { assets, deviceModels, drivers, gateways, groups, maintenanceSchedules, organizations, roles, users, workOrders } from '../../db/schema/index.ts';
 import {
   ACTIONS,
   actorLabel,
@@ -79,6 +79,8 @@ describe('wording covers the code', () => {
       ['GROUP', groups],
       ['ORGANIZATION', organizations],
       ['DEVICE_MODEL', deviceModels],
+      ['WORK_ORDER', workOrders],
+      ['MAINTENANCE_SCHEDULE', maintenanceSchedules],
     ];
     const unlabelled = tables.flatMap(([type, table]) => Object.keys(getTableColumns(table)).filter((c) => !hasFieldLabel(type, c)).map((c) => `${type}.${c}`));
     const settings = Object.entries(DEFAULT_ORGANIZATION_SETTINGS).flatMap(([k, v]) => [k, ...(typeof v === 'object' ? Object.keys(v) : [])]);
@@ -102,6 +104,9 @@ describe('wording covers the code', () => {
     expect(formatValue('ORGANIZATION', 'speedLimitKmh', 105, {}, metric)).toBe('105 km/h');
     expect(fieldLabel('ORGANIZATION', 'speedLimitKmh', 'IMPERIAL')).toBe('Speeding above (mph)');
     expect(fieldLabel('ORGANIZATION', 'speedLimitKmh', 'METRIC')).toBe('Speeding above (km/h)');
+    expect(formatValue('MAINTENANCE_SCHEDULE', 'everyM', 40_233_600, {}, imperial)).toBe('25,000 mi');
+    expect(formatValue('WORK_ORDER', 'costCents', 123456, {}, imperial)).toBe('1,234.56');
+    expect(formatValue('WORK_ORDER', 'defectIds', ['a', 'b'], {}, imperial)).toBe('2 defects');
     const telematics = formatValue('ORGANIZATION', 'telematics', { idleMinutes: 5, speedLimitKmh: 113 }, {}, imperial);
     expect(telematics).toBe('Idle after (minutes): 5; Speeding above (mph): 70 mph');
   });
@@ -266,6 +271,10 @@ const SENTENCES: Row[] = [
   ['CLOSE', 'IFTA_FILING', id(62), undefined, { quarter: '2026Q2', version: 1 }, 'Dana Reyes filed IFTA return 2026Q2, closing the quarter'],
   ['AMEND', 'IFTA_FILING', id(63), undefined, { quarter: '2026Q2', version: 2 }, 'Dana Reyes filed an amendment of IFTA return 2026Q2 (version 2)'],
   ['CREATE', 'IFTA_RATES', null, undefined, { quarter: '2026Q3', source: 'iftach.org', rates: 612 }, 'Dana Reyes created IFTA tax rates 2026Q3'],
+  ['CREATE', 'WORK_ORDER', id(70), undefined, { title: 'Replace brake pads', assetId: V117, unitNumber: '117', status: 'OPEN', costCents: 45000, defectIds: [id(71)] }, 'Dana Reyes created work order Replace brake pads'],
+  ['UPDATE', 'WORK_ORDER', id(70), { title: 'Replace brake pads', status: 'IN_PROGRESS', completedAt: null }, { title: 'Replace brake pads', status: 'DONE', completedAt: '2026-05-02T15:00:00.000Z' }, 'Dana Reyes changed work order Replace brake pads: Status, Completed'],
+  ['DELETE', 'WORK_ORDER', id(70), { title: 'Replace brake pads' }, undefined, 'Dana Reyes deleted work order Replace brake pads'],
+  ['CREATE', 'MAINTENANCE_SCHEDULE', id(72), undefined, { name: 'Oil change', groupId: EAST, everyM: 40_233_600, everyDays: 90 }, 'Dana Reyes created maintenance schedule Oil change'],
   ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

@@ -24,7 +24,8 @@ import { diff, isObject } from './activity-log.diff.ts';
 /** What a log entry can concern, as a reader tells them apart (ASSET splits into vehicle and trailer). */
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
-  | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES';
+  | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -65,6 +66,8 @@ const NOUN: Record<RecordKind, string> = {
   IFTA_ADJUSTMENT: 'IFTA mileage adjustment',
   IFTA_FILING: 'IFTA return',
   IFTA_RATES: 'IFTA tax rates',
+  WORK_ORDER: 'work order',
+  MAINTENANCE_SCHEDULE: 'maintenance schedule',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -82,6 +85,8 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   IFTA_ADJUSTMENT: { label: 'IFTA mileage adjustment', kind: 'IFTA_ADJUSTMENT' },
   IFTA_FILING: { label: 'IFTA return', kind: 'IFTA_FILING' },
   IFTA_RATES: { label: 'IFTA tax rates', kind: 'IFTA_RATES' },
+  WORK_ORDER: { label: 'Work order', kind: 'WORK_ORDER' },
+  MAINTENANCE_SCHEDULE: { label: 'Maintenance schedule', kind: 'MAINTENANCE_SCHEDULE' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -120,6 +125,10 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return '/ifta';
     case 'IFTA_RATES':
       return '/administration/ifta-rates';
+    // The maintenance screens come with issue 31's web part; until then these records open nothing.
+    case 'WORK_ORDER':
+    case 'MAINTENANCE_SCHEDULE':
+      return null;
   }
 }
 
@@ -157,7 +166,7 @@ function formatDate(v: string): string {
 
 const PERMISSION_LABEL = new Map<string, string>(PERMISSION_AREAS.flatMap((a) => a.permissions.map((p) => [p.code, p.label] as [string, string])));
 const ENUM_LABEL: Record<string, Record<string, string>> = {
-  status: { ACTIVE: 'Active', INACTIVE: 'Inactive', INVITED: 'Invited' },
+  status: { ACTIVE: 'Active', INACTIVE: 'Inactive', INVITED: 'Invited', OPEN: 'Open', IN_PROGRESS: 'In progress', DONE: 'Done' },
   type: { VEHICLE: 'Vehicle', TRAILER: 'Trailer' },
   role: { ADMIN: 'Administrator', USER: 'User', SUPER_ADMIN: 'Super administrator' },
   fuelType: Object.fromEntries(FUEL_TYPES),
@@ -182,6 +191,8 @@ const LINK_FIELDS: Record<string, string | null> = {
   deviceModelId: null,
   roleId: null,
   userId: null,
+  groupId: null,
+  createdByUserId: null,
 };
 /** Fields that only name a linked id of the same snapshot: shown through that id, not twice. */
 const COMPANIONS = new Map(Object.entries(LINK_FIELDS).flatMap(([id, companion]) => (companion ? [[companion, id] as const] : [])));
@@ -234,6 +245,12 @@ export function formatValue(entityType: string, field: string, value: unknown, s
       return typeof value === 'number' ? `${num(volumeFromL(value, units), 1)} ${UNIT_LABELS[units].volume}` : String(value);
     case 'speedLimitKmh':
       return typeof value === 'number' ? `${num(speedFromKmh(value, units))} ${UNIT_LABELS[units].speed}` : String(value);
+    case 'everyM':
+      return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
+    case 'costCents':
+      return typeof value === 'number' ? (value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : String(value);
+    case 'defectIds':
+      return Array.isArray(value) ? (value.length ? plural(value.length, 'defect') : null) : String(value);
     case 'profileImageId':
     case 'logoImageId':
       return 'Uploaded';
@@ -370,6 +387,19 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     olderThan: 'Older than',
   },
   DEVICE_MODEL: { manufacturer: 'Manufacturer', protocol: 'Protocol', ioMap: 'IO map' },
+  WORK_ORDER: {
+    assetId: 'Vehicle or trailer',
+    title: 'Title',
+    assignee: 'Mechanic or shop',
+    parts: 'Parts',
+    laborHours: 'Labour hours',
+    costCents: 'Cost',
+    scheduleId: 'Maintenance schedule',
+    defectIds: 'Defects',
+    createdByUserId: 'Created by',
+    completedAt: 'Completed',
+  },
+  MAINTENANCE_SCHEDULE: { groupId: 'Group', everyM: 'Every (distance)', everyEngineHours: 'Every (engine hours)', everyDays: 'Every (days)' },
 };
 
 /** True when the field has a written label (not the camelCase fallback). */
@@ -428,6 +458,8 @@ function snapshotName(entityType: string, s: unknown): string | null {
     case 'IFTA_FILING':
     case 'IFTA_RATES':
       return text(o.quarter);
+    case 'WORK_ORDER':
+      return text(o.title);
     default:
       return text(o.name);
   }

@@ -18,7 +18,7 @@ const orders = (orgId: string, rest = '') => `/api/v1/organizations/${orgId}/wor
 const schedules = (orgId: string, rest = '') => `/api/v1/organizations/${orgId}/maintenance-schedules${rest}`;
 const DAY = 86_400_000;
 
-async function newUnit(headers: Record<string, string>, orgId: string, body = vehicleBody()): Promise<{ id: string; unitNumber: string }> {
+async function newUnit(headers: Record<string, string>, orgId: string, body: Record<string, unknown> = vehicleBody()): Promise<{ id: string; unitNumber: string }> {
   const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/assets`, headers, payload: body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();

@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 const defectOf = (item: string) => dvir.defects.find((d) => d.item === item)!;
-const list = async (q = '', headers = a.admin) => {
+const list = async (q = '', headers: Headers = a.admin) => {
   const res = await get(org(`/defects?size=100${q}`), headers);
   expect(res.statusCode, res.body).toBe(200);
   return defectPageSchema.parse(res.json()).content;

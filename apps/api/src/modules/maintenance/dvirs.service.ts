@@ -29,8 +29,12 @@ const ITEM_BY_NAME = new Map<string, (typeof DVIR_ITEMS)[number]>(DVIR_ITEMS.fla
 
 // ---------------------------------------------------------------- reading
 
-function present(r: DvirRow, defects: Dvir['defects']): Dvir {
-  const defectOf = new Map(defects.map((d) => [`${d.asset.id}|${d.item}`, d.id]));
+function present(r: DvirRow, unordered: Dvir['defects']): Dvir {
+  const defectOf = new Map(unordered.map((d) => [`${d.asset.id}|${d.item}`, d.id]));
+  // The report's defects in the order its items were reported (they share one creation instant).
+  const position = new Map(r.items.map((i, n) => [`${i.assetId}|${i.item}`, n]));
+  const at = (d: Dvir['defects'][number]) => position.get(`${d.asset.id}|${d.item}`) ?? Number.MAX_SAFE_INTEGER;
+  const defects = [...unordered].sort((x, y) => at(x) - at(y));
   return {
     id: r.id,
     organizationId: r.organizationId,

@@ -55,8 +55,9 @@ async function assign(vehicleId: string, driverId: string) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
+type ItemBody = { item: string; assetId?: string; ok: boolean; note?: string; safety?: boolean; imageIds?: string[] };
 /** Every 396.11 item passed on the vehicle, and the trailer items on each trailer. */
-function passedItems(trailerIds: string[] = []) {
+function passedItems(trailerIds: string[] = []): ItemBody[] {
   return [
     ...DVIR_ITEMS.map((i) => ({ item: i.code, ok: true })),
     ...trailerIds.flatMap((assetId) => DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, assetId, ok: true }))),
@@ -129,7 +130,7 @@ describe('the driver signs a report', () => {
     const items = passedItems([trailer.id]).map((i) =>
       i.item === 'TIRES' && i.assetId === trailer.id ? { ...i, ok: false, note: 'Left rear tire flat', safety: true } : i.item === 'HORN' ? { ...i, ok: false, note: 'Weak', safety: false } : i,
     );
-    items.push({ item: 'Fire extinguisher bracket', ok: false, note: 'Loose', safety: false } as (typeof items)[number]);
+    items.push({ item: 'Fire extinguisher bracket', ok: false, note: 'Loose', safety: false });
     const dvir = await created(luis.headers, report(truck.id, { kind: 'POST_TRIP', trailerIds: [trailer.id], items, odometer: 120450.5 }));
     expect(dvir).toMatchObject({ hasDefects: true, unsafe: true, odometer: 120450.5, trailers: [trailer] });
     expect(dvir.defects.map((d) => [d.asset.unitNumber, d.item, d.label, d.status, d.safety, d.note])).toEqual([
@@ -146,7 +147,7 @@ describe('the driver signs a report', () => {
   it('refuses a report missing a 396.11 item, naming it, and stores nothing', async () => {
     const [reports, defects] = [await count('dvirs'), await count('vehicle_defects')];
     const items = passedItems([trailer.id]).filter((i) => i.item !== 'PARKING_BRAKE' && !(i.item === 'LIGHTING' && i.assetId === trailer.id));
-    items[0] = { ...items[0]!, ok: false, note: 'Soft pedal' } as (typeof items)[number];
+    items[0] = { ...items[0]!, ok: false, note: 'Soft pedal' };
     const res = await post(org('/dvirs'), luis.headers, report(truck.id, { trailerIds: [trailer.id], items }));
     const body = expectFieldErrors(res.json(), 400, { items: 'Items missing from the inspection' });
     expect(body.message).toContain(`Parking brake (vehicle ${truck.unitNumber})`);

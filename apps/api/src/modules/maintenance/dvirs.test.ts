@@ -191,8 +191,7 @@ describe('the driver signs a report', () => {
 
   it('is signed by drivers only: an office account without a driver record gets 404, one without the code 403', async () => {
     expect((await post(org('/dvirs'), a.admin, report(truck.id))).json().message).toBe('Driver not found');
-    const res = await post(org('/dvirs'), a.dispatcher, report(truck.id));
-    expect([403, 404]).toContain(res.statusCode);
+    expectErrorBody((await post(org('/dvirs'), a.dispatcher, report(truck.id))).json(), 403);
   });
 });
 
@@ -269,6 +268,9 @@ describe('photos and signatures', () => {
     });
     expect(await count('dvirs')).toBe(n);
     expectErrorBody((await upload(luis.headers, a.orgId, Buffer.from('not an image'))).json(), 400);
+    // The image size limit of every upload applies (64 KiB in this suite).
+    expect((await upload(luis.headers, a.orgId, Buffer.concat([PNG, Buffer.alloc(70 * 1024)]))).statusCode).toBe(413);
+    expect((await upload(a.dispatcher)).statusCode).toBe(403);
   });
 });
 

@@ -144,6 +144,22 @@ describe('the driver signs a report', () => {
     expect(await count('vehicle_defects')).toBe(before + 3);
   });
 
+  it("fills the odometer, position and place from the vehicle's latest fix when the driver gives none", async () => {
+    const sql = (q: string) => t.database.db.execute(q as never);
+    const gw = `dvir-gw-${Date.now()}`;
+    await sql(`insert into gateways (organization_id, unique_id, name) values ('${a.orgId}', '${gw}', '${gw}')`);
+    await sql(
+      `insert into latest_positions (asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer)
+       select '${truck.id}', '${a.orgId}', id, now(), now(), 41.8781, -87.6298, 123456700 from gateways where unique_id = '${gw}'`,
+    );
+    const dvir = await created(luis.headers, report(truck.id));
+    expect(dvir).toMatchObject({ odometer: 123456.7, latitude: 41.8781, longitude: -87.6298 });
+    expect(dvir.location).toMatch(/Chicago/);
+    const given = await created(luis.headers, report(truck.id, { odometer: 5, latitude: 40, longitude: -88, location: 'Yard 3' }));
+    expect(given).toMatchObject({ odometer: 5, latitude: 40, longitude: -88, location: 'Yard 3' });
+    await sql(`delete from latest_positions where asset_id = '${truck.id}'`);
+  });
+
   it('refuses a report missing a 396.11 item, naming it, and stores nothing', async () => {
     const [reports, defects] = [await count('dvirs'), await count('vehicle_defects')];
     const items = passedItems([trailer.id]).filter((i) => i.item !== 'PARKING_BRAKE' && !(i.item === 'LIGHTING' && i.assetId === trailer.id));

@@ -3,14 +3,15 @@ import { defineConfig } from 'vitest/config';
 // One runner for the whole repository; each workspace is a project with its own environment.
 // Vitest refuses projects of one sequence group with different maxWorkers, so every project says 2
 // (the machine has 2 cores). The API files run as their own group, then the CPU-heavy HoS property
-// tests, so they do not compete with the API suite's database start-up.
+// tests, so they do not compete with the API suite's database start-up. The packages' tests build
+// their indexes in seconds alone and can take several times that beside the browser tests in CI.
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'api-contract', root: 'packages/api-contract', include: ['src/**/*.test.ts'], maxWorkers: 2 } },
-      { test: { name: 'geo', root: 'packages/geo', include: ['src/**/*.test.ts'], maxWorkers: 2 } },
-      { test: { name: 'eld', root: 'packages/eld', include: ['src/**/*.test.ts'], maxWorkers: 2 } },
-      { test: { name: 'hos', root: 'packages/hos', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 2 } } },
+      { test: { name: 'api-contract', root: 'packages/api-contract', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
+      { test: { name: 'geo', root: 'packages/geo', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
+      { test: { name: 'eld', root: 'packages/eld', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
+      { test: { name: 'hos', root: 'packages/hos', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },
       'apps/api/vitest.config.ts',
       'apps/web/vitest.config.ts',
     ],

@@ -118,29 +118,16 @@ for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract',
 await runPairs(checks);
 
 // The browser tests mostly wait on the browser and the server, so they start first, in the
-// background, and the CPU-bound vitest passes fill the cores beside them, one after the other. The
-// accessibility sweep of every screen (a third of the browser time) is a second Playwright run with
-// a server of its own, so the browser side does not end alone on one core after the vitest passes.
-const e2eRuns = [];
-const e2eJsons = [];
+// background, and the CPU-bound vitest passes fill the cores beside them, one after the other.
+let e2e = Promise.resolve(true);
+const e2eJson = path.join(tmp, 'playwright.json');
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
   if (await run('build web app and API', 'npm', ['run', 'build'])) {
-    const browserRun = (label, json, args, env) =>
-      runInBackground(label, bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json', ...args], {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: json,
-        CHROMIUM_PATH: chromiumPath(),
-        TEST_DATABASE_URL: '',
-        ...env,
-      });
-    const sweep = 'apps/web/e2e/a11y.spec.ts';
-    e2eJsons.push(path.join(tmp, 'playwright.json'), path.join(tmp, 'playwright-a11y.json'));
-    e2eRuns.push(
-      browserRun('browser tests (Playwright + Debian Chromium)', e2eJsons[0], [], { E2E_IGNORE: '**/a11y.spec.ts' }),
-      browserRun('browser tests: accessibility of every screen (own server)', e2eJsons[1], ['--output', path.join(tmp, 'a11y-results'), sweep], {
-        E2E_PORT: '8191',
-        OSMAND_PORT: '5109',
-      }),
-    );
+    e2e = runInBackground('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+      CHROMIUM_PATH: chromiumPath(),
+      TEST_DATABASE_URL: '',
+    });
   }
 }
 
@@ -155,8 +142,8 @@ if (process.env.TEST_DATABASE_URL) {
   countVitest(pgJson);
 }
 
-await Promise.all(e2eRuns);
-e2eJsons.forEach(countPlaywright);
+await e2e;
+countPlaywright(e2eJson);
 
 fs.rmSync(tmp, { recursive: true, force: true });
 if (problems.length) console.log(`\nFailed steps: ${problems.join(', ')}`);

@@ -11,9 +11,6 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 
 export default defineConfig({
   testDir: './e2e',
-  // `npm test` runs the accessibility sweep as a second Playwright run with its own server
-  // (scripts/test.mjs); E2E_IGNORE keeps it out of the first.
-  testIgnore: process.env.E2E_IGNORE ? process.env.E2E_IGNORE.split(',') : undefined,
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -46,8 +43,7 @@ export default defineConfig({
     // /readyz: 503 until the demo data is seeded (the server listens before seeding, decision 0146).
     url: `http://127.0.0.1:${E2E_PORT}/readyz`,
     reuseExistingServer: false,
-    // Two of these seed at once beside the vitest passes in `npm test`.
-    timeout: 300_000,
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

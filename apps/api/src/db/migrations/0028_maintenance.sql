@@ -113,7 +113,7 @@ CREATE TABLE "maintenance_services" (
   "odometer_m" double precision,
   "engine_hours" double precision,
   "work_order_id" uuid,
-  CONSTRAINT "maintenance_services_pk" PRIMARY KEY ("schedule_id", "asset_id")
+  CONSTRAINT "maintenance_services_pkey" PRIMARY KEY ("schedule_id", "asset_id")
 );
 --> statement-breakpoint
 CREATE INDEX "maintenance_services_org_asset_idx" ON "maintenance_services" ("organization_id", "asset_id");

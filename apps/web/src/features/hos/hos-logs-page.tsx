@@ -103,15 +103,15 @@ export default function HosLogsPage() {
       header: 'Certification',
       render: (r) =>
         r.certified ? (
-          <Badge color="green" variant="light" className={tones.ok}>
+          <Badge color="green" variant="light" className={tones.ok} styles={WRAPPING_BADGE}>
             Certified
           </Badge>
         ) : r.problems.includes('UNCERTIFIED') ? (
-          <Badge color="orange" variant="light" className={tones.warn}>
+          <Badge color="orange" variant="light" className={tones.warn} styles={WRAPPING_BADGE}>
             Uncertified
           </Badge>
         ) : (
-          <Badge color="gray" variant="light" className={tones.muted}>
+          <Badge color="gray" variant="light" className={tones.muted} styles={WRAPPING_BADGE}>
             Not certified
           </Badge>
         ),

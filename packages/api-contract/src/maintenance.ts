@@ -292,3 +292,43 @@ export const maintenanceDueQuery = pageQuerySchema.extend({
   status: z.enum(MAINTENANCE_DUE_STATUSES).optional(),
   assetId: z.uuid().optional(),
 });
+
+/** `GET maintenance/next?assetId=`: every schedule covering one vehicle with its next service, due or not (the vehicle detail's "next service"). */
+export const maintenanceNextQuery = z.object({ assetId: z.uuid('assetId must be a vehicle id') });
+export const maintenanceNextSchema = z.object({
+  items: z.array(maintenanceDueSchema.extend({ status: z.enum(['OK', ...MAINTENANCE_DUE_STATUSES]) })),
+});
+export type MaintenanceNext = z.infer<typeof maintenanceNextSchema>;
+
+/**
+ * `GET maintenance/inspections-due?date=YYYY-MM-DD`: vehicles that moved on that day (the viewer's
+ * profile zone) and have no inspection report signed that day: the dashboard's "inspections due".
+ */
+export const inspectionsDueQuery = pageQuerySchema.extend({
+  date: z.iso.date({ error: () => 'date must be a day like 2026-06-01' }).optional(),
+});
+export const inspectionDueSchema = z.object({
+  assetId: z.string(),
+  unitNumber: z.string(),
+  /** The driver assigned to the vehicle now, if any. */
+  driver: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** The vehicle's latest report before that day ended, if any. */
+  lastReportAt: z.string().nullable(),
+});
+export type InspectionDue = z.infer<typeof inspectionDueSchema>;
+export const inspectionDuePageSchema = pageSchema(inspectionDueSchema);
+
+/** `GET dvirs/{id}/export?format=csv|pdf` and `GET maintenance/history/export?assetId=&format=csv|pdf`. */
+export const maintenanceExportQuery = z.object({ format: z.enum(['csv', 'pdf'], { error: () => 'format must be csv or pdf' }).default('csv') });
+export const maintenanceHistoryExportQuery = maintenanceExportQuery.extend({ assetId: z.uuid('assetId must be a vehicle or trailer id') });
+
+/**
+ * `GET|PUT organizations/{orgId}/maintenance/inspection-items`: the items an organization adds to the
+ * 396.11 list; every inspection reports each of them too (`trailer`: inspected on each trailer as well).
+ */
+export const inspectionItemSchema = z.object({
+  name: requiredText('Item', 100),
+  trailer: z.boolean().default(false),
+});
+export const inspectionItemsSchema = z.object({ items: z.array(inspectionItemSchema).max(50, 'Items: at most 50') });
+export type InspectionItems = z.output<typeof inspectionItemsSchema>;

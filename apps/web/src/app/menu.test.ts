@@ -17,6 +17,7 @@ describe('side menu filtering', () => {
         ],
       },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
+      { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
     ]);
   });

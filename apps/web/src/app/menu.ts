@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
   IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
-  IconSteeringWheel,
+  IconSteeringWheel, IconTool,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
 
@@ -71,6 +71,19 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'HoS Violations', path: '/hos/violations' },
       { title: 'HoS Availability', path: '/hos/availability' },
       { title: 'Unidentified Driving', path: '/hos/unidentified' },
+    ],
+  },
+  {
+    title: 'Maintenance',
+    path: '/maintenance',
+    icon: IconTool,
+    subSectionItems: [
+      { title: 'Defects', path: '/maintenance/defects' },
+      { title: 'Work Orders', path: '/maintenance/work-orders' },
+      { title: 'Inspections', path: '/maintenance/inspections' },
+      { title: 'Service Due', path: '/maintenance/due' },
+      { title: 'Schedules', path: '/maintenance/schedules' },
+      { title: 'Inspection Items', path: '/maintenance/settings' },
     ],
   },
   {

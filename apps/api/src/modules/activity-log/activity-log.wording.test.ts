@@ -143,6 +143,8 @@ const ON_FILE: Record<string, LinkedRecord> = {
   [EAST]: { kind: 'GROUP', label: 'East region' },
   [ORG]: { kind: 'ORGANIZATION', label: 'Demo Freight' },
   [MODEL]: { kind: 'DEVICE_MODEL', label: 'Traccar Client' },
+  [id(70)]: { kind: 'WORK_ORDER', label: 'Replace brake pads' },
+  [id(72)]: { kind: 'MAINTENANCE_SCHEDULE', label: 'Oil change' },
 };
 const lookup: Lookup = (x) => (typeof x === 'string' ? ON_FILE[x] : undefined);
 
@@ -332,6 +334,12 @@ describe('the record and its screen', () => {
     expect(recordOf(['CREATE', 'ROLE', AUDITOR, undefined, { name: 'Auditor' }, ''])?.path).toBe('/settings/organization-settings/user-and-roles?tab=roles&r.search=Auditor');
     expect(recordOf(['UPDATE_SETTINGS', 'ORGANIZATION', ORG, {}, {}, ''])?.path).toBe('/settings/organization-settings/organization-account');
     expect(recordOf(['PURGE', 'DATA_RETENTION', ORG, undefined, {}, ''])).toMatchObject({ type: 'DATA_RETENTION', label: 'the data retention periods', path: '/settings/data-retention' });
+  });
+
+  it('opens work orders and maintenance schedules on the maintenance screens', () => {
+    expect(recordOf(['CREATE', 'WORK_ORDER', id(70), undefined, { title: 'Replace brake pads' }, ''])?.path).toBe(`/maintenance/work-orders?open=${id(70)}`);
+    expect(recordOf(['CREATE', 'MAINTENANCE_SCHEDULE', id(72), undefined, { name: 'Oil change' }, ''])?.path).toBe(`/maintenance/schedules?open=${id(72)}`);
+    expect(recordOf(['DELETE', 'WORK_ORDER', GONE, { title: 'Old order' }, undefined, ''])?.path).toBeNull();
   });
 
   it('keeps the name a deleted record had, without a link', () => {

@@ -125,10 +125,11 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return '/ifta';
     case 'IFTA_RATES':
       return '/administration/ifta-rates';
-    // The maintenance screens come with issue 31's web part; until then these records open nothing.
+    // The office's maintenance screens (issue 31) open the record in place.
     case 'WORK_ORDER':
+      return `/maintenance/work-orders?open=${q(id)}`;
     case 'MAINTENANCE_SCHEDULE':
-      return null;
+      return `/maintenance/schedules?open=${q(id)}`;
   }
 }
 

@@ -12,6 +12,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 import { GpsImportDrawer } from './gps-import-drawer.tsx';
+import { AssetMaintenance, MaintenanceIcon } from './asset-maintenance.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
@@ -65,6 +66,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const active = a.status === 'ACTIVE';
   const device = a.device;
   const [importing, setImporting] = useState(false);
+  const showMaintenance = [useCan('DVIR_LIST'), useCan('WORK_ORDER_LIST'), useCan('MAINTENANCE_LIST')].some(Boolean);
 
   const del = async () => {
     const ok = await confirmAction({
@@ -255,6 +257,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
         </>
       )}
 
+      {showMaintenance && (
+        <>
+          <Divider />
+          <Section title="Inspections and maintenance" icon={<MaintenanceIcon size={18} />}>
+            <AssetMaintenance asset={a} />
+          </Section>
+        </>
+      )}
       <Divider />
       <Section title="History" icon={<IconLink size={18} />}>
         <History asset={a} />

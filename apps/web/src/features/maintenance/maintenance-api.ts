@@ -57,6 +57,15 @@ export function useWorkOrder(id: string | null) {
   });
 }
 
+export function useSchedule(id: string | null) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: maintenanceKeys.one(orgId, 'maintenance-schedules', id ?? ''),
+    queryFn: ({ signal }) => api<MaintenanceSchedule>(orgPathFor(orgId ?? '', `/maintenance-schedules/${encodeURIComponent(id ?? '')}`), { signal }),
+    enabled: !!orgId && !!id,
+  });
+}
+
 /** Every schedule covering one vehicle with its next service (empty until the endpoint exists). */
 export function useNextService(assetId: string | null, enabled = true) {
   const orgId = useEffectiveOrganizationId();

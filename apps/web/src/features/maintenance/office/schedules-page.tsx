@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { maintenanceScheduleInputSchema, type Group as FleetGroup, type MaintenanceSchedule, type MaintenanceScheduleInput } from '@fleet/api-contract';
@@ -11,7 +11,8 @@ import { notify } from '../../../lib/notifications-store.ts';
 import { fieldMessages, useCan, usePagedList } from '../../../lib/registry-api.ts';
 import { useTableState } from '../../../lib/table-state.ts';
 import { unitLabels, useUnits, type UnitSystem } from '../../../lib/units.ts';
-import { deleteSchedule, saveSchedule, useMaintenanceMutation, useSchedules } from '../maintenance-api.ts';
+import { deleteSchedule, saveSchedule, useMaintenanceMutation, useSchedule, useSchedules } from '../maintenance-api.ts';
+import { useOpenParam } from '../../../components/registry-toolbar.tsx';
 import { unitOptions, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
@@ -41,6 +42,15 @@ export default function SchedulesPage() {
   const groups = usePagedList<FleetGroup>('groups', { size: 500, sort: 'name,asc' }).data?.content ?? NO_GROUPS;
   const [editing, setEditing] = useState<MaintenanceSchedule | 'new' | null>(null);
   const remove = useMaintenanceMutation(deleteSchedule);
+  // An activity-log entry links a schedule with `?open=<id>`: its form opens.
+  const [openId, setOpenId] = useOpenParam();
+  const linked = useSchedule(openId);
+  useEffect(() => {
+    if (linked.data) {
+      setEditing(linked.data);
+      setOpenId(null);
+    }
+  }, [linked.data, setOpenId]);
   const covers = (s: MaintenanceSchedule) =>
     s.assetId ? (vehicles.find((v) => v.id === s.assetId)?.unitNumber ?? 'A vehicle') : `Group ${groups.find((g) => g.id === s.groupId)?.name ?? ''}`.trim();
 

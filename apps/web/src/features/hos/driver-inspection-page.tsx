@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
@@ -18,12 +18,18 @@ import { LogHeader } from './logs/log-header.tsx';
 import { addDays, clockSecondsIn, eventName, formatEngineHours, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
 import classes from './driver/driver.module.css';
 
+/** The vehicle inspection reports section (issue 31): the app composes it from the maintenance feature. */
+export interface DriverInspectionPageProps {
+  /** Shown under the log days (none: no section). */
+  reports?: ComponentType<{ orgId: string; vehicle: { id: string; unitNumber: string } | null; timeZone: string }>;
+}
+
 /**
  * The roadside inspection view (Appendix A 4.8.1, decision 0115): read-only, large enough to read on a
  * phone handed through the window: today and the previous 7 days, each with its header, graph grid,
  * events and certification state; and the ELD output file, downloaded or sent by e-mail.
  */
-export default function DriverInspectionPage() {
+export default function DriverInspectionPage({ reports: Reports }: DriverInspectionPageProps = {}) {
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -59,6 +65,7 @@ export default function DriverInspectionPage() {
           )}
           {selected && <InspectionDay orgId={orgId} userId={userId} logId={selected} />}
           {!selected && !status.isLoading && <Text c="dimmed">No records in the last 8 days.</Text>}
+          {Reports && status.data && <Reports orgId={orgId} vehicle={status.data.status.vehicle} timeZone={status.data.status.driver.homeTimeZone} />}
         </Stack>
       </DataState>
     </div>

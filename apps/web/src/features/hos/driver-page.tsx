@@ -1,15 +1,16 @@
-import { useMemo } from 'react';
+import { useMemo, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
+import type { HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useNow } from './availability/live-clocks.ts';
 import { CertifyDays } from './driver/certify-days.tsx';
-import { driverDayQuery, driverStatusQuery, type DriverStatusAt } from './driver/driver-api.ts';
+import { driverDayQuery, driverStatusQuery, useChangeStatus, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
 import { EngineEvents } from './driver/engine-events.tsx';
 import { ProposalsList } from './driver/proposals-list.tsx';
@@ -22,12 +23,26 @@ import classes from './driver/driver.module.css';
 /** How often the clocks move on screen between two answers of the server. */
 const TICK_MS = 5_000;
 
+/** The vehicle inspection section's inputs (issue 31): the app composes it from the maintenance feature. */
+export interface DriverInspectionSlotProps {
+  orgId: string;
+  status: HosDriverStatus;
+  day: HosLogDay | null;
+  /** Records On duty now with a note (an inspection), as the status buttons do. */
+  onDuty: (change: { annotation: string; latitude?: number; longitude?: number; locationDescription?: string }) => Promise<void>;
+}
+
+export interface DriverPageProps {
+  /** The vehicle inspection card, shown under the clocks (none: no card). */
+  inspection?: ComponentType<DriverInspectionSlotProps>;
+}
+
 /**
  * The driver's screen on a phone in the cab (issue 16, decision 0115): status and the buttons to
  * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
-export default function DriverPage() {
+export default function DriverPage({ inspection }: DriverPageProps = {}) {
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -44,16 +59,20 @@ export default function DriverPage() {
         }
       />
       <DataState isLoading={status.isLoading} error={status.error} onRetry={() => void status.refetch()}>
-        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} />}
+        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} />}
       </DataState>
     </div>
   );
 }
 
-function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; data: DriverStatusAt }) {
+function DriverDay({ orgId, userId, data, inspection: Inspection }: { orgId: string; userId: string; data: DriverStatusAt; inspection?: DriverPageProps['inspection'] }) {
   const s = data.status;
   const now = useNow(TICK_MS);
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
+  const change = useChangeStatus(orgId, userId);
+  const onDuty: DriverInspectionSlotProps['onDuty'] = async ({ annotation, ...where }) => {
+    await change.mutateAsync({ logId: s.today.id, body: { status: 'ON', special: null, annotation, ...where } });
+  };
   const tz = s.driver.homeTimeZone;
   const d = day.data;
   const gridDay = useMemo(() => (d ? { date: d.header.date, start: d.dayStart, lengthMs: d.totals.lengthMs } : null), [d]);
@@ -82,6 +101,7 @@ function DriverDay({ orgId, userId, data }: { orgId: string; userId: string; dat
       )}
       <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
       <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
+      {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
       <Tabs defaultValue="today" keepMounted={false}>
         <Tabs.List grow>
           <Tabs.Tab value="today">Today</Tabs.Tab>

@@ -1,0 +1,8 @@
+import DriverPage from '../features/hos/driver-page.tsx';
+import { DriverInspection } from '../features/maintenance/driver/inspection-card.tsx';
+
+// The driver's home (/driver) composed here, since a feature never imports another (STYLE.md 10): the
+// HoS feature's screen with the maintenance feature's vehicle inspection card (issue 31).
+export default function DriverHomePage() {
+  return <DriverPage inspection={DriverInspection} />;
+}

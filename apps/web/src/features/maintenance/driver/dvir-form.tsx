@@ -1,0 +1,307 @@
+import { useMemo, useRef, useState } from 'react';
+import { ActionIcon, Alert, Button, Checkbox, FileButton, Group, NumberInput, Paper, Progress, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconAlertTriangle, IconCamera, IconCheck, IconChecks, IconX } from '@tabler/icons-react';
+import { odometerForDisplay, odometerKmFromInput } from '@fleet/api-contract/units';
+import type { Dvir, DvirKind } from '@fleet/api-contract';
+import { ApiError } from '../../../lib/api-client.ts';
+import { fieldMessages } from '../../../lib/registry-api.ts';
+import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
+import { dvirImageUrl, imageUploadError, inspectionItemsQuery, uploadDvirImage, useCreateDvir } from '../dvir-api.ts';
+import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
+import { KIND_WORDS } from './dvir-report.tsx';
+import { photoForUpload } from './photo-resize.ts';
+import { SignatureField, signaturePng, signatureProblem, useSignature } from './signature-field.tsx';
+import classes from './dvir-driver.module.css';
+
+// The driver's inspection (49 CFR 396.11): every listed item on the vehicle and each attached trailer,
+// Pass or Defect; a defect with a note, photos and whether it affects safe operation; odometer and
+// place prefilled; signed with a name and a drawn or typed signature. Long on a phone, so: a progress
+// count that stays in view, "All pass" for what is left, and big buttons.
+
+export interface DvirFormProps {
+  orgId: string;
+  kind: DvirKind;
+  vehicle: Unit;
+  /** The trailers on today's log; each can be left out if it is no longer attached. */
+  trailers: Unit[];
+  driverName: string;
+  units: UnitSystem;
+  /** The vehicle's odometer in km (prefilled in the organization's unit), null when unknown. */
+  odometerKm: number | null;
+  /** The place prefilled (the latest record's), empty when unknown: the server then names it from the truck's position. */
+  location: string;
+  onSigned: (dvir: Dvir) => void;
+  onCancel: () => void;
+}
+
+/** The report's own fields a 400 may name (shown under each). */
+const FIELDS = ['odometer', 'location', 'remarks', 'signature', 'signature.name', 'signature.imageId'] as const;
+
+/** The statement the driver signs under. */
+const STATEMENT = 'I inspected these units and this report is true and correct.';
+
+export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, odometerKm, location, onSigned, onCancel }: DvirFormProps) {
+  const own = useQuery(inspectionItemsQuery(orgId));
+  const [trailerIds, setTrailerIds] = useState<string[]>(trailers.map((t) => t.id));
+  const attached = useMemo(() => trailers.filter((t) => trailerIds.includes(t.id)), [trailers, trailerIds]);
+  const items = useMemo(() => formItems(vehicle, attached, own.data?.items ?? []), [vehicle, attached, own.data]);
+  const [answers, setAnswers] = useState<Record<string, Answer>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [odometer, setOdometer] = useState<number | string>(odometerKm === null ? '' : odometerForDisplay(odometerKm, units));
+  const [place, setPlace] = useState(location);
+  const [remarks, setRemarks] = useState('');
+  const signature = useSignature(driverName);
+  const [sending, setSending] = useState(false);
+  const create = useCreateDvir(orgId);
+  const top = useRef<HTMLDivElement>(null);
+
+  const done = answeredCount(items, answers);
+  const set = (key: string, change: Partial<Answer>) => {
+    setAnswers((a) => ({ ...a, [key]: { ...EMPTY_ANSWER, ...a[key], ...change } }));
+    setErrors(({ [key]: _, ...rest }) => rest);
+  };
+  const clearError = (key: string) => setErrors(({ [key]: _, ...rest }) => rest);
+  const focusFirstError = (found: Record<string, string>) => {
+    const first = items.find((i) => found[i.key]);
+    const el = first ? document.querySelector(`[data-item-key="${CSS.escape(first.key)}"]`) : document.querySelector('[data-form-error]');
+    el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    if (!first && found['']) top.current?.scrollIntoView({ block: 'start' });
+  };
+
+  const submit = async () => {
+    const found = localErrors(items, answers);
+    const sig = signatureProblem(signature);
+    if (sig) found[sig.field === 'name' ? 'signature.name' : 'signature.drawing'] = sig.message;
+    if (typeof odometer === 'number' && odometer < 0) found.odometer = 'Odometer must be 0 or more';
+    setErrors(found);
+    if (Object.keys(found).length) {
+      focusFirstError(found);
+      return;
+    }
+    setSending(true);
+    try {
+      const png = await signaturePng(signature);
+      let imageId: string | null = null;
+      if (png) {
+        try {
+          imageId = (await uploadDvirImage(orgId, png, 'signature.png')).id;
+        } catch (err) {
+          setErrors({ 'signature.drawing': imageUploadError(err) });
+          return;
+        }
+      }
+      const dvir = await create.mutateAsync({
+        assetId: vehicle.id,
+        trailerIds: attached.map((t) => t.id),
+        kind,
+        odometer: typeof odometer === 'number' ? odometerKmFromInput(odometer, units) : null,
+        location: place.trim() || null,
+        items: itemsBody(items, answers, vehicle.id),
+        signature: { name: signature.name.trim(), imageId },
+        remarks: remarks.trim() || null,
+      });
+      onSigned(dvir);
+    } catch (err) {
+      const placed = err instanceof ApiError && err.body && err.status === 400 ? placeErrors(fieldMessages(err.body.technicalMessage ?? ''), items, FIELDS) : {};
+      if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? (err.body?.message ?? err.message) : 'The report could not be sent; check the connection and try again';
+      else if (err instanceof ApiError && err.body && !placed['']) placed[''] = err.body.message;
+      setErrors(placed);
+      focusFirstError(placed);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const groups = [vehicle, ...attached].map((u) => ({ unit: u, items: items.filter((i) => i.unit.id === u.id) }));
+  return (
+    <Stack gap="md" data-testid="dvir-form" ref={top}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2} size="h3">
+            {`${KIND_WORDS[kind]} inspection`}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {`Check every item on ${[vehicle, ...attached].map((u) => u.unitNumber).join(' and ')}. 49 CFR 396.11`}
+          </Text>
+        </div>
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+      </Group>
+      {errors[''] && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The report was not signed" data-form-error>
+          {errors['']}
+        </Alert>
+      )}
+      {trailers.length > 0 && (
+        <Checkbox.Group label="Trailers attached" description="Leave out a trailer you have dropped" value={trailerIds} onChange={setTrailerIds}>
+          <Group gap="lg" mt={6}>
+            {trailers.map((t) => (
+              <Checkbox key={t.id} size="md" value={t.id} label={`Trailer ${t.unitNumber}`} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+      )}
+      <div className={classes.progressBar}>
+        <Group justify="space-between" wrap="nowrap" gap="sm">
+          <div style={{ flex: 1 }}>
+            <Text size="sm" fw={600} data-testid="dvir-progress" aria-live="polite">
+              {`${done} of ${items.length} checked`}
+            </Text>
+            <Progress value={items.length ? (done / items.length) * 100 : 0} color={done === items.length ? 'green' : 'blue'} size="sm" mt={4} aria-label="Items checked" />
+          </div>
+          <Button size="md" variant="light" color="green" leftSection={<IconChecks size={18} aria-hidden />} disabled={done === items.length} onClick={() => setAnswers((a) => allPass(items, a))}>
+            {done === 0 ? 'All pass' : 'Rest pass'}
+          </Button>
+        </Group>
+      </div>
+      {groups.map((g) => (
+        <Stack key={g.unit.id} gap="xs">
+          <Title order={3} size="h5" className={classes.unitHeading}>
+            {g.unit.id === vehicle.id ? `Vehicle ${g.unit.unitNumber}` : `Trailer ${g.unit.unitNumber}`}
+          </Title>
+          {g.items.map((i) => (
+            <ItemRow key={i.key} orgId={orgId} item={i} answer={answers[i.key] ?? EMPTY_ANSWER} error={errors[i.key]} onChange={(c) => set(i.key, c)} onError={(m) => setErrors((e) => ({ ...e, [i.key]: m }))} onClearError={() => clearError(i.key)} />
+          ))}
+        </Stack>
+      ))}
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="sm">
+          <NumberInput
+            label={`Odometer (${unitLabels(units).distance})`}
+            size="md"
+            min={0}
+            thousandSeparator=","
+            decimalScale={1}
+            value={odometer}
+            onChange={(v) => {
+              setOdometer(v);
+              clearError('odometer');
+            }}
+            error={errors.odometer}
+            description="From the vehicle; correct it if the dash shows otherwise"
+          />
+          <TextInput
+            label="Location"
+            size="md"
+            maxLength={200}
+            value={place}
+            onChange={(e) => {
+              setPlace(e.currentTarget.value);
+              clearError('location');
+            }}
+            error={errors.location}
+            description={location ? undefined : "Left empty, it is named from the truck's position"}
+          />
+          <Textarea label="Remarks (optional)" size="md" autosize minRows={2} maxLength={2000} value={remarks} onChange={(e) => setRemarks(e.currentTarget.value)} error={errors.remarks} />
+        </Stack>
+      </Paper>
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            Sign the report
+          </Title>
+          <Text size="sm">{STATEMENT} Once signed, the report cannot be changed.</Text>
+          <SignatureField state={signature} id="dvir-signature" nameError={errors['signature.name']} drawingError={errors['signature.drawing'] ?? errors['signature.imageId'] ?? errors.signature} />
+        </Stack>
+      </Paper>
+      <Button size="lg" fullWidth loading={sending} onClick={() => void submit()} leftSection={<IconCheck size={20} aria-hidden />}>
+        Sign report
+      </Button>
+    </Stack>
+  );
+}
+
+interface ItemRowProps {
+  orgId: string;
+  item: FormItem;
+  answer: Answer;
+  error?: string;
+  onChange: (change: Partial<Answer>) => void;
+  onError: (message: string) => void;
+  onClearError: () => void;
+}
+
+/** One item: Pass / Defect; a defect opens its note, safety switch and photos. */
+function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }: ItemRowProps) {
+  const [uploading, setUploading] = useState(false);
+  const name = item.trailer ? `${item.label}, trailer ${item.unit.unitNumber}` : item.label;
+  const addPhoto = async (file: File | null) => {
+    if (!file) return;
+    setUploading(true);
+    onClearError();
+    try {
+      const { id } = await uploadDvirImage(orgId, await photoForUpload(file), file.name);
+      onChange({ imageIds: [...answer.imageIds, id] });
+    } catch (err) {
+      onError(imageUploadError(err));
+    } finally {
+      setUploading(false);
+    }
+  };
+  const errorId = `${item.key}-error`;
+  return (
+    <div className={classes.item} role="group" aria-label={name} data-item-key={item.key} data-result={answer.result ?? undefined} data-error={error ? true : undefined}>
+      <Text fw={500} mb={6}>
+        {item.label}
+      </Text>
+      <Group grow gap="xs">
+        {(['pass', 'defect'] as const).map((r) => (
+          <Button
+            key={r}
+            variant="default"
+            className={classes.choice}
+            data-pressed={answer.result === r ? r : undefined}
+            aria-pressed={answer.result === r}
+            aria-describedby={error ? errorId : undefined}
+            leftSection={r === 'pass' ? <IconCheck size={18} aria-hidden /> : <IconAlertTriangle size={18} aria-hidden />}
+            onClick={() => onChange({ result: r })}
+          >
+            {r === 'pass' ? 'Pass' : 'Defect'}
+          </Button>
+        ))}
+      </Group>
+      {answer.result === 'defect' && (
+        <Stack gap="xs" mt="sm">
+          <Textarea
+            label="What is wrong"
+            required
+            size="md"
+            autosize
+            minRows={2}
+            maxLength={1000}
+            value={answer.note}
+            onChange={(e) => onChange({ note: e.currentTarget.value })}
+            placeholder="e.g. Left rear marker lamp out"
+          />
+          <Switch size="md" label="Affects safe operation" description="The vehicle may not run until it is repaired" checked={answer.safety} onChange={(e) => onChange({ safety: e.currentTarget.checked })} />
+          <div className={classes.photos}>
+            {answer.imageIds.map((id, n) => (
+              <div key={id} className={classes.photo}>
+                <img src={dvirImageUrl(id)} alt={`Photo ${n + 1} of ${name}`} />
+                <ActionIcon className={classes.photoRemove} size="sm" color="dark" variant="filled" aria-label={`Remove photo ${n + 1}`} onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}>
+                  <IconX size={14} />
+                </ActionIcon>
+              </div>
+            ))}
+          </div>
+          {answer.imageIds.length < MAX_PHOTOS && (
+            <FileButton onChange={(f) => void addPhoto(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture="environment">
+              {(props) => (
+                <Button {...props} variant="light" size="md" loading={uploading} leftSection={<IconCamera size={18} aria-hidden />}>
+                  {answer.imageIds.length ? `Add photo (${answer.imageIds.length} of ${MAX_PHOTOS})` : 'Add photo'}
+                </Button>
+              )}
+            </FileButton>
+          )}
+        </Stack>
+      )}
+      {error && (
+        <Text size="sm" c="var(--mantine-color-error)" mt={6} id={errorId} role="alert">
+          {error}
+        </Text>
+      )}
+    </div>
+  );
+}

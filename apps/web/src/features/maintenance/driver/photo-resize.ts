@@ -1,0 +1,25 @@
+import { IMAGE_MAX_BYTES } from '../../../lib/images.ts';
+
+// A phone camera's photo is often 3-6 MB, above the upload limit: scale it down in the browser first
+// (longest side 1600 px, JPEG), which keeps a defect readable. A picture the browser cannot decode, or
+// one still too big, is sent as it is and the server's 413 says why.
+
+const MAX_SIDE = 1600;
+
+/** The photo to upload: the original when it is small enough, else a scaled JPEG (or the original if scaling fails). */
+export async function photoForUpload(file: File): Promise<Blob> {
+  if (file.size <= IMAGE_MAX_BYTES) return file;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
+    return blob && blob.size < file.size ? blob : file;
+  } catch {
+    return file;
+  }
+}

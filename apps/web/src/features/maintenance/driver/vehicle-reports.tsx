@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { Accordion, Badge, Group, Paper, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { DataState } from '../../../components/data-state.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useUnits } from '../../../lib/units.ts';
+import { dvirListQuery } from '../dvir-api.ts';
+import { DvirReport, KIND_WORDS, unitsOf } from './dvir-report.tsx';
+import classes from './dvir-driver.module.css';
+
+// The roadside inspection view's reports (issue 31): the driver's current vehicle's inspection reports
+// of the last 8 days, with their defects, certifications and reviews, for an officer to read.
+
+const DAYS = 8;
+
+export interface VehicleReportsProps {
+  orgId: string;
+  /** The driver's current vehicle; none shows a line saying so. */
+  vehicle: { id: string; unitNumber: string } | null;
+  /** The driver's home-terminal zone. */
+  timeZone: string;
+}
+
+export function VehicleReports({ orgId, vehicle, timeZone }: VehicleReportsProps) {
+  const units = useUnits();
+  // The window starts when the screen opens (a fixed key while it stays open).
+  const [from] = useState(() => new Date(Date.now() - DAYS * 86_400_000).toISOString());
+  const reports = useQuery(dvirListQuery(orgId, { assetId: vehicle?.id, from, size: 50 }, !!vehicle));
+  const list = reports.data?.content ?? [];
+  return (
+    <Paper withBorder radius="md" p="md" className={classes.card} data-testid="vehicle-reports">
+      <Title order={2} size="h4" mb="xs">
+        Vehicle inspection reports
+      </Title>
+      {!vehicle ? (
+        <Text size="sm" c="dimmed">
+          No vehicle is assigned to this driver.
+        </Text>
+      ) : (
+        <DataState isLoading={reports.isLoading} error={reports.error} onRetry={() => void reports.refetch()}>
+          <Text size="sm" c="dimmed" mb="sm">
+            {`${vehicle.unitNumber}, the last ${DAYS} days: ${list.length === 1 ? '1 report' : `${list.length} reports`}`}
+          </Text>
+          {list.length > 0 && (
+            <Accordion multiple defaultValue={[list[0]!.id]} variant="separated" chevronPosition="right">
+              {list.map((r) => (
+                <Accordion.Item key={r.id} value={r.id}>
+                  <Accordion.Control>
+                    <Group gap="xs" justify="space-between" wrap="wrap" pr="xs">
+                      <Text fw={600} size="sm">{`${KIND_WORDS[r.kind]} · ${unitsOf(r)} · ${formatDateTime(r.inspectedAt, timeZone)}`}</Text>
+                      <Badge color={r.unsafe ? 'red' : r.hasDefects ? 'orange' : 'green'} variant="light">
+                        {r.unsafe ? 'Open safety defect' : r.hasDefects ? (r.defects.every((d) => d.status !== 'OPEN') ? 'Defects certified' : 'Open defect') : 'No defects'}
+                      </Badge>
+                    </Group>
+                  </Accordion.Control>
+                  <Accordion.Panel>
+                    <DvirReport dvir={r} timeZone={timeZone} units={units} listPassed />
+                  </Accordion.Panel>
+                </Accordion.Item>
+              ))}
+            </Accordion>
+          )}
+        </DataState>
+      )}
+    </Paper>
+  );
+}

@@ -5,6 +5,7 @@ import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embe
 import { processHeapHooks, scheduleHeapTrim } from './jobs/heap-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
+import { scheduleServiceDue } from './jobs/service-due.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   let stopMaintenance = (): void => undefined;
   // ELD malfunctions and data diagnostics every 5 minutes, one instance at a time (decision 0114).
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
+  // Preventive maintenance coming due, notified hourly, one instance at a time (decision 0159).
+  const stopServiceDue = scheduleServiceDue(app.database, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let teltonika: TeltonikaServer | null = null;
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
     const purgeStopped = stopPurge();
     stopMaintenance();
     const diagnosticsStopped = stopDiagnostics();
+    const serviceDueStopped = stopServiceDue();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
@@ -66,6 +70,7 @@ async function main(): Promise<void> {
     app.log.info('shutdown: device ports closed');
     await purgeStopped;
     await diagnosticsStopped;
+    await serviceDueStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
     // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();

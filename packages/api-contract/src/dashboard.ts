@@ -50,6 +50,9 @@ export const DASHBOARD_COUNTERS = [
   'uncertifiedLogDays',
   'unidentifiedDrivingHours',
   'devicesOffline',
+  'inspectionsDue',
+  'openDefects',
+  'serviceOverdue',
 ] as const;
 export type DashboardCounterKey = (typeof DASHBOARD_COUNTERS)[number];
 

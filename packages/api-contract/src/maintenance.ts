@@ -183,6 +183,8 @@ export const defectListQuery = pageQuerySchema.extend({
   assetId: z.uuid('assetId must be a vehicle or trailer id').optional(),
   status: z.enum(DEFECT_STATUSES, { error: () => 'status must be OPEN, REPAIRED or NOT_NEEDED' }).optional(),
   safety: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** Only the units of this group (the dashboard's group filter). */
+  groupId: z.uuid('groupId must be a group id').optional(),
 });
 export const defectIdParams = z.object({ orgId: z.uuid(), defectId: z.uuid('defectId must be a defect id') });
 
@@ -291,6 +293,8 @@ export const maintenanceDuePageSchema = pageSchema(maintenanceDueSchema);
 export const maintenanceDueQuery = pageQuerySchema.extend({
   status: z.enum(MAINTENANCE_DUE_STATUSES).optional(),
   assetId: z.uuid().optional(),
+  /** Only the vehicles of this group (the dashboard's group filter). */
+  groupId: z.uuid('groupId must be a group id').optional(),
 });
 
 /** `GET maintenance/next?assetId=`: every schedule covering one vehicle with its next service, due or not (the vehicle detail's "next service"). */
@@ -306,6 +310,8 @@ export type MaintenanceNext = z.infer<typeof maintenanceNextSchema>;
  */
 export const inspectionsDueQuery = pageQuerySchema.extend({
   date: z.iso.date({ error: () => 'date must be a day like 2026-06-01' }).optional(),
+  /** Only this group's vehicles (the dashboard's group filter). */
+  groupId: z.uuid('groupId must be a group id').optional(),
 });
 export const inspectionDueSchema = z.object({
   assetId: z.string(),

@@ -21,6 +21,9 @@ export const NOTIFICATION_KINDS = [
   'LOG_UNCERTIFIED',
   'RETENTION_PURGE',
   'IMPORT_FINISHED',
+  'NEW_SAFETY_DEFECT',
+  'DRIVEN_WITH_SAFETY_DEFECT',
+  'SERVICE_DUE',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -41,7 +44,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -116,6 +119,34 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'file-import',
     defaults: { inApp: true, email: false },
     source: 'registry-import',
+  },
+  // Issue 31 (decision 0159): the two safety ones go by e-mail too unless the user turns it off.
+  NEW_SAFETY_DEFECT: {
+    label: 'Safety defect reported',
+    description: 'A driver’s inspection found a defect that affects safe operation.',
+    permission: 'DVIR_LIST',
+    type: 'alert',
+    iconName: 'alert-octagon',
+    defaults: { inApp: true, email: true },
+    source: 'maintenance',
+  },
+  DRIVEN_WITH_SAFETY_DEFECT: {
+    label: 'Driven with a safety defect',
+    description: 'A vehicle was driven while a safety defect on it was still open (once per vehicle and day).',
+    permission: 'DVIR_LIST',
+    type: 'alert',
+    iconName: 'steering-wheel',
+    defaults: { inApp: true, email: true },
+    source: 'maintenance',
+  },
+  SERVICE_DUE: {
+    label: 'Service due',
+    description: 'A vehicle’s preventive maintenance is coming due or overdue.',
+    permission: 'MAINTENANCE_LIST',
+    type: 'not-viewed',
+    iconName: 'tool',
+    defaults: { inApp: true, email: false },
+    source: 'maintenance',
   },
 };
 

@@ -7,6 +7,7 @@ import { ensureLogDays } from '../modules/hos/hos.repository.ts';
 import { logDateOf } from '../modules/hos/hos.time.ts';
 import { deviceOfflineNotice, driveLowNotices, uncertifiedNotice, violationNotices, VIOLATION_NEWS_MS } from '../modules/notifications/detectors.ts';
 import { notifyMany, type NotifyInput } from '../modules/notifications/notifications.service.ts';
+import { drivenWithSafetyDefectNotices } from '../modules/maintenance/index.ts';
 import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';
 
 /** Arbitrary constant key of the advisory lock: one instance runs the clock's checks at a time. */
@@ -179,6 +180,9 @@ export class FleetWatch {
       sent += await this.send(orgId, violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null, newsMs));
     }
     sent += await this.send(orgId, driveLowNotices(orgId, hos.availability, (id) => logDateOf(now, zoneOf.get(id) ?? 'UTC', hos.state.periodStart)));
+    // A Driving status recorded on a vehicle with an open safety defect (issue 31, decision 0159):
+    // behind ingest once automatic duty status wrote it, and on the clock for any other origin.
+    sent += await this.send(orgId, await drivenWithSafetyDefectNotices(this.db, orgId, now - newsMs, now));
     this.stats.ms += performance.now() - started;
     this.stats.notices += sent;
     if (!clock) return sent;

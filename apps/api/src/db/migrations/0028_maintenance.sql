@@ -117,3 +117,9 @@ CREATE TABLE "maintenance_services" (
 );
 --> statement-breakpoint
 CREATE INDEX "maintenance_services_org_asset_idx" ON "maintenance_services" ("organization_id", "asset_id");
+--> statement-breakpoint
+CREATE TABLE "inspection_items" (
+  "organization_id" uuid PRIMARY KEY NOT NULL REFERENCES "organizations"("id") ON DELETE cascade,
+  "items" jsonb DEFAULT '[]'::jsonb NOT NULL,
+  "updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);

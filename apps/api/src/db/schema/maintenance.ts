@@ -153,3 +153,12 @@ export const maintenanceServices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scheduleId, t.assetId] }), index('maintenance_services_org_asset_idx').on(t.organizationId, t.assetId)],
 );
+
+/** The items an organization adds to the 396.11 list (issue 31): every inspection reports them too. */
+export const inspectionItems = pgTable('inspection_items', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  items: jsonb('items').$type<Array<{ name: string; trailer: boolean }>>().notNull().default(sql`'[]'::jsonb`),
+  updatedAt: updatedAt(),
+});

@@ -14,6 +14,7 @@ import { assets, gateways, groupMembers, groups, organizations, users, vehicleDa
 import { notFound } from '../../http/errors.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import { availabilityMatches, dayStartMs, ensureLogDays, fleetHos, type FleetViolation, listLogDays, logDateOf, nextDate } from '../hos/index.ts';
+import { countInspectionsDue, countOpenDefects, maintenanceDueNow } from '../maintenance/index.ts';
 import { liveVehicles } from '../positions/index.ts';
 import { unidentifiedDrivingMs } from './unidentified.ts';
 import type { AuthContext, ReadScope } from '../auth/index.ts';
@@ -145,6 +146,18 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
       );
     const n = d?.n ?? 0;
     add('devicesOffline', `Devices offline over ${DEVICE_OFFLINE_HOURS} h`, n, `/settings/organization-settings/devices?offline=true${g}`, n ? 'warn' : 'ok');
+  }
+
+  // Inspections and maintenance (issue 31, decision 0159): each counter counts its list with the same filters.
+  if (can('DVIR_LIST')) {
+    const due = await countInspectionsDue(db, orgId, today, tz, q.groupId);
+    add('inspectionsDue', 'Inspections due today', due, `/maintenance/inspections?view=due&date=${today}${g}`, due ? 'warn' : 'ok');
+    const d = await countOpenDefects(db, orgId, q.groupId);
+    add('openDefects', 'Open defects', d.open, `/maintenance/defects?status=OPEN${g}`, d.safety ? 'bad' : d.open ? 'warn' : 'ok');
+  }
+  if (can('MAINTENANCE_LIST')) {
+    const overdue = (await maintenanceDueNow(db, orgId, at, q.groupId)).filter((x) => x.status === 'OVERDUE').length;
+    add('serviceOverdue', 'Service overdue', overdue, `/maintenance/due?status=OVERDUE${g}`, overdue ? 'bad' : 'ok');
   }
 
   return {

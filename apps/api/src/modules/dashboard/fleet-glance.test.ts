@@ -41,6 +41,7 @@ describe('dashboard', () => {
     expect(d.counters.map((x) => x.key)).toEqual([
       'vehiclesMoving', 'vehiclesIdle', 'vehiclesStopped', 'vehiclesOffline', 'driversDriving', 'driversOnDuty', 'driversOffDuty',
       'driversUnderOneHour', 'violationsToday', 'violations7Days', 'uncertifiedLogDays', 'unidentifiedDrivingHours', 'devicesOffline',
+      'inspectionsDue', 'openDefects', 'serviceOverdue',
     ]);
     // Vehicles: the map's statuses.
     const live = (await get('/assets/live')).json().vehicles as Array<{ status: string }>;

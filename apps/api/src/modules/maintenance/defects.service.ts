@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Defect, Page, defectCertificationSchema, defectListQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { dvirs, vehicleDefects } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { assetInGroup } from '../groups/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { assertOrgImages } from './dvir-access.ts';
 
@@ -64,6 +65,7 @@ export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promi
     q.assetId ? eq(vehicleDefects.assetId, q.assetId) : undefined,
     q.status ? eq(vehicleDefects.status, q.status) : undefined,
     q.safety === undefined ? undefined : eq(vehicleDefects.safety, q.safety),
+    q.groupId ? assetInGroup(orgId, q.groupId, vehicleDefects.assetId) : undefined,
   ];
   const where = and(...filters);
   const [total] = await db.select({ n: countAll }).from(vehicleDefects).where(where);
@@ -130,4 +132,23 @@ export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: 
     });
   });
   return getDefect({ db, orgId }, defectId);
+}
+
+/** Open defects of the organization (or one group's units): how many, and how many affect safe operation (the dashboard's counter). */
+export async function countOpenDefects(db: DbOrTx, orgId: string, groupId?: string): Promise<{ open: number; safety: number }> {
+  const [r] = await db
+    .select({ open: countAll, safety: sql<number>`count(*) filter (where ${vehicleDefects.safety})::int` })
+    .from(vehicleDefects)
+    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.status, 'OPEN'), groupId ? assetInGroup(orgId, groupId, vehicleDefects.assetId) : undefined));
+  return { open: r?.open ?? 0, safety: Number(r?.safety ?? 0) };
+}
+
+/** The open safety defects of one unit, oldest first: it may not run until they are repaired (the driver's warning, other modules). */
+export async function openSafetyDefectsOf(db: DbOrTx, orgId: string, assetId: string): Promise<Array<{ id: string; label: string; unitNumber: string; reportedAt: string }>> {
+  const rows = await db
+    .select({ id: vehicleDefects.id, label: vehicleDefects.label, unitNumber: vehicleDefects.unitNumber, at: vehicleDefects.createdAt })
+    .from(vehicleDefects)
+    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId), eq(vehicleDefects.status, 'OPEN'), eq(vehicleDefects.safety, true)))
+    .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
+  return rows.map((r) => ({ id: r.id, label: r.label, unitNumber: r.unitNumber, reportedAt: r.at.toISOString() }));
 }

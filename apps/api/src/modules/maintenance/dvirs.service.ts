@@ -10,8 +10,11 @@ import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { storeImage } from '../images/index.ts';
+import { notify } from '../notifications/index.ts';
 import { defectsOfReports } from './defects.service.ts';
 import { assertDrives, assertOrgImages, callerDriver, readableVehicles, selfOnly } from './dvir-access.ts';
+import { orgInspectionItems } from './inspection-items.service.ts';
+import { orgWording, safetyDefectNotice } from './maintenance-notices.ts';
 
 // Driver vehicle inspection reports (49 CFR 396.11, 396.13; issue 31, decision 0158). A report is
 // signed by a driver and immutable once stored; its failed items become defects in the same
@@ -22,6 +25,7 @@ type ListQuery = z.output<typeof dvirListQuery>;
 type ReviewInput = z.output<typeof dvirReviewInputSchema>;
 type DvirRow = typeof dvirs.$inferSelect;
 type Unit = { id: string; unitNumber: string };
+type OrgItems = Awaited<ReturnType<typeof orgInspectionItems>>;
 
 const nowOf = (now: number | undefined) => now ?? Date.now();
 /** A 396.11 item by its code or its label, in any case; anything else is one of the organization's own items. */
@@ -132,17 +136,20 @@ async function unitsOf(db: DbOrTx, orgId: string, input: Input): Promise<{ vehic
 
 /**
  * The items as stored: each on the vehicle or one of the trailers, each unit and item once, every
- * 396.11 item reported for the vehicle (and the trailer items for each trailer); else a 400 in words.
+ * 396.11 item and organization item reported for the vehicle (and the trailer ones for each
+ * trailer); else a 400 in words naming the missing ones.
  */
-function itemsOf(input: Input, vehicle: Unit, trailers: Unit[]): DvirItemRow[] {
+function itemsOf(input: Input, vehicle: Unit, trailers: Unit[], own: OrgItems): DvirItemRow[] {
   const units = new Map([vehicle, ...trailers].map((u) => [u.id, u]));
+  // The organization's own items by name in any case, stored as the organization spells them.
+  const ownByName = new Map(own.map((o) => [o.name.toLowerCase(), o.name]));
   const seen = new Set<string>();
   const rows = input.items.map((i, n): DvirItemRow => {
     const unitId = i.assetId ?? vehicle.id;
     const unit = units.get(unitId);
     if (!unit) throw invalidField(`items.${n}.assetId`, 'Unit must be the vehicle or one of the trailers inspected with it');
     const known = ITEM_BY_NAME.get(i.item.trim().toLowerCase());
-    const item = known?.code ?? i.item.trim();
+    const item = known?.code ?? ownByName.get(i.item.trim().toLowerCase()) ?? i.item.trim();
     const label = known?.label ?? item;
     const key = `${unitId}|${item.toLowerCase()}`;
     if (seen.has(key)) throw invalidField(`items.${n}.item`, `Item "${label}" is reported twice for unit ${unit.unitNumber}`);
@@ -152,6 +159,9 @@ function itemsOf(input: Input, vehicle: Unit, trailers: Unit[]): DvirItemRow[] {
   const missing = [
     ...DVIR_ITEMS.filter((d) => !seen.has(`${vehicle.id}|${d.code.toLowerCase()}`)).map((d) => `${d.label} (vehicle ${vehicle.unitNumber})`),
     ...trailers.flatMap((t) => DVIR_ITEMS.filter((d) => d.trailer && !seen.has(`${t.id}|${d.code.toLowerCase()}`)).map((d) => `${d.label} (trailer ${t.unitNumber})`)),
+    // The organization's own items (decision 0159): on the vehicle, and the trailer ones on each trailer.
+    ...own.filter((o) => !seen.has(`${vehicle.id}|${o.name.toLowerCase()}`)).map((o) => `${o.name} (vehicle ${vehicle.unitNumber})`),
+    ...trailers.flatMap((t) => own.filter((o) => o.trailer && !seen.has(`${t.id}|${o.name.toLowerCase()}`)).map((o) => `${o.name} (trailer ${t.unitNumber})`)),
   ];
   if (missing.length) throw invalidField('items', `Items missing from the inspection: ${missing.join('; ')}`);
   return rows;
@@ -182,7 +192,7 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     const driver = await callerDriver(tx, orgId, ctx);
     if (selfOnly(ctx)) await assertDrives(tx, orgId, driver.id, input.assetId, at);
     const { vehicle, trailers } = await unitsOf(tx, orgId, input);
-    const items = itemsOf(input, vehicle, trailers);
+    const items = itemsOf(input, vehicle, trailers, await orgInspectionItems(tx, orgId));
     for (const [n, i] of input.items.entries()) await assertOrgImages(tx, orgId, i.imageIds, `items.${n}.imageIds`, 'Photos');
     await assertOrgImages(tx, orgId, [input.signature.imageId], 'signature.imageId', 'Drawn signature');
     const place = await whereAndOdometer(tx, vehicle, input);
@@ -242,6 +252,15 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
         safetyDefects: failed.filter((i) => i.safety).length,
       },
     });
+    // The office hears of a safety defect at once (decision 0159), in the report's transaction.
+    const unsafe = [vehicle, ...trailers].map((u) => ({ u, labels: failed.filter((i) => i.safety && i.assetId === u.id).map((i) => i.label) })).filter((x) => x.labels.length);
+    if (unsafe.length) {
+      const { units } = await orgWording(tx, orgId);
+      for (const { u, labels } of unsafe) {
+        const unit = { id: u.id, unitNumber: u.unitNumber, trailer: u.id !== vehicle.id };
+        await notify(tx, safetyDefectNotice(orgId, { dvirId: row.id, driver, unit, labels, odometerM: row.odometerM, location: row.location }, units));
+      }
+    }
     return row.id;
   });
   return getDvir({ db, orgId, now: at }, ctx, id);

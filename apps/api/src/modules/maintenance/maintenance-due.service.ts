@@ -1,11 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { MaintenanceDue, Page, maintenanceDueQuery } from '@fleet/api-contract';
+import type { MaintenanceDue, MaintenanceNext, Page, maintenanceDueQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, latestPositions, maintenanceSchedules, maintenanceServices } from '../../db/schema/index.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
-import { compareDue, maintenanceDue } from './maintenance-due.ts';
+import { assetInGroup } from '../groups/index.ts';
+import { notFound } from '../../http/errors.ts';
+import { compareDue, maintenanceDue, nextStatus, type DueState } from './maintenance-due.ts';
 import { currentOdometerM, latestEngineHours, scheduleCovers } from './schedules.service.ts';
 
 // `GET maintenance/due`: every vehicle of every schedule (a group's vehicles as the group is now),
@@ -26,7 +28,7 @@ interface Line {
 }
 
 /** Each (schedule, vehicle) pair of the organization with its last service and current readings (one query). */
-async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string): Promise<Line[]> {
+async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string, groupId?: string): Promise<Line[]> {
   const rows = await db
     .select({
       scheduleId: maintenanceSchedules.id,
@@ -46,7 +48,7 @@ async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string): Pr
     .innerJoin(assets, and(eq(assets.organizationId, maintenanceSchedules.organizationId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, maintenanceSchedules)))
     .leftJoin(maintenanceServices, and(eq(maintenanceServices.scheduleId, maintenanceSchedules.id), eq(maintenanceServices.assetId, assets.id)))
     .leftJoin(latestPositions, eq(latestPositions.assetId, assets.id))
-    .where(and(eq(maintenanceSchedules.organizationId, orgId), assetId ? eq(assets.id, assetId) : undefined));
+    .where(and(eq(maintenanceSchedules.organizationId, orgId), assetId ? eq(assets.id, assetId) : undefined, groupId ? assetInGroup(orgId, groupId, assets.id) : undefined));
   return rows.map((r) => ({
     scheduleId: r.scheduleId,
     assetId: r.assetId,
@@ -89,13 +91,47 @@ async function settleBaselines(db: DbOrTx, orgId: string, lines: Line[], now: nu
   }
 }
 
+/** Every (schedule, vehicle) pair with its due state at `at`, baselines settled. */
+async function judged(db: DbOrTx, orgId: string, at: number, assetId?: string, groupId?: string): Promise<Array<{ l: Line; state: DueState }>> {
+  const lines = await scheduleVehicles(db, orgId, assetId, groupId);
+  await settleBaselines(db, orgId, lines, at);
+  return lines.map((l) => ({ l, state: maintenanceDue(l.intervals, l.last!, l.current, at) }));
+}
+
+/** Kilometres, to the metre; hours to the tenth (the wire's units). */
+const wire = (state: DueState) => ({
+  dueAt: state.dueAt === null ? null : new Date(state.dueAt).toISOString(),
+  dueOdometer: state.dueOdometerM === null ? null : Math.round(state.dueOdometerM) / 1000,
+  dueEngineHours: state.dueEngineHours === null ? null : Math.round(state.dueEngineHours * 10) / 10,
+});
+
+/**
+ * The services due or overdue now, overdue first (the dashboard's counter and the service-due job
+ * read this; the list pages it).
+ */
+export async function maintenanceDueNow(db: DbOrTx, orgId: string, at: number, groupId?: string): Promise<Array<MaintenanceDue & { remaining: number }>> {
+  return (await judged(db, orgId, at, undefined, groupId))
+    .flatMap(({ l, state }) => (state.status ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
+    .sort(compareDue)
+    .map(({ l, state, status, remaining }) => ({ scheduleId: l.scheduleId, assetId: l.assetId, unitNumber: l.unitNumber, name: l.name, status, ...wire(state), remaining }));
+}
+
+/** Every schedule covering one vehicle with its next service, due or not (404 for a vehicle not of the organization). */
+export async function maintenanceNext({ db, orgId, now }: ReadScope, assetId: string): Promise<MaintenanceNext> {
+  const [vehicle] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
+  if (!vehicle) throw notFound('Vehicle');
+  const lines = await judged(db, orgId, now ?? Date.now(), assetId);
+  const items = lines
+    .map(({ l, state }) => ({ l, state, status: nextStatus(state) }))
+    .sort((a, b) => a.state.remaining - b.state.remaining || a.l.name.localeCompare(b.l.name))
+    .map(({ l, state, status }) => ({ scheduleId: l.scheduleId, assetId: l.assetId, unitNumber: l.unitNumber, name: l.name, status, ...wire(state) }));
+  return { items };
+}
+
 /** The vehicles due or overdue for service: overdue first, then by how soon. */
 export async function listMaintenanceDue({ db, orgId, now }: ReadScope, q: DueQuery): Promise<Page<MaintenanceDue>> {
   const at = now ?? Date.now();
-  const lines = await scheduleVehicles(db, orgId, q.assetId);
-  await settleBaselines(db, orgId, lines, at);
-  const due = lines
-    .map((l) => ({ l, state: maintenanceDue(l.intervals, l.last!, l.current, at) }))
+  const due = (await judged(db, orgId, at, q.assetId, q.groupId))
     .flatMap(({ l, state }) => (state.status && (!q.status || q.status === state.status) ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
     .sort(compareDue);
   const content = due.slice(q.page * q.size, (q.page + 1) * q.size).map(({ l, state, status }) => ({
@@ -104,10 +140,7 @@ export async function listMaintenanceDue({ db, orgId, now }: ReadScope, q: DueQu
     unitNumber: l.unitNumber,
     name: l.name,
     status,
-    dueAt: state.dueAt === null ? null : new Date(state.dueAt).toISOString(),
-    // Kilometres, to the metre.
-    dueOdometer: state.dueOdometerM === null ? null : Math.round(state.dueOdometerM) / 1000,
-    dueEngineHours: state.dueEngineHours === null ? null : Math.round(state.dueEngineHours * 10) / 10,
+    ...wire(state),
   }));
   return toPage(content, due.length, q);
 }

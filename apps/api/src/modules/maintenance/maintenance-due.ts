@@ -68,3 +68,6 @@ export function compareDue(a: { status: 'DUE' | 'OVERDUE'; remaining: number; un
   if (a.status !== b.status) return a.status === 'OVERDUE' ? -1 : 1;
   return a.remaining - b.remaining || a.unitNumber.localeCompare(b.unitNumber, 'en', { numeric: true });
 }
+
+/** The vehicle detail's "next service" (decision 0159): a schedule not yet due reads OK. */
+export const nextStatus = (state: Pick<DueState, 'status'>): 'OK' | 'DUE' | 'OVERDUE' => state.status ?? 'OK';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
+  IconAlertOctagon,
   IconAlertTriangle,
   IconBell,
   IconCheck,
@@ -9,6 +10,8 @@ import {
   IconHourglassLow,
   IconPencilCheck,
   IconPlugConnectedX,
+  IconSteeringWheel,
+  IconTool,
   IconTrash,
   IconUserQuestion,
   IconX,
@@ -28,6 +31,9 @@ const ICONS: Record<string, typeof IconBell> = {
   'file-alert': IconFileAlert,
   trash: IconTrash,
   'file-import': IconFileImport,
+  'alert-octagon': IconAlertOctagon,
+  'steering-wheel': IconSteeringWheel,
+  tool: IconTool,
 };
 
 export interface ServerNotificationCardProps {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import dvirRoutes from './dvirs.routes.ts';
+import maintenanceExportRoutes from './maintenance-export.routes.ts';
 import workOrderRoutes from './work-orders.routes.ts';
 
 // Inspections and maintenance (issue 31): the driver's reports and their defects, then the office's
@@ -7,6 +8,7 @@ import workOrderRoutes from './work-orders.routes.ts';
 const maintenanceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dvirRoutes);
   await app.register(workOrderRoutes);
+  await app.register(maintenanceExportRoutes);
 };
 
 export default maintenanceRoutes;

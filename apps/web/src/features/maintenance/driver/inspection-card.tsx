@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
@@ -8,6 +8,7 @@ import { describeError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
 import { dvirListQuery } from '../dvir-api.ts';
+import { devicePosition } from './device-position.ts';
 import { DvirForm } from './dvir-form.tsx';
 import { DEFECT_STATUS_WORDS, DvirReport, KIND_WORDS } from './dvir-report.tsx';
 import { ReviewPrompt } from './review-prompt.tsx';
@@ -228,21 +229,27 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
   const [offer, setOffer] = useState(!onNow && status.clocks.status !== 'D');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Without the truck's or the device's position the log needs a typed place (5 to 60 characters).
+  const [askPlace, setAskPlace] = useState(false);
+  const [place, setPlace] = useState((dvir.location ?? '').slice(0, 60));
   const annotation = `${KIND_WORDS[dvir.kind]} inspection`;
   const accept = async () => {
+    const typed = place.trim();
+    if (askPlace && typed.length < 5) {
+      setError('Location must be at least 5 characters');
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      const place = dvir.location?.slice(0, 60);
-      await onDuty({
-        annotation,
-        ...(dvir.latitude !== null && dvir.longitude !== null ? { latitude: dvir.latitude, longitude: dvir.longitude } : {}),
-        ...(place && place.length >= 5 ? { locationDescription: place } : {}),
-      });
+      const device = dvir.latitude !== null && dvir.longitude !== null ? { latitude: dvir.latitude, longitude: dvir.longitude } : await devicePosition();
+      await onDuty({ annotation, ...(device ?? {}), ...(typed.length >= 5 ? { locationDescription: typed } : {}) });
       notify({ type: 'success', timeout: 5000, title: 'On duty from now', category: annotation });
       setOffer(false);
     } catch (err) {
-      setError(describeError(err).title);
+      const d = describeError(err);
+      if (/location/i.test(`${d.title} ${d.details ?? ''}`)) setAskPlace(true);
+      setError(d.title);
     } finally {
       setBusy(false);
     }
@@ -257,19 +264,22 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
           <Text size="sm" mb="sm">
             {`An inspection is On duty (not driving) time. You are ${status.clocks.status === 'SB' ? 'in the sleeper berth' : status.clocks.status === 'ON' ? 'on a special category' : 'off duty'} now.`}
           </Text>
+          {askPlace && (
+            <TextInput label="Location" description="Your device gives no position: type where you are" size="md" maxLength={60} mb="xs" value={place} onChange={(e) => setPlace(e.currentTarget.value)} />
+          )}
           {error && (
             <Text size="sm" c="var(--mantine-color-error)" mb="xs" role="alert">
               {error}
             </Text>
           )}
-          <Group gap="sm" grow>
-            <Button size="md" loading={busy} onClick={() => void accept()}>
+          <Stack gap="xs">
+            <Button size="md" fullWidth loading={busy} onClick={() => void accept()}>
               Change to On duty (inspection)
             </Button>
-            <Button size="md" variant="default" onClick={() => setOffer(false)}>
+            <Button size="md" fullWidth variant="default" onClick={() => setOffer(false)}>
               Not now
             </Button>
-          </Group>
+          </Stack>
         </Alert>
       )}
       <DvirReport dvir={dvir} timeZone={status.driver.homeTimeZone} units={units} listPassed />

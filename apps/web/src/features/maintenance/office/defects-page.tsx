@@ -3,7 +3,6 @@ import { Alert, Anchor, Button, Group, Modal, NativeSelect, SegmentedControl, St
 import { IconCertificate, IconTool } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Defect, DefectStatus } from '@fleet/api-contract';
-import { confirmAction } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../../components/server-table.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -180,6 +179,7 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
   const [name, setName] = useState([user?.firstName, user?.lastName].filter(Boolean).join(' '));
   const [error, setError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const signature = useSignature(orgId);
   const certify = useMaintenanceMutation(certifyDefect);
   const submit = async (e: React.FormEvent) => {
@@ -189,13 +189,11 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
       setNameError('Name is required');
       return;
     }
-    const ok = await confirmAction({
-      title: status === 'REPAIRED' ? 'Certify the repair?' : 'Certify that no repair is needed?',
-      message: `You sign as ${name.trim()} that the ${d.label.toLowerCase()} defect on ${d.asset.unitNumber} ${status === 'REPAIRED' ? 'was repaired' : 'needs no repair for safe operation'}. The certification cannot be changed afterwards.`,
-      confirmLabel: 'Sign and certify',
-      danger: false,
-    });
-    if (!ok) return;
+    // A signature cannot be taken back: the first click asks, the second signs.
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
     try {
       const imageId = await signature.collect();
       await certify.mutateAsync({ id: d.id, body: { status, certification: text.trim() || null, signature: { name: name.trim(), imageId } } });
@@ -214,9 +212,9 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
           {d.note ? `: “${d.note}”` : ''}
         </Text>
         <SegmentedControl
-          aria-label="Certification"
+          aria-label="Certify as"
           value={status}
-          onChange={(v) => setStatus(v as 'REPAIRED' | 'NOT_NEEDED')}
+          onChange={(v) => { setStatus(v as 'REPAIRED' | 'NOT_NEEDED'); setConfirming(false); }}
           data={[
             { value: 'REPAIRED', label: 'Repaired' },
             { value: 'NOT_NEEDED', label: 'Repair not needed' },
@@ -230,12 +228,18 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
             {error}
           </Alert>
         )}
+        {confirming && (
+          <Alert color="blue" variant="light" title={status === 'REPAIRED' ? 'Certify the repair?' : 'Certify that no repair is needed?'}>
+            You sign as {name.trim()} that the {d.label.toLowerCase()} defect on {d.asset.unitNumber} {status === 'REPAIRED' ? 'was repaired' : 'needs no repair for safe operation'}. The
+            certification cannot be changed afterwards.
+          </Alert>
+        )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
+          <Button variant="default" onClick={confirming ? () => setConfirming(false) : onClose}>
+            {confirming ? 'Back' : 'Cancel'}
           </Button>
           <Button type="submit" loading={certify.isPending}>
-            Certify
+            {confirming ? 'Sign and certify' : 'Certify'}
           </Button>
         </Group>
       </Stack>

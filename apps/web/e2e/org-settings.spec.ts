@@ -47,6 +47,10 @@ test('an administrator changes a retention period, never below the legal minimum
 
   // Below the 30-day legal minimum the field snaps back to the minimum, which it names.
   await expect(positions.getByText(/legal minimum 30 days/)).toBeVisible();
+  // Inspection reports (49 CFR 396.11): three months at least, a year unless changed.
+  const inspections = form.locator('.mantine-Card-root', { hasText: 'Vehicle inspection reports' });
+  await expect(inspections.getByText(/legal minimum 92 days/)).toBeVisible();
+  await expect(inspections.getByLabel('Keep for (days)')).toHaveValue('365');
   await days.fill('10');
   await days.blur();
   await expect(days).toHaveValue('30');

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineLabels } from './field-words.ts';
+import { DVIR_MIN_RETENTION_DAYS } from './maintenance.ts';
 
-/** Data kinds with a retention period. Minimums are legal (49 CFR 395.8(k): 6 months of RODS; IFTA: 4 years). */
-export const RETENTION_KINDS = ['POSITIONS', 'HOS_RECORDS', 'ACTIVITY_LOG', 'FUEL_IFTA', 'NOTIFICATIONS'] as const;
+/** Data kinds with a retention period. Minimums are legal (49 CFR 395.8(k): 6 months of RODS; 396.11(a)(4): 3 months of inspection reports; IFTA: 4 years). */
+export const RETENTION_KINDS = ['POSITIONS', 'HOS_RECORDS', 'INSPECTIONS', 'ACTIVITY_LOG', 'FUEL_IFTA', 'NOTIFICATIONS'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 export interface RetentionKindInfo {
@@ -35,6 +36,14 @@ export const RETENTION_KIND_INFO: Record<RetentionKind, RetentionKindInfo> = {
     minimumDays: 183,
     defaultDays: 400,
     basis: '49 CFR 395.8(k): records of duty status and supporting documents are kept 6 months',
+  },
+  INSPECTIONS: {
+    kind: 'INSPECTIONS',
+    label: 'Vehicle inspection reports',
+    description: 'Drivers’ inspection reports with their defects, photos, repair certifications and reviews (kept while a defect is open or on an open work order)',
+    minimumDays: DVIR_MIN_RETENTION_DAYS,
+    defaultDays: 365,
+    basis: '49 CFR 396.11(a)(4): the carrier keeps each report and its certification of repairs 3 months from the report’s date',
   },
   ACTIVITY_LOG: {
     kind: 'ACTIVITY_LOG',

@@ -133,7 +133,7 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
         for (const t of targets) {
           for (;;) {
             if (opts.signal?.aborted) break;
-            const deleted = await db.transaction((tx) => deleteBatch(tx, t, orgId, cutoff, batchSize));
+            const deleted = await db.transaction((tx) => (t.deleteBatch ?? deleteBatch)(tx, t, orgId, cutoff, batchSize));
             n += deleted;
             if (deleted < batchSize) break;
           }

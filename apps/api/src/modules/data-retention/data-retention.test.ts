@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETENTION_KINDS } from '@fleet/api-contract';
+import { DVIR_MIN_RETENTION_DAYS, RETENTION_KINDS } from '@fleet/api-contract';
 import { runRetentionPurge, PURGE_LOCK_KEY } from '../../jobs/retention-purge.ts';
 import { bearer, createTestApp, DEMO, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
@@ -55,7 +55,7 @@ describe('data retention settings', () => {
       payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'POSITIONS', retentionDays: 90 }, { kind: 'NOPE', retentionDays: 9 }] },
     });
     expect(twice.statusCode).toBe(400);
-    expectFieldErrors(twice.json(), 400, { 'policies.2.kind': 'Data kind must be one of POSITIONS, HOS_RECORDS, ACTIVITY_LOG, FUEL_IFTA or NOTIFICATIONS' });
+    expectFieldErrors(twice.json(), 400, { 'policies.2.kind': 'Data kind must be one of POSITIONS, HOS_RECORDS, INSPECTIONS, ACTIVITY_LOG, FUEL_IFTA or NOTIFICATIONS' });
   });
 
   it('saves periods (null keeps forever), logs before and after, and needs RET_UPDATE', async () => {
@@ -203,5 +203,75 @@ describe('retention purge job', () => {
     expect(result).toMatchObject({ ran: true, interrupted: true, organizations: 0 });
     const [run] = await rows<{ status: string; error: string }>(sql`select status, summary->>'error' as error from job_runs where name = 'retention-purge'`);
     expect(run).toEqual({ status: 'FAILED', error: 'interrupted: the instance was shutting down' });
+  });
+});
+
+describe('inspection reports (49 CFR 396.11(a)(4))', () => {
+  it('are kept at least 92 days and a year by default: a shorter period is a 400 naming the field, and changes nothing', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const orgId = a.user.organization?.id;
+    const before = await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(a.accessToken) });
+    const kept = before.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS');
+    expect(kept).toMatchObject({ label: 'Vehicle inspection reports', minimumDays: DVIR_MIN_RETENTION_DAYS, defaultDays: 365, stored: true });
+    expect(DVIR_MIN_RETENTION_DAYS).toBe(92);
+    const short = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 91 }] } });
+    expectFieldErrors(short.json(), 400, { 'policies.0.retentionDays': 'Vehicle inspection reports must be kept at least 92 days (49 CFR 396.11(a)(4)' });
+    const after = await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(a.accessToken) });
+    expect(after.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS').retentionDays).toBe(kept.retentionDays);
+    const ok = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 92 }] } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS').retentionDays).toBe(92);
+  });
+
+  it('are purged past the period with their defects and unused images, but never while a defect is open or on an open work order', async () => {
+    const db = t.database.db;
+    const a = await login(t.app, DEMO.admin);
+    const demo = a.user.organization?.id ?? '';
+    const peer = (await registerOrganization(t.app, 'Inspection Peer')).user.organization?.id ?? '';
+    await t.app.inject({ method: 'PUT', url: url(demo), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 100 }] } });
+    const now = new Date();
+    const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
+    const image = async (orgId: string) => (await rows<{ id: string }>(sql`insert into images (organization_id, content_type, size, data) values (${orgId}, 'image/png', 1, '\\x00'::bytea) returning id::text as id`))[0]!.id;
+    const report = async (orgId: string, days: number, o: { signature?: string; photo?: string } = {}) => {
+      const items = JSON.stringify([{ item: 'HORN', label: 'Horn', assetId: orgId, ok: true, note: null, imageIds: o.photo ? [o.photo] : [], safety: false }]);
+      const [r] = await rows<{ id: string }>(sql`
+        insert into dvirs (organization_id, asset_id, unit_number, driver_name, kind, inspected_at, items, has_defects, signature_name, signature_image_id)
+        values (${orgId}, gen_random_uuid(), 'P-1', 'Pat Driver', 'POST_TRIP', ${ago(days)}::timestamptz, ${items}::jsonb, false, 'Pat Driver', ${o.signature ?? null})
+        returning id::text as id`);
+      return r!.id;
+    };
+    const defect = async (dvirId: string, orgId: string, status: string, workOrder: string | null = null, photo: string | null = null) => {
+      await db.execute(sql`insert into vehicle_defects (organization_id, dvir_id, asset_id, unit_number, item, label, safety, status, work_order_id, image_ids)
+        values (${orgId}, ${dvirId}, gen_random_uuid(), 'P-1', 'HORN', 'Horn', true, ${status}, ${workOrder}, ${photo ? sql`array[${photo}::uuid]` : sql`'{}'::uuid[]`})`);
+    };
+    const order = async (orgId: string, status: string) =>
+      (await rows<{ id: string }>(sql`insert into work_orders (organization_id, asset_id, unit_number, title, status) values (${orgId}, gen_random_uuid(), 'P-1', 'Fix', ${status}) returning id::text as id`))[0]!.id;
+
+    const [oldSignature, sharedSignature, defectPhoto, peerSignature] = [await image(demo), await image(demo), await image(demo), await image(peer)];
+    const plain = await report(demo, 150, { signature: oldSignature });
+    const sharing = await report(demo, 150, { signature: sharedSignature });
+    const recentSharing = await report(demo, 20, { signature: sharedSignature });
+    const openDefect = await report(demo, 300);
+    await defect(openDefect, demo, 'OPEN');
+    const onOpenOrder = await report(demo, 300);
+    await defect(onOpenOrder, demo, 'REPAIRED', await order(demo, 'IN_PROGRESS'));
+    const repaired = await report(demo, 300);
+    await defect(repaired, demo, 'REPAIRED', await order(demo, 'DONE'), defectPhoto);
+    const young = await report(demo, 99);
+    // The peer keeps the default year: its 200-day-old report stays.
+    const peerReport = await report(peer, 200, { signature: peerSignature });
+    const peerOld = await report(peer, 400);
+
+    const result = await runRetentionPurge(t.database, { batchSize: 2, now });
+    expect(result.removed.INSPECTIONS).toBe(3 + 1);
+    const left = new Set((await rows<{ id: string }>(sql`select id::text as id from dvirs`)).map((r) => r.id));
+    for (const id of [plain, sharing, repaired, peerOld]) expect(left.has(id), id).toBe(false);
+    for (const id of [recentSharing, openDefect, onOpenOrder, young, peerReport]) expect(left.has(id), id).toBe(true);
+    const defects = await rows<{ dvir: string }>(sql`select dvir_id::text as dvir from vehicle_defects where dvir_id in (${openDefect}, ${onOpenOrder}, ${repaired})`);
+    expect(defects.map((d) => d.dvir).sort()).toEqual([openDefect, onOpenOrder].sort());
+    const images = new Set((await rows<{ id: string }>(sql`select id::text as id from images`)).map((r) => r.id));
+    expect([images.has(oldSignature), images.has(defectPhoto), images.has(sharedSignature), images.has(peerSignature)]).toEqual([false, false, true, true]);
+    const page = await t.app.inject({ method: 'GET', url: url(demo), headers: bearer(a.accessToken) });
+    expect(page.json().job.lastRemoved).toMatchObject({ INSPECTIONS: 3 });
   });
 });

@@ -142,6 +142,7 @@ function demoSeedPlan(config: Config): Record<string, number> {
     ...plan,
     [DEMO_STEPS.positions]: 25,
     [DEMO_STEPS.hos]: 20,
+    [DEMO_STEPS.maintenance]: 2,
     [DEMO_STEPS.ifta]: 20,
     ...(config.iftaMiles ? { [DEMO_STEPS.iftaMiles]: 15 } : {}),
     [DEMO_STEPS.statistics]: 10,

@@ -6,6 +6,7 @@ import { backfillDemoHistory, findDemoTrucks } from './simulator/demo-fleet.ts';
 import { seedDemoHos } from './simulator/demo-hos.ts';
 import { seed } from './seed.ts';
 import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
+import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -59,11 +60,12 @@ describe('demo fleet seed', () => {
     expect(counts).toEqual({ assets: 37, drivers: 25, gateways: 25, groups: 2 });
   });
 
+  let now = Date.now();
   it('gives every driver a week of HoS logs derived from the history, with violations and uncertified days', async () => {
     const session = await login(t.app, DEMO.admin);
     const orgId = session.user.organization!.id;
     const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
-    const now = Date.now();
+    now = Date.now();
     await backfillDemoHistory(t.app.db, trucks, now);
     expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBeGreaterThan(1000);
     const perDriver = await rows<{ days: number; certified: number; uncertified_past: number; documents: number; trailers: number }>(
@@ -101,5 +103,63 @@ describe('demo fleet seed', () => {
     expect(new Set(violations.content.map((v) => v.rule))).toContain('WINDOW_LIMIT');
     // Once: a second start writes nothing more.
     expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBe(0);
+  });
+
+  it("gives the fleet a week of inspections where the logs begin and end shifts, the repair loop's story, work orders and schedules", async () => {
+    const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+    const started = performance.now();
+    const made = await ensureDemoMaintenance(t.app.db, orgId, now);
+    console.log(`demo maintenance seeded in ${Math.round(performance.now() - started)} ms`, made);
+    expect(made).toMatchObject({ defects: 3, workOrders: 4, schedules: 3 });
+    expect(made!.reports).toBeGreaterThan(150);
+    // The ingest catch-up fills the vehicles' latest fixes after seeding: done here from the history.
+    await t.database.db.execute(`insert into latest_positions (asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer)
+      select distinct on (asset_id) asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer from positions where asset_id is not null order by asset_id, fix_time desc
+      on conflict do nothing` as never);
+
+    // The demo dispatcher reads the reports, the shop's work and the service due.
+    const d = await login(t.app, DEMO.dispatcher);
+    const get = async (rest: string, token = d.accessToken) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}${rest}`, headers: bearer(token) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const reports = await get('/dvirs?size=500');
+    expect(reports.totalElements).toBe(made!.reports);
+    // Every truck inspected, before and after its shifts, most reports clean.
+    expect(new Set(reports.content.map((r: { asset: { unitNumber: string } }) => r.asset.unitNumber)).size).toBe(25);
+    expect(new Set(reports.content.map((r: { kind: string }) => r.kind))).toEqual(new Set(['PRE_TRIP', 'POST_TRIP']));
+    expect(reports.content.filter((r: { hasDefects: boolean }) => r.hasDefects)).toHaveLength(3);
+    expect(reports.content.every((r: { odometer: number | null; location: string | null }) => r.odometer !== null && !!r.location)).toBe(true);
+    expect(reports.content.some((r: { trailers: unknown[] }) => r.trailers.length > 0)).toBe(true);
+
+    // Two open defects, one affecting safe operation on a truck whose driver is resting after the post-trip.
+    const open = (await get('/defects?status=OPEN')).content as Array<{ safety: boolean; asset: { id: string; unitNumber: string }; workOrderId: string | null; reportedAt: string }>;
+    expect(open).toHaveLength(2);
+    const unsafe = open.find((x) => x.safety)!;
+    expect(unsafe.workOrderId).toBeNull();
+    const [lastStatus] = await rows<{ code: number; at: Date }>(
+      `select event_code as code, event_time as at from hos_events where vehicle_id = '${unsafe.asset.id}' and event_type = 1 and record_status = 1 and event_time <= to_timestamp(${now / 1000}) order by event_time desc limit 1`,
+    );
+    expect([1, 2]).toContain(lastStatus?.code);
+    expect(open.find((x) => !x.safety)?.workOrderId).not.toBeNull();
+
+    // The demo driver's truck: its latest report has a repaired, certified defect awaiting their review.
+    const driver = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' });
+    const mine = await get(`/dvirs?assetId=${reports.content.find((r: { asset: { unitNumber: string } }) => r.asset.unitNumber === '101').asset.id}&size=1`, driver.accessToken);
+    expect(mine.content[0]).toMatchObject({ kind: 'POST_TRIP', hasDefects: true, unsafe: false, review: null });
+    expect(mine.content[0].defects).toEqual([expect.objectContaining({ status: 'REPAIRED', certifiedBy: { name: DEMO_MECHANIC, imageId: null } })]);
+
+    const orders = (await get('/work-orders?size=50')).content as Array<{ status: string; scheduleId: string | null }>;
+    expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['OPEN', 'IN_PROGRESS', 'DONE']));
+    const schedules = (await get('/maintenance-schedules')).content as Array<{ name: string; everyMiles: number | null; everyDays: number | null }>;
+    expect(schedules.map((s) => [s.everyMiles, s.everyDays])).toEqual(expect.arrayContaining([[25000, null], [null, 365]]));
+    // One truck overdue for service; a couple coming due.
+    const due = (await get('/maintenance/due?size=100')).content as Array<{ unitNumber: string; status: string }>;
+    expect(due.filter((x) => x.status === 'OVERDUE').map((x) => x.unitNumber)).toEqual([DEMO_OVERDUE_UNIT]);
+    expect(due.filter((x) => x.status === 'DUE').length).toBeGreaterThanOrEqual(1);
+
+    // Once: a second start adds nothing.
+    expect(await ensureDemoMaintenance(t.app.db, orgId, now)).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ export const DISPATCHER_ROLE_NAME = 'Dispatcher';
 export const DISPATCHER_PERMISSIONS: Permission[] = [
   'ORG_DASH_READ', 'USER_READ', 'ORG_READ', 'ASSET_LIST', 'HR_READ', 'DRIVER_LIST', 'GAT_LIST', 'GAT_READ',
   'GROUP_LIST', 'GROUP_READ', 'HOS_LIST', 'HOS_READ', 'VIO_LIST', 'AVAILABILITY_LIST', 'IFTA_LIST',
+  // Reads the inspections and the shop's work (issue 31); certifying repairs stays with the shop.
+  'DVIR_LIST', 'WORK_ORDER_LIST', 'MAINTENANCE_LIST',
 ];
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };

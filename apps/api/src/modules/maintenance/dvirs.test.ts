@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_ITEMS, dvirPageSchema, dvirSchema, type Dvir } from '@fleet/api-contract';
-import { bearer, createTestApp, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
+import { memberWithRole } from '../../test/members.ts';
 import { activityRows, driverBody, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
 
 // Driver vehicle inspection reports (issue 31) through HTTP on the real database: the driver's signed
@@ -286,7 +287,9 @@ describe('photos and signatures', () => {
     expectErrorBody((await upload(luis.headers, a.orgId, Buffer.from('not an image'))).json(), 400);
     // The image size limit of every upload applies (64 KiB in this suite).
     expect((await upload(luis.headers, a.orgId, Buffer.concat([PNG, Buffer.alloc(70 * 1024)]))).statusCode).toBe(413);
-    expect((await upload(a.dispatcher)).statusCode).toBe(403);
+    // An account holding neither inspection code (the demo dispatcher reads reports: DVIR_LIST).
+    const { session: clerk } = await memberWithRole(t.app, t.dataDir, await login(t.app, DEMO.admin), ['ASSET_LIST'], 'dvirclerk');
+    expect((await upload(bearer(clerk.accessToken))).statusCode).toBe(403);
   });
 });
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
+import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
@@ -12,6 +13,7 @@ import { runTeltonikaTrucks } from './teltonika-device.ts';
 export const DEMO_STEPS = {
   positions: 'a week of positions',
   hos: 'hours-of-service logs',
+  maintenance: 'inspections and maintenance',
   ifta: 'the IFTA quarter',
   iftaMiles: 'IFTA miles',
   statistics: 'daily statistics',
@@ -41,6 +43,11 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   progress(DEMO_STEPS.hos, 0);
   const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started, (f) => progress(DEMO_STEPS.hos, f));
   if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  // The week's inspection reports sit where the logs begin and end each shift (decision 0160).
+  const maintenanceStarted = Date.now();
+  progress(DEMO_STEPS.maintenance, 0);
+  const maintenance = await ensureDemoMaintenance(app.db, org.id, started);
+  if (maintenance) log(`Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`);
   // IFTA: the weeks before the backfill from the plan, fuel at the fuel stops, then the backfilled
   // positions counted like any ingest (decisions 0121, 0127).
   const iftaStarted = Date.now();

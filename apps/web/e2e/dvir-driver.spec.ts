@@ -139,7 +139,7 @@ test('an open safety defect warns the driver; once its repair is certified the d
   await expect(prompt).toContainText('Repaired');
   await expect(prompt).toContainText('Certified by Sam Mechanic');
   await expect(prompt).toContainText('Replaced the air line');
-  await prompt.getByText('Type signature').click();
+  await prompt.locator('label', { hasText: /^Type$/ }).click();
   await expect(prompt.getByTestId(`review-${dvir.id}-typed`)).toHaveText(`${me.driver.firstName} ${me.driver.lastName}`);
   await prompt.getByRole('button', { name: 'I reviewed the repair certification' }).click();
   await expect(card.getByTestId('review-prompt')).toHaveCount(0);

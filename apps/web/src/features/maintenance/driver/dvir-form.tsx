@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, FileButton, Group, NumberInput, Paper, Progress, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, FileButton, Group, NumberInput, Paper, Progress, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconCamera, IconCheck, IconChecks, IconX } from '@tabler/icons-react';
 import { odometerForDisplay, odometerKmFromInput } from '@fleet/api-contract/units';
@@ -161,9 +161,11 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
           <Title order={3} size="h5" className={classes.unitHeading}>
             {g.unit.id === vehicle.id ? `Vehicle ${g.unit.unitNumber}` : `Trailer ${g.unit.unitNumber}`}
           </Title>
-          {g.items.map((i) => (
-            <ItemRow key={i.key} orgId={orgId} item={i} answer={answers[i.key] ?? EMPTY_ANSWER} error={errors[i.key]} onChange={(c) => set(i.key, c)} onError={(m) => setErrors((e) => ({ ...e, [i.key]: m }))} onClearError={() => clearError(i.key)} />
-          ))}
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xs" verticalSpacing="xs">
+            {g.items.map((i) => (
+              <ItemRow key={i.key} orgId={orgId} item={i} answer={answers[i.key] ?? EMPTY_ANSWER} error={errors[i.key]} onChange={(c) => set(i.key, c)} onError={(m) => setErrors((e) => ({ ...e, [i.key]: m }))} onClearError={() => clearError(i.key)} />
+            ))}
+          </SimpleGrid>
         </Stack>
       ))}
       <Paper withBorder radius="md" p="md">
@@ -273,7 +275,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
             maxLength={1000}
             value={answer.note}
             onChange={(e) => onChange({ note: e.currentTarget.value })}
-            placeholder="e.g. Left rear marker lamp out"
+            placeholder="What you see: cracked, leaking, loose, not working…"
           />
           <Switch size="md" label="Affects safe operation" description="The vehicle may not run until it is repaired" checked={answer.safety} onChange={(e) => onChange({ safety: e.currentTarget.checked })} />
           <div className={classes.photos}>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck } from '@tabler/icons-react';
+import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { describeError } from '../../../lib/api-client.ts';
@@ -155,11 +155,11 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
             {toReview.map((r) => (
               <ReviewPrompt key={r.id} orgId={orgId} dvir={r} driverName={driverName} timeZone={tz} />
             ))}
-            <SimpleGrid cols={2} spacing="sm">
-              <Button size="lg" h={64} fz="md" onClick={() => setKind('PRE_TRIP')}>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <Button size="lg" h={56} fz="md" leftSection={<IconPlayerPlay size={20} aria-hidden />} onClick={() => setKind('PRE_TRIP')}>
                 Start pre-trip
               </Button>
-              <Button size="lg" h={64} fz="md" variant="light" onClick={() => setKind('POST_TRIP')}>
+              <Button size="lg" h={56} fz="md" variant="light" leftSection={<IconFlag size={20} aria-hidden />} onClick={() => setKind('POST_TRIP')}>
                 Start post-trip
               </Button>
             </SimpleGrid>
@@ -273,7 +273,7 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
             </Text>
           )}
           <Stack gap="xs">
-            <Button size="md" fullWidth loading={busy} onClick={() => void accept()}>
+            <Button size="md" fullWidth loading={busy} onClick={() => void accept()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
               Change to On duty (inspection)
             </Button>
             <Button size="md" fullWidth variant="default" onClick={() => setOffer(false)}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import type { Dvir } from '@fleet/api-contract';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -57,8 +57,14 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
     }
   };
   return (
-    <Alert color="blue" variant="light" icon={<IconTool size={20} />} title="Review the repair certification" data-testid="review-prompt">
+    <Paper withBorder radius="md" p="sm" className={classes.reviewPrompt} data-testid="review-prompt">
       <Stack gap="sm">
+        <Group gap="xs" wrap="nowrap">
+          <IconTool size={20} aria-hidden />
+          <Title order={3} size="h5">
+            Review the repair certification
+          </Title>
+        </Group>
         <Text size="sm">{`${KIND_WORDS[dvir.kind]} report of ${formatDateTime(dvir.inspectedAt, timeZone)} by ${dvir.driver?.name ?? dvir.signature.name}:`}</Text>
         {dvir.defects.map((d) => (
           <div key={d.id} className={classes.defect} data-status={d.status}>
@@ -73,10 +79,10 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
             {errors['']}
           </Text>
         )}
-        <Button size="md" fullWidth loading={busy} onClick={() => void sign()}>
+        <Button size="md" fullWidth loading={busy} onClick={() => void sign()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
           I reviewed the repair certification
         </Button>
       </Stack>
-    </Alert>
+    </Paper>
   );
 }

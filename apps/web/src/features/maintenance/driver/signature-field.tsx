@@ -64,8 +64,8 @@ export function SignatureField({ state, nameError, drawingError, id }: Signature
         value={state.mode}
         onChange={(v) => state.setMode(v as SignatureMode)}
         data={[
-          { value: 'draw', label: 'Draw signature' },
-          { value: 'type', label: 'Type signature' },
+          { value: 'draw', label: 'Draw' },
+          { value: 'type', label: 'Type' },
         ]}
       />
       {state.mode === 'draw' ? (
@@ -161,7 +161,7 @@ function SignaturePad({ state, error, id }: { state: SignatureState; error?: str
         onPointerCancel={up}
       />
       <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" c={error ? 'var(--mantine-color-error)' : 'dimmed'} id={`${id}-pad-hint`}>
+        <Text size="sm" c={error ? 'var(--mantine-color-error)' : 'dimmed'} id={`${id}-pad-hint`} style={{ flex: 1 }}>
           {error ?? 'Sign inside the box'}
         </Text>
         <Button variant="subtle" size="sm" leftSection={<IconEraser size={16} aria-hidden />} onClick={clear}>

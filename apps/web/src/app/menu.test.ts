@@ -26,6 +26,7 @@ describe('side menu filtering', () => {
     expect(titles(filterMenu(SIDE_MENU, dispatcherUser()))).toEqual([
       { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
+      { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
   });

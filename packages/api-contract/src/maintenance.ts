@@ -34,6 +34,8 @@ defineLabels({
   everyDays: 'Every (days)',
 });
 defineLabels({ title: 'Title', assignee: 'Mechanic or shop', parts: 'Parts', cost: 'Cost', scheduleId: 'Maintenance schedule', groupId: 'Group' });
+// The organization's own inspection items (`PUT maintenance/inspection-items`).
+defineLabels({ 'items.name': 'Item', 'items.trailer': 'Inspected on each trailer' });
 
 /**
  * The parts and accessories 49 CFR 396.11(a)(2) lists, in the rule's order; `trailer` marks the ones

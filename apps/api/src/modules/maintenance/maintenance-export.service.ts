@@ -167,21 +167,21 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
 
     section(doc, 'Items inspected');
     const cols: Column[] = [
-      { title: 'Unit', width: 80 },
-      { title: 'Item', width: 170 },
-      { title: 'Result', width: 48 },
-      { title: 'Safety', width: 38 },
-      { title: 'Note', width: width - 80 - 170 - 48 - 38 - 20 },
-      { title: 'Photos', width: 20, align: 'right' },
+      { title: 'Unit', width: 72 },
+      { title: 'Item', width: 200 },
+      { title: 'Result', width: 44 },
+      { title: 'Safety', width: 34 },
+      { title: 'Note', width: width - 72 - 200 - 44 - 34 - 32 },
+      { title: 'Photos', width: 32, align: 'right' },
     ];
     // Room kept under the items for the certifications, the signatures and the review.
     const certified = d.defects;
-    const reserve = 16 + 120 + (certified.length ? 22 + Math.min(certified.length, 8) * 13 : 0);
+    const reserve = 16 + 120 + (certified.length ? 30 + Math.min(certified.length, 6) * 22 : 0);
     table(
       doc,
       cols,
       d.items.map((i) => ({ cells: [unitName(d, i.assetId), i.label, i.ok ? 'Pass' : 'DEFECT', i.ok ? '' : i.safety ? 'Yes' : 'No', i.note ?? '', i.imageIds.length ? String(i.imageIds.length) : ''], bold: !i.ok })),
-      { rowH: 12, onePage: { reserve, more: (n) => `... and ${n} more item${n === 1 ? '' : 's'}: the CSV export lists every item` } },
+      { rowH: 13, onePage: { reserve, more: (n) => `... and ${n} more item${n === 1 ? '' : 's'}: the CSV export lists every item` } },
     );
 
     if (certified.length) {
@@ -189,12 +189,12 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
       table(
         doc,
         [
-          { title: 'Unit', width: 80 },
+          { title: 'Unit', width: 72 },
           { title: 'Defect', width: 150 },
-          { title: 'Certification', width: width - 230 },
+          { title: 'Certification', width: width - 222 },
         ],
         certified.map((x) => ({ cells: [x.asset.unitNumber, x.label, certificationText(x, zone)] })),
-        { rowH: 12, onePage: { reserve: 16 + 110, more: (n) => `... and ${n} more defect${n === 1 ? '' : 's'}: the CSV export lists every certification` } },
+        { rowH: 22, wrap: true, onePage: { reserve: 16 + 110, more: (n) => `... and ${n} more defect${n === 1 ? '' : 's'}: the CSV export lists every certification` } },
       );
     }
 
@@ -202,7 +202,7 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
     const y = Math.min(doc.y + 2, bottomOf(doc) - 110);
     const w = width / 2;
     signatureBlock(doc, "Driver's signature", d.signature.name, d.signature.imageId ? (r.images.get(d.signature.imageId) ?? null) : null, `Signed ${timeIn(d.inspectedAt, zone)}`, left, y, w);
-    const reviewTitle = "Next driver's review of the repairs (396.13(c))";
+    const reviewTitle = "Next driver's review of the repairs, 49 CFR 396.13";
     if (d.review) {
       signatureBlock(doc, reviewTitle, d.review.signature.name, d.review.signature.imageId ? (r.images.get(d.review.signature.imageId) ?? null) : null, `Reviewed ${timeIn(d.review.reviewedAt, zone)}`, left + w, y, w);
     } else {
@@ -366,6 +366,7 @@ export function historyPdf(carrier: Carrier, unitNumber: string, zone: string, r
         { title: 'Detail', width: width - 472 },
       ],
       rows.map((r) => ({ cells: [timeIn(r.at, zone), r.type, r.summary, r.status, r.detail] })),
+      { rowH: 22, wrap: true },
     );
   });
 }

@@ -28,13 +28,14 @@ export interface Column {
 export const contentWidth = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
 export const bottomOf = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
 
-/** One line of cells at `y`, each cut to its column (never wrapping, so a row keeps its height). */
-export function cells(doc: Doc, columns: readonly Column[], row: readonly string[], y: number, height: number): void {
+/** A row of cells at `y`, each cut to its column and the row's height (so a row keeps its height). */
+export function cells(doc: Doc, columns: readonly Column[], row: readonly string[], y: number, height: number, wrap = false): void {
   let x = doc.page.margins.left;
   row.forEach((cell, k) => {
     const c = columns[k];
     if (!c) return;
-    doc.text(cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, ellipsis: true, height });
+    // Wrapping cells stay within the row's height too: pdfkit cuts what does not fit with an ellipsis.
+    doc.text(cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: wrap, ellipsis: true, height: height - 2 });
     x += c.width;
   });
 }
@@ -44,7 +45,7 @@ export function cells(doc: Doc, columns: readonly Column[], row: readonly string
  * saying how many were left out (the inspection form stays one page); otherwise a page break repeats
  * the header.
  */
-export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<{ cells: string[]; bold?: boolean }>, opts: { rowH?: number; onePage?: { reserve: number; more: (n: number) => string } } = {}): void {
+export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<{ cells: string[]; bold?: boolean }>, opts: { rowH?: number; wrap?: boolean; onePage?: { reserve: number; more: (n: number) => string } } = {}): void {
   const left = doc.page.margins.left;
   const rowH = opts.rowH ?? 13;
   const width = columns.reduce((s, c) => s + c.width, 0);
@@ -57,7 +58,7 @@ export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<
       doc.y,
       rowH,
     );
-    const y = doc.y + rowH - 2;
+    const y = doc.y + 11;
     doc.moveTo(left, y).lineTo(left + width, y).strokeColor('#9ca3af').lineWidth(0.5).stroke();
     doc.y = y + 3;
   };
@@ -76,8 +77,8 @@ export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<
     }
     const y = doc.y;
     if (i % 2 === 1) doc.rect(left, y - 2, width, rowH).fill('#f3f4f6');
-    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(7.5).fillColor('#111827');
-    cells(doc, columns, row.cells, y, rowH);
+    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor('#111827');
+    cells(doc, columns, row.cells, y, rowH, opts.wrap);
     doc.y = y + rowH;
   }
   doc.x = left;
@@ -86,11 +87,11 @@ export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<
 /** A bold section title across the page with a rule under it. */
 export function section(doc: Doc, title: string): void {
   const left = doc.page.margins.left;
-  doc.moveDown(0.4);
-  doc.font('Helvetica-Bold').fontSize(9.5).fillColor('#111827').text(title, left, doc.y, { lineBreak: false });
-  const y = doc.y + 1;
-  doc.moveTo(left, y).lineTo(left + contentWidth(doc), y).strokeColor('#111827').lineWidth(0.8).stroke();
-  doc.y = y + 4;
+  const y = doc.y + 8;
+  doc.font('Helvetica-Bold').fontSize(9.5).fillColor('#111827').text(title, left, y, { lineBreak: false });
+  doc.moveTo(left, y + 13).lineTo(left + contentWidth(doc), y + 13).strokeColor('#111827').lineWidth(0.8).stroke();
+  doc.x = left;
+  doc.y = y + 18;
 }
 
 /** Label: value pairs in `perRow` columns. */

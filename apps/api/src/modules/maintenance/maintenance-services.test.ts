@@ -164,6 +164,7 @@ describe('inspections due, a safety defect and driving with it', () => {
   let driver: Awaited<ReturnType<typeof invitedDriver>>;
   let v: TestVehicle;
   let unitNumber: string;
+  let groupId: string;
   beforeAll(async () => {
     driver = await invitedDriver();
     v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `svc-${Date.now()}` });
@@ -187,6 +188,7 @@ describe('inspections due, a safety defect and driving with it', () => {
     expect(one.content).toHaveLength(1);
     // A group narrows the list and the counter alike.
     const g = (await post(org('/groups'), a.admin, { name: `Inspected ${Date.now()}` })).json() as { id: string };
+    groupId = g.id;
     await post(org(`/groups/${g.id}/assets`), a.admin, { assetIds: [v.assetId] });
     expect((await dueList(`&groupId=${g.id}`)).content.map((x) => x.assetId)).toEqual([v.assetId]);
     const grouped = dashboardSchema.parse((await get(org(`/dashboard/charts?days=7&groupId=${g.id}`), a.admin)).json());
@@ -199,6 +201,15 @@ describe('inspections due, a safety defect and driving with it', () => {
   });
 
   it('a report with a safety defect takes the vehicle off the list and notifies the office in the app and by e-mail, once, with a link to its open defects', async () => {
+    // Two office users who read reports, one a member of the vehicle's group, one of another group.
+    const member = async (gid: string) => {
+      const headers = await userWithPermissions(t, a.orgId, ['DVIR_LIST']);
+      const me = (await get('/api/v1/auth/me', headers)).json() as { id: string };
+      expect((await post(org(`/groups/${gid}/members`), a.admin, { members: [{ type: 'USER', id: me.id }] })).statusCode).toBe(200);
+      return headers;
+    };
+    const inGroup = await member(groupId);
+    const elsewhere = await member(((await post(org('/groups'), a.admin, { name: `Elsewhere ${Date.now()}` })).json() as { id: string }).id);
     const items = passedItems().map((i) => (i.item === 'SERVICE_BRAKES' ? { ...i, ok: false, note: 'Air leak at the rear axle', safety: true } : i));
     const res = await post(org('/dvirs'), driver.headers, report(v.assetId, { items, odometer: 160934.4, location: 'Joliet, IL' }));
     expect(res.statusCode, res.body).toBe(201);
@@ -218,6 +229,9 @@ describe('inspections due, a safety defect and driving with it', () => {
     t.app.notificationHub.mail();
     await t.app.notificationHub.mailIdle();
     expect(readOutbox(t.dataDir).filter((m) => m.to === DEMO.admin.email && m.subject === `Fleetline: ${notes[0]!.title}`)).toHaveLength(1);
+    // A member of the vehicle's group hears of it, a member of another group does not (decision 0130).
+    expect((await bell(inGroup, 'NEW_SAFETY_DEFECT')).map((n) => n.title)).toEqual([notes[0]!.title]);
+    expect(await bell(elsewhere, 'NEW_SAFETY_DEFECT')).toEqual([]);
     // A user without DVIR_LIST, and another organization, hear nothing.
     expect(await bell(await userWithPermissions(t, a.orgId, ['MAINTENANCE_LIST']), 'NEW_SAFETY_DEFECT')).toEqual([]);
     expect((await bell(a.other, 'NEW_SAFETY_DEFECT', a.otherOrgId)).length).toBe(0);

@@ -117,7 +117,7 @@ export type SignatureMode = 'typed' | 'drawn';
  * The signer's choice of a typed signature (the name stands for it) or a drawn one; `collect()` uploads
  * a drawn signature and answers its image id (null for a typed one), or throws when nothing was drawn.
  */
-export function useSignature(orgId: string | null) {
+export function useSignature(orgId: string | null, typedName = '') {
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
   const [mode, setMode] = useState<SignatureMode>('typed');
   const [drawn, setDrawn] = useState(false);
@@ -164,9 +164,14 @@ export function useSignature(orgId: string | null) {
           </Group>
         </>
       ) : (
-        <Text size="xs" c="dimmed">
-          The typed name above is the signature.
-        </Text>
+        <Stack gap={2}>
+          <Text ff="serif" fs="italic" fz="xl" mih={30}>
+            {typedName.trim() || ' '}
+          </Text>
+          <Text size="xs" c="dimmed">
+            The name typed above is the signature.
+          </Text>
+        </Stack>
       )}
     </Stack>
   );

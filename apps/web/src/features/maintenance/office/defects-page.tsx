@@ -102,7 +102,7 @@ export default function DefectsPage() {
       header: 'Actions',
       align: 'right',
       render: (d) => (
-        <Group gap={6} justify="flex-end" wrap="nowrap">
+        <Group gap={6} justify="flex-end" wrap="wrap">
           {d.workOrderId ? (
             <Button size="compact-sm" variant="subtle" component={Link} to={`/maintenance/work-orders?open=${d.workOrderId}`}>
               Work order
@@ -180,7 +180,7 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
   const [error, setError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const signature = useSignature(orgId);
+  const signature = useSignature(orgId, name);
   const certify = useMaintenanceMutation(certifyDefect);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();

@@ -4,7 +4,7 @@ import type { Driver, Dvir, InspectionDue } from '@fleet/api-contract';
 import tones from '../../../components/badge-tones.module.css';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../../components/server-table.tsx';
-import { addDays, dayStartIn, formatDateTime, todayIn, zoneLabel } from '../../../lib/dates.ts';
+import { addDays, dayStartIn, formatDate, formatDateTime, todayIn, zoneLabel } from '../../../lib/dates.ts';
 import { usePagedList } from '../../../lib/registry-api.ts';
 import { useTableState } from '../../../lib/table-state.ts';
 import { formatOdometer, useUnits } from '../../../lib/units.ts';
@@ -155,7 +155,7 @@ function DueList({ date, onDate }: { date: string | null; onDate: (d: string | n
       rowKey={(d) => d.assetId}
       searchable={false}
       emptyTitle="No inspection due"
-      emptyDescription={`Every vehicle that moved on ${day} has a report signed that day.`}
+      emptyDescription={`Every vehicle that moved on ${formatDate(dayStartIn(day))} has a report signed that day.`}
       toolbar={<TextInput type="date" aria-label={`Day (${zoneLabel(new Date())})`} value={day} onChange={(e) => onDate(e.currentTarget.value || null)} w={160} />}
     />
   );

@@ -557,6 +557,7 @@ const assetCount = (c: Ctx, ids: unknown[]) => {
 const PURGED: Record<RetentionKind, [string, string]> = {
   POSITIONS: ['position', 'positions'],
   HOS_RECORDS: ['hours-of-service record', 'hours-of-service records'],
+  INSPECTIONS: ['vehicle inspection report', 'vehicle inspection reports'],
   ACTIVITY_LOG: ['activity-log entry', 'activity-log entries'],
   FUEL_IFTA: ['fuel or IFTA record', 'fuel and IFTA records'],
   NOTIFICATIONS: ['notification', 'notifications'],

@@ -137,7 +137,7 @@ export function picture(doc: Doc, image: { contentType: string; data: Buffer } |
   if (!image || !['image/png', 'image/jpeg'].includes(image.contentType)) return false;
   if (image.contentType === 'image/png' && !pngInflates(image.data)) return false;
   try {
-    doc.image(image.data, x, y, { fit, align: 'left', valign: 'center' });
+    doc.image(image.data, x, y, { fit, valign: 'center' });
     return true;
   } catch {
     // A corrupt upload prints as the typed name alone.

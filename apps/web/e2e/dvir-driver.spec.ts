@@ -130,6 +130,23 @@ test('an open safety defect warns the driver; once its repair is certified the d
   await expect(card.getByTestId('last-report')).toContainText('Service brakes, including trailer brake connections: Open');
   await expect(card.getByTestId('review-prompt')).toHaveCount(0);
 
+  // The truck starts to move (Driving comes from its motion): the driver is asked to acknowledge the defect by name.
+  const uniqueId = `e2e-dvir-${Date.now().toString(36)}`;
+  const gw = await request.post(`${api.org}/gateways`, { headers: api.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } });
+  expect(gw.status(), await gw.text()).toBe(201);
+  const paired = await request.post(`${api.org}/gateways/${((await gw.json()) as { id: string }).id}/pair/${truck.id}`, { headers: api.headers });
+  expect(paired.ok(), await paired.text()).toBe(true);
+  const start = Date.now() + 2_000;
+  for (let s = 0; s <= 40; s += 20) {
+    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=${(-88 + s * 0.006).toFixed(5)}&speed=${(90 / 1.852).toFixed(2)}`);
+    expect(r.status()).toBe(200);
+  }
+  await page.reload();
+  const warning = page.getByRole('dialog', { name: `${truck.unitNumber} has an open safety defect` });
+  await expect(warning).toContainText('Service brakes, including trailer brake connections: Air leak at the rear axle');
+  await warning.getByRole('button', { name: 'I understand' }).click();
+  await expect(warning).toBeHidden();
+
   // The mechanic certifies the repair (the office's screen is another spec's).
   const cert = await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, { headers: api.headers, data: { status: 'REPAIRED', certification: 'Replaced the air line', signature: { name: 'Sam Mechanic' } } });
   expect(cert.status(), await cert.text()).toBe(200);

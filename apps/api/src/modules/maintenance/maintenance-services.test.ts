@@ -246,7 +246,7 @@ describe('inspections due, a safety defect and driving with it', () => {
   it('a Driving status on the vehicle after the defect was reported notifies once per vehicle and day; driving before it does not', async () => {
     // The drive of the first test began before the report: nothing to tell.
     await t.app.fleetWatch.check(a.orgId, { clock: false });
-    const mine = async (headers = a.admin) => (await bell(headers, 'DRIVEN_WITH_SAFETY_DEFECT')).filter((n) => n.title === `Vehicle ${unitNumber} is being driven with an open safety defect`);
+    const mine = async (headers: Headers = a.admin) => (await bell(headers, 'DRIVEN_WITH_SAFETY_DEFECT')).filter((n) => n.title === `Vehicle ${unitNumber} is being driven with an open safety defect`);
     expect(await mine()).toEqual([]);
     // Reported an hour earlier instead: that drive was with the defect open.
     await t.database.db.execute(sql`update vehicle_defects set created_at = now() - interval '1 hour' where asset_id = ${v.assetId}`);
@@ -269,7 +269,7 @@ describe('service coming due', () => {
   it('the hourly job notifies each schedule, vehicle and status once, in the organization’s units; the dashboard counts the overdue', async () => {
     const v = await newAsset(vehicleBody({ odometerKm: 120000 }));
     const s = (await post(org('/maintenance-schedules'), a.admin, { assetId: v.id, name: 'PM B service', everyDays: 100, everyMiles: 25000 })).json() as { id: string };
-    const mine = async (headers = a.admin) => (await bell(headers, 'SERVICE_DUE')).filter((n) => n.title.endsWith(`for vehicle ${v.unitNumber}`));
+    const mine = async (headers: Headers = a.admin) => (await bell(headers, 'SERVICE_DUE')).filter((n) => n.title.endsWith(`for vehicle ${v.unitNumber}`));
     const back = (days: number) => t.database.db.update(maintenanceServices).set({ doneAt: new Date(Date.now() - days * DAY) }).where(and(eq(maintenanceServices.scheduleId, s.id), eq(maintenanceServices.assetId, v.id)));
     expect((await runServiceDue(t.database)).ran).toBe(true);
     expect(await mine()).toEqual([]);

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DVIR_ITEMS } from '@fleet/api-contract/maintenance';
 import { driverLogin, officeApi, periodsUntil, type DriverAccount } from './driver-helpers.ts';
+import { seriousA11yViolations } from './helpers.ts';
 
 // The driver's vehicle inspection (issue 31) on a 375 px phone: a post-trip with a defect, a photo and
 // a drawn signature, read-only once signed, recorded as On duty on the driver's word; the warning for
@@ -162,4 +163,39 @@ test('an open safety defect warns the driver; once its repair is certified the d
   await expect(card.getByTestId('review-prompt')).toHaveCount(0);
   await card.getByRole('button', { name: 'Read the report' }).click();
   await expect(card.getByTestId('dvir-review')).toContainText(`Repair certification reviewed by ${me.driver.firstName} ${me.driver.lastName}`);
+});
+
+test.describe('accessibility', () => {
+  // axe is injected as a script tag, which the app's CSP would block.
+  test.use({ bypassCSP: true, colorScheme: 'dark' });
+
+  test('the review prompt, the inspection form, the signed report and the roadside reports are axe-clean in the dark theme on a phone', async ({ page, request }) => {
+    const { api, me, truck } = await driverWithTruck(request);
+    const dvir = await (await asDriver(request, me, api.org)).report(truck.id, { item: 'TIRES', note: 'Cut in the sidewall', safety: true });
+    expect((await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, { headers: api.headers, data: { status: 'REPAIRED', certification: 'Replaced the tire', signature: { name: 'Sam Mechanic' } } })).status()).toBe(200);
+    await driverLogin(page, me);
+    const card = page.getByTestId('inspection-card');
+    await expect(card.getByTestId('review-prompt')).toBeVisible();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await card.getByRole('button', { name: 'Start pre-trip' }).click();
+    const horn = page.getByRole('group', { name: 'Horn' });
+    await horn.getByRole('button', { name: 'Defect' }).click();
+    await horn.getByLabel('What is wrong').fill('Horn does not sound');
+    await page.getByRole('button', { name: 'Rest pass' }).click();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.getByTestId('dvir-form').locator('label', { hasText: /^Type$/ }).click();
+    await page.getByRole('button', { name: 'Sign report' }).click();
+    await expect(page.getByTestId('signed-report')).toBeVisible();
+    await expect(page.getByTestId('signed-report').getByTestId('signature-typed')).toHaveText(`${me.driver.firstName} ${me.driver.lastName}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.goto('/driver/inspection');
+    await expect(page.getByTestId('vehicle-reports').getByTestId('dvir-report').first()).toBeVisible();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
 });

@@ -48,7 +48,7 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
           </Badge>
         )}
         {dvir.unsafe && (
-          <Badge color="red" variant="filled">
+          <Badge color="red.9" variant="filled">
             Open safety defect
           </Badge>
         )}

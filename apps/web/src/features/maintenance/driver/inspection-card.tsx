@@ -175,7 +175,7 @@ const defectLine = (d: Defect) => `${d.label}${d.note ? `: ${d.note}` : ''}`;
 
 function UnsafeAlert({ unitNumber, defects }: { unitNumber: string; defects: Defect[] }) {
   return (
-    <Alert color="red" variant="filled" icon={<IconAlertOctagon size={22} />} title={`Do not drive ${unitNumber}: open safety defect`} data-testid="unsafe-alert">
+    <Alert color="red.9" variant="filled" icon={<IconAlertOctagon size={22} />} title={`Do not drive ${unitNumber}: open safety defect`} data-testid="unsafe-alert">
       <Stack gap={2}>
         {defects.map((d) => (
           <Text key={d.id} size="sm">

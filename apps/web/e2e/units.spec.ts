@@ -277,6 +277,8 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
         [`${ORG}/groups/:id/members`]: group && `${ORG}/groups/${group}/members`,
         [`${ORG}/groups/:id/assets`]: group && `${ORG}/groups/${group}/assets`,
         '/map/history': '/map/history?type=assets',
+        // The newest inspection report (its list when there is none).
+        '/maintenance/inspections/:id': ((id) => (id ? `/maintenance/inspections/${id}` : '/maintenance/inspections'))((await api.get<Page0<{ id: string }>>('/dvirs?size=1')).content?.[0]?.id),
       };
       await login(page, ADMIN);
       const problems: string[] = [];

@@ -77,6 +77,7 @@ function SignatureView({ signature, at }: { signature: Signature; at: string }) 
 
 function ReportBody({ r }: { r: Dvir }) {
   const units = useUnits();
+  const withTrailers = r.trailers.length > 0;
   const unitName = new Map([[r.asset.id, r.asset.unitNumber], ...r.trailers.map((t) => [t.id, t.unitNumber] as const)]);
   return (
     <Paper withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
@@ -109,12 +110,13 @@ function ReportBody({ r }: { r: Dvir }) {
           <Title order={3} fz="md">
             Items inspected
           </Title>
-          <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Items inspected table' } }}>
+          {/* The unit column only when trailers were inspected too: a phone then keeps the form without scrolling. */}
+          <Table.ScrollContainer minWidth={withTrailers ? 480 : 0} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Items inspected table' } }}>
             <Table verticalSpacing={6} aria-label="Items inspected" striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Item</Table.Th>
-                  <Table.Th>Unit</Table.Th>
+                  {withTrailers && <Table.Th>Unit</Table.Th>}
                   <Table.Th>Result</Table.Th>
                   <Table.Th>Remarks</Table.Th>
                 </Table.Tr>
@@ -123,7 +125,7 @@ function ReportBody({ r }: { r: Dvir }) {
                 {r.items.map((i, n) => (
                   <Table.Tr key={`${i.assetId}-${i.item}-${n}`}>
                     <Table.Td>{i.label}</Table.Td>
-                    <Table.Td>{unitName.get(i.assetId) ?? '—'}</Table.Td>
+                    {withTrailers && <Table.Td>{unitName.get(i.assetId) ?? '—'}</Table.Td>}
                     <Table.Td>
                       {i.ok ? (
                         <Text size="sm">OK</Text>

@@ -7,7 +7,7 @@ import { dvirs, vehicleDefects } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { assetInGroup } from '../groups/index.ts';
+import { assertGroup, assetInGroup } from '../groups/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { assertOrgImages } from './dvir-access.ts';
 
@@ -60,6 +60,7 @@ const SORTS = { reportedAt: vehicleDefects.createdAt, unitNumber: vehicleDefects
 
 /** The organization's defects, newest first, by unit, status and whether they affect safe operation. */
 export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promise<Page<Defect>> {
+  if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const filters: Array<SQL | undefined> = [
     eq(vehicleDefects.organizationId, orgId),
     q.assetId ? eq(vehicleDefects.assetId, q.assetId) : undefined,

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, latestPositions, maintenanceSchedules, maintenanceServices } from '../../db/schema/index.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
-import { assetInGroup } from '../groups/index.ts';
+import { assertGroup, assetInGroup } from '../groups/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { compareDue, maintenanceDue, nextStatus, type DueState } from './maintenance-due.ts';
 import { currentOdometerM, latestEngineHours, scheduleCovers } from './schedules.service.ts';
@@ -131,6 +131,7 @@ export async function maintenanceNext({ db, orgId, now }: ReadScope, assetId: st
 /** The vehicles due or overdue for service: overdue first, then by how soon. */
 export async function listMaintenanceDue({ db, orgId, now }: ReadScope, q: DueQuery): Promise<Page<MaintenanceDue>> {
   const at = now ?? Date.now();
+  if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const due = (await judged(db, orgId, at, q.assetId, q.groupId))
     .flatMap(({ l, state }) => (state.status && (!q.status || q.status === state.status) ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
     .sort(compareDue);

@@ -296,6 +296,18 @@ describe('service coming due', () => {
     expect(overdue).toBeGreaterThanOrEqual(1);
   });
 
+  it('narrows the three lists to a group of the organization; another organization’s group is a 404 "Group"', async () => {
+    const theirs = (await post(org('/groups', a.otherOrgId), a.other, { name: `Theirs ${Date.now()}` })).json() as { id: string };
+    const ours = (await post(org('/groups'), a.admin, { name: `Empty ${Date.now()}` })).json() as { id: string };
+    for (const list of ['/defects?status=OPEN&', '/maintenance/due?', '/maintenance/inspections-due?']) {
+      const res = await get(org(`${list}groupId=${theirs.id}`), a.admin);
+      expect(expectErrorBody(res.json(), 404).message, list).toMatch(/group/i);
+      const empty = await get(org(`${list}groupId=${ours.id}`), a.admin);
+      expect(empty.statusCode, list).toBe(200);
+      expect(empty.json().totalElements, list).toBe(0);
+    }
+  });
+
   it('leaves the counters out for a user who may not open their lists', async () => {
     const viewer = await userWithPermissions(t, a.orgId, ['ORG_DASH_READ', 'ASSET_LIST']);
     const keys = dashboardSchema.parse((await get(org('/dashboard/charts?days=7'), viewer)).json()).counters.map((c) => c.key);

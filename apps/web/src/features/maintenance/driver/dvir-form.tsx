@@ -182,7 +182,7 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
               clearError('odometer');
             }}
             error={errors.odometer}
-            description="From the vehicle; correct it if the dash shows otherwise"
+            description={odometerKm === null ? 'Left empty, it is read from the vehicle' : 'From the vehicle; correct it if the dash shows otherwise'}
           />
           <TextInput
             label="Location"

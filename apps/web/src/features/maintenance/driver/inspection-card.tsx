@@ -272,14 +272,14 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
               {error}
             </Text>
           )}
-          <Stack gap="xs">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Button size="md" fullWidth loading={busy} onClick={() => void accept()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
               Change to On duty (inspection)
             </Button>
             <Button size="md" fullWidth variant="default" onClick={() => setOffer(false)}>
               Not now
             </Button>
-          </Stack>
+          </SimpleGrid>
         </Alert>
       )}
       <DvirReport dvir={dvir} timeZone={status.driver.homeTimeZone} units={units} listPassed />

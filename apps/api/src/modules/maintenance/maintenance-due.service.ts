@@ -92,9 +92,9 @@ async function settleBaselines(db: DbOrTx, orgId: string, lines: Line[], now: nu
 }
 
 /** Every (schedule, vehicle) pair with its due state at `at`, baselines settled. */
-async function judged(db: DbOrTx, orgId: string, at: number, assetId?: string, groupId?: string): Promise<Array<{ l: Line; state: DueState }>> {
+async function judged(db: DbOrTx, orgId: string, at: number, assetId?: string, groupId?: string, settleAt = at): Promise<Array<{ l: Line; state: DueState }>> {
   const lines = await scheduleVehicles(db, orgId, assetId, groupId);
-  await settleBaselines(db, orgId, lines, at);
+  await settleBaselines(db, orgId, lines, settleAt);
   return lines.map((l) => ({ l, state: maintenanceDue(l.intervals, l.last!, l.current, at) }));
 }
 
@@ -110,7 +110,9 @@ const wire = (state: DueState) => ({
  * read this; the list pages it).
  */
 export async function maintenanceDueNow(db: DbOrTx, orgId: string, at: number, groupId?: string): Promise<Array<MaintenanceDue & { remaining: number }>> {
-  return (await judged(db, orgId, at, undefined, groupId))
+  // A missing baseline is written at the real clock: a dashboard read "at" a past instant must not
+  // start a vehicle's intervals back then.
+  return (await judged(db, orgId, at, undefined, groupId, Date.now()))
     .flatMap(({ l, state }) => (state.status ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
     .sort(compareDue)
     .map(({ l, state, status, remaining }) => ({ scheduleId: l.scheduleId, assetId: l.assetId, unitNumber: l.unitNumber, name: l.name, status, ...wire(state), remaining }));

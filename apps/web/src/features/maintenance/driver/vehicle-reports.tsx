@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Accordion, Badge, Group, Paper, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { Dvir } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useUnits } from '../../../lib/units.ts';
@@ -19,6 +20,17 @@ export interface VehicleReportsProps {
   vehicle: { id: string; unitNumber: string } | null;
   /** The driver's home-terminal zone. */
   timeZone: string;
+}
+
+/** The report's state at a glance: open safety defect, open defect, defects certified, or none. */
+function ReportBadge({ dvir }: { dvir: Dvir }) {
+  const certified = dvir.defects.every((d) => d.status !== 'OPEN');
+  const [color, words] = dvir.unsafe ? ['red', 'Open safety defect'] : !dvir.hasDefects ? ['green', 'No defects'] : certified ? ['teal', dvir.review ? 'Repairs reviewed' : 'Defects certified'] : ['orange', 'Open defect'];
+  return (
+    <Badge color={color} variant="light">
+      {words}
+    </Badge>
+  );
 }
 
 export function VehicleReports({ orgId, vehicle, timeZone }: VehicleReportsProps) {
@@ -48,9 +60,7 @@ export function VehicleReports({ orgId, vehicle, timeZone }: VehicleReportsProps
                   <Accordion.Control>
                     <Group gap="xs" justify="space-between" wrap="wrap" pr="xs">
                       <Text fw={600} size="sm">{`${KIND_WORDS[r.kind]} · ${unitsOf(r)} · ${formatDateTime(r.inspectedAt, timeZone)}`}</Text>
-                      <Badge color={r.unsafe ? 'red' : r.hasDefects ? 'orange' : 'green'} variant="light">
-                        {r.unsafe ? 'Open safety defect' : r.hasDefects ? (r.defects.every((d) => d.status !== 'OPEN') ? 'Defects certified' : 'Open defect') : 'No defects'}
-                      </Badge>
+                      <ReportBadge dvir={r} />
                     </Group>
                   </Accordion.Control>
                   <Accordion.Panel>

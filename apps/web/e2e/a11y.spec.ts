@@ -81,6 +81,20 @@ async function concretePath(page: Page, path: string, ids: { device: string; gro
   if (path.includes('/devices/:id')) return path.replace(':id', ids.device);
   if (path.includes('/groups/:id')) return path.replace(':id', ids.group);
   if (path.includes(':token')) return path.replace(':token', 'not-a-real-token');
+  if (path === '/maintenance/inspections/:id') {
+    // The newest inspection report, opened from its list (none yet: noted, not checked).
+    await page.goto('/maintenance/inspections');
+    const first = page.getByRole('table', { name: 'Inspection reports' }).locator('tbody tr').first();
+    const empty = page.getByTestId('data-state-empty');
+    await expect(first.or(empty)).toBeVisible();
+    if (await empty.isVisible()) {
+      test.info().annotations.push({ type: 'skipped screen', description: 'no inspection report to open /maintenance/inspections/:id' });
+      return null;
+    }
+    await first.click();
+    await page.waitForURL(/\/maintenance\/inspections\/[0-9a-f-]{36}$/);
+    return new URL(page.url()).pathname;
+  }
   if (path === '/hos/logs/:id') {
     // A day with a log: the logs list links it (a fresh database may have none today: then it is noted, not checked).
     await page.goto('/hos/logs');

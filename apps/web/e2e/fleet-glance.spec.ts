@@ -80,12 +80,15 @@ test("the dashboard's counters match the lists they open", async ({ page, reques
     { key: 'driversOffDuty', url: /\/hos\/availability\?duty=OFF_DUTY/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
     { key: 'violations7Days', url: /\/hos\/violations\?from=/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
     { key: 'devicesOffline', url: /\/devices\?offline=true/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
+    { key: 'inspectionsDue', url: /\/maintenance\/inspections\?view=due&date=/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
+    { key: 'openDefects', url: /\/maintenance\/defects\?status=OPEN/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
+    { key: 'serviceOverdue', url: /\/maintenance\/due\?status=OVERDUE/, shows: (n) => (n === 0 ? /0 results/ : new RegExp(`of ${n}\\b`)) },
   ];
   for (const c of checks) {
     await page.goto('/dashboard?group=all');
     await expect(page.getByTestId(`counter-${c.key}`)).toBeVisible();
     const n = await value(c.key);
-    if (c.key === 'vehiclesMoving' || c.key === 'driversDriving' || c.key === 'violations7Days') expect(n, c.key).toBeGreaterThan(0);
+    if (['vehiclesMoving', 'driversDriving', 'violations7Days', 'inspectionsDue'].includes(c.key)) expect(n, c.key).toBeGreaterThan(0);
     await page.getByTestId(`counter-${c.key}`).click();
     await expect(page).toHaveURL(c.url);
     await expect(page.getByText(c.shows(n)).first(), `${c.key} = ${n}`).toBeVisible();

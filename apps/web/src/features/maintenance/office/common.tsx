@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Box, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { Asset, DefectStatus, WorkOrderStatus } from '@fleet/api-contract';
 import tones from '../../../components/badge-tones.module.css';
+import { useFilterParam } from '../../../components/registry-toolbar.tsx';
+import { useGroups } from '../../../lib/map/map-api.ts';
 import { usePagedList } from '../../../lib/registry-api.ts';
 import { uploadDvirImage } from '../dvir-api.ts';
 
@@ -176,4 +178,22 @@ export function useSignature(orgId: string | null, typedName = '') {
     </Stack>
   );
   return { field, collect };
+}
+
+/**
+ * The group filter of a maintenance list, as `?group=` (the dashboard's counters link with it):
+ * returns the chosen group id and its select, so a grouped counter and its list count the same units.
+ */
+export function useGroupFilter(): [string | undefined, React.ReactNode] {
+  const [group, setGroup] = useFilterParam('group');
+  const groups = useGroups();
+  const select = (
+    <NativeSelect
+      aria-label="Group"
+      value={group ?? ''}
+      onChange={(e) => setGroup(e.currentTarget.value || null)}
+      data={[{ value: '', label: 'All groups' }, ...(groups.data?.content.map((g) => ({ value: g.id, label: g.name })) ?? [])]}
+    />
+  );
+  return [group ?? undefined, select];
 }

@@ -13,7 +13,7 @@ import { useEffectiveOrganizationId } from '../../../lib/org-path.ts';
 import { useCan } from '../../../lib/registry-api.ts';
 import { useTableState } from '../../../lib/table-state.ts';
 import { certifyDefect, saveWorkOrder, useDefects, useMaintenanceMutation } from '../maintenance-api.ts';
-import { DEFECT_STATUS_LABEL, DefectStatusBadge, SafetyBadge, unitOptions, useSignature, useUnits500 } from './common.tsx';
+import { DEFECT_STATUS_LABEL, DefectStatusBadge, SafetyBadge, unitOptions, useGroupFilter, useSignature, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
 /** Safety defects first within each unit: the list reads by vehicle, then by severity. */
@@ -30,8 +30,9 @@ export default function DefectsPage() {
   const status = (params.get('status') ?? 'OPEN') as DefectStatus | 'ALL';
   const assetId = params.get('assetId') ?? '';
   const safety = params.get('safety') ?? '';
+  const [groupId, groupSelect] = useGroupFilter();
   const [state, setState, query] = useTableState({ sort: 'unitNumber,asc' });
-  const list = useDefects({ ...query, search: undefined, status: status === 'ALL' ? undefined : status, assetId: assetId || undefined, safety: safety || undefined });
+  const list = useDefects({ ...query, search: undefined, status: status === 'ALL' ? undefined : status, assetId: assetId || undefined, safety: safety || undefined, groupId });
   const units = useUnits500();
   const canOrder = useCan('WORK_ORDER_UPDATE');
   const canCertify = useCan('DEFECT_UPDATE');
@@ -160,6 +161,7 @@ export default function DefectsPage() {
               onChange={(e) => setFilter('safety', e.currentTarget.value)}
               data={[{ value: '', label: 'Any severity' }, { value: 'true', label: 'Safety only' }, { value: 'false', label: 'Minor only' }]}
             />
+            {groupSelect}
           </Group>
         }
       />

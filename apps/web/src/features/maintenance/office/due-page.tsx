@@ -1,4 +1,4 @@
-import { Button, NativeSelect, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { MaintenanceDue } from '@fleet/api-contract';
@@ -10,7 +10,7 @@ import { useCan } from '../../../lib/registry-api.ts';
 import { useTableState } from '../../../lib/table-state.ts';
 import { formatOdometer, useUnits } from '../../../lib/units.ts';
 import { useDue } from '../maintenance-api.ts';
-import { DueBadge } from './common.tsx';
+import { DueBadge, useGroupFilter } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
 /** The new work order a due line opens: that vehicle and schedule, titled by the schedule. */
@@ -24,7 +24,8 @@ export default function DuePage() {
   const units = useUnits();
   const canOrder = useCan('WORK_ORDER_UPDATE');
   const navigate = useNavigate();
-  const list = useDue({ page: query.page, size: query.size, status: status ?? undefined });
+  const [groupId, groupSelect] = useGroupFilter();
+  const list = useDue({ page: query.page, size: query.size, status: status ?? undefined, groupId });
   const open = (d: MaintenanceDue) => void navigate(dueWorkOrderPath(d));
   const columns: TableColumn<MaintenanceDue>[] = [
     { key: 'unitNumber', header: 'Unit', primary: true, render: (d) => <Text size="sm" fw={600}>{d.unitNumber}</Text> },
@@ -65,12 +66,15 @@ export default function DuePage() {
         emptyTitle={status === 'OVERDUE' ? 'Nothing overdue' : 'Nothing due'}
         emptyDescription="Every vehicle is within its maintenance schedules."
         toolbar={
-          <NativeSelect
-            aria-label="Status"
-            value={status ?? ''}
-            onChange={(e) => setStatus(e.currentTarget.value || null)}
-            data={[{ value: '', label: 'Due and overdue' }, { value: 'OVERDUE', label: 'Overdue' }, { value: 'DUE', label: 'Coming due' }]}
-          />
+          <Group gap="xs" wrap="wrap">
+            <NativeSelect
+              aria-label="Status"
+              value={status ?? ''}
+              onChange={(e) => setStatus(e.currentTarget.value || null)}
+              data={[{ value: '', label: 'Due and overdue' }, { value: 'OVERDUE', label: 'Overdue' }, { value: 'DUE', label: 'Coming due' }]}
+            />
+            {groupSelect}
+          </Group>
         }
       />
     </>

@@ -10,7 +10,7 @@ import { useTableState } from '../../../lib/table-state.ts';
 import { formatOdometer, useUnits } from '../../../lib/units.ts';
 import { useDvirs } from '../dvir-api.ts';
 import { useInspectionsDue } from '../maintenance-api.ts';
-import { unitOptions, useUnits500 } from './common.tsx';
+import { unitOptions, useGroupFilter, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
 export const KIND_LABEL = { PRE_TRIP: 'Pre-trip', POST_TRIP: 'Post-trip' } as const;
@@ -138,7 +138,8 @@ function Reports({ params, set }: { params: URLSearchParams; set: (patch: Record
 function DueList({ date, onDate }: { date: string | null; onDate: (d: string | null) => void }) {
   const [state, setState] = useTableState();
   const day = date ?? todayIn();
-  const list = useInspectionsDue({ page: state.page, size: state.size, date: day });
+  const [groupId, groupSelect] = useGroupFilter();
+  const list = useInspectionsDue({ page: state.page, size: state.size, date: day, groupId });
   const columns: TableColumn<InspectionDue>[] = [
     { key: 'unitNumber', header: 'Unit', primary: true, render: (d) => <Text size="sm" fw={600}>{d.unitNumber}</Text> },
     { key: 'driver', header: 'Driver', render: (d) => d.driver?.name ?? '—' },
@@ -156,7 +157,12 @@ function DueList({ date, onDate }: { date: string | null; onDate: (d: string | n
       searchable={false}
       emptyTitle="No inspection due"
       emptyDescription={`Every vehicle that moved on ${formatDate(dayStartIn(day))} has a report signed that day.`}
-      toolbar={<TextInput type="date" aria-label={`Day (${zoneLabel(new Date())})`} value={day} onChange={(e) => onDate(e.currentTarget.value || null)} w={160} />}
+      toolbar={
+        <Group gap="xs" wrap="wrap">
+          <TextInput type="date" aria-label={`Day (${zoneLabel(new Date())})`} value={day} onChange={(e) => onDate(e.currentTarget.value || null)} w={160} />
+          {groupSelect}
+        </Group>
+      }
     />
   );
 }

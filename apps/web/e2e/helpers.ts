@@ -65,3 +65,18 @@ export async function seriousA11yViolations(page: Page, rules?: readonly string[
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ ...v, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
 }
+
+/** Opens `path` and asserts its list shows its last column inside the screen, without scrolling sideways. */
+export async function expectLastColumnShown(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  const table = page.locator('table[aria-label]').first();
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  const r = await table.evaluate((t) => {
+    const last = [...t.querySelectorAll('thead th')].at(-1)!.getBoundingClientRect();
+    let box = t.parentElement;
+    while (box && box !== document.body && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+    const view = (box ?? document.documentElement).getBoundingClientRect();
+    return { lastRight: Math.round(last.right), viewRight: Math.round(Math.min(view.right, window.innerWidth)) };
+  });
+  expect(r.lastRight, path).toBeLessThanOrEqual(r.viewRight + 1);
+}

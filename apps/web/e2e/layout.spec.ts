@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { expectLastColumnShown, login } from './helpers.ts';
 
 const menuTexts = async (page: Page) => {
   const menu = page.getByRole('navigation', { name: 'Main menu' });
@@ -110,19 +110,7 @@ test('on a tablet (768 px) the header keeps Map, History Route and Dashboard, an
 test('at 1280 px, beside the open side menu, every list shows its last column without scrolling sideways', async ({ page }) => {
   test.setTimeout(180_000);
   const O = '/settings/organization-settings';
-  const lastColumnShown = async (path: string) => {
-    await page.goto(path);
-    const table = page.locator('table[aria-label]').first();
-    await expect(table.locator('tbody tr').first()).toBeVisible();
-    const r = await table.evaluate((t) => {
-      const last = [...t.querySelectorAll('thead th')].at(-1)!.getBoundingClientRect();
-      let box = t.parentElement;
-      while (box && box !== document.body && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
-      const view = (box ?? document.documentElement).getBoundingClientRect();
-      return { lastRight: Math.round(last.right), viewRight: Math.round(Math.min(view.right, window.innerWidth)) };
-    });
-    expect(r.lastRight, path).toBeLessThanOrEqual(r.viewRight + 1);
-  };
+  const lastColumnShown = (path: string) => expectLastColumnShown(page, path);
   await login(page, 'admin');
   await expect(page.getByTestId('side-menu')).not.toHaveAttribute('data-collapsed', 'true');
   for (const path of [`${O}/vehicles`, `${O}/trailers`, `${O}/all-drivers`, `${O}/devices`, `${O}/user-and-roles`, `${O}/groups`, '/settings/activity-log', '/hos/logs', '/hos/availability']) {

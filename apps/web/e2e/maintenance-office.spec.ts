@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DVIR_ITEMS } from '@fleet/api-contract/maintenance';
 import { officeApi } from './driver-helpers.ts';
-import { seriousA11yViolations } from './helpers.ts';
+import { expectLastColumnShown, seriousA11yViolations } from './helpers.ts';
 import { ADMIN, login, ORG, uniq } from './registry-helpers.ts';
 
 // Issue 31, the office's side of the loop at desktop size: a driver's inspection reports a safety
@@ -153,17 +153,6 @@ test('at 1280 px beside the open side menu, the maintenance lists show their las
   await page.getByRole('button', { name: /^Create work order/ }).click();
   await expect(page).toHaveURL(/\/maintenance\/work-orders/);
   await page.keyboard.press('Escape');
-  for (const path of [`/maintenance/defects?assetId=${vehicle.id}`, '/maintenance/work-orders', '/maintenance/schedules', '/maintenance/inspections']) {
-    await page.goto(path);
-    const table = page.locator('table[aria-label]').first();
-    await expect(table.locator('tbody tr').first()).toBeVisible();
-    const r = await table.evaluate((t) => {
-      const last = [...t.querySelectorAll('thead th')].at(-1)!.getBoundingClientRect();
-      let box = t.parentElement;
-      while (box && box !== document.body && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
-      const view = (box ?? document.documentElement).getBoundingClientRect();
-      return { lastRight: Math.round(last.right), viewRight: Math.round(Math.min(view.right, window.innerWidth)) };
-    });
-    expect(r.lastRight, path).toBeLessThanOrEqual(r.viewRight + 1);
-  }
+  for (const path of [`/maintenance/defects?assetId=${vehicle.id}`, '/maintenance/work-orders', '/maintenance/schedules', '/maintenance/inspections']) await expectLastColumnShown(page, path);
+
 });

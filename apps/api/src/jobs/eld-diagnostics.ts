@@ -1,8 +1,8 @@
-import os from 'node:os';
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Database, Db } from '../db/client.ts';
-import { jobRuns, organizations } from '../db/schema/index.ts';
+import { asc, eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { organizations } from '../db/schema/index.ts';
 import { detectDiagnostics } from '../modules/hos/hos-diagnostics.service.ts';
+import { runExclusive } from './exclusive-run.ts';
 
 // ELD malfunctions and data diagnostics (decision 0114): every few minutes one instance evaluates
 // every organization's reporting vehicles and records what started or stopped. One runner at a time
@@ -23,49 +23,21 @@ export interface DiagnosticsRunResult {
   cleared: number;
 }
 
-let runningHere = false;
-
 /** One run over every active organization (tests call it with `now`). Returns false in `ran` when another run holds the lock. */
 export async function runEldDiagnostics(database: Database, now = Date.now()): Promise<DiagnosticsRunResult> {
-  const result: DiagnosticsRunResult = { ran: false, organizations: 0, vehicles: 0, logged: 0, cleared: 0 };
-  // PGlite is one session, where advisory locks are re-entrant: guard this process too.
-  if (runningHere) return result;
-  runningHere = true;
-  try {
-    return await database.session(async (db) => {
-      const res = await db.execute(sql`select pg_try_advisory_lock(${ELD_DIAGNOSTICS_LOCK_KEY}) as locked`);
-      if ((res as unknown as { rows: Array<{ locked: boolean }> }).rows[0]?.locked !== true) return result;
-      try {
-        result.ran = true;
-        await mark(db, 'RUNNING', null);
-        const orgs = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.status, 'ACTIVE')).orderBy(asc(organizations.id));
-        for (const { id } of orgs) {
-          const r = await detectDiagnostics(db, id, now);
-          result.organizations++;
-          result.vehicles += r.vehicles;
-          result.logged += r.logged;
-          result.cleared += r.cleared;
-        }
-        await mark(db, 'OK', { ...result, ranBy: `${os.hostname()} pid ${process.pid}` });
-        return result;
-      } catch (err) {
-        await mark(db, 'FAILED', { error: (err as Error).message });
-        throw err;
-      } finally {
-        await db.execute(sql`select pg_advisory_unlock(${ELD_DIAGNOSTICS_LOCK_KEY})`);
-      }
-    });
-  } finally {
-    runningHere = false;
-  }
-}
-
-async function mark(db: Db, status: 'OK' | 'FAILED' | 'RUNNING', summary: Record<string, unknown> | null): Promise<void> {
-  const at = new Date();
-  await db
-    .insert(jobRuns)
-    .values({ name: ELD_DIAGNOSTICS_JOB, startedAt: at, finishedAt: status === 'RUNNING' ? null : at, status, summary })
-    .onConflictDoUpdate({ target: jobRuns.name, set: status === 'RUNNING' ? { startedAt: at, finishedAt: null, status, summary } : { finishedAt: at, status, summary } });
+  const ran = await runExclusive(database, { name: ELD_DIAGNOSTICS_JOB, lockKey: ELD_DIAGNOSTICS_LOCK_KEY }, async (db) => {
+    const result: DiagnosticsRunResult = { ran: true, organizations: 0, vehicles: 0, logged: 0, cleared: 0 };
+    const orgs = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.status, 'ACTIVE')).orderBy(asc(organizations.id));
+    for (const { id } of orgs) {
+      const r = await detectDiagnostics(db, id, now);
+      result.organizations++;
+      result.vehicles += r.vehicles;
+      result.logged += r.logged;
+      result.cleared += r.cleared;
+    }
+    return result;
+  });
+  return ran ?? { ran: false, organizations: 0, vehicles: 0, logged: 0, cleared: 0 };
 }
 
 type JobLog = { info(o: object, m: string): void; error(o: object, m: string): void };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SignInResponse } from '@fleet/api-contract';
 import { bearer, login, readOutbox } from './helpers.ts';
+import { driverBody } from './registry.ts';
 
 let n = 0;
 const ip = () => `10.77.${Math.floor(++n / 200) % 250}.${n % 200}`;
@@ -53,4 +54,23 @@ export async function memberWithRole(
   });
   if (inv.statusCode !== 201) throw new Error(`invite failed: ${inv.statusCode} ${inv.body}`);
   return { session: await acceptInvitation(app, dataDir, email), roleId, email };
+}
+
+/**
+ * A driver created through the driver form with an invitation, who chose a password and signed in:
+ * the built-in Driver role. `admin` is the organization administrator's headers.
+ */
+export async function invitedDriver(
+  app: FastifyInstance,
+  dataDir: string,
+  orgId: string,
+  admin: Record<string, string>,
+  over: Record<string, unknown> = {},
+): Promise<{ driver: { id: string; firstName: string; lastName: string }; headers: Record<string, string>; name: string }> {
+  const email = `drv${Date.now().toString(36)}${++n}@demofreight.test`;
+  const created = await app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/drivers`, headers: admin, payload: driverBody({ email, invite: true, ...over }) });
+  if (created.statusCode !== 201) throw new Error(`driver create failed: ${created.statusCode} ${created.body}`);
+  const driver = created.json() as { id: string; firstName: string; lastName: string };
+  const session = await acceptInvitation(app, dataDir, email, 'Driver#Pass2026');
+  return { driver, headers: bearer(session.accessToken), name: `${driver.firstName} ${driver.lastName}` };
 }

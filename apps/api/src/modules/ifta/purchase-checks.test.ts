@@ -1,10 +1,10 @@
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetPerformanceSchema, fuelCsvPreviewSchema, iftaReportSchema, type IftaReport } from '@fleet/api-contract';
 import { sql as dsql } from 'drizzle-orm';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { freshVin, userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
+import { pdfText } from '../../test/pdf.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { fuelUsedLitres } from '../analytics/index.ts';
 
@@ -51,24 +51,6 @@ async function report(quarter = '2026Q2'): Promise<IftaReport> {
   return iftaReportSchema.parse(res.json());
 }
 
-/** The text a PDF draws (pdfkit: deflated content streams, hex strings in TJ arrays). */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const out: string[] = [];
-  for (let at = raw.indexOf('stream\n'); at >= 0; at = raw.indexOf('stream\n', at + 1)) {
-    const end = raw.indexOf('endstream', at);
-    let content: string;
-    try {
-      content = inflateSync(pdf.subarray(at + 7, end)).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const tj of content.matchAll(/\[(.*?)\]\s*TJ/g)) {
-      out.push([...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''));
-    }
-  }
-  return out.join('\n');
-}
 
 describe('fuel purchases refused with a 400 naming the field', () => {
   it('refuses jurisdiction ZZ, which the CSV import also refuses, and stores nothing', async () => {

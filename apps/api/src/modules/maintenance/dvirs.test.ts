@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_ITEMS, dvirPageSchema, dvirSchema, type Dvir } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
-import { memberWithRole } from '../../test/members.ts';
-import { activityRows, driverBody, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
+import { invitedDriver as invitedDriverOf, memberWithRole } from '../../test/members.ts';
+import { activityRows, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
 
 // Driver vehicle inspection reports (issue 31) through HTTP on the real database: the driver's signed
 // report and its defects, who reads which reports, the next driver's review, photos, tenancy.
@@ -27,20 +27,7 @@ const count = async (table: string) => {
   return res.rows[0]?.n ?? 0;
 };
 
-let serial = 0;
-/** A driver invited through the driver form who set a password and signed in: the built-in Driver role. */
-async function invitedDriver() {
-  const email = `dvir${Date.now().toString(36)}${++serial}@demofreight.test`;
-  const created = await post(org('/drivers'), a.admin, driverBody({ email, invite: true }));
-  expect(created.statusCode, created.body).toBe(201);
-  const driver = created.json() as { id: string; firstName: string; lastName: string };
-  const mail = readOutbox(t.dataDir).filter((m) => m.to === email).at(-1)!;
-  const token = /create-new-password\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-  const password = 'Driver#Pass2026';
-  expect((await post('/api/v1/auth/create-new-password', {}, { token, password })).statusCode).toBe(204);
-  const session = await login(t.app, { email, password }, `10.31.${serial % 250}.1`);
-  return { driver, headers: bearer(session.accessToken), name: `${driver.firstName} ${driver.lastName}` };
-}
+const invitedDriver = () => invitedDriverOf(t.app, t.dataDir, a.orgId, a.admin);
 
 async function newAsset(body: Record<string, unknown>): Promise<{ id: string; unitNumber: string }> {
   const res = await post(org('/assets'), a.admin, body);

@@ -1,8 +1,9 @@
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_ITEMS, dvirSchema, type Dvir } from '@fleet/api-contract';
-import { bearer, createTestApp, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
-import { driverBody, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
+import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
+import { registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
+import { invitedDriver as invitedDriverOf } from '../../test/members.ts';
+import { pdfPageCount, pdfText } from '../../test/pdf.ts';
 
 // Exports of an inspection report (CSV, and the one-page PDF an officer reads) and of a unit's
 // maintenance history (issue 31, decision 0160), through HTTP on the real database.
@@ -22,25 +23,6 @@ const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
 const send = (method: 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 
-/** The text a PDF draws (pdfkit: deflated content streams, hex strings in TJ arrays), as the IFTA tests read it. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const out: string[] = [];
-  for (let at = raw.indexOf('stream\n'); at >= 0; at = raw.indexOf('stream\n', at + 1)) {
-    const end = raw.indexOf('endstream', at);
-    let content: string;
-    try {
-      content = inflateSync(pdf.subarray(at + 7, end)).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const tj of content.matchAll(/\[(.*?)\]\s*TJ/g)) {
-      out.push([...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''));
-    }
-  }
-  return out.join('\n');
-}
-const pageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
 const hasImage = (pdf: Buffer) => /\/Subtype \/Image/.test(pdf.toString('latin1'));
 
 /** A valid 1x1 PNG with transparency (a drawn signature); `BROKEN` has the signature of one and corrupt pixel data. */
@@ -61,19 +43,7 @@ async function uploadSignature(headers: Headers, data = PNG): Promise<string> {
   return (res.json() as { id: string }).id;
 }
 
-let serial = 0;
-async function invitedDriver() {
-  const email = `export${Date.now().toString(36)}${++serial}@demofreight.test`;
-  const created = await send('POST', org('/drivers'), a.admin, driverBody({ email, invite: true, homeTimeZone: 'America/Denver' }));
-  expect(created.statusCode, created.body).toBe(201);
-  const driver = created.json() as { id: string; firstName: string; lastName: string };
-  const mail = readOutbox(t.dataDir).filter((m) => m.to === email).at(-1)!;
-  const token = /create-new-password\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-  const password = 'Driver#Pass2026';
-  expect((await send('POST', '/api/v1/auth/create-new-password', {}, { token, password })).statusCode).toBe(204);
-  const session = await login(t.app, { email, password }, `10.32.${serial % 250}.1`);
-  return { driver, headers: bearer(session.accessToken), name: `${driver.firstName} ${driver.lastName}` };
-}
+const invitedDriver = () => invitedDriverOf(t.app, t.dataDir, a.orgId, a.admin, { homeTimeZone: 'America/Denver' });
 async function newAsset(body: Record<string, unknown>): Promise<{ id: string; unitNumber: string }> {
   const res = await send('POST', org('/assets'), a.admin, body);
   expect(res.statusCode, res.body).toBe(201);
@@ -134,7 +104,7 @@ describe('the inspection report export', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toMatch(/\.pdf"$/);
     const pdf = res.rawPayload;
-    expect(pageCount(pdf)).toBe(1);
+    expect(pdfPageCount(pdf)).toBe(1);
     expect(hasImage(pdf)).toBe(true);
     const text = pdfText(pdf);
     for (const words of [
@@ -168,7 +138,7 @@ describe('the inspection report export', () => {
     const res = await send('POST', org('/dvirs'), driver.headers, { assetId: truck.id, trailerIds: trailers.map((x) => x.id), kind: 'PRE_TRIP', items, signature: { name: driver.name, imageId: await uploadSignature(driver.headers, BROKEN) } });
     expect(res.statusCode, res.body).toBe(201);
     const pdf = (await get(org(`/dvirs/${(res.json() as { id: string }).id}/export?format=pdf`), a.admin)).rawPayload;
-    expect(pageCount(pdf)).toBe(1);
+    expect(pdfPageCount(pdf)).toBe(1);
     const text = pdfText(pdf).replace(/\s+/g, ' ');
     expect(text).toContain('more items: the CSV export lists every item');
     expect(text).toContain(`${driver.name} (typed)`);

@@ -3,8 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DVIR_ITEMS, dashboardSchema, distanceFromKm, inspectionDuePageSchema, maintenanceNextSchema, notificationPageSchema, type Dvir } from '@fleet/api-contract';
 import { maintenanceServices } from '../../db/schema/index.ts';
 import { runServiceDue } from '../../jobs/service-due.ts';
-import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
-import { driverBody, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
+import { createTestApp, DEMO, expectErrorBody, expectFieldErrors, readOutbox, type TestContext } from '../../test/helpers.ts';
+import { registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
+import { invitedDriver as invitedDriverOf } from '../../test/members.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
 // Issue 31's services (decision 0159) through HTTP on the real database: a vehicle's next service,
@@ -30,20 +31,7 @@ const post = (url: string, headers: Headers, payload?: unknown) => t.app.inject(
 const put = (url: string, headers: Headers, payload: unknown) => t.app.inject({ method: 'PUT', url, headers, payload: payload as object });
 const bell = async (headers: Headers, kind: string, orgId = a.orgId) => notificationPageSchema.parse((await get(org(`/notifications?size=100&kind=${kind}`, orgId), headers)).json()).content;
 
-let serial = 0;
-/** A driver invited through the driver form who set a password and signed in: the built-in Driver role. */
-async function invitedDriver() {
-  const email = `svc${Date.now().toString(36)}${++serial}@demofreight.test`;
-  const created = await post(org('/drivers'), a.admin, driverBody({ email, invite: true }));
-  expect(created.statusCode, created.body).toBe(201);
-  const driver = created.json() as { id: string; firstName: string; lastName: string };
-  const mail = readOutbox(t.dataDir).filter((m) => m.to === email).at(-1)!;
-  const token = /create-new-password\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-  const password = 'Driver#Pass2026';
-  expect((await post('/api/v1/auth/create-new-password', {}, { token, password })).statusCode).toBe(204);
-  const session = await login(t.app, { email, password }, `10.59.${serial % 250}.1`);
-  return { driver, headers: bearer(session.accessToken), name: `${driver.firstName} ${driver.lastName}` };
-}
+const invitedDriver = () => invitedDriverOf(t.app, t.dataDir, a.orgId, a.admin);
 
 async function newAsset(body: Record<string, unknown>): Promise<{ id: string; unitNumber: string }> {
   const res = await post(org('/assets'), a.admin, body);

@@ -1,10 +1,10 @@
-import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
-import { IconDownload, IconFileTypeCsv, IconFileTypePdf, IconTool } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { AssetDetail, Defect, Dvir, MaintenanceNext, Page, WorkOrder } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
+import { DownloadMenu } from '../../components/download-menu.tsx';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { saveFile } from '../../lib/download.ts';
@@ -163,34 +163,11 @@ export function AssetMaintenance({ asset: a }: { asset: AssetDetail }) {
 }
 
 function HistoryDownload({ asset: a }: { asset: AssetDetail }) {
-  const [busy, setBusy] = useState(false);
-  const run = async (format: 'csv' | 'pdf') => {
-    setBusy(true);
-    try {
-      saveFile(await api<Blob>(orgPath('/maintenance/history/export'), { query: { assetId: a.id, format }, blob: true }), `maintenance-history-${a.unitNumber}.${format}`);
-    } catch {
-      // The API client showed the error toast.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const download = async (format: 'csv' | 'pdf') =>
+    saveFile(await api<Blob>(orgPath('/maintenance/history/export'), { query: { assetId: a.id, format }, blob: true }), `maintenance-history-${a.unitNumber}.${format}`);
   return (
     <Group>
-      <Menu position="bottom-start" withinPortal>
-        <Menu.Target>
-          <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} loading={busy}>
-            Maintenance history
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconFileTypeCsv size={16} />} onClick={() => void run('csv')}>
-            CSV
-          </Menu.Item>
-          <Menu.Item leftSection={<IconFileTypePdf size={16} />} onClick={() => void run('pdf')}>
-            PDF
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <DownloadMenu label="Maintenance history" size="xs" position="bottom-start" download={download} />
     </Group>
   );
 }

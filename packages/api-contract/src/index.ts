@@ -37,3 +37,5 @@ export * from './fleet.ts';
 export * from './search.ts';
 export * from './fleet-performance.ts';
 export * from './maintenance.ts';
+export * from './places.ts';
+export * from './reports.ts';

@@ -119,9 +119,18 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     ],
   },
   {
+    area: 'places',
+    label: 'Places',
+    permissions: [
+      p('PLACE_LIST', 'Places', 'See places (customers, terminals, yards, restricted areas) and the vehicles at them'),
+      p('PLACE_UPDATE', 'Manage places', 'Draw, import, change and delete places', ['PLACE_LIST']),
+    ],
+  },
+  {
     area: 'reports',
     label: 'Reports',
     permissions: [
+      p('REPORT_LIST', 'Trip and visit reports', 'Open trips, stops, place visits and daily summaries, and subscribe to them by e-mail'),
       p('IFTA_LIST', 'IFTA', 'Open fuel-tax (IFTA) reports'),
       p('IFTA_UPDATE', 'Edit IFTA records', 'Enter and import fuel purchases, add and remove mileage adjustments', ['IFTA_LIST']),
       p('IFTA_FILE', 'File IFTA returns', 'Close a quarter, keeping its filed figures, and file amendments', ['IFTA_LIST']),

@@ -52,6 +52,10 @@ export const PERMISSIONS = [
   'WORK_ORDER_UPDATE',
   'MAINTENANCE_LIST',
   'MAINTENANCE_UPDATE',
+  // Issue 32: places, trips, stops and reports.
+  'PLACE_LIST',
+  'PLACE_UPDATE',
+  'REPORT_LIST',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

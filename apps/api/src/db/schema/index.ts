@@ -10,3 +10,4 @@ export * from './ifta.ts';
 export * from './notifications.ts';
 export * from './vehicle-stats.ts';
 export * from './maintenance.ts';
+export * from './places.ts';

@@ -254,7 +254,10 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
           break;
         }
       }
-      if (cut < 0 && start > floor) continue;
+      // No fix in the window before the late one, and no visit open then: nothing could be pending (a
+      // dwell longer than the window aside), so the replay starts blank at the window's start.
+      const quiet = cut < 0 && !fixes.some((f) => f.t < fromMs) && !visits.some((v) => v.a <= fromMs && (v.d === null || fromMs < v.d + (dwellOf(v.placeId)?.departureDwellS ?? 0) * 1000));
+      if (cut < 0 && !quiet && start > floor) continue;
       // From the blank point on (or, with none within reach, from the window's start).
       const cutMs = cut >= 0 ? fixes[cut]!.t : start - 1;
       const replayed = replayVisits(fixes.slice(cut + 1), insideOf, dwellOf);

@@ -44,7 +44,7 @@ for (let i = 0; i < count; i++) {
   }
 }
 
-let t0 = performance.now();
+const t0 = performance.now();
 const index = new PlaceIndex(places);
 const buildMs = performance.now() - t0;
 

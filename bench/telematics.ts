@@ -116,6 +116,8 @@ for (let i = 0; i < DEVICES; i += 100) {
 // The boundary index is built once per process (start-up, decision 0101), not per load test.
 if (config.iftaMiles) app.iftaMiles.loadBoundaries();
 await settleBehindIngest();
+// The warm-up's place round too when it is held (its first look at each vehicle is not steady state).
+await app.placeVisits.idle();
 
 /** Waits until the work behind ingest has nothing queued (between the warm-up and the count). */
 async function settleBehindIngest(): Promise<void> {

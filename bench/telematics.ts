@@ -462,7 +462,7 @@ if (v) {
     ` answer: ${body!.summary.positions} fixes in, ${body!.track.length} track points out, ${body!.stops.length} stops`);
 }
 
-console.log(`\nBehind ingest: automatic duty status ${config.hosAutoDuty ? `on (${JSON.stringify(app.autoDuty.stats)})` : 'off'}, IFTA miles ${config.iftaMiles ? `on (${app.iftaMiles.stats.rounds} rounds, ${app.iftaMiles.stats.fixes} fixes, ${app.iftaMiles.stats.lateFixes} late, ${app.iftaMiles.stats.recomputedDays} days recomputed)` : 'off'}`);
+console.log(`\nBehind ingest: automatic duty status ${config.hosAutoDuty ? `on (${JSON.stringify(app.autoDuty.stats)})` : 'off'}, IFTA miles ${config.iftaMiles ? `on (${app.iftaMiles.stats.rounds} rounds, ${app.iftaMiles.stats.fixes} fixes, ${app.iftaMiles.stats.lateFixes} late, ${app.iftaMiles.stats.recomputedDays} days recomputed)` : 'off'}, place visits with ${benchPlaces} places ${JSON.stringify(app.placeVisits.stats)}`);
 console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
 for (const r of results) console.log(r);
 console.log(`notification facts by kind: ${JSON.stringify(rowsOf(await database.db.execute(sql`select kind, count(*)::int as n, min(fact_key) as example from notification_facts group by kind`)))}`);

@@ -42,6 +42,12 @@ export interface PlaceVisitsOptions {
   flushMs?: number;
   /** The clock (tests pin it). */
   now?: () => number;
+  /**
+   * Whether other processes may work the same vehicles (PostgreSQL with several instances): then
+   * every round writes each vehicle's mark and first checks it, so a vehicle another instance
+   * worked meanwhile is recomputed from the database instead of continued from memory.
+   */
+  shared?: boolean;
 }
 
 export class PlaceVisits extends QueuedFollower<VisitFix> {
@@ -50,6 +56,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly stale = new Set<string>();
   private readonly vehicles = new Map<string, VehicleTrack>();
   private readonly marksWrittenAt = new Map<string, number>();
+  /** Per organization, the vehicles worked since their marks were last written, and how far. */
+  private readonly unmarked = new Map<string, Map<string, number>>();
+  private readonly shared: boolean;
   private readonly told = new Set<string>();
   private readonly unsubscribe: () => void;
   private readonly onError: (err: unknown) => void;
@@ -66,6 +75,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     this.onError = opts.onError ?? (() => undefined);
     this.now = opts.now ?? Date.now;
     this.flushMs = opts.flushMs ?? 2000;
+    this.shared = opts.shared ?? false;
     this.unsubscribe = onPlacesChanged((orgId) => this.stale.add(orgId));
     this.queue = new VehicleQueue<VisitFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, driverId: r.driverId }),
@@ -86,6 +96,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   override async close(): Promise<void> {
     await super.close();
     this.unsubscribe();
+    for (const orgId of this.unmarked.keys()) await this.writeMarks(orgId, true).catch(this.onError);
   }
 
   /** The organization's places (reloaded when they changed here, or elsewhere within PLACES_RECHECK_MS). */
@@ -163,6 +174,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const departures: Array<{ id: string; departedAt: number }> = [];
     const facts: NoticeFact[] = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    if (this.shared) await this.dropOthers(items);
     await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
       if (fixes.length === 0) continue;
@@ -212,7 +224,13 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       const newsAfter = this.vehicles.get(r.assetId)?.t ?? -Infinity;
       facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)).filter((f) => f.confirmedAt > newsAfter));
     }
-    await this.writeMarks(orgId, items);
+    const worked = this.unmarked.get(orgId) ?? new Map<string, number>();
+    this.unmarked.set(orgId, worked);
+    for (const [assetId] of items) {
+      const t = this.vehicles.get(assetId)?.t;
+      if (t !== undefined && Number.isFinite(t)) worked.set(assetId, t);
+    }
+    await this.writeMarks(orgId, this.shared);
     await this.tell(orgId, org, facts);
   }
 
@@ -347,15 +365,24 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   }
 
   /** How far each vehicle is worked, per organization at most every 30 s (the start-up catch-up begins there). */
-  private async writeMarks(orgId: string, items: Round<VisitFix>, force = false): Promise<void> {
+  private async writeMarks(orgId: string, force = false): Promise<void> {
     const now = Date.now();
-    if (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000) return;
+    const worked = this.unmarked.get(orgId);
+    if (!worked?.size || (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000)) return;
     this.marksWrittenAt.set(orgId, now);
-    const marks = items.flatMap(([assetId]) => {
-      const t = this.vehicles.get(assetId)?.t;
-      return t !== undefined && Number.isFinite(t) ? [{ asset_id: assetId, t: new Date(t).toISOString() }] : [];
-    });
+    const marks = [...worked].map(([assetId, t]) => ({ asset_id: assetId, t: new Date(t).toISOString() }));
+    worked.clear();
     await writeMarkRows(this.db, orgId, marks);
+  }
+
+  /** Shared database: vehicles another instance worked past what this one holds are forgotten (recomputed from the database). */
+  private async dropOthers(items: Round<VisitFix>): Promise<void> {
+    const known = items.filter(([assetId]) => this.vehicles.has(assetId)).map(([assetId]) => assetId);
+    if (known.length === 0) return;
+    const rows = rowsOf<{ asset_id: string; t: number | string }>(
+      await this.db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where asset_id = any(${`{${known.join(',')}}`}::uuid[])`),
+    );
+    for (const r of rows) if (Math.round(Number(r.t)) > (this.vehicles.get(r.asset_id)?.t ?? Infinity)) this.vehicles.delete(r.asset_id);
   }
 
   /** Notifies the facts that happened recently (once each: the fact key). */

@@ -76,8 +76,11 @@ if (benchPlaces > 0) {
     const h = size / 111_000;
     return { name: `Bench square ${i}`, geometry: { type: 'Polygon', coordinates: [[[lon - h, lat - h], [lon + h, lat - h], [lon + h, lat + h], [lon - h, lat + h], [lon - h, lat - h]]] }, radius: null, box: [lon - h, lat - h, lon + h, lat + h] };
   });
-  await database.db.execute(sql`insert into places (organization_id, name, category, geometry, radius_m, min_lon, min_lat, max_lon, max_lat)
-    select ${orgId}::uuid, x.name, 'CUSTOMER', x.geometry, x.radius, (x.box->>0)::float8, (x.box->>1)::float8, (x.box->>2)::float8, (x.box->>3)::float8
+  // BENCH_PLACE_DWELL=s sets both dwells (0: every crossing is a visit, the writes' worst case; default 120 s and 60 s).
+  const dwell = process.env.BENCH_PLACE_DWELL === undefined ? null : Number(process.env.BENCH_PLACE_DWELL);
+  await database.db.execute(sql`insert into places (organization_id, name, category, geometry, radius_m, min_lon, min_lat, max_lon, max_lat, arrival_dwell_s, departure_dwell_s)
+    select ${orgId}::uuid, x.name, 'CUSTOMER', x.geometry, x.radius, (x.box->>0)::float8, (x.box->>1)::float8, (x.box->>2)::float8, (x.box->>3)::float8,
+      coalesce(${dwell}::int, 120), coalesce(${dwell}::int, 60)
     from json_to_recordset(${JSON.stringify(rows)}::json) as x(name text, geometry jsonb, radius float8, box jsonb)`);
 }
 if (placesApart) app.placeVisits.flushMs = 3_600_000;

@@ -26,6 +26,7 @@ export const NOTIFY_WITHIN_MS = 30 * 60_000;
 const MAX_REPLAY_MS = 8 * 86_400_000;
 
 interface OrgPlaces {
+  id: string;
   index: PlaceIndex;
   /** Each vehicle's groups (a place with a group applies to that group's vehicles only). */
   assetGroups: Map<string, Set<string>>;
@@ -55,6 +56,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly orgs = new Map<string, OrgPlaces>();
   private readonly stale = new Set<string>();
   private readonly vehicles = new Map<string, VehicleTrack>();
+  /** Each remembered vehicle's organization (the detention clock). */
+  private readonly orgOf = new Map<string, string>();
+  private readonly detentionClock: NodeJS.Timeout;
   private readonly marksWrittenAt = new Map<string, number>();
   /** Per organization, the vehicles worked since their marks were last written, and how far. */
   private readonly unmarked = new Map<string, Map<string, number>>();
@@ -77,6 +81,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     this.flushMs = opts.flushMs ?? 2000;
     this.shared = opts.shared ?? false;
     this.unsubscribe = onPlacesChanged((orgId) => this.stale.add(orgId));
+    // A vehicle at a customer that stops reporting is still told once its free time runs out.
+    this.detentionClock = setInterval(() => void this.detentionNow().catch(this.onError), 60_000);
+    this.detentionClock.unref();
     this.queue = new VehicleQueue<VisitFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, driverId: r.driverId }),
       pauseMs: () => this.flushMs,
@@ -96,6 +103,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   override async close(): Promise<void> {
     await super.close();
     this.unsubscribe();
+    clearInterval(this.detentionClock);
     for (const orgId of this.unmarked.keys()) await this.writeMarks(orgId, true).catch(this.onError);
   }
 
@@ -141,6 +149,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as { detention?: { freeMinutes?: unknown }; units?: UnitSystem } | null;
     const free = settings?.detention?.freeMinutes;
     const org: OrgPlaces = {
+      id: orgId,
       index,
       assetGroups,
       version,
@@ -270,7 +279,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       if (open || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
       const track = blankTrack();
       track.t = at;
-      this.remember(assetId, track);
+      this.remember(assetId, track, org);
     }
   }
 
@@ -284,6 +293,28 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       if (!this.told.has(factKeyOf(fact))) out.push(fact);
     }
     return out;
+  }
+
+  /**
+   * Detention on the clock (every minute): vehicles remembered here that are still at a customer
+   * place past the free time, whether or not they still report. Told once per visit.
+   */
+  async detentionNow(now = this.now()): Promise<number> {
+    const byOrg = new Map<string, NoticeFact[]>();
+    for (const [assetId, track] of this.vehicles) {
+      if (track.places.size === 0) continue;
+      const orgId = this.orgOf.get(assetId);
+      const org = orgId ? this.orgs.get(orgId) : undefined;
+      if (!org) continue;
+      const facts = this.detentionFacts(org, assetId, track, now);
+      if (facts.length) byOrg.set(org.id, [...(byOrg.get(org.id) ?? []), ...facts]);
+    }
+    let n = 0;
+    for (const [orgId, facts] of byOrg) {
+      await this.tell(orgId, this.orgs.get(orgId)!, facts);
+      n += facts.length;
+    }
+    return n;
   }
 
   /**
@@ -339,7 +370,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       });
       const track = replayed.track;
       if (fixes.length && !Number.isFinite(track.t)) track.t = fixes[fixes.length - 1]!.t;
-      if (fixes.length) this.remember(assetId, track);
+      if (fixes.length) this.remember(assetId, track, org);
       const facts: NoticeFact[] = [];
       for (const v of rows) {
         facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt });
@@ -357,11 +388,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
   }
 
-  private remember(assetId: string, track: VehicleTrack): void {
+  private remember(assetId: string, track: VehicleTrack, org: OrgPlaces): void {
     this.vehicles.delete(assetId);
     this.vehicles.set(assetId, track);
+    this.orgOf.set(assetId, org.id);
     // A vehicle forgotten here is recomputed from positions on its next fix.
-    if (this.vehicles.size > 200_000) this.vehicles.delete(this.vehicles.keys().next().value!);
+    if (this.vehicles.size > 200_000) {
+      const oldest = this.vehicles.keys().next().value!;
+      this.vehicles.delete(oldest);
+      this.orgOf.delete(oldest);
+    }
   }
 
   /** How far each vehicle is worked, per organization at most every 30 s (the start-up catch-up begins there). */

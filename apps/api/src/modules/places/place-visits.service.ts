@@ -254,7 +254,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId));
     if (cold.length === 0) return;
     const ids = cold.map(([assetId]) => assetId);
-    const firsts = cold.map(([, w]) => new Date(Math.min(...w.fixes.map((f) => f.t))).toISOString());
+    const firsts = cold.map(([, w]) => new Date(w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity)).toISOString());
     const last = new Map(
       rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null }>(
         await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon

@@ -255,13 +255,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     if (cold.length === 0) return;
     const ids = cold.map(([assetId]) => assetId);
     const firsts = cold.map(([, w]) => new Date(w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity)).toISOString());
-    const last = new Map(
-      rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null }>(
-        await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon
-          from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${firsts.join(',')}}`}::timestamptz[]) as k(asset_id, first)
-          left join lateral (select fix_time, latitude, longitude from positions x where x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
-      ).map((r) => [r.asset_id, r.t === null ? null : { t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: null }]),
+    const newest = new Map(cold.map(([assetId, w]) => [assetId, w.fixes.reduce((m, f) => Math.max(m, f.t), -Infinity)]));
+    const rows = rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null; stored: number | string | null }>(
+      await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon,
+          extract(epoch from (select max(y.fix_time) from positions y where y.asset_id = k.asset_id)) * 1000 as stored
+        from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${firsts.join(',')}}`}::timestamptz[]) as k(asset_id, first)
+        left join lateral (select fix_time, latitude, longitude from positions x where x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
     );
+    // Stored fixes newer than the round's: the round's are late, and the vehicle is recomputed.
+    const late = new Set(rows.filter((r) => r.stored !== null && Math.round(Number(r.stored)) > newest.get(r.asset_id)!).map((r) => r.asset_id));
+    const last = new Map(rows.map((r) => [r.asset_id, r.t === null ? null : { t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: null }]));
     const visits = rowsOf<{ asset_id: string; place_id: string; a: number | string; d: number | string | null }>(
       await this.db.execute(sql`select asset_id, place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
         where asset_id = any(${`{${ids.join(',')}}`}::uuid[]) and (departed_at is null or departed_at > now() - interval '2 days')`),
@@ -276,7 +279,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
         const d = v.d === null ? null : Number(v.d);
         return a > at || d === null || at < d + (org.index.byId.get(v.place_id)?.departureDwellS ?? 0) * 1000;
       });
-      if (open || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
+      if (open || late.has(assetId) || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
       const track = blankTrack();
       track.t = at;
       this.remember(assetId, track, org);

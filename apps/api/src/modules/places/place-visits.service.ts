@@ -30,7 +30,9 @@ interface OrgPlaces {
   /** Each vehicle's groups (a place with a group applies to that group's vehicles only). */
   assetGroups: Map<string, Set<string>>;
   version: string;
+  /** When the version was last compared, and when everything was last read. */
   checkedAt: number;
+  loadedAt: number;
   freeMinutes: number;
   units: UnitSystem;
   timeZone: string;
@@ -113,12 +115,13 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     if (known && !this.stale.has(orgId) && now - known.checkedAt < PLACES_RECHECK_MS) return known;
     this.stale.delete(orgId);
     const version = await repo.placesVersion(this.db, orgId);
-    if (known && known.version === version && now - known.checkedAt < 6 * PLACES_RECHECK_MS) {
+    // The vehicles' groups and the settings carry no version: read again at least every minute.
+    if (known && known.version === version && now - known.loadedAt < 6 * PLACES_RECHECK_MS) {
       known.checkedAt = now;
       return known;
     }
     const rows = await repo.readOrgPlaces(this.db, orgId);
-    const org: OrgPlaces = { id: orgId, index: new PlaceIndex(rows.places), assetGroups: rows.assetGroups, version, checkedAt: now, freeMinutes: rows.freeMinutes, units: rows.units, timeZone: rows.timeZone };
+    const org: OrgPlaces = { id: orgId, index: new PlaceIndex(rows.places), assetGroups: rows.assetGroups, version, checkedAt: now, loadedAt: now, freeMinutes: rows.freeMinutes, units: rows.units, timeZone: rows.timeZone };
     this.orgs.set(orgId, org);
     return org;
   }

@@ -58,6 +58,7 @@ import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import type { IftaMiles } from './modules/ifta/ifta-miles.service.ts';
 import type { FleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
+import type { TripsStops } from './modules/reports/trips-stops.service.ts';
 import type { FleetWatch } from './jobs/fleet-watch.ts';
 import { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
@@ -80,6 +81,8 @@ declare module 'fastify' {
     startup: StartupProgress;
     /** Vehicle daily statistics kept behind ingest (decision 0131). */
     fleetStats: FleetStats;
+    /** Trips and stops behind ingest (decision 0163). */
+    tripsStops: TripsStops;
     /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
     fleetWatch: FleetWatch;
     notificationHub: NotificationHub;

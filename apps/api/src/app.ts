@@ -63,6 +63,8 @@ import type { FleetWatch } from './jobs/fleet-watch.ts';
 import { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
+import reportsRoutes from './modules/reports/reports.routes.ts';
+import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -251,6 +253,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(maintenanceRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
+      await api.register(reportsRoutes);
+      await api.register(reportSubscriptionsRoutes);
       await api.register(notificationsRoutes(notificationHub));
     },
     { prefix: API_PREFIX },

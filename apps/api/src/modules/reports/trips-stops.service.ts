@@ -80,7 +80,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
       const first = w.fixes[0]?.t ?? w.until;
       let vf = this.folds.get(assetId);
       const lastT = vf?.folder.lastT ?? null;
-      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, assetId, first, w.until);
+      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, assetId, first);
       else for (const f of w.fixes) vf.folder.add(f);
       this.folds.set(assetId, vf);
       const write = this.pending(w.orgId, assetId, vf);
@@ -89,8 +89,11 @@ export class TripsStops extends QueuedFollower<TripFix> {
     await this.write(writes);
   }
 
-  /** The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips and stops. */
-  private async recompute(db: DbOrTx, assetId: string, at: number, until: number, now = Date.now()): Promise<VehicleFold> {
+  /**
+   * The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips
+   * and stops, to its newest position (every row from there on is replaced).
+   */
+  private async recompute(db: DbOrTx, assetId: string, at: number, now = Date.now()): Promise<VehicleFold> {
     this.stats.recomputed++;
     const stops = rowsOf<{ started_at: string | Date; ended_at: string | Date | null }>(
       await db.execute(sql`select started_at, ended_at from vehicle_stops where asset_id = ${assetId} and started_at <= ${new Date(at).toISOString()}::timestamptz
@@ -111,7 +114,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
     // Epoch numbers straight from the database: a week is tens of thousands of fixes.
     const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null; driver_id: string | null }>(
       await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition, driver_id from positions
-        where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz and fix_time <= ${new Date(until).toISOString()}::timestamptz order by fix_time`),
+        where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
     );
     for (const r of rows) folder.add({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, driverId: r.driver_id });
     return { folder, replaceFrom: from, openWrittenAt: null, openSig: null };
@@ -141,9 +144,9 @@ export class TripsStops extends QueuedFollower<TripFix> {
     this.stats.written += writes.length;
   }
 
-  /** One vehicle computed again from its positions up to `untilMs` and written (catch-up, demo history, tests). */
-  async recomputeVehicle(orgId: string, assetId: string, untilMs: number): Promise<void> {
-    const vf = await this.recompute(this.db, assetId, untilMs, untilMs);
+  /** One vehicle's trips and stops computed again from its positions, from where a fix at `atMs` could change them (catch-up, demo history, tests). */
+  async recomputeVehicle(orgId: string, assetId: string, atMs: number): Promise<void> {
+    const vf = await this.recompute(this.db, assetId, atMs);
     const w = this.pending(orgId, assetId, vf);
     if (w) await writeRows(this.db, [w]);
     this.folds.set(assetId, vf);

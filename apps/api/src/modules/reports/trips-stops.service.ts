@@ -111,12 +111,14 @@ export class TripsStops extends QueuedFollower<TripFix> {
       from = Math.min(at, e?.t ? new Date(e.t).getTime() : now - CATCH_UP_DAYS * 86_400_000);
     }
     const folder = new TripFolder(anchor !== undefined);
-    // Epoch numbers straight from the database: a week is tens of thousands of fixes.
-    const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null; driver_id: string | null }>(
-      await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition, driver_id from positions
-        where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
+    // One JSON text of the fixes: on the embedded database three times quicker than a row per fix
+    // (the demo's week, 120,000 fixes, reads in 0.4 s instead of 1.2-1.9 s).
+    const [r] = rowsOf<{ j: string | null }>(
+      await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id) order by fix_time)::text as j
+        from positions where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz`),
     );
-    for (const r of rows) folder.add({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, driverId: r.driver_id });
+    const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];
+    for (const [t, lat, lon, speed, ignition, driverId] of fixes) folder.add({ t: Math.round(t), lat, lon, speed, ignition, driverId });
     return { folder, replaceFrom: from, openWrittenAt: null, openSig: null };
   }
 

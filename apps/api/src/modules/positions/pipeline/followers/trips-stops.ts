@@ -6,10 +6,12 @@ export const tripsStopsFollower = follower('tripsStops', ({ database, onError, i
   const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops') });
   return {
     ...queueFollowing(tripsStops, true),
-    catchUp: () =>
-      tripsStops
+    catchUp: () => {
+      const started = Date.now();
+      return tripsStops
         .catchUp()
-        .then((n) => n && info(`trips and stops: ${n} vehicles brought up to their latest position`))
-        .catch(onError('trips and stops catch-up')),
+        .then((n) => n && info(`trips and stops: ${n} vehicles brought up to their latest position in ${((Date.now() - started) / 1000).toFixed(1)} s`))
+        .catch(onError('trips and stops catch-up'));
+    },
   };
 });

@@ -20,6 +20,8 @@ export interface TripsStopsOptions {
   onError?: (err: unknown) => void;
   /** Pause before each round, while fixes gather. */
   flushMs?: number;
+  /** A database other instances write positions to (a server, not the embedded one): each round checks for their fixes. */
+  shared?: boolean;
 }
 
 interface VehicleFold {
@@ -45,6 +47,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
   private readonly folds = new Map<string, VehicleFold>();
   readonly stats = { rounds: 0, recomputed: 0, written: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
+  private readonly shared: boolean;
 
   constructor(
     private readonly db: Db,
@@ -52,6 +55,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
   ) {
     super();
     this.onError = opts.onError ?? (() => undefined);
+    this.shared = opts.shared ?? false;
     this.queue = new VehicleQueue<TripFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId }),
       pauseMs: () => opts.flushMs ?? 2000,
@@ -75,18 +79,38 @@ export class TripsStops extends QueuedFollower<TripFix> {
   private async round(items: Round<TripFix>): Promise<void> {
     this.stats.rounds++;
     const writes: VehicleWrite[] = [];
+    for (const [, w] of items) w.fixes.sort((a, b) => a.t - b.t);
+    const missing = this.shared ? await this.othersFixes(items) : new Set<string>();
     for (const [assetId, w] of items) {
-      w.fixes.sort((a, b) => a.t - b.t);
       const first = w.fixes[0]?.t ?? w.until;
       let vf = this.folds.get(assetId);
       const lastT = vf?.folder.lastT ?? null;
-      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, assetId, first);
+      if (!vf || lastT === null || first <= lastT || missing.has(assetId)) vf = await this.recompute(this.db, assetId, Math.min(first, lastT ?? first));
       else for (const f of w.fixes) vf.folder.add(f);
       this.folds.set(assetId, vf);
       const write = this.pending(w.orgId, assetId, vf);
       if (write) writes.push(write);
     }
     await this.write(writes);
+  }
+
+  /**
+   * On a shared database another instance may have stored fixes of the same vehicle (a device
+   * behind a load balancer): the vehicles with stored fixes after this fold's last that this round
+   * does not hold (one statement for the round). Those are computed again from positions.
+   */
+  private async othersFixes(items: Round<TripFix>): Promise<Set<string>> {
+    const keys = items.flatMap(([assetId, w]) => {
+      const lastT = this.folds.get(assetId)?.folder.lastT ?? null;
+      const news = w.fixes.filter((f) => lastT !== null && f.t > lastT);
+      return lastT === null || news.length === 0 ? [] : [{ a: assetId, from: iso(lastT), to: iso(news[news.length - 1]!.t), n: new Set(news.map((f) => f.t)).size }];
+    });
+    if (keys.length === 0) return new Set();
+    const rows = rowsOf<{ a: string }>(
+      await this.db.execute(sql`select k.a from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, "from" timestamptz, "to" timestamptz, n int)
+        where (select count(*) from positions p where p.asset_id = k.a and p.fix_time > k."from" and p.fix_time <= k."to") > k.n`),
+    );
+    return new Set(rows.map((r) => r.a));
   }
 
   /**

@@ -3,7 +3,7 @@ import { follower, queueFollowing } from '../follower.ts';
 
 /** Trips and stops per vehicle (decision 0163). */
 export const tripsStopsFollower = follower('tripsStops', ({ database, onError, info }) => {
-  const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops') });
+  const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops'), shared: database.kind !== 'pglite' });
   return {
     ...queueFollowing(tripsStops, true),
     catchUp: () => {

@@ -203,6 +203,8 @@ export function engineOn(s: FoldedStop): boolean | null {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The first key of the per-vehicle advisory locks of the writes (the second is the vehicle's). */
+const TRIPS_LOCK_CLASS = 724_311_163;
 const addressOf = (lat: number, lon: number) => describeLocation(lat, lon).text;
 
 async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
@@ -242,7 +244,11 @@ async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
       engine_on: engineOn(s),
     })),
   );
+  const assets = [...new Set(writes.map((w) => w.assetId))].sort();
   await db.transaction(async (tx) => {
+    // Two instances replacing one vehicle's rows at once would both delete, then both insert: each
+    // takes the vehicle's lock for the transaction first (in one order, so never a deadlock).
+    await tx.execute(sql`select pg_advisory_xact_lock(${TRIPS_LOCK_CLASS}, hashtext(a)) from unnest(${`{${assets.join(',')}}`}::text[]) as a order by a`);
     // A vehicle's rows from its cut on are replaced: the same fixes always give the same rows.
     await tx.execute(sql`delete from trips x using json_to_recordset(${cut}::json) as c(asset_id uuid, org uuid, from_at timestamptz)
       where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);

@@ -1,6 +1,6 @@
 // Telematics throughput and history latency (issue 7).
 //   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL;
-//   HOS_AUTO_DUTY=0, IFTA_MILES=0, FLEET_STATS=0 switch off the work behind ingest, to measure what
+//   HOS_AUTO_DUTY=0, IFTA_MILES=0, FLEET_STATS=0, TRIPS_STOPS=0 switch off the work behind ingest, to measure what
 //   it costs; BENCH_COLD=1 starts every vehicle driving inside the count, the worst case;
 //   BENCH_IFTA_APART=1 measures IFTA miles on their own: each load test runs in 5-second cycles,
 //   the IFTA round of each cycle is held until the cycle's ingest is done and then run alone, and
@@ -43,6 +43,7 @@ const config = testConfig({
   hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0',
   iftaMiles: process.env.IFTA_MILES !== '0',
   fleetStats: process.env.FLEET_STATS !== '0',
+  tripsStops: process.env.TRIPS_STOPS !== '0',
   // Held: the rounds run only when the bench asks (after each cycle), never beside the cycle's ingest.
   ...(process.env.BENCH_IFTA_APART === '1' ? { iftaRoundMs: 3_600_000 } : {}),
 });

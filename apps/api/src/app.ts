@@ -39,6 +39,8 @@ import driversRoutes from './modules/drivers/drivers.routes.ts';
 import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
+import placesRoutes from './modules/places/places.routes.ts';
+import type { PlaceVisits } from './modules/places/place-visits.service.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
@@ -72,6 +74,8 @@ declare module 'fastify' {
     /** Engine power-up and shut-down records behind ingest (decision 0155). */
     engineEvents: EngineEvents;
     iftaMiles: IftaMiles;
+    /** Arrivals and departures at places behind ingest (decision 0162). */
+    placeVisits: PlaceVisits;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
@@ -246,6 +250,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
       await api.register(maintenanceRoutes);
+      await api.register(placesRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       await api.register(notificationsRoutes(notificationHub));

@@ -24,6 +24,10 @@ export const NOTIFICATION_KINDS = [
   'NEW_SAFETY_DEFECT',
   'DRIVEN_WITH_SAFETY_DEFECT',
   'SERVICE_DUE',
+  'PLACE_ARRIVAL',
+  'PLACE_DEPARTURE',
+  'RESTRICTED_PLACE_ENTERED',
+  'DETENTION_EXCEEDED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -44,7 +48,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -147,6 +151,45 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'tool',
     defaults: { inApp: true, email: false },
     source: 'maintenance',
+  },
+  // Issue 32 (decision 0162): arrivals and departures are many a day per vehicle, so nobody hears
+  // of them until they choose to (the visits report lists them all); a restricted place and time
+  // beyond the free time at a customer are exceptions someone acts on, so they are on by default.
+  PLACE_ARRIVAL: {
+    label: 'Arrival at a place',
+    description: 'A vehicle arrived at a place (after the place’s arrival dwell).',
+    permission: 'PLACE_LIST',
+    type: 'not-viewed',
+    iconName: 'map-pin',
+    defaults: { inApp: false, email: false },
+    source: 'places',
+  },
+  PLACE_DEPARTURE: {
+    label: 'Departure from a place',
+    description: 'A vehicle left a place (after the place’s departure dwell).',
+    permission: 'PLACE_LIST',
+    type: 'not-viewed',
+    iconName: 'map-pin-off',
+    defaults: { inApp: false, email: false },
+    source: 'places',
+  },
+  RESTRICTED_PLACE_ENTERED: {
+    label: 'Restricted area entered',
+    description: 'A vehicle entered a place marked as a restricted area.',
+    permission: 'PLACE_LIST',
+    type: 'alert',
+    iconName: 'forbid',
+    defaults: { inApp: true, email: true },
+    source: 'places',
+  },
+  DETENTION_EXCEEDED: {
+    label: 'Detention beyond free time',
+    description: 'A vehicle has waited at a customer longer than the organization’s free time.',
+    permission: 'PLACE_LIST',
+    type: 'alert',
+    iconName: 'clock-exclamation',
+    defaults: { inApp: true, email: false },
+    source: 'places',
   },
 };
 

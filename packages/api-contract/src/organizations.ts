@@ -25,6 +25,8 @@ defineLabels({
   'telematics.idleMinutes': 'Idle time (minutes)',
   'telematics.offlineMinutes': 'Offline time (minutes)',
   'telematics.speedLimitKmh': 'Speeding above (km/h)',
+  detention: 'Detention',
+  'detention.freeMinutes': 'Detention free time (minutes)',
   admin: 'Administrator',
   'admin.email': 'Admin email',
   'admin.firstName': 'Admin first name',
@@ -91,6 +93,8 @@ export const DEFAULT_ORGANIZATION_SETTINGS = {
     /** Fleet performance counts a speeding event each time a vehicle goes above this (105 km/h = 65 mph). */
     speedLimitKmh: 105,
   },
+  /** Waiting at a customer place beyond this many minutes from arrival is detention (issue 32, decision 0162). */
+  detention: { freeMinutes: 120 },
 };
 
 export const organizationSettingsSchema = z
@@ -105,6 +109,16 @@ export const organizationSettingsSchema = z
       // Optional for clients written before it existed: they keep the default.
       speedLimitKmh: z.number().int().min(20).max(200).default(105),
     }),
+    // Optional for clients written before it existed (issue 32): they keep the default free time.
+    detention: z
+      .object({
+        freeMinutes: z
+          .number({ error: () => 'Detention free time must be a number of minutes' })
+          .int('Detention free time must be whole minutes')
+          .min(0, 'Detention free time must be 0 or more minutes')
+          .max(1440, 'Detention free time must be at most 1440 minutes (a day)'),
+      })
+      .default({ freeMinutes: 120 }),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {
     path: ['telematics', 'offlineMinutes'],

@@ -128,3 +128,52 @@ export const placeIdParams = z.object({ orgId: z.uuid(), placeId: z.uuid('placeI
 export const vehiclePlaceSchema = z.object({ assetId: z.string(), placeId: z.string(), placeName: z.string(), category: z.enum(PLACE_CATEGORIES), arrivedAt: z.string() });
 export const vehiclePlacesSchema = z.object({ content: z.array(vehiclePlaceSchema) });
 export type VehiclePlace = z.infer<typeof vehiclePlaceSchema>;
+
+/** Sort fields of the places list. */
+export const PLACE_SORTS = ['name', 'category', 'createdAt', 'updatedAt'] as const;
+
+/** `GET places/export?format=geojson`: the listed places as a GeoJSON FeatureCollection (circles are Points with `radiusMeters`). */
+export const placeExportQuery = placeListQuery.omit({ page: true, size: true, sort: true }).extend({
+  format: z.enum(['geojson'], { error: () => 'format must be geojson' }).default('geojson'),
+});
+
+defineLabels({ content: 'File', format: 'Format', dryRun: 'Dry run' });
+
+export const PLACE_IMPORT_FORMATS = ['csv', 'geojson'] as const;
+/**
+ * `POST places/import`: a CSV (columns name, category, latitude, longitude, radiusMeters,
+ * arrivalDwellSeconds, departureDwellSeconds, groupId, address, notes, or instead of
+ * latitude/longitude/radiusMeters a `polygon` column holding WKT `POLYGON((lon lat, …))` or a GeoJSON
+ * Polygon) or a GeoJSON FeatureCollection (Point features with a `radiusMeters` property, or
+ * Polygon features; the other fields as properties). `dryRun`: check only, nothing saved.
+ */
+export const placeImportBodySchema = z.object({
+  /** Taken from the content when absent (a JSON object is GeoJSON). */
+  format: z.enum(PLACE_IMPORT_FORMATS, { error: () => 'format must be csv or geojson' }).optional(),
+  content: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  dryRun: z.boolean().default(false),
+});
+export const PLACE_IMPORT_MAX_ROWS = 10_000;
+
+export const placeImportErrorSchema = z.object({
+  /** CSV: the 1-based line in the file (the header is line 1); GeoJSON: the 1-based feature number. */
+  line: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+});
+export const placeImportResultSchema = z.object({
+  format: z.enum(PLACE_IMPORT_FORMATS),
+  dryRun: z.boolean(),
+  totalRows: z.number().int(),
+  validRows: z.number().int(),
+  invalidRows: z.number().int(),
+  errors: z.array(placeImportErrorSchema),
+  /** The first valid places as they will be saved (at most 20). */
+  sample: z.array(z.object({ line: z.number().int(), name: z.string(), category: z.enum(PLACE_CATEGORIES), geometry: placeGeometrySchema, radiusMeters: z.number().nullable() })),
+  /** Places saved (0 on a dry run). */
+  imported: z.number().int(),
+});
+export type PlaceImportResult = z.infer<typeof placeImportResultSchema>;
+
+/** `GET places/current?groupId=`: the vehicles now at a place (a group's vehicles only, with `groupId`). */
+export const placeCurrentQuery = z.object({ groupId: z.uuid('groupId must be a group id').optional() });

@@ -9,6 +9,7 @@ export interface OrganizationSettings {
   defaultRuleset?: string;
   darkMode?: { isEnabled: boolean; defaultTheme: 'light' | 'dark' };
   telematics?: { idleMinutes: number; offlineMinutes: number };
+  detention?: { freeMinutes: number };
   [key: string]: unknown;
 }
 

@@ -159,3 +159,10 @@ export const reportRuns = pgTable(
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.scheduledFor] })],
 );
+
+/** How far the geofence follower has worked each vehicle's positions: its start-up catch-up begins there (decision 0162). */
+export const placeVisitMarks = pgTable('place_visit_marks', {
+  assetId: uuid('asset_id').primaryKey(),
+  organizationId: orgKey(),
+  coveredUntil: timestamp('covered_until', { withTimezone: true }).notNull(),
+});

@@ -25,7 +25,7 @@ import { diff, isObject } from './activity-log.diff.ts';
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE';
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -68,6 +68,7 @@ const NOUN: Record<RecordKind, string> = {
   IFTA_RATES: 'IFTA tax rates',
   WORK_ORDER: 'work order',
   MAINTENANCE_SCHEDULE: 'maintenance schedule',
+  PLACE: 'place',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -87,6 +88,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   IFTA_RATES: { label: 'IFTA tax rates', kind: 'IFTA_RATES' },
   WORK_ORDER: { label: 'Work order', kind: 'WORK_ORDER' },
   MAINTENANCE_SCHEDULE: { label: 'Maintenance schedule', kind: 'MAINTENANCE_SCHEDULE' },
+  PLACE: { label: 'Place', kind: 'PLACE' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -130,6 +132,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return `/maintenance/work-orders?open=${q(id)}`;
     case 'MAINTENANCE_SCHEDULE':
       return `/maintenance/schedules?open=${q(id)}`;
+    // Issue 32: a place's own page (its shape, visits and detention).
+    case 'PLACE':
+      return `/places/${q(id)}`;
   }
 }
 
@@ -246,6 +251,11 @@ export function formatValue(entityType: string, field: string, value: unknown, s
       return typeof value === 'number' ? `${num(volumeFromL(value, units), 1)} ${UNIT_LABELS[units].volume}` : String(value);
     case 'speedLimitKmh':
       return typeof value === 'number' ? `${num(speedFromKmh(value, units))} ${UNIT_LABELS[units].speed}` : String(value);
+    case 'radiusM':
+      return typeof value === 'number' ? `${num(lengthFromM(value, units), 0)} ${UNIT_LABELS[units].length}` : String(value);
+    case 'geometry':
+      // A shape in words: its kind and size, not its coordinates.
+      return isObject(value) && value.type === 'Polygon' && Array.isArray(value.coordinates) ? `Polygon of ${Math.max(0, ((value.coordinates[0] as unknown[] | undefined)?.length ?? 1) - 1)} corners` : isObject(value) && value.type === 'Point' ? 'Circle' : String(value);
     case 'everyM':
       return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
     case 'costCents':
@@ -401,6 +411,19 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     completedAt: 'Completed',
   },
   MAINTENANCE_SCHEDULE: { groupId: 'Group', everyM: 'Every (distance)', everyEngineHours: 'Every (engine hours)', everyDays: 'Every (days)' },
+  PLACE: {
+    category: 'Category',
+    geometry: 'Shape',
+    radiusM: 'Radius',
+    arrivalDwellS: 'Arrival dwell (seconds)',
+    departureDwellS: 'Departure dwell (seconds)',
+    groupId: 'Group',
+    address: 'Address',
+    minLat: 'South edge',
+    minLon: 'West edge',
+    maxLat: 'North edge',
+    maxLon: 'East edge',
+  },
 };
 
 /** True when the field has a written label (not the camelCase fallback). */

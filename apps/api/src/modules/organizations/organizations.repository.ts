@@ -17,6 +17,7 @@ export function readSettings(saved: OrganizationSettings | null | undefined): Or
     defaultRuleset: (s.defaultRuleset as OrganizationSettingsValues['defaultRuleset'] | undefined) ?? d.defaultRuleset,
     darkMode: { ...d.darkMode, ...s.darkMode },
     telematics: { ...d.telematics, ...s.telematics },
+    detention: { ...d.detention, ...s.detention },
   };
 }
 

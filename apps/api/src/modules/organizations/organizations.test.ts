@@ -134,6 +134,7 @@ describe('organization settings', () => {
       defaultRuleset: 'CA_SOUTH_CYCLE_1',
       darkMode: { isEnabled: false, defaultTheme: 'light' },
       telematics: { idleMinutes: 10, offlineMinutes: 120, speedLimitKmh: 90 },
+      detention: { freeMinutes: 90 },
     };
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: body });
     expect(res.statusCode).toBe(200);
@@ -168,6 +169,27 @@ describe('organization settings', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().telematics.speedLimitKmh).toBe(105);
     expect((await getOrganizationSettings(t.database.db, orgId)).telematics.speedLimitKmh).toBe(105);
+  });
+
+  it('keeps the detention free time (default 120 minutes) and refuses a bad one naming the field', async () => {
+    const a = await login(t.app, DEMO.admin);
+    const orgId = a.user.organization?.id ?? '';
+    const { detention: _omitted, ...older } = DEFAULT_ORGANIZATION_SETTINGS;
+    const kept = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: older });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().detention).toEqual({ freeMinutes: 120 });
+    for (const [freeMinutes, message] of [
+      [-5, 'Detention free time must be 0 or more minutes'],
+      [2000, 'Detention free time must be at most 1440 minutes (a day)'],
+      [30.5, 'Detention free time must be whole minutes'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...older, detention: { freeMinutes } } });
+      expectFieldErrors(res.json(), 400, { 'detention.freeMinutes': message });
+    }
+    const saved = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...older, detention: { freeMinutes: 45 } } });
+    expect(saved.json().detention).toEqual({ freeMinutes: 45 });
+    expect((await getOrganizationSettings(t.database.db, orgId)).detention.freeMinutes).toBe(45);
+    await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: DEFAULT_ORGANIZATION_SETTINGS });
   });
 
   it('refuses an offline threshold shorter than the idle one', async () => {

@@ -3,6 +3,7 @@ import { engineEventsFollower } from './followers/engine-events.ts';
 import { fleetStatsFollower } from './followers/fleet-stats.ts';
 import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
+import { placeVisitsFollower } from './followers/place-visits.ts';
 
 /**
  * The followers of a commit: the work that follows committed positions, each in its own file under
@@ -11,4 +12,4 @@ import { iftaMilesFollower } from './followers/ifta-miles.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower] as const;

@@ -1,0 +1,375 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { DEFAULT_ORGANIZATION_SETTINGS, type PlaceCategory, type UnitSystem } from '@fleet/api-contract';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
+import { onPlacesChanged } from './place-changes.ts';
+import { PlaceIndex, type IndexedPlace } from './place-index.ts';
+import { visitNotices, type NoticeFact } from './place-notices.ts';
+import { blankTrack, isBlank, replayVisits, stepVisits, type DwellPlace, type VehicleTrack, type VisitFix } from './visit-machine.ts';
+
+// Arrivals and departures behind ingest (decision 0162), a follower of the position commit like
+// IFTA miles and the daily statistics: committed fixes go to the vehicle queue and are worked in
+// rounds, in fix-time order, through the dwell state machine against the organization's spatial
+// index of places. Each vehicle's state is kept in memory; a vehicle without one (a restart) or
+// with a fix older than what it has worked (a late or out-of-order fix) is recomputed from stored
+// positions, from the last fix before the late one at which nothing was open or pending: the
+// state there is the same whatever came before, so the replay gives exactly the visits an
+// in-order stream gives, and replaying twice gives the same rows.
+
+/** How often another instance's place changes are looked for. */
+export const PLACES_RECHECK_MS = 10_000;
+/** Fixes this much older than the clock make visits but no notification (history, a catch-up). */
+export const NOTIFY_WITHIN_MS = 30 * 60_000;
+/** How far back a start-up catch-up or a replay looks at most. */
+const MAX_REPLAY_MS = 8 * 86_400_000;
+
+interface OrgPlaces {
+  index: PlaceIndex;
+  /** Each vehicle's groups (a place with a group applies to that group's vehicles only). */
+  assetGroups: Map<string, Set<string>>;
+  version: string;
+  checkedAt: number;
+  freeMinutes: number;
+  units: UnitSystem;
+  timeZone: string;
+}
+
+export interface PlaceVisitsOptions {
+  onError?: (err: unknown) => void;
+  /** Pause before each round while fixes gather (default 2 s). */
+  flushMs?: number;
+  /** The clock (tests pin it). */
+  now?: () => number;
+}
+
+export class PlaceVisits extends QueuedFollower<VisitFix> {
+  protected readonly queue: VehicleQueue<VisitFix>;
+  private readonly orgs = new Map<string, OrgPlaces>();
+  private readonly stale = new Set<string>();
+  private readonly vehicles = new Map<string, VehicleTrack>();
+  private readonly marksWrittenAt = new Map<string, number>();
+  private readonly told = new Set<string>();
+  private readonly unsubscribe: () => void;
+  private readonly onError: (err: unknown) => void;
+  private readonly now: () => number;
+  readonly stats = { rounds: 0, fixes: 0, replays: 0, arrivals: 0, departures: 0, failures: 0 };
+
+  constructor(
+    private readonly db: Db,
+    opts: PlaceVisitsOptions = {},
+  ) {
+    super();
+    this.onError = opts.onError ?? (() => undefined);
+    this.now = opts.now ?? Date.now;
+    this.unsubscribe = onPlacesChanged((orgId) => this.stale.add(orgId));
+    this.queue = new VehicleQueue<VisitFix>({
+      fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, driverId: r.driverId }),
+      pauseMs: () => opts.flushMs ?? 2000,
+      byOrganization: true,
+      // A pass serves every waiting vehicle after one pause; idle() (tests, shutdown) ends the pause.
+      passes: true,
+      round: (items) => this.round(items[0]![1].orgId, items),
+      failed: (items, err) => {
+        // The fixes are stored: these vehicles are recomputed from positions on their next fix.
+        for (const [assetId] of items) this.vehicles.delete(assetId);
+        this.stats.failures++;
+        this.onError(err);
+      },
+    });
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.unsubscribe();
+  }
+
+  /** The organization's places (reloaded when they changed here, or elsewhere within PLACES_RECHECK_MS). */
+  async placesOf(orgId: string): Promise<OrgPlaces> {
+    const known = this.orgs.get(orgId);
+    const now = Date.now();
+    if (known && !this.stale.has(orgId) && now - known.checkedAt < PLACES_RECHECK_MS) return known;
+    this.stale.delete(orgId);
+    const [v] = rowsOf<{ n: number | string; at: string | Date | null }>(
+      await this.db.execute(sql`select count(*) as n, max(updated_at) as at from places where organization_id = ${orgId}`),
+    );
+    const version = `${v?.n ?? 0}|${v?.at ? new Date(v.at).getTime() : ''}`;
+    if (known && known.version === version && now - known.checkedAt < 6 * PLACES_RECHECK_MS) {
+      known.checkedAt = now;
+      return known;
+    }
+    const rows = rowsOf<{ id: string; name: string; category: PlaceCategory; group_id: string | null; geometry: IndexedPlace['geometry']; radius_m: number | null; arrival_dwell_s: number; departure_dwell_s: number }>(
+      await this.db.execute(sql`select id, name, category, group_id, geometry, radius_m, arrival_dwell_s, departure_dwell_s from places where organization_id = ${orgId} order by id`),
+    );
+    const index = new PlaceIndex(
+      rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        category: r.category,
+        groupId: r.group_id,
+        geometry: typeof r.geometry === 'string' ? JSON.parse(r.geometry) : r.geometry,
+        radiusM: r.radius_m === null ? null : Number(r.radius_m),
+        arrivalDwellS: Number(r.arrival_dwell_s),
+        departureDwellS: Number(r.departure_dwell_s),
+      })),
+    );
+    const assetGroups = new Map<string, Set<string>>();
+    if (rows.some((r) => r.group_id)) {
+      const ga = rowsOf<{ asset_id: string; group_id: string }>(await this.db.execute(sql`select asset_id, group_id from group_assets where organization_id = ${orgId}`));
+      for (const r of ga) {
+        let s = assetGroups.get(r.asset_id);
+        if (!s) assetGroups.set(r.asset_id, (s = new Set()));
+        s.add(r.group_id);
+      }
+    }
+    const [o] = rowsOf<{ settings: Record<string, unknown> | string | null; time_zone: string }>(await this.db.execute(sql`select settings, time_zone from organizations where id = ${orgId}`));
+    const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as { detention?: { freeMinutes?: unknown }; units?: UnitSystem } | null;
+    const free = settings?.detention?.freeMinutes;
+    const org: OrgPlaces = {
+      index,
+      assetGroups,
+      version,
+      checkedAt: now,
+      freeMinutes: typeof free === 'number' && free >= 0 ? free : DEFAULT_ORGANIZATION_SETTINGS.detention.freeMinutes,
+      units: settings?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units,
+      timeZone: o?.time_zone ?? 'UTC',
+    };
+    this.orgs.set(orgId, org);
+    return org;
+  }
+
+  /** The places of the organization whose shape holds the fix and that apply to the vehicle. */
+  private insideOf(org: OrgPlaces, assetId: string): (f: VisitFix) => IndexedPlace[] {
+    const groups = org.assetGroups.get(assetId);
+    return (f) => {
+      const hits = org.index.placesAt(f.lat, f.lon);
+      return hits.length === 0 || !hits.some((p) => p.groupId) ? hits : hits.filter((p) => !p.groupId || groups?.has(p.groupId));
+    };
+  }
+
+  private async round(orgId: string, items: Round<VisitFix>): Promise<void> {
+    this.stats.rounds++;
+    const org = await this.placesOf(orgId);
+    if (org.index.size === 0) {
+      for (const [assetId] of items) this.vehicles.delete(assetId);
+      return;
+    }
+    const dwellOf = (id: string): DwellPlace | undefined => org.index.byId.get(id);
+    const arrivals: Array<{ id: string; placeId: string; assetId: string; driverId: string | null; arrivedAt: number }> = [];
+    const departures: Array<{ id: string; departedAt: number }> = [];
+    const facts: NoticeFact[] = [];
+    const replays: Array<{ assetId: string; from: number }> = [];
+    for (const [assetId, { fixes }] of items) {
+      if (fixes.length === 0) continue;
+      fixes.sort((a, b) => a.t - b.t);
+      this.stats.fixes += fixes.length;
+      const track = this.vehicles.get(assetId);
+      if (!track || fixes[0]!.t <= track.t) {
+        replays.push({ assetId, from: Math.min(fixes[0]!.t, track?.t ?? Infinity) });
+        continue;
+      }
+      const insideOf = this.insideOf(org, assetId);
+      for (const f of fixes) {
+        for (const e of stepVisits(track, f, insideOf(f), dwellOf)) {
+          if (e.kind === 'ARRIVAL') {
+            e.track.visitId = randomUUID();
+            arrivals.push({ id: e.track.visitId, placeId: e.placeId, assetId, driverId: e.driverId, arrivedAt: e.arrivedAt });
+            facts.push({ kind: 'ARRIVAL', placeId: e.placeId, assetId, driverId: e.driverId, at: e.arrivedAt, confirmedAt: e.confirmedAt });
+            this.stats.arrivals++;
+          } else {
+            if (e.visitId) departures.push({ id: e.visitId, departedAt: e.departedAt });
+            facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt });
+            this.stats.departures++;
+          }
+        }
+      }
+      facts.push(...this.detentionFacts(org, assetId, track));
+    }
+    if (arrivals.length || departures.length) {
+      await this.db.transaction(async (tx) => {
+        if (arrivals.length) {
+          await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at)
+            select x.id, ${orgId}::uuid, x.place_id, x.asset_id, x.driver_id, x.arrived_at
+            from json_to_recordset(${JSON.stringify(arrivals.map((a) => ({ id: a.id, place_id: a.placeId, asset_id: a.assetId, driver_id: a.driverId, arrived_at: new Date(a.arrivedAt).toISOString() })))}::json)
+              as x(id uuid, place_id uuid, asset_id uuid, driver_id uuid, arrived_at timestamptz)
+            where exists (select 1 from places p where p.id = x.place_id)`);
+        }
+        if (departures.length) {
+          await tx.execute(sql`update place_visits v set departed_at = x.departed_at, updated_at = now()
+            from json_to_recordset(${JSON.stringify(departures.map((d) => ({ id: d.id, departed_at: new Date(d.departedAt).toISOString() })))}::json) as x(id uuid, departed_at timestamptz)
+            where v.id = x.id`);
+        }
+      });
+    }
+    for (const r of replays) facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)));
+    await this.writeMarks(orgId, items);
+    await this.tell(orgId, org, facts);
+  }
+
+  /** Detention beyond the free time at customer places the vehicle is at now (told once per visit). */
+  private detentionFacts(org: OrgPlaces, assetId: string, track: VehicleTrack): NoticeFact[] {
+    const out: NoticeFact[] = [];
+    for (const [placeId, tr] of track.places) {
+      if (tr.arrivedAt === null || tr.since !== null) continue;
+      const p = org.index.byId.get(placeId);
+      if (p?.category !== 'CUSTOMER' || track.t - tr.arrivedAt <= org.freeMinutes * 60_000) continue;
+      out.push({ kind: 'DETENTION', placeId, assetId, driverId: tr.driverId, at: tr.arrivedAt, confirmedAt: track.t, freeMinutes: org.freeMinutes });
+    }
+    return out;
+  }
+
+  /**
+   * The vehicle's visits from stored positions, from the last fix before `fromMs` at which nothing
+   * was open or pending: visits that began after it are replaced by the replay's, and the vehicle's
+   * state becomes the replay's. Returns the facts the replay found (the caller tells recent ones).
+   */
+  async recompute(orgId: string, assetId: string, fromMs: number, known?: OrgPlaces): Promise<NoticeFact[]> {
+    const org = known ?? (await this.placesOf(orgId));
+    this.stats.replays++;
+    const dwellOf = (id: string): DwellPlace | undefined => org.index.byId.get(id);
+    const insideOf = this.insideOf(org, assetId);
+    const floor = this.now() - MAX_REPLAY_MS;
+    for (let windowMs = 6 * 3_600_000; ; windowMs *= 4) {
+      const start = fromMs - windowMs;
+      const fixes = await readFixes(this.db, assetId, start);
+      const visits = rowsOf<{ place_id: string; a: number | string; d: number | string | null }>(
+        await this.db.execute(sql`select place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
+          where asset_id = ${assetId} and arrived_at < ${new Date(fromMs).toISOString()}::timestamptz
+            and (departed_at is null or departed_at >= ${new Date(start - 86_400_000).toISOString()}::timestamptz)`),
+      ).map((r) => ({ placeId: r.place_id, a: Number(r.a), d: r.d === null ? null : Number(r.d) }));
+      let cut = -1;
+      for (let i = fixes.length - 1; i >= 0; i--) {
+        const f = fixes[i]!;
+        if (f.t >= fromMs) continue;
+        if (insideOf(f).length > 0) continue;
+        const open = visits.some((v) => v.a <= f.t && (v.d === null || f.t < v.d + (dwellOf(v.placeId)?.departureDwellS ?? 0) * 1000));
+        if (!open) {
+          cut = i;
+          break;
+        }
+      }
+      if (cut < 0 && start > floor) continue;
+      // From the blank point on (or, with none within reach, from the window's start).
+      const cutMs = cut >= 0 ? fixes[cut]!.t : start - 1;
+      const replayed = replayVisits(fixes.slice(cut + 1), insideOf, dwellOf);
+      const rows = replayed.visits.map((v) => ({ ...v, id: randomUUID() }));
+      for (const v of rows) if (v.track) v.track.visitId = v.id;
+      await this.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`place-visits:${assetId}`}))`);
+        await tx.execute(sql`delete from place_visits where asset_id = ${assetId} and arrived_at > ${new Date(cutMs).toISOString()}::timestamptz`);
+        if (rows.length) {
+          await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at, departed_at)
+            select x.id, ${orgId}::uuid, x.place_id, ${assetId}::uuid, x.driver_id, x.arrived_at, x.departed_at
+            from json_to_recordset(${JSON.stringify(
+              rows.map((v) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: new Date(v.arrivedAt).toISOString(), departed_at: v.departedAt === null ? null : new Date(v.departedAt).toISOString() })),
+            )}::json) as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)
+            where exists (select 1 from places p where p.id = x.place_id)`);
+        }
+      });
+      const track = replayed.track;
+      if (fixes.length && !Number.isFinite(track.t)) track.t = fixes[fixes.length - 1]!.t;
+      if (fixes.length) this.remember(assetId, track);
+      const facts: NoticeFact[] = [];
+      for (const v of rows) {
+        facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt });
+        if (v.departedAt !== null) facts.push({ kind: 'DEPARTURE', placeId: v.placeId, assetId, driverId: v.driverId, at: v.departedAt, arrivedAt: v.arrivedAt, confirmedAt: v.departureConfirmedAt ?? v.departedAt });
+      }
+      facts.push(...this.detentionFacts(org, assetId, track));
+      return facts;
+    }
+  }
+
+  private remember(assetId: string, track: VehicleTrack): void {
+    this.vehicles.delete(assetId);
+    this.vehicles.set(assetId, track);
+    // A vehicle forgotten here is recomputed from positions on its next fix.
+    if (this.vehicles.size > 200_000) this.vehicles.delete(this.vehicles.keys().next().value!);
+  }
+
+  /** How far each vehicle is worked, per organization at most every 30 s (the start-up catch-up begins there). */
+  private async writeMarks(orgId: string, items: Round<VisitFix>, force = false): Promise<void> {
+    const now = Date.now();
+    if (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000) return;
+    this.marksWrittenAt.set(orgId, now);
+    const marks = items.flatMap(([assetId]) => {
+      const t = this.vehicles.get(assetId)?.t;
+      return t !== undefined && Number.isFinite(t) ? [{ asset_id: assetId, t: new Date(t).toISOString() }] : [];
+    });
+    await writeMarkRows(this.db, orgId, marks);
+  }
+
+  /** Notifies the facts that happened recently (once each: the fact key). */
+  private async tell(orgId: string, org: OrgPlaces, facts: NoticeFact[]): Promise<void> {
+    const now = this.now();
+    const recent = facts.filter((f) => now - f.confirmedAt <= NOTIFY_WITHIN_MS && !this.told.has(factKeyOf(f)));
+    if (recent.length === 0) return;
+    await visitNotices(this.db, orgId, org.index, { units: org.units, timeZone: org.timeZone }, recent);
+    for (const f of recent) this.told.add(factKeyOf(f));
+    if (this.told.size > 50_000) this.told.clear();
+  }
+
+  /**
+   * Vehicles whose positions were stored while nothing followed them (before a restart; the demo
+   * history): every vehicle of an organization with places whose newest fix is past its mark is
+   * recomputed from there (at most 8 days back). Returns the vehicles recomputed.
+   */
+  async catchUp(): Promise<number> {
+    const rows = rowsOf<{ asset_id: string; organization_id: string; covered: number | string | null }>(
+      await this.db.execute(sql`select lp.asset_id, lp.organization_id, extract(epoch from m.covered_until) * 1000 as covered
+        from latest_positions lp left join place_visit_marks m on m.asset_id = lp.asset_id
+        where exists (select 1 from places p where p.organization_id = lp.organization_id)
+          and (m.covered_until is null or m.covered_until < lp.fix_time)`),
+    );
+    for (const r of rows) await this.recomputeVehicles(r.organization_id, [r.asset_id], r.covered === null ? this.now() - MAX_REPLAY_MS : Number(r.covered));
+    return rows.length;
+  }
+
+  /** These vehicles' visits from positions since `fromMs` (positions written in bulk, such as the demo week). */
+  async recomputeVehicles(orgId: string, assetIds: readonly string[], fromMs: number): Promise<void> {
+    const org = await this.placesOf(orgId);
+    if (org.index.size === 0) return;
+    const facts: NoticeFact[] = [];
+    for (const assetId of assetIds) facts.push(...(await this.recompute(orgId, assetId, fromMs, org)));
+    await writeMarkRows(
+      this.db,
+      orgId,
+      assetIds.flatMap((a) => {
+        const t = this.vehicles.get(a)?.t;
+        return t !== undefined && Number.isFinite(t) ? [{ asset_id: a, t: new Date(t).toISOString() }] : [];
+      }),
+    );
+    await this.tell(orgId, org, facts);
+  }
+
+  /** Forgets every vehicle's state (tests: the next fixes recompute from positions). */
+  forget(): void {
+    this.vehicles.clear();
+  }
+
+  /** Whether the vehicle's state is blank (tests). */
+  blank(assetId: string): boolean {
+    const t = this.vehicles.get(assetId);
+    return !t || isBlank(t);
+  }
+
+  static blankTrack = blankTrack;
+}
+
+export const factKeyOf = (f: NoticeFact): string =>
+  f.kind === 'DEPARTURE' ? `place-departure:${f.placeId}:${f.assetId}:${f.at}` : f.kind === 'ARRIVAL' ? `place-arrival:${f.placeId}:${f.assetId}:${f.at}` : `detention:${f.placeId}:${f.assetId}:${f.at}`;
+
+async function readFixes(db: DbOrTx, assetId: string, fromMs: number): Promise<VisitFix[]> {
+  const rows = rowsOf<{ t: number | string; lat: number; lon: number; driver_id: string | null }>(
+    await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, driver_id from positions
+      where asset_id = ${assetId} and fix_time >= ${new Date(fromMs).toISOString()}::timestamptz order by fix_time`),
+  );
+  return rows.map((r) => ({ t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: r.driver_id }));
+}
+
+async function writeMarkRows(db: DbOrTx, orgId: string, marks: Array<{ asset_id: string; t: string }>): Promise<void> {
+  if (marks.length === 0) return;
+  await db.execute(sql`insert into place_visit_marks (asset_id, organization_id, covered_until)
+    select x.asset_id, ${orgId}::uuid, x.t from json_to_recordset(${JSON.stringify(marks)}::json) as x(asset_id uuid, t timestamptz)
+    on conflict (asset_id) do update set covered_until = greatest(place_visit_marks.covered_until, excluded.covered_until)`);
+}

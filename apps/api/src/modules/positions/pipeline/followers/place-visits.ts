@@ -1,0 +1,14 @@
+import { PlaceVisits } from '../../../places/place-visits.service.ts';
+import { follower, queueFollowing } from '../follower.ts';
+
+/** Arrivals and departures at places, detention and their notifications (decision 0162). */
+export const placeVisitsFollower = follower('placeVisits', ({ database, config, onError, info }) => {
+  const placeVisits = new PlaceVisits(database.db, { onError: onError('place visits') });
+  const catchUp = () =>
+    placeVisits
+      .catchUp()
+      .then((n) => n && info(`place visits: ${n} vehicles recomputed from positions stored before the start`))
+      .catch(onError('place visits catch-up'));
+  // It follows with the daily statistics (one setting measures ingest without the work behind it).
+  return { ...queueFollowing(placeVisits, config.fleetStats), ...(config.fleetStats ? { catchUp } : {}) };
+});

@@ -60,10 +60,13 @@ import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import type { IftaMiles } from './modules/ifta/ifta-miles.service.ts';
 import type { FleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
+import type { TripsStops } from './modules/reports/trips-stops.service.ts';
 import type { FleetWatch } from './jobs/fleet-watch.ts';
 import { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
+import reportsRoutes from './modules/reports/reports.routes.ts';
+import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -84,6 +87,8 @@ declare module 'fastify' {
     startup: StartupProgress;
     /** Vehicle daily statistics kept behind ingest (decision 0131). */
     fleetStats: FleetStats;
+    /** Trips and stops behind ingest (decision 0163). */
+    tripsStops: TripsStops;
     /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
     fleetWatch: FleetWatch;
     notificationHub: NotificationHub;
@@ -253,6 +258,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(placesRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
+      await api.register(reportsRoutes);
+      await api.register(reportSubscriptionsRoutes);
       await api.register(notificationsRoutes(notificationHub));
     },
     { prefix: API_PREFIX },

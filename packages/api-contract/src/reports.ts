@@ -32,6 +32,12 @@ export type ReportFilters = z.infer<typeof reportFiltersSchema>;
 export const reportQuerySchema = pageQuerySchema.extend(reportFiltersSchema.shape);
 export const reportExportQuerySchema = reportFiltersSchema.extend({ format: z.enum(['csv', 'pdf'], { error: () => 'format must be csv or pdf' }) });
 
+/** The daily summary groups per vehicle (default) or per driver (`by=driver`, or any `driverId` filter). */
+export const SUMMARY_BY = ['vehicle', 'driver'] as const;
+const summaryBy = { by: z.enum(SUMMARY_BY, { error: () => 'by must be vehicle or driver' }).optional() };
+export const summaryQuerySchema = reportQuerySchema.extend(summaryBy);
+export const summaryExportQuerySchema = reportExportQuerySchema.extend(summaryBy);
+
 const ref = z.object({ id: z.string(), name: z.string() }).nullable();
 const unit = z.object({ id: z.string(), unitNumber: z.string() });
 /** Where a trip started or ended, or a vehicle stopped: the place it was at, else the nearest known locality. */
@@ -101,10 +107,15 @@ export const summaryRowSchema = z.object({
 });
 export type SummaryRow = z.infer<typeof summaryRowSchema>;
 
-export const visitPageSchema = pageSchema(visitRowSchema);
-export const tripPageSchema = pageSchema(tripRowSchema);
-export const stopPageSchema = pageSchema(stopRowSchema);
-export const summaryPageSchema = pageSchema(summaryRowSchema);
+/**
+ * Every report page also says the time zone its days and times are meant in (the signed-in user's
+ * profile zone, else the organization's; decision 0140). Instants stay ISO UTC; `day` is in that zone.
+ */
+const zoned = { timeZone: z.string() };
+export const visitPageSchema = pageSchema(visitRowSchema).extend(zoned);
+export const tripPageSchema = pageSchema(tripRowSchema).extend(zoned);
+export const stopPageSchema = pageSchema(stopRowSchema).extend(zoned);
+export const summaryPageSchema = pageSchema(summaryRowSchema).extend(zoned);
 
 /** Detention totalled per customer place (`reports/detention`). */
 export const detentionTotalSchema = z.object({
@@ -115,7 +126,9 @@ export const detentionTotalSchema = z.object({
   detentionSeconds: z.number().int(),
   visitsWithDetention: z.number().int(),
 });
-export const detentionTotalsSchema = z.object({ freeMinutes: z.number().int(), content: z.array(detentionTotalSchema) });
+export const detentionTotalsSchema = z.object({ freeMinutes: z.number().int(), timeZone: z.string(), content: z.array(detentionTotalSchema) });
+/** `reports/detention`: customer places' visits arrived within `from`/`to` (a vehicle, driver, group or place narrows them). */
+export const detentionQuerySchema = reportFiltersSchema;
 
 export const SUBSCRIPTION_FREQUENCIES = ['DAILY', 'WEEKLY'] as const;
 export const REPORT_FORMATS = ['pdf', 'csv'] as const;
@@ -147,6 +160,8 @@ export const reportSubscriptionSchema = z.object({
   weekday: z.number().int().nullable(),
   timeZone: z.string(),
   formats: z.array(z.enum(REPORT_FORMATS)),
+  /** The e-mail address the report goes to: the subscriber's. */
+  recipient: z.string(),
   lastRunAt: z.string().nullable(),
   nextRunAt: z.string(),
   createdAt: z.string(),
@@ -154,4 +169,9 @@ export const reportSubscriptionSchema = z.object({
 });
 export type ReportSubscription = z.infer<typeof reportSubscriptionSchema>;
 export const reportSubscriptionPageSchema = pageSchema(reportSubscriptionSchema);
+/**
+ * The list: the caller's own subscriptions; `all=true` lists everyone's in the organization, for a
+ * user who may also list users (USER_LIST), so an administrator can see what is being e-mailed.
+ */
+export const reportSubscriptionListQuery = pageQuerySchema.extend({ all: z.enum(['true', 'false'], { error: () => 'all must be true or false' }).optional() });
 export const reportSubscriptionIdParams = z.object({ orgId: z.uuid(), subscriptionId: z.uuid('subscriptionId must be a subscription id') });

@@ -1,3 +1,3 @@
 // The fleet-stats module's public file: other modules import from here only (imports inside the module stay direct).
-export { addFixes, emptyTotals } from './day-stats.ts';
+export { MAX_GAP_MS, MOVING_KMH, STOP_MIN_MS, addFixes, emptyTotals, haversineM } from './day-stats.ts';
 export { FleetStats } from './fleet-stats.service.ts';

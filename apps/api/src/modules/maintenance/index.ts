@@ -3,3 +3,6 @@ export { countOpenDefects, openSafetyDefectsOf } from './defects.service.ts';
 export { countInspectionsDue } from './inspections-due.service.ts';
 export { maintenanceDueNow } from './maintenance-due.service.ts';
 export { drivenWithSafetyDefectNotices, orgWording, serviceDueNotice } from './maintenance-notices.ts';
+// The PDF drawing helpers and the zoned time text, shared with the reports' exports (decision 0163).
+export { contentWidth, fields, pdfBuffer, section, table, type Column } from './maintenance-pdf.ts';
+export { timeIn } from './maintenance-export.service.ts';

@@ -4,6 +4,7 @@ import { fleetStatsFollower } from './followers/fleet-stats.ts';
 import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
 import { placeVisitsFollower } from './followers/place-visits.ts';
+import { tripsStopsFollower } from './followers/trips-stops.ts';
 
 /**
  * The followers of a commit: the work that follows committed positions, each in its own file under
@@ -12,4 +13,4 @@ import { placeVisitsFollower } from './followers/place-visits.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower] as const;

@@ -1,0 +1,15 @@
+import { TripsStops } from '../../../reports/index.ts';
+import { follower, queueFollowing } from '../follower.ts';
+
+/** Trips and stops per vehicle (decision 0163). */
+export const tripsStopsFollower = follower('tripsStops', ({ database, onError, info }) => {
+  const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops') });
+  return {
+    ...queueFollowing(tripsStops, true),
+    catchUp: () =>
+      tripsStops
+        .catchUp()
+        .then((n) => n && info(`trips and stops: ${n} vehicles brought up to their latest position`))
+        .catch(onError('trips and stops catch-up')),
+  };
+});

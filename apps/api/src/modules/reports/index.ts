@@ -1,0 +1,2 @@
+// The reports module's public file: other modules import from here only (imports inside the module stay direct).
+export { TripsStops } from './trips-stops.service.ts';

@@ -1,0 +1,235 @@
+import { sql } from 'drizzle-orm';
+import { describeLocation } from '@fleet/geo/places';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
+import { TripFolder, type FoldedStop, type FoldedTrip, type TripFix } from './trip-fold.ts';
+
+// Trips and stops kept behind ingest (issue 32, decision 0163), a follower of the position commit
+// like the daily statistics: committed fixes go to the vehicle queue and are folded into each
+// vehicle's fold every couple of seconds; the rows from the vehicle's open stop on are then
+// replaced. A fix older than what the fold holds (a late or out-of-order upload, positions given
+// to a vehicle after the fact) makes the vehicle's trips and stops be computed again from its
+// stored positions, from the start of the stop before the one the fix falls in: every trip and
+// stop that fix could change, and nothing before. Both ways give the same rows (a test checks).
+
+/** How far back a vehicle with no trips or stops yet is computed from its positions (the catch-up's reach, as the daily statistics'). */
+export const CATCH_UP_DAYS = 8;
+
+export interface TripsStopsOptions {
+  onError?: (err: unknown) => void;
+  /** Pause before each round, while fixes gather. */
+  flushMs?: number;
+}
+
+interface VehicleFold {
+  folder: TripFolder;
+  /** Rows of the vehicle from this instant on are replaced at the next write (a recomputation's start). */
+  replaceFrom: number | null;
+  /** Start of the open stop as last written (its row is replaced as it grows or ends). */
+  openWrittenAt: number | null;
+  /** What the open stop's row said when written: unchanged, it is not written again. */
+  openSig: string | null;
+}
+
+interface VehicleWrite {
+  orgId: string;
+  assetId: string;
+  from: number;
+  trips: FoldedTrip[];
+  stops: FoldedStop[];
+}
+
+export class TripsStops extends QueuedFollower<TripFix> {
+  protected readonly queue: VehicleQueue<TripFix>;
+  private readonly folds = new Map<string, VehicleFold>();
+  readonly stats = { rounds: 0, recomputed: 0, written: 0, failures: 0 };
+  private readonly onError: (err: unknown) => void;
+
+  constructor(
+    private readonly db: Db,
+    opts: TripsStopsOptions = {},
+  ) {
+    super();
+    this.onError = opts.onError ?? (() => undefined);
+    this.queue = new VehicleQueue<TripFix>({
+      fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId }),
+      pauseMs: () => opts.flushMs ?? 2000,
+      byOrganization: true,
+      round: (items) => this.round(items),
+      failed: (items, err) => {
+        // The fixes are stored: the vehicles are computed again from positions at their next fix.
+        for (const [assetId] of items) this.folds.delete(assetId);
+        this.stats.failures++;
+        this.onError(err);
+      },
+    });
+  }
+
+  /** Queues a vehicle with nothing new, to be computed up to `untilMs` from its stored positions (positions written in bulk). */
+  touch(assetId: string, orgId: string, untilMs: number): void {
+    this.folds.delete(assetId);
+    this.queue.touch(assetId, orgId, untilMs);
+  }
+
+  private async round(items: Round<TripFix>): Promise<void> {
+    this.stats.rounds++;
+    const writes: VehicleWrite[] = [];
+    for (const [assetId, w] of items) {
+      w.fixes.sort((a, b) => a.t - b.t);
+      const first = w.fixes[0]?.t ?? w.until;
+      let vf = this.folds.get(assetId);
+      const lastT = vf?.folder.lastT ?? null;
+      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, assetId, first, w.until);
+      else for (const f of w.fixes) vf.folder.add(f);
+      this.folds.set(assetId, vf);
+      const write = this.pending(w.orgId, assetId, vf);
+      if (write) writes.push(write);
+    }
+    await this.write(writes);
+  }
+
+  /** The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips and stops. */
+  private async recompute(db: DbOrTx, assetId: string, at: number, until: number, now = Date.now()): Promise<VehicleFold> {
+    this.stats.recomputed++;
+    const stops = rowsOf<{ started_at: string | Date; ended_at: string | Date | null }>(
+      await db.execute(sql`select started_at, ended_at from vehicle_stops where asset_id = ${assetId} and started_at <= ${new Date(at).toISOString()}::timestamptz
+        order by started_at desc limit 2`),
+    );
+    const [s1, s0] = stops;
+    // A fix within a stop can undo the trip before it (movement that makes the stop too short): from the stop before.
+    const anchor = s1 && (s1.ended_at === null || new Date(s1.ended_at).getTime() >= at) ? s0 : s1;
+    let from: number;
+    if (anchor) from = new Date(anchor.started_at).getTime();
+    else {
+      const [e] = rowsOf<{ t: string | Date | null }>(
+        await db.execute(sql`select least((select min(started_at) from trips where asset_id = ${assetId}), (select min(started_at) from vehicle_stops where asset_id = ${assetId})) as t`),
+      );
+      from = Math.min(at, e?.t ? new Date(e.t).getTime() : now - CATCH_UP_DAYS * 86_400_000);
+    }
+    const folder = new TripFolder(anchor !== undefined);
+    // Epoch numbers straight from the database: a week is tens of thousands of fixes.
+    const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null; driver_id: string | null }>(
+      await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition, driver_id from positions
+        where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz and fix_time <= ${new Date(until).toISOString()}::timestamptz order by fix_time`),
+    );
+    for (const r of rows) folder.add({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, driverId: r.driver_id });
+    return { folder, replaceFrom: from, openWrittenAt: null, openSig: null };
+  }
+
+  /** What the vehicle's rows need now: null when nothing changed. */
+  private pending(orgId: string, assetId: string, vf: VehicleFold): VehicleWrite | null {
+    const done = vf.folder.take();
+    const open = vf.folder.openStop();
+    const trips = done.flatMap((d) => (d.kind === 'trip' ? [d.trip] : []));
+    const stops = done.flatMap((d) => (d.kind === 'stop' ? [d.stop] : []));
+    const sig = open ? `${open.start.t}|${Math.round(open.idleMs / 1000)}|${engineOn(open)}` : null;
+    if (vf.replaceFrom === null && done.length === 0 && sig === vf.openSig) return null;
+    const firstStart = done.length ? (done[0]!.kind === 'trip' ? done[0]!.trip.start.t : done[0]!.stop.start.t) : (open?.start.t ?? Infinity);
+    const from = Math.min(vf.replaceFrom ?? Infinity, vf.openWrittenAt ?? Infinity, firstStart);
+    if (open) stops.push(open);
+    vf.openSig = sig;
+    vf.openWrittenAt = open?.start.t ?? null;
+    vf.replaceFrom = null;
+    return Number.isFinite(from) ? { orgId, assetId, from, trips, stops } : null;
+  }
+
+  /** Every vehicle's changed rows in one transaction of four statements (the embedded database answers on ingest's thread). */
+  private async write(writes: VehicleWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await writeRows(this.db, writes);
+    this.stats.written += writes.length;
+  }
+
+  /** One vehicle computed again from its positions up to `untilMs` and written (catch-up, demo history, tests). */
+  async recomputeVehicle(orgId: string, assetId: string, untilMs: number): Promise<void> {
+    const vf = await this.recompute(this.db, assetId, untilMs, untilMs);
+    const w = this.pending(orgId, assetId, vf);
+    if (w) await writeRows(this.db, [w]);
+    this.folds.set(assetId, vf);
+  }
+
+  /**
+   * At start-up: every vehicle with a latest position is computed again from the stop before its
+   * latest (or, with none yet, from CATCH_UP_DAYS back), so positions stored while no instance
+   * followed them (a restart, the demo's history) have their trips and stops. Returns the vehicles.
+   */
+  async catchUp(): Promise<number> {
+    const rows = rowsOf<{ asset_id: string; organization_id: string; fix_time: string | Date }>(
+      await this.db.execute(sql`select asset_id, organization_id, fix_time from latest_positions order by organization_id, asset_id`),
+    );
+    for (const r of rows) {
+      this.folds.delete(r.asset_id);
+      await this.recomputeVehicle(r.organization_id, r.asset_id, new Date(r.fix_time).getTime());
+    }
+    return rows.length;
+  }
+}
+
+/** Engine on at a stop: now for the open one; for one that ended, for most of it. Null: the device reports no ignition. */
+export function engineOn(s: FoldedStop): boolean | null {
+  if (!s.ignitionKnown) return null;
+  if (s.endedAt === null) return s.lastIgnition === true;
+  return s.idleMs * 2 >= s.endedAt - s.start.t;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const addressOf = (lat: number, lon: number) => describeLocation(lat, lon).text;
+
+async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
+  const cut = JSON.stringify(writes.map((w) => ({ asset_id: w.assetId, org: w.orgId, from_at: iso(w.from) })));
+  const trips = writes.flatMap((w) =>
+    w.trips.map((t) => {
+      const hours = (t.end.t - t.start.t) / 3_600_000;
+      return {
+        organization_id: w.orgId,
+        asset_id: w.assetId,
+        driver_id: t.start.driverId,
+        started_at: iso(t.start.t),
+        ended_at: iso(t.end.t),
+        start_lat: t.start.lat,
+        start_lon: t.start.lon,
+        end_lat: t.end.lat,
+        end_lon: t.end.lon,
+        start_address: addressOf(t.start.lat, t.start.lon),
+        end_address: addressOf(t.end.lat, t.end.lon),
+        distance_m: t.distanceM,
+        max_speed_kmh: t.maxSpeedKmh,
+        avg_speed_kmh: hours > 0 ? t.distanceM / 1000 / hours : 0,
+      };
+    }),
+  );
+  const stops = writes.flatMap((w) =>
+    w.stops.map((s) => ({
+      organization_id: w.orgId,
+      asset_id: w.assetId,
+      driver_id: s.start.driverId,
+      started_at: iso(s.start.t),
+      ended_at: s.endedAt === null ? null : iso(s.endedAt),
+      lat: s.start.lat,
+      lon: s.start.lon,
+      address: addressOf(s.start.lat, s.start.lon),
+      idle_s: Math.round(s.idleMs / 1000),
+      engine_on: engineOn(s),
+    })),
+  );
+  await db.transaction(async (tx) => {
+    // A vehicle's rows from its cut on are replaced: the same fixes always give the same rows.
+    await tx.execute(sql`delete from trips x using json_to_recordset(${cut}::json) as c(asset_id uuid, org uuid, from_at timestamptz)
+      where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);
+    await tx.execute(sql`delete from vehicle_stops x using json_to_recordset(${cut}::json) as c(asset_id uuid, org uuid, from_at timestamptz)
+      where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);
+    if (trips.length)
+      await tx.execute(sql`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, start_address, end_address,
+          distance_m, max_speed_kmh, avg_speed_kmh)
+        select x.organization_id, x.asset_id, (select d.id from drivers d where d.id = x.driver_id), x.started_at, x.ended_at, x.start_lat, x.start_lon, x.end_lat, x.end_lon,
+          x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh
+        from json_to_recordset(${JSON.stringify(trips)}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+          start_lat float8, start_lon float8, end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)`);
+    if (stops.length)
+      await tx.execute(sql`insert into vehicle_stops (organization_id, asset_id, driver_id, started_at, ended_at, lat, lon, address, idle_s, engine_on)
+        select x.organization_id, x.asset_id, (select d.id from drivers d where d.id = x.driver_id), x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on
+        from json_to_recordset(${JSON.stringify(stops)}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+          lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
+  });
+}

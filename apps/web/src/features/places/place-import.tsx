@@ -48,7 +48,7 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
     if (!file || content === null) return;
     try {
       const r = await commit.mutateAsync({ format: formatOf(file), content, dryRun: false });
-      notify({ type: 'success', title: `${r.imported ?? r.validRows} places imported`, timeout: 5000 });
+      notify({ type: 'success', title: `${r.imported} places imported`, timeout: 5000 });
       close();
     } catch (e) {
       setError(e);
@@ -59,8 +59,8 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import places" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="md">
         <Text size="sm">
-          A CSV with the columns name, category, latitude, longitude and radius (metres), or a GeoJSON file of Point (with a radiusMeters property) and Polygon features. The
-          file is checked first; rows with errors are listed and skipped.
+          A CSV with the columns name, category, latitude, longitude and radiusMeters (or a polygon column holding WKT or a GeoJSON Polygon), or a GeoJSON file of Point
+          features (with a radiusMeters property) and Polygon features. The file is checked first; rows with errors are listed and skipped.
         </Text>
         <FileInput
           label="CSV or GeoJSON file"
@@ -86,8 +86,8 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
                 {preview.invalidRows} with errors
               </Badge>
             </Group>
-            <RowErrorsTable errors={preview.errors.map((e) => ({ line: e.row, field: e.field ?? '', message: e.message }))} maxHeight={260} />
-            {preview.sample && preview.sample.length > 0 && (
+            <RowErrorsTable errors={preview.errors} maxHeight={260} />
+            {preview.sample.length > 0 && (
               <Table fz="sm" aria-label="Places to import">
                 <Table.Thead>
                   <Table.Tr>
@@ -97,11 +97,11 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {preview.sample.slice(0, 20).map((p, i) => (
-                    <Table.Tr key={i}>
+                  {preview.sample.map((p) => (
+                    <Table.Tr key={p.line}>
                       <Table.Td>{p.name}</Table.Td>
-                      <Table.Td>{PLACE_CATEGORY_LABELS[p.category] ?? p.category}</Table.Td>
-                      <Table.Td>{p.geometry?.type === 'Polygon' ? 'Polygon' : 'Circle'}</Table.Td>
+                      <Table.Td>{PLACE_CATEGORY_LABELS[p.category]}</Table.Td>
+                      <Table.Td>{p.geometry.type === 'Polygon' ? 'Polygon' : 'Circle'}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page, Place, PlaceCategory, PlaceInput, VisitRow } from '@fleet/api-contract';
+import type { Page, Place, PlaceCategory, PlaceImportResult, PlaceInput, VisitRow } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -92,29 +92,11 @@ export const savePlace = (orgId: string, { id, body }: { id?: string; body: Plac
 
 export const deletePlace = (orgId: string, id: string) => api<null>(orgPathFor(orgId, `/places/${encodeURIComponent(id)}`), { method: 'DELETE' });
 
-/** One row of an import: its number in the file (1 = first data row or feature) and what is wrong. */
-export interface PlaceImportRowError {
-  row: number;
-  field?: string | null;
-  message: string;
-}
-
-/** What `places/import` answers: with `dryRun` nothing is saved. */
-export interface PlaceImportResult {
-  dryRun?: boolean;
-  totalRows: number;
-  validRows: number;
-  invalidRows: number;
-  imported?: number;
-  errors: PlaceImportRowError[];
-  /** The valid places as they would be saved (a dry run's preview). */
-  sample?: Array<Pick<Place, 'name' | 'category'> & { geometry?: Place['geometry']; radiusMeters?: number | null }>;
-}
-
+export type { PlaceImportResult };
 export type PlaceImportFormat = 'csv' | 'geojson';
 
 export const importPlaces = (orgId: string, { format, content, dryRun }: { format: PlaceImportFormat; content: string; dryRun: boolean }) =>
-  api<PlaceImportResult>(orgPathFor(orgId, '/places/import'), { method: 'POST', body: { format, content, dryRun }, query: { dryRun }, toast: false });
+  api<PlaceImportResult>(orgPathFor(orgId, '/places/import'), { method: 'POST', body: { format, content, dryRun }, toast: false });
 
 /** Saves every place (under the list's filters) as a GeoJSON FeatureCollection. */
 export async function exportPlacesGeoJson(orgId: string, query: Record<string, QueryValue>): Promise<void> {

@@ -108,7 +108,20 @@ const NO_ASSETS: Asset[] = [];
 const NO_DRIVERS: Driver[] = [];
 
 /** The filter bar: days, vehicle, driver, group (and place for visits), with the download on the right. */
-export function ReportFilters({ kind, filters, onChange, extra }: { kind: ReportKind; filters: ReportFilterState; onChange: (key: FilterKey, value: string | null) => void; extra?: ReactNode }) {
+export function ReportFilters({
+  kind,
+  filters,
+  onChange,
+  extra,
+  query,
+}: {
+  kind: ReportKind;
+  filters: ReportFilterState;
+  onChange: (key: FilterKey, value: string | null) => void;
+  extra?: ReactNode;
+  /** More of the export's query (the summary's `by`). */
+  query?: Record<string, QueryValue>;
+}) {
   const orgId = useEffectiveOrganizationId();
   const zone = useViewerZone();
   const vehicles = usePagedList<Asset>('assets', { type: 'VEHICLE', size: 500, sort: 'unitNumber,asc' }).data?.content ?? NO_ASSETS;
@@ -153,7 +166,7 @@ export function ReportFilters({ kind, filters, onChange, extra }: { kind: Report
         )}
         {extra}
         <Group ml="auto">
-          <DownloadMenu label="Download" download={(format) => downloadReport(orgId ?? '', kind, filters.query, format)} />
+          <DownloadMenu label="Download" download={(format) => downloadReport(orgId ?? '', kind, { ...filters.query, ...query }, format)} />
         </Group>
       </Group>
     </Paper>

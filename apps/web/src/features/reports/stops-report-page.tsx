@@ -109,7 +109,7 @@ export default function StopsReportPage() {
         onStateChange={setState}
         rowKey={(s) => s.id}
         onRowClick={(s) => setSelected(s.id === selected ? null : s.id)}
-        searchable={false}
+        searchPlaceholder="Unit or address"
         emptyTitle="No stops"
         emptyDescription="No vehicle stopped in these days under these filters."
       />

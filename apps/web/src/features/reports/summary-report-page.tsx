@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Paper, Text } from '@mantine/core';
+import { Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import type { SummaryRow } from '@fleet/api-contract';
@@ -17,8 +18,12 @@ export default function SummaryReportPage() {
   const units = useUnits();
   const [filters, setFilter] = useReportFilters();
   const [state, setState, page] = useTableState({ sort: 'day,desc' });
-  const list = useReport<SummaryRow>('SUMMARY', { ...filters.query, ...page });
+  // Per vehicle (the default) or per driver: a driver filter always reads per driver.
+  const [byParam, setBy] = useFilterParam('by');
+  const by = byParam === 'driver' || filters.driverId ? 'driver' : 'vehicle';
+  const list = useReport<SummaryRow>('SUMMARY', { ...filters.query, ...page, by });
   const all = useSummaryForChart(filters.query);
+
   const dist = unitLabels(units).distance;
   const chart = useMemo(() => {
     const byDay = new Map<string, { km: number; driving: number; idle: number }>();
@@ -36,8 +41,7 @@ export default function SummaryReportPage() {
 
   const columns: TableColumn<SummaryRow>[] = [
     { key: 'day', header: 'Day', sortable: true, primary: true, render: (r) => <Text size="sm" fw={600}>{formatDate(r.day)}</Text> },
-    { key: 'asset', header: 'Vehicle', render: (r) => r.asset?.unitNumber ?? '—' },
-    { key: 'driver', header: 'Driver', render: (r) => r.driver?.name ?? 'No driver' },
+    by === 'driver' ? { key: 'driver', header: 'Driver', render: (r) => r.driver?.name ?? 'No driver' } : { key: 'asset', header: 'Vehicle', render: (r) => r.asset?.unitNumber ?? '—' },
     { key: 'distanceKm', header: 'Distance', sortable: true, align: 'right', render: (r) => formatDistance(r.distanceKm * 1000, units) },
     { key: 'drivingSeconds', header: 'Driving', sortable: true, align: 'right', render: (r) => formatSeconds(r.drivingSeconds) },
     { key: 'idleSeconds', header: 'Idling', sortable: true, align: 'right', render: (r) => formatSeconds(r.idleSeconds) },
@@ -50,7 +54,29 @@ export default function SummaryReportPage() {
     <>
       <PageHeader title="Daily summary" description="Each vehicle's day: distance, driving and idle time, stops, and its first and last movement." breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Daily summary' }]} />
       <ReportsTabs />
-      <ReportFilters kind="SUMMARY" filters={filters} onChange={setFilter} />
+      <ReportFilters
+        kind="SUMMARY"
+        filters={filters}
+        onChange={setFilter}
+        query={{ by }}
+        extra={
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="summary-by-label">
+              One row per
+            </Text>
+            <SegmentedControl
+              aria-labelledby="summary-by-label"
+              value={by}
+              onChange={(v) => setBy(v === 'driver' ? 'driver' : null)}
+              disabled={!!filters.driverId}
+              data={[
+                { value: 'vehicle', label: 'Vehicle' },
+                { value: 'driver', label: 'Driver' },
+              ]}
+            />
+          </Stack>
+        }
+      />
       <Paper withBorder p="sm" mb="md">
         <Text fw={600} size="sm" mb="xs">
           Distance ({dist}) and hours by day

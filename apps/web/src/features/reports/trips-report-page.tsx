@@ -88,7 +88,7 @@ export default function TripsReportPage() {
         onStateChange={setState}
         rowKey={(t) => t.id}
         onRowClick={(t) => setSelected(t.id === selected ? null : t.id)}
-        searchable={false}
+        searchPlaceholder="Unit or address"
         emptyTitle="No trips"
         emptyDescription="No vehicle drove in these days under these filters."
       />

@@ -155,7 +155,7 @@ export function PlaceForm({ place, shape, onShape, mode, onMode, groups, onClose
                   allowDecimal={false}
                   min={1}
                   value={circle ? Math.round(lengthForDisplay(circle.radiusM, units)) : ''}
-                  onChange={(v) => circle && typeof v === 'number' && onShape({ ...circle, radiusM: Math.round(lengthMFromInput(v, units)) })}
+                  onChange={(v) => circle && typeof v === 'number' && onShape({ ...circle, radiusM: lengthMFromInput(v, units) })}
                   error={radiusError}
                   description={`${radiusLimitsText(units)}`}
                 />

@@ -7,6 +7,7 @@ import { seedDemoHos } from './simulator/demo-hos.ts';
 import { seed } from './seed.ts';
 import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
+import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -103,6 +104,41 @@ describe('demo fleet seed', () => {
     expect(new Set(violations.content.map((v) => v.rule))).toContain('WINDOW_LIMIT');
     // Once: a second start writes nothing more.
     expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBe(0);
+  });
+
+  it('makes every demo city a terminal or a customer, with the week of arrivals, departures and detention at customers', async () => {
+    const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    const started = performance.now();
+    expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(57);
+    await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
+    console.log(`demo places and the week's visits in ${Math.round(performance.now() - started)} ms`);
+    const kinds = await rows<{ category: string; n: number }>(`select category, count(*)::int as n from places group by category order by category`);
+    expect(kinds).toEqual([
+      { category: 'CUSTOMER', n: 56 - DEMO_TERMINALS.length },
+      { category: 'RESTRICTED', n: 1 },
+      { category: 'TERMINAL', n: DEMO_TERMINALS.length },
+    ]);
+    expect((await rows<{ name: string }>(`select name from places where category = 'RESTRICTED'`))[0]?.name).toBe(DEMO_RESTRICTED_NAME);
+    const visits = await rows<{ category: string; place: string; asset: string; driver: string | null; a: Date; d: Date | null }>(
+      `select p.category, p.name as place, v.asset_id as asset, v.driver_id as driver, v.arrived_at as a, v.departed_at as d from place_visits v join places p on p.id = v.place_id`,
+    );
+    // Trucks end their trips at customers' docks, most of the fleet somewhere in the week, each stay with its driver.
+    expect(visits.filter((v) => v.category === 'CUSTOMER').length).toBeGreaterThan(25);
+    expect(new Set(visits.map((v) => v.asset)).size).toBeGreaterThan(15);
+    expect(visits.every((v) => v.driver !== null)).toBe(true);
+    expect(visits.filter((v) => v.d !== null).length).toBeGreaterThan(20);
+    // Stays are dock plus loading: never under the arrival dwell, and past the two hours of free time at two customers at least.
+    const stay = (v: (typeof visits)[number]) => (v.d ? new Date(v.d).getTime() : now) - new Date(v.a).getTime();
+    expect(Math.min(...visits.filter((v) => v.category === 'CUSTOMER').map(stay))).toBeGreaterThan(2 * 60_000);
+    const detained = new Set(visits.filter((v) => v.category === 'CUSTOMER' && stay(v) > 2 * 3_600_000).map((v) => v.place));
+    expect(detained.size).toBeGreaterThanOrEqual(2);
+    // Driving through a city's centre is no visit: no stay is shorter than the dwell anywhere.
+    expect(visits.filter((v) => v.d && stay(v) < 2 * 60_000 && v.category !== 'RESTRICTED')).toEqual([]);
+    // Once: a second start creates no places, and recomputing gives the same visits.
+    expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(0);
+    await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
+    expect(await rows<{ n: number }>(`select count(*)::int as n from place_visits`)).toEqual([{ n: visits.length }]);
   });
 
   it("gives the fleet a week of inspections where the logs begin and end shifts, the repair loop's story, work orders and schedules", async () => {

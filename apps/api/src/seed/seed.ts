@@ -19,6 +19,8 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
   'GROUP_LIST', 'GROUP_READ', 'HOS_LIST', 'HOS_READ', 'VIO_LIST', 'AVAILABILITY_LIST', 'IFTA_LIST',
   // Reads the inspections and the shop's work (issue 31); certifying repairs stays with the shop.
   'DVIR_LIST', 'WORK_ORDER_LIST', 'MAINTENANCE_LIST',
+  // Sees the places and who is at them (issue 32); drawing them stays with the administrators.
+  'PLACE_LIST',
 ];
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };

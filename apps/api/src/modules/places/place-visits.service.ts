@@ -171,7 +171,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       }
       const insideOf = this.insideOf(org, assetId);
       for (const f of fixes) {
-        for (const e of stepVisits(track, f, insideOf(f), dwellOf)) {
+        const events = stepVisits(track, f, insideOf(f), dwellOf);
+        if (track.places.size) facts.push(...this.detentionFacts(org, assetId, track, f.t));
+        for (const e of events) {
           if (e.kind === 'ARRIVAL') {
             e.track.visitId = randomUUID();
             arrivals.push({ id: e.track.visitId, placeId: e.placeId, assetId, driverId: e.driverId, arrivedAt: e.arrivedAt });
@@ -184,7 +186,6 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
           }
         }
       }
-      facts.push(...this.detentionFacts(org, assetId, track));
     }
     if (arrivals.length || departures.length) {
       await this.db.transaction(async (tx) => {
@@ -202,19 +203,23 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
         }
       });
     }
-    for (const r of replays) facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)));
+    for (const r of replays) {
+      // A replay corrects history: only what its fixes say after the newest fix already worked is news.
+      const newsAfter = this.vehicles.get(r.assetId)?.t ?? -Infinity;
+      facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)).filter((f) => f.confirmedAt > newsAfter));
+    }
     await this.writeMarks(orgId, items);
     await this.tell(orgId, org, facts);
   }
 
-  /** Detention beyond the free time at customer places the vehicle is at now (told once per visit). */
-  private detentionFacts(org: OrgPlaces, assetId: string, track: VehicleTrack): NoticeFact[] {
+  /** Detention beyond the free time at customer places the vehicle is at, as of its fix at `t` (told once per visit). */
+  private detentionFacts(org: OrgPlaces, assetId: string, track: VehicleTrack, t: number): NoticeFact[] {
     const out: NoticeFact[] = [];
     for (const [placeId, tr] of track.places) {
       if (tr.arrivedAt === null || tr.since !== null) continue;
-      const p = org.index.byId.get(placeId);
-      if (p?.category !== 'CUSTOMER' || track.t - tr.arrivedAt <= org.freeMinutes * 60_000) continue;
-      out.push({ kind: 'DETENTION', placeId, assetId, driverId: tr.driverId, at: tr.arrivedAt, confirmedAt: track.t, freeMinutes: org.freeMinutes });
+      if (org.index.byId.get(placeId)?.category !== 'CUSTOMER' || t - tr.arrivedAt <= org.freeMinutes * 60_000) continue;
+      const fact: NoticeFact = { kind: 'DETENTION', placeId, assetId, driverId: tr.driverId, at: tr.arrivedAt, confirmedAt: t, freeMinutes: org.freeMinutes };
+      if (!this.told.has(factKeyOf(fact))) out.push(fact);
     }
     return out;
   }
@@ -249,7 +254,10 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
           break;
         }
       }
-      if (cut < 0 && start > floor) continue;
+      // No fix in the window before the late one, and no visit open then: nothing could be pending (a
+      // dwell longer than the window aside), so the replay starts blank at the window's start.
+      const quiet = cut < 0 && !fixes.some((f) => f.t < fromMs) && !visits.some((v) => v.a <= fromMs && (v.d === null || fromMs < v.d + (dwellOf(v.placeId)?.departureDwellS ?? 0) * 1000));
+      if (cut < 0 && !quiet && start > floor) continue;
       // From the blank point on (or, with none within reach, from the window's start).
       const cutMs = cut >= 0 ? fixes[cut]!.t : start - 1;
       const replayed = replayVisits(fixes.slice(cut + 1), insideOf, dwellOf);
@@ -275,7 +283,14 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
         facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt });
         if (v.departedAt !== null) facts.push({ kind: 'DEPARTURE', placeId: v.placeId, assetId, driverId: v.driverId, at: v.departedAt, arrivedAt: v.arrivedAt, confirmedAt: v.departureConfirmedAt ?? v.departedAt });
       }
-      facts.push(...this.detentionFacts(org, assetId, track));
+      // Detention of the replayed visits at customer places: the moment the free time ran out, if the vehicle was still there.
+      const free = org.freeMinutes * 60_000;
+      const lastFix = fixes.length ? fixes[fixes.length - 1]!.t : -Infinity;
+      for (const v of rows) {
+        if (org.index.byId.get(v.placeId)?.category !== 'CUSTOMER') continue;
+        const until = v.departedAt ?? lastFix;
+        if (until - v.arrivedAt > free) facts.push({ kind: 'DETENTION', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivedAt + free, freeMinutes: org.freeMinutes });
+      }
       return facts;
     }
   }
@@ -302,7 +317,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   /** Notifies the facts that happened recently (once each: the fact key). */
   private async tell(orgId: string, org: OrgPlaces, facts: NoticeFact[]): Promise<void> {
     const now = this.now();
-    const recent = facts.filter((f) => now - f.confirmedAt <= NOTIFY_WITHIN_MS && !this.told.has(factKeyOf(f)));
+    const byKey = new Map<string, NoticeFact>();
+    for (const f of facts) if (now - f.confirmedAt <= NOTIFY_WITHIN_MS && !this.told.has(factKeyOf(f)) && !byKey.has(factKeyOf(f))) byKey.set(factKeyOf(f), f);
+    const recent = [...byKey.values()];
     if (recent.length === 0) return;
     await visitNotices(this.db, orgId, org.index, { units: org.units, timeZone: org.timeZone }, recent);
     for (const f of recent) this.told.add(factKeyOf(f));

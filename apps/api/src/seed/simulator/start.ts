@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
+import { ensureDemoPlaces } from '../demo-places.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
@@ -75,8 +76,18 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
       days += await app.fleetStats.rebuildRange(org.id, [assetId], started - 7 * 86_400_000, started);
     }
     log(`Demo fleet: daily statistics of ${days} vehicle days computed`);
+
     progress(DEMO_STEPS.notifications, 0);
     await app.fleetWatch.check(org.id, { clock: true, now: started, newsMs: 7 * 86_400_000 });
+  }
+  // Its terminals and customers, then the week's visits to them from the history (decision 0162):
+  // done here, so they are there when /readyz says ready (the catch-up goes by latest rows, which
+  // the backfill does not write).
+  const placesStarted = Date.now();
+  const made = await ensureDemoPlaces(app.db, org.id);
+  if (made || written) {
+    await app.placeVisits.recomputeVehicles(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000);
+    log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
   }
   return trucks;
 }

@@ -6,6 +6,7 @@ import { processHeapHooks, scheduleHeapTrim } from './jobs/heap-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { scheduleServiceDue } from './jobs/service-due.ts';
+import { scheduleReportEmails } from './jobs/report-schedule.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
   // Preventive maintenance coming due, notified hourly, one instance at a time (decision 0159).
   const stopServiceDue = scheduleServiceDue(app.database, app.log);
+  // Scheduled reports every minute on every instance; each schedule is claimed once (decision 0163).
+  const stopReportEmails = scheduleReportEmails(app.database, app.mailer, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let teltonika: TeltonikaServer | null = null;
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     stopMaintenance();
     const diagnosticsStopped = stopDiagnostics();
     const serviceDueStopped = stopServiceDue();
+    const reportEmailsStopped = stopReportEmails();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
     await purgeStopped;
     await diagnosticsStopped;
     await serviceDueStopped;
+    await reportEmailsStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
     // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();

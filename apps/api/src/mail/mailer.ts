@@ -8,8 +8,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
-  /** Files sent along (the ELD output file); the outbox keeps their text. */
-  attachments?: Array<{ filename: string; content: string; contentType: string }>;
+  /**
+   * Files sent along (the ELD output file, a report's PDF and CSV); the outbox keeps their content,
+   * binary files as base64 (`encoding: 'base64'`).
+   */
+  attachments?: Array<{ filename: string; content: string; contentType: string; encoding?: 'base64' }>;
 }
 
 export interface Mailer {

@@ -1,6 +1,6 @@
 // The auth module's public file: other modules import from here only (imports inside the module stay direct).
 export { AuthCache } from './auth-cache.ts';
-export { actorOf, requireAuth, visiblePermissions } from './auth-context.ts';
+export { actorOf, loadAuthContext, requireAuth, visiblePermissions } from './auth-context.ts';
 export type { Actor, AuthContext } from './auth-context.ts';
 export { hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
 export { INVITE_TOKEN_TTL_MS, createPasswordToken, sendPasswordResetEmail } from './password-tokens.ts';

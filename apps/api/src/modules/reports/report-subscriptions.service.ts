@@ -1,5 +1,5 @@
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
-import { reportSubscriptionInputSchema, type PageQuery, type ReportSubscription } from '@fleet/api-contract';
+import type { PageQuery, ReportSubscription, reportSubscriptionInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { organizations, reportSubscriptions, users } from '../../db/schema/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';

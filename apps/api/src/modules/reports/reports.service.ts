@@ -10,7 +10,6 @@ import {
   type UnitSystem,
   type VisitRow,
 } from '@fleet/api-contract';
-import type { DbOrTx } from '../../db/client.ts';
 import { organizations, users } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { invalidField, notFound } from '../../http/errors.ts';

@@ -20,6 +20,8 @@ export interface TripsStopsOptions {
   onError?: (err: unknown) => void;
   /** Pause before each round, while fixes gather. */
   flushMs?: number;
+  /** A database other instances write positions to (a server, not the embedded one): each round checks for their fixes. */
+  shared?: boolean;
 }
 
 interface VehicleFold {
@@ -45,6 +47,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
   private readonly folds = new Map<string, VehicleFold>();
   readonly stats = { rounds: 0, recomputed: 0, written: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
+  private readonly shared: boolean;
 
   constructor(
     private readonly db: Db,
@@ -52,6 +55,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
   ) {
     super();
     this.onError = opts.onError ?? (() => undefined);
+    this.shared = opts.shared ?? false;
     this.queue = new VehicleQueue<TripFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId }),
       pauseMs: () => opts.flushMs ?? 2000,
@@ -75,12 +79,13 @@ export class TripsStops extends QueuedFollower<TripFix> {
   private async round(items: Round<TripFix>): Promise<void> {
     this.stats.rounds++;
     const writes: VehicleWrite[] = [];
+    for (const [, w] of items) w.fixes.sort((a, b) => a.t - b.t);
+    const missing = this.shared ? await this.othersFixes(items) : new Set<string>();
     for (const [assetId, w] of items) {
-      w.fixes.sort((a, b) => a.t - b.t);
       const first = w.fixes[0]?.t ?? w.until;
       let vf = this.folds.get(assetId);
       const lastT = vf?.folder.lastT ?? null;
-      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, assetId, first, w.until);
+      if (!vf || lastT === null || first <= lastT || missing.has(assetId)) vf = await this.recompute(this.db, assetId, Math.min(first, lastT ?? first));
       else for (const f of w.fixes) vf.folder.add(f);
       this.folds.set(assetId, vf);
       const write = this.pending(w.orgId, assetId, vf);
@@ -89,8 +94,30 @@ export class TripsStops extends QueuedFollower<TripFix> {
     await this.write(writes);
   }
 
-  /** The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips and stops. */
-  private async recompute(db: DbOrTx, assetId: string, at: number, until: number, now = Date.now()): Promise<VehicleFold> {
+  /**
+   * On a shared database another instance may have stored fixes of the same vehicle (a device
+   * behind a load balancer): the vehicles with stored fixes after this fold's last that this round
+   * does not hold (one statement for the round). Those are computed again from positions.
+   */
+  private async othersFixes(items: Round<TripFix>): Promise<Set<string>> {
+    const keys = items.flatMap(([assetId, w]) => {
+      const lastT = this.folds.get(assetId)?.folder.lastT ?? null;
+      const news = w.fixes.filter((f) => lastT !== null && f.t > lastT);
+      return lastT === null || news.length === 0 ? [] : [{ a: assetId, from: iso(lastT), to: iso(news[news.length - 1]!.t), n: new Set(news.map((f) => f.t)).size }];
+    });
+    if (keys.length === 0) return new Set();
+    const rows = rowsOf<{ a: string }>(
+      await this.db.execute(sql`select k.a from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, "from" timestamptz, "to" timestamptz, n int)
+        where (select count(*) from positions p where p.asset_id = k.a and p.fix_time > k."from" and p.fix_time <= k."to") > k.n`),
+    );
+    return new Set(rows.map((r) => r.a));
+  }
+
+  /**
+   * The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips
+   * and stops, to its newest position (every row from there on is replaced).
+   */
+  private async recompute(db: DbOrTx, assetId: string, at: number, now = Date.now()): Promise<VehicleFold> {
     this.stats.recomputed++;
     const stops = rowsOf<{ started_at: string | Date; ended_at: string | Date | null }>(
       await db.execute(sql`select started_at, ended_at from vehicle_stops where asset_id = ${assetId} and started_at <= ${new Date(at).toISOString()}::timestamptz
@@ -108,12 +135,14 @@ export class TripsStops extends QueuedFollower<TripFix> {
       from = Math.min(at, e?.t ? new Date(e.t).getTime() : now - CATCH_UP_DAYS * 86_400_000);
     }
     const folder = new TripFolder(anchor !== undefined);
-    // Epoch numbers straight from the database: a week is tens of thousands of fixes.
-    const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null; driver_id: string | null }>(
-      await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition, driver_id from positions
-        where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz and fix_time <= ${new Date(until).toISOString()}::timestamptz order by fix_time`),
+    // One JSON text of the fixes: on the embedded database three times quicker than a row per fix
+    // (the demo's week, 120,000 fixes, reads in 0.4 s instead of 1.2-1.9 s).
+    const [r] = rowsOf<{ j: string | null }>(
+      await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id) order by fix_time)::text as j
+        from positions where asset_id = ${assetId} and fix_time >= ${new Date(from).toISOString()}::timestamptz`),
     );
-    for (const r of rows) folder.add({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, driverId: r.driver_id });
+    const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];
+    for (const [t, lat, lon, speed, ignition, driverId] of fixes) folder.add({ t: Math.round(t), lat, lon, speed, ignition, driverId });
     return { folder, replaceFrom: from, openWrittenAt: null, openSig: null };
   }
 
@@ -141,9 +170,9 @@ export class TripsStops extends QueuedFollower<TripFix> {
     this.stats.written += writes.length;
   }
 
-  /** One vehicle computed again from its positions up to `untilMs` and written (catch-up, demo history, tests). */
-  async recomputeVehicle(orgId: string, assetId: string, untilMs: number): Promise<void> {
-    const vf = await this.recompute(this.db, assetId, untilMs, untilMs);
+  /** One vehicle's trips and stops computed again from its positions, from where a fix at `atMs` could change them (catch-up, demo history, tests). */
+  async recomputeVehicle(orgId: string, assetId: string, atMs: number): Promise<void> {
+    const vf = await this.recompute(this.db, assetId, atMs);
     const w = this.pending(orgId, assetId, vf);
     if (w) await writeRows(this.db, [w]);
     this.folds.set(assetId, vf);

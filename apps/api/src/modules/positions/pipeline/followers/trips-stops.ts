@@ -3,13 +3,15 @@ import { follower, queueFollowing } from '../follower.ts';
 
 /** Trips and stops per vehicle (decision 0163). */
 export const tripsStopsFollower = follower('tripsStops', ({ database, onError, info }) => {
-  const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops') });
+  const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops'), shared: database.kind !== 'pglite' });
   return {
     ...queueFollowing(tripsStops, true),
-    catchUp: () =>
-      tripsStops
+    catchUp: () => {
+      const started = Date.now();
+      return tripsStops
         .catchUp()
-        .then((n) => n && info(`trips and stops: ${n} vehicles brought up to their latest position`))
-        .catch(onError('trips and stops catch-up')),
+        .then((n) => n && info(`trips and stops: ${n} vehicles brought up to their latest position in ${((Date.now() - started) / 1000).toFixed(1)} s`))
+        .catch(onError('trips and stops catch-up'));
+    },
   };
 });

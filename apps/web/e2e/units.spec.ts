@@ -147,7 +147,7 @@ const SHOWN: Record<string, Record<Units, RegExp>> = {
   '/hos/logs/:id': { IMPERIAL: /\d\.\d mi\b/, METRIC: /\d\.\d km\b/ },
   [`${ORG}/vehicle-add`]: { IMPERIAL: /Odometer \(mi\)/, METRIC: /Odometer \(km\)/ },
   '/reports/trips': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
-  '/reports/summary': { IMPERIAL: /Distance \(mi\) and hours by day/, METRIC: /Distance \(km\) and hours by day/ },
+  '/reports/summary': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
 };
 
 /** Office screens that are not walked, and why. Every other screen of the route table is. */

@@ -240,6 +240,7 @@ export default function MapPage() {
             </Source>
             <Source id={`${PLACES_SOURCE}-labels`} type="geojson" data={placeLabels}>
               <Layer {...(placeStyle[2] as SymbolLayerSpecification)} layout={{ ...(placeStyle[2] as SymbolLayerSpecification).layout, visibility: placesShown }} />
+              <Layer {...placeStyle[3]!} layout={{ visibility: placesShown }} />
             </Source>
             <Source id={VEHICLES_SOURCE} {...vehiclesSource(geojson)}>
               {layers.map((l) => (

@@ -124,7 +124,7 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
           initialViewState={US_VIEW}
           mapStyle={base.style}
           style={{ width: '100%', height: '100%' }}
-          interactiveLayerIds={editing ? [] : [`${SOURCE}-fill`]}
+          interactiveLayerIds={editing ? [] : [`${SOURCE}-fill`, `${SOURCE}-dots`]}
           onClick={onClick}
           cursor={editor?.mode === 'point' ? 'crosshair' : undefined}
           onLoad={(e) => {
@@ -146,6 +146,7 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
           </Source>
           <Source id={`${SOURCE}-labels`} type="geojson" data={labels}>
             <Layer {...layers[2]!} />
+            <Layer {...layers[3]!} />
           </Source>
         </MapGL>
       ) : (

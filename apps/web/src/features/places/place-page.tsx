@@ -63,7 +63,7 @@ export default function PlacePage() {
       align: 'right',
       render: (v) =>
         v.detentionSeconds > 0 ? (
-          <Badge variant="outline" radius="sm" className={tones.danger}>
+          <Badge variant="outline" radius="sm" tt="none" className={tones.danger}>
             {duration(v.detentionSeconds)}
           </Badge>
         ) : (

@@ -58,7 +58,7 @@ export default function StopsReportPage() {
       align: 'right',
       render: (s) =>
         s.idleSeconds > 0 ? (
-          <Badge variant="outline" radius="sm" className={tones.warn}>
+          <Badge variant="outline" radius="sm" tt="none" className={tones.warn}>
             {formatSeconds(s.idleSeconds)}
           </Badge>
         ) : s.engineOn === null ? (

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -77,30 +77,43 @@ export default function SummaryReportPage() {
           </Stack>
         }
       />
-      <Paper withBorder p="sm" mb="md">
-        <Text fw={600} size="sm" mb="xs">
-          Distance ({dist}) and hours by day
-        </Text>
-        {chart.length ? (
-          <BarChart
-            h={260}
-            data={chart}
-            dataKey="day"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
-            series={[
-              { name: 'distance', label: `Distance (${dist})`, color: 'blue.7' },
-              { name: 'drivingHours', label: 'Driving (hours)', color: 'teal.8' },
-              { name: 'idleHours', label: 'Idling (hours)', color: 'orange.8' },
-            ]}
-            data-testid="summary-chart"
-          />
-        ) : (
-          <Text size="sm" c="dimmed" py="xl" ta="center">
-            {all.isLoading ? 'Loading…' : 'No movement in these days.'}
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" mb="md">
+        <Paper withBorder p="sm">
+          <Text fw={600} size="sm" mb="xs">
+            Distance by day ({dist})
           </Text>
-        )}
-      </Paper>
+          {chart.length ? (
+            <BarChart h={240} data={chart} dataKey="day" series={[{ name: 'distance', label: `Distance (${dist})`, color: 'blue.7' }]} valueFormatter={(v) => v.toLocaleString('en-US')} data-testid="summary-chart" />
+          ) : (
+            <Text size="sm" c="dimmed" py="xl" ta="center">
+              {all.isLoading ? 'Loading…' : 'No movement in these days.'}
+            </Text>
+          )}
+        </Paper>
+        <Paper withBorder p="sm">
+          <Text fw={600} size="sm" mb="xs">
+            Driving and idling by day (hours)
+          </Text>
+          {chart.length ? (
+            <BarChart
+              h={240}
+              data={chart}
+              dataKey="day"
+              type="stacked"
+              withLegend
+              legendProps={{ verticalAlign: 'bottom' }}
+              series={[
+                { name: 'drivingHours', label: 'Driving (hours)', color: 'teal.8' },
+                { name: 'idleHours', label: 'Idling (hours)', color: 'orange.8' },
+              ]}
+            />
+          ) : (
+            <Text size="sm" c="dimmed" py="xl" ta="center">
+              {all.isLoading ? 'Loading…' : 'No movement in these days.'}
+            </Text>
+          )}
+        </Paper>
+      </SimpleGrid>
       <ServerTable
         id="report-summary"
         label="Daily summary"

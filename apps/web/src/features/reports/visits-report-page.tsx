@@ -5,7 +5,7 @@ import '@mantine/charts/styles.css';
 import { Link } from 'react-router';
 import type { VisitRow } from '@fleet/api-contract';
 import { PLACE_CATEGORY_LABELS } from '@fleet/api-contract/places';
-import type { FeatureCollection, Polygon } from 'geojson';
+import type { FeatureCollection, Point, Polygon } from 'geojson';
 import tones from '../../components/badge-tones.module.css';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -19,7 +19,7 @@ import { useDetentionTotals, usePlaceOptions, useReport } from './reports-api.ts
 /** Detention of a visit: a warning badge when there is any. */
 export function DetentionBadge({ seconds }: { seconds: number }) {
   return seconds > 0 ? (
-    <Badge variant="outline" radius="sm" className={tones.danger}>
+    <Badge variant="outline" radius="sm" tt="none" className={tones.danger}>
       {formatSeconds(seconds)}
     </Badge>
   ) : (
@@ -40,19 +40,25 @@ export default function VisitsReportPage() {
   const detention = useDetentionTotals(filters.query);
 
   // The places these visits were at, drawn as their shapes; the selected visit's place stands out.
-  const areas = useMemo((): FeatureCollection<Polygon, { id: string; color: string }> => {
+  // Each also as a dot, so a place of a few hundred metres shows on a map of the whole country.
+  const { areas, points } = useMemo(() => {
     const visited = new Set(rows.map((v) => v.placeId));
-    return {
+    const shown = (places.data?.content ?? []).filter((p) => visited.has(p.id));
+    const areas: FeatureCollection<Polygon, { id: string; color: string }> = {
       type: 'FeatureCollection',
-      features: (places.data?.content ?? [])
-        .filter((p) => visited.has(p.id))
-        .map((p) => ({ type: 'Feature', geometry: placePolygon(p), properties: { id: p.id, color: PLACE_COLORS[p.category] } })),
+      features: shown.map((p) => ({ type: 'Feature', geometry: placePolygon(p), properties: { id: p.id, color: PLACE_COLORS[p.category] } })),
     };
+    const points: FeatureCollection<Point, { id: string; color: string }> = {
+      type: 'FeatureCollection',
+      features: shown.map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.center.longitude, p.center.latitude] }, properties: { id: p.id, color: PLACE_COLORS[p.category] } })),
+    };
+    return { areas, points };
   }, [rows, places.data]);
   const selectedPlace = rows.find((v) => v.id === selected)?.placeId ?? null;
   const totals = detention.data?.content ?? [];
   const chart = useMemo(
-    () => totals.filter((t) => t.visits > 0).map((t) => ({ place: t.placeName, detentionHours: Math.round((t.detentionSeconds / 3600) * 10) / 10, dwellHours: Math.round((t.dwellSeconds / 3600) * 10) / 10 })),
+    // The ten customers with the most detention: more bars than that cannot be read.
+    () => [...totals].filter((t) => t.visits > 0).sort((a, b) => b.detentionSeconds - a.detentionSeconds).slice(0, 10).map((t) => ({ place: t.placeName, detentionHours: Math.round((t.detentionSeconds / 3600) * 10) / 10, dwellHours: Math.round((t.dwellSeconds / 3600) * 10) / 10 })),
     [totals],
   );
   const sum = (k: 'visits' | 'detentionSeconds' | 'visitsWithDetention') => totals.reduce((s, t) => s + t[k], 0);
@@ -96,10 +102,10 @@ export default function VisitsReportPage() {
         </Group>
       )}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" mb="md">
-        <ReportMap label="Visited places on the map" data={{ areas }} selectedId={selectedPlace} />
+        <ReportMap label="Visited places on the map" data={{ areas, points }} selectedId={selectedPlace} />
         <Paper withBorder p="sm">
           <Text fw={600} size="sm" mb="xs">
-            Dwell and detention by customer (hours)
+            Detention and dwell by customer, the ten longest (hours)
           </Text>
           {chart.length ? (
             <BarChart
@@ -109,8 +115,8 @@ export default function VisitsReportPage() {
               withLegend
               legendProps={{ verticalAlign: 'bottom' }}
               series={[
-                { name: 'dwellHours', label: 'Dwell (hours)', color: 'blue.7' },
                 { name: 'detentionHours', label: 'Detention (hours)', color: 'red.8' },
+                { name: 'dwellHours', label: 'Dwell (hours)', color: 'blue.7' },
               ]}
               data-testid="visits-chart"
             />

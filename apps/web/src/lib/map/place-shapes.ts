@@ -100,7 +100,7 @@ export function geometryBounds(geometry: PlaceGeometry, radiusM: number | null =
   return [w, s, e, n];
 }
 
-/** Fill, outline and name layers of the places sources (`<prefix>` and `<prefix>-labels`). */
+/** Fill, outline and name layers of the places sources (`<prefix>` and `<prefix>-labels`), and a dot per place while zoomed out. */
 export function placeLayers(prefix: string, minLabelZoom = 10): LayerSpecification[] {
   return [
     { id: `${prefix}-fill`, type: 'fill', source: prefix, paint: { 'fill-color': ['get', 'color'], 'fill-opacity': 0.15 } },
@@ -112,6 +112,14 @@ export function placeLayers(prefix: string, minLabelZoom = 10): LayerSpecificati
       minzoom: minLabelZoom,
       layout: { 'text-field': ['get', 'name'], 'text-font': [LABEL_FONT], 'text-size': 12, 'text-anchor': 'center' },
       paint: { 'text-color': '#1a1b1e', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
+    },
+    // A place of a few hundred metres is a speck on a state-wide map: a dot shows where it is.
+    {
+      id: `${prefix}-dots`,
+      type: 'circle',
+      source: `${prefix}-labels`,
+      maxzoom: minLabelZoom,
+      paint: { 'circle-radius': 4, 'circle-color': ['get', 'color'], 'circle-stroke-width': 1.5, 'circle-stroke-color': '#ffffff' },
     },
   ];
 }

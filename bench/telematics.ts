@@ -1,10 +1,12 @@
 // Telematics throughput and history latency (issue 7).
 //   node --import tsx bench/telematics.ts [seconds]      (DATABASE_URL=… to run on PostgreSQL;
-//   HOS_AUTO_DUTY=0, IFTA_MILES=0, FLEET_STATS=0 switch off the work behind ingest, to measure what
+//   HOS_AUTO_DUTY=0, IFTA_MILES=0, FLEET_STATS=0, TRIPS_STOPS=0 switch off the work behind ingest, to measure what
 //   it costs; BENCH_COLD=1 starts every vehicle driving inside the count, the worst case;
 //   BENCH_IFTA_APART=1 measures IFTA miles on their own: each load test runs in 5-second cycles,
 //   the IFTA round of each cycle is held until the cycle's ingest is done and then run alone, and
-//   its CPU is printed beside the ingest's, cycle by cycle, in the same minute of the same process)
+//   its CPU is printed beside the ingest's, cycle by cycle, in the same minute of the same process;
+//   BENCH_PLACES=n gives the organization n places where the devices drive (issue 32), and
+//   BENCH_PLACES_APART=1 measures the geofence follower's rounds apart the same way)
 // 1. OsmAnd single-position requests over loopback to the OsmAnd port, 50 connections (autocannon
 //    in a child process), 1,000 devices, every request a new fix; then counts the stored rows:
 //    every acknowledged (200) position must be in the table.
@@ -41,12 +43,16 @@ const config = testConfig({
   hosAutoDuty: process.env.HOS_AUTO_DUTY !== '0',
   iftaMiles: process.env.IFTA_MILES !== '0',
   fleetStats: process.env.FLEET_STATS !== '0',
+  tripsStops: process.env.TRIPS_STOPS !== '0',
   // Held: the rounds run only when the bench asks (after each cycle), never beside the cycle's ingest.
   ...(process.env.BENCH_IFTA_APART === '1' ? { iftaRoundMs: 3_600_000 } : {}),
 });
 const apart = process.env.BENCH_IFTA_APART === '1' && config.iftaMiles;
+/** The geofence follower's rounds held and measured apart, as IFTA's (issue 32); not with BENCH_IFTA_APART. */
+const placesApart = process.env.BENCH_PLACES_APART === '1' && !apart;
+const benchPlaces = Number(process.env.BENCH_PLACES ?? 0);
 /** Cycles per load test: one of `seconds` normally; with the IFTA rounds apart, 5-second cycles (one round's worth each). */
-const CYCLE_SECONDS = apart ? 5 : seconds;
+const CYCLE_SECONDS = apart || placesApart ? 5 : seconds;
 const cycles = Math.max(1, Math.round(seconds / CYCLE_SECONDS));
 await seed(database.db, { ...config, demo: true }, () => undefined);
 const app = await buildApp({ config, database });
@@ -59,6 +65,23 @@ const vehicles: TestVehicle[] = [];
 if (existing < DEVICES + 1) {
   for (let i = 0; i <= DEVICES; i++) vehicles.push(await createTestVehicle(app.db, orgId, { uniqueId: `bench-${String(i).padStart(4, '0')}`, unitNumber: `B${i}` }));
 }
+// Places where the devices drive (35-35.1 °N, 97-97.1 °W): circles of 100-400 m and squares of
+// 200-600 m, half each, spread over 34.95-35.15 °N, 97.15-96.95 °W; their visits are real work.
+await database.db.execute(sql`delete from places where organization_id = ${orgId}`);
+if (benchPlaces > 0) {
+  const rows = Array.from({ length: benchPlaces }, (_, i) => {
+    const lat = 34.95 + ((i * 7919) % 1000) / 5000;
+    const lon = -97.15 + ((i * 104_729) % 1000) / 5000;
+    const size = 100 + ((i * 31) % 300);
+    if (i % 2 === 0) return { name: `Bench circle ${i}`, geometry: { type: 'Point', coordinates: [lon, lat] }, radius: size, box: [lon - size / 91_000, lat - size / 111_000, lon + size / 91_000, lat + size / 111_000] };
+    const h = size / 111_000;
+    return { name: `Bench square ${i}`, geometry: { type: 'Polygon', coordinates: [[[lon - h, lat - h], [lon + h, lat - h], [lon + h, lat + h], [lon - h, lat + h], [lon - h, lat - h]]] }, radius: null, box: [lon - h, lat - h, lon + h, lat + h] };
+  });
+  await database.db.execute(sql`insert into places (organization_id, name, category, geometry, radius_m, min_lon, min_lat, max_lon, max_lat)
+    select ${orgId}::uuid, x.name, 'CUSTOMER', x.geometry, x.radius, (x.box->>0)::float8, (x.box->>1)::float8, (x.box->>2)::float8, (x.box->>3)::float8
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(name text, geometry jsonb, radius float8, box jsonb)`);
+}
+if (placesApart) app.placeVisits.flushMs = 3_600_000;
 await app.listen({ port: 0, host: '127.0.0.1' });
 const API_PORT = boundPort(app.server);
 const osmand = await buildOsmandServer(app.ingest);
@@ -105,6 +128,8 @@ async function settleOthers(): Promise<void> {
   await app.autoDuty.idle();
   await app.fleetStats.idle();
   await app.fleetWatch.idle();
+  // Held when measured apart: it runs in endCycle, alone.
+  if (!placesApart) await app.placeVisits.idle();
 }
 /**
  * One cycle of a load test with the IFTA round apart: the ingest's CPU (the other work behind it
@@ -120,7 +145,7 @@ interface ApartCycle {
 }
 type CycleStart = { cpu: NodeJS.CpuUsage; pg: Map<number, number>; enqueueMs: number };
 function startCycle(): CycleStart {
-  const pg = apart ? postgresCpu() : new Map<number, number>();
+  const pg = apart || placesApart ? postgresCpu() : new Map<number, number>();
   return { pg, enqueueMs: app.iftaMiles.stats.enqueueMs, cpu: process.cpuUsage() };
 }
 /**
@@ -128,6 +153,18 @@ function startCycle(): CycleStart {
  * round runs alone (its CPU is IFTA's). Without BENCH_IFTA_APART everything just settles.
  */
 async function endCycle(start: CycleStart, positions: number): Promise<ApartCycle | null> {
+  if (placesApart) {
+    // The place rounds apart, as IFTA's: the ingest (everything else behind it settled), then the held round alone.
+    await settleBehindIngest();
+    const ingestUs = cpuSince(start.cpu);
+    const ingestPg = await postgresCpuSince(start.pg);
+    const pgMid = postgresCpu();
+    const c = process.cpuUsage();
+    await app.placeVisits.idle();
+    const placesUs = cpuSince(c);
+    const placesPg = await postgresCpuSince(pgMid);
+    return { positions, ingestUs, ingestPgUs: ingestPg?.own ?? 0, iftaUs: placesUs, iftaPgUs: placesPg?.own ?? 0, enqueueUs: 0 };
+  }
   if (!apart) {
     await settleBehindIngest();
     return null;
@@ -156,12 +193,14 @@ function apartLines(name: string, list: readonly ApartCycle[]): string[] {
   const sum = total(list, ['positions', 'ingestUs', 'ingestPgUs', 'iftaUs', 'iftaPgUs', 'enqueueUs']);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const pg = database.kind !== 'pglite';
+  const what = placesApart ? `place visits with ${benchPlaces.toLocaleString('en-US')} places` : 'IFTA miles';
+  const short = placesApart ? 'place visits' : 'IFTA';
   return [
-    `${verdict(share(sum) <= 0.1)} ${name}, IFTA miles apart (${list.length} cycles of ${CYCLE_SECONDS} s): ingest without them ${per(ingest(sum), sum.positions)} µs/position` +
+    `${verdict(share(sum) <= 0.1)} ${name}, ${what} apart (${list.length} cycles of ${CYCLE_SECONDS} s): ingest without them ${per(ingest(sum), sum.positions)} µs/position` +
       (pg ? ` (API ${per(sum.ingestUs - sum.enqueueUs, sum.positions)} + PostgreSQL ${per(sum.ingestPgUs, sum.positions)})` : '') +
-      `, IFTA ${per(ifta(sum), sum.positions)} µs/position (rounds ${per(sum.iftaUs, sum.positions)}${pg ? ` + PostgreSQL ${per(sum.iftaPgUs, sum.positions)}` : ''} + hand-over ${per(sum.enqueueUs, sum.positions)})` +
+      `, ${short} ${per(ifta(sum), sum.positions)} µs/position (rounds ${per(sum.iftaUs, sum.positions)}${pg ? ` + PostgreSQL ${per(sum.iftaPgUs, sum.positions)}` : ''} + hand-over ${per(sum.enqueueUs, sum.positions)})` +
       ` = ${pct(share(sum))} of ingest (target <= 10 %); API alone ${pct((sum.iftaUs + sum.enqueueUs) / Math.max(1, sum.ingestUs - sum.enqueueUs))}; cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
-    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, IFTA ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`),
+    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, ${short} ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`),
   ];
 }
 /**

@@ -24,6 +24,7 @@ const envSchema = z.object({
   IFTA_MILES: bool,
   IFTA_ROUND_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLEET_STATS: bool,
+  TRIPS_STOPS: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default('8MB'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
@@ -78,6 +79,8 @@ export interface Config {
   iftaRoundMs: number;
   /** Daily vehicle statistics and the notification checks behind ingest (decisions 0130, 0131); off only to measure ingest without them. */
   fleetStats: boolean;
+  /** Trips and stops kept behind ingest (decision 0163); off only to measure ingest and start-up without them. */
+  tripsStops: boolean;
   /** Drivers' duty events each instance keeps in memory for the fleet-wide HoS reads (docs/decisions/0098). */
   hosEventCacheEvents: number;
   /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iftaMiles: e.IFTA_MILES ?? true,
     iftaRoundMs: e.IFTA_ROUND_MS,
     fleetStats: e.FLEET_STATS ?? true,
+    tripsStops: e.TRIPS_STOPS ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     jwtSecret: e.JWT_SECRET,

@@ -137,8 +137,8 @@ export const REPORT_FORMATS = ['pdf', 'csv'] as const;
 export const reportSubscriptionInputSchema = z
   .object({
     report: z.enum(REPORT_KINDS, { error: () => `Report must be one of ${REPORT_KINDS.join(', ')}` }),
-    /** The report's filters without dates: each run covers the period just ended (the day, or the week). */
-    filters: reportFiltersSchema.omit({ from: true, to: true }).default({}),
+    /** The report's filters without dates: each run covers the period just ended (the day, or the week); `by` for the summary. */
+    filters: reportFiltersSchema.omit({ from: true, to: true }).extend(summaryBy).default({}),
     frequency: z.enum(SUBSCRIPTION_FREQUENCIES, { error: () => 'Frequency must be DAILY or WEEKLY' }),
     timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time of day must look like 07:30'),
     /** 1 (Monday) to 7 (Sunday), for WEEKLY. */
@@ -154,7 +154,7 @@ export const reportSubscriptionSchema = z.object({
   id: z.string(),
   userId: z.string(),
   report: z.enum(REPORT_KINDS),
-  filters: reportFiltersSchema.omit({ from: true, to: true }),
+  filters: reportFiltersSchema.omit({ from: true, to: true }).extend(summaryBy),
   frequency: z.enum(SUBSCRIPTION_FREQUENCIES),
   timeOfDay: z.string(),
   weekday: z.number().int().nullable(),

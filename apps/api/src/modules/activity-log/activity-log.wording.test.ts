@@ -4,7 +4,7 @@ import { getTableColumns } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
-import { assets, deviceModels, drivers, gateways, groups, maintenanceSchedules, organizations, roles, users, workOrders } from '../../db/schema/index.ts';
+import { assets, deviceModels, drivers, gateways, groups, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
 import {
   ACTIONS,
   actorLabel,
@@ -81,6 +81,7 @@ describe('wording covers the code', () => {
       ['DEVICE_MODEL', deviceModels],
       ['WORK_ORDER', workOrders],
       ['MAINTENANCE_SCHEDULE', maintenanceSchedules],
+      ['PLACE', places],
     ];
     const unlabelled = tables.flatMap(([type, table]) => Object.keys(getTableColumns(table)).filter((c) => !hasFieldLabel(type, c)).map((c) => `${type}.${c}`));
     const settings = Object.entries(DEFAULT_ORGANIZATION_SETTINGS).flatMap(([k, v]) => [k, ...(typeof v === 'object' ? Object.keys(v) : [])]);
@@ -277,6 +278,7 @@ const SENTENCES: Row[] = [
   ['UPDATE', 'WORK_ORDER', id(70), { title: 'Replace brake pads', status: 'IN_PROGRESS', completedAt: null }, { title: 'Replace brake pads', status: 'DONE', completedAt: '2026-05-02T15:00:00.000Z' }, 'Dana Reyes changed work order Replace brake pads: Status, Completed'],
   ['DELETE', 'WORK_ORDER', id(70), { title: 'Replace brake pads' }, undefined, 'Dana Reyes deleted work order Replace brake pads'],
   ['CREATE', 'MAINTENANCE_SCHEDULE', id(72), undefined, { name: 'Oil change', groupId: EAST, everyM: 40_233_600, everyDays: 90 }, 'Dana Reyes created maintenance schedule Oil change'],
+  ['CREATE', 'PLACE', id(73), undefined, { name: 'Acme Foods DC', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-94.6, 39.1] }, radiusM: 300 }, 'Dana Reyes created place Acme Foods DC'],
   ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

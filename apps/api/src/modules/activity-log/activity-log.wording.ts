@@ -314,6 +314,7 @@ const COMMON_LABELS: Record<string, string> = {
   idleMinutes: 'Idle after (minutes)',
   offlineMinutes: 'Offline after (minutes)',
   speedLimitKmh: 'Speeding above',
+  freeMinutes: 'Detention free time (minutes)',
 };
 /** Fields whose label names the unit their value is written in (the organization's). */
 const UNIT_OF_FIELD: Record<string, keyof (typeof UNIT_LABELS)[UnitSystem]> = { speedLimitKmh: 'speed' };
@@ -388,6 +389,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     defaultRuleset: 'Default HoS ruleset',
     darkMode: 'Dark mode',
     telematics: 'Idle and offline thresholds',
+    detention: 'Detention',
     ingestTokenHash: 'Device forwarding token',
     ingestTokenCreatedAt: 'Device forwarding token created',
     ingestTokenLastUsedAt: 'Device forwarding token last used',

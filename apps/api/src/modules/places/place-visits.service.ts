@@ -55,6 +55,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly onError: (err: unknown) => void;
   private readonly now: () => number;
   readonly stats = { rounds: 0, fixes: 0, replays: 0, arrivals: 0, departures: 0, failures: 0 };
+  /** Pause before a pass while fixes gather (the ingest bench holds the rounds to measure them apart). */
+  flushMs: number;
 
   constructor(
     private readonly db: Db,
@@ -63,10 +65,11 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     super();
     this.onError = opts.onError ?? (() => undefined);
     this.now = opts.now ?? Date.now;
+    this.flushMs = opts.flushMs ?? 2000;
     this.unsubscribe = onPlacesChanged((orgId) => this.stale.add(orgId));
     this.queue = new VehicleQueue<VisitFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, driverId: r.driverId }),
-      pauseMs: () => opts.flushMs ?? 2000,
+      pauseMs: () => this.flushMs,
       byOrganization: true,
       // A pass serves every waiting vehicle after one pause; idle() (tests, shutdown) ends the pause.
       passes: true,
@@ -160,6 +163,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const departures: Array<{ id: string; departedAt: number }> = [];
     const facts: NoticeFact[] = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
       if (fixes.length === 0) continue;
       fixes.sort((a, b) => a.t - b.t);
@@ -210,6 +214,46 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await this.writeMarks(orgId, items);
     await this.tell(orgId, org, facts);
+  }
+
+  /**
+   * Vehicles of the round with no state here (a restart, new vehicles) whose last stored fix before
+   * their new ones left them blank: outside every place, no visit open or inside its departure
+   * dwell. They start blank at that fix, read for all of them in two statements; the others are
+   * recomputed from their positions. Without this, a restart's first round reads hours of
+   * positions for every vehicle.
+   */
+  private async warm(org: OrgPlaces, items: Round<VisitFix>): Promise<void> {
+    const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId));
+    if (cold.length === 0) return;
+    const ids = cold.map(([assetId]) => assetId);
+    const firsts = cold.map(([, w]) => new Date(Math.min(...w.fixes.map((f) => f.t))).toISOString());
+    const last = new Map(
+      rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null }>(
+        await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon
+          from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${firsts.join(',')}}`}::timestamptz[]) as k(asset_id, first)
+          left join lateral (select fix_time, latitude, longitude from positions x where x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
+      ).map((r) => [r.asset_id, r.t === null ? null : { t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: null }]),
+    );
+    const visits = rowsOf<{ asset_id: string; place_id: string; a: number | string; d: number | string | null }>(
+      await this.db.execute(sql`select asset_id, place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
+        where asset_id = any(${`{${ids.join(',')}}`}::uuid[]) and (departed_at is null or departed_at > now() - interval '2 days')`),
+    );
+    for (const assetId of ids) {
+      const f = last.get(assetId) ?? null;
+      const at = f?.t ?? -Infinity;
+      const mine = visits.filter((v) => v.asset_id === assetId);
+      // Open or pending at that fix, or a visit after it (the new fixes are late): recomputed instead.
+      const open = mine.some((v) => {
+        const a = Number(v.a);
+        const d = v.d === null ? null : Number(v.d);
+        return a > at || d === null || at < d + (org.index.byId.get(v.place_id)?.departureDwellS ?? 0) * 1000;
+      });
+      if (open || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
+      const track = blankTrack();
+      track.t = at;
+      this.remember(assetId, track);
+    }
   }
 
   /** Detention beyond the free time at customer places the vehicle is at, as of its fix at `t` (told once per visit). */

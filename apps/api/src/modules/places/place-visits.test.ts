@@ -205,7 +205,7 @@ describe('place visits behind ingest', () => {
     expect((await bell('PLACE_DEPARTURE', 'PV3')).length).toBeLessThanOrEqual(2);
   });
 
-  it('shows a vehicle at a place in places/current until it departs, and a missing fix splits nothing', async () => {
+  it('shows a vehicle at a place in places/current until it departs, across a restart mid-stay', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-current', unitNumber: 'PV5' });
     // Up to the middle of C's stay: arrived, not departed.
     const until = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.arrivedAt + 14 * STEP_MS);
@@ -215,6 +215,8 @@ describe('place visits behind ingest', () => {
     expect(current.content.filter((c) => c.assetId === v.assetId)).toEqual([
       { assetId: v.assetId, placeId: C.id, placeName: 'Acme Foods', category: 'CUSTOMER', arrivedAt: new Date(trackOf.c.arrivedAt).toISOString() },
     ]);
+    // A restart mid-stay: the state is gone; the open visit is found and the stay goes on.
+    t.app.placeVisits.forget();
     await ingest(v, trackOf.fixes.slice(until));
     expect(await visitsOf(v.assetId)).toEqual(expected.map((e) => ({ ...e, driverId: v.driverId })));
   });

@@ -82,14 +82,18 @@ const visitCovering = (assetCol: string, instant: string, placeId?: string) =>
       and (pv.departed_at is null or pv.departed_at >= ${sql.raw(instant)} - interval '2 minutes') ${placeId ? sql`and pv.place_id = ${placeId}` : sql``}
     order by pv.arrived_at desc limit 1`;
 
-/** The common filters on a table aliased `x` with its asset, driver and start-time columns. */
-function common(scope: ReadScope, f: ReportFilters, x: { asset: string; driver: string; time: string }): SQL[] {
-  const parts: SQL[] = [sql`${sql.raw(x.asset.split('.')[0]!)}.organization_id = ${scope.orgId}`];
-  if (f.from) parts.push(sql`${sql.raw(x.time)} >= ${at(f.from)}`);
-  if (f.to) parts.push(sql`${sql.raw(x.time)} < ${at(f.to)}`);
-  if (f.assetId) parts.push(sql`${sql.raw(x.asset)} = ${f.assetId}`);
-  if (f.driverId) parts.push(sql`${sql.raw(x.driver)} = ${f.driverId}`);
-  if (f.groupId) parts.push(sql`exists (select 1 from group_assets ga where ga.asset_id = ${sql.raw(x.asset)} and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`);
+/**
+ * The common filters on a table aliased `x` (visits, trips, stops: each has organization_id,
+ * asset_id and driver_id) with `time` its start column: the organization first, always.
+ */
+function common(scope: ReadScope, f: ReportFilters, x: 'pv' | 't' | 's', time: 'arrived_at' | 'started_at'): SQL[] {
+  const col = (c: string) => sql.raw(`${x}.${c}`);
+  const parts: SQL[] = [sql`${col('organization_id')} = ${scope.orgId}`];
+  if (f.from) parts.push(sql`${col(time)} >= ${at(f.from)}`);
+  if (f.to) parts.push(sql`${col(time)} < ${at(f.to)}`);
+  if (f.assetId) parts.push(sql`${col('asset_id')} = ${f.assetId}`);
+  if (f.driverId) parts.push(sql`${col('driver_id')} = ${f.driverId}`);
+  if (f.groupId) parts.push(sql`exists (select 1 from group_assets ga where ga.asset_id = ${col('asset_id')} and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`);
   return parts;
 }
 
@@ -116,7 +120,7 @@ export async function queryVisits(scope: ReadScope, ctx: ReportContext, f: Repor
   const now = new Date(ctx.now).toISOString();
   const dwell = sql`greatest(0, floor(extract(epoch from coalesce(pv.departed_at, ${now}::timestamptz) - pv.arrived_at)))`;
   const detention = sql`case when p.category = 'CUSTOMER' then greatest(0, ${dwell} - ${ctx.freeMinutes * 60}) else 0 end`;
-  const where = common(scope, f, { asset: 'pv.asset_id', driver: 'pv.driver_id', time: 'pv.arrived_at' });
+  const where = common(scope, f, 'pv', 'arrived_at');
   if (f.placeId) where.push(sql`pv.place_id = ${f.placeId}`);
   if (p.search) where.push(sql`(lower(p.name) like ${likeTerm(p.search)} or lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(p.sort, { arrivedAt: sql`pv.arrived_at`, departedAt: sql`pv.departed_at`, dwellSeconds: dwell, detentionSeconds: detention, placeName: sql`p.name`, unitNumber: sql`a.unit_number` }, sql`pv.arrived_at desc`, sql`pv.id`);
@@ -177,7 +181,7 @@ const seconds = (a: string | Date, b: string | Date) => Math.max(0, Math.round((
 
 /** Trips, newest first; `placeId`: trips that began or ended at the place. Start and end places from the visits covering those times. */
 export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging): Promise<{ rows: TripRow[]; total: number }> {
-  const where = common(scope, f, { asset: 't.asset_id', driver: 't.driver_id', time: 't.started_at' });
+  const where = common(scope, f, 't', 'started_at');
   if (f.placeId) where.push(sql`(exists (${visitCovering('t.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering('t.asset_id', 't.ended_at', f.placeId)}))`);
   if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(t.start_address, '') || ' ' || coalesce(t.end_address, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(
@@ -238,7 +242,7 @@ type StopDb = {
 /** Stops, newest first; an ongoing stop lasts until now. `placeId`: stops at the place. */
 export async function queryStops(scope: ReadScope, ctx: ReportContext, f: ReportFilters, p: Paging): Promise<{ rows: StopRow[]; total: number }> {
   const now = new Date(ctx.now).toISOString();
-  const where = common(scope, f, { asset: 's.asset_id', driver: 's.driver_id', time: 's.started_at' });
+  const where = common(scope, f, 's', 'started_at');
   if (f.placeId) where.push(sql`exists (${visitCovering('s.asset_id', 's.started_at', f.placeId)})`);
   if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(s.address, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(
@@ -293,8 +297,8 @@ type SummaryDb = {
  */
 export async function querySummary(scope: ReadScope, ctx: ReportContext, f: ReportFilters & { by?: 'vehicle' | 'driver' }, p: Paging): Promise<{ rows: SummaryRow[]; total: number }> {
   const byDriver = f.by === 'driver' || (f.by === undefined && f.driverId !== undefined);
-  const tripWhere = common(scope, f, { asset: 't.asset_id', driver: 't.driver_id', time: 't.started_at' });
-  const stopWhere = common(scope, f, { asset: 's.asset_id', driver: 's.driver_id', time: 's.started_at' });
+  const tripWhere = common(scope, f, 't', 'started_at');
+  const stopWhere = common(scope, f, 's', 'started_at');
   if (f.placeId) {
     tripWhere.push(sql`(exists (${visitCovering('t.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering('t.asset_id', 't.ended_at', f.placeId)}))`);
     stopWhere.push(sql`exists (${visitCovering('s.asset_id', 's.started_at', f.placeId)})`);
@@ -344,7 +348,7 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
 export async function detentionTotals(scope: ReadScope, ctx: ReportContext, f: ReportFilters) {
   const now = new Date(ctx.now).toISOString();
   const dwell = sql`greatest(0, floor(extract(epoch from coalesce(pv.departed_at, ${now}::timestamptz) - pv.arrived_at)))`;
-  const where = common(scope, f, { asset: 'pv.asset_id', driver: 'pv.driver_id', time: 'pv.arrived_at' });
+  const where = common(scope, f, 'pv', 'arrived_at');
   where.push(sql`p.category = 'CUSTOMER'`);
   if (f.placeId) where.push(sql`pv.place_id = ${f.placeId}`);
   const rows = rowsOf<{ place_id: string; place_name: string; visits: number | string; dwell_s: number | string; detention_s: number | string; with_detention: number | string }>(

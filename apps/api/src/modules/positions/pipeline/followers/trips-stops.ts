@@ -2,8 +2,9 @@ import { TripsStops } from '../../../reports/index.ts';
 import { follower, queueFollowing } from '../follower.ts';
 
 /** Trips and stops per vehicle (decision 0163). */
-export const tripsStopsFollower = follower('tripsStops', ({ database, onError, info }) => {
+export const tripsStopsFollower = follower('tripsStops', ({ database, config, onError, info }) => {
   const tripsStops = new TripsStops(database.db, { onError: onError('trips and stops'), shared: database.kind !== 'pglite' });
+  if (!config.tripsStops) return queueFollowing(tripsStops, false);
   return {
     ...queueFollowing(tripsStops, true),
     catchUp: () => {

@@ -29,6 +29,7 @@ describe('side menu filtering', () => {
       { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
+      'Places',
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
   });

@@ -14,7 +14,7 @@ import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { connectLiveStream, countByStatus, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
 import { fetchLiveVehicles, fetchStreamTicket, formatAge, useGroups, useMapPlaces, useVehiclePlaces } from '../../lib/map/map-api.ts';
 import { placeLabelsToGeoJSON, placeLayers, placesToGeoJSON } from '../../lib/map/place-shapes.ts';
-import { formatTime } from '../../lib/dates.ts';
+import { formatShortDateTime, formatTime, todayIn } from '../../lib/dates.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { local } from '../../lib/storage.ts';
 import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
@@ -520,7 +520,7 @@ function VehicleCard({ vehicle: v, place, units, follow, onFollow, onClose }: { 
             <Anchor component={Link} to={`/places/${place.placeId}`} size="sm" fw={600}>
               {place.placeName}
             </Anchor>{' '}
-            since {formatTime(place.arrivedAt)}
+            since {todayIn() === todayIn(undefined, new Date(place.arrivedAt)) ? formatTime(place.arrivedAt) : formatShortDateTime(place.arrivedAt)}
           </Text>
         )}
         {row('Driver', v.driverName ?? 'No driver')}

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, NativeSelect, Text } from '@mantine/core';
 import { IconCircle, IconClick, IconDownload, IconFileImport, IconPencil, IconPlus, IconPolygon, IconTrash } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PLACE_CATEGORIES, PLACE_CATEGORY_LABELS } from '@fleet/api-contract/places';
 import type { Group as FleetGroup, Place, PlaceCategory } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
@@ -55,6 +55,7 @@ export default function PlacesPage() {
   const inView = usePlaces({ bbox: bbox ?? undefined, category: listQuery.category, size: 500 }, !!bbox);
   const [importing, setImporting] = useState(false);
   const remove = usePlaceMutation(deletePlace);
+  const navigate = useNavigate();
 
   // The place being edited: `?edit=<id>` (a place's page links so) or `?edit=new`.
   const [params, setParams] = useSearchParams();
@@ -225,7 +226,7 @@ export default function PlacesPage() {
             places={mapPlaces}
             onBoundsChange={setBbox}
             fitBounds={fit}
-            onPlaceClick={(id) => (canEdit ? setEditId(id) : undefined)}
+            onPlaceClick={(id) => (canEdit ? setEditId(id) : navigate(`/places/${id}`))}
             editor={open && canEdit ? { mode, shape, onShape: (s) => { setShape(s); if (mode !== 'point') setMode('select'); }, pointRadiusM: shape?.kind === 'circle' ? shape.radiusM : POINT_RADIUS_M } : null}
           />
           {inView.data && inView.data.totalElements > inView.data.content.length && (

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { officeApi } from './driver-helpers.ts';
 import { login } from './helpers.ts';
 
 // Issue 32's screens as a dispatcher uses them: a place drawn on the map and found in the list and
@@ -52,27 +53,61 @@ test('a place drawn on the map is saved, listed and has its own page', async ({ 
   await expect(page.getByRole('region', { name: 'E2E Cross Dock on the map' })).toBeVisible();
 });
 
-test('a trips report narrowed to one vehicle and a week asks for exactly that and shows only it', async ({ page }) => {
+/** The calendar day `daysAgo` days before today in Chicago (the demo organization's zone), YYYY-MM-DD. */
+const chicagoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+
+/**
+ * A vehicle's drive imported as GPS history (the browser tests' server runs no simulator): 30 minute
+ * fixes moving east at about 100 km/h from 10:00 Chicago time, then 10 minutes still, which the
+ * trips follower takes as one trip of the day.
+ */
+function driveCsv(day: string): string {
+  const rows = Array.from({ length: 41 }, (_, i) => {
+    const moving = i <= 30;
+    const lon = -88 + Math.min(i, 30) * 0.02;
+    const time = `${day}T${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00`;
+    return `${time},41.6,${lon.toFixed(4)},${moving && i < 30 ? 100 : 0}`;
+  });
+  return ['time,latitude,longitude,speed', ...rows].join('\n');
+}
+
+test('a trips report narrowed to one vehicle and a day shows its drive, and the daily summary agrees', async ({ page, request }) => {
+  const office = await officeApi(request);
+  const vehicle = await office.vehicle();
+  const day = chicagoDay(3);
+  const imported = await request.post(`${office.org}/assets/${vehicle.id}/positions/import`, { headers: office.headers, data: { file: driveCsv(day), timeZone: 'America/Chicago' } });
+  expect(imported.ok()).toBe(true);
+
   await login(page, 'admin');
-  await page.goto('/reports/trips?from=2026-01-05&to=2026-01-11');
-  await expect(page.getByLabel('From (CST)')).toHaveValue('2026-01-05');
-  const vehicle = page.getByRole('combobox', { name: 'Vehicle' });
-  const option = vehicle.locator('option').nth(1);
-  const [unit, chosen] = [(await option.textContent())!, (await option.getAttribute('value'))!];
-  const asked = page.waitForRequest((r) => r.url().includes('/reports/trips?') && r.url().includes('assetId='));
-  await vehicle.selectOption({ label: unit });
+  await page.goto(`/reports/trips?from=${day}&to=${day}`);
+  await expect(page.getByLabel(/From \(C[SD]T\)/)).toHaveValue(day);
+  const asked = page.waitForRequest((r) => r.url().includes('/reports/trips?') && r.url().includes(`assetId=${vehicle.id}`));
+  await page.getByRole('combobox', { name: 'Vehicle' }).selectOption({ label: vehicle.unitNumber });
   const url = new URL((await asked).url());
-  // The week is the viewer's (Chicago) week, whatever the browser's zone (Tokyo): decision 0140.
-  expect(url.searchParams.get('from')).toBe('2026-01-05T06:00:00.000Z');
-  expect(url.searchParams.get('to')).toBe('2026-01-12T06:00:00.000Z');
-  await expect(page).toHaveURL(/asset=/);
+  // The day is the viewer's (Chicago) day, whatever the browser's zone (Tokyo): decision 0140.
+  const chicago = (iso: string) => new Date(iso).toLocaleString('sv-SE', { timeZone: 'America/Chicago' });
+  expect(chicago(url.searchParams.get('from')!)).toBe(`${day} 00:00:00`);
+  expect(chicago(url.searchParams.get('to')!)).toMatch(/ 00:00:00$/);
+
+  // The trips follower takes the imported fixes behind the request: the row appears within the poll.
   const table = page.getByRole('table', { name: 'Trips' });
-  await expect(table.or(page.getByText('No trips'))).toBeVisible();
-  for (const cell of await table.locator('tbody tr td:first-child').allTextContents()) expect(cell).toBe(unit);
-  // The filters travel to the other reports.
+  await expect(async () => {
+    await page.reload();
+    await expect(table.getByRole('row', { name: new RegExp(vehicle.unitNumber) })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  const row = table.getByRole('row', { name: new RegExp(vehicle.unitNumber) });
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(row).toContainText(/10:00 AM C[SD]T/);
+  const distance = (await row.getByRole('cell').filter({ hasText: / mi$/ }).first().textContent())!;
+  expect(Number.parseFloat(distance)).toBeGreaterThan(25);
+  expect(Number.parseFloat(distance)).toBeLessThan(35);
+
+  // The filters travel to the other reports, and the day's summary counts the same distance.
   await page.getByRole('navigation', { name: 'Report screens' }).getByRole('link', { name: 'Daily summary' }).click();
-  await expect(page).toHaveURL(/\/reports\/summary\?.*asset=/);
-  await expect(page.getByRole('combobox', { name: 'Vehicle' })).toHaveValue(chosen);
+  await expect(page).toHaveURL(new RegExp(`/reports/summary\\?.*asset=${vehicle.id}`));
+  await expect(page.getByRole('combobox', { name: 'Vehicle' })).toHaveValue(vehicle.id);
+  await expect(page.getByRole('table', { name: 'Daily summary' }).locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Daily summary' }).locator('tbody tr')).toContainText(distance);
 });
 
 test('a scheduled report is created, listed and deleted', async ({ page }) => {

@@ -7,6 +7,9 @@ import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { importPlaces, usePlaceMutation, type PlaceImportFormat, type PlaceImportResult } from './places-api.ts';
 
+/** "1 place", "12 places". */
+const placesText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'place' : 'places'}`;
+
 const formatOf = (f: File): PlaceImportFormat => (/\.(geo)?json$/i.test(f.name) || f.type.includes('json') ? 'geojson' : 'csv');
 
 /**
@@ -48,7 +51,7 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
     if (!file || content === null) return;
     try {
       const r = await commit.mutateAsync({ format: formatOf(file), content, dryRun: false });
-      notify({ type: 'success', title: `${r.imported} places imported`, timeout: 5000 });
+      notify({ type: 'success', title: `${placesText(r.imported)} imported`, timeout: 5000 });
       close();
     } catch (e) {
       setError(e);
@@ -119,7 +122,7 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
             Cancel
           </Button>
           <Button onClick={() => void run()} disabled={!preview || preview.validRows === 0} loading={commit.isPending}>
-            Import {preview ? `${preview.validRows} places` : ''}
+            Import {preview ? placesText(preview.validRows) : ''}
           </Button>
         </Group>
       </Stack>

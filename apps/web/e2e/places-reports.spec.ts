@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
-import { login } from './helpers.ts';
+import { expectLastColumnShown, login } from './helpers.ts';
 
 // Issue 32's screens as a dispatcher uses them: a place drawn on the map and found in the list and
 // on its own page, a report narrowed by its filters against the demo data, and a scheduled report
@@ -51,6 +51,8 @@ test('a place drawn on the map is saved, listed and has its own page', async ({ 
   await expect(page.getByRole('heading', { name: 'E2E Cross Dock' })).toBeVisible();
   await expect(page.getByText('Detention counts at customer places only.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'E2E Cross Dock on the map' })).toBeVisible();
+  // Beside the map at 1280 px the list still shows its last column.
+  await expectLastColumnShown(page, '/places');
 });
 
 /** The calendar day `daysAgo` days before today in Chicago (the demo organization's zone), YYYY-MM-DD. */
@@ -108,6 +110,7 @@ test('a trips report narrowed to one vehicle and a day shows its drive, and the 
   await expect(page.getByRole('combobox', { name: 'Vehicle' })).toHaveValue(vehicle.id);
   await expect(page.getByRole('table', { name: 'Daily summary' }).locator('tbody tr')).toHaveCount(1);
   await expect(page.getByRole('table', { name: 'Daily summary' }).locator('tbody tr')).toContainText(distance);
+  for (const report of ['trips', 'summary']) await expectLastColumnShown(page, `/reports/${report}?from=${day}&to=${day}&asset=${vehicle.id}`);
 });
 
 test('a scheduled report is created, listed and deleted', async ({ page }) => {
@@ -124,6 +127,7 @@ test('a scheduled report is created, listed and deleted', async ({ page }) => {
   const row = page.getByRole('table', { name: 'Scheduled reports' }).getByRole('row', { name: /Place visits/ });
   await expect(row).toContainText('Weekly on Friday at 06:30');
   await expect(row).toContainText('PDF, CSV');
+  await expectLastColumnShown(page, '/reports/subscriptions');
   await row.getByRole('button', { name: 'Delete scheduled Place visits report' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No scheduled reports')).toBeVisible();

@@ -323,7 +323,7 @@ export default function OrganizationAccountPage() {
             <Section title="Logo" description="Shown in the header and on printed logs and reports.">
               <LogoCard org={q.data} canEdit={canEdit} />
             </Section>
-            <Section title="Preferences" description="Units, hours-of-service defaults, theme and vehicle status thresholds.">
+            <Section title="Preferences" description="Units, hours-of-service defaults, theme, vehicle status thresholds and detention free time.">
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
             {canEdit && (

@@ -26,6 +26,7 @@ export const NOTIFY_WITHIN_MS = 30 * 60_000;
 const MAX_REPLAY_MS = 8 * 86_400_000;
 
 interface OrgPlaces {
+  id: string;
   index: PlaceIndex;
   /** Each vehicle's groups (a place with a group applies to that group's vehicles only). */
   assetGroups: Map<string, Set<string>>;
@@ -42,6 +43,12 @@ export interface PlaceVisitsOptions {
   flushMs?: number;
   /** The clock (tests pin it). */
   now?: () => number;
+  /**
+   * Whether other processes may work the same vehicles (PostgreSQL with several instances): then
+   * every round writes each vehicle's mark and first checks it, so a vehicle another instance
+   * worked meanwhile is recomputed from the database instead of continued from memory.
+   */
+  shared?: boolean;
 }
 
 export class PlaceVisits extends QueuedFollower<VisitFix> {
@@ -49,7 +56,13 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly orgs = new Map<string, OrgPlaces>();
   private readonly stale = new Set<string>();
   private readonly vehicles = new Map<string, VehicleTrack>();
+  /** Each remembered vehicle's organization (the detention clock). */
+  private readonly orgOf = new Map<string, string>();
+  private readonly detentionClock: NodeJS.Timeout;
   private readonly marksWrittenAt = new Map<string, number>();
+  /** Per organization, the vehicles worked since their marks were last written, and how far. */
+  private readonly unmarked = new Map<string, Map<string, number>>();
+  private readonly shared: boolean;
   private readonly told = new Set<string>();
   private readonly unsubscribe: () => void;
   private readonly onError: (err: unknown) => void;
@@ -66,7 +79,11 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     this.onError = opts.onError ?? (() => undefined);
     this.now = opts.now ?? Date.now;
     this.flushMs = opts.flushMs ?? 2000;
+    this.shared = opts.shared ?? false;
     this.unsubscribe = onPlacesChanged((orgId) => this.stale.add(orgId));
+    // A vehicle at a customer that stops reporting is still told once its free time runs out.
+    this.detentionClock = setInterval(() => void this.detentionNow().catch(this.onError), 60_000);
+    this.detentionClock.unref();
     this.queue = new VehicleQueue<VisitFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, driverId: r.driverId }),
       pauseMs: () => this.flushMs,
@@ -86,6 +103,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   override async close(): Promise<void> {
     await super.close();
     this.unsubscribe();
+    clearInterval(this.detentionClock);
+    for (const orgId of this.unmarked.keys()) await this.writeMarks(orgId, true).catch(this.onError);
   }
 
   /** The organization's places (reloaded when they changed here, or elsewhere within PLACES_RECHECK_MS). */
@@ -130,6 +149,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as { detention?: { freeMinutes?: unknown }; units?: UnitSystem } | null;
     const free = settings?.detention?.freeMinutes;
     const org: OrgPlaces = {
+      id: orgId,
       index,
       assetGroups,
       version,
@@ -163,6 +183,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const departures: Array<{ id: string; departedAt: number }> = [];
     const facts: NoticeFact[] = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    if (this.shared) await this.dropOthers(items);
     await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
       if (fixes.length === 0) continue;
@@ -212,7 +233,13 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       const newsAfter = this.vehicles.get(r.assetId)?.t ?? -Infinity;
       facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)).filter((f) => f.confirmedAt > newsAfter));
     }
-    await this.writeMarks(orgId, items);
+    const worked = this.unmarked.get(orgId) ?? new Map<string, number>();
+    this.unmarked.set(orgId, worked);
+    for (const [assetId] of items) {
+      const t = this.vehicles.get(assetId)?.t;
+      if (t !== undefined && Number.isFinite(t)) worked.set(assetId, t);
+    }
+    await this.writeMarks(orgId, this.shared);
     await this.tell(orgId, org, facts);
   }
 
@@ -227,7 +254,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId));
     if (cold.length === 0) return;
     const ids = cold.map(([assetId]) => assetId);
-    const firsts = cold.map(([, w]) => new Date(Math.min(...w.fixes.map((f) => f.t))).toISOString());
+    const firsts = cold.map(([, w]) => new Date(w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity)).toISOString());
     const last = new Map(
       rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null }>(
         await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon
@@ -252,7 +279,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       if (open || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
       const track = blankTrack();
       track.t = at;
-      this.remember(assetId, track);
+      this.remember(assetId, track, org);
     }
   }
 
@@ -266,6 +293,28 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       if (!this.told.has(factKeyOf(fact))) out.push(fact);
     }
     return out;
+  }
+
+  /**
+   * Detention on the clock (every minute): vehicles remembered here that are still at a customer
+   * place past the free time, whether or not they still report. Told once per visit.
+   */
+  async detentionNow(now = this.now()): Promise<number> {
+    const byOrg = new Map<string, NoticeFact[]>();
+    for (const [assetId, track] of this.vehicles) {
+      if (track.places.size === 0) continue;
+      const orgId = this.orgOf.get(assetId);
+      const org = orgId ? this.orgs.get(orgId) : undefined;
+      if (!org) continue;
+      const facts = this.detentionFacts(org, assetId, track, now);
+      if (facts.length) byOrg.set(org.id, [...(byOrg.get(org.id) ?? []), ...facts]);
+    }
+    let n = 0;
+    for (const [orgId, facts] of byOrg) {
+      await this.tell(orgId, this.orgs.get(orgId)!, facts);
+      n += facts.length;
+    }
+    return n;
   }
 
   /**
@@ -321,7 +370,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       });
       const track = replayed.track;
       if (fixes.length && !Number.isFinite(track.t)) track.t = fixes[fixes.length - 1]!.t;
-      if (fixes.length) this.remember(assetId, track);
+      if (fixes.length) this.remember(assetId, track, org);
       const facts: NoticeFact[] = [];
       for (const v of rows) {
         facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt });
@@ -339,23 +388,37 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
   }
 
-  private remember(assetId: string, track: VehicleTrack): void {
+  private remember(assetId: string, track: VehicleTrack, org: OrgPlaces): void {
     this.vehicles.delete(assetId);
     this.vehicles.set(assetId, track);
+    this.orgOf.set(assetId, org.id);
     // A vehicle forgotten here is recomputed from positions on its next fix.
-    if (this.vehicles.size > 200_000) this.vehicles.delete(this.vehicles.keys().next().value!);
+    if (this.vehicles.size > 200_000) {
+      const oldest = this.vehicles.keys().next().value!;
+      this.vehicles.delete(oldest);
+      this.orgOf.delete(oldest);
+    }
   }
 
   /** How far each vehicle is worked, per organization at most every 30 s (the start-up catch-up begins there). */
-  private async writeMarks(orgId: string, items: Round<VisitFix>, force = false): Promise<void> {
+  private async writeMarks(orgId: string, force = false): Promise<void> {
     const now = Date.now();
-    if (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000) return;
+    const worked = this.unmarked.get(orgId);
+    if (!worked?.size || (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000)) return;
     this.marksWrittenAt.set(orgId, now);
-    const marks = items.flatMap(([assetId]) => {
-      const t = this.vehicles.get(assetId)?.t;
-      return t !== undefined && Number.isFinite(t) ? [{ asset_id: assetId, t: new Date(t).toISOString() }] : [];
-    });
+    const marks = [...worked].map(([assetId, t]) => ({ asset_id: assetId, t: new Date(t).toISOString() }));
+    worked.clear();
     await writeMarkRows(this.db, orgId, marks);
+  }
+
+  /** Shared database: vehicles another instance worked past what this one holds are forgotten (recomputed from the database). */
+  private async dropOthers(items: Round<VisitFix>): Promise<void> {
+    const known = items.filter(([assetId]) => this.vehicles.has(assetId)).map(([assetId]) => assetId);
+    if (known.length === 0) return;
+    const rows = rowsOf<{ asset_id: string; t: number | string }>(
+      await this.db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where asset_id = any(${`{${known.join(',')}}`}::uuid[])`),
+    );
+    for (const r of rows) if (Math.round(Number(r.t)) > (this.vehicles.get(r.asset_id)?.t ?? Infinity)) this.vehicles.delete(r.asset_id);
   }
 
   /** Notifies the facts that happened recently (once each: the fact key). */

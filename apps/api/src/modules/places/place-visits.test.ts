@@ -220,4 +220,16 @@ describe('place visits behind ingest', () => {
     await ingest(v, trackOf.fixes.slice(until));
     expect(await visitsOf(v.assetId)).toEqual(expected.map((e) => ({ ...e, driverId: v.driverId })));
   });
+
+  it('tells detention on the clock for a vehicle that stopped reporting at a customer, once', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-silent', unitNumber: 'PV6' });
+    // Arrived (two minutes inside), then silent: no fix past the free time.
+    const until = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.arrivedAt + 12 * STEP_MS);
+    await ingest(v, trackOf.fixes.slice(0, until + 1));
+    expect(await visitsOf(v.assetId)).toEqual([{ placeId: C.id, driverId: v.driverId, arrivedAt: trackOf.c.arrivedAt, departedAt: null }]);
+    expect(await bell('DETENTION_EXCEEDED', 'PV6')).toEqual([]);
+    expect(await t.app.placeVisits.detentionNow()).toBe(1);
+    expect(await t.app.placeVisits.detentionNow()).toBe(0);
+    expect(await bell('DETENTION_EXCEEDED', 'PV6')).toEqual(['Vehicle PV6 has waited at Acme Foods beyond the free time']);
+  });
 });

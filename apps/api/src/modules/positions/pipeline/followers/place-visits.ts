@@ -3,7 +3,11 @@ import { follower, queueFollowing } from '../follower.ts';
 
 /** Arrivals and departures at places, detention and their notifications (decision 0162). */
 export const placeVisitsFollower = follower('placeVisits', ({ database, config, onError, info }) => {
-  const placeVisits = new PlaceVisits(database.db, { onError: onError('place visits') });
+  const placeVisits = new PlaceVisits(database.db, {
+    onError: onError('place visits'),
+    // PGlite is this process's own database: no other instance works its vehicles.
+    shared: database.kind !== 'pglite',
+  });
   const catchUp = () =>
     placeVisits
       .catchUp()

@@ -8,7 +8,7 @@ import { PLACE_CATEGORIES } from './places.ts';
 // e-mailed on a schedule (`report-subscriptions`). Distances in the API are kilometres and speeds
 // km/h, as everywhere; screens, exports and e-mails use the organization's units.
 
-defineLabels({ assetId: 'Vehicle', driverId: 'Driver', groupId: 'Group', placeId: 'Place', from: 'From', to: 'To' });
+defineLabels({ assetId: 'Vehicle', driverId: 'Driver', groupId: 'Group', placeId: 'Place', from: 'From', to: 'To', by: 'Per' });
 defineLabels({ report: 'Report', filters: 'Filters', frequency: 'Frequency', timeOfDay: 'Time of day', weekday: 'Day of the week', timeZone: 'Time zone', formats: 'Attachments' });
 
 export const REPORT_KINDS = ['VISITS', 'TRIPS', 'STOPS', 'SUMMARY'] as const;

@@ -13,10 +13,11 @@ import {
   visitPageSchema,
   type ReportKind,
 } from '@fleet/api-contract';
+import type { FastifyRequest } from 'fastify';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { requireAuth, scopeOf } from '../auth/index.ts';
+import { requireAuth, scopeOf, type ReadScope } from '../auth/index.ts';
 import { downloadReport, type ExportFile } from './reports-export.service.ts';
-import { checkFilters, detentionTotals, queryStops, querySummary, queryTrips, queryVisits, reportContext, reportPage } from './reports.service.ts';
+import { checkFilters, detentionTotals, queryStops, querySummary, queryTrips, queryVisits, reportContext, reportPage, type ReportContext, type ReportQuery } from './reports.service.ts';
 
 // Trips, stops, place visits, daily summary and detention totals (issue 32, decision 0163): each
 // report a page in the reader's zone, and a CSV or PDF download of the same rows.
@@ -24,25 +25,30 @@ import { checkFilters, detentionTotals, queryStops, querySummary, queryTrips, qu
 const tags = ['reports'];
 const permissions = ['REPORT_LIST'] as const;
 const fileResponse = { 200: nonJsonResponse('text/csv', 'CSV (UTF-8), or PDF with format=pdf'), ...orgErrors() };
+/** One page of a report for the signed-in reader of `/organizations/:orgId/…`. */
+const page = <R>(req: FastifyRequest<{ Params: { orgId: string }; Querystring: ReportQuery }>, read: (scope: ReadScope, ctx: ReportContext) => Promise<{ rows: R[]; total: number }>) => {
+  const scope = scopeOf(req, req.params.orgId);
+  return reportPage(scope, requireAuth(req).userId, req.query, (ctx) => read(scope, ctx));
+};
 const attachment = (f: ExportFile) => ({ 'content-type': f.type, 'content-disposition': `attachment; filename="${f.name}"`, 'cache-control': 'no-store' });
 
 const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/reports/visits', {
     config: { permissions },
     schema: { tags, summary: "Place visits, newest first: arrival, departure, dwell, and detention beyond the organization's free time at customers", params: orgIdParams, querystring: reportQuerySchema, response: { 200: visitPageSchema, ...orgErrors() } },
-    handler: (req) => reportPage(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.query, (ctx) => queryVisits(scopeOf(req, req.params.orgId), ctx, req.query, req.query)),
+    handler: (req) => page(req, (scope, ctx) => queryVisits(scope, ctx, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/trips', {
     config: { permissions },
     schema: { tags, summary: 'Trips, newest first: from moving to stopped, with start and end place or address, distance, duration, speeds and driver', params: orgIdParams, querystring: reportQuerySchema, response: { 200: tripPageSchema, ...orgErrors() } },
-    handler: (req) => reportPage(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.query, () => queryTrips(scopeOf(req, req.params.orgId), req.query, req.query)),
+    handler: (req) => page(req, (scope) => queryTrips(scope, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/stops', {
     config: { permissions },
     schema: { tags, summary: 'Stops, newest first: where, how long, idling (engine on) time', params: orgIdParams, querystring: reportQuerySchema, response: { 200: stopPageSchema, ...orgErrors() } },
-    handler: (req) => reportPage(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.query, (ctx) => queryStops(scopeOf(req, req.params.orgId), ctx, req.query, req.query)),
+    handler: (req) => page(req, (scope, ctx) => queryStops(scope, ctx, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/summary', {
@@ -54,7 +60,7 @@ const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: summaryQuerySchema,
       response: { 200: summaryPageSchema, ...orgErrors() },
     },
-    handler: (req) => reportPage(scopeOf(req, req.params.orgId), requireAuth(req).userId, req.query, (ctx) => querySummary(scopeOf(req, req.params.orgId), ctx, req.query, req.query)),
+    handler: (req) => page(req, (scope, ctx) => querySummary(scope, ctx, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/detention', {

@@ -373,7 +373,7 @@ export async function detentionTotals(scope: ReadScope, ctx: ReportContext, f: R
 
 // ---------------------------------------------------------------- pages
 
-type ReportQuery = ReportFilters & Paging & { page: number; size: number };
+export type ReportQuery = ReportFilters & Paging & { page: number; size: number };
 
 /** One page of a report for the signed-in reader, in their zone. */
 export async function reportPage<R>(

@@ -135,6 +135,20 @@ describe('trips and stops behind ingest', () => {
     expect((await stops(`assetId=${D.assetId}`)).map((x) => [mins(x.startedAt), x.endedAt])).toEqual([[0, null]]);
   });
 
+  it('come from positions a device stored before it was paired, once the pairing says since when', async () => {
+    const F = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-f-${Date.now()}`, unitNumber: 'F-6', paired: false });
+    await post(F, track(T0, MORNING));
+    expect(await trips(`assetId=${F.assetId}`)).toEqual([]);
+    const res = await t.app.inject({ method: 'POST', url: org(`/gateways/${F.gatewayId}/pair/${F.assetId}`), headers: h, payload: { from: at(-60) } });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.tripsStops.idle();
+    const late = shape(await trips(`assetId=${F.assetId}&sort=startedAt,asc`), await stops(`assetId=${F.assetId}&sort=startedAt,asc`));
+    expect(late).toEqual(shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`)));
+    // Its trips count in the paging below: take them out again.
+    await t.app.db.execute(sql`delete from trips where asset_id = ${F.assetId}`);
+    await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${F.assetId}`);
+  });
+
   it('are computed again the same from stored positions (the start-up catch-up)', async () => {
     const before = shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`));
     await t.app.db.execute(sql`delete from trips where asset_id = ${A.assetId}`);

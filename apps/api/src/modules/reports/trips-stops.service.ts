@@ -48,6 +48,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
   readonly stats = { rounds: 0, recomputed: 0, written: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly shared: boolean;
+  private hurry = false;
 
   constructor(
     private readonly db: Db,
@@ -58,7 +59,9 @@ export class TripsStops extends QueuedFollower<TripFix> {
     this.shared = opts.shared ?? false;
     this.queue = new VehicleQueue<TripFix>({
       fixOf: (r) => ({ t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId }),
-      pauseMs: () => opts.flushMs ?? 2000,
+      pauseMs: () => (this.hurry ? 0 : (opts.flushMs ?? 2000)),
+      // A catch-up's rounds stay short: the embedded database answers requests in between.
+      roundVehicles: 200,
       byOrganization: true,
       round: (items) => this.round(items),
       failed: (items, err) => {
@@ -170,12 +173,23 @@ export class TripsStops extends QueuedFollower<TripFix> {
     this.stats.written += writes.length;
   }
 
-  /** One vehicle's trips and stops computed again from its positions, from where a fix at `atMs` could change them (catch-up, demo history, tests). */
+  /**
+   * One vehicle's trips and stops computed again from its positions, from where a fix at `atMs`
+   * could change them (tests). Through the queue, as every write: one writer per vehicle here.
+   */
   async recomputeVehicle(orgId: string, assetId: string, atMs: number): Promise<void> {
-    const vf = await this.recompute(this.db, assetId, atMs);
-    const w = this.pending(orgId, assetId, vf);
-    if (w) await writeRows(this.db, [w]);
-    this.folds.set(assetId, vf);
+    await this.hurried(() => this.touch(assetId, orgId, atMs));
+  }
+
+  /** Queues vehicles and waits for the queue, its pauses skipped meanwhile (a catch-up is not fixes gathering). */
+  private async hurried(queue: () => void): Promise<void> {
+    this.hurry = true;
+    try {
+      queue();
+      await this.queue.idle();
+    } finally {
+      this.hurry = false;
+    }
   }
 
   /**
@@ -187,10 +201,10 @@ export class TripsStops extends QueuedFollower<TripFix> {
     const rows = rowsOf<{ asset_id: string; organization_id: string; fix_time: string | Date }>(
       await this.db.execute(sql`select asset_id, organization_id, fix_time from latest_positions order by organization_id, asset_id`),
     );
-    for (const r of rows) {
-      this.folds.delete(r.asset_id);
-      await this.recomputeVehicle(r.organization_id, r.asset_id, new Date(r.fix_time).getTime());
-    }
+    // Through the queue, so a live round and the catch-up never write one vehicle from two folds.
+    await this.hurried(() => {
+      for (const r of rows) this.touch(r.asset_id, r.organization_id, new Date(r.fix_time).getTime());
+    });
     return rows.length;
   }
 }
@@ -203,6 +217,8 @@ export function engineOn(s: FoldedStop): boolean | null {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The first key of the per-vehicle advisory locks of the writes (the second is the vehicle's). */
+const TRIPS_LOCK_CLASS = 724_311_163;
 const addressOf = (lat: number, lon: number) => describeLocation(lat, lon).text;
 
 async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
@@ -242,7 +258,11 @@ async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
       engine_on: engineOn(s),
     })),
   );
+  const assets = [...new Set(writes.map((w) => w.assetId))].sort();
   await db.transaction(async (tx) => {
+    // Two instances replacing one vehicle's rows at once would both delete, then both insert: each
+    // takes the vehicle's lock for the transaction first (in one order, so never a deadlock).
+    await tx.execute(sql`select pg_advisory_xact_lock(${TRIPS_LOCK_CLASS}, hashtext(a)) from unnest(${`{${assets.join(',')}}`}::text[]) as a order by a`);
     // A vehicle's rows from its cut on are replaced: the same fixes always give the same rows.
     await tx.execute(sql`delete from trips x using json_to_recordset(${cut}::json) as c(asset_id uuid, org uuid, from_at timestamptz)
       where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);

@@ -73,6 +73,7 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
           onChange={(f) => void choose(f)}
           leftSection={<IconFileImport size={16} />}
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the file' }}
         />
         {check.isPending && <Text size="sm">Checking the file…</Text>}
         <ErrorAlert error={error} />

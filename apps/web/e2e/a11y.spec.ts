@@ -74,9 +74,15 @@ async function routeIds(request: APIRequestContext) {
   const { accessToken, user } = (await res.json()) as { accessToken: string; user: { organization: { id: string } } };
   const get = async (path: string) =>
     ((await (await request.get(`/api/v1/organizations/${user.organization.id}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { content: { id: string }[] }).content[0]!.id;
-  // A place may not exist yet on a fresh database (then its page is noted, not checked).
-  const place = ((await (await request.get(`/api/v1/organizations/${user.organization.id}/places?size=1`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { content?: { id: string }[] }).content?.[0]?.id ?? '';
-  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place };
+  // The browser tests' server has no demo places (no simulator): one is drawn through the API so a place's page is checked.
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const places = `/api/v1/organizations/${user.organization.id}/places`;
+  let place = ((await (await request.get(`${places}?size=1`, { headers })).json()) as { content?: { id: string }[] }).content?.[0]?.id;
+  if (!place) {
+    const made = await request.post(places, { headers, data: { name: 'Accessibility Dock', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-87.65, 41.85] }, radiusMeters: 200 } });
+    place = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
+  }
+  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place: place ?? '' };
 }
 
 async function concretePath(page: Page, path: string, ids: { device: string; group: string; place: string }): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller } from 'react-hook-form';
 import type { Asset, Driver, ReportSubscription, ReportSubscriptionInput } from '@fleet/api-contract';
@@ -13,7 +13,8 @@ import { formatDateTime, useViewerZone } from '../../lib/dates.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { showServerError, usePagedList } from '../../lib/registry-api.ts';
+import { showServerError, useCan, usePagedList } from '../../lib/registry-api.ts';
+import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { useTableState } from '../../lib/table-state.ts';
 import { TIME_ZONES } from '../../lib/time-zones.ts';
 import { ReportsTabs } from './report-common.tsx';
@@ -34,7 +35,11 @@ const NO_DRIVERS: Driver[] = [];
 /** `/reports/subscriptions`: the signed-in user's scheduled reports, e-mailed as PDF and CSV. */
 export default function SubscriptionsPage() {
   const [state, setState, query] = useTableState({ sort: 'createdAt,desc' });
-  const list = useSubscriptions(query);
+  // An administrator (USER_LIST) may list everyone's, to see what the organization e-mails.
+  const canSeeAll = useCan('USER_LIST');
+  const [allParam, setAll] = useFilterParam('all');
+  const all = canSeeAll && allParam === 'true';
+  const list = useSubscriptions({ ...query, all: all ? 'true' : undefined });
   const [editing, setEditing] = useState<ReportSubscription | 'new' | null>(null);
   const remove = useSubscriptionMutation(deleteSubscription);
   const vehicles = usePagedList<Asset>('assets', { type: 'VEHICLE', size: 500, sort: 'unitNumber,asc' }).data?.content ?? NO_ASSETS;
@@ -58,6 +63,7 @@ export default function SubscriptionsPage() {
     { key: 'filters', header: 'Filters', render: filtersText },
     { key: 'schedule', header: 'Schedule', render: scheduleText },
     { key: 'formats', header: 'Attachments', render: (s) => s.formats.map((f) => f.toUpperCase()).join(', ') },
+    { key: 'recipient', header: 'Sent to', render: (s) => s.recipient, hiddenByDefault: !all },
     { key: 'nextRunAt', header: 'Next', sortable: true, render: (s) => formatDateTime(s.nextRunAt) },
     {
       key: 'actions',
@@ -109,6 +115,7 @@ export default function SubscriptionsPage() {
         rowKey={(s) => s.id}
         onRowClick={(s) => setEditing(s)}
         searchable={false}
+        toolbar={canSeeAll && <Switch label="Everyone's" checked={all} onChange={(e) => setAll(e.currentTarget.checked ? 'true' : null)} />}
         emptyTitle="No scheduled reports"
         emptyDescription="Schedule one to receive trips, stops, place visits or the daily summary by e-mail."
       />

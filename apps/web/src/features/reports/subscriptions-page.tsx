@@ -63,7 +63,7 @@ export default function SubscriptionsPage() {
     { key: 'filters', header: 'Filters', render: filtersText },
     { key: 'schedule', header: 'Schedule', render: scheduleText },
     { key: 'formats', header: 'Attachments', render: (s) => s.formats.map((f) => f.toUpperCase()).join(', ') },
-    { key: 'recipient', header: 'Sent to', render: (s) => s.recipient, hiddenByDefault: !all },
+    { key: 'recipient', header: 'Sent to', render: (s) => s.recipient },
     { key: 'nextRunAt', header: 'Next', sortable: true, render: (s) => formatDateTime(s.nextRunAt) },
     {
       key: 'actions',

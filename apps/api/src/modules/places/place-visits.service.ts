@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { DEFAULT_ORGANIZATION_SETTINGS, type PlaceCategory, type UnitSystem } from '@fleet/api-contract';
-import type { Db, DbOrTx } from '../../db/client.ts';
-import { rowsOf } from '../../db/sql/rows.ts';
+import type { UnitSystem } from '@fleet/api-contract';
+import type { Db } from '../../db/client.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
 import { onPlacesChanged } from './place-changes.ts';
 import { PlaceIndex, type IndexedPlace } from './place-index.ts';
 import { visitNotices, type NoticeFact } from './place-notices.ts';
+import * as repo from './place-visits.repository.ts';
 import { blankTrack, isBlank, replayVisits, stepVisits, type DwellPlace, type VehicleTrack, type VisitFix } from './visit-machine.ts';
 
 // Arrivals and departures behind ingest (decision 0162), a follower of the position commit like
@@ -31,7 +30,9 @@ interface OrgPlaces {
   /** Each vehicle's groups (a place with a group applies to that group's vehicles only). */
   assetGroups: Map<string, Set<string>>;
   version: string;
+  /** When the version was last compared, and when everything was last read. */
   checkedAt: number;
+  loadedAt: number;
   freeMinutes: number;
   units: UnitSystem;
   timeZone: string;
@@ -113,51 +114,14 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const now = Date.now();
     if (known && !this.stale.has(orgId) && now - known.checkedAt < PLACES_RECHECK_MS) return known;
     this.stale.delete(orgId);
-    const [v] = rowsOf<{ n: number | string; at: string | Date | null }>(
-      await this.db.execute(sql`select count(*) as n, max(updated_at) as at from places where organization_id = ${orgId}`),
-    );
-    const version = `${v?.n ?? 0}|${v?.at ? new Date(v.at).getTime() : ''}`;
-    if (known && known.version === version && now - known.checkedAt < 6 * PLACES_RECHECK_MS) {
+    const version = await repo.placesVersion(this.db, orgId);
+    // The vehicles' groups and the settings carry no version: read again at least every minute.
+    if (known && known.version === version && now - known.loadedAt < 6 * PLACES_RECHECK_MS) {
       known.checkedAt = now;
       return known;
     }
-    const rows = rowsOf<{ id: string; name: string; category: PlaceCategory; group_id: string | null; geometry: IndexedPlace['geometry']; radius_m: number | null; arrival_dwell_s: number; departure_dwell_s: number }>(
-      await this.db.execute(sql`select id, name, category, group_id, geometry, radius_m, arrival_dwell_s, departure_dwell_s from places where organization_id = ${orgId} order by id`),
-    );
-    const index = new PlaceIndex(
-      rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        category: r.category,
-        groupId: r.group_id,
-        geometry: typeof r.geometry === 'string' ? JSON.parse(r.geometry) : r.geometry,
-        radiusM: r.radius_m === null ? null : Number(r.radius_m),
-        arrivalDwellS: Number(r.arrival_dwell_s),
-        departureDwellS: Number(r.departure_dwell_s),
-      })),
-    );
-    const assetGroups = new Map<string, Set<string>>();
-    if (rows.some((r) => r.group_id)) {
-      const ga = rowsOf<{ asset_id: string; group_id: string }>(await this.db.execute(sql`select asset_id, group_id from group_assets where organization_id = ${orgId}`));
-      for (const r of ga) {
-        let s = assetGroups.get(r.asset_id);
-        if (!s) assetGroups.set(r.asset_id, (s = new Set()));
-        s.add(r.group_id);
-      }
-    }
-    const [o] = rowsOf<{ settings: Record<string, unknown> | string | null; time_zone: string }>(await this.db.execute(sql`select settings, time_zone from organizations where id = ${orgId}`));
-    const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as { detention?: { freeMinutes?: unknown }; units?: UnitSystem } | null;
-    const free = settings?.detention?.freeMinutes;
-    const org: OrgPlaces = {
-      id: orgId,
-      index,
-      assetGroups,
-      version,
-      checkedAt: now,
-      freeMinutes: typeof free === 'number' && free >= 0 ? free : DEFAULT_ORGANIZATION_SETTINGS.detention.freeMinutes,
-      units: settings?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units,
-      timeZone: o?.time_zone ?? 'UTC',
-    };
+    const rows = await repo.readOrgPlaces(this.db, orgId);
+    const org: OrgPlaces = { id: orgId, index: new PlaceIndex(rows.places), assetGroups: rows.assetGroups, version, checkedAt: now, loadedAt: now, freeMinutes: rows.freeMinutes, units: rows.units, timeZone: rows.timeZone };
     this.orgs.set(orgId, org);
     return org;
   }
@@ -212,22 +176,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
         }
       }
     }
-    if (arrivals.length || departures.length) {
-      await this.db.transaction(async (tx) => {
-        if (arrivals.length) {
-          await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at)
-            select x.id, ${orgId}::uuid, x.place_id, x.asset_id, x.driver_id, x.arrived_at
-            from json_to_recordset(${JSON.stringify(arrivals.map((a) => ({ id: a.id, place_id: a.placeId, asset_id: a.assetId, driver_id: a.driverId, arrived_at: new Date(a.arrivedAt).toISOString() })))}::json)
-              as x(id uuid, place_id uuid, asset_id uuid, driver_id uuid, arrived_at timestamptz)
-            where exists (select 1 from places p where p.id = x.place_id)`);
-        }
-        if (departures.length) {
-          await tx.execute(sql`update place_visits v set departed_at = x.departed_at, updated_at = now()
-            from json_to_recordset(${JSON.stringify(departures.map((d) => ({ id: d.id, departed_at: new Date(d.departedAt).toISOString() })))}::json) as x(id uuid, departed_at timestamptz)
-            where v.id = x.id`);
-        }
-      });
-    }
+    await repo.writeRound(this.db, orgId, arrivals, departures);
     for (const r of replays) {
       // A replay corrects history: only what its fixes say after the newest fix already worked is news.
       const newsAfter = this.vehicles.get(r.assetId)?.t ?? -Infinity;
@@ -254,29 +203,18 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId));
     if (cold.length === 0) return;
     const ids = cold.map(([assetId]) => assetId);
-    const firsts = cold.map(([, w]) => new Date(w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity)).toISOString());
-    const last = new Map(
-      rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null }>(
-        await this.db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon
-          from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${firsts.join(',')}}`}::timestamptz[]) as k(asset_id, first)
-          left join lateral (select fix_time, latitude, longitude from positions x where x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
-      ).map((r) => [r.asset_id, r.t === null ? null : { t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: null }]),
-    );
-    const visits = rowsOf<{ asset_id: string; place_id: string; a: number | string; d: number | string | null }>(
-      await this.db.execute(sql`select asset_id, place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
-        where asset_id = any(${`{${ids.join(',')}}`}::uuid[]) and (departed_at is null or departed_at > now() - interval '2 days')`),
-    );
+    const firsts = cold.map(([, w]) => w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity));
+    const newest = new Map(cold.map(([assetId, w]) => [assetId, w.fixes.reduce((m, f) => Math.max(m, f.t), -Infinity)]));
+    const starts = await repo.readColdStarts(this.db, ids, firsts);
+    const visits = await repo.readRecentVisits(this.db, ids);
     for (const assetId of ids) {
-      const f = last.get(assetId) ?? null;
+      const { last: f = null, newest: stored = null } = starts.get(assetId) ?? {};
       const at = f?.t ?? -Infinity;
-      const mine = visits.filter((v) => v.asset_id === assetId);
-      // Open or pending at that fix, or a visit after it (the new fixes are late): recomputed instead.
-      const open = mine.some((v) => {
-        const a = Number(v.a);
-        const d = v.d === null ? null : Number(v.d);
-        return a > at || d === null || at < d + (org.index.byId.get(v.place_id)?.departureDwellS ?? 0) * 1000;
-      });
-      if (open || (f && this.insideOf(org, assetId)(f).length > 0)) continue;
+      // Stored fixes newer than the round's (its fixes are late), a visit open or pending at that
+      // fix, or one after it: recomputed instead.
+      if (stored !== null && stored > newest.get(assetId)!) continue;
+      if (visits.some((v) => v.assetId === assetId && (v.arrivedAt > at || openAt(v, at, org)))) continue;
+      if (f && this.insideOf(org, assetId)(f).length > 0) continue;
       const track = blankTrack();
       track.t = at;
       this.remember(assetId, track, org);
@@ -330,44 +268,28 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const floor = this.now() - MAX_REPLAY_MS;
     for (let windowMs = 6 * 3_600_000; ; windowMs *= 4) {
       const start = fromMs - windowMs;
-      const fixes = await readFixes(this.db, assetId, start);
-      const visits = rowsOf<{ place_id: string; a: number | string; d: number | string | null }>(
-        await this.db.execute(sql`select place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
-          where asset_id = ${assetId} and arrived_at < ${new Date(fromMs).toISOString()}::timestamptz
-            and (departed_at is null or departed_at >= ${new Date(start - 86_400_000).toISOString()}::timestamptz)`),
-      ).map((r) => ({ placeId: r.place_id, a: Number(r.a), d: r.d === null ? null : Number(r.d) }));
+      const fixes = await repo.readFixes(this.db, assetId, start);
+      const visits = await repo.readVisitsAround(this.db, assetId, fromMs, start - 86_400_000);
       let cut = -1;
       for (let i = fixes.length - 1; i >= 0; i--) {
         const f = fixes[i]!;
         if (f.t >= fromMs) continue;
         if (insideOf(f).length > 0) continue;
-        const open = visits.some((v) => v.a <= f.t && (v.d === null || f.t < v.d + (dwellOf(v.placeId)?.departureDwellS ?? 0) * 1000));
-        if (!open) {
+        if (!visits.some((v) => v.arrivedAt <= f.t && openAt(v, f.t, org))) {
           cut = i;
           break;
         }
       }
       // No fix in the window before the late one, and no visit open then: nothing could be pending (a
       // dwell longer than the window aside), so the replay starts blank at the window's start.
-      const quiet = cut < 0 && !fixes.some((f) => f.t < fromMs) && !visits.some((v) => v.a <= fromMs && (v.d === null || fromMs < v.d + (dwellOf(v.placeId)?.departureDwellS ?? 0) * 1000));
+      const quiet = cut < 0 && !fixes.some((f) => f.t < fromMs) && !visits.some((v) => v.arrivedAt <= fromMs && openAt(v, fromMs, org));
       if (cut < 0 && !quiet && start > floor) continue;
       // From the blank point on (or, with none within reach, from the window's start).
       const cutMs = cut >= 0 ? fixes[cut]!.t : start - 1;
       const replayed = replayVisits(fixes.slice(cut + 1), insideOf, dwellOf);
       const rows = replayed.visits.map((v) => ({ ...v, id: randomUUID() }));
       for (const v of rows) if (v.track) v.track.visitId = v.id;
-      await this.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`place-visits:${assetId}`}))`);
-        await tx.execute(sql`delete from place_visits where asset_id = ${assetId} and arrived_at > ${new Date(cutMs).toISOString()}::timestamptz`);
-        if (rows.length) {
-          await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at, departed_at)
-            select x.id, ${orgId}::uuid, x.place_id, ${assetId}::uuid, x.driver_id, x.arrived_at, x.departed_at
-            from json_to_recordset(${JSON.stringify(
-              rows.map((v) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: new Date(v.arrivedAt).toISOString(), departed_at: v.departedAt === null ? null : new Date(v.departedAt).toISOString() })),
-            )}::json) as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)
-            where exists (select 1 from places p where p.id = x.place_id)`);
-        }
-      });
+      await repo.replaceVisits(this.db, orgId, assetId, cutMs, rows);
       const track = replayed.track;
       if (fixes.length && !Number.isFinite(track.t)) track.t = fixes[fixes.length - 1]!.t;
       if (fixes.length) this.remember(assetId, track, org);
@@ -406,19 +328,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const worked = this.unmarked.get(orgId);
     if (!worked?.size || (!force && now - (this.marksWrittenAt.get(orgId) ?? 0) < 30_000)) return;
     this.marksWrittenAt.set(orgId, now);
-    const marks = [...worked].map(([assetId, t]) => ({ asset_id: assetId, t: new Date(t).toISOString() }));
+    const marks = new Map(worked);
     worked.clear();
-    await writeMarkRows(this.db, orgId, marks);
+    await repo.writeMarks(this.db, orgId, marks);
   }
 
   /** Shared database: vehicles another instance worked past what this one holds are forgotten (recomputed from the database). */
   private async dropOthers(items: Round<VisitFix>): Promise<void> {
     const known = items.filter(([assetId]) => this.vehicles.has(assetId)).map(([assetId]) => assetId);
     if (known.length === 0) return;
-    const rows = rowsOf<{ asset_id: string; t: number | string }>(
-      await this.db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where asset_id = any(${`{${known.join(',')}}`}::uuid[])`),
-    );
-    for (const r of rows) if (Math.round(Number(r.t)) > (this.vehicles.get(r.asset_id)?.t ?? Infinity)) this.vehicles.delete(r.asset_id);
+    for (const [assetId, mark] of await repo.readMarks(this.db, known)) if (mark > (this.vehicles.get(assetId)?.t ?? Infinity)) this.vehicles.delete(assetId);
   }
 
   /** Notifies the facts that happened recently (once each: the fact key). */
@@ -439,14 +358,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
    * recomputed from there (at most 8 days back). Returns the vehicles recomputed.
    */
   async catchUp(): Promise<number> {
-    const rows = rowsOf<{ asset_id: string; organization_id: string; covered: number | string | null }>(
-      await this.db.execute(sql`select lp.asset_id, lp.organization_id, extract(epoch from m.covered_until) * 1000 as covered
-        from latest_positions lp left join place_visit_marks m on m.asset_id = lp.asset_id
-        where exists (select 1 from places p where p.organization_id = lp.organization_id)
-          and (m.covered_until is null or m.covered_until < lp.fix_time)`),
-    );
-    for (const r of rows) await this.recomputeVehicles(r.organization_id, [r.asset_id], r.covered === null ? this.now() - MAX_REPLAY_MS : Number(r.covered));
-    return rows.length;
+    const behind = await repo.vehiclesBehindMarks(this.db);
+    for (const v of behind) await this.recomputeVehicles(v.orgId, [v.assetId], v.mark ?? this.now() - MAX_REPLAY_MS);
+    return behind.length;
   }
 
   /** These vehicles' visits from positions since `fromMs` (positions written in bulk, such as the demo week). */
@@ -455,20 +369,19 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     if (org.index.size === 0) return;
     const facts: NoticeFact[] = [];
     for (const assetId of assetIds) facts.push(...(await this.recompute(orgId, assetId, fromMs, org)));
-    await writeMarkRows(
-      this.db,
-      orgId,
-      assetIds.flatMap((a) => {
-        const t = this.vehicles.get(a)?.t;
-        return t !== undefined && Number.isFinite(t) ? [{ asset_id: a, t: new Date(t).toISOString() }] : [];
-      }),
-    );
+    const marks = new Map<string, number>();
+    for (const a of assetIds) {
+      const t = this.vehicles.get(a)?.t;
+      if (t !== undefined && Number.isFinite(t)) marks.set(a, t);
+    }
+    await repo.writeMarks(this.db, orgId, marks);
     await this.tell(orgId, org, facts);
   }
 
   /** Forgets every vehicle's state (tests: the next fixes recompute from positions). */
   forget(): void {
     this.vehicles.clear();
+    this.orgOf.clear();
   }
 
   /** Whether the vehicle's state is blank (tests). */
@@ -476,24 +389,12 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const t = this.vehicles.get(assetId);
     return !t || isBlank(t);
   }
-
-  static blankTrack = blankTrack;
 }
 
 export const factKeyOf = (f: NoticeFact): string =>
   f.kind === 'DEPARTURE' ? `place-departure:${f.placeId}:${f.assetId}:${f.at}` : f.kind === 'ARRIVAL' ? `place-arrival:${f.placeId}:${f.assetId}:${f.at}` : `detention:${f.placeId}:${f.assetId}:${f.at}`;
 
-async function readFixes(db: DbOrTx, assetId: string, fromMs: number): Promise<VisitFix[]> {
-  const rows = rowsOf<{ t: number | string; lat: number; lon: number; driver_id: string | null }>(
-    await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, driver_id from positions
-      where asset_id = ${assetId} and fix_time >= ${new Date(fromMs).toISOString()}::timestamptz order by fix_time`),
-  );
-  return rows.map((r) => ({ t: Math.round(Number(r.t)), lat: Number(r.lat), lon: Number(r.lon), driverId: r.driver_id }));
-}
-
-async function writeMarkRows(db: DbOrTx, orgId: string, marks: Array<{ asset_id: string; t: string }>): Promise<void> {
-  if (marks.length === 0) return;
-  await db.execute(sql`insert into place_visit_marks (asset_id, organization_id, covered_until)
-    select x.asset_id, ${orgId}::uuid, x.t from json_to_recordset(${JSON.stringify(marks)}::json) as x(asset_id uuid, t timestamptz)
-    on conflict (asset_id) do update set covered_until = greatest(place_visit_marks.covered_until, excluded.covered_until)`);
+/** Whether a stored visit is open at `t`, or departed less than its place's departure dwell before (a departure then still pending). */
+function openAt(v: repo.StoredVisit, t: number, org: { index: PlaceIndex }): boolean {
+  return v.departedAt === null || t < v.departedAt + (org.index.byId.get(v.placeId)?.departureDwellS ?? 0) * 1000;
 }

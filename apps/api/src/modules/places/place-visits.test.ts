@@ -186,6 +186,14 @@ describe('place visits behind ingest', () => {
     for (let i = 0; i < 6; i++) await ingest(shuffledVehicle, mixed.slice(Math.floor((i * n) / 6), Math.floor(((i + 1) * n) / 6)));
     expect(await visitsOf(shuffledVehicle.assetId)).toEqual(mine(shuffledVehicle.driverId));
 
+    // Reversed again with a restart before each older chunk: no state in memory, the stored newer fixes found.
+    const restarted = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-restarted', unitNumber: 'PV7' });
+    for (const chunk of [...chunks].reverse()) {
+      t.app.placeVisits.forget();
+      await ingest(restarted, chunk);
+    }
+    expect(await visitsOf(restarted.assetId)).toEqual(mine(restarted.driverId));
+
     // One late fix inside C's departure jitter, outside the fence: still one visit, the same times.
     const late = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-late', unitNumber: 'PV4' });
     const held = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.departedAt - 2 * STEP_MS);

@@ -74,10 +74,23 @@ async function routeIds(request: APIRequestContext) {
   const { accessToken, user } = (await res.json()) as { accessToken: string; user: { organization: { id: string } } };
   const get = async (path: string) =>
     ((await (await request.get(`/api/v1/organizations/${user.organization.id}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { content: { id: string }[] }).content[0]!.id;
-  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1') };
+  // The browser tests' server has no demo places (no simulator): one is drawn through the API so a place's page is checked.
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const places = `/api/v1/organizations/${user.organization.id}/places`;
+  let place = ((await (await request.get(`${places}?size=1`, { headers })).json()) as { content?: { id: string }[] }).content?.[0]?.id;
+  if (!place) {
+    const made = await request.post(places, { headers, data: { name: 'Accessibility Dock', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-87.65, 41.85] }, radiusMeters: 200 } });
+    place = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
+  }
+  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place: place ?? '' };
 }
 
-async function concretePath(page: Page, path: string, ids: { device: string; group: string }): Promise<string | null> {
+async function concretePath(page: Page, path: string, ids: { device: string; group: string; place: string }): Promise<string | null> {
+  if (path === '/places/:id') {
+    if (ids.place) return `/places/${ids.place}`;
+    test.info().annotations.push({ type: 'skipped screen', description: 'no place to open /places/:id' });
+    return null;
+  }
   if (path.includes('/devices/:id')) return path.replace(':id', ids.device);
   if (path.includes('/groups/:id')) return path.replace(':id', ids.group);
   if (path.includes(':token')) return path.replace(':token', 'not-a-real-token');
@@ -129,7 +142,7 @@ for (const part of ['signed out', 'admin', 'admin settings', 'driver', 'superAdm
       localStorage.setItem('fleet.colorScheme', 'light');
     });
     await signIn(page, who);
-    const ids = who === 'admin' ? await routeIds(request) : { device: '', group: '' };
+    const ids = who === 'admin' ? await routeIds(request) : { device: '', group: '', place: '' };
     for (const screen of SCREENS.filter((s) => s.part === part)) {
       const path = await concretePath(page, screen.path, ids);
       if (!path) continue;

@@ -146,6 +146,8 @@ const SHOWN: Record<string, Record<Units, RegExp>> = {
   '/map/history': { IMPERIAL: /\d mph/, METRIC: /\d km\/h/ },
   '/hos/logs/:id': { IMPERIAL: /\d\.\d mi\b/, METRIC: /\d\.\d km\b/ },
   [`${ORG}/vehicle-add`]: { IMPERIAL: /Odometer \(mi\)/, METRIC: /Odometer \(km\)/ },
+  '/reports/trips': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
+  '/reports/summary': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
 };
 
 /** Office screens that are not walked, and why. Every other screen of the route table is. */
@@ -277,6 +279,8 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
         [`${ORG}/groups/:id/members`]: group && `${ORG}/groups/${group}/members`,
         [`${ORG}/groups/:id/assets`]: group && `${ORG}/groups/${group}/assets`,
         '/map/history': '/map/history?type=assets',
+        // A place's page (its list when there is none yet).
+        '/places/:id': ((id) => (id ? `/places/${id}` : '/places'))((await api.get<Page0<{ id: string }>>('/places?size=1')).content[0]?.id),
         // The newest inspection report (its list when there is none).
         '/maintenance/inspections/:id': ((id) => (id ? `/maintenance/inspections/${id}` : '/maintenance/inspections'))((await api.get<Page0<{ id: string }>>('/dvirs?size=1')).content?.[0]?.id),
       };

@@ -18,6 +18,8 @@ describe('side menu filtering', () => {
       },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
+      'Places',
+      { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
     ]);
   });
@@ -27,6 +29,7 @@ describe('side menu filtering', () => {
       { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
+      'Places',
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
   });
@@ -39,6 +42,12 @@ describe('side menu filtering', () => {
     const controlling = accessUser(superAdminUser(), { id: 'org-1', name: 'Controlled Co' });
     const settings = filterMenu(SIDE_MENU, controlling).find((i) => i.title === 'Settings');
     expect(settings?.subSectionItems?.map((i) => i.title)).toEqual(['Organization Settings', 'Activity Log', 'Data Retention']);
+  });
+
+  it('shows Places and the Reports group by their own codes (issue 32)', () => {
+    const reportsOnly = { ...dispatcherUser(), permissions: ['REPORT_LIST'] };
+    expect(titles(filterMenu(SIDE_MENU, reportsOnly))).toEqual([{ Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] }]);
+    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['PLACE_LIST'] }))).toEqual(['Places']);
   });
 
   it('hides a group whose sub-items are all forbidden', () => {

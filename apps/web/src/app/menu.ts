@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconMap2, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
+  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
   IconSteeringWheel, IconTool,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
@@ -84,6 +84,19 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Service Due', path: '/maintenance/due' },
       { title: 'Schedules', path: '/maintenance/schedules' },
       { title: 'Inspection Items', path: '/maintenance/settings' },
+    ],
+  },
+  { title: 'Places', path: '/places', icon: IconMapPin },
+  {
+    title: 'Reports',
+    path: '/reports',
+    icon: IconFileAnalytics,
+    subSectionItems: [
+      { title: 'Trips', path: '/reports/trips' },
+      { title: 'Stops', path: '/reports/stops' },
+      { title: 'Place visits', path: '/reports/visits' },
+      { title: 'Daily summary', path: '/reports/summary' },
+      { title: 'Scheduled reports', path: '/reports/subscriptions' },
     ],
   },
   {

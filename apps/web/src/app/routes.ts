@@ -184,6 +184,21 @@ export const ROUTES: readonly AppRoute[] = [
       { path: '/maintenance/settings', title: 'Inspection Items', access: 'private', permissions: ['DVIR_LIST'], page: () => import('../features/maintenance/office/settings-page.tsx') },
     ],
   },
+  // Issue 32: places (geofences) and the trips, stops, visits and summary reports.
+  { path: '/places', title: 'Places', access: 'private', permissions: ['PLACE_LIST'], page: () => import('../features/places/places-page.tsx') },
+  { path: '/places/:id', title: 'Place', access: 'private', permissions: ['PLACE_LIST'], page: () => import('../features/places/place-page.tsx') },
+  {
+    path: '/reports',
+    title: 'Reports',
+    access: 'private',
+    children: [
+      { path: '/reports/trips', title: 'Trips', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/trips-report-page.tsx') },
+      { path: '/reports/stops', title: 'Stops', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/stops-report-page.tsx') },
+      { path: '/reports/visits', title: 'Place visits', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/visits-report-page.tsx') },
+      { path: '/reports/summary', title: 'Daily summary', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/summary-report-page.tsx') },
+      { path: '/reports/subscriptions', title: 'Scheduled reports', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/subscriptions-page.tsx') },
+    ],
+  },
   {
     path: '/analytics',
     title: 'Analytics',

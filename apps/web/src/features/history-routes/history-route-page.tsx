@@ -1,6 +1,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Box, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Slider, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Slider, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -15,8 +15,13 @@ import { formatDuration } from '../../lib/map/map-api.ts';
 import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
 import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { playbackPosition } from './playback.ts';
-import { useHistoryRoute, useSubjectOptions, type HistorySubject } from './history-routes-api.ts';
+import { playbackPosition, tripSpan } from './playback.ts';
+import { useHistoryRoute, useSubjectOptions, useVehicleTrips, type HistorySubject } from './history-routes-api.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import type { FeatureCollection, LineString } from 'geojson';
+import type { TripRow } from '@fleet/api-contract';
+import { type UnitSystem } from '../../lib/units.ts';
+import classes from './history.module.css';
 
 type Subject = HistorySubject;
 const SUBJECTS: { value: Subject; label: string }[] = [
@@ -25,7 +30,8 @@ const SUBJECTS: { value: Subject; label: string }[] = [
   { value: 'gateways', label: 'Device' },
 ];
 const SPEEDS = [1, 2, 4, 8, 16];
-const OWN_SOURCES = [TRACK_SOURCE, MARKERS_SOURCE];
+const TRIP_SOURCE = 'history-trip';
+const OWN_SOURCES = [TRACK_SOURCE, MARKERS_SOURCE, TRIP_SOURCE];
 /** One second of playback covers this much track time at 1x (a day plays in about 24 minutes at 1x, 90 s at 16x). */
 const TRACK_SECONDS_PER_SECOND = 60;
 
@@ -63,6 +69,14 @@ export default function HistoryRoutePage() {
   const data = route.data;
   const track = data?.track ?? [];
 
+  // Issue 32: the vehicle's trips in the range, beside the route; choosing one plays just that trip.
+  const canReport = useCan('REPORT_LIST');
+  const trips = useVehicleTrips(orgId, subject === 'assets' ? subjectId : null, from.toISOString(), to.toISOString(), canReport && !rangeError);
+  const [tripId, setTripId] = useState<string | null>(null);
+  const trip = trips.data?.content.find((t) => t.id === tripId) ?? null;
+  const span = useMemo(() => (trip ? tripSpan(track, trip.startedAt, trip.endedAt) : null), [trip, track]);
+  const end = span?.to ?? Math.max(0, track.length - 1);
+
   // Playback: index into the track (fractional), advanced by requestAnimationFrame.
   const [pos, setPos] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -70,7 +84,24 @@ export default function HistoryRoutePage() {
   useEffect(() => {
     setPos(0);
     setPlaying(false);
+    setTripId(null);
   }, [data]);
+  const chooseTrip = (id: string) => {
+    const t = trips.data?.content.find((x) => x.id === id);
+    const sp = t ? tripSpan(track, t.startedAt, t.endedAt) : null;
+    setTripId(id);
+    if (!sp) return;
+    setPos(sp.from);
+    setPlaying(true);
+    let [w, so, e, n] = [180, 90, -180, -90];
+    for (const p of track.slice(sp.from, sp.to + 1)) {
+      w = Math.min(w, p.longitude);
+      e = Math.max(e, p.longitude);
+      so = Math.min(so, p.latitude);
+      n = Math.max(n, p.latitude);
+    }
+    mapRef.current?.fitBounds([w, so, e, n], { padding: 50, duration: 600, maxZoom: 14 });
+  };
   useEffect(() => {
     if (!playing || track.length < 2) return;
     let raf = 0;
@@ -79,15 +110,15 @@ export default function HistoryRoutePage() {
       const dt = (now - last) / 1000;
       last = now;
       setPos((p) => {
-        const next = playbackPosition(track, p, dt * rate * TRACK_SECONDS_PER_SECOND);
-        if (next >= track.length - 1) setPlaying(false);
+        const next = Math.min(end, playbackPosition(track, p, dt * rate * TRACK_SECONDS_PER_SECOND));
+        if (next >= end) setPlaying(false);
         return next;
       });
       raf = requestAnimationFrame(step);
     };
     raf = requestAnimationFrame(step);
     return () => cancelAnimationFrame(raf);
-  }, [playing, rate, track]);
+  }, [playing, rate, track, end]);
 
   // Fit the map to the track when a new one arrives.
   useEffect(() => {
@@ -103,6 +134,14 @@ export default function HistoryRoutePage() {
   }, [track]);
 
   const trackGeo = useMemo(() => trackToGeoJSON(track), [track]);
+  // The chosen trip, drawn wide under the speed-coloured track.
+  const tripGeo = useMemo(
+    (): FeatureCollection<LineString> => ({
+      type: 'FeatureCollection',
+      features: span && span.to > span.from ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.slice(span.from, span.to + 1).map((p) => [p.longitude, p.latitude]) } }] : [],
+    }),
+    [span, track],
+  );
   const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
   const layers = useMemo(() => trackLayers(units), [units]);
   const chart = useMemo(
@@ -147,6 +186,7 @@ export default function HistoryRoutePage() {
       </Paper>
 
       <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--mantine-spacing-sm)' }}>
+        <Box className={classes.beside}>
         <Paper withBorder pos="relative" h={{ base: 340, sm: 480 }} style={{ overflow: 'hidden' }} data-testid="history-map">
           {base.style ? (
             <MapGL
@@ -162,6 +202,9 @@ export default function HistoryRoutePage() {
               attributionControl={{ compact: true }}
             >
               <NavigationControl position="top-right" />
+              <Source id={TRIP_SOURCE} type="geojson" data={tripGeo}>
+                <Layer id="history-trip" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#1c7ed6', 'line-width': 14, 'line-opacity': 0.35 }} />
+              </Source>
               <Source id={TRACK_SOURCE} type="geojson" data={trackGeo}>
                 <Layer {...layers[0]!} />
                 <Layer {...layers[1]!} />
@@ -204,7 +247,10 @@ export default function HistoryRoutePage() {
             </Alert>
           )}
         </Paper>
-
+        {canReport && subject === 'assets' && subjectId && (
+          <TripsPanel trips={trips.data?.content ?? []} loading={trips.isLoading} error={trips.error} selectedId={tripId} onChoose={chooseTrip} units={units} />
+        )}
+        </Box>
         {!subjectId ? (
           <Text c="dimmed" ta="center" py="md">
             Pick a vehicle, driver or device to see where it went.
@@ -224,7 +270,7 @@ export default function HistoryRoutePage() {
                   <Group gap="sm" wrap="nowrap">
                     <Button
                       onClick={() => {
-                        if (pos >= track.length - 1) setPos(0);
+                        if (pos >= end) setPos(span?.from ?? 0);
                         setPlaying((p) => !p);
                       }}
                       leftSection={playing ? <IconPlayerPause size={16} /> : <IconPlayerPlay size={16} />}
@@ -338,6 +384,50 @@ function Stat({ label, value }: { label: string; value: string }) {
         {label}
       </Text>
       <Text fw={700}>{value}</Text>
+    </Paper>
+  );
+}
+
+/** The vehicle's trips in the range (issue 32): choosing one plays it on the map. */
+function TripsPanel({ trips, loading, error, selectedId, onChoose, units }: { trips: TripRow[]; loading: boolean; error: unknown; selectedId: string | null; onChoose: (id: string) => void; units: UnitSystem }) {
+  const where = (w: TripRow['start']) => w.place?.name ?? w.address ?? `${w.latitude.toFixed(3)}, ${w.longitude.toFixed(3)}`;
+  return (
+    <Paper withBorder style={{ display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: 480 }} data-testid="history-trips">
+      <Text fw={600} p="sm" pb={4}>
+        Trips ({trips.length})
+      </Text>
+      <Text size="xs" c="dimmed" px="sm" pb="xs">
+        Choose a trip to play it.
+      </Text>
+      <Box style={{ overflowY: 'auto', flex: 1 }} tabIndex={trips.length ? undefined : 0}>
+        <DataState isLoading={loading} error={error} isEmpty={trips.length === 0} emptyTitle="No trips" emptyDescription="The vehicle did not drive in this range.">
+          <Stack gap={0} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Trips">
+            {trips.map((t) => (
+              <li key={t.id}>
+                <UnstyledButton
+                  w="100%"
+                  px="sm"
+                  py={8}
+                  onClick={() => onChoose(t.id)}
+                  aria-current={t.id === selectedId || undefined}
+                  data-testid="history-trip-row"
+                  style={{ borderTop: '1px solid var(--mantine-color-default-border)', background: t.id === selectedId ? 'var(--mantine-color-default-hover)' : undefined }}
+                >
+                  <Group justify="space-between" gap="xs" wrap="nowrap">
+                    <Text size="sm" fw={600}>
+                      {formatTime(t.startedAt)} – {formatTime(t.endedAt)}
+                    </Text>
+                    <Text size="sm">{formatDistance(t.distanceKm * 1000, units)}</Text>
+                  </Group>
+                  <Text size="xs" c="dimmed" truncate>
+                    {where(t.start)} → {where(t.end)} · {formatDuration(t.durationSeconds)}
+                  </Text>
+                </UnstyledButton>
+              </li>
+            ))}
+          </Stack>
+        </DataState>
+      </Box>
     </Paper>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { HistoryRoute, Page } from '@fleet/api-contract';
+import type { HistoryRoute, Page, TripRow } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
 
@@ -38,5 +38,15 @@ export function useHistoryRoute(orgId: string | null, subject: HistorySubject, s
     queryKey: historyRouteKeys.route(orgId, subject, subjectId, from, to),
     enabled,
     queryFn: ({ signal }) => api<HistoryRoute>(orgPathFor(orgId!, `/history-routes/${subject}/${subjectId}`), { signal, query: { from, to, zoom: 12 } }),
+  });
+}
+
+/** A vehicle's trips in the range (`reports/trips`, issue 32), oldest first: the day's trips beside the route. */
+export function useVehicleTrips(orgId: string | null, assetId: string | null, from: string, to: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['reports', orgId, 'history-trips', assetId, from, to] as const,
+    enabled: enabled && !!orgId && !!assetId,
+    queryFn: ({ signal }) =>
+      api<Page<TripRow>>(orgPathFor(orgId!, '/reports/trips'), { signal, query: { assetId: assetId!, from, to, size: 200, sort: 'startedAt,asc' }, toast: false }),
   });
 }

@@ -27,3 +27,21 @@ export function playbackPosition(track: HistoryRoute['track'], pos: number, trac
   }
   return Math.min(p, last);
 }
+
+/**
+ * The part of the track a trip covers: the first and last indexes whose fix times lie within
+ * [startedAt, endedAt]; null when no fix does (a thinned track, or a trip outside the range).
+ */
+export function tripSpan(track: HistoryRoute['track'], startedAt: string, endedAt: string): { from: number; to: number } | null {
+  const a = Date.parse(startedAt);
+  const b = Date.parse(endedAt);
+  let from = -1;
+  let to = -1;
+  for (let i = 0; i < track.length; i++) {
+    const t = Date.parse(track[i]!.time);
+    if (t < a || t > b) continue;
+    if (from < 0) from = i;
+    to = i;
+  }
+  return from < 0 ? null : { from, to };
+}

@@ -1,18 +1,22 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Alert, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link, useSearchParams } from 'react-router';
 import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
-import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
+import type { LiveVehicle, VehiclePlace, VehicleStatus } from '@fleet/api-contract';
 import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
-import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
+import type { GeoJSONSource, Map as MaplibreMap, SymbolLayerSpecification } from 'maplibre-gl';
 import { coalesceSourceRepaints, type RepaintGate } from './coalesce-repaints.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { connectLiveStream, countByStatus, filterVehicles, liveStreamUrl, LiveStore } from './live-store.ts';
-import { fetchLiveVehicles, fetchStreamTicket, formatAge, useGroups } from '../../lib/map/map-api.ts';
+import { fetchLiveVehicles, fetchStreamTicket, formatAge, useGroups, useMapPlaces, useVehiclePlaces } from '../../lib/map/map-api.ts';
+import { placeLabelsToGeoJSON, placeLayers, placesToGeoJSON } from '../../lib/map/place-shapes.ts';
+import { formatShortDateTime, formatTime, todayIn } from '../../lib/dates.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { local } from '../../lib/storage.ts';
 import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
@@ -20,7 +24,9 @@ import { LIGHT_TONES } from '../../lib/theme.ts';
 import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, STATUS_TONES, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
 
 const STATUSES: VehicleStatus[] = ['MOVING', 'IDLING', 'STOPPED', 'OFFLINE'];
-const OWN_SOURCES = [VEHICLES_SOURCE];
+const PLACES_SOURCE = 'map-places';
+const OWN_SOURCES = [VEHICLES_SOURCE, PLACES_SOURCE, `${PLACES_SOURCE}-labels`];
+const PLACES_LAYER_KEY = 'fleet.map.places';
 const US_VIEW = { longitude: -96, latitude: 39, zoom: 3.3 };
 export const MAP_HEIGHT = 'calc(100dvh - var(--app-shell-header-height, 60px) - var(--app-shell-footer-height, 0px) - 2 * var(--mantine-spacing-md))';
 
@@ -136,6 +142,17 @@ export default function MapPage() {
 
   const layers = useMemo(() => vehicleLayers(), []);
 
+  // Issue 32: the places layer (remembered per browser) and each vehicle's current place.
+  const canSeePlaces = useCan('PLACE_LIST');
+  const [showPlaces, setShowPlaces] = useState(() => local.getJson<boolean>(PLACES_LAYER_KEY) ?? true);
+  const mapPlaces = useMapPlaces(canSeePlaces && showPlaces);
+  const vehiclePlaces = useVehiclePlaces(canSeePlaces);
+  const placeFills = useMemo(() => placesToGeoJSON(mapPlaces.data?.content ?? []), [mapPlaces.data]);
+  const placeLabels = useMemo(() => placeLabelsToGeoJSON(mapPlaces.data?.content ?? []), [mapPlaces.data]);
+  const placeStyle = useMemo(() => placeLayers(PLACES_SOURCE, 11), []);
+  const placesShown = canSeePlaces && showPlaces ? 'visible' : 'none';
+  const atPlace = useMemo(() => new Map((vehiclePlaces.data?.content ?? []).map((v) => [v.assetId, v])), [vehiclePlaces.data]);
+
   // Once per map, on its first style event: `load` waits until every source is idle, which a
   // fleet re-tiling every second may never be (the arrow image and the repaint coalescing would
   // then never be set up).
@@ -216,6 +233,15 @@ export default function MapPage() {
             fadeDuration={0}
           >
             <NavigationControl position="top-right" />
+            {/* Mounted before the vehicles so places stay under them; the switch hides them by visibility. */}
+            <Source id={PLACES_SOURCE} type="geojson" data={placeFills}>
+              <Layer {...placeStyle[0]!} layout={{ visibility: placesShown }} />
+              <Layer {...placeStyle[1]!} layout={{ visibility: placesShown }} />
+            </Source>
+            <Source id={`${PLACES_SOURCE}-labels`} type="geojson" data={placeLabels}>
+              <Layer {...(placeStyle[2] as SymbolLayerSpecification)} layout={{ ...(placeStyle[2] as SymbolLayerSpecification).layout, visibility: placesShown }} />
+              <Layer {...placeStyle[3]!} layout={{ visibility: placesShown }} />
+            </Source>
             <Source id={VEHICLES_SOURCE} {...vehiclesSource(geojson)}>
               {layers.map((l) => (
                 <Layer key={l.id} {...l} />
@@ -241,6 +267,19 @@ export default function MapPage() {
             onChange={(v) => base.setChoice(v as BaseMapId)}
             data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))}
           />
+          {canSeePlaces && (
+            <Paper px={8} py={4} radius="sm" withBorder>
+              <Switch
+                size="xs"
+                label="Places"
+                checked={showPlaces}
+                onChange={(e) => {
+                  setShowPlaces(e.currentTarget.checked);
+                  local.setJson(PLACES_LAYER_KEY, e.currentTarget.checked);
+                }}
+              />
+            </Paper>
+          )}
           {streamState !== 'open' && live.loaded && (
             <Badge color={streamState === 'closed' ? 'red' : 'yellow'} variant="filled">
               {streamState === 'closed' ? 'Live updates stopped' : 'Reconnecting…'}
@@ -270,7 +309,7 @@ export default function MapPage() {
         )}
 
         {selected && (
-          <VehicleCard vehicle={selected} units={units} follow={follow} onFollow={setFollow} onClose={() => { setSelectedId(null); setFollow(false); }} />
+          <VehicleCard vehicle={selected} place={atPlace.get(selected.assetId) ?? null} units={units} follow={follow} onFollow={setFollow} onClose={() => { setSelectedId(null); setFollow(false); }} />
         )}
       </Paper>
 
@@ -439,7 +478,7 @@ function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; on
   );
 }
 
-function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; units: UnitSystem; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
+function VehicleCard({ vehicle: v, place, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; place: VehiclePlace | null; units: UnitSystem; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
   const row = (label: string, value: string) => (
     <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="xs" c="dimmed">
@@ -475,6 +514,15 @@ function VehicleCard({ vehicle: v, units, follow, onFollow, onClose }: { vehicle
         <CloseButton aria-label="Close vehicle card" onClick={onClose} />
       </Group>
       <Stack gap={4}>
+        {place && (
+          <Text size="sm" fw={600} data-testid="vehicle-place">
+            At{' '}
+            <Anchor component={Link} to={`/places/${place.placeId}`} size="sm" fw={600}>
+              {place.placeName}
+            </Anchor>{' '}
+            since {todayIn() === todayIn(undefined, new Date(place.arrivedAt)) ? formatTime(place.arrivedAt) : formatShortDateTime(place.arrivedAt)}
+          </Text>
+        )}
         {row('Driver', v.driverName ?? 'No driver')}
         {row('Speed', formatSpeed(v.speed, units))}
         {row('Last update', formatAge(v.fixTime))}

@@ -5,9 +5,13 @@ import {
   IconAlertTriangle,
   IconBell,
   IconCheck,
+  IconClockExclamation,
   IconFileAlert,
   IconFileImport,
+  IconForbid,
   IconHourglassLow,
+  IconMapPin,
+  IconMapPinOff,
   IconPencilCheck,
   IconPlugConnectedX,
   IconSteeringWheel,
@@ -22,7 +26,8 @@ import { Avatar } from '../../components/avatar.tsx';
 import { ExpandableBody, ExpandChevron, NOTIFICATION_COLORS } from '../../components/notification-card.tsx';
 import { formatShortDateTime } from '../../lib/dates.ts';
 
-const ICONS: Record<string, typeof IconBell> = {
+/** The contract's icon names (NOTIFICATION_KIND_INFO[kind].iconName) as Tabler icons. */
+export const ICONS: Record<string, typeof IconBell> = {
   'alert-triangle': IconAlertTriangle,
   'hourglass-low': IconHourglassLow,
   'user-question': IconUserQuestion,
@@ -34,6 +39,11 @@ const ICONS: Record<string, typeof IconBell> = {
   'alert-octagon': IconAlertOctagon,
   'steering-wheel': IconSteeringWheel,
   tool: IconTool,
+  // Issue 32: places.
+  'map-pin': IconMapPin,
+  'map-pin-off': IconMapPinOff,
+  forbid: IconForbid,
+  'clock-exclamation': IconClockExclamation,
 };
 
 export interface ServerNotificationCardProps {

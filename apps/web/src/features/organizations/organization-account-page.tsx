@@ -32,6 +32,8 @@ const RULESETS = [
 const MINUTE_FIELDS = [
   { name: 'telematics.idleMinutes', label: 'Idle after (minutes)', description: 'Reporting but not moving for this long', min: 1, max: 1440 },
   { name: 'telematics.offlineMinutes', label: 'Offline after (minutes)', description: 'No report at all for this long', min: 2, max: 10080 },
+  // Issue 32: waiting at a customer beyond this is detention (visits report, place page, notifications).
+  { name: 'detention.freeMinutes', label: 'Detention free time (minutes)', description: 'Waiting at a customer longer than this is detention', min: 0, max: 1440 },
 ] as const;
 
 /** The contract's speed limit bounds (km/h, whole numbers), as whole numbers of the unit shown. */
@@ -321,7 +323,7 @@ export default function OrganizationAccountPage() {
             <Section title="Logo" description="Shown in the header and on printed logs and reports.">
               <LogoCard org={q.data} canEdit={canEdit} />
             </Section>
-            <Section title="Preferences" description="Units, hours-of-service defaults, theme and vehicle status thresholds.">
+            <Section title="Preferences" description="Units, hours-of-service defaults, theme, vehicle status thresholds and detention free time.">
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
             {canEdit && (

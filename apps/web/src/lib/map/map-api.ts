@@ -1,4 +1,4 @@
-import type { Group, LiveVehicle, Page, StreamTicket } from '@fleet/api-contract';
+import type { Group, LiveVehicle, Page, Place, StreamTicket, VehiclePlace } from '@fleet/api-contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../org-path.ts';
@@ -35,4 +35,26 @@ export function formatAge(iso: string, now = Date.now()): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
+}
+
+/** The organization's places for the live map's layer (the first 500, the API's page limit), under ['places', orgId] so a saved place redraws. */
+export function useMapPlaces(enabled: boolean) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['places', orgId, 'map-layer'],
+    enabled: enabled && !!orgId,
+    staleTime: 60_000,
+    queryFn: ({ signal }) => api<Page<Place>>(orgPathFor(orgId!, '/places'), { signal, query: { size: 500, sort: 'name,asc' }, toast: false }),
+  });
+}
+
+/** Where each vehicle is now (`places/current`): its open visit's place and arrival. */
+export function useVehiclePlaces(enabled: boolean) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['places', orgId, 'current'],
+    enabled: enabled && !!orgId,
+    refetchInterval: 60_000,
+    queryFn: ({ signal }) => api<{ content: VehiclePlace[] }>(orgPathFor(orgId!, '/places/current'), { signal, toast: false }),
+  });
 }

@@ -1,0 +1,109 @@
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import MapGL, { Layer, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
+import type { FeatureCollection, LineString, Point, Polygon } from 'geojson';
+import type { Map as MaplibreMap } from 'maplibre-gl';
+import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
+import { useBaseMap } from '../../lib/map/use-base-map.ts';
+
+const LINES = 'report-lines';
+const POINTS = 'report-points';
+const AREAS = 'report-areas';
+const OWN_SOURCES = [LINES, POINTS, AREAS];
+const US_VIEW = { longitude: -96, latitude: 39, zoom: 3.3 };
+/** Distinct line colours for the trips on screen (the selected one is drawn wider on top). */
+export const TRIP_COLORS = ['#1c7ed6', '#7048e8', '#2f9e44', '#e8590c', '#c2255c', '#0c8599', '#5c940d', '#862e9c'];
+
+export interface ReportMapData {
+  lines?: FeatureCollection<LineString, { id: string; color: string }>;
+  points?: FeatureCollection<Point, { id: string; color: string }>;
+  areas?: FeatureCollection<Polygon, { id: string; color: string }>;
+}
+
+function boundsOf(d: ReportMapData): [number, number, number, number] | null {
+  let [w, s, e, n] = [180, 90, -180, -90];
+  const add = (c: number[]) => {
+    w = Math.min(w, c[0]!);
+    e = Math.max(e, c[0]!);
+    s = Math.min(s, c[1]!);
+    n = Math.max(n, c[1]!);
+  };
+  d.lines?.features.forEach((f) => f.geometry.coordinates.forEach(add));
+  d.points?.features.forEach((f) => add(f.geometry.coordinates));
+  d.areas?.features.forEach((f) => f.geometry.coordinates[0]?.forEach(add));
+  return w <= e ? [w, s, e, n] : null;
+}
+
+/** A report's rows on a map: trips as lines, stops and visits as points, places as areas; the selected row stands out. */
+export function ReportMap({ data, selectedId, label }: { data: ReportMapData; selectedId: string | null; label: string }) {
+  const base = useBaseMap(OWN_SOURCES);
+  const mapRef = useRef<MapRef>(null);
+  const [map, setMap] = useState<MaplibreMap | null>(null);
+  const bounds = useMemo(() => boundsOf(data), [data]);
+  const key = bounds?.join(',') ?? '';
+  useEffect(() => {
+    if (!map || !bounds) return;
+    map.fitBounds(bounds, { padding: 40, duration: 400, maxZoom: 13 });
+    // Refit only when the area changes, not on every refetch of the same rows.
+  }, [map, key]);
+  const sel = selectedId ?? '';
+  const empty = { type: 'FeatureCollection' as const, features: [] };
+  return (
+    <Paper withBorder pos="relative" h={{ base: 280, sm: 360 }} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="report-map">
+      {base.style ? (
+        <MapGL
+          key={`${base.choice}-${base.scheme}`}
+          ref={mapRef}
+          initialViewState={US_VIEW}
+          mapStyle={base.style}
+          style={{ width: '100%', height: '100%' }}
+          onLoad={(e) => {
+            base.onStyleLoaded();
+            setMap(e.target);
+          }}
+          onStyleData={(e) => {
+            if (e.target.isStyleLoaded()) base.onStyleLoaded();
+          }}
+          onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
+          attributionControl={{ compact: true }}
+        >
+          <NavigationControl position="top-right" />
+          <Source id={AREAS} type="geojson" data={data.areas ?? empty}>
+            <Layer id="report-areas-fill" type="fill" paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['case', ['==', ['get', 'id'], sel], 0.35, 0.15] }} />
+            <Layer id="report-areas-line" type="line" paint={{ 'line-color': ['get', 'color'], 'line-width': 2 }} />
+          </Source>
+          <Source id={LINES} type="geojson" data={data.lines ?? empty}>
+            <Layer id="report-lines-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': ['case', ['==', ['get', 'id'], sel], 9, 6], 'line-opacity': 0.8 }} />
+            <Layer id="report-lines" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['get', 'color'], 'line-width': ['case', ['==', ['get', 'id'], sel], 6, 3] }} />
+          </Source>
+          <Source id={POINTS} type="geojson" data={data.points ?? empty}>
+            <Layer
+              id="report-points"
+              type="circle"
+              paint={{
+                'circle-radius': ['case', ['==', ['get', 'id'], sel], 9, 6],
+                'circle-color': ['get', 'color'],
+                'circle-stroke-width': 2,
+                'circle-stroke-color': '#ffffff',
+              }}
+            />
+          </Source>
+        </MapGL>
+      ) : (
+        <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
+          <Loader aria-label="Loading the map" />
+        </Box>
+      )}
+      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
+        <SegmentedControl size="xs" aria-label="Base map" value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))} />
+      </Group>
+      {base.failure && (
+        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }}>
+          {base.failure} Showing the offline map instead.
+        </Alert>
+      )}
+    </Paper>
+  );
+}

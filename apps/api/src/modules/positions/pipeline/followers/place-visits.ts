@@ -1,4 +1,4 @@
-import { PlaceVisits } from '../../../places/place-visits.service.ts';
+import { PlaceVisits } from '../../../places/index.ts';
 import { follower, queueFollowing } from '../follower.ts';
 
 /** Arrivals and departures at places, detention and their notifications (decision 0162). */

@@ -56,6 +56,21 @@ describe('heap trim', () => {
     stop();
   });
 
+  it('trims malloc on a quiet look that does not collect, never on a busy one', () => {
+    vi.useFakeTimers();
+    let busy = 0.6;
+    const gc = vi.fn();
+    const trimMalloc = vi.fn();
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => 66 * MB, heapTotal: () => 70 * MB, utilization: () => busy, trimMalloc });
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 2);
+    expect(trimMalloc).not.toHaveBeenCalled();
+    busy = 0.02;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 2);
+    expect(trimMalloc).toHaveBeenCalledTimes(2);
+    expect(gc).not.toHaveBeenCalled();
+    stop();
+  });
+
   it('schedules nothing without --expose-gc', () => {
     expect(scheduleHeapTrim(null)()).toBeUndefined();
   });

@@ -13,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PGLITE_SHARED_BUFFERS } from '../config.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
 
@@ -166,7 +167,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // operating system's page cache still holds hot table files. ANALYZE samples 300 rows per
       // statistics target: at PostgreSQL's 100, the current month of positions (120,000 rows after a
       // first start) took 0.9-2.7 s of this thread, at 30 it takes 0.16-0.28 s (decision 0151).
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`, '-c', 'default_statistics_target=30'],
+      // PGlite is one single-user backend, but PostgreSQL sizes its shared memory (lock tables, the
+      // per-backend arrays) for max_connections and the WAL senders: 100 and 10 by default, 4 MB of
+      // the WebAssembly memory resident for connections that cannot exist (decision 0161). The lock
+      // table keeps room for 64 × 8 locks and grows into the free shared memory beyond.
+      startParams: [
+        ...PGlite.defaultStartParams,
+        ...['-c', `shared_buffers=${opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`, '-c', 'default_statistics_target=30'],
+        ...['-c', 'max_connections=4', '-c', 'max_wal_senders=0'],
+      ],
     });
     await c.waitReady;
     return c;

@@ -13,6 +13,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PGLITE_SHARED_BUFFERS } from '../config.ts';
+import { runningServerBundle } from './pglite-bundle.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
 
@@ -24,7 +26,7 @@ const pgliteExtensions = { pg_trgm, btree_gist };
  * instance: without them each open (the first start's reopen in releaseMemory, every test database)
  * compiles the 9 MB module and reads the 6 MB bundle again.
  */
-let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob; runningBundle: Blob }> | undefined;
 function loadPgliteAssets() {
   pgliteAssets ??= (async () => {
     const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
@@ -33,7 +35,9 @@ function loadPgliteAssets() {
     const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
     // The file bundle is read at each open (the first start opens twice): a Blob backed by the file
     // rather than 6 MB held in memory for the life of the process.
-    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle: await fs.openAsBlob(path.join(dir, 'pglite.data')) };
+    const fsBundle = await fs.openAsBlob(path.join(dir, 'pglite.data'));
+    // Opening an existing database: without the files only initdb reads (pglite-bundle.ts).
+    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle, runningBundle: runningServerBundle(fsBundle, dir) };
   })();
   return pgliteAssets;
 }
@@ -158,15 +162,27 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     }
   }
   const open = async (template?: Blob) => {
+    const { pgliteWasmModule, fsBundle, runningBundle } = await loadPgliteAssets();
     const c = new YieldingPGlite(dataDir ?? 'memory://', {
-      ...(await loadPgliteAssets()),
+      pgliteWasmModule,
+      // A data directory exists by now (pglite-init.mjs made it) and a template is a migrated
+      // database: no initdb in this process, so the bundle without initdb's files.
+      fsBundle: dataDir || template ? runningBundle : fsBundle,
       extensions: pgliteExtensions,
       loadDataDir: template,
       // An embedded database for one server: a small buffer pool keeps the process lean; the
       // operating system's page cache still holds hot table files. ANALYZE samples 300 rows per
       // statistics target: at PostgreSQL's 100, the current month of positions (120,000 rows after a
       // first start) took 0.9-2.7 s of this thread, at 30 it takes 0.16-0.28 s (decision 0151).
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffers ?? '8MB'}`, '-c', 'default_statistics_target=30'],
+      // PGlite is one single-user backend, but PostgreSQL sizes its shared memory (lock tables, the
+      // per-backend arrays) for max_connections and the WAL senders: 100 and 10 by default, 4 MB of
+      // the WebAssembly memory resident for connections that cannot exist (decision 0161). The lock
+      // table keeps room for 64 × 8 locks and grows into the free shared memory beyond.
+      startParams: [
+        ...PGlite.defaultStartParams,
+        ...['-c', `shared_buffers=${opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`, '-c', 'default_statistics_target=30'],
+        ...['-c', 'max_connections=4', '-c', 'max_wal_senders=0'],
+      ],
     });
     await c.waitReady;
     return c;
@@ -243,7 +259,8 @@ class YieldingPGlite extends PGlite {
 
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
-  const client = await PGlite.create('memory://', { ...(await loadPgliteAssets()), extensions: pgliteExtensions });
+  const { pgliteWasmModule, fsBundle } = await loadPgliteAssets();
+  const client = await PGlite.create('memory://', { pgliteWasmModule, fsBundle, extensions: pgliteExtensions });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     return await client.dumpDataDir('none');

@@ -18,7 +18,8 @@ describe('heap trim', () => {
     vi.useFakeTimers();
     let used = 70 * MB;
     const gc = vi.fn(() => (used = 72 * MB));
-    const stop = scheduleHeapTrim({ gc, heapUsed: () => used, heapTotal: () => used + 4 * MB, utilization: () => 0 });
+    // Busy: the 24 MB / 30 % rule alone.
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => used, heapTotal: () => used + 4 * MB, utilization: () => 0.5 });
     used = 85 * MB;
     vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
     expect(gc).not.toHaveBeenCalled();
@@ -53,6 +54,39 @@ describe('heap trim', () => {
     // Shrunk: nothing more to give back, so no collection every look.
     vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 5);
     expect(gc).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('collects a quiet heap that grew by more than 8 MB live', () => {
+    vi.useFakeTimers();
+    let used = 52 * MB;
+    let busy = 0.5;
+    const gc = vi.fn(() => (used = 54 * MB));
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => used, heapTotal: () => used + 4 * MB, utilization: () => busy });
+    used = 70 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).not.toHaveBeenCalled();
+    busy = 0.02;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).toHaveBeenCalledTimes(1);
+    used = 60 * MB;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs);
+    expect(gc).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('trims malloc on a quiet look that does not collect, never on a busy one', () => {
+    vi.useFakeTimers();
+    let busy = 0.6;
+    const gc = vi.fn();
+    const trimMalloc = vi.fn();
+    const stop = scheduleHeapTrim({ gc, heapUsed: () => 66 * MB, heapTotal: () => 70 * MB, utilization: () => busy, trimMalloc });
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 2);
+    expect(trimMalloc).not.toHaveBeenCalled();
+    busy = 0.02;
+    vi.advanceTimersByTime(HEAP_TRIM_POLICY.everyMs * 2);
+    expect(trimMalloc).toHaveBeenCalledTimes(2);
+    expect(gc).not.toHaveBeenCalled();
     stop();
   });
 

@@ -9,6 +9,12 @@
 // malloc arenas of V8's helper threads keep what they freed: so each of these collections also compacts
 // (V8's flag, set for that one collection: always on, it doubles the cost of the collections V8 makes
 // under ingest) and then trims malloc. 200-250 ms of one core. Decision 0151.
+//
+// Between those collections the helper threads keep allocating (the simulator's ingest: scavenges,
+// optimising compiles), and their arenas were back to 10-15 MB resident a minute after the last trim.
+// So a quiet look that does not collect still trims malloc: a few milliseconds. And a quiet server's
+// heap drifts too (the demo simulator's fixes, the work behind them): 52 -> 78 MB within a minute of
+// one first start, under the 24 MB rule; once quiet, 8 MB of growth is enough to collect. Decision 0161.
 import v8 from 'node:v8';
 import { loadMallocTrim } from './malloc-trim.ts';
 
@@ -20,9 +26,17 @@ export interface HeapTrimPolicy {
   growthRatio: number;
   /** The event loop's busy share over the last look below which the process counts as quiet. */
   quietUtilization: number;
+  /** Growth of the live heap since the last collection that is worth one when the process is quiet. */
+  quietGrowthBytes: number;
 }
 
-export const HEAP_TRIM_POLICY: HeapTrimPolicy = { everyMs: 30_000, minGrowthBytes: 24 * 2 ** 20, growthRatio: 0.3, quietUtilization: 0.1 };
+export const HEAP_TRIM_POLICY: HeapTrimPolicy = {
+  everyMs: 30_000,
+  minGrowthBytes: 24 * 2 ** 20,
+  growthRatio: 0.3,
+  quietUtilization: 0.1,
+  quietGrowthBytes: 8 * 2 ** 20,
+};
 
 /** True when the heap has grown enough since `usedAfterLast` (what the last collection left) to collect. */
 export function shouldCollect(usedNow: number, usedAfterLast: number, policy: HeapTrimPolicy = HEAP_TRIM_POLICY): boolean {
@@ -36,6 +50,8 @@ export interface HeapTrimHooks {
   heapTotal: () => number;
   /** The event loop's busy share since the last call (0-1). */
   utilization: () => number;
+  /** Gives malloc's free pages back to the system (glibc's malloc_trim), where it can. */
+  trimMalloc?: () => void;
 }
 
 /** The hooks of this process, or null when it was started without --expose-gc. */
@@ -51,6 +67,7 @@ export function processHeapHooks(): HeapTrimHooks | null {
     heapUsed: () => process.memoryUsage().heapUsed,
     heapTotal: () => process.memoryUsage().heapTotal,
     utilization: loopUtilization(),
+    ...(trimMalloc ? { trimMalloc } : {}),
   };
 }
 
@@ -83,7 +100,8 @@ function loopUtilization(): () => number {
  * Looks every `policy.everyMs` and collects when `shouldCollect` says so of the live heap, or, once
  * the process has gone quiet, of the committed heap: the young generation grows to 2 × 16 MB under
  * ingest and stays that size until a collection shrinks it, which V8 does not run on a quiet server.
- * Returns the function that stops it.
+ * Quiet, a smaller growth of the live heap is enough (`quietGrowthBytes`), and a look that does not
+ * collect trims malloc alone. Returns the function that stops it.
  */
 export function scheduleHeapTrim(
   hooks: HeapTrimHooks | null,
@@ -100,7 +118,11 @@ export function scheduleHeapTrim(
     // V8 collected on its own since: start from what it left.
     if (used < usedAfterLast) usedAfterLast = used;
     if (total < totalAfterLast) totalAfterLast = total;
-    if (!shouldCollect(used, usedAfterLast, policy) && !(quiet && shouldCollect(total, totalAfterLast, policy))) return;
+    const quietGrowth = quiet && (used - usedAfterLast > policy.quietGrowthBytes || shouldCollect(total, totalAfterLast, policy));
+    if (!shouldCollect(used, usedAfterLast, policy) && !quietGrowth) {
+      if (quiet) hooks.trimMalloc?.();
+      return;
+    }
     const t0 = performance.now();
     hooks.gc();
     usedAfterLast = hooks.heapUsed();

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface MailMessage {
@@ -25,11 +25,15 @@ export interface Mailer {
  * (and tests can read it).
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; log: FastifyBaseLogger }): Mailer {
-  if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+  const smtpUrl = opts.smtpUrl;
+  if (smtpUrl) {
+    // nodemailer is imported with the first message, not at start: 0.7 MB of module sources an idle
+    // server kept for mail it may not send for hours (decision 0161).
+    let transport: Promise<Transporter> | null = null;
     return {
       async send(m) {
-        await transport.sendMail({ from: opts.from, ...m });
+        transport ??= import('nodemailer').then((n) => n.default.createTransport(smtpUrl));
+        await (await transport).sendMail({ from: opts.from, ...m });
       },
     };
   }

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { loadPdfKit } from '../../lib/pdfkit.ts';
 import { fuelTypeLabel, quarterLabel, type IftaDistanceDay, type IftaReport } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { unparseCsv } from '../../lib/csv.ts';
@@ -90,7 +90,8 @@ export async function allDistanceDays(db: DbOrTx, orgId: string, quarter: string
   }
 }
 
-function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+async function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'LETTER', layout: 'landscape', margin: 36, info: { Title: 'IFTA', Producer: 'Fleetline' } });
     const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
+import { loadPdfKit } from '../../lib/pdfkit.ts';
 
 // Drawing helpers of the maintenance exports (decision 0160), as the IFTA exports draw theirs:
 // pdfkit with the standard PDF fonts, nothing to embed.
@@ -7,7 +7,8 @@ import PDFDocument from 'pdfkit';
 export type Doc = PDFKit.PDFDocument;
 
 /** The PDF of `draw` as bytes. */
-export function pdfBuffer(title: string, layout: 'portrait' | 'landscape', draw: (doc: Doc) => void): Promise<Buffer> {
+export async function pdfBuffer(title: string, layout: 'portrait' | 'landscape', draw: (doc: Doc) => void): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'LETTER', layout, margin: 32, info: { Title: title, Producer: 'Fleetline' } });
     const chunks: Buffer[] = [];

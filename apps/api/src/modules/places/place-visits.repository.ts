@@ -63,13 +63,18 @@ export async function readOrgPlaces(db: DbOrTx, orgId: string): Promise<OrgPlace
   };
 }
 
-/** The vehicle's stored fixes from `fromMs` on, in fix-time order. */
+/**
+ * The vehicle's stored fixes from `fromMs` on, in fix-time order. One JSON text, not a row per fix:
+ * on the embedded database a week of a truck reads about three times quicker (decision 0163's
+ * measure), and a request waiting behind the read waits that much less.
+ */
 export async function readFixes(db: DbOrTx, assetId: string, fromMs: number): Promise<VisitFix[]> {
-  const rows = rowsOf<{ t: number | string; lat: number; lon: number; driver_id: string | null }>(
-    await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, driver_id from positions
-      where asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz order by fix_time`),
+  const [r] = rowsOf<{ j: string | null }>(
+    await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, driver_id) order by fix_time)::text as j
+      from positions where asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz`),
   );
-  return rows.map((r) => ({ t: ms(r.t), lat: Number(r.lat), lon: Number(r.lon), driverId: r.driver_id }));
+  const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, string | null]>) : [];
+  return fixes.map(([t, lat, lon, driverId]) => ({ t: Math.round(t), lat, lon, driverId }));
 }
 
 /** A stored visit as the blank-point checks read it (ms). */

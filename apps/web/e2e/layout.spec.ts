@@ -10,7 +10,17 @@ const menuTexts = async (page: Page) => {
     if (n === 0) break;
     for (let j = 0; j < n; j++) await closed.first().click();
   }
-  return (await menu.innerText()).split('\n').map((s) => s.trim()).filter(Boolean);
+  // The last group opened may still be unfolding (its items enter the text as it does): read the
+  // text once two reads 250 ms apart agree.
+  let text = '';
+  await expect
+    .poll(async () => {
+      const before = text;
+      text = await menu.innerText();
+      return text === before;
+    }, { intervals: [250] })
+    .toBe(true);
+  return text.split('\n').map((s) => s.trim()).filter(Boolean);
 };
 
 test('the side menu shows the admin every organization entry and the dispatcher only theirs', async ({ page }) => {

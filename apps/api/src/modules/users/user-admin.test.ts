@@ -257,7 +257,11 @@ describe('editing, deactivating and resetting users', () => {
       t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${second.user.id}/deactivate`, headers: bearer(owner.accessToken) }),
       t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${owner.user.id}/deactivate`, headers: bearer(second.accessToken) }),
     ]);
-    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
+    // Exactly one succeeds. The other is refused as the last administrator (409) or, when the first
+    // committed before its request was authenticated, because its own session ended at once (401).
+    const codes = [x.statusCode, y.statusCode].sort();
+    expect(codes[0]).toBe(200);
+    expect([401, 409]).toContain(codes[1]);
     const list = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?status=ACTIVE`, headers: bearer((await login(t.app, DEMO.superAdmin)).accessToken) });
     expect(list.json().content.filter((u: { role: string }) => u.role === 'ADMIN')).toHaveLength(1);
   });

@@ -127,6 +127,7 @@ export const detentionTotalSchema = z.object({
   visitsWithDetention: z.number().int(),
 });
 export const detentionTotalsSchema = z.object({ freeMinutes: z.number().int(), timeZone: z.string(), content: z.array(detentionTotalSchema) });
+export type DetentionTotals = z.infer<typeof detentionTotalsSchema>;
 /** `reports/detention`: customer places' visits arrived within `from`/`to` (a vehicle, driver, group or place narrows them). */
 export const detentionQuerySchema = reportFiltersSchema;
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page, Place, PlaceCategory, PlaceImportResult, PlaceInput, VisitRow } from '@fleet/api-contract';
+import type { DetentionTotals, Page, Place, PlaceCategory, PlaceImportResult, PlaceInput, VisitRow } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -56,11 +56,6 @@ export function usePlaceVisits(query: Record<string, QueryValue>) {
     placeholderData: keepPreviousData,
     enabled: !!orgId && !!query.placeId,
   });
-}
-
-export interface DetentionTotals {
-  freeMinutes: number;
-  content: { placeId: string; placeName: string; visits: number; dwellSeconds: number; detentionSeconds: number; visitsWithDetention: number }[];
 }
 
 /** Detention totalled per customer (`reports/detention`), for one place with `placeId`. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HistoryRoute, Page, Place, ReportKind, ReportSubscription, ReportSubscriptionInput, SummaryRow } from '@fleet/api-contract';
+import type { DetentionTotals, HistoryRoute, Page, Place, ReportKind, ReportSubscription, ReportSubscriptionInput, SummaryRow } from '@fleet/api-contract';
 import { REPORT_PATHS } from '@fleet/api-contract/reports';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
@@ -32,11 +32,6 @@ export function useReport<T>(kind: ReportKind, query: Record<string, QueryValue>
 
 /** The daily summary under the filters, up to 500 rows: what the charts add up by day. */
 export const useSummaryForChart = (query: Record<string, QueryValue>) => useReport<SummaryRow>('SUMMARY', { ...query, page: 0, size: 500, sort: 'day,asc' });
-
-export interface DetentionTotals {
-  freeMinutes: number;
-  content: { placeId: string; placeName: string; visits: number; dwellSeconds: number; detentionSeconds: number; visitsWithDetention: number }[];
-}
 
 export function useDetentionTotals(query: Record<string, QueryValue>) {
   const orgId = useEffectiveOrganizationId();

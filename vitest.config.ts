@@ -10,6 +10,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'api-contract', root: 'packages/api-contract', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
       { test: { name: 'geo', root: 'packages/geo', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
+      { test: { name: 'dispatch', root: 'packages/dispatch', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },
       { test: { name: 'eld', root: 'packages/eld', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
       { test: { name: 'hos', root: 'packages/hos', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },
       'apps/api/vitest.config.ts',

@@ -39,3 +39,4 @@ export * from './fleet-performance.ts';
 export * from './maintenance.ts';
 export * from './places.ts';
 export * from './reports.ts';
+export * from './loads.ts';

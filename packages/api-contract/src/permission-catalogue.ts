@@ -127,6 +127,15 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     ],
   },
   {
+    area: 'dispatch',
+    label: 'Dispatch',
+    permissions: [
+      p('LOAD_LIST', 'Loads', 'See loads, their legal trip plans, live ETAs and the drivers who can take them'),
+      p('LOAD_UPDATE', 'Manage loads', 'Create, import, change, assign and cancel loads, and mark stops arrived or departed', ['LOAD_LIST']),
+      p('LOAD_SELF_WRITE', 'Own loads (driver)', 'A driver sees the loads assigned to them, marks stops arrived and departed, and photographs bills of lading and proofs of delivery'),
+    ],
+  },
+  {
     area: 'reports',
     label: 'Reports',
     permissions: [

@@ -56,6 +56,10 @@ export const PERMISSIONS = [
   'PLACE_LIST',
   'PLACE_UPDATE',
   'REPORT_LIST',
+  // Issue 33: dispatch.
+  'LOAD_LIST',
+  'LOAD_UPDATE',
+  'LOAD_SELF_WRITE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -67,7 +71,7 @@ export const ORGANIZATION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filte
  * The built-in Driver role (issue 16, decision 0111): the driver's own hours of service, and what the
  * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code.
  */
-export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'USER_READ', 'ORG_READ'];
+export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'LOAD_SELF_WRITE', 'USER_READ', 'ORG_READ'];
 
 export const ROLES = ['ADMIN', 'SUPER_ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];

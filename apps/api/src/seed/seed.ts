@@ -21,6 +21,8 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
   'DVIR_LIST', 'WORK_ORDER_LIST', 'MAINTENANCE_LIST',
   // Sees the places and who is at them (issue 32); drawing them stays with the administrators.
   'PLACE_LIST',
+  // Plans, assigns and follows loads (issue 33).
+  'LOAD_LIST', 'LOAD_UPDATE',
 ];
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };

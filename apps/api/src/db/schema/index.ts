@@ -11,3 +11,4 @@ export * from './notifications.ts';
 export * from './vehicle-stats.ts';
 export * from './maintenance.ts';
 export * from './places.ts';
+export * from './loads.ts';

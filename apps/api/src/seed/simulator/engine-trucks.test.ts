@@ -115,11 +115,13 @@ describe('demo Teltonika trucks (decision 0156)', () => {
   it('stores a backfilled fix exactly as the Teltonika decoder stores the same record from a device', async () => {
     const truck = engineTrucks[0]!;
     const plan = new TruckPlan(truck.index);
-    const at = Math.floor((until - DAY / 2) / 60_000) * 60_000;
-    await warmUp([plan], at);
-    // The backfilled fix at a minute when the truck is on the road or idling (stored every minute).
-    let time = at;
-    while (plan.stateAt(time).kind === 'PARK') time += 60_000;
+    const from = Math.floor((until - 2 * DAY) / 60_000) * 60_000;
+    await warmUp([plan], from);
+    // The backfilled fix at a minute when the truck is on the road or idling (stored every minute),
+    // the first such minute past the middle of the two days (a 35-hour restart may cover the middle).
+    let time = from + DAY;
+    while (plan.stateAt(time).kind === 'PARK' && time < until - 60_000) time += 60_000;
+    if (plan.stateAt(time).kind === 'PARK') for (time = from + DAY; plan.stateAt(time).kind === 'PARK'; ) time -= 60_000;
     const [stored] = await rows<{ attributes: Record<string, unknown>; odometer: number; engine_hours: number; ignition: boolean; speed: number; course: number; latitude: number }>(
       `select attributes, odometer, engine_hours, ignition, speed, course, latitude from positions where gateway_id = '${truck.gatewayId}' and fix_time = to_timestamp(${time / 1000})`,
     );

@@ -91,6 +91,15 @@ export function roadPath(from: string, to: string): string[] {
 
 const HOUR = 3_600_000;
 const DRIVE_PER_SHIFT = 10 * HOUR;
+/** The truck stop a driver rests at after unloading late in the shift: outside every demo place's fence. */
+const TRUCK_STOP_OFFSET_M = 3_000;
+const HOP_KMH = 40;
+
+/** The point `metres` north-east of `p` (a flat-earth step: a few km at most). */
+function offsetM(p: LatLon, metres: number): LatLon {
+  const d = metres / Math.SQRT2 / 111_320;
+  return { lat: p.lat + d, lon: p.lon + d / Math.cos((p.lat * Math.PI) / 180) };
+}
 
 /** Generates one truck's segments lazily, in time order, from SIM_EPOCH. */
 export class TruckPlan {
@@ -164,9 +173,23 @@ export class TruckPlan {
     }
     // Unload and load: some idling at the dock, then parked.
     this.push('IDLE', this.here(), this.here(), (10 + this.random() * 20) * 60_000, 0, 'dock');
-    // Late in the shift: the rest comes first, loading happens after it.
-    if (this.clock - this.shiftStart >= 9 * HOUR) this.rest(this.here());
+    // Late in the shift: the rest comes first, loading happens after it. A driver rests at a truck
+    // stop, not at the customer's dock (a night in the customer's fence read as 12 h of detention).
+    if (this.clock - this.shiftStart >= 9 * HOUR) {
+      const truckStop = offsetM(this.here(), TRUCK_STOP_OFFSET_M);
+      this.hop(this.here(), truckStop);
+      this.rest(truckStop);
+      this.hop(truckStop, this.here());
+    }
     this.push('PARK', this.here(), this.here(), (1 + this.random() * 2) * HOUR, 0, 'load');
+  }
+
+  /** A few minutes at town speed between the dock and the truck stop. */
+  private hop(from: LatLon, to: LatLon): void {
+    const ms = (distanceM(from, to) / (HOP_KMH / 3.6)) * 1000;
+    this.push('DRIVE', from, to, ms, HOP_KMH);
+    this.drivenToday += ms;
+    this.drivenSinceBreak += ms;
   }
 
   /**

@@ -1,13 +1,24 @@
+import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
-import { PLACE_IMPORT_MAX_ROWS, placeInputSchema, type PlaceImportResult, type placeImportBodySchema } from '@fleet/api-contract';
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  lengthToM,
+  PLACE_IMPORT_MAX_ROWS,
+  PLACE_RADIUS_LIMITS,
+  placeInputSchema,
+  type PlaceImportResult,
+  type placeImportBodySchema,
+  type UnitSystem,
+} from '@fleet/api-contract';
 import { restoreCsvCell } from '@fleet/api-contract/csv';
 import type { z } from 'zod';
-import { places } from '../../db/schema/index.ts';
+import { organizations, places } from '../../db/schema/index.ts';
 import { badRequest, invalidField } from '../../http/errors.ts';
 import { recordActivityBatch } from '../activity-log/index.ts';
 import type { Scope } from '../auth/index.ts';
 import { assertGroup } from '../groups/index.ts';
 import { placesChanged } from './place-changes.ts';
+import { radiusWords } from './place-notices.ts';
 import { columnsOf, type PlaceInputValues } from './places.service.ts';
 import { AppError } from '../../http/errors.ts';
 
@@ -33,6 +44,8 @@ const CSV_ALIASES: Record<string, string> = {
   radius: 'radiusMeters',
   radiusmeters: 'radiusMeters',
   radiusm: 'radiusMeters',
+  radiusfeet: 'radiusFeet',
+  radiusft: 'radiusFeet',
   polygon: 'polygon',
   geometry: 'polygon',
   wkt: 'polygon',
@@ -46,7 +59,7 @@ const CSV_ALIASES: Record<string, string> = {
   notes: 'notes',
 };
 
-const NUMERIC = new Set(['latitude', 'longitude', 'radiusMeters', 'arrivalDwellSeconds', 'departureDwellSeconds']);
+const NUMERIC = new Set(['latitude', 'longitude', 'radiusMeters', 'radiusFeet', 'arrivalDwellSeconds', 'departureDwellSeconds']);
 
 /** `POLYGON((lon lat, lon lat, …))` (one ring) as GeoJSON coordinates, or null when it is not that. */
 export function parseWktPolygon(text: string): number[][][] | null {
@@ -98,6 +111,9 @@ function csvCandidates(csv: string): { rows: Candidate[]; errors: PlaceImportRes
     } else if (raw.latitude !== undefined || raw.longitude !== undefined) {
       raw.geometry = { type: 'Point', coordinates: [raw.longitude, raw.latitude] };
     }
+    // A radius in feet (an Imperial carrier's own list) is kept in metres, as the form does.
+    if (typeof raw.radiusFeet === 'number' && raw.radiusMeters === undefined) raw.radiusMeters = Math.round(lengthToM(raw.radiusFeet, 'IMPERIAL') * 100) / 100;
+    delete raw.radiusFeet;
     delete raw.polygon;
     delete raw.latitude;
     delete raw.longitude;
@@ -138,6 +154,7 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
   const errors = [...parsed.errors];
   const valid: Array<{ line: number; input: PlaceInputValues; columns: ReturnType<typeof columnsOf> }> = [];
   const groupsOk = new Map<string, boolean>();
+  const units = parsed.rows.length ? await orgUnits(s) : DEFAULT_ORGANIZATION_SETTINGS.units;
   for (const c of parsed.rows) {
     const r = placeInputSchema.safeParse(c.raw);
     if (!r.success) {
@@ -146,7 +163,7 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
         const field = issue.path.join('.') || 'row';
         if (first.has(field)) continue;
         first.add(field);
-        errors.push({ line: c.line, field, message: issue.message });
+        errors.push({ line: c.line, field, message: field === 'radiusMeters' && units === 'IMPERIAL' ? radiusLimitWords(issue.code) ?? issue.message : issue.message });
       }
       continue;
     }
@@ -191,6 +208,18 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
     sample: valid.slice(0, 20).map((v) => ({ line: v.line, name: v.input.name, category: v.input.category, geometry: v.input.geometry, radiusMeters: v.columns.radiusM ?? null })),
     imported,
   };
+}
+
+async function orgUnits(s: Scope): Promise<UnitSystem> {
+  const [o] = await s.db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, s.orgId));
+  return o?.settings.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
+}
+
+/** The radius limits in feet or miles for an Imperial organization (the contract words them in metres). */
+function radiusLimitWords(code: string): string | null {
+  if (code === 'too_small') return `Radius must be at least ${radiusWords(PLACE_RADIUS_LIMITS.min, 'IMPERIAL')}`;
+  if (code === 'too_big') return `Radius must be at most ${radiusWords(PLACE_RADIUS_LIMITS.max, 'IMPERIAL')}`;
+  return null;
 }
 
 async function groupExists(s: Scope, groupId: string): Promise<boolean> {

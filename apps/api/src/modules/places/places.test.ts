@@ -199,6 +199,12 @@ describe('places API', () => {
     const dock = placePageSchema.parse((await send('GET', org('/places?search=dock%20a'), a.admin)).json()).content[0]!;
     expect(dock).toMatchObject({ arrivalDwellSeconds: 300, departureDwellSeconds: 60, address: '12 Main St', radiusMeters: 150 });
     expect((await activityRows(t.database.db, dock.id)).map((r) => r.action)).toEqual(['IMPORT']);
+    // An Imperial carrier's own list with radii in feet; the radius limit in its units.
+    const feet = placeImportResultSchema.parse(
+      (await send('POST', org('/places/import'), a.admin, { content: 'name,category,latitude,longitude,radius ft\nFeet dock,customer,39.2,-94.7,500\nTiny,customer,39.2,-94.7,10', dryRun: true })).json(),
+    );
+    expect(feet.sample.map((s) => s.radiusMeters)).toEqual([152.4]);
+    expect(feet.errors).toEqual([{ line: 3, field: 'radiusMeters', message: 'Radius must be at least 33 ft' }]);
     expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: 'foo,bar\n1,2' })).json(), 400, { content: 'The CSV needs a name column' });
     expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: '{"type":"Feature"}' })).json(), 400, { content: 'GeoJSON must be a FeatureCollection' });
   });

@@ -271,6 +271,10 @@ export const historyStopSchema = z.object({
   idleS: z.number(),
   /** US state or Canadian province code at the stop, when inside one. */
   jurisdiction: z.string().nullable(),
+  /** The organization's place the vehicle (or driver) was visiting during the stop, if any. */
+  place: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** The nearest known locality, e.g. "3 mi NE of Joplin, MO". */
+  address: z.string(),
 });
 
 export const historySummarySchema = z.object({

@@ -1,12 +1,13 @@
 import { IMPORTED_PROTOCOL, type HistoryQuery, type HistoryRoute } from '@fleet/api-contract';
 import { analyzeTrackColumns, inTimeOrder, metresPerPixel, selectBySignificance, significanceColumns, type TrackColumns } from '@fleet/geo';
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { describeLocation } from '@fleet/geo/places';
+import { and, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import type { DbOrTx } from '../../db/client.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
-import { assets, drivers, gateways } from '../../db/schema/index.ts';
+import { assets, drivers, gateways, places, placeVisits } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
@@ -49,6 +50,12 @@ export async function historyRoute(
   const { indexes: kept, capped } = selectBySignificance(significanceColumns(track.lat, track.lon), tolerance, q.maxPoints);
   const course = await coursesAt(db, ofSubject, kept.map((i) => track.time[i]!));
   const imported = n ? await importedIn(db, ofSubject, q) : null;
+  const visits = stops.length && subject !== 'gateways' ? await visitsIn(db, orgId, subject, id, q) : [];
+  // The visit under way at the stop's middle (a stop inside a fence is a visit once the dwell passed).
+  const placeAt = (start: number, end: number) => {
+    const mid = (start + end) / 2;
+    return visits.find((v) => v.arrivedAt.getTime() <= mid && (!v.departedAt || v.departedAt.getTime() >= mid)) ?? null;
+  };
   const iso = (ms: number) => new Date(ms).toISOString();
   const orNull = (v: number) => (v === v ? v : null);
   return {
@@ -72,6 +79,8 @@ export async function historyRoute(
       durationS: st.durationS,
       idleS: st.idleS,
       jurisdiction: jurisdictionAt(st.lat, st.lon)?.code ?? null,
+      place: ((v) => (v ? { id: v.placeId, name: v.name } : null))(placeAt(st.start, st.end)),
+      address: describeLocation(st.lat, st.lon).text,
     })),
     summary: {
       distanceM: summary.distanceM,
@@ -83,6 +92,16 @@ export async function historyRoute(
       positions: n,
     },
   };
+}
+
+/** The subject's place visits overlapping the range, with the places' names (issue 32's visits). */
+async function visitsIn(db: DbOrTx, orgId: string, subject: 'drivers' | 'assets', id: string, q: HistoryQuery) {
+  const who = subject === 'assets' ? eq(placeVisits.assetId, id) : eq(placeVisits.driverId, id);
+  return db
+    .select({ placeId: placeVisits.placeId, name: places.name, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
+    .from(placeVisits)
+    .innerJoin(places, eq(places.id, placeVisits.placeId))
+    .where(and(eq(placeVisits.organizationId, orgId), who, lte(placeVisits.arrivedAt, new Date(q.to)), or(isNull(placeVisits.departedAt), gte(placeVisits.departedAt, new Date(q.from)))));
 }
 
 /** How many of the range's positions were imported from another system's GPS history, and when they lie. */

@@ -315,6 +315,15 @@ describe('history routes', () => {
     `/api/v1/organizations/${orgId}/history-routes/${subject}/${id}?from=${new Date(start).toISOString()}&to=${new Date(start + 3600_000).toISOString()}${q}`;
 
   it('answers the simplified track, the stop and the summary for a vehicle', async () => {
+    // The vehicle's visit to one of the organization's places covers the stop (issue 32's visits).
+    const [place] = await sql<{ id: string }>(
+      `insert into places (organization_id, name, category, geometry, radius_m, min_lat, min_lon, max_lat, max_lon)
+       values ('${orgId}', 'History Dock', 'CUSTOMER', '{"type":"Point","coordinates":[-96.7,35]}', 300, 34.9, -96.8, 35.1, -96.6) returning id`,
+    );
+    await sql(
+      `insert into place_visits (organization_id, place_id, asset_id, arrived_at, departed_at)
+       values ('${orgId}', '${place!.id}', '${truck.assetId}', '${new Date(start + 1850_000).toISOString()}', '${new Date(start + 2650_000).toISOString()}')`,
+    );
     const res = await t.app.inject({ method: 'GET', url: url('assets', truck.assetId), headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -325,6 +334,8 @@ describe('history routes', () => {
     expect(body.stops[0].durationS).toBeCloseTo(900, -1);
     expect(body.stops[0].idleS).toBeCloseTo(300, -1);
     expect(body.stops[0].jurisdiction).toBe('OK');
+    expect(body.stops[0].place).toEqual({ id: place!.id, name: 'History Dock' });
+    expect(body.stops[0].address).toMatch(/, OK$/);
     expect(body.summary.distanceM / 1000).toBeCloseTo(60, 0);
     expect(body.summary.maxSpeed).toBe(90);
     expect(body.summary.drivingS).toBeCloseTo(2700, -1);

@@ -358,8 +358,18 @@ export default function HistoryRoutePage() {
                               <Table.Td>{formatDateTime(s.start)}</Table.Td>
                               <Table.Td>{formatDuration(s.durationS)}</Table.Td>
                               <Table.Td>
-                                {s.jurisdiction ? `${s.jurisdiction} · ` : ''}
-                                {s.latitude.toFixed(4)}, {s.longitude.toFixed(4)}
+                                {s.place ? (
+                                  <Text size="sm" fw={600} span>
+                                    {s.place.name}
+                                  </Text>
+                                ) : (
+                                  s.address
+                                )}
+                                {s.place && (
+                                  <Text size="xs" c="dimmed">
+                                    {s.address}
+                                  </Text>
+                                )}
                               </Table.Td>
                             </Table.Tr>
                           ))}

@@ -7,7 +7,7 @@ const track = [
   { time: '2026-11-20T12:01:00Z', latitude: 35, longitude: -96.9, speed: 100, course: 90, ignition: true },
   { time: '2026-11-20T12:02:00Z', latitude: 35, longitude: -96.8, speed: 80, course: 90, ignition: true },
 ];
-const stops = [{ latitude: 35, longitude: -96.9, start: '2026-11-20T12:01:00Z', end: '2026-11-20T12:31:00Z', durationS: 1800, idleS: 60, jurisdiction: 'OK' }];
+const stops = [{ latitude: 35, longitude: -96.9, start: '2026-11-20T12:01:00Z', end: '2026-11-20T12:31:00Z', durationS: 1800, idleS: 60, jurisdiction: 'OK', place: null, address: 'Oklahoma City, OK' }];
 
 describe('history track', () => {
   it('makes one segment per pair of points with their average speed', () => {

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# A local Citus cluster for trying and testing Fleetline on distributed PostgreSQL (issue 34):
+# a coordinator and two workers on free loopback ports, each with its own data folder.
+#
+#   scripts/citus-cluster.sh start    builds Citus once (cached), starts the three servers and prints
+#                                     the coordinator's postgres:// URL on the last line
+#   scripts/citus-cluster.sh stop     stops them (the data folders stay until `clean`)
+#   scripts/citus-cluster.sh status   prints the nodes and the coordinator's URL, or exits 1
+#   scripts/citus-cluster.sh clean    stops them and removes the data folders
+#
+# Citus 13.2.2 is built from the vendored source (../shared/vendor/citus, or CITUS_SOURCE_DIR)
+# against Debian's postgresql-server-dev-15, into a copy of the PostgreSQL 15 installation under the
+# cache folder (CITUS_CACHE, default .cache/citus): the system's PostgreSQL is left untouched, and a
+# second start reuses the build. Needs the Debian packages named in the vendored README; run as
+# root, the servers run as the postgres user (initdb refuses root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+CITUS_VERSION=13.2.2
+SOURCE_DIR=${CITUS_SOURCE_DIR:-$ROOT/../shared/vendor/citus}
+CACHE=${CITUS_CACHE:-$ROOT/.cache/citus}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PREFIX=$CACHE/pg15-citus-$CITUS_VERSION
+CLUSTER=$CACHE/cluster
+NODES=(coordinator worker1 worker2)
+
+log() { echo "citus-cluster: $*" >&2; }
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+pg_bindir() { "$PG_CONFIG" --bindir; }
+# The relocated copy's bin folder: PostgreSQL finds its share and lib folders relative to it.
+bin() { echo "$PREFIX$(pg_bindir)/$1"; }
+
+build() {
+  if [ -f "$PREFIX/.built" ]; then return; fi
+  [ -x "$PG_CONFIG" ] || { log "no $PG_CONFIG: apt-get install postgresql-15 postgresql-server-dev-15 (see $SOURCE_DIR/README.md)"; exit 1; }
+  [ -f "$SOURCE_DIR/citus-$CITUS_VERSION.tar.gz" ] || { log "no Citus source at $SOURCE_DIR (set CITUS_SOURCE_DIR)"; exit 1; }
+  local started=$SECONDS work
+  work=$(mktemp -d -t citus-build.XXXXXX)
+  log "building Citus $CITUS_VERSION against $("$PG_CONFIG" --version) (once; about 5 minutes on one core)"
+  tar -xzf "$SOURCE_DIR/citus-$CITUS_VERSION.tar.gz" -C "$work"
+  local src
+  src=$(find "$work" -maxdepth 1 -mindepth 1 -type d | head -1)
+  # Debian 12's PostgreSQL 15.20 headers export a function Citus 13 defines for older 15.x.
+  if grep -q 'have_createdb_privilege' "$("$PG_CONFIG" --includedir-server)/commands/dbcommands.h" 2>/dev/null; then
+    (cd "$src" && patch -s -p1 < "$SOURCE_DIR/pg15-minor-have_createdb_privilege.patch")
+  fi
+  rm -rf "$PREFIX" && mkdir -p "$PREFIX"
+  # A copy of the installation, so `make install` writes into the cache, not the system folders.
+  for dir in "$("$PG_CONFIG" --bindir)/.." "$("$PG_CONFIG" --sharedir)"; do
+    dir=$(realpath "$dir")
+    mkdir -p "$PREFIX$(dirname "$dir")"
+    cp -a "$dir" "$PREFIX$dir"
+  done
+  (cd "$src" && ./configure -q PG_CONFIG="$PG_CONFIG" > "$work/configure.log" 2>&1 && make -s -j"$(nproc)" > "$work/make.log" 2>&1 && make -s install DESTDIR="$PREFIX" >> "$work/make.log" 2>&1) || {
+    log "build failed; logs in $work"
+    exit 1
+  }
+  rm -rf "$work"
+  touch "$PREFIX/.built"
+  log "built in $((SECONDS - started)) s into $PREFIX"
+}
+
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+port_of() { cat "$CLUSTER/$1/port"; }
+psql_at() { local port=$1; shift; "$(bin psql)" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres "$@"; }
+running() { [ -f "$CLUSTER/$1/data/postmaster.pid" ] && as_pg "$(bin pg_ctl)" -D "$CLUSTER/$1/data" status > /dev/null 2>&1; }
+url() { echo "postgres://postgres@127.0.0.1:$(port_of coordinator)/postgres"; }
+
+start_node() {
+  local node=$1 dir=$CLUSTER/$1
+  mkdir -p "$dir"
+  if [ ! -f "$dir/data/PG_VERSION" ]; then
+    mkdir -p "$dir/data"
+    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir"
+    as_pg "$(bin initdb)" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 > "$dir/initdb.log"
+    free_port > "$dir/port"
+    cat >> "$dir/data/postgresql.conf" <<EOF
+# scripts/citus-cluster.sh
+shared_preload_libraries = 'citus'
+listen_addresses = '127.0.0.1'
+port = $(port_of "$node")
+unix_socket_directories = '$dir'
+max_connections = 300
+max_prepared_transactions = 300
+shared_buffers = 128MB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+wal_level = logical
+citus.shard_count = 32
+EOF
+  fi
+  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir"
+  if running "$node"; then return; fi
+  # A port taken since the last start (another program): pick a new one.
+  if ! node -e "const s=require('net').createServer();s.once('error',()=>process.exit(1));s.listen($(port_of "$node"),'127.0.0.1',()=>s.close())"; then
+    free_port > "$dir/port"
+    sed -i "s/^port = .*/port = $(port_of "$node")/" "$dir/data/postgresql.conf"
+  fi
+  as_pg "$(bin pg_ctl)" -D "$dir/data" -l "$dir/server.log" -w -t 60 start > /dev/null
+}
+
+start() {
+  build
+  mkdir -p "$CLUSTER"
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$CLUSTER"
+  for node in "${NODES[@]}"; do start_node "$node"; done
+  for node in "${NODES[@]}"; do psql_at "$(port_of "$node")" -c 'create extension if not exists citus'; done
+  local coord
+  coord=$(port_of coordinator)
+  # Node registration is by host and port; after a restart on new ports the old entries go.
+  psql_at "$coord" -c "select citus_set_coordinator_host('127.0.0.1', $coord)" > /dev/null
+  for node in worker1 worker2; do
+    local port
+    port=$(port_of "$node")
+    if [ "$(psql_at "$coord" -tA -c "select count(*) from pg_dist_node where nodeport = $port")" = 0 ]; then
+      psql_at "$coord" -c "select citus_add_node('127.0.0.1', $port)" > /dev/null
+    fi
+  done
+  status
+}
+
+status() {
+  for node in "${NODES[@]}"; do
+    if ! running "$node"; then log "$node is not running"; return 1; fi
+  done
+  psql_at "$(port_of coordinator)" -tA -F ' ' -c "select 'node', nodename, nodeport, noderole, case when groupid = 0 then 'coordinator' else 'worker' end from pg_dist_node order by groupid" >&2
+  url
+}
+
+stop() {
+  for node in "${NODES[@]}"; do
+    if running "$node"; then as_pg "$(bin pg_ctl)" -D "$CLUSTER/$node/data" -m fast -w stop > /dev/null; fi
+  done
+  log "stopped"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  clean) stop; rm -rf "$CLUSTER"; log "removed $CLUSTER" ;;
+  build) build ;;
+  *) echo "usage: $0 start|stop|status|clean|build" >&2; exit 2 ;;
+esac

@@ -53,6 +53,8 @@ class Planner {
   readonly drivers: DriverState[];
   readonly team: boolean;
   readonly segments: PlannedSegment[] = [];
+  /** Per rest segment: how long the lead driver had already been off when it began (a restart counts it). */
+  readonly offBefore = new Map<PlannedSegment, number>();
   t: number;
   cur = 0;
   here: LatLon;
@@ -85,17 +87,20 @@ class Planner {
     // A rest extended by another (a clock still out after it) is one segment.
     if (resting && last && last.end === this.t && last.stopId === stopId && (last.kind === 'BREAK' || last.kind === 'REST' || last.kind === 'RESTART')) {
       last.end = end;
-      last.kind = this.restKind(last.end - last.start, last.clock ?? clock);
+      last.kind = this.restKind(last.end - last.start, this.offBefore.get(last) ?? 0, last.clock ?? clock);
       if (last.clock) last.note = this.restNote(last.clock, last.kind);
       return;
     }
     const driverId = driver === null ? null : this.drivers[driver]!.driverId;
-    this.segments.push({ kind, start: this.t, end, metres, driverId, stopId, note, at: this.here, clock });
+    const segment: PlannedSegment = { kind, start: this.t, end, metres, driverId, stopId, note, at: this.here, clock };
+    this.segments.push(segment);
+    if (resting) this.offBefore.set(segment, offRun(this.drivers[0]!.log, this.t));
   }
 
-  restKind(length: number, clock: ClockName | null): SegmentKind {
+  /** BREAK, REST or RESTART: a restart once the off time (with `before`, off already before it) makes one. */
+  restKind(length: number, before: number, clock: ClockName | null): SegmentKind {
     const restart = RESTART_MS[this.drivers[0]!.options.ruleset];
-    if (clock === 'CYCLE' && restart !== null && length >= restart) return 'RESTART';
+    if (clock === 'CYCLE' && restart !== null && before + length >= restart) return 'RESTART';
     return length >= REST_LABEL_MS ? 'REST' : 'BREAK';
   }
 
@@ -163,7 +168,7 @@ class Planner {
         if (r.ms < best.ms) best = r;
       }
       const end = this.t + best.ms;
-      const restKind = this.restKind(best.ms, best.clock);
+      const restKind = this.restKind(best.ms, offRun(this.drivers[0]!.log, this.t), best.clock);
       this.push(restKind, end, 0, this.team ? null : this.cur, null, this.restNote(best.clock, restKind), best.clock);
       this.advance(end, null, 'OFF');
     }

@@ -25,6 +25,19 @@ const pieceArb: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ status: fc.constant('ON' as const), special: fc.constant('YM' as const), minutes: fc.integer({ min: 1, max: 90 }) }) },
 );
 
+/** Random pieces; half the logs also show a sleeper-berth split (7 or 8 h in the berth between driving). */
+const piecesArb: fc.Arbitrary<Piece[]> = fc
+  .record({
+    pieces: fc.array(pieceArb, { maxLength: 40 }),
+    split: fc.option(fc.record({ at: fc.nat(), berth: fc.constantFrom(7, 8), before: fc.integer({ min: 1, max: 600 }) })),
+  })
+  .map(({ pieces, split }) => {
+    if (split === null) return pieces;
+    const at = split.at % (pieces.length + 1);
+    const shown: Piece[] = [{ status: 'D', minutes: split.before }, { status: 'SB', minutes: split.berth * 60 }, { status: 'D', minutes: 60 }];
+    return [...pieces.slice(0, at), ...shown, ...pieces.slice(at)];
+  });
+
 const optionsArb: fc.Arbitrary<HosOptions> = fc.record({
   ruleset: fc.constantFrom(...RULESET_IDS),
   timeZone: fc.constantFrom(...ZONES),
@@ -69,7 +82,7 @@ const caseArb = fc.record({
   // 2026-01-05 .. 2026-11-20, whole minutes.
   nowMin: fc.integer({ min: 29_441_000, max: 29_870_000 }),
   origin: pointArb,
-  logs: fc.array(fc.record({ pieces: fc.array(pieceArb, { maxLength: 40 }), options: optionsArb }), { minLength: 1, maxLength: 2 }),
+  logs: fc.array(fc.record({ pieces: piecesArb, options: optionsArb }), { minLength: 1, maxLength: 2 }),
   stops: fc.array(stopArb, { minLength: 1, maxLength: 6 }),
   arrivedAtFirst: fc.option(fc.integer({ min: 0, max: 600 }), { freq: 8 }),
 });
@@ -98,6 +111,7 @@ describe('planTrip on random loads and drivers', () => {
     let plans = 0;
     let infeasible = 0;
     let teams = 0;
+    let splits = 0;
     const kinds = new Map<string, number>();
     const rulesets = new Set<string>();
     fc.assert(
@@ -106,6 +120,7 @@ describe('planTrip on random loads and drivers', () => {
         const plan = planTrip(input);
         plans++;
         if (!plan.feasible) infeasible++;
+        if (plan.segments.some((s) => s.split)) splits++;
         const team = input.drivers.length > 1;
         if (team) teams++;
         for (const s of plan.segments) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
@@ -151,5 +166,7 @@ describe('planTrip on random loads and drivers', () => {
     // Every kind of segment and every ruleset is exercised.
     for (const k of ['DEADHEAD', 'DRIVE', 'BREAK', 'REST', 'RESTART', 'STOP']) expect(kinds.get(k) ?? 0, k).toBeGreaterThan(RUNS / 100);
     expect(rulesets.size).toBe(RULESET_IDS.length);
+    // Sleeper splits planned for drivers whose logs show them (and kept: the engine agreed).
+    expect(splits).toBeGreaterThan(RUNS / 100);
   });
 });

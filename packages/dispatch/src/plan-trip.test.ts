@@ -167,6 +167,53 @@ describe('planTrip: one driver', () => {
   });
 });
 
+describe('planTrip: sleeper-berth split', () => {
+  // Yesterday: 10 h off, 6 h driving, 7 h in the berth, 3 h driving, then off until now: a 7/3 splitter.
+  const t0 = NOW - 30 * H;
+  const splitter: PlanDriver = {
+    driverId: 'd1',
+    options: US,
+    periods: [
+      { status: 'OFF', start: t0 - 10 * H, end: t0 },
+      { status: 'D', start: t0, end: t0 + 6 * H },
+      { status: 'SB', start: t0 + 6 * H, end: t0 + 13 * H },
+      { status: 'D', start: t0 + 13 * H, end: t0 + 16 * H },
+      { status: 'OFF', start: t0 + 16 * H, end: NOW },
+    ],
+  };
+  // A pick-up 5 h away whose window opens 3 h after arrival, then 12 h to the delivery.
+  const stops = [stop('p', 'PICKUP', NOW + 8 * H, far, 60), stop('d', 'DELIVERY', NOW, far)];
+
+  it('plans 7/3 splits for a driver whose log shows them (P8, P9): the wait pairs with the berth', () => {
+    const plan = planTrip(input([splitter], stops, [leg(5), leg(12)]));
+    expect(shape(plan.segments)).toEqual(['DEADHEAD 5', 'REST 3', 'STOP 1', 'DRIVE 6', 'REST 7', 'DRIVE 5', 'REST 3', 'DRIVE 1']);
+    expect(plan.segments.filter((s) => s.split).map((s) => [s.split, (s.end - s.start) / H, s.sleeper])).toEqual([
+      ['SPLIT_7_3', 7, true],
+      ['SPLIT_7_3', 3, false],
+    ]);
+    expect(planDutyPeriods(plan.segments, 'd1', false).filter((p) => p.status === 'SB')).toHaveLength(1);
+    legal(plan, [splitter]);
+    // The same trip for a driver who does not split: a 10-hour rest, no earlier.
+    const plain = planTrip(input([rested()], stops, [leg(5), leg(12)]));
+    expect(shape(plain.segments)).toEqual(['DEADHEAD 5', 'REST 3', 'STOP 1', 'DRIVE 5', 'REST 10', 'DRIVE 7']);
+    expect(plain.stops[1]!.eta).toBeGreaterThanOrEqual(plan.stops[1]!.eta);
+  });
+
+  it('keeps full rests for a splitter when splitting would deliver later, and completes a pair after the last stop', () => {
+    // Straight driving: a split gains nothing over 10 h off, and the 30-minute break is cheaper than a berth period.
+    const plan = planTrip(input([splitter], [stop('d', 'DELIVERY', NOW, far)], [leg(20)]));
+    expect(plan.segments.some((s) => s.split)).toBe(false);
+    expect(shape(plan.segments)).toEqual(['DRIVE 8', 'BREAK 0.5', 'DRIVE 3', 'REST 10', 'DRIVE 8', 'BREAK 0.5', 'DRIVE 1']);
+    // Ends in the middle of a pair: the short part is planned after the delivery.
+    const short = planTrip(input([splitter], stops, [leg(5), leg(8)]));
+    const last = short.segments.at(-1)!;
+    expect(last).toMatchObject({ kind: 'REST', split: 'SPLIT_7_3', start: short.endsAt });
+    expect(last.end - last.start).toBe(3 * H);
+    expect(short.stops[1]!.eta).toBe(short.endsAt);
+    legal(short, [splitter]);
+  });
+});
+
 describe('planTrip: team drivers', () => {
   it('alternate at the wheel while the other is in the sleeper berth, and arrive well before a solo driver would', () => {
     const team = [rested('a'), rested('b')];

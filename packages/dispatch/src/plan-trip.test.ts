@@ -150,10 +150,15 @@ describe('planTrip: one driver', () => {
     const drivers: PlanDriver[] = [
       { driverId: 'd1', options: US, periods: [{ status: 'OFF', start: NOW - 30 * H, end: NOW - 12 * H }, { status: 'D', start: NOW - 12 * H, end: NOW - 2 * H }, { status: 'ON', start: NOW - 2 * H, end: NOW + 5 * H }] },
     ];
-    const plan = planTrip(input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(3)]));
+    const given = input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(3)]);
+    const before = structuredClone(given);
+    const plan = planTrip(given);
     // 10 h driven, 12 h into the window: one more hour of driving, then a rest.
     expect(shape(plan.segments)).toEqual(['DRIVE 1', 'REST 10', 'DRIVE 2']);
     expect(plan.remainingDriveMs).toBe(1 * H);
+    // Pure: the caller's log is not touched, and the same input gives the same plan.
+    expect(given).toEqual(before);
+    expect(planTrip(given)).toEqual(plan);
   });
 
   it('plans other rulesets from the engine: US passenger (10 h driving after 8 h off) and Canada (13 h)', () => {

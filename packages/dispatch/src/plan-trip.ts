@@ -8,6 +8,8 @@ import type { ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop,
 // clocks (completed sleeper pairs only, so hindsight can only withdraw a violation) say how long the
 // driver at the wheel may drive; when nobody may, the team rests as long as the clock that ran out
 // needs. The engine is the only judge of the rules: every ruleset it supports is planned the same way.
+// A driver who splits their rest is also planned with splits (provisional clocks); that plan is kept
+// only if it is no later and `auditLog` finds it legal with hindsight.
 
 const MIN = 60_000;
 const H = 60 * MIN;

@@ -177,7 +177,9 @@ describe('planTrip on random loads and drivers', () => {
     expect(plans - infeasible).toBeGreaterThan(RUNS / 10);
     expect(teams).toBeGreaterThan(RUNS / 10);
     // Every kind of segment and every ruleset is exercised.
-    for (const k of ['DEADHEAD', 'DRIVE', 'BREAK', 'REST', 'RESTART', 'STOP']) expect(kinds.get(k) ?? 0, k).toBeGreaterThan(RUNS / 100);
+    for (const k of ['DEADHEAD', 'DRIVE', 'BREAK', 'REST', 'STOP']) expect(kinds.get(k) ?? 0, k).toBeGreaterThan(RUNS / 100);
+    // Restarts are rarer: waiting for hours to roll off wins when it gives a shift's driving sooner.
+    expect(kinds.get('RESTART') ?? 0).toBeGreaterThan(RUNS / 300);
     expect(rulesets.size).toBe(RULESET_IDS.length);
     // Sleeper splits planned for drivers whose logs show them (and kept: the engine agreed).
     expect(splits).toBeGreaterThan(RUNS / 100);

@@ -112,6 +112,24 @@ describe('planTrip: one driver', () => {
     legal(plan, drivers);
   });
 
+  it('waits for the oldest day to roll off at midnight when that comes before a restart would end', () => {
+    // 70 h at 08:00 after 8 h on duty since midnight; the oldest day's 14 h drop off at midnight.
+    const midnight = NOW - 8 * H;
+    const periods: DutyPeriodInput[] = [];
+    let t = midnight - 7 * 24 * H;
+    periods.push({ status: 'OFF', start: t - 24 * H, end: t });
+    for (const h of [14, 8, 8, 8, 8, 8, 8]) {
+      periods.push({ status: 'ON', start: t, end: t + h * H }, { status: 'OFF', start: t + h * H, end: t + 24 * H });
+      t += 24 * H;
+    }
+    periods.push({ status: 'ON', start: t, end: NOW });
+    const drivers: PlanDriver[] = [{ driverId: 'd1', options: US, periods }];
+    const plan = planTrip(input(drivers, [stop('s1', 'DELIVERY', NOW, far)], [leg(9)]));
+    expect(shape(plan.segments)).toEqual(['REST 16', 'DRIVE 8', 'BREAK 0.5', 'DRIVE 1']);
+    expect(plan.segments[0]).toMatchObject({ clock: 'CYCLE' });
+    legal(plan, drivers);
+  });
+
   it('waits off duty for a window to open (counted as rest), then works the stop on duty', () => {
     const drivers = [rested()];
     const stops = [stop('p', 'PICKUP', NOW + 5 * H, NOW + 7 * H, 90), stop('d', 'DELIVERY', NOW, far, 30)];

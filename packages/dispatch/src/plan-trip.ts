@@ -19,8 +19,8 @@ export const BREAK_MS = 30 * MIN;
 export const REST_MS = 10 * H;
 /** A plan that cannot reach the last stop within this is given up as "no legal plan". */
 export const HORIZON_MS = 21 * 24 * H;
-/** When the cycle is out: a 10-hour rest is taken instead of a restart if hours rolling off then give this much. */
-const ROLL_OFF_USEFUL_MS = 2 * H;
+/** When the cycle is out: waiting for hours to roll off beats a restart if it gives this much driving (or the leg's rest). */
+const ROLL_OFF_USEFUL_MS = 8 * H;
 /** Off-duty blocks at least this long are labelled REST; shorter ones BREAK. */
 const REST_LABEL_MS = 2 * H;
 
@@ -178,11 +178,14 @@ class Planner {
     if (clock === 'BREAK') return { ms: BREAK_MS, clock };
     const rest = Math.max(REST_MS - run, BREAK_MS);
     if (clock !== 'CYCLE') return { ms: rest, clock };
-    // Hours rolling off the cycle after a plain rest, if that is enough to go on; else a restart.
-    const after = this.clocks(i, this.t + rest);
-    if (avail(after) >= Math.min(needMs, ROLL_OFF_USEFUL_MS)) return { ms: rest, clock };
-    const restart = RESTART_MS[d.options.ruleset] ?? 24 * H;
-    return { ms: Math.max(restart - run, BREAK_MS), clock };
+    // The cycle is out: wait for hours to roll off (probed hour by hour from a plain rest) if that gives
+    // a shift's driving (or the rest of the leg) before a restart would; else restart.
+    const restart = Math.max((RESTART_MS[d.options.ruleset] ?? 24 * H) - run, BREAK_MS);
+    const useful = Math.min(needMs, ROLL_OFF_USEFUL_MS);
+    for (let ms = rest; ms < restart; ms += H) {
+      if (avail(this.clocks(i, this.t + ms)) >= useful) return { ms, clock };
+    }
+    return { ms: restart, clock };
   }
 
   /** Drives one leg; false if the horizon is passed first. */

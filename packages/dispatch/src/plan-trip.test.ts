@@ -87,7 +87,7 @@ describe('planTrip: one driver', () => {
     expect(shape(plan.segments)).toEqual(['RESTART 12', 'DRIVE 5']);
     expect(plan.segments[0]!.note).toBe('cycle restart: cycle runs out');
     expect(plan.feasible).toBe(false);
-    expect(plan.issue).toMatchObject({ kind: 'LATE', clock: 'CYCLE', jurisdiction: 'MO', lateMs: 13 * H });
+    expect(plan.issue).toMatchObject({ kind: 'LATE', clock: 'CYCLE', jurisdiction: 'MO', lateMs: 13 * H, rest: 'RESTART', restMs: 12 * H });
     expect(plan.reason).toBe('cycle runs out in Missouri; earliest delivery Tue 2 Jun 01:00, 13 h late');
     legal(plan, drivers);
   });
@@ -263,10 +263,10 @@ describe('reasons', () => {
     expect(formatDuration(45 * MIN)).toBe('45 min');
     expect(formatDuration(3 * H + 20 * MIN)).toBe('3 h 20 min');
     expect(formatDuration(22 * H + 10 * MIN)).toBe('22 h');
-    expect(formatPlanReason({ kind: 'NO_PLAN', stopId: 'd', stopKind: 'DELIVERY', eta: null, lateMs: 0, clock: 'CYCLE', jurisdiction: 'ON', clockAt: NOW })).toBe(
+    expect(formatPlanReason({ kind: 'NO_PLAN', stopId: 'd', stopKind: 'DELIVERY', eta: null, lateMs: 0, clock: 'CYCLE', jurisdiction: 'ON', clockAt: NOW, rest: 'RESTART', restMs: 36 * H })).toBe(
       'cycle runs out in Ontario; no legal plan reaches the delivery within the planning horizon',
     );
-    expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null }, 'Europe/Berlin')).toBe(
+    expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null, rest: null, restMs: null }, 'Europe/Berlin')).toBe(
       'traffic-free drive time is too long; earliest pick-up Mon 1 Jun 15:00, 2 h late',
     );
   });

@@ -377,5 +377,7 @@ function issueOf(p: Planner, stops: readonly PlanStop[], planned: TripPlan['stop
     clock: cause?.clock ?? null,
     jurisdiction: cause ? jurisdictionCodeAt(cause.at) : null,
     clockAt: cause?.start ?? null,
+    rest: cause && (cause.kind === 'BREAK' || cause.kind === 'REST' || cause.kind === 'RESTART') ? cause.kind : null,
+    restMs: cause ? cause.end - cause.start : null,
   };
 }

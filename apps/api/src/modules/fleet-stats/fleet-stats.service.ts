@@ -271,7 +271,7 @@ async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise
     select ${orgId}::uuid, x.asset_id, x.day, x.distance_m, x.driving_ms, x.idle_ms, x.max_speed_kmh, x.speeding_events, x.stops, x.fixes, x.last_fix_at, x.carry, now()
     from json_to_recordset(${json}::json) as x(asset_id uuid, day date, distance_m float8, driving_ms float8, idle_ms float8, max_speed_kmh real,
       speeding_events int, stops int, fixes int, last_fix_at timestamptz, carry jsonb)
-    on conflict (asset_id, day) do update set distance_m = excluded.distance_m, driving_ms = excluded.driving_ms, idle_ms = excluded.idle_ms,
+    on conflict (asset_id, day, organization_id) do update set distance_m = excluded.distance_m, driving_ms = excluded.driving_ms, idle_ms = excluded.idle_ms,
       max_speed_kmh = excluded.max_speed_kmh, speeding_events = excluded.speeding_events, stops = excluded.stops, fixes = excluded.fixes,
       last_fix_at = excluded.last_fix_at, carry = excluded.carry, updated_at = excluded.updated_at
       where vehicle_daily_stats.last_fix_at is not distinct from (excluded.carry->>'prev')::timestamptz
@@ -296,5 +296,5 @@ async function upsertDay(db: DbOrTx, orgId: string, assetId: string, day: string
   await db
     .insert(vehicleDailyStats)
     .values({ organizationId: orgId, assetId, day, ...values })
-    .onConflictDoUpdate({ target: [vehicleDailyStats.assetId, vehicleDailyStats.day], set: values });
+    .onConflictDoUpdate({ target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId], set: values });
 }

@@ -228,7 +228,7 @@ describe("the driver's status", () => {
       t.database.db.execute(
         `insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, odometer)
          values ('${truck.id}', '${a.orgId}', '${gw!.id}', '${me.driver.id}', now(), now(), 41.9, -87.7, ${speed}, 250000000)
-         on conflict (asset_id) do update set speed = excluded.speed, fix_time = excluded.fix_time` as never,
+         on conflict (asset_id, organization_id) do update set speed = excluded.speed, fix_time = excluded.fix_time` as never,
       );
     await fix(88);
     const status = await driverStatus(me);

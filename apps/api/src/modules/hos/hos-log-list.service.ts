@@ -135,9 +135,10 @@ async function vehicleSpansOf(db: DbOrTx, orgId: string, date: string): Promise<
       firstAt: sql<string>`min(${hosEvents.eventTime})`,
     })
     .from(hosEvents)
-    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .leftJoin(assets, and(eq(assets.organizationId, hosEvents.organizationId), eq(assets.id, hosEvents.vehicleId)))
     .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), isNotNull(hosEvents.driverId)))
-    .groupBy(hosEvents.driverId, hosEvents.vehicleId, assets.id)
+    // The asset's key is (id, organization_id) (migration 0034): both, so its other columns may be selected.
+    .groupBy(hosEvents.driverId, hosEvents.vehicleId, assets.id, assets.organizationId)
     .orderBy(hosEvents.driverId, sql`min(${hosEvents.eventTime})`);
   return rows.map((r) => ({ driverId: r.driverId, vehicle: r.vehicle?.id ? r.vehicle : null, minM: r.minM === null ? null : Number(r.minM), maxM: r.maxM === null ? null : Number(r.maxM) }));
 }

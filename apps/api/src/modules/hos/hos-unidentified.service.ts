@@ -196,7 +196,7 @@ export async function annotateSegment({ db, orgId, actor }: Scope, segmentId: st
     await tx
       .insert(hosUnidentifiedAnnotations)
       .values({ segmentEventId: s.id, organizationId: orgId, reason: input.reason, annotatedByUserId: actor.userId })
-      .onConflictDoUpdate({ target: hosUnidentifiedAnnotations.segmentEventId, set: { reason: input.reason, annotatedByUserId: actor.userId, annotatedAt: new Date() } });
+      .onConflictDoUpdate({ target: [hosUnidentifiedAnnotations.segmentEventId, hosUnidentifiedAnnotations.organizationId], set: { reason: input.reason, annotatedByUserId: actor.userId, annotatedAt: new Date() } });
     await recordActivity(tx, {
       orgId,
       actor,

@@ -153,13 +153,13 @@ export async function writeRound(
     ), dist as (
       insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)
       select o, v, day, j, m, im from d_in
-      on conflict (vehicle_id, day, jurisdiction) do update
+      on conflict (vehicle_id, day, jurisdiction, organization_id) do update
         set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres
       returning 1
     ), months as (
       insert into ifta_distance_months (organization_id, vehicle_id, month, jurisdiction, metres, interpolated_metres)
       select o, v, date_trunc('month', day)::date, j, sum(m), sum(im) from d_in group by o, v, date_trunc('month', day)::date, j
-      on conflict (vehicle_id, month, jurisdiction) do update
+      on conflict (vehicle_id, month, jurisdiction, organization_id) do update
         set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres
       returning 1
     ), vd_in as materialized (
@@ -170,13 +170,13 @@ export async function writeRound(
     ), vmonths as (
       insert into ifta_vehicle_months (organization_id, vehicle_id, month, metres, odometer_travel_m, odometer_metres)
       select o, v, date_trunc('month', day)::date, sum(m), sum(ot), sum(om) from vd_in group by o, v, date_trunc('month', day)::date
-      on conflict (vehicle_id, month) do update set metres = ifta_vehicle_months.metres + excluded.metres,
+      on conflict (vehicle_id, month, organization_id) do update set metres = ifta_vehicle_months.metres + excluded.metres,
         odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres
       returning 1
     ), vdays as (
       insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)
       select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.lt / 1000), u.os, u.oe, u.n, u.m, u.ot, u.om from vd_in u
-      on conflict (vehicle_id, day) do update set
+      on conflict (vehicle_id, day, organization_id) do update set
         metres = ifta_vehicle_days.metres + excluded.metres,
         odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
         odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
@@ -207,7 +207,7 @@ export async function writeRound(
       from unnest(${arr(states, (s) => s.vehicleId)}::uuid[], ${arr(states, (s) => s.orgId)}::uuid[], ${arr(states, (s) => nul(s.fix.time))}::float8[],
                   ${arr(states, (s) => nul(s.fix.lat))}::float8[], ${arr(states, (s) => nul(s.fix.lon))}::float8[], ${arr(states, (s) => nul(s.fix.speedKmh))}::float8[],
                   ${arr(states, (s) => nul(s.fix.odometerM))}::float8[]) as u(v, o, t, lat, lon, speed, odo)
-      on conflict (vehicle_id) do update set organization_id = excluded.organization_id, fix_time = excluded.fix_time, latitude = excluded.latitude,
+      on conflict (vehicle_id, organization_id) do update set fix_time = excluded.fix_time, latitude = excluded.latitude,
         longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = now()
       returning 1
     ), dd as (

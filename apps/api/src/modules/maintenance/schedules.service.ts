@@ -79,7 +79,7 @@ export async function restartService(db: DbOrTx, orgId: string, scheduleId: stri
   await db
     .insert(maintenanceServices)
     .values({ scheduleId, assetId, organizationId: orgId, ...values })
-    .onConflictDoUpdate({ target: [maintenanceServices.scheduleId, maintenanceServices.assetId], set: values });
+    .onConflictDoUpdate({ target: [maintenanceServices.scheduleId, maintenanceServices.assetId, maintenanceServices.organizationId], set: values });
 }
 
 /** The schedule's row; 404 unless it belongs to the organization (another's is never seen). */

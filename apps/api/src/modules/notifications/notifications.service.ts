@@ -294,7 +294,7 @@ export async function setPreferences(s: Scope,
     await tx
       .insert(notificationPreferences)
       .values({ userId: userId, organizationId: s.orgId, kinds: after })
-      .onConflictDoUpdate({ target: notificationPreferences.userId, set: { kinds: after, updatedAt: sql`now()` } });
+      .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.organizationId], set: { kinds: after, updatedAt: sql`now()` } });
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE_NOTIFICATION_PREFERENCES', entityType: 'USER', entityId: userId, before, after });
   });
   return getPreferences(s, userId);

@@ -183,7 +183,7 @@ export async function writeMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<s
   const json = JSON.stringify([...marks].map(([assetId, t]) => ({ asset_id: assetId, t: iso(t) })));
   await db.execute(sql`insert into place_visit_marks (asset_id, organization_id, covered_until)
     select x.asset_id, ${orgId}::uuid, x.t from json_to_recordset(${json}::json) as x(asset_id uuid, t timestamptz)
-    on conflict (asset_id) do update set covered_until = greatest(place_visit_marks.covered_until, excluded.covered_until)`);
+    on conflict (asset_id, organization_id) do update set covered_until = greatest(place_visit_marks.covered_until, excluded.covered_until)`);
 }
 
 /** Vehicles of organizations with places whose newest fix is past their mark (null: no mark). */

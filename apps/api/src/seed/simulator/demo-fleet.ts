@@ -156,7 +156,7 @@ async function moveLatest(db: Db, truck: DemoTruck, cols: FixColumns): Promise<v
     select asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition,
       ${ts(movedAt)}::timestamptz, ${ts(stillSince)}::timestamptz, attributes
     from positions where gateway_id = ${truck.gatewayId}::uuid and fix_time = to_timestamp(${cols.t[cols.t.length - 1]!}) and asset_id = ${truck.assetId}::uuid
-    on conflict (asset_id) do update set organization_id = excluded.organization_id, gateway_id = excluded.gateway_id, driver_id = excluded.driver_id,
+    on conflict (asset_id, organization_id) do update set gateway_id = excluded.gateway_id, driver_id = excluded.driver_id,
       fix_time = excluded.fix_time, server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed,
       course = excluded.course, altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
       last_moving_at = coalesce(excluded.last_moving_at, latest_positions.last_moving_at), stationary_since = excluded.stationary_since, attributes = excluded.attributes

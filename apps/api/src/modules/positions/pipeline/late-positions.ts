@@ -59,7 +59,7 @@ async function moveLatest(tx: DbOrTx, rows: readonly PositionRow[]): Promise<voi
     values (${n.assetId}, ${n.organizationId}, ${n.gatewayId}, ${n.driverId}, ${n.fixTime.toISOString()}::timestamptz, now(), ${n.latitude}, ${n.longitude},
       ${n.speed}, ${n.course}, ${n.altitude}, ${n.accuracy}, ${n.odometer}, ${n.ignition}, ${movedAt?.toISOString() ?? null}::timestamptz,
       ${stillSince?.toISOString() ?? null}::timestamptz, '{}'::jsonb)
-    on conflict (asset_id) do update set organization_id = excluded.organization_id, gateway_id = excluded.gateway_id, driver_id = excluded.driver_id,
+    on conflict (asset_id, organization_id) do update set gateway_id = excluded.gateway_id, driver_id = excluded.driver_id,
       fix_time = excluded.fix_time, server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed,
       course = excluded.course, altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
       last_moving_at = coalesce(excluded.last_moving_at, latest_positions.last_moving_at), stationary_since = excluded.stationary_since, attributes = excluded.attributes

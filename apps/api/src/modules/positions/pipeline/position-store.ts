@@ -75,8 +75,8 @@ with input as materialized (
     case when n.moving then null when a.moved_at is not null then a.still_since else coalesce(c.stationary_since, a.still_since) end,
     n.attributes
   from newest n join agg a on a.asset_id = n.asset_id left join cur c on c.asset_id = n.asset_id
-  on conflict (asset_id) do update set
-    organization_id = excluded.organization_id, gateway_id = excluded.gateway_id, driver_id = excluded.driver_id, fix_time = excluded.fix_time,
+  on conflict (asset_id, organization_id) do update set
+    gateway_id = excluded.gateway_id, driver_id = excluded.driver_id, fix_time = excluded.fix_time,
     server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed, course = excluded.course,
     altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
     last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes

@@ -1,0 +1,97 @@
+// `DATABASE_URL=<coordinator> npm run db:distribute`: applies the migrations on a Citus coordinator, then
+// distributes the schema (docs/deploy.md section 7, decision 0169). Idempotent: a table already
+// distributed or made a reference table is left as it is, so it can run after every upgrade (a new
+// migration's tables are distributed on the next run).
+//
+//   reference tables   organizations, users, roles, device_models and the IFTA rate tables: one copy on
+//                      every node, read without an organization
+//   distributed        every table with a NOT NULL organization_id (less users, roles and
+//                      stream_tickets), by organization_id, co-located with assets; positions with its
+//                      monthly partitions
+//   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log and images
+//                      (they hold platform rows without an organization)
+import pg from 'pg';
+import { openDatabase } from '../apps/api/src/db/client.ts';
+
+const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates'];
+/** Tables with organization_id that are not distributed by it (see the header). */
+const NOT_DISTRIBUTED = ['users', 'roles', 'stream_tickets'];
+const COLOCATION_ANCHOR = 'assets';
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.error('db:distribute: set DATABASE_URL to the Citus coordinator');
+  process.exit(2);
+}
+
+const started = Date.now();
+const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 2 });
+await database.close();
+console.log(`db:distribute: migrations applied (${Date.now() - started} ms)`);
+
+const client = new pg.Client({ connectionString: url });
+await client.connect();
+const q = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => (await client.query<T>(text, params)).rows;
+
+try {
+  const [citus] = await q<{ v: string | null }>(`select (select extversion from pg_extension where extname = 'citus') as v`);
+  if (!citus?.v) throw new Error('the citus extension is not installed in this database (create extension citus; see scripts/citus-cluster.sh)');
+  const workers = await q<{ n: number }>('select count(*)::int as n from citus_get_active_worker_nodes()');
+  if (!workers[0]?.n) throw new Error('no active worker: add them with citus_add_node (scripts/citus-cluster.sh does)');
+
+  // The list_versions, HoS-version and notify triggers run on the shards (section 7.6): Citus refuses
+  // tables with triggers without this, for the distribution and for the app's sessions afterwards.
+  const [{ db }] = await q<{ db: string }>('select current_database() as db');
+  await client.query(`alter database ${pg.escapeIdentifier(db)} set citus.enable_unsafe_triggers = on`);
+  await client.query('set citus.enable_unsafe_triggers = on');
+  // A table created by a later migration: its keys gain organization_id like the others (0034).
+  await client.query('select fleet_org_keys_rewrite()');
+
+  const kinds = new Map((await q<{ t: string; k: string }>(`select table_name::text as t, citus_table_type as k from citus_tables`)).map((r) => [r.t, r.k]));
+  const tenant = (
+    await q<{ t: string }>(
+      `select c.relname as t from pg_class c
+       where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and not c.relispartition and c.relname <> all ($1)
+         and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'organization_id' and a.attnotnull and not a.attisdropped)
+       order by c.relname <> $2, c.relname`,
+      [NOT_DISTRIBUTED, COLOCATION_ANCHOR],
+    )
+  ).map((r) => r.t);
+  const todo = tenant.filter((t) => kinds.get(t) !== 'distributed');
+
+  for (const t of REFERENCE) {
+    if (kinds.get(t) === 'reference') continue;
+    await client.query('select create_reference_table($1)', [t]);
+    console.log(`db:distribute: reference ${t}`);
+  }
+  if (todo.length > 0) {
+    // Foreign keys between organization tables go while the tables are distributed one by one (Citus
+    // wants both ends distributed), then come back; those to coordinator tables cannot exist on Citus.
+    const fks = await q<{ t: string; name: string; def: string; ref: string }>(
+      `select conrelid::regclass::text as t, conname as name, pg_get_constraintdef(oid) as def, confrelid::regclass::text as ref
+       from pg_constraint where contype = 'f' and conrelid::regclass::text = any ($1) and confrelid::regclass::text <> all ($2)`,
+      [todo, REFERENCE],
+    );
+    for (const fk of fks) await client.query(`alter table ${pg.escapeIdentifier(fk.t)} drop constraint ${pg.escapeIdentifier(fk.name)}`);
+    // A device's id is unique across organizations (OsmAnd names a device by it alone); a shard
+    // cannot check that: the device-id directory does (section 7.2), the index keeps the per-organization part.
+    await client.query(`drop index if exists gateways_unique_id_uq`);
+    await client.query(`create unique index if not exists gateways_org_unique_id_uq on gateways (unique_id, organization_id)`);
+    for (const t of todo) {
+      const colocate = t === COLOCATION_ANCHOR ? 'none' : COLOCATION_ANCHOR;
+      await client.query(`select create_distributed_table($1, 'organization_id', colocate_with => $2)`, [t, colocate]);
+      console.log(`db:distribute: distributed ${t}`);
+    }
+    for (const fk of fks) {
+      if (!tenant.includes(fk.ref)) {
+        console.log(`db:distribute: dropped ${fk.t}.${fk.name} (refers to the coordinator's ${fk.ref})`);
+        continue;
+      }
+      await client.query(`alter table ${pg.escapeIdentifier(fk.t)} add constraint ${pg.escapeIdentifier(fk.name)} ${fk.def}`);
+    }
+  }
+  const summary = await q<{ k: string; n: number }>(`select citus_table_type as k, count(*)::int as n from citus_tables group by 1 order by 1`);
+  console.log(`db:distribute: done in ${Date.now() - started} ms: ${summary.map((s) => `${s.n} ${s.k}`).join(', ')}`);
+} finally {
+  await client.end();
+}

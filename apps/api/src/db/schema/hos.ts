@@ -149,7 +149,7 @@ export const hosLogs = pgTable(
 );
 
 /**
- * A version per driver, from list_version_seq, taken by a trigger in every transaction that writes
+ * A version per driver (migration 0035: fleet_next_version), taken by a trigger in every transaction that writes
  * the driver's events (decision 0099): the API keeps drivers' events in memory and trusts an entry
  * while its version is unchanged. The organization's `list_versions` row 'hos' moves with any of
  * them, so one row tells a reader whether anything changed at all.

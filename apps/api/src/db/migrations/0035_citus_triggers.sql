@@ -1,5 +1,5 @@
--- Issue 34: the list and HoS versions no longer come from list_version_seq (decision 0169). On Citus
--- the version triggers run on the shards, on the workers, where the coordinator's sequence does not
+-- Issue 34: the triggers made to work where Citus runs them, on the shards (decision 0169). First, the
+-- list and HoS versions no longer come from list_version_seq: on Citus the version triggers run on the workers, where the coordinator's sequence does not
 -- exist. A version is now the greater of the row's previous version + 1 and the clock in
 -- microseconds: it still only grows per organization and list (per driver for HoS), taken at update
 -- time after the row lock (as 0016 says why), and a rolled-back transaction's number is never seen
@@ -11,6 +11,20 @@
 CREATE OR REPLACE FUNCTION fleet_version_clock() RETURNS bigint LANGUAGE sql VOLATILE AS $$
   SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
 $$;
+--> statement-breakpoint
+-- A trigger's NOTIFY, skipped on a Citus worker: a trigger there runs for a shard, nobody listens on a
+-- worker, and a worker's part of a two-phase commit (every write to a reference table: users, roles,
+-- organizations) refuses a transaction that notified. The coordinator's own copy of a reference
+-- table sends it (auth_change); for the distributed tables (drivers' links, HoS) the API sends it on
+-- its coordinator connection (decision 0169). On PostgreSQL and PGlite: pg_notify, as before.
+CREATE OR REPLACE FUNCTION fleet_notify(channel text, payload text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE coordinator boolean := true;
+BEGIN
+  IF to_regproc('citus_is_coordinator') IS NOT NULL THEN
+    EXECUTE 'SELECT citus_is_coordinator()' INTO coordinator;
+  END IF;
+  IF coordinator THEN PERFORM pg_notify(channel, payload); END IF;
+END $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION bump_list_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE l text; t bigint; org uuid;
@@ -56,7 +70,7 @@ BEGIN
     INSERT INTO hos_driver_versions AS v (driver_id, organization_id, version) VALUES (c.driver_id, c.organization_id, t)
     ON CONFLICT (driver_id, organization_id) DO UPDATE SET version = greatest(v.version + 1, t);
   END LOOP;
-  PERFORM pg_notify('hos_changes', o) FROM (SELECT DISTINCT organization_id::text AS o FROM changed WHERE driver_id IS NOT NULL) x;
+  PERFORM fleet_notify('hos_changes', o) FROM (SELECT DISTINCT organization_id::text AS o FROM changed WHERE driver_id IS NOT NULL) x;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -66,6 +80,25 @@ BEGIN
   IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
   INSERT INTO hos_driver_versions AS v (driver_id, organization_id, version) VALUES (r.driver_id, r.organization_id, t)
   ON CONFLICT (driver_id, organization_id) DO UPDATE SET version = greatest(v.version + 1, t);
-  PERFORM pg_notify('hos_changes', r.organization_id::text);
+  PERFORM fleet_notify('hos_changes', r.organization_id::text);
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION notify_auth_change() RETURNS trigger AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'users' THEN
+    PERFORM fleet_notify('auth_change', COALESCE(NEW.id, OLD.id)::text);
+  ELSE
+    PERFORM fleet_notify('auth_change', '*');
+  END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION notify_driver_link_change() RETURNS trigger AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' AND OLD.user_id IS NOT NULL THEN PERFORM fleet_notify('auth_change', OLD.user_id::text); END IF;
+  IF TG_OP <> 'DELETE' AND NEW.user_id IS NOT NULL THEN PERFORM fleet_notify('auth_change', NEW.user_id::text); END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;

@@ -64,15 +64,20 @@ try {
     await client.query('select create_reference_table($1)', [t]);
     console.log(`db:distribute: reference ${t}`);
   }
+  // Foreign keys between organization tables go while the tables are distributed one by one (Citus
+  // wants both ends distributed), then come back. They are noted in a coordinator table first, so a
+  // run that stops half-way puts them back on the next run.
+  await client.query('create table if not exists fleet_pending_foreign_keys (tbl text not null, name text primary key, def text not null, ref text not null)');
   if (todo.length > 0) {
-    // Foreign keys between organization tables go while the tables are distributed one by one (Citus
-    // wants both ends distributed), then come back; those to coordinator tables cannot exist on Citus.
-    const fks = await q<{ t: string; name: string; def: string; ref: string }>(
-      `select conrelid::regclass::text as t, conname as name, pg_get_constraintdef(oid) as def, confrelid::regclass::text as ref
-       from pg_constraint where contype = 'f' and conrelid::regclass::text = any ($1) and confrelid::regclass::text <> all ($2)`,
+    await client.query(
+      `insert into fleet_pending_foreign_keys
+       select conrelid::regclass::text, conname, pg_get_constraintdef(oid), confrelid::regclass::text
+       from pg_constraint where contype = 'f' and conrelid::regclass::text = any ($1) and confrelid::regclass::text <> all ($2)
+       on conflict do nothing`,
       [todo, REFERENCE],
     );
-    for (const fk of fks) await client.query(`alter table ${pg.escapeIdentifier(fk.t)} drop constraint ${pg.escapeIdentifier(fk.name)}`);
+    const pending = await q<{ tbl: string; name: string }>('select tbl, name from fleet_pending_foreign_keys');
+    for (const fk of pending) await client.query(`alter table ${pg.escapeIdentifier(fk.tbl)} drop constraint if exists ${pg.escapeIdentifier(fk.name)}`);
     // A device's id is unique across organizations (OsmAnd names a device by it alone); a shard
     // cannot check that: the device-id directory does (section 7.2), the index keeps the per-organization part.
     await client.query(`drop index if exists gateways_unique_id_uq`);
@@ -82,13 +87,30 @@ try {
       await client.query(`select create_distributed_table($1, 'organization_id', colocate_with => $2)`, [t, colocate]);
       console.log(`db:distribute: distributed ${t}`);
     }
-    for (const fk of fks) {
-      if (!tenant.includes(fk.ref)) {
-        console.log(`db:distribute: dropped ${fk.t}.${fk.name} (refers to the coordinator's ${fk.ref})`);
-        continue;
+  }
+  // Citus refuses ON DELETE SET NULL in a key that holds the distribution column, even naming its
+  // columns: the key is added without it, and a BEFORE DELETE trigger on the referenced table nulls
+  // the referring rows first (on the shard, where the rows are co-located).
+  await client.query(`create or replace function fleet_null_references() returns trigger language plpgsql as $fn$
+    begin
+      execute format('update %I set %I = null where organization_id = $1 and %I = $2', tg_argv[0], tg_argv[1], tg_argv[1]) using old.organization_id, old.id;
+      return old;
+    end $fn$`);
+  for (const fk of await q<{ tbl: string; name: string; def: string; ref: string }>('select tbl, name, def, ref from fleet_pending_foreign_keys order by name')) {
+    if (!tenant.includes(fk.ref)) {
+      console.log(`db:distribute: dropped ${fk.tbl}.${fk.name} (refers to the coordinator's ${fk.ref})`);
+    } else {
+      const setNull = /^(.*) ON DELETE SET NULL \((\w+)\)$/.exec(fk.def);
+      if (setNull) {
+        const trigger = pg.escapeIdentifier(`${fk.name}_null`.slice(0, 63));
+        await client.query(`drop trigger if exists ${trigger} on ${pg.escapeIdentifier(fk.ref)}`);
+        await client.query(
+          `create trigger ${trigger} before delete on ${pg.escapeIdentifier(fk.ref)} for each row execute function fleet_null_references(${pg.escapeLiteral(fk.tbl)}, ${pg.escapeLiteral(setNull[2]!)})`,
+        );
       }
-      await client.query(`alter table ${pg.escapeIdentifier(fk.t)} add constraint ${pg.escapeIdentifier(fk.name)} ${fk.def}`);
+      await client.query(`alter table ${pg.escapeIdentifier(fk.tbl)} add constraint ${pg.escapeIdentifier(fk.name)} ${setNull ? setNull[1] : fk.def}`);
     }
+    await client.query('delete from fleet_pending_foreign_keys where name = $1', [fk.name]);
   }
   const summary = await q<{ k: string; n: number }>(`select citus_table_type as k, count(*)::int as n from citus_tables group by 1 order by 1`);
   console.log(`db:distribute: done in ${Date.now() - started} ms: ${summary.map((s) => `${s.n} ${s.k}`).join(', ')}`);

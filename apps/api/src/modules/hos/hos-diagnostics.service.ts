@@ -93,7 +93,7 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
         engineHours: sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
       })
       .from(latestPositions)
-      .innerJoin(assets, eq(assets.id, latestPositions.assetId))
+      .innerJoin(assets, and(eq(assets.id, latestPositions.assetId), eq(assets.organizationId, latestPositions.organizationId)))
       .where(and(eq(latestPositions.organizationId, orgId), eq(assets.type, 'VEHICLE'), sql`${latestPositions.fixTime} > ${since.toISOString()}::timestamptz`)),
     activeCodes(db, orgId, null),
   ]);

@@ -13,7 +13,7 @@ import { violationsOf } from './hos-audit.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
 import { powerUpsBefore } from './engine-events/engine-events.repository.ts';
-import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumns, fleetStateFrom } from './hos.repository.ts';
+import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumnsOf, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
 
@@ -57,20 +57,20 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
  */
 function buildLogDayQueries(db: DbOrTx) {
   const co = alias(drivers, 'co_driver');
-  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
+  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.organization_id = ${hosLogs.organizationId} and n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
   const row = db
     .select({
       log: hosLogs,
       driver: driverHosColumns,
       org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
-      ...fleetStateColumns,
+      ...fleetStateColumnsOf(sql`${sql.placeholder('orgId')}::uuid`),
       coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
       trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${hosLogs.organizationId} and t.id = any(${hosLogs.trailerIds}))`,
       previousId: neighbour(-1),
       nextId: neighbour(1),
     })
     .from(hosLogs)
-    .innerJoin(drivers, eq(drivers.id, hosLogs.driverId))
+    .innerJoin(drivers, and(eq(drivers.id, hosLogs.driverId), eq(drivers.organizationId, hosLogs.organizationId)))
     .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
     .leftJoin(co, and(eq(co.id, hosLogs.coDriverId), eq(co.organizationId, hosLogs.organizationId)))
     .where(and(eq(hosLogs.id, sql.placeholder('id')), eq(hosLogs.organizationId, sql.placeholder('orgId'))))

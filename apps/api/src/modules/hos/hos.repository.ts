@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -108,18 +108,22 @@ export interface FleetState {
   fingerprint: string;
 }
 
-/** The columns of a FleetState, to add to a query that has `organizations` in its FROM clause. */
-export const fleetStateColumns = {
+/**
+ * The columns of a FleetState, to add to a query that has `organizations` in its FROM clause. The
+ * subqueries name the organization `org` (a parameter), not `organizations.id`: on Citus a reference
+ * table correlated into a distributed one is refused ("complex joins"), a parameter routes to a shard.
+ */
+export const fleetStateColumnsOf = (org: SQL | string) => ({
   orgSettings: organizations.settings,
-  driversVersion: sql<string | null>`(select version::text from list_versions where organization_id = ${organizations.id} and list = 'drivers')`,
-  fingerprint: sql<string>`(select coalesce(sum(version), 0)::text || '/' || count(*) from hos_driver_versions where organization_id = ${organizations.id})`,
-};
+  driversVersion: sql<string | null>`(select version::text from list_versions where organization_id = ${org} and list = 'drivers')`,
+  fingerprint: sql<string>`(select coalesce(sum(version), 0)::text || '/' || count(*) from hos_driver_versions where organization_id = ${org})`,
+});
 
 type FleetStateRow = { orgSettings: (typeof organizations.$inferSelect)['settings']; driversVersion: string | null; fingerprint: string };
 export const fleetStateFrom = (row: FleetStateRow): FleetState => ({ periodStart: readSettings(row.orgSettings).periodStartTime ?? '00:00', driversVersion: row.driversVersion ?? '0', fingerprint: row.fingerprint });
 
 export async function fleetStateOf(db: DbOrTx, orgId: string): Promise<FleetState> {
-  const [row] = await db.select(fleetStateColumns).from(organizations).where(eq(organizations.id, orgId));
+  const [row] = await db.select(fleetStateColumnsOf(orgId)).from(organizations).where(eq(organizations.id, orgId));
   if (!row) throw notFound('Organization');
   return fleetStateFrom(row);
 }

@@ -29,11 +29,11 @@ export async function liveVehicles({ db, orgId, now: nowMs }: ReadScope, assetId
       serverTime: latestPositions.serverTime,
       lastMovingAt: latestPositions.lastMovingAt,
       stationarySince: latestPositions.stationarySince,
-      groupIds: sql<string[] | null>`(select array_agg(${groupAssets.groupId}) from ${groupAssets} where ${groupAssets.assetId} = ${latestPositions.assetId})`,
+      groupIds: sql<string[] | null>`(select array_agg(${groupAssets.groupId}) from ${groupAssets} where ${groupAssets.organizationId} = ${latestPositions.organizationId} and ${groupAssets.assetId} = ${latestPositions.assetId})`,
     })
     .from(latestPositions)
-    .innerJoin(assets, eq(assets.id, latestPositions.assetId))
-    .leftJoin(drivers, eq(drivers.id, latestPositions.driverId))
+    .innerJoin(assets, and(eq(assets.id, latestPositions.assetId), eq(assets.organizationId, latestPositions.organizationId)))
+    .leftJoin(drivers, and(eq(drivers.id, latestPositions.driverId), eq(drivers.organizationId, latestPositions.organizationId)))
     .where(and(eq(latestPositions.organizationId, orgId), assetIds ? inArray(latestPositions.assetId, [...assetIds]) : undefined))
     .orderBy(assets.unitNumber);
   return rows.map((r) => {

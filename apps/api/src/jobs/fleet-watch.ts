@@ -230,7 +230,7 @@ export class FleetWatch {
     const rows = await this.db
       .select({ id: gateways.id, name: gateways.name, uniqueId: gateways.uniqueId, lastSeenAt: gateways.lastSeenAt, assetId: gateways.assetId, unitNumber: assets.unitNumber })
       .from(gateways)
-      .leftJoin(assets, eq(assets.id, gateways.assetId))
+      .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
       .where(
         and(
           eq(gateways.organizationId, orgId),

@@ -127,7 +127,7 @@ export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<C
     const [row] = await db
       .select({ driver: drivers })
       .from(assets)
-      .innerJoin(drivers, eq(drivers.id, assets.currentDriverId))
+      .innerJoin(drivers, and(eq(drivers.id, assets.currentDriverId), eq(drivers.organizationId, assets.organizationId)))
       .where(and(eq(assets.organizationId, orgId), eq(assets.unitNumber, unit)));
     if (!row || row.driver.userId || (await userExists(db, email))) continue;
     const d = row.driver;

@@ -77,8 +77,8 @@ export async function deleteDvirBatch(db: DbOrTx, _t: RetentionTarget, orgId: st
       select r.id from dvirs r
       where r.organization_id = ${orgId} and r.inspected_at < ${at}::timestamptz
         and not exists (
-          select 1 from vehicle_defects d left join work_orders w on w.id = d.work_order_id
-          where d.dvir_id = r.id and (d.status = 'OPEN' or (w.id is not null and w.status <> 'DONE')))
+          select 1 from vehicle_defects d left join work_orders w on w.organization_id = d.organization_id and w.id = d.work_order_id
+          where d.organization_id = r.organization_id and d.dvir_id = r.id and (d.status = 'OPEN' or (w.id is not null and w.status <> 'DONE')))
       limit ${limit}
     ),
     pictures as (

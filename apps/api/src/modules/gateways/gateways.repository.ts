@@ -21,7 +21,7 @@ export async function selectGateways(
     })
     .from(gateways)
     .leftJoin(deviceModels, eq(deviceModels.id, gateways.deviceModelId))
-    .leftJoin(assets, eq(assets.id, gateways.assetId))
+    .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
     .where(and(eq(gateways.organizationId, orgId), where))
     .$dynamic();
   if (opts.orderBy) q = q.orderBy(...opts.orderBy);

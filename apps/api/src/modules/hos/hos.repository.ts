@@ -135,7 +135,7 @@ function readFleetDrivers(db: DbOrTx, orgId: string, f: DriverFilter): Promise<F
   return db
     .select(fleetDriverColumns)
     .from(drivers)
-    .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
+    .leftJoin(assets, and(eq(assets.currentDriverId, drivers.id), eq(assets.organizationId, drivers.organizationId)))
     .where(
       and(
         eq(drivers.organizationId, orgId),

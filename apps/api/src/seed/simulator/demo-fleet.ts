@@ -37,7 +37,7 @@ export async function findDemoTrucks(db: Db): Promise<DemoTruck[]> {
   const rows = await db
     .select({ uniqueId: gateways.uniqueId, gatewayId: gateways.id, orgId: gateways.organizationId, assetId: gateways.assetId, driverId: assets.currentDriverId, vin: assets.vin })
     .from(gateways)
-    .leftJoin(assets, eq(assets.id, gateways.assetId))
+    .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
     .where(and(or(like(gateways.uniqueId, 'demo-truck-%'), inArray(gateways.uniqueId, [...ENGINE_BY_IMEI.keys()])), eq(gateways.status, 'ACTIVE')));
   return rows
     .map(({ vin, ...r }) => {

@@ -179,7 +179,7 @@ export class GatewayDirectory {
         driverSince: sql<string | null>`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
       })
       .from(gateways)
-      .leftJoin(assets, eq(assets.id, gateways.assetId))
+      .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
       .where(where);
     // An inactive device is treated as unknown: it may not report.
     return rows

@@ -114,7 +114,7 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
     db
       .select({ vehicleId: trailerAttachments.vehicleId, trailerId: trailerAttachments.trailerId, attachedAt: trailerAttachments.attachedAt, unitNumber: assets.unitNumber })
       .from(trailerAttachments)
-      .innerJoin(assets, eq(assets.id, trailerAttachments.trailerId))
+      .innerJoin(assets, and(eq(assets.id, trailerAttachments.trailerId), eq(assets.organizationId, trailerAttachments.organizationId)))
       .where(and(eq(trailerAttachments.organizationId, orgId), isNull(trailerAttachments.detachedAt))),
     db
       .select()

@@ -114,12 +114,12 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
     ? rowsOf<{ driver_id: string; vehicle_id: string | null; event_code: number; at: Date | string }>(
         await db.execute(sql`
           select driver_id, vehicle_id, event_code, event_time as at from hos_events
-          where driver_id = any(${`{${owners.join(',')}}`}::uuid[]) and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS}
+          where organization_id = ${orgId}::uuid and driver_id = any(${`{${owners.join(',')}}`}::uuid[]) and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS}
             and event_time > ${driveFrom.toISOString()}::timestamptz and event_time <= ${new Date(now).toISOString()}::timestamptz
           union all
           select l.* from unnest(${`{${owners.join(',')}}`}::uuid[]) as o(id) cross join lateral (
             select driver_id, vehicle_id, event_code, event_time as at from hos_events
-            where driver_id = o.id and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and event_time <= ${driveFrom.toISOString()}::timestamptz
+            where organization_id = ${orgId}::uuid and driver_id = o.id and record_status = ${HOS_RECORD_STATUSES.ACTIVE} and event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and event_time <= ${driveFrom.toISOString()}::timestamptz
             order by event_time desc limit 1) l`),
       )
     : [];

@@ -199,8 +199,8 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
     const heads = rowsOf<{ d: string; n: number | null; t: number | string | null }>(
       await tx.execute(sql`
         select d.id as d,
-          (select e.sequence_id from hos_events e where e.driver_id = d.id order by e.sequence_id desc limit 1) as n,
-          (select extract(epoch from e.event_time) * 1000 from hos_events e where e.driver_id = d.id and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE} order by e.event_time desc limit 1)::float8 as t
+          (select e.sequence_id from hos_events e where e.organization_id = ${orgId} and e.driver_id = d.id order by e.sequence_id desc limit 1) as n,
+          (select extract(epoch from e.event_time) * 1000 from hos_events e where e.organization_id = ${orgId} and e.driver_id = d.id and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE} order by e.event_time desc limit 1)::float8 as t
         from unnest(${arr(driverIds, (id) => id)}::uuid[]) as d(id)`),
     );
     for (const r of heads) {

@@ -53,7 +53,7 @@ export async function settleStatus(tx: Tx, load: LoadRow, actor: Actor | null, a
     .set({ status: next.status, deliveredAt: next.deliveredAt, updatedAt: new Date() })
     .where(eq(loads.id, load.id))
     .returning();
-  if (next.status !== load.status) await recordStatus(tx, load.organizationId, load.id, next.status, next.status === 'DELIVERED' && next.deliveredAt ? next.deliveredAt : at, actor?.userId ?? null, note);
+  if (next.status !== load.status) await recordStatus(tx, load.organizationId, load.id, next.status, next.since ?? at, actor?.userId ?? null, note);
   return after!;
 }
 

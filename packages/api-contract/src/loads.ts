@@ -34,6 +34,7 @@ defineLabels({
   at: 'Time',
   documentKind: 'Document',
   imageId: 'Photo',
+  stopId: 'Stop',
 });
 
 export const LOAD_STATUSES = ['PLANNED', 'ASSIGNED', 'EN_ROUTE', 'AT_STOP', 'DELIVERED', 'CANCELLED'] as const;

@@ -9,7 +9,8 @@ import { inReach, reachOf, type Reach } from './load-access.ts';
 import { findLoadRow, stopsOf, type LoadRow } from './load-present.ts';
 import { checkOrgImage } from './load-refs.ts';
 import { stopEventProblem } from './load-status.ts';
-import { fullLoad, settleStatus } from './loads.service.ts';
+import { settleStatus } from './load-settle.ts';
+import { fullLoad } from './loads.service.ts';
 import type { Tx } from '../../db/client.ts';
 
 // What the driver (LOAD_SELF_WRITE, their own loads) or the office (LOAD_UPDATE) does at a stop

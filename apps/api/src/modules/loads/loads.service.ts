@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Load, LoadInput, LoadListQuery, LoadStatus, Page, loadAssignmentSchema, loadStatusChangeSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { loadCounters, loadStatusEvents, loadStops, loads } from '../../db/schema/index.ts';
+import { loadCounters, loadStops, loads } from '../../db/schema/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { conflict, conflictOn, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
@@ -12,7 +12,8 @@ import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
 import { findLoadRow, presentLoads, stopsOf, toCents, type LoadRow, type StopRow } from './load-present.ts';
 import { checkLoadRefs, tractorOf } from './load-refs.ts';
-import { statusFromStops } from './load-status.ts';
+import { recordStatus, settleStatus } from './load-settle.ts';
+import { syncLoadStops } from './load-visits.ts';
 
 // Loads (issue 33, decision 0166): CRUD, the list, assignment and the statuses people set. Every
 // mutation writes its activity-log row and, when the status moves, a status-history row in the
@@ -33,28 +34,6 @@ export async function nextNumbers(tx: DbOrTx, orgId: string, count = 1): Promise
     .returning({ last: loadCounters.last });
   const last = c!.last;
   return Array.from({ length: count }, (_, i) => `L-${last - count + 1 + i}`);
-}
-
-/** A status-history row (user null: the system, from a place visit). */
-export async function recordStatus(tx: DbOrTx, orgId: string, loadId: string, status: LoadStatus, at: Date, userId: string | null, note: string | null = null): Promise<void> {
-  await tx.insert(loadStatusEvents).values({ organizationId: orgId, loadId, status, at, userId, note });
-}
-
-/**
- * After the stops or the assignment changed: the status the stops say, saved with its history row
- * when it moved. Returns the row as saved.
- */
-export async function settleStatus(tx: Tx, load: LoadRow, actor: Actor | null, at: Date, note: string | null = null): Promise<LoadRow> {
-  const stops = (await stopsOf(tx, [load.id])).get(load.id) ?? [];
-  const next = statusFromStops(load.status, !!load.driverId, stops, load.deliveredAt);
-  if (next.status === load.status && (next.deliveredAt?.getTime() ?? null) === (load.deliveredAt?.getTime() ?? null)) return load;
-  const [after] = await tx
-    .update(loads)
-    .set({ status: next.status, deliveredAt: next.deliveredAt, updatedAt: new Date() })
-    .where(eq(loads.id, load.id))
-    .returning();
-  if (next.status !== load.status) await recordStatus(tx, load.organizationId, load.id, next.status, next.since ?? at, actor?.userId ?? null, note);
-  return after!;
 }
 
 const SORTS = {
@@ -181,6 +160,8 @@ export async function createLoad(s: Scope, input: LoadInput): Promise<Load> {
     await checkLoadRefs(tx, s.orgId, refsOf(input));
     return (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
   });
+  // A truck already at the pick-up when the load is made.
+  if (row.assetId) await syncLoadStops(s.db, s.orgId, row.id);
   return fullLoad(s.db, s.orgId, row.id);
 }
 
@@ -227,6 +208,7 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     const after = await settleStatus(tx, updated!, s.actor, new Date());
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE', entityType: 'LOAD', entityId: loadId, before: { ...before, stops: old }, after: { ...after, stops: input.stops } });
   });
+  await syncLoadStops(s.db, s.orgId, loadId);
   return fullLoad(s.db, s.orgId, loadId);
 }
 
@@ -261,6 +243,8 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
     if (status !== before.status) await recordStatus(tx, s.orgId, loadId, status, new Date(), s.actor.userId);
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ASSIGN', entityType: 'LOAD', entityId: loadId, before, after });
   });
+  // The new truck's visits may already say it is at the pick-up.
+  await syncLoadStops(s.db, s.orgId, loadId);
   return fullLoad(s.db, s.orgId, loadId);
 }
 

@@ -326,6 +326,10 @@ describe('stop times from place visits', () => {
     expect(k.stops[0]).toMatchObject({ arrivedAt: at(manualAt), arrivalSource: 'DISPATCHER', departedAt: at(trip.leftC), departureSource: 'PLACE' });
     expect(k.stops[1]).toMatchObject({ arrivedAt: at(trip.atP), arrivalSource: 'PLACE' });
     expect(k.status).toBe('DELIVERED');
+    // A load assigned after the truck's visits takes them at once.
+    const late = await create({ stops: stops(false), driverIds: [v.driverId], assetId: v.assetId });
+    expect(late.stops.map((s) => s.arrivedAt)).toEqual([at(trip.atC), at(trip.atP)]);
+    expect(late.status).toBe('DELIVERED');
     // Worked again (a restart recomputing the visits): nothing changes.
     t.app.placeVisits.forget();
     await t.app.placeVisits.recomputeVehicles(orgId, [v.assetId, v2.assetId], t0 - 60_000);

@@ -241,7 +241,7 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
       .where(eq(loads.id, loadId))
       .returning();
     if (status !== before.status) await recordStatus(tx, s.orgId, loadId, status, new Date(), s.actor.userId);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ASSIGN', entityType: 'LOAD', entityId: loadId, before, after });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ASSIGN_LOAD', entityType: 'LOAD', entityId: loadId, before, after });
   });
   // The new truck's visits may already say it is at the pick-up.
   await syncLoadStops(s.db, s.orgId, loadId);
@@ -277,7 +277,7 @@ export async function changeStatus(s: Scope, loadId: string, change: StatusChang
       .where(eq(loads.id, loadId))
       .returning();
     await recordStatus(tx, s.orgId, loadId, change.status, change.status === 'DELIVERED' ? after!.deliveredAt! : now, s.actor.userId, change.note ?? null);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'STATUS', entityType: 'LOAD', entityId: loadId, before, after });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'LOAD_STATUS', entityType: 'LOAD', entityId: loadId, before, after });
   });
   return fullLoad(s.db, s.orgId, loadId);
 }

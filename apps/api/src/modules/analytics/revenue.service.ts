@@ -126,7 +126,7 @@ export async function revenueLoads(s: ReadScope, ctx: RevenueContext, q: Query):
         fp.name as o_name, f.address as o_address, f.latitude as o_lat, f.longitude as o_lon,
         ep.name as d_name, e.address as d_address, e.latitude as d_lat, e.longitude as d_lon
       from loads l
-      join load_stops f on f.load_id = l.id and f.seq = 1
+      join load_stops f on f.load_id = l.id and f.seq = (select min(seq) from load_stops z where z.load_id = l.id)
       join load_stops e on e.load_id = l.id and e.seq = (select max(seq) from load_stops z where z.load_id = l.id)
       left join places fp on fp.id = f.place_id
       left join places ep on ep.id = e.place_id

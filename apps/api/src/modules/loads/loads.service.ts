@@ -17,7 +17,7 @@ import { syncLoadStops } from './load-visits.ts';
 
 // Loads (issue 33, decision 0166): CRUD, the list, assignment and the statuses people set. Every
 // mutation writes its activity-log row and, when the status moves, a status-history row in the
-// same transaction. Stops are numbered from 1 in driving order.
+// same transaction. Stops are numbered from 0 in driving order (screens show seq + 1).
 
 type Assignment = z.output<typeof loadAssignmentSchema>;
 type StatusChange = z.output<typeof loadStatusChangeSchema>;
@@ -40,7 +40,7 @@ const SORTS = {
   number: sql`lpad(${loads.number}, 24, '0')`,
   customer: sql`lower(${loads.customer})`,
   status: loads.status,
-  pickupAt: sql`(select s.window_start from load_stops s where s.load_id = ${loads.id} and s.seq = 1)`,
+  pickupAt: sql`(select s.window_start from load_stops s where s.load_id = ${loads.id} and s.seq = 0)`,
   deliveredAt: loads.deliveredAt,
   createdAt: loads.createdAt,
   updatedAt: loads.updatedAt,
@@ -48,7 +48,7 @@ const SORTS = {
 
 function filters(orgId: string, q: LoadListQuery): SQL | undefined {
   const statuses = q.status ? (q.status.split(',') as LoadStatus[]) : null;
-  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.load_id = ${loads.id} and s.seq = 1 and ${cond})`;
+  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
   return and(
     eq(loads.organizationId, orgId),
     statuses ? inArray(loads.status, statuses) : undefined,
@@ -145,7 +145,7 @@ export async function insertLoads(tx: Tx, orgId: string, actor: Actor, items: Re
       .returning();
     const stops = await tx
       .insert(loadStops)
-      .values(input.stops.map((st, seq) => ({ organizationId: orgId, loadId: row!.id, seq: seq + 1, ...stopColumns(st) })))
+      .values(input.stops.map((st, seq) => ({ organizationId: orgId, loadId: row!.id, seq, ...stopColumns(st) })))
       .returning();
     await recordStatus(tx, orgId, row!.id, status, row!.createdAt, actor.userId);
     await recordActivity(tx, { orgId, actor, action, entityType: 'LOAD', entityId: row!.id, after: { ...row, stops } });
@@ -200,7 +200,7 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     for (const [i, st] of input.stops.entries()) {
       const o = old[i];
       if (o) await tx.update(loadStops).set({ ...stopColumns(st), eta: null, windowMet: null }).where(eq(loadStops.id, o.id));
-      else await tx.insert(loadStops).values({ organizationId: s.orgId, loadId, seq: i + 1, ...stopColumns(st) });
+      else await tx.insert(loadStops).values({ organizationId: s.orgId, loadId, seq: i, ...stopColumns(st) });
     }
     const dropped = old.slice(input.stops.length).map((o) => o.id);
     if (dropped.length) await tx.delete(loadStops).where(inArray(loadStops.id, dropped));

@@ -81,7 +81,7 @@ describe('loads', () => {
     // Kansas City to St. Louis is about 400 km by road, more than the 380 km straight line.
     expect(first.loadedKm).toBeGreaterThan(380);
     expect(first.loadedKm).toBeLessThan(520);
-    expect(first.stops.map((s) => [s.seq, s.kind])).toEqual([[1, 'PICKUP'], [2, 'DELIVERY']]);
+    expect(first.stops.map((s) => [s.seq, s.kind])).toEqual([[0, 'PICKUP'], [1, 'DELIVERY']]);
     expect(first.statusHistory.map((h) => h.status)).toEqual(['ASSIGNED']);
     const second = await create({ customer: 'Globex' });
     expect(second.number).toBe('L-1002');

@@ -219,6 +219,8 @@ export class LiveEtas {
         results.push({ load, stops, plan });
         this.state.set(load.id, { ...this.state.get(load.id)!, plannedAt: now, at: fix });
       } catch (err) {
+        // Throttled like a plan: a load that cannot be planned is not retried at every fix.
+        this.state.set(load.id, { plannedAt: now, at: fix, legs: null, nextStopId: null, stopsKey: '' });
         this.o.onError(err);
       }
     }

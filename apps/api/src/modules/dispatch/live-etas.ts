@@ -8,7 +8,7 @@ import { planDriversOf } from '../hos/index.ts';
 import type { PositionRow } from '../positions/index.ts';
 import { remainingStops, type LoadRow, type StopRow } from './dispatch-inputs.ts';
 import { planDriver } from './plan.service.ts';
-import { metresBetween, remainingLeg } from './remaining-leg.ts';
+import { metresBetween, remainingLeg, thinLeg } from './remaining-leg.ts';
 import { riskNotices, riskWords } from './risk-notice.ts';
 
 // Live ETAs (issue 33, decision 0167): while a load runs (assigned, en route, at a stop, with a
@@ -235,7 +235,7 @@ export class LiveEtas {
       const first = remainingLeg(s.legs[0]!, fix);
       if (first) return [first, ...s.legs.slice(1)];
     }
-    const legs = await this.routing.route([fix, ...remaining]);
+    const legs = (await this.routing.route([fix, ...remaining])).map((l) => thinLeg(l));
     this.stats.routed++;
     this.state.set(loadId, { plannedAt: s?.plannedAt ?? 0, at: s?.at ?? null, legs, nextStopId: remaining[0]!.stopId, stopsKey: key });
     return legs;

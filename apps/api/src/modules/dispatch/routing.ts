@@ -20,7 +20,7 @@ export class CachedRouting implements RoutingPort {
     return this.port.kind;
   }
 
-  /** Legs between consecutive points; only the pairs not seen before are asked of the port (in one call). */
+  /** Legs between consecutive points; only the pairs not seen before are asked of the port, a leg each. */
   async route(points: LatLon[]): Promise<RouteLeg[]> {
     const out: Array<RouteLeg | undefined> = [];
     const missing: number[] = [];

@@ -51,7 +51,7 @@ interface NewLoad {
   assetId: string | null;
   stops: NewStop[];
   /** The status history: each status and when. */
-  history: Array<[NewLoad['status'], number]>;
+  history: Array<{ status: NewLoad['status']; at: number }>;
   deliveredAt: number | null;
   loadedM: number;
   seed: number;
@@ -123,11 +123,11 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         assetId,
         stops,
         history: [
-          ['PLANNED', arriveA - DAY],
-          ['ASSIGNED', arriveA - 20 * HOUR],
-          ['EN_ROUTE', a.departedAt.getTime()],
-          ['AT_STOP', arriveB],
-          ['DELIVERED', b.departedAt.getTime()],
+          { status: 'PLANNED', at: arriveA - DAY },
+          { status: 'ASSIGNED', at: arriveA - 20 * HOUR },
+          { status: 'EN_ROUTE', at: a.departedAt.getTime() },
+          { status: 'AT_STOP', at: arriveB },
+          { status: 'DELIVERED', at: b.departedAt.getTime() },
         ],
         deliveredAt: b.departedAt.getTime(),
         loadedM: await loadedMetres(stops),
@@ -168,7 +168,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         driverId: t.driverId,
         assetId: t.assetId,
         stops,
-        history: [['PLANNED', arrive - 12 * HOUR], ['ASSIGNED', arrive - 10 * HOUR], ...(left ? [['EN_ROUTE', left] as [NewLoad['status'], number]] : [['AT_STOP', arrive] as [NewLoad['status'], number]])],
+        history: [{ status: 'PLANNED', at: arrive - 12 * HOUR }, { status: 'ASSIGNED', at: arrive - 10 * HOUR }, ...(left ? [{ status: 'EN_ROUTE' as const, at: left }] : [{ status: 'AT_STOP' as const, at: arrive }])],
         deliveredAt: null,
         loadedM: await loadedMetres(stops),
         seed: arrive,
@@ -242,7 +242,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         { kind: 'PICKUP', place: from, windowStart: start, windowEnd: start + pickupHours * HOUR, serviceMinutes: 90 },
         { kind: 'DELIVERY', place: to, windowStart: start + (deliverAfterHours - 4) * HOUR, windowEnd: start + deliverAfterHours * HOUR, serviceMinutes: 60 },
       ];
-      out.push({ status: 'PLANNED', driverId: null, assetId: null, stops, history: [['PLANNED', now]], deliveredAt: null, loadedM: await loadedMetres(stops), seed: start + a, notes: null });
+      out.push({ status: 'PLANNED', driverId: null, assetId: null, stops, history: [{ status: 'PLANNED', at: now }], deliveredAt: null, loadedM: await loadedMetres(stops), seed: start + a, notes: null });
       unassigned++;
     }
   }
@@ -259,7 +259,7 @@ function t0(truck: DemoTruck, now: number): LatLon | null {
 
 /** The loads with their stops, histories and activity rows, numbered from the organization's counter, in one transaction. */
 async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void> {
-  list.sort((a, b) => a.history[0]![1] - b.history[0]![1]);
+  list.sort((a, b) => a.history[0]!.at - b.history[0]!.at);
   await db.transaction(async (tx) => {
     const first = await takeNumbers(tx, orgId, list.length);
     const rows = await tx
@@ -285,7 +285,7 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
             loadedM: l.loadedM,
             deliveredAt: l.deliveredAt ? new Date(l.deliveredAt) : null,
             notes: l.notes,
-            createdAt: new Date(l.history[0]![1]),
+            createdAt: new Date(l.history[0]!.at),
           };
         }),
       )
@@ -311,7 +311,7 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
       })),
     );
     for (let i = 0; i < stopValues.length; i += 1000) await tx.insert(loadStops).values(stopValues.slice(i, i + 1000));
-    const events = list.flatMap((l, i) => l.history.map(([status, at]) => ({ organizationId: orgId, loadId: rows[i]!.id, status, at: new Date(at), note: 'Demo data' })));
+    const events = list.flatMap((l, i) => l.history.map(({ status, at }) => ({ organizationId: orgId, loadId: rows[i]!.id, status, at: new Date(at), note: 'Demo data' })));
     for (let i = 0; i < events.length; i += 1000) await tx.insert(loadStatusEvents).values(events.slice(i, i + 1000));
     await recordActivityBatch(
       tx,

@@ -1,0 +1,134 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Candidate, Load, LoadAssignment, LoadInput, LoadPlan, LoadDocumentKind, Page, StopStatusInput } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import type { QueryValue } from '../../lib/query-string.ts';
+
+// The dispatch screens' calls (issue 33, contract packages/api-contract/src/loads.ts): loads CRUD and
+// list, assignment, status, stop arrivals and departures, documents, CSV import, a driver's plan and
+// the candidates. Every key sits under ['loads', orgId], so one change reads every view again (the
+// board, the load's page, its plan and candidates, the driver's card).
+
+export const loadKeys = {
+  all: (orgId: string | null) => ['loads', orgId] as const,
+  list: (orgId: string | null, q: Record<string, QueryValue>) => ['loads', orgId, 'list', q] as const,
+  one: (orgId: string | null, id: string) => ['loads', orgId, 'one', id] as const,
+  plan: (orgId: string | null, id: string, driverId: string | null) => ['loads', orgId, 'plan', id, driverId] as const,
+  candidates: (orgId: string | null, id: string, q: Record<string, QueryValue>) => ['loads', orgId, 'candidates', id, q] as const,
+};
+
+const loadPath = (orgId: string, id: string, rest = '') => orgPathFor(orgId, `/loads/${encodeURIComponent(id)}${rest}`);
+
+export interface LoadListFilters extends Record<string, QueryValue> {
+  page?: number;
+  size?: number;
+  sort?: string;
+  search?: string;
+  /** One status or several, comma-separated. */
+  status?: string;
+  driverId?: string;
+  customer?: string;
+  from?: string;
+  to?: string;
+}
+
+export const loadsQuery = (orgId: string, q: LoadListFilters) =>
+  queryOptions({
+    queryKey: loadKeys.list(orgId, q),
+    queryFn: ({ signal }) => api<Page<Load>>(orgPathFor(orgId, '/loads'), { query: q, signal, toast: false }),
+    placeholderData: keepPreviousData,
+  });
+
+/** A page of loads under the filters (the board asks for one status at a time). */
+export function useLoads(q: LoadListFilters, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({ ...loadsQuery(orgId ?? '', q), enabled: enabled && !!orgId, refetchInterval: 60_000 });
+}
+
+export function useLoad(id: string | null) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.one(orgId, id ?? ''),
+    queryFn: ({ signal }) => api<Load>(loadPath(orgId ?? '', id ?? ''), { signal, toast: false }),
+    enabled: !!orgId && !!id,
+    // Live ETAs move with the trucks.
+    refetchInterval: 60_000,
+  });
+}
+
+/** The driver's legal plan for the load (the assigned lead driver when `driverId` is null). */
+export function usePlan(id: string, driverId: string | null, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.plan(orgId, id, driverId),
+    queryFn: ({ signal }) => api<LoadPlan>(loadPath(orgId ?? '', id, '/plan'), { query: { driverId: driverId ?? undefined }, signal, toast: false }),
+    enabled: enabled && !!orgId && !!id,
+    retry: false,
+  });
+}
+
+export function useCandidates(id: string, q: { page?: number; size?: number; search?: string }, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.candidates(orgId, id, q),
+    queryFn: ({ signal }) => api<Page<Candidate>>(loadPath(orgId ?? '', id, '/candidates'), { query: q, signal, toast: false }),
+    placeholderData: keepPreviousData,
+    enabled: enabled && !!orgId && !!id,
+    retry: false,
+  });
+}
+
+/** A change to loads: every loads key of the organization is read again after it. */
+export function useLoadMutation<V, R = unknown>(fn: (orgId: string, v: V) => Promise<R>) {
+  const qc = useQueryClient();
+  const orgId = useEffectiveOrganizationId();
+  return useMutation({
+    mutationFn: (v: V) => fn(orgId ?? '', v),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
+    },
+  });
+}
+
+export const saveLoad = (orgId: string, { id, body }: { id?: string; body: LoadInput }) =>
+  id ? api<Load>(loadPath(orgId, id), { method: 'PUT', body, toast: false }) : api<Load>(orgPathFor(orgId, '/loads'), { method: 'POST', body, toast: false });
+
+export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) => api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body });
+
+export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
+  api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });
+
+export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
+  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
+
+export const addLoadDocument = (orgId: string, { id, body }: { id: string; body: { documentKind: LoadDocumentKind; imageId: string; stopId?: string | null } }) =>
+  api<unknown>(loadPath(orgId, id, '/documents'), { method: 'POST', body, toast: false });
+
+/**
+ * Uploads a photo through the product's one image store. The loads contract names an uploaded image
+ * id but no upload path of its own, so the driver's photo goes where the inspection card's go
+ * (`dvirs/images`, which the Driver role may call); the document then references it.
+ */
+export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promise<{ id: string }> {
+  const body = new FormData();
+  body.append('file', file, name);
+  return api<{ id: string }>(orgPathFor(orgId, '/dvirs/images'), { method: 'POST', body, toast: false });
+}
+
+/** Where an uploaded image is shown (`GET /images/{id}`, public by its unguessable id). */
+export const imageUrl = (id: string) => `/api/v1/images/${encodeURIComponent(id)}`;
+
+/** The loads import's answer (as the places import's: a dry run counts and lists each refused row). */
+export interface LoadImportResult {
+  dryRun: boolean;
+  totalRows: number;
+  validRows: number;
+  invalidRows: number;
+  errors: Array<{ line: number; field: string; message: string }>;
+  /** The first valid loads as they will be saved. */
+  sample: Array<{ line: number; customer: string; stops?: number; firstPickup?: string | null; lastDelivery?: string | null } & Record<string, unknown>>;
+  imported: number;
+}
+
+export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>
+  api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { format: 'csv', content, dryRun }, toast: false });

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Candidate, Load, LoadAssignment, LoadInput, LoadPlan, LoadDocumentKind, Page, StopStatusInput } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -132,3 +132,50 @@ export interface LoadImportResult {
 
 export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>
   api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { format: 'csv', content, dryRun }, toast: false });
+
+/** How many loads each status holds under the same filters (one page of one row per status). */
+export function useLoadCounts(statuses: readonly string[], q: Omit<LoadListFilters, 'status' | 'page' | 'size'>, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQueries({
+    queries: statuses.map((status) => ({ ...loadsQuery(orgId ?? '', { ...q, status, page: 0, size: 1 }), enabled: enabled && !!orgId })),
+    combine: (results) => Object.fromEntries(statuses.map((s, i) => [s, results[i]?.data?.totalElements])) as Record<string, number | undefined>,
+  });
+}
+
+/** The organization's drivers for pickers (first 500 by name). */
+export function useDriverOptions(enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['loads', orgId, 'driver-options'],
+    queryFn: ({ signal }) => api<Page<{ id: string; firstName: string; lastName: string; status?: string }>>(orgPathFor(orgId ?? '', '/drivers'), { query: { size: 500, sort: 'lastName,asc' }, signal, toast: false }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Vehicles or trailers for pickers (first 500). */
+export function useAssetOptions(type: 'VEHICLE' | 'TRAILER', enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['loads', orgId, 'asset-options', type],
+    queryFn: ({ signal }) => api<Page<{ id: string; unitNumber: string }>>(orgPathFor(orgId ?? '', '/assets'), { query: { size: 500, type }, signal, toast: false }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The organization's places for the stop picker (first 500 by name). */
+export function usePlaceOptions(enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['places', orgId, 'list', { size: 500, sort: 'name,asc', for: 'dispatch' }],
+    queryFn: ({ signal }) =>
+      api<Page<{ id: string; name: string; address: string | null; geometry: { type: 'Point'; coordinates: number[] } | { type: 'Polygon'; coordinates: number[][][] } }>>(orgPathFor(orgId ?? '', '/places'), {
+        query: { size: 500, sort: 'name,asc' },
+        signal,
+        toast: false,
+      }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}

@@ -40,6 +40,8 @@ import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
 import placesRoutes from './modules/places/places.routes.ts';
+import { loadsRoutes } from './modules/loads/index.ts';
+import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import type { PlaceVisits } from './modules/places/place-visits.service.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
@@ -256,6 +258,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(iftaRoutes);
       await api.register(maintenanceRoutes);
       await api.register(placesRoutes);
+      // Dispatch (issue 33): loads and revenue.
+      await api.register(loadsRoutes);
+      await api.register(revenueRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       await api.register(reportsRoutes);

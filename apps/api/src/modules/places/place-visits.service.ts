@@ -69,6 +69,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly onError: (err: unknown) => void;
   private readonly now: () => number;
   readonly stats = { rounds: 0, fixes: 0, replays: 0, arrivals: 0, departures: 0, failures: 0 };
+  /** Told after each round or recompute wrote visits (load stops follow them, decision 0166). */
+  private readonly writtenListeners: Array<(orgId: string, assetIds: readonly string[]) => Promise<void>> = [];
   /** Pause before a pass while fixes gather (the ingest bench holds the rounds to measure them apart). */
   flushMs: number;
 
@@ -190,6 +192,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await this.writeMarks(orgId, this.shared);
     await this.tell(orgId, org, facts);
+    await this.written(orgId, items.map(([assetId]) => assetId));
   }
 
   /**
@@ -376,6 +379,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await repo.writeMarks(this.db, orgId, marks);
     await this.tell(orgId, org, facts);
+    await this.written(orgId, assetIds);
+  }
+
+  /** Calls `listener` after every round or recompute with the vehicles whose visits it worked (its failure is its own). */
+  onWritten(listener: (orgId: string, assetIds: readonly string[]) => Promise<void>): void {
+    this.writtenListeners.push(listener);
+  }
+
+  private async written(orgId: string, assetIds: readonly string[]): Promise<void> {
+    for (const listener of this.writtenListeners) await listener(orgId, assetIds).catch(this.onError);
   }
 
   /** Forgets every vehicle's state (tests: the next fixes recompute from positions). */

@@ -69,6 +69,7 @@ import notificationsRoutes from './modules/notifications/notifications.routes.ts
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
 import reportsRoutes from './modules/reports/reports.routes.ts';
 import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.routes.ts';
+import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -266,6 +267,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(reportsRoutes);
       await api.register(reportSubscriptionsRoutes);
       await api.register(notificationsRoutes(notificationHub));
+      // Dispatch (issue 33): legal plans, candidates.
+      await api.register(dispatchRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -54,6 +54,8 @@ export interface PlanInput {
   stops: PlanStop[];
   /** legs[0]: origin to stops[0] (deadhead while the load is not picked up); legs[i]: stops[i-1] to stops[i]. */
   legs: RouteLeg[];
+  /** IANA zone the `reason` is written in (the signed-in user's profile zone); default 'UTC'. */
+  timeZone?: string;
 }
 
 export type SegmentKind = 'DEADHEAD' | 'DRIVE' | 'BREAK' | 'REST' | 'RESTART' | 'STOP';
@@ -69,6 +71,27 @@ export interface PlannedSegment {
   note: string | null;
   /** Where the segment ends (interpolated along the leg's line). */
   at: LatLon;
+  /** For a BREAK, REST or RESTART taken because a clock ran out: which one (null for waiting at a stop). */
+  clock?: ClockName | null;
+}
+
+/** The clock that stops a driver: drive time, the shift's window (or on-duty limit), the 30-minute break, the cycle. */
+export type ClockName = 'DRIVE' | 'WINDOW' | 'BREAK' | 'CYCLE';
+
+/** Why a plan is not feasible, as data (`formatPlanReason` words it in a zone). */
+export interface PlanIssue {
+  /** LATE: an appointment is missed; NO_PLAN: no legal timeline within the planning horizon. */
+  kind: 'LATE' | 'NO_PLAN';
+  /** The first stop whose window is missed (or not reached). */
+  stopId: string | null;
+  stopKind: 'PICKUP' | 'DELIVERY' | null;
+  /** Earliest legal arrival there, and how late that is against its window's end (ms, > 0). */
+  eta: number | null;
+  lateMs: number;
+  /** The clock whose rest delays the driver most before that stop, where (postal code) and when it runs out. */
+  clock: ClockName | null;
+  jurisdiction: string | null;
+  clockAt: number | null;
 }
 
 export interface TripPlan {
@@ -80,4 +103,14 @@ export interface TripPlan {
   reason: string | null;
   /** The lead driver's clocks when the last stop is done. */
   clocksAtDelivery: Clocks;
+  /** The same reason as data. */
+  issue: PlanIssue | null;
+  /** The drivers planned for (lead first). */
+  driverIds: string[];
+  /** The lead driver's time left to drive at `now`: min(drive, window, cycle) of their strict clocks. */
+  remainingDriveMs: number;
+  /** Driving metres of the deadhead leg (0 once the load is picked up). */
+  deadheadMetres: number;
+  /** When the last stop is done (its service over). */
+  endsAt: number;
 }

@@ -1,0 +1,270 @@
+import { clocksAt, RESTART_MS, type Clocks, type DutyStatus, type HosOptions } from '@fleet/hos';
+import { appendPeriod, logUpTo, type NumericPeriod } from './duty-log.ts';
+import { measure, pointAlong, type MeasuredLine } from './leg-line.ts';
+import { clockWords, formatPlanReason, jurisdictionCodeAt } from './reason.ts';
+import type { ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop, RouteLeg, SegmentKind, TripPlan } from './types.ts';
+
+// The legal trip planner (decision 0165). A greedy walk in time: at each decision the engine's strict
+// clocks (completed sleeper pairs only, so hindsight can only withdraw a violation) say how long the
+// driver at the wheel may drive; when nobody may, the team rests as long as the clock that ran out
+// needs. The engine is the only judge of the rules: every ruleset it supports is planned the same way.
+
+const MIN = 60_000;
+const H = 60 * MIN;
+/** No driving slice shorter than this (a minute of clock left is not worth starting the engine for). */
+const MIN_DRIVE_MS = MIN;
+export const BREAK_MS = 30 * MIN;
+export const REST_MS = 10 * H;
+/** A plan that cannot reach the last stop within this is given up as "no legal plan". */
+export const HORIZON_MS = 21 * 24 * H;
+/** When the cycle is out: a 10-hour rest is taken instead of a restart if hours rolling off then give this much. */
+const ROLL_OFF_USEFUL_MS = 2 * H;
+/** Off-duty blocks at least this long are labelled REST; shorter ones BREAK. */
+const REST_LABEL_MS = 2 * H;
+
+interface DriverState {
+  driverId: string;
+  options: HosOptions;
+  log: NumericPeriod[];
+}
+
+function avail(c: Clocks): number {
+  return Math.min(c.driveMs, c.windowMs, c.breakMs ?? Infinity, c.cycleMs);
+}
+
+/** The clock that stops the driver (the most restrictive to recover from first). */
+function binding(c: Clocks, threshold: number): ClockName {
+  if (c.cycleMs < threshold) return 'CYCLE';
+  if (c.driveMs < threshold) return 'DRIVE';
+  if (c.windowMs < threshold) return 'WINDOW';
+  return 'BREAK';
+}
+
+/** Time since the driver's last driving or on-duty period ended (their current rest so far). */
+function offRun(log: NumericPeriod[], t: number): number {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const p = log[i]!;
+    if (p.status === 'D' || p.status === 'ON') return t - p.end;
+  }
+  return t - (log[0]?.start ?? t);
+}
+
+class Planner {
+  readonly drivers: DriverState[];
+  readonly team: boolean;
+  readonly segments: PlannedSegment[] = [];
+  t: number;
+  cur = 0;
+  here: LatLon;
+  gaveUp = false;
+
+  constructor(readonly input: PlanInput) {
+    this.t = input.now;
+    this.here = input.origin;
+    this.drivers = input.drivers.map((d) => ({ driverId: d.driverId, options: d.options, log: logUpTo(d.periods, input.now) }));
+    this.team = this.drivers.length > 1;
+  }
+
+  clocks(i: number, at = this.t): Clocks {
+    const d = this.drivers[i]!;
+    return clocksAt(d.log, at, d.options).strict;
+  }
+
+  /** Advances time to `end`: the driver `who` in `status`, everyone else resting (team: in the berth). */
+  advance(end: number, who: number | null, status: DutyStatus): void {
+    for (let i = 0; i < this.drivers.length; i++) {
+      const s = i === who ? status : this.team ? 'SB' : 'OFF';
+      appendPeriod(this.drivers[i]!.log, s, this.t, end);
+    }
+    this.t = end;
+  }
+
+  push(kind: SegmentKind, end: number, metres: number, driver: number | null, stopId: string | null, note: string | null, clock: ClockName | null = null): void {
+    const last = this.segments[this.segments.length - 1];
+    const resting = kind === 'BREAK' || kind === 'REST' || kind === 'RESTART';
+    // A rest extended by another (a clock still out after it) is one segment.
+    if (resting && last && last.end === this.t && last.stopId === stopId && (last.kind === 'BREAK' || last.kind === 'REST' || last.kind === 'RESTART')) {
+      last.end = end;
+      last.kind = this.restKind(last.end - last.start, last.clock ?? clock);
+      if (last.clock) last.note = this.restNote(last.clock, last.kind);
+      return;
+    }
+    const driverId = driver === null ? null : this.drivers[driver]!.driverId;
+    this.segments.push({ kind, start: this.t, end, metres, driverId, stopId, note, at: this.here, clock });
+  }
+
+  restKind(length: number, clock: ClockName | null): SegmentKind {
+    const restart = RESTART_MS[this.drivers[0]!.options.ruleset];
+    if (clock === 'CYCLE' && restart !== null && length >= restart) return 'RESTART';
+    return length >= REST_LABEL_MS ? 'REST' : 'BREAK';
+  }
+
+  restNote(clock: ClockName, kind: SegmentKind): string {
+    if (clock === 'BREAK') return '30-minute break due';
+    const what = kind === 'RESTART' ? 'cycle restart' : kind === 'REST' ? 'rest' : 'break';
+    return `${what}: ${clockWords(clock)}`;
+  }
+
+  /** How long the driver must rest before they may drive again, and why. */
+  restFor(i: number, c: Clocks, threshold: number, needMs: number): { ms: number; clock: ClockName } {
+    const d = this.drivers[i]!;
+    const clock = binding(c, threshold);
+    const run = offRun(d.log, this.t);
+    if (clock === 'BREAK') return { ms: BREAK_MS, clock };
+    const rest = Math.max(REST_MS - run, BREAK_MS);
+    if (clock !== 'CYCLE') return { ms: rest, clock };
+    // Hours rolling off the cycle after a plain rest, if that is enough to go on; else a restart.
+    const after = this.clocks(i, this.t + rest);
+    if (avail(after) >= Math.min(needMs, ROLL_OFF_USEFUL_MS)) return { ms: rest, clock };
+    const restart = RESTART_MS[d.options.ruleset] ?? 24 * H;
+    return { ms: Math.max(restart - run, BREAK_MS), clock };
+  }
+
+  /** Drives one leg; false if the horizon is passed first. */
+  drive(leg: RouteLeg, kind: 'DRIVE' | 'DEADHEAD'): boolean {
+    const legMs = Math.round(leg.seconds * 1000);
+    if (legMs <= 0 || leg.metres <= 0) {
+      this.here = leg.line[leg.line.length - 1] ?? this.here;
+      return true;
+    }
+    const line: MeasuredLine = measure(leg);
+    const limit = this.input.now + HORIZON_MS;
+    let done = 0;
+    while (done < legMs) {
+      if (this.t > limit) return false;
+      const need = legMs - done;
+      const threshold = Math.min(MIN_DRIVE_MS, need);
+      let c = this.clocks(this.cur);
+      let a = avail(c);
+      if (a < threshold && this.team) {
+        const other = 1 - this.cur;
+        const c2 = this.clocks(other);
+        if (avail(c2) >= threshold) {
+          this.cur = other;
+          c = c2;
+          a = avail(c2);
+        }
+      }
+      if (a >= threshold) {
+        const slice = Math.min(a, need);
+        done += slice;
+        const metres = (leg.metres * slice) / legMs;
+        const end = this.t + slice;
+        this.here = pointAlong(line, done / legMs);
+        this.push(kind, end, metres, this.cur, null, null);
+        this.advance(end, this.cur, 'D');
+        continue;
+      }
+      // Nobody may drive: rest as long as the quickest driver to recover needs.
+      let best = this.restFor(this.cur, c, threshold, need);
+      if (this.team) {
+        const other = 1 - this.cur;
+        const r = this.restFor(other, this.clocks(other), threshold, need);
+        if (r.ms < best.ms) best = r;
+      }
+      const end = this.t + best.ms;
+      const restKind = this.restKind(best.ms, best.clock);
+      this.push(restKind, end, 0, this.team ? null : this.cur, null, this.restNote(best.clock, restKind), best.clock);
+      this.advance(end, null, 'OFF');
+    }
+    this.here = leg.line[leg.line.length - 1] ?? this.here;
+    return true;
+  }
+
+  /** Off duty at a stop until its window opens (counts as rest, not as on-duty time). */
+  waitFor(stop: PlanStop): void {
+    if (this.t >= stop.windowStart) return;
+    this.push('REST', stop.windowStart, 0, this.team ? null : this.cur, stop.stopId, 'off duty: waiting for the appointment window');
+    this.advance(stop.windowStart, null, 'OFF');
+  }
+
+  serve(stop: PlanStop, ms: number): void {
+    if (ms <= 0) return;
+    const end = this.t + ms;
+    this.push('STOP', end, 0, this.cur, stop.stopId, stop.kind === 'PICKUP' ? 'loading' : 'unloading');
+    this.advance(end, this.cur, 'ON');
+  }
+}
+
+/**
+ * The legal timeline for the drivers from `now`: deadhead to the first stop, driving with the breaks,
+ * rests and restarts the engine's clocks require, waiting for windows off duty, on duty at each stop.
+ * Pure and synchronous; every plan judged by `auditLog` on the drivers' logs with `planDutyPeriods`
+ * appended has no violation (property test).
+ */
+export function planTrip(input: PlanInput): TripPlan {
+  const { stops, legs } = input;
+  if (input.drivers.length < 1 || input.drivers.length > 2) throw new RangeError('planTrip plans for one driver or a team of two');
+  if (legs.length !== stops.length) throw new RangeError(`planTrip needs one leg per stop (${stops.length} stops, ${legs.length} legs)`);
+  const p = new Planner(input);
+  const lead0 = p.clocks(0);
+  const remainingDriveMs = Math.min(lead0.driveMs, lead0.windowMs, lead0.cycleMs);
+  const planned: TripPlan['stops'] = [];
+  let deadheadMetres = 0;
+  for (let i = 0; i < stops.length; i++) {
+    const stop = stops[i]!;
+    if (stop.departedAt != null) {
+      const eta = stop.arrivedAt ?? stop.departedAt;
+      planned.push({ stopId: stop.stopId, eta, windowMet: eta <= stop.windowEnd });
+      continue;
+    }
+    let eta: number;
+    if (stop.arrivedAt != null) {
+      eta = stop.arrivedAt;
+      p.here = legs[i]!.line[legs[i]!.line.length - 1] ?? p.here;
+    } else {
+      // Deadhead: driving to the first stop before the load is picked up.
+      const kind = i === 0 && stop.kind === 'PICKUP' ? 'DEADHEAD' : 'DRIVE';
+      if (kind === 'DEADHEAD') deadheadMetres = legs[i]!.metres;
+      if (!p.drive(legs[i]!, kind)) {
+        p.gaveUp = true;
+        break;
+      }
+      eta = p.t;
+    }
+    planned.push({ stopId: stop.stopId, eta, windowMet: eta <= stop.windowEnd });
+    p.waitFor(stop);
+    const serviceMs = stop.serviceMinutes * MIN;
+    const begun = stop.arrivedAt != null ? Math.max(stop.arrivedAt, stop.windowStart) : p.t;
+    p.serve(stop, Math.max(0, begun + serviceMs - p.t));
+  }
+  const feasible = !p.gaveUp && planned.length === stops.length && planned.every((s) => s.windowMet);
+  const issue = feasible ? null : issueOf(p, stops, planned);
+  return {
+    segments: p.segments,
+    stops: planned,
+    feasible,
+    reason: issue ? formatPlanReason(issue, input.timeZone ?? 'UTC') : null,
+    clocksAtDelivery: p.clocks(0),
+    issue,
+    driverIds: p.drivers.map((d) => d.driverId),
+    remainingDriveMs,
+    deadheadMetres,
+    endsAt: p.t,
+  };
+}
+
+const WEIGHT: Record<SegmentKind, number> = { RESTART: 3, REST: 2, BREAK: 1, DRIVE: 0, DEADHEAD: 0, STOP: 0 };
+
+/** The first missed stop and the longest clock-forced rest before it, located. */
+function issueOf(p: Planner, stops: readonly PlanStop[], planned: TripPlan['stops']): PlanIssue {
+  const missedAt = planned.findIndex((s) => !s.windowMet);
+  const index = missedAt >= 0 ? missedAt : planned.length;
+  const stop = stops[Math.min(index, stops.length - 1)] ?? null;
+  const eta = missedAt >= 0 ? planned[missedAt]!.eta : null;
+  let cause: PlannedSegment | null = null;
+  for (const s of p.segments) {
+    if (eta !== null && s.start >= eta) break;
+    if (s.clock && (cause === null || WEIGHT[s.kind] > WEIGHT[cause.kind])) cause = s;
+  }
+  return {
+    kind: missedAt >= 0 ? 'LATE' : 'NO_PLAN',
+    stopId: stop?.stopId ?? null,
+    stopKind: stop?.kind ?? null,
+    eta,
+    lateMs: eta !== null && stop ? eta - stop.windowEnd : 0,
+    clock: cause?.clock ?? null,
+    jurisdiction: cause ? jurisdictionCodeAt(cause.at) : null,
+    clockAt: cause?.start ?? null,
+  };
+}

@@ -1,0 +1,126 @@
+import { distanceM } from '@fleet/geo/distance';
+import { planTrip } from './plan-trip.ts';
+import { BUILT_IN_SPEED_MPS } from './routing-builtin.ts';
+import type { LatLon, PlanDriver, PlanIssue, PlanStop, RouteLeg, RoutingPort } from './types.ts';
+
+// Who can take a load (decision 0165): every candidate's legal plan from where they are, ranked by
+// "delivers on time legally", then deadhead distance, then time left to drive. The load's own legs are
+// routed once by the caller; only the deadhead leg differs per driver.
+
+/** Roads are longer than the straight line: the first pass's estimate (US interstate circuity ~1.2). */
+export const DETOUR_FACTOR = 1.2;
+
+export interface LoadToPlan {
+  /** The load's stops in order (not yet departed). */
+  stops: PlanStop[];
+  /** Where the first stop is: the deadhead leg's end. */
+  firstStop: LatLon;
+  /** The load's own legs, routed once: loadLegs[i] from stops[i] to stops[i + 1] (stops.length - 1 legs). */
+  loadLegs: RouteLeg[];
+}
+
+export interface CandidateDriver {
+  /** The candidate's id (the lead driver's). */
+  driverId: string;
+  /** Where their vehicle is now. */
+  origin: LatLon;
+  /** The driver, or a team of two (lead first). */
+  drivers: PlanDriver[];
+  /** The routed deadhead leg when the caller has it; else estimated (straight line × DETOUR_FACTOR). */
+  deadhead?: RouteLeg;
+}
+
+export interface RankedCandidate {
+  driverId: string;
+  feasible: boolean;
+  deadheadMetres: number;
+  /** Whether the deadhead is the straight-line estimate rather than a routed leg. */
+  deadheadEstimated: boolean;
+  /** The lead driver's time left to drive now (min of drive, window and cycle clocks). */
+  remainingDriveMs: number;
+  lastStopEta: number | null;
+  reason: string | null;
+  issue: PlanIssue | null;
+}
+
+export interface RankOptions {
+  /** IANA zone the reasons are written in; default 'UTC'. */
+  timeZone?: string;
+}
+
+/** A straight-line deadhead leg: length × DETOUR_FACTOR at the built-in router's speed. */
+export function estimatedLeg(from: LatLon, to: LatLon): RouteLeg {
+  const metres = distanceM(from, to) * DETOUR_FACTOR;
+  return { metres, seconds: metres / BUILT_IN_SPEED_MPS, line: [from, to] };
+}
+
+/** Feasible first, then shorter deadhead, then more time left to drive, then the earlier last stop. */
+export function compareCandidates(a: RankedCandidate, b: RankedCandidate): number {
+  if (a.feasible !== b.feasible) return a.feasible ? -1 : 1;
+  if (a.deadheadMetres !== b.deadheadMetres) return a.deadheadMetres - b.deadheadMetres;
+  if (a.remainingDriveMs !== b.remainingDriveMs) return b.remainingDriveMs - a.remainingDriveMs;
+  const ea = a.lastStopEta ?? Infinity;
+  const eb = b.lastStopEta ?? Infinity;
+  if (ea !== eb) return ea < eb ? -1 : 1;
+  return a.driverId < b.driverId ? -1 : a.driverId > b.driverId ? 1 : 0;
+}
+
+function judge(now: number, load: LoadToPlan, c: CandidateDriver, timeZone: string | undefined): RankedCandidate {
+  const deadhead = c.deadhead ?? estimatedLeg(c.origin, load.firstStop);
+  const plan = planTrip({ now, origin: c.origin, drivers: c.drivers, stops: load.stops, legs: [deadhead, ...load.loadLegs], timeZone });
+  const last = plan.stops.length === load.stops.length ? plan.stops[plan.stops.length - 1] : undefined;
+  return {
+    driverId: c.driverId,
+    feasible: plan.feasible,
+    deadheadMetres: deadhead.metres,
+    deadheadEstimated: c.deadhead === undefined,
+    remainingDriveMs: plan.remainingDriveMs,
+    lastStopEta: last?.eta ?? null,
+    reason: plan.reason,
+    issue: plan.issue,
+  };
+}
+
+/**
+ * Ranks candidates for a load: a legal plan for each (pure, synchronous). Deadhead legs are the ones
+ * given, else straight-line estimates; use `rankCandidatesRouted` to route the best ones exactly.
+ */
+export function rankCandidates(now: number, load: LoadToPlan, candidates: readonly CandidateDriver[], options: RankOptions = {}): RankedCandidate[] {
+  if (load.loadLegs.length !== Math.max(0, load.stops.length - 1)) throw new RangeError('rankCandidates needs stops.length - 1 load legs');
+  return candidates.map((c) => judge(now, load, c, options.timeZone)).sort(compareCandidates);
+}
+
+export interface RoutedRankOptions extends RankOptions {
+  /** How many of the first pass's best get their deadhead routed exactly (default 25; Infinity for all). */
+  exactTop?: number;
+}
+
+/**
+ * Two passes: every candidate with a straight-line deadhead, then the first `exactTop` of that ranking
+ * re-planned with their deadhead routed by `routing` (one leg each, in parallel), and all ranked again.
+ * Candidates given a `deadhead` leg keep it. A routing failure leaves that candidate's estimate.
+ */
+export async function rankCandidatesRouted(
+  routing: RoutingPort,
+  now: number,
+  load: LoadToPlan,
+  candidates: readonly CandidateDriver[],
+  options: RoutedRankOptions = {},
+): Promise<RankedCandidate[]> {
+  const first = rankCandidates(now, load, candidates, options);
+  const byId = new Map(candidates.map((c) => [c.driverId, c]));
+  const top = first.filter((r) => r.deadheadEstimated).slice(0, options.exactTop ?? 25);
+  const routed = await Promise.all(
+    top.map(async (r) => {
+      const c = byId.get(r.driverId)!;
+      try {
+        const [leg] = await routing.route([c.origin, load.firstStop]);
+        return leg ? judge(now, load, { ...c, deadhead: leg }, options.timeZone) : r;
+      } catch {
+        return r;
+      }
+    }),
+  );
+  const replaced = new Map(routed.map((r) => [r.driverId, r]));
+  return first.map((r) => replaced.get(r.driverId) ?? r).sort(compareCandidates);
+}

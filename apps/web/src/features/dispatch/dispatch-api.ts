@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Candidate, Load, LoadAssignment, LoadInput, LoadPlan, LoadDocumentKind, Page, StopStatusInput } from '@fleet/api-contract';
+import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -118,20 +118,8 @@ export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promis
 /** Where an uploaded image is shown (`GET /images/{id}`, public by its unguessable id). */
 export const imageUrl = (id: string) => `/api/v1/images/${encodeURIComponent(id)}`;
 
-/** The loads import's answer (as the places import's: a dry run counts and lists each refused row). */
-export interface LoadImportResult {
-  dryRun: boolean;
-  totalRows: number;
-  validRows: number;
-  invalidRows: number;
-  errors: Array<{ line: number; field: string; message: string }>;
-  /** The first valid loads as they will be saved. */
-  sample: Array<{ line: number; customer: string; stops?: number; firstPickup?: string | null; lastDelivery?: string | null } & Record<string, unknown>>;
-  imported: number;
-}
-
 export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>
-  api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { format: 'csv', content, dryRun }, toast: false });
+  api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { content, dryRun }, toast: false });
 
 /** How many loads each status holds under the same filters (one page of one row per status). */
 export function useLoadCounts(statuses: readonly string[], q: Omit<LoadListFilters, 'status' | 'page' | 'size'>, enabled = true) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Load, LoadStop, PlanSegment } from '@fleet/api-contract';
-import { cityOf, dayHeading, etaVersusWindow, formatMoney, formatPerDistance, formatPlanMiles, formatWeight, groupByDay, laneText, timelineLayout, weightToKg } from './dispatch-format.ts';
+import { formatMoney, formatPerDistance } from '../../lib/money.ts';
+import { cityOf, dayHeading, etaVersusWindow, formatPlanMiles, formatWeight, groupByDay, laneText, timelineLayout, weightToKg } from './dispatch-format.ts';
 
 const stop = (windowStart: string, address: string | null = null): LoadStop => ({
   id: windowStart,
@@ -17,6 +18,7 @@ const stop = (windowStart: string, address: string | null = null): LoadStop => (
   arrivedAt: null,
   departedAt: null,
   arrivalSource: null,
+  departureSource: null,
   eta: null,
   windowMet: null,
 });

@@ -20,35 +20,10 @@ export function formatWeight(kg: number | null | undefined, units: UnitSystem): 
   return `${weightFromKg(kg, units).toLocaleString('en-US')} ${weightUnit(units)}`;
 }
 
-/** "$2,450.00" in the load's currency. */
-export function formatMoney(amount: number | null | undefined, currency: string): string {
-  if (amount === null || amount === undefined || Number.isNaN(amount)) return '—';
-  try {
-    return amount.toLocaleString('en-US', { style: 'currency', currency });
-  } catch {
-    // An unknown currency code still reads as an amount.
-    return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
-  }
-}
-
 /** A plan's miles (the issue's unit) in the organization's: "412 mi" or "663 km". */
 export function formatPlanMiles(miles: number, units: UnitSystem): string {
   const v = units === 'IMPERIAL' ? miles : miles * KM_PER_MILE;
   return `${Math.round(v).toLocaleString('en-US')} ${units === 'IMPERIAL' ? 'mi' : 'km'}`;
-}
-
-/** km (the API's) in the organization's distance unit, whole. */
-export function formatKm(km: number | null | undefined, units: UnitSystem): string {
-  if (km === null || km === undefined) return '—';
-  const v = units === 'IMPERIAL' ? km / KM_PER_MILE : km;
-  return `${Math.round(v).toLocaleString('en-US')} ${units === 'IMPERIAL' ? 'mi' : 'km'}`;
-}
-
-/** Money per km (the API's) as money per mile or per km: "$2.41/mi". */
-export function formatPerDistance(perKm: number | null | undefined, currency: string, units: UnitSystem): string {
-  if (perKm === null || perKm === undefined) return '—';
-  const v = units === 'IMPERIAL' ? perKm * KM_PER_MILE : perKm;
-  return `${formatMoney(Math.round(v * 100) / 100, currency)}/${units === 'IMPERIAL' ? 'mi' : 'km'}`;
 }
 
 /** "10 h 30 min", "45 min". */

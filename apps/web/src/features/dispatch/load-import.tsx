@@ -3,7 +3,6 @@ import { IconFileImport } from '@tabler/icons-react';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { useFilePreview } from '../../lib/file-preview.ts';
-import { formatShortDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { importLoads, useLoadMutation } from './dispatch-api.ts';
 
@@ -32,8 +31,10 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import loads" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="md">
         <Text size="sm">
-          A CSV with the load&apos;s columns (customer, references, rate) and its stops (kind, latitude, longitude or a place, the appointment window and the loading
-          time). The file is checked first; rows with errors are listed and skipped.
+          A CSV with one row per stop: rows with the same reference make one load, its stops in the file&apos;s order. Columns: reference, customer, kind (PICKUP or
+          DELIVERY), place (a place&apos;s name) or latitude and longitude, windowStart and windowEnd (with their offset, e.g. 2026-06-01T06:00:00-05:00), and
+          optionally serviceMinutes, address, bol, po, commodity, weight (kg), lineHaul and fuelSurcharge. The file is checked first; it is imported only
+          when no row has an error.
         </Text>
         <FileInput label="CSV file" placeholder="Choose a .csv file" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileImport size={16} />} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} />
         {checking && <Text size="sm">Checking the file…</Text>}
@@ -45,10 +46,10 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
                 {preview.totalRows} rows
               </Badge>
               <Badge color="teal" variant="light">
-                {preview.validRows} valid
+                {loadsText(preview.totalLoads)}
               </Badge>
-              <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">
-                {preview.invalidRows} with errors
+              <Badge color={preview.errors.length ? 'red' : 'gray'} variant="light">
+                {preview.errors.length} {preview.errors.length === 1 ? 'error' : 'errors'}
               </Badge>
             </Group>
             <RowErrorsTable errors={preview.errors} maxHeight={260} />
@@ -56,27 +57,27 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
               <Table fz="sm" aria-label="Loads to import">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Line</Table.Th>
+                    <Table.Th>Reference</Table.Th>
                     <Table.Th>Customer</Table.Th>
-                    <Table.Th>Stops</Table.Th>
-                    <Table.Th>First pick-up</Table.Th>
+                    <Table.Th ta="right">Stops</Table.Th>
+                    <Table.Th ta="right">Rate</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {preview.sample.map((l) => (
-                    <Table.Tr key={l.line}>
-                      <Table.Td>{l.line}</Table.Td>
+                    <Table.Tr key={l.reference}>
+                      <Table.Td>{l.reference}</Table.Td>
                       <Table.Td>{l.customer}</Table.Td>
-                      <Table.Td>{l.stops ?? '—'}</Table.Td>
-                      <Table.Td>{l.firstPickup ? formatShortDateTime(l.firstPickup) : '—'}</Table.Td>
+                      <Table.Td ta="right">{l.stops}</Table.Td>
+                      <Table.Td ta="right">{l.total.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
               </Table>
             )}
-            {preview.validRows === 0 && (
+            {preview.errors.length > 0 && (
               <Alert color="yellow" variant="light">
-                No row can be imported: fix the rows above and choose the file again.
+                Nothing is imported while a row has an error: fix the rows above and choose the file again.
               </Alert>
             )}
           </Stack>
@@ -85,8 +86,8 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button onClick={() => void run().catch(() => undefined)} disabled={!preview || preview.validRows === 0} loading={commit.isPending}>
-            Import {preview ? loadsText(preview.validRows) : ''}
+          <Button onClick={() => void run().catch(() => undefined)} disabled={!preview || preview.errors.length > 0 || preview.totalLoads === 0} loading={commit.isPending}>
+            Import {preview ? loadsText(preview.totalLoads) : ''}
           </Button>
         </Group>
       </Stack>

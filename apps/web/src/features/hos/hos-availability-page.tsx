@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
-import { Badge, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { Availability } from '@fleet/api-contract';
+import tones from '../../components/badge-tones.module.css';
 import { PageHeader } from '../../components/page-header.tsx';
 import { GroupFilter, useFilterParam } from '../../components/registry-toolbar.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -11,6 +13,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { ClockBar } from './availability/clock-bar.tsx';
 import { ClockHelp } from './availability/clock-help.tsx';
+import { useCurrentLoads, type CurrentLoad } from './availability/current-loads.ts';
 import { formatAgo, formatHoursMinutes } from './availability/clock-format.ts';
 import { fullLengths, LEVEL_COLORS, levelOf, liveClocks, useNow, type LiveAvailability } from './availability/live-clocks.ts';
 import { availabilityQuery } from './hos-clocks-api.ts';
@@ -30,7 +33,39 @@ interface Row {
   row: Availability;
   live: LiveAvailability;
   now: number;
+  /** The driver's running load; undefined without LOAD_LIST (the column is not shown). */
+  load?: CurrentLoad | null;
 }
+
+const LOAD_STATUS_WORDS: Record<CurrentLoad['status'], string> = { PLANNED: 'Planned', ASSIGNED: 'Assigned', EN_ROUTE: 'En route', AT_STOP: 'At stop', DELIVERED: 'Delivered', CANCELLED: 'Cancelled' };
+
+const LOAD_COLUMN: TableColumn<Row> = {
+  key: 'currentLoad',
+  header: 'Current load',
+  render: ({ load }) =>
+    load ? (
+      <Stack gap={0} align="flex-start">
+        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="sm" fw={600} onClick={(e) => e.stopPropagation()}>
+          {load.number}
+        </Anchor>
+        <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {LOAD_STATUS_WORDS[load.status]}
+          {load.eta ? `, ETA ${formatDateTime(load.eta)}` : ''}
+        </Text>
+        {load.atRisk && (
+          <Tooltip label={load.riskReason ?? 'The ETA passes an appointment window'} multiline w={240} withArrow>
+            <Badge size="xs" variant="outline" radius="sm" className={tones.danger} tabIndex={0}>
+              At risk
+            </Badge>
+          </Tooltip>
+        )}
+      </Stack>
+    ) : (
+      <Text span size="sm" c="dimmed">
+        None
+      </Text>
+    ),
+};
 
 function StatusCell({ row, now }: { row: Availability; now: number }) {
   if (!row.status) {
@@ -153,14 +188,18 @@ export default function HosAvailabilityPage() {
   const now = useNow(TICK_MS);
   // The group filter lists the groups, which needs GROUP_LIST.
   const canListGroups = useCan('GROUP_LIST');
+  // Each driver's current load (issue 33), for those who may list loads.
+  const canListLoads = useCan('LOAD_LIST');
+  const loads = useCurrentLoads(orgId, canListLoads);
+  const columns = useMemo(() => (canListLoads ? [COLUMNS[0]!, COLUMNS[1]!, LOAD_COLUMN, ...COLUMNS.slice(2)] : COLUMNS), [canListLoads]);
   const data = list.data;
   const rows = useMemo(
     () =>
       data && {
         ...data.page,
-        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now) })),
+        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now), load: canListLoads ? (loads.get(row.driver.id) ?? null) : undefined })),
       },
-    [data, now],
+    [data, now, loads, canListLoads],
   );
   return (
     <>
@@ -172,7 +211,7 @@ export default function HosAvailabilityPage() {
       <ServerTable
         id="hos-availability"
         label="Driver availability"
-        columns={COLUMNS}
+        columns={columns}
         // A background refetch keeps the rows as they are (no fade): only a new page, sort or filter dims them.
         query={{ data: rows || undefined, isLoading: list.isLoading, isFetching: list.isPlaceholderData, error: list.error, refetch: list.refetch }}
         state={state}

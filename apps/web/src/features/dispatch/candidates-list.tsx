@@ -8,11 +8,10 @@ import { DataState } from '../../components/data-state.tsx';
 import { formatShortDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUnits } from '../../lib/units.ts';
-import { assignLoad, useCandidates, useLoadMutation } from './dispatch-api.ts';
+import { assignLoad, CANDIDATES_PAGE, useCandidates, useLoadMutation } from './dispatch-api.ts';
 import { formatMinutes, formatPlanMiles } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 
-const SIZE = 10;
 
 export interface CandidatesListProps {
   loadId: string;
@@ -35,7 +34,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const q = useCandidates(loadId, { page, size: SIZE, search: debounced || undefined });
+  const q = useCandidates(loadId, { page, size: CANDIDATES_PAGE, search: debounced || undefined });
   const assign = useLoadMutation(assignLoad);
   const rows = q.data?.content ?? [];
   const doAssign = (c: Candidate) =>
@@ -64,7 +63,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                   <Stack gap={2} style={{ minWidth: 0 }}>
                     <Group gap={6}>
                       <Text size="sm" fw={700}>
-                        {page * SIZE + i + 1}. {c.name}
+                        {page * CANDIDATES_PAGE + i + 1}. {c.name}
                       </Text>
                       {c.feasible ? (
                         <Badge size="sm" variant="outline" radius="sm" className={tones.ok}>

@@ -67,6 +67,9 @@ export function usePlan(id: string, driverId: string | null, enabled = true) {
   });
 }
 
+/** Candidates per page on a load's page. */
+export const CANDIDATES_PAGE = 10;
+
 export function useCandidates(id: string, q: { page?: number; size?: number; search?: string }, enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({

@@ -107,11 +107,11 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
             <IconMapPin size={14} aria-hidden style={{ verticalAlign: -2 }} /> {stop.seq + 1}. {STOP_KIND_LABELS[stop.kind]}: {stopName(stop)}
           </Text>
           {done ? (
-            <Badge variant="light" color="gray" leftSection={<IconCheck size={12} aria-hidden />}>
+            <Badge variant="light" color="gray" leftSection={<IconCheck size={12} aria-hidden />} style={{ flexShrink: 0 }}>
               Done
             </Badge>
           ) : stop.arrivedAt ? (
-            <Badge variant="light">Here</Badge>
+            <Badge variant="light" style={{ flexShrink: 0 }}>Here</Badge>
           ) : null}
         </Group>
         {stop.address && <Text size="sm">{stop.address}</Text>}

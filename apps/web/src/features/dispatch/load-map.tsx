@@ -28,6 +28,8 @@ export interface LoadMapProps {
   stops: readonly MapStop[];
   /** Where the driver starts (the plan's origin): drawn as the deadhead leg. */
   origin?: { latitude: number; longitude: number } | null;
+  /** The stop the deadhead leads to (index; default the first). */
+  originTo?: number | null;
   /** A click on the map (the form's "pick on the map"). */
   onPick?: (p: { latitude: number; longitude: number }) => void;
   label: string;
@@ -41,12 +43,13 @@ const line = (coords: number[][]): Feature<LineString> => ({ type: 'Feature', pr
  * route line in driving order, and the deadhead from the driver's position as a dashed line. The
  * built-in routing is estimated, so the line joins the stops straight rather than pretend a road.
  */
-export function LoadMap({ stops, origin, onPick, label, height = { base: 280, sm: 380 } }: LoadMapProps) {
+export function LoadMap({ stops, origin, originTo = 0, onPick, label, height = { base: 280, sm: 380 } }: LoadMapProps) {
   const base = useBaseMap(OWN_SOURCES);
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const coords = useMemo(() => stops.map((s) => [s.longitude, s.latitude]), [stops]);
   const route = useMemo(() => line(coords), [coords]);
-  const deadhead = useMemo(() => line(origin && coords[0] ? [[origin.longitude, origin.latitude], coords[0]] : []), [origin, coords]);
+  const target = originTo === null ? undefined : coords[originTo];
+  const deadhead = useMemo(() => line(origin && target ? [[origin.longitude, origin.latitude], target] : []), [origin, target]);
   const key = [...coords, origin ? [origin.longitude, origin.latitude] : []].flat().join(',');
   useEffect(() => {
     if (!map) return;

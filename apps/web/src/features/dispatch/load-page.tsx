@@ -15,7 +15,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { withParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
-import { imageUrl, setLoadStatus, setStopStatus, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
+import { CANDIDATES_PAGE, imageUrl, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
 import { formatMinutes, formatWeight, laneText, stopName } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
@@ -39,13 +39,18 @@ function LoadView({ load }: { load: Load }) {
   const units = useUnits();
   const canEdit = useCan('LOAD_UPDATE');
   const [params, setParams] = useSearchParams();
-  // The plan shown: a driver picked from the candidates (kept in the URL), else the load's lead driver.
-  const planDriverId = params.get('plan') ?? load.drivers[0]?.id ?? null;
+  const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
+  // The first page of candidates (the list below reads the same query): an unassigned load shows the
+  // best-ranked driver's plan until the dispatcher picks another.
+  const candidates = useCandidates(load.id, { page: 0, size: CANDIDATES_PAGE }, !closed);
+  // The plan shown: a driver picked from the candidates (kept in the URL), else the load's lead driver, else the best candidate.
+  const planDriverId = params.get('plan') ?? load.drivers[0]?.id ?? candidates.data?.content[0]?.driverId ?? null;
   const plan = usePlan(load.id, planDriverId, !!planDriverId && load.status !== 'CANCELLED' && load.status !== 'DELIVERED');
   const status = useLoadMutation(setLoadStatus);
-  const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
   const mapStops = useMemo(() => load.stops.map((s) => ({ key: s.id, latitude: s.latitude, longitude: s.longitude, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]}: ${stopName(s)}`, done: !!s.departedAt })), [load.stops]);
-  const planDriverName = load.drivers.find((d) => d.id === planDriverId)?.name;
+  const planDriverName = load.drivers.find((d) => d.id === planDriverId)?.name ?? candidates.data?.content.find((c) => c.driverId === planDriverId)?.name;
+  // The deadhead runs from the driver to the next stop not yet left.
+  const next = load.stops.findIndex((s) => !s.departedAt);
 
   const cancel = async () => {
     if (await confirmAction({ title: `Cancel load ${load.number}?`, message: 'The load leaves the board’s running columns and its driver is free for other loads. The history keeps the cancellation.', confirmLabel: 'Cancel load', cancelLabel: 'Keep it' })) {
@@ -97,10 +102,10 @@ function LoadView({ load }: { load: Load }) {
       </Group>
       <div className={classes.loadGrid}>
         <Stack gap="md">
-          <LoadMap stops={mapStops} origin={plan.data?.origin ?? null} label={`Load ${load.number} on the map`} />
+          <LoadMap stops={mapStops} origin={plan.data?.origin ?? null} originTo={next < 0 ? null : next} label={`Load ${load.number} on the map`} />
           <Card withBorder radius="md" padding="md">
             <Title order={2} fz="md" mb="sm">
-              {planDriverName || !planDriverId ? `Plan${planDriverName ? ` for ${planDriverName}` : ''}` : 'Plan for the chosen candidate'}
+              {planDriverName ? `Plan for ${planDriverName}` : 'Plan'}
             </Title>
             {closed ? (
               <Text size="sm" c="dimmed">
@@ -108,7 +113,7 @@ function LoadView({ load }: { load: Load }) {
               </Text>
             ) : !planDriverId ? (
               <Text size="sm" c="dimmed">
-                No driver yet. Choose “Show plan” on a candidate to see their legal trip, or assign one.
+                No driver to plan for yet. Choose “Show plan” on a candidate to see their legal trip, or assign one.
               </Text>
             ) : (
               <DataState isLoading={plan.isLoading} error={plan.error} onRetry={() => void plan.refetch()}>
@@ -251,7 +256,7 @@ function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
   // Only the next stop can be arrived at or left: earlier ones are done, later ones wait.
   const current = load.stops.find((s) => !s.departedAt);
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={560}>
       <Table fz="sm" verticalSpacing={6} aria-label="Stops">
         <Table.Thead>
           <Table.Tr>

@@ -60,6 +60,9 @@ export function laneText(load: Pick<Load, 'stops'>): string {
   return `${name(first)} → ${name(last)}`;
 }
 
+/** A stop's number as people say it (1 for the first), by its place in the load's order. */
+export const stopNumber = (stops: readonly Pick<LoadStop, 'id'>[], stop: Pick<LoadStop, 'id'>): number => stops.findIndex((s) => s.id === stop.id) + 1;
+
 /** The stop the truck heads to next (the first not yet departed), or null once all are done. */
 export function nextStop(load: Pick<Load, 'stops'>): LoadStop | null {
   return load.stops.find((s) => !s.departedAt) ?? null;

@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { addLoadDocument, setStopStatus, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
-import { stopName } from './dispatch-format.ts';
+import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { LoadStatusBadge, windowText } from './load-bits.tsx';
 
@@ -99,12 +99,13 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     }
   };
   const done = !!stop.departedAt;
+  const n = stopNumber(load.stops, stop);
   return (
     <Paper component="li" withBorder radius="md" p="sm" style={current ? { borderColor: 'var(--mantine-color-blue-filled)', borderWidth: 2 } : undefined} aria-current={current ? 'step' : undefined}>
       <Stack gap={4}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text fw={600} size="sm">
-            <IconMapPin size={14} aria-hidden style={{ verticalAlign: -2 }} /> {stop.seq + 1}. {STOP_KIND_LABELS[stop.kind]}: {stopName(stop)}
+            <IconMapPin size={14} aria-hidden style={{ verticalAlign: -2 }} /> {n}. {STOP_KIND_LABELS[stop.kind]}: {stopName(stop)}
           </Text>
           {done ? (
             <Badge variant="light" color="gray" leftSection={<IconCheck size={12} aria-hidden />} style={{ flexShrink: 0 }}>
@@ -126,11 +127,11 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
         {current && (
           <Group gap="xs" mt={4} grow>
             {!stop.arrivedAt ? (
-              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => record('ARRIVE')} loading={mark.isPending} aria-label={`Arrived at stop ${stop.seq + 1}`}>
+              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => record('ARRIVE')} loading={mark.isPending} aria-label={`Arrived at stop ${n}`}>
                 Arrived
               </Button>
             ) : (
-              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => record('DEPART')} loading={mark.isPending} aria-label={`Departed stop ${stop.seq + 1}`}>
+              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => record('DEPART')} loading={mark.isPending} aria-label={`Departed stop ${n}`}>
                 Departed
               </Button>
             )}

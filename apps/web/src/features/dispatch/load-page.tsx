@@ -16,7 +16,7 @@ import { withParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
 import { CANDIDATES_PAGE, imageUrl, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
-import { formatMinutes, formatWeight, laneText, stopName } from './dispatch-format.ts';
+import { formatMinutes, formatWeight, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
 import { LoadMap } from './load-map.tsx';
@@ -252,7 +252,7 @@ function LoadView({ load }: { load: Load }) {
 function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
   const mark = useLoadMutation(setStopStatus);
   const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART') =>
-    mark.mutate({ id: load.id, stopId: s.id, body: { event } }, { onSuccess: () => notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${s.seq + 1} recorded`, timeout: 3000 }) });
+    mark.mutate({ id: load.id, stopId: s.id, body: { event } }, { onSuccess: () => notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${stopNumber(load.stops, s)} recorded`, timeout: 3000 }) });
   // Only the next stop can be arrived at or left: earlier ones are done, later ones wait.
   const current = load.stops.find((s) => !s.departedAt);
   return (
@@ -268,9 +268,9 @@ function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {load.stops.map((s) => (
+          {load.stops.map((s, i) => (
             <Table.Tr key={s.id}>
-              <Table.Td>{s.seq + 1}</Table.Td>
+              <Table.Td>{i + 1}</Table.Td>
               <Table.Td>
                 <Text size="sm" fw={600}>
                   {STOP_KIND_LABELS[s.kind]}: {stopName(s)}
@@ -302,7 +302,7 @@ function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
               </Table.Td>
               <Table.Td>
                 {canEdit && current?.id === s.id && load.drivers.length > 0 && (
-                  <Button size="xs" variant="light" loading={mark.isPending} onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')} aria-label={`${s.arrivedAt ? 'Departed' : 'Arrived'} at stop ${s.seq + 1}`}>
+                  <Button size="xs" variant="light" loading={mark.isPending} onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')} aria-label={`${s.arrivedAt ? 'Departed' : 'Arrived'} at stop ${i + 1}`}>
                     {s.arrivedAt ? 'Departed' : 'Arrived'}
                   </Button>
                 )}

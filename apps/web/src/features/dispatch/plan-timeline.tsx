@@ -5,7 +5,7 @@ import type { LoadPlan, LoadStop, PlanSegment } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { formatShortDateTime, formatTime, useViewerZone } from '../../lib/dates.ts';
 import { useUnits } from '../../lib/units.ts';
-import { dayHeading, etaVersusWindow, formatMinutes, formatPlanMiles, SEGMENT_COLORS, stopName, timelineLayout } from './dispatch-format.ts';
+import { dayHeading, etaVersusWindow, formatMinutes, formatPlanMiles, SEGMENT_COLORS, stopName, stopNumber, timelineLayout } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { windowText } from './load-bits.tsx';
 
@@ -13,7 +13,7 @@ const colorVar = (c: string) => `var(--mantine-color-${c.replace('.', '-')})`;
 
 function segmentWords(s: PlanSegment, units: ReturnType<typeof useUnits>, stops: readonly LoadStop[]): string {
   const stop = s.stopId ? stops.find((x) => x.id === s.stopId) : null;
-  const what = s.kind === 'STOP' && stop ? `${PLAN_SEGMENT_LABELS.STOP} ${stop.seq + 1} (${stopName(stop)})` : PLAN_SEGMENT_LABELS[s.kind];
+  const what = s.kind === 'STOP' && stop ? `${PLAN_SEGMENT_LABELS.STOP} ${stopNumber(stops, stop)} (${stopName(stop)})` : PLAN_SEGMENT_LABELS[s.kind];
   const dist = s.miles > 0 ? `, ${formatPlanMiles(s.miles, units)}` : '';
   const minutes = Math.round((Date.parse(s.end) - Date.parse(s.start)) / 60_000);
   return `${what}: ${formatShortDateTime(s.start)} to ${formatTime(s.end)}, ${formatMinutes(minutes)}${dist}${s.note ? ` (${s.note})` : ''}`;
@@ -136,7 +136,7 @@ export function PlanTimeline({ plan, stops }: { plan: LoadPlan; stops: readonly 
               return (
                 <Table.Tr key={p.stopId}>
                   <Table.Td>
-                    {s.seq + 1}. {stopName(s)}
+                    {stopNumber(stops, s)}. {stopName(s)}
                   </Table.Td>
                   <Table.Td>{windowText(s.windowStart, s.windowEnd)}</Table.Td>
                   <Table.Td>{formatShortDateTime(p.eta)}</Table.Td>

@@ -39,33 +39,26 @@ interface Row {
 
 const LOAD_STATUS_WORDS: Record<CurrentLoad['status'], string> = { PLANNED: 'Planned', ASSIGNED: 'Assigned', EN_ROUTE: 'En route', AT_STOP: 'At stop', DELIVERED: 'Delivered', CANCELLED: 'Cancelled' };
 
-const LOAD_COLUMN: TableColumn<Row> = {
-  key: 'currentLoad',
-  header: 'Current load',
-  render: ({ load }) =>
-    load ? (
-      <Stack gap={0} align="flex-start">
-        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="sm" fw={600} onClick={(e) => e.stopPropagation()}>
+/** The driver's running load as a line under their name (a column would push the clocks off a 1280 px screen). */
+function CurrentLoadLine({ load }: { load: CurrentLoad }) {
+  return (
+    <Group gap={4} wrap="nowrap" data-testid="current-load">
+      <Text span size="xs" c="dimmed">
+        Load
+      </Text>
+      <Tooltip label={`${LOAD_STATUS_WORDS[load.status]}${load.eta ? `, next stop ETA ${formatDateTime(load.eta)}` : ''}${load.atRisk ? `. At risk: ${load.riskReason ?? 'the ETA passes an appointment window'}` : ''}`} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
+        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="xs" fw={600} onClick={(e) => e.stopPropagation()}>
           {load.number}
         </Anchor>
-        <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {LOAD_STATUS_WORDS[load.status]}
-          {load.eta ? `, ETA ${formatDateTime(load.eta)}` : ''}
-        </Text>
-        {load.atRisk && (
-          <Tooltip label={load.riskReason ?? 'The ETA passes an appointment window'} multiline w={240} withArrow>
-            <Badge size="xs" variant="outline" radius="sm" className={tones.danger} tabIndex={0}>
-              At risk
-            </Badge>
-          </Tooltip>
-        )}
-      </Stack>
-    ) : (
-      <Text span size="sm" c="dimmed">
-        None
-      </Text>
-    ),
-};
+      </Tooltip>
+      {load.atRisk && (
+        <Badge size="xs" variant="outline" radius="sm" className={tones.danger}>
+          At risk
+        </Badge>
+      )}
+    </Group>
+  );
+}
 
 function StatusCell({ row, now }: { row: Availability; now: number }) {
   if (!row.status) {
@@ -122,7 +115,7 @@ const COLUMNS: TableColumn<Row>[] = [
     header: 'Driver',
     sortable: true,
     primary: true,
-    render: ({ row }) => (
+    render: ({ row, load }) => (
       <Stack gap={0}>
         <Text span size="sm" fw={600}>
           {row.driver.firstName} {row.driver.lastName}
@@ -130,6 +123,7 @@ const COLUMNS: TableColumn<Row>[] = [
         <Text span size="xs" c="dimmed">
           {row.vehicle ? `Vehicle ${row.vehicle.unitNumber}` : 'No vehicle'}
         </Text>
+        {load && <CurrentLoadLine load={load} />}
       </Stack>
     ),
   },
@@ -191,7 +185,6 @@ export default function HosAvailabilityPage() {
   // Each driver's current load (issue 33), for those who may list loads.
   const canListLoads = useCan('LOAD_LIST');
   const loads = useCurrentLoads(orgId, canListLoads);
-  const columns = useMemo(() => (canListLoads ? [COLUMNS[0]!, COLUMNS[1]!, LOAD_COLUMN, ...COLUMNS.slice(2)] : COLUMNS), [canListLoads]);
   const data = list.data;
   const rows = useMemo(
     () =>
@@ -211,7 +204,7 @@ export default function HosAvailabilityPage() {
       <ServerTable
         id="hos-availability"
         label="Driver availability"
-        columns={columns}
+        columns={COLUMNS}
         // A background refetch keeps the rows as they are (no fade): only a new page, sort or filter dims them.
         query={{ data: rows || undefined, isLoading: list.isLoading, isFetching: list.isPlaceholderData, error: list.error, refetch: list.refetch }}
         state={state}

@@ -103,7 +103,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                         </Button>
                       )
                     )}
-                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId)} aria-label={`Show ${c.name}’s plan`} disabled={planDriverId === c.driverId}>
+                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
                       {planDriverId === c.driverId ? 'Plan shown' : 'Show plan'}
                     </Button>
                   </Stack>

@@ -13,7 +13,7 @@ export function LoadCard({ load }: { load: Load }) {
   const next = nextStop(load);
   const drivers = load.drivers.map((d) => d.name).join(' & ');
   return (
-    <Card withBorder radius="md" padding="sm" component={Link} to={`/dispatch/loads/${load.id}`} className={classes.card} aria-label={`Load ${load.number}, ${load.customer}`} data-testid="load-card">
+    <Card withBorder radius="md" padding="sm" component={Link} to={`/dispatch/loads/${load.id}`} className={classes.card} data-testid="load-card">
       <Stack gap={4}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text fw={700} size="sm">

@@ -83,7 +83,7 @@ function LoadView({ load }: { load: Load }) {
                 </Button>
               )}
               {!closed && (
-                <Button variant="outline" color="red.8" leftSection={<IconX size={16} />} onClick={() => void cancel()} loading={status.isPending}>
+                <Button variant="outline" className={classes.dangerButton} leftSection={<IconX size={16} />} onClick={() => void cancel()} loading={status.isPending}>
                   Cancel load
                 </Button>
               )}

@@ -34,6 +34,7 @@ defineLabels({
   at: 'Time',
   documentKind: 'Document',
   imageId: 'Photo',
+  stopId: 'Stop',
 });
 
 export const LOAD_STATUSES = ['PLANNED', 'ASSIGNED', 'EN_ROUTE', 'AT_STOP', 'DELIVERED', 'CANCELLED'] as const;
@@ -250,7 +251,13 @@ export const loadSchema = z.object({
   weightKg: z.number().nullable(),
   status: z.enum(LOAD_STATUSES),
   stops: z.array(loadStopSchema),
-  rate: z.object({ lineHaul: z.number(), fuelSurcharge: z.number(), accessorials: z.array(accessorialSchema), total: z.number() }),
+  rate: z.object({
+    lineHaul: z.number(),
+    fuelSurcharge: z.number(),
+    // Output shape (the input's accessorial trims its note with a transform, which cannot serialize).
+    accessorials: z.array(z.object({ kind: z.enum(ACCESSORIAL_KINDS), amount: z.number(), note: z.string().nullable() })),
+    total: z.number(),
+  }),
   currency: z.string(),
   drivers: z.array(ref),
   asset: z.object({ id: z.string(), unitNumber: z.string() }).nullable(),

@@ -51,12 +51,39 @@ export function appendPeriod(log: NumericPeriod[], status: DutyStatus, start: nu
   log.push({ status, start, end });
 }
 
+/**
+ * Whether the driver's recent log shows sleeper-berth splits: a rest block under 10 h holding 7-10 h
+ * of consecutive berth time. Returns the berth length they use (7 or 8 h), or null.
+ */
+export function splitHabit(log: readonly NumericPeriod[], now: number, lookbackMs = 8 * DAY): number | null {
+  let blockStart = -1;
+  let sbRun = 0;
+  let longest = 0;
+  let found: number | null = null;
+  const close = (end: number) => {
+    if (blockStart >= 0 && end - blockStart < 10 * 3_600_000 && longest >= 7 * 3_600_000 && end > now - lookbackMs) {
+      found = longest >= 8 * 3_600_000 ? 8 : 7;
+    }
+    blockStart = -1;
+    longest = 0;
+    sbRun = 0;
+  };
+  for (const p of log) {
+    if (p.status === 'OFF' || p.status === 'SB') {
+      if (blockStart < 0) blockStart = p.start;
+      sbRun = p.status === 'SB' ? sbRun + (p.end - p.start) : 0;
+      if (sbRun > longest) longest = sbRun;
+    } else close(p.start);
+  }
+  return found;
+}
+
 /** The duty status a segment means for one driver of the plan. */
 export function statusIn(segment: PlannedSegment, driverId: string, team: boolean): DutyStatus {
   if (segment.driverId === driverId) {
     if (segment.kind === 'DRIVE' || segment.kind === 'DEADHEAD') return 'D';
     if (segment.kind === 'STOP') return 'ON';
-    return team ? 'SB' : 'OFF';
+    return team || segment.sleeper ? 'SB' : 'OFF';
   }
   // A team's other driver rides in the berth while one drives or works a stop; both rest in it.
   return 'SB';

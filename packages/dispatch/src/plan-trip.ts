@@ -1,5 +1,5 @@
-import { clocksAt, RESTART_MS, type Clocks, type DutyStatus, type HosOptions } from '@fleet/hos';
-import { appendPeriod, logUpTo, type NumericPeriod } from './duty-log.ts';
+import { auditLog, clocksAt, RESTART_MS, type Clocks, type DutyStatus, type HosOptions } from '@fleet/hos';
+import { appendPeriod, logUpTo, splitHabit, type NumericPeriod } from './duty-log.ts';
 import { measure, pointAlong, type MeasuredLine } from './leg-line.ts';
 import { clockWords, formatPlanReason, jurisdictionCodeAt } from './reason.ts';
 import type { ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop, RouteLeg, SegmentKind, TripPlan } from './types.ts';
@@ -53,49 +53,105 @@ class Planner {
   readonly drivers: DriverState[];
   readonly team: boolean;
   readonly segments: PlannedSegment[] = [];
+  /** Per rest segment: how long the lead driver had already been off when it began (a restart counts it). */
+  readonly offBefore = new Map<PlannedSegment, number>();
   t: number;
   cur = 0;
   here: LatLon;
   gaveUp = false;
+  /** A solo US-property driver who splits their rest: the berth part and the short part (ms). */
+  readonly split: { long: number; short: number; label: 'SPLIT_7_3' | 'SPLIT_8_2' } | null = null;
+  /** A solo US-property driver whose recent log shows sleeper splits. */
+  splitHabit = false;
+  /** 1 while a split's long part is taken and its short part is still owed. */
+  phase: 0 | 1 = 0;
+  readonly planned: TripPlan['stops'] = [];
+  deadheadMetres = 0;
+  remainingDriveMs = 0;
+  /** When the last stop's service is over. */
+  endsAt: number;
 
-  constructor(readonly input: PlanInput) {
+  constructor(
+    readonly input: PlanInput,
+    allowSplit: boolean,
+  ) {
     this.t = input.now;
+    this.endsAt = input.now;
     this.here = input.origin;
     this.drivers = input.drivers.map((d) => ({ driverId: d.driverId, options: d.options, log: logUpTo(d.periods, input.now) }));
     this.team = this.drivers.length > 1;
+    const lead = this.drivers[0]!;
+    if (!this.team && lead.options.ruleset.startsWith('US_PROPERTY') && !lead.options.exemptions?.nonCdlShortHaul) {
+      const berth = splitHabit(lead.log, input.now);
+      this.splitHabit = berth !== null;
+      if (berth !== null && allowSplit) this.split = { long: berth * H, short: (10 - berth) * H, label: berth === 8 ? 'SPLIT_8_2' : 'SPLIT_7_3' };
+    }
   }
 
+  /** The lead's or co-driver's clocks: strict (completed sleeper pairs only). */
   clocks(i: number, at = this.t): Clocks {
     const d = this.drivers[i]!;
     return clocksAt(d.log, at, d.options).strict;
   }
 
+  /**
+   * What the planner drives by: strict clocks, or for a driver planning a split the provisional ones
+   * (the split's long part counted as paired: the plan takes the short part later, and the whole plan
+   * is audited before it is returned).
+   */
+  drivable(i: number): Clocks {
+    const d = this.drivers[i]!;
+    const r = clocksAt(d.log, this.t, d.options);
+    return this.split ? r.provisional : r.strict;
+  }
+
   /** Advances time to `end`: the driver `who` in `status`, everyone else resting (team: in the berth). */
-  advance(end: number, who: number | null, status: DutyStatus): void {
+  advance(end: number, who: number | null, status: DutyStatus, sleeper = false): void {
     for (let i = 0; i < this.drivers.length; i++) {
-      const s = i === who ? status : this.team ? 'SB' : 'OFF';
+      const s = i === who ? status : this.team || sleeper ? 'SB' : 'OFF';
       appendPeriod(this.drivers[i]!.log, s, this.t, end);
     }
     this.t = end;
   }
 
-  push(kind: SegmentKind, end: number, metres: number, driver: number | null, stopId: string | null, note: string | null, clock: ClockName | null = null): void {
+  push(
+    kind: SegmentKind,
+    end: number,
+    metres: number,
+    driver: number | null,
+    stopId: string | null,
+    note: string | null,
+    clock: ClockName | null = null,
+    split: PlannedSegment['split'] = null,
+    sleeper = false,
+  ): void {
     const last = this.segments[this.segments.length - 1];
     const resting = kind === 'BREAK' || kind === 'REST' || kind === 'RESTART';
-    // A rest extended by another (a clock still out after it) is one segment.
-    if (resting && last && last.end === this.t && last.stopId === stopId && (last.kind === 'BREAK' || last.kind === 'REST' || last.kind === 'RESTART')) {
+    // A rest extended by another (a clock still out after it) is one segment, unless one is a split's part.
+    if (
+      resting &&
+      last &&
+      last.end === this.t &&
+      last.stopId === stopId &&
+      !last.split &&
+      split === null &&
+      (last.kind === 'BREAK' || last.kind === 'REST' || last.kind === 'RESTART')
+    ) {
       last.end = end;
-      last.kind = this.restKind(last.end - last.start, last.clock ?? clock);
+      last.kind = this.restKind(last.end - last.start, this.offBefore.get(last) ?? 0, last.clock ?? clock);
       if (last.clock) last.note = this.restNote(last.clock, last.kind);
       return;
     }
     const driverId = driver === null ? null : this.drivers[driver]!.driverId;
-    this.segments.push({ kind, start: this.t, end, metres, driverId, stopId, note, at: this.here, clock });
+    const segment: PlannedSegment = { kind, start: this.t, end, metres, driverId, stopId, note, at: this.here, clock, split, sleeper };
+    this.segments.push(segment);
+    if (resting) this.offBefore.set(segment, offRun(this.drivers[0]!.log, this.t));
   }
 
-  restKind(length: number, clock: ClockName | null): SegmentKind {
+  /** BREAK, REST or RESTART: a restart once the off time (with `before`, off already before it) makes one. */
+  restKind(length: number, before: number, clock: ClockName | null): SegmentKind {
     const restart = RESTART_MS[this.drivers[0]!.options.ruleset];
-    if (clock === 'CYCLE' && restart !== null && length >= restart) return 'RESTART';
+    if (clock === 'CYCLE' && restart !== null && before + length >= restart) return 'RESTART';
     return length >= REST_LABEL_MS ? 'REST' : 'BREAK';
   }
 
@@ -105,11 +161,18 @@ class Planner {
     return `${what}: ${clockWords(clock)}`;
   }
 
-  /** How long the driver must rest before they may drive again, and why. */
-  restFor(i: number, c: Clocks, threshold: number, needMs: number): { ms: number; clock: ClockName } {
+  /** How long the driver must rest before they may drive again, and why (a split's part where the driver splits). */
+  restFor(i: number, c: Clocks, threshold: number, needMs: number): { ms: number; clock: ClockName; split?: 'LONG' | 'SHORT' } {
     const d = this.drivers[i]!;
     const clock = binding(c, threshold);
     const run = offRun(d.log, this.t);
+    // A split's part only when the driver just stopped (a rest still short after one is extended instead):
+    // the berth part where a 30-minute break falls due (it is the break too), the short part when the
+    // shift's driving or window runs out after it; the pair gives the next shift's hours (P9).
+    if (this.split && clock !== 'CYCLE' && run < BREAK_MS) {
+      if (this.phase === 1 && clock !== 'BREAK') return { ms: this.split.short, clock, split: 'SHORT' };
+      if (this.phase === 0) return { ms: this.split.long, clock, split: 'LONG' };
+    }
     if (clock === 'BREAK') return { ms: BREAK_MS, clock };
     const rest = Math.max(REST_MS - run, BREAK_MS);
     if (clock !== 'CYCLE') return { ms: rest, clock };
@@ -134,11 +197,11 @@ class Planner {
       if (this.t > limit) return false;
       const need = legMs - done;
       const threshold = Math.min(MIN_DRIVE_MS, need);
-      let c = this.clocks(this.cur);
+      let c = this.drivable(this.cur);
       let a = avail(c);
       if (a < threshold && this.team) {
         const other = 1 - this.cur;
-        const c2 = this.clocks(other);
+        const c2 = this.drivable(other);
         if (avail(c2) >= threshold) {
           this.cur = other;
           c = c2;
@@ -159,13 +222,25 @@ class Planner {
       let best = this.restFor(this.cur, c, threshold, need);
       if (this.team) {
         const other = 1 - this.cur;
-        const r = this.restFor(other, this.clocks(other), threshold, need);
+        const r = this.restFor(other, this.drivable(other), threshold, need);
         if (r.ms < best.ms) best = r;
       }
       const end = this.t + best.ms;
-      const restKind = this.restKind(best.ms, best.clock);
+      const before = offRun(this.drivers[0]!.log, this.t);
+      const restKind = this.restKind(best.ms, before, best.clock);
+      if (best.split && this.split) {
+        const long = best.split === 'LONG';
+        const hours = (long ? this.split.long : this.split.short) / H;
+        const note = `sleeper split ${this.split.label.slice(6).replace('_', '/')}: ${hours} h ${long ? 'in the berth' : 'off duty'}; ${clockWords(best.clock)}`;
+        this.push('REST', end, 0, this.cur, null, note, best.clock, this.split.label, long);
+        this.advance(end, null, 'OFF', long);
+        this.phase = long ? 1 : 0;
+        // The short part completes the pair; the next long part pairs with it again (P9 (5)).
+        continue;
+      }
       this.push(restKind, end, 0, this.team ? null : this.cur, null, this.restNote(best.clock, restKind), best.clock);
       this.advance(end, null, 'OFF');
+      if (before + best.ms >= REST_MS) this.phase = 0;
     }
     this.here = leg.line[leg.line.length - 1] ?? this.here;
     return true;
@@ -193,14 +268,33 @@ class Planner {
  * appended has no violation (property test).
  */
 export function planTrip(input: PlanInput): TripPlan {
-  const { stops, legs } = input;
   if (input.drivers.length < 1 || input.drivers.length > 2) throw new RangeError('planTrip plans for one driver or a team of two');
-  if (legs.length !== stops.length) throw new RangeError(`planTrip needs one leg per stop (${stops.length} stops, ${legs.length} legs)`);
-  const p = new Planner(input);
+  if (input.legs.length !== input.stops.length) throw new RangeError(`planTrip needs one leg per stop (${input.stops.length} stops, ${input.legs.length} legs)`);
+  const plain = lay(input, false);
+  if (!plain.splitHabit) return result(input, plain);
+  // The driver splits their rest: plan that way too, and keep it if it is no later. It relied on
+  // provisional clocks, so it also stands only if the engine, judging it with hindsight, agrees.
+  const split = lay(input, true);
+  if (!split.segments.some((s) => s.split) || later(split, plain)) return result(input, plain);
+  if (split.drivers.some((d) => auditLog(d.log, d.options).violations.some((v) => Date.parse(v.end) > input.now))) return result(input, plain);
+  return result(input, split);
+}
+
+/** Whether plan a reaches its stops later than b (or fewer of them). */
+function later(a: Planner, b: Planner): boolean {
+  if (a.planned.length !== b.planned.length) return a.planned.length < b.planned.length;
+  const ea = a.planned[a.planned.length - 1]?.eta ?? 0;
+  const eb = b.planned[b.planned.length - 1]?.eta ?? 0;
+  return ea > eb || (ea === eb && a.endsAt > b.endsAt);
+}
+
+/** Lays out the timeline (the planner's walk). */
+function lay(input: PlanInput, allowSplit: boolean): Planner {
+  const { stops, legs } = input;
+  const p = new Planner(input, allowSplit);
   const lead0 = p.clocks(0);
-  const remainingDriveMs = Math.min(lead0.driveMs, lead0.windowMs, lead0.cycleMs);
-  const planned: TripPlan['stops'] = [];
-  let deadheadMetres = 0;
+  p.remainingDriveMs = Math.min(lead0.driveMs, lead0.windowMs, lead0.cycleMs);
+  const planned = p.planned;
   for (let i = 0; i < stops.length; i++) {
     const stop = stops[i]!;
     if (stop.departedAt != null) {
@@ -215,7 +309,7 @@ export function planTrip(input: PlanInput): TripPlan {
     } else {
       // Deadhead: driving to the first stop before the load is picked up.
       const kind = i === 0 && stop.kind === 'PICKUP' ? 'DEADHEAD' : 'DRIVE';
-      if (kind === 'DEADHEAD') deadheadMetres = legs[i]!.metres;
+      if (kind === 'DEADHEAD') p.deadheadMetres = legs[i]!.metres;
       if (!p.drive(legs[i]!, kind)) {
         p.gaveUp = true;
         break;
@@ -228,6 +322,18 @@ export function planTrip(input: PlanInput): TripPlan {
     const begun = stop.arrivedAt != null ? Math.max(stop.arrivedAt, stop.windowStart) : p.t;
     p.serve(stop, Math.max(0, begun + serviceMs - p.t));
   }
+  p.endsAt = p.t;
+  if (p.split && p.phase === 1 && !p.gaveUp) {
+    // The split's short part after the last stop completes the pair the driving relied on.
+    p.push('REST', p.t + p.split.short, 0, 0, null, `sleeper split ${p.split.label.slice(6).replace('_', '/')}: ${p.split.short / H} h off duty after the last stop, completing the pair`, null, p.split.label);
+    p.advance(p.t + p.split.short, null, 'OFF');
+  }
+  return p;
+}
+
+function result(input: PlanInput, p: Planner): TripPlan {
+  const { planned, endsAt } = p;
+  const { stops } = input;
   const feasible = !p.gaveUp && planned.length === stops.length && planned.every((s) => s.windowMet);
   const issue = feasible ? null : issueOf(p, stops, planned);
   return {
@@ -235,12 +341,12 @@ export function planTrip(input: PlanInput): TripPlan {
     stops: planned,
     feasible,
     reason: issue ? formatPlanReason(issue, input.timeZone ?? 'UTC') : null,
-    clocksAtDelivery: p.clocks(0),
+    clocksAtDelivery: p.clocks(0, endsAt),
     issue,
     driverIds: p.drivers.map((d) => d.driverId),
-    remainingDriveMs,
-    deadheadMetres,
-    endsAt: p.t,
+    remainingDriveMs: p.remainingDriveMs,
+    deadheadMetres: p.deadheadMetres,
+    endsAt,
   };
 }
 

@@ -73,6 +73,10 @@ export interface PlannedSegment {
   at: LatLon;
   /** For a BREAK, REST or RESTART taken because a clock ran out: which one (null for waiting at a stop). */
   clock?: ClockName | null;
+  /** A rest that is one part of a sleeper-berth split (US property, for a driver whose log shows splits). */
+  split?: 'SPLIT_7_3' | 'SPLIT_8_2' | null;
+  /** The rest is logged in the sleeper berth (a split's long part; a team's rests). */
+  sleeper?: boolean;
 }
 
 /** The clock that stops a driver: drive time, the shift's window (or on-duty limit), the 30-minute break, the cycle. */

@@ -71,8 +71,8 @@ async function distances(s: ReadScope, windows: ReadonlyArray<{ assetId: string;
       from unnest(${`{${windows.map((_, i) => i).join(',')}}`}::int[], ${`{${windows.map((w) => w.assetId).join(',')}}`}::uuid[],
         ${`{${windows.map((w) => iso(w.from)).join(',')}}`}::timestamptz[], ${`{${windows.map((w) => iso(w.to)).join(',')}}`}::timestamptz[]) as k(i, asset_id, f, t)
       left join lateral (
-        select 2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(p.latitude - lag(p.latitude) over w) / 2), 2)
-          + cos(radians(p.latitude)) * cos(radians(lag(p.latitude) over w)) * power(sin(radians(p.longitude - lag(p.longitude) over w) / 2), 2)))) as seg
+        select 2 * 6371008.8 * asin(sqrt(power(sin(radians(p.latitude - lag(p.latitude) over w) / 2), 2)
+          + cos(radians(p.latitude)) * cos(radians(lag(p.latitude) over w)) * power(sin(radians(p.longitude - lag(p.longitude) over w) / 2), 2))) as seg
         from positions p where p.asset_id = k.asset_id and p.fix_time >= k.f and p.fix_time <= k.t
         window w as (order by p.fix_time)
       ) x on true
@@ -126,7 +126,7 @@ export async function revenueLoads(s: ReadScope, ctx: RevenueContext, q: Query):
         fp.name as o_name, f.address as o_address, f.latitude as o_lat, f.longitude as o_lon,
         ep.name as d_name, e.address as d_address, e.latitude as d_lat, e.longitude as d_lon
       from loads l
-      join load_stops f on f.load_id = l.id and f.seq = 1
+      join load_stops f on f.load_id = l.id and f.seq = (select min(seq) from load_stops z where z.load_id = l.id)
       join load_stops e on e.load_id = l.id and e.seq = (select max(seq) from load_stops z where z.load_id = l.id)
       left join places fp on fp.id = f.place_id
       left join places ep on ep.id = e.place_id
@@ -211,6 +211,8 @@ export function summarize(list: readonly LoadFacts[], ctx: RevenueContext, q: Pi
     add(totals, l);
     const g = groupOf(l, q.groupBy);
     const row = groups.get(g.key) ?? { label: g.label, sums: zero() };
+    // The latest delivery's spelling names the group (loads come in delivery order).
+    row.label = g.label;
     add(row.sums, l);
     groups.set(g.key, row);
     const p = periods.get(l.period) ?? zero();

@@ -17,18 +17,20 @@ export interface StopState {
 export interface DerivedStatus {
   status: LoadStatus;
   deliveredAt: Date | null;
+  /** When the stops say it began (the arrival or departure that set it); null: not from a stop. */
+  since: Date | null;
 }
 
 /** What the stops say the status of a load is (stops in driving order). */
 export function statusFromStops(current: LoadStatus, hasDrivers: boolean, stops: readonly StopState[], deliveredAt: Date | null): DerivedStatus {
-  if (current === 'CANCELLED') return { status: current, deliveredAt };
+  if (current === 'CANCELLED') return { status: current, deliveredAt, since: null };
   const last = stops[stops.length - 1];
-  if (last?.departedAt) return { status: 'DELIVERED', deliveredAt: last.departedAt };
+  if (last?.departedAt) return { status: 'DELIVERED', deliveredAt: last.departedAt, since: last.departedAt };
   // Marked delivered by hand before the last departure was known.
-  if (current === 'DELIVERED') return { status: current, deliveredAt };
+  if (current === 'DELIVERED') return { status: current, deliveredAt, since: null };
   const reached = [...stops].reverse().find((s) => s.arrivedAt || s.departedAt);
-  if (reached) return { status: reached.departedAt ? 'EN_ROUTE' : 'AT_STOP', deliveredAt: null };
-  return { status: hasDrivers ? 'ASSIGNED' : 'PLANNED', deliveredAt: null };
+  if (reached) return reached.departedAt ? { status: 'EN_ROUTE', deliveredAt: null, since: reached.departedAt } : { status: 'AT_STOP', deliveredAt: null, since: reached.arrivedAt };
+  return { status: hasDrivers ? 'ASSIGNED' : 'PLANNED', deliveredAt: null, since: null };
 }
 
 /** Why a stop event by a person is refused (null: it fits the stops' order and times). */

@@ -9,7 +9,8 @@ import { inReach, reachOf, type Reach } from './load-access.ts';
 import { findLoadRow, stopsOf, type LoadRow } from './load-present.ts';
 import { checkOrgImage } from './load-refs.ts';
 import { stopEventProblem } from './load-status.ts';
-import { fullLoad, settleStatus } from './loads.service.ts';
+import { settleStatus } from './load-settle.ts';
+import { fullLoad } from './loads.service.ts';
 import type { Tx } from '../../db/client.ts';
 
 // What the driver (LOAD_SELF_WRITE, their own loads) or the office (LOAD_UPDATE) does at a stop
@@ -65,7 +66,7 @@ export async function addDocument(s: Scope, ctx: AuthContext, loadId: string, in
       .insert(loadDocuments)
       .values({ organizationId: s.orgId, loadId, stopId: input.stopId ?? null, kind: input.documentKind, imageId: input.imageId, uploadedBy: s.actor.userId })
       .returning();
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'DOCUMENT_ADD', entityType: 'LOAD', entityId: loadId, after: doc });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ADD_LOAD_DOCUMENT', entityType: 'LOAD', entityId: loadId, after: doc });
     return doc!.id;
   });
   return (await fullLoad(s.db, s.orgId, loadId)).documents.find((d) => d.id === id)!;
@@ -89,6 +90,6 @@ export async function deleteDocument(s: Scope, ctx: AuthContext, loadId: string,
       .where(and(eq(loadDocuments.id, documentId), eq(loadDocuments.loadId, loadId)));
     if (!doc || (!reach.all && doc.uploadedBy !== s.actor.userId)) throw notFound('Document');
     await tx.delete(loadDocuments).where(eq(loadDocuments.id, documentId));
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'DOCUMENT_DELETE', entityType: 'LOAD', entityId: loadId, before: doc });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'DELETE_LOAD_DOCUMENT', entityType: 'LOAD', entityId: loadId, before: doc });
   });
 }

@@ -4,7 +4,7 @@ import { loadStops, loads, placeVisits } from '../../db/schema/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { Actor } from '../auth/index.ts';
 import { findLoadRow, stopsOf, type StopRow } from './load-present.ts';
-import { settleStatus } from './loads.service.ts';
+import { settleStatus } from './load-settle.ts';
 
 // Stop arrivals and departures from place visits (decision 0166). The geofence follower tells this
 // after every round with the vehicles it worked; for each running load of those vehicles the stops
@@ -83,32 +83,33 @@ export class LoadStopsFromVisits {
       .from(loads)
       .where(and(eq(loads.organizationId, orgId), inArray(loads.status, ['ASSIGNED', 'EN_ROUTE', 'AT_STOP']), inArray(loads.assetId, [...assetIds])));
     let changed = 0;
-    for (const { id } of running) if (await this.syncLoad(orgId, id)) changed++;
+    for (const { id } of running) if (await syncLoadStops(this.db, orgId, id)) changed++;
     return changed;
   }
+}
 
-  private async syncLoad(orgId: string, loadId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const load = await findLoadRow(tx, orgId, loadId, true);
-      if (!load?.assetId || !['ASSIGNED', 'EN_ROUTE', 'AT_STOP'].includes(load.status)) return false;
-      const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
-      const placeIds = [...new Set(stops.flatMap((st) => (st.placeId ? [st.placeId] : [])))];
-      if (!stops[0] || placeIds.length === 0) return false;
-      const visits = await tx
-        .select({ id: placeVisits.id, placeId: placeVisits.placeId, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
-        .from(placeVisits)
-        .where(and(eq(placeVisits.assetId, load.assetId), inArray(placeVisits.placeId, placeIds), gte(placeVisits.arrivedAt, new Date(stops[0].windowStart.getTime() - FIRST_STOP_LEAD_MS))))
-        .orderBy(asc(placeVisits.arrivedAt));
-      const changes = stopsFromVisits(stops, visits);
-      if (changes.size === 0) return false;
-      const after = [];
-      for (const [stopId, change] of changes) {
-        const [row] = await tx.update(loadStops).set(change).where(eq(loadStops.id, stopId)).returning();
-        after.push(row);
-      }
-      await settleStatus(tx, load, null, new Date(), 'From place visits');
-      await recordActivity(tx, { orgId, actor: SYSTEM, action: 'STOPS_FROM_PLACES', entityType: 'LOAD', entityId: loadId, before: stops.filter((st) => changes.has(st.id)), after });
-      return true;
-    });
-  }
+/** One running load's stops brought up to date with its truck's visits (also run when a load is assigned); true when it changed. */
+export async function syncLoadStops(db: Db, orgId: string, loadId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const load = await findLoadRow(tx, orgId, loadId, true);
+    if (!load?.assetId || !['ASSIGNED', 'EN_ROUTE', 'AT_STOP'].includes(load.status)) return false;
+    const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
+    const placeIds = [...new Set(stops.flatMap((st) => (st.placeId ? [st.placeId] : [])))];
+    if (!stops[0] || placeIds.length === 0) return false;
+    const visits = await tx
+      .select({ id: placeVisits.id, placeId: placeVisits.placeId, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
+      .from(placeVisits)
+      .where(and(eq(placeVisits.assetId, load.assetId), inArray(placeVisits.placeId, placeIds), gte(placeVisits.arrivedAt, new Date(stops[0].windowStart.getTime() - FIRST_STOP_LEAD_MS))))
+      .orderBy(asc(placeVisits.arrivedAt));
+    const changes = stopsFromVisits(stops, visits);
+    if (changes.size === 0) return false;
+    const after = [];
+    for (const [stopId, change] of changes) {
+      const [row] = await tx.update(loadStops).set(change).where(eq(loadStops.id, stopId)).returning();
+      after.push(row);
+    }
+    await settleStatus(tx, load, null, new Date(), 'From place visits');
+    await recordActivity(tx, { orgId, actor: SYSTEM, action: 'STOPS_FROM_PLACES', entityType: 'LOAD', entityId: loadId, before: stops.filter((st) => changes.has(st.id)), after });
+    return true;
+  });
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Load, LoadInput, LoadListQuery, LoadStatus, Page, loadAssignmentSchema, loadStatusChangeSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { loadCounters, loadStatusEvents, loadStops, loads } from '../../db/schema/index.ts';
+import { loadCounters, loadStops, loads } from '../../db/schema/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { conflict, conflictOn, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
@@ -12,11 +12,12 @@ import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
 import { findLoadRow, presentLoads, stopsOf, toCents, type LoadRow, type StopRow } from './load-present.ts';
 import { checkLoadRefs, tractorOf } from './load-refs.ts';
-import { statusFromStops } from './load-status.ts';
+import { recordStatus, settleStatus } from './load-settle.ts';
+import { syncLoadStops } from './load-visits.ts';
 
 // Loads (issue 33, decision 0166): CRUD, the list, assignment and the statuses people set. Every
 // mutation writes its activity-log row and, when the status moves, a status-history row in the
-// same transaction. Stops are numbered from 1 in driving order.
+// same transaction. Stops are numbered from 0 in driving order (screens show seq + 1).
 
 type Assignment = z.output<typeof loadAssignmentSchema>;
 type StatusChange = z.output<typeof loadStatusChangeSchema>;
@@ -35,33 +36,11 @@ export async function nextNumbers(tx: DbOrTx, orgId: string, count = 1): Promise
   return Array.from({ length: count }, (_, i) => `L-${last - count + 1 + i}`);
 }
 
-/** A status-history row (user null: the system, from a place visit). */
-export async function recordStatus(tx: DbOrTx, orgId: string, loadId: string, status: LoadStatus, at: Date, userId: string | null, note: string | null = null): Promise<void> {
-  await tx.insert(loadStatusEvents).values({ organizationId: orgId, loadId, status, at, userId, note });
-}
-
-/**
- * After the stops or the assignment changed: the status the stops say, saved with its history row
- * when it moved. Returns the row as saved.
- */
-export async function settleStatus(tx: Tx, load: LoadRow, actor: Actor | null, at: Date, note: string | null = null): Promise<LoadRow> {
-  const stops = (await stopsOf(tx, [load.id])).get(load.id) ?? [];
-  const next = statusFromStops(load.status, !!load.driverId, stops, load.deliveredAt);
-  if (next.status === load.status && (next.deliveredAt?.getTime() ?? null) === (load.deliveredAt?.getTime() ?? null)) return load;
-  const [after] = await tx
-    .update(loads)
-    .set({ status: next.status, deliveredAt: next.deliveredAt, updatedAt: new Date() })
-    .where(eq(loads.id, load.id))
-    .returning();
-  if (next.status !== load.status) await recordStatus(tx, load.organizationId, load.id, next.status, next.status === 'DELIVERED' && next.deliveredAt ? next.deliveredAt : at, actor?.userId ?? null, note);
-  return after!;
-}
-
 const SORTS = {
   number: sql`lpad(${loads.number}, 24, '0')`,
   customer: sql`lower(${loads.customer})`,
   status: loads.status,
-  pickupAt: sql`(select s.window_start from load_stops s where s.load_id = ${loads.id} and s.seq = 1)`,
+  pickupAt: sql`(select s.window_start from load_stops s where s.load_id = ${loads.id} and s.seq = 0)`,
   deliveredAt: loads.deliveredAt,
   createdAt: loads.createdAt,
   updatedAt: loads.updatedAt,
@@ -69,7 +48,7 @@ const SORTS = {
 
 function filters(orgId: string, q: LoadListQuery): SQL | undefined {
   const statuses = q.status ? (q.status.split(',') as LoadStatus[]) : null;
-  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.load_id = ${loads.id} and s.seq = 1 and ${cond})`;
+  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
   return and(
     eq(loads.organizationId, orgId),
     statuses ? inArray(loads.status, statuses) : undefined,
@@ -166,7 +145,7 @@ export async function insertLoads(tx: Tx, orgId: string, actor: Actor, items: Re
       .returning();
     const stops = await tx
       .insert(loadStops)
-      .values(input.stops.map((st, seq) => ({ organizationId: orgId, loadId: row!.id, seq: seq + 1, ...stopColumns(st) })))
+      .values(input.stops.map((st, seq) => ({ organizationId: orgId, loadId: row!.id, seq, ...stopColumns(st) })))
       .returning();
     await recordStatus(tx, orgId, row!.id, status, row!.createdAt, actor.userId);
     await recordActivity(tx, { orgId, actor, action, entityType: 'LOAD', entityId: row!.id, after: { ...row, stops } });
@@ -181,6 +160,8 @@ export async function createLoad(s: Scope, input: LoadInput): Promise<Load> {
     await checkLoadRefs(tx, s.orgId, refsOf(input));
     return (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
   });
+  // A truck already at the pick-up when the load is made.
+  if (row.assetId) await syncLoadStops(s.db, s.orgId, row.id);
   return fullLoad(s.db, s.orgId, row.id);
 }
 
@@ -219,7 +200,7 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     for (const [i, st] of input.stops.entries()) {
       const o = old[i];
       if (o) await tx.update(loadStops).set({ ...stopColumns(st), eta: null, windowMet: null }).where(eq(loadStops.id, o.id));
-      else await tx.insert(loadStops).values({ organizationId: s.orgId, loadId, seq: i + 1, ...stopColumns(st) });
+      else await tx.insert(loadStops).values({ organizationId: s.orgId, loadId, seq: i, ...stopColumns(st) });
     }
     const dropped = old.slice(input.stops.length).map((o) => o.id);
     if (dropped.length) await tx.delete(loadStops).where(inArray(loadStops.id, dropped));
@@ -227,6 +208,7 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     const after = await settleStatus(tx, updated!, s.actor, new Date());
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE', entityType: 'LOAD', entityId: loadId, before: { ...before, stops: old }, after: { ...after, stops: input.stops } });
   });
+  await syncLoadStops(s.db, s.orgId, loadId);
   return fullLoad(s.db, s.orgId, loadId);
 }
 
@@ -259,8 +241,10 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
       .where(eq(loads.id, loadId))
       .returning();
     if (status !== before.status) await recordStatus(tx, s.orgId, loadId, status, new Date(), s.actor.userId);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ASSIGN', entityType: 'LOAD', entityId: loadId, before, after });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ASSIGN_LOAD', entityType: 'LOAD', entityId: loadId, before, after });
   });
+  // The new truck's visits may already say it is at the pick-up.
+  await syncLoadStops(s.db, s.orgId, loadId);
   return fullLoad(s.db, s.orgId, loadId);
 }
 
@@ -293,7 +277,7 @@ export async function changeStatus(s: Scope, loadId: string, change: StatusChang
       .where(eq(loads.id, loadId))
       .returning();
     await recordStatus(tx, s.orgId, loadId, change.status, change.status === 'DELIVERED' ? after!.deliveredAt! : now, s.actor.userId, change.note ?? null);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'STATUS', entityType: 'LOAD', entityId: loadId, before, after });
+    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'LOAD_STATUS', entityType: 'LOAD', entityId: loadId, before, after });
   });
   return fullLoad(s.db, s.orgId, loadId);
 }

@@ -149,6 +149,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const departures: Array<{ id: string; departedAt: number }> = [];
     const facts: NoticeFact[] = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    /** Vehicles that left a place this round (their visits changed without an arrival row). */
+    const departed = new Set<string>();
     if (this.shared) await this.dropOthers(items);
     await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
@@ -172,6 +174,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
             this.stats.arrivals++;
           } else {
             if (e.visitId) departures.push({ id: e.visitId, departedAt: e.departedAt });
+            departed.add(assetId);
             facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt });
             this.stats.departures++;
           }
@@ -192,7 +195,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await this.writeMarks(orgId, this.shared);
     await this.tell(orgId, org, facts);
-    await this.written(orgId, items.map(([assetId]) => assetId));
+    // Only the vehicles whose visits this round wrote or rewrote.
+    const touched = new Set([...arrivals.map((a) => a.assetId), ...departed, ...replays.map((r) => r.assetId)]);
+    if (touched.size) await this.written(orgId, [...touched]);
   }
 
   /**

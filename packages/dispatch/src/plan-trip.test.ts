@@ -87,7 +87,7 @@ describe('planTrip: one driver', () => {
     expect(shape(plan.segments)).toEqual(['RESTART 12', 'DRIVE 5']);
     expect(plan.segments[0]!.note).toBe('cycle restart: cycle runs out');
     expect(plan.feasible).toBe(false);
-    expect(plan.issue).toMatchObject({ kind: 'LATE', clock: 'CYCLE', jurisdiction: 'MO', lateMs: 13 * H });
+    expect(plan.issue).toMatchObject({ kind: 'LATE', clock: 'CYCLE', jurisdiction: 'MO', lateMs: 13 * H, rest: 'RESTART', restMs: 12 * H });
     expect(plan.reason).toBe('cycle runs out in Missouri; earliest delivery Tue 2 Jun 01:00, 13 h late');
     legal(plan, drivers);
   });
@@ -109,6 +109,24 @@ describe('planTrip: one driver', () => {
     expect(shape(plan.segments)).toEqual(['REST 10', 'DRIVE 5']);
     expect(plan.segments[0]).toMatchObject({ kind: 'REST', clock: 'CYCLE', note: 'rest: cycle runs out' });
     expect(plan.remainingDriveMs).toBe(0);
+    legal(plan, drivers);
+  });
+
+  it('waits for the oldest day to roll off at midnight when that comes before a restart would end', () => {
+    // 70 h at 08:00 after 8 h on duty since midnight; the oldest day's 14 h drop off at midnight.
+    const midnight = NOW - 8 * H;
+    const periods: DutyPeriodInput[] = [];
+    let t = midnight - 7 * 24 * H;
+    periods.push({ status: 'OFF', start: t - 24 * H, end: t });
+    for (const h of [14, 8, 8, 8, 8, 8, 8]) {
+      periods.push({ status: 'ON', start: t, end: t + h * H }, { status: 'OFF', start: t + h * H, end: t + 24 * H });
+      t += 24 * H;
+    }
+    periods.push({ status: 'ON', start: t, end: NOW });
+    const drivers: PlanDriver[] = [{ driverId: 'd1', options: US, periods }];
+    const plan = planTrip(input(drivers, [stop('s1', 'DELIVERY', NOW, far)], [leg(9)]));
+    expect(shape(plan.segments)).toEqual(['REST 16', 'DRIVE 8', 'BREAK 0.5', 'DRIVE 1']);
+    expect(plan.segments[0]).toMatchObject({ clock: 'CYCLE' });
     legal(plan, drivers);
   });
 
@@ -150,10 +168,15 @@ describe('planTrip: one driver', () => {
     const drivers: PlanDriver[] = [
       { driverId: 'd1', options: US, periods: [{ status: 'OFF', start: NOW - 30 * H, end: NOW - 12 * H }, { status: 'D', start: NOW - 12 * H, end: NOW - 2 * H }, { status: 'ON', start: NOW - 2 * H, end: NOW + 5 * H }] },
     ];
-    const plan = planTrip(input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(3)]));
+    const given = input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(3)]);
+    const before = structuredClone(given);
+    const plan = planTrip(given);
     // 10 h driven, 12 h into the window: one more hour of driving, then a rest.
     expect(shape(plan.segments)).toEqual(['DRIVE 1', 'REST 10', 'DRIVE 2']);
     expect(plan.remainingDriveMs).toBe(1 * H);
+    // Pure: the caller's log is not touched, and the same input gives the same plan.
+    expect(given).toEqual(before);
+    expect(planTrip(given)).toEqual(plan);
   });
 
   it('plans other rulesets from the engine: US passenger (10 h driving after 8 h off) and Canada (13 h)', () => {
@@ -240,10 +263,10 @@ describe('reasons', () => {
     expect(formatDuration(45 * MIN)).toBe('45 min');
     expect(formatDuration(3 * H + 20 * MIN)).toBe('3 h 20 min');
     expect(formatDuration(22 * H + 10 * MIN)).toBe('22 h');
-    expect(formatPlanReason({ kind: 'NO_PLAN', stopId: 'd', stopKind: 'DELIVERY', eta: null, lateMs: 0, clock: 'CYCLE', jurisdiction: 'ON', clockAt: NOW })).toBe(
+    expect(formatPlanReason({ kind: 'NO_PLAN', stopId: 'd', stopKind: 'DELIVERY', eta: null, lateMs: 0, clock: 'CYCLE', jurisdiction: 'ON', clockAt: NOW, rest: 'RESTART', restMs: 36 * H })).toBe(
       'cycle runs out in Ontario; no legal plan reaches the delivery within the planning horizon',
     );
-    expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null }, 'Europe/Berlin')).toBe(
+    expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null, rest: null, restMs: null }, 'Europe/Berlin')).toBe(
       'traffic-free drive time is too long; earliest pick-up Mon 1 Jun 15:00, 2 h late',
     );
   });

@@ -8,6 +8,8 @@ import type { ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop,
 // clocks (completed sleeper pairs only, so hindsight can only withdraw a violation) say how long the
 // driver at the wheel may drive; when nobody may, the team rests as long as the clock that ran out
 // needs. The engine is the only judge of the rules: every ruleset it supports is planned the same way.
+// A driver who splits their rest is also planned with splits (provisional clocks); that plan is kept
+// only if it is no later and `auditLog` finds it legal with hindsight.
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -17,8 +19,8 @@ export const BREAK_MS = 30 * MIN;
 export const REST_MS = 10 * H;
 /** A plan that cannot reach the last stop within this is given up as "no legal plan". */
 export const HORIZON_MS = 21 * 24 * H;
-/** When the cycle is out: a 10-hour rest is taken instead of a restart if hours rolling off then give this much. */
-const ROLL_OFF_USEFUL_MS = 2 * H;
+/** When the cycle is out: waiting for hours to roll off beats a restart if it gives this much driving (or the leg's rest). */
+const ROLL_OFF_USEFUL_MS = 8 * H;
 /** Off-duty blocks at least this long are labelled REST; shorter ones BREAK. */
 const REST_LABEL_MS = 2 * H;
 
@@ -176,11 +178,14 @@ class Planner {
     if (clock === 'BREAK') return { ms: BREAK_MS, clock };
     const rest = Math.max(REST_MS - run, BREAK_MS);
     if (clock !== 'CYCLE') return { ms: rest, clock };
-    // Hours rolling off the cycle after a plain rest, if that is enough to go on; else a restart.
-    const after = this.clocks(i, this.t + rest);
-    if (avail(after) >= Math.min(needMs, ROLL_OFF_USEFUL_MS)) return { ms: rest, clock };
-    const restart = RESTART_MS[d.options.ruleset] ?? 24 * H;
-    return { ms: Math.max(restart - run, BREAK_MS), clock };
+    // The cycle is out: wait for hours to roll off (probed hour by hour from a plain rest) if that gives
+    // a shift's driving (or the rest of the leg) before a restart would; else restart.
+    const restart = Math.max((RESTART_MS[d.options.ruleset] ?? 24 * H) - run, BREAK_MS);
+    const useful = Math.min(needMs, ROLL_OFF_USEFUL_MS);
+    for (let ms = rest; ms < restart; ms += H) {
+      if (avail(this.clocks(i, this.t + ms)) >= useful) return { ms, clock };
+    }
+    return { ms: restart, clock };
   }
 
   /** Drives one leg; false if the horizon is passed first. */
@@ -372,5 +377,7 @@ function issueOf(p: Planner, stops: readonly PlanStop[], planned: TripPlan['stop
     clock: cause?.clock ?? null,
     jurisdiction: cause ? jurisdictionCodeAt(cause.at) : null,
     clockAt: cause?.start ?? null,
+    rest: cause && (cause.kind === 'BREAK' || cause.kind === 'REST' || cause.kind === 'RESTART') ? cause.kind : null,
+    restMs: cause ? cause.end - cause.start : null,
   };
 }

@@ -96,6 +96,9 @@ export interface PlanIssue {
   clock: ClockName | null;
   jurisdiction: string | null;
   clockAt: number | null;
+  /** That rest: BREAK, REST or RESTART, and how long (ms); null without one. */
+  rest: 'BREAK' | 'REST' | 'RESTART' | null;
+  restMs: number | null;
 }
 
 export interface TripPlan {

@@ -8,7 +8,7 @@ import { planDriversOf } from '../hos/index.ts';
 import type { PositionRow } from '../positions/index.ts';
 import { remainingStops, type LoadRow, type StopRow } from './dispatch-inputs.ts';
 import { planDriver } from './plan.service.ts';
-import { metresBetween, remainingLeg } from './remaining-leg.ts';
+import { metresBetween, remainingLeg, thinLeg } from './remaining-leg.ts';
 import { riskNotices, riskWords } from './risk-notice.ts';
 
 // Live ETAs (issue 33, decision 0167): while a load runs (assigned, en route, at a stop, with a
@@ -135,10 +135,15 @@ export class LiveEtas {
   async recompute(orgId?: string, now = Date.now()): Promise<number> {
     await this.refresh();
     const rows = rowsOf<{ load_id: string; organization_id: string; lat: number; lon: number; t: string | number }>(
-      await this.db.execute(sql`select l.id as load_id, l.organization_id, p.latitude as lat, p.longitude as lon, extract(epoch from p.fix_time) * 1000 as t
-        from loads l
-        join latest_positions p on p.asset_id = coalesce(l.asset_id, (select a.id from assets a where a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1))
-        where l.status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and l.driver_id is not null ${orgId ? sql`and l.organization_id = ${orgId}` : sql``}`),
+      // The vehicle's latest row, else its newest stored fix (a bulk-loaded history writes no latest rows).
+      await this.db.execute(sql`select r.id as load_id, r.organization_id, p.latitude as lat, p.longitude as lon, extract(epoch from p.fix_time) * 1000 as t
+        from (select l.id, l.organization_id, coalesce(l.asset_id, (select a.id from assets a where a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1)) as asset_id
+              from loads l where l.status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and l.driver_id is not null ${orgId ? sql`and l.organization_id = ${orgId}` : sql``}) r
+        cross join lateral (
+          select * from (select latitude, longitude, fix_time from latest_positions where asset_id = r.asset_id
+                         union all
+                         (select latitude, longitude, fix_time from positions where asset_id = r.asset_id and fix_time <= ${new Date(now).toISOString()}::timestamptz order by fix_time desc limit 1)) x
+          order by fix_time desc limit 1) p`),
     );
     const byOrg = new Map<string, Array<[string, LatLon]>>();
     for (const r of rows) {
@@ -214,6 +219,8 @@ export class LiveEtas {
         results.push({ load, stops, plan });
         this.state.set(load.id, { ...this.state.get(load.id)!, plannedAt: now, at: fix });
       } catch (err) {
+        // Throttled like a plan: a load that cannot be planned is not retried at every fix.
+        this.state.set(load.id, { plannedAt: now, at: fix, legs: null, nextStopId: null, stopsKey: '' });
         this.o.onError(err);
       }
     }
@@ -228,7 +235,7 @@ export class LiveEtas {
       const first = remainingLeg(s.legs[0]!, fix);
       if (first) return [first, ...s.legs.slice(1)];
     }
-    const legs = await this.routing.route([fix, ...remaining]);
+    const legs = (await this.routing.route([fix, ...remaining])).map((l) => thinLeg(l));
     this.stats.routed++;
     this.state.set(loadId, { plannedAt: s?.plannedAt ?? 0, at: s?.at ?? null, legs, nextStopId: remaining[0]!.stopId, stopsKey: key });
     return legs;

@@ -1,18 +1,19 @@
 import { clocksAt } from '@fleet/hos';
-import { planTrip, type LatLon, type PlanDriver, type RouteLeg, type RoutingPort, type TripPlan } from '@fleet/dispatch';
-import type { Candidate, LoadPlan } from '@fleet/api-contract';
+import { planTrip, rankCandidatesRouted, type CandidateDriver, type LatLon, type PlanDriver, type RoutingPort } from '@fleet/dispatch';
+import type { Candidate, LoadPlan, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { candidateQuerySchema, planQuerySchema } from '@fleet/api-contract';
 import { badRequest, invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { planDriversOf, type PlanDriverRecord } from '../hos/index.ts';
-import { currentLoads, driverFix, fleetPositions, loadWithStops, remainingStops, userTimeZone, type Fix } from './dispatch-inputs.ts';
-import { milesOf, missWords, presentPlan } from './plan-words.ts';
+import { currentLoads, driverFix, fleetPositions, loadWithStops, remainingStops, userTimeZone } from './dispatch-inputs.ts';
+import { milesOf, presentPlan } from './plan-words.ts';
 
 // A load's legal plan for a driver, and every active driver ranked for it (issue 33, decision 0167).
-// The drivers' logs, options and positions are read in bulk; the load's own legs are routed once
-// and shared by every candidate, so only each driver's deadhead leg differs.
+// The drivers' logs, options and positions are read in bulk (a few statements for the whole
+// organization, the logs from the HoS module's memory); the load's own legs are routed once and
+// shared by every candidate, so only each driver's deadhead leg differs.
 
 const DAY_MS = 86_400_000;
 
@@ -51,62 +52,59 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   const origin: LatLon = fix ?? { lat: remaining[0]!.lat, lon: remaining[0]!.lon };
   const legs = await routing.route([origin, ...remaining]);
   const drivers = [lead, ...(co ? [co] : [])].map((r) => planDriver(r, now));
-  const plan = planTrip({ now, origin, drivers, stops: remaining, legs });
-  const tz = await userTimeZone(s.db, s.orgId, s.userId);
-  const reason = missWords(plan, new Map(remaining.map((r) => [r.stopId, r.windowEnd])), tz);
-  return presentPlan(plan, { driverIds: ids, routing: routing.kind, startsAt: now, origin, reason });
+  const timeZone = await userTimeZone(s.db, s.orgId, s.userId);
+  const plan = planTrip({ now, origin, drivers, stops: remaining, legs, timeZone });
+  return presentPlan(plan, { routing: routing.kind, startsAt: now, origin });
 }
 
 type CandidateQuery = z.output<typeof candidateQuerySchema>;
 
-interface Ranked extends Candidate {
-  rank: number;
-}
-
 /**
- * GET loads/{id}/candidates: every active driver, planned alone from where they are now, ranked by
- * "delivers on time legally", then deadhead, then drive time left; each excluded one with the reason.
+ * GET loads/{id}/candidates: every active driver (a search narrows by name), planned alone from where
+ * their vehicle is now, ranked by "delivers on time legally", then deadhead, then drive time left
+ * (the planner's ranking: straight-line deadheads first, the best 25 routed exactly); each excluded
+ * one with the reason in the reader's zone. A driver whose vehicle never reported comes last.
  */
-export async function loadCandidates(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: CandidateQuery): Promise<ReturnType<typeof toPage<Candidate>>> {
+export async function loadCandidates(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: CandidateQuery): Promise<Page<Candidate>> {
   const now = s.now ?? Date.now();
-  const { load, stops } = await loadWithStops(s.db, s.orgId, loadId);
+  const { stops } = await loadWithStops(s.db, s.orgId, loadId);
   const remaining = remainingStops(stops);
   if (remaining.length === 0) throw badRequest('Every stop of this load is done: nobody is left to find');
-  const [recs, positions, onLoads, tz] = await Promise.all([planDriversOf(s.db, s.orgId, now), fleetPositions(s.db, s.orgId), currentLoads(s.db, s.orgId), userTimeZone(s.db, s.orgId, s.userId)]);
+  const [recs, positions, onLoads, timeZone] = await Promise.all([planDriversOf(s.db, s.orgId, now), fleetPositions(s.db, s.orgId), currentLoads(s.db, s.orgId), userTimeZone(s.db, s.orgId, s.userId)]);
   const term = q.search?.trim().toLowerCase();
-  const first = remaining[0]!;
-  const loadLegs = remaining.length > 1 ? await routing.route(remaining) : [];
-  const windowEnds = new Map(remaining.map((r) => [r.stopId, r.windowEnd]));
-  const rows: Ranked[] = [];
-  for (const rec of recs.values()) {
-    const d = rec.driver;
-    const name = `${d.firstName} ${d.lastName}`;
-    if (term && !name.toLowerCase().includes(term)) continue;
+  const nameOf = (r: PlanDriverRecord) => `${r.driver.firstName} ${r.driver.lastName}`;
+  const chosen = [...recs.values()].filter((r) => !term || nameOf(r).toLowerCase().includes(term));
+  const located: CandidateDriver[] = [];
+  const unlocated: Candidate[] = [];
+  for (const rec of chosen) {
     const driver = planDriver(rec, now);
-    const left = remainingDriveMinutes(driver, now);
-    const currentLoad = onLoads.get(d.id) ?? null;
-    const fix: Fix | null = driverFix(positions, d.id, [d.vehicle?.id]);
-    if (!fix) {
-      rows.push({ driverId: d.id, name, feasible: false, deadheadMiles: 0, remainingDriveMinutes: left, lastStopEta: null, reason: 'No position known: the driver has no vehicle reporting', currentLoad, rank: Infinity });
-      continue;
-    }
-    const [deadhead] = (await routing.route([fix, first])) as [RouteLeg];
-    const plan: TripPlan = planTrip({ now, origin: fix, drivers: [driver], stops: remaining, legs: [deadhead, ...loadLegs] });
-    const last = plan.stops[plan.stops.length - 1];
-    rows.push({
-      driverId: d.id,
-      name,
-      feasible: plan.feasible,
-      deadheadMiles: milesOf(deadhead.metres),
-      remainingDriveMinutes: left,
-      lastStopEta: last ? new Date(last.eta).toISOString() : null,
-      reason: missWords(plan, windowEnds, tz),
-      currentLoad,
-      rank: deadhead.metres,
-    });
+    const fix = driverFix(positions, rec.driver.id, [rec.driver.vehicle?.id]);
+    if (fix) located.push({ driverId: rec.driver.id, origin: fix, drivers: [driver] });
+    else
+      unlocated.push({
+        driverId: rec.driver.id,
+        name: nameOf(rec),
+        feasible: false,
+        deadheadMiles: 0,
+        remainingDriveMinutes: remainingDriveMinutes(driver, now),
+        lastStopEta: null,
+        reason: 'no position known: no vehicle of the driver has reported',
+        currentLoad: onLoads.get(rec.driver.id) ?? null,
+      });
   }
-  // Feasible first, then the shortest deadhead, then the most drive time left; names break ties.
-  rows.sort((a, b) => Number(b.feasible) - Number(a.feasible) || a.rank - b.rank || b.remainingDriveMinutes - a.remainingDriveMinutes || a.name.localeCompare(b.name));
-  const page = rows.slice(q.page * q.size, (q.page + 1) * q.size).map(({ rank: _r, ...c }) => c);
-  return toPage(page, rows.length, q);
+  const loadLegs = remaining.length > 1 ? await routing.route(remaining) : [];
+  const ranked = await rankCandidatesRouted(routing, now, { stops: remaining, firstStop: remaining[0]!, loadLegs }, located, { timeZone });
+  const rows: Candidate[] = ranked.map((r) => ({
+    driverId: r.driverId,
+    name: nameOf(recs.get(r.driverId)!),
+    feasible: r.feasible,
+    deadheadMiles: milesOf(r.deadheadMetres),
+    remainingDriveMinutes: Math.round(r.remainingDriveMs / 60_000),
+    lastStopEta: r.lastStopEta === null ? null : new Date(r.lastStopEta).toISOString(),
+    reason: r.reason,
+    currentLoad: onLoads.get(r.driverId) ?? null,
+  }));
+  unlocated.sort((a, b) => a.name.localeCompare(b.name));
+  const all = [...rows, ...unlocated];
+  return toPage(all.slice(q.page * q.size, (q.page + 1) * q.size), all.length, q);
 }

@@ -48,3 +48,24 @@ export function remainingLeg(leg: RouteLeg, at: LatLon, offM = 5000): RouteLeg |
   const metres = Math.max(0, (leg.metres * tail[best]!) / lineM + bestM);
   return { metres, seconds: leg.metres > 0 ? (leg.seconds * metres) / leg.metres : 0, line: [at, ...line.slice(best)] };
 }
+
+/**
+ * The leg with its line thinned to a vertex every `stepM` metres or more (its ends kept; distance and
+ * time unchanged): what a running load keeps to follow its vehicle, a few KB where the road's line
+ * is tens (a thousand running loads keep their legs in memory).
+ */
+export function thinLeg(leg: RouteLeg, stepM = 2000): RouteLeg {
+  const line = leg.line;
+  if (line.length <= 2) return leg;
+  const out: LatLon[] = [line[0]!];
+  let since = 0;
+  for (let i = 1; i < line.length - 1; i++) {
+    since += metresBetween(line[i - 1]!, line[i]!);
+    if (since >= stepM) {
+      out.push(line[i]!);
+      since = 0;
+    }
+  }
+  out.push(line[line.length - 1]!);
+  return { metres: leg.metres, seconds: leg.seconds, line: out };
+}

@@ -1,11 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
 import { STOP_KIND_LABELS } from '@fleet/api-contract';
-import type { TripPlan } from '@fleet/dispatch';
+import { formatDuration, formatInstant, type TripPlan } from '@fleet/dispatch';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, organizations, places } from '../../db/schema/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import type { LoadRow, StopRow } from './dispatch-inputs.ts';
-import { dayTimeWords, lateWords } from './plan-words.ts';
 
 // What a load at risk says (issue 33, decision 0167): which appointment the live ETA passes, by how
 // much, and why: a rest or restart the driver's hours require before it, else the drive itself.
@@ -16,7 +15,7 @@ export function riskCause(plan: TripPlan): string {
   const before = plan.segments.filter((s) => missed && s.start < missed.eta);
   if (before.some((s) => s.kind === 'RESTART')) return 'the driver needs a 34-hour restart';
   if (before.some((s) => s.kind === 'REST')) return 'the driver needs a 10-hour rest';
-  return 'the drive time';
+  return 'the traffic-free drive time alone is longer';
 }
 
 /** "Delivery (Memphis, TN): arrives 3 h late because the driver needs a 10-hour rest." (stored with the load; zone-free). */
@@ -24,7 +23,7 @@ export function riskWords(plan: TripPlan, stops: readonly StopRow[]): string {
   const missed = plan.stops.find((s) => !s.windowMet);
   const stop = stops.find((s) => s.id === missed?.stopId);
   if (!missed || !stop) return 'An appointment will be missed';
-  const late = lateWords(missed.eta - stop.windowEnd.getTime());
+  const late = `${formatDuration(missed.eta - stop.windowEnd.getTime())} late`;
   return `${STOP_KIND_LABELS[stop.kind]}${stop.address ? ` (${stop.address})` : ''}: arrives ${late} because ${riskCause(plan)}`;
 }
 
@@ -55,7 +54,7 @@ export async function riskNotices(db: DbOrTx, orgId: string, items: ReadonlyArra
       factKey: `load-at-risk:${load.id}`,
       title: `Load ${load.number} will miss its ${STOP_KIND_LABELS[stop.kind].toLowerCase()} appointment at ${where}`,
       body:
-        `The legal ETA at ${where} is ${dayTimeWords(missed.eta, tz)}, ${lateWords(missed.eta - stop.windowEnd.getTime())} (the window closes ${dayTimeWords(stop.windowEnd.getTime(), tz)}), because ${cause}.` +
+        `The legal ETA at ${where} is ${formatInstant(missed.eta, tz)} (${tz}), ${formatDuration(missed.eta - stop.windowEnd.getTime())} late: the window closes ${formatInstant(stop.windowEnd.getTime(), tz)}, and ${cause}.` +
         `${d ? ` Driver: ${d.firstName} ${d.lastName}.` : ''}${vehicle ? ` Vehicle ${vehicle}.` : ''}`,
       link: `/dispatch/loads/${load.id}`,
       linkLabel: 'See the load',

@@ -20,7 +20,7 @@ export class CachedRouting implements RoutingPort {
     return this.port.kind;
   }
 
-  /** Legs between consecutive points; only the pairs not seen before are asked of the port (in one call). */
+  /** Legs between consecutive points; only the pairs not seen before are asked of the port, a leg each. */
   async route(points: LatLon[]): Promise<RouteLeg[]> {
     const out: Array<RouteLeg | undefined> = [];
     const missing: number[] = [];
@@ -40,11 +40,14 @@ export class CachedRouting implements RoutingPort {
   }
 }
 
-const ports = new WeakMap<Config, CachedRouting>();
+const ports = new WeakMap<Config, RoutingPort>();
 
-/** The configured routing port, one per configuration (its cache shared by plans, candidates and live ETAs). */
-export function routingOf(config: Config): CachedRouting {
+/**
+ * The configured routing port, one per configuration (its cache shared by plans, candidates and live
+ * ETAs). The built-in router keeps its own cache of legs; a routing service's answers are cached here.
+ */
+export function routingOf(config: Config): RoutingPort {
   let r = ports.get(config);
-  if (!r) ports.set(config, (r = new CachedRouting(config.routingUrl ? osrmRouting({ baseUrl: config.routingUrl }) : builtInRouting())));
+  if (!r) ports.set(config, (r = config.routingUrl ? new CachedRouting(osrmRouting(config.routingUrl)) : builtInRouting()));
   return r;
 }

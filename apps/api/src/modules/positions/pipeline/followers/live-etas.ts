@@ -19,11 +19,13 @@ export const liveEtasFollower = follower('liveEtas', ({ database, config, onErro
     close: () => liveEtas.close(),
     ...(config.liveEtas
       ? {
-          catchUp: () =>
-            liveEtas
+          catchUp: () => {
+            const started = Date.now();
+            return liveEtas
               .recompute()
-              .then((n) => n && info(`live ETAs: ${n} running loads planned from their vehicles' latest positions`))
-              .catch(onError('live ETAs catch-up')),
+              .then((n) => n && info(`live ETAs: ${n} running loads planned from their vehicles' latest positions in ${((Date.now() - started) / 1000).toFixed(1)} s`))
+              .catch(onError('live ETAs catch-up'));
+          },
         }
       : {}),
   };

@@ -47,7 +47,7 @@ function CurrentLoadLine({ load }: { load: CurrentLoad }) {
         Load
       </Text>
       <Tooltip label={`${LOAD_STATUS_WORDS[load.status]}${load.eta ? `, next stop ETA ${formatDateTime(load.eta)}` : ''}${load.atRisk ? `. At risk: ${load.riskReason ?? 'the ETA passes an appointment window'}` : ''}`} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
-        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="xs" fw={600} onClick={(e) => e.stopPropagation()}>
+        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
           {load.number}
         </Anchor>
       </Tooltip>

@@ -7,6 +7,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { photoForUpload } from '../../lib/photo-resize.ts';
 import { addLoadDocument, setStopStatus, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
 import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
@@ -89,7 +90,7 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     setUploading(true);
     setError(null);
     try {
-      const { id } = await uploadLoadPhoto(orgId, file, file.name);
+      const { id } = await uploadLoadPhoto(orgId, await photoForUpload(file), file.name);
       await addDoc.mutateAsync({ id: load.id, body: { documentKind: kind, imageId: id, stopId: stop.id } });
       notify({ type: 'success', title: `${LOAD_DOCUMENT_LABELS[kind]} saved`, timeout: 3000 });
     } catch (err) {

@@ -149,15 +149,15 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
               <Stack gap="sm">
                 {stops.fields.map((f, i) => (
                   <Card key={f.id} withBorder radius="md" padding="sm" data-testid="stop-form" style={active === i ? { borderColor: 'var(--mantine-color-blue-filled)' } : undefined}>
-                    <Group justify="space-between" mb="xs" wrap="nowrap">
-                      <Group gap="xs">
+                    <Group justify="space-between" mb="xs" gap="xs">
+                      <Group gap="xs" wrap="nowrap">
                         <Text fw={700} size="sm">
                           Stop {i + 1}
                         </Text>
                         <NativeSelect aria-label={`Stop ${i + 1} kind`} size="xs" {...register(`stops.${i}.kind`)} data={STOP_KINDS.map((k) => ({ value: k, label: STOP_KIND_LABELS[k] }))} />
                       </Group>
                       <Group gap={2} wrap="nowrap">
-                        <Radio size="xs" label="Pick on map" checked={active === i} onChange={() => setActive(i)} aria-label={`Pick stop ${i + 1} on the map`} />
+                        <Radio size="xs" label="Pick on map" styles={{ label: { whiteSpace: 'nowrap' } }} mr={4} checked={active === i} onChange={() => setActive(i)} aria-label={`Pick stop ${i + 1} on the map`} />
                         <ActionIcon variant="subtle" aria-label={`Move stop ${i + 1} up`} disabled={i === 0} onClick={() => stops.move(i, i - 1)}>
                           <IconArrowUp size={16} />
                         </ActionIcon>

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { distanceM } from '@fleet/geo/distance';
 import { DEFAULT_ORGANIZATION_SETTINGS, type RevenueGroup, type RevenueReport, type UnitSystem, type revenueQuerySchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { organizations, users } from '../../db/schema/index.ts';
@@ -63,23 +64,29 @@ interface Sums {
 const endpoint = (name: string | null, address: string | null, lat: number, lon: number) => name ?? address ?? `${lat.toFixed(2)}, ${lon.toFixed(2)}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Metres the trucks drove in each window, from their stored positions (one statement for all). */
+/**
+ * Metres the trucks drove in each window, from their stored positions: the fixes of every window in
+ * one statement as JSON text (on the embedded database about twice as quick as a window function
+ * over the rows), summed here step by step, leaving out jitter.
+ */
 async function distances(s: ReadScope, windows: ReadonlyArray<{ assetId: string; from: number; to: number }>): Promise<number[]> {
   if (windows.length === 0) return [];
-  const rows = rowsOf<{ i: number; m: number | string }>(
-    await s.db.execute(sql`select k.i, coalesce(sum(x.seg) filter (where x.seg >= ${JITTER_M}), 0)::float8 as m
+  const rows = rowsOf<{ i: number; j: string | null }>(
+    await s.db.execute(sql`select k.i, (select json_agg(json_build_array(p.latitude, p.longitude) order by p.fix_time)::text
+        from positions p where p.asset_id = k.asset_id and p.fix_time >= k.f and p.fix_time <= k.t) as j
       from unnest(${`{${windows.map((_, i) => i).join(',')}}`}::int[], ${`{${windows.map((w) => w.assetId).join(',')}}`}::uuid[],
-        ${`{${windows.map((w) => iso(w.from)).join(',')}}`}::timestamptz[], ${`{${windows.map((w) => iso(w.to)).join(',')}}`}::timestamptz[]) as k(i, asset_id, f, t)
-      left join lateral (
-        select 2 * 6371008.8 * asin(sqrt(power(sin(radians(p.latitude - lag(p.latitude) over w) / 2), 2)
-          + cos(radians(p.latitude)) * cos(radians(lag(p.latitude) over w)) * power(sin(radians(p.longitude - lag(p.longitude) over w) / 2), 2))) as seg
-        from positions p where p.asset_id = k.asset_id and p.fix_time >= k.f and p.fix_time <= k.t
-        window w as (order by p.fix_time)
-      ) x on true
-      group by k.i`),
+        ${`{${windows.map((w) => iso(w.from)).join(',')}}`}::timestamptz[], ${`{${windows.map((w) => iso(w.to)).join(',')}}`}::timestamptz[]) as k(i, asset_id, f, t)`),
   );
   const out = windows.map(() => 0);
-  for (const r of rows) out[Number(r.i)] = Math.round(Number(r.m));
+  for (const r of rows) {
+    const fixes = r.j ? (JSON.parse(r.j) as Array<[number, number]>) : [];
+    let m = 0;
+    for (let k = 1; k < fixes.length; k++) {
+      const step = distanceM({ lat: fixes[k - 1]![0], lon: fixes[k - 1]![1] }, { lat: fixes[k]![0], lon: fixes[k]![1] });
+      if (step >= JITTER_M) m += step;
+    }
+    out[Number(r.i)] = Math.round(m);
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { DEFAULT_ORGANIZATION_SETTINGS, KM_PER_MILE, loadSchema, revenueReportSchema, UNIT_LABELS, type Load, type RevenueReport } from '@fleet/api-contract';
 import { pathLengthM } from '@fleet/geo/distance';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
@@ -12,6 +13,7 @@ import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
 let t: TestContext;
 let orgId: string;
+let userId: string;
 let admin: Record<string, string>;
 const H = 3_600_000;
 const at = (ms: number) => new Date(ms).toISOString();
@@ -21,6 +23,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const owner = await registerOrganization(t.app, 'Revenue Carrier');
   orgId = owner.user.organization!.id;
+  userId = owner.user.id;
   admin = bearer(owner.accessToken);
 });
 afterAll(async () => {
@@ -126,5 +129,28 @@ describe('revenue', () => {
     const total = sheet.find((r) => r[0] === 'Total')!;
     expect(Number(total[3])).toBeCloseTo(byCustomer.totals.revenue, 2);
     expect(Number(total[6])).toBeCloseTo(byCustomer.totals.totalKm / (units === 'IMPERIAL' ? KM_PER_MILE : 1), 0);
+  });
+
+  it("puts a load in the week of the reader's profile zone", async () => {
+    // Sunday 23:00 in Chicago (the organization's zone) is Monday 18:00 in Auckland: two different weeks.
+    const delivered = '2026-11-23T05:00:00Z';
+    await t.app.db.execute(`update organizations set time_zone = 'America/Chicago' where id = '${orgId}'` as never);
+    const [l] = rowsOf<{ id: string }>(
+      await t.app.db.execute(`insert into loads (organization_id, number, customer, status, line_haul_cents, delivered_at) values ('${orgId}', 'W-1', 'Weekend Co', 'DELIVERED', 12345, '${delivered}') returning id` as never),
+    );
+    await t.app.db.execute(
+      `insert into load_stops (organization_id, load_id, seq, kind, latitude, longitude, window_start, window_end, service_minutes) values
+        ('${orgId}', '${l!.id}', 0, 'PICKUP', 39, -95, '2026-11-22T10:00:00Z', '2026-11-22T12:00:00Z', 30),
+        ('${orgId}', '${l!.id}', 1, 'DELIVERY', 39, -94, '2026-11-23T03:00:00Z', '2026-11-23T06:00:00Z', 30)` as never,
+    );
+    const weekOf = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/analytics/revenue?from=2026-11-22T00:00:00Z&to=2026-11-24T00:00:00Z&groupBy=customer&period=week`, headers: admin });
+      const r = revenueReportSchema.parse(res.json());
+      expect(r.totals).toMatchObject({ loads: 1, revenue: 123.45 });
+      return [r.timeZone, r.series.map((p) => p.period)];
+    };
+    expect(await weekOf()).toEqual(['America/Chicago', ['2026-11-16']]);
+    await t.app.db.execute(`update users set time_zone = 'Pacific/Auckland' where id = '${userId}'` as never);
+    expect(await weekOf()).toEqual(['Pacific/Auckland', ['2026-11-23']]);
   });
 });

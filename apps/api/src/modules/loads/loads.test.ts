@@ -133,6 +133,11 @@ describe('loads', () => {
     expect((await t.app.inject({ method: 'POST', url: url(), headers: driver.headers, payload: body() })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: url(`/${first.id}/assignment`), headers: driver.headers, payload: { driverIds: [] } })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: url('/import'), headers: driver.headers, payload: { content: 'x' } })).statusCode).toBe(403);
+    // Revenue is the office's (ANALYTICS_REVENUE), and the organization's own.
+    const revenue = `/api/v1/organizations/${orgId}/analytics/revenue?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z`;
+    expect((await t.app.inject({ method: 'GET', url: revenue, headers: driver.headers })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: revenue, headers: other.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: revenue, headers: admin })).statusCode).toBe(200);
   });
 
   it('follows the stops: refuses events out of order, moves the status and keeps the history', async () => {

@@ -6,7 +6,8 @@
 // follower's work alone: the throttle, the rounds, the drivers' clocks, the plans and the writes of
 // the ETAs. The process's CPU over the run is compared with an idle stretch of the same length of the
 // same process (the app's own timers), and printed as a share of one core. The first plan of every
-// load (routing its legs) is done before the count, as after a start (the catch-up).
+// load (routing its legs) is done before the count, as after a start (the catch-up). Every driver
+// has a week of logs (a shift a day, 5-10 h of driving), so the plans judge real clocks.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +82,20 @@ for (let i = 0; i < LOADS; i += 200) {
     }),
   );
 }
+
+// A week of logs for every bench driver, so plans and candidates judge real clocks: each day a shift
+// starting at the driver's own hour, 4 h of driving, a 30-minute break, then 1-6 h more (5-10 h a
+// day: the heavier ones run out of their 70-hour cycle), on duty before and after.
+await database.db.execute(sql`insert into hos_events (organization_id, driver_id, sequence_id, event_type, event_code, record_origin, event_time, log_date)
+  select d.organization_id, d.id, row_number() over (partition by d.id order by e.t), 1, e.code, 2, e.t, (e.t at time zone d.home_time_zone)::date
+  from (select dr.*, row_number() over (order by dr.id) as n from drivers dr join assets a on a.current_driver_id = dr.id and a.unit_number like 'LV%') d
+  cross join lateral (
+    select s + x.off as t, x.code from generate_series(0, 7) as day,
+      lateral (select date_trunc('day', now()) - interval '8 days' + day * interval '1 day' + ((d.n * 7) % 24) * interval '1 hour' as s) st,
+      lateral (values (interval '0', 4), (interval '30 minutes', 3), (interval '270 minutes', 1), (interval '300 minutes', 3),
+                      (interval '300 minutes' + ((d.n % 6) + 1) * interval '1 hour', 4), (interval '330 minutes' + ((d.n % 6) + 1) * interval '1 hour', 1)) as x(off, code)
+  ) e
+  where e.t < now()`);
 
 /** The point `m` metres along the line. */
 function pointAlong(line: LatLon[], m: number): LatLon {

@@ -181,7 +181,10 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
   // The appointments around the legal ETA the planner gives from the driver's real clocks (and the
   // plan's own arrival), so a running load is on time; one whose driver must rest first is made tight.
   let atRisk = 0;
-  const hasRisk = (await db.select({ id: loads.id }).from(loads).where(and(eq(loads.organizationId, orgId), isNotNull(loads.riskNotifiedAt))).limit(1)).length > 0;
+  // One tight load running at a time: a later start makes another once the last one is done.
+  const hasRisk =
+    (await db.select({ id: loads.id }).from(loads).where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), sql`${loads.notes} like 'Tight appointment%'`)).limit(1))
+      .length > 0;
   if (candidates.length) {
     const drivers = await planDriversOf(db, orgId, now, candidates.map((c) => c.load.driverId!));
     for (const c of candidates) {

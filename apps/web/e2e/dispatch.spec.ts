@@ -92,6 +92,11 @@ test('a dispatcher creates a load, sees its plan and candidates, assigns a drive
   await expect(page.locator('[data-status="AT_STOP"]').first()).toBeVisible();
   await expect(page.getByRole('table', { name: 'Stops' })).toContainText('Arrived');
   await expect(page.getByRole('button', { name: 'Departed at stop 1' })).toBeVisible();
+  // On the road the load keeps its driver: other drivers only when the dispatcher looks for a hand-over.
+  await expect(page.getByTestId('candidate')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Find a driver to hand over to' }).click();
+  await expect(page.getByRole('heading', { name: 'Hand over to' })).toBeVisible();
+  await expect(page.getByTestId('candidate').first()).toBeVisible();
 
   // On the board it shows under its status with its driver.
   await page.goto('/dispatch?status=AT_STOP');

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -40,9 +40,14 @@ function LoadView({ load }: { load: Load }) {
   const canEdit = useCan('LOAD_UPDATE');
   const [params, setParams] = useSearchParams();
   const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
+  // A load on the road keeps its driver; other drivers are only asked for when the dispatcher looks
+  // for someone to hand it over to (a repower).
+  const underWay = load.status === 'EN_ROUTE' || load.status === 'AT_STOP';
+  const [repower, setRepower] = useState(false);
+  const showCandidates = !closed && (!underWay || repower);
   // The first page of candidates (the list below reads the same query): an unassigned load shows the
   // best-ranked driver's plan until the dispatcher picks another.
-  const candidates = useCandidates(load.id, { page: 0, size: CANDIDATES_PAGE }, !closed);
+  const candidates = useCandidates(load.id, { page: 0, size: CANDIDATES_PAGE }, showCandidates);
   // The plan shown: a driver picked from the candidates (kept in the URL), else the load's lead driver, else the best candidate.
   const planDriverId = params.get('plan') ?? load.drivers[0]?.id ?? candidates.data?.content[0]?.driverId ?? null;
   const plan = usePlan(load.id, planDriverId, !!planDriverId && load.status !== 'CANCELLED' && load.status !== 'DELIVERED');
@@ -129,10 +134,23 @@ function LoadView({ load }: { load: Load }) {
           </Card>
         </Stack>
         <Stack gap="md">
-          {!closed && (
+          {underWay && !repower && (
             <Card withBorder radius="md" padding="md">
               <Title order={2} fz="md" mb={4}>
-                Who can take it
+                Hand over
+              </Title>
+              <Text size="sm" c="dimmed" mb="sm">
+                The load is on the road with {load.drivers.map((d) => d.name).join(' & ') || 'its driver'}. To hand it to another driver, see who could still deliver it on time.
+              </Text>
+              <Button variant="default" onClick={() => setRepower(true)}>
+                Find a driver to hand over to
+              </Button>
+            </Card>
+          )}
+          {showCandidates && (
+            <Card withBorder radius="md" padding="md">
+              <Title order={2} fz="md" mb={4}>
+                {underWay ? 'Hand over to' : 'Who can take it'}
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
                 Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left.

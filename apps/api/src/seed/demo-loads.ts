@@ -202,8 +202,11 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
       });
       const eta = plan.stops.at(-1)?.eta ?? c.dockAt;
       const delivery = c.load.stops[c.load.stops.length - 1]!;
-      const rest = plan.segments.find((s) => s.kind === 'REST' && s.start < eta);
-      if (!hasRisk && atRisk === 0 && rest) {
+      // A 10-hour rest on the road (not a wait at a stop), with no restart before the delivery: the
+      // late reason is then the rest, whatever the hour the demo starts at.
+      const rest = plan.segments.find((s) => s.kind === 'REST' && s.stopId === null && s.end - s.start >= 8 * HOUR && s.start < eta);
+      const restart = plan.segments.some((s) => s.kind === 'RESTART' && s.start < eta);
+      if (!hasRisk && atRisk === 0 && rest && !restart) {
         // Without the rest the driver would be there in time; with it, hours late.
         const withoutRest = eta - (rest.end - rest.start);
         delivery.windowStart = roundTo(withoutRest - 2 * HOUR, HOUR / 2);

@@ -54,7 +54,7 @@ export async function riskNotices(db: DbOrTx, orgId: string, items: ReadonlyArra
       factKey: `load-at-risk:${load.id}`,
       title: `Load ${load.number} will miss its ${STOP_KIND_LABELS[stop.kind].toLowerCase()} appointment at ${where}`,
       body:
-        `The legal ETA at ${where} is ${formatInstant(missed.eta, tz)} (${tz}), ${formatDuration(missed.eta - stop.windowEnd.getTime())} late: the window closes ${formatInstant(stop.windowEnd.getTime(), tz)}, and ${cause}.` +
+        `The legal ETA at ${where} is ${formatInstant(missed.eta, tz)}, ${formatDuration(missed.eta - stop.windowEnd.getTime())} late: the window closes ${formatInstant(stop.windowEnd.getTime(), tz)}, and ${cause}.` +
         `${d ? ` Driver: ${d.firstName} ${d.lastName}.` : ''}${vehicle ? ` Vehicle ${vehicle}.` : ''}`,
       link: `/dispatch/loads/${load.id}`,
       linkLabel: 'See the load',

@@ -130,15 +130,39 @@ function flatten(list: readonly VehicleDays[]): Flat {
 }
 
 /**
- * One statement: the round's day records added to what is stored (metres summed, first/last fix
- * widened, odometer start kept and end moved), crossings and flagged stretches inserted, the
- * vehicles' states moved to their last fix, and days that received late fixes marked for a recompute.
+ * The round's day records added to what is stored (metres summed, first/last fix widened, odometer
+ * start kept and end moved), crossings and flagged stretches inserted, the vehicles' states moved to
+ * their last fix, and days that received late fixes marked for a recompute: one statement per
+ * organization, so that on Citus each lands on that organization's shards (decision 0169) instead of
+ * being pulled through the coordinator.
  */
 export async function writeRound(
   tx: DbOrTx,
   records: readonly VehicleDays[],
   states: readonly VehicleState[],
   dirty: ReadonlyArray<{ vehicleId: string; orgId: string; day: string }>,
+): Promise<void> {
+  const orgs = new Set<string>([...records.map((r) => r.orgId), ...states.map((s) => s.orgId), ...dirty.map((d) => d.orgId)]);
+  // Citus refuses now() in an upsert's DO UPDATE on a distributed table: the time is a parameter.
+  const now = new Date().toISOString();
+  for (const org of orgs) {
+    await writeOrgRound(
+      tx,
+      records.filter((r) => r.orgId === org),
+      states.filter((s) => s.orgId === org),
+      dirty.filter((d) => d.orgId === org),
+      now,
+    );
+  }
+}
+
+/** writeRound's statement for one organization's rows. */
+async function writeOrgRound(
+  tx: DbOrTx,
+  records: readonly VehicleDays[],
+  states: readonly VehicleState[],
+  dirty: ReadonlyArray<{ vehicleId: string; orgId: string; day: string }>,
+  now: string,
 ): Promise<void> {
   const f = flatten(records);
   if (!f.distance.length && !f.vdays.length && !states.length && !dirty.length) return;
@@ -203,12 +227,12 @@ export async function writeRound(
       returning 1
     ), st as (
       insert into ifta_vehicle_state (vehicle_id, organization_id, fix_time, latitude, longitude, speed, odometer, updated_at)
-      select u.v, u.o, to_timestamp(u.t / 1000), u.lat, u.lon, u.speed, u.odo, now()
+      select u.v, u.o, to_timestamp(u.t / 1000), u.lat, u.lon, u.speed, u.odo, ${now}::timestamptz
       from unnest(${arr(states, (s) => s.vehicleId)}::uuid[], ${arr(states, (s) => s.orgId)}::uuid[], ${arr(states, (s) => nul(s.fix.time))}::float8[],
                   ${arr(states, (s) => nul(s.fix.lat))}::float8[], ${arr(states, (s) => nul(s.fix.lon))}::float8[], ${arr(states, (s) => nul(s.fix.speedKmh))}::float8[],
                   ${arr(states, (s) => nul(s.fix.odometerM))}::float8[]) as u(v, o, t, lat, lon, speed, odo)
       on conflict (vehicle_id, organization_id) do update set fix_time = excluded.fix_time, latitude = excluded.latitude,
-        longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = now()
+        longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = excluded.updated_at
       returning 1
     ), dd as (
       insert into ifta_dirty_days (vehicle_id, day, organization_id)
@@ -223,18 +247,18 @@ export async function writeRound(
 /** Replaces a vehicle's records of days [fromDay, toDay] with freshly computed ones (a recompute). */
 export async function replaceDays(tx: DbOrTx, vehicleId: string, orgId: string, fromDay: string, toDay: string, days: DayRecords): Promise<void> {
   // The month rollup loses what the deleted days held; writeRound adds the new days back to it.
-  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
         returning date_trunc('month', day)::date as month, jurisdiction, metres, interpolated_metres),
     agg as (select month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by month, jurisdiction),
     months as (update ifta_distance_months x set metres = x.metres - agg.m, interpolated_metres = x.interpolated_metres - agg.im
-      from agg where x.vehicle_id = ${vehicleId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
-    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay}
+      from agg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
+    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
         returning date_trunc('month', day)::date as month, metres, odometer_travel_m, odometer_metres),
     bagg as (select month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by month),
     vmonths as (update ifta_vehicle_months x set metres = x.metres - bagg.m, odometer_travel_m = x.odometer_travel_m - bagg.ot, odometer_metres = x.odometer_metres - bagg.om
-      from bagg where x.vehicle_id = ${vehicleId} and x.month = bagg.month returning 1),
-    c as (delete from ifta_crossings where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1),
-    d as (delete from ifta_flagged_segments where vehicle_id = ${vehicleId} and day between ${fromDay} and ${toDay} returning 1)
+      from bagg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = bagg.month returning 1),
+    c as (delete from ifta_crossings where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay} returning 1),
+    d as (delete from ifta_flagged_segments where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay} returning 1)
     select (select count(*) from a) + (select count(*) from months) + (select count(*) from b) + (select count(*) from vmonths) + (select count(*) from c) + (select count(*) from d) as n`);
   await writeRound(tx, [{ vehicleId, orgId, days }], [], []);
 }

@@ -257,7 +257,7 @@ export class IftaMiles {
       rebuilt += await this.db.transaction(async (tx) => {
         if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
         const state = (await readStates(tx, [vehicleId])).get(vehicleId);
-        await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and day = any(${`{${days.join(',')}}`}::date[])`);
+        await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
         if (!state) return 0;
         let n = 0;
         for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time);
@@ -294,7 +294,7 @@ export class IftaMiles {
   async catchUp(): Promise<number> {
     const rows = rowsOf<{ asset_id: string; organization_id: string; t: number | string }>(
       await this.db.execute(sql`select l.asset_id, l.organization_id, extract(epoch from l.fix_time) * 1000 as t
-        from latest_positions l left join ifta_vehicle_state s on s.vehicle_id = l.asset_id
+        from latest_positions l left join ifta_vehicle_state s on s.vehicle_id = l.asset_id and s.organization_id = l.organization_id
         where s.fix_time is null or l.fix_time > s.fix_time`),
     );
     for (const r of rows) this.touch(r.asset_id, r.organization_id, Number(r.t));

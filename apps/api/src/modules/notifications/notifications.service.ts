@@ -144,25 +144,34 @@ export function mayReceive(role: string, rolePermissions: readonly string[] | nu
 
 type OrgUser = { id: string; org: string; role: string; permissions: string[] | null; kinds: Record<string, { inApp: boolean; email: boolean }> | null; groups: string[] | null };
 
-/** Active users of these organizations with their role's codes, choices and groups (one statement). */
+/**
+ * Active users of these organizations with their role's codes, choices and groups. Three statements
+ * joined here: users and roles are Citus reference tables and preferences and group memberships are
+ * distributed ones, which Citus will not join through a correlated subquery (decision 0169).
+ */
 async function usersOf(tx: DbOrTx, orgIds: string[]): Promise<Map<string, OrgUser[]>> {
-  const rows = await tx
-    .select({
-      id: users.id,
-      org: sql<string>`${users.organizationId}`,
-      role: users.role,
-      permissions: roles.permissions,
-      kinds: notificationPreferences.kinds,
-      groups: sql<string[] | null>`(select array_agg(${groupMembers.groupId}) from ${groupMembers} where ${groupMembers.memberType} = 'USER' and ${groupMembers.memberId} = ${users.id})`,
-    })
+  const out = new Map<string, OrgUser[]>();
+  if (orgIds.length === 0) return out;
+  // In turn: a transaction is one connection.
+  const people = await tx
+    .select({ id: users.id, org: sql<string>`${users.organizationId}`, role: users.role, permissions: roles.permissions })
     .from(users)
     .leftJoin(roles, eq(roles.id, users.roleId))
-    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
     .where(and(inArray(users.organizationId, orgIds), eq(users.status, 'ACTIVE')));
-  const out = new Map<string, OrgUser[]>();
-  for (const r of rows) {
+  const prefs = await tx
+    .select({ userId: notificationPreferences.userId, kinds: notificationPreferences.kinds })
+    .from(notificationPreferences)
+    .where(inArray(notificationPreferences.organizationId, orgIds));
+  const memberships = await tx
+    .select({ userId: groupMembers.memberId, group: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(inArray(groupMembers.organizationId, orgIds), eq(groupMembers.memberType, 'USER')));
+  const kindsOf = new Map(prefs.map((p) => [p.userId, p.kinds]));
+  const groupsOf = new Map<string, string[]>();
+  for (const m of memberships) groupsOf.set(m.userId, [...(groupsOf.get(m.userId) ?? []), m.group]);
+  for (const r of people) {
     const list = out.get(r.org) ?? [];
-    list.push(r);
+    list.push({ ...r, kinds: kindsOf.get(r.id) ?? null, groups: groupsOf.get(r.id) ?? null });
     out.set(r.org, list);
   }
   return out;

@@ -100,7 +100,7 @@ export class LiveEtas {
     this.refreshing = (async () => {
       const rows = rowsOf<{ id: string; organization_id: string; asset_id: string | null }>(
         await this.db.execute(sql`select l.id, l.organization_id,
-            coalesce(l.asset_id, (select a.id from assets a where a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1)) as asset_id
+            coalesce(l.asset_id, (select a.id from assets a where a.organization_id = l.organization_id and a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1)) as asset_id
           from loads l where l.status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and l.driver_id is not null`),
       );
       const next = new Map<string, Running>();
@@ -137,12 +137,12 @@ export class LiveEtas {
     const rows = rowsOf<{ load_id: string; organization_id: string; lat: number; lon: number; t: string | number }>(
       // The vehicle's latest row, else its newest stored fix (a bulk-loaded history writes no latest rows).
       await this.db.execute(sql`select r.id as load_id, r.organization_id, p.latitude as lat, p.longitude as lon, extract(epoch from p.fix_time) * 1000 as t
-        from (select l.id, l.organization_id, coalesce(l.asset_id, (select a.id from assets a where a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1)) as asset_id
+        from (select l.id, l.organization_id, coalesce(l.asset_id, (select a.id from assets a where a.organization_id = l.organization_id and a.current_driver_id = l.driver_id and a.type = 'VEHICLE' order by a.id limit 1)) as asset_id
               from loads l where l.status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and l.driver_id is not null ${orgId ? sql`and l.organization_id = ${orgId}` : sql``}) r
         cross join lateral (
-          select * from (select latitude, longitude, fix_time from latest_positions where asset_id = r.asset_id
+          select * from (select latitude, longitude, fix_time from latest_positions where organization_id = r.organization_id and asset_id = r.asset_id
                          union all
-                         (select latitude, longitude, fix_time from positions where asset_id = r.asset_id and fix_time <= ${new Date(now).toISOString()}::timestamptz order by fix_time desc limit 1)) x
+                         (select latitude, longitude, fix_time from positions where organization_id = r.organization_id and asset_id = r.asset_id and fix_time <= ${new Date(now).toISOString()}::timestamptz order by fix_time desc limit 1)) x
           order by fix_time desc limit 1) p`),
     );
     const byOrg = new Map<string, Array<[string, LatLon]>>();

@@ -37,11 +37,11 @@ export async function listAdjustments({ db, orgId }: ReadScope, q: z.output<type
   if (q.assetId) where.push(eq(iftaAdjustments.vehicleId, q.assetId));
   if (q.search) where.push(sql`lower(${iftaAdjustments.reason} || ' ' || ${iftaAdjustments.jurisdiction} || ' ' || coalesce(${assets.unitNumber}, '')) like ${likeTerm(q.search)}`);
   const cond = and(...where);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaAdjustments).leftJoin(assets, eq(assets.id, iftaAdjustments.vehicleId)).where(cond);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaAdjustments).leftJoin(assets, and(eq(assets.id, iftaAdjustments.vehicleId), eq(assets.organizationId, iftaAdjustments.organizationId))).where(cond);
   const rows = await db
     .select({ a: iftaAdjustments, unit: assets.unitNumber })
     .from(iftaAdjustments)
-    .leftJoin(assets, eq(assets.id, iftaAdjustments.vehicleId))
+    .leftJoin(assets, and(eq(assets.id, iftaAdjustments.vehicleId), eq(assets.organizationId, iftaAdjustments.organizationId)))
     .where(cond)
     .orderBy(...orderBy(q.sort, { day: iftaAdjustments.day, jurisdiction: iftaAdjustments.jurisdiction, createdAt: iftaAdjustments.createdAt }, desc(iftaAdjustments.day), asc(iftaAdjustments.id)))
     .limit(q.size)

@@ -200,7 +200,7 @@ export async function getPurchase({ db, orgId }: ReadScope, id: string): Promise
   const [r] = await db
     .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
     .from(iftaFuelPurchases)
-    .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
+    .innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId)))
     .where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId)));
   if (!r) throw notFound('Fuel purchase');
   return presentPurchase(r.p, r.unit);
@@ -283,11 +283,11 @@ export async function listPurchases({ db, orgId }: ReadScope, q: ListQuery): Pro
     where.push(sql`lower(${iftaFuelPurchases.receiptNumber} || ' ' || coalesce(${iftaFuelPurchases.vendor}, '') || ' ' || coalesce(${iftaFuelPurchases.city}, '') || ' ' || ${assets.unitNumber}) like ${likeTerm(q.search)}`);
   }
   const cond = and(...where);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaFuelPurchases).innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId)).where(cond);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaFuelPurchases).innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId))).where(cond);
   const rows = await db
     .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
     .from(iftaFuelPurchases)
-    .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
+    .innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId)))
     .where(cond)
     .orderBy(...orderBy(q.sort, SORTS, desc(iftaFuelPurchases.purchasedAt), asc(iftaFuelPurchases.id)))
     .limit(q.size)

@@ -32,10 +32,10 @@ export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: s
   const days = rowsOf<{ vehicle_id: string; unit: string | null; day: string | Date; first_fix_at: Date | string | null; last_fix_at: Date | string | null; odometer_start_m: number | null; odometer_end_m: number | null; j: string | null; imported: boolean }>(
     await db.execute(sql`select d.vehicle_id, a.unit_number as unit, d.day, d.first_fix_at, d.last_fix_at, d.odometer_start_m, d.odometer_end_m,
         (select json_agg(json_build_array(x.jurisdiction, x.metres, x.interpolated_metres) order by x.metres desc)::text from ifta_distance_days x
-          where x.vehicle_id = d.vehicle_id and x.day = d.day) as j,
-        exists (select 1 from positions p where p.asset_id = d.vehicle_id and p.protocol = ${IMPORTED_PROTOCOL}
+          where x.organization_id = d.organization_id and x.vehicle_id = d.vehicle_id and x.day = d.day) as j,
+        exists (select 1 from positions p where p.organization_id = d.organization_id and p.asset_id = d.vehicle_id and p.protocol = ${IMPORTED_PROTOCOL}
           and p.fix_time >= d.day::timestamp at time zone 'UTC' and p.fix_time < (d.day + 1)::timestamp at time zone 'UTC') as imported
-      from ifta_vehicle_days d left join assets a on a.id = d.vehicle_id
+      from ifta_vehicle_days d left join assets a on a.id = d.vehicle_id and a.organization_id = d.organization_id
       where d.organization_id = ${orgId} and d.day >= ${from} and d.day < ${to} ${vehicle}
       order by a.unit_number, d.day limit ${q.size} offset ${q.page * q.size}`),
   );

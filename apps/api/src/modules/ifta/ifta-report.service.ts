@@ -117,7 +117,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     db
       .select({ p: iftaFuelPurchases, tank: assets.tankCapacityL, overTank: sql<boolean>`${overTankSql}` })
       .from(iftaFuelPurchases)
-      .innerJoin(assets, eq(assets.id, iftaFuelPurchases.vehicleId))
+      .innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId)))
       .where(
         and(
           eq(iftaFuelPurchases.organizationId, orgId),

@@ -45,34 +45,47 @@ const toFix = (r: FixRow): TrackFix => ({ time: Math.round(Number(r.t)), lat: r.
 
 /**
  * Several vehicles' stored fixes with after < time ≤ until, each in time order and at most `limit`
- * a vehicle, in one statement (a round's cold vehicles: after a restart, every vehicle is). A vehicle
- * may say its fixes after `knownFromMs` are in memory already, `knownCount` of them: when the table
- * holds exactly that many after it, the read stops at `knownFromMs` instead of reading them back.
+ * a vehicle (a round's cold vehicles: after a restart, every vehicle is). A vehicle may say its fixes
+ * after `knownFromMs` are in memory already, `knownCount` of them: when the table holds exactly that
+ * many after it, the read stops at `knownFromMs` instead of reading them back. One statement per
+ * chunk of vehicles, a UNION ALL of one branch per vehicle naming its organization: Citus refuses a
+ * LIMIT in a lateral subquery over an unnest (decision 0169), and each branch routes to one shard.
  */
 export async function fixesAfterMany(
   tx: DbOrTx,
-  items: ReadonlyArray<{ vehicleId: string; afterMs: number | null; untilMs: number; knownFromMs?: number; knownCount?: number }>,
+  items: ReadonlyArray<{ vehicleId: string; orgId: string; afterMs: number | null; untilMs: number; knownFromMs?: number; knownCount?: number }>,
   limit: number,
 ): Promise<Map<string, TrackFix[]>> {
   const out = new Map<string, TrackFix[]>();
-  if (items.length === 0) return out;
-  const rows = rowsOf<FixRow & { v: string }>(
-    await tx.execute(sql`select u.v, p.t, p.latitude, p.longitude, p.speed, p.odometer
-      from unnest(${arr(items, (i) => i.vehicleId)}::uuid[], ${arr(items, (i) => nul(i.afterMs))}::float8[], ${arr(items, (i) => nul(i.untilMs))}::float8[],
-        ${arr(items, (i) => nul(i.knownFromMs))}::float8[], ${arr(items, (i) => nul(i.knownCount))}::int[]) as u(v, a, z, k, n)
-      cross join lateral (select case when u.k is not null and u.k < u.z and (select count(*) from positions
-        where asset_id = u.v and fix_time > to_timestamp(u.k / 1000) and fix_time <= to_timestamp(u.z / 1000)) = u.n then u.k else u.z end as z) b
-      cross join lateral (select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-        where asset_id = u.v and fix_time > coalesce(to_timestamp(u.a / 1000), '-infinity'::timestamptz) and fix_time <= to_timestamp(b.z / 1000)
-        order by fix_time limit ${limit}) p`),
-  );
-  for (const r of rows) {
-    const list = out.get(r.v);
-    if (list) list.push(toFix(r));
-    else out.set(r.v, [toFix(r)]);
+  for (let i = 0; i < items.length; i += FIXES_CHUNK) {
+    const branches = items.slice(i, i + FIXES_CHUNK).map((it) => {
+      const z = sql`to_timestamp(${it.untilMs / 1000})`;
+      const k = it.knownFromMs;
+      // The upper bound: the known fixes' start when the table holds exactly the known ones after it.
+      const until =
+        k !== undefined && it.knownCount !== undefined && k < it.untilMs
+          ? sql`case when (select count(*) from positions where organization_id = ${it.orgId} and asset_id = ${it.vehicleId}
+              and fix_time > to_timestamp(${k / 1000}) and fix_time <= ${z}) = ${it.knownCount} then to_timestamp(${k / 1000}) else ${z} end`
+          : z;
+      const after = it.afterMs === null ? sql`'-infinity'::timestamptz` : sql`to_timestamp(${it.afterMs / 1000})`;
+      return sql`(select ${it.vehicleId}::uuid as v, extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
+        where organization_id = ${it.orgId} and asset_id = ${it.vehicleId} and fix_time > ${after} and fix_time <= ${until}
+        order by fix_time limit ${limit})`;
+    });
+    const rows = rowsOf<FixRow & { v: string }>(await tx.execute(sql.join(branches, sql` union all `)));
+    for (const r of rows) {
+      const list = out.get(r.v);
+      if (list) list.push(toFix(r));
+      else out.set(r.v, [toFix(r)]);
+    }
   }
+  // UNION ALL keeps no order across branches on Citus: each vehicle's list is put in time order.
+  for (const list of out.values()) list.sort((a, b) => a.time - b.time);
   return out;
 }
+
+/** Vehicles per fixesAfterMany statement (its parameters stay well under PostgreSQL's 65,535). */
+const FIXES_CHUNK = 200;
 
 /** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute. */
 export async function neighbours(tx: DbOrTx, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<{ before: TrackFix | null; after: TrackFix | null }> {

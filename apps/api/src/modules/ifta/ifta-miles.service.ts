@@ -168,7 +168,7 @@ export class IftaMiles {
       // after the oldest of them (a busy new vehicle would otherwise read its stream back each round).
       const cold = await fixesAfterMany(
         tx,
-        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
+        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, orgId: p.orgId, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
         this.coldChunk,
       );
       for (const [vehicleId, p] of items) {

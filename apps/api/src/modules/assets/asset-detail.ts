@@ -21,7 +21,7 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
     db
       .select({ a: assetDriverAssignments, d: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName } })
       .from(assetDriverAssignments)
-      .innerJoin(drivers, eq(drivers.id, assetDriverAssignments.driverId))
+      .innerJoin(drivers, and(eq(drivers.id, assetDriverAssignments.driverId), eq(drivers.organizationId, assetDriverAssignments.organizationId)))
       .where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.assetId, assetId)))
       .orderBy(desc(assetDriverAssignments.startedAt))
       .limit(HISTORY_LIMIT),
@@ -41,7 +41,7 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
     db
       .select({ p: gatewayPairings, g: { id: gateways.id, uniqueId: gateways.uniqueId, name: gateways.name, lastSeenAt: gateways.lastSeenAt } })
       .from(gatewayPairings)
-      .innerJoin(gateways, eq(gateways.id, gatewayPairings.gatewayId))
+      .innerJoin(gateways, and(eq(gateways.id, gatewayPairings.gatewayId), eq(gateways.organizationId, gatewayPairings.organizationId)))
       .where(and(eq(gatewayPairings.organizationId, orgId), eq(gatewayPairings.assetId, assetId)))
       .orderBy(desc(gatewayPairings.pairedAt))
       .limit(HISTORY_LIMIT),

@@ -56,7 +56,7 @@ export async function selectAssets(
       groups: groupsJson,
     })
     .from(assets)
-    .leftJoin(drivers, eq(drivers.id, assets.currentDriverId))
+    .leftJoin(drivers, and(eq(drivers.id, assets.currentDriverId), eq(drivers.organizationId, assets.organizationId)))
     .leftJoin(gateways, eq(gateways.assetId, assets.id))
     .leftJoin(openAttachment, and(eq(openAttachment.trailerId, assets.id), isNull(openAttachment.detachedAt)))
     .leftJoin(towingVehicle, eq(towingVehicle.id, openAttachment.vehicleId))

@@ -67,7 +67,7 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
   const myGroups = await db
     .select({ id: groups.id, name: groups.name })
     .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.organizationId, groupMembers.organizationId)))
     .where(and(eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, 'USER'), eq(groupMembers.memberId, caller.userId)))
     .orderBy(groups.name);
 

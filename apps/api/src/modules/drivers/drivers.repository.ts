@@ -83,7 +83,7 @@ export async function getDriverDetail(db: DbOrTx, orgId: string, id: string): Pr
   const history = await db
     .select({ a: assetDriverAssignments, v: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
     .from(assetDriverAssignments)
-    .innerJoin(assets, eq(assets.id, assetDriverAssignments.assetId))
+    .innerJoin(assets, and(eq(assets.id, assetDriverAssignments.assetId), eq(assets.organizationId, assetDriverAssignments.organizationId)))
     .where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, id)))
     .orderBy(desc(assetDriverAssignments.startedAt))
     .limit(50);

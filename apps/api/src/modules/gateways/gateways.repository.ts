@@ -58,7 +58,7 @@ export async function getGatewayDetail(db: DbOrTx, orgId: string, id: string): P
   const history = await db
     .select({ p: gatewayPairings, a: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
     .from(gatewayPairings)
-    .innerJoin(assets, eq(assets.id, gatewayPairings.assetId))
+    .innerJoin(assets, and(eq(assets.id, gatewayPairings.assetId), eq(assets.organizationId, gatewayPairings.organizationId)))
     .where(and(eq(gatewayPairings.organizationId, orgId), eq(gatewayPairings.gatewayId, id)))
     .orderBy(desc(gatewayPairings.pairedAt))
     .limit(50);

@@ -33,7 +33,7 @@ export async function groupsOfAssets(db: DbOrTx, orgId: string, assetIds: string
   const rows = await db
     .select({ assetId: groupAssets.assetId, id: groups.id, name: groups.name })
     .from(groupAssets)
-    .innerJoin(groups, eq(groups.id, groupAssets.groupId))
+    .innerJoin(groups, and(eq(groups.id, groupAssets.groupId), eq(groups.organizationId, groupAssets.organizationId)))
     .where(and(eq(groupAssets.organizationId, orgId), inArray(groupAssets.assetId, assetIds)))
     .orderBy(groups.name);
   for (const r of rows) out.set(r.assetId, [...(out.get(r.assetId) ?? []), { id: r.id, name: r.name }]);
@@ -52,7 +52,7 @@ export async function groupsOfMembers(
   const rows = await db
     .select({ memberId: groupMembers.memberId, id: groups.id, name: groups.name })
     .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.organizationId, groupMembers.organizationId)))
     .where(and(eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, memberType), inArray(groupMembers.memberId, memberIds)))
     .orderBy(groups.name);
   for (const r of rows) out.set(r.memberId, [...(out.get(r.memberId) ?? []), { id: r.id, name: r.name }]);

@@ -45,7 +45,7 @@ export async function groupMembersOf(db: DbOrTx, orgId: string, groupId: string)
     db
       .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName, email: drivers.email })
       .from(groupMembers)
-      .innerJoin(drivers, eq(drivers.id, groupMembers.memberId))
+      .innerJoin(drivers, and(eq(drivers.id, groupMembers.memberId), eq(drivers.organizationId, groupMembers.organizationId)))
       .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, 'DRIVER'))),
   ]);
   const name = (r: { firstName: string | null; lastName: string | null; email: string | null }) => [r.firstName, r.lastName].filter(Boolean).join(' ') || r.email || '';
@@ -62,7 +62,7 @@ export async function getGroup({ db, orgId }: ReadScope, groupId: string): Promi
     db
       .select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type })
       .from(groupAssets)
-      .innerJoin(assets, eq(assets.id, groupAssets.assetId))
+      .innerJoin(assets, and(eq(assets.id, groupAssets.assetId), eq(assets.organizationId, groupAssets.organizationId)))
       .where(and(eq(groupAssets.groupId, groupId), eq(groupAssets.organizationId, orgId)))
       .orderBy(assets.type, sql`lower(${assets.unitNumber})`),
   ]);

@@ -363,7 +363,7 @@ export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: 
       type: assets.type,
     })
     .from(hosEvents)
-    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId)))
     .where(
       and(
         eq(hosEvents.organizationId, orgId),

@@ -78,7 +78,7 @@ function buildLogDayQueries(db: DbOrTx) {
   const events = db
     .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
     .from(hosEvents)
-    .leftJoin(assets, eq(assets.id, hosEvents.vehicleId))
+    .leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId)))
     .where(and(eq(hosEvents.organizationId, sql.placeholder('orgId')), eq(hosEvents.driverId, sql.placeholder('driverId')), eq(hosEvents.logDate, sql.placeholder('logDate'))))
     .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId))
     .prepare('hos_log_day_events');

@@ -29,7 +29,7 @@ type Query = z.output<typeof hosProposalQuery>;
 const vehicleColumns = { id: assets.id, unitNumber: assets.unitNumber, type: assets.type };
 
 async function eventsWithVehicles(db: DbOrTx, where: ReturnType<typeof and>) {
-  return db.select({ e: hosEvents, vehicle: vehicleColumns }).from(hosEvents).leftJoin(assets, eq(assets.id, hosEvents.vehicleId)).where(where).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
+  return db.select({ e: hosEvents, vehicle: vehicleColumns }).from(hosEvents).leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId))).where(where).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
 }
 
 /** Proposals with their records, in one read of the requests' rows and one of the originals. */
@@ -88,7 +88,7 @@ export async function listProposals({ db, orgId }: ReadScope, driverId: string, 
     db
       .select(requestColumns)
       .from(hosEditRequests)
-      .innerJoin(drivers, eq(drivers.id, hosEditRequests.driverId))
+      .innerJoin(drivers, and(eq(drivers.id, hosEditRequests.driverId), eq(drivers.organizationId, hosEditRequests.organizationId)))
       .leftJoin(users, eq(users.id, hosEditRequests.requestedByUserId))
       .where(where)
       .orderBy(desc(eq(hosEditRequests.state, 'PENDING')), desc(hosEditRequests.requestedAt), desc(hosEditRequests.id))
@@ -109,7 +109,7 @@ async function getProposal(db: DbOrTx, orgId: string, driverId: string, id: stri
   const rows = await db
     .select(requestColumns)
     .from(hosEditRequests)
-    .innerJoin(drivers, eq(drivers.id, hosEditRequests.driverId))
+    .innerJoin(drivers, and(eq(drivers.id, hosEditRequests.driverId), eq(drivers.organizationId, hosEditRequests.organizationId)))
     .leftJoin(users, eq(users.id, hosEditRequests.requestedByUserId))
     .where(and(eq(hosEditRequests.id, id), eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, driverId)));
   const [p] = await presentAll(db, orgId, named(rows));

@@ -99,7 +99,7 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
         driver: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName },
       })
       .from(hosEvents)
-      .innerJoin(drivers, eq(drivers.id, hosEvents.driverId))
+      .innerJoin(drivers, and(eq(drivers.id, hosEvents.driverId), eq(drivers.organizationId, hosEvents.organizationId)))
       .leftJoin(hosEditRequests, eq(hosEditRequests.id, hosEvents.editRequestId))
       .where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.replacesEventId, ids), inArray(hosEvents.recordStatus, [HOS_RECORD_STATUSES.ACTIVE, HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED]))),
   ]);

@@ -27,7 +27,7 @@ export async function stopsOf(db: DbOrTx, loadIds: readonly string[]): Promise<M
   const rows = await db
     .select({ stop: loadStops, placeName: places.name })
     .from(loadStops)
-    .leftJoin(places, eq(places.id, loadStops.placeId))
+    .leftJoin(places, and(eq(places.id, loadStops.placeId), eq(places.organizationId, loadStops.organizationId)))
     .where(inArray(loadStops.loadId, [...loadIds]))
     .orderBy(asc(loadStops.loadId), asc(loadStops.seq));
   for (const r of rows) {

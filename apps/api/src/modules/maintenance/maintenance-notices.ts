@@ -68,7 +68,7 @@ export async function drivenWithSafetyDefectNotices(db: DbOrTx, orgId: string, s
   const drives = await db
     .select({ vehicleId: hosEvents.vehicleId, at: hosEvents.eventTime, firstName: drivers.firstName, lastName: drivers.lastName, driverId: hosEvents.driverId })
     .from(hosEvents)
-    .leftJoin(drivers, eq(drivers.id, hosEvents.driverId))
+    .leftJoin(drivers, and(eq(drivers.id, hosEvents.driverId), eq(drivers.organizationId, hosEvents.organizationId)))
     .where(
       and(
         eq(hosEvents.organizationId, orgId),

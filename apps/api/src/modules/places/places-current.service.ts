@@ -10,7 +10,7 @@ export async function currentPlaces(s: Scope, q: { groupId?: string }): Promise<
   const rows = await s.db
     .select({ assetId: placeVisits.assetId, placeId: places.id, placeName: places.name, category: places.category, arrivedAt: placeVisits.arrivedAt })
     .from(placeVisits)
-    .innerJoin(places, eq(places.id, placeVisits.placeId))
+    .innerJoin(places, and(eq(places.id, placeVisits.placeId), eq(places.organizationId, placeVisits.organizationId)))
     .innerJoin(assets, and(eq(assets.id, placeVisits.assetId), eq(assets.organizationId, s.orgId)))
     .where(
       and(

@@ -100,7 +100,7 @@ async function visitsIn(db: DbOrTx, orgId: string, subject: 'drivers' | 'assets'
   return db
     .select({ placeId: placeVisits.placeId, name: places.name, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
     .from(placeVisits)
-    .innerJoin(places, eq(places.id, placeVisits.placeId))
+    .innerJoin(places, and(eq(places.id, placeVisits.placeId), eq(places.organizationId, placeVisits.organizationId)))
     .where(and(eq(placeVisits.organizationId, orgId), who, lte(placeVisits.arrivedAt, new Date(q.to)), or(isNull(placeVisits.departedAt), gte(placeVisits.departedAt, new Date(q.from)))));
 }
 

@@ -124,6 +124,15 @@ export async function readColdStarts(db: DbOrTx, assetIds: readonly string[], fi
   );
 }
 
+/**
+ * Which of these places still exist, as a uuid[] literal. Read apart from the insert: Citus refuses a
+ * correlated subquery beside json_to_recordset (decision 0169).
+ */
+async function livePlaces(tx: DbOrTx, orgId: string, placeIds: readonly string[]): Promise<string> {
+  const ids = rowsOf<{ id: string }>(await tx.execute(sql`select id from places where organization_id = ${orgId} and id = any(${`{${[...new Set(placeIds)].join(',')}}`}::uuid[])`));
+  return `{${ids.map((r) => r.id).join(',')}}`;
+}
+
 /** A round's arrivals (new rows with their ids) and departures (by id), in one transaction. */
 export async function writeRound(
   db: Db,
@@ -135,16 +144,17 @@ export async function writeRound(
   await db.transaction(async (tx) => {
     if (arrivals.length) {
       // A place deleted meanwhile takes no visit.
+      const live = await livePlaces(tx, orgId, arrivals.map((a) => a.placeId));
       await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at)
         select x.id, ${orgId}::uuid, x.place_id, x.asset_id, x.driver_id, x.arrived_at
         from json_to_recordset(${JSON.stringify(arrivals.map((a) => ({ id: a.id, place_id: a.placeId, asset_id: a.assetId, driver_id: a.driverId, arrived_at: iso(a.arrivedAt) })))}::json)
           as x(id uuid, place_id uuid, asset_id uuid, driver_id uuid, arrived_at timestamptz)
-        where exists (select 1 from places p where p.id = x.place_id)`);
+        where x.place_id = any(${live}::uuid[])`);
     }
     if (departures.length) {
       await tx.execute(sql`update place_visits v set departed_at = x.departed_at, updated_at = now()
         from json_to_recordset(${JSON.stringify(departures.map((d) => ({ id: d.id, departed_at: iso(d.departedAt) })))}::json) as x(id uuid, departed_at timestamptz)
-        where v.id = x.id`);
+        where v.organization_id = ${orgId} and v.id = x.id`);
     }
   });
 }
@@ -159,13 +169,14 @@ export async function replaceVisits(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`place-visits:${assetId}`}))`);
-    await tx.execute(sql`delete from place_visits where asset_id = ${assetId} and arrived_at > ${iso(cutMs)}::timestamptz`);
+    await tx.execute(sql`delete from place_visits where organization_id = ${orgId} and asset_id = ${assetId} and arrived_at > ${iso(cutMs)}::timestamptz`);
     if (rows.length === 0) return;
+    const live = await livePlaces(tx, orgId, rows.map((v) => v.placeId));
     await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at, departed_at)
       select x.id, ${orgId}::uuid, x.place_id, ${assetId}::uuid, x.driver_id, x.arrived_at, x.departed_at
       from json_to_recordset(${JSON.stringify(rows.map((v) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: iso(v.arrivedAt), departed_at: v.departedAt === null ? null : iso(v.departedAt) })))}::json)
         as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)
-      where exists (select 1 from places p where p.id = x.place_id)`);
+      where x.place_id = any(${live}::uuid[])`);
   });
 }
 

@@ -166,14 +166,30 @@ export class NotificationHub {
 
   private async mailRound(): Promise<number> {
     const db = this.database.db;
-    // Claimed by one statement: of several instances, exactly one sends each message.
-    const claimed = rowsOf<{ id: string; email: string; title: string; body: string | null; link: string | null; first_name: string | null }>(
-      await db.execute(sql`update notifications n set emailed_at = now()
-        from users u
-        where n.id in (select id from notifications where email and emailed_at is null order by created_at limit ${MAIL_BATCH} for update skip locked)
-          and u.id = n.user_id
-        returning n.id, u.email, n.title, n.body, n.link, u.first_name`),
-    );
+    // Claimed per organization, each by one statement: of several instances, exactly one sends each
+    // message. On Citus a FOR UPDATE must stay on one shard and users is a reference table read
+    // apart (decision 0169).
+    const orgs = rowsOf<{ organization_id: string }>(await db.execute(sql`select distinct organization_id from notifications where email and emailed_at is null`));
+    const now = new Date().toISOString();
+    const claimed: Array<{ id: string; email: string; title: string; body: string | null; link: string | null; first_name: string | null }> = [];
+    for (const { organization_id: org } of orgs) {
+      if (claimed.length >= MAIL_BATCH) break;
+      const rows = rowsOf<{ id: string; user_id: string; title: string; body: string | null; link: string | null }>(
+        await db.execute(sql`update notifications n set emailed_at = ${now}::timestamptz
+          where n.organization_id = ${org} and n.id in (select id from notifications where organization_id = ${org} and email and emailed_at is null
+            order by created_at limit ${MAIL_BATCH - claimed.length} for update skip locked)
+          returning n.id, n.user_id, n.title, n.body, n.link`),
+      );
+      if (rows.length === 0) continue;
+      const people = rowsOf<{ id: string; email: string; first_name: string | null }>(
+        await db.execute(sql`select id, email, first_name from users where id = any(${`{${[...new Set(rows.map((r) => r.user_id))].join(',')}}`}::uuid[])`),
+      );
+      const byId = new Map(people.map((u) => [u.id, u]));
+      for (const r of rows) {
+        const u = byId.get(r.user_id);
+        if (u) claimed.push({ id: r.id, email: u.email, title: r.title, body: r.body, link: r.link, first_name: u.first_name });
+      }
+    }
     for (const m of claimed) {
       const link = m.link ? new URL(m.link, this.publicUrl).toString() : null;
       const text = [`Hello ${m.first_name ?? ''},`.replace(' ,', ','), '', m.title, ...(m.body ? ['', m.body] : []), ...(link ? ['', `Open it: ${link}`] : []), '', 'You receive this because you chose it in Fleetline (Notifications, preferences).'].join('\n');

@@ -176,7 +176,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
   async catchUp(now = Date.now(), maxDays = 8): Promise<number> {
     const rows = rowsOf<{ asset_id: string; organization_id: string; fix_time: string | Date; last_fix_at: string | Date | null }>(
       await this.db.execute(sql`select lp.asset_id, lp.organization_id, lp.fix_time,
-          (select max(s.last_fix_at) from ${vehicleDailyStats} s where s.asset_id = lp.asset_id) as last_fix_at
+          (select max(s.last_fix_at) from ${vehicleDailyStats} s where s.organization_id = lp.organization_id and s.asset_id = lp.asset_id) as last_fix_at
         from ${latestPositions} lp`),
     );
     let days = 0;

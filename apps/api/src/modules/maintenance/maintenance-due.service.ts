@@ -45,7 +45,7 @@ async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string, gro
       engineHours: latestEngineHours,
     })
     .from(maintenanceSchedules)
-    .innerJoin(assets, and(eq(assets.organizationId, maintenanceSchedules.organizationId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, maintenanceSchedules)))
+    .innerJoin(assets, and(eq(assets.organizationId, maintenanceSchedules.organizationId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, maintenanceSchedules, assets.organizationId)))
     .leftJoin(maintenanceServices, and(eq(maintenanceServices.scheduleId, maintenanceSchedules.id), eq(maintenanceServices.assetId, assets.id), eq(maintenanceServices.organizationId, assets.organizationId)))
     .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
     .where(and(eq(maintenanceSchedules.organizationId, orgId), assetId ? eq(assets.id, assetId) : undefined, groupId ? assetInGroup(orgId, groupId, assets.id) : undefined));

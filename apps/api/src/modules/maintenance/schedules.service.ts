@@ -46,8 +46,14 @@ export async function readingsOf(db: DbOrTx, orgId: string, assetIds: string[]):
 }
 
 /** True when the vehicle in `assetIdColumn` is one the schedule covers: its own vehicle, or a vehicle of its group now. */
-export function scheduleCovers(assetIdColumn: SQL | typeof assets.id, s: { assetId: SQL | typeof maintenanceSchedules.assetId | string | null; groupId: SQL | typeof maintenanceSchedules.groupId | string | null }): SQL {
-  return sql`(${assetIdColumn} = ${s.assetId} or exists (select 1 from ${groupAssets} where ${groupAssets.groupId} = ${s.groupId} and ${groupAssets.assetId} = ${assetIdColumn}))`;
+export function scheduleCovers(
+  assetIdColumn: SQL | typeof assets.id,
+  s: { assetId: SQL | typeof maintenanceSchedules.assetId | string | null; groupId: SQL | typeof maintenanceSchedules.groupId | string | null },
+  // The vehicle's organization, where the query correlates on a row: Citus routes the subquery by it (decision 0169).
+  orgColumn?: typeof assets.organizationId,
+): SQL {
+  const sameOrg = orgColumn ? sql` and ${groupAssets.organizationId} = ${orgColumn}` : sql``;
+  return sql`(${assetIdColumn} = ${s.assetId} or exists (select 1 from ${groupAssets} where ${groupAssets.groupId} = ${s.groupId} and ${groupAssets.assetId} = ${assetIdColumn}${sameOrg}))`;
 }
 
 /** The vehicles the schedule covers now (a group's vehicles, not its trailers). */

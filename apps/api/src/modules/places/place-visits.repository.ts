@@ -201,7 +201,7 @@ export async function writeMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<s
 export async function vehiclesBehindMarks(db: DbOrTx): Promise<Array<{ assetId: string; orgId: string; mark: number | null }>> {
   const rows = rowsOf<{ asset_id: string; organization_id: string; covered: number | string | null }>(
     await db.execute(sql`select lp.asset_id, lp.organization_id, extract(epoch from m.covered_until) * 1000 as covered
-      from latest_positions lp left join place_visit_marks m on m.asset_id = lp.asset_id
+      from latest_positions lp left join place_visit_marks m on m.asset_id = lp.asset_id and m.organization_id = lp.organization_id
       where exists (select 1 from places p where p.organization_id = lp.organization_id)
         and (m.covered_until is null or m.covered_until < lp.fix_time)`),
   );

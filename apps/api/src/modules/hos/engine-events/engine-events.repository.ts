@@ -76,7 +76,7 @@ export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Ar
   const rows = rowsOf<{ v: string; o: string; t: number | string; e: number | string | null; ignition: boolean | null }>(
     await tx.execute(sql`
       select l.asset_id as v, l.organization_id as o, extract(epoch from l.fix_time) * 1000 as t, l.ignition,
-        (select extract(epoch from e.event_time) * 1000 from hos_events e where e.vehicle_id = l.asset_id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
+        (select extract(epoch from e.event_time) * 1000 from hos_events e where e.organization_id = l.organization_id and e.vehicle_id = l.asset_id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
           order by e.event_time desc limit 1) as e
       from latest_positions l where l.fix_time >= ${new Date(sinceMs).toISOString()}::timestamptz`),
   );

@@ -268,17 +268,29 @@ async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
       where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);
     await tx.execute(sql`delete from vehicle_stops x using json_to_recordset(${cut}::json) as c(asset_id uuid, org uuid, from_at timestamptz)
       where x.asset_id = c.asset_id and x.organization_id = c.org and x.started_at >= c.from_at`);
+    // Drivers deleted meanwhile are left out, read apart: Citus refuses the correlated subquery that
+    // did it beside json_to_recordset (decision 0169).
+    const driverIds = [...new Set([...trips, ...stops].flatMap((r) => (r.driver_id ? [r.driver_id] : [])))];
+    const known = new Set(
+      driverIds.length
+        ? rowsOf<{ id: string; organization_id: string }>(await tx.execute(sql`select id, organization_id from drivers where id = any(${`{${driverIds.join(',')}}`}::uuid[])`)).map(
+            (d) => `${d.organization_id}|${d.id}`,
+          )
+        : [],
+    );
+    const withKnown = <T extends { organization_id: string; driver_id: string | null }>(rows: readonly T[]) =>
+      rows.map((r) => ({ ...r, driver_id: r.driver_id && known.has(`${r.organization_id}|${r.driver_id}`) ? r.driver_id : null }));
     if (trips.length)
       await tx.execute(sql`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, start_address, end_address,
           distance_m, max_speed_kmh, avg_speed_kmh)
-        select x.organization_id, x.asset_id, (select d.id from drivers d where d.id = x.driver_id), x.started_at, x.ended_at, x.start_lat, x.start_lon, x.end_lat, x.end_lon,
+        select x.organization_id, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.start_lat, x.start_lon, x.end_lat, x.end_lon,
           x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh
-        from json_to_recordset(${JSON.stringify(trips)}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+        from json_to_recordset(${JSON.stringify(withKnown(trips))}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
           start_lat float8, start_lon float8, end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)`);
     if (stops.length)
       await tx.execute(sql`insert into vehicle_stops (organization_id, asset_id, driver_id, started_at, ended_at, lat, lon, address, idle_s, engine_on)
-        select x.organization_id, x.asset_id, (select d.id from drivers d where d.id = x.driver_id), x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on
-        from json_to_recordset(${JSON.stringify(stops)}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+        select x.organization_id, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on
+        from json_to_recordset(${JSON.stringify(withKnown(stops))}::json) as x(organization_id uuid, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
           lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
   });
 }

@@ -53,15 +53,15 @@ export async function ignitionFixes(tx: DbOrTx, vehicleId: string, fromMs: numbe
  */
 export async function inPersonalConveyance(tx: DbOrTx, asks: ReadonlyArray<{ driverId: string; time: number }>): Promise<boolean[]> {
   if (asks.length === 0) return [];
-  const rows = rowsOf<{ i: number; status: number | null; special: number | null }>(
-    await tx.execute(sql`
-      select a.i,
-        (select e.event_code from hos_events e where e.driver_id = a.d and e.event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
-           and e.event_time <= to_timestamp(a.t / 1000) order by e.event_time desc, e.sequence_id desc limit 1) as status,
-        (select e.event_code from hos_events e where e.driver_id = a.d and e.event_type = ${HOS_EVENT_TYPES.SPECIAL_CATEGORY} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
-           and e.event_time <= to_timestamp(a.t / 1000) order by e.event_time desc, e.sequence_id desc limit 1) as special
-      from unnest(${`{${asks.map((a) => a.driverId).join(',')}}`}::uuid[], ${`{${asks.map((a) => a.time).join(',')}}`}::float8[]) with ordinality as a(d, t, i)`),
+  // One branch per probe with its values inlined: Citus refuses these subqueries correlated to an
+  // unnest (decision 0169); each branch's subqueries are plain reads it plans alone.
+  const probe = (type: number, d: string, t: number) =>
+    sql`(select e.event_code from hos_events e where e.driver_id = ${d} and e.event_type = ${type} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+      and e.event_time <= to_timestamp(${t / 1000}) order by e.event_time desc, e.sequence_id desc limit 1)`;
+  const branches = asks.map(
+    (a, k) => sql`select ${k + 1}::int as i, ${probe(HOS_EVENT_TYPES.DUTY_STATUS, a.driverId, a.time)} as status, ${probe(HOS_EVENT_TYPES.SPECIAL_CATEGORY, a.driverId, a.time)} as special`,
   );
+  const rows = rowsOf<{ i: number; status: number | null; special: number | null }>(await tx.execute(sql.join(branches, sql` union all `)));
   const out = asks.map(() => false);
   for (const r of rows) out[Number(r.i) - 1] = Number(r.status) === 1 && Number(r.special) === 1;
   return out;

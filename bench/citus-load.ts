@@ -35,7 +35,18 @@ export interface GetJob {
   connections: number;
   requests: Array<{ port: number; path: string; auth: string }>;
 }
-export type LoadJob = OsmandJob | BatchJob | GetJob;
+/** Positions written straight through the coordinator, one autocommitted insert a request (the shard move's writer when the API's ingest fails on the cluster). */
+export interface SqlJob {
+  mode: 'sql';
+  seconds: number;
+  url: string;
+  connections: number;
+  /** Devices as "c3-<org>-<i>" with their ids; request n writes device n % length at t0 + floor(n / length). */
+  devices: Array<{ uid: string; orgId: string; gatewayId: string; assetId: string }>;
+  t0: number;
+  pauseMs?: number;
+}
+export type LoadJob = OsmandJob | BatchJob | GetJob | SqlJob;
 
 export interface LoadResult {
   requests: number;
@@ -78,7 +89,7 @@ const record = (start: number, good: boolean, error?: string) => {
     failed++;
     firstError ??= error ?? 'failed';
   }
-  if (job.mode === 'osmand' && job.timeline) timeline.push([Math.round(start - started), Math.round((end - start) * 10) / 10, good ? 1 : 0]);
+  if ((job.mode === 'osmand' && job.timeline) || job.mode === 'sql') timeline.push([Math.round(start - started), Math.round((end - start) * 10) / 10, good ? 1 : 0]);
 };
 
 async function osmand(j: OsmandJob): Promise<void> {
@@ -202,7 +213,43 @@ async function get(j: GetJob): Promise<void> {
   );
 }
 
+async function sqlWrites(j: SqlJob): Promise<void> {
+  const { default: pg } = await import('pg');
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: j.connections }, async () => {
+      let client: InstanceType<typeof pg.Client> | null = null;
+      while (performance.now() < until) {
+        const i = n++;
+        const d = j.devices[i % j.devices.length]!;
+        const start = performance.now();
+        try {
+          if (!client) {
+            client = new pg.Client({ connectionString: j.url });
+            await client.connect();
+          }
+          await client.query(
+            `insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, speed, ignition, protocol) values ($1, $2, $3, to_timestamp($4), 35, -97, 50, true, 'osmand')`,
+            [d.orgId, d.gatewayId, d.assetId, j.t0 + Math.floor(i / j.devices.length)],
+          );
+          acknowledged++;
+          const org = d.uid.split('-').slice(0, 2).join('-');
+          acknowledgedBy[org] = (acknowledgedBy[org] ?? 0) + 1;
+          record(start, true);
+        } catch (err) {
+          record(start, false, String(err));
+          await client?.end().catch(() => undefined);
+          client = null;
+        }
+        if (j.pauseMs) await new Promise((r) => setTimeout(r, j.pauseMs));
+      }
+      await client?.end();
+    }),
+  );
+}
+
 if (job.mode === 'osmand') await osmand(job);
+else if (job.mode === 'sql') await sqlWrites(job);
 else if (job.mode === 'batch') await batch(job);
 else await get(job);
 
@@ -223,6 +270,6 @@ const result: LoadResult = {
   max: Math.round((latencies.at(-1) ?? 0) * 10) / 10,
   cpuS: (c.user + c.system) / 1e6,
   firstError,
-  ...(job.mode === 'osmand' && job.timeline ? { timeline } : {}),
+  ...((job.mode === 'osmand' && job.timeline) || job.mode === 'sql' ? { timeline } : {}),
 };
 console.log(JSON.stringify(result));

@@ -30,7 +30,8 @@ interface Move {
   error: string | null;
 }
 
-const SECONDS = Number(process.env.BENCH_MOVE_SECONDS ?? 40);
+const SECONDS = Number(process.env.BENCH_MOVE_SECONDS ?? 50);
+const LOGICAL_TIMEOUT_S = Number(process.env.BENCH_LOGICAL_TIMEOUT ?? 15);
 
 export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
   const c = new pg.Client({ connectionString: o.coordinatorUrl });
@@ -85,10 +86,30 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       return error === null;
     };
     await new Promise((r) => setTimeout(r, 6000));
+    // A logical move needs a free background worker on the target for its subscription's apply
+    // worker: every database with the citus extension holds one (its maintenance daemon) out of
+    // max_worker_processes, so a node with many databases has none left and the move waits for ever.
+    const slots = await Promise.all(
+      o.nodes.slice(1).map(async (n) =>
+        (
+          await n.client.query<{ max: number; used: number }>(
+            `select current_setting('max_worker_processes')::int as max,
+               (select count(*)::int from pg_stat_activity where backend_type like 'Citus Maintenance Daemon%' or backend_type like 'logical replication%' or backend_type like 'parallel worker%') as used`,
+          )
+        ).rows[0]!,
+      ),
+    );
+    lines.push(`Background workers in use / max_worker_processes on the workers: ${slots.map((x) => `${x.used} / ${x.max}`).join(', ')}.`);
     // 'auto' refuses a group with a table lacking a replica identity; 'force_logical' then copies
     // by logical replication anyway (an UPDATE or DELETE on such a table fails during the move).
-    let ok = await move(logical ? 'auto' : 'block_writes', home, other);
-    if (!ok && logical) ok = await move('force_logical', home, other);
+    // Either is given LOGICAL_TIMEOUT_S: past it the move is cancelled and made with block_writes.
+    let ok = false;
+    if (logical) {
+      await c.query(`set statement_timeout = '${LOGICAL_TIMEOUT_S}s'`);
+      ok = await move('auto', home, other);
+      if (!ok) ok = await move('force_logical', home, other);
+      await c.query('set statement_timeout = 0');
+    }
     if (!ok) ok = await move('block_writes', home, other);
     await new Promise((r) => setTimeout(r, 4000));
     if (ok) await move('block_writes', other, home);

@@ -6,6 +6,7 @@ import { periodStartOf } from '../hos.repository.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
 import { stateAfterEvent, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
+import { notifyHosChange } from '../../../db/sql/notify.ts';
 
 /** Class of the advisory locks (first key), one lock per vehicle (second key): hashtext of its id. */
 export const AUTO_DUTY_LOCK_CLASS = 724_311_095;
@@ -262,6 +263,8 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
   const written: Array<{ id: string; vehicleId: string; time: number; origin: number }> = [];
   for (let i = 0; i < rows.length; i += 2000) written.push(...(await insertRows(tx, orgId, rows.slice(i, i + 2000))));
   await insertLogDays(tx, orgId, days);
+  // A driver's records changed (the triggers' NOTIFY does not reach the API on Citus).
+  if (rows.some((r) => r.driverId)) await notifyHosChange(tx, orgId);
   return written;
 }
 

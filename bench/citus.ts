@@ -2,7 +2,8 @@
 //   CITUS_URL=postgres://postgres@127.0.0.1:41677/postgres node --import tsx bench/citus.ts [seconds]
 //   (npm run bench:citus). `seconds` is each ingest test's length (default 8); reads get
 //   BENCH_READ_SECONDS each (default 5). BENCH_ONLY=pg|citus runs one side; BENCH_MOVE=0 skips the
-//   shard move; BENCH_KEEP=1 keeps the cluster's database for a look afterwards.
+//   shard move; BENCH_KEEP=1 keeps the cluster's database for a look afterwards; BENCH_CACHED_CONNS=n
+//   sets citus.max_cached_conns_per_worker on the cluster's database (Citus's default: 1).
 // For each database:
 //   (a) PostgreSQL 15: a throwaway server this bench starts in /tmp on a free port (Debian's
 //       /usr/lib/postgresql/15/bin, the cluster's settings: fsync and synchronous_commit off),
@@ -223,9 +224,13 @@ async function citusDatabase(coordinator: string): Promise<Target> {
     await drop();
     throw err;
   }
+  // BENCH_CACHED_CONNS=n: the coordinator keeps n connections to each worker open between
+  // statements (Citus's default is 1: a request beside another opens and closes its own).
+  const cached = process.env.BENCH_CACHED_CONNS;
+  if (cached) await withClient(url, (c) => c.query(`alter database ${db} set citus.max_cached_conns_per_worker = ${Number(cached)}`));
   const nodes = [await connectNode('coordinator', coordPort, db), ...(await Promise.all(workers.map((w, i) => connectNode(`worker ${i + 1} (:${w.port})`, w.port, db))))];
   return {
-    label: `Citus 13.2 (coordinator + ${workers.length} workers)`,
+    label: `Citus 13.2 (coordinator + ${workers.length} workers${cached ? `, citus.max_cached_conns_per_worker = ${cached}` : ''})`,
     url,
     nodes,
     setupS: (performance.now() - t) / 1000,

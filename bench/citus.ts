@@ -39,6 +39,7 @@ import { openDatabase } from '../apps/api/src/db/client.ts';
 import type { Actor } from '../apps/api/src/modules/auth/auth-context.ts';
 import { hashPassword } from '../apps/api/src/modules/auth/crypto.ts';
 import { accessTokens } from '../apps/api/src/modules/auth/jwt.ts';
+import { putDeviceIds } from '../apps/api/src/modules/gateways/device-ids.ts';
 import { createOrganizationWithAdmin } from '../apps/api/src/modules/organizations/organizations.service.ts';
 import { hashIngestToken } from '../apps/api/src/modules/positions/pipeline/gateway-directory.ts';
 import { freePort, signIn, type ServerProcess } from '../apps/api/src/test/server-process.ts';
@@ -287,6 +288,8 @@ async function seedFleet(url: string): Promise<{ orgs: Org[]; seconds: number }>
       await db.execute(sql`insert into drivers (id, organization_id, first_name, last_name) select x.driver, ${orgId}::uuid, 'Dana', 'Driver ' || x.unit from ${x}`);
       await db.execute(sql`insert into assets (id, organization_id, type, unit_number, fuel_type, ifta_qualified, current_driver_id) select x.asset, ${orgId}::uuid, 'VEHICLE', x.unit, 'DIESEL', true, x.driver from ${x}`);
       await db.execute(sql`insert into gateways (id, organization_id, unique_id, name, asset_id, ingest_token_hash) select x.gateway, ${orgId}::uuid, x.uid, 'Device ' || x.uid, x.asset, x.hash from ${x}`);
+      // The device-id directory ingest looks devices up in, as the gateway service writes it.
+      await putDeviceIds(db, rows.map((r) => ({ id: r.gateway, organizationId: orgId, uniqueId: r.uid, ingestTokenHash: r.hash })));
       const h = rows[1]!;
       await insertHistoryDay(db, orgId, { gatewayId: h.gateway, assetId: h.asset, driverId: h.driver });
       await seedHosFleet(db, orgId, HOS_DRIVERS, endMs, []);

@@ -68,6 +68,18 @@ psql_at() { local port=$1; shift; "$(bin psql)" -X -q -v ON_ERROR_STOP=1 -h 127.
 running() { [ -f "$CLUSTER/$1/data/postmaster.pid" ] && as_pg "$(bin pg_ctl)" -D "$CLUSTER/$1/data" status > /dev/null 2>&1; }
 url() { echo "postgres://postgres@127.0.0.1:$(port_of coordinator)/postgres"; }
 
+# Settings added after a data folder was first made are appended on the next start (a restart
+# applies them). Each database with the citus extension runs a maintenance daemon on every node, and
+# logical shard moves need background workers too: PostgreSQL's default of 8 runs out with a few
+# databases. Citus caches one connection per worker by default; the bench showed the workers' CPU
+# going to connection set-up, so each coordinator backend keeps a few.
+ensure_settings() {
+  local conf=$1 line
+  for line in "max_worker_processes = 64" "citus.max_cached_conns_per_worker = 4"; do
+    grep -q "^${line%% =*} " "$conf" || echo "$line" >> "$conf"
+  done
+}
+
 start_node() {
   local node=$1 dir=$CLUSTER/$1
   mkdir -p "$dir"
@@ -92,6 +104,7 @@ wal_level = logical
 citus.shard_count = 32
 EOF
   fi
+  ensure_settings "$dir/data/postgresql.conf"
   [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir"
   if running "$node"; then return; fi
   # A port taken since the last start (another program): pick a new one.

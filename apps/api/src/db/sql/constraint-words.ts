@@ -25,6 +25,8 @@ const UNIQUE: Record<string, UniqueWords> = {
   },
   drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver' },
   gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
+  // On Citus a shard checks a device id within its organization (db:distribute; the device-id directory checks it across them).
+  gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
   device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists` },
   groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists` },
   roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists` },

@@ -1,7 +1,19 @@
-// `DATABASE_URL=<coordinator> npm run db:distribute`: applies the migrations on a Citus coordinator, then
-// distributes the schema (docs/deploy.md section 7, decision 0169). Idempotent: a table already
-// distributed or made a reference table is left as it is, so it can run after every upgrade (a new
-// migration's tables are distributed on the next run).
+// `DATABASE_URL=<coordinator> npm run db:distribute`: sets the database up on the cluster, applies the
+// migrations on the Citus coordinator, then distributes the schema (docs/deploy.md section 7, decision
+// 0169). Idempotent: a step already done is skipped, a table already distributed or made a reference
+// table is left as it is, so it can run after every upgrade (a new migration's tables are distributed
+// on the next run).
+//
+//   setup (citus-setup.ts) DATABASE_URL's database is created where missing on the coordinator and on
+//                      each worker, with the citus extension; the coordinator's host is set and the
+//                      workers registered. The workers: CITUS_WORKERS=host:port,host:port, else those
+//                      registered in the coordinator's `postgres` database (scripts/citus-cluster.sh
+//                      registers them there). CITUS_COORDINATOR=host:port when the workers reach the
+//                      coordinator by another address than DATABASE_URL's. Same user and password as
+//                      DATABASE_URL on every node.
+//
+//     DATABASE_URL=postgres://postgres@127.0.0.1:41677/fleet npm run db:distribute
+//     DATABASE_URL=… CITUS_WORKERS=10.0.0.2:5432,10.0.0.3:5432 npm run db:distribute
 //
 //   reference tables   organizations, users, roles, device_models and the IFTA rate tables: one copy on
 //                      every node, read without an organization
@@ -12,6 +24,7 @@
 //                      (they hold platform rows without an organization)
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
+import { ensureCitusDatabase } from './citus-setup.ts';
 
 const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates'];
 /** Tables with organization_id that are not distributed by it (see the header). */
@@ -25,6 +38,7 @@ if (!url) {
 }
 
 const started = Date.now();
+await ensureCitusDatabase(url, process.env, (line) => console.log(`db:distribute: ${line}`));
 const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 2 });
 await database.close();
 console.log(`db:distribute: migrations applied (${Date.now() - started} ms)`);
@@ -37,7 +51,7 @@ try {
   const [citus] = await q<{ v: string | null }>(`select (select extversion from pg_extension where extname = 'citus') as v`);
   if (!citus?.v) throw new Error('the citus extension is not installed in this database (create extension citus; see scripts/citus-cluster.sh)');
   const workers = await q<{ n: number }>('select count(*)::int as n from citus_get_active_worker_nodes()');
-  if (!workers[0]?.n) throw new Error('no active worker: add them with citus_add_node (scripts/citus-cluster.sh does)');
+  if (!workers[0]?.n) throw new Error('no active worker: name them in CITUS_WORKERS=host:port,host:port (or register them with citus_add_node)');
 
   // The list_versions, HoS-version and notify triggers run on the shards (section 7.6): Citus refuses
   // tables with triggers without this, for the distribution and for the app's sessions afterwards.

@@ -15,6 +15,7 @@ import { countAll } from '../../db/sql/count-all.ts';
 import { driverInGroup } from '../groups/index.ts';
 import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
 import { selectDriverPage } from './drivers.list-query.ts';
+import { notifyAuthChange } from '../../db/sql/notify.ts';
 
 export type ParsedDriverInput = z.output<typeof driverInputSchema>;
 
@@ -117,6 +118,7 @@ async function inviteDriverAccount(tx: DbOrTx, orgId: string, actor: Actor, deps
     .returning();
   if (!user) throw new Error('user insert returned nothing');
   await tx.update(drivers).set({ userId: user.id }).where(eq(drivers.id, driver.id));
+  await notifyAuthChange(tx, [user.id]);
   await recordActivity(tx, { orgId, actor, action: 'INVITE', entityType: 'USER', entityId: user.id, after: user });
   return user;
 }
@@ -132,6 +134,8 @@ export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDri
     const { id, invited } = await db.transaction(async (tx) => {
       const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input) }).returning();
       if (!row) throw new Error('driver insert returned nothing');
+      // The account it signs in for now has a driver record (db/sql/notify.ts: sent by the API for Citus).
+      await notifyAuthChange(tx, [row.userId]);
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'DRIVER', entityId: row.id, after: row });
       const invited = input.invite ? await inviteDriverAccount(tx, orgId, actor, invite, row) : null;
       return { id: row.id, invited };
@@ -168,6 +172,7 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
       const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(eq(drivers.id, id)).returning();
+      if (after && after.userId !== before.userId) await notifyAuthChange(tx, [before.userId, after.userId]);
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
       return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;
     });
@@ -188,6 +193,7 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
       try {
         await tx.transaction(async (sp) => {
           await sp.delete(drivers).where(eq(drivers.id, id));
+          await notifyAuthChange(sp, [before.userId]);
           await recordActivity(sp, { orgId, actor, action: 'DELETE', entityType: 'DRIVER', entityId: id, before });
         });
         return { result: 'DELETED' as const, message: `Driver ${name} was deleted` };

@@ -6,6 +6,7 @@ import { rowsOf } from '../../db/sql/rows.ts';
 // Which engine attributes a device sent lately (the devices screen's "engine data seen"): its
 // newest positions, read through the (gateway_id, fix_time) key, so a page of devices costs one
 // short index scan each. An attribute counts when a decoder named it, or its column was filled.
+// The organization is named so that Citus routes the lateral to the organization's shard.
 
 /** How many of a device's newest positions are looked at. */
 export const RECENT_POSITIONS = 20;
@@ -23,7 +24,7 @@ export const noEngineData = (): EngineDataSeen => ({
   gpsOnly: false,
 });
 
-export async function engineDataSeen(db: DbOrTx, gatewayIds: readonly string[]): Promise<Map<string, EngineDataSeen>> {
+export async function engineDataSeen(db: DbOrTx, orgId: string, gatewayIds: readonly string[]): Promise<Map<string, EngineDataSeen>> {
   const out = new Map<string, EngineDataSeen>();
   if (gatewayIds.length === 0) return out;
   const cols = sql.join(
@@ -38,7 +39,7 @@ export async function engineDataSeen(db: DbOrTx, gatewayIds: readonly string[]):
       cross join lateral (
         select (extract(epoch from max(p.fix_time)) * 1000)::float8 as last, ${cols}
         from (select fix_time, ignition, odometer_source, engine_hours, attributes from positions
-              where gateway_id = g.id order by fix_time desc limit ${RECENT_POSITIONS}) p
+              where organization_id = ${orgId} and gateway_id = g.id order by fix_time desc limit ${RECENT_POSITIONS}) p
       ) e`),
   );
   for (const r of rows) {

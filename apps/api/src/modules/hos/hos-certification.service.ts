@@ -9,6 +9,7 @@ import type { LogRef } from './hos.types.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs } from './hos.time.ts';
 import type { Scope } from '../auth/index.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 // Certification of a 24-hour period (Appendix A 4.3.2.3, decision 0112): only the driver certifies
 // their own records, agreeing to the statement; each certification is a type-4 event whose code is
@@ -81,6 +82,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       })
       .returning({ id: hosEvents.id });
     await tx.update(hosLogs).set({ certifiedAt: at, certifiedByUserId: actor.userId, certificationCount: n }).where(eq(hosLogs.id, log.id));
+    await notifyHosChange(tx, r.orgId);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,

@@ -14,6 +14,7 @@ import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.r
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { LogRef } from './hos.types.ts';
 import type { Scope } from '../auth/index.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 /** A driver's entry more than this before now is an entry in the past (a missing record, 4.4.4.2.3): it needs an annotation. */
 const LIVE_SLACK_MS = 60_000;
@@ -145,6 +146,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       .returning({ id: hosEvents.id });
     if (!row) throw new Error('event insert returned nothing');
     const ids = await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate }]);
+    await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [logDate]);
     await recordActivity(tx, {
       orgId: r.orgId,

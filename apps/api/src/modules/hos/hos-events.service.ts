@@ -12,6 +12,7 @@ import { isAutomaticDriving, statusCode, statusOfCode } from './hos.periods.ts';
 import { nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 interface EventRef {
   orgId: string;
@@ -128,6 +129,7 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
       .returning({ id: hosEvents.id, logDate: hosEvents.logDate });
     if (!row) throw new Error('event insert returned nothing');
     await tx.insert(hosLogs).values({ organizationId: r.orgId, driverId: r.driverId, logDate: row.logDate }).onConflictDoNothing();
+    await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [old.logDate, row.logDate]);
     await recordActivity(tx, {
       orgId: r.orgId,

@@ -9,6 +9,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import { specialCode, statusCode, type SpecialCategory } from './hos.periods.ts';
 import { driverHosColumns, engineOptions, ensureLogDays, nextSequenceId, periodStartOf, type DriverHos } from './hos.repository.ts';
 import { logDateOf, nextDate } from './hos.time.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 const when = (ms: number) => new Date(ms).toISOString();
 
@@ -142,6 +143,7 @@ export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scop
       closesAt(periods, followed, closeLast, now) ? { annotation: endAnnotation(body.source) } : null,
     );
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(hosEvents).values(rows.slice(i, i + 1000));
+    await notifyHosChange(tx, orgId);
     const startMs = Date.parse(periods[0]!.start);
     const endMs = Date.parse(periods[periods.length - 1]!.end);
     const days: string[] = [];

@@ -10,6 +10,7 @@ import type { LogRef } from './hos.types.ts';
 import { isCanadian } from './hos.repository.ts';
 import { nextDate, previousDate } from './hos.time.ts';
 import type { Scope } from '../auth/index.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 /** The driver (locked: writers of one driver's records go one at a time) and the log row of the path. */
 async function lockedLog(tx: DbOrTx, r: LogRef) {
@@ -46,6 +47,7 @@ export async function setDeferral({ db, actor }: Scope, r: LogRef, input: HosDef
       }
     }
     await tx.update(hosLogs).set({ deferralDeclaredAt: input.declared ? new Date() : null }).where(eq(hosLogs.id, log.id));
+    await notifyHosChange(tx, r.orgId);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,
@@ -83,6 +85,7 @@ export async function updateLogHeader({ db, actor }: Scope, r: LogRef, input: Ho
     }
     const after = { shippingDocuments: input.shippingDocuments, trailerIds, coDriverId: input.coDriverId };
     await tx.update(hosLogs).set(after).where(eq(hosLogs.id, log.id));
+    await notifyHosChange(tx, r.orgId);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,

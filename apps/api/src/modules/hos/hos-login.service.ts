@@ -5,6 +5,7 @@ import { drivers, hosEvents, users } from '../../db/schema/index.ts';
 import { driverVehicleOf } from './hos-vehicle.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 /**
  * Records a driver's login (code 1) or logout (code 2) as a type-5 event (Appendix A 4.5.1.5,
@@ -40,5 +41,6 @@ export async function recordDriverLogin(db: Db, userId: string, code: 1 | 2, now
       createdByUserId: userId,
     });
     await ensureLogDays(tx, d.orgId, [{ driverId: d.id, logDate }]);
+    await notifyHosChange(tx, d.orgId);
   });
 }

@@ -16,6 +16,7 @@ import { checkEdit } from './hos-events.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
 import { checkAssign } from './hos-unidentified.repository.ts';
 import { statusOfCode } from './hos.periods.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 // The office's edit requests as the driver sees them (Appendix A 4.4.4.2.5-6, decision 0112): each
 // pairs the records it would replace with the proposed ones. Accepting makes the proposed records
@@ -191,6 +192,7 @@ export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Sco
     await tx.update(hosEditRequests).set({ state: 'ACCEPTED', decidedAt: new Date(now), decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     const days = [...new Set([...proposed, ...originals].filter((e) => e.driverId === d.id).map((e) => e.logDate))];
     await reopenLogDays(tx, orgId, d.id, days);
+    await notifyHosChange(tx, orgId);
     await recordActivity(tx, {
       orgId,
       actor,
@@ -209,6 +211,7 @@ export async function rejectProposal({ db, orgId, actor, now = Date.now() }: Sco
   await db.transaction(async (tx) => {
     const { d, r, proposed } = await lockPending(tx, actor, orgId, driverId, id);
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REJECTED }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
+    await notifyHosChange(tx, orgId);
     await tx.update(hosEditRequests).set({ state: 'REJECTED', decidedAt: new Date(now), decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     await recordActivity(tx, {
       orgId,

@@ -13,6 +13,7 @@ import { createEditRequest } from './hos-proposals.repository.ts';
 import { checkAssign, readSegments, segmentDistance, segmentOf, segmentRecords, vehiclesOfDriver, type Segment } from './hos-unidentified.repository.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 type Query = z.output<typeof hosUnidentifiedQuery>;
 /** The default and longest look-back of the lists: the roadside period, today and the 7 days before. */
@@ -141,6 +142,7 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
     await tx.insert(hosEvents).values(copies);
     const days = [...new Set(copies.map((c) => c.logDate))];
     await reopenLogDays(tx, orgId, d.id, days);
+    await notifyHosChange(tx, orgId);
     await recordActivity(tx, {
       orgId,
       actor,
@@ -175,6 +177,7 @@ export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: str
     const copies = copiesFor(records, d, { status: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED, requestId, annotation, firstSeq, periodStart, userId: actor.userId });
     await tx.insert(hosEvents).values(copies);
     await ensureLogDays(tx, orgId, [...new Set(copies.map((c) => c.logDate))].map((logDate) => ({ driverId: d.id, logDate })));
+    await notifyHosChange(tx, orgId);
     await recordActivity(tx, {
       orgId,
       actor,

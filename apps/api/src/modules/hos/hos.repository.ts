@@ -12,6 +12,7 @@ import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.t
 import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { notifyHosChange } from '../../db/sql/notify.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
 
@@ -391,6 +392,7 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
     const missing = chunk.filter((d) => !out.has(`${d.driverId}|${d.logDate}`));
     if (missing.length === 0) continue;
     await db.insert(hosLogs).values(missing.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate }))).onConflictDoNothing();
+    await notifyHosChange(db, orgId);
     await read(missing);
   }
   return out;

@@ -5,6 +5,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { presentNotification } from './notifications.presenter.ts';
 import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notifications.service.ts';
+import { HOS_CHANGES_CHANNEL } from '../../db/sql/notify.ts';
 
 export interface NotificationSubscriber {
   orgId: string;
@@ -20,8 +21,8 @@ export interface HosChangedEvent {
   at: string;
 }
 
-/** Signalled at commit by the hos_events triggers (migration 0020), the organization id as payload. */
-export const HOS_CHANGES_CHANNEL = 'hos_changes';
+/** Signalled at commit by the writers of HoS records (db/sql/notify.ts), the organization id as payload. */
+export { HOS_CHANGES_CHANNEL };
 
 /**
  * An organization's changes are gathered this long before its streams are told: a busy fleet's

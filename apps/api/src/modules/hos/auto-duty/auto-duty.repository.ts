@@ -6,6 +6,7 @@ import { periodStartOf } from '../hos.repository.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
 import { stateAfterEvent, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
+import { notifyHosChange } from '../../../db/sql/notify.ts';
 
 /** Class of the advisory locks (first key), one lock per vehicle (second key): hashtext of its id. */
 export const AUTO_DUTY_LOCK_CLASS = 724_311_095;
@@ -118,9 +119,11 @@ type NewEvent = typeof hosEvents.$inferInsert;
  * unless the driver chose PC or YM before moving), so its D and intermediate logs are not recorded;
  * and the ON that ends automatic driving after 5 stopped minutes is not recorded once the driver has
  * answered the stop with a status of their own. Reads each driver's last active duty status and
- * special category at the first event's time, then follows the events in time order.
+ * special category at the first event's time, then follows the events in time order. The
+ * organization is named so that Citus routes the statement, lateral and all, to its one shard (it
+ * refuses a LIMIT in a lateral over an unnest it would have to push down to every shard).
  */
-export async function withoutOverridden(tx: DbOrTx, events: readonly DerivedEvent[]): Promise<DerivedEvent[]> {
+export async function withoutOverridden(tx: DbOrTx, orgId: string, events: readonly DerivedEvent[]): Promise<DerivedEvent[]> {
   const driverIds = [...new Set(events.map((e) => e.driverId).filter((d): d is string => d !== null))];
   if (driverIds.length === 0) return [...events];
   const rows = rowsOf<{ driver_id: string; event_type: number; event_code: number; record_origin: number; t: Date | string }>(
@@ -128,7 +131,7 @@ export async function withoutOverridden(tx: DbOrTx, events: readonly DerivedEven
       select l.* from unnest(${`{${driverIds.join(',')}}`}::uuid[]) as d(id) cross join (values (1::int2), (3::int2)) as k(type)
       cross join lateral (
         select e.driver_id, e.event_type, e.event_code, e.record_origin, e.event_time as t from hos_events e
-        where e.driver_id = d.id and e.event_type = k.type and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        where e.organization_id = ${orgId} and e.driver_id = d.id and e.event_type = k.type and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
         order by e.event_time desc, e.sequence_id desc limit 1) l`),
   );
   const state = new Map<string, { code: number; origin: number; at: number; special: number }>();
@@ -260,6 +263,8 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
   const written: Array<{ id: string; vehicleId: string; time: number; origin: number }> = [];
   for (let i = 0; i < rows.length; i += 2000) written.push(...(await insertRows(tx, orgId, rows.slice(i, i + 2000))));
   await insertLogDays(tx, orgId, days);
+  // A driver's records changed (the triggers' NOTIFY does not reach the API on Citus).
+  if (rows.some((r) => r.driverId)) await notifyHosChange(tx, orgId);
   return written;
 }
 

@@ -150,7 +150,7 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         await lockVehicles(tx, ids);
         const marks = await lastDerivedEvents(tx, orgId, ids);
         const ok = changed.filter((d) => (marks.get(d.vehicleId)?.id ?? null) === (d.watermark?.id ?? null));
-        const written = await insertEvents(tx, orgId, await withoutOverridden(tx, ok.flatMap((d) => d.events)));
+        const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, ok.flatMap((d) => d.events)));
         this.stats.eventsWritten += written.length;
         const newest = newestByVehicle(written);
         for (const d of ok) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.watermark, verifiedAt: Date.now() });
@@ -179,7 +179,7 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
       const fixes = await fixesOf(tx, vehicleId, fromMs, toMs);
       const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
-      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, events));
+      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, events));
       this.stats.eventsWritten += written.length;
       const watermark = newestByVehicle(written).get(vehicleId) ?? stored?.watermark ?? null;
       this.remember(vehicleId, { orgId, state, watermark, verifiedAt: Date.now() });

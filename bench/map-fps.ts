@@ -47,6 +47,7 @@ import type { LiveVehicle } from '../packages/api-contract/src/index.ts';
 import type { PositionRow } from '../apps/api/src/modules/positions/pipeline/position-row.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { boundPort, requestedPort } from './bench-server.ts';
+import { putDeviceIds } from '../apps/api/src/modules/gateways/device-ids.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -116,7 +117,9 @@ async function benchFleet(): Promise<BenchVehicle[]> {
     const gs = await db
       .insert(gateways)
       .values(todo.map((i, k) => ({ organizationId: orgId, uniqueId: `fps-${pad(i)}`, name: `Bench device ${pad(i)}`, assetId: as[k]!.id, ingestTokenHash: hashIngestToken(tokenOf(i)) })))
-      .returning({ id: gateways.id });
+      .returning();
+    // The device-id directory, as the device service writes it (migration 0036): ingest reads it.
+    await putDeviceIds(db, gs);
     todo.forEach((i, k) => byNumber.set(i, { uniqueId: `fps-${pad(i)}`, gatewayId: gs[k]!.id, assetId: as[k]!.id, driverId: ds[k]!.id }));
   }
   return Array.from({ length: N }, (_, k) => {

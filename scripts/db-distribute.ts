@@ -15,10 +15,11 @@
 //     DATABASE_URL=postgres://postgres@127.0.0.1:41677/fleet npm run db:distribute
 //     DATABASE_URL=… CITUS_WORKERS=10.0.0.2:5432,10.0.0.3:5432 npm run db:distribute
 //
-//   reference tables   organizations, users, roles, device_models and the IFTA rate tables: one copy on
-//                      every node, read without an organization
-//   distributed        every table with a NOT NULL organization_id (less users, roles and
-//                      stream_tickets), by organization_id, co-located with assets; positions with its
+//   reference tables   organizations, users, roles, device_models, the IFTA rate tables and the
+//                      device-id directory (device_ids, migration 0036): one copy on every node, read
+//                      without an organization
+//   distributed        every table with a NOT NULL organization_id (less users, roles, stream_tickets
+//                      and device_ids), by organization_id, co-located with assets; positions with its
 //                      monthly partitions
 //   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log and images
 //                      (they hold platform rows without an organization)
@@ -26,9 +27,9 @@ import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { ensureCitusDatabase } from './citus-setup.ts';
 
-const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates'];
+const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates', 'device_ids'];
 /** Tables with organization_id that are not distributed by it (see the header). */
-const NOT_DISTRIBUTED = ['users', 'roles', 'stream_tickets'];
+const NOT_DISTRIBUTED = ['users', 'roles', 'stream_tickets', 'device_ids'];
 const COLOCATION_ANCHOR = 'assets';
 
 const url = process.env.DATABASE_URL;

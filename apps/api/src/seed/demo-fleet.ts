@@ -5,6 +5,7 @@ import { assetDriverAssignments, assets, deviceModels, drivers, gatewayPairings,
 import { sha256 } from '../modules/auth/crypto.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { recordActivityBatch, type ActivityEntry } from '../modules/activity-log/activity-log.service.ts';
+import { putDeviceIds } from '../modules/gateways/device-ids.ts';
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
 
@@ -182,6 +183,7 @@ export async function ensureDemoFleet(db: Db, orgId: string): Promise<boolean> {
         })),
       )
       .returning();
+    await putDeviceIds(tx, deviceRows);
 
     await tx.insert(gatewayPairings).values(deviceRows.map((g) => ({ organizationId: orgId, gatewayId: g.id, assetId: g.assetId as string, pairedAt: daysAgo(60) })));
     await tx
@@ -254,6 +256,7 @@ export async function ensureDemoEngineTrucks(db: Db, orgId: string): Promise<num
       const truck = phones.find((p) => p.phone === g.uniqueId)!;
       const [before] = await tx.select().from(gateways).where(eq(gateways.id, g.id));
       const [after] = await tx.update(gateways).set({ uniqueId: truck.imei, ...engineDevice(100 + truck.index, model.id) }).where(eq(gateways.id, g.id)).returning();
+      if (after) await putDeviceIds(tx, [after]);
       log.push({ orgId, actor: SYSTEM, action: 'UPDATE', entityType: 'GATEWAY', entityId: g.id, before: { ...before, ingestTokenHash: undefined }, after: { ...after, ingestTokenHash: undefined } });
     }
     await recordActivityBatch(tx, log);

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, drivers, gateways } from '../db/schema/index.ts';
 import { hashIngestToken } from '../modules/positions/pipeline/gateway-directory.ts';
+import { putDeviceIds } from '../modules/gateways/device-ids.ts';
 
 export interface TestVehicle {
   gatewayId: string;
@@ -37,6 +38,8 @@ export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId:
       assetId: opts.paired === false ? null : asset!.id,
       ingestTokenHash: hashIngestToken(token),
     })
-    .returning({ id: gateways.id });
+    .returning();
+  // The device-id directory, as the device service writes it (migration 0036).
+  await putDeviceIds(db, [gw!]);
   return { gatewayId: gw!.id, assetId: asset!.id, driverId, uniqueId: opts.uniqueId, token };
 }

@@ -199,6 +199,25 @@ export const gateways = pgTable(
   ],
 );
 
+/**
+ * The device-id directory (migration 0036, docs/deploy.md 7.2): every device's unique id and batch
+ * token hash once, across organizations, with its organization. Written by the API with the device
+ * (modules/gateways/device-ids.ts); on Citus a reference table, so ingest finds a device's
+ * organization before it reads the device's shard.
+ */
+export const deviceIds = pgTable(
+  'device_ids',
+  {
+    uniqueId: text('unique_id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    gatewayId: uuid('gateway_id').notNull(),
+    ingestTokenHash: text('ingest_token_hash'),
+  },
+  (t) => [uniqueIndex('device_ids_token_uq').on(t.ingestTokenHash), index('device_ids_gateway_idx').on(t.gatewayId)],
+);
+
 export const gatewayPairings = pgTable(
   'gateway_pairings',
   {

@@ -25,7 +25,8 @@ const UNIQUE: Record<string, UniqueWords> = {
   },
   drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver' },
   gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
-  // On Citus a shard checks a device id within its organization (db:distribute; the device-id directory checks it across them).
+  // On Citus the global check is the device-id directory's (migration 0036) and the gateways' index is per organization.
+  device_ids_pkey: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
   gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
   device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists` },
   groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists` },
@@ -52,7 +53,9 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   // A scheduled report's run, claimed once per schedule by ON CONFLICT DO NOTHING (decision 0163).
   'report_runs_pk',
   // Load numbers come from the per-organization counter, stop numbers from the service (decision 0166).
-  'loads_org_number_uq', 'load_stops_load_seq_uq'];
+  'loads_org_number_uq', 'load_stops_load_seq_uq',
+  // The device-id directory's token hashes: random 32-byte tokens (migration 0036).
+  'device_ids_token_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);
@@ -85,7 +88,8 @@ const TABLE_WORDS: Record<string, string> = {
 export function duplicateError(err: unknown, values: Values = {}, at?: string): AppError | null {
   const name = uniqueViolation(err);
   if (!name) return null;
-  const words = UNIQUE[name];
+  // On Citus the name is a shard's: the table's index name with the shard id appended.
+  const words = UNIQUE[name] ?? UNIQUE[name.replace(/_\d+$/, '')];
   if (!words) return conflict('This clashes with a record that already exists', 'Unique value already used');
   return conflictOn(at ? `${at}.${words.field}` : words.field, words.clash(values));
 }

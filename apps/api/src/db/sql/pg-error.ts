@@ -32,7 +32,9 @@ export function pgError(err: unknown): PgErrorFields | null {
 /** The constraint name when `err` is a unique violation (23505), else null. Internal: answers name the field (constraint-words.ts). */
 export function uniqueViolation(err: unknown): string | null {
   const pg = pgError(err);
-  return pg?.code === '23505' ? (pg.constraint ?? 'unique') : null;
+  if (pg?.code !== '23505') return null;
+  // Citus passes a worker's error on without its constraint field: the name is read from the message.
+  return pg.constraint ?? unsharded(/unique constraint "([^"]+)"/.exec(pg.message ?? '')?.[1]) ?? 'unique';
 }
 
 /** The constraint name when `err` is a foreign-key violation (23503), else null. Internal, as above. */

@@ -15,6 +15,7 @@ import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/index.ts';
 import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
 import { lockGateway, unpairAssetInTx } from './unpairing.ts';
+import { dropDeviceIds, putDeviceIds } from './device-ids.ts';
 
 type ParsedInput = z.output<typeof gatewayInputSchema>;
 export type { GatewayInput };
@@ -87,6 +88,7 @@ export async function createGateway({ db, orgId, actor }: Scope, input: ParsedIn
     const id = await db.transaction(async (tx) => {
       const [row] = await tx.insert(gateways).values({ organizationId: orgId, ...values(input), ingestTokenHash: sha256(ingestToken) }).returning();
       if (!row) throw new Error('gateway insert returned nothing');
+      await putDeviceIds(tx, [row]);
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'GATEWAY', entityId: row.id, after: { ...row, ingestTokenHash: undefined } });
       return row.id;
     });
@@ -102,7 +104,8 @@ export async function regenerateIngestToken({ db, orgId, actor }: Scope, id: str
   const ingestToken = randomToken(32);
   await db.transaction(async (tx) => {
     await lockGateway(tx, orgId, id);
-    await tx.update(gateways).set({ ingestTokenHash: sha256(ingestToken), updatedAt: new Date() }).where(eq(gateways.id, id));
+    const [after] = await tx.update(gateways).set({ ingestTokenHash: sha256(ingestToken), updatedAt: new Date() }).where(eq(gateways.id, id)).returning();
+    if (after) await putDeviceIds(tx, [after]);
     await recordActivity(tx, { orgId, actor, action: 'REGENERATE_TOKEN', entityType: 'GATEWAY', entityId: id });
   });
   return { ingestToken };
@@ -116,6 +119,7 @@ export async function updateGateway({ db, orgId, actor }: Scope, id: string, inp
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE' && before.assetId) await unpairAssetInTx(tx, orgId, actor, before.assetId, now);
       const [after] = await tx.update(gateways).set({ ...values(input), updatedAt: now }).where(eq(gateways.id, id)).returning();
+      if (after && after.uniqueId !== before.uniqueId) await putDeviceIds(tx, [after]);
       await recordActivity(tx, {
         orgId,
         actor,
@@ -143,6 +147,7 @@ export async function removeGateway({ db, orgId, actor }: Scope, id: string): Pr
       try {
         await tx.transaction(async (sp) => {
           await sp.delete(gateways).where(eq(gateways.id, id));
+          await dropDeviceIds(sp, [id]);
           await recordActivity(sp, { orgId, actor, action: 'DELETE', entityType: 'GATEWAY', entityId: id, before: logged });
         });
         return { result: 'DELETED' as const, message: `Device ${before.name} was deleted` };

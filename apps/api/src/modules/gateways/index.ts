@@ -3,3 +3,4 @@ export { selectGateways } from './gateways.repository.ts';
 export { gatewayConditions } from './gateways.service.ts';
 export type { GatewayFilter } from './gateways.service.ts';
 export { unpairAssetInTx } from './unpairing.ts';
+export { putDeviceIds, type DeviceIdRow } from './device-ids.ts';

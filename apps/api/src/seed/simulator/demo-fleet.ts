@@ -9,6 +9,7 @@ import { effectiveIoMap, ioAttributes } from '../../modules/positions/pipeline/t
 import { engineColumns } from '../../modules/positions/pipeline/engine-data.ts';
 import { engineIo, engineProfile, IO, ioElements, priorityOf, satellitesAt, type EngineIo, type EngineProfile } from './engine-data.ts';
 import { TruckPlan, warmUp, type TruckState } from './truck-plan.ts';
+import { putDeviceIds } from '../../modules/gateways/device-ids.ts';
 
 /** A demo device the simulator drives: `demo-truck-07` is truck plan 7. */
 export interface DemoTruck {
@@ -74,7 +75,8 @@ export async function ensureDemoTrucks(db: Db, orgId: string): Promise<void> {
           .values({ organizationId: orgId, type: 'VEHICLE', unitNumber: unit, make: i % 2 ? 'Freightliner' : 'Kenworth', model: i % 2 ? 'Cascadia' : 'T680', year: 2019 + (i % 6), currentDriverId: d!.id })
           .returning({ id: assets.id });
       }
-      await tx.insert(gateways).values({ organizationId: orgId, uniqueId, name: `Demo truck ${String(i).padStart(2, '0')}`, assetId: asset!.id });
+      const g = await tx.insert(gateways).values({ organizationId: orgId, uniqueId, name: `Demo truck ${String(i).padStart(2, '0')}`, assetId: asset!.id }).returning();
+      await putDeviceIds(tx, g);
     });
   }
 }

@@ -9,28 +9,28 @@ import { isPowerUp, type IgnitionFix, type PowerUp, type StoredEngineEvent } fro
 // index hos_events_engine_idx) and its positions' ignition (positions_asset_time_idx).
 
 /** The vehicle's engine state just before `beforeMs` from its last type-6 record (null: none). */
-export async function engineStateBefore(tx: DbOrTx, vehicleId: string, beforeMs: number): Promise<boolean | null> {
+export async function engineStateBefore(tx: DbOrTx, orgId: string, vehicleId: string, beforeMs: number): Promise<boolean | null> {
   const [row] = await tx
     .select({ code: hosEvents.eventCode })
     .from(hosEvents)
-    .where(and(eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), sql`${hosEvents.eventTime} < ${new Date(beforeMs).toISOString()}::timestamptz`))
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), sql`${hosEvents.eventTime} < ${new Date(beforeMs).toISOString()}::timestamptz`))
     .orderBy(sql`${hosEvents.eventTime} desc`)
     .limit(1);
   return row ? isPowerUp(row.code) : null;
 }
 
 /** The vehicle's type-6 records at or after `fromMs`, in time order. */
-export async function engineEventsFrom(tx: DbOrTx, vehicleId: string, fromMs: number): Promise<StoredEngineEvent[]> {
+export async function engineEventsFrom(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number): Promise<StoredEngineEvent[]> {
   const rows = await tx
     .select({ t: hosEvents.eventTime, code: hosEvents.eventCode })
     .from(hosEvents)
-    .where(and(eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), gte(hosEvents.eventTime, new Date(fromMs))))
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), gte(hosEvents.eventTime, new Date(fromMs))))
     .orderBy(asc(hosEvents.eventTime));
   return rows.map((r) => ({ time: r.t.getTime(), on: isPowerUp(r.code) }));
 }
 
 /** The vehicle's stored fixes that say something of the ignition in [fromMs, toMs] (toMs null: every newer one), in time order. */
-export async function ignitionFixes(tx: DbOrTx, vehicleId: string, fromMs: number, toMs: number | null): Promise<IgnitionFix[]> {
+export async function ignitionFixes(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number, toMs: number | null): Promise<IgnitionFix[]> {
   const rows = await tx
     .select({
       t: positions.fixTime,
@@ -42,7 +42,7 @@ export async function ignitionFixes(tx: DbOrTx, vehicleId: string, fromMs: numbe
       driverId: positions.driverId,
     })
     .from(positions)
-    .where(and(eq(positions.assetId, vehicleId), gte(positions.fixTime, new Date(fromMs)), toMs === null ? undefined : lte(positions.fixTime, new Date(toMs)), sql`${positions.ignition} is not null`))
+    .where(and(eq(positions.organizationId, orgId), eq(positions.assetId, vehicleId), gte(positions.fixTime, new Date(fromMs)), toMs === null ? undefined : lte(positions.fixTime, new Date(toMs)), sql`${positions.ignition} is not null`))
     .orderBy(asc(positions.fixTime));
   return rows.map((r) => ({ time: r.t.getTime(), ignition: r.ignition, lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, driverId: r.driverId }));
 }
@@ -105,15 +105,18 @@ export async function powerUpsBefore(tx: DbOrTx, vehicleIds: readonly string[], 
   return out;
 }
 
-/** Each vehicle's newest type-6 record (time and whether a power-up), one index probe each, in one statement. */
-export async function lastEngineEvents(tx: DbOrTx, vehicleIds: readonly string[]): Promise<Map<string, StoredEngineEvent>> {
+/**
+ * Each vehicle's newest type-6 record (time and whether a power-up), one index probe each, in one
+ * statement naming the organization (Citus routes it, lateral and all, to the organization's shard).
+ */
+export async function lastEngineEvents(tx: DbOrTx, orgId: string, vehicleIds: readonly string[]): Promise<Map<string, StoredEngineEvent>> {
   const out = new Map<string, StoredEngineEvent>();
   if (vehicleIds.length === 0) return out;
   const rows = rowsOf<{ v: string; t: Date | string; code: number }>(
     await tx.execute(sql`
       select l.* from unnest(${`{${vehicleIds.join(',')}}`}::uuid[]) as v(id) cross join lateral (
         select e.vehicle_id as v, e.event_time as t, e.event_code as code from hos_events e
-        where e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} order by e.event_time desc limit 1) l`),
+        where e.organization_id = ${orgId} and e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} order by e.event_time desc limit 1) l`),
   );
   for (const r of rows) out.set(r.v, { time: new Date(r.t).getTime(), on: isPowerUp(Number(r.code)) });
   return out;

@@ -90,7 +90,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
       const c = this.cache.get(v);
       return !c || now - c.verifiedAt >= this.verifyAfterMs;
     });
-    const stored = await lastEngineEvents(this.db, unsure.map((w) => w.v));
+    const stored = await lastEngineEvents(this.db, orgId, unsure.map((w) => w.v));
     for (const { v } of unsure) {
       const last = stored.get(v);
       const c = this.cache.get(v);
@@ -125,10 +125,10 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
     this.stats.reconciled++;
     return this.db.transaction(async (tx) => {
       await lockVehicles(tx, [vehicleId]);
-      const [start, stored] = await Promise.all([engineStateBefore(tx, vehicleId, fromMs), engineEventsFrom(tx, vehicleId, fromMs)]);
+      const [start, stored] = await Promise.all([engineStateBefore(tx, orgId, vehicleId, fromMs), engineEventsFrom(tx, orgId, vehicleId, fromMs)]);
       const next = stored.find((s) => s.time > toMs);
       // Up to the next record, or every newer fix: a late fix's change holds until the fixes after it say otherwise.
-      const fixes = await ignitionFixes(tx, vehicleId, fromMs, next?.time ?? null);
+      const fixes = await ignitionFixes(tx, orgId, vehicleId, fromMs, next?.time ?? null);
       const { changes } = engineChanges(start, fixes, stored);
       const written = await this.write(tx, orgId, vehicleId, changes);
       const c = this.cache.get(vehicleId);

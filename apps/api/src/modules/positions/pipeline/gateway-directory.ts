@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
-import { assetDriverAssignments, assets, gatewayPairings, gateways } from '../../../db/schema/index.ts';
+import { assetDriverAssignments, assets, deviceIds, gatewayPairings, gateways } from '../../../db/schema/index.ts';
 
 /** What ingest needs to know about a device, cached for a few seconds (thousands of requests a second). */
 export interface GatewayInfo {
@@ -87,7 +87,7 @@ export class GatewayDirectory {
       this.refreshTimer = null;
       const ids = [...this.refreshing];
       this.refreshing.clear();
-      this.load(inArray(gateways.uniqueId, ids))
+      this.resolve(inArray(deviceIds.uniqueId, ids))
         .then((infos) => {
           const found = new Map(infos.map((i) => [i.uniqueId, i]));
           for (const id of ids) this.remember(this.byUnique, id, found.get(id) ?? null);
@@ -107,7 +107,7 @@ export class GatewayDirectory {
     const hash = hashIngestToken(token);
     const hit = this.byToken.get(hash);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
-    const info = (await this.load(eq(gateways.ingestTokenHash, hash)))[0] ?? null;
+    const info = (await this.resolve(eq(deviceIds.ingestTokenHash, hash)))[0] ?? null;
     this.remember(this.byToken, hash, info);
     return info;
   }
@@ -142,7 +142,7 @@ export class GatewayDirectory {
         this.pendingTimer = null;
         const batch = this.pending;
         this.pending = new Map();
-        this.load(inArray(gateways.uniqueId, [...batch.keys()]))
+        this.resolve(inArray(deviceIds.uniqueId, [...batch.keys()]))
           .then((infos) => {
             const found = new Map(infos.map((i) => [i.uniqueId, i]));
             for (const [id, resolvers] of batch) {
@@ -166,7 +166,21 @@ export class GatewayDirectory {
     map.set(key, { at: Date.now(), info, refreshing: false });
   }
 
-  private async load(where: SQL | undefined): Promise<GatewayInfo[]> {
+  /**
+   * Devices found through the device-id directory (migration 0036: on Citus a reference table read
+   * on the coordinator), then read from their organization's tables, one query per organization
+   * naming it, so that on Citus each goes to that organization's worker alone.
+   */
+  private async resolve(where: SQL): Promise<GatewayInfo[]> {
+    const found = await this.db.select({ orgId: deviceIds.organizationId, gatewayId: deviceIds.gatewayId }).from(deviceIds).where(where);
+    const byOrg = new Map<string, string[]>();
+    for (const r of found) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r.gatewayId]);
+    const out: GatewayInfo[] = [];
+    for (const [orgId, ids] of byOrg) out.push(...(await this.load(orgId, ids)));
+    return out;
+  }
+
+  private async load(orgId: string, gatewayIds: string[]): Promise<GatewayInfo[]> {
     const rows = await this.db
       .select({
         id: gateways.id,
@@ -175,12 +189,12 @@ export class GatewayDirectory {
         status: gateways.status,
         assetId: gateways.assetId,
         driverId: assets.currentDriverId,
-        pairedSince: sql<string | null>`(select max(${gatewayPairings.pairedAt}) from ${gatewayPairings} where ${gatewayPairings.gatewayId} = ${gateways.id} and ${gatewayPairings.unpairedAt} is null)`,
-        driverSince: sql<string | null>`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
+        pairedSince: sql<string | null>`(select max(${gatewayPairings.pairedAt}) from ${gatewayPairings} where ${gatewayPairings.organizationId} = ${orgId} and ${gatewayPairings.gatewayId} = ${gateways.id} and ${gatewayPairings.unpairedAt} is null)`,
+        driverSince: sql<string | null>`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.organizationId} = ${orgId} and ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
       })
       .from(gateways)
       .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
-      .where(where);
+      .where(and(eq(gateways.organizationId, orgId), inArray(gateways.id, gatewayIds)));
     // An inactive device is treated as unknown: it may not report.
     return rows
       .filter((r) => r.status === 'ACTIVE')
@@ -205,7 +219,7 @@ export class GatewayDirectory {
       const p = await this.db
         .select({ assetId: gatewayPairings.assetId })
         .from(gatewayPairings)
-        .where(and(eq(gatewayPairings.gatewayId, gw.id), lte(gatewayPairings.pairedAt, fixTime), or(isNull(gatewayPairings.unpairedAt), gt(gatewayPairings.unpairedAt, fixTime))))
+        .where(and(eq(gatewayPairings.organizationId, gw.orgId), eq(gatewayPairings.gatewayId, gw.id), lte(gatewayPairings.pairedAt, fixTime), or(isNull(gatewayPairings.unpairedAt), gt(gatewayPairings.unpairedAt, fixTime))))
         .orderBy(desc(gatewayPairings.pairedAt))
         .limit(1);
       assetId = p[0]?.assetId ?? null;
@@ -214,7 +228,7 @@ export class GatewayDirectory {
     const a = await this.db
       .select({ driverId: assetDriverAssignments.driverId })
       .from(assetDriverAssignments)
-      .where(and(eq(assetDriverAssignments.assetId, assetId), lte(assetDriverAssignments.startedAt, fixTime), or(isNull(assetDriverAssignments.endedAt), gt(assetDriverAssignments.endedAt, fixTime))))
+      .where(and(eq(assetDriverAssignments.organizationId, gw.orgId), eq(assetDriverAssignments.assetId, assetId), lte(assetDriverAssignments.startedAt, fixTime), or(isNull(assetDriverAssignments.endedAt), gt(assetDriverAssignments.endedAt, fixTime))))
       .orderBy(desc(assetDriverAssignments.startedAt))
       .limit(1);
     driverId = a[0]?.driverId ?? null;

@@ -40,20 +40,20 @@ export interface WriteResult {
  */
 const WRITE_SQL = `
 with input as materialized (
-  select u.organization_id, u.gateway_id, u.asset_id, u.driver_id, to_timestamp(u.t / 1000) as fix_time, u.latitude, u.longitude, u.speed, u.course,
+  select u.gateway_id, u.asset_id, u.driver_id, to_timestamp(u.t / 1000) as fix_time, u.latitude, u.longitude, u.speed, u.course,
     u.altitude, u.accuracy, u.odometer, u.odometer_source, u.engine_hours, u.ignition, u.protocol, coalesce(u.attributes, '{}'::jsonb) as attributes, u.i
-  from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::float8[], $6::float8[], $7::float8[], $8::real[], $9::real[], $10::real[], $11::real[],
+  from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::float8[], $6::float8[], $7::float8[], $8::real[], $9::real[], $10::real[], $11::real[],
     $12::float8[], $20::text[], $21::float8[], $13::boolean[], $14::text[], $15::jsonb[]) with ordinality
-    as u(organization_id, gateway_id, asset_id, driver_id, t, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes, i)
+    as u(gateway_id, asset_id, driver_id, t, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes, i)
 ), ins as (
   insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes)
-  select organization_id, gateway_id, asset_id, driver_id, fix_time, $16::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes
+  select $1::uuid, gateway_id, asset_id, driver_id, fix_time, $16::timestamptz, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes
   from input
   on conflict do nothing
   returning organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, attributes
 ), cur as (
   select asset_id, fix_time, last_moving_at, stationary_since from latest_positions
-  where asset_id = any($18::uuid[])
+  where organization_id = $1::uuid and asset_id = any($18::uuid[])
   for update
 ), fresh as (
   select ins.*, coalesce(ins.speed >= $17::real, false) as moving
@@ -70,7 +70,7 @@ with input as materialized (
   select distinct on (asset_id) * from fresh order by asset_id, fix_time desc
 ), up as (
   insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, ignition, last_moving_at, stationary_since, attributes)
-  select n.asset_id, n.organization_id, n.gateway_id, n.driver_id, n.fix_time, $16::timestamptz, n.latitude, n.longitude, n.speed, n.course, n.altitude, n.accuracy, n.odometer, n.ignition,
+  select n.asset_id, $1::uuid, n.gateway_id, n.driver_id, n.fix_time, $16::timestamptz, n.latitude, n.longitude, n.speed, n.course, n.altitude, n.accuracy, n.odometer, n.ignition,
     coalesce(a.moved_at, c.last_moving_at),
     case when n.moving then null when a.moved_at is not null then a.still_since else coalesce(c.stationary_since, a.still_since) end,
     n.attributes
@@ -81,18 +81,14 @@ with input as materialized (
     altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
     last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes
   where latest_positions.fix_time < excluded.fix_time
-  returning asset_id, organization_id
+  returning asset_id
 ), seen as (
-  update gateways set last_seen_at = $16::timestamptz where id = any($19::uuid[])
-), notes as (
-  select pg_notify('${POSITIONS_CHANNEL}', json_build_object('o', organization_id, 'a', json_agg(asset_id))::text)
-  from (select organization_id, asset_id, (row_number() over (partition by organization_id order by asset_id) - 1) / 150 as chunk from up) u
-  group by organization_id, chunk
+  update gateways set last_seen_at = $16::timestamptz where organization_id = $1::uuid and id = any($19::uuid[])
 ), dups as (
   select x.i from (select i, gateway_id, fix_time, row_number() over (partition by gateway_id, fix_time order by i) as rn from input) x
   where x.rn > 1 or not exists (select 1 from ins where ins.gateway_id = x.gateway_id and ins.fix_time = x.fix_time)
 )
-select (select count(*) from notes)::int as notes,
+select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,
   case when (select count(*) from ins) = cardinality($2::uuid[]) then '[]' else (select coalesce(json_agg(i), '[]'::json) from dups)::text end as dups`;
 
 // The statement's text is split once at its $n placeholders; each call only binds the values.
@@ -127,41 +123,104 @@ const literal = <T>(rows: readonly PositionRow[], f: (r: PositionRow) => T, fmt:
   return `${out}}`;
 };
 
+/** The rows of each organization, in input order, with their indexes in the input. */
+function byOrganization(rows: readonly PositionRow[]): Array<{ orgId: string; rows: PositionRow[]; index: number[] }> {
+  const groups = new Map<string, { orgId: string; rows: PositionRow[]; index: number[] }>();
+  rows.forEach((r, i) => {
+    let g = groups.get(r.organizationId);
+    if (!g) groups.set(r.organizationId, (g = { orgId: r.organizationId, rows: [], index: [] }));
+    g.rows.push(r);
+    g.index.push(i);
+  });
+  return [...groups.values()];
+}
+
+/** The live map's NOTIFY payloads of an organization's moved vehicles: 150 a payload (payloads are capped at 8,000 bytes). */
+export function movedPayloads(orgId: string, assetIds: readonly string[]): string[] {
+  const sorted = [...assetIds].sort();
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; i += 150) out.push(JSON.stringify({ o: orgId, a: sorted.slice(i, i + 150) }));
+  return out;
+}
+const NOTIFY_SQL = `select count(pg_notify('${POSITIONS_CHANNEL}', p))::int as n from unnest($1::text[]) as p`;
+
 /**
- * Writes rows (one statement, so atomically; see WRITE_SQL): positions (idempotent on gateway and
- * fix time), the latest position and status inputs per vehicle, the devices' last-seen time, and
- * one NOTIFY per organization delivered at commit.
+ * Writes rows: one statement per organization in the group (WRITE_SQL; on Citus each lands on the
+ * organization's worker, decision 0169), positions idempotent on gateway and fix time, the latest
+ * position and status inputs per vehicle, the devices' last-seen time; then the live map's NOTIFY,
+ * sent by the API on its own connection (on Citus a statement routed to a worker would notify
+ * there, where nobody listens). Several organizations are written in one transaction, with the
+ * NOTIFY inside it; one organization's statement is its own transaction and the NOTIFY follows its
+ * commit (both: delivered only for committed rows). PGlite keeps the NOTIFY in the statement.
  */
 export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], now = new Date()): Promise<WriteResult> {
   if (rows.length === 0) return { stored: [] };
-  const params = writeParams(rows, now);
+  const groups = byOrganization(rows);
+  const params = groups.map((g) => writeParams(g.rows, g.orgId, now));
   const client = (db as { $client?: unknown }).$client;
-  const res =
-    client instanceof PGlite
-      ? await executePrepared(client, params)
-      : client instanceof pg.Pool
-        ? // node-postgres prepares a named statement once per pooled connection and reuses it.
-          (await client.query<{ dups: string }>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!
-        : // A transaction handle (callers that write inside their own transaction).
-          rowsOf<{ dups: string }>(await db.execute(writeQuery(params)))[0]!;
-  const dups = JSON.parse(res.dups) as number[];
+  let results: WriteRow[];
+  if (client instanceof PGlite) results = await executePrepared(client, params);
+  else if (client instanceof pg.Pool) results = await executePooled(client, groups, params);
+  else {
+    // A transaction handle (callers that write inside their own transaction).
+    results = [];
+    for (const p of params) results.push(rowsOf<WriteRow>(await db.execute(writeQuery(p)))[0]!);
+    const payloads = groups.flatMap((g, k) => movedPayloads(g.orgId, JSON.parse(results[k]!.moved ?? '[]') as string[]));
+    if (payloads.length) await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
+  }
   const stored = new Array<boolean>(rows.length).fill(true);
-  for (const i of dups) stored[i - 1] = false;
+  groups.forEach((g, k) => {
+    for (const i of JSON.parse(results[k]!.dups) as number[]) stored[g.index[i - 1]!] = false;
+  });
   return { stored };
 }
 
+interface WriteRow {
+  /** The vehicles whose latest row moved, as JSON (null from the embedded statement, which notifies itself). */
+  moved: string | null;
+  dups: string;
+}
+
+const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
+
+/**
+ * On a PostgreSQL server (or a Citus coordinator): node-postgres prepares a named statement once per
+ * pooled connection and reuses it (5 ms of planning saved per group commit, measured on PostgreSQL
+ * 15). One connection for the group's statements and its NOTIFY.
+ */
+async function executePooled(pool: pg.Pool, groups: ReadonlyArray<{ orgId: string }>, params: readonly unknown[][]): Promise<WriteRow[]> {
+  const c = await pool.connect();
+  const several = params.length > 1;
+  let failed: unknown = null;
+  try {
+    if (several) await c.query('begin');
+    const out: WriteRow[] = [];
+    for (const p of params) out.push((await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: p })).rows[0]!);
+    const payloads = groups.flatMap((g, k) => movedPayloads(g.orgId, JSON.parse(out[k]!.moved ?? '[]') as string[]));
+    if (payloads.length) await c.query({ name: 'positions_notify', text: NOTIFY_SQL, values: [`{${payloads.map(quoteElement).join(',')}}`] });
+    if (several) await c.query('commit');
+    return out;
+  } catch (err) {
+    failed = err;
+    if (several) await c.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    // A connection whose rollback failed is not given back to the pool.
+    c.release(failed instanceof Error && !('code' in failed) ? failed : undefined);
+  }
+}
+
 const prepared = new WeakMap<PGlite, Promise<unknown>>();
-const PARAM_TYPES = 'uuid[], uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
+const PARAM_TYPES = 'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
 /**
  * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows
  * (WebAssembly), so it is prepared once per database and then EXECUTEd with its values inlined as
  * quoted literals (EXECUTE takes no bound parameters). On a PostgreSQL server the planning runs
- * in the server's process, not the API's; there node-postgres prepares a named statement on each
- * pooled connection (5 ms of planning saved per group commit, measured on PostgreSQL 15).
+ * in the server's process, not the API's.
  */
-async function executePrepared(client: PGlite, params: readonly unknown[]): Promise<{ dups: string }> {
+async function executePrepared(client: PGlite, params: readonly unknown[][]): Promise<WriteRow[]> {
   let ready = prepared.get(client);
   if (!ready) {
     ready = client.exec(`prepare positions_write(${PARAM_TYPES}) as ${EMBEDDED_SQL}`).catch((err: { code?: string }) => {
@@ -174,10 +233,12 @@ async function executePrepared(client: PGlite, params: readonly unknown[]): Prom
     prepared.set(client, ready);
   }
   await ready;
-  // One simple-protocol round trip of three statements, run as one implicit transaction: if the
-  // EXECUTE fails, the SET is rolled back with it, so the session's planning mode never leaks.
-  const results = await client.exec(`set plan_cache_mode = force_generic_plan; execute positions_write(${params.map(literalOf).join(', ')}); reset plan_cache_mode`);
-  return results[1]!.rows[0] as { dups: string };
+  // One simple-protocol round trip, run as one implicit transaction (every organization's
+  // statement, or none): if an EXECUTE fails, the SET is rolled back with it, so the session's
+  // planning mode never leaks.
+  const executes = params.map((p) => `execute positions_write(${p.map(literalOf).join(', ')}); `).join('');
+  const results = await client.exec(`set plan_cache_mode = force_generic_plan; ${executes}reset plan_cache_mode`);
+  return params.map((_, k) => results[k + 1]!.rows[0] as WriteRow);
 }
 
 /**
@@ -185,19 +246,30 @@ async function executePrepared(client: PGlite, params: readonly unknown[]): Prom
  * one process, so no other transaction can touch a latest row and the `FOR UPDATE` lock (a heap
  * write and a WAL record per vehicle, undone by the update right after) protects nothing. It also
  * runs with a generic plan: PostgreSQL's plan cache otherwise re-plans it for some executions,
- * and planning this statement costs more than running it for a small group in WebAssembly.
+ * and planning this statement costs more than running it for a small group in WebAssembly. Its
+ * NOTIFY stays inside (no Citus here): a second round trip into WebAssembly per group saved.
  */
-const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '');
+const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
+  .replace(
+    '\n), dups as (',
+    `\n), notes as (
+  select pg_notify('${POSITIONS_CHANNEL}', json_build_object('o', $1::uuid, 'a', json_agg(asset_id order by asset_id))::text)
+  from (select asset_id, (row_number() over (order by asset_id) - 1) / 150 as chunk from up) u
+  group by chunk
+), dups as (`,
+  )
+  .replace("select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,", 'select (select count(*) from notes)::int as notes, null::text as moved,');
 
-/** The group commit's statement for these rows (exported so the benchmark can EXPLAIN it). */
+/** The group commit's statement for one organization's rows (exported so the benchmark can EXPLAIN it). */
 export function writeStatement(rows: readonly PositionRow[], now: Date): SQL {
-  return writeQuery(writeParams(rows, now));
+  return writeQuery(writeParams(rows, rows[0]!.organizationId, now));
 }
 
 /** The statement's parameters, $1… in order. */
-export function writeParams(rows: readonly PositionRow[], now: Date): unknown[] {
+export function writeParams(rows: readonly PositionRow[], orgId: string, now: Date): unknown[] {
   return [
-    literal(rows, (r) => r.organizationId, id),
+    // Every row is of this organization (writePositions groups them).
+    orgId,
     literal(rows, (r) => r.gatewayId, id),
     literal(rows, (r) => r.assetId, id),
     literal(rows, (r) => r.driverId, id),

@@ -67,8 +67,8 @@ export const onCitus = (): boolean => !!process.env.TEST_CITUS_URL;
 export const onServer = (): boolean => !!(process.env.TEST_CITUS_URL || process.env.TEST_DATABASE_URL);
 
 /**
- * An empty, migrated database on the test server for a test that opens its own connections or
- * servers: a new one on TEST_DATABASE_URL's server, a leased pool database on Citus (distributed,
+ * A database on the test server for a test that opens its own connections or servers: a new,
+ * empty one on TEST_DATABASE_URL's server, a leased pool database on Citus (migrated, distributed,
  * emptied). `drop` gives it back.
  */
 export async function serverDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -79,7 +79,8 @@ export async function serverDatabase(): Promise<{ url: string; drop: () => Promi
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('serverDatabase: set TEST_DATABASE_URL or TEST_CITUS_URL');
-  return createScratchDatabase(serverUrl, provided('pgTemplate') || undefined);
+  // Empty, not from the template: these tests start servers that migrate it themselves.
+  return createScratchDatabase(serverUrl);
 }
 
 /**

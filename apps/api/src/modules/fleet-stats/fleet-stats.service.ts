@@ -262,8 +262,10 @@ async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise
       stops: u.totals.stops,
       fixes: u.totals.fixes,
       last_fix_at: u.carry ? new Date(u.carry.last.t).toISOString() : null,
-      // The row's last fix this was computed from rides in the carry, where the conflict check reads it.
-      carry: u.carry ? { ...u.carry, prev: u.previousLastFixAt } : null,
+      // The row's last fix this was computed from rides in the carry, where the conflict check reads it,
+      // in epoch seconds: Citus wants an immutable conflict check, and only to_timestamp(number) is
+      // (a text-to-timestamptz cast depends on the time zone setting).
+      carry: u.carry ? { ...u.carry, prev: u.previousLastFixAt === null ? null : Date.parse(u.previousLastFixAt) / 1000 } : null,
     })),
   );
   const rows = rowsOf<{ asset_id: string; day: string }>(
@@ -274,7 +276,7 @@ async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise
     on conflict (asset_id, day, organization_id) do update set distance_m = excluded.distance_m, driving_ms = excluded.driving_ms, idle_ms = excluded.idle_ms,
       max_speed_kmh = excluded.max_speed_kmh, speeding_events = excluded.speeding_events, stops = excluded.stops, fixes = excluded.fixes,
       last_fix_at = excluded.last_fix_at, carry = excluded.carry, updated_at = excluded.updated_at
-      where vehicle_daily_stats.last_fix_at is not distinct from (excluded.carry->>'prev')::timestamptz
+      where vehicle_daily_stats.last_fix_at is not distinct from to_timestamp((excluded.carry->>'prev')::float8)
     returning asset_id, day::text as day`),
   );
   return new Set(rows.map((r) => `${r.asset_id}|${r.day.slice(0, 10)}`));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, DEMO } from './test/helpers.ts';
+import { DEMO, onServer, serverDatabase } from './test/helpers.ts';
 import { freePort, signIn, startServer, type ServerProcess } from './test/server-process.ts';
 import { openLiveStream } from './test/sse-client.ts';
 
@@ -11,7 +11,8 @@ import { openLiveStream } from './test/sse-client.ts';
 // certificate paths substituted), in front of two API instances on one PostgreSQL database.
 // Runs in the PostgreSQL pass where nginx is installed (Debian: apt-get install nginx-light).
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+// A PostgreSQL server or the Citus coordinator (TEST_CITUS_URL: a pool database).
+const serverUrl = onServer();
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 const guide = path.resolve(import.meta.dirname, '../../../docs/deploy.md');
 
@@ -29,7 +30,7 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-nginx-'));
     fs.mkdirSync(path.join(dir, 'logs'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=fleet.example.com'], { stdio: 'ignore' });
-    const scratch = await createScratchDatabase(serverUrl!);
+    const scratch = await serverDatabase();
     drop = scratch.drop;
     const env = { DATABASE_URL: scratch.url, DEMO: '1', SIMULATOR: '0', TRUST_PROXY: '1', NODE_ENV: 'production', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!', PUBLIC_URL: 'https://fleet.example.com' };
     [one, two] = await Promise.all([startServer({ env }), startServer({ env })]);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO } from './test/helpers.ts';
+import { DEMO, onServer } from './test/helpers.ts';
 import { freePort, startServer, type ServerProcess } from './test/server-process.ts';
 
 // A first start with demo data: the server listens before the demo data is seeded and says so on
@@ -18,7 +18,7 @@ interface Answer {
 
 let server: ServerProcess | undefined;
 
-describe.skipIf(!!process.env.TEST_DATABASE_URL)('first start with demo data (PGlite pass)', () => {
+describe.skipIf(onServer())('first start with demo data (PGlite pass)', () => {
   afterAll(async () => {
     await server?.stop('SIGKILL');
     if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client.ts';
-import { DEMO } from './test/helpers.ts';
+import { DEMO, onServer } from './test/helpers.ts';
 import { signIn, startServer, type ServerProcess } from './test/server-process.ts';
 import { countStored, sigtermUnderLoad } from './test/shutdown-under-load.ts';
 
@@ -10,7 +10,7 @@ import { countStored, sigtermUnderLoad } from './test/shutdown-under-load.ts';
 
 let server: ServerProcess;
 
-describe.skipIf(!!process.env.TEST_DATABASE_URL)('graceful shutdown on the embedded database (PGlite pass)', () => {
+describe.skipIf(onServer())('graceful shutdown on the embedded database (PGlite pass)', () => {
   beforeAll(async () => {
     server = await startServer({ env: { DEMO: '1', SIMULATOR: '0', SHUTDOWN_DRAIN_MS: '1000' } });
   });

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '@fleet/api-contract';
 import { migrationsFolder, openDatabase, type Database } from './db/client.ts';
-import { createScratchDatabase, DEMO } from './test/helpers.ts';
+import { DEMO, onServer, serverDatabase } from './test/helpers.ts';
 import { signIn, startServer, type ServerProcess } from './test/server-process.ts';
 import { countStored, sigtermUnderLoad } from './test/shutdown-under-load.ts';
 import { openLiveStream } from './test/sse-client.ts';
@@ -13,7 +13,8 @@ import { openLiveStream } from './test/sse-client.ts';
 // started together on an empty database, each check made through one and seen through the other.
 // PostgreSQL only (PGlite is one process's database): runs in the suite's PostgreSQL pass.
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+// A PostgreSQL server or the Citus coordinator (TEST_CITUS_URL: a pool database).
+const serverUrl = onServer();
 
 let one: ServerProcess;
 let two: ServerProcess;
@@ -43,7 +44,7 @@ function purgeLines(server: ServerProcess): Array<{ pid: number; msg: string; ra
 
 describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pass only: set TEST_DATABASE_URL)', () => {
   beforeAll(async () => {
-    const scratch = await createScratchDatabase(serverUrl!);
+    const scratch = await serverDatabase();
     dropDatabase = scratch.drop;
     const env = { DATABASE_URL: scratch.url, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'info' };
     // At the same moment on an empty database, as in a rolling start of a new installation.

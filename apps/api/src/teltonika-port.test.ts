@@ -9,6 +9,7 @@ import { rowsOf } from './db/sql/rows.ts';
 import { encodeAvlPacket, encodeImei } from './modules/positions/pipeline/teltonika/codec.ts';
 import { seed } from './seed/seed.ts';
 import { startServer, type ServerProcess } from './test/server-process.ts';
+import { onServer } from './test/helpers.ts';
 import { createTestVehicle } from './test/vehicles.ts';
 
 // The Teltonika port as `npm start` opens it (main.ts, TELTONIKA_PORT; decision 0153): a device is
@@ -27,7 +28,7 @@ describe('TELTONIKA_PORT', () => {
 
 let server: ServerProcess | undefined;
 
-describe.skipIf(!!process.env.TEST_DATABASE_URL)('the Teltonika port of a server process (PGlite pass)', () => {
+describe.skipIf(onServer())('the Teltonika port of a server process (PGlite pass)', () => {
   afterAll(async () => {
     await server?.stop('SIGKILL');
     if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });

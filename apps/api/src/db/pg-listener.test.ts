@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../test/helpers.ts';
+import { onServer, serverDatabase } from '../test/helpers.ts';
 import { listenOnPool, sharedRoundTrips } from './pg-listener.ts';
 
 /** Round trips whose completion the test controls, numbered in the order they were sent. */
@@ -60,14 +60,15 @@ describe('shared round trips (listener sync)', () => {
   });
 });
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+// A PostgreSQL server or the Citus coordinator (TEST_CITUS_URL: a pool database).
+const serverUrl = onServer();
 
 describe.skipIf(!serverUrl)('LISTEN on a PostgreSQL server (PostgreSQL pass only)', () => {
   let pool: pg.Pool;
   let other: pg.Client;
   let drop: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    const scratch = await createScratchDatabase(serverUrl!);
+    const scratch = await serverDatabase();
     drop = scratch.drop;
     pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
     other = new pg.Client({ connectionString: scratch.url });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { dumpMigratedPglite, openDatabase } from '../db/client.ts';
+import { ensurePoolDatabase, poolPrefix } from './citus-pool.ts';
 import { createScratchDatabase } from './helpers.ts';
 
 /**
@@ -10,6 +11,19 @@ import { createScratchDatabase } from './helpers.ts';
  * PGlite's initdb and twenty migrations cost seconds per file on the 2-core CI machine.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (citusUrl) {
+    // The Citus pass: no template, a pool of distributed databases kept between runs (citus-pool.ts),
+    // one per worker made here, one at a time, so the files do not wait on each other's distribution.
+    const workers = Math.max(1, Math.min(project.config.maxWorkers, project.globalConfig.maxWorkers));
+    for (let n = 0; n < workers; n++) {
+      const ms = await ensurePoolDatabase(citusUrl, `${poolPrefix()}${n}`);
+      if (ms > 0) console.log(`citus pool: ${poolPrefix()}${n} distributed in ${ms} ms`);
+    }
+    project.provide('pgTemplate', '');
+    project.provide('pgliteTemplate', '');
+    return async () => undefined;
+  }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const template = await createScratchDatabase(serverUrl);

@@ -9,6 +9,7 @@ import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { seed } from '../seed/seed.ts';
+import { leasePoolDatabase } from './citus-pool.ts';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -60,11 +61,43 @@ function provided(key: 'pgliteTemplate' | 'pgTemplate'): string {
   }
 }
 
+/** The Citus pass: TEST_CITUS_URL names a coordinator (it wins over TEST_DATABASE_URL). */
+export const onCitus = (): boolean => !!process.env.TEST_CITUS_URL;
+/** A database server pass, PostgreSQL or Citus (not the embedded PGlite). */
+export const onServer = (): boolean => !!(process.env.TEST_CITUS_URL || process.env.TEST_DATABASE_URL);
+
 /**
- * A fresh database per test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by TEST_DATABASE_URL (the CI runs the suite on both).
+ * A database on the test server for a test that opens its own connections or servers: a new,
+ * empty one on TEST_DATABASE_URL's server, a leased pool database on Citus (migrated, distributed,
+ * emptied). `drop` gives it back.
+ */
+export async function serverDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (citusUrl) {
+    const { url, release } = await leasePoolDatabase(citusUrl);
+    return { url, drop: release };
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('serverDatabase: set TEST_DATABASE_URL or TEST_CITUS_URL');
+  // Empty, not from the template: these tests start servers that migrate it themselves.
+  return createScratchDatabase(serverUrl);
+}
+
+/**
+ * A fresh database per test file: in-memory PGlite by default, a new database on the PostgreSQL
+ * server named by TEST_DATABASE_URL, or an emptied pool database on the Citus coordinator named by
+ * TEST_CITUS_URL (the CI runs the suite on PGlite and PostgreSQL).
  */
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (onCitus()) {
+    const { url, drop } = await serverDatabase();
+    try {
+      return { database: await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 }), drop };
+    } catch (err) {
+      await drop();
+      throw err;
+    }
+  }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const template = provided('pgliteTemplate');
@@ -81,7 +114,9 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
 /** Builds the app on a fresh database with the super administrator and demo organization seeded. */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
-  const config = testConfig({ dataDir, publicUrl: 'http://fleet.test', ...overrides });
+  // TEST_LOG_LEVEL=warn shows the app's warnings and errors (a 500's cause) while chasing a failure.
+  const logLevel = process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined;
+  const config = testConfig({ dataDir, publicUrl: 'http://fleet.test', ...(logLevel ? { logLevel } : {}), ...overrides });
   const { database, drop } = await freshDatabase();
   const app = await buildApp({ config, database });
   await seed(database.db, { ...config, demo: true }, () => undefined);

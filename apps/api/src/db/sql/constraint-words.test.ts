@@ -43,6 +43,12 @@ describe('constraint words', () => {
     );
     expect(used).toMatchObject({ status: 409, message: 'This is still used (position history), so it cannot be removed' });
     expect(JSON.stringify([missing, used])).not.toMatch(/_fk\b|fkey/);
+  });
+
+  it("words a shard's violation on Citus as its table's (names carry the shard number)", () => {
+    expect(duplicateError(pgError({ code: '23505', constraint: 'users_email_uq_102010' }))?.technicalMessage).toBe('email: An account with this email already exists');
+    const missing = foreignKeyError(pgError({ code: '23503', constraint: 'assets_current_driver_fk_102068', detail: 'Key (organization_id, current_driver_id)=(…) is not present in table "drivers_102076".' }));
+    expect(missing?.message).toBe('The driver this refers to does not exist (it may have just been removed)');
     expect(foreignKeyError(pgError({ code: '23505', constraint: 'assets_org_unit_uq' }))).toBeNull();
   });
 });

@@ -60,9 +60,10 @@ export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typ
   const where = sql`s.organization_id = ${orgId} and s.day >= ${q.from}::date and s.day <= ${q.to}::date ${inGroup}`;
   const [perVehicle, perDay] = await Promise.all([
     db.execute(sql`select s.asset_id, a.unit_number,
-        coalesce((select array_agg(gr.name order by gr.name) from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = s.asset_id), '{}') as groups,
+        coalesce((select array_agg(gr.name order by gr.name) from group_assets ga join groups gr on gr.id = ga.group_id and gr.organization_id = ga.organization_id
+          where ga.asset_id = s.asset_id and ga.organization_id = ${orgId}), '{}') as groups,
         ${sums}
-      from vehicle_daily_stats s join assets a on a.id = s.asset_id
+      from vehicle_daily_stats s join assets a on a.id = s.asset_id and a.organization_id = s.organization_id
       where ${where}
       group by s.asset_id, a.unit_number order by a.unit_number`),
     db.execute(sql`select s.day::text as day, coalesce(sum(s.distance_m), 0)::float8 as distance_m, coalesce(sum(s.driving_ms), 0)::float8 as driving_ms,

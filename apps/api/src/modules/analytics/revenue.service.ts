@@ -128,17 +128,19 @@ export async function revenueLoads(s: ReadScope, ctx: RevenueContext, q: Query):
         l.loaded_m, to_char(date_trunc(${unit}, l.delivered_at at time zone ${ctx.timeZone}), 'YYYY-MM-DD') as period,
         extract(epoch from f.arrived_at) * 1000 as first_arrived, extract(epoch from f.departed_at) * 1000 as first_departed,
         extract(epoch from e.arrived_at) * 1000 as last_arrived,
-        (select extract(epoch from max(p.delivered_at)) * 1000 from loads p where p.organization_id = l.organization_id and p.asset_id = l.asset_id
+        (select extract(epoch from max(p.delivered_at)) * 1000 from loads p where p.organization_id = ${s.orgId} and p.asset_id = l.asset_id
           and p.status = 'DELIVERED' and p.id <> l.id and p.delivered_at <= f.arrived_at) as prev_delivered,
         fp.name as o_name, f.address as o_address, f.latitude as o_lat, f.longitude as o_lon,
         ep.name as d_name, e.address as d_address, e.latitude as d_lat, e.longitude as d_lon
       from loads l
-      join load_stops f on f.load_id = l.id and f.seq = (select min(seq) from load_stops z where z.load_id = l.id)
-      join load_stops e on e.load_id = l.id and e.seq = (select max(seq) from load_stops z where z.load_id = l.id)
-      left join places fp on fp.id = f.place_id
-      left join places ep on ep.id = e.place_id
-      left join drivers d on d.id = l.driver_id
-      left join assets a on a.id = l.asset_id
+      join load_stops f on f.load_id = l.id and f.organization_id = l.organization_id
+        and f.seq = (select min(seq) from load_stops z where z.load_id = l.id and z.organization_id = ${s.orgId})
+      join load_stops e on e.load_id = l.id and e.organization_id = l.organization_id
+        and e.seq = (select max(seq) from load_stops z where z.load_id = l.id and z.organization_id = ${s.orgId})
+      left join places fp on fp.id = f.place_id and fp.organization_id = f.organization_id
+      left join places ep on ep.id = e.place_id and ep.organization_id = e.organization_id
+      left join drivers d on d.id = l.driver_id and d.organization_id = l.organization_id
+      left join assets a on a.id = l.asset_id and a.organization_id = l.organization_id
       where l.organization_id = ${s.orgId} and l.status = 'DELIVERED'
         and l.delivered_at >= ${q.from}::timestamptz and l.delivered_at < ${q.to}::timestamptz
       order by l.delivered_at, l.id`),

@@ -30,9 +30,13 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
       .from(trailerAttachments)
       .innerJoin(
         other,
-        or(
-          and(eq(trailerAttachments.vehicleId, assetId), eq(other.id, trailerAttachments.trailerId)),
-          and(eq(trailerAttachments.trailerId, assetId), eq(other.id, trailerAttachments.vehicleId)),
+        and(
+          // Outside the OR: Citus co-locates the join only on an equality of the organization.
+          eq(other.organizationId, trailerAttachments.organizationId),
+          or(
+            and(eq(trailerAttachments.vehicleId, assetId), eq(other.id, trailerAttachments.trailerId)),
+            and(eq(trailerAttachments.trailerId, assetId), eq(other.id, trailerAttachments.vehicleId)),
+          ),
         ),
       )
       .where(eq(trailerAttachments.organizationId, orgId))

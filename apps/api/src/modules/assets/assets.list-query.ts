@@ -49,17 +49,22 @@ const rowColumns = (trailers: SQL, groups: SQL) => sql`a.id, a.organization_id a
   d.id as "driverId", d.first_name as "driverFirstName", d.last_name as "driverLastName",
   g.id as "deviceId", g.unique_id as "deviceUniqueId", g.name as "deviceName", ${sql.raw(isoText('g.last_seen_at'))} as "deviceLastSeenAt",
   tv.id as "towingId", tv.unit_number as "towingUnit", ${trailers} as trailers, ${groups} as groups`;
-const rowLinks = sql`left join drivers d on d.id = a.current_driver_id
-left join gateways g on g.asset_id = a.id
-left join trailer_attachments oa on oa.trailer_id = a.id and oa.detached_at is null
-left join assets tv on tv.id = oa.vehicle_id`;
+// Every join and sub-select names the organization too: on Citus rows are co-located by it, and a
+// join on an id alone needs a repartition it refuses; a sub-select in the select list stays on one
+// shard only when it names the organization itself, not the outer row's (decision 0169).
+const rowLinks = sql`left join drivers d on d.id = a.current_driver_id and d.organization_id = a.organization_id
+left join gateways g on g.asset_id = a.id and g.organization_id = a.organization_id
+left join trailer_attachments oa on oa.trailer_id = a.id and oa.organization_id = a.organization_id and oa.detached_at is null
+left join assets tv on tv.id = oa.vehicle_id and tv.organization_id = oa.organization_id`;
 const trailersJson = sql`json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by ta.attached_at)`;
 const groupsJson = sql`json_agg(json_build_object('id', gr.id, 'name', gr.name) order by gr.name)`;
 
 /** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
 export const pageRowsSql = (): SQL => sql`select ${rowColumns(
-  sql`coalesce((select ${trailersJson} from trailer_attachments ta join assets t on t.id = ta.trailer_id where ta.vehicle_id = a.id and ta.detached_at is null), '[]'::json)`,
-  sql`coalesce((select ${groupsJson} from group_assets ga join groups gr on gr.id = ga.group_id where ga.asset_id = a.id), '[]'::json)`,
+  sql`coalesce((select ${trailersJson} from trailer_attachments ta join assets t on t.id = ta.trailer_id and t.organization_id = ta.organization_id
+    where ta.vehicle_id = a.id and ta.organization_id = ${ph('org')} and ta.detached_at is null), '[]'::json)`,
+  sql`coalesce((select ${groupsJson} from group_assets ga join groups gr on gr.id = ga.group_id and gr.organization_id = ga.organization_id
+    where ga.asset_id = a.id and ga.organization_id = ${ph('org')}), '[]'::json)`,
 )}
 from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
 join assets a on a.id = p.id and a.organization_id = ${ph('org')}
@@ -74,10 +79,10 @@ order by p.rn`;
 const allRowsSql = sql`select ${listVersionSql('assets')} as "listVersion", ${rowColumns(sql`coalesce(tr.trailers, '[]'::json)`, sql`coalesce(grs.groups, '[]'::json)`)}
 from assets a
 ${rowLinks}
-left join (select ta.vehicle_id, ${trailersJson} as trailers from trailer_attachments ta join assets t on t.id = ta.trailer_id
-  where ta.detached_at is null and ta.vehicle_id in (select id from assets where organization_id = ${ph('org')}) group by ta.vehicle_id) tr on tr.vehicle_id = a.id
-left join (select ga.asset_id, ${groupsJson} as groups from group_assets ga join groups gr on gr.id = ga.group_id
-  where ga.asset_id in (select id from assets where organization_id = ${ph('org')}) group by ga.asset_id) grs on grs.asset_id = a.id
+left join (select ta.vehicle_id, ${trailersJson} as trailers from trailer_attachments ta join assets t on t.id = ta.trailer_id and t.organization_id = ta.organization_id
+  where ta.detached_at is null and ta.organization_id = ${ph('org')} group by ta.vehicle_id) tr on tr.vehicle_id = a.id
+left join (select ga.asset_id, ${groupsJson} as groups from group_assets ga join groups gr on gr.id = ga.group_id and gr.organization_id = ga.organization_id
+  where ga.organization_id = ${ph('org')} group by ga.asset_id) grs on grs.asset_id = a.id
 where a.organization_id = ${ph('org')}`;
 
 /** The asset list in the in-memory index: type and status filters, group membership, search text. */
@@ -96,7 +101,7 @@ order by a.id`,
   // A paired device's last-seen time moves with every position, without a version bump.
   checkSql: sql`select ${listVersionSql('assets')} as version,
   (select json_object_agg(g.asset_id, ${sql.raw(isoText('g.last_seen_at'))}) from gateways g
-    where g.asset_id = any(${ph('ids')}::uuid[]) and g.last_seen_at is not null)::text as live`,
+    where g.organization_id = ${ph('org')} and g.asset_id = any(${ph('ids')}::uuid[]) and g.last_seen_at is not null)::text as live`,
   withLive: (items, live) => {
     const seen = live ? (JSON.parse(live) as Record<string, string>) : {};
     return items.map((a) => (a.device ? { ...a, device: { ...a.device, lastSeenAt: seen[a.id] ?? null } } : a));

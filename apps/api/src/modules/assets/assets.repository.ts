@@ -10,14 +10,15 @@ const towingVehicle = alias(assets, 'towing_vehicle');
 
 // Trailers hooked to a vehicle now, and an asset's groups, as JSON arrays in the same query: one
 // round trip for a page instead of three. The outer table is "assets" (not aliased) in selectAssets.
-const openTrailersJson = sql<Array<{ id: string; unitNumber: string }> | null>`(
+// The organization is the parameter, not the outer row's: Citus keeps the sub-select on its shard.
+const openTrailersJson = (orgId: string) => sql<Array<{ id: string; unitNumber: string }> | null>`(
   select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number) order by ta.attached_at)
-  from trailer_attachments ta join assets t on t.id = ta.trailer_id
-  where ta.vehicle_id = "assets"."id" and ta.detached_at is null)`;
-const groupsJson = sql<Array<{ id: string; name: string }> | null>`(
+  from trailer_attachments ta join assets t on t.id = ta.trailer_id and t.organization_id = ta.organization_id
+  where ta.organization_id = ${orgId} and ta.vehicle_id = "assets"."id" and ta.detached_at is null)`;
+const groupsJson = (orgId: string) => sql<Array<{ id: string; name: string }> | null>`(
   select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
-  from group_assets ga join groups g on g.id = ga.group_id
-  where ga.asset_id = "assets"."id")`;
+  from group_assets ga join groups g on g.id = ga.group_id and g.organization_id = ga.organization_id
+  where ga.organization_id = ${orgId} and ga.asset_id = "assets"."id")`;
 const openAttachment = alias(trailerAttachments, 'open_attachment');
 
 /**
@@ -52,14 +53,14 @@ export async function selectAssets(
       deviceLastSeenAt: gateways.lastSeenAt,
       towingId: towingVehicle.id,
       towingUnit: towingVehicle.unitNumber,
-      trailers: openTrailersJson,
-      groups: groupsJson,
+      trailers: openTrailersJson(orgId),
+      groups: groupsJson(orgId),
     })
     .from(assets)
     .leftJoin(drivers, and(eq(drivers.id, assets.currentDriverId), eq(drivers.organizationId, assets.organizationId)))
-    .leftJoin(gateways, eq(gateways.assetId, assets.id))
-    .leftJoin(openAttachment, and(eq(openAttachment.trailerId, assets.id), isNull(openAttachment.detachedAt)))
-    .leftJoin(towingVehicle, eq(towingVehicle.id, openAttachment.vehicleId))
+    .leftJoin(gateways, and(eq(gateways.assetId, assets.id), eq(gateways.organizationId, assets.organizationId)))
+    .leftJoin(openAttachment, and(eq(openAttachment.trailerId, assets.id), eq(openAttachment.organizationId, assets.organizationId), isNull(openAttachment.detachedAt)))
+    .leftJoin(towingVehicle, and(eq(towingVehicle.id, openAttachment.vehicleId), eq(towingVehicle.organizationId, openAttachment.organizationId)))
     .where(and(eq(assets.organizationId, orgId), pageIds ? inArray(assets.id, pageIds) : where))
     .$dynamic();
   if (opts.orderBy && !pageIds) q = q.orderBy(...opts.orderBy);

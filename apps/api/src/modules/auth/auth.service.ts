@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
+import { drivers, loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
 import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
@@ -46,8 +46,6 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
       orgName: organizations.name,
       orgTimeZone: organizations.timeZone,
       roleName: roles.name,
-      // The driver record this account signs in for, in its own organization (decision 0111).
-      driverId: sql<string | null>`(select d.id::text from drivers d where d.user_id = ${users.id} and d.organization_id = ${users.organizationId} limit 1)`,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
@@ -55,8 +53,19 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
     .where(eq(users.id, ctx.userId));
   const row = rows[0];
   if (!row) throw notFound('User');
-  const org = row.user.organizationId && row.orgName ? { id: row.user.organizationId, name: row.orgName, timeZone: row.orgTimeZone ?? undefined } : null;
-  return presentCurrentUser(row.user, ctx, org, row.roleName, row.driverId);
+  // The driver record this account signs in for, in its own organization (decision 0111): read
+  // apart, by the organization (on Citus a subquery correlated from users, a reference table, into
+  // drivers is refused).
+  const orgId = row.user.organizationId;
+  const [driver] = orgId
+    ? await db
+        .select({ id: drivers.id })
+        .from(drivers)
+        .where(and(eq(drivers.organizationId, orgId), eq(drivers.userId, row.user.id)))
+        .limit(1)
+    : [];
+  const org = orgId && row.orgName ? { id: orgId, name: row.orgName, timeZone: row.orgTimeZone ?? undefined } : null;
+  return presentCurrentUser(row.user, ctx, org, row.roleName, driver?.id ?? null);
 }
 
 async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {

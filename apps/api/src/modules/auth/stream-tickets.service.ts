@@ -33,7 +33,8 @@ export async function redeemStreamTicket(db: Db, raw: string): Promise<{ userId:
   const rows = await db
     .delete(streamTickets)
     .where(eq(streamTickets.tokenHash, sha256(raw)))
-    .returning({ userId: streamTickets.userId, orgId: streamTickets.organizationId, live: sql<boolean>`${streamTickets.expiresAt} > now()` });
+    // The expiry is compared here: Citus refuses now() in the RETURNING of a write to its tables.
+    .returning({ userId: streamTickets.userId, orgId: streamTickets.organizationId, expiresAt: streamTickets.expiresAt });
   const row = rows[0];
-  return row?.live ? { userId: row.userId, orgId: row.orgId } : null;
+  return row && row.expiresAt.getTime() > Date.now() ? { userId: row.userId, orgId: row.orgId } : null;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte } from 'drizzle-orm';
 import { RETENTION_KIND_INFO, RETENTION_KINDS, type DataRetention, type DataRetentionInput, type RetentionKind } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, jobRuns, retentionPolicies } from '../../db/schema/index.ts';
@@ -80,7 +80,7 @@ export async function updateDataRetention({ db, orgId, actor }: Scope, input: Da
       await tx
         .insert(retentionPolicies)
         .values({ organizationId: orgId, kind: p.kind, retentionDays: p.retentionDays })
-        .onConflictDoUpdate({ target: [retentionPolicies.organizationId, retentionPolicies.kind], set: { retentionDays: p.retentionDays, updatedAt: sql`now()` } });
+        .onConflictDoUpdate({ target: [retentionPolicies.organizationId, retentionPolicies.kind], set: { retentionDays: p.retentionDays, updatedAt: new Date() } });
     }
     const after = await effectivePolicies(tx, orgId);
     await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DATA_RETENTION', entityId: orgId, before, after });

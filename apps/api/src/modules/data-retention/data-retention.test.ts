@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_MIN_RETENTION_DAYS, RETENTION_KINDS } from '@fleet/api-contract';
 import { runRetentionPurge, PURGE_LOCK_KEY } from '../../jobs/retention-purge.ts';
-import { bearer, createTestApp, DEMO, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectFieldErrors, login, onServer, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
 import { nextPurgeRun } from './data-retention.service.ts';
 import { RETENTION_TARGETS } from './retention-kinds.ts';
@@ -171,7 +171,7 @@ describe('retention purge job', () => {
     expect([one.ran, two.ran].sort()).toEqual([false, true]);
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('skips while another database session holds the advisory lock (another instance)', async () => {
+  it.skipIf(!onServer())('skips while another database session holds the advisory lock (another instance)', async () => {
     await t.database.session(async (other) => {
       await other.execute(sql`select pg_advisory_lock(${PURGE_LOCK_KEY})`);
       try {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DeviceModel, Page } from '@fleet/api-contract';
 import type { deviceModelInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
@@ -15,9 +15,20 @@ type Input = z.output<typeof deviceModelInputSchema>;
 
 const SORTS = { name: sql`lower(${deviceModels.name})`, manufacturer: sql`lower(${deviceModels.manufacturer})`, protocol: deviceModels.protocol, createdAt: deviceModels.createdAt };
 
-/** Devices of all organizations using each model (the catalogue is global). */
-// Written out: the correlated column must be qualified with the outer table's name.
-const deviceCount = sql<number>`(select count(*)::int from gateways g where g.device_model_id = "device_models"."id")`;
+/**
+ * Devices of all organizations using each of these models (the catalogue is global), counted in a
+ * statement of its own: on Citus device_models is a reference table and gateways is distributed,
+ * and a sub-select correlated from the one into the other is refused.
+ */
+async function deviceCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: gateways.deviceModelId, n: countAll })
+    .from(gateways)
+    .where(inArray(gateways.deviceModelId, ids))
+    .groupBy(gateways.deviceModelId);
+  return new Map(rows.map((r) => [r.id ?? '', r.n]));
+}
 
 function present(m: typeof deviceModels.$inferSelect, count: number): DeviceModel {
   return { id: m.id, name: m.name, manufacturer: m.manufacturer, protocol: m.protocol, notes: m.notes, ioMap: m.ioMap, deviceCount: count, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
@@ -27,19 +38,20 @@ export async function listDeviceModels(db: Db, q: { page: number; size: number; 
   const where = q.search ? sql`lower(${deviceModels.name} || ' ' || coalesce(${deviceModels.manufacturer}, '') || ' ' || ${deviceModels.protocol}) like ${likeTerm(q.search)}` : undefined;
   const [total] = await db.select({ n: countAll }).from(deviceModels).where(where);
   const rows = await db
-    .select({ m: deviceModels, n: deviceCount })
+    .select()
     .from(deviceModels)
     .where(where)
     .orderBy(...orderBy(q.sort, SORTS, 'name', asc(deviceModels.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  return toPage(rows.map((r) => present(r.m, r.n)), total?.n ?? 0, q);
+  const counts = await deviceCounts(db, rows.map((m) => m.id));
+  return toPage(rows.map((m) => present(m, counts.get(m.id) ?? 0)), total?.n ?? 0, q);
 }
 
 async function getOne(db: Db, id: string): Promise<DeviceModel> {
-  const [r] = await db.select({ m: deviceModels, n: deviceCount }).from(deviceModels).where(eq(deviceModels.id, id));
-  if (!r) throw notFound('Device model');
-  return present(r.m, r.n);
+  const [m] = await db.select().from(deviceModels).where(eq(deviceModels.id, id));
+  if (!m) throw notFound('Device model');
+  return present(m, (await deviceCounts(db, [id])).get(id) ?? 0);
 }
 
 export async function createDeviceModel(db: Db, actor: Actor, input: Input): Promise<DeviceModel> {

@@ -53,13 +53,16 @@ const rowColumns = (groups: SQL) => sql`d.id, d.organization_id as "organization
   d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
   ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
   v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail", ${groups} as groups`;
-const rowLinks = sql`left join assets v on v.current_driver_id = d.id
+// Joins and sub-selects name the organization too (Citus co-locates by it; a sub-select in the
+// select list names it as the parameter to stay on one shard, decision 0169).
+const rowLinks = sql`left join assets v on v.current_driver_id = d.id and v.organization_id = d.organization_id
 left join users u on u.id = d.user_id`;
 const groupsJson = sql`json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)`;
 
 /** The list rows of the given ids (a `{…}` uuid array literal), in the array's order, with their links. */
 export const pageRowsSql = (): SQL => sql`select ${rowColumns(
-  sql`coalesce((select ${groupsJson} from group_members gm join groups g on g.id = gm.group_id where gm.member_type = 'DRIVER' and gm.member_id = d.id), '[]'::json)`,
+  sql`coalesce((select ${groupsJson} from group_members gm join groups g on g.id = gm.group_id and g.organization_id = gm.organization_id
+    where gm.member_type = 'DRIVER' and gm.member_id = d.id and gm.organization_id = ${ph('org')}), '[]'::json)`,
 )}
 from unnest(${ph('ids')}::uuid[]) with ordinality as p(id, rn)
 join drivers d on d.id = p.id and d.organization_id = ${ph('org')}
@@ -70,8 +73,8 @@ order by p.rn`;
 const allRowsSql = sql`select ${listVersionSql('drivers')} as "listVersion", ${rowColumns(sql`coalesce(gms.groups, '[]'::json)`)}
 from drivers d
 ${rowLinks}
-left join (select gm.member_id, ${groupsJson} as groups from group_members gm join groups g on g.id = gm.group_id
-  where gm.member_type = 'DRIVER' and gm.member_id in (select id from drivers where organization_id = ${ph('org')}) group by gm.member_id) gms on gms.member_id = d.id
+left join (select gm.member_id, ${groupsJson} as groups from group_members gm join groups g on g.id = gm.group_id and g.organization_id = gm.organization_id
+  where gm.member_type = 'DRIVER' and gm.organization_id = ${ph('org')} group by gm.member_id) gms on gms.member_id = d.id
 where d.organization_id = ${ph('org')}`;
 
 function present(r: DriverListRow): Driver {

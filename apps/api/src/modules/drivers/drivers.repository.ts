@@ -4,11 +4,13 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 
-// The driver's groups as a JSON array in the list query itself (one round trip per page).
-const groupsJson = sql<Array<{ id: string; name: string }> | null>`(
+// The driver's groups as a JSON array in the list query itself (one round trip per page). The
+// organization is the parameter, not the outer row's column: Citus keeps such a sub-select on the
+// organization's shard (decision 0169).
+const groupsJson = (orgId: string) => sql<Array<{ id: string; name: string }> | null>`(
   select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
-  from group_members gm join groups g on g.id = gm.group_id
-  where gm.member_type = 'DRIVER' and gm.member_id = "drivers"."id")`;
+  from group_members gm join groups g on g.id = gm.group_id and g.organization_id = gm.organization_id
+  where gm.member_type = 'DRIVER' and gm.member_id = "drivers"."id" and gm.organization_id = ${orgId})`;
 
 type DriverRow = typeof drivers.$inferSelect;
 
@@ -63,10 +65,10 @@ export async function selectDrivers(
       d: drivers,
       vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type },
       user: { id: users.id, email: users.email },
-      groups: groupsJson,
+      groups: groupsJson(orgId),
     })
     .from(drivers)
-    .leftJoin(assets, eq(assets.currentDriverId, drivers.id))
+    .leftJoin(assets, and(eq(assets.currentDriverId, drivers.id), eq(assets.organizationId, drivers.organizationId)))
     .leftJoin(users, eq(users.id, drivers.userId))
     .where(and(eq(drivers.organizationId, orgId), pageIds ? inArray(drivers.id, pageIds) : where))
     .$dynamic();

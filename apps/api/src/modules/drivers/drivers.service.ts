@@ -117,7 +117,7 @@ async function inviteDriverAccount(tx: DbOrTx, orgId: string, actor: Actor, deps
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');
-  await tx.update(drivers).set({ userId: user.id }).where(eq(drivers.id, driver.id));
+  await tx.update(drivers).set({ userId: user.id }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, driver.id)));
   await notifyAuthChange(tx, [user.id]);
   await recordActivity(tx, { orgId, actor, action: 'INVITE', entityType: 'USER', entityId: user.id, after: user });
   return user;
@@ -157,7 +157,7 @@ async function releaseVehicle(tx: DbOrTx, orgId: string, actor: Actor, driverId:
   await tx
     .update(assetDriverAssignments)
     .set({ endedAt: at })
-    .where(and(eq(assetDriverAssignments.driverId, driverId), isNull(assetDriverAssignments.endedAt)));
+    .where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, driverId), isNull(assetDriverAssignments.endedAt)));
   for (const r of released) {
     await recordActivity(tx, { orgId, actor, action: 'UNASSIGN_DRIVER', entityType: 'ASSET', entityId: r.id, before: { driverId }, after: { driverId: null } });
   }
@@ -171,7 +171,8 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
       const before = await lockDriverRow(tx, orgId, id);
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
-      const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(eq(drivers.id, id)).returning();
+      // Every statement names the organization: on Citus it routes the statement to one shard.
+      const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id))).returning();
       if (after && after.userId !== before.userId) await notifyAuthChange(tx, [before.userId, after.userId]);
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
       return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;
@@ -188,11 +189,11 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
   return db.transaction(async (tx) => {
     const before = await lockDriverRow(tx, orgId, id);
     const name = `${before.firstName} ${before.lastName}`;
-    const [history] = await tx.select({ n: countAll }).from(assetDriverAssignments).where(eq(assetDriverAssignments.driverId, id));
+    const [history] = await tx.select({ n: countAll }).from(assetDriverAssignments).where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, id)));
     if ((history?.n ?? 0) === 0) {
       try {
         await tx.transaction(async (sp) => {
-          await sp.delete(drivers).where(eq(drivers.id, id));
+          await sp.delete(drivers).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id)));
           await notifyAuthChange(sp, [before.userId]);
           await recordActivity(sp, { orgId, actor, action: 'DELETE', entityType: 'DRIVER', entityId: id, before });
         });
@@ -203,7 +204,7 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
     }
     const now = new Date();
     await releaseVehicle(tx, orgId, actor, id, now);
-    await tx.update(drivers).set({ status: 'INACTIVE', updatedAt: now }).where(eq(drivers.id, id));
+    await tx.update(drivers).set({ status: 'INACTIVE', updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id)));
     await recordActivity(tx, { orgId, actor, action: 'DEACTIVATE', entityType: 'DRIVER', entityId: id, before, after: { status: 'INACTIVE' } });
     return { result: 'DEACTIVATED' as const, message: `Driver ${name} has driving history, so they were deactivated instead of deleted` };
   });

@@ -26,7 +26,7 @@ async function findEvent(db: DbOrTx, r: EventRef) {
   const [row] = await db
     .select({ e: hosEvents })
     .from(hosEvents)
-    .innerJoin(hosLogs, and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, hosEvents.driverId), eq(hosLogs.logDate, hosEvents.logDate)))
+    .innerJoin(hosLogs, and(eq(hosLogs.id, r.logId), eq(hosLogs.organizationId, hosEvents.organizationId), eq(hosLogs.driverId, hosEvents.driverId), eq(hosLogs.logDate, hosEvents.logDate)))
     .where(and(eq(hosEvents.id, r.eventId), eq(hosEvents.organizationId, r.orgId), eq(hosEvents.driverId, r.driverId)));
   if (!row) throw notFound('Event');
   return row.e;

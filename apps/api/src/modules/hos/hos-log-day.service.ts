@@ -57,7 +57,8 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
  */
 function buildLogDayQueries(db: DbOrTx) {
   const co = alias(drivers, 'co_driver');
-  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.organization_id = ${hosLogs.organizationId} and n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
+  // Sub-selects name the organization as the parameter, not the outer row's: Citus keeps them on its shard.
+  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.organization_id = ${sql.placeholder('orgId')}::uuid and n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
   const row = db
     .select({
       log: hosLogs,
@@ -65,7 +66,7 @@ function buildLogDayQueries(db: DbOrTx) {
       org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
       ...fleetStateColumnsOf(sql`${sql.placeholder('orgId')}::uuid`),
       coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
-      trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${hosLogs.organizationId} and t.id = any(${hosLogs.trailerIds}))`,
+      trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${sql.placeholder('orgId')}::uuid and t.id = any(${hosLogs.trailerIds}))`,
       previousId: neighbour(-1),
       nextId: neighbour(1),
     })

@@ -24,7 +24,8 @@ export async function recordDriverLogin(db: Db, userId: string, code: 1 | 2, now
   const logDate = logDateOf(now, d.zone, periodStart);
   await db.transaction(async (tx) => {
     // The driver row lock serializes writers of the driver's records (sequence ids).
-    await tx.select({ id: drivers.id }).from(drivers).where(eq(drivers.id, d.id)).for('update');
+    // By the organization too: Citus takes FOR UPDATE on one shard only.
+    await tx.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, d.orgId), eq(drivers.id, d.id))).for('update');
     await tx.insert(hosEvents).values({
       organizationId: d.orgId,
       driverId: d.id,

@@ -73,7 +73,7 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
              e.event_time as end_t, e.latitude as end_lat, e.longitude as end_lon, e.location_description as end_loc, e.odometer_m as end_odo,
              a.unit_number, a.type as asset_type
       from hos_events d
-      left join assets a on a.id = d.vehicle_id
+      left join assets a on a.id = d.vehicle_id and a.organization_id = d.organization_id
       left join lateral (
         select x.event_time, x.latitude, x.longitude, x.location_description, x.odometer_m from hos_events x
         where x.organization_id = d.organization_id and x.driver_id is null and x.vehicle_id = d.vehicle_id and x.event_type = ${HOS_EVENT_TYPES.DUTY_STATUS}
@@ -100,7 +100,7 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
       })
       .from(hosEvents)
       .innerJoin(drivers, and(eq(drivers.id, hosEvents.driverId), eq(drivers.organizationId, hosEvents.organizationId)))
-      .leftJoin(hosEditRequests, eq(hosEditRequests.id, hosEvents.editRequestId))
+      .leftJoin(hosEditRequests, and(eq(hosEditRequests.id, hosEvents.editRequestId), eq(hosEditRequests.organizationId, hosEvents.organizationId)))
       .where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.replacesEventId, ids), inArray(hosEvents.recordStatus, [HOS_RECORD_STATUSES.ACTIVE, HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED]))),
   ]);
   const noteOf = new Map(notes.map((n) => [n.id, n]));

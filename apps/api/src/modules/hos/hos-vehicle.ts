@@ -31,7 +31,7 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
       speed: latestPositions.speed,
     })
     .from(assets)
-    .leftJoin(latestPositions, eq(latestPositions.assetId, assets.id))
+    .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
     .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId), eq(assets.type, 'VEHICLE')))
     .limit(1);
   if (!row) return { vehicle: null, position: null, moving: false };

@@ -40,7 +40,7 @@ const SORTS = {
   number: sql`lpad(${loads.number}, 24, '0')`,
   customer: sql`lower(${loads.customer})`,
   status: loads.status,
-  pickupAt: sql`(select s.window_start from load_stops s where s.load_id = ${loads.id} and s.seq = 0)`,
+  pickupAt: sql`(select s.window_start from load_stops s where s.organization_id = ${loads.organizationId} and s.load_id = ${loads.id} and s.seq = 0)`,
   deliveredAt: loads.deliveredAt,
   createdAt: loads.createdAt,
   updatedAt: loads.updatedAt,
@@ -48,7 +48,8 @@ const SORTS = {
 
 function filters(orgId: string, q: LoadListQuery): SQL | undefined {
   const statuses = q.status ? (q.status.split(',') as LoadStatus[]) : null;
-  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
+  // Names the organization: Citus routes the sub-select to the organization's shard only then.
+  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.organization_id = ${orgId} and s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
   return and(
     eq(loads.organizationId, orgId),
     statuses ? inArray(loads.status, statuses) : undefined,

@@ -49,7 +49,7 @@ export async function defectsOfReports(db: DbOrTx, orgId: string, dvirIds: strin
   const rows = await db
     .select({ d: vehicleDefects, r: reporter })
     .from(vehicleDefects)
-    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(and(eq(vehicleDefects.organizationId, orgId), inArray(vehicleDefects.dvirId, dvirIds)))
     .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
   for (const { d, r } of rows) out.set(d.dvirId, [...(out.get(d.dvirId) ?? []), presentDefect(d, r)]);
@@ -73,7 +73,7 @@ export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promi
   const rows = await db
     .select({ d: vehicleDefects, r: reporter })
     .from(vehicleDefects)
-    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(where)
     .orderBy(...orderBy(q.sort, SORTS, desc(vehicleDefects.createdAt), desc(vehicleDefects.id)))
     .limit(q.size)
@@ -85,7 +85,7 @@ export async function getDefect({ db, orgId }: ReadScope, defectId: string): Pro
   const [row] = await db
     .select({ d: vehicleDefects, r: reporter })
     .from(vehicleDefects)
-    .innerJoin(dvirs, eq(dvirs.id, vehicleDefects.dvirId))
+    .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(and(eq(vehicleDefects.id, defectId), eq(vehicleDefects.organizationId, orgId)));
   if (!row) throw notFound('Defect');
   return presentDefect(row.d, row.r);

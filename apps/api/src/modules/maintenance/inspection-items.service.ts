@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { DVIR_ITEMS, type InspectionItems } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { inspectionItems } from '../../db/schema/index.ts';
@@ -43,7 +43,7 @@ export async function putInspectionItems({ db, orgId, actor }: Scope, input: Ins
     await tx
       .insert(inspectionItems)
       .values({ organizationId: orgId, items })
-      .onConflictDoUpdate({ target: inspectionItems.organizationId, set: { items, updatedAt: sql`now()` } });
+      .onConflictDoUpdate({ target: inspectionItems.organizationId, set: { items, updatedAt: new Date() } });
     await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ORGANIZATION', entityId: orgId, before: { inspectionItems: words(before) }, after: { inspectionItems: words(items) } });
   });
   return { items };

@@ -260,7 +260,7 @@ export async function historyRows(db: DbOrTx, orgId: string, assetId: string, ca
     db
       .select({ s: maintenanceServices, name: maintenanceSchedules.name })
       .from(maintenanceServices)
-      .innerJoin(maintenanceSchedules, eq(maintenanceSchedules.id, maintenanceServices.scheduleId))
+      .innerJoin(maintenanceSchedules, and(eq(maintenanceSchedules.id, maintenanceServices.scheduleId), eq(maintenanceSchedules.organizationId, maintenanceServices.organizationId)))
       .where(and(eq(maintenanceServices.organizationId, orgId), eq(maintenanceServices.assetId, assetId))),
   ]);
   // A removed unit keeps its history (its reports outlive it): its number comes from the records.

@@ -39,7 +39,7 @@ export async function readingsOf(db: DbOrTx, orgId: string, assetIds: string[]):
   const rows = await db
     .select({ id: assets.id, odometerM: currentOdometerM, engineHours: latestEngineHours })
     .from(assets)
-    .leftJoin(latestPositions, eq(latestPositions.assetId, assets.id))
+    .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
     .where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)));
   for (const r of rows) out.set(r.id, { odometerM: num(r.odometerM), engineHours: num(r.engineHours) });
   return out;
@@ -49,8 +49,8 @@ export async function readingsOf(db: DbOrTx, orgId: string, assetIds: string[]):
 export function scheduleCovers(
   assetIdColumn: SQL | typeof assets.id,
   s: { assetId: SQL | typeof maintenanceSchedules.assetId | string | null; groupId: SQL | typeof maintenanceSchedules.groupId | string | null },
-  // The vehicle's organization, where the query correlates on a row: Citus routes the subquery by it (decision 0169).
-  orgColumn?: typeof assets.organizationId,
+  // The vehicle's organization (a column where the query correlates on a row, else the id): Citus routes the subquery by it (decision 0169).
+  orgColumn?: typeof assets.organizationId | string,
 ): SQL {
   const sameOrg = orgColumn ? sql` and ${groupAssets.organizationId} = ${orgColumn}` : sql``;
   return sql`(${assetIdColumn} = ${s.assetId} or exists (select 1 from ${groupAssets} where ${groupAssets.groupId} = ${s.groupId} and ${groupAssets.assetId} = ${assetIdColumn}${sameOrg}))`;
@@ -61,7 +61,7 @@ export async function vehiclesOf(db: DbOrTx, orgId: string, s: Pick<ScheduleRow,
   const rows = await db
     .select({ id: assets.id })
     .from(assets)
-    .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, s)));
+    .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, s, orgId)));
   return rows.map((r) => r.id);
 }
 
@@ -150,7 +150,7 @@ const SORTS = { name: sql`lower(${maintenanceSchedules.name})`, createdAt: maint
 export async function listSchedules({ db, orgId }: ReadScope, q: ListQuery): Promise<Page<MaintenanceSchedule>> {
   const where = and(
     eq(maintenanceSchedules.organizationId, orgId),
-    q.assetId ? scheduleCovers(sql`${q.assetId}::uuid`, maintenanceSchedules) : undefined,
+    q.assetId ? scheduleCovers(sql`${q.assetId}::uuid`, maintenanceSchedules, orgId) : undefined,
     q.groupId ? eq(maintenanceSchedules.groupId, q.groupId) : undefined,
     q.search ? sql`lower(${maintenanceSchedules.name}) like ${likeTerm(q.search)}` : undefined,
   );

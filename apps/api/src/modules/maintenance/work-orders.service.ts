@@ -79,7 +79,7 @@ async function checkInput(tx: DbOrTx, orgId: string, input: Input, orderId: stri
     const [s] = await tx
       .select({ id: maintenanceSchedules.id })
       .from(maintenanceSchedules)
-      .where(and(eq(maintenanceSchedules.id, input.scheduleId), eq(maintenanceSchedules.organizationId, orgId), scheduleCovers(sql`${input.assetId}::uuid`, maintenanceSchedules)));
+      .where(and(eq(maintenanceSchedules.id, input.scheduleId), eq(maintenanceSchedules.organizationId, orgId), scheduleCovers(sql`${input.assetId}::uuid`, maintenanceSchedules, orgId)));
     if (!s) throw invalidField('scheduleId', `Maintenance schedule is not a schedule of this organization covering ${unit.unitNumber}`);
   }
   const ids = [...new Set(input.defectIds)];

@@ -278,12 +278,16 @@ async function changeOwn(
 
 /** The caller's choice per kind, with the kinds their permissions do not let them receive marked. */
 export async function getPreferences(s: ReadScope, userId: string): Promise<NotificationPreferences> {
-  const [u] = await s.db
-    .select({ role: users.role, permissions: roles.permissions, kinds: notificationPreferences.kinds })
-    .from(users)
-    .leftJoin(roles, eq(roles.id, users.roleId))
-    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-    .where(eq(users.id, userId));
+  // The preferences are read apart: users is a reference table on Citus, and a reference table on
+  // the outer side of a join to a distributed one is refused (decision 0169).
+  const [[account], [prefs]] = await Promise.all([
+    s.db.select({ role: users.role, permissions: roles.permissions }).from(users).leftJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, userId)),
+    s.db
+      .select({ kinds: notificationPreferences.kinds })
+      .from(notificationPreferences)
+      .where(and(eq(notificationPreferences.organizationId, s.orgId), eq(notificationPreferences.userId, userId))),
+  ]);
+  const u = account ? { ...account, kinds: prefs?.kinds ?? null } : undefined;
   return {
     kinds: NOTIFICATION_KINDS.map((kind) => {
       const info = NOTIFICATION_KIND_INFO[kind];
@@ -296,14 +300,19 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
 export async function setPreferences(s: Scope,
   userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
   await (s.db as Db).transaction(async (tx) => {
-    const [row] = await tx.select({ kinds: notificationPreferences.kinds }).from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).for('update');
+    // Locked by the organization too: Citus takes FOR UPDATE on one shard only.
+    const [row] = await tx
+      .select({ kinds: notificationPreferences.kinds })
+      .from(notificationPreferences)
+      .where(and(eq(notificationPreferences.organizationId, s.orgId), eq(notificationPreferences.userId, userId)))
+      .for('update');
     const before = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, choiceOf(row?.kinds, k)]));
     const after = { ...before };
     for (const [k, v] of Object.entries(input.kinds)) if (v) after[k as NotificationKind] = { inApp: v.inApp, email: v.email };
     await tx
       .insert(notificationPreferences)
       .values({ userId: userId, organizationId: s.orgId, kinds: after })
-      .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.organizationId], set: { kinds: after, updatedAt: sql`now()` } });
+      .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.organizationId], set: { kinds: after, updatedAt: new Date() } });
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE_NOTIFICATION_PREFERENCES', entityType: 'USER', entityId: userId, before, after });
   });
   return getPreferences(s, userId);

@@ -16,7 +16,7 @@ export async function currentPlaces(s: Scope, q: { groupId?: string }): Promise<
       and(
         eq(placeVisits.organizationId, s.orgId),
         isNull(placeVisits.departedAt),
-        placeVisibleTo(s.actor.userId),
+        placeVisibleTo(s.actor.userId, s.orgId),
         q.groupId ? assetInGroup(s.orgId, q.groupId, placeVisits.assetId) : undefined,
       ),
     )

@@ -40,10 +40,14 @@ export function presentPlace(p: PlaceRow): Place {
   };
 }
 
-/** True for places the user sees: no group, or a group of theirs, or the user is in no group. */
-export function placeVisibleTo(userId: string | null): SQL {
+/**
+ * True for places the user sees: no group, or a group of theirs, or the user is in no group. The
+ * memberships are read in the organization (`orgId`): on Citus a sub-select that does not name it
+ * runs on every shard, or is refused beside the places.
+ */
+export function placeVisibleTo(userId: string | null, orgId: string): SQL {
   if (!userId) return sql`true`;
-  const mine = sql`${groupMembers.memberType} = 'USER' and ${groupMembers.memberId} = ${userId}`;
+  const mine = sql`${groupMembers.organizationId} = ${orgId} and ${groupMembers.memberType} = 'USER' and ${groupMembers.memberId} = ${userId}`;
   return sql`(${places.groupId} is null
     or not exists (select 1 from ${groupMembers} where ${mine})
     or exists (select 1 from ${groupMembers} where ${mine} and ${groupMembers.groupId} = ${places.groupId}))`;
@@ -84,7 +88,7 @@ async function findPlace(db: DbOrTx, s: Pick<Scope, 'orgId' | 'actor'>, placeId:
   const q = db
     .select()
     .from(places)
-    .where(and(eq(places.id, placeId), eq(places.organizationId, s.orgId), placeVisibleTo(s.actor.userId)));
+    .where(and(eq(places.id, placeId), eq(places.organizationId, s.orgId), placeVisibleTo(s.actor.userId, s.orgId)));
   const [p] = lock ? await q.for('update') : await q;
   if (!p) throw notFound('Place');
   return p;
@@ -96,7 +100,7 @@ function filters(s: Scope, q: Pick<ListQuery, 'search' | 'category' | 'groupId' 
   const bbox = q.bbox;
   return and(
     eq(places.organizationId, s.orgId),
-    placeVisibleTo(s.actor.userId),
+    placeVisibleTo(s.actor.userId, s.orgId),
     q.search ? sql`(lower(${places.name}) like ${likeTerm(q.search)} or lower(coalesce(${places.address}, '')) like ${likeTerm(q.search)})` : undefined,
     q.category ? eq(places.category, q.category) : undefined,
     q.groupId ? eq(places.groupId, q.groupId) : undefined,

@@ -75,10 +75,14 @@ const limitOf = (p: Paging) => sql`limit ${p.size} offset ${p.page * p.size}`;
 const joinAnd = (parts: SQL[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
 const driverName = (alias: string) => sql.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '')), '')`);
 
-/** A visit of the vehicle covering the instant (2 minutes either side: the places' dwell times), its place first. */
+/**
+ * A visit of the vehicle covering the instant (2 minutes either side: the places' dwell times), its
+ * place first. It names the outer row's organization (`t.asset_id` → `t.organization_id`): Citus
+ * routes a statement to one shard only when every table in it is tied to the organization.
+ */
 const visitCovering = (assetCol: string, instant: string, placeId?: string) =>
-  sql`select pv.place_id, p.name from place_visits pv join places p on p.id = pv.place_id
-    where pv.asset_id = ${sql.raw(assetCol)} and pv.arrived_at <= ${sql.raw(instant)} + interval '2 minutes'
+  sql`select pv.place_id, p.name from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id
+    where pv.organization_id = ${sql.raw(`${assetCol.split('.')[0]}.organization_id`)} and pv.asset_id = ${sql.raw(assetCol)} and pv.arrived_at <= ${sql.raw(instant)} + interval '2 minutes'
       and (pv.departed_at is null or pv.departed_at >= ${sql.raw(instant)} - interval '2 minutes') ${placeId ? sql`and pv.place_id = ${placeId}` : sql``}
     order by pv.arrived_at desc limit 1`;
 
@@ -127,7 +131,8 @@ export async function queryVisits(scope: ReadScope, ctx: ReportContext, f: Repor
   const rows = rowsOf<VisitDb>(
     await scope.db.execute(sql`select pv.id, pv.place_id, p.name as place_name, p.category, pv.asset_id, a.unit_number, pv.driver_id, ${driverName('d')} as driver_name,
         pv.arrived_at, pv.departed_at, ${dwell} as dwell_s, ${detention} as detention_s, count(*) over () as total
-      from place_visits pv join places p on p.id = pv.place_id left join assets a on a.id = pv.asset_id left join drivers d on d.id = pv.driver_id
+      from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id
+        left join assets a on a.id = pv.asset_id and a.organization_id = pv.organization_id left join drivers d on d.id = pv.driver_id and d.organization_id = pv.organization_id
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
   );
   return {
@@ -195,7 +200,7 @@ export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging):
         t.start_lat, t.start_lon, t.end_lat, t.end_lon, t.start_address, t.end_address,
         sp.place_id as start_place_id, sp.name as start_place_name, ep.place_id as end_place_id, ep.name as end_place_name,
         t.distance_m, t.max_speed_kmh, t.avg_speed_kmh, count(*) over () as total
-      from trips t left join assets a on a.id = t.asset_id left join drivers d on d.id = t.driver_id
+      from trips t left join assets a on a.id = t.asset_id and a.organization_id = t.organization_id left join drivers d on d.id = t.driver_id and d.organization_id = t.organization_id
         left join lateral (${visitCovering('t.asset_id', 't.started_at')}) sp on true
         left join lateral (${visitCovering('t.asset_id', 't.ended_at')}) ep on true
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
@@ -254,7 +259,7 @@ export async function queryStops(scope: ReadScope, ctx: ReportContext, f: Report
   const rows = rowsOf<StopDb>(
     await scope.db.execute(sql`select s.id, s.asset_id, a.unit_number, s.driver_id, ${driverName('d')} as driver_name, s.started_at, s.ended_at, s.lat, s.lon, s.address,
         sp.place_id, sp.name as place_name, s.idle_s, s.engine_on, count(*) over () as total
-      from vehicle_stops s left join assets a on a.id = s.asset_id left join drivers d on d.id = s.driver_id
+      from vehicle_stops s left join assets a on a.id = s.asset_id and a.organization_id = s.organization_id left join drivers d on d.id = s.driver_id and d.organization_id = s.organization_id
         left join lateral (${visitCovering('s.asset_id', 's.started_at')}) sp on true
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
   );
@@ -354,7 +359,7 @@ export async function detentionTotals(scope: ReadScope, ctx: ReportContext, f: R
   const rows = rowsOf<{ place_id: string; place_name: string; visits: number | string; dwell_s: number | string; detention_s: number | string; with_detention: number | string }>(
     await scope.db.execute(sql`select pv.place_id, p.name as place_name, count(*) as visits, sum(${dwell}) as dwell_s,
         sum(greatest(0, ${dwell} - ${ctx.freeMinutes * 60})) as detention_s, count(*) filter (where ${dwell} > ${ctx.freeMinutes * 60}) as with_detention
-      from place_visits pv join places p on p.id = pv.place_id where ${joinAnd(where)}
+      from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id where ${joinAnd(where)}
       group by pv.place_id, p.name order by sum(greatest(0, ${dwell} - ${ctx.freeMinutes * 60})) desc, p.name`),
   );
   return {

@@ -137,7 +137,7 @@ function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; 
   const parts: SQL[] = [];
   if (shape.device) {
     parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.phone as e, g.firmware as f, g.status, count(*) over ()::int as total
-      from gateways g left join assets a on a.id = g.asset_id
+      from gateways g left join assets a on a.id = g.asset_id and a.organization_id = g.organization_id
       where g.organization_id = ${ph('org')} and g.search_text like ${ph('like')}
         ${shape.status ? sql`and g.status = ${ph('status')}` : sql``}
         ${shape.inGroup ? sql`and exists (select 1 from group_assets ga where ga.asset_id = g.asset_id and ga.group_id = ${ph('group')} and ga.organization_id = ${ph('org')})` : sql``}

@@ -176,14 +176,24 @@ describe('registry lists from the in-memory index', () => {
     expect(seen.vehicle.groups).toEqual([{ id: grp.id, name: 'Linked renamed group' }]);
     expect(seen.driver.groups).toEqual([{ id: grp.id, name: 'Linked renamed group' }]);
 
-    // The driver's sign-in account: linked, then its e-mail changed by any path.
+    // The driver's sign-in account: linked, then its e-mail changed through the API (which moves
+    // the drivers list's version itself since migration 0037 dropped the users trigger).
     const userId = ((await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
-    await t.app.db.execute(sql`update drivers set user_id = ${userId} where id = ${d.id}`);
-    await t.app.db.execute(sql`update users set email = 'dispatch.desk@demofreight.test' where id = ${userId}`);
+    await t.app.db.execute(sql`update drivers set user_id = ${userId} where organization_id = ${a.orgId} and id = ${d.id}`);
+    seen = await same('account linked');
+    const account = (await t.app.inject({ method: 'GET', url: `${org}/users/${userId}`, headers: a.admin })).json() as Record<string, unknown>;
+    const profile = (email: string) => ({ firstName: account.firstName, lastName: account.lastName, email, position: account.position, phone: account.phone, timeZone: account.timeZone });
+    const edit = async (email: string) => {
+      const res = await t.app.inject({ method: 'PUT', url: `${org}/users/${userId}`, headers: a.admin, payload: profile(email) });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await edit('dispatch.desk@demofreight.test');
     seen = await same('account e-mail changed');
     expect(seen.driver.user).toMatchObject({ id: userId, email: 'dispatch.desk@demofreight.test' });
-    await t.app.db.execute(sql`update users set email = 'dispatcher@demofreight.test' where id = ${userId}`);
-    await t.app.db.execute(sql`update drivers set user_id = null where id = ${d.id}`);
+    await edit('dispatcher@demofreight.test');
+    seen = await same('account e-mail changed back');
+    expect(seen.driver.user).toMatchObject({ id: userId, email: 'dispatcher@demofreight.test' });
+    await t.app.db.execute(sql`update drivers set user_id = null where organization_id = ${a.orgId} and id = ${d.id}`);
 
     await t.app.inject({ method: 'DELETE', url: `${org}/assets/${v.id}/driver`, headers: a.admin });
     seen = await same('driver unassigned');

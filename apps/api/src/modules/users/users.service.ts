@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { bumpListVersion } from '../../list-index/list-versions.ts';
 import { roles, users } from '../../db/schema/index.ts';
 import { type AuthContext, hashPassword, type ReadScope, revokeAllSessions, type Scope, verifyPassword } from '../auth/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
@@ -79,6 +80,8 @@ export async function updateProfile(
         .where(and(eq(users.id, userId), eq(users.organizationId, orgId)))
         .returning();
       if (!after) throw notFound('User');
+      // A driver row shows its account's e-mail (migration 0037: the API, not a trigger, moves the list).
+      if (after.email !== before.user.email) await bumpListVersion(tx, orgId, 'drivers');
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'USER', entityId: userId, before: before.user, after });
       return presentUser(after, role ? role.name : before.roleName);
     });

@@ -180,7 +180,7 @@ describe('registry lists from the in-memory index', () => {
     // the drivers list's version itself since migration 0037 dropped the users trigger).
     const userId = ((await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
     await t.app.db.execute(sql`update drivers set user_id = ${userId} where organization_id = ${a.orgId} and id = ${d.id}`);
-    seen = await same('account linked');
+    expect((await same('account linked')).driver.user).toMatchObject({ id: userId, email: 'dispatcher@demofreight.test' });
     const account = (await t.app.inject({ method: 'GET', url: `${org}/users/${userId}`, headers: a.admin })).json() as Record<string, unknown>;
     const profile = (email: string) => ({ firstName: account.firstName, lastName: account.lastName, email, position: account.position, phone: account.phone, timeZone: account.timeZone });
     const edit = async (email: string) => {

@@ -71,7 +71,7 @@ describe.skipIf(onServer())('the Teltonika port of a server process (PGlite pass
     const database = await openDatabase({ dataDir });
     try {
       const rows = rowsOf<{ odometer: number; odometer_source: string; ignition: boolean; protocol: string }>(
-        await database.db.execute(`select p.odometer, p.odometer_source, p.ignition, p.protocol from positions p join gateways g on g.id = p.gateway_id where g.unique_id = '${IMEI}'` as never),
+        await database.db.execute(`select p.odometer, p.odometer_source, p.ignition, p.protocol from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${IMEI}'` as never),
       );
       expect(rows).toEqual([{ odometer: 5_000_000, odometer_source: 'ECM', ignition: true, protocol: 'teltonika' }]);
     } finally {

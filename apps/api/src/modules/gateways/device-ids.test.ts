@@ -69,9 +69,10 @@ describe('the device-id directory', () => {
     const first = await t.app.inject({ method: 'POST', url: base(), headers: a.admin, payload: deviceBody() });
     expect(first.statusCode, first.body).toBe(201);
     const uniqueId = (first.json() as { uniqueId: string }).uniqueId;
-    // What db:distribute leaves on Citus: no global index on gateways, the directory checks.
-    await sql(`drop index gateways_unique_id_uq`);
-    await sql(`create unique index gateways_org_unique_id_uq on gateways (unique_id, organization_id)`);
+    // What db:distribute leaves on Citus (already so on a Citus test database): no global index on
+    // gateways, the directory checks.
+    await sql(`drop index if exists gateways_unique_id_uq`);
+    await sql(`create unique index if not exists gateways_org_unique_id_uq on gateways (unique_id, organization_id)`);
     const res = await t.app.inject({ method: 'POST', url: base(a.otherOrgId), headers: a.other, payload: deviceBody({ uniqueId }) });
     expectFieldErrors(res.json(), 409, { uniqueId: `A device with unique id ${uniqueId} is already registered` });
     expect(await sql(`select 1 from gateways where unique_id = '${uniqueId}' and organization_id = '${a.otherOrgId}'`)).toEqual([]);

@@ -139,7 +139,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
   const distance = dayDistance(events.map((r) => r.e));
   const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
   // Each record's distance and engine hours since its vehicle's last power-up (decision 0155).
-  const powerUps = await powerUpsBefore(db, [...vehicles.keys()], endMs);
+  const powerUps = await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs);
   const presented = events.map(({ e, vehicle }) => {
     const p = presentEvent(e, vehicle);
     const list = e.vehicleId ? powerUps.get(e.vehicleId) : undefined;

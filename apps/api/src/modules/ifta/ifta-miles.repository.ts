@@ -260,13 +260,15 @@ async function writeOrgRound(
 /** Replaces a vehicle's records of days [fromDay, toDay] with freshly computed ones (a recompute). */
 export async function replaceDays(tx: DbOrTx, vehicleId: string, orgId: string, fromDay: string, toDay: string, days: DayRecords): Promise<void> {
   // The month rollup loses what the deleted days held; writeRound adds the new days back to it.
+  // date_trunc on a date would take the timestamptz (stable) form: Citus refuses it in RETURNING;
+  // through timestamp (immutable) it gives the same month.
   await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
-        returning date_trunc('month', day)::date as month, jurisdiction, metres, interpolated_metres),
+        returning date_trunc('month', day::timestamp)::date as month, jurisdiction, metres, interpolated_metres),
     agg as (select month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by month, jurisdiction),
     months as (update ifta_distance_months x set metres = x.metres - agg.m, interpolated_metres = x.interpolated_metres - agg.im
       from agg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
     b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
-        returning date_trunc('month', day)::date as month, metres, odometer_travel_m, odometer_metres),
+        returning date_trunc('month', day::timestamp)::date as month, metres, odometer_travel_m, odometer_metres),
     bagg as (select month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by month),
     vmonths as (update ifta_vehicle_months x set metres = x.metres - bagg.m, odometer_travel_m = x.odometer_travel_m - bagg.ot, odometer_metres = x.odometer_metres - bagg.om
       from bagg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = bagg.month returning 1),

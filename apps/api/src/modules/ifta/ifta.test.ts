@@ -63,7 +63,7 @@ describe('IFTA miles from positions', () => {
     const start = Date.UTC(2026, 4, 12, 15, 0);
     await ingest(truck, drive(start, 20));
     await t.app.iftaMiles.idle();
-    const rows = await sql<{ jurisdiction: string; metres: number; day: string }>(`select jurisdiction, metres, day::text from ifta_distance_days where vehicle_id = '${truck.assetId}' order by jurisdiction`);
+    const rows = await sql<{ jurisdiction: string; metres: number; day: string }>(`select jurisdiction, metres, day::text from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${truck.assetId}' order by jurisdiction`);
     expect(rows.map((r) => r.jurisdiction)).toEqual(['KS', 'MO']);
     // The odometer decides how far: 20 minutes × 1.5 km.
     expect(rows.reduce((s, r) => s + r.metres, 0)).toBeCloseTo(30_000, 0);
@@ -107,10 +107,10 @@ describe('IFTA miles from positions', () => {
     const gapped = all.filter((_, i) => i < 5 || i > 15);
     await ingest(v, gapped);
     await t.app.iftaMiles.idle();
-    const before = await sql<{ m: number; im: number }>(`select sum(metres) as m, sum(interpolated_metres) as im from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    const before = await sql<{ m: number; im: number }>(`select sum(metres) as m, sum(interpolated_metres) as im from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     await ingest(v, all.slice(5, 16));
     await t.app.iftaMiles.idle({ dirty: true });
-    const after = await sql<{ m: number; im: number; n: number }>(`select sum(metres) as m, sum(interpolated_metres) as im, (select sum(fixes) from ifta_vehicle_days where vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    const after = await sql<{ m: number; im: number; n: number }>(`select sum(metres) as m, sum(interpolated_metres) as im, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     expect(Number(after[0]!.m)).toBeCloseTo(Number(before[0]!.m), 3);
     expect(after[0]!.n).toBe(21);
     expect(Number(after[0]!.im)).toBe(0);
@@ -128,7 +128,7 @@ describe('IFTA miles from positions', () => {
     for (const part of [all.slice(0, 7), all.slice(7, 14), all.slice(14)]) await ingest(v, part);
     await t.app.iftaMiles.idle();
     expect(t.app.iftaMiles.stats.storedFixesRead - read0).toBeLessThanOrEqual(1);
-    const counted = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    const counted = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     expect(counted[0]!.n).toBe(21);
     expect(Number(counted[0]!.m)).toBeCloseTo(30_000, 0);
 
@@ -143,7 +143,7 @@ describe('IFTA miles from positions', () => {
     const read1 = t.app.iftaMiles.stats.storedFixesRead;
     await t.app.iftaMiles.idle({ dirty: true });
     expect(t.app.iftaMiles.stats.storedFixesRead - read1).toBe(21);
-    const [days] = await sql<{ n: number }>(`select sum(fixes)::int as n from ifta_vehicle_days where vehicle_id = '${w.assetId}'`);
+    const [days] = await sql<{ n: number }>(`select sum(fixes)::int as n from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${w.assetId}'`);
     expect(days!.n).toBe(21);
   });
 
@@ -166,8 +166,8 @@ describe('IFTA miles from positions', () => {
     }
     await miles.close();
     const ids = `'${fleet.map((v) => v.assetId).join("','")}'`;
-    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where vehicle_id in (${ids})) as m
-      from ifta_vehicle_days where vehicle_id in (${ids})`);
+    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where organization_id = '${orgId}' and vehicle_id in (${ids})) as m
+      from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id in (${ids})`);
     expect(counted!.n).toBe(6);
     expect(Number(counted!.m)).toBeGreaterThan(3 * 800);
   });
@@ -180,7 +180,7 @@ describe('IFTA miles from positions', () => {
     const fixes = drive((Math.floor(Date.now() / 86_400_000) - 20) * 86_400_000 + 10 * 3_600_000, 20);
     await ingest(v, fixes);
     await t.app.iftaMiles.idle();
-    const [whole] = await sql<{ m: number }>(`select sum(metres) as m from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    const [whole] = await sql<{ m: number }>(`select sum(metres) as m from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     for (const table of ['ifta_distance_days', 'ifta_vehicle_days', 'ifta_distance_months', 'ifta_vehicle_state']) await sql(`delete from ${table} where vehicle_id = '${v.assetId}'`);
     const miles = new IftaMiles(t.database.db, { shared: t.database.kind !== 'pglite', roundPauseMs: 0, coldReadFixes: 8 });
     miles.touch(v.assetId, orgId, Date.parse(fixes[fixes.length - 1]!.fixTime));
@@ -189,8 +189,8 @@ describe('IFTA miles from positions', () => {
     // 21 fixes, 2 a round: 11 rounds, each reading at most its chunk.
     expect(miles.stats).toMatchObject({ storedFixesRead: 21, failures: 0 });
     expect(miles.stats.rounds).toBe(11);
-    const [again] = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where vehicle_id = '${v.assetId}')::int as n
-      from ifta_distance_days where vehicle_id = '${v.assetId}'`);
+    const [again] = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n
+      from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     expect(again!.n).toBe(21);
     expect(Number(again!.m)).toBeCloseTo(Number(whole!.m), 3);
   });

@@ -32,7 +32,7 @@ const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as n
 /** Raw SQL answers timestamps as text on PGlite (Drizzle's parsers) and as Dates on node-postgres. */
 const asDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
 const stored = async (uniqueId: string) =>
-  (await sql<Stored>(`select p.* from positions p join gateways g on g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`)).map((r) => ({
+  (await sql<Stored>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`)).map((r) => ({
     ...r,
     fix_time: asDate(r.fix_time),
     server_time: asDate(r.server_time),

@@ -134,15 +134,17 @@ export async function importPositions({ db, orgId, actor, now: pinned }: Scope, 
     const { result, valid } = await analyse(tx, orgId, assetId, body, now);
     const gatewayId = importDeviceId(assetId);
     const stored: PositionRow[] = [];
+    // The driver sub-selects name the organization: Citus routes the select to the vehicle's shard.
     for (let i = 0; i < valid.length; i += CHUNK) {
       const part = valid.slice(i, i + CHUNK).map((f) => ({ t: f.fixTime.toISOString(), lat: f.latitude, lon: f.longitude, speed: f.speed, course: f.course, alt: f.altitude, odo: f.odometer }));
       const rows = rowsOf<ReturnedPosition>(
         await tx.execute(sql`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, odometer, protocol, attributes)
           select ${orgId}::uuid, ${gatewayId}::uuid, ${assetId}::uuid,
             coalesce(
-              (select a.driver_id from asset_driver_assignments a where a.asset_id = ${assetId}::uuid and a.started_at <= x.t and (a.ended_at is null or a.ended_at > x.t)
+              (select a.driver_id from asset_driver_assignments a where a.organization_id = ${orgId} and a.asset_id = ${assetId}::uuid and a.started_at <= x.t and (a.ended_at is null or a.ended_at > x.t)
                 order by a.started_at desc limit 1),
-              (select v.current_driver_id from assets v where v.id = ${assetId}::uuid and not exists (select 1 from asset_driver_assignments a where a.asset_id = v.id))),
+              (select v.current_driver_id from assets v where v.organization_id = ${orgId} and v.id = ${assetId}::uuid
+                and not exists (select 1 from asset_driver_assignments a where a.organization_id = ${orgId} and a.asset_id = v.id))),
             x.t, now(), x.lat, x.lon, x.speed, x.course, x.alt, x.odo, ${IMPORTED_PROTOCOL}, ${JSON.stringify({ importFormat: result.format })}::jsonb
           from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(t timestamptz, lat float8, lon float8, speed real, course real, alt real, odo float8)
           on conflict do nothing

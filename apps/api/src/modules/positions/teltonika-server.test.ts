@@ -95,7 +95,7 @@ const IMEI = '356307042441013';
 const OTHER_IMEI = '356307042441014';
 
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
-const stored = (imei: string) => sql<Row>(`select p.* from positions p join gateways g on g.id = p.gateway_id where g.unique_id = '${imei}' order by p.fix_time`);
+const stored = (imei: string) => sql<Row>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${imei}' order by p.fix_time`);
 
 const base = Date.now() - 3_600_000;
 const VIN = '1FUJGLDR5CLBP8834';

@@ -58,7 +58,7 @@ interface Row {
   protocol: string;
   attributes: Record<string, unknown>;
 }
-const stored = (uniqueId: string) => sql<Row>(`select p.* from positions p join gateways g on g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`);
+const stored = (uniqueId: string) => sql<Row>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`);
 
 describe('POST /ingest/traccar', () => {
   it('stores the engine columns from Traccar\'s attributes, speed converted from knots, after the commit', async () => {

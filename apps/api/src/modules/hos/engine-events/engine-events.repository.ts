@@ -85,15 +85,19 @@ export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Ar
     .map((r) => ({ vehicleId: r.v, orgId: r.o, newest: Math.round(Number(r.t)), lastEvent: r.e === null ? null : Math.round(Number(r.e)) }));
 }
 
-/** The vehicles' power-ups (type 6 codes 1-2) before `beforeMs`, the newest 200 of each, in time order (what records count their miles from). */
-export async function powerUpsBefore(tx: DbOrTx, vehicleIds: readonly string[], beforeMs: number): Promise<Map<string, Array<PowerUp & { code: number }>>> {
+/**
+ * The vehicles' power-ups (type 6 codes 1-2) before `beforeMs`, the newest 200 of each, in time order
+ * (what records count their miles from). Names the organization: Citus routes the lateral LIMIT over
+ * unnest to the organization's shard (without it: "cannot push down this subquery").
+ */
+export async function powerUpsBefore(tx: DbOrTx, orgId: string, vehicleIds: readonly string[], beforeMs: number): Promise<Map<string, Array<PowerUp & { code: number }>>> {
   const out = new Map<string, Array<PowerUp & { code: number }>>();
   if (vehicleIds.length === 0) return out;
   const rows = rowsOf<{ v: string; t: Date | string; odo: number | null; hours: number | null; code: number }>(
     await tx.execute(sql`
       select l.* from unnest(${`{${vehicleIds.join(',')}}`}::uuid[]) as v(id) cross join lateral (
         select e.vehicle_id as v, e.event_time as t, e.odometer_m as odo, e.engine_hours as hours, e.event_code as code from hos_events e
-        where e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} and e.event_code in (1, 2) and e.event_time < ${new Date(beforeMs).toISOString()}::timestamptz
+        where e.organization_id = ${orgId} and e.vehicle_id = v.id and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} and e.event_code in (1, 2) and e.event_time < ${new Date(beforeMs).toISOString()}::timestamptz
         order by e.event_time desc limit 200) l`),
   );
   for (const r of rows) {

@@ -197,7 +197,7 @@ describe('engine records in the ELD output file and the edit paths (decision 015
 
     // The log day shows the same: distance and engine hours since the power-up on each record.
     const [d] = await sql<{ log_id: string }>(
-      `select l.id as log_id from hos_events e join hos_logs l on l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 1 order by e.event_time desc limit 1`,
+      `select l.id as log_id from hos_events e join hos_logs l on l.organization_id = e.organization_id and l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 1 order by e.event_time desc limit 1`,
     );
     const day = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/hos_log/${d!.log_id}`, headers });
     expect(day.statusCode, day.body).toBe(200);
@@ -211,7 +211,7 @@ describe('engine records in the ELD output file and the edit paths (decision 015
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-10' });
     await post(v, [{ m: 0, ignition: false }, { m: 1, ignition: true }]);
     const [e] = await sql<{ id: string; log_id: string }>(
-      `select e.id, l.id as log_id from hos_events e join hos_logs l on l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 6`,
+      `select e.id, l.id as log_id from hos_events e join hos_logs l on l.organization_id = e.organization_id and l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 6`,
     );
     const res = await t.app.inject({
       method: 'PUT',

@@ -15,22 +15,23 @@ import { POSITIONS_CHANNEL } from './position-store.ts';
  * that no longer exists) to `assetId`, each with the vehicle's driver at its fix time (the
  * assignment history; the current driver when the vehicle has none, as ingest does). With
  * `onlyWhilePaired`, only while the device is still paired with that vehicle (a later sweep).
- * Returns the rows changed, in time order.
+ * Returns the rows changed, in time order. Every table is named with the organization: Citus then
+ * routes the whole statement to its shard (sub-selects by asset alone were "complex joins").
  */
 export async function attributeDevicePositions(
   tx: DbOrTx,
   p: { orgId: string; gatewayId: string; assetId: string; from: Date; onlyWhilePaired?: boolean },
 ): Promise<PositionRow[]> {
-  const still = p.onlyWhilePaired ? sql`and exists (select 1 from gateways g where g.id = ${p.gatewayId} and g.asset_id = ${p.assetId})` : sql``;
+  const still = p.onlyWhilePaired ? sql`and exists (select 1 from gateways g where g.organization_id = ${p.orgId} and g.id = ${p.gatewayId} and g.asset_id = ${p.assetId})` : sql``;
   const rows = rowsOf<ReturnedPosition>(
     await tx.execute(sql`update positions x set asset_id = ${p.assetId}::uuid,
         driver_id = coalesce(
-          (select a.driver_id from asset_driver_assignments a where a.asset_id = ${p.assetId}::uuid and a.started_at <= x.fix_time
+          (select a.driver_id from asset_driver_assignments a where a.organization_id = ${p.orgId} and a.asset_id = ${p.assetId}::uuid and a.started_at <= x.fix_time
              and (a.ended_at is null or a.ended_at > x.fix_time) order by a.started_at desc limit 1),
-          (select v.current_driver_id from assets v where v.id = ${p.assetId}::uuid
-             and not exists (select 1 from asset_driver_assignments a where a.asset_id = v.id)))
+          (select v.current_driver_id from assets v where v.organization_id = ${p.orgId} and v.id = ${p.assetId}::uuid
+             and not exists (select 1 from asset_driver_assignments a where a.organization_id = ${p.orgId} and a.asset_id = v.id)))
       where x.gateway_id = ${p.gatewayId} and x.organization_id = ${p.orgId} and x.fix_time >= ${p.from.toISOString()}::timestamptz
-        and (x.asset_id is null or not exists (select 1 from assets v where v.id = x.asset_id)) ${still}
+        and (x.asset_id is null or not exists (select 1 from assets v where v.organization_id = ${p.orgId} and v.id = x.asset_id)) ${still}
       returning ${RETURNING_POSITION}`),
   ).map(returnedPosition);
   rows.sort((a, b) => a.fixTime.getTime() - b.fixTime.getTime());

@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -14,31 +11,19 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGLITE_SHARED_BUFFERS } from '../config.ts';
-import { runningServerBundle } from './pglite-bundle.ts';
+import { compilePglite, pgliteBundles, pgliteExtensions, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
+import { RemotePGlite } from './pglite-remote.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
-
-/** The contrib extensions the migrations create, loaded into every PGlite. */
-const pgliteExtensions = { pg_trgm, btree_gist };
 
 /**
  * PGlite's WebAssembly compiled once per process and its file-system bundle read once, shared by every
  * instance: without them each open (the first start's reopen in releaseMemory, every test database)
- * compiles the 9 MB module and reads the 6 MB bundle again.
+ * compiles the 9 MB module and reads the 6 MB bundle again. A worker thread gets the compiled module.
  */
 let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob; runningBundle: Blob }> | undefined;
 function loadPgliteAssets() {
-  pgliteAssets ??= (async () => {
-    const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const wasm = await fs.promises.readFile(path.join(dir, 'pglite.wasm'));
-    // The global's value is not declared by this project's libraries (no DOM lib), only its types.
-    const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
-    // The file bundle is read at each open (the first start opens twice): a Blob backed by the file
-    // rather than 6 MB held in memory for the life of the process.
-    const fsBundle = await fs.openAsBlob(path.join(dir, 'pglite.data'));
-    // Opening an existing database: without the files only initdb reads (pglite-bundle.ts).
-    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle, runningBundle: runningServerBundle(fsBundle, dir) };
-  })();
+  pgliteAssets ??= (async () => ({ pgliteWasmModule: await compilePglite(), ...(await pgliteBundles()) }))();
   return pgliteAssets;
 }
 
@@ -121,6 +106,11 @@ export interface OpenOptions {
    * initdb: tests open a database per file, and initdb is most of the cost.
    */
   pgliteTemplate?: Blob;
+  /**
+   * Where PGlite runs: 'worker' (default) in a worker thread of its own, so a statement never holds
+   * up the API's event loop (decision 0170); 'main' on the API's thread, as before (PGLITE_THREAD).
+   */
+  pgliteThread?: 'worker' | 'main';
 }
 
 /** Opens the database and applies the committed migrations. */
@@ -161,29 +151,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir], { stdio: 'inherit' });
     }
   }
-  const open = async (template?: Blob) => {
-    const { pgliteWasmModule, fsBundle, runningBundle } = await loadPgliteAssets();
-    const c = new YieldingPGlite(dataDir ?? 'memory://', {
-      pgliteWasmModule,
-      // A data directory exists by now (pglite-init.mjs made it) and a template is a migrated
-      // database: no initdb in this process, so the bundle without initdb's files.
-      fsBundle: dataDir || template ? runningBundle : fsBundle,
-      extensions: pgliteExtensions,
-      loadDataDir: template,
-      // An embedded database for one server: a small buffer pool keeps the process lean; the
-      // operating system's page cache still holds hot table files. ANALYZE samples 300 rows per
-      // statistics target: at PostgreSQL's 100, the current month of positions (120,000 rows after a
-      // first start) took 0.9-2.7 s of this thread, at 30 it takes 0.16-0.28 s (decision 0151).
-      // PGlite is one single-user backend, but PostgreSQL sizes its shared memory (lock tables, the
-      // per-backend arrays) for max_connections and the WAL senders: 100 and 10 by default, 4 MB of
-      // the WebAssembly memory resident for connections that cannot exist (decision 0161). The lock
-      // table keeps room for 64 × 8 locks and grows into the free shared memory beyond.
-      startParams: [
-        ...PGlite.defaultStartParams,
-        ...['-c', `shared_buffers=${opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`, '-c', 'default_statistics_target=30'],
-        ...['-c', 'max_connections=4', '-c', 'max_wal_senders=0'],
-      ],
-    });
+  const sharedBuffers = opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS;
+  const inWorker = (opts.pgliteThread ?? 'worker') === 'worker';
+  const open = async (template?: Blob): Promise<PGlite | RemotePGlite> => {
+    const assets = await loadPgliteAssets();
+    if (inWorker) return RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule });
+    const c = new YieldingPGlite(dataDir ?? 'memory://', pgliteOptions({ dataDir, template, sharedBuffers, ...assets }));
     await c.waitReady;
     return c;
   };
@@ -202,7 +175,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     },
     set: (_target, key, value) => Reflect.set(current, key, value, current),
   });
-  const drizzleClient = drizzlePglite({ client, schema });
+  // A worker-thread PGlite offers the calls Drizzle makes (query, exec, transaction) with PGlite's signatures.
+  const drizzleClient = drizzlePglite({ client: client as PGlite, schema });
   await migratePglite(drizzleClient, { migrationsFolder });
   return {
     db: drizzleClient as unknown as Db,
@@ -221,7 +195,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       };
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
-    wasmMemoryBytes: () => (current.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
+    wasmMemoryBytes: () => (current instanceof RemotePGlite ? current.wasmMemoryBytes() : wasmBytesOf(current)),
     exclusive: (fn) => fn(),
     async releaseMemory() {
       // An in-memory database would be lost; a server's memory is its own business.
@@ -243,7 +217,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 }
 
 /**
- * PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
+ * In-thread mode (PGLITE_THREAD=main): PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
  * loop, a round of the work behind ingest) resolves through promise callbacks alone: no request,
  * timer or socket is served until the whole chain ends. Each statement here first lets the event
  * loop turn once, so a long task only holds requests up for one statement at a time.
@@ -260,6 +234,7 @@ class YieldingPGlite extends PGlite {
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
   const { pgliteWasmModule, fsBundle } = await loadPgliteAssets();
+  // In this thread: a short-lived database whose dump is the result.
   const client = await PGlite.create('memory://', { pgliteWasmModule, fsBundle, extensions: pgliteExtensions });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });

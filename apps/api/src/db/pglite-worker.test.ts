@@ -9,6 +9,7 @@ import { testConfig } from '../config.ts';
 import { openDatabase, type Database } from './client.ts';
 import { copyBinary, pgliteOf, BinaryCopyReader } from './pglite-copy.ts';
 import { RemotePGlite } from './pglite-remote.ts';
+import { preparedSql } from './sql/prepared-sql.ts';
 import { rowsOf } from './sql/rows.ts';
 
 // The embedded database in its worker thread (decision 0170) against the same database on the
@@ -53,6 +54,16 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
     const [w, m] = await Promise.all([worker.db.execute(q), main.db.execute(q)]);
     expect(rowsOf(w)).toEqual(rowsOf(m));
     expect(rowsOf<{ t: string; n: string }>(w)[0]).toMatchObject({ t: '2026-06-01 10:00:00+00', n: '12.50' });
+  });
+
+  it('runs a named statement as a prepared statement of the worker’s session, with the same rows', async () => {
+    const statement = preparedSql<{ n: number; s: string | null; t: string }>('probe_prepared', sql`select ${sql.placeholder('n')}::int + 1 as n, ${sql.placeholder('s')}::text as s, ${sql.placeholder('t')}::timestamptz as t`);
+    for (const values of [{ n: 1, s: "it's", t: '2026-06-01T00:00:00Z' }, { n: 2, s: null, t: '2026-06-02T00:00:00Z' }]) {
+      expect(await statement.run(worker.db, values)).toEqual(await statement.run(main.db, values));
+    }
+    const prepared = async (d: Database) => rowsOf<{ statement: string }>(await d.db.execute(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
+    expect((await prepared(worker)).filter((s) => s.includes('as n,'))).toHaveLength(1);
+    expect(await prepared(main)).toEqual([]);
   });
 
   it('reads a binary COPY as bytes transferred from the worker', async () => {

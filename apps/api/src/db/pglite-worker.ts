@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
 import { toWireError, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerStart } from './pglite-protocol.ts';
 
@@ -38,6 +39,7 @@ async function wire(r: Results): Promise<{ value: WireResults; transfer: ArrayBu
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
 let nextTx = 1;
 const channels = new Map<string, () => Promise<void>>();
+const prepared = new PreparedStatements();
 
 async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | WireResults[] | number | null; transfer: ArrayBuffer[] }> {
   const on = (tx: number | undefined) => {
@@ -48,6 +50,7 @@ async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | Wi
   };
   switch (m.op) {
     case 'query':
+      if (m.prepared) return wire(await prepared.query(db, m.tx === undefined ? undefined : (on(m.tx) as Transaction), m.sql, m.params ?? [], queryOptions(m.options)));
       return wire(await on(m.tx).query(m.sql, m.params, queryOptions(m.options)));
     case 'exec': {
       const results = await on(m.tx).exec(m.sql);

@@ -32,7 +32,7 @@ export function ownCpuSeconds(): number {
 export function threadCpuSeconds(pid: number): { main: number; others: number } {
   let main = 0;
   let others = 0;
-  let tasks: string[] = [];
+  let tasks: string[];
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {

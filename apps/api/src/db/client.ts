@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGLITE_SHARED_BUFFERS } from '../config.ts';
 import { compilePglite, pgliteBundles, pgliteExtensions, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
+import { PreparedStatements, type Session } from './pglite-prepared.ts';
 import { RemotePGlite } from './pglite-remote.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
@@ -223,6 +224,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
  * loop turn once, so a long task only holds requests up for one statement at a time.
  */
 class YieldingPGlite extends PGlite {
+  // Hot statements run prepared, as in the worker thread (pglite-prepared.ts).
+  private readonly statements = new PreparedStatements();
+  private readonly own: Session = { query: (sql, params, options) => super.query(sql, params, options), exec: (sql) => super.exec(sql) };
+
+  override query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.statements.query<T>(this.own, sql, params, options);
+  }
+
   override _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
     return super._runExclusiveQuery(async () => {
       await yieldToEventLoop();

@@ -9,7 +9,7 @@ export interface WireQueryOptions {
 }
 
 export type Request =
-  | { op: 'query'; id: number; tx?: number; sql: string; params?: unknown[]; options?: WireQueryOptions; prepared?: boolean }
+  | { op: 'query'; id: number; tx?: number; sql: string; params?: unknown[]; options?: WireQueryOptions }
   | { op: 'exec'; id: number; tx?: number; sql: string }
   | { op: 'begin'; id: number }
   | { op: 'end'; id: number; tx: number; commit: boolean }

@@ -14,8 +14,6 @@ export type RemoteResults<T> = Results<T> & { bytes?: Uint8Array };
 /** The calls a transaction gets, as PGlite's Transaction (the ones Drizzle uses). */
 export interface RemoteTransaction {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>>;
-  /** The query as a prepared statement of the worker's session (pglite-prepared.ts). */
-  queryPrepared<T>(sql: string, params: unknown[], options?: QueryOptions): Promise<RemoteResults<T>>;
   exec(sql: string): Promise<Array<RemoteResults<unknown>>>;
   rollback(): Promise<void>;
   readonly closed: boolean;
@@ -125,8 +123,8 @@ export class RemotePGlite {
     });
   }
 
-  private async runQuery<T>(tx: number | undefined, sql: string, params?: unknown[], options?: QueryOptions, prepared?: boolean): Promise<RemoteResults<T>> {
-    return results<T>(await this.call<WireResults>({ op: 'query', tx, sql, params, options: wireOptions(options), prepared }));
+  private async runQuery<T>(tx: number | undefined, sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
+    return results<T>(await this.call<WireResults>({ op: 'query', tx, sql, params, options: wireOptions(options) }));
   }
 
   private async runExec(tx: number | undefined, sql: string): Promise<Array<RemoteResults<unknown>>> {
@@ -135,11 +133,6 @@ export class RemotePGlite {
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
     return this.runQuery<T>(undefined, sql, params, options);
-  }
-
-  /** The query as a prepared statement of the worker's session (pglite-prepared.ts). */
-  queryPrepared<T>(sql: string, params: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
-    return this.runQuery<T>(undefined, sql, params, options, true);
   }
 
   exec(sql: string): Promise<Array<RemoteResults<unknown>>> {
@@ -158,7 +151,6 @@ export class RemotePGlite {
     };
     const tx: RemoteTransaction = {
       query: (sql, params, options) => (open(), this.runQuery(id, sql, params, options)),
-      queryPrepared: (sql, params, options) => (open(), this.runQuery(id, sql, params, options, true)),
       exec: (sql) => (open(), this.runExec(id, sql)),
       rollback: async () => {
         open();

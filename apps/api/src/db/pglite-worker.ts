@@ -50,8 +50,9 @@ async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | Wi
   };
   switch (m.op) {
     case 'query':
-      if (m.prepared) return wire(await prepared.query(db, m.tx === undefined ? undefined : (on(m.tx) as Transaction), m.sql, m.params ?? [], queryOptions(m.options)));
-      return wire(await on(m.tx).query(m.sql, m.params, queryOptions(m.options)));
+      // Hot statements run prepared (pglite-prepared.ts).
+      if (m.tx === undefined) return wire(await prepared.query(db, m.sql, m.params, queryOptions(m.options)));
+      return wire(await prepared.queryInTransaction(on(m.tx), m.sql, m.params, queryOptions(m.options)));
     case 'exec': {
       const results = await on(m.tx).exec(m.sql);
       const out = await Promise.all(results.map(wire));

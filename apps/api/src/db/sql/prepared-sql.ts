@@ -2,7 +2,6 @@ import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { DbOrTx } from '../client.ts';
-import type { RemotePGlite } from '../pglite-remote.ts';
 
 const dialect = new PgDialect();
 
@@ -10,8 +9,6 @@ const dialect = new PgDialect();
 // timestamp, date, interval and their arrays); every other type as node-postgres parses it.
 const TEXT_TYPES = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
 const identity = (v: string) => v;
-/** The same types left as text on the embedded database, as Drizzle's PGlite session leaves them. */
-const embeddedTextConfig = { rowMode: 'object' as const, parsers: Object.fromEntries([...TEXT_TYPES].map((t) => [t, identity])) };
 const pgTypes = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (TEXT_TYPES.has(oid) ? identity : pg.types.getTypeParser(oid, format)) };
 
 /** The node-postgres pool or pooled client a Db or Tx runs on; undefined on PGlite. */
@@ -25,7 +22,7 @@ function nodePgClient(db: DbOrTx): pg.Pool | pg.ClientBase | undefined {
  * values. Hot list queries use it: building a Drizzle query and mapping its nested result cost
  * more CPU per request than the database spent answering (docs/decisions/0043). On a PostgreSQL
  * server the name makes it a prepared statement per connection, so planning is skipped too;
- * PGlite runs it as an ordinary parameterised query. Rows come back as the driver gives them
+ * PGlite prepares it once it sees it a second time (like every statement, db/pglite-prepared.ts). Rows come back as the driver gives them
  * (timestamps as text: select them pre-formatted).
  */
 export interface PreparedSql<Row> {
@@ -50,10 +47,7 @@ export function preparedSql<Row>(name: string | undefined, query: SQL): Prepared
     async run(db, values) {
       const client = nodePgClient(db);
       if (client) return (await client.query<Row & pg.QueryResultRow>(config, fillPlaceholders(rendered.params, values))).rows;
-      // `_.session` is the connection (PGlite, or its transaction) the Db or Tx runs on. The embedded
-      // database in its worker thread prepares a named statement once (pglite-prepared.ts).
-      const embedded = (db._.session as unknown as { client?: Partial<Pick<RemotePGlite, 'queryPrepared'>> }).client;
-      if (name && embedded?.queryPrepared) return (await embedded.queryPrepared<Row>(rendered.sql, fillPlaceholders(rendered.params, values), embeddedTextConfig)).rows;
+      // `_.session` is the connection (PGlite, or its transaction) the Db or Tx runs on.
       const result = (await db._.session.prepareQuery(rendered, undefined, name, false).execute(values)) as { rows: Row[] };
       return result.rows;
     },

@@ -15,12 +15,20 @@ export type Request =
   | { op: 'end'; id: number; tx: number; commit: boolean }
   | { op: 'listen'; id: number; channel: string }
   | { op: 'unlisten'; id: number; channel: string }
+  | { op: 'heap'; id: number }
   | { op: 'close'; id: number };
 
 /** An error as it crosses threads: its message and PostgreSQL's fields (code, constraint, detail…). */
 export interface WireError {
   message: string;
   fields: Record<string, unknown>;
+}
+
+/** The worker's V8 heap (v8.getHeapStatistics()), in bytes. */
+export interface WorkerHeap {
+  used: number;
+  committed: number;
+  external: number;
 }
 
 export interface WireResults {
@@ -32,7 +40,7 @@ export interface WireResults {
 }
 
 /** The answer to one request. */
-export type Answer = { id: number; ok: true; value: WireResults | WireResults[] | number | null; wasmBytes: number | null } | { id: number; ok: false; error: WireError; wasmBytes: number | null };
+export type Answer = { id: number; ok: true; value: WireResults | WireResults[] | WorkerHeap | number | null; wasmBytes: number | null } | { id: number; ok: false; error: WireError; wasmBytes: number | null };
 
 /** Requests without their id, which the sender adds. */
 export type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;

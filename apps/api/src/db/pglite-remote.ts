@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { fromWireError, type Answer, type Call, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerStart } from './pglite-protocol.ts';
+import { fromWireError, type Answer, type Call, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
 
 // The embedded database in a worker thread (decision 0170), seen from the API's thread: the part of
 // PGlite's interface Drizzle and the app use (query, exec, transaction, listen, close), each call a
@@ -199,6 +199,11 @@ export class RemotePGlite {
   /** The database's WebAssembly memory size, as of the last answer. */
   wasmMemoryBytes(): number | null {
     return this.lastWasmBytes;
+  }
+
+  /** The worker thread's V8 heap (not counted in the API thread's heap figures). */
+  heapStatistics(): Promise<WorkerHeap> {
+    return this.call<WorkerHeap>({ op: 'heap' });
   }
 
   /** Closes the database (after the statements under way) and ends the thread. */

@@ -1,8 +1,9 @@
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
-import { toWireError, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerStart } from './pglite-protocol.ts';
+import { toWireError, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
 
 // The embedded database's own thread (decision 0170): PGlite and its WebAssembly run here, so a
 // statement, however long, holds up no request on the API's thread. Requests arrive in order and
@@ -41,7 +42,7 @@ let nextTx = 1;
 const channels = new Map<string, () => Promise<void>>();
 const prepared = new PreparedStatements();
 
-async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | WireResults[] | number | null; transfer: ArrayBuffer[] }> {
+async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | WireResults[] | WorkerHeap | number | null; transfer: ArrayBuffer[] }> {
   const on = (tx: number | undefined) => {
     if (tx === undefined) return db;
     const t = transactions.get(tx);
@@ -100,6 +101,10 @@ async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | Wi
       await channels.get(m.channel)?.();
       channels.delete(m.channel);
       return { value: null, transfer: [] };
+    case 'heap': {
+      const h = v8.getHeapStatistics();
+      return { value: { used: h.used_heap_size, committed: h.total_heap_size, external: h.external_memory }, transfer: [] };
+    }
     case 'close':
       await db.close();
       return { value: null, transfer: [] };
@@ -110,9 +115,29 @@ class RolledBack extends Error {}
 /** Settles an `end` request with the transaction's outcome: null, or COMMIT's error. */
 const ended = new Map<number, (err: unknown) => void>();
 
+/**
+ * The worker's own heap (results parsed on their way over) is not the API thread's, which
+ * jobs/heap-trim.ts collects: once the worker has been quiet for 10 s after work, one full collection
+ * here, so an idle server does not keep the garbage of its last requests (issue 28's idle memory).
+ * Only where `npm run serve` exposes gc().
+ */
+const IDLE_GC_MS = 10_000;
+let lastWork = 0;
+let collected = true;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) {
+  setInterval(() => {
+    if (collected || performance.now() - lastWork < IDLE_GC_MS) return;
+    collected = true;
+    gc();
+  }, IDLE_GC_MS).unref();
+}
+
 try {
   const db = await open();
   port.on('message', (m: Request) => {
+    lastWork = performance.now();
+    collected = false;
     handle(db, m).then(
       ({ value, transfer }) => post({ id: m.id, ok: true, value, wasmBytes: wasmBytesOf(db) }, transfer),
       (err: unknown) => post({ id: m.id, ok: false, error: toWireError(err), wasmBytes: wasmBytesOf(db) }),

@@ -202,9 +202,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // An in-memory database would be lost; a server's memory is its own business.
       if (!dataDir || reopening) return;
       reopening = (async () => {
-        // close() waits for the statements and transactions under way.
-        await current.close();
-        current = await open();
+        // A worker thread boots meanwhile (Node, the modules, PGlite's bundle): requests wait only
+        // for the data directory to be opened again.
+        const next = inWorker ? RemotePGlite.boot({ dataDir, sharedBuffers, pgliteWasmModule: (await loadPgliteAssets()).pgliteWasmModule }) : null;
+        try {
+          // close() waits for the statements and transactions under way.
+          await current.close();
+        } catch (err) {
+          await next?.cancel();
+          throw err;
+        }
+        current = next ? await next.open() : await open();
         for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
       })();
       try {

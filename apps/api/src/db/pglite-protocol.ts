@@ -51,11 +51,14 @@ export type Reply =
   | { id: 0; ready: true; wasmBytes: number | null }
   | { id: 0; failed: WireError };
 
+/** The word to open the database, with a template's bytes (transferred) for an in-memory one. */
+export interface OpenWord {
+  template?: ArrayBuffer;
+}
+
 /** What the worker is started with. */
 export interface WorkerStart {
   dataDir: string | undefined;
-  /** A template's bytes (transferred). */
-  template?: ArrayBuffer;
   sharedBuffers: string;
   pgliteWasmModule: WebAssembly.Module;
   /** The TypeScript module to load (source runs only; the compiled worker is the module itself). */

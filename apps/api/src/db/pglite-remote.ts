@@ -85,22 +85,36 @@ export class RemotePGlite {
   }
 
   /** Starts the worker thread and opens the database in it. */
-  static async start(o: RemoteStart): Promise<RemotePGlite> {
+  static start(o: RemoteStart): Promise<RemotePGlite> {
+    return RemotePGlite.boot(o).open();
+  }
+
+  /**
+   * Starts the worker thread (Node, the modules, the bundle) without opening the database yet: `open`
+   * then opens it. A reopen boots the next thread while the previous one closes.
+   */
+  static boot(o: RemoteStart): { open(): Promise<RemotePGlite>; cancel(): Promise<void> } {
     const source = import.meta.url.endsWith('.ts');
-    const template = o.template ? await o.template.arrayBuffer() : undefined;
     const workerData: WorkerStart = {
       dataDir: o.dataDir,
-      template,
       sharedBuffers: o.sharedBuffers,
       pgliteWasmModule: o.pgliteWasmModule,
       entry: source ? path.join(import.meta.dirname, 'pglite-worker.ts') : undefined,
     };
     const file = path.join(import.meta.dirname, source ? 'pglite-worker-boot.mjs' : 'pglite-worker.js');
     // The worker's heap holds little but results on their way: a small young generation.
-    const worker = new Worker(file, { workerData, transferList: template ? [template] : [], resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+    const worker = new Worker(file, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
     const client = new RemotePGlite(worker);
-    await client.waitReady;
-    return client;
+    return {
+      async open() {
+        // A template's bytes go with the word to open (transferred, not copied).
+        const template = o.template ? await o.template.arrayBuffer() : undefined;
+        worker.postMessage({ template }, template ? [template] : []);
+        await client.waitReady;
+        return client;
+      },
+      cancel: async () => void (await worker.terminate()),
+    };
   }
 
   private settle(m: Answer) {

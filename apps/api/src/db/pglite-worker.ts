@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
-import { toWireError, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
+import { toWireError, type OpenWord, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
 
 // The embedded database's own thread (decision 0170): PGlite and its WebAssembly run here, so a
 // statement, however long, holds up no request on the API's thread. Requests arrive in order and
@@ -15,10 +15,10 @@ const post = (m: Reply, transfer: ArrayBuffer[] = []) => port.postMessage(m, tra
 
 const identity = (v: string) => v;
 
-async function open(): Promise<PGlite> {
+async function open(word: OpenWord): Promise<PGlite> {
   const { fsBundle, runningBundle } = await pgliteBundles();
   const pgliteWasmModule = start.pgliteWasmModule ?? (await compilePglite());
-  const template = start.template ? new Blob([start.template]) : undefined;
+  const template = word.template ? new Blob([word.template]) : undefined;
   const db = new PGlite(start.dataDir ?? 'memory://', pgliteOptions({ dataDir: start.dataDir, template, sharedBuffers: start.sharedBuffers, pgliteWasmModule, fsBundle, runningBundle }));
   await db.waitReady;
   return db;
@@ -134,7 +134,10 @@ if (gc) {
 }
 
 try {
-  const db = await open();
+  // Booted, the thread waits for the word to open: a reopen (releaseMemory) boots the next thread
+  // while the last one still closes the data directory.
+  const word = await new Promise<OpenWord>((go) => port.once('message', go));
+  const db = await open(word);
   port.on('message', (m: Request) => {
     lastWork = performance.now();
     collected = false;

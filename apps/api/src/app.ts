@@ -40,6 +40,8 @@ import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
 import placesRoutes from './modules/places/places.routes.ts';
+import { loadsRoutes } from './modules/loads/index.ts';
+import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import type { PlaceVisits } from './modules/places/place-visits.service.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
@@ -67,6 +69,7 @@ import notificationsRoutes from './modules/notifications/notifications.routes.ts
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
 import reportsRoutes from './modules/reports/reports.routes.ts';
 import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.routes.ts';
+import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -256,11 +259,16 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(iftaRoutes);
       await api.register(maintenanceRoutes);
       await api.register(placesRoutes);
+      // Dispatch (issue 33): loads and revenue.
+      await api.register(loadsRoutes);
+      await api.register(revenueRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       await api.register(reportsRoutes);
       await api.register(reportSubscriptionsRoutes);
       await api.register(notificationsRoutes(notificationHub));
+      // Dispatch (issue 33): legal plans, candidates.
+      await api.register(dispatchRoutes);
     },
     { prefix: API_PREFIX },
   );

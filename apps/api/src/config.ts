@@ -32,6 +32,7 @@ const envSchema = z.object({
   IFTA_ROUND_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   FLEET_STATS: bool,
   TRIPS_STOPS: bool,
+  LIVE_ETAS: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   // Where the embedded database runs: its own worker thread (default) or the API's thread (decision 0170).
   PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
@@ -41,6 +42,7 @@ const envSchema = z.object({
   CORS_ORIGIN: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Fleetline <no-reply@fleetline.local>'),
+  ROUTING_URL: z.union([z.literal(''), z.string().url('must be a URL such as http://osrm:5000')]).optional(),
   SUPERADMIN_EMAIL: z.email().default('superadmin@fleet.test'),
   SUPERADMIN_PASSWORD: z.string().min(8).default('SuperAdmin#2026'),
   DEMO: bool,
@@ -90,6 +92,8 @@ export interface Config {
   fleetStats: boolean;
   /** Trips and stops kept behind ingest (decision 0163); off only to measure ingest and start-up without them. */
   tripsStops: boolean;
+  /** Live ETAs of running loads kept behind ingest (decision 0167); off only to measure ingest without them. */
+  liveEtas: boolean;
   /** Drivers' duty events each instance keeps in memory for the fleet-wide HoS reads (docs/decisions/0098). */
   hosEventCacheEvents: number;
   /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
@@ -101,6 +105,8 @@ export interface Config {
   corsOrigin: string[] | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** A routing service with the OSRM HTTP API for trip plans (issue 33, decision 0167); unset: the built-in road network ("estimated"). */
+  routingUrl: string | undefined;
   superAdmin: { email: string; password: string };
   demo: boolean;
   demoAdmin: { email: string; password: string };
@@ -172,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iftaRoundMs: e.IFTA_ROUND_MS,
     fleetStats: e.FLEET_STATS ?? true,
     tripsStops: e.TRIPS_STOPS ?? true,
+    liveEtas: e.LIVE_ETAS ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     pgliteThread: e.PGLITE_THREAD,
@@ -180,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
+    routingUrl: e.ROUTING_URL || undefined,
     superAdmin: { email: e.SUPERADMIN_EMAIL.toLowerCase(), password: e.SUPERADMIN_PASSWORD },
     demo: e.DEMO ?? !production,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL.toLowerCase(), password: e.DEMO_ADMIN_PASSWORD },

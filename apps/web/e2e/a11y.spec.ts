@@ -82,10 +82,24 @@ async function routeIds(request: APIRequestContext) {
     const made = await request.post(places, { headers, data: { name: 'Accessibility Dock', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-87.65, 41.85] }, radiusMeters: 200 } });
     place = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
   }
-  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place: place ?? '' };
+  // Nor demo loads (issue 33): one is made, so a load's page and its form are checked.
+  const loads = `/api/v1/organizations/${user.organization.id}/loads`;
+  let load = ((await (await request.get(`${loads}?size=1`, { headers })).json()) as { content?: { id: string }[] }).content?.[0]?.id;
+  if (!load) {
+    const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const stop = (kind: string, latitude: number, longitude: number, from: string, to: string) => ({ kind, latitude, longitude, windowStart: `${day}T${from}:00Z`, windowEnd: `${day}T${to}:00Z`, serviceMinutes: 60 });
+    const made = await request.post(loads, { headers, data: { customer: 'Accessibility Foods', stops: [stop('PICKUP', 41.85, -87.65, '14:00', '16:00'), stop('DELIVERY', 39.77, -86.16, '22:00', '23:59')], rate: { lineHaul: 800 } } });
+    load = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
+  }
+  return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place: place ?? '', load: load ?? '' };
 }
 
-async function concretePath(page: Page, path: string, ids: { device: string; group: string; place: string }): Promise<string | null> {
+async function concretePath(page: Page, path: string, ids: { device: string; group: string; place: string; load: string }): Promise<string | null> {
+  if (path.startsWith('/dispatch/loads/:id')) {
+    if (ids.load) return path.replace(':id', ids.load);
+    test.info().annotations.push({ type: 'skipped screen', description: `no load to open ${path}` });
+    return null;
+  }
   if (path === '/places/:id') {
     if (ids.place) return `/places/${ids.place}`;
     test.info().annotations.push({ type: 'skipped screen', description: 'no place to open /places/:id' });
@@ -142,7 +156,7 @@ for (const part of ['signed out', 'admin', 'admin settings', 'driver', 'superAdm
       localStorage.setItem('fleet.colorScheme', 'light');
     });
     await signIn(page, who);
-    const ids = who === 'admin' ? await routeIds(request) : { device: '', group: '', place: '' };
+    const ids = who === 'admin' ? await routeIds(request) : { device: '', group: '', place: '', load: '' };
     for (const screen of SCREENS.filter((s) => s.part === part)) {
       const path = await concretePath(page, screen.path, ids);
       if (!path) continue;

@@ -26,7 +26,7 @@ const menuTexts = async (page: Page) => {
 test('the side menu shows the admin every organization entry and the dispatcher only theirs', async ({ page }) => {
   await login(page, 'admin');
   const admin = await menuTexts(page);
-  for (const item of ['Settings', 'Profile Settings', 'Organization Settings', 'Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Activity Log', 'Data Retention', 'HoS Logs', 'HoS Violations', 'HoS Availability', 'Revenue', 'Fleet Performance', 'Fuel costs (IFTA)']) {
+  for (const item of ['Settings', 'Profile Settings', 'Organization Settings', 'Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Activity Log', 'Data Retention', 'HoS Logs', 'HoS Violations', 'HoS Availability', 'Loads board', 'New load', 'Revenue', 'Fleet Performance', 'Fuel costs (IFTA)']) {
     expect(admin).toContain(item);
   }
   expect(admin).not.toContain('Administration');
@@ -35,7 +35,7 @@ test('the side menu shows the admin every organization entry and the dispatcher 
   await page.getByRole('button', { name: 'Log out' }).click();
   await login(page, 'dispatcher');
   const dispatcher = await menuTexts(page);
-  for (const item of ['Profile Settings', 'All Drivers', 'Vehicles', 'HoS Logs', 'Fuel costs (IFTA)']) expect(dispatcher).toContain(item);
+  for (const item of ['Profile Settings', 'All Drivers', 'Vehicles', 'HoS Logs', 'Loads board', 'New load', 'Fuel costs (IFTA)']) expect(dispatcher).toContain(item);
   for (const item of ['Users & Roles', 'Activity Log', 'Data Retention', 'Revenue', 'Fleet Performance', 'Administration']) expect(dispatcher).not.toContain(item);
 });
 

@@ -148,6 +148,10 @@ const SHOWN: Record<string, Record<Units, RegExp>> = {
   [`${ORG}/vehicle-add`]: { IMPERIAL: /Odometer \(mi\)/, METRIC: /Odometer \(km\)/ },
   '/reports/trips': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
   '/reports/summary': { IMPERIAL: /Distance by day \(mi\)/, METRIC: /Distance by day \(km\)/ },
+  // Issue 33: a load's weight and distances, the form's weight, revenue per distance.
+  '/dispatch/loads/:id': { IMPERIAL: /\d lb\b[\s\S]*\d mi\b/, METRIC: /\d kg\b[\s\S]*\d km\b/ },
+  '/dispatch/loads/new': { IMPERIAL: /Weight \(lb\)/, METRIC: /Weight \(kg\)/ },
+  '/analytics/revenue': { IMPERIAL: /total mile/, METRIC: /total km/ },
 };
 
 /** Office screens that are not walked, and why. Every other screen of the route table is. */
@@ -200,6 +204,8 @@ interface WalkData {
   unitNumber: string;
   logId: string;
   logDay: string;
+  /** A load (issue 33) with a weight, hauled by the walk's driver. */
+  loadId: string;
 }
 let walkData: Promise<WalkData> | null = null;
 
@@ -256,7 +262,25 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
         return !!logId;
       }, { timeout: 20_000 })
       .toBe(true);
-    return { unitNumber: vehicle.unitNumber, logId: logId!, logDay };
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(start + 86_400_000));
+    const load = await ok<{ id: string }>(
+      await request.post(`${org}/loads`, {
+        headers,
+        data: {
+          customer: `Unit Walk Foods ${tag}`,
+          weightKg: 18000,
+          stops: [
+            { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, windowStart: `${day}T08:00:00-06:00`, windowEnd: `${day}T10:00:00-06:00`, serviceMinutes: 60 },
+            { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, windowStart: `${day}T16:00:00-05:00`, windowEnd: `${day}T20:00:00-05:00`, serviceMinutes: 45 },
+          ],
+          rate: { lineHaul: 900 },
+          driverIds: [driver.id],
+          assetId: vehicle.id,
+        },
+      }),
+      201,
+    );
+    return { unitNumber: vehicle.unitNumber, logId: logId!, logDay, loadId: load.id };
   })();
   return walkData;
 }
@@ -279,6 +303,8 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
         [`${ORG}/groups/:id/members`]: group && `${ORG}/groups/${group}/members`,
         [`${ORG}/groups/:id/assets`]: group && `${ORG}/groups/${group}/assets`,
         '/map/history': '/map/history?type=assets',
+        '/dispatch/loads/:id': `/dispatch/loads/${data.loadId}`,
+        '/dispatch/loads/:id/edit': `/dispatch/loads/${data.loadId}/edit`,
         // A place's page (its list when there is none yet).
         '/places/:id': ((id) => (id ? `/places/${id}` : '/places'))((await api.get<Page0<{ id: string }>>('/places?size=1')).content[0]?.id),
         // The newest inspection report (its list when there is none).

@@ -34,6 +34,7 @@ defineLabels({
   at: 'Time',
   documentKind: 'Document',
   imageId: 'Photo',
+  stopId: 'Stop',
 });
 
 export const LOAD_STATUSES = ['PLANNED', 'ASSIGNED', 'EN_ROUTE', 'AT_STOP', 'DELIVERED', 'CANCELLED'] as const;
@@ -161,6 +162,35 @@ export const loadDocumentInputSchema = z.object({
   stopId: z.uuid('Stop must be a stop id').nullable().optional(),
 });
 
+/** Paths of one load, one stop, one document. */
+export const loadIdParams = z.object({ orgId: z.uuid(), loadId: z.uuid('loadId must be a load id') });
+export const loadStopIdParams = loadIdParams.extend({ stopId: z.uuid('stopId must be a stop id') });
+export const loadDocumentIdParams = loadIdParams.extend({ documentId: z.uuid('documentId must be a document id') });
+
+/**
+ * POST `loads/import`: a CSV with one row per stop; rows with the same `reference` make one load
+ * (its stops in the file's order; the load's own columns are read from its first row). Nothing is
+ * saved when any row has an error; `dryRun` checks only.
+ */
+export const loadImportBodySchema = z.object({
+  content: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(4_000_000, 'The file is too large (4 MB at most)'),
+  dryRun: z.boolean().default(false),
+});
+export const LOAD_IMPORT_MAX_ROWS = 5_000;
+export const loadImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  totalRows: z.number().int(),
+  /** Loads in the file (distinct references). */
+  totalLoads: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
+  /** The first loads as they will be saved (at most 20). */
+  sample: z.array(z.object({ reference: z.string(), customer: z.string(), stops: z.number().int(), total: z.number() })),
+  /** Loads saved (0 on a dry run or when any row has an error) and their numbers. */
+  imported: z.number().int(),
+  numbers: z.array(z.string()),
+});
+export type LoadImportResult = z.infer<typeof loadImportResultSchema>;
+
 export const loadListQuerySchema = pageQuerySchema.extend({
   /** One status or several, comma-separated. */
   status: z
@@ -192,6 +222,7 @@ export const loadStopSchema = z.object({
   arrivedAt: z.string().nullable(),
   departedAt: z.string().nullable(),
   arrivalSource: z.enum(STOP_EVENT_SOURCES).nullable(),
+  departureSource: z.enum(STOP_EVENT_SOURCES).nullable(),
   /** The live ETA (null once arrived, or when the load has no driver). */
   eta: z.string().nullable(),
   windowMet: z.boolean().nullable(),
@@ -220,7 +251,13 @@ export const loadSchema = z.object({
   weightKg: z.number().nullable(),
   status: z.enum(LOAD_STATUSES),
   stops: z.array(loadStopSchema),
-  rate: z.object({ lineHaul: z.number(), fuelSurcharge: z.number(), accessorials: z.array(accessorialSchema), total: z.number() }),
+  rate: z.object({
+    lineHaul: z.number(),
+    fuelSurcharge: z.number(),
+    // Output shape (the input's accessorial trims its note with a transform, which cannot serialize).
+    accessorials: z.array(z.object({ kind: z.enum(ACCESSORIAL_KINDS), amount: z.number(), note: z.string().nullable() })),
+    total: z.number(),
+  }),
   currency: z.string(),
   drivers: z.array(ref),
   asset: z.object({ id: z.string(), unitNumber: z.string() }).nullable(),
@@ -231,6 +268,8 @@ export const loadSchema = z.object({
   atRisk: z.boolean(),
   riskReason: z.string().nullable(),
   etaUpdatedAt: z.string().nullable(),
+  /** When the last delivery was done (departed, or marked delivered). */
+  deliveredAt: z.string().nullable(),
   notes: z.string().nullable(),
   statusHistory: z.array(loadStatusEntrySchema),
   documents: z.array(loadDocumentSchema),

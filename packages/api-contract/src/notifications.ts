@@ -28,6 +28,7 @@ export const NOTIFICATION_KINDS = [
   'PLACE_DEPARTURE',
   'RESTRICTED_PLACE_ENTERED',
   'DETENTION_EXCEEDED',
+  'LOAD_AT_RISK',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -48,7 +49,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -190,6 +191,17 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'clock-exclamation',
     defaults: { inApp: true, email: false },
     source: 'places',
+  },
+  // Issue 33 (decision 0167): a running load whose live ETA passes an appointment window, told once
+  // per load to those who dispatch, with the reason (a required rest, drive time).
+  LOAD_AT_RISK: {
+    label: 'Load at risk of missing its appointment',
+    description: 'A running load’s live ETA, legal by the driver’s hours, passes a stop’s appointment window.',
+    permission: 'LOAD_LIST',
+    type: 'alert',
+    iconName: 'clock-exclamation',
+    defaults: { inApp: true, email: true },
+    source: 'dispatch',
   },
 };
 

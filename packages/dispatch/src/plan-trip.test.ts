@@ -88,7 +88,7 @@ describe('planTrip: one driver', () => {
     expect(plan.segments[0]!.note).toBe('cycle restart: cycle runs out');
     expect(plan.feasible).toBe(false);
     expect(plan.issue).toMatchObject({ kind: 'LATE', clock: 'CYCLE', jurisdiction: 'MO', lateMs: 13 * H, rest: 'RESTART', restMs: 12 * H });
-    expect(plan.reason).toBe('cycle runs out in Missouri; earliest delivery Tue 2 Jun 01:00, 13 h late');
+    expect(plan.reason).toBe('cycle runs out in Missouri; earliest delivery Tue, Jun 2, 1:00 AM CDT, 13 h late');
     legal(plan, drivers);
   });
 
@@ -161,7 +161,7 @@ describe('planTrip: one driver', () => {
     expect(plan.stops[0]!.windowMet).toBe(false);
     // The rest starts 11/14 of the way to Denver (the line is straight), in eastern Colorado.
     expect(plan.issue).toMatchObject({ clock: 'DRIVE', jurisdiction: 'CO', stopId: 'd', lateMs: 12.5 * H });
-    expect(plan.reason).toBe('driving time runs out in Colorado; earliest delivery Tue 2 Jun 07:30, 13 h late');
+    expect(plan.reason).toBe('driving time runs out in Colorado; earliest delivery Tue, Jun 2, 7:30 AM MDT, 13 h late');
   });
 
   it('fills a gap before now with off-duty time and cuts a period running past now', () => {
@@ -267,7 +267,7 @@ describe('reasons', () => {
       'cycle runs out in Ontario; no legal plan reaches the delivery within the planning horizon',
     );
     expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null, rest: null, restMs: null }, 'Europe/Berlin')).toBe(
-      'traffic-free drive time is too long; earliest pick-up Mon 1 Jun 15:00, 2 h late',
+      'traffic-free drive time is too long; earliest pick-up Mon, Jun 1, 3:00 PM GMT+2, 2 h late',
     );
   });
 });

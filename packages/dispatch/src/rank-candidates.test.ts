@@ -62,7 +62,7 @@ describe('rankCandidates', () => {
     expect(ranked[0]!.remainingDriveMs).toBe(11 * H);
     expect(ranked[1]!.remainingDriveMs).toBe(6 * H);
     const tiredOne = ranked[3]!;
-    expect(tiredOne.reason).toBe('driving time runs out in Missouri; earliest delivery Tue 2 Jun 00:04, 2 h 4 min late');
+    expect(tiredOne.reason).toBe('driving time runs out in Missouri; earliest delivery Tue, Jun 2, 12:04 AM CDT, 2 h 4 min late');
     expect(tiredOne.remainingDriveMs).toBe(1 * H);
     expect(ranked[0]).toMatchObject({ reason: null, deadheadEstimated: true });
     expect(ranked[0]!.deadheadMetres).toBeCloseTo(distanceM(near, ST_LOUIS) * DETOUR_FACTOR, 3);

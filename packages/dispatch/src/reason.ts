@@ -3,7 +3,7 @@ import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import type { ClockName, LatLon, PlanIssue } from './types.ts';
 
 // A plan's reason in words: which clock stops the driver, where, and the earliest arrival in the
-// reader's zone ("cycle runs out in Missouri; earliest delivery Thu 14:00, 22 h late").
+// reader's zone ("cycle runs out in Missouri; earliest delivery Thu, Nov 26, 2:00 PM CST, 22 h late").
 
 const NAMES = new Map<string, string>([...JURISDICTIONS.map(([code, name]): [string, string] => [code, name]), ['MX', 'Mexico']]);
 
@@ -35,17 +35,15 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
     // Creating a formatter costs ~0.1 ms; one per zone is kept.
-    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
     formatters.set(timeZone, f);
   }
   return f;
 }
 
-/** "Thu 26 Nov 14:00" in `timeZone`. */
+/** "Thu, Nov 26, 2:00 PM CST" in `timeZone`, the zone named, as the screens write times. */
 export function formatInstant(at: number, timeZone: string): string {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(at)) parts[p.type] = p.value;
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.hour}:${parts.minute}`;
+  return formatter(timeZone).format(at);
 }
 
 /** "22 h", "45 min", "3 h 20 min". */

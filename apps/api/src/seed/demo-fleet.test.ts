@@ -8,6 +8,9 @@ import { seed } from './seed.ts';
 import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
 import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
+import { ensureDemoLoads } from './demo-loads.ts';
+import { TruckPlan, warmUp } from './simulator/truck-plan.ts';
+import { routingOf } from '../modules/dispatch/index.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -139,6 +142,35 @@ describe('demo fleet seed', () => {
     expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(0);
     await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
     expect(await rows<{ n: number }>(`select count(*)::int as n from place_visits`)).toEqual([{ n: visits.length }]);
+  });
+
+  it('gives the week delivered loads from the visits, a load on every truck on its way (one at risk for a rest), loads to assign; once', async () => {
+    const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    for (const x of trucks) {
+      x.plan = new TruckPlan(x.index);
+      await warmUp([x.plan], now);
+    }
+    const started = performance.now();
+    const made = await ensureDemoLoads(t.app.db, orgId, trucks, now, routingOf(t.config));
+    console.log(`demo loads in ${Math.round(performance.now() - started)} ms: ${JSON.stringify(made)}`);
+    expect(made.delivered).toBeGreaterThan(10);
+    expect(made.running).toBeGreaterThan(10);
+    expect(made).toMatchObject({ atRisk: 1, unassigned: 3 });
+    // Stop times are the visits' own; revenue is $2-3 a loaded mile plus the surcharge.
+    const stops = await rows<{ same: boolean }>(
+      `select s.arrived_at = v.arrived_at and s.departed_at is not distinct from v.departed_at and s.place_id = v.place_id as same from load_stops s join place_visits v on v.id = s.place_visit_id`,
+    );
+    expect(stops.length).toBeGreaterThan(2 * made.delivered);
+    expect(stops.every((s) => s.same)).toBe(true);
+    const perMile = await rows<{ r: number }>(`select line_haul_cents / 100.0 / (loaded_m / 1609.344) as r from loads where status = 'DELIVERED'`);
+    expect(perMile.every((x) => Number(x.r) >= 2 && Number(x.r) < 3)).toBe(true);
+    expect(await ensureDemoLoads(t.app.db, orgId, trucks, now, routingOf(t.config))).toEqual({ delivered: 0, running: 0, atRisk: 0, unassigned: 0 });
+    // The live ETAs plan the running loads from the trucks' last fixes: the tight one needs a 10-hour rest.
+    expect(await t.app.liveEtas.recompute(orgId, now)).toBe(made.running);
+    const risky = await rows<{ reason: string }>(`select risk_reason as reason from loads where at_risk and notes like 'Tight%'`);
+    expect(risky).toHaveLength(1);
+    expect(risky[0]!.reason).toMatch(/10-hour rest/);
   });
 
   it("gives the fleet a week of inspections where the logs begin and end shifts, the repair loop's story, work orders and schedules", async () => {

@@ -1,8 +1,10 @@
+import { DriverLoads } from '../features/dispatch/driver-loads-card.tsx';
 import DriverPage from '../features/hos/driver-page.tsx';
 import { DriverInspection } from '../features/maintenance/driver/inspection-card.tsx';
 
 // The driver's home (/driver) composed here, since a feature never imports another (STYLE.md 10): the
-// HoS feature's screen with the maintenance feature's vehicle inspection card (issue 31).
+// HoS feature's screen with the maintenance feature's vehicle inspection card (issue 31) and the
+// dispatch feature's loads card (issue 33).
 export default function DriverHomePage() {
-  return <DriverPage inspection={DriverInspection} />;
+  return <DriverPage inspection={DriverInspection} loads={DriverLoads} />;
 }

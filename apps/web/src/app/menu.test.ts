@@ -18,6 +18,7 @@ describe('side menu filtering', () => {
       },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
+      { Dispatch: ['Loads board', 'New load'] },
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
@@ -29,6 +30,7 @@ describe('side menu filtering', () => {
       { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
+      { Dispatch: ['Loads board', 'New load'] },
       'Places',
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
@@ -48,6 +50,11 @@ describe('side menu filtering', () => {
     const reportsOnly = { ...dispatcherUser(), permissions: ['REPORT_LIST'] };
     expect(titles(filterMenu(SIDE_MENU, reportsOnly))).toEqual([{ Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] }]);
     expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['PLACE_LIST'] }))).toEqual(['Places']);
+  });
+
+  it('shows the Dispatch group by the loads codes, creating a load only with LOAD_UPDATE (issue 33)', () => {
+    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['LOAD_LIST'] }))).toEqual([{ Dispatch: ['Loads board'] }]);
+    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['ANALYTICS_REVENUE'] }))).toEqual([{ Analytics: ['Revenue'] }]);
   });
 
   it('hides a group whose sub-items are all forbidden', () => {

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
   IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
-  IconSteeringWheel, IconTool,
+  IconSteeringWheel, IconTool, IconTruckDelivery,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
 
@@ -86,6 +86,15 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Inspection Items', path: '/maintenance/settings' },
     ],
   },
+  {
+    title: 'Dispatch',
+    path: '/dispatch',
+    icon: IconTruckDelivery,
+    subSectionItems: [
+      { title: 'Loads board', path: '/dispatch' },
+      { title: 'New load', path: '/dispatch/loads/new' },
+    ],
+  },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',
@@ -104,7 +113,7 @@ export const SIDE_MENU: MenuItem[] = [
     path: '/analytics',
     icon: IconChartBar,
     subSectionItems: [
-      { title: 'Revenue', path: '/analytics/revenue', label: 'Soon' },
+      { title: 'Revenue', path: '/analytics/revenue' },
       { title: 'Fleet Performance', path: '/analytics/fleet-performance' },
       { title: 'Fuel costs (IFTA)', path: '/ifta' },
     ],

@@ -199,6 +199,19 @@ export const ROUTES: readonly AppRoute[] = [
       { path: '/reports/subscriptions', title: 'Scheduled reports', access: 'private', permissions: ['REPORT_LIST'], page: () => import('../features/reports/subscriptions-page.tsx') },
     ],
   },
+  // Issue 33: dispatch (loads, legal plans, candidates, live ETAs).
+  {
+    path: '/dispatch',
+    title: 'Dispatch',
+    access: 'private',
+    permissions: ['LOAD_LIST'],
+    page: () => import('../features/dispatch/dispatch-page.tsx'),
+    children: [
+      { path: '/dispatch/loads/new', title: 'New load', access: 'private', permissions: ['LOAD_LIST', 'LOAD_UPDATE'], page: () => import('../features/dispatch/load-form-page.tsx') },
+      { path: '/dispatch/loads/:id', title: 'Load', access: 'private', permissions: ['LOAD_LIST'], page: () => import('../features/dispatch/load-page.tsx') },
+      { path: '/dispatch/loads/:id/edit', title: 'Edit load', access: 'private', permissions: ['LOAD_LIST', 'LOAD_UPDATE'], page: () => import('../features/dispatch/load-form-page.tsx') },
+    ],
+  },
   {
     path: '/analytics',
     title: 'Analytics',
@@ -209,7 +222,6 @@ export const ROUTES: readonly AppRoute[] = [
         title: 'Revenue',
         access: 'private',
         permissions: ['ANALYTICS_REVENUE'],
-        underDevelopment: true,
         page: () => import('../features/analytics/revenue-page.tsx'),
       },
       {

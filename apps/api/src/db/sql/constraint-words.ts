@@ -48,7 +48,9 @@ const UNIQUE: Record<string, UniqueWords> = {
 export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq', 'ifta_filings_org_quarter_version_uq',
   'notification_facts_organization_id_fact_key_pk', 'vehicle_daily_stats_asset_id_day_pk', 'notifications_user_fact_uq', 'organizations_ingest_token_uq',
   // A scheduled report's run, claimed once per schedule by ON CONFLICT DO NOTHING (decision 0163).
-  'report_runs_pk'];
+  'report_runs_pk',
+  // Load numbers come from the per-organization counter, stop numbers from the service (decision 0166).
+  'loads_org_number_uq', 'load_stops_load_seq_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { assets, deviceModels, drivers, gateways, groups, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
+import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
 
@@ -61,6 +61,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${places.id}::text`, ...row(sql<string>`'PLACE'`, sql<string | null>`${places.name}`) })
         .from(places)
         .where(and(eq(places.organizationId, orgId), inArray(places.id, wanted))),
+      db
+        .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
+        .from(loads)
+        .where(and(eq(loads.organizationId, orgId), inArray(loads.id, wanted))),
       db
         .select({ id: sql<string>`${deviceModels.id}::text`, ...row(sql<string>`'DEVICE_MODEL'`, sql<string | null>`${deviceModels.name}`) })
         .from(deviceModels)

@@ -4,7 +4,7 @@ import { getTableColumns } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
-import { assets, deviceModels, drivers, gateways, groups, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
+import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
 import {
   ACTIONS,
   actorLabel,
@@ -82,6 +82,7 @@ describe('wording covers the code', () => {
       ['WORK_ORDER', workOrders],
       ['MAINTENANCE_SCHEDULE', maintenanceSchedules],
       ['PLACE', places],
+      ['LOAD', loads],
     ];
     const unlabelled = tables.flatMap(([type, table]) => Object.keys(getTableColumns(table)).filter((c) => !hasFieldLabel(type, c)).map((c) => `${type}.${c}`));
     const settings = Object.entries(DEFAULT_ORGANIZATION_SETTINGS).flatMap(([k, v]) => [k, ...(typeof v === 'object' ? Object.keys(v) : [])]);
@@ -146,6 +147,7 @@ const ON_FILE: Record<string, LinkedRecord> = {
   [MODEL]: { kind: 'DEVICE_MODEL', label: 'Traccar Client' },
   [id(70)]: { kind: 'WORK_ORDER', label: 'Replace brake pads' },
   [id(72)]: { kind: 'MAINTENANCE_SCHEDULE', label: 'Oil change' },
+  [id(74)]: { kind: 'LOAD', label: 'L-1001' },
 };
 const lookup: Lookup = (x) => (typeof x === 'string' ? ON_FILE[x] : undefined);
 
@@ -279,6 +281,15 @@ const SENTENCES: Row[] = [
   ['DELETE', 'WORK_ORDER', id(70), { title: 'Replace brake pads' }, undefined, 'Dana Reyes deleted work order Replace brake pads'],
   ['CREATE', 'MAINTENANCE_SCHEDULE', id(72), undefined, { name: 'Oil change', groupId: EAST, everyM: 40_233_600, everyDays: 90 }, 'Dana Reyes created maintenance schedule Oil change'],
   ['CREATE', 'PLACE', id(73), undefined, { name: 'Acme Foods DC', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-94.6, 39.1] }, radiusM: 300 }, 'Dana Reyes created place Acme Foods DC'],
+  ['CREATE', 'LOAD', id(74), undefined, { number: 'L-1001', customer: 'Acme Foods', status: 'PLANNED' }, 'Dana Reyes created load L-1001'],
+  ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: null }, { number: 'L-1001', driverId: MARIA }, 'Dana Reyes assigned load L-1001 to driver Maria Lopez'],
+  ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: MARIA }, { number: 'L-1001', driverId: null }, 'Dana Reyes unassigned load L-1001'],
+  ['LOAD_STATUS', 'LOAD', id(74), { number: 'L-1001', status: 'ASSIGNED' }, { number: 'L-1001', status: 'CANCELLED' }, 'Dana Reyes marked load L-1001 cancelled'],
+  ['STOP_ARRIVE', 'LOAD', id(74), { seq: 1, arrivedAt: null }, { seq: 1, arrivedAt: '2026-06-01T14:00:00.000Z' }, 'Dana Reyes marked the arrival at stop 2 of load L-1001'],
+  ['STOP_DEPART', 'LOAD', id(74), { seq: 0, departedAt: null }, { seq: 0, departedAt: '2026-06-01T09:00:00.000Z' }, 'Dana Reyes marked the departure from stop 1 of load L-1001'],
+  ['STOPS_FROM_PLACES', 'LOAD', id(74), [], [], 'System took stop times of load L-1001 from place visits', 'SYSTEM'],
+  ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
+  ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
   ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
     'PURGE', 'DATA_RETENTION', ORG, undefined,

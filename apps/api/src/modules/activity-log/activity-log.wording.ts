@@ -25,7 +25,7 @@ import { diff, isObject } from './activity-log.diff.ts';
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE';
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -69,6 +69,7 @@ const NOUN: Record<RecordKind, string> = {
   WORK_ORDER: 'work order',
   MAINTENANCE_SCHEDULE: 'maintenance schedule',
   PLACE: 'place',
+  LOAD: 'load',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -89,6 +90,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   WORK_ORDER: { label: 'Work order', kind: 'WORK_ORDER' },
   MAINTENANCE_SCHEDULE: { label: 'Maintenance schedule', kind: 'MAINTENANCE_SCHEDULE' },
   PLACE: { label: 'Place', kind: 'PLACE' },
+  LOAD: { label: 'Load', kind: 'LOAD' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -135,6 +137,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 32: a place's own page (its shape, visits and detention).
     case 'PLACE':
       return `/places/${q(id)}`;
+    // Issue 33: a load's page on the dispatch board.
+    case 'LOAD':
+      return `/dispatch/loads/${q(id)}`;
   }
 }
 
@@ -426,6 +431,37 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     maxLat: 'North edge',
     maxLon: 'East edge',
   },
+  LOAD: {
+    number: 'Load number',
+    customer: 'Customer',
+    customerPlaceId: 'Customer place',
+    bolNumber: 'BOL number',
+    poNumber: 'PO number',
+    commodity: 'Commodity',
+    weightKg: 'Weight (kg)',
+    lineHaulCents: 'Line haul (cents)',
+    fuelSurchargeCents: 'Fuel surcharge (cents)',
+    accessorials: 'Accessorials',
+    currency: 'Currency',
+    driverId: 'Lead driver',
+    coDriverId: 'Co-driver',
+    assetId: 'Tractor',
+    loadedM: 'Loaded distance (m)',
+    atRisk: 'At risk',
+    riskReason: 'Risk reason',
+    riskNotifiedAt: 'Risk notified',
+    etaUpdatedAt: 'ETA updated',
+    deliveredAt: 'Delivered',
+    stops: 'Stops',
+    // A stop's snapshot (stop events, stops from place visits).
+    seq: 'Stop number',
+    kind: 'Stop kind',
+    arrivedAt: 'Arrived',
+    departedAt: 'Departed',
+    arrivalSource: 'Arrival from',
+    departureSource: 'Departure from',
+    placeVisitId: 'Place visit',
+  },
 };
 
 /** True when the field has a written label (not the camelCase fallback). */
@@ -486,6 +522,8 @@ function snapshotName(entityType: string, s: unknown): string | null {
       return text(o.quarter);
     case 'WORK_ORDER':
       return text(o.title);
+    case 'LOAD':
+      return text(o.number);
     default:
       return text(o.name);
   }
@@ -606,9 +644,24 @@ interface Wording {
   says: (c: Ctx) => string;
 }
 
+/** Stops are numbered from 0 (decision 0166); people count from 1. */
+const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `stop ${s.seq + 1}` : 'a stop');
+const paperOf = (s: Record<string, unknown>) => ({ BOL: 'a bill of lading', POD: 'a proof of delivery' } as Record<string, string>)[String(s.kind)] ?? 'a document';
+
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
+  // Loads (issue 33, decision 0166).
+  ASSIGN_LOAD: { label: 'Assign load', says: (c) => (c.after.driverId ? `assigned ${c.r} to ${driverOf(c, c.after)}` : `unassigned ${c.r}`) },
+  LOAD_STATUS: {
+    label: 'Change load status',
+    says: (c) => `marked ${c.r} ${({ CANCELLED: 'cancelled', PLANNED: 'planned again', DELIVERED: 'delivered' } as Record<string, string>)[String(c.after.status)] ?? 'with a new status'}`,
+  },
+  STOP_ARRIVE: { label: 'Arrive at stop', says: (c) => `marked the arrival at ${stopOf(c.after)} of ${c.r}` },
+  STOP_DEPART: { label: 'Depart from stop', says: (c) => `marked the departure from ${stopOf(c.after)} of ${c.r}` },
+  STOPS_FROM_PLACES: { label: 'Stop times from places', says: (c) => `took stop times of ${c.r} from place visits` },
+  ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
+  DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
   UPDATE: {
     label: 'Update',
     says: (c) => {

@@ -9,3 +9,5 @@ export { recordDriverLogin } from './hos-login.service.ts';
 export { eventsCacheOfDb } from './hos.events-cache.ts';
 export { ensureLogDays } from './hos.repository.ts';
 export { dayStartMs, logDateOf, nextDate, zonedToUtc } from './hos.time.ts';
+export { planDriversOf } from './hos-plan-drivers.ts';
+export type { PlanDriverRecord } from './hos-plan-drivers.ts';

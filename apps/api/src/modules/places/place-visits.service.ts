@@ -69,6 +69,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly onError: (err: unknown) => void;
   private readonly now: () => number;
   readonly stats = { rounds: 0, fixes: 0, replays: 0, arrivals: 0, departures: 0, failures: 0 };
+  /** Told after each round or recompute wrote visits (load stops follow them, decision 0166). */
+  private readonly writtenListeners: Array<(orgId: string, assetIds: readonly string[]) => Promise<void>> = [];
   /** Pause before a pass while fixes gather (the ingest bench holds the rounds to measure them apart). */
   flushMs: number;
 
@@ -147,6 +149,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const departures: Array<{ id: string; departedAt: number }> = [];
     const facts: NoticeFact[] = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    /** Vehicles that left a place this round (their visits changed without an arrival row). */
+    const departed = new Set<string>();
     if (this.shared) await this.dropOthers(items);
     await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
@@ -170,6 +174,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
             this.stats.arrivals++;
           } else {
             if (e.visitId) departures.push({ id: e.visitId, departedAt: e.departedAt });
+            departed.add(assetId);
             facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt });
             this.stats.departures++;
           }
@@ -190,6 +195,9 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await this.writeMarks(orgId, this.shared);
     await this.tell(orgId, org, facts);
+    // Only the vehicles whose visits this round wrote or rewrote.
+    const touched = new Set([...arrivals.map((a) => a.assetId), ...departed, ...replays.map((r) => r.assetId)]);
+    if (touched.size) await this.written(orgId, [...touched]);
   }
 
   /**
@@ -376,6 +384,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     }
     await repo.writeMarks(this.db, orgId, marks);
     await this.tell(orgId, org, facts);
+    await this.written(orgId, assetIds);
+  }
+
+  /** Calls `listener` after every round or recompute with the vehicles whose visits it worked (its failure is its own). */
+  onWritten(listener: (orgId: string, assetIds: readonly string[]) => Promise<void>): void {
+    this.writtenListeners.push(listener);
+  }
+
+  private async written(orgId: string, assetIds: readonly string[]): Promise<void> {
+    for (const listener of this.writtenListeners) await listener(orgId, assetIds).catch(this.onError);
   }
 
   /** Forgets every vehicle's state (tests: the next fixes recompute from positions). */

@@ -22,6 +22,8 @@ export interface DemoTruck {
   engine: EngineProfile | null;
   /** Where the seeded history ends (set by seedDemoHistory): a Teltonika device records from there. */
   historyUntil?: number;
+  /** The truck's plan as the backfill walked it (the demo loads read where it goes next without walking it again). */
+  plan?: TruckPlan;
 }
 
 export const DEMO_TRUCKS = 25;
@@ -98,6 +100,7 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
     const from = Math.ceil(Math.max(windowStart, last?.t ? new Date(last.t).getTime() + 1 : windowStart) / MOVING_EVERY_MS) * MOVING_EVERY_MS;
     const plan = new TruckPlan(truck.index);
     await warmUp([plan], from);
+    truck.plan = plan;
     const cols: FixColumns = { t: [], lat: [], lon: [], speed: [], course: [], odo: [], ign: [] };
     const engine = truck.engine ? newEngineColumns() : null;
     const push = (t: number, s: TruckState, event = 0) => {

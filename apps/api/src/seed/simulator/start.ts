@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
+import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
+import { routingOf } from '../../modules/dispatch/index.ts';
 import { ensureDemoPlaces } from '../demo-places.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
@@ -88,6 +90,12 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   if (made || written) {
     await app.placeVisits.recomputeVehicles(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
+  }
+  // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
+  const loadsStarted = Date.now();
+  const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));
+  if (l.delivered + l.running + l.unassigned) {
+    log(`Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`);
   }
   return trucks;
 }

@@ -35,6 +35,8 @@ export interface DriverInspectionSlotProps {
 export interface DriverPageProps {
   /** The vehicle inspection card, shown under the clocks (none: no card). */
   inspection?: ComponentType<DriverInspectionSlotProps>;
+  /** The driver's loads card (issue 33), shown under the clocks (none: no card). */
+  loads?: ComponentType<{ orgId: string }>;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface DriverPageProps {
  * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
-export default function DriverPage({ inspection }: DriverPageProps = {}) {
+export default function DriverPage({ inspection, loads }: DriverPageProps = {}) {
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -59,13 +61,13 @@ export default function DriverPage({ inspection }: DriverPageProps = {}) {
         }
       />
       <DataState isLoading={status.isLoading} error={status.error} onRetry={() => void status.refetch()}>
-        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} />}
+        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} />}
       </DataState>
     </div>
   );
 }
 
-function DriverDay({ orgId, userId, data, inspection: Inspection }: { orgId: string; userId: string; data: DriverStatusAt; inspection?: DriverPageProps['inspection'] }) {
+function DriverDay({ orgId, userId, data, inspection: Inspection, loads: Loads }: { orgId: string; userId: string; data: DriverStatusAt; inspection?: DriverPageProps['inspection']; loads?: DriverPageProps['loads'] }) {
   const s = data.status;
   const now = useNow(TICK_MS);
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
@@ -101,6 +103,7 @@ function DriverDay({ orgId, userId, data, inspection: Inspection }: { orgId: str
       )}
       <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
       <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
+      {Loads && <Loads orgId={orgId} />}
       {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
       <Tabs defaultValue="today" keepMounted={false}>
         <Tabs.List grow>

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
-import { Badge, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { Availability } from '@fleet/api-contract';
+import tones from '../../components/badge-tones.module.css';
 import { PageHeader } from '../../components/page-header.tsx';
 import { GroupFilter, useFilterParam } from '../../components/registry-toolbar.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -11,6 +13,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { ClockBar } from './availability/clock-bar.tsx';
 import { ClockHelp } from './availability/clock-help.tsx';
+import { useCurrentLoads, type CurrentLoad } from './availability/current-loads.ts';
 import { formatAgo, formatHoursMinutes } from './availability/clock-format.ts';
 import { fullLengths, LEVEL_COLORS, levelOf, liveClocks, useNow, type LiveAvailability } from './availability/live-clocks.ts';
 import { availabilityQuery } from './hos-clocks-api.ts';
@@ -30,6 +33,31 @@ interface Row {
   row: Availability;
   live: LiveAvailability;
   now: number;
+  /** The driver's running load; undefined without LOAD_LIST (the column is not shown). */
+  load?: CurrentLoad | null;
+}
+
+const LOAD_STATUS_WORDS: Record<CurrentLoad['status'], string> = { PLANNED: 'Planned', ASSIGNED: 'Assigned', EN_ROUTE: 'En route', AT_STOP: 'At stop', DELIVERED: 'Delivered', CANCELLED: 'Cancelled' };
+
+/** The driver's running load as a line under their name (a column would push the clocks off a 1280 px screen). */
+function CurrentLoadLine({ load }: { load: CurrentLoad }) {
+  return (
+    <Group gap={4} wrap="nowrap" data-testid="current-load">
+      <Text span size="xs" c="dimmed">
+        Load
+      </Text>
+      <Tooltip label={`${LOAD_STATUS_WORDS[load.status]}${load.eta ? `, next stop ETA ${formatDateTime(load.eta)}` : ''}${load.atRisk ? `. At risk: ${load.riskReason ?? 'the ETA passes an appointment window'}` : ''}`} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
+        <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+          {load.number}
+        </Anchor>
+      </Tooltip>
+      {load.atRisk && (
+        <Badge size="xs" variant="outline" radius="sm" className={tones.danger}>
+          At risk
+        </Badge>
+      )}
+    </Group>
+  );
 }
 
 function StatusCell({ row, now }: { row: Availability; now: number }) {
@@ -87,7 +115,7 @@ const COLUMNS: TableColumn<Row>[] = [
     header: 'Driver',
     sortable: true,
     primary: true,
-    render: ({ row }) => (
+    render: ({ row, load }) => (
       <Stack gap={0}>
         <Text span size="sm" fw={600}>
           {row.driver.firstName} {row.driver.lastName}
@@ -95,6 +123,7 @@ const COLUMNS: TableColumn<Row>[] = [
         <Text span size="xs" c="dimmed">
           {row.vehicle ? `Vehicle ${row.vehicle.unitNumber}` : 'No vehicle'}
         </Text>
+        {load && <CurrentLoadLine load={load} />}
       </Stack>
     ),
   },
@@ -153,14 +182,17 @@ export default function HosAvailabilityPage() {
   const now = useNow(TICK_MS);
   // The group filter lists the groups, which needs GROUP_LIST.
   const canListGroups = useCan('GROUP_LIST');
+  // Each driver's current load (issue 33), for those who may list loads.
+  const canListLoads = useCan('LOAD_LIST');
+  const loads = useCurrentLoads(orgId, canListLoads);
   const data = list.data;
   const rows = useMemo(
     () =>
       data && {
         ...data.page,
-        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now) })),
+        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now), load: canListLoads ? (loads.get(row.driver.id) ?? null) : undefined })),
       },
-    [data, now],
+    [data, now, loads, canListLoads],
   );
   return (
     <>

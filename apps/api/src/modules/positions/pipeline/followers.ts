@@ -3,6 +3,7 @@ import { engineEventsFollower } from './followers/engine-events.ts';
 import { fleetStatsFollower } from './followers/fleet-stats.ts';
 import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
+import { liveEtasFollower } from './followers/live-etas.ts';
 import { placeVisitsFollower } from './followers/place-visits.ts';
 import { tripsStopsFollower } from './followers/trips-stops.ts';
 
@@ -13,4 +14,4 @@ import { tripsStopsFollower } from './followers/trips-stops.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower] as const;

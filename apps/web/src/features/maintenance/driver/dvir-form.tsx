@@ -10,7 +10,7 @@ import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
 import { dvirImageUrl, imageUploadError, inspectionItemsQuery, uploadDvirImage, useCreateDvir } from '../dvir-api.ts';
 import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
 import { KIND_WORDS } from './dvir-report.tsx';
-import { photoForUpload } from './photo-resize.ts';
+import { photoForUpload } from '../../../lib/photo-resize.ts';
 import { SignatureField, signaturePng, signatureProblem, useSignature } from './signature-field.tsx';
 import classes from './dvir-driver.module.css';
 

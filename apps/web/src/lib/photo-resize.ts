@@ -1,4 +1,4 @@
-import { IMAGE_MAX_BYTES } from '../../../lib/images.ts';
+import { IMAGE_MAX_BYTES } from './images.ts';
 
 // A phone camera's photo is often 3-6 MB, above the upload limit: scale it down in the browser first
 // (longest side 1600 px, JPEG), which keeps a defect readable. A picture the browser cannot decode, or

@@ -1,0 +1,3 @@
+// The loads module's public file (issue 33, decision 0166): other modules import from here only.
+export { default as loadsRoutes } from './loads.routes.ts';
+export { LoadStopsFromVisits } from './load-visits.ts';

@@ -1,0 +1,144 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { fillLogin, login } from './helpers.ts';
+import { officeApi } from './driver-helpers.ts';
+
+// Issue 33 as people use it: a dispatcher creates a load, sees the legal plan and who can take it,
+// assigns a driver with one click and follows the load; a driver marks arrival on their phone; the
+// revenue page sums a delivered load. One sign-in per test; the rest of each screen is covered by
+// the a11y and units walks.
+
+/** A calendar day `days` from today in Chicago (the demo organization's and users' zone), YYYY-MM-DD. */
+const chicagoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+let serial = 0;
+const stamp = () => `${Date.now().toString(36)}${++serial}`;
+
+/** A two-stop load (Chicago to Indianapolis, tomorrow) through the API, optionally with its driver. */
+async function apiLoad(request: APIRequestContext, office: Awaited<ReturnType<typeof officeApi>>, over: Record<string, unknown> = {}) {
+  const day = chicagoDay(1);
+  const res = await request.post(`${office.org}/loads`, {
+    headers: office.headers,
+    data: {
+      customer: `E2E Customer ${stamp()}`,
+      stops: [
+        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: '1200 W 35th St, Chicago, IL 60609', windowStart: `${day}T08:00:00-06:00`, windowEnd: `${day}T10:00:00-06:00`, serviceMinutes: 60 },
+        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: '500 S Meridian St, Indianapolis, IN 46225', windowStart: `${day}T16:00:00-05:00`, windowEnd: `${day}T20:00:00-05:00`, serviceMinutes: 45 },
+      ],
+      rate: { lineHaul: 1234.56, fuelSurcharge: 100, accessorials: [] },
+      ...over,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; number: string; customer: string; stops: Array<{ id: string }> };
+}
+
+test('a dispatcher creates a load, sees its plan and candidates, assigns a driver with one click and follows it', async ({ page }) => {
+  await login(page, 'dispatcher');
+  await page.goto('/dispatch');
+  await page.getByRole('link', { name: 'New load' }).first().click();
+  const form = page.getByRole('form', { name: 'Load form' });
+  // Saving an empty form names the problems on their fields.
+  await form.getByRole('button', { name: 'Save load' }).click();
+  await expect(form.getByText('Customer is a required field')).toBeVisible();
+
+  const customer = `E2E Grocers ${stamp()}`;
+  const day = chicagoDay(1);
+  await form.getByLabel('Customer').fill(customer);
+  await form.getByLabel('Weight (lb)').fill('42000');
+  const stops = form.getByTestId('stop-form');
+  // The appointment is typed on the user's wall clock, its zone named in the label.
+  await stops.nth(0).getByLabel('Latitude').fill('41.85');
+  await stops.nth(0).getByLabel('Longitude').fill('-87.65');
+  await stops.nth(0).getByLabel(/Appointment from \(C[SD]T\)/).fill(`${day}T08:00`);
+  await stops.nth(0).getByLabel(/Appointment until/).fill(`${day}T10:00`);
+  await stops.nth(1).getByLabel('Latitude').fill('39.77');
+  await stops.nth(1).getByLabel('Longitude').fill('-86.16');
+  await stops.nth(1).getByLabel(/Appointment from/).fill(`${day}T17:00`);
+  // An appointment that ends before it starts is refused on its field.
+  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T16:00`);
+  await form.getByLabel('Line haul').fill('1850');
+  await form.getByRole('button', { name: 'Save load' }).click();
+  await expect(stops.nth(1).getByText('The appointment must end at or after it starts')).toBeVisible();
+  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T21:00`);
+  await form.getByRole('button', { name: 'Save load' }).click();
+
+  // The load's page: planned, the candidates ranked, the best one's plan as a timeline.
+  await expect(page).toHaveURL(/\/dispatch\/loads\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(customer).first()).toBeVisible();
+  await expect(page.locator('[data-status="PLANNED"]').first()).toBeVisible();
+  await expect(page.getByRole('region', { name: /on the map$/ })).toBeVisible();
+  const candidates = page.getByTestId('candidate');
+  await expect(candidates.first()).toBeVisible();
+  // Feasible drivers come first; an excluded one says why.
+  const flags = await candidates.evaluateAll((els) => els.map((e) => e.getAttribute('data-feasible')));
+  const firstExcluded = flags.indexOf('false');
+  if (firstExcluded >= 0) {
+    expect(flags.slice(firstExcluded)).not.toContain('true');
+    await expect(candidates.nth(firstExcluded).locator('p, div').filter({ hasText: /\w{6,}/ }).last()).toBeVisible();
+  }
+  const timeline = page.getByTestId('plan-timeline');
+  await expect(timeline.or(page.getByText('No driver to plan for yet'))).toBeVisible();
+  if (await timeline.isVisible()) await expect(timeline.getByRole('list', { name: 'Plan timeline' }).getByRole('listitem').first()).toBeVisible();
+
+  // One click assigns the first candidate; the load becomes Assigned and the row says so.
+  const first = candidates.first();
+  const name = (await first.getByRole('button', { name: /^Assign / }).getAttribute('aria-label'))!.replace(/^Assign /, '');
+  await first.getByRole('button', { name: /^Assign / }).click();
+  await expect(page.locator('[data-status="ASSIGNED"]').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Plan for ${name}` })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: name }).getByText('Assigned', { exact: true })).toBeVisible();
+
+  // Following it: the office records the arrival at the pick-up; the load is at its stop, and the history says so.
+  await page.getByRole('button', { name: 'Arrived at stop 1' }).click();
+  await expect(page.locator('[data-status="AT_STOP"]').first()).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Stops' })).toContainText('Arrived');
+  await expect(page.getByRole('button', { name: 'Departed at stop 1' })).toBeVisible();
+  // On the road the load keeps its driver: other drivers only when the dispatcher looks for a hand-over.
+  await expect(page.getByTestId('candidate')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Find a driver to hand over to' }).click();
+  await expect(page.getByRole('heading', { name: 'Hand over to' })).toBeVisible();
+  await expect(page.getByTestId('candidate').first()).toBeVisible();
+
+  // On the board it shows under its status with its driver.
+  await page.goto('/dispatch?status=AT_STOP');
+  await expect(page.getByTestId('load-card').filter({ hasText: customer })).toContainText(name);
+});
+
+test('a driver marks a stop arrived on /driver', async ({ page, request }) => {
+  const office = await officeApi(request);
+  const account = await office.driverAccount();
+  const load = await apiLoad(request, office, { driverIds: [account.driver.id] });
+  await page.goto('/');
+  await fillLogin(page, account.email, account.password);
+  await expect(page).toHaveURL('/driver');
+  const card = page.getByTestId('driver-loads');
+  await expect(card).toContainText(`${load.number} · ${load.customer}`);
+  await expect(card).toContainText(/Appointment .* C[SD]T/);
+  await card.getByRole('button', { name: 'Arrived at stop 1' }).click();
+  await expect(card.getByRole('button', { name: 'Departed stop 1' })).toBeVisible();
+  await expect(card.getByRole('button', { name: /Photograph BOL/ })).toBeVisible();
+  // The office sees the driver's arrival.
+  const after = (await (await request.get(`${office.org}/loads/${load.id}`, { headers: office.headers })).json()) as { status: string; stops: Array<{ arrivedAt: string | null; arrivalSource: string | null }> };
+  expect(after.status).toBe('AT_STOP');
+  expect(after.stops[0]).toMatchObject({ arrivalSource: 'DRIVER' });
+});
+
+test('the revenue page shows a delivered load’s figures', async ({ page, request }) => {
+  const office = await officeApi(request);
+  const drivers = (await (await request.get(`${office.org}/drivers?size=1`, { headers: office.headers })).json()) as { content: Array<{ id: string }> };
+  const load = await apiLoad(request, office, { driverIds: [drivers.content[0]!.id] });
+  const done = await request.post(`${office.org}/loads/${load.id}/status`, { headers: office.headers, data: { status: 'DELIVERED' } });
+  expect(done.status(), await done.text()).toBe(200);
+
+  await login(page, 'admin');
+  await page.goto('/analytics/revenue?groupBy=customer');
+  await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('revenue-revenue')).toContainText('$');
+  const row = page.getByRole('table', { name: 'Revenue by customer' }).getByRole('row', { name: new RegExp(load.customer) });
+  // $1,234.56 line haul and $100 fuel surcharge, whole dollars on screen; distances in miles.
+  await expect(row).toContainText('$1,335');
+  await expect(row).toContainText(/\d mi/);
+  // Month grouping keeps the range in the URL.
+  await page.getByText('Month', { exact: true }).click();
+  await expect(page).toHaveURL(/period=month/);
+  await expect(page.getByRole('heading', { name: /Revenue per month/ })).toBeVisible();
+});

@@ -1,0 +1,172 @@
+import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput } from '@fleet/api-contract';
+import { api } from '../../lib/api-client.ts';
+import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import type { QueryValue } from '../../lib/query-string.ts';
+
+// The dispatch screens' calls (issue 33, contract packages/api-contract/src/loads.ts): loads CRUD and
+// list, assignment, status, stop arrivals and departures, documents, CSV import, a driver's plan and
+// the candidates. Every key sits under ['loads', orgId], so one change reads every view again (the
+// board, the load's page, its plan and candidates, the driver's card).
+
+export const loadKeys = {
+  all: (orgId: string | null) => ['loads', orgId] as const,
+  list: (orgId: string | null, q: Record<string, QueryValue>) => ['loads', orgId, 'list', q] as const,
+  one: (orgId: string | null, id: string) => ['loads', orgId, 'one', id] as const,
+  plan: (orgId: string | null, id: string, driverId: string | null) => ['loads', orgId, 'plan', id, driverId] as const,
+  candidates: (orgId: string | null, id: string, q: Record<string, QueryValue>) => ['loads', orgId, 'candidates', id, q] as const,
+};
+
+const loadPath = (orgId: string, id: string, rest = '') => orgPathFor(orgId, `/loads/${encodeURIComponent(id)}${rest}`);
+
+export interface LoadListFilters extends Record<string, QueryValue> {
+  page?: number;
+  size?: number;
+  sort?: string;
+  search?: string;
+  /** One status or several, comma-separated. */
+  status?: string;
+  driverId?: string;
+  customer?: string;
+  from?: string;
+  to?: string;
+}
+
+export const loadsQuery = (orgId: string, q: LoadListFilters) =>
+  queryOptions({
+    queryKey: loadKeys.list(orgId, q),
+    queryFn: ({ signal }) => api<Page<Load>>(orgPathFor(orgId, '/loads'), { query: q, signal, toast: false }),
+    placeholderData: keepPreviousData,
+  });
+
+/** A page of loads under the filters (the board asks for one status at a time). */
+export function useLoads(q: LoadListFilters, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({ ...loadsQuery(orgId ?? '', q), enabled: enabled && !!orgId, refetchInterval: 60_000 });
+}
+
+export function useLoad(id: string | null) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.one(orgId, id ?? ''),
+    queryFn: ({ signal }) => api<Load>(loadPath(orgId ?? '', id ?? ''), { signal, toast: false }),
+    enabled: !!orgId && !!id,
+    // Live ETAs move with the trucks.
+    refetchInterval: 60_000,
+  });
+}
+
+/** The driver's legal plan for the load (the assigned lead driver when `driverId` is null). */
+export function usePlan(id: string, driverId: string | null, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.plan(orgId, id, driverId),
+    queryFn: ({ signal }) => api<LoadPlan>(loadPath(orgId ?? '', id, '/plan'), { query: { driverId: driverId ?? undefined }, signal, toast: false }),
+    enabled: enabled && !!orgId && !!id,
+    retry: false,
+  });
+}
+
+/** Candidates per page on a load's page. */
+export const CANDIDATES_PAGE = 10;
+
+export function useCandidates(id: string, q: { page?: number; size?: number; search?: string }, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.candidates(orgId, id, q),
+    queryFn: ({ signal }) => api<Page<Candidate>>(loadPath(orgId ?? '', id, '/candidates'), { query: q, signal, toast: false }),
+    placeholderData: keepPreviousData,
+    enabled: enabled && !!orgId && !!id,
+    retry: false,
+  });
+}
+
+/** A change to loads: every loads key of the organization is read again after it. */
+export function useLoadMutation<V, R = unknown>(fn: (orgId: string, v: V) => Promise<R>) {
+  const qc = useQueryClient();
+  const orgId = useEffectiveOrganizationId();
+  return useMutation({
+    mutationFn: (v: V) => fn(orgId ?? '', v),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
+    },
+  });
+}
+
+export const saveLoad = (orgId: string, { id, body }: { id?: string; body: LoadInput }) =>
+  id ? api<Load>(loadPath(orgId, id), { method: 'PUT', body, toast: false }) : api<Load>(orgPathFor(orgId, '/loads'), { method: 'POST', body, toast: false });
+
+export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) => api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body });
+
+export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
+  api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });
+
+export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
+  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
+
+export const addLoadDocument = (orgId: string, { id, body }: { id: string; body: { documentKind: LoadDocumentKind; imageId: string; stopId?: string | null } }) =>
+  api<unknown>(loadPath(orgId, id, '/documents'), { method: 'POST', body, toast: false });
+
+/**
+ * Uploads a photo through the product's one image store. The loads contract names an uploaded image
+ * id but no upload path of its own, so the driver's photo goes where the inspection card's go
+ * (`dvirs/images`, which the Driver role may call); the document then references it.
+ */
+export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promise<{ id: string }> {
+  const body = new FormData();
+  body.append('file', file, name);
+  return api<{ id: string }>(orgPathFor(orgId, '/dvirs/images'), { method: 'POST', body, toast: false });
+}
+
+/** Where an uploaded image is shown (`GET /images/{id}`, public by its unguessable id). */
+export const imageUrl = (id: string) => `/api/v1/images/${encodeURIComponent(id)}`;
+
+export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>
+  api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { content, dryRun }, toast: false });
+
+/** How many loads each status holds under the same filters (one page of one row per status). */
+export function useLoadCounts(statuses: readonly string[], q: Omit<LoadListFilters, 'status' | 'page' | 'size'>, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQueries({
+    queries: statuses.map((status) => ({ ...loadsQuery(orgId ?? '', { ...q, status, page: 0, size: 1 }), enabled: enabled && !!orgId })),
+    combine: (results) => Object.fromEntries(statuses.map((s, i) => [s, results[i]?.data?.totalElements])) as Record<string, number | undefined>,
+  });
+}
+
+/** The organization's drivers for pickers (first 500 by name). */
+export function useDriverOptions(enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['loads', orgId, 'driver-options'],
+    queryFn: ({ signal }) => api<Page<{ id: string; firstName: string; lastName: string; status?: string }>>(orgPathFor(orgId ?? '', '/drivers'), { query: { size: 500, sort: 'lastName,asc' }, signal, toast: false }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Vehicles or trailers for pickers (first 500). */
+export function useAssetOptions(type: 'VEHICLE' | 'TRAILER', enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['loads', orgId, 'asset-options', type],
+    queryFn: ({ signal }) => api<Page<{ id: string; unitNumber: string }>>(orgPathFor(orgId ?? '', '/assets'), { query: { size: 500, type }, signal, toast: false }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The organization's places for the stop picker (first 500 by name). */
+export function usePlaceOptions(enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: ['places', orgId, 'list', { size: 500, sort: 'name,asc', for: 'dispatch' }],
+    queryFn: ({ signal }) =>
+      api<Page<{ id: string; name: string; address: string | null; geometry: { type: 'Point'; coordinates: number[] } | { type: 'Polygon'; coordinates: number[][][] } }>>(orgPathFor(orgId ?? '', '/places'), {
+        query: { size: 500, sort: 'name,asc' },
+        signal,
+        toast: false,
+      }),
+    enabled: enabled && !!orgId,
+    staleTime: 5 * 60_000,
+  });
+}

@@ -195,10 +195,11 @@ async function once(): Promise<Run> {
   const r = (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${auth.accessToken}` } })).json()) as {
     heapUsedMb: number;
     heapTotalMb: number;
+    databaseThreadHeap?: { usedMb: number; totalMb: number } | null;
     regions: { nodeBinaryMb: number; databaseMb: number | null; anonymousMb: number; filesMb: number } | null;
   };
   const parts = r.regions
-    ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, other anonymous ${(r.regions.anonymousMb - r.heapTotalMb).toFixed(1)}, files ${r.regions.filesMb}`
+    ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, ${r.databaseThreadHeap ? `worker heap ${r.databaseThreadHeap.usedMb}/${r.databaseThreadHeap.totalMb}, ` : ''}other anonymous ${(r.regions.anonymousMb - r.heapTotalMb - (r.databaseThreadHeap?.totalMb ?? 0)).toFixed(1)}, files ${r.regions.filesMb}`
     : `heap ${r.heapUsedMb}/${r.heapTotalMb}`;
   child.kill('SIGTERM');
   await new Promise((res) => (exited ? res(null) : child.once('exit', res)));

@@ -22,6 +22,10 @@ export const memoryReportSchema = z.object({
     })
     .nullable()
     .describe('RSS split by mapping, from /proc/self/smaps (null where it does not exist)'),
+  databaseThreadHeap: z
+    .object({ usedMb: z.number(), totalMb: z.number() })
+    .nullable()
+    .describe("V8 heap of the embedded database's worker thread (part of regions.anonymousMb, not of heapTotalMb); null in-thread or on a server"),
   database: z.enum(['pglite', 'postgres']),
   caches: z.object({
     authUsers: cacheSchema.describe('Signed-in users\' permissions and current-user objects (AUTH_CACHE_USERS)'),

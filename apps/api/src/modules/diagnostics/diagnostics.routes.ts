@@ -3,7 +3,7 @@ import { memoryReportSchema } from '@fleet/api-contract';
 import { listIndexOf } from '../../list-index/list-index.ts';
 import { authErrors } from '../../http/route-schemas.ts';
 import { eventsCacheOfDb } from '../hos/index.ts';
-import { memoryReport } from './memory-report.ts';
+import { mb, memoryReport } from './memory-report.ts';
 
 /** What this instance holds in memory, by part and by cache: for operators sizing a server. */
 const diagnosticsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,8 +17,10 @@ const diagnosticsRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async () => {
       const index = listIndexOf(app.db);
       const hos = eventsCacheOfDb(app.db);
+      const threadHeap = await app.database.databaseThreadHeap();
       return {
         ...memoryReport(app.database.wasmMemoryBytes()),
+        databaseThreadHeap: threadHeap && { usedMb: mb(threadHeap.used), totalMb: mb(threadHeap.committed) },
         database: app.database.kind,
         caches: {
           authUsers: { entries: app.authCache.size, max: app.authCache.maxEntries },

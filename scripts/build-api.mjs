@@ -25,34 +25,6 @@ const externalNpmPackages = {
   },
 };
 
-/**
- * drizzle-orm/pglite imports @electric-sql/pglite for four type numbers and a constructor this app
- * never calls: bundled, with that import answered by pglite-drizzle-shim.ts, the API thread loads none
- * of PGlite's code in the worker mode (decision 0170; the in-thread mode imports PGlite dynamically).
- * The rest of drizzle-orm stays external, one copy for all.
- */
-const drizzleDir = path.resolve(import.meta.dirname, '../node_modules/drizzle-orm');
-const drizzlePgliteDir = path.join(drizzleDir, 'pglite');
-const pgliteShim = path.join(api, 'src/db/pglite-drizzle-shim.ts');
-const drizzlePgliteWithoutPglite = {
-  name: 'drizzle-pglite-without-pglite',
-  setup(b) {
-    b.onResolve({ filter: /^drizzle-orm\/pglite(\/migrator)?$/ }, (args) => ({ path: path.join(drizzlePgliteDir, args.path.endsWith('migrator') ? 'migrator.js' : 'index.js') }));
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (path.dirname(args.importer) !== drizzlePgliteDir) return undefined;
-      if (args.path === '@electric-sql/pglite') return { path: pgliteShim };
-      if (!args.path.startsWith('../')) return undefined;
-      const sub = path.relative(drizzleDir, path.resolve(drizzlePgliteDir, args.path)).replace(/(\/index)?\.js$/, '');
-      return { path: `drizzle-orm/${sub}`, external: true };
-    });
-  },
-};
-const { types } = await import('@electric-sql/pglite');
-const shimTypes = Object.fromEntries([...fs.readFileSync(pgliteShim, 'utf8').matchAll(/([A-Z]+): (\d+)/g)].map((m) => [m[1], Number(m[2])]));
-for (const name of ['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL']) {
-  if (shimTypes[name] !== types[name]) throw new Error(`pglite-drizzle-shim.ts: ${name} is ${shimTypes[name]}, PGlite's is ${types[name]}`);
-}
-
 const result = await build({
   // The embedded database's worker thread is a module of its own (decision 0170).
   entryPoints: { main: path.join(api, 'src/main.ts'), 'pglite-worker': path.join(api, 'src/db/pglite-worker.ts') },
@@ -65,16 +37,14 @@ const result = await build({
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  // The in-thread PGlite (a dynamic import) in a chunk of its own, loaded only in that mode.
-  splitting: true,
-  plugins: [drizzlePgliteWithoutPglite, externalNpmPackages],
+  plugins: [externalNpmPackages],
 });
 
 // V8 keeps the bundle's source for the life of the process: one byte a character only if every
 // character is Latin-1. esbuild escapes the others in code (its charset is ASCII) but copies comments
 // as written, and a few of their characters (… − ≥) made the 2.9 MB source a 5.9 MB two-byte string on
 // the idle server's heap (decision 0161). Escaped here, where only comments can hold them.
-for (const name of fs.readdirSync(out).filter((f) => f.endsWith('.js'))) {
+for (const name of ['main.js', 'pglite-worker.js']) {
   const file = path.join(out, name);
   const code = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(file, code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));

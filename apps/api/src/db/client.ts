@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,7 +11,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGLITE_SHARED_BUFFERS } from '../config.ts';
-import { compilePglite, pgliteBundles, wasmBytesOf } from './pglite-assets.ts';
+import { compilePglite, pgliteBundles, pgliteExtensions, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
+import { PreparedStatements, type Session } from './pglite-prepared.ts';
 import { RemotePGlite } from './pglite-remote.ts';
 import type { WorkerHeap } from './pglite-protocol.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
@@ -159,8 +161,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const open = async (template?: Blob): Promise<PGlite | RemotePGlite> => {
     const assets = await loadPgliteAssets();
     if (inWorker) return RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule });
-    const { openInThread } = await import('./pglite-in-thread.ts');
-    return openInThread({ dataDir, template, sharedBuffers, ...assets });
+    const c = new YieldingPGlite(dataDir ?? 'memory://', pgliteOptions({ dataDir, template, sharedBuffers, ...assets }));
+    await c.waitReady;
+    return c;
   };
   let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   let reopening: Promise<void> | null = null;
@@ -227,9 +230,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   };
 }
 
+/**
+ * In-thread mode (PGLITE_THREAD=main): PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
+ * loop, a round of the work behind ingest) resolves through promise callbacks alone: no request,
+ * timer or socket is served until the whole chain ends. Each statement here first lets the event
+ * loop turn once, so a long task only holds requests up for one statement at a time.
+ */
+class YieldingPGlite extends PGlite {
+  // Hot statements run prepared, as in the worker thread (pglite-prepared.ts).
+  private readonly statements = new PreparedStatements();
+  private readonly own: Session = { query: (sql, params, options) => super.query(sql, params, options), exec: (sql) => super.exec(sql) };
+
+  override query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.statements.query<T>(this.own, sql, params, options);
+  }
+
+  override _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
+    return super._runExclusiveQuery(async () => {
+      await yieldToEventLoop();
+      return fn();
+    });
+  }
+}
+
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
   const { pgliteWasmModule, fsBundle } = await loadPgliteAssets();
-  const { dumpMigrated } = await import('./pglite-in-thread.ts');
-  return dumpMigrated({ pgliteWasmModule, fsBundle, migrationsFolder });
+  // In this thread: a short-lived database whose dump is the result.
+  const client = await PGlite.create('memory://', { pgliteWasmModule, fsBundle, extensions: pgliteExtensions });
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
 }

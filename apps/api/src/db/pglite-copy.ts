@@ -1,5 +1,6 @@
-import type { Results } from '@electric-sql/pglite';
+import { PGlite, type Results } from '@electric-sql/pglite';
 import type { DbOrTx } from './client.ts';
+import { RemotePGlite } from './pglite-remote.ts';
 
 /**
  * A PGlite-only read path for large results: `COPY (select …) TO '/dev/blob' WITH (FORMAT binary)`
@@ -16,10 +17,8 @@ export interface EmbeddedPg {
 
 /** The embedded PGlite behind a Drizzle database, or null on node-postgres (or inside a transaction). */
 export function pgliteOf(db: DbOrTx): EmbeddedPg | null {
-  // By its calls, not its class: in the worker mode this thread does not load PGlite's code (decision
-  // 0170). node-postgres's Pool and Client have query but neither exec nor listen.
-  const client = (db as { $client?: Partial<EmbeddedPg> & { listen?: unknown } }).$client;
-  return typeof client?.exec === 'function' && typeof client.query === 'function' && typeof client.listen === 'function' ? (client as EmbeddedPg) : null;
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof PGlite || client instanceof RemotePGlite ? client : null;
 }
 
 /**

@@ -1,13 +1,37 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { runningServerBundle } from './pglite-bundle.ts';
 
 // How an embedded PGlite is opened, shared by the in-thread database (client.ts) and the worker
-// thread that runs it off the request thread (pglite-worker.ts, decision 0170). Loads PGlite's code:
-// what the API thread needs in the worker mode is in pglite-assets.ts.
+// thread that runs it off the request thread (pglite-worker.ts, decision 0170).
 
 /** The contrib extensions the migrations create, loaded into every PGlite. */
 export const pgliteExtensions = { pg_trgm, btree_gist };
+
+/** PGlite's package folder (its WebAssembly and file bundle). */
+export const pgliteDir = () => path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+
+/** Compiles PGlite's 9 MB WebAssembly. A compiled module can be posted to a worker thread without compiling again. */
+export async function compilePglite(): Promise<WebAssembly.Module> {
+  const wasm = await fs.promises.readFile(path.join(pgliteDir(), 'pglite.wasm'));
+  // The global's value is not declared by this project's libraries (no DOM lib), only its types.
+  const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
+  return wasmApi.compile(wasm);
+}
+
+/**
+ * The file bundle: a Blob backed by the file (read at each open; the first start opens twice) rather
+ * than 6 MB held in memory, and the same without the files only initdb reads (pglite-bundle.ts).
+ */
+export async function pgliteBundles(): Promise<{ fsBundle: Blob; runningBundle: Blob }> {
+  const dir = pgliteDir();
+  const fsBundle = await fs.openAsBlob(path.join(dir, 'pglite.data'));
+  return { fsBundle, runningBundle: runningServerBundle(fsBundle, dir) };
+}
 
 /**
  * The server's start parameters. An embedded database for one server: a small buffer pool keeps the
@@ -49,4 +73,9 @@ export function pgliteOptions(o: PgliteOpen): PGliteOptions {
     loadDataDir: o.template,
     startParams: pgliteStartParams(o.sharedBuffers),
   };
+}
+
+/** Size of a PGlite's WebAssembly memory (it only grows). */
+export function wasmBytesOf(client: PGlite): number | null {
+  return (client.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null;
 }

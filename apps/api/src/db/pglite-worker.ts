@@ -2,8 +2,7 @@ import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared.ts';
-import { compilePglite, pgliteBundles, wasmBytesOf } from './pglite-assets.ts';
-import { pgliteOptions } from './pglite-open.ts';
+import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
 import { toWireError, type OpenWord, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
 
 // The embedded database's own thread (decision 0170): PGlite and its WebAssembly run here, so a

@@ -6,6 +6,7 @@ import { loadCounters, loads, loadStatusEvents, loadStops, places, placeVisits }
 import { recordActivityBatch } from '../modules/activity-log/index.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { planDriversOf } from '../modules/hos/index.ts';
+import { loadedMetres } from '../modules/loads/index.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
 import type { Segment } from './simulator/truck-plan.ts';
 
@@ -84,7 +85,9 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
   if (placeRows.length === 0) return { delivered: 0, running: 0, atRisk: 0, unassigned: 0 };
   const placeById = new Map(placeRows.map((p) => [p.id, p]));
   const placeAt = (p: LatLon) => placeRows.find((r) => Math.abs(r.lat - p.lat) < 0.005 && Math.abs(r.lon - p.lon) < 0.005) ?? null;
-  const loadedMetres = async (stops: NewStop[]) => (await routing.route(stops.map((s) => s.place))).reduce((sum, l) => sum + l.metres, 0);
+  // The loads module's own rule for `loaded_m` (the built-in roads whatever ROUTING_URL says), so a
+  // demo load's revenue per mile is figured as an entered one's.
+  const loadedM = (stops: NewStop[]) => loadedMetres(stops.map((s) => ({ latitude: s.place.lat, longitude: s.place.lon })));
 
   const assetIds = trucks.flatMap((t) => (t.assetId ? [t.assetId] : []));
   const visits = await db
@@ -130,7 +133,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
           { status: 'DELIVERED', at: b.departedAt.getTime() },
         ],
         deliveredAt: b.departedAt.getTime(),
-        loadedM: await loadedMetres(stops),
+        loadedM: loadedM(stops),
         seed: arriveA,
         notes: null,
       });
@@ -170,7 +173,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         stops,
         history: [{ status: 'PLANNED', at: arrive - 12 * HOUR }, { status: 'ASSIGNED', at: arrive - 10 * HOUR }, ...(left ? [{ status: 'EN_ROUTE' as const, at: left }] : [{ status: 'AT_STOP' as const, at: arrive }])],
         deliveredAt: null,
-        loadedM: await loadedMetres(stops),
+        loadedM: loadedM(stops),
         seed: arrive,
         notes: null,
       },
@@ -245,7 +248,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         { kind: 'PICKUP', place: from, windowStart: start, windowEnd: start + pickupHours * HOUR, serviceMinutes: 90 },
         { kind: 'DELIVERY', place: to, windowStart: start + (deliverAfterHours - 4) * HOUR, windowEnd: start + deliverAfterHours * HOUR, serviceMinutes: 60 },
       ];
-      out.push({ status: 'PLANNED', driverId: null, assetId: null, stops, history: [{ status: 'PLANNED', at: now }], deliveredAt: null, loadedM: await loadedMetres(stops), seed: start + a, notes: null });
+      out.push({ status: 'PLANNED', driverId: null, assetId: null, stops, history: [{ status: 'PLANNED', at: now }], deliveredAt: null, loadedM: loadedM(stops), seed: start + a, notes: null });
       unassigned++;
     }
   }

@@ -1,3 +1,4 @@
 // The loads module's public file (issue 33, decision 0166): other modules import from here only.
 export { default as loadsRoutes } from './loads.routes.ts';
 export { LoadStopsFromVisits } from './load-visits.ts';
+export { loadedMetres } from './load-distance.ts';

@@ -61,6 +61,12 @@ export interface Database {
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /**
+   * Why the database cannot serve at all, or null: an in-memory embedded database whose worker
+   * thread stopped (its data is gone), or a data directory that could not be opened again after
+   * its thread stopped. /readyz answers 503 with it.
+   */
+  unavailable(): string | null;
+  /**
    * PGlite: closes the embedded database and opens it again, so the WebAssembly memory a bulk load
    * grew (it never shrinks) starts small again; statements wait meanwhile. Nothing elsewhere.
    */
@@ -143,6 +149,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
       wasmMemoryBytes: () => null,
       databaseThreadHeap: async () => null,
+      unavailable: () => null,
       exclusive: (fn) => withStartupLock(url, fn),
       releaseMemory: async () => undefined,
       close: () => pool.end(),
@@ -160,14 +167,57 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const inWorker = (opts.pgliteThread ?? 'worker') === 'worker';
   const open = async (template?: Blob): Promise<PGlite | RemotePGlite> => {
     const assets = await loadPgliteAssets();
-    if (inWorker) return RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule });
+    if (inWorker) return watched(await RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule }));
     const c = new YieldingPGlite(dataDir ?? 'memory://', pgliteOptions({ dataDir, template, sharedBuffers, ...assets }));
     await c.waitReady;
     return c;
   };
-  let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   let reopening: Promise<void> | null = null;
+  let closing = false;
+  let lost: string | null = null;
   const listeners = new Set<{ channel: string; onMessage: (payload: string) => void; unsub: () => Promise<void> }>();
+  /** Swaps the instance behind the client (releaseMemory, a restart): calls made meanwhile wait for the new one. */
+  const swap = async (fn: () => Promise<void>): Promise<void> => {
+    while (reopening) await reopening.catch(() => undefined);
+    const p = fn();
+    reopening = p;
+    try {
+      await p;
+    } finally {
+      if (reopening === p) reopening = null;
+    }
+  };
+  const relisten = async () => {
+    for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
+  };
+  /**
+   * A worker thread that stops without close() (terminated, an uncaught error, out of memory, a
+   * WebAssembly trap) takes its statements under way with it: they fail. A data directory is opened
+   * again in a new thread, as releaseMemory does, so later statements succeed; an in-memory
+   * database is gone, and /readyz says so (unavailable()).
+   */
+  function watched(remote: RemotePGlite): RemotePGlite {
+    remote.onDeath = (err) => {
+      if (remote !== current || closing) return;
+      if (!dataDir) {
+        lost = `the in-memory database is lost: ${err.message}; restart the server`;
+        console.error(`database: ${lost}`);
+        return;
+      }
+      console.error(`database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread`);
+      swap(async () => {
+        if (remote !== current || closing) return;
+        current = await open();
+        await relisten();
+        console.error(`database: ${dataDir} is open again in a new worker thread`);
+      }).catch((e: unknown) => {
+        lost = `the database's worker thread stopped and ${dataDir} could not be opened again: ${e instanceof Error ? e.message : String(e)}`;
+        console.error(`database: ${lost}`);
+      });
+    };
+    return remote;
+  }
+  let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   // One handle for everyone (Drizzle, the PGlite-only read and write paths, caches keyed by it) over
   // whichever instance is open: releaseMemory() swaps the instance behind it. Calls made while it
   // is swapped wait for the new one.
@@ -202,11 +252,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     session: (fn) => fn(drizzleClient as unknown as Db),
     wasmMemoryBytes: () => (current instanceof RemotePGlite ? current.wasmMemoryBytes() : wasmBytesOf(current)),
     databaseThreadHeap: async () => (current instanceof RemotePGlite ? current.heapStatistics() : null),
+    unavailable: () => lost,
     exclusive: (fn) => fn(),
     async releaseMemory() {
       // An in-memory database would be lost; a server's memory is its own business.
       if (!dataDir || reopening) return;
-      reopening = (async () => {
+      await swap(async () => {
         // A worker thread boots meanwhile (Node, the modules, PGlite's bundle): requests wait only
         // for the data directory to be opened again.
         const next = inWorker ? RemotePGlite.boot({ dataDir, sharedBuffers, pgliteWasmModule: (await loadPgliteAssets()).pgliteWasmModule }) : null;
@@ -214,19 +265,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           // close() waits for the statements and transactions under way.
           await current.close();
         } catch (err) {
-          await next?.cancel();
-          throw err;
+          // A thread that died meanwhile is replaced all the same.
+          if (!(current instanceof RemotePGlite) || current.alive) {
+            await next?.cancel();
+            throw err;
+          }
         }
-        current = next ? await next.open() : await open();
-        for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
-      })();
-      try {
-        await reopening;
-      } finally {
-        reopening = null;
-      }
+        current = next ? watched(await next.open()) : await open();
+        await relisten();
+      });
     },
-    close: () => (reopening ?? Promise.resolve()).then(() => current.close()),
+    close: async () => {
+      closing = true;
+      while (reopening) await reopening.catch(() => undefined);
+      await current.close();
+    },
   };
 }
 

@@ -21,6 +21,15 @@ export interface RemoteTransaction {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
+/**
+ * The database's worker thread stopped (terminated, an uncaught error, its heap out of memory, a
+ * WebAssembly trap): the statements under way and every later one on that thread fail with this.
+ * The error handler answers it with 503 (plugins/errors.ts).
+ */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
 const PROBE = '\u0001probe';
 
 /**
@@ -59,6 +68,8 @@ export class RemotePGlite {
   private lastWasmBytes: number | null = null;
   readonly waitReady: Promise<void>;
   closed = false;
+  /** Called once if the thread stops without close() (client.ts restarts it or reports the loss). */
+  onDeath: ((err: Error) => void) | null = null;
 
   private constructor(private readonly worker: Worker) {
     this.waitReady = new Promise((ready, failed) => {
@@ -71,14 +82,18 @@ export class RemotePGlite {
           ready();
         } else if ('failed' in m) failed(fromWireError(m.failed));
       });
-      const fail = (err: Error) => {
+      // 'error' (an uncaught error, ERR_WORKER_OUT_OF_MEMORY) comes before 'exit': the first says why.
+      const fail = (why: string) => {
+        if (this.failure) return;
+        const err = new DatabaseUnavailableError(`the embedded database's worker thread stopped (${why})`);
         this.failure = err;
         failed(err);
         for (const p of this.pending.values()) p.reject(err);
         this.pending.clear();
+        if (!this.closed) this.onDeath?.(err);
       };
-      worker.on('error', fail);
-      worker.on('exit', (code) => fail(new Error(`the database worker thread exited (code ${code})`)));
+      worker.on('error', (err) => fail(err.message));
+      worker.on('exit', (code) => fail(`exit code ${code}`));
     });
     // Idle, the worker does not keep the process alive (as an in-thread PGlite does not); while it
     // opens and while an answer is awaited it does, or a script awaiting it would end without it.
@@ -205,6 +220,8 @@ export class RemotePGlite {
       set.delete(fn);
       if (set.size === 0 && this.listeners.get(channel) === set) {
         this.listeners.delete(channel);
+        // A stopped thread listens to nothing any more.
+        if (this.failure) return;
         await this.call({ op: 'unlisten', channel });
       }
     };
@@ -220,12 +237,22 @@ export class RemotePGlite {
     return this.call<WorkerHeap>({ op: 'heap' });
   }
 
+  /** False once the thread has stopped (closed, or died). */
+  get alive(): boolean {
+    return !this.failure;
+  }
+
+  /** Ends the thread at once, as a crash would (tests of the restart; onDeath is called). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
   /** Closes the database (after the statements under way) and ends the thread. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (!this.failure) await this.call({ op: 'close' });
-    this.failure = new Error('the database is closed');
+    this.failure ??= new DatabaseUnavailableError('the database is closed');
     await this.worker.terminate();
   }
 }

@@ -143,7 +143,17 @@ try {
     collected = false;
     handle(db, m).then(
       ({ value, transfer }) => post({ id: m.id, ok: true, value, wasmBytes: wasmBytesOf(db) }, transfer),
-      (err: unknown) => post({ id: m.id, ok: false, error: toWireError(err), wasmBytes: wasmBytesOf(db) }),
+      (err: unknown) => {
+        post({ id: m.id, ok: false, error: toWireError(err), wasmBytes: wasmBytesOf(db) });
+        // A trap in the WebAssembly (Emscripten's abort(), an out-of-bounds access) leaves PGlite's
+        // memory in no known state: every later statement would fail or worse. The thread ends, so
+        // the API's thread opens the data directory in a new one (client.ts).
+        if (err instanceof Error && err.name === 'RuntimeError') {
+          setImmediate(() => {
+            throw err;
+          });
+        }
+      },
     );
   });
   post({ id: 0, ready: true, wasmBytes: wasmBytesOf(db) });

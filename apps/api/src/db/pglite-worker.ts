@@ -117,20 +117,27 @@ const ended = new Map<number, (err: unknown) => void>();
 
 /**
  * The worker's own heap (results parsed on their way over) is not the API thread's, which
- * jobs/heap-trim.ts collects: once the worker has been quiet for 10 s after work, one full collection
- * here, so an idle server does not keep the garbage of its last requests (issue 28's idle memory).
- * Only where `npm run serve` exposes gc().
+ * jobs/heap-trim.ts collects. V8 collects this one when allocation pushes it past a limit, not when
+ * the server goes quiet, and the demo simulator's 1 s ticks keep it from ever being 10 s without
+ * work: first starts left it at 32-33 MB used where 12-14 MB is live (docs/benchmarks.md). So every
+ * 10 s, when this thread was busy less than a tenth of the time and its heap grew 4 MB since the
+ * last collection, one full collection (a few ms here). Only where `npm run serve` exposes gc().
  */
-const IDLE_GC_MS = 10_000;
-let lastWork = 0;
-let collected = true;
+const LOOK_MS = 10_000;
+const QUIET_UTILIZATION = 0.1;
+const GROWTH_BYTES = 4 * 2 ** 20;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc) {
+  let usedAfterLast = v8.getHeapStatistics().used_heap_size;
+  let last = performance.eventLoopUtilization();
   setInterval(() => {
-    if (collected || performance.now() - lastWork < IDLE_GC_MS) return;
-    collected = true;
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (busy >= QUIET_UTILIZATION || v8.getHeapStatistics().used_heap_size - usedAfterLast < GROWTH_BYTES) return;
     gc();
-  }, IDLE_GC_MS).unref();
+    usedAfterLast = v8.getHeapStatistics().used_heap_size;
+  }, LOOK_MS).unref();
 }
 
 try {
@@ -139,8 +146,6 @@ try {
   const word = await new Promise<OpenWord>((go) => port.once('message', go));
   const db = await open(word);
   port.on('message', (m: Request) => {
-    lastWork = performance.now();
-    collected = false;
     handle(db, m).then(
       ({ value, transfer }) => post({ id: m.id, ok: true, value, wasmBytes: wasmBytesOf(db) }, transfer),
       (err: unknown) => {

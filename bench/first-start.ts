@@ -77,6 +77,21 @@ interface Run {
   readyBodies: string[];
 }
 
+/**
+ * BENCH_SMAPS=1: the process's largest resident mappings at the idle end (size, RSS, permissions,
+ * name), to see what "other anonymous" is made of: thread stacks, malloc arenas, WebAssembly code.
+ */
+function largestMappings(pid: number, top = 15): string {
+  const maps: Array<{ head: string; size: number; rss: number }> = [];
+  for (const block of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(block)?.[1] ?? 0);
+    const [range = '', perms = '', , , , name = ''] = block.split('\n')[0]!.split(/\s+/);
+    maps.push({ head: `${perms} ${name || '[anon]'} (${range})`, size: kb('Size'), rss: kb('Rss') });
+  }
+  maps.sort((a, b) => b.rss - a.rss);
+  return maps.slice(0, top).map((m) => `${(m.rss / 1024).toFixed(1).padStart(6)} MB of ${(m.size / 1024).toFixed(1).padStart(8)} MB  ${m.head}`).join('\n');
+}
+
 async function once(): Promise<Run> {
   const port = await freePort();
   const osmandPort = await freePort();
@@ -189,17 +204,21 @@ async function once(): Promise<Run> {
   await sleep(Math.max(0, readyMs + idleSeconds * 1000 - (Date.now() - t0)));
   timers.forEach(clearInterval);
   const idleRss = rssMb(child.pid!);
+  if (process.env.BENCH_SMAPS) console.error(largestMappings(child.pid!));
   const cpuToIdle = cpuSeconds(child.pid!);
   const loadAtIdle = load();
   const auth = (await (await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) })).json()) as { accessToken: string };
   const r = (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${auth.accessToken}` } })).json()) as {
     heapUsedMb: number;
     heapTotalMb: number;
+    databaseThreadHeap?: { usedMb: number; totalMb: number } | null;
+    databaseContexts?: Array<{ name: string; mb: number }> | null;
     regions: { nodeBinaryMb: number; databaseMb: number | null; anonymousMb: number; filesMb: number } | null;
   };
   const parts = r.regions
-    ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, other anonymous ${(r.regions.anonymousMb - r.heapTotalMb).toFixed(1)}, files ${r.regions.filesMb}`
+    ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, ${r.databaseThreadHeap ? `worker heap ${r.databaseThreadHeap.usedMb}/${r.databaseThreadHeap.totalMb}, ` : ''}other anonymous ${(r.regions.anonymousMb - r.heapTotalMb - (r.databaseThreadHeap?.totalMb ?? 0)).toFixed(1)}, files ${r.regions.filesMb}`
     : `heap ${r.heapUsedMb}/${r.heapTotalMb}`;
+  if (process.env.BENCH_SMAPS && r.databaseContexts) console.error(`database memory contexts (MB): ${r.databaseContexts.map((c) => `${c.name} ${c.mb}`).join(', ')}`);
   child.kill('SIGTERM');
   await new Promise((res) => (exited ? res(null) : child.once('exit', res)));
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,6 +11,8 @@
 //     database of its own the bench creates and drops; unset = embedded PGlite in a temporary DATA_DIR
 //   BENCH_PORT / BENCH_OSMAND_PORT choose the server's ports (checked free); BENCH_DRIVERS=n another fleet size
 //   BENCH_ENTRY=source runs the server through tsx instead of `npm run build`'s apps/api/dist/main.js
+//   BENCH_SCENARIOS=availability,hos_log/ runs only the scenarios whose name starts with one of these
+//   PGLITE_THREAD=main runs the embedded database on the API's thread instead of its worker thread
 //   BENCH_PROFILE=dir starts the server with --cpu-prof (profiles written to dir when it stops)
 // The data are written before the server starts (PGlite has one process at a time), through the
 // API's own openDatabase (migrations) and seed (the demo organization and its admin). Three inactive
@@ -33,7 +35,7 @@ import { benchEntry, requestedPort, startBenchServer } from './bench-server.ts';
 import { auditLog } from '../packages/hos/src/index.ts';
 import { benchDriver, benchPeriods, BENCH_DAYS, seedHosFleet } from './hos-data.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
-import { cpuSeconds } from './process-meter.ts';
+import { cpuSeconds, threadCpuSeconds } from './process-meter.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 4);
@@ -173,8 +175,10 @@ try {
     { name: 'hos_log/{id} (2,000 random driver days)', target: 30, paths: logIds.map((id) => `${base}/hos_log/${id}`) },
     { name: 'hos_log?date=…&size=50 (14 days, first 4 pages)', target: null, paths: dates.flatMap((d) => [0, 1, 2, 3].map((k) => `${base}/hos_log?date=${d}&size=50&page=${k}`)) },
   ];
+  const only = process.env.BENCH_SCENARIOS?.split(',').filter(Boolean);
+  const chosen = only ? scenarios.filter((s) => only.some((o) => s.name.startsWith(o))) : scenarios;
   const pgMeter = await pgCpuMeter(databaseUrl);
-  const results: Array<(typeof scenarios)[number] & { alone: number[]; r: autocannon.Result | null; apiMs: number; pgMs: number; loadMs: number }> = [];
+  const results: Array<(typeof scenarios)[number] & { alone: number[]; r: autocannon.Result | null; apiMs: number; mainMs: number; pgMs: number; loadMs: number }> = [];
   // The server finishes what it has queued (PGlite answers one query at a time) before the next figure.
   const drain = async () => {
     for (let calm = 0; calm < 2; ) {
@@ -184,7 +188,7 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  for (const s of scenarios) {
+  for (const s of chosen) {
     await drain();
     // Alone: three requests one after the other (the first fills what the server keeps in memory).
     const alone: number[] = [];
@@ -195,7 +199,7 @@ try {
     }
     // Far slower than a second alone: under load every request would queue past autocannon's timeout.
     if (Math.min(...alone) > 2000) {
-      results.push({ ...s, alone, r: null, apiMs: Number.NaN, pgMs: Number.NaN, loadMs: Number.NaN });
+      results.push({ ...s, alone, r: null, apiMs: Number.NaN, mainMs: Number.NaN, pgMs: Number.NaN, loadMs: Number.NaN });
       continue;
     }
     let i = 0;
@@ -205,31 +209,32 @@ try {
     await drain();
     await pgMeter?.lap();
     const cpu0 = cpu();
+    const main0 = threadCpuSeconds(api.pid).main;
     const self0 = process.cpuUsage();
     const r = await run(seconds);
     const n = Math.max(1, r.requests.total);
     const self = process.cpuUsage(self0);
     const pgS = pgMeter ? await pgMeter.lap() : Number.NaN;
-    results.push({ ...s, alone, r, apiMs: ((cpu() - cpu0) * 1000) / n, pgMs: (pgS * 1000) / n, loadMs: (self.user + self.system) / 1000 / n });
+    results.push({ ...s, alone, r, apiMs: ((cpu() - cpu0) * 1000) / n, mainMs: ((threadCpuSeconds(api.pid).main - main0) * 1000) / n, pgMs: (pgS * 1000) / n, loadMs: (self.user + self.system) / 1000 / n });
   }
   await pgMeter?.close();
 
   console.log(`\n${kind}: ${sizes.active.toLocaleString('en-US')} active drivers (${DRIVERS.toLocaleString('en-US')} with ${BENCH_DAYS} days of records, the demo's 25 without), ${sizes.events.toLocaleString('en-US')} events, ${fleet.logDays.toLocaleString('en-US')} log days; written in ${seedS.toFixed(1)} s`);
   console.log(`import endpoint sample: ${same.join('; ')}`);
   console.log(`${violationsTotal} violations in the last 7 days; ${seconds} s per scenario after 2 s of warm-up, ${connections} connections, autocannon, server ${entry}`);
-  console.log(`CPU ms per request: API process (PGlite runs inside it), PostgreSQL backends of this database, autocannon`);
-  console.log(`| request | alone ms (3 in a row) | req/s | p50 ms | p99 ms | max ms | errors | API CPU | PostgreSQL CPU | autocannon CPU | target |\n|---|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(`CPU ms per request: API process (PGlite runs inside it${databaseUrl ? '' : process.env.PGLITE_THREAD === 'main' ? ", on the API's thread" : ', in its worker thread'}) and its main thread, PostgreSQL backends of this database, autocannon`);
+  console.log(`| request | alone ms (3 in a row) | req/s | p50 ms | p99 ms | max ms | errors | API CPU | of which main thread | PostgreSQL CPU | autocannon CPU | target |\n|---|---|---|---|---|---|---|---|---|---|---|---|`);
   const f = (v: number, d = 1) => (Number.isNaN(v) ? 'n/a' : v.toFixed(d));
   for (const x of results) {
     const alone = x.alone.map((ms) => ms.toFixed(0)).join(', ');
     if (!x.r) {
-      console.log(`| ${x.name} | ${alone} | not loaded: over 2 s alone |  |  |  |  |  |  |  |  | ${x.target === null ? 'report' : `p99 < ${x.target} ms MISS`} |`);
+      console.log(`| ${x.name} | ${alone} | not loaded: over 2 s alone |  |  |  |  |  |  |  |  |  | ${x.target === null ? 'report' : `p99 < ${x.target} ms MISS`} |`);
       continue;
     }
     const errors = x.r.non2xx + x.r.errors + x.r.timeouts;
     const ok = x.target === null ? 'report' : `p99 < ${x.target} ms ${verdict(x.r.requests.total > 0 && x.r.latency.p99 < x.target && errors === 0)}`;
     console.log(
-      `| ${x.name} | ${alone} | ${x.r.requests.average.toFixed(1)} | ${x.r.latency.p50} | ${x.r.latency.p99} | ${x.r.latency.max} | ${errors} | ${f(x.apiMs)} | ${f(x.pgMs)} | ${f(x.loadMs, 2)} | ${ok} |`,
+      `| ${x.name} | ${alone} | ${x.r.requests.average.toFixed(1)} | ${x.r.latency.p50} | ${x.r.latency.p99} | ${x.r.latency.max} | ${errors} | ${f(x.apiMs)} | ${f(x.mainMs)} | ${f(x.pgMs)} | ${f(x.loadMs, 2)} | ${ok} |`,
     );
   }
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);

@@ -1,19 +1,21 @@
 // Search everywhere (issue 18): 10,000 vehicles and 10,000 drivers in one organization (imported as
 // bench/registry-list.ts does), then `GET …/search?q=` under 20 connections with terms a dispatcher
-// types (unit and VIN fragments, names, licences, device ids, a name and a date). Target: p99 < 50 ms.
+// types (unit and VIN fragments, names, licences, device ids, a name and a date). Target: p99 < 30 ms
+// (issue 34; it was 50 ms in issue 18).
 // Run: node --import tsx bench/search.ts [seconds]      (DATABASE_URL=postgres://…/emptydb for PostgreSQL;
-//   BENCH_ENTRY=compiled runs `npm run build`'s output)
+//   BENCH_ENTRY=compiled runs `npm run build`'s output; PGLITE_THREAD=main runs the embedded database
+//   on the API's thread instead of its worker thread)
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { benchEntry, requestedPort, startBenchServer } from './bench-server.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
-import { cpuSeconds } from './process-meter.ts';
+import { cpuSeconds, threadCpuSeconds } from './process-meter.ts';
 import { driversCsv, vehiclesCsv } from './registry-data.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = 20;
-const P99_TARGET_MS = 50;
+const P99_TARGET_MS = 30;
 
 const port = await requestedPort(process.env.BENCH_PORT, 'BENCH_PORT');
 const api = await startBenchServer({
@@ -54,6 +56,7 @@ try {
   const pgMeter = await pgCpuMeter(process.env.DATABASE_URL);
   await pgMeter?.lap();
   const cpu0 = cpu();
+  const threads0 = threadCpuSeconds(api.pid);
   const self0 = process.cpuUsage();
   const r = await run(seconds);
   const n = Math.max(1, r.requests.total);
@@ -61,10 +64,14 @@ try {
   const pgS = pgMeter ? await pgMeter.lap() : Number.NaN;
   await pgMeter?.close();
   const apiMs = ((cpu() - cpu0) * 1000) / n;
-  console.log(`\ndatabase: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}; 10,025 vehicles, 10,025 drivers, 25 devices; ${terms.length} distinct searches`);
-  console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | API CPU ms/req | PostgreSQL CPU ms/req | autocannon CPU ms/req | p99 < ${P99_TARGET_MS} ms |\n|---|---|---|---|---|---|---|---|---|`);
+  const threads = threadCpuSeconds(api.pid);
+  const mainMs = ((threads.main - threads0.main) * 1000) / n;
+  const otherMs = ((threads.others - threads0.others) * 1000) / n;
+  const embedded = `PGlite (embedded, ${process.env.PGLITE_THREAD === 'main' ? "on the API's thread" : 'in its worker thread'})`;
+  console.log(`\ndatabase: ${process.env.DATABASE_URL ? 'PostgreSQL' : embedded}; 10,025 vehicles, 10,025 drivers, 25 devices; ${terms.length} distinct searches`);
+  console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | API CPU ms/req (main thread + others) | PostgreSQL CPU ms/req | autocannon CPU ms/req | p99 < ${P99_TARGET_MS} ms |\n|---|---|---|---|---|---|---|---|---|`);
   console.log(
-    `| search, ${connections} connections, ${seconds} s | ${r.requests.average.toFixed(0)} | ${r.latency.p50.toFixed(1)} | ${r.latency.p99.toFixed(1)} | ${r.non2xx} | ${apiMs.toFixed(2)} | ${Number.isNaN(pgS) ? 'n/a' : ((pgS * 1000) / n).toFixed(2)} | ${((self.user + self.system) / 1000 / n).toFixed(2)} | ${r.latency.p99 < P99_TARGET_MS && r.non2xx === 0 ? 'PASS' : 'MISS'} |`,
+    `| search, ${connections} connections, ${seconds} s | ${r.requests.average.toFixed(0)} | ${r.latency.p50.toFixed(1)} | ${r.latency.p99.toFixed(1)} | ${r.non2xx} | ${apiMs.toFixed(2)} (${mainMs.toFixed(2)} + ${otherMs.toFixed(2)}) | ${Number.isNaN(pgS) ? 'n/a' : ((pgS * 1000) / n).toFixed(2)} | ${((self.user + self.system) / 1000 / n).toFixed(2)} | ${r.latency.p99 < P99_TARGET_MS && r.non2xx === 0 ? 'PASS' : 'MISS'} |`,
   );
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);
 } finally {

@@ -26,7 +26,8 @@ const externalNpmPackages = {
 };
 
 const result = await build({
-  entryPoints: { main: path.join(api, 'src/main.ts') },
+  // The embedded database's worker thread is a module of its own (decision 0170).
+  entryPoints: { main: path.join(api, 'src/main.ts'), 'pglite-worker': path.join(api, 'src/db/pglite-worker.ts') },
   outdir: out,
   bundle: true,
   platform: 'node',
@@ -43,9 +44,11 @@ const result = await build({
 // character is Latin-1. esbuild escapes the others in code (its charset is ASCII) but copies comments
 // as written, and a few of their characters (… − ≥) made the 2.9 MB source a 5.9 MB two-byte string on
 // the idle server's heap (decision 0161). Escaped here, where only comments can hold them.
-const mainJs = path.join(out, 'main.js');
-const code = fs.readFileSync(mainJs, 'utf8');
-fs.writeFileSync(mainJs, code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+for (const name of ['main.js', 'pglite-worker.js']) {
+  const file = path.join(out, name);
+  const code = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
 
 fs.cpSync(path.join(api, 'src/db/migrations'), path.join(out, 'migrations'), { recursive: true });
 fs.copyFileSync(path.join(api, 'src/db/pglite-init.mjs'), path.join(out, 'pglite-init.mjs'));

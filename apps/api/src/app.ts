@@ -123,7 +123,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
 
   const db =
     database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, sharedBuffers: config.pgliteSharedBuffers }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, sharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread }));
   const ownsDatabase = !database;
   app.decorate('config', config);
   app.decorate('draining', false);

@@ -34,6 +34,8 @@ const envSchema = z.object({
   TRIPS_STOPS: bool,
   LIVE_ETAS: bool,
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
+  // Where the embedded database runs: its own worker thread (default) or the API's thread (decision 0170).
+  PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
   PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default(PGLITE_SHARED_BUFFERS),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   PUBLIC_URL: z.string().url().optional(),
@@ -96,6 +98,7 @@ export interface Config {
   hosEventCacheEvents: number;
   /** The embedded database's buffer pool; all of it is resident (docs/decisions/0089). */
   pgliteSharedBuffers: string;
+  pgliteThread: 'worker' | 'main';
   /** Undefined outside production: a random secret is kept per database (see auth/secret.ts). */
   jwtSecret: string | undefined;
   publicUrl: string;
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveEtas: e.LIVE_ETAS ?? true,
     hosEventCacheEvents: e.HOS_EVENT_CACHE_EVENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
+    pgliteThread: e.PGLITE_THREAD,
     jwtSecret: e.JWT_SECRET,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

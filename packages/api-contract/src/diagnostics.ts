@@ -22,6 +22,14 @@ export const memoryReportSchema = z.object({
     })
     .nullable()
     .describe('RSS split by mapping, from /proc/self/smaps (null where it does not exist)'),
+  databaseThreadHeap: z
+    .object({ usedMb: z.number(), totalMb: z.number() })
+    .nullable()
+    .describe("V8 heap of the embedded database's worker thread (part of regions.anonymousMb, not of heapTotalMb); null in-thread or on a server"),
+  databaseContexts: z
+    .array(z.object({ name: z.string(), mb: z.number() }))
+    .nullable()
+    .describe("The embedded database's largest PostgreSQL memory contexts (pg_backend_memory_contexts, totals with their children), inside regions.databaseMb; null on a server"),
   database: z.enum(['pglite', 'postgres']),
   caches: z.object({
     authUsers: cacheSchema.describe('Signed-in users\' permissions and current-user objects (AUTH_CACHE_USERS)'),

@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -14,31 +11,21 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGLITE_SHARED_BUFFERS } from '../config.ts';
-import { runningServerBundle } from './pglite-bundle.ts';
+import { compilePglite, pgliteBundles, pgliteExtensions, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
+import { PreparedStatements, type Session } from './pglite-prepared.ts';
+import { RemotePGlite } from './pglite-remote.ts';
+import type { WorkerHeap } from './pglite-protocol.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
 import * as schema from './schema/index.ts';
-
-/** The contrib extensions the migrations create, loaded into every PGlite. */
-const pgliteExtensions = { pg_trgm, btree_gist };
 
 /**
  * PGlite's WebAssembly compiled once per process and its file-system bundle read once, shared by every
  * instance: without them each open (the first start's reopen in releaseMemory, every test database)
- * compiles the 9 MB module and reads the 6 MB bundle again.
+ * compiles the 9 MB module and reads the 6 MB bundle again. A worker thread gets the compiled module.
  */
 let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob; runningBundle: Blob }> | undefined;
 function loadPgliteAssets() {
-  pgliteAssets ??= (async () => {
-    const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const wasm = await fs.promises.readFile(path.join(dir, 'pglite.wasm'));
-    // The global's value is not declared by this project's libraries (no DOM lib), only its types.
-    const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
-    // The file bundle is read at each open (the first start opens twice): a Blob backed by the file
-    // rather than 6 MB held in memory for the life of the process.
-    const fsBundle = await fs.openAsBlob(path.join(dir, 'pglite.data'));
-    // Opening an existing database: without the files only initdb reads (pglite-bundle.ts).
-    return { pgliteWasmModule: await wasmApi.compile(wasm), fsBundle, runningBundle: runningServerBundle(fsBundle, dir) };
-  })();
+  pgliteAssets ??= (async () => ({ pgliteWasmModule: await compilePglite(), ...(await pgliteBundles()) }))();
   return pgliteAssets;
 }
 
@@ -65,12 +52,20 @@ export interface Database {
   session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** Size of the embedded database's WebAssembly memory (it only grows); null on a server. */
   wasmMemoryBytes(): number | null;
+  /** The embedded database's worker thread's V8 heap (decision 0170); null in-thread or on a server. */
+  databaseThreadHeap(): Promise<WorkerHeap | null>;
   /**
    * Runs `fn` while holding the start-up lock (a session advisory lock on a connection of its
    * own), so instances that start together on one database seed one after another. PGlite is one
    * process's database: `fn` just runs.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Why the database cannot serve at all, or null: an in-memory embedded database whose worker
+   * thread stopped (its data is gone), or a data directory that could not be opened again after
+   * its thread stopped. /readyz answers 503 with it.
+   */
+  unavailable(): string | null;
   /**
    * PGlite: closes the embedded database and opens it again, so the WebAssembly memory a bulk load
    * grew (it never shrinks) starts small again; statements wait meanwhile. Nothing elsewhere.
@@ -121,6 +116,11 @@ export interface OpenOptions {
    * initdb: tests open a database per file, and initdb is most of the cost.
    */
   pgliteTemplate?: Blob;
+  /**
+   * Where PGlite runs: 'worker' (default) in a worker thread of its own, so a statement never holds
+   * up the API's event loop (decision 0170); 'main' on the API's thread, as before (PGLITE_THREAD).
+   */
+  pgliteThread?: 'worker' | 'main';
 }
 
 /** Opens the database and applies the committed migrations. */
@@ -148,6 +148,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
       },
       wasmMemoryBytes: () => null,
+      databaseThreadHeap: async () => null,
+      unavailable: () => null,
       exclusive: (fn) => withStartupLock(url, fn),
       releaseMemory: async () => undefined,
       close: () => pool.end(),
@@ -161,35 +163,61 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir], { stdio: 'inherit' });
     }
   }
-  const open = async (template?: Blob) => {
-    const { pgliteWasmModule, fsBundle, runningBundle } = await loadPgliteAssets();
-    const c = new YieldingPGlite(dataDir ?? 'memory://', {
-      pgliteWasmModule,
-      // A data directory exists by now (pglite-init.mjs made it) and a template is a migrated
-      // database: no initdb in this process, so the bundle without initdb's files.
-      fsBundle: dataDir || template ? runningBundle : fsBundle,
-      extensions: pgliteExtensions,
-      loadDataDir: template,
-      // An embedded database for one server: a small buffer pool keeps the process lean; the
-      // operating system's page cache still holds hot table files. ANALYZE samples 300 rows per
-      // statistics target: at PostgreSQL's 100, the current month of positions (120,000 rows after a
-      // first start) took 0.9-2.7 s of this thread, at 30 it takes 0.16-0.28 s (decision 0151).
-      // PGlite is one single-user backend, but PostgreSQL sizes its shared memory (lock tables, the
-      // per-backend arrays) for max_connections and the WAL senders: 100 and 10 by default, 4 MB of
-      // the WebAssembly memory resident for connections that cannot exist (decision 0161). The lock
-      // table keeps room for 64 × 8 locks and grows into the free shared memory beyond.
-      startParams: [
-        ...PGlite.defaultStartParams,
-        ...['-c', `shared_buffers=${opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`, '-c', 'default_statistics_target=30'],
-        ...['-c', 'max_connections=4', '-c', 'max_wal_senders=0'],
-      ],
-    });
+  const sharedBuffers = opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS;
+  const inWorker = (opts.pgliteThread ?? 'worker') === 'worker';
+  const open = async (template?: Blob): Promise<PGlite | RemotePGlite> => {
+    const assets = await loadPgliteAssets();
+    if (inWorker) return watched(await RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule }));
+    const c = new YieldingPGlite(dataDir ?? 'memory://', pgliteOptions({ dataDir, template, sharedBuffers, ...assets }));
     await c.waitReady;
     return c;
   };
-  let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   let reopening: Promise<void> | null = null;
+  let closing = false;
+  let lost: string | null = null;
   const listeners = new Set<{ channel: string; onMessage: (payload: string) => void; unsub: () => Promise<void> }>();
+  /** Swaps the instance behind the client (releaseMemory, a restart): calls made meanwhile wait for the new one. */
+  const swap = async (fn: () => Promise<void>): Promise<void> => {
+    while (reopening) await reopening.catch(() => undefined);
+    const p = fn();
+    reopening = p;
+    try {
+      await p;
+    } finally {
+      if (reopening === p) reopening = null;
+    }
+  };
+  const relisten = async () => {
+    for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
+  };
+  /**
+   * A worker thread that stops without close() (terminated, an uncaught error, out of memory, a
+   * WebAssembly trap) takes its statements under way with it: they fail. A data directory is opened
+   * again in a new thread, as releaseMemory does, so later statements succeed; an in-memory
+   * database is gone, and /readyz says so (unavailable()).
+   */
+  function watched(remote: RemotePGlite): RemotePGlite {
+    remote.onDeath = (err) => {
+      if (remote !== current || closing) return;
+      if (!dataDir) {
+        lost = `the in-memory database is lost: ${err.message}; restart the server`;
+        console.error(`database: ${lost}`);
+        return;
+      }
+      console.error(`database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread`);
+      swap(async () => {
+        if (remote !== current || closing) return;
+        current = await open();
+        await relisten();
+        console.error(`database: ${dataDir} is open again in a new worker thread`);
+      }).catch((e: unknown) => {
+        lost = `the database's worker thread stopped and ${dataDir} could not be opened again: ${e instanceof Error ? e.message : String(e)}`;
+        console.error(`database: ${lost}`);
+      });
+    };
+    return remote;
+  }
+  let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   // One handle for everyone (Drizzle, the PGlite-only read and write paths, caches keyed by it) over
   // whichever instance is open: releaseMemory() swaps the instance behind it. Calls made while it
   // is swapped wait for the new one.
@@ -202,7 +230,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     },
     set: (_target, key, value) => Reflect.set(current, key, value, current),
   });
-  const drizzleClient = drizzlePglite({ client, schema });
+  // A worker-thread PGlite offers the calls Drizzle makes (query, exec, transaction) with PGlite's signatures.
+  const drizzleClient = drizzlePglite({ client: client as PGlite, schema });
   await migratePglite(drizzleClient, { migrationsFolder });
   return {
     db: drizzleClient as unknown as Db,
@@ -221,34 +250,54 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       };
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
-    wasmMemoryBytes: () => (current.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.buffer.byteLength ?? null,
+    wasmMemoryBytes: () => (current instanceof RemotePGlite ? current.wasmMemoryBytes() : wasmBytesOf(current)),
+    databaseThreadHeap: async () => (current instanceof RemotePGlite ? current.heapStatistics() : null),
+    unavailable: () => lost,
     exclusive: (fn) => fn(),
     async releaseMemory() {
       // An in-memory database would be lost; a server's memory is its own business.
       if (!dataDir || reopening) return;
-      reopening = (async () => {
-        // close() waits for the statements and transactions under way.
-        await current.close();
-        current = await open();
-        for (const l of listeners) l.unsub = await current.listen(l.channel, l.onMessage);
-      })();
-      try {
-        await reopening;
-      } finally {
-        reopening = null;
-      }
+      await swap(async () => {
+        // A worker thread boots meanwhile (Node, the modules, PGlite's bundle): requests wait only
+        // for the data directory to be opened again.
+        const next = inWorker ? RemotePGlite.boot({ dataDir, sharedBuffers, pgliteWasmModule: (await loadPgliteAssets()).pgliteWasmModule }) : null;
+        try {
+          // close() waits for the statements and transactions under way.
+          await current.close();
+        } catch (err) {
+          // A thread that died meanwhile is replaced all the same.
+          if (!(current instanceof RemotePGlite) || current.alive) {
+            await next?.cancel();
+            throw err;
+          }
+        }
+        current = next ? watched(await next.open()) : await open();
+        await relisten();
+      });
     },
-    close: () => (reopening ?? Promise.resolve()).then(() => current.close()),
+    close: async () => {
+      closing = true;
+      while (reopening) await reopening.catch(() => undefined);
+      await current.close();
+    },
   };
 }
 
 /**
- * PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
+ * In-thread mode (PGLITE_THREAD=main): PGlite runs every statement on this process's one thread, and a chain of statements (a seeding
  * loop, a round of the work behind ingest) resolves through promise callbacks alone: no request,
  * timer or socket is served until the whole chain ends. Each statement here first lets the event
  * loop turn once, so a long task only holds requests up for one statement at a time.
  */
 class YieldingPGlite extends PGlite {
+  // Hot statements run prepared, as in the worker thread (pglite-prepared.ts).
+  private readonly statements = new PreparedStatements();
+  private readonly own: Session = { query: (sql, params, options) => super.query(sql, params, options), exec: (sql) => super.exec(sql) };
+
+  override query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.statements.query<T>(this.own, sql, params, options);
+  }
+
   override _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
     return super._runExclusiveQuery(async () => {
       await yieldToEventLoop();
@@ -260,6 +309,7 @@ class YieldingPGlite extends PGlite {
 /** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
   const { pgliteWasmModule, fsBundle } = await loadPgliteAssets();
+  // In this thread: a short-lived database whose dump is the result.
   const client = await PGlite.create('memory://', { pgliteWasmModule, fsBundle, extensions: pgliteExtensions });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });

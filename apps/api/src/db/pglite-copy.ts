@@ -1,5 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Results } from '@electric-sql/pglite';
 import type { DbOrTx } from './client.ts';
+import { RemotePGlite } from './pglite-remote.ts';
 
 /**
  * A PGlite-only read path for large results: `COPY (select …) TO '/dev/blob' WITH (FORMAT binary)`
@@ -8,10 +9,16 @@ import type { DbOrTx } from './client.ts';
  * keep their ordinary query for PostgreSQL.
  */
 
+/** The embedded database's calls the PGlite-only paths make, in this thread or in its worker thread. */
+export interface EmbeddedPg {
+  query<T>(sql: string, params?: unknown[]): Promise<Results<T> & { bytes?: Uint8Array }>;
+  exec(sql: string): Promise<Array<Results<unknown>>>;
+}
+
 /** The embedded PGlite behind a Drizzle database, or null on node-postgres (or inside a transaction). */
-export function pgliteOf(db: DbOrTx): PGlite | null {
+export function pgliteOf(db: DbOrTx): EmbeddedPg | null {
   const client = (db as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : null;
+  return client instanceof PGlite || client instanceof RemotePGlite ? client : null;
 }
 
 /**
@@ -25,8 +32,10 @@ export function sqlLiteral(value: string): string {
 }
 
 /** Runs `select` through binary COPY and returns the COPY stream's bytes. */
-export async function copyBinary(client: PGlite, select: string): Promise<Uint8Array> {
+export async function copyBinary(client: EmbeddedPg, select: string): Promise<Uint8Array> {
   const result = await client.query(`copy (${select}) to '/dev/blob' with (format binary)`);
+  // From a worker thread the bytes come transferred, not as a Blob.
+  if (result.bytes) return result.bytes;
   if (!result.blob) throw new Error('PGlite returned no blob for COPY TO /dev/blob');
   return new Uint8Array(await result.blob.arrayBuffer());
 }

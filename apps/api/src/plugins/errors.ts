@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { duplicateError, foreignKeyError } from '../db/sql/constraint-words.ts';
-import { answerableErrorText } from '../db/sql/database-error.ts';
+import { answerableErrorText, databaseUnavailable } from '../db/sql/database-error.ts';
 import { AppError } from '../http/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {
@@ -59,6 +59,13 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
       return reply.code(status).send(errorBody(status, message, err.message));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
+    // The embedded database's thread stopped under the request: the client may try again (a data
+    // directory is opened again in a new thread; /readyz says when an in-memory one is lost).
+    const unavailable = databaseUnavailable(err);
+    if (unavailable) {
+      reply.header('retry-after', '5');
+      return reply.code(503).send(errorBody(503, 'The database is not available right now. Please try again shortly.', production ? `Request id ${request.id}` : `${unavailable} (request id ${request.id})`));
+    }
     // The log has the whole error. Outside production the answer adds its message, unless it came
     // from the database: that text is the statement and its parameters, never answered in any mode.
     const technical = production ? `Request id ${request.id}` : `${answerableErrorText(err)} (request id ${request.id})`;

@@ -101,7 +101,9 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const template = provided('pgliteTemplate');
-    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template ? new Blob([fs.readFileSync(template)]) : undefined });
+    // PGLITE_THREAD=main runs the suite with the database on the test's own thread (decision 0170).
+    const pgliteThread = process.env.PGLITE_THREAD === 'main' ? 'main' : 'worker';
+    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template ? new Blob([fs.readFileSync(template)]) : undefined, pgliteThread });
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await createScratchDatabase(serverUrl, provided('pgTemplate') || undefined);

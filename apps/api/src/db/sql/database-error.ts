@@ -35,3 +35,16 @@ function systemCode(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The embedded database's worker thread stopped under this statement, or its in-memory data is gone
+ * (db/pglite-remote.ts's DatabaseUnavailableError, itself or wrapped by Drizzle): its message, else null.
+ */
+export function databaseUnavailable(err: unknown): string | null {
+  for (let e: unknown = err, i = 0; i < 3 && e && typeof e === 'object'; i++) {
+    const rec = e as { name?: unknown; message?: unknown; cause?: unknown };
+    if (rec.name === 'DatabaseUnavailableError' && typeof rec.message === 'string') return rec.message;
+    e = rec.cause;
+  }
+  return null;
+}

@@ -22,7 +22,7 @@ function nodePgClient(db: DbOrTx): pg.Pool | pg.ClientBase | undefined {
  * values. Hot list queries use it: building a Drizzle query and mapping its nested result cost
  * more CPU per request than the database spent answering (docs/decisions/0043). On a PostgreSQL
  * server the name makes it a prepared statement per connection, so planning is skipped too;
- * PGlite runs it as an ordinary parameterised query. Rows come back as the driver gives them
+ * PGlite prepares it once it sees it a second time (like every statement, db/pglite-prepared.ts). Rows come back as the driver gives them
  * (timestamps as text: select them pre-formatted).
  */
 export interface PreparedSql<Row> {

@@ -58,6 +58,12 @@ describe('memory report', () => {
     expect(body.database).toBe(t.database.kind);
     if (t.database.kind === 'pglite') expect(body.regions.databaseMb).toBeGreaterThan(0);
     else expect(body.regions.databaseMb).toBeNull();
+    // The worker thread's heap is its own (decision 0170): reported apart from this thread's.
+    if (t.database.kind === 'pglite' && process.env.PGLITE_THREAD !== 'main') expect(body.databaseThreadHeap.usedMb).toBeGreaterThan(0);
+    else expect(body.databaseThreadHeap).toBeNull();
+    // The embedded database's memory by PostgreSQL context: the catalog caches (and saved plans) are one.
+    if (t.database.kind === 'pglite') expect(body.databaseContexts.map((c: { name: string }) => c.name)).toContain('CacheMemoryContext');
+    else expect(body.databaseContexts).toBeNull();
     expect(body.caches.authUsers).toEqual({ entries: expect.any(Number), max: 123 });
     expect(body.caches.authUsers.entries).toBeGreaterThanOrEqual(1);
     expect(body.caches.devices.max).toBe(2 * t.config.deviceCacheEntries);

@@ -7,7 +7,7 @@ import v8 from 'node:v8';
 // on Linux, /proc/self/smaps, whose resident sizes add up to RSS.
 
 const MB = 1024 * 1024;
-const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
+export const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
 export interface MemoryRegions {
   /** Resident pages of the node executable (code and read-only data; shared with other node processes). */

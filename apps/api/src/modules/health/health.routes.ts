@@ -46,6 +46,9 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
       if (app.startup.active) {
         return reply.code(503).send(errorBody(503, `seeding demo data (${app.startup.percent} %)`, `Start-up is seeding the demo data (${app.startup.step}); the server answers meanwhile`));
       }
+      // The embedded database's worker thread stopped and its data cannot come back (in memory).
+      const lost = app.database.unavailable();
+      if (lost) return reply.code(503).send(errorBody(503, 'Database unavailable', lost));
       const r = await readiness(app.db);
       if (!r.ready) return reply.code(503).send(errorBody(503, 'Not ready', r.reason));
       return { status: 'ready' as const, database: app.database.kind };

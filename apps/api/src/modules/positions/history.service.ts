@@ -3,10 +3,9 @@ import { analyzeTrackColumns, inTimeOrder, metresPerPixel, selectBySignificance,
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { describeLocation } from '@fleet/geo/places';
 import { and, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { PGlite } from '@electric-sql/pglite';
 import type { DbOrTx } from '../../db/client.ts';
 import type { ReadScope } from '../auth/index.ts';
-import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
+import { BinaryCopyReader, copyBinary, float4Reader, pgliteOf, type EmbeddedPg, sqlLiteral, timestamptzMs } from '../../db/pglite-copy.ts';
 import { assets, drivers, gateways, places, placeVisits } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -144,7 +143,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `readTrack`: times are computed as its SQL computes them and speeds (float4) read back as their
  * text would.
  */
-async function readTrackPglite(client: PGlite, column: string, orgId: string, id: string, q: HistoryQuery): Promise<TrackColumns> {
+async function readTrackPglite(client: EmbeddedPg, column: string, orgId: string, id: string, q: HistoryQuery): Promise<TrackColumns> {
   // COPY takes no bind parameters; the ids are checked as UUIDs and every value is a quoted literal.
   if (!UUID.test(orgId) || !UUID.test(id)) throw new Error('history: ids must be UUIDs');
   // No ORDER BY: the rows come in the order of the plan the engine picks (the (subject, fix_time)

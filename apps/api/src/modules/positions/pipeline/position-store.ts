@@ -1,8 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
+import { pgliteOf, type EmbeddedPg } from '../../../db/pglite-copy.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { PositionRow } from './position-row.ts';
 
@@ -159,7 +159,8 @@ export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], n
   const params = groups.map((g) => writeParams(g.rows, g.orgId, now));
   const client = (db as { $client?: unknown }).$client;
   let results: WriteRow[];
-  if (client instanceof PGlite) results = await executePrepared(client, params);
+  const embedded = pgliteOf(db);
+  if (embedded) results = await executePrepared(embedded, params);
   else if (client instanceof pg.Pool) results = await executePooled(client, groups, params);
   else {
     // A transaction handle (callers that write inside their own transaction).
@@ -210,7 +211,7 @@ async function executePooled(pool: pg.Pool, groups: ReadonlyArray<{ orgId: strin
   }
 }
 
-const prepared = new WeakMap<PGlite, Promise<unknown>>();
+const prepared = new WeakMap<EmbeddedPg, Promise<unknown>>();
 const PARAM_TYPES = 'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
@@ -220,7 +221,7 @@ const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${Strin
  * quoted literals (EXECUTE takes no bound parameters). On a PostgreSQL server the planning runs
  * in the server's process, not the API's.
  */
-async function executePrepared(client: PGlite, params: readonly unknown[][]): Promise<WriteRow[]> {
+async function executePrepared(client: EmbeddedPg, params: readonly unknown[][]): Promise<WriteRow[]> {
   let ready = prepared.get(client);
   if (!ready) {
     ready = client.exec(`prepare positions_write(${PARAM_TYPES}) as ${EMBEDDED_SQL}`).catch((err: { code?: string }) => {

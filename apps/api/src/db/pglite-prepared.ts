@@ -1,0 +1,104 @@
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+
+// Prepared statements on the embedded database (decision 0170). PGlite's query() parses and plans
+// every statement again, and in WebAssembly planning a hot statement costs more than running it:
+// the search's union of small lists planned in 0.25-0.3 ms and ran in 0.1 ms. So a statement seen a
+// second time is prepared with SQL's PREPARE and from then on run with EXECUTE, its values inlined
+// as quoted literals (EXECUTE takes no bound parameters), as the position writes do
+// (position-store.ts). PostgreSQL keeps a generic plan once it costs no more than the custom ones.
+// The least recently used beyond a cap are deallocated, so the backend's memory stays bounded.
+
+/** A value as an untyped SQL literal for EXECUTE, or undefined when it is not text, a number or a boolean. */
+export function executeLiteral(v: unknown): string | undefined {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') return Number.isFinite(v) ? `'${v}'` : undefined;
+  if (typeof v === 'boolean') return v ? `'t'` : `'f'`;
+  if (typeof v === 'bigint') return `'${v}'`;
+  // standard_conforming_strings is on: only a quote ends the literal, and it is doubled.
+  if (typeof v === 'string') return v.includes('\0') ? undefined : `'${v.replaceAll("'", "''")}'`;
+  return undefined;
+}
+
+/** The session's own calls, below the prepared-statement layer. */
+export interface Session {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<unknown>;
+}
+
+/** Statements kept prepared at most; about 10-50 kB of the backend's memory each. */
+export const MAX_PREPARED = 200;
+/** Statement texts remembered as seen once, before the memory is cleared. */
+const MAX_SEEN = 2000;
+
+/** One session's prepared statements: text -> name (or null when PREPARE refused it), oldest first. */
+export class PreparedStatements {
+  private readonly names = new Map<string, Promise<string | null>>();
+  private readonly seen = new Set<string>();
+  private count = 0;
+
+  constructor(private readonly maxPrepared = MAX_PREPARED) {}
+
+  /**
+   * Runs `sql` on `session`, outside a transaction: prepared the second time it is seen, EXECUTEd
+   * once prepared. An ordinary query the first time, when a value cannot be a literal, or when
+   * PREPARE refused the statement (not a SELECT, INSERT, UPDATE or DELETE; a parameter whose type
+   * only its value tells).
+   */
+  async query<T>(session: Session, sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    const literals = params.map(executeLiteral);
+    if (literals.some((l) => l === undefined)) return session.query<T>(sql, params, options);
+    let name = this.names.get(sql);
+    if (name) {
+      // Most recently used last.
+      this.names.delete(sql);
+      this.names.set(sql, name);
+    } else {
+      if (!this.seen.has(sql)) {
+        if (this.seen.size >= MAX_SEEN) this.seen.clear();
+        this.seen.add(sql);
+        return session.query<T>(sql, params, options);
+      }
+      this.seen.delete(sql);
+      name = this.prepare(session, sql);
+    }
+    const statement = await name;
+    if (!statement) return session.query<T>(sql, params, options);
+    try {
+      return await session.query<T>(`execute ${statement}${literals.length ? `(${literals.join(', ')})` : ''}`, [], options);
+    } catch (err) {
+      // Deallocated meanwhile (26000), or a table it reads changed shape (0A000, "cached plan must
+      // not change result type"): forgotten, and run as an ordinary query.
+      const code = (err as { code?: string }).code;
+      if (code !== '26000' && code !== '0A000') throw err;
+      if (this.names.get(sql) === name) {
+        this.names.delete(sql);
+        await session.exec(`deallocate ${statement}`).catch(() => undefined);
+      }
+      return session.query<T>(sql, params, options);
+    }
+  }
+
+  /** A transaction's query: EXECUTE when already prepared (a failed PREPARE would abort the transaction). */
+  async queryInTransaction<T>(tx: Session, sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    const name = this.names.get(sql);
+    const literals = params.map(executeLiteral);
+    const statement = name && !literals.some((l) => l === undefined) ? await name : null;
+    if (!statement) return tx.query<T>(sql, params, options);
+    return tx.query<T>(`execute ${statement}${literals.length ? `(${literals.join(', ')})` : ''}`, [], options);
+  }
+
+  private prepare(session: Session, sql: string): Promise<string | null> {
+    const statement = `p${++this.count}`;
+    const name = session.exec(`prepare ${statement} as ${sql}`).then(
+      () => statement,
+      () => null,
+    );
+    this.names.set(sql, name);
+    if (this.names.size > this.maxPrepared) {
+      const [oldest, old] = this.names.entries().next().value as [string, Promise<string | null>];
+      this.names.delete(oldest);
+      void old.then((n) => (n ? session.exec(`deallocate ${n}`) : undefined)).catch(() => undefined);
+    }
+    return name;
+  }
+}

@@ -35,6 +35,9 @@ const result = await build({
   target: 'node20.19',
   sourcemap: 'linked',
   legalComments: 'none',
+  // V8 keeps every script's source for the life of the process: without the indentation and the
+  // newlines the bundle's string on the heap is smaller. Names stay (logs, stack traces, the map).
+  minifyWhitespace: true,
   metafile: true,
   logLevel: 'warning',
   plugins: [externalNpmPackages],

@@ -6,6 +6,8 @@
 -- only WAL, and only with wal_level = logical (a DELETE logs the whole old row); during a move,
 -- PostgreSQL 15 finds each deleted row on the target by a scan of its shard. Citus propagates the
 -- ALTER to every shard and new shards inherit it; organization-keys.test.ts checks that every
--- table has a primary key or a replica identity.
+-- table has a primary key or a replica identity. One statement a query: Citus 13.2 refused the two
+-- ALTERs sent to the workers in one query string ("cannot insert multiple commands into a prepared
+-- statement").
 ALTER TABLE "ifta_crossings" REPLICA IDENTITY FULL;--> statement-breakpoint
 ALTER TABLE "ifta_flagged_segments" REPLICA IDENTITY FULL;

@@ -1,7 +1,8 @@
 // Shard move under ingest (issue 34), part of bench/citus.ts: while OsmAnd ingest runs on both API
 // instances, one organization's shard group (its assets shard and every shard co-located with it)
 // moves to the other worker with citus_move_shard_placement, by logical replication when the workers'
-// wal_level allows it ('auto', else 'force_logical'), then back with 'block_writes'. Counts the positions acknowledged by
+// wal_level allows it ('auto', else 'force_logical'), then back with 'block_writes' (BENCH_MOVE_BACK sets
+// another mode). Counts the positions acknowledged by
 // the API against those stored afterwards, per organization, the failed requests and the longest
 // stretch without a successful answer (failures and stalls alike), for the moved organization's
 // devices and for the others'.
@@ -112,7 +113,8 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     }
     if (!ok) ok = await move('block_writes', home, other);
     await new Promise((r) => setTimeout(r, 4000));
-    if (ok) await move('block_writes', other, home);
+    // BENCH_MOVE_BACK: the mode of the move back (default block_writes, to compare with the first).
+    if (ok) await move(process.env.BENCH_MOVE_BACK ?? 'block_writes', other, home);
     const [mine, rest] = await loads;
     await new Promise((r) => setTimeout(r, 2000));
     const stored = new Map(
@@ -125,7 +127,7 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     lines.push('', '| move | mode | took s | error |', '|---|---|---|---|');
     for (const m of moves) lines.push(`| :${m.from} → :${m.to} | ${m.mode} | ${((m.end - m.start) / 1000).toFixed(1)} | ${m.error ?? ''} |`);
     lines.push(`The shard ended on :${finalPort}.`, '');
-    lines.push('| devices | requests | acknowledged | stored | lost | failed | p50 ms | p99 ms | longest request ms | longest stretch without a success | during each move: failed / worst request ms |');
+    lines.push('| devices | requests | acknowledged | stored | lost | failed | p50 ms | p99 ms | longest request ms | longest stretch without a success | during each move: failed / worst request ms / longest stretch without a success |');
     lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
     const row = (name: string, r: LoadResult, orgs: typeof o.orgs) => {
       const acked = orgs.reduce((s, x) => s + (r.acknowledgedBy[`c3-${x.index}`] ?? 0), 0);
@@ -133,7 +135,8 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       const gap = longestGap(r);
       const during = moves.map((m) => {
         const inMove = (r.timeline ?? []).filter(([t, l]) => r.startedAt + t + l >= m.start && r.startedAt + t <= m.end + 1000);
-        return `${inMove.filter((x) => x[2] === 0).length} / ${Math.round(Math.max(0, ...inMove.map((x) => x[1])))}`;
+        const stall = longestGap(r, m.start - r.startedAt, m.end - r.startedAt);
+        return `${inMove.filter((x) => x[2] === 0).length} / ${Math.round(Math.max(0, ...inMove.map((x) => x[1])))} / ${(stall.ms / 1000).toFixed(2)} s`;
       });
       lines.push(
         `| ${name} | ${r.requests} | ${acked} | ${kept} | ${Math.max(0, acked - kept)} | ${r.failed} | ${r.p50} | ${r.p99} | ${r.max} | ${(gap.ms / 1000).toFixed(2)} s (from ${(gap.at / 1000).toFixed(1)} s) | ${during.join('; ')} |`,
@@ -151,13 +154,19 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
   return lines;
 }
 
-/** The longest time between two successful answers (or from the start to the first), and where it began (ms from the start). */
-function longestGap(r: LoadResult): { ms: number; at: number } {
+/**
+ * The longest time between two successful answers (or from the start to the first), and where it
+ * began (ms from the start); with a window (ms from the start), only the stretches that overlap it.
+ */
+function longestGap(r: LoadResult, from = -Infinity, to = Infinity): { ms: number; at: number } {
   const ends = (r.timeline ?? [])
     .filter((x) => x[2] === 1)
     .map(([t, l]) => t + l)
     .sort((a, b) => a - b);
-  let best = { ms: ends[0] ?? r.s * 1000, at: 0 };
-  for (let i = 1; i < ends.length; i++) if (ends[i]! - ends[i - 1]! > best.ms) best = { ms: ends[i]! - ends[i - 1]!, at: ends[i - 1]! };
+  let best = { ms: from <= 0 ? (ends[0] ?? r.s * 1000) : 0, at: 0 };
+  for (let i = 1; i < ends.length; i++) {
+    const gap = ends[i]! - ends[i - 1]!;
+    if (gap > best.ms && ends[i]! >= from && ends[i - 1]! <= to) best = { ms: gap, at: ends[i - 1]! };
+  }
   return best;
 }

@@ -230,8 +230,10 @@ async function citusDatabase(coordinator: string): Promise<Target> {
   const cached = process.env.BENCH_CACHED_CONNS;
   if (cached) await withClient(url, (c) => c.query(`alter database ${db} set citus.max_cached_conns_per_worker = ${Number(cached)}`));
   const nodes = [await connectNode('coordinator', coordPort, db), ...(await Promise.all(workers.map((w, i) => connectNode(`worker ${i + 1} (:${w.port})`, w.port, db))))];
+  // What the API's connections get: the cluster's own setting unless BENCH_CACHED_CONNS set one.
+  const conns = await withClient(url, async (c) => (await c.query<{ n: string }>(`select current_setting('citus.max_cached_conns_per_worker') as n`)).rows[0]!.n);
   return {
-    label: `Citus 13.2 (coordinator + ${workers.length} workers${cached ? `, citus.max_cached_conns_per_worker = ${cached}` : ''})`,
+    label: `Citus 13.2 (coordinator + ${workers.length} workers, citus.max_cached_conns_per_worker = ${conns}${cached ? ' (BENCH_CACHED_CONNS)' : ''})`,
     url,
     nodes,
     setupS: (performance.now() - t) / 1000,

@@ -43,4 +43,26 @@ describe('keys of the organization tables (migration 0034, decision 0169)', () =
     ).map((r) => r.name);
     expect(bad).toEqual([]);
   });
+
+  it('every table has a primary key or a replica identity (logical shard moves, migration 0038)', async () => {
+    // Citus's logical move replays UPDATE and DELETE by the replica identity: without one, 'auto'
+    // refuses to move the organization's whole shard group (docs/deploy.md 7.3).
+    const bare = rowsOf<{ name: string }>(
+      await t.database.db.execute(sql`select c.relname as name from pg_class c
+        where c.relnamespace = 'public'::regnamespace and c.relkind = 'r'
+          and c.relname <> 'fleet_test_pool_tables' -- the test cluster's pool bookkeeping (test/citus-pool.ts)
+          and not (c.relreplident = 'f'
+            or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary))
+            or (c.relreplident = 'i' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisreplident)))
+        order by 1`),
+    ).map((r) => r.name);
+    expect(bare).toEqual([]);
+    // The two IFTA tables without a key replicate whole rows, and partitions were looked at.
+    const [full] = rowsOf<{ n: number; parts: number }>(
+      await t.database.db.execute(sql`select count(*) filter (where relreplident = 'f' and relname in ('ifta_crossings', 'ifta_flagged_segments'))::int as n,
+        count(*) filter (where relispartition)::int as parts from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`),
+    );
+    expect(full!.n).toBe(2);
+    expect(full!.parts).toBeGreaterThan(0);
+  });
 });

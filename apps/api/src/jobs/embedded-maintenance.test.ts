@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestApp, type TestContext } from '../test/helpers.ts';
 import { rowsOf } from '../db/sql/rows.ts';
 import { dueTables, runEmbeddedMaintenance } from './embedded-maintenance.ts';
@@ -26,6 +26,11 @@ describe('embedded database maintenance', () => {
 
   it('gives a table filled since its creation statistics the planner reads (PGlite only; a server has autovacuum)', async () => {
     const db = t.database.db;
+    // Dropped again after the test: on the Citus pass the next file reuses this database.
+    onTestFinished(async () => {
+      await db.execute(sql`drop table if exists maintenance_probe`);
+    });
+    await db.execute(sql`drop table if exists maintenance_probe`);
     await db.execute(sql`create table maintenance_probe (id int primary key, v int)`);
     await db.execute(sql`insert into maintenance_probe select g, g % 7 from generate_series(1, 5000) g`);
     const tuples = async () => Number(rowsOf<{ n: number }>(await db.execute(sql`select reltuples as n from pg_class where relname = 'maintenance_probe'`))[0]!.n);

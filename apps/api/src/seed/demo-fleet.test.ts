@@ -25,13 +25,13 @@ const rows = async <T>(q: string) => ((await t.database.db.execute(q as never)) 
 describe('demo fleet seed', () => {
   it('pairs the demo devices (demo-truck-NN, five Teltonika IMEIs) with units 101..125, each with its own driver, open history rows agreeing', async () => {
     const pairs = await rows<{ unique_id: string; unit_number: string; driver: string | null }>(
-      `select g.unique_id, a.unit_number, a.current_driver_id as driver from gateways g join assets a on a.id = g.asset_id order by a.unit_number`,
+      `select g.unique_id, a.unit_number, a.current_driver_id as driver from gateways g join assets a on a.organization_id = g.organization_id and a.id = g.asset_id order by a.unit_number`,
     );
     expect(pairs.map((p) => [p.unique_id, p.unit_number])).toEqual(DEMO_DEVICE_IDS.map((id, i) => [id, String(101 + i)]));
     expect(new Set(pairs.map((p) => p.driver)).size).toBe(25);
     const [open] = await rows<{ pairings: number; assignments: number; attachments: number }>(
       `select (select count(*)::int from gateway_pairings where unpaired_at is null) as pairings,
-              (select count(*)::int from asset_driver_assignments a join assets v on v.id = a.asset_id and v.current_driver_id = a.driver_id where a.ended_at is null) as assignments,
+              (select count(*)::int from asset_driver_assignments a join assets v on v.organization_id = a.organization_id and v.id = a.asset_id and v.current_driver_id = a.driver_id where a.ended_at is null) as assignments,
               (select count(*)::int from trailer_attachments where detached_at is null) as attachments`,
     );
     expect(open).toEqual({ pairings: 25, assignments: 25, attachments: 8 });
@@ -124,7 +124,7 @@ describe('demo fleet seed', () => {
     ]);
     expect((await rows<{ name: string }>(`select name from places where category = 'RESTRICTED'`))[0]?.name).toBe(DEMO_RESTRICTED_NAME);
     const visits = await rows<{ category: string; place: string; asset: string; driver: string | null; a: Date; d: Date | null }>(
-      `select p.category, p.name as place, v.asset_id as asset, v.driver_id as driver, v.arrived_at as a, v.departed_at as d from place_visits v join places p on p.id = v.place_id`,
+      `select p.category, p.name as place, v.asset_id as asset, v.driver_id as driver, v.arrived_at as a, v.departed_at as d from place_visits v join places p on p.organization_id = v.organization_id and p.id = v.place_id`,
     );
     // Trucks end their trips at customers' docks, most of the fleet somewhere in the week, each stay with its driver.
     expect(visits.filter((v) => v.category === 'CUSTOMER').length).toBeGreaterThan(25);
@@ -159,7 +159,7 @@ describe('demo fleet seed', () => {
     expect(made).toMatchObject({ atRisk: 1, unassigned: 3 });
     // Stop times are the visits' own; revenue is $2-3 a loaded mile plus the surcharge.
     const stops = await rows<{ same: boolean }>(
-      `select s.arrived_at = v.arrived_at and s.departed_at is not distinct from v.departed_at and s.place_id = v.place_id as same from load_stops s join place_visits v on v.id = s.place_visit_id`,
+      `select s.arrived_at = v.arrived_at and s.departed_at is not distinct from v.departed_at and s.place_id = v.place_id as same from load_stops s join place_visits v on v.organization_id = s.organization_id and v.id = s.place_visit_id`,
     );
     expect(stops.length).toBeGreaterThan(2 * made.delivered);
     expect(stops.every((s) => s.same)).toBe(true);

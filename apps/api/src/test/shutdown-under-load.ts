@@ -143,13 +143,20 @@ export async function sigtermUnderLoad(server: ServerProcess, opts: { orgId: str
   };
 }
 
-/** How many of `fixes` are stored (by device unique id and fix time). */
+/**
+ * How many of `fixes` are stored (by device unique id and fix time). The devices' stored fix times
+ * are read in one statement and matched here: a join of positions and gateways on the organization
+ * too, which Citus runs on every shard (a correlated check beside the JSON recordset it refuses).
+ */
 export async function countStored(db: Db, fixes: readonly AckedFix[]): Promise<number> {
+  if (fixes.length === 0) return 0;
+  const ids = [...new Set(fixes.map((f) => f.uniqueId))];
+  const times = fixes.map((f) => Date.parse(f.fixTime));
   const res = await db.execute(sql`
-    select count(*)::int as n
-    from jsonb_to_recordset(${JSON.stringify(fixes)}::jsonb) as a("uniqueId" text, "fixTime" timestamptz)
-    where exists (
-      select 1 from positions p join gateways g on g.id = p.gateway_id
-      where g.unique_id = a."uniqueId" and p.fix_time = a."fixTime")`);
-  return Number((res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? -1);
+    select g.unique_id as id, (extract(epoch from p.fix_time) * 1000)::float8 as t
+    from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id
+    where g.unique_id = any(${`{${ids.join(',')}}`}::text[])
+      and p.fix_time >= ${new Date(Math.min(...times)).toISOString()}::timestamptz and p.fix_time <= ${new Date(Math.max(...times)).toISOString()}::timestamptz`);
+  const stored = new Set((res as unknown as { rows: Array<{ id: string; t: number | string }> }).rows.map((r) => `${r.id}|${Math.round(Number(r.t))}`));
+  return fixes.filter((f) => stored.has(`${f.uniqueId}|${Date.parse(f.fixTime)}`)).length;
 }

@@ -6,18 +6,31 @@ import { AUTH_CHANGE_CHANNEL, HOS_CHANGES_CHANNEL } from './notify.ts';
 // The NOTIFYs the API sends itself (db/sql/notify.ts, decision 0169). The database is first made to
 // behave as Citus does, where the triggers run on the shards and send nothing (migration 0035):
 // fleet_notify drops hos_changes and the drivers' link trigger is silent. Whatever a listener then
-// hears came from the API's own statement in the writing transaction.
+// hears came from the API's own statement in the writing transaction. The functions are put back
+// after the file: on the Citus pass the database is reused by the next file, and a fleet_notify
+// that notifies on a worker breaks every later write of a reference table (two-phase commit).
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
 const heard: Record<string, string[]> = { [HOS_CHANGES_CHANNEL]: [], [AUTH_CHANGE_CHANNEL]: [] };
 const stops: Array<() => Promise<void>> = [];
+let originals: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
   a = await registryActors(t.app);
+  originals = (
+    (await t.database.db.execute(`select pg_get_functiondef(f::regprocedure) as def from unnest(array['fleet_notify(text, text)', 'notify_driver_link_change()']) f` as never)) as unknown as {
+      rows: Array<{ def: string }>;
+    }
+  ).rows.map((r) => r.def);
+  // As migration 0035's, less hos_changes (still silent on a Citus worker).
   await t.database.db.execute(`create or replace function fleet_notify(channel text, payload text) returns void language plpgsql as $$
-    begin if channel <> 'hos_changes' then perform pg_notify(channel, payload); end if; end $$` as never);
+    declare coordinator boolean := true;
+    begin
+      if to_regproc('citus_is_coordinator') is not null then execute 'select citus_is_coordinator()' into coordinator; end if;
+      if coordinator and channel <> 'hos_changes' then perform pg_notify(channel, payload); end if;
+    end $$` as never);
   await t.database.db.execute(`create or replace function notify_driver_link_change() returns trigger language plpgsql as $$ begin return null; end $$` as never);
   for (const channel of Object.keys(heard)) {
     const l = await t.database.listen(channel, (p) => heard[channel]!.push(p));
@@ -26,6 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const stop of stops) await stop();
+  for (const def of originals) await t?.database.db.execute(def as never);
   await t?.close();
 });
 

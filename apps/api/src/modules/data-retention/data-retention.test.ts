@@ -12,6 +12,8 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => {
+  // The scratch table goes: on the Citus pass the next file reuses this database.
+  await t?.database.db.execute(sql`drop table if exists purge_scratch`);
   await t?.close();
 });
 
@@ -104,6 +106,7 @@ describe('retention purge job', () => {
     const other = await registerOrganization(t.app, 'Purge Peer');
     const peer = other.user.organization?.id ?? '';
     // A scratch table standing in for positions (the real table lands with telematics).
+    await db.execute(sql`drop table if exists purge_scratch`);
     await db.execute(sql`create table purge_scratch (id bigserial primary key, organization_id uuid not null, fix_time timestamptz not null)`);
     const now = new Date();
     const seedRows = async (orgId: string, ages: number[]) => {

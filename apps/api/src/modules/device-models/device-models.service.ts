@@ -85,6 +85,10 @@ export async function updateDeviceModel(db: Db, actor: Actor, id: string, input:
 /** Deletes a model no device uses; one in use answers 409 with the count. */
 export async function deleteDeviceModel(db: Db, actor: Actor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // On Citus the count below reads gateways' shards in parallel, after which the transaction may
+    // not write device_models (a reference table) unless it runs one connection per node. On plain
+    // PostgreSQL and PGlite this only sets an unused placeholder setting.
+    await tx.execute(sql`select set_config('citus.multi_shard_modify_mode', 'sequential', true)`);
     const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
     if (!before) throw notFound('Device model');
     const [used] = await tx.select({ n: countAll }).from(gateways).where(eq(gateways.deviceModelId, id));

@@ -9,7 +9,8 @@ const ORG = '/settings/organization-settings';
 /**
  * The fleet overview: vehicles, trailers, drivers and devices by status, and what is missing a link
  * (a vehicle without driver or device, a device not paired, a driver without vehicle). Counts of one
- * statement; each section only for a caller who may open its list.
+ * statement; each section only for a caller who may open its list. Every sub-select names the
+ * organization (the inner ones too), so Citus routes the whole statement to one shard.
  */
 export async function fleetOverview(s: ReadScope, caller: AuthContext): Promise<FleetOverview> {
   const { db, orgId } = s;
@@ -19,14 +20,14 @@ export async function fleetOverview(s: ReadScope, caller: AuthContext): Promise<
       (select count(*) from assets where organization_id = ${orgId} and type = 'VEHICLE')::int as vehicles,
       (select count(*) from assets where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE')::int as vehicles_active,
       (select count(*) from assets a where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE' and current_driver_id is null)::int as vehicles_no_driver,
-      (select count(*) from assets a where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE' and not exists (select 1 from gateways g where g.asset_id = a.id))::int as vehicles_no_device,
+      (select count(*) from assets a where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE' and not exists (select 1 from gateways g where g.organization_id = ${orgId} and g.asset_id = a.id))::int as vehicles_no_device,
       (select count(*) from assets where organization_id = ${orgId} and type = 'TRAILER')::int as trailers,
       (select count(*) from assets where organization_id = ${orgId} and type = 'TRAILER' and status = 'ACTIVE')::int as trailers_active,
       (select count(*) from assets t where organization_id = ${orgId} and type = 'TRAILER' and status = 'ACTIVE'
-         and not exists (select 1 from trailer_attachments ta where ta.trailer_id = t.id and ta.detached_at is null))::int as trailers_detached,
+         and not exists (select 1 from trailer_attachments ta where ta.organization_id = ${orgId} and ta.trailer_id = t.id and ta.detached_at is null))::int as trailers_detached,
       (select count(*) from drivers where organization_id = ${orgId})::int as drivers,
       (select count(*) from drivers where organization_id = ${orgId} and status = 'ACTIVE')::int as drivers_active,
-      (select count(*) from drivers d where organization_id = ${orgId} and status = 'ACTIVE' and not exists (select 1 from assets a where a.current_driver_id = d.id))::int as drivers_no_vehicle,
+      (select count(*) from drivers d where organization_id = ${orgId} and status = 'ACTIVE' and not exists (select 1 from assets a where a.organization_id = ${orgId} and a.current_driver_id = d.id))::int as drivers_no_vehicle,
       (select count(*) from gateways where organization_id = ${orgId})::int as devices,
       (select count(*) from gateways where organization_id = ${orgId} and status = 'ACTIVE')::int as devices_active,
       (select count(*) from gateways where organization_id = ${orgId} and asset_id is null)::int as devices_unpaired,
@@ -100,9 +101,9 @@ export async function fleetOverview(s: ReadScope, caller: AuthContext): Promise<
   }
   const unassignedVehicles = can('ASSET_LIST')
     ? rowsOf<{ id: string; unit_number: string; no_driver: boolean; no_device: boolean }>(
-        await db.execute(sql`select a.id, a.unit_number, a.current_driver_id is null as no_driver, not exists (select 1 from gateways g where g.asset_id = a.id) as no_device
+        await db.execute(sql`select a.id, a.unit_number, a.current_driver_id is null as no_driver, not exists (select 1 from gateways g where g.organization_id = ${orgId} and g.asset_id = a.id) as no_device
           from assets a where a.organization_id = ${orgId} and a.type = 'VEHICLE' and a.status = 'ACTIVE'
-            and (a.current_driver_id is null or not exists (select 1 from gateways g where g.asset_id = a.id))
+            and (a.current_driver_id is null or not exists (select 1 from gateways g where g.organization_id = ${orgId} and g.asset_id = a.id))
           order by a.unit_number limit 50`),
       ).map((r) => ({ id: r.id, unitNumber: r.unit_number, missing: [...(r.no_driver ? (['driver'] as const) : []), ...(r.no_device ? (['device'] as const) : [])] }))
     : [];

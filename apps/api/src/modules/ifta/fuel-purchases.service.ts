@@ -95,18 +95,19 @@ export interface LocationProbe {
  * Where each vehicle was at each purchase time (one statement for all: the fixes just before and
  * after within an hour, interpolated), compared with the station: more than 2 km from the station's
  * coordinates is FAR; without coordinates, a vehicle in another jurisdiction is OTHER_JURISDICTION;
- * no fix within an hour is NO_POSITION.
+ * no fix within an hour is NO_POSITION. The positions are the organization's (a parameter): Citus
+ * then routes the statement, laterals with LIMIT over the unnest included, to one shard.
  */
-export async function checkLocations(db: DbOrTx, probes: readonly LocationProbe[]): Promise<Array<{ check: LocationCheck; distanceM: number | null }>> {
+export async function checkLocations(db: DbOrTx, orgId: string, probes: readonly LocationProbe[]): Promise<Array<{ check: LocationCheck; distanceM: number | null }>> {
   if (probes.length === 0) return [];
   const rows = rowsOf<{ i: number | string; bt: number | null; blat: number | null; blon: number | null; at: number | null; alat: number | null; alon: number | null }>(
     await db.execute(sql`
       select u.i, extract(epoch from b.fix_time) * 1000 as bt, b.latitude as blat, b.longitude as blon,
              extract(epoch from a.fix_time) * 1000 as at, a.latitude as alat, a.longitude as alon
       from unnest(${`{${probes.map((p) => p.vehicleId).join(',')}}`}::uuid[], ${`{${probes.map((p) => p.time).join(',')}}`}::float8[]) with ordinality as u(v, t, i)
-      left join lateral (select fix_time, latitude, longitude from positions where asset_id = u.v and fix_time <= to_timestamp(u.t / 1000)
+      left join lateral (select fix_time, latitude, longitude from positions where organization_id = ${orgId} and asset_id = u.v and fix_time <= to_timestamp(u.t / 1000)
         and fix_time >= to_timestamp((u.t - ${WINDOW_MS}) / 1000) order by fix_time desc limit 1) b on true
-      left join lateral (select fix_time, latitude, longitude from positions where asset_id = u.v and fix_time > to_timestamp(u.t / 1000)
+      left join lateral (select fix_time, latitude, longitude from positions where organization_id = ${orgId} and asset_id = u.v and fix_time > to_timestamp(u.t / 1000)
         and fix_time <= to_timestamp((u.t + ${WINDOW_MS}) / 1000) order by fix_time limit 1) a on true
       order by u.i`),
   );
@@ -182,6 +183,12 @@ function values(orgId: string, input: Input) {
   };
 }
 
+/** The columns an edit writes: the values less the organization. */
+function changes(orgId: string, input: Input) {
+  const { organizationId: _org, ...rest } = values(orgId, input);
+  return rest;
+}
+
 /** A quantity above the vehicle's tank is refused unless the purchase says it is a bulk or split entry. */
 async function checkQuantity(db: DbOrTx, orgId: string, input: Input, v: Vehicle): Promise<void> {
   if (input.bulk || !exceedsTank(input.quantity, input.volumeUnit, v.tankCapacityL)) return;
@@ -212,7 +219,7 @@ export async function createPurchase({ db, orgId, actor }: Scope, input: Input):
   try {
     const id = await db.transaction(async (tx) => {
       await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
-      const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [check] = await checkLocations(tx, orgId, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
       const [row] = await tx
         .insert(iftaFuelPurchases)
         .values({ ...values(orgId, input), source: 'MANUAL', locationCheck: check!.check, locationDistanceM: check!.distanceM })
@@ -233,11 +240,12 @@ export async function updatePurchase({ db, orgId, actor }: Scope, id: string, in
       const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
       if (!before) throw notFound('Fuel purchase');
       await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
-      const [check] = await checkLocations(tx, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [check] = await checkLocations(tx, orgId, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
       const [after] = await tx
         .update(iftaFuelPurchases)
-        .set({ ...values(orgId, input), locationCheck: check!.check, locationDistanceM: check!.distanceM, updatedAt: new Date() })
-        .where(eq(iftaFuelPurchases.id, id))
+        // Not organization_id: Citus refuses any write of the distribution column, even the same value.
+        .set({ ...changes(orgId, input), locationCheck: check!.check, locationDistanceM: check!.distanceM, updatedAt: new Date() })
+        .where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId)))
         .returning();
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'IFTA_FUEL_PURCHASE', entityId: id, before, after });
     });
@@ -372,6 +380,7 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   }
   const checks = await checkLocations(
     db,
+    orgId,
     candidates.map((c) => ({ vehicleId: c.vehicleId, time: c.row.purchasedAt, jurisdiction: c.row.jurisdiction, stationLat: c.row.stationLat, stationLon: c.row.stationLon })),
   );
   const valid = candidates.map((c, i) => ({

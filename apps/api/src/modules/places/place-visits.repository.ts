@@ -68,10 +68,10 @@ export async function readOrgPlaces(db: DbOrTx, orgId: string): Promise<OrgPlace
  * on the embedded database a week of a truck reads about three times quicker (decision 0163's
  * measure), and a request waiting behind the read waits that much less.
  */
-export async function readFixes(db: DbOrTx, assetId: string, fromMs: number): Promise<VisitFix[]> {
+export async function readFixes(db: DbOrTx, orgId: string, assetId: string, fromMs: number): Promise<VisitFix[]> {
   const [r] = rowsOf<{ j: string | null }>(
     await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, driver_id) order by fix_time)::text as j
-      from positions where asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz`),
+      from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz`),
   );
   const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, string | null]>) : [];
   return fixes.map(([t, lat, lon, driverId]) => ({ t: Math.round(t), lat, lon, driverId }));
@@ -93,28 +93,32 @@ const visitOf = (r: { asset_id: string; place_id: string; a: number | string; d:
 });
 
 /** The vehicle's visits that began before `beforeMs` and were open or departed after `sinceMs`. */
-export async function readVisitsAround(db: DbOrTx, assetId: string, beforeMs: number, sinceMs: number): Promise<StoredVisit[]> {
+export async function readVisitsAround(db: DbOrTx, orgId: string, assetId: string, beforeMs: number, sinceMs: number): Promise<StoredVisit[]> {
   return rowsOf<{ asset_id: string; place_id: string; a: number | string; d: number | string | null }>(
     await db.execute(sql`select asset_id, place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
-      where asset_id = ${assetId} and arrived_at < ${iso(beforeMs)}::timestamptz and (departed_at is null or departed_at >= ${iso(sinceMs)}::timestamptz)`),
+      where organization_id = ${orgId} and asset_id = ${assetId} and arrived_at < ${iso(beforeMs)}::timestamptz and (departed_at is null or departed_at >= ${iso(sinceMs)}::timestamptz)`),
   ).map(visitOf);
 }
 
 /** Visits of these vehicles still open or departed in the last two days. */
-export async function readRecentVisits(db: DbOrTx, assetIds: readonly string[]): Promise<StoredVisit[]> {
+export async function readRecentVisits(db: DbOrTx, orgId: string, assetIds: readonly string[]): Promise<StoredVisit[]> {
   return rowsOf<{ asset_id: string; place_id: string; a: number | string; d: number | string | null }>(
     await db.execute(sql`select asset_id, place_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
-      where asset_id = any(${uuids(assetIds)}::uuid[]) and (departed_at is null or departed_at > now() - interval '2 days')`),
+      where organization_id = ${orgId} and asset_id = any(${uuids(assetIds)}::uuid[]) and (departed_at is null or departed_at > now() - interval '2 days')`),
   ).map(visitOf);
 }
 
-/** For each vehicle: its last stored fix before `firsts[i]` (null: none), and its newest stored fix time. */
-export async function readColdStarts(db: DbOrTx, assetIds: readonly string[], firsts: readonly number[]): Promise<Map<string, { last: VisitFix | null; newest: number | null }>> {
+/**
+ * For each vehicle: its last stored fix before `firsts[i]` (null: none), and its newest stored fix
+ * time. Every positions read names the organization (a parameter): Citus then routes the statement,
+ * the sub-select and the lateral with its LIMIT over the unnest included, to one shard.
+ */
+export async function readColdStarts(db: DbOrTx, orgId: string, assetIds: readonly string[], firsts: readonly number[]): Promise<Map<string, { last: VisitFix | null; newest: number | null }>> {
   const rows = rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null; stored: number | string | null }>(
     await db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon,
-        extract(epoch from (select max(y.fix_time) from positions y where y.asset_id = k.asset_id)) * 1000 as stored
+        extract(epoch from (select max(y.fix_time) from positions y where y.organization_id = ${orgId} and y.asset_id = k.asset_id)) * 1000 as stored
       from unnest(${uuids(assetIds)}::uuid[], ${`{${firsts.map(iso).join(',')}}`}::timestamptz[]) as k(asset_id, first)
-      left join lateral (select fix_time, latitude, longitude from positions x where x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
+      left join lateral (select fix_time, latitude, longitude from positions x where x.organization_id = ${orgId} and x.asset_id = k.asset_id and x.fix_time < k.first order by x.fix_time desc limit 1) p on true`),
   );
   return new Map(
     rows.map((r) => [
@@ -181,9 +185,9 @@ export async function replaceVisits(
 }
 
 /** The vehicles' marks (ms). */
-export async function readMarks(db: DbOrTx, assetIds: readonly string[]): Promise<Map<string, number>> {
+export async function readMarks(db: DbOrTx, orgId: string, assetIds: readonly string[]): Promise<Map<string, number>> {
   const rows = rowsOf<{ asset_id: string; t: number | string }>(
-    await db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where asset_id = any(${uuids(assetIds)}::uuid[])`),
+    await db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where organization_id = ${orgId} and asset_id = any(${uuids(assetIds)}::uuid[])`),
   );
   return new Map(rows.map((r) => [r.asset_id, ms(r.t)]));
 }

@@ -151,7 +151,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const replays: Array<{ assetId: string; from: number }> = [];
     /** Vehicles that left a place this round (their visits changed without an arrival row). */
     const departed = new Set<string>();
-    if (this.shared) await this.dropOthers(items);
+    if (this.shared) await this.dropOthers(orgId, items);
     await this.warm(org, items);
     for (const [assetId, { fixes }] of items) {
       if (fixes.length === 0) continue;
@@ -213,8 +213,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const ids = cold.map(([assetId]) => assetId);
     const firsts = cold.map(([, w]) => w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity));
     const newest = new Map(cold.map(([assetId, w]) => [assetId, w.fixes.reduce((m, f) => Math.max(m, f.t), -Infinity)]));
-    const starts = await repo.readColdStarts(this.db, ids, firsts);
-    const visits = await repo.readRecentVisits(this.db, ids);
+    const starts = await repo.readColdStarts(this.db, org.id, ids, firsts);
+    const visits = await repo.readRecentVisits(this.db, org.id, ids);
     for (const assetId of ids) {
       const { last: f = null, newest: stored = null } = starts.get(assetId) ?? {};
       const at = f?.t ?? -Infinity;
@@ -276,8 +276,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
     const floor = this.now() - MAX_REPLAY_MS;
     for (let windowMs = 6 * 3_600_000; ; windowMs *= 4) {
       const start = fromMs - windowMs;
-      const fixes = await repo.readFixes(this.db, assetId, start);
-      const visits = await repo.readVisitsAround(this.db, assetId, fromMs, start - 86_400_000);
+      const fixes = await repo.readFixes(this.db, orgId, assetId, start);
+      const visits = await repo.readVisitsAround(this.db, orgId, assetId, fromMs, start - 86_400_000);
       let cut = -1;
       for (let i = fixes.length - 1; i >= 0; i--) {
         const f = fixes[i]!;
@@ -342,10 +342,10 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   }
 
   /** Shared database: vehicles another instance worked past what this one holds are forgotten (recomputed from the database). */
-  private async dropOthers(items: Round<VisitFix>): Promise<void> {
+  private async dropOthers(orgId: string, items: Round<VisitFix>): Promise<void> {
     const known = items.filter(([assetId]) => this.vehicles.has(assetId)).map(([assetId]) => assetId);
     if (known.length === 0) return;
-    for (const [assetId, mark] of await repo.readMarks(this.db, known)) if (mark > (this.vehicles.get(assetId)?.t ?? Infinity)) this.vehicles.delete(assetId);
+    for (const [assetId, mark] of await repo.readMarks(this.db, orgId, known)) if (mark > (this.vehicles.get(assetId)?.t ?? Infinity)) this.vehicles.delete(assetId);
   }
 
   /** Notifies the facts that happened recently (once each: the fact key). */

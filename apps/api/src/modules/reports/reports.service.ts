@@ -310,9 +310,11 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
   }
   const key = (x: string) => sql.raw(byDriver ? `${x}.driver_id` : `${x}.asset_id`);
   const tz = ctx.timeZone;
+  // The names' sub-selects name the organization as a parameter: Citus then routes the statement
+  // to one shard (a correlated sub-select beside the union is refused otherwise).
   const named = byDriver
-    ? sql`null::text as unit_number, (select ${driverName('d')} from drivers d where d.id = u.k) as driver_name`
-    : sql`(select a.unit_number from assets a where a.id = u.k) as unit_number, null::text as driver_name`;
+    ? sql`null::text as unit_number, (select ${driverName('d')} from drivers d where d.organization_id = ${scope.orgId} and d.id = u.k) as driver_name`
+    : sql`(select a.unit_number from assets a where a.organization_id = ${scope.orgId} and a.id = u.k) as unit_number, null::text as driver_name`;
   const order = orderBy(
     p.sort,
     { day: sql`u.day`, distanceKm: sql`sum(u.distance_m)`, drivingSeconds: sql`sum(u.driving_s)`, idleSeconds: sql`sum(u.idle_s)`, stops: sql`sum(u.stops)` },

@@ -55,8 +55,9 @@ describe('demo Teltonika trucks (decision 0156)', () => {
   it('registers five FMC650s with valid IMEIs on trucks of both regions; the rest stay phones', async () => {
     const devices = await rows<{ unique_id: string; protocol: string; model: string; manufacturer: string; io_map: object; unit: string; region: string; vin: string }>(
       `select g.unique_id, m.protocol, m.name as model, m.manufacturer, m.io_map, a.unit_number as unit, gr.name as region, a.vin
-       from gateways g join device_models m on m.id = g.device_model_id join assets a on a.id = g.asset_id
-       join group_assets ga on ga.asset_id = a.id join groups gr on gr.id = ga.group_id order by a.unit_number`,
+       from gateways g join device_models m on m.id = g.device_model_id join assets a on a.organization_id = g.organization_id and a.id = g.asset_id
+       join group_assets ga on ga.organization_id = a.organization_id and ga.asset_id = a.id
+       join groups gr on gr.organization_id = ga.organization_id and gr.id = ga.group_id order by a.unit_number`,
     );
     const teltonika = devices.filter((d) => d.protocol === 'teltonika');
     expect(teltonika.map((d) => d.unit)).toEqual(DEMO_ENGINE_TRUCKS.map((e) => String(100 + e.index)));
@@ -264,7 +265,8 @@ describe('a demo database seeded before the Teltonika trucks', () => {
     expect((await findDemoTrucks(t.app.db)).find((x) => x.index === 3)?.engine).toBeNull();
     await seed(t.app.db, { ...t.config, demo: true }, () => undefined);
     const [g] = await rows<{ unique_id: string; protocol: string; positions: number }>(
-      `select g.unique_id, m.protocol, (select count(*)::int from positions p where p.gateway_id = g.id) as positions from gateways g join device_models m on m.id = g.device_model_id where g.id = '${truck.gatewayId}'`,
+      `select g.unique_id, m.protocol, count(p.gateway_id)::int as positions from gateways g join device_models m on m.id = g.device_model_id
+       left join positions p on p.organization_id = g.organization_id and p.gateway_id = g.id where g.id = '${truck.gatewayId}' group by g.unique_id, m.protocol`,
     );
     expect(g).toMatchObject({ unique_id: truck.engine.imei, protocol: 'teltonika' });
     expect(g!.positions).toBeGreaterThan(600);

@@ -183,7 +183,7 @@ interface Target {
 /** A throwaway PostgreSQL 15 in /tmp on a free port, with the cluster's settings. */
 async function plainPostgres(): Promise<Target> {
   const t = performance.now();
-  const dir = fs.mkdtempSync('/tmp/c3-pg-');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-pg-'));
   if (process.getuid?.() === 0) run('chown', ['postgres', dir]);
   const port = await freePort();
   run(...asPostgres(path.join(PG_BIN, 'initdb'), ['-D', `${dir}/data`, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']));

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
-for dir in "${CITUS_SOURCE_DIR:-}" "$(pwd)/../shared/vendor/citus" /work/shared/vendor/citus; do
+for dir in "${CITUS_SOURCE_DIR:-}" "$(pwd)/../shared/vendor/citus"; do
   if [ -n "$dir" ] && [ -f "$dir/citus-13.2.2.tar.gz" ]; then export CITUS_SOURCE_DIR=$dir; break; fi
 done
 if [ -z "${CITUS_SOURCE_DIR:-}" ] || [ ! -f "$CITUS_SOURCE_DIR/citus-13.2.2.tar.gz" ]; then
@@ -29,8 +29,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # Outside the clone: the servers run as the postgres user, who may not reach into root's folders.
-export CITUS_CACHE=${CITUS_CACHE:-/tmp/fleet-ci-citus}
-mkdir -p "$CITUS_CACHE" && chmod 755 "$CITUS_CACHE"
+export CITUS_CACHE=${CITUS_CACHE:-$(mktemp -d -t fleet-ci-citus.XXXXXX)}
+chmod 755 "$CITUS_CACHE"
 started=$SECONDS
 scripts/citus-cluster.sh start > /dev/null
 echo "ci-citus: cluster built and started in $((SECONDS - started)) s"

@@ -54,18 +54,22 @@ export interface HeapTrimHooks {
   trimMalloc?: () => void;
 }
 
-/** The hooks of this process, or null when it was started without --expose-gc. */
-export function processHeapHooks(): HeapTrimHooks | null {
+/**
+ * The hooks of this thread's heap, or null when the process was started without --expose-gc.
+ * `mallocTrim: false` on a thread that leaves malloc to the API thread (the database's worker).
+ */
+export function processHeapHooks({ mallocTrim = true }: { mallocTrim?: boolean } = {}): HeapTrimHooks | null {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) return null;
-  const trimMalloc = loadMallocTrim();
+  const trimMalloc = mallocTrim ? loadMallocTrim() : null;
   return {
     gc: () => {
       compacting(gc);
       trimMalloc?.();
     },
-    heapUsed: () => process.memoryUsage().heapUsed,
-    heapTotal: () => process.memoryUsage().heapTotal,
+    // This isolate's heap (a worker thread has its own; process.memoryUsage() is the process's RSS).
+    heapUsed: () => v8.getHeapStatistics().used_heap_size,
+    heapTotal: () => v8.getHeapStatistics().total_heap_size,
     utilization: loopUtilization(),
     ...(trimMalloc ? { trimMalloc } : {}),
   };

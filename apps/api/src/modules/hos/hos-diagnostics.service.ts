@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ELD_DIAGNOSTIC_NAMES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosDiagnostic, type Page, type hosDiagnosticQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { assets, hosEvents, latestPositions, organizations, positions } from '../../db/schema/index.ts';
+import { assets, hosEvents, latestPositions, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import { notify } from '../notifications/index.ts';
@@ -143,20 +143,7 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   // Fixes only of vehicles that drove in the last 24 hours (the positioning check).
   const dayAgo = now - DAY_MS;
   const drove = vehicleIds.filter((v) => (driving.get(v) ?? []).some(([, e]) => e > dayAgo));
-  const fixes = new Map<string, number[]>();
-  if (drove.length) {
-    const rows = await db
-      .select({ v: positions.assetId, t: positions.fixTime, accuracy: positions.accuracy })
-      .from(positions)
-      .where(and(inArray(positions.assetId, drove), sql`${positions.fixTime} > ${new Date(dayAgo - DAY_MS / 2).toISOString()}::timestamptz`, lte(positions.fixTime, new Date(now))))
-      .orderBy(asc(positions.fixTime));
-    for (const r of rows) {
-      if (!r.v || (r.accuracy !== null && r.accuracy > VALID_ACCURACY_M)) continue;
-      const list = fixes.get(r.v);
-      if (list) list.push(r.t.getTime());
-      else fixes.set(r.v, [r.t.getTime()]);
-    }
-  }
+  const fixes = drove.length ? await validFixTimes(db, orgId, drove, dayAgo - DAY_MS / 2, now) : new Map<string, number[]>();
   const engine = await engineFactsOf(db, orgId, vehicleIds, latest, active, now);
   // Each assigned driver's current duty status and since when (on duty or driving only).
   const lastStatus = new Map<string, { code: number; at: number }>();
@@ -272,22 +259,7 @@ async function engineFactsOf(
   const out = new Map<string, EngineFacts>();
   const dayAgo = now - DAY_MS;
   const recent = latest.filter((l) => l.fixTime.getTime() > dayAgo).map((l) => l.id);
-  const fixRows = recent.length
-    ? await db
-        .select({ v: positions.assetId, t: positions.fixTime, lat: positions.latitude, lon: positions.longitude, ignition: positions.ignition, source: positions.odometerSource, hours: positions.engineHours })
-        .from(positions)
-        .where(and(inArray(positions.assetId, recent), sql`${positions.fixTime} > ${new Date(dayAgo - 3_600_000).toISOString()}::timestamptz`, lte(positions.fixTime, new Date(now))))
-        .orderBy(asc(positions.fixTime))
-    : [];
-  const fixes = new Map<string, EngineFix[]>();
-  const reports = new Set<string>();
-  for (const r of fixRows) {
-    if (!r.v) continue;
-    if (r.source === 'ECM' || r.hours !== null) reports.add(r.v);
-    const list = fixes.get(r.v) ?? [];
-    list.push({ time: r.t.getTime(), lat: r.lat, lon: r.lon, ignition: r.ignition, engineData: r.source === 'ECM' && r.hours !== null });
-    fixes.set(r.v, list);
-  }
+  const { fixes, reports } = recent.length ? await engineFixes(db, orgId, recent, dayAgo - 3_600_000, now) : { fixes: new Map<string, EngineFix[]>(), reports: new Set<string>() };
   for (const v of vehicleIds) if (ENGINE_CODES.some((c) => active.get(v)?.has(c))) reports.add(v);
   if (reports.size === 0) return out;
   const ids = [...reports];
@@ -311,6 +283,49 @@ async function engineFactsOf(
     });
   }
   return out;
+}
+
+/**
+ * The 24 hours' fixes come back as one JSON text per vehicle, not a row per fix: a 1 Hz truck has
+ * 86,400 fixes a day, and as rows the embedded database's thread and then the API's built ~450 bytes
+ * of objects for each (11 MB for the demo fleet's 24,000, every 5 minutes). Times are the fixes'
+ * milliseconds, as a Date of the row gave them.
+ */
+const FIX_MS = sql.raw('floor(extract(epoch from fix_time) * 1000)::float8');
+
+/** Each vehicle's times of valid fixes (accuracy within 5 miles or not given) in (from, to], oldest first. */
+async function validFixTimes(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<Map<string, number[]>> {
+  const rows = rowsOf<{ v: string; t: string }>(
+    await db.execute(sql`
+      select asset_id as v, json_agg(${FIX_MS} order by fix_time)::text as t from positions
+      where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])
+        and fix_time > ${new Date(fromMs).toISOString()}::timestamptz and fix_time <= ${new Date(toMs).toISOString()}::timestamptz
+        and (accuracy is null or accuracy <= ${VALID_ACCURACY_M})
+      group by asset_id`),
+  );
+  return new Map(rows.map((r) => [r.v, JSON.parse(r.t) as number[]]));
+}
+
+/** Each vehicle's fixes in (from, to] for the engine checks, oldest first, and the vehicles whose device reported engine data. */
+async function engineFixes(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ fixes: Map<string, EngineFix[]>; reports: Set<string> }> {
+  const rows = rowsOf<{ v: string; j: string; reports: boolean }>(
+    await db.execute(sql`
+      select asset_id as v, bool_or(odometer_source = 'ECM' or engine_hours is not null) as reports,
+        json_build_array(json_agg(${FIX_MS} order by fix_time), json_agg(latitude order by fix_time), json_agg(longitude order by fix_time),
+          json_agg(ignition order by fix_time), json_agg(odometer_source is not distinct from 'ECM' and engine_hours is not null order by fix_time))::text as j
+      from positions
+      where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])
+        and fix_time > ${new Date(fromMs).toISOString()}::timestamptz and fix_time <= ${new Date(toMs).toISOString()}::timestamptz
+      group by asset_id`),
+  );
+  const fixes = new Map<string, EngineFix[]>();
+  const reports = new Set<string>();
+  for (const r of rows) {
+    if (r.reports) reports.add(r.v);
+    const [time, lat, lon, ignition, engineData] = JSON.parse(r.j) as [number[], number[], number[], Array<boolean | null>, boolean[]];
+    fixes.set(r.v, time.map((t, i) => ({ time: t, lat: lat[i]!, lon: lon[i]!, ignition: ignition[i]!, engineData: engineData[i]! })));
+  }
+  return { fixes, reports };
 }
 
 type Row = { id: string; vehicleId: string | null; code: string | null; eventCode: number; at: Date; detail: string | null; unitNumber: string | null; type: 'VEHICLE' | 'TRAILER' | null };

@@ -6,12 +6,16 @@ import { dueTables, runEmbeddedMaintenance } from './embedded-maintenance.ts';
 
 describe('dueTables', () => {
   it("follows autovacuum's default thresholds", () => {
-    const t = (over: Partial<Parameters<typeof dueTables>[0][number]>) => ({ relname: 'x', live: 1000, modified: 0, dead: 0, analyzed: true, ...over });
+    const t = (over: Partial<Parameters<typeof dueTables>[0][number]>) => ({ relname: 'x', live: 1000, estimate: 1000, modified: 0, dead: 0, analyzed: true, ...over });
     expect(dueTables([t({})])).toEqual([]);
     expect(dueTables([t({ modified: 150 })])).toEqual([]);
     expect(dueTables([t({ modified: 151 })])).toEqual([{ table: 'x', vacuum: false }]);
     expect(dueTables([t({ dead: 251 })])).toEqual([{ table: 'x', vacuum: true }]);
     expect(dueTables([t({ analyzed: false })])).toEqual([{ table: 'x', vacuum: false }]);
+    // Counters started again at the open: the estimate of the last ANALYZE is the table's size.
+    expect(dueTables([t({ live: 600, modified: 600, estimate: 100_000 })])).toEqual([]);
+    expect(dueTables([t({ live: 600, modified: 600, dead: 600, estimate: 100_000 })])).toEqual([]);
+    expect(dueTables([t({ live: 600, modified: 600, estimate: 1000 })])).toEqual([{ table: 'x', vacuum: false }]);
   });
 });
 

@@ -15,7 +15,10 @@ const VACUUM_SCALE = 0.2;
 
 interface TableStats {
   relname: string;
+  /** Live rows counted since the embedded database opened (its activity counters start again at every open). */
   live: number;
+  /** The planner's row estimate (pg_class.reltuples, kept on disk; -1 before the first ANALYZE). */
+  estimate: number;
   modified: number;
   dead: number;
   /** Statistics exist (or the table is empty). */
@@ -26,8 +29,11 @@ interface TableStats {
 export function dueTables(stats: readonly TableStats[]): Array<{ table: string; vacuum: boolean }> {
   const out: Array<{ table: string; vacuum: boolean }> = [];
   for (const t of stats) {
-    const vacuum = t.dead > VACUUM_BASE + VACUUM_SCALE * t.live;
-    const analyze = !t.analyzed || t.modified > ANALYZE_BASE + ANALYZE_SCALE * t.live;
+    // autovacuum's base is the estimate too: counted from the counters alone, a table of a million
+    // rows with 600 new since the open was due at the first pass (an ANALYZE of a full sample).
+    const rows = Math.max(t.live, t.estimate);
+    const vacuum = t.dead > VACUUM_BASE + VACUUM_SCALE * rows;
+    const analyze = !t.analyzed || t.modified > ANALYZE_BASE + ANALYZE_SCALE * rows;
     if (vacuum || analyze) out.push({ table: t.relname, vacuum });
   }
   return out;
@@ -36,14 +42,14 @@ export function dueTables(stats: readonly TableStats[]): Array<{ table: string; 
 /** One pass: ANALYZE (and VACUUM where dead rows piled up) the tables that are due. Returns their names. */
 export async function runEmbeddedMaintenance(database: Database): Promise<string[]> {
   if (database.kind !== 'pglite') return [];
-  const stats = rowsOf<{ relname: string; live: string | number; modified: string | number; dead: string | number; analyzed: boolean }>(
+  const stats = rowsOf<{ relname: string; live: string | number; estimate: string | number; modified: string | number; dead: string | number; analyzed: boolean }>(
     // Never analyzed: reltuples -1 (the activity counters start again at every start of the
     // embedded database, so they cannot tell; pg_class keeps the statistics' row estimate).
     await database.db.execute(sql`
-      select s.relname, s.n_live_tup as live, s.n_mod_since_analyze as modified, s.n_dead_tup as dead,
+      select s.relname, s.n_live_tup as live, c.reltuples as estimate, s.n_mod_since_analyze as modified, s.n_dead_tup as dead,
              (c.reltuples >= 0 or pg_relation_size(c.oid) = 0) as analyzed
       from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.schemaname = 'public'`),
-  ).map((r) => ({ relname: r.relname, live: Number(r.live), modified: Number(r.modified), dead: Number(r.dead), analyzed: r.analyzed }));
+  ).map((r) => ({ relname: r.relname, live: Number(r.live), estimate: Number(r.estimate), modified: Number(r.modified), dead: Number(r.dead), analyzed: r.analyzed }));
   const due = dueTables(stats);
   for (const { table, vacuum } of due) {
     // Identifiers from the catalogue, quoted: VACUUM and ANALYZE take no parameters.

@@ -14,7 +14,9 @@
 // optimising compiles), and their arenas were back to 10-15 MB resident a minute after the last trim.
 // So a quiet look that does not collect still trims malloc: a few milliseconds. And a quiet server's
 // heap drifts too (the demo simulator's fixes, the work behind them): 52 -> 78 MB within a minute of
-// one first start, under the 24 MB rule; once quiet, 8 MB of growth is enough to collect. Decision 0161.
+// one first start, under the 24 MB rule; once quiet, 8 MB of growth was enough to collect (decision
+// 0161). With the worker thread's second heap the idle server had no room for a 8 MB sawtooth: a quiet
+// server now looks every 15 s and collects at 4 MB (~60 ms of one core each, 0.4 %; decision 0172).
 import v8 from 'node:v8';
 import { loadMallocTrim } from './malloc-trim.ts';
 
@@ -31,11 +33,11 @@ export interface HeapTrimPolicy {
 }
 
 export const HEAP_TRIM_POLICY: HeapTrimPolicy = {
-  everyMs: 30_000,
+  everyMs: 15_000,
   minGrowthBytes: 24 * 2 ** 20,
   growthRatio: 0.3,
   quietUtilization: 0.1,
-  quietGrowthBytes: 8 * 2 ** 20,
+  quietGrowthBytes: 4 * 2 ** 20,
 };
 
 /** True when the heap has grown enough since `usedAfterLast` (what the last collection left) to collect. */

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { KNOTS_TO_KMH } from '@fleet/geo';
 import type { TruckState } from './truck-plan.ts';
 
@@ -18,10 +19,23 @@ export function osmandQuery(uniqueId: string, t: number, s: TruckState): string 
   return p.toString();
 }
 
-/** Posts one fix to an OsmAnd endpoint (`target` is its URL, e.g. http://127.0.0.1:5055/). */
-export async function postFix(target: string, uniqueId: string, t: number, s: TruckState): Promise<number> {
+/** Kept-alive connections to the server's own port: the demo's phones post every 10 s. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+/**
+ * Posts one fix to an OsmAnd endpoint over plain HTTP (`target` is its URL, e.g.
+ * http://127.0.0.1:5055/; the demo posts to its own server). Through node:http rather than fetch:
+ * fetch would load undici into the server for this alone, and allocates several times more a request.
+ */
+export function postFix(target: string, uniqueId: string, t: number, s: TruckState): Promise<number> {
   const sep = target.includes('?') ? '&' : '?';
-  const res = await fetch(`${target}${sep}${osmandQuery(uniqueId, t, s)}`, { method: 'POST' });
-  await res.arrayBuffer();
-  return res.status;
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${target}${sep}${osmandQuery(uniqueId, t, s)}`, { method: 'POST', agent }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end();
+  });
 }

@@ -45,6 +45,7 @@ import { hashIngestToken } from '../apps/api/src/modules/positions/pipeline/gate
 import { freePort, signIn, type ServerProcess } from '../apps/api/src/test/server-process.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { benchEntry, startBenchServer } from './bench-server.ts';
+import { withClient } from '../scripts/citus-setup.ts';
 import type { LoadResult } from './citus-load.ts';
 import { runLoad } from './citus-run-load.ts';
 import { moveUnderIngest } from './citus-move.ts';
@@ -148,15 +149,6 @@ function run(cmd: string, args: string[], env?: Record<string, string>): string 
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
-}
-async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
-  } finally {
-    await c.end();
-  }
 }
 const urlOf = (port: number, db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
 async function postmasterOf(c: pg.Client): Promise<number> {

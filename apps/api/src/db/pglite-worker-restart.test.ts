@@ -4,9 +4,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
+import { pgliteTemplateBlob } from '../test/helpers.ts';
 import { openDatabase, type Database } from './client.ts';
 import { pgliteOf } from './pglite-copy.ts';
 import { RemotePGlite } from './pglite-remote.ts';
@@ -16,16 +16,6 @@ import { rowsOf } from './sql/rows.ts';
 // heap or a WebAssembly trap would end it; decision 0170): over HTTP, the request under way fails
 // with a 503, and then either the data directory is open again in a new thread and requests succeed,
 // or an in-memory database is lost and /readyz says so.
-
-const template = (): Blob | undefined => {
-  let file = '';
-  try {
-    file = inject('pgliteTemplate') ?? '';
-  } catch {
-    // run outside the API project's global set-up
-  }
-  return file ? new Blob([fs.readFileSync(file)]) : undefined;
-};
 
 /** The worker thread behind the database (the test-only way to end it is RemotePGlite.terminate). */
 function remote(database: Database): RemotePGlite {
@@ -103,7 +93,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL || process.env.PGLITE_THREAD ===
   });
 
   it('loses an in-memory database: the request under way and later ones fail with 503, /readyz answers 503 with the reason', async () => {
-    database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template(), pgliteThread: 'worker' });
+    database = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob(), pgliteThread: 'worker' });
     const opened = await appOn(database);
     app = opened.app;
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);

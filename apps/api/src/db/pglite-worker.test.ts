@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
+import { pgliteTemplateBlob } from '../test/helpers.ts';
 import { openDatabase, type Database } from './client.ts';
 import { copyBinary, pgliteOf, BinaryCopyReader } from './pglite-copy.ts';
 import { RemotePGlite } from './pglite-remote.ts';
@@ -16,20 +16,10 @@ import { rowsOf } from './sql/rows.ts';
 // API's thread: same answers through Drizzle and the PGlite-only paths, transactions, errors,
 // notifications; and a slow statement no longer holds up a request that needs no database.
 
-const template = (): Blob | undefined => {
-  let file = '';
-  try {
-    file = inject('pgliteTemplate') ?? '';
-  } catch {
-    // run outside the API project's global set-up
-  }
-  return file ? new Blob([fs.readFileSync(file)]) : undefined;
-};
-
 describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a worker thread', () => {
   const opened: Database[] = [];
   const open = async (pgliteThread: 'worker' | 'main') => {
-    const d = await openDatabase({ dataDir: 'memory', pgliteTemplate: template(), pgliteThread });
+    const d = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob(), pgliteThread });
     opened.push(d);
     return d;
   };

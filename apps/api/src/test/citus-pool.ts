@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { withClient } from '../../../../scripts/citus-setup.ts';
 
 // The Citus pass (TEST_CITUS_URL = the coordinator): a database per test file cannot be copied from a
 // template there (Citus creates databases from template1 only, without the extension or the nodes),
@@ -39,7 +40,7 @@ export function poolFingerprint(): string {
     if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
   }
   // The pool's own layout (its bookkeeping table): bump when it changes.
-  hash.update(fs.readFileSync(distributeScript)).update(`shards=${shardCount()} pool=2`);
+  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(`shards=${shardCount()} pool=2`);
   return `fleet-test-pool ${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -51,15 +52,6 @@ function urlFor(base: string, host: string, port: number, database: string): str
   return u.toString();
 }
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The coordinator then the active workers, as postgres:// URLs of their maintenance database. */
 async function nodes(coordinatorUrl: string): Promise<string[]> {
@@ -73,10 +65,10 @@ async function nodes(coordinatorUrl: string): Promise<string[]> {
   return [coordinatorUrl, ...workers.map((w) => urlFor(coordinatorUrl, w.node_name, w.node_port, maintenance))];
 }
 
-function runDistribute(url: string): Promise<void> {
+function runDistribute(url: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', distributeScript], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', distributeScript], { cwd: root, env: { ...process.env, ...env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
@@ -86,8 +78,9 @@ function runDistribute(url: string): Promise<void> {
 
 /**
  * Makes the pool database `name` on every node unless it is there from the same migrations and
- * distribution step (the database's comment holds the fingerprint): create on the coordinator and
- * each worker, the citus extension in each, the workers registered, then `db:distribute`.
+ * distribution step (the database's comment holds the fingerprint): created on the coordinator with
+ * the pool's shard count, then `db:distribute` makes it on each worker, with the citus extension in
+ * each and the workers registered (scripts/citus-setup.ts).
  * Returns how long it took (0 when the database was already there).
  */
 export async function ensurePoolDatabase(coordinatorUrl: string, name: string, remake = false): Promise<number> {
@@ -108,23 +101,15 @@ export async function ensurePoolDatabase(coordinatorUrl: string, name: string, r
     // Stale (other migrations) or half made: made again from nothing, the coordinator first so a
     // failure below leaves no comment behind.
     for (const node of all) await withClient(node, (c) => c.query(`drop database if exists ${ident} with (force)`));
-    for (const node of all) {
-      await withClient(node, (c) => c.query(`create database ${ident}`));
-      const u = new URL(node);
-      u.pathname = `/${name}`;
-      await withClient(u.toString(), (c) => c.query('create extension if not exists citus'));
-    }
+    // The coordinator's database first, for its shard count; db:distribute makes it on the workers,
+    // with the extension everywhere, the coordinator's host and the workers registered.
+    await withClient(coordinatorUrl, (c) => c.query(`create database ${ident}`));
     const url = poolUrl(coordinatorUrl, name);
-    await withClient(url, async (c) => {
-      const coordinator = new URL(coordinatorUrl);
-      await c.query('select citus_set_coordinator_host($1, $2)', [coordinator.hostname, Number(coordinator.port || 5432)]);
-      for (const node of all.slice(1)) {
-        const w = new URL(node);
-        await c.query('select citus_add_node($1, $2)', [w.hostname, Number(w.port || 5432)]);
-      }
-      await c.query(`alter database ${ident} set citus.shard_count = ${shardCount()}`);
+    await withClient(url, (c) => c.query(`alter database ${ident} set citus.shard_count = ${shardCount()}`));
+    await runDistribute(url, {
+      CITUS_WORKERS: all.slice(1).map((n) => new URL(n).host).join(','),
+      CITUS_MAINTENANCE_DB: new URL(coordinatorUrl).pathname.slice(1) || 'postgres',
     });
-    await runDistribute(url);
     // The tables as made: a test that drops one (to see the error a broken database gives) spoils
     // the database for the next file, which then makes it again (resetPoolDatabase).
     await withClient(url, (c) =>

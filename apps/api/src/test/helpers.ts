@@ -61,6 +61,12 @@ function provided(key: 'pgliteTemplate' | 'pgTemplate'): string {
   }
 }
 
+/** The migrated PGlite database the global setup dumped, as a Blob to open from (undefined outside vitest's API project). */
+export function pgliteTemplateBlob(): Blob | undefined {
+  const file = provided('pgliteTemplate');
+  return file ? new Blob([fs.readFileSync(file)]) : undefined;
+}
+
 /** The Citus pass: TEST_CITUS_URL names a coordinator (it wins over TEST_DATABASE_URL). */
 export const onCitus = (): boolean => !!process.env.TEST_CITUS_URL;
 /** A database server pass, PostgreSQL or Citus (not the embedded PGlite). */
@@ -100,10 +106,9 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const template = provided('pgliteTemplate');
     // PGLITE_THREAD=main runs the suite with the database on the test's own thread (decision 0170).
     const pgliteThread = process.env.PGLITE_THREAD === 'main' ? 'main' : 'worker';
-    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template ? new Blob([fs.readFileSync(template)]) : undefined, pgliteThread });
+    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob(), pgliteThread });
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await createScratchDatabase(serverUrl, provided('pgTemplate') || undefined);

@@ -9,7 +9,7 @@ import { toPage } from '../../http/paging.ts';
 import type { MsPeriod } from './hos.periods.ts';
 import { optionsAt, violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type FleetState, type LogFacts } from './hos.repository.ts';
-import { LruMap } from './hos.events-cache.ts';
+import { LruMap } from '../../lib/lru-map.ts';
 import { NextRun } from '../../lib/next-run.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';

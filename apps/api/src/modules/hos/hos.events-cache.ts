@@ -7,6 +7,7 @@
 import { HOS_EVENT_TYPES } from '@fleet/api-contract';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
 import type { FleetDriver, LogFacts } from './hos.types.ts';
+import { LruMap } from '../../lib/lru-map.ts';
 
 /** One driver's active duty-status and special-category events, sorted by time then sequence. */
 export interface DriverEvents {
@@ -178,31 +179,6 @@ export class DriverEventsCache {
 
   get size(): number {
     return this.entries.size;
-  }
-}
-
-/** A small least-recently-used map (organizations: a handful per instance, bounded all the same). */
-export class LruMap<V> {
-  private readonly map = new Map<string, V>();
-  constructor(readonly max: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    for (const [k] of this.map) {
-      if (this.map.size <= this.max) break;
-      this.map.delete(k);
-    }
-  }
-  get size(): number {
-    return this.map.size;
   }
 }
 

@@ -1,4 +1,5 @@
 import { builtInRouting } from '@fleet/dispatch';
+import { LruMap } from '../../lib/lru-map.ts';
 
 // `loaded_m` (decision 0166): the road distance from the first pick-up through every stop to the last
 // delivery by the planner's built-in routing over the bundled road network (labelled "estimated"),
@@ -14,19 +15,15 @@ export interface StopPoint {
 // Its own cache would keep each leg's whole road line (256 legs: 1.9 MB on the idle demo server) for
 // a figure in metres: the metres are cached here, the lines not at all.
 const routing = builtInRouting({ cacheSize: 0 });
-const METRES_CACHE_SIZE = 1024;
-const metresCache = new Map<string, number>();
+const metresCache = new LruMap<number>(1024);
 
 function legMetres(a: StopPoint, b: StopPoint): number {
   const key = `${a.latitude},${a.longitude};${b.latitude},${b.longitude}`;
   let m = metresCache.get(key);
   if (m === undefined) {
     m = routing.leg({ lat: a.latitude, lon: a.longitude }, { lat: b.latitude, lon: b.longitude }).metres;
-    if (metresCache.size >= METRES_CACHE_SIZE) metresCache.delete(metresCache.keys().next().value!);
+    metresCache.set(key, m);
   }
-  // Map order is insertion order: re-inserting marks the leg as recently used.
-  metresCache.delete(key);
-  metresCache.set(key, m);
   return m;
 }
 

@@ -9,6 +9,7 @@ import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
+import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
 import { violationsOf } from './hos-audit.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
@@ -137,7 +138,9 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];
   const distance = dayDistance(events.map((r) => r.e));
-  const vehicles = new Map(events.filter((r) => r.vehicle?.id).map((r) => [r.vehicle!.id, r.vehicle!]));
+  // A drive or on-duty period carried over midnight used its vehicle this day too (4.8.1.3).
+  const carried = startsInVehicle(dutyEvents, startMs) ? (await vehiclesAtDayStart(db, orgId, [{ driverId: d.id, startMs }])).get(d.id) : undefined;
+  const vehicles = new Map([...(carried ? [carried] : []), ...events.flatMap((r) => (r.vehicle?.id ? [r.vehicle] : []))].map((v) => [v.id, v]));
   // Each record's distance and engine hours since its vehicle's last power-up (decision 0155).
   const powerUps = await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs);
   const presented = events.map(({ e, vehicle }) => {

@@ -10,6 +10,7 @@ import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { DRIVEN_EVENT_TYPES } from './hos-distance.ts';
 import { statusOfCode } from './hos.periods.ts';
+import { startsInVehicle, vehiclesAtDayStart, type DayStartVehicle } from './hos-day-start-vehicle.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverRecordsOf, engineOptions, ensureLogDays, fleetDriversOf, fleetStateOf } from './hos.repository.ts';
 import { DAY_MS, dayStartMs, nextDate } from './hos.time.ts';
@@ -62,6 +63,15 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
       if (logId) logOf.set(d.id, { id: logId, certifiedAt: null, shippingDocuments: [], trailerIds: [] });
     }
   }
+  // A drive or on-duty period carried over the day's start used its vehicle this day too.
+  const carried = await vehiclesAtDayStart(
+    db,
+    orgId,
+    list.flatMap((d) => {
+      const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
+      return startMs < now && startsInVehicle(records.eventsOf(d.id), startMs) ? [{ driverId: d.id, startMs }] : [];
+    }),
+  );
   const rows = list.map((d): HosLogRow => {
     const startMs = dayStartMs(q.date, d.homeTimeZone, periodStart);
     const endMs = dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart);
@@ -85,7 +95,7 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
       driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
       date: q.date,
       logId: log?.id ?? null,
-      vehicles: mine.filter((v) => v.vehicle?.id).map((v) => v.vehicle!),
+      vehicles: dayVehicles(carried.get(d.id), mine),
       totals,
       distanceM: driven.length ? driven.reduce((sum, v) => sum + v.maxM! - v.minM!, 0) : null,
       violationCount,
@@ -106,6 +116,12 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
     return sign * (a < b ? -1 : a > b ? 1 : 0) || SORTS.lastName!(x).toString().localeCompare(SORTS.lastName!(y).toString());
   });
   return toPage(rows.slice(q.page * q.size, (q.page + 1) * q.size), rows.length, q);
+}
+
+/** The vehicle carried over the day's start first, then the day's own in order of first use, each once. */
+function dayVehicles(carried: DayStartVehicle | undefined, spans: readonly VehicleSpan[]): DayStartVehicle[] {
+  const all = [...(carried ? [carried] : []), ...spans.flatMap((v) => (v.vehicle?.id ? [v.vehicle] : []))];
+  return [...new Map(all.map((v) => [v.id, v])).values()];
 }
 
 interface VehicleSpan {

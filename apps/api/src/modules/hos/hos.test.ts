@@ -381,6 +381,25 @@ describe('the log list of a day', () => {
   });
 });
 
+describe('a drive carried over midnight', () => {
+  it("names its truck on the next day's log and in the day's list row, though no record of that day names it", async () => {
+    const d = await newDriver({ lastName: 'Midnightcarry' });
+    const truck = (await t.app.inject({ method: 'POST', url: org('/assets'), headers: a.admin, payload: vehicleBody() })).json() as { id: string; unitNumber: string };
+    // Driving from 22:00 to 02:00 (October, CDT): the day of 2026-10-16 starts in the drive.
+    const imported = hosImportResultSchema.parse((await importPeriods(d.id, log('2026-10-15T20:00', ['ON', 2], ['D', 4], ['OFF', 10]))).json());
+    await t.database.db.execute(`update hos_events set vehicle_id = '${truck.id}' where driver_id = '${d.id}' and event_type = 1 and event_time < '2026-10-16T05:00:00Z'` as never);
+    const second = imported.logs.find((l) => l.date === '2026-10-16')!;
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${second.id}`), headers: a.admin })).json());
+    expect(day.events.every((e) => e.vehicle === null)).toBe(true);
+    expect(day.header.vehicles).toEqual([{ id: truck.id, unitNumber: truck.unitNumber, type: 'VEHICLE' }]);
+    const row = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-16&search=midnightcarry'), headers: a.admin })).json()).content[0]!;
+    expect(row.vehicles).toEqual([{ id: truck.id, unitNumber: truck.unitNumber, type: 'VEHICLE' }]);
+    // A day that starts off duty names no carried vehicle.
+    const third = hosLogPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log?date=2026-10-17&search=midnightcarry'), headers: a.admin })).json()).content[0]!;
+    expect(third.vehicles).toEqual([]);
+  });
+});
+
 describe('editing events', () => {
   it("an office user's edit is a proposal: the original stays active until the driver decides, with an activity row", async () => {
     const d = await newDriver();

@@ -42,6 +42,9 @@ test('groups: create, add a driver and a vehicle, remove, rename and delete', as
   await page.getByLabel('Search Groups').fill(`${name} East`);
   await expect(page.getByRole('row', { name: new RegExp(`${name} East.*1 members`) })).toBeVisible();
   await page.getByRole('button', { name: `Delete ${name} East` }).click();
+  const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/groups\/[^/]+$/.test(new URL(r.url()).pathname));
   await confirm(page, 'Delete');
-  await expect(page.getByText('No groups yet').or(page.getByText(/No .* match/))).toBeVisible();
+  expect((await deleted).status()).toBe(204);
+  await expect(page.getByRole('row', { name: new RegExp(`${name} East`) })).toHaveCount(0);
+  await expect(page.getByText(`Nothing matches "${name} East".`)).toBeVisible();
 });

@@ -9,7 +9,7 @@ import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
-import { evaluateVehicle, isMalfunction, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type EngineFix, type Interval } from './hos-diagnostics.ts';
+import { evaluateVehicle, isMalfunction, POSITION_EVERY_MS, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type FixPair, type FixRun, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
@@ -143,7 +143,7 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   // Fixes only of vehicles that drove in the last 24 hours (the positioning check).
   const dayAgo = now - DAY_MS;
   const drove = vehicleIds.filter((v) => (driving.get(v) ?? []).some(([, e]) => e > dayAgo));
-  const fixes = drove.length ? await validFixTimes(db, orgId, drove, dayAgo - DAY_MS / 2, now) : new Map<string, number[]>();
+  const runs = drove.length ? await validFixRuns(db, orgId, drove, dayAgo - DAY_MS / 2, now) : new Map<string, FixRun[]>();
   const engine = await engineFactsOf(db, orgId, vehicleIds, latest, active, now);
   // Each assigned driver's current duty status and since when (on duty or driving only).
   const lastStatus = new Map<string, { code: number; at: number }>();
@@ -162,7 +162,7 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
     const verdicts = evaluateVehicle({
       now,
       driving: driving.get(v) ?? [],
-      fixes: fixes.get(v) ?? [],
+      fixRuns: runs.get(v) ?? [],
       unidentified: unidentified.get(v) ?? [],
       lastFixAt: pos ? pos.fixTime.getTime() : null,
       onDutySince: onDuty,
@@ -259,7 +259,7 @@ async function engineFactsOf(
   const out = new Map<string, EngineFacts>();
   const dayAgo = now - DAY_MS;
   const recent = latest.filter((l) => l.fixTime.getTime() > dayAgo).map((l) => l.id);
-  const { fixes, reports } = recent.length ? await engineFixes(db, orgId, recent, dayAgo - 3_600_000, now) : { fixes: new Map<string, EngineFix[]>(), reports: new Set<string>() };
+  const { facts, reports } = recent.length ? await engineFixFactsOf(db, orgId, recent, dayAgo - 3_600_000, now) : { facts: new Map<string, CompactEngineFacts>(), reports: new Set<string>() };
   for (const v of vehicleIds) if (ENGINE_CODES.some((c) => active.get(v)?.has(c))) reports.add(v);
   if (reports.size === 0) return out;
   const ids = [...reports];
@@ -277,7 +277,7 @@ async function engineFactsOf(
     const l = latest.find((x) => x.id === v);
     const live = l && now - l.serverTime.getTime() <= CLOCK_FRESH_MS && (l.ignition === true || (l.speed ?? 0) >= MOVING_KMH);
     out.set(v, {
-      fixes: fixes.get(v) ?? [],
+      ...(facts.get(v) ?? { silences: [], withoutData: [], lastIgnition: undefined, lastOnEngineData: null }),
       incompleteRecords: incomplete.filter((r) => r.vehicle_id === v).map((r) => new Date(r.at).getTime()),
       clockLagMs: live ? l.serverTime.getTime() - l.fixTime.getTime() : null,
     });
@@ -286,46 +286,98 @@ async function engineFactsOf(
 }
 
 /**
- * The 24 hours' fixes come back as one JSON text per vehicle, not a row per fix: a 1 Hz truck has
- * 86,400 fixes a day, and as rows the embedded database's thread and then the API's built ~450 bytes
- * of objects for each (11 MB for the demo fleet's 24,000, every 5 minutes). Times are the fixes'
- * milliseconds, as a Date of the row gave them.
+ * The fixes of a day and a half are summed up in the database with window functions, a few rows a
+ * vehicle instead of every fix: a 1 Hz truck has 86,400 fixes a day, 86 million a run for a fleet of
+ * 1,000. What comes back is what the checks read (hos-diagnostics.ts): the runs of valid fixes, the
+ * silences, the spans without engine data and the newest fixes' facts. Times are the fixes'
+ * milliseconds, floored as a Date of the row gave them, and compared as such.
  */
 const FIX_MS = sql.raw('floor(extract(epoch from fix_time) * 1000)::float8');
+/**
+ * Gaps are compared as timestamps, cheaper than numeric epochs on every row: fix times are stored to
+ * the millisecond (every ingest path writes a JavaScript Date), so they compare as FIX_MS does.
+ */
+const EVERY = sql.raw(`interval '${POSITION_EVERY_MS / 1000} seconds'`);
 
-/** Each vehicle's times of valid fixes (accuracy within 5 miles or not given) in (from, to], oldest first. */
-async function validFixTimes(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<Map<string, number[]>> {
-  const rows = rowsOf<{ v: string; t: string }>(
+/** Each vehicle's runs of valid fixes (accuracy within 5 miles or not given) in (from, to]: what fixRuns makes of their times. */
+export async function validFixRuns(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<Map<string, FixRun[]>> {
+  const rows = rowsOf<{ v: string; starts: string; ends: string }>(
     await db.execute(sql`
-      select asset_id as v, json_agg(${FIX_MS} order by fix_time)::text as t from positions
-      where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])
-        and fix_time > ${new Date(fromMs).toISOString()}::timestamptz and fix_time <= ${new Date(toMs).toISOString()}::timestamptz
-        and (accuracy is null or accuracy <= ${VALID_ACCURACY_M})
-      group by asset_id`),
+      -- A run starts at a fix more than 5 minutes after the one before and ends at one more than 5 minutes before the next.
+      select v, (json_agg(${FIX_MS} order by fix_time) filter (where pt is null or fix_time - pt > ${EVERY}))::text as starts,
+        (json_agg(${FIX_MS} order by fix_time) filter (where nt is null or nt - fix_time > ${EVERY}))::text as ends
+      from (
+        select asset_id as v, fix_time, lag(fix_time) over w as pt, lead(fix_time) over w as nt
+        from positions
+        where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])
+          and fix_time > ${new Date(fromMs).toISOString()}::timestamptz and fix_time <= ${new Date(toMs).toISOString()}::timestamptz
+          and (accuracy is null or accuracy <= ${VALID_ACCURACY_M})
+        window w as (partition by asset_id order by fix_time)) f
+      group by v`),
   );
-  return new Map(rows.map((r) => [r.v, JSON.parse(r.t) as number[]]));
+  return new Map(
+    rows.map((r) => {
+      const ends = JSON.parse(r.ends) as number[];
+      return [r.v, (JSON.parse(r.starts) as number[]).map((s, i) => [s, ends[i]!] as const)];
+    }),
+  );
 }
 
-/** Each vehicle's fixes in (from, to] for the engine checks, oldest first, and the vehicles whose device reported engine data. */
-async function engineFixes(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ fixes: Map<string, EngineFix[]>; reports: Set<string> }> {
-  const rows = rowsOf<{ v: string; j: string; reports: boolean }>(
+type CompactEngineFacts = Pick<EngineFacts, 'silences' | 'withoutData' | 'lastIgnition' | 'lastOnEngineData'>;
+type SilenceEnd = [number, number, number, boolean | null, boolean, boolean];
+
+/** Each vehicle's engine facts of its fixes in (from, to] (what engineFixFacts makes of them), and the vehicles whose device reported engine data. */
+export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ facts: Map<string, CompactEngineFacts>; reports: Set<string> }> {
+  const from = new Date(fromMs).toISOString();
+  const to = new Date(toMs).toISOString();
+  const rows = rowsOf<{ v: string; reports: boolean | null; silences: string | null; starts: string | null; ends: string | null; last_ign: string; last_on_data: boolean | null }>(
     await db.execute(sql`
-      select asset_id as v, bool_or(odometer_source = 'ECM' or engine_hours is not null) as reports,
-        json_build_array(json_agg(${FIX_MS} order by fix_time), json_agg(latitude order by fix_time), json_agg(longitude order by fix_time),
-          json_agg(ignition order by fix_time), json_agg(odometer_source is not distinct from 'ECM' and engine_hours is not null order by fix_time))::text as j
-      from positions
-      where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[])
-        and fix_time > ${new Date(fromMs).toISOString()}::timestamptz and fix_time <= ${new Date(toMs).toISOString()}::timestamptz
-      group by asset_id`),
+      select f.v, f.reports, f.silences, f.starts, f.ends, f.last_ign, l.data as last_on_data from (
+        select v, bool_or(reports) as reports,
+          -- The fixes on either side of a silence, flagged [before one, after one].
+          (json_agg(json_build_array(${FIX_MS}, lat, lon, ign, nt - fix_time > ${EVERY}, fix_time - pt > ${EVERY}) order by fix_time) filter (where fix_time - pt > ${EVERY} or nt - fix_time > ${EVERY}))::text as silences,
+          -- Spans without engine data: from the first fix of a stretch lacking them to the fix after its last.
+          (json_agg(${FIX_MS} order by fix_time) filter (where not data and pdata is distinct from false))::text as starts,
+          (json_agg(coalesce(floor(extract(epoch from nt) * 1000)::float8, ${toMs}::float8) order by fix_time) filter (where not data and ndata is distinct from false))::text as ends,
+          (json_agg(ign) filter (where nt is null))::text as last_ign
+        from (
+          select asset_id as v, fix_time, latitude as lat, longitude as lon, ignition as ign,
+            odometer_source is not distinct from 'ECM' and engine_hours is not null as data,
+            odometer_source = 'ECM' or engine_hours is not null as reports,
+            lag(fix_time) over w as pt, lead(fix_time) over w as nt,
+            lag(odometer_source is not distinct from 'ECM' and engine_hours is not null) over w as pdata,
+            lead(odometer_source is not distinct from 'ECM' and engine_hours is not null) over w as ndata
+          from positions
+          where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[]) and fix_time > ${from}::timestamptz and fix_time <= ${to}::timestamptz
+          window w as (partition by asset_id order by fix_time)) x
+        group by v) f
+      -- The newest fix with the engine on (ignition on or not reported): one probe of the index backwards.
+      left join lateral (
+        select odometer_source is not distinct from 'ECM' and engine_hours is not null as data from positions p
+        where p.organization_id = ${orgId}::uuid and p.asset_id = f.v and p.fix_time > ${from}::timestamptz and p.fix_time <= ${to}::timestamptz and p.ignition is not false
+        order by p.fix_time desc limit 1) l on true`),
   );
-  const fixes = new Map<string, EngineFix[]>();
+  const facts = new Map<string, CompactEngineFacts>();
   const reports = new Set<string>();
   for (const r of rows) {
     if (r.reports) reports.add(r.v);
-    const [time, lat, lon, ignition, engineData] = JSON.parse(r.j) as [number[], number[], number[], Array<boolean | null>, boolean[]];
-    fixes.set(r.v, time.map((t, i) => ({ time: t, lat: lat[i]!, lon: lon[i]!, ignition: ignition[i]!, engineData: engineData[i]! })));
+    const ends = r.silences ? (JSON.parse(r.silences) as SilenceEnd[]) : [];
+    const silences: FixPair[] = [];
+    const befores: SilenceEnd[] = [];
+    for (const e of ends) {
+      const [time, lat, lon, ignition, before, after] = e;
+      // A fix after a silence pairs with the last fix before one at an earlier time (two devices on a truck may share a time).
+      let i = befores.length - 1;
+      while (i >= 0 && befores[i]![0] >= time) i--;
+      const b = befores[i];
+      if (after && b) silences.push([{ time: b[0], lat: b[1], lon: b[2], ignition: b[3] }, { time, lat, lon, ignition }]);
+      if (before) befores.push(e);
+    }
+    const starts = r.starts ? (JSON.parse(r.starts) as number[]) : [];
+    const spanEnds = r.ends ? (JSON.parse(r.ends) as number[]) : [];
+    facts.set(r.v, { silences, withoutData: starts.map((s, i) => [s, spanEnds[i]!] as const), lastIgnition: (JSON.parse(r.last_ign) as Array<boolean | null>)[0] ?? null, lastOnEngineData: r.last_on_data });
   }
-  return { fixes, reports };
+  return { facts, reports };
 }
 
 type Row = { id: string; vehicleId: string | null; code: string | null; eventCode: number; at: Date; detail: string | null; unitNumber: string | null; type: 'VEHICLE' | 'TRAILER' | null };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { drivingWithoutEngineData, drivingWithoutPosition, evaluateVehicle, totalWithin, transitionCode, transitions, unrecordedDriving, type EngineFacts, type EngineFix, type VehicleFacts } from './hos-diagnostics.ts';
+import { drivingWithin, drivingWithoutEngineData, drivingWithoutPosition, drivingWithoutPositionInRuns, engineFixFacts, evaluateVehicle, fixRuns, pairsOf, POSITION_EVERY_MS, totalWithin, transitionCode, transitions, unrecordedDriving, type EngineFacts, type EngineFix, type Interval, type VehicleFacts } from './hos-diagnostics.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;
 const NOW = Date.parse('2026-06-08T18:00:00Z');
 
-const facts = (over: Partial<VehicleFacts> = {}): VehicleFacts => ({ now: NOW, driving: [], fixes: [], unidentified: [], lastFixAt: NOW, onDutySince: null, active: new Set(), ...over });
+const facts = (over: Partial<VehicleFacts> = {}): VehicleFacts => ({ now: NOW, driving: [], unidentified: [], lastFixAt: NOW, onDutySince: null, active: new Set(), fixRuns: [], ...over });
 const verdict = (f: VehicleFacts, code: string) => evaluateVehicle(f).find((v) => v.code === code)!;
 /** A fix every `everyMin` minutes over [from, to). */
 const fixesEvery = (from: number, to: number, everyMin: number) => Array.from({ length: Math.ceil((to - from) / (everyMin * MIN)) }, (_, i) => from + i * everyMin * MIN);
@@ -32,10 +32,10 @@ describe('positioning compliance (L): driving without a valid position', () => {
 
   it('logs the malfunction above 60 minutes in 24 hours and clears it at 60 or less', () => {
     const s = NOW - 5 * H;
-    const long = facts({ driving: [[s, s + 2 * H]], fixes: [s] });
+    const long = facts({ driving: [[s, s + 2 * H]], fixRuns: fixRuns([s]) });
     expect(verdict(long, 'L')).toMatchObject({ active: true });
     expect(verdict(long, 'L').detail).toContain('115 min of driving without a valid position');
-    const short = facts({ driving: [[s, s + 65 * MIN]], fixes: [s] });
+    const short = facts({ driving: [[s, s + 65 * MIN]], fixRuns: fixRuns([s]) });
     expect(verdict(short, 'L').active).toBe(false);
     expect(transitions(evaluateVehicle(long), new Set())).toEqual([expect.objectContaining({ code: 'L', eventCode: 1 })]);
     expect(transitions(evaluateVehicle(short), new Set(['L']))).toEqual([expect.objectContaining({ code: 'L', eventCode: 2 })]);
@@ -81,7 +81,10 @@ describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => 
   /** A fix every minute over [from, to), moving east at about 60 mph (0.0215 degrees a minute at 40 N). */
   const drive = (from: number, to: number, over: Partial<EngineFix> = {}): EngineFix[] =>
     Array.from({ length: Math.round((to - from) / MIN) }, (_, i) => ({ time: from + i * MIN, lat: 40, lon: -100 + ((from - (NOW - 24 * H)) / MIN + i) * 0.0215, ignition: true, engineData: true, ...over }));
-  const engine = (over: Partial<EngineFacts> = {}): EngineFacts => ({ fixes: [], incompleteRecords: [], clockLagMs: 0, ...over });
+  const engine = (over: Partial<EngineFacts> & { fixes?: EngineFix[] } = {}): EngineFacts => {
+    const { fixes = [], ...rest } = over;
+    return { ...engineFixFacts(fixes, NOW), incompleteRecords: [], clockLagMs: 0, ...rest };
+  };
 
   it('only a vehicle with engine data gets the engine checks', () => {
     expect(evaluateVehicle(facts()).map((v) => v.code)).toEqual(['L', '1', '5']);
@@ -94,14 +97,14 @@ describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => 
     const before = drive(s, s + 30 * MIN);
     const after = drive(s + 70 * MIN, s + 90 * MIN);
     const fixes = [...before, ...after];
-    expect(unrecordedDriving(fixes, NOW - 24 * H, NOW)).toBe(41 * MIN - 5 * MIN);
+    expect(unrecordedDriving(pairsOf(fixes), NOW - 24 * H, NOW)).toBe(41 * MIN - 5 * MIN);
     expect(verdict(facts({ engine: engine({ fixes }) }), 'P').active).toBe(true);
     // The same silence with the ignition off at its start (parked, then towed): nothing unrecorded.
     const parked = [...before.slice(0, -1), { ...before.at(-1)!, ignition: false }, ...after];
-    expect(unrecordedDriving(parked, NOW - 24 * H, NOW)).toBe(0);
+    expect(unrecordedDriving(pairsOf(parked), NOW - 24 * H, NOW)).toBe(0);
     // Standing still through the silence: not driving.
     const still = [...before, ...after.map((f) => ({ ...f, lon: before.at(-1)!.lon }))];
-    expect(unrecordedDriving(still, NOW - 24 * H, NOW)).toBe(0);
+    expect(unrecordedDriving(pairsOf(still), NOW - 24 * H, NOW)).toBe(0);
     // 20 minutes: below the limit.
     expect(verdict(facts({ engine: engine({ fixes: [...before, ...drive(s + 50 * MIN, s + 60 * MIN)] }) }), 'P').active).toBe(false);
   });
@@ -136,5 +139,62 @@ describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => 
     expect(verdict(facts({ active: new Set(['T']), engine: engine({ clockLagMs: null }) }), 'T').active).toBe(true);
     expect(transitionCode('T', true)).toBe(1);
     expect(transitionCode('2', true)).toBe(3);
+  });
+});
+
+/** A seeded generator (mulberry32), so a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('the compact facts the database computes give the plain answers (random input)', () => {
+  /** Sorted fix times over the 36 hours before NOW: dense stretches, silences of every length, gaps of exactly 5 minutes. */
+  const randomFixes = (r: () => number): EngineFix[] => {
+    const out: EngineFix[] = [];
+    let t = NOW - 36 * H + Math.floor(r() * H);
+    let lon = -100;
+    while (t <= NOW) {
+      const ignition = r() < 0.1 ? (r() < 0.5 ? null : false) : true;
+      out.push({ time: t, lat: 40, lon, ignition, engineData: r() < 0.8 });
+      const roll = r();
+      const step = roll < 0.6 ? Math.floor(r() * 60_000) + 1000 : roll < 0.7 ? POSITION_EVERY_MS : roll < 0.8 ? 0 : Math.floor(r() * 3 * H);
+      lon += r() < 0.5 ? (step / H) * 1.2 : 0;
+      t += step;
+    }
+    return out;
+  };
+  const randomDriving = (r: () => number): Interval[] =>
+    Array.from({ length: Math.floor(r() * 6) }, () => {
+      const s = NOW - 40 * H + Math.floor(r() * 42 * H);
+      return [s, s + Math.floor(r() * 8 * H)] as const;
+    });
+
+  it('positioning: the runs of the fixes count what every fix counts', () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const r = random(seed);
+      const times = randomFixes(r).map((f) => f.time);
+      const driving = randomDriving(r);
+      // Drives that start on a fix, 5 minutes after one, and inside a run.
+      if (times.length > 2) driving.push([times[1]!, times[1]! + H], [times[0]! + POSITION_EVERY_MS, times.at(-1)!], [times[0]! + 1, times[0]! + 2 * H]);
+      const runs = fixRuns(times);
+      expect(drivingWithoutPositionInRuns(driving, runs, NOW - 24 * H, NOW), `seed ${seed}`).toBe(drivingWithoutPosition(driving, times, NOW - 24 * H, NOW));
+    }
+  });
+
+  it('engine: silences and spans without data count what every fix counts', () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const r = random(seed);
+      const fixes = randomFixes(r);
+      const driving = randomDriving(r);
+      const compact = engineFixFacts(fixes, NOW);
+      expect(unrecordedDriving(compact.silences, NOW - 24 * H, NOW), `seed ${seed}`).toBe(unrecordedDriving(pairsOf(fixes), NOW - 24 * H, NOW));
+      expect(drivingWithin(driving, compact.withoutData, NOW - 24 * H, NOW), `seed ${seed}`).toBe(drivingWithoutEngineData(driving, fixes, NOW - 24 * H, NOW));
+    }
   });
 });

@@ -67,8 +67,8 @@ export interface VehicleFacts {
   now: number;
   /** Driving on the vehicle (any driver, the unidentified one included), [start, end) in ms; an open one ends at `now`. */
   driving: readonly Interval[];
-  /** Times of the vehicle's valid fixes of the last 24 hours and a little before, sorted. */
-  fixes: readonly number[];
+  /** The vehicle's valid fixes of the last 24 hours and a little before, as runs (fixRuns), sorted. */
+  fixRuns: readonly FixRun[];
   /** Unidentified driving on the vehicle in the last 8 days. */
   unidentified: readonly Interval[];
   /** The device's latest fix (any age), null when it never reported. */
@@ -92,9 +92,23 @@ export interface EngineFix {
   engineData: boolean;
 }
 
+/** Two consecutive fixes of a vehicle, as far as the silence check reads them. */
+export type FixPair = readonly [Pick<EngineFix, 'time' | 'lat' | 'lon' | 'ignition'>, Pick<EngineFix, 'time' | 'lat' | 'lon' | 'ignition'>];
+
+/**
+ * The engine checks' facts of a vehicle's fixes of the 24 hours (and a little before), what
+ * engineFixFacts makes of the fixes and the database computes with window functions: a 1 Hz truck
+ * has 86,400 fixes a day, and only its silences and the spans without engine data matter.
+ */
 export interface EngineFacts {
-  /** Sorted by time. */
-  fixes: readonly EngineFix[];
+  /** Consecutive fixes more than 5 minutes apart, sorted. */
+  silences: readonly FixPair[];
+  /** Where the newest fix lacked the engine's data: from such a fix to the next one that has them (or the window's end), sorted. */
+  withoutData: readonly Interval[];
+  /** The newest fix's ignition; undefined without a fix. */
+  lastIgnition: boolean | null | undefined;
+  /** Whether the newest fix with the engine on (ignition on or not reported) carried the engine's data; null without one. */
+  lastOnEngineData: boolean | null;
   /** The vehicle's active records of the last 24 hours lacking a required element (their times). */
   incompleteRecords: readonly number[];
   /** Server time minus fix time of the newest live fix received in the last 30 minutes with the engine on or moving; null: none. */
@@ -111,7 +125,7 @@ export interface DiagnosticVerdict {
 const clip = ([s, e]: Interval, from: number, to: number): number => Math.max(0, Math.min(e, to) - Math.max(s, from));
 const minutes = (ms: number) => `${Math.round(ms / MINUTE)} min`;
 
-/** Driving time of the window [from, to) not covered by a fix every POSITION_EVERY_MS. */
+/** Driving time of the window [from, to) not covered by a fix every POSITION_EVERY_MS (the plain reference of drivingWithoutPositionInRuns). */
 export function drivingWithoutPosition(driving: readonly Interval[], fixes: readonly number[], from: number, to: number): number {
   let missing = 0;
   for (const iv of driving) {
@@ -144,13 +158,58 @@ function lowerBound(sorted: readonly number[], v: number): number {
   return lo;
 }
 
+/** A run of fixes no more than POSITION_EVERY_MS apart: its first and last fix times. */
+export type FixRun = readonly [number, number];
+
+/** The runs of sorted fix times (what the database computes with window functions). */
+export function fixRuns(fixes: readonly number[]): FixRun[] {
+  const runs: Array<[number, number]> = [];
+  for (const t of fixes) {
+    const last = runs.at(-1);
+    if (last && t - last[1] <= POSITION_EVERY_MS) last[1] = t;
+    else runs.push([t, t]);
+  }
+  return runs;
+}
+
+/**
+ * drivingWithoutPosition from the fixes' runs instead of every fix. A run covers [first, last + 5
+ * min); a drive that starts where no fix covers gets its first 5 minutes (a fix is not due sooner).
+ * Equal to drivingWithoutPosition(driving, fixes, ...) with runs = fixRuns(fixes) (tested on random input).
+ */
+export function drivingWithoutPositionInRuns(driving: readonly Interval[], runs: readonly FixRun[], from: number, to: number): number {
+  let missing = 0;
+  for (const iv of driving) {
+    const s = Math.max(iv[0], from);
+    const e = Math.min(iv[1], to);
+    if (e <= s) continue;
+    const covers: Array<[number, number]> = [];
+    let startCovered = false;
+    for (const [a, b] of runs) {
+      const end = b + POSITION_EVERY_MS;
+      if (a <= s && s < end) startCovered = true;
+      if (a < e && end > s) covers.push([Math.max(a, s), Math.min(end, e)]);
+    }
+    if (!startCovered) covers.push([s, Math.min(s + POSITION_EVERY_MS, e)]);
+    covers.sort((x, y) => x[0] - y[0]);
+    let covered = 0;
+    let reach = s;
+    for (const [a, b] of covers) {
+      if (b > reach) covered += b - Math.max(a, reach);
+      reach = Math.max(reach, b);
+    }
+    missing += e - s - covered;
+  }
+  return missing;
+}
+
 /** Total of the intervals inside [from, to). */
 export const totalWithin = (list: readonly Interval[], from: number, to: number): number => list.reduce((sum, iv) => sum + clip(iv, from, to), 0);
 
 /** The three verdicts for a vehicle now. */
 export function evaluateVehicle(f: VehicleFacts): DiagnosticVerdict[] {
   const dayAgo = f.now - DAY;
-  const missing = drivingWithoutPosition(f.driving, f.fixes, dayAgo, f.now);
+  const missing = drivingWithoutPositionInRuns(f.driving, f.fixRuns, dayAgo, f.now);
   const positioning: DiagnosticVerdict = {
     code: 'L',
     active: missing > POSITIONING_LIMIT_MS,
@@ -176,16 +235,14 @@ export function evaluateVehicle(f: VehicleFacts): DiagnosticVerdict[] {
   };
   if (!f.engine) return [positioning, power, unidentified];
   // A device that said the engine was off is asleep, not unpowered.
-  const asleep = f.engine.fixes.at(-1)?.ignition === false;
+  const asleep = f.engine.lastIgnition === false;
   return [positioning, asleep ? { ...power, active: false, detail: 'The engine is off' } : power, unidentified, ...engineVerdicts(f, f.engine)];
 }
 
-/** Silences with the engine on and the vehicle moving, beyond their first 5 minutes, within [from, to). */
-export function unrecordedDriving(fixes: readonly EngineFix[], from: number, to: number): number {
+/** Silences with the engine on and the vehicle moving, beyond their first 5 minutes, within [from, to); `pairs` are consecutive fixes (those 5 minutes apart or less count nothing). */
+export function unrecordedDriving(pairs: readonly FixPair[], from: number, to: number): number {
   let total = 0;
-  for (let i = 1; i < fixes.length; i++) {
-    const a = fixes[i - 1]!;
-    const b = fixes[i]!;
+  for (const [a, b] of pairs) {
     const gap = b.time - a.time;
     if (gap <= POSITION_EVERY_MS || a.ignition === false || b.ignition === false) continue;
     const kmh = distanceM(a, b) / 1000 / (gap / 3_600_000);
@@ -195,7 +252,36 @@ export function unrecordedDriving(fixes: readonly EngineFix[], from: number, to:
   return total;
 }
 
-/** Driving time in [from, to) during which the newest fix lacked the engine's data. */
+/** Consecutive fixes as pairs. */
+export const pairsOf = (fixes: readonly EngineFix[]): FixPair[] => fixes.slice(1).map((b, i) => [fixes[i]!, b] as const);
+
+/** The engine checks' facts of sorted fixes read up to `to`: the plain reference for what the database computes. */
+export function engineFixFacts(fixes: readonly EngineFix[], to: number): Pick<EngineFacts, 'silences' | 'withoutData' | 'lastIgnition' | 'lastOnEngineData'> {
+  const withoutData: Array<[number, number]> = [];
+  fixes.forEach((f, i) => {
+    if (f.engineData) return;
+    const end = fixes[i + 1]?.time ?? to;
+    const last = withoutData.at(-1);
+    if (last && last[1] === f.time && !fixes[i - 1]!.engineData) last[1] = end;
+    else withoutData.push([f.time, end]);
+  });
+  const lastOn = [...fixes].reverse().find((x) => x.ignition !== false);
+  return {
+    silences: pairsOf(fixes).filter(([a, b]) => b.time - a.time > POSITION_EVERY_MS),
+    withoutData,
+    lastIgnition: fixes.at(-1)?.ignition,
+    lastOnEngineData: lastOn ? lastOn.engineData : null,
+  };
+}
+
+/** Driving time in [from, to) inside the spans (each span's part inside each drive). */
+export function drivingWithin(driving: readonly Interval[], spans: readonly Interval[], from: number, to: number): number {
+  let total = 0;
+  for (const [s, e] of spans) for (const iv of driving) total += Math.max(0, Math.min(e, iv[1], to) - Math.max(s, iv[0], from));
+  return total;
+}
+
+/** Driving time in [from, to) during which the newest fix lacked the engine's data (the plain reference of drivingWithin over engineFixFacts' spans). */
 export function drivingWithoutEngineData(driving: readonly Interval[], fixes: readonly EngineFix[], from: number, to: number): number {
   let missing = 0;
   for (let i = 0; i < fixes.length; i++) {
@@ -209,17 +295,16 @@ export function drivingWithoutEngineData(driving: readonly Interval[], fixes: re
 
 function engineVerdicts(f: VehicleFacts, e: EngineFacts): DiagnosticVerdict[] {
   const dayAgo = f.now - DAY;
-  const unrecorded = unrecordedDriving(e.fixes, dayAgo, f.now);
-  const withoutData = drivingWithoutEngineData(f.driving, e.fixes, dayAgo, f.now);
-  const lastOn = [...e.fixes].reverse().find((x) => x.ignition !== false);
+  const unrecorded = unrecordedDriving(e.silences, dayAgo, f.now);
+  const withoutData = drivingWithin(f.driving, e.withoutData, dayAgo, f.now);
   const clockOff = e.clockLagMs === null ? f.active.has('T') : e.clockLagMs > CLOCK_LIMIT_MS;
   return [
     { code: 'P', active: unrecorded >= POWER_LIMIT_MS, detail: `${minutes(unrecorded)} of driving with the engine on not recorded in the last 24 hours (limit 30 min)` },
     { code: 'E', active: withoutData > ENGINE_SYNC_LIMIT_MS, detail: `${minutes(withoutData)} of driving without the engine's odometer and hours in the last 24 hours (limit 30 min)` },
     {
       code: '2',
-      active: lastOn !== undefined && !lastOn.engineData,
-      detail: lastOn === undefined ? 'No fix with the engine on' : lastOn.engineData ? "The engine's odometer and hours are reported" : "The newest fix with the engine on lacks the engine's odometer or hours",
+      active: e.lastOnEngineData === false,
+      detail: e.lastOnEngineData === null ? 'No fix with the engine on' : e.lastOnEngineData ? "The engine's odometer and hours are reported" : "The newest fix with the engine on lacks the engine's odometer or hours",
     },
     { code: '3', active: e.incompleteRecords.some((t) => t > dayAgo), detail: `${e.incompleteRecords.filter((t) => t > dayAgo).length} records without a required element in the last 24 hours` },
     {

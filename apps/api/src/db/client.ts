@@ -123,6 +123,11 @@ export interface OpenOptions {
   pgliteThread?: 'worker' | 'main';
 }
 
+
+/** Worker-thread stops counted together for the restart back-off. */
+const RESTART_WINDOW_MS = 10 * 60_000;
+/** The first stop in 10 minutes reopens at once, the next ones after 1, 2, 4 … 30 s. */
+export const restartDelayMs = (stopsInWindow: number): number => (stopsInWindow <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (stopsInWindow - 2)));
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -204,19 +209,35 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         console.error(`database: ${lost}`);
         return;
       }
-      console.error(`database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread`);
-      swap(async () => {
-        if (remote !== current || closing) return;
-        current = await open();
-        await relisten();
-        console.error(`database: ${dataDir} is open again in a new worker thread`);
-      }).catch((e: unknown) => {
-        lost = `the database's worker thread stopped and ${dataDir} could not be opened again: ${e instanceof Error ? e.message : String(e)}`;
-        console.error(`database: ${lost}`);
-      });
+      // A thread that keeps dying (a statement that runs it out of memory each time) is reopened
+      // ever later; meanwhile calls fail at once (503 with Retry-After) rather than wait.
+      const now = Date.now();
+      deaths = deaths.filter((t) => now - t < RESTART_WINDOW_MS);
+      deaths.push(now);
+      const delayMs = restartDelayMs(deaths.length);
+      console.error(`database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread${delayMs ? ` in ${delayMs / 1000} s (${deaths.length} stops in 10 minutes)` : ''}`);
+      const reopen = () =>
+        swap(async () => {
+          if (remote !== current || closing) return;
+          current = await open();
+          await relisten();
+          console.error(`database: ${dataDir} is open again in a new worker thread`);
+        }).catch((e: unknown) => {
+          lost = `the database's worker thread stopped and ${dataDir} could not be opened again: ${e instanceof Error ? e.message : String(e)}`;
+          console.error(`database: ${lost}`);
+        });
+      if (delayMs) {
+        backingOff = `the database's worker thread stopped ${deaths.length} times in 10 minutes; it opens again in ${delayMs / 1000} s`;
+        setTimeout(() => {
+          backingOff = null;
+          void reopen();
+        }, delayMs).unref();
+      } else void reopen();
     };
     return remote;
   }
+  let deaths: number[] = [];
+  let backingOff: string | null = null;
   let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   // One handle for everyone (Drizzle, the PGlite-only read and write paths, caches keyed by it) over
   // whichever instance is open: releaseMemory() swaps the instance behind it. Calls made while it
@@ -252,7 +273,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     session: (fn) => fn(drizzleClient as unknown as Db),
     wasmMemoryBytes: () => (current instanceof RemotePGlite ? current.wasmMemoryBytes() : wasmBytesOf(current)),
     databaseThreadHeap: async () => (current instanceof RemotePGlite ? current.heapStatistics() : null),
-    unavailable: () => lost,
+    unavailable: () => lost ?? backingOff,
     exclusive: (fn) => fn(),
     async releaseMemory() {
       // An in-memory database would be lost; a server's memory is its own business.

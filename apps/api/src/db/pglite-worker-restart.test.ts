@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { pgliteTemplateBlob } from '../test/helpers.ts';
-import { openDatabase, type Database } from './client.ts';
+import { openDatabase, restartDelayMs, type Database } from './client.ts';
 import { pgliteOf } from './pglite-copy.ts';
 import { RemotePGlite } from './pglite-remote.ts';
 import { rowsOf } from './sql/rows.ts';
@@ -90,6 +90,29 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL || process.env.PGLITE_THREAD ===
     expect(heard).toEqual(['after the crash']);
     expect(logged.some((l) => /worker thread stopped \(exit code 1\).*opening .* again in a new worker thread/.test(l))).toBe(true);
     expect(logged.some((l) => /is open again in a new worker thread/.test(l))).toBe(true);
+  });
+
+  it('a thread that stops again within 10 minutes opens after a pause, and meanwhile requests fail at once with 503', async () => {
+    expect([1, 2, 3, 4, 7, 20].map(restartDelayMs)).toEqual([0, 1000, 2000, 4000, 30_000, 30_000]);
+    database = await openDatabase({ dataDir: tmp('fleet-restart-again-'), pgliteThread: 'worker' });
+    const opened = await appOn(database);
+    app = opened.app;
+    await remote(database).terminate();
+    expect((await app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
+
+    await remote(database).terminate();
+    const t0 = Date.now();
+    const during = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(during.statusCode).toBe(503);
+    expect(during.headers['retry-after']).toBe('5');
+    expect(Date.now() - t0).toBeLessThan(500);
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().technicalMessage).toMatch(/stopped 2 times in 10 minutes; it opens again in 1 s/);
+    expect(logged.some((l) => /opening .* again in a new worker thread in 1 s \(2 stops in 10 minutes\)/.test(l))).toBe(true);
+    await vi.waitFor(async () => expect((await app!.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200), { timeout: 10_000, interval: 200 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
   });
 
   it('loses an in-memory database: the request under way and later ones fail with 503, /readyz answers 503 with the reason', async () => {

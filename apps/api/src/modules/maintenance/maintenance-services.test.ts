@@ -7,7 +7,7 @@ import { createTestApp, DEMO, expectErrorBody, expectFieldErrors, readOutbox, ty
 import { registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 import { invitedDriver as invitedDriverOf } from '../../test/members.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import { logDateOf } from '../hos/hos.time.ts';
+import { logDateOf } from '../hos/index.ts';
 
 // Issue 31's services (decision 0159) through HTTP on the real database: a vehicle's next service,
 // the inspections due on a day, the organization's own inspection items, the dashboard's counters

@@ -143,7 +143,8 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   // Fixes only of vehicles that drove in the last 24 hours (the positioning check).
   const dayAgo = now - DAY_MS;
   const drove = vehicleIds.filter((v) => (driving.get(v) ?? []).some(([, e]) => e > dayAgo));
-  const runs = drove.length ? await validFixRuns(db, orgId, drove, dayAgo - DAY_MS / 2, now) : new Map<string, FixRun[]>();
+  // A fix more than 5 minutes before the 24 hours covers none of them: the runs start there.
+  const runs = drove.length ? await validFixRuns(db, orgId, drove, dayAgo - POSITION_EVERY_MS, now) : new Map<string, FixRun[]>();
   const engine = await engineFactsOf(db, orgId, vehicleIds, latest, active, now);
   // Each assigned driver's current duty status and since when (on duty or driving only).
   const lastStatus = new Map<string, { code: number; at: number }>();

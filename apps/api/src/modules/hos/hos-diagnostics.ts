@@ -67,7 +67,7 @@ export interface VehicleFacts {
   now: number;
   /** Driving on the vehicle (any driver, the unidentified one included), [start, end) in ms; an open one ends at `now`. */
   driving: readonly Interval[];
-  /** The vehicle's valid fixes of the last 24 hours and a little before, as runs (fixRuns), sorted. */
+  /** The vehicle's valid fixes from 5 minutes before the last 24 hours (none earlier covers them), as runs (fixRuns), sorted. */
   fixRuns: readonly FixRun[];
   /** Unidentified driving on the vehicle in the last 8 days. */
   unidentified: readonly Interval[];

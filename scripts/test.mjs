@@ -1,7 +1,7 @@
 // `npm test`: lint, import rules, typecheck, the production build, then the browser tests against it in the
 // background while the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // Ends with one "N passed, N failed" line.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,13 +117,38 @@ for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract',
 }
 await runPairs(checks);
 
+/**
+ * The browser tests read the demo organization's "today" (America/Chicago): a run that spans its
+ * midnight, or starts just after it, sees the day turn under a test or a day with no data yet. Near
+ * that midnight the run (its server and Chromium inherit the clock) runs 100 minutes behind under
+ * libfaketime, so it starts between 22:00 and 23:40 and ends before midnight (decision 0174).
+ * E2E_FAKETIME=<offset> forces an offset (`-100m`), `off` never shifts.
+ */
+function e2eClock() {
+  const forced = process.env.E2E_FAKETIME;
+  if (forced === 'off') return null;
+  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date()).split(':').map(Number);
+  const minutes = h * 60 + m;
+  const offset = forced ?? (minutes >= 23 * 60 + 40 || minutes < 80 ? '-100m' : null);
+  if (!offset) return null;
+  if (spawnSync('faketime', ['-f', '+0', 'true']).status !== 0) {
+    console.warn(`\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}, near the demo's midnight, and faketime is missing (apt-get install faketime): tests that read "today" may fail`);
+    return null;
+  }
+  console.log(`\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}; they run on a clock ${offset} (faketime) so the demo's day does not turn under them`);
+  return offset;
+}
+
 // The browser tests mostly wait on the browser and the server, so they start first, in the
 // background, and the CPU-bound vitest passes fill the cores beside them, one after the other.
 let e2e = Promise.resolve(true);
 const e2eJson = path.join(tmp, 'playwright.json');
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
   if (await run('build web app and API', 'npm', ['run', 'build'])) {
-    e2e = runInBackground('browser tests (Playwright + Debian Chromium)', bin('playwright'), ['test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'], {
+    const shift = e2eClock();
+    const playwright = [bin('playwright'), 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'];
+    const [cmd, ...args] = shift ? ['faketime', '-f', shift, ...playwright] : playwright;
+    e2e = runInBackground('browser tests (Playwright + Debian Chromium)', cmd, args, {
       PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
       CHROMIUM_PATH: chromiumPath(),
       TEST_DATABASE_URL: '',

@@ -99,6 +99,13 @@ export async function officeApi(request: APIRequestContext) {
   };
 }
 
+/** Waits until `spanMs` from now stays within one day of Chicago (the demo organization's zone), so records made meanwhile share a log day. */
+export async function clearOfMidnight(spanMs: number): Promise<void> {
+  const [h, m, s] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date()).split(':').map(Number);
+  const toMidnight = (24 * 3600 - (h! * 3600 + m! * 60 + s!)) * 1000;
+  if (toMidnight < spanMs) await new Promise((r) => setTimeout(r, toMidnight + 2_000));
+}
+
 /** Contiguous [status, hours] periods ending at `endMs`. */
 export function periodsUntil(endMs: number, spec: Array<[string, number]>) {
   let t = endMs - spec.reduce((s, [, h]) => s + h, 0) * HOUR;

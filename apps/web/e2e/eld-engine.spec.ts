@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { login } from './helpers.ts';
-import { driverLogin, officeApi } from './driver-helpers.ts';
+import { clearOfMidnight, driverLogin, officeApi } from './driver-helpers.ts';
 
 // Engine power-up and shut-down records (decision 0155): a truck's tracker reports its ignition, the
 // engine's odometer and its hours; the office's log day of the driver signed in to it lists both
@@ -30,7 +30,9 @@ test("the office's log day and the driver's screen list the engine's power-up an
   const pair = await request.post(`${api.org}/gateways/${((await gw.json()) as { id: string }).id}/pair/${vehicle.id}`, { headers: api.headers });
   expect(pair.ok(), await pair.text()).toBe(true);
 
-  // Ignition off, on 20 s later, off a minute after: 100,000.0 mi and 4,321.5 h at the power-up.
+  // Ignition off, on 20 s later, off a minute after: 100,000.0 mi and 4,321.5 h at the power-up,
+  // all on one log day, read back while it is still today.
+  await clearOfMidnight(90_000);
   const start = Date.now() + 2_000;
   const fixes: Array<[number, boolean, number, number]> = [
     [0, false, 160_934_400, 4321.5],

@@ -123,11 +123,11 @@ export interface OpenOptions {
   pgliteThread?: 'worker' | 'main';
 }
 
-
 /** Worker-thread stops counted together for the restart back-off. */
 const RESTART_WINDOW_MS = 10 * 60_000;
 /** The first stop in 10 minutes reopens at once, the next ones after 1, 2, 4 … 30 s. */
 export const restartDelayMs = (stopsInWindow: number): number => (stopsInWindow <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (stopsInWindow - 2)));
+
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {

@@ -52,7 +52,6 @@ function urlFor(base: string, host: string, port: number, database: string): str
   return u.toString();
 }
 
-
 /** The coordinator then the active workers, as postgres:// URLs of their maintenance database. */
 async function nodes(coordinatorUrl: string): Promise<string[]> {
   const workers = await withClient(coordinatorUrl, async (c) => {

@@ -9,7 +9,7 @@ import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
-import { evaluateVehicle, isMalfunction, POSITION_EVERY_MS, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type FixPair, type FixRun, type Interval } from './hos-diagnostics.ts';
+import { engineFixFacts, evaluateVehicle, isMalfunction, POSITION_EVERY_MS, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type FixFacts, type FixPair, type FixRun, type Interval } from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
@@ -260,7 +260,7 @@ async function engineFactsOf(
   const out = new Map<string, EngineFacts>();
   const dayAgo = now - DAY_MS;
   const recent = latest.filter((l) => l.fixTime.getTime() > dayAgo).map((l) => l.id);
-  const { facts, reports } = recent.length ? await engineFixFactsOf(db, orgId, recent, dayAgo - 3_600_000, now) : { facts: new Map<string, CompactEngineFacts>(), reports: new Set<string>() };
+  const { facts, reports } = recent.length ? await engineFixFactsOf(db, orgId, recent, dayAgo - 3_600_000, now) : { facts: new Map<string, FixFacts>(), reports: new Set<string>() };
   for (const v of vehicleIds) if (ENGINE_CODES.some((c) => active.get(v)?.has(c))) reports.add(v);
   if (reports.size === 0) return out;
   const ids = [...reports];
@@ -278,7 +278,7 @@ async function engineFactsOf(
     const l = latest.find((x) => x.id === v);
     const live = l && now - l.serverTime.getTime() <= CLOCK_FRESH_MS && (l.ignition === true || (l.speed ?? 0) >= MOVING_KMH);
     out.set(v, {
-      ...(facts.get(v) ?? { silences: [], withoutData: [], lastIgnition: undefined, lastOnEngineData: null }),
+      ...(facts.get(v) ?? engineFixFacts([], now)),
       incompleteRecords: incomplete.filter((r) => r.vehicle_id === v).map((r) => new Date(r.at).getTime()),
       clockLagMs: live ? l.serverTime.getTime() - l.fixTime.getTime() : null,
     });
@@ -299,6 +299,8 @@ const FIX_MS = sql.raw('floor(extract(epoch from fix_time) * 1000)::float8');
  * the millisecond (every ingest path writes a JavaScript Date), so they compare as FIX_MS does.
  */
 const EVERY = sql.raw(`interval '${POSITION_EVERY_MS / 1000} seconds'`);
+/** A fix carries the engine's data: the ECM odometer and the total engine hours. */
+const ENGINE_DATA = sql.raw("odometer_source is not distinct from 'ECM' and engine_hours is not null");
 
 /** Each vehicle's runs of valid fixes (accuracy within 5 miles or not given) in (from, to]: what fixRuns makes of their times. */
 export async function validFixRuns(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<Map<string, FixRun[]>> {
@@ -324,11 +326,10 @@ export async function validFixRuns(db: DbOrTx, orgId: string, vehicleIds: readon
   );
 }
 
-type CompactEngineFacts = Pick<EngineFacts, 'silences' | 'withoutData' | 'lastIgnition' | 'lastOnEngineData'>;
 type SilenceEnd = [number, number, number, boolean | null, boolean, boolean];
 
 /** Each vehicle's engine facts of its fixes in (from, to] (what engineFixFacts makes of them), and the vehicles whose device reported engine data. */
-export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ facts: Map<string, CompactEngineFacts>; reports: Set<string> }> {
+export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ facts: Map<string, FixFacts>; reports: Set<string> }> {
   const from = new Date(fromMs).toISOString();
   const to = new Date(toMs).toISOString();
   const rows = rowsOf<{ v: string; reports: boolean | null; silences: string | null; starts: string | null; ends: string | null; last_ign: string; last_on_data: boolean | null }>(
@@ -343,22 +344,19 @@ export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: re
           (json_agg(ign) filter (where nt is null))::text as last_ign
         from (
           select asset_id as v, fix_time, latitude as lat, longitude as lon, ignition as ign,
-            odometer_source is not distinct from 'ECM' and engine_hours is not null as data,
-            odometer_source = 'ECM' or engine_hours is not null as reports,
-            lag(fix_time) over w as pt, lead(fix_time) over w as nt,
-            lag(odometer_source is not distinct from 'ECM' and engine_hours is not null) over w as pdata,
-            lead(odometer_source is not distinct from 'ECM' and engine_hours is not null) over w as ndata
+            ${ENGINE_DATA} as data, odometer_source = 'ECM' or engine_hours is not null as reports,
+            lag(fix_time) over w as pt, lead(fix_time) over w as nt, lag(${ENGINE_DATA}) over w as pdata, lead(${ENGINE_DATA}) over w as ndata
           from positions
           where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[]) and fix_time > ${from}::timestamptz and fix_time <= ${to}::timestamptz
           window w as (partition by asset_id order by fix_time)) x
         group by v) f
       -- The newest fix with the engine on (ignition on or not reported): one probe of the index backwards.
       left join lateral (
-        select odometer_source is not distinct from 'ECM' and engine_hours is not null as data from positions p
+        select ${ENGINE_DATA} as data from positions p
         where p.organization_id = ${orgId}::uuid and p.asset_id = f.v and p.fix_time > ${from}::timestamptz and p.fix_time <= ${to}::timestamptz and p.ignition is not false
         order by p.fix_time desc limit 1) l on true`),
   );
-  const facts = new Map<string, CompactEngineFacts>();
+  const facts = new Map<string, FixFacts>();
   const reports = new Set<string>();
   for (const r of rows) {
     if (r.reports) reports.add(r.v);

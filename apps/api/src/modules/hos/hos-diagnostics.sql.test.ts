@@ -4,6 +4,7 @@ import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { engineFixFacts, fixRuns, POSITION_EVERY_MS, type EngineFix } from './hos-diagnostics.ts';
 import { engineFixFactsOf, validFixRuns } from './hos-diagnostics.service.ts';
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 // The ELD diagnostics job sums fixes up in the database with window functions (decision 0173); on
 // random fixes of three vehicles, what it reads equals what the plain functions make of every fix.
@@ -23,22 +24,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const nul = (v: unknown) => (v === null || v === undefined ? 'NULL' : String(v));
 
 /** Random fixes over the 36 hours with millisecond times: dense stretches, gaps of exactly 5 minutes, silences, poor accuracy, every engine-data mix. */
 async function insertRandomFixes(v: TestVehicle, seed: number): Promise<void> {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const rows: string[][] = [];
   let time = FROM - H + Math.floor(r() * H);
   let lon = -100;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drivingWithin, drivingWithoutEngineData, drivingWithoutPosition, drivingWithoutPositionInRuns, engineFixFacts, evaluateVehicle, fixRuns, pairsOf, POSITION_EVERY_MS, totalWithin, transitionCode, transitions, unrecordedDriving, type EngineFacts, type EngineFix, type Interval, type VehicleFacts } from './hos-diagnostics.ts';
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -142,17 +143,6 @@ describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => 
   });
 });
 
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the compact facts the database computes give the plain answers (random input)', () => {
   /** Sorted fix times over the 36 hours before NOW: dense stretches, silences of every length, gaps of exactly 5 minutes. */
   const randomFixes = (r: () => number): EngineFix[] => {
@@ -177,7 +167,7 @@ describe('the compact facts the database computes give the plain answers (random
 
   it('positioning: the runs of the fixes count what every fix counts', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const r = random(seed);
+      const r = seededRandom(seed);
       const times = randomFixes(r).map((f) => f.time);
       const driving = randomDriving(r);
       // Drives that start on a fix, 5 minutes after one, and inside a run.
@@ -192,7 +182,7 @@ describe('the compact facts the database computes give the plain answers (random
 
   it('engine: silences and spans without data count what every fix counts', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const r = random(seed);
+      const r = seededRandom(seed);
       const fixes = randomFixes(r);
       const driving = randomDriving(r);
       const compact = engineFixFacts(fixes, NOW);

@@ -252,11 +252,14 @@ export function unrecordedDriving(pairs: readonly FixPair[], from: number, to: n
   return total;
 }
 
+/** The part of the engine facts made of the fixes alone. */
+export type FixFacts = Pick<EngineFacts, 'silences' | 'withoutData' | 'lastIgnition' | 'lastOnEngineData'>;
+
 /** Consecutive fixes as pairs. */
 export const pairsOf = (fixes: readonly EngineFix[]): FixPair[] => fixes.slice(1).map((b, i) => [fixes[i]!, b] as const);
 
 /** The engine checks' facts of sorted fixes read up to `to`: the plain reference for what the database computes. */
-export function engineFixFacts(fixes: readonly EngineFix[], to: number): Pick<EngineFacts, 'silences' | 'withoutData' | 'lastIgnition' | 'lastOnEngineData'> {
+export function engineFixFacts(fixes: readonly EngineFix[], to: number): FixFacts {
   const withoutData: Array<[number, number]> = [];
   fixes.forEach((f, i) => {
     if (f.engineData) return;

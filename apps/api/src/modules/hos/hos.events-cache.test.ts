@@ -7,17 +7,7 @@ import { DriverEventsCache, packEvents, sliceEvents, windowPeriods } from './hos
 import { dutyPeriods, type DutyEventFacts } from './hos.periods.ts';
 import { driverRecordsOf, dutyEventsOf, logFactsOf, readDutyEvents } from './hos.repository.ts';
 import { logDatesAround } from './hos.time.ts';
-
-/** mulberry32: deterministic random input, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), s | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 type Ev = DutyEventFacts & { seq: number };
 const facts = (list: readonly DutyEventFacts[]) => list.map((e) => ({ eventType: e.eventType, eventCode: e.eventCode, at: e.at }));
@@ -32,7 +22,7 @@ function reference(all: Ev[], from: number, to: number): DutyEventFacts[] {
 
 describe('sliceEvents', () => {
   it('answers what the database answers, on random events and ranges', () => {
-    const rnd = prng(42);
+    const rnd = seededRandom(42);
     for (let round = 0; round < 300; round++) {
       const n = Math.floor(rnd() * 40);
       let at = 1_000_000;
@@ -55,7 +45,7 @@ describe('sliceEvents', () => {
 
 describe('windowPeriods', () => {
   it('gives exactly the periods of the sliced events, on random events and windows', () => {
-    const rnd = prng(1234);
+    const rnd = seededRandom(1234);
     for (let round = 0; round < 400; round++) {
       const n = Math.floor(rnd() * 50);
       let at = 1_000_000;
@@ -107,7 +97,7 @@ describe('dutyEventsOf from memory', () => {
   const H = 3_600_000;
 
   it('reads the same as the database after imports and edits, on random ranges', async () => {
-    const rnd = prng(7);
+    const rnd = seededRandom(7);
     const statuses = ['OFF', 'SB', 'D', 'ON'] as const;
     const drivers: string[] = [];
     const importDays = async (driverId: string, startMs: number, n: number) => {

@@ -9,7 +9,8 @@ import { fileQuarter } from '../../modules/ifta/ifta-filings.service.ts';
 import { accumulateDays, type DayRecords } from '../../modules/ifta/distance-days.ts';
 import { writeRound } from '../../modules/ifta/ifta-miles.repository.ts';
 import type { DemoTruck } from './demo-fleet.ts';
-import { rng, TruckPlan, warmUp } from './truck-plan.ts';
+import { TruckPlan, warmUp } from './truck-plan.ts';
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 // The demo fleet's IFTA quarter (decision 0127). The week before start-up has real positions
 // (backfilled, counted by the IFTA catch-up like any ingest); the weeks before it, back to the start
@@ -42,7 +43,7 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
     const plan = new TruckPlan(truck.index);
     await warmUp([plan], from);
     // Seeded per truck: the same purchases on every start.
-    const random = rng(0x1f7a + truck.index * 104_729);
+    const random = seededRandom(0x1f7a + truck.index * 104_729);
     const fixes: TrackFix[] = [];
     const rows: Array<typeof iftaFuelPurchases.$inferInsert> = [];
     let lastFuelOdo: number | null = null;

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { bearingDeg, distanceM, type LatLon } from '@fleet/geo';
 import { CITIES, roadGeometry, ROADS } from './network.ts';
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 // A demo truck's life as a sequence of segments (drive, idle, park) generated from a seeded random
 // stream starting at a fixed epoch. Any instant's state is found by walking segments, not seconds,
@@ -40,18 +41,6 @@ export interface TruckState {
   /** The engine's running time (ms) since the plan's epoch (its hour meter without the starting value). */
   engineMs: number;
   kind: SegmentKind;
-}
-
-/** mulberry32: small, fast, good enough for a demo; the same numbers for the same seed on every start. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const neighbours = new Map<string, string[]>();
@@ -120,7 +109,7 @@ export class TruckPlan {
   readonly startOdometerM: number;
 
   constructor(readonly index: number) {
-    this.random = rng(0x5eed + index * 7919);
+    this.random = seededRandom(0x5eed + index * 7919);
     this.city = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
     this.odometer = (150_000 + Math.floor(this.random() * 450_000)) * 1000;
     this.startOdometerM = this.odometer;

@@ -71,7 +71,19 @@ export interface Database {
    * grew (it never shrinks) starts small again; statements wait meanwhile. Nothing elsewhere.
    */
   releaseMemory(): Promise<void>;
+  /** Faults on purpose, for the soak (bench/soak.ts) and tests: what a crash or a stalled server does. */
+  faults: DatabaseFaults;
   close(): Promise<void>;
+}
+
+export interface DatabaseFaults {
+  /** Ends the embedded database's worker thread at once, as a crash would (it is opened again); a no-op on a server or in-thread. */
+  killThread(): Promise<void>;
+  /**
+   * Holds the database for `ms`: PGlite runs a sleep (its one session serves nothing else meanwhile);
+   * a server has the positions and latest positions tables locked, so every position write waits.
+   */
+  stall(ms: number): Promise<void>;
 }
 
 /**
@@ -157,6 +169,20 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       unavailable: () => null,
       exclusive: (fn) => withStartupLock(url, fn),
       releaseMemory: async () => undefined,
+      faults: {
+        killThread: async () => undefined,
+        async stall(ms) {
+          const c = await pool.connect();
+          try {
+            await c.query('begin');
+            await c.query('lock table positions, latest_positions in exclusive mode');
+            await new Promise((r) => setTimeout(r, ms));
+          } finally {
+            await c.query('rollback').catch(() => undefined);
+            c.release();
+          }
+        },
+      },
       close: () => pool.end(),
     };
   }
@@ -295,6 +321,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         current = next ? watched(await next.open()) : await open();
         await relisten();
       });
+    },
+    faults: {
+      killThread: async () => {
+        if (current instanceof RemotePGlite) await current.terminate();
+      },
+      stall: async (ms) => void (await client.query(`select pg_sleep(${Math.max(0, ms) / 1000})`)),
     },
     close: async () => {
       closing = true;

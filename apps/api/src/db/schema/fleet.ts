@@ -189,6 +189,8 @@ export const gateways = pgTable(
     ingestTokenHash: text('ingest_token_hash'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     notes: text('notes'),
+    /** Store fixes at the time received, not the device's (Traccar's `time.override`): a clock that cannot be fixed (issue 43). */
+    useReceivedTime: boolean('use_received_time').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,3 +12,4 @@ export * from './vehicle-stats.ts';
 export * from './maintenance.ts';
 export * from './places.ts';
 export * from './loads.ts';
+export * from './refused-fixes.ts';

@@ -13,6 +13,8 @@ export interface GatewayInfo {
   pairedSince: Date | null;
   driverId: string | null;
   driverSince: Date | null;
+  /** Store fixes at the time received, not the device's clock (the device's setting, Traccar's `time.override`). */
+  useReceivedTime: boolean;
 }
 
 /** How long a device's pairing is trusted from memory (exported: a pairing sweeps once more after it). */
@@ -188,6 +190,7 @@ export class GatewayDirectory {
         uniqueId: gateways.uniqueId,
         status: gateways.status,
         assetId: gateways.assetId,
+        useReceivedTime: gateways.useReceivedTime,
         driverId: assets.currentDriverId,
         pairedSince: sql<string | null>`(select max(${gatewayPairings.pairedAt}) from ${gatewayPairings} where ${gatewayPairings.organizationId} = ${orgId} and ${gatewayPairings.gatewayId} = ${gateways.id} and ${gatewayPairings.unpairedAt} is null)`,
         driverSince: sql<string | null>`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.organizationId} = ${orgId} and ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
@@ -206,6 +209,7 @@ export class GatewayDirectory {
         driverId: r.assetId ? r.driverId : null,
         pairedSince: r.pairedSince ? new Date(r.pairedSince) : null,
         driverSince: r.driverSince ? new Date(r.driverSince) : null,
+        useReceivedTime: r.useReceivedTime,
       }));
   }
 

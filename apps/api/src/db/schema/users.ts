@@ -22,6 +22,9 @@ export const users = pgTable(
     profileImageId: uuid('profile_image_id'),
     status: text('status', { enum: ['ACTIVE', 'INACTIVE', 'INVITED'] }).notNull().default('ACTIVE'),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    // Raised by "log out everywhere" and every other end of all sessions (password change, deactivation):
+    // access tokens and stream tickets carry the epoch they were issued in, and an older one is refused.
+    sessionEpoch: integer('session_epoch').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -85,6 +88,8 @@ export const streamTickets = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The user's session epoch when the ticket was issued: a ticket issued before "log out everywhere" opens nothing. */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
   },
   (t) => [index('stream_tickets_expires_idx').on(t.expiresAt), index('stream_tickets_user_idx').on(t.userId), index('stream_tickets_org_idx').on(t.organizationId)],
 );

@@ -57,6 +57,7 @@ import { LiveHub } from './modules/positions/live.service.ts';
 import { ensurePositionPartitions, schedulePartitionMaintenance } from './modules/positions/partitions.ts';
 import webConfigRoutes from './modules/web-config/web-config.routes.ts';
 import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
+import faultsRoutes from './modules/diagnostics/faults.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
@@ -252,6 +253,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(liveRoutes(liveHub));
       await api.register(historyRoutes);
       await api.register(diagnosticsRoutes);
+      // The soak's fault hook (issue 43): absent unless FAULT_INJECTION=1.
+      if (config.faultInjection) await api.register(faultsRoutes);
       // Hours of service (issue 15).
       await api.register(hosRoutes);
       await api.register(hosDriverRoutes);

@@ -65,6 +65,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool,
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  // The soak's fault hook (POST /admin/diagnostics/faults/…): off unless set, whatever NODE_ENV.
+  FAULT_INJECTION: bool,
 });
 
 export interface Config {
@@ -135,6 +137,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** After the drain, how long closing may take (in-flight requests, streams, ingest flush) before the process exits 1. */
   shutdownTimeoutMs: number;
+  /** Registers POST /admin/diagnostics/faults/{fault} (the soak kills and stalls the database through it); never on by default. */
+  faultInjection: boolean;
 }
 
 /** The ELD's identity in the header (7.14-7.17): from the configuration (app.eld, decision 0116), and the key of its authentication value. */
@@ -206,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    faultInjection: e.FAULT_INJECTION ?? false,
   };
 }
 

@@ -27,6 +27,7 @@ import authRoutes from './modules/auth/auth.routes.ts';
 import { apiHealthRoutes, probeRoutes } from './modules/health/health.routes.ts';
 import { StartupProgress } from './modules/health/startup-progress.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
+import { setImageLinkSecret } from './modules/images/index.ts';
 import settingsRoutes from './modules/settings/settings.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
 import organizationsRoutes from './modules/organizations/organizations.routes.ts';
@@ -135,6 +136,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   enableListIndex(db.db, config.listIndexRows);
   const jwtSecret = await resolveJwtSecret(db.db, config.jwtSecret);
   app.decorate('tokens', accessTokens(jwtSecret));
+  // Image links are signed with a key derived from the same secret, so every instance accepts them (decision 0175).
+  setImageLinkSecret(jwtSecret);
   // The ELD output file's authentication value is signed with a key of its own, derived from the secret.
   app.decorate('eld', { registrationId: config.eldRegistrationId, identifier: config.eldIdentifier, authKey: createHmac('sha256', jwtSecret).update('eld-output-file').digest() });
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));

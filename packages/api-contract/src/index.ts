@@ -40,3 +40,4 @@ export * from './maintenance.ts';
 export * from './places.ts';
 export * from './reports.ts';
 export * from './loads.ts';
+export * from './images.ts';

@@ -234,6 +234,8 @@ export const loadDocumentSchema = z.object({
   id: z.string(),
   documentKind: z.enum(LOAD_DOCUMENT_KINDS),
   imageId: z.string(),
+  /** A signed link that shows the photo (valid 1 to 2 hours; issue 43). */
+  imageUrl: z.string(),
   stopId: z.string().nullable(),
   uploadedBy: z.string().nullable(),
   createdAt: z.string(),

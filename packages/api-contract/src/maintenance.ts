@@ -77,6 +77,9 @@ export const signatureSchema = z.object({
   imageId: z.uuid('Drawn signature must be an uploaded image id').nullable().optional(),
 });
 export type Signature = z.output<typeof signatureSchema>;
+/** A signature as the API shows it: with a signed link to the drawn image (null when typed; issue 43). */
+export const signatureViewSchema = z.object({ name: z.string(), imageId: z.string().nullable(), imageUrl: z.string().nullable() });
+export type SignatureView = z.infer<typeof signatureViewSchema>;
 
 export const dvirItemInputSchema = z
   .object({
@@ -116,6 +119,8 @@ export const dvirItemSchema = z.object({
   ok: z.boolean(),
   note: z.string().nullable(),
   imageIds: z.array(z.string()),
+  /** Signed links that show the photos, in the order of `imageIds` (valid 1 to 2 hours). */
+  imageUrls: z.array(z.string()),
   safety: z.boolean(),
   /** The defect this item opened (null for a passed item). */
   defectId: z.string().nullable(),
@@ -131,13 +136,15 @@ export const defectSchema = z.object({
   label: z.string(),
   note: z.string().nullable(),
   imageIds: z.array(z.string()),
+  /** Signed links that show the photos, in the order of `imageIds` (valid 1 to 2 hours). */
+  imageUrls: z.array(z.string()),
   safety: z.boolean(),
   status: z.enum(DEFECT_STATUSES),
   reportedAt: z.string(),
   reportedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   workOrderId: z.string().nullable(),
   certifiedAt: z.string().nullable(),
-  certifiedBy: signatureSchema.nullable(),
+  certifiedBy: signatureViewSchema.nullable(),
   certification: z.string().nullable(),
 });
 export type Defect = z.infer<typeof defectSchema>;
@@ -160,10 +167,10 @@ export const dvirSchema = z.object({
   hasDefects: z.boolean(),
   /** True while a defect that affects safe operation is open. */
   unsafe: z.boolean(),
-  signature: signatureSchema,
+  signature: signatureViewSchema,
   remarks: z.string().nullable(),
   /** The next driver's signed review of the repair certifications (396.13(c)). */
-  review: z.object({ driver: z.object({ id: z.string(), name: z.string() }), signature: signatureSchema, reviewedAt: z.string() }).nullable(),
+  review: z.object({ driver: z.object({ id: z.string(), name: z.string() }), signature: signatureViewSchema, reviewedAt: z.string() }).nullable(),
 });
 export type Dvir = z.infer<typeof dvirSchema>;
 

@@ -216,7 +216,7 @@ describe('demo fleet seed', () => {
     const driver = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' });
     const mine = await get(`/dvirs?assetId=${reports.content.find((r: { asset: { unitNumber: string } }) => r.asset.unitNumber === '101').asset.id}&size=1`, driver.accessToken);
     expect(mine.content[0]).toMatchObject({ kind: 'POST_TRIP', hasDefects: true, unsafe: false, review: null });
-    expect(mine.content[0].defects).toEqual([expect.objectContaining({ status: 'REPAIRED', certifiedBy: { name: DEMO_MECHANIC, imageId: null } })]);
+    expect(mine.content[0].defects).toEqual([expect.objectContaining({ status: 'REPAIRED', certifiedBy: { name: DEMO_MECHANIC, imageId: null, imageUrl: null } })]);
 
     const orders = (await get('/work-orders?size=50')).content as Array<{ status: string; scheduleId: string | null }>;
     expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['OPEN', 'IN_PROGRESS', 'DONE']));

@@ -1,23 +1,47 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { notFound } from '../../http/errors.ts';
-import { errors, nonJsonResponse } from '../../http/route-schemas.ts';
-import { getImage } from './images.service.ts';
+import type { FastifyReply } from 'fastify';
+import { imageIdParams, imageLinkQuery, orgImageParams } from '@fleet/api-contract';
+import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
+import { scopeOf } from '../auth/index.ts';
+import { bearerCaller } from './image-caller.ts';
+import { getImageByLinkOrCaller, getOrgImage, type ServedImage } from './images.service.ts';
+
+const tags = ['images'];
+const imageResponse = nonJsonResponse('image/*', 'The image: PNG, JPEG, GIF or WebP, as uploaded', true);
+
+// Never `public`: an image is an organization's (a DVIR defect photo, a signature, a bill of lading).
+function send(reply: FastifyReply, image: ServedImage) {
+  return reply
+    .header('content-type', image.contentType)
+    .header('cache-control', image.maxAgeSeconds > 0 ? `private, max-age=${image.maxAgeSeconds}` : 'private, no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(image.data);
+}
 
 const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Public by unguessable id so <img src> works without a bearer header; a new upload gets a new id.
-  app.get('/images/:imageId', {
-    config: { public: true },
-    schema: { tags: ['images'], summary: 'An uploaded image', params: z.object({ imageId: z.uuid() }), response: { 200: nonJsonResponse('image/*', 'The image: PNG, JPEG, GIF or WebP, as uploaded', true), ...errors(404) } },
-    handler: async (req, reply) => {
-      const image = await getImage(app.db, req.params.imageId);
-      if (!image) throw notFound('Image');
-      return reply
-        .header('content-type', image.contentType)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .send(image.data);
+  app.get('/organizations/:orgId/images/:imageId', {
+    schema: {
+      tags,
+      summary: "One of the organization's uploaded images, for a signed-in member (a page embeds the signed link the API shows with the image instead)",
+      params: orgImageParams,
+      response: { 200: imageResponse, ...orgErrors() },
     },
+    handler: async (req, reply) => send(reply, await getOrgImage(scopeOf(req, req.params.orgId), req.params.imageId)),
+  });
+
+  app.get('/images/:imageId', {
+    // Open to the auth plugin: a signed link is a credential of its own (an <img src> cannot send the
+    // Authorization header); without one, the bearer token is checked here, as the plugin would.
+    config: { public: true },
+    schema: {
+      tags,
+      summary:
+        "An uploaded image, through the signed link the API gave with it (exp and sig, valid 1 to 2 hours) or for a signed-in member of its organization; another organization's image is a 404",
+      params: imageIdParams,
+      querystring: imageLinkQuery,
+      response: { 200: imageResponse, ...errors(400, 401, 404) },
+    },
+    handler: async (req, reply) => send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, await bearerCaller(req))),
   });
 };
 

@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { images } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, notFound, unauthorized } from '../../http/errors.ts';
+import type { AuthContext, ReadScope } from '../auth/index.ts';
+import { checkImageLink } from './image-links.ts';
 
 const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
   { type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
@@ -28,7 +30,54 @@ export async function deleteImage(tx: DbOrTx, imageId: string): Promise<void> {
   await tx.delete(images).where(eq(images.id, imageId));
 }
 
-export async function getImage(db: DbOrTx, imageId: string) {
-  const rows = await db.select().from(images).where(eq(images.id, imageId));
-  return rows[0] ?? null;
+export interface ServedImage {
+  contentType: string;
+  data: Buffer;
+  /** How long the browser may keep it: a signed link's remaining validity, else 0 (ask again). */
+  maxAgeSeconds: number;
+}
+
+const columns = { contentType: images.contentType, data: images.data };
+
+/** One of the organization's images; another organization's (or none's) is a 404, so its existence does not leak. */
+export async function getOrgImage({ db, orgId }: ReadScope, imageId: string): Promise<ServedImage> {
+  const [row] = await db.select(columns).from(images).where(and(eq(images.id, imageId), eq(images.organizationId, orgId)));
+  if (!row) throw notFound('Image');
+  return { ...row, maxAgeSeconds: 0 };
+}
+
+/**
+ * The image at `/images/{id}`: through the signed link the API gave with it, or for a signed-in
+ * caller of its organization (a super administrator: any). The link is a credential of its own
+ * (the API signed it for someone it showed the image to), so it also opens an image of no
+ * organization, such as a super administrator's avatar; a bearer token opens such an image only
+ * for a super administrator. Another organization's image is a 404; no credential at all, a 401.
+ */
+export async function getImageByLinkOrCaller(
+  db: DbOrTx,
+  imageId: string,
+  link: { exp?: string | undefined; sig?: string | undefined },
+  caller: AuthContext | null,
+  now = Date.now(),
+): Promise<ServedImage> {
+  const viaLink = link.exp !== undefined || link.sig !== undefined;
+  let maxAgeSeconds = 0;
+  if (viaLink) {
+    if (link.exp === undefined || link.sig === undefined) throw unauthorized('This image link is not valid', 'An image link needs both exp and sig');
+    const check = checkImageLink(imageId, Number(link.exp), link.sig, now);
+    if (!check.ok) {
+      throw check.reason === 'expired'
+        ? unauthorized('This image link has expired, reload the page', 'Image link past its exp')
+        : unauthorized('This image link is not valid', 'Image link signature does not match');
+    }
+    // The browser may keep it while the link is valid (at most an hour); the URL changes after.
+    maxAgeSeconds = Math.min(check.secondsLeft, 3600);
+  } else if (!caller) {
+    throw unauthorized('Authentication required', 'No bearer token or image link signature (exp, sig)');
+  }
+  const [row] = await db.select({ ...columns, orgId: images.organizationId }).from(images).where(eq(images.id, imageId));
+  if (!row) throw notFound('Image');
+  const callersOwn = caller !== null && (caller.isSuperAdmin || (row.orgId !== null && row.orgId === caller.orgId));
+  if (!viaLink && !callersOwn) throw notFound('Image');
+  return { contentType: row.contentType, data: row.data, maxAgeSeconds };
 }

@@ -1,2 +1,3 @@
 // The images module's public file: other modules import from here only (imports inside the module stay direct).
+export { imageLink, optionalImageLink, setImageLinkSecret } from './image-links.ts';
 export { deleteImage, storeImage } from './images.service.ts';

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Load, LoadStop } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, loadDocuments, loadStatusEvents, loadStops, loads, places, users } from '../../db/schema/index.ts';
+import { imageLink } from '../images/index.ts';
 
 // Loads as the API answers them (decision 0166): cents to decimal amounts, metres to km, the
 // stops with their place's name, drivers and units by name. Several loads are read in a fixed
@@ -95,7 +96,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
       .orderBy(asc(loadDocuments.createdAt), asc(loadDocuments.id));
     for (const { d, u } of docs) {
       const list = documents.get(d.loadId) ?? [];
-      list.push({ id: d.id, documentKind: d.kind, imageId: d.imageId, stopId: d.stopId, uploadedBy: u ? personName(u) : null, createdAt: d.createdAt.toISOString() });
+      list.push({ id: d.id, documentKind: d.kind, imageId: d.imageId, imageUrl: imageLink(d.imageId), stopId: d.stopId, uploadedBy: u ? personName(u) : null, createdAt: d.createdAt.toISOString() });
       documents.set(d.loadId, list);
     }
   }

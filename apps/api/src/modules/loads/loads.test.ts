@@ -208,6 +208,10 @@ describe('loads', () => {
     expect(added.statusCode, added.body).toBe(201);
     const list = await t.app.inject({ method: 'GET', url: docs, headers: dispatcher });
     expect(list.json()).toEqual([expect.objectContaining({ documentKind: 'POD', imageId: mine!.id, stopId: first.stops[1]!.id })]);
+    // The page shows the photo through the signed link beside the id: no token, and not another organization's (issue 43).
+    const photo = await t.app.inject({ method: 'GET', url: list.json()[0].imageUrl as string });
+    expect([photo.statusCode, photo.body]).toEqual([200, 'png']);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/images/${mine!.id}`, headers: other.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: url(`/${first.id}`), headers: driver.headers })).json().documents).toHaveLength(1);
     expect((await t.app.inject({ method: 'DELETE', url: `${docs}/${added.json().id}`, headers: driver.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: docs, headers: driver.headers })).json()).toEqual([]);

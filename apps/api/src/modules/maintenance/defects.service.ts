@@ -9,6 +9,7 @@ import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
+import { imageLink, optionalImageLink } from '../images/index.ts';
 import { assertOrgImages } from './dvir-access.ts';
 
 // Defects (issue 31, decision 0158): a failed item of a report, open until a mechanic certifies it
@@ -29,13 +30,14 @@ export function presentDefect(d: DefectRow, reporter: Reporter): Defect {
     label: d.label,
     note: d.note,
     imageIds: d.imageIds,
+    imageUrls: d.imageIds.map((id) => imageLink(id)),
     safety: d.safety,
     status: d.status,
     reportedAt: d.createdAt.toISOString(),
     reportedBy: reporter.driverId ? { id: reporter.driverId, name: reporter.driverName } : null,
     workOrderId: d.workOrderId,
     certifiedAt: d.certifiedAt?.toISOString() ?? null,
-    certifiedBy: d.certifiedByName ? { name: d.certifiedByName, imageId: d.certifiedByImageId } : null,
+    certifiedBy: d.certifiedByName ? { name: d.certifiedByName, imageId: d.certifiedByImageId, imageUrl: optionalImageLink(d.certifiedByImageId) } : null,
     certification: d.certification,
   };
 }

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   defectCertificationSchema,
   defectIdParams,
@@ -13,6 +12,7 @@ import {
   dvirReviewInputSchema,
   dvirSchema,
   orgIdParams,
+  uploadedImageSchema,
 } from '@fleet/api-contract';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { invalidField } from '../../http/errors.ts';
@@ -60,7 +60,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       consumes: ['multipart/form-data'],
       params: orgIdParams,
       body: imageUploadBody,
-      response: { 201: z.object({ id: z.string() }), ...orgErrors(413) },
+      response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req, reply) => {

@@ -106,7 +106,7 @@ describe('the driver signs a report', () => {
       review: null,
     });
     expect(dvir.items).toHaveLength(DVIR_ITEMS.length);
-    expect(dvir.items.find((i) => i.item === 'PARKING_BRAKE')).toEqual({ item: 'PARKING_BRAKE', label: 'Parking brake', assetId: truck.id, ok: true, note: null, imageIds: [], safety: false, defectId: null });
+    expect(dvir.items.find((i) => i.item === 'PARKING_BRAKE')).toEqual({ item: 'PARKING_BRAKE', label: 'Parking brake', assetId: truck.id, ok: true, note: null, imageIds: [], imageUrls: [], safety: false, defectId: null });
     expect(Date.now() - Date.parse(dvir.inspectedAt)).toBeLessThan(60_000);
     expect((await activityRows(t.database.db, truck.id)).map((r) => [r.action, r.entity_type])).toContainEqual(['INSPECT', 'ASSET']);
     // The driver reads it back.
@@ -254,12 +254,18 @@ describe('photos and signatures', () => {
   it('uploads an image for the organization and refuses another organization’s image on a report', async () => {
     const up = await upload(luis.headers);
     expect(up.statusCode, up.body).toBe(201);
-    const { id } = up.json() as { id: string };
-    expect((await get(`/api/v1/images/${id}`, {})).headers['content-type']).toBe('image/png');
+    const { id, url } = up.json() as { id: string; url: string };
+    // Shown through the signed link the upload answers (images are never public, issue 43).
+    expect((await get(url, {})).headers['content-type']).toBe('image/png');
     const items = passedItems().map((i) => (i.item === 'WIPERS' ? { ...i, ok: false, note: 'Torn blade', safety: false, imageIds: [id] } : i));
     const dvir = await created(luis.headers, report(truck.id, { items, signature: { name: 'Luis', imageId: id } }));
     expect(dvir.defects[0]?.imageIds).toEqual([id]);
     expect(dvir.signature.imageId).toBe(id);
+    // The report shows each photo and the drawn signature by a signed link a page can embed without a token.
+    for (const link of [dvir.defects[0]!.imageUrls[0]!, dvir.items.find((i) => i.item === 'WIPERS')!.imageUrls[0]!, dvir.signature.imageUrl!]) {
+      expect(link.startsWith(`/api/v1/images/${id}?exp=`), link).toBe(true);
+      expect((await get(link, {})).statusCode).toBe(200);
+    }
 
     const theirs = await upload(a.other, a.otherOrgId);
     expect(theirs.statusCode, theirs.body).toBe(201);

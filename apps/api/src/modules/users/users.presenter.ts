@@ -1,10 +1,12 @@
 import type { CurrentUser, User } from '@fleet/api-contract';
 import type { users } from '../../db/schema/index.ts';
 import { type AuthContext, visiblePermissions } from '../auth/index.ts';
+import { optionalImageLink } from '../images/index.ts';
 
 type UserRow = typeof users.$inferSelect;
 
-export const imageUrl = (imageId: string | null) => (imageId ? `/api/v1/images/${imageId}` : null);
+/** An avatar or logo as a signed link: an <img src> sends no token, and images are never public (issue 43). */
+export const imageUrl = (imageId: string | null) => optionalImageLink(imageId);
 
 /** The user as others see it: never the password hash. */
 export function presentUser(u: UserRow, roleName: string | null): User {

@@ -8,7 +8,7 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { deleteImage, storeImage } from '../images/index.ts';
-import { presentUser } from './users.presenter.ts';
+import { imageUrl, presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
 
 /** Policy: a user manages their own profile; anyone else's needs USER_UPDATE. */
@@ -113,7 +113,7 @@ export async function setProfileImage({ db, orgId, actor }: Scope, ctx: AuthCont
       before: { profileImageId: before.user.profileImageId },
       after: { profileImageId: imageId },
     });
-    return imageId ? `/api/v1/images/${imageId}` : null;
+    return imageUrl(imageId);
   });
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery } from './registry-fields.ts';
-import { pageSchema } from './paging.ts';
+import { pageQuerySchema, pageSchema } from './paging.ts';
 import { defineLabels } from './field-words.ts';
 import { requiredText } from './validation.ts';
 import { engineDataSeenSchema } from './device-registry.ts';
 
-defineLabels({ uniqueId: 'Unique id', deviceModelId: 'Device model', firmware: 'Firmware' });
+defineLabels({ uniqueId: 'Unique id', deviceModelId: 'Device model', firmware: 'Firmware', useReceivedTime: 'Use the time received' });
 
 /** Add and edit form of a device (gateway). */
 export const gatewayInputSchema = z.object({
@@ -18,6 +18,11 @@ export const gatewayInputSchema = z.object({
   firmware: optionalText(60),
   status: recordStatus.default('ACTIVE'),
   notes: optionalText(2000),
+  /**
+   * Store the device's fixes at the time they arrive instead of its own clock (Traccar's
+   * `time.override`), for a clock that cannot be set right. Left out: unchanged (false on add).
+   */
+  useReceivedTime: z.boolean({ error: 'Use the time received must be true or false' }).optional(),
 });
 export type GatewayInput = z.input<typeof gatewayInputSchema>;
 
@@ -37,6 +42,8 @@ export const gatewaySchema = z.object({
   /** What engine data the device's newest positions carried (issue 30): "GPS only" when the ELD's is missing. */
   engineData: engineDataSeenSchema,
   notes: z.string().nullable(),
+  /** Fixes are stored at the time received, not the device's (issue 43). */
+  useReceivedTime: z.boolean(),
   groups: z.array(entityRef),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -71,3 +78,32 @@ export const gatewayPairBodySchema = z
   .object({ from: z.iso.datetime({ offset: true, message: 'Positions from must be an ISO-8601 date-time' }).optional() })
   .nullish();
 export type GatewayPairBody = z.input<typeof gatewayPairBodySchema>;
+
+/**
+ * A device's refused fixes of the last 24 hours (issue 43): what ingest answered as received but
+ * did not store, one row per minute and reason with how many. `offsetMs` is the device clock's
+ * offset (fix time minus time received) and `hint` what to do about it, in words.
+ */
+export const refusedFixSchema = z.object({
+  /** When the newest of them arrived (ISO instant). */
+  receivedAt: z.string(),
+  /** Its fix time, null when it had none that was a time. */
+  fixTime: z.string().nullable(),
+  /** tooOld, inFuture, badTime, coordinates, speed, course, altitude, … or database. */
+  reason: z.string(),
+  message: z.string(),
+  /** The field refused (timestamp, lat, speed…), when one was. */
+  field: z.string().nullable(),
+  protocol: z.string(),
+  /** Fixes refused for this reason in this minute. */
+  count: z.number().int(),
+  offsetMs: z.number().nullable(),
+  /** The offset in words: "2 years behind", "2 hours fast"; null when the clock looks right. */
+  offset: z.string().nullable(),
+  hint: z.string().nullable(),
+});
+export type RefusedFix = z.infer<typeof refusedFixSchema>;
+export const refusedFixPageSchema = pageSchema(refusedFixSchema);
+export const REFUSED_FIX_SORT_FIELDS = ['receivedAt', 'reason', 'count'] as const;
+/** Paged like every list; newest first unless `sort` says otherwise. */
+export const refusedFixListQuery = pageQuerySchema.omit({ search: true });

@@ -29,6 +29,7 @@ export const NOTIFICATION_KINDS = [
   'RESTRICTED_PLACE_ENTERED',
   'DETENTION_EXCEEDED',
   'LOAD_AT_RISK',
+  'DEVICE_CLOCK',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -49,7 +50,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -202,6 +203,15 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'clock-exclamation',
     defaults: { inApp: true, email: true },
     source: 'dispatch',
+  },
+  DEVICE_CLOCK: {
+    label: 'Device clock wrong',
+    description: 'A device sends fix times far from when they arrive (a clock, GPS week or time-zone setting gone wrong), so its fixes are refused or stored at the wrong time.',
+    permission: 'GAT_LIST',
+    type: 'alert',
+    iconName: 'clock-exclamation',
+    defaults: { inApp: true, email: false },
+    source: 'ingest',
   },
 };
 

@@ -45,6 +45,7 @@ export async function selectGateways(
     hasIngestToken: g.ingestTokenHash !== null,
     engineData: engine.get(g.id) ?? noEngineData(),
     notes: g.notes,
+    useReceivedTime: g.useReceivedTime,
     groups: g.assetId ? (groups.get(g.assetId) ?? []) : [],
     createdAt: g.createdAt.toISOString(),
     updatedAt: g.updatedAt.toISOString(),

@@ -14,6 +14,8 @@ import {
   refusedDeviceLookupQuery,
   refusedDeviceLookupSchema,
   refusedDeviceSchema,
+  refusedFixListQuery,
+  refusedFixPageSchema,
   removalResultSchema,
 } from '@fleet/api-contract';
 import { z } from 'zod';
@@ -23,6 +25,7 @@ import { handLate } from '../positions/index.ts';
 import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';
 import * as refused from './refused-devices.ts';
+import { listRefusedFixes } from './refused-fixes.service.ts';
 
 const tags = ['gateways'];
 
@@ -105,11 +108,25 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => svc.getGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
+  app.get('/organizations/:orgId/gateways/:id/refused-fixes', {
+    config: { permissions: ['GAT_READ'] },
+    schema: {
+      tags,
+      summary: 'The device\'s fixes refused in the last 24 hours (answered as received, not stored), one row per minute and reason, with the clock\'s offset and a hint; newest first',
+      params: gatewayIdParams,
+      querystring: refusedFixListQuery,
+      response: { 200: refusedFixPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listRefusedFixes(scopeOf(req, req.params.orgId), req.params.id, req.query),
+  });
+
   app.put('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_UPDATE'] },
     schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
     handler: async (req) => {
       const saved = await svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body);
+      // Its id, token and settings (use the time received) reach this instance's ingest at once, other instances' within TTL_MS.
+      app.ingest.directory.forget(req.params.id);
       app.ingest.directory.forgetUniqueId(saved.uniqueId);
       return saved;
     },

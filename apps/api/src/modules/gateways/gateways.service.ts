@@ -78,6 +78,8 @@ const values = (input: ParsedInput) => ({
   firmware: input.firmware,
   status: input.status,
   notes: input.notes,
+  // Left out of the body: unchanged on an edit (the column's default, false, on an add).
+  ...(input.useReceivedTime === undefined ? {} : { useReceivedTime: input.useReceivedTime }),
 });
 
 /** Creates a device with a fresh batch-ingest token, returned once; only its SHA-256 is stored. */

@@ -7,3 +7,6 @@ export type { UnknownDevice, UnknownDevices } from './pipeline/unknown-devices.t
 export { writePositions } from './pipeline/position-store.ts';
 export { QueuedFollower, VehicleQueue } from './pipeline/vehicle-queue.ts';
 export type { Round, Waiting } from './pipeline/vehicle-queue.ts';
+export { RefusedFixes } from './refused-fixes.ts';
+export type { ObservedFix, RefusedFix, RefusedFixesOptions } from './refused-fixes.ts';
+export { offsetWords, refusalHint } from './refused-fixes-hint.ts';

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { refusedFixPageSchema, type RefusedFix as ListedFix } from '@fleet/api-contract';
+import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
+import { registryActors } from '../../test/registry.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import { RefusedFixes, type RefusedFix } from './refused-fixes.ts';
+import { GPS_WEEK_ROLLOVER_MS } from './refused-fixes-hint.ts';
+
+let t: TestContext;
+let a: Awaited<ReturnType<typeof registryActors>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await registryActors(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const YEAR = 365.25 * 24 * H;
+const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
+let n = 0;
+async function device(over: Record<string, unknown> = {}, orgId = a.orgId, headers = a.admin): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean }> {
+  const res = await t.app.inject({ method: 'POST', url: `${base(orgId)}/gateways`, headers, payload: { uniqueId: `clock-${Date.now()}-${++n}`, name: `Clock tracker ${n}`, ...over } });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+/** A recorder that writes only when told (no timers), with its failures collected. */
+const recorder = (opts: ConstructorParameters<typeof RefusedFixes>[1] = {}) => {
+  const errors: string[] = [];
+  const r = new RefusedFixes(t.database.db, { flushMs: 60_000, purgeEveryMs: 0, onError: (_err, what) => errors.push(what), ...opts });
+  return { r, errors };
+};
+const refusal = (gatewayId: string, receivedAt: Date, fixTime: Date | null, reason: RefusedFix['reason'], over: Partial<RefusedFix> = {}): RefusedFix => ({
+  organizationId: a.orgId,
+  gatewayId,
+  protocol: 'osmand',
+  receivedAt,
+  fixTime,
+  reason,
+  message: `${reason} fix`,
+  field: 'timestamp',
+  ...over,
+});
+const stored = async (gatewayId: string) =>
+  rowsOf<{ rows: number; fixes: number }>(await t.database.db.execute(sql`select count(*)::int as rows, coalesce(sum(count), 0)::int as fixes from refused_fixes where gateway_id = ${gatewayId}`))[0]!;
+const listed = async (gatewayId: string, query = '') => {
+  const res = await t.app.inject({ method: 'GET', url: `${base()}/gateways/${gatewayId}/refused-fixes${query}`, headers: a.dispatcher });
+  expect(res.statusCode).toBe(200);
+  return refusedFixPageSchema.parse(res.json());
+};
+const clockNotices = async (gatewayId: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `${base()}/notifications?size=100&kind=DEVICE_CLOCK`, headers: a.admin });
+  expect(res.statusCode).toBe(200);
+  return (res.json().content as Array<{ title: string; expandedContent: string; expandedButton: { href: string } | null }>).filter((x) => x.expandedButton?.href.endsWith(gatewayId));
+};
+
+describe('refused fixes', () => {
+  it('folds a flood of refusals into one row per device, reason and minute, written in the background', async () => {
+    const g = await device();
+    const { r, errors } = recorder();
+    const start = Math.floor((Date.now() - 30 * MIN) / MIN) * MIN;
+    // A tracker two years behind, refused 3,000 times over three minutes, in two flushes.
+    for (let i = 0; i < 3000; i++) {
+      const at = new Date(start + i * 60);
+      r.note(refusal(g.id, at, new Date(at.getTime() - 2 * YEAR), 'tooOld'));
+      if (i === 1500) await r.flush();
+    }
+    await r.flush();
+    expect(await stored(g.id)).toEqual({ rows: 3, fixes: 3000 });
+    expect(r.stats).toMatchObject({ noted: 3000, dropped: 0, failed: 0 });
+    // The newest one's times are kept: the list's row of the last minute shows its last fix.
+    const page = await listed(g.id);
+    expect(page.totalElements).toBe(3);
+    expect(page.content[0]).toMatchObject({ receivedAt: new Date(start + 2999 * 60).toISOString(), count: 1000, reason: 'tooOld', protocol: 'osmand' });
+    expect(page.content.map((x) => x.count).sort()).toEqual([1000, 1000, 1000]);
+    expect(errors).toEqual([]);
+    await r.close();
+  });
+
+  it('lists the last day newest first with the clock offset and a hint per reason, paged; 404 for another organization', async () => {
+    const g = await device();
+    const { r } = recorder();
+    const at = (minAgo: number) => new Date(Math.floor(Date.now() / MIN) * MIN - minAgo * MIN);
+    r.note(refusal(g.id, at(50), new Date(at(50).getTime() - 2 * YEAR), 'tooOld'));
+    r.note(refusal(g.id, at(40), new Date(at(40).getTime() - GPS_WEEK_ROLLOVER_MS + 3 * H), 'tooOld'));
+    r.note(refusal(g.id, at(30), new Date(at(30).getTime() + 2 * H), 'inFuture'));
+    r.note(refusal(g.id, at(20), at(20), 'speed', { field: 'speed', message: 'speed -5 must be a number of 0 or more' }));
+    r.note(refusal(g.id, at(10), null, 'badTime'));
+    // Older than a day: not listed, even before the purge removes it.
+    r.note(refusal(g.id, at(25 * 60), new Date(at(25 * 60).getTime() + 2 * H), 'inFuture'));
+    await r.close();
+
+    const page = await listed(g.id);
+    expect(page.totalElements).toBe(5);
+    const [badTime, speed, fast, rollover, behind] = page.content as [ListedFix, ListedFix, ListedFix, ListedFix, ListedFix];
+    expect(badTime).toMatchObject({ reason: 'badTime', fixTime: null, offsetMs: null, offset: null, hint: expect.stringContaining('not a time') });
+    expect(speed).toMatchObject({ reason: 'speed', field: 'speed', offsetMs: 0, offset: null, hint: expect.stringContaining('impossible speed'), message: 'speed -5 must be a number of 0 or more' });
+    expect(fast).toMatchObject({ reason: 'inFuture', offsetMs: 2 * H, offset: '2 hours fast', hint: expect.stringContaining("clock 2 hours fast: check the phone's or tracker's time zone / time setting") });
+    expect(fast.hint).toContain("'use the time received'");
+    expect(rollover).toMatchObject({ offset: '19.6 years behind', hint: expect.stringContaining("check the tracker's GPS week-number setting (week rollover)") });
+    expect(behind).toMatchObject({ offset: '2 years behind', hint: expect.stringContaining("clock 2 years behind: check the tracker's GPS week setting") });
+    expect(behind.fixTime).toBe(new Date(new Date(behind.receivedAt).getTime() - 2 * YEAR).toISOString());
+
+    const second = await listed(g.id, '?page=1&size=2');
+    expect(second).toMatchObject({ page: 1, size: 2, totalElements: 5, totalPages: 3 });
+    expect(second.content.map((x) => x.reason)).toEqual(['inFuture', 'tooOld']);
+    expect((await listed(g.id, '?sort=reason,asc')).content.map((x) => x.reason)).toEqual(['badTime', 'inFuture', 'speed', 'tooOld', 'tooOld']);
+    const badSort = await t.app.inject({ method: 'GET', url: `${base()}/gateways/${g.id}/refused-fixes?sort=message,asc`, headers: a.admin });
+    expectFieldErrors(badSort.json(), 400, { sort: 'sort must be one of receivedAt, reason, count' });
+
+    // Another organization's device, through this organization, and this device through another.
+    const theirs = await device({}, a.otherOrgId, a.other);
+    expectErrorBody((await t.app.inject({ method: 'GET', url: `${base()}/gateways/${theirs.id}/refused-fixes`, headers: a.admin })).json(), 404);
+    expectErrorBody((await t.app.inject({ method: 'GET', url: `${base(a.otherOrgId)}/gateways/${g.id}/refused-fixes`, headers: a.other })).json(), 404);
+    expect((await t.app.inject({ method: 'GET', url: `${base()}/gateways/${g.id}/refused-fixes` })).statusCode).toBe(401);
+  });
+
+  it('purges rows older than a day', async () => {
+    const g = await device();
+    const { r } = recorder();
+    const now = Date.now();
+    r.note(refusal(g.id, new Date(now - 25 * H), new Date(now - 25 * H - 2 * YEAR), 'tooOld'));
+    r.note(refusal(g.id, new Date(now - 23 * H), new Date(now - 23 * H - 2 * YEAR), 'tooOld'));
+    await r.flush();
+    expect(await stored(g.id)).toEqual({ rows: 2, fixes: 2 });
+    await r.purge();
+    expect(await stored(g.id)).toEqual({ rows: 1, fixes: 1 });
+    await r.close();
+  });
+
+  it('never throws at ingest: a failed write is reported and counted, a full memory drops and counts', async () => {
+    const g = await device();
+    const { r, errors } = recorder({ maxPending: 2 });
+    const at = new Date();
+    // An organization that does not exist fails the statement (its foreign key).
+    expect(() => r.note(refusal(g.id, at, at, 'speed', { organizationId: '00000000-0000-4000-8000-000000000000' }))).not.toThrow();
+    r.note(refusal(g.id, at, at, 'course', { message: 'NUL \u0000 and a lone \ud800 surrogate' }));
+    r.note(refusal(g.id, at, at, 'altitude'));
+    expect(r.stats.dropped).toBe(1);
+    await r.flush();
+    expect(errors).toEqual(['refused fixes write']);
+    expect(r.stats.failed).toBe(2);
+    // The next flush writes again, device text made storable.
+    r.note(refusal(g.id, at, at, 'course', { message: 'NUL \u0000 and a lone \ud800 surrogate' }));
+    await r.close();
+    expect((await listed(g.id)).content).toEqual([expect.objectContaining({ reason: 'course', message: 'NUL \ufffd and a lone \ufffd surrogate' })]);
+  });
+
+  it('flags a device refused for its time in notifications once a day, with the hint and a link to its page', async () => {
+    const g = await device();
+    const other = recorder();
+    const { r } = recorder();
+    const now = Date.now();
+    for (let i = 0; i < 50; i++) r.note(refusal(g.id, new Date(now - i * 1000), new Date(now - i * 1000 + 2 * H), 'inFuture'));
+    await r.flush();
+    for (let i = 0; i < 50; i++) r.note(refusal(g.id, new Date(now + i), new Date(now + i + 2 * H), 'inFuture'));
+    await r.flush();
+    // Another instance (or a restart) does not notify it again that day.
+    other.r.note(refusal(g.id, new Date(now), new Date(now + 2 * H), 'inFuture'));
+    await other.r.close();
+    await r.close();
+    const notices = await clockNotices(g.id);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ title: `Device ${g.name}: clock 2 hours fast`, expandedButton: { href: `/settings/organization-settings/devices/${g.id}` } });
+    expect(notices[0]!.expandedContent).toContain("check the phone's or tracker's time zone / time setting");
+    expect(r.stats.notices + other.r.stats.notices).toBe(1);
+    // A refusal that is not about time flags nothing.
+    const h = await device();
+    const s = recorder();
+    s.r.note(refusal(h.id, new Date(), new Date(), 'speed'));
+    await s.r.close();
+    expect(await clockNotices(h.id)).toEqual([]);
+  });
+
+  it('flags stored fixes that keep the same offset far from the time received, not a buffer being emptied', async () => {
+    const slow = await device();
+    const buffered = await device();
+    const { r } = recorder();
+    const now = Date.now();
+    // A clock 2 hours slow, reporting every 90 s for 6 minutes.
+    for (let i = 0; i < 5; i++) r.observe({ organizationId: a.orgId, gatewayId: slow.id, receivedAt: new Date(now + i * 90_000), fixTime: new Date(now + i * 90_000 - 2 * H) });
+    // A tracker emptying 3 hours of buffer over 6 minutes: its offsets shrink by 30 minutes a minute.
+    for (let i = 0; i < 12; i++) {
+      const received = now + i * 30_000;
+      r.observe({ organizationId: a.orgId, gatewayId: buffered.id, receivedAt: new Date(received), fixTime: new Date(received - 3 * H + i * 15 * MIN) });
+    }
+    await r.close();
+    const notices = await clockNotices(slow.id);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ title: `Device ${slow.name}: clock 2 hours behind` });
+    expect(notices[0]!.expandedContent).toContain('stored at the device');
+    expect(await clockNotices(buffered.id)).toEqual([]);
+  });
+});
+
+describe('use the time received', () => {
+  it('round-trips through the device contract and reaches ingest at once on an edit', async () => {
+    const g = await device({ useReceivedTime: true });
+    expect(g.useReceivedTime).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: `${base()}/gateways/${g.id}`, headers: a.dispatcher })).json()).toMatchObject({ useReceivedTime: true });
+    expect(await t.app.ingest.directory.byUniqueId(g.uniqueId)).toMatchObject({ id: g.id, useReceivedTime: true });
+    // Left out of an edit: unchanged.
+    const kept = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name } });
+    expect(kept.json()).toMatchObject({ useReceivedTime: true });
+    const off = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: false } });
+    expect(off.json()).toMatchObject({ useReceivedTime: false });
+    expect(await t.app.ingest.directory.byUniqueId(g.uniqueId)).toMatchObject({ useReceivedTime: false });
+    expect((await device()).useReceivedTime).toBe(false);
+    const bad = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: 'yes' } });
+    expectFieldErrors(bad.json(), 400, { useReceivedTime: 'Use the time received must be true or false' });
+  });
+});

@@ -21,6 +21,8 @@ import { loggerOptions } from './plugins/request-log.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { eventsCacheOfDb } from './modules/hos/hos.events-cache.ts';
 import { AuthCache } from './modules/auth/auth-cache.ts';
+import { loadAuthContexts } from './modules/auth/auth-context.ts';
+import { OpenStreams } from './modules/auth/open-streams.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import './plugins/types.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
@@ -144,8 +146,15 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const authCache = new AuthCache(config.authCacheUsers);
   eventsCacheOfDb(db.db, config.hosEventCacheEvents);
   app.decorate('authCache', authCache);
-  // A lost LISTEN connection may have missed changes: everything cached is dropped when it is back.
-  const authListener = await db.listen('auth_change', (payload) => authCache.invalidate(payload), () => authCache.invalidate('*'));
+  // Open streams (live map, notifications) end when their user's access does, on every instance.
+  const openStreams = new OpenStreams((ids) => loadAuthContexts(db.db, ids), () => authCache.changes, (err) => app.log.error(err, 'open streams check failed'));
+  app.decorate('openStreams', openStreams);
+  const onAuthChange = (payload: string) => {
+    authCache.invalidate(payload);
+    openStreams.changed(payload);
+  };
+  // A lost LISTEN connection may have missed changes: everything cached is dropped, and every open stream checked, when it is back.
+  const authListener = await db.listen('auth_change', onAuthChange, () => onAuthChange('*'));
   authCache.syncWith(() => authListener.sync());
   // The position pipeline (modules/positions/pipeline): decode -> check -> group commit, and the
   // followers of a commit (automatic duty status, notification checks, daily statistics, IFTA

@@ -91,3 +91,13 @@ export const gettingStartedFormSchema = registerSchema
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords must match' });
 
 export const messageSchema = z.object({ message: z.string() });
+
+/**
+ * The last event of a stream the server ended because its user's access did (`event: revoked`):
+ * `session` when the session is over (deactivated, logged out everywhere, the password changed, the
+ * organization suspended); `forbidden` when the user is still signed in but lost the stream's
+ * permission or organization. The client must not simply reconnect.
+ */
+export const STREAM_REVOKED_EVENT = 'revoked';
+export const streamRevokedSchema = z.object({ reason: z.enum(['session', 'forbidden']), message: z.string() });
+export type StreamRevoked = z.infer<typeof streamRevokedSchema>;

@@ -4,6 +4,7 @@ const KEEPALIVE_MS = 15_000;
 
 /** An open Server-Sent Events answer: events go out as `event:` + one `data:` line of JSON. */
 export interface EventStream {
+  /** Nothing is written once the answer has ended. */
   send(event: string, data: unknown): void;
   /** Ends the answer (the client reconnects after the `retry` delay). */
   end(): void;
@@ -11,14 +12,21 @@ export interface EventStream {
   onClose(fn: () => void): void;
 }
 
+/**
+ * Keeps an open stream within its user's access for as long as it stays open (modules/auth's
+ * OpenStreams.guard): called once the stream is open, it answers the function that stops watching.
+ */
+export type StreamGuard = (stream: EventStream) => () => void;
+
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * Takes the answer out of Fastify's hands and opens an event stream on it: the first event with
  * a 3 s reconnect delay, then a comment line every 15 s so proxies and browsers keep it open.
- * Every stream of the API (notifications, live positions) opens this way.
+ * Every stream of the API (notifications, live positions) opens this way, under a guard that ends
+ * it when its user's access ends (deactivated, logged out everywhere, a permission removed).
  */
-export function openEventStream(reply: FastifyReply, first: { event: string; data: unknown }): EventStream {
+export function openEventStream(reply: FastifyReply, first: { event: string; data: unknown }, guard: StreamGuard): EventStream {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -29,12 +37,20 @@ export function openEventStream(reply: FastifyReply, first: { event: string; dat
     'x-accel-buffering': 'no',
   });
   res.write(`retry: 3000\n${frame(first.event, first.data)}`);
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  // Between `end` and the request's close a hub may still deliver: a write after the end would be an error.
+  const write = (text: string) => {
+    if (!res.writableEnded) res.write(text);
+  };
+  const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
   const closed = reply.request.raw;
   closed.on('close', () => clearInterval(keepalive));
-  return {
-    send: (event, data) => res.write(frame(event, data)),
-    end: () => res.end(),
+  const stream: EventStream = {
+    send: (event, data) => write(frame(event, data)),
+    end: () => {
+      if (!res.writableEnded) res.end();
+    },
     onClose: (fn) => closed.on('close', fn),
   };
+  stream.onClose(guard(stream));
+  return stream;
 }

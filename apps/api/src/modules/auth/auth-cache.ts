@@ -32,6 +32,11 @@ export class AuthCache {
     return this.entries.size;
   }
 
+  /** How many change notifications this instance has applied: a request compares it before and after its check. */
+  get changes(): number {
+    return this.generation;
+  }
+
   /**
    * `sync` resolves once every change notification committed before the call has been applied
    * (Database listener's sync); without one, entries are trusted as they are.

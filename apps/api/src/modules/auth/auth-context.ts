@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, type SQL } from 'drizzle-orm';
 import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
 import { organizations, roles, users } from '../../db/schema/index.ts';
@@ -14,6 +14,8 @@ export interface AuthContext {
   orgId: string | null;
   permissions: ReadonlySet<string>;
   isSuperAdmin: boolean;
+  /** users.session_epoch: a credential issued in an older epoch (before "log out everywhere") is refused. */
+  sessionEpoch: number;
 }
 
 /** What services need to attribute a change: the caller and where the request came from. */
@@ -30,7 +32,28 @@ const DRIVER = new Set<string>(DRIVER_ROLE_PERMISSIONS);
 
 /** Loads the caller's current role and permissions; null when the user is gone or may not sign in. */
 export async function loadAuthContext(db: Db, userId: string): Promise<AuthContext | null> {
-  const rows = await db
+  const [row] = await authRows(db, eq(users.id, userId));
+  return row ? contextOf(row) : null;
+}
+
+/**
+ * loadAuthContext for many users in one query (open streams re-checked after a role or
+ * organization changed): the users that may still sign in, by id; the others are absent.
+ */
+export async function loadAuthContexts(db: Db, userIds: readonly string[]): Promise<Map<string, AuthContext>> {
+  const found = new Map<string, AuthContext>();
+  if (userIds.length === 0) return found;
+  for (const row of await authRows(db, inArray(users.id, [...userIds]))) {
+    const ctx = contextOf(row);
+    if (ctx) found.set(ctx.userId, ctx);
+  }
+  return found;
+}
+
+type AuthRow = Awaited<ReturnType<typeof authRows>>[number];
+
+function authRows(db: Db, where: SQL) {
+  return db
     .select({
       id: users.id,
       email: users.email,
@@ -40,17 +63,20 @@ export async function loadAuthContext(db: Db, userId: string): Promise<AuthConte
       orgStatus: organizations.status,
       rolePermissions: roles.permissions,
       systemRole: roles.systemRole,
+      sessionEpoch: users.sessionEpoch,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
     .leftJoin(roles, eq(roles.id, users.roleId))
-    .where(eq(users.id, userId));
-  const u = rows[0];
+    .where(where);
+}
+
+function contextOf(u: AuthRow): AuthContext | null {
   // A deactivated user or organization loses access at once, whatever tokens it holds.
-  if (!u || u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
+  if (u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
   const isSuperAdmin = u.role === 'SUPER_ADMIN';
   const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : u.systemRole === 'DRIVER' ? DRIVER : new Set(u.rolePermissions ?? []);
-  return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin };
+  return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin, sessionEpoch: u.sessionEpoch };
 }
 
 /** The permission codes the current user object shows: SUPER_ADMIN shows only its own code. */

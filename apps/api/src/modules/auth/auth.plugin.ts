@@ -2,19 +2,25 @@ import fp from 'fastify-plugin';
 import type { Permission } from '@fleet/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import { unauthorized } from '../../http/errors.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { AuthCache } from './auth-cache.ts';
+import type { OpenStreams } from './open-streams.ts';
 import { loadAuthContext, type AuthContext } from './auth-context.ts';
 import { redeemStreamTicket } from './stream-tickets.service.ts';
+import { assertRouteAccess } from './route-access.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: AccessTokens;
     authCache: AuthCache;
+    /** This instance's open event streams, ended when their users' access ends. */
+    openStreams: OpenStreams;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** The credential the caller signed in with; null on public routes. */
+    credential: Credential | null;
   }
   interface FastifyContextConfig {
     /** No sign-in needed (auth endpoints, health, ingest). */
@@ -28,6 +34,17 @@ declare module 'fastify' {
   }
 }
 
+/** What the auth plugin knows of the credential behind a request. */
+export interface Credential {
+  /** The session epoch it was issued in (an access token's `gen`, a stream ticket's). */
+  epoch: number;
+  /**
+   * AuthCache.changes before the credential was checked: a stream opened by this request is checked
+   * again at once when an auth change arrived since (OpenStreams), since its check may predate it.
+   */
+  seenChanges: number;
+}
+
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() || null : null;
@@ -37,7 +54,7 @@ function bearer(request: FastifyRequest): string | null {
  * The user a stream ticket stands for. Never the access token in the URL: URLs are written to
  * access logs, proxies and browser histories. The ticket is spent here, on the first try.
  */
-async function ticketUser(db: Db, request: FastifyRequest): Promise<string> {
+async function ticketUser(db: Db, request: FastifyRequest): Promise<{ userId: string; epoch: number }> {
   const raw = (request.query as Record<string, unknown> | undefined)?.ticket;
   if (typeof raw !== 'string' || raw === '') throw unauthorized('Authentication required', 'No bearer token or stream ticket');
   const ticket = await redeemStreamTicket(db, raw);
@@ -45,7 +62,7 @@ async function ticketUser(db: Db, request: FastifyRequest): Promise<string> {
   // A ticket opens the organization it was issued for and nothing else.
   const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
   if (orgId !== ticket.orgId) throw unauthorized('This live connection ticket is for another organization', 'Stream ticket issued for another organization');
-  return ticket.userId;
+  return { userId: ticket.userId, epoch: ticket.sessionEpoch };
 }
 
 /**
@@ -54,41 +71,37 @@ async function ticketUser(db: Db, request: FastifyRequest): Promise<string> {
  */
 export const authPlugin = fp(async (app) => {
   app.decorateRequest('auth', null);
+  app.decorateRequest('credential', null);
 
   app.addHook('preValidation', async (request: FastifyRequest, _reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const token = bearer(request);
+    // Counted before anything is read: a change arriving from here on may not be seen below.
+    const seenChanges = app.authCache.changes;
     let userId: string;
+    let epoch: number;
     if (token) {
       try {
-        userId = app.tokens.verify(token).sub;
+        ({ sub: userId, gen: epoch } = app.tokens.verify(token));
       } catch (err) {
         throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
       }
     } else if (config.streamTicket) {
-      userId = await ticketUser(app.db, request);
+      ({ userId, epoch } = await ticketUser(app.db, request));
     } else {
       throw unauthorized('Authentication required', 'No bearer token');
     }
     // Whichever credential: the user's current status, permissions and organization decide below.
     const ctx = await app.authCache.context(userId, () => loadAuthContext(app.db, userId));
     if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed');
+    // Logged out everywhere (or the password changed) since this credential was issued: an access
+    // token cannot be taken back, so its epoch is what ends it.
+    if (epoch < ctx.sessionEpoch) throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended');
     request.auth = ctx;
+    request.credential = { epoch, seenChanges };
 
-    // Tenancy: /organizations/{orgId}/... belongs to members of that organization. A super
-    // administrator may act on any organization (take control). Others see a 404, not a 403,
-    // so an organization's existence does not leak.
     const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
-    if (orgId !== undefined && !ctx.isSuperAdmin && orgId !== ctx.orgId) throw notFound('Organization');
-
-    const required = config.permissions ?? [];
-    const missing = required.filter((code) => !ctx.permissions.has(code));
-    if (missing.length > 0) throw forbidden('You do not have permission to do this', `Missing permission: ${missing.join(', ')}`);
-    // An office code or the driver's own: which one the caller holds decides what it may reach (the service checks that).
-    const any = config.anyPermissions ?? [];
-    if (any.length > 0 && !any.some((code) => ctx.permissions.has(code))) {
-      throw forbidden('You do not have permission to do this', `Missing permission: one of ${any.join(', ')}`);
-    }
+    assertRouteAccess(ctx, { orgId, permissions: config.permissions, anyPermissions: config.anyPermissions });
   });
 });

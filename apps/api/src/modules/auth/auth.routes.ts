@@ -63,6 +63,18 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
+  app.post('/auth/logout-everywhere', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Log out on every device, this one too: every refresh token revoked, access tokens refused, open streams ended on every instance',
+      response: { 204: z.null(), ...errors(401) },
+    },
+    handler: async (req, reply) => {
+      await auth.logoutEverywhere(app.db, requireAuth(req), actorOf(req));
+      return reply.code(204).send(null);
+    },
+  });
+
   for (const path of ['/auth/me', '/users/me']) {
     app.get(path, {
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: currentUserSchema, ...errors(401) } },

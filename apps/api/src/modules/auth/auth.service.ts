@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
-import { burnPasswordCheck, hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
+import { burnPasswordCheck, hashPassword, sha256, verifyPassword } from './crypto.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import type { AccessTokens } from './jwt.ts';
@@ -13,9 +13,8 @@ import { createOrganizationWithAdmin } from '../organizations/index.ts';
 import { presentCurrentUser } from '../users/index.ts';
 import { recordDriverLogin } from '../hos/index.ts';
 import { sendPasswordResetEmail } from './password-tokens.ts';
-import { revokeAllSessions } from './sessions.ts';
+import { issueRefreshToken, issueSession, revokeAllSessions } from './sessions.ts';
 
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
@@ -25,17 +24,6 @@ const BAD_CREDENTIALS = 'Invalid email or password';
 interface AuthDeps {
   db: Db;
   tokens: AccessTokens;
-}
-
-async function issueRefreshToken(tx: DbOrTx, userId: string, familyId: string): Promise<string> {
-  const raw = randomToken(32);
-  await tx.insert(refreshTokens).values({
-    userId,
-    familyId,
-    tokenHash: sha256(raw),
-    expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
-  });
-  return raw;
 }
 
 /** The current user object of spec section 3 for a signed-in caller. */
@@ -71,12 +59,12 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
 async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {
   const ctx = await loadAuthContext(deps.db, userId);
   if (!ctx) throw unauthorized('This account is deactivated. Contact your administrator.', 'Account or organization inactive');
-  const refreshToken = await deps.db.transaction(async (tx) => {
+  const tokens = await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
-    return issueRefreshToken(tx, userId, crypto.randomUUID());
+    return issueSession(tx, deps.tokens, ctx);
   });
   const user = await getCurrentUser(deps.db, ctx);
-  return { user, accessToken: deps.tokens.sign({ sub: userId, org: ctx.orgId }), refreshToken };
+  return { user, ...tokens };
 }
 
 async function checkLoginBudget(db: Db, key: string): Promise<void> {
@@ -184,7 +172,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
     throw unauthorized('Your session has expired, please sign in again', 'User inactive');
   }
   const refreshToken = await issueRefreshToken(deps.db, row.userId, row.familyId);
-  return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId }), refreshToken };
+  return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId, gen: ctx.sessionEpoch }), refreshToken };
 }
 
 /** Revokes the session (token family) the refresh token belongs to, if it is the caller's. */
@@ -203,6 +191,20 @@ export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefi
     .returning({ id: refreshTokens.id });
   // Ending a live session of a driver is their ELD logout record (type 5; decision 0116).
   if (revoked.length) await recordDriverLogin(db, ctx.userId, 2);
+}
+
+/**
+ * Logs the caller out on every device, this one included: every refresh token revoked, and the
+ * session epoch raised so access tokens, stream tickets and open streams (on every instance) end too.
+ */
+export async function logoutEverywhere(db: Db, ctx: AuthContext, actor: Actor): Promise<void> {
+  const { revoked } = await db.transaction(async (tx) => {
+    const ended = await revokeAllSessions(tx, ctx.userId);
+    await recordActivity(tx, { orgId: ctx.orgId, actor, action: 'LOGOUT_EVERYWHERE', entityType: 'USER', entityId: ctx.userId });
+    return ended;
+  });
+  // As a logout: ending a driver's live sessions is their ELD logout record (type 5; decision 0116).
+  if (revoked) await recordDriverLogin(db, ctx.userId, 2);
 }
 
 /** Always resolves (202): whether the e-mail exists is never revealed. */

@@ -6,5 +6,7 @@ export { hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
 export { INVITE_TOKEN_TTL_MS, createPasswordToken, sendPasswordResetEmail } from './password-tokens.ts';
 export { scopeOf } from './scope.ts';
 export type { ReadScope, Scope } from './scope.ts';
-export { revokeAllSessions } from './sessions.ts';
+export { issueSession, revokeAllSessions } from './sessions.ts';
+export type { AccessTokens } from './jwt.ts';
+export { OpenStreams } from './open-streams.ts';
 export { streamTicketRoute } from './stream-tickets.routes.ts';

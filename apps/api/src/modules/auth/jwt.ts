@@ -10,11 +10,14 @@ export interface AccessClaims {
   sub: string;
   /** Organization id, or null for a super administrator. */
   org: string | null;
+  /** The user's session epoch when issued (users.session_epoch): an older one is refused. */
+  gen: number;
   typ: 'access';
 }
 
 export interface AccessTokens {
-  sign(claims: Omit<AccessClaims, 'typ'>): string;
+  /** `gen` defaults to 0, the epoch of a user who never ended all their sessions. */
+  sign(claims: Omit<AccessClaims, 'typ' | 'gen'> & { gen?: number }): string;
   /** Throws when the token is malformed, forged or expired. */
   verify(token: string): AccessClaims;
 }
@@ -24,11 +27,12 @@ export function accessTokens(secret: string, ttlMs = ACCESS_TOKEN_TTL_MS): Acces
   // The verifier cache makes repeated verification of the same token nearly free.
   const verifier = createVerifier({ key: secret, algorithms: ['HS256'], cache: 5000 });
   return {
-    sign: (claims) => signer({ ...claims, typ: 'access' }),
+    sign: (claims) => signer({ ...claims, gen: claims.gen ?? 0, typ: 'access' }),
     verify: (token) => {
       const claims = verifier(token) as Partial<AccessClaims>;
       if (claims.typ !== 'access' || typeof claims.sub !== 'string') throw new Error('not an access token');
-      return { sub: claims.sub, org: claims.org ?? null, typ: 'access' };
+      // A token from before epochs existed carries none: epoch 0.
+      return { sub: claims.sub, org: claims.org ?? null, gen: typeof claims.gen === 'number' ? claims.gen : 0, typ: 'access' };
     },
   };
 }

@@ -20,7 +20,9 @@ export function streamTicketRoute(app: ZodApp, route: { url: string; tags: strin
     schema: { tags: route.tags, summary: route.summary, params, response: { 200: streamTicketSchema, ...orgErrors() } },
     handler: async (req, reply) => {
       reply.header('cache-control', 'no-store');
-      return issueStreamTicket(app.db, { userId: requireAuth(req).userId, orgId: req.params.orgId });
+      const ctx = requireAuth(req);
+      // The ticket is worth what the credential that asked for it is: void once its sessions end.
+      return issueStreamTicket(app.db, { userId: ctx.userId, orgId: req.params.orgId, sessionEpoch: req.credential?.epoch ?? ctx.sessionEpoch });
     },
   });
 }

@@ -9,7 +9,7 @@ import { randomToken, sha256 } from './crypto.ts';
  * (docs/decisions/0087). Only its hash is stored; expiry is the database's clock, so every API
  * instance agrees on it. Expired tickets are swept here: tickets are few (one per map (re)connect).
  */
-export async function issueStreamTicket(db: Db, input: { userId: string; orgId: string }): Promise<StreamTicket> {
+export async function issueStreamTicket(db: Db, input: { userId: string; orgId: string; sessionEpoch: number }): Promise<StreamTicket> {
   const raw = randomToken(32);
   const [row] = await db
     .insert(streamTickets)
@@ -17,6 +17,7 @@ export async function issueStreamTicket(db: Db, input: { userId: string; orgId: 
       tokenHash: sha256(raw),
       userId: input.userId,
       organizationId: input.orgId,
+      sessionEpoch: input.sessionEpoch,
       expiresAt: sql`now() + make_interval(secs => ${STREAM_TICKET_TTL_SECONDS})`,
     })
     .returning({ expiresAt: streamTickets.expiresAt });
@@ -27,14 +28,14 @@ export async function issueStreamTicket(db: Db, input: { userId: string; orgId: 
 /**
  * Spends a ticket: it is deleted whether or not it is still valid, in one statement, so two
  * instances presented the same ticket cannot both accept it. Null when unknown, used or expired.
- * The caller still checks the user's current status, permissions and organization.
+ * The caller still checks the user's current status, permissions, organization and session epoch.
  */
-export async function redeemStreamTicket(db: Db, raw: string): Promise<{ userId: string; orgId: string } | null> {
+export async function redeemStreamTicket(db: Db, raw: string): Promise<{ userId: string; orgId: string; sessionEpoch: number } | null> {
   const rows = await db
     .delete(streamTickets)
     .where(eq(streamTickets.tokenHash, sha256(raw)))
     // The expiry is compared here: Citus refuses now() in the RETURNING of a write to its tables.
-    .returning({ userId: streamTickets.userId, orgId: streamTickets.organizationId, expiresAt: streamTickets.expiresAt });
+    .returning({ userId: streamTickets.userId, orgId: streamTickets.organizationId, expiresAt: streamTickets.expiresAt, sessionEpoch: streamTickets.sessionEpoch });
   const row = rows[0];
-  return row && row.expiresAt.getTime() > Date.now() ? { userId: row.userId, orgId: row.orgId } : null;
+  return row && row.expiresAt.getTime() > Date.now() ? { userId: row.userId, orgId: row.orgId, sessionEpoch: row.sessionEpoch } : null;
 }

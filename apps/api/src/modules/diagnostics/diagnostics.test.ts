@@ -73,7 +73,7 @@ describe('memory report', () => {
 });
 
 describe('cache caps', () => {
-  const ctx = (userId: string): AuthContext => ({ userId, email: `${userId}@x.test`, role: 'USER', orgId: null, permissions: new Set(), isSuperAdmin: false });
+  const ctx = (userId: string): AuthContext => ({ userId, email: `${userId}@x.test`, role: 'USER', orgId: null, permissions: new Set(), isSuperAdmin: false, sessionEpoch: 0 });
 
   it('the auth cache keeps at most its cap, dropping the user loaded longest ago', async () => {
     const cache = new AuthCache(2);

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { openEventStream } from '../../http/event-stream.ts';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf, streamTicketRoute } from '../auth/index.ts';
-import type { NotificationHub } from './notifications.hub.ts';
+import type { NotificationHub, NotificationSubscriber } from './notifications.hub.ts';
 import { clearNotifications, getPreferences, listNotifications, markRead, setPreferences, unreadCount } from './notifications.service.ts';
 
 const params = z.object({ orgId: z.uuid('orgId must be an id') });
@@ -94,24 +94,27 @@ const notificationsRoutes =
         summary:
           "Server-Sent Events of the caller's notifications: `unread` {unread} on connect and when it changes elsewhere, `notification` {notification, unread} for each new one; " +
           "for callers holding HOS_LIST, AVAILABILITY_LIST or ORG_DASH_READ, `hos` {at} when drivers' duty-status records changed (at most every 250 ms). " +
-          'Bearer header, or `ticket` from POST …/notifications/stream/ticket.',
+          'Bearer header, or `ticket` from POST …/notifications/stream/ticket. ' +
+          'When the caller loses access (deactivated, logged out everywhere, the organization withdrawn) a last `revoked` {reason, message} ends it.',
         params,
         querystring: z.object({ ticket: z.string().optional() }),
-        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread`, `event: notification` and `event: hos`, each `data:` JSON'), ...orgErrors() },
+        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread`, `event: notification`, `event: hos` and a last `event: revoked`, each `data:` JSON'), ...orgErrors() },
       },
       handler: async (req, reply) => {
         const s = scopeOf(req, req.params.orgId);
         const { userId, permissions } = requireAuth(req);
         const unread = await unreadCount(s, userId);
-        const stream = openEventStream(reply, { event: 'unread', data: { unread } });
-        const unsubscribe = hub.subscribe({
+        const readsHos = (codes: ReadonlySet<string>) => HOS_READERS.some((code) => codes.has(code));
+        const sub: NotificationSubscriber = {
           orgId: s.orgId,
           userId,
-          hos: HOS_READERS.some((code) => permissions.has(code)),
+          hos: readsHos(permissions),
           send: (event, data) => stream.send(event, data),
           close: () => stream.end(),
-        });
-        stream.onClose(unsubscribe);
+        };
+        // Ended when the caller's session does; `hos` follows the caller's permissions while it stays open.
+        const stream = openEventStream(reply, { event: 'unread', data: { unread } }, app.openStreams.guard(req, (ctx) => (sub.hos = readsHos(ctx.permissions))));
+        stream.onClose(hub.subscribe(sub));
       },
     });
   };

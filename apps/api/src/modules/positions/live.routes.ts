@@ -41,7 +41,8 @@ const liveRoutes =
         tags: ['live'],
         summary:
           'Server-Sent Events: `snapshot` {vehicles} on connect, then `positions` {vehicles} for every change, a comment line every 15 s. ' +
-          'Bearer header, or `ticket` from POST …/assets/stream/ticket (single use) for EventSource.',
+          'Bearer header, or `ticket` from POST …/assets/stream/ticket (single use) for EventSource. ' +
+          'When the caller loses access (deactivated, logged out everywhere, ASSET_LIST or the organization withdrawn) a last `revoked` {reason, message} ends it.',
         params,
         querystring: liveStreamQuerySchema,
         response: {
@@ -59,7 +60,8 @@ const liveRoutes =
         const all = await liveVehicles({ db: app.db, orgId });
         const snapshot = group ? all.filter((v) => v.groupIds.includes(group)) : all;
 
-        const stream = openEventStream(reply, { event: 'snapshot', data: { vehicles: snapshot } });
+        // Ended when the caller may no longer see it (deactivated, logged out everywhere, ASSET_LIST removed).
+        const stream = openEventStream(reply, { event: 'snapshot', data: { vehicles: snapshot } }, app.openStreams.guard(req));
         hub.noteSnapshot(orgId, all);
         const unsubscribe = hub.subscribe({
           orgId,

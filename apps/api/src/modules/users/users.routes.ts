@@ -5,6 +5,7 @@ import {
   inviteUserSchema,
   orgIdParams,
   pageSchema,
+  tokensSchema,
   updateUserSchema,
   userIdParams,
   userListQuerySchema,
@@ -118,15 +119,12 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/users/:userId/changePassword', {
     schema: {
       tags: ['users'],
-      summary: 'Change own password (current + new); other sessions end',
+      summary: 'Change own password (current + new): every session ends, and this one goes on with the new tokens answered',
       params: userIdParams,
       body: changePasswordSchema,
-      response: { 204: z.null(), ...orgErrors() },
+      response: { 200: tokensSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => {
-      await users.changePassword(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, req.body);
-      return reply.code(204).send(null);
-    },
+    handler: (req) => users.changePassword(scopeOf(req, req.params.orgId), requireAuth(req), app.tokens, req.params.userId, req.body),
   });
 };
 

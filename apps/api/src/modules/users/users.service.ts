@@ -1,9 +1,9 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { ORGANIZATION_PERMISSIONS, type User, type UserProfileInput } from '@fleet/api-contract';
+import { ORGANIZATION_PERMISSIONS, type Tokens, type User, type UserProfileInput } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { bumpListVersion } from '../../list-index/list-versions.ts';
 import { roles, users } from '../../db/schema/index.ts';
-import { type AuthContext, hashPassword, type ReadScope, revokeAllSessions, type Scope, verifyPassword } from '../auth/index.ts';
+import { type AccessTokens, type AuthContext, hashPassword, issueSession, type ReadScope, revokeAllSessions, type Scope, verifyPassword } from '../auth/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { recordActivity } from '../activity-log/index.ts';
@@ -117,23 +117,28 @@ export async function setProfileImage({ db, orgId, actor }: Scope, ctx: AuthCont
   });
 }
 
-/** Own password only; the current one must be right. Other sessions of the user end. */
+/**
+ * Own password only; the current one must be right. Every session of the user ends (their access
+ * tokens and open streams too, on every instance); the one asking goes on with the new session answered.
+ */
 export async function changePassword(
   { db, orgId, actor }: Scope,
   ctx: AuthContext,
+  tokens: AccessTokens,
   userId: string,
   input: { currentPassword: string; newPassword: string },
-): Promise<void> {
+): Promise<Tokens> {
   if (ctx.userId !== userId) throw forbidden('You may only change your own password');
   const { user } = await findUser(db, orgId, userId);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
     throw invalidField('currentPassword', 'Current password is not correct');
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
-    await revokeAllSessions(tx, userId);
+    const { sessionEpoch } = await revokeAllSessions(tx, userId);
     await recordActivity(tx, { orgId, actor, action: 'CHANGE_PASSWORD', entityType: 'USER', entityId: userId });
+    return issueSession(tx, tokens, { userId, orgId: ctx.orgId, sessionEpoch });
   });
 }
 

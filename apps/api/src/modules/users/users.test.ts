@@ -108,7 +108,7 @@ describe('my account', () => {
     expectErrorBody(tooBig.json(), 413);
   });
 
-  it('changes own password only with the right current password, ending other sessions', async () => {
+  it('changes own password only with the right current password, ending every session but the new one it answers', async () => {
     const s = await login(t.app, DEMO.admin);
     const other = await login(t.app, DEMO.admin);
     const url = `/api/v1/organizations/${s.user.organization?.id}/users/${s.user.id}/changePassword`;
@@ -119,9 +119,16 @@ describe('my account', () => {
     expect(short.statusCode).toBe(400);
     expectFieldErrors(short.json(), 400, { newPassword: 'New password must be at least 8 characters' });
     const ok = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: DEMO.admin.password, newPassword: 'Another#Pass9' } });
-    expect(ok.statusCode).toBe(204);
+    expect(ok.statusCode).toBe(200);
+    const renewed = ok.json() as { accessToken: string; refreshToken: string };
     const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(other.refreshToken) });
     expect(refresh.statusCode).toBe(401);
+    // The access tokens issued before end at once, this tab's too; the tab goes on with the answered session.
+    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(token) }).then((r) => r.statusCode);
+    expect(await me(other.accessToken)).toBe(401);
+    expect(await me(s.accessToken)).toBe(401);
+    expect(await me(renewed.accessToken)).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(renewed.refreshToken) })).statusCode).toBe(200);
     const back = await login(t.app, { email: DEMO.admin.email, password: 'Another#Pass9' });
     await t.app.inject({ method: 'PUT', url, headers: bearer(back.accessToken), payload: { currentPassword: 'Another#Pass9', newPassword: DEMO.admin.password } });
   });

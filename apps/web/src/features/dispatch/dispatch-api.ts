@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput } from '@fleet/api-contract';
+import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput, UploadedImage } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -112,14 +112,11 @@ export const addLoadDocument = (orgId: string, { id, body }: { id: string; body:
  * id but no upload path of its own, so the driver's photo goes where the inspection card's go
  * (`dvirs/images`, which the Driver role may call); the document then references it.
  */
-export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promise<{ id: string }> {
+export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promise<UploadedImage> {
   const body = new FormData();
   body.append('file', file, name);
-  return api<{ id: string }>(orgPathFor(orgId, '/dvirs/images'), { method: 'POST', body, toast: false });
+  return api<UploadedImage>(orgPathFor(orgId, '/dvirs/images'), { method: 'POST', body, toast: false });
 }
-
-/** Where an uploaded image is shown (`GET /images/{id}`, public by its unguessable id). */
-export const imageUrl = (id: string) => `/api/v1/images/${encodeURIComponent(id)}`;
 
 export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>
   api<LoadImportResult>(orgPathFor(orgId, '/loads/import'), { method: 'POST', body: { content, dryRun }, toast: false });

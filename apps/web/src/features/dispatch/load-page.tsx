@@ -15,7 +15,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { withParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
-import { CANDIDATES_PAGE, imageUrl, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
+import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
 import { formatMinutes, formatWeight, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
@@ -250,8 +250,8 @@ function LoadView({ load }: { load: Load }) {
             ) : (
               <div className={classes.thumbs}>
                 {load.documents.map((d) => (
-                  <Anchor key={d.id} href={imageUrl(d.imageId)} target="_blank" rel="noopener" aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}>
-                    <img src={imageUrl(d.imageId)} alt="" loading="lazy" />
+                  <Anchor key={d.id} href={d.imageUrl} target="_blank" rel="noopener" aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}>
+                    <img src={d.imageUrl} alt="" loading="lazy" />
                     <Text size="xs" ta="center">
                       {d.documentKind}
                     </Text>

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dvir, DvirInput, InspectionItems, Page, Signature } from '@fleet/api-contract';
+import type { Dvir, DvirInput, InspectionItems, Page, Signature, UploadedImage } from '@fleet/api-contract';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 
@@ -100,19 +100,19 @@ export function useReviewDvir(orgId: string) {
   );
 }
 
-/** Uploads a defect photo or a drawn signature (`POST dvirs/images`); a 413 is the size limit. */
-export function uploadDvirImage(orgId: string, file: Blob, name = 'image.png'): Promise<{ id: string }> {
+/**
+ * Uploads a defect photo or a drawn signature (`POST dvirs/images`); a 413 is the size limit. The
+ * answer's `url` is a signed link that shows it: images are never public, and an <img> sends no token.
+ */
+export function uploadDvirImage(orgId: string, file: Blob, name = 'image.png'): Promise<UploadedImage> {
   const body = new FormData();
   body.append('file', file, name);
-  return api<{ id: string }>(path(orgId, '/images'), { method: 'POST', body, toast: false });
+  return api<UploadedImage>(path(orgId, '/images'), { method: 'POST', body, toast: false });
 }
 
 export function useUploadDvirImage(orgId: string) {
   return useMutation({ mutationFn: ({ file, name }: { file: Blob; name?: string }) => uploadDvirImage(orgId, file, name) });
 }
-
-/** Where an uploaded image is shown (`GET /images/{id}` is public by its unguessable id). */
-export const dvirImageUrl = (id: string) => `/api/v1/images/${encodeURIComponent(id)}`;
 
 /** The words for an upload error: the 413 names the size limit. */
 export function imageUploadError(err: unknown): string {

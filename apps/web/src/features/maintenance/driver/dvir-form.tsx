@@ -7,7 +7,7 @@ import type { Dvir, DvirKind } from '@fleet/api-contract';
 import { ApiError } from '../../../lib/api-client.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
 import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
-import { dvirImageUrl, imageUploadError, inspectionItemsQuery, uploadDvirImage, useCreateDvir } from '../dvir-api.ts';
+import { imageUploadError, inspectionItemsQuery, uploadDvirImage, useCreateDvir } from '../dvir-api.ts';
 import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
 import { KIND_WORDS } from './dvir-report.tsx';
 import { photoForUpload } from '../../../lib/photo-resize.ts';
@@ -228,13 +228,16 @@ interface ItemRowProps {
 /** One item: Pass / Defect; a defect opens its note, safety switch and photos. */
 function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }: ItemRowProps) {
   const [uploading, setUploading] = useState(false);
+  // Each photo is shown by the signed link its upload answered (an <img> sends no token).
+  const [photoUrls, setPhotoUrls] = useState<Record<string, string>>({});
   const name = item.trailer ? `${item.label}, trailer ${item.unit.unitNumber}` : item.label;
   const addPhoto = async (file: File | null) => {
     if (!file) return;
     setUploading(true);
     onClearError();
     try {
-      const { id } = await uploadDvirImage(orgId, await photoForUpload(file), file.name);
+      const { id, url } = await uploadDvirImage(orgId, await photoForUpload(file), file.name);
+      setPhotoUrls((urls) => ({ ...urls, [id]: url }));
       onChange({ imageIds: [...answer.imageIds, id] });
     } catch (err) {
       onError(imageUploadError(err));
@@ -281,7 +284,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
           <div className={classes.photos}>
             {answer.imageIds.map((id, n) => (
               <div key={id} className={classes.photo}>
-                <img src={dvirImageUrl(id)} alt={`Photo ${n + 1} of ${name}`} />
+                <img src={photoUrls[id]} alt={`Photo ${n + 1} of ${name}`} />
                 <ActionIcon className={classes.photoRemove} size="sm" color="dark" variant="filled" aria-label={`Remove photo ${n + 1}`} onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}>
                   <IconX size={14} />
                 </ActionIcon>

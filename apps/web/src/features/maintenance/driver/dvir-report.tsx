@@ -2,7 +2,6 @@ import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { Dvir } from '@fleet/api-contract';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
-import { dvirImageUrl } from '../dvir-api.ts';
 import classes from './dvir-driver.module.css';
 
 // One signed inspection report, read-only (it is immutable): what a driver, the next driver or an
@@ -72,11 +71,11 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
             </Group>
           </Group>
           {d.note && <Text size="sm">{d.note}</Text>}
-          {d.imageIds.length > 0 && (
+          {d.imageUrls.length > 0 && (
             <div className={classes.photos}>
-              {d.imageIds.map((id, n) => (
-                <a key={id} href={dvirImageUrl(id)} target="_blank" rel="noreferrer" className={classes.photo}>
-                  <img src={dvirImageUrl(id)} alt={`Photo ${n + 1} of ${d.label}`} loading="lazy" />
+              {d.imageUrls.map((url, n) => (
+                <a key={d.imageIds[n] ?? url} href={url} target="_blank" rel="noreferrer" className={classes.photo}>
+                  <img src={url} alt={`Photo ${n + 1} of ${d.label}`} loading="lazy" />
                 </a>
               ))}
             </div>
@@ -114,8 +113,8 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
 
 /** A stored signature: the drawn image, or the typed name in script. */
 export function SignatureShown({ signature }: { signature: Dvir['signature'] }) {
-  return signature.imageId ? (
-    <img className={classes.signatureImage} src={dvirImageUrl(signature.imageId)} alt={`Signature of ${signature.name}`} data-testid="signature-image" />
+  return signature.imageUrl ? (
+    <img className={classes.signatureImage} src={signature.imageUrl} alt={`Signature of ${signature.name}`} data-testid="signature-image" />
   ) : (
     <div className={classes.typedSignature} data-testid="signature-typed">
       {signature.name}

@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Divider, Group, Image, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileTypeCsv, IconFileTypePdf } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import type { Dvir, Signature } from '@fleet/api-contract';
+import type { Dvir } from '@fleet/api-contract';
 import tones from '../../../components/badge-tones.module.css';
 import { DataState } from '../../../components/data-state.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatOdometer, useUnits } from '../../../lib/units.ts';
-import { dvirImageUrl, useDvir } from '../dvir-api.ts';
+import { useDvir } from '../dvir-api.ts';
 import { downloadMaintenance } from '../maintenance-api.ts';
 import { DefectStatusBadge, SafetyBadge } from './common.tsx';
 import { KIND_LABEL } from './inspections-page.tsx';
@@ -58,11 +58,11 @@ function Downloads({ report: r }: { report: Dvir }) {
   );
 }
 
-function SignatureView({ signature, at }: { signature: Signature; at: string }) {
+function SignatureView({ signature, at }: { signature: Dvir['signature']; at: string }) {
   return (
     <Stack gap={4}>
-      {signature.imageId ? (
-        <Image src={dvirImageUrl(signature.imageId)} alt={`Signature of ${signature.name}`} h={70} w="auto" fit="contain" bg="white" radius="sm" style={{ alignSelf: 'flex-start', border: '1px solid var(--mantine-color-default-border)' }} />
+      {signature.imageUrl ? (
+        <Image src={signature.imageUrl} alt={`Signature of ${signature.name}`} h={70} w="auto" fit="contain" bg="white" radius="sm" style={{ alignSelf: 'flex-start', border: '1px solid var(--mantine-color-default-border)' }} />
       ) : (
         <Text ff="serif" fs="italic" fz="xl">
           {signature.name}
@@ -168,11 +168,11 @@ function ReportBody({ r }: { r: Dvir }) {
                     </Group>
                   </Group>
                   {d.note && <Text size="sm">{d.note}</Text>}
-                  {d.imageIds.length > 0 && (
+                  {d.imageUrls.length > 0 && (
                     <Group gap="xs">
-                      {d.imageIds.map((img, n) => (
-                        <a key={img} href={dvirImageUrl(img)} target="_blank" rel="noreferrer">
-                          <Image src={dvirImageUrl(img)} alt={`Photo ${n + 1} of ${d.label} on ${d.asset.unitNumber}`} w={120} h={90} radius="sm" fit="cover" />
+                      {d.imageUrls.map((url, n) => (
+                        <a key={d.imageIds[n] ?? url} href={url} target="_blank" rel="noreferrer">
+                          <Image src={url} alt={`Photo ${n + 1} of ${d.label} on ${d.asset.unitNumber}`} w={120} h={90} radius="sm" fit="cover" />
                         </a>
                       ))}
                     </Group>

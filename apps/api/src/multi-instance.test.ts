@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '@fleet/api-contract';
 import { migrationsFolder, openDatabase, type Database } from './db/client.ts';
+import { hashPassword } from './modules/auth/index.ts';
 import { DEMO, onServer, serverDatabase } from './test/helpers.ts';
 import { signIn, startServer, type ServerProcess } from './test/server-process.ts';
 import { countStored, sigtermUnderLoad } from './test/shutdown-under-load.ts';
@@ -156,6 +157,35 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     const refused = await call(two, 'GET', list, dispatcher.accessToken);
     expect(refused.status).toBe(401);
     expect(refused.json).toMatchObject({ status: 401 });
+  });
+
+  it('ends the live map and notifications streams on instance 2 within a second of their user\'s deactivation through instance 1', async () => {
+    const admin = await signIn(one, DEMO.admin);
+    const orgId = admin.user.organization!.id;
+    const email = `watcher${Date.now()}@demofreight.test`;
+    const password = 'Watcher#2026';
+    const [role] = await rows<{ id: string }>(sql`insert into roles (organization_id, name, permissions) values (${orgId}, ${`Watcher ${Date.now()}`}, '{ASSET_LIST}') returning id`);
+    const [user] = await rows<{ id: string }>(
+      sql`insert into users (organization_id, role, role_id, email, username, password_hash) values (${orgId}, 'USER', ${role!.id}, ${email}, ${email}, ${await hashPassword(password)}) returning id`,
+    );
+    const watcher = await signIn(two, { email, password });
+    const live = await openLiveStream(`${two.url}/api/v1/organizations/${orgId}/assets/stream`, watcher.accessToken);
+    const bell = await openLiveStream(`${two.url}/api/v1/organizations/${orgId}/notifications/stream`, watcher.accessToken);
+    await Promise.all([live.next((e) => e.event === 'snapshot'), bell.next((e) => e.event === 'unread')]);
+
+    const off = await call(one, 'POST', `/organizations/${orgId}/users/${user!.id}/deactivate`, admin.accessToken);
+    const at = Date.now();
+    expect(off.status).toBe(200);
+    for (const stream of [live, bell]) {
+      const last = await stream.next((e) => e.event === 'revoked', 5000);
+      expect(last.at - at).toBeLessThan(1000);
+      expect((await stream.ended).how).toBe('end');
+    }
+    // The fleet keeps moving; the deactivated user sees none of it.
+    const res = await fetch(`http://127.0.0.1:${one.osmandPort}/?id=demo-truck-07&lat=38.5&lon=-90.1&timestamp=${Math.floor(Date.now() / 1000)}`);
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(live.events.at(-1)!.event).toBe('revoked');
   });
 
   it('revokes the whole session on both instances when a rotated refresh token is presented again to the other', async () => {

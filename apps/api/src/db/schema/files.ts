@@ -1,7 +1,7 @@
 import { integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, id } from './columns.ts';
 
-/** Uploaded images (avatars, logos). Served by unguessable id so <img> tags need no bearer token. */
+/** Uploaded images (avatars, logos, DVIR photos and signatures, load documents): an organization's own, served to its members or through a signed link (decision 0175). */
 export const images = pgTable('images', {
   id: id(),
   organizationId: uuid('organization_id'),

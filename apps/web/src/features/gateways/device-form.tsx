@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Code, CopyButton, Drawer, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, CopyButton, Drawer, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { gatewayInputSchema, type Gateway } from '@fleet/api-contract';
 import { field, useZodForm } from '../../lib/form.ts';
@@ -9,7 +9,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { saveGateway, useDeviceModels, useGatewayMutation, useRefusedLookup } from './gateways-api.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 
-const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes'];
+const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'status', 'notes', 'useReceivedTime'];
 const t = (v: string | null | undefined) => v ?? '';
 
 /** Add and edit form of a device; after an add, the batch-ingest token is shown once. */
@@ -38,7 +38,7 @@ function DeviceForm({
 }) {
   const models = useDeviceModels();
   const form = useZodForm(gatewayInputSchema, {
-    defaultValues: { uniqueId: t(g?.uniqueId ?? prefill?.uniqueId), name: t(g?.name ?? prefill?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes) },
+    defaultValues: { uniqueId: t(g?.uniqueId ?? prefill?.uniqueId), name: t(g?.name ?? prefill?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes), useReceivedTime: g?.useReceivedTime ?? false },
   });
   const save = useGatewayMutation((body: unknown) => saveGateway(g?.id, body));
   const submit = form.handleSubmit(async (values) => {
@@ -71,6 +71,11 @@ function DeviceForm({
           <NativeSelect label="Status" data={[{ value: 'ACTIVE', label: 'Active' }, { value: 'INACTIVE', label: 'Inactive' }]} {...field(form, 'status')} />
         </SimpleGrid>
         <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
+        <Checkbox
+          label="Use the time received"
+          description="Store this device's fixes at the time they arrive instead of the time it sends: for a clock that cannot be set right (GPS week rollover, a wrong time zone). Fixes it kept while out of coverage then get the time they were uploaded."
+          {...field(form, 'useReceivedTime')}
+        />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>
     </form>

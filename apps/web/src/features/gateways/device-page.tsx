@@ -15,6 +15,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
 import { PairDialog } from './pair-dialog.tsx';
 import { EngineAttributes, EngineBadge } from './engine-data.tsx';
+import { RefusedFixes } from './refused-fixes.tsx';
 import { UnlinkButton } from '../../components/unlink-button.tsx';
 import { deleteGateway, pairGateway, regenerateToken, unpairGateway, useGateway, useGatewayMutation } from './gateways-api.ts';
 
@@ -111,6 +112,7 @@ export default function DevicePage() {
                 <Fact label="Firmware">{g.firmware}</Fact>
                 <Fact label="Ingest token">{g.hasIngestToken ? 'Set' : 'None'}</Fact>
                 <Fact label="Groups">{g.groups.map((x) => x.name).join(', ')}</Fact>
+                <Fact label="Fix times">{g.useReceivedTime ? 'Time received' : "Device's clock"}</Fact>
               </SimpleGrid>
               {g.notes && (
                 <Text size="sm" mt="md">
@@ -132,6 +134,7 @@ export default function DevicePage() {
               </Text>
               {g.engineData.lastPositionAt && <EngineAttributes data={g.engineData} />}
             </Card>
+            <RefusedFixes gatewayId={g.id} />
             <Card withBorder radius="md">
               <Title order={2} fz="md" mb="sm">
                 Vehicle

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page, RefusedDevice } from '@fleet/api-contract';
+import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page, RefusedDevice, RefusedFix } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { deviceModelKeys } from '../../lib/device-model-keys.ts';
 import { orgPath } from '../../lib/org-path.ts';
@@ -14,6 +14,9 @@ export const gatewayKeys = resourceKeys('gateways');
 export const useGateways = (query: Record<string, QueryValue>) => usePagedList<Gateway>('gateways', query);
 
 export const useGateway = (id: string | null | undefined) => useRecord<GatewayDetail>('gateways', id);
+
+/** The device's fixes refused in the last 24 hours, newest first (issue 43), 10 a page. */
+export const useRefusedFixes = (id: string, page: number) => usePagedList<RefusedFix>(`gateways/${id}/refused-fixes`, { page, size: 10 });
 
 /** The global device-model catalogue the device form picks from. */
 export function useDeviceModels() {

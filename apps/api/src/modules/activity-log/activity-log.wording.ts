@@ -364,6 +364,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     firmware: 'Firmware',
     lastSeenAt: 'Last seen',
     ingestTokenHash: 'Ingest token',
+    useReceivedTime: 'Use the time received',
   },
   USER: {
     username: 'Username',

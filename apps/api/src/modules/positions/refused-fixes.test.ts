@@ -167,11 +167,13 @@ describe('refused fixes', () => {
     expect(notices[0]).toMatchObject({ title: `Device ${g.name}: clock 2 hours fast`, expandedButton: { href: `/settings/organization-settings/devices/${g.id}` } });
     expect(notices[0]!.expandedContent).toContain("check the phone's or tracker's time zone / time setting");
     expect(r.stats.notices + other.r.stats.notices).toBe(1);
-    // A refusal that is not about time flags nothing.
+    // A refusal that is not about time flags nothing, nor an imported history file's old fixes.
     const h = await device();
     const s = recorder();
     s.r.note(refusal(h.id, new Date(), new Date(), 'speed'));
+    s.r.note(refusal(h.id, new Date(), new Date(Date.now() - 2 * YEAR), 'tooOld', { protocol: 'import' }));
     await s.r.close();
+    expect(await stored(h.id)).toEqual({ rows: 2, fixes: 2 });
     expect(await clockNotices(h.id)).toEqual([]);
   });
 

@@ -136,7 +136,8 @@ export class RefusedFixes {
         this.pending.set(key, { ...f, field: f.field ?? null, minute: new Date(minuteMs), count: 1 });
       }
       const fixMs = f.fixTime?.getTime();
-      if (TIME_REASONS.has(f.reason) && fixMs !== undefined && Number.isFinite(fixMs)) {
+      // An imported history file is old by nature: its refusals say nothing of the device's clock.
+      if (TIME_REASONS.has(f.reason) && f.protocol !== 'import' && fixMs !== undefined && Number.isFinite(fixMs)) {
         this.suspect({ organizationId: f.organizationId, gatewayId: f.gatewayId, offsetMs: fixMs - f.receivedAt.getTime(), refused: true, at: f.receivedAt });
       }
       this.schedule();
@@ -153,6 +154,7 @@ export class RefusedFixes {
    */
   observe(f: ObservedFix): void {
     if (this.closed) return;
+    // Not for imported history files (old by nature) nor devices on 'use the time received'.
     const received = f.receivedAt.getTime();
     const offsetMs = f.fixTime.getTime() - received;
     if (!(Math.abs(offsetMs) >= CLOCK_TOLERANCE_MS)) {

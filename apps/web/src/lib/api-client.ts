@@ -47,6 +47,11 @@ export function setSessionExpiredHandler(handler: () => void): void {
   onSessionExpired = handler;
 }
 
+/** Ends this browser's session as a failed refresh does (the server already ended it: log out everywhere). */
+export function endSession(): void {
+  onSessionExpired();
+}
+
 let refreshing: Promise<boolean> | null = null;
 
 /** Spec section 4: one refresh for any number of concurrent 401s; false when it failed. */

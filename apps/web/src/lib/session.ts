@@ -29,12 +29,13 @@ export async function startSession(res: SignInResponse): Promise<void> {
 /**
  * Spec section 4, logout: loading indicator, notifications cleared, tokens removed, user reset.
  * The server call revokes the refresh token; it is best effort (an expired session still logs out here).
+ * `server: false` leaves it out, for a session the server already ended (a refused refresh).
  * Navigation to login is the caller's (the router's) job.
  */
-export async function logout(): Promise<void> {
+export async function logout({ server = true }: { server?: boolean } = {}): Promise<void> {
   await busy(async () => {
     const { refreshToken, accessToken } = sessionStore.get();
-    if (accessToken) {
+    if (accessToken && server) {
       await api('/auth/logout', { method: 'POST', body: refreshToken ? { refreshToken } : {}, toast: false, auth: true }).catch(() => undefined);
     }
     clearNotifications();

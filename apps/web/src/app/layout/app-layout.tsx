@@ -9,6 +9,8 @@ import { setCurrentUser, useCurrentUser } from '../../lib/auth-store.ts';
 import { accessUser, useControlledOrganization } from '../../lib/control-store.ts';
 import { useDarkModeFlagSync, useEnforceDarkModeFlag } from '../../lib/color-scheme.ts';
 import { logout } from '../../lib/session.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { takeSessionEnded } from '../../lib/session-ended.ts';
 import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
 import { NotificationToasts } from '../../components/notification-toasts.tsx';
@@ -64,10 +66,17 @@ export function AppLayout() {
     await navigate(LOGIN_PATH, { replace: true });
   }, [navigate]);
 
-  // A refresh that fails ends the session (spec section 4).
+  // A refresh that fails ends the session (spec section 4): there is none left to end on the server.
+  // When the server ended it (a revoked stream, log out everywhere), the sign-in page says why.
+  const endSession = useCallback(async () => {
+    const ended = takeSessionEnded();
+    await logout({ server: false });
+    await navigate(LOGIN_PATH, { replace: true });
+    if (ended) notify({ type: ended.type, title: ended.message, category: 'Signed out', isClosable: true });
+  }, [navigate]);
   useEffect(() => {
-    setSessionExpiredHandler(() => void doLogout());
-  }, [doLogout]);
+    setSessionExpiredHandler(() => void endSession());
+  }, [endSession]);
 
   // The mobile menu closes on navigation.
   useEffect(() => setMobileOpened(false), [pathname]);

@@ -1,4 +1,4 @@
-import type { LiveVehicle } from '@fleet/api-contract';
+import type { LiveVehicle, StreamRevoked } from '@fleet/api-contract';
 import { describe, expect, it, vi } from 'vitest';
 import { connectLiveStream, countByStatus, filterVehicles, liveApplyInterval, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';
 
@@ -155,7 +155,7 @@ function fakeSource(url: string) {
 }
 
 /** connectLiveStream with tickets t1, t2, … (or failures), sources and timers held by the test. */
-function harness(tickets: Array<string | Error>, isFatal?: (e: unknown) => boolean) {
+function harness(tickets: Array<string | Error>, isFatal?: (e: unknown) => boolean, onRevoked?: (r: StreamRevoked) => void) {
   const sources: Array<ReturnType<typeof fakeSource>> = [];
   const timers: Array<{ cb: () => void; ms: number; cleared: boolean }> = [];
   const status = vi.fn();
@@ -171,6 +171,7 @@ function harness(tickets: Array<string | Error>, isFatal?: (e: unknown) => boole
     },
     onStatus: status,
     isFatal,
+    onRevoked,
     retryDelay: (attempt) => attempt * 1000,
     create: (u) => {
       const es = fakeSource(u);
@@ -240,6 +241,36 @@ describe('connectLiveStream', () => {
     expect(h.asked).toHaveBeenCalledTimes(2);
     expect(h.status.mock.calls.map((c) => c[0])).toEqual(['reconnecting', 'closed']);
     expect(h.timers).toHaveLength(1);
+    h.stop();
+  });
+
+  it('on `revoked` tells why, closes the source and asks for one new ticket, whose refusal stops it (never a loop)', async () => {
+    const forbidden = Object.assign(new Error('no permission'), { fatal: true });
+    const revoked = vi.fn();
+    const h = harness(['t1', forbidden], (e) => (e as { fatal?: boolean }).fatal === true, revoked);
+    await h.settle();
+    const es = h.sources[0]!;
+    es.onopen?.(new Event('open'));
+    es.emit('revoked', { reason: 'forbidden', message: 'You no longer have access to this.' });
+    expect(revoked).toHaveBeenCalledWith({ reason: 'forbidden', message: 'You no longer have access to this.' });
+    expect(es.close).toHaveBeenCalled();
+    // The end of the stream that follows is not a second reconnect.
+    es.onerror?.(new Event('error'));
+    expect(h.timers).toHaveLength(1);
+    h.timers[0]!.cb();
+    await h.settle();
+    expect(h.asked).toHaveBeenCalledTimes(2);
+    expect(h.sources).toHaveLength(1);
+    expect(h.status.mock.calls.map((c) => c[0])).toEqual(['open', 'reconnecting', 'closed']);
+    h.stop();
+  });
+
+  it('reads an unreadable `revoked` as the end of the session', async () => {
+    const revoked = vi.fn();
+    const h = harness(['t1'], undefined, revoked);
+    await h.settle();
+    h.sources[0]!.emit('revoked', 'not an object');
+    expect(revoked.mock.calls[0]![0]).toMatchObject({ reason: 'session' });
     h.stop();
   });
 

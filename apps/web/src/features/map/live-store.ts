@@ -1,4 +1,6 @@
-import type { LiveVehicle, VehicleStatus } from '@fleet/api-contract';
+import type { LiveVehicle, StreamRevoked, VehicleStatus } from '@fleet/api-contract';
+import { STREAM_REVOKED_EVENT } from '@fleet/api-contract/auth';
+import { parseStreamRevoked } from '../../lib/stream-revoked.ts';
 
 // The live vehicles the map and the side list read. Server-Sent Events can bring thousands of
 // updates a second; they are merged by vehicle and applied in one go, on an animation frame, at
@@ -179,6 +181,12 @@ export interface LiveStreamOptions {
   onStatus?: (s: LiveStreamStatus) => void;
   /** True when `url` failed for good (no permission, organization gone): stop trying. Default: never. */
   isFatal?: (err: unknown) => boolean;
+  /**
+   * The server ended the stream because the user's access ended or changed (`revoked`). One new
+   * connection follows, whose `url` (a ticket request) decides: signed out on a 401 whose refresh
+   * fails, stopped on a 403 (isFatal), open again when the session goes on (a password changed here).
+   */
+  onRevoked?: (revoked: StreamRevoked) => void;
   /** Wait before reconnect attempt `n` (1, 2, …). Default: 1 s doubling up to 30 s, with jitter. */
   retryDelay?: (attempt: number) => number;
   create?: (url: string) => EventSourceLike;
@@ -200,6 +208,7 @@ export function defaultRetryDelay(attempt: number): number {
 export function connectLiveStream(store: LiveStore, opts: LiveStreamOptions): () => void {
   const onStatus = opts.onStatus ?? (() => undefined);
   const isFatal = opts.isFatal ?? (() => false);
+  const onRevoked = opts.onRevoked ?? (() => undefined);
   const retryDelay = opts.retryDelay ?? defaultRetryDelay;
   const create = opts.create ?? ((u) => new EventSource(u) as unknown as EventSourceLike);
   const setTimer = opts.setTimer ?? ((cb, ms) => setTimeout(cb, ms));
@@ -234,6 +243,14 @@ export function connectLiveStream(store: LiveStore, opts: LiveStreamOptions): ()
     source = es;
     es.addEventListener('snapshot', (e) => store.setSnapshot((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
     es.addEventListener('positions', (e) => store.update((JSON.parse(e.data) as { vehicles: LiveVehicle[] }).vehicles));
+    es.addEventListener(STREAM_REVOKED_EVENT, (e) => {
+      // Not left to fail and retry the same way: the server said why it ended.
+      es.close();
+      if (source !== es) return;
+      source = null;
+      onRevoked(parseStreamRevoked(e.data));
+      retry();
+    });
     es.onopen = () => {
       attempt = 0;
       onStatus('open');

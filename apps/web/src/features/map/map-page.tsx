@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Alert, Anchor, Badge, Box, Button, CloseButton, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { IconAlertTriangle, IconList, IconSearch } from '@tabler/icons-react';
 import type { LiveVehicle, VehiclePlace, VehicleStatus } from '@fleet/api-contract';
 import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
@@ -19,6 +19,8 @@ import { useCan } from '../../lib/registry-api.ts';
 import { local } from '../../lib/storage.ts';
 import { formatSpeed, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { onStreamRevoked } from '../../lib/stream-revoked.ts';
+import { currentUser, homePath } from '../../lib/auth-store.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { LIGHT_TONES } from '../../lib/theme.ts';
 import { ARROW_IMAGE, arrowImage, CLICKABLE_VEHICLE_LAYERS, STATUS_COLORS, STATUS_LABELS, STATUS_TONES, vehicleLayers, vehiclesSource, vehiclesToGeoJSON, VEHICLES_SOURCE } from './vehicle-layers.ts';
@@ -58,6 +60,7 @@ export default function MapPage() {
   const [search, setSearch] = useState('');
   // The dashboard's vehicle counters open the map with `?status=MOVING&group=…`.
   const [params] = useSearchParams();
+  const navigate = useNavigate();
   const [status, setStatus] = useState<VehicleStatus | null>(() => {
     const s = params.get('status');
     return s === 'MOVING' || s === 'IDLING' || s === 'STOPPED' || s === 'OFFLINE' ? s : null;
@@ -85,12 +88,19 @@ export default function MapPage() {
       // No permission or no such organization will not change by retrying (a 401 has already
       // tried a token refresh, and signs out when that fails).
       isFatal: (e) => e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429,
+      onRevoked: (revoked) => {
+        if (revoked.reason === 'forbidden') {
+          // ASSET_LIST or the organization was withdrawn: the fleet on screen is no longer the user's to see.
+          onStreamRevoked({ ...revoked, message: 'You no longer have access to the live map.' });
+          void navigate(homePath(currentUser()), { replace: true });
+        } else onStreamRevoked(revoked);
+      },
     });
     return () => {
       ac.abort();
       stop();
     };
-  }, [orgId, store]);
+  }, [orgId, store, navigate]);
 
   // "Last update" ages tick.
   useEffect(() => {

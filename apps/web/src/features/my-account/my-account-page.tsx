@@ -9,7 +9,7 @@ import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { myProfileQuery, useChangePassword, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
+import { myProfileQuery, useChangePassword, useLogoutEverywhere, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { IMAGE_HINT, IMAGE_TYPES } from '../../lib/images.ts';
 
@@ -83,6 +83,31 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
   );
 }
 
+/** Log out everywhere: every session of the account ends, on every device, this one too. */
+function SessionsPanel() {
+  const everywhere = useLogoutEverywhere();
+  const ask = async () => {
+    const ok = await confirmAction({
+      title: 'Log out everywhere',
+      message: 'End every session of your account on every device, this one included? Open maps and notifications close at once, and you will need to log in again.',
+      confirmLabel: 'Log out everywhere',
+    });
+    if (ok) everywhere.mutate();
+  };
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        Lost a phone, or signed in on a shared computer? Log out on every device where your account is signed in, this one too.
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="outline" color="red.8" loading={everywhere.isPending} onClick={() => void ask()}>
+          Log out everywhere
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
   const upload = useUploadAvatar(orgId, user.id);
   const remove = useRemoveAvatar(orgId, user.id);
@@ -117,7 +142,7 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
   );
 }
 
-/** My account: own profile, picture and password. */
+/** My account: own profile, picture, password and sessions. */
 export default function MyAccountPage() {
   const me = useCurrentUser();
   const orgId = me?.organization?.id ?? '';
@@ -126,7 +151,7 @@ export default function MyAccountPage() {
   const user = query.data;
   return (
     <>
-      <PageHeader title="My account" description="Your profile as your team sees it, and your sign-in password." />
+      <PageHeader title="My account" description="Your profile as your team sees it, your sign-in password and your sessions." />
       <DataState isLoading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} isEmpty={!user}>
         {user && (
           <Grid gap="lg">
@@ -152,6 +177,12 @@ export default function MyAccountPage() {
                     Password
                   </Title>
                   <PasswordForm user={user} orgId={orgId} />
+                </Paper>
+                <Paper withBorder p="lg" radius="md">
+                  <Title order={2} fz="lg" mb="md">
+                    Sessions
+                  </Title>
+                  <SessionsPanel />
                 </Paper>
               </Stack>
             </Grid.Col>

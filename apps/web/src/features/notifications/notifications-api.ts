@@ -1,11 +1,13 @@
 import { useEffect } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationEvent, NotificationKind, NotificationPage, NotificationPreferences, NotificationPreferencesInput, NotificationSelection } from '@fleet/api-contract';
+import { STREAM_REVOKED_EVENT } from '@fleet/api-contract/auth';
 import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { hosRefresher } from '../../lib/hos-live.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { onStreamRevoked, parseStreamRevoked } from '../../lib/stream-revoked.ts';
 
 // Web client of the signed-in user's notifications: the list, the unread count, read and clear,
 // the choice of kinds, and the live stream that keeps the bell current.
@@ -106,6 +108,8 @@ export function useSavePreferences() {
  * Keeps the bell live: a single-use ticket, then an EventSource on the user's notification stream;
  * a new notification refreshes the lists and shows as a toast (its timeout and show-once rule
  * apply); a `hos` event (drivers' records changed) refetches the HoS screens on view; on any error the source is closed and opened again after 1 s, doubling to 30 s.
+ * A `revoked` event (the user's session or access ended) closes it too; the new connection's ticket
+ * request then signs the user out when the session is over (onStreamRevoked).
  */
 export function useNotificationStream(): void {
   const orgId = useEffectiveOrganizationId();
@@ -153,6 +157,13 @@ export function useNotificationStream(): void {
             showOnce: n.showOnce,
             isClosable: true,
           });
+        });
+        es.addEventListener(STREAM_REVOKED_EVENT, (e) => {
+          es.close();
+          if (source !== es) return;
+          source = null;
+          onStreamRevoked(parseStreamRevoked(e.data));
+          retry();
         });
         es.onerror = () => {
           es.close();

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CurrentUser, User, UserProfileInput } from '@fleet/api-contract';
-import { api } from '../../../lib/api-client.ts';
-import { setCurrentUser } from '../../../lib/auth-store.ts';
+import type { CurrentUser, Tokens, User, UserProfileInput } from '@fleet/api-contract';
+import { api, endSession } from '../../../lib/api-client.ts';
+import { setCurrentUser, setTokens } from '../../../lib/auth-store.ts';
+import { noteSessionEnded } from '../../../lib/session-ended.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
 
 /** Query keys of this feature; mutations invalidate through them. */
@@ -60,9 +61,22 @@ export function useRemoveAvatar(orgId: string, userId: string) {
   });
 }
 
+/** PUT …/users/{userId}/changePassword: every session ends; this tab goes on with the new one answered. */
 export function useChangePassword(orgId: string, userId: string) {
   return useMutation({
     mutationFn: (input: { currentPassword: string; newPassword: string }) =>
-      api<void>(orgPathFor(orgId, `/users/${userId}/changePassword`), { method: 'PUT', body: input }),
+      api<Tokens>(orgPathFor(orgId, `/users/${userId}/changePassword`), { method: 'PUT', body: input }),
+    onSuccess: (tokens) => setTokens(tokens),
+  });
+}
+
+/** POST auth/logout-everywhere: every session of the user ends, this one too; then the sign-in page says so. */
+export function useLogoutEverywhere() {
+  return useMutation({
+    mutationFn: () => api<void>('/auth/logout-everywhere', { method: 'POST' }),
+    onSuccess: () => {
+      noteSessionEnded('You logged out on every device, this one too.', 'success');
+      endSession();
+    },
   });
 }

@@ -375,6 +375,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     passwordHash: 'Password',
     profileImageId: 'Profile photo',
     lastLoginAt: 'Last sign-in',
+    sessionEpoch: 'Sessions ended',
   },
   ROLE: { permissions: 'Permissions', builtIn: 'Built-in', systemRole: 'Built-in role' },
   GROUP: { added: 'Added', removed: 'Removed', assetId: 'Vehicle or trailer' },

@@ -37,20 +37,22 @@ export function openEventStream(reply: FastifyReply, first: { event: string; dat
     'x-accel-buffering': 'no',
   });
   res.write(`retry: 3000\n${frame(first.event, first.data)}`);
-  // Between `end` and the request's close a hub may still deliver: a write after the end would be an error.
+  // Between `end` (or the client's leaving) and the request's close a hub may still deliver: a write
+  // then would be an error.
   const write = (text: string) => {
-    if (!res.writableEnded) res.write(text);
+    if (!res.writableEnded && !res.destroyed) res.write(text);
   };
   const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
   const closed = reply.request.raw;
-  closed.on('close', () => clearInterval(keepalive));
   const stream: EventStream = {
     send: (event, data) => write(frame(event, data)),
     end: () => {
       if (!res.writableEnded) res.end();
     },
-    onClose: (fn) => closed.on('close', fn),
+    // A client gone while the stream was being opened (its snapshot read) has already closed.
+    onClose: (fn) => (closed.closed ? fn() : closed.on('close', fn)),
   };
+  stream.onClose(() => clearInterval(keepalive));
   stream.onClose(guard(stream));
   return stream;
 }

@@ -50,6 +50,8 @@ import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
 import { createIngest, type Ingest } from './modules/positions/pipeline/ingest.service.ts';
+import { watchIngestHealth } from './modules/positions/ingest-alerts.ts';
+import { RefusedFixes } from './modules/positions/refused-fixes.ts';
 import { startFollowers } from './modules/positions/pipeline/follower.ts';
 import { FOLLOWERS } from './modules/positions/pipeline/followers.ts';
 import type { AutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
@@ -171,7 +173,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     writers: db.kind === 'pglite' ? 1 : config.ingestWriters,
     deviceCacheEntries: config.deviceCacheEntries,
     followers: followers.following,
+    refusedFixes: new RefusedFixes(db.db, { onError: (err, what) => app.log.error(err, `${what} failed`) }),
+    logError: (err, message) => app.log.error(err, message),
   });
+  // Organizations whose positions fail to store for a minute: their administrators are told.
+  const stopIngestAlerts = watchIngestHealth(ingest.health, db.db, (err) => app.log.error(err, 'ingest health notification failed'));
   app.decorate('ingest', ingest);
   for (const [name, it] of Object.entries(followers.byName) as Array<[string, unknown]>) app.decorate(name, it);
   await ensurePositionPartitions(db.db);
@@ -193,6 +199,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   app.addHook('onClose', async () => {
     stopClosingIdle();
     stopPartitions();
+    stopIngestAlerts();
     // The group commit flushes, then each follower works what it holds.
     await ingest.close();
     await authListener.stop();

@@ -30,6 +30,7 @@ export const NOTIFICATION_KINDS = [
   'DETENTION_EXCEEDED',
   'LOAD_AT_RISK',
   'DEVICE_CLOCK',
+  'POSITIONS_FAILING',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -211,6 +212,16 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     type: 'alert',
     iconName: 'clock-exclamation',
     defaults: { inApp: true, email: false },
+    source: 'ingest',
+  },
+  // Issue 43: a fleet froze once with nothing on any screen.
+  POSITIONS_FAILING: {
+    label: 'Positions not stored',
+    description: 'The server could not store your devices’ positions for more than a minute (the devices keep them and send them again).',
+    permission: 'GAT_LIST',
+    type: 'alert',
+    iconName: 'database-exclamation',
+    defaults: { inApp: true, email: true },
     source: 'ingest',
   },
 };

@@ -128,7 +128,7 @@ export type BatchIngestResult = z.infer<typeof batchIngestResultSchema>;
 /** A fix older than this is refused by ingest (and by a GPS history import). */
 export const MAX_FIX_AGE_DAYS = 365;
 
-/** GET /admin/diagnostics/ingest (super administrator): fixes this API instance refused since it started, by reason. */
+/** GET /admin/diagnostics/ingest (super administrator): this API instance's ingest since it started: what it stored, refused and failed to store. */
 export const ingestDiagnosticsSchema = z.object({
   refusedFixes: z.object({
     total: z.number().int(),
@@ -139,7 +139,28 @@ export const ingestDiagnosticsSchema = z.object({
     speed: z.number().int().describe('Negative or not a finite number'),
     course: z.number().int().describe('Negative, above 360 or not a finite number'),
     altitude: z.number().int().describe('Below -1,000 m, above 20,000 m or not a finite number'),
+    accuracy: z.number().int().describe('Negative, above 100 km or not a finite number'),
+    value: z.number().int().describe('A number no column can hold (e.g. 1e308 or 1e-320 where single precision is stored), or a field of the wrong type'),
+    attributes: z.number().int().describe('Attributes with a NUL or a lone surrogate, nested more than 8 deep, or over 64 kB'),
+    database: z.number().int().describe('Refused by the database itself after the rest of its group was stored'),
   }),
+  /** Acknowledged by the devices' answers: positions stored since start. */
+  storedPositions: z.number().int(),
+  /** Organization writes that failed, by cause: a SQLSTATE ("57P01") or "unavailable: …". Their positions were not acknowledged: the devices send them again. */
+  failedCommits: z.array(z.object({ cause: z.string(), count: z.number().int() })),
+  failedPositions: z.number().int(),
+  /** Statements run again after a deadlock or the database unavailable for a moment. */
+  retriedStatements: z.number().int(),
+  /** 5xx answers and packets left unacknowledged, by way in. */
+  serverErrors: z.array(z.object({ way: z.string(), count: z.number().int() })),
+  lastStoredAt: z.iso.datetime().nullable(),
+  lastFailure: z.object({ at: z.iso.datetime(), cause: z.string() }).nullable(),
+  /** Organizations whose positions fail to store right now. */
+  failingOrganizations: z.array(z.object({ organizationId: z.uuid(), since: z.iso.datetime(), cause: z.string(), positions: z.number().int() })),
+  /** Why /readyz says this instance is not storing positions, or null. */
+  problem: z.string().nullable(),
+  /** The refused-fix recorder (each device's page lists its refusals). */
+  refusalLog: z.object({ noted: z.number().int(), written: z.number().int(), dropped: z.number().int(), failed: z.number().int() }).nullable(),
 });
 export type IngestDiagnostics = z.infer<typeof ingestDiagnosticsSchema>;
 

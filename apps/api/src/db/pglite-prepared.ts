@@ -102,3 +102,36 @@ export class PreparedStatements {
     return name;
   }
 }
+
+/** A statement an owner names and types itself, run with `execute` (the position writes: position-store.ts). */
+export interface NamedStatement {
+  name: string;
+  /** The parameters' types, as PREPARE lists them. */
+  paramTypes: string;
+  text: string;
+}
+
+/**
+ * Runs `execute <name>(<literals>)` between `before` and `after` (e.g. a planning setting and its
+ * reset) as one simple-protocol exec, so one implicit transaction: if the EXECUTE fails, the rest
+ * is rolled back with it. Nothing remembers whether the statement is prepared: a prepared statement
+ * belongs to the session it was made in, and the embedded database's session is replaced whenever
+ * it opens again (a restarted worker thread). The session answers "does not exist" (26000) for a
+ * session that never had it; it is then prepared and run again. Returns the EXECUTE's results.
+ */
+export async function execNamed(session: Pick<Session, 'exec'>, st: NamedStatement, literals: readonly string[], around: { before?: string; after?: string } = {}): Promise<Results<unknown>> {
+  const before = around.before ? `${around.before}; ` : '';
+  const text = `${before}execute ${st.name}(${literals.join(', ')})${around.after ? `; ${around.after}` : ''}`;
+  const at = around.before ? 1 : 0;
+  const run = async () => ((await session.exec(text)) as Array<Results<unknown>>)[at]!;
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '26000') throw err;
+  }
+  await session.exec(`prepare ${st.name}(${st.paramTypes}) as ${st.text}`).catch((err: { code?: string }) => {
+    // Prepared meanwhile by a concurrent caller on the same session.
+    if (err.code !== '42P05') throw err;
+  });
+  return run();
+}

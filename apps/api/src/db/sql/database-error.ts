@@ -48,3 +48,36 @@ export function databaseUnavailable(err: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * What a failed statement means for running it again:
+ * - `retry`: PostgreSQL aborted it to break a deadlock or a serialisation conflict; nothing of it
+ *   was committed, and it may run again at once;
+ * - `unavailable`: the session is gone or the server refused work (the embedded thread stopped, a
+ *   connection lost or terminated, the server shutting down or out of connections, a statement
+ *   cancelled): whether it committed is unknown, and it may run again once the database is back;
+ * - `data`: a value the statement's columns cannot hold (class 22) or a constraint it breaks (class
+ *   23): the same values fail every time;
+ * - `other`: anything else (a bug): not run again.
+ */
+export type FailureKind = 'retry' | 'unavailable' | 'data' | 'other';
+
+const CONNECTION_LOST = /Connection terminated|connection (?:is )?(?:closed|ended|lost)|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i;
+
+export function failureKind(err: unknown): FailureKind {
+  if (databaseUnavailable(err)) return 'unavailable';
+  const code = pgError(err)?.code;
+  if (code) {
+    if (code === '40P01' || code === '40001') return 'retry';
+    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57') || code === '55P03' || code === '55006') return 'unavailable';
+    if (code.startsWith('22') || code.startsWith('23')) return 'data';
+    return 'other';
+  }
+  if (systemCode(err)) return 'unavailable';
+  for (let e: unknown = err, i = 0; i < 3 && e && typeof e === 'object'; i++) {
+    const rec = e as { message?: unknown; cause?: unknown };
+    if (typeof rec.message === 'string' && CONNECTION_LOST.test(rec.message)) return 'unavailable';
+    e = rec.cause;
+  }
+  return 'other';
+}

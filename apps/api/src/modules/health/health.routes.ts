@@ -37,7 +37,7 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { public: true },
     schema: {
       tags: ['health'],
-      summary: 'Readiness: database reachable, migrations applied, demo data seeded, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
+      summary: 'Readiness: database reachable, migrations applied, demo data seeded, positions being stored, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
       response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }), 503: errorBodySchema },
     },
     handler: async (_req, reply) => {
@@ -49,6 +49,9 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
       // The embedded database's worker thread stopped and its data cannot come back (in memory).
       const lost = app.database.unavailable();
       if (lost) return reply.code(503).send(errorBody(503, 'Database unavailable', lost));
+      // Devices are sending and nothing has been stored for a minute (ingest-health.ts).
+      const failing = app.ingest.health.problem();
+      if (failing) return reply.code(503).send(errorBody(503, 'Positions are not being stored', failing));
       const r = await readiness(app.db);
       if (!r.ready) return reply.code(503).send(errorBody(503, 'Not ready', r.reason));
       return { status: 'ready' as const, database: app.database.kind };

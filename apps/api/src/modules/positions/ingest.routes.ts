@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { errorBody } from '../../plugins/errors.ts';
 import { authErrors, checkedElsewhere, errors } from '../../http/route-schemas.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { handleOsmand, ingestBatch, type Ingest } from './pipeline/ingest.service.ts';
+import { handleOsmand, ingestBatch, ingestDiagnostics, type Ingest } from './pipeline/ingest.service.ts';
 import { handleTraccar, OrgIngestTokens, tokenOf } from './pipeline/traccar-ingest.ts';
 
 /** Form bodies and anything else a device posts arrive as text; JSON keeps Fastify's parser. */
@@ -29,6 +29,10 @@ export async function replyOsmand(ingest: Ingest, request: FastifyRequest, reply
 const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
   async (app) => {
     acceptDeviceBodies(app);
+    // Every 5xx of a device's way in is counted (the error handler logs it); the ingest screen shows them.
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode >= 500 && request.routeOptions.url?.startsWith('/ingest/')) ingest.health.serverError('api');
+    });
 
     // z.undefined() is documented as a response without a body.
     const osmandStored = z.undefined().describe('Stored (or a push token noted): an empty body, as Traccar answers');
@@ -99,7 +103,13 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
         security: [{ bearer: [] }],
         headers: z.object({ authorization: z.string().optional() }),
         body: traccarForwardDoc,
-        response: { 200: z.object({ stored: z.boolean() }), ...errors(400, 401, 404) },
+        response: {
+          200: z.object({
+            stored: z.boolean().describe('False for a resend of a stored position, or a refused one'),
+            refused: z.string().optional().describe('Why the position was refused for its content (field: reason); answered 200 so the forwarder does not send it again'),
+          }),
+          ...errors(400, 401, 404),
+        },
       },
       validatorCompiler: checkedElsewhere({ body: 'handler' }),
       // The token is checked before the body, so a stranger learns nothing from validation.
@@ -113,7 +123,7 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
         const res = await handleTraccar(ingest, orgId, request.body, request.ip ?? null);
         if (res.error) return reply.code(res.status).send(errorBody(res.status, res.error.message, res.error.technicalMessage));
         await orgTokens.touch(orgId);
-        return reply.code(200).send({ stored: res.stored ?? false });
+        return reply.code(200).send({ stored: res.stored ?? false, ...(res.refused ? { refused: res.refused } : {}) });
       },
     });
 
@@ -121,13 +131,10 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
       config: { permissions: ['SUPER_ADMIN'] },
       schema: {
         tags: ['diagnostics'],
-        summary: 'Device fixes this API instance refused since it started, by reason (too old, in the future, impossible values)',
+        summary: 'This API instance\'s ingest since it started: fixes refused by reason, positions stored, failed commits by cause, 5xx by way in, and whether positions are being stored',
         response: { 200: ingestDiagnosticsSchema, ...authErrors() },
       },
-      handler: async () => {
-        const r = ingest.refused;
-        return { refusedFixes: { total: Object.values(r).reduce((a, b) => a + b, 0), ...r } };
-      },
+      handler: async () => ingestDiagnostics(ingest),
     });
   };
 

@@ -37,6 +37,13 @@ const stored = async (uniqueId: string) =>
     fix_time: asDate(r.fix_time),
     server_time: asDate(r.server_time),
   }));
+/** The device's refused fixes as its page lists them (the recorder flushed first): reason and field. */
+const refusals = async (uniqueId: string) => {
+  await t.app.ingest.refusedFixes?.flush();
+  return sql<{ reason: string; field: string | null; message: string }>(
+    `select r.reason, r.field, r.message from refused_fixes r join gateways g on g.id = r.gateway_id where g.unique_id = '${uniqueId}' order by r.received_at`,
+  );
+};
 const osmand = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand${url.slice(1)}` });
 const json = (body: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 
@@ -299,18 +306,18 @@ describe('invalid fixes', () => {
     [`/?id=123456&timestamp=${TS}&lat=60&lon=180.01`, 'lon'],
     [`/?id=123456&timestamp=${TS}&lat=abc&lon=30`, 'lat'],
     ['/?id=123456&timestamp=yesterday&lat=60&lon=30', 'timestamp'],
-  ])('refuses %s (%s) and stores nothing', async (url, field) => {
+  ])('answers %s as received (so the phone moves on), stores nothing and lists it on the device as refused for %s', async (url, field) => {
     const res = await osmand(url);
-    expect(res.statusCode).toBe(400);
-    expect(expectErrorBody(res.json(), 400).technicalMessage.startsWith(field)).toBe(true);
+    expect(res.statusCode).toBe(200);
     expect(await stored('123456')).toHaveLength(0);
+    expect((await refusals('123456')).at(-1)).toMatchObject({ field });
   });
 
   it('refuses a fix more than 10 minutes in the future but takes one 5 minutes ahead', async () => {
     const now = Math.floor(Date.now() / 1000);
     const far = await osmand(`/?id=123456&timestamp=${now + 11 * 60}&lat=60&lon=30`);
-    expect(far.statusCode).toBe(400);
-    expect(far.json().message).toContain('future');
+    expect(far.statusCode).toBe(200);
+    expect((await refusals('123456')).at(-1)).toMatchObject({ reason: 'inFuture', message: expect.stringContaining('future') });
     expect((await osmand(`/?id=123456&timestamp=${now + 5 * 60}&lat=60&lon=30`)).statusCode).toBe(200);
     expect(await stored('123456')).toHaveLength(1);
   });
@@ -331,13 +338,11 @@ describe('fixes that cannot be true are refused and counted', () => {
     ['an infinite speed', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&speed=Infinity`, 'speed', 'speed', 'speed'],
     ['a negative course', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&bearing=-10`, 'course', 'course', 'course'],
     ['an altitude that is not a number', (now: number) => `timestamp=${now - 60}&lat=60&lon=30&altitude=high`, 'altitude', 'altitude', 'altitude'],
-  ])('OsmAnd answers 400 with the reason for %s, stores nothing and counts it', async (_what, query, field, words, reason) => {
+  ])('OsmAnd answers %s as received, stores nothing, counts it and lists the reason on the device', async (_what, query, field, words, reason) => {
     const before = await refused();
     const res = await osmand(`/?id=123456&${query(Math.floor(Date.now() / 1000))}`);
-    expect(res.statusCode).toBe(400);
-    const body = expectErrorBody(res.json(), 400);
-    expect(body.technicalMessage.startsWith(field)).toBe(true);
-    expect(body.message).toContain(words);
+    expect(res.statusCode).toBe(200);
+    expect((await refusals('123456')).at(-1)).toMatchObject({ reason, field, message: expect.stringContaining(words) });
     expect(await stored('123456')).toHaveLength(0);
     const after = await refused();
     expect(after[reason as keyof typeof after]).toBe(before[reason as keyof typeof before] + 1);
@@ -348,8 +353,8 @@ describe('fixes that cannot be true are refused and counted', () => {
     const loc = (coords: Record<string, number>) => ({ device_id: '658765', location: { timestamp: new Date(Date.now() - 60_000).toISOString(), coords: { latitude: 37.7, longitude: -122.4, ...coords } } });
     expect((await json(loc({ speed: -1, heading: -1 }))).statusCode).toBe(200);
     const bad = await json(loc({ speed: -4 }));
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().technicalMessage).toMatch(/^speed/);
+    expect(bad.statusCode).toBe(200);
+    expect((await refusals('658765')).at(-1)).toMatchObject({ reason: 'speed', field: 'speed' });
     expect(await stored('658765')).toHaveLength(1);
   });
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { databaseUnavailable, failureKind } from '../../db/sql/database-error.ts';
 import { closeIdleWhileClosing } from '../../lib/close-idle.ts';
 import { errorBody } from '../../plugins/errors.ts';
 import { handleOsmand, type Ingest, type OsmandReply } from './pipeline/ingest.service.ts';
@@ -102,8 +103,15 @@ export class OsmandServer {
     }
     handleOsmand(this.ingest, { query, contentType, body }).then(
       (reply) => this.send(res, reply),
-      // Nothing was acknowledged: the device keeps the fix and sends it again.
-      () => this.send(res, { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } }),
+      // Nothing was acknowledged: the device keeps the fix and sends it again. The database
+      // unavailable for a while (its commit gave up) is a 503 with Retry-After, as on the API's port.
+      (err: unknown) => {
+        const unavailable = databaseUnavailable(err) !== null || failureKind(err) === 'unavailable';
+        this.ingest.health.serverError('osmand');
+        this.ingest.logError(err, `osmand: a fix was not stored (${unavailable ? 503 : 500}; the device sends it again)`);
+        if (unavailable) res.setHeader('retry-after', '5');
+        this.send(res, unavailable ? { status: 503, error: { message: 'The database is not available right now', technicalMessage: 'Try again shortly' } } : { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } });
+      },
     );
   }
 

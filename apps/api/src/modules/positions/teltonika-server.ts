@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Ingest } from './pipeline/ingest.service.ts';
+import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
 import { decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
 import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
@@ -133,7 +133,11 @@ export class TeltonikaServer {
       },
       // An internal error (the database): nothing of this packet was acknowledged; the device
       // reconnects and resends it.
-      () => c.socket.destroy(),
+      (err: unknown) => {
+        this.ingest.health.serverError('teltonika');
+        this.ingest.logError(err, `teltonika: a packet of device ${c.imei ?? '?'} was not acknowledged (the connection is closed; the device sends it again)`);
+        c.socket.destroy();
+      },
     );
   }
 
@@ -198,8 +202,15 @@ export class TeltonikaServer {
       device.ioMap = await loadIoMap(this.ingest.db, gw.id);
       c.ioMapAt = Date.now();
     }
-    const { rows } = await recordsToRows(this.ingest, device, records);
-    if (rows.length > 0) await this.ingest.committer.write(rows);
+    const receivedAt = new Date();
+    const { rows } = await recordsToRows(this.ingest, device, records, receivedAt.getTime());
+    if (rows.length > 0) {
+      // Records the database refuses are counted and acknowledged with the rest: the device moves on.
+      const { stored, refused } = await this.ingest.committer.write(rows);
+      noteWriteRefusals(this.ingest, gw, rows, refused, receivedAt);
+      const last = rows.findLast((_, k) => stored[k]);
+      if (last) this.ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
+    }
     if (c.socket.destroyed) return false;
     const ack = Buffer.alloc(4);
     ack.writeUInt32BE(records.length, 0);

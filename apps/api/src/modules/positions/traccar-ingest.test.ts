@@ -142,19 +142,13 @@ describe('POST /ingest/traccar', () => {
     expect(events[1]!.engine_hours).toBeCloseTo(1000.35, 6);
   });
 
-  it('answers 400 naming the field for bad input, and stores nothing', async () => {
+  it('answers 400 naming the field for a body that names no device, and stores nothing', async () => {
     const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from positions where protocol = 'traccar'`))[0]!.n;
     const n = await count();
     const cases: Array<[unknown, string]> = [
       [{ device: { uniqueId: 'trc-860000000000001' } }, 'position'],
       [{ position: forwarded().position }, 'device'],
       [{ ...forwarded(), device: { uniqueId: '' } }, 'device.uniqueId'],
-      [{ ...forwarded(), position: { ...forwarded().position, latitude: 'x' } }, 'position.latitude'],
-      [{ ...forwarded(), position: { ...forwarded().position, latitude: 123 } }, 'position.latitude'],
-      [{ ...forwarded(), position: { ...forwarded().position, fixTime: 'yesterday' } }, 'position.fixTime'],
-      [{ ...forwarded(), position: { ...forwarded().position, speed: -3 } }, 'position.speed'],
-      [forwarded({ attributes: { hours: 'lots' } }), 'position.attributes.hours'],
-      [forwarded({ attributes: { ignition: 'on' } }), 'position.attributes.ignition'],
     ];
     for (const [body, field] of cases) {
       const res = await post(body);
@@ -162,6 +156,30 @@ describe('POST /ingest/traccar', () => {
       expect(expectErrorBody(res.json(), 400).technicalMessage).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')}: `));
     }
     expect(await count()).toBe(n);
+  });
+
+  it('answers a position refused for its content 200 with the reason (Traccar would resend it for ever), stores nothing and lists it on the device', async () => {
+    const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from positions where protocol = 'traccar'`))[0]!.n;
+    const n = await count();
+    const cases: Array<[unknown, string]> = [
+      [{ ...forwarded(), position: { ...forwarded().position, latitude: 'x' } }, 'position.latitude'],
+      [{ ...forwarded(), position: { ...forwarded().position, latitude: 123 } }, 'position.latitude'],
+      [{ ...forwarded(), position: { ...forwarded().position, fixTime: 'yesterday' } }, 'position.fixTime'],
+      [{ ...forwarded(), position: { ...forwarded().position, fixTime: '2014-03-01T10:00:00.000+0000' } }, 'position.fixTime'],
+      [{ ...forwarded(), position: { ...forwarded().position, speed: -3 } }, 'position.speed'],
+      [{ ...forwarded(), position: { ...forwarded().position, accuracy: 1e308 } }, 'position.accuracy'],
+      [forwarded({ attributes: { hours: 'lots' } }), 'position.attributes.hours'],
+      [forwarded({ attributes: { ignition: 'on' } }), 'position.attributes.ignition'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post(body);
+      expect(res.statusCode, field).toBe(200);
+      expect(res.json(), field).toMatchObject({ stored: false, refused: expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}`)) });
+    }
+    expect(await count()).toBe(n);
+    await t.app.ingest.refusedFixes?.flush();
+    const listed = await sql<{ n: number }>(`select coalesce(sum(count), 0)::int as n from refused_fixes where protocol = 'traccar'`);
+    expect(listed[0]!.n).toBeGreaterThanOrEqual(cases.length);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   IconBell,
   IconCheck,
   IconClockExclamation,
+  IconDatabaseExclamation,
   IconFileAlert,
   IconFileImport,
   IconForbid,
@@ -44,6 +45,7 @@ export const ICONS: Record<string, typeof IconBell> = {
   'map-pin-off': IconMapPinOff,
   forbid: IconForbid,
   'clock-exclamation': IconClockExclamation,
+  'database-exclamation': IconDatabaseExclamation,
 };
 
 export interface ServerNotificationCardProps {

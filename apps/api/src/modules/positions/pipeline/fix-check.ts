@@ -7,7 +7,7 @@ import { MAX_FIX_AGE_DAYS, MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
 export const MAX_FIX_AGE_MS = MAX_FIX_AGE_DAYS * 86_400_000;
 
 /** Why fixes were refused, counted per process (GET /admin/diagnostics/ingest). */
-export const REFUSAL_REASONS = ['tooOld', 'inFuture', 'badTime', 'coordinates', 'speed', 'course', 'altitude'] as const;
+export const REFUSAL_REASONS = ['tooOld', 'inFuture', 'badTime', 'coordinates', 'speed', 'course', 'altitude', 'accuracy', 'value', 'attributes', 'database'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export class FixError extends Error {
@@ -28,6 +28,7 @@ export interface CheckedFix {
   speed?: number | null;
   course?: number | null;
   altitude?: number | null;
+  accuracy?: number | null;
 }
 
 /**
@@ -43,14 +44,105 @@ export function checkFix(fix: CheckedFix, now = Date.now()): void {
     throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 10 minutes in the future`, 'inFuture');
   }
   if (fix.fixTime.getTime() < now - MAX_FIX_AGE_MS) throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 1 year old`, 'tooOld');
-  const { speed, course, altitude } = fix;
-  if (speed !== null && speed !== undefined && !(Number.isFinite(speed) && speed >= 0)) throw new FixError('speed', `speed ${speed} must be a number of 0 or more`, 'speed');
-  if (course !== null && course !== undefined && !(Number.isFinite(course) && course >= 0)) throw new FixError('course', `course ${course} must be a number of 0 or more`, 'course');
-  if (altitude !== null && altitude !== undefined && !(Number.isFinite(altitude) && altitude >= -1000)) {
+  const { speed, course, altitude, accuracy } = fix;
+  if (speed !== null && speed !== undefined && !(fitsReal(speed) && speed >= 0)) throw new FixError('speed', `speed ${speed} must be a number of 0 or more`, 'speed');
+  if (course !== null && course !== undefined && !(fitsReal(course) && course >= 0)) throw new FixError('course', `course ${course} must be a number of 0 or more`, 'course');
+  if (altitude !== null && altitude !== undefined && !(fitsReal(altitude) && altitude >= -1000)) {
     throw new FixError('altitude', `altitude ${altitude} must be a number of -1000 m or more`, 'altitude');
   }
+  if (accuracy !== null && accuracy !== undefined && !(fitsReal(accuracy) && accuracy >= 0 && accuracy <= MAX_ACCURACY_M)) {
+    throw new FixError('accuracy', `accuracy ${accuracy} must be a number of 0 to ${MAX_ACCURACY_M} m`, 'accuracy');
+  }
+}
+
+/** An accuracy radius past this is no location at all (a cell tower's reach is tens of kilometres). */
+export const MAX_ACCURACY_M = 100_000;
+/** Attributes nested deeper than this are refused: no device protocol nests more than a few levels. */
+export const MAX_ATTRIBUTE_DEPTH = 8;
+/** Attributes larger than this (as JSON) are refused: a fix's extras are a few hundred bytes. */
+export const MAX_ATTRIBUTES_BYTES = 65_536;
+
+// What PostgreSQL's float types take: a value outside their range, or too small for a normal number
+// (PostgreSQL refuses what underflows to 0, e.g. 1e-320 as `real`), fails the whole statement.
+const REAL_MAX = 3.4028234663852886e38;
+const REAL_MIN_NORMAL = 1.1754943508222875e-38;
+const DOUBLE_MIN_NORMAL = 2.2250738585072014e-308;
+/** A number a `real` column stores as it is: finite, and zero or normal in single precision. */
+export const fitsReal = (v: number): boolean => Number.isFinite(v) && (v === 0 || (Math.abs(v) >= REAL_MIN_NORMAL && Math.abs(v) <= REAL_MAX));
+/** A number a `double precision` column stores as it is: finite, and zero or normal. */
+export const fitsDouble = (v: number): boolean => Number.isFinite(v) && (v === 0 || Math.abs(v) >= DOUBLE_MIN_NORMAL);
+
+/** What storableProblem reads: every column of a position row that carries a sent value. */
+export interface StorableFix extends CheckedFix {
+  odometer: number | null;
+  engineHours: number | null;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * The last check before the database, on every row whatever its way in: a value a column cannot
+ * hold would fail the whole statement, so it is refused here, by name. Null when the row is storable.
+ */
+export function storableProblem(row: StorableFix): FixError | null {
+  const reals = [['speed', row.speed], ['course', row.course], ['altitude', row.altitude], ['accuracy', row.accuracy]] as const;
+  for (const [field, v] of reals) if (v !== null && v !== undefined && !fitsReal(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
+  if (row.accuracy !== null && row.accuracy !== undefined && !(row.accuracy >= 0 && row.accuracy <= MAX_ACCURACY_M)) {
+    return new FixError('accuracy', `accuracy ${row.accuracy} must be a number of 0 to ${MAX_ACCURACY_M} m`, 'accuracy');
+  }
+  const doubles = [['lat', row.latitude], ['lon', row.longitude], ['odometer', row.odometer], ['engineHours', row.engineHours]] as const;
+  for (const [field, v] of doubles) if (v !== null && v !== undefined && !fitsDouble(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
+  const attrs = attributesProblem(row.attributes);
+  return attrs ? new FixError('attributes', attrs, 'attributes') : null;
+}
+
+const UNSTORABLE_TEXT = /[\0\p{Cs}]/u;
+/** True when `s` has a NUL or a lone UTF-16 surrogate: text PostgreSQL's `text` and `jsonb` refuse. */
+export function unstorableText(s: string): boolean {
+  // With the u flag a surrogate pair is one code point, so \p{Cs} matches only a lone surrogate.
+  return UNSTORABLE_TEXT.test(s);
+}
+
+/**
+ * Why free-form attributes cannot be stored, or null: nesting past MAX_ATTRIBUTE_DEPTH, a NUL or a
+ * lone surrogate in a key or a string, or more than MAX_ATTRIBUTES_BYTES. Walked without recursion,
+ * so a body nested thousands deep costs one step per level up to the limit.
+ */
+export function attributesProblem(attributes: Record<string, unknown>): string | null {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: attributes, depth: 1 }];
+  let size = 0;
+  while (stack.length) {
+    const { v, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (unstorableText(v)) return 'attributes hold text with a NUL character or a lone surrogate';
+      size += v.length;
+    } else if (typeof v === 'object' && v !== null) {
+      if (depth > MAX_ATTRIBUTE_DEPTH) return `attributes are nested more than ${MAX_ATTRIBUTE_DEPTH} levels deep`;
+      for (const [k, x] of Object.entries(v)) {
+        if (unstorableText(k)) return 'attributes hold a name with a NUL character or a lone surrogate';
+        size += k.length + 8;
+        stack.push({ v: x, depth: depth + 1 });
+      }
+    } else size += 8;
+    if (size > MAX_ATTRIBUTES_BYTES) return `attributes are larger than ${MAX_ATTRIBUTES_BYTES / 1024} kB`;
+  }
+  return null;
 }
 
 /** Refused fixes since the process started, by reason. */
 export type RefusalCounts = Record<RefusalReason, number>;
 export const newRefusalCounts = (): RefusalCounts => Object.fromEntries(REFUSAL_REASONS.map((r) => [r, 0])) as RefusalCounts;
+
+/**
+ * The time a fix is stored at. A device set to "use the time received" (gateways.use_received_time,
+ * as Traccar's time.override) has a fix whose own time would be refused (none that is a time, more
+ * than a year old, more than 10 minutes ahead: a GPS week rollover, a clock hours fast) stored at
+ * `receivedAt` instead; a plausible time is kept, so a buffered fix keeps its time and a resend is
+ * still recognised as one. `index`: the fix's place in its packet or batch, added in milliseconds,
+ * so the fixes of one packet stay apart (ingest is idempotent on device and fix time).
+ */
+export function timeToStore(useReceivedTime: boolean, fixTime: Date | null, receivedAt: Date, index = 0): Date | null {
+  if (!useReceivedTime) return fixTime;
+  const t = fixTime?.getTime() ?? Number.NaN;
+  const now = receivedAt.getTime();
+  return Number.isNaN(t) || t > now + MAX_FUTURE_FIX_MS || t < now - MAX_FIX_AGE_MS ? new Date(now + index) : fixTime;
+}

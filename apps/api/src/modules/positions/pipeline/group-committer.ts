@@ -1,24 +1,128 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../../db/client.ts';
+import { failureKind } from '../../../db/sql/database-error.ts';
+import { pgError } from '../../../db/sql/pg-error.ts';
+import { FixError, storableProblem } from './fix-check.ts';
 import type { LatePositionsOptions, PositionRow } from './position-row.ts';
-import { writePositions, type WriteResult } from './position-store.ts';
+import { storedAt, writeOrganization, type WriteResult } from './position-store.ts';
 
-// The group commit: what every way in writes through. Rows arriving together are stored in one
-// statement (position-store.ts) and each request is answered once that statement has committed;
-// the followers of a commit (follower.ts) are handed the rows after that.
+// The group commit: what every way in writes through. Rows arriving together are stored one
+// statement per organization (position-store.ts) and each request is answered once its rows'
+// statement has committed; the followers of a commit (follower.ts) are handed the rows after that.
+
+/** How long a commit keeps trying while the database is unavailable before its requests fail (the devices send again). */
+export const UNAVAILABLE_RETRY_MS = 10_000;
+
+/** What happened to one commit: counted by the ingest's health (ingest-health.ts). */
+export interface CommitReport {
+  /** Rows stored or found stored. */
+  rows: number;
+  /** Organizations whose rows failed, with why (a SQLSTATE, "unavailable: …", or the error's name). */
+  failures: Array<{ orgId: string; cause: string; rows: number; err: unknown }>;
+  /** Statements run again (a deadlock, the database unavailable for a moment). */
+  retries: number;
+  /** Organizations whose rows were written. */
+  succeeded: string[];
+}
+
+/** The cause a failed commit is counted under: its SQLSTATE, else its kind and message. */
+export function failureCause(err: unknown): string {
+  const code = pgError(err)?.code;
+  if (code) return code;
+  const kind = failureKind(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return kind === 'other' ? (err instanceof Error ? err.name : 'error') : `${kind}: ${message.slice(0, 80)}`;
+}
+
+let lastCommitAt = 0;
+/**
+ * The time a commit stores as its rows' server time: never the same twice in this process, so a
+ * commit run again after its session died can tell its own rows from a resend's (storedAt).
+ */
+function commitTime(): Date {
+  lastCommitAt = Math.max(Date.now(), lastCommitAt + 1);
+  return new Date(lastCommitAt);
+}
+
+/** Per input row of a commit: stored, refused for good (and why), or failed (and the error: the request is not answered 200). */
+interface Outcome {
+  stored: boolean[];
+  refused: Array<FixError | null>;
+  failed: unknown[];
+}
 
 /**
- * A group's statement is its whole transaction, so when PostgreSQL aborts it to break a deadlock
- * (two writers inserting the same new vehicles' latest rows in opposite order: rare, see
- * ShardedCommitter) or a serialisation failure, nothing of it was committed and running it again is
- * safe; storing is idempotent on (device, fix time) anyway.
+ * Writes a group: rows a column cannot hold are refused first (storableProblem), then each
+ * organization's rows in a statement and transaction of their own, so organizations never share a
+ * failure. Within an organization:
+ * - a deadlock or serialisation failure runs the statement again at once (nothing was committed);
+ * - the database unavailable (the embedded thread stopped, a connection cut, the server busy or
+ *   shutting down) runs it again with a growing pause for up to UNAVAILABLE_RETRY_MS; whether the
+ *   first run committed is unknown, so rows the later run finds stored are checked against this
+ *   commit's server time (storedAt): stored once, and told to the followers once;
+ * - a value the database refuses splits the rows in halves, down to the one row that fails, which
+ *   is refused for good and counted; the rest are stored.
  */
-async function writeRetrying(db: Db, rows: readonly PositionRow[]): Promise<WriteResult> {
+async function commitGroup(db: Db, rows: readonly PositionRow[], report: CommitReport): Promise<Outcome> {
+  const now = commitTime();
+  const out: Outcome = { stored: rows.map(() => false), refused: rows.map(() => null), failed: rows.map(() => undefined) };
+  const groups = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const problem = storableProblem(r);
+    if (problem) return void (out.refused[i] = problem);
+    const list = groups.get(r.organizationId);
+    if (list) list.push(i);
+    else groups.set(r.organizationId, [i]);
+  });
+  for (const [orgId, index] of groups) {
+    const own = index.map((i) => rows[i]!);
+    try {
+      const o = await commitOrganization(db, orgId, own, now, Date.now() + UNAVAILABLE_RETRY_MS, report);
+      index.forEach((i, k) => {
+        out.stored[i] = o.stored[k]!;
+        out.refused[i] = o.refused[k]!;
+      });
+      report.rows += o.stored.filter(Boolean).length;
+      report.succeeded.push(orgId);
+    } catch (err) {
+      for (const i of index) out.failed[i] = err;
+      report.failures.push({ orgId, cause: failureCause(err), rows: index.length, err });
+    }
+  }
+  return out;
+}
+
+async function commitOrganization(db: Db, orgId: string, rows: readonly PositionRow[], now: Date, deadline: number, report: CommitReport): Promise<Omit<Outcome, 'failed'>> {
+  let uncertain = false;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writePositions(db, rows);
+      let stored = await writeOrganization(db, orgId, rows, now);
+      if (uncertain && stored.includes(false)) {
+        const mine = await storedAt(db, orgId, rows, now);
+        stored = stored.map((s, i) => s || mine[i]!);
+      }
+      return { stored, refused: rows.map(() => null) };
     } catch (err) {
-      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw err;
+      const kind = failureKind(err);
+      if (kind === 'retry' && attempt < 5) {
+        report.retries++;
+        continue;
+      }
+      if (kind === 'unavailable' && Date.now() < deadline) {
+        report.retries++;
+        uncertain = true;
+        await sleep(Math.min(2000, 100 * 2 ** (attempt - 1), Math.max(0, deadline - Date.now())));
+        continue;
+      }
+      if (kind !== 'data') throw err;
+      if (rows.length === 1) {
+        const why = pgError(err)?.message ?? 'a value it cannot hold';
+        return { stored: [false], refused: [new FixError('position', `the database refused it: ${why}`, 'database')] };
+      }
+      const half = rows.length >> 1;
+      const a = await commitOrganization(db, orgId, rows.slice(0, half), now, deadline, report);
+      const b = await commitOrganization(db, orgId, rows.slice(half), now, deadline, report);
+      return { stored: [...a.stored, ...b.stored], refused: [...a.refused, ...b.refused] };
     }
   }
 }
@@ -45,7 +149,7 @@ export class GroupCommitter {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: { windowMs?: number; maxRows?: number } = {},
+    private readonly opts: CommitterOptions = {},
   ) {}
 
   /**
@@ -59,7 +163,7 @@ export class GroupCommitter {
     if (rows.length > max) {
       const parts: Promise<WriteResult>[] = [];
       for (let i = 0; i < rows.length; i += max) parts.push(this.write(rows.slice(i, i + max)));
-      return Promise.all(parts).then((r) => ({ stored: r.flatMap((x) => x.stored) }));
+      return Promise.all(parts).then((r) => ({ stored: r.flatMap((x) => x.stored), refused: r.flatMap((x) => x.refused ?? x.stored.map(() => null)) }));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });
@@ -92,18 +196,25 @@ export class GroupCommitter {
     }
     this.queuedRows -= n;
     const run = (async () => {
+      const report: CommitReport = { rows: 0, failures: [], retries: 0, succeeded: [] };
       try {
-        const all = batch.flatMap((p) => p.rows);
-        const result = await writeRetrying(this.db, all);
+        const result = await commitGroup(this.db, batch.flatMap((p) => p.rows), report);
         this.transactions++;
         let offset = 0;
         for (const p of batch) {
-          p.resolve({ stored: result.stored.slice(offset, offset + p.rows.length) });
-          offset += p.rows.length;
+          const end = offset + p.rows.length;
+          // A request's rows are one device's, so one organization's: they failed together or not at all.
+          const failed = result.failed.slice(offset, end).find((e) => e !== undefined);
+          if (failed !== undefined) p.reject(failed);
+          else p.resolve({ stored: result.stored.slice(offset, end), refused: result.refused.slice(offset, end) });
+          offset = end;
         }
       } catch (err) {
+        // Not a statement's failure (commitGroup catches those per organization): a bug; nothing is acknowledged.
+        report.failures.push({ orgId: '', cause: failureCause(err), rows: batch.reduce((a, p) => a + p.rows.length, 0), err });
         for (const p of batch) p.reject(err);
       }
+      this.opts.onCommit?.(report);
     })();
     this.running = run;
     await run;
@@ -128,6 +239,13 @@ export class GroupCommitter {
       await this.running;
     }
   }
+}
+
+export interface CommitterOptions {
+  windowMs?: number;
+  maxRows?: number;
+  /** Told after every commit, failed or not (the ingest's health counts them). */
+  onCommit?: (report: CommitReport) => void;
 }
 
 /** What the ingest routes write through: one group committer, or several (ShardedCommitter), with the followers of a commit behind it. */
@@ -156,7 +274,7 @@ export interface PositionWriter {
 export class ShardedCommitter implements PositionWriter {
   readonly lanes: GroupCommitter[];
 
-  constructor(db: Db, writers: number, opts: { windowMs?: number; maxRows?: number } = {}) {
+  constructor(db: Db, writers: number, opts: CommitterOptions = {}) {
     this.lanes = Array.from({ length: Math.max(1, writers) }, () => new GroupCommitter(db, opts));
   }
 
@@ -183,12 +301,13 @@ export class ShardedCommitter implements PositionWriter {
     return Promise.all(
       [...parts].map(async ([k, idx]) => {
         const r = await lanes[k]!.write(idx.map((i) => rows[i]!));
-        return { idx, stored: r.stored };
+        return { idx, r };
       }),
     ).then((results) => {
       const stored = new Array<boolean>(rows.length);
-      for (const { idx, stored: s } of results) idx.forEach((i, j) => (stored[i] = s[j]!));
-      return { stored };
+      const refused = new Array<FixError | null>(rows.length).fill(null);
+      for (const { idx, r } of results) idx.forEach((i, j) => ((stored[i] = r.stored[j]!), (refused[i] = r.refused?.[j] ?? null)));
+      return { stored, refused };
     });
   }
 

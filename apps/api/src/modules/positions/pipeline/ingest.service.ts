@@ -1,13 +1,15 @@
-import type { BatchIngestResult } from '@fleet/api-contract';
+import type { BatchIngestResult, IngestDiagnostics } from '@fleet/api-contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
 import { BatchRefusal, batchField, decodeBatchPosition } from './batch-position.ts';
-import { checkFix, FixError, newRefusalCounts, type RefusalCounts } from './fix-check.ts';
+import type { RefusedFixes } from '../refused-fixes.ts';
+import { checkFix, FixError, newRefusalCounts, timeToStore, type RefusalCounts } from './fix-check.ts';
 import { engineColumns } from './engine-data.ts';
 import { behindCommit, type Following } from './follower.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
-import { ShardedCommitter, type PositionWriter } from './group-committer.ts';
+import { ShardedCommitter, type CommitReport, type PositionWriter } from './group-committer.ts';
+import { IngestHealth } from './ingest-health.ts';
 import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
 import { UnknownDevices } from './unknown-devices.ts';
@@ -28,30 +30,90 @@ export interface Ingest {
   refused: RefusalCounts;
   /** Reports refused because their device is not registered, by id (the devices screen offers to add them). */
   unknownDevices: UnknownDevices;
+  /** Failed commits by cause, 5xx by way in, and whether positions stopped being stored (ingest-health.ts). */
+  health: IngestHealth;
+  /** Each device's refused fixes of the last day (its page lists them); null where nothing records them (unit tests). */
+  refusedFixes: RefusedFixes | null;
+  /** Where a failure no device is told about goes: a failed commit, a 5xx, a packet left unacknowledged. */
+  logError(err: unknown, message: string): void;
   /** The followers of a commit, started (followers.ts), in their list's order. */
   followers: ReadonlyArray<Following<unknown>>;
   /** Flushes the group commit, then closes each follower in the list's order. */
   close(): Promise<void>;
 }
 
-export function createIngest(
-  db: Db,
-  opts: { windowMs?: number; writers?: number; deviceCacheEntries?: number; followers?: ReadonlyArray<Following<unknown>> } = {},
-): Ingest {
+export interface IngestOptions {
+  windowMs?: number;
+  writers?: number;
+  deviceCacheEntries?: number;
+  followers?: ReadonlyArray<Following<unknown>>;
+  refusedFixes?: RefusedFixes;
+  /** Default: console.error. */
+  logError?: (err: unknown, message: string) => void;
+  /** Told after each commit (the ingest alerts: ingest-alerts.ts). */
+  onCommit?: (report: CommitReport) => void;
+}
+
+export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
   const followers = opts.followers ?? [];
-  const committer = behindCommit(new ShardedCommitter(db, opts.writers ?? 1, opts), followers);
+  const health = new IngestHealth();
+  const logError = opts.logError ?? ((err: unknown, message: string) => console.error(message, err));
+  const onCommit = (report: CommitReport) => {
+    health.record(report);
+    for (const f of report.failures) logError(f.err, `positions: storing ${f.rows} rows of organization ${f.orgId || '(several)'} failed (${f.cause}); not acknowledged, the devices send them again`);
+    opts.onCommit?.(report);
+  };
+  const committer = behindCommit(new ShardedCommitter(db, opts.writers ?? 1, { ...opts, onCommit }), followers);
   return {
     db,
     directory: new GatewayDirectory(db, opts.deviceCacheEntries),
     committer,
     refused: newRefusalCounts(),
     unknownDevices: new UnknownDevices(),
+    health,
+    refusedFixes: opts.refusedFixes ?? null,
+    logError,
     followers,
     close: async () => {
       await committer.close();
       for (const f of followers) await f.close();
+      await opts.refusedFixes?.close();
     },
   };
+}
+
+/** GET /admin/diagnostics/ingest: what this instance stored, refused and failed to store since it started. */
+export function ingestDiagnostics(ingest: Ingest): IngestDiagnostics {
+  const r = ingest.refused;
+  const h = ingest.health;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const stats = ingest.refusedFixes?.stats;
+  return {
+    refusedFixes: { total: Object.values(r).reduce((a, b) => a + b, 0), ...r },
+    storedPositions: h.storedRows,
+    failedCommits: [...h.failedCommits].map(([cause, count]) => ({ cause, count })).sort((a, b) => b.count - a.count),
+    failedPositions: h.failedRows,
+    retriedStatements: h.retries,
+    serverErrors: [...h.serverErrors].map(([way, count]) => ({ way, count })),
+    lastStoredAt: h.lastStoredAt === null ? null : iso(h.lastStoredAt),
+    lastFailure: h.lastFailure && { at: iso(h.lastFailure.at), cause: h.lastFailure.cause },
+    failingOrganizations: [...h.failing.values()].filter((e) => e.orgId !== '').map((e) => ({ organizationId: e.orgId, since: iso(e.since), cause: e.cause, positions: e.rows })),
+    problem: h.problem(),
+    refusalLog: stats ? { noted: stats.noted, written: stats.written, dropped: stats.dropped, failed: stats.failed } : null,
+  };
+}
+
+/** A fix refused for its content: counted by reason and remembered on its device's page; the device is answered as if it were stored. */
+export function noteRefusal(ingest: Ingest, gw: GatewayInfo, protocol: Protocol, err: FixError, fixTime: Date | null, receivedAt = new Date()): void {
+  ingest.refused[err.reason]++;
+  ingest.refusedFixes?.note({ organizationId: gw.orgId, gatewayId: gw.id, protocol, receivedAt, fixTime, reason: err.reason, message: err.message, field: err.field });
+}
+
+/** The rows a write refused (a value the database cannot hold), noted as above; the index of each. */
+export function noteWriteRefusals(ingest: Ingest, gw: GatewayInfo, rows: readonly PositionRow[], refused: ReadonlyArray<FixError | null> | undefined, receivedAt = new Date()): void {
+  refused?.forEach((err, i) => {
+    if (err) noteRefusal(ingest, gw, rows[i]!.protocol, err, rows[i]!.fixTime, receivedAt);
+  });
 }
 
 /** What to answer a device: OsmAnd clients only look at the status. */
@@ -73,11 +135,15 @@ const fail = (status: number, message: string, technicalMessage = message): Osma
 
 /**
  * The OsmAnd protocol (Traccar's dispatch rule): a JSON body when Content-Type says so; otherwise
- * the query string, or the form body when the query is empty. 200 once the fix is committed;
- * 400 for a missing or unknown id on query/form, 404 for an unknown device_id on JSON (as
- * Traccar answers); 400 for an impossible fix, which is not stored.
+ * the query string, or the form body when the query is empty. 200 once the fix is committed, and
+ * 200 for a fix refused for its content (an impossible time or value: counted and listed on the
+ * device's page), since Traccar Client and the OsmAnd app send a fix again until it is answered 200
+ * and one refused fix would hold back every later one. Only what can never be a fix of a known
+ * device is refused: a missing id, an unknown device (400 on query/form, 404 on JSON, as Traccar
+ * answers). A failure to store throws (a 5xx: the device sends it again).
  */
 export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol: Protocol = 'osmand'): Promise<OsmandReply> {
+  const receivedAt = new Date();
   const json = (req.contentType ?? '').toLowerCase().startsWith('application/json');
   let decoded;
   if (json) {
@@ -86,25 +152,26 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
     const text = req.query !== '' ? req.query : typeof req.body === 'string' ? req.body : '';
     decoded = decodeOsmandParams(new URLSearchParams(text));
   }
-  if (decoded.kind === 'error') {
-    if (decoded.field.endsWith('timestamp')) ingest.refused.badTime++;
-    return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
-  }
+  if (decoded.kind === 'error') return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
   const gw = await ingest.directory.byUniqueId(decoded.deviceId);
   if (!gw) {
     ingest.unknownDevices.note(decoded.deviceId, protocol);
     return fail(decoded.format === 'json' ? 404 : 400, `Unknown device ${decoded.deviceId}`, `No active device with unique id ${decoded.deviceId}`);
   }
   if (decoded.kind === 'token') return { status: 200 };
+  const fix = decoded.fix;
+  // A time that is not a time: stored at the time received when the device is set so (its fixTime is null), else refused.
+  if (decoded.badTime && !gw.useReceivedTime) {
+    noteRefusal(ingest, gw, protocol, new FixError(decoded.format === 'json' ? 'location.timestamp' : 'timestamp', decoded.badTime, 'badTime'), null, receivedAt);
+    return { status: 200 };
+  }
   let row: PositionRow | null;
   try {
-    row = await toRow(ingest.db, ingest.directory, gw, decoded.fix, protocol);
+    row = await toRow(ingest.db, ingest.directory, gw, fix, protocol, receivedAt);
   } catch (err) {
-    if (err instanceof FixError) {
-      ingest.refused[err.reason]++;
-      return fail(400, `Position refused: ${err.message}`, `${err.field}: ${err.message}`);
-    }
-    throw err;
+    if (!(err instanceof FixError)) throw err;
+    noteRefusal(ingest, gw, protocol, err, fix.fixTime, receivedAt);
+    return { status: 200 };
   }
   // No coordinates and none known yet: nothing to place on a map. The report is acknowledged
   // (the device has nothing better to send) and the device's last-seen time is still updated.
@@ -112,7 +179,9 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
     await ingest.db.execute(touchSql(gw));
     return { status: 200 };
   }
-  await ingest.committer.write([row]);
+  const { refused } = await ingest.committer.write([row]);
+  noteWriteRefusals(ingest, gw, [row], refused, receivedAt);
+  if (!refused?.[0]) ingest.refusedFixes?.observe?.({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: row.fixTime });
   return { status: 200 };
 }
 
@@ -124,7 +193,7 @@ const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = 
  * Returns null when there is no location at all to store (a first report without coordinates).
  */
 async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: DecodedFix, protocol: Protocol, now = new Date()): Promise<PositionRow | null> {
-  const fixTime = fix.fixTime ?? now;
+  const fixTime = timeToStore(gw.useReceivedTime, fix.fixTime, now) ?? now;
   let { latitude, longitude } = fix;
   if (latitude === null || longitude === null) {
     const last = await db
@@ -138,7 +207,7 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
     longitude = last[0].longitude;
     fix.attributes.approximate = true;
   }
-  checkFix({ latitude, longitude, fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude }, now.getTime());
+  checkFix({ latitude, longitude, fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude, accuracy: fix.accuracy }, now.getTime());
   const who = await dir.attribution(gw, fixTime);
   return {
     organizationId: gw.orgId,
@@ -165,23 +234,25 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
 export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readonly unknown[], now = new Date()): Promise<BatchIngestResult> {
   const rejected: BatchIngestResult['rejected'] = [];
   const rows: PositionRow[] = [];
+  const indexOf: number[] = [];
   for (let i = 0; i < items.length; i++) {
     const p = decodeBatchPosition(items[i]);
     if (p instanceof BatchRefusal) {
-      if (p.reason) ingest.refused[p.reason]++;
+      noteRefusal(ingest, gw, 'batch', new FixError('position', p.message, p.reason ?? 'value'), null, now);
       rejected.push({ index: i, message: p.message });
       continue;
     }
-    const fixTime = new Date(p.fixTime);
+    const fixTime = timeToStore(gw.useReceivedTime, new Date(p.fixTime), now, i)!;
     try {
-      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime, speed: p.speed, course: p.course, altitude: p.altitude }, now.getTime());
+      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime, speed: p.speed, course: p.course, altitude: p.altitude, accuracy: p.accuracy }, now.getTime());
     } catch (err) {
       if (!(err instanceof FixError)) throw err;
-      ingest.refused[err.reason]++;
+      noteRefusal(ingest, gw, 'batch', err, fixTime, now);
       rejected.push({ index: i, message: `${batchField(err.field)}: ${err.message}` });
       continue;
     }
     const who = currentAttribution(gw, fixTime) ?? (await ingest.directory.attribution(gw, fixTime));
+    indexOf.push(i);
     rows.push({
       organizationId: gw.orgId,
       gatewayId: gw.id,
@@ -199,7 +270,18 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       attributes: p.attributes ?? {},
     });
   }
-  const { stored } = await ingest.committer.write(rows);
-  const accepted = stored.filter(Boolean).length;
-  return { accepted, duplicates: stored.length - accepted, rejected };
+  const { stored, refused } = await ingest.committer.write(rows);
+  noteWriteRefusals(ingest, gw, rows, refused, now);
+  let accepted = 0;
+  let duplicates = 0;
+  stored.forEach((s, k) => {
+    const why = refused?.[k];
+    if (why) rejected.push({ index: indexOf[k]!, message: `${batchField(why.field)}: ${why.message}` });
+    else if (s) accepted++;
+    else duplicates++;
+  });
+  rejected.sort((a, b) => a.index - b.index);
+  const last = rows.findLast((_, k) => stored[k]);
+  if (last) ingest.refusedFixes?.observe?.({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt: now, fixTime: last.fixTime });
+  return { accepted, duplicates, rejected };
 }

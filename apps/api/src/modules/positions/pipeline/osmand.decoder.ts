@@ -14,7 +14,8 @@ export type DecodedFix = Pick<PositionRow, 'speed' | 'course' | 'altitude' | 'ac
 };
 
 export type OsmandDecoded =
-  | { kind: 'fix'; deviceId: string; fix: DecodedFix; format: 'query' | 'json' }
+  /** `badTime`: the time sent is not a time (fixTime is null): the fix is refused unless the device is set to use the time received. */
+  | { kind: 'fix'; deviceId: string; fix: DecodedFix; format: 'query' | 'json'; badTime?: string }
   /** A push-token upload (client 10): nothing to store as a position. */
   | { kind: 'token'; deviceId: string; format: 'query' }
   | { kind: 'error'; format: 'query' | 'json'; field: string; message: string };
@@ -78,6 +79,7 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
   let sawData = false;
   const cells: Array<Record<string, number>> = [];
   const wifis: Array<{ macAddress: string; signalStrength: number }> = [];
+  let badTime: string | undefined;
   for (const [key, value] of params) {
     switch (key) {
       case 'id':
@@ -86,8 +88,9 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
         break;
       case 'timestamp': {
         const t = parseOsmandTime(value);
-        if (!t || Number.isNaN(t.getTime())) return { kind: 'error', format: 'query', field: 'timestamp', message: `timestamp "${value}" is not a time` };
-        fix.fixTime = t;
+        // Read on: the device's id may come after its time, and a device that said who it is is answered as received.
+        if (!t || Number.isNaN(t.getTime())) badTime ??= `timestamp "${value.slice(0, 64)}" is not a time`;
+        else fix.fixTime = t;
         sawData = true;
         break;
       }
@@ -186,7 +189,7 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
     fix.attributes.network = { ...(cells.length ? { cellTowers: cells } : {}), ...(wifis.length ? { wifiAccessPoints: wifis } : {}) };
   }
   if (sawToken && !sawData) return { kind: 'token', deviceId, format: 'query' };
-  return { kind: 'fix', deviceId, fix, format: 'query' };
+  return { kind: 'fix', deviceId, fix, format: 'query', ...(badTime ? { badTime } : {}) };
 }
 
 type Json = Record<string, unknown>;
@@ -206,10 +209,11 @@ export function decodeOsmandJson(body: unknown): OsmandDecoded {
   if (!deviceId) return { kind: 'error', format: 'json', field: 'device_id', message: 'device_id is required' };
   const loc = isObj(body.location) ? body.location : {};
   const fix = emptyFix();
+  let badTime: string | undefined;
   if (loc.timestamp !== undefined) {
     const t = typeof loc.timestamp === 'string' ? Date.parse(loc.timestamp) : Number.NaN;
-    if (Number.isNaN(t)) return { kind: 'error', format: 'json', field: 'location.timestamp', message: 'location.timestamp must be an ISO-8601 time' };
-    fix.fixTime = new Date(t);
+    if (Number.isNaN(t)) badTime = 'location.timestamp must be an ISO-8601 time';
+    else fix.fixTime = new Date(t);
   }
   if (isObj(loc.coords)) {
     const c = loc.coords;
@@ -246,5 +250,5 @@ export function decodeOsmandJson(body: unknown): OsmandDecoded {
     }
     if (typeof loc.extras.ignition === 'boolean') fix.ignition = loc.extras.ignition;
   }
-  return { kind: 'fix', deviceId, fix, format: 'json' };
+  return { kind: 'fix', deviceId, fix, format: 'json', ...(badTime ? { badTime } : {}) };
 }

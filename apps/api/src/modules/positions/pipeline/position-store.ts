@@ -2,19 +2,24 @@ import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { pgliteOf, type EmbeddedPg } from '../../../db/pglite-copy.ts';
+import { pgliteOf } from '../../../db/pglite-copy.ts';
+import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
+import { failureKind } from '../../../db/sql/database-error.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
+import type { FixError } from './fix-check.ts';
 import type { PositionRow } from './position-row.ts';
 
-// Storing positions: the group commit's one statement (positions, the vehicles' latest rows, the
-// devices' last-seen time, the live map's NOTIFY), prepared once per database.
+// Storing positions: the group commit's one statement per organization (positions, the vehicles' latest rows, the
+// devices' last-seen time, the live map's NOTIFY), prepared on the embedded database.
 
 /** NOTIFY channel: a JSON `{o: orgId, a: [assetId…]}` after each commit that moved vehicles. */
 export const POSITIONS_CHANNEL = 'positions_changed';
 
 export interface WriteResult {
-  /** For each input row: true when newly stored, false when it was already stored (duplicate). */
+  /** For each input row: true when newly stored, false when it was not (already stored, or refused). */
   stored: boolean[];
+  /** For each input row the group commit refused (a value its columns cannot hold): why; absent when none was. */
+  refused?: Array<FixError | null>;
 }
 
 /**
@@ -145,35 +150,58 @@ export function movedPayloads(orgId: string, assetIds: readonly string[]): strin
 const NOTIFY_SQL = `select count(pg_notify('${POSITIONS_CHANNEL}', p))::int as n from unnest($1::text[]) as p`;
 
 /**
- * Writes rows: one statement per organization in the group (WRITE_SQL; on Citus each lands on the
- * organization's worker, decision 0169), positions idempotent on gateway and fix time, the latest
- * position and status inputs per vehicle, the devices' last-seen time; then the live map's NOTIFY,
- * sent by the API on its own connection (on Citus a statement routed to a worker would notify
- * there, where nobody listens). Several organizations are written in one transaction, with the
- * NOTIFY inside it; one organization's statement is its own transaction and the NOTIFY follows its
- * commit (both: delivered only for committed rows). PGlite keeps the NOTIFY in the statement.
+ * Writes rows: one statement per organization in the group, each its own transaction (on Citus
+ * each lands on the organization's worker, decision 0169), so one organization's failure is never
+ * another's; positions idempotent on gateway and fix time, the latest position and status inputs
+ * per vehicle, the devices' last-seen time; then the live map's NOTIFY (PGlite: inside the
+ * statement; a server: sent by the API on the same connection after the commit, since on Citus a
+ * statement routed to a worker would notify there, where nobody listens). Throws at the first
+ * organization that fails, the ones before it stored: the group commit (group-committer.ts) writes
+ * organization by organization itself, and retries.
  */
 export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], now = new Date()): Promise<WriteResult> {
-  if (rows.length === 0) return { stored: [] };
-  const groups = byOrganization(rows);
-  const params = groups.map((g) => writeParams(g.rows, g.orgId, now));
+  const stored = new Array<boolean>(rows.length).fill(true);
+  for (const g of byOrganization(rows)) {
+    const s = await writeOrganization(db, g.orgId, g.rows, now);
+    g.index.forEach((i, k) => (stored[i] = s[k]!));
+  }
+  return { stored };
+}
+
+/** One organization's rows in one statement (its own transaction, unless `db` is a caller's): for each row, whether it was newly stored. */
+export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonly PositionRow[], now: Date): Promise<boolean[]> {
+  if (rows.length === 0) return [];
+  const params = writeParams(rows, orgId, now);
   const client = (db as { $client?: unknown }).$client;
-  let results: WriteRow[];
   const embedded = pgliteOf(db);
-  if (embedded) results = await executePrepared(embedded, params);
-  else if (client instanceof pg.Pool) results = await executePooled(client, groups, params);
+  let result: WriteRow;
+  if (embedded) result = (await execNamed(embedded, POSITIONS_WRITE, params.map(literalOf), GENERIC_PLAN)).rows[0] as WriteRow;
+  else if (client instanceof pg.Pool) result = await executePooled(client, orgId, params);
   else {
-    // A transaction handle (callers that write inside their own transaction).
-    results = [];
-    for (const p of params) results.push(rowsOf<WriteRow>(await db.execute(writeQuery(p)))[0]!);
-    const payloads = groups.flatMap((g, k) => movedPayloads(g.orgId, JSON.parse(results[k]!.moved ?? '[]') as string[]));
+    // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
+    result = rowsOf<WriteRow>(await db.execute(writeQuery(params)))[0]!;
+    const payloads = movedPayloads(orgId, JSON.parse(result.moved ?? '[]') as string[]);
     if (payloads.length) await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
   }
   const stored = new Array<boolean>(rows.length).fill(true);
-  groups.forEach((g, k) => {
-    for (const i of JSON.parse(results[k]!.dups) as number[]) stored[g.index[i - 1]!] = false;
-  });
-  return { stored };
+  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
+  return stored;
+}
+
+/**
+ * Which of an organization's rows are stored with this server time: after a write whose outcome is
+ * unknown (the session died before answering) was run again, a row the second run found already
+ * stored was stored by the first run if it carries the first run's time (each group commit has its
+ * own), and by an earlier request (a resend) otherwise.
+ */
+export async function storedAt(db: DbOrTx, orgId: string, rows: readonly PositionRow[], now: Date): Promise<boolean[]> {
+  if (rows.length === 0) return [];
+  const found = rowsOf<{ g: string; t: number | string }>(
+    await db.execute(sql`select gateway_id as g, (extract(epoch from fix_time) * 1000)::float8 as t from positions
+      where organization_id = ${orgId} and server_time = ${now.toISOString()}::timestamptz and gateway_id = any(${distinctLiteral(rows, (r) => r.gatewayId)}::uuid[])`),
+  );
+  const keys = new Set(found.map((f) => `${f.g} ${Number(f.t)}`));
+  return rows.map((r) => keys.has(`${r.gatewayId} ${r.fixTime.getTime()}`));
 }
 
 interface WriteRow {
@@ -187,60 +215,39 @@ const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
 /**
  * On a PostgreSQL server (or a Citus coordinator): node-postgres prepares a named statement once per
  * pooled connection and reuses it (5 ms of planning saved per group commit, measured on PostgreSQL
- * 15). One connection for the group's statements and its NOTIFY.
+ * 15). The statement is its own transaction; the NOTIFY follows its commit on the same connection.
  */
-async function executePooled(pool: pg.Pool, groups: ReadonlyArray<{ orgId: string }>, params: readonly unknown[][]): Promise<WriteRow[]> {
+async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[]): Promise<WriteRow> {
   const c = await pool.connect();
-  const several = params.length > 1;
-  let failed: unknown = null;
+  let lost: Error | undefined;
   try {
-    if (several) await c.query('begin');
-    const out: WriteRow[] = [];
-    for (const p of params) out.push((await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: p })).rows[0]!);
-    const payloads = groups.flatMap((g, k) => movedPayloads(g.orgId, JSON.parse(out[k]!.moved ?? '[]') as string[]));
-    if (payloads.length) await c.query({ name: 'positions_notify', text: NOTIFY_SQL, values: [`{${payloads.map(quoteElement).join(',')}}`] });
-    if (several) await c.query('commit');
-    return out;
+    const row = (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
+    const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
+    if (payloads.length) {
+      // The rows are committed: a lost NOTIFY only delays the live map to the vehicle's next fix.
+      await c.query({ name: 'positions_notify', text: NOTIFY_SQL, values: [`{${payloads.map(quoteElement).join(',')}}`] }).catch((err: unknown) => {
+        if (failureKind(err) === 'unavailable') lost = err as Error;
+        console.warn(`positions: the live map's notification after a commit failed (${err instanceof Error ? err.message : String(err)})`);
+      });
+    }
+    return row;
   } catch (err) {
-    failed = err;
-    if (several) await c.query('rollback').catch(() => undefined);
+    if (failureKind(err) === 'unavailable') lost = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
-    // A connection whose rollback failed is not given back to the pool.
-    c.release(failed instanceof Error && !('code' in failed) ? failed : undefined);
+    // A connection whose session is gone is not given back to the pool.
+    c.release(lost);
   }
 }
 
-const prepared = new WeakMap<EmbeddedPg, Promise<unknown>>();
 const PARAM_TYPES = 'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-
 /**
- * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows
- * (WebAssembly), so it is prepared once per database and then EXECUTEd with its values inlined as
- * quoted literals (EXECUTE takes no bound parameters). On a PostgreSQL server the planning runs
- * in the server's process, not the API's.
+ * On PGlite the statement runs with a generic plan (below); the setting is set and reset around
+ * each EXECUTE in one implicit transaction, so if the EXECUTE fails the SET is rolled back with it
+ * and the session's planning mode never leaks.
  */
-async function executePrepared(client: EmbeddedPg, params: readonly unknown[][]): Promise<WriteRow[]> {
-  let ready = prepared.get(client);
-  if (!ready) {
-    ready = client.exec(`prepare positions_write(${PARAM_TYPES}) as ${EMBEDDED_SQL}`).catch((err: { code?: string }) => {
-      // Another pipeline on the same database prepared it first.
-      if (err.code !== '42P05') {
-        prepared.delete(client);
-        throw err;
-      }
-    });
-    prepared.set(client, ready);
-  }
-  await ready;
-  // One simple-protocol round trip, run as one implicit transaction (every organization's
-  // statement, or none): if an EXECUTE fails, the SET is rolled back with it, so the session's
-  // planning mode never leaks.
-  const executes = params.map((p) => `execute positions_write(${p.map(literalOf).join(', ')}); `).join('');
-  const results = await client.exec(`set plan_cache_mode = force_generic_plan; ${executes}reset plan_cache_mode`);
-  return params.map((_, k) => results[k + 1]!.rows[0] as WriteRow);
-}
+const GENERIC_PLAN = { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' };
 
 /**
  * The statement as PGlite runs it (docs/decisions/0073): the embedded database is one session in
@@ -260,6 +267,14 @@ const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
 ), dups as (`,
   )
   .replace("select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,", 'select (select count(*) from notes)::int as notes, null::text as moved,');
+
+/**
+ * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows
+ * (WebAssembly), so it is prepared (execNamed: on each session it runs in) and then EXECUTEd with
+ * its values inlined as quoted literals (EXECUTE takes no bound parameters). On a PostgreSQL server
+ * the planning runs in the server's process, not the API's.
+ */
+const POSITIONS_WRITE: NamedStatement = { name: 'positions_write', paramTypes: PARAM_TYPES, text: EMBEDDED_SQL };
 
 /** The group commit's statement for one organization's rows (exported so the benchmark can EXPLAIN it). */
 export function writeStatement(rows: readonly PositionRow[], now: Date): SQL {

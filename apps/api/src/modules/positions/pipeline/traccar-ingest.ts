@@ -2,9 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { organizations } from '../../../db/schema/index.ts';
 import { engineColumns } from './engine-data.ts';
-import { checkFix, FixError } from './fix-check.ts';
+import { checkFix, FixError, timeToStore } from './fix-check.ts';
 import { hashIngestToken, TTL_MS } from './gateway-directory.ts';
-import type { Ingest } from './ingest.service.ts';
+import { noteRefusal, noteWriteRefusals, type Ingest } from './ingest.service.ts';
+import type { PositionRow } from './position-row.ts';
 import { decodeTraccarJson } from './traccar.decoder.ts';
 
 // Traccar's JSON forwarding (decision 0154): a Traccar server decodes any of its protocols and posts
@@ -63,38 +64,51 @@ export class OrgIngestTokens {
 export interface TraccarReply {
   status: 200 | 400 | 401 | 404;
   error?: { message: string; technicalMessage: string };
-  /** False: the same device and fix time were stored before (a resend). */
+  /** False: the same device and fix time were stored before (a resend), or the position was refused. */
   stored?: boolean;
+  /** Why the position was refused for its content (answered 200 all the same). */
+  refused?: string;
 }
 
 const fail = (status: TraccarReply['status'], message: string, technicalMessage = message): TraccarReply => ({ status, error: { message, technicalMessage } });
 
-/** 200 only after the group commit; 400 names the field; 404 for a device not in the token's organization. */
+/**
+ * 200 after the group commit, and 200 for a position refused for its content (an impossible time or
+ * value: counted and listed on the device's page), since Traccar's forwarder sends a position again
+ * until it is answered 200 (forward.retry) and one refused position would hold back the queue.
+ * 400 for a body that is no forwarded position at all (no device named); 404 for a device not in the
+ * token's organization. A failure to store throws (a 5xx: Traccar sends it again).
+ */
 export async function handleTraccar(ingest: Ingest, orgId: string, body: unknown, remoteAddress: string | null, now = new Date()): Promise<TraccarReply> {
   const decoded = decodeTraccarJson(body);
-  if (decoded.kind === 'error') {
-    if (decoded.field.endsWith('Time')) ingest.refused.badTime++;
-    return fail(400, decoded.message, `${decoded.field}: ${decoded.message}`);
+  const uniqueId = decoded.kind === 'fix' ? decoded.fix.uniqueId : decoded.uniqueId;
+  if (uniqueId === undefined) {
+    const e = decoded as { field: string; message: string };
+    return fail(400, e.message, `${e.field}: ${e.message}`);
   }
-  const fix = decoded.fix;
-  const found = await ingest.directory.byUniqueId(fix.uniqueId);
+  const found = await ingest.directory.byUniqueId(uniqueId);
   // Another organization's device answers as an unknown one: the token's owner learns nothing of it.
   const gw = found && found.orgId === orgId ? found : null;
   if (!gw) {
-    ingest.unknownDevices.note(fix.uniqueId, 'traccar', orgId, remoteAddress);
-    return fail(404, `Unknown device ${fix.uniqueId}`, `device.uniqueId: no active device with unique id ${fix.uniqueId} in this organization`);
+    ingest.unknownDevices.note(uniqueId, 'traccar', orgId, remoteAddress);
+    return fail(404, `Unknown device ${uniqueId}`, `device.uniqueId: no active device with unique id ${uniqueId} in this organization`);
   }
+  if (decoded.kind === 'error') {
+    const reason = decoded.field.endsWith('Time') ? 'badTime' : decoded.field.includes('itude') ? 'coordinates' : 'value';
+    noteRefusal(ingest, gw, 'traccar', new FixError(decoded.field, decoded.message, reason), null, now);
+    return { status: 200, stored: false, refused: decoded.message };
+  }
+  const fix = { ...decoded.fix, fixTime: timeToStore(gw.useReceivedTime, decoded.fix.fixTime, now)! };
   try {
-    checkFix({ latitude: fix.latitude, longitude: fix.longitude, fixTime: fix.fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude }, now.getTime());
+    checkFix({ latitude: fix.latitude, longitude: fix.longitude, fixTime: fix.fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude, accuracy: fix.accuracy }, now.getTime());
   } catch (err) {
     if (!(err instanceof FixError)) throw err;
-    ingest.refused[err.reason]++;
     const field = { lat: 'position.latitude', lon: 'position.longitude', timestamp: 'position.fixTime' }[err.field] ?? `position.${err.field}`;
-    return fail(400, `Position refused: ${err.message}`, `${field}: ${err.message}`);
+    noteRefusal(ingest, gw, 'traccar', new FixError(field, err.message, err.reason), fix.fixTime, now);
+    return { status: 200, stored: false, refused: `${field}: ${err.message}` };
   }
   const who = await ingest.directory.attribution(gw, fix.fixTime);
-  const { stored } = await ingest.committer.write([
-    {
+  const row: PositionRow = {
       organizationId: gw.orgId,
       gatewayId: gw.id,
       assetId: who.assetId,
@@ -109,7 +123,10 @@ export async function handleTraccar(ingest: Ingest, orgId: string, body: unknown
       ...engineColumns(fix.attributes),
       protocol: 'traccar',
       attributes: fix.attributes,
-    },
-  ]);
+  };
+  const { stored, refused } = await ingest.committer.write([row]);
+  noteWriteRefusals(ingest, gw, [row], refused, now);
+  if (refused?.[0]) return { status: 200, stored: false, refused: `position.${refused[0].field}: ${refused[0].message}` };
+  ingest.refusedFixes?.observe?.({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt: now, fixTime: row.fixTime });
   return { status: 200, stored: stored[0] ?? false };
 }

@@ -11,7 +11,8 @@ export interface TraccarFix extends Pick<PositionRow, 'latitude' | 'longitude' |
   fixTime: Date;
 }
 
-export type TraccarDecoded = { kind: 'fix'; fix: TraccarFix } | { kind: 'error'; field: string; message: string };
+/** `uniqueId` on an error: the device named itself, and the fix is refused for its content (answered as received). */
+export type TraccarDecoded = { kind: 'fix'; fix: TraccarFix } | { kind: 'error'; field: string; message: string; uniqueId?: string };
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,6 +87,7 @@ function engineAttributes(raw: Json): Json {
 
 /** Decodes one forwarded position; errors name the field by its path in the body. */
 export function decodeTraccarJson(body: unknown): TraccarDecoded {
+  let named: string | undefined;
   try {
     if (!isObject(body)) throw new Bad('body', 'The body must be a JSON object with position and device');
     const { position, device } = body;
@@ -93,6 +95,7 @@ export function decodeTraccarJson(body: unknown): TraccarDecoded {
     if (!isObject(position)) throw new Bad('position', 'position is required');
     const uniqueId = typeof device.uniqueId === 'string' ? device.uniqueId.trim() : '';
     if (!uniqueId) throw new Bad('device.uniqueId', 'device.uniqueId is required');
+    named = uniqueId;
     const when = position.fixTime ?? position.deviceTime;
     if (when === undefined || when === null) throw new Bad('position.fixTime', 'position.fixTime is required');
     const latitude = num(position, 'latitude', 'position.latitude', true)!;
@@ -121,7 +124,7 @@ export function decodeTraccarJson(body: unknown): TraccarDecoded {
       },
     };
   } catch (err) {
-    if (err instanceof Bad) return { kind: 'error', field: err.field, message: err.message };
+    if (err instanceof Bad) return { kind: 'error', field: err.field, message: err.message, ...(named ? { uniqueId: named } : {}) };
     throw err;
   }
 }

@@ -3,9 +3,9 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../../../db/client.ts';
 import { deviceModels, gateways, positions } from '../../../../db/schema/index.ts';
 import { engineColumns } from '../engine-data.ts';
-import { checkFix, FixError } from '../fix-check.ts';
+import { checkFix, FixError, timeToStore } from '../fix-check.ts';
 import { currentAttribution, type GatewayInfo } from '../gateway-directory.ts';
-import type { Ingest } from '../ingest.service.ts';
+import { noteRefusal, type Ingest } from '../ingest.service.ts';
 import type { PositionRow } from '../position-row.ts';
 import type { AvlRecord } from './codec.ts';
 import { effectiveIoMap, ioAttributes } from './io-map.ts';
@@ -43,7 +43,8 @@ export interface RecordsOutcome {
 /** Rows of one packet's records, in the packet's order. */
 export async function recordsToRows(ingest: Ingest, device: TeltonikaDevice, records: readonly AvlRecord[], now = Date.now()): Promise<RecordsOutcome> {
   const out: RecordsOutcome = { rows: [], refused: 0, placeless: 0 };
-  for (const r of records) {
+  const receivedAt = new Date(now);
+  for (const [index, r] of records.entries()) {
     const attributes = ioAttributes(r.io, device.ioMap);
     attributes.priority = r.priority;
     attributes.event = r.eventIoId;
@@ -70,12 +71,12 @@ export async function recordsToRows(ingest: Ingest, device: TeltonikaDevice, rec
       attributes.approximate = true;
     }
     if (r.satellites === 0) attributes.valid = false;
-    const fixTime = new Date(r.timestamp);
+    const fixTime = timeToStore(device.gw.useReceivedTime, new Date(r.timestamp), receivedAt, index)!;
     try {
       checkFix({ latitude, longitude, fixTime, speed: r.speed, course: r.angle, altitude: r.altitude }, now);
     } catch (err) {
       if (!(err instanceof FixError)) throw err;
-      ingest.refused[err.reason]++;
+      noteRefusal(ingest, device.gw, 'teltonika', err, fixTime, receivedAt);
       out.refused++;
       continue;
     }

@@ -39,12 +39,13 @@ const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 say(`Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix every ${opts.intervalS} s for ${opts.minutes} minutes on ${kind}, with faults; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
 
-ensureApiBuilt(opts.build, say);
+if (opts.dist) say(`soaking the build in ${opts.dist}`);
+else ensureApiBuilt(opts.build, say);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-soak-'));
 const dataDir = path.join(scratch, 'soak');
 fs.mkdirSync(dataDir);
 const database = opts.serverUrl ? await createDatabase(opts.serverUrl, `fleet_soak_${process.pid}`) : null;
-const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true, faultInjection: true });
+const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true, faultInjection: true, dist: opts.dist });
 let windowStart = 0;
 const meter = new Meter(server, () => windowStart, database?.url);
 
@@ -136,6 +137,7 @@ try {
       pairedFrom: read.pairedFrom,
       assignedFrom: read.assignedFrom,
       positions: read.toReplay,
+      dist: opts.dist,
       say: (l) => say(`${since()}: ${l}`),
     });
   } catch (err) {

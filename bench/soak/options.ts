@@ -1,6 +1,7 @@
 // The soak's command line: `npm run soak -- [--minutes 30] [--devices 1000] [--interval-s 10] [--ci]
-// [--keep] [--skip-build]`; DATABASE_URL (a PostgreSQL server whose user may create databases) runs
+// [--keep] [--skip-build] [--dist <dir>]`; DATABASE_URL (a PostgreSQL server whose user may create databases) runs
 // it on a new database of that server instead of PGlite.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 export interface SoakOptions {
@@ -15,6 +16,8 @@ export interface SoakOptions {
   /** Keep the scratch directory (databases, logs, acknowledged fixes) and the PostgreSQL databases. */
   keep: boolean;
   build: boolean;
+  /** Another build of the API to soak (its directory, holding main.js), e.g. an older commit's; unset: apps/api/dist. */
+  dist: string | undefined;
   /** How many poisoned fixes of each kind. */
   poisonCount: number;
   /** How long devices may take after the window to send what they hold. */
@@ -40,6 +43,7 @@ export function parseSoakOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       ci: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'skip-build': { type: 'boolean', default: false },
+      dist: { type: 'string' },
     },
     strict: true,
   });
@@ -55,7 +59,8 @@ export function parseSoakOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     // CI's flavour runs on the embedded database, whatever the environment says.
     serverUrl: ci ? undefined : env.DATABASE_URL || undefined,
     keep: values.keep ?? false,
-    build: !(values['skip-build'] ?? false),
+    build: !(values['skip-build'] ?? false) && values.dist === undefined,
+    dist: values.dist === undefined ? undefined : path.resolve(values.dist),
     poisonCount: minutes < 10 ? 20 : 100,
     drainMs: minutes < 10 ? 60_000 : 120_000,
   };

@@ -21,6 +21,8 @@ export interface ReplayInput {
   pairedFrom: ReadonlyMap<string, string>;
   assignedFrom: ReadonlyMap<string, string>;
   positions: ReadonlyMap<string, readonly StoredFix[]>;
+  /** The build the soak ran (the replay runs the same). */
+  dist?: string;
   say: (line: string) => void;
 }
 
@@ -52,7 +54,7 @@ export async function runReplay(input: ReplayInput): Promise<ReplayOutcome> {
   fs.mkdirSync(dataDir, { recursive: true });
   const database = input.serverUrl ? await createDatabase(input.serverUrl, `fleet_soak_replay_${process.pid}`) : null;
   const where = { dataDir, databaseUrl: database?.url };
-  const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: false, faultInjection: false });
+  const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: false, faultInjection: false, dist: input.dist });
   try {
     await server.start();
     const fleet = await setUpSoakFleet(new ApiClient(server.url), { devices: input.devices, runMs: input.runMs, intervalMs: input.intervalMs, pairedFrom: input.pairedFrom });

@@ -72,6 +72,8 @@ export interface SoakServerOptions {
   databaseUrl?: string;
   demo: boolean;
   faultInjection: boolean;
+  /** Another build's directory (holding main.js) to run instead of apps/api/dist. */
+  dist?: string;
 }
 
 export class SoakServer {
@@ -100,6 +102,7 @@ export class SoakServer {
     const startedAt = Date.now();
     const proc = await startServer({
       entry: 'compiled',
+      compiledMain: this.opts.dist ? path.join(this.opts.dist, 'main.js') : undefined,
       readyTimeoutMs: 900_000,
       env: {
         DATA_DIR: this.opts.dataDir,

@@ -57,6 +57,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Node options put before the entry's own (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeArgs?: string[];
+  /** With entry 'compiled': another build's main.js to run instead of apps/api/dist/main.js (the soak compares commits with it). */
+  compiledMain?: string;
 }
 
 /**
@@ -75,8 +77,10 @@ export function serveCommand(): { env: Record<string, string>; args: string[] } 
   return { env, args: words };
 }
 
-function entryCommand(entry: 'source' | 'compiled'): { env: Record<string, string>; args: string[] } {
-  return entry === 'compiled' ? serveCommand() : { env: {}, args: ['--import', 'tsx', 'apps/api/src/main.ts'] };
+function entryCommand(entry: 'source' | 'compiled', compiledMain?: string): { env: Record<string, string>; args: string[] } {
+  if (entry !== 'compiled') return { env: {}, args: ['--import', 'tsx', 'apps/api/src/main.ts'] };
+  const serve = serveCommand();
+  return compiledMain ? { env: serve.env, args: [...serve.args.slice(0, -1), compiledMain] } : serve;
 }
 
 const running = new Set<ChildProcess>();
@@ -91,7 +95,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
   // Never the default 5027: two servers (tests, benchmarks, developers) would collide on it.
   const teltonikaPort = opts.env?.TELTONIKA_PORT !== undefined ? Number(opts.env.TELTONIKA_PORT) : await freePort();
   const dataDir = opts.env?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-server-'));
-  const command = entryCommand(opts.entry ?? 'source');
+  const command = entryCommand(opts.entry ?? 'source', opts.compiledMain);
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...command.env,

@@ -93,7 +93,7 @@ function publishOnB(latitude: number): void {
   const v: LiveVehicle = {
     assetId: '00000000-0000-4000-8000-000000000043',
     unitNumber: 'T43',
-    gatewayId: null,
+    gatewayId: '00000000-0000-4000-8000-000000000044',
     driverId: null,
     driverName: null,
     latitude,

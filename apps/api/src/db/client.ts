@@ -173,13 +173,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         killThread: async () => undefined,
         async stall(ms) {
           const c = await pool.connect();
+          // Terminated while it holds the locks (a fault on top of a fault): not an uncaught error.
+          c.on('error', () => undefined);
           try {
             await c.query('begin');
             await c.query('lock table positions, latest_positions in exclusive mode');
             await new Promise((r) => setTimeout(r, ms));
           } finally {
             await c.query('rollback').catch(() => undefined);
-            c.release();
+            c.release(true);
           }
         },
       },

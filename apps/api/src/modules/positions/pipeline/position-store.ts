@@ -219,6 +219,9 @@ const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
  */
 async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[]): Promise<WriteRow> {
   const c = await pool.connect();
+  // A connection terminated while checked out also emits 'error': its statement's failure says it all.
+  const ignore = () => undefined;
+  c.on('error', ignore);
   let lost: Error | undefined;
   try {
     const row = (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
@@ -235,6 +238,7 @@ async function executePooled(pool: pg.Pool, orgId: string, params: readonly unkn
     if (failureKind(err) === 'unavailable') lost = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
+    c.off('error', ignore);
     // A connection whose session is gone is not given back to the pool.
     c.release(lost);
   }

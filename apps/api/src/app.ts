@@ -9,7 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { closeIdleWhileClosing } from './lib/close-idle.ts';
 import { enableListIndex } from './list-index/list-index.ts';
@@ -24,6 +24,8 @@ import { AuthCache } from './modules/auth/auth-cache.ts';
 import { loadAuthContexts } from './modules/auth/auth-context.ts';
 import { OpenStreams } from './modules/auth/open-streams.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
+import { validatorWithInputRules } from './http/validator.ts';
+import { installUtf8Json } from './http/utf8-body.ts';
 import './plugins/types.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import { apiHealthRoutes, probeRoutes } from './modules/health/health.routes.ts';
@@ -123,7 +125,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorWithInputRules);
+  installUtf8Json(app);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, production);
 

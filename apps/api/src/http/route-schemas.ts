@@ -1,6 +1,7 @@
 import { errorBodySchema } from '@fleet/api-contract';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { inputRuleErrors, validatorWithInputRules } from './validator.ts';
 import { z, type ZodType } from 'zod';
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
@@ -45,9 +46,12 @@ type CheckedPart = 'body' | 'querystring';
 export function checkedElsewhere(parts: Partial<Record<CheckedPart, ZodType | 'handler'>>): FastifySchemaCompiler<unknown> {
   return (route) => {
     const instead = route.httpPart === 'body' || route.httpPart === 'querystring' ? parts[route.httpPart] : undefined;
-    // Valid as it stands (`true`: Fastify leaves the raw part for the handler to read).
-    if (instead === 'handler') return () => true;
-    // Fastify hands over one part's schema at a time, and every route schema here is zod.
-    return validatorCompiler({ ...route, schema: instead ?? (route.schema as ZodType) });
+    // The handler reads and checks it (`true`: Fastify leaves the raw part for the handler to
+    // read); a JSON body it reads still holds to the input rules.
+    if (instead === 'handler') return (data) => inputRuleErrors(data) ?? true;
+    // Fastify hands over one part's schema at a time, and every route schema here is zod. A part
+    // checked by another schema (the batch envelope) has its items checked one by one by its handler.
+    if (instead) return validatorCompiler({ ...route, schema: instead });
+    return validatorWithInputRules({ ...route, schema: route.schema as ZodType });
   };
 }

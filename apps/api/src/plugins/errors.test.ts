@@ -31,14 +31,20 @@ for (const env of ['development', 'test'] as const satisfies ReadonlyArray<Confi
     });
 
     it('answer a failed query with its SQLSTATE and request id, never its statement or parameters', async () => {
-      // A NUL in a text field reaches PostgreSQL, which refuses it: a real database error.
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/organizations/${orgId}/drivers`,
-        headers: admin,
-        payload: { firstName: 'Nul', lastName: 'Byte', licenseNumber: 'NUL0001', licenseState: 'IL', notes: 'secret\u0000notes' },
-      });
-      // (Should the field one day refuse a NUL itself, pick another path that reaches the database.)
+      // A check the service does not know of refuses the row: a real database error (the contract
+      // now refuses every value the columns themselves cannot hold, such as a NUL, issue 43).
+      await t.database.db.execute(`alter table drivers add constraint drivers_no_secret check (notes not like '%secret%')` as never);
+      let res;
+      try {
+        res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/organizations/${orgId}/drivers`,
+          headers: admin,
+          payload: { firstName: 'Check', lastName: 'Failed', licenseNumber: 'CHK0001', licenseState: 'IL', notes: 'secret notes' },
+        });
+      } finally {
+        await t.database.db.execute('alter table drivers drop constraint drivers_no_secret' as never);
+      }
       expect(res.statusCode, res.body).toBe(500);
       const technical = expectNoSql(res.json(), 500);
       expect(technical).not.toContain('secret');

@@ -30,6 +30,7 @@ import type { Permission } from '@fleet/api-contract';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, orgErrors } from '../../http/route-schemas.ts';
+import { textFileBody } from '../../http/utf8-body.ts';
 import { driverOfUserPath } from './hos-access.ts';
 import { importPayload, type ImportPayload } from './hos-eld-import.service.ts';
 import { listAvailability, listViolations } from './hos-clocks.service.ts';
@@ -47,7 +48,7 @@ const ELD_FILE_LIMIT = 4 * 1024 * 1024;
 const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   // JSON periods, or an ELD output file from another ELD (text/csv or text/plain body, a multipart
   // upload, or JSON {eldFile}): the body is read and checked by the service (decision 0116).
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) => done(null, textFileBody(body as Buffer, 'file')));
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
     config: { permissions: ['HOS_IMPORT'] },
     bodyLimit: ELD_FILE_LIMIT,
@@ -66,7 +67,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
       if (req.isMultipart()) {
         const file = await req.file();
         if (!file) throw invalidField('file', 'File is a required field');
-        payload = { kind: 'file', text: (await file.toBuffer()).toString('latin1') };
+        payload = { kind: 'file', text: textFileBody(await file.toBuffer(), 'file') };
       } else payload = typeof req.body === 'string' ? { kind: 'file', text: req.body } : { kind: 'json', body: req.body };
       return reply.code(201).send(await importPayload(scope, req.params.driverId, payload));
     },

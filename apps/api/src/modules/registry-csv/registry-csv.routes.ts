@@ -11,6 +11,7 @@ import {
   type Permission,
 } from '@fleet/api-contract';
 import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
+import { textFileBody } from '../../http/utf8-body.ts';
 import { exportAssets, exportDrivers, exportGateways } from './csv-export.service.ts';
 import { commitImport, previewImport, templateCsv } from './csv-import.service.ts';
 import { scopeOf } from '../auth/index.ts';
@@ -35,7 +36,8 @@ const IMPORTS: Array<{ kind: ImportKind; permission: Permission }> = [
 /** CSV export of the filtered registry lists, and CSV import (template, preview, confirm). */
 const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   // `curl --data-binary @fleet.csv -H 'content-type: text/csv'` works as well as JSON {csv}.
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, { csv: body }));
+  // UTF-8 or a 400 naming the line (a lenient decoding stored U+FFFD for every other byte).
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, { csv: textFileBody(body as Buffer, 'csv') }));
 
   app.get('/organizations/:orgId/assets/export', {
     config: { permissions: ['ASSET_LIST'] },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inYears, yearsMessage } from './dates.ts';
 import { jsonValueSchema } from './json.ts';
 import { pageQuerySchema, searchText } from './paging.ts';
 
@@ -7,6 +8,7 @@ const isoDate = (label: string) =>
     .string()
     .trim()
     .refine((v) => !Number.isNaN(Date.parse(v)), `${label} is not valid.`)
+    .refine((v) => inYears(v), yearsMessage(label))
     .optional();
 
 /** Filters of the activity log: who, what, which kind of entity, when; newest first by default. */

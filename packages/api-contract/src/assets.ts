@@ -48,7 +48,8 @@ const optionalVin = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const year = z.coerce
+// Numbers are JSON numbers: text and booleans are refused, not coerced (`""` was stored as 0, `true` as 1).
+const year = z
   .number({ error: () => 'Year must be a number' })
   .int('Year must be a whole number')
   .min(1950, 'Year must be 1950 or later')
@@ -57,7 +58,7 @@ const year = z.coerce
   .transform((v) => v ?? null);
 
 const nonNegative = (label: string, max: number) =>
-  z.coerce
+  z
     .number({ error: () => `${label} must be a number` })
     .min(0, `${label} cannot be negative`)
     .max(max, `${label} is too large`)
@@ -84,7 +85,7 @@ export const vehicleInputSchema = z.object({
    * Fuel tank capacity in litres (shown per the organization's units); unset means 300 US gallons.
    * A fuel purchase above it is refused unless marked as a bulk or split entry (issue 28).
    */
-  tankCapacityL: z.coerce
+  tankCapacityL: z
     .number({ error: () => 'Tank capacity must be a number' })
     .positive('Tank capacity must be more than zero')
     .max(10_000, 'Tank capacity is too large')

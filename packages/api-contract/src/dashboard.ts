@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { queryNumber } from './numbers.ts';
+import { instantField } from './dates.ts';
 import { VIOLATION_RULES } from './hos.ts';
 import { driverRef } from './registry-fields.ts';
 
@@ -22,17 +24,18 @@ const ianaZone = z
 
 export const dashboardQuery = z.object({
   /** Days of the charts (7, 14 or 30; default 30). */
-  days: z.coerce
-    .number()
-    .int()
-    .refine((v) => (DASHBOARD_PERIODS as readonly number[]).includes(v), 'days must be 7, 14 or 30')
-    .default(30),
+  days: queryNumber(
+    z
+      .number()
+      .int()
+      .refine((v) => (DASHBOARD_PERIODS as readonly number[]).includes(v), 'days must be 7, 14 or 30'),
+  ).default(30),
   /** Only this group's drivers and vehicles. */
   groupId: z.uuid('groupId must be a group id').optional(),
   /** A zone for "today" and the chart days (default: the user's profile zone, else the organization's; decision 0140). */
   tz: ianaZone.optional(),
   /** The instant the counters are judged at (default now; tests pin it). */
-  at: z.iso.datetime({ offset: true, error: () => 'at must be an instant like 2026-06-01T06:00:00-05:00' }).optional(),
+  at: instantField('at').optional(),
 });
 export type DashboardQuery = z.input<typeof dashboardQuery>;
 

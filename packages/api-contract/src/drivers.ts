@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inYears, yearsMessage } from './dates.ts';
 import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { LICENSE_CLASSES } from './registry-reference.ts';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery, stateCode } from './registry-fields.ts';
@@ -37,7 +38,8 @@ const isoDate = z
   .trim()
   .nullish()
   .transform((v) => (v === '' || v == null ? null : v))
-  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), 'Licence expiry must be a date like 2027-06-30');
+  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), 'Licence expiry must be a date like 2027-06-30')
+  .refine((v) => v === null || inYears(v), yearsMessage('Licence expiry'));
 
 /** Add and edit form of a driver. */
 export const driverInputSchema = z

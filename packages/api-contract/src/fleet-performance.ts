@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayField } from './dates.ts';
 
 // Fleet performance (`GET organizations/{orgId}/analytics/fleet-performance`,
 // ANALYTICS_FLEET_PERFORMANCE): per vehicle and per group over a date range, from the daily
@@ -6,11 +7,7 @@ import { z } from 'zod';
 
 export const FLEET_PERFORMANCE_MAX_DAYS = 366;
 
-const day = (label: string) =>
-  z
-    .string({ error: () => `${label} is a required field` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-06-01`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label} must be a date like 2026-06-01`);
+const day = (label: string) => dayField(label);
 
 export const fleetPerformanceQuery = z.object({
   from: day('From'),

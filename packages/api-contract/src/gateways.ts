@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantField } from './dates.ts';
 import { assetRef, entityRef, optionalPhone, optionalText, recordStatus, registryListQuery } from './registry-fields.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { defineLabels } from './field-words.ts';
@@ -75,7 +76,7 @@ export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('asset
  * ended or the vehicle's previous device was unpaired.
  */
 export const gatewayPairBodySchema = z
-  .object({ from: z.iso.datetime({ offset: true, message: 'Positions from must be an ISO-8601 date-time' }).optional() })
+  .object({ from: instantField('from', { message: 'Positions from must be an ISO-8601 date-time' }).optional() })
   .nullish();
 export type GatewayPairBody = z.input<typeof gatewayPairBodySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayField, ELD_YEARS, instantField } from './dates.ts';
 import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { availabilitySchema, hosDiagnosticSchema, hosEventSchema, hosLogDayRef } from './hos.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
@@ -14,12 +15,9 @@ defineLabels({ agree: 'Agree', note: 'Note', reason: 'Reason', comment: 'Output 
 /** Appendix A 4.3.2.3: the statement a driver agrees to when certifying a 24-hour period. */
 export const HOS_CERTIFICATION_STATEMENT = 'I hereby certify that my data entries and my record of duty status for this 24-hour period are true and correct';
 
-const instant = (label: string) => z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
-const day = (label: string) =>
-  z
-    .string({ error: () => `${label} must be a date like 2026-06-01` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-06-01`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label} must be a date like 2026-06-01`);
+// Records of duty status are in the years an ELD output file can carry.
+const instant = (label: string) => instantField(label, { years: ELD_YEARS });
+const day = (label: string) => dayField(label, { years: ELD_YEARS });
 const reasonText = (label: string) =>
   z
     .string({ error: () => `${label} is a required field` })

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { queryNumber } from './numbers.ts';
+import { dayField, ELD_YEARS, instantField } from './dates.ts';
 import { RULESET_IDS } from '@fleet/hos/ruleset-facts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
@@ -70,13 +72,9 @@ export const HOS_RECORD_ORIGINS = { AUTOMATIC: 1, DRIVER: 2, OTHER: 3, UNIDENTIF
 export type HosRecordStatus = keyof typeof HOS_RECORD_STATUSES;
 export type HosRecordOrigin = keyof typeof HOS_RECORD_ORIGINS;
 
-const instant = (label: string) =>
-  z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-06-01`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label} must be a date like 2026-06-01`);
+// Records of duty status are in the years an ELD output file can carry.
+const instant = (label: string) => instantField(label, { years: ELD_YEARS });
+const day = (label: string) => dayField(label, { years: ELD_YEARS });
 
 // ---------------------------------------------------------------- import
 
@@ -187,7 +185,7 @@ export const availabilityQuery = pageQuerySchema.extend({
   /** DRIVING (status D), ON_DUTY (ON), OFF_DUTY (OFF, SB or no records). */
   duty: z.enum(AVAILABILITY_DUTY_FILTERS, { error: () => 'duty must be DRIVING, ON_DUTY or OFF_DUTY' }).optional(),
   /** Only drivers with less driving time available than this many minutes. */
-  underMinutes: z.coerce.number().int().min(1, 'underMinutes must be at least 1').max(6000, 'underMinutes must be at most 6000').optional(),
+  underMinutes: queryNumber(z.number().int().min(1, 'underMinutes must be at least 1').max(6000, 'underMinutes must be at most 6000')).optional(),
 });
 
 // ---------------------------------------------------------------- log day

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { decimalNumber } from './numbers.ts';
+import { inYears, yearsMessage } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { FUEL_TYPE_CODES, FUEL_TYPES, type FuelType } from './registry-reference.ts';
@@ -40,7 +42,12 @@ defineLabels({
 
 /** `2026Q2`: the second quarter of 2026 (April to June). */
 export const QUARTER_PATTERN = /^(\d{4})Q([1-4])$/;
-export const quarterSchema = z.string({ error: () => 'Quarter is a required field' }).trim().toUpperCase().regex(QUARTER_PATTERN, 'Quarter must look like 2026Q2');
+export const quarterSchema = z
+  .string({ error: () => 'Quarter is a required field' })
+  .trim()
+  .toUpperCase()
+  .regex(QUARTER_PATTERN, 'Quarter must look like 2026Q2')
+  .refine((v) => inYears(v), yearsMessage('Quarter'));
 
 /** Calendar quarter of a UTC instant, `2026Q4`. */
 export function quarterOf(ms: number): string {
@@ -171,21 +178,15 @@ export type VolumeUnit = (typeof VOLUME_UNITS)[number];
 export const CURRENCIES = ['USD', 'CAD'] as const;
 
 /** A decimal with at most `digits` decimals (kept exact: stored as an integer of 10^-digits). */
-function decimal(label: string, digits: number, min: number, max: number) {
-  const f = 10 ** digits;
-  return z
-    .number({ error: () => `${label} must be a number` })
-    .min(min, `${label} must be at least ${min}`)
-    .max(max, `${label} must be at most ${max}`)
-    .refine((v) => Math.abs(Math.round(v * f) - v * f) < 1e-6, `${label} may have at most ${digits} decimals`);
-}
+const decimal = decimalNumber;
 
 const isoInstant = (label: string) =>
   z
     .string({ error: () => `${label} is a required field` })
     .trim()
     .min(1, `${label} is a required field`)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), `${label} must be a date and time (ISO 8601)`);
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), `${label} must be a date and time (ISO 8601)`)
+    .refine((v) => inYears(v), yearsMessage(label));
 
 /** Where fuel was bought: an IFTA member or a known non-member (AK, HI, DC, PR, YT, NT, NU, MX), as the CSV import reads it. */
 export const fuelJurisdictionSchema = jurisdictionCodeSchema.refine((v) => FUEL_JURISDICTION_CODES.has(v), FUEL_JURISDICTION_MESSAGE);
@@ -450,7 +451,8 @@ export const ADJUSTMENT_KIND_LABELS: Record<AdjustmentKind, string> = {
 const dayString = z
   .string({ error: () => 'Day is a required field' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Day must be a date (YYYY-MM-DD)')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, 'Day must be a real calendar date');
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, 'Day must be a real calendar date')
+  .refine((v) => inYears(v), yearsMessage('Day'));
 
 export const iftaAdjustmentInputSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { optionalText } from './registry-fields.ts';
@@ -77,7 +78,7 @@ export const LOAD_LIMITS = { stops: 20, serviceMinutesMax: 24 * 60, weightKgMax:
 /** A team: at most two drivers on one load, alternating at the wheel. */
 export const MAX_LOAD_DRIVERS = 2;
 
-const instant = (label: string) => z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
+const instant = (label: string) => instantField(label);
 const money = (label: string) =>
   z
     .number({ error: () => `${label} must be a number` })

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { zeroOrAtLeast } from './numbers.ts';
+import { dayField, instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { optionalText } from './registry-fields.ts';
@@ -178,8 +180,8 @@ export const dvirPageSchema = pageSchema(dvirSchema);
 export const dvirListQuery = pageQuerySchema.extend({
   assetId: z.uuid('assetId must be a vehicle id').optional(),
   driverId: z.uuid('driverId must be a driver id').optional(),
-  from: z.iso.datetime({ offset: true, error: () => 'from must be an ISO date-time' }).optional(),
-  to: z.iso.datetime({ offset: true, error: () => 'to must be an ISO date-time' }).optional(),
+  from: instantField('from', { message: 'from must be an ISO date-time' }).optional(),
+  to: instantField('to', { message: 'to must be an ISO date-time' }).optional(),
   hasDefects: z.enum(['true', 'false'], { error: () => 'hasDefects must be true or false' }).transform((v) => v === 'true').optional(),
 });
 export const dvirIdParams = z.object({ orgId: z.uuid(), dvirId: z.uuid('dvirId must be an inspection id') });
@@ -213,9 +215,11 @@ export const workOrderInputSchema = z.object({
   /** The mechanic or shop. */
   assignee: optionalText(200),
   parts: optionalText(4000),
-  laborHours: z.number().min(0, 'Labour hours must be 0 or more').max(10_000).nullable().optional(),
+  // Stored in a `real` (which cannot hold 1e-50: a 500) and shown to the hundredth.
+  laborHours: z.number().min(0, 'Labour hours must be 0 or more').max(10_000).refine(zeroOrAtLeast(0.01), 'Labour hours must be 0 or at least 0.01').nullable().optional(),
   /** In the organization's currency. */
-  cost: z.number().min(0, 'Cost must be 0 or more').max(10_000_000).nullable().optional(),
+  // Stored in cents: a smaller amount would be stored as 0.
+  cost: z.number().min(0, 'Cost must be 0 or more').max(10_000_000).refine(zeroOrAtLeast(0.01), 'Cost must be 0 or at least 0.01').nullable().optional(),
   /** The schedule this order services: done, it restarts the schedule's intervals. */
   scheduleId: z.uuid().nullable().optional(),
 });
@@ -318,7 +322,7 @@ export type MaintenanceNext = z.infer<typeof maintenanceNextSchema>;
  * profile zone) and have no inspection report signed that day: the dashboard's "inspections due".
  */
 export const inspectionsDueQuery = pageQuerySchema.extend({
-  date: z.iso.date({ error: () => 'date must be a day like 2026-06-01' }).optional(),
+  date: dayField('date', { message: 'date must be a day like 2026-06-01' }).optional(),
   /** Only this group's vehicles (the dashboard's group filter). */
   groupId: z.uuid('groupId must be a group id').optional(),
 });

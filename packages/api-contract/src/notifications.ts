@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import type { Permission } from './permissions.ts';
@@ -255,7 +256,7 @@ export type ServerNotification = z.infer<typeof notificationSchema>;
 export const notificationPageSchema = pageSchema(notificationSchema).extend({ unread: z.number().int() });
 export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
-const instant = (label: string) => z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
+const instant = (label: string) => instantField(label);
 
 export const notificationListQuery = pageQuerySchema.extend({
   status: z.enum(['all', 'unread', 'read'], { error: () => 'status must be all, unread or read' }).default('all'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryNumber } from './numbers.ts';
 
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 500;
@@ -18,8 +19,8 @@ export const searchText = (label: string, max: number) =>
 
 /** `?page=0&size=15&sort=field,asc&search=…` shared by every list endpoint. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  page: queryNumber(z.number().int().min(0)).default(0),
+  size: queryNumber(z.number().int().min(1).max(MAX_PAGE_SIZE)).default(DEFAULT_PAGE_SIZE),
   sort: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]*(,(asc|desc))?$/i, 'sort must look like field,asc or field,desc')

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { queryNumber } from './numbers.ts';
+import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { jsonObjectSchema } from './json.ts';
 
@@ -263,12 +265,12 @@ export const HISTORY_MAX_RANGE_MS = 31 * 24 * 3600 * 1000;
 
 export const historyQuerySchema = z
   .object({
-    from: z.iso.datetime({ offset: true, message: 'from must be an ISO-8601 date-time' }),
-    to: z.iso.datetime({ offset: true, message: 'to must be an ISO-8601 date-time' }),
+    from: instantField('from', { message: 'from must be an ISO-8601 date-time' }),
+    to: instantField('to', { message: 'to must be an ISO-8601 date-time' }),
     /** Map zoom the track is simplified for (one pixel of tolerance). Default 12. */
-    zoom: z.coerce.number().min(0, 'zoom must be between 0 and 22').max(22, 'zoom must be between 0 and 22').default(12),
+    zoom: queryNumber(z.number().min(0, 'zoom must be between 0 and 22').max(22, 'zoom must be between 0 and 22')).default(12),
     /** Most points returned. */
-    maxPoints: z.coerce.number().int().min(2).max(HISTORY_MAX_POINTS).default(HISTORY_MAX_POINTS),
+    maxPoints: queryNumber(z.number().int().min(2).max(HISTORY_MAX_POINTS)).default(HISTORY_MAX_POINTS),
   })
   .refine((q) => Date.parse(q.to) > Date.parse(q.from), { message: 'to must be after from', path: ['to'] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= HISTORY_MAX_RANGE_MS, { message: 'the range can span at most 31 days', path: ['to'] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { PLACE_CATEGORIES } from './places.ts';
@@ -17,7 +18,7 @@ export const REPORT_KIND_LABELS: Record<ReportKind, string> = { VISITS: 'Place v
 /** The path segment of each report under `reports/`. */
 export const REPORT_PATHS: Record<ReportKind, string> = { VISITS: 'visits', TRIPS: 'trips', STOPS: 'stops', SUMMARY: 'summary' };
 
-const instant = (label: string) => z.iso.datetime({ offset: true, error: () => `${label} must be an instant like 2026-06-01T06:00:00-05:00` });
+const instant = (label: string) => instantField(label);
 
 /** The filters every report takes (each where it applies); `from`/`to` bound the rows' start times. */
 export const reportFiltersSchema = z.object({

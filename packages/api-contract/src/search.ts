@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryNumber } from './numbers.ts';
 import { CONTROL_CHARACTER } from './paging.ts';
 import { RECORD_STATUSES } from './registry-reference.ts';
 
@@ -29,7 +30,7 @@ export const searchQuery = z.object({
   status: z.enum(RECORD_STATUSES, { error: () => 'status must be ACTIVE or INACTIVE' }).optional(),
   group: z.uuid('group must be a group id').optional(),
   /** Most results per tag (default 5). */
-  limit: z.coerce.number().int().min(1, 'limit must be at least 1').max(SEARCH_MAX_PER_TAG, `limit must be at most ${SEARCH_MAX_PER_TAG}`).default(5),
+  limit: queryNumber(z.number().int().min(1, 'limit must be at least 1').max(SEARCH_MAX_PER_TAG, `limit must be at most ${SEARCH_MAX_PER_TAG}`)).default(5),
 });
 export type SearchQuery = z.input<typeof searchQuery>;
 

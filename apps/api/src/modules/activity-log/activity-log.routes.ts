@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema } from '@fleet/api-contract';
+import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema, queryNumber } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as activity from './activity-log.query.ts';
 import { scopeOf } from '../auth/index.ts';
@@ -45,7 +45,7 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: 'One entry: its sentence, before, after, the per-field difference raw and labelled in words',
-      params: z.object({ orgId: z.uuid(), id: z.coerce.number().int().positive() }),
+      params: z.object({ orgId: z.uuid(), id: queryNumber(z.number().int().positive()) }),
       response: { 200: activityLogDetailSchema, ...orgErrors() },
     },
     handler: (req) => activity.getActivity(scopeOf(req, req.params.orgId), req.params.id),

@@ -19,10 +19,21 @@ const STATUS_DATA = [
 const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'tankCapacityL', 'trailerType', 'lengthM', 'status', 'notes'];
 
 /**
- * Number inputs: an empty box means "not set" (null); the contract's coercion would read '' as 0.
+ * Number inputs: an empty box means "not set" (null). The text stays text for the unit fields,
+ * whose schemas read it in the organization's units (typedInUnits).
  */
 function numField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
   return { ...field(form, name), ...form.register(name, { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : v) }) };
+}
+
+/** The year box: a number for the contract, which takes JSON numbers only; other text stays for it to name the problem. */
+function yearField<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
+  const toYear = (v: unknown) => {
+    const text = typeof v === 'string' ? v.trim() : v;
+    if (text === '' || text === null || text === undefined) return null;
+    return typeof text === 'string' && /^\d+$/.test(text) ? Number(text) : text;
+  };
+  return { ...field(form, name), ...form.register(name, { setValueAs: toYear }) };
 }
 
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
@@ -100,7 +111,7 @@ function VehicleForm(props: FormProps) {
           <TextInput label="VIN" required maxLength={17} styles={{ input: { fontFamily: 'monospace', textTransform: 'uppercase' } }} {...field(form, 'vin')} />
           <TextInput label="Make" {...field(form, 'make')} />
           <TextInput label="Model" {...field(form, 'model')} />
-          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
+          <TextInput label="Year" inputMode="numeric" {...yearField(form, 'year')} />
           <TextInput label={`Odometer (${unitLabels(props.units).distance})`} inputMode="decimal" {...numField(form, 'odometerKm')} />
           <TextInput
             label={`Fuel tank capacity (${unitLabels(props.units).volume})`}
@@ -159,7 +170,7 @@ function TrailerForm(props: FormProps) {
             {...numField(form, 'lengthM')}
           />
           <TextInput label="Make" {...field(form, 'make')} />
-          <TextInput label="Year" inputMode="numeric" {...numField(form, 'year')} />
+          <TextInput label="Year" inputMode="numeric" {...yearField(form, 'year')} />
           <TextInput label="Licence plate" {...field(form, 'plate')} />
           <NativeSelect label="Plate state or province" data={STATE_DATA} {...field(form, 'plateState')} />
           <NativeSelect label="Status" data={STATUS_DATA} {...field(form, 'status')} />

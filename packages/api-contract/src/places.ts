@@ -51,7 +51,32 @@ const latitude = z.number().min(-90, 'Latitude must be between -90 and 90').max(
 const position = z.tuple([longitude, latitude]);
 
 export const pointGeometrySchema = z.object({ type: z.literal('Point'), coordinates: position });
-/** One outer ring, closed (first position equals last), no holes. */
+/** Square metres a polygon smaller than this encloses are no place a vehicle can be in. */
+export const PLACE_MIN_AREA_M2 = 1;
+
+/**
+ * The area a ring encloses, in square metres (shoelace formula on an equirectangular projection at
+ * the ring's mean latitude: plenty for a geofence). Corners on one line, or a ring crossing itself
+ * so that its halves cancel, enclose 0.
+ */
+export function ringAreaM2(ring: ReadonlyArray<readonly [number, number]>): number {
+  if (ring.length < 3) return 0;
+  const metresPerDegree = 111_320;
+  const meanLat = ring.reduce((sum, p) => sum + p[1], 0) / ring.length;
+  const kx = metresPerDegree * Math.cos((meanLat * Math.PI) / 180);
+  // Metres from the first corner: small numbers, so corners on one line cancel to (nearly) 0.
+  const [x0, y0] = ring[0]!;
+  const at = (i: number) => [(ring[i % ring.length]![0] - x0) * kx, (ring[i % ring.length]![1] - y0) * metresPerDegree] as const;
+  let twice = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const [x1, y1] = at(i);
+    const [x2, y2] = at(i + 1);
+    twice += x1 * y2 - x2 * y1;
+  }
+  return Math.abs(twice) / 2;
+}
+
+/** One outer ring, closed (first position equals last), no holes (the API also checks its corners, edges and area). */
 export const polygonGeometrySchema = z.object({
   type: z.literal('Polygon'),
   coordinates: z

@@ -1,6 +1,6 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import kinks from '@turf/kinks';
-import type { PlaceGeometry } from '@fleet/api-contract';
+import { PLACE_MIN_AREA_M2, ringAreaM2, type PlaceGeometry } from '@fleet/api-contract';
 import { distanceM } from '@fleet/geo';
 
 // A place's shape (decision 0162): a GeoJSON Point with a radius (a circle) or a Polygon with one
@@ -49,6 +49,8 @@ export function polygonProblem(geometry: PlaceGeometry): string | null {
   const distinct = new Set(ring.slice(0, -1).map(([x, y]) => `${x},${y}`));
   if (distinct.size < 3) return 'A polygon needs at least 3 different corners';
   if (kinks({ type: 'Polygon', coordinates: geometry.coordinates }).features.length > 0) return 'A polygon’s edges must not cross each other';
+  // Corners on one line enclose nothing: such a place was stored, and no vehicle was ever in it.
+  if (ringAreaM2(ring) < PLACE_MIN_AREA_M2) return 'A polygon must enclose an area: its corners are on one line';
   return null;
 }
 

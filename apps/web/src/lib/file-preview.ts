@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { readTextFile } from './text-file.ts';
 
 /**
  * The state of an import drawer: the chosen file, its text, and the server's preview of it (nothing
@@ -23,7 +24,7 @@ export function useFilePreview<P>(check: (text: string) => Promise<P>) {
     if (!f) return;
     setChecking(true);
     try {
-      const t = await f.text();
+      const t = await readTextFile(f);
       setText(t);
       setPreview(await check(t));
     } catch (err) {

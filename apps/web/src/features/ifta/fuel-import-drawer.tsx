@@ -13,6 +13,7 @@ import {
   type VolumeUnit,
 } from '@fleet/api-contract';
 import { ErrorAlert } from '../../components/error-alert.tsx';
+import { readTextFile } from '../../lib/text-file.ts';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { ImportActions } from '../../components/import-actions.tsx';
@@ -67,7 +68,13 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
     reset();
     setFile(f);
     if (!f) return;
-    const text = await f.text();
+    let text: string;
+    try {
+      text = await readTextFile(f);
+    } catch (e) {
+      setError(e);
+      return;
+    }
     const head = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { preview: 1 }).data[0] ?? [];
     const hs = head.map((h) => h.trim()).filter(Boolean);
     setCsv(text);

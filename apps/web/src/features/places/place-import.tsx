@@ -5,6 +5,7 @@ import { PLACE_CATEGORY_LABELS } from '@fleet/api-contract/places';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { readTextFile } from '../../lib/text-file.ts';
 import { importPlaces, usePlaceMutation, type PlaceImportFormat, type PlaceImportResult } from './places-api.ts';
 
 /** "1 place", "12 places". */
@@ -40,7 +41,7 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
     setFile(f);
     if (!f) return;
     try {
-      const text = await f.text();
+      const text = await readTextFile(f);
       setContent(text);
       setPreview(await check.mutateAsync({ format: formatOf(f), content: text, dryRun: true }));
     } catch (e) {

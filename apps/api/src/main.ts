@@ -2,7 +2,6 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
 import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
-import { processHeapHooks, scheduleHeapTrim } from './jobs/heap-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { scheduleServiceDue } from './jobs/service-due.ts';
@@ -99,8 +98,6 @@ async function main(): Promise<void> {
     console.log(`Teltonika devices (codec 8, 8 Extended) on TCP port ${config.teltonikaPort}`);
   }
   console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`);
-  // What start-up does in the background; once it is all done its garbage is collected.
-  const startup: Array<Promise<unknown>> = [];
   if (config.demo) {
     const progress = (step: string, f: number) => app.startup.at(step, f);
     try {
@@ -109,10 +106,10 @@ async function main(): Promise<void> {
       // The work behind ingest catches up on what seeding wrote before the server says it is ready.
       progress(SETTLE_STEP, 0);
       await catchUp(app);
-      // The planner's statistics for the bulk-loaded tables, then the embedded database opens
-      // again: its WebAssembly memory grew with the bulk load and never shrinks (decision 0146).
+      // The planner's statistics for the bulk-loaded tables. (The embedded database is no longer
+      // opened again to give back the memory the bulk load grew: a reopen is how ingest once stopped
+      // for good, decision 0177.)
       await runEmbeddedMaintenance(app.database);
-      await app.database.releaseMemory();
       app.startup.done();
       if (trucks.length) simulator = driveDemoFleet(app, config, trucks, log);
     } catch (err) {
@@ -120,13 +117,12 @@ async function main(): Promise<void> {
       app.log.error(err, 'seeding the demo data failed');
     }
   } else {
-    startup.push(catchUp(app));
+    void catchUp(app).catch((err: unknown) => app.log.error(err, 'catching up on positions stored before the start failed'));
   }
   // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
   stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
   // Notification detectors on the clock (one instance at a time).
   app.fleetWatch.start();
-  collectStartupGarbage(app, startup);
 }
 
 /**
@@ -157,31 +153,6 @@ function demoSeedPlan(config: Config): Record<string, number> {
     [DEMO_STEPS.notifications]: 5,
     [SETTLE_STEP]: 5,
   };
-}
-
-/**
- * Seeding, the demo backfill and the catch-ups leave 100-200 MB of garbage in the old generation,
- * which V8 collects only when allocation grows the heap again: on an idle server, hours later.
- * Once they are done and the work behind ingest has drained, one full collection gives it back
- * (`npm run serve` passes --expose-gc; without it nothing happens). Decision 0089.
- */
-function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startup: Array<Promise<unknown>>): void {
-  const hooks = processHeapHooks();
-  if (!hooks) return;
-  void Promise.allSettled(startup)
-    .then(async () => {
-      await Promise.all([app.autoDuty.idle(), app.engineEvents.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
-      // The dirty-day recompute and the fleet watch's first look run a few seconds after.
-      await new Promise((r) => setTimeout(r, 10_000).unref());
-      const before = hooks.heapUsed();
-      const t0 = performance.now();
-      hooks.gc();
-      const ms = Math.round(performance.now() - t0);
-      app.log.info(`start-up garbage collected in ${ms} ms: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(hooks.heapUsed() / 2 ** 20)} MB`);
-      // From here on, a collection whenever the heap has drifted well past what this one left.
-      scheduleHeapTrim(hooks, undefined, (message) => app.log.info(message));
-    })
-    .catch((err) => app.log.error(err, 'start-up garbage collection failed'));
 }
 
 main().catch((err) => {

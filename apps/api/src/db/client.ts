@@ -20,7 +20,7 @@ import * as schema from './schema/index.ts';
 
 /**
  * PGlite's WebAssembly compiled once per process and its file-system bundle read once, shared by every
- * instance: without them each open (the first start's reopen in releaseMemory, every test database)
+ * instance: without them each open (a restarted worker thread, every test database)
  * compiles the 9 MB module and reads the 6 MB bundle again. A worker thread gets the compiled module.
  */
 let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob; runningBundle: Blob }> | undefined;
@@ -66,11 +66,6 @@ export interface Database {
    * its thread stopped. /readyz answers 503 with it.
    */
   unavailable(): string | null;
-  /**
-   * PGlite: closes the embedded database and opens it again, so the WebAssembly memory a bulk load
-   * grew (it never shrinks) starts small again; statements wait meanwhile. Nothing elsewhere.
-   */
-  releaseMemory(): Promise<void>;
   /** Faults on purpose, for the soak (bench/soak.ts) and tests: what a crash or a stalled server does. */
   faults: DatabaseFaults;
   close(): Promise<void>;
@@ -168,7 +163,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       databaseThreadHeap: async () => null,
       unavailable: () => null,
       exclusive: (fn) => withStartupLock(url, fn),
-      releaseMemory: async () => undefined,
       faults: {
         killThread: async () => undefined,
         async stall(ms) {
@@ -209,7 +203,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let closing = false;
   let lost: string | null = null;
   const listeners = new Set<{ channel: string; onMessage: (payload: string) => void; unsub: () => Promise<void> }>();
-  /** Swaps the instance behind the client (releaseMemory, a restart): calls made meanwhile wait for the new one. */
+  /** Swaps the instance behind the client (a restart after the thread stopped): calls made meanwhile wait for the new one. */
   const swap = async (fn: () => Promise<void>): Promise<void> => {
     while (reopening) await reopening.catch(() => undefined);
     const p = fn();
@@ -226,7 +220,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   /**
    * A worker thread that stops without close() (terminated, an uncaught error, out of memory, a
    * WebAssembly trap) takes its statements under way with it: they fail. A data directory is opened
-   * again in a new thread, as releaseMemory does, so later statements succeed; an in-memory
+   * again in a new thread, so later statements succeed; an in-memory
    * database is gone, and /readyz says so (unavailable()).
    */
   function watched(remote: RemotePGlite): RemotePGlite {
@@ -268,7 +262,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let backingOff: string | null = null;
   let current = await open(dataDir ? undefined : opts.pgliteTemplate);
   // One handle for everyone (Drizzle, the PGlite-only read and write paths, caches keyed by it) over
-  // whichever instance is open: releaseMemory() swaps the instance behind it. Calls made while it
+  // whichever instance is open: a restart swaps the instance behind it. Calls made while it
   // is swapped wait for the new one.
   const client = new Proxy(current, {
     get(_target, key) {
@@ -303,27 +297,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     databaseThreadHeap: async () => (current instanceof RemotePGlite ? current.heapStatistics() : null),
     unavailable: () => lost ?? backingOff,
     exclusive: (fn) => fn(),
-    async releaseMemory() {
-      // An in-memory database would be lost; a server's memory is its own business.
-      if (!dataDir || reopening) return;
-      await swap(async () => {
-        // A worker thread boots meanwhile (Node, the modules, PGlite's bundle): requests wait only
-        // for the data directory to be opened again.
-        const next = inWorker ? RemotePGlite.boot({ dataDir, sharedBuffers, pgliteWasmModule: (await loadPgliteAssets()).pgliteWasmModule }) : null;
-        try {
-          // close() waits for the statements and transactions under way.
-          await current.close();
-        } catch (err) {
-          // A thread that died meanwhile is replaced all the same.
-          if (!(current instanceof RemotePGlite) || current.alive) {
-            await next?.cancel();
-            throw err;
-          }
-        }
-        current = next ? watched(await next.open()) : await open();
-        await relisten();
-      });
-    },
     faults: {
       killThread: async () => {
         if (current instanceof RemotePGlite) await current.terminate();

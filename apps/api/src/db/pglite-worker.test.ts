@@ -106,31 +106,6 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
     expect(worker.wasmMemoryBytes()).toBeGreaterThan(16 * 1024 * 1024);
   });
 
-  it('opens a data directory again after releaseMemory, keeping its rows and listeners', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-pgworker-'));
-    try {
-      const d = await openDatabase({ dataDir: dir, pgliteThread: 'worker' });
-      try {
-        const client = pgliteOf(d.db);
-        await d.db.execute(sql`create table keep (v text)`);
-        await d.db.execute(sql`insert into keep values ('before')`);
-        const heard: string[] = [];
-        const l = await d.listen('keep_channel', (p) => heard.push(p));
-        await d.releaseMemory();
-        expect(pgliteOf(d.db)).toBe(client);
-        await d.db.execute(sql`insert into keep values ('after')`);
-        await d.db.execute(sql`select pg_notify('keep_channel', 'again')`);
-        expect(rowsOf<{ v: string }>(await d.db.execute(sql`select v from keep order by v`)).map((r) => r.v)).toEqual(['after', 'before']);
-        expect(heard).toEqual(['again']);
-        await l.stop();
-      } finally {
-        await d.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   // A route that sleeps in the database, and the liveness probe, over real HTTP: with the database
   // in its thread the probe answers while the sleep runs; on the API's thread it waits for it.
   for (const thread of ['worker', 'main'] as const) {

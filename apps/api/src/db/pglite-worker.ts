@@ -1,7 +1,6 @@
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
-import { processHeapHooks, scheduleHeapTrim, type HeapTrimPolicy } from '../jobs/heap-trim.ts';
 import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
 import { toWireError, type OpenWord, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
@@ -116,26 +115,8 @@ class RolledBack extends Error {}
 /** Settles an `end` request with the transaction's outcome: null, or COMMIT's error. */
 const ended = new Map<number, (err: unknown) => void>();
 
-/**
- * The worker's own heap (results parsed on their way over) is not the API thread's. V8 collects it when
- * allocation pushes it past a limit, not when the server goes quiet, and the demo simulator's 1 s ticks
- * keep it from ever being 10 s without work: first starts left it at 22-33 MB used and up to 44 MB
- * committed where 12-14 MB is live (docs/benchmarks.md). The API thread's trimmer, on this thread's
- * heap: every 10 s, a compacting collection when it grew 4 MB while quiet, or 8 MB (30 %) whatever
- * the load (10-20 ms here); malloc is the API thread's to trim. Only where `npm run serve` exposes gc().
- */
-const WORKER_HEAP_TRIM_POLICY: HeapTrimPolicy = {
-  everyMs: 10_000,
-  minGrowthBytes: 8 * 2 ** 20,
-  growthRatio: 0.3,
-  quietUtilization: 0.1,
-  quietGrowthBytes: 4 * 2 ** 20,
-};
-scheduleHeapTrim(processHeapHooks({ mallocTrim: false }), WORKER_HEAP_TRIM_POLICY);
-
 try {
-  // Booted, the thread waits for the word to open: a reopen (releaseMemory) boots the next thread
-  // while the last one still closes the data directory.
+  // Booted, the thread waits for the word to open.
   const word = await new Promise<OpenWord>((go) => port.once('message', go));
   const db = await open(word);
   port.on('message', (m: Request) => {

@@ -52,7 +52,7 @@ describe('ingest while the database goes away and comes back', () => {
       ({ app, database } = t);
       cleanup = () => t.close();
     } else {
-      // A data directory in a worker thread: what releaseMemory and a restarted thread open again.
+      // A data directory in a worker thread, as `npm start` runs it: a stopped thread is opened again.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ingest-faults-'));
       database = await openDatabase({ dataDir: dir, pgliteThread: 'worker' });
       const config = testConfig({ dataDir: dir, publicUrl: 'http://fleet.test' });
@@ -70,11 +70,11 @@ describe('ingest while the database goes away and comes back', () => {
   }, 120_000);
   afterAll(async () => cleanup?.());
 
-  it('stores every fix after the database opens again: a reopen of the embedded database, or every connection terminated', async () => {
+  it('stores every fix after the database opens again: its worker thread killed, or every connection terminated', async () => {
     const t0 = Date.now() - 3_600_000;
     expect((await osmand(app, v.uniqueId, t0)).statusCode).toBe(200);
     if (onServer()) expect(await terminateConnections(app.db)).toBeGreaterThan(0);
-    else await database.releaseMemory();
+    else await database.faults.killThread();
     // On today's main every write after the reopen failed with 26000 (its prepared statement was remembered from the old session).
     for (let k = 1; k <= 5; k++) expect((await osmand(app, v.uniqueId, t0 + k * 10_000)).statusCode).toBe(200);
     if (onServer()) await terminateConnections(app.db);

@@ -37,7 +37,7 @@ describe('side menu filtering', () => {
   });
 
   it('shows a super administrator only the Administration group', () => {
-    expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([{ Administration: ['Organizations', 'Device Models', 'IFTA Tax Rates'] }]);
+    expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([{ Administration: ['Organizations', 'Device Models', 'IFTA Tax Rates', 'Ingest health'] }]);
   });
 
   it('shows a super administrator controlling an organization its settings, without Profile Settings', () => {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
+  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
   IconSteeringWheel, IconTool, IconTruckDelivery,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
@@ -38,6 +38,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Organizations', path: '/administration/organizations', icon: IconBuildingSkyscraper },
       { title: 'Device Models', path: '/administration/device-models', icon: IconCpu },
       { title: 'IFTA Tax Rates', path: '/administration/ifta-rates', icon: IconReceiptTax },
+      { title: 'Ingest health', path: '/administration/ingest-health', icon: IconHeartbeat },
     ],
   },
   {

@@ -75,6 +75,13 @@ export const ROUTES: readonly AppRoute[] = [
         permissions: ['SUPER_ADMIN'],
         page: () => import('../features/ifta/ifta-rates-page.tsx'),
       },
+      {
+        path: '/administration/ingest-health',
+        title: 'Ingest health',
+        access: 'private',
+        permissions: ['SUPER_ADMIN'],
+        page: () => import('../features/organizations/ingest-health-page.tsx'),
+      },
     ],
   },
   { path: '/dashboard', title: 'Dashboard', access: 'private', permissions: ['ORG_DASH_READ'], page: () => import('../features/dashboard/dashboard-page.tsx') },

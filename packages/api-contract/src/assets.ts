@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zeroOrAtLeast } from './numbers.ts';
 import { FUEL_TYPE_CODES, TRAILER_TYPE_CODES } from './registry-reference.ts';
 import { assetRef, driverRef, entityRef, gatewayRef, optionalStateCode, optionalText, optionalUpper, recordStatus, registryListQuery } from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
@@ -57,11 +58,13 @@ const year = z
   .nullish()
   .transform((v) => v ?? null);
 
-const nonNegative = (label: string, max: number) =>
+/** A number from 0 to `max`, given back to `step` (a smaller one but 0 would come back as 0). */
+const nonNegative = (label: string, max: number, step: number) =>
   z
     .number({ error: () => `${label} must be a number` })
     .min(0, `${label} cannot be negative`)
     .max(max, `${label} is too large`)
+    .refine(zeroOrAtLeast(step), `${label} must be 0 or at least ${step}`)
     .nullish()
     .transform((v) => v ?? null);
 
@@ -80,7 +83,7 @@ export const vehicleInputSchema = z.object({
   fuelType: z.enum(FUEL_TYPE_CODES, { error: () => 'Fuel type is not an IFTA fuel type' }).default('DIESEL'),
   iftaQualified: z.boolean().default(true),
   /** Odometer in kilometres (stored in metres; shown per the organization's units). */
-  odometerKm: nonNegative('Odometer', 10_000_000),
+  odometerKm: nonNegative('Odometer', 10_000_000, 0.1),
   /**
    * Fuel tank capacity in litres (shown per the organization's units); unset means 300 US gallons.
    * A fuel purchase above it is refused unless marked as a bulk or split entry (issue 28).
@@ -89,6 +92,7 @@ export const vehicleInputSchema = z.object({
     .number({ error: () => 'Tank capacity must be a number' })
     .positive('Tank capacity must be more than zero')
     .max(10_000, 'Tank capacity is too large')
+    .refine(zeroOrAtLeast(0.001), 'Tank capacity must be at least 0.001')
     .nullish()
     .transform((v) => (v == null ? null : Math.round(v * 1000) / 1000)),
   status: recordStatus.default('ACTIVE'),
@@ -106,7 +110,7 @@ export const trailerInputSchema = z.object({
   year,
   trailerType: z.enum(TRAILER_TYPE_CODES, { error: () => 'Trailer type must be one of DRY_VAN, REEFER, FLATBED, TANKER, OTHER' }).default('DRY_VAN'),
   /** Length in metres (a 53 ft trailer is 16.15 m). */
-  lengthM: nonNegative('Length', 40),
+  lengthM: nonNegative('Length', 40, 0.01),
   plate: optionalUpper(16),
   plateState: optionalStateCode('Plate state'),
   status: recordStatus.default('ACTIVE'),

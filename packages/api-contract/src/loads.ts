@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasDecimals } from './numbers.ts';
 import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
@@ -84,7 +85,7 @@ const money = (label: string) =>
     .number({ error: () => `${label} must be a number` })
     .min(0, `${label} must not be negative`)
     .max(LOAD_LIMITS.amountMax, `${label} must be at most ${LOAD_LIMITS.amountMax}`)
-    .refine((v) => Math.round(v * 100) === Math.round(v * 100 * 1e6) / 1e6, `${label} has at most two decimal places`);
+    .refine(hasDecimals(2), `${label} has at most two decimal places`);
 
 /** One stop as the issue spells it. A stop with a `placeId` takes its arrival and departure from the place's visits. */
 export const loadStopInputSchema = z

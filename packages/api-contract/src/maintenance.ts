@@ -104,7 +104,8 @@ export const dvirInputSchema = z.object({
   trailerIds: z.array(z.uuid('Trailers must be trailer ids')).max(3, 'Trailers: at most 3').default([]),
   kind: z.enum(DVIR_KINDS, { error: () => 'Inspection must be PRE_TRIP or POST_TRIP' }),
   /** Kilometres; filled from the vehicle when absent. */
-  odometer: z.number().min(0, 'Odometer must be 0 or more').max(10_000_000).nullable().optional(),
+  // Given back to the tenth of a kilometre.
+  odometer: z.number().min(0, 'Odometer must be 0 or more').max(10_000_000).refine(zeroOrAtLeast(0.1), 'Odometer must be 0 or at least 0.1').nullable().optional(),
   latitude: z.number().min(-90).max(90).nullable().optional(),
   longitude: z.number().min(-180).max(180).nullable().optional(),
   location: optionalText(200),
@@ -256,7 +257,7 @@ export const maintenanceScheduleInputSchema = z
     groupId: z.uuid('Group must be a group id').nullable().optional(),
     name: requiredText('Name', 200),
     /** Miles, as the API's one named field says (the only distance in the API not in kilometres). */
-    everyMiles: z.number().positive('Every (distance) must be more than 0').max(1_000_000).nullable().optional(),
+    everyMiles: z.number().positive('Every (distance) must be more than 0').max(1_000_000).refine(zeroOrAtLeast(0.001), 'Every (distance) must be at least 0.001').nullable().optional(),
     everyEngineHours: z.number().positive('Every (engine hours) must be more than 0').max(100_000).nullable().optional(),
     everyDays: z.number().int('Every (days) must be whole days').positive('Every (days) must be more than 0').max(3650).nullable().optional(),
   })

@@ -49,6 +49,10 @@ const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true,
 let windowStart = 0;
 const meter = new Meter(server, () => windowStart, database?.url);
 
+// A crash is a finding: printed, counted as a MISS, and the server restarted as a supervisor would.
+server.supervise = true;
+server.onCrash = (life) => say(`${clock(Date.now() - (windowStart || Date.now()))}  SERVER CRASHED: life ${life.life} ${life.ending}; restarting it on the same data and ports`);
+
 try {
   await server.start();
   say(`${since()}: server ready (${server.url}; demo fleet seeded and driving; data in ${scratch})`);
@@ -98,6 +102,8 @@ try {
   say(`${clock(Date.now() - windowStart)}  ${drained ? 'every device sent what it held' : `drain over: ${neverAcknowledged} fixes never acknowledged`}; stopping the server (SIGTERM)`);
 
   // 3. The graceful stop, then the stored positions and derived facts.
+  server.supervise = false;
+  await server.settled();
   await meter.sample();
   meter.stop();
   const stopT0 = Date.now();

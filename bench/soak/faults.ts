@@ -97,6 +97,7 @@ async function strike(name: FaultName, ctx: FaultContext): Promise<Pick<FaultRec
       }
     }
     case 'sigkill-restart': {
+      await ctx.server.settled();
       await ctx.meter.sample();
       await ctx.server.stop('SIGKILL');
       const t0 = Date.now();

@@ -173,7 +173,10 @@ export function printReport(r: SoakResult, say: (l: string) => void): Check[] {
   facts(r, say, checks);
   memory(r, say, checks);
   cpu(r, say);
-  say(`\ngraceful stop (SIGTERM): ${r.gracefulStop.ending} after ${r.gracefulStop.seconds.toFixed(1)} s`);
+  const crashes = r.lives.filter((l) => l.crashed);
+  say(`\nserver lives: ${r.lives.map((l) => `${l.life}: ready ${clock(l.readyAt - r.windowStart)}, ${l.ending ?? 'running'}${l.endedAt ? ` at ${clock(l.endedAt - r.windowStart)}` : ''}`).join('; ')}`);
+  checks.push({ name: `the server never stopped by itself${crashes.length ? ` (it did ${crashes.length} times: see the server log above)` : ''}`, ok: crashes.length === 0 });
+  say(`graceful stop (SIGTERM): ${r.gracefulStop.ending} after ${r.gracefulStop.seconds.toFixed(1)} s`);
   checks.push({ name: 'graceful stop exits 0', ok: r.gracefulStop.ending === 'SIGTERM exit 0' });
   say('\n## Checks');
   for (const c of checks) say(`${c.ok ? 'PASS' : 'MISS'} ${c.name}`);

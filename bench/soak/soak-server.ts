@@ -62,8 +62,12 @@ export interface ServerLife {
   startedAt: number;
   readyAt: number;
   endedAt: number | null;
-  /** How it ended: 'SIGKILL', 'SIGTERM exit 0'… */
+  /** How it ended: 'SIGKILL', 'SIGTERM exit 0', or 'exited by itself (…)'. */
   ending: string | null;
+  /** It ended without being asked (a crash): a supervisor restarts it. */
+  crashed: boolean;
+  /** Set when the soak asks it to end. */
+  stopping: boolean;
 }
 
 export interface SoakServerOptions {
@@ -79,6 +83,13 @@ export interface SoakServerOptions {
 export class SoakServer {
   readonly lives: ServerLife[] = [];
   private ports: { PORT: string; OSMAND_PORT: string; TELTONIKA_PORT: string } | null = null;
+  private restarting: Promise<ServerLife> | null = null;
+  /**
+   * Called when a life ends by itself; with `supervise` set the server is then started again on the
+   * same data and ports, as systemd or a container runtime would.
+   */
+  onCrash: ((life: ServerLife) => void) | null = null;
+  supervise = false;
 
   constructor(private readonly opts: SoakServerOptions) {}
 
@@ -117,14 +128,30 @@ export class SoakServer {
       },
     });
     this.ports ??= { PORT: String(proc.port), OSMAND_PORT: String(proc.osmandPort), TELTONIKA_PORT: String(proc.teltonikaPort) };
-    const life: ServerLife = { life: this.lives.length + 1, process: proc, startedAt, readyAt: Date.now(), endedAt: null, ending: null };
+    const life: ServerLife = { life: this.lives.length + 1, process: proc, startedAt, readyAt: Date.now(), endedAt: null, ending: null, crashed: false, stopping: false };
     this.lives.push(life);
+    proc.child.once('exit', (code, signal) => {
+      if (life.stopping) return;
+      life.endedAt = Date.now();
+      life.crashed = true;
+      life.ending = `exited by itself (${signal ?? `exit code ${code}`})`;
+      this.onCrash?.(life);
+      if (this.supervise) this.restarting = this.start().finally(() => (this.restarting = null));
+    });
     return life;
+  }
+
+  /** Waits for a supervised restart under way, if any. */
+  async settled(): Promise<void> {
+    while (this.restarting) await this.restarting.catch(() => undefined);
   }
 
   /** Ends the current life with `signal` (SIGKILL: at once; SIGTERM: gracefully) and says how it ended. */
   async stop(signal: 'SIGKILL' | 'SIGTERM'): Promise<string> {
+    await this.settled();
     const life = this.current;
+    if (life.crashed) return life.ending!;
+    life.stopping = true;
     const { code, signal: got } = await life.process.stop(signal);
     life.endedAt = Date.now();
     life.ending = got ? got : `${signal} exit ${code}`;

@@ -144,6 +144,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));
+    // A connection the server ends while it is checked out between two statements (a transaction's
+    // JavaScript, a held session) emits 'error' too, and the pool listens only to idle ones: unheard,
+    // it would end the process. Its next statement fails on its own; the pool drops it on release.
+    pool.on('connect', (client) => client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`)));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;
     await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));

@@ -25,11 +25,11 @@ import { clock, faultSchedule, runFault, type FaultRecord } from './soak/faults.
 import { OTHER_ORG, setUpOtherOrg, setUpSoakFleet, SOAK_ORG } from './soak/fleet-setup.ts';
 import { Meter } from './soak/meter.ts';
 import { parseSoakOptions } from './soak/options.ts';
-import { runReplay, type ReplayOutcome } from './soak/replay.ts';
+import { CleanReplay, type ReplayOutcome } from './soak/replay.ts';
 import { printReport } from './soak/report.ts';
 import { groupLogLines } from './soak/server-log.ts';
-import { assignmentStarts, openStopped, organizationId, pairingStarts, positionsToReplay, storedPositions, storedTwice } from './soak/soaked-database.ts';
-import { createDatabase, ensureApiBuilt, SoakServer } from './soak/soak-server.ts';
+import { openStopped, organizationId, positionsToReplay, storedPositions, storedTwice } from './soak/soaked-database.ts';
+import { createDatabase, ensureApiBuilt, snapshotBuild, SoakServer } from './soak/soak-server.ts';
 
 const opts = parseSoakOptions(process.argv.slice(2));
 const say = (line: string) => console.log(line);
@@ -41,11 +41,18 @@ say(`Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix e
 
 if (opts.dist) say(`soaking the build in ${opts.dist}`);
 else ensureApiBuilt(opts.build, say);
+// The servers run a copy of the build: others may rebuild apps/api/dist in this tree meanwhile.
+const build = opts.dist ? { dir: opts.dist, remove: () => undefined } : snapshotBuild();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-soak-'));
 const dataDir = path.join(scratch, 'soak');
 fs.mkdirSync(dataDir);
 const database = opts.serverUrl ? await createDatabase(opts.serverUrl, `fleet_soak_${process.pid}`) : null;
-const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true, faultInjection: true, dist: opts.dist });
+const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true, faultInjection: true, dist: build.dir });
+// The clean replay's server is set up while this one seeds (bench/soak/replay.ts).
+const replayReady = CleanReplay.prepare({ scratchDir: scratch, serverUrl: opts.serverUrl, devices: opts.devices, runMs: windowMs, intervalMs: opts.intervalS * 1000, dist: build.dir }).then(
+  (r) => ({ replay: r, error: null }),
+  (err: unknown) => ({ replay: null, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+);
 let windowStart = 0;
 const meter = new Meter(server, () => windowStart, database?.url);
 
@@ -62,6 +69,9 @@ try {
   const byProtocol = new Map<string, number>();
   for (const d of fleet.devices) byProtocol.set(d.protocol, (byProtocol.get(d.protocol) ?? 0) + 1);
   say(`${since()}: "${SOAK_ORG}" set up: ${fleet.devices.length} vehicles and devices (${[...byProtocol].map(([p, c]) => `${p} ${c}`).join(', ')}), ${fleet.drivers} drivers, ${fleet.places} places; "${OTHER_ORG}" with 3 devices`);
+  // Its pairings and driver assignments must start before the first fix it will be fed, as the soak's do.
+  const prepared = await replayReady;
+  say(`${since()}: ${prepared.replay ? 'the clean replay\'s server is set up the same way, idle until the end' : 'the clean replay could not be set up (see the report)'}`);
 
   // 2. Traffic, with the faults on their schedule.
   const ledger = new Ledger(path.join(scratch, 'acknowledged.csv'));
@@ -119,8 +129,6 @@ try {
       twice: await storedTwice(soaked.db),
       facts: await readDerivedFacts(soaked.db, fleet.orgId),
       toReplay: await positionsToReplay(soaked.db, fleet.orgId),
-      pairedFrom: await pairingStarts(soaked.db, fleet.orgId),
-      assignedFrom: await assignmentStarts(soaked.db, fleet.orgId),
       otherStored: new Set((await storedPositions(soaked.db, otherId)).map((p) => p.time)),
     };
   } finally {
@@ -130,24 +138,15 @@ try {
   for (const p of faults.flatMap((f) => f.poison ?? [])) poisonStored.set(p.kind, p.fixTimes.filter((t) => read.otherStored.has(t)).length);
 
   // 4. The clean replay.
-  say(`${since()}: clean replay of ${read.stored.length} stored positions on a fresh server`);
+  say(`${since()}: clean replay: ${read.stored.length} stored positions fed to the replay's server`);
   let replay: ReplayOutcome | null = null;
-  let replayError: string | null = null;
-  try {
-    replay = await runReplay({
-      scratchDir: scratch,
-      serverUrl: opts.serverUrl,
-      devices: opts.devices,
-      runMs: windowMs,
-      intervalMs: opts.intervalS * 1000,
-      pairedFrom: read.pairedFrom,
-      assignedFrom: read.assignedFrom,
-      positions: read.toReplay,
-      dist: opts.dist,
-      say: (l) => say(`${since()}: ${l}`),
-    });
-  } catch (err) {
-    replayError = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  let replayError = prepared.error;
+  if (prepared.replay) {
+    try {
+      replay = await prepared.replay.run(read.toReplay);
+    } catch (err) {
+      replayError = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    }
   }
 
   const logs = server.saveLogs(scratch);
@@ -176,6 +175,7 @@ try {
   const pass = checks.every((c) => c.ok);
   const keep = opts.keep || !pass;
   say(`\n${pass ? 'PASS' : 'MISS'}: ${checks.filter((c) => !c.ok).length} of ${checks.length} checks missed; ${keep ? `server logs, databases and acknowledged fixes kept in ${scratch} (${logs.map((l) => path.basename(l)).join(', ')})` : 'scratch directory removed'}`);
+  await prepared.replay?.discard(scratch, opts.keep);
   if (!keep) fs.rmSync(scratch, { recursive: true, force: true });
   if (database && !opts.keep) await database.drop();
   process.exitCode = pass ? 0 : 1;
@@ -186,11 +186,14 @@ try {
   try {
     server.saveLogs(scratch);
     if (server.lives.at(-1)?.endedAt === null) await server.stop('SIGKILL');
+    await (await replayReady).replay?.discard(scratch, opts.keep);
     if (database && !opts.keep) await database.drop();
   } catch {
     // best effort
   }
   process.exitCode = 2;
+} finally {
+  build.remove();
 }
 // Keep-alive sockets of the devices' HTTP client would hold the process a few seconds more.
 process.exit(process.exitCode ?? 0);

@@ -1,7 +1,8 @@
 // The facts the server derives from an organization's positions, read straight from their tables and
 // named by what does not change between two databases (unit numbers, driver and place names, times),
-// so the soaked database and its clean replay can be compared: automatic duty-status records
-// (hos_events of origin 1), place visits, trips and stops, IFTA miles per vehicle, day and
+// so the soaked database and its clean replay can be compared: the automatic HoS records derived from
+// positions (hos_events of origin 1: duty status, intermediate logs, engine power; not the
+// diagnostics job's malfunction records, which follow the clock), place visits, trips and stops, IFTA miles per vehicle, day and
 // jurisdiction and the state-line crossings.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/api/src/db/client.ts';
@@ -28,7 +29,7 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
     db,
     sql`select a.unit_number as unit, d.last_name as driver, e.event_type, e.event_code, e.record_status, e.event_time, e.latitude, e.longitude, e.location_description
       from hos_events e left join assets a on a.id = e.vehicle_id left join drivers d on d.id = e.driver_id
-      where e.organization_id = ${orgId} and e.record_origin = 1`,
+      where e.organization_id = ${orgId} and e.record_origin = 1 and e.event_type in (1, 2, 6)`,
     (r) => [r.unit, r.driver ?? 'unidentified', `type ${String(r.event_type)} code ${String(r.event_code)} status ${String(r.record_status)}`, iso(r.event_time), num(r.latitude, 4), num(r.longitude, 4), r.location_description ?? '-'].join('  '),
   );
   const visits = await lines(
@@ -95,12 +96,20 @@ function diffLines(a: readonly string[], b: readonly string[]): { onlyA: string[
 /** IFTA metres are equal within a metre (sums of the same pieces in another order differ in the last bits). */
 const IFTA_TOLERANCE_M = 1;
 
+const KIND_NAMES: Record<keyof DerivedFacts['lines'], string> = {
+  duty: 'automatic HoS records (duty status, intermediate logs, engine on and off)',
+  visits: 'place visits',
+  trips: 'trips',
+  stops: 'stops',
+  crossings: 'IFTA state-line crossings',
+};
+
 /** Each kind of fact, soak against replay. */
 export function compareFacts(soak: DerivedFacts, replay: DerivedFacts): FactDifference[] {
   const out: FactDifference[] = [];
   for (const kind of Object.keys(soak.lines) as Array<keyof DerivedFacts['lines']>) {
     const { onlyA, onlyB } = diffLines(soak.lines[kind], replay.lines[kind]);
-    out.push({ kind, soak: soak.lines[kind].length, replay: replay.lines[kind].length, onlySoak: onlyA, onlyReplay: onlyB, differing: onlyA.length + onlyB.length });
+    out.push({ kind: KIND_NAMES[kind], soak: soak.lines[kind].length, replay: replay.lines[kind].length, onlySoak: onlyA, onlyReplay: onlyB, differing: onlyA.length + onlyB.length });
   }
   const onlySoak: string[] = [];
   const onlyReplay: string[] = [];

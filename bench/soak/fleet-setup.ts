@@ -64,18 +64,15 @@ async function createOrganization(api: ApiClient, name: string, adminEmail: stri
   return created.organization.id;
 }
 
-/** Creates a device and pairs it with the vehicle (from `pairedFrom` when given: the replay's copy of the soak's pairing time). */
-async function deviceOnVehicle(api: ApiClient, orgId: string, uniqueId: string, assetId: string, pairedFrom?: string): Promise<{ gatewayId: string; token: string }> {
+/** Creates a device and pairs it with the vehicle. */
+async function deviceOnVehicle(api: ApiClient, orgId: string, uniqueId: string, assetId: string): Promise<{ gatewayId: string; token: string }> {
   const gw = await api.call<{ id: string; ingestToken: string }>('POST', `/organizations/${orgId}/gateways`, { uniqueId, name: `Soak device ${uniqueId}` });
-  await api.call('POST', `/organizations/${orgId}/gateways/${gw.id}/pair/${assetId}`, pairedFrom ? { from: pairedFrom } : {});
+  await api.call('POST', `/organizations/${orgId}/gateways/${gw.id}/pair/${assetId}`, {});
   return { gatewayId: gw.id, token: gw.ingestToken };
 }
 
-/**
- * Sets up "Soak Freight" with `devices` devices for a traffic window of `runMs`. `pairedFrom` (unique
- * id → ISO time) backdates each pairing, for a replay fed positions recorded before it was set up.
- */
-export async function setUpSoakFleet(api: ApiClient, opts: { devices: number; runMs: number; intervalMs: number; pairedFrom?: ReadonlyMap<string, string> }): Promise<SoakFleet> {
+/** Sets up "Soak Freight" with `devices` devices for a traffic window of `runMs`. */
+export async function setUpSoakFleet(api: ApiClient, opts: { devices: number; runMs: number; intervalMs: number }): Promise<SoakFleet> {
   const n = opts.devices;
   const orgId = await createOrganization(api, SOAK_ORG, 'soak-admin@soak.test');
   const indexes = Array.from({ length: n }, (_, i) => i);
@@ -92,7 +89,7 @@ export async function setUpSoakFleet(api: ApiClient, opts: { devices: number; ru
     const protocol = PROTOCOLS[i % PROTOCOLS.length]!;
     const uniqueId = uniqueIdOf(i, protocol);
     const assetId = vehicleIds.get(unitOf(i))!;
-    const { token } = await deviceOnVehicle(api, orgId, uniqueId, assetId, opts.pairedFrom?.get(uniqueId));
+    const { token } = await deviceOnVehicle(api, orgId, uniqueId, assetId);
     if (hasDriver(i)) await api.call('PUT', `/organizations/${orgId}/assets/${assetId}/driver/${driverIds.get(driverName(i).lastName)!}`);
     const route = truckRoute(i, opts.runMs, hasPlace(i));
     if (route.place) {

@@ -1,30 +1,18 @@
-// The clean replay the soak is compared with: a fresh server (no demo, no faults), the soak
+// The clean replay the soak is compared with: a fresh server (no demo, no faults) with the soak
 // organization set up the same way through the API, fed every position the soaked database stored
 // for it (each device's in fix-time order, as JSON batches), then stopped gracefully. Its derived
 // facts are what the soak's would be had nothing gone wrong.
+//
+// It is set up while the soak's server seeds, before the first fix: its pairings and driver
+// assignments then start before every fix it is fed, as the soak's do, and the replay itself is only
+// the feed and a graceful stop. Idle meanwhile, it costs the soak next to nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiClient, inPool } from './api-client.ts';
 import { readDerivedFacts, type DerivedFacts } from './derived-facts.ts';
-import { setUpSoakFleet } from './fleet-setup.ts';
-import { backdateAssignments, openStopped, storedPositions, type StoredFix } from './soaked-database.ts';
+import { setUpSoakFleet, type SoakFleet } from './fleet-setup.ts';
+import { openStopped, storedPositions, type StoredFix } from './soaked-database.ts';
 import { createDatabase, SoakServer } from './soak-server.ts';
-
-export interface ReplayInput {
-  scratchDir: string;
-  /** The PostgreSQL server to create the replay's database on; unset: PGlite. */
-  serverUrl?: string;
-  devices: number;
-  runMs: number;
-  intervalMs: number;
-  /** The soak's pairing starts (unique id → ISO) and driver assignment starts (unit number → ISO). */
-  pairedFrom: ReadonlyMap<string, string>;
-  assignedFrom: ReadonlyMap<string, string>;
-  positions: ReadonlyMap<string, readonly StoredFix[]>;
-  /** The build the soak ran (the replay runs the same). */
-  dist?: string;
-  say: (line: string) => void;
-}
 
 export interface ReplayOutcome {
   facts: DerivedFacts;
@@ -48,30 +36,42 @@ const batchItem = (f: StoredFix) => ({
   attributes: f.attributes,
 });
 
-export async function runReplay(input: ReplayInput): Promise<ReplayOutcome> {
-  const t0 = Date.now();
-  const dataDir = path.join(input.scratchDir, 'replay');
-  fs.mkdirSync(dataDir, { recursive: true });
-  const database = input.serverUrl ? await createDatabase(input.serverUrl, `fleet_soak_replay_${process.pid}`) : null;
-  const where = { dataDir, databaseUrl: database?.url };
-  const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: false, faultInjection: false, dist: input.dist });
-  try {
-    await server.start();
-    const fleet = await setUpSoakFleet(new ApiClient(server.url), { devices: input.devices, runMs: input.runMs, intervalMs: input.intervalMs, pairedFrom: input.pairedFrom });
-    await server.stop('SIGTERM');
-    // The API starts an assignment when it is made; these positions were recorded before that.
-    const db = await openStopped(where);
+export class CleanReplay {
+  private constructor(
+    private readonly server: SoakServer,
+    private readonly fleet: SoakFleet,
+    private readonly where: { dataDir: string; databaseUrl?: string },
+    private readonly drop: (() => Promise<void>) | null,
+  ) {}
+
+  /**
+   * Starts the replay's server (on a new data directory under `scratchDir`, or a new database of
+   * `serverUrl`) and sets the soak organization up on it.
+   */
+  static async prepare(input: { scratchDir: string; serverUrl?: string; devices: number; runMs: number; intervalMs: number; dist?: string }): Promise<CleanReplay> {
+    const dataDir = path.join(input.scratchDir, 'replay');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const database = input.serverUrl ? await createDatabase(input.serverUrl, `fleet_soak_replay_${process.pid}`) : null;
+    const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: false, faultInjection: false, dist: input.dist });
     try {
-      await backdateAssignments(db.db, fleet.orgId, input.assignedFrom);
-    } finally {
-      await db.close();
+      await server.start();
+      const fleet = await setUpSoakFleet(new ApiClient(server.url), { devices: input.devices, runMs: input.runMs, intervalMs: input.intervalMs });
+      return new CleanReplay(server, fleet, { dataDir, databaseUrl: database?.url }, database?.drop ?? null);
+    } catch (err) {
+      server.saveLogs(input.scratchDir, 'replay-server');
+      if (server.lives.at(-1)?.endedAt === null) await server.stop('SIGKILL');
+      await database?.drop();
+      throw err;
     }
-    await server.start();
-    input.say(`replay: organization set up (${fleet.devices.length} devices); feeding the stored positions`);
-    const tokens = new Map(fleet.devices.map((d) => [d.uniqueId, d.token]));
+  }
+
+  /** Feeds `positions` (unique id → that device's stored fixes in fix-time order), stops gracefully, reads what it derived. */
+  async run(positions: ReadonlyMap<string, readonly StoredFix[]>): Promise<ReplayOutcome> {
+    const t0 = Date.now();
+    const tokens = new Map(this.fleet.devices.map((d) => [d.uniqueId, d.token]));
     const notTaken: string[] = [];
     let fed = 0;
-    await inPool([...input.positions], 8, async ([uniqueId, fixes]) => {
+    await inPool([...positions], 8, async ([uniqueId, fixes]) => {
       const token = tokens.get(uniqueId);
       if (!token) {
         notTaken.push(`${uniqueId}: not a device of the replay's organization (${fixes.length} positions)`);
@@ -79,7 +79,7 @@ export async function runReplay(input: ReplayInput): Promise<ReplayOutcome> {
       }
       for (let i = 0; i < fixes.length; i += 1000) {
         const chunk = fixes.slice(i, i + 1000);
-        const res = await fetch(`${server.url}/api/v1/ingest/positions`, {
+        const res = await fetch(`${this.server.url}/api/v1/ingest/positions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify({ positions: chunk.map(batchItem) }),
@@ -92,18 +92,22 @@ export async function runReplay(input: ReplayInput): Promise<ReplayOutcome> {
         if (body.duplicates) notTaken.push(`${uniqueId}: ${body.duplicates} duplicates in a batch of ${chunk.length}`);
       }
     });
-    await server.stop('SIGTERM');
-    const replayed = await openStopped(where);
+    const ending = await this.server.stop('SIGTERM');
+    if (ending !== 'SIGTERM exit 0') notTaken.push(`the replay's server ended: ${ending}`);
+    const replayed = await openStopped(this.where);
     try {
-      const facts = await readDerivedFacts(replayed.db, fleet.orgId);
-      const stored = (await storedPositions(replayed.db, fleet.orgId)).length;
+      const facts = await readDerivedFacts(replayed.db, this.fleet.orgId);
+      const stored = (await storedPositions(replayed.db, this.fleet.orgId)).length;
       return { facts, fed, stored, notTaken, seconds: (Date.now() - t0) / 1000 };
     } finally {
       await replayed.close();
     }
-  } finally {
-    if (server.lives.at(-1)?.endedAt === null) await server.stop('SIGKILL');
-    server.saveLogs(input.scratchDir, 'replay-server');
-    await database?.drop();
+  }
+
+  /** Stops the server if it still runs, writes its logs to `dir`, drops its PostgreSQL database unless `keep`. */
+  async discard(dir: string, keep: boolean): Promise<void> {
+    if (this.server.lives.at(-1)?.endedAt === null) await this.server.stop('SIGKILL');
+    this.server.saveLogs(dir, 'replay-server');
+    if (!keep) await this.drop?.();
   }
 }

@@ -38,6 +38,17 @@ export function ensureApiBuilt(build: boolean, say: (line: string) => void): voi
   execFileSync('npm', ['run', 'build', '-w', 'apps/api'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/**
+ * A copy of apps/api/dist for this soak (apps/api/dist-soak-<pid>, beside it so its external packages
+ * load from the same node_modules): others rebuilding dist in the same tree meanwhile (it is emptied
+ * first) would take files from under a running server. Returns its directory and how to remove it.
+ */
+export function snapshotBuild(): { dir: string; remove: () => void } {
+  const dir = path.join(root, `apps/api/dist-soak-${process.pid}`);
+  fs.cpSync(path.dirname(dist), dir, { recursive: true });
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** A new database on the PostgreSQL server `serverUrl` names; its URL and how to drop it. */
 export async function createDatabase(serverUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = async (statement: string) => {

@@ -1,6 +1,6 @@
 // Reading a stopped server's database from the soak process: the embedded one by opening its data
 // directory (openDatabase, as the server does), a PostgreSQL one by its URL. What was stored, what
-// was stored twice, the positions to replay, and when each pairing and driver assignment began.
+// was stored twice, and the positions to replay.
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database, type Db } from '../../apps/api/src/db/client.ts';
 import { rowsOf } from '../../apps/api/src/db/sql/rows.ts';
@@ -80,36 +80,6 @@ export async function positionsToReplay(db: Db, orgId: string): Promise<Map<stri
     });
   }
   return out;
-}
-
-/** When each device's open pairing began (unique id → ISO). */
-export async function pairingStarts(db: Db, orgId: string): Promise<Map<string, string>> {
-  const rows = rowsOf<{ unique_id: string; paired_at: string | Date }>(
-    await db.execute(sql`select g.unique_id, p.paired_at from gateway_pairings p join gateways g on g.id = p.gateway_id where p.organization_id = ${orgId} and p.unpaired_at is null`),
-  );
-  return new Map(rows.map((r) => [r.unique_id, new Date(r.paired_at).toISOString()]));
-}
-
-/** When each vehicle's open driver assignment began (unit number → ISO). */
-export async function assignmentStarts(db: Db, orgId: string): Promise<Map<string, string>> {
-  const rows = rowsOf<{ unit_number: string; started_at: string | Date }>(
-    await db.execute(sql`select a.unit_number, x.started_at from asset_driver_assignments x join assets a on a.id = x.asset_id where x.organization_id = ${orgId} and x.ended_at is null`),
-  );
-  return new Map(rows.map((r) => [r.unit_number, new Date(r.started_at).toISOString()]));
-}
-
-/**
- * Moves the start of each open driver assignment of `orgId` to `starts` (unit number → ISO): the API
- * starts an assignment when it is made, and the replay is made after the positions it is fed.
- */
-export async function backdateAssignments(db: Db, orgId: string, starts: ReadonlyMap<string, string>): Promise<number> {
-  let n = 0;
-  for (const [unit, at] of starts) {
-    const r = await db.execute(sql`update asset_driver_assignments x set started_at = ${at}::timestamptz from assets a
-      where a.id = x.asset_id and a.organization_id = ${orgId} and a.unit_number = ${unit} and x.organization_id = ${orgId} and x.ended_at is null`);
-    n += (r as { rowCount?: number; affectedRows?: number }).rowCount ?? (r as { affectedRows?: number }).affectedRows ?? 0;
-  }
-  return n;
 }
 
 /** The organization's id by name. */

@@ -52,8 +52,11 @@ export interface Database {
   session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** Size of the embedded database's WebAssembly memory (it only grows); null on a server. */
   wasmMemoryBytes(): number | null;
-  /** The embedded database's worker thread's V8 heap (decision 0170); null in-thread or on a server. */
-  databaseThreadHeap(): Promise<WorkerHeap | null>;
+  /**
+   * The embedded database's worker thread's V8 heap (decision 0170); null in-thread or on a server.
+   * `collect`: after a full compacting collection (where gc is exposed: once after start-up).
+   */
+  databaseThreadHeap(collect?: boolean): Promise<WorkerHeap | null>;
   /**
    * Runs `fn` while holding the start-up lock (a session advisory lock on a connection of its
    * own), so instances that start together on one database seed one after another. PGlite is one
@@ -298,7 +301,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     },
     session: (fn) => fn(drizzleClient as unknown as Db),
     wasmMemoryBytes: () => (current instanceof RemotePGlite ? current.wasmMemoryBytes() : wasmBytesOf(current)),
-    databaseThreadHeap: async () => (current instanceof RemotePGlite ? current.heapStatistics() : null),
+    databaseThreadHeap: async (collect) => (current instanceof RemotePGlite ? current.heapStatistics(collect) : null),
     unavailable: () => lost ?? backingOff,
     exclusive: (fn) => fn(),
     faults: {

@@ -15,7 +15,8 @@ export type Request =
   | { op: 'end'; id: number; tx: number; commit: boolean }
   | { op: 'listen'; id: number; channel: string }
   | { op: 'unlisten'; id: number; channel: string }
-  | { op: 'heap'; id: number }
+  /** `collect`: a full, compacting collection first (once after start-up: main.ts). */
+  | { op: 'heap'; id: number; collect?: boolean }
   | { op: 'close'; id: number };
 
 /** An error as it crosses threads: its message and PostgreSQL's fields (code, constraint, detail…). */

@@ -233,8 +233,8 @@ export class RemotePGlite {
   }
 
   /** The worker thread's V8 heap (not counted in the API thread's heap figures). */
-  heapStatistics(): Promise<WorkerHeap> {
-    return this.call<WorkerHeap>({ op: 'heap' });
+  heapStatistics(collect = false): Promise<WorkerHeap> {
+    return this.call<WorkerHeap>({ op: 'heap', collect });
   }
 
   /** False once the thread has stopped (closed, or died). */

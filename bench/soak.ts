@@ -78,6 +78,7 @@ try {
   windowStart = Math.ceil((Date.now() + 2000) / 1000) * 1000;
   const window: Window = { start: windowStart, end: windowStart + windowMs, intervalMs: opts.intervalS * 1000 };
   const devices = fleet.devices.map((spec) => new SimDevice(spec, linkFor(spec, server.target, fleet.ingestToken), ledger, window));
+  const unwatch = server.watchReadiness((life, status, reason) => say(`${clock(Date.now() - windowStart)}  life ${life.life} /readyz ${status || 'no answer'}${status === 200 ? '' : `: ${reason}`}`));
   const stop = new AbortController();
   // Every device waits on it between sends.
   setMaxListeners(devices.length + 10, stop.signal);
@@ -113,6 +114,7 @@ try {
 
   // 3. The graceful stop, then the stored positions and derived facts.
   server.supervise = false;
+  unwatch();
   await server.settled();
   await meter.sample();
   meter.stop();

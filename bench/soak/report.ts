@@ -124,22 +124,28 @@ function facts(r: SoakResult, say: (l: string) => void, checks: Check[]): void {
     for (const l of f.onlySoak.slice(0, 5)) say(`  soak:   ${l}`);
     for (const l of f.onlyReplay.slice(0, 5)) say(`  replay: ${l}`);
   }
+  say("The demo fleet is not compared: its week of history is written by the seed, not through ingest, so no replay of its positions derives the same.");
   const empty = r.facts.filter((f) => f.soak === 0 && f.replay === 0).map((f) => f.kind);
   if (empty.length) say(`none derived at all (the run may be too short for them): ${empty.join(', ')}`);
   checks.push({ name: 'derived facts equal to the clean replay', ok: r.facts.every((f) => f.differing === 0) && r.replay.stored === r.stored.stored });
 }
 
 function memory(r: SoakResult, say: (l: string) => void, checks: Check[]): void {
-  say('\n## Server memory (RSS) over time');
-  const rows: Array<[string, string, string]> = [];
-  const lastMinute = Math.floor((r.rss.at(-1)?.atMs ?? 0) / 60_000);
-  for (let m = 0; m <= lastMinute; m++) {
-    const s = r.rss.filter((x) => x.atMs >= m * 60_000 && x.atMs < (m + 1) * 60_000)[0];
-    if (s) rows.push([String(m), s.rssMb.toFixed(0), String(s.life)]);
+  say('\n## Minute by minute: server memory (RSS, first sample of the minute), positions acknowledged, sends not acknowledged');
+  const minuteOf = (t: number) => Math.floor((t - r.windowStart) / 60_000);
+  const acked = new Map<number, number>();
+  for (const list of r.ledger.acked.values()) for (const [, at] of list) acked.set(minuteOf(at), (acked.get(minuteOf(at)) ?? 0) + 1);
+  const failed = new Map<number, number>();
+  for (const f of r.ledger.failures) failed.set(minuteOf(f.at), (failed.get(minuteOf(f.at)) ?? 0) + 1);
+  const last = Math.max(Math.floor((r.rss.at(-1)?.atMs ?? 0) / 60_000), ...acked.keys(), ...failed.keys());
+  const rows: Array<[string, string, string, string, string]> = [];
+  for (let m = 0; m <= last; m++) {
+    const s = r.rss.find((x) => x.atMs >= m * 60_000 && x.atMs < (m + 1) * 60_000);
+    rows.push([String(m), s ? s.rssMb.toFixed(0) : '-', s ? String(s.life) : '-', n(acked.get(m) ?? 0), n(failed.get(m) ?? 0)]);
   }
-  table(say, ['minute', 'RSS MB', 'server life'], rows);
+  table(say, ['minute', 'RSS MB', 'server life', 'acknowledged', 'not acknowledged'], rows);
   for (const life of r.lives) {
-    const lifeStartMs = life.readyAt - r.windowStart;
+    const lifeStartMs = life.listeningAt - r.windowStart;
     const g = rssGrowth(r.rss, life.life, Math.max(5 * 60_000, lifeStartMs + 5 * 60_000));
     if (!g) {
       say(`life ${life.life}: too short to measure growth after its first 5 minutes of traffic`);
@@ -155,7 +161,8 @@ function cpu(r: SoakResult, say: (l: string) => void): void {
   const wall = (Math.max(...r.lives.map((l) => l.endedAt ?? Date.now())) - Math.min(...r.lives.map((l) => l.startedAt))) / 1000;
   const pct = (s: number) => `${((s / wall) * 100).toFixed(0)} % of one core`;
   say(`\n## CPU over the server's ${(wall / 60).toFixed(1)} minutes (${os.cpus().length} cores, load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  say(`API process (every life, embedded database included when PGlite): ${r.cpu.api.toFixed(0)} s = ${pct(r.cpu.api)}`);
+  const perFix = (s: number) => `${((s * 1e6) / Math.max(1, r.stored.acknowledged)).toFixed(0)} µs per acknowledged position`;
+  say(`API process (every life, embedded database included when PGlite): ${r.cpu.api.toFixed(0)} s = ${pct(r.cpu.api)}, ${perFix(r.cpu.api)} (the demo fleet's work and the first start's seeding included)`);
   if (r.cpu.postgres !== null) say(`PostgreSQL backends of the soak database: ${r.cpu.postgres.toFixed(0)} s = ${pct(r.cpu.postgres)} (sampled every 15 s: a terminated backend's last seconds are missed)`);
   say(`soak process (devices, faults, accounting): ${r.cpu.soak.toFixed(0)} s = ${pct(r.cpu.soak)}`);
 }
@@ -174,7 +181,12 @@ export function printReport(r: SoakResult, say: (l: string) => void): Check[] {
   memory(r, say, checks);
   cpu(r, say);
   const crashes = r.lives.filter((l) => l.crashed);
-  say(`\nserver lives: ${r.lives.map((l) => `${l.life}: ready ${clock(l.readyAt - r.windowStart)}, ${l.ending ?? 'running'}${l.endedAt ? ` at ${clock(l.endedAt - r.windowStart)}` : ''}`).join('; ')}`);
+  const at = (t: number) => (t < r.windowStart ? `${clock(r.windowStart - t)} before the traffic` : clock(t - r.windowStart));
+  say('\n## Server lives and readiness (/readyz polled every 5 s)');
+  for (const l of r.lives) {
+    say(`life ${l.life}: serving ${at(l.listeningAt)}, ready ${l.readyAt ? at(l.readyAt) : 'NEVER'}, ${l.ending ?? 'running'}${l.endedAt ? ` at ${at(l.endedAt)}` : ''}`);
+    for (const x of l.readiness.slice(l.readyAt === l.listeningAt ? 1 : 0)) say(`  ${at(x.at)}  /readyz ${x.status || 'no answer'}${x.status === 200 ? '' : `: ${x.reason}`}`);
+  }
   checks.push({ name: `the server never stopped by itself${crashes.length ? ` (it did ${crashes.length} times: see the server log above)` : ''}`, ok: crashes.length === 0 });
   say(`graceful stop (SIGTERM): ${r.gracefulStop.ending} after ${r.gracefulStop.seconds.toFixed(1)} s`);
   checks.push({ name: 'graceful stop exits 0', ok: r.gracefulStop.ending === 'SIGTERM exit 0' });

@@ -71,7 +71,12 @@ export interface ServerLife {
   life: number;
   process: ServerProcess;
   startedAt: number;
-  readyAt: number;
+  /** When it served HTTP (/healthz 200). */
+  listeningAt: number;
+  /** When /readyz first answered 200; null while it has not. */
+  readyAt: number | null;
+  /** /readyz answers that changed, as polled every few seconds: when, the status, and the reason a 503 gave. */
+  readiness: Array<{ at: number; status: number; reason: string }>;
   endedAt: number | null;
   /** How it ended: 'SIGKILL', 'SIGTERM exit 0', or 'exited by itself (…)'. */
   ending: string | null;
@@ -119,11 +124,16 @@ export class SoakServer {
     return { apiUrl: p.url, osmandPort: p.osmandPort, teltonikaPort: p.teltonikaPort };
   }
 
-  /** Starts a life (the first on free ports, later ones on the same) and resolves once /readyz answers 200. */
-  async start(): Promise<ServerLife> {
+  /**
+   * Starts a life (the first on free ports, later ones on the same) and resolves once /readyz answers
+   * 200, or with `until: 'listening'` once it serves HTTP (a restart: the devices come back at once,
+   * readiness follows, see watchReadiness).
+   */
+  async start(until: 'ready' | 'listening' = 'ready'): Promise<ServerLife> {
     const startedAt = Date.now();
     const proc = await startServer({
       entry: 'compiled',
+      until,
       compiledMain: this.opts.dist ? path.join(this.opts.dist, 'main.js') : undefined,
       readyTimeoutMs: 900_000,
       env: {
@@ -139,7 +149,19 @@ export class SoakServer {
       },
     });
     this.ports ??= { PORT: String(proc.port), OSMAND_PORT: String(proc.osmandPort), TELTONIKA_PORT: String(proc.teltonikaPort) };
-    const life: ServerLife = { life: this.lives.length + 1, process: proc, startedAt, readyAt: Date.now(), endedAt: null, ending: null, crashed: false, stopping: false };
+    const now = Date.now();
+    const life: ServerLife = {
+      life: this.lives.length + 1,
+      process: proc,
+      startedAt,
+      listeningAt: now,
+      readyAt: until === 'ready' ? now : null,
+      readiness: until === 'ready' ? [{ at: now, status: 200, reason: 'ready' }] : [],
+      endedAt: null,
+      ending: null,
+      crashed: false,
+      stopping: false,
+    };
     this.lives.push(life);
     proc.child.once('exit', (code, signal) => {
       if (life.stopping) return;
@@ -147,9 +169,38 @@ export class SoakServer {
       life.crashed = true;
       life.ending = `exited by itself (${signal ?? `exit code ${code}`})`;
       this.onCrash?.(life);
-      if (this.supervise) this.restarting = this.start().finally(() => (this.restarting = null));
+      if (this.supervise) this.restarting = this.start('listening').finally(() => (this.restarting = null));
     });
     return life;
+  }
+
+  /**
+   * Polls the running life's /readyz every `everyMs` and records each change (a 503 says why: seeding,
+   * the database, positions failing to store); `onChange` hears of each. Returns a function that stops it.
+   */
+  watchReadiness(onChange: (life: ServerLife, status: number, reason: string) => void, everyMs = 5000): () => void {
+    let busy = false;
+    const timer = setInterval(() => {
+      const life = this.lives.at(-1);
+      if (busy || !life || life.endedAt) return;
+      busy = true;
+      void fetch(`${life.process.url}/readyz`, { signal: AbortSignal.timeout(everyMs) })
+        .then(async (res) => {
+          const body = (await res.json().catch(() => ({}))) as { technicalMessage?: string; message?: string };
+          return { status: res.status, reason: res.status === 200 ? 'ready' : (body.technicalMessage ?? body.message ?? '') };
+        })
+        .catch(() => ({ status: 0, reason: 'no answer within 5 s' }))
+        .then(({ status, reason }) => {
+          if (life.endedAt) return;
+          const last = life.readiness.at(-1);
+          if (last && last.status === status && last.reason === reason) return;
+          life.readiness.push({ at: Date.now(), status, reason });
+          if (status === 200) life.readyAt ??= Date.now();
+          onChange(life, status, reason);
+        })
+        .finally(() => (busy = false));
+    }, everyMs);
+    return () => clearInterval(timer);
   }
 
   /** Waits for a supervised restart under way, if any. */

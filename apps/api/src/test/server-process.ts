@@ -59,6 +59,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** With entry 'compiled': another build's main.js to run instead of apps/api/dist/main.js (the soak compares commits with it). */
   compiledMain?: string;
+  /** Resolve once /readyz answers 200 (default), or once the process serves HTTP (/healthz 200: a restart that must not wait for readiness). */
+  until?: 'ready' | 'listening';
 }
 
 /**
@@ -145,7 +147,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
   while (Date.now() < until && !ended) {
     try {
       // Ready, and it is our child that answers: it prints its banner only once it listens.
-      if ((await fetch(`${url}/readyz`)).status === 200 && server.output().includes('Fleetline is running')) return server;
+      if ((await fetch(`${url}/${opts.until === 'listening' ? 'healthz' : 'readyz'}`)).status === 200 && server.output().includes('Fleetline is running')) return server;
     } catch {
       // not listening yet
     }

@@ -18,6 +18,12 @@ interface Cached {
   /** The newest fix seen (ms). */
   lastFix: number;
   verifiedAt: number;
+  /**
+   * Whether the fixes up to `lastFix` were worked here. False when the state was read from the stored
+   * records: fixes stored after the newest record may never have been worked (a process killed
+   * between their commit and its round), so the next change is reconciled from that record on.
+   */
+  worked: boolean;
 }
 
 export interface EngineEventsOptions {
@@ -95,15 +101,18 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
       const last = stored.get(v);
       const c = this.cache.get(v);
       // The state after the newest record; fixes older than it are late and go to the reconciliation.
-      if (!last) this.remember(v, { on: c?.on ?? null, lastFix: c?.lastFix ?? -Infinity, verifiedAt: now });
-      else if (!c || last.time >= c.lastFix) this.remember(v, { on: last.on, lastFix: last.time, verifiedAt: now });
-      else c.verifiedAt = now;
+      if (!last) this.remember(v, { on: c?.on ?? null, lastFix: c?.lastFix ?? -Infinity, verifiedAt: now, worked: c?.worked ?? false });
+      else if (!c || last.time > c.lastFix) this.remember(v, { on: last.on, lastFix: last.time, verifiedAt: now, worked: false });
+      else {
+        if (last.time === c.lastFix) c.on = last.on;
+        c.verifiedAt = now;
+      }
     }
     for (const { v, known } of work) {
       const c = this.cache.get(v)!;
       const first = known[0]!.time;
       const last = known[known.length - 1]!.time;
-      if (first > c.lastFix) {
+      if (first > c.lastFix && c.worked) {
         const { changes, state } = engineChanges(c.on, known, []);
         if (changes.length === 0) {
           c.on = state;
@@ -111,8 +120,11 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
           continue;
         }
       }
-      // A change or a late fix: the stored records decide.
-      await this.reconcile(v, orgId, first, last);
+      // A change, a late fix, or a vehicle whose fixes since its newest record were not worked here
+      // (a restart: the soak found a power-up recorded 10 s late, from the first fix after a SIGKILL
+      // instead of the stored one before it): the stored records decide, from that record on.
+      const from = c.worked ? first : Math.min(first, Number.isFinite(c.lastFix) ? c.lastFix : now - CATCH_UP_MS);
+      await this.reconcile(v, orgId, from, last);
     }
   }
 
@@ -135,7 +147,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
       if (!next) {
         const records = [...stored, ...changes.map((x) => ({ time: x.time, on: x.on }))].sort((a, b) => a.time - b.time);
         const on = engineChanges(start, fixes, records).state;
-        this.remember(vehicleId, { on, lastFix: Math.max(toMs, fixes.at(-1)?.time ?? toMs), verifiedAt: Date.now() });
+        this.remember(vehicleId, { on, lastFix: Math.max(toMs, fixes.at(-1)?.time ?? toMs), verifiedAt: Date.now(), worked: true });
       } else if (c && c.lastFix >= next.time) c.verifiedAt = Date.now();
       // Fixes after the next record were not read: the vehicle's next round reads the records again.
       else this.cache.delete(vehicleId);

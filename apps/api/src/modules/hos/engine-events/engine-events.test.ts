@@ -112,6 +112,23 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
     expect(brief(await engineOf(v))).toEqual(['1 +5', '3 +9', '1 +12']);
   });
 
+  it('a change stored just before a crash is recorded at its own fix, not at the first fix after the restart', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-crash' });
+    await post(v, [{ m: 0, ignition: true }, { m: 4, ignition: false }]);
+    // The engine came on at +6 and the process was killed after that fix's commit, before its round.
+    await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
+               values ('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + 6 * MIN).toISOString()}', 41.8, -87.9, true, 'batch')`);
+    // The restarted process: its first round for the vehicle is the next fix.
+    const restarted = new EngineEvents(t.app.db);
+    restarted.enqueue(
+      [{ organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + 7 * MIN), latitude: 41.8, longitude: -87.9, speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {} }],
+      [true],
+    );
+    await restarted.idle();
+    await restarted.catchUp();
+    expect(brief(await engineOf(v))).toEqual(['1 +0', '3 +4', '1 +6']);
+  });
+
   it('late and out-of-order fixes: a cycle they show is recorded, a change already recorded is not', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-3' });
     await post(v, [{ m: 0, ignition: false }, { m: 10, ignition: true }, { m: 40, ignition: false }]);

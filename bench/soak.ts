@@ -113,6 +113,7 @@ try {
   say(`${clock(Date.now() - windowStart)}  ${drained ? 'every device sent what it held' : `drain over: ${neverAcknowledged} fixes never acknowledged`}; stopping the server (SIGTERM)`);
 
   // 3. The graceful stop, then the stored positions and derived facts.
+  await Promise.all(faults.map((f) => f.done));
   server.supervise = false;
   unwatch();
   await server.settled();

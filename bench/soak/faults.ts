@@ -27,7 +27,11 @@ export interface FaultRecord {
   tookMs: number;
   note: string;
   poison?: PoisonResult[];
+  /** Resolves when what the fault set going has finished (the poisoned fixes' answers); the schedule does not wait for it. */
+  done: Promise<void>;
 }
+
+type Outcome = Pick<FaultRecord, 'note'> & { background?: Promise<PoisonResult[]> };
 
 /**
  * The schedule: the SIGKILL last but one, so the first life runs most of the window (its memory
@@ -66,7 +70,7 @@ function pick(devices: readonly SimDevice[], protocol: string): SimDevice[] {
   return Array.from({ length: Math.min(n, of.length) }, (_, k) => of[Math.floor((k * of.length) / n)]!);
 }
 
-async function strike(name: FaultName, ctx: FaultContext): Promise<Pick<FaultRecord, 'note' | 'poison'>> {
+async function strike(name: FaultName, ctx: FaultContext): Promise<Outcome> {
   switch (name) {
     case 'kill-database-thread':
       await ctx.api.call('POST', '/admin/diagnostics/faults/kill-database-thread');
@@ -80,10 +84,9 @@ async function strike(name: FaultName, ctx: FaultContext): Promise<Pick<FaultRec
       const t = cut.filter((d) => d.spec.protocol === 'teltonika').length;
       return { note: `next send cut mid-packet on ${t} Teltonika connections (half an AVL packet) and ${cut.length - t} OsmAnd POSTs (half the body)` };
     }
-    case 'poison': {
-      const poison = await sendPoison(ctx.server.target, ctx.other, ctx.poisonCount);
-      return { note: `${poison.length} kinds × ${ctx.poisonCount} poisoned fixes from "${OTHER_ORG}"`, poison };
-    }
+    case 'poison':
+      // In the background: while ingest is jammed their answers take minutes, and the schedule goes on.
+      return { note: `poisoned fixes sent from "${OTHER_ORG}", ${ctx.poisonCount} of each kind`, background: sendPoison(ctx.server.target, ctx.other, ctx.poisonCount) };
     case 'terminate-connections': {
       const c = new pg.Client({ connectionString: ctx.databaseUrl });
       await c.connect();
@@ -113,14 +116,24 @@ export async function runFault(fault: ScheduledFault, ctx: FaultContext, say: (l
   const t0 = Date.now();
   const atMs = t0 - ctx.trafficStart;
   say(`${clock(atMs)}  fault: ${fault.name}`);
-  let outcome: Pick<FaultRecord, 'note' | 'poison'>;
+  let outcome: Outcome;
   try {
     outcome = await strike(fault.name, ctx);
   } catch (err) {
     outcome = { note: `COULD NOT STRIKE: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const record: FaultRecord = { name: fault.name, atMs, tookMs: Date.now() - t0, ...outcome };
+  const record: FaultRecord = { name: fault.name, atMs, tookMs: Date.now() - t0, note: outcome.note, done: Promise.resolve() };
   say(`${clock(Date.now() - ctx.trafficStart)}  fault: ${fault.name}: ${record.note}`);
+  if (outcome.background) {
+    record.done = outcome.background.then(
+      (poison) => {
+        record.poison = poison;
+        record.note = `${outcome.note}: every answer in after ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+        say(`${clock(Date.now() - ctx.trafficStart)}  fault: ${fault.name}: every answer in`);
+      },
+      (err: unknown) => void (record.note = `${outcome.note}: FAILED: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
   return record;
 }
 

@@ -95,12 +95,12 @@ async function sendOnce(r: Request): Promise<string> {
   }
 }
 
-/** Sends every kind `count` times (50 requests in flight at most); each send is resent twice unless answered 2xx. */
+/** Sends every kind `count` times, all at once (a burst); each send is resent twice unless answered 2xx. */
 export async function sendPoison(target: Target, other: OtherOrg, count: number): Promise<PoisonResult[]> {
   const now = Date.now();
   const list = kinds(target, other);
   const jobs = list.flatMap((k, ki) => Array.from({ length: count }, (_, i) => ({ ki, r: k.request(i, now) })));
-  const finals = await inPool(jobs, 50, async ({ r }) => {
+  const finals = await inPool(jobs, jobs.length, async ({ r }) => {
     let answer = '';
     for (let attempt = 0; attempt < 3; attempt++) {
       answer = await sendOnce(r);

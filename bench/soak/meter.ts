@@ -94,12 +94,13 @@ export class Meter {
  * minute 5 against the sample at minute 5 (issue 43's target: under 10 %). Null when the life did not
  * run 5 minutes past minute 5 of the traffic.
  */
-export function rssGrowth(samples: readonly RssSample[], life: number, fromMs = 5 * 60_000): { atStartMb: number; maxMb: number; percent: number; minutes: number } | null {
+export function rssGrowth(samples: readonly RssSample[], life: number, fromMs = 5 * 60_000): { atStartMb: number; maxMb: number; medianMb: number; percent: number; minutes: number } | null {
   const own = samples.filter((s) => s.life === life && s.atMs >= fromMs);
   if (own.length < 2) return null;
   const first = own[0]!;
   const last = own[own.length - 1]!;
   if (last.atMs - first.atMs < 5 * 60_000) return null;
   const maxMb = Math.max(...own.map((s) => s.rssMb));
-  return { atStartMb: first.rssMb, maxMb, percent: ((maxMb - first.rssMb) / first.rssMb) * 100, minutes: (last.atMs - first.atMs) / 60_000 };
+  const sorted = own.map((s) => s.rssMb).sort((a, b) => a - b);
+  return { atStartMb: first.rssMb, maxMb, medianMb: sorted[Math.floor(sorted.length / 2)]!, percent: ((maxMb - first.rssMb) / first.rssMb) * 100, minutes: (last.atMs - first.atMs) / 60_000 };
 }

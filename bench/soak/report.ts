@@ -152,7 +152,7 @@ function memory(r: SoakResult, say: (l: string) => void, checks: Check[]): void 
       continue;
     }
     const ok = g.percent < 10;
-    say(`life ${life.life}: RSS after 5 minutes of traffic ${g.atStartMb.toFixed(0)} MB, highest in the ${g.minutes.toFixed(0)} minutes after ${g.maxMb.toFixed(0)} MB: ${g.percent >= 0 ? '+' : ''}${g.percent.toFixed(1)} % (target under 10 %)`);
+    say(`life ${life.life}: RSS after 5 minutes of traffic ${g.atStartMb.toFixed(0)} MB, highest in the ${g.minutes.toFixed(0)} minutes after ${g.maxMb.toFixed(0)} MB: ${g.percent >= 0 ? '+' : ''}${g.percent.toFixed(1)} % (target under 10 %; median of those samples ${g.medianMb.toFixed(0)} MB)`);
     checks.push({ name: `RSS growth of server life ${life.life} under 10 % after its first 5 minutes`, ok });
   }
 }

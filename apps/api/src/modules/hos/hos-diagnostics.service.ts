@@ -73,6 +73,19 @@ function drivingIntervals(rows: ReadonlyArray<{ owner: string; vehicleId: string
 }
 
 /**
+ * Vehicles per statement reading a day of fixes: the embedded database has one session, and one
+ * statement over a fleet of 1,000 held every position write behind it for seconds (the soak saw
+ * ingest stop while it ran); a batch's statement is short, and writes queued meanwhile run between.
+ */
+const VEHICLES_PER_READ = 50;
+
+function batchesOf<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += VEHICLES_PER_READ) out.push(items.slice(i, i + VEHICLES_PER_READ));
+  return out;
+}
+
+/**
  * Evaluates every vehicle of the organization that reported in the last 8 days or has a code in force,
  * and records the codes that start (logged) or stop (cleared) as type-7 events of the vehicle's ELD:
  * no driver, origin automatic, the vehicle's own sequence ids (shared with its unidentified records),
@@ -144,7 +157,8 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   const dayAgo = now - DAY_MS;
   const drove = vehicleIds.filter((v) => (driving.get(v) ?? []).some(([, e]) => e > dayAgo));
   // A fix more than 5 minutes before the 24 hours covers none of them: the runs start there.
-  const runs = drove.length ? await validFixRuns(db, orgId, drove, dayAgo - POSITION_EVERY_MS, now) : new Map<string, FixRun[]>();
+  const runs = new Map<string, FixRun[]>();
+  for (const batch of batchesOf(drove)) for (const [v, r] of await validFixRuns(db, orgId, batch, dayAgo - POSITION_EVERY_MS, now)) runs.set(v, r);
   const engine = await engineFactsOf(db, orgId, vehicleIds, latest, active, now);
   // Each assigned driver's current duty status and since when (on duty or driving only).
   const lastStatus = new Map<string, { code: number; at: number }>();
@@ -260,7 +274,13 @@ async function engineFactsOf(
   const out = new Map<string, EngineFacts>();
   const dayAgo = now - DAY_MS;
   const recent = latest.filter((l) => l.fixTime.getTime() > dayAgo).map((l) => l.id);
-  const { facts, reports } = recent.length ? await engineFixFactsOf(db, orgId, recent, dayAgo - 3_600_000, now) : { facts: new Map<string, FixFacts>(), reports: new Set<string>() };
+  const facts = new Map<string, FixFacts>();
+  const reports = new Set<string>();
+  for (const batch of batchesOf(recent)) {
+    const part = await engineFixFactsOf(db, orgId, batch, dayAgo - 3_600_000, now);
+    for (const [v, f] of part.facts) facts.set(v, f);
+    for (const v of part.reports) reports.add(v);
+  }
   for (const v of vehicleIds) if (ENGINE_CODES.some((c) => active.get(v)?.has(c))) reports.add(v);
   if (reports.size === 0) return out;
   const ids = [...reports];
@@ -334,14 +354,17 @@ export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: re
   const to = new Date(toMs).toISOString();
   const rows = rowsOf<{ v: string; reports: boolean | null; silences: string | null; starts: string | null; ends: string | null; last_ign: string; last_on_data: boolean | null }>(
     await db.execute(sql`
-      select f.v, f.reports, f.silences, f.starts, f.ends, f.last_ign, l.data as last_on_data from (
-        select v, bool_or(reports) as reports,
+      select v, bool_or(reports) as reports,
           -- The fixes on either side of a silence, flagged [before one, after one].
           (json_agg(json_build_array(${FIX_MS}, lat, lon, ign, nt - fix_time > ${EVERY}, fix_time - pt > ${EVERY}) order by fix_time) filter (where fix_time - pt > ${EVERY} or nt - fix_time > ${EVERY}))::text as silences,
           -- Spans without engine data: from the first fix of a stretch lacking them to the fix after its last.
           (json_agg(${FIX_MS} order by fix_time) filter (where not data and pdata is distinct from false))::text as starts,
           (json_agg(coalesce(floor(extract(epoch from nt) * 1000)::float8, ${toMs}::float8) order by fix_time) filter (where not data and ndata is distinct from false))::text as ends,
-          (json_agg(ign) filter (where nt is null))::text as last_ign
+          (json_agg(ign) filter (where nt is null))::text as last_ign,
+          -- The newest fix with the engine on (ignition on or not reported): the greatest [time, data]
+          -- of those. (A probe of the index per vehicle did this once; on statistics that did not yet
+          -- know a new fleet's vehicles it scanned the organization's whole day for each: minutes.)
+          (max(array[${FIX_MS}, data::int]) filter (where ign is not false))[2] = 1 as last_on_data
         from (
           select asset_id as v, fix_time, latitude as lat, longitude as lon, ignition as ign,
             ${ENGINE_DATA} as data, odometer_source = 'ECM' or engine_hours is not null as reports,
@@ -349,12 +372,7 @@ export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: re
           from positions
           where organization_id = ${orgId}::uuid and asset_id = any(${`{${vehicleIds.join(',')}}`}::uuid[]) and fix_time > ${from}::timestamptz and fix_time <= ${to}::timestamptz
           window w as (partition by asset_id order by fix_time)) x
-        group by v) f
-      -- The newest fix with the engine on (ignition on or not reported): one probe of the index backwards.
-      left join lateral (
-        select ${ENGINE_DATA} as data from positions p
-        where p.organization_id = ${orgId}::uuid and p.asset_id = f.v and p.fix_time > ${from}::timestamptz and p.fix_time <= ${to}::timestamptz and p.ignition is not false
-        order by p.fix_time desc limit 1) l on true`),
+        group by v`),
   );
   const facts = new Map<string, FixFacts>();
   const reports = new Set<string>();

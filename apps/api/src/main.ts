@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
 import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
+import { scheduleEmbeddedCheckpoint } from './jobs/embedded-checkpoint.ts';
 import { loadMallocTrim } from './jobs/malloc-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   const stopPurge = scheduleRetentionPurge(app.database, app.log);
   // Scheduled once start-up's seeding is done (below).
   let stopMaintenance = (): void => undefined;
+  // The embedded database has no checkpointer: its log is ended here from the start (seeding writes most).
+  const stopCheckpoint = scheduleEmbeddedCheckpoint(app.database, app.log);
   // ELD malfunctions and data diagnostics every 5 minutes, one instance at a time (decision 0114).
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
   // Preventive maintenance coming due, notified hourly, one instance at a time (decision 0159).
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
     // A purge under way stops before its next batch (each is its own short transaction).
     const purgeStopped = stopPurge();
     stopMaintenance();
+    stopCheckpoint();
     const diagnosticsStopped = stopDiagnostics();
     const serviceDueStopped = stopServiceDue();
     const reportEmailsStopped = stopReportEmails();

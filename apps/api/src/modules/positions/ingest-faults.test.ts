@@ -114,6 +114,23 @@ describe('ingest while the database goes away and comes back', () => {
     expect(await count(app.db, v.gatewayId)).toBe(before + 1);
     expect(app.ingest.health.retries).toBeGreaterThan(0);
   }, 60_000);
+
+  it('counts how long positions wait behind a database that does not answer (what /readyz reports after a minute)', async () => {
+    const t0 = Date.now() - 1_700_000;
+    expect(app.ingest.health.waitingSince()).toBeNull();
+    const stall = database.faults.stall(1500);
+    await new Promise((r) => setTimeout(r, 100));
+    const sentAt = Date.now();
+    const answer = osmand(app, v.uniqueId, t0);
+    await new Promise((r) => setTimeout(r, 500));
+    const since = app.ingest.health.waitingSince();
+    expect(since).not.toBeNull();
+    expect(since!).toBeGreaterThanOrEqual(sentAt);
+    expect(Date.now() - since!).toBeGreaterThanOrEqual(400);
+    expect((await answer).statusCode).toBe(200);
+    await stall;
+    expect(app.ingest.health.waitingSince()).toBeNull();
+  }, 60_000);
 });
 
 /**

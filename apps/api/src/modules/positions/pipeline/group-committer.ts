@@ -129,6 +129,8 @@ async function commitOrganization(db: Db, orgId: string, rows: readonly Position
 
 interface Pending {
   rows: PositionRow[];
+  /** When the request handed its rows over (Date.now()). */
+  at: number;
   resolve: (r: WriteResult) => void;
   reject: (e: unknown) => void;
 }
@@ -143,6 +145,8 @@ export class GroupCommitter {
   private queuedRows = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** The oldest handover of the group being written. */
+  private runningSince: number | null = null;
   private closed = false;
   /** Transactions committed so far (tests and benchmarks read it). */
   transactions = 0;
@@ -166,7 +170,7 @@ export class GroupCommitter {
       return Promise.all(parts).then((r) => ({ stored: r.flatMap((x) => x.stored), refused: r.flatMap((x) => x.refused ?? x.stored.map(() => null)) }));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ rows, resolve, reject });
+      this.queue.push({ rows, resolve, reject, at: Date.now() });
       this.queuedRows += rows.length;
       this.schedule();
     });
@@ -195,6 +199,7 @@ export class GroupCommitter {
       n += p.rows.length;
     }
     this.queuedRows -= n;
+    this.runningSince = Math.min(...batch.map((p) => p.at));
     const run = (async () => {
       const report: CommitReport = { rows: 0, failures: [], retries: 0, succeeded: [] };
       try {
@@ -219,12 +224,20 @@ export class GroupCommitter {
     this.running = run;
     await run;
     this.running = null;
+    this.runningSince = null;
     if (this.queue.length) {
       // Whatever arrived during the write goes now: it already waited one transaction.
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
       void this.flush();
     }
+  }
+
+  /** Since when the oldest rows not yet answered have waited (ms since the epoch), or null when none wait. */
+  waitingSince(): number | null {
+    const queued = this.queue[0]?.at ?? null;
+    if (this.runningSince === null) return queued;
+    return queued === null ? this.runningSince : Math.min(queued, this.runningSince);
   }
 
   /** Waits for queued writes, then refuses new ones. */
@@ -282,6 +295,11 @@ export class ShardedCommitter implements PositionWriter {
     let n = 0;
     for (const l of this.lanes) n += l.transactions;
     return n;
+  }
+
+  waitingSince(): number | null {
+    const times = this.lanes.map((l) => l.waitingSince()).filter((t): t is number => t !== null);
+    return times.length ? Math.min(...times) : null;
   }
 
   /** Rows of one device (every ingest request's rows are) go to that device's writer. */

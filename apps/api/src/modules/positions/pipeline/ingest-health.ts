@@ -36,6 +36,9 @@ export class IngestHealth {
   /** Episodes that ended (an organization's rows stored again), for the alerts to report once. */
   readonly ended: FailingEpisode[] = [];
 
+  /** Since when the oldest positions not yet answered have waited to be stored (the writers say). */
+  waitingSince: () => number | null = () => null;
+
   constructor(private readonly clock: () => number = Date.now) {}
 
   /** Told by the group commit after each commit. */
@@ -70,10 +73,16 @@ export class IngestHealth {
     this.serverErrors.set(way, (this.serverErrors.get(way) ?? 0) + 1);
   }
 
-  /** Why the instance should not get traffic, or null: no position stored for a minute while commits fail. */
+  /**
+   * Why the instance should not get traffic, or null: no position stored for a minute while commits
+   * fail, or positions waiting a minute for a database that does not answer (the soak saw ingest
+   * held up for minutes with no failure to count).
+   */
   problem(): string | null {
-    if (this.failingSince === null || !this.lastFailure) return null;
     const now = this.clock();
+    const waiting = this.waitingSince();
+    if (waiting !== null && now - waiting >= FAILING_ALERT_MS) return `positions have waited ${Math.round((now - waiting) / 1000)} s to be stored (the database does not answer)`;
+    if (this.failingSince === null || !this.lastFailure) return null;
     if (now - this.failingSince < FAILING_ALERT_MS) return null;
     // Devices stopped sending (or were sent elsewhere): the failure is over as far as anyone can tell.
     if (now - this.lastFailure.at > FAILING_ALERT_MS) return null;

@@ -63,7 +63,9 @@ export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
     for (const f of report.failures) logError(f.err, `positions: storing ${f.rows} rows of organization ${f.orgId || '(several)'} failed (${f.cause}); not acknowledged, the devices send them again`);
     opts.onCommit?.(report);
   };
-  const committer = behindCommit(new ShardedCommitter(db, opts.writers ?? 1, { ...opts, onCommit }), followers);
+  const writers = new ShardedCommitter(db, opts.writers ?? 1, { ...opts, onCommit });
+  health.waitingSince = () => writers.waitingSince();
+  const committer = behindCommit(writers, followers);
   return {
     db,
     directory: new GatewayDirectory(db, opts.deviceCacheEntries),

@@ -188,8 +188,10 @@ async function settled(page: Page) {
     const now = await screenText(page);
     const same = now === before;
     before = now;
-    // A lazy screen still loading leaves the main region empty for a moment.
-    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root')));
+    // A lazy screen still loading leaves the main region empty for a moment, or the previous screen
+    // in place while the global loading bar (aria-busy) shows: on a loaded machine its text held
+    // still for 300 ms and was read as the next screen's.
+    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root, [aria-busy="true"]')));
   }, { intervals: [300], timeout: 10_000 }).toBe(true);
 }
 

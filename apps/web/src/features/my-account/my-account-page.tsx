@@ -100,7 +100,7 @@ function SessionsPanel() {
         Lost a phone, or signed in on a shared computer? Log out on every device where your account is signed in, this one too.
       </Text>
       <Group justify="flex-end">
-        <Button variant="outline" color="red.8" loading={everywhere.isPending} onClick={() => void ask()}>
+        <Button variant="light" color="red" loading={everywhere.isPending} onClick={() => void ask()}>
           Log out everywhere
         </Button>
       </Group>

@@ -70,7 +70,7 @@ export default function IngestHealthPage() {
               </Alert>
             ) : (
               <Alert color={d.failingOrganizations.length ? 'orange' : 'green'} variant="light" icon={d.failingOrganizations.length ? <IconAlertTriangle size={20} /> : <IconCircleCheck size={20} />} title={d.failingOrganizations.length ? 'Some organizations’ positions are failing' : 'Positions are being stored'}>
-                Last position stored {when(d.lastStoredAt)}
+                {d.lastStoredAt ? `Last position stored ${when(d.lastStoredAt)}` : 'No position stored since the server started'}
                 {d.lastFailure ? `; last failure ${when(d.lastFailure.at)} (${d.lastFailure.cause})` : '; no failure since the server started'}.
               </Alert>
             )}

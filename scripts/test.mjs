@@ -1,5 +1,5 @@
-// `npm test`: lint, import rules, typecheck, the production build, then the browser tests against it in the
-// background while the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
+// `npm test`: the production build, then the browser tests against it in the background while lint,
+// import rules, typecheck and the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // Ends with one "N passed, N failed" line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ const skipE2e = process.env.SKIP_E2E === '1';
 let passed = 0;
 let failed = 0;
 const problems = [];
+// Steps that yield the CPU run detached (yieldCpu): an interrupted run ends them on its way out.
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 /** Prints how a step ended and notes a failure. */
 function reportEnd(label, started, code) {
@@ -40,11 +42,12 @@ function run(label, cmd, args, env = {}, { yielding = false } = {}) {
  * A step run in the background with its output kept in a file (printed when it ends), so it can
  * overlap the browser tests, which mostly wait on the browser and the server.
  */
-function runInBackground(label, cmd, args, env = {}) {
+function runInBackground(label, cmd, args, env = {}, { yielding = false } = {}) {
   const started = Date.now();
   const logFile = path.join(tmp, `${label.replace(/\W+/g, '-')}.log`);
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, ...env }, detached: yielding });
+  if (yielding) yieldCpu(child);
   console.log(`\n=== ${label}: started in the background`);
   return new Promise((resolve) => {
     child.on('close', (code) => {
@@ -56,11 +59,11 @@ function runInBackground(label, cmd, args, env = {}) {
   });
 }
 
-/** Runs the commands two at a time (both cores), each step's output printed whole when it ends. */
+/** Runs the commands two at a time (both cores, yielding to the browser tests), each step's output printed whole when it ends. */
 async function runPairs(steps) {
   const queue = [...steps];
   const worker = async () => {
-    for (let step = queue.shift(); step; step = queue.shift()) await runInBackground(...step);
+    for (let step = queue.shift(); step; step = queue.shift()) await runInBackground(...step, {}, { yielding: true });
   };
   await Promise.all([worker(), worker()]);
 }
@@ -117,8 +120,6 @@ const checks = [
 for (const project of ['apps/api', 'apps/web', 'bench', 'packages/api-contract', 'packages/hos', 'packages/geo', 'packages/eld']) {
   if (fs.existsSync(path.join(root, project, 'tsconfig.json'))) checks.push([`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']]);
 }
-await runPairs(checks);
-
 /**
  * The browser tests read the demo organization's "today" (America/Chicago): a run that spans its
  * midnight, or starts just after it, sees the day turn under a test or a day with no data yet. Near
@@ -141,8 +142,9 @@ function e2eClock() {
   return offset;
 }
 
-// The browser tests mostly wait on the browser and the server, so they start first, in the
-// background, and the CPU-bound vitest passes fill the cores beside them, one after the other.
+// The browser tests are the longest step and mostly wait on the browser and the server, so they
+// start first, right after the build, in the background; the checks and the CPU-bound vitest passes
+// fill the cores beside them, one after the other, yielding to them (yieldCpu).
 let e2e = Promise.resolve(true);
 const e2eJson = path.join(tmp, 'playwright.json');
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
@@ -157,6 +159,8 @@ if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts')))
     });
   }
 }
+
+await runPairs(checks);
 
 /**
  * The vitest passes yield the CPU to the browser tests. Those mostly wait, on a server and a browser
@@ -184,7 +188,6 @@ function yieldCpu(child) {
   process.once('exit', end);
   child.once('close', () => process.off('exit', end));
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 const niced = spawnSync('nice', ['-n', '10', 'true']).status === 0;
 const vitest = (args) => (niced ? ['nice', ['-n', '10', bin('vitest'), ...args]] : [bin('vitest'), args]);
@@ -193,7 +196,7 @@ const unitJson = path.join(tmp, 'vitest.json');
 await run('unit and API tests (embedded PGlite)', ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`]), { TEST_DATABASE_URL: '' }, { yielding: true });
 countVitest(unitJson);
 
-// One worker, so the browser keeps a core.
+// One worker: alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
 const pgJson = path.join(tmp, 'vitest-pg.json');
 if (process.env.TEST_DATABASE_URL) {
   await run('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), {}, { yielding: true });

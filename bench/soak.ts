@@ -1,5 +1,5 @@
 // The soak with faults (issue 43): `npm run soak -- [--minutes 30] [--devices 1000] [--interval-s 10]
-// [--ci] [--keep] [--skip-build]`, DATABASE_URL=<PostgreSQL server> to run on a new database of it.
+// [--ci] [--no-demo] [--keep] [--skip-build]`, DATABASE_URL=<PostgreSQL server> to run on a new database of it.
 // 1. The compiled server starts with the demo fleet and its simulator (a first start seeds for about a
 //    minute), on free ports, on a scratch data directory (or a new PostgreSQL database).
 // 2. Through the API: "Soak Freight" with one vehicle per device, drivers, places at the stops and a
@@ -37,7 +37,7 @@ const kind = opts.serverUrl ? 'PostgreSQL' : 'PGlite';
 const windowMs = opts.minutes * 60_000;
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
-say(`Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix every ${opts.intervalS} s for ${opts.minutes} minutes on ${kind}, with faults; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
+say(`Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix every ${opts.intervalS} s for ${opts.minutes} minutes on ${kind}, ${opts.demo ? 'beside the demo fleet' : 'no demo fleet'}, with faults; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
 
 if (opts.dist) say(`soaking the build in ${opts.dist}`);
 else ensureApiBuilt(opts.build, say);
@@ -47,7 +47,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-soak-'));
 const dataDir = path.join(scratch, 'soak');
 fs.mkdirSync(dataDir);
 const database = opts.serverUrl ? await createDatabase(opts.serverUrl, `fleet_soak_${process.pid}`) : null;
-const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: true, faultInjection: true, dist: build.dir });
+const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: opts.demo, faultInjection: true, dist: build.dir });
 // The clean replay's server is set up while this one seeds (bench/soak/replay.ts).
 const replayReady = CleanReplay.prepare({ scratchDir: scratch, serverUrl: opts.serverUrl, devices: opts.devices, runMs: windowMs, intervalMs: opts.intervalS * 1000, dist: build.dir }).then(
   (r) => ({ replay: r, error: null }),
@@ -62,7 +62,7 @@ server.onCrash = (life) => say(`${clock(Date.now() - (windowStart || Date.now())
 
 try {
   await server.start();
-  say(`${since()}: server ready (${server.url}; demo fleet seeded and driving; data in ${scratch})`);
+  say(`${since()}: server ready (${server.url}; ${opts.demo ? 'demo fleet seeded and driving' : 'no demo fleet'}; data in ${scratch})`);
   const api = new ApiClient(server.url);
   const fleet = await setUpSoakFleet(api, { devices: opts.devices, runMs: windowMs, intervalMs: opts.intervalS * 1000 });
   const other = await setUpOtherOrg(api);
@@ -155,7 +155,8 @@ try {
   const logs = server.saveLogs(scratch);
   const checks = printReport(
     {
-      title: `Soak on ${kind}: ${opts.devices} devices, one fix every ${opts.intervalS} s, ${opts.minutes} minutes of traffic, ${faults.length} faults (${(Date.now() - t0) / 60_000 < 1 ? '<1' : ((Date.now() - t0) / 60_000).toFixed(1)} minutes in all)`,
+      demo: opts.demo,
+      title: `Soak on ${kind}: ${opts.devices} devices${opts.demo ? ' beside the demo fleet' : ''}, one fix every ${opts.intervalS} s, ${opts.minutes} minutes of traffic, ${faults.length} faults (${(Date.now() - t0) / 60_000 < 1 ? '<1' : ((Date.now() - t0) / 60_000).toFixed(1)} minutes in all)`,
       windowStart,
       windowMs,
       ledger,

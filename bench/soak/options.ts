@@ -1,5 +1,5 @@
 // The soak's command line: `npm run soak -- [--minutes 30] [--devices 1000] [--interval-s 10] [--ci]
-// [--keep] [--skip-build] [--dist <dir>]`; DATABASE_URL (a PostgreSQL server whose user may create databases) runs
+// [--no-demo] [--keep] [--skip-build] [--dist <dir>]`; DATABASE_URL (a PostgreSQL server whose user may create databases) runs
 // it on a new database of that server instead of PGlite.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,8 +9,13 @@ export interface SoakOptions {
   minutes: number;
   devices: number;
   intervalS: number;
-  /** The CI flavour: PGlite, fewer devices, a short window with every fault. */
+  /** The CI flavour: PGlite, fewer devices, no demo fleet, a short window with every fault. */
   ci: boolean;
+  /**
+   * The demo fleet seeded and driving beside the devices (a week of history first: about a minute
+   * alone, several beside CI's other work). Off in the CI flavour and with --no-demo.
+   */
+  demo: boolean;
   /** A PostgreSQL server to create the soak's databases on; unset: PGlite. */
   serverUrl: string | undefined;
   /** Keep the scratch directory (databases, logs, acknowledged fixes) and the PostgreSQL databases. */
@@ -24,7 +29,7 @@ export interface SoakOptions {
   drainMs: number;
 }
 
-export const CI_DEFAULTS = { minutes: 2, devices: 100 } as const;
+export const CI_DEFAULTS = { minutes: 3, devices: 100 } as const;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -41,6 +46,7 @@ export function parseSoakOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       devices: { type: 'string' },
       'interval-s': { type: 'string' },
       ci: { type: 'boolean', default: false },
+      'no-demo': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'skip-build': { type: 'boolean', default: false },
       dist: { type: 'string' },
@@ -56,6 +62,7 @@ export function parseSoakOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     devices,
     intervalS,
     ci,
+    demo: !ci && !(values['no-demo'] ?? false),
     // CI's flavour runs on the embedded database, whatever the environment says.
     serverUrl: ci ? undefined : env.DATABASE_URL || undefined,
     keep: values.keep ?? false,

@@ -12,6 +12,8 @@ import type { ServerLife } from './soak-server.ts';
 
 export interface SoakResult {
   title: string;
+  /** The demo fleet ran beside the devices. */
+  demo: boolean;
   windowStart: number;
   windowMs: number;
   ledger: Ledger;
@@ -124,7 +126,7 @@ function facts(r: SoakResult, say: (l: string) => void, checks: Check[]): void {
     for (const l of f.onlySoak.slice(0, 5)) say(`  soak:   ${l}`);
     for (const l of f.onlyReplay.slice(0, 5)) say(`  replay: ${l}`);
   }
-  say("The demo fleet is not compared: its week of history is written by the seed, not through ingest, so no replay of its positions derives the same.");
+  if (r.demo) say("The demo fleet is not compared: its week of history is written by the seed, not through ingest, so no replay of its positions derives the same.");
   const empty = r.facts.filter((f) => f.soak === 0 && f.replay === 0).map((f) => f.kind);
   if (empty.length) say(`none derived at all (the run may be too short for them): ${empty.join(', ')}`);
   checks.push({ name: 'derived facts equal to the clean replay', ok: r.facts.every((f) => f.differing === 0) && r.replay.stored === r.stored.stored });

@@ -341,13 +341,18 @@ class YieldingPGlite extends PGlite {
   }
 }
 
-/** A migrated, empty in-memory PGlite as an uncompressed data-directory dump (a test template). */
-export async function dumpMigratedPglite(): Promise<Blob> {
+/**
+ * A migrated in-memory PGlite as an uncompressed data-directory dump (a test template), empty or with
+ * what `fill` writes into it after the migrations.
+ */
+export async function dumpMigratedPglite(fill?: (db: Db) => Promise<void>): Promise<Blob> {
   const { pgliteWasmModule, fsBundle } = await loadPgliteAssets();
   // In this thread: a short-lived database whose dump is the result.
   const client = await PGlite.create('memory://', { pgliteWasmModule, fsBundle, extensions: pgliteExtensions });
   try {
-    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    await fill?.(db as unknown as Db);
     return await client.dumpDataDir('none');
   } finally {
     await client.close();

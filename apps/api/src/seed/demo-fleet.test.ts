@@ -107,7 +107,8 @@ describe('demo fleet seed', () => {
     expect(new Set(violations.content.map((v) => v.rule))).toContain('WINDOW_LIMIT');
     // Once: a second start writes nothing more.
     expect(await seedDemoHos(t.app.db, orgId, trucks, now - 7 * 86_400_000, now)).toBe(0);
-  });
+    // A week of 25 trucks' positions and logs: 11 s alone, over a minute beside the browser tests.
+  }, 180_000);
 
   it('makes every demo city a terminal or a customer, with the week of arrivals, departures and detention at customers', async () => {
     const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;

@@ -94,11 +94,11 @@ export async function serverDatabase(): Promise<{ url: string; drop: () => Promi
  * server named by TEST_DATABASE_URL, or an emptied pool database on the Citus coordinator named by
  * TEST_CITUS_URL (the CI runs the suite on PGlite and PostgreSQL).
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void>; seeded: boolean }> {
   if (onCitus()) {
     const { url, drop } = await serverDatabase();
     try {
-      return { database: await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 }), drop };
+      return { database: await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 }), drop, seeded: false };
     } catch (err) {
       await drop();
       throw err;
@@ -108,14 +108,26 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   if (!serverUrl) {
     // PGLITE_THREAD=main runs the suite with the database on the test's own thread (decision 0170).
     const pgliteThread = process.env.PGLITE_THREAD === 'main' ? 'main' : 'worker';
-    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob(), pgliteThread });
-    return { database, drop: async () => undefined };
+    const template = pgliteTemplateBlob();
+    const database = await openDatabase({ dataDir: 'memory', pgliteTemplate: template, pgliteThread });
+    return { database, drop: async () => undefined, seeded: !!template };
   }
-  const { url, drop } = await createScratchDatabase(serverUrl, provided('pgTemplate') || undefined);
+  const template = provided('pgTemplate') || undefined;
+  const { url, drop } = await createScratchDatabase(serverUrl, template);
   // Each app holds four connections on LISTEN (auth, live map, notifications, duty status); some tests build a
   // second app on the same pool.
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 });
-  return { database, drop };
+  return { database, drop, seeded: !!template };
+}
+
+/**
+ * What every test database starts with: the super administrator and the demo organization, as a
+ * first start seeds them with the test configuration. The global setup writes it into the template
+ * once (test/global-setup.ts), so a file's database starts seeded: seeding per file (argon2 hashes,
+ * the demo registry) was a second of CPU for each of some 80 test apps.
+ */
+export async function seedTestDatabase(db: Database['db']): Promise<void> {
+  await seed(db, { ...testConfig({ dataDir: os.tmpdir() }), demo: true }, () => undefined);
 }
 
 /** Builds the app on a fresh database with the super administrator and demo organization seeded. */
@@ -124,9 +136,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // TEST_LOG_LEVEL=warn shows the app's warnings and errors (a 500's cause) while chasing a failure.
   const logLevel = process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined;
   const config = testConfig({ dataDir, publicUrl: 'http://fleet.test', ...(logLevel ? { logLevel } : {}), ...overrides });
-  const { database, drop } = await freshDatabase();
+  const { database, drop, seeded } = await freshDatabase();
   const app = await buildApp({ config, database });
-  await seed(database.db, { ...config, demo: true }, () => undefined);
+  if (!seeded) await seedTestDatabase(database.db);
   await app.ready();
   return {
     app,

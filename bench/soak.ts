@@ -23,7 +23,7 @@ import { compareFacts, readDerivedFacts } from './soak/derived-facts.ts';
 import { linkFor, SimDevice, type Window } from './soak/device.ts';
 import { clock, faultSchedule, runFault, type FaultRecord } from './soak/faults.ts';
 import { OTHER_ORG, setUpOtherOrg, setUpSoakFleet, SOAK_ORG } from './soak/fleet-setup.ts';
-import { Meter } from './soak/meter.ts';
+import { Meter, memoryPartsOf } from './soak/meter.ts';
 import { parseSoakOptions } from './soak/options.ts';
 import { CleanReplay, type ReplayOutcome } from './soak/replay.ts';
 import { printReport } from './soak/report.ts';
@@ -64,6 +64,10 @@ try {
   await server.start();
   say(`${since()}: server ready (${server.url}; ${opts.demo ? 'demo fleet seeded and driving' : 'no demo fleet'}; data in ${scratch})`);
   const api = new ApiClient(server.url);
+  meter.watchMemory(async () => {
+    const report = await api.tryGet<Parameters<typeof memoryPartsOf>[0]>('/admin/diagnostics/memory');
+    return report && memoryPartsOf(report);
+  });
   const fleet = await setUpSoakFleet(api, { devices: opts.devices, runMs: windowMs, intervalMs: opts.intervalS * 1000 });
   const other = await setUpOtherOrg(api);
   const byProtocol = new Map<string, number>();

@@ -26,6 +26,18 @@ export class ApiClient {
     return this.token;
   }
 
+  /** One GET that must not wait or retry (a sample of the server's state): null on any failure. */
+  async tryGet<T>(path: string, timeoutMs = 5000): Promise<T | null> {
+    try {
+      const token = this.token ?? (await this.signIn());
+      const res = await fetch(`${this.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
+      if (res.status === 401) this.token = null;
+      return res.ok ? ((await res.json()) as T) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * `method path` with a JSON body (or a text/csv one); the parsed answer. 5xx and connection errors
    * are tried again (5 tries, 1-5 s apart); any other non-2xx throws an ApiError.

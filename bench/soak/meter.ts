@@ -9,6 +9,30 @@ export interface RssSample {
   atMs: number;
   life: number;
   rssMb: number;
+  /** Where the server's memory was at that moment (its diagnostics endpoint), when it answered. */
+  parts?: MemoryParts;
+}
+
+/** The parts of `GET /admin/diagnostics/memory` that tell a rise's cause apart. */
+export interface MemoryParts {
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  /** Resident pages of the embedded database's WebAssembly memory (null on PostgreSQL). */
+  databaseMb: number | null;
+  /** Anonymous memory besides the database's: the V8 heap, compiled code, native buffers. */
+  anonymousMb: number | null;
+}
+
+/** Reads the memory parts from a memory report as the diagnostics endpoint answers it. */
+export function memoryPartsOf(report: { heapUsedMb: number; heapTotalMb: number; externalMb: number; regions: { databaseMb: number | null; anonymousMb: number } | null }): MemoryParts {
+  return {
+    heapUsedMb: report.heapUsedMb,
+    heapTotalMb: report.heapTotalMb,
+    externalMb: report.externalMb,
+    databaseMb: report.regions?.databaseMb ?? null,
+    anonymousMb: report.regions?.anonymousMb ?? null,
+  };
 }
 
 export const SAMPLE_EVERY_MS = 15_000;
@@ -23,6 +47,7 @@ export class Meter {
   private readonly ownCpu0 = ownCpuSeconds();
   private pgClient: pg.Client | null = null;
   private pgReadable = true;
+  private readParts: (() => Promise<MemoryParts | null>) | null = null;
 
   constructor(
     private readonly server: SoakServer,
@@ -34,6 +59,11 @@ export class Meter {
   start(): void {
     void this.sample();
     this.timer = setInterval(() => void this.sample(), SAMPLE_EVERY_MS);
+  }
+
+  /** Also asks the server where its memory is at each sample (a rise's cause: heap, database, native). */
+  watchMemory(read: () => Promise<MemoryParts | null>): void {
+    this.readParts = read;
   }
 
   stop(): void {
@@ -49,8 +79,11 @@ export class Meter {
     if (!life || life.endedAt) return;
     const pid = life.process.pid;
     try {
-      this.rss.push({ atMs: Date.now() - this.trafficStart(), life: life.life, rssMb: rssMb(pid) });
+      const sample: RssSample = { atMs: Date.now() - this.trafficStart(), life: life.life, rssMb: rssMb(pid) };
+      this.rss.push(sample);
       this.apiCpu.set(life.life, cpuSeconds(pid));
+      const parts = await this.readParts?.();
+      if (parts) sample.parts = parts;
     } catch {
       // the process is gone (killed between the check and the read)
     }

@@ -140,12 +140,17 @@ function memory(r: SoakResult, say: (l: string) => void, checks: Check[]): void 
   const failed = new Map<number, number>();
   for (const f of r.ledger.failures) failed.set(minuteOf(f.at), (failed.get(minuteOf(f.at)) ?? 0) + 1);
   const last = Math.max(Math.floor((r.rss.at(-1)?.atMs ?? 0) / 60_000), ...acked.keys(), ...failed.keys());
-  const rows: Array<[string, string, string, string, string]> = [];
+  const rows: string[][] = [];
+  const mbOf = (v: number | null | undefined) => (v == null ? '-' : v.toFixed(0));
   for (let m = 0; m <= last; m++) {
     const s = r.rss.find((x) => x.atMs >= m * 60_000 && x.atMs < (m + 1) * 60_000);
-    rows.push([String(m), s ? s.rssMb.toFixed(0) : '-', s ? String(s.life) : '-', n(acked.get(m) ?? 0), n(failed.get(m) ?? 0)]);
+    // The minute's highest sample: a rise and its parts (V8 heap, the database's pages, the rest).
+    const top = r.rss.filter((x) => x.atMs >= m * 60_000 && x.atMs < (m + 1) * 60_000).sort((a, b) => b.rssMb - a.rssMb)[0];
+    const p = top?.parts;
+    rows.push([String(m), s ? s.rssMb.toFixed(0) : '-', top ? top.rssMb.toFixed(0) : '-', mbOf(p?.heapUsedMb), mbOf(p?.heapTotalMb), mbOf(p?.externalMb), mbOf(p?.databaseMb), mbOf(p?.anonymousMb), s ? String(s.life) : '-', n(acked.get(m) ?? 0), n(failed.get(m) ?? 0)]);
   }
-  table(say, ['minute', 'RSS MB', 'server life', 'acknowledged', 'not acknowledged'], rows);
+  say("(the parts are those of the minute's highest sample: V8 heap used and reserved, external buffers, the embedded database's resident pages, all anonymous memory)");
+  table(say, ['minute', 'RSS MB', 'highest', 'heap used', 'heap', 'external', 'database', 'anonymous', 'server life', 'acknowledged', 'not acknowledged'], rows);
   for (const life of r.lives) {
     const lifeStartMs = life.listeningAt - r.windowStart;
     const g = rssGrowth(r.rss, life.life, Math.max(5 * 60_000, lifeStartMs + 5 * 60_000));

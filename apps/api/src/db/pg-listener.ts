@@ -59,6 +59,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * sync goes unanswered, it listens again on a new one, retrying with backoff, and calls
  * `onReconnect`.
  */
+/** How long stop() waits for UNLISTEN before it destroys the connection. */
+const STOP_TIMEOUT_MS = 2000;
+
 export async function listenOnPool(pool: pg.Pool, channel: string, opts: ListenOptions): Promise<Listener> {
   const log = opts.log ?? ((m: string) => console.warn(m));
   let current: { client: pg.PoolClient; drop(err?: Error): void } | null = null;
@@ -141,8 +144,17 @@ export async function listenOnPool(pool: pg.Pool, channel: string, opts: ListenO
       const c = current;
       current = null;
       if (!c) return;
-      await c.client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
-      c.drop();
+      // Bounded: on a connection whose server went away unseen (or behind a round trip that never
+      // came back) UNLISTEN would wait forever, and with it the pool's end and the app's close.
+      let timer: NodeJS.Timeout | undefined;
+      const unlisten = c.client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).then(
+        () => true,
+        () => false,
+      );
+      const answered = await Promise.race([unlisten, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      // Not answered: the connection is destroyed rather than given back to the pool.
+      c.drop(answered ? undefined : new Error(`UNLISTEN ${channel} did not answer`));
     },
   };
 }

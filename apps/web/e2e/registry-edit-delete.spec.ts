@@ -88,6 +88,8 @@ test('the super administrator adds, edits and deletes a device model', async ({ 
 
   await page.getByLabel('Search Device models').fill(name);
   await page.getByRole('button', { name: `Edit ${name}` }).click();
+  // The form fills itself with the model as it opens: typing before that would be overwritten.
+  await expect(form.getByLabel('Manufacturer')).toHaveValue('Acme');
   await form.getByLabel('Manufacturer').fill('Acme Telematics');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();

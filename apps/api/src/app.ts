@@ -46,6 +46,7 @@ import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
 import placesRoutes from './modules/places/places.routes.ts';
 import { loadsRoutes } from './modules/loads/index.ts';
+import { messagesRoutes, ownConversation } from './modules/messages/index.ts';
 import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import type { PlaceVisits } from './modules/places/place-visits.service.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
@@ -291,9 +292,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(fleetGlanceRoutes);
       await api.register(reportsRoutes);
       await api.register(reportSubscriptionsRoutes);
-      await api.register(notificationsRoutes(notificationHub));
+      await api.register(notificationsRoutes(notificationHub, ownConversation));
       // Dispatch (issue 33): legal plans, candidates.
       await api.register(dispatchRoutes);
+      // Messages between drivers and dispatch (issue 44).
+      await api.register(messagesRoutes);
     },
     { prefix: API_PREFIX },
   );

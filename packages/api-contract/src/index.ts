@@ -44,4 +44,5 @@ export * from './maintenance.ts';
 export * from './places.ts';
 export * from './reports.ts';
 export * from './loads.ts';
+export * from './messages.ts';
 export * from './images.ts';

@@ -32,6 +32,8 @@ export const NOTIFICATION_KINDS = [
   'LOAD_AT_RISK',
   'DEVICE_CLOCK',
   'POSITIONS_FAILING',
+  'MESSAGE_FROM_DRIVER',
+  'MESSAGE_FROM_DISPATCH',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -52,7 +54,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -224,6 +226,24 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'database-exclamation',
     defaults: { inApp: true, email: true },
     source: 'ingest',
+  },
+  MESSAGE_FROM_DRIVER: {
+    label: 'Message from a driver',
+    description: 'A driver wrote to dispatch.',
+    permission: 'MESSAGE_LIST',
+    type: 'not-viewed',
+    iconName: 'message',
+    defaults: { inApp: true, email: false },
+    source: 'messages',
+  },
+  MESSAGE_FROM_DISPATCH: {
+    label: 'Message from dispatch',
+    description: 'Dispatch wrote to you.',
+    permission: null,
+    type: 'not-viewed',
+    iconName: 'message',
+    defaults: { inApp: true, email: false },
+    source: 'messages',
   },
 };
 

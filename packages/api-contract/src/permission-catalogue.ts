@@ -133,6 +133,8 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('LOAD_LIST', 'Loads', 'See loads, their legal trip plans, live ETAs and the drivers who can take them'),
       p('LOAD_UPDATE', 'Manage loads', 'Create, import, change, assign and cancel loads, and mark stops arrived or departed', ['LOAD_LIST']),
       p('LOAD_SELF_WRITE', 'Own loads (driver)', 'A driver sees the loads assigned to them, marks stops arrived and departed, and photographs bills of lading and proofs of delivery'),
+      p('MESSAGE_LIST', 'Messages', "Read every driver's conversation with dispatch and mark it read"),
+      p('MESSAGE_SEND', 'Send messages', 'Write to drivers, with photos, from the inbox, a load or a driver log', ['MESSAGE_LIST']),
     ],
   },
   {

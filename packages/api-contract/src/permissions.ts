@@ -60,6 +60,9 @@ export const PERMISSIONS = [
   'LOAD_LIST',
   'LOAD_UPDATE',
   'LOAD_SELF_WRITE',
+  // Issue 44: messages between drivers and dispatch.
+  'MESSAGE_LIST',
+  'MESSAGE_SEND',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -69,9 +72,10 @@ export const ORGANIZATION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filte
 
 /**
  * The built-in Driver role (issue 16, decision 0111): the driver's own hours of service, and what the
- * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code.
+ * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code:
+ * MESSAGE_SEND without MESSAGE_LIST reaches the driver's own conversation only (issue 44).
  */
-export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'LOAD_SELF_WRITE', 'USER_READ', 'ORG_READ'];
+export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'LOAD_SELF_WRITE', 'MESSAGE_SEND', 'USER_READ', 'ORG_READ'];
 
 export const ROLES = ['ADMIN', 'SUPER_ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];

@@ -23,6 +23,8 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
   'PLACE_LIST',
   // Plans, assigns and follows loads (issue 33).
   'LOAD_LIST', 'LOAD_UPDATE',
+  // Reads and answers the drivers' messages (issue 44).
+  'MESSAGE_LIST', 'MESSAGE_SEND',
 ];
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };

@@ -19,6 +19,7 @@ describe('side menu filtering', () => {
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load'] },
+      'Messages',
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
@@ -31,6 +32,7 @@ describe('side menu filtering', () => {
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load'] },
+      'Messages',
       'Places',
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
@@ -64,11 +66,11 @@ describe('side menu filtering', () => {
   });
 
   it("shows a driver only their own group, and an administrator without a driver record not that group (decision 0115)", () => {
-    const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'USER_READ', 'ORG_READ'] };
-    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection'] }, { Settings: ['Profile Settings'] }]);
-    expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection']);
+    const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'MESSAGE_SEND', 'USER_READ', 'ORG_READ'] };
+    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection', 'Messages'] }, { Settings: ['Profile Settings'] }]);
+    expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection', 'Messages']);
     expect(filterMenu(SIDE_MENU, adminUser()).some((i) => i.title === 'Driver')).toBe(false);
-    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection'] });
+    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection', 'Messages'] });
   });
 
   it('filters the header navigation (History Route, Map, Dashboard) the same way', () => {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
+  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconMessage, IconMessages, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
   IconSteeringWheel, IconTool, IconTruckDelivery,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
@@ -28,6 +28,7 @@ export const SIDE_MENU: MenuItem[] = [
     subSectionItems: [
       { title: 'My day', path: '/driver' },
       { title: 'Roadside inspection', path: '/driver/inspection' },
+      { title: 'Messages', path: '/driver/messages' },
     ],
   },
   {
@@ -96,6 +97,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'New load', path: '/dispatch/loads/new' },
     ],
   },
+  { title: 'Messages', path: '/messages', icon: IconMessages },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',
@@ -126,10 +128,16 @@ export const HEADER_NAV: MenuItem[] = [
   // A driver's own screens (shown only to accounts linked to a driver record).
   { title: 'My day', path: '/driver', icon: IconSteeringWheel },
   { title: 'Inspection', path: '/driver/inspection', icon: IconShieldCheck },
+  { title: 'Messages', path: '/driver/messages', icon: IconMessage },
   { title: 'History Route', path: '/map/history', icon: IconRoute },
   { title: 'Map', path: '/map', icon: IconMap2 },
   { title: 'Dashboard', path: '/dashboard', icon: IconDashboard },
 ];
+
+/** The items with `label` set on the one at `path` (a count shown beside it: unread messages); unchanged without one. */
+export function withLabel(items: readonly MenuItem[], path: string, label: string | undefined): MenuItem[] {
+  return items.map((i) => (i.path === path ? { ...i, label } : i.subSectionItems ? { ...i, subSectionItems: withLabel(i.subSectionItems, path, label) } : i));
+}
 
 /**
  * Keeps only what the user may open: a leaf needs its path allowed; a group needs at least one

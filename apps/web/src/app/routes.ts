@@ -102,6 +102,9 @@ export const ROUTES: readonly AppRoute[] = [
     ownDriver: true,
     page: () => import('./driver-roadside-page.tsx'),
   },
+  // Issue 44: the driver's conversation with dispatch, and the office's inbox.
+  { path: '/driver/messages', title: 'Messages', access: 'private', permissions: ['MESSAGE_SEND'], ownDriver: true, page: () => import('../features/messages/driver-messages-page.tsx') },
+  { path: '/messages', title: 'Messages', access: 'private', permissions: ['MESSAGE_LIST'], page: () => import('../features/messages/messages-page.tsx') },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
   { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
   { path: '/help', title: 'Help', access: 'private', page: () => import('../features/help/help-page.tsx') },
@@ -169,7 +172,7 @@ export const ROUTES: readonly AppRoute[] = [
     access: 'private',
     children: [
       { path: '/hos/logs', title: 'HoS Logs', access: 'private', permissions: ['HOS_LIST'], page: () => import('../features/hos/hos-logs-page.tsx') },
-      { path: '/hos/logs/:id', title: 'Driver log', access: 'private', permissions: ['HOS_READ'], page: () => import('../features/hos/hos-log-page.tsx') },
+      { path: '/hos/logs/:id', title: 'Driver log', access: 'private', permissions: ['HOS_READ'], page: () => import('./hos-driver-log-page.tsx') },
       { path: '/hos/violations', title: 'HoS Violations', access: 'private', permissions: ['VIO_LIST'], page: () => import('../features/hos/hos-violations-page.tsx') },
       { path: '/hos/availability', title: 'HoS Availability', access: 'private', permissions: ['AVAILABILITY_LIST'], page: () => import('../features/hos/hos-availability-page.tsx') },
       { path: '/hos/unidentified', title: 'Unidentified Driving', access: 'private', permissions: ['HOS_LIST'], page: () => import('../features/hos/hos-unidentified-page.tsx') },
@@ -215,7 +218,7 @@ export const ROUTES: readonly AppRoute[] = [
     page: () => import('../features/dispatch/dispatch-page.tsx'),
     children: [
       { path: '/dispatch/loads/new', title: 'New load', access: 'private', permissions: ['LOAD_LIST', 'LOAD_UPDATE'], page: () => import('../features/dispatch/load-form-page.tsx') },
-      { path: '/dispatch/loads/:id', title: 'Load', access: 'private', permissions: ['LOAD_LIST'], page: () => import('../features/dispatch/load-page.tsx') },
+      { path: '/dispatch/loads/:id', title: 'Load', access: 'private', permissions: ['LOAD_LIST'], page: () => import('./dispatch-load-page.tsx') },
       { path: '/dispatch/loads/:id/edit', title: 'Edit load', access: 'private', permissions: ['LOAD_LIST', 'LOAD_UPDATE'], page: () => import('../features/dispatch/load-form-page.tsx') },
     ],
   },

@@ -13,3 +13,4 @@ export * from './maintenance.ts';
 export * from './places.ts';
 export * from './loads.ts';
 export * from './refused-fixes.ts';
+export * from './messages.ts';

@@ -11,10 +11,17 @@ import type { DbOrTx } from '../client.ts';
 export const HOS_CHANGES_CHANNEL = 'hos_changes';
 /** Told at commit that a user's sign-in context changed, the user id (or '*') as the payload. */
 export const AUTH_CHANGE_CHANNEL = 'auth_change';
+/** Told at commit that a driver's conversation with dispatch changed (a message, a read mark): `<org id>:<driver id>`. */
+export const MESSAGES_CHANNEL = 'messages';
 
 /** The organization's HoS records (events, log days) changed in this transaction. */
 export async function notifyHosChange(db: DbOrTx, orgId: string): Promise<void> {
   await db.execute(sql`select pg_notify(${HOS_CHANGES_CHANNEL}, ${orgId})`);
+}
+
+/** A driver's conversation changed in this transaction. */
+export async function notifyConversation(db: DbOrTx, orgId: string, driverId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${MESSAGES_CHANNEL}, ${`${orgId}:${driverId}`})`);
 }
 
 /** These users' sign-in context changed (a driver record linked to or from them). */

@@ -5,20 +5,27 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { presentNotification } from './notifications.presenter.ts';
 import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notifications.service.ts';
-import { HOS_CHANGES_CHANNEL } from '../../db/sql/notify.ts';
+import { HOS_CHANGES_CHANNEL, MESSAGES_CHANNEL } from '../../db/sql/notify.ts';
 
 export interface NotificationSubscriber {
   orgId: string;
   userId: string;
   /** Told when drivers' duty-status records change in the organization (the caller reads HoS lists). */
   hos?: boolean;
-  send(event: 'notification' | 'unread' | 'hos', data: NotificationEvent | { unread: number } | HosChangedEvent): void;
+  /** Which drivers' conversations with dispatch the caller follows: every one (the office), one (a driver), none. */
+  conversations?: { all: true } | { driverId: string } | null;
+  send(event: 'notification' | 'unread' | 'hos' | 'conversation', data: NotificationEvent | { unread: number } | HosChangedEvent | ConversationChangedEvent): void;
   close(): void;
 }
 
 /** What an open stream is told when its organization's duty-status records changed: only when. */
 export interface HosChangedEvent {
   at: string;
+}
+
+/** What an open stream is told when a conversation it follows changed (a message, a read mark). */
+export interface ConversationChangedEvent {
+  driverId: string;
 }
 
 /** Signalled at commit by the writers of HoS records (db/sql/notify.ts), the organization id as payload. */
@@ -44,6 +51,7 @@ export class NotificationHub {
   private subs = new Map<string, Set<NotificationSubscriber>>();
   private listener: Listener | null = null;
   private hosListener: Listener | null = null;
+  private messagesListener: Listener | null = null;
   private hosPending = new Map<string, NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private mailing: Promise<void> | null = null;
@@ -64,6 +72,7 @@ export class NotificationHub {
       () => void this.resendCounts().catch(this.log),
     );
     this.hosListener = await this.database.listen(HOS_CHANGES_CHANNEL, (orgId) => this.onHosChange(orgId));
+    this.messagesListener = await this.database.listen(MESSAGES_CHANNEL, (payload) => this.onConversation(payload));
     this.sweepTimer = setInterval(() => this.mail(), this.sweepMs);
     this.sweepTimer.unref();
   }
@@ -76,6 +85,7 @@ export class NotificationHub {
     this.hosPending.clear();
     await this.listener?.stop();
     await this.hosListener?.stop();
+    await this.messagesListener?.stop();
     await this.mailing;
   }
 
@@ -131,6 +141,20 @@ export class NotificationHub {
     }, HOS_COALESCE_MS);
     timer.unref();
     this.hosPending.set(orgId, timer);
+  }
+
+  /** Tells the streams here that follow a driver's conversation that it changed (`<org>:<driver>`). */
+  private onConversation(payload: string): void {
+    const [orgId, driverId] = payload.split(':') as [string, string | undefined];
+    if (!driverId) return;
+    const event: ConversationChangedEvent = { driverId };
+    for (const [k, set] of this.subs) {
+      if (!k.startsWith(`${orgId}|`)) continue;
+      for (const s of set) {
+        const c = s.conversations;
+        if (c && ('all' in c || c.driverId === driverId)) s.send('conversation', event);
+      }
+    }
   }
 
   /** After a lost connection: every open bell gets its count again (notifications in between were missed). */

@@ -8,6 +8,7 @@ import {
   STREAM_TICKET_TTL_SECONDS,
   unreadCountSchema,
 } from '@fleet/api-contract';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openEventStream } from '../../http/event-stream.ts';
@@ -23,8 +24,11 @@ const HOS_READERS = ['HOS_LIST', 'AVAILABILITY_LIST', 'ORG_DASH_READ'] as const;
 
 // Every route here is the caller's own notifications in the organization: sign-in only (spec section
 // 2: /notifications), tenancy by the auth plugin, and every query keyed on the caller's user id.
+/** Which conversation a caller who is not in the office follows: their own driver record's, if any. */
+export type OwnConversation = (db: FastifyInstance['db'], orgId: string, userId: string) => Promise<string | null>;
+
 const notificationsRoutes =
-  (hub: NotificationHub): FastifyPluginAsyncZod =>
+  (hub: NotificationHub, ownConversation: OwnConversation): FastifyPluginAsyncZod =>
   async (app) => {
 
     app.get('/organizations/:orgId/notifications', {
@@ -93,7 +97,8 @@ const notificationsRoutes =
         tags,
         summary:
           "Server-Sent Events of the caller's notifications: `unread` {unread} on connect and when it changes elsewhere, `notification` {notification, unread} for each new one; " +
-          "for callers holding HOS_LIST, AVAILABILITY_LIST or ORG_DASH_READ, `hos` {at} when drivers' duty-status records changed (at most every 250 ms). " +
+          "for callers holding HOS_LIST, AVAILABILITY_LIST or ORG_DASH_READ, `hos` {at} when drivers' duty-status records changed (at most every 250 ms); " +
+          '`conversation` {driverId} when a conversation between a driver and dispatch that the caller reads changed (a message, a read mark). ' +
           'Bearer header, or `ticket` from POST …/notifications/stream/ticket. ' +
           'When the caller loses access (deactivated, logged out everywhere, the organization withdrawn) a last `revoked` {reason, message} ends it.',
         params,
@@ -105,15 +110,23 @@ const notificationsRoutes =
         const { userId, permissions } = requireAuth(req);
         const unread = await unreadCount(s, userId);
         const readsHos = (codes: ReadonlySet<string>) => HOS_READERS.some((code) => codes.has(code));
+        // Conversations: every one with MESSAGE_LIST, the caller's own with MESSAGE_SEND alone (a driver).
+        const ownDriver = permissions.has('MESSAGE_SEND') ? await ownConversation(s.db, s.orgId, userId) : null;
+        const follows = (codes: ReadonlySet<string>): NotificationSubscriber['conversations'] =>
+          codes.has('MESSAGE_LIST') ? { all: true } : codes.has('MESSAGE_SEND') && ownDriver ? { driverId: ownDriver } : null;
         const sub: NotificationSubscriber = {
           orgId: s.orgId,
           userId,
           hos: readsHos(permissions),
+          conversations: follows(permissions),
           send: (event, data) => stream.send(event, data),
           close: () => stream.end(),
         };
         // Ended when the caller's session does; `hos` follows the caller's permissions while it stays open.
-        const stream = openEventStream(reply, { event: 'unread', data: { unread } }, app.openStreams.guard(req, (ctx) => (sub.hos = readsHos(ctx.permissions))));
+        const stream = openEventStream(reply, { event: 'unread', data: { unread } }, app.openStreams.guard(req, (ctx) => {
+          sub.hos = readsHos(ctx.permissions);
+          sub.conversations = follows(ctx.permissions);
+        }));
         stream.onClose(hub.subscribe(sub));
       },
     });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { organizations } from '../../db/schema/index.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
+import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
 import { ensureDemoPlaces } from '../demo-places.ts';
@@ -97,6 +98,9 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   if (l.delivered + l.running + l.unassigned) {
     log(`Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`);
   }
+  // The drivers' conversations with dispatch, about those loads (issue 44).
+  const m = await ensureDemoMessages(app.db, org.id);
+  if (m) log(`Demo fleet: ${m} messages between drivers and dispatch`);
   return trucks;
 }
 

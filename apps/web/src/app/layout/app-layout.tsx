@@ -15,7 +15,8 @@ import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
 import { NotificationToasts } from '../../components/notification-toasts.tsx';
 import { SearchSpotlight } from '../../features/search/search-spotlight.tsx';
-import { filterMenu, HEADER_NAV, SIDE_MENU } from '../menu.ts';
+import { filterMenu, HEADER_NAV, SIDE_MENU, withLabel } from '../menu.ts';
+import { unreadMessagesQuery } from '../../features/messages/messages-api.ts';
 import { LOGIN_PATH } from '../guard.ts';
 import { BottomNav } from './bottom-nav.tsx';
 import { ControlBanner } from './control-banner.tsx';
@@ -93,7 +94,11 @@ export function AppLayout() {
 
   // A super administrator in control mode sees the menus of the organization they control.
   const controlled = useControlledOrganization();
-  const side = useMemo(() => filterMenu(SIDE_MENU, accessUser(user, controlled)), [user, controlled]);
+  const access = accessUser(user, controlled);
+  // Unread messages from drivers beside the office's Messages item (issue 44); the stream keeps it current.
+  const unread = useQuery({ ...unreadMessagesQuery(access?.organization?.id ?? ''), enabled: !!access?.organization && !!access.permissions.includes('MESSAGE_LIST') });
+  const unreadLabel = unread.data?.unread ? String(unread.data.unread) : undefined;
+  const side = useMemo(() => withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), [user, controlled, unreadLabel]);
   const nav = useMemo(() => filterMenu(HEADER_NAV, accessUser(user, controlled)), [user, controlled]);
   const signedIn = !!user;
   const showNavbar = signedIn && side.length > 0;

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -24,18 +24,21 @@ import { EtaBadge, PlanTimeline } from './plan-timeline.tsx';
 
 const RUNNING = new Set(['ASSIGNED', 'EN_ROUTE', 'AT_STOP']);
 
-/** `/dispatch/loads/:id`: the load on the map, its legal plan as a timeline, its stops, the candidates, its rate, history and documents. */
-export default function LoadPage() {
+/** A conversation with the load's driver about the load (issue 44): the app composes it from the messages feature. */
+export type LoadMessagesSlot = ComponentType<{ driverId: string; loadId: string; driverName: string }>;
+
+/** `/dispatch/loads/:id`: the load on the map, its legal plan as a timeline, its stops, the candidates, its rate, history, documents and messages. */
+export default function LoadPage({ messages }: { messages?: LoadMessagesSlot } = {}) {
   const { id = '' } = useParams();
   const q = useLoad(id);
   return (
     <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
-      {q.data && <LoadView load={q.data} />}
+      {q.data && <LoadView load={q.data} messages={messages} />}
     </DataState>
   );
 }
 
-function LoadView({ load }: { load: Load }) {
+function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMessagesSlot }) {
   const units = useUnits();
   const canEdit = useCan('LOAD_UPDATE');
   const [params, setParams] = useSearchParams();
@@ -260,6 +263,11 @@ function LoadView({ load }: { load: Load }) {
               </div>
             )}
           </Card>
+          {Messages && load.drivers[0] && (
+            <Card withBorder radius="md" padding="md">
+              <Messages driverId={load.drivers[0].id} loadId={load.id} driverName={load.drivers[0].name} />
+            </Card>
+          )}
         </Stack>
       </div>
     </>

@@ -37,6 +37,8 @@ export interface DriverPageProps {
   inspection?: ComponentType<DriverInspectionSlotProps>;
   /** The driver's loads card (issue 33), shown under the clocks (none: no card). */
   loads?: ComponentType<{ orgId: string }>;
+  /** The driver's messages card (issue 44): unread from dispatch and the way to the conversation. */
+  messages?: ComponentType<{ orgId: string }>;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface DriverPageProps {
  * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
-export default function DriverPage({ inspection, loads }: DriverPageProps = {}) {
+export default function DriverPage({ inspection, loads, messages }: DriverPageProps = {}) {
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -61,13 +63,27 @@ export default function DriverPage({ inspection, loads }: DriverPageProps = {}) 
         }
       />
       <DataState isLoading={status.isLoading} error={status.error} onRetry={() => void status.refetch()}>
-        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} />}
+        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} />}
       </DataState>
     </div>
   );
 }
 
-function DriverDay({ orgId, userId, data, inspection: Inspection, loads: Loads }: { orgId: string; userId: string; data: DriverStatusAt; inspection?: DriverPageProps['inspection']; loads?: DriverPageProps['loads'] }) {
+function DriverDay({
+  orgId,
+  userId,
+  data,
+  inspection: Inspection,
+  loads: Loads,
+  messages: Messages,
+}: {
+  orgId: string;
+  userId: string;
+  data: DriverStatusAt;
+  inspection?: DriverPageProps['inspection'];
+  loads?: DriverPageProps['loads'];
+  messages?: DriverPageProps['messages'];
+}) {
   const s = data.status;
   const now = useNow(TICK_MS);
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
@@ -103,6 +119,7 @@ function DriverDay({ orgId, userId, data, inspection: Inspection, loads: Loads }
       )}
       <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
       <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
+      {Messages && <Messages orgId={orgId} />}
       {Loads && <Loads orgId={orgId} />}
       {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
       <Tabs defaultValue="today" keepMounted={false}>

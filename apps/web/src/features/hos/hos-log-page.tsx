@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -30,8 +30,11 @@ function useNow(): number {
   return now;
 }
 
+/** The conversation with the log's driver (issue 44): the app composes it from the messages feature. */
+export type LogMessagesSlot = ComponentType<{ driverId: string; driverName: string }>;
+
 /** A driver's record of duty status for one log day, as an inspector reads it; prints on one Letter page. */
-export default function HosLogPage() {
+export default function HosLogPage({ messages }: { messages?: LogMessagesSlot } = {}) {
   const { id = '' } = useParams();
   const orgId = useEffectiveOrganizationId();
   const [params] = useSearchParams();
@@ -42,13 +45,13 @@ export default function HosLogPage() {
   return (
     <div className={classes.page}>
       <DataState isLoading={day.isLoading} error={day.error} onRetry={() => void day.refetch()}>
-        {day.data ? <LogDayView day={day.data} orgId={orgId ?? ''} at={at} /> : <PageHeader title="Driver log" />}
+        {day.data ? <LogDayView day={day.data} orgId={orgId ?? ''} at={at} messages={messages} /> : <PageHeader title="Driver log" />}
       </DataState>
     </div>
   );
 }
 
-function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: number }) {
+function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; orgId: string; at?: number; messages?: LogMessagesSlot }) {
   const units = useUnits();
   const canEdit = useCan('HOS_EDIT');
   const now = useNow();
@@ -135,6 +138,12 @@ function LogDayView({ day, orgId, at }: { day: HosLogDay; orgId: string; at?: nu
           </Title>
           <LogEvents events={day.events} timeZone={tz} units={units} at={at} onEdit={canEdit ? setEditing : undefined} />
         </Paper>
+
+        {Messages && (
+          <Paper withBorder radius="md" p="md" className={`${classes.section} ${classes.noPrint}`}>
+            <Messages driverId={h.driver.id} driverName={name} />
+          </Paper>
+        )}
       </Stack>
       <EventEditModal orgId={orgId} driverId={h.driver.id} logId={day.id} event={editing} timeZone={tz} onClose={() => setEditing(null)} />
     </>

@@ -6,6 +6,7 @@ import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { hosRefresher } from '../../lib/hos-live.ts';
+import { onConversationChanged } from '../../lib/messages-live.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { onStreamRevoked, parseStreamRevoked } from '../../lib/stream-revoked.ts';
 
@@ -121,6 +122,7 @@ export function useNotificationStream(): void {
     let timer: ReturnType<typeof setTimeout> | null = null;
     let attempt = 0;
     const hosChanged = hosRefresher(qc, orgId);
+    const conversationChanged = onConversationChanged(qc, orgId);
     const retry = () => {
       if (stopped) return;
       attempt++;
@@ -139,6 +141,7 @@ export function useNotificationStream(): void {
           void qc.invalidateQueries({ queryKey: [...notificationKeys.all(orgId), 'list'] });
         });
         es.addEventListener('hos', hosChanged);
+        es.addEventListener('conversation', conversationChanged);
         es.addEventListener('notification', (e) => {
           const { notification: n, unread } = JSON.parse(e.data) as NotificationEvent;
           qc.setQueryData(notificationKeys.unread(orgId), { unread });

@@ -1,26 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import {
-  IconAlertOctagon,
-  IconAlertTriangle,
-  IconBell,
-  IconCheck,
-  IconClockExclamation,
-  IconDatabaseExclamation,
-  IconFileAlert,
-  IconFileImport,
-  IconForbid,
-  IconHourglassLow,
-  IconMapPin,
-  IconMapPinOff,
-  IconPencilCheck,
-  IconPlugConnectedX,
-  IconSteeringWheel,
-  IconTool,
-  IconTrash,
-  IconUserQuestion,
-  IconX,
-} from '@tabler/icons-react';
+import { IconAlertOctagon, IconAlertTriangle, IconBell, IconCheck, IconClockExclamation, IconDatabaseExclamation, IconFileAlert, IconFileImport, IconForbid, IconHourglassLow, IconMapPin, IconMapPinOff, IconMessage, IconPencilCheck, IconPlugConnectedX, IconSteeringWheel, IconTool, IconTrash, IconUserQuestion, IconX } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
@@ -46,6 +26,8 @@ export const ICONS: Record<string, typeof IconBell> = {
   forbid: IconForbid,
   'clock-exclamation': IconClockExclamation,
   'database-exclamation': IconDatabaseExclamation,
+  // Issue 44: messages.
+  message: IconMessage,
 };
 
 export interface ServerNotificationCardProps {

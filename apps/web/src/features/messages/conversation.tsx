@@ -1,0 +1,231 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, CloseButton, FileButton, Group, Image, Loader, Paper, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { IconCamera, IconCheck, IconChecks, IconSend } from '@tabler/icons-react';
+import type { DriverMessage, MessageSide } from '@fleet/api-contract';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatShortDateTime } from '../../lib/dates.ts';
+import { photoForUpload } from '../../lib/photo-resize.ts';
+import { newClientId, threadQuery, uploadMessagePhoto, useMarkRead, useSendMessage } from './messages-api.ts';
+import classes from './messages.module.css';
+
+export interface ConversationProps {
+  orgId: string;
+  driverId: string;
+  /** Only this load's messages, and new ones tied to it. */
+  loadId?: string | null;
+  /** Which side the viewer writes for: the driver, or the office. */
+  side: MessageSide;
+  /** Shown above the thread (the driver's name in the office, "Dispatch" on the phone). */
+  title?: string;
+  /** The thread's height on screen (it scrolls inside). */
+  height?: number | string;
+}
+
+const MAX_PHOTOS = 5;
+
+/**
+ * One driver's conversation with dispatch (issue 44): oldest at the top, the newest at the bottom by
+ * the composer; the other side's messages are marked read as they are shown, and the viewer's own
+ * show "Sent" or "Read" with the time the other side read them.
+ */
+export function Conversation({ orgId, driverId, loadId = null, side, title, height = 420 }: ConversationProps) {
+  const thread = useInfiniteQuery(threadQuery(orgId, driverId, loadId));
+  const markRead = useMarkRead(orgId);
+  const messages = useMemo(() => (thread.data?.pages.flatMap((p) => p.content) ?? []).slice().reverse(), [thread.data]);
+  const newestTheirs = useMemo(() => messages.filter((m) => m.side !== side && !m.readAt).at(-1) ?? null, [messages, side]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const newestId = messages.at(-1)?.id;
+
+  // Marks what the viewer now sees as read (the other side sees the mark live).
+  const { mutate: mark } = markRead;
+  useEffect(() => {
+    if (newestTheirs && document.visibilityState === 'visible') mark({ driverId, upTo: newestTheirs.sentAt });
+  }, [newestTheirs, driverId, mark]);
+
+  // The newest message in view when it arrives.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [newestId]);
+
+  return (
+    <Stack gap="xs" className={classes.conversation}>
+      {title && (
+        <Text fw={600} size="sm">
+          {title}
+        </Text>
+      )}
+      <div ref={scroller} className={classes.thread} style={{ height }} role="log" aria-label={title ? `Messages with ${title}` : 'Messages'} aria-live="polite">
+        {thread.isLoading && <Loader size="sm" m="md" aria-label="Loading messages" />}
+        {thread.error && (
+          <Alert color="red" variant="light" m="xs">
+            The messages could not be loaded.{' '}
+            <Button variant="subtle" size="compact-sm" onClick={() => void thread.refetch()}>
+              Try again
+            </Button>
+          </Alert>
+        )}
+        {thread.hasNextPage && (
+          <Group justify="center" py={4}>
+            <Button variant="subtle" size="compact-sm" onClick={() => void thread.fetchNextPage()} loading={thread.isFetchingNextPage}>
+              Older messages
+            </Button>
+          </Group>
+        )}
+        {!thread.isLoading && !thread.error && messages.length === 0 && (
+          <Text c="dimmed" size="sm" ta="center" py="lg">
+            No messages yet. {side === 'DRIVER' ? 'Write to dispatch below.' : 'Write to the driver below.'}
+          </Text>
+        )}
+        {messages.map((m) => (
+          <Bubble key={m.id} message={m} mine={m.side === side} />
+        ))}
+      </div>
+      <Composer orgId={orgId} driverId={driverId} loadId={loadId} side={side} />
+    </Stack>
+  );
+}
+
+function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean }) {
+  const who = m.side === 'OFFICE' ? [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || 'Dispatch' : [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || 'Driver';
+  return (
+    <div className={mine ? classes.rowMine : classes.rowTheirs}>
+      <Paper className={mine ? classes.bubbleMine : classes.bubbleTheirs} radius="md" px="sm" py={6} data-testid="message">
+        {!mine && (
+          <Text size="xs" fw={600}>
+            {who}
+          </Text>
+        )}
+        {m.loadRef && (
+          <Badge size="xs" variant="light" mb={2}>
+            {m.loadRef}
+          </Badge>
+        )}
+        <Text size="sm" className={classes.body}>
+          {m.body}
+        </Text>
+        {m.imageUrls.length > 0 && (
+          <Group gap={4} mt={4}>
+            {m.imageUrls.map((url, i) => (
+              <a key={url} href={url} target="_blank" rel="noreferrer">
+                <Image src={url} alt={`Photo ${i + 1} of the message`} w={96} h={96} fit="cover" radius="sm" />
+              </a>
+            ))}
+          </Group>
+        )}
+        <Group gap={4} justify="flex-end" mt={2}>
+          <Text size="xs" c="dimmed">
+            {formatShortDateTime(m.sentAt)}
+          </Text>
+          {mine &&
+            (m.readAt ? (
+              <Tooltip label={`Read ${formatShortDateTime(m.readAt)}`}>
+                <Text size="xs" c="dimmed" component="span" aria-label={`Read ${formatShortDateTime(m.readAt)}`} className={classes.mark}>
+                  <IconChecks size={14} aria-hidden /> Read
+                </Text>
+              </Tooltip>
+            ) : (
+              <Text size="xs" c="dimmed" component="span" className={classes.mark}>
+                <IconCheck size={14} aria-hidden /> Sent
+              </Text>
+            ))}
+        </Group>
+      </Paper>
+    </div>
+  );
+}
+
+function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: string; loadId: string | null; side: MessageSide }) {
+  const send = useSendMessage(orgId);
+  const [body, setBody] = useState('');
+  const [photos, setPhotos] = useState<Array<{ id: string; url: string }>>([]);
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // One id per message being written: a resend after a lost answer is the same message.
+  const clientId = useRef(newClientId());
+
+  const attach = async (file: File | null) => {
+    if (!file) return;
+    setUploading(true);
+    setError(null);
+    try {
+      const uploaded = await uploadMessagePhoto(orgId, await photoForUpload(file), file.name);
+      setPhotos((p) => [...p, uploaded]);
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.body?.message ?? err.message) : 'The photo could not be sent. Try again.');
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const submit = () => {
+    const text = body.trim();
+    if (!text) {
+      setError('Write a message first');
+      return;
+    }
+    setError(null);
+    send.mutate(
+      { driverId, loadId, body: text, imageIds: photos.map((p) => p.id), clientId: clientId.current },
+      {
+        onSuccess: () => {
+          setBody('');
+          setPhotos([]);
+          clientId.current = newClientId();
+        },
+        onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : 'The message could not be sent. Try again.'),
+      },
+    );
+  };
+
+  return (
+    <Stack gap={6}>
+      {photos.length > 0 && (
+        <Group gap={6}>
+          {photos.map((p, i) => (
+            <div key={p.id} className={classes.attached}>
+              <Image src={p.url} alt={`Attached photo ${i + 1}`} w={56} h={56} fit="cover" radius="sm" />
+              <CloseButton size="xs" className={classes.remove} aria-label={`Remove photo ${i + 1}`} onClick={() => setPhotos((x) => x.filter((y) => y.id !== p.id))} />
+            </div>
+          ))}
+        </Group>
+      )}
+      <Group gap={6} align="flex-end" wrap="nowrap">
+        <FileButton onChange={(f) => void attach(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture={side === 'DRIVER' ? 'environment' : undefined} disabled={photos.length >= MAX_PHOTOS}>
+          {(props) => (
+            <ActionIcon {...props} size="lg" variant="default" loading={uploading} aria-label="Add a photo">
+              <IconCamera size={18} aria-hidden />
+            </ActionIcon>
+          )}
+        </FileButton>
+        <Textarea
+          className={classes.input}
+          aria-label={side === 'DRIVER' ? 'Message to dispatch' : 'Message to the driver'}
+          placeholder={side === 'DRIVER' ? 'Message to dispatch' : 'Message to the driver'}
+          autosize
+          minRows={1}
+          maxRows={5}
+          maxLength={2000}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            // Enter sends, Shift+Enter breaks the line (as every messaging app).
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <Button onClick={submit} loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />} aria-label="Send message">
+          Send
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" variant="light" py={6} role="alert">
+          {error}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

@@ -29,6 +29,9 @@ export default defineConfig({
     timezoneId: 'Asia/Tokyo',
     // Tracing every test doubled the run time on the loaded machine; turn it on with E2E_TRACE=1.
     trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
+    // Each test's fresh context would install the service worker and download every screen's code
+    // into its cache: only the offline tests allow it (test.use({ serviceWorkers: 'allow' })).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

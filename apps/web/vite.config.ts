@@ -1,8 +1,46 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Installable, and the app shell and every screen's code load with no network after the first
+    // visit (issue 44, decision 0182). The API is never cached by the worker: data offline comes from
+    // the app's own stores. A new version waits for the next open (no skipWaiting) and says so.
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png', 'logo.svg', 'logo-dark.svg', 'login-side.svg'],
+      manifest: {
+        name: 'Fleetline',
+        short_name: 'Fleetline',
+        description: 'Fleet tracking, driver hours of service and IFTA for trucking carriers.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: '#1d5fa8',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // The map's library and the fonts are large; every screen's code must be there offline.
+        maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/healthz/, /^\/readyz/],
+        cleanupOutdatedCaches: true,
+        // The first install takes the open page at once (offline from the first visit); a later
+        // version still waits for the next open (no skipWaiting).
+        clientsClaim: true,
+      },
+    }),
+  ],
   // MAP_STYLE_URL is not baked in here: the server hands it to the app at run time (GET /api/v1/web-config).
   build: { outDir: 'dist', emptyOutDir: true },
   server: { proxy: { '/api': 'http://localhost:8080' } },

@@ -2,11 +2,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import './global.css';
+import { installServiceWorker } from './lib/app-update.ts';
 import { installPreloadErrorReload } from './lib/preload-error.ts';
 import { App } from './app/app.tsx';
 
 // A stale chunk after a deploy reloads the page once instead of breaking navigation.
 installPreloadErrorReload();
+// Installable and offline (issue 44): the service worker registers once the page has loaded.
+if (document.readyState === 'complete') installServiceWorker();
+else window.addEventListener('load', installServiceWorker, { once: true });
 
 const root = document.getElementById('root');
 if (root) {

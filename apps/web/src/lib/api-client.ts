@@ -4,6 +4,7 @@ import { clearSession, sessionStore, setTokens } from './auth-store.ts';
 import { notify } from './notifications-store.ts';
 import { toQueryString, type QueryValue } from './query-string.ts';
 import { formatDateTime } from './dates.ts';
+import { isOnline } from './online.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -105,6 +106,8 @@ export function toastApiError(err: ApiError): void {
 }
 
 export function toastNetworkError(): void {
+  // Offline, the banner says so once (layout/offline-banner.tsx) instead of a toast per request.
+  if (!isOnline()) return;
   notify({
     type: 'alert',
     title: 'Oops, something happened, please try again',

@@ -20,6 +20,7 @@ import { unreadMessagesQuery } from '../../features/messages/messages-api.ts';
 import { LOGIN_PATH } from '../guard.ts';
 import { BottomNav } from './bottom-nav.tsx';
 import { ControlBanner } from './control-banner.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
 import { GlobalLoadingBar } from './global-loading-bar.tsx';
 import { Header } from './header.tsx';
 import { ProfileDrawer } from './profile-drawer.tsx';
@@ -134,6 +135,7 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         <ControlBanner />
+        {signedIn && <OfflineBanner />}
         <div id="content" style={signedIn ? { padding: 'var(--mantine-spacing-md)', maxWidth: 1600, margin: '0 auto' } : undefined}>
           <Outlet />
         </div>

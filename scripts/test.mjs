@@ -156,8 +156,10 @@ function e2eClock() {
 // fill the cores beside them, one after the other, yielding to them (yieldCpu).
 let e2e = Promise.resolve(true);
 const e2eJson = path.join(tmp, 'playwright.json');
+// Built in this run: the API tests' server processes run the build (TEST_SERVER_ENTRY, server-process.ts).
+let built = false;
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
-  if (await run('build web app and API', 'npm', ['run', 'build'])) {
+  if ((built = await run('build web app and API', 'npm', ['run', 'build']))) {
     const shift = e2eClock();
     const playwright = [bin('playwright'), 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'];
     const [cmd, ...args] = shift ? ['faketime', '-f', shift, ...playwright] : playwright;
@@ -212,15 +214,18 @@ const niced = spawnSync('nice', ['-n', '10', 'true']).status === 0;
 const vitest = (args) => (niced ? ['nice', ['-n', '10', bin('vitest'), ...args]] : [bin('vitest'), args]);
 
 const unitJson = path.join(tmp, 'vitest.json');
-await run('unit and API tests (embedded PGlite)', ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`]), { TEST_DATABASE_URL: '' }, { yielding: true });
-countVitest(unitJson);
-
-// One worker: alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
+const serverEntry = { TEST_SERVER_ENTRY: built ? 'compiled' : '' };
+// The PostgreSQL pass runs beside the PGlite pass, its output kept until it ends. One worker: alone
+// on the machine it takes 145 s on one, 149 s on two, since the server's side bounds it; after the
+// PGlite pass, as it ran until now, it left a core idle for its 3-4 minutes.
 const pgJson = path.join(tmp, 'vitest-pg.json');
-if (process.env.TEST_DATABASE_URL) {
-  await run('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), {}, { yielding: true });
-  countVitest(pgJson);
-}
+const pgPass = process.env.TEST_DATABASE_URL
+  ? runInBackground('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), serverEntry, { yielding: true })
+  : Promise.resolve(true);
+await run('unit and API tests (embedded PGlite)', ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`]), { TEST_DATABASE_URL: '', ...serverEntry }, { yielding: true });
+countVitest(unitJson);
+await pgPass;
+countVitest(pgJson);
 
 await e2e;
 countPlaywright(e2eJson);

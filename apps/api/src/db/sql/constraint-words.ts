@@ -55,7 +55,9 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   // Load numbers come from the per-organization counter, stop numbers from the service (decision 0166).
   'loads_org_number_uq', 'load_stops_load_seq_uq',
   // The device-id directory's token hashes: random 32-byte tokens (migration 0036).
-  'device_ids_token_uq'];
+  'device_ids_token_uq',
+  // A message's client id: inserted ON CONFLICT DO NOTHING, a resend answers the first (decision 0181).
+  'messages_client_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

@@ -11,8 +11,12 @@ import type { DbOrTx } from '../client.ts';
 export const HOS_CHANGES_CHANNEL = 'hos_changes';
 /** Told at commit that a user's sign-in context changed, the user id (or '*') as the payload. */
 export const AUTH_CHANGE_CHANNEL = 'auth_change';
-/** Told at commit that a driver's conversation with dispatch changed (a message, a read mark): `<org id>:<driver id>`. */
-export const MESSAGES_CHANNEL = 'messages';
+/**
+ * The notification hub's channel (modules/notifications, NOTIFICATIONS_CHANNEL): a driver's
+ * conversation changing rides on it as `{"o": <org id>, "c": <driver id>}`, so no instance holds one
+ * more LISTEN connection for it (a PostgreSQL test app's pool is 10: two apps of five each had none left).
+ */
+const NOTIFICATIONS_CHANNEL = 'notifications';
 
 /** The organization's HoS records (events, log days) changed in this transaction. */
 export async function notifyHosChange(db: DbOrTx, orgId: string): Promise<void> {
@@ -21,7 +25,7 @@ export async function notifyHosChange(db: DbOrTx, orgId: string): Promise<void> 
 
 /** A driver's conversation changed in this transaction. */
 export async function notifyConversation(db: DbOrTx, orgId: string, driverId: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${MESSAGES_CHANNEL}, ${`${orgId}:${driverId}`})`);
+  await db.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ o: orgId, c: driverId })})`);
 }
 
 /** These users' sign-in context changed (a driver record linked to or from them). */

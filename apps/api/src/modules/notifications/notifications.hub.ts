@@ -5,7 +5,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { presentNotification } from './notifications.presenter.ts';
 import { NOTIFICATIONS_CHANNEL, notificationsOfFact, unreadCount } from './notifications.service.ts';
-import { HOS_CHANGES_CHANNEL, MESSAGES_CHANNEL } from '../../db/sql/notify.ts';
+import { HOS_CHANGES_CHANNEL } from '../../db/sql/notify.ts';
 
 export interface NotificationSubscriber {
   orgId: string;
@@ -51,7 +51,6 @@ export class NotificationHub {
   private subs = new Map<string, Set<NotificationSubscriber>>();
   private listener: Listener | null = null;
   private hosListener: Listener | null = null;
-  private messagesListener: Listener | null = null;
   private hosPending = new Map<string, NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private mailing: Promise<void> | null = null;
@@ -72,7 +71,6 @@ export class NotificationHub {
       () => void this.resendCounts().catch(this.log),
     );
     this.hosListener = await this.database.listen(HOS_CHANGES_CHANNEL, (orgId) => this.onHosChange(orgId));
-    this.messagesListener = await this.database.listen(MESSAGES_CHANNEL, (payload) => this.onConversation(payload));
     this.sweepTimer = setInterval(() => this.mail(), this.sweepMs);
     this.sweepTimer.unref();
   }
@@ -85,7 +83,6 @@ export class NotificationHub {
     this.hosPending.clear();
     await this.listener?.stop();
     await this.hosListener?.stop();
-    await this.messagesListener?.stop();
     await this.mailing;
   }
 
@@ -109,7 +106,11 @@ export class NotificationHub {
   }
 
   private async onNotify(payload: string): Promise<void> {
-    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number };
+    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number; c?: string };
+    if (msg.c) {
+      this.onConversation(msg.o, msg.c);
+      return;
+    }
     if (msg.f) {
       if (msg.m) this.mail();
       const here = [...this.subs.keys()].filter((k) => k.startsWith(`${msg.o}|`)).map((k) => k.slice(msg.o.length + 1));
@@ -143,10 +144,8 @@ export class NotificationHub {
     this.hosPending.set(orgId, timer);
   }
 
-  /** Tells the streams here that follow a driver's conversation that it changed (`<org>:<driver>`). */
-  private onConversation(payload: string): void {
-    const [orgId, driverId] = payload.split(':') as [string, string | undefined];
-    if (!driverId) return;
+  /** Tells the streams here that follow a driver's conversation that it changed (a message, a read mark). */
+  private onConversation(orgId: string, driverId: string): void {
     const event: ConversationChangedEvent = { driverId };
     for (const [k, set] of this.subs) {
       if (!k.startsWith(`${orgId}|`)) continue;

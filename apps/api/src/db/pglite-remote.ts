@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
@@ -31,6 +32,24 @@ export class DatabaseUnavailableError extends Error {
 }
 
 const PROBE = '\u0001probe';
+
+/**
+ * The transaction whose callback is running, for the statements it makes. PGlite is one session: a
+ * statement sent *outside* the transaction from inside its callback waits for the transaction to
+ * end, and if the callback awaits it, that is never: every later statement waits too and the
+ * database stops answering. Such a statement is logged once per place with its stack (a soak's
+ * server hung without a line in its log).
+ */
+const inTransaction = new AsyncLocalStorage<{ id: number; open: () => boolean }>();
+const reported = new Set<string>();
+
+function reportOutsideStatement(id: number, sql: string): void {
+  const stack = (new Error().stack ?? '').split('\n').slice(3, 12).join('\n');
+  const key = stack || sql.slice(0, 80);
+  if (reported.has(key)) return;
+  reported.add(key);
+  console.error(`database: a statement outside transaction ${id} was sent from inside it and waits for it to end (a deadlock if awaited): ${sql.slice(0, 120)}\n${stack}`);
+}
 
 /**
  * Drizzle passes parsers that leave dates, times and numerics as text (identity functions); only
@@ -161,10 +180,14 @@ export class RemotePGlite {
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
+    const t = inTransaction.getStore();
+    if (t?.open()) reportOutsideStatement(t.id, sql);
     return this.runQuery<T>(undefined, sql, params, options);
   }
 
   exec(sql: string): Promise<Array<RemoteResults<unknown>>> {
+    const t = inTransaction.getStore();
+    if (t?.open()) reportOutsideStatement(t.id, sql);
     return this.runExec(undefined, sql);
   }
 
@@ -192,7 +215,7 @@ export class RemotePGlite {
     };
     let value: T;
     try {
-      value = await fn(tx);
+      value = await inTransaction.run({ id, open: () => !closed }, () => fn(tx));
     } catch (err) {
       if (!closed) {
         closed = true;

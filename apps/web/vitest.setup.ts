@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
+// The screens' words come from the catalogues (jsdom's browser asks for English).
+import './src/i18n/i18n.ts';
 
 // Mantine reads these browser APIs that jsdom lacks.
 if (!window.matchMedia) {

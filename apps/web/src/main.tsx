@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import './global.css';
+// The language of the screens (issue 44): initialised before the first render.
+import './i18n/i18n.ts';
 import { installServiceWorker } from './lib/app-update.ts';
 import { installPreloadErrorReload } from './lib/preload-error.ts';
 import { App } from './app/app.tsx';

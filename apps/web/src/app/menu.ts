@@ -14,6 +14,8 @@ export interface MenuItem {
   path: string;
   icon?: Icon;
   label?: string;
+  /** The catalogue key of the title where it is translated (the driver's items, issue 44); `title` is the English. */
+  titleKey?: string;
   subSectionItems?: MenuItem[];
 }
 
@@ -23,12 +25,13 @@ const ORG = '/settings/organization-settings';
 export const SIDE_MENU: MenuItem[] = [
   {
     title: 'Driver',
+    titleKey: 'nav.driver',
     path: '/driver',
     icon: IconSteeringWheel,
     subSectionItems: [
-      { title: 'My day', path: '/driver' },
-      { title: 'Roadside inspection', path: '/driver/inspection' },
-      { title: 'Messages', path: '/driver/messages' },
+      { title: 'My day', titleKey: 'nav.myDay', path: '/driver' },
+      { title: 'Roadside inspection', titleKey: 'nav.roadside', path: '/driver/inspection' },
+      { title: 'Messages', titleKey: 'nav.messages', path: '/driver/messages' },
     ],
   },
   {
@@ -126,13 +129,18 @@ export const SIDE_MENU: MenuItem[] = [
 /** Default header navigation list (spec section 2), also the mobile bottom navigation. */
 export const HEADER_NAV: MenuItem[] = [
   // A driver's own screens (shown only to accounts linked to a driver record).
-  { title: 'My day', path: '/driver', icon: IconSteeringWheel },
-  { title: 'Inspection', path: '/driver/inspection', icon: IconShieldCheck },
-  { title: 'Messages', path: '/driver/messages', icon: IconMessage },
+  { title: 'My day', titleKey: 'nav.myDay', path: '/driver', icon: IconSteeringWheel },
+  { title: 'Inspection', titleKey: 'nav.inspection', path: '/driver/inspection', icon: IconShieldCheck },
+  { title: 'Messages', titleKey: 'nav.messages', path: '/driver/messages', icon: IconMessage },
   { title: 'History Route', path: '/map/history', icon: IconRoute },
   { title: 'Map', path: '/map', icon: IconMap2 },
   { title: 'Dashboard', path: '/dashboard', icon: IconDashboard },
 ];
+
+/** The items with their titles in the user's language where a catalogue key is given. */
+export function translateMenu(items: readonly MenuItem[], t: (key: string) => string): MenuItem[] {
+  return items.map((i) => ({ ...i, title: i.titleKey ? t(i.titleKey) : i.title, subSectionItems: i.subSectionItems && translateMenu(i.subSectionItems, t) }));
+}
 
 /** The items with `label` set on the one at `path` (a count shown beside it: unread messages); unchanged without one. */
 export function withLabel(items: readonly MenuItem[], path: string, label: string | undefined): MenuItem[] {

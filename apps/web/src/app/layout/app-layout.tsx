@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AppShell, ScrollArea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
 import { api, setSessionExpiredHandler } from '../../lib/api-client.ts';
@@ -15,7 +16,7 @@ import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
 import { NotificationToasts } from '../../components/notification-toasts.tsx';
 import { SearchSpotlight } from '../../features/search/search-spotlight.tsx';
-import { filterMenu, HEADER_NAV, SIDE_MENU, withLabel } from '../menu.ts';
+import { filterMenu, HEADER_NAV, SIDE_MENU, translateMenu, withLabel } from '../menu.ts';
 import { unreadMessagesQuery } from '../../features/messages/messages-api.ts';
 import { LOGIN_PATH } from '../guard.ts';
 import { BottomNav } from './bottom-nav.tsx';
@@ -99,8 +100,9 @@ export function AppLayout() {
   // Unread messages from drivers beside the office's Messages item (issue 44); the stream keeps it current.
   const unread = useQuery({ ...unreadMessagesQuery(access?.organization?.id ?? ''), enabled: !!access?.organization && !!access.permissions.includes('MESSAGE_LIST') });
   const unreadLabel = unread.data?.unread ? String(unread.data.unread) : undefined;
-  const side = useMemo(() => withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), [user, controlled, unreadLabel]);
-  const nav = useMemo(() => filterMenu(HEADER_NAV, accessUser(user, controlled)), [user, controlled]);
+  const { t, i18n } = useTranslation();
+  const side = useMemo(() => translateMenu(withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), t), [user, controlled, unreadLabel, t, i18n.language]);
+  const nav = useMemo(() => translateMenu(filterMenu(HEADER_NAV, accessUser(user, controlled)), t), [user, controlled, t, i18n.language]);
   const signedIn = !!user;
   const showNavbar = signedIn && side.length > 0;
   const showFooter = signedIn && mobile && nav.length > 0;

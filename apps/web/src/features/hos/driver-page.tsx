@@ -1,4 +1,5 @@
 import { useMemo, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -47,6 +48,7 @@ export interface DriverPageProps {
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
 export default function DriverPage({ inspection, loads, messages }: DriverPageProps = {}) {
+  const { t } = useTranslation();
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -54,11 +56,11 @@ export default function DriverPage({ inspection, loads, messages }: DriverPagePr
   return (
     <div className={classes.page}>
       <PageHeader
-        title={user ? `Hello, ${user.firstName ?? 'driver'}` : 'My day'}
-        description="Your duty status, hours left and today's log"
+        title={user ? (user.firstName ? t('driver.hello', { name: user.firstName }) : t('driver.helloDefault')) : t('driver.title')}
+        description={t('driver.description')}
         actions={
           <Button component={Link} to="/driver/inspection" variant="light" leftSection={<IconShieldCheck size={18} aria-hidden />}>
-            Roadside inspection
+            {t('driver.roadside')}
           </Button>
         }
       />
@@ -84,6 +86,7 @@ function DriverDay({
   loads?: DriverPageProps['loads'];
   messages?: DriverPageProps['messages'];
 }) {
+  const { t } = useTranslation();
   const s = data.status;
   const now = useNow(TICK_MS);
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
@@ -98,7 +101,7 @@ function DriverDay({
   const segments = useMemo(() => (d ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special === 'PASSENGER' ? undefined : (x.special ?? undefined) })) : []), [d]);
   const count = (n: number) =>
     n > 0 ? (
-      <Badge size="sm" circle color="red" aria-label={`${n} waiting`}>
+      <Badge size="sm" circle color="red" aria-label={t('driver.tabs.waiting', { count: n })}>
         {n}
       </Badge>
     ) : undefined;
@@ -106,14 +109,14 @@ function DriverDay({
   return (
     <Stack gap="md">
       {s.diagnostics.length > 0 && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} />} title="ELD malfunction or diagnostic on your truck" data-testid="driver-diagnostics">
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} />} title={t('driver.diagnosticsTitle')} data-testid="driver-diagnostics">
           {s.diagnostics.map((x) => (
             <Text key={x.id} size="sm">
               {`${x.name}${x.detail ? `: ${x.detail}` : ''}`}
             </Text>
           ))}
           <Text size="sm" mt={4}>
-            Tell your carrier. With a malfunction, keep paper logs for today and the last 7 days until it is fixed.
+            {t('driver.diagnosticsBody')}
           </Text>
         </Alert>
       )}
@@ -124,15 +127,15 @@ function DriverDay({
       {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
       <Tabs defaultValue="today" keepMounted={false}>
         <Tabs.List grow>
-          <Tabs.Tab value="today">Today</Tabs.Tab>
+          <Tabs.Tab value="today">{t('driver.tabs.today')}</Tabs.Tab>
           <Tabs.Tab value="certify" rightSection={count(s.uncertifiedDays.length)}>
-            Certify
+            {t('driver.tabs.certify')}
           </Tabs.Tab>
           <Tabs.Tab value="edits" rightSection={count(s.pendingProposals)}>
-            Edits
+            {t('driver.tabs.edits')}
           </Tabs.Tab>
-          <Tabs.Tab value="unidentified" rightSection={count(s.unidentifiedSegments)} aria-label="Claim unidentified driving">
-            Claim
+          <Tabs.Tab value="unidentified" rightSection={count(s.unidentifiedSegments)} aria-label={t('driver.tabs.claimLabel')}>
+            {t('driver.tabs.claim')}
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="today" pt="md">

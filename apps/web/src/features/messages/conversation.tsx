@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ActionIcon, Alert, Badge, Button, CloseButton, FileButton, Group, Image, Loader, Paper, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { IconCamera, IconCheck, IconChecks, IconSend } from '@tabler/icons-react';
@@ -30,6 +31,7 @@ const MAX_PHOTOS = 5;
  * show "Sent" or "Read" with the time the other side read them.
  */
 export function Conversation({ orgId, driverId, loadId = null, side, title, height = 420 }: ConversationProps) {
+  const { t } = useTranslation();
   const thread = useInfiniteQuery(threadQuery(orgId, driverId, loadId));
   const markRead = useMarkRead(orgId);
   const messages = useMemo(() => (thread.data?.pages.flatMap((p) => p.content) ?? []).slice().reverse(), [thread.data]);
@@ -56,26 +58,26 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
           {title}
         </Text>
       )}
-      <div ref={scroller} className={classes.thread} style={{ height }} role="log" aria-label={title ? `Messages with ${title}` : 'Messages'} aria-live="polite">
-        {thread.isLoading && <Loader size="sm" m="md" aria-label="Loading messages" />}
+      <div ref={scroller} className={classes.thread} style={{ height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
+        {thread.isLoading && <Loader size="sm" m="md" aria-label={t('messages.log')} />}
         {thread.error && (
           <Alert color="red" variant="light" m="xs">
-            The messages could not be loaded.{' '}
+            {t('messages.loadFailed')}{' '}
             <Button variant="subtle" size="compact-sm" onClick={() => void thread.refetch()}>
-              Try again
+              {t('common.tryAgain')}
             </Button>
           </Alert>
         )}
         {thread.hasNextPage && (
           <Group justify="center" py={4}>
             <Button variant="subtle" size="compact-sm" onClick={() => void thread.fetchNextPage()} loading={thread.isFetchingNextPage}>
-              Older messages
+              {t('messages.older')}
             </Button>
           </Group>
         )}
         {!thread.isLoading && !thread.error && messages.length === 0 && (
           <Text c="dimmed" size="sm" ta="center" py="lg">
-            No messages yet. {side === 'DRIVER' ? 'Write to dispatch below.' : 'Write to the driver below.'}
+            {t('messages.none')} {side === 'DRIVER' ? t('messages.noneDriver') : t('messages.noneOffice')}
           </Text>
         )}
         {messages.map((m) => (
@@ -88,7 +90,8 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
 }
 
 function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean }) {
-  const who = m.side === 'OFFICE' ? [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || 'Dispatch' : [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || 'Driver';
+  const { t } = useTranslation();
+  const who = [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || (m.side === 'OFFICE' ? t('messages.dispatch') : t('messages.driver'));
   return (
     <div className={mine ? classes.rowMine : classes.rowTheirs}>
       <Paper className={mine ? classes.bubbleMine : classes.bubbleTheirs} radius="md" px="sm" py={6} data-testid="message">
@@ -109,7 +112,7 @@ function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean })
           <Group gap={4} mt={4}>
             {m.imageUrls.map((url, i) => (
               <a key={url} href={url} target="_blank" rel="noreferrer">
-                <Image src={url} alt={`Photo ${i + 1} of the message`} w={96} h={96} fit="cover" radius="sm" />
+                <Image src={url} alt={t('messages.photo', { n: i + 1 })} w={96} h={96} fit="cover" radius="sm" />
               </a>
             ))}
           </Group>
@@ -120,14 +123,14 @@ function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean })
           </Text>
           {mine &&
             (m.readAt ? (
-              <Tooltip label={`Read ${formatShortDateTime(m.readAt)}`}>
-                <Text size="xs" c="dimmed" component="span" aria-label={`Read ${formatShortDateTime(m.readAt)}`} className={classes.mark}>
-                  <IconChecks size={14} aria-hidden /> Read
+              <Tooltip label={t('messages.readAt', { time: formatShortDateTime(m.readAt) })}>
+                <Text size="xs" c="dimmed" component="span" aria-label={t('messages.readAt', { time: formatShortDateTime(m.readAt) })} className={classes.mark}>
+                  <IconChecks size={14} aria-hidden /> {t('messages.readMark')}
                 </Text>
               </Tooltip>
             ) : (
               <Text size="xs" c="dimmed" component="span" className={classes.mark}>
-                <IconCheck size={14} aria-hidden /> Sent
+                <IconCheck size={14} aria-hidden /> {t('messages.sent')}
               </Text>
             ))}
         </Group>
@@ -137,6 +140,7 @@ function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean })
 }
 
 function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: string; loadId: string | null; side: MessageSide }) {
+  const { t } = useTranslation();
   const send = useSendMessage(orgId);
   const [body, setBody] = useState('');
   const [photos, setPhotos] = useState<Array<{ id: string; url: string }>>([]);
@@ -153,7 +157,7 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
       const uploaded = await uploadMessagePhoto(orgId, await photoForUpload(file), file.name);
       setPhotos((p) => [...p, uploaded]);
     } catch (err) {
-      setError(err instanceof ApiError ? (err.body?.message ?? err.message) : 'The photo could not be sent. Try again.');
+      setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.photoNotSent'));
     } finally {
       setUploading(false);
     }
@@ -162,7 +166,7 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
   const submit = () => {
     const text = body.trim();
     if (!text) {
-      setError('Write a message first');
+      setError(t('messages.writeFirst'));
       return;
     }
     setError(null);
@@ -174,7 +178,7 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
           setPhotos([]);
           clientId.current = newClientId();
         },
-        onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : 'The message could not be sent. Try again.'),
+        onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.notSent')),
       },
     );
   };
@@ -185,8 +189,8 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
         <Group gap={6}>
           {photos.map((p, i) => (
             <div key={p.id} className={classes.attached}>
-              <Image src={p.url} alt={`Attached photo ${i + 1}`} w={56} h={56} fit="cover" radius="sm" />
-              <CloseButton size="xs" className={classes.remove} aria-label={`Remove photo ${i + 1}`} onClick={() => setPhotos((x) => x.filter((y) => y.id !== p.id))} />
+              <Image src={p.url} alt={t('messages.attached', { n: i + 1 })} w={56} h={56} fit="cover" radius="sm" />
+              <CloseButton size="xs" className={classes.remove} aria-label={t('messages.removePhoto', { n: i + 1 })} onClick={() => setPhotos((x) => x.filter((y) => y.id !== p.id))} />
             </div>
           ))}
         </Group>
@@ -194,15 +198,15 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
       <Group gap={6} align="flex-end" wrap="nowrap">
         <FileButton onChange={(f) => void attach(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture={side === 'DRIVER' ? 'environment' : undefined} disabled={photos.length >= MAX_PHOTOS}>
           {(props) => (
-            <ActionIcon {...props} size="lg" variant="default" loading={uploading} aria-label="Add a photo">
+            <ActionIcon {...props} size="lg" variant="default" loading={uploading} aria-label={t('messages.addPhoto')}>
               <IconCamera size={18} aria-hidden />
             </ActionIcon>
           )}
         </FileButton>
         <Textarea
           className={classes.input}
-          aria-label={side === 'DRIVER' ? 'Message to dispatch' : 'Message to the driver'}
-          placeholder={side === 'DRIVER' ? 'Message to dispatch' : 'Message to the driver'}
+          aria-label={side === 'DRIVER' ? t('messages.toDispatch') : t('messages.toDriver')}
+          placeholder={side === 'DRIVER' ? t('messages.toDispatch') : t('messages.toDriver')}
           autosize
           minRows={1}
           maxRows={5}
@@ -217,8 +221,8 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
             }
           }}
         />
-        <Button onClick={submit} loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />} aria-label="Send message">
-          Send
+        <Button onClick={submit} loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />} aria-label={t('messages.sendMessage')}>
+          {t('common.send')}
         </Button>
       </Group>
       {error && (

@@ -1,4 +1,5 @@
 import { Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { MessagePage } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
@@ -10,6 +11,7 @@ import { messageKeys } from './messages-api.ts';
 
 /** The driver's conversation with dispatch (/driver/messages, issue 44), sized for a phone in the cab. */
 export default function DriverMessagesPage() {
+  const { t } = useTranslation();
   const orgId = useEffectiveOrganizationId() ?? '';
   // The caller's own conversation: the API names its driver (a driver never passes one).
   const own = useQuery({
@@ -21,7 +23,7 @@ export default function DriverMessagesPage() {
   const driverId = own.data?.driverId;
   return (
     <Stack gap="md">
-      <PageHeader title="Messages" description="Your conversation with dispatch" />
+      <PageHeader title={t('messages.title')} description={t('messages.driverDescription')} />
       <DataState isLoading={own.isLoading} error={own.error} onRetry={() => void own.refetch()}>
         {driverId && <Conversation orgId={orgId} driverId={driverId} side="DRIVER" height="calc(100dvh - 330px)" />}
       </DataState>

@@ -11,6 +11,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { myProfileQuery, useChangePassword, useLogoutEverywhere, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
+import { LanguageSelect } from './language-select.tsx';
 import { IMAGE_HINT, IMAGE_TYPES } from '../../lib/images.ts';
 
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
@@ -171,6 +172,9 @@ export default function MyAccountPage() {
                   </Title>
                   {/* Keyed by the saved values: a revalidated copy newer than the restored cache remounts the form. */}
                   <ProfileForm key={[user.id, user.email, user.firstName, user.lastName, user.position, user.phone, user.timeZone].join('|')} user={user} orgId={orgId} />
+                </Paper>
+                <Paper withBorder p="lg" radius="md">
+                  <LanguageSelect />
                 </Paper>
                 <Paper withBorder p="lg" radius="md">
                   <Title order={2} fz="lg" mb="md">

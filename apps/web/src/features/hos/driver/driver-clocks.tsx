@@ -1,4 +1,5 @@
 import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { Availability } from '@fleet/api-contract';
 import { ClockBar } from '../availability/clock-bar.tsx';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
@@ -14,36 +15,37 @@ export interface DriverClocksProps {
 }
 
 const NAMES = [
-  ['driveMs', 'Drive'],
-  ['windowMs', 'Window'],
-  ['breakMs', 'Break'],
-  ['cycleMs', 'Cycle'],
+  ['driveMs', 'drive'],
+  ['windowMs', 'window'],
+  ['breakMs', 'break'],
+  ['cycleMs', 'cycle'],
 ] as const;
 
 /** The four clocks of the driver, large, counting down live like the office's availability screen. */
 export function DriverClocks({ clocks, at, now }: DriverClocksProps) {
+  const { t } = useTranslation();
   const live = liveClocks(clocks, at, now);
   const full = fullLengths(clocks.ruleset);
   return (
     <Paper withBorder radius="md" p="md" className={classes.card}>
       <Group justify="space-between" align="baseline" mb="sm">
         <Title order={2} size="h4">
-          Hours left
+          {t('driver.clocks.title')}
         </Title>
         <Text size="sm" data-testid="available-drive">
-          {'Can drive '}
+          {t('driver.clocks.canDrive')}
           <Text span fw={700} ff="monospace" size="lg">
             {formatHoursMinutes(live.availableDriveMs)}
           </Text>
         </Text>
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-        {NAMES.map(([key, name]) => (
+        {NAMES.map(([key, word]) => (
           <Stack key={key} gap={4} className={classes.clock}>
             <Text size="sm" fw={600}>
-              {name}
+              {t(`driver.clocks.${word}`)}
             </Text>
-            <ClockBar name={name} strictMs={live.strict[key]} provisionalMs={live.provisional[key]} fullMs={full[key]} />
+            <ClockBar name={t(`driver.clocks.${word}`)} strictMs={live.strict[key]} provisionalMs={live.provisional[key]} fullMs={full[key]} />
           </Stack>
         ))}
       </SimpleGrid>

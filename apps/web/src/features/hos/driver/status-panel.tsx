@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../../../lib/notifications-store.ts';
 import { IconArmchair, IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
@@ -12,12 +14,10 @@ import classes from './driver.module.css';
 
 type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | 'PASSENGER' | null };
 
-const STATUS_WORDS = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
-const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves', PASSENGER: 'Passenger seat' } as const;
 const STATUS_COLORS = { OFF: 'gray', SB: 'violet', D: 'blue', ON: 'orange' } as const;
 
-/** The name of a choice, as the buttons and the confirmation say it. */
-const choiceName = (c: Choice) => (c.special ? SPECIAL_WORDS[c.special] : STATUS_WORDS[c.status]);
+/** The name of a choice, as the buttons and the confirmation say it, in the driver's language. */
+const choiceName = (t: TFunction, c: Pick<Choice, 'special'> & { status: Choice['status'] | 'D' }) => t(`duty.${c.special ?? c.status}`);
 
 export interface StatusPanelProps {
   orgId: string;
@@ -36,6 +36,7 @@ export interface StatusPanelProps {
  * change asks for an optional note, and for a typed location when the device gives no position.
  */
 export function StatusPanel({ orgId, userId, status, now, team = false }: StatusPanelProps) {
+  const { t } = useTranslation();
   const [choice, setChoice] = useState<Choice | null>(null);
   const c = status.clocks;
   const current: Choice | null = c.status && c.status !== 'D' ? { status: c.status, special: c.special } : null;
@@ -48,7 +49,7 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
     ...(status.driver.yardMovesAllowed ? [{ status: 'ON' as const, special: 'YM' as const, icon: IconTruckLoading }] : []),
     ...(team ? [{ status: 'OFF' as const, special: 'PASSENGER' as const, icon: IconArmchair }] : []),
   ];
-  const label = c.status ? (c.special ? SPECIAL_WORDS[c.special] : STATUS_WORDS[c.status]) : 'No status yet';
+  const label = c.status ? choiceName(t, { status: c.status, special: c.special }) : t('duty.none');
 
   return (
     <Paper withBorder radius="md" p="md" className={classes.card}>
@@ -56,25 +57,25 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
             <Text size="sm" c="dimmed">
-              Current status
+              {t('driver.currentStatus')}
             </Text>
             <Title order={2} size="h2" data-testid="current-status" data-status={c.status ?? 'NONE'}>
               {label}
             </Title>
             {c.since && (
               <Text size="sm" c="dimmed">
-                {`${formatAgo(now - Date.parse(c.since)).replace(/ ago$/, '')} · since ${formatDateTime(c.since, status.driver.homeTimeZone)}`}
+                {t('driver.since', { duration: formatAgo(now - Date.parse(c.since)).replace(/ ago$/, ''), time: formatDateTime(c.since, status.driver.homeTimeZone) })}
               </Text>
             )}
           </div>
           <span className={classes.statusDot} style={{ background: `var(--mantine-color-${c.status ? STATUS_COLORS[c.status] : 'gray'}-filled)` }} aria-hidden />
         </Group>
         {status.moving && (
-          <Alert color="blue" variant="light" icon={<IconSteeringWheel size={18} />} title="The truck is moving">
-            Driving is recorded from the truck's motion. Change your status once it has stopped.
+          <Alert color="blue" variant="light" icon={<IconSteeringWheel size={18} />} title={t('driver.movingTitle')}>
+            {t('driver.movingBody')}
           </Alert>
         )}
-        <SimpleGrid cols={2} spacing="sm" role="group" aria-label="Change duty status">
+        <SimpleGrid cols={2} spacing="sm" role="group" aria-label={t('driver.changeGroup')}>
           {choices.map((x) => (
             <Button
               key={`${x.status}-${x.special ?? ''}`}
@@ -91,7 +92,7 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
               className={classes.statusButton}
               classNames={{ label: classes.buttonLabel, inner: classes.buttonInner, section: classes.buttonSection }}
             >
-              {choiceName(x)}
+              {choiceName(t, x)}
             </Button>
           ))}
           <Button
@@ -106,11 +107,11 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
             className={classes.statusButton}
             classNames={{ label: classes.buttonLabel, inner: classes.buttonInner, section: classes.buttonSection }}
           >
-            Driving
+            {t('duty.D')}
           </Button>
         </SimpleGrid>
         <Text id="driving-note" size="xs" c="dimmed">
-          Driving is set by the vehicle's motion and cannot be chosen.
+          {t('driver.drivingNote')}
         </Text>
       </Stack>
       <ChangeModal orgId={orgId} userId={userId} logId={status.today.id} choice={choice} onClose={() => setChoice(null)} />
@@ -122,6 +123,7 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
 const LOCATION_MIN = 5;
 
 function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string; userId: string; logId: string; choice: Choice | null; onClose: () => void }) {
+  const { t } = useTranslation();
   const change = useChangeStatus(orgId, userId);
   const where = useBrowserPosition(choice !== null);
   const [note, setNote] = useState('');
@@ -146,7 +148,7 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
     if (!choice) return;
     const annotation = note.trim() || null;
     if (annotation !== null && annotation.length < 4) {
-      setError('A note must be at least 4 characters');
+      setError(t('driver.change.noteShort'));
       return;
     }
     setLocating(!typed);
@@ -155,13 +157,13 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
     const place = location.trim();
     if (!position && place.length < LOCATION_MIN) {
       setAskLocation(true);
-      setLocationError(place ? `Location must be at least ${LOCATION_MIN} characters` : 'Location is a required field: your device gives no position');
+      setLocationError(place ? t('driver.change.locationShort', { min: LOCATION_MIN }) : t('driver.change.locationRequired'));
       return;
     }
     try {
       const body = { status: choice.status, special: choice.special, annotation, ...(place ? { locationDescription: place } : {}), ...(position ? { latitude: position.latitude, longitude: position.longitude } : {}) };
       await change.mutateAsync({ logId, body });
-      notify({ type: 'success', timeout: 5000, title: `${choiceName(choice)} from now`, category: 'Your status is recorded.' });
+      notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
       close();
     } catch (err) {
       const d = describeError(err);
@@ -172,21 +174,21 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
     }
   };
   return (
-    <Modal opened={choice !== null} onClose={close} title={choice ? `Change to ${choiceName(choice)}` : ''} centered size="sm">
+    <Modal opened={choice !== null} onClose={close} title={choice ? t('driver.change.title', { status: choiceName(t, choice) }) : ''} centered size="sm">
       <Stack gap="sm">
-        <Text size="sm">{typed ? 'Your new status starts now.' : "Your new status starts now, at the truck's position or your device's."}</Text>
+        <Text size="sm">{typed ? t('driver.change.startsNow') : t('driver.change.startsNowAt')}</Text>
         {where.state === 'locating' && !typed && (
           <Group gap="xs" aria-live="polite">
             <Loader size="xs" aria-hidden />
             <Text size="sm" c="dimmed">
-              Finding your position…
+              {t('driver.change.locating')}
             </Text>
           </Group>
         )}
         {typed && (
           <TextInput
-            label="Location"
-            description="Your device gives no position. Type where you are, e.g. '2 mi ESE Darien, IL' (5 to 60 characters)."
+            label={t('driver.change.location')}
+            description={t('driver.change.locationHelp')}
             required
             maxLength={60}
             value={location}
@@ -199,8 +201,8 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
           />
         )}
         <Textarea
-          label="Note (optional)"
-          description="4 to 60 characters, e.g. 'Fuel stop' or 'Loading at the shipper'"
+          label={t('driver.change.note')}
+          description={t('driver.change.noteHelp')}
           maxLength={60}
           autosize
           minRows={2}
@@ -214,10 +216,10 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
         />
         <Group grow>
           <Button variant="default" size="md" onClick={close}>
-            Cancel
+            {t('common.cancel')}
           </Button>
           <Button size="md" loading={change.isPending || locating} onClick={() => void submit()}>
-            Confirm
+            {t('common.confirm')}
           </Button>
         </Group>
       </Stack>

@@ -1,0 +1,64 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { local } from '../lib/storage.ts';
+import { en } from './en.ts';
+import { es } from './es.ts';
+import { fr } from './fr.ts';
+
+// The driver's screens, the shell, sign-in and My account in English, Spanish and French (issue 44,
+// decision 0183), with i18next: one catalogue per language (./en.ts is the source of the keys; the
+// others are typed against it, and a test compares them), plurals by the language's rules
+// (Intl.PluralRules), dates and numbers by Intl with the language as locale. The language follows
+// the browser until the user picks one in My account (kept on the device). What the law fixes (the
+// ELD output file, its codes) is not translated.
+
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+  { code: 'fr', name: 'Français' },
+] as const;
+export type Language = (typeof LANGUAGES)[number]['code'];
+const CODES: readonly string[] = LANGUAGES.map((l) => l.code);
+const STORAGE_KEY = 'fleet.language';
+
+/** The user's choice on this device, or null (follow the browser). */
+export function chosenLanguage(): Language | null {
+  const v = local.get(STORAGE_KEY);
+  return v && CODES.includes(v) ? (v as Language) : null;
+}
+
+/** The browser's first preferred language we speak (es-MX → es), else English. */
+export function browserLanguage(languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])): Language {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0] ?? '';
+    if (CODES.includes(base)) return base as Language;
+  }
+  return 'en';
+}
+
+export const currentLanguage = (): Language => (i18next.language as Language | undefined) ?? 'en';
+
+function applyToDocument(lng: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+void i18next.use(initReactI18next).init({
+  resources: { en: { translation: en }, es: { translation: es }, fr: { translation: fr } },
+  lng: chosenLanguage() ?? browserLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: CODES,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+applyToDocument(i18next.language);
+i18next.on('languageChanged', applyToDocument);
+
+/** Picks the language (null: follow the browser again), kept on this device. */
+export function chooseLanguage(lng: Language | null): void {
+  if (lng) local.set(STORAGE_KEY, lng);
+  else local.remove(STORAGE_KEY);
+  void i18next.changeLanguage(lng ?? browserLanguage());
+}
+
+export { i18next };

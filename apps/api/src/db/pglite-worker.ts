@@ -103,14 +103,8 @@ async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | Wi
       return { value: null, transfer: [] };
     case 'heap': {
       const gc = (globalThis as { gc?: () => void }).gc;
-      if (m.collect && gc) {
-        v8.setFlagsFromString('--compact-on-every-full-gc');
-        try {
-          gc();
-        } finally {
-          v8.setFlagsFromString('--no-compact-on-every-full-gc');
-        }
-      }
+      // A plain collection: V8's flags are the process's, never changed while the other thread runs (main.ts).
+      if (m.collect && gc) gc();
       const h = v8.getHeapStatistics();
       return { value: { used: h.used_heap_size, committed: h.total_heap_size, external: h.external_memory }, transfer: [] };
     }

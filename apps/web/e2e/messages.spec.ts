@@ -60,6 +60,7 @@ test('a dispatcher and a driver exchange messages with a photo, live, each seein
 
   // A message the driver has not opened yet shows on their home screen.
   await driver.goto('/driver');
+  await expect(driver.getByRole('link', { name: 'Write to dispatch' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message to the driver' }).fill('Thanks!');
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(driver.getByTestId('driver-unread-messages')).toHaveText('1 new');

@@ -121,6 +121,7 @@ export function useNotificationStream(): void {
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let attempt = 0;
+    let connectedOnce = false;
     const hosChanged = hosRefresher(qc, orgId);
     const conversationChanged = onConversationChanged(qc, orgId);
     const retry = () => {
@@ -136,6 +137,9 @@ export function useNotificationStream(): void {
         const es = new EventSource(`${API_PREFIX}${orgPathFor(orgId, '/notifications/stream')}?ticket=${encodeURIComponent(ticket)}`);
         source = es;
         es.addEventListener('unread', (e) => {
+          // Also the stream's first event: conversations that changed before it opened were not pushed.
+          if (attempt > 0 || !connectedOnce) conversationChanged();
+          connectedOnce = true;
           attempt = 0;
           qc.setQueryData(notificationKeys.unread(orgId), { unread: (JSON.parse(e.data) as { unread: number }).unread });
           void qc.invalidateQueries({ queryKey: [...notificationKeys.all(orgId), 'list'] });

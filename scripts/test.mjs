@@ -12,6 +12,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-run-'));
 const skipE2e = process.env.SKIP_E2E === '1';
 let passed = 0;
 let failed = 0;
+const failedNames = [];
+const flakyNames = [];
 const problems = [];
 // Steps that yield the CPU run detached (yieldCpu): an interrupted run ends them on its way out.
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -86,6 +88,11 @@ function countVitest(file) {
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
+  for (const f of r.testResults ?? []) {
+    for (const t of f.assertionResults ?? []) {
+      if (t.status === 'failed') failedNames.push(`${path.relative(root, f.name)} > ${t.fullName ?? t.title}`);
+    }
+  }
 }
 
 function countPlaywright(file) {
@@ -93,6 +100,16 @@ function countPlaywright(file) {
   const s = JSON.parse(fs.readFileSync(file, 'utf8')).stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
   failed += s.unexpected ?? 0;
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === 'unexpected') failedNames.push(`${spec.file ?? file} > ${spec.title}`);
+        else if (t.status === 'flaky') flakyNames.push(`${spec.file ?? file} > ${spec.title}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+  };
+  for (const suite of JSON.parse(fs.readFileSync(file, 'utf8')).suites ?? []) walk(suite, suite.file);
 }
 
 /** The soak's checks, one "PASS …" or "MISS …" line each under its "## Checks". */
@@ -101,6 +118,7 @@ function countSoak(file) {
   const checks = fs.readFileSync(file, 'utf8').split('\n## Checks\n')[1] ?? '';
   passed += (checks.match(/^PASS /gm) ?? []).length;
   failed += (checks.match(/^MISS /gm) ?? []).length;
+  for (const line of checks.match(/^MISS .*$/gm) ?? []) failedNames.push(`soak > ${line.slice(5)}`);
 }
 
 function chromiumPath() {
@@ -235,6 +253,9 @@ await soak;
 countSoak(soakLog);
 
 fs.rmSync(tmp, { recursive: true, force: true });
+// Named last, so the tail of a CI log says which tests failed (and which passed only on a retry).
+if (flakyNames.length) console.log(`\nPassed on a retry:\n${flakyNames.map((n) => `  ${n}`).join('\n')}`);
+if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}`);
 if (problems.length) console.log(`\nFailed steps: ${problems.join(', ')}`);
 // A failed step that ran no counted test (lint, typecheck, build) still fails the run.
 if (problems.length && failed === 0) failed = problems.length;

@@ -1,3 +1,4 @@
 // The images module's public file: other modules import from here only (imports inside the module stay direct).
 export { imageLink, optionalImageLink, setImageLinkSecret } from './image-links.ts';
 export { deleteImage, storeImage } from './images.service.ts';
+export { storeOrganizationImage, uploadedFileBytes } from './image-upload.ts';

@@ -15,10 +15,10 @@ import {
   uploadedImageSchema,
 } from '@fleet/api-contract';
 import { requireAuth, scopeOf } from '../auth/index.ts';
-import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { certifyDefect, listDefects } from './defects.service.ts';
-import { createDvir, getDvir, listDvirs, reviewDvir, storeDvirImage } from './dvirs.service.ts';
+import { createDvir, getDvir, listDvirs, reviewDvir } from './dvirs.service.ts';
+import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
 
 // Driver vehicle inspection reports and their defects (issue 31, decision 0158). A driver (the
 // Driver role's DVIR_SELF_WRITE) signs reports and reviews of the vehicles they drive and reads
@@ -63,11 +63,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => {
-      const file = await req.file();
-      if (!file) throw invalidField('file', 'An image file is required');
-      return reply.code(201).send(await storeDvirImage(scopeOf(req, req.params.orgId), await file.toBuffer()));
-    },
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req))),
   });
 
   app.get('/organizations/:orgId/dvirs/:dvirId', {

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { describeLocation } from '@fleet/geo/places';
-import { DVIR_ITEMS, type Dvir, type Page, type UploadedImage, type dvirInputSchema, type dvirListQuery, type dvirReviewInputSchema } from '@fleet/api-contract';
+import { DVIR_ITEMS, type Dvir, type Page, type dvirInputSchema, type dvirListQuery, type dvirReviewInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { countAll } from '../../db/sql/count-all.ts';
@@ -9,7 +9,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
-import { imageLink, optionalImageLink, storeImage } from '../images/index.ts';
+import { imageLink, optionalImageLink } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
 import { defectsOfReports } from './defects.service.ts';
 import { assertDrives, assertOrgImages, callerDriver, readableVehicles, selfOnly } from './dvir-access.ts';
@@ -308,10 +308,4 @@ export async function reviewDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     });
   });
   return getDvir({ db, orgId, now: at }, ctx, dvirId);
-}
-
-/** An uploaded photo of a defect or a drawn signature, owned by the organization (type sniffed from the bytes). */
-export async function storeDvirImage({ db, orgId }: Scope, data: Buffer): Promise<UploadedImage> {
-  const id = await db.transaction((tx) => storeImage(tx, orgId, data));
-  return { id, url: imageLink(id) };
 }

@@ -11,10 +11,10 @@ import {
   orgIdParams,
   uploadedImageSchema,
 } from '@fleet/api-contract';
-import { invalidField } from '../../http/errors.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
-import { listConversations, listMessages, markRead, sendMessage, storeMessageImage, unreadCount } from './messages.service.ts';
+import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
+import { listConversations, listMessages, markRead, sendMessage, unreadCount } from './messages.service.ts';
 
 // Messages between a driver and dispatch (issue 44, decision 0181): the paths and fields the issue
 // spells out, plus the office's inbox and an unread count. Reads take MESSAGE_LIST (every
@@ -61,11 +61,7 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => {
-      const file = await req.file();
-      if (!file) throw invalidField('file', 'An image file is required');
-      return reply.code(201).send(await storeMessageImage(scopeOf(req, req.params.orgId), await file.toBuffer()));
-    },
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req))),
   });
 
   app.post('/organizations/:orgId/messages/read', {

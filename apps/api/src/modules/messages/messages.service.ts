@@ -1,12 +1,12 @@
 import { and, count, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { Conversation, ConversationPage, DriverMessage, UploadedImage, MessagePage, MessageReadResult, MessageSide, messageCreateSchema, messageListQuery, messageReadSchema } from '@fleet/api-contract';
+import type { Conversation, ConversationPage, DriverMessage, MessagePage, MessageReadResult, MessageSide, messageCreateSchema, messageListQuery, messageReadSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, images, loads, messages, users } from '../../db/schema/index.ts';
 import { notifyConversation } from '../../db/sql/notify.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
-import { imageLink, storeImage } from '../images/index.ts';
+import { imageLink } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
 
 // Messages between a driver and dispatch (issue 44, decision 0181). The office (MESSAGE_LIST) reads
@@ -188,12 +188,6 @@ export async function listConversations(s: ReadScope, ctx: AuthContext): Promise
   const last = await present(s.db, s.orgId, shown);
   const content: Conversation[] = shown.map((r, i) => ({ driver: people.get(r.driverId)!, last: last[i]!, unread: unreadOf.get(r.driverId) ?? 0 }));
   return { content, unread: [...unreadOf.values()].reduce((a, b) => a + b, 0) };
-}
-
-/** A photo for a message, in the organization's image store (served to its members or by signed link). */
-export async function storeMessageImage({ db, orgId }: Scope, data: Buffer): Promise<UploadedImage> {
-  const id = await db.transaction((tx) => storeImage(tx, orgId, data));
-  return { id, url: imageLink(id) };
 }
 
 /** The images must be the organization's own (uploaded through the image endpoint). */

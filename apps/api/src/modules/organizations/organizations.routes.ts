@@ -13,7 +13,7 @@ import {
   orgIngestTokenStatusSchema,
   pageSchema,
 } from '@fleet/api-contract';
-import { invalidField } from '../../http/errors.ts';
+import { uploadedFileBytes } from '../images/index.ts';
 import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { actorOf, scopeOf } from '../auth/index.ts';
 import * as orgs from './organizations.service.ts';
@@ -127,9 +127,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req) => {
-      const file = await req.file();
-      if (!file) throw invalidField('file', 'An image file is required');
-      const data = await file.toBuffer();
+      const data = await uploadedFileBytes(req);
       const logo = await orgs.setLogo(scopeOf(req, req.params.orgId), data);
       return { logo: logo ?? '' };
     },

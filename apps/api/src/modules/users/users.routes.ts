@@ -12,7 +12,7 @@ import {
   userSchema,
 } from '@fleet/api-contract';
 import { requireAuth, scopeOf } from '../auth/index.ts';
-import { invalidField } from '../../http/errors.ts';
+import { uploadedFileBytes } from '../images/index.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
@@ -100,9 +100,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
     handler: async (req) => {
-      const file = await req.file();
-      if (!file) throw invalidField('file', 'An image file is required');
-      const data = await file.toBuffer();
+      const data = await uploadedFileBytes(req);
       const url = await users.setProfileImage(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, data);
       return { profilePicture: url ?? '' };
     },

@@ -67,6 +67,8 @@ export type HosDriverChoices = z.infer<typeof hosDriverChoicesSchema>;
 /** Agreeing to HOS_CERTIFICATION_STATEMENT for one log day. */
 export const hosCertifySchema = z.object({
   agree: z.literal(true, { error: () => 'Agree must be true: certifying means agreeing to the statement' }),
+  /** When the driver certified on a phone without signal, sent later (issue 44): the certification's time. */
+  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
 });
 export type HosCertify = z.infer<typeof hosCertifySchema>;
 

@@ -402,6 +402,12 @@ export const hosEventCreateSchema = z.object({
   latitude: z.number({ error: () => 'Latitude must be a number' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90').nullish().transform((v) => v ?? null),
   longitude: z.number({ error: () => 'Longitude must be a number' }).min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180').nullish().transform((v) => v ?? null),
   locationDescription,
+  /**
+   * A driver's change now, made on a phone without signal and sent later (issue 44, decision 0184):
+   * the instant the driver made it, where it is stored. Not in the future (a minute of clock skew is
+   * forgiven) and not before the driver's last certified day.
+   */
+  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
 });
 export type HosEventCreate = z.output<typeof hosEventCreateSchema>;
 

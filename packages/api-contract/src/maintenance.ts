@@ -112,6 +112,8 @@ export const dvirInputSchema = z.object({
   items: z.array(dvirItemInputSchema).min(1, 'Items must list every inspected item').max(200),
   signature: signatureSchema,
   remarks: optionalText(2000),
+  /** When the driver signed on a phone without signal, sent later (issue 44): the inspection's time. */
+  recordedAt: instantField('Recorded at').nullish(),
 });
 export type DvirInput = z.input<typeof dvirInputSchema>;
 

@@ -42,6 +42,8 @@ export const hosEvents = pgTable(
     editRequestId: uuid('edit_request_id').references((): AnyPgColumn => hosEditRequests.id, { onDelete: 'set null' }),
     /** Malfunction or data diagnostic code of a type-7 event (Table 4: P, E, T, L, R, S, O or 1-6). */
     diagnosticCode: text('diagnostic_code'),
+    /** The driver's phone's Idempotency-Key of the record (sent late from offline, decision 0184); null otherwise. */
+    clientId: text('client_id'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -56,6 +58,7 @@ export const hosEvents = pgTable(
     index('hos_events_org_time_idx').on(t.organizationId, t.eventTime).where(sql`${t.recordStatus} = 1`),
     index('hos_events_org_day_idx').on(t.organizationId, t.logDate),
     uniqueIndex('hos_events_driver_seq_uq').on(t.driverId, t.sequenceId),
+    uniqueIndex('hos_events_client_uq').on(t.organizationId, t.driverId, t.eventType, t.clientId).where(sql`${t.clientId} is not null`),
     index('hos_events_replaces_idx').on(t.replacesEventId).where(sql`${t.replacesEventId} is not null`),
     index('hos_events_request_idx').on(t.editRequestId).where(sql`${t.editRequestId} is not null`),
     // The ELD's own records without a driver (unidentified driving, malfunctions) of an organization by

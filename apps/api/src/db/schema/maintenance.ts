@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { drivers, groups } from './fleet.ts';
 import { organizations } from './organizations.ts';
@@ -54,9 +54,12 @@ export const dvirs = pgTable(
     reviewSignatureImageId: uuid('review_signature_image_id'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdByUserId: uuid('created_by_user_id'),
+    /** The driver's phone's Idempotency-Key: a resend of the report answers the first (decision 0184). */
+    clientId: text('client_id'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('dvirs_client_uq').on(t.organizationId, t.driverId, t.clientId).where(sql`${t.clientId} is not null`),
     index('dvirs_org_asset_time_idx').on(t.organizationId, t.assetId, t.inspectedAt.desc()),
     index('dvirs_org_time_idx').on(t.organizationId, t.inspectedAt.desc()),
     index('dvirs_org_driver_time_idx').on(t.organizationId, t.driverId, t.inspectedAt.desc()),

@@ -57,7 +57,12 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   // The device-id directory's token hashes: random 32-byte tokens (migration 0036).
   'device_ids_token_uq',
   // A message's client id: inserted ON CONFLICT DO NOTHING, a resend answers the first (decision 0181).
-  'messages_client_uq'];
+  'messages_client_uq',
+  // Idempotency-Keys of records a driver's phone sent late (decision 0184): looked up under the
+  // driver's row lock before the insert, so a resend answers the first record, never this index.
+  'hos_events_client_uq',
+  'dvirs_client_uq',
+  'images_client_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

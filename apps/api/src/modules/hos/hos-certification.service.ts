@@ -46,7 +46,7 @@ export async function reopenLogDays(tx: DbOrTx, orgId: string, driverId: string,
  * The driver certifies a log day (today or an earlier one) with the rule's statement. A day already
  * certified (and not edited since) is answered as it stands: certifying twice writes nothing.
  */
-export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogRef): Promise<HosLogDay> {
+export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogRef, input: { recordedAt?: string | null } = {}, clientId: string | null = null): Promise<HosLogDay> {
   const periodStart = await periodStartOf(db, r.orgId);
   await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, the certification number).
@@ -60,10 +60,21 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
     if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can certify their own records', 'Certification by another user than the driver');
     const [log] = await tx.select().from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');
-    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > now) throw invalidField('logId', `The log day ${log.logDate} has not begun yet`);
+    // A certification a phone took offline and sent late (decision 0184): the time the driver signed.
+    const recordedMs = input.recordedAt ? Date.parse(input.recordedAt) : null;
+    if (recordedMs !== null && recordedMs > now + 60_000) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
+    const atMs = Math.min(recordedMs ?? now, now);
+    if (clientId) {
+      const [sent] = await tx
+        .select({ id: hosEvents.id })
+        .from(hosEvents)
+        .where(and(eq(hosEvents.organizationId, r.orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.eventType, HOS_EVENT_TYPES.CERTIFICATION), eq(hosEvents.clientId, clientId)));
+      if (sent) return;
+    }
+    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > atMs) throw invalidField('logId', `The log day ${log.logDate} has not begun yet`);
     if (log.certifiedAt !== null) return;
     const n = log.certificationCount + 1;
-    const at = new Date(now);
+    const at = new Date(atMs);
     const sequenceId = await nextSequenceId(tx, d.id);
     const [event] = await tx
       .insert(hosEvents)
@@ -78,6 +89,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
         eventTime: at,
         // A certification's log day is the day it certifies (the file's "date of the certified record").
         logDate: log.logDate,
+        clientId,
         createdByUserId: actor.userId,
       })
       .returning({ id: hosEvents.id });

@@ -40,6 +40,7 @@ import { updateLogHeader } from './hos-log-header.service.ts';
 import { acceptProposal, listProposals, rejectProposal } from './hos-proposals.service.ts';
 import { annotateSegment, claimSegment, listDriverUnidentified, listUnidentified, proposeSegment } from './hos-unidentified.service.ts';
 import { eldOutputFile, sendEldOutput } from './eld-output.service.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 
 // The driver's side of the ELD (issue 16, decisions 0111-0116). Paths under users/{userId}/hos_log are
 // the signed-in driver's (an office user holding the office code may read them for any driver);
@@ -99,7 +100,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
       body: hosCertifySchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: async (req) => certifyDay(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }),
+    handler: async (req) => certifyDay(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }, req.body, idempotencyKeyOf(req)),
   });
 
   // ---------------------------------------------------------------- edit proposals

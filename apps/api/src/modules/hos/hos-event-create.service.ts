@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, max } from 'drizzle-orm';
 import { describeLocation } from '@fleet/geo/places';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventCreate, type HosEventDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -8,7 +8,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import { clearCertification } from './hos-certification.service.ts';
 import { getEvent } from './hos-events.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
-import { driverVehicleOf } from './hos-vehicle.ts';
+import { driverVehicleAt, driverVehicleOf } from './hos-vehicle.ts';
 import { isAutomaticDriving, specialCode, specialOfCode, statusCode } from './hos.periods.ts';
 import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
@@ -20,6 +20,33 @@ import { notifyHosChange } from '../../db/sql/notify.ts';
 const LIVE_SLACK_MS = 60_000;
 /** Shortest manual location description (Appendix A 7.9: 5-60 characters). */
 const MANUAL_LOCATION_MIN = 5;
+/** A phone's clock a little ahead of the server's: a recorded time this far ahead is taken as now. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** "10:03 on 2026-11-27 (America/Chicago)": an instant as the driver's log shows it. */
+function logTime(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms);
+  const p = (type: string) => parts.find((x) => x.type === type)?.value ?? '';
+  return `${p('hour')}:${p('minute')} on ${p('year')}-${p('month')}-${p('day')} (${timeZone})`;
+}
+
+/** The driver's last certified log day, or null. */
+async function lastCertifiedDay(tx: DbOrTx, orgId: string, driverId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ day: max(hosLogs.logDate) })
+    .from(hosLogs)
+    .where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.driverId, driverId), isNotNull(hosLogs.certifiedAt)));
+  return row?.day ?? null;
+}
+
+/** The record a driver's earlier send with this Idempotency-Key made (decision 0184), or null. */
+async function recordOfKey(tx: DbOrTx, orgId: string, driverId: string, eventType: number, clientId: string) {
+  const [row] = await tx
+    .select({ id: hosEvents.id, logDate: hosEvents.logDate })
+    .from(hosEvents)
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, driverId), eq(hosEvents.eventType, eventType), eq(hosEvents.clientId, clientId)));
+  return row ?? null;
+}
 
 /**
  * Whether a duty status may be inserted at `atMs` against the driver's records as they stand: not at
@@ -49,7 +76,7 @@ export async function checkInsert(tx: DbOrTx, driverId: string, atMs: number, en
  * status entered without one while PC or YM is in force clears it, so the new status is never
  * silently personal conveyance or a yard move.
  */
-export async function createEvent({ db, actor, now = Date.now() }: Scope, r: LogRef, input: HosEventCreate): Promise<HosEventDetail> {
+export async function createEvent({ db, actor, now = Date.now() }: Scope, r: LogRef, input: HosEventCreate, clientId: string | null = null): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const created = await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, neighbours).
@@ -71,13 +98,27 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     if (!log) throw notFound('Log');
     const byDriver = !!actor.userId && actor.userId === d.userId;
     const live = byDriver && input.at === null;
+    // A resend of a record the phone sent before (its answer lost): the first one, unchanged.
+    const sent = clientId ? await recordOfKey(tx, r.orgId, d.id, HOS_EVENT_TYPES.DUTY_STATUS, clientId) : null;
+    if (sent) return { id: sent.id, logId: (await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate: sent.logDate }])).get(`${d.id}|${sent.logDate}`) ?? r.logId };
 
     if (byDriver && input.status === 'D') throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen");
     if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
     if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
-    const atMs = live ? now : Date.parse(input.at!);
+    // A change the phone took offline is stored when the driver made it (decision 0184).
+    const recordedMs = live && input.recordedAt !== null ? Date.parse(input.recordedAt) : null;
+    if (recordedMs !== null && recordedMs > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
+    const atMs = live ? Math.min(recordedMs ?? now, now) : Date.parse(input.at!);
+    const late = recordedMs !== null;
+    if (late) {
+      const certified = await lastCertifiedDay(tx, r.orgId, d.id);
+      const day = logDateOf(atMs, d.homeTimeZone, periodStart);
+      if (certified !== null && day < certified) {
+        throw invalidField('recordedAt', `This change, made at ${logTime(atMs, d.homeTimeZone)}, falls before your last certified day (${certified}), so it was not recorded`);
+      }
+    }
     // A change now belongs in today's log: posted to another day's log it would silently land today.
-    if (live && log.logDate !== logDateOf(now, d.homeTimeZone, periodStart)) throw invalidField('at', `Time is a required field for an entry in the log of ${log.logDate}: a change without it happens now, in today's log`);
+    if (live && !late && log.logDate !== logDateOf(now, d.homeTimeZone, periodStart)) throw invalidField('at', `Time is a required field for an entry in the log of ${log.logDate}: a change without it happens now, in today's log`);
     if (!live) {
       const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
       const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
@@ -93,10 +134,13 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     if ((input.latitude === null) !== (input.longitude === null)) throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
 
     // A change now is located where the driver's vehicle is (the ELD's own position, 4.5.1.1).
-    const truck = live ? await driverVehicleOf(tx, r.orgId, d.id, now) : null;
+    // A change sent late is located, and checked for motion, by the fix at its time.
+    const truck = live ? await (late ? driverVehicleAt(tx, r.orgId, d.id, atMs) : driverVehicleOf(tx, r.orgId, d.id, now)) : null;
     if (live) {
       const running = await inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
       if (running && isAutomaticDriving(running) && truck?.moving) {
+        // The engine's Driving stands (ELD 4.4.1): the driver is told what became of their change.
+        if (late) throw invalidField('recordedAt', `The truck was moving at ${logTime(atMs, d.homeTimeZone)}: the Driving the ELD recorded stands, so this change was not recorded`);
         throw invalidField('status', 'The vehicle is moving: Driving is recorded until it stops');
       }
     }
@@ -135,6 +179,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       engineHours: truck?.position?.engineHours ?? null,
       annotation: input.annotation,
       editRequestId: request,
+      clientId: byDriver ? clientId : null,
       createdByUserId: actor.userId,
     };
     const [row] = await tx

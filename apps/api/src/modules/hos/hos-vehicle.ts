@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, latestPositions } from '../../db/schema/index.ts';
+import { fixesOf } from './auto-duty/auto-duty.repository.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
 
 /** A latest fix older than this says nothing about where the vehicle is now or whether it moves. */
@@ -42,4 +43,17 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
     position,
     moving: position !== null && (position.speedKmh ?? 0) >= MOVING_KMH,
   };
+}
+
+/**
+ * The driver's vehicle as it was at `atMs` (a change a phone sent late, decision 0184): the vehicle
+ * assigned now, with its last stored fix at or before `atMs` within FRESH_FIX_MS.
+ */
+export async function driverVehicleAt(db: DbOrTx, orgId: string, driverId: string, atMs: number): Promise<DriverVehicle> {
+  const now = await driverVehicleOf(db, orgId, driverId, atMs);
+  if (!now.vehicle) return now;
+  const fix = (await fixesOf(db, now.vehicle.id, atMs - FRESH_FIX_MS, atMs)).at(-1);
+  if (!fix) return { ...now, position: null, moving: false };
+  const position = { latitude: fix.lat, longitude: fix.lon, odometerM: fix.odometerM, engineHours: fix.engineHours ?? null, at: fix.time, speedKmh: fix.speedKmh };
+  return { ...now, position, moving: (fix.speedKmh ?? 0) >= MOVING_KMH };
 }

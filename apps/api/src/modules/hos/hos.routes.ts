@@ -40,6 +40,7 @@ import { createEvent } from './hos-event-create.service.ts';
 import { currentDay, logsForPeriod } from './hos-period.service.ts';
 import { setDeferral, updateLogHeader } from './hos-log-header.service.ts';
 import { listLogDays } from './hos-log-list.service.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 
 const tags = ['hos'];
 /** An ELD output file of a month for a busy driver stays well under this. */
@@ -188,7 +189,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   const createSchema = {
     tags,
     summary:
-      'Enter a duty-status change: by the driver at once (origin driver; without `at` a change now, Driving refused), by an office user a proposal (origin other user, `at` and an annotation of 4-60 characters required); never inside automatically recorded driving',
+      'Enter a duty-status change: by the driver at once (origin driver; without `at` a change now, Driving refused; `recordedAt` and an Idempotency-Key header for a change a phone sent late), by an office user a proposal (origin other user, `at` and an annotation of 4-60 characters required); never inside automatically recorded driving',
     body: hosEventCreateSchema,
     response: { 201: hosEventDetailSchema, ...orgErrors() },
   };
@@ -201,7 +202,9 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     config: write,
     schema: { ...createSchema, params: userHosLogParams },
     handler: async (req, reply) =>
-      reply.code(201).send(await createEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body)),
+      reply
+        .code(201)
+        .send(await createEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body, idempotencyKeyOf(req))),
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {

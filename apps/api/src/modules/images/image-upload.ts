@@ -15,8 +15,11 @@ export async function uploadedFileBytes(req: FastifyRequest): Promise<Buffer> {
   return file.toBuffer();
 }
 
-/** Stores an image as the organization's; its id and a signed link. */
-export async function storeOrganizationImage(db: Db, orgId: string, data: Buffer): Promise<UploadedImage> {
-  const id = await db.transaction((tx) => storeImage(tx, orgId, data));
+/**
+ * Stores an image as the organization's; its id and a signed link. With the uploading phone's
+ * Idempotency-Key (a photo taken offline, decision 0184) a resend answers the first upload's image.
+ */
+export async function storeOrganizationImage(db: Db, orgId: string, data: Buffer, clientId: string | null = null): Promise<UploadedImage> {
+  const id = await db.transaction((tx) => storeImage(tx, orgId, data, clientId));
   return { id, url: imageLink(id) };
 }

@@ -19,11 +19,21 @@ export function sniffImageType(data: Buffer): string {
   return match.type;
 }
 
-export async function storeImage(tx: DbOrTx, orgId: string | null, data: Buffer): Promise<string> {
+export async function storeImage(tx: DbOrTx, orgId: string | null, data: Buffer, clientId: string | null = null): Promise<string> {
   const contentType = sniffImageType(data);
-  const [row] = await tx.insert(images).values({ organizationId: orgId, contentType, size: data.length, data }).returning({ id: images.id });
-  if (!row) throw new Error('image insert returned nothing');
-  return row.id;
+  const ofKey = async () =>
+    orgId && clientId ? (await tx.select({ id: images.id }).from(images).where(and(eq(images.organizationId, orgId), eq(images.clientId, clientId))))[0]?.id : undefined;
+  const sent = await ofKey();
+  if (sent) return sent;
+  const [row] = await tx
+    .insert(images)
+    .values({ organizationId: orgId, contentType, size: data.length, data, clientId: orgId ? clientId : null })
+    .onConflictDoNothing()
+    .returning({ id: images.id });
+  // Nothing inserted: the same key's first upload committed meanwhile.
+  const id = row?.id ?? (await ofKey());
+  if (!id) throw new Error('image insert returned nothing');
+  return id;
 }
 
 export async function deleteImage(tx: DbOrTx, imageId: string): Promise<void> {

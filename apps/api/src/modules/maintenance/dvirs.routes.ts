@@ -19,6 +19,7 @@ import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-s
 import { certifyDefect, listDefects } from './defects.service.ts';
 import { createDvir, getDvir, listDvirs, reviewDvir } from './dvirs.service.ts';
 import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 
 // Driver vehicle inspection reports and their defects (issue 31, decision 0158). A driver (the
 // Driver role's DVIR_SELF_WRITE) signs reports and reviews of the vehicles they drive and reads
@@ -49,7 +50,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       body: dvirInputSchema,
       response: { 201: dvirSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => reply.code(201).send(await createDvir(scopeOf(req, req.params.orgId), requireAuth(req), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await createDvir(scopeOf(req, req.params.orgId), requireAuth(req), req.body, idempotencyKeyOf(req))),
   });
 
   app.post('/organizations/:orgId/dvirs/images', {
@@ -63,7 +64,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req))),
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.get('/organizations/:orgId/dvirs/:dvirId', {

@@ -186,10 +186,16 @@ async function whereAndOdometer(db: DbOrTx, vehicle: Unit & { odometerM: number 
  * (an office account without one gets 404 "Driver"); a driver without DVIR_LIST inspects only a
  * vehicle they drive (else 404 "Vehicle"). Failed items become open defects, in the same transaction.
  */
-export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthContext, input: Input): Promise<Dvir> {
-  const at = nowOf(now);
+export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthContext, input: Input, clientId: string | null = null): Promise<Dvir> {
+  const serverNow = nowOf(now);
+  // A report a phone signed offline and sent late (decision 0184) carries the time it was signed.
+  const recordedMs = input.recordedAt ? Date.parse(input.recordedAt) : null;
+  if (recordedMs !== null && recordedMs > serverNow + 60_000) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
+  const at = Math.min(recordedMs ?? serverNow, serverNow);
   const id = await db.transaction(async (tx) => {
     const driver = await callerDriver(tx, orgId, ctx);
+    const sent = clientId ? await dvirOfKey(tx, orgId, driver.id, clientId) : null;
+    if (sent) return sent;
     if (selfOnly(ctx)) await assertDrives(tx, orgId, driver.id, input.assetId, at);
     const { vehicle, trailers } = await unitsOf(tx, orgId, input);
     const items = itemsOf(input, vehicle, trailers, await orgInspectionItems(tx, orgId));
@@ -215,8 +221,12 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
         signatureImageId: input.signature.imageId ?? null,
         remarks: input.remarks ?? null,
         createdByUserId: actor.userId,
+        clientId,
       })
+      .onConflictDoNothing()
       .returning();
+    // Nothing inserted: the same key's first send committed meanwhile; that report is the answer.
+    if (!row && clientId) return (await dvirOfKey(tx, orgId, driver.id, clientId)) ?? Promise.reject(new Error('dvir key conflict without a report'));
     if (!row) throw new Error('dvir insert returned nothing');
     const unitNumber = new Map([vehicle, ...trailers].map((u) => [u.id, u.unitNumber]));
     if (failed.length) {
@@ -263,7 +273,16 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     }
     return row.id;
   });
-  return getDvir({ db, orgId, now: at }, ctx, id);
+  return getDvir({ db, orgId, now: serverNow }, ctx, id);
+}
+
+/** The report a driver's earlier send with this Idempotency-Key stored, or null. */
+async function dvirOfKey(tx: DbOrTx, orgId: string, driverId: string, clientId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: dvirs.id })
+    .from(dvirs)
+    .where(and(eq(dvirs.organizationId, orgId), eq(dvirs.driverId, driverId), eq(dvirs.clientId, clientId)));
+  return row?.id ?? null;
 }
 
 /**

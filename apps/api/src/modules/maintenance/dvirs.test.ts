@@ -3,6 +3,7 @@ import { DVIR_ITEMS, dvirPageSchema, dvirSchema, type Dvir } from '@fleet/api-co
 import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
 import { invitedDriver as invitedDriverOf, memberWithRole } from '../../test/members.ts';
 import { activityRows, registryActors, trailerBody, vehicleBody } from '../../test/registry.ts';
+import { buildApp } from '../../app.ts';
 
 // Driver vehicle inspection reports (issue 31) through HTTP on the real database: the driver's signed
 // report and its defects, who reads which reports, the next driver's review, photos, tenancy.
@@ -295,5 +296,45 @@ describe('tenancy', () => {
     expect((await get(org(`/dvirs?assetId=${truck.id}`, a.otherOrgId), a.other)).json().totalElements).toBe(0);
     // Our organization's path is closed to them altogether.
     expect((await get(org('/dvirs'), a.other)).statusCode).toBe(404);
+  });
+});
+
+describe('a report a phone signed offline and sent late (issue 44)', () => {
+  it('is stored at the time it was signed, once however often it is resent, with its photo once, after a restart too', async () => {
+    const key = `dvir-${crypto.randomUUID()}`;
+    const photoKey = `photo-${crypto.randomUUID()}`;
+    const signedAt = new Date(Date.now() - 25 * 60_000).toISOString();
+    const [reports, photos] = [await count('dvirs'), await count('images')];
+    const photo = await upload({ ...luis.headers, 'idempotency-key': photoKey });
+    expect(photo.statusCode, photo.body).toBe(201);
+    const again = await upload({ ...luis.headers, 'idempotency-key': photoKey });
+    expect(again.json().id).toBe(photo.json().id);
+    expect(await count('images')).toBe(photos + 1);
+    const items = passedItems().map((i) => (i.item === 'HORN' ? { ...i, ok: false, note: 'Weak horn', safety: false, imageIds: [photo.json().id as string] } : i));
+    const body = report(truck.id, { items, recordedAt: signedAt });
+    const first = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': key }, payload: body });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(Date.parse(dvirSchema.parse(first.json()).inspectedAt)).toBe(Date.parse(signedAt));
+    // The answer was lost; the phone sends again, then the server restarts and it sends once more.
+    const second = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': key }, payload: body });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().id).toBe(first.json().id);
+    const restarted = await buildApp({ config: t.config, database: t.database });
+    try {
+      await restarted.ready();
+      const third = await restarted.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': key }, payload: body });
+      expect(third.statusCode, third.body).toBe(201);
+      expect(third.json().id).toBe(first.json().id);
+    } finally {
+      await restarted.close();
+    }
+    expect(await count('dvirs')).toBe(reports + 1);
+    expect((dvirSchema.parse(first.json()).defects ?? []).length).toBe(1);
+    // Another key is another report; a time in the future or a malformed key is a 400 that stores nothing.
+    const future = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': `dvir-${crypto.randomUUID()}` }, payload: report(truck.id, { recordedAt: new Date(Date.now() + 3_600_000).toISOString() }) });
+    expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
+    const bad = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': 'no' }, payload: report(truck.id) });
+    expectFieldErrors(bad.json(), 400, { 'Idempotency-Key': 'Idempotency-Key must be 8 to 100' });
+    expect(await count('dvirs')).toBe(reports + 1);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { listConversations, listMessages, markRead, sendMessage, unreadCount } from './messages.service.ts';
 
 // Messages between a driver and dispatch (issue 44, decision 0181): the paths and fields the issue
@@ -61,7 +62,7 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req))),
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.post('/organizations/:orgId/messages/read', {

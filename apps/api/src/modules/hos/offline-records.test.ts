@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
+import { buildApp } from '../../app.ts';
+import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
+import { driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
+import { createTestVehicle } from '../../test/vehicles.ts';
+
+// Records a driver's phone took without signal and sent when the network returned (issue 44,
+// decision 0184): stored at the time they were made, once whatever is resent, refused with a reason
+// the phone shows when they can never be accepted.
+
+let t: TestContext;
+let a: Awaited<ReturnType<typeof registryActors>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await registryActors(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const H = 3_600_000;
+const org = (rest: string) => `/api/v1/organizations/${a.orgId}${rest}`;
+const rows = async (driverId: string) =>
+  ((await t.database.db.execute(`select event_type, event_time, client_id from hos_events where driver_id = '${driverId}' and event_type in (1, 4) order by event_time` as never)) as unknown as {
+    rows: Array<{ event_type: number; event_time: string | Date; client_id: string | null }>;
+  }).rows;
+
+/** A driver with their own sign-in and three days of records ending a minute ago (On duty). */
+async function driverWithRecords() {
+  const headers = await userWithPermissions(t, a.orgId, ['HOS_SELF_READ', 'HOS_SELF_WRITE']);
+  const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json().id as string;
+  const created = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago', userId }) });
+  expect(created.statusCode, created.body).toBe(201);
+  const driver = created.json() as { id: string };
+  const now = Date.now();
+  const periods = [
+    { status: 'OFF', start: new Date(now - 60 * H).toISOString(), end: new Date(now - 3 * H).toISOString() },
+    { status: 'ON', start: new Date(now - 3 * H).toISOString(), end: new Date(now - 60_000).toISOString() },
+  ];
+  const imported = await t.app.inject({ method: 'POST', url: org(`/drivers/${driver.id}/hos_log/import`), headers: a.admin, payload: { source: 'Earlier ELD', periods } });
+  expect(imported.statusCode, imported.body).toBe(201);
+  const logs = hosImportResultSchema.parse(imported.json()).logs;
+  const today = logs.at(-1)!;
+  const url = org(`/users/${userId}/hos_log/${today.id}/hos_event`);
+  return { headers, userId, driver, logs, today, url };
+}
+
+describe('a status change sent late', () => {
+  it('is stored at the time the driver made it, once for every resend, after a restart too', async () => {
+    const me = await driverWithRecords();
+    const key = crypto.randomUUID();
+    const madeAt = new Date(Date.now() - 40 * 60_000).toISOString();
+    const body = { status: 'SB', locationDescription: '5 mi E of Joliet, IL', recordedAt: madeAt };
+    const headers = { ...me.headers, 'idempotency-key': key };
+    const before = (await rows(me.driver.id)).length;
+    const first = await t.app.inject({ method: 'POST', url: me.url, headers, payload: body });
+    expect(first.statusCode, first.body).toBe(201);
+    const event = hosEventDetailSchema.parse(first.json());
+    expect(event).toMatchObject({ status: 'SB', at: madeAt, locationDescription: '5 mi E of Joliet, IL' });
+    // The phone never heard the answer: it sends again, and again after the server restarted.
+    const second = await t.app.inject({ method: 'POST', url: me.url, headers, payload: body });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().id).toBe(event.id);
+    const restarted = await buildApp({ config: t.config, database: t.database });
+    try {
+      await restarted.ready();
+      const third = await restarted.inject({ method: 'POST', url: me.url, headers, payload: body });
+      expect(third.statusCode, third.body).toBe(201);
+      expect(third.json().id).toBe(event.id);
+    } finally {
+      await restarted.close();
+    }
+    const after = await rows(me.driver.id);
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((r) => r.client_id === key)).toHaveLength(1);
+    // A second change made offline later, with its own key, follows it in the log.
+    const later = new Date(Date.now() - 10 * 60_000).toISOString();
+    const next = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'ON', locationDescription: '5 mi E of Joliet, IL', recordedAt: later } });
+    expect(next.statusCode, next.body).toBe(201);
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${me.today.id}`), headers: me.headers })).json());
+    expect(day.segments.filter((s) => s.start === madeAt || s.start === later).map((s) => [s.status, s.start])).toEqual([
+      ['SB', madeAt],
+      ['ON', later],
+    ]);
+  });
+
+  it('is refused with its reason when it is in the future or before the last certified day, and nothing is stored', async () => {
+    const me = await driverWithRecords();
+    const before = (await rows(me.driver.id)).length;
+    const future = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: new Date(Date.now() + 10 * 60_000).toISOString() } });
+    expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
+    // The driver certified the day before today; a change made two days ago falls before it.
+    const certified = me.logs.at(-2)!;
+    const cert = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/${certified.id}/certification`), headers: me.headers, payload: { agree: true } });
+    expect(cert.statusCode, cert.body).toBe(200);
+    const old = me.logs.find((l) => l.date < certified.date)!;
+    expect(old).toBeDefined();
+    const inOld = new Date(Date.parse(`${old.date}T18:00:00Z`)).toISOString();
+    const refused = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: inOld } });
+    const body = expectFieldErrors(refused.json(), 400, { recordedAt: 'This change, made at 12:00 on' });
+    expect(body.message).toContain(`falls before your last certified day (${certified.date}), so it was not recorded`);
+    expect((await rows(me.driver.id)).length).toBe(before + 1); // the certification only
+  });
+
+  it('a certification signed offline is stored at its time, once', async () => {
+    const me = await driverWithRecords();
+    const day = me.logs.at(-2)!;
+    const signedAt = new Date(Date.now() - 20 * 60_000).toISOString();
+    const headers = { ...me.headers, 'idempotency-key': crypto.randomUUID() };
+    for (let i = 0; i < 2; i++) {
+      const res = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/${day.id}/certification`), headers, payload: { agree: true, recordedAt: signedAt } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(hosLogDaySchema.parse(res.json()).certification).toMatchObject({ certified: true });
+    }
+    const certs = (await rows(me.driver.id)).filter((r) => r.event_type === 4);
+    expect(certs).toHaveLength(1);
+    expect(new Date(certs[0]!.event_time).toISOString()).toBe(signedAt);
+  });
+});
+
+describe('a status change sent late while the truck was driving', () => {
+  it('leaves the Driving the ELD recorded and tells the driver why; one made once the truck stood still is stored', async () => {
+    const headers = await userWithPermissions(t, a.orgId, ['HOS_SELF_READ', 'HOS_SELF_WRITE']);
+    const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json().id as string;
+    // The vehicle's driver is this sign-in's (rows written straight, as the ingest directory reads them at once).
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `offline-drive-${Date.now()}` });
+    const driverId = v.driverId!;
+    await t.database.db.execute(`update drivers set user_id = '${userId}' where id = '${driverId}'` as never);
+    // Driving at 90 km/h from 40 to 15 minutes ago, then standing still.
+    const start = Date.now() - 40 * 60_000;
+    let lon = -95;
+    for (let m = 0; m < 38; m++) {
+      const kmh = m < 25 ? 90 : 0;
+      const knots = kmh / 1.852;
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${(start + m * 60_000) / 1000}&lat=38.6&lon=${lon.toFixed(5)}&speed=${knots.toFixed(3)}` });
+      expect(res.statusCode).toBe(200);
+      lon += kmh / 60 / 87;
+    }
+    await t.app.autoDuty.idle();
+    const status = await t.app.inject({ method: 'GET', url: org(`/users/${userId}/hos_log/driver-status`), headers });
+    const url = org(`/users/${userId}/hos_log/${status.json().today.id as string}/hos_event`);
+    const before = (await rows(driverId)).length;
+    expect(before).toBeGreaterThan(0);
+    const during = new Date(start + 12 * 60_000).toISOString();
+    const refused = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'SB', recordedAt: during } });
+    const body = expectFieldErrors(refused.json(), 400, { recordedAt: 'The truck was moving at' });
+    expect(body.message).toContain('the Driving the ELD recorded stands, so this change was not recorded');
+    expect((await rows(driverId)).length).toBe(before);
+    // Three minutes into the stop the driver chose Off duty, offline: stored then, at the truck's place.
+    const stopped = new Date(start + 28 * 60_000).toISOString();
+    const ok = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', recordedAt: stopped } });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(hosEventDetailSchema.parse(ok.json())).toMatchObject({ status: 'OFF', at: stopped });
+    expect(hosEventDetailSchema.parse(ok.json()).latitude).toBeCloseTo(38.6, 1);
+  });
+});

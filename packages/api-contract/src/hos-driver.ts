@@ -57,6 +57,23 @@ export const hosDriverStatusSchema = z.object({
   unidentifiedSegments: z.number().int(),
   /** Malfunctions and data diagnostics in force on the driver's vehicle. */
   diagnostics: z.array(hosDiagnosticSchema),
+  /**
+   * What `clocks` was computed from (issue 44): the engine's periods (epoch ms, the last ending at
+   * `at`) and options. The phone runs the same engine on them, with the changes it has not yet sent,
+   * while it has no signal.
+   */
+  engine: z.object({
+    at: z.number(),
+    periods: z.array(z.object({ status: z.enum(['OFF', 'SB', 'D', 'ON']), start: z.number(), end: z.number(), special: z.enum(['PC', 'YM', 'PASSENGER']).optional() })),
+    options: z.object({
+      ruleset: z.enum(RULESET_IDS),
+      timeZone: z.string(),
+      cycleDayStart: z.string().optional(),
+      exemptions: z.object({ shortHaul150: z.boolean().optional(), sixteenHour: z.boolean().optional(), nonCdlShortHaul: z.boolean().optional() }).optional(),
+      deferrals: z.array(z.object({ day: z.string() })).optional(),
+      team: z.boolean().optional(),
+    }),
+  }),
 });
 export type HosDriverStatus = z.infer<typeof hosDriverStatusSchema>;
 

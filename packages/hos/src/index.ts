@@ -4,3 +4,4 @@ export { HosInputError } from './errors.ts';
 export { auditLog } from './audit.ts';
 export { clocksAt } from './clocks.ts';
 export { dailyTotals } from './daily-totals.ts';
+export { periodsWithChanges, type LocalChange, type LocalPeriod } from './local-changes.ts';

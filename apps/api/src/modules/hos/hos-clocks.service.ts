@@ -1,4 +1,4 @@
-import { clocksAt, RESTART_MS, type ClocksResult } from '@fleet/hos';
+import { clocksAt, RESTART_MS, type ClocksResult, type HosOptions } from '@fleet/hos';
 import type { Availability, HosViolation, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { availabilityQuery, violationsQuery } from '@fleet/api-contract';
@@ -124,11 +124,16 @@ async function violationRows(db: DbOrTx, orgId: string, state: FleetState, q: Vi
   return out.map(({ startMs: _s, rank: _r, ruleRank: _k, ...v }) => v);
 }
 
+/** What the engine is called with for one driver's clocks at `at` (the driver's phone repeats the call offline). */
+export function engineInputOf(d: FleetDriver, periods: MsPeriod[], atMs: number, periodStart: string, facts?: LogFacts): { periods: MsPeriod[]; options: HosOptions } {
+  return { periods: periods.length ? periods : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }], options: optionsAt(atMs, d, periodStart, facts) };
+}
+
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */
 export function availabilityOf(d: FleetDriver, periods: MsPeriod[], atMs: number, periodStart: string, facts?: LogFacts): Availability {
-  const opts = optionsAt(atMs, d, periodStart, facts);
+  const { periods: input, options } = engineInputOf(d, periods, atMs, periodStart, facts);
   const last = periods[periods.length - 1];
-  const c: ClocksResult = clocksAt(last ? periods : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }], atMs, opts);
+  const c: ClocksResult = clocksAt(input, atMs, options);
   // The off-duty stretch (OFF or SB, personal conveyance included) running at `at`, for the restart.
   let offSince = atMs;
   for (let i = periods.length - 1; i >= 0; i--) {

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNull, lt, min, ne, sql } from 'drizzle-orm';
 import type { HosDriverChoices, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
-import { availabilityOf, LOOKBACK_MS } from './hos-clocks.service.ts';
+import { availabilityOf, engineInputOf, LOOKBACK_MS } from './hos-clocks.service.ts';
 import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { countPending } from './hos-proposals.service.ts';
@@ -58,6 +58,7 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
   ]);
   const periods = records.periodsOf(driverId, now);
   const clocks = availabilityOf(fleetDriver, periods, now, state.periodStart, records.factsOf(driverId));
+  const engine = { at: now, ...engineInputOf(fleetDriver, periods, now, state.periodStart, records.factsOf(driverId)) };
   const since = first?.day ?? null;
   return {
     driver: {
@@ -80,6 +81,7 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
     pendingProposals,
     unidentifiedSegments,
     diagnostics: diagnostics.filter((d) => d.active),
+    engine,
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
+import { hosDriverStatusSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
+import { clocksAt, periodsWithChanges, type LocalChange } from '@fleet/hos';
 import { buildApp } from '../../app.ts';
 import { createTestApp, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
@@ -153,5 +154,32 @@ describe('a status change sent late while the truck was driving', () => {
     expect(ok.statusCode, ok.body).toBe(201);
     expect(hosEventDetailSchema.parse(ok.json())).toMatchObject({ status: 'OFF', at: stopped });
     expect(hosEventDetailSchema.parse(ok.json()).latitude).toBeCloseTo(38.6, 1);
+  });
+});
+
+describe("the phone's own clocks (issue 44)", () => {
+  it('equal the server\'s once the changes made offline are sent: same engine, same periods', async () => {
+    const me = await driverWithRecords();
+    const statusUrl = org(`/users/${me.userId}/hos_log/driver-status`);
+    const s1 = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: statusUrl, headers: me.headers })).json());
+    // The engine input reproduces the clocks the server answered.
+    const again = clocksAt(s1.engine.periods, s1.engine.at, s1.engine.options);
+    expect(again.strict).toEqual(s1.clocks.strict);
+    expect(again.provisional).toEqual(s1.clocks.provisional);
+    // Two changes the phone made after that answer, without signal, then sent.
+    await new Promise((r) => setTimeout(r, 2100));
+    const changes: LocalChange[] = [
+      { status: 'SB', at: s1.engine.at + 1000 },
+      { status: 'OFF', at: s1.engine.at + 2000 },
+    ];
+    for (const c of changes) {
+      const res = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: c.status, locationDescription: 'Rest area, I-80 mile 112', recordedAt: new Date(c.at).toISOString() } });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const s2 = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: statusUrl, headers: me.headers })).json());
+    const local = clocksAt(periodsWithChanges(s1.engine.periods, s1.engine.at, changes, s2.engine.at), s2.engine.at, s1.engine.options);
+    expect(local.strict).toEqual(s2.clocks.strict);
+    expect(local.provisional).toEqual(s2.clocks.provisional);
+    expect(s2.clocks.status).toBe('OFF');
   });
 });

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fillLogin } from './helpers.ts';
-import { officeApi } from './driver-helpers.ts';
+import { driverLogin, minutesOf, officeApi, periodsUntil } from './driver-helpers.ts';
 
 // Issue 44: the driver's app is installable and opens with no network after the first visit: the
 // service worker serves the app shell and the screens' code, and the driver's data comes from what
@@ -34,4 +34,130 @@ test('the driver screen reloads and still works with the network gone', async ({
   // The network returns: the banner goes.
   await context.setOffline(false);
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+});
+
+// A 1x1 PNG: the photo of a defect.
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1e2f1b40000000049454e44ae426082', 'hex'),
+]);
+
+async function drawSignature(page: Page) {
+  const pad = page.getByTestId('dvir-signature-pad');
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let x = 20; x <= 200; x += 20) await page.mouse.move(box.x + x, box.y + box.height / 2 + (x % 40 === 0 ? 25 : -25));
+  await page.mouse.up();
+}
+
+/** A duty-status change through the buttons; answers the phone's time of the confirmation. */
+async function changeStatus(page: Page, name: string, place: string): Promise<number> {
+  await page.getByRole('group', { name: 'Change duty status' }).getByRole('button', { name }).click();
+  const dialog = page.getByRole('dialog', { name: `Change to ${name}` });
+  // No signal and no truck fix: the driver types where they are.
+  const location = dialog.getByLabel('Location');
+  if (await location.isVisible().catch(() => false)) await location.fill(place);
+  const before = await page.evaluate(() => Date.now());
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  return before;
+}
+
+test.describe('records made without signal', () => {
+  test.use({ geolocation: { latitude: 41.5, longitude: -88.1 }, permissions: ['geolocation'] });
+
+  test('are kept at their times, counted in the clocks, and stored once when the network returns, a forced resend too', async ({ page, context, request }) => {
+    test.setTimeout(120_000);
+    const office = await officeApi(request);
+    const me = await office.driverAccount();
+    const truck = await office.vehicle();
+    await office.assign(truck.id, me.driver.id);
+    await office.importPeriods(me.driver.id, periodsUntil(Date.now() - 10 * 60_000, [['OFF', 10]]));
+    // The phone's clock runs 6 minutes behind, so that jumping it forward later shows the clocks
+    // counting while every record stays in the server's past.
+    await page.clock.install({ time: Date.now() - 6 * 60_000 });
+    await driverLogin(page, me);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    const todayId = ((await (await request.get(`${office.org}/drivers/${me.driver.id}/hos_log/current-day`, { headers: office.headers })).json()) as { id: string }).id;
+
+    // The network goes; the page reloads and still works.
+    await context.setOffline(true);
+    await page.reload();
+    const status = page.getByTestId('current-status');
+    await expect(status).toHaveText('Off duty');
+    const banner = page.getByTestId('offline-banner');
+
+    // Two status changes: shown at once, kept on the phone.
+    const sleeper = await changeStatus(page, 'Sleeper berth', 'Pilot truck stop, Joliet IL');
+    await expect(status).toHaveText('Sleeper berth');
+    await expect(banner).toContainText('Offline: 1 record waiting');
+    const onDuty = await changeStatus(page, 'On duty', 'Pilot truck stop, Joliet IL');
+    await expect(status).toHaveText('On duty');
+    await expect(banner).toContainText('Offline: 2 records waiting');
+
+    // A pre-trip inspection with a photographed defect and a drawn signature.
+    const card = page.getByTestId('inspection-card');
+    await card.getByRole('button', { name: 'Start pre-trip' }).click();
+    const form = page.getByTestId('dvir-form');
+    const horn = form.getByRole('group', { name: 'Horn' });
+    await horn.getByRole('button', { name: 'Defect' }).click();
+    await horn.getByLabel('What is wrong').fill('Horn weak');
+    await horn.getByRole('switch', { name: /Affects safe operation/ }).click();
+    await horn.locator('input[type="file"]').setInputFiles({ name: 'horn.png', mimeType: 'image/png', buffer: PNG });
+    await expect(horn.getByRole('img', { name: 'Photo 1 of Horn' })).toBeVisible();
+    await form.getByRole('button', { name: 'Rest pass' }).click();
+    await drawSignature(page);
+    const signedAt = await page.evaluate(() => Date.now());
+    await form.getByRole('button', { name: 'Sign report' }).click();
+    await expect(form).toHaveCount(0);
+    await expect(banner).toContainText('Offline: 3 records waiting');
+
+    // The clocks keep counting on the phone: On duty since the change, the 14-hour window runs.
+    const windowLeft = page.locator('[data-clock="Window"] [data-testid="clock-left"]');
+    await expect(windowLeft).toHaveText(/^1[34]:\d\d$/);
+    const windowBefore = minutesOf(await windowLeft.innerText());
+    expect(windowBefore).toBeGreaterThanOrEqual(13 * 60 + 55);
+    await page.clock.fastForward('06:00');
+    await expect.poll(async () => windowBefore - minutesOf(await windowLeft.innerText()), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+    // A reload keeps them (IndexedDB), still offline.
+    await page.reload();
+    await expect(status).toHaveText('On duty');
+    await expect(banner).toContainText('Offline: 3 records waiting');
+
+    // The network returns: sent in order, then "Sent".
+    await context.setOffline(false);
+    await expect(banner).toContainText('Sent: 3 records', { timeout: 30_000 });
+    const day = await office.logDay(todayId);
+    const changes = day.events.filter((e) => e.eventType === 1 && (e.status === 'SB' || e.status === 'ON'));
+    expect(changes.map((e) => [e.status, Math.abs(Date.parse(e.at) - (e.status === 'SB' ? sleeper : onDuty)) < 2_000])).toEqual([
+      ['SB', true],
+      ['ON', true],
+    ]);
+    const reports = (await (await request.get(`${office.org}/dvirs?assetId=${truck.id}`, { headers: office.headers })).json()) as { content: Array<{ inspectedAt: string; kind: string; defects: Array<{ imageIds: string[] }>; signature: { imageId: string | null } }> };
+    expect(reports.content).toHaveLength(1);
+    expect(reports.content[0]).toMatchObject({ kind: 'PRE_TRIP', signature: { imageId: expect.any(String) } });
+    expect(reports.content[0]!.defects[0]!.imageIds).toHaveLength(1);
+    expect(Math.abs(Date.parse(reports.content[0]!.inspectedAt) - signedAt)).toBeLessThan(5_000);
+
+    // A resend forced: the server stores the change, the answer is lost; the phone sends it again.
+    await context.setOffline(true);
+    const off = await changeStatus(page, 'Off duty', 'Pilot truck stop, Joliet IL');
+    let lost = 0;
+    await page.route('**/hos_event', async (route) => {
+      if (route.request().method() !== 'POST' || lost > 0) return route.fallback();
+      lost++;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await context.setOffline(false);
+    await expect(banner).toContainText('Sent: 1 record', { timeout: 40_000 });
+    expect(lost).toBe(1);
+    const after = (await office.logDay(todayId)).events.filter((e) => e.eventType === 1 && e.status === 'OFF' && Math.abs(Date.parse(e.at) - off) < 2_000);
+    expect(after).toHaveLength(1);
+  });
 });

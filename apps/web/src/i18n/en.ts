@@ -105,6 +105,23 @@ export const en = {
   },
   offline: {
     banner: 'Offline: showing what was last synced. Fleetline reconnects by itself when the network returns.',
+    waiting_one: 'Offline: {{count}} record waiting. It is kept on this phone and sent when the network returns.',
+    waiting_other: 'Offline: {{count}} records waiting. They are kept on this phone and sent when the network returns.',
+    waiting_many: 'Offline: {{count}} records waiting. They are kept on this phone and sent when the network returns.',
+    sending_one: 'Sending {{count}} record…',
+    sending_other: 'Sending {{count}} records…',
+    sending_many: 'Sending {{count}} records…',
+    toSend_one: '{{count}} record waiting to be sent; trying again shortly.',
+    toSend_other: '{{count}} records waiting to be sent; trying again shortly.',
+    toSend_many: '{{count}} records waiting to be sent; trying again shortly.',
+    sent_one: 'Sent: {{count}} record is on your log.',
+    sent_other: 'Sent: {{count}} records are on your log.',
+    sent_many: 'Sent: {{count}} records are on your log.',
+    refusedTitle_one: 'Not recorded',
+    refusedTitle_other: '{{count}} records not recorded',
+    refusedTitle_many: '{{count}} records not recorded',
+    dismiss: 'OK',
+    kept: 'Saved on this phone at {{time}}. It will be sent when the network returns.',
   },
 };
 

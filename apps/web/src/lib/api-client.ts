@@ -40,6 +40,8 @@ export interface RequestOptions {
   toast?: boolean;
   /** Read the answer as a Blob (a PDF or other file) instead of JSON or text. */
   blob?: boolean;
+  /** More request headers (the outbox's Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** Called when the session cannot be renewed; the app wires it to its logout. */
@@ -118,7 +120,7 @@ export function toastNetworkError(): void {
 }
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { ApiError } from './api-client.ts';
 import { STORAGE_KEYS } from './storage.ts';
@@ -17,6 +17,10 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+// TanStack Query hears the browser's online and offline events but starts out online: a page opened
+// with no network would fetch, fail and show errors instead of what it last had (issue 44).
+if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine !== false);
 
 export const queryPersister = createSyncStoragePersister({
   storage: typeof window === 'undefined' ? undefined : window.sessionStorage,

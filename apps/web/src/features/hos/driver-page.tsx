@@ -13,6 +13,8 @@ import { useNow } from './availability/live-clocks.ts';
 import { CertifyDays } from './driver/certify-days.tsx';
 import { driverDayQuery, driverStatusQuery, useChangeStatus, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
+import { clocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
+import { ownRecords, useOutbox } from '../../lib/outbox.ts';
 import { EngineEvents } from './driver/engine-events.tsx';
 import { ProposalsList } from './driver/proposals-list.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
@@ -64,7 +66,8 @@ export default function DriverPage({ inspection, loads, messages }: DriverPagePr
           </Button>
         }
       />
-      <DataState isLoading={status.isLoading} error={status.error} onRetry={() => void status.refetch()}>
+      {/* What was last synced stays on screen when a refresh fails (no signal). */}
+      <DataState isLoading={status.isLoading} error={status.data ? null : status.error} onRetry={() => void status.refetch()}>
         {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} />}
       </DataState>
     </div>
@@ -87,8 +90,13 @@ function DriverDay({
   messages?: DriverPageProps['messages'];
 }) {
   const { t } = useTranslation();
-  const s = data.status;
   const now = useNow(TICK_MS);
+  // Changes not yet sent (no signal): the phone shows them and counts the clocks itself (issue 44).
+  const outbox = useOutbox();
+  const changes = useMemo(() => waitingChanges(ownRecords(outbox, userId)), [outbox, userId]);
+  const clockNow = Math.max(now, data.at);
+  const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
+  const s = localClocks ? { ...data.status, clocks: localClocks } : data.status;
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
   const change = useChangeStatus(orgId, userId);
   const onDuty: DriverInspectionSlotProps['onDuty'] = async ({ annotation, ...where }) => {
@@ -121,7 +129,7 @@ function DriverDay({
         </Alert>
       )}
       <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
-      <DriverClocks clocks={s.clocks} at={data.at} now={Math.max(now, data.at)} />
+      <DriverClocks clocks={s.clocks} at={localClocks ? clockNow : data.at} now={clockNow} />
       {Messages && <Messages orgId={orgId} />}
       {Loads && <Loads orgId={orgId} />}
       {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
@@ -139,7 +147,7 @@ function DriverDay({
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="today" pt="md">
-          <DataState isLoading={day.isLoading} error={day.error} onRetry={() => void day.refetch()}>
+          <DataState isLoading={day.isLoading} error={d ? null : day.error} onRetry={() => void day.refetch()}>
             {d && gridDay && (
               <Stack gap="md">
                 <Paper withBorder radius="md" p="md" className={classes.card}>

@@ -114,6 +114,9 @@ export function useUploadDvirImage(orgId: string) {
   return useMutation({ mutationFn: ({ file, name }: { file: Blob; name?: string }) => uploadDvirImage(orgId, file, name) });
 }
 
+/** Where reports and their photos are sent (the driver's phone sends them through its outbox, issue 44). */
+export const dvirPaths = (orgId: string) => ({ reports: path(orgId), images: path(orgId, '/images') });
+
 /** The words for an upload error: the 413 names the size limit. */
 export function imageUploadError(err: unknown): string {
   if (err instanceof ApiError && err.status === 413) return err.body?.message ?? 'The photo is larger than the upload limit';

@@ -107,6 +107,9 @@ export function useChangeStatus(orgId: string, userId: string) {
   );
 }
 
+/** Where a duty-status change of the driver is sent (through the phone's outbox, issue 44). */
+export const statusChangePath = (orgId: string, userId: string, logId: string) => `${base(orgId, userId)}/${encodeURIComponent(logId)}/hos_event`;
+
 export function useUpdateLogHeader(orgId: string, userId: string) {
   return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: HosLogHeader }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}`, { method: 'PUT', body, toast: false }));
 }

@@ -9,7 +9,9 @@ import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatAgo } from '../availability/clock-format.ts';
 import { useBrowserPosition } from './browser-position.ts';
-import { useChangeStatus } from './driver-api.ts';
+import { sendRecord } from '../../../lib/outbox.ts';
+import { formatTime } from '../../../lib/dates.ts';
+import { statusChangePath } from './driver-api.ts';
 import classes from './driver.module.css';
 
 type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | 'PASSENGER' | null };
@@ -114,7 +116,7 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
           {t('driver.drivingNote')}
         </Text>
       </Stack>
-      <ChangeModal orgId={orgId} userId={userId} logId={status.today.id} choice={choice} onClose={() => setChoice(null)} />
+      <ChangeModal orgId={orgId} userId={userId} logId={status.today.id} timeZone={status.driver.homeTimeZone} choice={choice} onClose={() => setChoice(null)} />
     </Paper>
   );
 }
@@ -122,9 +124,9 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
 /** Shortest typed location (ELD Appendix A 7.9: a manual location is 5 to 60 characters). */
 const LOCATION_MIN = 5;
 
-function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string; userId: string; logId: string; choice: Choice | null; onClose: () => void }) {
+function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgId: string; userId: string; logId: string; timeZone: string; choice: Choice | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const change = useChangeStatus(orgId, userId);
+  const [sending, setSending] = useState(false);
   const where = useBrowserPosition(choice !== null);
   const [note, setNote] = useState('');
   const [location, setLocation] = useState('');
@@ -141,11 +143,12 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
     setError(null);
     setLocationError(null);
     setAskLocation(false);
-    change.reset();
     onClose();
   };
   const submit = async () => {
     if (!choice) return;
+    // The change happens when the driver confirms it: sent now or later, it is recorded at this time.
+    const madeAt = Date.now();
     const annotation = note.trim() || null;
     if (annotation !== null && annotation.length < 4) {
       setError(t('driver.change.noteShort'));
@@ -160,10 +163,20 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
       setLocationError(place ? t('driver.change.locationShort', { min: LOCATION_MIN }) : t('driver.change.locationRequired'));
       return;
     }
+    setSending(true);
     try {
-      const body = { status: choice.status, special: choice.special, annotation, ...(place ? { locationDescription: place } : {}), ...(position ? { latitude: position.latitude, longitude: position.longitude } : {}) };
-      await change.mutateAsync({ logId, body });
-      notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
+      const body = {
+        status: choice.status,
+        special: choice.special,
+        annotation,
+        recordedAt: new Date(madeAt).toISOString(),
+        ...(place ? { locationDescription: place } : {}),
+        ...(position ? { latitude: position.latitude, longitude: position.longitude } : {}),
+      };
+      const time = formatTime(madeAt, timeZone);
+      const out = await sendRecord({ kind: 'STATUS', madeAt, label: `${choiceName(t, choice)} · ${time}`, path: statusChangePath(orgId, userId, logId), body });
+      if (out.sent) notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
+      else notify({ type: 'not-viewed', timeout: 6000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('offline.kept', { time }) });
       close();
     } catch (err) {
       const d = describeError(err);
@@ -171,6 +184,8 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
         setAskLocation(true);
         setLocationError(d.title);
       } else setError(d.title);
+    } finally {
+      setSending(false);
     }
   };
   return (
@@ -218,7 +233,7 @@ function ChangeModal({ orgId, userId, logId, choice, onClose }: { orgId: string;
           <Button variant="default" size="md" onClick={close}>
             {t('common.cancel')}
           </Button>
-          <Button size="md" loading={change.isPending || locating} onClick={() => void submit()}>
+          <Button size="md" loading={sending || locating} onClick={() => void submit()}>
             {t('common.confirm')}
           </Button>
         </Group>

@@ -4,10 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconCamera, IconCheck, IconChecks, IconX } from '@tabler/icons-react';
 import { odometerForDisplay, odometerKmFromInput } from '@fleet/api-contract/units';
 import type { Dvir, DvirKind } from '@fleet/api-contract';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, NetworkError } from '../../../lib/api-client.ts';
+import { isOnline } from '../../../lib/online.ts';
+import { newKey, sendRecord, type OutboxUpload } from '../../../lib/outbox.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
 import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
-import { imageUploadError, inspectionItemsQuery, uploadDvirImage, useCreateDvir } from '../dvir-api.ts';
+import { dvirPaths, imageUploadError, inspectionItemsQuery, uploadDvirImage } from '../dvir-api.ts';
 import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
 import { KIND_WORDS } from './dvir-report.tsx';
 import { photoForUpload } from '../../../lib/photo-resize.ts';
@@ -32,8 +34,14 @@ export interface DvirFormProps {
   /** The place prefilled (the latest record's), empty when unknown: the server then names it from the truck's position. */
   location: string;
   onSigned: (dvir: Dvir) => void;
+  /** Signed without signal: kept on the phone and sent when the network returns (issue 44). */
+  onKept: (kind: DvirKind, madeAt: number) => void;
   onCancel: () => void;
 }
+
+/** Photos taken without signal, by the placeholder id the form holds until the outbox uploads them. */
+const keptPhotos = new Map<string, { blob: Blob; name: string }>();
+const LOCAL = 'local-photo:';
 
 /** The report's own fields a 400 may name (shown under each). */
 const FIELDS = ['odometer', 'location', 'remarks', 'signature', 'signature.name', 'signature.imageId'] as const;
@@ -41,7 +49,7 @@ const FIELDS = ['odometer', 'location', 'remarks', 'signature', 'signature.name'
 /** The statement the driver signs under. */
 const STATEMENT = 'I inspected these units and this report is true and correct.';
 
-export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, odometerKm, location, onSigned, onCancel }: DvirFormProps) {
+export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, odometerKm, location, onSigned, onKept, onCancel }: DvirFormProps) {
   const own = useQuery(inspectionItemsQuery(orgId));
   const [trailerIds, setTrailerIds] = useState<string[]>(trailers.map((t) => t.id));
   const attached = useMemo(() => trailers.filter((t) => trailerIds.includes(t.id)), [trailers, trailerIds]);
@@ -53,7 +61,6 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
   const [remarks, setRemarks] = useState('');
   const signature = useSignature(driverName);
   const [sending, setSending] = useState(false);
-  const create = useCreateDvir(orgId);
   const top = useRef<HTMLDivElement>(null);
 
   const done = answeredCount(items, answers);
@@ -80,28 +87,33 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
       return;
     }
     setSending(true);
+    // Signed now: sent now or when the network returns, the report carries this time.
+    const madeAt = Date.now();
     try {
+      const paths = dvirPaths(orgId);
       const png = await signaturePng(signature);
-      let imageId: string | null = null;
-      if (png) {
-        try {
-          imageId = (await uploadDvirImage(orgId, png, 'signature.png')).id;
-        } catch (err) {
-          setErrors({ 'signature.drawing': imageUploadError(err) });
-          return;
-        }
-      }
-      const dvir = await create.mutateAsync({
+      // The drawn signature and the photos taken offline go up first; their ids replace these placeholders.
+      const uploads: OutboxUpload[] = png ? [{ placeholder: `${LOCAL}signature`, path: paths.images, blob: png, name: 'signature.png' }] : [];
+      const body = {
         assetId: vehicle.id,
         trailerIds: attached.map((t) => t.id),
         kind,
         odometer: typeof odometer === 'number' ? odometerKmFromInput(odometer, units) : null,
         location: place.trim() || null,
         items: itemsBody(items, answers, vehicle.id),
-        signature: { name: signature.name.trim(), imageId },
+        signature: { name: signature.name.trim(), imageId: png ? `${LOCAL}signature` : null },
         remarks: remarks.trim() || null,
-      });
-      onSigned(dvir);
+        recordedAt: new Date(madeAt).toISOString(),
+      };
+      for (const i of body.items) {
+        for (const id of i.imageIds ?? []) {
+          const kept = keptPhotos.get(id);
+          if (kept) uploads.push({ placeholder: id, path: paths.images, blob: kept.blob, name: kept.name });
+        }
+      }
+      const out = await sendRecord<Dvir>({ kind: 'DVIR', madeAt, label: `${KIND_WORDS[kind]} inspection · ${vehicle.unitNumber}`, path: paths.reports, body, uploads });
+      if (out.sent) onSigned(out.result);
+      else onKept(kind, madeAt);
     } catch (err) {
       const placed = err instanceof ApiError && err.body && err.status === 400 ? placeErrors(fieldMessages(err.body.technicalMessage ?? ''), items, FIELDS) : {};
       if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? (err.body?.message ?? err.message) : 'The report could not be sent; check the connection and try again';
@@ -235,12 +247,25 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
     if (!file) return;
     setUploading(true);
     onClearError();
-    try {
-      const { id, url } = await uploadDvirImage(orgId, await photoForUpload(file), file.name);
-      setPhotoUrls((urls) => ({ ...urls, [id]: url }));
+    // Without signal the photo stays on the phone and goes up with the report (issue 44).
+    let photo: Blob = file;
+    const keep = () => {
+      const id = `${LOCAL}${newKey()}`;
+      keptPhotos.set(id, { blob: photo, name: file.name });
+      setPhotoUrls((urls) => ({ ...urls, [id]: URL.createObjectURL(photo) }));
       onChange({ imageIds: [...answer.imageIds, id] });
+    };
+    try {
+      photo = await photoForUpload(file);
+      if (!isOnline()) keep();
+      else {
+        const { id, url } = await uploadDvirImage(orgId, photo, file.name);
+        setPhotoUrls((urls) => ({ ...urls, [id]: url }));
+        onChange({ imageIds: [...answer.imageIds, id] });
+      }
     } catch (err) {
-      onError(imageUploadError(err));
+      if (err instanceof NetworkError) keep();
+      else onError(imageUploadError(err));
     } finally {
       setUploading(false);
     }

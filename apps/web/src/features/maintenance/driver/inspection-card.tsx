@@ -3,7 +3,8 @@ import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack,
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
-import { formatDateTime } from '../../../lib/dates.ts';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatTime } from '../../../lib/dates.ts';
 import { describeError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
@@ -59,6 +60,7 @@ export function DriverInspection({ orgId, status, day, onDuty }: DriverInspectio
 }
 
 function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspectionProps & { vehicle: { id: string; unitNumber: string } }) {
+  const { t } = useTranslation();
   const units = useUnits();
   const tz = status.driver.homeTimeZone;
   const latest = useQuery(dvirListQuery(orgId, { assetId: vehicle.id, size: 1 }));
@@ -93,6 +95,10 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
           odometerKm={prefill.odometerKm}
           location={prefill.location}
           onCancel={() => setKind(null)}
+          onKept={(k, madeAt) => {
+            setKind(null);
+            notify({ type: 'not-viewed', timeout: 8000, title: `${KIND_WORDS[k]} inspection signed`, category: t('offline.kept', { time: formatTime(madeAt, tz) }) });
+          }}
           onSigned={(d) => {
             setKind(null);
             setSigned(d);

@@ -128,6 +128,13 @@ test.describe('records made without signal', () => {
     await page.reload();
     await expect(status).toHaveText('On duty');
     await expect(banner).toContainText('Offline: 3 records waiting');
+    // The roadside view opens from what was last synced, and says when that was.
+    await page.getByRole('main').getByRole('link', { name: 'Roadside inspection' }).click();
+    await expect(page.getByTestId('roadside-synced')).toContainText('Offline: these records were last synced');
+    await expect(page.getByRole('radio', { name: 'Today' })).toBeChecked();
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+    await page.getByRole('main').getByRole('link', { name: 'My day' }).click();
+    await expect(status).toHaveText('On duty');
 
     // The network returns: sent in order, then "Sent".
     await context.setOffline(false);

@@ -11,11 +11,12 @@ import { useCurrentUser } from '../../lib/auth-store.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { formatDistance, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
-import { downloadEldFile, driverDayQuery, driverPeriodQuery, driverStatusQuery, useSendEldFile } from './driver/driver-api.ts';
+import { downloadEldFile, driverDayQuery, driverStatusQuery, useRoadsideDays, useSendEldFile } from './driver/driver-api.ts';
+import { useOnline } from '../../lib/online.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
-import { addDays, clockSecondsIn, eventName, formatEngineHours, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
+import { clockSecondsIn, eventName, formatEngineHours, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
 import classes from './driver/driver.module.css';
 
 /** The vehicle inspection reports section (issue 31): the app composes it from the maintenance feature. */
@@ -35,8 +36,8 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
   const userId = user?.id ?? '';
   const status = useQuery({ ...driverStatusQuery(orgId, userId), enabled: !!orgId && !!userId });
   const today = status.data?.status.today;
-  const from = today ? addDays(today.date, -7) : '';
-  const period = useQuery({ ...driverPeriodQuery(orgId, userId, from, today?.date ?? ''), enabled: !!today });
+  const period = useRoadsideDays(orgId, userId, today);
+  const online = useOnline();
   const [picked, setPicked] = useState<string | null>(null);
   const days = period.data?.days ?? [];
   const selected = picked ?? today?.id ?? null;
@@ -49,8 +50,14 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
         description={driver ? `${driver.firstName} ${driver.lastName} · licence ${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''} · today and the previous 7 days` : 'Today and the previous 7 days'}
         breadcrumbs={[{ label: 'My day', to: '/driver' }, { label: 'Roadside inspection' }]}
       />
-      <DataState isLoading={status.isLoading || period.isLoading} error={status.error ?? period.error} onRetry={() => void period.refetch()}>
+      {/* What was last synced stays on screen without signal, labelled with when that was. */}
+      <DataState isLoading={status.isLoading || period.isLoading} error={status.data && period.data ? null : (status.error ?? period.error)} onRetry={() => void period.refetch()}>
         <Stack gap="md">
+          {!online && period.dataUpdatedAt > 0 && (
+            <Alert color="orange" variant="light" data-testid="roadside-synced">
+              {`Offline: these records were last synced ${formatDateTime(period.dataUpdatedAt, driver?.homeTimeZone)}${driver ? ` (${zoneAbbreviation(new Date(period.dataUpdatedAt).toISOString(), driver.homeTimeZone)})` : ''}.`}
+            </Alert>
+          )}
           {driver && <EldFilePanel orgId={orgId} driverId={driver.id} />}
           {days.length > 0 && (
             <div className={classes.dayPicker}>
@@ -149,7 +156,7 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
 function InspectionDay({ orgId, userId, logId }: { orgId: string; userId: string; logId: string }) {
   const day = useQuery(driverDayQuery(orgId, userId, logId));
   return (
-    <DataState isLoading={day.isLoading} error={day.error} onRetry={() => void day.refetch()}>
+    <DataState isLoading={day.isLoading} error={day.data ? null : day.error} onRetry={() => void day.refetch()}>
       {day.data && <DayView day={day.data} />}
     </DataState>
   );

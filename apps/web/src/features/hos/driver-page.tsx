@@ -11,7 +11,7 @@ import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useNow } from './availability/live-clocks.ts';
 import { CertifyDays } from './driver/certify-days.tsx';
-import { driverDayQuery, driverStatusQuery, useChangeStatus, type DriverStatusAt } from './driver/driver-api.ts';
+import { driverDayQuery, driverStatusQuery, useChangeStatus, useRoadsideDays, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
 import { clocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
 import { ownRecords, useOutbox } from '../../lib/outbox.ts';
@@ -98,6 +98,8 @@ function DriverDay({
   const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
   const s = localClocks ? { ...data.status, clocks: localClocks } : data.status;
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
+  // The roadside view's 8 days kept in the cache, so it opens without signal (issue 44).
+  useRoadsideDays(orgId, userId, s.today);
   const change = useChangeStatus(orgId, userId);
   const onDuty: DriverInspectionSlotProps['onDuty'] = async ({ annotation, ...where }) => {
     await change.mutateAsync({ logId: s.today.id, body: { status: 'ON', special: null, annotation, ...where } });
@@ -168,7 +170,7 @@ function DriverDay({
           </DataState>
         </Tabs.Panel>
         <Tabs.Panel value="certify" pt="md">
-          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} />
+          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} timeZone={tz} />
         </Tabs.Panel>
         <Tabs.Panel value="edits" pt="md">
           <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />

@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   EldOutputSent,
   HosDriverChoices,
@@ -15,6 +16,7 @@ import type {
 import { api, apiFile } from '../../../lib/api-client.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
 import { hosKeys } from '../hos-api.ts';
+import { addDays } from '../logs/log-format.ts';
 import { saveFile } from '../../../lib/download.ts';
 
 // The driver's own endpoints (issue 16, decision 0115): everything under users/{userId}/hos_log for
@@ -110,6 +112,9 @@ export function useChangeStatus(orgId: string, userId: string) {
 /** Where a duty-status change of the driver is sent (through the phone's outbox, issue 44). */
 export const statusChangePath = (orgId: string, userId: string, logId: string) => `${base(orgId, userId)}/${encodeURIComponent(logId)}/hos_event`;
 
+/** Where the driver's certification of a log day is sent (through the phone's outbox, issue 44). */
+export const certificationPath = (orgId: string, userId: string, logId: string) => `${base(orgId, userId)}/${encodeURIComponent(logId)}/certification`;
+
 export function useUpdateLogHeader(orgId: string, userId: string) {
   return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: HosLogHeader }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}`, { method: 'PUT', body, toast: false }));
 }
@@ -144,4 +149,22 @@ export function useSendEldFile(orgId: string, driverId: string) {
   return useMutation({
     mutationFn: (body: { email: string; comment?: string }) => api<EldOutputSent>(`${eldPath(orgId, driverId)}/email`, { method: 'POST', body, toast: false }),
   });
+}
+
+/** How long the roadside view's copies of past days count as fresh (they change only by an edit). */
+const ROADSIDE_FRESH_MS = 10 * 60_000;
+
+/**
+ * Keeps today and the previous 7 days in the query cache (issue 44): the roadside inspection view then
+ * opens with no signal from what was last synced. Answers the period query (the days and when synced).
+ */
+export function useRoadsideDays(orgId: string, userId: string, today: { date: string } | undefined) {
+  const qc = useQueryClient();
+  const from = today ? addDays(today.date, -7) : '';
+  const period = useQuery({ ...driverPeriodQuery(orgId, userId, from, today?.date ?? ''), enabled: !!today && !!orgId && !!userId, staleTime: ROADSIDE_FRESH_MS });
+  const days = period.data?.days;
+  useEffect(() => {
+    for (const d of days ?? []) void qc.prefetchQuery({ ...driverDayQuery(orgId, userId, d.id), staleTime: ROADSIDE_FRESH_MS });
+  }, [qc, orgId, userId, days]);
+  return period;
 }

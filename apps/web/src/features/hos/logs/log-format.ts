@@ -25,9 +25,9 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** "Tuesday, October 20, 2026" for a log date. */
-export function longDate(date: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
+/** "Tuesday, October 20, 2026" for a log date (in `locale`: "martes, 20 de octubre de 2026"). */
+export function longDate(date: string, locale = 'en-US'): string {
+  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** "10/20/26" for a log date (spec section 9). */

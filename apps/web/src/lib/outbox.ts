@@ -128,8 +128,9 @@ export async function sendRecord<T>(r: Parameters<typeof takeRecord>[0]): Promis
     return { sent: true, result };
   }
   if (now.state === 'REFUSED') {
+    const refusal = refusals.get(now.id) ?? new ApiError(400, null);
     await dismissRecord(now.id);
-    throw refusals.get(now.id) ?? new ApiError(400, null);
+    throw refusal;
   }
   return { sent: false };
 }

@@ -21,7 +21,7 @@ export interface OutboxUpload {
   id?: string;
 }
 
-export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR';
+export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR' | 'MESSAGE';
 
 export interface OutboxRecord {
   /** The Idempotency-Key. */
@@ -99,10 +99,10 @@ async function forget(id: string): Promise<void> {
 }
 
 /** Keeps a record on the phone (IndexedDB first, so a reload or a killed tab loses nothing). */
-export async function takeRecord(r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body'> & { uploads?: OutboxUpload[] }): Promise<OutboxRecord> {
+export async function takeRecord(r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body'> & { uploads?: OutboxUpload[]; id?: string }): Promise<OutboxRecord> {
   const userId = sessionStore.get().user?.id ?? '';
   const seq = Math.max(Date.now(), ...outboxStore.get().records.map((x) => x.seq + 1));
-  const record: OutboxRecord = { id: newKey(), seq, userId, uploads: [], state: 'WAITING', ...r };
+  const record: OutboxRecord = { uploads: [], state: 'WAITING', ...r, id: r.id ?? newKey(), seq, userId };
   await persist(record);
   update((s) => ({ ...s, records: [...s.records, record] }));
   return record;

@@ -2,12 +2,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionIcon, Alert, Badge, Button, CloseButton, FileButton, Group, Image, Loader, Paper, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { IconCamera, IconCheck, IconChecks, IconSend } from '@tabler/icons-react';
+import { IconCamera, IconCheck, IconChecks, IconClockHour4, IconSend } from '@tabler/icons-react';
 import type { DriverMessage, MessageSide } from '@fleet/api-contract';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError, NetworkError } from '../../lib/api-client.ts';
+import { useCurrentUser } from '../../lib/auth-store.ts';
+import { isOnline } from '../../lib/online.ts';
+import { newKey, ownRecords, sendRecord, useOutbox, type OutboxRecord, type OutboxUpload } from '../../lib/outbox.ts';
 import { formatShortDateTime } from '../../lib/dates.ts';
 import { photoForUpload } from '../../lib/photo-resize.ts';
-import { newClientId, threadQuery, uploadMessagePhoto, useMarkRead, useSendMessage } from './messages-api.ts';
+import { messagePaths, newClientId, threadQuery, uploadMessagePhoto, useMarkRead, useSendMessage } from './messages-api.ts';
 import classes from './messages.module.css';
 
 export interface ConversationProps {
@@ -37,7 +40,17 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
   const messages = useMemo(() => (thread.data?.pages.flatMap((p) => p.content) ?? []).slice().reverse(), [thread.data]);
   const newestTheirs = useMemo(() => messages.filter((m) => m.side !== side && !m.readAt).at(-1) ?? null, [messages, side]);
   const scroller = useRef<HTMLDivElement>(null);
-  const newestId = messages.at(-1)?.id;
+  // The driver's messages written without signal, waiting on the phone (issue 44).
+  const user = useCurrentUser();
+  const outbox = useOutbox();
+  const waiting = useMemo(
+    () =>
+      side === 'DRIVER'
+        ? ownRecords(outbox, user?.id).filter((r) => r.kind === 'MESSAGE' && r.state === 'WAITING' && (r.body as MessageBody).driverId === driverId && ((r.body as MessageBody).loadId ?? null) === loadId)
+        : [],
+    [outbox, user?.id, side, driverId, loadId],
+  );
+  const newestId = waiting.at(-1)?.id ?? messages.at(-1)?.id;
 
   // Marks what the viewer now sees as read (the other side sees the mark live).
   const { mutate: mark } = markRead;
@@ -83,9 +96,49 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
         {messages.map((m) => (
           <Bubble key={m.id} message={m} mine={m.side === side} />
         ))}
+        {waiting.map((r) => (
+          <WaitingBubble key={r.id} record={r} />
+        ))}
       </div>
       <Composer orgId={orgId} driverId={driverId} loadId={loadId} side={side} />
     </Stack>
+  );
+}
+
+/** What a message record carries (POST messages). */
+interface MessageBody {
+  driverId: string;
+  loadId: string | null;
+  body: string;
+  imageIds: string[];
+  clientId: string;
+}
+
+/** A message kept on the phone until the network returns: shown in place, marked as waiting. */
+function WaitingBubble({ record }: { record: OutboxRecord }) {
+  const { t } = useTranslation();
+  const m = record.body as MessageBody;
+  return (
+    <div className={classes.rowMine}>
+      <Paper className={classes.bubbleMine} radius="md" px="sm" py={6} data-testid="message" data-waiting>
+        <Text size="sm" className={classes.body}>
+          {m.body}
+        </Text>
+        {m.imageIds.length > 0 && (
+          <Text size="xs" c="dimmed">
+            {t('messages.photosWaiting', { count: m.imageIds.length })}
+          </Text>
+        )}
+        <Group gap={4} justify="flex-end" mt={2}>
+          <Text size="xs" c="dimmed">
+            {formatShortDateTime(record.madeAt)}
+          </Text>
+          <Text size="xs" c="dimmed" component="span" className={classes.mark}>
+            <IconClockHour4 size={14} aria-hidden /> {t('messages.waiting')}
+          </Text>
+        </Group>
+      </Paper>
+    </div>
   );
 }
 
@@ -149,19 +202,33 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
   // One id per message being written: a resend after a lost answer is the same message.
   const clientId = useRef(newClientId());
 
+  // A driver's photo taken without signal stays on the phone and goes up with the message (issue 44).
+  const kept = useRef(new Map<string, { blob: Blob; name: string }>());
   const attach = async (file: File | null) => {
     if (!file) return;
     setUploading(true);
     setError(null);
+    let photo: Blob = file;
+    const keep = () => {
+      const id = `local-photo:${newKey()}`;
+      kept.current.set(id, { blob: photo, name: file.name });
+      setPhotos((p) => [...p, { id, url: URL.createObjectURL(photo) }]);
+    };
     try {
-      const uploaded = await uploadMessagePhoto(orgId, await photoForUpload(file), file.name);
-      setPhotos((p) => [...p, uploaded]);
+      photo = await photoForUpload(file);
+      if (side === 'DRIVER' && !isOnline()) keep();
+      else {
+        const uploaded = await uploadMessagePhoto(orgId, photo, file.name);
+        setPhotos((p) => [...p, uploaded]);
+      }
     } catch (err) {
-      setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.photoNotSent'));
+      if (side === 'DRIVER' && err instanceof NetworkError) keep();
+      else setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.photoNotSent'));
     } finally {
       setUploading(false);
     }
   };
+  const [sending, setSending] = useState(false);
 
   const submit = () => {
     const text = body.trim();
@@ -170,8 +237,27 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
       return;
     }
     setError(null);
+    const input = { driverId, loadId, body: text, imageIds: photos.map((p) => p.id), clientId: clientId.current };
+    const done = () => {
+      setBody('');
+      setPhotos([]);
+      clientId.current = newClientId();
+    };
+    if (side === 'DRIVER') {
+      // The driver's message is a record of the phone: sent now, or kept and sent when the network returns.
+      const paths = messagePaths(orgId);
+      const uploads: OutboxUpload[] = input.imageIds.flatMap((id) => {
+        const k = kept.current.get(id);
+        return k ? [{ placeholder: id, path: paths.images, blob: k.blob, name: k.name }] : [];
+      });
+      setSending(true);
+      sendRecord({ id: input.clientId, kind: 'MESSAGE', madeAt: Date.now(), label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`, path: paths.messages, body: input, uploads })
+        .then(done, (err: unknown) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.notSent')))
+        .finally(() => setSending(false));
+      return;
+    }
     send.mutate(
-      { driverId, loadId, body: text, imageIds: photos.map((p) => p.id), clientId: clientId.current },
+      input,
       {
         onSuccess: () => {
           setBody('');
@@ -221,7 +307,7 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
             }
           }}
         />
-        <Button onClick={submit} loading={send.isPending} leftSection={<IconSend size={16} aria-hidden />} aria-label={t('messages.sendMessage')}>
+        <Button onClick={submit} loading={send.isPending || sending} leftSection={<IconSend size={16} aria-hidden />} aria-label={t('messages.sendMessage')}>
           {t('common.send')}
         </Button>
       </Group>

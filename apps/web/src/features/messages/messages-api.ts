@@ -51,6 +51,9 @@ export function uploadMessagePhoto(orgId: string, file: Blob, name: string): Pro
   return api<UploadedImage>(path(orgId, '/images'), { method: 'POST', body, toast: false });
 }
 
+/** Where a driver's message and its photos are sent (through the phone's outbox, issue 44). */
+export const messagePaths = (orgId: string) => ({ messages: path(orgId), images: path(orgId, '/images') });
+
 export function useSendMessage(orgId: string) {
   const qc = useQueryClient();
   return useMutation({

@@ -2,8 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import './global.css';
-// The language of the screens (issue 44): initialised before the first render.
-import './i18n/i18n.ts';
+// The language of the screens (issue 44): its catalogue is loaded before the first render.
+import { ready as languageReady } from './i18n/i18n.ts';
 import { installServiceWorker } from './lib/app-update.ts';
 import { installPreloadErrorReload } from './lib/preload-error.ts';
 import { App } from './app/app.tsx';
@@ -15,10 +15,12 @@ if (document.readyState === 'complete') installServiceWorker();
 else window.addEventListener('load', installServiceWorker, { once: true });
 
 const root = document.getElementById('root');
-if (root) {
+// Spanish and French arrive in their own chunk: the first screen waits for it, so it opens translated.
+void languageReady.then(() => {
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <App />
     </StrictMode>,
   );
-}
+});

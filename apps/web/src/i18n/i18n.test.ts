@@ -36,9 +36,10 @@ describe('catalogues', () => {
   it('translations differ from English where words are translated (a copied catalogue fails)', () => {
     expect(es.duty.OFF).toBe('Fuera de servicio');
     expect(fr.duty.SB).toBe('Couchette');
-    const same = (c: Tree) => Object.entries(flat(c)).filter(([k, v]) => v === source[k]).length;
-    expect(same(es as unknown as Tree)).toBeLessThan(5);
-    expect(same(fr as unknown as Tree)).toBeLessThan(8);
+    // A few words are the same in both languages ("Messages", "Cycle", "En route"): at most 1 in 20.
+    const same = (c: Tree) => Object.entries(flat(c)).filter(([k, v]) => v === source[k]).length / Object.keys(source).length;
+    expect(same(es as unknown as Tree)).toBeLessThan(0.05);
+    expect(same(fr as unknown as Tree)).toBeLessThan(0.05);
   });
 });
 

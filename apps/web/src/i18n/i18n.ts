@@ -1,16 +1,15 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local } from '../lib/storage.ts';
-import { en } from './en.ts';
-import { es } from './es.ts';
-import { fr } from './fr.ts';
+import { en, type Catalogue } from './en.ts';
 
 // The driver's screens, the shell, sign-in and My account in English, Spanish and French (issue 44,
 // decision 0183), with i18next: one catalogue per language (./en.ts is the source of the keys; the
 // others are typed against it, and a test compares them), plurals by the language's rules
 // (Intl.PluralRules), dates and numbers by Intl with the language as locale. The language follows
 // the browser until the user picks one in My account (kept on the device). What the law fixes (the
-// ELD output file, its codes) is not translated.
+// ELD output file, its codes) is not translated. English is bundled; Spanish and French are loaded
+// only on a device that uses them (a chunk of their own), before the first render (see ready).
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
@@ -38,12 +37,33 @@ export function browserLanguage(languages: readonly string[] = typeof navigator 
 
 export const currentLanguage = (): Language => (i18next.language as Language | undefined) ?? 'en';
 
+/**
+ * The Intl locale of a language on the driver's screens: English is en-US (the office's formats, byte
+ * for byte); Spanish es-US (Latin-American Spanish whose zones read "CDT", as the drivers' logs name
+ * them); French fr-CA.
+ */
+const INTL_LOCALES: Record<Language, string> = { en: 'en-US', es: 'es-US', fr: 'fr-CA' };
+export const intlLocale = (lng: string = currentLanguage()): string => INTL_LOCALES[lng as Language] ?? 'en-US';
+
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Catalogue>> = {
+  es: () => import('./es.ts').then((m) => m.es),
+  fr: () => import('./fr.ts').then((m) => m.fr),
+};
+
+/** Loads a language's catalogue once (English is bundled); a failed load leaves English on screen. */
+export async function loadLanguage(lng: Language): Promise<void> {
+  if (lng === 'en' || i18next.hasResourceBundle(lng, 'translation')) return;
+  i18next.addResourceBundle(lng, 'translation', await LOADERS[lng](), true, true);
+}
+
 function applyToDocument(lng: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = lng;
 }
 
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, es: { translation: es }, fr: { translation: fr } },
+  resources: { en: { translation: en } },
+  // The other languages' bundles are added by loadLanguage, before the language is shown.
+  partialBundledLanguages: true,
   lng: chosenLanguage() ?? browserLanguage(),
   fallbackLng: 'en',
   supportedLngs: CODES,
@@ -54,11 +74,17 @@ void i18next.use(initReactI18next).init({
 applyToDocument(i18next.language);
 i18next.on('languageChanged', applyToDocument);
 
+/** Settled once the language of the first render is loaded (main.tsx renders after it). */
+export const ready: Promise<void> = loadLanguage(currentLanguage()).catch(() => undefined);
+
 /** Picks the language (null: follow the browser again), kept on this device. */
 export function chooseLanguage(lng: Language | null): void {
   if (lng) local.set(STORAGE_KEY, lng);
   else local.remove(STORAGE_KEY);
-  void i18next.changeLanguage(lng ?? browserLanguage());
+  const next = lng ?? browserLanguage();
+  void loadLanguage(next)
+    .catch(() => undefined)
+    .then(() => i18next.changeLanguage(next));
 }
 
 export { i18next };

@@ -1,4 +1,5 @@
 import { isSuperAdmin } from '@fleet/api-contract/permissions';
+import { intlLocale } from '../i18n/i18n.ts';
 import { sessionStore } from './auth-store.ts';
 import { controlStore } from './control-store.ts';
 import { useStore } from './create-store.ts';
@@ -14,6 +15,23 @@ export const DATE_FORMAT = 'MM/DD/YY';
 export const FIRST_DAY_OF_WEEK = 0;
 
 type DateInput = string | number | Date | null | undefined;
+
+/**
+ * The driver's screens pass their language (issue 44): Spanish and French format by Intl in that
+ * locale ("01/06/2026, 1:19 p.m. CDT", "2026-06-01 13 h 19 HAC"); English, or no language, keeps the
+ * office's own formats byte for byte.
+ */
+const translated = (lng: string | undefined): lng is string => !!lng && lng !== 'en';
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+function localFormat(lng: string, zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const locale = intlLocale(lng);
+  const id = `${locale}|${zone}|${JSON.stringify(options)}`;
+  let f = localFormats.get(id);
+  if (!f) localFormats.set(id, (f = new Intl.DateTimeFormat(locale, { ...options, timeZone: validZone(zone) ?? 'UTC' })));
+  return f;
+}
+const LOCAL_TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+const LOCAL_DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
 
 /** The zone of the screens that are not a driver's log: profile zone, else the organization's (the controlled one for a super administrator), else UTC. */
 export function viewerZone(): string {
@@ -75,38 +93,43 @@ export function zoneLabel(value: DateInput, zone: string = viewerZone()): string
   return partsOf(d, zone).timeZoneName ?? zone;
 }
 
-/** "06/01/26": a calendar day as it is, an instant as its day in `zone` (default the viewer's). */
-export function formatDate(value: DateInput, zone: string = viewerZone()): string {
+/** "06/01/26": a calendar day as it is, an instant as its day in `zone` (default the viewer's); `lng` a driver's language. */
+export function formatDate(value: DateInput, zone: string = viewerZone(), lng?: string): string {
   if (typeof value === 'string') {
     const m = CALENDAR.exec(value);
+    if (m && translated(lng)) return localFormat(lng, 'UTC', LOCAL_DATE).format(new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)));
     if (m) return `${m[2]}/${m[3]}/${m[1]!.slice(2)}`;
   }
   const d = instantOf(value);
   if (!d) return '';
+  if (translated(lng)) return localFormat(lng, zone, LOCAL_DATE).format(d);
   const p = partsOf(d, zone);
   return `${p.month}/${p.day}/${p.year}`;
 }
 
-/** "06/01/26 6:19 AM CDT": an instant in `zone` (default the viewer's), with the zone it is in. */
-export function formatDateTime(value: DateInput, zone: string = viewerZone()): string {
+/** "06/01/26 6:19 AM CDT": an instant in `zone` (default the viewer's), with the zone it is in; `lng` a driver's language. */
+export function formatDateTime(value: DateInput, zone: string = viewerZone(), lng?: string): string {
   const d = instantOf(value);
   if (!d) return '';
+  if (translated(lng)) return localFormat(lng, zone, { ...LOCAL_DATE, ...LOCAL_TIME }).format(d);
   const p = partsOf(d, zone);
   return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute} ${p.dayPeriod} ${p.timeZoneName}`;
 }
 
-/** "6:19 AM CDT": the clock time of an instant in `zone` (default the viewer's), with its zone. */
-export function formatTime(value: DateInput, zone: string = viewerZone()): string {
+/** "6:19 AM CDT": the clock time of an instant in `zone` (default the viewer's), with its zone; `lng` a driver's language. */
+export function formatTime(value: DateInput, zone: string = viewerZone(), lng?: string): string {
   const d = instantOf(value);
   if (!d) return '';
+  if (translated(lng)) return localFormat(lng, zone, LOCAL_TIME).format(d);
   const p = partsOf(d, zone);
   return `${p.hour}:${p.minute} ${p.dayPeriod} ${p.timeZoneName}`;
 }
 
-/** "Jun 1, 6:19 AM CDT": a short instant for cards and lists. */
-export function formatShortDateTime(value: DateInput, zone: string = viewerZone()): string {
+/** "Jun 1, 6:19 AM CDT": a short instant for cards and lists; `lng` a driver's language. */
+export function formatShortDateTime(value: DateInput, zone: string = viewerZone(), lng?: string): string {
   const d = instantOf(value);
   if (!d) return '';
+  if (translated(lng)) return localFormat(lng, zone, { month: 'short', day: 'numeric', ...LOCAL_TIME }).format(d);
   const day = formatIn(zone, 'md', { month: 'short', day: 'numeric' }).format(d);
   return `${day}, ${formatTime(d, zone)}`;
 }

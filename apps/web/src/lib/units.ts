@@ -4,6 +4,7 @@ import {
   speedFromKmh, speedToKmh, volumeFromL, type UnitLabels, type UnitSystem,
 } from '@fleet/api-contract/units';
 import { z } from 'zod';
+import { intlLocale } from '../i18n/i18n.ts';
 import { useOrgSettings } from './org-settings.ts';
 
 // Every screen shows distances, speeds, odometers, lengths and fuel through this module, in the
@@ -33,8 +34,9 @@ export const unitLabels = (units: UnitSystem): UnitLabels => UNIT_LABELS[units];
 
 const DASH = '—';
 const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || Number.isNaN(v);
-const grouped = (v: number, decimals: number, fixed = false) =>
-  v.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: fixed ? decimals : 0 });
+/** Digits grouped in en-US, or in a driver's language (`lng`, issue 44: "412 000,5" in French). */
+const grouped = (v: number, decimals: number, fixed = false, lng?: string) =>
+  v.toLocaleString(lng ? intlLocale(lng) : 'en-US', { maximumFractionDigits: decimals, minimumFractionDigits: fixed ? decimals : 0 });
 
 /** A speed (km/h on the wire) in the organization's units, as the chart and legend plot it. */
 export const speedIn = (kmh: number, units: UnitSystem): number => speedFromKmh(kmh, units);
@@ -48,17 +50,17 @@ export function formatSpeed(kmh: number | null | undefined, units: UnitSystem): 
   return `${Math.round(speedFromKmh(kmh, units))} ${UNIT_LABELS[units].speed}`;
 }
 
-/** A trip or route distance given in metres: "12.4 mi" or "20.0 km". */
-export function formatDistance(m: number | null | undefined, units: UnitSystem): string {
+/** A trip or route distance given in metres: "12.4 mi" or "20.0 km" (digits in `lng`, a driver's language). */
+export function formatDistance(m: number | null | undefined, units: UnitSystem, lng?: string): string {
   if (missing(m)) return DASH;
   const d = DISPLAY_DECIMALS[units].distance;
-  return `${grouped(distanceFromKm(m / 1000, units), d, true)} ${UNIT_LABELS[units].distance}`;
+  return `${grouped(distanceFromKm(m / 1000, units), d, true, lng)} ${UNIT_LABELS[units].distance}`;
 }
 
-/** An odometer given in km: "412,000 mi" or "663,049.7 km" (tenths only when there are any). */
-export function formatOdometer(km: number | null | undefined, units: UnitSystem): string {
+/** An odometer given in km: "412,000 mi" or "663,049.7 km" (tenths only when there are any; digits in `lng`, a driver's language). */
+export function formatOdometer(km: number | null | undefined, units: UnitSystem, lng?: string): string {
   if (missing(km)) return DASH;
-  return `${grouped(odometerForDisplay(km, units), DISPLAY_DECIMALS[units].odometer)} ${UNIT_LABELS[units].distance}`;
+  return `${grouped(odometerForDisplay(km, units), DISPLAY_DECIMALS[units].odometer, false, lng)} ${UNIT_LABELS[units].distance}`;
 }
 
 /** A length given in metres (a trailer's): "53 ft" or "16.15 m". */

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCamera, IconCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
-import { LOAD_DOCUMENT_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
-import type { Load, LoadDocumentKind, LoadStop } from '@fleet/api-contract';
+import type { Load, LoadDocumentKind, LoadStatus, LoadStop } from '@fleet/api-contract';
+import tones from '../../components/badge-tones.module.css';
 import { DataState } from '../../components/data-state.tsx';
+import { translateMessage } from '../../i18n/known-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -11,9 +13,34 @@ import { photoForUpload } from '../../lib/photo-resize.ts';
 import { addLoadDocument, setStopStatus, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
 import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
-import { LoadStatusBadge, windowText } from './load-bits.tsx';
 
 const ACTIVE = 'ASSIGNED,EN_ROUTE,AT_STOP';
+
+// The words are the driver's language (issue 44); the office's badge and window text (load-bits.tsx)
+// stay English, so the card has its own, with the same colours and the same shape of window.
+const STATUS_COLORS: Record<LoadStatus, string> = { PLANNED: 'gray', ASSIGNED: 'blue', EN_ROUTE: 'teal', AT_STOP: 'cyan', DELIVERED: 'green', CANCELLED: 'red' };
+const STATUS_TONES: Partial<Record<LoadStatus, string>> = { PLANNED: tones.muted, ASSIGNED: tones.muted, EN_ROUTE: tones.ok, AT_STOP: tones.ok, DELIVERED: tones.ok, CANCELLED: tones.danger };
+
+function StatusBadge({ status }: { status: LoadStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge variant="outline" radius="sm" color={STATUS_COLORS[status]} className={STATUS_TONES[status]} data-status={status}>
+      {t(`loads.status.${status}`)}
+    </Badge>
+  );
+}
+
+/** "Nov 24, 6:00 AM – 8:00 AM CST" in the driver's language (the second date only when the window crosses a day). */
+function windowIn(start: string, end: string, lng: string): string {
+  const a = formatShortDateTime(start, undefined, lng);
+  const b = formatShortDateTime(end, undefined, lng);
+  if (a === b) return a;
+  const [dayA] = a.split(', ');
+  const [dayB, timeB] = b.split(', ');
+  // Drop the first zone label when both ends share it.
+  const head = a.split(' ').pop() === b.split(' ').pop() ? a.slice(0, a.lastIndexOf(' ')) : a;
+  return dayA === dayB ? `${head} – ${timeB}` : `${head} – ${b}`;
+}
 
 /**
  * The driver's loads on /driver (issue 33): each running load's stops with their appointments (the
@@ -22,14 +49,15 @@ const ACTIVE = 'ASSIGNED,EN_ROUTE,AT_STOP';
  * The API lists only the loads the driver is on.
  */
 export function DriverLoads({ orgId }: { orgId: string }) {
+  const { t } = useTranslation();
   const q = useLoads({ status: ACTIVE, size: 10 }, !!orgId);
   const loads = q.data?.content ?? [];
   return (
     <Paper withBorder radius="md" p="md" data-testid="driver-loads">
       <Title order={2} size="h4" mb="sm">
-        My loads
+        {t('loads.title')}
       </Title>
-      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!q.data && loads.length === 0} emptyTitle="No loads right now" emptyDescription="Your dispatcher’s loads for you appear here.">
+      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!q.data && loads.length === 0} emptyTitle={t('loads.emptyTitle')} emptyDescription={t('loads.emptyBody')}>
         <Stack gap="lg">
           {loads.map((l) => (
             <DriverLoad key={l.id} orgId={orgId} load={l} />
@@ -41,6 +69,7 @@ export function DriverLoads({ orgId }: { orgId: string }) {
 }
 
 function DriverLoad({ orgId, load }: { orgId: string; load: Load }) {
+  const { t } = useTranslation();
   const zone = useViewerZone();
   const current = load.stops.find((s) => !s.departedAt) ?? null;
   return (
@@ -49,17 +78,17 @@ function DriverLoad({ orgId, load }: { orgId: string; load: Load }) {
         <Text fw={700}>
           {load.number} · {load.customer}
         </Text>
-        <LoadStatusBadge status={load.status} />
+        <StatusBadge status={load.status} />
       </Group>
       {(load.bolNumber || load.poNumber || load.commodity) && (
         <Text size="sm" c="dimmed">
-          {[load.bolNumber && `BOL ${load.bolNumber}`, load.poNumber && `PO ${load.poNumber}`, load.commodity].filter(Boolean).join(' · ')}
+          {[load.bolNumber && t('loads.bol', { number: load.bolNumber }), load.poNumber && t('loads.po', { number: load.poNumber }), load.commodity].filter(Boolean).join(' · ')}
         </Text>
       )}
       <Text size="xs" c="dimmed">
-        Appointments in {zone.replace(/_/g, ' ')}
+        {t('loads.appointmentsIn', { zone: zone.replace(/_/g, ' ') })}
       </Text>
-      <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }} aria-label={`Stops of load ${load.number}`}>
+      <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('loads.stops', { number: load.number })}>
         {load.stops.map((s) => (
           <DriverStop key={s.id} orgId={orgId} load={load} stop={s} current={current?.id === s.id} />
         ))}
@@ -69,6 +98,8 @@ function DriverLoad({ orgId, load }: { orgId: string; load: Load }) {
 }
 
 function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load; stop: LoadStop; current: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const mark = useLoadMutation(setStopStatus);
   const addDoc = useLoadMutation(addLoadDocument);
   const [uploading, setUploading] = useState(false);
@@ -80,8 +111,8 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     mark.mutate(
       { id: load.id, stopId: stop.id, body: { event } },
       {
-        onSuccess: () => notify({ type: 'success', title: event === 'ARRIVE' ? `Arrived at ${stopName(stop)}` : `Departed ${stopName(stop)}`, timeout: 3000 }),
-        onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : 'Could not record it. Try again.'),
+        onSuccess: () => notify({ type: 'success', title: event === 'ARRIVE' ? t('loads.arrivedAt', { place: stopName(stop) }) : t('loads.departedFrom', { place: stopName(stop) }), timeout: 3000 }),
+        onError: (err) => setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('loads.notRecorded')),
       },
     );
   };
@@ -92,9 +123,15 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     try {
       const { id } = await uploadLoadPhoto(orgId, await photoForUpload(file), file.name);
       await addDoc.mutateAsync({ id: load.id, body: { documentKind: kind, imageId: id, stopId: stop.id } });
-      notify({ type: 'success', title: `${LOAD_DOCUMENT_LABELS[kind]} saved`, timeout: 3000 });
+      notify({ type: 'success', title: t('loads.documentSaved', { document: t(`loads.document.${kind}`) }), timeout: 3000 });
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 413 ? (err.body?.message ?? 'The photo is larger than the upload limit') : err instanceof ApiError ? (err.body?.message ?? err.message) : 'The photo could not be sent. Try again.');
+      setError(
+        err instanceof ApiError && err.status === 413
+          ? translateMessage(t, err.body?.message ?? 'The photo is larger than the upload limit')
+          : err instanceof ApiError
+            ? translateMessage(t, err.body?.message ?? err.message)
+            : t('messages.photoNotSent'),
+      );
     } finally {
       setUploading(false);
     }
@@ -106,34 +143,41 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
       <Stack gap={4}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text fw={600} size="sm">
-            <IconMapPin size={14} aria-hidden style={{ verticalAlign: -2 }} /> {n}. {STOP_KIND_LABELS[stop.kind]}: {stopName(stop)}
+            <IconMapPin size={14} aria-hidden style={{ verticalAlign: -2 }} /> {n}. {t(`loads.stopKind.${stop.kind}`)}: {stopName(stop)}
           </Text>
           {done ? (
             <Badge variant="light" color="gray" leftSection={<IconCheck size={12} aria-hidden />} style={{ flexShrink: 0 }}>
-              Done
+              {t('loads.done')}
             </Badge>
           ) : stop.arrivedAt ? (
-            <Badge variant="light" style={{ flexShrink: 0 }}>Here</Badge>
+            <Badge variant="light" style={{ flexShrink: 0 }}>
+              {t('loads.here')}
+            </Badge>
           ) : null}
         </Group>
         {stop.address && <Text size="sm">{stop.address}</Text>}
-        <Text size="sm">Appointment {windowText(stop.windowStart, stop.windowEnd)}</Text>
-        {stop.arrivedAt && <Text size="xs">Arrived {formatShortDateTime(stop.arrivedAt)}{stop.departedAt ? ` · departed ${formatShortDateTime(stop.departedAt)}` : ''}</Text>}
+        <Text size="sm">{t('loads.appointment', { window: windowIn(stop.windowStart, stop.windowEnd, lng) })}</Text>
+        {stop.arrivedAt && (
+          <Text size="xs">
+            {stop.departedAt
+              ? t('loads.arrivedDeparted', { arrived: formatShortDateTime(stop.arrivedAt, undefined, lng), departed: formatShortDateTime(stop.departedAt, undefined, lng) })
+              : t('loads.arrivedTime', { time: formatShortDateTime(stop.arrivedAt, undefined, lng) })}
+          </Text>
+        )}
         {!stop.arrivedAt && stop.eta && (
           <Text size="xs" className={stop.windowMet === false ? classes.danger : undefined}>
-            ETA {formatShortDateTime(stop.eta)}
-            {stop.windowMet === false ? ' (after the appointment: call dispatch)' : ''}
+            {stop.windowMet === false ? t('loads.etaLate', { time: formatShortDateTime(stop.eta, undefined, lng) }) : t('loads.eta', { time: formatShortDateTime(stop.eta, undefined, lng) })}
           </Text>
         )}
         {current && (
           <Group gap="xs" mt={4} grow>
             {!stop.arrivedAt ? (
-              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => record('ARRIVE')} loading={mark.isPending} aria-label={`Arrived at stop ${n}`}>
-                Arrived
+              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => record('ARRIVE')} loading={mark.isPending} aria-label={t('loads.arrivedStop', { n })}>
+                {t('loads.arrived')}
               </Button>
             ) : (
-              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => record('DEPART')} loading={mark.isPending} aria-label={`Departed stop ${n}`}>
-                Departed
+              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => record('DEPART')} loading={mark.isPending} aria-label={t('loads.departedStop', { n })}>
+                {t('loads.departed')}
               </Button>
             )}
           </Group>
@@ -142,8 +186,7 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
           <FileButton onChange={(f) => void photograph(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture="environment">
             {(props) => (
               <Button {...props} size="sm" variant="default" loading={uploading} leftSection={<IconCamera size={16} aria-hidden />}>
-                Photograph {kind === 'BOL' ? 'BOL' : 'POD'}
-                {photos ? ` (${photos} saved)` : ''}
+                {photos ? t('loads.photographSaved', { document: t(`loads.short.${kind}`), count: photos }) : t('loads.photograph', { document: t(`loads.short.${kind}`) })}
               </Button>
             )}
           </FileButton>

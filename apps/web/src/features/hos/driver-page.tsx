@@ -94,7 +94,8 @@ function DriverDay({
   // Changes not yet sent (no signal): the phone shows them and counts the clocks itself (issue 44).
   const outbox = useOutbox();
   const changes = useMemo(() => waitingChanges(ownRecords(outbox, userId)), [outbox, userId]);
-  const clockNow = Math.max(now, data.at);
+  // A change made since the last tick is already in force: the clocks' now is never before it.
+  const clockNow = Math.max(now, data.at, ...changes.map((c) => c.at));
   const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
   const s = localClocks ? { ...data.status, clocks: localClocks } : data.status;
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
@@ -155,10 +156,10 @@ function DriverDay({
                 <Paper withBorder radius="md" p="md" className={classes.card}>
                   <Group justify="space-between" mb="sm">
                     <Title order={2} size="h4">
-                      Today's log
+                      {t('driver.log.title')}
                     </Title>
                     <Badge variant="light" color={d.certification.certified ? 'green' : 'gray'}>
-                      {d.certification.certified ? 'Certified' : 'Not yet certified'}
+                      {d.certification.certified ? t('driver.log.certified') : t('driver.log.notCertified')}
                     </Badge>
                   </Group>
                   <GraphGrid day={gridDay} segments={segments} violations={d.violations} timeZone={tz} now={new Date(Math.max(now, data.at))} />

@@ -9,6 +9,8 @@ import { useCurrentUser } from '../../../lib/auth-store.ts';
 import { formatTime } from '../../../lib/dates.ts';
 import { ownRecords, sendRecord, useOutbox } from '../../../lib/outbox.ts';
 import { longDate } from '../logs/log-format.ts';
+import { intlLocale } from '../../../i18n/i18n.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import { certificationPath } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -37,7 +39,7 @@ export function CertifyDays({ orgId, userId, days, today, timeZone }: CertifyDay
       .filter((r) => r.kind === 'CERTIFY' && r.state === 'WAITING')
       .map((r) => decodeURIComponent(/\/([^/]+)\/certification$/.exec(r.path)?.[1] ?? '')),
   );
-  const date = (d: string) => longDate(d, i18n.language);
+  const date = (d: string) => longDate(d, intlLocale(i18n.language));
   return (
     <Stack gap="sm">
       {days.length === 0 ? (
@@ -79,7 +81,7 @@ function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string
     if (!day) return;
     // Agreed now: sent now or when the network returns, the certification carries this time.
     const madeAt = Date.now();
-    const date = longDate(day.date, i18n.language);
+    const date = longDate(day.date, intlLocale(i18n.language));
     setSending(true);
     try {
       const body = { agree: true, recordedAt: new Date(madeAt).toISOString() };
@@ -88,18 +90,18 @@ function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string
         type: out.sent ? 'success' : 'not-viewed',
         timeout: 5000,
         title: t('driver.certify.done', { date }),
-        category: out.sent ? t('driver.certify.recorded') : t('offline.kept', { time: formatTime(madeAt, timeZone) }),
+        category: out.sent ? t('driver.certify.recorded') : t('offline.kept', { time: formatTime(madeAt, timeZone, i18n.language) }),
       });
       setError(null);
       onClose();
     } catch (err) {
-      setError(describeError(err).title);
+      setError(translateMessage(t, describeError(err).title));
     } finally {
       setSending(false);
     }
   };
   return (
-    <Modal opened={day !== null} onClose={onClose} title={day ? t('driver.certify.title', { date: longDate(day.date, i18n.language) }) : ''} centered>
+    <Modal opened={day !== null} onClose={onClose} title={day ? t('driver.certify.title', { date: longDate(day.date, intlLocale(i18n.language)) }) : ''} centered>
       <Stack gap="md">
         <Title order={3} size="h5">
           {t('driver.certify.statement')}

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../../lib/notifications-store.ts';
@@ -7,21 +9,22 @@ import type { HosEvent, HosProposal } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
 import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
-import { eventName, longDate } from '../logs/log-format.ts';
+import { longDate } from '../logs/log-format.ts';
+import { intlLocale } from '../../../i18n/i18n.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
+import { eventWords } from './event-words.ts';
 import { driverProposalsQuery, useDecideProposal } from './driver-api.ts';
 import classes from './driver.module.css';
 
-const KIND_WORDS: Record<HosProposal['kind'], string> = {
-  EDIT: 'Change of a record',
-  INSERT: 'A missing record',
-  ASSIGN_UNIDENTIFIED: 'Driving on your truck with nobody logged in',
-};
+/** What kind of edit the office proposes, in the driver's words. */
+const kindWords = (t: TFunction, kind: HosProposal['kind']) => t(`driver.edits.kind.${kind}`);
 
 /**
  * The office's proposed edits (Appendix A 4.4.4.2.6): for each, the records as they stand and the
  * proposed ones side by side; nothing changes until the driver accepts (or rejects) it.
  */
 export function ProposalsList({ orgId, userId, timeZone }: { orgId: string; userId: string; timeZone: string }) {
+  const { t } = useTranslation();
   const list = useQuery(driverProposalsQuery(orgId, userId));
   return (
     <DataState
@@ -29,8 +32,8 @@ export function ProposalsList({ orgId, userId, timeZone }: { orgId: string; user
       error={list.error}
       onRetry={() => void list.refetch()}
       isEmpty={list.data?.content.length === 0}
-      emptyTitle="No edits to review"
-      emptyDescription="When the office proposes a change to your log it shows here, beside the original."
+      emptyTitle={t('driver.edits.emptyTitle')}
+      emptyDescription={t('driver.edits.emptyBody')}
     >
       <Stack gap="md">
         {list.data?.content.map((p) => <ProposalCard key={p.id} orgId={orgId} userId={userId} proposal={p} timeZone={timeZone} />)}
@@ -40,6 +43,7 @@ export function ProposalsList({ orgId, userId, timeZone }: { orgId: string; user
 }
 
 function EventLines({ events, timeZone, empty }: { events: HosEvent[]; timeZone: string; empty: string }) {
+  const { t, i18n } = useTranslation();
   if (events.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -52,10 +56,10 @@ function EventLines({ events, timeZone, empty }: { events: HosEvent[]; timeZone:
       {events.map((e) => (
         <div key={e.id} className={classes.fact}>
           <Text size="sm" fw={600}>
-            {eventName(e)}
+            {eventWords(t, e)}
           </Text>
           <Text size="sm" ff="monospace">
-            {formatTime(e.at, timeZone)}
+            {formatTime(e.at, timeZone, i18n.language)}
           </Text>
           {e.locationDescription && (
             <Text size="xs" c="dimmed">
@@ -69,6 +73,9 @@ function EventLines({ events, timeZone, empty }: { events: HosEvent[]; timeZone:
 }
 
 function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string; userId: string; proposal: HosProposal; timeZone: string }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
+  const date = longDate(p.log.date, intlLocale(lng));
   const decide = useDecideProposal(orgId, userId);
   const [rejecting, setRejecting] = useState(false);
   const [note, setNote] = useState('');
@@ -76,25 +83,30 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
   const run = async (decision: 'accept' | 'reject') => {
     try {
       await decide.mutateAsync({ id: p.id, decision, note: note.trim() || null });
-      notify({ type: 'success', timeout: 5000, title: decision === 'accept' ? 'Edit accepted' : 'Edit rejected', category: decision === 'accept' ? 'Your log now shows the change.' : 'Your log stays as it was.' });
+      notify({
+        type: 'success',
+        timeout: 5000,
+        title: decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected'),
+        category: decision === 'accept' ? t('driver.edits.acceptedBody') : t('driver.edits.rejectedBody'),
+      });
       setRejecting(false);
     } catch (err) {
-      setError(describeError(err).title);
+      setError(translateMessage(t, describeError(err).title));
     }
   };
   return (
-    <Paper withBorder radius="md" p="md" className={classes.card} data-testid="proposal" aria-label={`Proposed edit of ${longDate(p.log.date)}`}>
+    <Paper withBorder radius="md" p="md" className={classes.card} data-testid="proposal" aria-label={t('driver.edits.label', { date })}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" gap="xs">
           <div>
-            <Text fw={700}>{longDate(p.log.date)}</Text>
+            <Text fw={700}>{date}</Text>
             <Text size="sm" c="dimmed">
-              {`${KIND_WORDS[p.kind]} · from ${p.requestedBy?.name ?? 'the office'}, ${formatDateTime(p.requestedAt, timeZone)}`}
+              {t('driver.edits.from', { kind: kindWords(t, p.kind), name: p.requestedBy?.name ?? t('driver.edits.theOffice'), time: formatDateTime(p.requestedAt, timeZone, lng) })}
             </Text>
           </div>
           {!p.applicable && (
             <Badge color="orange" variant="light">
-              Out of date
+              {t('driver.edits.outOfDate')}
             </Badge>
           )}
         </Group>
@@ -102,20 +114,20 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
         <div className={classes.sides}>
           <div className={classes.side} data-side="original">
             <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={4}>
-              Now
+              {t('driver.edits.now')}
             </Text>
-            <EventLines events={p.original} timeZone={timeZone} empty="No record at this time" />
+            <EventLines events={p.original} timeZone={timeZone} empty={t('driver.edits.noRecord')} />
           </div>
           <div className={classes.side} data-side="proposed">
             <Text size="xs" fw={700} tt="uppercase" c="blue" mb={4}>
-              Proposed
+              {t('driver.edits.proposed')}
             </Text>
-            <EventLines events={p.proposed} timeZone={timeZone} empty="Nothing" />
+            <EventLines events={p.proposed} timeZone={timeZone} empty={t('driver.edits.nothing')} />
           </div>
         </div>
         {!p.applicable && (
           <Alert color="orange" variant="light" p="xs">
-            Your log changed since this was proposed: it can only be rejected.
+            {t('driver.edits.changed')}
           </Alert>
         )}
         {error && (
@@ -125,23 +137,23 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
         )}
         <Group grow>
           <Button variant="default" size="lg" color="red" onClick={() => setRejecting(true)} disabled={decide.isPending}>
-            Reject
+            {t('driver.edits.reject')}
           </Button>
           <Button size="lg" leftSection={<IconCircleCheck size={20} aria-hidden />} onClick={() => void run('accept')} loading={decide.isPending && decide.variables?.decision === 'accept'} disabled={!p.applicable}>
-            Accept
+            {t('driver.edits.accept')}
           </Button>
         </Group>
       </Stack>
-      <Modal opened={rejecting} onClose={() => setRejecting(false)} title="Reject this edit?" centered size="sm">
+      <Modal opened={rejecting} onClose={() => setRejecting(false)} title={t('driver.edits.rejectTitle')} centered size="sm">
         <Stack gap="sm">
-          <Text size="sm">Your log stays as it is. The office sees that you rejected the edit.</Text>
-          <TextInput label="Why (optional)" maxLength={60} value={note} onChange={(e) => setNote(e.currentTarget.value)} size="md" />
+          <Text size="sm">{t('driver.edits.rejectBody')}</Text>
+          <TextInput label={t('driver.edits.why')} maxLength={60} value={note} onChange={(e) => setNote(e.currentTarget.value)} size="md" />
           <Group grow>
             <Button variant="default" size="md" onClick={() => setRejecting(false)}>
-              Keep it open
+              {t('driver.edits.keepOpen')}
             </Button>
             <Button color="red" size="md" loading={decide.isPending} onClick={() => void run('reject')}>
-              Reject edit
+              {t('driver.edits.rejectEdit')}
             </Button>
           </Group>
         </Stack>

@@ -12,6 +12,7 @@ import { useBrowserPosition } from './browser-position.ts';
 import { sendRecord } from '../../../lib/outbox.ts';
 import { formatTime } from '../../../lib/dates.ts';
 import { statusChangePath } from './driver-api.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import classes from './driver.module.css';
 
 type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | 'PASSENGER' | null };
@@ -38,7 +39,7 @@ export interface StatusPanelProps {
  * change asks for an optional note, and for a typed location when the device gives no position.
  */
 export function StatusPanel({ orgId, userId, status, now, team = false }: StatusPanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [choice, setChoice] = useState<Choice | null>(null);
   const c = status.clocks;
   const current: Choice | null = c.status && c.status !== 'D' ? { status: c.status, special: c.special } : null;
@@ -66,7 +67,10 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
             </Title>
             {c.since && (
               <Text size="sm" c="dimmed">
-                {t('driver.since', { duration: formatAgo(now - Date.parse(c.since)).replace(/ ago$/, ''), time: formatDateTime(c.since, status.driver.homeTimeZone) })}
+                {t('driver.since', {
+                  duration: now - Date.parse(c.since) < 60_000 ? t('driver.justNow') : formatAgo(now - Date.parse(c.since)).replace(/ ago$/, ''),
+                  time: formatDateTime(c.since, status.driver.homeTimeZone, i18n.language),
+                })}
               </Text>
             )}
           </div>
@@ -125,7 +129,7 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
 const LOCATION_MIN = 5;
 
 function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgId: string; userId: string; logId: string; timeZone: string; choice: Choice | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [sending, setSending] = useState(false);
   const where = useBrowserPosition(choice !== null);
   const [note, setNote] = useState('');
@@ -173,7 +177,7 @@ function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgI
         ...(place ? { locationDescription: place } : {}),
         ...(position ? { latitude: position.latitude, longitude: position.longitude } : {}),
       };
-      const time = formatTime(madeAt, timeZone);
+      const time = formatTime(madeAt, timeZone, i18n.language);
       const out = await sendRecord({ kind: 'STATUS', madeAt, label: `${choiceName(t, choice)} · ${time}`, path: statusChangePath(orgId, userId, logId), body });
       if (out.sent) notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
       else notify({ type: 'not-viewed', timeout: 6000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('offline.kept', { time }) });
@@ -182,8 +186,8 @@ function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgI
       const d = describeError(err);
       if (/locationDescription|location/i.test(`${d.title} ${d.details ?? ''}`)) {
         setAskLocation(true);
-        setLocationError(d.title);
-      } else setError(d.title);
+        setLocationError(translateMessage(t, d.title));
+      } else setError(translateMessage(t, d.title));
     } finally {
       setSending(false);
     }

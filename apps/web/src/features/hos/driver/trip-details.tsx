@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, MultiSelect, Paper, Select, SimpleGrid, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../../lib/notifications-store.ts';
@@ -7,6 +8,7 @@ import { HOS_LOG_MAX_SHIPPING_DOCUMENTS, HOS_LOG_MAX_TRAILERS } from '@fleet/api
 import type { HosLogDay } from '@fleet/api-contract';
 import { ApiError, describeError } from '../../../lib/api-client.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import { driverChoicesQuery, useUpdateLogHeader } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -18,10 +20,10 @@ export interface TripDetailsProps {
   vehicle: { unitNumber: string } | null;
 }
 
-const listed = (items: string[]) => (items.length ? items.join(', ') : 'None');
-
 /** Today's vehicle, trailers, shipping documents and co-driver (§395.8 header facts), which the driver keeps up to date. */
 export function TripDetails({ orgId, userId, day, vehicle }: TripDetailsProps) {
+  const { t } = useTranslation();
+  const listed = (items: string[]) => (items.length ? items.join(', ') : t('driver.trip.none'));
   const [editing, setEditing] = useState(false);
   const h = day.header;
   const vehicles = [...new Set([...(vehicle ? [vehicle.unitNumber] : []), ...h.vehicles.map((v) => v.unitNumber)])];
@@ -29,17 +31,17 @@ export function TripDetails({ orgId, userId, day, vehicle }: TripDetailsProps) {
     <Paper withBorder radius="md" p="md" className={classes.card}>
       <Group justify="space-between" mb="sm">
         <Title order={2} size="h4">
-          Today's trip
+          {t('driver.trip.title')}
         </Title>
         <Button variant="light" size="md" leftSection={<IconPencil size={18} aria-hidden />} onClick={() => setEditing(true)}>
-          Edit
+          {t('driver.trip.edit')}
         </Button>
       </Group>
       <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
-        <Fact label="Vehicle" value={listed(vehicles)} />
-        <Fact label="Trailers" value={listed(h.trailers.map((t) => t.unitNumber))} testId="trip-trailers" />
-        <Fact label="Shipping documents" value={listed(h.shippingDocuments)} testId="trip-documents" />
-        <Fact label="Co-driver" value={h.coDriver ? `${h.coDriver.firstName} ${h.coDriver.lastName}` : 'None'} testId="trip-codriver" />
+        <Fact label={t('driver.trip.vehicle')} value={listed(vehicles)} />
+        <Fact label={t('driver.trip.trailers')} value={listed(h.trailers.map((x) => x.unitNumber))} testId="trip-trailers" />
+        <Fact label={t('driver.trip.documents')} value={listed(h.shippingDocuments)} testId="trip-documents" />
+        <Fact label={t('driver.trip.coDriver')} value={h.coDriver ? `${h.coDriver.firstName} ${h.coDriver.lastName}` : t('driver.trip.none')} testId="trip-codriver" />
       </SimpleGrid>
       {editing && <TripForm orgId={orgId} userId={userId} day={day} onClose={() => setEditing(false)} />}
     </Paper>
@@ -60,31 +62,32 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
 }
 
 function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: string; day: HosLogDay; onClose: () => void }) {
+  const { t } = useTranslation();
   const choices = useQuery(driverChoicesQuery(orgId, userId));
   const save = useUpdateLogHeader(orgId, userId);
   const h = day.header;
   const [documents, setDocuments] = useState<string[]>(h.shippingDocuments);
-  const [trailers, setTrailers] = useState<string[]>(h.trailers.map((t) => t.id));
+  const [trailers, setTrailers] = useState<string[]>(h.trailers.map((x) => x.id));
   const [coDriver, setCoDriver] = useState<string | null>(h.coDriver?.id ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async () => {
     setErrors({});
     try {
       await save.mutateAsync({ logId: day.id, body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver } });
-      notify({ type: 'success', timeout: 5000, title: "Today's trip saved", category: 'The log header shows it.' });
+      notify({ type: 'success', timeout: 5000, title: t('driver.trip.saved'), category: t('driver.trip.savedBody') });
       onClose();
     } catch (err) {
       const byField: Record<string, string> = {};
-      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = m.message;
-      setErrors(Object.keys(byField).length ? byField : { form: describeError(err).title });
+      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = translateMessage(t, m.message);
+      setErrors(Object.keys(byField).length ? byField : { form: translateMessage(t, describeError(err).title) });
     }
   };
   return (
-    <Modal opened onClose={onClose} title="Today's trip" centered>
+    <Modal opened onClose={onClose} title={t('driver.trip.title')} centered>
       <Stack gap="sm">
         <TagsInput
-          label="Shipping documents"
-          description={`Bill of lading or pro numbers, up to ${HOS_LOG_MAX_SHIPPING_DOCUMENTS}; press Enter after each`}
+          label={t('driver.trip.documents')}
+          description={t('driver.trip.documentsHelp', { max: HOS_LOG_MAX_SHIPPING_DOCUMENTS })}
           value={documents}
           onChange={setDocuments}
           maxTags={HOS_LOG_MAX_SHIPPING_DOCUMENTS}
@@ -93,8 +96,8 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
           clearable
         />
         <MultiSelect
-          label="Trailers"
-          data={(choices.data?.trailers ?? []).map((t) => ({ value: t.id, label: t.unitNumber }))}
+          label={t('driver.trip.trailers')}
+          data={(choices.data?.trailers ?? []).map((x) => ({ value: x.id, label: x.unitNumber }))}
           value={trailers}
           onChange={setTrailers}
           maxValues={HOS_LOG_MAX_TRAILERS}
@@ -102,10 +105,10 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
           disabled={choices.isLoading}
           error={errors.trailerIds}
           size="md"
-          nothingFoundMessage="No trailer with that number"
+          nothingFoundMessage={t('driver.trip.noTrailer')}
         />
         <Select
-          label="Co-driver"
+          label={t('driver.trip.coDriver')}
           data={(choices.data?.coDrivers ?? []).map((d) => ({ value: d.id, label: `${d.firstName} ${d.lastName}` }))}
           value={coDriver}
           onChange={setCoDriver}
@@ -114,7 +117,7 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
           disabled={choices.isLoading}
           error={errors.coDriverId}
           size="md"
-          nothingFoundMessage="No driver with that name"
+          nothingFoundMessage={t('driver.trip.noDriver')}
         />
         {errors.form && (
           <Text size="sm" c="red" role="alert">
@@ -123,10 +126,10 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
         )}
         <Group grow>
           <Button variant="default" size="md" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </Button>
           <Button size="md" loading={save.isPending} onClick={() => void submit()}>
-            Save
+            {t('common.save')}
           </Button>
         </Group>
       </Stack>

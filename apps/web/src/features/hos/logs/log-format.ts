@@ -1,6 +1,7 @@
 import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { todayIn as todayInZone } from '../../../lib/dates.ts';
+import { intlLocale } from '../../../i18n/i18n.ts';
 
 // Words, clocks and calendar arithmetic of the log screens. Log days are calendar dates in a zone
 // (YYYY-MM-DD); instants come from the API as ISO strings.
@@ -30,39 +31,44 @@ export function longDate(date: string, locale = 'en-US'): string {
   return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
 }
 
-/** "10/20/26" for a log date (spec section 9). */
-export function shortDate(date: string): string {
+/** "10/20/26" for a log date (spec section 9); in a driver's language (`lng`) its own short date. */
+export function shortDate(date: string, lng?: string): string {
+  if (lng && lng !== 'en') return new Intl.DateTimeFormat(intlLocale(lng), { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(new Date(`${date}T00:00:00Z`));
   const [y, m, d] = date.split('-');
   return `${m}/${d}/${y?.slice(2)}`;
 }
 
+// The clocks below are en-US 12-hour; a driver's screen passes its language (`lng`, issue 44), whose
+// own clock Intl gives ("1:19 p.m.", "13 h 19"); English stays byte for byte as it was.
 const formats = new Map<string, Intl.DateTimeFormat>();
-function formatIn(timeZone: string, options: Intl.DateTimeFormatOptions, key: string): Intl.DateTimeFormat {
-  let f = formats.get(`${key}|${timeZone}`);
+function formatIn(timeZone: string, options: Intl.DateTimeFormatOptions, key: string, lng?: string): Intl.DateTimeFormat {
+  const locale = lng && lng !== 'en' ? intlLocale(lng) : 'en-US';
+  const local = locale === 'en-US' ? options : { ...options, hour12: undefined };
+  let f = formats.get(`${key}|${timeZone}|${locale}`);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat('en-US', { ...options, timeZone });
+      f = new Intl.DateTimeFormat(locale, { ...local, timeZone });
     } catch {
-      f = new Intl.DateTimeFormat('en-US', options);
+      f = new Intl.DateTimeFormat(locale, local);
     }
-    formats.set(`${key}|${timeZone}`, f);
+    formats.set(`${key}|${timeZone}|${locale}`, f);
   }
   return f;
 }
 
 /** Clock time of an instant in a zone, 12-hour: "6:00 AM". */
-export function clockIn(iso: string, timeZone: string): string {
-  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', hour12: true }, 'clock').format(new Date(iso));
+export function clockIn(iso: string, timeZone: string, lng?: string): string {
+  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', hour12: true }, 'clock', lng).format(new Date(iso));
 }
 
 /** Clock time with seconds (the events table: an ELD records seconds): "6:00:00 AM". */
-export function clockSecondsIn(iso: string, timeZone: string): string {
-  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }, 'clock-s').format(new Date(iso));
+export function clockSecondsIn(iso: string, timeZone: string, lng?: string): string {
+  return formatIn(timeZone, { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }, 'clock-s', lng).format(new Date(iso));
 }
 
-/** The zone's short name at an instant: "CDT". */
-export function zoneAbbreviation(iso: string, timeZone: string): string {
-  const part = formatIn(timeZone, { timeZoneName: 'short', hour: 'numeric' }, 'tzname').formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName');
+/** The zone's short name at an instant: "CDT" ("HAC" in French). */
+export function zoneAbbreviation(iso: string, timeZone: string, lng?: string): string {
+  const part = formatIn(timeZone, { timeZoneName: 'short', hour: 'numeric' }, 'tzname', lng).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 
@@ -125,10 +131,10 @@ export function eventName(e: Pick<HosEvent, 'eventType' | 'eventCode' | 'status'
   }
 }
 
-/** Total engine hours as the ELD keeps them, to the tenth: "4,000.2 h"; a dash when the device reports none. */
-export function formatEngineHours(hours: number | null): string {
+/** Total engine hours as the ELD keeps them, to the tenth: "4,000.2 h" ("4 000,2 h" in French, `lng`); a dash when the device reports none. */
+export function formatEngineHours(hours: number | null, lng?: string): string {
   if (hours === null || !Number.isFinite(hours)) return '—';
-  return `${(Math.floor(Math.round(hours * 100) / 10) / 10).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h`;
+  return `${(Math.floor(Math.round(hours * 100) / 10) / 10).toLocaleString(lng ? intlLocale(lng) : 'en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h`;
 }
 
 /** "DRIVING_LIMIT" → "Driving limit". */

@@ -1,4 +1,6 @@
 import { useMemo, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
@@ -16,8 +18,25 @@ import { useOnline } from '../../lib/online.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
-import { clockSecondsIn, eventName, formatEngineHours, longDate, ORIGIN_NAMES, zoneAbbreviation } from './logs/log-format.ts';
+import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
+import { eventWords } from './driver/event-words.ts';
+import { intlLocale } from '../../i18n/i18n.ts';
+import { translateMessage } from '../../i18n/known-messages.ts';
 import classes from './driver/driver.module.css';
+
+/**
+ * The words of the records an officer reads (event names, origins, record states): the driver's
+ * language where the rule has an official text in it (English; French, as in Canada's ELD standard),
+ * else the rule's English (Spanish: no official Spanish names exist). Headings and buttons, which the
+ * driver works, are always in the driver's language (decision 0183).
+ */
+const recordWords = (t: TFunction, lng: string, fixed: (lng: string) => TFunction): TFunction => (lng === 'es' ? fixed('en') : t);
+
+/** "Tue 20" for a log date in the driver's language. */
+function dayLabel(date: string, lng: string): string {
+  if (lng === 'en') return longDate(date).split(',')[0]!.slice(0, 3) + ' ' + date.slice(8);
+  return new Intl.DateTimeFormat(intlLocale(lng), { timeZone: 'UTC', weekday: 'short', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
+}
 
 /** The vehicle inspection reports section (issue 31): the app composes it from the maintenance feature. */
 export interface DriverInspectionPageProps {
@@ -31,6 +50,8 @@ export interface DriverInspectionPageProps {
  * events and certification state; and the ELD output file, downloaded or sent by e-mail.
  */
 export default function DriverInspectionPage({ reports: Reports }: DriverInspectionPageProps = {}) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
   const userId = user?.id ?? '';
@@ -46,32 +67,38 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
   return (
     <div className={`${classes.page} ${classes.inspection}`}>
       <PageHeader
-        title="Roadside inspection"
-        description={driver ? `${driver.firstName} ${driver.lastName} · licence ${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''} · today and the previous 7 days` : 'Today and the previous 7 days'}
-        breadcrumbs={[{ label: 'My day', to: '/driver' }, { label: 'Roadside inspection' }]}
+        title={t('roadside.title')}
+        description={
+          driver
+            ? t('roadside.descriptionDriver', { name: `${driver.firstName} ${driver.lastName}`, licence: `${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''}` })
+            : t('roadside.description')
+        }
+        breadcrumbs={[{ label: t('nav.myDay'), to: '/driver' }, { label: t('roadside.title') }]}
       />
       {/* What was last synced stays on screen without signal, labelled with when that was. */}
       <DataState isLoading={status.isLoading || period.isLoading} error={status.data && period.data ? null : (status.error ?? period.error)} onRetry={() => void period.refetch()}>
         <Stack gap="md">
           {!online && period.dataUpdatedAt > 0 && (
             <Alert color="orange" variant="light" data-testid="roadside-synced">
-              {`Offline: these records were last synced ${formatDateTime(period.dataUpdatedAt, driver?.homeTimeZone)}${driver ? ` (${zoneAbbreviation(new Date(period.dataUpdatedAt).toISOString(), driver.homeTimeZone)})` : ''}.`}
+              {t('roadside.synced', {
+                time: `${formatDateTime(period.dataUpdatedAt, driver?.homeTimeZone, lng)}${driver ? ` (${zoneAbbreviation(new Date(period.dataUpdatedAt).toISOString(), driver.homeTimeZone, lng)})` : ''}`,
+              })}
             </Alert>
           )}
           {driver && <EldFilePanel orgId={orgId} driverId={driver.id} />}
           {days.length > 0 && (
             <div className={classes.dayPicker}>
               <SegmentedControl
-                aria-label="Log day"
+                aria-label={t('roadside.logDay')}
                 size="md"
                 value={selected ?? ''}
                 onChange={setPicked}
-                data={[...days].reverse().map((d) => ({ value: d.id, label: d.id === today?.id ? 'Today' : longDate(d.date).split(',')[0]!.slice(0, 3) + ' ' + d.date.slice(8) }))}
+                data={[...days].reverse().map((d) => ({ value: d.id, label: d.id === today?.id ? t('driver.tabs.today') : dayLabel(d.date, lng) }))}
               />
             </div>
           )}
           {selected && <InspectionDay orgId={orgId} userId={userId} logId={selected} />}
-          {!selected && !status.isLoading && <Text c="dimmed">No records in the last 8 days.</Text>}
+          {!selected && !status.isLoading && <Text c="dimmed">{t('roadside.noRecords')}</Text>}
           {Reports && status.data && <Reports orgId={orgId} vehicle={status.data.status.vehicle} timeZone={status.data.status.driver.homeTimeZone} />}
         </Stack>
       </DataState>
@@ -80,6 +107,7 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
 }
 
 function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) {
+  const { t } = useTranslation();
   const [comment, setComment] = useState('');
   const [downloading, setDownloading] = useState(false);
   const [mailing, setMailing] = useState(false);
@@ -87,7 +115,7 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
     setDownloading(true);
     try {
       const name = await downloadEldFile(orgId, driverId, comment.trim());
-      notify({ type: 'success', timeout: 5000, title: 'ELD output file downloaded', category: name });
+      notify({ type: 'success', timeout: 5000, title: t('roadside.downloaded'), category: name });
     } catch {
       // The API client has shown the error.
     } finally {
@@ -97,19 +125,19 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
   return (
     <Paper withBorder radius="md" p="md" className={classes.card}>
       <Title order={2} size="h4" mb="xs">
-        ELD output file
+        {t('roadside.file')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Today and the previous 7 days, as 49 CFR 395 Appendix A 4.8.2 asks. Give the officer's output file comment if they named one.
+        {t('roadside.fileBody')}
       </Text>
       <Stack gap="sm">
-        <TextInput label="Output file comment" description="Up to 60 characters, from the officer" maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
+        <TextInput label={t('roadside.comment')} description={t('roadside.commentHelp')} maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Button size="lg" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
-            Download file
+            {t('roadside.download')}
           </Button>
           <Button size="lg" variant="light" leftSection={<IconMail size={20} aria-hidden />} onClick={() => setMailing(true)}>
-            Send by e-mail
+            {t('roadside.sendByEmail')}
           </Button>
         </SimpleGrid>
       </Stack>
@@ -119,33 +147,34 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
 }
 
 function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: string; driverId: string; comment: string; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
   const send = useSendEldFile(orgId, driverId);
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = async () => {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      setError('Email must be a valid email address');
+      setError(t('validation.email', { label: t('fields.email') }));
       return;
     }
     try {
       const sent = await send.mutateAsync({ email: email.trim(), ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      notify({ type: 'success', timeout: 5000, title: 'ELD output file sent', category: `${sent.fileName}.csv to ${sent.sentTo}` });
+      notify({ type: 'success', timeout: 5000, title: t('roadside.sent'), category: t('roadside.sentTo', { file: `${sent.fileName}.csv`, email: sent.sentTo }) });
       setError(null);
       onClose();
     } catch (err) {
-      setError(describeError(err).title);
+      setError(translateMessage(t, describeError(err).title));
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Send the ELD output file" centered size="sm">
+    <Modal opened={opened} onClose={onClose} title={t('roadside.sendTitle')} centered size="sm">
       <Stack gap="sm">
-        <TextInput label="Officer's e-mail" type="email" inputMode="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} size="md" data-autofocus />
+        <TextInput label={t('roadside.officerEmail')} type="email" inputMode="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} size="md" data-autofocus />
         <Group grow>
           <Button variant="default" size="md" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </Button>
           <Button size="md" loading={send.isPending} onClick={() => void submit()}>
-            Send
+            {t('common.send')}
           </Button>
         </Group>
       </Stack>
@@ -163,6 +192,8 @@ function InspectionDay({ orgId, userId, logId }: { orgId: string; userId: string
 }
 
 function DayView({ day }: { day: HosLogDay }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const units = useUnits();
   const h = day.header;
   const tz = h.timeZone;
@@ -177,30 +208,40 @@ function DayView({ day }: { day: HosLogDay }) {
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Group justify="space-between" mb="sm" gap="xs">
           <Title order={2} size="h3">
-            {longDate(h.date)}
+            {longDate(h.date, intlLocale(lng))}
           </Title>
           <Badge size="lg" variant="light" color={c.certified ? 'green' : live ? 'gray' : 'orange'} data-testid="inspection-certification">
-            {c.certified ? `Certified${c.certifiedAt ? ` ${formatDateTime(c.certifiedAt, tz)}` : ''}` : live ? 'Not yet certified' : 'Not certified'}
+            {c.certified
+              ? c.certifiedAt
+                ? t('roadside.certifiedAt', { time: formatDateTime(c.certifiedAt, tz, lng) })
+                : t('driver.log.certified')
+              : live
+                ? t('driver.log.notCertified')
+                : t('roadside.notCertified')}
           </Badge>
         </Group>
         <LogHeader day={day} units={units} />
       </Paper>
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">
-          Graph grid
+          {t('roadside.graph')}
         </Title>
         <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} />
       </Paper>
       {day.diagnostics.length > 0 && (
-        <Alert color="orange" variant="light" title="Malfunctions and data diagnostics">
+        <Alert color="orange" variant="light" title={t('roadside.diagnostics')}>
           {day.diagnostics.map((d) => (
-            <Text key={d.id} size="sm">{`${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}`}</Text>
+            <Text key={d.id} size="sm">
+              {d.clearedAt
+                ? t('roadside.diagnosticCleared', { name: d.name, code: d.code, from: formatDateTime(d.loggedAt, tz, lng), to: formatDateTime(d.clearedAt, tz, lng) })
+                : t('roadside.diagnosticInForce', { name: d.name, code: d.code, from: formatDateTime(d.loggedAt, tz, lng) })}
+            </Text>
           ))}
         </Alert>
       )}
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">
-          Events
+          {t('roadside.events')}
         </Title>
         <InspectionEvents events={day.events} timeZone={tz} units={units} />
       </Paper>
@@ -208,34 +249,30 @@ function DayView({ day }: { day: HosLogDay }) {
   );
 }
 
-const STATUS_WORDS: Record<HosEvent['recordStatus'], string | null> = {
-  ACTIVE: null,
-  INACTIVE_CHANGED: 'Replaced',
-  INACTIVE_CHANGE_REQUESTED: 'Proposed edit, pending',
-  INACTIVE_CHANGE_REJECTED: 'Proposed edit, rejected',
-};
-
 /** The day's events as a list a phone shows without scrolling sideways: time, event, origin, place, note. */
 function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; timeZone: string; units: UnitSystem }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
+  const r = recordWords(t, lng, (l) => i18n.getFixedT(l));
   if (events.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        No events recorded on this day.
+        {t('roadside.noEvents')}
       </Text>
     );
   }
   return (
-    <Stack gap={0} component="ol" aria-label="Events" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+    <Stack gap={0} component="ol" aria-label={t('roadside.events')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {withVersions(events).map((e) => {
-        const note = STATUS_WORDS[e.recordStatus];
+        const note = e.recordStatus === 'ACTIVE' ? null : r(`events.record.${e.recordStatus}`);
         return (
           <li key={e.id} className={classes.fact} style={{ padding: '8px 0', borderBottom: '1px solid var(--mantine-color-default-border)', opacity: e.recordStatus === 'ACTIVE' ? 1 : 0.75 }}>
             <Group gap="xs" wrap="nowrap" align="baseline">
               <Text ff="monospace" fw={600} style={{ whiteSpace: 'nowrap' }}>
-                {`${clockSecondsIn(e.at, timeZone)} ${zoneAbbreviation(e.at, timeZone)}`}
+                {`${clockSecondsIn(e.at, timeZone, lng)} ${zoneAbbreviation(e.at, timeZone, lng)}`}
               </Text>
               <Text fw={600} td={e.recordStatus === 'ACTIVE' ? undefined : 'line-through'}>
-                {eventName(e)}
+                {eventWords(r, e)}
               </Text>
               {note && (
                 <Badge size="sm" variant="outline" color="gray">
@@ -245,15 +282,15 @@ function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; tim
             </Group>
             <Text size="sm" c="dimmed">
               {[
-                ORIGIN_NAMES[e.recordOrigin],
+                r(`events.origin.${e.recordOrigin}`),
                 e.locationDescription,
-                e.vehicle ? `Truck ${e.vehicle.unitNumber}` : null,
+                e.vehicle ? r('common.truck', { unit: e.vehicle.unitNumber }) : null,
                 // Engine and login records carry the truck's total miles and engine hours (decision 0155).
-                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units) : null,
-                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours) : null,
+                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng) : null,
+                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours, lng) : null,
                 // Duty-status records: distance and engine hours since the truck's engine power-up, as the ELD file has them.
                 e.sincePowerUp && (e.sincePowerUp.distanceM !== null || e.sincePowerUp.engineHours !== null)
-                  ? `${formatDistance(e.sincePowerUp.distanceM, units)}, ${formatEngineHours(e.sincePowerUp.engineHours)} since engine power-up`
+                  ? r('roadside.sincePowerUp', { distance: formatDistance(e.sincePowerUp.distanceM, units, lng), hours: formatEngineHours(e.sincePowerUp.engineHours, lng) })
                   : null,
               ]
                 .filter(Boolean)

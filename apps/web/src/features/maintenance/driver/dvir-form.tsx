@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ActionIcon, Alert, Button, Checkbox, FileButton, Group, NumberInput, Paper, Progress, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconCamera, IconCheck, IconChecks, IconX } from '@tabler/icons-react';
@@ -8,10 +9,11 @@ import { ApiError, NetworkError } from '../../../lib/api-client.ts';
 import { isOnline } from '../../../lib/online.ts';
 import { newKey, sendRecord, type OutboxUpload } from '../../../lib/outbox.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
 import { dvirPaths, imageUploadError, inspectionItemsQuery, uploadDvirImage } from '../dvir-api.ts';
-import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
-import { KIND_WORDS } from './dvir-report.tsx';
+import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemWords, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
+import { kindNamed } from './dvir-report.tsx';
 import { photoForUpload } from '../../../lib/photo-resize.ts';
 import { SignatureField, signaturePng, signatureProblem, useSignature } from './signature-field.tsx';
 import classes from './dvir-driver.module.css';
@@ -46,10 +48,8 @@ const LOCAL = 'local-photo:';
 /** The report's own fields a 400 may name (shown under each). */
 const FIELDS = ['odometer', 'location', 'remarks', 'signature', 'signature.name', 'signature.imageId'] as const;
 
-/** The statement the driver signs under. */
-const STATEMENT = 'I inspected these units and this report is true and correct.';
-
 export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, odometerKm, location, onSigned, onKept, onCancel }: DvirFormProps) {
+  const { t } = useTranslation();
   const own = useQuery(inspectionItemsQuery(orgId));
   const [trailerIds, setTrailerIds] = useState<string[]>(trailers.map((t) => t.id));
   const attached = useMemo(() => trailers.filter((t) => trailerIds.includes(t.id)), [trailers, trailerIds]);
@@ -77,10 +77,10 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
   };
 
   const submit = async () => {
-    const found = localErrors(items, answers);
-    const sig = signatureProblem(signature);
+    const found = localErrors(items, answers, { choose: t('inspection.choose'), describe: t('inspection.describe') });
+    const sig = signatureProblem(signature, t);
     if (sig) found[sig.field === 'name' ? 'signature.name' : 'signature.drawing'] = sig.message;
-    if (typeof odometer === 'number' && odometer < 0) found.odometer = 'Odometer must be 0 or more';
+    if (typeof odometer === 'number' && odometer < 0) found.odometer = t('inspection.odometerNegative');
     setErrors(found);
     if (Object.keys(found).length) {
       focusFirstError(found);
@@ -111,13 +111,14 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
           if (kept) uploads.push({ placeholder: id, path: paths.images, blob: kept.blob, name: kept.name });
         }
       }
-      const out = await sendRecord<Dvir>({ kind: 'DVIR', madeAt, label: `${KIND_WORDS[kind]} inspection · ${vehicle.unitNumber}`, path: paths.reports, body, uploads });
+      const out = await sendRecord<Dvir>({ kind: 'DVIR', madeAt, label: t('inspection.outboxLabel', { inspection: kindNamed(t, kind), unit: vehicle.unitNumber }), path: paths.reports, body, uploads });
       if (out.sent) onSigned(out.result);
       else onKept(kind, madeAt);
     } catch (err) {
-      const placed = err instanceof ApiError && err.body && err.status === 400 ? placeErrors(fieldMessages(err.body.technicalMessage ?? ''), items, FIELDS) : {};
-      if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? (err.body?.message ?? err.message) : 'The report could not be sent; check the connection and try again';
-      else if (err instanceof ApiError && err.body && !placed['']) placed[''] = err.body.message;
+      const pairs = err instanceof ApiError && err.body && err.status === 400 ? fieldMessages(err.body.technicalMessage ?? '').map((p) => ({ ...p, message: translateMessage(t, p.message) })) : [];
+      const placed = pairs.length ? placeErrors(pairs, items, FIELDS) : {};
+      if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('inspection.notSent');
+      else if (err instanceof ApiError && err.body && !placed['']) placed[''] = translateMessage(t, err.body.message);
       setErrors(placed);
       focusFirstError(placed);
     } finally {
@@ -131,26 +132,26 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
           <Title order={2} size="h3">
-            {`${KIND_WORDS[kind]} inspection`}
+            {kindNamed(t, kind)}
           </Title>
           <Text size="sm" c="dimmed">
-            {`Check every item on ${[vehicle, ...attached].map((u) => u.unitNumber).join(' and ')}. 49 CFR 396.11`}
+            {t('inspection.checkEvery', { units: [vehicle, ...attached].map((u) => u.unitNumber).join(t('inspection.and')) })}
           </Text>
         </div>
         <Button variant="default" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
       </Group>
       {errors[''] && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The report was not signed" data-form-error>
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={t('inspection.notSigned')} data-form-error>
           {errors['']}
         </Alert>
       )}
       {trailers.length > 0 && (
-        <Checkbox.Group label="Trailers attached" description="Leave out a trailer you have dropped" value={trailerIds} onChange={setTrailerIds}>
+        <Checkbox.Group label={t('inspection.trailersAttached')} description={t('inspection.leaveOut')} value={trailerIds} onChange={setTrailerIds}>
           <Group gap="lg" mt={6}>
-            {trailers.map((t) => (
-              <Checkbox key={t.id} size="md" value={t.id} label={`Trailer ${t.unitNumber}`} />
+            {trailers.map((x) => (
+              <Checkbox key={x.id} size="md" value={x.id} label={t('inspection.trailer', { unit: x.unitNumber })} />
             ))}
           </Group>
         </Checkbox.Group>
@@ -159,19 +160,19 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
         <Group justify="space-between" wrap="nowrap" gap="sm">
           <div style={{ flex: 1 }}>
             <Text size="sm" fw={600} data-testid="dvir-progress" aria-live="polite">
-              {`${done} of ${items.length} checked`}
+              {t('inspection.progress', { done, total: items.length })}
             </Text>
-            <Progress value={items.length ? (done / items.length) * 100 : 0} color={done === items.length ? 'green' : 'blue'} size="sm" mt={4} aria-label="Items checked" />
+            <Progress value={items.length ? (done / items.length) * 100 : 0} color={done === items.length ? 'green' : 'blue'} size="sm" mt={4} aria-label={t('inspection.itemsChecked')} />
           </div>
           <Button size="md" variant="light" color="green" leftSection={<IconChecks size={18} aria-hidden />} disabled={done === items.length} onClick={() => setAnswers((a) => allPass(items, a))}>
-            {done === 0 ? 'All pass' : 'Rest pass'}
+            {done === 0 ? t('inspection.allPass') : t('inspection.restPass')}
           </Button>
         </Group>
       </div>
       {groups.map((g) => (
         <Stack key={g.unit.id} gap="xs">
           <Title order={3} size="h5" className={classes.unitHeading}>
-            {g.unit.id === vehicle.id ? `Vehicle ${g.unit.unitNumber}` : `Trailer ${g.unit.unitNumber}`}
+            {g.unit.id === vehicle.id ? t('inspection.vehicle', { unit: g.unit.unitNumber }) : t('inspection.trailer', { unit: g.unit.unitNumber })}
           </Title>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xs" verticalSpacing="xs">
             {g.items.map((i) => (
@@ -183,7 +184,7 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">
           <NumberInput
-            label={`Odometer (${unitLabels(units).distance})`}
+            label={t('inspection.odometer', { unit: unitLabels(units).distance })}
             size="md"
             min={0}
             thousandSeparator=","
@@ -194,10 +195,10 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
               clearError('odometer');
             }}
             error={errors.odometer}
-            description={odometerKm === null ? 'Left empty, it is read from the vehicle' : 'From the vehicle; correct it if the dash shows otherwise'}
+            description={odometerKm === null ? t('inspection.odometerEmpty') : t('inspection.odometerFrom')}
           />
           <TextInput
-            label="Location"
+            label={t('inspection.location')}
             size="md"
             maxLength={200}
             value={place}
@@ -206,22 +207,22 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
               clearError('location');
             }}
             error={errors.location}
-            description={location ? undefined : "Left empty, it is named from the truck's position"}
+            description={location ? undefined : t('inspection.locationEmpty')}
           />
-          <Textarea label="Remarks (optional)" size="md" autosize minRows={2} maxLength={2000} value={remarks} onChange={(e) => setRemarks(e.currentTarget.value)} error={errors.remarks} />
+          <Textarea label={t('inspection.remarks')} size="md" autosize minRows={2} maxLength={2000} value={remarks} onChange={(e) => setRemarks(e.currentTarget.value)} error={errors.remarks} />
         </Stack>
       </Paper>
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">
           <Title order={3} size="h5">
-            Sign the report
+            {t('inspection.signTitle')}
           </Title>
-          <Text size="sm">{STATEMENT} Once signed, the report cannot be changed.</Text>
+          <Text size="sm">{t('inspection.statement')}</Text>
           <SignatureField state={signature} id="dvir-signature" nameError={errors['signature.name']} drawingError={errors['signature.drawing'] ?? errors['signature.imageId'] ?? errors.signature} />
         </Stack>
       </Paper>
       <Button size="lg" fullWidth loading={sending} onClick={() => void submit()} leftSection={<IconCheck size={20} aria-hidden />}>
-        Sign report
+        {t('inspection.signReport')}
       </Button>
     </Stack>
   );
@@ -239,10 +240,12 @@ interface ItemRowProps {
 
 /** One item: Pass / Defect; a defect opens its note, safety switch and photos. */
 function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }: ItemRowProps) {
+  const { t } = useTranslation();
   const [uploading, setUploading] = useState(false);
   // Each photo is shown by the signed link its upload answered (an <img> sends no token).
   const [photoUrls, setPhotoUrls] = useState<Record<string, string>>({});
-  const name = item.trailer ? `${item.label}, trailer ${item.unit.unitNumber}` : item.label;
+  const label = itemWords(t, item);
+  const name = item.trailer ? t('inspection.itemOnTrailer', { item: label, unit: item.unit.unitNumber }) : label;
   const addPhoto = async (file: File | null) => {
     if (!file) return;
     setUploading(true);
@@ -265,7 +268,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
       }
     } catch (err) {
       if (err instanceof NetworkError) keep();
-      else onError(imageUploadError(err));
+      else onError(translateMessage(t, imageUploadError(err)));
     } finally {
       setUploading(false);
     }
@@ -274,7 +277,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
   return (
     <div className={classes.item} role="group" aria-label={name} data-item-key={item.key} data-result={answer.result ?? undefined} data-error={error ? true : undefined}>
       <Text fw={500} mb={6}>
-        {item.label}
+        {label}
       </Text>
       <Group grow gap="xs">
         {(['pass', 'defect'] as const).map((r) => (
@@ -288,14 +291,14 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
             leftSection={r === 'pass' ? <IconCheck size={18} aria-hidden /> : <IconAlertTriangle size={18} aria-hidden />}
             onClick={() => onChange({ result: r })}
           >
-            {r === 'pass' ? 'Pass' : 'Defect'}
+            {r === 'pass' ? t('inspection.pass') : t('inspection.defect')}
           </Button>
         ))}
       </Group>
       {answer.result === 'defect' && (
         <Stack gap="xs" mt="sm">
           <Textarea
-            label="What is wrong"
+            label={t('inspection.whatIsWrong')}
             required
             size="md"
             autosize
@@ -303,14 +306,14 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
             maxLength={1000}
             value={answer.note}
             onChange={(e) => onChange({ note: e.currentTarget.value })}
-            placeholder="What you see: cracked, leaking, loose, not working…"
+            placeholder={t('inspection.whatIsWrongHint')}
           />
-          <Switch size="md" label="Affects safe operation" description="The vehicle may not run until it is repaired" checked={answer.safety} onChange={(e) => onChange({ safety: e.currentTarget.checked })} />
+          <Switch size="md" label={t('inspection.affects')} description={t('inspection.affectsHelp')} checked={answer.safety} onChange={(e) => onChange({ safety: e.currentTarget.checked })} />
           <div className={classes.photos}>
             {answer.imageIds.map((id, n) => (
               <div key={id} className={classes.photo}>
-                <img src={photoUrls[id]} alt={`Photo ${n + 1} of ${name}`} />
-                <ActionIcon className={classes.photoRemove} size="sm" color="dark" variant="filled" aria-label={`Remove photo ${n + 1}`} onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}>
+                <img src={photoUrls[id]} alt={t('inspection.photoOf', { n: n + 1, item: name })} />
+                <ActionIcon className={classes.photoRemove} size="sm" color="dark" variant="filled" aria-label={t('inspection.removePhoto', { n: n + 1 })} onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}>
                   <IconX size={14} />
                 </ActionIcon>
               </div>
@@ -320,7 +323,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
             <FileButton onChange={(f) => void addPhoto(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture="environment">
               {(props) => (
                 <Button {...props} variant="light" size="md" loading={uploading} leftSection={<IconCamera size={18} aria-hidden />}>
-                  {answer.imageIds.length ? `Add photo (${answer.imageIds.length} of ${MAX_PHOTOS})` : 'Add photo'}
+                  {answer.imageIds.length ? t('inspection.addPhotoCount', { n: answer.imageIds.length, max: MAX_PHOTOS }) : t('inspection.addPhoto')}
                 </Button>
               )}
             </FileButton>

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { DVIR_ITEMS } from '@fleet/api-contract/maintenance';
 import type { DvirInput, InspectionItems } from '@fleet/api-contract';
 
@@ -47,6 +48,14 @@ export function formItems(vehicle: Unit, trailers: Unit[], own: InspectionItems[
   ];
 }
 
+/**
+ * An item's name on the driver's screen, in the driver's language (issue 44): a 396.11 item by its
+ * code; the organization's own items as the organization named them. What is sent keeps the code.
+ */
+export function itemWords(t: TFunction, i: { item: string; label: string }): string {
+  return DVIR_ITEMS.some((d) => d.code === i.item) ? t(`inspection.items.${i.item}`) : i.label;
+}
+
 /** How many lines have an answer. */
 export const answeredCount = (items: FormItem[], answers: Record<string, Answer>) => items.filter((i) => answers[i.key]?.result).length;
 
@@ -57,13 +66,13 @@ export function allPass(items: FormItem[], answers: Record<string, Answer>): Rec
   return next;
 }
 
-/** The form's own checks before sending: an answer on every line, a note on every defect. Keyed by line. */
-export function localErrors(items: FormItem[], answers: Record<string, Answer>): Record<string, string> {
+/** The form's own checks before sending: an answer on every line, a note on every defect. Keyed by line; `words` in the driver's language. */
+export function localErrors(items: FormItem[], answers: Record<string, Answer>, words = { choose: 'Choose Pass or Defect', describe: 'Describe the defect' }): Record<string, string> {
   const out: Record<string, string> = {};
   for (const i of items) {
     const a = answers[i.key];
-    if (!a?.result) out[i.key] = 'Choose Pass or Defect';
-    else if (a.result === 'defect' && !a.note.trim()) out[i.key] = 'Describe the defect';
+    if (!a?.result) out[i.key] = words.choose;
+    else if (a.result === 'defect' && !a.note.trim()) out[i.key] = words.describe;
   }
   return out;
 }

@@ -1,14 +1,21 @@
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { Dvir } from '@fleet/api-contract';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { Dvir, DvirKind } from '@fleet/api-contract';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
+import { itemWords } from './dvir-items.ts';
 import classes from './dvir-driver.module.css';
 
 // One signed inspection report, read-only (it is immutable): what a driver, the next driver or an
 // officer at the roadside reads. Times in the driver's home-terminal zone, named.
 
-export const KIND_WORDS = { PRE_TRIP: 'Pre-trip', POST_TRIP: 'Post-trip' } as const;
-export const DEFECT_STATUS_WORDS = { OPEN: 'Open', REPAIRED: 'Repaired', NOT_NEEDED: 'Repair not needed' } as const;
+/** "Pre-trip" / "Post-trip" in the driver's language (the English is kept in what is sent: the log's note). */
+export const kindWords = (t: TFunction, kind: DvirKind) => t(`inspection.kind.${kind}`);
+/** "Pre-trip inspection" in the driver's language. */
+export const kindNamed = (t: TFunction, kind: DvirKind) => t(`inspection.named.${kind}`);
+/** A defect's state in the driver's language. */
+export const defectStatusWords = (t: TFunction, status: Dvir['defects'][number]['status']) => t(`inspection.defectStatus.${status}`);
 const DEFECT_STATUS_COLORS = { OPEN: 'red', REPAIRED: 'green', NOT_NEEDED: 'teal' } as const;
 
 /** "Truck 101 + trailer T-7": the units a report covers. */
@@ -25,48 +32,50 @@ export interface DvirReportProps {
 
 /** The report's facts, its defects with their certification, its signature and the next driver's review. */
 export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirReportProps) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const passed = dvir.items.filter((i) => i.ok);
   const multi = dvir.trailers.length > 0;
   const unitName = (assetId: string) => (assetId === dvir.asset.id ? dvir.asset.unitNumber : (dvir.trailers.find((t) => t.id === assetId)?.unitNumber ?? ''));
   return (
     <Stack gap="sm" data-testid="dvir-report" data-dvir-id={dvir.id}>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" verticalSpacing="xs">
-        <Fact label="Inspection" value={`${KIND_WORDS[dvir.kind]} · ${unitsOf(dvir)}`} />
-        <Fact label="Signed" value={formatDateTime(dvir.inspectedAt, timeZone)} />
-        <Fact label="Odometer" value={formatOdometer(dvir.odometer, units)} />
-        <Fact label="Location" value={dvir.location ?? '—'} />
+        <Fact label={t('inspection.fact.inspection')} value={`${kindWords(t, dvir.kind)} · ${unitsOf(dvir)}`} />
+        <Fact label={t('inspection.fact.signed')} value={formatDateTime(dvir.inspectedAt, timeZone, lng)} />
+        <Fact label={t('inspection.fact.odometer')} value={formatOdometer(dvir.odometer, units, lng)} />
+        <Fact label={t('inspection.fact.location')} value={dvir.location ?? '—'} />
       </SimpleGrid>
       <Group gap="xs">
         {dvir.hasDefects ? (
           <Badge color="red" variant="light">
-            {dvir.defects.length === 1 ? '1 defect' : `${dvir.defects.length} defects`}
+            {t('inspection.defects', { count: dvir.defects.length })}
           </Badge>
         ) : (
           <Badge color="green" variant="light">
-            No defects
+            {t('inspection.noDefects')}
           </Badge>
         )}
         {dvir.unsafe && (
           <Badge color="red.9" variant="filled">
-            Open safety defect
+            {t('inspection.openSafety')}
           </Badge>
         )}
         <Text size="sm" c="dimmed">
-          {`${passed.length} of ${dvir.items.length} items passed`}
+          {t('inspection.itemsPassed', { passed: passed.length, total: dvir.items.length })}
         </Text>
       </Group>
       {dvir.defects.map((d) => (
         <div key={d.id} className={classes.defect} data-status={d.status} data-testid="dvir-defect">
           <Group gap="xs" justify="space-between" wrap="wrap">
-            <Text fw={600}>{multi ? `${d.label} (${d.asset.unitNumber})` : d.label}</Text>
+            <Text fw={600}>{multi ? `${itemWords(t, d)} (${d.asset.unitNumber})` : itemWords(t, d)}</Text>
             <Group gap={4}>
               {d.safety && (
                 <Badge size="sm" color="red" variant="outline">
-                  Affects safe operation
+                  {t('inspection.affects')}
                 </Badge>
               )}
               <Badge size="sm" color={DEFECT_STATUS_COLORS[d.status]} variant="light" data-testid="defect-status">
-                {DEFECT_STATUS_WORDS[d.status]}
+                {defectStatusWords(t, d.status)}
               </Badge>
             </Group>
           </Group>
@@ -75,14 +84,14 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
             <div className={classes.photos}>
               {d.imageUrls.map((url, n) => (
                 <a key={d.imageIds[n] ?? url} href={url} target="_blank" rel="noreferrer" className={classes.photo}>
-                  <img src={url} alt={`Photo ${n + 1} of ${d.label}`} loading="lazy" />
+                  <img src={url} alt={t('inspection.photoOf', { n: n + 1, item: itemWords(t, d) })} loading="lazy" />
                 </a>
               ))}
             </div>
           )}
           {d.certifiedAt && (
             <Text size="sm" c="dimmed" data-testid="defect-certification">
-              {`${d.status === 'REPAIRED' ? 'Repair certified' : 'Certified repair not needed'} by ${d.certifiedBy?.name ?? 'a mechanic'}, ${formatDateTime(d.certifiedAt, timeZone)}${d.certification ? `: ${d.certification}` : ''}`}
+              {`${t(d.status === 'REPAIRED' ? 'inspection.certifiedRepair' : 'inspection.certifiedNotNeeded', { name: d.certifiedBy?.name ?? t('inspection.aMechanic'), time: formatDateTime(d.certifiedAt, timeZone, lng) })}${d.certification ? `: ${d.certification}` : ''}`}
             </Text>
           )}
         </div>
@@ -90,21 +99,21 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
       {listPassed && passed.length > 0 && (
         <Text size="sm">
           <Text span fw={600}>
-            Passed:{' '}
+            {t('inspection.passed')}{' '}
           </Text>
-          {passed.map((i) => (multi ? `${i.label} (${unitName(i.assetId)})` : i.label)).join(', ')}
+          {passed.map((i) => (multi ? `${itemWords(t, i)} (${unitName(i.assetId)})` : itemWords(t, i))).join(', ')}
         </Text>
       )}
-      {dvir.remarks && <Fact label="Remarks" value={dvir.remarks} />}
+      {dvir.remarks && <Fact label={t('inspection.fact.remarks')} value={dvir.remarks} />}
       <div>
         <Text size="xs" c="dimmed">
-          {`Signed by ${dvir.signature.name}${dvir.driver && dvir.driver.name !== dvir.signature.name ? ` (driver ${dvir.driver.name})` : ''}`}
+          {dvir.driver && dvir.driver.name !== dvir.signature.name ? t('inspection.signedByDriver', { name: dvir.signature.name, driver: dvir.driver.name }) : t('inspection.signedBy', { name: dvir.signature.name })}
         </Text>
         <SignatureShown signature={dvir.signature} />
       </div>
       {dvir.review && (
         <Text size="sm" data-testid="dvir-review">
-          {`Repair certification reviewed by ${dvir.review.driver.name}, ${formatDateTime(dvir.review.reviewedAt, timeZone)}`}
+          {t('inspection.reviewed', { name: dvir.review.driver.name, time: formatDateTime(dvir.review.reviewedAt, timeZone, lng) })}
         </Text>
       )}
     </Stack>
@@ -113,8 +122,9 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
 
 /** A stored signature: the drawn image, or the typed name in script. */
 export function SignatureShown({ signature }: { signature: Dvir['signature'] }) {
+  const { t } = useTranslation();
   return signature.imageUrl ? (
-    <img className={classes.signatureImage} src={signature.imageUrl} alt={`Signature of ${signature.name}`} data-testid="signature-image" />
+    <img className={classes.signatureImage} src={signature.imageUrl} alt={t('inspection.signatureOf', { name: signature.name })} data-testid="signature-image" />
   ) : (
     <div className={classes.typedSignature} data-testid="signature-typed">
       {signature.name}

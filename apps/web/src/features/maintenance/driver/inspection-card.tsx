@@ -4,14 +4,17 @@ import { useQuery } from '@tanstack/react-query';
 import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
 import { describeError } from '../../../lib/api-client.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
 import { dvirListQuery } from '../dvir-api.ts';
 import { devicePosition } from './device-position.ts';
 import { DvirForm } from './dvir-form.tsx';
-import { DEFECT_STATUS_WORDS, DvirReport, KIND_WORDS } from './dvir-report.tsx';
+import { itemWords } from './dvir-items.ts';
+import { defectStatusWords, DvirReport, kindNamed, kindWords } from './dvir-report.tsx';
 import { ReviewPrompt } from './review-prompt.tsx';
 import classes from './dvir-driver.module.css';
 
@@ -29,6 +32,9 @@ export interface DriverInspectionProps {
   onDuty: (change: { annotation: string; latitude?: number; longitude?: number; locationDescription?: string }) => Promise<void>;
 }
 
+/** The log note of an inspection recorded as On duty: the carrier's and an officer's English, whatever the screen's language. */
+const ANNOTATION = { PRE_TRIP: 'Pre-trip inspection', POST_TRIP: 'Post-trip inspection' } as const;
+
 /** Reports read for the card: the latest, and those with defects (open ones, repairs to review). */
 const WITH_DEFECTS = 50;
 
@@ -43,15 +49,16 @@ export function openSafetyDefects(reports: Dvir[]): Defect[] {
 export const reportsToReview = (reports: Dvir[]) => reports.filter((r) => r.defects.length > 0 && r.review === null && r.defects.every((d) => d.status !== 'OPEN'));
 
 export function DriverInspection({ orgId, status, day, onDuty }: DriverInspectionProps) {
+  const { t } = useTranslation();
   const vehicle = status.vehicle;
   if (!vehicle) {
     return (
       <Paper withBorder radius="md" p="md" className={classes.card} data-testid="inspection-card">
         <Title order={2} size="h4" mb={4}>
-          Vehicle inspection
+          {t('inspection.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          No vehicle is assigned to you. Once your carrier assigns one, inspect it here before you drive.
+          {t('inspection.noVehicle')}
         </Text>
       </Paper>
     );
@@ -60,7 +67,8 @@ export function DriverInspection({ orgId, status, day, onDuty }: DriverInspectio
 }
 
 function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspectionProps & { vehicle: { id: string; unitNumber: string } }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const units = useUnits();
   const tz = status.driver.homeTimeZone;
   const latest = useQuery(dvirListQuery(orgId, { assetId: vehicle.id, size: 1 }));
@@ -97,12 +105,12 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
           onCancel={() => setKind(null)}
           onKept={(k, madeAt) => {
             setKind(null);
-            notify({ type: 'not-viewed', timeout: 8000, title: `${KIND_WORDS[k]} inspection signed`, category: t('offline.kept', { time: formatTime(madeAt, tz) }) });
+            notify({ type: 'not-viewed', timeout: 8000, title: t('inspection.signed', { inspection: kindNamed(t, k) }), category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }) });
           }}
           onSigned={(d) => {
             setKind(null);
             setSigned(d);
-            notify({ type: 'success', timeout: 5000, title: `${KIND_WORDS[d.kind]} inspection signed`, category: d.hasDefects ? 'Your carrier sees the defects now.' : 'No defects reported.' });
+            notify({ type: 'success', timeout: 5000, title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }), category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported') });
           }}
         />
       </Paper>
@@ -114,7 +122,7 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} size="h4">
-            {`Vehicle inspection · ${vehicle.unitNumber}`}
+            {t('inspection.titleUnit', { unit: vehicle.unitNumber })}
           </Title>
           <IconClipboardCheck size={22} aria-hidden />
         </Group>
@@ -126,26 +134,26 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
             {last ? (
               <div data-testid="last-report">
                 <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-                  {drivenToday ? 'Last report' : 'Before you drive: the last report'}
+                  {drivenToday ? t('inspection.lastReport') : t('inspection.beforeYouDrive')}
                 </Text>
                 <Text size="sm" fw={500}>
-                  {`${KIND_WORDS[last.kind]} · ${formatDateTime(last.inspectedAt, tz)} · ${last.driver?.name ?? last.signature.name}`}
+                  {`${kindWords(t, last.kind)} · ${formatDateTime(last.inspectedAt, tz, lng)} · ${last.driver?.name ?? last.signature.name}`}
                 </Text>
                 <Group gap={6} mt={4}>
                   {last.defects.length === 0 ? (
                     <Badge color="green" variant="light">
-                      No defects
+                      {t('inspection.noDefects')}
                     </Badge>
                   ) : (
                     last.defects.map((d) => (
                       <Badge key={d.id} color={d.status === 'OPEN' ? 'red' : 'green'} variant="light" style={{ textTransform: 'none' }}>
-                        {`${d.label}: ${DEFECT_STATUS_WORDS[d.status]}`}
+                        {`${itemWords(t, d)}: ${defectStatusWords(t, d.status)}`}
                       </Badge>
                     ))
                   )}
                 </Group>
                 <Button variant="subtle" size="compact-sm" px={0} mt={4} onClick={() => setShowLast((v) => !v)} rightSection={showLast ? <IconChevronUp size={16} aria-hidden /> : <IconChevronDown size={16} aria-hidden />} aria-expanded={showLast}>
-                  {showLast ? 'Hide the report' : 'Read the report'}
+                  {showLast ? t('inspection.hideReport') : t('inspection.readReport')}
                 </Button>
                 <Collapse expanded={showLast} keepMounted={false}>
                   <DvirReport dvir={last} timeZone={tz} units={units} listPassed />
@@ -154,7 +162,7 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
             ) : (
               latest.isSuccess && (
                 <Text size="sm" c="dimmed">
-                  No inspection report yet for this vehicle.
+                  {t('inspection.noReport')}
                 </Text>
               )
             )}
@@ -163,10 +171,10 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
             ))}
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               <Button size="lg" h={56} fz="md" leftSection={<IconPlayerPlay size={20} aria-hidden />} onClick={() => setKind('PRE_TRIP')}>
-                Start pre-trip
+                {t('inspection.startPre')}
               </Button>
               <Button size="lg" h={56} fz="md" variant="light" leftSection={<IconFlag size={20} aria-hidden />} onClick={() => setKind('POST_TRIP')}>
-                Start post-trip
+                {t('inspection.startPost')}
               </Button>
             </SimpleGrid>
           </>
@@ -177,19 +185,20 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
   );
 }
 
-const defectLine = (d: Defect) => `${d.label}${d.note ? `: ${d.note}` : ''}`;
+const defectLine = (t: TFunction, d: Defect) => `${itemWords(t, d)}${d.note ? `: ${d.note}` : ''}`;
 
 function UnsafeAlert({ unitNumber, defects }: { unitNumber: string; defects: Defect[] }) {
+  const { t } = useTranslation();
   return (
-    <Alert color="red.9" variant="filled" icon={<IconAlertOctagon size={22} />} title={`Do not drive ${unitNumber}: open safety defect`} data-testid="unsafe-alert">
+    <Alert color="red.9" variant="filled" icon={<IconAlertOctagon size={22} />} title={t('inspection.unsafeTitle', { unit: unitNumber })} data-testid="unsafe-alert">
       <Stack gap={2}>
         {defects.map((d) => (
           <Text key={d.id} size="sm">
-            {defectLine(d)}
+            {defectLine(t, d)}
           </Text>
         ))}
         <Text size="sm" mt={4}>
-          It must be repaired and certified before the vehicle runs again. Call your carrier.
+          {t('inspection.unsafeBody')}
         </Text>
       </Stack>
     </Alert>
@@ -202,6 +211,7 @@ function UnsafeAlert({ unitNumber, defects }: { unitNumber: string; defects: Def
  * notified by the server).
  */
 function DrivingWarning({ vehicleId, unitNumber, driving, defects, date }: { vehicleId: string; unitNumber: string; driving: boolean; defects: Defect[]; date: string }) {
+  const { t } = useTranslation();
   const key = `dvir-driving-warned:${vehicleId}:${date}`;
   const [open, setOpen] = useState(false);
   const warn = driving && defects.length > 0;
@@ -213,16 +223,16 @@ function DrivingWarning({ vehicleId, unitNumber, driving, defects, date }: { veh
     setOpen(false);
   };
   return (
-    <Modal opened={open} onClose={close} title={`${unitNumber} has an open safety defect`} centered size="sm">
+    <Modal opened={open} onClose={close} title={t('inspection.warnTitle', { unit: unitNumber })} centered size="sm">
       <Stack gap="sm">
         {defects.map((d) => (
           <Text key={d.id} fw={600}>
-            {defectLine(d)}
+            {defectLine(t, d)}
           </Text>
         ))}
-        <Text size="sm">The vehicle may not be driven until the defect is repaired and certified. Stop where it is safe and call your carrier; they have been told.</Text>
+        <Text size="sm">{t('inspection.warnBody')}</Text>
         <Button color="red" size="md" onClick={close}>
-          I understand
+          {t('inspection.understand')}
         </Button>
       </Stack>
     </Modal>
@@ -231,6 +241,7 @@ function DrivingWarning({ vehicleId, unitNumber, driving, defects, date }: { veh
 
 /** The report just signed, read-only, with the offer to record the inspection as On duty. */
 function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; dvir: Dvir; status: HosDriverStatus; onDuty: DriverInspectionProps['onDuty']; units: ReturnType<typeof useUnits>; onDone: () => void }) {
+  const { t } = useTranslation();
   const onNow = status.clocks.status === 'ON' && !status.clocks.special;
   const [offer, setOffer] = useState(!onNow && status.clocks.status !== 'D');
   const [busy, setBusy] = useState(false);
@@ -238,11 +249,11 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
   // Without the truck's or the device's position the log needs a typed place (5 to 60 characters).
   const [askPlace, setAskPlace] = useState(false);
   const [place, setPlace] = useState((dvir.location ?? '').slice(0, 60));
-  const annotation = `${KIND_WORDS[dvir.kind]} inspection`;
+  const annotation = ANNOTATION[dvir.kind];
   const accept = async () => {
     const typed = place.trim();
     if (askPlace && typed.length < 5) {
-      setError('Location must be at least 5 characters');
+      setError(t('driver.change.locationShort', { min: 5 }));
       return;
     }
     setBusy(true);
@@ -250,28 +261,28 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
     try {
       const device = dvir.latitude !== null && dvir.longitude !== null ? { latitude: dvir.latitude, longitude: dvir.longitude } : await devicePosition();
       await onDuty({ annotation, ...(device ?? {}), ...(typed.length >= 5 ? { locationDescription: typed } : {}) });
-      notify({ type: 'success', timeout: 5000, title: 'On duty from now', category: annotation });
+      notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: t('duty.ON') }), category: kindNamed(t, dvir.kind) });
       setOffer(false);
     } catch (err) {
       const d = describeError(err);
       if (/location/i.test(`${d.title} ${d.details ?? ''}`)) setAskPlace(true);
-      setError(d.title);
+      setError(translateMessage(t, d.title));
     } finally {
       setBusy(false);
     }
   };
   return (
     <Stack gap="sm" data-testid="signed-report">
-      <Alert color="green" variant="light" title="Report signed" icon={<IconClipboardCheck size={20} />}>
-        It is stored as signed and can no longer be changed.
+      <Alert color="green" variant="light" title={t('inspection.reportSigned')} icon={<IconClipboardCheck size={20} />}>
+        {t('inspection.reportSignedBody')}
       </Alert>
       {offer && (
-        <Alert color="orange" variant="light" icon={<IconBriefcase size={20} />} title="Record the inspection on your log?" data-testid="on-duty-offer">
+        <Alert color="orange" variant="light" icon={<IconBriefcase size={20} />} title={t('inspection.offerTitle')} data-testid="on-duty-offer">
           <Text size="sm" mb="sm">
-            {`An inspection is On duty (not driving) time. You are ${status.clocks.status === 'SB' ? 'in the sleeper berth' : status.clocks.status === 'ON' ? 'on a special category' : 'off duty'} now.`}
+            {t(status.clocks.status === 'SB' ? 'inspection.offer.SB' : status.clocks.status === 'ON' ? 'inspection.offer.special' : 'inspection.offer.OFF')}
           </Text>
           {askPlace && (
-            <TextInput label="Location" description="Your device gives no position: type where you are" size="md" maxLength={60} mb="xs" value={place} onChange={(e) => setPlace(e.currentTarget.value)} />
+            <TextInput label={t('inspection.location')} description={t('inspection.noPosition')} size="md" maxLength={60} mb="xs" value={place} onChange={(e) => setPlace(e.currentTarget.value)} />
           )}
           {error && (
             <Text size="sm" c="var(--mantine-color-error)" mb="xs" role="alert">
@@ -280,17 +291,17 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Button size="md" fullWidth loading={busy} onClick={() => void accept()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
-              Change to On duty (inspection)
+              {t('inspection.changeOnDuty')}
             </Button>
             <Button size="md" fullWidth variant="default" onClick={() => setOffer(false)}>
-              Not now
+              {t('inspection.notNow')}
             </Button>
           </SimpleGrid>
         </Alert>
       )}
       <DvirReport dvir={dvir} timeZone={status.driver.homeTimeZone} units={units} listPassed />
       <Button variant="default" size="md" onClick={onDone}>
-        Done
+        {t('common.done')}
       </Button>
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import type { Dvir } from '@fleet/api-contract';
@@ -6,8 +7,10 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
 import { notify } from '../../../lib/notifications-store.ts';
+import { translateMessage } from '../../../i18n/known-messages.ts';
 import { imageUploadError, uploadDvirImage, useReviewDvir } from '../dvir-api.ts';
-import { DEFECT_STATUS_WORDS, KIND_WORDS } from './dvir-report.tsx';
+import { itemWords } from './dvir-items.ts';
+import { defectStatusWords, kindWords } from './dvir-report.tsx';
 import { SignatureField, signaturePng, signatureProblem, useSignature } from './signature-field.tsx';
 import classes from './dvir-driver.module.css';
 
@@ -22,12 +25,14 @@ export interface ReviewPromptProps {
 }
 
 export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPromptProps) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
   const signature = useSignature(driverName);
   const review = useReviewDvir(orgId);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const sign = async () => {
-    const problem = signatureProblem(signature);
+    const problem = signatureProblem(signature, t);
     if (problem) {
       setErrors({ [problem.field]: problem.message });
       return;
@@ -41,17 +46,21 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
         try {
           imageId = (await uploadDvirImage(orgId, png, 'signature.png')).id;
         } catch (err) {
-          setErrors({ drawing: imageUploadError(err) });
+          setErrors({ drawing: translateMessage(t, imageUploadError(err)) });
           return;
         }
       }
       await review.mutateAsync({ id: dvir.id, signature: { name: signature.name.trim(), imageId } });
-      notify({ type: 'success', timeout: 5000, title: 'Repair certification reviewed', category: `${dvir.asset.unitNumber}: your review is signed.` });
+      notify({ type: 'success', timeout: 5000, title: t('inspection.reviewDone'), category: t('inspection.reviewDoneBody', { unit: dvir.asset.unitNumber }) });
     } catch (err) {
       const pairs = err instanceof ApiError && err.body ? fieldMessages(err.body.technicalMessage ?? '') : [];
       const name = pairs.find((p) => p.path === 'signature.name')?.message;
       const drawing = pairs.find((p) => p.path === 'signature.imageId')?.message;
-      setErrors(name || drawing ? { name: name ?? '', drawing: drawing ?? '' } : { '': err instanceof ApiError ? (err.body?.message ?? err.message) : 'The review could not be sent; try again' });
+      setErrors(
+        name || drawing
+          ? { name: translateMessage(t, name ?? ''), drawing: translateMessage(t, drawing ?? '') }
+          : { '': err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('inspection.reviewNotSent') },
+      );
     } finally {
       setBusy(false);
     }
@@ -62,15 +71,17 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
         <Group gap="xs" wrap="nowrap">
           <IconTool size={20} aria-hidden />
           <Title order={3} size="h5">
-            Review the repair certification
+            {t('inspection.reviewTitle')}
           </Title>
         </Group>
-        <Text size="sm">{`${KIND_WORDS[dvir.kind]} report of ${formatDateTime(dvir.inspectedAt, timeZone)} by ${dvir.driver?.name ?? dvir.signature.name}:`}</Text>
+        <Text size="sm">{t('inspection.reportOf', { kind: kindWords(t, dvir.kind), time: formatDateTime(dvir.inspectedAt, timeZone, lng), name: dvir.driver?.name ?? dvir.signature.name })}</Text>
         {dvir.defects.map((d) => (
           <div key={d.id} className={classes.defect} data-status={d.status}>
-            <Text size="sm" fw={600}>{`${d.label} (${d.asset.unitNumber}): ${DEFECT_STATUS_WORDS[d.status]}`}</Text>
-            {d.note && <Text size="sm">{`Reported: ${d.note}`}</Text>}
-            {d.certifiedAt && <Text size="sm">{`Certified by ${d.certifiedBy?.name ?? 'a mechanic'}, ${formatDateTime(d.certifiedAt, timeZone)}${d.certification ? `: ${d.certification}` : ''}`}</Text>}
+            <Text size="sm" fw={600}>{`${itemWords(t, d)} (${d.asset.unitNumber}): ${defectStatusWords(t, d.status)}`}</Text>
+            {d.note && <Text size="sm">{t('inspection.reported', { note: d.note })}</Text>}
+            {d.certifiedAt && (
+              <Text size="sm">{`${t('inspection.certifiedBy', { name: d.certifiedBy?.name ?? t('inspection.aMechanic'), time: formatDateTime(d.certifiedAt, timeZone, lng) })}${d.certification ? `: ${d.certification}` : ''}`}</Text>
+            )}
           </div>
         ))}
         <SignatureField state={signature} id={`review-${dvir.id}`} nameError={errors.name || null} drawingError={errors.drawing || null} />
@@ -80,7 +91,7 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
           </Text>
         )}
         <Button size="md" fullWidth loading={busy} onClick={() => void sign()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
-          I reviewed the repair certification
+          {t('inspection.iReviewed')}
         </Button>
       </Stack>
     </Paper>

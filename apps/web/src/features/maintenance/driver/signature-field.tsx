@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconEraser } from '@tabler/icons-react';
 import classes from './dvir-driver.module.css';
@@ -36,10 +38,10 @@ export function signaturePng(s: SignatureState): Promise<Blob | null> {
   return new Promise((resolve) => c.toBlob((b) => resolve(b), 'image/png'));
 }
 
-/** What is missing before the signature can be sent, or null. */
-export function signatureProblem(s: SignatureState): { field: 'name' | 'drawing'; message: string } | null {
-  if (!s.name.trim()) return { field: 'name', message: 'Name is a required field' };
-  if (s.mode === 'draw' && !s.inked) return { field: 'drawing', message: 'Draw your signature, or choose Type' };
+/** What is missing before the signature can be sent, or null; in the driver's language. */
+export function signatureProblem(s: SignatureState, t: TFunction): { field: 'name' | 'drawing'; message: string } | null {
+  if (!s.name.trim()) return { field: 'name', message: t('validation.required', { label: t('fields.name') }) };
+  if (s.mode === 'draw' && !s.inked) return { field: 'drawing', message: t('inspection.signature.drawOrType') };
   return null;
 }
 
@@ -54,25 +56,26 @@ export interface SignatureFieldProps {
 
 /** Name, then Draw / Type, then the canvas (with Clear) or the typed signature shown in script. */
 export function SignatureField({ state, nameError, drawingError, id }: SignatureFieldProps) {
+  const { t } = useTranslation();
   return (
     <Stack gap="xs">
-      <TextInput label="Your name" required size="md" value={state.name} onChange={(e) => state.setName(e.currentTarget.value)} error={nameError} maxLength={100} autoComplete="name" />
+      <TextInput label={t('inspection.signature.yourName')} required size="md" value={state.name} onChange={(e) => state.setName(e.currentTarget.value)} error={nameError} maxLength={100} autoComplete="name" />
       <SegmentedControl
-        aria-label="Signature"
+        aria-label={t('inspection.signature.label')}
         fullWidth
         size="md"
         value={state.mode}
         onChange={(v) => state.setMode(v as SignatureMode)}
         data={[
-          { value: 'draw', label: 'Draw' },
-          { value: 'type', label: 'Type' },
+          { value: 'draw', label: t('inspection.signature.draw') },
+          { value: 'type', label: t('inspection.signature.type') },
         ]}
       />
       {state.mode === 'draw' ? (
         <SignaturePad state={state} error={drawingError} id={id} />
       ) : (
-        <div className={classes.typedSignature} data-testid={`${id}-typed`} aria-label="Typed signature">
-          {state.name.trim() || 'Your name'}
+        <div className={classes.typedSignature} data-testid={`${id}-typed`} aria-label={t('inspection.signature.typed')}>
+          {state.name.trim() || t('inspection.signature.yourName')}
         </div>
       )}
     </Stack>
@@ -80,6 +83,7 @@ export function SignatureField({ state, nameError, drawingError, id }: Signature
 }
 
 function SignaturePad({ state, error, id }: { state: SignatureState; error?: string | null; id: string }) {
+  const { t } = useTranslation();
   const drawing = useRef<{ x: number; y: number } | null>(null);
   const { canvas, setInked } = state;
 
@@ -154,7 +158,7 @@ function SignaturePad({ state, error, id }: { state: SignatureState; error?: str
         data-error={error ? true : undefined}
         data-testid={`${id}-pad`}
         role="img"
-        aria-label="Signature pad: draw your signature with a finger"
+        aria-label={t('inspection.signature.pad')}
         onPointerDown={down}
         onPointerMove={move}
         onPointerUp={up}
@@ -162,10 +166,10 @@ function SignaturePad({ state, error, id }: { state: SignatureState; error?: str
       />
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm" c={error ? 'var(--mantine-color-error)' : 'dimmed'} id={`${id}-pad-hint`} style={{ flex: 1 }}>
-          {error ?? 'Sign inside the box'}
+          {error ?? t('inspection.signature.hint')}
         </Text>
         <Button variant="subtle" size="sm" leftSection={<IconEraser size={16} aria-hidden />} onClick={clear}>
-          Clear
+          {t('inspection.signature.clear')}
         </Button>
       </Group>
     </Stack>

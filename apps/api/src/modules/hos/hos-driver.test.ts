@@ -358,7 +358,12 @@ describe('edit proposals', () => {
     expect(rejected).toMatchObject({ state: 'REJECTED' });
     expect(rejected.proposed[0]!.recordStatus).toBe('INACTIVE_CHANGE_REJECTED');
     expect(rejected.original[0]!.recordStatus).toBe('INACTIVE_CHANGED');
-    expect((await decide(second.editRequestId!, 'reject')).statusCode).toBe(409);
+    // The same decision sent again (a phone resending) answers it as made; the other one is a 409.
+    const again = await decide(second.editRequestId!, 'reject');
+    expect(again.statusCode).toBe(200);
+    expect(hosProposalSchema.parse(again.json())).toMatchObject({ state: 'REJECTED', decidedAt: rejected.decidedAt });
+    expect(expectErrorBody((await decide(second.editRequestId!, 'accept')).json(), 409).message).toContain('already rejected');
+    expect(hosProposalSchema.parse((await decide(p1.id, 'accept')).json())).toMatchObject({ state: 'ACCEPTED', decidedAt: accepted.decidedAt });
     const rejected3 = hosProposalSchema.parse((await decide(third.editRequestId!, 'reject')).json());
     expect(rejected3.original[0]).toMatchObject({ id: on.id, recordStatus: 'ACTIVE' });
 

@@ -119,7 +119,7 @@ async function getProposal(db: DbOrTx, orgId: string, driverId: string, id: stri
 }
 
 /** The driver (locked: one writer of a driver's records at a time) and a pending request of theirs that only they may decide. */
-async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: string, id: string) {
+async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: string, id: string, want: 'ACCEPTED' | 'REJECTED') {
   const [d] = await tx
     .select({ id: drivers.id, userId: drivers.userId, firstName: drivers.firstName, lastName: drivers.lastName })
     .from(drivers)
@@ -130,11 +130,13 @@ async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: st
   if (!r) throw notFound('Proposal');
   // 4.3.3.1.3: edits requested by anyone but the driver need the driver's own confirmation or rejection.
   if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can accept or reject a proposed edit of their records', 'Decision by another user than the driver');
+  // The same decision sent again (a phone resending after a lost answer, decision 0184) is the decision made.
+  if (r.state === want) return { d, r, proposed: [], originals: [], decided: true };
   if (r.state !== 'PENDING') throw conflict(`This proposal was already ${r.state === 'ACCEPTED' ? 'accepted' : 'rejected'}`, 'proposalId: decided');
   const proposed = await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.editRequestId, r.id))).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
   const originalIds = proposed.map((p) => p.replacesEventId).filter((v): v is string => !!v);
   const originals = originalIds.length ? await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.id, originalIds))) : [];
-  return { d, r, proposed, originals };
+  return { d, r, proposed, originals, decided: false };
 }
 
 const stale = () => conflict('The records changed since this edit was proposed: it can only be rejected now', 'proposalId: originals no longer active');
@@ -185,7 +187,8 @@ async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string;
  */
 export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string): Promise<HosProposal> {
   await db.transaction(async (tx) => {
-    const { d, r, proposed, originals } = await lockPending(tx, actor, orgId, driverId, id);
+    const { d, r, proposed, originals, decided } = await lockPending(tx, actor, orgId, driverId, id, 'ACCEPTED');
+    if (decided) return;
     await checkStillFits(tx, r, proposed, originals);
     if (originals.length) await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, originals.map((o) => o.id)));
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.ACTIVE }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
@@ -209,7 +212,8 @@ export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Sco
 /** The driver rejects a proposal: the proposed records become inactive-change-rejected; the records stay as they were. */
 export async function rejectProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { note: string | null }): Promise<HosProposal> {
   await db.transaction(async (tx) => {
-    const { d, r, proposed } = await lockPending(tx, actor, orgId, driverId, id);
+    const { d, r, proposed, decided } = await lockPending(tx, actor, orgId, driverId, id, 'REJECTED');
+    if (decided) return;
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REJECTED }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
     await notifyHosChange(tx, orgId);
     await tx.update(hosEditRequests).set({ state: 'REJECTED', decidedAt: new Date(now), decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));

@@ -1,6 +1,7 @@
 import { ActionIcon, Burger, Button, Group, Tooltip, UnstyledButton, useComputedColorScheme } from '@mantine/core';
 import { IconHelp, IconSearch, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@fleet/api-contract';
 import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
 import { Avatar } from '../../components/avatar.tsx';
@@ -15,8 +16,9 @@ function ThemeToggle() {
   const flag = useDarkModeFlag();
   const scheme = useComputedColorScheme('light');
   const { toggle } = useDelayedColorSchemeToggle();
+  const { t } = useTranslation();
   if (!flag.isEnabled) return null;
-  const label = scheme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';
+  const label = scheme === 'dark' ? t('shell.lightTheme') : t('shell.darkTheme');
   return (
     <Tooltip label={label}>
       <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={toggle} data-testid="theme-toggle">
@@ -40,21 +42,22 @@ export interface HeaderProps {
 /** Spec section 2, header: signed in (menu toggles, logo, navigation, help, bell, avatar) or signed out. */
 export function Header(p: HeaderProps) {
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   if (!p.user) {
     return (
       <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-        <Link to="/" aria-label="Fleetline home">
+        <Link to="/" aria-label={t('shell.home')}>
           <Logo />
         </Link>
         <Group gap="xs" wrap="nowrap">
           <ThemeToggle />
           {pathname === '/' ? (
             <Button component={Link} to="/getting-started">
-              Get started
+              {t('shell.getStarted')}
             </Button>
           ) : (
             <Button component={Link} to="/" variant="default">
-              Log In
+              {t('auth.logInLink')}
             </Button>
           )}
         </Group>
@@ -66,20 +69,20 @@ export function Header(p: HeaderProps) {
     <Group h="100%" px={{ base: 'xs', xs: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
       <Group gap="xs" wrap="nowrap">
         {p.mobile ? (
-          <Burger opened={p.mobileOpened} onClick={p.onToggleMobile} size="sm" aria-label={p.mobileOpened ? 'Close menu' : 'Open menu'} data-testid="hamburger" />
+          <Burger opened={p.mobileOpened} onClick={p.onToggleMobile} size="sm" aria-label={p.mobileOpened ? t('shell.closeMenu') : t('shell.openMenu')} data-testid="hamburger" />
         ) : (
-          <Tooltip label={p.collapsed ? 'Expand menu' : 'Collapse menu'}>
-            <ActionIcon variant="subtle" color="gray" size="lg" onClick={p.onToggleCollapsed} aria-label={p.collapsed ? 'Expand menu' : 'Collapse menu'} aria-expanded={!p.collapsed}>
+          <Tooltip label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}>
+            <ActionIcon variant="subtle" color="gray" size="lg" onClick={p.onToggleCollapsed} aria-label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')} aria-expanded={!p.collapsed}>
               {p.collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
             </ActionIcon>
           </Tooltip>
         )}
-        <Link to={homePath(u) === '/driver' ? '/driver' : '/dashboard'} aria-label={homePath(u) === '/driver' ? 'Fleetline, my day' : 'Fleetline dashboard'} className={classes.logo}>
+        <Link to={homePath(u) === '/driver' ? '/driver' : '/dashboard'} aria-label={homePath(u) === '/driver' ? t('shell.homeDriver') : t('shell.homeOffice')} className={classes.logo}>
           <Logo height={p.mobile ? 24 : 28} />
         </Link>
         {!p.mobile && p.nav.length > 0 && (
           // Tablets (600-904 px) have no bottom navigation: the links stay, as icons over short labels.
-          <Group component="nav" aria-label="Header navigation" gap={4} ml={{ base: 4, sm: 'md' }} visibleFrom="xs" wrap="nowrap" data-testid="header-nav">
+          <Group component="nav" aria-label={t('shell.headerNav')} gap={4} ml={{ base: 4, sm: 'md' }} visibleFrom="xs" wrap="nowrap" data-testid="header-nav">
             {p.nav.map(({ path, title, icon: Icon }) => (
               <Link key={path} to={path} className={classes.navLink} data-active={pathname === path || undefined} aria-current={pathname === path ? 'page' : undefined}>
                 {Icon && (
@@ -95,18 +98,18 @@ export function Header(p: HeaderProps) {
       </Group>
       <Group gap={4} wrap="nowrap">
         <ThemeToggle />
-        <Tooltip label="Search (Ctrl+K)">
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Search (Ctrl+K)" onClick={() => searchSpotlight.open()} data-testid="search-button">
+        <Tooltip label={t('shell.search')}>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('shell.search')} onClick={() => searchSpotlight.open()} data-testid="search-button">
             <IconSearch size={20} />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Help">
-          <ActionIcon component={Link} to="/help" variant="subtle" color="gray" size="lg" aria-label="Help">
+        <Tooltip label={t('shell.help')}>
+          <ActionIcon component={Link} to="/help" variant="subtle" color="gray" size="lg" aria-label={t('shell.help')}>
             <IconHelp size={20} />
           </ActionIcon>
         </Tooltip>
         <NotificationsPopover />
-        <UnstyledButton onClick={p.onOpenProfile} aria-label="Open profile" ml={4} data-testid="avatar-button" data-href="/my-account">
+        <UnstyledButton onClick={p.onOpenProfile} aria-label={t('shell.openProfile')} ml={4} data-testid="avatar-button" data-href="/my-account">
           <Avatar size="sm" avatarUrl={u.profilePicture} firstName={u.firstName} lastName={u.lastName} title={`${u.firstName ?? ''} ${u.lastName ?? ''} (${u.roleName ?? u.role})`.trim()} />
         </UnstyledButton>
       </Group>

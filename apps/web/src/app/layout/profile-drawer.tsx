@@ -1,6 +1,7 @@
 import { Anchor, Button, Divider, Drawer, Stack, Text } from '@mantine/core';
 import { IconBuilding, IconCpu, IconLogout, IconTruck, IconUserPlus, IconContainer } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@fleet/api-contract';
 import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { canOpenPath } from '../guard.ts';
@@ -24,16 +25,17 @@ export interface ProfileDrawerProps {
 
 /** Opened from the header avatar: who is signed in, quick-add links, organization settings, Log out. */
 export function ProfileDrawer({ user, opened, onClose, onLogout }: ProfileDrawerProps) {
+  const { t } = useTranslation();
   // A super administrator has no organization profile to open (spec: /my-account needs USER_READ and ORG_READ).
   const card = <UserProfileCard user={user} />;
   const quick = QUICK_ADD.filter((q) => canOpenPath(user, q.path));
   const orgAccount = `${ORG}/organization-account`;
   return (
-    <Drawer opened={opened} onClose={onClose} position="right" size={340} title="Profile" padding="md">
+    <Drawer opened={opened} onClose={onClose} position="right" size={340} title={t('shell.profile')} padding="md">
       <Stack gap="md" mih="calc(100dvh - 90px)" justify="space-between">
         <Stack gap="md">
           {canOpenPath(user, '/my-account') ? (
-            <Anchor component={Link} to="/my-account" onClick={onClose} underline="never" c="inherit" aria-label="My account">
+            <Anchor component={Link} to="/my-account" onClick={onClose} underline="never" c="inherit" aria-label={t('account.title')}>
               {card}
             </Anchor>
           ) : (
@@ -73,7 +75,7 @@ export function ProfileDrawer({ user, opened, onClose, onLogout }: ProfileDrawer
         <Stack gap="xs">
           <Divider />
           <Button variant="default" color="red" leftSection={<IconLogout size={18} aria-hidden />} onClick={onLogout}>
-            Log out
+            {t('shell.logOut')}
           </Button>
         </Stack>
       </Stack>

@@ -1,38 +1,41 @@
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { newPasswordFormSchema } from '@fleet/api-contract/auth';
-import { field, useZodForm } from '../../lib/form.ts';
+import { useZodForm } from '../../lib/form.ts';
+import { translatedField } from '../../i18n/known-messages.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useCreateNewPassword } from './api/auth-api.ts';
 
 /** Create new password: the token comes from the e-mailed link's path. */
 export default function CreateNewPasswordPage() {
+  const { t } = useTranslation();
   const { token = '' } = useParams();
   const create = useCreateNewPassword();
   const form = useZodForm(newPasswordFormSchema, { defaultValues: { password: '', confirmPassword: '' } });
   const onSubmit = form.handleSubmit(({ password }) => create.mutate({ token, password }));
   return (
-    <AuthCard title="Create new password" subtitle="Choose a new password for your account. Every other session is signed out.">
+    <AuthCard title={t('auth.newTitle')} subtitle={t('auth.newIntro')}>
       {create.isSuccess ? (
         <Stack gap="md">
-          <Alert color="teal" variant="light" icon={<IconCircleCheck size={20} />} title="Password changed" role="status">
-            You can now log in with your new password.
+          <Alert color="teal" variant="light" icon={<IconCircleCheck size={20} />} title={t('auth.changed')} role="status">
+            {t('auth.changedBody')}
           </Alert>
           <Button component={Link} to="/">
-            Log In
+            {t('auth.logInLink')}
           </Button>
         </Stack>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <PasswordInput label="New password" placeholder="min 8 characters" autoComplete="new-password" withAsterisk {...field(form, 'password')} />
-            <PasswordInput label="Confirm new password" autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
+            <PasswordInput label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'password', t)} />
+            <PasswordInput label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
             <Button type="submit" loading={create.isPending} fullWidth>
-              Save new password
+              {t('auth.saveNew')}
             </Button>
             <Button component={Link} to="/" variant="subtle">
-              Log In
+              {t('auth.logInLink')}
             </Button>
           </Stack>
         </form>

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Alert, Anchor, Box, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { loginSchema } from '@fleet/api-contract/auth';
 import { homePath } from '../../lib/auth-store.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { field, useZodForm } from '../../lib/form.ts';
+import { useZodForm } from '../../lib/form.ts';
+import { translatedField, translateMessage } from '../../i18n/known-messages.ts';
 import { Logo } from '../../components/logo.tsx';
 import { useLogin } from './api/auth-api.ts';
 import { useServerSeeding } from './use-server-seeding.ts';
@@ -13,7 +15,8 @@ import classes from './login-page.module.css';
 
 /** Spec section 2, login screen. */
 export default function LoginPage() {
-  useDocumentTitle('Log in · Fleetline');
+  const { t } = useTranslation();
+  useDocumentTitle(t('auth.pageTitle', { title: t('auth.logIn') }));
   const navigate = useNavigate();
   const login = useLogin();
   const [failed, setFailed] = useState<string | null>(null);
@@ -32,10 +35,10 @@ export default function LoginPage() {
       // No toast for a failed login (spec section 8); the form says why in place.
       setFailed(
         err instanceof ApiError && err.status !== 401 && err.body
-          ? err.body.message
+          ? translateMessage(t, err.body.message)
           : seeding
-            ? 'The demo data is still being prepared: its accounts can log in once it is ready.'
-            : 'The email or password is incorrect.',
+            ? t('auth.seedingFailed')
+            : t('auth.failed'),
       );
     }
   });
@@ -49,16 +52,16 @@ export default function LoginPage() {
             <Logo height={36} />
           </Box>
           <Title order={1} fz={28} mb={4}>
-            Welcome back
+            {t('auth.welcome')}
           </Title>
           <Text c="dimmed" mb="lg">
-            Log in to see your fleet, drivers and hours of service.
+            {t('auth.intro')}
           </Text>
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
               {seeding && (
-                <Alert color="blue" variant="light" role="status" py="xs" title={`Preparing demo data${percent ? ` (${percent} %)` : ''}`}>
-                  This is the server&apos;s first start. The demo fleet&apos;s accounts can log in in a minute; this page updates by itself.
+                <Alert color="blue" variant="light" role="status" py="xs" title={percent ? t('auth.seedingPercent', { percent }) : t('auth.seeding')}>
+                  {t('auth.seedingBody')}
                 </Alert>
               )}
               {failed && (
@@ -66,36 +69,36 @@ export default function LoginPage() {
                   {failed}
                 </Alert>
               )}
-              <TextInput label="Email" type="email" placeholder="you@company.com" autoComplete="username" withAsterisk {...field(form, 'email')} />
+              <TextInput label={t('fields.email')} type="email" placeholder={t('auth.emailPlaceholder')} autoComplete="username" withAsterisk {...translatedField(form, 'email', t)} />
               <PasswordInput
-                label="Password"
-                placeholder="min 8 characters"
+                label={t('fields.password')}
+                placeholder={t('auth.passwordPlaceholder')}
                 autoComplete="current-password"
                 withAsterisk
-                visibilityToggleButtonProps={{ 'aria-label': 'Show or hide password' }}
-                {...field(form, 'password')}
+                visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+                {...translatedField(form, 'password', t)}
               />
               <Group justify="flex-end" mt={-8}>
                 <Anchor component={Link} to="/reset-password" size="sm">
-                  Forgotten Password
+                  {t('auth.forgotten')}
                 </Anchor>
               </Group>
               <Button type="submit" size="md" loading={loading} fullWidth>
-                Log in
+                {t('auth.logIn')}
               </Button>
             </Stack>
           </form>
           {!loading && (
             <Group gap={6} mt="xl" justify="center" data-testid="login-footer">
-              <Text size="sm">New here?</Text>
+              <Text size="sm">{t('auth.newHere')}</Text>
               <Anchor component={Link} to="/getting-started" size="sm" fw={600}>
-                Create an account
+                {t('auth.createAccount')}
               </Anchor>
               <Text size="sm" c="dimmed" aria-hidden>
                 ·
               </Text>
               <Anchor component={Link} to="/learn-more" size="sm">
-                Learn more
+                {t('auth.learnMore')}
               </Anchor>
             </Group>
           )}

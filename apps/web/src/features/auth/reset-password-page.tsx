@@ -1,36 +1,39 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { resetPasswordSchema } from '@fleet/api-contract/auth';
-import { field, useZodForm } from '../../lib/form.ts';
+import { useZodForm } from '../../lib/form.ts';
+import { translatedField, translateMessage } from '../../i18n/known-messages.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useResetPassword } from './api/auth-api.ts';
 
 /** Reset password: e-mails a single-use link to /create-new-password/{token}. */
 export default function ResetPasswordPage() {
+  const { t } = useTranslation();
   const reset = useResetPassword();
   const form = useZodForm(resetPasswordSchema, { defaultValues: { email: '' } });
   const onSubmit = form.handleSubmit((values) => reset.mutate(values));
   return (
-    <AuthCard title="Reset password" subtitle="Enter the email you log in with and we will send you a link to choose a new password.">
+    <AuthCard title={t('auth.resetTitle')} subtitle={t('auth.resetIntro')}>
       {reset.isSuccess ? (
         <Stack gap="md">
-          <Alert color="teal" variant="light" icon={<IconMailCheck size={20} />} title="Check your inbox" role="status">
-            {reset.data.message} The link is valid for one hour.
+          <Alert color="teal" variant="light" icon={<IconMailCheck size={20} />} title={t('auth.checkInbox')} role="status">
+            {t('auth.resetSent', { message: translateMessage(t, reset.data.message) })}
           </Alert>
           <Button component={Link} to="/" variant="default">
-            Log In
+            {t('auth.logInLink')}
           </Button>
         </Stack>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <TextInput label="Email" type="email" autoComplete="email" placeholder="you@company.com" withAsterisk {...field(form, 'email')} />
+            <TextInput label={t('fields.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} withAsterisk {...translatedField(form, 'email', t)} />
             <Button type="submit" loading={reset.isPending} fullWidth>
-              Send reset link
+              {t('auth.sendLink')}
             </Button>
             <Button component={Link} to="/" variant="subtle">
-              Log In
+              {t('auth.logInLink')}
             </Button>
           </Stack>
         </form>

@@ -1,9 +1,11 @@
 import { Alert, Button, FileButton, Grid, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { changePasswordFormSchema, userProfileSchema, type User } from '@fleet/api-contract';
 import { useCurrentUser } from '../../lib/auth-store.ts';
-import { field, useZodForm } from '../../lib/form.ts';
+import { useZodForm } from '../../lib/form.ts';
+import { translatedField } from '../../i18n/known-messages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -12,9 +14,10 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { myProfileQuery, useChangePassword, useLogoutEverywhere, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from './api/my-account-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { LanguageSelect } from './language-select.tsx';
-import { IMAGE_HINT, IMAGE_TYPES } from '../../lib/images.ts';
+import { IMAGE_TYPES } from '../../lib/images.ts';
 
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
+  const { t } = useTranslation();
   const update = useUpdateProfile(orgId, user.id);
   const form = useZodForm(userProfileSchema, {
     defaultValues: {
@@ -30,25 +33,25 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
     const saved = await update.mutateAsync(values).catch(() => null);
     if (!saved) return;
     form.reset({ ...values, position: saved.position ?? '', phone: saved.phone ?? '', timeZone: saved.timeZone ?? '' });
-    notify({ type: 'success', title: 'Profile saved', timeout: 4000 });
+    notify({ type: 'success', title: t('account.profileSaved'), timeout: 4000 });
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Profile">
+    <form onSubmit={onSubmit} noValidate aria-label={t('account.profile')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput label="First name" autoComplete="given-name" withAsterisk {...field(form, 'firstName')} />
-          <TextInput label="Last name" autoComplete="family-name" withAsterisk {...field(form, 'lastName')} />
-          <TextInput label="Email" type="email" autoComplete="email" withAsterisk {...field(form, 'email')} />
-          <TextInput label="Position" {...field(form, 'position')} />
-          <TextInput label="Phone" type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
+          <TextInput label={t('fields.firstName')} autoComplete="given-name" withAsterisk {...translatedField(form, 'firstName', t)} />
+          <TextInput label={t('fields.lastName')} autoComplete="family-name" withAsterisk {...translatedField(form, 'lastName', t)} />
+          <TextInput label={t('fields.email')} type="email" autoComplete="email" withAsterisk {...translatedField(form, 'email', t)} />
+          <TextInput label={t('fields.position')} {...translatedField(form, 'position', t)} />
+          <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...translatedField(form, 'phone', t)} />
           <TimeZoneSelect control={form.control} name="timeZone" />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>
-            Discard changes
+            {t('account.discard')}
           </Button>
           <Button type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
-            Save profile
+            {t('account.saveProfile')}
           </Button>
         </Group>
       </Stack>
@@ -57,6 +60,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
 }
 
 function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
+  const { t } = useTranslation();
   const change = useChangePassword(orgId, user.id);
   const form = useZodForm(changePasswordFormSchema, { defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
@@ -64,19 +68,19 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
     if (ok) form.reset();
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Change password">
+    <form onSubmit={onSubmit} noValidate aria-label={t('account.changePassword')}>
       <Stack gap="md">
         {change.isSuccess && !form.formState.isDirty && (
           <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} role="status">
-            Password changed. Your other sessions were signed out.
+            {t('account.passwordChanged')}
           </Alert>
         )}
-        <PasswordInput label="Current password" autoComplete="current-password" withAsterisk {...field(form, 'currentPassword')} />
-        <PasswordInput label="New password" placeholder="min 8 characters" autoComplete="new-password" withAsterisk {...field(form, 'newPassword')} />
-        <PasswordInput label="Confirm new password" autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
+        <PasswordInput label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...translatedField(form, 'currentPassword', t)} />
+        <PasswordInput label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'newPassword', t)} />
+        <PasswordInput label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
         <Group justify="flex-end">
           <Button type="submit" loading={change.isPending}>
-            Change password
+            {t('account.changePassword')}
           </Button>
         </Group>
       </Stack>
@@ -86,23 +90,24 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
 
 /** Log out everywhere: every session of the account ends, on every device, this one too. */
 function SessionsPanel() {
+  const { t } = useTranslation();
   const everywhere = useLogoutEverywhere();
   const ask = async () => {
     const ok = await confirmAction({
-      title: 'Log out everywhere',
-      message: 'End every session of your account on every device, this one included? Open maps and notifications close at once, and you will need to log in again.',
-      confirmLabel: 'Log out everywhere',
+      title: t('account.everywhere'),
+      message: t('account.everywhereAsk'),
+      confirmLabel: t('account.everywhere'),
     });
     if (ok) everywhere.mutate();
   };
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Lost a phone, or signed in on a shared computer? Log out on every device where your account is signed in, this one too.
+        {t('account.everywhereBody')}
       </Text>
       <Group justify="flex-end">
         <Button variant="light" color="red" loading={everywhere.isPending} onClick={() => void ask()}>
-          Log out everywhere
+          {t('account.everywhere')}
         </Button>
       </Group>
     </Stack>
@@ -112,13 +117,14 @@ function SessionsPanel() {
 function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
   const upload = useUploadAvatar(orgId, user.id);
   const remove = useRemoveAvatar(orgId, user.id);
+  const { t } = useTranslation();
   return (
     <Group gap="md">
       <Stack gap="xs">
         <FileButton accept={IMAGE_TYPES.join(',')} onChange={(file) => file && upload.mutate(file)}>
           {(props) => (
             <Button {...props} variant="default" size="xs" loading={upload.isPending}>
-              Upload picture
+              {t('account.uploadPicture')}
             </Button>
           )}
         </FileButton>
@@ -129,14 +135,14 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
             size="xs"
             loading={remove.isPending}
             onClick={async () => {
-              if (await confirmAction({ title: 'Remove picture', message: 'Remove your profile picture?', confirmLabel: 'Remove' })) remove.mutate();
+              if (await confirmAction({ title: t('account.removePicture'), message: t('account.removePictureAsk'), confirmLabel: t('account.remove') })) remove.mutate();
             }}
           >
-            Remove picture
+            {t('account.removePicture')}
           </Button>
         )}
         <Text size="xs" c="dimmed">
-          {IMAGE_HINT}
+          {t('account.imageHint')}
         </Text>
       </Stack>
     </Group>
@@ -145,6 +151,7 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
 
 /** My account: own profile, picture, password and sessions. */
 export default function MyAccountPage() {
+  const { t } = useTranslation();
   const me = useCurrentUser();
   const orgId = me?.organization?.id ?? '';
   const userId = me?.id ?? '';
@@ -152,7 +159,7 @@ export default function MyAccountPage() {
   const user = query.data;
   return (
     <>
-      <PageHeader title="My account" description="Your profile as your team sees it, your sign-in password and your sessions." />
+      <PageHeader title={t('account.title')} description={t('account.description')} />
       <DataState isLoading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} isEmpty={!user}>
         {user && (
           <Grid gap="lg">
@@ -168,7 +175,7 @@ export default function MyAccountPage() {
               <Stack gap="lg">
                 <Paper withBorder p="lg" radius="md">
                   <Title order={2} fz="lg" mb="md">
-                    Profile
+                    {t('account.profile')}
                   </Title>
                   {/* Keyed by the saved values: a revalidated copy newer than the restored cache remounts the form. */}
                   <ProfileForm key={[user.id, user.email, user.firstName, user.lastName, user.position, user.phone, user.timeZone].join('|')} user={user} orgId={orgId} />
@@ -178,13 +185,13 @@ export default function MyAccountPage() {
                 </Paper>
                 <Paper withBorder p="lg" radius="md">
                   <Title order={2} fz="lg" mb="md">
-                    Password
+                    {t('account.password')}
                   </Title>
                   <PasswordForm user={user} orgId={orgId} />
                 </Paper>
                 <Paper withBorder p="lg" radius="md">
                   <Title order={2} fz="lg" mb="md">
-                    Sessions
+                    {t('account.sessions')}
                   </Title>
                   <SessionsPanel />
                 </Paper>

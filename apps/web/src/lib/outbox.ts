@@ -21,7 +21,7 @@ export interface OutboxUpload {
   id?: string;
 }
 
-export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR' | 'MESSAGE';
+export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR' | 'MESSAGE' | 'PROPOSAL' | 'CLAIM' | 'LOG_HEADER' | 'STOP';
 
 export interface OutboxRecord {
   /** The Idempotency-Key. */
@@ -34,6 +34,8 @@ export interface OutboxRecord {
   madeAt: number;
   /** What it is, for the driver's list ("Sleeper berth"). */
   label: string;
+  /** POST by default; PUT for a record that sets values (a log day's header), the same when resent. */
+  method?: 'POST' | 'PUT';
   path: string;
   body: unknown;
   uploads: OutboxUpload[];
@@ -99,7 +101,7 @@ async function forget(id: string): Promise<void> {
 }
 
 /** Keeps a record on the phone (IndexedDB first, so a reload or a killed tab loses nothing). */
-export async function takeRecord(r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body'> & { uploads?: OutboxUpload[]; id?: string }): Promise<OutboxRecord> {
+export async function takeRecord(r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body' | 'method'> & { uploads?: OutboxUpload[]; id?: string }): Promise<OutboxRecord> {
   const userId = sessionStore.get().user?.id ?? '';
   const seq = Math.max(Date.now(), ...outboxStore.get().records.map((x) => x.seq + 1));
   const record: OutboxRecord = { uploads: [], state: 'WAITING', ...r, id: r.id ?? newKey(), seq, userId };
@@ -199,7 +201,7 @@ async function sendOne(r: OutboxRecord): Promise<'SENT' | 'REFUSED' | 'STOP'> {
       }
       body = body.split(JSON.stringify(u.placeholder)).join(JSON.stringify(u.id));
     }
-    const result = await api<unknown>(r.path, { method: 'POST', body: JSON.parse(body) as unknown, toast: false, headers });
+    const result = await api<unknown>(r.path, { method: r.method ?? 'POST', body: JSON.parse(body) as unknown, toast: false, headers });
     results.set(r.id, result);
     await forget(r.id);
     replace({ ...r, state: 'SENT' });

@@ -1,42 +1,123 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { en } from '../src/i18n/en.ts';
 import { es } from '../src/i18n/es.ts';
 import { fr } from '../src/i18n/fr.ts';
 import { fillLogin } from './helpers.ts';
-import { officeApi } from './driver-helpers.ts';
+import { officeApi, periodsUntil } from './driver-helpers.ts';
 
-// Issue 44: a driver whose phone asks for Spanish or French gets the driver's home and messages in
-// that language at 375 px: the duty statuses in the words drivers know, and no English sentence of
-// the catalogue left on screen; My account switches the language on the spot. (The screens still
-// in English, certification, edits, inspections and loads, are listed in decision 0183.)
+// Issue 44: a driver whose phone asks for Spanish or French gets the driver's side in that language
+// at 375 px: sign-in, the driver's home with its tabs (today's log, Certify, Edits, Claim), the
+// inspection card and the open pre-trip form, the loads card, messages, the roadside view and My
+// account; the duty statuses in the words drivers know, and no English sentence of the catalogue
+// left on screen. My account switches the language on the spot. (What stays English is listed in
+// decision 0183: the office's graph grid and log header, and on the roadside view in Spanish the
+// records' official English names.)
 
 type Tree = { [k: string]: string | Tree };
 const strings = (t: Tree): string[] => Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : strings(v)));
-/** The English sentences of the screens walked here (a word like "Messages" is French too). */
-const english = [...strings(en.driver as unknown as Tree), ...strings(en.duty as unknown as Tree), ...strings(en.messages as unknown as Tree)]
-  .filter((s) => !s.includes('{{') && s.split(' ').length >= 2)
-  .filter((s) => ![...strings(es as unknown as Tree), ...strings(fr as unknown as Tree)].includes(s));
+const translated = new Set([...strings(es as unknown as Tree), ...strings(fr as unknown as Tree)]);
+type Section = keyof typeof en;
+/** The English sentences of these catalogue sections (a single word like "Messages" may be French too). */
+const englishOf = (...sections: Section[]) =>
+  sections
+    .flatMap((s) => strings(en[s] as unknown as Tree))
+    .filter((s) => !s.includes('{{') && s.split(' ').length >= 2)
+    .filter((s) => !translated.has(s));
+const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'events', 'fields', 'validation', 'server'];
+const english = englishOf(...DRIVER_SIDE);
+/** The roadside view in Spanish keeps the records' official English names (event, origin, record state). */
+const englishRoadsideEs = englishOf(...DRIVER_SIDE.filter((s) => s !== 'duty' && s !== 'events'));
+
+const leftInEnglish = (text: string, list = english) => list.filter((s) => text.includes(s));
+
+/** The text of `main`, without the office's graph grid and log header (still English: decision 0183). */
+const mainText = (page: Page) =>
+  page.locator('main').evaluate((m) => {
+    const copy = m.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('[aria-label="Log header"]').forEach((n) => n.remove());
+    copy.querySelectorAll('svg[role="img"][aria-label^="Record of duty status"]').forEach((n) => n.parentElement?.remove());
+    // Block elements end their line, as innerText would.
+    copy.querySelectorAll('p, div, li, h1, h2, h3, h4, button, label, span').forEach((n) => n.append('\n'));
+    return copy.textContent ?? '';
+  });
+
+/** A driver with a truck, a past day to certify, an edit the office proposed, and a load. */
+async function driverWithEverything(request: APIRequestContext) {
+  const office = await officeApi(request);
+  const account = await office.driverAccount();
+  const truck = await office.vehicle();
+  await office.assign(truck.id, account.driver.id);
+  const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 20], ['ON', 1], ['D', 4], ['OFF', 20]]));
+  const days = await Promise.all(logs.map((l) => office.logDay(l.id)));
+  const day = days.find((d) => d.events.some((e) => e.status === 'ON'))!;
+  const off = day.events.filter((e) => e.status === 'OFF').at(-1)!;
+  await office.proposeEdit(account.driver.id, day.id, off.id, { status: 'ON', at: off.at, annotation: 'Unloading, not off duty' });
+  const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+  const load = await request.post(`${office.org}/loads`, {
+    headers: office.headers,
+    data: {
+      customer: `E2E Cliente ${Date.now().toString(36)}`,
+      driverIds: [account.driver.id],
+      stops: [
+        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: '1200 W 35th St, Chicago, IL 60609', windowStart: `${tomorrow}T08:00:00-06:00`, windowEnd: `${tomorrow}T10:00:00-06:00`, serviceMinutes: 60 },
+        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: '500 S Meridian St, Indianapolis, IN 46225', windowStart: `${tomorrow}T16:00:00-05:00`, windowEnd: `${tomorrow}T20:00:00-05:00`, serviceMinutes: 45 },
+      ],
+      rate: { lineHaul: 1234.56, fuelSurcharge: 100, accessorials: [] },
+    },
+  });
+  expect(load.status(), await load.text()).toBe(201);
+  return { account, truck };
+}
 
 for (const [locale, catalogue, duty] of [
   ['es-MX', es, ['Fuera de servicio', 'Litera', 'En servicio', 'Conduciendo']],
   ['fr-CA', fr, ['Hors service', 'Couchette', 'En service', 'Conduite']],
 ] as const) {
   test.describe(`a phone in ${locale}`, () => {
-    test.use({ locale, viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'America/Chicago' });
+    test.use({ locale, viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'America/Chicago', geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
 
-    test(`the driver's home and messages speak ${locale}, with no English sentence left`, async ({ page, request }) => {
-      const office = await officeApi(request);
-      const account = await office.driverAccount();
+    test(`the driver's side speaks ${locale}, with no English sentence left`, async ({ page, request }) => {
+      test.setTimeout(120_000);
+      const { account, truck } = await driverWithEverything(request);
+
+      // Sign-in, its checks in the language too.
       await page.goto('/');
-      await fillLogin(page, account.email, account.password);
+      await expect(page.getByRole('heading', { name: catalogue.auth.welcome })).toBeVisible();
+      await page.getByRole('button', { name: catalogue.auth.logIn }).click();
+      await expect(page.getByText(catalogue.validation.required.replace('{{label}}', catalogue.fields.email))).toBeVisible();
+      expect(leftInEnglish(await page.locator('body').innerText())).toEqual([]);
+      await page.getByLabel(catalogue.fields.email).fill(account.email);
+      await page.getByPlaceholder(catalogue.auth.passwordPlaceholder).fill(account.password);
+      await page.getByRole('button', { name: catalogue.auth.logIn }).click();
       await expect(page).toHaveURL('/driver');
       await expect(page.locator('html')).toHaveAttribute('lang', locale.slice(0, 2));
+
+      // The driver's home: status, clocks, today's log, the inspection and loads cards.
       const buttons = page.getByRole('group', { name: catalogue.driver.changeGroup });
       for (const word of duty) await expect(buttons.getByRole('button', { name: word })).toBeVisible();
       await expect(page.getByText(catalogue.driver.clocks.title)).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Quick navigation' })).toContainText(catalogue.nav.myDay);
-      const home = await page.locator('main').innerText();
-      expect(english.filter((s) => home.includes(s))).toEqual([]);
+      await expect(page.getByRole('button', { name: catalogue.shell.openProfile })).toBeVisible();
+      await expect(page.getByRole('heading', { name: catalogue.driver.log.title })).toBeVisible();
+      await expect(page.getByRole('heading', { name: catalogue.driver.trip.title })).toBeVisible();
+      const inspection = page.getByTestId('inspection-card');
+      await expect(inspection.getByRole('heading', { name: catalogue.inspection.titleUnit.replace('{{unit}}', truck.unitNumber) })).toBeVisible();
+      const loads = page.getByTestId('driver-loads');
+      await expect(loads.getByRole('heading', { name: catalogue.loads.title })).toBeVisible();
+      await expect(loads.getByRole('button', { name: catalogue.loads.arrivedStop.replace('{{n}}', '1') })).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+
+      // The tabs: a past day to certify, the office's edit, nothing to claim.
+      await page.getByRole('tab', { name: new RegExp(`^${catalogue.driver.tabs.certify}`) }).click();
+      await expect(page.getByTestId('uncertified-day').first()).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await page.getByRole('tab', { name: new RegExp(`^${catalogue.driver.tabs.edits}`) }).click();
+      await expect(page.getByTestId('proposal')).toBeVisible();
+      await expect(page.getByTestId('proposal').getByRole('button', { name: catalogue.driver.edits.accept })).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await page.getByRole('tab', { name: catalogue.driver.tabs.claimLabel }).click();
+      await expect(page.getByText(catalogue.driver.claim.emptyTitle)).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
 
       // A status change is asked and told in the language.
       await buttons.getByRole('button', { name: duty[1] }).click();
@@ -45,11 +126,34 @@ for (const [locale, catalogue, duty] of [
       await expect(dialog.getByRole('button', { name: catalogue.common.confirm })).toBeVisible();
       await dialog.getByRole('button', { name: catalogue.common.cancel }).click();
 
+      // The open pre-trip form, and its own checks.
+      await inspection.getByRole('button', { name: catalogue.inspection.startPre }).click();
+      const form = page.getByTestId('dvir-form');
+      await expect(form.getByRole('heading', { name: catalogue.inspection.named.PRE_TRIP })).toBeVisible();
+      await expect(form.getByRole('group', { name: catalogue.inspection.items.PARKING_BRAKE })).toBeVisible();
+      await form.getByRole('button', { name: catalogue.inspection.signReport }).click();
+      await expect(form.getByText(catalogue.inspection.choose).first()).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await form.getByRole('button', { name: catalogue.common.cancel }).click();
+
       await page.goto('/driver/messages');
       await expect(page.getByRole('heading', { name: catalogue.messages.title, level: 1 })).toBeVisible();
       await expect(page.getByRole('textbox', { name: catalogue.messages.toDispatch })).toBeVisible();
-      const messages = await page.locator('main').innerText();
-      expect(english.filter((s) => messages.includes(s))).toEqual([]);
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+
+      // The roadside view: what the driver works is in the language; the ELD file is not translated.
+      await page.goto('/driver/inspection');
+      await expect(page.getByRole('heading', { name: catalogue.roadside.title, level: 1 })).toBeVisible();
+      await expect(page.getByRole('heading', { name: catalogue.roadside.file })).toBeVisible();
+      await expect(page.getByRole('button', { name: catalogue.roadside.download })).toBeVisible();
+      await expect(page.getByTestId('inspection-day')).toBeVisible();
+      await expect(page.getByTestId('vehicle-reports')).toContainText(catalogue.inspection.reports);
+      expect(leftInEnglish(await mainText(page), locale === 'es-MX' ? englishRoadsideEs : english)).toEqual([]);
+
+      await page.goto('/my-account');
+      await expect(page.getByRole('heading', { name: catalogue.account.title, level: 1 })).toBeVisible();
+      await expect(page.getByRole('button', { name: catalogue.account.changePassword })).toBeVisible();
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
     });
   });
 }
@@ -66,6 +170,7 @@ test('My account switches the language on the spot, and back to the browser’s'
   await page.getByRole('combobox', { name: 'Language' }).click();
   await page.getByRole('option', { name: 'Español' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { name: es.account.title, level: 1 })).toBeVisible();
   await page.goto('/driver');
   await expect(page.getByText(es.driver.currentStatus)).toBeVisible();
   await page.goto('/my-account');

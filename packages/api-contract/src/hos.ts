@@ -11,6 +11,7 @@ import { requiredText } from './validation.ts';
 // stored as events; duty periods, clocks and violations derived from the active ones by @fleet/hos.
 
 defineLabels({
+  recordedAt: 'Recorded at',
   source: 'Source',
   periods: 'Periods',
   special: 'Special driving category',

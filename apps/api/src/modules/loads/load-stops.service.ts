@@ -34,6 +34,10 @@ export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stop
     const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
     const stop = stops.find((st) => st.id === stopId);
     if (!stop) throw notFound('Stop');
+    // The same arrival or departure at the same time sent again (a phone resending, decision 0184) is
+    // the one recorded, even once the load it delivered no longer moves.
+    const recorded = input.event === 'ARRIVE' ? stop.arrivedAt : stop.departedAt;
+    if (input.at && recorded && new Date(recorded).getTime() === Date.parse(input.at)) return;
     if (!MOVING.includes(load.status)) {
       throw conflict(load.status === 'PLANNED' ? `Load ${load.number} has no driver yet: assign it before marking its stops` : `Load ${load.number} is ${load.status.toLowerCase()}: its stops can no longer change`);
     }

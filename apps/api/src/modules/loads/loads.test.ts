@@ -178,6 +178,12 @@ describe('loads', () => {
     expectErrorBody((await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: body() })).json(), 409);
     expect(expectErrorBody((await t.app.inject({ method: 'DELETE', url: url(`/${load.id}`), headers: dispatcher })).json(), 409).message).toContain('cancel it first');
     expect((await stopEvent(load, 1, 'DEPART')).statusCode).toBe(409);
+    // The driver's phone resends the delivering departure (its answer was lost): the same time is the
+    // departure recorded, answered with the load as it is, and nothing changes (issue 44).
+    const resent = await stopEvent(load, 1, 'DEPART', now - H / 2);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(loadSchema.parse(resent.json())).toMatchObject({ status: 'DELIVERED', deliveredAt: at(now - H / 2) });
+    expect(loadSchema.parse(resent.json()).statusHistory).toHaveLength(5);
   });
 
   it('cancels, goes back to planned, delivers by hand and deletes only what never ran', async () => {

@@ -101,6 +101,9 @@ export const assignLoad = (orgId: string, { id, body }: { id: string; body: Load
 export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
   api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });
 
+/** Where a stop's arrival or departure is sent (the driver's phone sends it through its outbox, issue 44). */
+export const stopStatusPath = (orgId: string, id: string, stopId: string) => loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`);
+
 export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
   api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCamera, IconCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
@@ -7,10 +8,11 @@ import tones from '../../components/badge-tones.module.css';
 import { DataState } from '../../components/data-state.tsx';
 import { translateMessage } from '../../i18n/known-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
+import { formatShortDateTime, formatTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { photoForUpload } from '../../lib/photo-resize.ts';
-import { addLoadDocument, setStopStatus, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
+import { addLoadDocument, loadKeys, stopStatusPath, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
+import { sendRecord } from '../../lib/outbox.ts';
 import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 
@@ -100,21 +102,29 @@ function DriverLoad({ orgId, load }: { orgId: string; load: Load }) {
 function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load; stop: LoadStop; current: boolean }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
-  const mark = useLoadMutation(setStopStatus);
+  const qc = useQueryClient();
+  const [marking, setMarking] = useState<'ARRIVE' | 'DEPART' | null>(null);
   const addDoc = useLoadMutation(addLoadDocument);
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const kind: LoadDocumentKind = stop.kind === 'PICKUP' ? 'BOL' : 'POD';
   const photos = load.documents.filter((d) => d.stopId === stop.id).length;
-  const record = (event: 'ARRIVE' | 'DEPART') => {
+  // A record of the phone (issue 44): the time of the tap, sent now or when the network returns; the
+  // same time resent sets the same arrival.
+  const record = async (event: 'ARRIVE' | 'DEPART') => {
     setError(null);
-    mark.mutate(
-      { id: load.id, stopId: stop.id, body: { event } },
-      {
-        onSuccess: () => notify({ type: 'success', title: event === 'ARRIVE' ? t('loads.arrivedAt', { place: stopName(stop) }) : t('loads.departedFrom', { place: stopName(stop) }), timeout: 3000 }),
-        onError: (err) => setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('loads.notRecorded')),
-      },
-    );
+    setMarking(event);
+    const madeAt = Date.now();
+    const title = event === 'ARRIVE' ? t('loads.arrivedAt', { place: stopName(stop) }) : t('loads.departedFrom', { place: stopName(stop) });
+    try {
+      const out = await sendRecord<Load>({ kind: 'STOP', madeAt, label: title, path: stopStatusPath(orgId, load.id, stop.id), body: { event, at: new Date(madeAt).toISOString() } });
+      if (out.sent) await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
+      notify({ type: out.sent ? 'success' : 'not-viewed', title, category: out.sent ? undefined : t('offline.kept', { time: formatTime(madeAt) }), timeout: 3000 });
+    } catch (err) {
+      setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('loads.notRecorded'));
+    } finally {
+      setMarking(null);
+    }
   };
   const photograph = async (file: File | null) => {
     if (!file) return;
@@ -172,11 +182,11 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
         {current && (
           <Group gap="xs" mt={4} grow>
             {!stop.arrivedAt ? (
-              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => record('ARRIVE')} loading={mark.isPending} aria-label={t('loads.arrivedStop', { n })}>
+              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => void record('ARRIVE')} loading={marking === 'ARRIVE'} aria-label={t('loads.arrivedStop', { n })}>
                 {t('loads.arrived')}
               </Button>
             ) : (
-              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => record('DEPART')} loading={mark.isPending} aria-label={t('loads.departedStop', { n })}>
+              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => void record('DEPART')} loading={marking === 'DEPART'} aria-label={t('loads.departedStop', { n })}>
                 {t('loads.departed')}
               </Button>
             )}

@@ -14,6 +14,7 @@ import type {
   Page,
 } from '@fleet/api-contract';
 import { api, apiFile } from '../../../lib/api-client.ts';
+import { sendRecord } from '../../../lib/outbox.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';
 import { hosKeys } from '../hos-api.ts';
 import { addDays } from '../logs/log-format.ts';
@@ -115,23 +116,34 @@ export const statusChangePath = (orgId: string, userId: string, logId: string) =
 /** Where the driver's certification of a log day is sent (through the phone's outbox, issue 44). */
 export const certificationPath = (orgId: string, userId: string, logId: string) => `${base(orgId, userId)}/${encodeURIComponent(logId)}/certification`;
 
+/** The trip details of a log day: a record of the phone (issue 44), the same values when resent. */
 export function useUpdateLogHeader(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: HosLogHeader }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}`, { method: 'PUT', body, toast: false }));
+  return useDriverMutation(orgId, userId, ({ logId, body, label }: { logId: string; body: HosLogHeader; label: string }) =>
+    sendRecord<HosLogDay>({ kind: 'LOG_HEADER', method: 'PUT', madeAt: Date.now(), label, path: `${base(orgId, userId)}/${encodeURIComponent(logId)}`, body }),
+  );
 }
 
 export function useCertifyDay(orgId: string, userId: string) {
   return useDriverMutation(orgId, userId, ({ logId }: { logId: string }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}/certification`, { method: 'POST', body: { agree: true } }));
 }
 
+/** Accepting or rejecting an office edit: a record of the phone (issue 44); the same decision resent answers it as made. */
 export function useDecideProposal(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ id, decision, note }: { id: string; decision: 'accept' | 'reject'; note?: string | null }) =>
-    api<HosProposal>(`${base(orgId, userId)}/proposals/${id}/${decision}`, { method: 'POST', body: decision === 'reject' ? { note: note ?? null } : {} }),
+  return useDriverMutation(orgId, userId, ({ id, decision, note, label }: { id: string; decision: 'accept' | 'reject'; note?: string | null; label: string }) =>
+    sendRecord<HosProposal>({
+      kind: 'PROPOSAL',
+      madeAt: Date.now(),
+      label,
+      path: `${base(orgId, userId)}/proposals/${encodeURIComponent(id)}/${decision}`,
+      body: decision === 'reject' ? { note: note ?? null } : {},
+    }),
   );
 }
 
+/** Claiming unidentified driving: a record of the phone (issue 44). */
 export function useClaimSegment(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ id, annotation }: { id: string; annotation: string | null }) =>
-    api<HosUnidentifiedSegment>(`${base(orgId, userId)}/unidentified/${id}/claim`, { method: 'POST', body: { annotation } }),
+  return useDriverMutation(orgId, userId, ({ id, annotation, label }: { id: string; annotation: string | null; label: string }) =>
+    sendRecord<HosUnidentifiedSegment>({ kind: 'CLAIM', madeAt: Date.now(), label, path: `${base(orgId, userId)}/unidentified/${encodeURIComponent(id)}/claim`, body: { annotation } }),
   );
 }
 

@@ -82,12 +82,12 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
   const [error, setError] = useState<string | null>(null);
   const run = async (decision: 'accept' | 'reject') => {
     try {
-      await decide.mutateAsync({ id: p.id, decision, note: note.trim() || null });
+      const out = await decide.mutateAsync({ id: p.id, decision, note: note.trim() || null, label: `${t('driver.edits.label', { date })}: ${decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected')}` });
       notify({
-        type: 'success',
+        type: out.sent ? 'success' : 'not-viewed',
         timeout: 5000,
         title: decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected'),
-        category: decision === 'accept' ? t('driver.edits.acceptedBody') : t('driver.edits.rejectedBody'),
+        category: !out.sent ? t('offline.kept', { time: formatTime(Date.now(), timeZone) }) : decision === 'accept' ? t('driver.edits.acceptedBody') : t('driver.edits.rejectedBody'),
       });
       setRejecting(false);
     } catch (err) {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, MultiSelect, Paper, Select, SimpleGrid, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { formatTime } from '../../../lib/dates.ts';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../../lib/notifications-store.ts';
 import { IconPencil } from '@tabler/icons-react';
@@ -73,8 +74,8 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
   const submit = async () => {
     setErrors({});
     try {
-      await save.mutateAsync({ logId: day.id, body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver } });
-      notify({ type: 'success', timeout: 5000, title: t('driver.trip.saved'), category: t('driver.trip.savedBody') });
+      const out = await save.mutateAsync({ logId: day.id, body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver }, label: t('driver.trip.title') });
+      notify({ type: out.sent ? 'success' : 'not-viewed', timeout: 5000, title: t('driver.trip.saved'), category: out.sent ? t('driver.trip.savedBody') : t('offline.kept', { time: formatTime(Date.now(), h.timeZone) }) });
       onClose();
     } catch (err) {
       const byField: Record<string, string> = {};

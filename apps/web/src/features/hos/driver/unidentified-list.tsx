@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { formatTime } from '../../../lib/dates.ts';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../../lib/notifications-store.ts';
 import type { HosUnidentifiedSegment } from '@fleet/api-contract';
@@ -77,8 +78,8 @@ function ClaimModal({ orgId, userId, segment, timeZone, onClose }: { orgId: stri
       return;
     }
     try {
-      await claim.mutateAsync({ id: segment.id, annotation });
-      notify({ type: 'success', timeout: 5000, title: t('driver.claim.added'), category: t('driver.claim.addedBody') });
+      const out = await claim.mutateAsync({ id: segment.id, annotation, label: t('driver.claim.title') });
+      notify({ type: out.sent ? 'success' : 'not-viewed', timeout: 5000, title: t('driver.claim.added'), category: out.sent ? t('driver.claim.addedBody') : t('offline.kept', { time: formatTime(Date.now(), timeZone) }) });
       setNote('');
       setError(null);
       onClose();

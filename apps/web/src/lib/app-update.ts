@@ -1,4 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
+import { i18next } from '../i18n/i18n.ts';
 import { notify } from './notifications-store.ts';
 
 // The service worker (issue 44, decision 0182): registered once the page has loaded, so it never
@@ -11,10 +12,10 @@ export function installServiceWorker(): void {
   registerSW({
     immediate: true,
     onNeedRefresh() {
-      notify({ id: 'app-update', type: 'viewed', title: 'A new version of Fleetline is ready: it opens the next time you start the app' });
+      notify({ id: 'app-update', type: 'viewed', title: i18next.t('offline.newVersion') });
     },
     onOfflineReady() {
-      notify({ id: 'offline-ready', type: 'success', title: 'Fleetline now opens without a network', timeout: 6000, showOnce: true });
+      notify({ id: 'offline-ready', type: 'success', title: i18next.t('offline.ready'), timeout: 6000, showOnce: true });
     },
   });
 }

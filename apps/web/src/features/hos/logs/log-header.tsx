@@ -1,4 +1,5 @@
 import { SimpleGrid } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { HosLogDay } from '@fleet/api-contract';
 import { Fact } from '../../../components/fact.tsx';
 import { formatDistance, formatOdometer, type UnitSystem } from '../../../lib/units.ts';
@@ -14,23 +15,25 @@ const km = (m: number | null) => (m === null ? null : m / 1000);
 
 /** The §395.8(d) header of a record of duty status: date, carrier, driver, vehicles, miles, documents. */
 export function LogHeader({ day, units }: LogHeaderProps) {
+  const { t } = useTranslation();
+  const w = (k: string) => t(`roadside.header.${k}`);
   const h = day.header;
   return (
-    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" verticalSpacing="xs" className={classes.header} aria-label="Log header" component="section">
-      <Fact label="Date">{shortDate(h.date)}</Fact>
-      <Fact label="Driver">{driverName(h.driver)}</Fact>
-      <Fact label="Co-driver">{h.coDriver ? driverName(h.coDriver) : 'None'}</Fact>
-      <Fact label="Carrier">{h.carrier.name}</Fact>
-      <Fact label="USDOT number">{h.carrier.dotNumber}</Fact>
-      <Fact label="Main office">{h.carrier.mainOffice}</Fact>
-      <Fact label="Home terminal">{h.homeTerminal}</Fact>
-      <Fact label="Time zone">{`${h.timeZone} (${zoneAbbreviation(day.dayStart, h.timeZone)}), day starts ${h.periodStart}`}</Fact>
-      <Fact label="Vehicles">{h.vehicles.map((v) => v.unitNumber).join(', ')}</Fact>
-      <Fact label="Trailers">{h.trailers.map((v) => v.unitNumber).join(', ') || 'None'}</Fact>
-      <Fact label="Shipping documents">{h.shippingDocuments.join(', ') || 'None'}</Fact>
-      <Fact label="Ruleset">{rulesetName(h.ruleset)}</Fact>
-      <Fact label="Distance today">{formatDistance(h.totalDistanceM, units)}</Fact>
-      <Fact label="Odometer start / end">
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" verticalSpacing="xs" className={classes.header} aria-label={w('label')} component="section">
+      <Fact label={w('date')}>{shortDate(h.date)}</Fact>
+      <Fact label={w('driver')}>{driverName(h.driver)}</Fact>
+      <Fact label={w('coDriver')}>{h.coDriver ? driverName(h.coDriver) : w('none')}</Fact>
+      <Fact label={w('carrier')}>{h.carrier.name}</Fact>
+      <Fact label={w('usdot')}>{h.carrier.dotNumber}</Fact>
+      <Fact label={w('mainOffice')}>{h.carrier.mainOffice}</Fact>
+      <Fact label={w('homeTerminal')}>{h.homeTerminal}</Fact>
+      <Fact label={w('timeZone')}>{t('roadside.header.zoneValue', { zone: h.timeZone, abbr: zoneAbbreviation(day.dayStart, h.timeZone), start: h.periodStart })}</Fact>
+      <Fact label={w('vehicles')}>{h.vehicles.map((v) => v.unitNumber).join(', ')}</Fact>
+      <Fact label={w('trailers')}>{h.trailers.map((v) => v.unitNumber).join(', ') || w('none')}</Fact>
+      <Fact label={w('documents')}>{h.shippingDocuments.join(', ') || w('none')}</Fact>
+      <Fact label={w('ruleset')}>{rulesetName(h.ruleset)}</Fact>
+      <Fact label={w('distance')}>{formatDistance(h.totalDistanceM, units)}</Fact>
+      <Fact label={w('odometer')}>
         {h.startOdometerM === null && h.endOdometerM === null ? null : `${formatOdometer(km(h.startOdometerM), units)} / ${formatOdometer(km(h.endOdometerM), units)}`}
       </Fact>
     </SimpleGrid>

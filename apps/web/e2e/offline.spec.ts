@@ -31,6 +31,12 @@ test('the driver screen reloads and still works with the network gone', async ({
   // It says it is offline, once, instead of an error per request.
   await expect(page.getByTestId('offline-banner')).toBeVisible();
   await expect(page.getByText('Oops, something happened')).toHaveCount(0);
+  // The app closed and opened again (the tab's cache gone), still offline: the last synced days
+  // come back from the device.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.reload();
+  await expect(page.getByTestId('current-status')).toBeVisible();
+  await expect(page.getByText('Current status')).toBeVisible();
   // The network returns: the banner goes.
   await context.setOffline(false);
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);

@@ -42,5 +42,7 @@ export async function logout({ server = true }: { server?: boolean } = {}): Prom
     clearControlledOrganization();
     clearSession();
     await clearQueryCache();
+    // The driver's records kept for offline starts (loaded only when a driver's screen ran).
+    await import('./kept-queries.ts').then((m) => m.clearKeptQueries());
   });
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { IconAlertTriangle, IconCircleCheck, IconCloudUpload, IconWifiOff } from '@tabler/icons-react';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useOnline } from '../../lib/online.ts';
+import { keepDriverQueries } from '../../lib/kept-queries.ts';
 import { dismissRecord, loadOutbox, ownRecords, useOutbox } from '../../lib/outbox.ts';
 
 /** How long "Sent" stays once the waiting records went. */
@@ -23,7 +24,10 @@ export function OfflineBanner() {
   const waiting = mine.filter((r) => r.state === 'WAITING').length;
   const refused = mine.filter((r) => r.state === 'REFUSED');
   const [now, setNow] = useState(Date.now());
-  useEffect(() => void loadOutbox(), []);
+  useEffect(() => {
+    void loadOutbox();
+    void keepDriverQueries();
+  }, []);
   const sentAt = outbox.sent?.at ?? 0;
   useEffect(() => {
     if (!sentAt) return;

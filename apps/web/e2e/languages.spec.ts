@@ -9,8 +9,8 @@ import { officeApi, periodsUntil } from './driver-helpers.ts';
 // at 375 px: sign-in, the driver's home with its tabs (today's log, Certify, Edits, Claim), the
 // inspection card and the open pre-trip form, the loads card, messages, the roadside view and My
 // account; the duty statuses in the words drivers know, and no English sentence of the catalogue
-// left on screen. My account switches the language on the spot. (What stays English is listed in
-// decision 0183: the office's graph grid and log header, and on the roadside view in Spanish the
+// left on screen, the graph grid and the log header included. My account switches the language on
+// the spot. (What stays English is listed in decision 0183: on the roadside view in Spanish the
 // records' official English names.)
 
 type Tree = { [k: string]: string | Tree };
@@ -23,19 +23,18 @@ const englishOf = (...sections: Section[]) =>
     .flatMap((s) => strings(en[s] as unknown as Tree))
     .filter((s) => !s.includes('{{') && s.split(' ').length >= 2)
     .filter((s) => !translated.has(s));
-const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'events', 'fields', 'validation', 'server'];
+const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'grid', 'events', 'fields', 'validation', 'server'];
 const english = englishOf(...DRIVER_SIDE);
 /** The roadside view in Spanish keeps the records' official English names (event, origin, record state). */
 const englishRoadsideEs = englishOf(...DRIVER_SIDE.filter((s) => s !== 'duty' && s !== 'events'));
 
 const leftInEnglish = (text: string, list = english) => list.filter((s) => text.includes(s));
 
-/** The text of `main`, without the office's graph grid and log header (still English: decision 0183). */
+/** The text of `main`, the graph grid's accessible summary and tables included. */
 const mainText = (page: Page) =>
   page.locator('main').evaluate((m) => {
     const copy = m.cloneNode(true) as HTMLElement;
-    copy.querySelectorAll('[aria-label="Log header"]').forEach((n) => n.remove());
-    copy.querySelectorAll('svg[role="img"][aria-label^="Record of duty status"]').forEach((n) => n.parentElement?.remove());
+    copy.querySelectorAll('svg[role="img"]').forEach((n) => n.append(`\n${n.getAttribute('aria-label') ?? ''}\n`));
     // Block elements end their line, as innerText would.
     copy.querySelectorAll('p, div, li, h1, h2, h3, h4, button, label, span').forEach((n) => n.append('\n'));
     return copy.textContent ?? '';

@@ -44,7 +44,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
           <TextInput label={t('fields.email')} type="email" autoComplete="email" withAsterisk {...translatedField(form, 'email', t)} />
           <TextInput label={t('fields.position')} {...translatedField(form, 'position', t)} />
           <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...translatedField(form, 'phone', t)} />
-          <TimeZoneSelect control={form.control} name="timeZone" />
+          <TimeZoneSelect control={form.control} name="timeZone" label={t('roadside.header.timeZone')} />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>

@@ -1,3 +1,4 @@
+import type { GridWords } from './graph-grid-text.ts';
 import classes from './graph-grid.module.css';
 
 interface GraphGridLegendProps {
@@ -5,21 +6,22 @@ interface GraphGridLegendProps {
   ym: boolean;
   violations: boolean;
   live: boolean;
+  words: GridWords;
 }
 
 /** Notes under the grid for what is drawn differently; nothing when the day has none of it. */
-export function GraphGridLegend({ pc, ym, violations, live }: GraphGridLegendProps) {
+export function GraphGridLegend({ pc, ym, violations, live, words: w }: GraphGridLegendProps) {
   if (!pc && !ym && !violations && !live) return null;
   return (
     <ul className={classes.legend} aria-hidden>
       {pc && (
         <li>
-          <Swatch className={classes.linePC} /> PC: personal conveyance, counted as off duty
+          <Swatch className={classes.linePC} /> {w.legend.pc}
         </li>
       )}
       {ym && (
         <li>
-          <Swatch className={classes.lineYM} /> YM: yard moves, counted as on duty
+          <Swatch className={classes.lineYM} /> {w.legend.ym}
         </li>
       )}
       {violations && (
@@ -28,7 +30,7 @@ export function GraphGridLegend({ pc, ym, violations, live }: GraphGridLegendPro
             <rect className={classes.violation} x="0" y="0" width="22" height="12" />
             <line className={classes.violationEdge} x1="0" x2="22" y1="10.5" y2="10.5" />
           </svg>{' '}
-          Violation
+          {w.legend.violation}
         </li>
       )}
       {live && (
@@ -36,7 +38,7 @@ export function GraphGridLegend({ pc, ym, violations, live }: GraphGridLegendPro
           <svg width="12" height="12" aria-hidden>
             <line className={classes.now} x1="6" x2="6" y1="0" y2="12" />
           </svg>{' '}
-          Now
+          {w.now}
         </li>
       )}
     </ul>

@@ -20,7 +20,8 @@ import {
   type GridViolation,
   type LogDay,
 } from './graph-grid-geometry.ts';
-import { clockTime, gridSummary, ROW_NAMES, ROW_SHORT, ruleName } from './graph-grid-text.ts';
+import { clockTime, gridSummary, ROW_SHORT } from './graph-grid-text.ts';
+import { useGridWords } from './graph-grid-words.ts';
 import { GraphGridTable } from './graph-grid-table.tsx';
 import { GraphGridLegend } from './graph-grid-legend.tsx';
 import classes from './graph-grid.module.css';
@@ -79,6 +80,8 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
   const width = Math.max(GRID_MIN_WIDTH, Math.floor(measured) || DEFAULT_WIDTH);
   const L = layoutFor(width, compact ?? width < COMPACT_BELOW, day.lengthMs);
   const { scale } = L;
+  const w = useGridWords();
+  const clock = (offset: number) => clockTime(offset, day, timeZone, w.clockLocale);
 
   const spans = useMemo(() => clipSegments(day, segments, now), [day, segments, now]);
   const marks = useMemo(() => clipViolations(day, violations), [day, violations]);
@@ -90,8 +93,9 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
     day,
     totals,
     live,
-    nowLabel: live ? clockTime(visibleEnd(day, now), day, timeZone) : undefined,
+    nowLabel: live ? clock(visibleEnd(day, now)) : undefined,
     violations: marks.length,
+    words: w,
   });
 
   const right = scale.left + scale.width;
@@ -129,7 +133,7 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
               width={Math.max(1, xOf(v.to, scale) - xOf(v.from, scale))}
               height={scale.rowHeight}
             >
-              <title>{`${ruleName(v.rule)} (${ruleName(v.severity).toLowerCase()}), ${clockTime(v.from, day, timeZone)} – ${clockTime(v.to, day, timeZone)}`}</title>
+              <title>{`${w.rule(v.rule)} (${w.rule(v.severity).toLowerCase()}), ${clock(v.from)} – ${clock(v.to)}`}</title>
             </rect>
           ))}
           {ticks(day.lengthMs).map((t) => {
@@ -166,18 +170,18 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
             y={scale.top - 6}
             textAnchor="middle"
           >
-            {h.label}
+            {h.label === 'Mid' ? w.mid : h.label === 'Noon' ? w.noon : h.label}
           </text>
         ))}
 
         {ROWS.map((r, i) => (
           <text key={r} className={classes.rowLabel} x={scale.left - 8} y={rowTop(i) + scale.rowHeight / 2} dominantBaseline="central" textAnchor="end">
-            {L.compact ? ROW_SHORT[r] : ROW_NAMES[r]}
+            {L.compact ? ROW_SHORT[r] : w.rows[r]}
           </text>
         ))}
 
         <text className={classes.totalHead} x={L.width - 4} y={scale.top - 6} textAnchor="end">
-          Total
+          {w.total}
         </text>
         {ROWS.map((r, i) => (
           <text key={r} className={classes.total} x={L.width - 4} y={rowTop(i) + scale.rowHeight / 2} dominantBaseline="central" textAnchor="end">
@@ -209,12 +213,12 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
         })}
         {nowX !== null && (
           <line className={classes.now} x1={nowX} x2={nowX} y1={scale.top - 2} y2={bottom + 2}>
-            <title>{`Now, ${clockTime(visibleEnd(day, now), day, timeZone)}`}</title>
+            <title>{`${w.now}, ${clock(visibleEnd(day, now))}`}</title>
           </line>
         )}
       </svg>
-      <GraphGridLegend pc={hasPC} ym={hasYM} violations={marks.length > 0} live={live} />
-      <GraphGridTable day={day} spans={spans} violations={marks} timeZone={timeZone} />
+      <GraphGridLegend pc={hasPC} ym={hasYM} violations={marks.length > 0} live={live} words={w} />
+      <GraphGridTable day={day} spans={spans} violations={marks} timeZone={timeZone} words={w} />
     </Box>
   );
 }

@@ -141,6 +141,10 @@ export const en = {
     },
   },
   messages: {
+    notify: 'Message from {{from}}',
+    notifyAbout: 'Message from {{from}} about {{load}}',
+    notifyCategory: 'Message from dispatch',
+    answer: 'Answer',
     waiting: 'Waiting for signal',
     photosWaiting_one: '{{count}} photo, sent with it',
     photosWaiting_other: '{{count}} photos, sent with it',

@@ -141,6 +141,10 @@ export const es: Catalogue = {
     },
   },
   messages: {
+    notify: 'Mensaje de {{from}}',
+    notifyAbout: 'Mensaje de {{from}} sobre {{load}}',
+    notifyCategory: 'Mensaje del despacho',
+    answer: 'Responder',
     waiting: 'Esperando señal',
     photosWaiting_one: '{{count}} foto, se envía con él',
     photosWaiting_other: '{{count}} fotos, se envían con él',

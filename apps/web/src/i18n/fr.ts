@@ -141,6 +141,10 @@ export const fr: Catalogue = {
     },
   },
   messages: {
+    notify: 'Message de {{from}}',
+    notifyAbout: 'Message de {{from}} au sujet de {{load}}',
+    notifyCategory: 'Message de la répartition',
+    answer: 'Répondre',
     waiting: 'En attente de réseau',
     photosWaiting_one: '{{count}} photo, envoyée avec lui',
     photosWaiting_other: '{{count}} photos, envoyées avec lui',

@@ -79,12 +79,20 @@ const SERVER: Rule[] = [
   [/^Too many requests/, (_m, t) => t('server.tooMany')],
 ];
 
+/** The notifications the server sends a driver (issue 44): their title, category and button. */
+const NOTIFICATIONS: Rule[] = [
+  [/^Message from dispatch$/, (_m, t) => t('messages.notifyCategory')],
+  [/^Message from (.+?) about (\S+)$/, (m, t) => t('messages.notifyAbout', { from: m[1]!, load: m[2]! })],
+  [/^Message from (.+)$/, (m, t) => t('messages.notify', { from: m[1]! })],
+  [/^Answer$/, (_m, t) => t('messages.answer')],
+];
+
 /** `message` in the current language when its English wording is known here; else as it came. */
 export function translateMessage(t: TFunction, message: string): string;
 export function translateMessage(t: TFunction, message: string | undefined): string | undefined;
 export function translateMessage(t: TFunction, message: string | undefined): string | undefined {
   if (!message || currentLanguage() === 'en') return message;
-  for (const [pattern, words] of [...VALIDATION, ...SERVER]) {
+  for (const [pattern, words] of [...VALIDATION, ...SERVER, ...NOTIFICATIONS]) {
     const m = pattern.exec(message);
     const out = m ? words(m, t) : null;
     if (out) return out;

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconAlertOctagon, IconAlertTriangle, IconBell, IconCheck, IconClockExclamation, IconDatabaseExclamation, IconFileAlert, IconFileImport, IconForbid, IconHourglassLow, IconMapPin, IconMapPinOff, IconMessage, IconPencilCheck, IconPlugConnectedX, IconSteeringWheel, IconTool, IconTrash, IconUserQuestion, IconX } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -6,6 +7,7 @@ import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { ExpandableBody, ExpandChevron, NOTIFICATION_COLORS } from '../../components/notification-card.tsx';
 import { formatShortDateTime } from '../../lib/dates.ts';
+import { translateMessage } from '../../i18n/known-messages.ts';
 
 /** The contract's icon names (NOTIFICATION_KIND_INFO[kind].iconName) as Tabler icons. */
 export const ICONS: Record<string, typeof IconBell> = {
@@ -45,7 +47,18 @@ export interface ServerNotificationCardProps {
  * icon, the expanded content opens by click or Enter (which also marks it read), the button links
  * to what it is about, and close clears it.
  */
-export function ServerNotificationCard({ n, onRead, onClose, flat }: ServerNotificationCardProps) {
+export function ServerNotificationCard({ n: sent, onRead, onClose, flat }: ServerNotificationCardProps) {
+  const { t } = useTranslation();
+  // What the server wrote in English, in the driver's language where it is known (issue 44).
+  const n = useMemo(
+    () => ({
+      ...sent,
+      title: translateMessage(t, sent.title),
+      category: translateMessage(t, sent.category),
+      expandedButton: sent.expandedButton ? { ...sent.expandedButton, label: translateMessage(t, sent.expandedButton.label) } : sent.expandedButton,
+    }),
+    [sent, t],
+  );
   const [expanded, setExpanded] = useState(n.isExpanded);
   const color = NOTIFICATION_COLORS[n.type];
   const Icon = n.type === 'success' ? IconCheck : (ICONS[n.iconName] ?? IconBell);

@@ -122,7 +122,11 @@ export const hosProposalQuery = pageQuerySchema.omit({ search: true, sort: true 
 /** Rejecting a proposal may say why (kept in the activity log). */
 export const hosProposalDecisionSchema = z.object({
   note: z.string({ error: () => 'Note must be text' }).trim().max(60, 'Note must be at most 60 characters').nullish().transform((v) => v || null),
+  /** When the driver decided on a phone without signal, sent later (issue 44): the decision's time. */
+  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
 });
+/** Accepting a proposal: only the time a phone decided offline, if any. */
+export const hosProposalAcceptSchema = hosProposalDecisionSchema.pick({ recordedAt: true });
 
 // ---------------------------------------------------------------- unidentified driving
 

@@ -12,6 +12,7 @@ import {
   hosDriverStatusSchema,
   hosLogDaySchema,
   hosLogHeaderSchema,
+  hosProposalAcceptSchema,
   hosProposalDecisionSchema,
   hosProposalPageSchema,
   hosProposalQuery,
@@ -120,13 +121,13 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   const decisionSchema = { tags, params: userProposalParams, response: { 200: hosProposalSchema, ...orgErrors(409) } };
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/accept', {
     config: { permissions: ['HOS_SELF_WRITE'] },
-    schema: { ...decisionSchema, summary: 'The driver accepts a proposal: the proposed records become active, the originals inactive-changed (409 when the records changed since)' },
-    handler: async (req) => acceptProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId),
+    schema: { ...decisionSchema, body: hosProposalAcceptSchema.nullish(), summary: 'The driver accepts a proposal: the proposed records become active, the originals inactive-changed (409 when the records changed since)' },
+    handler: async (req) => acceptProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { recordedAt: req.body?.recordedAt ?? null }),
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/reject', {
     config: { permissions: ['HOS_SELF_WRITE'] },
     schema: { ...decisionSchema, body: hosProposalDecisionSchema.nullish(), summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay' },
-    handler: async (req) => rejectProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null }),
+    handler: async (req) => rejectProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null, recordedAt: req.body?.recordedAt ?? null }),
   });
 
   // ---------------------------------------------------------------- unidentified driving

@@ -120,6 +120,31 @@ describe('a status change sent late', () => {
   });
 });
 
+describe('an office edit answered offline', () => {
+  it('is decided at the time the driver answered it, once however often it is resent', async () => {
+    const me = await driverWithRecords();
+    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${me.today.id}`), headers: me.headers })).json());
+    const on = day.events.find((e) => e.eventType === 1 && e.status === 'ON')!;
+    const proposed = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${me.driver.id}/hos_log/${me.today.id}/hos_event/${on.id}`),
+      headers: a.admin,
+      payload: { status: 'ON', at: new Date(Date.parse(on.at) - 15 * 60_000).toISOString(), annotation: 'Pre-trip began earlier' },
+    });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    const proposalId = hosEventDetailSchema.parse(proposed.json()).editRequestId!;
+    const answeredAt = new Date(Date.now() - 7 * 60_000).toISOString();
+    const url = org(`/users/${me.userId}/hos_log/proposals/${proposalId}/accept`);
+    for (let i = 0; i < 2; i++) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { ...me.headers, 'idempotency-key': 'accept-edit-0001' }, payload: { recordedAt: answeredAt } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ state: 'ACCEPTED', decidedAt: answeredAt });
+    }
+    const future = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/proposals/${proposalId}/reject`), headers: me.headers, payload: { recordedAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
+  });
+});
+
 describe('a status change sent late while the truck was driving', () => {
   it('leaves the Driving the ELD recorded and tells the driver why; one made once the truck stood still is stored', async () => {
     const headers = await userWithPermissions(t, a.orgId, ['HOS_SELF_READ', 'HOS_SELF_WRITE']);

@@ -129,15 +129,17 @@ export function useCertifyDay(orgId: string, userId: string) {
 
 /** Accepting or rejecting an office edit: a record of the phone (issue 44); the same decision resent answers it as made. */
 export function useDecideProposal(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ id, decision, note, label }: { id: string; decision: 'accept' | 'reject'; note?: string | null; label: string }) =>
-    sendRecord<HosProposal>({
+  return useDriverMutation(orgId, userId, ({ id, decision, note, label }: { id: string; decision: 'accept' | 'reject'; note?: string | null; label: string }) => {
+    const madeAt = Date.now();
+    const recordedAt = new Date(madeAt).toISOString();
+    return sendRecord<HosProposal>({
       kind: 'PROPOSAL',
-      madeAt: Date.now(),
+      madeAt,
       label,
       path: `${base(orgId, userId)}/proposals/${encodeURIComponent(id)}/${decision}`,
-      body: decision === 'reject' ? { note: note ?? null } : {},
-    }),
-  );
+      body: decision === 'reject' ? { note: note ?? null, recordedAt } : { recordedAt },
+    });
+  });
 }
 
 /** Claiming unidentified driving: a record of the phone (issue 44). */

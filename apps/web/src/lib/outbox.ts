@@ -147,11 +147,24 @@ export async function dismissRecord(id: string): Promise<void> {
 }
 
 let flushing: Promise<void> | null = null;
+let again = false;
 let retry: ReturnType<typeof setTimeout> | null = null;
 
-/** Sends the signed-in user's waiting records in order; one run at a time. */
+/**
+ * Sends the signed-in user's waiting records in order; one run at a time. Asked during a run, the
+ * run goes round once more, so a record taken at any moment of it is sent by it.
+ */
 export function flushOutbox(): Promise<void> {
-  flushing ??= flush().finally(() => {
+  if (flushing) {
+    again = true;
+    return flushing;
+  }
+  flushing = (async () => {
+    do {
+      again = false;
+      await flush();
+    } while (again);
+  })().finally(() => {
     flushing = null;
   });
   return flushing;

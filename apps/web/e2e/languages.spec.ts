@@ -48,8 +48,8 @@ async function driverWithEverything(request: APIRequestContext) {
   await office.assign(truck.id, account.driver.id);
   const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 20], ['ON', 1], ['D', 4], ['OFF', 20]]));
   const days = await Promise.all(logs.map((l) => office.logDay(l.id)));
-  const day = days.find((d) => d.events.some((e) => e.status === 'ON'))!;
-  const off = day.events.filter((e) => e.status === 'OFF').at(-1)!;
+  // The last Off duty, whichever log day it starts in (after midnight it is today's, else yesterday's).
+  const { day, off } = days.flatMap((d) => d.events.filter((e) => e.status === 'OFF').map((e) => ({ day: d, off: e }))).at(-1)!;
   await office.proposeEdit(account.driver.id, day.id, off.id, { status: 'ON', at: off.at, annotation: 'Unloading, not off duty' });
   const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
   const load = await request.post(`${office.org}/loads`, {

@@ -41,6 +41,8 @@ export interface OutboxRecord {
   uploads: OutboxUpload[];
   state: 'WAITING' | 'REFUSED' | 'SENT';
   reason?: string;
+  /** When the server took it (state SENT): screens whose last answer is older still show it. */
+  sentAt?: number;
 }
 
 export interface OutboxState {
@@ -56,6 +58,8 @@ export const outboxStore = createStore<OutboxState>({ records: [], loaded: false
 
 /** How long to wait before trying again after the network failed a send. */
 const RETRY_MS = 15_000;
+/** How long a sent record stays in memory for the screens that have not yet read it back. */
+const SENT_KEPT_MS = 10 * 60_000;
 
 let db: UseStore | null = null;
 const store = (): UseStore => (db ??= idbStore('fleetline-outbox', 'records'));
@@ -193,10 +197,11 @@ async function flush(): Promise<void> {
     update((s) => ({ ...s, sending: false }));
   }
   if (sent) {
-    update((s) => ({ ...s, sent: { at: Date.now(), count: sent } }));
-    // The screens read the records back from the server before the phone's copies go.
-    await queryClient.invalidateQueries().catch(() => undefined);
-    update((s) => ({ ...s, records: s.records.filter((x) => x.state !== 'SENT') }));
+    const now = Date.now();
+    // Sent records stay a while (in memory only) for the screens whose last answer predates them.
+    update((s) => ({ ...s, sent: { at: now, count: sent }, records: s.records.filter((x) => x.state !== 'SENT' || (x.sentAt ?? 0) > now - SENT_KEPT_MS) }));
+    // The screens read the records back; not awaited, so the one who made a record is answered at once.
+    void queryClient.invalidateQueries().catch(() => undefined);
   }
 }
 
@@ -217,7 +222,7 @@ async function sendOne(r: OutboxRecord): Promise<'SENT' | 'REFUSED' | 'STOP'> {
     const result = await api<unknown>(r.path, { method: r.method ?? 'POST', body: JSON.parse(body) as unknown, toast: false, headers });
     results.set(r.id, result);
     await forget(r.id);
-    replace({ ...r, state: 'SENT' });
+    replace({ ...r, state: 'SENT', sentAt: Date.now() });
     return 'SENT';
   } catch (err) {
     // No answer, the server failing, too many requests or an ended session: try again later.

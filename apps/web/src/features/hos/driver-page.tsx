@@ -14,7 +14,7 @@ import { CertifyDays } from './driver/certify-days.tsx';
 import { driverDayQuery, driverStatusQuery, useChangeStatus, useRoadsideDays, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
 import { clocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
-import { ownRecords, useOutbox } from '../../lib/outbox.ts';
+import { useOutbox } from '../../lib/outbox.ts';
 import { EngineEvents } from './driver/engine-events.tsx';
 import { ProposalsList } from './driver/proposals-list.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
@@ -93,7 +93,7 @@ function DriverDay({
   const now = useNow(TICK_MS);
   // Changes not yet sent (no signal): the phone shows them and counts the clocks itself (issue 44).
   const outbox = useOutbox();
-  const changes = useMemo(() => waitingChanges(ownRecords(outbox, userId)), [outbox, userId]);
+  const changes = useMemo(() => waitingChanges(outbox.records.filter((r) => r.userId === userId), data.at), [outbox, userId, data.at]);
   // A change made since the last tick is already in force: the clocks' now is never before it.
   const clockNow = Math.max(now, data.at, ...changes.map((c) => c.at));
   const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);

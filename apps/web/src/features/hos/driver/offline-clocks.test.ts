@@ -19,16 +19,20 @@ const clocks = { status: 'D', special: null, since: new Date(T0).toISOString(), 
 const record = (over: Partial<OutboxRecord>): OutboxRecord => ({ id: 'k', seq: 1, userId: 'u', kind: 'STATUS', madeAt: T0 + 3 * H, label: '', path: '', body: { status: 'SB' }, uploads: [], state: 'WAITING', ...over });
 
 describe("the driver's clocks with changes not yet sent", () => {
-  it('take only waiting status changes, in time order', () => {
+  it('take the status changes the last answer does not hold (waiting, or sent after it), in time order', () => {
     const changes = waitingChanges([
       record({ id: 'b', madeAt: T0 + 4 * H, body: { status: 'ON', special: 'YM' } }),
       record({ id: 'a', madeAt: T0 + 3 * H }),
       record({ id: 'c', kind: 'DVIR' }),
       record({ id: 'd', state: 'REFUSED' }),
-    ]);
+      record({ id: 'e', madeAt: T0 + 5 * H, state: 'SENT', sentAt: T0 + 5 * H + 1000, body: { status: 'OFF' } }),
+      // Sent before the answer was given: the answer holds it.
+      record({ id: 'f', madeAt: T0 + H, state: 'SENT', sentAt: T0 + H + 1000, body: { status: 'ON' } }),
+    ], T0 + 2 * H);
     expect(changes).toEqual([
       { status: 'SB', special: null, at: T0 + 3 * H },
       { status: 'ON', special: 'YM', at: T0 + 4 * H },
+      { status: 'OFF', special: null, at: T0 + 5 * H },
     ]);
   });
 

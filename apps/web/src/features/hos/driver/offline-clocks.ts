@@ -5,10 +5,13 @@ import type { OutboxRecord } from '../../../lib/outbox.ts';
 // The phone's own clocks while duty-status changes wait to be sent (issue 44, decision 0184): the
 // same engine the server runs, on the periods it last answered with, continued by those changes.
 
-/** The duty-status changes among the phone's waiting records, oldest first. */
-export function waitingChanges(records: readonly OutboxRecord[]): LocalChange[] {
+/**
+ * The duty-status changes among the phone's records that the server's answer of `syncedAt` does not
+ * hold yet, oldest first: waiting ones, and those sent after that answer was given.
+ */
+export function waitingChanges(records: readonly OutboxRecord[], syncedAt: number): LocalChange[] {
   return records
-    .filter((r) => r.kind === 'STATUS' && r.state === 'WAITING')
+    .filter((r) => r.kind === 'STATUS' && (r.state === 'WAITING' || (r.state === 'SENT' && (r.sentAt ?? 0) > syncedAt)))
     .map((r) => {
       const body = r.body as { status: LocalChange['status']; special?: LocalChange['special'] };
       return { status: body.status, special: body.special ?? null, at: r.madeAt };

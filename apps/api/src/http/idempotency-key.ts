@@ -16,3 +16,17 @@ export function idempotencyKeyOf(req: FastifyRequest): string | null {
   if (key === undefined || !KEY.test(key)) throw invalidField('Idempotency-Key', 'Idempotency-Key must be 8 to 100 letters, digits, dots, colons, dashes or underscores (a UUID)');
   return key;
 }
+
+/** A phone's clock a little ahead of the server's: a recorded time this far ahead is taken as now. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The epoch ms a record a phone sent late was made at (its `recordedAt`), never after `now`; `now`
+ * without one. More than a minute ahead of the server is a 400 naming `recordedAt`.
+ */
+export function recordedTime(recordedAt: string | null | undefined, now: number): number {
+  if (!recordedAt) return now;
+  const ms = Date.parse(recordedAt);
+  if (ms > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
+  return Math.min(ms, now);
+}

@@ -1,3 +1,4 @@
+import { recordedTime } from '../../http/idempotency-key.ts';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { HOS_CERTIFICATION_STATEMENT, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosLogDay } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -61,9 +62,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
     const [log] = await tx.select().from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');
     // A certification a phone took offline and sent late (decision 0184): the time the driver signed.
-    const recordedMs = input.recordedAt ? Date.parse(input.recordedAt) : null;
-    if (recordedMs !== null && recordedMs > now + 60_000) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
-    const atMs = Math.min(recordedMs ?? now, now);
+    const atMs = recordedTime(input.recordedAt, now);
     if (clientId) {
       const [sent] = await tx
         .select({ id: hosEvents.id })

@@ -3,6 +3,7 @@ import { describeLocation } from '@fleet/geo/places';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEventCreate, type HosEventDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
+import { recordedTime } from '../../http/idempotency-key.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { clearCertification } from './hos-certification.service.ts';
@@ -20,8 +21,6 @@ import { notifyHosChange } from '../../db/sql/notify.ts';
 const LIVE_SLACK_MS = 60_000;
 /** Shortest manual location description (Appendix A 7.9: 5-60 characters). */
 const MANUAL_LOCATION_MIN = 5;
-/** A phone's clock a little ahead of the server's: a recorded time this far ahead is taken as now. */
-const CLOCK_SKEW_MS = 60_000;
 
 /** "10:03 on 2026-11-27 (America/Chicago)": an instant as the driver's log shows it. */
 function logTime(ms: number, timeZone: string): string {
@@ -106,10 +105,8 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
     if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
     // A change the phone took offline is stored when the driver made it (decision 0184).
-    const recordedMs = live && input.recordedAt !== null ? Date.parse(input.recordedAt) : null;
-    if (recordedMs !== null && recordedMs > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
-    const atMs = live ? Math.min(recordedMs ?? now, now) : Date.parse(input.at!);
-    const late = recordedMs !== null;
+    const late = live && input.recordedAt !== null;
+    const atMs = live ? recordedTime(input.recordedAt, now) : Date.parse(input.at!);
     if (late) {
       const certified = await lastCertifiedDay(tx, r.orgId, d.id);
       const day = logDateOf(atMs, d.homeTimeZone, periodStart);

@@ -4,7 +4,8 @@ import type { DutyStatus } from '@fleet/hos';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEditRequests, hosEvents, hosLogs, users } from '../../db/schema/index.ts';
-import { conflict, forbidden, invalidField, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { recordedTime } from '../../http/idempotency-key.ts';
 import { toPage } from '../../http/paging.ts';
 import type { Actor, ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
@@ -185,15 +186,9 @@ async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string;
  * inactive-changed (Appendix A 4.4.4.2.6), and the days it touches ask for certification again.
  * Refused (409) when the records changed so that it no longer fits; it can then be rejected.
  */
-/** The time of a decision: when a phone without signal made it (decision 0184), else now. */
-function decidedAt(now: number, recordedAt: string | null | undefined): Date {
-  const ms = recordedAt ? Date.parse(recordedAt) : now;
-  if (ms > now + 60_000) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
-  return new Date(Math.min(ms, now));
-}
-
 export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { recordedAt?: string | null } = {}): Promise<HosProposal> {
-  const at = decidedAt(now, input.recordedAt);
+  // When a phone without signal decided (decision 0184), else now.
+  const at = new Date(recordedTime(input.recordedAt, now));
   await db.transaction(async (tx) => {
     const { d, r, proposed, originals, decided } = await lockPending(tx, actor, orgId, driverId, id, 'ACCEPTED');
     if (decided) return;
@@ -219,7 +214,8 @@ export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Sco
 
 /** The driver rejects a proposal: the proposed records become inactive-change-rejected; the records stay as they were. */
 export async function rejectProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { note: string | null; recordedAt?: string | null }): Promise<HosProposal> {
-  const at = decidedAt(now, input.recordedAt);
+  // When a phone without signal decided (decision 0184), else now.
+  const at = new Date(recordedTime(input.recordedAt, now));
   await db.transaction(async (tx) => {
     const { d, r, proposed, decided } = await lockPending(tx, actor, orgId, driverId, id, 'REJECTED');
     if (decided) return;

@@ -7,6 +7,7 @@ import { countAll } from '../../db/sql/count-all.ts';
 import { assets, dvirs, latestPositions, vehicleDefects, type DvirItemRow } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
+import { recordedTime } from '../../http/idempotency-key.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { imageLink, optionalImageLink } from '../images/index.ts';
@@ -189,9 +190,7 @@ async function whereAndOdometer(db: DbOrTx, vehicle: Unit & { odometerM: number 
 export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthContext, input: Input, clientId: string | null = null): Promise<Dvir> {
   const serverNow = nowOf(now);
   // A report a phone signed offline and sent late (decision 0184) carries the time it was signed.
-  const recordedMs = input.recordedAt ? Date.parse(input.recordedAt) : null;
-  if (recordedMs !== null && recordedMs > serverNow + 60_000) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
-  const at = Math.min(recordedMs ?? serverNow, serverNow);
+  const at = recordedTime(input.recordedAt, serverNow);
   const id = await db.transaction(async (tx) => {
     const driver = await callerDriver(tx, orgId, ctx);
     const sent = clientId ? await dvirOfKey(tx, orgId, driver.id, clientId) : null;

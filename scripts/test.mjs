@@ -89,9 +89,10 @@ function countVitest(file) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   for (const f of r.testResults ?? []) {
-    for (const t of f.assertionResults ?? []) {
-      if (t.status === 'failed') failedNames.push(`${path.relative(root, f.name)} > ${t.fullName ?? t.title}`);
-    }
+    const names = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${path.relative(root, f.name)} > ${t.fullName ?? t.title}`);
+    // A file that failed outside its tests (a hook, an import) counts no failed test: named with its message.
+    if (!names.length && f.status === 'failed') names.push(`${path.relative(root, f.name)} (the file: ${String(f.message ?? '').split('\n')[0].slice(0, 200)})`);
+    failedNames.push(...names);
   }
 }
 

@@ -22,6 +22,20 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** n distinct free ports: all listened on at once, then released. */
+async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<net.Server>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.once('error', reject);
+      srv.listen(0, host, () => resolve(srv));
+    })),
+  );
+  const ports = servers.map((srv) => (srv.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+  return ports;
+}
+
 /** Throws, naming the port, when something already listens on it: a benchmark must not measure a stranger. */
 export async function assertPortFree(port: number, host = '127.0.0.1'): Promise<void> {
   await new Promise<void>((resolve, reject) => {
@@ -99,12 +113,31 @@ process.once('exit', () => {
   for (const c of running) c.kill('SIGKILL');
 });
 
-/** Starts `main` in its own process and resolves once /readyz answers 200. */
+/** The child exited because a port it was given (picked by freePort) was taken meanwhile. */
+class PortTakenError extends Error {}
+
+/**
+ * Starts `main` in its own process and resolves once /readyz answers 200. A port picked here can be
+ * taken by another process (a parallel test file, the other server of a pair) between freePort and
+ * the child's listen: that start is retried on fresh ports, never one the caller named.
+ */
 export async function startServer(opts: StartOptions = {}): Promise<ServerProcess> {
-  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
-  const osmandPort = opts.env?.OSMAND_PORT ? Number(opts.env.OSMAND_PORT) : await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startOnce(opts: StartOptions): Promise<ServerProcess> {
+  // Three distinct ports, held open together while the kernel picks them.
+  const picked = await freePorts(3);
+  const port = opts.env?.PORT ? Number(opts.env.PORT) : picked[0]!;
+  const osmandPort = opts.env?.OSMAND_PORT ? Number(opts.env.OSMAND_PORT) : picked[1]!;
   // Never the default 5027: two servers (tests, benchmarks, developers) would collide on it.
-  const teltonikaPort = opts.env?.TELTONIKA_PORT !== undefined ? Number(opts.env.TELTONIKA_PORT) : await freePort();
+  const teltonikaPort = opts.env?.TELTONIKA_PORT !== undefined ? Number(opts.env.TELTONIKA_PORT) : picked[2]!;
   const dataDir = opts.env?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-server-'));
   const command = entryCommand(opts.entry ?? defaultEntry(), opts.compiledMain);
   const env: Record<string, string> = {
@@ -163,6 +196,11 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     await new Promise((r) => setTimeout(r, 150));
   }
   await server.stop('SIGKILL');
+  const anyPicked = !opts.env?.PORT || !opts.env?.OSMAND_PORT || opts.env?.TELTONIKA_PORT === undefined;
+  if (ended && anyPicked && /EADDRINUSE/.test(server.output())) {
+    if (!opts.env?.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+    throw new PortTakenError(`a picked port was taken before the server listened:\n${server.output().slice(-1000)}`);
+  }
   throw new Error(`server did not become ready${ended ? ' (it exited)' : ''}:\n${server.output().slice(-4000)}`);
 }
 

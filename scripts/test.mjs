@@ -18,12 +18,39 @@ const problems = [];
 // Steps that yield the CPU run detached (yieldCpu): an interrupted run ends them on its way out.
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
-/** Prints how a step ended and notes a failure. */
-function reportEnd(label, started, code) {
-  console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const stepTimes = [];
+
+/**
+ * A step's command run under bash, whose `times` then writes the CPU its children spent (user and
+ * system, every process it waited for: Chromium, test servers, workers) to cpuFile: CI's log says
+ * where the cores went, not only the wall.
+ */
+function timed(cmd, args, cpuFile) {
+  return ['bash', ['-c', 'f=$1; shift; "$@"; rc=$?; times > "$f"; exit $rc', 'timed', cpuFile, cmd, ...args]];
+}
+
+/** The children's CPU-seconds `times` wrote (its second line: "1m2.5s 0m3.1s"). */
+function cpuSeconds(cpuFile) {
+  try {
+    const line = fs.readFileSync(cpuFile, 'utf8').trim().split('\n')[1] ?? '';
+    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+  } catch {
+    return null;
+  }
+}
+
+/** Prints how a step ended (wall and CPU) and notes a failure. */
+function reportEnd(label, started, code, cpuFile) {
+  const wall = (Date.now() - started) / 1000;
+  const cpu = cpuFile ? cpuSeconds(cpuFile) : null;
+  stepTimes.push({ label, wall, cpu });
+  console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${wall.toFixed(1)} s${cpu === null ? '' : `, ${cpu.toFixed(0)} CPU-s`}`);
   if (code !== 0) problems.push(label);
   return code === 0;
 }
+
+let stepCount = 0;
+const cpuFileOf = () => path.join(tmp, `cpu-${++stepCount}.txt`);
 
 /**
  * Runs a step with its output on the terminal. Spawned, not spawnSync: the event loop keeps
@@ -32,11 +59,12 @@ function reportEnd(label, started, code) {
 function run(label, cmd, args, env = {}, { yielding = false } = {}) {
   console.log(`\n=== ${label}`);
   const started = Date.now();
+  const cpuFile = cpuFileOf();
   // Yielding: a session of its own (detached), so its scheduling group can be niced (below).
-  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, detached: yielding });
+  const child = spawn(...timed(cmd, args, cpuFile), { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, detached: yielding });
   if (yielding) yieldCpu(child);
   return new Promise((resolve) => {
-    child.on('close', (code) => resolve(reportEnd(label, started, code)));
+    child.on('close', (code) => resolve(reportEnd(label, started, code, cpuFile)));
   });
 }
 
@@ -47,7 +75,8 @@ function run(label, cmd, args, env = {}, { yielding = false } = {}) {
 function runInBackground(label, cmd, args, env = {}, { yielding = false, logFile = path.join(tmp, `${label.replace(/\W+/g, '-')}.log`) } = {}) {
   const started = Date.now();
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, ...env }, detached: yielding });
+  const cpuFile = cpuFileOf();
+  const child = spawn(...timed(cmd, args, cpuFile), { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, ...env }, detached: yielding });
   if (yielding) yieldCpu(child);
   console.log(`\n=== ${label}: started in the background`);
   return new Promise((resolve) => {
@@ -55,7 +84,7 @@ function runInBackground(label, cmd, args, env = {}, { yielding = false, logFile
       fs.closeSync(out);
       console.log(`\n=== ${label}`);
       process.stdout.write(fs.readFileSync(logFile, 'utf8'));
-      resolve(reportEnd(label, started, code));
+      resolve(reportEnd(label, started, code, cpuFile));
     });
   });
 }
@@ -254,6 +283,8 @@ await soak;
 countSoak(soakLog);
 
 fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`\nSteps (wall s, CPU-s of their processes):\n${stepTimes.map((t) => `  ${t.label}: ${t.wall.toFixed(0)} s, ${t.cpu === null ? '?' : t.cpu.toFixed(0)} CPU-s`).join('\n')}`);
+console.log(`  all: ${(process.uptime()).toFixed(0)} s`);
 // Named last, so the tail of a CI log says which tests failed (and which passed only on a retry).
 if (flakyNames.length) console.log(`\nPassed on a retry:\n${flakyNames.map((n) => `  ${n}`).join('\n')}`);
 if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}`);

@@ -17,6 +17,12 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /**
+   * A message built elsewhere (the S/MIME e-mail of an ELD output file to FMCSA), sent as it is: `raw`
+   * is the whole RFC 5322 message, `envelope` the SMTP sender and recipient. The outbox keeps it as
+   * `raw` beside its recipient and subject.
+   */
+  sendRaw(envelope: { from: string; to: string }, raw: string): Promise<void>;
 }
 
 /**
@@ -35,16 +41,32 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
         transport ??= import('nodemailer').then((n) => n.default.createTransport(smtpUrl));
         await (await transport).sendMail({ from: opts.from, ...m });
       },
+      async sendRaw(envelope, raw) {
+        transport ??= import('nodemailer').then((n) => n.default.createTransport(smtpUrl));
+        await (await transport).sendMail({ envelope: { from: envelope.from, to: [envelope.to] }, raw });
+      },
     };
   }
+  const write = async (entry: { to: string; subject: string; from: string; [field: string]: unknown }) => {
+    await fs.mkdir(opts.outboxDir, { recursive: true });
+    const createdAt = new Date().toISOString();
+    const name = `${createdAt.replace(/[:.]/g, '-')}-${entry.to.replace(/[^a-zA-Z0-9@.-]/g, '_')}.json`;
+    await fs.writeFile(path.join(opts.outboxDir, name), JSON.stringify({ ...entry, createdAt }, null, 2));
+    // Never the text: it holds set-password links, which are credentials.
+    opts.log.info({ to: entry.to, subject: entry.subject, outbox: name }, 'e-mail written to the outbox');
+  };
   return {
     async send(m) {
-      await fs.mkdir(opts.outboxDir, { recursive: true });
-      const createdAt = new Date().toISOString();
-      const name = `${createdAt.replace(/[:.]/g, '-')}-${m.to.replace(/[^a-zA-Z0-9@.-]/g, '_')}.json`;
-      await fs.writeFile(path.join(opts.outboxDir, name), JSON.stringify({ ...m, from: opts.from, createdAt }, null, 2));
-      // Never the text: it holds set-password links, which are credentials.
-      opts.log.info({ to: m.to, subject: m.subject, outbox: name }, 'e-mail written to the outbox');
+      await write({ ...m, from: opts.from });
+    },
+    async sendRaw(envelope, raw) {
+      await write({ to: envelope.to, subject: subjectOf(raw), from: envelope.from, raw });
     },
   };
+}
+
+/** The Subject header of a raw message, unfolded (an encoded word stays encoded). */
+function subjectOf(raw: string): string {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  return head.replace(/\r?\n[ \t]+/g, ' ').match(/^Subject:[ \t]*(.*)$/im)?.[1]?.trim() ?? '';
 }

@@ -68,6 +68,9 @@ import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import faultsRoutes from './modules/diagnostics/faults.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
+import eldTransferRoutes from './modules/eld-transfer/eld-transfer.routes.ts';
+import { eldTransferDeps } from './modules/eld-transfer/eld-transfer.deps.ts';
+import type { EldTransferDeps } from './modules/eld-transfer/eld-transfer.service.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import type { IftaMiles } from './modules/ifta/ifta-miles.service.ts';
 import type { FleetStats } from './modules/fleet-stats/fleet-stats.service.ts';
@@ -104,6 +107,8 @@ declare module 'fastify' {
     /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
     fleetWatch: FleetWatch;
     notificationHub: NotificationHub;
+    /** The roadside transfer to FMCSA: configuration, clients and mail (decision 0185). */
+    eldTransfer: EldTransferDeps;
   }
 }
 
@@ -149,6 +154,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // The ELD output file's authentication value is signed with a key of its own, derived from the secret.
   app.decorate('eld', { registrationId: config.eldRegistrationId, identifier: config.eldIdentifier, authKey: createHmac('sha256', jwtSecret).update('eld-output-file').digest() });
   app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
+  app.decorate('eldTransfer', eldTransferDeps(config, app.eld, app.mailer));
   const authCache = new AuthCache(config.authCacheUsers);
   eventsCacheOfDb(db.db, config.hosEventCacheEvents);
   app.decorate('authCache', authCache);
@@ -281,6 +287,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       // Hours of service (issue 15).
       await api.register(hosRoutes);
       await api.register(hosDriverRoutes);
+      await api.register(eldTransferRoutes);
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
       await api.register(maintenanceRoutes);

@@ -9,6 +9,11 @@ import { DEFAULT_MAP_STYLE_URL } from '@fleet/api-contract';
  */
 export const PGLITE_SHARED_BUFFERS = '4MB';
 
+/** FMCSA's ELD web service (the WSDL's soap12:address). */
+export const ELD_TRANSFER_DEFAULT_URL = 'https://eldws.fmcsa.dot.gov/ELDSubmissionService.svc';
+/** FMCSA's address for ELD output files sent by e-mail (4.10.1.2). */
+export const ELD_FMCSA_DEFAULT_EMAIL = 'fmcsaeldsub@dot.gov';
+
 const bool = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
@@ -54,6 +59,17 @@ const envSchema = z.object({
   DEMO_DRIVER_PASSWORD: z.string().min(8).default('Driver#2026'),
   ELD_REGISTRATION_ID: z.string().regex(/^[A-Z0-9]{4}$/, 'must be 4 characters A-Z or 0-9 (the FMCSA ELD registration id)').default('FLT0'),
   ELD_IDENTIFIER: z.string().regex(/^[A-Z0-9]{6}$/, 'must be 6 characters A-Z or 0-9 (the ELD identifier)').default('FLTLN1'),
+  // FMCSA data transfer (49 CFR 395 Appendix A 4.10.1, decision 0185): the web service and the e-mail path.
+  ELD_TRANSFER_URL: z.url({ protocol: /^https$/, error: 'must be the https URL of the ELD web service' }).default(ELD_TRANSFER_DEFAULT_URL),
+  ELD_CLIENT_CERT: z.string().optional(),
+  ELD_CLIENT_KEY: z.string().optional(),
+  ELD_CLIENT_PFX: z.string().optional(),
+  ELD_CLIENT_PFX_PASSWORD: z.string().optional(),
+  ELD_TRANSFER_CA: z.string().optional(),
+  ELD_TRANSFER_TEST: bool,
+  ELD_FMCSA_CERT: z.string().optional(),
+  ELD_FMCSA_EMAIL: z.email().default(ELD_FMCSA_DEFAULT_EMAIL),
+  ELD_TRANSFER_FROM: z.string().optional(),
   SIMULATOR: bool,
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
   TELTONIKA_PORT: z.coerce.number().int().min(0).max(65535).default(5027),
@@ -118,6 +134,8 @@ export interface Config {
   /** The ELD registration id and identifier written in ELD output files (Appendix A 7.15, 7.17). */
   eldRegistrationId: string;
   eldIdentifier: string;
+  /** FMCSA data transfer (decision 0185). */
+  eldTransfer: EldTransferConfig;
   simulator: boolean;
   /** Port of the OsmAnd device protocol (any path); 0 turns it off. */
   osmandPort: number;
@@ -147,6 +165,29 @@ export interface EldIdentity {
   identifier: string;
   /** HMAC key: the authentication value signs the driver, the ELD and the time of the file. */
   authKey: Buffer;
+}
+
+/**
+ * The two FMCSA paths of 4.10.1 (decision 0185). Paths name PEM or PKCS #12 files, read when a send or
+ * check needs them (a renewed certificate takes effect without a restart); empty variables count as unset.
+ */
+export interface EldTransferConfig {
+  /** The web service's endpoint (FMCSA's, or a stand-in for a test). */
+  url: string;
+  /** The provider's registered client certificate and key (PEM files), or both in a PKCS #12 file. */
+  clientCert: string | undefined;
+  clientKey: string | undefined;
+  pfx: string | undefined;
+  pfxPassword: string | undefined;
+  /** Extra certificate authorities (PEM file) trusted for the service's own certificate: a test stand-in's. */
+  ca: string | undefined;
+  /** Every send is a test submission (not passed to inspectors) until an operator sets 0. */
+  test: boolean;
+  /** FMCSA's public ELD certificate (PEM file) the e-mail is encrypted to. */
+  fmcsaCert: string | undefined;
+  fmcsaEmail: string;
+  /** The From address of the e-mail: FMCSA answers there. */
+  from: string;
 }
 
 export class ConfigError extends Error {}
@@ -199,6 +240,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoDriver: { email: e.DEMO_DRIVER_EMAIL.toLowerCase(), password: e.DEMO_DRIVER_PASSWORD },
     eldRegistrationId: e.ELD_REGISTRATION_ID,
     eldIdentifier: e.ELD_IDENTIFIER,
+    eldTransfer: {
+      url: e.ELD_TRANSFER_URL,
+      clientCert: e.ELD_CLIENT_CERT || undefined,
+      clientKey: e.ELD_CLIENT_KEY || undefined,
+      pfx: e.ELD_CLIENT_PFX || undefined,
+      pfxPassword: e.ELD_CLIENT_PFX_PASSWORD || undefined,
+      ca: e.ELD_TRANSFER_CA || undefined,
+      test: e.ELD_TRANSFER_TEST ?? true,
+      fmcsaCert: e.ELD_FMCSA_CERT || undefined,
+      fmcsaEmail: e.ELD_FMCSA_EMAIL,
+      from: e.ELD_TRANSFER_FROM || e.MAIL_FROM,
+    },
     simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
     osmandPort: e.OSMAND_PORT,
     teltonikaPort: e.TELTONIKA_PORT,

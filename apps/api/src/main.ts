@@ -6,6 +6,8 @@ import { scheduleEmbeddedCheckpoint } from './jobs/embedded-checkpoint.ts';
 import { loadMallocTrim } from './jobs/malloc-trim.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
+import { scheduleEldTransferCheck } from './jobs/eld-transfer-check.ts';
+import { transferPing } from './modules/eld-transfer/eld-transfer.service.ts';
 import { scheduleServiceDue } from './jobs/service-due.ts';
 import { scheduleReportEmails } from './jobs/report-schedule.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
   const stopCheckpoint = scheduleEmbeddedCheckpoint(app.database, app.log);
   // ELD malfunctions and data diagnostics every 5 minutes, one instance at a time (decision 0114).
   const stopDiagnostics = scheduleEldDiagnostics(app.database, app.log);
+  // The weekly self-check of the data transfer to FMCSA, one instance at a time (decision 0185).
+  const stopTransferCheck = scheduleEldTransferCheck(app.database, () => transferPing(app.eldTransfer), app.log);
   // Preventive maintenance coming due, notified hourly, one instance at a time (decision 0159).
   const stopServiceDue = scheduleServiceDue(app.database, app.log);
   // Scheduled reports every minute on every instance; each schedule is claimed once (decision 0163).
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     stopMaintenance();
     stopCheckpoint();
     const diagnosticsStopped = stopDiagnostics();
+    const transferCheckStopped = stopTransferCheck();
     const serviceDueStopped = stopServiceDue();
     const reportEmailsStopped = stopReportEmails();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
     app.log.info('shutdown: device ports closed');
     await purgeStopped;
     await diagnosticsStopped;
+    await transferCheckStopped;
     await serviceDueStopped;
     await reportEmailsStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another

@@ -250,6 +250,8 @@ export const ELD_DIAGNOSTIC_NAMES: Record<string, string> = {
 export const hosDiagnosticSchema = z.object({
   id: z.string(),
   vehicle: assetRef.nullable(),
+  /** The driver whose ELD recorded it: the data transfer codes 4 and S (decision 0185); null for a vehicle's. */
+  driver: driverRef.nullable(),
   kind: z.enum(['MALFUNCTION', 'DIAGNOSTIC']),
   /** Table 4: P, E, T, L, R, S, O (malfunctions) or 1-6 (data diagnostics). */
   code: z.string(),

@@ -14,3 +14,4 @@ export * from './places.ts';
 export * from './loads.ts';
 export * from './refused-fixes.ts';
 export * from './messages.ts';
+export * from './eld-transfer.ts';

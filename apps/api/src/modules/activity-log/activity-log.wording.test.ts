@@ -270,6 +270,8 @@ const SENTENCES: Row[] = [
   ['PROPOSE_UNIDENTIFIED', 'DRIVER', MARIA, undefined, { segmentId: 's1', start: '2026-06-01T11:00:00.000Z' }, 'Dana Reyes proposed unidentified driving from Jun 1, 2026, 11:00 UTC to driver Maria Lopez'],
   ['ANNOTATE_UNIDENTIFIED', 'ASSET', V117, undefined, { segmentId: 's1', reason: 'Shop test drive' }, "Dana Reyes noted that unidentified driving of vehicle 117 is nobody's driving time: Shop test drive"],
   ['SEND_ELD_OUTPUT', 'DRIVER', MARIA, undefined, { email: 'officer@fmcsa.example', fileName: 'Lopez00000000000-000000000' }, 'Dana Reyes sent the ELD output file of driver Maria Lopez to officer@fmcsa.example'],
+  ['SEND_ELD_TRANSFER', 'DRIVER', MARIA, undefined, { method: 'WEB_SERVICE', test: true, status: 'INFORMATION', fileName: 'Lopez00000000000-000000000' }, 'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by web service (test): received'],
+  ['SEND_ELD_TRANSFER', 'DRIVER', MARIA, undefined, { method: 'EMAIL', test: false, status: 'FAILED', reason: 'connection refused' }, 'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by e-mail: failed'],
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 3, all: true }, 'Marco Reyes marked their notifications read (3 notifications)', MARCO],
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 1, all: false }, 'Marco Reyes marked 1 notification read', MARCO],
   ['CLEAR_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 2, all: false }, 'Marco Reyes cleared 2 notifications', MARCO],

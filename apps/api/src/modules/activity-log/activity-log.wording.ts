@@ -153,6 +153,16 @@ export function actorLabel(a: { userId: string | null; email: string | null; nam
 // ---------------------------------------------------------------- values
 
 const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
+/** A send to FMCSA's outcome in words (decision 0185). */
+const ELD_TRANSFER_OUTCOMES: Record<string, string> = {
+  VALID: 'valid',
+  ERROR: 'the file has errors',
+  WARNING: 'accepted with warnings',
+  INFORMATION: 'received',
+  NOT_VALIDATED: 'not validated',
+  SENT: 'sent',
+  FAILED: 'failed',
+};
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 const num = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
@@ -788,6 +798,14 @@ export const ACTIONS: Record<string, Wording> = {
   PROPOSE_UNIDENTIFIED: { label: 'Propose unidentified driving', says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}` },
   ANNOTATE_UNIDENTIFIED: { label: 'Annotate unidentified driving', says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}` },
   SEND_ELD_OUTPUT: { label: 'Send ELD output file', says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}` },
+  SEND_ELD_TRANSFER: {
+    label: 'Send ELD records to FMCSA',
+    says: (c) => {
+      const how = c.after.method === 'EMAIL' ? 'by e-mail' : 'by web service';
+      const outcome = ELD_TRANSFER_OUTCOMES[text(c.after.status) ?? ''];
+      return `sent the ELD records of ${c.r} to FMCSA ${how}${c.after.test === true ? ' (test)' : ''}${outcome ? `: ${outcome}` : ''}`;
+    },
+  },
   INSPECT: {
     label: 'Vehicle inspection',
     says: (c) => {

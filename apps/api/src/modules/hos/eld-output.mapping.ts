@@ -72,6 +72,11 @@ export interface EldSource {
   engineEvents?: ReadonlyArray<EldSourceEvent & { before?: boolean }>;
   /** The driver's trailers and shipping documents per log day (the engine records' fields). */
   days?: ReadonlyMap<string, { trailers: readonly string[]; shippingDocuments: readonly string[] }>;
+  /**
+   * The driver's own ELD's type-7 records (the data transfer codes 4 and S, decision 0185) up to the
+   * period's end; those before it (`before`) only set the indicators, the period's are listed too.
+   */
+  ownEldEvents?: ReadonlyArray<EldSourceEvent & { before?: boolean }>;
 }
 
 /** 7 or 8, the multiday basis of a ruleset's cycle (Appendix A 7.25). */
@@ -117,8 +122,25 @@ function position(e: EldSourceEvent, reduced: boolean): EldPosition {
   return e.locationDescription && (e.recordOrigin === HOS_RECORD_ORIGINS.DRIVER || e.recordOrigin === HOS_RECORD_ORIGINS.OTHER) ? { kind: 'manual' } : { kind: 'none' };
 }
 
-/** Whether a malfunction (codes 1/2) or a data diagnostic (3/4) was in force on each vehicle at an instant. */
-function indicators(vehicleEvents: readonly EldSourceEvent[]) {
+/** Whether a malfunction (codes 1/2) or a data diagnostic (3/4) was in force at an instant, from sorted type-7 records. */
+function inForceAt(list: readonly EldSourceEvent[], at: number): { malfunction: boolean; diagnostic: boolean } {
+  const open = new Set<string>();
+  for (const e of list) {
+    if (e.eventTime.getTime() > at) break;
+    const key = `${e.eventCode <= 2 ? 'M' : 'D'}${e.diagnosticCode}`;
+    if (e.eventCode === 1 || e.eventCode === 3) open.add(key);
+    else open.delete(key);
+  }
+  return { malfunction: [...open].some((k) => k.startsWith('M')), diagnostic: [...open].some((k) => k.startsWith('D')) };
+}
+
+const byTime = (a: EldSourceEvent, b: EldSourceEvent) => a.eventTime.getTime() - b.eventTime.getTime() || a.sequenceId - b.sequenceId;
+
+/**
+ * Whether a malfunction or a data diagnostic was in force at an instant on each vehicle, or on the
+ * driver's own ELD (the data transfer codes, `own`): a record's indicators show either.
+ */
+function indicators(vehicleEvents: readonly EldSourceEvent[], own: readonly EldSourceEvent[] = []) {
   const byVehicle = new Map<string, EldSourceEvent[]>();
   for (const e of vehicleEvents) {
     if (e.eventType !== HOS_EVENT_TYPES.MALFUNCTION || !e.vehicleId) continue;
@@ -126,16 +148,13 @@ function indicators(vehicleEvents: readonly EldSourceEvent[]) {
     if (list) list.push(e);
     else byVehicle.set(e.vehicleId, [e]);
   }
-  for (const list of byVehicle.values()) list.sort((a, b) => a.eventTime.getTime() - b.eventTime.getTime() || a.sequenceId - b.sequenceId);
-  return (vehicleId: string | null, at: number): { malfunction: boolean; diagnostic: boolean } => {
-    const open = new Set<string>();
-    for (const e of (vehicleId && byVehicle.get(vehicleId)) || []) {
-      if (e.eventTime.getTime() > at) break;
-      const key = `${e.eventCode <= 2 ? 'M' : 'D'}${e.diagnosticCode}`;
-      if (e.eventCode === 1 || e.eventCode === 3) open.add(key);
-      else open.delete(key);
-    }
-    return { malfunction: [...open].some((k) => k.startsWith('M')), diagnostic: [...open].some((k) => k.startsWith('D')) };
+  for (const list of byVehicle.values()) list.sort(byTime);
+  const ownSorted = own.filter((e) => e.eventType === HOS_EVENT_TYPES.MALFUNCTION).sort(byTime);
+  return (vehicleId: string | null, at: number, withOwn = true): { malfunction: boolean; diagnostic: boolean } => {
+    const v = inForceAt((vehicleId && byVehicle.get(vehicleId)) || [], at);
+    if (!withOwn || ownSorted.length === 0) return v;
+    const o = inForceAt(ownSorted, at);
+    return { malfunction: v.malfunction || o.malfunction, diagnostic: v.diagnostic || o.diagnostic };
   };
 }
 
@@ -198,7 +217,7 @@ export function eldFileOf(src: EldSource): EldFile {
   }
   if (unidentified.length) users.push({ accountType: 'D', lastName: 'Unidentified', firstName: 'Driver' });
 
-  const flags = indicators(src.vehicleEvents);
+  const flags = indicators(src.vehicleEvents, src.ownEldEvents);
   // Miles and engine hours since each CMV's last power-up, derived from its type-6 records (decision 0155).
   const powerUps = new Map<string, Array<PowerUp & { code: number }>>();
   for (const e of src.engineEvents ?? []) {
@@ -249,7 +268,8 @@ export function eldFileOf(src: EldSource): EldFile {
 
   const unidentifiedEvents: EldUnidentifiedEvent[] = newestFirst(unidentified.map((e) => ({
     ...eventFields(e, false),
-    malfunction: flags(e.vehicleId, e.eventTime.getTime()).malfunction,
+    // The unidentified profile's records: the vehicle's ELD only, not the driver's own.
+    malfunction: flags(e.vehicleId, e.eventTime.getTime(), false).malfunction,
   })));
 
   const current = src.current.vehicleId ? src.vehicles.get(src.current.vehicleId) : undefined;
@@ -283,7 +303,7 @@ export function eldFileOf(src: EldSource): EldFile {
         .map((e) => ({ sequenceId: seq(e.sequenceId), code: Math.min(Math.max(e.eventCode, 1), 9), at: local(e.eventTime), certifiedDate: e.logDate, cmvOrder: cmvOrder(e.vehicleId) })),
     ),
     malfunctions: newestFirst(
-      src.vehicleEvents
+      [...src.vehicleEvents, ...(src.ownEldEvents ?? []).filter((e) => !e.before)]
       .filter((e) => e.eventType === HOS_EVENT_TYPES.MALFUNCTION && e.diagnosticCode)
       .map((e) => ({
         sequenceId: seq(e.sequenceId),

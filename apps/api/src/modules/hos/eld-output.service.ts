@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import { EldInputError, writeEldFile } from '@fleet/eld';
+import { EldInputError, writeEldFile, type WriteEldFileOptions } from '@fleet/eld';
 import type { RulesetId } from '@fleet/hos';
 import { ELD_OUTPUT_MAX_DAYS, HOS_EVENT_TYPES, type EldOutputEmail, type EldOutputQuery, type EldOutputSent } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
@@ -64,8 +64,15 @@ function range(q: Pick<EldOutputQuery, 'from' | 'to'>, today: string): { from: s
 /**
  * The ELD output file of a driver for log days `from`..`to` (default: today and the 7 days before, the
  * roadside period), with the officer's comment. Answers the 25-character file name (4.8.2.2) and the text.
+ * Lines end with CR LF (the download's), or a bare CR (`lineEnding: '\r'`, what FMCSA's validator wants).
  */
-export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, eld: EldIdentity, driverId: string, q: EldOutputQuery): Promise<EldOutput> {
+export async function eldOutputFile(
+  { db, orgId, now = Date.now() }: ReadScope,
+  eld: EldIdentity,
+  driverId: string,
+  q: EldOutputQuery,
+  options: Pick<WriteEldFileOptions, 'lineEnding'> = {},
+): Promise<EldOutput> {
   const [[row], periodStart, truck] = await Promise.all([
     db
       .select({
@@ -99,7 +106,7 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
   const trailerIds = [...new Set(logs.flatMap((l) => l.trailerIds))];
   const coLog = logs.find((l) => l.coDriverId);
   const officeIds = [...new Set(events.filter((e) => e.recordOrigin === 3 && e.createdByUserId).map((e) => e.createdByUserId!))];
-  const [vehicleEvents, assetRows, coRows, officeRows, engineEvents] = await Promise.all([
+  const [vehicleEvents, assetRows, coRows, officeRows, engineEvents, ownEldEvents] = await Promise.all([
     vehicleIds.length
       ? db
           .select(eventColumns)
@@ -129,6 +136,20 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
       ? db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username, email: users.email }).from(users).where(inArray(users.id, officeIds))
       : Promise.resolve([]),
     engineEventsOf(db, orgId, vehicleIds, startMs, endMs),
+    // The driver's own ELD's malfunctions and diagnostics (the data transfer codes, decision 0185):
+    // those before the period set the first records' indicators.
+    db
+      .select(eventColumns)
+      .from(hosEvents)
+      .where(
+        and(
+          eq(hosEvents.organizationId, orgId),
+          eq(hosEvents.driverId, d.id),
+          isNull(hosEvents.vehicleId),
+          eq(hosEvents.eventType, HOS_EVENT_TYPES.MALFUNCTION),
+          lt(hosEvents.eventTime, new Date(endMs)),
+        ),
+      ),
   ]);
   const byId = new Map(assetRows.map((a) => [a.id, a]));
   // The vehicle in use now, else the one of the driver's latest record in the period.
@@ -171,12 +192,13 @@ export async function eldOutputFile({ db, orgId, now = Date.now() }: ReadScope, 
       logs.map((l) => [l.logDate, { trailers: l.trailerIds.map((t) => byId.get(t)?.unitNumber).filter((u): u is string => !!u), shippingDocuments: l.shippingDocuments }]),
     ),
     vehicleEvents: vehicleEvents as EldSourceEvent[],
+    ownEldEvents: (ownEldEvents as EldSourceEvent[]).map((e) => (e.eventTime.getTime() < startMs ? { ...e, before: true } : e)),
     officeUsers: new Map<string, EldPerson>(
       officeRows.map((u) => [u.id, { firstName: u.firstName ?? '', lastName: u.lastName ?? (u.email ?? ''), username: usernameOf(u, `user-${u.id.slice(0, 8)}`) }]),
     ),
   });
   try {
-    const out = writeEldFile(file);
+    const out = writeEldFile(file, options);
     return { fileName: out.fileName, text: out.text, from, to };
   } catch (err) {
     // A stored value the file cannot hold (a unit number longer than 10 characters…): say which.

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ELD_DIAGNOSTIC_NAMES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosDiagnostic, type Page, type hosDiagnosticQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { assets, hosEvents, latestPositions, organizations } from '../../db/schema/index.ts';
+import { assets, drivers, hosEvents, latestPositions, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import { notify } from '../notifications/index.ts';
@@ -397,15 +397,26 @@ export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: re
   return { facts, reports };
 }
 
-type Row = { id: string; vehicleId: string | null; code: string | null; eventCode: number; at: Date; detail: string | null; unitNumber: string | null; type: 'VEHICLE' | 'TRAILER' | null };
+type Row = {
+  id: string;
+  vehicleId: string | null;
+  code: string | null;
+  eventCode: number;
+  at: Date;
+  detail: string | null;
+  unitNumber: string | null;
+  type: 'VEHICLE' | 'TRAILER' | null;
+  /** A driver's own ELD record (the data transfer codes, decision 0185). */
+  driver?: { id: string | null; firstName: string | null; lastName: string | null } | null;
+};
 
-/** Episodes (logged -> cleared) from a vehicle's type-7 events in time order. */
+/** Episodes (logged -> cleared) from a vehicle's or a driver's type-7 events in time order. */
 function episodes(rows: readonly Row[]): HosDiagnostic[] {
   const open = new Map<string, HosDiagnostic>();
   const out: HosDiagnostic[] = [];
   for (const r of rows) {
     if (!r.code) continue;
-    const key = `${r.vehicleId}|${r.code}`;
+    const key = `${r.vehicleId}|${r.driver?.id ?? ''}|${r.code}`;
     const logged = r.eventCode === 1 || r.eventCode === 3;
     const current = open.get(key);
     if (logged) {
@@ -413,6 +424,7 @@ function episodes(rows: readonly Row[]): HosDiagnostic[] {
       const d: HosDiagnostic = {
         id: r.id,
         vehicle: r.vehicleId && r.unitNumber && r.type ? { id: r.vehicleId, unitNumber: r.unitNumber, type: r.type } : null,
+        driver: r.driver?.id ? { id: r.driver.id, firstName: r.driver.firstName ?? '', lastName: r.driver.lastName ?? '' } : null,
         kind: isMalfunction(r.code) ? 'MALFUNCTION' : 'DIAGNOSTIC',
         code: r.code,
         name: ELD_DIAGNOSTIC_NAMES[r.code] ?? `Diagnostic ${r.code}`,
@@ -452,7 +464,43 @@ export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: 
       and(
         eq(hosEvents.organizationId, orgId),
         eq(hosEvents.eventType, HOS_EVENT_TYPES.MALFUNCTION),
+        // The vehicles' ELD records; a driver's own (driverDiagnostics) have a driver.
+        isNull(hosEvents.driverId),
         vehicleIds ? inArray(hosEvents.vehicleId, [...vehicleIds]) : undefined,
+        sql`${hosEvents.eventTime} < ${new Date(toMs).toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
+  return episodes(rows).filter((d) => (d.clearedAt === null || Date.parse(d.clearedAt) > fromMs) && Date.parse(d.loggedAt) < toMs);
+}
+
+/**
+ * The drivers' own malfunctions and diagnostics (the data transfer codes of 4.6.1.7, decision 0185:
+ * type-7 records with the driver and no vehicle) in force at some time in [fromMs, toMs), oldest first.
+ */
+export async function driverDiagnostics(db: DbOrTx, orgId: string, driverIds: readonly string[] | null, fromMs: number, toMs: number): Promise<HosDiagnostic[]> {
+  if (driverIds && driverIds.length === 0) return [];
+  const rows = await db
+    .select({
+      id: hosEvents.id,
+      vehicleId: hosEvents.vehicleId,
+      code: hosEvents.diagnosticCode,
+      eventCode: hosEvents.eventCode,
+      at: hosEvents.eventTime,
+      detail: hosEvents.annotation,
+      unitNumber: sql<string | null>`null`,
+      type: sql<'VEHICLE' | 'TRAILER' | null>`null`,
+      driver: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName },
+    })
+    .from(hosEvents)
+    .leftJoin(drivers, and(eq(drivers.id, hosEvents.driverId), eq(drivers.organizationId, hosEvents.organizationId)))
+    .where(
+      and(
+        eq(hosEvents.organizationId, orgId),
+        eq(hosEvents.eventType, HOS_EVENT_TYPES.MALFUNCTION),
+        isNotNull(hosEvents.driverId),
+        isNull(hosEvents.vehicleId),
+        driverIds ? inArray(hosEvents.driverId, [...driverIds]) : undefined,
         sql`${hosEvents.eventTime} < ${new Date(toMs).toISOString()}::timestamptz`,
       ),
     )
@@ -469,7 +517,9 @@ export async function listDiagnostics({ db, orgId, now = Date.now() }: ReadScope
     const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
     if (!v) throw invalidField('assetId', 'Vehicle must be a vehicle of the organization');
   }
-  let list = await vehicleDiagnostics(db, orgId, q.assetId ? [q.assetId] : null, fromMs, toMs);
+  // A vehicle's when one is asked for; else the vehicles' and the drivers' own (data transfer), by time.
+  const [vehicles, ofDrivers] = await Promise.all([vehicleDiagnostics(db, orgId, q.assetId ? [q.assetId] : null, fromMs, toMs), q.assetId ? [] : driverDiagnostics(db, orgId, null, fromMs, toMs)]);
+  let list = [...vehicles, ...ofDrivers].sort((x, y) => (x.loggedAt < y.loggedAt ? -1 : x.loggedAt > y.loggedAt ? 1 : 0));
   if (q.active) list = list.filter((d) => d.active === (q.active === 'true'));
   list.reverse();
   return toPage(list.slice(q.page * q.size, (q.page + 1) * q.size), list.length, q);

@@ -3,7 +3,7 @@ import type { HosDriverChoices, HosDriverStatus, HosLogDay } from '@fleet/api-co
 import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { availabilityOf, engineInputOf, LOOKBACK_MS } from './hos-clocks.service.ts';
-import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
+import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import { countPending } from './hos-proposals.service.ts';
 import { countDriverUnidentified } from './hos-unidentified.service.ts';
@@ -40,7 +40,7 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
   const today = logDateOf(now, fleetDriver.homeTimeZone, state.periodStart);
   let from = today;
   for (let i = 0; i < UNCERTIFIED_DAYS; i++) from = previousDate(from);
-  const [records, ids, [first], open, pendingProposals, unidentifiedSegments, diagnostics] = await Promise.all([
+  const [records, ids, [first], open, pendingProposals, unidentifiedSegments, diagnostics, ownDiagnostics] = await Promise.all([
     driverRecordsOf(db, orgId, [driverId], now - LOOKBACK_MS, now, state),
     ensureLogDays(db, orgId, [{ driverId, logDate: today }]),
     db
@@ -55,6 +55,8 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
     countPending(db, orgId, driverId),
     countDriverUnidentified(db, orgId, driverId, now),
     truck.vehicle ? vehicleDiagnostics(db, orgId, [truck.vehicle.id], now, now + 1) : Promise.resolve([]),
+    // The driver's own ELD's (the data transfer codes, decision 0185).
+    driverDiagnostics(db, orgId, [driverId], now, now + 1),
   ]);
   const periods = records.periodsOf(driverId, now);
   const clocks = availabilityOf(fleetDriver, periods, now, state.periodStart, records.factsOf(driverId));
@@ -80,7 +82,7 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
     uncertifiedDays: since ? open.filter((d) => d.date >= since) : [],
     pendingProposals,
     unidentifiedSegments,
-    diagnostics: diagnostics.filter((d) => d.active),
+    diagnostics: [...diagnostics, ...ownDiagnostics].filter((d) => d.active),
     engine,
   };
 }

@@ -11,7 +11,7 @@ import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
 import { violationsOf } from './hos-audit.ts';
-import { vehicleDiagnostics } from './hos-diagnostics.service.ts';
+import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
 import { powerUpsBefore } from './engine-events/engine-events.repository.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumnsOf, fleetStateFrom } from './hos.repository.ts';
@@ -176,7 +176,8 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
     deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
-    diagnostics: await vehicleDiagnostics(db, orgId, [...vehicles.keys()], startMs, endMs),
+    // The day's vehicles' and the driver's own (the data transfer codes, decision 0185).
+    diagnostics: (await Promise.all([vehicleDiagnostics(db, orgId, [...vehicles.keys()], startMs, endMs), driverDiagnostics(db, orgId, [d.id], startMs, endMs)])).flat(),
     previous: refOf(prevDate),
     next: refOf(followDate),
   };

@@ -11,3 +11,7 @@ export { ensureLogDays } from './hos.repository.ts';
 export { dayStartMs, logDateOf, nextDate, zonedToUtc } from './hos.time.ts';
 export { planDriversOf } from './hos-plan-drivers.ts';
 export type { PlanDriverRecord } from './hos-plan-drivers.ts';
+export { assertDriverPath, driverIdOfAccount, selfOnly } from './hos-access.ts';
+export { eldOutputFile } from './eld-output.service.ts';
+export { transitionCode } from './hos-diagnostics.ts';
+export { periodStartOf } from './hos.repository.ts';

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { driverHosParams, eldTransferInputSchema, eldTransferPageSchema, eldTransferQuery, eldTransferSchema, eldTransferStatusSchema, errorBodySchema, orgIdParams } from '@fleet/api-contract';
+import { orgErrors } from '../../http/route-schemas.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
+import { assertDriverPath } from '../hos/index.ts';
+import { eldTransferStatus, listEldTransfers, sendEldTransfer } from './eld-transfer.service.ts';
+
+// The roadside transfer to FMCSA (issue 45, decision 0185): the driver themself or an office user
+// holding HOS_READ sends a driver's output file; the sends are listed; the setup and the last
+// self-check are shown to both.
+
+const tags = ['hos'];
+const read = { anyPermissions: ['HOS_READ', 'HOS_SELF_READ'] } as const;
+
+const eldTransferRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post('/organizations/:orgId/drivers/:driverId/hos_log/eld-transfer', {
+    config: read,
+    schema: {
+      tags,
+      summary:
+        "Send a driver's ELD output file (today and the 7 days before unless from/to say otherwise) to FMCSA by its web service or by S/MIME e-mail, with the officer's output file comment: the driver themself or HOS_READ. 409 when the path is not set up here; 502 when FMCSA or the mail server could not be reached (recorded as FAILED)",
+      params: driverHosParams,
+      body: eldTransferInputSchema,
+      response: { 200: eldTransferSchema, ...orgErrors(409), 502: errorBodySchema },
+    },
+    handler: async (req) => {
+      await assertDriverPath(app.db, requireAuth(req), req.params.orgId, req.params.driverId, 'HOS_READ');
+      return sendEldTransfer(scopeOf(req, req.params.orgId), app.eldTransfer, req.params.driverId, req.body);
+    },
+  });
+
+  app.get('/organizations/:orgId/hos_log/eld-transfers', {
+    config: read,
+    schema: {
+      tags,
+      summary: 'The sends of ELD output files to FMCSA, newest first, of one driver with driverId; a driver sees only their own',
+      params: orgIdParams,
+      querystring: eldTransferQuery,
+      response: { 200: eldTransferPageSchema, ...orgErrors() },
+    },
+    handler: (req) => listEldTransfers(scopeOf(req, req.params.orgId), requireAuth(req), req.query),
+  });
+
+  app.get('/organizations/:orgId/hos_log/eld-transfer-status', {
+    config: read,
+    schema: {
+      tags,
+      summary: "Whether FMCSA's web service and the e-mail path are set up here (what is missing, in words), test mode, and the last self-check of the transfer mechanism",
+      params: orgIdParams,
+      response: { 200: eldTransferStatusSchema, ...orgErrors() },
+    },
+    handler: (req) => eldTransferStatus(scopeOf(req, req.params.orgId), app.eldTransfer),
+  });
+};
+
+export default eldTransferRoutes;

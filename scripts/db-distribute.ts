@@ -21,8 +21,8 @@
 //   distributed        every table with a NOT NULL organization_id (less users, roles, stream_tickets
 //                      and device_ids), by organization_id, co-located with assets; positions with its
 //                      monthly partitions
-//   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log and images
-//                      (they hold platform rows without an organization)
+//   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log, images and
+//                      eld_transfer_checks (they hold platform rows without an organization)
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { ensureCitusDatabase } from './citus-setup.ts';

@@ -132,7 +132,7 @@ export const ROUTES: readonly AppRoute[] = [
             title: 'Organization account',
             access: 'private',
             permissions: ['ORG_READ', 'ORG_UPDATE'],
-            page: () => import('../features/organizations/organization-account-page.tsx'),
+            page: () => import('./organization-account-route.tsx'),
           },
           { path: `${ORG_SETTINGS}/user-and-roles`, title: 'Users & Roles', access: 'private', permissions: ['USER_LIST'], page: () => import('../features/users/users-and-roles-page.tsx') },
           { path: `${ORG_SETTINGS}/all-drivers`, title: 'All Drivers', access: 'private', permissions: ['DRIVER_LIST'], page: () => import('../features/drivers/drivers-page.tsx') },

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
-import { IconDownload, IconMail } from '@tabler/icons-react';
+import { IconDownload, IconMail, IconSend } from '@tabler/icons-react';
 import { HOS_EVENT_TYPES, type HosEvent, type HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -18,6 +18,7 @@ import { useOnline } from '../../lib/online.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
+import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
 import { eventWords } from './driver/event-words.ts';
 import { intlLocale } from '../../i18n/i18n.ts';
@@ -86,6 +87,7 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
             </Alert>
           )}
           {driver && <EldFilePanel orgId={orgId} driverId={driver.id} />}
+          {driver && online && <EldTransferHistory orgId={orgId} driverId={driver.id} lng={lng} />}
           {days.length > 0 && (
             <div className={classes.dayPicker}>
               <SegmentedControl
@@ -111,6 +113,7 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
   const [comment, setComment] = useState('');
   const [downloading, setDownloading] = useState(false);
   const [mailing, setMailing] = useState(false);
+  const [sendingToFmcsa, setSendingToFmcsa] = useState(false);
   const download = async () => {
     setDownloading(true);
     try {
@@ -132,8 +135,11 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
       </Text>
       <Stack gap="sm">
         <TextInput label={t('roadside.comment')} description={t('roadside.commentHelp')} maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
+        <Button size="lg" leftSection={<IconSend size={20} aria-hidden />} onClick={() => setSendingToFmcsa(true)}>
+          {t('fmcsa.send')}
+        </Button>
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <Button size="lg" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
+          <Button size="lg" variant="light" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
             {t('roadside.download')}
           </Button>
           <Button size="lg" variant="light" leftSection={<IconMail size={20} aria-hidden />} onClick={() => setMailing(true)}>
@@ -142,6 +148,7 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
         </SimpleGrid>
       </Stack>
       <SendModal orgId={orgId} driverId={driverId} comment={comment} opened={mailing} onClose={() => setMailing(false)} />
+      <SendToFmcsaModal orgId={orgId} driverId={driverId} initialComment={comment} opened={sendingToFmcsa} onClose={() => setSendingToFmcsa(false)} />
     </Paper>
   );
 }

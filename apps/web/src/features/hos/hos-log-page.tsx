@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { IconChevronLeft, IconChevronRight, IconPrinter } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconPrinter, IconSend } from '@tabler/icons-react';
 import type { HosEvent, HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -17,6 +17,7 @@ import { driverName, longDate, rulesetName } from './logs/log-format.ts';
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogViolations } from './logs/log-violations.tsx';
+import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
 
@@ -56,6 +57,7 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
   const canEdit = useCan('HOS_EDIT');
   const now = useNow();
   const [editing, setEditing] = useState<HosEvent | null>(null);
+  const [sendingToFmcsa, setSendingToFmcsa] = useState(false);
   const h = day.header;
   const tz = h.timeZone;
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
@@ -95,6 +97,9 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             {dayLink(day.next, 'Next day', 'next')}
             <Button variant="light" size="sm" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
               Print
+            </Button>
+            <Button variant="light" size="sm" leftSection={<IconSend size={16} />} onClick={() => setSendingToFmcsa(true)}>
+              Send to FMCSA
             </Button>
           </Group>
         }
@@ -139,6 +144,10 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
           <LogEvents events={day.events} timeZone={tz} units={units} at={at} onEdit={canEdit ? setEditing : undefined} />
         </Paper>
 
+        <div className={classes.noPrint}>
+          <EldTransferHistory orgId={orgId} driverId={h.driver.id} />
+        </div>
+
         {Messages && (
           <Paper withBorder radius="md" p="md" className={`${classes.section} ${classes.noPrint}`}>
             <Messages driverId={h.driver.id} driverName={name} />
@@ -146,6 +155,7 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
         )}
       </Stack>
       <EventEditModal orgId={orgId} driverId={h.driver.id} logId={day.id} event={editing} timeZone={tz} onClose={() => setEditing(null)} />
+      <SendToFmcsaModal orgId={orgId} driverId={h.driver.id} opened={sendingToFmcsa} onClose={() => setSendingToFmcsa(false)} size="md" />
     </>
   );
 }

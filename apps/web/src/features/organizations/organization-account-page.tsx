@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Alert, Button, Card, FileButton, Group, Image, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
@@ -297,7 +297,10 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
 }
 
 /** Organization account: company details, logo, units, HoS defaults, the dark-mode flag and telematics thresholds. */
-export default function OrganizationAccountPage() {
+/** The ELD data-transfer section (issue 45): the app composes it from the HoS feature. */
+export type EldTransferSlot = ComponentType<{ orgId: string }>;
+
+export default function OrganizationAccountPage({ eldTransfer: EldTransfer }: { eldTransfer?: EldTransferSlot } = {}) {
   const orgId = useEffectiveOrganizationId();
   const me = useAccessUser();
   const q = useQuery({ ...organizationQuery(orgId ?? ''), enabled: !!orgId });
@@ -326,6 +329,11 @@ export default function OrganizationAccountPage() {
             <Section title="Preferences" description="Units, hours-of-service defaults, theme, vehicle status thresholds and detention free time.">
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
+            {EldTransfer && (
+              <Section title="ELD data transfer (FMCSA)" description="How drivers hand their records to an officer: FMCSA's web service and encrypted e-mail, and the weekly self-check.">
+                <EldTransfer orgId={q.data.id} />
+              </Section>
+            )}
             {canEdit && (
               <Section title="Device forwarding (Traccar)" description="Any device a Traccar server decodes, forwarded here with this organization's token.">
                 <TraccarForwarding orgId={q.data.id} />

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { ELD_TRANSFER_STATUSES } from '@fleet/api-contract';
+import { en } from '../../../i18n/en.ts';
+import { outcomeWords } from './eld-transfer-outcome.ts';
+
+describe('outcomeWords', () => {
+  it('shows a received test submission as received, not as an error', () => {
+    expect(outcomeWords({ status: 'INFORMATION', test: true })).toEqual({ key: 'receivedTest', color: 'green', showMessages: false });
+    expect(outcomeWords({ status: 'ERROR', test: true }).color).toBe('red');
+    expect(outcomeWords({ status: 'ERROR', test: false }).showMessages).toBe(true);
+  });
+
+  it('has words in the catalogue for every status, test or not', () => {
+    for (const status of ELD_TRANSFER_STATUSES) {
+      for (const test of [true, false]) expect(en.fmcsa).toHaveProperty(outcomeWords({ status, test }).key);
+    }
+  });
+});

@@ -4,7 +4,8 @@ import { startFmcsaStandIn, type PingMode } from './fmcsa-stand-in.ts';
 
 // The FMCSA stand-in as a process, for browser tests and trying the roadside flow by hand (decision 0185):
 //
-//   node --import tsx apps/api/src/test/fmcsa-stand-in-main.ts [port] [cert dir]   (default 8443, ./data/fmcsa-stand-in)
+//   npm run fmcsa:stand-in -- [port] [cert dir]          (default 8443, ./data/fmcsa-stand-in)
+//   (node --import tsx apps/api/src/test/fmcsa-stand-in-main.ts [port] [cert dir])
 //
 // It makes (or reuses) the test certificates in the directory and prints the environment the API
 // needs to send to it. FMCSA_STAND_IN_PING=<mode> makes its Pings answer otherwise (UnexpectedError,

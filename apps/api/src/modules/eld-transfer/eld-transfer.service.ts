@@ -83,7 +83,8 @@ export async function transferPing(deps: Pick<EldTransferDeps, 'config' | 'eld' 
  */
 export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Scope, deps: EldTransferDeps, driverId: string, input: EldTransferInput): Promise<EldTransfer> {
   const test = deps.config.test;
-  const comment = input.outputFileComment;
+  // As the file holds it (its fields are separated by commas, 4.8.2.1): the submission says the same.
+  const comment = input.outputFileComment.replace(/,/g, ';');
   // The path first: a driver at the roadside learns at once that it cannot work here.
   const client = input.method === 'WEB_SERVICE' ? await webServiceOf(deps) : null;
   const keys = input.method === 'EMAIL' ? await emailSetup(deps.config) : null;

@@ -97,6 +97,10 @@ describe('sending by web service', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'INFORMATION', from: '2026-01-01', to: '2026-01-03', outputFileComment: '', sentBy: expect.any(String) });
     expect(standIn.submissions.at(-1)!.comment).toBe('');
+    // A comma cannot stand in a field of the file: the file and the submission say ';' alike.
+    const comma = await send(driver2.driverId, a.dispatcher, { method: 'WEB_SERVICE', outputFileComment: ' LOT 4, BAY 2 ' });
+    expect(comma.json()).toMatchObject({ status: 'INFORMATION', outputFileComment: 'LOT 4; BAY 2' });
+    expect(standIn.submissions.at(-1)).toMatchObject({ comment: 'LOT 4; BAY 2', messages: [] });
   });
 
   it('a file FMCSA finds broken comes back ERROR with each message and its line', async () => {

@@ -21,7 +21,7 @@ fs.rmSync(out, { recursive: true, force: true });
  * packages that read files beside their own module (PGlite's WebAssembly, pdfkit's fonts, the Swagger
  * UI's assets), packages imported on first use only, and optional peers that are not installed.
  */
-const EXTERNAL = new Set(['@electric-sql/pglite', '@node-rs/argon2', 'koffi', 'pdfkit', 'nodemailer', 'node-forge', '@fastify/swagger-ui', 'pg-native']);
+const EXTERNAL = new Set(['@electric-sql/pglite', '@node-rs/argon2', 'koffi', 'pdfkit', 'nodemailer', 'node-forge', 'fast-xml-parser', '@fastify/swagger-ui', 'pg-native']);
 const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 const externalPackages = {
   name: 'external-packages',

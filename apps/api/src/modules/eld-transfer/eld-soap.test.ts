@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { readSoapRequest, readXml } from '../../test/fmcsa-stand-in.ts';
 import { ELD_INFRASTRUCTURE_NS, pingEnvelope, readPingResponse, readSubmitResponse, SOAP12_NS, soapFault, submitEnvelope, WSA_NS } from './eld-soap.ts';
@@ -13,7 +13,10 @@ const TO = 'https://eldws.fmcsa.dot.gov/ELDSubmissionService.svc';
 const CONTENT_TYPE = 'application/soap+xml; charset=utf-8; action="http://www.fmcsa.dot.gov/schemas/FMCSA.ELD.Infrastructure/IELDSubmissionService/Submit"';
 
 describe('the Submit message', () => {
-  const xml = submitEnvelope(submission, TO, 'urn:uuid:6b1e1f4e-1111-4222-8333-944455556666');
+  let xml: string;
+  beforeAll(async () => {
+    xml = await submitEnvelope(submission, TO, 'urn:uuid:6b1e1f4e-1111-4222-8333-944455556666');
+  });
 
   it("writes the file's carriage returns as &#13; and never as themselves", () => {
     expect(xml).not.toMatch(/[\r\n]/);
@@ -59,12 +62,12 @@ describe('the Submit message', () => {
     ]);
   });
 
-  it('says Test false for a submission that is not a test', () => {
-    expect(submitEnvelope({ ...submission, test: false }, TO, 'urn:uuid:x')).toContain('<Test>false</Test>');
+  it('says Test false for a submission that is not a test', async () => {
+    expect(await submitEnvelope({ ...submission, test: false }, TO, 'urn:uuid:x')).toContain('<Test>false</Test>');
   });
 
-  it('Ping carries the ELD identifier and registration id as a DiagnosticRequest', () => {
-    const ping = readSoapRequest(pingEnvelope({ eldIdentifier: 'FLTLN1', registrationId: 'FLT0' }, TO, 'urn:uuid:p'), CONTENT_TYPE.replace('/Submit', '/Ping'));
+  it('Ping carries the ELD identifier and registration id as a DiagnosticRequest', async () => {
+    const ping = readSoapRequest(await pingEnvelope({ eldIdentifier: 'FLTLN1', registrationId: 'FLT0' }, TO, 'urn:uuid:p'), CONTENT_TYPE.replace('/Submit', '/Ping'));
     expect(ping.operation).toBe('Ping');
     expect(ping.data).toEqual([
       ['ELDIdentifier', 'FLTLN1'],
@@ -77,8 +80,8 @@ describe('reading the answers', () => {
   const submitAnswer = (result: string) =>
     `<s:Envelope xmlns:s="${SOAP12_NS}" xmlns:a="${WSA_NS}"><s:Header><a:Action s:mustUnderstand="1">x</a:Action></s:Header><s:Body><SubmitResponse xmlns="${ELD_INFRASTRUCTURE_NS}"><SubmitResult xmlns:b="http://www.fmcsa.dot.gov/schemas/FMCSA.ELD.Models" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">${result}</SubmitResult></SubmitResponse></s:Body></s:Envelope>`;
 
-  it('reads the status, the submission id and each validation message with its line and columns', () => {
-    const r = readSubmitResponse(
+  it('reads the status, the submission id and each validation message with its line and columns', async () => {
+    const r = await readSubmitResponse(
       submitAnswer(
         `<Broadcast i:nil="true"/><ErrorCount>2</ErrorCount><Errors>
           <b:ValidationError><b:Detail>Event Date: "260601" is not a date MMDDYY</b:Detail><b:End>29</b:End><b:ErrorType>Error</b:ErrorType><b:Line>12</b:Line><b:Message>Invalid Date</b:Message><b:Start>24</b:Start></b:ValidationError>
@@ -98,8 +101,8 @@ describe('reading the answers', () => {
     });
   });
 
-  it('reads a received test submission as Information with its notices, one message as a list', () => {
-    const r = readSubmitResponse(
+  it('reads a received test submission as Information with its notices, one message as a list', async () => {
+    const r = await readSubmitResponse(
       submitAnswer(
         `<ErrorCount>1</ErrorCount><Errors><b:ValidationError><b:Detail>x</b:Detail><b:End>0</b:End><b:ErrorType>Information</b:ErrorType><b:Line>0</b:Line><b:Message>File Received</b:Message><b:Start>0</b:Start></b:ValidationError></Errors><Status>Information</Status><SubmissionId>00000000-0000-0000-0000-000000000001</SubmissionId>`,
       ),
@@ -108,28 +111,28 @@ describe('reading the answers', () => {
     expect(r.errors.map((e) => [e.errorType, e.message])).toEqual([['Information', 'File Received']]);
   });
 
-  it('reads a Ping answer, Boradcast spelt as the WSDL spells it', () => {
+  it('reads a Ping answer, Boradcast spelt as the WSDL spells it', async () => {
     const xml = `<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><PingResponse xmlns="${ELD_INFRASTRUCTURE_NS}"><PingResult><Boradcast>Maintenance Sunday</Boradcast><Detail>ok</Detail><Status>Success</Status></PingResult></PingResponse></s:Body></s:Envelope>`;
-    expect(readPingResponse(xml)).toEqual({ status: 'Success', detail: 'ok', broadcast: 'Maintenance Sunday' });
+    expect(await readPingResponse(xml)).toEqual({ status: 'Success', detail: 'ok', broadcast: 'Maintenance Sunday' });
   });
 
-  it('finds a SOAP 1.2 fault and its reason', () => {
+  it('finds a SOAP 1.2 fault and its reason', async () => {
     const fault = `<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value><s:Subcode><s:Value>a:ActionNotSupported</s:Value></s:Subcode></s:Code><s:Reason><s:Text xml:lang="en-US">The message with Action 'x' cannot be processed</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>`;
-    expect(soapFault(fault)).toEqual({ code: 's:Sender / a:ActionNotSupported', reason: "The message with Action 'x' cannot be processed" });
-    expect(soapFault(submitAnswer('<Status>Valid</Status>'))).toBeNull();
+    expect(await soapFault(fault)).toEqual({ code: 's:Sender / a:ActionNotSupported', reason: "The message with Action 'x' cannot be processed" });
+    expect(await soapFault(submitAnswer('<Status>Valid</Status>'))).toBeNull();
   });
 
-  it('refuses what is not the answer the WSDL describes, with the reason', () => {
-    const bad = (xml: string) => {
+  it('refuses what is not the answer the WSDL describes, with the reason', async () => {
+    const bad = async (xml: string) => {
       try {
-        readSubmitResponse(xml);
+        await readSubmitResponse(xml);
       } catch (err) {
         return [(err as EldTransferError).failure, (err as Error).message];
       }
       return null;
     };
-    expect(bad('<html><body>Service Unavailable</body></html>')).toEqual(['BAD_RESPONSE', "FMCSA's web service answered XML that is not a SOAP envelope"]);
-    expect(bad(submitAnswer('<ErrorCount>0</ErrorCount><Status>Great</Status>'))).toEqual(['BAD_RESPONSE', 'FMCSA\'s web service answered an unknown status "Great"']);
-    expect(bad(`<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><PingResponse/></s:Body></s:Envelope>`)).toEqual(['BAD_RESPONSE', "FMCSA's web service answered without a SubmitResult"]);
+    expect(await bad('<html><body>Service Unavailable</body></html>')).toEqual(['BAD_RESPONSE', "FMCSA's web service answered XML that is not a SOAP envelope"]);
+    expect(await bad(submitAnswer('<ErrorCount>0</ErrorCount><Status>Great</Status>'))).toEqual(['BAD_RESPONSE', 'FMCSA\'s web service answered an unknown status "Great"']);
+    expect(await bad(`<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><PingResponse/></s:Body></s:Envelope>`)).toEqual(['BAD_RESPONSE', "FMCSA's web service answered without a SubmitResult"]);
   });
 });

@@ -1,9 +1,10 @@
-import { XMLBuilder, XMLParser, type XmlBuilderOptions } from 'fast-xml-parser';
+import type { X2jOptions, XMLBuilder, XMLParser, XmlBuilderOptions } from 'fast-xml-parser';
 import { EldTransferError } from './eld-transfer.errors.ts';
 
 // The messages of FMCSA's ELDSubmissionService (its WSDL; reference/fmcsa/README.md): SOAP 1.2,
 // document/literal, WS-Addressing 1.0, built and read with fast-xml-parser (decision 0185). Pure:
-// the transport (eld-web-service.ts) posts what this builds and hands back what it reads.
+// the transport (eld-web-service.ts) posts what this builds and hands back what it reads. The library
+// is imported with the first message, not at start (decision 0161): a roadside transfer is rare.
 //
 // The output file's lines end with a bare CR. An XML reader turns every CR and CR LF of the document
 // into LF (XML 1.0 2.11), so a CR written as itself would reach FMCSA's validator as LF ("Invalid Line
@@ -71,10 +72,23 @@ const ENTITIES = [
 ];
 // `entities` is an option the builder reads (fast-xml-builder's defaultOptions) that its typings omit.
 const builderOptions: XmlBuilderOptions & { entities: typeof ENTITIES } = { ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false, entities: ENTITIES };
-const builder = new XMLBuilder(builderOptions);
+// Answers are read without prefixes (a service may name its namespaces as it likes), every value as
+// text (a submission id of digits stays a string), numeric character references decoded.
+const parserOptions: X2jOptions = {
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  htmlEntities: true,
+  isArray: (name) => name === 'ValidationError' || name === 'Text',
+};
+
+let tools: Promise<{ builder: XMLBuilder; parser: XMLParser }> | null = null;
+const xmlTools = () => (tools ??= import('fast-xml-parser').then((m) => ({ builder: new m.XMLBuilder(builderOptions), parser: new m.XMLParser(parserOptions) })));
 
 /** An envelope with the WS-Addressing headers: the action, a new message id, the endpoint. */
-function envelope(operation: SoapOperation, to: string, messageId: string, body: Record<string, unknown>): string {
+async function envelope(operation: SoapOperation, to: string, messageId: string, body: Record<string, unknown>): Promise<string> {
+  const { builder } = await xmlTools();
   const xml = builder.build({
     's:Envelope': {
       '@_xmlns:s': SOAP12_NS,
@@ -92,7 +106,7 @@ function envelope(operation: SoapOperation, to: string, messageId: string, body:
 }
 
 /** `Submit` of an output file, elements in the WSDL's order (a sequence: the order is part of the contract). */
-export function submitEnvelope(s: EldSubmission, to: string, messageId: string): string {
+export function submitEnvelope(s: EldSubmission, to: string, messageId: string): Promise<string> {
   return envelope('Submit', to, messageId, {
     Submit: {
       '@_xmlns': ELD_INFRASTRUCTURE_NS,
@@ -110,22 +124,11 @@ export function submitEnvelope(s: EldSubmission, to: string, messageId: string):
 }
 
 /** `Ping` (DiagnosticRequest): the self-check of the transfer mechanism. */
-export function pingEnvelope(identity: { eldIdentifier: string; registrationId: string }, to: string, messageId: string): string {
+export function pingEnvelope(identity: { eldIdentifier: string; registrationId: string }, to: string, messageId: string): Promise<string> {
   return envelope('Ping', to, messageId, {
     Ping: { '@_xmlns': ELD_INFRASTRUCTURE_NS, data: { ELDIdentifier: identity.eldIdentifier, ELDRegistrationId: identity.registrationId } },
   });
 }
-
-// Answers are read without prefixes (a service may name its namespaces as it likes), every value as
-// text (a submission id of digits stays a string), numeric character references decoded.
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  htmlEntities: true,
-  isArray: (name) => name === 'ValidationError' || name === 'Text',
-});
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -135,7 +138,8 @@ const int = (v: unknown): number => {
   return Number.isInteger(n) ? n : 0;
 };
 
-function bodyOf(xml: string): Node {
+async function bodyOf(xml: string): Promise<Node> {
+  const { parser } = await xmlTools();
   let doc: unknown;
   try {
     doc = parser.parse(xml);
@@ -148,10 +152,10 @@ function bodyOf(xml: string): Node {
 }
 
 /** A SOAP 1.2 fault in an answer, in words (its reason text and code); null when the answer holds none. */
-export function soapFault(xml: string): { code: string; reason: string } | null {
+export async function soapFault(xml: string): Promise<{ code: string; reason: string } | null> {
   let body: Node;
   try {
-    body = bodyOf(xml);
+    body = await bodyOf(xml);
   } catch {
     return null;
   }
@@ -163,8 +167,8 @@ export function soapFault(xml: string): { code: string; reason: string } | null 
   return { code: [code, subcode].filter(Boolean).join(' / '), reason: reasons[0] ?? 'no reason given' };
 }
 
-function resultOf(xml: string, operation: SoapOperation): Node {
-  const body = bodyOf(xml);
+async function resultOf(xml: string, operation: SoapOperation): Promise<Node> {
+  const body = await bodyOf(xml);
   const response = body[`${operation}Response`];
   const result = isNode(response) ? response[`${operation}Result`] : undefined;
   if (!isNode(result)) throw new EldTransferError('BAD_RESPONSE', `FMCSA's web service answered without a ${operation}Result`);
@@ -178,8 +182,8 @@ const statusOf = (v: unknown, what: string): ValidationStatus => {
 };
 
 /** SubmitResult read from `Submit`'s answer; a fault or another answer throws EldTransferError. */
-export function readSubmitResponse(xml: string): SubmitResult {
-  const r = resultOf(xml, 'Submit');
+export async function readSubmitResponse(xml: string): Promise<SubmitResult> {
+  const r = await resultOf(xml, 'Submit');
   const list = isNode(r.Errors) && Array.isArray(r.Errors.ValidationError) ? r.Errors.ValidationError : [];
   return {
     status: statusOf(r.Status, 'status'),
@@ -198,8 +202,8 @@ export function readSubmitResponse(xml: string): SubmitResult {
 }
 
 /** PingResult read from `Ping`'s answer. */
-export function readPingResponse(xml: string): PingResult {
-  const r = resultOf(xml, 'Ping');
+export async function readPingResponse(xml: string): Promise<PingResult> {
+  const r = await resultOf(xml, 'Ping');
   const status = text(r.Status);
   if (!status) throw new EldTransferError('BAD_RESPONSE', "FMCSA's web service answered a Ping without a status");
   return { status, detail: text(r.Detail) || null, broadcast: text(r.Boradcast) || null };

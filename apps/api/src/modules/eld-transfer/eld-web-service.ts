@@ -35,18 +35,18 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 export function eldWebService(opts: EldWebServiceOptions): EldWebService {
   const call = async (operation: SoapOperation, body: string) => {
     const answer = await postSoap(opts, operation, body);
-    const fault = soapFault(answer.body);
+    const fault = await soapFault(answer.body);
     if (fault) throw new EldTransferError('SOAP_FAULT', `FMCSA's web service refused the ${operation}: ${fault.reason}${fault.code ? ` (${fault.code})` : ''}`);
     if (answer.status < 200 || answer.status > 299) throw new EldTransferError('HTTP_STATUS', `FMCSA's web service answered HTTP ${answer.status} to the ${operation}`);
     return answer.body;
   };
   return {
     async submit(s) {
-      const xml = submitEnvelope({ ...s, registrationId: opts.identity.registrationId, eldIdentifier: opts.identity.eldIdentifier }, opts.url, `urn:uuid:${randomUUID()}`);
+      const xml = await submitEnvelope({ ...s, registrationId: opts.identity.registrationId, eldIdentifier: opts.identity.eldIdentifier }, opts.url, `urn:uuid:${randomUUID()}`);
       return readSubmitResponse(await call('Submit', xml));
     },
     async ping() {
-      return readPingResponse(await call('Ping', pingEnvelope(opts.identity, opts.url, `urn:uuid:${randomUUID()}`)));
+      return readPingResponse(await call('Ping', await pingEnvelope(opts.identity, opts.url, `urn:uuid:${randomUUID()}`)));
     },
   };
 }

@@ -511,7 +511,7 @@ export const en = {
     noHistory: 'Nothing sent to FMCSA yet.',
     sentAt: '{{time}} by {{who}}',
     comment: 'Comment "{{comment}}"',
-    close: 'Close',
+    close: 'Done',
   },
   roadside: {
     header: {

@@ -504,7 +504,7 @@ export const es: Catalogue = {
     noHistory: 'Todavía no se ha enviado nada a la FMCSA.',
     sentAt: '{{time}} por {{who}}',
     comment: 'Comentario «{{comment}}»',
-    close: 'Cerrar',
+    close: 'Listo',
   },
   roadside: {
     header: {

@@ -504,7 +504,7 @@ export const fr: Catalogue = {
     noHistory: 'Rien n’a encore été envoyé à la FMCSA.',
     sentAt: '{{time}} par {{who}}',
     comment: 'Commentaire « {{comment}} »',
-    close: 'Fermer',
+    close: 'Terminé',
   },
   roadside: {
     header: {

@@ -13,7 +13,7 @@ import { useUnits } from '../../lib/units.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { hosLogDayQuery } from './hos-logs-api.ts';
 import { EventEditModal } from './logs/event-edit-modal.tsx';
-import { driverName, longDate, rulesetName } from './logs/log-format.ts';
+import { diagnosticSubject, driverName, longDate, rulesetName } from './logs/log-format.ts';
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogViolations } from './logs/log-violations.tsx';
@@ -125,7 +125,7 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
         {day.diagnostics.length > 0 && (
           <Alert color="orange" variant="light" title="ELD malfunctions and data diagnostics" className={classes.section} data-testid="log-diagnostics">
             {day.diagnostics.map((d) => (
-              <Text key={d.id} size="sm">{`Vehicle ${d.vehicle?.unitNumber ?? '—'}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
+              <Text key={d.id} size="sm">{`${diagnosticSubject(d)}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
             ))}
           </Alert>
         )}

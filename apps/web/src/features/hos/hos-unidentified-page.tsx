@@ -16,6 +16,7 @@ import { formatDistance, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { formatHoursMinutes } from './availability/clock-format.ts';
 import { hosDriversQuery } from './hos-clocks-api.ts';
 import { diagnosticsQuery, unidentifiedQuery, useAnnotateSegment, useProposeSegment } from './hos-unidentified-api.ts';
+import { diagnosticSubject } from './logs/log-format.ts';
 import tones from '../../components/badge-tones.module.css';
 
 const STATES = [
@@ -118,7 +119,7 @@ export default function HosUnidentifiedPage() {
       {active.length > 0 && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} />} title="ELD malfunctions and data diagnostics in force" mb="md" data-testid="office-diagnostics">
           {active.map((d) => (
-            <Text key={d.id} size="sm">{`Vehicle ${d.vehicle?.unitNumber ?? '—'}: ${d.name} since ${formatDateTime(d.loggedAt)}`}</Text>
+            <Text key={d.id} size="sm">{`${diagnosticSubject(d)}: ${d.name} since ${formatDateTime(d.loggedAt)}`}</Text>
           ))}
         </Alert>
       )}

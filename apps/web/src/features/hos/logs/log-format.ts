@@ -125,7 +125,8 @@ export function eventName(e: Pick<HosEvent, 'eventType' | 'eventCode' | 'status'
     case HOS_EVENT_TYPES.ENGINE_POWER:
       return ['', 'Engine power-up', 'Engine power-up', 'Engine shutdown', 'Engine shutdown'][e.eventCode] ?? 'Engine power';
     case HOS_EVENT_TYPES.MALFUNCTION:
-      return 'Malfunction or diagnostic';
+      // Table 6: 1 and 2 a malfunction logged and cleared, 3 and 4 a data diagnostic.
+      return ['', 'Malfunction logged', 'Malfunction cleared', 'Data diagnostic logged', 'Data diagnostic cleared'][e.eventCode] ?? 'Malfunction or diagnostic';
     default:
       return `Event ${e.eventType}/${e.eventCode}`;
   }
@@ -148,3 +149,9 @@ const RULESET_LABEL: Record<string, string> = RULESET_LABELS;
 export const rulesetName = (id: string) => RULESET_LABEL[id] ?? words(id);
 
 export const driverName = (d: { firstName: string; lastName: string }) => [d.firstName, d.lastName].filter(Boolean).join(' ');
+
+/** Whose ELD a malfunction or diagnostic is: a vehicle's, or a driver's own (data transfer, codes 4 and S). */
+export function diagnosticSubject(d: { vehicle: { unitNumber: string } | null; driver: { firstName: string; lastName: string } | null }): string {
+  if (d.vehicle) return `Vehicle ${d.vehicle.unitNumber}`;
+  return d.driver ? `${driverName(d.driver)}'s ELD` : 'ELD';
+}

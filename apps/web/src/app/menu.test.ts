@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { filterMenu, HEADER_NAV, SIDE_MENU, type MenuItem } from './menu.ts';
 import { adminUser, dispatcherUser, superAdminUser } from '../test/fixtures.ts';

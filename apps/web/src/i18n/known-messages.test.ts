@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18next, loadLanguage } from './i18n.ts';
 import { translateMessage } from './known-messages.ts';

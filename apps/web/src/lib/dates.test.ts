@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminUser } from '../test/fixtures.ts';
 import { sessionStore } from './auth-store.ts';

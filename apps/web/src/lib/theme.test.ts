@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THEME } from '@mantine/core';
 import { LIGHT_TONES } from './theme.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
 import { hosRefresher } from '../../lib/hos-live.ts';

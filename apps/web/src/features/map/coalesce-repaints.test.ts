@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { MapSourceDataEvent } from 'maplibre-gl';
 import { describe, expect, it } from 'vitest';
 import { coalesceSourceRepaints, type Clock, type RepaintMap } from './coalesce-repaints.ts';

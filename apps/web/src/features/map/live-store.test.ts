@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { LiveVehicle, StreamRevoked } from '@fleet/api-contract';
 import { describe, expect, it, vi } from 'vitest';
 import { connectLiveStream, countByStatus, filterVehicles, liveApplyInterval, liveStreamUrl, LiveStore, type EventSourceLike } from './live-store.ts';

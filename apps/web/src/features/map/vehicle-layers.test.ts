@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { LiveVehicle } from '@fleet/api-contract';
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';

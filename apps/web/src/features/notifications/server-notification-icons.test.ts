@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_KIND_INFO, NOTIFICATION_KINDS } from '@fleet/api-contract/notifications';
 import { ICONS } from './server-notification-card.tsx';

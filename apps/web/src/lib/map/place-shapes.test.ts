@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { distanceM } from '@fleet/geo/distance';
 import { circleFromRing, circleRing, geometryBounds, placePolygon } from './place-shapes.ts';

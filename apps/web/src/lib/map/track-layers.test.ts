@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
 import { markersToGeoJSON, MARKERS_SOURCE, speedColor, SPEED_STOPS, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from './track-layers.ts';

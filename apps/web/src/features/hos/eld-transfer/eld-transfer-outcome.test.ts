@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ELD_TRANSFER_STATUSES } from '@fleet/api-contract';
 import { en } from '../../../i18n/en.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { HosEvent } from '@fleet/api-contract';
 import { withVersions } from './event-order.ts';

@@ -83,6 +83,21 @@ test('dark mode toggles about 350 ms after the click and survives a reload', asy
   await expect.poll(scheme).toBe('light');
 });
 
+test.describe('on a device set to dark', () => {
+  test.use({ colorScheme: 'dark' });
+  test("dark mode follows the operating system's setting until the user picks a theme", async ({ page }) => {
+    await login(page, 'admin');
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    // The demo organization's default theme is light: the device's dark setting is the user's own.
+    await expect.poll(scheme).toBe('dark');
+    await page.getByTestId('theme-toggle').click();
+    await expect.poll(scheme).toBe('light');
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    expect(await scheme()).toBe('light');
+  });
+});
+
 test('my account edits the profile and the header follows', async ({ page }) => {
   await login(page, 'dispatcher');
   await page.goto('/my-account');

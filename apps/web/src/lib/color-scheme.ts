@@ -62,15 +62,27 @@ export function hasChosenColorScheme(): boolean {
 }
 
 /** Applies a scheme the organization decided (not the user), so a later default still reaches this user. */
-function setOrganizationScheme(setColorScheme: (s: MantineColorScheme) => void, scheme: 'light' | 'dark'): void {
+function setOrganizationScheme(setColorScheme: (s: MantineColorScheme) => void, scheme: MantineColorScheme): void {
   setColorScheme(scheme);
   local.set(STORAGE_KEYS.colorSchemeFromOrganization, '1');
 }
 
 /**
+ * The scheme of a user who has not picked one with the toggle, under the organization's default.
+ * A device set to dark is the person's own choice and wins over a light default; a device that says
+ * light cannot be told from one never set (light is every system's default), so there an
+ * organization's dark default wins. Hence: dark when either the organization or the device says
+ * dark, which is Mantine's 'auto' (following the device, live) under a light default.
+ */
+export function schemeWithoutChoice(defaultTheme: DarkModeFlag['defaultTheme']): MantineColorScheme {
+  return defaultTheme === 'dark' ? 'dark' : 'auto';
+}
+
+/**
  * Spec section 4: with the flag off the stored scheme is forced to light; with it on, a user who has
- * not chosen a theme gets the organization's default theme (the stored copy only paints the next
- * reload), and a user's own choice is kept.
+ * not chosen a theme follows the device's setting and the organization's default
+ * (`schemeWithoutChoice`; the stored copy only paints the next reload), and a user's own choice is
+ * kept.
  */
 export function useEnforceDarkModeFlag(): void {
   const known = useStore(darkModeFlagStore);
@@ -82,7 +94,7 @@ export function useEnforceDarkModeFlag(): void {
       colorSchemeManager.set('light');
       setOrganizationScheme(setColorScheme, 'light');
     } else if (!hasChosenColorScheme()) {
-      setOrganizationScheme(setColorScheme, known.defaultTheme);
+      setOrganizationScheme(setColorScheme, schemeWithoutChoice(known.defaultTheme));
     }
   }, [known, setColorScheme]);
 }

@@ -278,6 +278,7 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
             render={({ field: f }) => (
               <Select
                 label="Default theme"
+                description="For users who have not picked one; a device set to dark shows dark either way"
                 disabled={!canEdit || !darkEnabled}
                 data={[
                   { value: 'light', label: 'Light' },

@@ -55,6 +55,24 @@ test('a place drawn on the map is saved, listed and has its own page', async ({ 
   await expectLastColumnShown(page, '/places');
 });
 
+test('a circle drawn at the whole-country zoom is held to the largest radius a place may have', async ({ page }) => {
+  await login(page, 'admin');
+  await page.goto('/places');
+  await page.getByRole('button', { name: 'Add place' }).click();
+  await page.getByRole('menuitem', { name: 'Draw a circle' }).click();
+  const form = page.getByRole('form', { name: 'Place form' });
+  // 60 px at the opening zoom (the whole country) is hundreds of kilometres.
+  await drawCircle(page);
+  const radius = form.getByLabel('Radius (ft)');
+  await expect(radius).not.toHaveValue('');
+  expect(Number(await radius.inputValue())).toBeLessThanOrEqual(164_042);
+  await form.getByLabel('Name').fill('E2E Wide Region');
+  await form.getByRole('button', { name: 'Save place' }).click();
+  const row = page.getByRole('table', { name: 'Places' }).getByRole('row', { name: /E2E Wide Region/ });
+  // Read in a rounded unit that fits the size: miles here, not 164,042 ft.
+  await expect(row).toContainText('Circle, 31.1 mi radius');
+});
+
 /** The calendar day `daysAgo` days before today in Chicago (the demo organization's zone), YYYY-MM-DD. */
 const chicagoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
 

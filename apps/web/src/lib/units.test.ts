@@ -1,7 +1,8 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { vehicleInputSchema, trailerInputSchema } from '@fleet/api-contract/assets';
 import {
-  formatDistance, formatFuelEconomy, formatFuelEconomyLPer100Km, formatFuelVolume, formatLength, formatOdometer, formatSpeed, fuelEconomyIn, kmhFromSpeed,
+  formatDistance, formatFuelEconomy, formatFuelEconomyLPer100Km, formatFuelVolume, formatLength, formatOdometer, formatShortDistance, formatSpeed, fuelEconomyIn, kmhFromSpeed,
   lengthField, odometerField, speedIn, unitLabels,
 } from './units.ts';
 
@@ -36,6 +37,19 @@ describe('formatters', () => {
     expect(formatLength(12.8, 'IMPERIAL')).toBe('42 ft');
     expect(formatLength(16.15, 'METRIC')).toBe('16.15 m');
     expect(formatLength(null, 'METRIC')).toBe('—');
+  });
+
+  it('show a place-sized distance (metres on the wire) rounded to a unit that fits it', () => {
+    expect(formatShortDistance(300, 'IMPERIAL')).toBe('984 ft');
+    expect(formatShortDistance(10, 'IMPERIAL')).toBe('33 ft');
+    expect(formatShortDistance(305, 'IMPERIAL')).toBe('0.19 mi');
+    expect(formatShortDistance(2_414, 'IMPERIAL')).toBe('1.5 mi');
+    expect(formatShortDistance(50_000, 'IMPERIAL')).toBe('31.1 mi');
+    expect(formatShortDistance(300, 'METRIC')).toBe('300 m');
+    expect(formatShortDistance(123.4, 'METRIC')).toBe('123 m');
+    expect(formatShortDistance(1_250, 'METRIC')).toBe('1.25 km');
+    expect(formatShortDistance(50_000, 'METRIC')).toBe('50 km');
+    expect(formatShortDistance(null, 'METRIC')).toBe('—');
   });
 
   it('show fuel in US gallons or litres, and economy in mpg or L/100 km', () => {

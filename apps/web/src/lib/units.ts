@@ -1,6 +1,6 @@
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
 import {
-  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, economyFromLPer100Km, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
+  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, lengthFromM, economyFromLPer100Km, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
   speedFromKmh, speedToKmh, volumeFromL, type UnitLabels, type UnitSystem,
 } from '@fleet/api-contract/units';
 import { z } from 'zod';
@@ -67,6 +67,19 @@ export function formatOdometer(km: number | null | undefined, units: UnitSystem,
 export function formatLength(m: number | null | undefined, units: UnitSystem): string {
   if (missing(m)) return DASH;
   return `${grouped(lengthForDisplay(m, units), DISPLAY_DECIMALS[units].length)} ${UNIT_LABELS[units].length}`;
+}
+
+/**
+ * A place-sized distance given in metres (a circle's radius), rounded to a unit that fits it: whole
+ * feet or metres under 1,000 ("984 ft", "300 m"), else miles or kilometres to two decimals under 10
+ * and to one above ("0.19 mi", "1.25 km", "31.1 mi"). Not for typing back: the form keeps its own.
+ */
+export function formatShortDistance(m: number | null | undefined, units: UnitSystem): string {
+  if (missing(m)) return DASH;
+  const short = lengthFromM(m, units);
+  if (Math.round(short) < 1000) return `${Math.round(short)} ${UNIT_LABELS[units].length}`;
+  const long = distanceFromKm(m / 1000, units);
+  return `${grouped(long, long < 10 ? 2 : 1)} ${UNIT_LABELS[units].distance}`;
 }
 
 /** A fuel quantity given in litres: "125.3 gal" or "474.3 L". */

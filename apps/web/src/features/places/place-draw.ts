@@ -2,6 +2,7 @@ import type { Map as MaplibreMap } from 'maplibre-gl';
 import type { Polygon } from 'geojson';
 import { TerraDraw, TerraDrawCircleMode, TerraDrawPolygonMode, TerraDrawSelectMode, type GeoJSONStoreFeatures, type HexColor } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import { PLACE_RADIUS_LIMITS } from '@fleet/api-contract/places';
 import { circleFromRing, circleRing } from '../../lib/map/place-shapes.ts';
 
 // The place editor's drawing on the map, through terra-draw (decision 0164): one shape at a time,
@@ -29,6 +30,17 @@ export function shapeOfFeature(f: GeoJSONStoreFeatures | undefined): EditShape |
     return { kind: 'circle', center, radiusM };
   }
   return { kind: 'polygon', ring: ring.map(([lon, lat]) => [Math.round(lon * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] as LonLat) };
+}
+
+/**
+ * The shape with a circle's radius held to the contract's limits (the same shape when it is within
+ * them). A circle dragged out at the whole-country zoom spans hundreds of kilometres: it is bounded
+ * as it is drawn, not refused on save.
+ */
+export function boundedShape(shape: EditShape | null): EditShape | null {
+  if (shape?.kind !== 'circle') return shape;
+  const radiusM = Math.min(PLACE_RADIUS_LIMITS.max, Math.max(PLACE_RADIUS_LIMITS.min, shape.radiusM));
+  return radiusM === shape.radiusM ? shape : { ...shape, radiusM };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Place } from '@fleet/api-contract';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { placeLabelsToGeoJSON, placeLayers, placesToGeoJSON } from '../../lib/map/place-shapes.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { startPlaceDraw, type DrawMode, type EditShape, type PlaceDraw } from './place-draw.ts';
+import { boundedShape, startPlaceDraw, type DrawMode, type EditShape, type PlaceDraw } from './place-draw.ts';
 
 const SOURCE = 'places';
 const OWN_SOURCES = [SOURCE, `${SOURCE}-labels`];
@@ -69,8 +69,11 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
   useEffect(() => {
     if (!map || !editing) return;
     const draw = startPlaceDraw(map, (s) => {
-      fromMap.current = s;
-      editorRef.current?.onShape(s);
+      const bounded = boundedShape(s);
+      // A circle beyond the radius limits goes to the editor bounded; not being the map's own shape,
+      // it is then redrawn on the map at that radius (the effect below).
+      fromMap.current = bounded === s ? s : null;
+      editorRef.current?.onShape(bounded);
     });
     drawRef.current = draw;
     draw.setShape(editorRef.current?.shape ?? null);

@@ -15,7 +15,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { formatLength, useUnits, type UnitSystem } from '../../lib/units.ts';
+import { formatShortDistance, useUnits, type UnitSystem } from '../../lib/units.ts';
 import type { EditShape } from './place-draw.ts';
 import { PlaceForm, shapeOfPlace, type EditorMode } from './place-form.tsx';
 import { PlaceImportDrawer } from './place-import.tsx';
@@ -28,9 +28,9 @@ const NO_PLACES: Place[] = [];
 /** A circle placed by a click starts this big (metres): a yard or a customer's lot. */
 const POINT_RADIUS_M = 150;
 
-/** "Circle, 500 ft" or "Polygon, 6 corners". */
+/** "Circle, 500 ft radius", "Circle, 1.5 mi radius" or "Polygon, 6 corners". */
 export function shapeText(p: Pick<Place, 'geometry' | 'radiusMeters'>, units: UnitSystem): string {
-  return p.geometry.type === 'Point' ? `Circle, ${formatLength(p.radiusMeters, units)} radius` : `Polygon, ${p.geometry.coordinates[0]!.length - 1} corners`;
+  return p.geometry.type === 'Point' ? `Circle, ${formatShortDistance(p.radiusMeters, units)} radius` : `Polygon, ${p.geometry.coordinates[0]!.length - 1} corners`;
 }
 
 export function CategoryBadge({ category }: { category: PlaceCategory }) {

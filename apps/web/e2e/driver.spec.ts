@@ -150,6 +150,18 @@ test('a driver certifies a past day with the statement, and accepts one office e
   ]);
 });
 
+test('once today is certified, "Certify today" is no longer offered', async ({ page, request }) => {
+  const me = await (await officeApi(request)).driverAccount();
+  await driverLogin(page, me);
+  await page.getByRole('tab', { name: /Certify/ }).click();
+  await page.getByRole('button', { name: 'Certify today' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Certify / });
+  await dialog.getByRole('button', { name: 'Agree' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Today is certified')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Certify today' })).toHaveCount(0);
+});
+
 test('a driver claims unidentified driving on their truck, opens the inspection view, downloads and e-mails the ELD output file', async ({ page, request }) => {
   const api = await officeApi(request);
   const me = await api.driverAccount();

@@ -65,7 +65,11 @@ test('a driver records a post-trip with a photographed defect and a drawn signat
   await expect(lights.getByRole('button', { name: 'Defect' })).toHaveAttribute('aria-pressed', 'true');
   // Big touch targets.
   expect((await lights.getByRole('button', { name: 'Defect' }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
-  await expect(lights.getByRole('switch', { name: /Affects safe operation/ })).toBeChecked();
+  // Off until the driver says so: a cosmetic defect must not ground the truck.
+  const safety = lights.getByRole('switch', { name: /Affects safe operation/ });
+  await expect(safety).not.toBeChecked();
+  await safety.check();
+  await expect(safety).toBeChecked();
   await lights.locator('input[type="file"]').setInputFiles({ name: 'lamp.png', mimeType: 'image/png', buffer: PNG });
   await expect(lights.getByRole('img', { name: 'Photo 1 of Lighting devices and reflectors' })).toBeVisible();
   await form.getByRole('button', { name: 'Rest pass' }).click();

@@ -47,6 +47,7 @@ export const en = {
     certify: {
       allDone: 'All past days are certified',
       todayLater: 'Certify today at the end of your shift.',
+      todayDone: 'Today is certified.',
       waiting_one: '{{count}} day waits for your certification. A day edited after you certified it asks again.',
       waiting_other: '{{count}} days wait for your certification. A day edited after you certified it asks again.',
       waiting_many: '{{count}} days wait for your certification. A day edited after you certified it asks again.',

@@ -47,6 +47,7 @@ export const es: Catalogue = {
     certify: {
       allDone: 'Todos los días anteriores están certificados',
       todayLater: 'Certifique hoy al final de su turno.',
+      todayDone: 'Hoy está certificado.',
       waiting_one: '{{count}} día espera su certificación. Un día editado después de certificarlo pide certificarse otra vez.',
       waiting_other: '{{count}} días esperan su certificación. Un día editado después de certificarlo pide certificarse otra vez.',
       waiting_many: '{{count}} días esperan su certificación. Un día editado después de certificarlo pide certificarse otra vez.',

@@ -47,6 +47,7 @@ export const fr: Catalogue = {
     certify: {
       allDone: 'Tous les jours passés sont certifiés',
       todayLater: "Certifiez aujourd'hui à la fin de votre quart.",
+      todayDone: "Aujourd'hui est certifié.",
       waiting_one: '{{count}} jour attend votre certification. Un jour modifié après sa certification la redemande.',
       waiting_other: '{{count}} jours attendent votre certification. Un jour modifié après sa certification la redemande.',
       waiting_many: '{{count}} jours attendent votre certification. Un jour modifié après sa certification la redemande.',

@@ -171,7 +171,7 @@ function DriverDay({
           </DataState>
         </Tabs.Panel>
         <Tabs.Panel value="certify" pt="md">
-          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} timeZone={tz} />
+          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} todayCertified={d?.certification.certified ?? false} timeZone={tz} />
         </Tabs.Panel>
         <Tabs.Panel value="edits" pt="md">
           <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />

@@ -21,6 +21,8 @@ export interface CertifyDaysProps {
   days: ReadonlyArray<{ id: string; date: string }>;
   /** Today's log, which may be certified at the end of the shift. */
   today: { id: string; date: string };
+  /** Today's log is certified (and not edited since): "Certify today" is no longer offered. Default false. */
+  todayCertified?: boolean;
   /** The driver's home-terminal zone (the time a certification kept on the phone names). */
   timeZone: string;
 }
@@ -29,7 +31,7 @@ export interface CertifyDaysProps {
  * Certification (Appendix A 4.3.2.3): each past day not certified, or changed since, is listed; the
  * driver reads the statement and agrees, or leaves it for later ("Not ready").
  */
-export function CertifyDays({ orgId, userId, days, today, timeZone }: CertifyDaysProps) {
+export function CertifyDays({ orgId, userId, days, today, todayCertified = false, timeZone }: CertifyDaysProps) {
   const { t, i18n } = useTranslation();
   const [day, setDay] = useState<{ id: string; date: string } | null>(null);
   const user = useCurrentUser();
@@ -44,7 +46,7 @@ export function CertifyDays({ orgId, userId, days, today, timeZone }: CertifyDay
     <Stack gap="sm">
       {days.length === 0 ? (
         <Alert color="green" variant="light" icon={<IconCircleCheck size={20} />} title={t('driver.certify.allDone')}>
-          {t('driver.certify.todayLater')}
+          {todayCertified ? t('driver.certify.todayDone') : t('driver.certify.todayLater')}
         </Alert>
       ) : (
         <Text size="sm">{t('driver.certify.waiting', { count: days.length })}</Text>
@@ -65,9 +67,17 @@ export function CertifyDays({ orgId, userId, days, today, timeZone }: CertifyDay
           </Group>
         </Paper>
       ))}
-      <Button variant="default" size="md" onClick={() => setDay(today)} disabled={kept.has(today.id)}>
-        {t('driver.certify.today')}
-      </Button>
+      {todayCertified ? (
+        days.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {t('driver.certify.todayDone')}
+          </Text>
+        )
+      ) : (
+        <Button variant="default" size="md" onClick={() => setDay(today)} disabled={kept.has(today.id)}>
+          {t('driver.certify.today')}
+        </Button>
+      )}
       <CertifyModal orgId={orgId} userId={userId} day={day} timeZone={timeZone} onClose={() => setDay(null)} />
     </Stack>
   );

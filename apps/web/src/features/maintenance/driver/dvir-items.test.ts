@@ -1,6 +1,7 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { DVIR_ITEMS } from '@fleet/api-contract/maintenance';
-import { allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors } from './dvir-items.ts';
+import { EMPTY_ANSWER, allPass, answeredCount, formItems, itemsBody, localErrors, placeErrors } from './dvir-items.ts';
 
 const truck = { id: 't1', unitNumber: '101' };
 const trailer = { id: 'r1', unitNumber: 'T-7' };
@@ -15,6 +16,13 @@ describe('the inspection form’s list', () => {
     expect(items.filter((i) => i.unit.id === 't1').map((i) => i.item)).toEqual([...DVIR_ITEMS.map((i) => i.code), 'Fire extinguisher seal', 'Reefer unit']);
     expect(items.filter((i) => i.unit.id === 'r1').map((i) => i.item)).toEqual([...DVIR_ITEMS.filter((i) => i.trailer).map((i) => i.code), 'Reefer unit']);
     expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
+  });
+
+  it('a new defect does not affect safe operation until the driver says it does', () => {
+    const items = formItems(truck, [], []);
+    const t = items[0]!;
+    const body = itemsBody(items, allPass(items, { [t.key]: { ...EMPTY_ANSWER, result: 'defect', note: 'Scratched mirror housing' } }), 't1');
+    expect(body.find((b) => !b.ok)).toMatchObject({ item: t.item, ok: false, safety: false });
   });
 
   it('"All pass" answers only what is left, and the count follows', () => {

@@ -30,7 +30,9 @@ export interface Answer {
   safety: boolean;
 }
 
-export const EMPTY_ANSWER: Answer = { result: null, note: '', imageIds: [], safety: true };
+// Safety starts off: the driver says whether a defect affects safe operation (on by default, a
+// cosmetic defect grounded the truck). The API's own default stays on for clients that omit it.
+export const EMPTY_ANSWER: Answer = { result: null, note: '', imageIds: [], safety: false };
 
 /** Up to 5 photos an item (the contract's limit). */
 export const MAX_PHOTOS = 5;

@@ -178,6 +178,39 @@ test('an office edit is proposed to the driver and shown waiting beside the orig
   expect(pages.length).toBe(1);
 });
 
+test('an office edit that changes only the status keeps the time to the second, so two events in one minute stay apart', async ({ page, request }) => {
+  const auth = await request.post('/api/v1/auth/authenticate', { data: { email: ACCOUNTS.admin.email, password: ACCOUNTS.admin.password } });
+  const { accessToken, user } = (await auth.json()) as { accessToken: string; user: { organization: { id: string } } };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const org = `/api/v1/organizations/${user.organization.id}`;
+  const created = await request.post(`${org}/drivers`, {
+    headers,
+    data: { firstName: 'Omar', lastName: `Seconds${Date.now().toString(36)}`, licenseNumber: `S${Date.now().toString(36).toUpperCase()}`, licenseState: 'TX', homeTimeZone: 'America/Chicago' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const driver = (await created.json()) as { id: string };
+  // On duty for 30 seconds at 6:00 AM, then driving from 6:00:30: two events in the same minute.
+  const body = { source: 'Playwright ELD', periods: periods('2026-10-12T00:00', ['OFF', 6], ['ON', 30 / 3600], ['D', 2], ['OFF', 16 - 30 / 3600]) };
+  const imported = await request.post(`${org}/drivers/${driver.id}/hos_log/import`, { headers, data: body });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const { logs } = (await imported.json()) as { logs: Array<{ id: string; date: string }> };
+
+  await login(page, 'admin');
+  await page.goto(`/hos/logs/${logs.find((l) => l.date === '2026-10-12')!.id}`);
+  await page.getByRole('table', { name: 'Events' }).getByRole('button', { name: 'Edit Driving at 6:00:30 AM' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit duty status' });
+  await expect(dialog.getByLabel(/^Time/)).toHaveValue('2026-10-12T06:00:30');
+  await dialog.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'On duty' }).click();
+  await dialog.getByLabel('Annotation').fill('Fuelling, not driving');
+  await dialog.getByRole('button', { name: 'Propose edit' }).click();
+  await expect(dialog).toBeHidden();
+  const proposed = page.getByRole('table', { name: 'Events' }).locator('tr[data-proposal="pending"]');
+  await expect(proposed).toHaveCount(1);
+  await expect(proposed).toContainText('Fuelling, not driving');
+  await expect(proposed).toContainText('6:00:30');
+});
+
 test('the log screens are accessible in the dark theme and fit a 375 px phone', async ({ page, request }) => {
   const { lastName, logs } = await driverWithLogs(request);
   const oct13 = logs.find((l) => l.date === '2026-10-13')!;

@@ -36,11 +36,13 @@ export function EventEditModal({ event, onClose, ...p }: EventEditModalProps) {
 
 function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<EventEditModalProps, 'event'> & { event: HosEvent }) {
   const edit = useEditHosEvent(orgId);
+  const shownAt = toLocalInput(event.at, timeZone);
   const form = useZodForm(formSchema, {
-    defaultValues: { status: event.status ?? 'OFF', at: toLocalInput(event.at, timeZone), annotation: '' },
+    defaultValues: { status: event.status ?? 'OFF', at: shownAt, annotation: '' },
   });
   const submit = form.handleSubmit(async (v) => {
-    const at = fromLocalInput(v.at, timeZone);
+    // A time left as shown is the record's own instant, to the millisecond.
+    const at = v.at === shownAt ? event.at : fromLocalInput(v.at, timeZone);
     if (!at) {
       form.setError('at', { type: 'manual', message: 'Time must be a date and time' });
       return;
@@ -78,7 +80,7 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
             />
           )}
         />
-        <TextInput label={`Time (${zoneAbbreviation(event.at, timeZone)})`} type="datetime-local" step={60} withAsterisk {...field(form, 'at')} />
+        <TextInput label={`Time (${zoneAbbreviation(event.at, timeZone)})`} type="datetime-local" step={1} withAsterisk {...field(form, 'at')} />
         <Textarea
           label="Annotation"
           description={`Why the record changes: 4 to 60 characters (${annotation.trim().length}/60)`}

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { addDays, formatEngineHours, formatHours, fromLocalInput, toLocalInput, todayIn } from './log-format.ts';
 
@@ -26,6 +27,11 @@ describe('log formatting', () => {
     expect(fromLocalInput('2026-11-01T05:00', 'America/Chicago')).toBe('2026-11-01T11:00:00.000Z');
     expect(fromLocalInput('nonsense', 'America/Chicago')).toBeNull();
     expect(toLocalInput('2026-10-20T11:00:00.000Z', 'America/Chicago')).toBe('2026-10-20T06:00');
+  });
+
+  it('keeps the seconds of a time shown for editing, so an unchanged time reads back as the same instant', () => {
+    expect(toLocalInput('2026-10-12T11:00:30.000Z', 'America/Chicago')).toBe('2026-10-12T06:00:30');
+    expect(fromLocalInput(toLocalInput('2026-10-12T11:00:30.000Z', 'America/Chicago'), 'America/Chicago')).toBe('2026-10-12T11:00:30.000Z');
   });
 });
 

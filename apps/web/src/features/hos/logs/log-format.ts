@@ -79,11 +79,16 @@ function partsIn(ms: number, timeZone: string): Record<string, number> {
   return out;
 }
 
-/** The wall clock of an instant in a zone as a `datetime-local` value: "2026-10-20T06:00". */
+/**
+ * The wall clock of an instant in a zone as a `datetime-local` value: "2026-10-20T06:00", with the
+ * seconds when there are any ("2026-10-20T06:00:30"): an edit that leaves the time alone must not
+ * move a record to the start of its minute, onto another record of that minute.
+ */
 export function toLocalInput(iso: string, timeZone: string): string {
   const p = partsIn(Date.parse(iso), timeZone);
   const two = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
-  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
+  const seconds = p.second ? `:${two(p.second)}` : '';
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}${seconds}`;
 }
 
 /**

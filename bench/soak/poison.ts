@@ -95,10 +95,16 @@ async function sendOnce(r: Request): Promise<string> {
   }
 }
 
-/** Sends every kind `count` times, all at once (a burst); each send is resent twice unless answered 2xx. */
-export async function sendPoison(target: Target, other: OtherOrg, count: number): Promise<PoisonResult[]> {
+/** The kinds' names, in the order sendPoison sends them. */
+export const poisonKinds = (): string[] => kinds({ apiUrl: '', osmandPort: 0, teltonikaPort: 0 }, { orgId: '', ingestToken: '', osmandId: '', batchToken: '', traccarId: '' }).map((k) => k.kind);
+
+/**
+ * Sends every kind `count` times, all at once (a burst); each send is resent twice unless answered
+ * 2xx. `only`: the kinds to send (all by default; bench/poison-memory.ts sends one at a time).
+ */
+export async function sendPoison(target: Target, other: OtherOrg, count: number, only?: (kind: string) => boolean): Promise<PoisonResult[]> {
   const now = Date.now();
-  const list = kinds(target, other);
+  const list = kinds(target, other).filter((k) => !only || only(k.kind));
   const jobs = list.flatMap((k, ki) => Array.from({ length: count }, (_, i) => ({ ki, r: k.request(i, now) })));
   const finals = await inPool(jobs, jobs.length, async ({ r }) => {
     let answer = '';

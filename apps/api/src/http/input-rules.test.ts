@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectFieldErrors, type TestContext } from '../test/helpers.ts';
 import { registryActors, vehicleBody } from '../test/registry.ts';
+import { shallowJsonBytes } from './utf8-body.ts';
 
 // Issue 43, item 5: bad input that reached the database (a 500, or a value stored other than sent),
 // each now a 400 from the contract naming the field. The openapi-fuzz test walks every field of
@@ -43,6 +44,14 @@ describe('text the database cannot hold', () => {
     const res = await t.app.inject({ method: 'POST', url: org('/roles'), headers: { ...a.admin, 'content-type': 'application/json' }, payload: `{"name":"Deep","permissions":${deep}}` });
     expect(res.statusCode).toBe(400);
     expect(res.json().technicalMessage).toMatch(/^permissions(\.0)+: .* is nested too deeply \(at most 32 levels\)/);
+  });
+
+  it('does not build what is nested past the rules\' depth (issue 43: 100 such bodies at once held 16 MB)', () => {
+    const cut = (text: string) => shallowJsonBytes(Buffer.from(text), 2)?.toString() ?? null;
+    expect(cut('{"a":{"b":{"c":[1,{"d":2}]},"e":"{[["},"f":[[["x\\\\"]]]}')).toBe('{"a":{"b":{},"e":"{[["},"f":[[]]}');
+    // Brackets in strings are text; nothing that deep, or brackets that do not match: left to JSON.parse.
+    expect(cut('{"a":{"b":"{{{[[[\\"}}"}}')).toBeNull();
+    expect(cut('{"a":{"b":{"c":[}}}}')).toBeNull();
   });
 });
 

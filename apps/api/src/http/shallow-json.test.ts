@@ -39,8 +39,8 @@ const json = fc.letrec<{ value: Json }>((tie) => ({
 describe('shallowJsonBytes against the plain reading', () => {
   it('gives what parsing whole and emptying past the limit gives, and null when nothing is that deep', () => {
     fc.assert(
-      fc.property(json, fc.integer({ min: 1, max: 6 }), (value, max) => {
-        const body = Buffer.from(JSON.stringify(value));
+      fc.property(json, fc.integer({ min: 1, max: 6 }), fc.boolean(), (value, max, pretty) => {
+        const body = Buffer.from(JSON.stringify(value, null, pretty ? '\t' : undefined));
         const cut = shallowJsonBytes(body, max);
         if (depthOf(value) <= max) expect(cut).toBeNull();
         else expect(JSON.parse(cut!.toString('utf8'))).toEqual(cutReference(value, max));
@@ -70,7 +70,19 @@ describe('shallowJsonBytes against the plain reading', () => {
         const cut = shallowJsonBytes(Buffer.from(bad), max);
         expect(cut === null || !parses(cut.toString('utf8'))).toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: 3000 },
+    );
+    // Any character put in anywhere, or put in place of another.
+    fc.assert(
+      fc.property(json, fc.integer({ min: 1, max: 4 }), fc.nat(), fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', '1', '-', '.', 'e', 't', ' ', 'x'), fc.boolean(), (value, max, at, ch, replace) => {
+        const good = JSON.stringify(value);
+        const k = at % (good.length + 1);
+        const bad = good.slice(0, k) + ch + good.slice(replace ? k + 1 : k);
+        if (parses(bad)) return;
+        const cut = shallowJsonBytes(Buffer.from(bad), max);
+        expect(cut === null || !parses(cut.toString('utf8'))).toBe(true);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -29,12 +29,79 @@ function replacedAt(value: unknown, path: string[] = []): { path: string[]; line
 /** Nesting levels of a JSON body that are parsed: past every rule's limit (MAX_INPUT_DEPTH, an attribute's 8). */
 export const PARSED_DEPTH = MAX_INPUT_DEPTH + 2;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+/** Bytes of JSON's grammar (RFC 8259). */
+const B = {
+  quote: 0x22,
+  backslash: 0x5c,
+  openBrace: 0x7b,
+  closeBrace: 0x7d,
+  openBracket: 0x5b,
+  closeBracket: 0x5d,
+  comma: 0x2c,
+  colon: 0x3a,
+  minus: 0x2d,
+  plus: 0x2b,
+  dot: 0x2e,
+  zero: 0x30,
+  nine: 0x39,
+  e: 0x65,
+  E: 0x45,
+  u: 0x75,
+} as const;
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= B.zero && c <= B.nine;
+const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+/** The characters that may follow a backslash in a string: " \ / b f n r t (u is read apart). */
+const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+const LITERALS = [Buffer.from('true'), Buffer.from('false'), Buffer.from('null')];
+
+/** What the grammar allows next. */
+const enum Next {
+  Value,
+  /** After `{`: a key or `}`. */
+  KeyOrEnd,
+  /** After `[`: a value or `]`. */
+  ValueOrEnd,
+  /** After `,` in an object. */
+  Key,
+  Colon,
+  /** After a value: `,` or the container's end (nothing at the top). */
+  CommaOrEnd,
+}
+
+/** The end of the string opening at `i` (the index of its closing quote), or -1 when it is not a JSON string. */
+function stringEnd(bytes: Uint8Array, i: number): number {
+  for (i++; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === B.quote) return i;
+    if (c < 0x20) return -1;
+    if (c !== B.backslash) continue;
+    const e = bytes[++i];
+    if (e === B.u) {
+      for (let k = 0; k < 4; k++) if (!isHex(bytes[++i] ?? 0)) return -1;
+    } else if (e === undefined || !ESCAPES.has(e)) return -1;
+  }
+  return -1;
+}
+
+/** The index after the number starting at `i`, or -1 when it is not a JSON number. */
+function numberEnd(bytes: Uint8Array, i: number): number {
+  if (bytes[i] === B.minus) i++;
+  if (bytes[i] === B.zero) i++;
+  else if (isDigit(bytes[i] ?? 0)) while (isDigit(bytes[i] ?? 0)) i++;
+  else return -1;
+  if (bytes[i] === B.dot) {
+    if (!isDigit(bytes[++i] ?? 0)) return -1;
+    while (isDigit(bytes[i] ?? 0)) i++;
+  }
+  if (bytes[i] === B.e || bytes[i] === B.E) {
+    i++;
+    if (bytes[i] === B.plus || bytes[i] === B.minus) i++;
+    if (!isDigit(bytes[i] ?? 0)) return -1;
+    while (isDigit(bytes[i] ?? 0)) i++;
+  }
+  return i;
+}
 
 /**
  * A JSON body's bytes with every object or array nested deeper than `maxDepth` emptied ({} or []),
@@ -42,37 +109,79 @@ const CLOSE_BRACKET = 0x5d;
  * too deeply whatever it holds; position attributes past 8 levels likewise), while 5,000 levels of
  * {"a":…} cost 160 kB of objects a request, held until it is answered (issue 43: a burst of 100
  * raised the heap's live size, and V8 then let garbage grow to a multiple of it for minutes).
- * Null when nothing is that deep (the common case: one pass over the bytes, about a third of
- * JSON.parse's time), or when the brackets do not match (JSON.parse then names the error).
+ *
+ * The scan checks the whole grammar as it goes (a tokenizer that builds nothing): a body that is
+ * not JSON gives null and goes to JSON.parse whole, which names the error, so a cut can never turn
+ * a broken body into one that parses. Null also when nothing is that deep (the common case: one
+ * pass over the bytes). shallow-json.test.ts compares it with parsing whole on random JSON.
  */
 export function shallowJsonBytes(bytes: Uint8Array, maxDepth = PARSED_DEPTH): Buffer | null {
   const pieces: Uint8Array[] = [];
   let copied = 0;
-  let depth = 0;
-  /** Inside a part being cut: the closing bracket each open one needs (a stack of `open` bytes, made at the first cut). */
-  let closers: Uint8Array | null = null;
-  let open = 0;
+  /** Open containers, innermost last: true for an object. */
+  const objects: boolean[] = [];
   let cutFrom = -1;
+  let next = Next.Value as Next;
   for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === QUOTE) {
-      // A string: past its closing quote (UTF-8 multi-byte characters hold no ASCII byte).
-      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth <= maxDepth) continue;
-      if (cutFrom < 0) cutFrom = i;
-      closers ??= new Uint8Array(bytes.length);
-      closers[open++] = c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth-- <= maxDepth) continue;
-      if (closers![--open] !== c) return null;
-      if (open > 0) continue;
-      pieces.push(bytes.subarray(copied, cutFrom), Buffer.from(c === CLOSE_BRACE ? '{}' : '[]'));
+    const c = bytes[i]!;
+    if (isSpace(c)) continue;
+    switch (next) {
+      case Next.Colon:
+        if (c !== B.colon) return null;
+        next = Next.Value;
+        continue;
+      case Next.CommaOrEnd:
+        if (c === B.comma && objects.length > 0) {
+          next = objects.at(-1) ? Next.Key : Next.Value;
+          continue;
+        }
+        if (c !== B.closeBrace && c !== B.closeBracket) return null;
+        break;
+      case Next.Key:
+      case Next.KeyOrEnd:
+        if (c === B.quote) {
+          i = stringEnd(bytes, i);
+          if (i < 0) return null;
+          next = Next.Colon;
+          continue;
+        }
+        if (next === Next.Key || c !== B.closeBrace) return null;
+        break;
+      case Next.ValueOrEnd:
+        if (c === B.closeBracket) break;
+        // A value: read again as one.
+        next = Next.Value;
+        i--;
+        continue;
+      case Next.Value:
+        if (c === B.openBrace || c === B.openBracket) {
+          objects.push(c === B.openBrace);
+          if (objects.length === maxDepth + 1) cutFrom = i;
+          next = c === B.openBrace ? Next.KeyOrEnd : Next.ValueOrEnd;
+          continue;
+        }
+        if (c === B.quote) i = stringEnd(bytes, i);
+        else if (c === B.minus || isDigit(c)) i = numberEnd(bytes, i) - 1;
+        else {
+          const word = LITERALS.find((w) => w.every((x, k) => bytes[i + k] === x));
+          i = word ? i + word.length - 1 : -1;
+        }
+        if (i < 0) return null;
+        next = Next.CommaOrEnd;
+        continue;
+    }
+    // A closing bracket where one may close: it must match the open one.
+    const isObject = objects.pop();
+    if (isObject === undefined || isObject !== (c === B.closeBrace)) return null;
+    if (objects.length === maxDepth) {
+      pieces.push(bytes.subarray(copied, cutFrom), Buffer.from(isObject ? '{}' : '[]'));
       copied = i + 1;
       cutFrom = -1;
     }
+    next = Next.CommaOrEnd;
   }
-  if (pieces.length === 0 || cutFrom >= 0) return null;
+  // Whole: one value, every container closed.
+  if (next !== Next.CommaOrEnd || objects.length > 0 || pieces.length === 0) return null;
   pieces.push(bytes.subarray(copied));
   return Buffer.concat(pieces);
 }

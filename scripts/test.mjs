@@ -1,6 +1,5 @@
-// `npm test`: the production build, then the browser tests against it (and the CI soak) in the
-// background while the unit + API tests run (PGlite, then PostgreSQL when TEST_DATABASE_URL is set),
-// with lint, import rules and typecheck beside the last pass.
+// `npm test`: the production build, then the browser tests against it in the background while lint,
+// import rules, typecheck and the unit + API tests run (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
 // Ends with one "N passed, N failed" line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -90,13 +89,13 @@ function runInBackground(label, cmd, args, env = {}, { yielding = false, logFile
   });
 }
 
-/** Runs the commands `lanes` at a time (yielding to the browser tests), each step's output printed whole when it ends. */
-async function runQueue(steps, lanes) {
+/** Runs the commands two at a time (both cores, yielding to the browser tests), each step's output printed whole when it ends. */
+async function runPairs(steps) {
   const queue = [...steps];
   const worker = async () => {
     for (let step = queue.shift(); step; step = queue.shift()) await runInBackground(...step, {}, { yielding: true });
   };
-  await Promise.all(Array.from({ length: lanes }, worker));
+  await Promise.all([worker(), worker()]);
 }
 
 /**
@@ -201,8 +200,8 @@ function e2eClock() {
 }
 
 // The browser tests are the longest step and mostly wait on the browser and the server, so they
-// start first, right after the build, in the background; the CPU-bound vitest passes, then the
-// checks, fill the cores beside them, yielding to them (yieldCpu).
+// start first, right after the build, in the background; the checks and the CPU-bound vitest passes
+// fill the cores beside them, one after the other, yielding to them (yieldCpu).
 let e2e = Promise.resolve(true);
 const e2eJson = path.join(tmp, 'playwright.json');
 // Built in this run: the API tests' server processes run the build (TEST_SERVER_ENTRY, server-process.ts).
@@ -229,6 +228,8 @@ const soakLog = path.join(tmp, 'soak.log');
 if (process.env.SKIP_SOAK !== '1') {
   soak = runInBackground('soak with faults (npm run soak -- --ci)', 'node', ['--import', 'tsx', 'bench/soak.ts', '--ci'], { DATABASE_URL: '' }, { logFile: soakLog });
 }
+
+await runPairs(checks);
 
 /**
  * The vitest passes yield the CPU to the browser tests. Those mostly wait, on a server and a browser
@@ -270,19 +271,12 @@ countVitest(unitJson);
 // two runs out of two (hooks and tests timed out at 60-180 s that take 2 s alone; the CI soak's
 // server stopped answering once), though it left a core idle here for 3-4 minutes. One worker:
 // alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
-// The checks (lint, import rules, two typechecks: about 180 CPU-s, nothing timed) come last, beside
-// the PostgreSQL pass, which keeps about one core busy: one at a time beside it, two without it.
-// Run first, niced under the browser tests and the CI soak, they took 10-18 minutes of wall before
-// the PGlite pass could start (stop 52's CI: 2,319 s; the same tree here: checks 1,073 s of 2,098).
-const checksDone = runQueue(checks, process.env.TEST_DATABASE_URL ? 1 : 2);
-
 const pgJson = path.join(tmp, 'vitest-pg.json');
 if (process.env.TEST_DATABASE_URL) {
   await run('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), serverEntry, { yielding: true });
   countVitest(pgJson);
 }
 
-await checksDone;
 await e2e;
 countPlaywright(e2eJson);
 await soak;

@@ -47,6 +47,16 @@ async function driverWithRecords() {
   return { headers, userId, driver, logs, today, url };
 }
 
+/**
+ * The driver's log days from the import, read as the driver: the test's times (an hour or so ago)
+ * fall on the day before "today" when it runs just after the driver's midnight.
+ */
+async function daysOf(me: Awaited<ReturnType<typeof driverWithRecords>>) {
+  const days = [];
+  for (const log of me.logs) days.push(hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${log.id}`), headers: me.headers })).json()));
+  return days;
+}
+
 describe('a status change sent late', () => {
   it('is stored at the time the driver made it, once for every resend, after a restart too', async () => {
     const me = await driverWithRecords();
@@ -79,8 +89,8 @@ describe('a status change sent late', () => {
     const later = new Date(Date.now() - 10 * 60_000).toISOString();
     const next = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'ON', locationDescription: '5 mi E of Joliet, IL', recordedAt: later } });
     expect(next.statusCode, next.body).toBe(201);
-    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${me.today.id}`), headers: me.headers })).json());
-    expect(day.segments.filter((s) => s.start === madeAt || s.start === later).map((s) => [s.status, s.start])).toEqual([
+    const segments = (await daysOf(me)).flatMap((d) => d.segments);
+    expect(segments.filter((s) => s.start === madeAt || s.start === later).map((s) => [s.status, s.start])).toEqual([
       ['SB', madeAt],
       ['ON', later],
     ]);
@@ -123,11 +133,12 @@ describe('a status change sent late', () => {
 describe('an office edit answered offline', () => {
   it('is decided at the time the driver answered it, once however often it is resent', async () => {
     const me = await driverWithRecords();
-    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${me.today.id}`), headers: me.headers })).json());
+    // The day holding the On duty that began 3 hours ago (yesterday, just after the driver's midnight).
+    const day = (await daysOf(me)).find((d) => d.events.some((e) => e.eventType === 1 && e.status === 'ON'))!;
     const on = day.events.find((e) => e.eventType === 1 && e.status === 'ON')!;
     const proposed = await t.app.inject({
       method: 'PUT',
-      url: org(`/drivers/${me.driver.id}/hos_log/${me.today.id}/hos_event/${on.id}`),
+      url: org(`/drivers/${me.driver.id}/hos_log/${day.id}/hos_event/${on.id}`),
       headers: a.admin,
       payload: { status: 'ON', at: new Date(Date.parse(on.at) - 15 * 60_000).toISOString(), annotation: 'Pre-trip began earlier' },
     });

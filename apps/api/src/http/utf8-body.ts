@@ -103,6 +103,35 @@ function numberEnd(bytes: Uint8Array, i: number): number {
   return i;
 }
 
+/** The quote at `i` follows an odd run of backslashes (it is part of the string). */
+function escaped(bytes: Uint8Array, i: number): boolean {
+  let n = 0;
+  while (bytes[i - 1 - n] === 0x5c) n++;
+  return n % 2 === 1;
+}
+
+/**
+ * Whether any bracket of the body opens deeper than `maxDepth`, strings skipped: the cheap look that
+ * lets almost every body go to JSON.parse at once. On a broken body it may be wrong either way, which
+ * is harmless: "no" sends the body to JSON.parse whole, "yes" to the tokenizer, which checks it.
+ */
+function nestsDeeper(bytes: Uint8Array, maxDepth: number): boolean {
+  let depth = 0;
+  // A string's contents are skipped with indexOf (native), not byte by byte.
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 0x22) {
+      do {
+        i = bytes.indexOf(0x22, i + 1);
+        if (i < 0) return false;
+      } while (escaped(bytes, i));
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /**
  * A JSON body's bytes with every object or array nested deeper than `maxDepth` emptied ({} or []),
  * so it is never built: no rule looks that deep (a value past MAX_INPUT_DEPTH is refused as nested
@@ -112,10 +141,11 @@ function numberEnd(bytes: Uint8Array, i: number): number {
  *
  * The scan checks the whole grammar as it goes (a tokenizer that builds nothing): a body that is
  * not JSON gives null and goes to JSON.parse whole, which names the error, so a cut can never turn
- * a broken body into one that parses. Null also when nothing is that deep (the common case: one
- * pass over the bytes). shallow-json.test.ts compares it with parsing whole on random JSON.
+ * a broken body into one that parses. Null also when nothing is that deep (the common case, told by
+ * nestsDeeper's one cheap pass). shallow-json.test.ts compares it with parsing whole on random JSON.
  */
 export function shallowJsonBytes(bytes: Uint8Array, maxDepth = PARSED_DEPTH): Buffer | null {
+  if (!nestsDeeper(bytes, maxDepth)) return null;
   const pieces: Uint8Array[] = [];
   let copied = 0;
   /** Open containers, innermost last: true for an object. */

@@ -163,8 +163,19 @@ describe('a demo Teltonika truck live', () => {
     const probe = new TruckPlan(truck.index);
     let at = Math.floor((until - DAY) / 60_000) * 60_000;
     await warmUp([probe, device.plan], at - DAY);
-    while (!probe.stateAt(at).ignition) at -= 60_000;
-    const start = probe.ignitionSince(at);
+    // An engine start the engine then ran for at least ten minutes after (a short stop would
+    // put ignition-off records inside the window and make the test depend on the clock).
+    const runsTenMinutes = (from: number) => {
+      for (let s = 0; s <= 600; s += 5) if (!probe.stateAt(from + s * 1000).ignition) return false;
+      return true;
+    };
+    let start = 0;
+    for (;; at -= 60_000) {
+      if (!probe.stateAt(at).ignition) continue;
+      start = probe.ignitionSince(at);
+      if (runsTenMinutes(start)) break;
+      at = start - 60_000;
+    }
     device.start(start - 10 * 60_000, until);
     device.record(start + 10 * 60_000);
     const records = device.records;

@@ -169,13 +169,15 @@ describe('a demo Teltonika truck live', () => {
       for (let s = 0; s <= 600; s += 5) if (!probe.stateAt(from + s * 1000).ignition) return false;
       return true;
     };
-    let start = 0;
-    for (;; at -= 60_000) {
-      if (!probe.stateAt(at).ignition) continue;
-      start = probe.ignitionSince(at);
-      if (runsTenMinutes(start)) break;
-      at = start - 60_000;
-    }
+    const lastLongStart = (): number => {
+      for (;; at -= 60_000) {
+        if (!probe.stateAt(at).ignition) continue;
+        const since = probe.ignitionSince(at);
+        if (runsTenMinutes(since)) return since;
+        at = since - 60_000;
+      }
+    };
+    const start = lastLongStart();
     device.start(start - 10 * 60_000, until);
     device.record(start + 10 * 60_000);
     const records = device.records;

@@ -112,6 +112,17 @@ function databaseTestFiles() {
     .map((f) => path.join('apps/api/src', f));
 }
 
+/**
+ * The database test files whose subject is the embedded database itself, or that behaves differently
+ * on it: the PGlite client, its worker thread and restarts, the embedded jobs, first start, and the
+ * position pipeline (its group commit is the embedded path's own). They name PGlite or the embedded
+ * database, or live under modules/positions. With a PostgreSQL server these run on both databases;
+ * every other database file runs on the server only (decision 0192).
+ */
+function embeddedTestFiles() {
+  return databaseTestFiles().filter((f) => f.startsWith('apps/api/src/modules/positions/') || /pglite|embedded/i.test(fs.readFileSync(path.join(root, f), 'utf8')));
+}
+
 function countVitest(file) {
   if (!fs.existsSync(file)) return;
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -263,7 +274,14 @@ const vitest = (args) => (niced ? ['nice', ['-n', '10', bin('vitest'), ...args]]
 
 const unitJson = path.join(tmp, 'vitest.json');
 const serverEntry = { TEST_SERVER_ENTRY: built ? 'compiled' : '' };
-await run('unit and API tests (embedded PGlite)', ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`]), { TEST_DATABASE_URL: '', ...serverEntry }, { yielding: true });
+// With a PostgreSQL server, the database files that are not about the embedded database run on the
+// server only: the same SQL a second time on PGlite was two thirds of this pass (decision 0192).
+// Without one (the README's `npm test` on a laptop), every file runs here.
+const embedded = new Set(embeddedTestFiles());
+const serverOnly = process.env.TEST_DATABASE_URL ? databaseTestFiles().filter((f) => !embedded.has(f)) : [];
+const excludes = serverOnly.flatMap((f) => ['--exclude', path.relative('apps/api', f)]);
+const pgliteLabel = serverOnly.length ? `unit and API tests (embedded PGlite; ${serverOnly.length} database files on the server only)` : 'unit and API tests (embedded PGlite)';
+await run(pgliteLabel, ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`, ...excludes]), { TEST_DATABASE_URL: '', ...serverEntry }, { yielding: true });
 countVitest(unitJson);
 
 // After the PGlite pass, not beside it: beside it (and the browser tests, and the PostgreSQL

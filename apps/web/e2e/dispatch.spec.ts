@@ -88,10 +88,13 @@ test('a dispatcher creates a load, sees its plan and candidates, assigns a drive
   await expect(page.getByRole('listitem').filter({ hasText: name }).getByText('Assigned', { exact: true })).toBeVisible();
 
   // Following it: the office records the arrival at the pick-up; the load is at its stop, and the history says so.
-  await page.getByRole('button', { name: 'Arrived at stop 1' }).click();
+  // The button's accessible name begins with its visible label (WCAG 2.5.3, label in name).
+  const arrive = page.getByRole('button', { name: 'Mark arrived at stop 1' });
+  await expect(arrive).toHaveText('Mark arrived');
+  await arrive.click();
   await expect(page.locator('[data-status="AT_STOP"]').first()).toBeVisible();
   await expect(page.getByRole('table', { name: 'Stops' })).toContainText('Arrived');
-  await expect(page.getByRole('button', { name: 'Departed at stop 1' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark departed at stop 1' })).toHaveText('Mark departed');
   // On the road the load keeps its driver: other drivers only when the dispatcher looks for a hand-over.
   await expect(page.getByTestId('candidate')).toHaveCount(0);
   await page.getByRole('button', { name: 'Find a driver to hand over to' }).click();

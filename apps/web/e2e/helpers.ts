@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const ACCOUNTS = {
   admin: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
@@ -79,4 +79,27 @@ export async function expectLastColumnShown(page: Page, path: string): Promise<v
     return { lastRight: Math.round(last.right), viewRight: Math.round(Math.min(view.right, window.innerWidth)) };
   });
   expect(r.lastRight, path).toBeLessThanOrEqual(r.viewRight + 1);
+}
+
+/**
+ * The WCAG contrast ratio of an element's text against the first opaque background behind it (its
+ * own or an ancestor's), as the browser computed both. For small elements axe leaves as
+ * "incomplete" (a badge in a tab), which its violations never list.
+ */
+export async function textContrast(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+    const luminance = ([r, g, b]: number[]) => {
+      const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+    };
+    let bg: number[] | null = null;
+    for (let e: Element | null = el; e && !bg; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c.length >= 3 && (c[3] ?? 1) >= 0.99) bg = c;
+    }
+    const fg = luminance(rgba(getComputedStyle(el).color));
+    const back = luminance(bg ?? [255, 255, 255]);
+    return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
+  });
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { login, seriousA11yViolations } from './helpers.ts';
+import { login, seriousA11yViolations, textContrast } from './helpers.ts';
 
 // axe is injected as a script tag, which the app's CSP (script-src 'self') would block.
 test.use({ bypassCSP: true });
@@ -146,6 +146,21 @@ test('a purchase above the tank is refused on the form; a total off the price go
 
   const banner = page.getByTestId('ifta-unreviewed');
   await expect(banner).toBeVisible();
+  // Issue 46: the "To review" tab's count badge reads at 4.5:1 or better, in light and in dark.
+  await expect(page.getByRole('tab', { name: /To review/ }).getByLabel(/\d+ not reviewed/)).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    // The user's own choice of theme, as the toggle stores it, applied by a reload.
+    await page.evaluate((value) => {
+      localStorage.setItem('fleet.colorScheme', value);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, scheme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const badge = page.getByRole('tab', { name: /To review/ }).getByLabel(/\d+ not reviewed/);
+    await expect(badge).toBeVisible();
+    expect(await textContrast(badge), scheme).toBeGreaterThanOrEqual(4.5);
+    expect(await seriousA11yViolations(page, ['color-contrast']), scheme).toEqual([]);
+  }
   // The banner's title starts with the number of items nobody has reviewed.
   const count = async () => Number((await banner.textContent())!.match(/^\s*(\d+) items? to review/)![1]);
   const before = await count();

@@ -1,4 +1,4 @@
-import { webConfigSchema, type WebConfig } from '@fleet/api-contract';
+import { startupProgressSchema, webConfigSchema, type StartupProgressInfo, type WebConfig } from '@fleet/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
@@ -19,6 +19,22 @@ const webConfigRoutes: FastifyPluginAsyncZod = async (app) => {
       // Short cache: a restart with a new MAP_STYLE_URL reaches open tabs within a minute.
       reply.header('cache-control', 'public, max-age=60');
       return body;
+    },
+  });
+
+  // Answered without the database: seeding keeps the embedded database's one connection busy.
+  app.get('/startup-progress', {
+    config: { public: true },
+    schema: {
+      tags: ['web-config'],
+      summary: 'Whether a first start is still seeding the demo data, and how far (the dashboard shows it); seeding false once done',
+      security: [],
+      response: { 200: startupProgressSchema },
+    },
+    handler: async (_req, reply): Promise<StartupProgressInfo> => {
+      reply.header('cache-control', 'no-store');
+      const { active, percent, step } = app.startup;
+      return active ? { seeding: true, percent, step: step || null } : { seeding: false, percent: 100, step: null };
     },
   });
 };

@@ -1,4 +1,4 @@
-import { DEFAULT_MAP_STYLE_URL, webConfigSchema } from '@fleet/api-contract';
+import { DEFAULT_MAP_STYLE_URL, startupProgressSchema, webConfigSchema } from '@fleet/api-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
@@ -38,5 +38,29 @@ describe('GET /api/v1/web-config', () => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/connect-src[^;]*http:\/\/tiles\.carrier\.test:8090/);
     expect(csp).toMatch(/img-src[^;]*http:\/\/tiles\.carrier\.test:8090/);
+  });
+});
+
+describe('GET /api/v1/startup-progress', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('says how far a first start has seeded the demo data, without signing in, and done once it is', async () => {
+    const get = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/startup-progress' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      return startupProgressSchema.parse(res.json());
+    };
+    expect(await get()).toEqual({ seeding: false, percent: 100, step: null });
+    t.app.startup.begin({ organizations: 1, 'demo history': 3 }, () => undefined);
+    t.app.startup.at('demo history', 0.5);
+    // 1 + 1.5 of 4 shares.
+    expect(await get()).toEqual({ seeding: true, percent: 62, step: 'demo history' });
+    t.app.startup.done();
+    expect(await get()).toEqual({ seeding: false, percent: 100, step: null });
   });
 });

@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { Dashboard, DashboardCounter } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { DemoSeedingNotice } from './demo-seeding-notice.tsx';
 import { formatDate, formatShortDateTime, formatTime } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
@@ -232,6 +233,7 @@ export default function DashboardPage() {
           </Group>
         }
       />
+      <DemoSeedingNotice />
       <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!d && d.counters.length === 0} emptyTitle="Nothing to show" emptyDescription="Your role does not include any list the dashboard counts.">
         {d && (
           <Stack gap="lg">

@@ -328,7 +328,7 @@ function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
               </Table.Td>
               <Table.Td>
                 {canEdit && current?.id === s.id && load.drivers.length > 0 && (
-                  <Button size="xs" variant="light" loading={mark.isPending} onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')} aria-label={`${s.arrivedAt ? 'Departed' : 'Arrived'} at stop ${i + 1}`}>
+                  <Button size="xs" variant="light" loading={mark.isPending} onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')} aria-label={`${s.arrivedAt ? 'Mark departed' : 'Mark arrived'} at stop ${i + 1}`}>
                     {s.arrivedAt ? 'Mark departed' : 'Mark arrived'}
                   </Button>
                 )}

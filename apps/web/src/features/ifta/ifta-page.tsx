@@ -148,7 +148,7 @@ export default function IftaPage() {
                 <Tabs.Tab value="map" leftSection={<IconMap2 size={16} />}>
                   Map
                 </Tabs.Tab>
-                <Tabs.Tab value="review" leftSection={<IconAlertTriangle size={16} />} rightSection={r.review.unreviewed ? <Badge size="xs" circle={r.review.unreviewed < 10} color="orange" aria-label={`${r.review.unreviewed} not reviewed`}>{r.review.unreviewed}</Badge> : undefined}>
+                <Tabs.Tab value="review" leftSection={<IconAlertTriangle size={16} />} rightSection={r.review.unreviewed ? <Badge size="xs" circle={r.review.unreviewed < 10} color="orange" variant="light" aria-label={`${r.review.unreviewed} not reviewed`}>{r.review.unreviewed}</Badge> : undefined}>
                   To review
                 </Tabs.Tab>
                 <Tabs.Tab value="fuel" leftSection={<IconGasStation size={16} />}>

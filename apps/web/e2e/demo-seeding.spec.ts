@@ -1,0 +1,31 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, login } from './registry-helpers.ts';
+
+// Issue 46: on a first start the dashboard opens while the demo data is still being written; it says
+// so with the server's progress, and the notice goes once seeding is done. The browser tests' server
+// is seeded before they start, so the progress answer is the one thing stood in for here (the API
+// test in web-config.test.ts drives the real one).
+
+test('the dashboard says "Preparing demo data (n %)" while a first start seeds, and stops once done', async ({ page }) => {
+  let answer = { seeding: true, percent: 42, step: 'demo history' as string | null };
+  let asked = 0;
+  await page.route('**/api/v1/startup-progress', async (route) => {
+    asked++;
+    await route.fulfill({ json: answer, headers: { 'cache-control': 'no-store' } });
+  });
+  await login(page, ADMIN);
+  await page.goto('/dashboard');
+  const notice = page.getByTestId('demo-seeding-notice');
+  await expect(notice).toContainText('Preparing demo data (42 %)');
+  await expect(notice.getByRole('progressbar', { name: 'Demo data prepared' })).toHaveAttribute('aria-valuenow', '42');
+  // Asked again while seeding: the progress moves.
+  answer = { seeding: true, percent: 87, step: 'demo history' };
+  await expect(notice).toContainText('Preparing demo data (87 %)', { timeout: 10_000 });
+  answer = { seeding: false, percent: 100, step: null };
+  await expect(notice).toHaveCount(0, { timeout: 10_000 });
+  // Done: no more asking.
+  const after = asked;
+  await page.waitForTimeout(4_000);
+  expect(asked).toBe(after);
+  await expect(page.getByRole('region', { name: 'Counters' })).toBeVisible();
+});

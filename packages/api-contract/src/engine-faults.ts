@@ -93,4 +93,6 @@ const groundingCode = z
 
 /** The codes that ground a vehicle: a new active fault of one becomes a safety defect on its own. */
 export const groundingCodesSchema = z.object({ codes: z.array(groundingCode).max(200, 'At most 200 grounding codes') });
-export type GroundingCodes = z.output<typeof groundingCodesSchema>;
+/** The codes as stored and answered (each in the one form `normalizeFaultCode` writes). */
+export const groundingCodesViewSchema = z.object({ codes: z.array(z.string()) });
+export type GroundingCodes = z.infer<typeof groundingCodesViewSchema>;

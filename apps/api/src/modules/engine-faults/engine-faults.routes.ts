@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { defectSchema, engineFaultDefectInputSchema, engineFaultIdParams, engineFaultListQuery, engineFaultPageSchema, groundingCodesSchema, assetIdParams, orgIdParams } from '@fleet/api-contract';
+import { defectSchema, engineFaultDefectInputSchema, engineFaultIdParams, engineFaultListQuery, engineFaultPageSchema, groundingCodesSchema, groundingCodesViewSchema, assetIdParams, orgIdParams } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { scopeOf } from '../auth/index.ts';
 import { createDefectFromFault, getGroundingCodes, listEngineFaults, putGroundingCodes } from './engine-faults.service.ts';
@@ -35,7 +35,7 @@ const engineFaultsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/maintenance/grounding-codes', {
     config: { permissions: ['MAINTENANCE_LIST'] },
-    schema: { tags, summary: "The organization's grounding engine fault codes: a new active fault of one becomes a safety defect on its own", params: orgIdParams, response: { 200: groundingCodesSchema, ...orgErrors() } },
+    schema: { tags, summary: "The organization's grounding engine fault codes: a new active fault of one becomes a safety defect on its own", params: orgIdParams, response: { 200: groundingCodesViewSchema, ...orgErrors() } },
     handler: (req) => getGroundingCodes(scopeOf(req, req.params.orgId)),
   });
 
@@ -46,7 +46,7 @@ const engineFaultsRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Replace the grounding codes: OBD-II codes (P0301) or J1939 SPNs with an optional FMI (110 matches every FMI, 110/0 one); a code that is none is a 400',
       params: orgIdParams,
       body: groundingCodesSchema,
-      response: { 200: groundingCodesSchema, ...orgErrors() },
+      response: { 200: groundingCodesViewSchema, ...orgErrors() },
     },
     handler: (req) => putGroundingCodes(scopeOf(req, req.params.orgId), req.body),
   });

@@ -229,5 +229,10 @@ describe('GET /assets/{assetId}/engine-faults', () => {
     const [f] = await faults(obdTruck, 'ACTIVE');
     const cross = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/assets/${otherTruck.assetId}/engine-faults/${f!.id}/defect`, headers: a.other, payload: {} });
     expect(cross.statusCode).toBe(404);
+    // The dispatcher reads a vehicle's maintenance data, so its faults; making defects stays with the shop.
+    expect((await list(obdTruck, '', a.dispatcher)).statusCode).toBe(200);
+    const denied = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets/${obdTruck.assetId}/engine-faults/${f!.id}/defect`, headers: a.dispatcher, payload: {} });
+    expect(denied.statusCode).toBe(403);
+    expectErrorBody(denied.json(), 403);
   });
 });

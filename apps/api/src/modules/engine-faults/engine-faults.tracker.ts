@@ -87,8 +87,8 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
       }
       wording ??= await orgWording(this.db, orgId);
       codes ??= new Set(await groundingCodesOf(this.db, orgId));
-      const after = await this.db.transaction((tx) => this.apply(tx, orgId, assetId, fixes, { ...state }, codes!, wording!.tz));
-      this.ignition.set(assetId, after);
+      const next = await this.db.transaction((tx) => this.apply(tx, orgId, assetId, fixes, { ...state }, codes!, wording!.tz));
+      this.ignition.set(assetId, next);
     }
   }
 
@@ -141,8 +141,11 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
     for (const e of [...current.values(), ...finished]) {
       if (!e.dirty) continue;
       if (e.row.id === null) {
-        const { id: _none, ...values } = e.row;
-        const [ins] = await tx.insert(engineFaults).values(values).returning({ id: engineFaults.id });
+        const r = e.row;
+        const [ins] = await tx
+          .insert(engineFaults)
+          .values({ organizationId: orgId, assetId, source: r.source, channel: r.channel, code: r.code, spn: r.spn, fmi: r.fmi, occurrences: r.occurrences, lamps: r.lamps, firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, clearedAt: r.clearedAt })
+          .returning({ id: engineFaults.id });
         e.row.id = ins!.id;
         this.stats.opened++;
         if (e.row.clearedAt === null) opened.push(e as Episode & { row: { id: string } });

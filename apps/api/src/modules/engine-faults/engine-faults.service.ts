@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Defect, EngineFault, GroundingCodes, Page, engineFaultDefectInputSchema, engineFaultListQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assets, engineFaultSettings, engineFaults } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { orderBy, toPage } from '../../http/paging.ts';
+import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { createEngineFaultDefect, getDefect, orgWording } from '../maintenance/index.ts';
@@ -56,7 +56,7 @@ export async function listEngineFaults({ db, orgId }: ReadScope, assetId: string
     eq(engineFaults.organizationId, orgId),
     eq(engineFaults.assetId, assetId),
     q.status === 'ACTIVE' ? isNull(engineFaults.clearedAt) : q.status === 'CLEARED' ? isNotNull(engineFaults.clearedAt) : undefined,
-    q.search ? sql`(${engineFaults.code} ilike ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})` : undefined,
+    q.search ? sql`${engineFaults.code} ilike ${likePattern(q.search)}` : undefined,
   ];
   const where = and(...filters);
   const [total] = await db.select({ n: countAll }).from(engineFaults).where(where);
@@ -64,7 +64,7 @@ export async function listEngineFaults({ db, orgId }: ReadScope, assetId: string
     .select()
     .from(engineFaults)
     .where(where)
-    .orderBy(...orderBy(q.sort, SORTS, desc(engineFaults.lastSeenAt), asc(engineFaults.code), asc(engineFaults.id)))
+    .orderBy(...orderBy(q.sort, SORTS, sql`${engineFaults.lastSeenAt} desc, ${engineFaults.code}`, asc(engineFaults.id)))
     .limit(q.size)
     .offset(q.page * q.size);
   const codes = new Set(await groundingCodesOf(db, orgId));

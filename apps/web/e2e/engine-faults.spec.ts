@@ -112,7 +112,7 @@ test('a vehicle without faults says so, and a failed load says so with a retry',
   const section = page.getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` }).getByTestId('engine-faults');
   await expect(section.getByRole('alert')).toBeVisible();
   fail = false;
-  await section.getByRole('button', { name: 'Retry' }).click();
+  await section.getByRole('button', { name: 'Try again' }).click();
   await expect(section.getByText('No active engine fault')).toBeVisible();
   await section.getByText('Cleared', { exact: true }).click();
   await expect(section.getByText('No cleared engine fault')).toBeVisible();

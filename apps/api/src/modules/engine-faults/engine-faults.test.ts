@@ -4,19 +4,14 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../test/hel
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { decodeAvlPacket, encodeAvlPacket, type AvlRecord } from '../positions/pipeline/teltonika/codec.ts';
-import { loadIoMap, recordsToRows } from '../positions/pipeline/teltonika/records.ts';
-import { dtcValue } from './fault-report.ts';
 
-// Issue 46 (decision 0191): engine faults from Traccar's `dtcs` and Teltonika's fault elements,
-// through ingest and the follower, read and acted on through the API.
+// Issue 46 (decision 0191): engine faults from Traccar's `dtcs`, through ingest and the follower,
+// read and acted on through the API (Teltonika's elements: positions/teltonika-faults.test.ts).
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
 let token: string;
 let obdTruck: TestVehicle;
-let j1939Truck: TestVehicle;
-let fmbTruck: TestVehicle;
 let groundTruck: TestVehicle;
 let otherTruck: TestVehicle;
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
@@ -25,8 +20,6 @@ beforeAll(async () => {
   t = await createTestApp();
   a = await registryActors(t.app);
   obdTruck = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'flt-obd-1' });
-  j1939Truck = await createTestVehicle(t.app.db, a.orgId, { uniqueId: '860317060000461', unitNumber: 'F-461' });
-  fmbTruck = await createTestVehicle(t.app.db, a.orgId, { uniqueId: '860317060000462' });
   groundTruck = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'flt-ground-1', unitNumber: 'G-1' });
   otherTruck = await createTestVehicle(t.app.db, a.otherOrgId, { uniqueId: 'flt-other-1' });
   token = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/ingest-token`, headers: a.admin })).json().token;
@@ -43,26 +36,6 @@ function forward(uniqueId: string, attributes: Record<string, unknown>) {
     device: { id: 1, name: 'Truck', uniqueId, status: 'online' },
   };
   return t.app.inject({ method: 'POST', url: '/api/v1/ingest/traccar', headers: { authorization: token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-}
-
-/** Records of a Teltonika device decoded and committed as the Teltonika port does (TELTONIKA_PORT=0's path). */
-async function teltonika(v: TestVehicle, records: Array<{ ignition: 0 | 1; io?: Array<[number, number | Buffer]> }>) {
-  const avl: AvlRecord[] = records.map((r) => ({
-    timestamp: base + ++seq * 1000,
-    priority: 0,
-    longitude: -87.6298,
-    latitude: 41.8781,
-    altitude: 180,
-    angle: 90,
-    satellites: 12,
-    speed: 0,
-    eventIoId: 0,
-    io: new Map<number, number | bigint | Buffer>([[239, r.ignition], ...(r.io ?? [])]),
-  }));
-  const { records: decoded } = decodeAvlPacket(encodeAvlPacket(0x8e, avl));
-  const gw = (await t.app.ingest.directory.byUniqueId(v.uniqueId))!;
-  const { rows } = await recordsToRows(t.app.ingest, { gw, ioMap: await loadIoMap(t.app.db, gw.id), lastFix: null, lastFixLoaded: false }, decoded);
-  await t.app.ingest.committer.write(rows);
 }
 
 const list = async (v: TestVehicle, query = '', headers = a.admin) => {
@@ -135,33 +108,6 @@ describe('engine faults from Traccar\'s dtcs', () => {
     expect(titles.filter((x) => x === `Vehicle ${unit}: engine fault P0301`)).toHaveLength(1);
     // P0420 came back after clearing: a second episode, a second notice.
     expect(titles.filter((x) => x === `Vehicle ${unit}: engine fault P0420`)).toHaveLength(2);
-  });
-});
-
-describe('engine faults from Teltonika', () => {
-  it('decodes FMC650 "DTC DM1" (10493): SPN, FMI and occurrences; cleared after an ignition cycle without it', async () => {
-    const dtc = dtcValue(110, 16, 3);
-    await teltonika(j1939Truck, [{ ignition: 1, io: [[10493, dtc]] }, { ignition: 0 }]);
-    const [f] = await faults(j1939Truck, 'ACTIVE');
-    expect(f).toMatchObject({ code: 'SPN 110 FMI 16', source: 'J1939', spn: 110, fmi: 16, occurrences: 3, description: 'Engine coolant temperature: data valid but above normal operating range (moderately severe)' });
-    // The device sends it again after the next ignition on: still active.
-    await teltonika(j1939Truck, [{ ignition: 1 }, { ignition: 1, io: [[10493, dtcValue(110, 16, 4)]] }, { ignition: 0 }]);
-    expect(await faults(j1939Truck, 'ACTIVE')).toEqual([expect.objectContaining({ id: f!.id, occurrences: 4 })]);
-    // A whole cycle without it: cleared when the ignition goes off.
-    await teltonika(j1939Truck, [{ ignition: 1 }, { ignition: 1 }, { ignition: 0 }]);
-    expect(await faults(j1939Truck, 'ACTIVE')).toEqual([]);
-    expect((await faults(j1939Truck, 'CLEARED'))[0]).toMatchObject({ id: f!.id });
-  });
-
-  it('decodes FMB "Fault Codes" (281) and "Number of DTC" (30): a count of 0 clears them', async () => {
-    await teltonika(fmbTruck, [{ ignition: 1, io: [[30, 2], [281, Buffer.from('P0100,P0200', 'ascii')]] }]);
-    expect((await faults(fmbTruck, 'ACTIVE')).map((f) => [f.code, f.description])).toEqual([
-      ['P0100', 'Mass or volume air flow circuit malfunction'],
-      ['P0200', 'Injector circuit malfunction'],
-    ]);
-    await teltonika(fmbTruck, [{ ignition: 1, io: [[30, 0]] }]);
-    expect(await faults(fmbTruck, 'ACTIVE')).toEqual([]);
-    expect(await faults(fmbTruck, 'CLEARED')).toHaveLength(2);
   });
 });
 

@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeFaultCode, TELTONIKA_DEFAULT_IO_MAP } from '@fleet/api-contract';
-import { decodeAvlPacket } from '../positions/pipeline/teltonika/codec.ts';
-import { ioAttributes } from '../positions/pipeline/teltonika/io-map.ts';
-import { TRACCAR_FRAMES } from '../positions/pipeline/teltonika/traccar-frames.ts';
+import { normalizeFaultCode } from '@fleet/api-contract';
 import { describeFault, FMI_DESCRIPTIONS } from './dtc-descriptions.ts';
 import { decodeDtcBytes, dtcValue, faultReport } from './fault-report.ts';
 
 describe('faultReport', () => {
-  it("reads a real FMB frame's Fault Codes (281, Traccar's line 55) through Teltonika's default map", () => {
-    const r = decodeAvlPacket(Buffer.from(TRACCAR_FRAMES.find((f) => f.line === 55)!.hex, 'hex')).records[0]!;
-    const attributes = ioAttributes(r.io, TELTONIKA_DEFAULT_IO_MAP);
-    expect(attributes.dtcs).toBe('P0299,P0675,P0674,P0672,P0671,P0471,P2BAC');
-    const report = faultReport(attributes)!;
-    expect(report.malformed).toBe(0);
-    expect(report.channels).toHaveLength(1);
-    expect(report.channels[0]).toMatchObject({ channel: 'dtcs', kind: 'LIST' });
-    expect(report.channels[0]!.faults.map((f) => f.code)).toEqual(['P0299', 'P0675', 'P0674', 'P0672', 'P0671', 'P0471', 'P2BAC']);
-    expect(report.channels[0]!.faults.every((f) => f.source === 'OBD')).toBe(true);
-  });
-
   it('says nothing of a position without fault attributes', () => {
     expect(faultReport({ ignition: true, rpm: 1200 })).toBeNull();
   });

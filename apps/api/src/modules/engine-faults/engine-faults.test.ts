@@ -127,7 +127,7 @@ describe('faults to defects', () => {
     expect(defects.content.map((x: Defect) => x.id)).toEqual([d.id]);
     const wo = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/work-orders`, headers: a.admin, payload: { assetId: groundTruck.assetId, title: 'Lean mixture', defectIds: [d.id] } });
     expect(wo.statusCode).toBe(201);
-    expect(wo.json().defects.map((x: Defect) => x.id)).toEqual([d.id]);
+    expect(wo.json().defectIds).toEqual([d.id]);
     // Once: a second click is a 409 with the spec's body.
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets/${groundTruck.assetId}/engine-faults/${faultId}/defect`, headers: a.admin, payload: {} });
     expect(again.statusCode).toBe(409);

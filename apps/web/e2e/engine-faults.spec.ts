@@ -48,6 +48,9 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
     .poll(async () => ((await (await request.get(`${office.org}/assets/${vehicle.id}/engine-faults?status=CLEARED`, { headers: office.headers })).json()) as { totalElements: number }).totalElements)
     .toBe(1);
 
+  // The dark theme needs the organization's flag (as a11y.spec.ts sets it) for the dark look below.
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' })));
   await login(page, ADMIN);
   await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
   const detail = page.getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` });

@@ -82,10 +82,8 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
   await expect(misfire.getByText(/ · cleared \d\d\/\d\d\/\d\d/)).toBeVisible();
 
   // Dark, and a phone's width.
-  await page.evaluate(() => {
-    localStorage.setItem('fleet.colorScheme', 'dark');
-    window.dispatchEvent(new StorageEvent('storage', { key: 'fleet.colorScheme', newValue: 'dark', storageArea: localStorage }));
-  });
+  // A user who never picked a theme follows the device's (the organization's default is light).
+  await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await section.getByText('Active', { exact: true }).click();
   await expect(hot).toBeVisible();
@@ -95,10 +93,7 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
   // Nothing wider than the phone.
   expect(await section.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   await shoot(page, 'faults-dark-phone');
-  await page.evaluate(() => {
-    localStorage.setItem('fleet.colorScheme', 'light');
-    window.dispatchEvent(new StorageEvent('storage', { key: 'fleet.colorScheme', newValue: 'light', storageArea: localStorage }));
-  });
+  await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
   await shoot(page, 'faults-light-phone');
 });

@@ -18,6 +18,7 @@ import { useCan } from '../../lib/registry-api.ts';
 // maintenance change) refreshes them and the open defects beside them.
 
 const PAGE = 10;
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
 function useEngineFaults(assetId: string, status: EngineFaultStatus, page: number) {
   const orgId = useEffectiveOrganizationId();
@@ -109,8 +110,14 @@ export function AssetEngineFaults({ assetId }: { assetId: string }) {
                   </Group>
                   <Text size="sm">{f.description ?? 'No standard description: a code of the engine maker.'}</Text>
                   <Text size="xs" c="dimmed">
-                    First seen {formatDateTime(f.firstSeenAt, zone)} · last seen {formatDateTime(f.lastSeenAt, zone)}
-                    {f.clearedAt ? ` · cleared ${formatDateTime(f.clearedAt, zone)}` : ''}
+                    {/* Each time whole on its line when a phone wraps them. */}
+                    <span style={NOWRAP}>First seen {formatDateTime(f.firstSeenAt, zone)}</span> · <span style={NOWRAP}>last seen {formatDateTime(f.lastSeenAt, zone)}</span>
+                    {f.clearedAt && (
+                      <>
+                        {' · '}
+                        <span style={NOWRAP}>cleared {formatDateTime(f.clearedAt, zone)}</span>
+                      </>
+                    )}
                   </Text>
                   {(f.occurrences !== undefined || f.lamps) && (
                     <Text size="xs" c="dimmed">

@@ -112,6 +112,7 @@ test('a vehicle without faults says so, and a failed load says so with a retry',
   fail = false;
   await section.getByRole('button', { name: 'Try again' }).click();
   await expect(section.getByText('No active engine fault')).toBeVisible();
+  await shoot(page, 'faults-empty');
   await section.getByText('Cleared', { exact: true }).click();
   await expect(section.getByText('No cleared engine fault')).toBeVisible();
 });
@@ -135,6 +136,7 @@ test('grounding codes are set beside the inspection items, and a code that is no
   await form.getByRole('button', { name: 'Save codes' }).click();
   await expect(page.getByText('Grounding codes saved')).toBeVisible();
   await expect(form.getByText('SPN 100 FMI 1')).toBeVisible();
+  if (SHOTS) await page.locator('form[aria-label="Grounding codes form"]').locator('xpath=..').screenshot({ path: `${SHOTS}/grounding-codes.png` });
   await page.reload();
   await expect(page.getByRole('form', { name: 'Grounding codes form' }).getByText(code)).toBeVisible();
 });

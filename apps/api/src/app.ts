@@ -44,6 +44,7 @@ import driversRoutes from './modules/drivers/drivers.routes.ts';
 import gatewaysRoutes from './modules/gateways/gateways.routes.ts';
 import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
+import { engineFaultsRoutes, type EngineFaults } from './modules/engine-faults/index.ts';
 import placesRoutes from './modules/places/places.routes.ts';
 import { loadsRoutes } from './modules/loads/index.ts';
 import { messagesRoutes, ownConversation } from './modules/messages/index.ts';
@@ -91,6 +92,8 @@ declare module 'fastify' {
     autoDuty: AutoDuty;
     /** Engine power-up and shut-down records behind ingest (decision 0155). */
     engineEvents: EngineEvents;
+    /** Engine fault codes behind ingest (decision 0191). */
+    engineFaults: EngineFaults;
     iftaMiles: IftaMiles;
     /** Arrivals and departures at places behind ingest (decision 0162). */
     placeVisits: PlaceVisits;
@@ -291,6 +294,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
       await api.register(maintenanceRoutes);
+      await api.register(engineFaultsRoutes);
       await api.register(placesRoutes);
       // Dispatch (issue 33): loads and revenue.
       await api.register(loadsRoutes);

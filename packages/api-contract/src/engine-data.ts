@@ -49,4 +49,26 @@ export const TELTONIKA_DEFAULT_IO_MAP: IoMap = {
   '87': { attribute: 'vehicleOdometer' },
   '102': { attribute: 'engineHours', multiplier: 1 / 60 },
   '256': { attribute: 'vin' },
+  // Engine faults (decision 0191): FMB OBD "Number of DTC" and "Fault Codes"; FMB640/FMC650 "DTC DM1".
+  '30': { attribute: 'dtcCount' },
+  '281': { attribute: 'dtcs' },
+  '10493': { attribute: 'dm1Dtc' },
 };
+
+/**
+ * Engine fault data as the ways in name it (decision 0191), kept in a position's `attributes` and
+ * read by the engine-faults follower. `dtcs`: the codes the device reports now, a complete list
+ * (Traccar's `dtcs` attribute, Teltonika 281 "Fault Codes": OBD-II codes, or J1939 "SPN/FMI");
+ * `dtcCount`: how many (Teltonika 30; 0 clears the list); `dm1Dtc`: one J1939 DM1 fault as its four
+ * bytes (SPN, FMI, CM, OC), sent once when it appears (Teltonika 10493 "DTC DM1"); `dm1`: a whole DM1
+ * message (lamp status, then four bytes per fault), as hex.
+ */
+export const FAULT_ATTRIBUTES = {
+  dtcs: { label: 'Fault codes (list)', kind: 'text', unit: null },
+  dtcCount: { label: 'Number of fault codes', kind: 'number', unit: null },
+  dm1Dtc: { label: 'J1939 DM1 fault (SPN, FMI, occurrences)', kind: 'number', unit: null },
+  dm1: { label: 'J1939 DM1 message (lamps and faults)', kind: 'bytes', unit: null },
+} as const satisfies Record<string, { label: string; kind: 'number' | 'text' | 'bytes'; unit: null }>;
+
+export type FaultAttribute = keyof typeof FAULT_ATTRIBUTES;
+export const FAULT_ATTRIBUTE_NAMES = Object.keys(FAULT_ATTRIBUTES) as FaultAttribute[];

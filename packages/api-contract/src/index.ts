@@ -25,6 +25,7 @@ export * from './drivers.ts';
 export * from './gateways.ts';
 export * from './device-models.ts';
 export * from './engine-data.ts';
+export * from './engine-faults.ts';
 export * from './device-registry.ts';
 export * from './groups.ts';
 export * from './registry-import.ts';

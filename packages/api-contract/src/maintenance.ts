@@ -135,7 +135,10 @@ const unitRef = z.object({ id: z.string(), unitNumber: z.string() });
 
 export const defectSchema = z.object({
   id: z.string(),
-  dvirId: z.string(),
+  /** The inspection report that found it; null for a defect made of an engine fault (decision 0191). */
+  dvirId: z.string().nullable(),
+  /** The engine fault it was made of, if any. */
+  engineFaultId: z.string().nullable(),
   asset: unitRef,
   item: z.string(),
   label: z.string(),

@@ -34,6 +34,7 @@ export const NOTIFICATION_KINDS = [
   'POSITIONS_FAILING',
   'MESSAGE_FROM_DRIVER',
   'MESSAGE_FROM_DISPATCH',
+  'ENGINE_FAULT',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -54,7 +55,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -244,6 +245,16 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'message',
     defaults: { inApp: true, email: false },
     source: 'messages',
+  },
+  // Issue 46 (decision 0191): an engine fault that appears on a vehicle, once per fault episode.
+  ENGINE_FAULT: {
+    label: 'Engine fault',
+    description: 'A vehicle’s engine reported a new fault code (J1939 or OBD-II).',
+    permission: 'MAINTENANCE_LIST',
+    type: 'alert',
+    iconName: 'engine',
+    defaults: { inApp: true, email: false },
+    source: 'engine-faults',
   },
 };
 

@@ -15,3 +15,4 @@ export * from './loads.ts';
 export * from './refused-fixes.ts';
 export * from './messages.ts';
 export * from './eld-transfer.ts';
+export * from './engine-faults.ts';

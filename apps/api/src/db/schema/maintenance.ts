@@ -66,15 +66,16 @@ export const dvirs = pgTable(
   ],
 );
 
-/** A failed item of a report: open until a mechanic certifies it repaired, or that repair is unnecessary. */
+/** A failed item of a report, or an engine fault made a defect: open until a mechanic certifies it repaired, or that repair is unnecessary. */
 export const vehicleDefects = pgTable(
   'vehicle_defects',
   {
     id: id(),
     organizationId: orgKey(),
-    dvirId: uuid('dvir_id')
-      .notNull()
-      .references(() => dvirs.id, { onDelete: 'cascade' }),
+    /** Null for a defect made of an engine fault (decision 0191). */
+    dvirId: uuid('dvir_id').references(() => dvirs.id, { onDelete: 'cascade' }),
+    /** The engine fault it was made of (decision 0191). */
+    engineFaultId: uuid('engine_fault_id'),
     assetId: uuid('asset_id').notNull(),
     unitNumber: text('unit_number').notNull(),
     item: text('item').notNull(),

@@ -228,6 +228,8 @@ const SENTENCES: Row[] = [
   ['INSPECT', 'ASSET', V117, undefined, { unitNumber: '117', kind: 'POST_TRIP', defects: 0 }, 'Luis Ortiz recorded a post-trip inspection of vehicle 117, no defects', LUIS],
   ['CERTIFY_DEFECT', 'ASSET', T204, { status: 'OPEN' }, { unitNumber: 'T-204', label: 'Tires', status: 'REPAIRED' }, 'Dana Reyes certified the defect "Tires" of trailer T-204 repaired'],
   ['CERTIFY_DEFECT', 'ASSET', V117, { status: 'OPEN' }, { unitNumber: '117', label: 'Horn', status: 'NOT_NEEDED' }, 'Dana Reyes certified that the defect "Horn" of vehicle 117 needs no repair'],
+  ['ENGINE_FAULT_DEFECT', 'ASSET', V117, undefined, { code: 'P0301', safety: false, automatic: false }, 'Dana Reyes made the engine fault P0301 of vehicle 117 a defect'],
+  ['ENGINE_FAULT_DEFECT', 'ASSET', V117, undefined, { code: 'SPN 110 FMI 0', safety: true, automatic: true }, 'System opened a safety defect of vehicle 117 for the grounding engine fault SPN 110 FMI 0', 'SYSTEM'],
   ['REVIEW_INSPECTION', 'ASSET', V117, undefined, { unitNumber: '117', inspectedAt: '2026-11-24T14:00:00.000Z' }, 'Luis Ortiz reviewed the repair certifications of the inspection of vehicle 117 on Nov 24, 2026, 14:00 UTC', LUIS],
   ['INVITE', 'USER', MARCO, undefined, marcoRow, 'Dana Reyes invited user Marco Reyes'],
   ['RESEND_INVITATION', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent the invitation to user Marco Reyes again'],

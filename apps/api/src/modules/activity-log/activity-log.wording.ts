@@ -821,6 +821,15 @@ export const ACTIONS: Record<string, Wording> = {
       return c.after.status === 'NOT_NEEDED' ? `certified that ${what} needs no repair` : `certified ${what} repaired`;
     },
   },
+  // Issue 46 (decision 0191): an engine fault made a defect, by a person or by the grounding codes.
+  ENGINE_FAULT_DEFECT: {
+    label: 'Engine fault to defect',
+    says: (c) => {
+      const code = text(c.after.code) ?? 'an engine fault';
+      if (c.after.automatic === true) return `opened a safety defect of ${c.r} for the grounding engine fault ${code}`;
+      return `made the engine fault ${code} of ${c.r} a ${c.after.safety === true ? 'safety ' : ''}defect`;
+    },
+  },
   REVIEW_INSPECTION: {
     label: 'Review inspection repairs',
     says: (c) => `reviewed the repair certifications of the inspection of ${c.r}${text(c.after.inspectedAt) ? ` on ${formatDate(text(c.after.inspectedAt)!)}` : ''}`,

@@ -8,7 +8,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
-import type { ReadScope, Scope } from '../auth/index.ts';
+import type { Actor, ReadScope, Scope } from '../auth/index.ts';
 import { imageLink, optionalImageLink } from '../images/index.ts';
 import { assertOrgImages } from './dvir-access.ts';
 
@@ -17,14 +17,15 @@ import { assertOrgImages } from './dvir-access.ts';
 // defect sees besides the work order it is put on.
 
 type DefectRow = typeof vehicleDefects.$inferSelect;
-type Reporter = { driverId: string | null; driverName: string };
+type Reporter = { driverId: string | null; driverName: string | null };
 type ListQuery = z.output<typeof defectListQuery>;
 type Certification = z.output<typeof defectCertificationSchema>;
 
-export function presentDefect(d: DefectRow, reporter: Reporter): Defect {
+export function presentDefect(d: DefectRow, reporter: Reporter | null): Defect {
   return {
     id: d.id,
     dvirId: d.dvirId,
+    engineFaultId: d.engineFaultId,
     asset: { id: d.assetId, unitNumber: d.unitNumber },
     item: d.item,
     label: d.label,
@@ -34,7 +35,7 @@ export function presentDefect(d: DefectRow, reporter: Reporter): Defect {
     safety: d.safety,
     status: d.status,
     reportedAt: d.createdAt.toISOString(),
-    reportedBy: reporter.driverId ? { id: reporter.driverId, name: reporter.driverName } : null,
+    reportedBy: reporter?.driverId ? { id: reporter.driverId, name: reporter.driverName ?? '' } : null,
     workOrderId: d.workOrderId,
     certifiedAt: d.certifiedAt?.toISOString() ?? null,
     certifiedBy: d.certifiedByName ? { name: d.certifiedByName, imageId: d.certifiedByImageId, imageUrl: optionalImageLink(d.certifiedByImageId) } : null,
@@ -54,7 +55,7 @@ export async function defectsOfReports(db: DbOrTx, orgId: string, dvirIds: strin
     .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(and(eq(vehicleDefects.organizationId, orgId), inArray(vehicleDefects.dvirId, dvirIds)))
     .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
-  for (const { d, r } of rows) out.set(d.dvirId, [...(out.get(d.dvirId) ?? []), presentDefect(d, r)]);
+  for (const { d, r } of rows) out.set(d.dvirId!, [...(out.get(d.dvirId!) ?? []), presentDefect(d, r)]);
   return out;
 }
 
@@ -75,7 +76,8 @@ export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promi
   const rows = await db
     .select({ d: vehicleDefects, r: reporter })
     .from(vehicleDefects)
-    .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
+    // A defect made of an engine fault has no report (decision 0191).
+    .leftJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(where)
     .orderBy(...orderBy(q.sort, SORTS, desc(vehicleDefects.createdAt), desc(vehicleDefects.id)))
     .limit(q.size)
@@ -87,7 +89,7 @@ export async function getDefect({ db, orgId }: ReadScope, defectId: string): Pro
   const [row] = await db
     .select({ d: vehicleDefects, r: reporter })
     .from(vehicleDefects)
-    .innerJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
+    .leftJoin(dvirs, and(eq(dvirs.id, vehicleDefects.dvirId), eq(dvirs.organizationId, vehicleDefects.organizationId)))
     .where(and(eq(vehicleDefects.id, defectId), eq(vehicleDefects.organizationId, orgId)));
   if (!row) throw notFound('Defect');
   return presentDefect(row.d, row.r);
@@ -154,4 +156,43 @@ export async function openSafetyDefectsOf(db: DbOrTx, orgId: string, assetId: st
     .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId), eq(vehicleDefects.status, 'OPEN'), eq(vehicleDefects.safety, true)))
     .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
   return rows.map((r) => ({ id: r.id, label: r.label, unitNumber: r.unitNumber, reportedAt: r.at.toISOString() }));
+}
+
+/** What a defect made of an engine fault says (decision 0191). */
+export interface EngineFaultDefect {
+  faultId: string;
+  assetId: string;
+  unitNumber: string;
+  /** "SPN 110 FMI 0" or "P0301". */
+  code: string;
+  /** "Engine fault SPN 110 FMI 0". */
+  label: string;
+  /** The standard's words for the code, and when it was first seen. */
+  note: string | null;
+  safety: boolean;
+  /** True when the organization's grounding codes made it, not a person. */
+  automatic: boolean;
+}
+
+/**
+ * A defect of an engine fault, in the caller's transaction (the fault module's, which marks the
+ * fault): open until certified like any other, without an inspection report. One per fault (a
+ * unique index): a second answers 409.
+ */
+export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: Actor, f: EngineFaultDefect): Promise<string> {
+  const [row] = await tx
+    .insert(vehicleDefects)
+    .values({ organizationId: orgId, dvirId: null, engineFaultId: f.faultId, assetId: f.assetId, unitNumber: f.unitNumber, item: 'engine_fault', label: f.label, note: f.note, safety: f.safety })
+    .onConflictDoNothing()
+    .returning({ id: vehicleDefects.id });
+  if (!row) throw conflict('A defect was already made of this engine fault', `engine fault ${f.faultId} already has a defect`);
+  await recordActivity(tx, {
+    orgId,
+    actor,
+    action: 'ENGINE_FAULT_DEFECT',
+    entityType: 'ASSET',
+    entityId: f.assetId,
+    after: { defectId: row.id, engineFaultId: f.faultId, code: f.code, unitNumber: f.unitNumber, label: f.label, safety: f.safety, automatic: f.automatic },
+  });
+  return row.id;
 }

@@ -1,4 +1,5 @@
-import { TELTONIKA_DEFAULT_IO_MAP, withVinCheckDigit, type EngineAttribute } from '@fleet/api-contract';
+import { TELTONIKA_DEFAULT_IO_MAP, withVinCheckDigit, type EngineAttribute, type FaultAttribute } from '@fleet/api-contract';
+import { dtcValue } from '../../modules/engine-faults/index.ts';
 import type { AvlRecord } from '../../modules/positions/pipeline/teltonika/codec.ts';
 import { TruckPlan, type TruckState } from './truck-plan.ts';
 
@@ -11,7 +12,7 @@ import { TruckPlan, type TruckState } from './truck-plan.ts';
 const MILE_M = 1609.344;
 
 /** The IO element id the default map gives an attribute, and the factor from raw to its unit. */
-function element(attribute: EngineAttribute): { id: number; multiplier: number } {
+function element(attribute: EngineAttribute | FaultAttribute): { id: number; multiplier: number } {
   const found = Object.entries(TELTONIKA_DEFAULT_IO_MAP).find(([, e]) => e.attribute === attribute);
   if (!found) throw new Error(`Teltonika's default IO map has no ${attribute}`);
   return { id: Number(found[0]), multiplier: found[1].multiplier ?? 1 };
@@ -28,7 +29,16 @@ export const IO = {
   vehicleOdometer: element('vehicleOdometer'),
   engineHours: element('engineHours'),
   vin: element('vin'),
+  dm1Dtc: element('dm1Dtc'),
 } as const;
+
+/**
+ * The demo truck whose engine has an active fault (decision 0191): tractor 108's coolant runs hot,
+ * J1939 SPN 110 FMI 16, seen three times. Its FMC650 sends it in each record while the engine runs
+ * (a real one sends it once after each ignition on: both keep the fault active). The history
+ * backfill leaves it out; the seeded fault episode stands for the days before.
+ */
+export const DEMO_FAULT = { index: 8, spn: 110, fmi: 16, occurrences: 3 } as const;
 
 /** A Teltonika truck: its device, its vehicle's VIN and its engine counters at the plan's epoch. */
 export interface EngineProfile {
@@ -123,6 +133,12 @@ export function avlRecord(p: EngineProfile, t: number, s: TruckState, eventIoId 
     satellites: satellitesAt(t),
     speed: Math.round(s.speed),
     eventIoId,
-    io: ioElements(engineIo(p, t, s), vin),
+    io: withFault(p, s, ioElements(engineIo(p, t, s), vin)),
   };
+}
+
+/** The demo fault's DM1 element on its truck's records while the engine runs. */
+function withFault(p: EngineProfile, s: TruckState, io: Map<number, number | bigint | Buffer>): Map<number, number | bigint | Buffer> {
+  if (p.index === DEMO_FAULT.index && s.ignition) io.set(IO.dm1Dtc.id, dtcValue(DEMO_FAULT.spn, DEMO_FAULT.fmi, DEMO_FAULT.occurrences));
+  return io;
 }

@@ -5,6 +5,7 @@ import { organizations } from '../../db/schema/index.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
+import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
 import { ensureDemoPlaces } from '../demo-places.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
@@ -52,6 +53,9 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   progress(DEMO_STEPS.maintenance, 0);
   const maintenance = await ensureDemoMaintenance(app.db, org.id, started);
   if (maintenance) log(`Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`);
+  // Tractor 108's engine fault and the grounding codes (decision 0191).
+  const faults = await ensureDemoEngineFaults(app.db, org.id, started);
+  if (faults) log(`Demo fleet: ${faults} engine faults on tractor 108 (one active)`);
   // IFTA: the weeks before the backfill from the plan, fuel at the fuel stops, then the backfilled
   // positions counted like any ingest (decisions 0121, 0127).
   const iftaStarted = Date.now();

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconCpu, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
+import { IconCpu, IconEngine, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -13,6 +13,7 @@ import { Fact } from '../../components/fact.tsx';
 import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 import { GpsImportDrawer } from './gps-import-drawer.tsx';
 import { AssetMaintenance, MaintenanceIcon } from './asset-maintenance.tsx';
+import { AssetEngineFaults } from './asset-engine-faults.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
@@ -67,6 +68,8 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const device = a.device;
   const [importing, setImporting] = useState(false);
   const showMaintenance = [useCan('DVIR_LIST'), useCan('WORK_ORDER_LIST'), useCan('MAINTENANCE_LIST')].some(Boolean);
+  // A vehicle's engine faults are read as its maintenance data is (decision 0191).
+  const showFaults = useCan('MAINTENANCE_LIST') && vehicle;
 
   const del = async () => {
     const ok = await confirmAction({
@@ -257,6 +260,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
         </>
       )}
 
+      {showFaults && (
+        <>
+          <Divider />
+          <Section title="Engine faults" icon={<IconEngine size={18} />}>
+            <AssetEngineFaults assetId={a.id} />
+          </Section>
+        </>
+      )}
       {showMaintenance && (
         <>
           <Divider />

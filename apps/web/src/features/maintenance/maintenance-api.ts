@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  Defect, InspectionDue, InspectionItems, MaintenanceDue, MaintenanceNext, MaintenanceSchedule, MaintenanceScheduleInput, Organization, Page, Signature, WorkOrder,
+  Defect, GroundingCodes, InspectionDue, InspectionItems, MaintenanceDue, MaintenanceNext, MaintenanceSchedule, MaintenanceScheduleInput, Organization, Page, Signature, WorkOrder,
   WorkOrderInput,
 } from '@fleet/api-contract';
 import { ApiError, api } from '../../lib/api-client.ts';
@@ -86,6 +86,16 @@ export function useOwnInspectionItems() {
   });
 }
 
+/** The organization's grounding engine fault codes (decision 0191). */
+export function useGroundingCodes(enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: [...maintenanceRoot(orgId), 'grounding-codes'] as const,
+    queryFn: ({ signal }) => api<GroundingCodes>(orgPathFor(orgId ?? '', '/maintenance/grounding-codes'), { signal, toast: false }),
+    enabled: enabled && !!orgId,
+  });
+}
+
 /** USD, or CAD for a Canadian organization: what a work order's cost is in. */
 export function useOrgCurrency(): string {
   const orgId = useEffectiveOrganizationId();
@@ -134,6 +144,7 @@ export const certifyDefect = (orgId: string, { id, body }: { id: string; body: C
   api<Defect>(at(orgId, `/defects/${encodeURIComponent(id)}`), { method: 'PUT', body, toast: false });
 
 export const saveInspectionItems = (orgId: string, body: InspectionItems) => api<InspectionItems>(at(orgId, '/maintenance/inspection-items'), { method: 'PUT', body, toast: false });
+export const saveGroundingCodes = (orgId: string, body: { codes: string[] }) => api<GroundingCodes>(at(orgId, '/maintenance/grounding-codes'), { method: 'PUT', body, toast: false });
 
 /** Downloads a report's or a unit's maintenance history export (`dvirs/{id}/export`, `maintenance/history/export`). */
 export async function downloadMaintenance(path: string, query: Record<string, QueryValue>, fileName: string): Promise<void> {

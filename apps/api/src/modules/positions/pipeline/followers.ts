@@ -1,5 +1,6 @@
 import { autoDutyFollower } from './followers/auto-duty.ts';
 import { engineEventsFollower } from './followers/engine-events.ts';
+import { engineFaultsFollower } from './followers/engine-faults.ts';
 import { fleetStatsFollower } from './followers/fleet-stats.ts';
 import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
@@ -14,4 +15,4 @@ import { tripsStopsFollower } from './followers/trips-stops.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, engineFaultsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower] as const;

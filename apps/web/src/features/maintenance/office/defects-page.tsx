@@ -86,9 +86,18 @@ export default function DefectsPage() {
       sortable: true,
       render: (d) => (
         <Stack gap={0}>
-          <Anchor component={Link} to={`/maintenance/inspections/${d.dvirId}`} size="sm" onClick={(e) => e.stopPropagation()}>
-            {formatDateTime(d.reportedAt)}
-          </Anchor>
+          {d.dvirId ? (
+            <Anchor component={Link} to={`/maintenance/inspections/${d.dvirId}`} size="sm" onClick={(e) => e.stopPropagation()}>
+              {formatDateTime(d.reportedAt)}
+            </Anchor>
+          ) : (
+            <Text size="sm">{formatDateTime(d.reportedAt)}</Text>
+          )}
+          {!d.dvirId && d.engineFaultId && (
+            <Text size="xs" c="dimmed">
+              Engine fault code
+            </Text>
+          )}
           {d.reportedBy && (
             <Text size="xs" c="dimmed">
               {d.reportedBy.name}

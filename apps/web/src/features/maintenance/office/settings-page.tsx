@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, Group, List, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Group, List, Paper, SimpleGrid, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { DVIR_ITEMS, inspectionItemsSchema, type InspectionItems } from '@fleet/api-contract';
+import { DVIR_ITEMS, inspectionItemsSchema, normalizeFaultCode, type InspectionItems } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useCan } from '../../../lib/registry-api.ts';
-import { saveInspectionItems, useMaintenanceMutation, useOwnInspectionItems } from '../maintenance-api.ts';
+import { saveGroundingCodes, saveInspectionItems, useGroundingCodes, useMaintenanceMutation, useOwnInspectionItems } from '../maintenance-api.ts';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
 type Item = InspectionItems['items'][number];
@@ -16,6 +16,7 @@ type Item = InspectionItems['items'][number];
 export default function MaintenanceSettingsPage() {
   const q = useOwnInspectionItems();
   const canEdit = useCan('MAINTENANCE_UPDATE');
+  const canFaults = useCan('MAINTENANCE_LIST');
   return (
     <>
       <PageHeader title="Inspection items" description="What drivers report on at every inspection: the parts and accessories 49 CFR 396.11 lists, and your own items." breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Inspection items' }]} />
@@ -48,7 +49,72 @@ export default function MaintenanceSettingsPage() {
           </DataState>
         </Paper>
       </SimpleGrid>
+      {canFaults && <GroundingCodesPanel canEdit={canEdit} />}
     </>
+  );
+}
+
+/** The engine fault codes that ground a vehicle (decision 0191): a new active one becomes a safety defect on its own. */
+function GroundingCodesPanel({ canEdit }: { canEdit: boolean }) {
+  const q = useGroundingCodes();
+  return (
+    <Paper withBorder radius="md" p="md" mt="lg">
+      <Title order={2} fz="md" mb={4}>
+        Grounding engine fault codes
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        When a vehicle's engine reports one of these codes, a safety defect is opened on its own and the vehicle may not run until it is repaired. OBD-II codes (P0217) or J1939 SPNs, with a failure mode (100/1) or without (111: every failure mode).
+      </Text>
+      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
+        {q.data && <GroundingCodesForm key={q.data.codes.join(',')} initial={q.data.codes} canEdit={canEdit} />}
+      </DataState>
+    </Paper>
+  );
+}
+
+function GroundingCodesForm({ initial, canEdit }: { initial: string[]; canEdit: boolean }) {
+  const [codes, setCodes] = useState<string[]>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMaintenanceMutation(saveGroundingCodes);
+  if (!canEdit)
+    return initial.length ? (
+      <Text size="sm" ff="monospace">
+        {initial.join(', ')}
+      </Text>
+    ) : (
+      <Text size="sm" c="dimmed">
+        None: engine faults never open a defect on their own.
+      </Text>
+    );
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const bad = codes.find((c) => normalizeFaultCode(c, true) === null);
+    if (bad) return setError(`"${bad}" is not a code: write an OBD-II code (P0301) or a J1939 SPN with an optional FMI (110 or 110/0)`);
+    try {
+      const saved = await save.mutateAsync({ codes });
+      setCodes(saved.codes);
+      notify({ type: 'success', title: 'Grounding codes saved', timeout: 4000 });
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.body?.technicalMessage ?? err.body?.message ?? err.message) : (err as Error).message);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Grounding codes form">
+      <Stack gap="xs">
+        <TagsInput label="Codes" placeholder={codes.length ? 'Add a code' : 'P0217, 100/1, 111'} value={codes} onChange={setCodes} splitChars={[',', ' ', ';']} clearable maxTags={200} />
+        {error && (
+          <Alert color="red" variant="light" role="alert" py="xs">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            Save codes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
 

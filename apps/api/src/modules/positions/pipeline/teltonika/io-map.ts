@@ -1,4 +1,4 @@
-import { ENGINE_ATTRIBUTES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
+import { ENGINE_ATTRIBUTES, FAULT_ATTRIBUTES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
 
 // A Teltonika record's numbered IO elements as named attributes (decision 0153): the device model's
 // IO map says which element is which attribute and the factor to its unit; every raw element is also
@@ -35,6 +35,10 @@ function numberOf(v: number | bigint | Buffer): number | null {
   return v.readUIntBE(0, v.length);
 }
 
+type Kind = 'boolean' | 'number' | 'text' | 'bytes';
+/** The kind of each attribute a map may name: the engine's and the engine faults' (decision 0191). */
+const KINDS = new Map<string, Kind>([...Object.entries(ENGINE_ATTRIBUTES), ...Object.entries(FAULT_ATTRIBUTES)].map(([n, a]) => [n, a.kind]));
+
 /** Named attributes (per `map`) and the raw elements under `io`. */
 export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -43,8 +47,10 @@ export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {
     raw[id] = rawValue(value);
     const entry = map[String(id)];
     if (!entry) continue;
-    const kind = (ENGINE_ATTRIBUTES as Record<string, { kind: 'boolean' | 'number' | 'text' } | undefined>)[entry.attribute]?.kind ?? (Buffer.isBuffer(value) ? 'text' : 'number');
+    const kind = KINDS.get(entry.attribute) ?? (Buffer.isBuffer(value) ? 'text' : 'number');
     if (kind === 'boolean') out[entry.attribute] = numberOf(value) !== 0;
+    // A binary element (a whole DM1 message) as hex, whatever its length.
+    else if (kind === 'bytes') out[entry.attribute] = rawValue(value);
     else if (kind === 'text') {
       const t = text(value);
       if (t !== '') out[entry.attribute] = t;

@@ -22,7 +22,7 @@ export interface CandidatesListProps {
   canAssign: boolean;
   /** The driver whose plan is shown above; a row's "Show plan" sets it. */
   planDriverId: string | null;
-  onShowPlan: (driverId: string) => void;
+  onShowPlan: (driverId: string, name: string) => void;
 }
 
 /**
@@ -126,7 +126,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                         </Button>
                       )
                     )}
-                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
+                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId, c.name)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
                       {planDriverId === c.driverId ? 'Plan shown' : 'Show plan'}
                     </Button>
                   </Stack>

@@ -57,7 +57,12 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const plan = usePlan(load.id, planDriverId, !!planDriverId && load.status !== 'CANCELLED' && load.status !== 'DELIVERED');
   const status = useLoadMutation(setLoadStatus);
   const mapStops = useMemo(() => load.stops.map((s) => ({ key: s.id, latitude: s.latitude, longitude: s.longitude, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]}: ${stopName(s)}`, done: !!s.departedAt })), [load.stops]);
-  const planDriverName = load.drivers.find((d) => d.id === planDriverId)?.name ?? candidates.data?.content.find((c) => c.driverId === planDriverId)?.name;
+  // A driver picked from a searched page of the list is not on the first page: the list names them.
+  const [pickedName, setPickedName] = useState<{ driverId: string; name: string } | null>(null);
+  const planDriverName =
+    load.drivers.find((d) => d.id === planDriverId)?.name ??
+    candidates.data?.content.find((c) => c.driverId === planDriverId)?.name ??
+    (pickedName?.driverId === planDriverId ? pickedName.name : undefined);
   // The deadhead runs from the driver to the next stop not yet left.
   const next = load.stops.findIndex((s) => !s.departedAt);
 
@@ -167,7 +172,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 {underWay ? 'Hand over to' : 'Who can take it'}
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
-                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left.
+                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left; a driver on other loads from where and when those end.
               </Text>
               <CandidatesList
                 loadId={load.id}
@@ -175,7 +180,10 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 assignedIds={load.drivers.map((d) => d.id)}
                 canAssign={canEdit}
                 planDriverId={planDriverId}
-                onShowPlan={(driverId) => setParams((prev) => withParams(prev, { plan: driverId }), { replace: true })}
+                onShowPlan={(driverId, name) => {
+                  setPickedName({ driverId, name });
+                  setParams((prev) => withParams(prev, { plan: driverId }), { replace: true });
+                }}
               />
             </Card>
           )}

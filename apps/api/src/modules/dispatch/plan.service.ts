@@ -1,5 +1,5 @@
 import { clocksAt, type Clocks } from '@fleet/hos';
-import { busyPoints, freeAfter, planTrip, rankCandidatesRouted, type BusyLoad, type CandidateDriver, type LatLon, type PlanDriver, type RoutingPort } from '@fleet/dispatch';
+import { busyPoints, freeAfter, planTrip, rankCandidatesRouted, type BusyLoad, type CandidateDriver, type LatLon, type PlanDriver, type RouteLeg, type RoutingPort } from '@fleet/dispatch';
 import type { Candidate, FreeAfter, LoadPlan, Page, PlanRouteLeg } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { candidateQuerySchema, planQuerySchema } from '@fleet/api-contract';
@@ -49,15 +49,18 @@ function freeAfterOf(row: BusyLoadRow, count: number, at: number, clocks: Clocks
 }
 
 const ROUTE_STEP_M = 1000;
+const UNFINISHED = 'no legal plan finishes the loads the driver is on within the planning horizon';
 const pair = (p: LatLon): [number, number] => [Math.round(p.lon * 1e5) / 1e5, Math.round(p.lat * 1e5) / 1e5];
 
-/** The load's roads for the map: every leg between its stops, then the origin's leg to the next stop (a vertex a kilometre or more). */
-async function routeOf(routing: RoutingPort, stops: readonly StopRow[], origin: LatLon, next: { stopId: string } & LatLon): Promise<PlanRouteLeg[]> {
+/**
+ * The load's roads for the map: every leg between its stops (those already driven too), then the
+ * plan's first leg, from its origin to the next stop; a vertex a kilometre apart or more.
+ */
+async function routeOf(routing: RoutingPort, stops: readonly StopRow[], first: RouteLeg, nextStopId: string): Promise<PlanRouteLeg[]> {
   const points = stops.map((s) => ({ lat: s.latitude, lon: s.longitude }));
   const legs = points.length > 1 ? await routing.route(points) : [];
-  const [first] = await routing.route([origin, next]);
   const out: PlanRouteLeg[] = legs.map((l, i) => ({ fromStopId: stops[i]!.id, toStopId: stops[i + 1]!.id, line: thinLeg(l, ROUTE_STEP_M).line.map(pair) }));
-  if (first) out.push({ fromStopId: null, toStopId: next.stopId, line: thinLeg(first, ROUTE_STEP_M).line.map(pair) });
+  out.push({ fromStopId: null, toStopId: nextStopId, line: thinLeg(first, ROUTE_STEP_M).line.map(pair) });
   return out;
 }
 
@@ -74,13 +77,12 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   if (coId === leadId) throw invalidField('coDriverId', 'The co-driver must be another driver');
   const remaining = remainingStops(stops);
   if (remaining.length === 0) throw badRequest('Every stop of this load is done: nothing is left to plan');
-  const lead0 = await planDriversOf(s.db, s.orgId, now, [leadId]);
-  const lead = lead0.get(leadId);
-  if (!lead) throw invalidField('driverId', 'No such driver in this organization');
+  // The loads the driver finishes first, and whoever drives them with them (a team's other driver).
   const before = loadsBefore((await busyLoads(s.db, s.orgId, [leadId])).get(leadId), { id: load.id, firstWindowStart: stops[0]!.windowStart.getTime() });
-  const others = [...new Set(before.flatMap((b) => [b.driverId, b.coDriverId]).filter((d): d is string => !!d && d !== leadId))];
-  const ids = [...new Set([leadId, ...(coId ? [coId] : []), ...others])];
-  const recs = await planDriversOf(s.db, s.orgId, now, ids);
+  const others = before.flatMap((b) => [b.driverId, b.coDriverId]).filter((d): d is string => !!d);
+  const recs = await planDriversOf(s.db, s.orgId, now, [...new Set([leadId, ...(coId ? [coId] : []), ...others])]);
+  const lead = recs.get(leadId);
+  if (!lead) throw invalidField('driverId', 'No such driver in this organization');
   const co = coId ? recs.get(coId) : undefined;
   if (coId && !co) throw invalidField('coDriverId', 'No such driver in this organization');
   const positions = await fleetPositions(s.db, s.orgId);
@@ -89,14 +91,16 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   const here: LatLon = fix ?? (busy[0] ? busy[0].stops[0]! : { lat: remaining[0]!.lat, lon: remaining[0]!.lon });
   let origin: LatLon = { lat: here.lat, lon: here.lon };
   let startsAt = now;
-  let leadDriver = planDriver(recs.get(leadId) ?? lead, now);
+  let leadDriver = planDriver(lead, now);
   let after: FreeAfter | null = null;
+  let finished = true;
   if (busy.length) {
     const busyLegs = await Promise.all(busyPoints(origin, busy).map((ps) => routing.route(ps)));
     const free = freeAfter(now, leadDriver, origin, busy, busyLegs);
     origin = free.where;
     startsAt = free.at;
     leadDriver = free.driver;
+    finished = free.finished;
     const last = busy.find((b) => b.loadId === free.loadId) ?? busy[busy.length - 1]!;
     after = freeAfterOf(last.row, busy.length, free.at, free.clocks);
   }
@@ -104,7 +108,11 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   const drivers = [leadDriver, ...(co ? [planDriver(co, now)] : [])];
   const timeZone = await userTimeZone(s.db, s.orgId, s.userId);
   const plan = planTrip({ now: startsAt, origin, drivers, stops: remaining, legs, timeZone });
-  const route = await routeOf(routing, stops, origin, remaining[0]!);
+  if (!finished) {
+    plan.feasible = false;
+    plan.reason = UNFINISHED;
+  }
+  const route = await routeOf(routing, stops, legs[0]!, remaining[0]!.stopId);
   return presentPlan(plan, { routing: routing.kind, startsAt, origin, after, route });
 }
 

@@ -6,7 +6,7 @@ import type { Candidate } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
-import { ApiError, toastApiError } from '../../lib/api-client.ts';
+import { ApiError, NetworkError, toastApiError, toastNetworkError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUnits } from '../../lib/units.ts';
@@ -47,11 +47,11 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
       { id: loadId, body: overlapAllowed ? { driverIds: [c.driverId], overlapAllowed } : { driverIds: [c.driverId] } },
       {
         onSuccess: () => notify({ type: 'success', title: `${c.name} assigned to ${loadNumber}`, timeout: 4000 }),
-        onError: async (err) => {
+        onError: (err) => {
           if (!overlapAllowed && isOverlapRefusal(err)) {
-            const ok = await confirmAction({ title: `Assign ${c.name} anyway?`, message: err.body!.message, confirmLabel: 'Assign anyway', cancelLabel: 'Keep looking', danger: false });
-            if (ok) doAssign(c, true);
+            void confirmAction({ title: `Assign ${c.name} anyway?`, message: err.body.message, confirmLabel: 'Assign anyway', cancelLabel: 'Keep looking', danger: false }).then((ok) => ok && doAssign(c, true));
           } else if (err instanceof ApiError) toastApiError(err);
+          else if (err instanceof NetworkError) toastNetworkError();
         },
       },
     );

@@ -67,8 +67,11 @@ export function estimatedLeg(from: LatLon, to: LatLon): RouteLeg {
   return { metres, seconds: metres / BUILT_IN_SPEED_MPS, line: [from, to] };
 }
 
+/** What the order reads of a ranked candidate. */
+type RankKeys = Pick<RankedCandidate, 'driverId' | 'feasible' | 'deadheadMetres' | 'remainingDriveMs' | 'lastStopEta'>;
+
 /** Feasible first, then shorter deadhead, then more time left to drive, then the earlier last stop. */
-export function compareCandidates(a: RankedCandidate, b: RankedCandidate): number {
+export function compareCandidates(a: RankKeys, b: RankKeys): number {
   if (a.feasible !== b.feasible) return a.feasible ? -1 : 1;
   if (a.deadheadMetres !== b.deadheadMetres) return a.deadheadMetres - b.deadheadMetres;
   if (a.remainingDriveMs !== b.remainingDriveMs) return b.remainingDriveMs - a.remainingDriveMs;

@@ -130,8 +130,10 @@ test('a driver on another load: the list says when and where they are free, assi
   // "After L-…, free in Indianapolis, IN at Nov 28, 3:45 PM CST": the user's zone, abbreviated.
   await expect(row.getByTestId('candidate-after')).toHaveText(new RegExp(`^After ${busy.number}, free in Indianapolis, IN at (\\w{3} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M C[SD]T$`));
   await expect(row).toContainText('Deadhead 0 mi');
-  // Their plan starts there and then.
-  await row.getByRole('button', { name: `Show plan for ${name}` }).click();
+  // Their plan starts there and then (shown already when they rank first).
+  const show = row.getByRole('button', { name: `Show plan for ${name}` });
+  if (await show.isVisible()) await show.click();
+  await expect(page.getByRole('heading', { name: `Plan for ${name}` })).toBeVisible();
   await expect(page.getByTestId('plan-after')).toContainText(new RegExp(`After ${busy.number}: ${name} is free in Indianapolis, IN at .* C[SD]T, with .* to drive\\.`));
   // The map draws the roads the plan follows, not the straight line between the two stops.
   const map = page.getByTestId('load-map');
@@ -149,28 +151,30 @@ test('a driver on another load: the list says when and where they are free, assi
   await dialog.getByRole('button', { name: 'Assign anyway' }).click();
   await expect(page.locator('[data-status="ASSIGNED"]').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: `Plan for ${name}` })).toBeVisible();
-  if (process.env.E2E_SHOTS) await shots(page, 'i46-load');
+  if (process.env.E2E_SHOTS) await shots(page, 'i46-load', true);
 });
 
-/** Screenshots of the page in /tmp: light and dark at 1280 px, light at 375 px (E2E_SHOTS=1). */
-async function shots(page: Page, name: string) {
-  const scheme = async (value: 'light' | 'dark') => {
-    await page.evaluate((v) => {
-      localStorage.setItem('fleet.colorScheme', v);
-      window.dispatchEvent(new StorageEvent('storage', { key: 'fleet.colorScheme', newValue: v, storageArea: localStorage }));
-    }, value);
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', value);
-    await page.waitForTimeout(600);
-  };
+/** Screenshots of the page in /tmp (E2E_SHOTS=1): light at 1280 and 375 px; dark after a reload (`dark`; a dialog closes then). */
+async function shots(page: Page, name: string, dark = false) {
   const size = page.viewportSize();
   await page.screenshot({ path: `/tmp/${name}-light.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: `/tmp/${name}-375.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+  if (!dark) return;
+  const scheme = async (value: string) => {
+    await page.evaluate((v) => {
+      localStorage.setItem('fleet.colorScheme', v);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, value);
+    await page.reload();
+    await expect(page.getByTestId('load-map')).toBeVisible();
+    await page.waitForTimeout(1500);
+  };
   await scheme('dark');
   await page.screenshot({ path: `/tmp/${name}-dark.png`, fullPage: true });
   await scheme('light');
-  await page.setViewportSize({ width: 375, height: 812 });
-  await page.waitForTimeout(600);
-  await page.screenshot({ path: `/tmp/${name}-375.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
 }
 
 test('a driver marks a stop arrived on /driver', async ({ page, request }) => {

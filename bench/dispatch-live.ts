@@ -168,7 +168,7 @@ const rowOf = (t: (typeof trips)[number], at: number): PositionRow => {
 await database.db.execute(sql`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude)
   select (x->>'a')::uuid, ${orgId}::uuid, (x->>'g')::uuid, (x->>'d')::uuid, now(), now(), (x->>'lat')::float8, (x->>'lon')::float8
   from json_array_elements(${JSON.stringify(trips.map((t) => ({ a: t.v.assetId, g: t.v.gatewayId, d: t.v.driverId, ...pointAlong(t.road.line, t.along) })))}::json) x
-  on conflict (asset_id) do update set latitude = excluded.latitude, longitude = excluded.longitude, fix_time = excluded.fix_time`);
+  on conflict (asset_id, organization_id) do update set latitude = excluded.latitude, longitude = excluded.longitude, fix_time = excluded.fix_time`);
 const live = app.liveEtas;
 let t0 = performance.now();
 const planned = await live.recompute(orgId);

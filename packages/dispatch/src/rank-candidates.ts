@@ -34,8 +34,8 @@ export interface CandidateDriver {
   deadhead?: RouteLeg;
   /** Loads the candidate must finish first (under way, then assigned ahead), in order. */
   busy?: BusyLoad[];
-  /** The routed legs of those loads (as `busyPoints(origin, busy)` joins them) when the caller has them; else estimated. */
-  busyLegs?: RouteLeg[][];
+  /** The routed legs of those loads (as `busyPoints(origin, busy)` joins them) where the caller has them (a running load's, followed along); the others estimated, then routed for the best. */
+  busyLegs?: Array<RouteLeg[] | null | undefined>;
 }
 
 export interface RankedCandidate {
@@ -81,9 +81,9 @@ export function compareCandidates(a: RankKeys, b: RankKeys): number {
   return a.driverId < b.driverId ? -1 : a.driverId > b.driverId ? 1 : 0;
 }
 
-/** Straight-line legs joining each list of points. */
-function estimatedLegs(points: readonly LatLon[][]): RouteLeg[][] {
-  return points.map((ps) => ps.slice(1).map((p, i) => estimatedLeg(ps[i]!, p)));
+/** The legs given, else straight-line legs joining each list of points. */
+function legsOrEstimated(points: readonly LatLon[][], given: CandidateDriver['busyLegs']): RouteLeg[][] {
+  return points.map((ps, k) => given?.[k] ?? ps.slice(1).map((p, i) => estimatedLeg(ps[i]!, p)));
 }
 
 function judge(now: number, load: LoadToPlan, c: CandidateDriver, timeZone: string | undefined): RankedCandidate {
@@ -92,7 +92,7 @@ function judge(now: number, load: LoadToPlan, c: CandidateDriver, timeZone: stri
   let drivers = c.drivers;
   let after: RankedCandidate['after'] = null;
   if (c.busy?.length) {
-    const free = freeAfter(now, c.drivers[0]!, c.origin, c.busy, c.busyLegs ?? estimatedLegs(busyPoints(c.origin, c.busy)));
+    const free = freeAfter(now, c.drivers[0]!, c.origin, c.busy, legsOrEstimated(busyPoints(c.origin, c.busy), c.busyLegs));
     from = free.where;
     startsAt = free.at;
     drivers = [free.driver, ...c.drivers.slice(1)];
@@ -151,7 +151,7 @@ export async function rankCandidatesRouted(
     top.map(async (r) => {
       const c = byId.get(r.driverId)!;
       try {
-        const busyLegs = c.busy?.length && !c.busyLegs ? await Promise.all(busyPoints(c.origin, c.busy).map((ps) => routing.route(ps))) : c.busyLegs;
+        const busyLegs = c.busy?.length ? await Promise.all(busyPoints(c.origin, c.busy).map((ps, k) => c.busyLegs?.[k] ?? routing.route(ps))) : c.busyLegs;
         const [leg] = await routing.route([r.startsFrom, load.firstStop]);
         return leg ? judge(now, load, { ...c, deadhead: leg, busyLegs }, options.timeZone) : r;
       } catch {

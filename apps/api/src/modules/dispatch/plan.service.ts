@@ -42,6 +42,17 @@ function busyOf(rows: readonly BusyLoadRow[], recs: ReadonlyMap<string, PlanDriv
   });
 }
 
+/** A running load's road legs from `at`, as the live ETAs follow them (null: not known). */
+export type KnownLegs = (loadId: string, at: LatLon, stopIds: readonly string[]) => RouteLeg[] | null;
+
+/** The first busy load's legs when it is under way and its legs are followed from the driver's fix; undefined for the rest. */
+function knownBusyLegs(busy: ReadonlyArray<BusyLoad & { row: BusyLoadRow }>, fix: LatLon | null, known: KnownLegs | undefined): Array<RouteLeg[] | null | undefined> | undefined {
+  const b = busy[0];
+  if (!b || !fix || !known || (b.row.status !== 'EN_ROUTE' && b.row.status !== 'AT_STOP')) return undefined;
+  const legs = known(b.loadId, fix, b.stops.map((s) => s.stopId));
+  return legs ? [legs] : undefined;
+}
+
 /** The API's words for where and when the driver is free. */
 function freeAfterOf(row: BusyLoadRow, count: number, at: number, clocks: Clocks): FreeAfter {
   const last = row.stops[row.stops.length - 1]!;
@@ -68,7 +79,7 @@ async function routeOf(routing: RoutingPort, stops: readonly StopRow[], first: R
  * GET loads/{id}/plan: the driver's (default: the load's lead driver's, with its co-driver) legal
  * timeline from where they are now, or from where and when the loads they finish first end.
  */
-export async function planLoad(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: PlanQuery): Promise<LoadPlan> {
+export async function planLoad(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: PlanQuery, known?: KnownLegs): Promise<LoadPlan> {
   const now = s.now ?? Date.now();
   const { load, stops } = await loadWithStops(s.db, s.orgId, loadId);
   const leadId = q.driverId ?? load.driverId;
@@ -95,7 +106,8 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   let after: FreeAfter | null = null;
   let finished = true;
   if (busy.length) {
-    const busyLegs = await Promise.all(busyPoints(origin, busy).map((ps) => routing.route(ps)));
+    const given = knownBusyLegs(busy, fix, known);
+    const busyLegs = await Promise.all(busyPoints(origin, busy).map((ps, k) => given?.[k] ?? routing.route(ps)));
     const free = freeAfter(now, leadDriver, origin, busy, busyLegs);
     origin = free.where;
     startsAt = free.at;
@@ -124,7 +136,7 @@ type CandidateQuery = z.output<typeof candidateQuerySchema>;
  * (the planner's ranking: straight-line deadheads first, the best 25 routed exactly); each excluded
  * one with the reason in the reader's zone. A driver whose vehicle never reported comes last.
  */
-export async function loadCandidates(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: CandidateQuery): Promise<Page<Candidate>> {
+export async function loadCandidates(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: CandidateQuery, known?: KnownLegs): Promise<Page<Candidate>> {
   const now = s.now ?? Date.now();
   const { stops } = await loadWithStops(s.db, s.orgId, loadId);
   const remaining = remainingStops(stops);
@@ -144,7 +156,8 @@ export async function loadCandidates(s: ReadScope & { userId: string | null }, r
     // A driver on a load whose vehicle never reported starts from that load's next stop.
     const origin = fix ?? (busy[0] ? { lat: busy[0].stops[0]!.lat, lon: busy[0].stops[0]!.lon } : null);
     if (busy.length) firstLoads.set(rec.driver.id, busy);
-    if (origin) located.push({ driverId: rec.driver.id, origin: { lat: origin.lat, lon: origin.lon }, drivers: [driver], busy: busy.length ? busy : undefined });
+    if (origin)
+      located.push({ driverId: rec.driver.id, origin: { lat: origin.lat, lon: origin.lon }, drivers: [driver], busy: busy.length ? busy : undefined, busyLegs: knownBusyLegs(busy, fix, known) });
     else
       unlocated.push({
         driverId: rec.driver.id,

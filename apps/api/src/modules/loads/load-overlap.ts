@@ -80,7 +80,7 @@ export async function refuseOverlap(
   const zone = await zoneOf(tx, orgId, userId);
   const when = `until ${formatInstant(span.until, zone)}`;
   const mineFrom = `this load starts ${formatInstant(mine.from, zone)}`;
-  const assign = 'Assign anyway only if the loads can really be run one after the other';
+  const assign = 'Assign anyway only if the loads can really be run one after the other.';
   if (driverId) {
     const [d] = await tx.select({ firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(eq(drivers.id, driverId));
     const name = d ? `${d.firstName} ${d.lastName}`.trim() : 'The driver';

@@ -27,8 +27,8 @@ export interface FreeAt {
   where: LatLon;
   /** The driver as the planner takes them from then: their log with every load's plan appended. */
   driver: PlanDriver;
-  /** Their strict clocks at `at`. */
-  clocks: Clocks;
+  /** Their strict clocks at `at` (read from the engine when first asked: a ranking needs them for a page only). */
+  readonly clocks: Clocks;
   /** False when a load of the chain had no legal plan to its last stop within the horizon. */
   finished: boolean;
 }
@@ -74,5 +74,15 @@ export function freeAfter(now: number, driver: PlanDriver, origin: LatLon, busy:
     if (!finished) break;
   }
   const grown: PlanDriver = { ...driver, periods };
-  return { loadId, at: t, where: here, driver: grown, clocks: clocksAt(logUpTo(periods, t), t, driver.options).strict, finished };
+  let clocks: Clocks | null = null;
+  return {
+    loadId,
+    at: t,
+    where: here,
+    driver: grown,
+    get clocks() {
+      return (clocks ??= clocksAt(logUpTo(periods, t), t, driver.options).strict);
+    },
+    finished,
+  };
 }

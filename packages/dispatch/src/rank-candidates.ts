@@ -52,8 +52,8 @@ export interface RankedCandidate {
   /** When and where the plan starts: now at the candidate's position, or where their other loads end. */
   startsAt: number;
   startsFrom: LatLon;
-  /** The last of the loads they finish first (null: free now), whether it was planned to its end, and their clocks then. */
-  after: { loadId: string; finished: boolean; clocks: Clocks } | null;
+  /** The last of the loads they finish first (null: free now), whether it was planned to its end, and their clocks then (read when asked). */
+  after: { loadId: string; finished: boolean; readonly clocks: Clocks } | null;
 }
 
 export interface RankOptions {
@@ -96,7 +96,13 @@ function judge(now: number, load: LoadToPlan, c: CandidateDriver, timeZone: stri
     from = free.where;
     startsAt = free.at;
     drivers = [free.driver, ...c.drivers.slice(1)];
-    after = { loadId: free.loadId, finished: free.finished, clocks: free.clocks };
+    after = {
+      loadId: free.loadId,
+      finished: free.finished,
+      get clocks() {
+        return free.clocks;
+      },
+    };
   }
   const deadhead = c.deadhead ?? estimatedLeg(from, load.firstStop);
   const plan = planTrip({ now: startsAt, origin: from, drivers, stops: load.stops, legs: [deadhead, ...load.loadLegs], timeZone });

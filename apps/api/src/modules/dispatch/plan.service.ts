@@ -173,7 +173,10 @@ export async function loadCandidates(s: ReadScope & { userId: string | null }, r
   }
   const loadLegs = remaining.length > 1 ? await routing.route(remaining) : [];
   const ranked = await rankCandidatesRouted(routing, now, { stops: remaining, firstStop: remaining[0]!, loadLegs }, located, { timeZone });
-  const rows: Candidate[] = ranked.map((r) => {
+  // Only the page's rows are worded (a busy driver's clocks are read then).
+  const from = q.page * q.size;
+  const rows: Array<Candidate | null> = ranked.map((r, i) => {
+    if (i < from || i >= from + q.size) return null;
     const busy = firstLoads.get(r.driverId);
     const last = r.after && busy ? (busy.find((b) => b.loadId === r.after!.loadId) ?? busy[busy.length - 1]!) : null;
     return {
@@ -190,5 +193,5 @@ export async function loadCandidates(s: ReadScope & { userId: string | null }, r
   });
   unlocated.sort((a, b) => a.name.localeCompare(b.name));
   const all = [...rows, ...unlocated];
-  return toPage(all.slice(q.page * q.size, (q.page + 1) * q.size), all.length, q);
+  return toPage(all.slice(from, from + q.size) as Candidate[], all.length, q);
 }

@@ -16,6 +16,7 @@ import { requiredText } from './validation.ts';
 defineLabels({
   customer: 'Customer',
   customerPlaceId: 'Customer place',
+  overlapAllowed: 'Assign despite overlapping loads',
   bolNumber: 'BOL number',
   poNumber: 'PO number',
   commodity: 'Commodity',

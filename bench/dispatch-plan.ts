@@ -140,6 +140,15 @@ console.log(`\ncandidates among ${drivers} drivers (8-day logs, ${(candidates.re
 rankCandidates(NOW, load, candidates.slice(0, 50));
 const pure = await time(() => rankCandidates(NOW, load, candidates), 5);
 console.log(`  rankCandidates, straight-line deadheads         ${fmt(pure)}   ${mark(pure.wall < 1000)} target < 1 s`);
+// Issue 46: the same drivers each on a load first (delivering 200-600 miles from where they are, a
+// window from 4 h on), planned from where and when it ends with the clocks it leaves them.
+const busyCandidates: CandidateDriver[] = candidates.map((c, i) => {
+  const at = { lat: Math.min(48, Math.max(26, c.origin.lat + (rnd() - 0.5) * 8)), lon: c.origin.lon + (rnd() - 0.5) * 10 };
+  return { ...c, busy: [{ loadId: `L-${2000 + i}`, drivers: c.drivers, stops: [{ stopId: `b${i}`, kind: 'DELIVERY', windowStart: NOW + 4 * H, windowEnd: NOW + 40 * H, serviceMinutes: 60, ...at }] }] };
+});
+rankCandidates(NOW, load, busyCandidates.slice(0, 50));
+const busyPure = await time(() => rankCandidates(NOW, load, busyCandidates), 5);
+console.log(`  the same drivers each on a load first (issue 46)  ${fmt(busyPure)}   ${mark(busyPure.wall < 1000)} target < 1 s`);
 const routedCold = await time(() => rankCandidatesRouted(builtInRouting(), NOW, load, candidates, { exactTop: 25 }), 3);
 console.log(`  + built-in routing of the best 25, cold cache   ${fmt(routedCold)}   ${mark(routedCold.wall < 1000)} target < 1 s`);
 const shared = builtInRouting();

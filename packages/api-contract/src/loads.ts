@@ -16,6 +16,7 @@ import { requiredText } from './validation.ts';
 defineLabels({
   customer: 'Customer',
   customerPlaceId: 'Customer place',
+  overlapAllowed: 'Assign despite overlapping loads',
   bolNumber: 'BOL number',
   poNumber: 'PO number',
   commodity: 'Commodity',
@@ -141,6 +142,11 @@ export const loadAssignmentSchema = z.object({
   driverIds: z.array(z.uuid('Drivers must be driver ids')).max(MAX_LOAD_DRIVERS, 'A load has at most two drivers'),
   assetId: z.uuid('Tractor must be a vehicle id').nullable().optional(),
   trailerId: z.uuid('Trailer must be a trailer id').nullable().optional(),
+  /**
+   * Assign even though a driver or the tractor is on (or assigned to) a load whose time overlaps this
+   * one's; without it such an assignment answers 409 naming that load (issue 46).
+   */
+  overlapAllowed: z.boolean({ error: () => 'overlapAllowed must be true or false' }).optional(),
 });
 export type LoadAssignment = z.infer<typeof loadAssignmentSchema>;
 
@@ -319,6 +325,31 @@ export const planSegmentSchema = z.object({
 export type PlanSegment = z.infer<typeof planSegmentSchema>;
 export const planStopSchema = z.object({ stopId: z.string(), eta: z.string(), windowMet: z.boolean() });
 export const planClocksSchema = z.object({ driveMinutes: z.number(), windowMinutes: z.number(), breakMinutes: z.number().nullable(), cycleMinutes: z.number() });
+/**
+ * Where and when a driver on other loads is free (issue 46): the last of the loads they finish first
+ * (running, then assigned ahead), its last stop, when its service there ends, and the clocks they will
+ * have then. A plan or a candidate of a driver free now has none.
+ */
+export const freeAfterSchema = z.object({
+  loadId: z.string(),
+  number: z.string(),
+  /** How many loads they finish first (this one the last). */
+  loads: z.number().int(),
+  freeAt: z.string(),
+  /** The last stop's city ("Minneapolis, MN"), else its place's name; null when neither is known. */
+  place: z.string().nullable(),
+  latitude: z.number(),
+  longitude: z.number(),
+  clocks: planClocksSchema,
+});
+export type FreeAfter = z.infer<typeof freeAfterSchema>;
+/** One road leg the plan's map draws: from the plan's origin (fromStopId null) or a stop, to a stop; [longitude, latitude] pairs. */
+export const planRouteLegSchema = z.object({
+  fromStopId: z.string().nullable(),
+  toStopId: z.string(),
+  line: z.array(z.tuple([z.number(), z.number()])),
+});
+export type PlanRouteLeg = z.infer<typeof planRouteLegSchema>;
 export const loadPlanSchema = z.object({
   segments: z.array(planSegmentSchema),
   stops: z.array(planStopSchema),
@@ -333,6 +364,13 @@ export const loadPlanSchema = z.object({
   /** The driver's position the plan starts from, and when. */
   startsAt: z.string(),
   origin: z.object({ latitude: z.number(), longitude: z.number() }),
+  /** The driver's other loads come first: the plan starts where and when they end (issue 46). */
+  after: freeAfterSchema.nullable(),
+  /**
+   * The roads the load follows, as the planner routed them: every leg between the load's stops, then
+   * the leg from the plan's origin to the next stop not yet left (the deadhead before the pick-up).
+   */
+  route: z.array(planRouteLegSchema),
 });
 export type LoadPlan = z.infer<typeof loadPlanSchema>;
 
@@ -347,6 +385,8 @@ export const candidateSchema = z.object({
   reason: z.string().nullable(),
   /** The load the driver is on now, if any. */
   currentLoad: z.object({ id: z.string(), number: z.string() }).nullable(),
+  /** The loads the driver finishes first: the plan (deadhead, clocks, ETA) starts where and when they end (issue 46). */
+  after: freeAfterSchema.nullable(),
 });
 export type Candidate = z.infer<typeof candidateSchema>;
 export const candidatePageSchema = pageSchema(candidateSchema);

@@ -1,6 +1,7 @@
 export * from './types.ts';
 export { planTrip, BREAK_MS, REST_MS, HORIZON_MS } from './plan-trip.ts';
 export { planDutyPeriods, statusIn, type NumericPeriod } from './duty-log.ts';
+export { freeAfter, busyPoints, type BusyLoad, type FreeAt } from './free-after.ts';
 export { formatPlanReason, formatInstant, formatDuration, jurisdictionName, jurisdictionCodeAt, clockWords } from './reason.ts';
 export { builtInRouting, BUILT_IN_SPEED_MPS, type BuiltInRouting, type BuiltInRoutingOptions } from './routing-builtin.ts';
 export { osrmRouting, type OsrmRoutingOptions } from './routing-osrm.ts';

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ACTIVE_LOAD_STATUSES } from '@fleet/api-contract';
 import type { LatLon, PlanStop } from '@fleet/dispatch';
 import type { DbOrTx } from '../../db/client.ts';
-import { latestPositions, loads, loadStops, organizations, users } from '../../db/schema/index.ts';
+import { latestPositions, loads, loadStops, organizations, places, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 
 // What a plan reads besides the drivers' logs (issue 33, decision 0167): the load and its stops,
@@ -66,16 +66,93 @@ export function driverFix(p: { byAsset: Map<string, Fix>; byDriver: Map<string, 
   return p.byDriver.get(driverId) ?? null;
 }
 
-/** The running load each driver is on (lead or team), one statement. */
-export async function currentLoads(db: DbOrTx, orgId: string): Promise<Map<string, { id: string; number: string }>> {
+/** A load a driver is on or assigned to, with its stops (and their places' names) in order. */
+export interface BusyLoadRow {
+  id: string;
+  number: string;
+  status: LoadRow['status'];
+  driverId: string | null;
+  coDriverId: string | null;
+  assetId: string | null;
+  stops: Array<StopRow & { placeName: string | null }>;
+}
+
+const UNDER_WAY = new Set<LoadRow['status']>(['EN_ROUTE', 'AT_STOP']);
+
+/**
+ * The loads each driver is on or assigned to (lead or co-driver; ASSIGNED, EN_ROUTE, AT_STOP), in the
+ * order they will drive them: those under way first, then by their first appointment (issue 46). Two
+ * statements for the organization (or the listed drivers).
+ */
+export async function busyLoads(db: DbOrTx, orgId: string, driverIds?: readonly string[]): Promise<Map<string, BusyLoadRow[]>> {
+  const out = new Map<string, BusyLoadRow[]>();
+  if (driverIds && driverIds.length === 0) return out;
   const rows = await db
-    .select({ id: loads.id, number: loads.number, driverId: loads.driverId, coDriverId: loads.coDriverId })
+    .select({ id: loads.id, number: loads.number, status: loads.status, driverId: loads.driverId, coDriverId: loads.coDriverId, assetId: loads.assetId, createdAt: loads.createdAt })
     .from(loads)
-    .where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), or(sql`${loads.driverId} is not null`, sql`${loads.coDriverId} is not null`)))
-    .orderBy(asc(loads.createdAt));
-  const out = new Map<string, { id: string; number: string }>();
-  for (const r of rows) for (const d of [r.driverId, r.coDriverId]) if (d && !out.has(d)) out.set(d, { id: r.id, number: r.number });
+    .where(
+      and(
+        eq(loads.organizationId, orgId),
+        inArray(loads.status, [...ACTIVE_LOAD_STATUSES]),
+        driverIds ? or(inArray(loads.driverId, [...driverIds]), inArray(loads.coDriverId, [...driverIds])) : or(sql`${loads.driverId} is not null`, sql`${loads.coDriverId} is not null`),
+      ),
+    );
+  if (rows.length === 0) return out;
+  const stopRows = await db
+    .select({ stop: loadStops, placeName: places.name })
+    .from(loadStops)
+    .leftJoin(places, and(eq(places.id, loadStops.placeId), eq(places.organizationId, loadStops.organizationId)))
+    .where(and(eq(loadStops.organizationId, orgId), inArray(loadStops.loadId, rows.map((r) => r.id))))
+    .orderBy(asc(loadStops.loadId), asc(loadStops.seq));
+  const stopsOf = new Map<string, BusyLoadRow['stops']>();
+  for (const r of stopRows) {
+    const list = stopsOf.get(r.stop.loadId) ?? [];
+    list.push({ ...r.stop, placeName: r.placeName });
+    stopsOf.set(r.stop.loadId, list);
+  }
+  const first = (l: BusyLoadRow) => l.stops[0]?.windowStart.getTime() ?? Infinity;
+  const all = rows.map((r) => ({ row: r, load: { id: r.id, number: r.number, status: r.status, driverId: r.driverId, coDriverId: r.coDriverId, assetId: r.assetId, stops: stopsOf.get(r.id) ?? [] } }));
+  all.sort((a, b) => {
+    const ua = UNDER_WAY.has(a.load.status) ? 0 : 1;
+    const ub = UNDER_WAY.has(b.load.status) ? 0 : 1;
+    if (ua !== ub) return ua - ub;
+    if (ua === 0 && a.row.createdAt.getTime() !== b.row.createdAt.getTime()) return a.row.createdAt.getTime() - b.row.createdAt.getTime();
+    return first(a.load) - first(b.load) || (a.load.id < b.load.id ? -1 : 1);
+  });
+  for (const { load } of all) {
+    for (const d of [load.driverId, load.coDriverId]) {
+      if (!d || (driverIds && !driverIds.includes(d))) continue;
+      const list = out.get(d) ?? [];
+      list.push(load);
+      out.set(d, list);
+    }
+  }
   return out;
+}
+
+/**
+ * Of a driver's loads, those they finish before `target` (a load, by id and first appointment): every
+ * one under way, and the assigned ones whose first appointment opens before the target's.
+ */
+export function loadsBefore(busy: readonly BusyLoadRow[] | undefined, target: { id: string; firstWindowStart: number }): BusyLoadRow[] {
+  return (busy ?? []).filter((l) => l.id !== target.id && (UNDER_WAY.has(l.status) || (l.stops[0]?.windowStart.getTime() ?? Infinity) < target.firstWindowStart));
+}
+
+/** The load a driver is on: the first under way, else the first assigned; null when none. */
+export function currentLoadOf(busy: readonly BusyLoadRow[] | undefined, except?: string): { id: string; number: string } | null {
+  const l = busy?.find((b) => b.id !== except);
+  return l ? { id: l.id, number: l.number } : null;
+}
+
+/** "Minneapolis, MN" of an address written "street, city, ST zip" or "city, ST"; else the place's name. */
+export function stopPlaceWords(s: { address: string | null; placeName: string | null }): string | null {
+  const parts = (s.address ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length >= 3) return `${parts[parts.length - 2]}, ${parts[parts.length - 1]!.split(/\s+/)[0]}`;
+  if (parts.length) return parts.join(', ');
+  return s.placeName;
 }
 
 /** The zone a signed-in user reads times in: their profile's, else the organization's (decision 0140). */

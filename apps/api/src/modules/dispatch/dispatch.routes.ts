@@ -1,14 +1,22 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { candidatePageSchema, candidateQuerySchema, loadPlanSchema, planQuerySchema } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { actorOf } from '../auth/index.ts';
-import { loadCandidates, planLoad } from './plan.service.ts';
+import { loadCandidates, planLoad, type KnownLegs } from './plan.service.ts';
 import { routingOf } from './routing.ts';
 
 // A load's legal plan and who can take it (issue 33, decision 0167).
 const tags = ['dispatch'];
 const loadParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a load id') });
+
+/** The live ETAs' legs of running loads, where this instance follows them (issue 46: a busy driver's load is not routed again). */
+function knownLegs(app: FastifyInstance): KnownLegs | undefined {
+  if (!app.hasDecorator('liveEtas')) return undefined;
+  const live = app.liveEtas;
+  return (loadId, at, stopIds) => live.knownLegs(loadId, at, stopIds);
+}
 
 const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
   const routing = routingOf(app.config);
@@ -22,7 +30,7 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: planQuerySchema,
       response: { 200: loadPlanSchema, ...orgErrors() },
     },
-    handler: (req) => planLoad({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query),
+    handler: (req) => planLoad({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
   });
 
   app.get('/organizations/:orgId/loads/:id/candidates', {
@@ -34,7 +42,7 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: candidateQuerySchema,
       response: { 200: candidatePageSchema, ...orgErrors() },
     },
-    handler: (req) => loadCandidates({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query),
+    handler: (req) => loadCandidates({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
   });
 };
 

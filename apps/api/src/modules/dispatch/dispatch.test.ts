@@ -164,8 +164,11 @@ describe('candidates', () => {
     expect(first!.deadheadMiles).toBeLessThan(5);
     // Rested, but driving since the fix a minute ago (automatic duty status).
     expect(first!.remainingDriveMinutes).toBeGreaterThan(10 * 60);
+    // On the road from Los Angeles: planned from where and when that load ends (Dallas), too late.
     expect(second!.feasible).toBe(false);
-    expect(second!.deadheadMiles).toBeGreaterThan(1200);
+    expect(second!.deadheadMiles).toBeLessThan(5);
+    expect(second!.after).toMatchObject({ loadId: running.id, place: 'Memphis, TN', loads: 1 });
+    expect(Date.parse(second!.after!.freeAt)).toBeGreaterThan(now + 20 * HOUR);
     expect(second!.reason).toMatch(/earliest (pick-up|delivery) .* late/);
     expect(second!.currentLoad?.id).toBe(running.id);
     expect(third).toMatchObject({ feasible: false, lastStopEta: null });
@@ -175,6 +178,90 @@ describe('candidates', () => {
     expect(p2.content.map((c) => c.driverId)).toEqual([far.driverId]);
     expect(p2.totalPages).toBe(3);
     await t.database.db.update(loads).set({ status: 'DELIVERED' }).where(eq(loads.id, running.id));
+  });
+});
+
+describe('a driver on other loads', () => {
+  it('is planned from where and when their load ends, with the clocks they will have there; the list and the plan say so', async () => {
+    const now = Date.now();
+    const v = await createTestVehicle(t.database.db, orgId, { uniqueId: 'disp-busy' });
+    await fix(v, DALLAS, now - 60_000);
+    // Picked up in Dallas an hour ago, delivering in Memphis (450 road miles, ~8 h of driving).
+    const running = await createLoad({
+      status: 'EN_ROUTE',
+      driverId: v.driverId,
+      assetId: v.assetId,
+      stops: [
+        { at: DALLAS, kind: 'PICKUP', from: now - 3 * HOUR, to: now, departedAt: now - 60_000 },
+        { at: MEMPHIS, kind: 'DELIVERY', from: now, to: now + 30 * HOUR },
+      ],
+    });
+    // The next load picks up in Memphis: no deadhead once they are there, but not before.
+    const next = await createLoad({
+      stops: [
+        { at: MEMPHIS, kind: 'PICKUP', from: now, to: now + 40 * HOUR },
+        { at: ATLANTA, kind: 'DELIVERY', from: now, to: now + 70 * HOUR },
+      ],
+    });
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${next.id}/candidates?search=disp-busy`, headers: dispatcher });
+    expect(res.statusCode, res.body).toBe(200);
+    const [c] = candidatePageSchema.parse(res.json()).content;
+    expect(c).toBeDefined();
+    expect(c!.after).toMatchObject({ loadId: running.id, number: `L-${numbers - 1}`, loads: 1, place: 'Memphis, TN' });
+    // Free when the Memphis delivery is done: ~8 h of driving, a 30-minute break, an hour unloading.
+    const freeAt = Date.parse(c!.after!.freeAt);
+    expect(freeAt).toBeGreaterThan(now + 8 * HOUR);
+    expect(freeAt).toBeLessThan(now + 12 * HOUR);
+    expect(c!.deadheadMiles).toBeLessThan(5);
+    // Their clocks there, not now: most of the 11 hours driven, so the rest of the drive waits for a rest.
+    expect(c!.after!.clocks.driveMinutes).toBeLessThan(4 * 60);
+    expect(c!.remainingDriveMinutes).toBe(Math.min(c!.after!.clocks.driveMinutes, c!.after!.clocks.windowMinutes, c!.after!.clocks.cycleMinutes));
+    expect(Date.parse(c!.lastStopEta!)).toBeGreaterThan(freeAt + 10 * HOUR);
+    expect(c!.feasible).toBe(true);
+
+    // Their plan for it starts there and then (the load page's "Show plan").
+    const plan = loadPlanSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${next.id}/plan?driverId=${v.driverId}`, headers: dispatcher })).json());
+    expect(plan.after).toMatchObject({ loadId: running.id, place: 'Memphis, TN' });
+    expect(Math.abs(Date.parse(plan.startsAt) - freeAt)).toBeLessThan(2 * 60_000);
+    expect(plan.origin.latitude).toBeCloseTo(MEMPHIS.lat, 2);
+    expect(plan.segments[0]!.start).toBe(plan.startsAt);
+    // Driving on from Memphis needs the 10-hour rest the morning's drive leaves them short of.
+    expect(plan.segments.findIndex((s) => s.kind === 'REST')).toBeGreaterThan(-1);
+    expect(plan.clocksAtDelivery.driveMinutes).toBeLessThan(11 * 60);
+    await t.database.db.update(loads).set({ status: 'DELIVERED' }).where(eq(loads.id, running.id));
+  });
+});
+
+describe('the plan’s roads', () => {
+  it('carries the legs the planner routed, along the roads: between the stops and from the driver', async () => {
+    const now = Date.now();
+    const load = await createLoad({
+      driverId: near.driverId,
+      assetId: near.assetId,
+      stops: [
+        { at: DALLAS, kind: 'PICKUP', from: now, to: now + 6 * HOUR },
+        { at: MEMPHIS, kind: 'DELIVERY', from: now, to: now + 30 * HOUR },
+      ],
+    });
+    const plan = loadPlanSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan`, headers: dispatcher })).json());
+    expect(plan.route.map((l) => [l.fromStopId, l.toStopId])).toEqual([
+      [load.stopIds[0], load.stopIds[1]],
+      [null, load.stopIds[0]],
+    ]);
+    const road = plan.route[0]!.line;
+    // Not the straight line: hundreds of vertices, starting in Dallas and ending in Memphis, and
+    // away from the straight line between them somewhere (I-30 through Little Rock, then I-40).
+    expect(road.length).toBeGreaterThan(50);
+    expect(road[0]![1]).toBeCloseTo(DALLAS.lat, 0);
+    expect(road.at(-1)![1]).toBeCloseTo(MEMPHIS.lat, 0);
+    const offLine = Math.max(
+      ...road.map(([lon, lat]) => {
+        const f = (lon - DALLAS.lon) / (MEMPHIS.lon - DALLAS.lon);
+        return Math.abs(lat - (DALLAS.lat + f * (MEMPHIS.lat - DALLAS.lat)));
+      }),
+    );
+    expect(offLine).toBeGreaterThan(0.1);
+    await t.database.db.update(loads).set({ status: 'CANCELLED' }).where(eq(loads.id, load.id));
   });
 });
 

@@ -114,6 +114,18 @@ export class LiveEtas {
     return this.refreshing;
   }
 
+  /**
+   * The road legs a running load was last planned on, followed to `at` (issue 46): candidates and
+   * plans of its driver reuse them instead of routing again. Null when the load is not followed here,
+   * its stops changed, or `at` is off the route.
+   */
+  knownLegs(loadId: string, at: LatLon, stopIds: readonly string[]): RouteLeg[] | null {
+    const s = this.state.get(loadId);
+    if (!s?.legs || s.stopsKey !== stopIds.join(',')) return null;
+    const first = remainingLeg(s.legs[0]!, at);
+    return first ? [first, ...s.legs.slice(1)] : null;
+  }
+
   /** Works the loads that are due now (and waits for a round already running). */
   async idle(): Promise<void> {
     while (this.working) await this.working;

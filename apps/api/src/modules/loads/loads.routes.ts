@@ -95,7 +95,7 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: OFFICE,
     schema: {
       tags,
-      summary: "Assign drivers (lead first), tractor (default: the lead driver's vehicle) and trailer; an empty list unassigns",
+      summary: "Assign drivers (lead first), tractor (default: the lead driver's vehicle) and trailer; an empty list unassigns; 409 naming the load when a newly named driver or the tractor is on or assigned to a load whose time overlaps (overlapAllowed: true to assign anyway)",
       params: loadIdParams,
       body: loadAssignmentSchema,
       response: { 200: loadSchema, ...orgErrors(409) },

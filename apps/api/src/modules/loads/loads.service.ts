@@ -10,6 +10,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import type { Actor, AuthContext, Scope } from '../auth/index.ts';
 import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
+import { refuseOverlap } from './load-overlap.ts';
 import { findLoadRow, presentLoads, stopsOf, toCents, type LoadRow, type StopRow } from './load-present.ts';
 import { checkLoadRefs, tractorOf } from './load-refs.ts';
 import { recordStatus, settleStatus } from './load-settle.ts';
@@ -224,7 +225,7 @@ export async function deleteLoad(s: Scope, loadId: string): Promise<void> {
   });
 }
 
-/** Drivers, tractor (else the lead driver's current vehicle) and trailer; PLANNED ↔ ASSIGNED. */
+/** Drivers, tractor (else the lead driver's current vehicle) and trailer; PLANNED ↔ ASSIGNED; 409 when a newly named driver or tractor is busy then (unless overlapAllowed). */
 export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promise<Load> {
   await s.db.transaction(async (tx) => {
     const before = await findLoadRow(tx, s.orgId, loadId, true);
@@ -235,6 +236,12 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
     if (new Set(a.driverIds).size !== a.driverIds.length) throw conflictOn('driverIds', 'A driver is named twice');
     await checkLoadRefs(tx, s.orgId, { driverIds: a.driverIds, assetId: a.assetId, trailerId: a.trailerId });
     const assetId = await tractorOf(tx, s.orgId, a.assetId, lead);
+    if (!a.overlapAllowed) {
+      // Only who is newly named is checked: a load keeps its own driver and tractor (a trailer changed).
+      const added = a.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
+      const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
+      await refuseOverlap(tx, s.orgId, s.actor.userId, before, stops, { driverIds: added, assetId: assetId !== before.assetId ? assetId : null });
+    }
     const status: LoadStatus = before.status === 'PLANNED' && lead ? 'ASSIGNED' : before.status === 'ASSIGNED' && !lead ? 'PLANNED' : before.status;
     const [after] = await tx
       .update(loads)

@@ -192,7 +192,8 @@ describe('loads', () => {
     const planned = loadSchema.parse((await post('PLANNED')).json());
     expect(planned).toMatchObject({ status: 'PLANNED', drivers: [], asset: null });
     expectFieldErrors((await post('DELIVERED')).json(), 409, { status: 'Assign a driver before marking the load delivered' });
-    const assigned = await t.app.inject({ method: 'POST', url: url(`/${load.id}/assignment`), headers: dispatcher, payload: { driverIds: [driver.id] } });
+    // The driver is also on the first load at the same hours: assigned anyway, knowingly (issue 46).
+    const assigned = await t.app.inject({ method: 'POST', url: url(`/${load.id}/assignment`), headers: dispatcher, payload: { driverIds: [driver.id], overlapAllowed: true } });
     expect(loadSchema.parse(assigned.json())).toMatchObject({ status: 'ASSIGNED', asset: { id: tractorId } });
     const delivered = loadSchema.parse((await post('DELIVERED')).json());
     expect(delivered.status).toBe('DELIVERED');
@@ -203,6 +204,48 @@ describe('loads', () => {
     expect(loadSchema.parse((await t.app.inject({ method: 'POST', url: url(`/${spare.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } })).json()).status).toBe('CANCELLED');
     expect((await t.app.inject({ method: 'DELETE', url: url(`/${spare.id}`), headers: dispatcher })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: url(`/${spare.id}`), headers: dispatcher })).statusCode).toBe(404);
+  });
+
+  it('refuses a driver or tractor whose loads overlap the new one with 409 naming the load, unless overlapAllowed (issue 46)', async () => {
+    const now = Date.now();
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-busy', unitNumber: 'T-BUSY' });
+    const stops = (pickupFrom: number, deliverFrom: number) => [
+      { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(pickupFrom), windowEnd: at(pickupFrom + 4 * H), serviceMinutes: 60 },
+      { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, address: 'St. Louis, MO', windowStart: at(deliverFrom), windowEnd: at(deliverFrom + 4 * H), serviceMinutes: 45 },
+    ];
+    // On the road: picked up in Kansas City, delivering in St. Louis from 20 hours on.
+    const running = await create({ driverIds: [v.driverId], stops: stops(now - 4 * H, now + 20 * H) });
+    expect(running.asset?.id).toBe(v.assetId);
+    expect((await stopEvent(running, 0, 'ARRIVE', now - 3 * H, dispatcher)).statusCode).toBe(200);
+    expect(loadSchema.parse((await stopEvent(running, 0, 'DEPART', now - 2 * H, dispatcher)).json()).status).toBe('EN_ROUTE');
+
+    // A load picking up in two hours: the driver is on the road until tomorrow.
+    const soon = await create({ stops: stops(now + 2 * H, now + 8 * H) });
+    const refused = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId] } });
+    const err = expectErrorBody(refused.json(), 409);
+    expect(err.message).toContain(`is on load ${running.number} until `);
+    expect(err.technicalMessage).toMatch(new RegExp(`^driverIds\\.0: Dana Driver ld-busy is on load ${running.number} until .+ [A-Z]{3,4}; this load starts `));
+    expect(loadSchema.parse((await t.app.inject({ method: 'GET', url: url(`/${soon.id}`), headers: dispatcher })).json()).drivers).toEqual([]);
+    // Another driver with the busy tractor: the tractor is named.
+    const free = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-free', unitNumber: 'T-FREE' });
+    const tractor = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [free.driverId], assetId: v.assetId } });
+    expect(expectErrorBody(tractor.json(), 409).technicalMessage).toMatch(new RegExp(`^assetId: Tractor T-BUSY is on load ${running.number} until `));
+    // Said so, it is assigned.
+    const anyway = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], overlapAllowed: true } });
+    expect(anyway.statusCode, anyway.body).toBe(200);
+    expect(loadSchema.parse(anyway.json())).toMatchObject({ status: 'ASSIGNED', drivers: [{ id: v.driverId }] });
+    // A load after both needs no word; changing the trailer of the one assigned anyway checks nothing again.
+    const later = await create({ stops: stops(now + 30 * H, now + 36 * H) });
+    const after = await t.app.inject({ method: 'POST', url: url(`/${later.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId] } });
+    expect(after.statusCode, after.body).toBe(200);
+    const trailer = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], trailerId } });
+    expect(trailer.statusCode, trailer.body).toBe(200);
+    // Bad input is a 400; another organization reaches nothing.
+    const bad = await t.app.inject({ method: 'POST', url: url(`/${later.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], overlapAllowed: 'yes' } });
+    expect(expectErrorBody(bad.json(), 400).technicalMessage).toMatch(/^overlapAllowed/);
+    const foreign = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${other.orgId}/loads/${later.id}/assignment`, headers: other.headers, payload: { driverIds: [], overlapAllowed: true } });
+    expect(foreign.statusCode).toBe(404);
+    for (const l of [running, soon, later]) await t.app.inject({ method: 'POST', url: url(`/${l.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } });
   });
 
   it("lets the driver photograph papers of their own load, from this organization's uploads", async () => {

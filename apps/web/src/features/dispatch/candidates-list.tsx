@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Candidate } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
-import { formatShortDateTime } from '../../lib/dates.ts';
+import { ApiError, NetworkError, toastApiError, toastNetworkError } from '../../lib/api-client.ts';
+import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUnits } from '../../lib/units.ts';
-import { assignLoad, CANDIDATES_PAGE, useCandidates, useLoadMutation } from './dispatch-api.ts';
-import { formatMinutes, formatPlanMiles } from './dispatch-format.ts';
+import { assignLoad, CANDIDATES_PAGE, isOverlapRefusal, useCandidates, useLoadMutation } from './dispatch-api.ts';
+import { freeAtText, formatMinutes, formatPlanMiles } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
-
 
 export interface CandidatesListProps {
   loadId: string;
@@ -21,26 +22,38 @@ export interface CandidatesListProps {
   canAssign: boolean;
   /** The driver whose plan is shown above; a row's "Show plan" sets it. */
   planDriverId: string | null;
-  onShowPlan: (driverId: string) => void;
+  onShowPlan: (driverId: string, name: string) => void;
 }
 
 /**
  * Every active driver ranked by the API (can deliver on time legally, then deadhead, then hours left):
  * feasible drivers first with their deadhead, hours and last ETA; each excluded driver with the reason
- * in words. "Assign" posts the assignment and every load view reads again.
+ * in words; a driver on other loads with where and when they are free (their plan starts there).
+ * "Assign" posts the assignment and every load view reads again; when the API refuses it because the
+ * driver's loads overlap this one (409), the dispatcher is asked before it is sent again with
+ * `overlapAllowed`.
  */
 export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, planDriverId, onShowPlan }: CandidatesListProps) {
   const units = useUnits();
+  const zone = useViewerZone();
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const q = useCandidates(loadId, { page, size: CANDIDATES_PAGE, search: debounced || undefined });
   const assign = useLoadMutation(assignLoad);
   const rows = q.data?.content ?? [];
-  const doAssign = (c: Candidate) =>
+  const doAssign = (c: Candidate, overlapAllowed = false) =>
     assign.mutate(
-      { id: loadId, body: { driverIds: [c.driverId] } },
-      { onSuccess: () => notify({ type: 'success', title: `${c.name} assigned to ${loadNumber}`, timeout: 4000 }) },
+      { id: loadId, body: overlapAllowed ? { driverIds: [c.driverId], overlapAllowed } : { driverIds: [c.driverId] } },
+      {
+        onSuccess: () => notify({ type: 'success', title: `${c.name} assigned to ${loadNumber}`, timeout: 4000 }),
+        onError: (err) => {
+          if (!overlapAllowed && isOverlapRefusal(err)) {
+            void confirmAction({ title: `Assign ${c.name} anyway?`, message: err.body.message, confirmLabel: 'Assign anyway', cancelLabel: 'Keep looking', danger: false }).then((ok) => ok && doAssign(c, true));
+          } else if (err instanceof ApiError) toastApiError(err);
+          else if (err instanceof NetworkError) toastNetworkError();
+        },
+      },
     );
   return (
     <Stack gap="sm">
@@ -76,7 +89,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                       )}
                     </Group>
                     <Text size="xs">
-                      Deadhead {formatPlanMiles(c.deadheadMiles, units)} · {formatMinutes(c.remainingDriveMinutes)} to drive
+                      Deadhead {formatPlanMiles(c.deadheadMiles, units)} · {formatMinutes(c.remainingDriveMinutes)} to drive{c.after ? ' then' : ''}
                       {c.lastStopEta ? ` · delivers ${formatShortDateTime(c.lastStopEta)}` : ''}
                     </Text>
                     {c.reason && (
@@ -84,13 +97,23 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                         {c.reason}
                       </Text>
                     )}
-                    {c.currentLoad && (
-                      <Text size="xs" c="dimmed">
-                        On load{' '}
-                        <Anchor component={Link} to={`/dispatch/loads/${c.currentLoad.id}`} size="xs">
-                          {c.currentLoad.number}
+                    {c.after ? (
+                      <Text size="xs" c="dimmed" data-testid="candidate-after">
+                        After{' '}
+                        <Anchor component={Link} to={`/dispatch/loads/${c.after.loadId}`} size="xs">
+                          {c.after.number}
                         </Anchor>
+                        {c.after.loads > 1 ? ` (${c.after.loads} loads)` : ''}, free{c.after.place ? ` in ${c.after.place}` : ''} at {freeAtText(c.after, zone)}
                       </Text>
+                    ) : (
+                      c.currentLoad && (
+                        <Text size="xs" c="dimmed">
+                          On load{' '}
+                          <Anchor component={Link} to={`/dispatch/loads/${c.currentLoad.id}`} size="xs">
+                            {c.currentLoad.number}
+                          </Anchor>
+                        </Text>
+                      )
                     )}
                   </Stack>
                   <Stack gap={4} align="flex-end">
@@ -103,7 +126,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                         </Button>
                       )
                     )}
-                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
+                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId, c.name)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
                       {planDriverId === c.driverId ? 'Plan shown' : 'Show plan'}
                     </Button>
                   </Stack>

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput, UploadedImage } from '@fleet/api-contract';
-import { api } from '../../lib/api-client.ts';
+import { api, ApiError } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
 
@@ -96,7 +96,13 @@ export function useLoadMutation<V, R = unknown>(fn: (orgId: string, v: V) => Pro
 export const saveLoad = (orgId: string, { id, body }: { id?: string; body: LoadInput }) =>
   id ? api<Load>(loadPath(orgId, id), { method: 'PUT', body, toast: false }) : api<Load>(orgPathFor(orgId, '/loads'), { method: 'POST', body, toast: false });
 
-export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) => api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body });
+/** Assigns drivers and units; errors come back untoasted, so a refusal for overlapping loads can be asked about (`isOverlapRefusal`). */
+export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) => api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body, toast: false });
+
+/** The API's 409 for a driver or tractor on a load whose time overlaps ("driverIds.0: Dana Driver is on load L-1064 until …"). */
+export function isOverlapRefusal(err: unknown): err is ApiError & { body: NonNullable<ApiError['body']> } {
+  return err instanceof ApiError && err.status === 409 && !!err.body && /^(driverIds(\.\d+)?|assetId): .* (on|assigned to) load \S+ until /.test(err.body.technicalMessage);
+}
 
 export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
   api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });

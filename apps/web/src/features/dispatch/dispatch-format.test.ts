@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Load, LoadStop, PlanSegment } from '@fleet/api-contract';
 import { formatMoney, formatPerDistance } from '../../lib/money.ts';
-import { cityOf, dayHeading, etaVersusWindow, formatPlanMiles, formatWeight, groupByDay, laneText, timelineLayout, weightToKg } from './dispatch-format.ts';
+import { cityOf, dayHeading, etaVersusWindow, formatPlanMiles, formatWeight, freeAfterText, groupByDay, laneText, timelineLayout, weightToKg } from './dispatch-format.ts';
 
 const stop = (windowStart: string, address: string | null = null): LoadStop => ({
   id: windowStart,
@@ -100,5 +100,16 @@ describe('the plan timeline', () => {
     expect(last.width).toBe(1);
     expect(last.left + last.width).toBeLessThanOrEqual(100);
     expect(timelineLayout([], 'UTC')).toBeNull();
+  });
+});
+
+describe('when a busy driver is free', () => {
+  const after = { loadId: 'l', number: 'L-1064', loads: 1, freeAt: '2026-11-26T19:00:00Z', place: 'Minneapolis, MN', latitude: 44.98, longitude: -93.27, clocks: { driveMinutes: 0, windowMinutes: 0, breakMinutes: null, cycleMinutes: 0 } };
+  it('says the load, the place and the time in the viewer’s zone with its abbreviation', () => {
+    expect(freeAfterText(after, 'America/Chicago', new Date('2026-11-26T15:00:00Z'))).toBe('after L-1064, free in Minneapolis, MN at 1:00 PM CST');
+    expect(freeAfterText(after, 'America/New_York', new Date('2026-11-26T15:00:00Z'))).toBe('after L-1064, free in Minneapolis, MN at 2:00 PM EST');
+  });
+  it('gives the day when it is not today, and how many loads come first', () => {
+    expect(freeAfterText({ ...after, loads: 2 }, 'America/Chicago', new Date('2026-11-25T15:00:00Z'))).toBe('after L-1064 (2 loads), free in Minneapolis, MN at Nov 26, 1:00 PM CST');
   });
 });

@@ -1,6 +1,6 @@
-import type { Load, LoadStop, PlanSegment, PlanSegmentKind } from '@fleet/api-contract';
+import type { FreeAfter, Load, LoadStop, PlanSegment, PlanSegmentKind } from '@fleet/api-contract';
 import { KM_PER_MILE, type UnitSystem } from '@fleet/api-contract/units';
-import { todayIn } from '../../lib/dates.ts';
+import { formatShortDateTime, formatTime, todayIn } from '../../lib/dates.ts';
 
 // Pure helpers of the dispatch screens: the board's grouping by day in the viewer's zone, a lane's
 // words, money, weight and plan distances in the organization's units, a plan's timeline layout and
@@ -171,4 +171,18 @@ export function timelineLayout(segments: readonly PlanSegment[], zone: string, m
     prev = d;
   }
   return { start, end, bars, days };
+}
+
+/**
+ * When a driver on other loads is free, in the viewer's zone and named by its abbreviation: "1:00 PM
+ * CST" today, "Nov 27, 1:00 PM CST" another day (issue 46).
+ */
+export function freeAtText(after: Pick<FreeAfter, 'freeAt'>, zone: string, now: Date = new Date()): string {
+  return dayIn(after.freeAt, zone) === todayIn(zone, now) ? formatTime(after.freeAt, zone) : formatShortDateTime(after.freeAt, zone);
+}
+
+/** "after L-1064, free in Minneapolis, MN at 1:00 PM CST" (two loads ahead: "after L-1064 (2 loads), …"). */
+export function freeAfterText(after: FreeAfter, zone: string, now: Date = new Date()): string {
+  const which = after.loads > 1 ? `${after.number} (${after.loads} loads)` : after.number;
+  return `after ${which}, free${after.place ? ` in ${after.place}` : ''} at ${freeAtText(after, zone, now)}`;
 }

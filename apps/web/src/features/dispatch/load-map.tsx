@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import MapGL, { Layer, Marker, NavigationControl, Source, type MapLayerMouseEvent } from 'react-map-gl/maplibre';
-import type { Feature, LineString } from 'geojson';
+import type { Feature, LineString, MultiLineString } from 'geojson';
+import type { PlanRouteLeg } from '@fleet/api-contract';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
@@ -30,26 +31,37 @@ export interface LoadMapProps {
   origin?: { latitude: number; longitude: number } | null;
   /** The stop the deadhead leads to (index; default the first). */
   originTo?: number | null;
+  /** The plan's road legs (between stops, and from the origin): drawn instead of straight lines. */
+  route?: readonly PlanRouteLeg[] | null;
   /** A click on the map (the form's "pick on the map"). */
   onPick?: (p: { latitude: number; longitude: number }) => void;
   label: string;
   height?: number | string | { base: number | string; sm?: number | string };
 }
 
+const lines = (parts: number[][][]): Feature<MultiLineString> => ({ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: parts } });
 const line = (coords: number[][]): Feature<LineString> => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } });
 
 /**
  * A load's stops as numbered markers (pick-ups green, deliveries red, done ones faded) joined by the
- * route line in driving order, and the deadhead from the driver's position as a dashed line. The
- * built-in routing is estimated, so the line joins the stops straight rather than pretend a road.
+ * route in driving order, and the deadhead from the driver's position as a dashed line. With the
+ * plan's road legs (issue 46) both follow the roads the planner routed; without a plan (a closed
+ * load, the form) the stops are joined straight.
  */
-export function LoadMap({ stops, origin, originTo = 0, onPick, label, height = { base: 280, sm: 380 } }: LoadMapProps) {
+export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, label, height = { base: 280, sm: 380 } }: LoadMapProps) {
   const base = useBaseMap(OWN_SOURCES);
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const coords = useMemo(() => stops.map((s) => [s.longitude, s.latitude]), [stops]);
-  const route = useMemo(() => line(coords), [coords]);
+  const between = useMemo(() => roads?.filter((l) => l.fromStopId !== null && stops.some((s) => s.key === l.toStopId)) ?? [], [roads, stops]);
+  const fromOrigin = roads?.find((l) => l.fromStopId === null) ?? null;
+  const onRoads = between.length > 0 && between.length === stops.length - 1;
+  const route = useMemo(() => (onRoads ? lines(between.map((l) => l.line)) : line(coords)), [onRoads, between, coords]);
   const target = originTo === null ? undefined : coords[originTo];
-  const deadhead = useMemo(() => line(origin && target ? [[origin.longitude, origin.latitude], target] : []), [origin, target]);
+  const deadhead = useMemo(
+    () => (origin && fromOrigin ? line(fromOrigin.line) : line(origin && target ? [[origin.longitude, origin.latitude], target] : [])),
+    [origin, target, fromOrigin],
+  );
+  const routePoints = onRoads ? between.reduce((n, l) => n + l.line.length, 0) : coords.length;
   const key = [...coords, origin ? [origin.longitude, origin.latitude] : []].flat().join(',');
   useEffect(() => {
     if (!map) return;
@@ -62,7 +74,7 @@ export function LoadMap({ stops, origin, originTo = 0, onPick, label, height = {
   }, [map, key]);
   const onClick = useCallback((e: MapLayerMouseEvent) => onPick?.({ latitude: Math.round(e.lngLat.lat * 1e6) / 1e6, longitude: Math.round(e.lngLat.lng * 1e6) / 1e6 }), [onPick]);
   return (
-    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="load-map">
+    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="load-map" data-route={onRoads ? 'roads' : 'straight'} data-route-points={routePoints}>
       {base.style ? (
         <MapGL
           key={`${base.choice}-${base.scheme}`}

@@ -8,7 +8,7 @@ import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { Fact } from '../../components/fact.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { formatShortDateTime } from '../../lib/dates.ts';
+import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { formatKm, formatMoney } from '../../lib/money.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
@@ -16,7 +16,7 @@ import { withParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
 import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
-import { formatMinutes, formatWeight, laneText, stopName, stopNumber } from './dispatch-format.ts';
+import { formatMinutes, formatWeight, freeAtText, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
 import { LoadMap } from './load-map.tsx';
@@ -40,6 +40,7 @@ export default function LoadPage({ messages }: { messages?: LoadMessagesSlot } =
 
 function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMessagesSlot }) {
   const units = useUnits();
+  const zone = useViewerZone();
   const canEdit = useCan('LOAD_UPDATE');
   const [params, setParams] = useSearchParams();
   const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
@@ -56,7 +57,12 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const plan = usePlan(load.id, planDriverId, !!planDriverId && load.status !== 'CANCELLED' && load.status !== 'DELIVERED');
   const status = useLoadMutation(setLoadStatus);
   const mapStops = useMemo(() => load.stops.map((s) => ({ key: s.id, latitude: s.latitude, longitude: s.longitude, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]}: ${stopName(s)}`, done: !!s.departedAt })), [load.stops]);
-  const planDriverName = load.drivers.find((d) => d.id === planDriverId)?.name ?? candidates.data?.content.find((c) => c.driverId === planDriverId)?.name;
+  // A driver picked from a searched page of the list is not on the first page: the list names them.
+  const [pickedName, setPickedName] = useState<{ driverId: string; name: string } | null>(null);
+  const planDriverName =
+    load.drivers.find((d) => d.id === planDriverId)?.name ??
+    candidates.data?.content.find((c) => c.driverId === planDriverId)?.name ??
+    (pickedName?.driverId === planDriverId ? pickedName.name : undefined);
   // The deadhead runs from the driver to the next stop not yet left.
   const next = load.stops.findIndex((s) => !s.departedAt);
 
@@ -110,7 +116,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
       </Group>
       <div className={classes.loadGrid}>
         <Stack gap="md">
-          <LoadMap stops={mapStops} origin={plan.data?.origin ?? null} originTo={next < 0 ? null : next} label={`Load ${load.number} on the map`} />
+          <LoadMap stops={mapStops} origin={plan.data?.origin ?? null} originTo={next < 0 ? null : next} route={plan.data?.route ?? null} label={`Load ${load.number} on the map`} />
           <Card withBorder radius="md" padding="md">
             <Title order={2} fz="md" mb="sm">
               {planDriverName ? `Plan for ${planDriverName}` : 'Plan'}
@@ -125,6 +131,16 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               </Text>
             ) : (
               <DataState isLoading={plan.isLoading} error={plan.error} onRetry={() => void plan.refetch()}>
+                {plan.data?.after && (
+                  <Text size="sm" mb="xs" data-testid="plan-after">
+                    After{' '}
+                    <Anchor component={Link} to={`/dispatch/loads/${plan.data.after.loadId}`}>
+                      {plan.data.after.number}
+                    </Anchor>
+                    {plan.data.after.loads > 1 ? ` (${plan.data.after.loads} loads)` : ''}: {planDriverName ?? 'the driver'} is free{plan.data.after.place ? ` in ${plan.data.after.place}` : ''} at {freeAtText(plan.data.after, zone)}, with{' '}
+                    {formatMinutes(Math.min(plan.data.after.clocks.driveMinutes, plan.data.after.clocks.windowMinutes, plan.data.after.clocks.cycleMinutes))} to drive.
+                  </Text>
+                )}
                 {plan.data && <PlanTimeline plan={plan.data} stops={load.stops} />}
               </DataState>
             )}
@@ -156,7 +172,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 {underWay ? 'Hand over to' : 'Who can take it'}
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
-                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left.
+                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left; a driver on other loads from where and when those end.
               </Text>
               <CandidatesList
                 loadId={load.id}
@@ -164,7 +180,10 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 assignedIds={load.drivers.map((d) => d.id)}
                 canAssign={canEdit}
                 planDriverId={planDriverId}
-                onShowPlan={(driverId) => setParams((prev) => withParams(prev, { plan: driverId }), { replace: true })}
+                onShowPlan={(driverId, name) => {
+                  setPickedName({ driverId, name });
+                  setParams((prev) => withParams(prev, { plan: driverId }), { replace: true });
+                }}
               />
             </Card>
           )}

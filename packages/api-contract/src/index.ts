@@ -27,6 +27,7 @@ export * from './device-models.ts';
 export * from './engine-data.ts';
 export * from './device-registry.ts';
 export * from './groups.ts';
+export * from './terminals.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';
 export * from './web-config.ts';

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { dailyTotals } from '@fleet/hos';
-import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, terminalAddress, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
+import { assets, drivers, hosEvents, hosLogs, organizations, terminals } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
@@ -65,6 +65,8 @@ function buildLogDayQueries(db: DbOrTx) {
       log: hosLogs,
       driver: driverHosColumns,
       org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
+      // The driver's home terminal (issue 46): its address heads the log.
+      terminal: { id: terminals.id, name: terminals.name, addressLine1: terminals.addressLine1, city: terminals.city, state: terminals.state, postalCode: terminals.postalCode },
       ...fleetStateColumnsOf(sql`${sql.placeholder('orgId')}::uuid`),
       coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
       trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${sql.placeholder('orgId')}::uuid and t.id = any(${hosLogs.trailerIds}))`,
@@ -74,6 +76,7 @@ function buildLogDayQueries(db: DbOrTx) {
     .from(hosLogs)
     .innerJoin(drivers, and(eq(drivers.id, hosLogs.driverId), eq(drivers.organizationId, hosLogs.organizationId)))
     .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
+    .leftJoin(terminals, and(eq(terminals.organizationId, drivers.organizationId), eq(terminals.id, drivers.homeTerminalId)))
     .leftJoin(co, and(eq(co.id, hosLogs.coDriverId), eq(co.organizationId, hosLogs.organizationId)))
     .where(and(eq(hosLogs.id, sql.placeholder('id')), eq(hosLogs.organizationId, sql.placeholder('orgId'))))
     .prepare('hos_log_day_row');
@@ -150,12 +153,14 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     return p;
   });
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
+  // The driver's terminal, named and addressed; a driver without one works from the main office.
+  const terminal = row.terminal?.id ? `${row.terminal.name}, ${terminalAddress(row.terminal)}` : office;
   return {
     id: log.id,
     header: {
       date: log.logDate,
       carrier: { name: org.name, mainOffice: office, dotNumber: org.dotNumber },
-      homeTerminal: office,
+      homeTerminal: terminal,
       driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
       coDriver: coDriver[0] ?? null,
       vehicles: [...vehicles.values()],

@@ -12,7 +12,8 @@ import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
-import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
+import { distanceSincePowerUp, powerUpBefore, type PowerUp } from './engine-events/derive.ts';
+import { monotonicTotals, type TotalsRecord } from './engine-events/vehicle-totals.ts';
 import { powerUpsBefore } from './engine-events/engine-events.repository.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumnsOf, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
@@ -48,6 +49,26 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
     editRequestId: e.editRequestId,
     createdAt: e.createdAt.toISOString(),
   };
+}
+
+type PowerUpList = Array<PowerUp & { code: number }>;
+
+/**
+ * The day's records and its vehicles' power-ups with totals that never go down per vehicle (issue
+ * 46): the power-ups come first in time, so the day's first records count on from the last one.
+ */
+function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerUpList>): { dayEvents: EventRow[]; powerUps: Map<string, PowerUpList> } {
+  const ups = [...powerUps].flatMap(([vehicleId, list]) =>
+    list.map((u) => ({ vehicleId, eventTime: new Date(u.time), sequenceId: -1, latitude: null, longitude: null, odometerM: u.odometerM, engineHours: u.engineHours, code: u.code })),
+  );
+  const fixed = monotonicTotals<TotalsRecord & { code?: number }>([...ups, ...dayEvents]);
+  const out = new Map<string, PowerUpList>();
+  fixed.slice(0, ups.length).forEach((u) => {
+    const list = out.get(u.vehicleId!) ?? [];
+    list.push({ time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
+    out.set(u.vehicleId!, list);
+  });
+  return { dayEvents: fixed.slice(ups.length) as EventRow[], powerUps: out };
 }
 
 /**
@@ -140,13 +161,15 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];
-  const distance = dayDistance(events.map((r) => r.e));
   // A drive or on-duty period carried over midnight used its vehicle this day too (4.8.1.3).
   const carried = startsInVehicle(dutyEvents, startMs) ? (await vehiclesAtDayStart(db, orgId, [{ driverId: d.id, startMs }])).get(d.id) : undefined;
   const vehicles = new Map([...(carried ? [carried] : []), ...events.flatMap((r) => (r.vehicle?.id ? [r.vehicle] : []))].map((v) => [v.id, v]));
-  // Each record's distance and engine hours since its vehicle's last power-up (decision 0155).
-  const powerUps = await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs);
-  const presented = events.map(({ e, vehicle }) => {
+  // Each record's distance and engine hours since its vehicle's last power-up (decision 0155), the
+  // totals never going down per vehicle across its power-ups and the day's records (issue 46).
+  const { dayEvents, powerUps } = withMonotonicTotals(events.map((r) => r.e), await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs));
+  const distance = dayDistance(dayEvents);
+  const presented = events.map(({ vehicle }, i) => {
+    const e = dayEvents[i]!;
     const p = presentEvent(e, vehicle);
     const list = e.vehicleId ? powerUps.get(e.vehicleId) : undefined;
     if (list && e.eventType !== HOS_EVENT_TYPES.ENGINE_POWER) p.sincePowerUp = distanceSincePowerUp(powerUpBefore(list, e.eventTime.getTime()), e.odometerM, e.engineHours);

@@ -163,7 +163,7 @@ test.describe('a driver whose truck reported seconds ago', () => {
     await page.getByRole('link', { name: 'Roadside inspection' }).first().click();
     await expect(page).toHaveURL('/driver/inspection');
     await shot(page, 'roadside-375-light');
-    const avatar = page.locator('header .mantine-Avatar-root').first();
+    const avatar = page.getByTestId('avatar-button');
     await expect(avatar).toBeVisible();
     const box = (await avatar.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);

@@ -65,6 +65,8 @@ describe('accumulated values of an ELD output file (issue 46)', () => {
     expect(problems).toEqual([
       'CMV 101: total miles go down from 664861 (engine record B at 2026-06-08T16:05:00) to 664860 (engine record C at 2026-06-08T17:00:00)',
       'CMV 101: total engine hours go down from 5010.3 (engine record B at 2026-06-08T16:05:00) to 5010.2 (engine record C at 2026-06-08T17:00:00)',
+      // And the header, read from the engine now, is below the shut-down's GPS total.
+      'header: current total miles 664860 are below the 664861 CMV 101 recorded',
     ]);
   });
 

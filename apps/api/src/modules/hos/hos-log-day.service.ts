@@ -55,20 +55,27 @@ type PowerUpList = Array<PowerUp & { code: number }>;
 
 /**
  * The day's records and its vehicles' power-ups with totals that never go down per vehicle (issue
- * 46): the power-ups come first in time, so the day's first records count on from the last one.
+ * 46): the power-ups before the day come first in time, so the day's first records count on from
+ * the last one; a power-up that is one of the day's records is read once, with its position.
  */
 function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerUpList>): { dayEvents: EventRow[]; powerUps: Map<string, PowerUpList> } {
-  const ups = [...powerUps].flatMap(([vehicleId, list]) =>
-    list.map((u) => ({ vehicleId, eventTime: new Date(u.time), sequenceId: -1, latitude: null, longitude: null, odometerM: u.odometerM, engineHours: u.engineHours, code: u.code })),
-  );
-  const fixed = monotonicTotals<TotalsRecord & { code?: number }>([...ups, ...dayEvents]);
+  const isPowerUp = (e: EventRow) => e.eventType === HOS_EVENT_TYPES.ENGINE_POWER && (e.eventCode === 1 || e.eventCode === 2) && e.vehicleId !== null;
+  const inDay = new Set(dayEvents.filter(isPowerUp).map((e) => `${e.vehicleId}|${e.eventTime.getTime()}`));
+  const ups = [...powerUps]
+    .flatMap(([vehicleId, list]) => list.map((u) => ({ vehicleId, eventTime: new Date(u.time), sequenceId: -1, latitude: null, longitude: null, odometerM: u.odometerM, engineHours: u.engineHours, code: u.code })))
+    .filter((u) => !inDay.has(`${u.vehicleId}|${u.eventTime.getTime()}`));
+  const fixed = monotonicTotals<TotalsRecord & { code?: number; eventType?: number; eventCode?: number }>([...ups, ...dayEvents]);
+  const day = fixed.slice(ups.length) as EventRow[];
   const out = new Map<string, PowerUpList>();
-  fixed.slice(0, ups.length).forEach((u) => {
-    const list = out.get(u.vehicleId!) ?? [];
-    list.push({ time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
-    out.set(u.vehicleId!, list);
-  });
-  return { dayEvents: fixed.slice(ups.length) as EventRow[], powerUps: out };
+  const add = (vehicleId: string, u: PowerUp & { code: number }) => {
+    const list = out.get(vehicleId) ?? [];
+    list.push(u);
+    out.set(vehicleId, list);
+  };
+  for (const u of fixed.slice(0, ups.length)) add(u.vehicleId!, { time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
+  for (const e of day.filter(isPowerUp)) add(e.vehicleId!, { time: e.eventTime.getTime(), odometerM: e.odometerM, engineHours: e.engineHours, code: e.eventCode });
+  for (const list of out.values()) list.sort((a, b) => a.time - b.time);
+  return { dayEvents: day, powerUps: out };
 }
 
 /**

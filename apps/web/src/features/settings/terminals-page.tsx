@@ -110,7 +110,7 @@ export default function TerminalsPage() {
 
 function TerminalForm({ terminal: x, onClose }: { terminal: Terminal | null; onClose: () => void }) {
   const form = useZodForm(terminalInputSchema, {
-    defaultValues: { name: x?.name ?? '', addressLine1: x?.addressLine1 ?? '', city: x?.city ?? '', state: (x?.state ?? '') as 'IL', postalCode: x?.postalCode ?? '', timeZone: x?.timeZone ?? '' },
+    defaultValues: { name: x?.name ?? '', addressLine1: x?.addressLine1 ?? '', city: x?.city ?? '', state: x?.state ?? '', postalCode: x?.postalCode ?? '', timeZone: x?.timeZone ?? '' },
   });
   const save = useTerminalMutation((body: unknown) => saveTerminal(x?.id, body));
   const zone = form.watch('timeZone');

@@ -59,16 +59,16 @@ describe('the log day and the ELD file of a vehicle whose device switches odomet
   it('shows totals that never go down, and the ELD file passes the accumulated-value check', async () => {
     const driver = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) })).json() as { id: string };
     const vehicle = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: `OD${Date.now() % 100_000}` }) })).json() as { id: string };
-    // Two days ago, from 00:30 Chicago time: a night of driving with a stop at 01:40.
+    // Two days ago, from 01:30 Chicago time (02:30 in summer): a night of driving with a stop 70 minutes in.
     const day = logDateOf(Date.now() - 2 * 86_400_000, 'America/Chicago', '00:00');
-    const t0 = Date.parse(`${day}T05:30:00Z`);
+    const t0 = Date.parse(`${day}T07:30:00Z`);
     const rows: Array<[number, number, number, number, number]> = [
       // [minutes after 00:30, type, code, miles, engine hours]
       [0, 6, 1, 664_500.0, 5000.0], // power-up (engine odometer)
       [5, 1, 3, 664_500.4, 5000.1], // Driving
-      [67, 1, 4, 664_534.9, 5001.2], // On duty at 01:37 (the device's GPS odometer)
+      [67, 1, 4, 664_534.9, 5001.2], // On duty (the device's GPS odometer)
       [70, 6, 3, 664_535.3, 5001.2], // shut-down (GPS odometer)
-      [81, 6, 1, 664_534.7, 5001.1], // power-up at 01:51 (engine odometer: below)
+      [81, 6, 1, 664_534.7, 5001.1], // power-up 14 minutes later (the engine's odometer: below)
       [90, 1, 3, 664_540.0, 5001.4], // Driving
       [150, 1, 4, 664_590.0, 5002.4], // On duty
     ];

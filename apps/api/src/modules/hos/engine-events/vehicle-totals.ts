@@ -7,7 +7,7 @@ import { distanceM } from '@fleet/geo/distance';
 // 664,534.7). Read in time order per vehicle, each record takes its own value where it is at least
 // the highest seen so far; below it, it is the last known value plus the GPS distance from the last
 // known position (engine hours: the last known). Pure: the log day and the ELD output file
-// both pass their records through it, so a screen and the file agree.
+// both pass their records through it.
 
 /** The fields the rule reads and writes. */
 export interface TotalsRecord {

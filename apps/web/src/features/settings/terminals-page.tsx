@@ -20,7 +20,7 @@ const FIELDS = ['name', 'addressLine1', 'city', 'state', 'postalCode', 'timeZone
 /**
  * `.../terminals` (issue 46): the organization's home terminals, each an address with its time zone.
  * A driver belongs to one: the log's header shows its address and the log days follow its zone.
- * Anyone with ORG_READ reads the list; ORG_UPDATE adds, edits and deletes (a terminal in use is refused).
+ * The office reads the list (ORG_READ and DRIVER_LIST); ORG_UPDATE adds, edits and deletes (a terminal in use is refused).
  */
 export default function TerminalsPage() {
   const [state, setState, query] = useTableState({ sort: 'name,asc' });

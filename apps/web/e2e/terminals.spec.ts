@@ -144,6 +144,7 @@ test.describe('a driver whose truck reported seconds ago', () => {
     const dialog = page.getByRole('dialog', { name: 'Change to On duty' });
     await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeVisible();
     await expect(dialog.getByRole('textbox', { name: 'Location' })).toHaveCount(0);
+    await expect(dialog).toContainText("Your new status starts now, at the truck's position.");
     await shot(page, 'driver-change-truck-located-375-light');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await expect(dialog).toBeHidden();

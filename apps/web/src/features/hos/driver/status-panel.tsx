@@ -221,7 +221,7 @@ function ChangeModal({ orgId, userId, logId, timeZone, vehiclePositionAt, choice
   return (
     <Modal opened={choice !== null} onClose={close} title={choice ? t('driver.change.title', { status: choiceName(t, choice) }) : ''} centered size="sm">
       <Stack gap="sm">
-        <Text size="sm">{typed ? t('driver.change.startsNow') : t('driver.change.startsNowAt')}</Text>
+        <Text size="sm">{typed ? t('driver.change.startsNow') : truckLocated ? t('driver.change.startsNowAtTruck') : t('driver.change.startsNowAt')}</Text>
         {where.state === 'locating' && !typed && !truckLocated && (
           <Group gap="xs" aria-live="polite">
             <Loader size="xs" aria-hidden />

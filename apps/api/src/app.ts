@@ -52,6 +52,7 @@ import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import type { PlaceVisits } from './modules/places/place-visits.service.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
 import referenceListsRoutes from './modules/settings/reference-lists.routes.ts';
+import terminalsRoutes from './modules/settings/terminals.routes.ts';
 import ingestRoutes from './modules/positions/ingest.routes.ts';
 import { createIngest, type Ingest } from './modules/positions/pipeline/ingest.service.ts';
 import { watchIngestHealth } from './modules/positions/ingest-alerts.ts';
@@ -280,6 +281,8 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(driversRoutes);
       await api.register(gatewaysRoutes);
       await api.register(groupsRoutes);
+      // Home terminals (issue 46).
+      await api.register(terminalsRoutes);
       await api.register(registryCsvRoutes);
       await api.register(ingestRoutes(ingest));
       await api.register(liveRoutes(liveHub));

@@ -15,6 +15,7 @@ defineLabels({
   licenseClass: 'Licence class',
   licenseExpiry: 'Licence expiry',
   homeTimeZone: 'Home time zone',
+  homeTerminalId: 'Home terminal',
   ruleset: 'Ruleset',
   shortHaul150: '150 air-mile short-haul exemption',
   sixteenHour: '16-hour short-haul exception',
@@ -63,6 +64,11 @@ export const driverInputSchema = z
       .trim()
       .default('America/Chicago')
       .refine((v) => isValidTimeZone(v) && v.includes('/'), 'Home time zone is not valid.'),
+    /**
+     * The organization's terminal the driver belongs to (issue 46): its time zone becomes the driver's
+     * home time zone. Null: none (the main office is the home terminal); left out: unchanged on an edit.
+     */
+    homeTerminalId: z.uuid('Home terminal must be a terminal id').nullish(),
     ruleset: z.enum(RULESET_IDS, { error: () => `Ruleset must be one of ${RULESET_IDS.join(', ')}` }).default('US_PROPERTY_70_8'),
     shortHaul150: z.boolean().default(false),
     sixteenHour: z.boolean().default(false),
@@ -102,6 +108,8 @@ export const driverSchema = z.object({
   licenseClass: z.string().nullable(),
   licenseExpiry: z.string().nullable(),
   homeTimeZone: z.string(),
+  /** The driver's home terminal (issue 46); null: the main office is the home terminal. */
+  homeTerminalId: z.string().nullable(),
   ruleset: z.string(),
   shortHaul150: z.boolean(),
   sixteenHour: z.boolean(),

@@ -35,6 +35,13 @@ export const orgSegmentParams = z.object({ orgId: z.uuid(), segmentId: z.uuid('s
 // ---------------------------------------------------------------- the driver's screen
 
 /** Everything the driver's home screen shows besides the log day: who, which truck, the clocks, what waits for them. */
+/**
+ * How old the vehicle's latest fix may be and still locate a duty-status change (and tell whether
+ * the vehicle moves): 5 minutes, in which a truck at highway speed covers the 5 miles within which
+ * Appendix A 4.6.1.4 counts a position as valid.
+ */
+export const VEHICLE_FIX_FRESH_MS = 5 * 60_000;
+
 export const hosDriverStatusSchema = z.object({
   driver: driverRef.extend({
     homeTimeZone: z.string(),
@@ -47,6 +54,12 @@ export const hosDriverStatusSchema = z.object({
   vehicle: assetRef.nullable(),
   /** The vehicle moved at 5 mph or more in its latest position of the last 5 minutes: the status is Driving and cannot be changed. */
   moving: z.boolean(),
+  /**
+   * When the vehicle's device last reported its position, if within VEHICLE_FIX_FRESH_MS (issue 46):
+   * a status change made now is located there (the ELD's own position, Appendix A 4.5.1.1), so the
+   * driver is not asked to type a location. Null: no vehicle, or no recent fix.
+   */
+  vehiclePositionAt: z.string().nullable(),
   /** The four clocks now (the office's availability row for this driver). */
   clocks: availabilitySchema,
   today: hosLogDayRef,

@@ -28,6 +28,7 @@ export * from './engine-data.ts';
 export * from './engine-faults.ts';
 export * from './device-registry.ts';
 export * from './groups.ts';
+export * from './terminals.ts';
 export * from './registry-import.ts';
 export * from './positions.ts';
 export * from './web-config.ts';

@@ -6,3 +6,4 @@ export { writeEldFile, type WriteEldFileOptions, type EldFileOutput } from './wr
 export { parseEldFile, type ParseEldFileOptions } from './parser.ts';
 export { homeTerminalTime, utcOffsetHours } from './local-time.ts';
 export { DEFAULT_UNIDENTIFIED_USERNAME, SEGMENT_TITLES } from './segments.ts';
+export { accumulatedValueProblems } from './consistency.ts';

@@ -8,6 +8,7 @@ import type { Actor } from '../modules/auth/auth-context.ts';
 import { createOrganizationWithAdmin } from '../modules/organizations/organizations.service.ts';
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
 import { DEMO_ENGINE_TRUCKS, ensureDemoEngineTrucks, ensureDemoFleet } from './demo-fleet.ts';
+import { ensureDemoTerminals } from './demo-terminals.ts';
 import { ensureBundledRates } from '../modules/ifta/ifta-rates.service.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
@@ -170,6 +171,9 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void, p
     const engineUnits = DEMO_ENGINE_TRUCKS.map((e) => 100 + e.index).join(', ');
     if (await ensureDemoFleet(db, demoOrgId)) lines.push(`  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (on ${engineUnits} Teltonika FMC650s, known by IMEI), 12 trailers, 2 groups`);
     else if (await ensureDemoEngineTrucks(db, demoOrgId)) lines.push(`  Demo fleet: tractors ${engineUnits} now report engine data through Teltonika FMC650s`);
+    // Issue 46: each demo driver belongs to the home terminal of their zone (earlier demo databases too).
+    const terminalsMade = await ensureDemoTerminals(db, demoOrgId);
+    if (terminalsMade) lines.push(`  Demo terminals: ${terminalsMade} home terminals, each demo driver at the one of their time zone`);
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
     step(0.8);

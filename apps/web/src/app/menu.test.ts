@@ -12,7 +12,7 @@ describe('side menu filtering', () => {
       {
         Settings: [
           'Profile Settings',
-          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] },
+          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals'] },
           'Activity Log',
           'Data Retention',
         ],
@@ -29,7 +29,7 @@ describe('side menu filtering', () => {
 
   it('shows the dispatcher only what its role opens, and drops settings administration', () => {
     expect(titles(filterMenu(SIDE_MENU, dispatcherUser()))).toEqual([
-      { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups'] }] },
+      { Settings: ['Profile Settings', { 'Organization Settings': ['All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals'] }] },
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load'] },

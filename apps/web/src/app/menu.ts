@@ -61,6 +61,7 @@ export const SIDE_MENU: MenuItem[] = [
           { title: 'Trailers', path: `${ORG}/trailers` },
           { title: 'Devices', path: `${ORG}/devices` },
           { title: 'Groups', path: `${ORG}/groups` },
+          { title: 'Home terminals', path: `${ORG}/terminals` },
         ],
       },
       { title: 'Activity Log', path: '/settings/activity-log' },

@@ -148,6 +148,9 @@ export const ROUTES: readonly AppRoute[] = [
           { path: `${ORG_SETTINGS}/groups`, title: 'Groups', access: 'private', permissions: ['GROUP_LIST'], page: () => import('../features/groups/groups-page.tsx') },
           { path: `${ORG_SETTINGS}/groups/:id/members`, title: 'Group members', access: 'private', permissions: ['GROUP_READ'], page: () => import('../features/groups/group-members-page.tsx') },
           { path: `${ORG_SETTINGS}/groups/:id/assets`, title: 'Group assets', access: 'private', permissions: ['GROUP_READ'], page: () => import('../features/groups/group-assets-page.tsx') },
+          // Issue 46: the organization's home terminals; part of its account, so ORG_READ reads and ORG_UPDATE edits.
+          // The screen is the office's: DRIVER_LIST too (a driver holds ORG_READ for their own profile).
+          { path: `${ORG_SETTINGS}/terminals`, title: 'Home terminals', access: 'private', permissions: ['ORG_READ', 'DRIVER_LIST'], page: () => import('../features/settings/terminals-page.tsx') },
         ],
       },
       {

@@ -65,6 +65,7 @@ export const en = {
       title: 'Change to {{status}}',
       startsNow: 'Your new status starts now.',
       startsNowAt: "Your new status starts now, at the truck's position or your device's.",
+      startsNowAtTruck: "Your new status starts now, at the truck's position.",
       locating: 'Finding your position…',
       location: 'Location',
       locationHelp: "Your device gives no position. Type where you are, e.g. '2 mi ESE Darien, IL' (5 to 60 characters).",

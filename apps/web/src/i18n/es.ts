@@ -65,6 +65,7 @@ export const es: Catalogue = {
       title: 'Cambiar a {{status}}',
       startsNow: 'Su nuevo estado empieza ahora.',
       startsNowAt: 'Su nuevo estado empieza ahora, en la posición del camión o de su dispositivo.',
+      startsNowAtTruck: 'Su nuevo estado empieza ahora, en la posición del camión.',
       locating: 'Buscando su posición…',
       location: 'Ubicación',
       locationHelp: "Su dispositivo no da una posición. Escriba dónde está, p. ej. '2 mi ESE Darien, IL' (de 5 a 60 caracteres).",

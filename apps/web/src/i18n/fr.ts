@@ -65,6 +65,7 @@ export const fr: Catalogue = {
       title: 'Passer à : {{status}}',
       startsNow: 'Votre nouveau statut commence maintenant.',
       startsNowAt: 'Votre nouveau statut commence maintenant, à la position du camion ou de votre appareil.',
+      startsNowAtTruck: 'Votre nouveau statut commence maintenant, à la position du camion.',
       locating: 'Recherche de votre position…',
       location: 'Lieu',
       locationHelp: "Votre appareil ne donne pas de position. Tapez où vous êtes, p. ex. '3 km E Drummondville, QC' (5 à 60 caractères).",

@@ -38,6 +38,30 @@ export const deviceModels = pgTable(
   (t) => [uniqueIndex('device_models_name_uq').on(sql`lower(${t.name})`)],
 );
 
+/**
+ * An organization's home terminal (issue 46, decision 0188): an address with its IANA time zone. A
+ * driver belongs to one; the log's header and the roadside view show its address and the driver's
+ * log days follow its zone. Keys lead with organization_id (decision 0169, migration 0044).
+ */
+export const terminals = pgTable(
+  'terminals',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    addressLine1: text('address_line1').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    postalCode: text('postal_code'),
+    timeZone: text('time_zone').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('terminals_org_name_uq').on(t.organizationId, sql`lower(${t.name})`)],
+);
+
 export const drivers = pgTable(
   'drivers',
   {
@@ -56,6 +80,8 @@ export const drivers = pgTable(
     licenseExpiry: date('license_expiry'),
     /** Home-terminal IANA zone: HoS log days and cycle days are counted in it. */
     homeTimeZone: text('home_time_zone').notNull().default('America/Chicago'),
+    /** The driver's home terminal (its zone is copied into homeTimeZone when chosen); null: the main office is the home terminal. */
+    homeTerminalId: uuid('home_terminal_id'),
     /** A RulesetId of @fleet/hos. */
     ruleset: text('ruleset').notNull().default('US_PROPERTY_70_8'),
     shortHaul150: boolean('short_haul_150').notNull().default(false),

@@ -30,6 +30,7 @@ const UNIQUE: Record<string, UniqueWords> = {
   gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
   device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists` },
   groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists` },
+  terminals_org_name_uq: { field: 'name', clash: (v) => `A terminal named ${shown(v.name)} already exists` },
   roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists` },
   users_email_uq: { field: 'email', clash: () => 'An account with this email already exists' },
   // Links changed by someone else at the same moment (the services check these first).
@@ -77,6 +78,7 @@ const TABLE_WORDS: Record<string, string> = {
   gateways: 'device',
   device_models: 'device model',
   groups: 'group',
+  terminals: 'home terminal',
   images: 'image',
   positions: 'position history',
   latest_positions: 'live map position',

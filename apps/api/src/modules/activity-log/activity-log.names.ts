@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
+import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, terminals, users, workOrders } from '../../db/schema/index.ts';
 import { getOrganizationSettings } from '../organizations/index.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
 
@@ -61,6 +61,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${places.id}::text`, ...row(sql<string>`'PLACE'`, sql<string | null>`${places.name}`) })
         .from(places)
         .where(and(eq(places.organizationId, orgId), inArray(places.id, wanted))),
+      db
+        .select({ id: sql<string>`${terminals.id}::text`, ...row(sql<string>`'TERMINAL'`, sql<string | null>`${terminals.name}`) })
+        .from(terminals)
+        .where(and(eq(terminals.organizationId, orgId), inArray(terminals.id, wanted))),
       db
         .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
         .from(loads)

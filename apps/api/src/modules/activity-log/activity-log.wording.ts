@@ -25,7 +25,7 @@ import { diff, isObject } from './activity-log.diff.ts';
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD';
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -70,6 +70,7 @@ const NOUN: Record<RecordKind, string> = {
   MAINTENANCE_SCHEDULE: 'maintenance schedule',
   PLACE: 'place',
   LOAD: 'load',
+  TERMINAL: 'home terminal',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -91,6 +92,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   MAINTENANCE_SCHEDULE: { label: 'Maintenance schedule', kind: 'MAINTENANCE_SCHEDULE' },
   PLACE: { label: 'Place', kind: 'PLACE' },
   LOAD: { label: 'Load', kind: 'LOAD' },
+  TERMINAL: { label: 'Home terminal', kind: 'TERMINAL' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -140,6 +142,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 33: a load's page on the dispatch board.
     case 'LOAD':
       return `/dispatch/loads/${q(id)}`;
+    // Issue 46: the organization's home terminals, in settings.
+    case 'TERMINAL':
+      return `${ORG_SETTINGS}/terminals`;
   }
 }
 
@@ -359,6 +364,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     licenseClass: 'Licence class',
     licenseExpiry: 'Licence expiry',
     homeTimeZone: 'Home terminal time zone',
+    homeTerminalId: 'Home terminal',
     ruleset: 'HoS ruleset',
     shortHaul150: 'Short-haul 150 air-mile exemption',
     sixteenHour: '16-hour short-haul exception',
@@ -417,6 +423,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     olderThan: 'Older than',
   },
   DEVICE_MODEL: { manufacturer: 'Manufacturer', protocol: 'Protocol', ioMap: 'IO map' },
+  TERMINAL: { addressLine1: 'Address', city: 'City', state: 'State or province', postalCode: 'ZIP or postal code', timeZone: 'Time zone', driversMoved: 'Drivers moved to the new time zone' },
   WORK_ORDER: {
     assetId: 'Vehicle or trailer',
     title: 'Title',

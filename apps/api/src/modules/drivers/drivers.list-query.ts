@@ -48,7 +48,7 @@ export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageId
 // A list row's columns and links, shared by the page statement and the whole-list statement.
 const rowColumns = (groups: SQL) => sql`d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
-  to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.ruleset,
+  to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.home_terminal_id as "homeTerminalId", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
   d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
   ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
@@ -91,6 +91,7 @@ function present(r: DriverListRow): Driver {
     licenseClass: r.licenseClass,
     licenseExpiry: r.licenseExpiry,
     homeTimeZone: r.homeTimeZone,
+    homeTerminalId: r.homeTerminalId,
     ruleset: r.ruleset,
     shortHaul150: r.shortHaul150,
     sixteenHour: r.sixteenHour,

@@ -28,6 +28,7 @@ function presentDriver(d: DriverRow, vehicle: Driver['vehicle'], user: Driver['u
     licenseClass: d.licenseClass,
     licenseExpiry: d.licenseExpiry,
     homeTimeZone: d.homeTimeZone,
+    homeTerminalId: d.homeTerminalId,
     ruleset: d.ruleset,
     shortHaul150: d.shortHaul150,
     sixteenHour: d.sixteenHour,

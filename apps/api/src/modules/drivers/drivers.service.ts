@@ -13,6 +13,7 @@ import type { Actor, AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { driverInGroup } from '../groups/index.ts';
+import { terminalOf } from '../settings/index.ts';
 import { getDriverDetail, lockDriverRow } from './drivers.repository.ts';
 import { selectDriverPage } from './drivers.list-query.ts';
 import { notifyAuthChange } from '../../db/sql/notify.ts';
@@ -59,6 +60,23 @@ async function assertUserInOrg(db: DbOrTx, orgId: string, userId: string | null)
   if (!userId) return;
   const [u] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
   if (!u) throw invalidField('userId', 'Sign-in account is not a user of this organization');
+}
+
+/**
+ * The driver's home terminal link and zone (issue 46): a terminal named must be the organization's
+ * (else 400 `homeTerminalId`), and its time zone becomes the driver's home time zone, so the log
+ * days follow the terminal. Left out (undefined): the stored link stays, the zone is the input's
+ * unless the driver keeps a terminal, whose zone stands.
+ */
+async function terminalValues(db: DbOrTx, orgId: string, input: ParsedDriverInput, kept: string | null = null): Promise<{ homeTerminalId: string | null; homeTimeZone: string }> {
+  const id = input.homeTerminalId === undefined ? kept : input.homeTerminalId;
+  if (!id) return { homeTerminalId: null, homeTimeZone: input.homeTimeZone };
+  const t = await terminalOf(db, orgId, id);
+  if (!t) {
+    if (input.homeTerminalId === undefined) return { homeTerminalId: id, homeTimeZone: input.homeTimeZone };
+    throw invalidField('homeTerminalId', 'Home terminal must be a terminal of the organization');
+  }
+  return { homeTerminalId: t.id, homeTimeZone: t.timeZone };
 }
 
 export const driverValues = (i: ParsedDriverInput) => ({
@@ -132,7 +150,8 @@ export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDri
   await assertUserInOrg(db, orgId, input.userId);
   try {
     const { id, invited } = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input) }).returning();
+      const terminal = await terminalValues(tx, orgId, input);
+      const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input), ...terminal }).returning();
       if (!row) throw new Error('driver insert returned nothing');
       // The account it signs in for now has a driver record (db/sql/notify.ts: sent by the API for Citus).
       await notifyAuthChange(tx, [row.userId]);
@@ -172,7 +191,8 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
       // Every statement names the organization: on Citus it routes the statement to one shard.
-      const [after] = await tx.update(drivers).set({ ...driverValues(input), updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id))).returning();
+      const terminal = await terminalValues(tx, orgId, input, before.homeTerminalId);
+      const [after] = await tx.update(drivers).set({ ...driverValues(input), ...terminal, updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id))).returning();
       if (after && after.userId !== before.userId) await notifyAuthChange(tx, [before.userId, after.userId]);
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
       return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;

@@ -162,7 +162,11 @@ describe('the ELD file model of stored records', () => {
       row({ eventType: 6, eventCode: 1, eventTime: at('2026-06-07T11:20:00Z'), odometerM: 400_000_000 - 25.5 * MILE, engineHours: 4000.25, logDate: '2026-06-07' }),
       row({ eventType: 6, eventCode: 4, eventTime: at('2026-06-07T22:10:00Z'), odometerM: 400_000_000 + 300 * MILE, engineHours: 4011.04, latitude: 41.9, longitude: -87.6, driverId: null, logDate: '2026-06-07' }),
     ];
-    const events = src.events.map((e) => (e.eventType === 1 && e.eventCode === 3 && e.vehicleId === TRUCK ? { ...e, engineHours: 4002.5 } : e));
+    // The records before the power-up read what it read (a total never goes down, issue 46).
+    const powerUpAt = at('2026-06-07T11:20:00Z');
+    const events = src.events.map((e) =>
+      e.eventType === 1 && e.eventCode === 3 && e.vehicleId === TRUCK ? { ...e, engineHours: 4002.5 } : e.vehicleId === TRUCK && e.eventTime < powerUpAt ? { ...e, odometerM: 400_000_000 - 25.5 * MILE } : e,
+    );
     const f = eldFileOf({
       ...src,
       events,

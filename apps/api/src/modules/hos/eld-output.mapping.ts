@@ -3,6 +3,7 @@ import type { RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import { PASSENGER_CODE } from './hos.periods.ts';
 import { powerUpBefore, sincePowerUp, type PowerUp } from './engine-events/derive.ts';
+import { monotonicTotals } from './engine-events/vehicle-totals.ts';
 
 // hos_events rows -> the @fleet/eld file model (decision 0116). Pure: the service reads the rows, this
 // decides every field, so the round trip (file -> parse -> same events) is tested without a server.
@@ -185,8 +186,27 @@ function newestFirst<T extends { at: string; sequenceId: number }>(list: T[]): T
   return list.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.sequenceId - a.sequenceId));
 }
 
+/**
+ * The source with each vehicle's total miles and engine hours never going down across all its
+ * records of the period (the driver's, the vehicle's own, the engine's; issue 46), so every
+ * accumulated value of the file counts from a power-up that is not above it.
+ */
+function withMonotonicTotals(src: EldSource): EldSource {
+  const engine = src.engineEvents ?? [];
+  const all: EldSourceEvent[] = [...src.events, ...src.vehicleEvents, ...engine];
+  const fixed = monotonicTotals(all);
+  const of = new Map<EldSourceEvent, EldSourceEvent>(all.map((e, i) => [e, fixed[i]!]));
+  const swap = <T extends EldSourceEvent>(list: readonly T[]): T[] => list.map((e) => of.get(e) as T);
+  // The header's totals are the CMV's latest fix: not below what its records already carry.
+  const top = (pick: (e: EldSourceEvent) => number | null) => Math.max(-Infinity, ...fixed.filter((e) => e.vehicleId === src.current.vehicleId).map((e) => pick(e) ?? -Infinity));
+  const atLeast = (v: number | null | undefined, floor: number) => (v === null || v === undefined || v >= floor ? (v ?? null) : floor);
+  const current = src.current.vehicleId ? { ...src.current, odometerM: atLeast(src.current.odometerM, top((e) => e.odometerM)), engineHours: atLeast(src.current.engineHours, top((e) => e.engineHours)) } : src.current;
+  return { ...src, current, events: swap(src.events), vehicleEvents: swap(src.vehicleEvents), ...(src.engineEvents ? { engineEvents: swap(engine) } : {}) };
+}
+
 /** The ELD output file model of a driver's period, each list in the file's order. */
-export function eldFileOf(src: EldSource): EldFile {
+export function eldFileOf(input: EldSource): EldFile {
+  const src = withMonotonicTotals(input);
   const local = (d: Date | number) => homeTerminalTime(d, src.zone);
   // A team driver's passenger-seat marker has no ELD code (Table 6): the file shows that time as the OFF duty status it is.
   const recorded = src.events.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY && !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && e.eventCode === PASSENGER_CODE));

@@ -76,6 +76,7 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
     },
     vehicle: truck.vehicle ? { id: truck.vehicle.id, unitNumber: truck.vehicle.unitNumber, type: truck.vehicle.type } : null,
     moving: truck.moving,
+    vehiclePositionAt: truck.position ? new Date(truck.position.at).toISOString() : null,
     clocks,
     today: { id: ids.get(`${driverId}|${today}`)!, date: today },
     // Days from the driver's first record on: a row made for a neighbouring link before that is no record to certify.

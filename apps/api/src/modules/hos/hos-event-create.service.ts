@@ -132,7 +132,9 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
 
     // A change now is located where the driver's vehicle is (the ELD's own position, 4.5.1.1).
     // A change sent late is located, and checked for motion, by the fix at its time.
-    const truck = live ? await (late ? driverVehicleAt(tx, r.orgId, d.id, atMs) : driverVehicleOf(tx, r.orgId, d.id, now)) : null;
+    // A change the phone sends as it is made (its time within a minute of ours) is located by the
+    // vehicle's latest fix, however the two clocks differ by seconds (issue 46).
+    const truck = live ? await (late && now - atMs > LIVE_SLACK_MS ? driverVehicleAt(tx, r.orgId, d.id, atMs) : driverVehicleOf(tx, r.orgId, d.id, now)) : null;
     if (live) {
       const running = await inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
       if (running && isAutomaticDriving(running) && truck?.moving) {

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { dailyTotals } from '@fleet/hos';
-import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, terminalAddress, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
+import { assets, drivers, hosEvents, hosLogs, organizations, terminals } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
@@ -12,7 +12,8 @@ import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
 import { violationsOf } from './hos-audit.ts';
 import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
-import { distanceSincePowerUp, powerUpBefore } from './engine-events/derive.ts';
+import { distanceSincePowerUp, powerUpBefore, type PowerUp } from './engine-events/derive.ts';
+import { monotonicTotals, type TotalsRecord } from './engine-events/vehicle-totals.ts';
 import { powerUpsBefore } from './engine-events/engine-events.repository.ts';
 import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetStateColumnsOf, fleetStateFrom } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
@@ -50,6 +51,33 @@ export function presentEvent(e: EventRow, vehicle: VehicleRef): HosEvent {
   };
 }
 
+type PowerUpList = Array<PowerUp & { code: number }>;
+
+/**
+ * The day's records and its vehicles' power-ups with totals that never go down per vehicle (issue
+ * 46): the power-ups before the day come first in time, so the day's first records count on from
+ * the last one; a power-up that is one of the day's records is read once, with its position.
+ */
+function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerUpList>): { dayEvents: EventRow[]; powerUps: Map<string, PowerUpList> } {
+  const isPowerUp = (e: EventRow) => e.eventType === HOS_EVENT_TYPES.ENGINE_POWER && (e.eventCode === 1 || e.eventCode === 2) && e.vehicleId !== null;
+  const inDay = new Set(dayEvents.filter(isPowerUp).map((e) => `${e.vehicleId}|${e.eventTime.getTime()}`));
+  const ups = [...powerUps]
+    .flatMap(([vehicleId, list]) => list.map((u) => ({ vehicleId, eventTime: new Date(u.time), sequenceId: -1, latitude: null, longitude: null, odometerM: u.odometerM, engineHours: u.engineHours, code: u.code })))
+    .filter((u) => !inDay.has(`${u.vehicleId}|${u.eventTime.getTime()}`));
+  const fixed = monotonicTotals<TotalsRecord & { code?: number; eventType?: number; eventCode?: number }>([...ups, ...dayEvents]);
+  const day = fixed.slice(ups.length) as EventRow[];
+  const out = new Map<string, PowerUpList>();
+  const add = (vehicleId: string, u: PowerUp & { code: number }) => {
+    const list = out.get(vehicleId) ?? [];
+    list.push(u);
+    out.set(vehicleId, list);
+  };
+  for (const u of fixed.slice(0, ups.length)) add(u.vehicleId!, { time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
+  for (const e of day.filter(isPowerUp)) add(e.vehicleId!, { time: e.eventTime.getTime(), odometerM: e.odometerM, engineHours: e.engineHours, code: e.eventCode });
+  for (const list of out.values()) list.sort((a, b) => a.time - b.time);
+  return { dayEvents: day, powerUps: out };
+}
+
 /**
  * The log day's two statements, built once per database (a pool or the embedded database; a
  * transaction builds its own): one for everything but the events (the log row, driver, carrier, the
@@ -65,6 +93,8 @@ function buildLogDayQueries(db: DbOrTx) {
       log: hosLogs,
       driver: driverHosColumns,
       org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
+      // The driver's home terminal (issue 46): its address heads the log.
+      terminal: { id: terminals.id, name: terminals.name, addressLine1: terminals.addressLine1, city: terminals.city, state: terminals.state, postalCode: terminals.postalCode },
       ...fleetStateColumnsOf(sql`${sql.placeholder('orgId')}::uuid`),
       coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
       trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${sql.placeholder('orgId')}::uuid and t.id = any(${hosLogs.trailerIds}))`,
@@ -74,6 +104,7 @@ function buildLogDayQueries(db: DbOrTx) {
     .from(hosLogs)
     .innerJoin(drivers, and(eq(drivers.id, hosLogs.driverId), eq(drivers.organizationId, hosLogs.organizationId)))
     .innerJoin(organizations, eq(organizations.id, hosLogs.organizationId))
+    .leftJoin(terminals, and(eq(terminals.organizationId, drivers.organizationId), eq(terminals.id, drivers.homeTerminalId)))
     .leftJoin(co, and(eq(co.id, hosLogs.coDriverId), eq(co.organizationId, hosLogs.organizationId)))
     .where(and(eq(hosLogs.id, sql.placeholder('id')), eq(hosLogs.organizationId, sql.placeholder('orgId'))))
     .prepare('hos_log_day_row');
@@ -137,25 +168,29 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
     : [];
-  const distance = dayDistance(events.map((r) => r.e));
   // A drive or on-duty period carried over midnight used its vehicle this day too (4.8.1.3).
   const carried = startsInVehicle(dutyEvents, startMs) ? (await vehiclesAtDayStart(db, orgId, [{ driverId: d.id, startMs }])).get(d.id) : undefined;
   const vehicles = new Map([...(carried ? [carried] : []), ...events.flatMap((r) => (r.vehicle?.id ? [r.vehicle] : []))].map((v) => [v.id, v]));
-  // Each record's distance and engine hours since its vehicle's last power-up (decision 0155).
-  const powerUps = await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs);
-  const presented = events.map(({ e, vehicle }) => {
+  // Each record's distance and engine hours since its vehicle's last power-up (decision 0155), the
+  // totals never going down per vehicle across its power-ups and the day's records (issue 46).
+  const { dayEvents, powerUps } = withMonotonicTotals(events.map((r) => r.e), await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs));
+  const distance = dayDistance(dayEvents);
+  const presented = events.map(({ vehicle }, i) => {
+    const e = dayEvents[i]!;
     const p = presentEvent(e, vehicle);
     const list = e.vehicleId ? powerUps.get(e.vehicleId) : undefined;
     if (list && e.eventType !== HOS_EVENT_TYPES.ENGINE_POWER) p.sincePowerUp = distanceSincePowerUp(powerUpBefore(list, e.eventTime.getTime()), e.odometerM, e.engineHours);
     return p;
   });
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
+  // The driver's terminal, named and addressed; a driver without one works from the main office.
+  const terminal = row.terminal?.id ? `${row.terminal.name}, ${terminalAddress(row.terminal)}` : office;
   return {
     id: log.id,
     header: {
       date: log.logDate,
       carrier: { name: org.name, mainOffice: office, dotNumber: org.dotNumber },
-      homeTerminal: office,
+      homeTerminal: terminal,
       driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
       coDriver: coDriver[0] ?? null,
       vehicles: [...vehicles.values()],

@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { VEHICLE_FIX_FRESH_MS } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, latestPositions } from '../../db/schema/index.ts';
 import { fixesOf } from './auto-duty/auto-duty.repository.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
 
 /** A latest fix older than this says nothing about where the vehicle is now or whether it moves. */
-export const FRESH_FIX_MS = 5 * 60_000;
+export const FRESH_FIX_MS = VEHICLE_FIX_FRESH_MS;
 
 export interface DriverVehicle {
   vehicle: { id: string; unitNumber: string; type: 'VEHICLE' | 'TRAILER'; vin: string | null } | null;

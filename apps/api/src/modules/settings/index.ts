@@ -1,2 +1,2 @@
-// The settings module's public file: other modules import from here only. No other module uses settings today.
-export {};
+// The settings module's public file: other modules import from here only.
+export { terminalOf } from './terminals.repository.ts';

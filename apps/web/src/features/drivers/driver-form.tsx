@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
@@ -5,7 +6,7 @@ import { field, useZodForm } from '../../lib/form.ts';
 import { nullableField, showServerError, useCan } from '../../lib/registry-api.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { notify } from '../../lib/notifications-store.ts';
-import { saveDriver, useDriverMutation, useLinkableUsers } from './drivers-api.ts';
+import { saveDriver, useDriverMutation, useLinkableUsers, useTerminalChoices } from './drivers-api.ts';
 
 const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
@@ -13,12 +14,12 @@ const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ v
 const RULESET_LABEL: Record<string, string> = RULESET_LABELS;
 export const rulesetLabel = (id: string) => RULESET_LABEL[id] ?? id.replaceAll('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
 const FIELDS = [
-  'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTimeZone', 'ruleset',
+  'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTerminalId', 'homeTimeZone', 'ruleset',
   'eldExemptReason', 'status', 'userId', 'notes', 'invite',
 ];
 const t = (v: string | null | undefined) => v ?? '';
 
-/** The full driver form (licence, home terminal time zone, HoS ruleset, exemptions, ELD exemption, sign-in account). */
+/** The full driver form (licence, home terminal and its time zone, HoS ruleset, exemptions, ELD exemption, sign-in account). */
 export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver | null; opened: boolean; onClose: () => void }) {
   return (
     <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={driver ? `Edit ${driver.firstName} ${driver.lastName}` : 'Add driver'}>
@@ -34,12 +35,19 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
     defaultValues: {
       firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
       licenseNumber: t(d?.licenseNumber), licenseState: t(d?.licenseState), licenseClass: (d?.licenseClass ?? null) as 'A' | null, licenseExpiry: t(d?.licenseExpiry),
-      homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
+      homeTerminalId: d?.homeTerminalId ?? null, homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
       shortHaul150: d?.shortHaul150 ?? false, sixteenHour: d?.sixteenHour ?? false, personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
       yardMovesAllowed: d?.yardMovesAllowed ?? false, eldExempt: d?.eldExempt ?? false, eldExemptReason: t(d?.eldExemptReason),
       status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes), invite: false,
     },
   });
+  const terminals = useTerminalChoices();
+  const terminalId = form.watch('homeTerminalId');
+  const terminal = (terminals.data?.content ?? []).find((x) => x.id === terminalId);
+  // The terminal's zone is the driver's (issue 46): the log days follow the terminal.
+  useEffect(() => {
+    if (terminal && form.getValues('homeTimeZone') !== terminal.timeZone) form.setValue('homeTimeZone', terminal.timeZone, { shouldDirty: true });
+  }, [terminal, form]);
   const canInvite = useCan('USER_CREATE');
   const linkedAccount = form.watch('userId');
   const save = useDriverMutation((body: unknown) => saveDriver(d?.id, body));
@@ -60,6 +68,12 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   });
   const zoneData: { value: string; label: string }[] = US_TIME_ZONES.map((z) => ({ value: z.id, label: z.label }));
   if (d && !zoneData.some((z) => z.value === d.homeTimeZone)) zoneData.push({ value: d.homeTimeZone, label: d.homeTimeZone });
+  if (terminal && !zoneData.some((z) => z.value === terminal.timeZone)) zoneData.push({ value: terminal.timeZone, label: terminal.timeZone });
+  const terminalData = [
+    { value: '', label: 'None: the main office' },
+    ...(terminals.data?.content ?? []).map((x) => ({ value: x.id, label: `${x.name} · ${x.city}, ${x.state}` })),
+  ];
+  if (d?.homeTerminalId && !terminalData.some((x) => x.value === d.homeTerminalId)) terminalData.push({ value: d.homeTerminalId, label: 'Current terminal' });
   const userData = [{ value: '', label: 'No sign-in account' }, ...(users.data?.content ?? []).map((u) => ({ value: u.id, label: u.email }))];
   if (d?.user && !userData.some((u) => u.value === d.user?.id)) userData.push({ value: d.user.id, label: d.user.email });
 
@@ -84,8 +98,20 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
         </Fieldset>
         <Fieldset legend="Hours of service">
           <Stack gap="sm">
+            <NativeSelect
+              label="Home terminal"
+              description={terminal ? terminal.address : "The log's header shows the terminal's address; without one, the main office's"}
+              data={terminalData}
+              {...nullableField(form, 'homeTerminalId')}
+            />
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-              <NativeSelect label="Home terminal time zone" data={zoneData} {...field(form, 'homeTimeZone')} />
+              <NativeSelect
+                label="Home terminal time zone"
+                description={terminal ? "The terminal's zone" : undefined}
+                data={zoneData}
+                disabled={!!terminal}
+                {...field(form, 'homeTimeZone')}
+              />
               <NativeSelect label="HoS ruleset" data={HOS_RULESETS.map((r) => ({ value: r, label: rulesetLabel(r) }))} {...field(form, 'ruleset')} />
             </SimpleGrid>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">

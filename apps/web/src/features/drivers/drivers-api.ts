@@ -1,4 +1,4 @@
-import type { Driver, DriverDetail, RemovalResult, User } from '@fleet/api-contract';
+import type { Driver, DriverDetail, RemovalResult, Terminal, User } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -15,6 +15,9 @@ export const useDriver = (id: string | null | undefined) => useRecord<DriverDeta
 
 /** The organization's sign-in accounts a driver can be linked to (only with USER_LIST). */
 export const useLinkableUsers = (enabled: boolean) => usePagedList<User>('users', { size: 200 }, enabled);
+
+/** The organization's home terminals a driver can belong to (issue 46; read with DRIVER_LIST or ORG_READ). */
+export const useTerminalChoices = () => usePagedList<Terminal>('terminals', { size: 500, sort: 'name,asc' });
 
 /** Adds (no id) or saves a driver; the form shows the server's field messages, so no toast. */
 export const saveDriver = (id: string | undefined, body: unknown) =>

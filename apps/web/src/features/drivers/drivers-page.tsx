@@ -14,7 +14,7 @@ import { ImportCsvButton, RegistryFilters, StatusBadge, useFilterParam, useFlagP
 import { DriverFormDrawer, rulesetLabel } from './driver-form.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { Fact } from '../../components/fact.tsx';
-import { deleteDriver, useDriver, useDriverMutation, useDrivers } from './drivers-api.ts';
+import { deleteDriver, useDriver, useDriverMutation, useDrivers, useTerminalChoices } from './drivers-api.ts';
 
 const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.lastName}`;
 const dash = (v: string | null | undefined) => (v ? v : '—');
@@ -25,12 +25,20 @@ const COLUMNS: TableColumn<Driver>[] = [
   { key: 'licenseExpiry', header: 'Licence expiry', sortable: true, hiddenByDefault: true, render: (d) => (d.licenseExpiry ? formatDate(`${d.licenseExpiry}T12:00:00`) : '—') },
   { key: 'employeeId', header: 'Employee id', sortable: true, render: (d) => dash(d.employeeId) },
   { key: 'vehicle', header: 'Vehicle', render: (d) => dash(d.vehicle?.unitNumber) },
+  { key: 'homeTerminal', header: 'Home terminal', render: (d) => <TerminalName id={d.homeTerminalId} /> },
   { key: 'ruleset', header: 'Ruleset', hiddenByDefault: true, render: (d) => rulesetLabel(d.ruleset) },
   { key: 'email', header: 'E-mail', sortable: true, hiddenByDefault: true, render: (d) => dash(d.email) },
   { key: 'phone', header: 'Phone', hiddenByDefault: true, render: (d) => dash(d.phone) },
   { key: 'groups', header: 'Groups', hiddenByDefault: true, render: (d) => dash(d.groups.map((g) => g.name).join(', ')) },
   { key: 'status', header: 'Status', sortable: true, render: (d) => <StatusBadge status={d.status} /> },
 ];
+
+/** The name of a home terminal (issue 46), from the organization's terminals read once for the page. */
+function TerminalName({ id }: { id: string | null }) {
+  const terminals = useTerminalChoices();
+  if (!id) return <>—</>;
+  return <>{terminals.data?.content.find((x) => x.id === id)?.name ?? '…'}</>;
+}
 
 /** All drivers (`.../all-drivers`), and `.../driver-add` or `?addDriver=true` with the add form open. */
 export default function DriversPage() {
@@ -157,6 +165,7 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
               <Fact label="E-mail">{d.email}</Fact>
               <Fact label="Phone">{d.phone}</Fact>
               <Fact label="Employee id">{d.employeeId}</Fact>
+              <Fact label="Home terminal">{d.homeTerminalId ? <TerminalName id={d.homeTerminalId} /> : 'The main office'}</Fact>
               <Fact label="Home terminal zone">{d.homeTimeZone}</Fact>
               <Fact label="Ruleset">{rulesetLabel(d.ruleset)}</Fact>
               <Fact label="Vehicle">{d.vehicle?.unitNumber}</Fact>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { IconChevronLeft, IconChevronRight, IconPrinter, IconSend } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconDownload, IconPrinter, IconSend } from '@tabler/icons-react';
 import type { HosEvent, HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -18,6 +18,8 @@ import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogViolations } from './logs/log-violations.tsx';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
+import { downloadEldFile } from './driver/driver-api.ts';
+import { notify } from '../../lib/notifications-store.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
 
@@ -58,7 +60,21 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
   const now = useNow();
   const [editing, setEditing] = useState<HosEvent | null>(null);
   const [sendingToFmcsa, setSendingToFmcsa] = useState(false);
+  const [downloading, setDownloading] = useState(false);
   const h = day.header;
+  // Issue 46: the safety manager downloads any driver's ELD output file here (HOS_READ, as the page):
+  // the 8 days ending with this log day, the period an officer asks for.
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const file = await downloadEldFile(orgId, h.driver.id, '', h.date);
+      notify({ type: 'success', timeout: 5000, title: 'ELD output file downloaded', category: file });
+    } catch {
+      // The API client toasts the server's words (a value the file cannot hold: 409).
+    } finally {
+      setDownloading(false);
+    }
+  };
   const tz = h.timeZone;
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
@@ -97,6 +113,9 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             {dayLink(day.next, 'Next day', 'next')}
             <Button variant="light" size="sm" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
               Print
+            </Button>
+            <Button variant="light" size="sm" leftSection={<IconDownload size={16} />} loading={downloading} onClick={() => void download()}>
+              Download ELD file
             </Button>
             <Button variant="light" size="sm" leftSection={<IconSend size={16} />} onClick={() => setSendingToFmcsa(true)}>
               Send to FMCSA

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import {
-  IconAddressBook, IconBuilding, IconBuildingSkyscraper, IconCpu, IconDatabaseCog, IconHistory, IconSettings, IconSteeringWheel, IconTruck,
+  IconAddressBook, IconBuilding, IconBuildingWarehouse, IconBuildingSkyscraper, IconCpu, IconDatabaseCog, IconHistory, IconSettings, IconSteeringWheel, IconTruck,
   IconTruckLoading, IconUserCircle, IconUsers, IconUsersGroup,
 } from '@tabler/icons-react';
 
@@ -18,6 +18,7 @@ export const HUB_INFO: Record<string, { description: string; icon: Icon }> = {
   '/settings/organization-settings/trailers': { description: 'Trailers and what they are attached to', icon: IconTruckLoading },
   '/settings/organization-settings/vehicles': { description: 'Trucks, their drivers and devices', icon: IconTruck },
   '/settings/organization-settings/devices': { description: 'GPS and ELD devices and their pairing', icon: IconCpu },
+  '/settings/organization-settings/terminals': { description: 'Where drivers report: the address and time zone of their logs', icon: IconBuildingWarehouse },
   '/settings/organization-settings/groups': { description: 'Group people and assets to filter lists and the map', icon: IconUsersGroup },
   '/administration/organizations': { description: 'Every carrier: create, edit, deactivate, take control', icon: IconBuildingSkyscraper },
   '/administration/device-models': { description: 'GPS and ELD hardware models devices are registered as', icon: IconAddressBook },

@@ -151,9 +151,12 @@ export function useClaimSegment(orgId: string, userId: string) {
 
 const eldPath = (orgId: string, driverId: string) => orgPathFor(orgId, `/drivers/${encodeURIComponent(driverId)}/hos_log/eld-output`);
 
-/** Downloads the ELD output file (today and the 7 days before) under the name the server gives it. */
-export async function downloadEldFile(orgId: string, driverId: string, comment: string): Promise<string> {
-  const { text, fileName } = await apiFile(eldPath(orgId, driverId), { query: comment ? { comment } : {} });
+/**
+ * Downloads the ELD output file under the name the server gives it: today and the 7 days before, or
+ * the 8 days ending `to` (a past log day the office opened).
+ */
+export async function downloadEldFile(orgId: string, driverId: string, comment: string, to?: string): Promise<string> {
+  const { text, fileName } = await apiFile(eldPath(orgId, driverId), { query: { ...(comment ? { comment } : {}), ...(to ? { to } : {}) } });
   const name = `${fileName ?? 'eld-output'}`;
   saveFile(new Blob([text], { type: 'text/csv' }), name);
   return name;

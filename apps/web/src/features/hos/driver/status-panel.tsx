@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../../../lib/notifications-store.ts';
 import { IconArmchair, IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
-import type { HosDriverStatus } from '@fleet/api-contract';
+import { VEHICLE_FIX_FRESH_MS, type HosDriverStatus } from '@fleet/api-contract';
 import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatAgo } from '../availability/clock-format.ts';
@@ -13,6 +13,7 @@ import { sendRecord } from '../../../lib/outbox.ts';
 import { formatTime } from '../../../lib/dates.ts';
 import { statusChangePath } from './driver-api.ts';
 import { translateMessage } from '../../../i18n/known-messages.ts';
+import { useOnline } from '../../../lib/online.ts';
 import classes from './driver.module.css';
 
 type Choice = { status: 'OFF' | 'SB' | 'ON'; special: 'PC' | 'YM' | 'PASSENGER' | null };
@@ -36,7 +37,8 @@ export interface StatusPanelProps {
  * The driver's current duty status and the big buttons to change it (decision 0115): Off duty,
  * Sleeper berth and On duty always; personal conveyance and yard moves when the driver record allows
  * them, the passenger seat to a team driver; Driving is shown but set by the vehicle's motion. Each
- * change asks for an optional note, and for a typed location when the device gives no position.
+ * change asks for an optional note, and for a typed location only when neither the truck's device
+ * (a recent fix, issue 46) nor the phone gives a position.
  */
 export function StatusPanel({ orgId, userId, status, now, team = false }: StatusPanelProps) {
   const { t, i18n } = useTranslation();
@@ -120,7 +122,15 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
           {t('driver.drivingNote')}
         </Text>
       </Stack>
-      <ChangeModal orgId={orgId} userId={userId} logId={status.today.id} timeZone={status.driver.homeTimeZone} choice={choice} onClose={() => setChoice(null)} />
+      <ChangeModal
+        orgId={orgId}
+        userId={userId}
+        logId={status.today.id}
+        timeZone={status.driver.homeTimeZone}
+        vehiclePositionAt={status.vehiclePositionAt}
+        choice={choice}
+        onClose={() => setChoice(null)}
+      />
     </Paper>
   );
 }
@@ -128,10 +138,25 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
 /** Shortest typed location (ELD Appendix A 7.9: a manual location is 5 to 60 characters). */
 const LOCATION_MIN = 5;
 
-function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgId: string; userId: string; logId: string; timeZone: string; choice: Choice | null; onClose: () => void }) {
+interface ChangeModalProps {
+  orgId: string;
+  userId: string;
+  logId: string;
+  timeZone: string;
+  /** When the truck's device last reported (HosDriverStatus.vehiclePositionAt); null: no recent fix. */
+  vehiclePositionAt: string | null;
+  choice: Choice | null;
+  onClose: () => void;
+}
+
+function ChangeModal({ orgId, userId, logId, timeZone, vehiclePositionAt, choice, onClose }: ChangeModalProps) {
   const { t, i18n } = useTranslation();
   const [sending, setSending] = useState(false);
-  const where = useBrowserPosition(choice !== null);
+  const online = useOnline();
+  // The truck's device reported recently and the change goes out now: the server locates it at that
+  // fix (the ELD's own position), so neither the phone's position nor a typed place is asked for.
+  const truckLocated = online && vehiclePositionAt !== null && Date.now() - Date.parse(vehiclePositionAt) < VEHICLE_FIX_FRESH_MS;
+  const where = useBrowserPosition(choice !== null && !truckLocated);
   const [note, setNote] = useState('');
   const [location, setLocation] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -140,7 +165,7 @@ function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgI
   const [askLocation, setAskLocation] = useState(false);
   // Waiting for the device's position after Confirm (at most the browser's timeout).
   const [locating, setLocating] = useState(false);
-  const typed = askLocation || where.state === 'unavailable';
+  const typed = askLocation || (!truckLocated && where.state === 'unavailable');
   const close = () => {
     setNote('');
     setLocation('');
@@ -158,11 +183,12 @@ function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgI
       setError(t('driver.change.noteShort'));
       return;
     }
-    setLocating(!typed);
-    const position = typed ? where.position : await where.wait();
+    const fromTruck = truckLocated && !askLocation;
+    setLocating(!typed && !fromTruck);
+    const position = typed || fromTruck ? where.position : await where.wait();
     setLocating(false);
     const place = location.trim();
-    if (!position && place.length < LOCATION_MIN) {
+    if (!fromTruck && !position && place.length < LOCATION_MIN) {
       setAskLocation(true);
       setLocationError(place ? t('driver.change.locationShort', { min: LOCATION_MIN }) : t('driver.change.locationRequired'));
       return;
@@ -195,8 +221,8 @@ function ChangeModal({ orgId, userId, logId, timeZone, choice, onClose }: { orgI
   return (
     <Modal opened={choice !== null} onClose={close} title={choice ? t('driver.change.title', { status: choiceName(t, choice) }) : ''} centered size="sm">
       <Stack gap="sm">
-        <Text size="sm">{typed ? t('driver.change.startsNow') : t('driver.change.startsNowAt')}</Text>
-        {where.state === 'locating' && !typed && (
+        <Text size="sm">{typed ? t('driver.change.startsNow') : truckLocated ? t('driver.change.startsNowAtTruck') : t('driver.change.startsNowAt')}</Text>
+        {where.state === 'locating' && !typed && !truckLocated && (
           <Group gap="xs" aria-live="polite">
             <Loader size="xs" aria-hidden />
             <Text size="sm" c="dimmed">

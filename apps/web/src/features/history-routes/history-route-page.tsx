@@ -425,10 +425,15 @@ function TripsPanel({ trips, loading, error, selectedId, onChoose, units }: { tr
                 >
                   <Group justify="space-between" gap="xs" wrap="nowrap">
                     <Text size="sm" fw={600}>
-                      {formatTime(t.startedAt)} – {formatTime(t.endedAt)}
+                      {formatTime(t.startedAt)} – {t.inProgress ? 'now' : formatTime(t.endedAt)}
                     </Text>
                     <Text size="sm">{formatDistance(t.distanceKm * 1000, units)}</Text>
                   </Group>
+                  {t.inProgress && (
+                    <Badge size="xs" variant="light" color="teal" data-testid="history-trip-in-progress">
+                      In progress · last fix {formatTime(t.endedAt)}
+                    </Badge>
+                  )}
                   <Text size="xs" c="dimmed" truncate>
                     {where(t.start)} → {where(t.end)} · {formatDuration(t.durationSeconds)}
                   </Text>

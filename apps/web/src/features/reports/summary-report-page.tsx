@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -47,7 +47,24 @@ export default function SummaryReportPage() {
     { key: 'idleSeconds', header: 'Idling', sortable: true, align: 'right', render: (r) => formatSeconds(r.idleSeconds) },
     { key: 'stops', header: 'Stops', sortable: true, align: 'right', render: (r) => r.stops.toLocaleString('en-US') },
     { key: 'firstMovementAt', header: 'First move', render: (r) => (r.firstMovementAt ? formatTime(r.firstMovementAt) : '—') },
-    { key: 'lastMovementAt', header: 'Last move', render: (r) => (r.lastMovementAt ? formatTime(r.lastMovementAt) : '—') },
+    {
+      key: 'lastMovementAt',
+      header: 'Last move',
+      // A trip under way counts up to the vehicle's latest fix (issue 46).
+      render: (r) =>
+        r.inProgress ? (
+          <Group gap={6} wrap="nowrap">
+            <span>{r.lastMovementAt ? formatTime(r.lastMovementAt) : '—'}</span>
+            <Badge size="sm" variant="light" color="teal" data-testid="summary-in-progress">
+              Trip in progress
+            </Badge>
+          </Group>
+        ) : r.lastMovementAt ? (
+          formatTime(r.lastMovementAt)
+        ) : (
+          '—'
+        ),
+    },
   ];
 
   return (

@@ -12,14 +12,14 @@ import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { formatDuration } from '../../lib/map/map-api.ts';
-import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
+import { formatDistance, formatOdometer, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
 import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { playbackPosition, tripSpan } from './playback.ts';
+import { playbackPosition, speedSeries, tripSpan } from './playback.ts';
 import { useHistoryRoute, useSubjectOptions, useVehicleTrips, type HistorySubject } from './history-routes-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import type { FeatureCollection, LineString } from 'geojson';
-import type { TripRow } from '@fleet/api-contract';
+import type { HistoryRoute, TripRow } from '@fleet/api-contract';
 import { type UnitSystem } from '../../lib/units.ts';
 import classes from './history.module.css';
 
@@ -144,10 +144,8 @@ export default function HistoryRoutePage() {
   );
   const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
   const layers = useMemo(() => trackLayers(units), [units]);
-  const chart = useMemo(
-    () => track.map((p, i) => ({ i, time: formatTime(p.time), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
-    [track, units],
-  );
+  // Issue 46: x is the fix time (a linear axis), so a stretch of the chart is a stretch of time and a silence is a gap.
+  const chart = useMemo(() => speedSeries(track, (kmh) => speedIn(kmh, units)), [track, units]);
   const idx = Math.min(Math.floor(pos), Math.max(0, track.length - 1));
   const cur = track[idx];
   const nxt = track[Math.min(idx + 1, track.length - 1)];
@@ -298,15 +296,19 @@ export default function HistoryRoutePage() {
                       {formatDateTime(cur.time)} · {formatSpeed(cur.speed, units)}
                     </Text>
                   )}
+                  {cur && <PointDetail point={cur} units={units} />}
                   <LineChart
                     mt="sm"
                     h={140}
                     data={chart}
-                    dataKey="time"
+                    dataKey="t"
+                    xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], tickFormatter: (v: number) => formatTime(new Date(v).toISOString()), minTickGap: 24 }}
+                    tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString()) : '') }}
                     series={[{ name: 'speed', label: `Speed (${unitLabel})`, color: 'blue.6' }]}
                     curveType="linear"
+                    connectNulls={false}
                     withDots={false}
-                    referenceLines={chart[idx] ? [{ x: chart[idx].time, color: 'red.6', label: '' }] : []}
+                    referenceLines={cur ? [{ x: Date.parse(cur.time), color: 'red.6', label: '' }] : []}
                     data-testid="speed-chart"
                   />
                 </Paper>
@@ -384,6 +386,35 @@ export default function HistoryRoutePage() {
         )}
       </Box>
     </Stack>
+  );
+}
+
+/**
+ * The engine data the fix at the playback position carries (issue 46): ignition, the odometer (the
+ * engine's when it reports one) in the organization's units, engine hours and rpm; "Not reported"
+ * where the device sent none.
+ */
+function PointDetail({ point, units }: { point: HistoryRoute['track'][number]; units: UnitSystem }) {
+  const none = 'Not reported';
+  const items: Array<[string, string]> = [
+    ['Ignition', point.ignition === null ? none : point.ignition ? 'On' : 'Off'],
+    [point.odometerSource === 'ECM' ? 'Odometer (engine)' : point.odometerSource === 'GPS' ? 'Odometer (GPS)' : 'Odometer', point.odometer === null ? none : formatOdometer(point.odometer / 1000, units)],
+    ['Engine hours', point.engineHours === null ? none : `${point.engineHours.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`],
+    ['Engine speed', point.rpm === null ? none : `${Math.round(point.rpm).toLocaleString('en-US')} rpm`],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing={6} mt={6} mb={0} component="dl" data-testid="point-detail" aria-label="Engine data at this point">
+      {items.map(([label, value]) => (
+        <Box key={label}>
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" size="sm" fw={600} m={0} c={value === none ? 'dimmed' : undefined}>
+            {value}
+          </Text>
+        </Box>
+      ))}
+    </SimpleGrid>
   );
 }
 

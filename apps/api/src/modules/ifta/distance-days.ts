@@ -24,6 +24,8 @@ export interface FlaggedStretch {
   flags: SegmentFlag[];
   metres: number;
   jurisdictions: string[];
+  /** The stretch's metres per jurisdiction (issue 46: an impossible jump is left out of those totals until accepted). */
+  byJurisdiction: Record<string, number>;
 }
 
 /** One vehicle's contribution to one UTC day. */
@@ -152,24 +154,30 @@ export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: r
       const d = utcDay(c.time);
       if (inRange(d)) recordOf(days, d).crossings.push(c);
     }
-    if (split.flags.length && inRange(dayA)) addFlagged(recordOf(days, dayA), a, b, split.flags, split.metres, split.pieces.map((p) => p.code));
+    if (split.flags.length && inRange(dayA)) addFlagged(recordOf(days, dayA), a, b, split.flags, split.metres, split.pieces);
     a = b;
   }
   return a;
 }
 
 /** Consecutive flagged pairs with the same flags become one stretch. */
-function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, codes: string[]): void {
+function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, pieces: ReadonlyArray<{ code: string; metres: number }>): void {
   const last = r.flagged[r.flagged.length - 1];
+  const addPieces = (s: FlaggedStretch) => {
+    for (const p of pieces) {
+      if (s.jurisdictions[s.jurisdictions.length - 1] !== p.code) s.jurisdictions.push(p.code);
+      if (p.metres > 0) s.byJurisdiction[p.code] = (s.byJurisdiction[p.code] ?? 0) + p.metres;
+    }
+  };
   if (last && last.to === a && last.flags.join() === flags.join()) {
     last.to = b;
     last.metres += metres;
-    for (const c of codes) if (last.jurisdictions[last.jurisdictions.length - 1] !== c) last.jurisdictions.push(c);
+    addPieces(last);
     return;
   }
-  const jurisdictions: string[] = [];
-  for (const c of codes) if (jurisdictions[jurisdictions.length - 1] !== c) jurisdictions.push(c);
-  r.flagged.push({ from: a, to: b, flags, metres, jurisdictions });
+  const s: FlaggedStretch = { from: a, to: b, flags, metres, jurisdictions: [], byJurisdiction: {} };
+  addPieces(s);
+  r.flagged.push(s);
 }
 
 /** Every UTC day from `from` to `to` inclusive. */

@@ -6,6 +6,7 @@ import type { PositionRow } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
+import { pdfText } from '../../test/pdf.ts';
 
 let t: TestContext;
 let orgId: string;
@@ -202,6 +203,50 @@ describe('IFTA miles from positions', () => {
     expect(page.totalElements).toBe(1);
     expect(page.content[0]).toMatchObject({ unitNumber: 'IFTA1', day: '2026-05-12', odometerStartM: 400_000_000, odometerEndM: 400_030_000 });
     expect(page.content[0]!.crossings).toHaveLength(1);
+  });
+});
+
+describe('impossible jumps (issue 46)', () => {
+  it('leaves a jump flagged as impossible out of the totals until someone accepts it, and the return says so', async () => {
+    const o = await registerOrganization(t.app, 'Stray Fix Carrier');
+    const oid = o.user.organization!.id;
+    const oh = bearer(o.accessToken);
+    const v = await createTestVehicle(t.app.db, oid, { uniqueId: `ifta-stray-${Date.now()}`, unitNumber: 'STRAY1' });
+    // Kansas at 90 km/h, no odometer; one stray fix in West Texas (about 600 mi away) a minute into it.
+    const start = Date.UTC(2026, 7, 12, 15, 0);
+    const track = drive(start, 30).map((p) => ({ fixTime: p.fixTime, latitude: p.latitude, longitude: p.longitude, speed: p.speed }));
+    track[21] = { ...track[21]!, latitude: 31.5, longitude: -102.3 };
+    await ingest(v, track);
+    await t.app.iftaMiles.idle();
+    const get = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report?quarter=2026Q3&fuelType=DIESEL`, headers: oh });
+      expect(res.statusCode, res.body).toBe(200);
+      return iftaReportSchema.parse(res.json());
+    };
+    const before = await get();
+    const jump = before.flags.find((f) => f.kind === 'IMPOSSIBLE_SPEED')!;
+    expect(jump.message).toContain('left out of the totals until marked reviewed');
+    // The 45 km driven, less the two minutes around the stray fix: no Texas, no 1,200 miles.
+    expect(before.totals.totalMiles).toBeLessThan(30);
+    expect(before.rows.map((r) => r.jurisdiction)).not.toContain('TX');
+    expect(before.unacceptedJumps.days).toBe(1);
+    expect(before.unacceptedJumps.miles).toBeGreaterThan(1000);
+    expect(before.unacceptedJumps.jurisdictions.map((j) => j.jurisdiction)).toContain('TX');
+    expect(before.vehicles[0]!.totalMiles).toBe(before.totals.totalMiles);
+    // The exports say so at the top.
+    const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=csv`, headers: oh })).body;
+    expect(csv).toMatch(/NOT COUNTED,"?\d[\d,]* mi of jumps flagged as impossible/);
+    const pdf = pdfText((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=pdf`, headers: oh })).rawPayload).replace(/\n/g, ' ');
+    expect(pdf).toContain('NOT COUNTED:');
+    // Accepted (marked reviewed): counted again, and the return no longer says it is left out.
+    const mark = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${oid}/ifta/review-marks`, headers: oh, payload: { quarter: '2026Q3', keys: [jump.key] } });
+    expect(mark.statusCode, mark.body).toBe(200);
+    const after = await get();
+    expect(after.unacceptedJumps).toEqual({ days: 0, miles: 0, jurisdictions: [] });
+    expect(Math.abs(after.totals.totalMiles - (before.totals.totalMiles + before.unacceptedJumps.miles))).toBeLessThanOrEqual(2);
+    expect(after.rows.map((r) => r.jurisdiction)).toContain('TX');
+    // Another organization sees none of it.
+    expect((await report('quarter=2026Q3&fuelType=DIESEL')).vehicles.some((x) => x.assetId === v.assetId)).toBe(false);
   });
 });
 

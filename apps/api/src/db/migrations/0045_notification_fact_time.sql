@@ -1,5 +1,0 @@
--- Issue 46: a notification carries the time of the fact it reports (a violation's start, the last
--- report of a device gone quiet, a vehicle's arrival), not the time the server noticed it: after a
--- start-up every fact found then bore the start time. Null for rows written before (they show
--- their creation time, as before).
-ALTER TABLE "notifications" ADD COLUMN "occurred_at" timestamp with time zone;

@@ -6,6 +6,7 @@ import { listDistanceDays } from './ifta-records.service.ts';
 import { METRES_PER_MILE } from './return-math.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { contentWidth, fields, pdfBuffer, section, table, type Column } from '../maintenance/index.ts';
+import { iftaClockOf } from './ifta-zone.ts';
 
 // CSV and PDF of the return and of the per-vehicle distance records (decision 0126). pdfkit on the
 // server: the same figures as the screen, with the standard PDF fonts (nothing to embed).
@@ -44,7 +45,7 @@ export function returnCsv(r: IftaReport): string {
   const summary = [
     ['Licensee', r.licensee.name],
     ['USDOT', r.licensee.dotNumber ?? ''],
-    ['Quarter', `${quarterLabel(r.quarter)} (${r.from} to ${r.to} exclusive, UTC days)`],
+    ['Quarter', `${quarterLabel(r.quarter)} (${r.from} to ${r.to} exclusive, days in ${r.timeZone}, the base jurisdiction's zone)`],
     ['Fuel type', fuelTypeLabel(r.fuelType)],
     ['Total miles (all jurisdictions)', String(t.totalMiles)],
     ['Non-IFTA miles', String(t.nonMemberMiles)],
@@ -64,8 +65,8 @@ export function returnCsv(r: IftaReport): string {
   return `${unparseCsv(['Field', 'Value'], summary)}\r\n\r\n${unparseCsv(header, data)}\r\n`;
 }
 
-export function distanceCsv(days: readonly IftaDistanceDay[]): string {
-  const header = ['Unit', 'Day (UTC)', 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
+export function distanceCsv(days: readonly IftaDistanceDay[], zone = 'UTC'): string {
+  const header = ['Unit', `Day (${zone})`, 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
   const data = days.map((d) => [
     d.unitNumber,
     d.day,
@@ -146,7 +147,7 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
         ['Licensee', r.licensee.name],
         ['USDOT', r.licensee.dotNumber ?? ''],
         ['Base jurisdiction', r.licensee.baseJurisdiction ?? ''],
-        ['Quarter', `${r.from} to ${r.to} (exclusive)`],
+        ['Quarter', `${r.from} to ${r.to} (exclusive), days in ${r.timeZone}`],
         ['Due date', r.dueDate],
         ['Figures as of', r.asOf],
         ['Tax rates of', r.ratesQuarter ?? 'none imported'],
@@ -229,16 +230,16 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
 }
 
 /** Which days the quarter's figures are cut in. */
-function daysNote(_r: IftaReport): string {
-  return 'Days are UTC days.';
+function daysNote(r: IftaReport): string {
+  return `Days are those of ${r.timeZone}${r.licensee.baseJurisdiction ? `, the zone of the base jurisdiction ${r.licensee.baseJurisdiction}` : ''} (decision 0189).`;
 }
 
-export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Promise<Buffer> {
+export function distancePdf(title: string, days: readonly IftaDistanceDay[], zone = 'UTC'): Promise<Buffer> {
   return pdfBuffer(title, 'landscape', (doc) => {
     heading(doc, title, [
       ['Vehicle-days', String(days.length)],
       ['Units', 'Miles; odometer in miles'],
-      ['Times', 'UTC'],
+      ['Days', `${zone} (the base jurisdiction's zone); fix and crossing times UTC`],
       ['(imported)', 'GPS history imported from another system'],
     ]);
     sectionKept(doc, 'Distance records');
@@ -277,8 +278,9 @@ export async function exportReturn(scope: ReadScope, q: ReportQuery, format: 'cs
 
 export async function exportDistance(scope: ReadScope, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
   const days = await allDistanceDays(scope.db, scope.orgId, q.quarter, q.assetId);
+  const { zone } = await iftaClockOf(scope.db, scope.orgId);
   const name = `ifta-${q.quarter}-distance-records`;
   return format === 'csv'
-    ? { body: distanceCsv(days), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
-    : { body: await distancePdf(`IFTA distance records: ${quarterLabel(q.quarter)}`, days), type: 'application/pdf', name: `${name}.pdf` };
+    ? { body: distanceCsv(days, zone), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
+    : { body: await distancePdf(`IFTA distance records: ${quarterLabel(q.quarter)}`, days, zone), type: 'application/pdf', name: `${name}.pdf` };
 }

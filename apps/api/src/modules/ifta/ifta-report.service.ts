@@ -25,6 +25,8 @@ import { readSettings } from '../organizations/index.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
+import { dayClock } from './distance-days.ts';
+import { iftaZone } from './ifta-zone.ts';
 
 // The quarter's return (decision 0122): aggregates of the distance tables, fuel purchases and
 // adjustments in a handful of statements (never raw positions), then the pure return maths.
@@ -85,6 +87,12 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
   // Station distances and speeds are not IFTA units: the organization's units say them.
   const units = readSettings(org.settings).units;
+  // The quarter's days are the base jurisdiction's (decision 0189): the distance rows are cut so, and
+  // purchases are bounded by the same midnights.
+  const timeZone = iftaZone(org);
+  const clock = dayClock(timeZone);
+  const fromAt = new Date(clock.startOf(from));
+  const toAt = new Date(clock.startOf(to));
 
   // Everything the return needs, each one aggregate statement over the quarter's days.
   const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates, marks, jumps] = await Promise.all([
@@ -111,7 +119,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
         milli: sql<string>`sum(${iftaFuelPurchases.quantityMilli})::text`,
       })
       .from(iftaFuelPurchases)
-      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)), lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`))))
+      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, fromAt), lt(iftaFuelPurchases.purchasedAt, toAt)))
       .groupBy(iftaFuelPurchases.vehicleId, iftaFuelPurchases.jurisdiction, iftaFuelPurchases.fuelType, iftaFuelPurchases.taxPaid, iftaFuelPurchases.volumeUnit),
     // Purchases to review: bought away from the vehicle, price × quantity off the total, a bulk entry above the tank.
     db
@@ -121,8 +129,8 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       .where(
         and(
           eq(iftaFuelPurchases.organizationId, orgId),
-          gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)),
-          lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`)),
+          gte(iftaFuelPurchases.purchasedAt, fromAt),
+          lt(iftaFuelPurchases.purchasedAt, toAt),
           or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql)),
         ),
       )
@@ -368,6 +376,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       jurisdictions: [...unaccepted.byJur].map(([jurisdiction, m]) => ({ jurisdiction, miles: milesOf(m) })).sort((a, b) => b.miles - a.miles),
     },
     units,
+    timeZone,
     filing: filing ? { version: filing.version, filedAt: filing.filedAt, filedBy: filing.filedBy, amended: filing.version > 1 } : null,
     filed,
     amendment,

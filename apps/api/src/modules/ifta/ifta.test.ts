@@ -6,7 +6,12 @@ import type { PositionRow } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
-import { pdfText } from '../../test/pdf.ts';
+import { pdfPageCount, pdfText, pdfTextRuns } from '../../test/pdf.ts';
+import { loadPdfKit } from '../../lib/pdfkit.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t: TestContext;
 let orgId: string;
@@ -203,6 +208,41 @@ describe('IFTA miles from positions', () => {
     expect(page.totalElements).toBe(1);
     expect(page.content[0]).toMatchObject({ unitNumber: 'IFTA1', day: '2026-05-12', odometerStartM: 400_000_000, odometerEndM: 400_030_000 });
     expect(page.content[0]!.crossings).toHaveLength(1);
+  });
+});
+
+describe("IFTA days in the base jurisdiction's zone (issue 46, decision 0189)", () => {
+  it("puts a Chicago carrier's evening of September 30 in Q3, though it is October 1 in UTC, with its fuel", async () => {
+    const o = await registerOrganization(t.app, 'Chicago Base Carrier');
+    const oid = o.user.organization!.id;
+    const oh = bearer(o.accessToken);
+    await t.database.db.execute(`update organizations set state = 'IL', time_zone = 'America/Chicago' where id = '${oid}'` as never);
+    const v = await createTestVehicle(t.app.db, oid, { uniqueId: `ifta-chi-${Date.now()}`, unitNumber: 'CHI1' });
+    // 22:00-22:20 CDT on September 30 is 03:00-03:20 UTC on October 1.
+    const start = Date.UTC(2026, 9, 1, 3, 0);
+    await ingest(v, drive(start, 20));
+    await t.app.iftaMiles.idle();
+    const get = async (quarter: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report?quarter=${quarter}&fuelType=DIESEL`, headers: oh });
+      expect(res.statusCode, res.body).toBe(200);
+      return iftaReportSchema.parse(res.json());
+    };
+    const q3 = await get('2026Q3');
+    expect(q3.timeZone).toBe('America/Chicago');
+    expect(q3.totals.totalMiles).toBe(19);
+    expect((await get('2026Q4')).totals.totalMiles).toBe(0);
+    const days = iftaDistancePageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/distance-records?quarter=2026Q3`, headers: oh })).json());
+    expect(days.content.map((d) => d.day)).toEqual(['2026-09-30']);
+    // Fuel bought that evening (03:30 UTC on October 1) counts in the same quarter.
+    const buy = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${oid}/ifta/fuel-purchases`,
+      headers: oh,
+      payload: { assetId: v.assetId, purchasedAt: '2026-10-01T03:30:00Z', jurisdiction: 'MO', quantity: 50, volumeUnit: 'GAL', pricePerUnit: 4, totalAmount: 200, receiptNumber: 'CHI-EVE-1' },
+    });
+    expect(buy.statusCode, buy.body).toBe(201);
+    expect((await get('2026Q3')).totals.totalGallons).toBe(50);
+    expect((await get('2026Q4')).totals.totalGallons).toBe(0);
   });
 });
 
@@ -437,3 +477,53 @@ describe('closing a quarter', () => {
     expect(distPdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
+
+describe('the return PDF laid out as the report PDFs (issue 46)', () => {
+  it('draws every table header on one line, nothing past the right margin, no heading alone at a page foot, and renders each page', async () => {
+    // A rich quarter: the demo organization's, with its vehicles, flags and amendment, and a long To review list.
+    const PDFDocument = await loadPdfKit();
+    const measure = new PDFDocument({ size: 'LETTER', layout: 'landscape' });
+    const files: Array<[string, Buffer]> = [];
+    for (const [name, path] of [
+      ['return', '/report/export?quarter=2026Q2&format=pdf'],
+      ['distance', '/distance-records/export?quarter=2026Q2&format=pdf'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: url(path), headers: admin });
+      expect(res.statusCode).toBe(200);
+      const pdf = res.rawPayload;
+      files.push([name, pdf]);
+      const runs = pdfTextRuns(pdf);
+      expect(runs.length).toBeGreaterThan(10);
+      // Header rows: the titles of one table share one line (they were staggered diagonally).
+      const headers = name === 'return' ? [['Jur.', 11], ['Kind', 5]] as const : [['Unit', 7]] as const;
+      for (const [title, columns] of headers) {
+        const at = runs.findIndex((r) => r.text === title);
+        expect(at, `${name}: a table headed "${title}"`).toBeGreaterThanOrEqual(0);
+        const row = runs.slice(at, at + columns);
+        expect(new Set(row.map((r) => `${r.page}:${Math.round(r.y)}`)).size, `${name}: ${row.map((r) => r.text).join(' | ')} on one line`).toBe(1);
+      }
+      // Nothing runs past the right margin (a long cell wraps in its column).
+      for (const r of runs) {
+        const width = measure.font(r.size >= 9.5 ? 'Helvetica-Bold' : 'Helvetica').fontSize(r.size).widthOfString(r.text);
+        expect(r.x + width, `${name} page ${r.page}: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
+      }
+      // A heading is followed on its page by what it heads.
+      for (const h of runs.filter((r) => /^(To review \(|Miles and fuel per vehicle|Amendment against|Jurisdictions$|Distance records$)/.test(r.text))) {
+        expect(runs.some((r) => r.page === h.page && r.y > h.y + 12), `${name}: "${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+      }
+    }
+    // Each page as a picture (looked at by a person: docs/decisions/0190), where pdftoppm is installed.
+    const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
+    if (!hasPdftoppm) return;
+    const dir = process.env.IFTA_PDF_PNG_DIR ?? mkdtempSync(join(tmpdir(), 'ifta-pdf-'));
+    mkdirSync(dir, { recursive: true });
+    for (const [name, pdf] of files) {
+      writeFileSync(join(dir, `${name}.pdf`), pdf);
+      const r = spawnSync('pdftoppm', ['-png', '-r', '70', join(dir, `${name}.pdf`), join(dir, name)]);
+      expect(r.status, r.stderr?.toString()).toBe(0);
+      const pngs = readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'));
+      expect(pngs.length).toBe(pdfPageCount(pdf));
+    }
+  });
+});
+

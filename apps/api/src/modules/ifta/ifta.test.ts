@@ -512,7 +512,7 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
         expect(runs.some((r) => r.page === h.page && r.y > h.y + 12), `${name}: "${h.text}" alone at the foot of page ${h.page}`).toBe(true);
       }
     }
-    // Each page as a picture (looked at by a person: docs/decisions/0190), where pdftoppm is installed.
+    // Each page as a picture (looked at by a person, decision 0190), where pdftoppm is installed.
     const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
     if (!hasPdftoppm) return;
     const dir = process.env.IFTA_PDF_PNG_DIR ?? mkdtempSync(join(tmpdir(), 'ifta-pdf-'));

@@ -65,7 +65,7 @@ export type VisitRow = z.infer<typeof visitRowSchema>;
 
 /** A trip: from moving to stopped (by ignition, else by speed). */
 export const tripRowSchema = z.object({
-  /** `in-progress:<vehicle id>` for the trip under way. */
+  /** `in-progress:<vehicle id>` for the trip under way (`ended:<vehicle id>` for one whose device fell silent before the follower closed it). */
   id: z.string(),
   asset: unit,
   driver: ref,

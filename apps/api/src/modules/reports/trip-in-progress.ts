@@ -3,6 +3,7 @@ import type { ReportFilters } from '@fleet/api-contract';
 import { describeLocation } from '@fleet/geo/places';
 import { rowsOf } from '../../db/sql/rows.ts';
 import type { ReadScope } from '../auth/index.ts';
+import { MAX_GAP_MS } from '../fleet-stats/index.ts';
 import { TripFolder } from './trip-fold.ts';
 
 // Trips under way (issue 46). The trips follower writes a trip once it ends, so a truck driving
@@ -17,6 +18,11 @@ const NO_STOP_REACH_MS = 24 * 3_600_000;
 /** A trip under way: from its first moving fix to the vehicle's latest fix. */
 export interface TripInProgress {
   assetId: string;
+  /**
+   * False when the device has been silent longer than MAX_GAP_MS since: by the fold's rule the trip
+   * ended at that fix (the follower writes it when the device speaks again), so it is not "in progress".
+   */
+  inProgress: boolean;
   driverId: string | null;
   startedAt: string;
   /** The latest fix (the trip's end so far). */
@@ -51,6 +57,7 @@ export async function tripsInProgress(scope: ReadScope, f: ReportFilters): Promi
       where ${sql.join(where, sql` and `)} and (s.started_at is null or s.ended_at is not null)`),
   );
   const out: TripInProgress[] = [];
+  const now = scope.now ?? Date.now();
   for (const c of candidates) {
     const latest = new Date(c.fix_time).getTime();
     const from = c.stop_start ? new Date(c.stop_start).getTime() : latest - NO_STOP_REACH_MS;
@@ -69,6 +76,7 @@ export async function tripsInProgress(scope: ReadScope, f: ReportFilters): Promi
     if (f.driverId && trip.start.driverId !== f.driverId) continue;
     out.push({
       assetId: c.asset_id,
+      inProgress: now - trip.end.t <= MAX_GAP_MS,
       driverId: trip.start.driverId,
       startedAt: new Date(trip.start.t).toISOString(),
       lastFixAt: new Date(trip.end.t).toISOString(),
@@ -87,14 +95,15 @@ export async function tripsInProgress(scope: ReadScope, f: ReportFilters): Promi
 
 /**
  * The trips under way as rows shaped like the `trips` table's (for a union beside it): the id is
- * `in-progress:<vehicle>`, the end is the latest fix, and `in_progress` is true.
+ * `in-progress:<vehicle>` (`ended:<vehicle>` for one whose device fell silent), the end is the latest
+ * fix, and `in_progress` says whether it is under way.
  */
 export function inProgressRows(orgId: string, list: readonly TripInProgress[]): SQL {
   const json = JSON.stringify(
     list.map((x) => {
       const hours = (Date.parse(x.lastFixAt) - Date.parse(x.startedAt)) / 3_600_000;
       return {
-        id: `in-progress:${x.assetId}`,
+        id: `${x.inProgress ? 'in-progress' : 'ended'}:${x.assetId}`,
         asset_id: x.assetId,
         driver_id: x.driverId,
         started_at: x.startedAt,
@@ -108,11 +117,12 @@ export function inProgressRows(orgId: string, list: readonly TripInProgress[]): 
         distance_m: x.distanceM,
         max_speed_kmh: x.maxSpeedKmh,
         avg_speed_kmh: hours > 0 ? x.distanceM / 1000 / hours : 0,
+        in_progress: x.inProgress,
       };
     }),
   );
   return sql`select x.id, ${orgId}::uuid as organization_id, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.start_lat, x.start_lon, x.end_lat, x.end_lon,
-      x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh, true as in_progress
+      x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh, x.in_progress
     from json_to_recordset(${json}::json) as x(id text, asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz, start_lat float8, start_lon float8,
-      end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)`;
+      end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real, in_progress boolean)`;
 }

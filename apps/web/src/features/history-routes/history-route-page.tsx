@@ -403,7 +403,7 @@ function PointDetail({ point, units }: { point: HistoryRoute['track'][number]; u
     ['Engine speed', point.rpm === null ? none : `${Math.round(point.rpm).toLocaleString('en-US')} rpm`],
   ];
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing={6} mt={6} mb={0} component="dl" data-testid="point-detail" aria-label="Engine data at this point">
+    <Box component="dl" data-testid="point-detail" aria-label="Engine data at this point" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0 0' }}>
       {items.map(([label, value]) => (
         <Box key={label}>
           <Text component="dt" size="xs" c="dimmed">
@@ -414,7 +414,7 @@ function PointDetail({ point, units }: { point: HistoryRoute['track'][number]; u
           </Text>
         </Box>
       ))}
-    </SimpleGrid>
+    </Box>
   );
 }
 

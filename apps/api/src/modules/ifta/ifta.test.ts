@@ -6,6 +6,7 @@ import type { PositionRow } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
+import { returnPdf } from './ifta-export.service.ts';
 import { pdfPageCount, pdfText, pdfTextRuns } from '../../test/pdf.ts';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 import { spawnSync } from 'node:child_process';
@@ -246,11 +247,15 @@ describe("IFTA days in the base jurisdiction's zone (issue 46, decision 0189)", 
   });
 });
 
+/** The stray-fix carrier of the jump test: its return has flags with long messages (the PDF test draws it). */
+let stray: { oid: string; oh: Record<string, string> } | null = null;
+
 describe('impossible jumps (issue 46)', () => {
   it('leaves a jump flagged as impossible out of the totals until someone accepts it, and the return says so', async () => {
     const o = await registerOrganization(t.app, 'Stray Fix Carrier');
     const oid = o.user.organization!.id;
     const oh = bearer(o.accessToken);
+    stray = { oid, oh };
     const v = await createTestVehicle(t.app.db, oid, { uniqueId: `ifta-stray-${Date.now()}`, unitNumber: 'STRAY1' });
     // Kansas at 90 km/h, no odometer; one stray fix in West Texas (about 600 mi away) a minute into it.
     const start = Date.UTC(2026, 7, 12, 15, 0);
@@ -484,19 +489,22 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
     const PDFDocument = await loadPdfKit();
     const measure = new PDFDocument({ size: 'LETTER', layout: 'landscape' });
     const files: Array<[string, Buffer]> = [];
-    for (const [name, path] of [
-      ['return', '/report/export?quarter=2026Q2&format=pdf'],
-      ['distance', '/distance-records/export?quarter=2026Q2&format=pdf'],
+    expect(stray).not.toBeNull();
+    const strayUrl = (path: string) => `/api/v1/organizations/${stray!.oid}/ifta${path}`;
+    for (const [name, path, headers] of [
+      ['return', url('/report/export?quarter=2026Q2&format=pdf'), admin],
+      ['flags', strayUrl('/report/export?quarter=2026Q3&format=pdf'), stray!.oh],
+      ['distance', url('/distance-records/export?quarter=2026Q2&format=pdf'), admin],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url: url(path), headers: admin });
+      const res = await t.app.inject({ method: 'GET', url: path, headers });
       expect(res.statusCode).toBe(200);
       const pdf = res.rawPayload;
       files.push([name, pdf]);
       const runs = pdfTextRuns(pdf);
       expect(runs.length).toBeGreaterThan(10);
       // Header rows: the titles of one table share one line (they were staggered diagonally).
-      const headers = name === 'return' ? [['Jur.', 11], ['Kind', 5]] as const : [['Unit', 7]] as const;
-      for (const [title, columns] of headers) {
+      const tables = name === 'return' ? ([['Jur.', 11], ['Unit', 6]] as const) : name === 'flags' ? ([['Jur.', 11], ['Kind', 5]] as const) : ([['Unit', 7]] as const);
+      for (const [title, columns] of tables) {
         const at = runs.findIndex((r) => r.text === title);
         expect(at, `${name}: a table headed "${title}"`).toBeGreaterThanOrEqual(0);
         const row = runs.slice(at, at + columns);
@@ -512,6 +520,28 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
         expect(runs.some((r) => r.page === h.page && r.y > h.y + 12), `${name}: "${h.text}" alone at the foot of page ${h.page}`).toBe(true);
       }
     }
+    // Page breaks: the stray carrier's return grown to a fleet's (60 vehicles, 45 items to review) runs
+    // over several pages; each table's header repeats, and no heading is left alone at a page's foot.
+    const base = iftaReportSchema.parse((await t.app.inject({ method: 'GET', url: strayUrl('/report?quarter=2026Q3&fuelType=DIESEL'), headers: stray!.oh })).json());
+    const big = {
+      ...base,
+      vehicles: Array.from({ length: 60 }, (_, i) => ({ ...base.vehicles[0]!, unitNumber: `T${100 + i}`, jurisdictions: ['TX', 'OK', 'KS', 'MO', 'IL', 'IN', 'OH', 'PA', 'NY', 'NJ', 'AR', 'TN'].map((jurisdiction, k) => ({ jurisdiction, miles: 100 * (k + 1) + i })) })),
+      flags: Array.from({ length: 45 }, (_, i) => ({ ...base.flags[i % base.flags.length]!, key: `k${i}`, message: `${base.flags[i % base.flags.length]!.message} ${'and a long explanation that wraps '.repeat(i % 4)}`.trim() })),
+    };
+    const bigPdf = await returnPdf(big);
+    files.push(['pages', bigPdf]);
+    expect(pdfPageCount(bigPdf)).toBeGreaterThan(2);
+    const bigRuns = pdfTextRuns(bigPdf);
+    for (const h of bigRuns.filter((r) => /^(To review \(|Miles and fuel per vehicle)/.test(r.text))) {
+      expect(bigRuns.some((r) => r.page === h.page && r.y > h.y + 12), `"${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+    }
+    for (const r of bigRuns) expect(r.x + measure.font('Helvetica').fontSize(r.size).widthOfString(r.text), `pages: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
+    // Every page after the first starts with a table's header row.
+    for (let page = 2; page <= pdfPageCount(bigPdf); page++) {
+      const top = bigRuns.filter((r) => r.page === page).sort((x, y) => x.y - y.y)[0]!;
+      expect(top.text, `page ${page} begins with a header or a heading`).toMatch(/^(Unit|Kind|Miles and fuel per vehicle \(60\)|To review \(45, )/);
+    }
+
     // Each page as a picture (looked at by a person, decision 0190), where pdftoppm is installed.
     const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
     if (!hasPdftoppm) return;

@@ -68,12 +68,13 @@ async function truckOnTheRoad(request: APIRequestContext) {
   return { vehicle, fixes };
 }
 
+/** The user's own choice of theme, as the toggle stores it, applied by a reload (as eld-engine.spec.ts). */
 async function setScheme(page: Page, scheme: 'light' | 'dark') {
   await page.evaluate((value) => {
-    const key = 'fleet.colorScheme';
-    localStorage.setItem(key, value);
-    window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: localStorage }));
+    localStorage.setItem('fleet.colorScheme', value);
+    localStorage.removeItem('fleet.colorSchemeFromOrganization');
   }, scheme);
+  await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
 }
 
@@ -125,17 +126,25 @@ test("a truck on the road shows today's trip in progress in the summary and in h
   await expect(detail).toContainText('IgnitionOn');
   await expect(detail).toContainText('Engine speed1,450 rpm');
 
-  await page.screenshot({ path: `${SHOTS}/numbers-history-light.png`, fullPage: true });
-  await setScheme(page, 'dark');
-  await page.screenshot({ path: `${SHOTS}/numbers-history-dark.png`, fullPage: true });
-  await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ path: `${SHOTS}/numbers-history-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await setScheme(page, 'light');
-
   // Choosing the trip in progress plays it from its start.
   await trips.getByTestId('history-trip-row').last().click();
   await expect(page.getByTestId('play-button')).toHaveText(/Pause/);
   await expect(page.getByTestId('playback-marker')).toBeVisible();
   await expect.poll(async () => Number(await slider.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThan(36);
+
+  // How it looks: light and dark at 1280 px, and on a 375 px phone; the summary with its mark.
+  await page.getByTestId('play-button').click();
+  await page.screenshot({ path: `${SHOTS}/numbers-history-light.png`, fullPage: true });
+  await setScheme(page, 'dark');
+  await expect(page.getByTestId('point-detail')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/numbers-history-dark.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(page.getByTestId('point-detail')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/numbers-history-phone.png`, fullPage: true });
+  await page.goto(`/reports/summary?asset=${vehicle.id}`);
+  await expect(page.getByTestId('summary-in-progress')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/numbers-summary-phone-dark.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await setScheme(page, 'light');
+  await page.screenshot({ path: `${SHOTS}/numbers-summary-light.png`, fullPage: true });
 });

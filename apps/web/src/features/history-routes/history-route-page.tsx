@@ -15,7 +15,7 @@ import { formatDuration } from '../../lib/map/map-api.ts';
 import { formatDistance, formatOdometer, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
 import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { playbackPosition, speedSeries, tripSpan } from './playback.ts';
+import { playbackPosition, speedSeries, timeTicks, tripSpan } from './playback.ts';
 import { useHistoryRoute, useSubjectOptions, useVehicleTrips, type HistorySubject } from './history-routes-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import type { FeatureCollection, LineString } from 'geojson';
@@ -146,6 +146,7 @@ export default function HistoryRoutePage() {
   const layers = useMemo(() => trackLayers(units), [units]);
   // Issue 46: x is the fix time (a linear axis), so a stretch of the chart is a stretch of time and a silence is a gap.
   const chart = useMemo(() => speedSeries(track, (kmh) => speedIn(kmh, units)), [track, units]);
+  const ticks = useMemo(() => (chart.length ? timeTicks(chart[0]!.t, chart[chart.length - 1]!.t) : []), [chart]);
   const idx = Math.min(Math.floor(pos), Math.max(0, track.length - 1));
   const cur = track[idx];
   const nxt = track[Math.min(idx + 1, track.length - 1)];
@@ -302,7 +303,7 @@ export default function HistoryRoutePage() {
                     h={140}
                     data={chart}
                     dataKey="t"
-                    xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], tickFormatter: (v: number) => formatTime(new Date(v).toISOString()), minTickGap: 24 }}
+                    xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], ticks, tickFormatter: (v: number) => formatTime(new Date(v).toISOString()), minTickGap: 16 }}
                     tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString()) : '') }}
                     series={[{ name: 'speed', label: `Speed (${unitLabel})`, color: 'blue.6' }]}
                     curveType="linear"

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { CHART_GAP_MS, playbackPosition, speedSeries, tripSpan } from './playback.ts';
+import { CHART_GAP_MS, playbackPosition, speedSeries, timeTicks, tripSpan } from './playback.ts';
 
 const pt = (sec: number) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), latitude: 0, longitude: 0, speed: 50, course: 0, ignition: true, odometer: null, odometerSource: null, engineHours: null, rpm: null });
 
@@ -53,5 +53,15 @@ describe('speedSeries', () => {
     expect(s[3]!.speed).toBeNull();
     expect(s[1]!.t - s[0]!.t).toBe(30_000);
     expect(s[0]!.speed).toBe(31);
+  });
+});
+
+describe('timeTicks', () => {
+  it('puts round times on the axis, no more than asked', () => {
+    const from = Date.UTC(2026, 10, 27, 6, 32);
+    const ticks = timeTicks(from, from + 80 * 60_000);
+    expect(ticks.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual(['06:40', '06:50', '07:00', '07:10', '07:20', '07:30', '07:40', '07:50']);
+    expect(timeTicks(from, from + 24 * 3_600_000).length).toBeLessThanOrEqual(8);
+    expect(timeTicks(from, from)).toEqual([]);
   });
 });

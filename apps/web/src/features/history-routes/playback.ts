@@ -73,3 +73,15 @@ export function speedSeries(track: HistoryRoute['track'], speedOf: (kmh: number)
   });
   return out;
 }
+
+const TICK_STEPS_MIN = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
+
+/** Round times for the speed chart's axis: every 1, 2, 5, 10, 15, 30 minutes, 1, 2, 3, 6, 12 or 24 hours, at most `most` of them. */
+export function timeTicks(fromMs: number, toMs: number, most = 8): number[] {
+  if (!(toMs > fromMs)) return [];
+  const span = toMs - fromMs;
+  const step = (TICK_STEPS_MIN.find((m) => span / (m * 60_000) <= most) ?? 1440) * 60_000;
+  const out: number[] = [];
+  for (let t = Math.ceil(fromMs / step) * step; t <= toMs; t += step) out.push(t);
+  return out;
+}

@@ -53,7 +53,7 @@ export default function SummaryReportPage() {
       // A trip under way counts up to the vehicle's latest fix (issue 46).
       render: (r) =>
         r.inProgress ? (
-          <Group gap={6} wrap="nowrap">
+          <Group gap={4} wrap="wrap" justify="inherit">
             <span>{r.lastMovementAt ? formatTime(r.lastMovementAt) : '—'}</span>
             <Badge size="sm" variant="light" color="teal" data-testid="summary-in-progress">
               Trip in progress

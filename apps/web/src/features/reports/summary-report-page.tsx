@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -53,12 +53,13 @@ export default function SummaryReportPage() {
       // A trip under way counts up to the vehicle's latest fix (issue 46).
       render: (r) =>
         r.inProgress ? (
-          <Group gap={4} wrap="wrap" justify="inherit">
-            <span>{r.lastMovementAt ? formatTime(r.lastMovementAt) : '—'}</span>
-            <Badge size="sm" variant="light" color="teal" data-testid="summary-in-progress">
+          // Inline, so the mark follows the cell's alignment (left in the table, right on a phone's card) and wraps under the time.
+          <span>
+            {r.lastMovementAt ? formatTime(r.lastMovementAt) : '—'}{' '}
+            <Badge component="span" size="sm" variant="light" color="teal" style={{ verticalAlign: 'middle' }} data-testid="summary-in-progress">
               Trip in progress
             </Badge>
-          </Group>
+          </span>
         ) : r.lastMovementAt ? (
           formatTime(r.lastMovementAt)
         ) : (

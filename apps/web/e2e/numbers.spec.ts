@@ -146,5 +146,6 @@ test("a truck on the road shows today's trip in progress in the summary and in h
   await page.screenshot({ path: `${SHOTS}/numbers-summary-phone-dark.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await setScheme(page, 'light');
+  await expect(page.getByTestId('summary-in-progress')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/numbers-summary-light.png`, fullPage: true });
 });

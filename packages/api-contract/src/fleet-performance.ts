@@ -29,8 +29,13 @@ export const performanceTotalsSchema = z.object({
   stops: z.number().int(),
   /** Days with driving. */
   activeDays: z.number().int(),
-  /** Litres per 100 km from fuel purchases; null until fuel purchases exist for the range. */
+  /**
+   * Litres per 100 km from fuel purchases: the fuel and the distance of the same vehicles over the
+   * same days (each vehicle's days with positions in the range, fuel bought on them); null without both.
+   */
   fuelLPer100Km: z.number().nullable(),
+  /** What fuel economy was computed from: the days it had data for, the vehicles, their distance and fuel. Null with no figure. */
+  fuelSpan: z.object({ from: z.string(), to: z.string(), vehicles: z.number().int(), distanceM: z.number(), litres: z.number() }).nullable(),
 });
 export type PerformanceTotals = z.infer<typeof performanceTotalsSchema>;
 

@@ -619,8 +619,15 @@ export const iftaReportSchema = z.object({
   flags: z.array(iftaFlagSchema),
   /** Items to review listed in flags and how many of them nobody has marked reviewed yet. */
   review: z.object({ items: z.number().int(), unreviewed: z.number().int() }),
+  /**
+   * Jumps flagged as impossible (faster than 90 mph) that nobody has accepted yet (marked reviewed):
+   * their miles are left out of every total of the return until then (issue 46). Whole miles.
+   */
+  unacceptedJumps: z.object({ days: z.number().int(), miles: z.number().int(), jurisdictions: z.array(z.object({ jurisdiction: z.string(), miles: z.number().int() })) }),
   /** The organization's unit system: the messages use it for what is not an IFTA unit (station distance, speed). */
   units: z.enum(['IMPERIAL', 'METRIC']),
+  /** The zone the quarter's days are cut in: the carrier's base jurisdiction's (decision 0189). */
+  timeZone: z.string(),
   /** The latest filing of the quarter (null while open) and, when the figures moved since, the differences. */
   filing: iftaFilingSummarySchema.nullable(),
   filed: iftaReturnSchema.nullable(),

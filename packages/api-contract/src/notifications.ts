@@ -265,8 +265,10 @@ export const notificationSchema = z.object({
   title: z.string(),
   /** The kind in words. */
   category: z.string(),
-  /** ISO instant. */
+  /** ISO instant the server recorded it. */
   receivedDate: z.string(),
+  /** ISO instant of the fact it reports (a violation's start, a device's last report, an arrival); the received date when the fact has no time of its own. */
+  occurredAt: z.string(),
   /** Null while unread. */
   readAt: z.string().nullable(),
   type: z.enum(NOTIFICATION_TYPES),

@@ -283,6 +283,13 @@ export const historyPointSchema = z.object({
   speed: z.number().nullable(),
   course: z.number().nullable(),
   ignition: z.boolean().nullable(),
+  /** Engine data the fix carries (issue 46), null where the device did not report it. Odometer in metres: the engine's (ECM) when there is one, else the device's GNSS one. */
+  odometer: z.number().nullable(),
+  odometerSource: z.enum(['ECM', 'GPS']).nullable(),
+  /** The engine's total hours. */
+  engineHours: z.number().nullable(),
+  /** Engine speed, revolutions per minute. */
+  rpm: z.number().nullable(),
 });
 
 export const historyStopSchema = z.object({

@@ -65,6 +65,7 @@ export type VisitRow = z.infer<typeof visitRowSchema>;
 
 /** A trip: from moving to stopped (by ignition, else by speed). */
 export const tripRowSchema = z.object({
+  /** `in-progress:<vehicle id>` for the trip under way (`ended:<vehicle id>` for one whose device fell silent before the follower closed it). */
   id: z.string(),
   asset: unit,
   driver: ref,
@@ -76,6 +77,8 @@ export const tripRowSchema = z.object({
   durationSeconds: z.number().int(),
   maxSpeedKmh: z.number(),
   avgSpeedKmh: z.number(),
+  /** The trip is under way: `endedAt` and `end` are the vehicle's latest fix, the figures so far. */
+  inProgress: z.boolean(),
 });
 export type TripRow = z.infer<typeof tripRowSchema>;
 
@@ -105,6 +108,8 @@ export const summaryRowSchema = z.object({
   stops: z.number().int(),
   firstMovementAt: z.string().nullable(),
   lastMovementAt: z.string().nullable(),
+  /** The day includes a trip under way (counted up to the vehicle's latest fix, which `lastMovementAt` is). */
+  inProgress: z.boolean(),
 });
 export type SummaryRow = z.infer<typeof summaryRowSchema>;
 

@@ -110,6 +110,24 @@ describe('demo fleet seed', () => {
     // A week of 25 trucks' positions and logs: 11 s alone, over a minute beside the browser tests.
   }, 180_000);
 
+  it("shows the day's trips in progress of the trucks on the road (issue 46)", async () => {
+    const session = await login(t.app, DEMO.admin);
+    const orgId = session.user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    // The trucks driving at the end of the history (the demo's "now"), by their plans.
+    const driving = trucks.filter((x) => {
+      const plan = new TruckPlan(x.index);
+      return plan.stateAt(now).speed >= 5;
+    });
+    await t.app.tripsStops.catchUp();
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/reports/trips?size=200&from=${new Date(now - 86_400_000).toISOString()}`, headers: bearer(session.accessToken) });
+    expect(res.statusCode, res.body).toBe(200);
+    const underWay = (res.json().content as Array<{ inProgress: boolean; asset: { unitNumber: string }; distanceKm: number }>).filter((r) => r.inProgress);
+    expect(driving.length).toBeGreaterThan(0);
+    expect(underWay.length).toBeGreaterThan(0);
+    expect(underWay.every((r) => r.distanceKm > 0)).toBe(true);
+  }, 120_000);
+
   it('makes every demo city a terminal or a customer, with the week of arrivals, departures and detention at customers', async () => {
     const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
     const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);

@@ -139,6 +139,8 @@ export const iftaFlaggedSegments = pgTable(
     metres: doublePrecision('metres').notNull(),
     /** The jurisdictions the stretch ran through, in order. */
     jurisdictions: text('jurisdictions').array().notNull(),
+    /** Its metres per jurisdiction, `{"TX": 1520.4}` (issue 46; null for stretches counted before). */
+    metresByJurisdiction: jsonb('metres_by_jurisdiction').$type<Record<string, number>>(),
   },
   (t) => [index('ifta_flagged_segments_vehicle_day_idx').on(t.vehicleId, t.day), index('ifta_flagged_segments_org_day_idx').on(t.organizationId, t.day)],
 );

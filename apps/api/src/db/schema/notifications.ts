@@ -51,6 +51,8 @@ export const notifications = pgTable(
     /** Cleared from the panel and the list; kept so the fact is not notified again. */
     clearedAt: timestamp('cleared_at', { withTimezone: true }),
     createdAt: createdAt(),
+    /** When the fact it reports happened (null: rows written before issue 46, and facts without a time of their own). */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('notifications_user_fact_uq').on(t.userId, t.factKey),

@@ -5,7 +5,7 @@ import { groups, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { assertGroup } from '../groups/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { fuelUsedLitres } from './fuel-hook.ts';
+import { fuelOverDrivenSpan, type FuelOverSpan } from './fuel-hook.ts';
 import type { ReadScope } from '../auth/index.ts';
 
 const DAY = 86_400_000;
@@ -20,8 +20,11 @@ interface Sums {
   active_days: number;
 }
 
+/** Fuel and distance of the vehicles that have both, over their days with positions. */
+type FuelSpan = NonNullable<PerformanceTotals['fuelSpan']>;
+
 /** Totals of summed daily rows over `days` days (utilization is engine-on time over the range's hours). */
-export function totalsOf(r: Sums, days: number, fuelLitres: number | null): PerformanceTotals {
+export function totalsOf(r: Sums, days: number, fuel: FuelSpan | null): PerformanceTotals {
   const distanceM = Number(r.distance_m);
   const drivingMs = Number(r.driving_ms);
   const idleMs = Number(r.idle_ms);
@@ -35,7 +38,8 @@ export function totalsOf(r: Sums, days: number, fuelLitres: number | null): Perf
     speedingEvents: Number(r.speeding),
     stops: Number(r.stops),
     activeDays: Number(r.active_days),
-    fuelLPer100Km: fuelLitres !== null && distanceM > 0 ? Math.round((fuelLitres / (distanceM / 100_000)) * 10) / 10 : null,
+    fuelLPer100Km: fuel && fuel.distanceM > 0 ? Math.round((fuel.litres / (fuel.distanceM / 100_000)) * 10) / 10 : null,
+    fuelSpan: fuel && fuel.distanceM > 0 ? fuel : null,
   };
 }
 
@@ -70,12 +74,16 @@ export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typ
         coalesce(sum(s.idle_ms), 0)::float8 as idle_ms, coalesce(sum(s.speeding_events), 0)::int as speeding, count(*) filter (where s.driving_ms > 0)::int as driven
       from vehicle_daily_stats s where ${where} group by s.day order by s.day`),
   ]);
-  const fuel = await fuelUsedLitres(db, orgId, q.from, q.to);
+  const fuel = await fuelOverDrivenSpan(db, orgId, q.from, q.to);
+  const vehicleFuel = (assetId: string, distanceM: number): FuelSpan | null => {
+    const f: FuelOverSpan | undefined = fuel.get(assetId);
+    return f ? { from: f.from, to: f.to, vehicles: 1, distanceM, litres: f.litres } : null;
+  };
   const vehicles = rowsOf<Sums & { asset_id: string; unit_number: string; groups: string[] | string }>(perVehicle).map((r) => ({
     assetId: r.asset_id,
     unitNumber: r.unit_number,
     groups: Array.isArray(r.groups) ? r.groups : parseArray(r.groups),
-    ...totalsOf(r, days, fuel?.get(r.asset_id) ?? null),
+    ...totalsOf(r, days, vehicleFuel(r.asset_id, Number(r.distance_m))),
   }));
   // Per group: the vehicles' rows summed again (a vehicle in two groups counts in both).
   const byGroup = new Map<string, { name: string; members: typeof vehicles }>();
@@ -94,7 +102,19 @@ export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typ
     stops: list.reduce((a, v) => a + v.stops, 0),
     active_days: list.reduce((a, v) => a + v.activeDays, 0),
   });
-  const fuelOf = (list: typeof vehicles) => (fuel ? list.reduce((a, v) => a + (fuel.get(v.assetId) ?? 0), 0) : null);
+  // A group's or the fleet's economy: only the vehicles with both fuel and distance, over their spans
+  // (a vehicle without fuel data would make the others' fuel go further).
+  const fuelOf = (list: typeof vehicles): FuelSpan | null => {
+    const spans = list.flatMap((v) => (v.fuelSpan ? [v.fuelSpan] : []));
+    if (spans.length === 0) return null;
+    return {
+      from: spans.reduce((a, s) => (s.from < a ? s.from : a), spans[0]!.from),
+      to: spans.reduce((a, s) => (s.to > a ? s.to : a), spans[0]!.to),
+      vehicles: spans.length,
+      distanceM: spans.reduce((a, s) => a + s.distanceM, 0),
+      litres: spans.reduce((a, s) => a + s.litres, 0),
+    };
+  };
   const groupsOut = [...byGroup.values()]
     .sort((a, b) => (a.name === '' ? 1 : b.name === '' ? -1 : a.name.localeCompare(b.name)))
     .map((g) => ({

@@ -1,8 +1,11 @@
 import { splitPair, type BorderCrossing, type SegmentFlag, type TrackFix } from '@fleet/geo/ifta';
+import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
 
-// Pure: a vehicle's fixes folded into per-UTC-day distance records (decision 0120). Ingest's
-// rounds feed it the new fixes after the vehicle's last counted one; a late fix's days are
-// recomputed with it from the stored fixes. Same fixes, same records, either way.
+// Pure: a vehicle's fixes folded into per-day distance records (decision 0120), the days of the
+// carrier's base-jurisdiction zone (issue 46, decision 0189: a Chicago carrier's evening of
+// December 31 is in Q4). Ingest's rounds feed it the new fixes after the vehicle's last counted
+// one; a late fix's days are recomputed with it from the stored fixes. Same fixes, same records,
+// either way.
 
 export const DAY_MS = 86_400_000;
 let memoDay = NaN;
@@ -18,12 +21,45 @@ export function utcDay(ms: number): string {
 }
 export const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 
+/** The calendar of one zone: the day of an instant and the instant a day starts (days of 23 or 25 hours at DST changes). */
+export interface DayClock {
+  zone: string;
+  dayOf(ms: number): string;
+  startOf(day: string): number;
+}
+
+/** UTC days (decision 0120's, and the default). */
+export const UTC_CLOCK: DayClock = { zone: 'UTC', dayOf: utcDay, startOf: dayStart };
+
+/** The calendar of a zone, remembering the last day's bounds (consecutive fixes share a day). */
+export function dayClock(zone: string): DayClock {
+  if (zone === 'UTC' || zone === 'Etc/UTC') return UTC_CLOCK;
+  let start = Infinity;
+  let end = -Infinity;
+  let day = '';
+  const startOf = (d: string) => dayStartMs(d, zone, '00:00');
+  return {
+    zone,
+    startOf,
+    dayOf(ms) {
+      if (ms < start || ms >= end) {
+        day = logDateOf(ms, zone, '00:00');
+        start = startOf(day);
+        end = startOf(nextDate(day));
+      }
+      return day;
+    },
+  };
+}
+
 export interface FlaggedStretch {
   from: TrackFix;
   to: TrackFix;
   flags: SegmentFlag[];
   metres: number;
   jurisdictions: string[];
+  /** The stretch's metres per jurisdiction (issue 46: an impossible jump is left out of those totals until accepted). */
+  byJurisdiction: Record<string, number>;
 }
 
 /** One vehicle's contribution to one UTC day. */
@@ -65,8 +101,8 @@ function addMetres(r: DayRecord, code: string, metres: number, interpolated: boo
 }
 
 /** Counts a fix into its day's record (first, last, odometer at each end). */
-function countFix(days: DayRecords, f: TrackFix, inRange: (day: string) => boolean): void {
-  const day = utcDay(f.time);
+function countFix(days: DayRecords, f: TrackFix, inRange: (day: string) => boolean, clock: DayClock): void {
+  const day = clock.dayOf(f.time);
   if (!inRange(day)) return;
   const r = recordOf(days, day);
   r.fixes++;
@@ -84,6 +120,8 @@ export interface AccumulateOptions {
   toDay?: string;
   /** Count the first fix itself into its day (a vehicle's very first fix, a recompute's first fix in range). */
   countFirst?: boolean;
+  /** Whose days: the base jurisdiction's zone (default UTC). */
+  clock?: DayClock;
 }
 
 /**
@@ -95,18 +133,19 @@ export interface AccumulateOptions {
  */
 export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: readonly TrackFix[], opts: AccumulateOptions = {}): TrackFix | null {
   const inRange = (day: string) => (opts.fromDay === undefined || day >= opts.fromDay) && (opts.toDay === undefined || day <= opts.toDay);
+  const clock = opts.clock ?? UTC_CLOCK;
   let a = prev;
   for (const b of fixes) {
     if (!a) {
-      if (opts.countFirst !== false) countFix(days, b, inRange);
+      if (opts.countFirst !== false) countFix(days, b, inRange, clock);
       a = b;
       continue;
     }
-    countFix(days, b, inRange);
+    countFix(days, b, inRange, clock);
     const split = splitPair(a, b);
     const interpolated = split.flags.includes('interpolated');
-    const dayA = utcDay(a.time);
-    const dayB = utcDay(b.time);
+    const dayA = clock.dayOf(a.time);
+    const dayB = clock.dayOf(b.time);
     if (dayA === dayB || b.time <= a.time) {
       if (inRange(dayA)) {
         const r = recordOf(days, dayA);
@@ -124,7 +163,7 @@ export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: r
       let cutStart = 0;
       let piece = 0;
       let usedOfPiece = 0;
-      let t = dayStart(dayA) + DAY_MS;
+      let t = clock.startOf(nextDate(dayA));
       while (true) {
         const last = t >= b.time;
         const cutEnd = last ? split.metres : (split.metres * (t - a.time)) / span;
@@ -144,32 +183,38 @@ export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: r
         }
         if (last) break;
         cutStart = cutEnd;
-        day = utcDay(t);
-        t += DAY_MS;
+        day = clock.dayOf(t);
+        t = clock.startOf(nextDate(day));
       }
     }
     for (const c of split.crossings) {
-      const d = utcDay(c.time);
+      const d = clock.dayOf(c.time);
       if (inRange(d)) recordOf(days, d).crossings.push(c);
     }
-    if (split.flags.length && inRange(dayA)) addFlagged(recordOf(days, dayA), a, b, split.flags, split.metres, split.pieces.map((p) => p.code));
+    if (split.flags.length && inRange(dayA)) addFlagged(recordOf(days, dayA), a, b, split.flags, split.metres, split.pieces);
     a = b;
   }
   return a;
 }
 
 /** Consecutive flagged pairs with the same flags become one stretch. */
-function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, codes: string[]): void {
+function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, pieces: ReadonlyArray<{ code: string; metres: number }>): void {
   const last = r.flagged[r.flagged.length - 1];
+  const addPieces = (s: FlaggedStretch) => {
+    for (const p of pieces) {
+      if (s.jurisdictions[s.jurisdictions.length - 1] !== p.code) s.jurisdictions.push(p.code);
+      if (p.metres > 0) s.byJurisdiction[p.code] = (s.byJurisdiction[p.code] ?? 0) + p.metres;
+    }
+  };
   if (last && last.to === a && last.flags.join() === flags.join()) {
     last.to = b;
     last.metres += metres;
-    for (const c of codes) if (last.jurisdictions[last.jurisdictions.length - 1] !== c) last.jurisdictions.push(c);
+    addPieces(last);
     return;
   }
-  const jurisdictions: string[] = [];
-  for (const c of codes) if (jurisdictions[jurisdictions.length - 1] !== c) jurisdictions.push(c);
-  r.flagged.push({ from: a, to: b, flags, metres, jurisdictions });
+  const s: FlaggedStretch = { from: a, to: b, flags, metres, jurisdictions: [], byJurisdiction: {} };
+  addPieces(s);
+  r.flagged.push(s);
 }
 
 /** Every UTC day from `from` to `to` inclusive. */

@@ -1,4 +1,3 @@
-import { loadPdfKit } from '../../lib/pdfkit.ts';
 import { fuelTypeLabel, quarterLabel, type IftaDistanceDay, type IftaReport } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { unparseCsv } from '../../lib/csv.ts';
@@ -6,6 +5,8 @@ import { buildReport, type ReportQuery } from './ifta-report.service.ts';
 import { listDistanceDays } from './ifta-records.service.ts';
 import { METRES_PER_MILE } from './return-math.ts';
 import type { ReadScope } from '../auth/index.ts';
+import { contentWidth, fields, pdfBuffer, section, table, type Column } from '../maintenance/index.ts';
+import { iftaClockOf } from './ifta-zone.ts';
 
 // CSV and PDF of the return and of the per-vehicle distance records (decision 0126). pdfkit on the
 // server: the same figures as the screen, with the standard PDF fonts (nothing to embed).
@@ -44,7 +45,7 @@ export function returnCsv(r: IftaReport): string {
   const summary = [
     ['Licensee', r.licensee.name],
     ['USDOT', r.licensee.dotNumber ?? ''],
-    ['Quarter', `${quarterLabel(r.quarter)} (${r.from} to ${r.to} exclusive, UTC days)`],
+    ['Quarter', `${quarterLabel(r.quarter)} (${r.from} to ${r.to} exclusive, days in ${r.timeZone}, the base jurisdiction's zone)`],
     ['Fuel type', fuelTypeLabel(r.fuelType)],
     ['Total miles (all jurisdictions)', String(t.totalMiles)],
     ['Non-IFTA miles', String(t.nonMemberMiles)],
@@ -57,13 +58,15 @@ export function returnCsv(r: IftaReport): string {
     ['Figures as of', r.asOf],
     ...(r.filing ? [['Filed', `version ${r.filing.version} on ${r.filing.filedAt}`]] : []),
   ];
-  // Said first: figures with unchecked items are not ready to sign.
+  // Said first: figures with unchecked items are not ready to sign; miles left out are named.
+  const jumps = jumpsText(r);
+  if (jumps) summary.unshift(['NOT COUNTED', jumps.replace(/^NOT COUNTED: /, '')]);
   if (r.review.unreviewed > 0) summary.unshift(['NOT REVIEWED', unreviewedText(r)]);
   return `${unparseCsv(['Field', 'Value'], summary)}\r\n\r\n${unparseCsv(header, data)}\r\n`;
 }
 
-export function distanceCsv(days: readonly IftaDistanceDay[]): string {
-  const header = ['Unit', 'Day (UTC)', 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
+export function distanceCsv(days: readonly IftaDistanceDay[], zone = 'UTC'): string {
+  const header = ['Unit', `Day (${zone})`, 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
   const data = days.map((d) => [
     d.unitNumber,
     d.day,
@@ -90,87 +93,74 @@ export async function allDistanceDays(db: DbOrTx, orgId: string, quarter: string
   }
 }
 
-async function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  const PDFDocument = await loadPdfKit();
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', layout: 'landscape', margin: 36, info: { Title: 'IFTA', Producer: 'Fleetline' } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
+/** Space a heading needs below it (its table's header and first rows), so it never stands alone at a page's foot. */
+const KEEP_WITH_NEXT = 70;
+
+/** A section heading kept with what follows: a new page first when too little room is left. */
+function sectionKept(doc: PDFKit.PDFDocument, title: string): void {
+  if (doc.y + KEEP_WITH_NEXT > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  section(doc, title);
 }
 
-interface Column {
-  title: string;
-  width: number;
-  align?: 'left' | 'right';
+/** Columns given as relative widths, stretched to the page's width (as the trip and summary reports do). */
+function stretched(doc: PDFKit.PDFDocument, columns: Column[]): Column[] {
+  const sum = columns.reduce((a, c) => a + c.width, 0);
+  const k = contentWidth(doc) / sum;
+  return columns.map((c) => ({ ...c, width: c.width * k }));
 }
 
-/** A simple table: header row, zebra rows, page breaks repeating the header. */
-function table(doc: PDFKit.PDFDocument, columns: Column[], rows: string[][], opts: { bold?: (i: number) => boolean } = {}): void {
+/** The title, a red box for a warning before any figure, and the heading's fields. */
+function heading(doc: PDFKit.PDFDocument, title: string, pairs: ReadonlyArray<readonly [string, string]>, warnings: readonly string[] = []): void {
   const left = doc.page.margins.left;
-  const rowH = 15;
-  const header = () => {
-    let x = left;
-    doc.font('Helvetica-Bold').fontSize(8).fillColor('#1f2937');
-    for (const c of columns) {
-      doc.text(c.title, x + 2, doc.y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, height: rowH });
-      x += c.width;
-    }
-    doc.moveDown(0.2);
-    const y = doc.y + 2;
-    doc.moveTo(left, y).lineTo(left + columns.reduce((s, c) => s + c.width, 0), y).strokeColor('#9ca3af').lineWidth(0.5).stroke();
-    doc.y = y + 4;
-  };
-  header();
-  rows.forEach((row, i) => {
-    if (doc.y + rowH > doc.page.height - doc.page.margins.bottom - 20) {
-      doc.addPage();
-      header();
-    }
-    const y = doc.y;
-    if (i % 2 === 1) doc.rect(left, y - 2, columns.reduce((s, c) => s + c.width, 0), rowH).fill('#f3f4f6');
-    let x = left;
-    doc.font(opts.bold?.(i) ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor('#111827');
-    row.forEach((cell, k) => {
-      const c = columns[k]!;
-      doc.text(cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, height: rowH });
-      x += c.width;
-    });
-    doc.y = y + rowH;
-  });
-}
-
-function heading(doc: PDFKit.PDFDocument, title: string, lines: string[], warning?: string): void {
-  doc.font('Helvetica-Bold').fontSize(16).fillColor('#111827').text(title);
-  if (warning) {
-    // A boxed warning under the title, before any figure.
-    const y = doc.y + 4;
-    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-    doc.font('Helvetica-Bold').fontSize(10);
+  doc.font('Helvetica-Bold').fontSize(14).fillColor('#111827').text(title, left, doc.y, { width: contentWidth(doc) });
+  doc.y += 4;
+  for (const warning of warnings) {
+    const width = contentWidth(doc);
+    doc.font('Helvetica-Bold').fontSize(9.5);
     const h = doc.heightOfString(warning, { width: width - 16 }) + 10;
-    doc.rect(doc.page.margins.left, y, width, h).fillAndStroke('#fef2f2', '#b91c1c');
-    doc.fillColor('#991b1b').text(warning, doc.page.margins.left + 8, y + 5, { width: width - 16 });
-    doc.x = doc.page.margins.left;
+    const y = doc.y;
+    doc.rect(left, y, width, h).fillAndStroke('#fef2f2', '#b91c1c');
+    doc.fillColor('#991b1b').text(warning, left + 8, y + 5, { width: width - 16 });
+    doc.x = left;
     doc.y = y + h + 6;
   }
-  doc.font('Helvetica').fontSize(9).fillColor('#374151');
-  for (const l of lines) doc.text(l);
-  doc.moveDown(0.8);
+  fields(doc, pairs, 4);
+}
+
+/** "NOT COUNTED: 716 mi of 1 day's jumps ... (TX 700, OK 16)" when jumps await acceptance. */
+export function jumpsText(r: IftaReport): string | null {
+  const j = r.unacceptedJumps;
+  if (j.miles <= 0 && j.days === 0) return null;
+  return `NOT COUNTED: ${int(j.miles)} mi of jumps flagged as impossible (faster than 90 mph) on ${j.days} vehicle-day${j.days === 1 ? '' : 's'} are left out of every total until someone accepts them (marks them reviewed under To review)${
+    j.jurisdictions.length ? `: ${j.jurisdictions.map((x) => `${x.jurisdiction} ${int(x.miles)}`).join(', ')}` : ''
+  }`;
 }
 
 export function returnPdf(r: IftaReport): Promise<Buffer> {
   const t = r.totals;
-  return pdfBuffer((doc) => {
-    heading(doc, `IFTA quarterly return: ${quarterLabel(r.quarter)}, ${fuelTypeLabel(r.fuelType)}`, [
-      `${r.licensee.name}${r.licensee.dotNumber ? `, USDOT ${r.licensee.dotNumber}` : ''}${r.licensee.baseJurisdiction ? `, base jurisdiction ${r.licensee.baseJurisdiction}` : ''}`,
-      `Quarter ${r.from} to ${r.to} (exclusive), due ${r.dueDate}; figures as of ${r.asOf}; tax rates of ${r.ratesQuarter ?? 'none imported'}${r.filing ? `; filed, version ${r.filing.version}, on ${r.filing.filedAt}` : ''}`,
-      `Total miles ${int(t.totalMiles)} (non-IFTA ${int(t.nonMemberMiles)}), total gallons ${int(t.totalGallons)}, fleet MPG ${t.mpg === null ? '—' : t.mpg.toFixed(2)}. Miles and US gallons; US$ per gallon.`,
-    ], r.review.unreviewed > 0 ? `NOT REVIEWED: ${unreviewedText(r)}.` : undefined);
-    const cols: Column[] = [
+  return pdfBuffer(`IFTA ${quarterLabel(r.quarter)}`, 'landscape', (doc) => {
+    const warnings = [...(r.review.unreviewed > 0 ? [`NOT REVIEWED: ${unreviewedText(r)}.`] : []), ...(jumpsText(r) ? [`${jumpsText(r)}.`] : [])];
+    heading(
+      doc,
+      `IFTA quarterly return: ${quarterLabel(r.quarter)}, ${fuelTypeLabel(r.fuelType)}`,
+      [
+        ['Licensee', r.licensee.name],
+        ['USDOT', r.licensee.dotNumber ?? ''],
+        ['Base jurisdiction', r.licensee.baseJurisdiction ?? ''],
+        ['Quarter', `${r.from} to ${r.to} (exclusive), days in ${r.timeZone}`],
+        ['Due date', r.dueDate],
+        ['Figures as of', r.asOf],
+        ['Tax rates of', r.ratesQuarter ?? 'none imported'],
+        ['Filed', r.filing ? `version ${r.filing.version}, ${r.filing.filedAt}` : 'not filed'],
+        ['Total miles', `${int(t.totalMiles)} (non-IFTA ${int(t.nonMemberMiles)})`],
+        ['Total gallons', int(t.totalGallons)],
+        ['Fleet MPG', t.mpg === null ? '—' : t.mpg.toFixed(2)],
+        ['Units', 'Miles and US gallons; US$ per gallon'],
+      ],
+      warnings,
+    );
+    sectionKept(doc, 'Jurisdictions');
+    const cols = stretched(doc, [
       { title: 'Jur.', width: 38 },
       { title: 'Total mi', width: 62, align: 'right' },
       { title: 'Taxable mi', width: 62, align: 'right' },
@@ -182,84 +172,100 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
       { title: 'Surcharge', width: 62, align: 'right' },
       { title: 'Interest', width: 56, align: 'right' },
       { title: 'Total', width: 72, align: 'right' },
-    ];
-    const rows = r.rows.map((x) => [x.jurisdiction, int(x.totalMiles), int(x.taxableMiles), int(x.taxableGallons), int(x.taxPaidGallons), int(x.netTaxableGallons), rate(x.rate), money(x.tax), money(x.surcharge), money(x.interest), money(x.total)]);
-    rows.push(['Total', int(t.totalMiles - t.nonMemberMiles), int(t.taxableMiles), int(t.taxableGallons), int(t.taxPaidGallons), int(t.taxableGallons - t.taxPaidGallons), '', money(t.tax), money(t.surcharge), money(t.interest), money(t.total - t.penalty)]);
-    table(doc, cols, rows, { bold: (i) => i === rows.length - 1 });
-    doc.moveDown(0.6);
-    doc.font('Helvetica-Bold').fontSize(10).text(`Penalty ${money(t.penalty)}    Total due (refund) ${money(t.total)} US$`);
+    ]);
+    const rows = r.rows.map((x) => ({ cells: [x.jurisdiction, int(x.totalMiles), int(x.taxableMiles), int(x.taxableGallons), int(x.taxPaidGallons), int(x.netTaxableGallons), rate(x.rate), money(x.tax), money(x.surcharge), money(x.interest), money(x.total)] }));
+    rows.push({ cells: ['Total', int(t.totalMiles - t.nonMemberMiles), int(t.taxableMiles), int(t.taxableGallons), int(t.taxPaidGallons), int(t.taxableGallons - t.taxPaidGallons), '', money(t.tax), money(t.surcharge), money(t.interest), money(t.total - t.penalty)] });
+    table(doc, cols, rows.map((row, i) => ({ ...row, bold: i === rows.length - 1 })), { rowH: 14 });
+    doc.moveDown(0.4);
+    doc.font('Helvetica-Bold').fontSize(10).fillColor('#111827').text(`Penalty ${money(t.penalty)}    Total due (refund) ${money(t.total)} US$`, doc.page.margins.left, doc.y);
     if (r.amendment) {
-      doc.moveDown(0.6).font('Helvetica-Bold').fontSize(11).text(`Amendment against the filed return: ${money(r.amendment.difference)} US$`);
+      sectionKept(doc, `Amendment against the filed return: ${money(r.amendment.difference)} US$`);
       table(
         doc,
-        [
+        stretched(doc, [
           { title: 'Jur.', width: 50 },
           { title: 'Filed mi', width: 80, align: 'right' },
           { title: 'Now mi', width: 80, align: 'right' },
           { title: 'Filed total', width: 90, align: 'right' },
           { title: 'Now total', width: 90, align: 'right' },
           { title: 'Difference', width: 90, align: 'right' },
-        ],
-        r.amendment.rows.map((a) => [a.jurisdiction, int(a.filedMiles), int(a.currentMiles), money(a.filedTotal), money(a.currentTotal), money(a.difference)]),
+        ]),
+        r.amendment.rows.map((a) => ({ cells: [a.jurisdiction, int(a.filedMiles), int(a.currentMiles), money(a.filedTotal), money(a.currentTotal), money(a.difference)] })),
+        { rowH: 14 },
       );
     }
     if (r.vehicles.length) {
-      doc.addPage();
-      heading(doc, 'Miles and fuel per vehicle', [`${r.vehicles.length} vehicles`]);
+      sectionKept(doc, `Miles and fuel per vehicle (${r.vehicles.length})`);
       table(
         doc,
-        [
+        stretched(doc, [
           { title: 'Unit', width: 60 },
           { title: 'Miles', width: 60, align: 'right' },
           { title: 'Gallons', width: 60, align: 'right' },
           { title: 'MPG', width: 45, align: 'right' },
           { title: 'Odometer mi', width: 70, align: 'right' },
           { title: 'Miles by jurisdiction', width: 425 },
-        ],
-        r.vehicles.map((v) => [v.unitNumber, int(v.totalMiles), int(v.gallons), v.mpg === null ? '—' : v.mpg.toFixed(2), v.odometerMiles === null ? '—' : int(v.odometerMiles), v.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')]),
+        ]),
+        r.vehicles.map((v) => ({ cells: [v.unitNumber, int(v.totalMiles), int(v.gallons), v.mpg === null ? '—' : v.mpg.toFixed(2), v.odometerMiles === null ? '—' : int(v.odometerMiles), v.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')] })),
+        { rowH: 14, grow: true },
       );
     }
     if (r.flags.length) {
-      doc.moveDown(1).font('Helvetica-Bold').fontSize(11).fillColor('#111827').text(`To review (${r.flags.length}, ${r.review.unreviewed} not reviewed)`);
+      sectionKept(doc, `To review (${r.flags.length}, ${r.review.unreviewed} not reviewed)`);
       table(
         doc,
-        [
-          { title: 'Kind', width: 110 },
+        stretched(doc, [
+          { title: 'Kind', width: 100 },
           { title: 'Unit', width: 45 },
           { title: 'Day', width: 62 },
-          { title: 'Detail', width: 383 },
+          { title: 'Detail', width: 393 },
           { title: 'Reviewed', width: 120 },
-        ],
-        r.flags.map((f) => [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message, f.reviewed ? `${f.reviewed.at.slice(0, 10)} ${f.reviewed.by ?? ''}`.trim() : 'not reviewed']),
+        ]),
+        r.flags.map((f) => ({ cells: [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message, f.reviewed ? `${f.reviewed.at.slice(0, 10)} ${f.reviewed.by ?? ''}`.trim() : 'not reviewed'] })),
+        { rowH: 14, grow: true },
       );
     }
-    doc.moveDown(1).font('Helvetica').fontSize(7).fillColor('#6b7280').text(`Boundaries: ${r.boundaryDataset}. Days are UTC days.`);
+    doc.moveDown(1).font('Helvetica').fontSize(7).fillColor('#6b7280').text(`Boundaries: ${r.boundaryDataset}. ${daysNote(r)}`, doc.page.margins.left, doc.y, { width: contentWidth(doc) });
   });
 }
 
-export function distancePdf(title: string, days: readonly IftaDistanceDay[]): Promise<Buffer> {
-  return pdfBuffer((doc) => {
-    heading(doc, title, [`${days.length} vehicle-days. Miles; odometer in miles; times UTC. "(imported)": from GPS history imported from another system.`]);
+/** Which days the quarter's figures are cut in. */
+function daysNote(r: IftaReport): string {
+  return `Days are those of ${r.timeZone}${r.licensee.baseJurisdiction ? `, the zone of the base jurisdiction ${r.licensee.baseJurisdiction}` : ''} (decision 0189).`;
+}
+
+export function distancePdf(title: string, days: readonly IftaDistanceDay[], zone = 'UTC'): Promise<Buffer> {
+  return pdfBuffer(title, 'landscape', (doc) => {
+    heading(doc, title, [
+      ['Vehicle-days', String(days.length)],
+      ['Units', 'Miles; odometer in miles'],
+      ['Days', `${zone} (the base jurisdiction's zone); fix and crossing times UTC`],
+      ['(imported)', 'GPS history imported from another system'],
+    ]);
+    sectionKept(doc, 'Distance records');
     table(
       doc,
-      [
-        { title: 'Unit', width: 45 },
+      stretched(doc, [
+        { title: 'Unit', width: 55 },
         { title: 'Day', width: 62 },
-        { title: 'First / last fix', width: 90 },
+        { title: 'First / last fix', width: 80 },
         { title: 'Odometer start-end', width: 100, align: 'right' },
         { title: 'Miles', width: 50, align: 'right' },
         { title: 'By jurisdiction', width: 150 },
         { title: 'Crossings (UTC time, from>to)', width: 223 },
-      ],
-      days.map((d) => [
-        d.imported ? `${d.unitNumber} (imported)` : d.unitNumber,
-        d.day,
-        `${d.firstFixAt?.slice(11, 16) ?? ''}-${d.lastFixAt?.slice(11, 16) ?? ''}`,
-        d.odometerStartM === null ? '—' : `${mi(d.odometerStartM)}-${d.odometerEndM === null ? '' : mi(d.odometerEndM)}`,
-        mi(d.metres),
-        d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join(', '),
-        d.crossings.map((c) => `${c.time.slice(11, 16)} ${c.from}>${c.to}`).join(', '),
       ]),
+      days.map((d) => ({
+        cells: [
+          d.imported ? `${d.unitNumber} (imported)` : d.unitNumber,
+          d.day,
+          `${d.firstFixAt?.slice(11, 16) ?? ''}-${d.lastFixAt?.slice(11, 16) ?? ''}`,
+          d.odometerStartM === null ? '—' : `${mi(d.odometerStartM)}-${d.odometerEndM === null ? '' : mi(d.odometerEndM)}`,
+          mi(d.metres),
+          d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join(', '),
+          d.crossings.map((c) => `${c.time.slice(11, 16)} ${c.from}>${c.to}`).join(', '),
+        ],
+      })),
+      { rowH: 14, grow: true },
     );
   });
 }
@@ -272,8 +278,9 @@ export async function exportReturn(scope: ReadScope, q: ReportQuery, format: 'cs
 
 export async function exportDistance(scope: ReadScope, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
   const days = await allDistanceDays(scope.db, scope.orgId, q.quarter, q.assetId);
+  const { zone } = await iftaClockOf(scope.db, scope.orgId);
   const name = `ifta-${q.quarter}-distance-records`;
   return format === 'csv'
-    ? { body: distanceCsv(days), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
-    : { body: await distancePdf(`IFTA distance records: ${quarterLabel(q.quarter)}`, days), type: 'application/pdf', name: `${name}.pdf` };
+    ? { body: distanceCsv(days, zone), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
+    : { body: await distancePdf(`IFTA distance records: ${quarterLabel(q.quarter)}`, days, zone), type: 'application/pdf', name: `${name}.pdf` };
 }

@@ -120,7 +120,7 @@ interface Flat {
   distance: Array<{ o: string; v: string; day: string; j: string; m: number; im: number }>;
   vdays: Array<{ o: string; v: string; day: string; first: number | null; last: number | null; os: number | null; oe: number | null; n: number; m: number; ot: number; om: number }>;
   crossings: Array<{ o: string; v: string; day: string; t: number; lat: number; lon: number; odo: number | null; from: string; to: string }>;
-  flagged: Array<{ o: string; v: string; day: string; ft: number; tt: number; flat: number; flon: number; tlat: number; tlon: number; flags: string; m: number; js: string }>;
+  flagged: Array<{ o: string; v: string; day: string; ft: number; tt: number; flat: number; flon: number; tlat: number; tlon: number; flags: string; m: number; js: string; jm: string }>;
 }
 
 function flatten(list: readonly VehicleDays[]): Flat {
@@ -135,7 +135,7 @@ function flatten(list: readonly VehicleDays[]): Flat {
       if (r.fixes > 0 || total > 0) f.vdays.push({ o, v, day: r.day, first: r.firstFixAt, last: r.lastFixAt, os: r.odometerStartM, oe: r.odometerEndM, n: r.fixes, m: total, ot: r.odometerTravelM, om: r.odometerMetres });
       for (const c of r.crossings) f.crossings.push({ o, v, day: r.day, t: c.time, lat: c.lat, lon: c.lon, odo: c.odometerM, from: c.from, to: c.to });
       for (const s of r.flagged) {
-        f.flagged.push({ o, v, day: r.day, ft: s.from.time, tt: s.to.time, flat: s.from.lat, flon: s.from.lon, tlat: s.to.lat, tlon: s.to.lon, flags: s.flags.join(','), m: s.metres, js: s.jurisdictions.join(',') });
+        f.flagged.push({ o, v, day: r.day, ft: s.from.time, tt: s.to.time, flat: s.from.lat, flon: s.from.lon, tlat: s.to.lat, tlon: s.to.lon, flags: s.flags.join(','), m: s.metres, js: s.jurisdictions.join(','), jm: JSON.stringify(s.byJurisdiction) });
       }
     }
   }
@@ -231,12 +231,13 @@ async function writeOrgRound(
                   ${arr(c, (r) => quoted(r.from))}::text[], ${arr(c, (r) => quoted(r.to))}::text[]) as u(o, v, day, t, lat, lon, odo, fj, tj)
       returning 1
     ), flag_ins as (
-      insert into ifta_flagged_segments (organization_id, vehicle_id, day, from_time, to_time, from_lat, from_lon, to_lat, to_lon, flags, metres, jurisdictions)
-      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.tt / 1000), u.flat, u.flon, u.tlat, u.tlon, string_to_array(u.flags, ','), u.m, string_to_array(u.js, ',')
+      insert into ifta_flagged_segments (organization_id, vehicle_id, day, from_time, to_time, from_lat, from_lon, to_lat, to_lon, flags, metres, jurisdictions, metres_by_jurisdiction)
+      select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.tt / 1000), u.flat, u.flon, u.tlat, u.tlon, string_to_array(u.flags, ','), u.m, string_to_array(u.js, ','), u.jm::jsonb
       from unnest(${arr(fl, (r) => r.o)}::uuid[], ${arr(fl, (r) => r.v)}::uuid[], ${arr(fl, (r) => r.day)}::date[], ${arr(fl, (r) => nul(r.ft))}::float8[],
                   ${arr(fl, (r) => nul(r.tt))}::float8[], ${arr(fl, (r) => nul(r.flat))}::float8[], ${arr(fl, (r) => nul(r.flon))}::float8[], ${arr(fl, (r) => nul(r.tlat))}::float8[],
-                  ${arr(fl, (r) => nul(r.tlon))}::float8[], ${arr(fl, (r) => quoted(r.flags))}::text[], ${arr(fl, (r) => nul(r.m))}::float8[], ${arr(fl, (r) => quoted(r.js))}::text[])
-        as u(o, v, day, ft, tt, flat, flon, tlat, tlon, flags, m, js)
+                  ${arr(fl, (r) => nul(r.tlon))}::float8[], ${arr(fl, (r) => quoted(r.flags))}::text[], ${arr(fl, (r) => nul(r.m))}::float8[], ${arr(fl, (r) => quoted(r.js))}::text[],
+                  ${arr(fl, (r) => quoted(r.jm))}::text[])
+        as u(o, v, day, ft, tt, flat, flon, tlat, tlon, flags, m, js, jm)
       returning 1
     ), st as (
       insert into ifta_vehicle_state (vehicle_id, organization_id, fix_time, latitude, longitude, speed, odometer, updated_at)

@@ -4,7 +4,9 @@ import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type PositionRow, type Round, VehicleQueue, type Waiting } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { accumulateDays, dayStart, DAY_MS, utcDay, type DayRecords } from './distance-days.ts';
+import { nextDate } from '../hos/index.ts';
+import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
+import { iftaClockOf } from './ifta-zone.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
 // IFTA miles behind ingest (decision 0121), a follower of the position commit like automatic duty
@@ -68,6 +70,8 @@ export class IftaMiles {
   /** Last counted fix per vehicle, trusted only when the database is not shared. */
   private readonly states = new Map<string, VehicleState>();
   private dirtyTimer: NodeJS.Timeout | null = null;
+  /** Each organization's IFTA calendar (its base jurisdiction's zone), read again after a minute. */
+  private readonly clocks = new Map<string, { clock: DayClock; readAt: number }>();
   readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0, enqueueMs: 0 };
   private readonly onError: (err: unknown) => void;
   private readonly dirtyDelayMs: number;
@@ -150,11 +154,23 @@ export class IftaMiles {
     if (this.dirtyTimer) clearTimeout(this.dirtyTimer);
   }
 
+  /** The organizations' IFTA calendars (decision 0189), from memory when read in the last minute. */
+  private async clocksOf(db: DbOrTx, orgIds: Iterable<string>): Promise<(orgId: string) => DayClock> {
+    const now = Date.now();
+    for (const orgId of new Set(orgIds)) {
+      const known = this.clocks.get(orgId);
+      if (known && now - known.readAt < 60_000) continue;
+      this.clocks.set(orgId, { clock: await iftaClockOf(db, orgId), readAt: now });
+    }
+    return (orgId) => this.clocks.get(orgId)!.clock;
+  }
+
   /** One round: returns whether days were marked dirty. */
   private async round(items: Round<TrackFix>): Promise<boolean> {
     this.stats.rounds++;
     const ids = items.map(([v]) => v);
     const shared = this.opts.shared;
+    const clockOf = await this.clocksOf(this.db, items.map(([, p]) => p.orgId));
     const run = async (tx: DbOrTx) => {
       if (shared) await lockVehicles(tx, ids);
       const unknown = shared ? ids : ids.filter((v) => !this.states.has(v));
@@ -191,7 +207,7 @@ export class IftaMiles {
             // Late: its day (and the pair around it) is recomputed from the stored fixes.
             if (!(f.time === state.fix.time && f.lat === state.fix.lat && f.lon === state.fix.lon)) {
               this.stats.lateFixes++;
-              dirty.push({ vehicleId, orgId: p.orgId, day: utcDay(f.time) });
+              dirty.push({ vehicleId, orgId: p.orgId, day: clockOf(p.orgId).dayOf(f.time) });
             }
             continue;
           }
@@ -199,7 +215,7 @@ export class IftaMiles {
           fresh.push(f);
         }
         this.stats.fixes += fresh.length;
-        const last = accumulateDays(days, state?.fix ?? null, fresh);
+        const last = accumulateDays(days, state?.fix ?? null, fresh, { clock: clockOf(p.orgId) });
         if (last && last !== state?.fix) {
           state = { vehicleId, orgId: p.orgId, fix: last };
           newStates.push(state);
@@ -253,14 +269,16 @@ export class IftaMiles {
       else byVehicle.set(m.vehicle_id, { orgId: m.organization_id, days: [day] });
     }
     let rebuilt = 0;
+    const clockOf = await this.clocksOf(this.db, [...byVehicle.values()].map((v) => v.orgId));
     for (const [vehicleId, { orgId, days }] of byVehicle) {
+      const clock = clockOf(orgId);
       rebuilt += await this.db.transaction(async (tx) => {
         if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
         const state = (await readStates(tx, [vehicleId])).get(vehicleId);
         await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
         if (!state) return 0;
         let n = 0;
-        for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time);
+        for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time, clock);
         return n;
       });
     }
@@ -268,23 +286,23 @@ export class IftaMiles {
     return rebuilt;
   }
 
-  /** Rebuilds days [from, to] (widened to the pairs around them) from the stored fixes ≤ watermark. */
-  private async rebuild(tx: DbOrTx, vehicleId: string, orgId: string, from: string, to: string, watermark: number): Promise<number> {
-    const start = dayStart(from);
-    const end = dayStart(to) + DAY_MS;
+  /** Rebuilds days [from, to] of the organization's calendar (widened to the pairs around them) from the stored fixes ≤ watermark. */
+  private async rebuild(tx: DbOrTx, vehicleId: string, orgId: string, from: string, to: string, watermark: number, clock: DayClock): Promise<number> {
+    const start = clock.startOf(from);
+    const end = clock.startOf(nextDate(to));
     const around = await neighbours(tx, vehicleId, start, end, watermark);
     // A pair reaching into the range from an earlier day (a gap) changed those days too.
-    const fromDay = around.before ? utcDay(Math.min(around.before.time, start)) : from;
-    const toDay = around.after ? utcDay(Math.max(around.after.time, end - 1)) : to;
-    const s = dayStart(fromDay);
-    const e = dayStart(toDay) + DAY_MS;
+    const fromDay = around.before ? clock.dayOf(Math.min(around.before.time, start)) : from;
+    const toDay = around.after ? clock.dayOf(Math.max(around.after.time, end - 1)) : to;
+    const s = clock.startOf(fromDay);
+    const e = clock.startOf(nextDate(toDay));
     const wide = fromDay === from && toDay === to ? around : await neighbours(tx, vehicleId, s, e, watermark);
     const inside = await fixesBetween(tx, vehicleId, s, e, watermark);
     const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
     const days: DayRecords = new Map();
-    accumulateDays(days, wide.before, fixes, { fromDay, toDay });
+    accumulateDays(days, wide.before, fixes, { fromDay, toDay, clock });
     await replaceDays(tx, vehicleId, orgId, fromDay, toDay, days);
-    return Math.round((e - s) / DAY_MS);
+    return Math.round((e - s) / 86_400_000);
   }
 
   /**
@@ -319,7 +337,7 @@ function runs(days: readonly string[]): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const d of sorted) {
     const last = out[out.length - 1];
-    if (last && dayStart(d) - dayStart(last[1]) === DAY_MS) last[1] = d;
+    if (last && nextDate(last[1]) === d) last[1] = d;
     else out.push([d, d]);
   }
   return out;

@@ -16,6 +16,7 @@ import { assets, iftaCrossings, iftaFilings, iftaRateQuarters } from '../../db/s
 import { rowsOf } from '../../db/sql/rows.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
+import { iftaClockOf } from './ifta-zone.ts';
 
 // The distance record an auditor asks for (per vehicle and day: first and last fix, odometer at
 // each end, miles per jurisdiction, the lines crossed) and the report's filter lists.
@@ -25,6 +26,8 @@ const dayText = (v: string | Date): string => (typeof v === 'string' ? v.slice(0
 
 export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: string; assetId?: string; page: number; size: number }): Promise<Page<IftaDistanceDay>> {
   const { from, to } = quarterDays(q.quarter);
+  // The days are the base jurisdiction's (decision 0189).
+  const { zone } = await iftaClockOf(db, orgId);
   const vehicle = q.assetId ? sql`and d.vehicle_id = ${q.assetId}` : sql``;
   const [count] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from ifta_vehicle_days d where d.organization_id = ${orgId} and d.day >= ${from} and d.day < ${to} ${vehicle}`),
@@ -34,7 +37,7 @@ export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: s
         (select json_agg(json_build_array(x.jurisdiction, x.metres, x.interpolated_metres) order by x.metres desc)::text from ifta_distance_days x
           where x.organization_id = d.organization_id and x.vehicle_id = d.vehicle_id and x.day = d.day) as j,
         exists (select 1 from positions p where p.organization_id = d.organization_id and p.asset_id = d.vehicle_id and p.protocol = ${IMPORTED_PROTOCOL}
-          and p.fix_time >= d.day::timestamp at time zone 'UTC' and p.fix_time < (d.day + 1)::timestamp at time zone 'UTC') as imported
+          and p.fix_time >= d.day::timestamp at time zone ${zone} and p.fix_time < (d.day + 1)::timestamp at time zone ${zone}) as imported
       from ifta_vehicle_days d left join assets a on a.id = d.vehicle_id and a.organization_id = d.organization_id
       where d.organization_id = ${orgId} and d.day >= ${from} and d.day < ${to} ${vehicle}
       order by a.unit_number, d.day limit ${q.size} offset ${q.page * q.size}`),
@@ -87,10 +90,11 @@ export async function iftaFilters(db: DbOrTx, orgId: string | null): Promise<Ift
   const filed = new Map<string, number>();
   let inUse = new Set<string>(['DIESEL']);
   if (orgId) {
+    const { zone } = await iftaClockOf(db, orgId);
     const [m, p, f, fuels] = await Promise.all([
       db.execute(sql`select distinct to_char(date_trunc('quarter', day), 'YYYY') || 'Q' || extract(quarter from day)::int as q
         from (select day from ifta_vehicle_days where organization_id = ${orgId} group by day) d`),
-      db.execute(sql`select distinct to_char(purchased_at at time zone 'UTC', 'YYYY') || 'Q' || extract(quarter from purchased_at at time zone 'UTC')::int as q
+      db.execute(sql`select distinct to_char(purchased_at at time zone ${zone}, 'YYYY') || 'Q' || extract(quarter from purchased_at at time zone ${zone})::int as q
         from ifta_fuel_purchases where organization_id = ${orgId}`),
       db.select({ q: iftaFilings.quarter, v: sql<number>`max(${iftaFilings.version})::int` }).from(iftaFilings).where(eq(iftaFilings.organizationId, orgId)).groupBy(iftaFilings.quarter),
       db.selectDistinct({ f: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'))),

@@ -25,6 +25,8 @@ import { readSettings } from '../organizations/index.ts';
 import { overTankSql } from './fuel-purchases.service.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
+import { dayClock } from './distance-days.ts';
+import { iftaZone } from './ifta-zone.ts';
 
 // The quarter's return (decision 0122): aggregates of the distance tables, fuel purchases and
 // adjustments in a handful of statements (never raw positions), then the pure return maths.
@@ -85,9 +87,15 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
   // Station distances and speeds are not IFTA units: the organization's units say them.
   const units = readSettings(org.settings).units;
+  // The quarter's days are the base jurisdiction's (decision 0189): the distance rows are cut so, and
+  // purchases are bounded by the same midnights.
+  const timeZone = iftaZone(org);
+  const clock = dayClock(timeZone);
+  const fromAt = new Date(clock.startOf(from));
+  const toAt = new Date(clock.startOf(to));
 
   // Everything the return needs, each one aggregate statement over the quarter's days.
-  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates, marks] = await Promise.all([
+  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates, marks, jumps] = await Promise.all([
     // The month rollup: three rows per vehicle and jurisdiction for a quarter.
     db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
       where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`),
@@ -111,7 +119,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
         milli: sql<string>`sum(${iftaFuelPurchases.quantityMilli})::text`,
       })
       .from(iftaFuelPurchases)
-      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)), lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`))))
+      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, fromAt), lt(iftaFuelPurchases.purchasedAt, toAt)))
       .groupBy(iftaFuelPurchases.vehicleId, iftaFuelPurchases.jurisdiction, iftaFuelPurchases.fuelType, iftaFuelPurchases.taxPaid, iftaFuelPurchases.volumeUnit),
     // Purchases to review: bought away from the vehicle, price × quantity off the total, a bulk entry above the tank.
     db
@@ -121,8 +129,8 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       .where(
         and(
           eq(iftaFuelPurchases.organizationId, orgId),
-          gte(iftaFuelPurchases.purchasedAt, new Date(`${from}T00:00:00Z`)),
-          lt(iftaFuelPurchases.purchasedAt, new Date(`${to}T00:00:00Z`)),
+          gte(iftaFuelPurchases.purchasedAt, fromAt),
+          lt(iftaFuelPurchases.purchasedAt, toAt),
           or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql)),
         ),
       )
@@ -131,7 +139,12 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     db.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.organizationId, orgId), gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to))),
     ratesForReturn(db, q.quarter, q.fuelType),
     db.select().from(iftaReviewMarks).where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, q.quarter))),
+    // Every impossible jump's miles per jurisdiction (rare: a stray fix), to leave out until accepted.
+    db.execute(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
+      where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`),
   ]);
+  // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
+  const markOf = new Map(marks.map((m) => [m.itemKey, m]));
 
   // Miles per jurisdiction (fleet) and per vehicle.
   const byJur = new Map<string, { metres: number; exempt: number }>();
@@ -151,6 +164,22 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     v.set(r.jurisdiction, (v.get(r.jurisdiction) ?? 0) + m);
     perVehicle.set(r.vehicle_id, v);
   }
+  // Issue 46: a jump flagged as impossible (one stray fix added 716 interpolated miles) is left out of
+  // the totals until someone accepts it by marking its day's item reviewed; the return says so.
+  const unaccepted = { days: new Set<string>(), byJur: new Map<string, number>() };
+  for (const j of rowsOf<{ vehicle_id: string; day: string; m: number | string; js: string[] | string; jm: Record<string, number> | string | null }>(jumps)) {
+    if (!inScopeIds.has(j.vehicle_id) || markOf.has(`IMPOSSIBLE_SPEED:${j.vehicle_id}:${j.day.slice(0, 10)}`)) continue;
+    unaccepted.days.add(`${j.vehicle_id}|${j.day}`);
+    const pieces = jumpPieces(Number(j.m), j.js, j.jm);
+    const v = perVehicle.get(j.vehicle_id);
+    for (const [code, m] of pieces) {
+      const e = byJur.get(code);
+      if (e) e.metres = Math.max(0, e.metres - m);
+      if (v?.has(code)) v.set(code, Math.max(0, v.get(code)! - m));
+      unaccepted.byJur.set(code, (unaccepted.byJur.get(code) ?? 0) + m);
+    }
+  }
+
   // Adjustments: a vehicle's go to its vehicle's return; the fleet's (no vehicle) to the diesel return of the whole fleet.
   for (const a of adjustments) {
     const applies = a.vehicleId ? inScopeIds.has(a.vehicleId) : fleetWide && q.fuelType === 'DIESEL';
@@ -253,7 +282,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
   dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
   const speedLimit = units === 'IMPERIAL' ? '90 mph' : `${Math.round(90 * KM_PER_MILE)} ${UNIT_LABELS.METRIC.speed}`;
-  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device`);
+  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`);
   // Every purchase to review, once per reason; a purchase edited since it was reviewed comes back (its key names its version).
   const purchaseFlags = { SUSPICIOUS_PURCHASE: 0, PRICE_MISMATCH: 0, BULK_PURCHASE: 0 };
   for (const { p, tank, overTank } of suspicious) {
@@ -300,8 +329,6 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       key: `RATES_FALLBACK:${rates.ratesQuarter ?? 'none'}`,
     });
   }
-  // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
-  const markOf = new Map(marks.map((m) => [m.itemKey, m]));
   const listed: IftaFlag[] = flags.map((f) => {
     const m = markOf.get(f.key);
     return { ...f, reviewed: m ? { at: m.reviewedAt.toISOString(), by: m.reviewedByEmail, note: m.note } : null };
@@ -343,10 +370,27 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     vehicles,
     flags: listed,
     review: { items: listed.length, unreviewed: listed.filter((f) => f.reviewed === null).length },
+    unacceptedJumps: {
+      days: unaccepted.days.size,
+      miles: milesOf([...unaccepted.byJur.values()].reduce((a, m) => a + m, 0)),
+      jurisdictions: [...unaccepted.byJur].map(([jurisdiction, m]) => ({ jurisdiction, miles: milesOf(m) })).sort((a, b) => b.miles - a.miles),
+    },
     units,
+    timeZone,
     filing: filing ? { version: filing.version, filedAt: filing.filedAt, filedBy: filing.filedBy, amended: filing.version > 1 } : null,
     filed,
     amendment,
     boundaryDataset: BOUNDARY_DATASET,
   };
+}
+
+/**
+ * An impossible jump's metres per jurisdiction: as counted (issue 46), or for a stretch counted
+ * before they were kept, its metres shared evenly among the jurisdictions it names.
+ */
+function jumpPieces(metres: number, js: string[] | string, jm: Record<string, number> | string | null): Array<[string, number]> {
+  const parsed = typeof jm === 'string' ? (JSON.parse(jm) as Record<string, number>) : jm;
+  if (parsed && Object.keys(parsed).length) return Object.entries(parsed).map(([k, v]) => [k, Number(v)]);
+  const codes = [...new Set(Array.isArray(js) ? js : js.replace(/^\{|\}$/g, '').split(',').filter(Boolean))];
+  return codes.length ? codes.map((c) => [c, metres / codes.length]) : [];
 }

@@ -6,6 +6,13 @@ import type { PositionRow } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
 import { IFTA_2Q2026_CSV } from './rates-2q2026.ts';
+import { returnPdf } from './ifta-export.service.ts';
+import { pdfPageCount, pdfText, pdfTextRuns } from '../../test/pdf.ts';
+import { loadPdfKit } from '../../lib/pdfkit.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t: TestContext;
 let orgId: string;
@@ -205,6 +212,89 @@ describe('IFTA miles from positions', () => {
   });
 });
 
+describe("IFTA days in the base jurisdiction's zone (issue 46, decision 0189)", () => {
+  it("puts a Chicago carrier's evening of September 30 in Q3, though it is October 1 in UTC, with its fuel", async () => {
+    const o = await registerOrganization(t.app, 'Chicago Base Carrier');
+    const oid = o.user.organization!.id;
+    const oh = bearer(o.accessToken);
+    await t.database.db.execute(`update organizations set state = 'IL', time_zone = 'America/Chicago' where id = '${oid}'` as never);
+    const v = await createTestVehicle(t.app.db, oid, { uniqueId: `ifta-chi-${Date.now()}`, unitNumber: 'CHI1' });
+    // 22:00-22:20 CDT on September 30 is 03:00-03:20 UTC on October 1.
+    const start = Date.UTC(2026, 9, 1, 3, 0);
+    await ingest(v, drive(start, 20));
+    await t.app.iftaMiles.idle();
+    const get = async (quarter: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report?quarter=${quarter}&fuelType=DIESEL`, headers: oh });
+      expect(res.statusCode, res.body).toBe(200);
+      return iftaReportSchema.parse(res.json());
+    };
+    const q3 = await get('2026Q3');
+    expect(q3.timeZone).toBe('America/Chicago');
+    expect(q3.totals.totalMiles).toBeGreaterThanOrEqual(18);
+    expect((await get('2026Q4')).totals.totalMiles).toBe(0);
+    const days = iftaDistancePageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/distance-records?quarter=2026Q3`, headers: oh })).json());
+    expect(days.content.map((d) => d.day)).toEqual(['2026-09-30']);
+    // Fuel bought that evening (03:30 UTC on October 1) counts in the same quarter.
+    const buy = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${oid}/ifta/fuel-purchases`,
+      headers: oh,
+      payload: { assetId: v.assetId, purchasedAt: '2026-10-01T03:30:00Z', jurisdiction: 'MO', quantity: 50, volumeUnit: 'GAL', pricePerUnit: 4, totalAmount: 200, receiptNumber: 'CHI-EVE-1' },
+    });
+    expect(buy.statusCode, buy.body).toBe(201);
+    expect((await get('2026Q3')).totals.totalGallons).toBe(50);
+    expect((await get('2026Q4')).totals.totalGallons).toBe(0);
+  });
+});
+
+/** The stray-fix carrier of the jump test: its return has flags with long messages (the PDF test draws it). */
+let stray: { oid: string; oh: Record<string, string> } | null = null;
+
+describe('impossible jumps (issue 46)', () => {
+  it('leaves a jump flagged as impossible out of the totals until someone accepts it, and the return says so', async () => {
+    const o = await registerOrganization(t.app, 'Stray Fix Carrier');
+    const oid = o.user.organization!.id;
+    const oh = bearer(o.accessToken);
+    stray = { oid, oh };
+    const v = await createTestVehicle(t.app.db, oid, { uniqueId: `ifta-stray-${Date.now()}`, unitNumber: 'STRAY1' });
+    // Kansas at 90 km/h, no odometer; one stray fix in West Texas (about 600 mi away) a minute into it.
+    const start = Date.UTC(2026, 7, 12, 15, 0);
+    const track = drive(start, 30).map((p) => ({ fixTime: p.fixTime, latitude: p.latitude, longitude: p.longitude, speed: p.speed }));
+    track[21] = { ...track[21]!, latitude: 31.5, longitude: -102.3 };
+    await ingest(v, track);
+    await t.app.iftaMiles.idle();
+    const get = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report?quarter=2026Q3&fuelType=DIESEL`, headers: oh });
+      expect(res.statusCode, res.body).toBe(200);
+      return iftaReportSchema.parse(res.json());
+    };
+    const before = await get();
+    const jump = before.flags.find((f) => f.kind === 'IMPOSSIBLE_SPEED')!;
+    expect(jump.message).toContain('left out of the totals until marked reviewed');
+    // The 45 km driven, less the two minutes around the stray fix: no Texas, no 1,200 miles.
+    expect(before.totals.totalMiles).toBeLessThan(30);
+    expect(before.rows.map((r) => r.jurisdiction)).not.toContain('TX');
+    expect(before.unacceptedJumps.days).toBe(1);
+    expect(before.unacceptedJumps.miles).toBeGreaterThan(1000);
+    expect(before.unacceptedJumps.jurisdictions.map((j) => j.jurisdiction)).toContain('TX');
+    expect(before.vehicles[0]!.totalMiles).toBe(before.totals.totalMiles);
+    // The exports say so at the top.
+    const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=csv`, headers: oh })).body;
+    expect(csv).toMatch(/NOT COUNTED,"?\d[\d,]* mi of jumps flagged as impossible/);
+    const pdf = pdfText((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=pdf`, headers: oh })).rawPayload).replace(/\n/g, ' ');
+    expect(pdf).toContain('NOT COUNTED:');
+    // Accepted (marked reviewed): counted again, and the return no longer says it is left out.
+    const mark = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${oid}/ifta/review-marks`, headers: oh, payload: { quarter: '2026Q3', keys: [jump.key] } });
+    expect(mark.statusCode, mark.body).toBe(200);
+    const after = await get();
+    expect(after.unacceptedJumps).toEqual({ days: 0, miles: 0, jurisdictions: [] });
+    expect(Math.abs(after.totals.totalMiles - (before.totals.totalMiles + before.unacceptedJumps.miles))).toBeLessThanOrEqual(2);
+    expect(after.rows.map((r) => r.jurisdiction)).toContain('TX');
+    // Another organization sees none of it.
+    expect((await report('quarter=2026Q3&fuelType=DIESEL')).vehicles.some((x) => x.assetId === v.assetId)).toBe(false);
+  });
+});
+
 describe('fuel purchases', () => {
   const purchase = (over: Record<string, unknown> = {}) => ({
     purchasedAt: '2026-05-12T15:18:00Z',
@@ -392,3 +482,78 @@ describe('closing a quarter', () => {
     expect(distPdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
+
+describe('the return PDF laid out as the report PDFs (issue 46)', () => {
+  it('draws every table header on one line, nothing past the right margin, no heading alone at a page foot, and renders each page', async () => {
+    // A rich quarter: the demo organization's, with its vehicles, flags and amendment, and a long To review list.
+    const PDFDocument = await loadPdfKit();
+    const measure = new PDFDocument({ size: 'LETTER', layout: 'landscape' });
+    const files: Array<[string, Buffer]> = [];
+    expect(stray).not.toBeNull();
+    const strayUrl = (path: string) => `/api/v1/organizations/${stray!.oid}/ifta${path}`;
+    for (const [name, path, headers] of [
+      ['return', url('/report/export?quarter=2026Q2&format=pdf'), admin],
+      ['flags', strayUrl('/report/export?quarter=2026Q3&format=pdf'), stray!.oh],
+      ['distance', url('/distance-records/export?quarter=2026Q2&format=pdf'), admin],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: path, headers });
+      expect(res.statusCode).toBe(200);
+      const pdf = res.rawPayload;
+      files.push([name, pdf]);
+      const runs = pdfTextRuns(pdf);
+      expect(runs.length).toBeGreaterThan(10);
+      // Header rows: the titles of one table share one line (they were staggered diagonally).
+      const tables = name === 'return' ? ([['Jur.', 11], ['Unit', 6]] as const) : name === 'flags' ? ([['Jur.', 11], ['Kind', 5]] as const) : ([['Unit', 7]] as const);
+      for (const [title, columns] of tables) {
+        const at = runs.findIndex((r) => r.text === title);
+        expect(at, `${name}: a table headed "${title}"`).toBeGreaterThanOrEqual(0);
+        const row = runs.slice(at, at + columns);
+        expect(new Set(row.map((r) => `${r.page}:${Math.round(r.y)}`)).size, `${name}: ${row.map((r) => r.text).join(' | ')} on one line`).toBe(1);
+      }
+      // Nothing runs past the right margin (a long cell wraps in its column).
+      for (const r of runs) {
+        const width = measure.font(r.size >= 9.5 ? 'Helvetica-Bold' : 'Helvetica').fontSize(r.size).widthOfString(r.text);
+        expect(r.x + width, `${name} page ${r.page}: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
+      }
+      // A heading is followed on its page by what it heads.
+      for (const h of runs.filter((r) => /^(To review \(|Miles and fuel per vehicle|Amendment against|Jurisdictions$|Distance records$)/.test(r.text))) {
+        expect(runs.some((r) => r.page === h.page && r.y > h.y + 12), `${name}: "${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+      }
+    }
+    // Page breaks: the stray carrier's return grown to a fleet's (60 vehicles, 45 items to review) runs
+    // over several pages; each table's header repeats, and no heading is left alone at a page's foot.
+    const base = iftaReportSchema.parse((await t.app.inject({ method: 'GET', url: strayUrl('/report?quarter=2026Q3&fuelType=DIESEL'), headers: stray!.oh })).json());
+    const big = {
+      ...base,
+      vehicles: Array.from({ length: 60 }, (_, i) => ({ ...base.vehicles[0]!, unitNumber: `T${100 + i}`, jurisdictions: ['TX', 'OK', 'KS', 'MO', 'IL', 'IN', 'OH', 'PA', 'NY', 'NJ', 'AR', 'TN'].map((jurisdiction, k) => ({ jurisdiction, miles: 100 * (k + 1) + i })) })),
+      flags: Array.from({ length: 45 }, (_, i) => ({ ...base.flags[i % base.flags.length]!, key: `k${i}`, message: `${base.flags[i % base.flags.length]!.message} ${'and a long explanation that wraps '.repeat(i % 4)}`.trim() })),
+    };
+    const bigPdf = await returnPdf(big);
+    files.push(['pages', bigPdf]);
+    expect(pdfPageCount(bigPdf)).toBeGreaterThan(2);
+    const bigRuns = pdfTextRuns(bigPdf);
+    for (const h of bigRuns.filter((r) => /^(To review \(|Miles and fuel per vehicle)/.test(r.text))) {
+      expect(bigRuns.some((r) => r.page === h.page && r.y > h.y + 12), `"${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+    }
+    for (const r of bigRuns) expect(r.x + measure.font('Helvetica').fontSize(r.size).widthOfString(r.text), `pages: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
+    // Every page after the first starts with a table's header row.
+    for (let page = 2; page <= pdfPageCount(bigPdf); page++) {
+      const top = bigRuns.filter((r) => r.page === page).sort((x, y) => x.y - y.y)[0]!;
+      expect(top.text, `page ${page} begins with a header or a heading`).toMatch(/^(Unit|Kind|Miles and fuel per vehicle \(60\)|To review \(45, )/);
+    }
+
+    // Each page as a picture (looked at by a person, decision 0190), where pdftoppm is installed.
+    const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
+    if (!hasPdftoppm) return;
+    const dir = process.env.IFTA_PDF_PNG_DIR ?? mkdtempSync(join(tmpdir(), 'ifta-pdf-'));
+    mkdirSync(dir, { recursive: true });
+    for (const [name, pdf] of files) {
+      writeFileSync(join(dir, `${name}.pdf`), pdf);
+      const r = spawnSync('pdftoppm', ['-png', '-r', '70', join(dir, `${name}.pdf`), join(dir, name)]);
+      expect(r.status, r.stderr?.toString()).toBe(0);
+      const pngs = readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'));
+      expect(pngs.length).toBe(pdfPageCount(pdf));
+    }
+  });
+});
+

@@ -272,4 +272,31 @@ describe('fleet performance fuel economy from the purchases', () => {
     expect(mine.distanceM).toBeGreaterThan(90_000);
     expect(mine.fuelLPer100Km).toBeCloseTo(40 / (mine.distanceM / 100_000), 1);
   });
+
+  it('divides only the fuel of the days with positions by their distance, names the span, and leaves out vehicles without fuel (issue 46)', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'check-truck-span', unitNumber: 'T104' });
+    const w = await createTestVehicle(t.app.db, orgId, { uniqueId: 'check-truck-nofuel', unitNumber: 'T105' });
+    // Positions on 2026-07-20 only (an hour east at ~100 km/h, both trucks); fuel bought on 07-02 (no positions that day) and on 07-20.
+    const start = Date.UTC(2026, 6, 20, 14, 0);
+    for (const x of [v, w]) {
+      const positions = Array.from({ length: 61 }, (_, i) => ({ fixTime: new Date(start + i * 60_000).toISOString(), latitude: 38, longitude: -97 + (i * 100) / 60 / 87.7, speed: 100, ignition: true }));
+      expect((await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: bearer(x.token), payload: { positions } })).statusCode).toBe(200);
+    }
+    await t.app.fleetStats.idle();
+    expect((await post(purchase({ assetId: v.assetId, purchasedAt: '2026-07-02T15:00:00Z', quantity: 400, volumeUnit: 'L', totalAmount: 1600, jurisdiction: 'KS', receiptNumber: 'SPAN-1' }))).statusCode).toBe(201);
+    expect((await post(purchase({ assetId: v.assetId, purchasedAt: new Date(start + 62 * 60_000).toISOString(), quantity: 40, volumeUnit: 'L', totalAmount: 160, jurisdiction: 'KS', receiptNumber: 'SPAN-2' }))).statusCode).toBe(201);
+    const res = await t.app.inject({ method: 'GET', url: url('/analytics/fleet-performance?from=2026-07-01&to=2026-07-30'), headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = fleetPerformanceSchema.parse(res.json());
+    const mine = p.vehicles.find((x) => x.assetId === v.assetId)!;
+    // 40 L over about 100 km, not 440 L: the fuel of 07-02 has no miles beside it.
+    expect(mine.fuelLPer100Km).toBeCloseTo(40 / (mine.distanceM / 100_000), 1);
+    expect(mine.fuelSpan).toEqual({ from: '2026-07-20', to: '2026-07-20', vehicles: 1, distanceM: mine.distanceM, litres: 40 });
+    const other = p.vehicles.find((x) => x.assetId === w.assetId)!;
+    expect(other.fuelLPer100Km).toBeNull();
+    expect(other.fuelSpan).toBeNull();
+    // The fleet: the fuel and the distance of the same vehicles (the truck without fuel data does not stretch the others' fuel).
+    expect(p.fleet.fuelSpan).toEqual({ from: '2026-07-20', to: '2026-07-20', vehicles: 1, distanceM: mine.distanceM, litres: 40 });
+    expect(p.fleet.fuelLPer100Km).toBe(mine.fuelLPer100Km);
+  });
 });

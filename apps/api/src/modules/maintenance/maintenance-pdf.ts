@@ -46,7 +46,12 @@ export function cells(doc: Doc, columns: readonly Column[], row: readonly string
  * saying how many were left out (the inspection form stays one page); otherwise a page break repeats
  * the header.
  */
-export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<{ cells: string[]; bold?: boolean }>, opts: { rowH?: number; wrap?: boolean; onePage?: { reserve: number; more: (n: number) => string } } = {}): void {
+export function table(
+  doc: Doc,
+  columns: readonly Column[],
+  rows: ReadonlyArray<{ cells: string[]; bold?: boolean }>,
+  opts: { rowH?: number; wrap?: boolean; grow?: boolean; onePage?: { reserve: number; more: (n: number) => string } } = {},
+): void {
   const left = doc.page.margins.left;
   const rowH = opts.rowH ?? 13;
   const width = columns.reduce((s, c) => s + c.width, 0);
@@ -66,7 +71,10 @@ export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<
   header();
   for (const [i, row] of rows.entries()) {
     const limit = bottomOf(doc) - (opts.onePage?.reserve ?? 16);
-    if (doc.y + rowH > limit) {
+    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
+    // `grow`: a row as tall as its longest cell wrapped in its column (issue 46: long cells ran off the page).
+    const h = opts.grow ? Math.max(rowH, ...row.cells.map((c, k) => (columns[k] ? doc.heightOfString(c, { width: columns[k].width - 4 }) + 4 : 0))) : rowH;
+    if (doc.y + h > limit) {
       if (opts.onePage) {
         doc.font('Helvetica-Oblique').fontSize(7.5).fillColor('#374151');
         doc.text(opts.onePage.more(rows.length - i), left + 2, doc.y, { width, lineBreak: false, height: rowH });
@@ -77,10 +85,10 @@ export function table(doc: Doc, columns: readonly Column[], rows: ReadonlyArray<
       header();
     }
     const y = doc.y;
-    if (i % 2 === 1) doc.rect(left, y - 2, width, rowH).fill('#f3f4f6');
+    if (i % 2 === 1) doc.rect(left, y - 2, width, h).fill('#f3f4f6');
     doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor('#111827');
-    cells(doc, columns, row.cells, y, rowH, opts.wrap);
-    doc.y = y + rowH;
+    cells(doc, columns, row.cells, y, h, opts.wrap || opts.grow);
+    doc.y = y + h;
   }
   doc.x = left;
 }

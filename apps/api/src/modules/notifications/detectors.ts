@@ -45,6 +45,7 @@ export function violationNotices(orgId: string, violations: readonly FleetViolat
         linkLabel: logId ? 'Open the log day' : 'See the violations',
         subject: { firstName: v.driver.firstName, lastName: v.driver.lastName },
         about: { driverId: v.driver.id },
+        occurredAt: v.startMs,
       };
     });
 }
@@ -84,6 +85,8 @@ export function deviceOfflineNotice(orgId: string, d: { id: string; name: string
     link: `/settings/organization-settings/devices/${d.id}`,
     linkLabel: 'Open the device',
     about: { assetId: d.assetId },
+    // The silence began at its last report (what the fact key names), not when the watch noticed it.
+    occurredAt: d.lastSeenAt,
   };
 }
 

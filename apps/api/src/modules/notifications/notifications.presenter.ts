@@ -21,6 +21,7 @@ export function presentNotification(r: NotificationRow): ServerNotification {
     title: r.title,
     category: info.label,
     receivedDate: r.createdAt.toISOString(),
+    occurredAt: (r.occurredAt ?? r.createdAt).toISOString(),
     readAt: r.readAt ? r.readAt.toISOString() : null,
     type: r.readAt ? 'viewed' : info.type,
     isExpanded: false,

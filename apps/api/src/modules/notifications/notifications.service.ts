@@ -38,6 +38,8 @@ export interface NotifyInput {
   linkLabel?: string | null;
   /** The person it is about (a driver), for the avatar. */
   subject?: { firstName: string; lastName: string } | null;
+  /** When the fact happened (default: now, as it is recorded). A fact found late (after a start-up) keeps its own time. */
+  occurredAt?: Date | number | string | null;
   /** Only these users (the importer, the proposer of an edit); default: everyone who may receive the kind. */
   userIds?: readonly string[];
   /**
@@ -112,6 +114,7 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
           link: input.link ?? null,
           linkLabel: input.linkLabel ?? null,
           subject: input.subject ?? null,
+          occurredAt: input.occurredAt === undefined || input.occurredAt === null ? null : new Date(input.occurredAt),
           inApp: r.inApp,
           email: r.email,
         });

@@ -254,6 +254,27 @@ describe('what sends notifications', () => {
     expect(offline[0]!.expandedButton!.href).toBe(`/settings/organization-settings/devices/${v.gatewayId}`);
   });
 
+  it('a notification carries the time of its fact, not the time the server noticed it (issue 46)', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `silent-${Date.now()}` });
+    const [g] = rowsOf<{ seen: string | Date }>(await t.database.db.execute(sql`update gateways set last_seen_at = date_trunc('second', now()) - interval '40 hours' where id = ${v.gatewayId} returning last_seen_at as seen`));
+    const seen = new Date(g!.seen).toISOString();
+    expect(await t.app.fleetWatch.tick()).toBe(true);
+    const [n] = (await list(a.admin, '&kind=DEVICE_OFFLINE')).content.filter((x) => x.title.startsWith(`Device Device ${v.uniqueId}`));
+    // The silence began 40 hours ago, at the device's last report; the server noticed it just now.
+    expect(n!.occurredAt).toBe(seen);
+    expect(Date.parse(n!.receivedDate)).toBeGreaterThan(Date.parse(seen) + 39 * H);
+    // A fact without a time of its own: when it was recorded.
+    const f = fact('IMPORT_FINISHED');
+    await notify(t.database.db, f);
+    const [m] = (await list(a.admin)).content.filter((x) => x.title === f.title);
+    expect(m!.occurredAt).toBe(m!.receivedDate);
+    // One with its own time keeps it.
+    const at = new Date(Date.now() - 5 * H);
+    const g2 = fact('DEVICE_OFFLINE', { occurredAt: at });
+    await notify(t.database.db, g2);
+    expect((await list(a.admin)).content.find((x) => x.title === g2.title)!.occurredAt).toBe(at.toISOString());
+  });
+
   it('a registry CSV import tells the importer; a retention purge tells who may read retention', async () => {
     const base = `/api/v1/organizations/${a.orgId}/imports/drivers`;
     const template = (await t.app.inject({ method: 'GET', url: `${base}/template`, headers: a.admin })).body;

@@ -74,6 +74,8 @@ export async function visitNotices(db: DbOrTx, orgId: string, index: PlaceIndex,
       linkLabel: 'See the place',
       subject: d ? { firstName: d.firstName, lastName: d.lastName } : null,
       about: { assetId: f.assetId, driverId: f.driverId },
+      // The arrival or departure itself (detention: the moment the free time ran out).
+      occurredAt: f.kind === 'DETENTION' ? f.at + (f.freeMinutes ?? 0) * 60_000 : f.at,
       ...(place.groupId ? { userIds: groupUsers.get(place.groupId) ?? [] } : {}),
     };
     if (f.kind === 'ARRIVAL' && place.category === 'RESTRICTED') {

@@ -47,7 +47,7 @@ export async function historyRoute(
   // One Douglas-Peucker pass ranks every point; one pixel at the zoom, then the cap, pick from it.
   const tolerance = n ? metresPerPixel(q.zoom, track.lat[0]!) : 0;
   const { indexes: kept, capped } = selectBySignificance(significanceColumns(track.lat, track.lon), tolerance, q.maxPoints);
-  const course = await coursesAt(db, ofSubject, kept.map((i) => track.time[i]!));
+  const details = await detailsAt(db, ofSubject, kept.map((i) => track.time[i]!));
   const imported = n ? await importedIn(db, ofSubject, q) : null;
   const visits = stops.length && subject !== 'gateways' ? await visitsIn(db, orgId, subject, id, q) : [];
   // The visit under way at the stop's middle (a stop inside a fence is a visit once the dwell passed).
@@ -66,8 +66,12 @@ export async function historyRoute(
       latitude: track.lat[i]!,
       longitude: track.lon[i]!,
       speed: orNull(track.speedKmh[i]!),
-      course: course.get(track.time[i]!) ?? null,
+      course: details.get(track.time[i]!)?.course ?? null,
       ignition: track.ignition[i] === -1 ? null : track.ignition[i] === 1,
+      odometer: details.get(track.time[i]!)?.odometer ?? null,
+      odometerSource: details.get(track.time[i]!)?.odometerSource ?? null,
+      engineHours: details.get(track.time[i]!)?.engineHours ?? null,
+      rpm: details.get(track.time[i]!)?.rpm ?? null,
     })),
     capped,
     stops: stops.map((st) => ({
@@ -220,20 +224,45 @@ function parseColumns(agg: ColumnsText | undefined): TrackColumns {
   };
 }
 
-/** Course (null where the fix had none) at the given fix times (epoch ms) of the subject. */
-async function coursesAt(db: DbOrTx, ofSubject: SQL, times: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
+/** What a kept point shows besides its position: course and the engine data its fix carries. */
+interface PointDetails {
+  course: number | null;
+  odometer: number | null;
+  odometerSource: 'ECM' | 'GPS' | null;
+  engineHours: number | null;
+  rpm: number | null;
+}
+
+/**
+ * Course and engine data (odometer, engine hours, rpm: issue 46's point detail) at the given fix
+ * times (epoch ms) of the subject, read for the kept points only. Two devices of one vehicle may
+ * share a fix time: the first one's is kept.
+ */
+async function detailsAt(db: DbOrTx, ofSubject: SQL, times: number[]): Promise<Map<number, PointDetails>> {
+  const out = new Map<number, PointDetails>();
   if (times.length === 0) return out;
-  const [row] = rowsOf<{ t: string | null; course: string | null }>(
+  // One row of arrays, as the track itself is read (a row per point cost more on the embedded database).
+  const [row] = rowsOf<{ t: string | null; course: string | null; odometer: string | null; source: string | null; hours: string | null; rpm: string | null }>(
     await db.execute(sql`
-      select array_agg(t)::text as t, array_agg(course)::text as course
-      from (select (date_part('epoch', fix_time) * 1000)::int8 as t, course from positions
+      select array_agg(t)::text as t, array_agg(course)::text as course, array_agg(odometer)::text as odometer, array_agg(odometer_source)::text as source,
+        array_agg(engine_hours)::text as hours, array_agg(rpm)::text as rpm
+      from (select (date_part('epoch', fix_time) * 1000)::int8 as t, course, odometer, odometer_source, engine_hours,
+          case when jsonb_typeof(attributes->'rpm') = 'number' then (attributes->>'rpm')::float8 end as rpm
+        from positions
         where ${ofSubject} and fix_time = any(${`{${times.map((t) => new Date(t).toISOString()).join(',')}}`}::timestamptz[])
         order by fix_time) p`),
   );
   const t = numbers(row?.t ?? null);
-  const c = numbers(row?.course ?? null);
-  // Two devices of one vehicle may share a fix time: the first one's course is kept.
-  for (let i = 0; i < t.length; i++) if (!out.has(t[i]!) && c[i] === c[i]) out.set(t[i]!, c[i]!);
+  const course = numbers(row?.course ?? null);
+  const odometer = numbers(row?.odometer ?? null);
+  const hours = numbers(row?.hours ?? null);
+  const rpm = numbers(row?.rpm ?? null);
+  const source = row?.source && row.source !== '{}' ? row.source.slice(1, -1).split(',') : [];
+  const orNull = (v: number) => (v === v ? v : null);
+  for (let i = 0; i < t.length; i++) {
+    if (out.has(t[i]!)) continue;
+    const s = source[i];
+    out.set(t[i]!, { course: orNull(course[i]!), odometer: orNull(odometer[i]!), odometerSource: s === 'ECM' || s === 'GPS' ? s : null, engineHours: orNull(hours[i]!), rpm: orNull(rpm[i]!) });
+  }
   return out;
 }

@@ -354,11 +354,28 @@ describe('history routes', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${other.assetId}${q}`, headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     expect(res.json().track).toEqual([
-      { time: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 12.5, course: 270, ignition: false },
-      { time: new Date(t0 + 999).toISOString(), latitude: 36.2, longitude: -95.8, speed: null, course: null, ignition: null },
-      { time: new Date(t0 + 60_001).toISOString(), latitude: 36.3, longitude: -95.95, speed: 0, course: null, ignition: true },
+      { time: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 12.5, course: 270, ignition: false, odometer: null, odometerSource: null, engineHours: null, rpm: null },
+      { time: new Date(t0 + 999).toISOString(), latitude: 36.2, longitude: -95.8, speed: null, course: null, ignition: null, odometer: null, odometerSource: null, engineHours: null, rpm: null },
+      { time: new Date(t0 + 60_001).toISOString(), latitude: 36.3, longitude: -95.95, speed: 0, course: null, ignition: true, odometer: null, odometerSource: null, engineHours: null, rpm: null },
     ]);
     expect(res.json().summary.positions).toBe(3);
+  });
+
+  it('carries the engine data of each point: ignition, engine odometer and hours, rpm (issue 46)', async () => {
+    const t0 = Date.UTC(2026, 10, 4, 9);
+    const fixes = [
+      { fixTime: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 80, ignition: true, odometer: 1_000, attributes: { vehicleOdometer: 987_654_321, engineHours: 1500.5, rpm: 1450 } },
+      { fixTime: new Date(t0 + 60_000).toISOString(), latitude: 36.2, longitude: -95.8, speed: 0, ignition: false, odometer: 2_500 },
+    ];
+    expect((await post(other, fixes)).json().accepted).toBe(2);
+    const q = `?from=${new Date(t0 - 1000).toISOString()}&to=${new Date(t0 + 120_000).toISOString()}&zoom=22`;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${other.assetId}${q}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    // The engine's odometer wins over the device's GNSS one; a fix without engine data says so with nulls.
+    expect(res.json().track.map((p: Record<string, unknown>) => [p.ignition, p.odometer, p.odometerSource, p.engineHours, p.rpm])).toEqual([
+      [true, 987_654_321, 'ECM', 1500.5, 1450],
+      [false, 2_500, 'GPS', null, null],
+    ]);
   });
 
   it('answers fixes that arrived out of time order in time order, bounded by a range given with an offset', async () => {

@@ -33,5 +33,6 @@ export function deviceClockNotice(s: ClockSuspect, device: { name: string; uniqu
     link: `/settings/organization-settings/devices/${s.gatewayId}`,
     linkLabel: 'Open the device',
     about: { assetId: device.assetId },
+    occurredAt: s.at,
   };
 }

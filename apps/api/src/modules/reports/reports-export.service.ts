@@ -74,7 +74,7 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
         { title: `Max (${u.speed})`, csv: `Max speed (${u.speed})`, width: 45, align: 'right' },
         { title: `Avg (${u.speed})`, csv: `Average speed (${u.speed})`, width: 45, align: 'right' },
       ],
-      rows: rows.map((r) => [r.asset.unitNumber, r.driver?.name ?? '', when(r.startedAt), whereText(r.start), when(r.endedAt), whereText(r.end), dist(r.distanceKm), hm(r.durationSeconds), speed(r.maxSpeedKmh), speed(r.avgSpeedKmh)]),
+      rows: rows.map((r) => [r.asset.unitNumber, r.driver?.name ?? '', when(r.startedAt), whereText(r.start), r.inProgress ? `In progress (${when(r.endedAt)})` : when(r.endedAt), whereText(r.end), dist(r.distanceKm), hm(r.durationSeconds), speed(r.maxSpeedKmh), speed(r.avgSpeedKmh)]),
     };
   }
   if (kind === 'STOPS') {
@@ -110,7 +110,7 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
       { title: 'First movement', csv: `First movement (${zone})`, width: 120 },
       { title: 'Last movement', csv: `Last movement (${zone})`, width: 120 },
     ],
-    rows: rows.map((r) => [r.day, byDriver ? (r.driver?.name ?? 'No driver') : (r.asset?.unitNumber ?? ''), dist(r.distanceKm), hm(r.drivingSeconds), hm(r.idleSeconds), r.stops, when(r.firstMovementAt), when(r.lastMovementAt)]),
+    rows: rows.map((r) => [r.day, byDriver ? (r.driver?.name ?? 'No driver') : (r.asset?.unitNumber ?? ''), dist(r.distanceKm), hm(r.drivingSeconds), hm(r.idleSeconds), r.stops, when(r.firstMovementAt), r.inProgress ? `${when(r.lastMovementAt)} (trip in progress)` : when(r.lastMovementAt)]),
   };
 }
 

@@ -16,6 +16,7 @@ import { invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { assertGroup } from '../groups/index.ts';
+import { inProgressRows, tripsInProgress } from './trip-in-progress.ts';
 
 // The four reports and the detention totals (issue 32, decision 0163), read from the rows the
 // followers keep behind ingest: place visits (the places follower), trips and stops (ours). Days
@@ -177,14 +178,30 @@ type TripDb = {
   distance_m: number;
   max_speed_kmh: number;
   avg_speed_kmh: number;
+  in_progress: boolean;
   total: number | string;
 };
+
+/**
+ * The organization's trips, finished (the follower's rows) and under way (issue 46), as one row
+ * source aliased by the caller: the trips under way end at their latest fix, `in_progress` true.
+ */
+async function tripsSource(scope: ReadScope, f: ReportFilters): Promise<SQL> {
+  const current = await tripsInProgress(scope, f);
+  const done = sql`select t0.id::text as id, t0.organization_id, t0.asset_id, t0.driver_id, t0.started_at, t0.ended_at, t0.start_lat, t0.start_lon, t0.end_lat, t0.end_lon,
+      t0.start_address, t0.end_address, t0.distance_m, t0.max_speed_kmh, t0.avg_speed_kmh, false as in_progress
+    from trips t0 where t0.organization_id = ${scope.orgId}`;
+  return current.length ? sql`(${done} union all ${inProgressRows(scope.orgId, current)})` : sql`(${done})`;
+}
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const seconds = (a: string | Date, b: string | Date) => Math.max(0, Math.round((new Date(b).getTime() - new Date(a).getTime()) / 1000));
 
-/** Trips, newest first; `placeId`: trips that began or ended at the place. Start and end places from the visits covering those times. */
+/**
+ * Trips, newest first, a trip under way among them (`inProgress`, ending at its latest fix);
+ * `placeId`: trips that began or ended at the place. Start and end places from the visits covering those times.
+ */
 export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging): Promise<{ rows: TripRow[]; total: number }> {
   const where = common(scope, f, 't', 'started_at');
   if (f.placeId) where.push(sql`(exists (${visitCovering('t.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering('t.asset_id', 't.ended_at', f.placeId)}))`);
@@ -199,8 +216,8 @@ export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging):
     await scope.db.execute(sql`select t.id, t.asset_id, a.unit_number, t.driver_id, ${driverName('d')} as driver_name, t.started_at, t.ended_at,
         t.start_lat, t.start_lon, t.end_lat, t.end_lon, t.start_address, t.end_address,
         sp.place_id as start_place_id, sp.name as start_place_name, ep.place_id as end_place_id, ep.name as end_place_name,
-        t.distance_m, t.max_speed_kmh, t.avg_speed_kmh, count(*) over () as total
-      from trips t left join assets a on a.id = t.asset_id and a.organization_id = t.organization_id left join drivers d on d.id = t.driver_id and d.organization_id = t.organization_id
+        t.distance_m, t.max_speed_kmh, t.avg_speed_kmh, t.in_progress, count(*) over () as total
+      from ${await tripsSource(scope, f)} t left join assets a on a.id = t.asset_id and a.organization_id = t.organization_id left join drivers d on d.id = t.driver_id and d.organization_id = t.organization_id
         left join lateral (${visitCovering('t.asset_id', 't.started_at')}) sp on true
         left join lateral (${visitCovering('t.asset_id', 't.ended_at')}) ep on true
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
@@ -220,6 +237,7 @@ export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging):
       durationSeconds: seconds(r.started_at, r.ended_at),
       maxSpeedKmh: round1(Number(r.max_speed_kmh)),
       avgSpeedKmh: round1(Number(r.avg_speed_kmh)),
+      inProgress: r.in_progress === true,
     })),
   };
 }
@@ -292,6 +310,7 @@ type SummaryDb = {
   stops: number | string;
   first_at: string | Date | null;
   last_at: string | Date | null;
+  in_progress: boolean | null;
   total: number | string;
 };
 
@@ -299,6 +318,7 @@ type SummaryDb = {
  * The daily summary in the reader's zone: per vehicle and day (or per driver with `by=driver` or a
  * driver filter), the sums of the trips and stops that began that day: distance and driving time of
  * the trips, idle time and number of the stops, the first trip's start and the last trip's end.
+ * A trip under way counts on the day it began, up to the vehicle's latest fix (`inProgress`).
  */
 export async function querySummary(scope: ReadScope, ctx: ReportContext, f: ReportFilters & { by?: 'vehicle' | 'driver' }, p: Paging): Promise<{ rows: SummaryRow[]; total: number }> {
   const byDriver = f.by === 'driver' || (f.by === undefined && f.driverId !== undefined);
@@ -323,13 +343,13 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
   );
   const rows = rowsOf<SummaryDb>(
     await scope.db.execute(sql`select u.k, u.day::text as day, ${named}, sum(u.distance_m) as distance_m, sum(u.driving_s) as driving_s, sum(u.idle_s) as idle_s,
-        sum(u.stops) as stops, min(u.first_at) as first_at, max(u.last_at) as last_at, count(*) over () as total
+        sum(u.stops) as stops, min(u.first_at) as first_at, max(u.last_at) as last_at, bool_or(u.in_progress) as in_progress, count(*) over () as total
       from (
         select ${key('t')} as k, (t.started_at at time zone ${tz})::date as day, t.distance_m, extract(epoch from t.ended_at - t.started_at) as driving_s,
-          0::float8 as idle_s, 0 as stops, t.started_at as first_at, t.ended_at as last_at
-        from trips t where ${joinAnd(tripWhere)}
+          0::float8 as idle_s, 0 as stops, t.started_at as first_at, t.ended_at as last_at, t.in_progress
+        from ${await tripsSource(scope, f)} t where ${joinAnd(tripWhere)}
         union all
-        select ${key('s')}, (s.started_at at time zone ${tz})::date, 0::float8, 0::float8, s.idle_s::float8, 1, null::timestamptz, null::timestamptz
+        select ${key('s')}, (s.started_at at time zone ${tz})::date, 0::float8, 0::float8, s.idle_s::float8, 1, null::timestamptz, null::timestamptz, false
         from vehicle_stops s where ${joinAnd(stopWhere)}
       ) u group by u.k, u.day order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
   );
@@ -345,6 +365,7 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
       stops: Number(r.stops),
       firstMovementAt: ts(r.first_at),
       lastMovementAt: ts(r.last_at),
+      inProgress: r.in_progress === true,
     })),
   };
 }

@@ -188,6 +188,55 @@ describe('the daily summary', () => {
   });
 });
 
+describe('the trip under way (issue 46)', () => {
+  it("counts in today's summary and the trips up to the latest fix, marked in progress, and ends as the trip it becomes", async () => {
+    // Its own organization: the other tests count every trip of theirs.
+    const o = await registerOrganization(t.app, 'Trip Under Way Carrier');
+    const oid = o.user.organization!.id;
+    const oh = bearer(o.accessToken);
+    const E = await createTestVehicle(t.app.db, oid, { uniqueId: `rep-e-${Date.now()}`, unitNumber: 'E-5' });
+    // Parked 10 minutes, then 70 minutes at 90 km/h up to a minute ago: on the road now.
+    const start = Date.now() - 81 * MIN;
+    await post(E, track(start, [[10, 0, false], [70, 90, true]]));
+    const list = async (q: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/reports/${q}`, headers: oh });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const ts = tripPageSchema.parse(await list(`trips?assetId=${E.assetId}`)).content;
+    expect(ts).toHaveLength(1);
+    const [x] = ts;
+    expect(x).toMatchObject({ id: `in-progress:${E.assetId}`, inProgress: true, asset: { id: E.assetId, unitNumber: 'E-5' } });
+    expect((Date.parse(x!.startedAt) - start) / MIN).toBe(10);
+    // Up to the latest fix: 70 minutes at 90 km/h, about 105 km.
+    expect((Date.parse(x!.endedAt) - start) / MIN).toBe(79.5);
+    expect(x!.distanceKm).toBeGreaterThan(100);
+    expect(x!.distanceKm).toBeLessThan(110);
+    expect(x!.durationSeconds).toBe(69.5 * 60);
+    expect(x!.maxSpeedKmh).toBe(90);
+    // The daily summary: the trip's distance and driving time so far, on the day it began, marked.
+    const sum = summaryPageSchema.parse(await list(`summary?assetId=${E.assetId}`)).content;
+    const today = sum.find((r) => r.inProgress)!;
+    expect(today).toBeDefined();
+    expect(today.distanceKm).toBeCloseTo(x!.distanceKm, 3);
+    expect(today.drivingSeconds).toBe(x!.durationSeconds);
+    expect(today.lastMovementAt).toBe(x!.endedAt);
+    // A range that ends before the trip began leaves it out; another organization never sees it.
+    expect(tripPageSchema.parse(await list(`trips?assetId=${E.assetId}&to=${encodeURIComponent(new Date(start).toISOString())}`)).content).toEqual([]);
+    expect(tripPageSchema.parse((await get(org('/reports/trips?size=100'))).json()).content.some((r) => r.asset.id === E.assetId)).toBe(false);
+    // The CSV marks it.
+    const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/reports/trips/export?format=csv&assetId=${E.assetId}`, headers: oh })).body;
+    expect(csv).toContain('In progress (');
+    // It stops: the trip it becomes replaces it, no longer marked.
+    await post(E, track(start + 80 * MIN, [[10, 0, false]], -87.6 + (70 * 1.5) / (111.32 * Math.cos((41.8 * Math.PI) / 180))));
+    const done = tripPageSchema.parse(await list(`trips?assetId=${E.assetId}`)).content;
+    expect(done).toHaveLength(1);
+    expect(done[0]!.inProgress).toBe(false);
+    expect(done[0]!.id).not.toContain('in-progress');
+    expect(summaryPageSchema.parse(await list(`summary?assetId=${E.assetId}`)).content.some((r) => r.inProgress)).toBe(false);
+  });
+});
+
 describe('visits and detention', () => {
   let customer: string;
   let terminal: string;

@@ -111,6 +111,16 @@ export class TripFolder {
     return d;
   }
 
+  /**
+   * The trip under way, from its first moving fix to the latest fix (issue 46: today's figures
+   * include it), or null while the vehicle is stopped. It is output by `take` only once it ends.
+   */
+  openTrip(): FoldedTrip | null {
+    const t = this.trip;
+    if (!t || !this.last || this.last.t <= t.start.t) return null;
+    return { start: t.start, end: this.last, distanceM: t.distM, maxSpeedKmh: Math.max(t.maxKmh, this.last.speed ?? 0) };
+  }
+
   /** The stop the vehicle is in (ended_at null), or null while it is on a trip. */
   openStop(): FoldedStop | null {
     const s = this.stop;

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { iftaFilings, iftaFuelPurchases, iftaVehicleDays } from '../../db/schema/index.ts';
 import { fileQuarter } from '../../modules/ifta/ifta-filings.service.ts';
 import { accumulateDays, type DayRecords } from '../../modules/ifta/distance-days.ts';
+import { iftaClockOf } from '../../modules/ifta/ifta-zone.ts';
 import { writeRound } from '../../modules/ifta/ifta-miles.repository.ts';
 import type { DemoTruck } from './demo-fleet.ts';
 import { TruckPlan, warmUp } from './truck-plan.ts';
@@ -35,7 +36,9 @@ export function demoIftaFrom(now: number): number {
 export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoTruck[], from: number, positionsFrom: number, until: number): Promise<[number, number]> {
   // Only days before any the organization already has (a later start never counts a day twice).
   const [first] = await db.select({ d: sql<string | null>`min(${iftaVehicleDays.day})::text` }).from(iftaVehicleDays).where(eq(iftaVehicleDays.organizationId, orgId));
-  const seedUntil = Math.min(positionsFrom, first?.d ? Date.parse(`${first.d}T00:00:00Z`) : Infinity);
+  // The organization's IFTA days (its base jurisdiction's zone, decision 0189).
+  const clock = await iftaClockOf(db, orgId);
+  const seedUntil = Math.min(positionsFrom, first?.d ? clock.startOf(first.d) : Infinity);
   let days = 0;
   let purchases = 0;
   for (const truck of trucks) {
@@ -95,7 +98,7 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
     }
     if (fixes.length > 1) {
       const records: DayRecords = new Map();
-      accumulateDays(records, null, fixes);
+      accumulateDays(records, null, fixes, { clock });
       await writeRound(db, [{ vehicleId: truck.assetId, orgId, days: records }], [], []);
       days += records.size;
     }

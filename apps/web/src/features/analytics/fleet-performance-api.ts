@@ -36,7 +36,7 @@ export function performanceCsv(p: FleetPerformance, units: UnitSystem): string {
   const speed = (k: number | null) => (k === null ? '' : +(imperial ? k / 1.609344 : k).toFixed(1));
   const du = imperial ? 'mi' : 'km';
   const su = imperial ? 'mph' : 'km/h';
-  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', `Fuel economy (${unitLabels(units).economy})`];
+  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', `Fuel economy (${unitLabels(units).economy})`, 'Fuel economy from', 'Fuel economy to'];
   const row = (kind: string, name: string, groups: string, t: FleetPerformance['fleet']) => [
     kind,
     name,
@@ -51,6 +51,8 @@ export function performanceCsv(p: FleetPerformance, units: UnitSystem): string {
     t.stops,
     t.activeDays,
     fuelEconomyIn(t.fuelLPer100Km, units) ?? '',
+    t.fuelSpan?.from ?? '',
+    t.fuelSpan?.to ?? '',
   ];
   const rows = [
     ...p.vehicles.map((v) => row('Vehicle', v.unitNumber, v.groups.join('; '), { ...v, vehicles: 1 })),

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { addDays, todayIn } from '../../lib/dates.ts';
+import { addDays, formatDate, todayIn } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
@@ -48,11 +48,11 @@ function Totals({ t }: { t: FleetPerformance['fleet'] }) {
     ['Top speed', f.speed(t.topSpeedKmh)],
     ['Speeding events', String(t.speedingEvents)],
     ['Stops', String(t.stops)],
-    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : f.fuel(t.fuelLPer100Km)],
+    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : f.fuel(t.fuelLPer100Km), fuelNote(t, f.dist)],
   ];
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
-      {items.map(([label, value]) => (
+      {items.map(([label, value, note]) => (
         <Card key={label} withBorder padding="sm" radius="md">
           <Text size="xs" c="dimmed" fw={600} tt="uppercase">
             {label}
@@ -60,10 +60,23 @@ function Totals({ t }: { t: FleetPerformance['fleet'] }) {
           <Text fw={700} fz="lg" style={{ fontVariantNumeric: 'tabular-nums' }}>
             {value}
           </Text>
+          {note && (
+            <Text size="xs" c="dimmed" data-testid="fuel-span">
+              {note}
+            </Text>
+          )}
         </Card>
       ))}
     </SimpleGrid>
   );
+}
+
+/** Which days, vehicles and distance fuel economy had data for: "06/10/26 – 06/16/26 · 3 vehicles · 1,200 mi". */
+function fuelNote(t: PerformanceTotals & { vehicles: number }, dist: (m: number) => string): string | undefined {
+  const s = t.fuelSpan;
+  if (!s) return t.vehicles > 0 ? 'No fuel bought on the days with positions' : undefined;
+  const days = s.from === s.to ? formatDate(s.from) : `${formatDate(s.from)} – ${formatDate(s.to)}`;
+  return `${days} · ${s.vehicles} of ${t.vehicles} vehicle${t.vehicles === 1 ? '' : 's'} · ${dist(s.distanceM)}`;
 }
 
 function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; name: string; extra?: string }> }) {

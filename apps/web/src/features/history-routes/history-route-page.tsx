@@ -12,14 +12,14 @@ import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { DataState } from '../../components/data-state.tsx';
 import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
 import { formatDuration } from '../../lib/map/map-api.ts';
-import { formatDistance, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
+import { formatDistance, formatOdometer, formatSpeed, speedIn, unitLabels, useUnits } from '../../lib/units.ts';
 import { markersToGeoJSON, MARKERS_SOURCE, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from '../../lib/map/track-layers.ts';
 import { useBaseMap } from '../../lib/map/use-base-map.ts';
-import { playbackPosition, tripSpan } from './playback.ts';
+import { playbackPosition, speedSeries, timeTicks, tripSpan } from './playback.ts';
 import { useHistoryRoute, useSubjectOptions, useVehicleTrips, type HistorySubject } from './history-routes-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import type { FeatureCollection, LineString } from 'geojson';
-import type { TripRow } from '@fleet/api-contract';
+import type { HistoryRoute, TripRow } from '@fleet/api-contract';
 import { type UnitSystem } from '../../lib/units.ts';
 import classes from './history.module.css';
 
@@ -144,10 +144,9 @@ export default function HistoryRoutePage() {
   );
   const markerGeo = useMemo(() => markersToGeoJSON({ track, stops: data?.stops ?? [] }), [track, data]);
   const layers = useMemo(() => trackLayers(units), [units]);
-  const chart = useMemo(
-    () => track.map((p, i) => ({ i, time: formatTime(p.time), speed: Math.round(speedIn(p.speed ?? 0, units)) })),
-    [track, units],
-  );
+  // Issue 46: x is the fix time (a linear axis), so a stretch of the chart is a stretch of time and a silence is a gap.
+  const chart = useMemo(() => speedSeries(track, (kmh) => speedIn(kmh, units)), [track, units]);
+  const ticks = useMemo(() => (chart.length ? timeTicks(chart[0]!.t, chart[chart.length - 1]!.t) : []), [chart]);
   const idx = Math.min(Math.floor(pos), Math.max(0, track.length - 1));
   const cur = track[idx];
   const nxt = track[Math.min(idx + 1, track.length - 1)];
@@ -298,15 +297,19 @@ export default function HistoryRoutePage() {
                       {formatDateTime(cur.time)} · {formatSpeed(cur.speed, units)}
                     </Text>
                   )}
+                  {cur && <PointDetail point={cur} units={units} />}
                   <LineChart
                     mt="sm"
                     h={140}
                     data={chart}
-                    dataKey="time"
+                    dataKey="t"
+                    xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], ticks, tickFormatter: (v: number) => formatTime(new Date(v).toISOString()), minTickGap: 16 }}
+                    tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString()) : '') }}
                     series={[{ name: 'speed', label: `Speed (${unitLabel})`, color: 'blue.6' }]}
                     curveType="linear"
+                    connectNulls={false}
                     withDots={false}
-                    referenceLines={chart[idx] ? [{ x: chart[idx].time, color: 'red.6', label: '' }] : []}
+                    referenceLines={cur ? [{ x: Date.parse(cur.time), color: 'red.6', label: '' }] : []}
                     data-testid="speed-chart"
                   />
                 </Paper>
@@ -387,6 +390,35 @@ export default function HistoryRoutePage() {
   );
 }
 
+/**
+ * The engine data the fix at the playback position carries (issue 46): ignition, the odometer (the
+ * engine's when it reports one) in the organization's units, engine hours and rpm; "Not reported"
+ * where the device sent none.
+ */
+function PointDetail({ point, units }: { point: HistoryRoute['track'][number]; units: UnitSystem }) {
+  const none = 'Not reported';
+  const items: Array<[string, string]> = [
+    ['Ignition', point.ignition === null ? none : point.ignition ? 'On' : 'Off'],
+    [point.odometerSource === 'ECM' ? 'Odometer (engine)' : point.odometerSource === 'GPS' ? 'Odometer (GPS)' : 'Odometer', point.odometer === null ? none : formatOdometer(point.odometer / 1000, units)],
+    ['Engine hours', point.engineHours === null ? none : `${point.engineHours.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`],
+    ['Engine speed', point.rpm === null ? none : `${Math.round(point.rpm).toLocaleString('en-US')} rpm`],
+  ];
+  return (
+    <Box component="dl" data-testid="point-detail" aria-label="Engine data at this point" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0 0' }}>
+      {items.map(([label, value]) => (
+        <Box key={label}>
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" size="sm" fw={600} m={0} c={value === none ? 'dimmed' : undefined}>
+            {value}
+          </Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <Paper withBorder p="xs">
@@ -425,10 +457,15 @@ function TripsPanel({ trips, loading, error, selectedId, onChoose, units }: { tr
                 >
                   <Group justify="space-between" gap="xs" wrap="nowrap">
                     <Text size="sm" fw={600}>
-                      {formatTime(t.startedAt)} – {formatTime(t.endedAt)}
+                      {formatTime(t.startedAt)} – {t.inProgress ? 'now' : formatTime(t.endedAt)}
                     </Text>
                     <Text size="sm">{formatDistance(t.distanceKm * 1000, units)}</Text>
                   </Group>
+                  {t.inProgress && (
+                    <Badge size="xs" variant="light" color="teal" data-testid="history-trip-in-progress">
+                      In progress · last fix {formatTime(t.endedAt)}
+                    </Badge>
+                  )}
                   <Text size="xs" c="dimmed" truncate>
                     {where(t.start)} → {where(t.end)} · {formatDuration(t.durationSeconds)}
                   </Text>

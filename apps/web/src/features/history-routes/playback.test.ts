@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { playbackPosition, tripSpan } from './playback.ts';
+import { CHART_GAP_MS, playbackPosition, speedSeries, timeTicks, tripSpan } from './playback.ts';
 
-const pt = (sec: number) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), latitude: 0, longitude: 0, speed: 50, course: 0, ignition: true });
+const pt = (sec: number) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), latitude: 0, longitude: 0, speed: 50, course: 0, ignition: true, odometer: null, odometerSource: null, engineHours: null, rpm: null });
 
 describe('playbackPosition', () => {
   const track = [pt(0), pt(10), pt(20), pt(50)];
@@ -42,5 +42,26 @@ describe('tripSpan', () => {
 
   it('is null for a trip with no fix in the track', () => {
     expect(tripSpan(track, at(51), at(79))).toBeNull();
+  });
+});
+
+describe('speedSeries', () => {
+  it('puts each point at its time and breaks the line across a silence longer than the gap', () => {
+    const track = [pt(0), pt(30), pt(60), pt(60 + CHART_GAP_MS / 1000 + 1), pt(120 + CHART_GAP_MS / 1000)];
+    const s = speedSeries(track, (k) => k / 1.609344);
+    expect(s.map((p) => p.i)).toEqual([0, 1, 2, -1, 3, 4]);
+    expect(s[3]!.speed).toBeNull();
+    expect(s[1]!.t - s[0]!.t).toBe(30_000);
+    expect(s[0]!.speed).toBe(31);
+  });
+});
+
+describe('timeTicks', () => {
+  it('puts round times on the axis, no more than asked', () => {
+    const from = Date.UTC(2026, 10, 27, 6, 32);
+    const ticks = timeTicks(from, from + 80 * 60_000);
+    expect(ticks.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual(['06:40', '06:50', '07:00', '07:10', '07:20', '07:30', '07:40', '07:50']);
+    expect(timeTicks(from, from + 24 * 3_600_000).length).toBeLessThanOrEqual(8);
+    expect(timeTicks(from, from)).toEqual([]);
   });
 });

@@ -45,3 +45,43 @@ export function tripSpan(track: HistoryRoute['track'], startedAt: string, endedA
   }
   return from < 0 ? null : { from, to };
 }
+
+/** Fixes further apart than this are a gap in the speed chart: the line breaks there (the device was off or out of coverage). */
+export const CHART_GAP_MS = 10 * 60_000;
+
+/** One point of the speed chart: `t` epoch ms (the x axis is linear in time); speed null where the line breaks. */
+export interface SpeedPoint {
+  t: number;
+  speed: number | null;
+  /** Index of the fix in the track; -1 for a break. */
+  i: number;
+}
+
+/**
+ * The speed chart's points on a linear time axis (issue 46): x is the fix time, so a point's place
+ * is proportional to its time and a two-hour silence takes two hours of width; a break (speed null,
+ * midway) between fixes more than CHART_GAP_MS apart keeps the line from bridging the gap.
+ */
+export function speedSeries(track: HistoryRoute['track'], speedOf: (kmh: number) => number): SpeedPoint[] {
+  const out: SpeedPoint[] = [];
+  let prev = NaN;
+  track.forEach((p, i) => {
+    const t = Date.parse(p.time);
+    if (t - prev > CHART_GAP_MS) out.push({ t: (t + prev) / 2, speed: null, i: -1 });
+    out.push({ t, speed: p.speed === null ? null : Math.round(speedOf(p.speed)), i });
+    prev = t;
+  });
+  return out;
+}
+
+const TICK_STEPS_MIN = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
+
+/** Round times for the speed chart's axis: every 1, 2, 5, 10, 15, 30 minutes, 1, 2, 3, 6, 12 or 24 hours, at most `most` of them. */
+export function timeTicks(fromMs: number, toMs: number, most = 8): number[] {
+  if (!(toMs > fromMs)) return [];
+  const span = toMs - fromMs;
+  const step = (TICK_STEPS_MIN.find((m) => span / (m * 60_000) <= most) ?? 1440) * 60_000;
+  const out: number[] = [];
+  for (let t = Math.ceil(fromMs / step) * step; t <= toMs; t += step) out.push(t);
+  return out;
+}

@@ -6,7 +6,7 @@ export const usd = (v: number | null | undefined): string =>
   v === null || v === undefined ? '—' : v < 0 ? `(${Math.abs(v).toLocaleString('en-US', { style: 'currency', currency: 'USD' })})` : v.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 export const rate = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `$${v.toFixed(4)}`);
 export const mpg = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v.toFixed(2));
-/** An instant in the viewer's zone, labelled (decision 0140); IFTA days themselves are UTC (decision 0120). */
+/** An instant in the viewer's zone, labelled (decision 0140); IFTA days themselves are the base jurisdiction's (decision 0189): a calendar day as it is. */
 export const dateTime = (iso: string): string => formatDateTime(iso);
 export const day = (iso: string): string => new Date(`${iso.slice(0, 10)}T12:00:00Z`).toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: '2-digit', timeZone: 'UTC' });
 

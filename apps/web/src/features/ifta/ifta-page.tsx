@@ -197,7 +197,7 @@ function StatusBadge({ report: r }: { report: IftaReport }) {
 function Summary({ report: r }: { report: IftaReport }) {
   const t = r.totals;
   const items = [
-    { label: 'Total miles', value: int(t.totalMiles), sub: t.nonMemberMiles ? `${int(t.nonMemberMiles)} outside IFTA` : 'all in IFTA jurisdictions' },
+    { label: 'Total miles', value: int(t.totalMiles), sub: `${t.nonMemberMiles ? `${int(t.nonMemberMiles)} outside IFTA` : 'all in IFTA jurisdictions'} · days in ${r.timeZone.replace(/^America\//, '').replace(/_/g, ' ')} time` },
     { label: 'Total gallons', value: int(t.totalGallons), sub: `${int(t.taxPaidGallons)} tax-paid` },
     { label: 'Fleet MPG', value: mpg(t.mpg), sub: `${r.scope.vehicles} vehicles` },
     { label: t.total < 0 ? 'Refund' : 'Total due', value: usd(Math.abs(t.total)), sub: `tax ${usd(t.tax)}, surcharge ${usd(t.surcharge)}` },

@@ -81,8 +81,17 @@ export function ReturnTable({ ret, label }: { ret: IftaReturn; label: string }) 
 
 export function ReturnTab({ report }: { report: IftaReport }) {
   const t = report.totals;
+  const jumps = report.unacceptedJumps;
   return (
     <Stack gap="md">
+      {jumps.miles > 0 && (
+        <Alert color="red" variant="light" title={`${int(jumps.miles)} mi of impossible jumps are not counted`} data-testid="ifta-jumps-not-counted">
+          <Text size="sm">
+            Jumps faster than 90 mph on {jumps.days} vehicle-day{jumps.days === 1 ? '' : 's'} ({jumps.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')}) are left out of every total until someone accepts them: mark them reviewed
+            under To review once the miles are checked.
+          </Text>
+        </Alert>
+      )}
       {report.amendment && (
         <Alert color="orange" variant="light" title={`Amendment pending: ${usd(report.amendment.difference)} against the return filed on ${report.filing?.filedAt ?? ''}`}>
           <Text size="sm" mb="xs">

@@ -158,7 +158,7 @@ export function useNotificationStream(): void {
             id: `server-${n.id}`,
             title: tr(n.title),
             category: n.category ? tr(n.category) : n.category,
-            receivedDate: formatDateTime(n.receivedDate),
+            receivedDate: formatDateTime(n.occurredAt),
             type: n.type,
             expandedContent: n.expandedContent ?? undefined,
             expandedButton: n.expandedButton ? { ...n.expandedButton, label: tr(n.expandedButton.label) } : undefined,

@@ -97,7 +97,7 @@ export function ServerNotificationCard({ n: sent, onRead, onClose, flat }: Serve
             {expandable && <ExpandChevron expanded={expanded} />}
           </Group>
           <Text size="xs" c="dimmed">
-            {n.category} · {formatShortDateTime(n.receivedDate)}
+            {n.category} · {formatShortDateTime(n.occurredAt)}
             {!n.readAt && (
               <Text span size="xs" fw={700} c="var(--mantine-color-text)">
                 {' '}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFilterParam } from '../../components/registry-toolbar.tsx';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -47,7 +47,25 @@ export default function SummaryReportPage() {
     { key: 'idleSeconds', header: 'Idling', sortable: true, align: 'right', render: (r) => formatSeconds(r.idleSeconds) },
     { key: 'stops', header: 'Stops', sortable: true, align: 'right', render: (r) => r.stops.toLocaleString('en-US') },
     { key: 'firstMovementAt', header: 'First move', render: (r) => (r.firstMovementAt ? formatTime(r.firstMovementAt) : '—') },
-    { key: 'lastMovementAt', header: 'Last move', render: (r) => (r.lastMovementAt ? formatTime(r.lastMovementAt) : '—') },
+    {
+      key: 'lastMovementAt',
+      header: 'Last move',
+      // A trip under way counts up to the vehicle's latest fix (issue 46).
+      render: (r) =>
+        r.inProgress ? (
+          // Inline, so the mark follows the cell's alignment (left in the table, right on a phone's card) and wraps under the time.
+          <span>
+            {r.lastMovementAt ? formatTime(r.lastMovementAt) : '—'}{' '}
+            <Badge component="span" size="sm" variant="light" color="teal" style={{ verticalAlign: 'middle' }} data-testid="summary-in-progress">
+              Trip in progress
+            </Badge>
+          </span>
+        ) : r.lastMovementAt ? (
+          formatTime(r.lastMovementAt)
+        ) : (
+          '—'
+        ),
+    },
   ];
 
   return (

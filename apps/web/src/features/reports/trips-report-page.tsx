@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import type { TripRow } from '@fleet/api-contract';
@@ -52,7 +52,22 @@ export default function TripsReportPage() {
     { key: 'startedAt', header: 'Started', sortable: true, render: (t) => formatDateTime(t.startedAt) },
     { key: 'start', header: 'From', render: (t) => whereText(t.start) },
     { key: 'endedAt', header: 'Ended', sortable: true, render: (t) => formatDateTime(t.endedAt), hiddenByDefault: true },
-    { key: 'end', header: 'To', render: (t) => whereText(t.end) },
+    {
+      key: 'end',
+      header: 'To',
+      // A trip under way: where the vehicle is now.
+      render: (t) =>
+        t.inProgress ? (
+          <Group gap={6} wrap="nowrap">
+            <span>{whereText(t.end)}</span>
+            <Badge size="sm" variant="light" color="teal">
+              In progress
+            </Badge>
+          </Group>
+        ) : (
+          whereText(t.end)
+        ),
+    },
     { key: 'distanceKm', header: 'Distance', sortable: true, align: 'right', render: (t) => formatDistance(t.distanceKm * 1000, units) },
     { key: 'durationSeconds', header: 'Duration', sortable: true, align: 'right', render: (t) => formatSeconds(t.durationSeconds) },
     { key: 'maxSpeedKmh', header: 'Max speed', align: 'right', render: (t) => formatSpeed(t.maxSpeedKmh, units), hiddenByDefault: true },

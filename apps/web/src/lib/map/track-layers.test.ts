@@ -3,10 +3,11 @@ import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { describe, expect, it } from 'vitest';
 import { markersToGeoJSON, MARKERS_SOURCE, speedColor, SPEED_STOPS, speedStops, trackLayers, trackToGeoJSON, TRACK_SOURCE } from './track-layers.ts';
 
+const engine = { odometer: null, odometerSource: null, engineHours: null, rpm: null };
 const track = [
-  { time: '2026-11-20T12:00:00Z', latitude: 35, longitude: -97, speed: 0, course: null, ignition: true },
-  { time: '2026-11-20T12:01:00Z', latitude: 35, longitude: -96.9, speed: 100, course: 90, ignition: true },
-  { time: '2026-11-20T12:02:00Z', latitude: 35, longitude: -96.8, speed: 80, course: 90, ignition: true },
+  { time: '2026-11-20T12:00:00Z', latitude: 35, longitude: -97, speed: 0, course: null, ignition: true, ...engine },
+  { time: '2026-11-20T12:01:00Z', latitude: 35, longitude: -96.9, speed: 100, course: 90, ignition: true, ...engine },
+  { time: '2026-11-20T12:02:00Z', latitude: 35, longitude: -96.8, speed: 80, course: 90, ignition: true, ...engine },
 ];
 const stops = [{ latitude: 35, longitude: -96.9, start: '2026-11-20T12:01:00Z', end: '2026-11-20T12:31:00Z', durationS: 1800, idleS: 60, jurisdiction: 'OK', place: null, address: 'Oklahoma City, OK' }];
 

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { fillLogin, login } from './helpers.ts';
+import { fillLogin, login, textContrast } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 33 as people use it: a dispatcher creates a load, sees the legal plan and who can take it,
@@ -133,6 +133,20 @@ test('a driver on another load: the list says when and where they are free, assi
   // "After L-…, free in Indianapolis, IN at Nov 28, 3:45 PM CST": the user's zone, abbreviated.
   await expect(row.getByTestId('candidate-after')).toHaveText(new RegExp(`^After ${busy.number}, free in Indianapolis, IN at (\\w{3} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M C[SD]T$`));
   await expect(row).toContainText('Deadhead 0 mi');
+  // Its link to the running load reads at 4.5:1 or better, in light and in dark (it was 1.17:1 in dark).
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((v) => {
+      localStorage.setItem('fleet.colorScheme', v);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, scheme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.getByRole('textbox', { name: 'Search drivers' }).fill(account.driver.lastName);
+    const link = row.getByTestId('candidate-after').getByRole('link', { name: busy.number });
+    await expect(link).toBeVisible();
+    expect(await textContrast(link), scheme).toBeGreaterThanOrEqual(4.5);
+    expect(await textContrast(row.getByTestId('candidate-after')), scheme).toBeGreaterThanOrEqual(4.5);
+  }
   // Their plan starts there and then (shown already when they rank first).
   const show = row.getByRole('button', { name: `Show plan for ${name}` });
   if (await show.isVisible()) await show.click();

@@ -88,7 +88,7 @@ export async function expectLastColumnShown(page: Page, path: string): Promise<v
  */
 export async function textContrast(locator: Locator): Promise<number> {
   return locator.evaluate((el) => {
-    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+    const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
     const luminance = ([r, g, b]: number[]) => {
       const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
       return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);

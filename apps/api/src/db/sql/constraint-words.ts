@@ -42,6 +42,8 @@ const UNIQUE: Record<string, UniqueWords> = {
   group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group' },
   group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group' },
   ifta_fuel_purchases_receipt_uq: { field: 'receiptNumber', clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded` },
+  // A second click on "Create defect" races the first past the service's check.
+  vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault' },
   retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
 };
 
@@ -63,7 +65,9 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   // driver's row lock before the insert, so a resend answers the first record, never this index.
   'hos_events_client_uq',
   'dvirs_client_uq',
-  'images_client_uq'];
+  'images_client_uq',
+  // An engine fault's open episode per vehicle and code: written by ingest only (decision 0191).
+  'engine_faults_active_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

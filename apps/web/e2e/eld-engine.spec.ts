@@ -30,6 +30,13 @@ test("the office's log day and the driver's screen list the engine's power-up an
   const pair = await request.post(`${api.org}/gateways/${((await gw.json()) as { id: string }).id}/pair/${vehicle.id}`, { headers: api.headers });
   expect(pair.ok(), await pair.text()).toBe(true);
 
+  // The driver signs in on the phone first. The fixes below are stamped up to 80 s ahead (after the
+  // pairing, so they count for the truck); a sign-in after them would be a login record earlier than
+  // the power-up carrying the last fix's totals, and a record's totals never go below an earlier
+  // one's (decision 0193).
+  const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
+  await driverLogin(phone, me);
+
   // Ignition off, on 20 s later, off a minute after: 100,000.0 mi and 4,321.5 h at the power-up,
   // all on one log day, read back while it is still today.
   await clearOfMidnight(90_000);
@@ -70,9 +77,8 @@ test("the office's log day and the driver's screen list the engine's power-up an
   await expect(up).toContainText('4,321.5 h');
   await page.screenshot({ path: test.info().outputPath('log-day-engine-dark.png'), fullPage: true });
 
-  // The driver's today tab on a phone.
-  const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
-  await driverLogin(phone, me);
+  // The driver's today tab on the phone.
+  await phone.reload();
   const engine = phone.getByTestId('driver-engine-events');
   await expect(engine).toContainText('Engine power-up');
   await expect(engine).toContainText('Engine shutdown');

@@ -3,7 +3,7 @@ import { assetIdParams } from './assets.ts';
 import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 
-defineLabels({ codes: 'Grounding codes', faultId: 'Engine fault' });
+defineLabels({ codes: 'Grounding codes', faultId: 'Engine fault', safety: 'Affects safe operation' });
 
 // Engine fault codes (issue 46, decision 0191): J1939 DM1 faults (SPN, FMI, occurrence count, lamp
 // status) and OBD-II codes as devices report them, per vehicle, active until the device stops

@@ -20,7 +20,20 @@ export interface RemoteTransaction {
   readonly closed: boolean;
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; since: number; what: string };
+
+/**
+ * A call that waits this long for the thread is logged once, with the transactions then open and
+ * their last statements: the CI soak once saw the database stop answering after a restart, with
+ * nothing in the log to say what held it.
+ */
+export const STALL_REPORT_MS = 30_000;
+
+/** What a call is, for the stall report: its operation and the head of its SQL. */
+function callWords(m: Call): string {
+  const sql = 'sql' in m && typeof m.sql === 'string' ? `: ${m.sql.replace(/\s+/g, ' ').slice(0, 120)}` : '';
+  return `${m.op}${'tx' in m && m.tx !== undefined ? ` (transaction ${m.tx})` : ''}${sql}`;
+}
 
 /**
  * The database's worker thread stopped (terminated, an uncaught error, its heap out of memory, a
@@ -85,12 +98,18 @@ export class RemotePGlite {
   private nextId = 1;
   private failure: Error | null = null;
   private lastWasmBytes: number | null = null;
+  /** Open transactions: since when, and their last statement (the stall report). */
+  private readonly openTransactions = new Map<number, { since: number; last: string }>();
+  private readonly stallReported = new Set<number>();
+  private readonly stallTimer: NodeJS.Timeout;
   readonly waitReady: Promise<void>;
   closed = false;
   /** Called once if the thread stops without close() (client.ts restarts it or reports the loss). */
   onDeath: ((err: Error) => void) | null = null;
 
   private constructor(private readonly worker: Worker) {
+    this.stallTimer = setInterval(() => this.reportStall(), STALL_REPORT_MS / 3);
+    this.stallTimer.unref();
     this.waitReady = new Promise((ready, failed) => {
       worker.on('message', (m: Reply) => {
         if ('ok' in m) return this.settle(m);
@@ -106,6 +125,7 @@ export class RemotePGlite {
         if (this.failure) return;
         const err = new DatabaseUnavailableError(`the embedded database's worker thread stopped (${why})`);
         this.failure = err;
+        clearInterval(this.stallTimer);
         failed(err);
         for (const p of this.pending.values()) p.reject(err);
         this.pending.clear();
@@ -155,6 +175,7 @@ export class RemotePGlite {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
+    this.stallReported.delete(m.id);
     if (this.pending.size === 0) this.worker.unref();
     this.lastWasmBytes = m.wasmBytes;
     if (m.ok) p.resolve(m.value);
@@ -166,7 +187,7 @@ export class RemotePGlite {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, since: Date.now(), what: callWords(m) });
       this.worker.postMessage({ ...m, id } as Request);
     });
   }
@@ -197,13 +218,18 @@ export class RemotePGlite {
    */
   async transaction<T>(fn: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
     const id = await this.call<number>({ op: 'begin' });
+    this.openTransactions.set(id, { since: Date.now(), last: 'none yet' });
+    const noted = (sql: string) => {
+      const t = this.openTransactions.get(id);
+      if (t) t.last = sql.replace(/\s+/g, ' ').slice(0, 120);
+    };
     let closed = false;
     const open = () => {
       if (closed) throw new Error('Transaction is closed');
     };
     const tx: RemoteTransaction = {
-      query: (sql, params, options) => (open(), this.runQuery(id, sql, params, options)),
-      exec: (sql) => (open(), this.runExec(id, sql)),
+      query: (sql, params, options) => (open(), noted(sql), this.runQuery(id, sql, params, options)),
+      exec: (sql) => (open(), noted(sql), this.runExec(id, sql)),
       rollback: async () => {
         open();
         closed = true;
@@ -215,19 +241,34 @@ export class RemotePGlite {
     };
     let value: T;
     try {
-      value = await inTransaction.run({ id, open: () => !closed }, () => fn(tx));
-    } catch (err) {
+      try {
+        value = await inTransaction.run({ id, open: () => !closed }, () => fn(tx));
+      } catch (err) {
+        if (!closed) {
+          closed = true;
+          await this.call({ op: 'end', tx: id, commit: false });
+        }
+        throw err;
+      }
       if (!closed) {
         closed = true;
-        await this.call({ op: 'end', tx: id, commit: false });
+        await this.call({ op: 'end', tx: id, commit: true });
       }
-      throw err;
-    }
-    if (!closed) {
-      closed = true;
-      await this.call({ op: 'end', tx: id, commit: true });
+    } finally {
+      this.openTransactions.delete(id);
     }
     return value;
+  }
+
+  /** Logs, once per call, a call that has waited STALL_REPORT_MS for the thread, and what was open then. */
+  private reportStall(): void {
+    const now = Date.now();
+    for (const [id, p] of this.pending) {
+      if (now - p.since < STALL_REPORT_MS || this.stallReported.has(id)) continue;
+      this.stallReported.add(id);
+      const open = [...this.openTransactions].map(([tx, t]) => `transaction ${tx} open for ${Math.round((now - t.since) / 1000)} s, its last statement: ${t.last}`);
+      console.error(`database: a ${p.what} has waited ${Math.round((now - p.since) / 1000)} s for the embedded database's thread; ${open.length ? open.join('; ') : 'no transaction open'}; ${this.pending.size} calls waiting`);
+    }
   }
 
   /** LISTEN on the database; a notification reaches `fn` before the answer of the statement that sent it. */
@@ -274,6 +315,7 @@ export class RemotePGlite {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.stallTimer);
     if (!this.failure) await this.call({ op: 'close' });
     this.failure ??= new DatabaseUnavailableError('the database is closed');
     await this.worker.terminate();

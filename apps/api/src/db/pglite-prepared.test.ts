@@ -25,6 +25,27 @@ describe('prepared statements on PGlite', () => {
     expect(executeLiteral(Number.NaN)).toBeUndefined();
   });
 
+  it('never makes a transaction wait for a PREPARE sent outside it (which waits for the transaction: a deadlock)', async () => {
+    const s = new PreparedStatements();
+    const q = 'select v from t where id = $1';
+    await s.query(db, q, [1]);
+    const answer = await db.transaction(async (tx) => {
+      // Seen once before: this query PREPAREs it outside the transaction, queued behind it.
+      const outside = s.query(db, q, [2]);
+      const inside = s.queryInTransaction(tx, q, [1]);
+      const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 5_000).unref());
+      const r = await Promise.race([inside, stuck]);
+      return { r, outside };
+    });
+    expect(answer.r).not.toBe('stuck');
+    expect((answer.r as { rows: unknown[] }).rows).toEqual([{ v: 'a' }]);
+    // Once the transaction ends, the PREPARE runs and the outside query answers, prepared.
+    expect((await answer.outside).rows).toEqual([{ v: "b'c" }]);
+    expect((await s.queryInTransaction(db, q, [3])).rows).toEqual([{ v: null }]);
+    expect(await prepared()).toContain('p1');
+    await db.exec('deallocate all');
+  });
+
   it('prepares a statement the second time, answers as the ordinary query, and keeps at most the cap', async () => {
     const s = new PreparedStatements(2);
     const q = 'select id, v from t where id >= $1 and coalesce(v, $2) <> $3 order by id';

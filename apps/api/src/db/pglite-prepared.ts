@@ -33,6 +33,12 @@ const MAX_SEEN = 2000;
 /** One session's prepared statements: text -> name (or null when PREPARE refused it), oldest first. */
 export class PreparedStatements {
   private readonly names = new Map<string, Promise<string | null>>();
+  /**
+   * The names whose PREPARE has run. A transaction reads only these: a PREPARE still pending was
+   * sent outside the transaction and waits for PGlite's lock, which the transaction holds, so
+   * awaiting it there never ends (seen in CI: the embedded database stopped answering).
+   */
+  private readonly ready = new Map<string, string>();
   private readonly seen = new Set<string>();
   private count = 0;
 
@@ -72,6 +78,7 @@ export class PreparedStatements {
       if (code !== '26000' && code !== '0A000') throw err;
       if (this.names.get(sql) === name) {
         this.names.delete(sql);
+        this.ready.delete(sql);
         await session.exec(`deallocate ${statement}`).catch(() => undefined);
       }
       return session.query<T>(sql, params, options);
@@ -80,9 +87,8 @@ export class PreparedStatements {
 
   /** A transaction's query: EXECUTE when already prepared (a failed PREPARE would abort the transaction). */
   async queryInTransaction<T>(tx: Session, sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    const name = this.names.get(sql);
     const literals = params.map(executeLiteral);
-    const statement = name && !literals.some((l) => l === undefined) ? await name : null;
+    const statement = literals.some((l) => l === undefined) ? undefined : this.ready.get(sql);
     if (!statement) return tx.query<T>(sql, params, options);
     return tx.query<T>(`execute ${statement}${literals.length ? `(${literals.join(', ')})` : ''}`, [], options);
   }
@@ -90,13 +96,18 @@ export class PreparedStatements {
   private prepare(session: Session, sql: string): Promise<string | null> {
     const statement = `p${++this.count}`;
     const name = session.exec(`prepare ${statement} as ${sql}`).then(
-      () => statement,
+      () => {
+        // Still the text's statement (not evicted or forgotten meanwhile): transactions may use it.
+        if (this.names.get(sql) === name) this.ready.set(sql, statement);
+        return statement;
+      },
       () => null,
     );
     this.names.set(sql, name);
     if (this.names.size > this.maxPrepared) {
       const [oldest, old] = this.names.entries().next().value as [string, Promise<string | null>];
       this.names.delete(oldest);
+      this.ready.delete(oldest);
       void old.then((n) => (n ? session.exec(`deallocate ${n}`) : undefined)).catch(() => undefined);
     }
     return name;

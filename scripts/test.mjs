@@ -123,13 +123,22 @@ function embeddedTestFiles() {
   return databaseTestFiles().filter((f) => f.startsWith('apps/api/src/modules/positions/') || /pglite|embedded/i.test(fs.readFileSync(path.join(root, f), 'utf8')));
 }
 
+/**
+ * The first lines of a failure's message, indented under its name: CI shows only the tail of its log,
+ * so the tail must say why, not only what, failed.
+ */
+function why(message) {
+  const lines = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4);
+  return lines.length ? `\n${lines.map((l) => `      ${l.slice(0, 240)}`).join('\n')}` : '';
+}
+
 function countVitest(file) {
   if (!fs.existsSync(file)) return;
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   for (const f of r.testResults ?? []) {
-    const names = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${path.relative(root, f.name)} > ${t.fullName ?? t.title}`);
+    const names = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${path.relative(root, f.name)} > ${t.fullName ?? t.title}${why(t.failureMessages?.[0])}`);
     // A file that failed outside its tests (a hook, an import) counts no failed test: named with its message.
     if (!names.length && f.status === 'failed') names.push(`${path.relative(root, f.name)} (the file: ${String(f.message ?? '').split('\n')[0].slice(0, 200)})`);
     failedNames.push(...names);
@@ -144,7 +153,11 @@ function countPlaywright(file) {
   const walk = (suite, file) => {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
-        if (t.status === 'unexpected') failedNames.push(`${spec.file ?? file} > ${spec.title}`);
+        if (t.status === 'unexpected') {
+          const error = t.results?.at(-1)?.error;
+          const at = error?.location ? ` (line ${error.location.line})` : '';
+          failedNames.push(`${spec.file ?? file} > ${spec.title}${at}${why(error?.message)}`);
+        }
         else if (t.status === 'flaky') flakyNames.push(`${spec.file ?? file} > ${spec.title}`);
       }
     }

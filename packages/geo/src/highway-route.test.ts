@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { distanceM, pathLengthM } from './distance.ts';
-import { highwayNetwork, highwayRoute } from './highway-route.ts';
+import fc from 'fast-check';
+import { highwayNetwork, highwayRoute, nearestNode, nearestNodePlain } from './highway-route.ts';
 import { jurisdictionAt } from './jurisdictions.ts';
 
 describe('highwayRoute', () => {
+  it('finds the nearest junction as the plain exact search does, anywhere a truck or a typo can be', () => {
+    const net = highwayNetwork();
+    // North America and its waters, and far beyond (a fix at 0,0, Europe, Hawaii): the slack must hold at any distance.
+    const anywhere = fc.record({ lat: fc.double({ min: -60, max: 80, noNaN: true }), lon: fc.double({ min: -180, max: 180, noNaN: true }) });
+    const onTheRoad = fc.record({ lat: fc.double({ min: 25, max: 55, noNaN: true }), lon: fc.double({ min: -125, max: -65, noNaN: true }) });
+    // (The plain search measures a junction 7,000 km away in 350 parts: the far points are fewer.)
+    fc.assert(fc.property(onTheRoad, (p) => nearestNode(net, p) === nearestNodePlain(net, p)), { numRuns: 100 });
+    fc.assert(fc.property(anywhere, (p) => nearestNode(net, p) === nearestNodePlain(net, p)), { numRuns: 12 });
+    // Exactly on a junction, and halfway between two.
+    for (let i = 0; i < net.adjacency.length; i += 97) {
+      const p = { lat: net.nodes[2 * i + 1]!, lon: net.nodes[2 * i]! };
+      expect(nearestNode(net, p)).toBe(nearestNodePlain(net, p));
+      const q = { lat: (p.lat + net.nodes[2 * i + 3]!) / 2, lon: (p.lon + net.nodes[2 * i + 2]!) / 2 };
+      expect(nearestNode(net, q)).toBe(nearestNodePlain(net, q));
+    }
+  });
+
   const oakland = { lat: 37.8044, lon: -122.2712 };
   const sacramento = { lat: 38.5816, lon: -121.4944 };
 

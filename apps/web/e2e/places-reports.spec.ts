@@ -9,6 +9,8 @@ import { expectLastColumnShown, login } from './helpers.ts';
 
 /** Draws a circle on the places map: click the centre, move out, click the edge. */
 async function drawCircle(page: Page) {
+  // The hint shows the mode the form asked for; the map says when its drawing has taken it.
+  await expect(page.getByTestId('place-map')).toHaveAttribute('data-draw-mode', 'circle');
   const map = page.getByTestId('place-map').locator('canvas');
   await expect(map).toBeVisible();
   const box = (await map.boundingBox())!;

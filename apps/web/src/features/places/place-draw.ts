@@ -45,9 +45,9 @@ export function boundedShape(shape: EditShape | null): EditShape | null {
 
 /**
  * Starts drawing on `map`: `onShape` hears every finished drawing and every finished edit (a drag's
- * end, a corner moved or deleted). Returns the controls the editor uses; `stop()` removes it all.
+ * end, a corner moved or deleted), `onReady` when it takes the pointer. Returns the controls the editor uses; `stop()` removes it all.
  */
-export function startPlaceDraw(map: MaplibreMap, onShape: (shape: EditShape | null) => void) {
+export function startPlaceDraw(map: MaplibreMap, onShape: (shape: EditShape | null) => void, onReady?: () => void) {
   const draw = new TerraDraw({
     adapter: new TerraDrawMapLibreGLAdapter({ map, prefixId: 'place-draw' }),
     modes: [
@@ -62,6 +62,8 @@ export function startPlaceDraw(map: MaplibreMap, onShape: (shape: EditShape | nu
       }),
     ],
   });
+  // Clicks before the adapter is ready draw nothing: the map says when it is (and tests wait for it).
+  if (onReady) draw.on('ready', onReady);
   draw.start();
 
   /** True while the editor itself replaces the shape: that is no user edit to report back. */

@@ -55,6 +55,8 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
   const mapRef = useRef<MapRef>(null);
   const drawRef = useRef<PlaceDraw | null>(null);
   const [map, setMap] = useState<MaplibreMap | null>(null);
+  /** The drawing mode the map has actually taken (shown as data-draw-mode): clicks before it draw nothing. */
+  const [drawing, setDrawing] = useState<{ ready: boolean; mode: string | null }>({ ready: false, mode: null });
   const editorRef = useRef(editor);
   editorRef.current = editor;
   const editing = !!editor;
@@ -68,17 +70,22 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
   // Drawing lives while the map does and an editor is open.
   useEffect(() => {
     if (!map || !editing) return;
-    const draw = startPlaceDraw(map, (s) => {
-      const bounded = boundedShape(s);
-      // A circle beyond the radius limits goes to the editor bounded; not being the map's own shape,
-      // it is then redrawn on the map at that radius (the effect below).
-      fromMap.current = bounded === s ? s : null;
-      editorRef.current?.onShape(bounded);
-    });
+    const draw = startPlaceDraw(
+      map,
+      (s) => {
+        const bounded = boundedShape(s);
+        // A circle beyond the radius limits goes to the editor bounded; not being the map's own shape,
+        // it is then redrawn on the map at that radius (the effect below).
+        fromMap.current = bounded === s ? s : null;
+        editorRef.current?.onShape(bounded);
+      },
+      () => setDrawing((d) => ({ ...d, ready: true })),
+    );
     drawRef.current = draw;
     draw.setShape(editorRef.current?.shape ?? null);
     return () => {
       drawRef.current = null;
+      setDrawing({ ready: false, mode: null });
       draw.stop();
     };
   }, [map, editing]);
@@ -92,11 +99,13 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
     if (!draw) return;
     if (mode === 'polygon' || mode === 'circle') {
       draw.setMode(mode);
+      if (drawing.ready) setDrawing((d) => (d.mode === mode ? d : { ...d, mode }));
       return;
     }
+    if (drawing.ready) setDrawing((d) => (d.mode === 'select' ? d : { ...d, mode: 'select' }));
     if (shape !== fromMap.current) draw.setShape(shape);
     fromMap.current = shape;
-  }, [shape, mode, map]);
+  }, [shape, mode, map, drawing.ready]);
 
   useEffect(() => {
     if (!fitBounds || !map) return;
@@ -119,7 +128,7 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
   );
 
   return (
-    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="place-map">
+    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="place-map" data-draw-mode={drawing.mode ?? undefined}>
       {base.style ? (
         <MapGL
           key={`${base.choice}-${base.scheme}`}

@@ -131,6 +131,8 @@ export const loadInputSchema = z
     assetId: z.uuid('Tractor must be a vehicle id').nullable().optional(),
     trailerId: z.uuid('Trailer must be a trailer id').nullable().optional(),
     notes: optionalText(2000),
+    /** Save even though a named driver or the tractor is on a load whose time overlaps this one's (else 409, as the assignment). */
+    overlapAllowed: z.boolean({ error: () => 'overlapAllowed must be true or false' }).optional(),
   })
   .refine((l) => l.stops[0]?.kind === 'PICKUP', { message: 'The first stop must be a pick-up', path: ['stops'] })
   .refine((l) => l.stops[l.stops.length - 1]?.kind === 'DELIVERY', { message: 'The last stop must be a delivery', path: ['stops'] })

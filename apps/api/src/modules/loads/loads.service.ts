@@ -160,7 +160,10 @@ export async function createLoad(s: Scope, input: LoadInput): Promise<Load> {
   const loadedM = loadedMetres(input.stops);
   const row = await s.db.transaction(async (tx) => {
     await checkLoadRefs(tx, s.orgId, refsOf(input));
-    return (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
+    const made = (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
+    // Named at once, its drivers and tractor are checked as an assignment is.
+    if (!input.overlapAllowed) await refuseOverlap(tx, s.orgId, s.actor.userId, made, (await stopsOf(tx, [made.id])).get(made.id) ?? [], { driverIds: input.driverIds, assetId: made.assetId });
+    return made;
   });
   // A truck already at the pick-up when the load is made.
   if (row.assetId) await syncLoadStops(s.db, s.orgId, row.id);
@@ -193,6 +196,12 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     keepReached(old, input.stops);
     const assetId = await tractorOf(tx, s.orgId, input.assetId, lead);
     const status: LoadStatus = before.status === 'PLANNED' && lead ? 'ASSIGNED' : before.status === 'ASSIGNED' && !lead ? 'PLANNED' : before.status;
+    if (!input.overlapAllowed) {
+      // As an assignment: who is newly named, against this load's new times.
+      const added = input.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
+      const times = input.stops.map((st, i) => ({ windowStart: new Date(st.windowStart), serviceMinutes: st.serviceMinutes, arrivedAt: old[i]?.arrivedAt ?? null, departedAt: old[i]?.departedAt ?? null, eta: null }));
+      await refuseOverlap(tx, s.orgId, s.actor.userId, before, times, { driverIds: added, assetId: assetId !== before.assetId ? assetId : null });
+    }
     const [updated] = await tx
       .update(loads)
       .set({ ...columnsOf(input), status, driverId: lead ?? null, coDriverId: input.driverIds[1] ?? null, assetId, trailerId: input.trailerId ?? null, loadedM, updatedAt: new Date() })

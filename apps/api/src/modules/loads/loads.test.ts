@@ -142,7 +142,8 @@ describe('loads', () => {
 
   it('follows the stops: refuses events out of order, moves the status and keeps the history', async () => {
     const now = Date.now();
-    const load = await create({ driverIds: [driver.id] });
+    // The same driver as the first load, at the same times: said to be meant (issue 46).
+    const load = await create({ driverIds: [driver.id], overlapAllowed: true });
     // Assigned before the times the stops are marked with.
     await t.app.db.execute(`update load_status_events set at = '${at(now - 4 * H)}' where load_id = '${load.id}'` as never);
     // Stop 2 before stop 1, a departure before the arrival, a time in the future.
@@ -187,7 +188,8 @@ describe('loads', () => {
   });
 
   it('cancels, goes back to planned, delivers by hand and deletes only what never ran', async () => {
-    const load = await create({ driverIds: [driver.id] });
+    // The same driver as the first load, at the same times: said to be meant (issue 46).
+    const load = await create({ driverIds: [driver.id], overlapAllowed: true });
     const post = (status: string) => t.app.inject({ method: 'POST', url: url(`/${load.id}/status`), headers: dispatcher, payload: { status, note: 'customer called' } });
     const planned = loadSchema.parse((await post('PLANNED')).json());
     expect(planned).toMatchObject({ status: 'PLANNED', drivers: [], asset: null });
@@ -245,7 +247,21 @@ describe('loads', () => {
     expect(expectErrorBody(bad.json(), 400).technicalMessage).toMatch(/^overlapAllowed/);
     const foreign = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${other.orgId}/loads/${later.id}/assignment`, headers: other.headers, payload: { driverIds: [], overlapAllowed: true } });
     expect(foreign.statusCode).toBe(404);
-    for (const l of [running, soon, later]) await t.app.inject({ method: 'POST', url: url(`/${l.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } });
+    // A load made or edited with the busy driver already named is checked the same way, and nothing is stored.
+    const before = (await t.app.inject({ method: 'GET', url: url('?size=1'), headers: dispatcher })).json().totalElements as number;
+    const made = await t.app.inject({ method: 'POST', url: url(''), headers: dispatcher, payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H) } });
+    expect(expectErrorBody(made.json(), 409).technicalMessage).toMatch(new RegExp(`^driverIds\\.0: Dana Driver ld-busy is on load ${running.number} until `));
+    expect((await t.app.inject({ method: 'GET', url: url('?size=1'), headers: dispatcher })).json().totalElements).toBe(before);
+    const madeAnyway = await t.app.inject({ method: 'POST', url: url(''), headers: dispatcher, payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H), overlapAllowed: true } });
+    expect(madeAnyway.statusCode, madeAnyway.body).toBe(201);
+    const plain = await create({ stops: stops(now + 3 * H, now + 9 * H) });
+    const edited = await t.app.inject({ method: 'PUT', url: url(`/${plain.id}`), headers: dispatcher, payload: { ...body(), driverIds: [free.driverId], assetId: v.assetId, stops: stops(now + 3 * H, now + 9 * H) } });
+    expect(expectErrorBody(edited.json(), 409).technicalMessage).toMatch(new RegExp(`^assetId: Tractor T-BUSY is on load ${running.number} until `));
+    expect(loadSchema.parse((await t.app.inject({ method: 'GET', url: url(`/${plain.id}`), headers: dispatcher })).json()).drivers).toEqual([]);
+    // Moved after the running load, the same edit needs no word.
+    const movedLater = await t.app.inject({ method: 'PUT', url: url(`/${plain.id}`), headers: dispatcher, payload: { ...body(), driverIds: [free.driverId], stops: stops(now + 40 * H, now + 46 * H) } });
+    expect(movedLater.statusCode, movedLater.body).toBe(200);
+    for (const l of [running, soon, later, loadSchema.parse(madeAnyway.json()), plain]) await t.app.inject({ method: 'POST', url: url(`/${l.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } });
   });
 
   it("lets the driver photograph papers of their own load, from this organization's uploads", async () => {

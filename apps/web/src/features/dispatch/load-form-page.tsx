@@ -5,6 +5,7 @@ import { Controller, useFieldArray, useForm, useWatch, type Path } from 'react-h
 import { useNavigate, useParams } from 'react-router';
 import { ACCESSORIAL_KINDS, ACCESSORIAL_LABELS, LOAD_LIMITS, STOP_KINDS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
 import type { Load } from '@fleet/api-contract';
+import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -12,7 +13,7 @@ import { useViewerZone, zoneLabel } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { fieldMessages } from '../../lib/registry-api.ts';
 import { useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
-import { saveLoad, useAssetOptions, useDriverOptions, useLoad, useLoadMutation, usePlaceOptions } from './dispatch-api.ts';
+import { isOverlapRefusal, saveLoad, useAssetOptions, useDriverOptions, useLoad, useLoadMutation, usePlaceOptions } from './dispatch-api.ts';
 import { weightUnit } from './dispatch-format.ts';
 import { emptyStop, formPathOf, formValuesOf, inputOf, judge, type LoadFormValues } from './load-form-model.ts';
 import { LoadMap } from './load-map.tsx';
@@ -100,7 +101,16 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
       return;
     }
     try {
-      const saved = await save.mutateAsync({ id: load?.id, body: judged.input });
+      let saved: Load;
+      try {
+        saved = await save.mutateAsync({ id: load?.id, body: judged.input });
+      } catch (err) {
+        // A named driver or the tractor is on a load at these times: asked, as the candidates list asks.
+        if (!isOverlapRefusal(err)) throw err;
+        const anyway = await confirmAction({ title: 'Save with this assignment anyway?', message: err.body.message, confirmLabel: 'Save anyway', cancelLabel: 'Change it', danger: false });
+        if (!anyway) return;
+        saved = await save.mutateAsync({ id: load?.id, body: { ...judged.input, overlapAllowed: true } });
+      }
       notify({ type: 'success', title: `Load ${saved.number} saved`, timeout: 4000 });
       navigate(`/dispatch/loads/${saved.id}`);
     } catch (err) {

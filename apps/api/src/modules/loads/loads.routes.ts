@@ -47,7 +47,7 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/loads', {
     config: OFFICE,
-    schema: { tags, summary: 'Create a load (numbered L-1001, …); with drivers it is assigned', params: orgIdParams, body: loadInputSchema, response: { 201: loadSchema, ...orgErrors() } },
+    schema: { tags, summary: 'Create a load (numbered L-1001, …); with drivers it is assigned (409 naming the load when a driver or the tractor is on a load whose time overlaps, unless overlapAllowed)', params: orgIdParams, body: loadInputSchema, response: { 201: loadSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await service.createLoad(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -74,7 +74,7 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: OFFICE,
     schema: {
       tags,
-      summary: 'Replace a load; reached stops keep their times; a delivered or cancelled load answers 409',
+      summary: 'Replace a load; reached stops keep their times; a delivered or cancelled load answers 409, as does a newly named driver or tractor on an overlapping load (unless overlapAllowed)',
       params: loadIdParams,
       body: loadInputSchema,
       response: { 200: loadSchema, ...orgErrors(409) },

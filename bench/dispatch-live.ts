@@ -12,6 +12,7 @@
 // load (routing its legs) is done before the count, as after a start (the catch-up). Every driver
 // has a week of logs (a shift a day, 5-10 h of driving), so the plans judge real clocks.
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -218,6 +219,24 @@ await app.db.insert(loadStops).values([
   { organizationId: orgId, loadId: open!.id, seq: 1, kind: 'PICKUP', latitude: CITIES[5]!.lat, longitude: CITIES[5]!.lon, windowStart: new Date(now0 + 16 * HOUR), windowEnd: new Date(now0 + 24 * HOUR), serviceMinutes: 60 },
   { organizationId: orgId, loadId: open!.id, seq: 2, kind: 'DELIVERY', latitude: CITIES[2]!.lat, longitude: CITIES[2]!.lon, windowStart: new Date(now0 + 30 * HOUR), windowEnd: new Date(now0 + 40 * HOUR), serviceMinutes: 60 },
 ]);
+/** The inspector's CPU profiler on this process (its main thread: the API; not the database thread). */
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  CPU profile of the first request: ${file}`);
+    },
+  };
+}
+
 /** Six requests: the wall time of each and the CPU this process spent on it (the API and its database thread). */
 async function candidates(): Promise<{ total: number; busy: number; wall: number[]; cpu: number[] }> {
   const wall: number[] = [];
@@ -225,11 +244,14 @@ async function candidates(): Promise<{ total: number; busy: number; wall: number
   let total = 0;
   let busy = 0;
   for (let i = 0; i < 6; i++) {
+    // BENCH_CPU_PROFILE=dir: the first request's CPU profile (open it in Chrome's DevTools).
+    const profiling = i === 0 && process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
     const c0 = ownCpuSeconds();
     const started = performance.now();
     const res = await app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${open!.id}/candidates?size=15`, headers: { authorization: `Bearer ${accessToken}` } });
     wall.push(performance.now() - started);
     cpu.push((ownCpuSeconds() - c0) * 1000);
+    if (profiling) await profiling.stop(path.join(process.env.BENCH_CPU_PROFILE!, `candidates-first-${Date.now()}.cpuprofile`));
     if (res.statusCode !== 200) throw new Error(res.body);
     const page = res.json() as { totalElements: number; content: Array<{ after: unknown }> };
     total = page.totalElements;

@@ -128,6 +128,7 @@ function embeddedTestFiles() {
  * so the tail must say why, not only what, failed.
  */
 function why(message) {
+  // eslint-disable-next-line no-control-regex -- the terminal's colour codes are what is removed
   const lines = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4);
   return lines.length ? `\n${lines.map((l) => `      ${l.slice(0, 240)}`).join('\n')}` : '';
 }

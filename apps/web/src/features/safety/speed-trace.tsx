@@ -1,0 +1,79 @@
+import '@mantine/charts/styles.css';
+import { useMemo } from 'react';
+import { LineChart } from '@mantine/charts';
+import { Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ReferenceArea } from 'recharts';
+import type { SafetyEventDetail, UnitSystem } from '@fleet/api-contract';
+import { formatTime, useViewerZone, zoneLabel } from '../../lib/dates.ts';
+import { speedIn, unitLabels } from '../../lib/units.ts';
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * The speed trace around an event: the vehicle's speed and the limit there (posted or default, where
+ * the dataset has one), in the organization's units, with the event's own time shaded.
+ */
+export function SpeedTrace({ event, units }: { event: Pick<SafetyEventDetail, 'trace' | 'startedAt' | 'endedAt' | 'limitKph' | 'type'>; units: UnitSystem }) {
+  const { t } = useTranslation();
+  const zone = useViewerZone();
+  const unit = unitLabels(units).speed;
+  // MAX_SPEED is judged against the fleet's maximum, not the posted limit: draw that line instead.
+  const fleetMax = event.type === 'MAX_SPEED' ? event.limitKph : null;
+  const data = useMemo(
+    () =>
+      event.trace.map((p) => ({
+        t: Date.parse(p.at),
+        speed: p.speedKph === null ? null : round1(speedIn(p.speedKph, units)),
+        limit: fleetMax !== null ? round1(speedIn(fleetMax, units)) : p.limitKph === null ? null : round1(speedIn(p.limitKph, units)),
+      })),
+    [event.trace, units, fleetMax],
+  );
+  if (data.length < 2) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="speed-trace-empty">
+        {t('safety.event.noTrace')}
+      </Text>
+    );
+  }
+  const start = Date.parse(event.startedAt);
+  const end = Math.max(Date.parse(event.endedAt), start + 1000);
+  const speeds = data.flatMap((d) => (d.speed === null ? [] : [d.speed]));
+  const limits = data.flatMap((d) => (d.limit === null ? [] : [d.limit]));
+  const summary = t('safety.event.traceSummary', {
+    from: formatTime(event.trace[0]!.at, zone),
+    to: formatTime(event.trace.at(-1)!.at, zone),
+    max: `${Math.round(Math.max(...speeds, 0))} ${unit}`,
+    limit: limits.length ? `${Math.round(Math.max(...limits))} ${unit}` : '—',
+  });
+  return (
+    <Stack gap={4}>
+      <LineChart
+        h={200}
+        data={data}
+        dataKey="t"
+        role="img"
+        aria-label={summary}
+        data-testid="speed-trace"
+        xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], tickFormatter: (v: number) => formatTime(new Date(v).toISOString(), zone).replace(/ [A-Z+\-0-9]+$/, ''), minTickGap: 24 }}
+        tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString(), zone) : '') }}
+        valueFormatter={(v) => `${Math.round(v)} ${unit}`}
+        series={[
+          { name: 'speed', label: t('safety.event.speed'), color: 'blue.6' },
+          { name: 'limit', label: fleetMax !== null ? t('safety.event.fleetMax') : t('safety.event.limit'), color: 'red.7', strokeDasharray: '6 4' },
+        ]}
+        withLegend
+        legendProps={{ verticalAlign: 'bottom' }}
+        curveType="linear"
+        connectNulls={false}
+        withDots={false}
+        yAxisProps={{ domain: [0, 'auto'] }}
+      >
+        <ReferenceArea x1={start} x2={end} fill="var(--mantine-color-orange-5)" fillOpacity={0.18} ifOverflow="extendDomain" />
+      </LineChart>
+      <Text size="xs" c="dimmed">
+        {t('safety.event.traceNote', { zone: zoneLabel(event.startedAt, zone) })}
+      </Text>
+    </Stack>
+  );
+}

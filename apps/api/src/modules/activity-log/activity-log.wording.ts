@@ -71,6 +71,8 @@ const NOUN: Record<RecordKind, string> = {
   PLACE: 'place',
   LOAD: 'load',
   TERMINAL: 'home terminal',
+  SAFETY_EVENT: 'safety event',
+  SAFETY_SETTINGS: 'safety settings',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -93,6 +95,8 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   PLACE: { label: 'Place', kind: 'PLACE' },
   LOAD: { label: 'Load', kind: 'LOAD' },
   TERMINAL: { label: 'Home terminal', kind: 'TERMINAL' },
+  SAFETY_EVENT: { label: 'Safety event', kind: null },
+  SAFETY_SETTINGS: { label: 'Safety settings', kind: null },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open

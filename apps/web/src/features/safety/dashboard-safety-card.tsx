@@ -1,3 +1,5 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -62,10 +64,21 @@ export function DashboardSafetyCard({ groupId }: { groupId?: string }) {
             <Count label={t('safety.dashboard.needsCoaching')} value={d.needsCoaching} to="/safety?status=NEEDS_COACHING" />
             <Count label={t('safety.dashboard.overdue')} value={d.overdueCoaching} to="/safety?status=NEEDS_COACHING" tone="red.8" />
           </Group>
-          {score === null && (
+          {score === null ? (
             <Text size="xs" c="dimmed">
               {t('safety.scores.notEnough')}
             </Text>
+          ) : (
+            <BarChart
+              h={120}
+              data={[...d.fleet.distribution].reverse().map((b) => ({ bucket: b.label === 'Under 60' ? t('safety.scores.under60') : b.label, count: b.count }))}
+              dataKey="bucket"
+              series={[{ name: 'count', label: t('safety.scores.drivers'), color: 'teal.6' }]}
+              yAxisProps={{ allowDecimals: false, width: 28 }}
+              gridAxis="none"
+              role="img"
+              aria-label={`${t('safety.scores.distribution')}: ${d.fleet.distribution.map((b) => `${b.label} ${b.count}`).join(', ')}`}
+            />
           )}
         </Stack>
         <div>

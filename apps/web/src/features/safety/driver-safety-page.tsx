@@ -15,6 +15,9 @@ import { acknowledgeEvent, disputeEvent, driverSafetyQuery, useSafetyMutation } 
 import { eventFigures, formatScore, formatSeconds, scoreClass, SeverityBadge, StatusBadge } from './safety-words.tsx';
 import classes from './safety.module.css';
 
+/** Events shown at first, and added by each "More". */
+const PAGE = 10;
+
 /** Coaching the driver is asked to acknowledge: asked for or recorded, not yet acknowledged. */
 const awaitsAcknowledgement = (e: SafetyEvent) => (e.status === 'NEEDS_COACHING' || e.status === 'COACHED') && !e.acknowledgedAt;
 
@@ -40,6 +43,7 @@ function DriverSafetyBody({ d }: { d: DriverSafety }) {
   const s = d.score;
   const costing = s.behaviours.filter((b) => b.points > 0);
   const ordered = [...d.events].sort((a, b) => Number(awaitsAcknowledgement(b)) - Number(awaitsAcknowledgement(a)));
+  const [shown, setShown] = useState(PAGE);
   return (
     <Stack gap="md">
       <Paper withBorder p="md" radius="md" data-testid="driver-safety-score-card">
@@ -96,11 +100,18 @@ function DriverSafetyBody({ d }: { d: DriverSafety }) {
           {t('safety.driver.noEvents')}
         </Text>
       ) : (
-        <Stack gap="sm" role="list" aria-label={t('safety.driver.events')}>
-          {ordered.map((e) => (
-            <DriverEventCard key={e.id} e={e} units={units} />
-          ))}
-        </Stack>
+        <>
+          <Stack gap="sm" role="list" aria-label={t('safety.driver.events')}>
+            {ordered.slice(0, shown).map((e) => (
+              <DriverEventCard key={e.id} e={e} units={units} />
+            ))}
+          </Stack>
+          {ordered.length > shown && (
+            <Button variant="default" onClick={() => setShown((n) => n + PAGE)}>
+              {t('safety.driver.more', { count: Math.min(PAGE, ordered.length - shown) })}
+            </Button>
+          )}
+        </>
       )}
     </Stack>
   );
@@ -161,15 +172,15 @@ function DriverEventCard({ e, units }: { e: SafetyEvent; units: UnitSystem }) {
           <Text size="sm">{e.disputeNote}</Text>
         </Alert>
       )}
-      {(awaitsAcknowledgement(e) || !e.disputedAt) && (
-        <Group gap="xs" mt="sm" grow>
+      {(awaitsAcknowledgement(e) || (!e.disputedAt && e.status !== 'DISMISSED')) && (
+        <Group gap="xs" mt="sm" justify="space-between" wrap="wrap">
           {awaitsAcknowledgement(e) && (
-            <Button leftSection={<IconCheck size={18} aria-hidden />} loading={acknowledge.isPending} onClick={() => void ack()} size="md">
+            <Button leftSection={<IconCheck size={18} aria-hidden />} loading={acknowledge.isPending} onClick={() => void ack()} size="md" style={{ flex: '1 1 auto' }}>
               {t('safety.driver.acknowledge')}
             </Button>
           )}
           {!e.disputedAt && e.status !== 'DISMISSED' && (
-            <Button variant="default" leftSection={<IconMessageReport size={18} aria-hidden />} onClick={() => setDisputing(true)} size="md">
+            <Button variant="subtle" leftSection={<IconMessageReport size={18} aria-hidden />} onClick={() => setDisputing(true)} size="sm" ml={awaitsAcknowledgement(e) ? undefined : 'auto'}>
               {t('safety.driver.dispute')}
             </Button>
           )}

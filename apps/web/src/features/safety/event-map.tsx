@@ -1,6 +1,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
+import { Alert, Box, Group, Loader, Paper, SegmentedControl, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import MapGL, { Layer, NavigationControl, Source } from 'react-map-gl/maplibre';
@@ -85,8 +85,8 @@ export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat
         <SegmentedControl size="xs" aria-label={t('safety.event.baseMap')} value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? t('safety.event.offlineMap') : b.label }))} />
       </Group>
       {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title={t('safety.event.mapUnavailable')} withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }}>
-          {base.failure}
+        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} p={8} color="yellow" role="alert" icon={<IconAlertTriangle size={16} />} withCloseButton closeButtonLabel={t('safety.actions.close')} onClose={base.dismissFailure} style={{ zIndex: 3 }} title={base.failure}>
+          <Text size="xs">{t('safety.event.mapUnavailable')}</Text>
         </Alert>
       )}
     </Paper>

@@ -1,5 +1,7 @@
-import { useMemo } from 'react';
-import { Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SAFETY_EVENT_TYPES, SAFETY_SEVERITIES, SAFETY_STATUSES, type Asset, type Driver, type SafetyEvent } from '@fleet/api-contract';
@@ -50,6 +52,11 @@ export default function SafetyInboxPage() {
   const drivers = usePagedList<Driver>('drivers', { size: 500, sort: 'lastName,asc' }).data?.content ?? NO_DRIVERS;
   const groups = useGroups().data?.content ?? [];
   const set = (key: string, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: true });
+  // On a phone the period and status show; the other filters open under "More filters" (with how many are set).
+  const mobile = useMediaQuery('(max-width: 48em)') ?? false;
+  const [more, setMore] = useState(false);
+  const extra = [filters.type, filters.severity, filters.driverId, filters.assetId, filters.groupId].filter(Boolean).length;
+  const showMore = !mobile || more;
 
   const columns: TableColumn<SafetyEvent>[] = useMemo(
     () => [
@@ -102,6 +109,56 @@ export default function SafetyInboxPage() {
         actions={<DownloadMenu label={t('safety.export')} download={(format) => downloadSafety(orgId ?? '', 'events', filters, format)} />}
       />
       <SafetyTabs />
+      <Paper withBorder p="sm" mb="md" component="section" aria-label={t('safety.filter.label')}>
+        <Group gap="xs" wrap="wrap" align="flex-end">
+          <PeriodFilter period={period} onChange={setPeriod} />
+          <NativeSelect
+            aria-label={t('safety.col.status')}
+            value={status}
+            onChange={(e) => set('status', e.currentTarget.value === 'NEW' ? null : e.currentTarget.value)}
+            data={[...SAFETY_STATUSES.map((s) => ({ value: s, label: t(`safety.status.${s}`) })), { value: 'ALL', label: t('safety.filter.anyStatus') }]}
+          />
+          {mobile && (
+            <Button variant="subtle" size="sm" onClick={() => setMore((m) => !m)} aria-expanded={showMore} rightSection={<IconChevronDown size={14} style={{ transform: showMore ? 'rotate(180deg)' : undefined }} aria-hidden />}>
+              {extra > 0 ? t('safety.filter.moreCount', { count: extra }) : t('safety.filter.more')}
+            </Button>
+          )}
+          {showMore && (
+            <>
+              <NativeSelect
+                aria-label={t('safety.filter.type')}
+                value={filters.type ?? ''}
+                onChange={(e) => set('type', e.currentTarget.value || null)}
+                data={[{ value: '', label: t('safety.filter.anyType') }, ...SAFETY_EVENT_TYPES.map((x) => ({ value: x, label: t(`safety.type.${x}`) }))]}
+              />
+              <NativeSelect
+                aria-label={t('safety.col.severity')}
+                value={filters.severity ?? ''}
+                onChange={(e) => set('severity', e.currentTarget.value || null)}
+                data={[{ value: '', label: t('safety.filter.anySeverity') }, ...[...SAFETY_SEVERITIES].reverse().map((x) => ({ value: x, label: t(`safety.severity.${x}`) }))]}
+              />
+              <NativeSelect
+                aria-label={t('safety.col.driver')}
+                value={filters.driverId ?? ''}
+                onChange={(e) => set('driver', e.currentTarget.value || null)}
+                data={[{ value: '', label: t('safety.filter.anyDriver') }, ...drivers.map((d) => ({ value: d.id, label: `${d.firstName} ${d.lastName}` }))]}
+              />
+              <NativeSelect
+                aria-label={t('safety.col.vehicle')}
+                value={filters.assetId ?? ''}
+                onChange={(e) => set('asset', e.currentTarget.value || null)}
+                data={[{ value: '', label: t('safety.filter.anyVehicle') }, ...vehicles.map((v) => ({ value: v.id, label: v.unitNumber }))]}
+              />
+              <NativeSelect
+                aria-label={t('safety.filter.group')}
+                value={filters.groupId ?? ''}
+                onChange={(e) => set('group', e.currentTarget.value || null)}
+                data={[{ value: '', label: t('safety.filter.anyGroup') }, ...groups.map((g) => ({ value: g.id, label: g.name }))]}
+              />
+            </>
+          )}
+        </Group>
+      </Paper>
       <ServerTable
         id="safety-inbox"
         label={t('safety.inbox.label')}
@@ -114,47 +171,6 @@ export default function SafetyInboxPage() {
         searchable={false}
         emptyTitle={status === 'NEW' ? t('safety.inbox.emptyNew') : t('safety.inbox.empty')}
         emptyDescription={status === 'NEW' ? t('safety.inbox.emptyNewBody') : t('safety.inbox.emptyBody')}
-        toolbar={
-          <Group gap="xs" wrap="wrap">
-            <PeriodFilter period={period} onChange={setPeriod} />
-            <NativeSelect
-              aria-label={t('safety.col.status')}
-              value={status}
-              onChange={(e) => set('status', e.currentTarget.value === 'NEW' ? null : e.currentTarget.value)}
-              data={[...SAFETY_STATUSES.map((s) => ({ value: s, label: t(`safety.status.${s}`) })), { value: 'ALL', label: t('safety.filter.anyStatus') }]}
-            />
-            <NativeSelect
-              aria-label={t('safety.filter.type')}
-              value={filters.type ?? ''}
-              onChange={(e) => set('type', e.currentTarget.value || null)}
-              data={[{ value: '', label: t('safety.filter.anyType') }, ...SAFETY_EVENT_TYPES.map((x) => ({ value: x, label: t(`safety.type.${x}`) }))]}
-            />
-            <NativeSelect
-              aria-label={t('safety.col.severity')}
-              value={filters.severity ?? ''}
-              onChange={(e) => set('severity', e.currentTarget.value || null)}
-              data={[{ value: '', label: t('safety.filter.anySeverity') }, ...[...SAFETY_SEVERITIES].reverse().map((x) => ({ value: x, label: t(`safety.severity.${x}`) }))]}
-            />
-            <NativeSelect
-              aria-label={t('safety.col.driver')}
-              value={filters.driverId ?? ''}
-              onChange={(e) => set('driver', e.currentTarget.value || null)}
-              data={[{ value: '', label: t('safety.filter.anyDriver') }, ...drivers.map((d) => ({ value: d.id, label: `${d.firstName} ${d.lastName}` }))]}
-            />
-            <NativeSelect
-              aria-label={t('safety.col.vehicle')}
-              value={filters.assetId ?? ''}
-              onChange={(e) => set('asset', e.currentTarget.value || null)}
-              data={[{ value: '', label: t('safety.filter.anyVehicle') }, ...vehicles.map((v) => ({ value: v.id, label: v.unitNumber }))]}
-            />
-            <NativeSelect
-              aria-label={t('safety.filter.group')}
-              value={filters.groupId ?? ''}
-              onChange={(e) => set('group', e.currentTarget.value || null)}
-              data={[{ value: '', label: t('safety.filter.anyGroup') }, ...groups.map((g) => ({ value: g.id, label: g.name }))]}
-            />
-          </Group>
-        }
       />
     </>
   );

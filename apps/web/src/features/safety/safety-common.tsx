@@ -98,13 +98,13 @@ export function useSafetyPeriod(): [SafetyPeriod, (patch: { period?: PeriodChoic
   return [period, set];
 }
 
-/** The period's select, and its two days when it is custom (labelled with the viewer's zone). */
+/** The period's select, and its two days when it is custom (labelled with the viewer's zone): siblings for the caller's row or grid. */
 export function PeriodFilter({ period, onChange }: { period: SafetyPeriod; onChange: ReturnType<typeof useSafetyPeriod>[1] }) {
   const { t } = useTranslation();
   const zone = useViewerZone();
   const zoneName = zoneLabel(period.from, zone);
   return (
-    <Group gap="xs" wrap="wrap" align="flex-end">
+    <>
       <NativeSelect
         aria-label={t('safety.period.label')}
         value={period.choice}
@@ -116,10 +116,10 @@ export function PeriodFilter({ period, onChange }: { period: SafetyPeriod; onCha
       />
       {period.choice === 'custom' && (
         <>
-          <TextInput aria-label={t('safety.period.from', { zone: zoneName })} type="date" value={period.fromDay} max={period.toDay} onChange={(e) => onChange({ from: e.currentTarget.value || null })} w={150} />
-          <TextInput aria-label={t('safety.period.to', { zone: zoneName })} type="date" value={period.toDay} min={period.fromDay} onChange={(e) => onChange({ to: e.currentTarget.value || null })} w={150} />
+          <TextInput aria-label={t('safety.period.from', { zone: zoneName })} title={t('safety.period.from', { zone: zoneName })} type="date" value={period.fromDay} max={period.toDay} onChange={(e) => onChange({ from: e.currentTarget.value || null })} miw={150} />
+          <TextInput aria-label={t('safety.period.to', { zone: zoneName })} title={t('safety.period.to', { zone: zoneName })} type="date" value={period.toDay} min={period.fromDay} onChange={(e) => onChange({ to: e.currentTarget.value || null })} miw={150} />
         </>
       )}
-    </Group>
+    </>
   );
 }

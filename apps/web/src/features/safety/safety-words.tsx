@@ -34,7 +34,7 @@ export function formatSeconds(s: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = Math.round(s % 60);
-  if (h) return `${h} h ${String(m).padStart(2, '0')} min`;
+  if (h) return `${h.toLocaleString('en-US')} h ${String(m).padStart(2, '0')} min`;
   if (m) return sec ? `${m} min ${sec} s` : `${m} min`;
   return `${sec} s`;
 }

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
+import { useState } from 'react';
 import { LineChart } from '@mantine/charts';
-import { Anchor, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import type { SafetyBehaviourScore, SafetyGroupBy, SafetyScoreDetail, UnitSystem } from '@fleet/api-contract';
@@ -114,9 +115,45 @@ function TrendCard({ d }: { d: SafetyScoreDetail }) {
   );
 }
 
-function EventsBehind({ d, units }: { d: SafetyScoreDetail; units: UnitSystem }) {
+/** How many events of one behaviour show before "Show all". */
+const FIRST_EVENTS = 5;
+
+function EventList({ events, groupBy, units }: { events: SafetyScoreDetail['eventsByBehaviour'][number]['events']; groupBy: SafetyGroupBy; units: UnitSystem }) {
   const { t, i18n } = useTranslation();
   const zone = useViewerZone();
+  const [all, setAll] = useState(false);
+  const shown = all ? events : events.slice(0, FIRST_EVENTS);
+  return (
+    <Stack gap={0}>
+      {shown.map((e) => (
+        <Group key={e.id} justify="space-between" gap="xs" wrap="wrap" py={6} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Stack gap={0}>
+            <Anchor component={Link} to={`/safety/events/${e.id}`} size="sm">
+              {formatDateTime(e.startedAt, zone)}
+            </Anchor>
+            <Text size="xs" c="dimmed">
+              {eventFigures(e, units, t, i18n.language)}
+              {groupBy === 'driver' ? ` · ${e.assetName}` : e.driverName ? ` · ${e.driverName}` : ''}
+              {e.place ? ` · ${e.place}` : ''}
+            </Text>
+          </Stack>
+          <Group gap={4}>
+            <SeverityBadge severity={e.severity} />
+            <StatusBadge status={e.status} />
+          </Group>
+        </Group>
+      ))}
+      {events.length > FIRST_EVENTS && (
+        <Button variant="subtle" size="compact-sm" onClick={() => setAll((a) => !a)} aria-expanded={all} mt={4} style={{ alignSelf: 'flex-start' }}>
+          {all ? t('safety.score.showFewer') : t('safety.score.showAll', { count: events.length })}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+function EventsBehind({ d, units }: { d: SafetyScoreDetail; units: UnitSystem }) {
+  const { t } = useTranslation();
   const byBehaviour = new Map(d.behaviours.map((b) => [b.behaviour, b]));
   const groups = d.eventsByBehaviour.filter((g) => g.events.length > 0).sort((a, b) => (byBehaviour.get(b.behaviour)?.points ?? 0) - (byBehaviour.get(a.behaviour)?.points ?? 0));
   return (
@@ -142,26 +179,7 @@ function EventsBehind({ d, units }: { d: SafetyScoreDetail; units: UnitSystem })
                     {t('safety.score.groupPoints', { count: g.events.length, points: two(b?.points ?? 0) })}
                   </Text>
                 </Group>
-                <Stack gap={4}>
-                  {g.events.map((e) => (
-                    <Group key={e.id} justify="space-between" gap="xs" wrap="wrap" py={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-                      <Stack gap={0}>
-                        <Anchor component={Link} to={`/safety/events/${e.id}`} size="sm">
-                          {formatDateTime(e.startedAt, zone)}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {eventFigures(e, units, t, i18n.language)}
-                          {d.groupBy === 'driver' ? ` · ${e.assetName}` : e.driverName ? ` · ${e.driverName}` : ''}
-                          {e.place ? ` · ${e.place}` : ''}
-                        </Text>
-                      </Stack>
-                      <Group gap={4}>
-                        <SeverityBadge severity={e.severity} />
-                        <StatusBadge status={e.status} />
-                      </Group>
-                    </Group>
-                  ))}
-                </Stack>
+                <EventList events={g.events} groupBy={d.groupBy} units={units} />
               </section>
             );
           })}

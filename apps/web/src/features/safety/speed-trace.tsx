@@ -57,17 +57,17 @@ export function SpeedTrace({ event, units }: { event: Pick<SafetyEventDetail, 't
         data-testid="speed-trace"
         xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], tickFormatter: (v: number) => formatTime(new Date(v).toISOString(), zone).replace(/ [A-Z+\-0-9]+$/, ''), minTickGap: 24 }}
         tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString(), zone) : '') }}
-        valueFormatter={(v) => `${Math.round(v)} ${unit}`}
+        unit={` ${unit}`}
         series={[
-          { name: 'speed', label: t('safety.event.speed'), color: 'blue.6' },
-          { name: 'limit', label: fleetMax !== null ? t('safety.event.fleetMax') : t('safety.event.limit'), color: 'red.7', strokeDasharray: '6 4' },
+          { name: 'speed', label: `${t('safety.event.speed')} (${unit})`, color: 'blue.6' },
+          { name: 'limit', label: `${fleetMax !== null ? t('safety.event.fleetMax') : t('safety.event.limit')} (${unit})`, color: 'red.7', strokeDasharray: '6 4' },
         ]}
         withLegend
         legendProps={{ verticalAlign: 'bottom' }}
         curveType="linear"
         connectNulls={false}
         withDots={false}
-        yAxisProps={{ domain: [0, 'auto'] }}
+        yAxisProps={{ domain: [0, 'auto'], unit: '', width: 36 }}
       >
         <ReferenceArea x1={start} x2={end} fill="var(--mantine-color-orange-5)" fillOpacity={0.18} ifOverflow="extendDomain" />
       </LineChart>

@@ -707,6 +707,7 @@ export const en = {
       moreCount_other: 'More filters ({{count}} set)',
     },
     inbox: {
+      disputed: 'Disputed',
       label: 'Safety events',
       description: 'Harsh driving, speeding, idling and crashes from every vehicle, the most severe first. Open one to see where it happened and review it.',
       emptyNew: 'Nothing waits for review',
@@ -832,9 +833,9 @@ export const en = {
       showAll_many: 'Show all {{count}} events',
       showAll_other: 'Show all {{count}} events',
       showFewer: 'Show fewer',
-      groupPoints_one: '{{count}} event · −{{points}} points',
-      groupPoints_many: '{{count}} events · −{{points}} points',
-      groupPoints_other: '{{count}} events · −{{points}} points',
+      groupPoints_one: '{{count}} event · {{points}} points',
+      groupPoints_many: '{{count}} events · {{points}} points',
+      groupPoints_other: '{{count}} events · {{points}} points',
     },
     settings: {
       description: 'What makes a safety event, and what each behaviour costs in the score.',

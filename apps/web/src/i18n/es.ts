@@ -696,6 +696,7 @@ export const es: Catalogue = {
       moreCount_other: 'Más filtros ({{count}} activos)',
     },
     inbox: {
+      disputed: 'Impugnado',
       label: 'Eventos de seguridad',
       description: 'Manejo brusco, exceso de velocidad, ralentí y choques de todos los vehículos, los más graves primero. Abra uno para ver dónde ocurrió y revisarlo.',
       emptyNew: 'Nada espera revisión',
@@ -821,9 +822,9 @@ export const es: Catalogue = {
       showAll_many: 'Mostrar los {{count}} eventos',
       showAll_other: 'Mostrar los {{count}} eventos',
       showFewer: 'Mostrar menos',
-      groupPoints_one: '{{count}} evento · −{{points}} puntos',
-      groupPoints_many: '{{count}} eventos · −{{points}} puntos',
-      groupPoints_other: '{{count}} eventos · −{{points}} puntos',
+      groupPoints_one: '{{count}} evento · {{points}} puntos',
+      groupPoints_many: '{{count}} eventos · {{points}} puntos',
+      groupPoints_other: '{{count}} eventos · {{points}} puntos',
     },
     settings: {
       description: 'Qué genera un evento de seguridad y cuánto cuesta cada conducta en el puntaje.',

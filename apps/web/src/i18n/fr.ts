@@ -696,6 +696,7 @@ export const fr: Catalogue = {
       moreCount_other: 'Plus de filtres ({{count}} actifs)',
     },
     inbox: {
+      disputed: 'Contesté',
       label: 'Événements de sécurité',
       description: "Conduite brusque, excès de vitesse, ralenti et collisions de tous les véhicules, les plus graves d'abord. Ouvrez-en un pour voir où il a eu lieu et l'examiner.",
       emptyNew: "Rien n'attend d'examen",
@@ -821,9 +822,9 @@ export const fr: Catalogue = {
       showAll_many: 'Afficher les {{count}} événements',
       showAll_other: 'Afficher les {{count}} événements',
       showFewer: 'Afficher moins',
-      groupPoints_one: '{{count}} événement · −{{points}} points',
-      groupPoints_many: '{{count}} événements · −{{points}} points',
-      groupPoints_other: '{{count}} événements · −{{points}} points',
+      groupPoints_one: '{{count}} événement · {{points}} points',
+      groupPoints_many: '{{count}} événements · {{points}} points',
+      groupPoints_other: '{{count}} événements · {{points}} points',
     },
     settings: {
       description: 'Ce qui crée un événement de sécurité, et ce que chaque comportement coûte dans la note.',

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SAFETY_EVENT_TYPES, SAFETY_SEVERITIES, SAFETY_STATUSES, type Asset, type Driver, type SafetyEvent } from '@fleet/api-contract';
+import tones from '../../components/badge-tones.module.css';
 import { DownloadMenu } from '../../components/download-menu.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -68,10 +69,17 @@ export default function SafetyInboxPage() {
         primary: true,
         render: (e) => (
           <Stack gap={0}>
-            <Text size="sm" fw={600}>
-              {t(`safety.type.${e.type}`)}
-              {e.band ? ` · ${t(`safety.band.${e.band}`)}` : ''}
-            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Text size="sm" fw={600}>
+                {t(`safety.type.${e.type}`)}
+                {e.band ? ` · ${t(`safety.band.${e.band}`)}` : ''}
+              </Text>
+              {e.disputedAt && (
+                <Badge size="xs" variant="outline" radius="sm" className={tones.warn} title={e.disputeNote ?? undefined}>
+                  {t('safety.inbox.disputed')}
+                </Badge>
+              )}
+            </Group>
             <Text size="xs" c="dimmed">
               {eventFigures(e, units, t, i18n.language)}
             </Text>

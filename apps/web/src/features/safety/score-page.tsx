@@ -176,7 +176,7 @@ function EventsBehind({ d, units }: { d: SafetyScoreDetail; units: UnitSystem })
                     {t(`safety.behaviour.${g.behaviour}`)}
                   </Text>
                   <Text size="sm" c="dimmed">
-                    {t('safety.score.groupPoints', { count: g.events.length, points: two(b?.points ?? 0) })}
+                    {t('safety.score.groupPoints', { count: g.events.length, points: (b?.points ?? 0) > 0 ? `−${two(b?.points ?? 0)}` : '0' })}
                   </Text>
                 </Group>
                 <EventList events={g.events} groupBy={d.groupBy} units={units} />

@@ -49,8 +49,10 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
         for (let j = k; j < k + len && j < fixes.length; j++) {
           const f = fixes[j]!;
           const limit = speedLimitAt(f.lat, f.lon, true);
-          if (!limit) break;
-          await db.execute(sql`update positions set speed = ${Math.round((limit.kph + over) * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+          if (!limit || !limit.roadClass.startsWith('HIGHWAY')) break;
+          // Never past 82 mph: a loaded tractor's governor.
+          const kph = Math.min(limit.kph + over, 82 * MPH);
+          await db.execute(sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
         }
       }
     }

@@ -486,6 +486,7 @@ export const safetySummarySchema = z.object({
   from: z.string(),
   to: z.string(),
   fleet: safetyFleetScoreSchema,
+  /** Events waiting for review that the score weighs (idling, weighted 0 by default, is reported but not counted here). */
   newEvents: z.number().int(),
   needsCoaching: z.number().int(),
   /** Coaching past its due date. */

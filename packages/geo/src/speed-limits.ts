@@ -19,6 +19,8 @@ export const ROAD_SNAP_M = 400;
 /** Cells of about 280 m by 200 m at 40° N. */
 const CELL_DEG = 0.0025;
 const M_PER_DEG_LAT = 110_574;
+const TOWN_CELL_DEG = 0.1;
+const ROAD_CELL_DEG = 0.02;
 
 /** The limit at a point and where it comes from ("Illinois default, rural road, trucks"). */
 export interface SpeedLimit {
@@ -54,9 +56,9 @@ export const townRadiusM = (population: number): number => 1000 + 1500 * Math.sq
 export class SpeedLimitIndex {
   /** Per jurisdiction and class, [car, truck] limits with their words, built once. */
   private readonly limits = new Map<string, Array<{ car: SpeedLimit; truck: SpeedLimit } | null>>();
-  /** Road-line segments by 0.05° grid cell: [ax, ay, bx, by] in degrees, flattened. */
+  /** Road-line segments by ROAD_CELL_DEG grid cell: [ax, ay, bx, by] in degrees, flattened. */
   private readonly segments = new Map<number, number[]>();
-  /** Towns by 1° cell: lat, lon, radius (m). */
+  /** Towns by TOWN_CELL_DEG cell: lat, lon, radius (m). */
   private readonly towns = new Map<number, number[]>();
   /** Class index (0-3) per fine cell, worked out on first use. */
   private readonly cells = new Map<number, number>();
@@ -83,8 +85,8 @@ export class SpeedLimitIndex {
         const [bx, by] = piece.points[i]!;
         // Every coarse cell the segment's box (grown by the snap distance) touches.
         const pad = 0.01;
-        for (let gx = Math.floor((Math.min(ax, bx) - pad) / 0.05); gx <= Math.floor((Math.max(ax, bx) + pad) / 0.05); gx++) {
-          for (let gy = Math.floor((Math.min(ay, by) - pad) / 0.05); gy <= Math.floor((Math.max(ay, by) + pad) / 0.05); gy++) {
+        for (let gx = Math.floor((Math.min(ax, bx) - pad) / ROAD_CELL_DEG); gx <= Math.floor((Math.max(ax, bx) + pad) / ROAD_CELL_DEG); gx++) {
+          for (let gy = Math.floor((Math.min(ay, by) - pad) / ROAD_CELL_DEG); gy <= Math.floor((Math.max(ay, by) + pad) / ROAD_CELL_DEG); gy++) {
             const k = gx * 100_000 + gy;
             let list = this.segments.get(k);
             if (!list) this.segments.set(k, (list = []));
@@ -96,9 +98,9 @@ export class SpeedLimitIndex {
     for (const p of bundledPlaces()) {
       const r = townRadiusM(p.population);
       const rDeg = r / M_PER_DEG_LAT / Math.cos((p.lat * Math.PI) / 180) + 0.001;
-      for (let gx = Math.floor(p.lon - rDeg); gx <= Math.floor(p.lon + rDeg); gx++) {
-        for (let gy = Math.floor(p.lat - rDeg); gy <= Math.floor(p.lat + rDeg); gy++) {
-          const k = gx * 1000 + gy;
+      for (let gx = Math.floor((p.lon - rDeg) / TOWN_CELL_DEG); gx <= Math.floor((p.lon + rDeg) / TOWN_CELL_DEG); gx++) {
+        for (let gy = Math.floor((p.lat - rDeg) / TOWN_CELL_DEG); gy <= Math.floor((p.lat + rDeg) / TOWN_CELL_DEG); gy++) {
+          const k = gx * 100_000 + gy;
           let list = this.towns.get(k);
           if (!list) this.towns.set(k, (list = []));
           list.push(p.lat, p.lon, r);
@@ -107,13 +109,18 @@ export class SpeedLimitIndex {
     }
   }
 
-  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, or no figure for the road class there. */
+  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads in a town, or no figure for the road class there. */
   at(lat: number, lon: number, heavy: boolean): SpeedLimit | null {
     const j = locateJurisdiction(lat, lon, 500);
     if (!j) return null;
     const row = this.limits.get(j.jurisdiction.code);
     if (!row) return null;
-    const entry = row[this.classAt(lat, lon)];
+    const cls = this.classAt(lat, lon);
+    // Off the bundled roads in a town: a street, or a highway the bundle lacks (it holds the demo
+    // network's roads only). The urban default (25-30 mph) would call every truck on such a highway a
+    // severe speeder, so it is not judged (decision 0194).
+    if (cls === 3) return null;
+    const entry = row[cls];
     return entry ? (heavy ? entry.truck : entry.car) : null;
   }
 
@@ -140,7 +147,7 @@ export class SpeedLimitIndex {
   }
 
   private nearRoad(lat: number, lon: number): boolean {
-    const list = this.segments.get(Math.floor(lon / 0.05) * 100_000 + Math.floor(lat / 0.05));
+    const list = this.segments.get(Math.floor(lon / ROAD_CELL_DEG) * 100_000 + Math.floor(lat / ROAD_CELL_DEG));
     if (!list) return false;
     const kx = M_PER_DEG_LAT * Math.cos((lat * Math.PI) / 180);
     const limit2 = ROAD_SNAP_M * ROAD_SNAP_M;
@@ -162,7 +169,7 @@ export class SpeedLimitIndex {
   }
 
   private inTown(lat: number, lon: number): boolean {
-    const list = this.towns.get(Math.floor(lon) * 1000 + Math.floor(lat));
+    const list = this.towns.get(Math.floor(lon / TOWN_CELL_DEG) * 100_000 + Math.floor(lat / TOWN_CELL_DEG));
     if (!list) return false;
     const kx = M_PER_DEG_LAT * Math.cos((lat * Math.PI) / 180);
     for (let i = 0; i < list.length; i += 3) {

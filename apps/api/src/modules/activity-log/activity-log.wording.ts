@@ -71,8 +71,6 @@ const NOUN: Record<RecordKind, string> = {
   PLACE: 'place',
   LOAD: 'load',
   TERMINAL: 'home terminal',
-  SAFETY_EVENT: 'safety event',
-  SAFETY_SETTINGS: 'safety settings',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */

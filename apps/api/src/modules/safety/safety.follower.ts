@@ -23,6 +23,7 @@ import { signalsOf } from './signals.ts';
 export const NOTIFY_WITHIN_MS = 30 * 60_000;
 const MAX_REPLAY_MS = 8 * 86_400_000;
 const SETTINGS_TTL_MS = 30_000;
+const OPEN_WRITE_MS = 30_000;
 /** Protocols whose devices have no accelerometer: phones (OsmAnd), batches, the simulator. Harsh events are estimated from their fixes. */
 const GPS_ONLY = new Set(['osmand', 'batch', 'simulator']);
 
@@ -56,6 +57,8 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
   /** Vehicles handed positions late: recomputed from the database whatever their state. */
   private readonly forced = new Set<string>();
   private readonly told = new Set<string>();
+  /** Episodes under way: the end last written (fix time). */
+  private readonly openWritten = new Map<string, number>();
   private readonly onError: (err: unknown) => void;
   private readonly now: () => number;
   readonly stats = { rounds: 0, fixes: 0, replays: 0, written: 0, failures: 0 };
@@ -159,7 +162,18 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       const ctx = this.contextOf(org, assetId, state.gpsOnly);
       const latest = new Map<string, EventDraft>();
       for (const f of fixes) for (const d of stepSafety(state.track, f, ctx)) latest.set(draftKey(d), d);
-      for (const draft of latest.values()) drafts.push({ assetId, draft });
+      for (const draft of latest.values()) {
+        // An episode under way is written when it becomes an event, then at most every 30 s of its
+        // fixes; its end is always written (so what is stored at the end is the same either way).
+        const k = `${assetId}|${draftKey(draft)}`;
+        if (draft.open) {
+          const at = this.openWritten.get(k);
+          if (at !== undefined && draft.endedAt - at < OPEN_WRITE_MS) continue;
+          if (this.openWritten.size > 100_000) this.openWritten.clear();
+          this.openWritten.set(k, draft.endedAt);
+        } else this.openWritten.delete(k);
+        drafts.push({ assetId, draft });
+      }
     }
     const written = await repo.upsertEvents(this.db, orgId, drafts);
     for (const r of replays) written.push(...(await this.recompute(orgId, r.assetId, r.from, org)));

@@ -533,9 +533,11 @@ export async function driverOwnSafety(scope: Scope, q: PeriodQuery): Promise<Dri
 
 /** The dashboard's card: the fleet's score, the inbox and coaching counts, and the drivers most in need of coaching. */
 export async function safetySummary({ db, orgId }: ReadScope, q: PeriodQuery & { groupId?: string }): Promise<SafetySummary> {
-  const scores = await computeScores(db, orgId, { ...q, groupBy: 'driver' });
+  const settings = await readSettings(db, orgId);
+  const scores = { ...(await computeScores(db, orgId, { ...q, groupBy: 'driver' })), weightsIdling: settings.weights.IDLING };
   const [c] = rowsOf<{ n: number | string; c: number | string; o: number | string }>(
-    await db.execute(sql`select count(*) filter (where status = 'NEW') as n, count(*) filter (where status = 'NEEDS_COACHING') as c,
+    // Events to review: those the score weighs (idling, weighted 0 by default, is reported, not reviewed).
+    await db.execute(sql`select count(*) filter (where status = 'NEW' and (type <> 'IDLING' or ${scores.weightsIdling} > 0)) as n, count(*) filter (where status = 'NEEDS_COACHING') as c,
       count(*) filter (where status = 'NEEDS_COACHING' and due_at < now()) as o from safety_events where organization_id = ${orgId}
       ${q.groupId ? sql`and ${groupFilter(orgId, q.groupId)}` : sql``}`),
   );

@@ -41,6 +41,11 @@ export interface ScoreResult {
   eventIds: Map<SafetyBehaviour, string[]>;
 }
 
+const pushId = (m: Map<SafetyBehaviour, string[]>, b: SafetyBehaviour, id: string) => {
+  const list = m.get(b);
+  if (list) list.push(id);
+  else m.set(b, [id]);
+};
 const round = (v: number, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 const OUT = new Set<SafetyStatus>(SAFETY_STATUSES_OUT_OF_SCORE);
 
@@ -66,7 +71,7 @@ export function computeScore(distanceKm: number, drivingSeconds: number, events:
       if (!e.band) continue;
       const b = speedingBehaviour(e.band);
       counts.set(b, (counts.get(b) ?? 0) + 1);
-      eventIds.set(b, [...(eventIds.get(b) ?? []), e.id]);
+      pushId(eventIds, b, e.id);
       for (const band of SPEEDING_BANDS) {
         const s = e.bandSeconds?.[band] ?? 0;
         if (s > 0) seconds.set(speedingBehaviour(band), (seconds.get(speedingBehaviour(band)) ?? 0) + s);
@@ -75,7 +80,7 @@ export function computeScore(distanceKm: number, drivingSeconds: number, events:
     } else {
       const b = e.type as SafetyBehaviour;
       counts.set(b, (counts.get(b) ?? 0) + 1);
-      eventIds.set(b, [...(eventIds.get(b) ?? []), e.id]);
+      pushId(eventIds, b, e.id);
     }
     if (countsInScore(e, weights)) counted++;
   }

@@ -157,7 +157,7 @@ function DriverEventCard({ e, units }: { e: SafetyEvent; units: UnitSystem }) {
           {e.status === 'NEEDS_COACHING' && e.dueAt ? t('safety.driver.coachBy', { coach: e.coachName, date: formatDate(e.dueAt, zone, i18n.language) }) : t('safety.driver.coach', { coach: e.coachName })}
         </Text>
       )}
-      {e.note && (e.status === 'COACHED' || e.status === 'RECOGNISED') && (
+      {e.note && (e.status === 'NEEDS_COACHING' || e.status === 'COACHED' || e.status === 'RECOGNISED') && (
         <Text size="sm" c="dimmed" mt={4} fs="italic">
           “{e.note}”
         </Text>

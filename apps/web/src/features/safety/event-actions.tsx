@@ -95,7 +95,6 @@ function ReviewForm({ event, status, onClose }: { event: SafetyEvent; status: Sa
               }}
               error={coachError}
               nothingFoundMessage={t('safety.actions.noCoach')}
-              data-autofocus
             />
             <Text size="sm" c="dimmed">
               {t('safety.actions.due', { date: formatDate(addDays(todayIn(zone), SAFETY_COACHING_DUE_DAYS)), days: SAFETY_COACHING_DUE_DAYS })}
@@ -115,7 +114,7 @@ function ReviewForm({ event, status, onClose }: { event: SafetyEvent; status: Sa
             setNoteError(null);
           }}
           error={noteError}
-          data-autofocus={status !== 'NEEDS_COACHING' || undefined}
+          data-autofocus
         />
         {leavesScore && (
           <Alert color="orange" variant="light" title={t('safety.actions.leavesScoreTitle')}>

@@ -10,7 +10,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { reviewEvent, useCoaches, useSafetyMutation } from './safety-api.ts';
 
 const ACTIONS: { status: SafetyReviewStatus; icon: typeof IconX; color?: string }[] = [
-  { status: 'NEEDS_COACHING', icon: IconSchool, color: 'orange' },
+  { status: 'NEEDS_COACHING', icon: IconSchool },
   { status: 'COACHED', icon: IconCheck, color: 'teal' },
   { status: 'RECOGNISED', icon: IconMedal, color: 'blue' },
   { status: 'DEFENSIVE', icon: IconShieldCheck, color: 'gray' },

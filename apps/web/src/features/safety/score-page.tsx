@@ -37,7 +37,7 @@ function FormulaCard({ d }: { d: SafetyScoreDetail }) {
       <Text size="sm" c="dimmed" mb="sm">
         {t('safety.score.formulaRule')}
       </Text>
-      <Code block fz="sm" mb="sm" data-testid="score-formula-text">
+      <Code block fz="sm" mb="sm" data-testid="score-formula-text" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {formulaText(d)}
       </Code>
       {d.formula.floored && (

@@ -15,12 +15,20 @@ const POINT = 'safety-point';
 const OWN_SOURCES = [TRACE, POINT];
 
 /** The trace split where the speed is over the limit (red) and where it is not (blue). */
-function traceToGeoJSON(trace: SafetyEventDetail['trace']): FeatureCollection<LineString, { over: boolean }> {
+function traceToGeoJSON(event: Pick<SafetyEventDetail, 'trace' | 'type' | 'startedAt' | 'endedAt' | 'limitKph'>): FeatureCollection<LineString, { over: boolean }> {
+  const { trace } = event;
+  const from = Date.parse(event.startedAt);
+  const to = Date.parse(event.endedAt);
+  // During a speeding event the limit is the one it was judged against, where the trace has none.
+  const limitAt = (p: SafetyEventDetail['trace'][number]) => p.limitKph ?? (event.type === 'SPEEDING' && Date.parse(p.at) >= from && Date.parse(p.at) <= to ? event.limitKph : null);
   const features: Feature<LineString, { over: boolean }>[] = [];
   for (let i = 1; i < trace.length; i++) {
     const a = trace[i - 1]!;
     const b = trace[i]!;
-    const over = [a, b].some((p) => p.speedKph !== null && p.limitKph !== null && p.speedKph > p.limitKph);
+    const over = [a, b].some((p) => {
+      const limit = limitAt(p);
+      return p.speedKph !== null && limit !== null && p.speedKph > limit;
+    });
     features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: [[a.lon, a.lat], [b.lon, b.lat]] }, properties: { over } });
   }
   return { type: 'FeatureCollection', features };
@@ -38,11 +46,11 @@ function boundsOf(e: Pick<SafetyEventDetail, 'lat' | 'lon' | 'trace'>): [number,
 }
 
 /** An event's place on the map: the positions around it (red where over the limit) and the event's own point. */
-export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat' | 'lon' | 'trace'> }) {
+export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat' | 'lon' | 'trace' | 'type' | 'startedAt' | 'endedAt' | 'limitKph'> }) {
   const { t } = useTranslation();
   const base = useBaseMap(OWN_SOURCES);
   const [map, setMap] = useState<MaplibreMap | null>(null);
-  const trace = useMemo(() => traceToGeoJSON(event.trace), [event.trace]);
+  const trace = useMemo(() => traceToGeoJSON(event), [event]);
   const point = useMemo<FeatureCollection<Point>>(() => ({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [event.lon, event.lat] }, properties: {} }] }), [event.lat, event.lon]);
   const bounds = useMemo(() => boundsOf(event), [event]);
   useEffect(() => {

@@ -3,6 +3,7 @@ import type { SafetyBehaviourScore } from '@fleet/api-contract';
 import { i18next } from '../../i18n/i18n.ts';
 import { accelFromMps2, accelToMps2, eventFigures, formatScore, formatSeconds, formatStrength, scoreColor } from './safety-words.tsx';
 import { formulaText } from './score-page.tsx';
+import { minuteTicks } from './speed-trace.tsx';
 
 // The numbers the safety screens show: strength in g and the organization's acceleration unit, the
 // figures of an event in words, durations, score bands, and the formula written with a row's numbers.
@@ -56,5 +57,15 @@ describe('a score', () => {
     const behaviours = [b('HARSH_BRAKING', 4, 2.5), b('HARSH_ACCELERATION', 1, 0), b('SPEEDING_HEAVY', 2, 3.1, 'PERCENT_OF_DRIVING_TIME')];
     expect(formulaText({ behaviours, score: 83.8, pointsLost: 16.2 })).toBe('100 − (4 × 2.50 + 2 × 3.10 %) = 83.8');
     expect(formulaText({ behaviours: [], score: null, pointsLost: 0 })).toBe('100 − (0) = —');
+  });
+});
+
+describe('the speed trace', () => {
+  it('ticks on whole minutes, at most seven, whatever the seconds of the first fix', () => {
+    const at = (h: number, m: number, s = 0) => Date.UTC(2026, 10, 27, h, m, s);
+    expect(minuteTicks([at(11, 3, 40), at(11, 9, 20)])).toEqual([at(11, 4), at(11, 5), at(11, 6), at(11, 7), at(11, 8), at(11, 9)]);
+    expect(minuteTicks([at(11, 0, 10), at(11, 12, 0)])).toEqual([at(11, 2), at(11, 4), at(11, 6), at(11, 8), at(11, 10), at(11, 12)]);
+    expect(minuteTicks([at(11, 0, 10), at(11, 0, 40)])).toBeUndefined();
+    expect(minuteTicks([at(8, 0), at(12, 0)])).toBeUndefined();
   });
 });

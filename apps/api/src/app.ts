@@ -46,6 +46,7 @@ import groupsRoutes from './modules/groups/groups.routes.ts';
 import maintenanceRoutes from './modules/maintenance/maintenance.routes.ts';
 import { engineFaultsRoutes, type EngineFaults } from './modules/engine-faults/index.ts';
 import placesRoutes from './modules/places/places.routes.ts';
+import { safetyRoutes, type SafetyEvents } from './modules/safety/index.ts';
 import { loadsRoutes } from './modules/loads/index.ts';
 import { messagesRoutes, ownConversation } from './modules/messages/index.ts';
 import revenueRoutes from './modules/analytics/revenue.routes.ts';
@@ -98,6 +99,8 @@ declare module 'fastify' {
     iftaMiles: IftaMiles;
     /** Arrivals and departures at places behind ingest (decision 0162). */
     placeVisits: PlaceVisits;
+    /** Harsh driving, speeding, idling and crashes behind ingest (decision 0194). */
+    safetyEvents: SafetyEvents;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
     /** Set when shutdown begins: /readyz answers 503 so load balancers move traffic elsewhere. */
@@ -299,6 +302,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(maintenanceRoutes);
       await api.register(engineFaultsRoutes);
       await api.register(placesRoutes);
+      await api.register(safetyRoutes);
       // Dispatch (issue 33): loads and revenue.
       await api.register(loadsRoutes);
       await api.register(revenueRoutes);

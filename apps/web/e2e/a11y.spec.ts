@@ -122,6 +122,25 @@ async function concretePath(page: Page, path: string, ids: { device: string; gro
     await page.waitForURL(/\/maintenance\/inspections\/[0-9a-f-]{36}$/);
     return new URL(page.url()).pathname;
   }
+  if (path === '/safety/events/:id' || path.startsWith('/safety/scores/')) {
+    // Issue 47: an event from the inbox, a driver's and a vehicle's score from the scores (none without safety events: noted).
+    const vehicles = path.includes('/vehicles/');
+    await page.goto(path === '/safety/events/:id' ? '/safety?status=ALL' : `/safety/scores${vehicles ? '?by=vehicle' : ''}`);
+    await expect(page.locator('main table, [data-testid="data-state-empty"]').first()).toBeVisible();
+    const link = path === '/safety/events/:id' ? null : page.locator(`a[href^="/safety/scores/${vehicles ? 'vehicles' : 'drivers'}/"]`).first();
+    if (link) {
+      if (await link.count()) return await link.getAttribute('href');
+    } else {
+      const row = page.getByRole('table', { name: 'Safety events' }).locator('tbody tr').first();
+      if (await row.count()) {
+        await row.click();
+        await page.waitForURL(/\/safety\/events\/[0-9a-f-]{36}$/);
+        return new URL(page.url()).pathname;
+      }
+    }
+    test.info().annotations.push({ type: 'skipped screen', description: `nothing to open ${path}` });
+    return null;
+  }
   if (path === '/hos/logs/:id') {
     // A day with a log: the logs list links it (a fresh database may have none today: then it is noted, not checked).
     await page.goto('/hos/logs');

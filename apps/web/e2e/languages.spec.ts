@@ -23,7 +23,7 @@ const englishOf = (...sections: Section[]) =>
     .flatMap((s) => strings(en[s] as unknown as Tree))
     .filter((s) => !s.includes('{{') && s.split(' ').length >= 2)
     .filter((s) => !translated.has(s));
-const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'grid', 'events', 'fields', 'validation', 'server'];
+const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'grid', 'events', 'fields', 'validation', 'server', 'safety'];
 const english = englishOf(...DRIVER_SIDE);
 /** The roadside view in Spanish keeps the records' official English names (event, origin, record state). */
 const englishRoadsideEs = englishOf(...DRIVER_SIDE.filter((s) => s !== 'duty' && s !== 'events'));

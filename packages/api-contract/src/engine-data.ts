@@ -53,6 +53,16 @@ export const TELTONIKA_DEFAULT_IO_MAP: IoMap = {
   '30': { attribute: 'dtcCount' },
   '281': { attribute: 'dtcs' },
   '10493': { attribute: 'dm1Dtc' },
+  // Driver safety (decision 0194): FMB green driving (253 type, 254 strength in 0.1 m/s²), over-speeding
+  // (255, km/h), idling (251), crash (247), towing (246), jamming (249); the engine's total fuel used (83, 0.1 l).
+  '253': { attribute: 'greenDrivingType' },
+  '254': { attribute: 'greenDrivingValue', multiplier: 0.1 },
+  '255': { attribute: 'overSpeeding' },
+  '251': { attribute: 'idling' },
+  '247': { attribute: 'crash' },
+  '246': { attribute: 'towing' },
+  '249': { attribute: 'jamming' },
+  '83': { attribute: 'fuelUsed', multiplier: 0.1 },
 };
 
 /**
@@ -72,3 +82,26 @@ export const FAULT_ATTRIBUTES = {
 
 export type FaultAttribute = keyof typeof FAULT_ATTRIBUTES;
 export const FAULT_ATTRIBUTE_NAMES = Object.keys(FAULT_ATTRIBUTES) as FaultAttribute[];
+
+/**
+ * Driver safety data as the ways in name it (issue 47, decision 0194), read by the safety follower.
+ * `greenDrivingType` 1 harsh acceleration, 2 harsh braking, 3 harsh cornering, with `greenDrivingValue`
+ * its strength (m/s²); a device model with "advanced eco driving" elements instead maps them to
+ * `harshAcceleration`, `harshBraking` or `harshCornering` (the strength in m/s², its presence the event);
+ * `overSpeeding` the speed (km/h) when the device's own over-speeding starts; `crash` and `jamming`
+ * non-zero, `towing` true at the event; `idling` the device's idling state; `fuelUsed` litres in total.
+ */
+export const SAFETY_ATTRIBUTES = {
+  greenDrivingType: { label: 'Green driving type (1 acceleration, 2 braking, 3 cornering)', kind: 'number', unit: null },
+  greenDrivingValue: { label: 'Green driving strength', kind: 'number', unit: 'm/s²' },
+  harshAcceleration: { label: 'Harsh acceleration (eco driving)', kind: 'number', unit: 'm/s²' },
+  harshBraking: { label: 'Harsh braking (eco driving)', kind: 'number', unit: 'm/s²' },
+  harshCornering: { label: 'Harsh cornering (eco driving)', kind: 'number', unit: 'm/s²' },
+  overSpeeding: { label: 'Over-speeding', kind: 'number', unit: 'km/h' },
+  idling: { label: 'Idling', kind: 'boolean', unit: null },
+  crash: { label: 'Crash detection', kind: 'number', unit: null },
+  towing: { label: 'Towing', kind: 'boolean', unit: null },
+  jamming: { label: 'Jamming', kind: 'number', unit: null },
+  fuelUsed: { label: 'Total fuel used', kind: 'number', unit: 'l' },
+} as const satisfies Record<string, { label: string; kind: 'boolean' | 'number'; unit: string | null }>;
+export type SafetyAttribute = keyof typeof SAFETY_ATTRIBUTES;

@@ -49,3 +49,4 @@ export * from './reports.ts';
 export * from './loads.ts';
 export * from './messages.ts';
 export * from './images.ts';
+export * from './safety.ts';

@@ -35,6 +35,8 @@ export const NOTIFICATION_KINDS = [
   'MESSAGE_FROM_DRIVER',
   'MESSAGE_FROM_DISPATCH',
   'ENGINE_FAULT',
+  'SAFETY_CRASH',
+  'SAFETY_SEVERE',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -55,7 +57,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults' | 'safety';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -255,6 +257,25 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'engine',
     defaults: { inApp: true, email: false },
     source: 'engine-faults',
+  },
+  // Issue 47 (decision 0194): at once, once per event.
+  SAFETY_CRASH: {
+    label: 'Crash',
+    description: 'A vehicle’s device reported a crash (or an accident alarm).',
+    permission: 'SAFETY_LIST',
+    type: 'alert',
+    iconName: 'alert-octagon',
+    defaults: { inApp: true, email: true },
+    source: 'safety',
+  },
+  SAFETY_SEVERE: {
+    label: 'Severe driving event',
+    description: 'A high-severity harsh braking, acceleration or cornering, severe speeding, or towing.',
+    permission: 'SAFETY_LIST',
+    type: 'alert',
+    iconName: 'steering-wheel',
+    defaults: { inApp: true, email: false },
+    source: 'safety',
   },
 };
 

@@ -138,6 +138,14 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     ],
   },
   {
+    area: 'safety',
+    label: 'Driver safety',
+    permissions: [
+      p('SAFETY_LIST', 'Safety events and scores', "See harsh driving, speeding, idling and crash events, drivers' and vehicles' safety scores, and the coaching under way"),
+      p('SAFETY_UPDATE', 'Review and coach', 'Dismiss events, ask for coaching and assign a coach, record coaching and recognition, change the safety settings', ['SAFETY_LIST', 'USER_LIST']),
+    ],
+  },
+  {
     area: 'reports',
     label: 'Reports',
     permissions: [

@@ -63,6 +63,9 @@ export const PERMISSIONS = [
   // Issue 44: messages between drivers and dispatch.
   'MESSAGE_LIST',
   'MESSAGE_SEND',
+  // Issue 47: driver safety.
+  'SAFETY_LIST',
+  'SAFETY_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

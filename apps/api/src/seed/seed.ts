@@ -26,6 +26,8 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
   'LOAD_LIST', 'LOAD_UPDATE',
   // Reads and answers the drivers' messages (issue 44).
   'MESSAGE_LIST', 'MESSAGE_SEND',
+  // Sees safety events and scores (issue 47); reviewing and coaching stay with the safety managers.
+  'SAFETY_LIST',
 ];
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };

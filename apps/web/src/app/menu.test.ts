@@ -21,6 +21,7 @@ describe('side menu filtering', () => {
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load'] },
       'Messages',
+      { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
@@ -34,6 +35,7 @@ describe('side menu filtering', () => {
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load'] },
       'Messages',
+      { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
       'Places',
       { Analytics: ['Fuel costs (IFTA)'] },
     ]);
@@ -60,6 +62,11 @@ describe('side menu filtering', () => {
     expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['ANALYTICS_REVENUE'] }))).toEqual([{ Analytics: ['Revenue'] }]);
   });
 
+  it('shows the Safety group by SAFETY_LIST, its settings readable by it too (issue 47)', () => {
+    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['SAFETY_LIST'] }))).toEqual([{ Safety: ['Safety inbox', 'Scores', 'Safety settings'] }]);
+    expect(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['HOS_LIST'] }).some((i) => i.title === 'Safety')).toBe(false);
+  });
+
   it('hides a group whose sub-items are all forbidden', () => {
     const onlyHos = { ...dispatcherUser(), permissions: ['HOS_LIST'] };
     expect(titles(filterMenu(SIDE_MENU, onlyHos))).toEqual([{ 'Hours of Service': ['HoS Logs', 'Unidentified Driving'] }]);
@@ -68,10 +75,10 @@ describe('side menu filtering', () => {
 
   it("shows a driver only their own group, and an administrator without a driver record not that group (decision 0115)", () => {
     const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'MESSAGE_SEND', 'USER_READ', 'ORG_READ'] };
-    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection', 'Messages'] }, { Settings: ['Profile Settings'] }]);
+    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'] }, { Settings: ['Profile Settings'] }]);
     expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection', 'Messages']);
     expect(filterMenu(SIDE_MENU, adminUser()).some((i) => i.title === 'Driver')).toBe(false);
-    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection', 'Messages'] });
+    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'] });
   });
 
   it('filters the header navigation (History Route, Map, Dashboard) the same way', () => {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconMessage, IconMessages, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldLock,
+  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconMessage, IconMessages, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldHalf, IconShieldLock,
   IconSteeringWheel, IconTool, IconTruckDelivery,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
@@ -32,6 +32,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'My day', titleKey: 'nav.myDay', path: '/driver' },
       { title: 'Roadside inspection', titleKey: 'nav.roadside', path: '/driver/inspection' },
       { title: 'Messages', titleKey: 'nav.messages', path: '/driver/messages' },
+      { title: 'My safety', titleKey: 'nav.mySafety', path: '/driver/safety' },
     ],
   },
   {
@@ -102,6 +103,17 @@ export const SIDE_MENU: MenuItem[] = [
     ],
   },
   { title: 'Messages', path: '/messages', icon: IconMessages },
+  {
+    title: 'Safety',
+    titleKey: 'nav.safety',
+    path: '/safety',
+    icon: IconShieldHalf,
+    subSectionItems: [
+      { title: 'Safety inbox', titleKey: 'nav.safetyInbox', path: '/safety' },
+      { title: 'Scores', titleKey: 'nav.safetyScores', path: '/safety/scores' },
+      { title: 'Safety settings', titleKey: 'nav.safetySettings', path: '/safety/settings' },
+    ],
+  },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',

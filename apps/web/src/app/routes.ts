@@ -84,7 +84,7 @@ export const ROUTES: readonly AppRoute[] = [
       },
     ],
   },
-  { path: '/dashboard', title: 'Dashboard', access: 'private', permissions: ['ORG_DASH_READ'], page: () => import('../features/dashboard/dashboard-page.tsx') },
+  { path: '/dashboard', title: 'Dashboard', access: 'private', permissions: ['ORG_DASH_READ'], page: () => import('./dashboard-page.tsx') },
   {
     path: '/my-account',
     title: 'My account',
@@ -104,6 +104,8 @@ export const ROUTES: readonly AppRoute[] = [
   },
   // Issue 44: the driver's conversation with dispatch, and the office's inbox.
   { path: '/driver/messages', title: 'Messages', access: 'private', permissions: ['MESSAGE_SEND'], ownDriver: true, page: () => import('../features/messages/driver-messages-page.tsx') },
+  // Issue 47: the driver's own safety events and score (acknowledge coaching, dispute an event).
+  { path: '/driver/safety', title: 'My safety', access: 'private', permissions: ['HOS_SELF_READ'], ownDriver: true, page: () => import('../features/safety/driver-safety-page.tsx') },
   { path: '/messages', title: 'Messages', access: 'private', permissions: ['MESSAGE_LIST'], page: () => import('../features/messages/messages-page.tsx') },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
   { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
@@ -197,6 +199,13 @@ export const ROUTES: readonly AppRoute[] = [
       { path: '/maintenance/settings', title: 'Inspection Items', access: 'private', permissions: ['DVIR_LIST'], page: () => import('../features/maintenance/office/settings-page.tsx') },
     ],
   },
+  // Issue 47: driver safety, the office's inbox, scores and settings (reviewing and the settings' form need SAFETY_UPDATE).
+  { path: '/safety', title: 'Safety inbox', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/inbox-page.tsx') },
+  { path: '/safety/events/:id', title: 'Safety event', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/event-page.tsx') },
+  { path: '/safety/scores', title: 'Safety scores', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/scores-page.tsx') },
+  { path: '/safety/scores/drivers/:id', title: 'Driver safety score', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/score-page.tsx') },
+  { path: '/safety/scores/vehicles/:id', title: 'Vehicle safety score', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/score-page.tsx') },
+  { path: '/safety/settings', title: 'Safety settings', access: 'private', permissions: ['SAFETY_LIST'], page: () => import('../features/safety/settings-page.tsx') },
   // Issue 32: places (geofences) and the trips, stops, visits and summary reports.
   { path: '/places', title: 'Places', access: 'private', permissions: ['PLACE_LIST'], page: () => import('../features/places/places-page.tsx') },
   { path: '/places/:id', title: 'Place', access: 'private', permissions: ['PLACE_LIST'], page: () => import('../features/places/place-page.tsx') },

@@ -290,6 +290,8 @@ const SENTENCES: Row[] = [
   ['CREATE', 'TERMINAL', id(75), undefined, { name: 'Reno terminal', addressLine1: '1200 E Commercial Row', city: 'Reno', state: 'NV', timeZone: 'America/Los_Angeles' }, 'Dana Reyes created home terminal Reno terminal'],
   ['UPDATE', 'TERMINAL', id(75), { name: 'Reno terminal', timeZone: 'America/Los_Angeles' }, { name: 'Reno terminal', timeZone: 'America/Denver', driversMoved: 2 }, 'Dana Reyes changed home terminal Reno terminal: Time zone, Drivers moved to the new time zone'],
   ['DELETE', 'TERMINAL', id(75), { name: 'Reno terminal' }, undefined, 'Dana Reyes deleted home terminal Reno terminal'],
+  ['UPDATE', 'SAFETY_EVENT', id(76), { status: 'NEW', note: null }, { status: 'NEEDS_COACHING', note: 'Talk it through' }, 'Dana Reyes changed a safety event: Status, Note'],
+  ['UPDATE', 'SAFETY_SETTINGS', id(77), { idlingMinutes: 5 }, { idlingMinutes: 10 }, 'Dana Reyes changed the safety settings: Idling minutes'],
   ['CREATE', 'LOAD', id(74), undefined, { number: 'L-1001', customer: 'Acme Foods', status: 'PLANNED' }, 'Dana Reyes created load L-1001'],
   ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: null }, { number: 'L-1001', driverId: MARIA }, 'Dana Reyes assigned load L-1001 to driver Maria Lopez'],
   ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: MARIA }, { number: 'L-1001', driverId: null }, 'Dana Reyes unassigned load L-1001'],

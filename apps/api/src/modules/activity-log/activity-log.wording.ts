@@ -25,7 +25,7 @@ import { diff, isObject } from './activity-log.diff.ts';
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL';
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL' | 'SAFETY_EVENT' | 'SAFETY_SETTINGS';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -71,6 +71,8 @@ const NOUN: Record<RecordKind, string> = {
   PLACE: 'place',
   LOAD: 'load',
   TERMINAL: 'home terminal',
+  SAFETY_EVENT: 'safety event',
+  SAFETY_SETTINGS: 'safety settings',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -93,6 +95,8 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   PLACE: { label: 'Place', kind: 'PLACE' },
   LOAD: { label: 'Load', kind: 'LOAD' },
   TERMINAL: { label: 'Home terminal', kind: 'TERMINAL' },
+  SAFETY_EVENT: { label: 'Safety event', kind: 'SAFETY_EVENT' },
+  SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -121,6 +125,10 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return `${ORG_SETTINGS}/organization-account`;
     case 'DATA_RETENTION':
       return '/settings/data-retention';
+    case 'SAFETY_EVENT':
+      return `/safety?event=${q(id)}`;
+    case 'SAFETY_SETTINGS':
+      return '/safety/settings';
     case 'DEVICE_MODEL':
       return '/administration/device-models';
     case 'IFTA_FUEL_PURCHASE':
@@ -574,6 +582,11 @@ export function resolveRecord(f: ActivityFacts, lookup: Lookup): ResolvedRecord 
     return { phrase, record: { type: f.entityType, id: f.entityId, label: phrase, path: null } };
   }
   const kind = known.kind ?? assetKind(f, linked);
+  // Issue 47: an event has no name of its own; the settings are the organization's one set.
+  if (kind === 'SAFETY_EVENT' || kind === 'SAFETY_SETTINGS') {
+    const phrase = kind === 'SAFETY_EVENT' ? 'a safety event' : 'the safety settings';
+    return { phrase, record: { type: kind, id: f.entityId, label: phrase, path: recordPath(kind, f.entityId ?? '') } };
+  }
   if (kind === 'DATA_RETENTION') {
     const phrase = 'the data retention periods';
     return { phrase, record: { type: kind, id: f.entityId, label: phrase, path: recordPath(kind, f.entityId ?? '') } };

@@ -19,7 +19,7 @@ export interface ExportFile {
 export type ReportExportFilters = ReportFilters & { by?: 'vehicle' | 'driver' };
 
 /** A report as a header and rows of text cells (numbers stay numbers in the CSV). */
-interface Sheet {
+export interface Sheet {
   title: string;
   columns: Array<Column & { csv: string }>;
   rows: Array<Array<string | number>>;

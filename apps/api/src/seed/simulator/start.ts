@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
-import { organizations } from '../../db/schema/index.ts';
+import { organizations, users } from '../../db/schema/index.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
 import { ensureDemoPlaces } from '../demo-places.ts';
+import { ensureDemoSafety } from '../demo-safety.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
@@ -96,6 +97,11 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
     await app.placeVisits.recomputeVehicles(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
   }
+  // The week's safety events from the history: speeding, harsh events, idling, and a coaching inbox (issue 47).
+  const safetyStarted = Date.now();
+  const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
+  const safety = await ensureDemoSafety(app.db, org.id, trucks, app.safetyEvents, started - 7 * 86_400_000, admin?.id ?? null);
+  if (safety) log(`Demo fleet: ${safety} safety events derived from the week in ${((Date.now() - safetyStarted) / 1000).toFixed(1)} s`);
   // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
   const loadsStarted = Date.now();
   const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));

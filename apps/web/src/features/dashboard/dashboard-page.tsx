@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { AreaChart, BarChart, LineChart } from '@mantine/charts';
 import { Anchor, Badge, Card, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
@@ -194,8 +194,13 @@ function Lists({ d }: { d: Dashboard }) {
   );
 }
 
+export interface DashboardPageProps {
+  /** The safety card (issue 47), composed by the app from the safety feature; none: no card. */
+  safety?: ComponentType<{ groupId?: string }>;
+}
+
 /** `/dashboard`: what needs attention now, with counters that open the list behind each. */
-export default function DashboardPage() {
+export default function DashboardPage({ safety: Safety }: DashboardPageProps = {}) {
   const [params, setParams] = useSearchParams();
   const days = ([7, 14, 30] as const).find((d) => String(d) === params.get('days')) ?? 30;
   const groupParam = params.get('group');
@@ -242,6 +247,7 @@ export default function DashboardPage() {
                 <CounterCard key={c.key} c={c} />
               ))}
             </SimpleGrid>
+            {Safety && <Safety groupId={groupParam && groupParam !== 'all' ? groupParam : undefined} />}
             <Charts d={d} />
             <Lists d={d} />
           </Stack>

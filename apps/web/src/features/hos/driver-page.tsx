@@ -42,6 +42,8 @@ export interface DriverPageProps {
   loads?: ComponentType<{ orgId: string }>;
   /** The driver's messages card (issue 44): unread from dispatch and the way to the conversation. */
   messages?: ComponentType<{ orgId: string }>;
+  /** The driver's safety card (issue 47): their score, recent events and coaching to acknowledge. */
+  safety?: ComponentType<{ orgId: string }>;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface DriverPageProps {
  * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
-export default function DriverPage({ inspection, loads, messages }: DriverPageProps = {}) {
+export default function DriverPage({ inspection, loads, messages, safety }: DriverPageProps = {}) {
   const { t } = useTranslation();
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
@@ -68,7 +70,7 @@ export default function DriverPage({ inspection, loads, messages }: DriverPagePr
       />
       {/* What was last synced stays on screen when a refresh fails (no signal). */}
       <DataState isLoading={status.isLoading} error={status.data ? null : status.error} onRetry={() => void status.refetch()}>
-        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} />}
+        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} safety={safety} />}
       </DataState>
     </div>
   );
@@ -81,6 +83,7 @@ function DriverDay({
   inspection: Inspection,
   loads: Loads,
   messages: Messages,
+  safety: Safety,
 }: {
   orgId: string;
   userId: string;
@@ -88,6 +91,7 @@ function DriverDay({
   inspection?: DriverPageProps['inspection'];
   loads?: DriverPageProps['loads'];
   messages?: DriverPageProps['messages'];
+  safety?: DriverPageProps['safety'];
 }) {
   const { t } = useTranslation();
   const now = useNow(TICK_MS);
@@ -136,6 +140,7 @@ function DriverDay({
       {Messages && <Messages orgId={orgId} />}
       {Loads && <Loads orgId={orgId} />}
       {Inspection && <Inspection orgId={orgId} status={s} day={day.data ?? null} onDuty={onDuty} />}
+      {Safety && <Safety orgId={orgId} />}
       <Tabs defaultValue="today" keepMounted={false}>
         <Tabs.List grow>
           <Tabs.Tab value="today">{t('driver.tabs.today')}</Tabs.Tab>

@@ -6,6 +6,7 @@ import { fleetWatchFollower } from './followers/fleet-watch.ts';
 import { iftaMilesFollower } from './followers/ifta-miles.ts';
 import { liveEtasFollower } from './followers/live-etas.ts';
 import { placeVisitsFollower } from './followers/place-visits.ts';
+import { safetyEventsFollower } from './followers/safety-events.ts';
 import { tripsStopsFollower } from './followers/trips-stops.ts';
 
 /**
@@ -15,4 +16,4 @@ import { tripsStopsFollower } from './followers/trips-stops.ts';
  * start)`, and its line here. Only the app's wiring imports this list (the followers import the
  * pipeline's types, not the other way round).
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, engineFaultsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower] as const;
+export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, engineFaultsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower, safetyEventsFollower] as const;

@@ -1,0 +1,303 @@
+import { SAFETY_EVENT_TYPE_LABELS, type PlaceGeometry, type SafetySettings } from '@fleet/api-contract';
+import { speedLimitIndex } from '@fleet/geo/speed-limits';
+import { describeLocation } from '@fleet/geo/places';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { assets } from '../../db/schema/index.ts';
+import { notifyMany, type NotifyInput } from '../notifications/index.ts';
+import { PlaceIndex } from '../places/index.ts';
+import { QueuedFollower, VehicleQueue, type PositionRow, type Round } from '../positions/index.ts';
+import { blankSafetyTrack, draftKey, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
+import * as repo from './safety.repository.ts';
+import { signalsOf } from './signals.ts';
+
+// Safety events behind ingest (issue 47, decision 0194), a follower of the position commit like place
+// visits: committed fixes go to the vehicle queue and are worked in rounds, in fix-time order, through
+// the safety machine. Each vehicle's state is kept in memory; a vehicle without one (a restart), with a
+// fix older than what it has worked (late, reversed delivery) or handed late (a pairing, an import) is
+// recomputed from stored positions from the last fix before it at which nothing was open: the machine
+// is then in the same state as in order, so the replay gives exactly the events an in-order stream
+// gives, and the events' key (vehicle, type, source, start) makes writing them twice write them once.
+
+/** Fixes this much older than the clock make events but no notification (history, a catch-up). */
+export const NOTIFY_WITHIN_MS = 30 * 60_000;
+const MAX_REPLAY_MS = 8 * 86_400_000;
+const SETTINGS_TTL_MS = 30_000;
+const OPEN_WRITE_MS = 30_000;
+/** Protocols whose devices have no accelerometer: phones (OsmAnd), batches, the simulator. Harsh events are estimated from their fixes. */
+const GPS_ONLY = new Set(['osmand', 'batch', 'simulator']);
+
+interface QueuedFix extends SafetyFix {
+  protocol: string;
+}
+
+interface OrgSafety {
+  settings: SafetySettings;
+  classOf: Map<string, SafetySettings['defaultVehicleClass']>;
+  yards: PlaceIndex | null;
+  loadedAt: number;
+}
+
+interface VehicleState {
+  track: SafetyTrack;
+  /** The vehicle's device has no accelerometer (its last fix's protocol). */
+  gpsOnly: boolean;
+}
+
+export interface SafetyFollowerOptions {
+  onError?: (err: unknown) => void;
+  flushMs?: number;
+  now?: () => number;
+}
+
+export class SafetyEvents extends QueuedFollower<QueuedFix> {
+  protected readonly queue: VehicleQueue<QueuedFix>;
+  private readonly vehicles = new Map<string, VehicleState>();
+  private readonly orgs = new Map<string, OrgSafety>();
+  /** Vehicles handed positions late: recomputed from the database whatever their state. */
+  private readonly forced = new Set<string>();
+  private readonly told = new Set<string>();
+  /** Episodes under way: the end last written (fix time). */
+  private readonly openWritten = new Map<string, number>();
+  private readonly onError: (err: unknown) => void;
+  private readonly now: () => number;
+  readonly stats = { rounds: 0, fixes: 0, replays: 0, written: 0, failures: 0 };
+  flushMs: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: SafetyFollowerOptions = {},
+  ) {
+    super();
+    this.onError = opts.onError ?? (() => undefined);
+    this.now = opts.now ?? Date.now;
+    this.flushMs = opts.flushMs ?? 1000;
+    this.queue = new VehicleQueue<QueuedFix>({
+      fixOf: (r) => fixOf(r),
+      pauseMs: () => this.flushMs,
+      byOrganization: true,
+      passes: true,
+      round: (items) => this.round(items[0]![1].orgId, items),
+      failed: (items, err) => {
+        for (const [assetId] of items) this.vehicles.delete(assetId);
+        this.stats.failures++;
+        this.onError(err);
+      },
+    });
+  }
+
+  /** Positions stored earlier that now belong to a vehicle: recomputed from the database (their attributes are there). */
+  enqueueLate(rows: readonly PositionRow[]): void {
+    for (const r of rows) if (r.assetId) this.forced.add(r.assetId);
+    this.enqueue(
+      rows,
+      rows.map(() => true),
+    );
+  }
+
+  /** The organization's settings, vehicle classes and yards (read again every 30 s). */
+  async orgOf(orgId: string): Promise<OrgSafety> {
+    const known = this.orgs.get(orgId);
+    if (known && this.now() - known.loadedAt < SETTINGS_TTL_MS) return known;
+    const settings = await repo.readSettings(this.db, orgId);
+    const yards = settings.excludeYards ? await repo.readYards(this.db, orgId) : [];
+    const org: OrgSafety = {
+      settings,
+      classOf: new Map(settings.vehicleClasses.map((v) => [v.assetId, v.vehicleClass])),
+      yards: yards.length
+        ? new PlaceIndex(
+            yards.map((y) => ({
+              id: y.id,
+              name: '',
+              category: 'YARD',
+              groupId: null,
+              geometry: (typeof y.geometry === 'string' ? JSON.parse(y.geometry) : y.geometry) as PlaceGeometry,
+              radiusM: y.radius_m === null ? null : Number(y.radius_m),
+              arrivalDwellS: 0,
+              departureDwellS: 0,
+            })),
+          )
+        : null,
+      loadedAt: this.now(),
+    };
+    this.orgs.set(orgId, org);
+    return org;
+  }
+
+  /** Settings changed (the PUT): read again on the next round. */
+  settingsChanged(orgId: string): void {
+    this.orgs.delete(orgId);
+  }
+
+  private contextOf(org: OrgSafety, assetId: string, gpsOnly: boolean): MachineContext {
+    const vehicleClass = org.classOf.get(assetId) ?? org.settings.defaultVehicleClass;
+    const heavy = vehicleClass !== 'LIGHT';
+    const limits = speedLimitIndex();
+    const yards = org.yards;
+    return {
+      settings: org.settings,
+      thresholds: org.settings.thresholds[vehicleClass],
+      gpsHarsh: gpsOnly,
+      limitAt: (lat, lon) => limits.at(lat, lon, heavy),
+      inYard: (lat, lon) => (yards ? yards.placesAt(lat, lon).length > 0 : false),
+    };
+  }
+
+  private async round(orgId: string, items: Round<QueuedFix>): Promise<void> {
+    this.stats.rounds++;
+    const org = await this.orgOf(orgId);
+    const drafts: Array<{ assetId: string; draft: EventDraft }> = [];
+    const replays: Array<{ assetId: string; from: number }> = [];
+    for (const [assetId, { fixes }] of items) {
+      if (fixes.length === 0) continue;
+      fixes.sort((a, b) => a.t - b.t);
+      this.stats.fixes += fixes.length;
+      const state = this.vehicles.get(assetId);
+      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) {
+        this.forced.delete(assetId);
+        replays.push({ assetId, from: Math.min(fixes[0]!.t, state?.track.t ?? Infinity) });
+        continue;
+      }
+      state.gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
+      const ctx = this.contextOf(org, assetId, state.gpsOnly);
+      const latest = new Map<string, EventDraft>();
+      for (const f of fixes) for (const d of stepSafety(state.track, f, ctx)) latest.set(draftKey(d), d);
+      for (const draft of latest.values()) {
+        // An episode under way is written when it becomes an event, then at most every 30 s of its
+        // fixes; its end is always written (so what is stored at the end is the same either way).
+        const k = `${assetId}|${draftKey(draft)}`;
+        if (draft.open) {
+          const at = this.openWritten.get(k);
+          if (at !== undefined && draft.endedAt - at < OPEN_WRITE_MS) continue;
+          if (this.openWritten.size > 100_000) this.openWritten.clear();
+          this.openWritten.set(k, draft.endedAt);
+        } else this.openWritten.delete(k);
+        drafts.push({ assetId, draft });
+      }
+    }
+    const written = await repo.upsertEvents(this.db, orgId, drafts);
+    for (const r of replays) written.push(...(await this.recompute(orgId, r.assetId, r.from, org)));
+    this.stats.written += written.length;
+    const marks = new Map<string, number>();
+    for (const [assetId] of items) {
+      const t = this.vehicles.get(assetId)?.track.t;
+      if (t !== undefined && Number.isFinite(t)) marks.set(assetId, t);
+    }
+    await repo.writeMarks(this.db, orgId, marks);
+    await this.tell(orgId, written);
+  }
+
+  /**
+   * The vehicle's events from stored positions, from the last fix before `fromMs` at which nothing was
+   * open: its events after that fix are replaced by the replay's, and its state becomes the replay's.
+   */
+  async recompute(orgId: string, assetId: string, fromMs: number, known?: OrgSafety): Promise<repo.WrittenEvent[]> {
+    const org = known ?? (await this.orgOf(orgId));
+    this.stats.replays++;
+    const floor = this.now() - MAX_REPLAY_MS;
+    for (let windowMs = 3_600_000; ; windowMs *= 4) {
+      const start = Math.max(fromMs - windowMs, Math.min(floor, fromMs - 3_600_000));
+      const fixes = await repo.readFixes(this.db, orgId, assetId, start);
+      if (fixes.length === 0) return [];
+      const gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
+      const ctx = this.contextOf(org, assetId, gpsOnly);
+      const track = blankSafetyTrack();
+      const events = new Map<string, EventDraft>();
+      let cut = -Infinity;
+      let found = false;
+      for (let i = 0; i < fixes.length; i++) {
+        const f = fixes[i]!;
+        for (const d of stepSafety(track, f, ctx)) events.set(draftKey(d), d);
+        // A blank point with two fixes before it (the central difference's) and before the first new fix.
+        if (i >= 2 && f.t < fromMs && !track.speeding && !track.maxSpeed && !track.idling && !track.harsh) {
+          cut = f.t;
+          found = true;
+        }
+      }
+      const quiet = !fixes.some((f) => f.t < fromMs);
+      if (!found && !quiet && start > floor) continue;
+      // Nothing before the new fixes within reach: everything from the window's start is the replay's.
+      const cutMs = found ? cut : start - 1;
+      const drafts = [...events.values()].filter((d) => d.startedAt > cutMs || (d.source === 'GPS_ESTIMATED' && d.startedAt === cutMs));
+      const written = await repo.replaceEvents(this.db, orgId, assetId, cutMs, drafts);
+      this.remember(assetId, { track, gpsOnly });
+      return written;
+    }
+  }
+
+  private remember(assetId: string, state: VehicleState): void {
+    this.vehicles.delete(assetId);
+    this.vehicles.set(assetId, state);
+    if (this.vehicles.size > 200_000) this.vehicles.delete(this.vehicles.keys().next().value!);
+  }
+
+  /** Crashes and severe events, at once (by each user's notification choices), once per event. */
+  private async tell(orgId: string, written: readonly repo.WrittenEvent[]): Promise<void> {
+    const now = this.now();
+    const severe = written.filter((w) => (w.draft.severity === 'CRITICAL' || w.draft.severity === 'HIGH') && now - w.draft.endedAt <= NOTIFY_WITHIN_MS);
+    const fresh = severe.filter((w) => !this.told.has(factKey(w)));
+    if (fresh.length === 0) return;
+    const units = await this.db
+      .select({ id: assets.id, unitNumber: assets.unitNumber })
+      .from(assets)
+      .where(
+        and(
+          eq(assets.organizationId, orgId),
+          inArray(
+            assets.id,
+            fresh.map((w) => w.assetId),
+          ),
+        ),
+      );
+    const unitOf = new Map(units.map((u) => [u.id, u.unitNumber]));
+    const notices: NotifyInput[] = fresh.map((w) => {
+      const d = w.draft;
+      const where = describeLocation(d.lat, d.lon).text;
+      const crash = d.type === 'CRASH';
+      return {
+        organizationId: orgId,
+        kind: crash ? 'SAFETY_CRASH' : 'SAFETY_SEVERE',
+        factKey: factKey(w),
+        title: `Vehicle ${unitOf.get(w.assetId) ?? '?'}: ${SAFETY_EVENT_TYPE_LABELS[d.type].toLowerCase()}${d.band ? ` (${d.band.toLowerCase()})` : ''}`,
+        body: crash ? `The device reported a crash ${where}. Call the driver.` : `${SAFETY_EVENT_TYPE_LABELS[d.type]} ${where}${d.strengthMps2 ? `, ${d.strengthMps2} m/s²` : ''}.`,
+        link: `/safety?event=${w.id}`,
+        linkLabel: 'Review the event',
+        occurredAt: d.startedAt,
+      };
+    });
+    await notifyMany(this.db, notices);
+    for (const w of fresh) this.told.add(factKey(w));
+    if (this.told.size > 50_000) this.told.clear();
+  }
+
+  /** Vehicles whose positions were stored while nothing followed them (a restart): recomputed from their mark (at most 8 days back). */
+  async catchUp(): Promise<number> {
+    const behind = await repo.vehiclesBehindMarks(this.db);
+    for (const v of behind) {
+      const written = await this.recompute(v.orgId, v.assetId, v.mark ?? this.now() - MAX_REPLAY_MS);
+      const t = this.vehicles.get(v.assetId)?.track.t;
+      if (t !== undefined && Number.isFinite(t)) await repo.writeMarks(this.db, v.orgId, new Map([[v.assetId, t]]));
+      await this.tell(v.orgId, written);
+    }
+    return behind.length;
+  }
+
+  /** These vehicles' events from positions since `fromMs` (positions written in bulk: the demo week). */
+  async recomputeVehicles(orgId: string, assetIds: readonly string[], fromMs: number): Promise<number> {
+    let n = 0;
+    for (const assetId of assetIds) n += (await this.recompute(orgId, assetId, fromMs)).length;
+    return n;
+  }
+
+  /** Forgets every vehicle's state (tests: the next fixes recompute from positions). */
+  forget(): void {
+    this.vehicles.clear();
+  }
+}
+
+const factKey = (w: repo.WrittenEvent) => `safety:${w.assetId}:${w.draft.type}:${w.draft.source}:${w.draft.startedAt}`;
+
+function fixOf(r: PositionRow): QueuedFix {
+  const s = signalsOf(r.attributes, r.protocol === 'traccar');
+  return { t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId, protocol: r.protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
+}

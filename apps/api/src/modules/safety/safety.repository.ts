@@ -1,0 +1,146 @@
+import { sql } from 'drizzle-orm';
+import { DEFAULT_SAFETY_SETTINGS, safetySettingsSchema, type SafetySettings } from '@fleet/api-contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import type { EventDraft, SafetyFix } from './safety-machine.ts';
+import { SIGNAL_KEYS, signalsOf } from './signals.ts';
+
+// The safety follower's queries (decision 0194): fixes read back for a replay, events upserted by their
+// key (a review survives), marks for the start-up catch-up, and the organization's settings.
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const ms = (v: number | string) => Math.round(Number(v));
+
+/** The organization's settings, the defaults filled in for anything a stored copy lacks. */
+export async function readSettings(db: DbOrTx, orgId: string): Promise<SafetySettings> {
+  const [r] = rowsOf<{ settings: SafetySettings | string }>(await db.execute(sql`select settings from safety_settings where organization_id = ${orgId}`));
+  if (!r) return DEFAULT_SAFETY_SETTINGS;
+  const stored = typeof r.settings === 'string' ? (JSON.parse(r.settings) as SafetySettings) : r.settings;
+  const merged = { ...DEFAULT_SAFETY_SETTINGS, ...stored, weights: { ...DEFAULT_SAFETY_SETTINGS.weights, ...stored.weights } };
+  const ok = safetySettingsSchema.safeParse(merged);
+  return ok.success ? ok.data : DEFAULT_SAFETY_SETTINGS;
+}
+
+export interface StoredFix extends SafetyFix {
+  protocol: string;
+}
+
+const signalJson = sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', attributes->'${k}'`).join(', ')}))`);
+
+/** A vehicle's stored fixes from `fromMs` on, in fix-time order, with their safety signals. */
+export async function readFixes(db: DbOrTx, orgId: string, assetId: string, fromMs: number): Promise<StoredFix[]> {
+  const [r] = rowsOf<{ j: string | null }>(
+    await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id, protocol, ${signalJson}) order by fix_time)::text as j
+      from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz`),
+  );
+  const rows = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>]>) : [];
+  return rows.map(([t, lat, lon, speed, ignition, driverId, protocol, attrs]) => {
+    const s = signalsOf(attrs, protocol === 'traccar');
+    return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
+  });
+}
+
+/** The fixes around an event (its trace). */
+export async function readTrace(db: DbOrTx, orgId: string, assetId: string, fromMs: number, toMs: number): Promise<Array<{ t: number; lat: number; lon: number; speed: number | null }>> {
+  const rows = rowsOf<{ t: number | string; latitude: number; longitude: number; speed: number | null }>(
+    await db.execute(sql`select extract(epoch from fix_time)::float8 * 1000 as t, latitude, longitude, speed from positions
+      where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz and fix_time <= ${iso(toMs)}::timestamptz order by fix_time limit 2000`),
+  );
+  return rows.map((r) => ({ t: ms(r.t), lat: Number(r.latitude), lon: Number(r.longitude), speed: r.speed === null ? null : Number(r.speed) }));
+}
+
+export interface WrittenEvent {
+  id: string;
+  assetId: string;
+  inserted: boolean;
+  draft: EventDraft;
+}
+
+/** Upserts events by their key: derived fields follow the fixes, the review (status, coach, notes) stays. */
+export async function upsertEvents(db: DbOrTx, orgId: string, events: ReadonlyArray<{ assetId: string; draft: EventDraft }>): Promise<WrittenEvent[]> {
+  if (events.length === 0) return [];
+  const json = JSON.stringify(
+    events.map(({ assetId, draft: d }) => ({
+      asset_id: assetId,
+      driver_id: d.driverId,
+      type: d.type,
+      source: d.source,
+      severity: d.severity,
+      started_at: iso(d.startedAt),
+      ended_at: iso(d.endedAt),
+      latitude: d.lat,
+      longitude: d.lon,
+      speed_before_kph: d.speedBeforeKph,
+      speed_after_kph: d.speedAfterKph,
+      max_speed_kph: d.maxSpeedKph,
+      limit_kph: d.limitKph,
+      limit_source: d.limitSource,
+      band: d.band,
+      band_seconds: d.bandSeconds,
+      strength_mps2: d.strengthMps2,
+      fuel_burned_l: d.fuelBurnedL,
+      open: d.open,
+    })),
+  );
+  const rows = rowsOf<{ id: string; asset_id: string; type: string; source: string; t: number | string; inserted: boolean }>(
+    await db.execute(sql`insert into safety_events (organization_id, asset_id, driver_id, type, source, severity, started_at, ended_at, latitude, longitude,
+        speed_before_kph, speed_after_kph, max_speed_kph, limit_kph, limit_source, band, band_seconds, strength_mps2, fuel_burned_l, open)
+      select ${orgId}::uuid, x.asset_id, x.driver_id, x.type, x.source, x.severity, x.started_at, x.ended_at, x.latitude, x.longitude,
+        x.speed_before_kph, x.speed_after_kph, x.max_speed_kph, x.limit_kph, x.limit_source, x.band, x.band_seconds, x.strength_mps2, x.fuel_burned_l, x.open
+      from json_to_recordset(${json}::json) as x(asset_id uuid, driver_id uuid, type text, source text, severity text, started_at timestamptz, ended_at timestamptz,
+        latitude float8, longitude float8, speed_before_kph real, speed_after_kph real, max_speed_kph real, limit_kph real, limit_source text, band text,
+        band_seconds jsonb, strength_mps2 real, fuel_burned_l real, open boolean)
+      on conflict (organization_id, asset_id, type, source, started_at) do update set
+        driver_id = excluded.driver_id, severity = excluded.severity, ended_at = excluded.ended_at, latitude = excluded.latitude, longitude = excluded.longitude,
+        speed_before_kph = excluded.speed_before_kph, speed_after_kph = excluded.speed_after_kph, max_speed_kph = excluded.max_speed_kph,
+        limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, band = excluded.band, band_seconds = excluded.band_seconds,
+        strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open, updated_at = now()
+      returning id, asset_id, type, source, extract(epoch from started_at)::float8 * 1000 as t, (xmax = 0) as inserted`),
+  );
+  const byKey = new Map(events.map((e) => [`${e.assetId}|${e.draft.type}|${e.draft.source}|${e.draft.startedAt}`, e]));
+  return rows.flatMap((r) => {
+    const e = byKey.get(`${r.asset_id}|${r.type}|${r.source}|${ms(r.t)}`);
+    return e ? [{ id: r.id, assetId: r.asset_id, inserted: r.inserted === true || String(r.inserted) === 'true', draft: e.draft }] : [];
+  });
+}
+
+/**
+ * A replay's result: the vehicle's events after `cutMs` (and GPS-estimated ones starting at it, whose
+ * central difference the replay recomputed) become exactly `drafts`; those no longer made are deleted.
+ */
+export async function replaceEvents(db: DbOrTx, orgId: string, assetId: string, cutMs: number, drafts: readonly EventDraft[]): Promise<WrittenEvent[]> {
+  const keep = JSON.stringify(drafts.map((d) => ({ type: d.type, source: d.source, started_at: iso(d.startedAt) })));
+  const cut = Number.isFinite(cutMs) ? iso(cutMs) : iso(0);
+  await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId} and e.asset_id = ${assetId}
+    and (e.started_at > ${cut}::timestamptz or (e.source = 'GPS_ESTIMATED' and e.started_at = ${cut}::timestamptz))
+    and not exists (select 1 from json_to_recordset(${keep}::json) as k(type text, source text, started_at timestamptz)
+      where k.type = e.type and k.source = e.source and k.started_at = e.started_at)`);
+  return upsertEvents(
+    db,
+    orgId,
+    drafts.map((draft) => ({ assetId, draft })),
+  );
+}
+
+export async function writeMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<string, number>): Promise<void> {
+  if (marks.size === 0) return;
+  const json = JSON.stringify([...marks].map(([assetId, t]) => ({ asset_id: assetId, t: iso(t) })));
+  await db.execute(sql`insert into safety_marks (organization_id, asset_id, covered_until)
+    select ${orgId}::uuid, x.asset_id, x.t from json_to_recordset(${json}::json) as x(asset_id uuid, t timestamptz)
+    on conflict (organization_id, asset_id) do update set covered_until = greatest(safety_marks.covered_until, excluded.covered_until)`);
+}
+
+/** Vehicles whose newest fix is past their mark (null: never worked). */
+export async function vehiclesBehindMarks(db: DbOrTx): Promise<Array<{ assetId: string; orgId: string; mark: number | null }>> {
+  const rows = rowsOf<{ asset_id: string; organization_id: string; covered: number | string | null }>(
+    await db.execute(sql`select lp.asset_id, lp.organization_id, extract(epoch from m.covered_until) * 1000 as covered
+      from latest_positions lp left join safety_marks m on m.asset_id = lp.asset_id and m.organization_id = lp.organization_id
+      where m.covered_until is null or m.covered_until < lp.fix_time`),
+  );
+  return rows.map((r) => ({ assetId: r.asset_id, orgId: r.organization_id, mark: r.covered === null ? null : ms(r.covered) }));
+}
+
+/** The organization's yards (idling there is left out when the settings say so) and its vehicles' names. */
+export async function readYards(db: DbOrTx, orgId: string): Promise<Array<{ id: string; geometry: unknown; radius_m: number | null }>> {
+  return rowsOf(await db.execute(sql`select id, geometry, radius_m from places where organization_id = ${orgId} and category = 'YARD'`));
+}

@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import { speedLimitAt } from '@fleet/geo/speed-limits';
+import type { Db } from '../db/client.ts';
+import { rowsOf } from '../db/sql/rows.ts';
+import type { SafetyEvents } from '../modules/safety/index.ts';
+import type { DemoTruck } from './simulator/demo-fleet.ts';
+
+// The demo's driver safety (issue 47): the week's history gets what real trucks do now and then, as
+// their devices would report it, and the follower derives the events from those positions like any
+// other: a few runs over the posted limit on the highways (a handful of trucks), harsh braking and
+// acceleration events from the devices (one severe braking), and idling at rest stops. Then a manager
+// has worked part of the inbox: one driver needs coaching, one was coached, one event was dismissed.
+
+const MPH = 1.609344;
+
+interface Fix {
+  t: string;
+  lat: number;
+  lon: number;
+  speed: number | null;
+}
+
+/** Deterministic picks (the same demo on every fresh start). */
+const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[(i * 7919) % list.length] : undefined);
+
+/** Once (nothing when the organization has any safety event). Returns the events derived. */
+export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly DemoTruck[], safety: SafetyEvents, from: number, adminUserId: string | null): Promise<number> {
+  const [any] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from safety_events where organization_id = ${orgId}`));
+  if ((any?.n ?? 0) > 0) return 0;
+  for (const truck of trucks) {
+    if (!truck.assetId) continue;
+    const fixes = rowsOf<Fix>(
+      await db.execute(sql`select fix_time::text as t, latitude as lat, longitude as lon, speed from positions
+        where gateway_id = ${truck.gatewayId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
+    );
+    const i = truck.index;
+    // Speeding: one truck in three runs over the limit for four to eight minutes on a highway.
+    if (i % 3 === 0) {
+      const runs: number[] = [];
+      for (let k = 10; k < fixes.length - 10; k += 37) {
+        const f = fixes[k]!;
+        const limit = speedLimitAt(f.lat, f.lon, true);
+        if (limit && limit.roadClass.startsWith('HIGHWAY') && (f.speed ?? 0) > 80) runs.push(k);
+      }
+      for (const [n, k] of [pick(runs, i), pick(runs, i + 5)].entries()) {
+        if (k === undefined) continue;
+        const over = [8, 13, 18, 23][(i + n) % 4]! * MPH;
+        const len = 4 + ((i + n) % 5);
+        for (let j = k; j < k + len && j < fixes.length; j++) {
+          const f = fixes[j]!;
+          const limit = speedLimitAt(f.lat, f.lon, true);
+          if (!limit || !limit.roadClass.startsWith('HIGHWAY')) break;
+          // Never past 82 mph: a loaded tractor's governor.
+          const kph = Math.min(limit.kph + over, 82 * MPH);
+          await db.execute(sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+        }
+      }
+    }
+    // Harsh events reported by the device (green driving), on moving fixes.
+    const moving = fixes.filter((f) => (f.speed ?? 0) > 30);
+    const harsh: Array<{ type: number; value: number }> = [];
+    if (i % 2 === 0) harsh.push({ type: 2, value: 4.1 + (i % 4) * 0.2 });
+    if (i % 5 === 1) harsh.push({ type: 1, value: 2.8 });
+    if (i % 4 === 3) harsh.push({ type: 3, value: 3.3 });
+    // The one severe braking of the week (about 0.7 g).
+    if (i === 4) harsh.push({ type: 2, value: 6.9 });
+    for (const [n, h] of harsh.entries()) {
+      const f = pick(moving, i * 3 + n + 1);
+      if (!f) continue;
+      await db.execute(sql`update positions set attributes = attributes || ${JSON.stringify({ greenDrivingType: h.type, greenDrivingValue: h.value })}::jsonb
+        where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+    }
+    // Idling at a rest stop: a third of the trucks leave the engine running through one parked stretch.
+    if (i % 3 === 1) {
+      const parked: number[] = [];
+      for (let k = 1; k + 6 < fixes.length; k++) if (fixes.slice(k, k + 6).every((f) => (f.speed ?? 0) < 1) && (fixes[k - 1]!.speed ?? 0) > 30) parked.push(k);
+      const k = pick(parked, i);
+      if (k !== undefined) {
+        for (let j = k; j < k + 6; j++) await db.execute(sql`update positions set attributes = attributes || '{"idling": true}'::jsonb where gateway_id = ${truck.gatewayId} and fix_time = ${fixes[j]!.t}::timestamptz`);
+      }
+    }
+  }
+  const derived = await safety.recomputeVehicles(
+    orgId,
+    trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])),
+    from,
+  );
+  // Part of the inbox worked: the lowest-scoring kind of driver needs coaching, one coached, one dismissal.
+  const events = rowsOf<{ id: string; driver_id: string | null; type: string; started_at: string }>(
+    await db.execute(sql`select id, driver_id, type, started_at::text from safety_events where organization_id = ${orgId} and driver_id is not null order by started_at`),
+  );
+  const history = (status: string, note: string) => JSON.stringify([{ at: new Date().toISOString(), action: 'REVIEW', status, userId: adminUserId, userName: 'Dana Whitfield', note }]);
+  const speeding = events.filter((e) => e.type === 'SPEEDING');
+  const coach = speeding[0] ?? events[0];
+  if (coach) {
+    await db.execute(sql`update safety_events set status = 'NEEDS_COACHING', coach_id = ${adminUserId}, due_at = now() + interval '14 days', note = 'Speeding on the interstate: talk through the trip plan',
+      history = ${history('NEEDS_COACHING', 'Speeding on the interstate: talk through the trip plan')}::jsonb where organization_id = ${orgId} and id = ${coach.id}`);
+  }
+  const coached = events.find((e) => e.type === 'HARSH_BRAKING' && e.id !== coach?.id);
+  if (coached) {
+    await db.execute(sql`update safety_events set status = 'COACHED', coach_id = ${adminUserId}, note = 'Reviewed following distance with the driver', acknowledged_at = now(),
+      history = ${history('COACHED', 'Reviewed following distance with the driver')}::jsonb where organization_id = ${orgId} and id = ${coached.id}`);
+  }
+  const dismissed = events.find((e) => e.type === 'IDLING');
+  if (dismissed) {
+    await db.execute(sql`update safety_events set status = 'DISMISSED', note = 'Cold morning: engine warm-up', history = ${history('DISMISSED', 'Cold morning: engine warm-up')}::jsonb
+      where organization_id = ${orgId} and id = ${dismissed.id}`);
+  }
+  return derived;
+}

@@ -1,0 +1,196 @@
+import { highwayNetwork } from './highway-route.ts';
+import { locateJurisdiction } from './jurisdictions.ts';
+import { bundledPlaces } from './places.ts';
+import { SPEED_LIMITS, SPEED_LIMITS_SOURCE, type SpeedLimitClass } from './speed-limits-data.ts';
+
+// The speed limit at a fix, offline (issue 47, docs/decisions/0194): the state's or province's legal
+// default for the road class there, for a car or a truck, from the OSM wiki's default-speed table
+// (speed-limits-data.ts). The road class is what the bundled data can tell: on the bundled Natural
+// Earth major roads (interstates and main US highways, within ROAD_SNAP_M of a line) or off them, and
+// inside a town (within a radius growing with its population) or not. The class is kept per cell of
+// CELL_DEG, so a fix costs a jurisdiction lookup (~0.1 µs) and a map probe; a cell's class is worked
+// out the first time a fix falls in it.
+
+export { SPEED_LIMITS_SOURCE };
+export type { SpeedLimitClass };
+
+/** A fix within this distance of a bundled road line is on it (Natural Earth is a few hundred metres off the true road). */
+export const ROAD_SNAP_M = 400;
+/** Cells of about 280 m by 200 m at 40° N. */
+const CELL_DEG = 0.0025;
+const M_PER_DEG_LAT = 110_574;
+const TOWN_CELL_DEG = 0.1;
+const ROAD_CELL_DEG = 0.02;
+
+/** The limit at a point and where it comes from ("Illinois default, rural road, trucks"). */
+export interface SpeedLimit {
+  kph: number;
+  source: string;
+  roadClass: SpeedLimitClass;
+  jurisdiction: string;
+}
+
+const CLASS_WORDS: Record<SpeedLimitClass, string> = {
+  HIGHWAY_RURAL: 'rural highway',
+  HIGHWAY_URBAN: 'urban highway',
+  ROAD_RURAL: 'rural road',
+  ROAD_URBAN: 'urban road',
+};
+
+const NAMES: Record<string, string> = {
+  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado', CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia',
+  FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana',
+  ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana', NE: 'Nebraska',
+  NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio',
+  OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas',
+  UT: 'Utah', VT: 'Vermont', VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  AB: 'Alberta', BC: 'British Columbia', MB: 'Manitoba', NB: 'New Brunswick', NL: 'Newfoundland and Labrador', NS: 'Nova Scotia', NT: 'Northwest Territories',
+  NU: 'Nunavut', ON: 'Ontario', PE: 'Prince Edward Island', QC: 'Quebec', SK: 'Saskatchewan', YT: 'Yukon',
+};
+
+const CLASSES: readonly SpeedLimitClass[] = ['HIGHWAY_RURAL', 'HIGHWAY_URBAN', 'ROAD_RURAL', 'ROAD_URBAN'];
+
+/** A town's radius in metres: 1 km, plus 1.5 km per square root of 100,000 people (Chicago: about 9 km). */
+export const townRadiusM = (population: number): number => 1000 + 1500 * Math.sqrt(population / 100_000);
+
+export class SpeedLimitIndex {
+  /** Per jurisdiction and class, [car, truck] limits with their words, built once. */
+  private readonly limits = new Map<string, Array<{ car: SpeedLimit; truck: SpeedLimit } | null>>();
+  /** Road-line segments by ROAD_CELL_DEG grid cell: [ax, ay, bx, by] in degrees, flattened. */
+  private readonly segments = new Map<number, number[]>();
+  /** Towns by TOWN_CELL_DEG cell: lat, lon, radius (m). */
+  private readonly towns = new Map<number, number[]>();
+  /** Class index (0-3) per fine cell, worked out on first use. */
+  private readonly cells = new Map<number, number>();
+
+  constructor() {
+    for (const [code, row] of Object.entries(SPEED_LIMITS)) {
+      const name = NAMES[code] ?? code;
+      this.limits.set(
+        code,
+        CLASSES.map((cls) => {
+          const v = row[cls];
+          if (!v) return null;
+          const words = `${name} default, ${CLASS_WORDS[cls]} (${v[2]})`;
+          return {
+            car: { kph: v[0], source: words, roadClass: cls, jurisdiction: code },
+            truck: { kph: v[1], source: v[1] < v[0] ? `${words}, trucks` : words, roadClass: cls, jurisdiction: code },
+          };
+        }),
+      );
+    }
+    for (const piece of highwayNetwork().pieces) {
+      for (let i = 1; i < piece.points.length; i++) {
+        const [ax, ay] = piece.points[i - 1]!;
+        const [bx, by] = piece.points[i]!;
+        // Every coarse cell the segment's box (grown by the snap distance) touches.
+        const pad = 0.01;
+        for (let gx = Math.floor((Math.min(ax, bx) - pad) / ROAD_CELL_DEG); gx <= Math.floor((Math.max(ax, bx) + pad) / ROAD_CELL_DEG); gx++) {
+          for (let gy = Math.floor((Math.min(ay, by) - pad) / ROAD_CELL_DEG); gy <= Math.floor((Math.max(ay, by) + pad) / ROAD_CELL_DEG); gy++) {
+            const k = gx * 100_000 + gy;
+            let list = this.segments.get(k);
+            if (!list) this.segments.set(k, (list = []));
+            list.push(ax, ay, bx, by);
+          }
+        }
+      }
+    }
+    for (const p of bundledPlaces()) {
+      const r = townRadiusM(p.population);
+      const rDeg = r / M_PER_DEG_LAT / Math.cos((p.lat * Math.PI) / 180) + 0.001;
+      for (let gx = Math.floor((p.lon - rDeg) / TOWN_CELL_DEG); gx <= Math.floor((p.lon + rDeg) / TOWN_CELL_DEG); gx++) {
+        for (let gy = Math.floor((p.lat - rDeg) / TOWN_CELL_DEG); gy <= Math.floor((p.lat + rDeg) / TOWN_CELL_DEG); gy++) {
+          const k = gx * 100_000 + gy;
+          let list = this.towns.get(k);
+          if (!list) this.towns.set(k, (list = []));
+          list.push(p.lat, p.lon, r);
+        }
+      }
+    }
+  }
+
+  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads in a town, or no figure for the road class there. */
+  at(lat: number, lon: number, heavy: boolean): SpeedLimit | null {
+    const j = locateJurisdiction(lat, lon, 500);
+    if (!j) return null;
+    const row = this.limits.get(j.jurisdiction.code);
+    if (!row) return null;
+    const cls = this.classAt(lat, lon);
+    // Off the bundled roads in a town: a street, or a highway the bundle lacks (it holds the demo
+    // network's roads only). The urban default (25-30 mph) would call every truck on such a highway a
+    // severe speeder, so it is not judged (decision 0194).
+    if (cls === 3) return null;
+    const entry = row[cls];
+    return entry ? (heavy ? entry.truck : entry.car) : null;
+  }
+
+  /** The road class at a point (0-3 in CLASSES' order), from its cell. */
+  classAt(lat: number, lon: number): number {
+    const cx = Math.floor(lon / CELL_DEG);
+    const cy = Math.floor(lat / CELL_DEG);
+    const key = cx * 1_000_000 + cy;
+    let c = this.cells.get(key);
+    if (c === undefined) {
+      const clat = (cy + 0.5) * CELL_DEG;
+      const clon = (cx + 0.5) * CELL_DEG;
+      c = (this.nearRoad(clat, clon) ? 0 : 2) + (this.inTown(clat, clon) ? 1 : 0);
+      // A long-running process forgets the cells now and then rather than grow without end.
+      if (this.cells.size > 4_000_000) this.cells.clear();
+      this.cells.set(key, c);
+    }
+    return c;
+  }
+
+  /** The road class's name at a point. */
+  roadClassAt(lat: number, lon: number): SpeedLimitClass {
+    return CLASSES[this.classAt(lat, lon)]!;
+  }
+
+  private nearRoad(lat: number, lon: number): boolean {
+    const list = this.segments.get(Math.floor(lon / ROAD_CELL_DEG) * 100_000 + Math.floor(lat / ROAD_CELL_DEG));
+    if (!list) return false;
+    const kx = M_PER_DEG_LAT * Math.cos((lat * Math.PI) / 180);
+    const limit2 = ROAD_SNAP_M * ROAD_SNAP_M;
+    for (let i = 0; i < list.length; i += 4) {
+      // Planar metres around the point: fine at this scale.
+      const ax = (list[i]! - lon) * kx;
+      const ay = (list[i + 1]! - lat) * M_PER_DEG_LAT;
+      const bx = (list[i + 2]! - lon) * kx;
+      const by = (list[i + 3]! - lat) * M_PER_DEG_LAT;
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2));
+      const px = ax + t * dx;
+      const py = ay + t * dy;
+      if (px * px + py * py <= limit2) return true;
+    }
+    return false;
+  }
+
+  private inTown(lat: number, lon: number): boolean {
+    const list = this.towns.get(Math.floor(lon / TOWN_CELL_DEG) * 100_000 + Math.floor(lat / TOWN_CELL_DEG));
+    if (!list) return false;
+    const kx = M_PER_DEG_LAT * Math.cos((lat * Math.PI) / 180);
+    for (let i = 0; i < list.length; i += 3) {
+      const dx = (list[i + 1]! - lon) * kx;
+      const dy = (list[i]! - lat) * M_PER_DEG_LAT;
+      const r = list[i + 2]!;
+      if (dx * dx + dy * dy <= r * r) return true;
+    }
+    return false;
+  }
+}
+
+let shared: SpeedLimitIndex | null = null;
+
+/** The one index of the process (built on first use: about 50 ms). */
+export function speedLimitIndex(): SpeedLimitIndex {
+  shared ??= new SpeedLimitIndex();
+  return shared;
+}
+
+/** The limit at a point for a car or a truck (see SpeedLimitIndex.at). */
+export function speedLimitAt(lat: number, lon: number, heavy: boolean): SpeedLimit | null {
+  return speedLimitIndex().at(lat, lon, heavy);
+}

@@ -49,3 +49,5 @@ export * from './reports.ts';
 export * from './loads.ts';
 export * from './messages.ts';
 export * from './images.ts';
+export * from './api-tokens.ts';
+export * from './webhooks.ts';

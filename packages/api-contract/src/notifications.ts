@@ -35,6 +35,7 @@ export const NOTIFICATION_KINDS = [
   'MESSAGE_FROM_DRIVER',
   'MESSAGE_FROM_DISPATCH',
   'ENGINE_FAULT',
+  'WEBHOOK_DISABLED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -55,7 +56,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults' | 'webhooks';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -255,6 +256,17 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'engine',
     defaults: { inApp: true, email: false },
     source: 'engine-faults',
+  },
+  // Issue 48 (decision 0198): a subscription the server turned off (the receiver answered 410 Gone, or
+  // every delivery failed for 5 days): those who manage webhooks are told, by e-mail by default.
+  WEBHOOK_DISABLED: {
+    label: 'Webhook turned off',
+    description: 'A webhook subscription was turned off because its receiver answered 410 Gone or every delivery failed for 5 days.',
+    permission: 'WEBHOOK_MANAGE',
+    type: 'alert',
+    iconName: 'webhook-off',
+    defaults: { inApp: true, email: true },
+    source: 'webhooks',
   },
 };
 

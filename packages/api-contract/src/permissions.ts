@@ -63,6 +63,9 @@ export const PERMISSIONS = [
   // Issue 44: messages between drivers and dispatch.
   'MESSAGE_LIST',
   'MESSAGE_SEND',
+  // Issue 48: integrations (API tokens, webhooks).
+  'API_TOKEN_MANAGE',
+  'WEBHOOK_MANAGE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

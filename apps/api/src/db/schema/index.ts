@@ -16,3 +16,4 @@ export * from './refused-fixes.ts';
 export * from './messages.ts';
 export * from './eld-transfer.ts';
 export * from './engine-faults.ts';
+export * from './integrations.ts';

@@ -5,7 +5,7 @@ import { DUTY_STATUSES } from './hos.ts';
 import { LOAD_STATUSES, STOP_KINDS } from './loads.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 
-defineLabels({ url: 'URL', events: 'Event types', deliveryId: 'Delivery' });
+defineLabels({ url: 'URL', events: 'Event types', enabled: 'Enabled', deliveryId: 'Delivery' });
 
 // Webhooks (issue 48, decision 0198): an organization subscribes other systems to the facts below.
 // Each is written to an outbox in the transaction of the fact and delivered as the Standard Webhooks

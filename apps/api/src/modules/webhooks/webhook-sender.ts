@@ -19,12 +19,6 @@ export const RETRY_SCHEDULE_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 36
 export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
 /** Delivered and given-up deliveries are kept this long for the deliveries list, then purged. */
 const KEEP_DAYS = 30;
-/**
- * Deliveries of one subscription leased together and sent one after another (in order): fewer
- * statements a delivery, and a backlog drains at the receiver's pace, not one round trip of the
- * database per event. After a failure the rest are given back untouched.
- */
-const CHAIN = 25;
 /** The longest a receiver's Retry-After is honoured. */
 const MAX_RETRY_AFTER_S = 24 * 3600;
 
@@ -53,8 +47,7 @@ interface Claimed {
 
 interface Outcome {
   d: Claimed;
-  /** Null: not sent (an earlier delivery of its chain failed); given back as it was. */
-  r: AttemptResult | null;
+  r: AttemptResult;
 }
 
 const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
@@ -162,58 +155,33 @@ export class WebhookSender {
         from webhook_subscriptions s where s.enabled
       ),
       due as (
-        select d.organization_id, d.subscription_id from webhook_deliveries d
+        select d.organization_id, d.id from webhook_deliveries d
         join heads h on d.organization_id = h.o and d.id = h.did
         where d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
         order by d.next_attempt_at, d.id
         limit ${room}
         for update of d skip locked
-      ),
-      -- The head and the deliveries behind it, in order: only the head's holder can reach them.
-      chain as (
-        select x.organization_id, x.id from due
-        cross join lateral (
-          select x.organization_id, x.id from webhook_deliveries x
-          where x.organization_id = due.organization_id and x.subscription_id = due.subscription_id and x.status = 'PENDING'
-            and x.next_attempt_at <= now() and (x.leased_until is null or x.leased_until < now())
-          order by x.id limit ${CHAIN}
-        ) x
       )
       update webhook_deliveries w
-      set leased_until = now() + make_interval(secs => ${leaseS + (CHAIN - 1) * Math.ceil(this.config.timeoutMs / 1000)}), attempts = w.attempts + 1, last_attempt_at = now()
-      from chain due, webhook_events e, webhook_subscriptions s
+      set leased_until = now() + make_interval(secs => ${leaseS}), attempts = w.attempts + 1, last_attempt_at = now()
+      from due, webhook_events e, webhook_subscriptions s
       where w.organization_id = due.organization_id and w.id = due.id
         and e.organization_id = w.organization_id and e.id = w.event_id
         and s.organization_id = w.organization_id and s.id = w.subscription_id
       returning w.organization_id as o, w.id, w.subscription_id as sid, w.event_id, w.attempts, s.url, s.secret, s.previous_secret,
         s.previous_secret_expires_at, e.body, (extract(epoch from e.created_at) * 1000)::float8 as created_ms`);
     const claimed = rowsOf<Claimed & { created_ms: number }>(res);
-    const chains = new Map<string, Claimed[]>();
-    for (const d of claimed) chains.set(d.sid, [...(chains.get(d.sid) ?? []), d]);
-    for (const chain of chains.values()) {
-      chain.sort((a, b) => a.id - b.id);
+    for (const d of claimed) {
+      if (this.measureLag && d.attempts === 1) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
       this.inFlight++;
-      void this.sendChain(chain).finally(() => {
+      void this.send(d).then((r) => {
         this.inFlight--;
+        this.results.push({ d, r });
         this.flush();
       });
     }
-    if (chains.size === room) this.claimAgain = true;
+    if (claimed.length === room) this.claimAgain = true;
     else if (claimed.length === 0 && this.inFlight === 0) this.wakeIn(await this.nextDueMs());
-  }
-
-  /** One subscription's deliveries in order; the first that fails stops the chain (the rest are given back). */
-  private async sendChain(chain: Claimed[]): Promise<void> {
-    for (let i = 0; i < chain.length; i++) {
-      const d = chain[i]!;
-      const r = await this.send(d);
-      this.results.push({ d, r });
-      if (this.results.length >= 100) this.flush();
-      if (r.status === null || r.status < 200 || r.status >= 300) {
-        for (const rest of chain.slice(i + 1)) this.results.push({ d: rest, r: null });
-        return;
-      }
-    }
   }
 
   /** Milliseconds until the next head comes due or a lease runs out (at most the poll interval). */
@@ -276,7 +244,6 @@ export class WebhookSender {
   private async record(batch: Outcome[]): Promise<void> {
     const now = this.clock();
     const rows = batch.map(({ d, r }) => {
-      if (!r) return { o: d.o, id: d.id, sid: d.sid, status: 'PENDING', released: true, ok: false, gone: false, next: null, code: null, err: null, ms: null };
       const ok = r.status !== null && r.status >= 200 && r.status < 300;
       const gone = r.status === 410;
       const delay = ok || gone ? null : retryDelayMs(d.attempts, this.config.retryScale);
@@ -285,26 +252,19 @@ export class WebhookSender {
       if (ok) this.stats.delivered++;
       else if (status === 'FAILED') this.stats.failed++;
       this.stats.attempts++;
-      return { o: d.o, id: d.id, sid: d.sid, status, released: false, ok, gone, next: new Date(now + (waitMs ?? 0)).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
+      return { o: d.o, id: d.id, sid: d.sid, status, ok, gone, next: new Date(now + (waitMs ?? 0)).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
     });
     const failingAfterS = (FAILING_DISABLE_MS * this.config.retryScale) / 1000;
     const res = await this.db.execute(sql`
-      with r as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(o uuid, id bigint, sid uuid, status text, released boolean, ok boolean, gone boolean, next timestamptz, code int, err text, ms int)),
+      with r as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(o uuid, id bigint, sid uuid, status text, ok boolean, gone boolean, next timestamptz, code int, err text, ms int)),
       d as (
         update webhook_deliveries w
         set status = r.status, next_attempt_at = r.next, leased_until = null, response_code = r.code, last_error = r.err, duration_ms = r.ms,
           delivered_at = case when r.ok then now() end
-        from r where w.organization_id = r.o and w.id = r.id and not r.released
+        from r where w.organization_id = r.o and w.id = r.id
         returning 1
       ),
-      -- Not sent: as it was before the claim.
-      g as (
-        update webhook_deliveries w
-        set leased_until = null, attempts = w.attempts - 1, last_attempt_at = case when w.attempts = 1 then null else w.last_attempt_at end
-        from r where w.organization_id = r.o and w.id = r.id and r.released
-        returning 1
-      ),
-      s as (select o, sid, bool_or(ok) as ok, bool_or(gone) as gone from r where not r.released group by o, sid),
+      s as (select o, sid, bool_or(ok) as ok, bool_or(gone) as gone from r group by o, sid),
       t as (
         select s.*, ws.enabled and (s.gone or (not s.ok and coalesce(ws.failing_since, now()) < now() - make_interval(secs => ${failingAfterS}))) as off
         from s join webhook_subscriptions ws on ws.organization_id = s.o and ws.id = s.sid

@@ -66,8 +66,6 @@ if (process.argv.includes('--receiver')) {
       process.send!({ file: path.join(os.tmpdir(), `bench-hooks-${process.pid}.json`) });
     } else if (m === 'exit') process.exit(0);
   });
-} else {
-  await main();
 }
 
 interface Got {
@@ -224,3 +222,5 @@ async function main(): Promise<void> {
     } else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+if (!process.argv.includes('--receiver')) await main();

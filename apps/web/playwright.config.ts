@@ -87,6 +87,9 @@ export default defineConfig({
         ELD_CLIENT_CERT: fmcsa.clientCert,
         ELD_CLIENT_KEY: fmcsa.clientKey,
         ELD_FMCSA_CERT: fmcsa.serverCert,
+        // Issue 48: integrations.spec.ts subscribes a receiver it starts on loopback over plain http.
+        WEBHOOK_ALLOW_HTTP: '1',
+        WEBHOOK_ALLOW_PRIVATE: '1',
       },
     },
   ],

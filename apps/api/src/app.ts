@@ -85,6 +85,13 @@ import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
 import reportsRoutes from './modules/reports/reports.routes.ts';
 import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.routes.ts';
 import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
+import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
+import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.ts';
+import { TokenUse, apiTokenKey } from './modules/api-tokens/api-tokens.service.ts';
+import { TokenRateLimiter } from './modules/api-tokens/rate-limit.ts';
+import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
+import { openapiWebhooks } from './modules/webhooks/openapi-webhooks.ts';
+import { WebhookSender } from './modules/webhooks/webhook-sender.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -116,6 +123,8 @@ declare module 'fastify' {
     notificationHub: NotificationHub;
     /** The roadside transfer to FMCSA: configuration, clients and mail (decision 0185). */
     eldTransfer: EldTransferDeps;
+    /** This instance's webhook sender (decision 0198); started unless WEBHOOK_SENDER=0. */
+    webhookSender: WebhookSender;
   }
 }
 
@@ -175,6 +184,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // A lost LISTEN connection may have missed changes: everything cached is dropped, and every open stream checked, when it is back.
   const authListener = await db.listen('auth_change', onAuthChange, () => onAuthChange('*'));
   authCache.syncWith(() => authListener.sync());
+  // API tokens (issue 48, decision 0197): hashed under a key of the server secret, cached like users.
+  const tokenKey = apiTokenKey(jwtSecret);
+  app.decorate('apiTokenKey', tokenKey);
+  const tokenUse = new TokenUse(db.db, (err) => app.log.error(err, 'API token last use failed'));
+  app.decorate('apiTokenAuth', new ApiTokenAuth(db.db, tokenKey, authCache, new TokenRateLimiter(config.apiTokenRate), tokenUse));
   // The position pipeline (modules/positions/pipeline): decode -> check -> group commit, and the
   // followers of a commit (automatic duty status, notification checks, daily statistics, IFTA
   // miles) behind it, listed once in followers.ts. Each follower's object is decorated under its
@@ -205,6 +219,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const notificationHub = new NotificationHub(db, app.mailer, config.publicUrl, (err) => app.log.error(err, 'notifications fan-out failed'));
   await notificationHub.start();
   app.decorate('notificationHub', notificationHub);
+  // Webhooks (issue 48, decision 0198): the outbox's sender, woken by commits on any instance.
+  const webhookSender = new WebhookSender(db.db, config.webhooks, (err, what) => app.log.error(err, `${what} failed`));
+  app.decorate('webhookSender', webhookSender);
+  notificationHub.onWebhookOutbox = () => webhookSender.kick();
+  if (config.webhooks.sender) webhookSender.start();
   // Open SSE streams end before the server waits for connections to finish, and connections are
   // closed as they fall idle (an ended stream's, a finished request's), so close() cannot hang.
   let stopClosingIdle = () => {};
@@ -212,6 +231,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     stopClosingIdle = closeIdleWhileClosing(app.server);
     await liveHub.stop();
     await notificationHub.stop();
+    await webhookSender.stop();
   });
   app.addHook('onClose', async () => {
     stopClosingIdle();
@@ -255,7 +275,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   await app.register(swagger, {
     openapi: {
       info: { title: 'Fleetline API', description: 'Fleet management and hours-of-service API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session access token (JWT) or an API token (fltk_…)' } } },
+      // Each webhook event type's body (issue 48).
+      webhooks: openapiWebhooks(),
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
@@ -315,6 +337,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(dispatchRoutes);
       // Messages between drivers and dispatch (issue 44).
       await api.register(messagesRoutes);
+      // Integrations (issue 48): API tokens and webhooks.
+      await api.register(apiTokensRoutes);
+      await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },
   );

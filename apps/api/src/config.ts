@@ -83,6 +83,16 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   // The soak's fault hook (POST /admin/diagnostics/faults/…): off unless set, whatever NODE_ENV.
   FAULT_INJECTION: bool,
+  // Integrations (issue 48, decisions 0197 and 0198).
+  API_TOKEN_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(150),
+  API_ORG_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(200),
+  WEBHOOK_ALLOW_HTTP: bool,
+  WEBHOOK_ALLOW_PRIVATE: bool,
+  WEBHOOK_SENDER: bool,
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 export interface Config {
@@ -157,6 +167,27 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Registers POST /admin/diagnostics/faults/{fault} (the soak kills and stalls the database through it); never on by default. */
   faultInjection: boolean;
+  /** Requests a second per API token and per organization's tokens, per instance (decision 0197). */
+  apiTokenRate: { perToken: number; perOrganization: number };
+  webhooks: WebhookConfig;
+}
+
+/** The webhook sender (decision 0198). */
+export interface WebhookConfig {
+  /** Plain http receivers allowed (WEBHOOK_ALLOW_HTTP); otherwise https only. */
+  allowHttp: boolean;
+  /** Private, loopback, link-local and metadata addresses allowed (WEBHOOK_ALLOW_PRIVATE: tests, a LAN TMS). */
+  allowPrivate: boolean;
+  /** This instance sends deliveries (WEBHOOK_SENDER=0 leaves it to the others). */
+  sender: boolean;
+  /** An attempt without a complete answer by then has failed. */
+  timeoutMs: number;
+  /** Multiplies the retry schedule and the 5 days before a failing subscription is turned off (tests, the bench). */
+  retryScale: number;
+  /** How often the outbox is looked at without a notification (a missed one, a retry coming due). */
+  pollMs: number;
+  /** Deliveries (one per subscription at a time) sent at once. */
+  concurrency: number;
 }
 
 /** The ELD's identity in the header (7.14-7.17): from the configuration (app.eld, decision 0116), and the key of its authentication value. */
@@ -264,6 +295,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     faultInjection: e.FAULT_INJECTION ?? false,
+    apiTokenRate: { perToken: e.API_TOKEN_RATE_PER_SECOND, perOrganization: e.API_ORG_RATE_PER_SECOND },
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP ?? false,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
+      sender: e.WEBHOOK_SENDER ?? true,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryScale: e.WEBHOOK_RETRY_SCALE,
+      pollMs: e.WEBHOOK_POLL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
   };
 }
 

@@ -35,6 +35,9 @@ export const activityActorSchema = z.object({
   role: z.string().nullable(),
   /** First and last name from the users table; null for the system or a user without a name. */
   name: z.string().nullable(),
+  /** The API token the change came through (issue 48), with its name; null for a person's session. */
+  tokenId: z.string().nullable().optional(),
+  tokenName: z.string().nullable().optional(),
   /** What a reader sees: the name, else the e-mail, else "System" (scheduled jobs, seeding). */
   label: z.string(),
 });

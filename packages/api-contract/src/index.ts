@@ -50,3 +50,5 @@ export * from './loads.ts';
 export * from './messages.ts';
 export * from './images.ts';
 export * from './safety.ts';
+export * from './api-tokens.ts';
+export * from './webhooks.ts';

@@ -37,6 +37,7 @@ export const NOTIFICATION_KINDS = [
   'ENGINE_FAULT',
   'SAFETY_CRASH',
   'SAFETY_SEVERE',
+  'WEBHOOK_DISABLED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -57,7 +58,7 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults' | 'safety';
+  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults' | 'safety' | 'webhooks';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -276,6 +277,17 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'steering-wheel',
     defaults: { inApp: true, email: false },
     source: 'safety',
+  },
+  // Issue 48 (decision 0198): a subscription the server turned off (the receiver answered 410 Gone, or
+  // every delivery failed for 5 days): those who manage webhooks are told, by e-mail by default.
+  WEBHOOK_DISABLED: {
+    label: 'Webhook turned off',
+    description: 'A webhook subscription was turned off because its receiver answered 410 Gone or every delivery failed for 5 days.',
+    permission: 'WEBHOOK_MANAGE',
+    type: 'alert',
+    iconName: 'webhook-off',
+    defaults: { inApp: true, email: true },
+    source: 'webhooks',
   },
 };
 

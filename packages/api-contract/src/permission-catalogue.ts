@@ -166,6 +166,15 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('RET_UPDATE', 'Edit data retention', 'Change retention periods (never below the legal minimum)', ['RET_READ']),
     ],
   },
+  // Issue 48 (decisions 0197, 0198): other systems reaching the API and hearing of events.
+  {
+    area: 'integrations',
+    label: 'Integrations',
+    permissions: [
+      p('API_TOKEN_MANAGE', 'API tokens', 'Create and revoke API tokens that let other systems (a TMS, accounting, payroll) call the API'),
+      p('WEBHOOK_MANAGE', 'Webhooks', 'Subscribe other systems to events (load status, duty status, inspections…) sent as signed webhooks, and see their deliveries'),
+    ],
+  },
 ];
 
 const BY_CODE = new Map<string, PermissionInfo>(PERMISSION_AREAS.flatMap((a) => a.permissions.map((x) => [x.code, x] as const)));

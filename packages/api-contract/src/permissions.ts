@@ -66,6 +66,9 @@ export const PERMISSIONS = [
   // Issue 47: driver safety.
   'SAFETY_LIST',
   'SAFETY_UPDATE',
+  // Issue 48: integrations (API tokens, webhooks).
+  'API_TOKEN_MANAGE',
+  'WEBHOOK_MANAGE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

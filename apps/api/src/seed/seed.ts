@@ -9,6 +9,7 @@ import { createOrganizationWithAdmin } from '../modules/organizations/organizati
 import { recordActivity } from '../modules/activity-log/activity-log.service.ts';
 import { DEMO_ENGINE_TRUCKS, ensureDemoEngineTrucks, ensureDemoFleet } from './demo-fleet.ts';
 import { ensureDemoTerminals } from './demo-terminals.ts';
+import { ensureDemoIntegrations } from './demo-integrations.ts';
 import { ensureBundledRates } from '../modules/ifta/ifta-rates.service.ts';
 
 export const DEMO_ORG_NAME = 'Demo Freight';
@@ -176,6 +177,8 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void, p
     // Issue 46: each demo driver belongs to the home terminal of their zone (earlier demo databases too).
     const terminalsMade = await ensureDemoTerminals(db, demoOrgId);
     if (terminalsMade) lines.push(`  Demo terminals: ${terminalsMade} home terminals, each demo driver at the one of their time zone`);
+    // Issue 48: an API token and a webhook endpoint (off) to look at under Organization settings.
+    if (await ensureDemoIntegrations(db, demoOrgId, config.demoAdmin.email)) lines.push('  Demo integrations: an API token and a sample webhook endpoint (off)');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
     step(0.8);

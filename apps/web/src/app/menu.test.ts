@@ -12,7 +12,7 @@ describe('side menu filtering', () => {
       {
         Settings: [
           'Profile Settings',
-          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals'] },
+          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals', 'API tokens', 'Webhooks'] },
           'Activity Log',
           'Data Retention',
         ],

@@ -63,6 +63,8 @@ export const SIDE_MENU: MenuItem[] = [
           { title: 'Devices', path: `${ORG}/devices` },
           { title: 'Groups', path: `${ORG}/groups` },
           { title: 'Home terminals', path: `${ORG}/terminals` },
+          { title: 'API tokens', path: `${ORG}/api-tokens` },
+          { title: 'Webhooks', path: `${ORG}/webhooks` },
         ],
       },
       { title: 'Activity Log', path: '/settings/activity-log' },

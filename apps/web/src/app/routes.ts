@@ -152,6 +152,9 @@ export const ROUTES: readonly AppRoute[] = [
           { path: `${ORG_SETTINGS}/groups/:id/assets`, title: 'Group assets', access: 'private', permissions: ['GROUP_READ'], page: () => import('../features/groups/group-assets-page.tsx') },
           // Issue 46: the organization's home terminals; part of its account, so ORG_READ reads and ORG_UPDATE edits.
           // The screen is the office's: DRIVER_LIST too (a driver holds ORG_READ for their own profile).
+          // Issue 48: integrations, under the organization account.
+          { path: `${ORG_SETTINGS}/api-tokens`, title: 'API tokens', access: 'private', permissions: ['API_TOKEN_MANAGE'], page: () => import('../features/integrations/api-tokens-page.tsx') },
+          { path: `${ORG_SETTINGS}/webhooks`, title: 'Webhooks', access: 'private', permissions: ['WEBHOOK_MANAGE'], page: () => import('../features/integrations/webhooks-page.tsx') },
           { path: `${ORG_SETTINGS}/terminals`, title: 'Home terminals', access: 'private', permissions: ['ORG_READ', 'DRIVER_LIST'], page: () => import('../features/settings/terminals-page.tsx') },
         ],
       },

@@ -9,6 +9,9 @@ export const activityLog = pgTable(
     actorUserId: uuid('actor_user_id'),
     actorEmail: text('actor_email'),
     actorRole: text('actor_role'),
+    /** The API token that made the change (issue 48); actor_user_id is then the token's creator. */
+    actorTokenId: uuid('actor_token_id'),
+    actorTokenName: text('actor_token_name'),
     action: text('action').notNull(),
     entityType: text('entity_type').notNull(),
     entityId: text('entity_id'),

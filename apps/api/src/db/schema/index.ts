@@ -17,3 +17,4 @@ export * from './messages.ts';
 export * from './eld-transfer.ts';
 export * from './engine-faults.ts';
 export * from './safety.ts';
+export * from './integrations.ts';

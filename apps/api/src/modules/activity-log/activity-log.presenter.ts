@@ -26,7 +26,7 @@ export function presentEntry(r: Row, lookup: Lookup): ActivityLogEntry {
   const user = r.actorUserId ? lookup(r.actorUserId) : undefined;
   // The lookup names a user by the e-mail when the account has no name.
   const name = user && user.label !== user.email ? user.label : null;
-  const actor = { userId: r.actorUserId, email: r.actorEmail, role: r.actorRole, name };
+  const actor = { userId: r.actorUserId, email: r.actorEmail, role: r.actorRole, name, tokenId: r.actorTokenId, tokenName: r.actorTokenName };
   const label = actorLabel(actor);
   const { summary, record } = describeActivity(
     { action: r.action, entityType: r.entityType, entityId: r.entityId, actorUserId: r.actorUserId, actorLabel: label, before: r.changes?.before, after: r.changes?.after },

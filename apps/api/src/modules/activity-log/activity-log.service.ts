@@ -33,6 +33,8 @@ function rowOf(e: ActivityEntry) {
     actorUserId: e.actor.userId,
     actorEmail: e.actor.email,
     actorRole: e.actor.role,
+    actorTokenId: e.actor.token?.id ?? null,
+    actorTokenName: e.actor.token?.name ?? null,
     action: e.action,
     entityType: e.entityType,
     entityId: e.entityId ?? null,

@@ -157,7 +157,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
 }
 
 /** Who did it: the user's name, else the e-mail, else "System" (scheduled jobs, seeding). */
-export function actorLabel(a: { userId: string | null; email: string | null; name: string | null }): string {
+export function actorLabel(a: { userId: string | null; email: string | null; name: string | null; tokenName?: string | null }): string {
+  // A change made through an API token is the token's (issue 48): its name says which integration.
+  if (a.tokenName) return `API token “${a.tokenName}”`;
   if (a.name) return a.name;
   if (a.email && a.email !== 'system') return a.email;
   return 'System';

@@ -1,3 +1,4 @@
+import type { BlockList } from 'node:net';
 import { eq, inArray, type SQL } from 'drizzle-orm';
 import { DRIVER_ROLE_PERMISSIONS, ORGANIZATION_PERMISSIONS, PERMISSIONS } from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
@@ -16,6 +17,21 @@ export interface AuthContext {
   isSuperAdmin: boolean;
   /** users.session_epoch: a credential issued in an older epoch (before "log out everywhere") is refused. */
   sessionEpoch: number;
+  /**
+   * Set when the caller is an API token (issue 48, decision 0197): userId is then the token's creator
+   * (whose name stays on what it writes), permissions are the token's own, and the activity log names it.
+   */
+  token?: ApiTokenCaller | null;
+}
+
+/** The API token behind a request: what the auth plugin checks on every request it makes. */
+export interface ApiTokenCaller {
+  id: string;
+  name: string;
+  /** Epoch ms; null: never. */
+  expiresAt: number | null;
+  /** Client addresses it is accepted from; null: any. */
+  allowed: BlockList | null;
 }
 
 /** What services need to attribute a change: the caller and where the request came from. */
@@ -24,6 +40,8 @@ export interface Actor {
   email: string | null;
   role: string | null;
   ip: string | null;
+  /** The API token the request came with (issue 48): the activity log names it; userId is its creator. */
+  token?: { id: string; name: string } | null;
 }
 
 const ALL = new Set<string>(PERMISSIONS);
@@ -90,6 +108,7 @@ export function actorOf(request: FastifyRequest): Actor {
     email: request.auth?.email ?? null,
     role: request.auth?.role ?? null,
     ip: request.ip ?? null,
+    token: request.auth?.token ? { id: request.auth.token.id, name: request.auth.token.name } : null,
   };
 }
 

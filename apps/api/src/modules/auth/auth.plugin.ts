@@ -16,6 +16,10 @@ declare module 'fastify' {
     authCache: AuthCache;
     /** This instance's open event streams, ended when their users' access ends. */
     openStreams: OpenStreams;
+    /** API tokens (issue 48): recognised by their prefix and resolved to their caller. */
+    apiTokenAuth: BearerTokenAuth;
+    /** The key API tokens are hashed under. */
+    apiTokenKey: Buffer;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -32,6 +36,13 @@ declare module 'fastify' {
     /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
     streamTicket?: boolean;
   }
+}
+
+/** Another kind of bearer credential than a session's access token (API tokens, modules/api-tokens). */
+export interface BearerTokenAuth {
+  recognises(bearer: string): boolean;
+  /** The caller, or throws the 401, 403 or 429 the request gets. */
+  authenticate(bearer: string, request: FastifyRequest, reply: FastifyReply): Promise<AuthContext>;
 }
 
 /** What the auth plugin knows of the credential behind a request. */
@@ -73,10 +84,19 @@ export const authPlugin = fp(async (app) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('credential', null);
 
-  app.addHook('preValidation', async (request: FastifyRequest, _reply: FastifyReply) => {
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const token = bearer(request);
+    if (token && app.apiTokenAuth.recognises(token)) {
+      const seen = app.authCache.changes;
+      const ctx = await app.apiTokenAuth.authenticate(token, request, reply);
+      request.auth = ctx;
+      request.credential = { epoch: 0, seenChanges: seen };
+      const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
+      assertRouteAccess(ctx, { orgId, permissions: config.permissions, anyPermissions: config.anyPermissions });
+      return;
+    }
     // Counted before anything is read: a change arriving from here on may not be seen below.
     const seenChanges = app.authCache.changes;
     let userId: string;

@@ -60,6 +60,7 @@ export async function riskNotices(db: DbOrTx, orgId: string, items: ReadonlyArra
       linkLabel: 'See the load',
       subject: d ? { firstName: d.firstName, lastName: d.lastName } : null,
       about: { driverId: load.driverId, assetId: load.assetId },
+      webhook: { orgId, type: 'load.at_risk', at: Date.now(), data: { id: load.id, number: load.number, riskReason: cause, etaUpdatedAt: new Date().toISOString() } },
     });
   }
   await notifyMany(db, inputs);

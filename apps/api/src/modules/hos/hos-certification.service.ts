@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { emitWebhookEvent } from '../webhooks/index.ts';
 import { getLogDay } from './hos-log-day.service.ts';
 import type { LogRef } from './hos.types.ts';
 import { ensureLogDays, nextSequenceId, periodStartOf } from './hos.repository.ts';
@@ -102,6 +103,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       entityId: d.id,
       after: { logDate: log.logDate, certification: n, eventId: event?.id, statement: HOS_CERTIFICATION_STATEMENT, driverName: `${d.firstName} ${d.lastName}` },
     });
+    await emitWebhookEvent(tx, { orgId: r.orgId, type: 'hos.log_certified', at, data: { driverId: d.id, driverName: `${d.firstName} ${d.lastName}`, date: log.logDate, certifiedAt: at.toISOString() } });
   });
   return getLogDay({ db, orgId: r.orgId, now }, r.logId);
 }

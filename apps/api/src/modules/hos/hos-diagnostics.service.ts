@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, latestPositions, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
+import { emitWebhookEvents } from '../webhooks/index.ts';
 import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
@@ -235,6 +236,20 @@ async function writeDiagnostics(
       });
     }
     if (rows.length) await tx.insert(hosEvents).values(rows);
+    // ELD malfunctions (event code 1) as webhooks (issue 48), in the records' transaction.
+    const malfunctions = rows.filter((r) => r.eventCode === 1 && r.vehicleId);
+    if (malfunctions.length) {
+      const unitOf = new Map((await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(inArray(assets.id, malfunctions.map((r) => r.vehicleId!)))).map((u) => [u.id, u.unit]));
+      await emitWebhookEvents(
+        tx,
+        malfunctions.map((r) => ({
+          orgId,
+          type: 'eld.malfunction_recorded' as const,
+          at: r.eventTime,
+          data: { assetId: r.vehicleId!, unitNumber: unitOf.get(r.vehicleId!) ?? '', code: r.diagnosticCode ?? '', label: r.annotation ?? r.diagnosticCode ?? '', recordedAt: r.eventTime.toISOString() },
+        })),
+      );
+    }
     // Unidentified driving over 30 minutes in 24 hours reaches the office's bell (decision 0130).
     const unidentified = rows.filter((r) => r.diagnosticCode === '5' && r.eventCode === 3).map((r) => r.vehicleId!);
     if (unidentified.length) {

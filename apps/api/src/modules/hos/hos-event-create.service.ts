@@ -11,6 +11,7 @@ import { getEvent } from './hos-events.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
 import { driverVehicleAt, driverVehicleOf } from './hos-vehicle.ts';
 import { isAutomaticDriving, specialCode, specialOfCode, statusCode } from './hos.periods.ts';
+import { emitDutyChanges } from './hos-webhooks.ts';
 import { ensureLogDays, inForceAt, nextSequenceId, periodStartOf } from './hos.repository.ts';
 import { dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { LogRef } from './hos.types.ts';
@@ -189,6 +190,8 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       ])
       .returning({ id: hosEvents.id });
     if (!row) throw new Error('event insert returned nothing');
+    // A proposal is not a change until the driver accepts it: only the driver's own record is told (issue 48).
+    if (byDriver) await emitDutyChanges(tx, r.orgId, [{ eventId: row.id, driverId: d.id, code: statusCode(input.status), at, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: base.vehicleId ?? null }]);
     const ids = await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate }]);
     await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [logDate]);

@@ -9,7 +9,7 @@ import { inReach, reachOf, type Reach } from './load-access.ts';
 import { findLoadRow, stopsOf, type LoadRow } from './load-present.ts';
 import { checkOrgImage } from './load-refs.ts';
 import { stopEventProblem } from './load-status.ts';
-import { settleStatus } from './load-settle.ts';
+import { emitStopEvents, settleStatus } from './load-settle.ts';
 import { fullLoad } from './loads.service.ts';
 import type { Tx } from '../../db/client.ts';
 
@@ -48,6 +48,7 @@ export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stop
     const source: StopEventSource = reach.all ? 'DISPATCHER' : 'DRIVER';
     const set = input.event === 'ARRIVE' ? { arrivedAt: at, arrivalSource: source, placeVisitId: null } : { departedAt: at, departureSource: source };
     const [after] = await tx.update(loadStops).set(set).where(eq(loadStops.id, stopId)).returning();
+    await emitStopEvents(tx, load, [stop], [after!]);
     await settleStatus(tx, load, s.actor, at);
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: input.event === 'ARRIVE' ? 'STOP_ARRIVE' : 'STOP_DEPART', entityType: 'LOAD', entityId: loadId, before: stop, after });
   });

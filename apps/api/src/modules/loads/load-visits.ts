@@ -4,7 +4,7 @@ import { loadStops, loads, placeVisits } from '../../db/schema/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { Actor } from '../auth/index.ts';
 import { findLoadRow, stopsOf, type StopRow } from './load-present.ts';
-import { settleStatus } from './load-settle.ts';
+import { emitStopEvents, settleStatus } from './load-settle.ts';
 
 // Stop arrivals and departures from place visits (decision 0166). The geofence follower tells this
 // after every round with the vehicles it worked; for each running load of those vehicles the stops
@@ -106,8 +106,9 @@ export async function syncLoadStops(db: Db, orgId: string, loadId: string): Prom
     const after = [];
     for (const [stopId, change] of changes) {
       const [row] = await tx.update(loadStops).set(change).where(eq(loadStops.id, stopId)).returning();
-      after.push(row);
+      after.push(row!);
     }
+    await emitStopEvents(tx, load, stops, after);
     await settleStatus(tx, load, null, new Date(), 'From place visits');
     await recordActivity(tx, { orgId, actor: SYSTEM, action: 'STOPS_FROM_PLACES', entityType: 'LOAD', entityId: loadId, before: stops.filter((st) => changes.has(st.id)), after });
     return true;

@@ -7,6 +7,7 @@ import { dvirs, vehicleDefects } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { emitWebhookEvent } from '../webhooks/index.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import type { Actor, ReadScope, Scope } from '../auth/index.ts';
 import { imageLink, optionalImageLink } from '../images/index.ts';
@@ -125,6 +126,12 @@ export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: 
       .where(eq(vehicleDefects.id, defectId))
       .returning();
     if (!after) throw new Error('defect update returned nothing');
+    await emitWebhookEvent(tx, {
+      orgId,
+      type: 'defect.repaired',
+      at: after.certifiedAt!,
+      data: { id: after.id, dvirId: after.dvirId, assetId: after.assetId, unitNumber: after.unitNumber, label: after.label, status: after.status, certifiedAt: after.certifiedAt!.toISOString() },
+    });
     const facts = (d: DefectRow) => ({ defectId, dvirId: d.dvirId, unitNumber: d.unitNumber, label: d.label, status: d.status });
     await recordActivity(tx, {
       orgId,
@@ -186,6 +193,13 @@ export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: 
     .onConflictDoNothing()
     .returning({ id: vehicleDefects.id });
   if (!row) throw conflict('A defect was already made of this engine fault', `engine fault ${f.faultId} already has a defect`);
+  const now = new Date();
+  await emitWebhookEvent(tx, {
+    orgId,
+    type: 'dvir.defect_opened',
+    at: now,
+    data: { id: row.id, dvirId: null, engineFaultId: f.faultId, assetId: f.assetId, unitNumber: f.unitNumber, item: 'engine_fault', label: f.label, note: f.note, safety: f.safety, reportedAt: now.toISOString() },
+  });
   await recordActivity(tx, {
     orgId,
     actor,

@@ -9,6 +9,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordedTime } from '../../http/idempotency-key.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { emitWebhookEvents } from '../webhooks/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { imageLink, optionalImageLink } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
@@ -228,8 +229,9 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     if (!row && clientId) return (await dvirOfKey(tx, orgId, driver.id, clientId)) ?? Promise.reject(new Error('dvir key conflict without a report'));
     if (!row) throw new Error('dvir insert returned nothing');
     const unitNumber = new Map([vehicle, ...trailers].map((u) => [u.id, u.unitNumber]));
+    let defectRows: Array<typeof vehicleDefects.$inferSelect> = [];
     if (failed.length) {
-      await tx.insert(vehicleDefects).values(
+      defectRows = await tx.insert(vehicleDefects).values(
         failed.map((i) => ({
           organizationId: orgId,
           dvirId: row.id,
@@ -242,8 +244,23 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
           safety: i.safety,
           createdAt: new Date(at),
         })),
-      );
+      ).returning();
     }
+    // The webhooks of the report and its defects (issue 48), in the report's transaction.
+    await emitWebhookEvents(tx, [
+      {
+        orgId,
+        type: 'dvir.submitted',
+        at,
+        data: { id: row.id, assetId: vehicle.id, unitNumber: vehicle.unitNumber, driverId: driver.id, kind: row.kind, inspectedAt: new Date(at).toISOString(), hasDefects: failed.length > 0, unsafe: failed.some((i) => i.safety) },
+      },
+      ...defectRows.map((d) => ({
+        orgId,
+        type: 'dvir.defect_opened' as const,
+        at,
+        data: { id: d.id, dvirId: row.id, engineFaultId: null, assetId: d.assetId, unitNumber: d.unitNumber, item: d.item, label: d.label, note: d.note, safety: d.safety, reportedAt: new Date(at).toISOString() },
+      })),
+    ]);
     await recordActivity(tx, {
       orgId,
       actor,

@@ -46,6 +46,12 @@ export function violationNotices(orgId: string, violations: readonly FleetViolat
         subject: { firstName: v.driver.firstName, lastName: v.driver.lastName },
         about: { driverId: v.driver.id },
         occurredAt: v.startMs,
+        webhook: {
+          orgId,
+          type: 'hos.violation_started' as const,
+          at: v.startMs,
+          data: { driverId: v.driver.id, driverName: name(v.driver), rule: v.rule, label: RULE_WORDS[v.rule] ?? v.rule, startedAt: new Date(v.startMs).toISOString() },
+        },
       };
     });
 }
@@ -87,6 +93,7 @@ export function deviceOfflineNotice(orgId: string, d: { id: string; name: string
     about: { assetId: d.assetId },
     // The silence began at its last report (what the fact key names), not when the watch noticed it.
     occurredAt: d.lastSeenAt,
+    webhook: { orgId, type: 'device.offline', at: d.lastSeenAt, data: { deviceId: d.id, uniqueId: d.uniqueId, assetId: d.assetId, unitNumber: d.unitNumber, lastSeenAt: d.lastSeenAt.toISOString() } },
   };
 }
 

@@ -55,6 +55,8 @@ export class NotificationHub {
   private sweepTimer: NodeJS.Timeout | null = null;
   private mailing: Promise<void> | null = null;
   private mailAgain = false;
+  /** Called when webhook deliveries were committed on any instance (app.ts points it at the webhook sender). */
+  onWebhookOutbox: () => void = () => {};
 
   constructor(
     private readonly database: Database,
@@ -106,7 +108,12 @@ export class NotificationHub {
   }
 
   private async onNotify(payload: string): Promise<void> {
-    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number; c?: string };
+    const msg = JSON.parse(payload) as { o: string; f?: string; u?: string; m?: number; c?: string; w?: number };
+    // Webhook deliveries were committed (issue 48): the sender looks at its outbox.
+    if (msg.w) {
+      this.onWebhookOutbox();
+      return;
+    }
     if (msg.c) {
       this.onConversation(msg.o, msg.c);
       return;

@@ -17,6 +17,7 @@ import { invalidField } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
+import { emitWebhookEvents, type WebhookFact } from '../webhooks/index.ts';
 
 /** LISTEN/NOTIFY channel: `{o, f}` a new fact fanned out, `{o, u}` a user's read state changed. */
 export const NOTIFICATIONS_CHANNEL = 'notifications';
@@ -47,6 +48,11 @@ export interface NotifyInput {
    * and vehicles of those groups; a user in no group hears of the whole organization.
    */
   about?: { driverId?: string | null; assetId?: string | null };
+  /**
+   * The webhook of the same fact (issue 48): written to the outbox in the transaction that records the
+   * fact, and only when the fact is new, so a detector repeating itself sends nothing twice.
+   */
+  webhook?: WebhookFact;
 }
 
 export interface NotifyResult {
@@ -74,7 +80,11 @@ export async function notify(db: DbOrTx, input: NotifyInput): Promise<NotifyResu
  */
 export async function notifyMany(db: DbOrTx, inputs: readonly NotifyInput[]): Promise<NotifyResult[]> {
   if (inputs.length === 0) return [];
-  const run = (tx: DbOrTx) => fanOut(tx, inputs);
+  const run = async (tx: DbOrTx) => {
+    const results = await fanOut(tx, inputs);
+    await emitWebhookEvents(tx, inputs.flatMap((input, i) => (input.webhook && results[i]!.created ? [input.webhook] : [])));
+    return results;
+  };
   return isTx(db) ? run(db) : (db as Db).transaction(run);
 }
 

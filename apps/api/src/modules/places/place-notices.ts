@@ -24,6 +24,8 @@ export interface NoticeFact {
   arrivedAt?: number;
   /** DETENTION: the organization's free time. */
   freeMinutes?: number;
+  /** The visit it is about (its webhook's visitId). */
+  visitId?: string;
 }
 
 const timeWords = (ms: number, tz: string) =>
@@ -68,6 +70,14 @@ export async function visitNotices(db: DbOrTx, orgId: string, index: PlaceIndex,
     const d = f.driverId ? people.get(f.driverId) : undefined;
     const driver = d ? ` Driver: ${d.firstName} ${d.lastName}.` : '';
     const what = `${place.name} (${PLACE_CATEGORY_LABELS[place.category].toLowerCase()})`;
+    // The webhooks of an arrival and a departure (issue 48), sent with the notice's fact: once each.
+    const visit = { visitId: f.visitId ?? '', placeId: place.id, placeName: place.name, category: place.category, assetId: f.assetId, unitNumber: units.get(f.assetId) ?? '' };
+    const webhook =
+      f.kind === 'ARRIVAL'
+        ? { orgId, type: 'vehicle.place_entered' as const, at: f.at, data: { ...visit, arrivedAt: new Date(f.at).toISOString() } }
+        : f.kind === 'DEPARTURE'
+          ? { orgId, type: 'vehicle.place_exited' as const, at: f.at, data: { ...visit, arrivedAt: new Date(f.arrivedAt ?? f.at).toISOString(), departedAt: new Date(f.at).toISOString(), dwellSeconds: Math.round((f.at - (f.arrivedAt ?? f.at)) / 1000) } }
+          : undefined;
     const base = {
       organizationId: orgId,
       link: `/places/${place.id}`,
@@ -77,6 +87,7 @@ export async function visitNotices(db: DbOrTx, orgId: string, index: PlaceIndex,
       // The arrival or departure itself (detention: the moment the free time ran out).
       occurredAt: f.kind === 'DETENTION' ? f.at + (f.freeMinutes ?? 0) * 60_000 : f.at,
       ...(place.groupId ? { userIds: groupUsers.get(place.groupId) ?? [] } : {}),
+      ...(webhook ? { webhook } : {}),
     };
     if (f.kind === 'ARRIVAL' && place.category === 'RESTRICTED') {
       const size = place.geometry.type === 'Point' && place.radiusM !== null ? ` (within ${radiusWords(place.radiusM, wording.units)} of its centre)` : '';

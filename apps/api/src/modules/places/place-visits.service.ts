@@ -170,12 +170,12 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
           if (e.kind === 'ARRIVAL') {
             e.track.visitId = randomUUID();
             arrivals.push({ id: e.track.visitId, placeId: e.placeId, assetId, driverId: e.driverId, arrivedAt: e.arrivedAt });
-            facts.push({ kind: 'ARRIVAL', placeId: e.placeId, assetId, driverId: e.driverId, at: e.arrivedAt, confirmedAt: e.confirmedAt });
+            facts.push({ kind: 'ARRIVAL', placeId: e.placeId, assetId, driverId: e.driverId, at: e.arrivedAt, confirmedAt: e.confirmedAt, visitId: e.track.visitId });
             this.stats.arrivals++;
           } else {
             if (e.visitId) departures.push({ id: e.visitId, departedAt: e.departedAt });
             departed.add(assetId);
-            facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt });
+            facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt, ...(e.visitId ? { visitId: e.visitId } : {}) });
             this.stats.departures++;
           }
         }
@@ -303,8 +303,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       if (fixes.length) this.remember(assetId, track, org);
       const facts: NoticeFact[] = [];
       for (const v of rows) {
-        facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt });
-        if (v.departedAt !== null) facts.push({ kind: 'DEPARTURE', placeId: v.placeId, assetId, driverId: v.driverId, at: v.departedAt, arrivedAt: v.arrivedAt, confirmedAt: v.departureConfirmedAt ?? v.departedAt });
+        facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt, visitId: v.id });
+        if (v.departedAt !== null) facts.push({ kind: 'DEPARTURE', placeId: v.placeId, assetId, driverId: v.driverId, at: v.departedAt, arrivedAt: v.arrivedAt, confirmedAt: v.departureConfirmedAt ?? v.departedAt, visitId: v.id });
       }
       // Detention of the replayed visits at customer places: the moment the free time ran out, if the vehicle was still there.
       const free = org.freeMinutes * 60_000;

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconAlertOctagon, IconAlertTriangle, IconBell, IconCheck, IconClockExclamation, IconDatabaseExclamation, IconEngine, IconFileAlert, IconFileImport, IconForbid, IconHourglassLow, IconMapPin, IconMapPinOff, IconMessage, IconPencilCheck, IconPlugConnectedX, IconSteeringWheel, IconTool, IconTrash, IconUserQuestion, IconX } from '@tabler/icons-react';
+import { IconAlertOctagon, IconAlertTriangle, IconBell, IconCheck, IconClockExclamation, IconDatabaseExclamation, IconEngine, IconFileAlert, IconFileImport, IconForbid, IconHourglassLow, IconMapPin, IconMapPinOff, IconMessage, IconPencilCheck, IconPlugConnectedX, IconSteeringWheel, IconTool, IconTrash, IconUserQuestion, IconWebhookOff, IconX } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
@@ -32,6 +32,8 @@ export const ICONS: Record<string, typeof IconBell> = {
   message: IconMessage,
   // Issue 46: engine faults.
   engine: IconEngine,
+  // Issue 48: webhooks.
+  'webhook-off': IconWebhookOff,
 };
 
 export interface ServerNotificationCardProps {

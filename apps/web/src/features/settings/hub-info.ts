@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import {
   IconAddressBook, IconBuilding, IconBuildingWarehouse, IconBuildingSkyscraper, IconCpu, IconDatabaseCog, IconHistory, IconSettings, IconSteeringWheel, IconTruck,
-  IconTruckLoading, IconUserCircle, IconUsers, IconUsersGroup,
+  IconKey, IconTruckLoading, IconUserCircle, IconUsers, IconUsersGroup, IconWebhook,
 } from '@tabler/icons-react';
 
 type Icon = ComponentType<{ size?: number | string; stroke?: number }>;
@@ -19,6 +19,8 @@ export const HUB_INFO: Record<string, { description: string; icon: Icon }> = {
   '/settings/organization-settings/vehicles': { description: 'Trucks, their drivers and devices', icon: IconTruck },
   '/settings/organization-settings/devices': { description: 'GPS and ELD devices and their pairing', icon: IconCpu },
   '/settings/organization-settings/terminals': { description: 'Where drivers report: the address and time zone of their logs', icon: IconBuildingWarehouse },
+  '/settings/organization-settings/api-tokens': { description: 'Tokens your TMS, accounting or payroll use to call the API', icon: IconKey },
+  '/settings/organization-settings/webhooks': { description: 'Signed events sent to your other systems as they happen', icon: IconWebhook },
   '/settings/organization-settings/groups': { description: 'Group people and assets to filter lists and the map', icon: IconUsersGroup },
   '/administration/organizations': { description: 'Every carrier: create, edit, deactivate, take control', icon: IconBuildingSkyscraper },
   '/administration/device-models': { description: 'GPS and ELD hardware models devices are registered as', icon: IconAddressBook },

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, max, sql } from 'dri
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../../db/client.ts';
 import { drivers, hosEvents, organizations, positions } from '../../../db/schema/index.ts';
+import { emitDutyChanges } from '../hos-webhooks.ts';
 import { periodStartOf } from '../hos.repository.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { logDateOf, nextDate } from '../hos.time.ts';
@@ -262,6 +263,14 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
   }
   const written: Array<{ id: string; vehicleId: string; time: number; origin: number }> = [];
   for (let i = 0; i < rows.length; i += 2000) written.push(...(await insertRows(tx, orgId, rows.slice(i, i + 2000))));
+  // Their webhooks (issue 48): the returned ids follow the rows' order.
+  if (written.length === rows.length) {
+    await emitDutyChanges(
+      tx,
+      orgId,
+      rows.flatMap((r, i) => (r.driverId && r.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? [{ eventId: written[i]!.id, driverId: r.driverId, code: r.eventCode, at: r.eventTime!, origin: r.recordOrigin, assetId: r.vehicleId ?? null }] : [])),
+    );
+  }
   await insertLogDays(tx, orgId, days);
   // A driver's records changed (the triggers' NOTIFY does not reach the API on Citus).
   if (rows.some((r) => r.driverId)) await notifyHosChange(tx, orgId);

@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { API_TOKEN_PREFIX } from '@fleet/api-contract';
+import type { Db } from '../../db/client.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import type { AuthCache, AuthContext } from '../auth/index.ts';
+import { addressAllowed, hashApiToken, loadTokenContext, type TokenUse } from './api-tokens.service.ts';
+import type { TokenRateLimiter } from './rate-limit.ts';
+
+/** Organization routes a token may not reach: a person's own inbox (the notifications are its creator's). */
+const PERSONAL = /^\/api\/v1\/organizations\/:orgId\/notifications(\/|$)/;
+const ORGANIZATION_ROUTE = /^\/api\/v1\/organizations\/:orgId\//;
+
+/**
+ * `Authorization: Bearer fltk_…` (issue 48, decision 0197): the token's caller, as the auth plugin
+ * then checks it like a user's (permissions, the organization in the path). Cached by hash in the
+ * AuthCache, so a revocation (auth_change '*') reaches every instance before its next request.
+ */
+export class ApiTokenAuth {
+  constructor(
+    private readonly db: Db,
+    private readonly key: Buffer,
+    private readonly cache: AuthCache,
+    private readonly limiter: TokenRateLimiter,
+    private readonly use: TokenUse,
+  ) {}
+
+  recognises(bearer: string): boolean {
+    return bearer.startsWith(API_TOKEN_PREFIX);
+  }
+
+  async authenticate(bearer: string, request: FastifyRequest, reply: FastifyReply): Promise<AuthContext> {
+    const hash = hashApiToken(this.key, bearer);
+    const ctx = await this.cache.context(`token:${hash}`, () => loadTokenContext(this.db, hash));
+    const token = ctx?.token;
+    if (!ctx?.orgId || !token) throw unauthorized('This API token is not valid: it may have been revoked', 'Unknown or revoked API token');
+    if (token.expiresAt !== null && token.expiresAt <= Date.now()) throw unauthorized('This API token has expired', `API token expired at ${new Date(token.expiresAt).toISOString()}`);
+    // Tokens are the organization's: only its routes, never a person's own inbox or a live stream.
+    const url = request.routeOptions.url ?? '';
+    if (!ORGANIZATION_ROUTE.test(url) || PERSONAL.test(url) || request.routeOptions.config.streamTicket) {
+      throw forbidden('API tokens cannot use this endpoint', `${request.method} ${url} is not open to API tokens`);
+    }
+    if (!addressAllowed(token.allowed, request.ip)) throw forbidden('This API token is not accepted from your address', `Client address ${request.ip} is not among the token's allowed addresses`);
+    const rate = this.limiter.take(token.id, ctx.orgId);
+    void reply.headers(rate.headers);
+    if (!rate.allowed) throw tooManyRequests('Too many requests for this API token, slow down and try again shortly');
+    this.use.touch(ctx.orgId, token.id, request.ip);
+    return ctx;
+  }
+}

@@ -1,0 +1,180 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+// Where a webhook may be sent, and the one HTTP request of an attempt (issue 48, decision 0198). A
+// subscription's URL is somebody else's input pointed at our network: https only (plain http where
+// WEBHOOK_ALLOW_HTTP=1), the host's addresses resolved at connection time and refused when private,
+// loopback, link-local or a cloud metadata address (unless WEBHOOK_ALLOW_PRIVATE=1), redirects never
+// followed, at most RESPONSE_LIMIT bytes of the answer read, and the whole attempt bounded by a timeout.
+
+/** Bytes of a receiver's answer read (and the first of them kept as the delivery's error text). */
+export const RESPONSE_LIMIT = 4096;
+
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local, and the cloud metadata address 169.254.169.254
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7], // unique local, with AWS's metadata fd00:ec2::254
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+] as const) {
+  blocked.addSubnet(net, bits, 'ipv6');
+}
+
+/** True when the address is one a webhook may not reach without WEBHOOK_ALLOW_PRIVATE. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const lower = address.toLowerCase();
+  // IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d): the IPv4 address decides.
+  const embedded = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower)?.[1];
+  if (embedded) return blocked.check(embedded, 'ipv4');
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (mappedHex) {
+    const n = (parseInt(mappedHex[1]!, 16) << 16) | parseInt(mappedHex[2]!, 16);
+    return blocked.check([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'), 'ipv4');
+  }
+  return blocked.check(address, 'ipv6');
+}
+
+export interface TargetRules {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+}
+
+/** Why a URL may not be a webhook's (null when it may): checked on save and again on every attempt. */
+export function urlProblem(raw: string, rules: TargetRules): string | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'URL must be an absolute https URL';
+  }
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && rules.allowHttp)) return rules.allowHttp ? 'URL must start with https:// or http://' : 'URL must start with https:// (plain http is not allowed on this server)';
+  if (u.username || u.password) return 'URL must not hold a user name or password';
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!rules.allowPrivate) {
+    if (isIP(host) && isPrivateAddress(host)) return 'URL must not point at a private, loopback or link-local address';
+    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) return 'URL must not point at a local host name';
+  }
+  return null;
+}
+
+/** Resolves like the system does, then refuses private answers: checked where the socket connects, so a DNS answer cannot change after the check. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const list = addresses as dns.LookupAddress[];
+      const usable = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
+      if (usable.length === 0) {
+        const e = Object.assign(new Error(`${hostname} resolves to a private or local address only`), { code: 'EPRIVATE' });
+        return callback(e, '', 4);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
+
+export interface AttemptResult {
+  /** The answer's status; null when none came (refused, timeout, blocked address). */
+  status: number | null;
+  /** The first bytes of the answer, or what went wrong. */
+  error: string | null;
+  /** Seconds the receiver asked us to wait (429, 503 with Retry-After). */
+  retryAfterS: number | null;
+  durationMs: number;
+}
+
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+
+/** Retry-After as seconds (a number of seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** POSTs one delivery: no redirect followed (a 3xx is a failure), the answer read up to RESPONSE_LIMIT. */
+export function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number }): Promise<AttemptResult> {
+  const started = performance.now();
+  const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const problem = urlProblem(url, opts);
+  if (problem) return Promise.resolve(done({ status: null, error: problem, retryAfterS: null }));
+  const u = new URL(url);
+  const client = u.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = client.request(
+      u,
+      {
+        method: 'POST',
+        agent: u.protocol === 'https:' ? agents.https : agents.http,
+        lookup: guardedLookup(opts.allowPrivate),
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Fleetline-Webhooks/1.0' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const end = () => {
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, 500);
+          const ok = status >= 200 && status < 300;
+          finish({ status, error: ok ? null : `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS: retryAfterSeconds(res.headers['retry-after']) });
+        };
+        res.on('data', (c: Buffer) => {
+          if (size >= RESPONSE_LIMIT) return;
+          chunks.push(c.subarray(0, RESPONSE_LIMIT - size));
+          size += c.length;
+          // Enough read: the rest of a large answer is not waited for (the socket is not reused).
+          if (size >= RESPONSE_LIMIT) {
+            end();
+            res.destroy();
+          }
+        });
+        res.on('end', end);
+        res.on('error', () => end());
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const blockedAddress = err.code === 'EPRIVATE';
+      finish({ status: null, error: blockedAddress ? err.message : `${err.code ?? 'Error'}: ${err.message}`, retryAfterS: null });
+    });
+    req.end(body);
+  });
+}

@@ -13,6 +13,44 @@ import { KM_PER_MILE } from './units.ts';
 // per 1,000 miles whatever the organization's units. Screens convert by the organization's unit system.
 
 defineLabels({ coachId: 'Coach', groupBy: 'Per', disputeNote: 'Dispute note' });
+// The settings' fields, so a 400 names what the manager typed (thresholds.LIGHT.gps.braking: "Braking").
+defineLabels({
+  thresholds: 'Harsh-event thresholds',
+  accelerometer: 'Device accelerometer',
+  gps: 'Estimated from GPS',
+  acceleration: 'Acceleration',
+  braking: 'Braking',
+  cornering: 'Cornering',
+  LIGHT: 'Light vehicles',
+  MEDIUM: 'Medium vehicles',
+  HEAVY: 'Heavy vehicles',
+  speeding: 'Speeding',
+  toleranceKph: 'Speeding tolerance',
+  minSeconds: 'Minimum speeding time',
+  bands: 'Speeding bands',
+  fleetMaxSpeedKph: 'Fleet maximum speed',
+  idlingMinutes: 'Idling after',
+  excludeYards: 'Not at yards',
+  weights: 'Score weights',
+  windowWeeks: 'Score period',
+  vehicleClass: 'Vehicle class',
+  vehicleClasses: 'Vehicle classes',
+  defaultVehicleClass: 'Default vehicle class',
+  HARSH_ACCELERATION: 'Harsh acceleration',
+  HARSH_BRAKING: 'Harsh braking',
+  HARSH_CORNERING: 'Harsh cornering',
+  SPEEDING_LIGHT: 'Light speeding',
+  SPEEDING_MODERATE: 'Moderate speeding',
+  SPEEDING_HEAVY: 'Heavy speeding',
+  SPEEDING_SEVERE: 'Severe speeding',
+  MAX_SPEED: 'Over the fleet maximum',
+  IDLING: 'Idling',
+  CRASH: 'Crash',
+  TOWING: 'Towing',
+  JAMMING: 'Jamming',
+  MODERATE: 'Moderate',
+  SEVERE: 'Severe',
+});
 
 export const SAFETY_EVENT_TYPES = ['HARSH_ACCELERATION', 'HARSH_BRAKING', 'HARSH_CORNERING', 'SPEEDING', 'MAX_SPEED', 'IDLING', 'CRASH', 'TOWING', 'JAMMING'] as const;
 export type SafetyEventType = (typeof SAFETY_EVENT_TYPES)[number];

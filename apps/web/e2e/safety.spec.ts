@@ -142,6 +142,11 @@ test.describe('the office', () => {
     await behind.locator(`a[href="/safety/events/${eventId}"]`).click();
     await expect(page).toHaveURL(new RegExp(`/safety/events/${eventId}$`));
 
+    // A notification's link to the event opens it.
+    await page.goto(`/safety?event=${eventId}`);
+    await expect(page).toHaveURL(new RegExp(`/safety/events/${eventId}$`));
+    await expect(page.getByTestId('safety-event-facts').locator('[data-status]')).toHaveText('Needs coaching');
+
     // The scores: the fleet's, and every driver's.
     await page.getByRole('navigation', { name: 'Safety screens' }).getByRole('link', { name: 'Scores' }).click();
     await expect(page.getByTestId('fleet-score').getByTestId('score-figure')).toHaveText(/^(\d+|—)$/);

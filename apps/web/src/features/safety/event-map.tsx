@@ -93,7 +93,7 @@ export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat
         <SegmentedControl size="xs" aria-label={t('safety.event.baseMap')} value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? t('safety.event.offlineMap') : b.label }))} />
       </Group>
       {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} p={8} color="yellow" role="alert" icon={<IconAlertTriangle size={16} />} withCloseButton closeButtonLabel={t('safety.actions.close')} onClose={base.dismissFailure} style={{ zIndex: 3 }} title={base.failure}>
+        <Alert pos="absolute" bottom={10} left={10} maw={360} p={8} color="yellow" role="alert" icon={<IconAlertTriangle size={16} />} withCloseButton closeButtonLabel={t('safety.actions.close')} onClose={base.dismissFailure} style={{ zIndex: 3 }}>
           <Text size="xs">{t('safety.event.mapUnavailable')}</Text>
         </Alert>
       )}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Badge, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
@@ -36,6 +36,11 @@ export default function SafetyInboxPage() {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const [period, setPeriod] = useSafetyPeriod();
+  // A notification links its event as `/safety?event=<id>`: open it, with the inbox to go back to.
+  const linked = params.get('event');
+  useEffect(() => {
+    if (linked) void navigate(`/safety/events/${encodeURIComponent(linked)}`, { replace: true, state: { back: '/safety' } });
+  }, [linked, navigate]);
   const [state, setState, page] = useTableState();
   const status = params.get('status') ?? 'NEW';
   const filters = {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SafetyBehaviourScore } from '@fleet/api-contract';
+import { DEFAULT_SAFETY_SETTINGS, type SafetyBehaviourScore } from '@fleet/api-contract';
 import { i18next } from '../../i18n/i18n.ts';
 import { accelFromMps2, accelToMps2, eventFigures, formatScore, formatSeconds, formatStrength, scoreColor } from './safety-words.tsx';
 import { formulaText } from './score-page.tsx';
+import { readSettingsForm, settingsFormText } from './settings-page.tsx';
 import { minuteTicks } from './speed-trace.tsx';
 
 // The numbers the safety screens show: strength in g and the organization's acceleration unit, the
@@ -67,5 +68,42 @@ describe('the speed trace', () => {
     expect(minuteTicks([at(11, 0, 10), at(11, 12, 0)])).toEqual([at(11, 2), at(11, 4), at(11, 6), at(11, 8), at(11, 10), at(11, 12)]);
     expect(minuteTicks([at(11, 0, 10), at(11, 0, 40)])).toBeUndefined();
     expect(minuteTicks([at(8, 0), at(12, 0)])).toBeUndefined();
+  });
+});
+
+describe('the settings form', () => {
+  const extra = { excludeYards: DEFAULT_SAFETY_SETTINGS.excludeYards, defaultVehicleClass: DEFAULT_SAFETY_SETTINGS.defaultVehicleClass, vehicleClasses: [] };
+  const read = (changes: Record<string, string>, units: 'IMPERIAL' | 'METRIC' = 'IMPERIAL') => {
+    const shown = settingsFormText(DEFAULT_SAFETY_SETTINGS, units);
+    return readSettingsForm({ values: { ...shown, ...changes }, shown, initial: DEFAULT_SAFETY_SETTINGS, units, t, extra });
+  };
+
+  it('shows the defaults in mph and mph/s, and gives them back exactly when untouched', () => {
+    const shown = settingsFormText(DEFAULT_SAFETY_SETTINGS, 'IMPERIAL');
+    expect(shown['speeding.toleranceKph']).toBe('6');
+    expect(shown['fleetMaxSpeedKph']).toBe('75');
+    expect(shown['thresholds.HEAVY.accelerometer.braking']).toBe('8.72');
+    expect(read({}).body).toEqual(DEFAULT_SAFETY_SETTINGS);
+  });
+
+  it('reads what was typed in the organization units as metric', () => {
+    const { body, errors } = read({ fleetMaxSpeedKph: '70', 'thresholds.HEAVY.gps.braking': '10', 'weights.IDLING': '0.5' });
+    expect(errors).toEqual({});
+    expect(body!.fleetMaxSpeedKph).toBeCloseTo(112.654, 3);
+    expect(body!.thresholds.HEAVY.gps.braking).toBeCloseTo(4.47, 2);
+    expect(body!.weights.IDLING).toBe(0.5);
+    expect(read({ fleetMaxSpeedKph: '110' }, 'METRIC').body!.fleetMaxSpeedKph).toBe(110);
+  });
+
+  it('names each bad field, and the bands that do not increase under the severe band', () => {
+    expect(read({ idlingMinutes: '2.5', 'weights.CRASH': '-1', windowWeeks: '' }).errors).toEqual({
+      idlingMinutes: 'Enter a whole number',
+      'weights.CRASH': 'Enter 0 or more',
+      windowWeeks: 'Enter a number',
+    });
+    const bands = read({ 'speeding.bands.HEAVY': '25' });
+    expect(bands.body).toBeNull();
+    expect(bands.errors).toEqual({ 'speeding.bands.SEVERE': 'The bands must increase: tolerance < moderate < heavy < severe' });
+    expect(read({ idlingMinutes: '500' }).errors).toEqual({ idlingMinutes: 'Idling minutes must be at most 240' });
   });
 });

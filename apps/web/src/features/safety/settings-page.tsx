@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Alert, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
   DEFAULT_SAFETY_SETTINGS, SAFETY_BEHAVIOURS, SAFETY_VEHICLE_CLASSES, safetyBehaviourBasis, safetySettingsInputSchema, type Asset, type SafetySettings, type SafetyVehicleClass, type UnitSystem,
@@ -69,6 +71,57 @@ const shown = (metric: number, kind: Kind, units: UnitSystem): string => {
 };
 const toMetric = (v: number, kind: Kind, units: UnitSystem): number => (kind === 'speed' ? Math.round(kmhFromSpeed(v, units) * 1000) / 1000 : kind === 'accel' ? Math.round(accelToMps2(v, units) * 1000) / 1000 : v);
 
+/** What the form's boxes say, read back: the settings (metric) to save, or the message under each bad field. */
+export function readSettingsForm({
+  values,
+  shown,
+  initial,
+  units,
+  t,
+  extra,
+}: {
+  /** The text of each number field by its path. */
+  values: Record<string, string>;
+  /** The text each field was first shown with: a field left so goes back exactly as it came. */
+  shown: Record<string, string>;
+  initial: SafetySettings;
+  units: UnitSystem;
+  t: TFunction;
+  extra: Pick<SafetySettings, 'excludeYards' | 'defaultVehicleClass' | 'vehicleClasses'>;
+}): { body: SafetySettings | null; errors: Record<string, string>; formError: string | null } {
+  const errors: Record<string, string> = {};
+  let formError: string | null = null;
+  const body: Record<string, unknown> = structuredClone(initial) as unknown as Record<string, unknown>;
+  for (const f of FIELDS) {
+    const text = (values[f.path] ?? '').trim();
+    const original = get(initial, f.path) as number;
+    if (text === shown[f.path]) {
+      set(body, f.path, original);
+      continue;
+    }
+    const n = Number(text);
+    if (text === '' || !Number.isFinite(n)) errors[f.path] = t('safety.settings.number');
+    else if (n < 0) errors[f.path] = t('safety.settings.positive');
+    else if (f.integer && !Number.isInteger(n)) errors[f.path] = t('safety.settings.whole');
+    else set(body, f.path, toMetric(n, f.kind, units));
+  }
+  Object.assign(body, extra);
+  const parsed = safetySettingsInputSchema.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.join('.');
+      // The bands' order is one rule over four fields: shown under the severe band.
+      if (path === 'speeding.bands') errors['speeding.bands.SEVERE'] ??= t('safety.settings.bandsIncrease');
+      else if (FIELDS.some((f) => f.path === path)) errors[path] ??= issue.message;
+      else formError ??= issue.message;
+    }
+  }
+  return { body: parsed.success && Object.keys(errors).length === 0 ? parsed.data : null, errors, formError };
+}
+
+/** The text of every number field for these settings, in the organization's units. */
+export const settingsFormText = (s: SafetySettings, units: UnitSystem): Record<string, string> => Object.fromEntries(FIELDS.map((f) => [f.path, shown(get(s, f.path) as number, f.kind, units)]));
+
 /** `/safety/settings`: what makes an event and what a score weighs (SAFETY_UPDATE edits; SAFETY_LIST reads). */
 export default function SafetySettingsPage() {
   const { t } = useTranslation();
@@ -92,7 +145,7 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
   const canEdit = useCan('SAFETY_UPDATE');
   const save = useSafetyMutation(saveSafetySettings);
   const vehicles = usePagedList<Asset>('assets', { type: 'VEHICLE', size: 500, sort: 'unitNumber,asc' }).data?.content ?? NO_ASSETS;
-  const first = useMemo(() => Object.fromEntries(FIELDS.map((f) => [f.path, shown(get(initial, f.path) as number, f.kind, units)])), [initial, units]);
+  const first = useMemo(() => settingsFormText(initial, units), [initial, units]);
   const [values, setValues] = useState<Record<string, string>>(first);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [excludeYards, setExcludeYards] = useState(initial.excludeYards);
@@ -102,6 +155,7 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
   const [formError, setFormError] = useState<string | null>(null);
   const speedUnit = unitLabels(units).speed;
   const aUnit = accelUnit(units);
+  const mobile = useMediaQuery('(max-width: 48em)') ?? false;
 
   const field = (path: string, label: string, unit?: string, extra: { description?: string; w?: number | string; ariaLabel?: string } = {}) => (
     <TextInput
@@ -127,42 +181,16 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setFormError(null);
-    const next: Record<string, string> = {};
-    const body: Record<string, unknown> = structuredClone(initial) as unknown as Record<string, unknown>;
-    for (const f of FIELDS) {
-      const text = (values[f.path] ?? '').trim();
-      const original = get(initial, f.path) as number;
-      if (text === first[f.path]) {
-        set(body, f.path, original);
-        continue;
-      }
-      const n = Number(text);
-      if (text === '' || !Number.isFinite(n)) next[f.path] = t('safety.settings.number');
-      else if (n < 0) next[f.path] = t('safety.settings.positive');
-      else if (f.integer && !Number.isInteger(n)) next[f.path] = t('safety.settings.whole');
-      else set(body, f.path, toMetric(n, f.kind, units));
-    }
-    body.excludeYards = excludeYards;
-    body.defaultVehicleClass = defaultClass;
-    body.vehicleClasses = classes;
-    const parsed = safetySettingsInputSchema.safeParse(body);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.path.join('.');
-        // The bands' order is one rule over four fields: shown under the severe band.
-        if (path === 'speeding.bands') next['speeding.bands.SEVERE'] ??= t('safety.settings.bandsIncrease');
-        else if (FIELDS.some((f) => f.path === path)) next[path] ??= issue.message;
-        else setFormError(issue.message);
-      }
-    }
+    const { body, errors: next, formError: other } = readSettingsForm({ values, shown: first, initial, units, t, extra: { excludeYards, defaultVehicleClass: defaultClass, vehicleClasses: classes } });
+    if (other) setFormError(other);
     setErrors(next);
-    if (Object.keys(next).length > 0 || !parsed.success) {
+    if (!body) {
       const firstBad = Object.keys(next)[0];
       if (firstBad) document.querySelector<HTMLInputElement>(`[data-path="${firstBad}"]`)?.focus();
       return;
     }
     try {
-      await save.mutateAsync(parsed.data);
+      await save.mutateAsync(body);
       notify({ type: 'success', title: t('safety.settings.saved'), timeout: 4000 });
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.body) {
@@ -178,7 +206,7 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
 
   const reset = () => {
     const d = DEFAULT_SAFETY_SETTINGS;
-    setValues(Object.fromEntries(FIELDS.map((f) => [f.path, shown(get(d, f.path) as number, f.kind, units)])));
+    setValues(settingsFormText(d, units));
     setErrors({});
     setExcludeYards(d.excludeYards);
     setDefaultClass(d.defaultVehicleClass);
@@ -234,32 +262,50 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
           <Text size="sm" c="dimmed" mb="sm">
             {t('safety.settings.thresholdsHint', { unit: aUnit })}
           </Text>
-          <Table.ScrollContainer minWidth={720}>
-            <Table verticalSpacing={6} aria-label={t('safety.settings.thresholds')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('safety.settings.class')}</Table.Th>
-                  {THRESHOLD_COLUMNS.map(([k, word]) => (
-                    <Table.Th key={k}>{t(`safety.settings.${word}`)}</Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {SAFETY_VEHICLE_CLASSES.map((c) => (
-                  <Table.Tr key={c}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {t(`safety.vehicleClass.${c}`)}
-                      </Text>
-                    </Table.Td>
+          {mobile ? (
+            // On a phone each class is a block of labelled fields: a five-column table would scroll sideways.
+            <Stack gap="md">
+              {SAFETY_VEHICLE_CLASSES.map((c) => (
+                <div key={c}>
+                  <Text size="sm" fw={600} mb={4}>
+                    {t(`safety.vehicleClass.${c}`)}
+                  </Text>
+                  <SimpleGrid cols={2} spacing="xs">
                     {THRESHOLD_COLUMNS.map(([k, word]) => (
-                      <Table.Td key={k}>{field(`thresholds.${c}.${k}`, '', aUnit, { w: 120, ariaLabel: `${t(`safety.vehicleClass.${c}`)}: ${t(`safety.settings.${word}`)}` })}</Table.Td>
+                      <div key={k}>{field(`thresholds.${c}.${k}`, t(`safety.settings.${word}`), aUnit)}</div>
+                    ))}
+                  </SimpleGrid>
+                </div>
+              ))}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={720}>
+              <Table verticalSpacing={6} aria-label={t('safety.settings.thresholds')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('safety.settings.class')}</Table.Th>
+                    {THRESHOLD_COLUMNS.map(([k, word]) => (
+                      <Table.Th key={k}>{t(`safety.settings.${word}`)}</Table.Th>
                     ))}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {SAFETY_VEHICLE_CLASSES.map((c) => (
+                    <Table.Tr key={c}>
+                      <Table.Td>
+                        <Text size="sm" fw={600}>
+                          {t(`safety.vehicleClass.${c}`)}
+                        </Text>
+                      </Table.Td>
+                      {THRESHOLD_COLUMNS.map(([k, word]) => (
+                        <Table.Td key={k}>{field(`thresholds.${c}.${k}`, '', aUnit, { w: 120, ariaLabel: `${t(`safety.vehicleClass.${c}`)}: ${t(`safety.settings.${word}`)}` })}</Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
           <Group mt="sm" gap="sm" align="flex-end" wrap="wrap">
             <NativeSelect label={t('safety.settings.defaultClass')} value={defaultClass} onChange={(e) => setDefaultClass(e.currentTarget.value as SafetyVehicleClass)} data={classOptions} disabled={!canEdit} />
           </Group>

@@ -10,3 +10,7 @@ export type { Round, Waiting } from './pipeline/vehicle-queue.ts';
 export { RefusedFixes } from './refused-fixes.ts';
 export type { ObservedFix, RefusedFix, RefusedFixesOptions } from './refused-fixes.ts';
 export { offsetWords, refusalHint } from './refused-fixes-hint.ts';
+// The Teltonika codec and its records' reading, for tests of what devices send that live in other modules (safety, engine faults).
+export { decodeAvlPacket, encodeAvlPacket } from './pipeline/teltonika/codec.ts';
+export type { AvlRecord } from './pipeline/teltonika/codec.ts';
+export { loadIoMap, recordsToRows } from './pipeline/teltonika/records.ts';

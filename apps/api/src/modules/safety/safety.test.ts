@@ -5,9 +5,8 @@ import { createTestApp, expectErrorBody, login, bearer, type TestContext } from 
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { hashPassword } from '../auth/crypto.ts';
-import { decodeAvlPacket, encodeAvlPacket, type AvlRecord } from '../positions/pipeline/teltonika/codec.ts';
-import { loadIoMap, recordsToRows } from '../positions/pipeline/teltonika/records.ts';
+import { hashPassword } from '../auth/index.ts';
+import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord } from '../positions/index.ts';
 
 // Issue 47 (decision 0194): safety events from Teltonika elements, Traccar alarms and a 1 Hz phone
 // track, through ingest and the follower, once whatever the order; read, reviewed and scored through

@@ -67,7 +67,11 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   'dvirs_client_uq',
   'images_client_uq',
   // An engine fault's open episode per vehicle and code: written by ingest only (decision 0191).
-  'engine_faults_active_uq'];
+  'engine_faults_active_uq',
+  // A safety event's key (vehicle, type, start): written by the follower's upserts only (decision 0194).
+  'safety_events_key_uq',
+  // API tokens' keyed hashes of random secrets (decision 0197).
+  'api_tokens_hash_uq'];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

@@ -25,7 +25,7 @@ import { diff, isObject } from './activity-log.diff.ts';
 export type RecordKind =
   | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL' | 'SAFETY_EVENT' | 'SAFETY_SETTINGS';
+  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL' | 'SAFETY_EVENT' | 'SAFETY_SETTINGS' | 'API_TOKEN' | 'WEBHOOK';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -73,6 +73,8 @@ const NOUN: Record<RecordKind, string> = {
   TERMINAL: 'home terminal',
   SAFETY_EVENT: 'safety event',
   SAFETY_SETTINGS: 'safety settings',
+  API_TOKEN: 'API token',
+  WEBHOOK: 'webhook',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -97,6 +99,8 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   TERMINAL: { label: 'Home terminal', kind: 'TERMINAL' },
   SAFETY_EVENT: { label: 'Safety event', kind: 'SAFETY_EVENT' },
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
+  API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
+  WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
 };
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
@@ -129,6 +133,10 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return `/safety?event=${q(id)}`;
     case 'SAFETY_SETTINGS':
       return '/safety/settings';
+    case 'API_TOKEN':
+      return `${ORG_SETTINGS}/api-tokens`;
+    case 'WEBHOOK':
+      return `${ORG_SETTINGS}/webhooks`;
     case 'DEVICE_MODEL':
       return '/administration/device-models';
     case 'IFTA_FUEL_PURCHASE':
@@ -553,6 +561,8 @@ function snapshotName(entityType: string, s: unknown): string | null {
       return text(o.title);
     case 'LOAD':
       return text(o.number);
+    case 'WEBHOOK':
+      return text(o.description) ?? text(o.url);
     default:
       return text(o.name);
   }
@@ -587,6 +597,12 @@ export function resolveRecord(f: ActivityFacts, lookup: Lookup): ResolvedRecord 
   // Issue 47: an event has no name of its own; the settings are the organization's one set.
   if (kind === 'SAFETY_EVENT' || kind === 'SAFETY_SETTINGS') {
     const phrase = kind === 'SAFETY_EVENT' ? 'a safety event' : 'the safety settings';
+    return { phrase, record: { type: kind, id: f.entityId, label: phrase, path: recordPath(kind, f.entityId ?? '') } };
+  }
+  // Issue 48: tokens and webhooks have no lookup of their own; what is not in the entry is "an API token".
+  if (kind === 'API_TOKEN' || kind === 'WEBHOOK') {
+    const name = snapshotName(f.entityType, f.after) ?? snapshotName(f.entityType, f.before) ?? linked?.label ?? null;
+    const phrase = name ? `${NOUN[kind]} ${name}` : kind === 'WEBHOOK' ? 'a webhook' : 'an API token';
     return { phrase, record: { type: kind, id: f.entityId, label: phrase, path: recordPath(kind, f.entityId ?? '') } };
   }
   if (kind === 'DATA_RETENTION') {
@@ -685,6 +701,12 @@ const paperOf = (s: Record<string, unknown>) => ({ BOL: 'a bill of lading', POD:
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
+  // Integrations (issue 48, decision 0197-0198).
+  REVOKE: { label: 'Revoke', says: (c) => `revoked ${c.r}` },
+  DISABLE: { label: 'Turn off', says: (c) => `turned off ${c.r}` },
+  ROTATE_SECRET: { label: 'Rotate secret', says: (c) => `rotated the signing secret of ${c.r}` },
+  RESEND: { label: 'Resend delivery', says: (c) => `sent a delivery of ${c.r} again` },
+  TEST: { label: 'Send test event', says: (c) => `sent a test event to ${c.r}` },
   // Loads (issue 33, decision 0166).
   ASSIGN_LOAD: { label: 'Assign load', says: (c) => (c.after.driverId ? `assigned ${c.r} to ${driverOf(c, c.after)}` : `unassigned ${c.r}`) },
   LOAD_STATUS: {

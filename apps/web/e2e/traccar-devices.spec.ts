@@ -105,24 +105,25 @@ test('the super administrator edits a device model\'s protocol and IO map as row
   await expect(form).toContainText('Empty: the Teltonika default map is used.');
   await form.getByRole('button', { name: 'Reset to the Teltonika default' }).click();
   const rows = form.getByRole('table', { name: 'IO map' }).getByRole('row');
-  // The header and the default's 12 elements (the fault-code elements 30, 281 and 10493 among them).
-  await expect(rows).toHaveCount(13);
+  // The header and the default's 20 elements (the fault-code elements 30, 281 and 10493 and issue 47's
+  // safety elements 246-255 among them).
+  await expect(rows).toHaveCount(21);
   // A custom element, and a bad one refused before saving.
   await form.getByRole('button', { name: 'Add IO element' }).click();
-  await form.getByLabel('IO id, row 13').fill('x1');
-  await form.getByLabel('Attribute, row 13').fill('fuelLevel');
+  await form.getByLabel('IO id, row 21').fill('x1');
+  await form.getByLabel('Attribute, row 21').fill('fuelLevel');
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form.getByRole('alert')).toHaveText('Row 13: the IO id must be a number');
-  await form.getByLabel('IO id, row 13').fill('390');
-  await form.getByLabel('Multiplier, row 13').fill('0.1');
+  await expect(form.getByRole('alert')).toHaveText('Row 21: the IO id must be a number');
+  await form.getByLabel('IO id, row 21').fill('390');
+  await form.getByLabel('Multiplier, row 21').fill('0.1');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await page.getByRole('textbox', { name: /Search/ }).fill(name);
   await page.getByRole('row', { name: new RegExp(name) }).click();
   // Saved in IO id order: 390 comes before 10493, the last.
-  await expect(form.getByLabel('IO id, row 12')).toHaveValue('390');
-  await expect(form.getByLabel('Attribute, row 12')).toHaveValue('fuelLevel');
-  await expect(form.getByLabel('Multiplier, row 12')).toHaveValue('0.1');
+  await expect(form.getByLabel('IO id, row 20')).toHaveValue('390');
+  await expect(form.getByLabel('Attribute, row 20')).toHaveValue('fuelLevel');
+  await expect(form.getByLabel('Multiplier, row 20')).toHaveValue('0.1');
   // The diagnostics list of refused ids is on this screen too.
   await expect(page.getByRole('heading', { name: 'Refused device ids (diagnostics)' })).toBeVisible();
 });

@@ -67,7 +67,8 @@ void i18next.use(initReactI18next).init({
   lng: chosenLanguage() ?? browserLanguage(),
   fallbackLng: 'en',
   supportedLngs: CODES,
-  interpolation: { escapeValue: false },
+  // scoreHundred/scoreThousand: the safety score's distances in the organization's units (lib/units.ts sets them).
+  interpolation: { escapeValue: false, defaultVariables: { scoreHundred: '100 mi', scoreThousand: '1,000 mi' } },
   returnNull: false,
   initAsync: false,
 });

@@ -4,6 +4,7 @@ import {
   speedFromKmh, speedToKmh, volumeFromL, type UnitLabels, type UnitSystem,
 } from '@fleet/api-contract/units';
 import { z } from 'zod';
+import i18next from 'i18next';
 import { intlLocale } from '../i18n/i18n.ts';
 import { useOrgSettings } from './org-settings.ts';
 
@@ -15,7 +16,24 @@ export type { UnitLabels, UnitSystem };
 
 /** The organization's unit system; the default (Imperial) until its settings have loaded. */
 export function useUnits(): UnitSystem {
-  return useOrgSettings().data?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
+  const units = useOrgSettings().data?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
+  setScoreDistances(units);
+  return units;
+}
+
+/**
+ * The safety score's distances (issue 47: "per 1,000 miles", "once 100 miles have been driven") in
+ * the organization's units, as every translation's {{scoreHundred}} and {{scoreThousand}}: i18next
+ * reads its default variables on each t() call, and the screens that say them read useUnits first.
+ */
+function setScoreDistances(units: UnitSystem): void {
+  const vars = i18next.options?.interpolation?.defaultVariables as Record<string, string> | undefined;
+  if (!vars) return;
+  const lng = i18next.language;
+  const [hundred, thousand] = units === 'METRIC' ? [161, 1609] : [100, 1000];
+  const unit = units === 'METRIC' ? 'km' : 'mi';
+  vars.scoreHundred = `${grouped(hundred, 0, false, lng)} ${unit}`;
+  vars.scoreThousand = `${grouped(thousand, 0, false, lng)} ${unit}`;
 }
 
 /**

@@ -134,7 +134,7 @@ test.describe('the office', () => {
     await expect(formula.locator('tr[data-behaviour="HARSH_BRAKING"] td').nth(1)).toHaveText('2');
     // Three events in well under a mile: not scored under 100 miles, as the score says.
     await expect(page.getByTestId('score-summary').getByTestId('score-figure')).toHaveText('—');
-    await expect(page.getByTestId('score-summary')).toContainText('under 100 miles');
+    await expect(page.getByTestId('score-summary')).toContainText('under 100 mi in this period');
 
     // The events behind the points lead back to the event just coached.
     const behind = page.getByTestId('score-events');

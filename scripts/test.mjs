@@ -129,7 +129,11 @@ function embeddedTestFiles() {
  */
 function why(message) {
   // eslint-disable-next-line no-control-regex -- the terminal's colour codes are what is removed
-  const lines = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4);
+  const lines = String(message ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    // Vitest's timeout error carries the stack of an error it made beforehand, named this.
+    .replace('Error: STACK_TRACE_ERROR', 'Error: timed out (the test or hook ran past its timeout)')
+    .split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4);
   return lines.length ? `\n${lines.map((l) => `      ${l.slice(0, 240)}`).join('\n')}` : '';
 }
 

@@ -24,7 +24,9 @@ function remote(database: Database): RemotePGlite {
   return client;
 }
 
-describe.skipIf(!!process.env.TEST_DATABASE_URL || process.env.PGLITE_THREAD === 'main')('a stopped database worker thread', () => {
+// Each test opens a data directory up to three times in a new thread: on CI's loaded machine that alone
+// can take most of the default 60 s, so the tests get 180 s (the waits inside stay bounded).
+describe.skipIf(!!process.env.TEST_DATABASE_URL || process.env.PGLITE_THREAD === 'main')('a stopped database worker thread', { timeout: 180_000 }, () => {
   const dirs: string[] = [];
   const tmp = (prefix: string) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

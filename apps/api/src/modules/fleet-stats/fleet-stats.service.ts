@@ -84,13 +84,14 @@ export class FleetStats extends QueuedFollower<StatFix> {
       }
     }
     const keys = [...work.values()];
-    // Each vehicle's current day as this instance last wrote it; the others are read (one statement).
+    // Each vehicle's current day as this instance last wrote it; the others are read (one statement, naming the organization: one shard on Citus).
     const misses = keys.filter((k) => this.days.get(k.assetId)?.day !== k.day);
     if (misses.length) {
       const rows = rowsOf<DayRow>(
         await this.db.execute(sql`select s.* from vehicle_daily_stats s
           join unnest(${`{${misses.map((k) => k.assetId).join(',')}}`}::uuid[], ${`{${misses.map((k) => k.day).join(',')}}`}::date[]) as k(asset_id, day)
-            on s.asset_id = k.asset_id and s.day = k.day`),
+            on s.asset_id = k.asset_id and s.day = k.day
+          where s.organization_id = ${orgId}`),
       );
       const found = new Map(rows.map((r) => [`${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`, r]));
       for (const k of misses) {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, login, onCitus, registerOrganization, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';

@@ -40,9 +40,14 @@ BUILD_PACKAGES=(postgresql-15 postgresql-server-dev-15 libcurl4-openssl-dev libl
   libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev libicu-dev make gcc patch)
 
 packages() {
-  local need=() pkg
+  local need=() pkg server
+  # The server headers at the installed server's own version: the newest would upgrade
+  # postgresql-15 too, under any server already running from it (a running 15.18 then fails to
+  # load the 15.20 plpgsql.so: "undefined symbol"), so a running server is never upgraded here.
+  server=$(dpkg-query -W -f='${Version}' postgresql-15 2> /dev/null || true)
   for pkg in "${BUILD_PACKAGES[@]}"; do
-    dpkg -s "$pkg" > /dev/null 2>&1 || need+=("$pkg")
+    dpkg -s "$pkg" > /dev/null 2>&1 && continue
+    if [ "$pkg" = postgresql-server-dev-15 ] && [ -n "$server" ]; then need+=("$pkg=$server"); else need+=("$pkg"); fi
   done
   if [ ${#need[@]} -eq 0 ]; then return; fi
   if [ "$(id -u)" != 0 ]; then

@@ -308,6 +308,9 @@ const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
  */
 const POSITIONS_WRITE: NamedStatement = { name: 'positions_write', paramTypes: PARAM_TYPES, text: EMBEDDED_SQL };
 
+/** The two texts a server runs for one organization's group commit (bench/citus-write.ts compares them on a cluster). */
+export const GROUP_COMMIT_TEXTS = { statement: WRITE_SQL, citusCall: CITUS_CALL } as const;
+
 /** The group commit's statement for one organization's rows (exported so the benchmark can EXPLAIN it). */
 export function writeStatement(rows: readonly PositionRow[], now: Date): SQL {
   return writeQuery(writeParams(rows, rows[0]!.organizationId, now));

@@ -66,12 +66,13 @@ async function multiShard(): Promise<number> {
   return here + there;
 }
 
-const [pair] = (
+const found = (
   await admin.query<{ o: string; g: string; a: string }>(
     `select g.organization_id as o, g.id as g, g.asset_id as a from gateways g where g.asset_id is not null order by g.organization_id, g.id limit 1`,
   )
 ).rows;
-if (!pair) throw new Error('no device paired with a vehicle in this database');
+if (found.length === 0) throw new Error('no device paired with a vehicle in this database');
+const pair = found[0]!;
 const db = (await admin.query<{ d: string }>('select current_database() as d')).rows[0]!.d;
 for (const c of [`alter database ${pg.escapeIdentifier(db)} set citus.enable_stat_counters = on`]) {
   await admin.query(c);

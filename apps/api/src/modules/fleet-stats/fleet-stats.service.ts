@@ -140,10 +140,11 @@ export class FleetStats extends QueuedFollower<StatFix> {
     const facts = org ?? (await this.orgFacts(db, orgId));
     const from = new Date(dayStartMs(day, facts.timeZone, '00:00'));
     const to = new Date(dayStartMs(nextDate(day), facts.timeZone, '00:00'));
-    // Epoch numbers straight from the database: a busy day is hundreds of thousands of fixes.
+    // Epoch numbers straight from the database: a busy day is hundreds of thousands of fixes. The
+    // organization named: on Citus its shard alone, not every shard's partitions (issue 49).
     const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null }>(
       await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition from ${positions}
-        where asset_id = ${assetId} and fix_time >= ${from.toISOString()}::timestamptz and fix_time < ${to.toISOString()}::timestamptz order by fix_time`),
+        where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${from.toISOString()}::timestamptz and fix_time < ${to.toISOString()}::timestamptz order by fix_time`),
     );
     if (rows.length === 0) return;
     const fixes: StatFix[] = rows.map((r) => ({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition }));

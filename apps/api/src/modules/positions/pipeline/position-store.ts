@@ -226,7 +226,8 @@ async function executePooled(pool: pg.Pool, orgId: string, params: readonly unkn
   let lost: Error | undefined;
   try {
     const row = (await onCitus(pool, c))
-      ? citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write_citus', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
+      ? // The same statement name: a pool's connections are all on Citus or none is.
+        citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
       : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
     if (payloads.length) {

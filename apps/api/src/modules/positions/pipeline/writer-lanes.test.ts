@@ -29,7 +29,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !onCitus())('writer lanes (a s
   it("goes on with other organizations' devices while one organization's commit waits for a lock", async () => {
     expect((await fix(held, 0)).statusCode).toBe(200);
     expect((await fix(other, 0)).statusCode).toBe(200);
-    const pool = t.database.db.$client as unknown as pg.Pool;
+    const pool = (t.database.db as unknown as { $client: pg.Pool }).$client;
     const locker = await pool.connect();
     try {
       await locker.query('begin');

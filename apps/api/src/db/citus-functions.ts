@@ -20,9 +20,10 @@ export const POSITIONS_WRITE_LOCK_TIMEOUT = '3s';
  * as a PL/pgSQL body of single-shard statements, each on the organization's shards only and so run
  * by the worker on itself (Citus' local execution), with no round trip to the coordinator:
  *
- * 1. the positions inserted (idempotent on device and fix time), the keys stored collected;
+ * 1. the positions inserted (idempotent on device and fix time) as one multi-row VALUES (a routed
+ *    INSERT: an INSERT … SELECT would lock every shard's metadata, decision 0203), the keys stored collected;
  * 2. the vehicles' latest rows locked (FOR UPDATE, key order: the same lock order as the statement);
- * 3. the newest fresh fix per vehicle computed from the arrays alone and upserted;
+ * 3. the newest fresh fix per vehicle computed from the arrays alone and upserted (a VALUES again);
  * 4. the devices' last-seen time;
  * 5. which input rows were not stored (only when fewer were inserted than sent).
  *
@@ -47,16 +48,22 @@ declare
   c_s timestamptz[] := '{}';
   v_moved uuid[] := '{}';
   v_dups json := '[]';
+  v_values text;
 begin
-  for r in
-    insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy,
-      odometer, odometer_source, engine_hours, ignition, protocol, attributes)
-    select p_org, u.g, u.a, u.d, to_timestamp(u.t / 1000), p_now, u.lat, u.lon, u.speed, u.course, u.alt, u.acc, u.odo, u.odo_src, u.eh, u.ign, u.proto,
-      coalesce(u.attr, '{}'::jsonb)
-    from unnest(p_gw, p_asset, p_driver, p_t, p_lat, p_lon, p_speed, p_course, p_alt, p_acc, p_odo, p_odo_src, p_engine_hours, p_ign, p_proto, p_attr)
-      as u(g, a, d, t, lat, lon, speed, course, alt, acc, odo, odo_src, eh, ign, proto, attr)
-    on conflict do nothing
-    returning gateway_id, fix_time
+  -- A multi-row VALUES naming the organization in every row is routed to its one shard; an
+  -- INSERT … SELECT is planned "via coordinator", which locks every shard's metadata, so a
+  -- block_writes move of any organization's shards would hold this one's commit too.
+  select string_agg(format('(%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L)', p_org, u.g, u.a, u.d, to_timestamp(u.t / 1000), p_now, u.lat, u.lon,
+      u.speed, u.course, u.alt, u.acc, u.odo, u.odo_src, u.eh, u.ign, u.proto, coalesce(u.attr, '{}'::jsonb)), ',' order by u.i)
+    into v_values
+  from unnest(p_gw, p_asset, p_driver, p_t, p_lat, p_lon, p_speed, p_course, p_alt, p_acc, p_odo, p_odo_src, p_engine_hours, p_ign, p_proto, p_attr)
+    with ordinality as u(g, a, d, t, lat, lon, speed, course, alt, acc, odo, odo_src, eh, ign, proto, attr, i);
+  if v_values is null then
+    return json_build_object('moved', '[]'::json, 'dups', '[]'::json);
+  end if;
+  for r in execute
+    'insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, '
+    || 'odometer, odometer_source, engine_hours, ignition, protocol, attributes) values ' || v_values || ' on conflict do nothing returning gateway_id, fix_time'
   loop
     k_g := k_g || r.gateway_id;
     k_t := k_t || r.fix_time;
@@ -75,12 +82,10 @@ begin
       c_s := c_s || r.stationary_since;
     end loop;
 
-    for r in
-      insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude,
-        accuracy, odometer, ignition, last_moving_at, stationary_since, attributes)
-      select s.asset_id, p_org, s.gateway_id, s.driver_id, s.fix_time, p_now, s.latitude, s.longitude, s.speed, s.course, s.altitude, s.accuracy, s.odometer,
-        s.ignition, s.last_moving_at, s.stationary_since, s.attributes
-      from (
+    select string_agg(format('(%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L)', s.asset_id, p_org, s.gateway_id, s.driver_id, s.fix_time, p_now, s.latitude,
+        s.longitude, s.speed, s.course, s.altitude, s.accuracy, s.odometer, s.ignition, s.last_moving_at, s.stationary_since, s.attributes), ',' order by s.asset_id)
+      into v_values
+    from (
         with input as (
           select u.g as gateway_id, u.a as asset_id, u.d as driver_id, to_timestamp(u.t / 1000) as fix_time, u.lat as latitude, u.lon as longitude,
             u.speed, u.course, u.alt as altitude, u.acc as accuracy, u.odo as odometer, u.ign as ignition, coalesce(u.attr, '{}'::jsonb) as attributes, u.i,
@@ -110,17 +115,22 @@ begin
           case when n.moving then null when a.moved_at is not null then a.still_since else coalesce(c.stationary_since, a.still_since) end as stationary_since,
           n.attributes
         from newest n join agg a on a.asset_id = n.asset_id left join cur c on c.asset_id = n.asset_id
-      ) s
-      on conflict (asset_id, organization_id) do update set
-        gateway_id = excluded.gateway_id, driver_id = excluded.driver_id, fix_time = excluded.fix_time,
-        server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed, course = excluded.course,
-        altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
-        last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes
-      where latest_positions.fix_time < excluded.fix_time
-      returning asset_id
-    loop
-      v_moved := v_moved || r.asset_id;
-    end loop;
+    ) s;
+    if v_values is not null then
+      for r in execute
+        'insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, '
+        || 'accuracy, odometer, ignition, last_moving_at, stationary_since, attributes) values ' || v_values || $up$
+        on conflict (asset_id, organization_id) do update set
+          gateway_id = excluded.gateway_id, driver_id = excluded.driver_id, fix_time = excluded.fix_time,
+          server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed, course = excluded.course,
+          altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
+          last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes
+        where latest_positions.fix_time < excluded.fix_time
+        returning asset_id$up$
+      loop
+        v_moved := v_moved || r.asset_id;
+      end loop;
+    end if;
   end if;
 
   update gateways set last_seen_at = p_now where organization_id = p_org and id = any(p_gws);

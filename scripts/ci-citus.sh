@@ -16,17 +16,8 @@ if [ -z "${CITUS_SOURCE_DIR:-}" ] || [ ! -f "$CITUS_SOURCE_DIR/citus-13.2.2.tar.
   exit 0
 fi
 
-# The packages the vendored README lists for building Citus against Debian's PostgreSQL 15.
-need=()
-for pkg in postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev \
-  libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev libicu-dev make gcc; do
-  dpkg -s "$pkg" > /dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  echo "ci-citus: installing ${need[*]}"
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" > /dev/null
-fi
+# The build packages (the vendored README's list): scripts/citus-cluster.sh installs those missing.
+scripts/citus-cluster.sh packages
 
 # Outside the clone: the servers run as the postgres user, who may not reach into root's folders.
 export CITUS_CACHE=${CITUS_CACHE:-$(mktemp -d -t fleet-ci-citus.XXXXXX)}

@@ -11,8 +11,11 @@
 # Citus 13.2.2 is built from the vendored source (../shared/vendor/citus, or CITUS_SOURCE_DIR)
 # against Debian's postgresql-server-dev-15, into a copy of the PostgreSQL 15 installation under the
 # cache folder (CITUS_CACHE, default .cache/citus): the system's PostgreSQL is left untouched, and a
-# second start reuses the build. Needs the Debian packages named in the vendored README; run as
-# root, the servers run as the postgres user (initdb refuses root).
+# second start reuses the build. Building needs the Debian packages the vendored README names: run
+# as root, the first start installs those missing with apt-get (saying which); as another user it
+# names them and stops. The servers run as the postgres user (initdb refuses root).
+#
+#   scripts/citus-cluster.sh packages installs (as root) or names the build packages missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -32,13 +35,42 @@ pg_bindir() { "$PG_CONFIG" --bindir; }
 # The relocated copy's bin folder: PostgreSQL finds its share and lib folders relative to it.
 bin() { echo "$PREFIX$(pg_bindir)/$1"; }
 
+# The packages the vendored README lists for building Citus 13 against Debian's PostgreSQL 15.
+BUILD_PACKAGES=(postgresql-15 postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev
+  libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev libicu-dev make gcc patch)
+
+packages() {
+  local need=() pkg server
+  # The server headers at the installed server's own version: the newest would upgrade
+  # postgresql-15 too, under any server already running from it (a running 15.18 then fails to
+  # load the 15.20 plpgsql.so: "undefined symbol"), so a running server is never upgraded here.
+  server=$(dpkg-query -W -f='${Version}' postgresql-15 2> /dev/null || true)
+  for pkg in "${BUILD_PACKAGES[@]}"; do
+    dpkg -s "$pkg" > /dev/null 2>&1 && continue
+    if [ "$pkg" = postgresql-server-dev-15 ] && [ -n "$server" ]; then need+=("$pkg=$server"); else need+=("$pkg"); fi
+  done
+  if [ ${#need[@]} -eq 0 ]; then return; fi
+  if [ "$(id -u)" != 0 ]; then
+    log "building Citus needs these Debian packages: ${need[*]}"
+    log "run this as root to install them, or: sudo apt-get install ${need[*]}"
+    exit 1
+  fi
+  command -v apt-get > /dev/null || { log "no apt-get: install ${need[*]} (or their equivalents) by hand"; exit 1; }
+  log "installing the packages building Citus needs: ${need[*]} (apt-get, once)"
+  local started=$SECONDS
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" > /dev/null
+  log "installed in $((SECONDS - started)) s"
+}
+
 build() {
   if [ -f "$PREFIX/.built" ]; then return; fi
+  packages
   [ -x "$PG_CONFIG" ] || { log "no $PG_CONFIG: apt-get install postgresql-15 postgresql-server-dev-15 (see $SOURCE_DIR/README.md)"; exit 1; }
   [ -f "$SOURCE_DIR/citus-$CITUS_VERSION.tar.gz" ] || { log "no Citus source at $SOURCE_DIR (set CITUS_SOURCE_DIR)"; exit 1; }
   local started=$SECONDS work
   work=$(mktemp -d -t citus-build.XXXXXX)
-  log "building Citus $CITUS_VERSION against $("$PG_CONFIG" --version) (once; about 5 minutes on one core)"
+  log "building Citus $CITUS_VERSION from $SOURCE_DIR against $("$PG_CONFIG" --version) (once; about 5 minutes on one core)"
   tar -xzf "$SOURCE_DIR/citus-$CITUS_VERSION.tar.gz" -C "$work"
   local src
   src=$(find "$work" -maxdepth 1 -mindepth 1 -type d | head -1)
@@ -54,7 +86,8 @@ build() {
     cp -a "$dir" "$PREFIX$dir"
   done
   (cd "$src" && ./configure -q PG_CONFIG="$PG_CONFIG" > "$work/configure.log" 2>&1 && make -s -j"$(nproc)" > "$work/make.log" 2>&1 && make -s install DESTDIR="$PREFIX" >> "$work/make.log" 2>&1) || {
-    log "build failed; logs in $work"
+    log "build failed; logs in $work (the last lines:)"
+    tail -5 "$work/configure.log" "$work/make.log" >&2 2> /dev/null || true
     exit 1
   }
   rm -rf "$work"
@@ -86,6 +119,7 @@ start_node() {
   if [ ! -f "$dir/data/PG_VERSION" ]; then
     mkdir -p "$dir/data"
     [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir"
+    log "$node: a new data folder in $dir/data"
     as_pg "$(bin initdb)" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 > "$dir/initdb.log"
     free_port > "$dir/port"
     cat >> "$dir/data/postgresql.conf" <<EOF
@@ -112,6 +146,7 @@ EOF
     free_port > "$dir/port"
     sed -i "s/^port = .*/port = $(port_of "$node")/" "$dir/data/postgresql.conf"
   fi
+  log "$node: starting on port $(port_of "$node") (log: $dir/server.log)"
   as_pg "$(bin pg_ctl)" -D "$dir/data" -l "$dir/server.log" -w -t 60 start > /dev/null
 }
 
@@ -129,6 +164,7 @@ start() {
     local port
     port=$(port_of "$node")
     if [ "$(psql_at "$coord" -tA -c "select count(*) from pg_dist_node where nodeport = $port")" = 0 ]; then
+      log "$node: added to the coordinator's nodes"
       psql_at "$coord" -c "select citus_add_node('127.0.0.1', $port)" > /dev/null
     fi
   done
@@ -156,5 +192,6 @@ case "${1:-}" in
   status) status ;;
   clean) stop; rm -rf "$CLUSTER"; log "removed $CLUSTER" ;;
   build) build ;;
-  *) echo "usage: $0 start|stop|status|clean|build" >&2; exit 2 ;;
+  packages) packages ;;
+  *) echo "usage: $0 start|stop|status|clean|build|packages" >&2; exit 2 ;;
 esac

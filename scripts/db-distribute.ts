@@ -23,8 +23,12 @@
 //                      monthly partitions
 //   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log, images and
 //                      eld_transfer_checks (they hold platform rows without an organization)
+//   functions          the group commit's write (apps/api/src/db/citus-functions.ts), distributed by
+//                      organization and co-located with assets: the coordinator delegates each call
+//                      to the organization's worker (decision 0203)
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
+import { citusFunctionStatements } from '../apps/api/src/db/citus-functions.ts';
 import { ensureCitusDatabase } from './citus-setup.ts';
 
 const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates', 'device_ids'];
@@ -127,6 +131,10 @@ try {
     }
     await client.query('delete from fleet_pending_foreign_keys where name = $1', [fk.name]);
   }
+  // The group commit's write function, distributed by organization beside its tables: a call is
+  // run whole on the organization's worker (decision 0203). Made again on every run (a new body).
+  for (const statement of citusFunctionStatements(COLOCATION_ANCHOR)) await client.query(statement);
+  console.log('db:distribute: functions distributed (the group commit\'s write)');
   const summary = await q<{ k: string; n: number }>(`select citus_table_type as k, count(*)::int as n from citus_tables group by 1 order by 1`);
   console.log(`db:distribute: done in ${Date.now() - started} ms: ${summary.map((s) => `${s.n} ${s.k}`).join(', ')}`);
 } finally {

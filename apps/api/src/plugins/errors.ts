@@ -2,6 +2,7 @@ import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { duplicateError, foreignKeyError } from '../db/sql/constraint-words.ts';
 import { answerableErrorText, databaseUnavailable } from '../db/sql/database-error.ts';
+import { pgError } from '../db/sql/pg-error.ts';
 import { AppError } from '../http/errors.ts';
 
 export function errorBody(status: number, message: string, technicalMessage = message): ErrorBody {
@@ -61,7 +62,9 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
     request.log.error({ err, reqId: request.id }, 'request failed');
     // The embedded database's thread stopped under the request: the client may try again (a data
     // directory is opened again in a new thread; /readyz says when an in-memory one is lost).
-    const unavailable = databaseUnavailable(err);
+    // A lock wait that ran out (on Citus, the organization's shards being moved): nothing was
+    // written, and the same request goes through once the move is done.
+    const unavailable = databaseUnavailable(err) ?? (pgError(err)?.code === '55P03' ? 'a lock wait timed out' : null);
     if (unavailable) {
       reply.header('retry-after', '5');
       return reply.code(503).send(errorBody(503, 'The database is not available right now. Please try again shortly.', production ? `Request id ${request.id}` : `${unavailable} (request id ${request.id})`));

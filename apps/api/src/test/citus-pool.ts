@@ -40,7 +40,7 @@ export function poolFingerprint(): string {
     if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
   }
   // The pool's own layout (its bookkeeping table): bump when it changes.
-  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(`shards=${shardCount()} pool=2`);
+  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/db/citus-functions.ts'))).update(`shards=${shardCount()} pool=2`);
   return `fleet-test-pool ${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -189,8 +189,8 @@ export async function resetPoolDatabase(url: string): Promise<number | null> {
       await c.query('rollback');
       throw err;
     }
-    const sequences = (await c.query<{ s: string }>(`select format('%I', relname) as s from pg_class where relnamespace = 'public'::regnamespace and relkind = 'S'`)).rows;
-    for (const { s } of sequences) await c.query(`alter sequence ${s} restart`);
+    // setval, not ALTER SEQUENCE … RESTART: Citus refuses to alter a distributed sequence (one a distributed table's column owns).
+    await c.query(`select setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false) from pg_sequences where schemaname = 'public'`);
     return false;
   });
   if (spoiled) return null;

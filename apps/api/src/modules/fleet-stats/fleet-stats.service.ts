@@ -84,13 +84,14 @@ export class FleetStats extends QueuedFollower<StatFix> {
       }
     }
     const keys = [...work.values()];
-    // Each vehicle's current day as this instance last wrote it; the others are read (one statement).
+    // Each vehicle's current day as this instance last wrote it; the others are read (one statement, naming the organization: one shard on Citus).
     const misses = keys.filter((k) => this.days.get(k.assetId)?.day !== k.day);
     if (misses.length) {
       const rows = rowsOf<DayRow>(
         await this.db.execute(sql`select s.* from vehicle_daily_stats s
           join unnest(${`{${misses.map((k) => k.assetId).join(',')}}`}::uuid[], ${`{${misses.map((k) => k.day).join(',')}}`}::date[]) as k(asset_id, day)
-            on s.asset_id = k.asset_id and s.day = k.day`),
+            on s.asset_id = k.asset_id and s.day = k.day
+          where s.organization_id = ${orgId}`),
       );
       const found = new Map(rows.map((r) => [`${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`, r]));
       for (const k of misses) {
@@ -139,10 +140,11 @@ export class FleetStats extends QueuedFollower<StatFix> {
     const facts = org ?? (await this.orgFacts(db, orgId));
     const from = new Date(dayStartMs(day, facts.timeZone, '00:00'));
     const to = new Date(dayStartMs(nextDate(day), facts.timeZone, '00:00'));
-    // Epoch numbers straight from the database: a busy day is hundreds of thousands of fixes.
+    // Epoch numbers straight from the database: a busy day is hundreds of thousands of fixes. The
+    // organization named: on Citus its shard alone, not every shard's partitions (issue 49).
     const rows = rowsOf<{ t: number | string; lat: number; lon: number; speed: number | null; ignition: boolean | null }>(
       await db.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude as lat, longitude as lon, speed, ignition from ${positions}
-        where asset_id = ${assetId} and fix_time >= ${from.toISOString()}::timestamptz and fix_time < ${to.toISOString()}::timestamptz order by fix_time`),
+        where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${from.toISOString()}::timestamptz and fix_time < ${to.toISOString()}::timestamptz order by fix_time`),
     );
     if (rows.length === 0) return;
     const fixes: StatFix[] = rows.map((r) => ({ t: Math.round(Number(r.t)), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition }));

@@ -53,7 +53,7 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
 export async function driverVehicleAt(db: DbOrTx, orgId: string, driverId: string, atMs: number): Promise<DriverVehicle> {
   const now = await driverVehicleOf(db, orgId, driverId, atMs);
   if (!now.vehicle) return now;
-  const fix = (await fixesOf(db, now.vehicle.id, atMs - FRESH_FIX_MS, atMs)).at(-1);
+  const fix = (await fixesOf(db, orgId, now.vehicle.id, atMs - FRESH_FIX_MS, atMs)).at(-1);
   if (!fix) return { ...now, position: null, moving: false };
   const position = { latitude: fix.lat, longitude: fix.lon, odometerM: fix.odometerM, engineHours: fix.engineHours ?? null, at: fix.time, speedKmh: fix.speedKmh };
   return { ...now, position, moving: (fix.speedKmh ?? 0) >= MOVING_KMH };

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { DUTY_STATUSES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers } from '../../db/schema/index.ts';
@@ -18,12 +18,12 @@ export interface DutyChange {
   assetId: string | null;
 }
 
-/** The webhooks of active duty-status records just written for drivers. */
+/** The webhooks of active duty-status records just written for drivers (the drivers read in their organization: one shard on Citus). */
 export async function emitDutyChanges(tx: DbOrTx, orgId: string, changes: readonly DutyChange[]): Promise<void> {
   const known = changes.filter((c) => c.code >= 1 && c.code <= 4);
   if (known.length === 0) return;
   const names = new Map(
-    (await tx.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(inArray(drivers.id, [...new Set(known.map((c) => c.driverId))]))).map((d) => [d.id, `${d.firstName} ${d.lastName}`]),
+    (await tx.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, [...new Set(known.map((c) => c.driverId))])))).map((d) => [d.id, `${d.firstName} ${d.lastName}`]),
   );
   await emitWebhookEvents(
     tx,

@@ -26,13 +26,13 @@ export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): P
   await tx.execute(sql`select count(pg_advisory_xact_lock(${IFTA_LOCK_CLASS}::int, k)) from (select distinct hashtext(v) as k from unnest(${arr(vehicleIds, (v) => v)}::text[]) v order by 1) x`);
 }
 
-/** The last counted fix of each listed vehicle. */
-export async function readStates(tx: DbOrTx, vehicleIds: readonly string[]): Promise<Map<string, VehicleState>> {
+/** The last counted fix of each listed vehicle of the organization (named: one shard on Citus, decision 0204). */
+export async function readStates(tx: DbOrTx, orgId: string, vehicleIds: readonly string[]): Promise<Map<string, VehicleState>> {
   const out = new Map<string, VehicleState>();
   if (vehicleIds.length === 0) return out;
   const rows = rowsOf<{ vehicle_id: string; organization_id: string; t: number | string; latitude: number; longitude: number; speed: number | null; odometer: number | null }>(
     await tx.execute(sql`select vehicle_id, organization_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer
-      from ifta_vehicle_state where vehicle_id = any(${arr(vehicleIds, (v) => v)}::uuid[])`),
+      from ifta_vehicle_state where organization_id = ${orgId} and vehicle_id = any(${arr(vehicleIds, (v) => v)}::uuid[])`),
   );
   for (const r of rows) {
     out.set(r.vehicle_id, { vehicleId: r.vehicle_id, orgId: r.organization_id, fix: { time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer } });
@@ -87,24 +87,24 @@ export async function fixesAfterMany(
 /** Vehicles per fixesAfterMany statement (its parameters stay well under PostgreSQL's 65,535). */
 const FIXES_CHUNK = 200;
 
-/** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute. */
-export async function neighbours(tx: DbOrTx, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<{ before: TrackFix | null; after: TrackFix | null }> {
+/** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute; the organization named (one shard on Citus). */
+export async function neighbours(tx: DbOrTx, orgId: string, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<{ before: TrackFix | null; after: TrackFix | null }> {
   const [b, a] = await Promise.all([
     tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-      where asset_id = ${vehicleId} and fix_time < to_timestamp(${startMs / 1000}) order by fix_time desc limit 1`),
+      where organization_id = ${orgId} and asset_id = ${vehicleId} and fix_time < to_timestamp(${startMs / 1000}) order by fix_time desc limit 1`),
     tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-      where asset_id = ${vehicleId} and fix_time >= to_timestamp(${endMs / 1000}) and fix_time <= to_timestamp(${watermarkMs / 1000}) order by fix_time limit 1`),
+      where organization_id = ${orgId} and asset_id = ${vehicleId} and fix_time >= to_timestamp(${endMs / 1000}) and fix_time <= to_timestamp(${watermarkMs / 1000}) order by fix_time limit 1`),
   ]);
   const before = rowsOf<FixRow>(b)[0];
   const after = rowsOf<FixRow>(a)[0];
   return { before: before ? toFix(before) : null, after: after ? toFix(after) : null };
 }
 
-/** A vehicle's stored fixes in [startMs, endMs) and ≤ watermark, in time order. */
-export async function fixesBetween(tx: DbOrTx, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<TrackFix[]> {
+/** A vehicle's stored fixes in [startMs, endMs) and ≤ watermark, in time order (its organization named). */
+export async function fixesBetween(tx: DbOrTx, orgId: string, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<TrackFix[]> {
   const rows = rowsOf<FixRow>(
     await tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
-      where asset_id = ${vehicleId} and fix_time >= to_timestamp(${startMs / 1000}) and fix_time < to_timestamp(${endMs / 1000})
+      where organization_id = ${orgId} and asset_id = ${vehicleId} and fix_time >= to_timestamp(${startMs / 1000}) and fix_time < to_timestamp(${endMs / 1000})
         and fix_time <= to_timestamp(${watermarkMs / 1000}) order by fix_time`),
   );
   return rows.map(toFix);

@@ -70,6 +70,11 @@ export class IftaMiles {
   /** Last counted fix per vehicle, trusted only when the database is not shared. */
   private readonly states = new Map<string, VehicleState>();
   private dirtyTimer: NodeJS.Timeout | null = null;
+  /**
+   * Organizations with days marked dirty by this process's rounds or found at its catch-up:
+   * recomputeDirty reads each one's marks by name (on Citus its shard alone, decision 0204).
+   */
+  private readonly dirtyOrgs = new Set<string>();
   /** Each organization's IFTA calendar (its base jurisdiction's zone), read again after a minute. */
   private readonly clocks = new Map<string, { clock: DayClock; readAt: number }>();
   readonly stats: IftaMilesStats = { rounds: 0, fixes: 0, lateFixes: 0, storedFixesRead: 0, recomputedDays: 0, failures: 0, enqueueMs: 0 };
@@ -98,7 +103,9 @@ export class IftaMiles {
         let cold = 0;
         return (v) => this.warm.has(v) || cold++ < this.coldPerRound;
       },
-      byOrganization: false,
+      // One round per organization: its statements name it (on Citus, its shard alone) and its
+      // transaction never spans two organizations (decision 0204).
+      byOrganization: true,
       // A pass serves every vehicle pending when its pause ended, then pauses again: a fleet larger
       // than one round still gathers each vehicle's fixes for the pause (rounds of a fix or two per
       // vehicle back to back would write a row per fix).
@@ -169,12 +176,14 @@ export class IftaMiles {
   private async round(items: Round<TrackFix>): Promise<boolean> {
     this.stats.rounds++;
     const ids = items.map(([v]) => v);
+    // The queue hands rounds of one organization (byOrganization).
+    const orgId = items[0]![1].orgId;
     const shared = this.opts.shared;
-    const clockOf = await this.clocksOf(this.db, items.map(([, p]) => p.orgId));
+    const clockOf = await this.clocksOf(this.db, [orgId]);
     const run = async (tx: DbOrTx) => {
       if (shared) await lockVehicles(tx, ids);
       const unknown = shared ? ids : ids.filter((v) => !this.states.has(v));
-      const read = unknown.length ? await readStates(tx, unknown) : new Map<string, VehicleState>();
+      const read = unknown.length ? await readStates(tx, orgId, unknown) : new Map<string, VehicleState>();
       const records: VehicleDays[] = [];
       const newStates: VehicleState[] = [];
       const dirty: Array<{ vehicleId: string; orgId: string; day: string }> = [];
@@ -228,6 +237,7 @@ export class IftaMiles {
         if (state && !shared) this.states.set(vehicleId, state);
       }
       await writeRound(tx, records, newStates, dirty);
+      if (dirty.length > 0) this.dirtyOrgs.add(orgId);
       return dirty.length > 0;
     };
     return shared ? this.db.transaction(run) : run(this.db);
@@ -256,25 +266,37 @@ export class IftaMiles {
    * marks newer than the delay are left for the next call.
    */
   async recomputeDirty(olderThanMs: number): Promise<number> {
-    const marks = rowsOf<{ vehicle_id: string; organization_id: string; day: string | Date }>(
-      await this.db.execute(sql`select vehicle_id, organization_id, day from ifta_dirty_days
-        where marked_at <= now() - make_interval(secs => ${olderThanMs / 1000}) order by vehicle_id, day limit 500`),
+    let rebuilt = 0;
+    for (const orgId of [...this.dirtyOrgs]) rebuilt += await this.recomputeOrganization(orgId, olderThanMs);
+    return rebuilt;
+  }
+
+  /** recomputeDirty for one organization (a batch of its marks, those due first); forgets it once it has none. */
+  private async recomputeOrganization(orgId: string, olderThanMs: number): Promise<number> {
+    const marks = rowsOf<{ vehicle_id: string; day: string | Date; due: boolean }>(
+      await this.db.execute(sql`select vehicle_id, day, marked_at <= now() - make_interval(secs => ${olderThanMs / 1000}) as due from ifta_dirty_days
+        where organization_id = ${orgId} order by 3 desc, vehicle_id, day limit 500`),
     );
-    if (marks.length === 0) return 0;
+    if (marks.length === 0) {
+      this.dirtyOrgs.delete(orgId);
+      return 0;
+    }
     const byVehicle = new Map<string, { orgId: string; days: string[] }>();
     for (const m of marks) {
+      if (!m.due) continue;
       const day = typeof m.day === 'string' ? m.day.slice(0, 10) : m.day.toISOString().slice(0, 10);
       const e = byVehicle.get(m.vehicle_id);
       if (e) e.days.push(day);
-      else byVehicle.set(m.vehicle_id, { orgId: m.organization_id, days: [day] });
+      else byVehicle.set(m.vehicle_id, { orgId, days: [day] });
     }
+    if (byVehicle.size === 0) return 0;
     let rebuilt = 0;
-    const clockOf = await this.clocksOf(this.db, [...byVehicle.values()].map((v) => v.orgId));
-    for (const [vehicleId, { orgId, days }] of byVehicle) {
+    const clockOf = await this.clocksOf(this.db, [orgId]);
+    for (const [vehicleId, { days }] of byVehicle) {
       const clock = clockOf(orgId);
       rebuilt += await this.db.transaction(async (tx) => {
         if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
-        const state = (await readStates(tx, [vehicleId])).get(vehicleId);
+        const state = (await readStates(tx, orgId, [vehicleId])).get(vehicleId);
         await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
         if (!state) return 0;
         let n = 0;
@@ -290,14 +312,14 @@ export class IftaMiles {
   private async rebuild(tx: DbOrTx, vehicleId: string, orgId: string, from: string, to: string, watermark: number, clock: DayClock): Promise<number> {
     const start = clock.startOf(from);
     const end = clock.startOf(nextDate(to));
-    const around = await neighbours(tx, vehicleId, start, end, watermark);
+    const around = await neighbours(tx, orgId, vehicleId, start, end, watermark);
     // A pair reaching into the range from an earlier day (a gap) changed those days too.
     const fromDay = around.before ? clock.dayOf(Math.min(around.before.time, start)) : from;
     const toDay = around.after ? clock.dayOf(Math.max(around.after.time, end - 1)) : to;
     const s = clock.startOf(fromDay);
     const e = clock.startOf(nextDate(toDay));
-    const wide = fromDay === from && toDay === to ? around : await neighbours(tx, vehicleId, s, e, watermark);
-    const inside = await fixesBetween(tx, vehicleId, s, e, watermark);
+    const wide = fromDay === from && toDay === to ? around : await neighbours(tx, orgId, vehicleId, s, e, watermark);
+    const inside = await fixesBetween(tx, orgId, vehicleId, s, e, watermark);
     const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
     const days: DayRecords = new Map();
     accumulateDays(days, wide.before, fixes, { fromDay, toDay, clock });
@@ -310,14 +332,26 @@ export class IftaMiles {
    * none yet) is queued, and dirty days left by a stop are scheduled. Returns the vehicles queued.
    */
   async catchUp(): Promise<number> {
-    const rows = rowsOf<{ asset_id: string; organization_id: string; t: number | string }>(
-      await this.db.execute(sql`select l.asset_id, l.organization_id, extract(epoch from l.fix_time) * 1000 as t
-        from latest_positions l left join ifta_vehicle_state s on s.vehicle_id = l.asset_id and s.organization_id = l.organization_id
-        where s.fix_time is null or l.fix_time > s.fix_time`),
-    );
-    for (const r of rows) this.touch(r.asset_id, r.organization_id, Number(r.t));
+    // Organization by organization, each statement naming it (on Citus, its shard alone).
+    const orgs = rowsOf<{ id: string }>(await this.db.execute(sql`select id from organizations order by id`));
+    let queued = 0;
+    for (const { id: orgId } of orgs) {
+      const rows = rowsOf<{ asset_id: string; t: number | string; dirty: boolean }>(
+        await this.db.execute(sql`select l.asset_id, extract(epoch from l.fix_time) * 1000 as t, false as dirty
+          from latest_positions l left join ifta_vehicle_state s on s.vehicle_id = l.asset_id and s.organization_id = l.organization_id
+          where l.organization_id = ${orgId} and (s.fix_time is null or l.fix_time > s.fix_time)
+          union all select null, null, true where exists (select 1 from ifta_dirty_days where organization_id = ${orgId})`),
+      );
+      for (const r of rows) {
+        if (r.dirty) this.dirtyOrgs.add(orgId);
+        else {
+          this.touch(r.asset_id, orgId, Number(r.t));
+          queued++;
+        }
+      }
+    }
     this.scheduleDirty();
-    return rows.length;
+    return queued;
   }
 }
 

@@ -39,12 +39,21 @@ export function webhookBody(orgId: string, type: string, at: Date | string | num
 /** Writes the facts to the outbox for the subscriptions that want them; resolves the deliveries written. */
 export async function emitWebhookEvents(tx: DbOrTx, facts: readonly WebhookFact[]): Promise<number> {
   if (facts.length === 0) return 0;
+  // One statement per organization (nearly always one), naming it: on Citus its shard alone, not
+  // every shard's subscriptions (issue 49: duty status behind ingest emits these).
+  const orgs = [...new Set(facts.map((f) => f.orgId))];
+  let n = 0;
+  for (const orgId of orgs) n += await emitOrganizationEvents(tx, orgId, orgs.length === 1 ? facts : facts.filter((f) => f.orgId === orgId));
+  return n;
+}
+
+async function emitOrganizationEvents(tx: DbOrTx, orgId: string, facts: readonly WebhookFact[]): Promise<number> {
   const rows = facts.map((f, n) => ({ n, id: randomUUID(), o: f.orgId, t: f.type, at: new Date(f.at).toISOString(), b: webhookBody(f.orgId, f.type, f.at, f.data) }));
   const res = await tx.execute(sql`
     with ev as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(n int, id uuid, o uuid, t text, at timestamptz, b text)),
     subs as (
       select ev.n, ev.id, ev.o, s.id as sid from ev
-      join webhook_subscriptions s on s.organization_id = ev.o and s.enabled and ev.t = any(s.events)
+      join webhook_subscriptions s on s.organization_id = ${orgId} and s.organization_id = ev.o and s.enabled and ev.t = any(s.events)
     ),
     e as (
       insert into webhook_events (organization_id, id, type, occurred_at, body)

@@ -109,7 +109,7 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
   let written = 0;
   for (const [i, truck] of withDriver.entries()) {
     onProgress(i / withDriver.length);
-    const fixes = await fixesOf(db, truck.assetId, fromMs, untilMs);
+    const fixes = await fixesOf(db, orgId, truck.assetId, fromMs, untilMs);
     if (fixes.length === 0) continue;
     const derived = deriveDutyEvents(initialDutyState(truck.assetId), fixes).events;
     const first = fixes[0]!;

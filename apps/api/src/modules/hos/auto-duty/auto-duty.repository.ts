@@ -92,7 +92,7 @@ export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): P
 }
 
 /** The vehicle's stored fixes after `fromMs` up to `toMs`, in time order (at most `limit`). */
-export async function fixesOf(tx: DbOrTx, vehicleId: string, fromMs: number, toMs: number, limit = 100_000): Promise<DutyFix[]> {
+export async function fixesOf(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number, toMs: number, limit = 100_000): Promise<DutyFix[]> {
   const rows = await tx
     .select({
       t: positions.fixTime,
@@ -106,7 +106,8 @@ export async function fixesOf(tx: DbOrTx, vehicleId: string, fromMs: number, toM
       driverId: positions.driverId,
     })
     .from(positions)
-    .where(and(eq(positions.assetId, vehicleId), gt(positions.fixTime, new Date(fromMs)), lte(positions.fixTime, new Date(toMs))))
+    // The organization named: on Citus its shard alone (issue 49).
+    .where(and(eq(positions.organizationId, orgId), eq(positions.assetId, vehicleId), gt(positions.fixTime, new Date(fromMs)), lte(positions.fixTime, new Date(toMs))))
     .orderBy(asc(positions.fixTime))
     .limit(limit);
   return rows.map((r) => ({ time: r.t.getTime(), speedKmh: r.speed === null ? null : Number(r.speed), lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, ignition: r.ignition, driverId: r.driverId }));

@@ -177,7 +177,7 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       const last = (await lastDerivedEvents(tx, orgId, [vehicleId])).get(vehicleId);
       const stored = last ? stateOf(last) : null;
       const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
-      const fixes = await fixesOf(tx, vehicleId, fromMs, toMs);
+      const fixes = await fixesOf(tx, orgId, vehicleId, fromMs, toMs);
       const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
       const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, events));
       this.stats.eventsWritten += written.length;

@@ -13,6 +13,9 @@ import { storedAt, writeOrganization, type WriteResult } from './position-store.
 /** How long a commit keeps trying while the database is unavailable before its requests fail (the devices send again). */
 export const UNAVAILABLE_RETRY_MS = 10_000;
 
+/** SQLSTATE lock_not_available: a lock wait ran out its lock_timeout. */
+const LOCK_TIMEOUT = '55P03';
+
 /** What happened to one commit: counted by the ingest's health (ingest-health.ts). */
 export interface CommitReport {
   /** Rows stored or found stored. */
@@ -108,6 +111,10 @@ async function commitOrganization(db: Db, orgId: string, rows: readonly Position
         report.retries++;
         continue;
       }
+      // A lock wait that timed out (on Citus, the organization's shards being moved: the write
+      // function's lock_timeout, decision 0203): nothing was committed and the lane answers its
+      // devices now with a retryable status (503) rather than holding them while the move runs.
+      if (pgError(err)?.code === LOCK_TIMEOUT) throw err;
       if (kind === 'unavailable' && Date.now() < deadline) {
         report.retries++;
         uncertain = true;
@@ -275,50 +282,78 @@ export interface PositionWriter {
 }
 
 /**
- * Several group committers for a PostgreSQL server (docs/decisions/0072; one by default, the INGEST_WRITERS setting). One writer caps
- * single-position ingest at (connections waiting) / (one commit's latency): at 50 connections and
- * ~6 ms per commit (fsync on) about 4,000 positions a second, with the server's CPU mostly idle
- * while it waits for the disk. Each device belongs to one writer (by its id), so a device's fixes
- * stay in order and two writers never touch the same device's rows or, while the device stays
- * paired, the same vehicle's latest row; both lock latest rows in key order (an index scan over
- * `= any(array)`), and a deadlock that slips through (a vehicle re-paired to a second device
- * mid-burst) is retried, since a group is one statement. PGlite has one connection: one writer.
+ * The writer lanes (docs/decisions/0072, 0203): a group committer per organization and device lane
+ * (INGEST_WRITERS lanes per organization, one by default), made on the first write of each. One
+ * lane caps single-position ingest at (connections waiting) / (one commit's latency): at 50
+ * connections and ~6 ms per commit (fsync on) about 4,000 positions a second, with the server's CPU
+ * mostly idle while it waits for the disk. Each device belongs to one lane of its organization (by
+ * its id), so a device's fixes stay in order and two lanes never touch the same device's rows or,
+ * while the device stays paired, the same vehicle's latest row; both lock latest rows in key order
+ * (an index scan over `= any(array)`), and a deadlock that slips through (a vehicle re-paired to a
+ * second device mid-burst) is retried, since a group is one statement. A lane never holds two
+ * organizations' rows: one organization's commit stalled (a lock held, its shard being moved on
+ * Citus) holds back only that organization's devices, while the other lanes go on. PGlite has one
+ * connection: the lanes' statements take turns on it.
  */
 export class ShardedCommitter implements PositionWriter {
-  readonly lanes: GroupCommitter[];
+  private readonly lanes = new Map<string, GroupCommitter>();
+  /** Lanes per organization. */
+  private readonly writers: number;
 
-  constructor(db: Db, writers: number, opts: CommitterOptions = {}) {
-    this.lanes = Array.from({ length: Math.max(1, writers) }, () => new GroupCommitter(db, opts));
+  constructor(
+    private readonly db: Db,
+    writers: number,
+    private readonly opts: CommitterOptions = {},
+  ) {
+    this.writers = Math.max(1, writers);
   }
 
   get transactions(): number {
     let n = 0;
-    for (const l of this.lanes) n += l.transactions;
+    for (const l of this.lanes.values()) n += l.transactions;
     return n;
   }
 
-  waitingSince(): number | null {
-    const times = this.lanes.map((l) => l.waitingSince()).filter((t): t is number => t !== null);
-    return times.length ? Math.min(...times) : null;
+  /** How many lanes were made (one per organization and device lane written to). */
+  get laneCount(): number {
+    return this.lanes.size;
   }
 
-  /** Rows of one device (every ingest request's rows are) go to that device's writer. */
+  waitingSince(): number | null {
+    let oldest: number | null = null;
+    for (const l of this.lanes.values()) {
+      const t = l.waitingSince();
+      if (t !== null && (oldest === null || t < oldest)) oldest = t;
+    }
+    return oldest;
+  }
+
+  private lane(orgId: string, gatewayId: string): GroupCommitter {
+    const key = this.writers === 1 ? orgId : `${orgId} ${laneOf(gatewayId, this.writers)}`;
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = new GroupCommitter(this.db, this.opts)));
+    return lane;
+  }
+
+  /** Rows of one device (every ingest request's rows are) go to that device's lane in its organization. */
   write(rows: PositionRow[]): Promise<WriteResult> {
-    const lanes = this.lanes;
-    if (lanes.length === 1 || rows.length === 0) return lanes[0]!.write(rows);
-    const first = rows[0]!.gatewayId;
-    if (rows.every((r) => r.gatewayId === first)) return lanes[laneOf(first, lanes.length)]!.write(rows);
-    // Mixed devices (a caller's own batch): split by writer, answer in the input order.
-    const parts = new Map<number, number[]>();
+    if (rows.length === 0) return Promise.resolve({ stored: [], refused: [] });
+    const first = rows[0]!;
+    const key = (r: PositionRow) => `${r.organizationId} ${this.writers === 1 ? '' : laneOf(r.gatewayId, this.writers)}`;
+    const k0 = key(first);
+    if (rows.every((r) => key(r) === k0)) return this.lane(first.organizationId, first.gatewayId).write(rows);
+    // Mixed lanes (a caller's own batch): split by lane, answer in the input order.
+    const parts = new Map<string, number[]>();
     rows.forEach((r, i) => {
-      const k = laneOf(r.gatewayId, lanes.length);
+      const k = key(r);
       const list = parts.get(k);
       if (list) list.push(i);
       else parts.set(k, [i]);
     });
     return Promise.all(
-      [...parts].map(async ([k, idx]) => {
-        const r = await lanes[k]!.write(idx.map((i) => rows[i]!));
+      [...parts.values()].map(async (idx) => {
+        const r0 = rows[idx[0]!]!;
+        const r = await this.lane(r0.organizationId, r0.gatewayId).write(idx.map((i) => rows[i]!));
         return { idx, r };
       }),
     ).then((results) => {
@@ -330,9 +365,9 @@ export class ShardedCommitter implements PositionWriter {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((l) => l.close()));
+    await Promise.all([...this.lanes.values()].map((l) => l.close()));
   }
 }
 
-/** A device's writer: the last 4 hex digits of its id (random in a v4 or v7 UUID). */
+/** A device's lane within its organization: the last 4 hex digits of its id (random in a v4 or v7 UUID). */
 const laneOf = (gatewayId: string, n: number) => (parseInt(gatewayId.slice(-4), 16) || 0) % n;

@@ -1,5 +1,5 @@
 import type { BatchIngestResult, IngestDiagnostics } from '@fleet/api-contract';
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
 import { BatchRefusal, batchField, decodeBatchPosition } from './batch-position.ts';
@@ -187,7 +187,8 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   return { status: 200 };
 }
 
-const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = now() where ${gateways.id} = ${gw.id}`;
+/** The device's last-seen time; naming its organization, so Citus routes it to the organization's shard (decision 0204). */
+const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = now() where ${gateways.organizationId} = ${gw.orgId} and ${gateways.id} = ${gw.id}`;
 
 /**
  * Turns a decoded OsmAnd fix into a row: server time when the device sent none, the device's last
@@ -201,7 +202,8 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
     const last = await db
       .select({ latitude: positions.latitude, longitude: positions.longitude })
       .from(positions)
-      .where(eq(positions.gatewayId, gw.id))
+      // The organization named: one shard on Citus, not every shard and monthly partition.
+      .where(and(eq(positions.organizationId, gw.orgId), eq(positions.gatewayId, gw.id)))
       .orderBy(desc(positions.fixTime))
       .limit(1);
     if (!last[0]) return null;

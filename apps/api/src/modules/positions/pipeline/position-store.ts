@@ -5,6 +5,7 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
+import { POSITIONS_WRITE_FUNCTION } from '../../../db/citus-functions.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
 import type { PositionRow } from './position-row.ts';
@@ -224,7 +225,10 @@ async function executePooled(pool: pg.Pool, orgId: string, params: readonly unkn
   c.on('error', ignore);
   let lost: Error | undefined;
   try {
-    const row = (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
+    const row = (await onCitus(pool, c))
+      ? // The same statement name: a pool's connections are all on Citus or none is.
+        citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
+      : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
     if (payloads.length) {
       // The rows are committed: a lost NOTIFY only delays the live map to the vehicle's next fix.
@@ -245,6 +249,31 @@ async function executePooled(pool: pg.Pool, orgId: string, params: readonly unkn
 }
 
 const PARAM_TYPES = 'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
+const PARAM_TYPE_LIST = PARAM_TYPES.split(', ');
+
+/**
+ * On Citus (decision 0203): the group commit is one call of the distributed write function
+ * (db/citus-functions.ts, made by db:distribute), which the coordinator hands whole to the worker
+ * holding the organization; WRITE_SQL's INSERT CTEs are not routable and ran as subplans through
+ * the coordinator. Its parameters are the statement's. Prepared like it: Citus sees the
+ * organization as a constant in each execution's custom plan, which is what it delegates on.
+ */
+const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: 21 }, (_, i) => `$${i + 1}::${PARAM_TYPE_LIST[i]}`).join(', ')}) as w`;
+const citusRow = (w: { moved: string[]; dups: number[] }): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
+
+/** Per pool: whether its database has the write function (a Citus cluster set up by db:distribute); looked up once. */
+const citusPools = new WeakMap<pg.Pool, Promise<boolean>>();
+function onCitus(pool: pg.Pool, c: pg.PoolClient): Promise<boolean> {
+  let known = citusPools.get(pool);
+  if (!known) {
+    known = c.query<{ f: boolean }>(`select to_regproc('${POSITIONS_WRITE_FUNCTION}') is not null as f`).then((r) => r.rows[0]!.f);
+    citusPools.set(pool, known);
+    // A failed look-up (the connection lost) is asked again on the next write.
+    known.catch(() => citusPools.delete(pool));
+  }
+  return known;
+}
+
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 /**
  * On PGlite the statement runs with a generic plan (below); the setting is set and reset around
@@ -279,6 +308,9 @@ const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
  * the planning runs in the server's process, not the API's.
  */
 const POSITIONS_WRITE: NamedStatement = { name: 'positions_write', paramTypes: PARAM_TYPES, text: EMBEDDED_SQL };
+
+/** The two texts a server runs for one organization's group commit (bench/citus-write.ts compares them on a cluster). */
+export const GROUP_COMMIT_TEXTS = { statement: WRITE_SQL, citusCall: CITUS_CALL } as const;
 
 /** The group commit's statement for one organization's rows (exported so the benchmark can EXPLAIN it). */
 export function writeStatement(rows: readonly PositionRow[], now: Date): SQL {

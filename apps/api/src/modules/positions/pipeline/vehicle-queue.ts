@@ -148,7 +148,7 @@ export class VehicleQueue<F> {
         if (list) list.push(item);
         else byOrg.set(item[1].orgId, [item]);
       }
-      for (const group of byOrg.values()) await this.run(group);
+      for (const group of byOrg.values()) if (await this.run(group)) for (const [v] of group) if (this.o.again?.(v)) passLeft++;
     }
     this.draining = null;
   }

@@ -33,6 +33,8 @@ export default defineConfig({
     // The office browser is in another zone than the demo organization and drivers (America/Chicago):
     // a screen that follows the browser's zone instead of decision 0140's shows it.
     timezoneId: 'Asia/Tokyo',
+    // As a user who asked for less motion: no transitions to render (the theme respects it).
+    reducedMotion: 'reduce',
     // Tracing every test doubled the run time on the loaded machine; turn it on with E2E_TRACE=1.
     trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     // Each test's fresh context would install the service worker and download every screen's code

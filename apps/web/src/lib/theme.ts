@@ -28,6 +28,9 @@ const fleet: MantineColorsTuple = [
 ];
 
 export const theme = createTheme({
+  // A user who asked their system for less motion gets none: modals, menus and notifications appear
+  // without their transitions (WCAG 2.3.3). The browser tests ask for it too (less to render).
+  respectReducedMotion: true,
   colors: { fleet },
   primaryColor: 'fleet',
   primaryShade: { light: 7, dark: 7 },

@@ -18,6 +18,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
+import { refreshTripDailyTotals } from '../apps/api/src/db/sql/trip-daily-totals.ts';
 import { blankSafetyTrack, draftKey, stepSafety, type EventDraft, type MachineContext, type SafetyTrack } from '../apps/api/src/modules/safety/safety-machine.ts';
 import { upsertEvents } from '../apps/api/src/modules/safety/safety.repository.ts';
 import { signalsOf } from '../apps/api/src/modules/safety/signals.ts';
@@ -126,6 +127,8 @@ try {
     select ${orgId}, ${asset!.id}::uuid, d.id, ${new Date(from).toISOString()}::timestamptz + (g * interval '12 hours'), ${new Date(from).toISOString()}::timestamptz + (g * interval '12 hours') + interval '4 hours',
       41, -87, 41, -88, 300000 + random() * 200000, 110, 95
     from drivers d cross join generate_series(0, 55) g where d.organization_id = ${orgId} and d.first_name = 'Bench'`);
+  // What the trips writer does after writing a vehicle's trips (decision 0199).
+  await refreshTripDailyTotals(db, orgId, JSON.stringify([{ asset_id: asset!.id, from_at: new Date(from - 86_400_000).toISOString() }]));
   await db.execute(sql`insert into safety_events (organization_id, asset_id, driver_id, type, source, severity, status, started_at, ended_at, latitude, longitude, band, band_seconds)
     select ${orgId}, gen_random_uuid(), d.id, (array['HARSH_BRAKING','HARSH_ACCELERATION','SPEEDING','IDLING','HARSH_CORNERING'])[1 + g % 5], 'DEVICE', 'MEDIUM', (array['NEW','NEW','DISMISSED','COACHED'])[1 + g % 4],
       ${new Date(from).toISOString()}::timestamptz + (g * interval '43 hours'), ${new Date(from).toISOString()}::timestamptz + (g * interval '43 hours') + interval '90 seconds', 41, -87,

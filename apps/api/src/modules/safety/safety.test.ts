@@ -5,6 +5,7 @@ import { createTestApp, expectErrorBody, login, bearer, type TestContext } from 
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
 import { hashPassword } from '../auth/index.ts';
 import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord } from '../positions/index.ts';
 
@@ -264,6 +265,7 @@ describe('coaching and scores', () => {
     const km = 250 * KM_PER_MILE;
     await sql(`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh)
       values ('${a.orgId}', '${phone.assetId}', '${phone.driverId}', '${new Date(pBase - 5 * 3_600_000).toISOString()}', '${new Date(pBase - 3_600_000).toISOString()}', 40.5, -89.9, 40.5, -88, ${km * 1000}, 110, 100)`);
+    await refreshTripDailyTotals(t.database.db, a.orgId, JSON.stringify([{ asset_id: phone.assetId, from_at: new Date(pBase - 5 * 3_600_000).toISOString() }]));
     const get = async () => {
       const res = await t.app.inject({ method: 'GET', url: api(`/safety/scores/drivers/${phone.driverId}`), headers: a.admin });
       expect(res.statusCode).toBe(200);

@@ -109,17 +109,18 @@ export class SpeedLimitIndex {
     }
   }
 
-  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads in a town, or no figure for the road class there. */
+  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads, or no figure for the road class there. */
   at(lat: number, lon: number, heavy: boolean): SpeedLimit | null {
+    const cls = this.classAt(lat, lon);
+    // Off the bundled roads: a street, a country road, or a highway the bundle lacks (it holds the
+    // demo network's roads only). The urban default (25-30 mph) or the rural one (55 mph in most
+    // states) would call every truck on such an interstate a speeder, so the limit is unknown there
+    // (decisions 0194 and 0200): no speeding event, the fleet's maximum still applies.
+    if (cls >= 2) return null;
     const j = locateJurisdiction(lat, lon, 500);
     if (!j) return null;
     const row = this.limits.get(j.jurisdiction.code);
     if (!row) return null;
-    const cls = this.classAt(lat, lon);
-    // Off the bundled roads in a town: a street, or a highway the bundle lacks (it holds the demo
-    // network's roads only). The urban default (25-30 mph) would call every truck on such a highway a
-    // severe speeder, so it is not judged (decision 0194).
-    if (cls === 3) return null;
     const entry = row[cls];
     return entry ? (heavy ? entry.truck : entry.car) : null;
   }
@@ -133,7 +134,9 @@ export class SpeedLimitIndex {
     if (c === undefined) {
       const clat = (cy + 0.5) * CELL_DEG;
       const clon = (cx + 0.5) * CELL_DEG;
-      c = (this.nearRoad(clat, clon) ? 0 : 2) + (this.inTown(clat, clon) ? 1 : 0);
+      // Off the bundled roads nothing is judged (decision 0200), so the town is looked up on them only
+      // (class 2 then stands for both rural and urban off-road cells).
+      c = this.nearRoad(clat, clon) ? (this.inTown(clat, clon) ? 1 : 0) : 2;
       // A long-running process forgets the cells now and then rather than grow without end.
       if (this.cells.size > 4_000_000) this.cells.clear();
       this.cells.set(key, c);
@@ -141,7 +144,7 @@ export class SpeedLimitIndex {
     return c;
   }
 
-  /** The road class's name at a point. */
+  /** The road class's name at a point (off the bundled roads: ROAD_RURAL, town or not). */
   roadClassAt(lat: number, lon: number): SpeedLimitClass {
     return CLASSES[this.classAt(lat, lon)]!;
   }

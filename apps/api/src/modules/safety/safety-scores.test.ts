@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_SETTINGS, SAFETY_STATUSES, SPEEDING_BANDS, type SafetyScores } from '@fleet/api-contract';
-import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { createMailer } from '../../mail/mailer.ts';
+import { runReportSchedule } from '../../jobs/report-schedule.ts';
+import { createTestApp, readOutbox, type TestContext } from '../../test/helpers.ts';
+import { pdfText } from '../../test/pdf.ts';
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -145,5 +148,46 @@ describe('safety scores from daily totals and counted events', () => {
       sum(extract(epoch from ended_at - started_at))::float8 as s, count(*)::int as n from trips where organization_id = '${a.orgId}' group by 1 order by 1`);
     expect(sums.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n])).toEqual(fromTrips.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n]));
     await expectSame('driver', base + DAY / 3, base + 28 * DAY);
+  });
+});
+
+describe('scheduled safety reports (report subscriptions)', () => {
+  type Mail = { subject: string; attachments: Array<{ filename: string; content: string; contentType: string; encoding?: string }> };
+  it('e-mail the safety events of the day just ended and the week’s scores per vehicle as CSV and PDF, with the right rows', async () => {
+    const create = (payload: object) => t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/report-subscriptions`, headers: a.admin, payload });
+    const events = await create({ report: 'SAFETY_EVENTS', filters: { driverId: driverIds[0] }, frequency: 'DAILY', timeOfDay: '05:00', timeZone: 'UTC' });
+    expect(events.statusCode, events.body).toBe(201);
+    const scores = await create({ report: 'SAFETY_SCORES', filters: { by: 'vehicle' }, frequency: 'WEEKLY', weekday: 1, timeOfDay: '05:00', timeZone: 'UTC' });
+    expect(scores.statusCode, scores.body).toBe(201);
+    expect(scores.json()).toMatchObject({ report: 'SAFETY_SCORES', filters: { by: 'vehicle' } });
+    // Both due at 05:00 UTC the day after `day`: the events cover `day`, the scores the 7 days to it.
+    const day = base + 12 * DAY;
+    const runAt = day + DAY + 5 * 3_600_000;
+    await sql(`update report_subscriptions set next_run_at = '${new Date(runAt).toISOString()}' where id in ('${events.json().id}', '${scores.json().id}')`);
+    const mailer = createMailer({ from: 'fleet@test', outboxDir: `${t.dataDir}/outbox`, log: t.app.log });
+    const result = await runReportSchedule(t.database, mailer, runAt + 10_000);
+    expect(result).toMatchObject({ sent: 2, failed: 0 });
+    const mails = readOutbox(t.dataDir) as unknown as Mail[];
+    const mailOf = (subject: string) => mails.find((m) => m.subject.startsWith(subject))!;
+    const csvLines = (m: Mail) => m.attachments.find((x) => x.filename.endsWith('.csv'))!.content.trim().split('\r\n');
+
+    const ev = mailOf('Safety events report');
+    expect(ev.attachments.map((x) => x.contentType)).toEqual(['application/pdf', 'text/csv; charset=utf-8']);
+    const [{ n } = { n: 0 }] = await sql<{ n: number }>(`select count(*)::int as n from safety_events where organization_id = '${a.orgId}' and driver_id = '${driverIds[0]}'
+      and started_at >= '${new Date(day).toISOString()}' and started_at < '${new Date(day + DAY).toISOString()}'`);
+    expect(n).toBeGreaterThan(0);
+    expect(csvLines(ev)).toHaveLength(1 + n);
+    expect(pdfText(Buffer.from(ev.attachments[0]!.content, 'base64'))).toContain('Safety events');
+
+    const sc = mailOf('Safety scores report');
+    const lines = csvLines(sc);
+    expect(lines[0]).toMatch(/^"?Vehicle"?,/);
+    const [{ v } = { v: 0 }] = await sql<{ v: number }>(`select count(*)::int as v from assets where organization_id = '${a.orgId}' and type = 'VEHICLE' and status = 'ACTIVE'`);
+    expect(lines).toHaveLength(1 + v);
+    for (let i = 1; i <= 3; i++) expect(lines.some((l) => l.includes(`SF-${i}`))).toBe(true);
+    // The same rows as the API's scores for the week.
+    const week = await fast('vehicle', day + DAY - 7 * DAY, day + DAY);
+    const sf1 = week.rows.find((r) => r.name === 'SF-1')!;
+    expect(lines.find((l) => l.includes('SF-1'))).toContain(sf1.score === null ? 'Under 100 mi' : String(sf1.score));
   });
 });

@@ -11,6 +11,9 @@ CREATE TABLE "safety_daily_totals" (
   "driving_s" double precision NOT NULL,
   "trips" integer NOT NULL
 );--> statement-breakpoint
+-- No key (a vehicle's days are deleted and summed again, the driver may be null): whole rows are the
+-- replica identity for Citus's logical shard moves (migration 0038).
+ALTER TABLE "safety_daily_totals" REPLICA IDENTITY FULL;--> statement-breakpoint
 CREATE INDEX "safety_daily_totals_day_idx" ON "safety_daily_totals" USING btree ("organization_id", "day");--> statement-breakpoint
 CREATE INDEX "safety_daily_totals_asset_idx" ON "safety_daily_totals" USING btree ("organization_id", "asset_id", "day");--> statement-breakpoint
 INSERT INTO "safety_daily_totals" ("organization_id", "asset_id", "driver_id", "day", "distance_m", "driving_s", "trips")

@@ -150,6 +150,8 @@ test.describe('the office', () => {
     // The scores: the fleet's, and every driver's.
     await page.getByRole('navigation', { name: 'Safety screens' }).getByRole('link', { name: 'Scores' }).click();
     await expect(page.getByTestId('fleet-score').getByTestId('score-figure')).toHaveText(/^(\d+|—)$/);
+    // Found by name among the fleet's drivers (a full run has made hundreds; the table shows 30 a page).
+    await page.getByLabel('Search Driver scores').fill(driverName);
     await expect(page.getByRole('table', { name: 'Driver scores' }).getByRole('link', { name: driverName })).toBeVisible();
   });
 });

@@ -119,7 +119,9 @@ function toInput(c: Case): { input: PlanInput; truth: DutyPeriodInput[][] } {
   return { input: { now, origin: c.origin, drivers, stops, legs, timeZone: 'America/Chicago' }, truth };
 }
 
-describe('planTrip on random loads and drivers', () => {
+// A few seconds alone; a fixed number of runs, so a loaded machine (the full run beside other work)
+// only makes it slower: 120 s, not the project's 30.
+describe('planTrip on random loads and drivers', { timeout: 120_000 }, () => {
   it('makes plans the engine finds legal, with monotone ETAs and windows reported as they fall', () => {
     let plans = 0;
     let infeasible = 0;

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { organizations } from '../db/schema/index.ts';
 import { detectDiagnostics } from '../modules/hos/hos-diagnostics.service.ts';
 import { runExclusive } from './exclusive-run.ts';
+import { scheduleRecurring } from './schedule-recurring.ts';
 
 // ELD malfunctions and data diagnostics (decision 0114): every few minutes one instance evaluates
 // every organization's reporting vehicles and records what started or stopped. One runner at a time
@@ -44,25 +45,13 @@ type JobLog = { info(o: object, m: string): void; error(o: object, m: string): v
 
 /** Runs the detection every ELD_DIAGNOSTICS_EVERY_MS on every instance (one of them at a time runs it). Returns the stop function. */
 export function scheduleEldDiagnostics(database: Database, log: JobLog, everyMs = ELD_DIAGNOSTICS_EVERY_MS): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = runEldDiagnostics(database)
-      .then((r) => {
-        if (r.ran && (r.logged || r.cleared)) log.info({ job: ELD_DIAGNOSTICS_JOB, ...r }, 'ELD diagnostics recorded');
-      })
-      .catch((err: unknown) => log.error({ job: ELD_DIAGNOSTICS_JOB, err }, 'ELD diagnostics failed'));
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
+  const onError = (err: unknown) => log.error({ job: ELD_DIAGNOSTICS_JOB, err }, 'ELD diagnostics failed');
   // A first run soon after start (the fleet's state may have changed while every instance was down).
-  const first = setTimeout(tick, 30_000);
-  first.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    clearTimeout(first);
-    await running;
-  };
+  return scheduleRecurring(
+    async () => {
+      const r = await runEldDiagnostics(database);
+      if (r.ran && (r.logged || r.cleared)) log.info({ job: ELD_DIAGNOSTICS_JOB, ...r }, 'ELD diagnostics recorded');
+    },
+    { everyMs, firstAfterMs: 30_000, onError },
+  );
 }

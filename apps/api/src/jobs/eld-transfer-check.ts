@@ -6,6 +6,7 @@ import { EldTransferError } from '../modules/eld-transfer/eld-transfer.errors.ts
 import { failingSince, insertCheck, latestCheck } from '../modules/eld-transfer/eld-transfer.repository.ts';
 import { recordTransferDiagnostics, transferVerdict } from '../modules/eld-transfer/eld-transfer-diagnostics.ts';
 import { runExclusive } from './exclusive-run.ts';
+import { scheduleRecurring } from './schedule-recurring.ts';
 
 // The self-check of the data transfer mechanism (49 CFR 395 Appendix A 4.6.1.7; decision 0185): a
 // Ping of FMCSA's web service at least once every 7 days, and again every 24 hours after a failure.
@@ -95,32 +96,18 @@ type JobLog = { info(o: object, m: string): void; warn(o: object, m: string): vo
  * `deps` is asked each time (a certificate installed meanwhile is used). Returns the stop function.
  */
 export function scheduleEldTransferCheck(database: Database, deps: () => Promise<TransferCheckDeps>, log: JobLog, everyMs = ELD_TRANSFER_CHECK_TICK_MS): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
   let warned = false;
-  const tick = () => {
-    if (stopped) return;
-    running = deps()
-      .then((d) => {
-        if (!d.ping && !warned) {
-          warned = true;
-          log.warn({ job: ELD_TRANSFER_CHECK_JOB }, "FMCSA's web service is not set up (ELD_CLIENT_CERT and ELD_CLIENT_KEY, or ELD_CLIENT_PFX): the data transfer self-check is not made");
-        }
-        return runEldTransferCheck(database, d);
-      })
-      .then((r) => {
-        if (r.checked || r.logged || r.cleared) log.info({ job: ELD_TRANSFER_CHECK_JOB, ...r }, 'ELD data transfer checked');
-      })
-      .catch((err: unknown) => log.error({ job: ELD_TRANSFER_CHECK_JOB, err }, 'ELD data transfer check failed'));
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  const first = setTimeout(tick, 60_000);
-  first.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    clearTimeout(first);
-    await running;
-  };
+  const onError = (err: unknown) => log.error({ job: ELD_TRANSFER_CHECK_JOB, err }, 'ELD data transfer check failed');
+  return scheduleRecurring(
+    async () => {
+      const d = await deps();
+      if (!d.ping && !warned) {
+        warned = true;
+        log.warn({ job: ELD_TRANSFER_CHECK_JOB }, "FMCSA's web service is not set up (ELD_CLIENT_CERT and ELD_CLIENT_KEY, or ELD_CLIENT_PFX): the data transfer self-check is not made");
+      }
+      const r = await runEldTransferCheck(database, d);
+      if (r.checked || r.logged || r.cleared) log.info({ job: ELD_TRANSFER_CHECK_JOB, ...r }, 'ELD data transfer checked');
+    },
+    { everyMs, firstAfterMs: 60_000, onError },
+  );
 }

@@ -7,6 +7,7 @@ import { loadAuthContext } from '../modules/auth/index.ts';
 import { exportReport, nextRunAfter, periodOf, reportContext } from '../modules/reports/index.ts';
 import { timeIn } from '../modules/maintenance/index.ts';
 import { exportSafetyEvents, exportSafetyScores } from '../modules/safety/index.ts';
+import { scheduleRecurring } from './schedule-recurring.ts';
 
 // Scheduled reports (issue 32, decision 0163): every minute on every instance, each subscription
 // whose time has come is claimed by inserting its (subscription, scheduled time) into report_runs:
@@ -107,26 +108,12 @@ async function reportMail(database: Database, s: Subscription, to: string, sched
 
 /** Runs the pass every minute on every instance (the claim makes each schedule run once). Returns the stop function. */
 export function scheduleReportEmails(database: Database, mailer: Mailer, log: JobLog, everyMs = REPORT_SCHEDULE_EVERY_MS): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let busy = false;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || busy) return;
-    busy = true;
-    running = runReportSchedule(database, mailer, Date.now(), log)
-      .then((r) => {
-        if (r.sent || r.failed) log.info({ job: REPORT_SCHEDULE_JOB, ...r }, 'scheduled reports sent');
-      })
-      .catch((err: unknown) => log.error({ job: REPORT_SCHEDULE_JOB, err }, 'scheduled reports pass failed'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  const onError = (err: unknown) => log.error({ job: REPORT_SCHEDULE_JOB, err }, 'scheduled reports pass failed');
+  return scheduleRecurring(
+    async () => {
+      const r = await runReportSchedule(database, mailer, Date.now(), log);
+      if (r.sent || r.failed) log.info({ job: REPORT_SCHEDULE_JOB, ...r }, 'scheduled reports sent');
+    },
+    { everyMs, onError },
+  );
 }

@@ -4,6 +4,7 @@ import { organizations } from '../db/schema/index.ts';
 import { maintenanceDueNow, orgWording, serviceDueNotice } from '../modules/maintenance/index.ts';
 import { notifyMany } from '../modules/notifications/index.ts';
 import { runExclusive } from './exclusive-run.ts';
+import { scheduleRecurring } from './schedule-recurring.ts';
 
 // Service coming due (issue 31, decision 0159): every hour one instance reads every organization's
 // due list and notifies each schedule, vehicle and status once (the notice's fact key says which
@@ -45,25 +46,13 @@ type JobLog = { info(o: object, m: string): void; error(o: object, m: string): v
 
 /** Runs the check every SERVICE_DUE_EVERY_MS on every instance (one of them at a time runs it). Returns the stop function. */
 export function scheduleServiceDue(database: Database, log: JobLog, everyMs = SERVICE_DUE_EVERY_MS): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = runServiceDue(database)
-      .then((r) => {
-        if (r.ran && r.notified) log.info({ job: SERVICE_DUE_JOB, ...r }, 'service due notified');
-      })
-      .catch((err: unknown) => log.error({ job: SERVICE_DUE_JOB, err }, 'service due check failed'));
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
+  const onError = (err: unknown) => log.error({ job: SERVICE_DUE_JOB, err }, 'service due check failed');
   // A first run soon after start (a service may have come due while every instance was down).
-  const first = setTimeout(tick, 60_000);
-  first.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    clearTimeout(first);
-    await running;
-  };
+  return scheduleRecurring(
+    async () => {
+      const r = await runServiceDue(database);
+      if (r.ran && r.notified) log.info({ job: SERVICE_DUE_JOB, ...r }, 'service due notified');
+    },
+    { everyMs, firstAfterMs: 60_000, onError },
+  );
 }

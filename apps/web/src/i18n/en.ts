@@ -799,6 +799,7 @@ export const en = {
       drivers: 'Drivers',
       vehicles: 'Vehicles',
       under60: 'Under 60',
+      search: 'Search by name',
       tableDrivers: 'Driver scores',
       tableVehicles: 'Vehicle scores',
       empty: 'No scores',

@@ -788,6 +788,7 @@ export const es: Catalogue = {
       drivers: 'Conductores',
       vehicles: 'Vehículos',
       under60: 'Menos de 60',
+      search: 'Buscar por nombre',
       tableDrivers: 'Puntajes de los conductores',
       tableVehicles: 'Puntajes de los vehículos',
       empty: 'Sin puntajes',

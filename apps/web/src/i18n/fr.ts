@@ -788,6 +788,7 @@ export const fr: Catalogue = {
       drivers: 'Conducteurs',
       vehicles: 'Véhicules',
       under60: 'Moins de 60',
+      search: 'Rechercher par nom',
       tableDrivers: 'Notes des conducteurs',
       tableVehicles: 'Notes des véhicules',
       empty: 'Aucune note',

@@ -1,13 +1,9 @@
-import 'maplibre-gl/dist/maplibre-gl.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import MapGL, { Layer, Marker, NavigationControl, Source, type MapLayerMouseEvent } from 'react-map-gl/maplibre';
+import { Layer, Marker, Source, type MapLayerMouseEvent } from 'react-map-gl/maplibre';
 import type { Feature, LineString, MultiLineString } from 'geojson';
 import type { PlanRouteLeg } from '@fleet/api-contract';
 import type { Map as MaplibreMap } from 'maplibre-gl';
-import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
-import { useBaseMap } from '../../lib/map/use-base-map.ts';
+import { BaseMapFrame } from '../../lib/map/base-map-frame.tsx';
 import classes from './dispatch.module.css';
 
 const ROUTE = 'load-route';
@@ -49,7 +45,6 @@ const line = (coords: number[][]): Feature<LineString> => ({ type: 'Feature', pr
  * load, the form) the stops are joined straight.
  */
 export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, label, height = { base: 280, sm: 380 } }: LoadMapProps) {
-  const base = useBaseMap(OWN_SOURCES);
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const coords = useMemo(() => stops.map((s) => [s.longitude, s.latitude]), [stops]);
   const between = useMemo(() => roads?.filter((l) => l.fromStopId !== null && stops.some((s) => s.key === l.toStopId)) ?? [], [roads, stops]);
@@ -74,59 +69,35 @@ export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, lab
   }, [map, key]);
   const onClick = useCallback((e: MapLayerMouseEvent) => onPick?.({ latitude: Math.round(e.lngLat.lat * 1e6) / 1e6, longitude: Math.round(e.lngLat.lng * 1e6) / 1e6 }), [onPick]);
   return (
-    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="load-map" data-route={onRoads ? 'roads' : 'straight'} data-route-points={routePoints}>
-      {base.style ? (
-        <MapGL
-          key={`${base.choice}-${base.scheme}`}
-          initialViewState={US_VIEW}
-          mapStyle={base.style}
-          style={{ width: '100%', height: '100%' }}
-          cursor={onPick ? 'crosshair' : undefined}
-          onClick={onPick ? onClick : undefined}
-          onLoad={(e) => {
-            base.onStyleLoaded();
-            setMap(e.target);
-          }}
-          onStyleData={(e) => {
-            if (e.target.isStyleLoaded()) base.onStyleLoaded();
-          }}
-          onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
-          attributionControl={{ compact: true }}
-        >
-          <NavigationControl position="top-right" />
-          <Source id={DEADHEAD} type="geojson" data={deadhead}>
-            <Layer id="load-deadhead" type="line" layout={{ 'line-cap': 'round' }} paint={{ 'line-color': '#868e96', 'line-width': 3, 'line-dasharray': [2, 2] }} />
-          </Source>
-          <Source id={ROUTE} type="geojson" data={route}>
-            <Layer id="load-route-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': 7, 'line-opacity': 0.8 }} />
-            <Layer id="load-route" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#1c7ed6', 'line-width': 4 }} />
-          </Source>
-          {origin && (
-            <Marker longitude={origin.longitude} latitude={origin.latitude}>
-              <div className={classes.truckMarker} title="The driver’s position" aria-hidden />
-            </Marker>
-          )}
-          {stops.map((s, i) => (
-            <Marker key={s.key} longitude={s.longitude} latitude={s.latitude} anchor="center">
-              <div className={classes.stopMarker} data-kind={s.kind} data-done={s.done ? 'true' : undefined} title={`${i + 1}. ${s.title}`} aria-hidden>
-                {i + 1}
-              </div>
-            </Marker>
-          ))}
-        </MapGL>
-      ) : (
-        <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
-          <Loader aria-label="Loading the map" />
-        </Box>
+    <BaseMapFrame
+      label={label}
+      testId="load-map"
+      h={height}
+      ownSources={OWN_SOURCES}
+      initialViewState={US_VIEW}
+      onMapLoad={setMap}
+      mapProps={{ cursor: onPick ? 'crosshair' : undefined, onClick: onPick ? onClick : undefined }}
+      data={{ 'data-route': onRoads ? 'roads' : 'straight', 'data-route-points': routePoints }}
+    >
+      <Source id={DEADHEAD} type="geojson" data={deadhead}>
+        <Layer id="load-deadhead" type="line" layout={{ 'line-cap': 'round' }} paint={{ 'line-color': '#868e96', 'line-width': 3, 'line-dasharray': [2, 2] }} />
+      </Source>
+      <Source id={ROUTE} type="geojson" data={route}>
+        <Layer id="load-route-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': 7, 'line-opacity': 0.8 }} />
+        <Layer id="load-route" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#1c7ed6', 'line-width': 4 }} />
+      </Source>
+      {origin && (
+        <Marker longitude={origin.longitude} latitude={origin.latitude}>
+          <div className={classes.truckMarker} title="The driver’s position" aria-hidden />
+        </Marker>
       )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl size="xs" aria-label="Base map" value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))} />
-      </Group>
-      {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }}>
-          {base.failure} Showing the offline map instead.
-        </Alert>
-      )}
-    </Paper>
+      {stops.map((s, i) => (
+        <Marker key={s.key} longitude={s.longitude} latitude={s.latitude} anchor="center">
+          <div className={classes.stopMarker} data-kind={s.kind} data-done={s.done ? 'true' : undefined} title={`${i + 1}. ${s.title}`} aria-hidden>
+            {i + 1}
+          </div>
+        </Marker>
+      ))}
+    </BaseMapFrame>
   );
 }

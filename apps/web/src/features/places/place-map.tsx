@@ -1,13 +1,9 @@
-import 'maplibre-gl/dist/maplibre-gl.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import MapGL, { Layer, NavigationControl, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
+import { Layer, Source, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import type { Place } from '@fleet/api-contract';
-import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
+import { BaseMapFrame } from '../../lib/map/base-map-frame.tsx';
 import { placeLabelsToGeoJSON, placeLayers, placesToGeoJSON } from '../../lib/map/place-shapes.ts';
-import { useBaseMap } from '../../lib/map/use-base-map.ts';
 import { boundedShape, startPlaceDraw, type DrawMode, type EditShape, type PlaceDraw } from './place-draw.ts';
 
 const SOURCE = 'places';
@@ -51,7 +47,6 @@ const bboxOf = (map: MaplibreMap) => {
  * do not survive a style swap) and the shape is put back from the editor's state.
  */
 export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, editor, label, height = { base: 320, sm: 520 }, children }: PlaceMapProps) {
-  const base = useBaseMap(OWN_SOURCES);
   const mapRef = useRef<MapRef>(null);
   const drawRef = useRef<PlaceDraw | null>(null);
   const [map, setMap] = useState<MaplibreMap | null>(null);
@@ -128,59 +123,34 @@ export function PlaceMap({ places, onPlaceClick, onBoundsChange, fitBounds, edit
   );
 
   return (
-    <Paper withBorder pos="relative" h={height} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="place-map" data-draw-mode={drawing.mode ?? undefined}>
-      {base.style ? (
-        <MapGL
-          key={`${base.choice}-${base.scheme}`}
-          ref={mapRef}
-          initialViewState={US_VIEW}
-          mapStyle={base.style}
-          style={{ width: '100%', height: '100%' }}
-          interactiveLayerIds={editing ? [] : [`${SOURCE}-fill`, `${SOURCE}-dots`]}
-          onClick={onClick}
-          cursor={editor?.mode === 'point' ? 'crosshair' : undefined}
-          onLoad={(e) => {
-            base.onStyleLoaded();
-            setMap(e.target);
-            onBoundsChange?.(bboxOf(e.target));
-          }}
-          onMoveEnd={(e) => onBoundsChange?.(bboxOf(e.target))}
-          onStyleData={(e) => {
-            if (e.target.isStyleLoaded()) base.onStyleLoaded();
-          }}
-          onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
-          attributionControl={{ compact: true }}
-        >
-          <NavigationControl position="top-right" />
-          <Source id={SOURCE} type="geojson" data={fills}>
-            <Layer {...layers[0]!} />
-            <Layer {...layers[1]!} />
-          </Source>
-          <Source id={`${SOURCE}-labels`} type="geojson" data={labels}>
-            <Layer {...layers[2]!} />
-            <Layer {...layers[3]!} />
-          </Source>
-        </MapGL>
-      ) : (
-        <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
-          <Loader aria-label="Loading the map" />
-        </Box>
-      )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl
-          size="xs"
-          aria-label="Base map"
-          value={base.choice}
-          onChange={(v) => base.setChoice(v as BaseMapId)}
-          data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))}
-        />
-      </Group>
-      {children}
-      {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }} data-testid="basemap-notice">
-          {base.failure} Showing the offline map instead.
-        </Alert>
-      )}
-    </Paper>
+    <BaseMapFrame
+      label={label}
+      testId="place-map"
+      h={height}
+      ownSources={OWN_SOURCES}
+      initialViewState={US_VIEW}
+      mapRef={mapRef}
+      onMapLoad={(m) => {
+        setMap(m);
+        onBoundsChange?.(bboxOf(m));
+      }}
+      mapProps={{
+        interactiveLayerIds: editing ? [] : [`${SOURCE}-fill`, `${SOURCE}-dots`],
+        onClick,
+        cursor: editor?.mode === 'point' ? 'crosshair' : undefined,
+        onMoveEnd: (e) => onBoundsChange?.(bboxOf(e.target)),
+      }}
+      data={{ 'data-draw-mode': drawing.mode ?? undefined }}
+      overlay={children}
+    >
+      <Source id={SOURCE} type="geojson" data={fills}>
+        <Layer {...layers[0]!} />
+        <Layer {...layers[1]!} />
+      </Source>
+      <Source id={`${SOURCE}-labels`} type="geojson" data={labels}>
+        <Layer {...layers[2]!} />
+        <Layer {...layers[3]!} />
+      </Source>
+    </BaseMapFrame>
   );
 }

@@ -1,12 +1,8 @@
-import 'maplibre-gl/dist/maplibre-gl.css';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Box, Group, Loader, Paper, SegmentedControl } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import MapGL, { Layer, NavigationControl, Source, type MapRef } from 'react-map-gl/maplibre';
+import { useEffect, useMemo, useState } from 'react';
+import { Layer, Source } from 'react-map-gl/maplibre';
 import type { FeatureCollection, LineString, Point, Polygon } from 'geojson';
 import type { Map as MaplibreMap } from 'maplibre-gl';
-import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
-import { useBaseMap } from '../../lib/map/use-base-map.ts';
+import { BaseMapFrame } from '../../lib/map/base-map-frame.tsx';
 
 const LINES = 'report-lines';
 const POINTS = 'report-points';
@@ -38,8 +34,6 @@ function boundsOf(d: ReportMapData): [number, number, number, number] | null {
 
 /** A report's rows on a map: trips as lines, stops and visits as points, places as areas; the selected row stands out. */
 export function ReportMap({ data, selectedId, label }: { data: ReportMapData; selectedId: string | null; label: string }) {
-  const base = useBaseMap(OWN_SOURCES);
-  const mapRef = useRef<MapRef>(null);
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const bounds = useMemo(() => boundsOf(data), [data]);
   const key = bounds?.join(',') ?? '';
@@ -51,59 +45,27 @@ export function ReportMap({ data, selectedId, label }: { data: ReportMapData; se
   const sel = selectedId ?? '';
   const empty = { type: 'FeatureCollection' as const, features: [] };
   return (
-    <Paper withBorder pos="relative" h={{ base: 280, sm: 360 }} style={{ overflow: 'hidden' }} role="region" aria-label={label} data-testid="report-map">
-      {base.style ? (
-        <MapGL
-          key={`${base.choice}-${base.scheme}`}
-          ref={mapRef}
-          initialViewState={US_VIEW}
-          mapStyle={base.style}
-          style={{ width: '100%', height: '100%' }}
-          onLoad={(e) => {
-            base.onStyleLoaded();
-            setMap(e.target);
+    <BaseMapFrame label={label} testId="report-map" h={{ base: 280, sm: 360 }} ownSources={OWN_SOURCES} initialViewState={US_VIEW} onMapLoad={setMap}>
+      <Source id={AREAS} type="geojson" data={data.areas ?? empty}>
+        <Layer id="report-areas-fill" type="fill" paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['case', ['==', ['get', 'id'], sel], 0.35, 0.15] }} />
+        <Layer id="report-areas-line" type="line" paint={{ 'line-color': ['get', 'color'], 'line-width': 2 }} />
+      </Source>
+      <Source id={LINES} type="geojson" data={data.lines ?? empty}>
+        <Layer id="report-lines-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': ['case', ['==', ['get', 'id'], sel], 9, 6], 'line-opacity': 0.8 }} />
+        <Layer id="report-lines" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['get', 'color'], 'line-width': ['case', ['==', ['get', 'id'], sel], 6, 3] }} />
+      </Source>
+      <Source id={POINTS} type="geojson" data={data.points ?? empty}>
+        <Layer
+          id="report-points"
+          type="circle"
+          paint={{
+            'circle-radius': ['case', ['==', ['get', 'id'], sel], 9, 6],
+            'circle-color': ['get', 'color'],
+            'circle-stroke-width': 2,
+            'circle-stroke-color': '#ffffff',
           }}
-          onStyleData={(e) => {
-            if (e.target.isStyleLoaded()) base.onStyleLoaded();
-          }}
-          onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
-          attributionControl={{ compact: true }}
-        >
-          <NavigationControl position="top-right" />
-          <Source id={AREAS} type="geojson" data={data.areas ?? empty}>
-            <Layer id="report-areas-fill" type="fill" paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['case', ['==', ['get', 'id'], sel], 0.35, 0.15] }} />
-            <Layer id="report-areas-line" type="line" paint={{ 'line-color': ['get', 'color'], 'line-width': 2 }} />
-          </Source>
-          <Source id={LINES} type="geojson" data={data.lines ?? empty}>
-            <Layer id="report-lines-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': ['case', ['==', ['get', 'id'], sel], 9, 6], 'line-opacity': 0.8 }} />
-            <Layer id="report-lines" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['get', 'color'], 'line-width': ['case', ['==', ['get', 'id'], sel], 6, 3] }} />
-          </Source>
-          <Source id={POINTS} type="geojson" data={data.points ?? empty}>
-            <Layer
-              id="report-points"
-              type="circle"
-              paint={{
-                'circle-radius': ['case', ['==', ['get', 'id'], sel], 9, 6],
-                'circle-color': ['get', 'color'],
-                'circle-stroke-width': 2,
-                'circle-stroke-color': '#ffffff',
-              }}
-            />
-          </Source>
-        </MapGL>
-      ) : (
-        <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
-          <Loader aria-label="Loading the map" />
-        </Box>
-      )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl size="xs" aria-label="Base map" value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))} />
-      </Group>
-      {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }}>
-          {base.failure} Showing the offline map instead.
-        </Alert>
-      )}
-    </Paper>
+        />
+      </Source>
+    </BaseMapFrame>
   );
 }

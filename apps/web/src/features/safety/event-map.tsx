@@ -1,14 +1,10 @@
-import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Group, Loader, Paper, SegmentedControl, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import MapGL, { Layer, NavigationControl, Source } from 'react-map-gl/maplibre';
+import { Layer, Source } from 'react-map-gl/maplibre';
 import type { Feature, FeatureCollection, LineString, Point } from 'geojson';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import type { SafetyEventDetail } from '@fleet/api-contract';
-import { BASE_MAPS, type BaseMapId } from '../../lib/map/base-styles.ts';
-import { useBaseMap } from '../../lib/map/use-base-map.ts';
+import { BaseMapFrame } from '../../lib/map/base-map-frame.tsx';
 
 const TRACE = 'safety-trace';
 const POINT = 'safety-point';
@@ -48,7 +44,6 @@ function boundsOf(e: Pick<SafetyEventDetail, 'lat' | 'lon' | 'trace'>): [number,
 /** An event's place on the map: the positions around it (red where over the limit) and the event's own point. */
 export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat' | 'lon' | 'trace' | 'type' | 'startedAt' | 'endedAt' | 'limitKph'> }) {
   const { t } = useTranslation();
-  const base = useBaseMap(OWN_SOURCES);
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const trace = useMemo(() => traceToGeoJSON(event), [event]);
   const point = useMemo<FeatureCollection<Point>>(() => ({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [event.lon, event.lat] }, properties: {} }] }), [event.lat, event.lon]);
@@ -57,46 +52,19 @@ export function EventMap({ event }: { event: Pick<SafetyEventDetail, 'id' | 'lat
     if (!map) return;
     map.fitBounds(bounds, { padding: 48, duration: 0, maxZoom: 15 });
   }, [map, bounds]);
+  const words = useMemo(
+    () => ({ baseMap: t('safety.event.baseMap'), offline: t('safety.event.offlineMap'), loading: t('safety.event.mapLoading'), unavailable: t('safety.event.mapUnavailable'), showingOffline: '', close: t('safety.actions.close') }),
+    [t],
+  );
   return (
-    <Paper withBorder pos="relative" h={{ base: 260, sm: 340 }} style={{ overflow: 'hidden' }} role="region" aria-label={t('safety.event.mapLabel')} data-testid="safety-event-map">
-      {base.style ? (
-        <MapGL
-          key={`${base.choice}-${base.scheme}`}
-          initialViewState={{ longitude: event.lon, latitude: event.lat, zoom: 13 }}
-          mapStyle={base.style}
-          style={{ width: '100%', height: '100%' }}
-          onLoad={(e) => {
-            base.onStyleLoaded();
-            setMap(e.target);
-          }}
-          onStyleData={(e) => {
-            if (e.target.isStyleLoaded()) base.onStyleLoaded();
-          }}
-          onError={(e) => base.onMapError(e as unknown as { error?: { message?: string }; sourceId?: string })}
-          attributionControl={{ compact: true }}
-        >
-          <NavigationControl position="top-right" />
-          <Source id={TRACE} type="geojson" data={trace}>
-            <Layer id="safety-trace-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': 8, 'line-opacity': 0.8 }} />
-            <Layer id="safety-trace" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['case', ['get', 'over'], '#e03131', '#1c7ed6'], 'line-width': 5 }} />
-          </Source>
-          <Source id={POINT} type="geojson" data={point}>
-            <Layer id="safety-point" type="circle" paint={{ 'circle-radius': 9, 'circle-color': '#f08c00', 'circle-stroke-width': 3, 'circle-stroke-color': '#ffffff' }} />
-          </Source>
-        </MapGL>
-      ) : (
-        <Box h="100%" style={{ display: 'grid', placeItems: 'center' }}>
-          <Loader aria-label={t('safety.event.mapLoading')} />
-        </Box>
-      )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl size="xs" aria-label={t('safety.event.baseMap')} value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? t('safety.event.offlineMap') : b.label }))} />
-      </Group>
-      {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} maw={360} p={8} color="yellow" role="alert" icon={<IconAlertTriangle size={16} />} withCloseButton closeButtonLabel={t('safety.actions.close')} onClose={base.dismissFailure} style={{ zIndex: 3 }}>
-          <Text size="xs">{t('safety.event.mapUnavailable')}</Text>
-        </Alert>
-      )}
-    </Paper>
+    <BaseMapFrame label={t('safety.event.mapLabel')} testId="safety-event-map" h={{ base: 260, sm: 340 }} ownSources={OWN_SOURCES} initialViewState={{ longitude: event.lon, latitude: event.lat, zoom: 13 }} onMapLoad={setMap} words={words}>
+      <Source id={TRACE} type="geojson" data={trace}>
+        <Layer id="safety-trace-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': 8, 'line-opacity': 0.8 }} />
+        <Layer id="safety-trace" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['case', ['get', 'over'], '#e03131', '#1c7ed6'], 'line-width': 5 }} />
+      </Source>
+      <Source id={POINT} type="geojson" data={point}>
+        <Layer id="safety-point" type="circle" paint={{ 'circle-radius': 9, 'circle-color': '#f08c00', 'circle-stroke-width': 3, 'circle-stroke-color': '#ffffff' }} />
+      </Source>
+    </BaseMapFrame>
   );
 }

@@ -130,12 +130,15 @@ export default function SafetyScoresPage() {
 
   // All rows come at once: the table pages and sorts them here.
   const page = useMemo<Page<SafetyScoreRow> | undefined>(() => {
-    const rows = scores.data?.rows;
-    if (!rows) return undefined;
+    const all = scores.data?.rows;
+    if (!all) return undefined;
+    // A fleet of hundreds: found by name, as the other lists are.
+    const needle = state.search?.trim().toLocaleLowerCase();
+    const rows = needle ? all.filter((r) => r.name.toLocaleLowerCase().includes(needle)) : all;
     const [field, dir] = (state.sort ?? 'score,asc').split(',');
     const sorted = [...rows].sort((a, b) => compare(a, b, field ?? 'score') * (dir === 'desc' ? -1 : 1));
     return { content: sorted.slice(state.page * state.size, (state.page + 1) * state.size), page: state.page, size: state.size, totalElements: rows.length, totalPages: Math.max(1, Math.ceil(rows.length / state.size)) };
-  }, [scores.data, state.sort, state.page, state.size]);
+  }, [scores.data, state.sort, state.page, state.size, state.search]);
 
   const base = groupBy === 'driver' ? '/safety/scores/drivers' : '/safety/scores/vehicles';
   const qs = new URLSearchParams([...params].filter(([k]) => ['period', 'from', 'to'].includes(k))).toString();
@@ -205,7 +208,7 @@ export default function SafetyScoresPage() {
               state={state}
               onStateChange={setState}
               rowKey={(r) => r.id}
-              searchable={false}
+              searchPlaceholder={t('safety.scores.search')}
               emptyTitle={t('safety.scores.empty')}
               emptyDescription={t('safety.scores.emptyBody')}
             />

@@ -206,7 +206,8 @@ function stepIdle(e: IdleEpisode | null, f: SafetyFix, out: EventDraft[], ctx: M
   if (!idle) return null;
   if (!e) return { start: f, last: f, device: f.idling === true, fuelStart: f.fuelUsedL, fuelLast: f.fuelUsedL };
   e.last = f;
-  if (f.idling === true) e.device = true;
+  // The source stays the start's: it is part of the event's key, and a key that changed under way left
+  // the draft written under the first one behind (two events for one idling, whichever the rounds).
   if (f.fuelUsedL !== null) {
     e.fuelStart ??= f.fuelUsedL;
     e.fuelLast = f.fuelUsedL;

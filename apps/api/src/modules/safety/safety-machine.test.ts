@@ -62,7 +62,7 @@ describe('the safety machine drafting episodes under way on demand', () => {
         }
         expect(fast).toEqual(plain);
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.RUNS ?? 300) },
     );
   });
 });

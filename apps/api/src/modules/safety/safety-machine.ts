@@ -354,7 +354,8 @@ function stepIdle(s: SafetyTrack, f: SafetyFix, out: EventDraft[] | null, ctx: M
     return out;
   }
   e.last = f;
-  if (f.idling === true) e.device = true;
+  // The source stays the start's: it is part of the event's key, and a key that changed under way left
+  // the draft written under the first one behind (two events for one idling, whichever the rounds).
   if (f.fuelUsedL !== null) {
     e.fuelStart ??= f.fuelUsedL;
     e.fuelLast = f.fuelUsedL;

@@ -206,3 +206,25 @@ test.describe('the driver on a phone', () => {
     expect(seen.disputeNote).toBe('Road works: a flagger stopped me');
   });
 });
+
+test('the safety manager schedules the weekly safety scores per vehicle by e-mail', async ({ page }) => {
+  await login(page, 'admin');
+  await page.goto('/reports/subscriptions');
+  await page.getByRole('button', { name: 'Schedule a report' }).click();
+  const form = page.getByRole('form', { name: 'Scheduled report form' });
+  await form.getByLabel('Report').selectOption('SAFETY_SCORES');
+  // Scores cover every driver or vehicle: the form asks which, and no vehicle or driver filter.
+  await form.getByLabel('Scores per').selectOption('vehicle');
+  await expect(form.getByRole('combobox', { name: 'Vehicle' })).toHaveCount(0);
+  await form.getByText('Weekly', { exact: true }).click();
+  await form.getByLabel('Day of the week').selectOption('1');
+  await form.getByLabel('Time of day').fill('06:00');
+  await form.getByRole('button', { name: 'Save' }).click();
+
+  const row = page.getByRole('table', { name: 'Scheduled reports' }).getByRole('row', { name: /Safety scores/ });
+  await expect(row).toContainText('Per vehicle');
+  await expect(row).toContainText('Weekly on Monday at 06:00');
+  await row.getByRole('button', { name: 'Delete scheduled Safety scores report' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+});

@@ -139,12 +139,21 @@ export const detentionQuerySchema = reportFiltersSchema;
 
 export const SUBSCRIPTION_FREQUENCIES = ['DAILY', 'WEEKLY'] as const;
 export const REPORT_FORMATS = ['pdf', 'csv'] as const;
+/**
+ * What a subscription may schedule: the reports above, and the safety events and scores (issue 47),
+ * which have their own endpoints under `safety/` (no generic `reports/` page).
+ */
+export const SUBSCRIBED_REPORT_KINDS = [...REPORT_KINDS, 'SAFETY_EVENTS', 'SAFETY_SCORES'] as const;
+export type SubscribedReportKind = (typeof SUBSCRIBED_REPORT_KINDS)[number];
+export const SUBSCRIBED_REPORT_LABELS: Record<SubscribedReportKind, string> = { ...REPORT_KIND_LABELS, SAFETY_EVENTS: 'Safety events', SAFETY_SCORES: 'Safety scores' };
+/** Kinds whose subscriber also needs SAFETY_LIST. */
+export const isSafetyReport = (k: SubscribedReportKind): k is 'SAFETY_EVENTS' | 'SAFETY_SCORES' => k === 'SAFETY_EVENTS' || k === 'SAFETY_SCORES';
 
 /** `organizations/{orgId}/report-subscriptions`: a user's scheduled report, e-mailed as PDF and CSV. */
 export const reportSubscriptionInputSchema = z
   .object({
-    report: z.enum(REPORT_KINDS, { error: () => `Report must be one of ${REPORT_KINDS.join(', ')}` }),
-    /** The report's filters without dates: each run covers the period just ended (the day, or the week); `by` for the summary. */
+    report: z.enum(SUBSCRIBED_REPORT_KINDS, { error: () => `Report must be one of ${SUBSCRIBED_REPORT_KINDS.join(', ')}` }),
+    /** The report's filters without dates: each run covers the period just ended (the day, or the week); `by` for the summary and the safety scores. */
     filters: reportFiltersSchema.omit({ from: true, to: true }).extend(summaryBy).default({}),
     frequency: z.enum(SUBSCRIPTION_FREQUENCIES, { error: () => 'Frequency must be DAILY or WEEKLY' }),
     timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time of day must look like 07:30'),
@@ -160,7 +169,7 @@ export type ReportSubscriptionInput = z.input<typeof reportSubscriptionInputSche
 export const reportSubscriptionSchema = z.object({
   id: z.string(),
   userId: z.string(),
-  report: z.enum(REPORT_KINDS),
+  report: z.enum(SUBSCRIBED_REPORT_KINDS),
   filters: reportFiltersSchema.omit({ from: true, to: true }).extend(summaryBy),
   frequency: z.enum(SUBSCRIPTION_FREQUENCIES),
   timeOfDay: z.string(),

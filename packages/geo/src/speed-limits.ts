@@ -7,9 +7,9 @@ import { SPEED_LIMITS, SPEED_LIMITS_SOURCE, type SpeedLimitClass } from './speed
 // default for the road class there, for a car or a truck, from the OSM wiki's default-speed table
 // (speed-limits-data.ts). The road class is what the bundled data can tell: on the bundled Natural
 // Earth major roads (interstates and main US highways, within ROAD_SNAP_M of a line) or off them, and
-// inside a town (within a radius growing with its population) or not. The class is kept per cell of
-// CELL_DEG, so a fix costs a jurisdiction lookup (~0.1 µs) and a map probe; a cell's class is worked
-// out the first time a fix falls in it.
+// inside a town (within a radius growing with its population) or not. The class and the jurisdiction
+// are kept per cell of CELL_DEG, so a fix costs a map probe; a cell is worked out the first time a fix
+// falls in it.
 
 export { SPEED_LIMITS_SOURCE };
 export type { SpeedLimitClass };
@@ -54,20 +54,25 @@ const CLASSES: readonly SpeedLimitClass[] = ['HIGHWAY_RURAL', 'HIGHWAY_URBAN', '
 export const townRadiusM = (population: number): number => 1000 + 1500 * Math.sqrt(population / 100_000);
 
 export class SpeedLimitIndex {
-  /** Per jurisdiction and class, [car, truck] limits with their words, built once. */
-  private readonly limits = new Map<string, Array<{ car: SpeedLimit; truck: SpeedLimit } | null>>();
+  /** Per jurisdiction (by index) and class, [car, truck] limits with their words, built once. */
+  private readonly rows: Array<Array<{ car: SpeedLimit; truck: SpeedLimit } | null>> = [];
+  private readonly rowOf = new Map<string, number>();
   /** Road-line segments by ROAD_CELL_DEG grid cell: [ax, ay, bx, by] in degrees, flattened. */
   private readonly segments = new Map<number, number[]>();
   /** Towns by TOWN_CELL_DEG cell: lat, lon, radius (m). */
   private readonly towns = new Map<number, number[]>();
-  /** Class index (0-3) per fine cell, worked out on first use. */
+  /**
+   * Per fine cell, worked out on first use: the class (bits 0-1, 0-3 in CLASSES' order) and, on the
+   * bundled roads, the jurisdiction at the cell's centre (bits 2 and up: its row + 1; 0 none). A fix
+   * then costs one map probe; a cell on a border takes its centre's jurisdiction (cells are ~250 m).
+   */
   private readonly cells = new Map<number, number>();
 
   constructor() {
     for (const [code, row] of Object.entries(SPEED_LIMITS)) {
       const name = NAMES[code] ?? code;
-      this.limits.set(
-        code,
+      this.rowOf.set(code, this.rows.length);
+      this.rows.push(
         CLASSES.map((cls) => {
           const v = row[cls];
           if (!v) return null;
@@ -109,23 +114,25 @@ export class SpeedLimitIndex {
     }
   }
 
-  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads in a town, or no figure for the road class there. */
+  /** The limit at the point for a car or a truck (`heavy`), or null: outside the US and Canada, off the bundled roads, or no figure for the road class there. */
   at(lat: number, lon: number, heavy: boolean): SpeedLimit | null {
-    const j = locateJurisdiction(lat, lon, 500);
-    if (!j) return null;
-    const row = this.limits.get(j.jurisdiction.code);
-    if (!row) return null;
-    const cls = this.classAt(lat, lon);
-    // Off the bundled roads in a town: a street, or a highway the bundle lacks (it holds the demo
-    // network's roads only). The urban default (25-30 mph) would call every truck on such a highway a
-    // severe speeder, so it is not judged (decision 0194).
-    if (cls === 3) return null;
-    const entry = row[cls];
+    const v = this.cellAt(lat, lon);
+    // Off the bundled roads (class 2): a street, a country road, or a highway the bundle lacks (it
+    // holds the demo network's roads only). The urban default (25-30 mph) or the rural one (55 mph in
+    // most states) would call every truck on such an interstate a speeder, so the limit is unknown
+    // there (decisions 0194 and 0200): no speeding event, the fleet's maximum still applies.
+    const row = v >> 2;
+    if (row === 0) return null;
+    const entry = this.rows[row - 1]![v & 3];
     return entry ? (heavy ? entry.truck : entry.car) : null;
   }
 
-  /** The road class at a point (0-3 in CLASSES' order), from its cell. */
+  /** The road class at a point (0-3 in CLASSES' order; off the bundled roads 2, in a town or not), from its cell. */
   classAt(lat: number, lon: number): number {
+    return this.cellAt(lat, lon) & 3;
+  }
+
+  private cellAt(lat: number, lon: number): number {
     const cx = Math.floor(lon / CELL_DEG);
     const cy = Math.floor(lat / CELL_DEG);
     const key = cx * 1_000_000 + cy;
@@ -133,7 +140,14 @@ export class SpeedLimitIndex {
     if (c === undefined) {
       const clat = (cy + 0.5) * CELL_DEG;
       const clon = (cx + 0.5) * CELL_DEG;
-      c = (this.nearRoad(clat, clon) ? 0 : 2) + (this.inTown(clat, clon) ? 1 : 0);
+      // Off the bundled roads nothing is judged (decision 0200): the town and the jurisdiction are
+      // looked up on them only.
+      if (!this.nearRoad(clat, clon)) c = 2;
+      else {
+        const j = locateJurisdiction(clat, clon, 500);
+        const row = j ? this.rowOf.get(j.jurisdiction.code) : undefined;
+        c = (this.inTown(clat, clon) ? 1 : 0) + (row === undefined ? 0 : (row + 1) << 2);
+      }
       // A long-running process forgets the cells now and then rather than grow without end.
       if (this.cells.size > 4_000_000) this.cells.clear();
       this.cells.set(key, c);
@@ -141,7 +155,7 @@ export class SpeedLimitIndex {
     return c;
   }
 
-  /** The road class's name at a point. */
+  /** The road class's name at a point (off the bundled roads: ROAD_RURAL, town or not). */
   roadClassAt(lat: number, lon: number): SpeedLimitClass {
     return CLASSES[this.classAt(lat, lon)]!;
   }

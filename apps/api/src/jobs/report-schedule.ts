@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { REPORT_KIND_LABELS, type ReportKind } from '@fleet/api-contract';
+import { isSafetyReport, SUBSCRIBED_REPORT_LABELS, type ReportKind, type SubscribedReportKind } from '@fleet/api-contract';
 import type { Database } from '../db/client.ts';
 import { organizations, reportRuns, reportSubscriptions, users } from '../db/schema/index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { loadAuthContext } from '../modules/auth/index.ts';
 import { exportReport, nextRunAfter, periodOf, reportContext } from '../modules/reports/index.ts';
 import { timeIn } from '../modules/maintenance/index.ts';
+import { exportSafetyEvents, exportSafetyScores } from '../modules/safety/index.ts';
 import { scheduleRecurring } from './schedule-recurring.ts';
 
 // Scheduled reports (issue 32, decision 0163): every minute on every instance, each subscription
@@ -56,6 +57,7 @@ export async function runReportSchedule(database: Database, mailer: Mailer, now 
       const auth = await loadAuthContext(db, s.userId);
       // A subscriber who may no longer read reports (or sign in) gets nothing.
       if (!auth || !auth.permissions.has('REPORT_LIST')) outcome = 'SKIPPED: the subscriber may no longer read reports';
+      else if (isSafetyReport(s.report) && !auth.permissions.has('SAFETY_LIST')) outcome = 'SKIPPED: the subscriber may no longer read safety events';
       else {
         await mailer.send(await reportMail(database, s, email, scheduledFor.getTime(), now));
         result.sent++;
@@ -81,11 +83,16 @@ async function reportMail(database: Database, s: Subscription, to: string, sched
   const ctx = await reportContext(scope, s.userId, s.timeZone);
   const period = periodOf(s, scheduledMs);
   const filters = { ...s.filters, ...period };
-  const kind = s.report as ReportKind;
-  const label = REPORT_KIND_LABELS[kind];
+  const kind: SubscribedReportKind = s.report;
+  const label = SUBSCRIBED_REPORT_LABELS[kind];
   const attachments: NonNullable<MailMessage['attachments']> = [];
   for (const format of s.formats as Array<'pdf' | 'csv'>) {
-    const f = await exportReport(scope, ctx, kind, filters, format);
+    const f =
+      kind === 'SAFETY_EVENTS'
+        ? await exportSafetyEvents(scope, s.userId, { ...period, driverId: s.filters.driverId, assetId: s.filters.assetId, groupId: s.filters.groupId }, format, s.timeZone)
+        : kind === 'SAFETY_SCORES'
+          ? await exportSafetyScores(scope, s.userId, { ...period, groupBy: s.filters.by === 'vehicle' ? 'vehicle' : 'driver', groupId: s.filters.groupId }, format, s.timeZone)
+          : await exportReport(scope, ctx, kind as ReportKind, filters, format);
     attachments.push(
       typeof f.body === 'string' ? { filename: f.name, content: f.body, contentType: f.type } : { filename: f.name, content: f.body.toString('base64'), contentType: f.type, encoding: 'base64' },
     );

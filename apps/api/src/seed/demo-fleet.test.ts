@@ -9,6 +9,7 @@ import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
 import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
 import { ensureDemoLoads } from './demo-loads.ts';
+import { ensureDemoSafety } from './demo-safety.ts';
 import { TruckPlan, warmUp } from './simulator/truck-plan.ts';
 import { routingOf } from '../modules/dispatch/index.ts';
 
@@ -162,6 +163,30 @@ describe('demo fleet seed', () => {
     await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
     expect(await rows<{ n: number }>(`select count(*)::int as n from place_visits`)).toEqual([{ n: visits.length }]);
   });
+
+  it('gives the week a realistic handful of safety events: speeding on interstates, idling at stops, one severe braking, an inbox worked in part', async () => {
+    const session = await login(t.app, DEMO.admin);
+    const orgId = session.user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    const derived = await ensureDemoSafety(t.app.db, orgId, trucks, t.app.safetyEvents, now - 7 * 86_400_000, session.user.id);
+    const byKind = await rows<{ type: string; source: string; severity: string; n: number }>(
+      `select type, source, severity, count(*)::int as n from safety_events where organization_id = '${orgId}' group by 1, 2, 3 order by 1, 2, 3`,
+    );
+    console.log(`demo safety: ${derived} events`, JSON.stringify(byKind));
+    const total = byKind.reduce((n, k) => n + k.n, 0);
+    const of = (type: string) => byKind.filter((k) => k.type === type).reduce((n, k) => n + k.n, 0);
+    // Fleet-wide, a week: tens of events, not hundreds (issue 47: "a realistic handful").
+    expect(total).toBeGreaterThanOrEqual(30);
+    expect(total).toBeLessThanOrEqual(80);
+    expect(of('SPEEDING')).toBeGreaterThan(0);
+    expect(of('IDLING')).toBeGreaterThan(0);
+    expect(byKind.filter((k) => k.type === 'HARSH_BRAKING' && k.severity === 'HIGH').reduce((n, k) => n + k.n, 0)).toBe(1);
+    // Speeding only against a limit on the bundled highways (interstates): the limit's words say so.
+    const where = await rows<{ limit_source: string }>(`select distinct limit_source from safety_events where organization_id = '${orgId}' and type = 'SPEEDING'`);
+    expect(where.every((w) => / rural highway | urban highway /.test(` ${w.limit_source} `.replace(/[(),]/g, ' ')))).toBe(true);
+    const statuses = await rows<{ status: string }>(`select status from safety_events where organization_id = '${orgId}' and status <> 'NEW'`);
+    expect(statuses.map((x) => x.status).sort()).toEqual(['COACHED', 'DISMISSED', 'NEEDS_COACHING']);
+  }, 180_000);
 
   it('gives the week delivered loads from the visits, a load on every truck on its way (one at risk for a rest), loads to assign; once', async () => {
     const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;

@@ -5,10 +5,11 @@ import { rowsOf } from '../db/sql/rows.ts';
 import type { SafetyEvents } from '../modules/safety/index.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
 
-// The demo's driver safety (issue 47): the week's history gets what real trucks do now and then, as
-// their devices would report it, and the follower derives the events from those positions like any
-// other: a few runs over the posted limit on the highways (a handful of trucks), harsh braking and
-// acceleration events from the devices (one severe braking), and idling at rest stops. Then a manager
+// The demo's driver safety (issue 47): the week's history is made a careful fleet's (limits kept,
+// engines off when standing), then gets what real trucks do now and then, as their devices would
+// report it, and the follower derives the events from those positions like any other: a few runs over
+// the posted limit on the highways (a handful of trucks), harsh braking and acceleration events from
+// the devices (one severe braking), and idling at truck stops. About 50-80 events a week. Then a manager
 // has worked part of the inbox: one driver needs coaching, one was coached, one event was dismissed.
 
 const MPH = 1.609344;
@@ -18,7 +19,17 @@ interface Fix {
   lat: number;
   lon: number;
   speed: number | null;
+  ignition: boolean | null;
 }
+
+/** Under the fleet maximum (75 mph): the history's trucks keep to 74 mph but in the runs below. */
+const HELD_MAX_KPH = 74 * MPH;
+/** Over a limit by less than the tolerance (6 mph): not speeding. */
+const HELD_OVER_KPH = 3;
+/** Engine on while stationary for this long would be idling (5 minutes), within a fix. */
+const IDLE_STRETCH_MS = 4 * 60_000;
+
+const arrayOf = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
 
 /** Deterministic picks (the same demo on every fresh start). */
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[(i * 7919) % list.length] : undefined);
@@ -30,10 +41,43 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
   for (const truck of trucks) {
     if (!truck.assetId) continue;
     const fixes = rowsOf<Fix>(
-      await db.execute(sql`select fix_time::text as t, latitude as lat, longitude as lon, speed from positions
+      await db.execute(sql`select fix_time::text as t, latitude as lat, longitude as lon, speed, ignition from positions
         where gateway_id = ${truck.gatewayId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
     );
     const i = truck.index;
+    // The simulator's trucks cruise at their road's pace whatever the state's truck limit (55 mph in
+    // California, Oregon, Virginia) and keep the engine running at every stop. A demo fleet is a
+    // better one: limits kept (within the tolerance) and under the fleet maximum, engines off when
+    // standing, so the week shows a handful of events (issue 47), not hundreds.
+    const held: Array<[string, number]> = [];
+    for (const f of fixes) {
+      if (f.speed === null || f.speed < 1) continue;
+      const limit = speedLimitAt(f.lat, f.lon, true);
+      const cap = Math.min(HELD_MAX_KPH, limit ? limit.kph + HELD_OVER_KPH : Infinity);
+      if (f.speed > cap) {
+        f.speed = Math.round(cap * 10) / 10;
+        held.push([f.t, f.speed]);
+      }
+    }
+    if (held.length) {
+      await db.execute(sql`update positions p set speed = x.s from unnest(${arrayOf(held.map((h) => h[0]))}::timestamptz[], ${`{${held.map((h) => h[1]).join(',')}}`}::real[]) as x(t, s)
+        where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
+    }
+    // Standing with the engine on: one stretch left running for one truck in three (a truck stop), the rest switched off.
+    const stretches: Array<[number, number]> = [];
+    for (let k = 0; k < fixes.length; ) {
+      if ((fixes[k]!.speed ?? 0) < 1 && fixes[k]!.ignition === true) {
+        let j = k;
+        while (j + 1 < fixes.length && (fixes[j + 1]!.speed ?? 0) < 1 && fixes[j + 1]!.ignition === true) j++;
+        if (Date.parse(fixes[j]!.t) - Date.parse(fixes[k]!.t) >= IDLE_STRETCH_MS) stretches.push([k, j]);
+        k = j + 1;
+      } else k++;
+    }
+    const kept = i % 3 === 2 ? pick(stretches.filter(([k, j]) => j - k >= 7 && j - k <= 20), i) : undefined;
+    const off = stretches.filter((x) => x !== kept).flatMap(([k, j]) => fixes.slice(k, j + 1).map((f) => f.t));
+    if (off.length) {
+      await db.execute(sql`update positions p set ignition = false from unnest(${arrayOf(off)}::timestamptz[]) as x(t) where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
+    }
     // Speeding: one truck in three runs over the limit for four to eight minutes on a highway.
     if (i % 3 === 0) {
       const runs: number[] = [];

@@ -129,7 +129,7 @@ export const reportSubscriptions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    report: text('report', { enum: ['VISITS', 'TRIPS', 'STOPS', 'SUMMARY'] }).notNull(),
+    report: text('report', { enum: ['VISITS', 'TRIPS', 'STOPS', 'SUMMARY', 'SAFETY_EVENTS', 'SAFETY_SCORES'] }).notNull(),
     filters: jsonb('filters').$type<Record<string, string>>().notNull().default({}),
     frequency: text('frequency', { enum: ['DAILY', 'WEEKLY'] }).notNull(),
     timeOfDay: text('time_of_day').notNull(),

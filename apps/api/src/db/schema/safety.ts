@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { SafetyEventHistory, SafetyEventType, SafetySettings, SafetySeverity, SafetySource, SafetyStatus, SpeedingBand } from '@fleet/api-contract';
 import { organizations } from './organizations.ts';
 
@@ -79,4 +79,25 @@ export const safetyMarks = pgTable(
     coveredUntil: timestamp('covered_until', { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.assetId] })],
+);
+
+/**
+ * Each vehicle's trips summed per driver (null: none known) and UTC day (decision 0199): the scores
+ * read these for the whole days of a period. Kept by the trips writer in its transaction
+ * (db/sql/trip-daily-totals.ts), so always the sum of the trips as they are.
+ */
+export const safetyDailyTotals = pgTable(
+  'safety_daily_totals',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    assetId: uuid('asset_id').notNull(),
+    driverId: uuid('driver_id'),
+    day: date('day').notNull(),
+    distanceM: doublePrecision('distance_m').notNull(),
+    drivingS: doublePrecision('driving_s').notNull(),
+    trips: integer('trips').notNull(),
+  },
+  (t) => [index('safety_daily_totals_day_idx').on(t.organizationId, t.day), index('safety_daily_totals_asset_idx').on(t.organizationId, t.assetId, t.day)],
 );

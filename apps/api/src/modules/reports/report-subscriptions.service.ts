@@ -1,5 +1,5 @@
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
-import type { PageQuery, ReportSubscription, reportSubscriptionInputSchema } from '@fleet/api-contract';
+import { isSafetyReport, type PageQuery, type ReportSubscription, type reportSubscriptionInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { organizations, reportSubscriptions, users } from '../../db/schema/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
@@ -88,7 +88,10 @@ async function zoneFor(scope: ReadScope, userId: string, given: string | null | 
   return o?.tz ?? 'UTC';
 }
 
-async function valuesOf(scope: Scope, userId: string, input: Input) {
+async function valuesOf(scope: Scope, auth: AuthContext, input: Input) {
+  // The safety reports carry what the safety screens show: their reader needs SAFETY_LIST too.
+  if (isSafetyReport(input.report) && !auth.permissions.has('SAFETY_LIST')) throw forbidden('Scheduling a safety report needs the permission to list safety events');
+  const userId = auth.userId;
   await checkFilters(scope, input.filters);
   const timeZone = await zoneFor(scope, userId, input.timeZone);
   const weekday = input.frequency === 'WEEKLY' ? (input.weekday ?? null) : null;
@@ -98,7 +101,7 @@ async function valuesOf(scope: Scope, userId: string, input: Input) {
 }
 
 export async function createSubscription(scope: Scope, auth: AuthContext, input: Input): Promise<ReportSubscription> {
-  const values = await valuesOf(scope, auth.userId, input);
+  const values = await valuesOf(scope, auth, input);
   return scope.db.transaction(async (tx) => {
     const [r] = await tx.insert(reportSubscriptions).values({ organizationId: scope.orgId, userId: auth.userId, ...values }).returning();
     await recordActivity(tx, { orgId: scope.orgId, actor: scope.actor, action: 'CREATE', entityType: ENTITY, entityId: r!.id, after: r });
@@ -108,7 +111,7 @@ export async function createSubscription(scope: Scope, auth: AuthContext, input:
 
 export async function updateSubscription(scope: Scope, auth: AuthContext, id: string, input: Input): Promise<ReportSubscription> {
   const before = await visible(scope, auth, id, true);
-  const values = await valuesOf(scope, auth.userId, input);
+  const values = await valuesOf(scope, auth, input);
   return scope.db.transaction(async (tx) => {
     const [r] = await tx
       .update(reportSubscriptions)

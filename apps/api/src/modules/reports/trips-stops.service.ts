@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describeLocation } from '@fleet/geo/places';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
 import { TripFolder, type FoldedStop, type FoldedTrip, type TripFix } from './trip-fold.ts';
 
@@ -302,6 +303,8 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
         x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh
       from json_to_recordset(${JSON.stringify(withKnown(trips))}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
         start_lat float8, start_lon float8, end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)`);
+  // The per-day totals the safety scores read (decision 0199), from the same cut, in the same transaction.
+  await refreshTripDailyTotals(tx, orgId, cut);
   if (stops.length)
     await tx.execute(sql`insert into vehicle_stops (organization_id, asset_id, driver_id, started_at, ended_at, lat, lon, address, idle_s, engine_on)
       select ${orgId}::uuid, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on

@@ -23,8 +23,8 @@ export interface SafetyExportFilters {
 }
 
 /** The events over the filters, every one up to 10,000. */
-export async function exportSafetyEvents(scope: ReadScope, userId: string | null, f: SafetyExportFilters, format: 'csv' | 'pdf'): Promise<ExportFile> {
-  const ctx = await reportContext(scope, userId);
+export async function exportSafetyEvents(scope: ReadScope, userId: string | null, f: SafetyExportFilters, format: 'csv' | 'pdf', timeZone?: string): Promise<ExportFile> {
+  const ctx = await reportContext(scope, userId, timeZone);
   const page = await listSafetyEvents(scope, { ...f, page: 0, size: MAX_ROWS });
   const u = UNIT_LABELS[ctx.units];
   const speed = (v: number | null) => (v === null ? '' : d1(speedFromKmh(v, ctx.units)));
@@ -65,9 +65,9 @@ export async function exportSafetyEvents(scope: ReadScope, userId: string | null
   return { body: await sheetPdf(sheet, ctx, f, ''), type: 'application/pdf', name };
 }
 
-/** The scores per driver or vehicle over the period, each behaviour's points in a column. */
-export async function exportSafetyScores(scope: ReadScope, userId: string | null, f: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string }, format: 'csv' | 'pdf'): Promise<ExportFile> {
-  const ctx = await reportContext(scope, userId);
+/** The scores per driver or vehicle over the period, each behaviour's points in a column (`timeZone`: a subscription's). */
+export async function exportSafetyScores(scope: ReadScope, userId: string | null, f: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string }, format: 'csv' | 'pdf', timeZone?: string): Promise<ExportFile> {
+  const ctx = await reportContext(scope, userId, timeZone);
   const scores = await computeScores(scope.db, scope.orgId, f);
   const used = SAFETY_BEHAVIOURS.filter((b) => scores.rows.some((r) => r.behaviours.some((x) => x.behaviour === b && x.points > 0)));
   const u = UNIT_LABELS[ctx.units];

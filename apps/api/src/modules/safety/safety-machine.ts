@@ -155,28 +155,64 @@ const POINT_SEVERITY: Partial<Record<SafetyEventType, SafetySeverity>> = { CRASH
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-/** Works one fix (later than the track's last); returns the events it made or moved. */
-export function stepSafety(s: SafetyTrack, f: SafetyFix, ctx: MachineContext): EventDraft[] {
-  const out: EventDraft[] = [];
+const NO_DRAFTS: readonly EventDraft[] = Object.freeze([]);
+const FLEET_MAX_SOURCE = 'Fleet maximum speed';
+
+/**
+ * Works one fix (later than the track's last); returns the events it made or ended: point events, and
+ * episodes that ended. Episodes still under way are not drafted at every fix (decision 0199's
+ * follower cost): `openDrafts` gives their current drafts when the caller writes (a round's end, a
+ * replay's end). safety-machine.reference.ts keeps the plain machine that drafts them at every fix.
+ * Allocates nothing for a fix that makes no event (the common case).
+ */
+export function stepSafety(s: SafetyTrack, f: SafetyFix, ctx: MachineContext): readonly EventDraft[] {
+  let out: EventDraft[] | null = null;
   const prev = s.b;
   // Point events the device reported.
-  for (const sig of f.signals) {
+  for (let i = 0; i < f.signals.length; i++) {
+    const sig = f.signals[i]!;
     // A state a device repeats in every record (towing, jamming, its over-speeding) is one event until it stops.
-    if (REPEATED.has(sig.type) && prev && f.t - prev.t <= REPEAT_MS && prev.signals.some((p) => p.type === sig.type)) continue;
-    out.push(pointEvent(sig, f, prev, ctx));
+    if (REPEATED.has(sig.type) && prev && f.t - prev.t <= REPEAT_MS && hasSignal(prev, sig.type)) continue;
+    (out ??= []).push(pointEvent(sig, f, prev, ctx));
   }
   // Episodes.
-  const limit = f.speed !== null ? ctx.limitAt(f.lat, f.lon) : null;
-  const tol = ctx.settings.speeding.toleranceKph;
-  const over = f.speed !== null && limit ? f.speed - limit.kph : null;
-  s.speeding = stepSpeed(s.speeding, f, over !== null && over > tol ? { over, limit: limit! } : null, out, ctx, 'SPEEDING');
-  const fleetOver = f.speed !== null ? f.speed - ctx.settings.fleetMaxSpeedKph : null;
-  s.maxSpeed = stepSpeed(s.maxSpeed, f, fleetOver !== null && fleetOver > 0 ? { over: fleetOver, limit: { kph: ctx.settings.fleetMaxSpeedKph, source: 'Fleet maximum speed' } } : null, out, ctx, 'MAX_SPEED');
-  s.idling = stepIdle(s.idling, f, out, ctx);
-  if (ctx.gpsHarsh) s.harsh = stepHarsh(s, f, out, ctx);
+  const speeding = ctx.settings.speeding;
+  let over = NaN;
+  let limitKph = 0;
+  let limitSource = '';
+  if (f.speed !== null && (s.speeding !== null || f.speed > speeding.toleranceKph)) {
+    // The limit is looked up only where speeding can start or go on (a vehicle at or under the
+    // tolerance cannot be over any limit).
+    const limit = ctx.limitAt(f.lat, f.lon);
+    if (limit) {
+      over = f.speed - limit.kph;
+      limitKph = limit.kph;
+      limitSource = limit.source;
+    }
+  }
+  out = stepSpeed(s, 'speeding', f, over > speeding.toleranceKph ? over : NaN, limitKph, limitSource, out, ctx, 'SPEEDING');
+  const fleetOver = f.speed !== null ? f.speed - ctx.settings.fleetMaxSpeedKph : NaN;
+  out = stepSpeed(s, 'maxSpeed', f, fleetOver > 0 ? fleetOver : NaN, ctx.settings.fleetMaxSpeedKph, FLEET_MAX_SOURCE, out, ctx, 'MAX_SPEED');
+  out = stepIdle(s, f, out, ctx);
+  if (ctx.gpsHarsh) out = stepHarsh(s, f, out, ctx);
   s.a = s.b;
   s.b = f;
   s.t = f.t;
+  return out ?? NO_DRAFTS;
+}
+
+const hasSignal = (f: SafetyFix, type: SafetyEventType): boolean => {
+  for (let i = 0; i < f.signals.length; i++) if (f.signals[i]!.type === type) return true;
+  return false;
+};
+
+/** The drafts of the episodes under way that are already events (long enough), as they stand. */
+export function openDrafts(s: SafetyTrack, ctx: MachineContext): EventDraft[] {
+  const out: EventDraft[] = [];
+  const min = ctx.settings.speeding.minSeconds * 1000;
+  if (s.speeding && s.speeding.start !== s.speeding.last && s.speeding.last.t - s.speeding.start.t >= min) out.push(speedDraft(s.speeding, 'SPEEDING', ctx, null, true));
+  if (s.maxSpeed && s.maxSpeed.start !== s.maxSpeed.last && s.maxSpeed.last.t - s.maxSpeed.start.t >= min) out.push(speedDraft(s.maxSpeed, 'MAX_SPEED', ctx, null, true));
+  if (s.idling && s.idling.start !== s.idling.last && s.idling.last.t - s.idling.start.t >= ctx.settings.idlingMinutes * 60_000) out.push(idleDraft(s.idling, true));
   return out;
 }
 
@@ -232,25 +268,35 @@ function speedDraft(e: SpeedEpisode, type: 'SPEEDING' | 'MAX_SPEED', ctx: Machin
   };
 }
 
+/** Moves the speeding or fleet-maximum episode on by a fix; `over`: the excess (km/h), NaN when not over. */
 function stepSpeed(
-  e: SpeedEpisode | null,
+  s: SafetyTrack,
+  slot: 'speeding' | 'maxSpeed',
   f: SafetyFix,
-  hit: { over: number; limit: { kph: number; source: string } } | null,
-  out: EventDraft[],
+  over: number,
+  limitKph: number,
+  limitSource: string,
+  out: EventDraft[] | null,
   ctx: MachineContext,
   type: 'SPEEDING' | 'MAX_SPEED',
-): SpeedEpisode | null {
+): EventDraft[] | null {
   const min = ctx.settings.speeding.minSeconds * 1000;
+  const hit = over === over; // not NaN
+  let e = s[slot];
   if (e && (!hit || f.t - e.last.t > SPEED_GAP_MS)) {
     // The episode ended at its last fix over; it is an event if it lasted the minimum.
-    if (e.last.t - e.start.t >= min) out.push(speedDraft(e, type, ctx, f.t - e.last.t > SPEED_GAP_MS ? null : f, false));
+    if (e.last.t - e.start.t >= min) (out ??= []).push(speedDraft(e, type, ctx, f.t - e.last.t > SPEED_GAP_MS ? null : f, false));
     e = null;
   }
-  if (!hit) return null;
-  if (!e) {
-    return { start: f, last: f, maxSpeed: f.speed ?? 0, maxHeld: hit.over, lastOver: hit.over, limitKph: hit.limit.kph, limitSource: hit.limit.source, bandSeconds: {} };
+  if (!hit) {
+    s[slot] = null;
+    return out;
   }
-  const held = Math.min(hit.over, e.lastOver);
+  if (!e) {
+    s[slot] = { start: f, last: f, maxSpeed: f.speed ?? 0, maxHeld: over, lastOver: over, limitKph, limitSource, bandSeconds: {} };
+    return out;
+  }
+  const held = Math.min(over, e.lastOver);
   const band = bandOf(held, ctx.settings.speeding);
   e.bandSeconds[band] = round2((e.bandSeconds[band] ?? 0) + (f.t - e.last.t) / 1000);
   // The excess held over two fixes; the first fix's own excess stands only until a second one comes.
@@ -258,13 +304,13 @@ function stepSpeed(
   if ((f.speed ?? 0) > e.maxSpeed) {
     e.maxSpeed = f.speed ?? 0;
     // The limit where the vehicle went fastest.
-    e.limitKph = hit.limit.kph;
-    e.limitSource = hit.limit.source;
+    e.limitKph = limitKph;
+    e.limitSource = limitSource;
   }
-  e.lastOver = hit.over;
+  e.lastOver = over;
   e.last = f;
-  if (f.t - e.start.t >= min) out.push(speedDraft(e, type, ctx, null, true));
-  return e;
+  s[slot] = e;
+  return out;
 }
 
 function idleDraft(e: IdleEpisode, open: boolean): EventDraft {
@@ -291,23 +337,30 @@ function idleDraft(e: IdleEpisode, open: boolean): EventDraft {
   };
 }
 
-function stepIdle(e: IdleEpisode | null, f: SafetyFix, out: EventDraft[], ctx: MachineContext): IdleEpisode | null {
+function stepIdle(s: SafetyTrack, f: SafetyFix, out: EventDraft[] | null, ctx: MachineContext): EventDraft[] | null {
   const min = ctx.settings.idlingMinutes * 60_000;
+  let e = s.idling;
   const idle = (f.speed ?? 0) < STILL_KPH && (f.ignition === true || f.idling === true) && !(ctx.settings.excludeYards && ctx.inYard(f.lat, f.lon));
   if (e && (!idle || f.t - e.last.t > IDLE_GAP_MS)) {
-    if (e.last.t - e.start.t >= min) out.push(idleDraft(e, false));
+    if (e.last.t - e.start.t >= min) (out ??= []).push(idleDraft(e, false));
     e = null;
   }
-  if (!idle) return null;
-  if (!e) return { start: f, last: f, device: f.idling === true, fuelStart: f.fuelUsedL, fuelLast: f.fuelUsedL };
+  if (!idle) {
+    s.idling = null;
+    return out;
+  }
+  if (!e) {
+    s.idling = { start: f, last: f, device: f.idling === true, fuelStart: f.fuelUsedL, fuelLast: f.fuelUsedL };
+    return out;
+  }
   e.last = f;
-  if (f.idling === true) e.device = true;
+  // The source stays the start's: it is part of the event's key, and a key that changed under way left
+  // the draft written under the first one behind (two events for one idling, whichever the rounds).
   if (f.fuelUsedL !== null) {
     e.fuelStart ??= f.fuelUsedL;
     e.fuelLast = f.fuelUsedL;
   }
-  if (f.t - e.start.t >= min) out.push(idleDraft(e, true));
-  return e;
+  return out;
 }
 
 function harshDraft(e: HarshEpisode): EventDraft {
@@ -341,22 +394,28 @@ export function centralAcceleration(a: SafetyFix | null, b: SafetyFix | null, c:
   return (c.speed - a.speed) / 3.6 / ((c.t - a.t) / 1000);
 }
 
-function stepHarsh(s: SafetyTrack, f: SafetyFix, out: EventDraft[], ctx: MachineContext): HarshEpisode | null {
+function stepHarsh(s: SafetyTrack, f: SafetyFix, out: EventDraft[] | null, ctx: MachineContext): EventDraft[] | null {
   const accel = centralAcceleration(s.a, s.b, f);
   const thr = ctx.thresholds.gps;
   const type = accel === null ? null : accel >= thr.acceleration ? 'HARSH_ACCELERATION' : -accel >= thr.braking ? 'HARSH_BRAKING' : null;
   let e = s.harsh;
   if (e && type !== e.type) {
-    out.push(harshDraft(e));
+    (out ??= []).push(harshDraft(e));
     e = null;
   }
-  if (!type || accel === null) return null;
+  if (!type || accel === null) {
+    s.harsh = null;
+    return out;
+  }
   const b = s.b!;
-  if (!e) return { type, start: b, last: b, peak: Math.abs(accel), speedBefore: s.a!.speed, speedAfter: f.speed, threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking };
+  if (!e) {
+    s.harsh = { type, start: b, last: b, peak: Math.abs(accel), speedBefore: s.a!.speed, speedAfter: f.speed, threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking };
+    return out;
+  }
   e.last = b;
   e.peak = Math.max(e.peak, Math.abs(accel));
   e.speedAfter = f.speed;
-  return e;
+  return out;
 }
 
 /** Replays fixes (in fix-time order) from a blank track: every event they make (the latest draft of each key) and the track after. */
@@ -367,5 +426,6 @@ export function replaySafety(fixes: readonly SafetyFix[], ctx: MachineContext, f
     for (const e of stepSafety(from, f, ctx)) events.set(draftKey(e), e);
     if (isBlankTrack(from)) blankAfter.push(f.t);
   }
+  for (const e of openDrafts(from, ctx)) events.set(draftKey(e), e);
   return { events, track: from, blankAfter };
 }

@@ -7,7 +7,7 @@ import { assets } from '../../db/schema/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { PlaceIndex } from '../places/index.ts';
 import { QueuedFollower, VehicleQueue, type PositionRow, type Round } from '../positions/index.ts';
-import { blankSafetyTrack, draftKey, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
+import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
 import * as repo from './safety.repository.ts';
 import { signalsOf } from './signals.ts';
 
@@ -162,6 +162,8 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       const ctx = this.contextOf(org, assetId, state.gpsOnly);
       const latest = new Map<string, EventDraft>();
       for (const f of fixes) for (const d of stepSafety(state.track, f, ctx)) latest.set(draftKey(d), d);
+      // Episodes under way, as they stand at the round's end (the machine drafts them only when asked).
+      for (const d of openDrafts(state.track, ctx)) latest.set(draftKey(d), d);
       for (const draft of latest.values()) {
         // An episode under way is written when it becomes an event, then at most every 30 s of its
         // fixes; its end is always written (so what is stored at the end is the same either way).
@@ -214,6 +216,7 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
           found = true;
         }
       }
+      for (const d of openDrafts(track, ctx)) events.set(draftKey(d), d);
       const quiet = !fixes.some((f) => f.t < fromMs);
       if (!found && !quiet && start > floor) continue;
       // Nothing before the new fixes within reach: everything from the window's start is the replay's.

@@ -1,6 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_SAFETY_SETTINGS,
+  SAFETY_STATUSES_OUT_OF_SCORE,
+  SPEEDING_BANDS,
   SAFETY_COACHING_DUE_DAYS,
   SAFETY_SOURCE_LABELS,
   SAFETY_TRACE_SECONDS,
@@ -12,12 +14,14 @@ import {
   type SafetyEventBrief,
   type SafetyEventDetail,
   type SafetyEventHistory,
+  type SafetyEventType,
   type SafetyGroupBy,
   type SafetyScoreDetail,
   type SafetyScoreRow,
   type SafetyScores,
   type SafetySettings,
   type SafetySummary,
+  type SpeedingBand,
   type safetyAcknowledgeSchema,
   type safetyDisputeSchema,
   type safetyEventListQuery,
@@ -36,7 +40,7 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { readSettings, readTrace } from './safety.repository.ts';
-import { computeScore, countsInScore, distributionOf, formulaOf, type ScoredEvent } from './score.ts';
+import { addToTally, blankTally, computeScore, countsInScore, distributionOf, formulaOf, mergeTally, scoreOfTally, type ScoreTally, type ScoredEvent } from './score.ts';
 
 // Safety events, scores and coaching (issue 47, decisions 0194 and 0195): the inbox and an event with
 // its speed trace, the review (dismiss, needs coaching with a coach and a due date, coached,
@@ -360,19 +364,37 @@ interface Subject {
   drivingSeconds: number;
 }
 
-/** Each driver's (or vehicle's) distance and driving time in the period, from the trips. */
+const DAY = 86_400_000;
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Each driver's (or vehicle's) distance and driving time in the period (trips by their start): the
+ * whole UTC days from the daily totals, the partial days at either end from the trips (decision 0199).
+ */
 async function subjectsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number, only?: string, groupId?: string): Promise<Subject[]> {
-  const key = groupBy === 'driver' ? sql.raw('t.driver_id') : sql.raw('t.asset_id');
+  const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
   const group = groupId
     ? groupBy === 'driver'
-      ? sql`and t.driver_id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')`
-      : sql`and t.asset_id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})`
+      ? sql`and driver_id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')`
+      : sql`and asset_id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})`
     : sql``;
   const one = only ? sql`and ${key} = ${only}` : sql``;
+  const firstDay = Math.ceil(from / DAY) * DAY;
+  const lastDay = Math.floor(to / DAY) * DAY;
+  const trips = (a: number, b: number) =>
+    sql`select ${key} as id, sum(distance_m) as m, sum(extract(epoch from ended_at - started_at))::float8 as s from trips
+      where organization_id = ${orgId} and started_at >= ${isoOf(a)}::timestamptz and started_at < ${isoOf(b)}::timestamptz and ${key} is not null ${group} ${one} group by 1`;
+  const parts =
+    firstDay < lastDay
+      ? [
+          sql`select ${key} as id, sum(distance_m) as m, sum(driving_s) as s from safety_daily_totals
+            where organization_id = ${orgId} and day >= ${isoOf(firstDay).slice(0, 10)}::date and day < ${isoOf(lastDay).slice(0, 10)}::date and ${key} is not null ${group} ${one} group by 1`,
+          ...(from < firstDay ? [trips(from, firstDay)] : []),
+          ...(lastDay < to ? [trips(lastDay, to)] : []),
+        ]
+      : [trips(from, to)];
   const totals = rowsOf<{ id: string; km: number | string; s: number | string }>(
-    await db.execute(sql`select ${key} as id, sum(t.distance_m) / 1000 as km, sum(extract(epoch from t.ended_at - t.started_at)) as s
-      from trips t where t.organization_id = ${orgId} and t.started_at >= ${new Date(from).toISOString()}::timestamptz and t.started_at < ${new Date(to).toISOString()}::timestamptz
-      and ${key} is not null ${group} ${one} group by 1`),
+    await db.execute(sql`select id, sum(m) / 1000 as km, sum(s) as s from (${sql.join(parts, sql` union all `)}) x group by id`),
   );
   const names =
     groupBy === 'driver'
@@ -386,6 +408,37 @@ async function subjectsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, fro
         );
   const byId = new Map(totals.map((t) => [t.id, t]));
   return names.map((n) => ({ id: n.id, name: n.name, distanceKm: Number(byId.get(n.id)?.km ?? 0), drivingSeconds: Math.round(Number(byId.get(n.id)?.s ?? 0)) }));
+}
+
+interface SubjectTally {
+  tally: ScoreTally;
+  newEvents: number;
+  openCoaching: number;
+}
+
+const OUT_SQL = sql.raw(SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', '));
+const BAND_SUMS = sql.raw(SPEEDING_BANDS.map((b) => `sum((band_seconds->>'${b}')::float8) filter (where status not in (${SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', ')})) as "${b}"`).join(', '));
+
+/** The events of each driver (or vehicle) in the period counted by SQL per type and band (decision 0199). */
+async function tallies(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number): Promise<Map<string, SubjectTally>> {
+  const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
+  const rows = rowsOf<{ id: string; type: SafetyEventType; band: SpeedingBand | null; n: number | string; nw: number | string; nc: number | string } & Partial<Record<SpeedingBand, number | string | null>>>(
+    await db.execute(sql`select ${key} as id, type, band, count(*) filter (where status not in (${OUT_SQL})) as n, count(*) filter (where status = 'NEW') as nw,
+        count(*) filter (where status = 'NEEDS_COACHING') as nc, ${BAND_SUMS}
+      from safety_events where organization_id = ${orgId} and started_at >= ${isoOf(from)}::timestamptz and started_at < ${isoOf(to)}::timestamptz and ${key} is not null
+      group by 1, 2, 3`),
+  );
+  const out = new Map<string, SubjectTally>();
+  for (const r of rows) {
+    let t = out.get(r.id);
+    if (!t) out.set(r.id, (t = { tally: blankTally(), newEvents: 0, openCoaching: 0 }));
+    const seconds: Partial<Record<SpeedingBand, number>> = {};
+    for (const b of SPEEDING_BANDS) if (r[b] !== null && r[b] !== undefined) seconds[b] = Number(r[b]);
+    addToTally(t.tally, r.type, r.band, Number(r.n), seconds);
+    t.newEvents += Number(r.nw);
+    t.openCoaching += Number(r.nc);
+  }
+  return out;
 }
 
 interface EventLite extends ScoredEvent {
@@ -427,24 +480,33 @@ export async function computeScores(db: DbOrTx, orgId: string, q: { from?: strin
   const settings = await readSettings(db, orgId);
   const { from, to } = periodOf(q, settings, now);
   const subjects = await subjectsOf(db, orgId, q.groupBy, from, to, undefined, q.groupId);
-  const events = await eventsOf(db, orgId, q.groupBy, from, to);
-  const bySubject = new Map<string, EventLite[]>();
-  for (const e of events) {
-    if (!e.subject) continue;
-    const list = bySubject.get(e.subject);
-    if (list) list.push(e);
-    else bySubject.set(e.subject, [e]);
-  }
-  const rows = subjects.map((s) => {
-    const { eventIds: _ids, ...row } = rowOf(s, bySubject.get(s.id) ?? [], settings);
-    return row;
+  const counted = await tallies(db, orgId, q.groupBy, from, to);
+  const fleetTally = blankTally();
+  const rows: SafetyScoreRow[] = subjects.map((s) => {
+    const t = counted.get(s.id) ?? { tally: blankTally(), newEvents: 0, openCoaching: 0 };
+    mergeTally(fleetTally, t.tally);
+    const r = scoreOfTally(s.distanceKm, s.drivingSeconds, t.tally, settings.weights);
+    return {
+      id: s.id,
+      name: s.name,
+      score: r.score,
+      miles: r.miles,
+      distanceKm: Math.round(s.distanceKm * 10) / 10,
+      drivingSeconds: s.drivingSeconds,
+      events: r.events,
+      speedingSeconds: r.speedingSeconds,
+      speedingShare: r.speedingShare,
+      pointsLost: r.pointsLost,
+      behaviours: r.behaviours,
+      newEvents: t.newEvents,
+      openCoaching: t.openCoaching,
+    };
   });
   rows.sort((a, b) => (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || (a.score ?? 0) - (b.score ?? 0) || b.miles - a.miles || a.name.localeCompare(b.name));
-  const ids = new Set(subjects.map((s) => s.id));
-  const fleet = computeScore(
+  const fleet = scoreOfTally(
     subjects.reduce((a, s) => a + s.distanceKm, 0),
     subjects.reduce((a, s) => a + s.drivingSeconds, 0),
-    events.filter((e) => e.subject && ids.has(e.subject)),
+    fleetTally,
     settings.weights,
   );
   return {

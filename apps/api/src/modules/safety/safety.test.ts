@@ -5,6 +5,7 @@ import { createTestApp, expectErrorBody, login, bearer, type TestContext } from 
 import { registryActors } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
 import { hashPassword } from '../auth/index.ts';
 import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord } from '../positions/index.ts';
 
@@ -152,20 +153,30 @@ describe('events from Traccar alarms', () => {
 // -------------------------------------------------------------------------------------------------
 // A 1 Hz phone track: a 70 mph run in a 55 mph zone, then a hard stop
 
-/** Rural Illinois off the bundled highways: the state's 55 mph default. */
-const START = { lat: 40.5, lon: -89.9 };
+/**
+ * Rural Virginia on I-95 south of Fredericksburg, a bundled road: the state's 55 mph interstate
+ * default. (Off the bundled roads the limit is unknown, decision 0200.) The track runs south along the
+ * bundled line's first segment (4.3 km; the track needs 2.9).
+ */
+const START = { lat: 37.9359, lon: -77.4753 };
+const TOWARDS = { lat: 37.8982, lon: -77.4643 };
 const pBase = Date.now() - 60 * 60_000;
 const MPH70 = 70 * KM_PER_MILE;
 
-/** The track: 90 s at 70 mph eastwards, braking at about 6 m/s² to a stop, then 20 s standing. */
+/** The track: 90 s at 70 mph along the road, braking at about 6 m/s² to a stop, then 20 s standing. */
 function phoneTrack(): Array<{ t: number; lat: number; lon: number; kmh: number }> {
   const out: Array<{ t: number; lat: number; lon: number; kmh: number }> = [];
-  let lon = START.lon;
+  const kx = 111_320 * Math.cos((START.lat * Math.PI) / 180);
+  const ky = 110_574;
+  const len = Math.hypot((TOWARDS.lon - START.lon) * kx, (TOWARDS.lat - START.lat) * ky);
+  let { lat, lon } = START;
   let kmh = MPH70;
   for (let s = 0; s < 130; s++) {
     if (s >= 90) kmh = Math.max(0, kmh - 6 * 3.6);
-    out.push({ t: pBase + s * 1000, lat: START.lat, lon, kmh });
-    lon += kmh / 3.6 / (111_320 * Math.cos((START.lat * Math.PI) / 180));
+    out.push({ t: pBase + s * 1000, lat, lon, kmh });
+    const m = kmh / 3.6;
+    lat += ((TOWARDS.lat - START.lat) * m) / len;
+    lon += ((TOWARDS.lon - START.lon) * m) / len;
   }
   return out;
 }
@@ -175,8 +186,10 @@ const post = (v: TestVehicle, f: { t: number; lat: number; lon: number; kmh: num
 const shape = (list: SafetyEvent[]) => list.map((e) => ({ type: e.type, source: e.source, startedAt: e.startedAt, endedAt: e.endedAt, band: e.band, strength: e.strengthMps2, max: e.maxSpeedKph, limit: e.limitKph }));
 
 describe('events from a 1 Hz phone track', () => {
-  it('is in a 55 mph zone by the bundled legal defaults', () => {
-    expect(speedLimitAt(START.lat, START.lon, true)).toMatchObject({ kph: 88.514, roadClass: 'ROAD_RURAL', source: 'Illinois default, rural road (rural)' });
+  it('is in a 55 mph zone by the bundled legal defaults, on a bundled road; off the bundled roads in the country no limit is known', () => {
+    for (const f of phoneTrack()) expect(speedLimitAt(f.lat, f.lon, true)).toMatchObject({ kph: 88.514, roadClass: 'HIGHWAY_RURAL', source: 'Virginia default, rural highway (US interstate highway)' });
+    // Rural Illinois off the bundled roads (the old 55 mph rural default there): an unbundled interstate must not make 70 mph speeding.
+    expect(speedLimitAt(40.5, -89.9, true)).toBeNull();
   });
 
   it('gives one speeding event against the posted limit and one harsh braking estimated from GPS', async () => {
@@ -188,7 +201,7 @@ describe('events from a 1 Hz phone track', () => {
     ]);
     const [speeding, brake] = list;
     // 70 mph in 55: 15 mph over, the moderate band (11-16 mph over).
-    expect(speeding).toMatchObject({ band: 'MODERATE', limitKph: 88.514, limitSource: 'Illinois default, rural road (rural)', severity: 'MEDIUM', driverId: phone.driverId });
+    expect(speeding).toMatchObject({ band: 'MODERATE', limitKph: 88.514, limitSource: 'Virginia default, rural highway (US interstate highway)', severity: 'MEDIUM', driverId: phone.driverId });
     expect(speeding!.durationS).toBeGreaterThanOrEqual(89);
     expect(speeding!.maxSpeedKph).toBeCloseTo(MPH70, 0);
     expect(brake!.strengthMps2).toBeGreaterThan(5.5);
@@ -264,6 +277,7 @@ describe('coaching and scores', () => {
     const km = 250 * KM_PER_MILE;
     await sql(`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh)
       values ('${a.orgId}', '${phone.assetId}', '${phone.driverId}', '${new Date(pBase - 5 * 3_600_000).toISOString()}', '${new Date(pBase - 3_600_000).toISOString()}', 40.5, -89.9, 40.5, -88, ${km * 1000}, 110, 100)`);
+    await refreshTripDailyTotals(t.database.db, a.orgId, JSON.stringify([{ asset_id: phone.assetId, from_at: new Date(pBase - 5 * 3_600_000).toISOString() }]));
     const get = async () => {
       const res = await t.app.inject({ method: 'GET', url: api(`/safety/scores/drivers/${phone.driverId}`), headers: a.admin });
       expect(res.statusCode).toBe(200);

@@ -56,39 +56,55 @@ export const countsInScore = (e: Pick<ScoredEvent, 'status' | 'type' | 'band'>, 
   return weights[e.type as SafetyBehaviour] > 0;
 };
 
-/** The score of one driver or vehicle over a period: its distance (km), driving time and events. */
-export function computeScore(distanceKm: number, drivingSeconds: number, events: readonly ScoredEvent[], weights: SafetySettings['weights']): ScoreResult {
-  const miles = distanceKm / KM_PER_MILE;
-  const counts = new Map<SafetyBehaviour, number>();
-  const seconds = new Map<SafetyBehaviour, number>();
-  const eventIds = new Map<SafetyBehaviour, string[]>();
-  let speedingSeconds = 0;
-  let counted = 0;
-  for (const e of events) {
-    if (OUT.has(e.status)) continue;
-    if (e.type === 'SPEEDING') {
-      // Device-reported speeding has no band (no limit known): it is listed, not weighed.
-      if (!e.band) continue;
-      const b = speedingBehaviour(e.band);
-      counts.set(b, (counts.get(b) ?? 0) + 1);
-      pushId(eventIds, b, e.id);
-      for (const band of SPEEDING_BANDS) {
-        const s = e.bandSeconds?.[band] ?? 0;
-        if (s > 0) seconds.set(speedingBehaviour(band), (seconds.get(speedingBehaviour(band)) ?? 0) + s);
-        speedingSeconds += s;
-      }
-    } else {
-      const b = e.type as SafetyBehaviour;
-      counts.set(b, (counts.get(b) ?? 0) + 1);
-      pushId(eventIds, b, e.id);
+/**
+ * What a score needs of a subject's events: the counts per behaviour (speeding by its episode's band),
+ * the seconds per speeding band, and how many events the review has not taken out of the score. The
+ * fast path (decision 0199) builds it from an SQL aggregate, the plain one from the events.
+ */
+export interface ScoreTally {
+  counts: Map<SafetyBehaviour, number>;
+  seconds: Map<SafetyBehaviour, number>;
+  speedingSeconds: number;
+}
+
+export const blankTally = (): ScoreTally => ({ counts: new Map(), seconds: new Map(), speedingSeconds: 0 });
+
+/** Adds `n` events of a type (speeding: of a band) to a tally; `bandSeconds` their summed seconds per band. */
+export function addToTally(t: ScoreTally, type: SafetyEventType, band: SpeedingBand | null, n: number, bandSeconds: Partial<Record<SpeedingBand, number>> | null): void {
+  if (n === 0) return;
+  if (type === 'SPEEDING') {
+    // Device-reported speeding has no band (no limit known): it is listed, not weighed.
+    if (!band) return;
+    const b = speedingBehaviour(band);
+    t.counts.set(b, (t.counts.get(b) ?? 0) + n);
+    for (const k of SPEEDING_BANDS) {
+      const s = bandSeconds?.[k] ?? 0;
+      if (s > 0) t.seconds.set(speedingBehaviour(k), (t.seconds.get(speedingBehaviour(k)) ?? 0) + s);
+      t.speedingSeconds += s;
     }
-    if (countsInScore(e, weights)) counted++;
+  } else {
+    const b = type as SafetyBehaviour;
+    t.counts.set(b, (t.counts.get(b) ?? 0) + n);
   }
+}
+
+/** Adds one tally into another (the fleet's is its subjects'). */
+export function mergeTally(into: ScoreTally, t: ScoreTally): void {
+  for (const [b, n] of t.counts) into.counts.set(b, (into.counts.get(b) ?? 0) + n);
+  for (const [b, s] of t.seconds) into.seconds.set(b, (into.seconds.get(b) ?? 0) + s);
+  into.speedingSeconds += t.speedingSeconds;
+}
+
+/** The score from a distance (km), a driving time and a tally of the events. */
+export function scoreOfTally(distanceKm: number, drivingSeconds: number, t: ScoreTally, weights: SafetySettings['weights']): Omit<ScoreResult, 'eventIds'> {
+  const miles = distanceKm / KM_PER_MILE;
   const behaviours: SafetyBehaviourScore[] = [];
   let points = 0;
+  let counted = 0;
+  for (const [b, n] of t.counts) if ((weights[b] ?? 0) > 0) counted += n;
   for (const b of SAFETY_BEHAVIOURS) {
-    const n = counts.get(b) ?? 0;
-    const s = seconds.get(b) ?? 0;
+    const n = t.counts.get(b) ?? 0;
+    const s = t.seconds.get(b) ?? 0;
     const weight = weights[b];
     if (n === 0 && s === 0 && weight === 0) continue;
     const basis = safetyBehaviourBasis(b);
@@ -101,12 +117,24 @@ export function computeScore(distanceKm: number, drivingSeconds: number, events:
     score: miles < SAFETY_MIN_SCORE_MILES ? null : round(Math.max(0, 100 - points), 1),
     miles: round(miles, 1),
     events: counted,
-    speedingSeconds: Math.round(speedingSeconds),
-    speedingShare: drivingSeconds > 0 ? round(speedingSeconds / drivingSeconds, 4) : 0,
+    speedingSeconds: Math.round(t.speedingSeconds),
+    speedingShare: drivingSeconds > 0 ? round(t.speedingSeconds / drivingSeconds, 4) : 0,
     pointsLost: round(points, 2),
     behaviours,
-    eventIds,
   };
+}
+
+/** The score of one driver or vehicle over a period: its distance (km), driving time and events (the plain path). */
+export function computeScore(distanceKm: number, drivingSeconds: number, events: readonly ScoredEvent[], weights: SafetySettings['weights']): ScoreResult {
+  const tally = blankTally();
+  const eventIds = new Map<SafetyBehaviour, string[]>();
+  for (const e of events) {
+    if (OUT.has(e.status)) continue;
+    if (e.type === 'SPEEDING' && !e.band) continue;
+    addToTally(tally, e.type, e.band, 1, e.bandSeconds);
+    pushId(eventIds, e.type === 'SPEEDING' ? speedingBehaviour(e.band!) : (e.type as SafetyBehaviour), e.id);
+  }
+  return { ...scoreOfTally(distanceKm, drivingSeconds, tally, weights), eventIds };
 }
 
 /** The formula with the numbers filled in: "100 - (4 × 2.50 per 1,000 mi + 1 × 3.10 % of driving time) = 86.9". */

@@ -49,6 +49,13 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   progress(DEMO_STEPS.hos, 0);
   const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started, (f) => progress(DEMO_STEPS.hos, f));
   if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  // The week's safety events from the history: speeding, harsh events, idling, and a coaching inbox
+  // (issue 47). Before the statistics, the trips and the visits: it holds the history to the limits and
+  // switches engines off at stops first, and those are derived from the positions.
+  const safetyStarted = Date.now();
+  const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
+  const safety = await ensureDemoSafety(app.db, org.id, trucks, app.safetyEvents, started - 7 * 86_400_000, admin?.id ?? null);
+  if (safety) log(`Demo fleet: ${safety} safety events derived from the week in ${((Date.now() - safetyStarted) / 1000).toFixed(1)} s`);
   // The week's inspection reports sit where the logs begin and end each shift (decision 0160).
   const maintenanceStarted = Date.now();
   progress(DEMO_STEPS.maintenance, 0);
@@ -97,11 +104,6 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
     await app.placeVisits.recomputeVehicles(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
   }
-  // The week's safety events from the history: speeding, harsh events, idling, and a coaching inbox (issue 47).
-  const safetyStarted = Date.now();
-  const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
-  const safety = await ensureDemoSafety(app.db, org.id, trucks, app.safetyEvents, started - 7 * 86_400_000, admin?.id ?? null);
-  if (safety) log(`Demo fleet: ${safety} safety events derived from the week in ${((Date.now() - safetyStarted) / 1000).toFixed(1)} s`);
   // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
   const loadsStarted = Date.now();
   const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));

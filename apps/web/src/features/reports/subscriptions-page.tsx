@@ -3,7 +3,7 @@ import { ActionIcon, Alert, Button, Checkbox, Group, Modal, NativeSelect, Segmen
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller } from 'react-hook-form';
 import type { Asset, Driver, ReportSubscription, ReportSubscriptionInput } from '@fleet/api-contract';
-import { REPORT_KIND_LABELS, REPORT_KINDS, reportSubscriptionInputSchema } from '@fleet/api-contract/reports';
+import { SUBSCRIBED_REPORT_KINDS, SUBSCRIBED_REPORT_LABELS, reportSubscriptionInputSchema } from '@fleet/api-contract/reports';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -54,12 +54,13 @@ export default function SubscriptionsPage() {
       f.driverId && `Driver ${(() => { const d = drivers.find((x) => x.id === f.driverId); return d ? `${d.firstName} ${d.lastName}` : ''; })()}`.trim(),
       f.groupId && `Group ${groups.find((g) => g.id === f.groupId)?.name ?? ''}`.trim(),
       f.placeId && `Place ${places.find((p) => p.id === f.placeId)?.name ?? ''}`.trim(),
+      s.report === 'SAFETY_SCORES' && `Per ${f.by ?? 'driver'}`,
     ].filter(Boolean);
     return parts.length ? parts.join(' · ') : 'Whole fleet';
   };
 
   const columns: TableColumn<ReportSubscription>[] = [
-    { key: 'report', header: 'Report', sortable: true, primary: true, render: (s) => <Text size="sm" fw={600}>{REPORT_KIND_LABELS[s.report]}</Text> },
+    { key: 'report', header: 'Report', sortable: true, primary: true, render: (s) => <Text size="sm" fw={600}>{SUBSCRIBED_REPORT_LABELS[s.report]}</Text> },
     { key: 'filters', header: 'Filters', render: filtersText },
     { key: 'schedule', header: 'Schedule', render: scheduleText },
     { key: 'formats', header: 'Attachments', render: (s) => s.formats.map((f) => f.toUpperCase()).join(', ') },
@@ -71,16 +72,16 @@ export default function SubscriptionsPage() {
       align: 'right',
       render: (s) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
-          <ActionIcon variant="subtle" aria-label={`Edit scheduled ${REPORT_KIND_LABELS[s.report]} report`} onClick={(e) => { e.stopPropagation(); setEditing(s); }}>
+          <ActionIcon variant="subtle" aria-label={`Edit scheduled ${SUBSCRIBED_REPORT_LABELS[s.report]} report`} onClick={(e) => { e.stopPropagation(); setEditing(s); }}>
             <IconPencil size={16} />
           </ActionIcon>
           <ActionIcon
             variant="subtle"
             color="red.8"
-            aria-label={`Delete scheduled ${REPORT_KIND_LABELS[s.report]} report`}
+            aria-label={`Delete scheduled ${SUBSCRIBED_REPORT_LABELS[s.report]} report`}
             onClick={async (e) => {
               e.stopPropagation();
-              if (await confirmAction({ title: `Stop the ${REPORT_KIND_LABELS[s.report].toLowerCase()} report?`, message: `${scheduleText(s)}: no more e-mails. Reports already sent stay in your inbox.` })) {
+              if (await confirmAction({ title: `Stop the ${SUBSCRIBED_REPORT_LABELS[s.report].toLowerCase()} report?`, message: `${scheduleText(s)}: no more e-mails. Reports already sent stay in your inbox.` })) {
                 remove.mutate(s.id, { onSuccess: () => notify({ type: 'success', title: 'Scheduled report deleted', timeout: 4000 }) });
               }
             }}
@@ -117,7 +118,7 @@ export default function SubscriptionsPage() {
         searchable={false}
         toolbar={canSeeAll && <Switch label="Everyone's" checked={all} onChange={(e) => setAll(e.currentTarget.checked ? 'true' : null)} />}
         emptyTitle="No scheduled reports"
-        emptyDescription="Schedule one to receive trips, stops, place visits or the daily summary by e-mail."
+        emptyDescription="Schedule one to receive trips, stops, place visits, the daily summary or safety events and scores by e-mail."
       />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Schedule a report' : 'Edit scheduled report'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         {editing !== null && (
@@ -138,7 +139,7 @@ export default function SubscriptionsPage() {
 }
 
 type Option = { value: string; label: string };
-const FIELDS = ['report', 'filters', 'frequency', 'timeOfDay', 'weekday', 'timeZone', 'formats', 'filters.assetId', 'filters.driverId', 'filters.groupId', 'filters.placeId'] as const;
+const FIELDS = ['report', 'filters', 'frequency', 'timeOfDay', 'weekday', 'timeZone', 'formats', 'filters.assetId', 'filters.driverId', 'filters.groupId', 'filters.placeId', 'filters.by'] as const;
 
 function SubscriptionForm({ subscription: s, options, onClose }: { subscription: ReportSubscription | null; options: Record<'vehicles' | 'drivers' | 'groups' | 'places', Option[]>; onClose: () => void }) {
   const zone = useViewerZone();
@@ -154,12 +155,13 @@ function SubscriptionForm({ subscription: s, options, onClose }: { subscription:
       formats: s?.formats ?? ['pdf', 'csv'],
     },
   });
+  const canSafety = useCan('SAFETY_LIST');
   const frequency = form.watch('frequency');
   const report = form.watch('report');
   const submit = form.handleSubmit(async (values) => {
     try {
       await save.mutateAsync({ id: s?.id, body: values as ReportSubscriptionInput });
-      notify({ type: 'success', title: `${REPORT_KIND_LABELS[values.report]} report scheduled`, timeout: 4000 });
+      notify({ type: 'success', title: `${SUBSCRIBED_REPORT_LABELS[values.report]} report scheduled`, timeout: 4000 });
       onClose();
     } catch (err) {
       if (!showServerError(form, err, FIELDS)) form.setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
@@ -178,10 +180,36 @@ function SubscriptionForm({ subscription: s, options, onClose }: { subscription:
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label="Scheduled report form">
       <Stack gap="sm">
-        <NativeSelect label="Report" required {...field(form, 'report')} data={REPORT_KINDS.map((k) => ({ value: k, label: REPORT_KIND_LABELS[k] }))} data-autofocus />
+        {/* Safety reports need SAFETY_LIST: offered only to those who may read safety events. */}
+        <NativeSelect
+          label="Report"
+          required
+          {...field(form, 'report')}
+          data={SUBSCRIBED_REPORT_KINDS.filter((k) => canSafety || !k.startsWith('SAFETY_')).map((k) => ({ value: k, label: SUBSCRIBED_REPORT_LABELS[k] }))}
+          data-autofocus
+        />
+        {report === 'SAFETY_SCORES' && (
+          <Controller
+            control={form.control}
+            name="filters.by"
+            render={({ field: f, fieldState }) => (
+              <NativeSelect
+                label="Scores per"
+                value={f.value ?? 'driver'}
+                onChange={(e) => f.onChange(e.currentTarget.value)}
+                onBlur={f.onBlur}
+                error={fieldState.error?.message}
+                data={[
+                  { value: 'driver', label: 'Driver' },
+                  { value: 'vehicle', label: 'Vehicle' },
+                ]}
+              />
+            )}
+          />
+        )}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          {filterSelect('assetId', 'Vehicle', 'Every vehicle', options.vehicles)}
-          {filterSelect('driverId', 'Driver', 'Every driver', options.drivers)}
+          {report !== 'SAFETY_SCORES' && filterSelect('assetId', 'Vehicle', 'Every vehicle', options.vehicles)}
+          {report !== 'SAFETY_SCORES' && filterSelect('driverId', 'Driver', 'Every driver', options.drivers)}
           {filterSelect('groupId', 'Group', 'Every group', options.groups)}
           {report === 'VISITS' && filterSelect('placeId', 'Place', 'Every place', options.places)}
         </SimpleGrid>

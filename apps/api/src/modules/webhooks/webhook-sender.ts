@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
@@ -231,6 +232,13 @@ export class WebhookSender {
       from bodies b join webhook_subscriptions s on s.organization_id = b.organization_id and s.id = b.subscription_id`);
     const claimed = rowsOf<Claimed>(res);
     const leaseEnd = performance.now() + leaseMs;
+    // One signal for the round: whatever is still under way when the leases near their end is cut
+    // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
+    const deadline = new AbortController();
+    setMaxListeners(0, deadline.signal);
+    const cut = setTimeout(() => deadline.abort(), leaseMs - LEASE_MARGIN_MS / 2);
+    cut.unref();
+    let open = 0;
     const chains = new Map<string, Claimed[]>();
     for (const d of claimed) {
       d.id = Number(d.id);
@@ -242,8 +250,10 @@ export class WebhookSender {
     for (const chain of chains.values()) {
       chain.sort((a, b) => a.id - b.id);
       this.inFlight++;
-      void this.sendChain(chain, leaseEnd).finally(() => {
+      open++;
+      void this.sendChain(chain, leaseEnd, deadline.signal).finally(() => {
         this.inFlight--;
+        if (--open === 0) clearTimeout(cut);
         this.flush();
       });
     }
@@ -256,14 +266,14 @@ export class WebhookSender {
    * chain. Its results go to be written together (the head's lease is given back with them: until
    * then the subscription is this sender's); the deliveries not sent are left as they were.
    */
-  private async sendChain(chain: Claimed[], leaseEnd: number): Promise<void> {
+  private async sendChain(chain: Claimed[], leaseEnd: number, signal: AbortSignal): Promise<void> {
     const out: Outcome[] = [];
     try {
       for (const d of chain) {
         if (this.stopped || performance.now() + this.config.timeoutMs + LEASE_MARGIN_MS > leaseEnd) break;
         if (this.measureLag && d.attempts === 0) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
         const at = this.clock();
-        const r = await this.send(d);
+        const r = await this.send(d, signal);
         out.push({ d, r, at });
         if (r.status === null || r.status < 200 || r.status >= 300) break;
       }
@@ -298,7 +308,7 @@ export class WebhookSender {
     return w;
   }
 
-  private async send(d: Claimed): Promise<AttemptResult> {
+  private async send(d: Claimed, signal?: AbortSignal): Promise<AttemptResult> {
     try {
       const id = messageIdOf(d.event_id);
       const now = new Date(this.clock());
@@ -306,7 +316,7 @@ export class WebhookSender {
       const previousValid = d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > now.getTime();
       const signatures = [this.signer(d.secret).sign(id, now, d.body), ...(previousValid ? [this.signer(d.previous_secret!).sign(id, now, d.body)] : [])];
       const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signatures.join(' ') };
-      return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs });
+      return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, signal });
     } catch (err) {
       return { status: null, error: (err as Error).message, retryAfterS: null, durationMs: 0 };
     }

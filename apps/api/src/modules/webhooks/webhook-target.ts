@@ -156,21 +156,26 @@ export function retryAfterSeconds(value: string | string[] | undefined, now = Da
 }
 
 /** POSTs one delivery: no redirect followed (a 3xx is a failure), the answer read up to RESPONSE_LIMIT. */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number }): Promise<AttemptResult> {
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number; signal?: AbortSignal }): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const problem = urlProblem(url, opts);
   if (problem) return done({ status: null, error: problem, retryAfterS: null });
   const u = new URL(url);
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
+  // The pool bounds the wait for the answer's head and between its chunks by the timeout; a caller's
+  // signal (the sender's: its lease running out) bounds everything else. Without one, a timer does.
+  // An answer complete only after the timeout is a failure whatever it says.
+  const abort = opts.signal ? null : new AbortController();
+  const timer = abort ? setTimeout(() => abort.abort(), opts.timeoutMs) : null;
+  const signal = opts.signal ?? abort!.signal;
+  const late = () => performance.now() - started > opts.timeoutMs;
   try {
     const res = await poolFor(u, opts.allowPrivate, opts.timeoutMs).request({
       path: `${u.pathname}${u.search}`,
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Fleetline-Webhooks/1.0' },
       body,
-      signal: abort.signal,
+      signal,
     });
     const status = res.statusCode;
     const ok = status >= 200 && status < 300;
@@ -178,6 +183,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     if (ok) {
       // Read (and dropped) so the connection is kept; a larger answer than the limit closes it.
       await res.body.dump({ limit: RESPONSE_LIMIT });
+      if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null });
       return done({ status, error: null, retryAfterS });
     }
     const chunks: Buffer[] = [];
@@ -194,11 +200,12 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     return done({ status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (abort.signal.aborted) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
+    const name = (e as { code?: string }).code;
+    if (signal.aborted || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT') return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
     const cause = (e.cause ?? e) as NodeJS.ErrnoException;
     if (cause.code === 'EPRIVATE') return done({ status: null, error: cause.message, retryAfterS: null });
     return done({ status: null, error: `${cause.code ?? e.code ?? 'Error'}: ${cause.message || e.message}`, retryAfterS: null });
   } finally {
-    clearTimeout(timer);
+    if (timer) clearTimeout(timer);
   }
 }

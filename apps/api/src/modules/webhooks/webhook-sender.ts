@@ -28,8 +28,13 @@ const KEEP_DAYS = 30;
 export const CHAIN = 50;
 /** Claims are at least this far apart: a claim then takes many heads, not one or two (the cost is per claim). */
 const CLAIM_GAP_MS = 25;
-/** A chain's next delivery is started only if its attempt can end this long before the lease does. */
-const LEASE_MARGIN_MS = 5000;
+/**
+ * A claim's lease: three timeouts and 5 s (35 s with the default 10 s timeout). A chain's next
+ * delivery is started only while two timeouts are left, and whatever is still under way half a
+ * timeout before the end is cut: no attempt outlives its lease, and a killed sender's lease runs out
+ * soon after its last attempt could have.
+ */
+export const leaseMsFor = (timeoutMs: number) => 3 * timeoutMs + 5000;
 /** The longest a receiver's Retry-After is honoured. */
 const MAX_RETRY_AFTER_S = 24 * 3600;
 
@@ -183,7 +188,7 @@ export class WebhookSender {
   private async claimRound(): Promise<void> {
     const room = this.config.concurrency - this.inFlight;
     if (room <= 0) return;
-    const leaseMs = this.config.timeoutMs + 20_000;
+    const leaseMs = leaseMsFor(this.config.timeoutMs);
     // One statement: the due, unleased heads of enabled subscriptions (at most `room`), locked so that
     // another instance's claim skips them, and each leased with the deliveries queued behind it.
     // Each join below is between two relations on their whole key: with the organization as the only
@@ -236,7 +241,7 @@ export class WebhookSender {
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
     const deadline = new AbortController();
     setMaxListeners(0, deadline.signal);
-    const cut = setTimeout(() => deadline.abort(), leaseMs - LEASE_MARGIN_MS / 2);
+    const cut = setTimeout(() => deadline.abort(), leaseMs - this.config.timeoutMs / 2);
     cut.unref();
     let open = 0;
     const chains = new Map<string, Claimed[]>();
@@ -270,7 +275,7 @@ export class WebhookSender {
     const out: Outcome[] = [];
     try {
       for (const d of chain) {
-        if (this.stopped || performance.now() + this.config.timeoutMs + LEASE_MARGIN_MS > leaseEnd) break;
+        if (this.stopped || performance.now() + 2 * this.config.timeoutMs > leaseEnd) break;
         if (this.measureLag && d.attempts === 0) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
         const at = this.clock();
         const r = await this.send(d, signal);

@@ -75,6 +75,12 @@ interface Got {
   id: string;
 }
 
+/** The main thread's user and kernel CPU seconds (the kernel's share is mostly the loopback sockets' sends). */
+function mainUserSys(): { user: number; sys: number } {
+  const f = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** The receivers' child: its port, and a way to ask it things. */
@@ -140,6 +146,7 @@ async function main(): Promise<void> {
     const meter = await pgCpuMeter(url);
     const committedAt = new Map<number, number>();
     const cpu0 = threadCpuSeconds(process.pid);
+    const us0 = mainUserSys();
     const t0 = Date.now();
     const total = Math.round((RATE * SECONDS) / 60);
     const gap = 60_000 / RATE;
@@ -155,6 +162,7 @@ async function main(): Promise<void> {
     while ((await rx.ask<{ distinct: number }>('count')).distinct < total * SUBS && Date.now() - produced < 120_000) await new Promise((r) => setTimeout(r, 250));
     const wall = (Date.now() - t0) / 1000;
     const cpu1 = threadCpuSeconds(process.pid);
+    const us1 = mainUserSys();
     const pgCpu = (await meter?.lap()) ?? 0;
     await current.stop();
     const got = JSON.parse(fs.readFileSync((await rx.ask<{ file: string }>('report')).file, 'utf8')) as Got[];
@@ -168,7 +176,7 @@ async function main(): Promise<void> {
     const dbCpu = onServer ? pgCpu : cpu1.others - cpu0.others;
     console.log(`fan-out: ${SUBS} subscriptions × ${RATE} events/min for ${SECONDS} s = ${total} events, ${total * SUBS} deliveries expected, ${firsts.size} received (${got.length} requests) in ${wall.toFixed(1)} s`);
     console.log(`  commit → first attempt: p50 ${pct(lags, 50)} ms, p99 ${pct(lags, 99)} ms, max ${lags.at(-1)} ms  (target p99 < 2,000 ms)`);
-    console.log(`  sender (main thread, with the producer) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`);
+    console.log(`  sender (main thread, with the producer) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %; user ${(us1.user - us0.user).toFixed(1)} s, kernel ${(us1.sys - us0.sys).toFixed(1)} s); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`);
     console.log(`  per delivery: sender ${((1e6 * mainCpu) / Math.max(1, firsts.size)).toFixed(0)} µs, database ${((1e6 * dbCpu) / Math.max(1, firsts.size)).toFixed(0)} µs`);
     await meter?.close();
     await db.execute(sql`delete from webhook_subscriptions`);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
@@ -76,6 +77,23 @@ interface Outcome {
 
 const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
 
+/** Signs `id.timestamp.body` as Standard Webhooks' v1 says: `v1,<base64 HMAC-SHA256>`. */
+type Signer = (id: string, at: Date, body: string) => string;
+
+/**
+ * The signer of a secret (decision 0201). The standardwebhooks library decodes the secret and is the
+ * reference: its own signature of a probe must equal ours, else the library signs. Ours computes the
+ * same HMAC-SHA256 with node:crypto, about 20 µs a delivery less than the library's JavaScript SHA-256
+ * (a quarter of the sender's CPU at 1,600 deliveries a second).
+ */
+export function signerFor(secret: string): Signer {
+  const library = new Webhook(secret);
+  const key = Buffer.from((library as unknown as { key: Uint8Array }).key);
+  const fast: Signer = (id, at, body) => `v1,${createHmac('sha256', key).update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`).digest('base64')}`;
+  const probe = new Date(1_780_000_000_000);
+  return fast('msg_probe', probe, '{"probe":true}') === library.sign('msg_probe', probe, '{"probe":true}') ? fast : (id, at, body) => library.sign(id, at, body);
+}
+
 export interface SenderStats {
   attempts: number;
   delivered: number;
@@ -96,7 +114,7 @@ export class WebhookSender {
   private timerAt = 0;
   private purgeTimer: NodeJS.Timeout | null = null;
   private stopped = true;
-  private readonly signers = new Map<string, Webhook>();
+  private readonly signers = new Map<string, Signer>();
   readonly stats: SenderStats = { attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
   /** Set by the bench: the lag of first attempts is kept only then. */
   measureLag = false;
@@ -303,11 +321,11 @@ export class WebhookSender {
     return ms === null || ms === undefined ? this.config.pollMs : Math.max(5, Number(ms) + 5);
   }
 
-  private signer(secret: string): Webhook {
+  private signer(secret: string): Signer {
     let w = this.signers.get(secret);
     if (!w) {
       if (this.signers.size > 10_000) this.signers.clear();
-      w = new Webhook(secret);
+      w = signerFor(secret);
       this.signers.set(secret, w);
     }
     return w;
@@ -319,7 +337,7 @@ export class WebhookSender {
       const now = new Date(this.clock());
       // During a rotation both secrets sign (space-separated signatures), so a receiver may switch at its pace.
       const previousValid = d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > now.getTime();
-      const signatures = [this.signer(d.secret).sign(id, now, d.body), ...(previousValid ? [this.signer(d.previous_secret!).sign(id, now, d.body)] : [])];
+      const signatures = [this.signer(d.secret)(id, now, d.body), ...(previousValid ? [this.signer(d.previous_secret!)(id, now, d.body)] : [])];
       const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signatures.join(' ') };
       return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, signal });
     } catch (err) {

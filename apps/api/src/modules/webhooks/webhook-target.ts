@@ -155,13 +155,27 @@ export function retryAfterSeconds(value: string | string[] | undefined, now = Da
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** A URL's check and parts, kept per URL and rules (the check is a function of both: the same every attempt). */
+const targets = new Map<string, { problem: string | null; u: URL | null; path: string }>();
+function parsedTarget(url: string, rules: TargetRules): { problem: string | null; u: URL | null; path: string } {
+  const key = `${rules.allowHttp ? 1 : 0}${rules.allowPrivate ? 1 : 0}${url}`;
+  let t = targets.get(key);
+  if (!t) {
+    if (targets.size >= 10_000) targets.clear();
+    const problem = urlProblem(url, rules);
+    const u = problem ? null : new URL(url);
+    t = { problem, u, path: u ? `${u.pathname}${u.search}` : '' };
+    targets.set(key, t);
+  }
+  return t;
+}
+
 /** POSTs one delivery: no redirect followed (a 3xx is a failure), the answer read up to RESPONSE_LIMIT. */
 export async function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number; signal?: AbortSignal }): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
-  const problem = urlProblem(url, opts);
-  if (problem) return done({ status: null, error: problem, retryAfterS: null });
-  const u = new URL(url);
+  const { problem, u, path } = parsedTarget(url, opts);
+  if (problem || !u) return done({ status: null, error: problem ?? 'URL must be an absolute https URL', retryAfterS: null });
   // The pool bounds the wait for the answer's head and between its chunks by the timeout; a caller's
   // signal (the sender's: its lease running out) bounds everything else. Without one, a timer does.
   // An answer complete only after the timeout is a failure whatever it says.
@@ -171,7 +185,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   const late = () => performance.now() - started > opts.timeoutMs;
   try {
     const res = await poolFor(u, opts.allowPrivate, opts.timeoutMs).request({
-      path: `${u.pathname}${u.search}`,
+      path,
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Fleetline-Webhooks/1.0' },
       body,

@@ -250,6 +250,7 @@ describe('webhook subscriptions', () => {
     expect(list.body).not.toContain(sub.secret);
     const types = await t.app.inject({ method: 'GET', url: url('/webhooks/event-types'), headers: admin });
     expect(types.json().content.map((x: { type: string }) => x.type)).toContain('hos.duty_status_changed');
+    expect(types.json().content.map((x: { type: string }) => x.type)).toContain('safety.event_created');
     expect((await t.app.inject({ method: 'DELETE', url: url(`/webhooks/${sub.id}`), headers: admin })).statusCode).toBe(204);
   });
 
@@ -257,6 +258,9 @@ describe('webhook subscriptions', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: WebhookPayload }> } } }> };
     expect(Object.keys(doc.webhooks)).toContain('load.status_changed');
     expect(doc.webhooks['load.status_changed']!.post.requestBody.content['application/json']!.example.type).toBe('load.status_changed');
+    // The safety events (issue 47) too, with their example.
+    const safety = doc.webhooks['safety.event_created']!.post.requestBody.content['application/json']!.example;
+    expect(safety).toMatchObject({ type: 'safety.event_created', data: { type: 'HARSH_BRAKING', severity: 'HIGH', assetName: '101' } });
   });
 });
 

@@ -4,8 +4,9 @@
 //
 // On the PostgreSQL server when one answers (BENCH_PG_URL or the argument, a scratch database), else
 // on the embedded database (PGlite, a temporary data directory). The sender runs as in an API
-// instance, in this process; the receivers run in a child process, so this process's main thread is
-// the sender (plus the small producer: one transaction per event), read from /proc per thread.
+// instance, in this process; the receivers run in a child process, and on a server the producer too
+// (one transaction per event, its own connections), so this process's main thread is the sender
+// alone (on PGlite the producer stays here), read from /proc per thread.
 //
 // Phase 1, fan-out: SUBS subscriptions (default 100) of one organization, all to the receiver; RATE
 // events a minute (default 1,000), one transaction each, for SECONDS (default 60); every event goes to
@@ -68,11 +69,44 @@ if (process.argv.includes('--receiver')) {
   });
 }
 
+/** Commits `total` events, one transaction each, at RATE a minute from `t0`; notes each commit's time. */
+async function produce(db: Database['db'], orgId: string, total: number, t0: number, committedAt: Map<number, number>): Promise<void> {
+  const gap = 60_000 / RATE;
+  for (let seq = 0; seq < total; seq++) {
+    const due = t0 + seq * gap;
+    if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    await db.transaction(async (tx) => {
+      await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at: new Date(), data: { id: String(seq), number: `L-${seq}`, status: 'EN_ROUTE', previousStatus: 'ASSIGNED', changedAt: new Date().toISOString(), note: null } });
+    });
+    committedAt.set(seq, Date.now());
+  }
+}
+
+if (process.argv.includes('--producer')) {
+  // ---------------------------------------------------------------- the producer's child (server runs)
+  const database = await openDatabase({ databaseUrl: process.env.P_URL, dataDir: os.tmpdir(), poolSize: 2 });
+  const committedAt = new Map<number, number>();
+  const c0 = process.cpuUsage();
+  await produce(database.db, process.env.P_ORG!, Number(process.env.P_TOTAL), Number(process.env.P_T0), committedAt);
+  const c = process.cpuUsage(c0);
+  await database.close();
+  const file = path.join(os.tmpdir(), `bench-hooks-producer-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify([...committedAt]));
+  process.send!({ file, cpu: (c.user + c.system) / 1e6 });
+  process.exit(0);
+}
+
 interface Got {
   sub: string;
   seq: number;
   at: number;
   id: string;
+}
+
+/** The main thread's user and kernel CPU seconds (the kernel's share is mostly the loopback sockets' sends). */
+function mainUserSys(): { user: number; sys: number } {
+  const f = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -140,21 +174,23 @@ async function main(): Promise<void> {
     const meter = await pgCpuMeter(url);
     const committedAt = new Map<number, number>();
     const cpu0 = threadCpuSeconds(process.pid);
+    const us0 = mainUserSys();
     const t0 = Date.now();
     const total = Math.round((RATE * SECONDS) / 60);
-    const gap = 60_000 / RATE;
-    for (let seq = 0; seq < total; seq++) {
-      const due = t0 + seq * gap;
-      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-      await db.transaction(async (tx) => {
-        await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at: new Date(), data: { id: String(seq), number: `L-${seq}`, status: 'EN_ROUTE', previousStatus: 'ASSIGNED', changedAt: new Date().toISOString(), note: null } });
-      });
-      committedAt.set(seq, Date.now());
-    }
+    let producerCpu: number | null = null;
+    if (onServer) {
+      // On a server the events are committed by a child process (its own connections), so this
+      // process's main thread is the sender alone (with the notification listener that wakes it).
+      const child = fork(new URL(import.meta.url).pathname, ['--producer'], { execArgv: ['--import', 'tsx'], env: { ...process.env, P_URL: url!, P_ORG: orgId, P_TOTAL: String(total), P_T0: String(t0) } });
+      const done = await new Promise<{ file: string; cpu: number }>((resolve) => child.on('message', (m) => resolve(m as { file: string; cpu: number })));
+      for (const [seq, at] of JSON.parse(fs.readFileSync(done.file, 'utf8')) as Array<[number, number]>) committedAt.set(seq, at);
+      producerCpu = done.cpu;
+    } else await produce(db, orgId, total, t0, committedAt);
     const produced = Date.now();
     while ((await rx.ask<{ distinct: number }>('count')).distinct < total * SUBS && Date.now() - produced < 120_000) await new Promise((r) => setTimeout(r, 250));
     const wall = (Date.now() - t0) / 1000;
     const cpu1 = threadCpuSeconds(process.pid);
+    const us1 = mainUserSys();
     const pgCpu = (await meter?.lap()) ?? 0;
     await current.stop();
     const got = JSON.parse(fs.readFileSync((await rx.ask<{ file: string }>('report')).file, 'utf8')) as Got[];
@@ -168,8 +204,8 @@ async function main(): Promise<void> {
     const dbCpu = onServer ? pgCpu : cpu1.others - cpu0.others;
     console.log(`fan-out: ${SUBS} subscriptions × ${RATE} events/min for ${SECONDS} s = ${total} events, ${total * SUBS} deliveries expected, ${firsts.size} received (${got.length} requests) in ${wall.toFixed(1)} s`);
     console.log(`  commit → first attempt: p50 ${pct(lags, 50)} ms, p99 ${pct(lags, 99)} ms, max ${lags.at(-1)} ms  (target p99 < 2,000 ms)`);
-    console.log(`  sender (main thread, with the producer) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`);
-    console.log(`  per delivery: sender ${((1e6 * mainCpu) / Math.max(1, firsts.size)).toFixed(0)} µs, database ${((1e6 * dbCpu) / Math.max(1, firsts.size)).toFixed(0)} µs`);
+    console.log(`  sender (main thread${producerCpu === null ? ', with the producer' : ''}) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %; user ${(us1.user - us0.user).toFixed(1)} s, kernel ${(us1.sys - us0.sys).toFixed(1)} s); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`);
+    console.log(`  per delivery: sender ${((1e6 * mainCpu) / Math.max(1, firsts.size)).toFixed(0)} µs, database ${((1e6 * dbCpu) / Math.max(1, firsts.size)).toFixed(0)} µs${producerCpu === null ? '' : `; the producer's process ${producerCpu.toFixed(1)} s CPU`}`);
     await meter?.close();
     await db.execute(sql`delete from webhook_subscriptions`);
 
@@ -223,4 +259,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (!process.argv.includes('--receiver')) await main();
+if (!process.argv.includes('--receiver') && !process.argv.includes('--producer')) await main();

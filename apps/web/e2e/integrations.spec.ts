@@ -55,6 +55,8 @@ test('API token and a webhook endpoint that receives a signed test event', async
     const hookForm = page.getByRole('form', { name: 'Add endpoint' });
     await hookForm.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${port}/hooks`);
     await hookForm.getByLabel('Description').fill('E2E receiver');
+    // The safety events are offered beside the others (issue 48 after issue 47).
+    await expect(hookForm.getByRole('checkbox', { name: 'safety.event_created' })).toBeVisible();
     await hookForm.getByRole('checkbox', { name: 'load.status_changed' }).check();
     await hookForm.getByRole('button', { name: 'Save' }).click();
     const signing = (await page.getByTestId('webhook-secret').innerText()).trim();

@@ -3,6 +3,7 @@ import { defineLabels } from './field-words.ts';
 import { jsonObjectSchema, type JsonValue } from './json.ts';
 import { DUTY_STATUSES } from './hos.ts';
 import { LOAD_STATUSES, STOP_KINDS } from './loads.ts';
+import { SAFETY_EVENT_TYPES, SAFETY_SEVERITIES, SAFETY_SOURCES, SPEEDING_BANDS } from './safety.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 
 defineLabels({ url: 'URL', events: 'Event types', enabled: 'Enabled', deliveryId: 'Delivery' });
@@ -30,11 +31,8 @@ export const CORE_WEBHOOK_EVENT_TYPES = [
   'device.offline',
 ] as const;
 
-/**
- * The safety events (issue 47) go here when that work lands: their names, and their payloads in
- * WEBHOOK_EVENT_INFO below. Nothing else needs to change for a subscription to offer them.
- */
-export const SAFETY_WEBHOOK_EVENT_TYPES = [] as const;
+/** The safety events (issue 47): written by the safety follower with the event it records. */
+export const SAFETY_WEBHOOK_EVENT_TYPES = ['safety.event_created'] as const;
 
 /** Every event type a subscription may ask for. */
 export const WEBHOOK_EVENT_TYPES = [...CORE_WEBHOOK_EVENT_TYPES, ...SAFETY_WEBHOOK_EVENT_TYPES] as const;
@@ -95,6 +93,27 @@ export const WEBHOOK_DATA_SCHEMAS = {
   'load.at_risk': z.object({ id: z.string(), number: z.string(), riskReason: z.string().nullable(), etaUpdatedAt: ts.nullable() }),
   'eld.malfunction_recorded': z.object({ ...unit, code: z.string(), label: z.string(), recordedAt: ts }),
   'device.offline': z.object({ deviceId: z.string(), uniqueId: z.string(), assetId: z.string().nullable(), unitNumber: z.string().nullable(), lastSeenAt: ts }),
+  // The safety event's fields as the safety API names them (GET …/safety/events/{id} has the rest).
+  'safety.event_created': z.object({
+    id: z.string(),
+    type: z.enum(SAFETY_EVENT_TYPES),
+    severity: z.enum(SAFETY_SEVERITIES),
+    source: z.enum(SAFETY_SOURCES),
+    startedAt: ts,
+    /** The episode may still be under way when the event is created (speeding, idling): its end so far. */
+    endedAt: ts,
+    driverId: z.string().nullable(),
+    assetId: z.string(),
+    /** The vehicle's unit number. */
+    assetName: z.string(),
+    lat: z.number(),
+    lon: z.number(),
+    speedBeforeKph: z.number().nullable(),
+    maxSpeedKph: z.number().nullable(),
+    limitKph: z.number().nullable(),
+    band: z.enum(SPEEDING_BANDS).nullable(),
+    strengthMps2: z.number().nullable(),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 export type WebhookData<T extends WebhookEventType> = z.infer<(typeof WEBHOOK_DATA_SCHEMAS)[T]>;
@@ -162,6 +181,27 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
   'device.offline': {
     description: 'A device stopped reporting for longer than the offline threshold.',
     example: { deviceId: '0a1b…', uniqueId: '357454070000001', assetId: ASSET, unitNumber: '101', lastSeenAt: at },
+  },
+  'safety.event_created': {
+    description: 'A safety event was recorded (harsh braking, acceleration or cornering, speeding, a crash, idling…), whatever its severity.',
+    example: {
+      id: '4e8b…',
+      type: 'HARSH_BRAKING',
+      severity: 'HIGH',
+      source: 'DEVICE',
+      startedAt: at,
+      endedAt: '2026-06-01T14:30:02.000Z',
+      driverId: DRIVER,
+      assetId: ASSET,
+      assetName: '101',
+      lat: 32.7767,
+      lon: -96.797,
+      speedBeforeKph: 88,
+      maxSpeedKph: 88,
+      limitKph: null,
+      band: null,
+      strengthMps2: 4.6,
+    },
   },
 };
 

@@ -712,3 +712,65 @@ describe('importing an ELD output file', () => {
     expect((await send(text, org(`/drivers/${d.id}/hos_log/import`).replace(a.orgId, a.otherOrgId))).statusCode).toBe(404);
   });
 });
+
+describe('hos.duty_status_changed from every path that changes a duty status (issue 48)', () => {
+  it('the driver’s edit, an office edit once the driver accepts it, and claimed unidentified driving each write one, in their transaction', async () => {
+    // A subscription of the organization (the outbox writes only for one that wants the type); its URL
+    // is refused by the sender (plain http), so the rows stay to be read here.
+    const [sub] = await sqlRows<{ id: string }>(
+      `insert into webhook_subscriptions (organization_id, url, events, secret) values ('${a.orgId}', 'http://127.0.0.1:9/hooks', '{hos.duty_status_changed}', 'whsec_${Buffer.alloc(32, 3).toString('base64')}') returning id`,
+    );
+    try {
+      const sent = async (driverId: string) =>
+        (
+          await sqlRows<{ body: string }>(
+            `select e.body from webhook_events e join webhook_deliveries d on d.organization_id = e.organization_id and d.event_id = e.id
+             where d.subscription_id = '${sub!.id}' and e.type = 'hos.duty_status_changed' order by d.id`,
+          )
+        )
+          .map((r) => JSON.parse(r.body) as { data: { eventId: string; driverId: string; status: string; origin: string; startedAt: string } })
+          .filter((p) => p.data.driverId === driverId)
+          .map((p) => p.data);
+      const me = await invitedDriver();
+      const base = morningDaysAgo(4);
+      const imported = hosImportResultSchema.parse((await importPeriods(me.driver.id, periodsFrom(base, [['ON', 1], ['D', 5], ['OFF', 10]]))).json());
+      const day = hosLogDaySchema.parse((await get(org(`/hos_log/${imported.logs[0]!.id}`), a.admin)).json());
+      const off = day.events.find((e) => e.status === 'OFF')!;
+      const on = day.events.find((e) => e.status === 'ON')!;
+      const before = (await sent(me.driver.id)).length;
+
+      // 1. The driver's own edit: in force at once.
+      const edit = await t.app.inject({ method: 'PUT', url: org(`/users/${me.userId}/hos_log/${day.id}/hos_event/${off.id}`), headers: me.headers, payload: { status: 'OFF', at: new Date(base + 6.5 * H).toISOString(), annotation: 'Parked later than logged' } });
+      expect(edit.statusCode, edit.body).toBe(200);
+      const edited = hosEventDetailSchema.parse(edit.json());
+      let got = (await sent(me.driver.id)).slice(before);
+      expect(got).toEqual([{ eventId: edited.id, driverId: me.driver.id, driverName: `${me.driver.firstName} ${me.driver.lastName}`, status: 'OFF', startedAt: new Date(base + 6.5 * H).toISOString(), origin: 'DRIVER', assetId: null }]);
+
+      // 2. An office edit: nothing while it is only proposed, one when the driver accepts it.
+      const proposal = await t.app.inject({ method: 'PUT', url: org(`/drivers/${me.driver.id}/hos_log/${day.id}/hos_event/${on.id}`), headers: a.admin, payload: { status: 'ON', at: new Date(base - 15 * MIN).toISOString(), annotation: 'Pre-trip began earlier' } });
+      expect(proposal.statusCode, proposal.body).toBe(200);
+      const proposed = hosEventDetailSchema.parse(proposal.json());
+      expect((await sent(me.driver.id)).slice(before)).toHaveLength(1);
+      const accepted = await post(org(`/users/${me.userId}/hos_log/proposals/${proposed.editRequestId}/accept`), me.headers);
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      got = (await sent(me.driver.id)).slice(before);
+      expect(got).toHaveLength(2);
+      expect(got[1]).toMatchObject({ eventId: proposed.id, status: 'ON', startedAt: new Date(base - 15 * MIN).toISOString(), origin: 'OTHER' });
+
+      // 3. Unidentified driving the driver claims: its duty statuses become theirs.
+      const truck = await newVehicle();
+      await assign(truck.id, me.driver.id);
+      const segmentId = await unidentifiedDriving(truck.id, Date.now() - 3 * H, 30, 1);
+      const claimed = await post(org(`/users/${me.userId}/hos_log/unidentified/${segmentId}/claim`), me.headers, { annotation: 'That was me' });
+      expect(claimed.statusCode, claimed.body).toBe(200);
+      got = (await sent(me.driver.id)).slice(before + 2);
+      expect(got.map((g) => [g.status, g.origin])).toEqual([
+        ['D', 'UNIDENTIFIED'],
+        ['ON', 'UNIDENTIFIED'],
+      ]);
+      expect(got.every((g) => (g as { assetId?: string | null }).assetId === truck.id)).toBe(true);
+    } finally {
+      await sqlRows(`delete from webhook_subscriptions where id = '${sub!.id}'`);
+    }
+  });
+});

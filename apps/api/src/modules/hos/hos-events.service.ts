@@ -6,6 +6,7 @@ import { assets, drivers, hosEvents, hosLogs } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { clearCertification } from './hos-certification.service.ts';
+import { emitDutyChanges } from './hos-webhooks.ts';
 import { presentEvent } from './hos-log-day.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
 import { isAutomaticDriving, statusCode, statusOfCode } from './hos.periods.ts';
@@ -131,6 +132,8 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
     await tx.insert(hosLogs).values({ organizationId: r.orgId, driverId: r.driverId, logDate: row.logDate }).onConflictDoNothing();
     await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [old.logDate, row.logDate]);
+    // The driver's own edit is in force at once: receivers hear of it (an office edit waits for the driver's acceptance).
+    if (byDriver) await emitDutyChanges(tx, r.orgId, [{ eventId: row.id, driverId: d.id, code: statusCode(input.status), at: atMs, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: old.vehicleId }]);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,

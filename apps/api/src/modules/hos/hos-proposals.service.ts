@@ -12,6 +12,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import { notify } from '../notifications/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { reopenLogDays } from './hos-certification.service.ts';
+import { emitDutyChanges } from './hos-webhooks.ts';
 import { checkInsert } from './hos-event-create.service.ts';
 import { checkEdit } from './hos-events.service.ts';
 import { presentEvent } from './hos-log-day.service.ts';
@@ -195,6 +196,12 @@ export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Sco
     await checkStillFits(tx, r, proposed, originals);
     if (originals.length) await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, originals.map((o) => o.id)));
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.ACTIVE }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
+    // The accepted duty statuses are now the driver's record: receivers hear of each.
+    await emitDutyChanges(
+      tx,
+      orgId,
+      proposed.filter((p) => p.eventType === HOS_EVENT_TYPES.DUTY_STATUS && p.driverId === d.id).map((p) => ({ eventId: p.id, driverId: d.id, code: p.eventCode, at: p.eventTime, origin: p.recordOrigin, assetId: p.vehicleId })),
+    );
     await tx.update(hosEditRequests).set({ state: 'ACCEPTED', decidedAt: at, decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     const days = [...new Set([...proposed, ...originals].filter((e) => e.driverId === d.id).map((e) => e.logDate))];
     await reopenLogDays(tx, orgId, d.id, days);

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, type Page, type hosUnidentifiedQuery } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, type Page, type hosUnidentifiedQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
@@ -8,6 +8,7 @@ import { toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
+import { emitDutyChanges } from './hos-webhooks.ts';
 import { reopenLogDays } from './hos-certification.service.ts';
 import { createEditRequest } from './hos-proposals.repository.ts';
 import { checkAssign, readSegments, segmentDistance, segmentOf, segmentRecords, vehiclesOfDriver, type Segment } from './hos-unidentified.repository.ts';
@@ -139,7 +140,16 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
     const firstSeq = await nextSequenceId(tx, d.id);
     const copies = copiesFor(records, d, { status: HOS_RECORD_STATUSES.ACTIVE, requestId: null, annotation: input.annotation ?? ASSIGNED_NOTE, firstSeq, periodStart, userId: actor.userId });
     await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, records.map((e) => e.id)));
-    await tx.insert(hosEvents).values(copies);
+    const added = await tx
+      .insert(hosEvents)
+      .values(copies)
+      .returning({ id: hosEvents.id, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, eventTime: hosEvents.eventTime, vehicleId: hosEvents.vehicleId });
+    // The claimed driving is the driver's record now: receivers hear of each duty status taken over.
+    await emitDutyChanges(
+      tx,
+      orgId,
+      added.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).map((e) => ({ eventId: e.id, driverId: d.id, code: e.eventCode, at: e.eventTime, origin: HOS_RECORD_ORIGINS.UNIDENTIFIED, assetId: e.vehicleId })),
+    );
     const days = [...new Set(copies.map((c) => c.logDate))];
     await reopenLogDays(tx, orgId, d.id, days);
     await notifyHosChange(tx, orgId);

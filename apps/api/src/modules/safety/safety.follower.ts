@@ -9,6 +9,7 @@ import { PlaceIndex } from '../places/index.ts';
 import { QueuedFollower, VehicleQueue, type PositionRow, type Round } from '../positions/index.ts';
 import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
 import * as repo from './safety.repository.ts';
+import { emitSafetyCreated } from './safety-webhooks.ts';
 import { signalsOf } from './signals.ts';
 
 // Safety events behind ingest (issue 47, decision 0194), a follower of the position commit like place
@@ -177,7 +178,15 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
         drafts.push({ assetId, draft });
       }
     }
-    const written = await repo.upsertEvents(this.db, orgId, drafts);
+    // The events and their webhooks (safety.event_created) in one transaction.
+    const written =
+      drafts.length === 0
+        ? []
+        : await this.db.transaction(async (tx) => {
+            const w = await repo.upsertEvents(tx, orgId, drafts);
+            await emitSafetyCreated(tx, orgId, w);
+            return w;
+          });
     for (const r of replays) written.push(...(await this.recompute(orgId, r.assetId, r.from, org)));
     this.stats.written += written.length;
     const marks = new Map<string, number>();
@@ -222,7 +231,11 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       // Nothing before the new fixes within reach: everything from the window's start is the replay's.
       const cutMs = found ? cut : start - 1;
       const drafts = [...events.values()].filter((d) => d.startedAt > cutMs || (d.source === 'GPS_ESTIMATED' && d.startedAt === cutMs));
-      const written = await repo.replaceEvents(this.db, orgId, assetId, cutMs, drafts);
+      const written = await this.db.transaction(async (tx) => {
+        const w = await repo.replaceEvents(tx, orgId, assetId, cutMs, drafts);
+        await emitSafetyCreated(tx, orgId, w);
+        return w;
+      });
       this.remember(assetId, { track, gpsOnly });
       return written;
     }

@@ -89,6 +89,10 @@ describe('events from Teltonika elements', () => {
   ];
 
   it('gives harsh braking and acceleration (253/254), the device over-speeding (255) and idling (251), each once', async () => {
+    // A webhook subscription for safety events (issue 48): each event is written to its outbox once.
+    const [sub] = await sql<{ id: string }>(
+      `insert into webhook_subscriptions (organization_id, url, events, secret) values ('${a.orgId}', 'http://127.0.0.1:9/hooks', '{safety.event_created}', 'whsec_${Buffer.alloc(32, 5).toString('base64')}') returning id`,
+    );
     await teltonika(fmb, packet);
     // The same packet again (a device resending what was not acknowledged): nothing twice.
     await teltonika(fmb, packet);
@@ -105,6 +109,23 @@ describe('events from Teltonika elements', () => {
     expect(accel).toMatchObject({ strengthMps2: null, severity: 'MEDIUM' });
     expect(over).toMatchObject({ maxSpeedKph: 112, limitSource: "The device's over-speeding setting" });
     expect(idle).toMatchObject({ durationS: 360, fuelBurnedL: 0.8, severity: 'LOW', startedAt: new Date(tBase + 60_000).toISOString() });
+
+    // safety.event_created: one per event (not again for the resent packet or the idling's later
+    // updates), with the event's id and the API's field names, written with the event.
+    const hooks = (
+      await sql<{ body: string }>(
+        `select e.body from webhook_events e join webhook_deliveries d on d.organization_id = e.organization_id and d.event_id = e.id where d.subscription_id = '${sub!.id}' order by d.id`,
+      )
+    ).map((r) => JSON.parse(r.body) as { type: string; organizationId: string; data: { id: string; assetId: string } });
+    await sql(`delete from webhook_subscriptions where id = '${sub!.id}'`);
+    const mine = hooks.filter((h) => h.data.assetId === fmb.assetId);
+    expect(mine.map((h) => h.type)).toEqual(Array(4).fill('safety.event_created'));
+    expect(mine.map((h) => h.data.id).sort()).toEqual(list.map((e) => e.id).sort());
+    const brakeHook = mine.find((h) => h.data.id === brake!.id)!;
+    expect(brakeHook).toMatchObject({
+      organizationId: a.orgId,
+      data: { type: 'HARSH_BRAKING', severity: 'MEDIUM', source: 'DEVICE', startedAt: brake!.startedAt, driverId: fmb.driverId, assetId: fmb.assetId, assetName: 'S-FMB', strengthMps2: 4.5, speedBeforeKph: 60 },
+    });
   });
 });
 

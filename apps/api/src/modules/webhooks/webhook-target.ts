@@ -1,7 +1,6 @@
 import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { Pool } from 'undici';
 
 // Where a webhook may be sent, and the one HTTP request of an attempt (issue 48, decision 0198). A
 // subscription's URL is somebody else's input pointed at our network: https only (plain http where
@@ -109,7 +108,43 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+/**
+ * One keep-alive pool per receiver's origin (undici, issue 48): at 1,600 deliveries a second the
+ * connection set-up and node:http's per-request cost were most of the sender's CPU. The guarded lookup
+ * is the pool's connector's, so every new connection is checked where it connects. Bounded: the oldest
+ * pool is closed (after its requests finish) when there are too many.
+ */
+const pools = new Map<string, Pool>();
+const MAX_POOLS = 1000;
+
+function poolFor(u: URL, allowPrivate: boolean, timeoutMs: number): Pool {
+  const key = `${allowPrivate ? 'p' : 'g'}${timeoutMs}|${u.origin}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    if (pools.size >= MAX_POOLS) {
+      const [oldKey, old] = pools.entries().next().value!;
+      pools.delete(oldKey);
+      void old.close().catch(() => undefined);
+    }
+    pool = new Pool(u.origin, {
+      connections: 256,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { lookup: guardedLookup(allowPrivate), timeout: timeoutMs },
+    });
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Closes the keep-alive pools (tests, shutdown). */
+export async function closeWebhookPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close().catch(() => undefined)));
+}
 
 /** Retry-After as seconds (a number of seconds or an HTTP date); null when absent or unreadable. */
 export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | null {
@@ -120,61 +155,71 @@ export function retryAfterSeconds(value: string | string[] | undefined, now = Da
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** A URL's check and parts, kept per URL and rules (the check is a function of both: the same every attempt). */
+const targets = new Map<string, { problem: string | null; u: URL | null; path: string }>();
+function parsedTarget(url: string, rules: TargetRules): { problem: string | null; u: URL | null; path: string } {
+  const key = `${rules.allowHttp ? 1 : 0}${rules.allowPrivate ? 1 : 0}${url}`;
+  let t = targets.get(key);
+  if (!t) {
+    if (targets.size >= 10_000) targets.clear();
+    const problem = urlProblem(url, rules);
+    const u = problem ? null : new URL(url);
+    t = { problem, u, path: u ? `${u.pathname}${u.search}` : '' };
+    targets.set(key, t);
+  }
+  return t;
+}
+
 /** POSTs one delivery: no redirect followed (a 3xx is a failure), the answer read up to RESPONSE_LIMIT. */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number }): Promise<AttemptResult> {
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, opts: TargetRules & { timeoutMs: number; signal?: AbortSignal }): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
-  const problem = urlProblem(url, opts);
-  if (problem) return Promise.resolve(done({ status: null, error: problem, retryAfterS: null }));
-  const u = new URL(url);
-  const client = u.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(done(r));
-    };
-    const req = client.request(
-      u,
-      {
-        method: 'POST',
-        agent: u.protocol === 'https:' ? agents.https : agents.http,
-        lookup: guardedLookup(opts.allowPrivate),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Fleetline-Webhooks/1.0' },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const end = () => {
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, 500);
-          const ok = status >= 200 && status < 300;
-          finish({ status, error: ok ? null : `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS: retryAfterSeconds(res.headers['retry-after']) });
-        };
-        res.on('data', (c: Buffer) => {
-          if (size >= RESPONSE_LIMIT) return;
-          chunks.push(c.subarray(0, RESPONSE_LIMIT - size));
-          size += c.length;
-          // Enough read: the rest of a large answer is not waited for (the socket is not reused).
-          if (size >= RESPONSE_LIMIT) {
-            end();
-            res.destroy();
-          }
-        });
-        res.on('end', end);
-        res.on('error', () => end());
-      },
-    );
-    const timer = setTimeout(() => {
-      finish({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
-      req.destroy();
-    }, opts.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      const blockedAddress = err.code === 'EPRIVATE';
-      finish({ status: null, error: blockedAddress ? err.message : `${err.code ?? 'Error'}: ${err.message}`, retryAfterS: null });
+  const { problem, u, path } = parsedTarget(url, opts);
+  if (problem || !u) return done({ status: null, error: problem ?? 'URL must be an absolute https URL', retryAfterS: null });
+  // The pool bounds the wait for the answer's head and between its chunks by the timeout; a caller's
+  // signal (the sender's: its lease running out) bounds everything else. Without one, a timer does.
+  // An answer complete only after the timeout is a failure whatever it says.
+  const abort = opts.signal ? null : new AbortController();
+  const timer = abort ? setTimeout(() => abort.abort(), opts.timeoutMs) : null;
+  const signal = opts.signal ?? abort!.signal;
+  const late = () => performance.now() - started > opts.timeoutMs;
+  try {
+    const res = await poolFor(u, opts.allowPrivate, opts.timeoutMs).request({
+      path,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Fleetline-Webhooks/1.0' },
+      body,
+      signal,
     });
-    req.end(body);
-  });
+    const status = res.statusCode;
+    const ok = status >= 200 && status < 300;
+    const retryAfterS = retryAfterSeconds(res.headers['retry-after']);
+    if (ok) {
+      // Read (and dropped) so the connection is kept; a larger answer than the limit closes it.
+      await res.body.dump({ limit: RESPONSE_LIMIT });
+      if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null });
+      return done({ status, error: null, retryAfterS });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of res.body as AsyncIterable<Buffer>) {
+      chunks.push(c.subarray(0, RESPONSE_LIMIT - size));
+      size += c.length;
+      if (size >= RESPONSE_LIMIT) {
+        res.body.destroy();
+        break;
+      }
+    }
+    const text = Buffer.concat(chunks).toString('utf8').slice(0, 500);
+    return done({ status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const name = (e as { code?: string }).code;
+    if (signal.aborted || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT') return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
+    const cause = (e.cause ?? e) as NodeJS.ErrnoException;
+    if (cause.code === 'EPRIVATE') return done({ status: null, error: cause.message, retryAfterS: null });
+    return done({ status: null, error: `${cause.code ?? e.code ?? 'Error'}: ${cause.message || e.message}`, retryAfterS: null });
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
 }

@@ -7,7 +7,7 @@ import { webhookCreatedSchema, webhookDeliveryPageSchema, webhookSchema, webhook
 import { notifications, webhookDeliveries, webhookSubscriptions } from '../../db/schema/index.ts';
 import { bearer, createTestApp, eventually, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { emitWebhookEvent } from './webhook-outbox.ts';
-import { retryDelayMs, RETRY_SCHEDULE_S } from './webhook-sender.ts';
+import { retryDelayMs, RETRY_SCHEDULE_S, signerFor } from './webhook-sender.ts';
 import { isPrivateAddress, urlProblem } from './webhook-target.ts';
 
 // Webhooks through HTTP on the real database (issue 48, decision 0198): a loopback receiver gets
@@ -250,6 +250,7 @@ describe('webhook subscriptions', () => {
     expect(list.body).not.toContain(sub.secret);
     const types = await t.app.inject({ method: 'GET', url: url('/webhooks/event-types'), headers: admin });
     expect(types.json().content.map((x: { type: string }) => x.type)).toContain('hos.duty_status_changed');
+    expect(types.json().content.map((x: { type: string }) => x.type)).toContain('safety.event_created');
     expect((await t.app.inject({ method: 'DELETE', url: url(`/webhooks/${sub.id}`), headers: admin })).statusCode).toBe(204);
   });
 
@@ -257,6 +258,9 @@ describe('webhook subscriptions', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: WebhookPayload }> } } }> };
     expect(Object.keys(doc.webhooks)).toContain('load.status_changed');
     expect(doc.webhooks['load.status_changed']!.post.requestBody.content['application/json']!.example.type).toBe('load.status_changed');
+    // The safety events (issue 47) too, with their example.
+    const safety = doc.webhooks['safety.event_created']!.post.requestBody.content['application/json']!.example;
+    expect(safety).toMatchObject({ type: 'safety.event_created', data: { type: 'HARSH_BRAKING', severity: 'HIGH', assetName: '101' } });
   });
 });
 
@@ -272,6 +276,15 @@ describe('the sender’s rules', () => {
     expect(isPrivateAddress('100.64.0.1')).toBe(true);
     expect(isPrivateAddress('8.8.8.8')).toBe(false);
     expect(isPrivateAddress('2606:4700::1111')).toBe(false);
+  });
+
+  it('signs exactly as the standardwebhooks library does (the library is the reference for every secret)', () => {
+    for (let i = 0; i < 20; i++) {
+      const secret = `whsec_${Buffer.alloc(24 + i, i * 11 + 1).toString('base64')}`;
+      const at = new Date(1_780_000_000_000 + i * 1_234_567);
+      const body = JSON.stringify({ type: 'load.status_changed', n: i, text: 'é'.repeat(i) });
+      expect(signerFor(secret)(`msg_${i}`, at, body)).toBe(new Webhook(secret).sign(`msg_${i}`, at, body));
+    }
   });
 
   it('retries on the specification’s schedule with jitter for about 3 days', () => {

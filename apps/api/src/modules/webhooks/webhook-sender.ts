@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
@@ -81,17 +80,13 @@ const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
 type Signer = (id: string, at: Date, body: string) => string;
 
 /**
- * The signer of a secret (decision 0201). The standardwebhooks library decodes the secret and is the
- * reference: its own signature of a probe must equal ours, else the library signs. Ours computes the
- * same HMAC-SHA256 with node:crypto, about 20 µs a delivery less than the library's JavaScript SHA-256
- * (a quarter of the sender's CPU at 1,600 deliveries a second).
+ * The signer of a secret: the standardwebhooks library, as the issue asks (no hand-written signing).
+ * Kept per secret by the sender, so the secret is decoded once. A node:crypto HMAC of the same input
+ * was measured 20 µs a delivery cheaper (decision 0201) but is signing by hand; not taken.
  */
 export function signerFor(secret: string): Signer {
   const library = new Webhook(secret);
-  const key = Buffer.from((library as unknown as { key: Uint8Array }).key);
-  const fast: Signer = (id, at, body) => `v1,${createHmac('sha256', key).update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`).digest('base64')}`;
-  const probe = new Date(1_780_000_000_000);
-  return fast('msg_probe', probe, '{"probe":true}') === library.sign('msg_probe', probe, '{"probe":true}') ? fast : (id, at, body) => library.sign(id, at, body);
+  return (id, at, body) => library.sign(id, at, body);
 }
 
 export interface SenderStats {

@@ -128,8 +128,8 @@ function embeddedTestFiles() {
  * so the tail must say why, not only what, failed.
  */
 function why(message) {
-  // eslint-disable-next-line no-control-regex -- the terminal's colour codes are what is removed
   const lines = String(message ?? '')
+    // eslint-disable-next-line no-control-regex -- the terminal's colour codes are what is removed
     .replace(/\u001b\[[0-9;]*m/g, '')
     // Vitest's timeout error carries the stack of an error it made beforehand, named this.
     .replace('Error: STACK_TRACE_ERROR', 'Error: timed out (the test or hook ran past its timeout)')

@@ -227,9 +227,14 @@ export function readOutbox(dataDir: string): Array<{ to: string; subject: string
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
 }
 
-/** Retries `fn` until `done` holds or a second passes (for cross-connection NOTIFY delivery). */
-export async function eventually<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 1000): Promise<T> {
-  const until = Date.now() + timeoutMs;
+/**
+ * Retries `fn` until `done` holds or the time is up (for cross-connection NOTIFY delivery, a job's
+ * next pass). It returns as soon as `done` holds, so the time only bounds a failure: never under 15 s,
+ * whatever `timeoutMs` says, since a loaded CI machine delivered late what takes milliseconds alone
+ * (1-3 s limits failed there). Every caller waits for something to happen, none for it not to.
+ */
+export async function eventually<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + Math.max(timeoutMs, 15_000);
   for (;;) {
     const v = await fn();
     if (done(v) || Date.now() > until) return v;

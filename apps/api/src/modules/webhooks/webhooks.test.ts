@@ -193,13 +193,13 @@ describe('webhook subscriptions', () => {
     const after = await eventually(
       async () => webhookSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}`), headers: admin })).json()),
       (w) => !w.enabled,
-      3000,
+      15_000,
     );
     expect(after).toMatchObject({ enabled: false, disabledReason: 'GONE' });
     const told = await eventually(
       () => t.app.db.select().from(notifications).where(and(eq(notifications.organizationId, orgId), eq(notifications.kind, 'WEBHOOK_DISABLED'))),
       (n) => n.length > 0,
-      2000,
+      15_000,
     );
     expect(told.length).toBeGreaterThan(0);
     // Turned on again by a person: the reason is cleared.
@@ -215,7 +215,7 @@ describe('webhook subscriptions', () => {
     const after = await eventually(
       async () => webhookSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}`), headers: admin })).json()),
       (w) => !w.enabled,
-      3000,
+      15_000,
     );
     expect(after.disabledReason).toBe('FAILING');
   });

@@ -36,18 +36,6 @@ defineLabels({
   vehicleClass: 'Vehicle class',
   vehicleClasses: 'Vehicle classes',
   defaultVehicleClass: 'Default vehicle class',
-  HARSH_ACCELERATION: 'Harsh acceleration',
-  HARSH_BRAKING: 'Harsh braking',
-  HARSH_CORNERING: 'Harsh cornering',
-  SPEEDING_LIGHT: 'Light speeding',
-  SPEEDING_MODERATE: 'Moderate speeding',
-  SPEEDING_HEAVY: 'Heavy speeding',
-  SPEEDING_SEVERE: 'Severe speeding',
-  MAX_SPEED: 'Over the fleet maximum',
-  IDLING: 'Idling',
-  CRASH: 'Crash',
-  TOWING: 'Towing',
-  JAMMING: 'Jamming',
   MODERATE: 'Moderate',
   SEVERE: 'Severe',
 });
@@ -136,6 +124,8 @@ export const SAFETY_BEHAVIOUR_LABELS: Record<SafetyBehaviour, string> = {
   TOWING: 'Towing',
   JAMMING: 'GPS/GSM jamming',
 };
+// A weight's field is its behaviour: a 400 names it as the screens do.
+defineLabels(SAFETY_BEHAVIOUR_LABELS);
 /** How a behaviour is rated: events per 1,000 miles, or percent of driving time (speeding bands). */
 export type SafetyBehaviourBasis = 'PER_1000_MI' | 'PERCENT_OF_DRIVING_TIME';
 export const safetyBehaviourBasis = (b: SafetyBehaviour): SafetyBehaviourBasis => (b.startsWith('SPEEDING_') ? 'PERCENT_OF_DRIVING_TIME' : 'PER_1000_MI');

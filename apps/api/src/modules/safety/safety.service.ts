@@ -40,7 +40,7 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { readSettings, readTrace } from './safety.repository.ts';
-import { addToTally, blankTally, computeScore, countsInScore, distributionOf, formulaOf, mergeTally, scoreOfTally, type ScoreTally, type ScoredEvent } from './score.ts';
+import { addToTally, blankTally, computeScore, countsInScore, distributionOf, formulaOf, mergeTally, scoreOfTally, type ScoreResult, type ScoreTally, type ScoredEvent } from './score.ts';
 
 // Safety events, scores and coaching (issue 47, decisions 0194 and 0195): the inbox and an event with
 // its speed trace, the review (dismiss, needs coaching with a coach and a due date, coached,
@@ -457,6 +457,12 @@ async function eventsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from:
 
 function rowOf(s: Subject, events: readonly EventLite[], settings: SafetySettings): SafetyScoreRow & { eventIds: Map<SafetyBehaviour, string[]> } {
   const r = computeScore(s.distanceKm, s.drivingSeconds, events, settings.weights);
+  const open = { newEvents: events.filter((e) => e.status === 'NEW').length, openCoaching: events.filter((e) => e.status === 'NEEDS_COACHING').length };
+  return { ...scoreRow(s, r, open), eventIds: r.eventIds };
+}
+
+/** A subject's row of the scores from its score and its events still open. */
+function scoreRow(s: Subject, r: Omit<ScoreResult, 'eventIds'>, open: { newEvents: number; openCoaching: number }): SafetyScoreRow {
   return {
     id: s.id,
     name: s.name,
@@ -469,9 +475,8 @@ function rowOf(s: Subject, events: readonly EventLite[], settings: SafetySetting
     speedingShare: r.speedingShare,
     pointsLost: r.pointsLost,
     behaviours: r.behaviours,
-    newEvents: events.filter((e) => e.status === 'NEW').length,
-    openCoaching: events.filter((e) => e.status === 'NEEDS_COACHING').length,
-    eventIds: r.eventIds,
+    newEvents: open.newEvents,
+    openCoaching: open.openCoaching,
   };
 }
 
@@ -485,22 +490,7 @@ export async function computeScores(db: DbOrTx, orgId: string, q: { from?: strin
   const rows: SafetyScoreRow[] = subjects.map((s) => {
     const t = counted.get(s.id) ?? { tally: blankTally(), newEvents: 0, openCoaching: 0 };
     mergeTally(fleetTally, t.tally);
-    const r = scoreOfTally(s.distanceKm, s.drivingSeconds, t.tally, settings.weights);
-    return {
-      id: s.id,
-      name: s.name,
-      score: r.score,
-      miles: r.miles,
-      distanceKm: Math.round(s.distanceKm * 10) / 10,
-      drivingSeconds: s.drivingSeconds,
-      events: r.events,
-      speedingSeconds: r.speedingSeconds,
-      speedingShare: r.speedingShare,
-      pointsLost: r.pointsLost,
-      behaviours: r.behaviours,
-      newEvents: t.newEvents,
-      openCoaching: t.openCoaching,
-    };
+    return scoreRow(s, scoreOfTally(s.distanceKm, s.drivingSeconds, t.tally, settings.weights), t);
   });
   rows.sort((a, b) => (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || (a.score ?? 0) - (b.score ?? 0) || b.miles - a.miles || a.name.localeCompare(b.name));
   const fleet = scoreOfTally(

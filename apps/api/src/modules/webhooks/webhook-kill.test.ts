@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WebhookPayload } from '@fleet/api-contract';
 import { onServer, serverDatabase } from '../../test/helpers.ts';
 import { startServer, type ServerProcess } from '../../test/server-process.ts';
+import { loadBody } from './webhook-fixtures.ts';
 
 // The outbox survives kill -9 of the sender mid-delivery (issue 48, decision 0201): a real server
 // process sends a delivery to a receiver that holds it unanswered, is killed with SIGKILL, and a new
@@ -21,15 +22,6 @@ interface Got {
   at: number;
 }
 
-const H = 3_600_000;
-const loadBody = () => ({
-  customer: 'Acme Foods',
-  stops: [
-    { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: new Date(Date.now() + H).toISOString(), windowEnd: new Date(Date.now() + 2 * H).toISOString(), serviceMinutes: 30 },
-    { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: new Date(Date.now() + 9 * H).toISOString(), windowEnd: new Date(Date.now() + 10 * H).toISOString(), serviceMinutes: 30 },
-  ],
-  rate: { lineHaul: 1000, fuelSurcharge: 0, accessorials: [] },
-});
 
 let first: ServerProcess | undefined;
 let second: ServerProcess | undefined;

@@ -9,6 +9,7 @@ import { bearer, createTestApp, eventually, expectErrorBody, expectFieldErrors, 
 import { emitWebhookEvent } from './webhook-outbox.ts';
 import { retryDelayMs, RETRY_SCHEDULE_S } from './webhook-sender.ts';
 import { isPrivateAddress, urlProblem } from './webhook-target.ts';
+import { loadBody } from './webhook-fixtures.ts';
 
 // Webhooks through HTTP on the real database (issue 48, decision 0198): a loopback receiver gets
 // signed events that verify with the standardwebhooks library's own verifier, a failing receiver gets
@@ -50,15 +51,6 @@ let admin: Record<string, string>;
 let other: { orgId: string; headers: Record<string, string> };
 let rx: Receiver;
 const url = (path = '', org = orgId) => `/api/v1/organizations/${org}${path}`;
-const H = 3_600_000;
-const loadBody = () => ({
-  customer: 'Acme Foods',
-  stops: [
-    { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: new Date(Date.now() + H).toISOString(), windowEnd: new Date(Date.now() + 2 * H).toISOString(), serviceMinutes: 30 },
-    { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: new Date(Date.now() + 9 * H).toISOString(), windowEnd: new Date(Date.now() + 10 * H).toISOString(), serviceMinutes: 30 },
-  ],
-  rate: { lineHaul: 1000, fuelSurcharge: 0, accessorials: [] },
-});
 
 beforeAll(async () => {
   // Retries 1,000 times sooner than in production: 5 s becomes 5 ms, 5 min 300 ms.
@@ -226,7 +218,7 @@ describe('webhook subscriptions', () => {
     expect(rot.statusCode).toBe(200);
     const { secret, previousSecretExpiresAt } = webhookSecretSchema.parse(rot.json());
     expect(secret).not.toBe(sub.secret);
-    expect(Date.parse(previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * H);
+    expect(Date.parse(previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
     await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin });
     await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
     const r = rx.got[0]!;

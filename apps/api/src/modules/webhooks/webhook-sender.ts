@@ -1,11 +1,10 @@
-import { setMaxListeners } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { notify } from '../notifications/index.ts';
-import { postWebhook, type AttemptResult } from './webhook-target.ts';
+import { postWebhook, RequestCutter, type AttemptResult } from './webhook-target.ts';
 
 // The webhook sender (issue 48, decisions 0198 and 0201). Every instance runs one (WEBHOOK_SENDER=0
 // turns it off). A subscription's deliveries go one at a time in order: a claim takes the heads (first
@@ -27,7 +26,7 @@ const KEEP_DAYS = 30;
 /** Deliveries of one subscription leased by one claim and sent one after another (in order). */
 export const CHAIN = 50;
 /** Claims are at least this far apart: a claim then takes many heads, not one or two (the cost is per claim). */
-const CLAIM_GAP_MS = 25;
+const CLAIM_GAP_MS = 250;
 /**
  * A claim's lease: three timeouts and 5 s (35 s with the default 10 s timeout). A chain's next
  * delivery is started only while two timeouts are left, and whatever is still under way half a
@@ -250,11 +249,10 @@ export class WebhookSender {
       from bodies b join webhook_subscriptions s on s.organization_id = b.organization_id and s.id = b.subscription_id`);
     const claimed = rowsOf<Claimed>(res);
     const leaseEnd = performance.now() + leaseMs;
-    // One signal for the round: whatever is still under way when the leases near their end is cut
+    // One cutter for the round: whatever is still under way when the leases near their end is cut
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
-    const deadline = new AbortController();
-    setMaxListeners(0, deadline.signal);
-    const cut = setTimeout(() => deadline.abort(), leaseMs - this.config.timeoutMs / 2);
+    const cutter = new RequestCutter();
+    const cut = setTimeout(() => cutter.cut(), leaseMs - this.config.timeoutMs / 2);
     cut.unref();
     let open = 0;
     const chains = new Map<string, Claimed[]>();
@@ -269,7 +267,7 @@ export class WebhookSender {
       chain.sort((a, b) => a.id - b.id);
       this.inFlight++;
       open++;
-      void this.sendChain(chain, leaseEnd, deadline.signal).finally(() => {
+      void this.sendChain(chain, leaseEnd, cutter).finally(() => {
         this.inFlight--;
         if (--open === 0) clearTimeout(cut);
         this.flush();
@@ -284,14 +282,14 @@ export class WebhookSender {
    * chain. Its results go to be written together (the head's lease is given back with them: until
    * then the subscription is this sender's); the deliveries not sent are left as they were.
    */
-  private async sendChain(chain: Claimed[], leaseEnd: number, signal: AbortSignal): Promise<void> {
+  private async sendChain(chain: Claimed[], leaseEnd: number, cutter: RequestCutter): Promise<void> {
     const out: Outcome[] = [];
     try {
       for (const d of chain) {
         if (this.stopped || performance.now() + 2 * this.config.timeoutMs > leaseEnd) break;
         if (this.measureLag && d.attempts === 0) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
         const at = this.clock();
-        const r = await this.send(d, signal);
+        const r = await this.send(d, cutter);
         out.push({ d, r, at });
         if (r.status === null || r.status < 200 || r.status >= 300) break;
       }
@@ -326,15 +324,17 @@ export class WebhookSender {
     return w;
   }
 
-  private async send(d: Claimed, signal?: AbortSignal): Promise<AttemptResult> {
+  private async send(d: Claimed, cutter: RequestCutter): Promise<AttemptResult> {
     try {
       const id = messageIdOf(d.event_id);
       const now = new Date(this.clock());
       // During a rotation both secrets sign (space-separated signatures), so a receiver may switch at its pace.
-      const previousValid = d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > now.getTime();
-      const signatures = [this.signer(d.secret)(id, now, d.body), ...(previousValid ? [this.signer(d.previous_secret!)(id, now, d.body)] : [])];
-      const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signatures.join(' ') };
-      return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, signal });
+      let signature = this.signer(d.secret)(id, now, d.body);
+      if (d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > now.getTime()) {
+        signature += ` ${this.signer(d.previous_secret)(id, now, d.body)}`;
+      }
+      const headers = ['webhook-id', id, 'webhook-timestamp', String(Math.floor(now.getTime() / 1000)), 'webhook-signature', signature];
+      return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, cutter });
     } catch (err) {
       return { status: null, error: (err as Error).message, retryAfterS: null, durationMs: 0 };
     }

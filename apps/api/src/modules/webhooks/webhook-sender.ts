@@ -4,7 +4,7 @@ import type { WebhookConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { notify } from '../notifications/index.ts';
-import { postWebhook, RequestCutter, type AttemptResult } from './webhook-target.ts';
+import { postWebhook, RequestCutter, webhookHeaders, type AttemptResult } from './webhook-target.ts';
 
 // The webhook sender (issue 48, decisions 0198 and 0201). Every instance runs one (WEBHOOK_SENDER=0
 // turns it off). A subscription's deliveries go one at a time in order: a claim takes the heads (first
@@ -47,23 +47,54 @@ export function retryDelayMs(attempts: number, scale: number, random: () => numb
 /** The webhook-id of an event: the same on every attempt and every resend. */
 export const messageIdOf = (eventId: string) => `msg_${eventId.replace(/-/g, '')}`;
 
-interface Claimed {
+/** A subscription's queue as leased by a claim: where it goes, how it is signed, and whose lease it is. */
+interface Chain {
   o: string;
-  id: number;
   sid: string;
-  event_id: string;
-  /** Attempts made before this one. */
-  attempts: number;
   url: string;
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
-  body: string;
-  created_ms: number;
   /** The chain's head (the delivery whose lease owns the subscription's queue). */
   head: number;
   /** The head's lease as claimed (text): the head is written only while its lease is still this one. */
   lease: string;
+  items: Claimed[];
+}
+
+/** An event's body: the text is signed, the bytes are sent (one copy for every subscription it goes to). */
+interface Body {
+  /** The event's webhook-id. */
+  msgId: string;
+  text: string;
+  bytes: Buffer;
+}
+
+interface Claimed {
+  chain: Chain;
+  id: number;
+  event_id: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  body: Body;
+  created_ms: number;
+}
+
+/** A claim's row: the subscription's fields on the head's row only, an event's body on one row of the event's. */
+interface ClaimRow {
+  sid: string;
+  id: number | string;
+  head: number | string;
+  event_id: string;
+  attempts: number;
+  created_ms: number;
+  body: string | null;
+  o: string | null;
+  url: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
+  lease: string | null;
 }
 
 interface Outcome {
@@ -86,6 +117,26 @@ type Signer = (id: string, at: Date, body: string) => string;
 export function signerFor(secret: string): Signer {
   const library = new Webhook(secret);
   return (id, at, body) => library.sign(id, at, body);
+}
+
+/** A claim's rows as chains in delivery order, each event's body shared by the chains it goes to. */
+function chainsOf(rows: ClaimRow[]): Chain[] {
+  const bodies = new Map<string, Body>();
+  for (const r of rows) if (r.body !== null) bodies.set(r.event_id, { msgId: messageIdOf(r.event_id), text: r.body, bytes: Buffer.from(r.body) });
+  const chains = new Map<string, Chain>();
+  for (const r of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+    let chain = chains.get(r.sid);
+    if (!chain) {
+      chain = { o: '', sid: r.sid, url: '', secret: '', previous_secret: null, previous_secret_expires_at: null, head: Number(r.head), lease: '', items: [] };
+      chains.set(r.sid, chain);
+    }
+    if (r.o !== null) {
+      // The head's row (the first of its chain in id order) carries the subscription.
+      Object.assign(chain, { o: r.o, url: r.url!, secret: r.secret!, previous_secret: r.previous_secret, previous_secret_expires_at: r.previous_secret_expires_at, lease: r.lease! });
+    }
+    chain.items.push({ chain, id: Number(r.id), event_id: r.event_id, attempts: r.attempts, body: bodies.get(r.event_id)!, created_ms: r.created_ms });
+  }
+  return [...chains.values()];
 }
 
 export interface SenderStats {
@@ -244,10 +295,12 @@ export class WebhookSender {
       bodies as materialized (
         select c.*, e.body, e.created_at from chain c join webhook_events e on e.organization_id = c.organization_id and e.id = c.event_id
       )
-      select b.organization_id as o, b.id, b.head, b.subscription_id as sid, b.event_id, b.attempts, s.url, s.secret, s.previous_secret,
-        s.previous_secret_expires_at, b.body, (extract(epoch from b.created_at) * 1000)::float8 as created_ms, b.leased_until::text as lease
-      from bodies b join webhook_subscriptions s on s.organization_id = b.organization_id and s.id = b.subscription_id`);
-    const claimed = rowsOf<Claimed>(res);
+      select b.subscription_id as sid, b.id, b.head, b.event_id, b.attempts, (extract(epoch from b.created_at) * 1000)::float8 as created_ms,
+        case when row_number() over (partition by b.event_id) = 1 then b.body end as body,
+        case when b.id = b.head then b.organization_id end as o, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
+        case when b.id = b.head then b.leased_until::text end as lease
+      from bodies b left join webhook_subscriptions s on b.id = b.head and s.organization_id = b.organization_id and s.id = b.subscription_id`);
+    const chains = chainsOf(rowsOf<ClaimRow>(res));
     const leaseEnd = performance.now() + leaseMs;
     // One cutter for the round: whatever is still under way when the leases near their end is cut
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
@@ -255,16 +308,7 @@ export class WebhookSender {
     const cut = setTimeout(() => cutter.cut(), leaseMs - this.config.timeoutMs / 2);
     cut.unref();
     let open = 0;
-    const chains = new Map<string, Claimed[]>();
-    for (const d of claimed) {
-      d.id = Number(d.id);
-      d.head = Number(d.head);
-      const c = chains.get(d.sid);
-      if (c) c.push(d);
-      else chains.set(d.sid, [d]);
-    }
-    for (const chain of chains.values()) {
-      chain.sort((a, b) => a.id - b.id);
+    for (const chain of chains) {
       this.inFlight++;
       open++;
       void this.sendChain(chain, leaseEnd, cutter).finally(() => {
@@ -273,8 +317,8 @@ export class WebhookSender {
         this.flush();
       });
     }
-    if (chains.size === room) this.claimAgain = true;
-    else if (chains.size === 0 && this.inFlight === 0) this.wakeIn(await this.nextDueMs());
+    if (chains.length === room) this.claimAgain = true;
+    else if (chains.length === 0 && this.inFlight === 0) this.wakeIn(await this.nextDueMs());
   }
 
   /**
@@ -282,10 +326,10 @@ export class WebhookSender {
    * chain. Its results go to be written together (the head's lease is given back with them: until
    * then the subscription is this sender's); the deliveries not sent are left as they were.
    */
-  private async sendChain(chain: Claimed[], leaseEnd: number, cutter: RequestCutter): Promise<void> {
+  private async sendChain(chain: Chain, leaseEnd: number, cutter: RequestCutter): Promise<void> {
     const out: Outcome[] = [];
     try {
-      for (const d of chain) {
+      for (const d of chain.items) {
         if (this.stopped || performance.now() + 2 * this.config.timeoutMs > leaseEnd) break;
         if (this.measureLag && d.attempts === 0) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
         const at = this.clock();
@@ -294,7 +338,7 @@ export class WebhookSender {
         if (r.status === null || r.status < 200 || r.status >= 300) break;
       }
     } finally {
-      if (out[0]?.d.id !== chain[0]!.id) out.unshift({ d: chain[0]!, r: null, at: this.clock() });
+      if (out[0]?.d.id !== chain.head) out.unshift({ d: chain.items[0]!, r: null, at: this.clock() });
       this.results.push(...out);
     }
   }
@@ -325,16 +369,16 @@ export class WebhookSender {
   }
 
   private async send(d: Claimed, cutter: RequestCutter): Promise<AttemptResult> {
+    const c = d.chain;
     try {
-      const id = messageIdOf(d.event_id);
+      const id = d.body.msgId;
       const now = new Date(this.clock());
       // During a rotation both secrets sign (space-separated signatures), so a receiver may switch at its pace.
-      let signature = this.signer(d.secret)(id, now, d.body);
-      if (d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at).getTime() > now.getTime()) {
-        signature += ` ${this.signer(d.previous_secret)(id, now, d.body)}`;
+      let signature = this.signer(c.secret)(id, now, d.body.text);
+      if (c.previous_secret && c.previous_secret_expires_at && new Date(c.previous_secret_expires_at).getTime() > now.getTime()) {
+        signature += ` ${this.signer(c.previous_secret)(id, now, d.body.text)}`;
       }
-      const headers = ['webhook-id', id, 'webhook-timestamp', String(Math.floor(now.getTime() / 1000)), 'webhook-signature', signature];
-      return await postWebhook(d.url, headers, d.body, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, cutter });
+      return await postWebhook(c.url, webhookHeaders(id, Math.floor(now.getTime() / 1000), signature), d.body.bytes, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, cutter });
     } catch (err) {
       return { status: null, error: (err as Error).message, retryAfterS: null, durationMs: 0 };
     }
@@ -360,8 +404,9 @@ export class WebhookSender {
 
   private async record(batch: Outcome[]): Promise<void> {
     const rows = batch.map(({ d, r, at }) => {
-      const head = d.id === d.head;
-      if (!r) return { o: d.o, id: d.id, sid: d.sid, head, lease: d.lease, sent: false, status: 'PENDING', ok: false, gone: false, next: null, at: null, code: null, err: null, ms: null };
+      const { o, sid, lease } = d.chain;
+      const head = d.id === d.chain.head;
+      if (!r) return { o, id: d.id, sid, head, lease, sent: false, status: 'PENDING', ok: false, gone: false, next: null, at: null, code: null, err: null, ms: null };
       const ok = r.status !== null && r.status >= 200 && r.status < 300;
       const gone = r.status === 410;
       const delay = ok || gone ? null : retryDelayMs(d.attempts + 1, this.config.retryScale);
@@ -371,7 +416,7 @@ export class WebhookSender {
       else if (status === 'FAILED') this.stats.failed++;
       this.stats.attempts++;
       const end = at + r.durationMs;
-      return { o: d.o, id: d.id, sid: d.sid, head, lease: d.lease, sent: true, status, ok, gone, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
+      return { o, id: d.id, sid, head, lease, sent: true, status, ok, gone, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
     });
     const failingAfterS = (FAILING_DISABLE_MS * this.config.retryScale) / 1000;
     // One statement for the batch: each delivery's result, the heads' leases given back, and the

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeWebhookPools, postWebhook, RequestCutter, RESPONSE_LIMIT } from './webhook-target.ts';
+import { closeWebhookPools, postWebhook, RequestCutter, RESPONSE_LIMIT, webhookHeaders } from './webhook-target.ts';
 
 // The one HTTP request of a webhook attempt (issue 48): what counts as delivered, what is kept of a
 // failure, and what bounds the wait, against a real receiver on loopback.
@@ -21,7 +21,7 @@ const server = http.createServer((req, res) => {
   });
 });
 const rules = { allowHttp: true, allowPrivate: true, timeoutMs: 2000 };
-const headers = ['webhook-id', 'msg_1', 'webhook-timestamp', '1', 'webhook-signature', 'v1,x'];
+const headers = webhookHeaders('msg_1', 1, 'v1,x');
 
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -225,7 +225,7 @@ interface Answer {
  * core at 1,667 deliveries a second). A success's body is read and dropped (so the connection is
  * kept) up to RESPONSE_LIMIT; past that the connection is closed and the answer still counts.
  */
-function dispatchPost(pool: Pool, path: string, headers: string[], body: string, cutter: RequestCutter): Promise<Answer> {
+function dispatchPost(pool: Pool, path: string, headers: string[], body: string | Buffer, cutter: RequestCutter): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
@@ -267,16 +267,19 @@ function dispatchPost(pool: Pool, path: string, headers: string[], body: string,
   });
 }
 
-const FIXED_HEADERS = ['content-type', 'application/json', 'user-agent', 'Fleetline-Webhooks/1.0'] as const;
+/** A delivery's request headers as the flat list `postWebhook` takes. */
+export function webhookHeaders(id: string, timestampS: number, signature: string): string[] {
+  return ['content-type', 'application/json', 'user-agent', 'Fleetline-Webhooks/1.0', 'webhook-id', id, 'webhook-timestamp', String(timestampS), 'webhook-signature', signature];
+}
 
 /**
  * POSTs one delivery: no redirect followed (a 3xx is a failure), the answer read up to RESPONSE_LIMIT.
- * `headers` is a flat [name, value, …] list. The pool bounds the wait for the answer's head and
+ * `headers` is the whole flat [name, value, …] list (see `webhookHeaders`). The pool bounds the wait for the answer's head and
  * between its chunks by the timeout; the caller's cutter (the sender's: its lease running out) bounds
  * everything else, and without one a timer does. An answer complete only after the timeout is a
  * failure whatever it says.
  */
-export async function postWebhook(url: string, headers: string[], body: string, opts: TargetRules & { timeoutMs: number; cutter?: RequestCutter }): Promise<AttemptResult> {
+export async function postWebhook(url: string, headers: string[], body: string | Buffer, opts: TargetRules & { timeoutMs: number; cutter?: RequestCutter }): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const target = parsedTarget(url, opts);
@@ -287,7 +290,7 @@ export async function postWebhook(url: string, headers: string[], body: string, 
   const timer = opts.cutter ? null : setTimeout(() => cutter.cut(), opts.timeoutMs);
   const late = () => performance.now() - started > opts.timeoutMs;
   try {
-    const { status, retryAfter, text } = await dispatchPost(target.pool, target.path, [...FIXED_HEADERS, ...headers], body, cutter);
+    const { status, retryAfter, text } = await dispatchPost(target.pool, target.path, headers, body, cutter);
     const retryAfterS = retryAfterSeconds(retryAfter);
     if (status >= 200 && status < 300) {
       if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null });

@@ -116,6 +116,58 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     expect(live).toBeDefined();
   });
 
+  it('plans each read a user waits for as one task on the organization\'s shard (EXPLAIN)', async () => {
+    // The statements the live map, registry lists, availability, the IFTA quarter and a history day
+    // send, recorded as the app sends them, then EXPLAINed with their parameters: every Citus scan
+    // in each plan is one task with no subplan (a subplan is a round trip through the coordinator).
+    const drivers = await get('/drivers?size=1');
+    const assets = await get('/assets?size=20');
+    const vehicle = assets.content.find((a: { type: string }) => a.type === 'VEHICLE') ?? assets.content[0];
+    const now = new Date();
+    const quarter = `${now.getUTCFullYear()}Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+    const reads: Record<string, string> = {
+      'live map': '/assets/live',
+      'vehicles list': '/assets?size=15',
+      'drivers list': '/drivers?size=15',
+      'devices list': '/gateways?size=15',
+      availability: '/availability?size=50',
+      'IFTA quarter': `/ifta/report?quarter=${quarter}`,
+      'history day': `/history-routes/assets/${vehicle.id}?from=${encodeURIComponent(new Date(now.getTime() - 24 * 3600_000).toISOString())}&to=${encodeURIComponent(now.toISOString())}`,
+      'driver log day': `/drivers/${drivers.content[0].id}/hos_log/current-day`,
+    };
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    const problems: string[] = [];
+    try {
+      // The probe itself: a statement over every shard is seen as such.
+      const control = citusScans((await client.query<{ 'QUERY PLAN': unknown }>('explain (format json) select count(*) from assets')).rows[0]!['QUERY PLAN']);
+      expect(control[0]!.tasks).toBeGreaterThan(1);
+      for (const [name, url] of Object.entries(reads)) {
+        let scans = 0;
+        const sent = await recordStatements(() => get(url));
+        const selects = sent.filter((q) => /^\s*(select|with)\b/i.test(q.text) && !/\bfor (update|share)\b/i.test(q.text));
+        expect(selects.length, name).toBeGreaterThan(0);
+        for (const q of selects) {
+          // PostgreSQL 15 EXPLAINs no bound parameters: the statement is prepared and executed with them as literals.
+          await client.query(`prepare read_probe as ${q.text}`);
+          const used = Math.max(0, ...[...q.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+          const args = q.values.slice(0, used).map((v) => literal(client, v)).join(', ');
+          const plan = (await client.query<{ 'QUERY PLAN': unknown }>(`explain (format json) execute read_probe${args ? `(${args})` : ''}`)).rows[0]!['QUERY PLAN'];
+          await client.query('deallocate read_probe');
+          for (const scan of citusScans(plan)) {
+            scans++;
+            if (scan.tasks !== 1 || scan.subplans > 0) problems.push(`${name}: ${scan.tasks} tasks, ${scan.subplans} subplans: ${q.text.replace(/\s+/g, ' ').slice(0, 160)}`);
+          }
+        }
+        expect(scans, `${name}: Citus scans seen`).toBeGreaterThan(0);
+      }
+    } finally {
+      await client.end();
+    }
+    expect(failed).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('takes a driver edit', async () => {
     failed = [];
     const drivers = await get('/drivers?size=1');
@@ -209,3 +261,49 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     }
   });
 });
+
+/** Every statement the app's connections send while `run` runs (text and parameters). */
+async function recordStatements(run: () => Promise<unknown>): Promise<Array<{ text: string; values: unknown[] }>> {
+  const sent: Array<{ text: string; values: unknown[] }> = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const [first, second] = args;
+    if (typeof first === 'string') sent.push({ text: first, values: Array.isArray(second) ? second : [] });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      // drizzle passes the parameters beside the query object; node-postgres' own form puts them in it.
+      sent.push({ text: String((first as { text: string }).text), values: Array.isArray(second) ? second : ((first as { values?: unknown[] }).values ?? []) });
+    }
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    proto.query = original;
+  }
+  return sent;
+}
+
+/** A statement parameter as an SQL literal (as node-postgres would send it). */
+function literal(client: pg.Client, v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof Date) return client.escapeLiteral(v.toISOString());
+  if (Array.isArray(v)) return client.escapeLiteral(`{${v.map((x) => (x === null ? 'NULL' : `"${String(x instanceof Date ? x.toISOString() : x).replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`);
+  if (typeof v === 'object') return client.escapeLiteral(JSON.stringify(v));
+  return client.escapeLiteral(String(v));
+}
+
+/** The Citus scans of an EXPLAIN (format json) plan: each one's task count and distributed subplans. */
+function citusScans(plan: unknown): Array<{ tasks: number; subplans: number }> {
+  const found: Array<{ tasks: number; subplans: number }> = [];
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    const dq = o['Distributed Query'] as { Job?: { 'Task Count'?: number }; Subplans?: unknown[] } | undefined;
+    if (dq) found.push({ tasks: Number(dq.Job?.['Task Count'] ?? 0), subplans: dq.Subplans?.length ?? 0 });
+    for (const v of Object.values(o)) visit(v);
+  };
+  visit(plan);
+  return found;
+}

@@ -27,7 +27,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { organizations, webhookSubscriptions } from '../apps/api/src/db/schema/index.ts';
-import { emitWebhookEvent } from '../apps/api/src/modules/webhooks/webhook-outbox.ts';
+import { emitWebhookEvent, registerWebhookOrganization } from '../apps/api/src/modules/webhooks/webhook-outbox.ts';
 import { WebhookSender } from '../apps/api/src/modules/webhooks/webhook-sender.ts';
 import { threadCpuSeconds } from './process-meter.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
@@ -168,6 +168,7 @@ async function main(): Promise<void> {
     const orgId = org!.id;
 
     // ------------------------------------------------------------ phase 1: fan-out
+    await registerWebhookOrganization(db, orgId);
     await db.insert(webhookSubscriptions).values(Array.from({ length: SUBS }, (_, i) => ({ organizationId: orgId, url: `${rx.url}/s${i}`, events: ['load.status_changed'], secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}` })));
     current = senderFor(1);
     current.start();

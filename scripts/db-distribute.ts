@@ -15,9 +15,9 @@
 //     DATABASE_URL=postgres://postgres@127.0.0.1:41677/fleet npm run db:distribute
 //     DATABASE_URL=… CITUS_WORKERS=10.0.0.2:5432,10.0.0.3:5432 npm run db:distribute
 //
-//   reference tables   organizations, users, roles, device_models, the IFTA rate tables and the
-//                      device-id directory (device_ids, migration 0036): one copy on every node, read
-//                      without an organization
+//   reference tables   organizations, users, roles, device_models, the IFTA rate tables, the
+//                      device-id directory (device_ids, migration 0036) and the organizations with
+//                      webhooks (migration 0050): one copy on every node, read without an organization
 //   distributed        every table with a NOT NULL organization_id (less users, roles, stream_tickets
 //                      and device_ids), by organization_id, co-located with assets; positions with its
 //                      monthly partitions
@@ -31,9 +31,9 @@ import { openDatabase } from '../apps/api/src/db/client.ts';
 import { citusFunctionStatements } from '../apps/api/src/db/citus-functions.ts';
 import { ensureCitusDatabase } from './citus-setup.ts';
 
-const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates', 'device_ids'];
+const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates', 'device_ids', 'webhook_organizations'];
 /** Tables with organization_id that are not distributed by it (see the header). */
-const NOT_DISTRIBUTED = ['users', 'roles', 'stream_tickets', 'device_ids'];
+const NOT_DISTRIBUTED = ['users', 'roles', 'stream_tickets', 'device_ids', 'webhook_organizations'];
 const COLOCATION_ANCHOR = 'assets';
 
 const url = process.env.DATABASE_URL;

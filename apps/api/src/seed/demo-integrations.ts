@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiTokens, users, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.ts';
-import { webhookBody } from '../modules/webhooks/webhook-outbox.ts';
+import { registerWebhookOrganization, webhookBody } from '../modules/webhooks/webhook-outbox.ts';
 
 // The demo's integrations (issue 48): one API token a TMS would use (its secret was never shown: the
 // demo shows the list, last use and revoke) and one webhook endpoint, turned off until someone points
@@ -25,6 +25,7 @@ export async function ensureDemoIntegrations(db: Db, orgId: string, adminEmail: 
       lastUsedAt: new Date(now - 40 * 60_000),
       lastUsedIp: '203.0.113.24',
     });
+    await registerWebhookOrganization(tx, orgId);
     const [sub] = await tx
       .insert(webhookSubscriptions)
       .values({

@@ -59,6 +59,13 @@ export const webhookSubscriptions = pgTable(
 );
 
 /** One fact for the subscriptions that wanted it: the body exactly as every attempt sends and signs it. */
+/** Organizations with webhook subscriptions (issue 49, decision 0206): a reference table on Citus, where the sender claims per organization. */
+export const webhookOrganizations = pgTable('webhook_organizations', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+});
+
 export const webhookEvents = pgTable(
   'webhook_events',
   {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { WebhookData, WebhookEventType, WebhookPayload } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { webhookOrganizations } from '../../db/schema/index.ts';
 
 // The webhook outbox (issue 48, decision 0198). A module that commits a fact calls emitWebhookEvents
 // with ITS transaction: the event and one delivery per enabled subscription that wants the type are
@@ -15,6 +16,16 @@ import type { DbOrTx } from '../../db/client.ts';
  */
 export const WEBHOOK_OUTBOX_CHANNEL = 'notifications';
 export const WEBHOOK_OUTBOX_PAYLOAD = '{"w":1}';
+
+/**
+ * Notes that the organization has webhooks (decision 0206), in the subscription's transaction. The
+ * note stays when the last subscription goes: removing it could race a subscription being made at
+ * the same time and leave deliveries nobody claims; a note too many costs the Citus sender one
+ * empty claim a round.
+ */
+export async function registerWebhookOrganization(tx: DbOrTx, orgId: string): Promise<void> {
+  await tx.insert(webhookOrganizations).values({ organizationId: orgId }).onConflictDoNothing();
+}
 
 /** Wakes every instance's sender at commit (a resend, a test event). */
 export async function signalOutbox(tx: DbOrTx): Promise<void> {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -119,6 +119,65 @@ export function signerFor(secret: string): Signer {
   return (id, at, body) => library.sign(id, at, body);
 }
 
+/** `alias.organization_id = org and` where statements must name the organization (Citus), else nothing. */
+function inOrg(org: string | null, alias: string): SQL {
+  return org === null ? sql`` : sql`${sql.raw(alias)}.organization_id = ${org} and`;
+}
+
+/**
+ * The claim, one statement: the due, unleased heads of enabled subscriptions (at most `room`), locked
+ * so that another instance's claim skips them, and each leased with the deliveries queued behind it.
+ * With `org`, one organization's only, every relation named by it (routed to its shard on Citus).
+ * Each join below is between two relations on their whole key: with the organization as the only
+ * column shared by three of them, a planner without statistics (a fresh table) joined whole
+ * organizations to each other, and a claim took seconds.
+ */
+function claimSql(room: number, leaseMs: number, org: string | null): SQL {
+  return sql`
+      with heads as (
+        select h.organization_id, h.id from webhook_subscriptions s
+        cross join lateral (
+          select d.organization_id, d.id, d.next_attempt_at, d.leased_until from webhook_deliveries d
+          where ${inOrg(org, 'd')} d.organization_id = s.organization_id and d.subscription_id = s.id and d.status = 'PENDING'
+          order by d.id limit 1
+        ) h
+        where ${inOrg(org, 's')} s.enabled and h.next_attempt_at <= now() and (h.leased_until is null or h.leased_until < now())
+        order by h.next_attempt_at, h.id
+        limit ${room}
+      ),
+      locked as (
+        select d.organization_id, d.id from webhook_deliveries d
+        join heads on d.organization_id = heads.organization_id and d.id = heads.id
+        where ${inOrg(org, 'd')} d.status = 'PENDING' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+        for update of d skip locked
+      ),
+      leased as (
+        update webhook_deliveries w
+        set leased_until = now() + make_interval(secs => ${leaseMs / 1000})
+        from locked
+        where ${inOrg(org, 'w')} w.organization_id = locked.organization_id and w.id = locked.id and w.status = 'PENDING'
+        returning w.organization_id, w.subscription_id, w.id, w.leased_until
+      ),
+      -- The head and what is queued behind it (read as they were before this statement): only the
+      -- head's holder reaches them, so they need no lease of their own.
+      chain as materialized (
+        select l.organization_id, l.subscription_id, l.id as head, l.leased_until, x.id, x.event_id, x.attempts from leased l
+        cross join lateral (
+          select x.id, x.event_id, x.attempts from webhook_deliveries x
+          where ${inOrg(org, 'x')} x.organization_id = l.organization_id and x.subscription_id = l.subscription_id and x.status = 'PENDING' and x.id >= l.id
+          order by x.id limit ${CHAIN}
+        ) x
+      ),
+      bodies as materialized (
+        select c.*, e.body, e.created_at from chain c join webhook_events e on ${inOrg(org, 'e')} e.organization_id = c.organization_id and e.id = c.event_id
+      )
+      select b.subscription_id as sid, b.id, b.head, b.event_id, b.attempts, (extract(epoch from b.created_at) * 1000)::float8 as created_ms,
+        case when row_number() over (partition by b.event_id) = 1 then b.body end as body,
+        case when b.id = b.head then b.organization_id end as o, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
+        case when b.id = b.head then b.leased_until::text end as lease
+      from bodies b left join webhook_subscriptions s on ${inOrg(org, 's')} b.id = b.head and s.organization_id = b.organization_id and s.id = b.subscription_id`;
+}
+
 /** A claim's rows as chains in delivery order, each event's body shared by the chains it goes to. */
 function chainsOf(rows: ClaimRow[]): Chain[] {
   const bodies = new Map<string, Body>();
@@ -160,6 +219,7 @@ export class WebhookSender {
   private purgeTimer: NodeJS.Timeout | null = null;
   private stopped = true;
   private readonly signers = new Map<string, Signer>();
+  private citus: Promise<boolean> | null = null;
   readonly stats: SenderStats = { attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
   /** Set by the bench: the lag of first attempts is kept only then. */
   measureLag = false;
@@ -252,55 +312,18 @@ export class WebhookSender {
     const room = this.config.concurrency - this.inFlight;
     if (room <= 0) return;
     const leaseMs = leaseMsFor(this.config.timeoutMs);
-    // One statement: the due, unleased heads of enabled subscriptions (at most `room`), locked so that
-    // another instance's claim skips them, and each leased with the deliveries queued behind it.
-    // Each join below is between two relations on their whole key: with the organization as the only
-    // column shared by three of them, a planner without statistics (a fresh table) joined whole
-    // organizations to each other, and a claim took seconds.
-    const res = await this.db.execute(sql`
-      with heads as (
-        select h.organization_id, h.id from webhook_subscriptions s
-        cross join lateral (
-          select d.organization_id, d.id, d.next_attempt_at, d.leased_until from webhook_deliveries d
-          where d.organization_id = s.organization_id and d.subscription_id = s.id and d.status = 'PENDING'
-          order by d.id limit 1
-        ) h
-        where s.enabled and h.next_attempt_at <= now() and (h.leased_until is null or h.leased_until < now())
-        order by h.next_attempt_at, h.id
-        limit ${room}
-      ),
-      locked as (
-        select d.organization_id, d.id from webhook_deliveries d
-        join heads on d.organization_id = heads.organization_id and d.id = heads.id
-        where d.status = 'PENDING' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
-        for update of d skip locked
-      ),
-      leased as (
-        update webhook_deliveries w
-        set leased_until = now() + make_interval(secs => ${leaseMs / 1000})
-        from locked
-        where w.organization_id = locked.organization_id and w.id = locked.id and w.status = 'PENDING'
-        returning w.organization_id, w.subscription_id, w.id, w.leased_until
-      ),
-      -- The head and what is queued behind it (read as they were before this statement): only the
-      -- head's holder reaches them, so they need no lease of their own.
-      chain as materialized (
-        select l.organization_id, l.subscription_id, l.id as head, l.leased_until, x.id, x.event_id, x.attempts from leased l
-        cross join lateral (
-          select x.id, x.event_id, x.attempts from webhook_deliveries x
-          where x.organization_id = l.organization_id and x.subscription_id = l.subscription_id and x.status = 'PENDING' and x.id >= l.id
-          order by x.id limit ${CHAIN}
-        ) x
-      ),
-      bodies as materialized (
-        select c.*, e.body, e.created_at from chain c join webhook_events e on e.organization_id = c.organization_id and e.id = c.event_id
-      )
-      select b.subscription_id as sid, b.id, b.head, b.event_id, b.attempts, (extract(epoch from b.created_at) * 1000)::float8 as created_ms,
-        case when row_number() over (partition by b.event_id) = 1 then b.body end as body,
-        case when b.id = b.head then b.organization_id end as o, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
-        case when b.id = b.head then b.leased_until::text end as lease
-      from bodies b left join webhook_subscriptions s on b.id = b.head and s.organization_id = b.organization_id and s.id = b.subscription_id`);
-    const chains = chainsOf(rowsOf<ClaimRow>(res));
+    let chains: Chain[];
+    if (await this.perOrganization()) {
+      // Citus (decision 0206): one claim per organization with webhooks, each routed to its shard.
+      chains = [];
+      const orgs = rowsOf<{ o: string }>(await this.db.execute(sql`select organization_id as o from webhook_organizations`));
+      for (const { o } of orgs) {
+        if (chains.length >= room) break;
+        chains.push(...chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room - chains.length, leaseMs, o)))));
+      }
+    } else {
+      chains = chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room, leaseMs, null))));
+    }
     const leaseEnd = performance.now() + leaseMs;
     // One cutter for the round: whatever is still under way when the leases near their end is cut
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
@@ -317,7 +340,7 @@ export class WebhookSender {
         this.flush();
       });
     }
-    if (chains.length === room) this.claimAgain = true;
+    if (chains.length >= room) this.claimAgain = true;
     else if (chains.length === 0 && this.inFlight === 0) this.wakeIn(await this.nextDueMs());
   }
 
@@ -345,6 +368,8 @@ export class WebhookSender {
 
   /** Milliseconds until the next head comes due or a lease runs out (at most the poll interval). */
   private async nextDueMs(): Promise<number> {
+    // Per organization (Citus) the next due time would be one more statement per organization: the poll interval serves.
+    if (await this.perOrganization()) return this.config.pollMs;
     const res = await this.db.execute(sql`
       select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
       from webhook_subscriptions s
@@ -356,6 +381,19 @@ export class WebhookSender {
       where s.enabled`);
     const ms = rowsOf<{ ms: number | string | null }>(res)[0]?.ms;
     return ms === null || ms === undefined ? this.config.pollMs : Math.max(5, Number(ms) + 5);
+  }
+
+  /** Whether claims and results go per organization: on Citus, where a statement over every organization's shards cannot lock rows. */
+  private perOrganization(): Promise<boolean> {
+    if (!this.citus) {
+      const asked = this.db.execute(sql`select exists (select 1 from pg_extension where extname = 'citus') as c`).then((r) => rowsOf<{ c: boolean }>(r)[0]?.c === true);
+      this.citus = asked;
+      // A failed look-up is asked again next round.
+      asked.catch(() => {
+        if (this.citus === asked) this.citus = null;
+      });
+    }
+    return this.citus;
   }
 
   private signer(secret: string): Signer {
@@ -403,6 +441,18 @@ export class WebhookSender {
   }
 
   private async record(batch: Outcome[]): Promise<void> {
+    if (!(await this.perOrganization())) return this.recordIn(batch, null);
+    const byOrg = new Map<string, Outcome[]>();
+    for (const x of batch) {
+      const list = byOrg.get(x.d.chain.o);
+      if (list) list.push(x);
+      else byOrg.set(x.d.chain.o, [x]);
+    }
+    for (const [o, list] of byOrg) await this.recordIn(list, o);
+  }
+
+  /** Writes a batch's results; `org` names the one organization they all belong to where statements must be routed (Citus). */
+  private async recordIn(batch: Outcome[], org: string | null): Promise<void> {
     const rows = batch.map(({ d, r, at }) => {
       const { o, sid, lease } = d.chain;
       const head = d.id === d.chain.head;
@@ -419,6 +469,9 @@ export class WebhookSender {
       return { o, id: d.id, sid, head, lease, sent: true, status, ok, gone, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
     });
     const failingAfterS = (FAILING_DISABLE_MS * this.config.retryScale) / 1000;
+    // The time as a parameter, not now(): Citus refuses volatile functions inside CASE and COALESCE in
+    // an UPDATE of a distributed table (it evaluates them once, on the coordinator).
+    const nowIso = new Date(this.clock()).toISOString();
     // One statement for the batch: each delivery's result, the heads' leases given back, and the
     // subscriptions' failing clock. A head is written only while its lease is still the one claimed
     // (a late sender whose lease was taken over writes nothing there; what it sent is sent again).
@@ -434,21 +487,21 @@ export class WebhookSender {
           response_code = case when r.sent then r.code else w.response_code end,
           last_error = case when r.sent then r.err else w.last_error end,
           duration_ms = case when r.sent then r.ms else w.duration_ms end,
-          delivered_at = case when r.ok then now() else w.delivered_at end
-        from r where w.organization_id = r.o and w.id = r.id and w.status = 'PENDING' and (not r.head or w.leased_until = r.lease)
+          delivered_at = case when r.ok then ${nowIso}::timestamptz else w.delivered_at end
+        from r where ${inOrg(org, 'w')} w.organization_id = r.o and w.id = r.id and w.status = 'PENDING' and (not r.head or w.leased_until = r.lease)
         returning 1
       ),
       s as (select o, sid, bool_or(ok) as ok, bool_or(gone) as gone from r where r.sent group by o, sid),
       t as (
-        select s.*, ws.enabled and (s.gone or (not s.ok and coalesce(ws.failing_since, now()) < now() - make_interval(secs => ${failingAfterS}))) as off
-        from s join webhook_subscriptions ws on ws.organization_id = s.o and ws.id = s.sid
+        select s.*, ws.enabled and (s.gone or (not s.ok and coalesce(ws.failing_since, ${nowIso}::timestamptz) < ${nowIso}::timestamptz - make_interval(secs => ${failingAfterS}))) as off
+        from s join webhook_subscriptions ws on ${inOrg(org, 'ws')} ws.organization_id = s.o and ws.id = s.sid
       )
       update webhook_subscriptions ws
-      set failing_since = case when t.ok then null else coalesce(ws.failing_since, now()) end,
+      set failing_since = case when t.ok then null else coalesce(ws.failing_since, ${nowIso}::timestamptz) end,
         enabled = ws.enabled and not t.off,
         disabled_reason = case when t.off then (case when t.gone then 'GONE' else 'FAILING' end) else ws.disabled_reason end,
-        updated_at = case when t.off then now() else ws.updated_at end
-      from t where ws.organization_id = t.o and ws.id = t.sid and (t.off or not t.ok or ws.failing_since is not null)
+        updated_at = case when t.off then ${nowIso}::timestamptz else ws.updated_at end
+      from t where ${inOrg(org, 'ws')} ws.organization_id = t.o and ws.id = t.sid and (t.off or not t.ok or ws.failing_since is not null)
       returning ws.organization_id as o, ws.id, ws.url, ws.disabled_reason, t.off`);
     const turnedOff = rowsOf<{ o: string; id: string; url: string; disabled_reason: string | null; off: boolean }>(res).filter((x) => x.off);
     for (const s of turnedOff) await this.tell(s).catch((err) => this.onError(err, 'webhook disabled notice'));

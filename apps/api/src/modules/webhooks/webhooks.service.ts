@@ -22,7 +22,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { Scope } from '../auth/index.ts';
-import { signalOutbox, webhookBody } from './webhook-outbox.ts';
+import { registerWebhookOrganization, signalOutbox, webhookBody } from './webhook-outbox.ts';
 import { messageIdOf } from './webhook-sender.ts';
 import { urlProblem, type TargetRules } from './webhook-target.ts';
 
@@ -95,6 +95,7 @@ export async function createWebhook(s: Scope, rules: TargetRules, input: Input):
       .insert(webhookSubscriptions)
       .values({ organizationId: s.orgId, url: input.url, events: input.events, description: input.description, enabled: input.enabled ?? true, secret: newSecret(), createdBy: s.actor.token ? null : s.actor.userId })
       .returning();
+    await registerWebhookOrganization(tx, s.orgId);
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'CREATE', entityType: 'WEBHOOK', entityId: r!.id, after: logged(r!) });
     return r!;
   });

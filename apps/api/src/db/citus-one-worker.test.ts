@@ -145,6 +145,7 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
       for (const [name, url] of Object.entries(reads)) {
         let scans = 0;
         const sent = await recordStatements(() => get(url));
+        if (process.env.DEBUG_PROBE) console.log(`${name}: ${sent.length} statements\n${sent.map((q) => `  ${q.text.replace(/\s+/g, ' ').slice(0, 220)}`).join('\n')}`);
         const selects = sent.filter((q) => /^\s*(select|with)\b/i.test(q.text) && !/\bfor (update|share)\b/i.test(q.text));
         expect(selects.length, name).toBeGreaterThan(0);
         for (const q of selects) {

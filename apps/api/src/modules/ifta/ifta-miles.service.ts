@@ -7,6 +7,7 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { nextDate } from '../hos/index.ts';
 import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
 import { iftaClockOf } from './ifta-zone.ts';
+import { onCitus } from '../../db/sql/routed-insert.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
 // IFTA miles behind ingest (decision 0121), a follower of the position commit like automatic duty
@@ -180,6 +181,7 @@ export class IftaMiles {
     const orgId = items[0]![1].orgId;
     const shared = this.opts.shared;
     const clockOf = await this.clocksOf(this.db, [orgId]);
+    const routed = await onCitus(this.db);
     const run = async (tx: DbOrTx) => {
       if (shared) await lockVehicles(tx, ids);
       const unknown = shared ? ids : ids.filter((v) => !this.states.has(v));
@@ -236,7 +238,7 @@ export class IftaMiles {
         } else this.warm.add(vehicleId);
         if (state && !shared) this.states.set(vehicleId, state);
       }
-      await writeRound(tx, records, newStates, dirty);
+      await writeRound(tx, records, newStates, dirty, routed);
       if (dirty.length > 0) this.dirtyOrgs.add(orgId);
       return dirty.length > 0;
     };
@@ -323,7 +325,7 @@ export class IftaMiles {
     const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
     const days: DayRecords = new Map();
     accumulateDays(days, wide.before, fixes, { fromDay, toDay, clock });
-    await replaceDays(tx, vehicleId, orgId, fromDay, toDay, days);
+    await replaceDays(tx, vehicleId, orgId, fromDay, toDay, days, await onCitus(this.db));
     return Math.round((e - s) / 86_400_000);
   }
 

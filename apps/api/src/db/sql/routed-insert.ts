@@ -1,0 +1,38 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../client.ts';
+import { rowsOf } from './rows.ts';
+
+// Inserts Citus routes to one shard (decision 0207). Citus plans an INSERT … SELECT whose SELECT
+// reads no distributed table (unnest, json_to_recordset) "via coordinator": the rows are pulled to
+// the coordinator and copied out again, and the statement locks the metadata of every shard of the
+// table, so it waits for any organization's block_writes move. A multi-row INSERT … VALUES whose
+// rows all name one organization is one task on that organization's shard. PostgreSQL and PGlite
+// keep their array statements, which cost them less.
+
+const citusDbs = new WeakMap<object, Promise<boolean>>();
+
+/** Whether `db` is a Citus cluster (asked once per database handle). */
+export function onCitus(db: Db): Promise<boolean> {
+  let known = citusDbs.get(db);
+  if (!known) {
+    known = db.execute(sql`select exists (select 1 from pg_extension where extname = 'citus') as c`).then((r) => rowsOf<{ c: boolean }>(r)[0]?.c === true);
+    citusDbs.set(db, known);
+    // A failed look-up is asked again next time.
+    known.catch(() => citusDbs.delete(db));
+  }
+  return known;
+}
+
+/** Rows a statement carries at most (PostgreSQL takes at most 65,535 parameters in one). */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * `<head> values (…), (…) <tail>` for each chunk of rows (each row a list of SQL values, casts
+ * included), in order; nothing when there are no rows.
+ */
+export async function insertValues(tx: DbOrTx, head: SQL, rows: ReadonlyArray<readonly SQL[]>, tail: SQL = sql``): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT).map((r) => sql`(${sql.join(r as SQL[], sql`, `)})`);
+    await tx.execute(sql`${head} values ${sql.join(chunk, sql`, `)} ${tail}`);
+  }
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { createTestVehicle } from '../../test/vehicles.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import type { DayRecord, DayRecords } from './distance-days.ts';
+import { replaceDays, writeRound, type VehicleState } from './ifta-miles.repository.ts';
+
+// The round's write as Citus routes it (multi-row VALUES per table, month rollups summed in the
+// API, decision 0207) must leave exactly what the one array statement leaves: the same random
+// rounds go to two vehicles, one each way, and every IFTA table's rows of the two are compared.
+
+let t: TestContext;
+let orgId: string;
+let vehicles: [string, string];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  orgId = (await registerOrganization(t.app, 'Routed IFTA Carrier')).user.organization!.id;
+  const a = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-plain', driver: false });
+  const b = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-routed', driver: false });
+  vehicles = [a.assetId, b.assetId];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const JURISDICTIONS = ['IL', 'IN', 'WI', 'IA', 'MI'] as const;
+const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
+const metres = fc.double({ min: 1, max: 50_000, noNaN: true });
+const time = (day: number) => fc.integer({ min: 0, max: 86_399_000 }).map((ms) => Date.UTC(2026, 9, 28 + day) + ms);
+const fix = (day: number) => fc.record({ time: time(day), lat: fc.double({ min: 40, max: 44, noNaN: true }), lon: fc.double({ min: -92, max: -85, noNaN: true }), speedKmh: fc.double({ min: 0, max: 140, noNaN: true }), odometerM: nullable(metres) });
+
+/** One day's record; days straddle a month end, so the month rollups take two months. */
+const dayRecord = (day: number): fc.Arbitrary<DayRecord> =>
+  fc.record({
+    metres: fc.uniqueArray(fc.tuple(fc.constantFrom(...JURISDICTIONS), metres, fc.boolean()), { selector: (x) => x[0], maxLength: 3 }),
+    crossings: fc.array(fc.record({ time: time(day), lat: fc.double({ min: 40, max: 44, noNaN: true }), lon: fc.double({ min: -92, max: -85, noNaN: true }), odometerM: nullable(metres), from: fc.constantFrom(...JURISDICTIONS), to: fc.constantFrom(...JURISDICTIONS) }), { maxLength: 2 }),
+    flagged: fc.array(fc.record({ from: fix(day), to: fix(day), metres, j: fc.constantFrom(...JURISDICTIONS) }), { maxLength: 1 }),
+    fixes: fc.integer({ min: 0, max: 500 }),
+    first: nullable(time(day)),
+    last: nullable(time(day)),
+    os: nullable(metres),
+    oe: nullable(metres),
+    ot: fc.double({ min: 0, max: 50_000, noNaN: true }),
+    om: fc.double({ min: 0, max: 50_000, noNaN: true }),
+  }).map((r) => ({
+    day: new Date(Date.UTC(2026, 9, 28 + day)).toISOString().slice(0, 10),
+    metres: new Map(r.metres.map(([j, m, interpolated]) => [j, [m, interpolated ? m / 2 : 0] as [number, number]])),
+    crossings: r.crossings,
+    flagged: r.flagged.map((s) => ({ from: s.from, to: s.to, flags: ['impossible-speed' as const], metres: s.metres, jurisdictions: [s.j], byJurisdiction: { [s.j]: s.metres } })),
+    fixes: r.fixes,
+    firstFixAt: r.first,
+    lastFixAt: r.last,
+    odometerStartM: r.os,
+    odometerEndM: r.oe,
+    odometerTravelM: r.ot,
+    odometerMetres: r.om,
+  }));
+
+const round = fc.record({
+  days: fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 4 }).chain((ds) => fc.tuple(...ds.map((d) => dayRecord(d)))),
+  state: nullable(fix(3)),
+  dirty: fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
+});
+
+/** A vehicle's rows of every IFTA table, without what tells the two vehicles apart. */
+async function tablesOf(vehicleId: string): Promise<Record<string, unknown[]>> {
+  const q = async (text: string) => rowsOf<Record<string, unknown>>(await t.app.db.execute(sql.raw(text.replaceAll('$v', `'${vehicleId}'`))));
+  return {
+    days: await q(`select day::text, jurisdiction, round(metres::numeric, 6)::text as m, round(interpolated_metres::numeric, 6)::text as im from ifta_distance_days where vehicle_id = $v order by 1, 2`),
+    months: await q(`select month::text, jurisdiction, round(metres::numeric, 6)::text as m, round(interpolated_metres::numeric, 6)::text as im from ifta_distance_months where vehicle_id = $v order by 1, 2`),
+    vmonths: await q(`select month::text, round(metres::numeric, 6)::text as m, round(odometer_travel_m::numeric, 6)::text as ot, round(odometer_metres::numeric, 6)::text as om from ifta_vehicle_months where vehicle_id = $v order by 1`),
+    vdays: await q(`select day::text, first_fix_at::text, last_fix_at::text, odometer_start_m, odometer_end_m, fixes, round(metres::numeric, 6)::text as m, round(odometer_travel_m::numeric, 6)::text as ot, round(odometer_metres::numeric, 6)::text as om from ifta_vehicle_days where vehicle_id = $v order by 1`),
+    crossings: await q(`select day::text, crossed_at::text, latitude, longitude, odometer_m, from_jurisdiction, to_jurisdiction from ifta_crossings where vehicle_id = $v order by 1, 2, 3, 4, 6, 7`),
+    flagged: await q(`select day::text, from_time::text, to_time::text, from_lat, from_lon, to_lat, to_lon, flags, metres, jurisdictions, metres_by_jurisdiction from ifta_flagged_segments where vehicle_id = $v order by 1, 2, 3`),
+    state: await q(`select fix_time::text, latitude, longitude, speed, odometer from ifta_vehicle_state where vehicle_id = $v`),
+    dirty: await q(`select day::text from ifta_dirty_days where vehicle_id = $v order by 1`),
+  };
+}
+
+describe('the IFTA round write routed for Citus', () => {
+  it('leaves the same rows as the array statement, round after round and after a recompute', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(round, { minLength: 1, maxLength: 4 }), async (rounds) => {
+        for (const v of vehicles) {
+          for (const table of ['ifta_distance_days', 'ifta_distance_months', 'ifta_vehicle_months', 'ifta_vehicle_days', 'ifta_crossings', 'ifta_flagged_segments', 'ifta_vehicle_state', 'ifta_dirty_days']) {
+            await t.app.db.execute(sql.raw(`delete from ${table} where vehicle_id = '${v}'`));
+          }
+        }
+        for (const r of rounds) {
+          for (const [i, vehicleId] of vehicles.entries()) {
+            const days: DayRecords = new Map(r.days.map((d) => [d.day, d]));
+            const states: VehicleState[] = r.state ? [{ vehicleId, orgId, fix: r.state }] : [];
+            const dirty = r.dirty.map((d) => ({ vehicleId, orgId, day: new Date(Date.UTC(2026, 9, 28 + d)).toISOString().slice(0, 10) }));
+            await t.app.db.transaction((tx) => writeRound(tx, [{ vehicleId, orgId, days }], states, dirty, i === 1));
+          }
+        }
+        // A recompute of the middle days, each way.
+        const last = rounds.at(-1)!;
+        for (const [i, vehicleId] of vehicles.entries()) {
+          await t.app.db.transaction((tx) => replaceDays(tx, vehicleId, orgId, '2026-10-29', '2026-11-01', new Map(last.days.map((d) => [d.day, d])), i === 1));
+        }
+        expect(await tablesOf(vehicles[1])).toEqual(await tablesOf(vehicles[0]));
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});

@@ -33,6 +33,24 @@ const count = async (db: Db, gatewayId: string) => (await sql<{ n: number }>(db,
 const osmand = (app: FastifyInstance, uniqueId: string, t: number, extra = '') =>
   app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.5&lon=-93.6&speed=20${extra}` });
 
+/**
+ * Waits until the database answers again: after a killed thread PGlite reopens it after a back-off
+ * (2 s from the third stop in ten minutes), and a statement in between fails at once. On a loaded
+ * machine a write can commit before the kill, so its answer comes before the reopen.
+ */
+async function opened(db: Db): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await sql(db, 'select 1');
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** Terminates every other connection to the test's database, as a failover or an operator would. */
 async function terminateConnections(db: Db): Promise<number> {
   const rows = await sql<{ n: number }>(db, `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
@@ -98,17 +116,22 @@ describe('ingest while the database goes away and comes back', () => {
 
   it('runs again a commit whose database died under it: the fix is answered 200 and stored once', async () => {
     const t0 = Date.now() - 1_800_000;
+    await opened(app.db);
     const before = await count(app.db, v.gatewayId);
     // The database is held (PGlite: a sleep on its one session; a server: the positions tables locked),
     // so the write is under way in it when the thread is killed or the connections are terminated.
-    const stall = database.faults.stall(1500).catch(() => undefined);
+    const stall = database.faults.stall(3000).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 100));
     const answer = osmand(app, v.uniqueId, t0);
-    await new Promise((r) => setTimeout(r, 300));
+    // The kill comes once the write waits in the database (a fixed pause let a loaded machine commit it first).
+    const waitUntil = Date.now() + 2000;
+    while (app.ingest.health.waitingSince() === null && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
     if (onServer()) await terminateConnections(app.db);
     else await database.faults.killThread();
     expect((await answer).statusCode).toBe(200);
     await stall;
+    await opened(app.db);
     expect(await count(app.db, v.gatewayId)).toBe(before + 1);
     expect((await osmand(app, v.uniqueId, t0)).statusCode).toBe(200);
     expect(await count(app.db, v.gatewayId)).toBe(before + 1);
@@ -117,6 +140,7 @@ describe('ingest while the database goes away and comes back', () => {
 
   it('counts how long positions wait behind a database that does not answer (what /readyz reports after a minute)', async () => {
     const t0 = Date.now() - 1_700_000;
+    await opened(app.db);
     expect(app.ingest.health.waitingSince()).toBeNull();
     const stall = database.faults.stall(1500);
     await new Promise((r) => setTimeout(r, 100));

@@ -220,6 +220,8 @@ export class WebhookSender {
   private stopped = true;
   private readonly signers = new Map<string, Signer>();
   private citus: Promise<boolean> | null = null;
+  /** Where the next per-organization round starts (Citus). */
+  private orgTurn = 0;
   readonly stats: SenderStats = { attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
   /** Set by the bench: the lag of first attempts is kept only then. */
   measureLag = false;
@@ -312,19 +314,22 @@ export class WebhookSender {
     const room = this.config.concurrency - this.inFlight;
     if (room <= 0) return;
     const leaseMs = leaseMsFor(this.config.timeoutMs);
+    // Taken before the claims: no lease they write ends before this.
+    const leaseEnd = performance.now() + leaseMs;
     let chains: Chain[];
     if (await this.perOrganization()) {
-      // Citus (decision 0206): one claim per organization with webhooks, each routed to its shard.
+      // Citus (decision 0206): one claim per organization with webhooks, each routed to its shard,
+      // starting one organization further each round so that a busy one cannot fill every round.
       chains = [];
-      const orgs = rowsOf<{ o: string }>(await this.db.execute(sql`select organization_id as o from webhook_organizations`));
-      for (const { o } of orgs) {
-        if (chains.length >= room) break;
+      const orgs = rowsOf<{ o: string }>(await this.db.execute(sql`select organization_id as o from webhook_organizations order by organization_id`));
+      this.orgTurn = orgs.length ? (this.orgTurn + 1) % orgs.length : 0;
+      for (let k = 0; k < orgs.length && chains.length < room; k++) {
+        const { o } = orgs[(this.orgTurn + k) % orgs.length]!;
         chains.push(...chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room - chains.length, leaseMs, o)))));
       }
     } else {
       chains = chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room, leaseMs, null))));
     }
-    const leaseEnd = performance.now() + leaseMs;
     // One cutter for the round: whatever is still under way when the leases near their end is cut
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
     const cutter = new RequestCutter();

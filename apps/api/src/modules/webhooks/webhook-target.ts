@@ -226,45 +226,57 @@ interface Answer {
  * kept) up to RESPONSE_LIMIT; past that the connection is closed and the answer still counts.
  */
 function dispatchPost(pool: Pool, path: string, headers: string[], body: string | Buffer, cutter: RequestCutter): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let retryAfter: string | string[] | undefined;
-    let size = 0;
-    let cutShort = false;
-    const kept: Buffer[] = [];
-    let controller: Dispatcher.DispatchController | null = null;
-    const answer = (): Answer => ({ status, retryAfter, text: kept.length ? Buffer.concat(kept).toString('utf8').slice(0, 500) : '' });
-    pool.dispatch(
-      { path, method: 'POST', headers, body },
-      {
-        onRequestStart(c) {
-          controller = c;
-          cutter.add(c);
-        },
-        onResponseStart(_c, statusCode, responseHeaders) {
-          status = statusCode;
-          retryAfter = responseHeaders['retry-after'];
-        },
-        onResponseData(c, chunk) {
-          if (status < 200 || status >= 300) kept.push(chunk.subarray(0, RESPONSE_LIMIT - size));
-          size += chunk.length;
-          if (size >= RESPONSE_LIMIT && !cutShort) {
-            cutShort = true;
-            c.abort(new Error('answer over the read limit'));
-          }
-        },
-        onResponseEnd() {
-          cutter.delete(controller);
-          resolve(answer());
-        },
-        onResponseError(_c, err) {
-          cutter.delete(controller);
-          if (cutShort) resolve(answer());
-          else reject(err);
-        },
-      },
-    );
-  });
+  return new Promise((resolve, reject) => pool.dispatch({ path, method: 'POST', headers, body }, new PostHandler(cutter, resolve, reject)));
+}
+
+/** One POST's answer as undici hands it over (a class: no closures made per request). */
+class PostHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private retryAfter: string | string[] | undefined;
+  private size = 0;
+  private cutShort = false;
+  private kept: Buffer[] | null = null;
+  private controller: Dispatcher.DispatchController | null = null;
+
+  constructor(
+    private readonly cutter: RequestCutter,
+    private readonly resolve: (a: Answer) => void,
+    private readonly reject: (err: Error) => void,
+  ) {}
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    this.cutter.add(c);
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, responseHeaders: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.retryAfter = responseHeaders['retry-after'];
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.status < 200 || this.status >= 300) (this.kept ??= []).push(chunk.subarray(0, RESPONSE_LIMIT - this.size));
+    this.size += chunk.length;
+    if (this.size >= RESPONSE_LIMIT && !this.cutShort) {
+      this.cutShort = true;
+      c.abort(new Error('answer over the read limit'));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.cutter.delete(this.controller);
+    this.resolve(this.answer());
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.cutter.delete(this.controller);
+    if (this.cutShort) this.resolve(this.answer());
+    else this.reject(err);
+  }
+
+  private answer(): Answer {
+    return { status: this.status, retryAfter: this.retryAfter, text: this.kept ? Buffer.concat(this.kept).toString('utf8').slice(0, 500) : '' };
+  }
 }
 
 /** A delivery's request headers as the flat list `postWebhook` takes. */

@@ -27,7 +27,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   // Three connections stay on LISTEN (auth, live map, notifications): at least two more for queries.
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(5).max(200).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(5).max(200).optional(),
   INGEST_WRITERS: z.coerce.number().int().min(1).max(8).default(1),
   LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(100_000),
   AUTH_CACHE_USERS: z.coerce.number().int().min(1).default(10_000),
@@ -101,7 +101,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  databasePoolSize: number;
+  /** Connections per instance; unset: 10, or 40 on a Citus coordinator (db/client.ts, docs/deploy.md 7.4). */
+  databasePoolSize: number | null;
   /** Group-commit writers for device positions on a PostgreSQL server (docs/decisions/0072); PGlite always has one. */
   ingestWriters: number;
   /** Registry list rows kept indexed in memory, all organizations together (docs/decisions/0083); 0 turns the index off. */
@@ -244,7 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
-    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? null,
     ingestWriters: e.INGEST_WRITERS,
     listIndexRows: e.LIST_INDEX_ROWS,
     authCacheUsers: e.AUTH_CACHE_USERS,

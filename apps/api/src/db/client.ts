@@ -138,12 +138,35 @@ const RESTART_WINDOW_MS = 10 * 60_000;
 /** The first stop in 10 minutes reopens at once, the next ones after 1, 2, 4 … 30 s. */
 export const restartDelayMs = (stopsInWindow: number): number => (stopsInWindow <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (stopsInWindow - 2)));
 
+/** Connections per instance on a Citus coordinator when DATABASE_POOL_SIZE is not set (docs/deploy.md 7.4). */
+export const CITUS_POOL_SIZE = 40;
+
+/**
+ * The pool's size when none is configured: 10, or CITUS_POOL_SIZE on a Citus coordinator. There the
+ * followers of the organization whose shards a block_writes move holds keep their connections for
+ * the whole copy; with 10, the other organizations' requests queued behind them (2.8 s without a
+ * success during a 3 s move; 0.1-0.25 s with 40, issue 49).
+ */
+export async function defaultPoolSize(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await c.connect();
+    const r = await c.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
+    return r.rows[0]?.citus ? CITUS_POOL_SIZE : 10;
+  } catch {
+    // The pool's own connections report what is wrong; the size is only a default.
+    return 10;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
     // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));

@@ -123,12 +123,20 @@ describe('ingest while the database goes away and comes back', () => {
     const stall = database.faults.stall(3000).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 100));
     const answer = osmand(app, v.uniqueId, t0);
-    // The kill comes once the write waits in the database (a fixed pause let a loaded machine commit it first).
-    const waitUntil = Date.now() + 2000;
-    while (app.ingest.health.waitingSince() === null && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    if (onServer()) await terminateConnections(app.db);
-    else await database.faults.killThread();
+    // The fault comes once the write waits in the database: a fixed pause let a loaded machine
+    // commit it first, and ending the lock holder first let it run on before its own end.
+    const waitUntil = Date.now() + 2500;
+    if (onServer()) {
+      const waiting = async () => (await sql<{ n: number }>(app.db, `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
+      while ((await waiting()) === 0 && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 20));
+      await sql(app.db, `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      await new Promise((r) => setTimeout(r, 50));
+      await terminateConnections(app.db);
+    } else {
+      while (app.ingest.health.waitingSince() === null && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      await database.faults.killThread();
+    }
     expect((await answer).statusCode).toBe(200);
     await stall;
     await opened(app.db);

@@ -171,6 +171,25 @@ export async function writeRound(
   }
 }
 
+/** How a round's rows merge into what is stored: the same for the array statement and the routed one. */
+const DISTANCE_DAYS_MERGE = sql`on conflict (vehicle_id, day, jurisdiction, organization_id) do update
+        set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres`;
+const DISTANCE_MONTHS_MERGE = sql`on conflict (vehicle_id, month, jurisdiction, organization_id) do update
+        set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres`;
+const VEHICLE_MONTHS_MERGE = sql`on conflict (vehicle_id, month, organization_id) do update set metres = ifta_vehicle_months.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres`;
+const VEHICLE_DAYS_MERGE = sql`on conflict (vehicle_id, day, organization_id) do update set
+        metres = ifta_vehicle_days.metres + excluded.metres,
+        odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
+        odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
+        first_fix_at = least(ifta_vehicle_days.first_fix_at, excluded.first_fix_at),
+        last_fix_at = greatest(ifta_vehicle_days.last_fix_at, excluded.last_fix_at),
+        odometer_start_m = coalesce(ifta_vehicle_days.odometer_start_m, excluded.odometer_start_m),
+        odometer_end_m = coalesce(excluded.odometer_end_m, ifta_vehicle_days.odometer_end_m),
+        fixes = ifta_vehicle_days.fixes + excluded.fixes`;
+const STATE_MERGE = sql`on conflict (vehicle_id, organization_id) do update set fix_time = excluded.fix_time, latitude = excluded.latitude,
+        longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = excluded.updated_at`;
+
 /** writeRound's statement for one organization's rows. */
 async function writeOrgRound(
   tx: DbOrTx,
@@ -192,14 +211,12 @@ async function writeOrgRound(
     ), dist as (
       insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)
       select o, v, day, j, m, im from d_in
-      on conflict (vehicle_id, day, jurisdiction, organization_id) do update
-        set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres
+      ${DISTANCE_DAYS_MERGE}
       returning 1
     ), months as (
       insert into ifta_distance_months (organization_id, vehicle_id, month, jurisdiction, metres, interpolated_metres)
       select o, v, date_trunc('month', day)::date, j, sum(m), sum(im) from d_in group by o, v, date_trunc('month', day)::date, j
-      on conflict (vehicle_id, month, jurisdiction, organization_id) do update
-        set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres
+      ${DISTANCE_MONTHS_MERGE}
       returning 1
     ), vd_in as materialized (
       select * from unnest(${arr(vd, (r) => r.o)}::uuid[], ${arr(vd, (r) => r.v)}::uuid[], ${arr(vd, (r) => r.day)}::date[], ${arr(vd, (r) => nul(r.first))}::float8[],
@@ -209,21 +226,12 @@ async function writeOrgRound(
     ), vmonths as (
       insert into ifta_vehicle_months (organization_id, vehicle_id, month, metres, odometer_travel_m, odometer_metres)
       select o, v, date_trunc('month', day)::date, sum(m), sum(ot), sum(om) from vd_in group by o, v, date_trunc('month', day)::date
-      on conflict (vehicle_id, month, organization_id) do update set metres = ifta_vehicle_months.metres + excluded.metres,
-        odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres
+      ${VEHICLE_MONTHS_MERGE}
       returning 1
     ), vdays as (
       insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)
       select u.o, u.v, u.day, to_timestamp(u.ft / 1000), to_timestamp(u.lt / 1000), u.os, u.oe, u.n, u.m, u.ot, u.om from vd_in u
-      on conflict (vehicle_id, day, organization_id) do update set
-        metres = ifta_vehicle_days.metres + excluded.metres,
-        odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
-        odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
-        first_fix_at = least(ifta_vehicle_days.first_fix_at, excluded.first_fix_at),
-        last_fix_at = greatest(ifta_vehicle_days.last_fix_at, excluded.last_fix_at),
-        odometer_start_m = coalesce(ifta_vehicle_days.odometer_start_m, excluded.odometer_start_m),
-        odometer_end_m = coalesce(excluded.odometer_end_m, ifta_vehicle_days.odometer_end_m),
-        fixes = ifta_vehicle_days.fixes + excluded.fixes
+      ${VEHICLE_DAYS_MERGE}
       returning 1
     ), cross_ins as (
       insert into ifta_crossings (organization_id, vehicle_id, day, crossed_at, latitude, longitude, odometer_m, from_jurisdiction, to_jurisdiction)
@@ -247,8 +255,7 @@ async function writeOrgRound(
       from unnest(${arr(states, (s) => s.vehicleId)}::uuid[], ${arr(states, (s) => s.orgId)}::uuid[], ${arr(states, (s) => nul(s.fix.time))}::float8[],
                   ${arr(states, (s) => nul(s.fix.lat))}::float8[], ${arr(states, (s) => nul(s.fix.lon))}::float8[], ${arr(states, (s) => nul(s.fix.speedKmh))}::float8[],
                   ${arr(states, (s) => nul(s.fix.odometerM))}::float8[]) as u(v, o, t, lat, lon, speed, odo)
-      on conflict (vehicle_id, organization_id) do update set fix_time = excluded.fix_time, latitude = excluded.latitude,
-        longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = excluded.updated_at
+      ${STATE_MERGE}
       returning 1
     ), dd as (
       insert into ifta_dirty_days (vehicle_id, day, organization_id)
@@ -285,8 +292,7 @@ async function writeOrgRoundRouted(
     tx,
     sql`insert into ifta_distance_days (organization_id, vehicle_id, day, jurisdiction, metres, interpolated_metres)`,
     f.distance.map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.day}::date`, sql`${r.j}::text`, f8(r.m), f8(r.im)]),
-    sql`on conflict (vehicle_id, day, jurisdiction, organization_id) do update
-      set metres = ifta_distance_days.metres + excluded.metres, interpolated_metres = ifta_distance_days.interpolated_metres + excluded.interpolated_metres`,
+    DISTANCE_DAYS_MERGE,
   );
   const months = new Map<string, { o: string; v: string; month: string; j: string; m: number | null; im: number | null }>();
   for (const r of f.distance) {
@@ -300,8 +306,7 @@ async function writeOrgRoundRouted(
     tx,
     sql`insert into ifta_distance_months (organization_id, vehicle_id, month, jurisdiction, metres, interpolated_metres)`,
     [...months.values()].map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.month}::date`, sql`${r.j}::text`, f8(r.m), f8(r.im)]),
-    sql`on conflict (vehicle_id, month, jurisdiction, organization_id) do update
-      set metres = ifta_distance_months.metres + excluded.metres, interpolated_metres = ifta_distance_months.interpolated_metres + excluded.interpolated_metres`,
+    DISTANCE_MONTHS_MERGE,
   );
   const vmonths = new Map<string, { o: string; v: string; month: string; m: number | null; ot: number | null; om: number | null }>();
   for (const r of f.vdays) {
@@ -316,22 +321,13 @@ async function writeOrgRoundRouted(
     tx,
     sql`insert into ifta_vehicle_months (organization_id, vehicle_id, month, metres, odometer_travel_m, odometer_metres)`,
     [...vmonths.values()].map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.month}::date`, f8(r.m), f8(r.ot), f8(r.om)]),
-    sql`on conflict (vehicle_id, month, organization_id) do update set metres = ifta_vehicle_months.metres + excluded.metres,
-      odometer_travel_m = ifta_vehicle_months.odometer_travel_m + excluded.odometer_travel_m, odometer_metres = ifta_vehicle_months.odometer_metres + excluded.odometer_metres`,
+    VEHICLE_MONTHS_MERGE,
   );
   await insertValues(
     tx,
     sql`insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)`,
     f.vdays.map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.day}::date`, ts(r.first), ts(r.last), f8(r.os), f8(r.oe), sql`${r.n}::int`, f8(r.m), f8(r.ot), f8(r.om)]),
-    sql`on conflict (vehicle_id, day, organization_id) do update set
-      metres = ifta_vehicle_days.metres + excluded.metres,
-      odometer_travel_m = ifta_vehicle_days.odometer_travel_m + excluded.odometer_travel_m,
-      odometer_metres = ifta_vehicle_days.odometer_metres + excluded.odometer_metres,
-      first_fix_at = least(ifta_vehicle_days.first_fix_at, excluded.first_fix_at),
-      last_fix_at = greatest(ifta_vehicle_days.last_fix_at, excluded.last_fix_at),
-      odometer_start_m = coalesce(ifta_vehicle_days.odometer_start_m, excluded.odometer_start_m),
-      odometer_end_m = coalesce(excluded.odometer_end_m, ifta_vehicle_days.odometer_end_m),
-      fixes = ifta_vehicle_days.fixes + excluded.fixes`,
+    VEHICLE_DAYS_MERGE,
   );
   await insertValues(
     tx,
@@ -350,8 +346,7 @@ async function writeOrgRoundRouted(
     tx,
     sql`insert into ifta_vehicle_state (vehicle_id, organization_id, fix_time, latitude, longitude, speed, odometer, updated_at)`,
     states.map((s) => [sql`${s.vehicleId}::uuid`, sql`${s.orgId}::uuid`, ts(s.fix.time), f8(s.fix.lat), f8(s.fix.lon), f8(s.fix.speedKmh), f8(s.fix.odometerM), sql`${now}::timestamptz`]),
-    sql`on conflict (vehicle_id, organization_id) do update set fix_time = excluded.fix_time, latitude = excluded.latitude,
-      longitude = excluded.longitude, speed = excluded.speed, odometer = excluded.odometer, updated_at = excluded.updated_at`,
+    STATE_MERGE,
   );
   const marks = new Map(dirty.map((d) => [`${d.vehicleId}|${d.day}`, d]));
   await insertValues(

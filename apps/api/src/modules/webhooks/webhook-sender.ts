@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { onCitus } from '../../db/sql/routed-insert.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { notify } from '../notifications/index.ts';
 import { postWebhook, RequestCutter, webhookHeaders, type AttemptResult } from './webhook-target.ts';
@@ -219,7 +220,6 @@ export class WebhookSender {
   private purgeTimer: NodeJS.Timeout | null = null;
   private stopped = true;
   private readonly signers = new Map<string, Signer>();
-  private citus: Promise<boolean> | null = null;
   /** Where the next per-organization round starts (Citus). */
   private orgTurn = 0;
   readonly stats: SenderStats = { attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
@@ -390,15 +390,7 @@ export class WebhookSender {
 
   /** Whether claims and results go per organization: on Citus, where a statement over every organization's shards cannot lock rows. */
   private perOrganization(): Promise<boolean> {
-    if (!this.citus) {
-      const asked = this.db.execute(sql`select exists (select 1 from pg_extension where extname = 'citus') as c`).then((r) => rowsOf<{ c: boolean }>(r)[0]?.c === true);
-      this.citus = asked;
-      // A failed look-up is asked again next round.
-      asked.catch(() => {
-        if (this.citus === asked) this.citus = null;
-      });
-    }
-    return this.citus;
+    return onCitus(this.db);
   }
 
   private signer(secret: string): Signer {

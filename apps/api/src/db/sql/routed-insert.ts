@@ -4,10 +4,11 @@ import { rowsOf } from './rows.ts';
 
 // Whether the database is Citus, and inserts Citus routes to one shard (decisions 0206, 0207).
 // Citus plans an INSERT … SELECT whose SELECT reads no distributed table (unnest,
-// json_to_recordset) "via coordinator": the rows are pulled to the coordinator and copied out again, and the statement locks the metadata of every shard of the
-// table, so it waits for any organization's block_writes move. A multi-row INSERT … VALUES whose
-// rows all name one organization is one task on that organization's shard. PostgreSQL and PGlite
-// keep their array statements, which cost them less.
+// json_to_recordset) "via coordinator": the rows are pulled to the coordinator and copied out
+// again, and the statement locks the metadata of every shard of the table, so it waits for any
+// organization's block_writes move. A multi-row INSERT … VALUES whose rows all name one
+// organization is one task on that organization's shard. PostgreSQL and PGlite keep their array
+// statements, which cost them less.
 
 const citusDbs = new WeakMap<object, Promise<boolean>>();
 

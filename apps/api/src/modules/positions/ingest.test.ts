@@ -41,7 +41,7 @@ const stored = async (uniqueId: string) =>
 const refusals = async (uniqueId: string) => {
   await t.app.ingest.refusedFixes?.flush();
   return sql<{ reason: string; field: string | null; message: string }>(
-    `select r.reason, r.field, r.message from refused_fixes r join gateways g on g.id = r.gateway_id where g.unique_id = '${uniqueId}' order by r.received_at`,
+    `select r.reason, r.field, r.message from refused_fixes r join gateways g on g.organization_id = r.organization_id and g.id = r.gateway_id where g.unique_id = '${uniqueId}' order by r.received_at`,
   );
 };
 const osmand = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand${url.slice(1)}` });

@@ -78,12 +78,13 @@ const driverName = (alias: string) => sql.raw(`nullif(trim(coalesce(${alias}.fir
 
 /**
  * A visit of the vehicle covering the instant (2 minutes either side: the places' dwell times), its
- * place first. It names the outer row's organization (`t.asset_id` → `t.organization_id`): Citus
- * routes a statement to one shard only when every table in it is tied to the organization.
+ * place first. It names the organization as a parameter: Citus routes a statement to one shard only
+ * when every table in it is tied to the organization by a constant (a column of a union with a
+ * trip under way is not).
  */
-const visitCovering = (assetCol: string, instant: string, placeId?: string) =>
-  sql`select pv.place_id, p.name from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id
-    where pv.organization_id = ${sql.raw(`${assetCol.split('.')[0]}.organization_id`)} and pv.asset_id = ${sql.raw(assetCol)} and pv.arrived_at <= ${sql.raw(instant)} + interval '2 minutes'
+const visitCovering = (orgId: string, assetCol: string, instant: string, placeId?: string) =>
+  sql`select pv.place_id, p.name from place_visits pv join places p on p.id = pv.place_id and p.organization_id = ${orgId}
+    where pv.organization_id = ${orgId} and pv.asset_id = ${sql.raw(assetCol)} and pv.arrived_at <= ${sql.raw(instant)} + interval '2 minutes'
       and (pv.departed_at is null or pv.departed_at >= ${sql.raw(instant)} - interval '2 minutes') ${placeId ? sql`and pv.place_id = ${placeId}` : sql``}
     order by pv.arrived_at desc limit 1`;
 
@@ -204,7 +205,7 @@ const seconds = (a: string | Date, b: string | Date) => Math.max(0, Math.round((
  */
 export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging): Promise<{ rows: TripRow[]; total: number }> {
   const where = common(scope, f, 't', 'started_at');
-  if (f.placeId) where.push(sql`(exists (${visitCovering('t.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering('t.asset_id', 't.ended_at', f.placeId)}))`);
+  if (f.placeId) where.push(sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`);
   if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(t.start_address, '') || ' ' || coalesce(t.end_address, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(
     p.sort,
@@ -217,9 +218,10 @@ export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging):
         t.start_lat, t.start_lon, t.end_lat, t.end_lon, t.start_address, t.end_address,
         sp.place_id as start_place_id, sp.name as start_place_name, ep.place_id as end_place_id, ep.name as end_place_name,
         t.distance_m, t.max_speed_kmh, t.avg_speed_kmh, t.in_progress, count(*) over () as total
-      from ${await tripsSource(scope, f)} t left join assets a on a.id = t.asset_id and a.organization_id = t.organization_id left join drivers d on d.id = t.driver_id and d.organization_id = t.organization_id
-        left join lateral (${visitCovering('t.asset_id', 't.started_at')}) sp on true
-        left join lateral (${visitCovering('t.asset_id', 't.ended_at')}) ep on true
+      from ${await tripsSource(scope, f)} t left join assets a on a.id = t.asset_id and a.organization_id = ${scope.orgId}
+        left join drivers d on d.id = t.driver_id and d.organization_id = ${scope.orgId}
+        left join lateral (${visitCovering(scope.orgId, 't.asset_id', 't.started_at')}) sp on true
+        left join lateral (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at')}) ep on true
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
   );
   const ref = (id: string | null, name: string | null) => (id ? { id, name: name ?? '' } : null);
@@ -266,7 +268,7 @@ type StopDb = {
 export async function queryStops(scope: ReadScope, ctx: ReportContext, f: ReportFilters, p: Paging): Promise<{ rows: StopRow[]; total: number }> {
   const now = new Date(ctx.now).toISOString();
   const where = common(scope, f, 's', 'started_at');
-  if (f.placeId) where.push(sql`exists (${visitCovering('s.asset_id', 's.started_at', f.placeId)})`);
+  if (f.placeId) where.push(sql`exists (${visitCovering(scope.orgId, 's.asset_id', 's.started_at', f.placeId)})`);
   if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(s.address, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(
     p.sort,
@@ -278,7 +280,7 @@ export async function queryStops(scope: ReadScope, ctx: ReportContext, f: Report
     await scope.db.execute(sql`select s.id, s.asset_id, a.unit_number, s.driver_id, ${driverName('d')} as driver_name, s.started_at, s.ended_at, s.lat, s.lon, s.address,
         sp.place_id, sp.name as place_name, s.idle_s, s.engine_on, count(*) over () as total
       from vehicle_stops s left join assets a on a.id = s.asset_id and a.organization_id = s.organization_id left join drivers d on d.id = s.driver_id and d.organization_id = s.organization_id
-        left join lateral (${visitCovering('s.asset_id', 's.started_at')}) sp on true
+        left join lateral (${visitCovering(scope.orgId, 's.asset_id', 's.started_at')}) sp on true
       where ${joinAnd(where)} order by ${sql.join(order, sql`, `)} ${limitOf(p)}`),
   );
   return {
@@ -325,8 +327,8 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
   const tripWhere = common(scope, f, 't', 'started_at');
   const stopWhere = common(scope, f, 's', 'started_at');
   if (f.placeId) {
-    tripWhere.push(sql`(exists (${visitCovering('t.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering('t.asset_id', 't.ended_at', f.placeId)}))`);
-    stopWhere.push(sql`exists (${visitCovering('s.asset_id', 's.started_at', f.placeId)})`);
+    tripWhere.push(sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`);
+    stopWhere.push(sql`exists (${visitCovering(scope.orgId, 's.asset_id', 's.started_at', f.placeId)})`);
   }
   const key = (x: string) => sql.raw(byDriver ? `${x}.driver_id` : `${x}.asset_id`);
   const tz = ctx.timeZone;

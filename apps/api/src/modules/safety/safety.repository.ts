@@ -56,47 +56,42 @@ export interface WrittenEvent {
   draft: EventDraft;
 }
 
-/** Upserts events by their key: derived fields follow the fixes, the review (status, coach, notes) stays. */
+/** Events an upsert statement carries at most (20 parameters each). */
+const EVENTS_PER_STATEMENT = 500;
+
+/**
+ * Upserts events by their key: derived fields follow the fixes, the review (status, coach, notes)
+ * stays. A multi-row VALUES naming the organization in every row: on Citus one task on its shard
+ * (an INSERT … SELECT from a JSON document went through the coordinator and could not be planned
+ * with the parameters of its DO UPDATE), and a round's events are few. The start comes back as an
+ * interval from the epoch: Citus takes only immutable functions in RETURNING, and extract from a
+ * timestamptz is not.
+ */
 export async function upsertEvents(db: DbOrTx, orgId: string, events: ReadonlyArray<{ assetId: string; draft: EventDraft }>): Promise<WrittenEvent[]> {
   if (events.length === 0) return [];
-  const json = JSON.stringify(
-    events.map(({ assetId, draft: d }) => ({
-      asset_id: assetId,
-      driver_id: d.driverId,
-      type: d.type,
-      source: d.source,
-      severity: d.severity,
-      started_at: iso(d.startedAt),
-      ended_at: iso(d.endedAt),
-      latitude: d.lat,
-      longitude: d.lon,
-      speed_before_kph: d.speedBeforeKph,
-      speed_after_kph: d.speedAfterKph,
-      max_speed_kph: d.maxSpeedKph,
-      limit_kph: d.limitKph,
-      limit_source: d.limitSource,
-      band: d.band,
-      band_seconds: d.bandSeconds,
-      strength_mps2: d.strengthMps2,
-      fuel_burned_l: d.fuelBurnedL,
-      open: d.open,
-    })),
-  );
-  const rows = rowsOf<{ id: string; asset_id: string; type: string; source: string; t: number | string; inserted: boolean }>(
-    await db.execute(sql`insert into safety_events (organization_id, asset_id, driver_id, type, source, severity, started_at, ended_at, latitude, longitude,
-        speed_before_kph, speed_after_kph, max_speed_kph, limit_kph, limit_source, band, band_seconds, strength_mps2, fuel_burned_l, open)
-      select ${orgId}::uuid, x.asset_id, x.driver_id, x.type, x.source, x.severity, x.started_at, x.ended_at, x.latitude, x.longitude,
-        x.speed_before_kph, x.speed_after_kph, x.max_speed_kph, x.limit_kph, x.limit_source, x.band, x.band_seconds, x.strength_mps2, x.fuel_burned_l, x.open
-      from json_to_recordset(${json}::json) as x(asset_id uuid, driver_id uuid, type text, source text, severity text, started_at timestamptz, ended_at timestamptz,
-        latitude float8, longitude float8, speed_before_kph real, speed_after_kph real, max_speed_kph real, limit_kph real, limit_source text, band text,
-        band_seconds jsonb, strength_mps2 real, fuel_burned_l real, open boolean)
-      on conflict (organization_id, asset_id, type, source, started_at) do update set
-        driver_id = excluded.driver_id, severity = excluded.severity, ended_at = excluded.ended_at, latitude = excluded.latitude, longitude = excluded.longitude,
-        speed_before_kph = excluded.speed_before_kph, speed_after_kph = excluded.speed_after_kph, max_speed_kph = excluded.max_speed_kph,
-        limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, band = excluded.band, band_seconds = excluded.band_seconds,
-        strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open, updated_at = now()
-      returning id, asset_id, type, source, extract(epoch from started_at)::float8 * 1000 as t, (xmax = 0) as inserted`),
-  );
+  const updatedAt = new Date().toISOString();
+  const rows: Array<{ id: string; asset_id: string; type: string; source: string; t: number | string; inserted: boolean }> = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
+    const values = events.slice(i, i + EVENTS_PER_STATEMENT).map(
+      ({ assetId, draft: d }) =>
+        sql`(${orgId}::uuid, ${assetId}::uuid, ${d.driverId}::uuid, ${d.type}, ${d.source}, ${d.severity}, ${iso(d.startedAt)}::timestamptz, ${iso(d.endedAt)}::timestamptz,
+          ${d.lat}::float8, ${d.lon}::float8, ${d.speedBeforeKph}::real, ${d.speedAfterKph}::real, ${d.maxSpeedKph}::real, ${d.limitKph}::real, ${d.limitSource}::text,
+          ${d.band}::text, ${d.bandSeconds === null ? null : JSON.stringify(d.bandSeconds)}::jsonb, ${d.strengthMps2}::real, ${d.fuelBurnedL}::real, ${d.open}::boolean)`,
+    );
+    rows.push(
+      ...rowsOf<(typeof rows)[number]>(
+        await db.execute(sql`insert into safety_events (organization_id, asset_id, driver_id, type, source, severity, started_at, ended_at, latitude, longitude,
+            speed_before_kph, speed_after_kph, max_speed_kph, limit_kph, limit_source, band, band_seconds, strength_mps2, fuel_burned_l, open)
+          values ${sql.join(values, sql`, `)}
+          on conflict (organization_id, asset_id, type, source, started_at) do update set
+            driver_id = excluded.driver_id, severity = excluded.severity, ended_at = excluded.ended_at, latitude = excluded.latitude, longitude = excluded.longitude,
+            speed_before_kph = excluded.speed_before_kph, speed_after_kph = excluded.speed_after_kph, max_speed_kph = excluded.max_speed_kph,
+            limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, band = excluded.band, band_seconds = excluded.band_seconds,
+            strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open, updated_at = ${updatedAt}::timestamptz
+          returning id, asset_id, type, source, extract(epoch from started_at - to_timestamp(0))::float8 * 1000 as t, (xmax = 0) as inserted`),
+      ),
+    );
+  }
   const byKey = new Map(events.map((e) => [`${e.assetId}|${e.draft.type}|${e.draft.source}|${e.draft.startedAt}`, e]));
   return rows.flatMap((r) => {
     const e = byKey.get(`${r.asset_id}|${r.type}|${r.source}|${ms(r.t)}`);

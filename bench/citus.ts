@@ -3,7 +3,8 @@
 //   (npm run bench:citus). `seconds` is each ingest test's length (default 8); reads get
 //   BENCH_READ_SECONDS each (default 5). BENCH_ONLY=pg|citus runs one side; BENCH_MOVE=0 skips the
 //   shard move; BENCH_KEEP=1 keeps the cluster's database for a look afterwards; BENCH_CACHED_CONNS=n
-//   sets citus.max_cached_conns_per_worker on the cluster's database (Citus's default: 1).
+//   sets citus.max_cached_conns_per_worker on the cluster's database (Citus's default: 1);
+//   BENCH_TESTS=singles,batches,reads picks the tests (default all three).
 // For each database:
 //   (a) PostgreSQL 15: a throwaway server this bench starts in /tmp on a free port (Debian's
 //       /usr/lib/postgresql/15/bin, the cluster's settings: fsync and synchronous_commit off),
@@ -63,6 +64,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PASSWORD = 'C3bench#2026';
 const PG_BIN = process.env.BENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const only = process.env.BENCH_ONLY;
+const tests = new Set((process.env.BENCH_TESTS ?? 'singles,batches,reads').split(','));
 const citusUrl = process.env.CITUS_URL;
 const entry = benchEntry('source');
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
@@ -441,23 +443,27 @@ async function measure(target: Target): Promise<Side> {
 
     // Ingest: OsmAnd singles.
     log(`warm-up: the work behind it settled after ${(await settle()).toFixed(1)} s`);
-    log('OsmAnd singles');
-    let a = await snapshot(nodes);
-    const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0 });
-    log(`OsmAnd singles: the work behind them settled after ${(await settle()).toFixed(1)} s`); // their cost too
-    let b = await snapshot(nodes);
-    const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
-    side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+    if (tests.has('singles')) {
+      log('OsmAnd singles');
+      const a = await snapshot(nodes);
+      const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0 });
+      log(`OsmAnd singles: the work behind them settled after ${(await settle()).toFixed(1)} s`); // their cost too
+      const b = await snapshot(nodes);
+      const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
+      side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+    }
 
     // Ingest: JSON batches, one client per organization.
-    log('JSON batches');
-    const batchBase = Date.now() - 7 * 86_400_000;
-    a = await snapshot(nodes);
-    const bt = await runLoad({ mode: 'batch', seconds, size: 1000, baseMs: batchBase, clients: fleet.orgs.map((x) => ({ port: apis[x.index % 2]!.port, token: x.batchToken })) });
-    log(`JSON batches: the work behind them settled after ${(await settle()).toFixed(1)} s`);
-    b = await snapshot(nodes);
-    const storedB = await count(`select count(*) as n from positions where protocol = 'batch' and fix_time >= $1`, [new Date(batchBase)]);
-    side.ingest.push({ test: `JSON batch, 1,000 positions a request, ${fleet.orgs.length} clients (one per organization)`, r: bt, stored: storedB, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+    if (tests.has('batches')) {
+      log('JSON batches');
+      const batchBase = Date.now() - 7 * 86_400_000;
+      const a = await snapshot(nodes);
+      const bt = await runLoad({ mode: 'batch', seconds, size: 1000, baseMs: batchBase, clients: fleet.orgs.map((x) => ({ port: apis[x.index % 2]!.port, token: x.batchToken })) });
+      log(`JSON batches: the work behind them settled after ${(await settle()).toFixed(1)} s`);
+      const b = await snapshot(nodes);
+      const storedB = await count(`select count(*) as n from positions where protocol = 'batch' and fix_time >= $1`, [new Date(batchBase)]);
+      side.ingest.push({ test: `JSON batch, 1,000 positions a request, ${fleet.orgs.length} clients (one per organization)`, r: bt, stored: storedB, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+    }
 
     // Reads, each spread over the organizations and both instances.
     const day = new Date(HISTORY_DAY).toISOString();
@@ -469,13 +475,13 @@ async function measure(target: Target): Promise<Side> {
       { read: `HoS availability (size 100, ${HOS_DRIVERS + VEHICLES + 1} drivers, by name and by drive time)`, paths: () => ['/availability?size=100&page=0', '/availability?size=100&page=1&sort=availableDriveMs,asc'] },
       { read: `IFTA quarter (2026Q2, ${IFTA_VEHICLES} vehicles)`, paths: () => ['/ifta/report?quarter=2026Q2&fuelType=DIESEL'] },
     ];
-    for (const rd of reads) {
+    for (const rd of tests.has('reads') ? reads : []) {
       log(rd.read);
       const requests = fleet.orgs.flatMap((x) => rd.paths(x).flatMap((p, j) => [0, 1].map((k) => ({ port: apis[(x.index + j + k) % 2]!.port, path: `/api/v1/organizations/${x.id}${p}`, auth: tokens.get(x.id)! }))));
       await runLoad({ mode: 'get', seconds: 1, connections: 4, requests });
-      a = await snapshot(nodes);
+      const a = await snapshot(nodes);
       const r = await runLoad({ mode: 'get', seconds: readSeconds, connections: 4, requests });
-      b = await snapshot(nodes);
+      const b = await snapshot(nodes);
       side.reads.push({ read: rd.read, r, cpu: spent(a, b, apis, nodes) });
     }
     await new Promise((r) => setTimeout(r, 500)); // the instances' logs are written asynchronously
@@ -486,7 +492,7 @@ async function measure(target: Target): Promise<Side> {
       try {
         // The API's ingest must work for the move to be measured through it; when it acknowledged
         // nothing (refused on the cluster), the move runs under positions written straight through the coordinator.
-        const writer = o.acknowledged > 0 ? 'api' : 'sql';
+        const writer = (side.ingest[0]?.r.acknowledged ?? 1) > 0 ? 'api' : 'sql';
         side.move = await moveUnderIngest({ coordinatorUrl: target.coordinatorUrl, orgs: fleet.orgs, osmandPorts, t0: t0 + 3600, nodes, log, writer });
       } catch (err) {
         side.move = [`\nShard move under ingest FAILED: ${err instanceof Error ? err.message : String(err)}`];

@@ -210,10 +210,12 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     const now = Math.floor(Date.now() / 1000);
     const osmand = (payload: string) =>
       app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
-    // Singles from two devices, a fix time sent again (a duplicate), then a report without coordinates (the last fix's place).
+    // Singles from two devices, a fix time sent again (a duplicate), then a report without coordinates
+    // (the last fix's place). The ignition goes on and off: engine power records (type 6), whose
+    // driver's personal conveyance is looked up.
     for (let k = 0; k < 6; k++) {
       for (const d of devices.slice(0, 2)) {
-        const fix = await osmand(`id=${encodeURIComponent(d.uniqueId)}&lat=${41.88 + k * 0.01}&lon=-87.63&timestamp=${now - 600 + k * 60}&speed=${k ? 60 : 0}&bearing=90`);
+        const fix = await osmand(`id=${encodeURIComponent(d.uniqueId)}&lat=${41.88 + k * 0.01}&lon=-87.63&timestamp=${now - 600 + k * 60}&speed=${k ? 60 : 0}&bearing=90&ignition=${k < 5}`);
         expect(fix.statusCode, fix.body).toBe(200);
       }
     }
@@ -239,6 +241,8 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     try {
       const n = (await stored.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1 and gateway_id = any($2::uuid[]) and fix_time > to_timestamp($3)`, [orgId, devices.slice(0, 2).map((d) => d.id), now - 700])).rows[0]!.n;
       expect(n).toBe(14);
+      const engine = (await stored.query<{ n: number }>(`select count(*)::int as n from hos_events where organization_id = $1 and event_type = 6 and driver_id is not null and event_time > to_timestamp($2)`, [orgId, now - 700])).rows[0]!.n;
+      expect(engine).toBeGreaterThan(0);
     } finally {
       await stored.end();
     }

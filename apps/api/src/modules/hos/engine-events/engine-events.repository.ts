@@ -51,12 +51,13 @@ export async function ignitionFixes(tx: DbOrTx, orgId: string, vehicleId: string
  * Whether each driver was in personal conveyance (OFF with the PC indication in force, 4.7.3) at an
  * instant: their last active duty status and special category at or before it, one probe each.
  */
-export async function inPersonalConveyance(tx: DbOrTx, asks: ReadonlyArray<{ driverId: string; time: number }>): Promise<boolean[]> {
+export async function inPersonalConveyance(tx: DbOrTx, orgId: string, asks: ReadonlyArray<{ driverId: string; time: number }>): Promise<boolean[]> {
   if (asks.length === 0) return [];
   // One branch per probe with its values inlined: Citus refuses these subqueries correlated to an
-  // unnest (decision 0169); each branch's subqueries are plain reads it plans alone.
+  // unnest (decision 0169); each branch's subqueries are plain reads it plans alone, each naming
+  // the organization so that Citus routes it to one shard (decision 0204).
   const probe = (type: number, d: string, t: number) =>
-    sql`(select e.event_code from hos_events e where e.driver_id = ${d} and e.event_type = ${type} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+    sql`(select e.event_code from hos_events e where e.organization_id = ${orgId} and e.driver_id = ${d} and e.event_type = ${type} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
       and e.event_time <= to_timestamp(${t / 1000}) order by e.event_time desc, e.sequence_id desc limit 1)`;
   const branches = asks.map(
     (a, k) => sql`select ${k + 1}::int as i, ${probe(HOS_EVENT_TYPES.DUTY_STATUS, a.driverId, a.time)} as status, ${probe(HOS_EVENT_TYPES.SPECIAL_CATEGORY, a.driverId, a.time)} as special`,

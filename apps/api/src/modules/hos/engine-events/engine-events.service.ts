@@ -158,7 +158,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
   private async write(tx: DbOrTx, orgId: string, vehicleId: string, changes: readonly EngineChange[]): Promise<number> {
     if (changes.length === 0) return 0;
     const withDriver = changes.filter((c) => c.fix.driverId !== null);
-    const pc = await inPersonalConveyance(tx, withDriver.map((c) => ({ driverId: c.fix.driverId!, time: c.time })));
+    const pc = await inPersonalConveyance(tx, orgId, withDriver.map((c) => ({ driverId: c.fix.driverId!, time: c.time })));
     const reduced = new Set(withDriver.filter((_, i) => pc[i]));
     const events: EventToWrite[] = changes.map((c) => {
       const r = reduced.has(c);

@@ -23,12 +23,12 @@
 //                      monthly partitions
 //   coordinator        the rest: tokens, login failures, job runs, app_meta, activity_log, images and
 //                      eld_transfer_checks (they hold platform rows without an organization)
-//   functions          the group commit's write (apps/api/src/db/citus-functions.ts), distributed by
+//   functions          the group commit's write (apps/api/src/modules/positions/pipeline/citus-write-function.ts), distributed by
 //                      organization and co-located with assets: the coordinator delegates each call
 //                      to the organization's worker (decision 0203)
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
-import { citusFunctionStatements } from '../apps/api/src/db/citus-functions.ts';
+import { citusFunctionStatements } from '../apps/api/src/modules/positions/pipeline/citus-write-function.ts';
 import { ensureCitusDatabase } from './citus-setup.ts';
 
 const REFERENCE = ['organizations', 'roles', 'users', 'device_models', 'ifta_rate_quarters', 'ifta_tax_rates', 'device_ids', 'webhook_organizations'];

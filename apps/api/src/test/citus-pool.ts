@@ -40,7 +40,7 @@ export function poolFingerprint(): string {
     if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
   }
   // The pool's own layout (its bookkeeping table): bump when it changes.
-  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/db/citus-functions.ts'))).update(`shards=${shardCount()} pool=2`);
+  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/citus-write-function.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/position-write-sql.ts'))).update(`shards=${shardCount()} pool=2`);
   return `fleet-test-pool ${hash.digest('hex').slice(0, 16)}`;
 }
 

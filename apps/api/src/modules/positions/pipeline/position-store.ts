@@ -5,7 +5,7 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
-import { POSITIONS_WRITE_FUNCTION } from '../../../db/citus-functions.ts';
+import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
 import type { PositionRow } from './position-row.ts';
@@ -179,7 +179,7 @@ const PARAM_TYPE_LIST = PARAM_TYPES.split(', ');
 
 /**
  * On Citus (decision 0203): the group commit is one call of the distributed write function
- * (db/citus-functions.ts, made by db:distribute), which the coordinator hands whole to the worker
+ * (citus-write-function.ts, made by db:distribute), which the coordinator hands whole to the worker
  * holding the organization; WRITE_SQL's INSERT CTEs are not routable and ran as subplans through
  * the coordinator. Its parameters are the statement's. Prepared like it: Citus sees the
  * organization as a constant in each execution's custom plan, which is what it delegates on.

@@ -1,5 +1,5 @@
 // The group commit's statement for one organization (position-store.ts runs it on a server and,
-// adapted, on PGlite; db/citus-functions.ts runs it on a Citus worker against the organization's
+// adapted, on PGlite; citus-write-function.ts runs it on a Citus worker against the organization's
 // shards). Its own module so that both can import it.
 
 /**

@@ -3,7 +3,7 @@
 // whole to the worker holding that organization (Citus' function call delegation, decision 0203).
 // PostgreSQL and PGlite never have them: their callers look the function up once per pool and
 // otherwise run their usual statement.
-import { PARAM_TYPES, WRITE_SQL } from '../modules/positions/pipeline/position-write-sql.ts';
+import { PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
 
 /** The group commit's function: one organization's rows, the same parameters as position-store.ts's statement. */
 export const POSITIONS_WRITE_FUNCTION = 'fleet_positions_write';
@@ -26,7 +26,7 @@ const SHARD_WRITE_TEMPLATE = replaceOnce(
   'update %3$s set',
 );
 function replaceOnce(text: string, from: string, to: string): string {
-  if (text.split(from).length !== 2) throw new Error(`citus-functions: the group statement no longer has one "${from}"`);
+  if (text.split(from).length !== 2) throw new Error(`citus-write-function: the group statement no longer has one "${from}"`);
   return text.replace(from, to);
 }
 const ARGS = ['p_org', 'p_gw', 'p_asset', 'p_driver', 'p_t', 'p_lat', 'p_lon', 'p_speed', 'p_course', 'p_alt', 'p_acc', 'p_odo', 'p_ign', 'p_proto', 'p_attr', 'p_now', 'p_moving',

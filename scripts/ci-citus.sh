@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI's Citus pass (issue 34, decision 0171): on a fresh Debian machine, installs what building Citus
 # needs, builds it (scripts/citus-cluster.sh, about 1.5 min on one core), runs the database test files
-# on a coordinator and two workers (scripts/test-citus.sh, about 2.5 min) and removes the cluster.
+# on a coordinator and two workers (scripts/test-citus.sh, about 2.5 min; the files given, if any)
+# and removes the cluster.
 # Skipped, saying why, when the vendored Citus source is not beside the repository
 # (../shared/vendor/citus, or CITUS_SOURCE_DIR). Run as root (apt-get; the servers run as postgres).
 set -euo pipefail
@@ -26,6 +27,6 @@ started=$SECONDS
 scripts/citus-cluster.sh start > /dev/null
 echo "ci-citus: cluster built and started in $((SECONDS - started)) s"
 status=0
-scripts/test-citus.sh || status=$?
+scripts/test-citus.sh "$@" || status=$?
 scripts/citus-cluster.sh clean > /dev/null 2>&1 || true
 exit $status

@@ -171,7 +171,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
     // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    // An idle connection is kept a minute, not node-postgres' 10 s: under a load that comes and goes
+    // the pool otherwise closes and reopens connections all the time, and each new one costs a
+    // server process and its caches (on Citus also the coordinator's connections to the workers:
+    // a fifth of the cluster's CPU for single positions went to processes that had exited, issue 49).
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)),
+      idleTimeoutMillis: 60_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));

@@ -44,6 +44,14 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
   };
   const storedCount = async (from: Date, to: Date) =>
     (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1 and gateway_id = $2 and fix_time >= $3 and fix_time < $4`, [orgId, v.gatewayId, from, to])).rows[0]!.n;
+  /** The placements earlier moves left to Citus' deferred drop, dropped (the procedure skips one in use: asked again). */
+  const cleanUp = async () => {
+    for (let i = 0; i < 100; i++) {
+      await admin.query('call citus_cleanup_orphaned_resources()');
+      if ((await admin.query<{ n: number }>('select count(*)::int as n from pg_dist_cleanup')).rows[0]!.n === 0) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
   const holder = () => nodes.find((n) => n.holds)!;
   const other = () => nodes.find((n) => !n.holds)!;
 
@@ -70,6 +78,8 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
   });
   afterAll(async () => {
     await database?.close();
+    // The move back's old placements too, so the next lease of this database starts without any.
+    if (admin) await cleanUp().catch(() => undefined);
     await admin?.end();
     await server?.drop();
   });
@@ -130,7 +140,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     try {
       for (const [a, b] of [[holder(), other()], [other(), holder()]] as const) {
         await new Promise((r) => setTimeout(r, 300));
-        await admin.query(`call citus_cleanup_orphaned_resources()`);
+        await cleanUp();
         await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [shardId, a.host, a.port, b.host, b.port]);
       }
       await new Promise((r) => setTimeout(r, 300));

@@ -248,10 +248,6 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     }
   });
 
-  it('knows the database is distributed, so duty status and engine records gather longer per round (decision 0209)', () => {
-    expect(database.distributed).toBe(true);
-  });
-
   it('takes a pool of CITUS_POOL_SIZE connections when none is configured', async () => {
     expect(await defaultPoolSize(server.url)).toBe(CITUS_POOL_SIZE);
   });

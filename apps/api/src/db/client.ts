@@ -41,11 +41,6 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /**
-   * A Citus cluster (the citus extension in the database): each statement costs the coordinator's
-   * planning and a hop to a worker, so work that gathers into rounds may wait longer per round.
-   */
-  distributed: boolean;
-  /**
    * LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). On PostgreSQL a lost
    * connection is replaced and `onReconnect` called (notifications in between were missed).
    */
@@ -192,11 +187,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;
     await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));
-    const distributed = (await pool.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`)).rows[0]?.citus === true;
     return {
       db,
       kind: 'postgres',
-      distributed,
       listen: (channel, onMessage, onReconnect) => listenOnPool(pool, channel, { onMessage, onReconnect }),
       async session(fn) {
         const client = await pool.connect();
@@ -326,7 +319,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     db: drizzleClient as unknown as Db,
     kind: 'pglite',
-    distributed: false,
     async listen(channel, onMessage) {
       const entry = { channel, onMessage, unsub: await client.listen(channel, onMessage) };
       listeners.add(entry);

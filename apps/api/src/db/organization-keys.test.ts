@@ -19,12 +19,6 @@ const TENANT = sql`c.relnamespace = 'public'::regnamespace and c.relkind in ('r'
   and c.relname not in ('users', 'roles', 'stream_tickets', 'device_ids')
   and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'organization_id' and a.attnotnull)`;
 
-describe('the database says whether it is distributed (decision 0209)', () => {
-  it('is a Citus cluster on the Citus pass only', () => {
-    expect(t.database.distributed).toBe(onCitus());
-  });
-});
-
 describe('keys of the organization tables (migration 0034, decision 0169)', () => {
   it('every primary key and unique index holds organization_id, but the device id (global, section 7.2)', async () => {
     const missing = rowsOf<{ name: string }>(

@@ -25,11 +25,6 @@ interface Cached {
 }
 
 export interface AutoDutyOptions {
-  /**
-   * Pause before each round (ms; default 100). Longer on a Citus cluster, where every statement of
-   * a round costs several times what it costs one server: more vehicles share each round's statements.
-   */
-  roundPauseMs?: number;
   onError?: (err: unknown) => void;
   /** Most vehicles whose state is kept in memory; the least recently used is dropped first. */
   maxCached?: number;
@@ -87,7 +82,6 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
     this.onError = opts.onError ?? (() => undefined);
     this.maxCached = opts.maxCached ?? 100_000;
     this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
-    const roundPauseMs = opts.roundPauseMs ?? ROUND_PAUSE_MS;
     this.queue = new VehicleQueue<DutyFix>({
       fixOf: (r) => ({
         time: r.fixTime.getTime(),
@@ -100,7 +94,7 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         driverId: r.driverId,
       }),
       // Let acknowledgements and group commits go first, and fixes gather for one round.
-      pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : roundPauseMs),
+      pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS),
       roundVehicles: ROUND_VEHICLES,
       byOrganization: true,
       round: (items) => this.round(items[0]![1].orgId, items),

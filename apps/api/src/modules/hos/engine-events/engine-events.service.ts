@@ -27,11 +27,6 @@ interface Cached {
 }
 
 export interface EngineEventsOptions {
-  /**
-   * Pause before each round (ms; default 100). Longer on a Citus cluster, where every statement of
-   * a round costs several times what it costs one server: more vehicles share each round's statements.
-   */
-  roundPauseMs?: number;
   onError?: (err: unknown) => void;
   /** How long a vehicle's state is trusted without reading the records (another instance may write the vehicle). */
   verifyAfterMs?: number;
@@ -64,7 +59,6 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
     this.onError = opts.onError ?? (() => undefined);
     this.verifyAfterMs = opts.verifyAfterMs ?? 60_000;
     this.maxCached = opts.maxCached ?? 100_000;
-    const roundPauseMs = opts.roundPauseMs ?? ROUND_PAUSE_MS;
     this.queue = new VehicleQueue<IgnitionFix>({
       fixOf: (r) => ({
         time: r.fixTime.getTime(),
@@ -75,7 +69,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
         engineHours: r.engineHours,
         driverId: r.driverId,
       }),
-      pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : roundPauseMs),
+      pauseMs: (waiting) => (waiting >= ROUND_VEHICLES ? 0 : ROUND_PAUSE_MS),
       roundVehicles: ROUND_VEHICLES,
       byOrganization: true,
       round: (items) => this.round(items[0]![1].orgId, items),

@@ -9,14 +9,6 @@ import type { WriteResult } from './position-store.ts';
 // followers.ts; the group commit hands every follower the rows it stored, after they are stored
 // and answered, so a follower's failure or pace never reaches a device.
 
-/**
- * The pause before a round of the followers that otherwise wait 100 ms (automatic duty status,
- * engine records) on a Citus cluster: each of a round's statements costs the coordinator's planning
- * and a worker's, about a millisecond against 0.1-0.2 ms on one server, so a round that gathers for
- * a second shares them among ten times the vehicles (decision 0209). Records appear a second later.
- */
-export const DISTRIBUTED_ROUND_PAUSE_MS = 1000;
-
 /** What a follower is started with. */
 export interface FollowerContext {
   database: Database;

@@ -1,5 +1,5 @@
 import { AutoDuty } from '../../../hos/index.ts';
-import { DISTRIBUTED_ROUND_PAUSE_MS, follower, queueFollowing } from '../follower.ts';
+import { follower, queueFollowing } from '../follower.ts';
 
 /** Automatic duty status derived from the vehicles' positions (decision 0095). */
 export const autoDutyFollower = follower('autoDuty', ({ database, config, onError, info }) => {
@@ -7,7 +7,6 @@ export const autoDutyFollower = follower('autoDuty', ({ database, config, onErro
     onError: onError('automatic duty status'),
     // PGlite is this process's own database: no other instance can derive its vehicles.
     verifyAfterMs: database.kind === 'pglite' ? Infinity : 60_000,
-    ...(database.distributed ? { roundPauseMs: DISTRIBUTED_ROUND_PAUSE_MS } : {}),
   });
   const catchUp = () =>
     autoDuty

@@ -1,5 +1,5 @@
 import { EngineEvents } from '../../../hos/index.ts';
-import { DISTRIBUTED_ROUND_PAUSE_MS, follower, queueFollowing } from '../follower.ts';
+import { follower, queueFollowing } from '../follower.ts';
 
 /** Engine power-up and shut-down records (ELD event type 6) from the ignition of the vehicles' positions (decision 0155). */
 export const engineEventsFollower = follower('engineEvents', ({ database, config, onError, info }) => {
@@ -7,7 +7,6 @@ export const engineEventsFollower = follower('engineEvents', ({ database, config
     onError: onError('engine events'),
     // PGlite is this process's own database: no other instance writes its vehicles.
     verifyAfterMs: database.kind === 'pglite' ? Infinity : 60_000,
-    ...(database.distributed ? { roundPauseMs: DISTRIBUTED_ROUND_PAUSE_MS } : {}),
   });
   const catchUp = () =>
     engineEvents

@@ -3,6 +3,7 @@
 // whole to the worker holding that organization (Citus' function call delegation, decision 0203).
 // PostgreSQL and PGlite never have them: their callers look the function up once per pool and
 // otherwise run their usual statement.
+import { createHash } from 'node:crypto';
 import { PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
 
 /** The group commit's function: one organization's rows, the same parameters as position-store.ts's statement. */
@@ -25,6 +26,12 @@ const SHARD_WRITE_TEMPLATE = replaceOnce(
   'update gateways set',
   'update %3$s set',
 );
+/**
+ * The prepared statement's name, per statement text and shard: a session that prepared it under an
+ * earlier version of the function (db:distribute run again while the coordinator's connections to
+ * the workers live on) never runs the old text with the new arguments.
+ */
+const STATEMENT_PREFIX = `fleet_positions_write_${createHash('sha256').update(PARAM_TYPES).update(SHARD_WRITE_TEMPLATE).digest('hex').slice(0, 12)}_`;
 function replaceOnce(text: string, from: string, to: string): string {
   if (text.split(from).length !== 2) throw new Error(`citus-write-function: the group statement no longer has one "${from}"`);
   return text.replace(from, to);
@@ -74,7 +81,7 @@ declare
   v_dups json := '[]';
   v_values text;
   v_shard bigint := get_shard_id_for_distribution_column('positions', p_org);
-  v_stmt text := 'fleet_positions_write_' || v_shard;
+  v_stmt text := '${STATEMENT_PREFIX}' || v_shard;
   v_out record;
 begin
   -- ShareLock (5) on the organization's colocated shards' metadata, as Citus' own writes take it.

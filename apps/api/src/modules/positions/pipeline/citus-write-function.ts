@@ -48,20 +48,13 @@ const ARGS = ['p_org', 'p_gw', 'p_asset', 'p_driver', 'p_t', 'p_lat', 'p_lon', '
  * write never lands on a placement a move has just left. Citus plans nothing here: a 1,000-row
  * batch costs the worker 11 ms against 53 ms planned through Citus (bench/citus-write.ts).
  *
- * The second way, when the shards are elsewhere: single-shard statements Citus routes,
- * each on the organization's shards only:
- *
- * 1. the positions inserted (idempotent on device and fix time) as one multi-row VALUES (a routed
- *    INSERT: an INSERT … SELECT would lock every shard's metadata, decision 0203), the keys stored collected;
- * 2. the vehicles' latest rows locked (FOR UPDATE, key order: the same lock order as the statement);
- * 3. the newest fresh fix per vehicle computed from the arrays alone and upserted (a VALUES again);
- * 4. the devices' last-seen time;
- * 5. which input rows were not stored (only when fewer were inserted than sent).
+ * The second way, when the shards are elsewhere (a call not delegated, or one that reached a node
+ * just after a move): the same statement on the distributed tables, run through Citus.
  *
  * Returns `{"moved": [vehicle…], "dups": [1-based index…]}`; the NOTIFY stays with the caller on the
  * coordinator (a worker's NOTIFY reaches nobody). Citus plans WRITE_SQL's INSERT CTEs as about six
- * subplans with intermediate results through the coordinator (citus#3948): 8-9 round trips a
- * commit, which is why the call is delegated and the statement runs on the shards.
+ * subplans with intermediate results (citus#3948): 8-9 round trips a commit, which is why the call
+ * is delegated and the statement runs on the shards.
  */
 export const POSITIONS_WRITE_SQL = `
 create or replace function ${POSITIONS_WRITE_FUNCTION}(
@@ -70,16 +63,6 @@ create or replace function ${POSITIONS_WRITE_FUNCTION}(
   p_assets uuid[], p_gws uuid[], p_odo_src text[], p_engine_hours float8[])
 returns json language plpgsql set lock_timeout = '${POSITIONS_WRITE_LOCK_TIMEOUT}' set citus.enable_ddl_propagation = off as $fn$
 declare
-  r record;
-  k_g uuid[] := '{}';
-  k_t timestamptz[] := '{}';
-  c_a uuid[] := '{}';
-  c_t timestamptz[] := '{}';
-  c_m timestamptz[] := '{}';
-  c_s timestamptz[] := '{}';
-  v_moved uuid[] := '{}';
-  v_dups json := '[]';
-  v_values text;
   v_shard bigint := get_shard_id_for_distribution_column('positions', p_org);
   v_stmt text := '${STATEMENT_PREFIX}' || v_shard;
   v_out record;
@@ -101,101 +84,10 @@ begin
     return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json);
   end if;
 
-  -- A multi-row VALUES naming the organization in every row is routed to its one shard; an
-  -- INSERT … SELECT is planned "via coordinator", which locks every shard's metadata, so a
-  -- block_writes move of any organization's shards would hold this one's commit too.
-  select string_agg(format('(%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L)', p_org, u.g, u.a, u.d, to_timestamp(u.t / 1000), p_now, u.lat, u.lon,
-      u.speed, u.course, u.alt, u.acc, u.odo, u.odo_src, u.eh, u.ign, u.proto, coalesce(u.attr, '{}'::jsonb)), ',' order by u.i)
-    into v_values
-  from unnest(p_gw, p_asset, p_driver, p_t, p_lat, p_lon, p_speed, p_course, p_alt, p_acc, p_odo, p_odo_src, p_engine_hours, p_ign, p_proto, p_attr)
-    with ordinality as u(g, a, d, t, lat, lon, speed, course, alt, acc, odo, odo_src, eh, ign, proto, attr, i);
-  if v_values is null then
-    return json_build_object('moved', '[]'::json, 'dups', '[]'::json);
-  end if;
-  for r in execute
-    'insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, '
-    || 'odometer, odometer_source, engine_hours, ignition, protocol, attributes) values ' || v_values || ' on conflict do nothing returning gateway_id, fix_time'
-  loop
-    k_g := k_g || r.gateway_id;
-    k_t := k_t || r.fix_time;
-  end loop;
-
-  if cardinality(k_g) > 0 then
-    for r in
-      select l.asset_id, l.fix_time, l.last_moving_at, l.stationary_since from latest_positions l
-      where l.organization_id = p_org and l.asset_id = any(p_assets)
-      order by l.asset_id
-      for update
-    loop
-      c_a := c_a || r.asset_id;
-      c_t := c_t || r.fix_time;
-      c_m := c_m || r.last_moving_at;
-      c_s := c_s || r.stationary_since;
-    end loop;
-
-    select string_agg(format('(%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L,%L)', s.asset_id, p_org, s.gateway_id, s.driver_id, s.fix_time, p_now, s.latitude,
-        s.longitude, s.speed, s.course, s.altitude, s.accuracy, s.odometer, s.ignition, s.last_moving_at, s.stationary_since, s.attributes), ',' order by s.asset_id)
-      into v_values
-    from (
-        with input as (
-          select u.g as gateway_id, u.a as asset_id, u.d as driver_id, to_timestamp(u.t / 1000) as fix_time, u.lat as latitude, u.lon as longitude,
-            u.speed, u.course, u.alt as altitude, u.acc as accuracy, u.odo as odometer, u.ign as ignition, coalesce(u.attr, '{}'::jsonb) as attributes, u.i,
-            row_number() over (partition by u.g, to_timestamp(u.t / 1000) order by u.i) as rn
-          from unnest(p_gw, p_asset, p_driver, p_t, p_lat, p_lon, p_speed, p_course, p_alt, p_acc, p_odo, p_ign, p_attr) with ordinality
-            as u(g, a, d, t, lat, lon, speed, course, alt, acc, odo, ign, attr, i)
-        ), ins as (
-          select x.* from input x join unnest(k_g, k_t) as k(g, t) on k.g = x.gateway_id and k.t = x.fix_time where x.rn = 1
-        ), cur as (
-          select * from unnest(c_a, c_t, c_m, c_s) as c(asset_id, fix_time, last_moving_at, stationary_since)
-        ), fresh as (
-          select ins.*, coalesce(ins.speed >= p_moving, false) as moving
-          from ins left join cur on cur.asset_id = ins.asset_id
-          where ins.asset_id is not null and (cur.fix_time is null or ins.fix_time > cur.fix_time)
-        ), moved as (
-          select asset_id, max(fix_time) filter (where moving) as moved_at from fresh group by asset_id
-        ), agg as (
-          select f.asset_id, m.moved_at,
-            min(f.fix_time) filter (where not f.moving and (m.moved_at is null or f.fix_time > m.moved_at)) as still_since
-          from fresh f join moved m on m.asset_id = f.asset_id
-          group by f.asset_id, m.moved_at
-        ), newest as (
-          select distinct on (asset_id) * from fresh order by asset_id, fix_time desc
-        )
-        select n.asset_id, n.gateway_id, n.driver_id, n.fix_time, n.latitude, n.longitude, n.speed, n.course, n.altitude, n.accuracy, n.odometer, n.ignition,
-          coalesce(a.moved_at, c.last_moving_at) as last_moving_at,
-          case when n.moving then null when a.moved_at is not null then a.still_since else coalesce(c.stationary_since, a.still_since) end as stationary_since,
-          n.attributes
-        from newest n join agg a on a.asset_id = n.asset_id left join cur c on c.asset_id = n.asset_id
-    ) s;
-    if v_values is not null then
-      for r in execute
-        'insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, '
-        || 'accuracy, odometer, ignition, last_moving_at, stationary_since, attributes) values ' || v_values || $up$
-        on conflict (asset_id, organization_id) do update set
-          gateway_id = excluded.gateway_id, driver_id = excluded.driver_id, fix_time = excluded.fix_time,
-          server_time = excluded.server_time, latitude = excluded.latitude, longitude = excluded.longitude, speed = excluded.speed, course = excluded.course,
-          altitude = excluded.altitude, accuracy = excluded.accuracy, odometer = excluded.odometer, ignition = excluded.ignition,
-          last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes
-        where latest_positions.fix_time < excluded.fix_time
-        returning asset_id$up$
-      loop
-        v_moved := v_moved || r.asset_id;
-      end loop;
-    end if;
-  end if;
-
-  update gateways set last_seen_at = p_now where organization_id = p_org and id = any(p_gws);
-
-  if cardinality(k_g) <> cardinality(p_gw) then
-    select coalesce(json_agg(x.i), '[]'::json) into v_dups
-    from (
-      select u.i, u.g, to_timestamp(u.t / 1000) as fix_time, row_number() over (partition by u.g, to_timestamp(u.t / 1000) order by u.i) as rn
-      from unnest(p_gw, p_t) with ordinality as u(g, t, i)
-    ) x
-    where x.rn > 1 or not exists (select 1 from unnest(k_g, k_t) as k(g, t) where k.g = x.g and k.t = x.fix_time);
-  end if;
-
-  return json_build_object('moved', to_json(v_moved), 'dups', v_dups);
+  -- Elsewhere (rare): the same statement on the distributed tables, which Citus plans through
+  -- intermediate results; slower, and it takes every shard's metadata lock, but it is one text.
+  execute $q$${WRITE_SQL}$q$ into v_out using ${ARGS.join(', ')};
+  return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json);
 end
 $fn$`;
 

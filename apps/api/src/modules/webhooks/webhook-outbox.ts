@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, arrayOverlaps, eq, sql } from 'drizzle-orm';
 import type { WebhookData, WebhookEventType, WebhookPayload } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { webhookOrganizations } from '../../db/schema/index.ts';
+import { webhookDeliveries, webhookEvents, webhookOrganizations, webhookSubscriptions } from '../../db/schema/index.ts';
 
 // The webhook outbox (issue 48, decision 0198). A module that commits a fact calls emitWebhookEvents
 // with ITS transaction: the event and one delivery per enabled subscription that wants the type are
-// written with the fact, so a committed fact is never missed and a rolled-back one never sent. One
-// statement whatever the number of facts; an organization without subscriptions writes nothing.
+// written with the fact, so a committed fact is never missed and a rolled-back one never sent. An
+// organization without subscriptions that want the facts reads once and writes nothing.
 
 /**
  * Told at commit that deliveries are waiting, so the senders wake at once instead of at their next
@@ -58,25 +58,39 @@ export async function emitWebhookEvents(tx: DbOrTx, facts: readonly WebhookFact[
   return n;
 }
 
+const INSERT_CHUNK = 2000;
+
+/**
+ * The organization's enabled subscriptions that want any of the facts are read first; nearly always
+ * there are none and that read is all. Then the events and their deliveries are two plain inserts.
+ * Each statement names the organization and holds no data-modifying CTE, so on Citus each is routed
+ * to the organization's shard (issue 49: one CTE doing all three ran as subplans through the
+ * coordinator, 16 ms a call behind duty status and safety events).
+ */
 async function emitOrganizationEvents(tx: DbOrTx, orgId: string, facts: readonly WebhookFact[]): Promise<number> {
-  const rows = facts.map((f, n) => ({ n, id: randomUUID(), o: f.orgId, t: f.type, at: new Date(f.at).toISOString(), b: webhookBody(f.orgId, f.type, f.at, f.data) }));
-  const res = await tx.execute(sql`
-    with ev as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(n int, id uuid, o uuid, t text, at timestamptz, b text)),
-    subs as (
-      select ev.n, ev.id, ev.o, s.id as sid from ev
-      join webhook_subscriptions s on s.organization_id = ${orgId} and s.organization_id = ev.o and s.enabled and ev.t = any(s.events)
-    ),
-    e as (
-      insert into webhook_events (organization_id, id, type, occurred_at, body)
-      select o, id, t, at, b from ev where exists (select 1 from subs where subs.id = ev.id)
-    ),
-    d as (
-      insert into webhook_deliveries (organization_id, subscription_id, event_id)
-      select o, sid, id from subs order by n, sid
-      returning 1
-    )
-    select count(*)::int as n, max(pg_notify(${WEBHOOK_OUTBOX_CHANNEL}, ${WEBHOOK_OUTBOX_PAYLOAD})::text) as told from d`);
-  return (res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0;
+  const types = [...new Set(facts.map((f) => f.type))];
+  const subs = await tx
+    .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.organizationId, orgId), eq(webhookSubscriptions.enabled, true), arrayOverlaps(webhookSubscriptions.events, types)))
+    .orderBy(webhookSubscriptions.id);
+  if (subs.length === 0) return 0;
+  const events: Array<typeof webhookEvents.$inferInsert> = [];
+  const deliveries: Array<typeof webhookDeliveries.$inferInsert> = [];
+  for (const f of facts) {
+    const wanting = subs.filter((s) => s.events.includes(f.type));
+    if (wanting.length === 0) continue;
+    const id = randomUUID();
+    events.push({ organizationId: orgId, id, type: f.type, occurredAt: new Date(f.at), body: webhookBody(f.orgId, f.type, f.at, f.data) });
+    // In fact order, then subscription: the order the senders claim them in.
+    for (const s of wanting) deliveries.push({ organizationId: orgId, subscriptionId: s.id, eventId: id });
+  }
+  if (deliveries.length === 0) return 0;
+  // Chunked: a backfill's thousands of facts stay under the protocol's 65,535 parameters.
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) await tx.insert(webhookEvents).values(events.slice(i, i + INSERT_CHUNK));
+  for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) await tx.insert(webhookDeliveries).values(deliveries.slice(i, i + INSERT_CHUNK));
+  await signalOutbox(tx);
+  return deliveries.length;
 }
 
 /** One fact (see emitWebhookEvents). */

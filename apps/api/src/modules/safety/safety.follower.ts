@@ -206,9 +206,10 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
     const org = known ?? (await this.orgOf(orgId));
     this.stats.replays++;
     const floor = this.now() - MAX_REPLAY_MS;
+    const startOf = (windowMs: number) => Math.max(fromMs - windowMs, Math.min(floor, fromMs - 3_600_000));
     for (let windowMs = 3_600_000; ; windowMs *= 4) {
-      const start = Math.max(fromMs - windowMs, Math.min(floor, fromMs - 3_600_000));
-      const fixes = await repo.readFixes(this.db, orgId, assetId, start);
+      let start = startOf(windowMs);
+      const { fixes, older } = await repo.readFixes(this.db, orgId, assetId, start);
       if (fixes.length === 0) return [];
       const gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
       const ctx = this.contextOf(org, assetId, gpsOnly);
@@ -227,7 +228,15 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       }
       for (const d of openDrafts(track, ctx)) events.set(draftKey(d), d);
       const quiet = !fixes.some((f) => f.t < fromMs);
-      if (!found && !quiet && start > floor) continue;
+      if (!found && !quiet && start > floor) {
+        if (older) continue;
+        // Nothing stored before this window: the wider ones would read the same fixes and end at the
+        // floor, so cut where the widest would (a vehicle's first day, a bench's one earlier fix).
+        while (start > floor) {
+          windowMs *= 4;
+          start = startOf(windowMs);
+        }
+      }
       // Nothing before the new fixes within reach: everything from the window's start is the replay's.
       const cutMs = found ? cut : start - 1;
       const drafts = [...events.values()].filter((d) => d.startedAt > cutMs || (d.source === 'GPS_ESTIMATED' && d.startedAt === cutMs));

@@ -27,17 +27,23 @@ export interface StoredFix extends SafetyFix {
 
 const signalJson = sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', attributes->'${k}'`).join(', ')}))`);
 
-/** A vehicle's stored fixes from `fromMs` on, in fix-time order, with their safety signals. */
-export async function readFixes(db: DbOrTx, orgId: string, assetId: string, fromMs: number): Promise<StoredFix[]> {
-  const [r] = rowsOf<{ j: string | null }>(
-    await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id, protocol, ${signalJson}) order by fix_time)::text as j
-      from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz`),
+/**
+ * A vehicle's stored fixes from `fromMs` on, in fix-time order, with their safety signals, and
+ * whether it has any fix before `fromMs` (a replay looking further back finds nothing new without one).
+ */
+export async function readFixes(db: DbOrTx, orgId: string, assetId: string, fromMs: number): Promise<{ fixes: StoredFix[]; older: boolean }> {
+  const from = iso(fromMs);
+  const [r] = rowsOf<{ j: string | null; older: boolean }>(
+    await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id, protocol, ${signalJson}) order by fix_time)::text as j,
+        exists (select 1 from positions o where o.organization_id = ${orgId} and o.asset_id = ${assetId} and o.fix_time < ${from}::timestamptz) as older
+      from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${from}::timestamptz`),
   );
   const rows = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>]>) : [];
-  return rows.map(([t, lat, lon, speed, ignition, driverId, protocol, attrs]) => {
+  const fixes = rows.map(([t, lat, lon, speed, ignition, driverId, protocol, attrs]) => {
     const s = signalsOf(attrs, protocol === 'traccar');
     return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
   });
+  return { fixes, older: r?.older === true };
 }
 
 /** The fixes around an event (its trace). */

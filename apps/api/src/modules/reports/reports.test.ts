@@ -149,6 +149,34 @@ describe('trips and stops behind ingest', () => {
     await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${F.assetId}`);
   });
 
+  it('join two trips again when a late fix moves within the stop between them (computed from the stop before)', async () => {
+    // Driving, 8 min standing with the engine on, driving: in order, one trip, as the 30 s of movement
+    // at minute 53 leaves no 5 minutes standing. Without that fix the standing was a stop between
+    // two trips; when it comes late, the trip before that stop has to be computed again too.
+    const fixes = track(T0, [[30, 0, false], [20, 60, true], [3, 0, true], [0.5, 60, true], [4.5, 0, true], [20, 60, true], [10, 0, false]]);
+    const lateAt = fixes.findIndex((f) => f.t === T0 + 53 * MIN);
+    const G = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-g-${Date.now()}`, unitNumber: 'G-7' });
+    const H = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-h-${Date.now()}`, unitNumber: 'H-8' });
+    await post(G, fixes);
+    await post(
+      H,
+      fixes.filter((_, i) => i !== lateAt),
+    );
+    expect((await trips(`assetId=${H.assetId}&sort=startedAt,asc`)).map((x) => [mins(x.startedAt), mins(x.endedAt)])).toEqual([
+      [30, 50],
+      [58, 78],
+    ]);
+    await post(H, [fixes[lateAt]!]);
+    const inOrder = shape(await trips(`assetId=${G.assetId}&sort=startedAt,asc`), await stops(`assetId=${G.assetId}&sort=startedAt,asc`));
+    expect(inOrder.trips.map((x) => [mins(x[0] as string), mins(x[1] as string)])).toEqual([[30, 78]]);
+    expect(shape(await trips(`assetId=${H.assetId}&sort=startedAt,asc`), await stops(`assetId=${H.assetId}&sort=startedAt,asc`))).toEqual(inOrder);
+    // Their trips count in the paging below: take them out again.
+    for (const v of [G, H]) {
+      await t.app.db.execute(sql`delete from trips where asset_id = ${v.assetId}`);
+      await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${v.assetId}`);
+    }
+  });
+
   it('are computed again the same from stored positions (the start-up catch-up)', async () => {
     const before = shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`));
     await t.app.db.execute(sql`delete from trips where asset_id = ${A.assetId}`);

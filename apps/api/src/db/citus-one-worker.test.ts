@@ -206,6 +206,17 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     const gateways = await get('/gateways?size=50&paired=true');
     const devices = (gateways.content as Array<{ uniqueId: string; id: string }>).filter((g) => g.uniqueId);
     expect(devices.length).toBeGreaterThan(1);
+    // The second device's vehicle has no driver: its driving is recorded as unidentified (records
+    // without a driver, numbered per vehicle).
+    const plain = new pg.Client({ connectionString: server.url });
+    await plain.connect();
+    try {
+      const asset = `(select asset_id from gateways where organization_id = $1 and id = $2)`;
+      await plain.query(`update assets set current_driver_id = null where organization_id = $1 and id = ${asset}`, [orgId, devices[1]!.id]);
+      await plain.query(`delete from asset_driver_assignments where organization_id = $1 and asset_id = ${asset}`, [orgId, devices[1]!.id]);
+    } finally {
+      await plain.end();
+    }
     const before = await counters();
     const now = Math.floor(Date.now() / 1000);
     const osmand = (payload: string) =>
@@ -243,6 +254,8 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
       expect(n).toBe(14);
       const engine = (await stored.query<{ n: number }>(`select count(*)::int as n from hos_events where organization_id = $1 and event_type = 6 and driver_id is not null and event_time > to_timestamp($2)`, [orgId, now - 700])).rows[0]!.n;
       expect(engine).toBeGreaterThan(0);
+      const unidentified = (await stored.query<{ n: number }>(`select count(*)::int as n from hos_events where organization_id = $1 and event_type = 1 and driver_id is null and event_time > to_timestamp($2)`, [orgId, now - 700])).rows[0]!.n;
+      expect(unidentified).toBeGreaterThan(0);
     } finally {
       await stored.end();
     }

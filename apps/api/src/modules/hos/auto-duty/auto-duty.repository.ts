@@ -221,7 +221,7 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
     const rows = await tx
       .select({ v: hosEvents.vehicleId, n: max(hosEvents.sequenceId) })
       .from(hosEvents)
-      .where(and(isNull(hosEvents.driverId), inArray(hosEvents.vehicleId, vehicles)))
+      .where(and(eq(hosEvents.organizationId, orgId), isNull(hosEvents.driverId), inArray(hosEvents.vehicleId, vehicles)))
       .groupBy(hosEvents.vehicleId);
     for (const r of rows) if (r.v) nullSeqs.set(r.v, Number(r.n ?? 0));
   }

@@ -1,50 +1,54 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../../db/client.ts';
-import { hosEvents, positions } from '../../../db/schema/index.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { isPowerUp, type IgnitionFix, type PowerUp, type StoredEngineEvent } from './derive.ts';
 
 // Reads behind the engine-events follower (decision 0155): a vehicle's type-6 records (the partial
 // index hos_events_engine_idx) and its positions' ignition (positions_asset_time_idx).
 
-/** The vehicle's engine state just before `beforeMs` from its last type-6 record (null: none). */
-export async function engineStateBefore(tx: DbOrTx, orgId: string, vehicleId: string, beforeMs: number): Promise<boolean | null> {
-  const [row] = await tx
-    .select({ code: hosEvents.eventCode })
-    .from(hosEvents)
-    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), sql`${hosEvents.eventTime} < ${new Date(beforeMs).toISOString()}::timestamptz`))
-    .orderBy(sql`${hosEvents.eventTime} desc`)
-    .limit(1);
-  return row ? isPowerUp(row.code) : null;
+/** What a reconciliation of a vehicle from `fromMs` works from (reconcileReads). */
+export interface ReconcileReads {
+  /** The engine state just before `fromMs` from its last type-6 record (null: none). */
+  start: boolean | null;
+  /** Its type-6 records at or after `fromMs`, in time order. */
+  stored: StoredEngineEvent[];
+  /**
+   * Its stored fixes that say something of the ignition from `fromMs` up to its first record after
+   * `toMs` (every newer one when there is none: a late fix's change holds until the fixes after it
+   * say otherwise), in time order.
+   */
+  fixes: IgnitionFix[];
 }
 
-/** The vehicle's type-6 records at or after `fromMs`, in time order. */
-export async function engineEventsFrom(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number): Promise<StoredEngineEvent[]> {
-  const rows = await tx
-    .select({ t: hosEvents.eventTime, code: hosEvents.eventCode })
-    .from(hosEvents)
-    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.vehicleId, vehicleId), eq(hosEvents.eventType, HOS_EVENT_TYPES.ENGINE_POWER), gte(hosEvents.eventTime, new Date(fromMs))))
-    .orderBy(asc(hosEvents.eventTime));
-  return rows.map((r) => ({ time: r.t.getTime(), on: isPowerUp(r.code) }));
-}
-
-/** The vehicle's stored fixes that say something of the ignition in [fromMs, toMs] (toMs null: every newer one), in time order. */
-export async function ignitionFixes(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number, toMs: number | null): Promise<IgnitionFix[]> {
-  const rows = await tx
-    .select({
-      t: positions.fixTime,
-      ignition: positions.ignition,
-      lat: positions.latitude,
-      lon: positions.longitude,
-      odo: positions.odometer,
-      hours: positions.engineHours,
-      driverId: positions.driverId,
-    })
-    .from(positions)
-    .where(and(eq(positions.organizationId, orgId), eq(positions.assetId, vehicleId), gte(positions.fixTime, new Date(fromMs)), toMs === null ? undefined : lte(positions.fixTime, new Date(toMs)), sql`${positions.ignition} is not null`))
-    .orderBy(asc(positions.fixTime));
-  return rows.map((r) => ({ time: r.t.getTime(), ignition: r.ignition, lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, driverId: r.driverId }));
+/**
+ * A vehicle's type-6 records (the partial index hos_events_engine_idx) around `fromMs` and its
+ * positions' ignition (positions_asset_time_idx), in one statement: a reconciliation runs for each
+ * vehicle new to an instance, and on Citus every statement costs the coordinator and the worker a
+ * round trip (issue 49). Every table is read for the organization, so Citus routes it to its shard.
+ */
+export async function reconcileReads(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number, toMs: number): Promise<ReconcileReads> {
+  const from = new Date(fromMs).toISOString();
+  const [r] = rowsOf<{ before: number | null; events: string | null; fixes: string | null }>(
+    await tx.execute(sql`with ev as (
+        select event_time, event_code from hos_events
+        where organization_id = ${orgId} and vehicle_id = ${vehicleId} and event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} and event_time >= ${from}::timestamptz),
+      nx as (select min(event_time) as t from ev where event_time > ${new Date(toMs).toISOString()}::timestamptz)
+      select
+        (select e.event_code from hos_events e where e.organization_id = ${orgId} and e.vehicle_id = ${vehicleId} and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
+          and e.event_time < ${from}::timestamptz order by e.event_time desc limit 1) as before,
+        (select json_agg(json_build_array(extract(epoch from event_time)::float8 * 1000, event_code) order by event_time) from ev)::text as events,
+        (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.ignition, p.latitude, p.longitude, p.odometer, p.engine_hours, p.driver_id) order by p.fix_time)
+          from positions p where p.organization_id = ${orgId} and p.asset_id = ${vehicleId} and p.fix_time >= ${from}::timestamptz
+            and p.fix_time <= coalesce((select t from nx), 'infinity'::timestamptz) and p.ignition is not null)::text as fixes`),
+  );
+  const events = r?.events ? (JSON.parse(r.events) as Array<[number, number]>) : [];
+  const fixes = r?.fixes ? (JSON.parse(r.fixes) as Array<[number, boolean, number, number, number | null, number | null, string | null]>) : [];
+  return {
+    start: r?.before === null || r?.before === undefined ? null : isPowerUp(Number(r.before)),
+    stored: events.map(([t, code]) => ({ time: Math.round(t), on: isPowerUp(code) })),
+    fixes: fixes.map(([t, ignition, lat, lon, odometerM, engineHours, driverId]) => ({ time: Math.round(t), ignition, lat, lon, odometerM, engineHours, driverId })),
+  };
 }
 
 /**

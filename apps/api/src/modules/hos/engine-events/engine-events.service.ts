@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../../db/client.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { CATCH_UP_DAYS, insertEvents, lockVehicles, type EventToWrite } from '../auto-duty/auto-duty.repository.ts';
 import { engineChanges, engineCode, type EngineChange, type IgnitionFix } from './derive.ts';
-import { engineEventsFrom, engineStateBefore, ignitionFixes, inPersonalConveyance, lastEngineEvents, reportingVehicles } from './engine-events.repository.ts';
+import { inPersonalConveyance, reconcileReads, lastEngineEvents, reportingVehicles } from './engine-events.repository.ts';
 
 // Engine power-up and shut-down records (type 6) behind ingest, a follower of the position commit
 // (decision 0155). Committed fixes are worked per vehicle in rounds: a vehicle whose ignition did not
@@ -137,10 +137,8 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
     this.stats.reconciled++;
     return this.db.transaction(async (tx) => {
       await lockVehicles(tx, [vehicleId]);
-      const [start, stored] = await Promise.all([engineStateBefore(tx, orgId, vehicleId, fromMs), engineEventsFrom(tx, orgId, vehicleId, fromMs)]);
+      const { start, stored, fixes } = await reconcileReads(tx, orgId, vehicleId, fromMs, toMs);
       const next = stored.find((s) => s.time > toMs);
-      // Up to the next record, or every newer fix: a late fix's change holds until the fixes after it say otherwise.
-      const fixes = await ignitionFixes(tx, orgId, vehicleId, fromMs, next?.time ?? null);
       const { changes } = engineChanges(start, fixes, stored);
       const written = await this.write(tx, orgId, vehicleId, changes);
       const c = this.cache.get(vehicleId);

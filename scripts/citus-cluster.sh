@@ -105,10 +105,14 @@ url() { echo "postgres://postgres@127.0.0.1:$(port_of coordinator)/postgres"; }
 # applies them). Each database with the citus extension runs a maintenance daemon on every node, and
 # logical shard moves need background workers too: PostgreSQL's default of 8 runs out with a few
 # databases. Citus caches one connection per worker by default; the bench showed the workers' CPU
-# going to connection set-up, so each coordinator backend keeps a few.
+# going to connection set-up, so each coordinator backend keeps a few. A statement on several
+# shards opens up to max_adaptive_executor_pool_size (16) connections per worker and closes all
+# but the cached ones afterwards: the background sweeps did that every few seconds from every
+# backend (a hundred new worker sessions in 20 s of ingest, 40% of the singles' CPU), so they run
+# over one connection per worker (decision 0210).
 ensure_settings() {
   local conf=$1 line
-  for line in "max_worker_processes = 64" "citus.max_cached_conns_per_worker = 4"; do
+  for line in "max_worker_processes = 64" "citus.max_cached_conns_per_worker = 4" "citus.max_adaptive_executor_pool_size = 1"; do
     grep -q "^${line%% =*} " "$conf" || echo "$line" >> "$conf"
   done
 }

@@ -3,7 +3,7 @@ import { describeLocation } from '@fleet/geo/places';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
-import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
+import { QueuedFollower, type Round, VehicleQueue, vehiclesWithFixesElsewhere, type WorkedSpan } from '../positions/index.ts';
 import { TripFolder, type FoldedStop, type FoldedTrip, type TripFix } from './trip-fold.ts';
 
 // Trips and stops kept behind ingest (issue 32, decision 0163), a follower of the position commit
@@ -98,32 +98,16 @@ export class TripsStops extends QueuedFollower<TripFix> {
     await this.write(writes);
   }
 
-  /**
-   * On a shared database another instance may have stored fixes of the same vehicle (a device
-   * behind a load balancer): the vehicles with stored fixes after this fold's last that this round
-   * does not hold (one statement per organization: a round holds one, byOrganization). Those are
-   * computed again from positions. The organization is named so that Citus routes the statement,
-   * correlated subquery and all, to its shard.
-   */
+  /** The vehicles of the round another instance stored fixes of since this fold's last (vehiclesWithFixesElsewhere); a round holds one organization. */
   private async othersFixes(items: Round<TripFix>): Promise<Set<string>> {
-    const keys = new Map<string, Array<{ a: string; from: string; to: string; n: number }>>();
+    const spans: WorkedSpan[] = [];
     for (const [assetId, w] of items) {
       const lastT = this.folds.get(assetId)?.folder.lastT ?? null;
       const news = w.fixes.filter((f) => lastT !== null && f.t > lastT);
       if (lastT === null || news.length === 0) continue;
-      const list = keys.get(w.orgId) ?? [];
-      list.push({ a: assetId, from: iso(lastT), to: iso(news[news.length - 1]!.t), n: new Set(news.map((f) => f.t)).size });
-      keys.set(w.orgId, list);
+      spans.push({ assetId, fromMs: lastT, toMs: news[news.length - 1]!.t, n: new Set(news.map((f) => f.t)).size });
     }
-    const out = new Set<string>();
-    for (const [orgId, list] of keys) {
-      const rows = rowsOf<{ a: string }>(
-        await this.db.execute(sql`select k.a from json_to_recordset(${JSON.stringify(list)}::json) as k(a uuid, "from" timestamptz, "to" timestamptz, n int)
-          where (select count(*) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k."from" and p.fix_time <= k."to") > k.n`),
-      );
-      for (const r of rows) out.add(r.a);
-    }
-    return out;
+    return spans.length ? vehiclesWithFixesElsewhere(this.db, items[0]![1].orgId, spans) : new Set();
   }
 
   /**

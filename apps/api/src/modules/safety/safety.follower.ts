@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { PlaceIndex } from '../places/index.ts';
-import { QueuedFollower, VehicleQueue, type PositionRow, type Round } from '../positions/index.ts';
+import { QueuedFollower, VehicleQueue, vehiclesWithFixesElsewhere, type PositionRow, type Round, type WorkedSpan } from '../positions/index.ts';
 import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
 import * as repo from './safety.repository.ts';
 import { emitSafetyCreated } from './safety-webhooks.ts';
@@ -47,6 +47,12 @@ interface VehicleState {
 
 export interface SafetyFollowerOptions {
   onError?: (err: unknown) => void;
+  /**
+   * Other instances may store this organization's fixes (a shared PostgreSQL or Citus, not the
+   * embedded database): a vehicle whose stored fixes since its state include some this instance
+   * never heard of is replayed from the database.
+   */
+  shared?: boolean;
   flushMs?: number;
   now?: () => number;
 }
@@ -62,6 +68,7 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
   private readonly openWritten = new Map<string, number>();
   private readonly onError: (err: unknown) => void;
   private readonly now: () => number;
+  private readonly shared: boolean;
   readonly stats = { rounds: 0, fixes: 0, replays: 0, written: 0, failures: 0 };
   flushMs: number;
 
@@ -72,6 +79,7 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
     super();
     this.onError = opts.onError ?? (() => undefined);
     this.now = opts.now ?? Date.now;
+    this.shared = opts.shared ?? false;
     this.flushMs = opts.flushMs ?? 1000;
     this.queue = new VehicleQueue<QueuedFix>({
       fixOf: (r) => fixOf(r),
@@ -149,12 +157,13 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
     const org = await this.orgOf(orgId);
     const drafts: Array<{ assetId: string; draft: EventDraft }> = [];
     const replays: Array<{ assetId: string; from: number }> = [];
+    for (const [, { fixes }] of items) fixes.sort((a, b) => a.t - b.t);
+    const elsewhere = this.shared ? await this.othersFixes(orgId, items) : new Set<string>();
     for (const [assetId, { fixes }] of items) {
       if (fixes.length === 0) continue;
-      fixes.sort((a, b) => a.t - b.t);
       this.stats.fixes += fixes.length;
       const state = this.vehicles.get(assetId);
-      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) {
+      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId) || elsewhere.has(assetId)) {
         this.forced.delete(assetId);
         replays.push({ assetId, from: Math.min(fixes[0]!.t, state?.track.t ?? Infinity) });
         continue;
@@ -196,6 +205,20 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
     }
     await repo.writeMarks(this.db, orgId, marks);
     await this.tell(orgId, written);
+  }
+
+  /**
+   * The round's vehicles another instance stored fixes of since the fix their state ends at (a device
+   * behind a load balancer): stepping on past them would miss those fixes, so they are replayed.
+   */
+  private async othersFixes(orgId: string, items: Round<QueuedFix>): Promise<Set<string>> {
+    const spans: WorkedSpan[] = [];
+    for (const [assetId, { fixes }] of items) {
+      const state = this.vehicles.get(assetId);
+      if (!state || !Number.isFinite(state.track.t) || fixes.length === 0 || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) continue;
+      spans.push({ assetId, fromMs: state.track.t, toMs: fixes[fixes.length - 1]!.t, n: new Set(fixes.map((f) => f.t)).size });
+    }
+    return vehiclesWithFixesElsewhere(this.db, orgId, spans);
   }
 
   /**

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_SAFETY_SETTINGS, safetySettingsSchema, type SafetySettings } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { safetyMarks } from '../../db/schema/index.ts';
 import type { EventDraft, SafetyFix } from './safety-machine.ts';
 import { SIGNAL_KEYS, signalsOf } from './signals.ts';
 
@@ -125,11 +126,20 @@ export async function replaceEvents(db: DbOrTx, orgId: string, assetId: string, 
 
 export async function writeMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<string, number>): Promise<void> {
   if (marks.size === 0) return;
-  const json = JSON.stringify([...marks].map(([assetId, t]) => ({ asset_id: assetId, t: iso(t) })));
-  await db.execute(sql`insert into safety_marks (organization_id, asset_id, covered_until)
-    select ${orgId}::uuid, x.asset_id, x.t from json_to_recordset(${json}::json) as x(asset_id uuid, t timestamptz)
-    on conflict (organization_id, asset_id) do update set covered_until = greatest(safety_marks.covered_until, excluded.covered_until)`);
+  // VALUES naming the organization: Citus routes it to its shard (an INSERT … SELECT from a JSON
+  // document went through the coordinator, a round of every organization every second). In vehicle
+  // order, so two instances writing the same vehicles' marks lock them in the same order.
+  const rows = [...marks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([assetId, t]) => ({ organizationId: orgId, assetId, coveredUntil: new Date(t) }));
+  for (let i = 0; i < rows.length; i += MARKS_PER_STATEMENT) {
+    await db
+      .insert(safetyMarks)
+      .values(rows.slice(i, i + MARKS_PER_STATEMENT))
+      .onConflictDoUpdate({ target: [safetyMarks.organizationId, safetyMarks.assetId], set: { coveredUntil: sql`greatest(${safetyMarks.coveredUntil}, excluded.covered_until)` } });
+  }
 }
+
+/** Marks an upsert writes at most (3 parameters each). */
+const MARKS_PER_STATEMENT = 5000;
 
 /** Vehicles whose newest fix is past their mark (null: never worked). */
 export async function vehiclesBehindMarks(db: DbOrTx): Promise<Array<{ assetId: string; orgId: string; mark: number | null }>> {

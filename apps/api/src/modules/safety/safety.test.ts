@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, gte, lte } from 'drizzle-orm';
 import { DEFAULT_SAFETY_SETTINGS, KM_PER_MILE, type DriverSafety, type Page, type SafetyEvent, type SafetyEventDetail, type SafetyScoreDetail, type SafetyScores } from '@fleet/api-contract';
 import { speedLimitAt } from '@fleet/geo/speed-limits';
 import { createTestApp, expectErrorBody, login, bearer, type TestContext } from '../../test/helpers.ts';
@@ -7,7 +8,9 @@ import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
 import { hashPassword } from '../auth/index.ts';
-import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord } from '../positions/index.ts';
+import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord, type PositionRow } from '../positions/index.ts';
+import { positions } from '../../db/schema/index.ts';
+import { SafetyEvents } from './safety.follower.ts';
 
 // Issue 47 (decision 0194): safety events from Teltonika elements, Traccar alarms and a 1 Hz phone
 // track, through ingest and the follower, once whatever the order; read, reviewed and scored through
@@ -398,5 +401,31 @@ describe('access and input', () => {
     res = await t.app.inject({ method: 'GET', url: api('/safety/summary'), headers: a.admin });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ needsCoaching: 1 });
+  });
+});
+
+// Last: it stops this app's own follower, so the two followers below are the only ones writing.
+describe('two API instances following one phone on a shared database', () => {
+  it("give the same events as one, each seeing the other's fixes in the positions", async () => {
+    await t.app.safetyEvents.close();
+    const balanced = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'saf-phone-4', unitNumber: 'S-PH4' });
+    const instances = [0, 1].map(() => new SafetyEvents(t.app.db, { shared: true, flushMs: 0 }));
+    const track = phoneTrack();
+    const chunk = 3;
+    for (let k = 0; k * chunk < track.length; k++) {
+      const part = track.slice(k * chunk, (k + 1) * chunk);
+      for (const f of part) expect((await post(balanced, f)).statusCode).toBe(200);
+      // The phone's requests reach the two instances in turn (a load balancer); each hears only its own.
+      const rows = await t.app.db
+        .select()
+        .from(positions)
+        .where(and(eq(positions.organizationId, a.orgId), eq(positions.assetId, balanced.assetId), gte(positions.fixTime, new Date(part[0]!.t)), lte(positions.fixTime, new Date(part[part.length - 1]!.t))));
+      const instance = instances[k % 2]!;
+      // The stored rows carry every field the follower reads: a whole PositionRow is the pipeline's business.
+      instance.enqueue(rows as unknown as PositionRow[], rows.map(() => true));
+      await instance.idle();
+    }
+    expect(shape(await events(balanced))).toEqual(shape(await events(phone)));
+    for (const i of instances) await i.close();
   });
 });

@@ -7,7 +7,7 @@ import { follower } from '../follower.ts';
  * attributes are.
  */
 export const safetyEventsFollower = follower('safetyEvents', ({ database, onError, info }) => {
-  const safety = new SafetyEvents(database.db, { onError: onError('safety events') });
+  const safety = new SafetyEvents(database.db, { onError: onError('safety events'), shared: database.kind !== 'pglite' });
   const catchUp = () =>
     safety
       .catchUp()

@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../../db/client.ts';
+import { rowsOf } from '../../../db/sql/rows.ts';
+
+/** What a follower worked of one vehicle since it last looked: fixes after `fromMs` up to `toMs`, `n` of them (distinct times). */
+export interface WorkedSpan {
+  assetId: string;
+  fromMs: number;
+  toMs: number;
+  n: number;
+}
+
+/**
+ * On a shared database another instance may have stored fixes of the same vehicle (a device behind
+ * a load balancer), which this instance's follower never heard of: the vehicles of these spans with
+ * more stored fixes in (fromMs, toMs] than this instance worked there. One statement per
+ * organization, naming it, so that Citus routes it, correlated subquery and all, to its shard.
+ */
+export async function vehiclesWithFixesElsewhere(db: DbOrTx, orgId: string, spans: readonly WorkedSpan[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (spans.length === 0) return out;
+  const keys = spans.map((s) => ({ a: s.assetId, from: new Date(s.fromMs).toISOString(), to: new Date(s.toMs).toISOString(), n: s.n }));
+  const rows = rowsOf<{ a: string }>(
+    await db.execute(sql`select k.a from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, "from" timestamptz, "to" timestamptz, n int)
+      where (select count(*) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k."from" and p.fix_time <= k."to") > k.n`),
+  );
+  for (const r of rows) out.add(r.a);
+  return out;
+}

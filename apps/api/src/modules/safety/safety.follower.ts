@@ -158,12 +158,14 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
     const drafts: Array<{ assetId: string; draft: EventDraft }> = [];
     const replays: Array<{ assetId: string; from: number }> = [];
     for (const [, { fixes }] of items) fixes.sort((a, b) => a.t - b.t);
-    const elsewhere = this.shared ? await this.othersFixes(orgId, items) : new Set<string>();
-    for (const [assetId, { fixes }] of items) {
+    const elsewhere = this.shared ? await this.othersFixes(orgId, items) : new Map<string, QueuedFix[]>();
+    for (const [assetId, waiting] of items) {
+      // With another instance's fixes among them: every stored fix since the state, in order.
+      const fixes = elsewhere.get(assetId) ?? waiting.fixes;
       if (fixes.length === 0) continue;
       this.stats.fixes += fixes.length;
       const state = this.vehicles.get(assetId);
-      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId) || elsewhere.has(assetId)) {
+      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) {
         this.forced.delete(assetId);
         replays.push({ assetId, from: Math.min(fixes[0]!.t, state?.track.t ?? Infinity) });
         continue;
@@ -209,16 +211,24 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
 
   /**
    * The round's vehicles another instance stored fixes of since the fix their state ends at (a device
-   * behind a load balancer): stepping on past them would miss those fixes, so they are replayed.
+   * behind a load balancer), with every stored fix of theirs from there to the round's newest:
+   * stepping through those instead of the round's own keeps the state the in-order one (the state
+   * at its last fix is exact, and the fixes after it are all there, in order). Two statements for
+   * the round, the second only when some vehicle has such fixes.
    */
-  private async othersFixes(orgId: string, items: Round<QueuedFix>): Promise<Set<string>> {
+  private async othersFixes(orgId: string, items: Round<QueuedFix>): Promise<Map<string, QueuedFix[]>> {
     const spans: WorkedSpan[] = [];
     for (const [assetId, { fixes }] of items) {
       const state = this.vehicles.get(assetId);
       if (!state || !Number.isFinite(state.track.t) || fixes.length === 0 || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) continue;
       spans.push({ assetId, fromMs: state.track.t, toMs: fixes[fixes.length - 1]!.t, n: new Set(fixes.map((f) => f.t)).size });
     }
-    return vehiclesWithFixesElsewhere(this.db, orgId, spans);
+    const ids = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
+    return repo.readFixesBetween(
+      this.db,
+      orgId,
+      spans.filter((x) => ids.has(x.assetId)),
+    );
   }
 
   /**

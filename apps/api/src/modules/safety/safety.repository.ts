@@ -26,7 +26,9 @@ export interface StoredFix extends SafetyFix {
   protocol: string;
 }
 
-const signalJson = sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', attributes->'${k}'`).join(', ')}))`);
+/** The safety signals of a positions row (of `alias` when given) as one JSON object. */
+const signalOf = (alias?: string) => sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', ${alias ? `${alias}.` : ''}attributes->'${k}'`).join(', ')}))`);
+const signalJson = signalOf();
 
 /**
  * A vehicle's stored fixes from `fromMs` on, in fix-time order, with their safety signals, and
@@ -39,12 +41,31 @@ export async function readFixes(db: DbOrTx, orgId: string, assetId: string, from
         exists (select 1 from positions o where o.organization_id = ${orgId} and o.asset_id = ${assetId} and o.fix_time < ${from}::timestamptz) as older
       from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${from}::timestamptz`),
   );
-  const rows = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>]>) : [];
-  const fixes = rows.map(([t, lat, lon, speed, ignition, driverId, protocol, attrs]) => {
-    const s = signalsOf(attrs, protocol === 'traccar');
-    return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
-  });
+  const fixes = r?.j ? (JSON.parse(r.j) as FixTuple[]).map(fixOfTuple) : [];
   return { fixes, older: r?.older === true };
+}
+
+type FixTuple = [number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>];
+const fixOfTuple = ([t, lat, lon, speed, ignition, driverId, protocol, attrs]: FixTuple): StoredFix => {
+  const s = signalsOf(attrs, protocol === 'traccar');
+  return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
+};
+
+/**
+ * Vehicles' stored fixes after `fromMs` up to `toMs`, in fix-time order, with their safety signals:
+ * one statement for a round's vehicles, naming the organization (one shard on Citus).
+ */
+export async function readFixesBetween(db: DbOrTx, orgId: string, spans: ReadonlyArray<{ assetId: string; fromMs: number; toMs: number }>): Promise<Map<string, StoredFix[]>> {
+  const out = new Map<string, StoredFix[]>();
+  if (spans.length === 0) return out;
+  const keys = spans.map((x) => ({ a: x.assetId, f: iso(x.fromMs), t: iso(x.toMs) }));
+  const rows = rowsOf<{ a: string; j: string | null }>(
+    await db.execute(sql`select k.a, (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id, p.protocol, ${signalOf('p')}) order by p.fix_time)
+        from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k.f and p.fix_time <= k.t)::text as j
+      from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, f timestamptz, t timestamptz)`),
+  );
+  for (const r of rows) out.set(r.a, r.j ? (JSON.parse(r.j) as FixTuple[]).map(fixOfTuple) : []);
+  return out;
 }
 
 /** The fixes around an event (its trace). */

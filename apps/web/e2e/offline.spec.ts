@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { fillLogin } from './helpers.ts';
 import { driverLogin, minutesOf, officeApi, periodsUntil } from './driver-helpers.ts';
 
@@ -6,9 +6,31 @@ import { driverLogin, minutesOf, officeApi, periodsUntil } from './driver-helper
 // service worker serves the app shell and the screens' code, and the driver's data comes from what
 // the app last fetched.
 
+/**
+ * The network switched off or on for the page's context. Chromium 150 (Debian's, under Playwright
+ * 1.65) forgets the emulated offline state for `navigator.onLine` in each new document while the
+ * requests stay blocked, so a page reloaded offline thought it was online: after a reload offline
+ * the page is told again (`tellOffline`), on a DevTools session of its own that going online clears.
+ */
+const told = new WeakMap<Page, CDPSession>();
+async function tellOffline(page: Page): Promise<void> {
+  let cdp = told.get(page);
+  if (!cdp) told.set(page, (cdp = await page.context().newCDPSession(page)));
+  await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+async function setNetwork(page: Page, online: boolean): Promise<void> {
+  await page.context().setOffline(!online);
+  const cdp = told.get(page);
+  if (online && cdp) await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+async function reloadOffline(page: Page): Promise<void> {
+  await page.reload();
+  await tellOffline(page);
+}
+
 test.use({ serviceWorkers: 'allow', viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'America/Chicago' });
 
-test('the driver screen reloads and still works with the network gone', async ({ page, context, request }) => {
+test('the driver screen reloads and still works with the network gone', async ({ page, request }) => {
   const office = await officeApi(request);
   const account = await office.driverAccount();
   await page.goto('/');
@@ -24,8 +46,8 @@ test('the driver screen reloads and still works with the network gone', async ({
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
   });
-  await context.setOffline(true);
-  await page.reload();
+  await setNetwork(page, false);
+  await reloadOffline(page);
   await expect(page.getByRole('heading', { name: /Hello, Dana/ })).toBeVisible();
   await expect(page.getByText('Current status')).toBeVisible();
   // It says it is offline, once, instead of an error per request.
@@ -34,11 +56,11 @@ test('the driver screen reloads and still works with the network gone', async ({
   // The app closed and opened again (the tab's cache gone), still offline: the last synced days
   // come back from the device.
   await page.evaluate(() => sessionStorage.clear());
-  await page.reload();
+  await reloadOffline(page);
   await expect(page.getByTestId('current-status')).toBeVisible();
   await expect(page.getByText('Current status')).toBeVisible();
   // The network returns: the banner goes.
-  await context.setOffline(false);
+  await setNetwork(page, true);
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
 });
 
@@ -74,7 +96,7 @@ async function changeStatus(page: Page, name: string, place: string): Promise<nu
 test.describe('records made without signal', () => {
   test.use({ geolocation: { latitude: 41.5, longitude: -88.1 }, permissions: ['geolocation'] });
 
-  test('are kept at their times, counted in the clocks, and stored once when the network returns, a forced resend too', async ({ page, context, request }) => {
+  test('are kept at their times, counted in the clocks, and stored once when the network returns, a forced resend too', async ({ page, request }) => {
     test.setTimeout(120_000);
     const office = await officeApi(request);
     const me = await office.driverAccount();
@@ -92,8 +114,8 @@ test.describe('records made without signal', () => {
     const todayId = ((await (await request.get(`${office.org}/drivers/${me.driver.id}/hos_log/current-day`, { headers: office.headers })).json()) as { id: string }).id;
 
     // The network goes; the page reloads and still works.
-    await context.setOffline(true);
-    await page.reload();
+    await setNetwork(page, false);
+    await reloadOffline(page);
     const status = page.getByTestId('current-status');
     await expect(status).toHaveText('Off duty');
     const banner = page.getByTestId('offline-banner');
@@ -131,7 +153,7 @@ test.describe('records made without signal', () => {
     await page.clock.fastForward('06:00');
     await expect.poll(async () => windowBefore - minutesOf(await windowLeft.innerText()), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
     // A reload keeps them (IndexedDB), still offline.
-    await page.reload();
+    await reloadOffline(page);
     await expect(status).toHaveText('On duty');
     await expect(banner).toContainText('Offline: 3 records waiting');
     // The roadside view opens from what was last synced, and says when that was.
@@ -143,7 +165,7 @@ test.describe('records made without signal', () => {
     await expect(status).toHaveText('On duty');
 
     // The network returns: sent in order, then "Sent".
-    await context.setOffline(false);
+    await setNetwork(page, true);
     await expect(banner).toContainText('Sent: 3 records', { timeout: 30_000 });
     const day = await office.logDay(todayId);
     const changes = day.events.filter((e) => e.eventType === 1 && (e.status === 'SB' || e.status === 'ON'));
@@ -158,7 +180,7 @@ test.describe('records made without signal', () => {
     expect(Math.abs(Date.parse(reports.content[0]!.inspectedAt) - signedAt)).toBeLessThan(5_000);
 
     // A resend forced: the server stores the change, the answer is lost; the phone sends it again.
-    await context.setOffline(true);
+    await setNetwork(page, false);
     const off = await changeStatus(page, 'Off duty', 'Pilot truck stop, Joliet IL');
     let lost = 0;
     await page.route('**/hos_event', async (route) => {
@@ -167,7 +189,7 @@ test.describe('records made without signal', () => {
       await route.fetch();
       await route.abort('connectionreset');
     });
-    await context.setOffline(false);
+    await setNetwork(page, true);
     await expect(banner).toContainText('Sent: 1 record', { timeout: 40_000 });
     expect(lost).toBe(1);
     const after = (await office.logDay(todayId)).events.filter((e) => e.eventType === 1 && e.status === 'OFF' && Math.abs(Date.parse(e.at) - off) < 2_000);

@@ -11,15 +11,15 @@ import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } fr
 // position commit: committed fixes go to the vehicle queue (a push per fix, nothing else on
 // ingest's path) and are folded into their vehicle's day every couple of seconds, continuing from
 // the day row's carry; a fix older than what a day already holds (a late or replayed upload) makes
-// that day be computed again from positions. Each round locks the day rows it changes, so
-// instances sharing a vehicle never lose a fix.
+// that day be computed again from positions. A round writes a day only if its row still holds
+// what this instance read, else rebuilds it, so instances sharing a vehicle never lose a fix.
 
 /** Vehicle days a rebuild reads and writes in one statement each. */
 const REBUILD_CHUNK = 50;
 /** Vehicle days an upsert writes in one statement (14 parameters each). */
 const UPSERT_CHUNK = 2000;
-/** What a rebuild replaces in a day's row (the columns of vehicle_daily_stats). */
-const REBUILT_COLUMNS = ['distance_m', 'driving_ms', 'idle_ms', 'max_speed_kmh', 'speeding_events', 'stops', 'fixes', 'last_fix_at', 'carry', 'updated_at'] as const;
+/** What writing a vehicle day replaces in its row, a rebuild or a round's upsert (columns of vehicle_daily_stats). */
+const DAY_COLUMNS = ['distance_m', 'driving_ms', 'idle_ms', 'max_speed_kmh', 'speeding_events', 'stops', 'fixes', 'last_fix_at', 'carry', 'updated_at'] as const;
 
 interface OrgFacts {
   timeZone: string;
@@ -195,7 +195,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
       .values(values)
       .onConflictDoUpdate({
         target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
-        set: Object.fromEntries(REBUILT_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
+        set: Object.fromEntries(DAY_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
       });
   }
 
@@ -326,7 +326,7 @@ async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise
       .values(values)
       .onConflictDoUpdate({
         target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
-        set: Object.fromEntries(REBUILT_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
+        set: Object.fromEntries(DAY_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
         setWhere: sql`${vehicleDailyStats.lastFixAt} is not distinct from to_timestamp((excluded.carry->>'prevS')::float8)`,
       })
       .returning({ assetId: vehicleDailyStats.assetId, day: vehicleDailyStats.day });

@@ -50,7 +50,7 @@ export interface SafetyFollowerOptions {
   /**
    * Other instances may store this organization's fixes (a shared PostgreSQL or Citus, not the
    * embedded database): a vehicle whose stored fixes since its state include some this instance
-   * never heard of is replayed from the database.
+   * never heard of steps through every stored fix since then.
    */
   shared?: boolean;
   flushMs?: number;

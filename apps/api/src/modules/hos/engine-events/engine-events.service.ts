@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../../db/client.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { CATCH_UP_DAYS, insertEvents, lockVehicles, type EventToWrite } from '../auto-duty/auto-duty.repository.ts';
 import { engineChanges, engineCode, type EngineChange, type IgnitionFix } from './derive.ts';
-import { inPersonalConveyance, reconcileReads, lastEngineEvents, reportingVehicles } from './engine-events.repository.ts';
+import { inPersonalConveyance, lastEngineEvents, reconcileReads, reportingVehicles } from './engine-events.repository.ts';
 
 // Engine power-up and shut-down records (type 6) behind ingest, a follower of the position commit
 // (decision 0155). Committed fixes are worked per vehicle in rounds: a vehicle whose ignition did not

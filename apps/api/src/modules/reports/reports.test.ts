@@ -522,6 +522,9 @@ describe('two API instances following one vehicle on a shared database', () => {
     }
     const shapeOf = async (v: TestVehicle) => shape(await trips(`assetId=${v.assetId}&sort=startedAt,asc`), await stops(`assetId=${v.assetId}&sort=startedAt,asc`));
     expect(await shapeOf(E)).toEqual(await shapeOf(A));
+    // Each computed the vehicle from its positions once (its first round) and then folded the
+    // stored fixes it never heard of, not computing it again every round.
+    expect(instances.map((i) => i.stats.recomputed)).toEqual([1, 1]);
     for (const i of instances) await i.close();
   });
 });

@@ -84,13 +84,14 @@ export class TripsStops extends QueuedFollower<TripFix> {
     this.stats.rounds++;
     const writes: VehicleWrite[] = [];
     for (const [, w] of items) w.fixes.sort((a, b) => a.t - b.t);
-    const missing = this.shared ? await this.othersFixes(items) : new Set<string>();
+    const elsewhere = this.shared ? await this.othersFixes(items) : new Map<string, TripFix[]>();
     for (const [assetId, w] of items) {
       const first = w.fixes[0]?.t ?? w.until;
       let vf = this.folds.get(assetId);
       const lastT = vf?.folder.lastT ?? null;
-      if (!vf || lastT === null || first <= lastT || missing.has(assetId)) vf = await this.recompute(this.db, w.orgId, assetId, Math.min(first, lastT ?? first));
-      else for (const f of w.fixes) vf.folder.add(f);
+      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, w.orgId, assetId, Math.min(first, lastT ?? first));
+      // With another instance's fixes among them: every stored fix since the fold's last, in order.
+      else for (const f of elsewhere.get(assetId) ?? w.fixes) vf.folder.add(f);
       this.folds.set(assetId, vf);
       const write = this.pending(w.orgId, assetId, vf);
       if (write) writes.push(write);
@@ -98,16 +99,29 @@ export class TripsStops extends QueuedFollower<TripFix> {
     await this.write(writes);
   }
 
-  /** The vehicles of the round another instance stored fixes of since this fold's last (vehiclesWithFixesElsewhere); a round holds one organization. */
-  private async othersFixes(items: Round<TripFix>): Promise<Set<string>> {
+  /**
+   * The round's vehicles another instance stored fixes of since the fold's last (a device behind a
+   * load balancer, vehiclesWithFixesElsewhere), with every stored fix of theirs from there to the
+   * round's newest: folding those instead of the round's own keeps the fold the in-order one, where
+   * computing again from the open stop would read hours of a moving vehicle's fixes every round.
+   * Two statements for the round (it holds one organization), the second only when some vehicle has
+   * such fixes.
+   */
+  private async othersFixes(items: Round<TripFix>): Promise<Map<string, TripFix[]>> {
     const spans: WorkedSpan[] = [];
     for (const [assetId, w] of items) {
       const lastT = this.folds.get(assetId)?.folder.lastT ?? null;
-      const news = w.fixes.filter((f) => lastT !== null && f.t > lastT);
-      if (lastT === null || news.length === 0) continue;
-      spans.push({ assetId, fromMs: lastT, toMs: news[news.length - 1]!.t, n: new Set(news.map((f) => f.t)).size });
+      if (lastT === null || w.fixes.length === 0 || w.fixes[0]!.t <= lastT) continue;
+      spans.push({ assetId, fromMs: lastT, toMs: w.fixes[w.fixes.length - 1]!.t, n: new Set(w.fixes.map((f) => f.t)).size });
     }
-    return spans.length ? vehiclesWithFixesElsewhere(this.db, items[0]![1].orgId, spans) : new Set();
+    if (spans.length === 0) return new Map();
+    const orgId = items[0]![1].orgId;
+    const ids = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
+    return readFixesBetween(
+      this.db,
+      orgId,
+      spans.filter((x) => ids.has(x.assetId)),
+    );
   }
 
   /**
@@ -140,8 +154,7 @@ export class TripsStops extends QueuedFollower<TripFix> {
             from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= (select t from f))::text as j`),
     );
     const folder = new TripFolder(r!.anchored);
-    const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];
-    for (const [t, lat, lon, speed, ignition, driverId] of fixes) folder.add({ t: Math.round(t), lat, lon, speed, ignition, driverId });
+    for (const f of fixesOfJson(r?.j ?? null)) folder.add(f);
     return { folder, replaceFrom: new Date(r!.from_t).getTime(), openWrittenAt: null, openSig: null };
   }
 
@@ -293,4 +306,24 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
       select ${orgId}::uuid, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on
       from json_to_recordset(${JSON.stringify(withKnown(stops))}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
         lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
+}
+
+/** The positions' JSON array of [epoch ms, lat, lon, speed, ignition, driver] as the fold's fixes. */
+function fixesOfJson(j: string | null): TripFix[] {
+  const tuples = j ? (JSON.parse(j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];
+  return tuples.map(([t, lat, lon, speed, ignition, driverId]) => ({ t: Math.round(t), lat, lon, speed, ignition, driverId }));
+}
+
+/** Each span's stored fixes in (fromMs, toMs], in order: one statement for the organization, routed on Citus. */
+async function readFixesBetween(db: DbOrTx, orgId: string, spans: readonly WorkedSpan[]): Promise<Map<string, TripFix[]>> {
+  const out = new Map<string, TripFix[]>();
+  if (spans.length === 0) return out;
+  const keys = spans.map((x) => ({ a: x.assetId, f: new Date(x.fromMs).toISOString(), t: new Date(x.toMs).toISOString() }));
+  const rows = rowsOf<{ a: string; j: string | null }>(
+    await db.execute(sql`select k.a, (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id) order by p.fix_time)
+        from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k.f and p.fix_time <= k.t)::text as j
+      from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, f timestamptz, t timestamptz)`),
+  );
+  for (const r of rows) out.set(r.a, fixesOfJson(r.j));
+  return out;
 }

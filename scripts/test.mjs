@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { e2eShards } from './e2e-shards.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -231,20 +232,39 @@ function e2eClock() {
 // The browser tests are the longest step and mostly wait on the browser and the server, so they
 // start first, right after the build, in the background; the checks and the CPU-bound vitest passes
 // fill the cores beside them, one after the other, yielding to them (yieldCpu).
+// They run as E2E_SHARDS (default 2) Playwright processes side by side, each on a share of the files
+// with its own server, ports and data directory: the tests mostly wait, so one process at a time left
+// the machine idle (decision 0211).
 let e2e = Promise.resolve(true);
-const e2eJson = path.join(tmp, 'playwright.json');
+const e2eShardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
+const e2eJsons = [];
 // Built in this run: the API tests' server processes run the build (TEST_SERVER_ENTRY, server-process.ts).
 let built = false;
 if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts'))) {
   if ((built = await run('build web app and API', 'npm', ['run', 'build']))) {
     const shift = e2eClock();
-    const playwright = [bin('playwright'), 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json'];
-    const [cmd, ...args] = shift ? ['faketime', '-f', shift, ...playwright] : playwright;
-    e2e = runInBackground('browser tests (Playwright + Debian Chromium)', cmd, args, {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-      CHROMIUM_PATH: chromiumPath(),
-      TEST_DATABASE_URL: '',
-    });
+    const shards = e2eShards(e2eShardCount);
+    e2e = Promise.all(
+      shards.map((shard, k) => {
+        const json = path.join(tmp, `playwright-${k + 1}.json`);
+        e2eJsons.push(json);
+        // Shard 1 keeps the config's ports (8181-8184, devices on 5099); each next one 10 higher.
+        const port = 8181 + 10 * k;
+        const playwright = [bin('playwright'), 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json', '--output', path.join(tmp, `e2e-results-${k + 1}`), ...(shards.length > 1 ? shard.filters : [])];
+        const [cmd, ...args] = shift ? ['faketime', '-f', shift, ...playwright] : playwright;
+        const label = shards.length > 1 ? `browser tests ${k + 1} of ${shards.length} (Playwright + Debian Chromium, ${shard.filters.length} files)` : 'browser tests (Playwright + Debian Chromium)';
+        return runInBackground(label, cmd, args, {
+          PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+          CHROMIUM_PATH: chromiumPath(),
+          TEST_DATABASE_URL: '',
+          E2E_PORT: String(port),
+          OSMAND_PORT: String(k === 0 ? 5099 : port + 1),
+          TELTONIKA_PORT: String(port + 2),
+          FMCSA_PORT: String(port + 3),
+          E2E_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-e2e-web-')),
+        });
+      }),
+    ).then((oks) => oks.every(Boolean));
   }
 }
 
@@ -314,7 +334,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 await e2e;
-countPlaywright(e2eJson);
+for (const json of e2eJsons) countPlaywright(json);
 await soak;
 countSoak(soakLog);
 

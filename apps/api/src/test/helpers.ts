@@ -146,12 +146,26 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     config,
     dataDir,
     async close() {
-      await app.close();
-      await database.close();
-      await drop();
+      await named('app.close()', () => app.close());
+      await named('database.close()', () => database.close());
+      await named('dropping the database', drop);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs a step of a test app's close, saying which one after a minute without an end (a hook that
+ * times out says only that the hook did): it still waits for it, hiding nothing.
+ */
+async function named(step: string, fn: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  const timer = setInterval(() => console.warn(`test app close: ${step} has not ended after ${Math.round((Date.now() - started) / 1000)} s`), 60_000);
+  try {
+    await fn();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 export const DEMO = {

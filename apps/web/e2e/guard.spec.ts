@@ -55,12 +55,17 @@ test('a super administrator on a public page or landing on the dashboard goes to
 
 test('the global loading bar shows while a screen loads', async ({ page }) => {
   await login(page, 'admin');
+  // The screen's code is held until the bar has been seen: a fixed delay could pass unseen on a
+  // loaded machine, between the click and the first look.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
   await page.route('**/assets/my-account-page-*.js', async (route) => {
-    await new Promise((r) => setTimeout(r, 600));
+    await held;
     await route.continue();
   });
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByRole('link', { name: 'Profile Settings' }).click();
   await expect(page.getByTestId('global-loading')).toHaveAttribute('data-navigating', 'true');
+  release();
   await expect(page.getByRole('heading', { name: 'My account' })).toBeVisible();
 });

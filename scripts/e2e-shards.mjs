@@ -51,5 +51,5 @@ function refresh(reportFile) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   if (process.argv[2]) refresh(process.argv[2]);
-  else for (const [k, x] of e2eShards(Number(process.env.E2E_SHARDS ?? 3)).entries()) console.log(`shard ${k + 1}: ${x.seconds} s, ${x.filters.length} files`);
+  else for (const [k, x] of e2eShards(Number(process.env.E2E_SHARDS ?? 2)).entries()) console.log(`shard ${k + 1}: ${x.seconds} s, ${x.filters.length} files`);
 }

@@ -90,6 +90,15 @@ function runInBackground(label, cmd, args, env = {}, { yielding = false, logFile
   });
 }
 
+/** Runs the commands two at a time (both cores, yielding to the browser tests), each step's output printed whole when it ends. */
+async function runPairs(steps) {
+  const queue = [...steps];
+  const worker = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) await runInBackground(...step, {}, { yielding: true });
+  };
+  await Promise.all([worker(), worker()]);
+}
+
 /**
  * The API test files that reach a database (an app, a database or a server of their own, or the
  * PostgreSQL server itself): the PostgreSQL pass runs only these, since pure unit files (and the
@@ -223,11 +232,11 @@ function e2eClock() {
 // The browser tests are the longest step and mostly wait on the browser and the server, so they
 // start first, right after the build, in the background; the checks and the CPU-bound vitest passes
 // fill the cores beside them, one after the other, yielding to them (yieldCpu).
-// They run as E2E_SHARDS (default 3) Playwright processes side by side, each on a share of the files
+// They run as E2E_SHARDS (default 2) Playwright processes side by side, each on a share of the files
 // with its own server, ports and data directory: the tests mostly wait, so one process at a time left
 // the machine idle (decision 0211).
 let e2e = Promise.resolve(true);
-const e2eShardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 3));
+const e2eShardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
 const e2eJsons = [];
 // Built in this run: the API tests' server processes run the build (TEST_SERVER_ENTRY, server-process.ts).
 let built = false;
@@ -269,6 +278,8 @@ if (process.env.SKIP_SOAK !== '1') {
   soak = runInBackground('soak with faults (npm run soak -- --ci)', 'node', ['--import', 'tsx', 'bench/soak.ts', '--ci'], { DATABASE_URL: '' }, { logFile: soakLog });
 }
 
+await runPairs(checks);
+
 /**
  * The vitest passes yield the CPU to the browser tests. Those mostly wait, on a server and a browser
  * that then need a core at once; beside two vitest workers at the same priority each of their steps
@@ -308,26 +319,19 @@ const embedded = new Set(embeddedTestFiles());
 const serverOnly = process.env.TEST_DATABASE_URL ? databaseTestFiles().filter((f) => !embedded.has(f)) : [];
 const excludes = serverOnly.flatMap((f) => ['--exclude', path.relative('apps/api', f)]);
 const pgliteLabel = serverOnly.length ? `unit and API tests (embedded PGlite; ${serverOnly.length} database files on the server only)` : 'unit and API tests (embedded PGlite)';
-
-// The PostgreSQL pass from the start, beside the checks (one after the other) and the browser tests;
-// the PGlite pass once both have ended. Not the two vitest passes side by side: beside each other (and
-// the browser tests, and the PostgreSQL server's own backends, which are not niced) the PGlite pass's
-// databases stalled for minutes in two runs out of two (hooks and tests timed out at 60-180 s that
-// take 2 s alone). One worker for the server's pass: alone on the machine it takes 145 s on one, 149 s
-// on two (the server's side bounds it). The PostgreSQL pass first: it waits on the server more than
-// it computes, so it fills the cores less than the PGlite pass, which then runs when they are freer.
-const pgJson = path.join(tmp, 'vitest-pg.json');
-const checksInTurn = (async () => {
-  for (const step of checks) await runInBackground(...step, {}, { yielding: true });
-})();
-const pgPass = process.env.TEST_DATABASE_URL
-  ? runInBackground('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), serverEntry, { yielding: true })
-  : Promise.resolve(true);
-await Promise.all([checksInTurn, pgPass]);
-countVitest(pgJson);
-
 await run(pgliteLabel, ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`, ...excludes]), { TEST_DATABASE_URL: '', ...serverEntry }, { yielding: true });
 countVitest(unitJson);
+
+// After the PGlite pass, not beside it: beside it (and the browser tests, and the PostgreSQL
+// server's own backends, which are not niced) the PGlite pass's databases stalled for minutes in
+// two runs out of two (hooks and tests timed out at 60-180 s that take 2 s alone; the CI soak's
+// server stopped answering once), though it left a core idle here for 3-4 minutes. One worker:
+// alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
+const pgJson = path.join(tmp, 'vitest-pg.json');
+if (process.env.TEST_DATABASE_URL) {
+  await run('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), serverEntry, { yielding: true });
+  countVitest(pgJson);
+}
 
 await e2e;
 for (const json of e2eJsons) countPlaywright(json);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   KM_PER_MILE,
   UNIT_LABELS,
@@ -94,21 +94,24 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const fromAt = new Date(clock.startOf(from));
   const toAt = new Date(clock.startOf(to));
 
-  // Everything the return needs, each one aggregate statement over the quarter's days.
-  const [distance, odometers, reviewDays, impossible, purchases, suspicious, adjustments, rates, marks, jumps] = await Promise.all([
-    // The month rollup: three rows per vehicle and jurisdiction for a quarter.
-    db.execute(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
-      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`),
-    // Odometer travel over the pairs of fixes that carry one, against the metres counted for them (month rollup).
-    db.execute(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
-      where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`),
-    // Days with gaps or unknown places (a partial index holds just those).
-    db.execute(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
-      order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`),
-    db.execute(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
-      group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`),
+  // Everything the return needs. The distance tables' five aggregates are one statement, each as a
+  // JSON array: one round trip and one plan instead of five, which on Citus is most of what the read
+  // costs (each statement planned on the coordinator and again on the worker, issue 49).
+  const inArrayOf = (q: SQL) => sql`(select coalesce(json_agg(x), '[]'::json) from (${q}) x)`;
+  const [rollups, purchases, suspicious, adjustments, rates, marks] = await Promise.all([
+    db.execute(sql`select
+      ${inArrayOf(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
+        where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`)} as distance,
+      ${inArrayOf(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
+        where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`)} as odometers,
+      ${inArrayOf(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
+        where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
+        order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`)} as review_days,
+      ${inArrayOf(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
+        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
+        group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`)} as impossible,
+      ${inArrayOf(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
+        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`)} as jumps`),
     db
       .select({
         vehicleId: iftaFuelPurchases.vehicleId,
@@ -139,10 +142,12 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     db.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.organizationId, orgId), gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to))),
     ratesForReturn(db, q.quarter, q.fuelType),
     db.select().from(iftaReviewMarks).where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, q.quarter))),
-    // Every impossible jump's miles per jurisdiction (rare: a stray fix), to leave out until accepted.
-    db.execute(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
-      where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`),
   ]);
+  const arrays = rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps', unknown>>(rollups)[0]!;
+  // The month rollup (three rows per vehicle and jurisdiction for a quarter); odometer travel against
+  // the metres counted for it; days with gaps or unknown places (a partial index holds just those);
+  // impossible jumps per day, and each one's miles per jurisdiction (rare: a stray fix), left out until accepted.
+  const [distance, odometers, reviewDays, impossible, jumps] = (['distance', 'odometers', 'review_days', 'impossible', 'jumps'] as const).map((k) => jsonArray(arrays[k]));
   // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
   const markOf = new Map(marks.map((m) => [m.itemKey, m]));
 
@@ -156,7 +161,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     byJur.set(code, e);
   };
   const inScopeIds = new Set(ids);
-  for (const r of rowsOf<{ vehicle_id: string; jurisdiction: string; m: number | string }>(distance)) {
+  for (const r of distance as Array<{ vehicle_id: string; jurisdiction: string; m: number | string }>) {
     if (!inScopeIds.has(r.vehicle_id)) continue;
     const m = Number(r.m);
     add(r.jurisdiction, m, 0);
@@ -167,7 +172,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   // Issue 46: a jump flagged as impossible (one stray fix added 716 interpolated miles) is left out of
   // the totals until someone accepts it by marking its day's item reviewed; the return says so.
   const unaccepted = { days: new Set<string>(), byJur: new Map<string, number>() };
-  for (const j of rowsOf<{ vehicle_id: string; day: string; m: number | string; js: string[] | string; jm: Record<string, number> | string | null }>(jumps)) {
+  for (const j of jumps as Array<{ vehicle_id: string; day: string; m: number | string; js: string[] | string; jm: Record<string, number> | string | null }>) {
     if (!inScopeIds.has(j.vehicle_id) || markOf.has(`IMPOSSIBLE_SPEED:${j.vehicle_id}:${j.day.slice(0, 10)}`)) continue;
     unaccepted.days.add(`${j.vehicle_id}|${j.day}`);
     const pieces = jumpPieces(Number(j.m), j.js, j.jm);
@@ -226,7 +231,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const ret = computeReturn({ fuelType: q.fuelType, lines, totalMilliGallons, rates: rates.rates, monthsLate: late, interestPpm: interestRatePpm(Number(dueDate.slice(0, 4))) });
 
   // Per-vehicle breakdown with the odometer check.
-  const odo = new Map(rowsOf<{ vehicle_id: string; odo: number | string; m: number | string }>(odometers).map((r) => [r.vehicle_id, r] as const));
+  const odo = new Map((odometers as Array<{ vehicle_id: string; odo: number | string; m: number | string }>).map((r) => [r.vehicle_id, r] as const));
   const vehicles: IftaVehicleRow[] = [];
   for (const v of inScope) {
     const jm = perVehicle.get(v.id) ?? new Map<string, number>();
@@ -268,7 +273,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null, key: `${kind}:${r.vehicle_id}:${r.day}${r.j ? `:${r.j}` : ''}` });
     }
   };
-  const review = rowsOf<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>(reviewDays).filter((r) => inScopeIds.has(r.vehicle_id));
+  const review = (reviewDays as Array<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>).filter((r) => inScopeIds.has(r.vehicle_id));
   const unknownRows = review.filter((r) => r.jurisdiction === 'unknown' && Number(r.m) > 0).map((r) => ({ vehicle_id: r.vehicle_id, day: r.day, m: r.m }));
   const gaps = new Map<string, { vehicle_id: string; day: string; m: number; j: string[] }>();
   for (const r of review) {
@@ -282,7 +287,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
   dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
   const speedLimit = units === 'IMPERIAL' ? '90 mph' : `${Math.round(90 * KM_PER_MILE)} ${UNIT_LABELS.METRIC.speed}`;
-  dayFlag('IMPOSSIBLE_SPEED', rowsOf(impossible), (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`);
+  dayFlag('IMPOSSIBLE_SPEED', impossible as Array<{ vehicle_id: string; day: string; m: number | string; n: number }>, (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`);
   // Every purchase to review, once per reason; a purchase edited since it was reviewed comes back (its key names its version).
   const purchaseFlags = { SUSPICIOUS_PURCHASE: 0, PRICE_MISMATCH: 0, BULK_PURCHASE: 0 };
   for (const { p, tank, overTank } of suspicious) {
@@ -393,4 +398,10 @@ function jumpPieces(metres: number, js: string[] | string, jm: Record<string, nu
   if (parsed && Object.keys(parsed).length) return Object.entries(parsed).map(([k, v]) => [k, Number(v)]);
   const codes = [...new Set(Array.isArray(js) ? js : js.replace(/^\{|\}$/g, '').split(',').filter(Boolean))];
   return codes.length ? codes.map((c) => [c, metres / codes.length]) : [];
+}
+
+/** A JSON array column as the driver gives it: parsed already (node-postgres, PGlite), or its text. */
+function jsonArray(v: unknown): unknown[] {
+  const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(parsed) ? parsed : [];
 }

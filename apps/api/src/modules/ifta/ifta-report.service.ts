@@ -97,20 +97,20 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   // Everything the return needs. The distance tables' five aggregates are one statement, each as a
   // JSON array: one round trip and one plan instead of five, which on Citus is most of what the read
   // costs (each statement planned on the coordinator and again on the worker, issue 49).
-  const inArrayOf = (q: SQL) => sql`(select coalesce(json_agg(x), '[]'::json) from (${q}) x)`;
+  const rowsAsJson = (q: SQL) => sql`(select coalesce(json_agg(x), '[]'::json) from (${q}) x)`;
   const [rollups, purchases, suspicious, adjustments, rates, marks] = await Promise.all([
     db.execute(sql`select
-      ${inArrayOf(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
+      ${rowsAsJson(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
         where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`)} as distance,
-      ${inArrayOf(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
+      ${rowsAsJson(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
         where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`)} as odometers,
-      ${inArrayOf(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
+      ${rowsAsJson(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
         where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
         order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`)} as review_days,
-      ${inArrayOf(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
+      ${rowsAsJson(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
         where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
         group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`)} as impossible,
-      ${inArrayOf(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
+      ${rowsAsJson(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
         where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`)} as jumps`),
     db
       .select({

@@ -3,7 +3,7 @@ import { describeLocation } from '@fleet/geo/places';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
-import { QueuedFollower, type Round, VehicleQueue, vehiclesWithFixesElsewhere, type WorkedSpan } from '../positions/index.ts';
+import { fixesElsewhere, QueuedFollower, type Round, VehicleQueue, type WorkedSpan } from '../positions/index.ts';
 import { TripFolder, type FoldedStop, type FoldedTrip, type TripFix } from './trip-fold.ts';
 
 // Trips and stops kept behind ingest (issue 32, decision 0163), a follower of the position commit
@@ -115,13 +115,8 @@ export class TripsStops extends QueuedFollower<TripFix> {
       spans.push({ assetId, fromMs: lastT, toMs: w.fixes[w.fixes.length - 1]!.t, n: new Set(w.fixes.map((f) => f.t)).size });
     }
     if (spans.length === 0) return new Map();
-    const orgId = items[0]![1].orgId;
-    const ids = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
-    return readFixesBetween(
-      this.db,
-      orgId,
-      spans.filter((x) => ids.has(x.assetId)),
-    );
+    const stored = await fixesElsewhere(this.db, items[0]![1].orgId, spans, FIX_TUPLE);
+    return new Map([...stored].map(([assetId, tuples]) => [assetId, tuples.map(tripFixOf)]));
   }
 
   /**
@@ -150,11 +145,11 @@ export class TripsStops extends QueuedFollower<TripFix> {
           (select min(started_at) from trips where organization_id = ${orgId} and asset_id = ${assetId}),
           (select min(started_at) from vehicle_stops where organization_id = ${orgId} and asset_id = ${assetId})), ${floor}::timestamptz))) as t)
         select (select t from a) is not null as anchored, (select t from f) as from_t,
-          (select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id) order by fix_time)
-            from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= (select t from f))::text as j`),
+          (select json_agg(${FIX_TUPLE} order by p.fix_time)
+            from positions p where p.organization_id = ${orgId} and p.asset_id = ${assetId} and p.fix_time >= (select t from f))::text as j`),
     );
     const folder = new TripFolder(r!.anchored);
-    for (const f of fixesOfJson(r?.j ?? null)) folder.add(f);
+    for (const tuple of r?.j ? (JSON.parse(r.j) as unknown[][]) : []) folder.add(tripFixOf(tuple));
     return { folder, replaceFrom: new Date(r!.from_t).getTime(), openWrittenAt: null, openSig: null };
   }
 
@@ -308,22 +303,9 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
         lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
 }
 
-/** The positions' JSON array of [epoch ms, lat, lon, speed, ignition, driver] as the fold's fixes. */
-function fixesOfJson(j: string | null): TripFix[] {
-  const tuples = j ? (JSON.parse(j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];
-  return tuples.map(([t, lat, lon, speed, ignition, driverId]) => ({ t: Math.round(t), lat, lon, speed, ignition, driverId }));
-}
-
-/** Each span's stored fixes in (fromMs, toMs], in order: one statement for the organization, routed on Citus. */
-async function readFixesBetween(db: DbOrTx, orgId: string, spans: readonly WorkedSpan[]): Promise<Map<string, TripFix[]>> {
-  const out = new Map<string, TripFix[]>();
-  if (spans.length === 0) return out;
-  const keys = spans.map((x) => ({ a: x.assetId, f: new Date(x.fromMs).toISOString(), t: new Date(x.toMs).toISOString() }));
-  const rows = rowsOf<{ a: string; j: string | null }>(
-    await db.execute(sql`select k.a, (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id) order by p.fix_time)
-        from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k.f and p.fix_time <= k.t)::text as j
-      from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, f timestamptz, t timestamptz)`),
-  );
-  for (const r of rows) out.set(r.a, fixesOfJson(r.j));
-  return out;
+/** A positions row `p` as the JSON array `tripFixOf` reads: [epoch ms, lat, lon, speed, ignition, driver]. */
+const FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id)`;
+function tripFixOf(tuple: unknown[]): TripFix {
+  const [t, lat, lon, speed, ignition, driverId] = tuple as [number, number, number, number | null, boolean | null, string | null];
+  return { t: Math.round(t), lat, lon, speed, ignition, driverId };
 }

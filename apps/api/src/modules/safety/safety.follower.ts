@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { PlaceIndex } from '../places/index.ts';
-import { QueuedFollower, VehicleQueue, vehiclesWithFixesElsewhere, type PositionRow, type Round, type WorkedSpan } from '../positions/index.ts';
+import { fixesElsewhere, QueuedFollower, VehicleQueue, type PositionRow, type Round, type WorkedSpan } from '../positions/index.ts';
 import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
 import * as repo from './safety.repository.ts';
 import { emitSafetyCreated } from './safety-webhooks.ts';
@@ -223,12 +223,8 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       if (!state || !Number.isFinite(state.track.t) || fixes.length === 0 || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) continue;
       spans.push({ assetId, fromMs: state.track.t, toMs: fixes[fixes.length - 1]!.t, n: new Set(fixes.map((f) => f.t)).size });
     }
-    const ids = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
-    return repo.readFixesBetween(
-      this.db,
-      orgId,
-      spans.filter((x) => ids.has(x.assetId)),
-    );
+    const stored = await fixesElsewhere(this.db, orgId, spans, repo.STORED_FIX_TUPLE);
+    return new Map([...stored].map(([assetId, tuples]) => [assetId, tuples.map(repo.storedFixOf)]));
   }
 
   /**

@@ -26,9 +26,10 @@ export interface StoredFix extends SafetyFix {
   protocol: string;
 }
 
-/** The safety signals of a positions row (of `alias` when given) as one JSON object. */
-const signalOf = (alias?: string) => sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', ${alias ? `${alias}.` : ''}attributes->'${k}'`).join(', ')}))`);
-const signalJson = signalOf();
+/** The safety signals of the positions row `p` as one JSON object. */
+const SIGNALS = sql.raw(`jsonb_strip_nulls(jsonb_build_object(${SIGNAL_KEYS.map((k) => `'${k}', p.attributes->'${k}'`).join(', ')}))`);
+/** A positions row `p` as the JSON array `storedFixOf` reads (a fix with its protocol and safety signals). */
+export const STORED_FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id, p.protocol, ${SIGNALS})`;
 
 /**
  * A vehicle's stored fixes from `fromMs` on, in fix-time order, with their safety signals, and
@@ -37,35 +38,19 @@ const signalJson = signalOf();
 export async function readFixes(db: DbOrTx, orgId: string, assetId: string, fromMs: number): Promise<{ fixes: StoredFix[]; older: boolean }> {
   const from = iso(fromMs);
   const [r] = rowsOf<{ j: string | null; older: boolean }>(
-    await db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id, protocol, ${signalJson}) order by fix_time)::text as j,
+    await db.execute(sql`select json_agg(${STORED_FIX_TUPLE} order by p.fix_time)::text as j,
         exists (select 1 from positions o where o.organization_id = ${orgId} and o.asset_id = ${assetId} and o.fix_time < ${from}::timestamptz) as older
-      from positions where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${from}::timestamptz`),
+      from positions p where p.organization_id = ${orgId} and p.asset_id = ${assetId} and p.fix_time >= ${from}::timestamptz`),
   );
-  const fixes = r?.j ? (JSON.parse(r.j) as FixTuple[]).map(fixOfTuple) : [];
+  const fixes = r?.j ? (JSON.parse(r.j) as unknown[][]).map(storedFixOf) : [];
   return { fixes, older: r?.older === true };
 }
 
-type FixTuple = [number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>];
-const fixOfTuple = ([t, lat, lon, speed, ignition, driverId, protocol, attrs]: FixTuple): StoredFix => {
+/** A fix read back as STORED_FIX_TUPLE built it. */
+export function storedFixOf(tuple: unknown[]): StoredFix {
+  const [t, lat, lon, speed, ignition, driverId, protocol, attrs] = tuple as [number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>];
   const s = signalsOf(attrs, protocol === 'traccar');
   return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
-};
-
-/**
- * Vehicles' stored fixes after `fromMs` up to `toMs`, in fix-time order, with their safety signals:
- * one statement for a round's vehicles, naming the organization (one shard on Citus).
- */
-export async function readFixesBetween(db: DbOrTx, orgId: string, spans: ReadonlyArray<{ assetId: string; fromMs: number; toMs: number }>): Promise<Map<string, StoredFix[]>> {
-  const out = new Map<string, StoredFix[]>();
-  if (spans.length === 0) return out;
-  const keys = spans.map((x) => ({ a: x.assetId, f: iso(x.fromMs), t: iso(x.toMs) }));
-  const rows = rowsOf<{ a: string; j: string | null }>(
-    await db.execute(sql`select k.a, (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id, p.protocol, ${signalOf('p')}) order by p.fix_time)
-        from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k.f and p.fix_time <= k.t)::text as j
-      from json_to_recordset(${JSON.stringify(keys)}::json) as k(a uuid, f timestamptz, t timestamptz)`),
-  );
-  for (const r of rows) out.set(r.a, r.j ? (JSON.parse(r.j) as FixTuple[]).map(fixOfTuple) : []);
-  return out;
 }
 
 /** The fixes around an event (its trace). */

@@ -31,17 +31,22 @@ export async function getRateMatrix(db: DbOrTx, quarter: string): Promise<IftaRa
 
 /** The matrix a return of `quarter` uses: its own, else the latest earlier one (the report says which). */
 export async function ratesForReturn(db: DbOrTx, quarter: string, fuelType: string): Promise<{ ratesQuarter: string | null; rates: Map<string, { rateE4: number | null; surchargeE4: number | null }> }> {
-  const [q] = await db.select({ quarter: iftaRateQuarters.quarter }).from(iftaRateQuarters).where(lte(iftaRateQuarters.quarter, quarter)).orderBy(desc(iftaRateQuarters.quarter)).limit(1);
+  // The latest imported quarter up to this one and its rates of the fuel type, in one statement: no
+  // row when none is imported, one row with no jurisdiction when that quarter has none of this fuel.
+  const latest = db.select({ quarter: iftaRateQuarters.quarter }).from(iftaRateQuarters).where(lte(iftaRateQuarters.quarter, quarter)).orderBy(desc(iftaRateQuarters.quarter)).limit(1).as('latest');
+  const rows = await db
+    .select({ quarter: latest.quarter, jurisdiction: iftaTaxRates.jurisdiction, kind: iftaTaxRates.kind, usdPerGallonE4: iftaTaxRates.usdPerGallonE4 })
+    .from(latest)
+    .leftJoin(iftaTaxRates, and(eq(iftaTaxRates.quarter, latest.quarter), eq(iftaTaxRates.fuelType, fuelType)));
   const rates = new Map<string, { rateE4: number | null; surchargeE4: number | null }>();
-  if (!q) return { ratesQuarter: null, rates };
-  const rows = await db.select().from(iftaTaxRates).where(and(eq(iftaTaxRates.quarter, q.quarter), eq(iftaTaxRates.fuelType, fuelType)));
   for (const r of rows) {
+    if (r.jurisdiction === null) continue;
     const e = rates.get(r.jurisdiction) ?? { rateE4: null, surchargeE4: null };
     if (r.kind === 'BASE') e.rateE4 = r.usdPerGallonE4;
     else e.surchargeE4 = r.usdPerGallonE4;
     rates.set(r.jurisdiction, e);
   }
-  return { ratesQuarter: q.quarter, rates };
+  return { ratesQuarter: rows[0]?.quarter ?? null, rates };
 }
 
 function previewOf(parsed: ParsedMatrix, quarter: string, replaces: boolean): IftaRateImportPreview {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   KM_PER_MILE,
   UNIT_LABELS,
@@ -16,7 +16,7 @@ import {
 } from '@fleet/api-contract';
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, groupAssets, iftaAdjustments, iftaFilings, iftaFuelPurchases, iftaReviewMarks, organizations } from '../../db/schema/index.ts';
+import { assets, groupAssets, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/index.ts';
@@ -69,18 +69,77 @@ async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise
   return { inScope: rows.filter((r) => r.fuelType === q.fuelType).sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true })), otherFuel: new Set(rows.filter((r) => r.fuelType !== q.fuelType).map((r) => r.id)) };
 }
 
+/** The quarter's latest filing as the report reads it. */
+interface FilingRow {
+  version: number;
+  filedAt: string;
+  filedBy: string | null;
+  returns: unknown[];
+}
+
+/** Gallons bought per vehicle, jurisdiction, fuel type, tax status and unit (thousandths, as text: a sum of bigints). */
+interface PurchaseTotal {
+  vehicleId: string;
+  jurisdiction: string;
+  fuelType: string;
+  taxPaid: boolean;
+  unit: 'GAL' | 'L';
+  milli: string;
+}
+
+/** A purchase to review with the vehicle's tank (times as JSON gives them, then as dates). */
+interface SuspiciousRow<T> {
+  id: string;
+  vehicleId: string;
+  purchasedAt: T;
+  updatedAt: T;
+  jurisdiction: string;
+  receiptNumber: string;
+  locationCheck: string;
+  locationDistanceM: number | null;
+  priceMismatch: boolean;
+  pricePerUnitMilli: number | null;
+  totalCents: number | null;
+  quantityMilli: number;
+  volumeUnit: 'GAL' | 'L';
+  currency: 'USD' | 'CAD';
+  bulk: boolean;
+  tank: number | null;
+  overTank: boolean;
+}
+
+interface AdjustmentRow {
+  vehicleId: string | null;
+  kind: 'MISSING_TRIP' | 'CORRECTION' | 'OFF_HIGHWAY' | 'TRIP_PERMIT';
+  jurisdiction: string;
+  distanceM: number;
+}
+
+interface MarkRow<T> {
+  itemKey: string;
+  reviewedAt: T;
+  reviewedByEmail: string | null;
+  note: string | null;
+}
+
 const uuidArray = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
 
 export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Promise<IftaReport> {
   const { from, to } = quarterDays(q.quarter);
   const dueDate = quarterDueDate(q.quarter);
   const fleetWide = !q.assetId && !q.groupId;
-  const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId));
-  if (!org) throw notFound('Organization');
-  const { inScope, otherFuel } = await scopeVehicles(db, orgId, q);
+  // The organization with the quarter's latest filing, in one statement.
+  const latestFiling = sql`select version, filed_at as "filedAt", filed_by as "filedBy", returns from ifta_filings
+    where organization_id = ${orgId} and quarter = ${q.quarter} order by version desc limit 1`;
+  const [[head], { inScope, otherFuel }] = await Promise.all([
+    db.select({ org: organizations, filing: sql<unknown>`(select row_to_json(f) from (${latestFiling}) f)` }).from(organizations).where(eq(organizations.id, orgId)),
+    scopeVehicles(db, orgId, q),
+  ]);
+  if (!head) throw notFound('Organization');
+  const org = head.org;
+  const filing = jsonValue(head.filing) as FilingRow | null;
   const ids = inScope.map((v) => v.id);
   const unit = new Map(inScope.map((v) => [v.id, v.unitNumber]));
-  const [filing] = await db.select().from(iftaFilings).where(and(eq(iftaFilings.organizationId, orgId), eq(iftaFilings.quarter, q.quarter))).orderBy(desc(iftaFilings.version)).limit(1);
   const asOf = q.asOf ?? filing?.filedAt ?? new Date().toISOString().slice(0, 10);
   // Fleet-wide, every vehicle of the organization is read and the few out of scope dropped here: an
   // `= any(500 ids)` filter cost more than the rows it saved.
@@ -94,11 +153,12 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const fromAt = new Date(clock.startOf(from));
   const toAt = new Date(clock.startOf(to));
 
-  // Everything the return needs. The distance tables' five aggregates are one statement, each as a
-  // JSON array: one round trip and one plan instead of five, which on Citus is most of what the read
-  // costs (each statement planned on the coordinator and again on the worker, issue 49).
+  // Everything the return needs in one statement, each part as a JSON array: one round trip and one
+  // plan instead of nine, which on Citus is most of what the read costs (each statement is planned on
+  // the coordinator and again on the worker, issue 49). The tax rates are the only other read.
   const rowsAsJson = (q: SQL) => sql`(select coalesce(json_agg(x), '[]'::json) from (${q}) x)`;
-  const [rollups, purchases, suspicious, adjustments, rates, marks] = await Promise.all([
+  const inQuarter = sql`${iftaFuelPurchases.organizationId} = ${orgId} and ${iftaFuelPurchases.purchasedAt} >= ${fromAt.toISOString()}::timestamptz and ${iftaFuelPurchases.purchasedAt} < ${toAt.toISOString()}::timestamptz`;
+  const [everything, rates] = await Promise.all([
     db.execute(sql`select
       ${rowsAsJson(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
         where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`)} as distance,
@@ -111,43 +171,32 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
         where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
         group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`)} as impossible,
       ${rowsAsJson(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
-        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`)} as jumps`),
-    db
-      .select({
-        vehicleId: iftaFuelPurchases.vehicleId,
-        jurisdiction: iftaFuelPurchases.jurisdiction,
-        fuelType: iftaFuelPurchases.fuelType,
-        taxPaid: iftaFuelPurchases.taxPaid,
-        unit: iftaFuelPurchases.volumeUnit,
-        milli: sql<string>`sum(${iftaFuelPurchases.quantityMilli})::text`,
-      })
-      .from(iftaFuelPurchases)
-      .where(and(eq(iftaFuelPurchases.organizationId, orgId), gte(iftaFuelPurchases.purchasedAt, fromAt), lt(iftaFuelPurchases.purchasedAt, toAt)))
-      .groupBy(iftaFuelPurchases.vehicleId, iftaFuelPurchases.jurisdiction, iftaFuelPurchases.fuelType, iftaFuelPurchases.taxPaid, iftaFuelPurchases.volumeUnit),
-    // Purchases to review: bought away from the vehicle, price × quantity off the total, a bulk entry above the tank.
-    db
-      .select({ p: iftaFuelPurchases, tank: assets.tankCapacityL, overTank: sql<boolean>`${overTankSql}` })
-      .from(iftaFuelPurchases)
-      .innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId)))
-      .where(
-        and(
-          eq(iftaFuelPurchases.organizationId, orgId),
-          gte(iftaFuelPurchases.purchasedAt, fromAt),
-          lt(iftaFuelPurchases.purchasedAt, toAt),
-          or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql)),
-        ),
-      )
-      .orderBy(iftaFuelPurchases.purchasedAt)
-      .limit(3 * MAX_FLAGS_PER_KIND + 1),
-    db.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.organizationId, orgId), gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to))),
+        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`)} as jumps,
+      ${rowsAsJson(sql`select vehicle_id as "vehicleId", jurisdiction, fuel_type as "fuelType", tax_paid as "taxPaid", volume_unit as unit, sum(quantity_milli)::text as milli
+        from ifta_fuel_purchases where ${inQuarter} group by vehicle_id, jurisdiction, fuel_type, tax_paid, volume_unit`)} as purchases,
+      ${rowsAsJson(sql`select ${iftaFuelPurchases.id} as id, ${iftaFuelPurchases.vehicleId} as "vehicleId", ${iftaFuelPurchases.purchasedAt} as "purchasedAt",
+          ${iftaFuelPurchases.updatedAt} as "updatedAt", ${iftaFuelPurchases.jurisdiction} as jurisdiction, ${iftaFuelPurchases.receiptNumber} as "receiptNumber",
+          ${iftaFuelPurchases.locationCheck} as "locationCheck", ${iftaFuelPurchases.locationDistanceM} as "locationDistanceM", ${iftaFuelPurchases.priceMismatch} as "priceMismatch",
+          ${iftaFuelPurchases.pricePerUnitMilli} as "pricePerUnitMilli", ${iftaFuelPurchases.totalCents} as "totalCents", ${iftaFuelPurchases.quantityMilli} as "quantityMilli",
+          ${iftaFuelPurchases.volumeUnit} as "volumeUnit", ${iftaFuelPurchases.currency} as currency, ${iftaFuelPurchases.bulk} as bulk, ${assets.tankCapacityL} as tank, ${overTankSql} as "overTank"
+        from ${iftaFuelPurchases} inner join ${assets} on ${assets.id} = ${iftaFuelPurchases.vehicleId} and ${assets.organizationId} = ${iftaFuelPurchases.organizationId}
+        where ${inQuarter} and (${iftaFuelPurchases.locationCheck} in ('FAR', 'OTHER_JURISDICTION') or ${iftaFuelPurchases.priceMismatch} or (${iftaFuelPurchases.bulk} and ${overTankSql}))
+        order by ${iftaFuelPurchases.purchasedAt} limit ${3 * MAX_FLAGS_PER_KIND + 1}`)} as suspicious,
+      ${rowsAsJson(sql`select vehicle_id as "vehicleId", kind, jurisdiction, distance_m as "distanceM" from ifta_adjustments
+        where organization_id = ${orgId} and day >= ${from} and day < ${to}`)} as adjustments,
+      ${rowsAsJson(sql`select item_key as "itemKey", reviewed_at as "reviewedAt", reviewed_by_email as "reviewedByEmail", note from ifta_review_marks
+        where organization_id = ${orgId} and quarter = ${q.quarter}`)} as marks`),
     ratesForReturn(db, q.quarter, q.fuelType),
-    db.select().from(iftaReviewMarks).where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, q.quarter))),
   ]);
-  const arrays = rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps', unknown>>(rollups)[0]!;
+  const parts = rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps' | 'purchases' | 'suspicious' | 'adjustments' | 'marks', unknown>>(everything)[0]!;
   // The month rollup (three rows per vehicle and jurisdiction for a quarter); odometer travel against
   // the metres counted for it; days with gaps or unknown places (a partial index holds just those);
   // impossible jumps per day, and each one's miles per jurisdiction (rare: a stray fix), left out until accepted.
-  const [distance, odometers, reviewDays, impossible, jumps] = (['distance', 'odometers', 'review_days', 'impossible', 'jumps'] as const).map((k) => jsonArray(arrays[k]));
+  const [distance, odometers, reviewDays, impossible, jumps] = (['distance', 'odometers', 'review_days', 'impossible', 'jumps'] as const).map((k) => jsonArray(parts[k]));
+  const purchases = jsonArray(parts.purchases) as PurchaseTotal[];
+  const suspicious = (jsonArray(parts.suspicious) as Array<SuspiciousRow<string>>).map((p) => ({ ...p, purchasedAt: new Date(p.purchasedAt), updatedAt: new Date(p.updatedAt) }));
+  const adjustments = jsonArray(parts.adjustments) as AdjustmentRow[];
+  const marks = (jsonArray(parts.marks) as Array<MarkRow<string>>).map((m) => ({ ...m, reviewedAt: new Date(m.reviewedAt) }));
   // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
   const markOf = new Map(marks.map((m) => [m.itemKey, m]));
 
@@ -290,7 +339,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   dayFlag('IMPOSSIBLE_SPEED', impossible as Array<{ vehicle_id: string; day: string; m: number | string; n: number }>, (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`);
   // Every purchase to review, once per reason; a purchase edited since it was reviewed comes back (its key names its version).
   const purchaseFlags = { SUSPICIOUS_PURCHASE: 0, PRICE_MISMATCH: 0, BULK_PURCHASE: 0 };
-  for (const { p, tank, overTank } of suspicious) {
+  for (const p of suspicious) {
     if (!inScopeIds.has(p.vehicleId)) continue;
     const base = { assetId: p.vehicleId, unitNumber: unit.get(p.vehicleId) ?? null, day: p.purchasedAt.toISOString().slice(0, 10), jurisdiction: p.jurisdiction, purchaseId: p.id };
     const version = p.updatedAt.getTime();
@@ -310,9 +359,9 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     if (p.priceMismatch && p.pricePerUnitMilli !== null && p.totalCents !== null) {
       push('PRICE_MISMATCH', null, priceMismatchMessage(p.receiptNumber, p.quantityMilli / 1000, p.volumeUnit, p.pricePerUnitMilli / 1000, p.totalCents / 100, p.currency));
     }
-    if (p.bulk && overTank) {
+    if (p.bulk && p.overTank) {
       const qty = `${(p.quantityMilli / 1000).toLocaleString('en-US')} ${p.volumeUnit === 'GAL' ? 'gal' : 'L'}`;
-      push('BULK_PURCHASE', null, `Receipt ${p.receiptNumber}: ${qty}, more than the ${tankCapacityText(tank, units)} tank, entered as a bulk or split entry: check it is shared out to the right vehicles`);
+      push('BULK_PURCHASE', null, `Receipt ${p.receiptNumber}: ${qty}, more than the ${tankCapacityText(p.tank, units)} tank, entered as a bulk or split entry: check it is shared out to the right vehicles`);
     }
   }
   for (const v of mismatchedFuel) {
@@ -398,6 +447,11 @@ function jumpPieces(metres: number, js: string[] | string, jm: Record<string, nu
   if (parsed && Object.keys(parsed).length) return Object.entries(parsed).map(([k, v]) => [k, Number(v)]);
   const codes = [...new Set(Array.isArray(js) ? js : js.replace(/^\{|\}$/g, '').split(',').filter(Boolean))];
   return codes.length ? codes.map((c) => [c, metres / codes.length]) : [];
+}
+
+/** A JSON value as the driver gives it: parsed already (node-postgres, PGlite), or its text. */
+function jsonValue(v: unknown): unknown {
+  return typeof v === 'string' ? JSON.parse(v) : v;
 }
 
 /** A JSON array column as the driver gives it: parsed already (node-postgres, PGlite), or its text. */

@@ -113,6 +113,48 @@ export async function fixesOf(tx: DbOrTx, orgId: string, vehicleId: string, from
   return rows.map((r) => ({ time: r.t.getTime(), speedKmh: r.speed === null ? null : Number(r.speed), lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, ignition: r.ignition, driverId: r.driverId }));
 }
 
+/** A vehicle's stretch of stored fixes to read: after `fromMs`, up to `toMs`. */
+export interface FixSpan {
+  vehicleId: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Several vehicles' stored fixes (each as `fixesOf` reads one: after its `fromMs` up to its `toMs`, in
+ * time order, at most `limit`) in one statement: a round's vehicles new to this instance are derived
+ * together (issue 49: on Citus every statement costs the coordinator and the worker a plan and a round
+ * trip). The organization is named in the lateral, so Citus routes the whole to its shard.
+ */
+export async function fixesOfMany(tx: DbOrTx, orgId: string, spans: readonly FixSpan[], limit = 100_000): Promise<Map<string, DutyFix[]>> {
+  const out = new Map<string, DutyFix[]>(spans.map((s) => [s.vehicleId, []]));
+  if (spans.length === 0) return out;
+  const keys = JSON.stringify(spans.map((s) => ({ a: s.vehicleId, f: new Date(s.fromMs).toISOString(), t: new Date(s.toMs).toISOString() })));
+  const rows = rowsOf<{ v: string; t: number | string; speed: number | string | null; lat: number; lon: number; odo: number | null; hours: number | null; ignition: boolean | null; driver_id: string | null }>(
+    await tx.execute(sql`select k.a as v, l.* from json_to_recordset(${keys}::json) as k(a uuid, f timestamptz, t timestamptz)
+      cross join lateral (
+        select (extract(epoch from p.fix_time) * 1000)::float8 as t,
+          coalesce(p.speed::float8, case when jsonb_typeof(p.attributes->'vehicleSpeed') = 'number' then (p.attributes->>'vehicleSpeed')::float8 end) as speed,
+          p.latitude as lat, p.longitude as lon, p.odometer as odo, p.engine_hours as hours, p.ignition, p.driver_id
+        from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time > k.f and p.fix_time <= k.t
+        order by p.fix_time limit ${limit}) l
+      order by k.a, l.t`),
+  );
+  for (const r of rows) {
+    out.get(r.v)?.push({
+      time: Math.round(Number(r.t)),
+      speedKmh: r.speed === null ? null : Number(r.speed),
+      lat: Number(r.lat),
+      lon: Number(r.lon),
+      odometerM: r.odo === null ? null : Number(r.odo),
+      engineHours: r.hours === null ? null : Number(r.hours),
+      ignition: r.ignition,
+      driverId: r.driver_id,
+    });
+  }
+  return out;
+}
+
 type NewEvent = typeof hosEvents.$inferInsert;
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { CATCH_UP_DAYS, fixesOf, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
+import { CATCH_UP_DAYS, fixesOfMany, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
 // Automatic duty status behind ingest (decision 0095), a follower of the position commit:
@@ -163,7 +163,9 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         fromDb.add(d.vehicleId);
       }
     }
-    for (const [v, { fixes }] of items) if (fromDb.has(v)) await this.rederive(v, orgId, Math.max(...fixes.map((f) => f.time)));
+    // Vehicles new here (or written by another instance meanwhile), derived from the database together.
+    const again = items.filter(([v]) => fromDb.has(v)).map(([vehicleId, { fixes }]) => ({ vehicleId, toMs: Math.max(...fixes.map((f) => f.time)) }));
+    if (again.length) await this.rederiveMany(orgId, again);
   }
 
   /**
@@ -172,17 +174,31 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
    * at `firstNewMs` (its older history is not turned into records).
    */
   async rederive(vehicleId: string, orgId: string, toMs: number, firstNewMs = toMs): Promise<number> {
+    return this.rederiveMany(orgId, [{ vehicleId, toMs, firstNewMs }]);
+  }
+
+  /**
+   * `rederive` for several vehicles of one organization in one transaction of a fixed number of
+   * statements (their locks, their last events, their fixes, the drivers' states, the insert),
+   * however many: a round of vehicles new to this instance (a restart, a second instance) cost five
+   * statements a vehicle, which on Citus is most of what a position costs (issue 49).
+   */
+  async rederiveMany(orgId: string, vehicles: ReadonlyArray<{ vehicleId: string; toMs: number; firstNewMs?: number }>): Promise<number> {
+    const ids = vehicles.map((v) => v.vehicleId);
     return this.db.transaction(async (tx) => {
-      await lockVehicles(tx, [vehicleId]);
-      const last = (await lastDerivedEvents(tx, orgId, [vehicleId])).get(vehicleId);
-      const stored = last ? stateOf(last) : null;
-      const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1;
-      const fixes = await fixesOf(tx, orgId, vehicleId, fromMs, toMs);
-      const { events, state } = deriveDutyEvents(stored?.state ?? initialDutyState(vehicleId), fixes);
-      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, events));
+      await lockVehicles(tx, ids);
+      const lasts = await lastDerivedEvents(tx, orgId, ids);
+      const plans = vehicles.map(({ vehicleId, toMs, firstNewMs = toMs }) => {
+        const last = lasts.get(vehicleId);
+        const stored = last ? stateOf(last) : null;
+        return { vehicleId, toMs, stored, fromMs: stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1 };
+      });
+      const fixes = await fixesOfMany(tx, orgId, plans);
+      const derived = plans.map((p) => ({ ...p, ...deriveDutyEvents(p.stored?.state ?? initialDutyState(p.vehicleId), fixes.get(p.vehicleId) ?? []) }));
+      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, derived.flatMap((d) => d.events)));
       this.stats.eventsWritten += written.length;
-      const watermark = newestByVehicle(written).get(vehicleId) ?? stored?.watermark ?? null;
-      this.remember(vehicleId, { orgId, state, watermark, verifiedAt: Date.now() });
+      const newest = newestByVehicle(written);
+      for (const d of derived) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.stored?.watermark ?? null, verifiedAt: Date.now() });
       return written.length;
     });
   }

@@ -6,6 +6,7 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { type PositionRow, writePositions } from '../../positions/index.ts';
 import { dayStartMs, previousDate, logDateOf } from '../hos.time.ts';
 import { AutoDuty } from './auto-duty.service.ts';
+import { fixesOf, fixesOfMany } from './auto-duty.repository.ts';
 
 let t: TestContext;
 let orgId: string;
@@ -169,5 +170,35 @@ describe('automatic duty status from ingested positions', () => {
     await send(one, [fix(432, 0), fix(436, 0), fix(437, 0)]);
     expect(one.stats.rebuilt).toBe(1);
     expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +400', '1/4 +407', '1/3 +430', '1/4 +437']);
+  });
+
+  it('derives a round of vehicles new to an instance together, each as it would alone (issue 49)', async () => {
+    const vs = await Promise.all([5, 6, 7].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `auto-duty-${n}` })));
+    const gws = await sql<{ id: string; unique_id: string }>(`select id, unique_id from gateways where unique_id in ('auto-duty-5', 'auto-duty-6', 'auto-duty-7')`);
+    const fix = (v: TestVehicle, m: number, speed: number): PositionRow => ({
+      organizationId: orgId, gatewayId: gws.find((g) => g.unique_id === v.uniqueId)!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN),
+      latitude: 38.6, longitude: -95 + m * 0.02, speed, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
+    });
+    const send = async (to: AutoDuty, rows: PositionRow[]) => {
+      const { stored } = await writePositions(t.app.db, rows);
+      to.enqueue(rows, stored);
+      await to.idle();
+    };
+    // Instance one derives each vehicle's drive; the vehicles' next fixes reach instance two, which never saw them.
+    const one = new AutoDuty(t.app.db);
+    await send(one, vs.flatMap((v, i) => [fix(v, 500 + i, 90), fix(v, 501 + i, 90)]));
+    const two = new AutoDuty(t.app.db);
+    await send(two, vs.flatMap((v, i) => [fix(v, 502 + i, 90), fix(v, 503 + i, 0), fix(v, 509 + i, 0), fix(v, 510 + i, 0)]));
+    for (const [i, v] of vs.entries()) expect(brief(await eventsOf(v.assetId)), v.uniqueId).toEqual([`1/3 +${500 + i}`, `1/4 +${508 + i}`]);
+
+    // The read behind it gives each vehicle's fixes as the one-vehicle read does, for random stretches.
+    for (let k = 0; k < 8; k++) {
+      const spans = vs.map((v) => {
+        const a = T0 + (495 + Math.floor(Math.random() * 20)) * MIN;
+        return { vehicleId: v.assetId, fromMs: a, toMs: a + Math.floor(Math.random() * 15) * MIN };
+      });
+      const many = await fixesOfMany(t.app.db, orgId, spans);
+      for (const sp of spans) expect(many.get(sp.vehicleId), JSON.stringify(sp)).toEqual(await fixesOf(t.app.db, orgId, sp.vehicleId, sp.fromMs, sp.toMs));
+    }
   });
 });

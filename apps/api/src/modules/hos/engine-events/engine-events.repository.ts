@@ -22,33 +22,37 @@ export interface ReconcileReads {
 }
 
 /**
- * A vehicle's type-6 records (the partial index hos_events_engine_idx) around `fromMs` and its
- * positions' ignition (positions_asset_time_idx), in one statement: a reconciliation runs for each
- * vehicle new to an instance, and on Citus every statement costs the coordinator and the worker a
- * round trip (issue 49). Every table is read for the organization, so Citus routes it to its shard.
+ * What reconciling each vehicle needs, for several vehicles in one statement: a reconciliation runs
+ * for each vehicle new to an instance (a restart, a second instance behind a load balancer), and on
+ * Citus every statement costs the coordinator and the worker a plan and a round trip (issue 49).
+ * Every table is read for the organization, so Citus routes the whole, subqueries and all, to its shard.
  */
-export async function reconcileReads(tx: DbOrTx, orgId: string, vehicleId: string, fromMs: number, toMs: number): Promise<ReconcileReads> {
-  const from = new Date(fromMs).toISOString();
-  const [r] = rowsOf<{ before: number | null; events: string | null; fixes: string | null }>(
-    await tx.execute(sql`with ev as (
-        select event_time, event_code from hos_events
-        where organization_id = ${orgId} and vehicle_id = ${vehicleId} and event_type = ${HOS_EVENT_TYPES.ENGINE_POWER} and event_time >= ${from}::timestamptz),
-      nx as (select min(event_time) as t from ev where event_time > ${new Date(toMs).toISOString()}::timestamptz)
-      select
-        (select e.event_code from hos_events e where e.organization_id = ${orgId} and e.vehicle_id = ${vehicleId} and e.event_type = ${HOS_EVENT_TYPES.ENGINE_POWER}
-          and e.event_time < ${from}::timestamptz order by e.event_time desc limit 1) as before,
-        (select json_agg(json_build_array(extract(epoch from event_time)::float8 * 1000, event_code) order by event_time) from ev)::text as events,
-        (select json_agg(json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.ignition, p.latitude, p.longitude, p.odometer, p.engine_hours, p.driver_id) order by p.fix_time)
-          from positions p where p.organization_id = ${orgId} and p.asset_id = ${vehicleId} and p.fix_time >= ${from}::timestamptz
-            and p.fix_time <= coalesce((select t from nx), 'infinity'::timestamptz) and p.ignition is not null)::text as fixes`),
+export async function reconcileReadsMany(tx: DbOrTx, orgId: string, spans: ReadonlyArray<{ vehicleId: string; fromMs: number; toMs: number }>): Promise<Map<string, ReconcileReads>> {
+  const out = new Map<string, ReconcileReads>(spans.map((s) => [s.vehicleId, { start: null, stored: [], fixes: [] }]));
+  if (spans.length === 0) return out;
+  const keys = JSON.stringify(spans.map((s) => ({ a: s.vehicleId, f: new Date(s.fromMs).toISOString(), t: new Date(s.toMs).toISOString() })));
+  const engine = HOS_EVENT_TYPES.ENGINE_POWER;
+  const rows = rowsOf<{ v: string; before: number | null; events: string | null; fixes: string | null }>(
+    await tx.execute(sql`select k.a as v,
+        (select e.event_code from hos_events e where e.organization_id = ${orgId} and e.vehicle_id = k.a and e.event_type = ${engine}
+          and e.event_time < k.f order by e.event_time desc limit 1) as before,
+        (select json_agg(json_build_array((extract(epoch from e.event_time) * 1000)::float8, e.event_code) order by e.event_time) from hos_events e
+          where e.organization_id = ${orgId} and e.vehicle_id = k.a and e.event_type = ${engine} and e.event_time >= k.f)::text as events,
+        (select json_agg(json_build_array((extract(epoch from p.fix_time) * 1000)::float8, p.ignition, p.latitude, p.longitude, p.odometer, p.engine_hours, p.driver_id) order by p.fix_time)
+          from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time >= k.f and p.ignition is not null
+            and p.fix_time <= coalesce((select min(e.event_time) from hos_events e where e.organization_id = ${orgId} and e.vehicle_id = k.a and e.event_type = ${engine} and e.event_time > k.t), 'infinity'::timestamptz))::text as fixes
+      from json_to_recordset(${keys}::json) as k(a uuid, f timestamptz, t timestamptz)`),
   );
-  const events = r?.events ? (JSON.parse(r.events) as Array<[number, number]>) : [];
-  const fixes = r?.fixes ? (JSON.parse(r.fixes) as Array<[number, boolean, number, number, number | null, number | null, string | null]>) : [];
-  return {
-    start: r?.before === null || r?.before === undefined ? null : isPowerUp(Number(r.before)),
-    stored: events.map(([t, code]) => ({ time: Math.round(t), on: isPowerUp(code) })),
-    fixes: fixes.map(([t, ignition, lat, lon, odometerM, engineHours, driverId]) => ({ time: Math.round(t), ignition, lat, lon, odometerM, engineHours, driverId })),
-  };
+  for (const r of rows) {
+    const events = r.events ? (JSON.parse(r.events) as Array<[number, number]>) : [];
+    const fixes = r.fixes ? (JSON.parse(r.fixes) as Array<[number, boolean, number, number, number | null, number | null, string | null]>) : [];
+    out.set(r.v, {
+      start: r.before === null || r.before === undefined ? null : isPowerUp(Number(r.before)),
+      stored: events.map(([t, code]) => ({ time: Math.round(t), on: isPowerUp(code) })),
+      fixes: fixes.map(([t, ignition, lat, lon, odometerM, engineHours, driverId]) => ({ time: Math.round(t), ignition, lat, lon, odometerM, engineHours, driverId })),
+    });
+  }
+  return out;
 }
 
 /**

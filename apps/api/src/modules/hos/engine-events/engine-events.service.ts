@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../../db/client.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { CATCH_UP_DAYS, insertEvents, lockVehicles, type EventToWrite } from '../auto-duty/auto-duty.repository.ts';
 import { engineChanges, engineCode, type EngineChange, type IgnitionFix } from './derive.ts';
-import { inPersonalConveyance, lastEngineEvents, reconcileReads, reportingVehicles } from './engine-events.repository.ts';
+import { inPersonalConveyance, lastEngineEvents, reconcileReadsMany, reportingVehicles } from './engine-events.repository.ts';
 
 // Engine power-up and shut-down records (type 6) behind ingest, a follower of the position commit
 // (decision 0155). Committed fixes are worked per vehicle in rounds: a vehicle whose ignition did not
@@ -108,6 +108,7 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
         c.verifiedAt = now;
       }
     }
+    const again: Array<{ vehicleId: string; fromMs: number; toMs: number }> = [];
     for (const { v, known } of work) {
       const c = this.cache.get(v)!;
       const first = known[0]!.time;
@@ -124,8 +125,9 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
       // (a restart: the soak found a power-up recorded 10 s late, from the first fix after a SIGKILL
       // instead of the stored one before it): the stored records decide, from that record on.
       const from = c.worked ? first : Math.min(first, Number.isFinite(c.lastFix) ? c.lastFix : now - CATCH_UP_MS);
-      await this.reconcile(v, orgId, from, last);
+      again.push({ vehicleId: v, fromMs: from, toMs: last });
     }
+    if (again.length) await this.reconcileMany(orgId, again);
   }
 
   /**
@@ -134,32 +136,56 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
    * Returns how many were written.
    */
   async reconcile(vehicleId: string, orgId: string, fromMs: number, toMs: number): Promise<number> {
-    this.stats.reconciled++;
+    return this.reconcileMany(orgId, [{ vehicleId, fromMs, toMs }]);
+  }
+
+  /**
+   * `reconcile` for several vehicles of one organization in one transaction of a fixed number of
+   * statements (their locks, their records and fixes, the drivers' personal conveyance, the insert):
+   * a round's vehicles new to this instance cost four statements each before (issue 49).
+   */
+  async reconcileMany(orgId: string, vehicles: ReadonlyArray<{ vehicleId: string; fromMs: number; toMs: number }>): Promise<number> {
+    this.stats.reconciled += vehicles.length;
     return this.db.transaction(async (tx) => {
-      await lockVehicles(tx, [vehicleId]);
-      const { start, stored, fixes } = await reconcileReads(tx, orgId, vehicleId, fromMs, toMs);
-      const next = stored.find((s) => s.time > toMs);
-      const { changes } = engineChanges(start, fixes, stored);
-      const written = await this.write(tx, orgId, vehicleId, changes);
-      const c = this.cache.get(vehicleId);
-      if (!next) {
-        const records = [...stored, ...changes.map((x) => ({ time: x.time, on: x.on }))].sort((a, b) => a.time - b.time);
-        const on = engineChanges(start, fixes, records).state;
-        this.remember(vehicleId, { on, lastFix: Math.max(toMs, fixes.at(-1)?.time ?? toMs), verifiedAt: Date.now(), worked: true });
-      } else if (c && c.lastFix >= next.time) c.verifiedAt = Date.now();
-      // Fixes after the next record were not read: the vehicle's next round reads the records again.
-      else this.cache.delete(vehicleId);
+      await lockVehicles(
+        tx,
+        vehicles.map((v) => v.vehicleId),
+      );
+      const reads = await reconcileReadsMany(tx, orgId, vehicles);
+      const work = vehicles.map(({ vehicleId, toMs }) => {
+        const { start, stored, fixes } = reads.get(vehicleId)!;
+        return { vehicleId, toMs, start, stored, fixes, changes: engineChanges(start, fixes, stored).changes };
+      });
+      const written = await this.write(
+        tx,
+        orgId,
+        work.flatMap((w) => w.changes.map((change) => ({ vehicleId: w.vehicleId, change }))),
+      );
+      for (const { vehicleId, toMs, start, stored, fixes, changes } of work) {
+        const next = stored.find((s) => s.time > toMs);
+        const c = this.cache.get(vehicleId);
+        if (!next) {
+          const records = [...stored, ...changes.map((x) => ({ time: x.time, on: x.on }))].sort((a, b) => a.time - b.time);
+          const on = engineChanges(start, fixes, records).state;
+          this.remember(vehicleId, { on, lastFix: Math.max(toMs, fixes.at(-1)?.time ?? toMs), verifiedAt: Date.now(), worked: true });
+        } else if (c && c.lastFix >= next.time) c.verifiedAt = Date.now();
+        // Fixes after the next record were not read: the vehicle's next round reads the records again.
+        else this.cache.delete(vehicleId);
+      }
       return written;
     });
   }
 
-  private async write(tx: DbOrTx, orgId: string, vehicleId: string, changes: readonly EngineChange[]): Promise<number> {
-    if (changes.length === 0) return 0;
-    const withDriver = changes.filter((c) => c.fix.driverId !== null);
-    const pc = await inPersonalConveyance(tx, orgId, withDriver.map((c) => ({ driverId: c.fix.driverId!, time: c.time })));
+  /** Several vehicles' changes as type-6 records, in time order (a driver's sequence ids follow it). */
+  private async write(tx: DbOrTx, orgId: string, items: ReadonlyArray<{ vehicleId: string; change: EngineChange }>): Promise<number> {
+    if (items.length === 0) return 0;
+    const ordered = [...items].sort((a, b) => a.change.time - b.change.time);
+    const withDriver = ordered.filter((c) => c.change.fix.driverId !== null);
+    const pc = await inPersonalConveyance(tx, orgId, withDriver.map(({ change: c }) => ({ driverId: c.fix.driverId!, time: c.time })));
     const reduced = new Set(withDriver.filter((_, i) => pc[i]));
-    const events: EventToWrite[] = changes.map((c) => {
-      const r = reduced.has(c);
+    const events: EventToWrite[] = ordered.map((item) => {
+      const { vehicleId, change: c } = item;
+      const r = reduced.has(item);
       // Reduced precision: one decimal, as the driver's other records in personal conveyance (4.7.3).
       const round = (x: number) => (r ? Math.round(x * 10) / 10 : x);
       return {

@@ -129,6 +129,30 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
     expect(brief(await engineOf(v))).toEqual(['1 +0', '3 +4', '1 +6']);
   });
 
+  it('a new instance reconciles a round of vehicles together: each change once, none twice (issue 49)', async () => {
+    const vs = await Promise.all([1, 2, 3].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `engine-round-${n}` })));
+    for (const v of vs) await post(v, [{ m: 0, ignition: false }, { m: 2, ignition: true }]);
+    // The next fixes of all three reach an instance that never saw them, in one round: the first
+    // vehicle's engine goes off, the second's stays on, the third's off and on again.
+    const row = (v: TestVehicle, m: number, ignition: boolean): PositionRow => ({
+      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN), latitude: 41.8, longitude: -87.9,
+      speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition, protocol: 'batch', attributes: {},
+    });
+    const next = [row(vs[0]!, 3, true), row(vs[0]!, 4, false), row(vs[1]!, 3, true), row(vs[2]!, 3, false), row(vs[2]!, 5, true)];
+    await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
+               values ${next.map((r) => `('${orgId}', '${r.gatewayId}', '${r.assetId}', '${r.driverId}', '${r.fixTime.toISOString()}', 41.8, -87.9, ${r.ignition}, 'batch')`).join(',')}`);
+    const other = new EngineEvents(t.app.db);
+    other.enqueue(next, next.map(() => true));
+    await other.idle();
+    expect(other.stats.reconciled).toBe(3);
+    expect(await Promise.all(vs.map(async (v) => brief(await engineOf(v))))).toEqual([['1 +2', '3 +4'], ['1 +2'], ['1 +2', '3 +3', '1 +5']]);
+    // Again from a third instance: nothing more.
+    const third = new EngineEvents(t.app.db);
+    third.enqueue(next, next.map(() => true));
+    await third.idle();
+    expect(await Promise.all(vs.map(async (v) => brief(await engineOf(v))))).toEqual([['1 +2', '3 +4'], ['1 +2'], ['1 +2', '3 +3', '1 +5']]);
+  });
+
   it('late and out-of-order fixes: a cycle they show is recorded, a change already recorded is not', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-3' });
     await post(v, [{ m: 0, ignition: false }, { m: 10, ignition: true }, { m: 40, ignition: false }]);

@@ -208,7 +208,7 @@ async function writeDiagnostics(
     // Stored again under the lock: another instance may have recorded the same change meanwhile.
     const current = await activeCodes(tx, orgId, vehicles);
     const seqRows = rowsOf<{ vehicle_id: string; n: number | null }>(
-      await tx.execute(sql`select vehicle_id, max(sequence_id) as n from hos_events where driver_id is null and vehicle_id = any(${`{${vehicles.join(',')}}`}::uuid[]) group by vehicle_id`),
+      await tx.execute(sql`select vehicle_id, max(sequence_id) as n from hos_events where organization_id = ${orgId} and driver_id is null and vehicle_id = any(${`{${vehicles.join(',')}}`}::uuid[]) group by vehicle_id`),
     );
     const seq = new Map(seqRows.map((r) => [r.vehicle_id, Number(r.n ?? 0)]));
     const rows: Array<typeof hosEvents.$inferInsert> = [];
@@ -239,7 +239,7 @@ async function writeDiagnostics(
     // ELD malfunctions (event code 1) as webhooks (issue 48), in the records' transaction.
     const malfunctions = rows.filter((r) => r.eventCode === 1 && r.vehicleId);
     if (malfunctions.length) {
-      const unitOf = new Map((await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(inArray(assets.id, malfunctions.map((r) => r.vehicleId!)))).map((u) => [u.id, u.unit]));
+      const unitOf = new Map((await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, malfunctions.map((r) => r.vehicleId!))))).map((u) => [u.id, u.unit]));
       await emitWebhookEvents(
         tx,
         malfunctions.map((r) => ({
@@ -253,7 +253,7 @@ async function writeDiagnostics(
     // Unidentified driving over 30 minutes in 24 hours reaches the office's bell (decision 0130).
     const unidentified = rows.filter((r) => r.diagnosticCode === '5' && r.eventCode === 3).map((r) => r.vehicleId!);
     if (unidentified.length) {
-      const units = await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(inArray(assets.id, unidentified));
+      const units = await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, unidentified)));
       for (const u of units) {
         await notify(tx, {
           organizationId: orgId,

@@ -67,10 +67,12 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
   const ids = rows.map((r) => r.id);
   const driverIds = [...new Set(rows.flatMap((r) => [r.driverId, r.coDriverId].filter((id): id is string => !!id)))];
   const unitIds = [...new Set(rows.flatMap((r) => [r.assetId, r.trailerId].filter((id): id is string => !!id)))];
+  // The organizations named: on Citus the reads go to their shards only (issue 49).
+  const orgIds = [...new Set(rows.map((r) => r.organizationId))];
   const [stops, ds, units] = await Promise.all([
     stopsOf(db, ids),
-    driverIds.length ? db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(inArray(drivers.id, driverIds)) : [],
-    unitIds.length ? db.select({ id: assets.id, unitNumber: assets.unitNumber }).from(assets).where(inArray(assets.id, unitIds)) : [],
+    driverIds.length ? db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(inArray(drivers.organizationId, orgIds), inArray(drivers.id, driverIds))) : [],
+    unitIds.length ? db.select({ id: assets.id, unitNumber: assets.unitNumber }).from(assets).where(and(inArray(assets.organizationId, orgIds), inArray(assets.id, unitIds))) : [],
   ]);
   const driverName = new Map(ds.map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()]));
   const unit = new Map(units.map((u) => [u.id, u.unitNumber]));

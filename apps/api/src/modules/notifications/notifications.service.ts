@@ -194,16 +194,18 @@ async function usersOf(tx: DbOrTx, orgIds: string[]): Promise<Map<string, OrgUse
 async function aboutGroups(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<(i: NotifyInput) => Set<string> | null> {
   const driverIds = [...new Set(inputs.flatMap((i) => (i.about?.driverId ? [i.about.driverId] : [])))];
   const assetIds = [...new Set(inputs.flatMap((i) => (i.about?.assetId ? [i.about.assetId] : [])))];
+  // The organizations named: on Citus the statements go to their shards only (issue 49).
+  const orgIds = [...new Set(inputs.map((i) => i.organizationId))];
   const byMember = new Map<string, string[]>();
   if (driverIds.length) {
     const g = await tx
       .select({ member: groupMembers.memberId, group: groupMembers.groupId, org: groupMembers.organizationId })
       .from(groupMembers)
-      .where(and(eq(groupMembers.memberType, 'DRIVER'), inArray(groupMembers.memberId, driverIds)));
+      .where(and(inArray(groupMembers.organizationId, orgIds), eq(groupMembers.memberType, 'DRIVER'), inArray(groupMembers.memberId, driverIds)));
     for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
   }
   if (assetIds.length) {
-    const g = await tx.select({ member: groupAssets.assetId, group: groupAssets.groupId, org: groupAssets.organizationId }).from(groupAssets).where(inArray(groupAssets.assetId, assetIds));
+    const g = await tx.select({ member: groupAssets.assetId, group: groupAssets.groupId, org: groupAssets.organizationId }).from(groupAssets).where(and(inArray(groupAssets.organizationId, orgIds), inArray(groupAssets.assetId, assetIds)));
     for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
   }
   return (i) => {

@@ -85,13 +85,21 @@ export class TripsStops extends QueuedFollower<TripFix> {
     const writes: VehicleWrite[] = [];
     for (const [, w] of items) w.fixes.sort((a, b) => a.t - b.t);
     const elsewhere = this.shared ? await this.othersFixes(items) : new Map<string, TripFix[]>();
+    // Vehicles without a fold here, or with a fix older than its last: computed again from positions, together.
+    const again: Array<{ assetId: string; at: number }> = [];
     for (const [assetId, w] of items) {
       const first = w.fixes[0]?.t ?? w.until;
-      let vf = this.folds.get(assetId);
-      const lastT = vf?.folder.lastT ?? null;
-      if (!vf || lastT === null || first <= lastT) vf = await this.recompute(this.db, w.orgId, assetId, Math.min(first, lastT ?? first));
+      const lastT = this.folds.get(assetId)?.folder.lastT ?? null;
+      if (lastT === null || first <= lastT) again.push({ assetId, at: Math.min(first, lastT ?? first) });
+    }
+    const recomputed = await this.recomputeMany(items[0]![1].orgId, again);
+    for (const [assetId, w] of items) {
+      let vf = recomputed.get(assetId);
       // With another instance's fixes among them: every stored fix since the fold's last, in order.
-      else for (const f of elsewhere.get(assetId) ?? w.fixes) vf.folder.add(f);
+      if (!vf) {
+        vf = this.folds.get(assetId)!;
+        for (const f of elsewhere.get(assetId) ?? w.fixes) vf.folder.add(f);
+      }
       this.folds.set(assetId, vf);
       const write = this.pending(w.orgId, assetId, vf);
       if (write) writes.push(write);
@@ -120,37 +128,25 @@ export class TripsStops extends QueuedFollower<TripFix> {
   }
 
   /**
-   * The fold of a vehicle from its stored positions, from where a fix at `at` can change its trips
-   * and stops, to its newest position (every row from there on is replaced).
+   * The folds of vehicles from their stored positions, each from where a fix at its `at` can change
+   * its trips and stops, to its newest position (every row from there on is replaced). One statement
+   * for up to RECOMPUTE_CHUNK vehicles on a server, where every statement costs a plan and a round
+   * trip (on Citus, the coordinator's and the worker's: a second instance behind a load balancer
+   * recomputes each vehicle it meets, issue 49); one a vehicle on the embedded database, whose
+   * statements hold ingest while they run.
    */
-  private async recompute(db: DbOrTx, orgId: string, assetId: string, at: number, now = Date.now()): Promise<VehicleFold> {
-    this.stats.recomputed++;
-    const atT = new Date(at).toISOString();
-    const floor = new Date(now - CATCH_UP_DAYS * 86_400_000).toISOString();
-    // One statement (each round of a vehicle fed by two instances recomputes it): the anchor is the
-    // last stop started by `at`, or the one before when a fix within that stop can undo the trip
-    // before it (movement that makes the stop too short); without one, the vehicle's first trip or
-    // stop (at the latest `at`; with neither, CATCH_UP_DAYS back). Then its fixes from there, as one
-    // JSON text: on the embedded database three times quicker than a row per fix (the demo's week,
-    // 120,000 fixes, reads in 0.4 s instead of 1.2-1.9 s). Every table is read for the
-    // organization, so Citus routes the whole to its shard.
-    const [r] = rowsOf<{ anchored: boolean; from_t: string | Date; j: string | null }>(
-      await db.execute(sql`with s as (
-          select started_at, ended_at, row_number() over (order by started_at desc) as k from (
-            select started_at, ended_at from vehicle_stops where organization_id = ${orgId} and asset_id = ${assetId} and started_at <= ${atT}::timestamptz
-            order by started_at desc limit 2) l),
-        a as (select case when exists (select 1 from s where k = 1 and (ended_at is null or ended_at >= ${atT}::timestamptz))
-          then (select started_at from s where k = 2) else (select started_at from s where k = 1) end as t),
-        f as (select coalesce((select t from a), least(${atT}::timestamptz, coalesce(least(
-          (select min(started_at) from trips where organization_id = ${orgId} and asset_id = ${assetId}),
-          (select min(started_at) from vehicle_stops where organization_id = ${orgId} and asset_id = ${assetId})), ${floor}::timestamptz))) as t)
-        select (select t from a) is not null as anchored, (select t from f) as from_t,
-          (select json_agg(${FIX_TUPLE} order by p.fix_time)
-            from positions p where p.organization_id = ${orgId} and p.asset_id = ${assetId} and p.fix_time >= (select t from f))::text as j`),
-    );
-    const folder = new TripFolder(r!.anchored);
-    for (const tuple of r?.j ? (JSON.parse(r.j) as unknown[][]) : []) folder.add(tripFixOf(tuple));
-    return { folder, replaceFrom: new Date(r!.from_t).getTime(), openWrittenAt: null, openSig: null };
+  private async recomputeMany(orgId: string, asks: ReadonlyArray<{ assetId: string; at: number }>, now = Date.now()): Promise<Map<string, VehicleFold>> {
+    const out = new Map<string, VehicleFold>();
+    const chunk = this.shared ? RECOMPUTE_CHUNK : 1;
+    for (let i = 0; i < asks.length; i += chunk) {
+      for (const r of await recomputeReads(this.db, orgId, asks.slice(i, i + chunk), now)) {
+        this.stats.recomputed++;
+        const folder = new TripFolder(r.anchored);
+        for (const tuple of r.j ? (JSON.parse(r.j) as unknown[][]) : []) folder.add(tripFixOf(tuple));
+        out.set(r.v, { folder, replaceFrom: new Date(r.from_t).getTime(), openWrittenAt: null, openSig: null });
+      }
+    }
+    return out;
   }
 
   /** What the vehicle's rows need now: null when nothing changed. */
@@ -304,6 +300,35 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
 }
 
 /** A positions row `p` as the JSON array `tripFixOf` reads: [epoch ms, lat, lon, speed, ignition, driver]. */
+/** Vehicles a server's recomputation reads in one statement (each read may hold hours of fixes). */
+const RECOMPUTE_CHUNK = 10;
+
+/**
+ * What recomputing each vehicle starts from, in one statement: the anchor is the last stop started
+ * by `at`, or the one before when a fix within that stop can undo the trip before it (movement that
+ * makes the stop too short); without one, the vehicle's first trip or stop (at the latest `at`; with
+ * neither, CATCH_UP_DAYS back). Then its fixes from there, as one JSON text: on the embedded database
+ * three times quicker than a row per fix (the demo's week, 120,000 fixes, reads in 0.4 s instead of
+ * 1.2-1.9 s). Every table is read for the organization, so Citus routes the whole to its shard.
+ */
+async function recomputeReads(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ assetId: string; at: number }>, now: number) {
+  const keys = JSON.stringify(asks.map((a) => ({ a: a.assetId, at: new Date(a.at).toISOString() })));
+  const floor = new Date(now - CATCH_UP_DAYS * 86_400_000).toISOString();
+  const lastStops = (offset: number) =>
+    sql`(select started_at from vehicle_stops where organization_id = ${orgId} and asset_id = k.a and started_at <= k.at order by started_at desc offset ${offset} limit 1)`;
+  return rowsOf<{ v: string; anchored: boolean; from_t: string | Date; j: string | null }>(
+    await db.execute(sql`select k.a as v, x.anchor is not null as anchored, x.from_t,
+        (select json_agg(${FIX_TUPLE} order by p.fix_time) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time >= x.from_t)::text as j
+      from json_to_recordset(${keys}::json) as k(a uuid, at timestamptz)
+      cross join lateral (
+        select y.anchor, coalesce(y.anchor, least(k.at, coalesce(least(
+            (select min(started_at) from trips where organization_id = ${orgId} and asset_id = k.a),
+            (select min(started_at) from vehicle_stops where organization_id = ${orgId} and asset_id = k.a)), ${floor}::timestamptz))) as from_t
+        from (select case when exists (select 1 from vehicle_stops s where s.organization_id = ${orgId} and s.asset_id = k.a and s.started_at = ${lastStops(0)} and (s.ended_at is null or s.ended_at >= k.at))
+          then ${lastStops(1)} else ${lastStops(0)} end as anchor) y) x`),
+  );
+}
+
 const FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id)`;
 function tripFixOf(tuple: unknown[]): TripFix {
   const [t, lat, lon, speed, ignition, driverId] = tuple as [number, number, number, number | null, boolean | null, string | null];

@@ -23,6 +23,8 @@ import { signalsOf } from './signals.ts';
 /** Fixes this much older than the clock make events but no notification (history, a catch-up). */
 export const NOTIFY_WITHIN_MS = 30 * 60_000;
 const MAX_REPLAY_MS = 8 * 86_400_000;
+/** Vehicles a server's replay reads and writes together (each read may hold hours of fixes). */
+const REPLAY_CHUNK = 10;
 const SETTINGS_TTL_MS = 30_000;
 const OPEN_WRITE_MS = 30_000;
 /** Protocols whose devices have no accelerometer: phones (OsmAnd), batches, the simulator. Harsh events are estimated from their fixes. */
@@ -198,7 +200,7 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
             await emitSafetyCreated(tx, orgId, w);
             return w;
           });
-    for (const r of replays) written.push(...(await this.recompute(orgId, r.assetId, r.from, org)));
+    if (replays.length) written.push(...(await this.recomputeMany(orgId, replays.map((r) => ({ assetId: r.assetId, fromMs: r.from })), org)));
     this.stats.written += written.length;
     const marks = new Map<string, number>();
     for (const [assetId] of items) {
@@ -232,51 +234,88 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
    * open: its events after that fix are replaced by the replay's, and its state becomes the replay's.
    */
   async recompute(orgId: string, assetId: string, fromMs: number, known?: OrgSafety): Promise<repo.WrittenEvent[]> {
+    return this.recomputeMany(orgId, [{ assetId, fromMs }], known);
+  }
+
+  /**
+   * `recompute` for several vehicles of one organization: their fixes read together (one statement a
+   * widening of the window, for the vehicles that need it), their events replaced in one transaction.
+   * Up to REPLAY_CHUNK vehicles at a time on a server, where every statement costs a plan and a round
+   * trip (on Citus the coordinator's and the worker's: a second instance behind a load balancer replays
+   * each vehicle it meets, issue 49); one at a time on the embedded database, whose statements hold
+   * ingest while they run.
+   */
+  async recomputeMany(orgId: string, asks: ReadonlyArray<{ assetId: string; fromMs: number }>, known?: OrgSafety): Promise<repo.WrittenEvent[]> {
     const org = known ?? (await this.orgOf(orgId));
-    this.stats.replays++;
+    const chunk = this.shared ? REPLAY_CHUNK : 1;
+    const written: repo.WrittenEvent[] = [];
+    for (let i = 0; i < asks.length; i += chunk) written.push(...(await this.replayChunk(orgId, asks.slice(i, i + chunk), org)));
+    return written;
+  }
+
+  private async replayChunk(orgId: string, asks: ReadonlyArray<{ assetId: string; fromMs: number }>, org: OrgSafety): Promise<repo.WrittenEvent[]> {
+    this.stats.replays += asks.length;
     const floor = this.now() - MAX_REPLAY_MS;
-    const startOf = (windowMs: number) => Math.max(fromMs - windowMs, Math.min(floor, fromMs - 3_600_000));
-    for (let windowMs = 3_600_000; ; windowMs *= 4) {
-      let start = startOf(windowMs);
-      const { fixes, older } = await repo.readFixes(this.db, orgId, assetId, start);
-      if (fixes.length === 0) return [];
-      const gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
-      const ctx = this.contextOf(org, assetId, gpsOnly);
-      const track = blankSafetyTrack();
-      const events = new Map<string, EventDraft>();
-      let cut = -Infinity;
-      let found = false;
-      for (let i = 0; i < fixes.length; i++) {
-        const f = fixes[i]!;
-        for (const d of stepSafety(track, f, ctx)) events.set(draftKey(d), d);
-        // A blank point with two fixes before it (the central difference's) and before the first new fix.
-        if (i >= 2 && f.t < fromMs && !track.speeding && !track.maxSpeed && !track.idling && !track.harsh) {
-          cut = f.t;
-          found = true;
+    const done: Array<{ assetId: string; cutMs: number; drafts: EventDraft[]; state: VehicleState }> = [];
+    // Each vehicle's window widens (x4 from an hour) until a blank point before its first new fix is in it.
+    let pending = asks.map((a) => ({ ...a, windowMs: 3_600_000 }));
+    while (pending.length) {
+      const startOf = (a: { fromMs: number; windowMs: number }) => Math.max(a.fromMs - a.windowMs, Math.min(floor, a.fromMs - 3_600_000));
+      const read = await repo.readFixesMany(
+        this.db,
+        orgId,
+        pending.map((a) => ({ assetId: a.assetId, fromMs: startOf(a) })),
+      );
+      const wider: typeof pending = [];
+      for (const a of pending) {
+        const { fixes, older } = read.get(a.assetId)!;
+        if (fixes.length === 0) continue;
+        let start = startOf(a);
+        const gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
+        const ctx = this.contextOf(org, a.assetId, gpsOnly);
+        const track = blankSafetyTrack();
+        const events = new Map<string, EventDraft>();
+        let cut = -Infinity;
+        let found = false;
+        for (let i = 0; i < fixes.length; i++) {
+          const f = fixes[i]!;
+          for (const d of stepSafety(track, f, ctx)) events.set(draftKey(d), d);
+          // A blank point with two fixes before it (the central difference's) and before the first new fix.
+          if (i >= 2 && f.t < a.fromMs && !track.speeding && !track.maxSpeed && !track.idling && !track.harsh) {
+            cut = f.t;
+            found = true;
+          }
         }
-      }
-      for (const d of openDrafts(track, ctx)) events.set(draftKey(d), d);
-      const quiet = !fixes.some((f) => f.t < fromMs);
-      if (!found && !quiet && start > floor) {
-        if (older) continue;
-        // Nothing stored before this window: the wider ones would read the same fixes and end at the
-        // floor, so cut where the widest would (a vehicle's first day, a bench's one earlier fix).
-        while (start > floor) {
-          windowMs *= 4;
-          start = startOf(windowMs);
+        for (const d of openDrafts(track, ctx)) events.set(draftKey(d), d);
+        const quiet = !fixes.some((f) => f.t < a.fromMs);
+        if (!found && !quiet && start > floor) {
+          if (older) {
+            wider.push({ ...a, windowMs: a.windowMs * 4 });
+            continue;
+          }
+          // Nothing stored before this window: the wider ones would read the same fixes and end at the
+          // floor, so cut where the widest would (a vehicle's first day, a bench's one earlier fix).
+          let windowMs = a.windowMs;
+          while (start > floor) {
+            windowMs *= 4;
+            start = startOf({ fromMs: a.fromMs, windowMs });
+          }
         }
+        // Nothing before the new fixes within reach: everything from the window's start is the replay's.
+        const cutMs = found ? cut : start - 1;
+        const drafts = [...events.values()].filter((d) => d.startedAt > cutMs || (d.source === 'GPS_ESTIMATED' && d.startedAt === cutMs));
+        done.push({ assetId: a.assetId, cutMs, drafts, state: { track, gpsOnly } });
       }
-      // Nothing before the new fixes within reach: everything from the window's start is the replay's.
-      const cutMs = found ? cut : start - 1;
-      const drafts = [...events.values()].filter((d) => d.startedAt > cutMs || (d.source === 'GPS_ESTIMATED' && d.startedAt === cutMs));
-      const written = await this.db.transaction(async (tx) => {
-        const w = await repo.replaceEvents(tx, orgId, assetId, cutMs, drafts);
-        await emitSafetyCreated(tx, orgId, w);
-        return w;
-      });
-      this.remember(assetId, { track, gpsOnly });
-      return written;
+      pending = wider;
     }
+    if (done.length === 0) return [];
+    const written = await this.db.transaction(async (tx) => {
+      const w = await repo.replaceEventsMany(tx, orgId, done);
+      await emitSafetyCreated(tx, orgId, w);
+      return w;
+    });
+    for (const d of done) this.remember(d.assetId, d.state);
+    return written;
   }
 
   private remember(assetId: string, state: VehicleState): void {

@@ -46,6 +46,24 @@ export async function readFixes(db: DbOrTx, orgId: string, assetId: string, from
   return { fixes, older: r?.older === true };
 }
 
+/**
+ * `readFixes` for several vehicles in one statement, each from its own `fromMs`. The organization is
+ * named in every subquery, so Citus routes the whole to its shard.
+ */
+export async function readFixesMany(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ assetId: string; fromMs: number }>): Promise<Map<string, { fixes: StoredFix[]; older: boolean }>> {
+  const out = new Map<string, { fixes: StoredFix[]; older: boolean }>(asks.map((a) => [a.assetId, { fixes: [], older: false }]));
+  if (asks.length === 0) return out;
+  const keys = JSON.stringify(asks.map((a) => ({ a: a.assetId, f: iso(a.fromMs) })));
+  const rows = rowsOf<{ v: string; j: string | null; older: boolean }>(
+    await db.execute(sql`select k.a as v,
+        (select json_agg(${STORED_FIX_TUPLE} order by p.fix_time) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time >= k.f)::text as j,
+        exists (select 1 from positions o where o.organization_id = ${orgId} and o.asset_id = k.a and o.fix_time < k.f) as older
+      from json_to_recordset(${keys}::json) as k(a uuid, f timestamptz)`),
+  );
+  for (const r of rows) out.set(r.v, { fixes: r.j ? (JSON.parse(r.j) as unknown[][]).map(storedFixOf) : [], older: r.older === true || String(r.older) === 'true' });
+  return out;
+}
+
 /** A fix read back as STORED_FIX_TUPLE built it. */
 export function storedFixOf(tuple: unknown[]): StoredFix {
   const [t, lat, lon, speed, ignition, driverId, protocol, attrs] = tuple as [number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>];
@@ -113,20 +131,23 @@ export async function upsertEvents(db: DbOrTx, orgId: string, events: ReadonlyAr
 }
 
 /**
- * A replay's result: the vehicle's events after `cutMs` (and GPS-estimated ones starting at it, whose
- * central difference the replay recomputed) become exactly `drafts`; those no longer made are deleted.
+ * A replay's result for several vehicles of one organization: each vehicle's events after its cut (and
+ * GPS-estimated ones starting at it, whose central difference the replay recomputed) become exactly its
+ * drafts; those no longer made are deleted (one delete for all of them), then every draft is upserted.
  */
-export async function replaceEvents(db: DbOrTx, orgId: string, assetId: string, cutMs: number, drafts: readonly EventDraft[]): Promise<WrittenEvent[]> {
-  const keep = JSON.stringify(drafts.map((d) => ({ type: d.type, source: d.source, started_at: iso(d.startedAt) })));
-  const cut = Number.isFinite(cutMs) ? iso(cutMs) : iso(0);
-  await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId} and e.asset_id = ${assetId}
-    and (e.started_at > ${cut}::timestamptz or (e.source = 'GPS_ESTIMATED' and e.started_at = ${cut}::timestamptz))
-    and not exists (select 1 from json_to_recordset(${keep}::json) as k(type text, source text, started_at timestamptz)
-      where k.type = e.type and k.source = e.source and k.started_at = e.started_at)`);
+export async function replaceEventsMany(db: DbOrTx, orgId: string, replays: ReadonlyArray<{ assetId: string; cutMs: number; drafts: readonly EventDraft[] }>): Promise<WrittenEvent[]> {
+  if (replays.length === 0) return [];
+  const cuts = JSON.stringify(replays.map((r) => ({ asset_id: r.assetId, cut: Number.isFinite(r.cutMs) ? iso(r.cutMs) : iso(0) })));
+  const keep = JSON.stringify(replays.flatMap((r) => r.drafts.map((d) => ({ asset_id: r.assetId, type: d.type, source: d.source, started_at: iso(d.startedAt) }))));
+  await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId}
+    and exists (select 1 from json_to_recordset(${cuts}::json) as c(asset_id uuid, cut timestamptz)
+      where c.asset_id = e.asset_id and (e.started_at > c.cut or (e.source = 'GPS_ESTIMATED' and e.started_at = c.cut)))
+    and not exists (select 1 from json_to_recordset(${keep}::json) as k(asset_id uuid, type text, source text, started_at timestamptz)
+      where k.asset_id = e.asset_id and k.type = e.type and k.source = e.source and k.started_at = e.started_at)`);
   return upsertEvents(
     db,
     orgId,
-    drafts.map((draft) => ({ assetId, draft })),
+    replays.flatMap((r) => r.drafts.map((draft) => ({ assetId: r.assetId, draft }))),
   );
 }
 

@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/index.ts';
 import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord, type PositionRow } from '../positions/index.ts';
 import { positions } from '../../db/schema/index.ts';
 import { SafetyEvents } from './safety.follower.ts';
+import { readFixes, readFixesMany } from './safety.repository.ts';
 
 // Issue 47 (decision 0194): safety events from Teltonika elements, Traccar alarms and a 1 Hz phone
 // track, through ingest and the follower, once whatever the order; read, reviewed and scored through
@@ -427,5 +428,38 @@ describe('two API instances following one phone on a shared database', () => {
     }
     expect(shape(await events(balanced))).toEqual(shape(await events(phone)));
     for (const i of instances) await i.close();
+  });
+
+  it('a new instance replays a round of vehicles together, each as it would alone (issue 49)', async () => {
+    await t.app.safetyEvents.close();
+    const vs = await Promise.all([5, 6, 7].map((n) => createTestVehicle(t.app.db, a.orgId, { uniqueId: `saf-phone-${n}`, unitNumber: `S-PH${n}` })));
+    const track = phoneTrack();
+    const storedRows = (v: TestVehicle, from: number, to: number) =>
+      t.app.db.select().from(positions).where(and(eq(positions.organizationId, a.orgId), eq(positions.assetId, v.assetId), gte(positions.fixTime, new Date(from)), lte(positions.fixTime, new Date(to))));
+    // One instance follows the first 100 fixes of each phone; the last 30 of all three reach a second instance that never saw them, in one round.
+    const one = new SafetyEvents(t.app.db, { shared: true, flushMs: 0 });
+    const two = new SafetyEvents(t.app.db, { shared: true, flushMs: 0 });
+    for (const f of track) for (const v of vs) expect((await post(v, f)).statusCode).toBe(200);
+    for (const v of vs) {
+      const rows = await storedRows(v, track[0]!.t, track[99]!.t);
+      one.enqueue(rows as unknown as PositionRow[], rows.map(() => true));
+    }
+    await one.idle();
+    const rest = (await Promise.all(vs.map((v) => storedRows(v, track[100]!.t, track[129]!.t)))).flat();
+    two.enqueue(rest as unknown as PositionRow[], rest.map(() => true));
+    await two.idle();
+    expect(two.stats.replays).toBe(3);
+    for (const v of vs) expect(shape(await events(v)), v.uniqueId).toEqual(shape(await events(phone)));
+    for (const i of [one, two]) await i.close();
+  });
+
+  it('reads several vehicles\' fixes in one statement as it reads each alone', async () => {
+    const vs = await Promise.all([5, 6, 7].map(async (n) => (await sql<{ id: string }>(`select asset_id as id from gateways where unique_id = 'saf-phone-${n}'`))[0]!.id));
+    const track = phoneTrack();
+    for (let k = 0; k < 6; k++) {
+      const asks = vs.map((assetId) => ({ assetId, fromMs: track[Math.floor(Math.random() * track.length)]!.t + (k === 0 ? 3_600_000 : 0) }));
+      const many = await readFixesMany(t.app.db, a.orgId, asks);
+      for (const q of asks) expect(many.get(q.assetId), JSON.stringify(q)).toEqual(await readFixes(t.app.db, a.orgId, q.assetId, q.fromMs));
+    }
   });
 });

@@ -43,13 +43,16 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
   // The driver's messages written without signal, waiting on the phone (issue 44).
   const user = useCurrentUser();
   const outbox = useOutbox();
-  const waiting = useMemo(
-    () =>
-      side === 'DRIVER'
-        ? ownRecords(outbox, user?.id).filter((r) => r.kind === 'MESSAGE' && r.state === 'WAITING' && (r.body as MessageBody).driverId === driverId && ((r.body as MessageBody).loadId ?? null) === loadId)
-        : [],
-    [outbox, user?.id, side, driverId, loadId],
-  );
+  // One the server already holds (its answer was lost: a timeout under load, the signal gone just
+  // then) shows once, as stored: its resend is answered with the same message (its client id).
+  const waiting = useMemo(() => {
+    if (side !== 'DRIVER') return [];
+    const stored = new Set(messages.flatMap((m) => (m.clientId ? [m.clientId] : [])));
+    return ownRecords(outbox, user?.id).filter((r) => {
+      const b = r.body as MessageBody;
+      return r.kind === 'MESSAGE' && r.state === 'WAITING' && b.driverId === driverId && (b.loadId ?? null) === loadId && !stored.has(b.clientId);
+    });
+  }, [outbox, user?.id, side, driverId, loadId, messages]);
   const newestId = waiting.at(-1)?.id ?? messages.at(-1)?.id;
 
   // Marks what the viewer now sees as read (the other side sees the mark live).

@@ -181,7 +181,7 @@ async function plainPostgres(): Promise<Target> {
   if (process.getuid?.() === 0) run('chown', ['postgres', dir]);
   const port = await freePort();
   run(...asPostgres(path.join(PG_BIN, 'initdb'), ['-D', `${dir}/data`, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']));
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=128MB -c max_connections=300`;
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=128MB -c max_connections=300${process.env.BENCH_PG_OPTS ? ` ${process.env.BENCH_PG_OPTS}` : ""}`;
   run(...asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-w', '-o', opts, 'start']));
   await withClient(urlOf(port, 'postgres'), (c) => c.query('create database c3_bench'));
   const node = await connectNode('postgres', port, 'c3_bench');

@@ -109,10 +109,12 @@ url() { echo "postgres://postgres@127.0.0.1:$(port_of coordinator)/postgres"; }
 # shards opens up to max_adaptive_executor_pool_size (16) connections per worker and closes all
 # but the cached ones afterwards: the background sweeps did that every few seconds from every
 # backend (a hundred new worker sessions in 20 s of ingest, 40% of the singles' CPU), so they run
-# over one connection per worker (decision 0210).
+# over one connection per worker (decision 0210). No JIT: the workers plan the statements the
+# coordinator routes to them, and LLVM compiled the followers' batch reads for 1-3 s each (the API
+# turns it off on its own connections; the coordinator's connections to the workers are the workers').
 ensure_settings() {
   local conf=$1 line
-  for line in "max_worker_processes = 64" "citus.max_cached_conns_per_worker = 4" "citus.max_adaptive_executor_pool_size = 1"; do
+  for line in "max_worker_processes = 64" "citus.max_cached_conns_per_worker = 4" "citus.max_adaptive_executor_pool_size = 1" "jit = off"; do
     grep -q "^${line%% =*} " "$conf" || echo "$line" >> "$conf"
   done
 }

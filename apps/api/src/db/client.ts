@@ -183,7 +183,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // A connection the server ends while it is checked out between two statements (a transaction's
     // JavaScript, a held session) emits 'error' too, and the pool listens only to idle ones: unheard,
     // it would end the process. Its next statement fails on its own; the pool drops it on release.
-    pool.on('connect', (client) => client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`)));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`));
+      // No JIT: the followers' statements over a round's vehicles are estimated dear enough (100
+      // rows for a JSON key set, each with its subqueries) that PostgreSQL compiled each with LLVM,
+      // 1-3 s of CPU for a statement that runs in milliseconds (bench/citus.ts singles: 96 positions
+      // a second instead of 272). Sent first on the connection, before any statement of the app.
+      client.query('set jit = off').catch(() => undefined);
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;
     await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));

@@ -139,7 +139,9 @@ export async function replaceEventsMany(db: DbOrTx, orgId: string, replays: Read
   if (replays.length === 0) return [];
   const cuts = JSON.stringify(replays.map((r) => ({ asset_id: r.assetId, cut: Number.isFinite(r.cutMs) ? iso(r.cutMs) : iso(0) })));
   const keep = JSON.stringify(replays.flatMap((r) => r.drafts.map((d) => ({ asset_id: r.assetId, type: d.type, source: d.source, started_at: iso(d.startedAt) }))));
-  await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId}
+  const ids = `{${replays.map((r) => r.assetId).join(',')}}`;
+  // The vehicles named (the index on organization and vehicle), then each one's own cut.
+  await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId} and e.asset_id = any(${ids}::uuid[])
     and exists (select 1 from json_to_recordset(${cuts}::json) as c(asset_id uuid, cut timestamptz)
       where c.asset_id = e.asset_id and (e.started_at > c.cut or (e.source = 'GPS_ESTIMATED' and e.started_at = c.cut)))
     and not exists (select 1 from json_to_recordset(${keep}::json) as k(asset_id uuid, type text, source text, started_at timestamptz)

@@ -299,7 +299,6 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
         lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
 }
 
-/** A positions row `p` as the JSON array `tripFixOf` reads: [epoch ms, lat, lon, speed, ignition, driver]. */
 /** Vehicles a server's recomputation reads in one statement (each read may hold hours of fixes). */
 const RECOMPUTE_CHUNK = 10;
 
@@ -329,6 +328,7 @@ async function recomputeReads(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ a
   );
 }
 
+/** A positions row `p` as the JSON array `tripFixOf` reads: [epoch ms, lat, lon, speed, ignition, driver]. */
 const FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id)`;
 function tripFixOf(tuple: unknown[]): TripFix {
   const [t, lat, lon, speed, ignition, driverId] = tuple as [number, number, number, number | null, boolean | null, string | null];

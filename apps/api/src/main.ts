@@ -118,7 +118,7 @@ async function main(): Promise<void> {
       const trucks = config.simulator ? await seedDemoHistory(app, config, log, progress) : [];
       // The work behind ingest catches up on what seeding wrote before the server says it is ready.
       progress(SETTLE_STEP, 0);
-      await catchUp(app);
+      await catchUpFresh(app);
       // The planner's statistics for the bulk-loaded tables. (The embedded database is no longer
       // opened again to give back the memory the bulk load grew: a reopen is how ingest once stopped
       // for good, decision 0177.)
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       app.log.error(err, 'seeding the demo data failed');
     }
   } else {
-    startup.push(catchUp(app));
+    startup.push(catchUpFresh(app));
   }
   // The embedded database has no autovacuum: statistics kept fresh here (a server has its own).
   stopMaintenance = scheduleEmbeddedMaintenance(app.database, app.log);
@@ -148,6 +148,15 @@ async function main(): Promise<void> {
  */
 async function catchUp(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
   for (const f of app.ingest.followers) await f.catchUp?.();
+}
+
+/**
+ * The catch-ups on the embedded database's statistics of now: tables that grew in an earlier life
+ * (written, then a crash) are analyzed first, or the catch-ups' reads are planned on the old ones.
+ */
+async function catchUpFresh(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
+  await runEmbeddedMaintenance(app.database).catch((err) => app.log.warn({ err }, 'embedded database maintenance failed'));
+  await catchUp(app);
 }
 
 const SETTLE_STEP = 'catching up and settling';

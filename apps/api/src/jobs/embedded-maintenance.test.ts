@@ -16,6 +16,9 @@ describe('dueTables', () => {
     expect(dueTables([t({ live: 600, modified: 600, estimate: 100_000 })])).toEqual([]);
     expect(dueTables([t({ live: 600, modified: 600, dead: 600, estimate: 100_000 })])).toEqual([]);
     expect(dueTables([t({ live: 600, modified: 600, estimate: 1000 })])).toEqual([{ table: 'x', vacuum: false }]);
+    // Grown since its statistics, in a life whose counters never saw the rows written.
+    expect(dueTables([t({ pages: 118, statPages: 100 })])).toEqual([]);
+    expect(dueTables([t({ pages: 119, statPages: 100 })])).toEqual([{ table: 'x', vacuum: false }]);
   });
 });
 
@@ -47,6 +50,12 @@ describe('embedded database maintenance', () => {
       expect(await runEmbeddedMaintenance(t.database)).not.toContain('maintenance_probe');
       // A small sample (300 rows a target): ANALYZE runs on the API's thread.
       expect(rowsOf<{ default_statistics_target: string }>(await db.execute(sql`show default_statistics_target`))[0]).toEqual({ default_statistics_target: '30' });
+      // Rows written in an earlier life (the activity counters start again at every open, as
+      // pg_stat_reset does here): the table's growth since its statistics makes it due.
+      await db.execute(sql`insert into maintenance_probe select g, g % 7 from generate_series(5001, 10000) g`);
+      await db.execute(sql`select pg_stat_reset()`);
+      expect(await runEmbeddedMaintenance(t.database)).toContain('maintenance_probe');
+      expect(await tuples()).toBe(10000);
     } else {
       expect(done).toEqual([]);
     }

@@ -311,14 +311,21 @@ const RECOMPUTE_CHUNK = 10;
  * 1.2-1.9 s). Every table is read for the organization, so Citus routes the whole to its shard.
  */
 async function recomputeReads(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ assetId: string; at: number }>, now: number) {
-  const keys = JSON.stringify(asks.map((a) => ({ a: a.assetId, at: new Date(a.at).toISOString() })));
+  // One vehicle (the embedded database's way): its id and time as values the planner sees. Through
+  // json_to_recordset they are unknown until run, and on statistics older than the fleet (1,000 new
+  // vehicles since the last ANALYZE) the embedded database read a vehicle's fixes by a skip scan of
+  // the month's primary key: 50 ms a vehicle instead of 0.1.
+  const keys =
+    asks.length === 1
+      ? sql`(select ${asks[0]!.assetId}::uuid as a, ${new Date(asks[0]!.at).toISOString()}::timestamptz as at) as k`
+      : sql`json_to_recordset(${JSON.stringify(asks.map((a) => ({ a: a.assetId, at: new Date(a.at).toISOString() })))}::json) as k(a uuid, at timestamptz)`;
   const floor = new Date(now - CATCH_UP_DAYS * 86_400_000).toISOString();
   const lastStops = (offset: number) =>
     sql`(select started_at from vehicle_stops where organization_id = ${orgId} and asset_id = k.a and started_at <= k.at order by started_at desc offset ${offset} limit 1)`;
   return rowsOf<{ v: string; anchored: boolean; from_t: string | Date; j: string | null }>(
     await db.execute(sql`select k.a as v, x.anchor is not null as anchored, x.from_t,
         (select json_agg(${FIX_TUPLE} order by p.fix_time) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time >= x.from_t)::text as j
-      from json_to_recordset(${keys}::json) as k(a uuid, at timestamptz)
+      from ${keys}
       cross join lateral (
         select y.anchor, coalesce(y.anchor, least(k.at, coalesce(least(
             (select min(started_at) from trips where organization_id = ${orgId} and asset_id = k.a),

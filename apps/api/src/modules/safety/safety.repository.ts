@@ -53,6 +53,8 @@ export async function readFixes(db: DbOrTx, orgId: string, assetId: string, from
 export async function readFixesMany(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ assetId: string; fromMs: number }>): Promise<Map<string, { fixes: StoredFix[]; older: boolean }>> {
   const out = new Map<string, { fixes: StoredFix[]; older: boolean }>(asks.map((a) => [a.assetId, { fixes: [], older: false }]));
   if (asks.length === 0) return out;
+  // One vehicle (the embedded database's way): its id as a value the planner sees (trips-stops.service.ts's recomputeReads says why).
+  if (asks.length === 1) return out.set(asks[0]!.assetId, await readFixes(db, orgId, asks[0]!.assetId, asks[0]!.fromMs));
   const keys = JSON.stringify(asks.map((a) => ({ a: a.assetId, f: iso(a.fromMs) })));
   const rows = rowsOf<{ v: string; j: string | null; older: boolean }>(
     await db.execute(sql`select k.a as v,

@@ -89,9 +89,8 @@ export class GatewayDirectory {
       this.refreshTimer = null;
       const ids = [...this.refreshing];
       this.refreshing.clear();
-      this.resolve(inArray(deviceIds.uniqueId, ids))
-        .then((infos) => {
-          const found = new Map(infos.map((i) => [i.uniqueId, i]));
+      this.reread(ids)
+        .then((found) => {
           for (const id of ids) this.remember(this.byUnique, id, found.get(id) ?? null);
         })
         .catch(() => {
@@ -166,6 +165,28 @@ export class GatewayDirectory {
     // Oldest first: a flood of made-up device ids cannot grow the process without bound.
     while (map.size >= this.maxEntries) map.delete(map.keys().next().value!);
     map.set(key, { at: Date.now(), info, refreshing: false });
+  }
+
+  /**
+   * Remembered unique ids read again. A known device is read from its organization's table by its
+   * id, without the directory: on Citus the directory read is a statement of its own on the
+   * coordinator for each refresh, a third of ingest's statements there at a fix per device every
+   * few seconds (issue 49). Unknown ids, and devices no longer found so (deleted, inactive, given
+   * another unique id), go through the directory as a first look-up does.
+   */
+  private async reread(uniqueIds: readonly string[]): Promise<Map<string, GatewayInfo>> {
+    const byOrg = new Map<string, string[]>();
+    const unknown: string[] = [];
+    for (const u of uniqueIds) {
+      const info = this.byUnique.get(u)?.info;
+      if (info) byOrg.set(info.orgId, [...(byOrg.get(info.orgId) ?? []), info.id]);
+      else unknown.push(u);
+    }
+    const found = new Map<string, GatewayInfo>();
+    for (const [orgId, ids] of byOrg) for (const i of await this.load(orgId, ids)) found.set(i.uniqueId, i);
+    const rest = unknown.concat(uniqueIds.filter((u) => !found.has(u) && this.byUnique.get(u)?.info));
+    if (rest.length) for (const i of await this.resolve(inArray(deviceIds.uniqueId, rest))) found.set(i.uniqueId, i);
+    return found;
   }
 
   /**

@@ -20,6 +20,12 @@ export interface OsmandJob {
   timeline?: boolean;
   /** Pause between an answer and the connection's next request (a steadier, lighter load). */
   pauseMs?: number;
+  /**
+   * At most this many requests a second over all connections, each connection sending on its own
+   * schedule (the same offered load for every database: its work per second of followers' rounds
+   * shared by as many positions on each).
+   */
+  ratePerS?: number;
 }
 export interface BatchJob {
   mode: 'batch';
@@ -107,6 +113,16 @@ async function osmand(j: OsmandJob): Promise<void> {
       let buf = '';
       let sent = 0;
       let current: { dev: string } | null = null;
+      // With a rate: this connection's next send, on a fixed schedule; after a slow answer it sends
+      // at once until it is on schedule again, so both databases get the same number of requests.
+      const every = j.ratePerS ? (1000 * j.connections) / j.ratePerS : 0;
+      let nextAt = performance.now() + Math.random() * every;
+      const paced = () => {
+        const wait = nextAt - performance.now();
+        nextAt += every;
+        if (wait > 0) setTimeout(send, wait);
+        else send();
+      };
       const send = () => {
         if (performance.now() >= until) {
           socket.end();
@@ -123,7 +139,7 @@ async function osmand(j: OsmandJob): Promise<void> {
         socket = net.connect(port, '127.0.0.1');
         socket.setNoDelay(true);
         socket.setEncoding('latin1');
-        socket.on('connect', send);
+        socket.on('connect', every ? paced : send);
         socket.on('data', (d: string) => {
           buf += d;
           for (;;) {
@@ -144,7 +160,8 @@ async function osmand(j: OsmandJob): Promise<void> {
             }
             record(sent, good, `${status} ${body.slice(0, 300)}`);
             current = null;
-            if (j.pauseMs) setTimeout(send, j.pauseMs);
+            if (every) paced();
+            else if (j.pauseMs) setTimeout(send, j.pauseMs);
             else send();
           }
         });

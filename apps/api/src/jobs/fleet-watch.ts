@@ -5,7 +5,7 @@ import { listLogDays } from '../modules/hos/hos-log-list.service.ts';
 import { fleetHos } from '../modules/hos/hos-fleet-snapshot.ts';
 import { ensureLogDays } from '../modules/hos/hos.repository.ts';
 import { logDateOf } from '../modules/hos/hos.time.ts';
-import { deviceOfflineNotice, driveLowNotices, uncertifiedNotice, violationNotices, VIOLATION_NEWS_MS } from '../modules/notifications/detectors.ts';
+import { deviceOfflineNotice, driveLowNotices, isViolationNews, uncertifiedNotice, violationFactKey, violationNotices, VIOLATION_NEWS_MS } from '../modules/notifications/detectors.ts';
 import { notifyMany, type NotifyInput } from '../modules/notifications/notifications.service.ts';
 import { drivenWithSafetyDefectNotices } from '../modules/maintenance/index.ts';
 import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';
@@ -172,10 +172,12 @@ export class FleetWatch {
     const hos = await fleetHos(this.db, orgId, { fromMs: now - newsMs, atMs: now, driverIds: only });
     this.stats.judged += hos.drivers.length;
     const zoneOf = new Map(hos.drivers.map((d) => [d.id, d.homeTimeZone]));
-    const fresh = this.unknown(orgId, violationNotices(orgId, hos.violations, now, () => null, newsMs));
-    if (fresh.length) {
+    // The day's violations not yet notified by this instance, picked by fact key before any notice
+    // is written out (most checks find none new).
+    const seen = this.known.get(orgId);
+    const wanted = hos.violations.filter((v) => isViolationNews(v, now, newsMs) && !seen?.has(violationFactKey(v)));
+    if (wanted.length) {
       // The notice links the log day of the violation: made now if the list never opened it.
-      const wanted = hos.violations.filter((v) => fresh.some((f) => f.factKey === `violation:${v.driver.id}:${v.rule}:${new Date(v.startMs).toISOString()}`));
       const ids = await ensureLogDays(this.db, orgId, wanted.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
       sent += await this.send(orgId, violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null, newsMs));
     }
@@ -203,11 +205,6 @@ export class FleetWatch {
       .where(and(eq(hosDriverVersions.organizationId, orgId), inArray(hosDriverVersions.driverId, [...ids])));
     if (this.versions.size > 200_000) this.versions.clear();
     return rows.filter((r) => this.versions.get(r.id) !== r.v).map((r) => [r.id, r.v]);
-  }
-
-  private unknown(orgId: string, notices: NotifyInput[]): NotifyInput[] {
-    const seen = this.known.get(orgId);
-    return seen ? notices.filter((n) => !seen.has(n.factKey)) : notices;
   }
 
   private async send(orgId: string, notices: NotifyInput[]): Promise<number> {

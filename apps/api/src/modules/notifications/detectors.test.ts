@@ -12,6 +12,6 @@ describe('violation notices', () => {
     // The formatters are kept per zone: zones taken in turn each keep their own.
     const zones = ['America/Chicago', 'America/Denver', 'America/Chicago', 'America/Los_Angeles', 'America/Denver'];
     const bodies = violationNotices('o1', zones.map((timeZone, i) => ({ ...v, driver: { ...v.driver, id: `d${i}` }, timeZone })), startMs + 60_000, () => null).map((x) => x.body);
-    expect(bodies.map((b) => /from (.*) \(home/.exec(b)![1])).toEqual(['Jun 1, 6:19 AM CDT', 'Jun 1, 5:19 AM MDT', 'Jun 1, 6:19 AM CDT', 'Jun 1, 4:19 AM PDT', 'Jun 1, 5:19 AM MDT']);
+    expect(bodies.map((b) => /from (.*) \(home/.exec(b ?? '')![1])).toEqual(['Jun 1, 6:19 AM CDT', 'Jun 1, 5:19 AM MDT', 'Jun 1, 6:19 AM CDT', 'Jun 1, 4:19 AM PDT', 'Jun 1, 5:19 AM MDT']);
   });
 });

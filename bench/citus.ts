@@ -401,7 +401,7 @@ async function measure(target: Target): Promise<Side> {
   const apis: ServerProcess[] = [];
   const env = { DATABASE_URL: target.url, DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' };
   try {
-    // BENCH_NODE_ARGS: Node's own flags for the API instances (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: NODE_OPTIONS refuses them).
+    // BENCH_NODE_ARGS: Node's own flags for the API instances (e.g. `--cpu-prof --cpu-prof-dir=<dir>`: NODE_OPTIONS refuses them).
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
     for (let i = 0; i < 2; i++) apis.push(await startBenchServer({ entry, env, readyTimeoutMs: 180_000, nodeArgs }));
     const apiStartS = (performance.now() - t) / 1000;

@@ -8,6 +8,8 @@ import { nextDate } from '../hos/index.ts';
 import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
 import { iftaClockOf } from './ifta-zone.ts';
 import { onCitus } from '../../db/sql/routed-insert.ts';
+import { rebuildRuns } from './ifta-recompute.ts';
+import { deleteDirtyMarks } from './ifta-recompute.repository.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
 // IFTA miles behind ingest (decision 0121), a follower of the position commit like automatic duty
@@ -52,6 +54,9 @@ export interface IftaMilesStats {
   /** Time spent handing rows to the queue, on the ingest path (synchronous, so it is this thread's CPU). */
   enqueueMs: number;
 }
+
+/** Vehicles a recompute transaction rebuilds together (their locks held for its length). */
+const RECOMPUTE_VEHICLES = 100;
 
 /** Vehicles per round, by default. */
 const ROUND_VEHICLES = 1000;
@@ -293,21 +298,47 @@ export class IftaMiles {
     }
     if (byVehicle.size === 0) return 0;
     let rebuilt = 0;
-    const clockOf = await this.clocksOf(this.db, [orgId]);
-    for (const [vehicleId, { days }] of byVehicle) {
-      const clock = clockOf(orgId);
+    const clock = (await this.clocksOf(this.db, [orgId]))(orgId);
+    const routed = await onCitus(this.db);
+    const vehicles = [...byVehicle];
+    // A batch of vehicles a transaction, each step one statement for all of them (ifta-recompute.ts).
+    for (let i = 0; i < vehicles.length; i += RECOMPUTE_VEHICLES) {
+      const batch = vehicles.slice(i, i + RECOMPUTE_VEHICLES);
       rebuilt += await this.db.transaction(async (tx) => {
-        if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
-        const state = (await readStates(tx, orgId, [vehicleId])).get(vehicleId);
-        await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
-        if (!state) return 0;
-        let n = 0;
-        for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time, clock);
+        const ids = batch.map(([v]) => v);
+        if (this.opts.shared) await lockVehicles(tx, ids);
+        const states = await readStates(tx, orgId, ids);
+        await deleteDirtyMarks(tx, orgId, batch.map(([vehicleId, { days }]) => ({ vehicleId, days })));
+        const dirtyRuns = batch.flatMap(([vehicleId, { days }]) => {
+          const state = states.get(vehicleId);
+          return state ? runs(days).map(([from, to]) => ({ vehicleId, from, to, watermarkMs: state.fix.time })) : [];
+        });
+        const { days, alone } = await rebuildRuns(tx, orgId, dirtyRuns, clock, routed);
+        let n = days;
+        // Runs whose widened days overlap another of the vehicle's: one after the other, as the plain path.
+        for (const r of alone) n += await this.rebuild(tx, r.vehicleId, orgId, r.from, r.to, r.watermarkMs, clock);
         return n;
       });
     }
     this.stats.recomputedDays += rebuilt;
     return rebuilt;
+  }
+
+  /**
+   * The plain recompute of one vehicle's dirty days, a transaction of its own (the reference the
+   * batched recompute is compared with in ifta-recompute.test.ts).
+   */
+  async recomputeVehiclePlain(orgId: string, vehicleId: string, days: readonly string[]): Promise<number> {
+    const clock = (await this.clocksOf(this.db, [orgId]))(orgId);
+    return this.db.transaction(async (tx) => {
+      if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
+      const state = (await readStates(tx, orgId, [vehicleId])).get(vehicleId);
+      await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
+      if (!state) return 0;
+      let n = 0;
+      for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time, clock);
+      return n;
+    });
   }
 
   /** Rebuilds days [from, to] of the organization's calendar (widened to the pairs around them) from the stored fixes ≤ watermark. */

@@ -18,7 +18,7 @@ export interface DirtyRun {
   watermarkMs: number;
 }
 
-/** Stored fixes one read may return for all its runs together (a run with more is read alone). */
+/** Stored fixes one read may return for all its runs together, by default (a run with more is read alone). */
 export const FIXES_PER_READ = 20_000;
 
 interface Plan {
@@ -44,7 +44,13 @@ const spanOf = (run: DirtyRun, fromDay: string, toDay: string, clock: DayClock):
  * after the other as the plain path does, since one statement cannot write a day twice. Also
  * returns how many days were rebuilt.
  */
-export async function rebuildRuns(tx: DbOrTx, orgId: string, runs: readonly DirtyRun[], clock: DayClock, routed: boolean): Promise<{ days: number; alone: DirtyRun[] }> {
+export async function rebuildRuns(
+  tx: DbOrTx,
+  orgId: string,
+  runs: readonly DirtyRun[],
+  clock: DayClock,
+  opts: { routed: boolean; fixesPerRead?: number },
+): Promise<{ days: number; alone: DirtyRun[] }> {
   const first = runs.map((r) => spanOf(r, r.from, r.to, clock));
   const around = await neighboursMany(tx, orgId, first);
   const plans: Plan[] = runs.map((run, i) => {
@@ -64,7 +70,7 @@ export async function rebuildRuns(tx: DbOrTx, orgId: string, runs: readonly Dirt
   const batch = plans.filter((p) => !alone.has(p.run.vehicleId));
   const counts = await countFixesMany(tx, orgId, batch.map((p) => p.span));
   const ranges: DayRange[] = [];
-  for (const chunk of chunksByFixes(batch, counts)) {
+  for (const chunk of chunksByFixes(batch, counts, opts.fixesPerRead ?? FIXES_PER_READ)) {
     const fixes = await fixesInMany(tx, orgId, chunk.map((p) => p.span));
     chunk.forEach((p, i) => {
       const days: DayRecords = new Map();
@@ -72,7 +78,7 @@ export async function rebuildRuns(tx: DbOrTx, orgId: string, runs: readonly Dirt
       ranges.push({ vehicleId: p.run.vehicleId, fromDay: p.fromDay, toDay: p.toDay, days });
     });
   }
-  await replaceDaysMany(tx, orgId, ranges, routed);
+  await replaceDaysMany(tx, orgId, ranges, opts.routed);
   const days = batch.reduce((n, p) => n + Math.round((p.span.endMs - p.span.startMs) / 86_400_000), 0);
   return { days, alone: plans.filter((p) => alone.has(p.run.vehicleId)).map((p) => p.run) };
 }
@@ -89,14 +95,14 @@ function overlapping(plans: readonly Plan[]): Set<string> {
   return out;
 }
 
-/** The plans in reads of at most FIXES_PER_READ stored fixes (a larger run alone). */
-function chunksByFixes<T>(items: readonly T[], counts: readonly number[]): T[][] {
+/** The plans in reads of at most `budget` stored fixes (a larger run alone). */
+function chunksByFixes<T>(items: readonly T[], counts: readonly number[], budget: number): T[][] {
   const out: T[][] = [];
   let chunk: T[] = [];
   let n = 0;
   items.forEach((item, i) => {
     const c = Math.max(1, counts[i]!);
-    if (chunk.length > 0 && n + c > FIXES_PER_READ) {
+    if (chunk.length > 0 && n + c > budget) {
       out.push(chunk);
       chunk = [];
       n = 0;

@@ -181,18 +181,20 @@ function countSoak(file) {
   for (const line of checks.match(/^MISS .*$/gm) ?? []) failedNames.push(`soak > ${line.slice(5)}`);
 }
 
+// Chromium's headless shell first: a third less CPU than the full browser's headless mode for the
+// same tests (decision 0216); the full browser when only it is installed.
 function chromiumPath() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
   return candidates.find((p) => fs.existsSync(p));
 }
 
-// Debian's Chromium for the browser tests: installed here when running as root, else explained.
+// Debian's Chromium (its headless shell) for the browser tests: installed here when running as root, else explained.
 if (!skipE2e && !chromiumPath()) {
   if (process.getuid?.() === 0) {
-    await run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null']);
+    await run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null']);
   }
   if (!chromiumPath()) {
-    console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium fonts-liberation');
+    console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium-headless-shell fonts-liberation');
     process.exit(1);
   }
 }

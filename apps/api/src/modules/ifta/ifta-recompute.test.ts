@@ -4,8 +4,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { iftaTablesOf } from '../../test/ifta-tables.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import type { PositionRow } from '../positions/pipeline/position-row.ts';
-import { writeOrganization } from '../positions/pipeline/position-store.ts';
+import { type PositionRow, writePositions } from '../positions/index.ts';
 import type { DayRecord } from './distance-days.ts';
 import { writeRound } from './ifta-miles.repository.ts';
 import { IftaMiles } from './ifta-miles.service.ts';
@@ -107,7 +106,7 @@ describe('the batched IFTA recompute', () => {
           for (const [k, v] of vehicles[i]!.entries()) {
             const orgId = orgs[k]!;
             const rows = rowsOf(v, orgId, c.fixes);
-            await writeOrganization(t.app.db, orgId, rows, new Date());
+            await writePositions(t.app.db, rows);
             const last = rows.at(-1)!;
             const state = { vehicleId: v.assetId, orgId, fix: { time: last.fixTime.getTime(), lat: last.latitude, lon: last.longitude, speedKmh: 80, odometerM: last.odometer } };
             const days = new Map(c.counted.map((d) => [dayText(d), counted(dayText(d), c.metres)]));

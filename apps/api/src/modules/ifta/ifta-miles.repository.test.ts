@@ -87,7 +87,7 @@ describe('the IFTA round write routed for Citus', () => {
         // A recompute of the middle days, each way.
         const last = rounds.at(-1)!;
         for (const [i, vehicleId] of vehicles.entries()) {
-          await t.app.db.transaction((tx) => replaceDays(tx, vehicleId, orgId, '2026-10-29', '2026-11-01', new Map(last.days.map((d) => [d.day, d])), i === 1));
+          await t.app.db.transaction((tx) => replaceDays(tx, orgId, [{ vehicleId, fromDay: '2026-10-29', toDay: '2026-11-01', days: new Map(last.days.map((d) => [d.day, d])) }], i === 1));
         }
         expect(await tablesOf(vehicles[1])).toEqual(await tablesOf(vehicles[0]));
       }),

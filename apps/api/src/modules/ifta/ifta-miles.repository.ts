@@ -357,23 +357,45 @@ async function writeOrgRoundRouted(
   );
 }
 
-/** Replaces a vehicle's records of days [fromDay, toDay] with freshly computed ones (a recompute). */
-export async function replaceDays(tx: DbOrTx, vehicleId: string, orgId: string, fromDay: string, toDay: string, days: DayRecords, routed = false): Promise<void> {
-  // The month rollup loses what the deleted days held; writeRound adds the new days back to it.
+/** A vehicle's days [fromDay, toDay] and their freshly computed records. */
+export interface DayRange {
+  vehicleId: string;
+  fromDay: string;
+  toDay: string;
+  days: DayRecords;
+}
+
+/**
+ * Replaces the ranges' records with freshly computed ones (a recompute): every range's stored records
+ * deleted (the month rollups less what they held) in one statement, then all the new records written
+ * as one round (writeRound adds them back to the month rollups). A vehicle's ranges
+ * must not overlap: a day in two of them would be written twice.
+ */
+export async function replaceDays(tx: DbOrTx, orgId: string, ranges: readonly DayRange[], routed = false): Promise<void> {
+  if (ranges.length === 0) return;
+  const ids = sql`${`{${[...new Set(ranges.map((r) => r.vehicleId))].join(',')}}`}::uuid[]`;
+  const keys = JSON.stringify(ranges.map((r) => ({ v: r.vehicleId, f: r.fromDay, t: r.toDay })));
+  const inRange = sql`exists (select 1 from json_to_recordset(${keys}::json) as k(v uuid, f date, t date) where k.v = x.vehicle_id and x.day between k.f and k.t)`;
   // date_trunc on a date would take the timestamptz (stable) form: Citus refuses it in RETURNING;
   // through timestamp (immutable) it gives the same month.
-  await tx.execute(sql`with a as (delete from ifta_distance_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
-        returning date_trunc('month', day::timestamp)::date as month, jurisdiction, metres, interpolated_metres),
-    agg as (select month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by month, jurisdiction),
+  await tx.execute(sql`with a as (delete from ifta_distance_days x where x.organization_id = ${orgId} and x.vehicle_id = any(${ids}) and ${inRange}
+        returning x.vehicle_id as v, date_trunc('month', x.day::timestamp)::date as month, x.jurisdiction, x.metres, x.interpolated_metres),
+    agg as (select v, month, jurisdiction, sum(metres) as m, sum(interpolated_metres) as im from a group by v, month, jurisdiction),
     months as (update ifta_distance_months x set metres = x.metres - agg.m, interpolated_metres = x.interpolated_metres - agg.im
-      from agg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
-    b as (delete from ifta_vehicle_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay}
-        returning date_trunc('month', day::timestamp)::date as month, metres, odometer_travel_m, odometer_metres),
-    bagg as (select month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by month),
+      from agg where x.organization_id = ${orgId} and x.vehicle_id = agg.v and x.month = agg.month and x.jurisdiction = agg.jurisdiction returning 1),
+    b as (delete from ifta_vehicle_days x where x.organization_id = ${orgId} and x.vehicle_id = any(${ids}) and ${inRange}
+        returning x.vehicle_id as v, date_trunc('month', x.day::timestamp)::date as month, x.metres, x.odometer_travel_m, x.odometer_metres),
+    bagg as (select v, month, sum(metres) as m, sum(odometer_travel_m) as ot, sum(odometer_metres) as om from b group by v, month),
     vmonths as (update ifta_vehicle_months x set metres = x.metres - bagg.m, odometer_travel_m = x.odometer_travel_m - bagg.ot, odometer_metres = x.odometer_metres - bagg.om
-      from bagg where x.vehicle_id = ${vehicleId} and x.organization_id = ${orgId} and x.month = bagg.month returning 1),
-    c as (delete from ifta_crossings where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay} returning 1),
-    d as (delete from ifta_flagged_segments where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day between ${fromDay} and ${toDay} returning 1)
+      from bagg where x.organization_id = ${orgId} and x.vehicle_id = bagg.v and x.month = bagg.month returning 1),
+    c as (delete from ifta_crossings x where x.organization_id = ${orgId} and x.vehicle_id = any(${ids}) and ${inRange} returning 1),
+    d as (delete from ifta_flagged_segments x where x.organization_id = ${orgId} and x.vehicle_id = any(${ids}) and ${inRange} returning 1)
     select (select count(*) from a) + (select count(*) from months) + (select count(*) from b) + (select count(*) from vmonths) + (select count(*) from c) + (select count(*) from d) as n`);
-  await writeRound(tx, [{ vehicleId, orgId, days }], [], [], routed);
+  await writeRound(
+    tx,
+    ranges.map((r) => ({ vehicleId: r.vehicleId, orgId, days: r.days })),
+    [],
+    [],
+    routed,
+  );
 }

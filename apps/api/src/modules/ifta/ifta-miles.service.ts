@@ -8,7 +8,7 @@ import { nextDate } from '../hos/index.ts';
 import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
 import { iftaClockOf } from './ifta-zone.ts';
 import { onCitus } from '../../db/sql/routed-insert.ts';
-import { rebuildRuns } from './ifta-recompute.ts';
+import { rebuildRuns, widenedDays } from './ifta-recompute.ts';
 import { deleteDirtyMarks } from './ifta-recompute.repository.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
 
@@ -352,9 +352,7 @@ export class IftaMiles {
     const start = clock.startOf(from);
     const end = clock.startOf(nextDate(to));
     const around = await neighbours(tx, orgId, vehicleId, start, end, watermark);
-    // A pair reaching into the range from an earlier day (a gap) changed those days too.
-    const fromDay = around.before ? clock.dayOf(Math.min(around.before.time, start)) : from;
-    const toDay = around.after ? clock.dayOf(Math.max(around.after.time, end - 1)) : to;
+    const { fromDay, toDay } = widenedDays(from, to, around, clock);
     const s = clock.startOf(fromDay);
     const e = clock.startOf(nextDate(toDay));
     const wide = fromDay === from && toDay === to ? around : await neighbours(tx, orgId, vehicleId, s, e, watermark);
@@ -362,7 +360,7 @@ export class IftaMiles {
     const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
     const days: DayRecords = new Map();
     accumulateDays(days, wide.before, fixes, { fromDay, toDay, clock });
-    await replaceDays(tx, vehicleId, orgId, fromDay, toDay, days, await onCitus(this.db));
+    await replaceDays(tx, orgId, [{ vehicleId, fromDay, toDay, days }], await onCitus(this.db));
     return Math.round((e - s) / 86_400_000);
   }
 

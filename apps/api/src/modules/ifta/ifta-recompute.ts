@@ -1,7 +1,8 @@
 import type { DbOrTx } from '../../db/client.ts';
 import { nextDate } from '../hos/index.ts';
 import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
-import { countFixesMany, fixesInMany, neighboursMany, replaceDaysMany, type DayRange, type FixSpan } from './ifta-recompute.repository.ts';
+import { replaceDays, type DayRange } from './ifta-miles.repository.ts';
+import { countFixesMany, fixesInMany, neighboursMany, type FixSpan, type SpanEnds } from './ifta-recompute.repository.ts';
 
 // The recompute of dirty days for many vehicles at once (decision 0215). Each run of a vehicle's
 // dirty days is rebuilt exactly as IftaMiles.rebuild rebuilds it alone (the plain reference, which
@@ -26,10 +27,22 @@ interface Plan {
   fromDay: string;
   toDay: string;
   span: FixSpan;
-  before: FixSpanEnds['before'];
-  after: FixSpanEnds['after'];
+  before: SpanEnds['before'];
+  after: SpanEnds['after'];
 }
-type FixSpanEnds = Awaited<ReturnType<typeof neighboursMany>>[number];
+
+/**
+ * The days a run of dirty days [from, to] rebuilds: a pair reaching into it from an earlier or a
+ * later day (a gap) changed those days too. The plain path (IftaMiles.rebuild) widens by it as well.
+ */
+export function widenedDays(from: string, to: string, around: SpanEnds, clock: DayClock): { fromDay: string; toDay: string } {
+  const start = clock.startOf(from);
+  const end = clock.startOf(nextDate(to));
+  return {
+    fromDay: around.before ? clock.dayOf(Math.min(around.before.time, start)) : from,
+    toDay: around.after ? clock.dayOf(Math.max(around.after.time, end - 1)) : to,
+  };
+}
 
 const spanOf = (run: DirtyRun, fromDay: string, toDay: string, clock: DayClock): FixSpan => ({
   vehicleId: run.vehicleId,
@@ -54,13 +67,8 @@ export async function rebuildRuns(
   const first = runs.map((r) => spanOf(r, r.from, r.to, clock));
   const around = await neighboursMany(tx, orgId, first);
   const plans: Plan[] = runs.map((run, i) => {
-    const { before, after } = around[i]!;
-    const start = first[i]!.startMs;
-    const end = first[i]!.endMs;
-    // A pair reaching into the range from an earlier day (a gap) changed those days too.
-    const fromDay = before ? clock.dayOf(Math.min(before.time, start)) : run.from;
-    const toDay = after ? clock.dayOf(Math.max(after.time, end - 1)) : run.to;
-    return { run, fromDay, toDay, span: spanOf(run, fromDay, toDay, clock), before, after };
+    const { fromDay, toDay } = widenedDays(run.from, run.to, around[i]!, clock);
+    return { run, fromDay, toDay, span: spanOf(run, fromDay, toDay, clock), ...around[i]! };
   });
   const widened = plans.filter((p) => p.fromDay !== p.run.from || p.toDay !== p.run.to);
   const wide = await neighboursMany(tx, orgId, widened.map((p) => p.span));
@@ -78,7 +86,7 @@ export async function rebuildRuns(
       ranges.push({ vehicleId: p.run.vehicleId, fromDay: p.fromDay, toDay: p.toDay, days });
     });
   }
-  await replaceDaysMany(tx, orgId, ranges, opts.routed);
+  await replaceDays(tx, orgId, ranges, opts.routed);
   const days = batch.reduce((n, p) => n + Math.round((p.span.endMs - p.span.startMs) / 86_400_000), 0);
   return { days, alone: plans.filter((p) => alone.has(p.run.vehicleId)).map((p) => p.run) };
 }

@@ -298,7 +298,9 @@ describe('coaching and scores', () => {
   });
 
   it("scores a driver exactly by the formula on their events, and follows a dismissal at once", async () => {
-    // 250 miles of trips this week for the phone's driver.
+    // 250 miles of trips this week for the phone's driver, once the trips follower is done with the
+    // phone's fixes: its round replaces the vehicle's trips from its cut on.
+    await t.app.tripsStops.idle();
     const km = 250 * KM_PER_MILE;
     await sql(`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh)
       values ('${a.orgId}', '${phone.assetId}', '${phone.driverId}', '${new Date(pBase - 5 * 3_600_000).toISOString()}', '${new Date(pBase - 3_600_000).toISOString()}', 40.5, -89.9, 40.5, -88, ${km * 1000}, 110, 100)`);

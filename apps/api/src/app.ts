@@ -154,7 +154,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
 
   const db =
     database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize ?? undefined, citusDirectWrites: config.citusDirectWrites, sharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize ?? undefined, sharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread }));
   const ownsDatabase = !database;
   app.decorate('config', config);
   app.decorate('draining', false);

@@ -29,7 +29,6 @@ const envSchema = z.object({
   // Three connections stay on LISTEN (auth, live map, notifications): at least two more for queries.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(5).max(200).optional(),
   INGEST_WRITERS: z.coerce.number().int().min(1).max(8).default(1),
-  CITUS_DIRECT_WRITES: bool,
   LIST_INDEX_ROWS: z.coerce.number().int().min(0).default(100_000),
   AUTH_CACHE_USERS: z.coerce.number().int().min(1).default(10_000),
   DEVICE_CACHE_ENTRIES: z.coerce.number().int().min(1).default(50_000),
@@ -106,8 +105,6 @@ export interface Config {
   databasePoolSize: number | null;
   /** Group-commit writers for device positions on a PostgreSQL server (docs/decisions/0072); PGlite always has one. */
   ingestWriters: number;
-  /** On Citus, each organization's group commit sent straight to its worker (decision 0217). */
-  citusDirectWrites: boolean;
   /** Registry list rows kept indexed in memory, all organizations together (docs/decisions/0083); 0 turns the index off. */
   listIndexRows: number;
   /** Users whose permissions and current-user object each instance keeps in memory. */
@@ -250,7 +247,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE ?? null,
     ingestWriters: e.INGEST_WRITERS,
-    citusDirectWrites: e.CITUS_DIRECT_WRITES ?? true,
     listIndexRows: e.LIST_INDEX_ROWS,
     authCacheUsers: e.AUTH_CACHE_USERS,
     deviceCacheEntries: e.DEVICE_CACHE_ENTRIES,

@@ -16,7 +16,6 @@ import { PreparedStatements, type Session } from './pglite-prepared.ts';
 import { RemotePGlite } from './pglite-remote.ts';
 import type { WorkerHeap } from './pglite-protocol.ts';
 import { listenOnPool, type Listener } from './pg-listener.ts';
-import { CitusWorkers, registerCitusWorkers } from './citus-workers.ts';
 import * as schema from './schema/index.ts';
 
 /**
@@ -120,8 +119,6 @@ export interface OpenOptions {
   /** PGlite data directory; 'memory' for an in-memory database (tests). */
   dataDir: string | 'memory';
   poolSize?: number;
-  /** On Citus, the group commit sent straight to the organization's worker (default; CITUS_DIRECT_WRITES=0 turns it off, decision 0217). */
-  citusDirectWrites?: boolean;
   /** PGlite buffer pool, e.g. '8MB'. */
   sharedBuffers?: string;
   /**
@@ -164,46 +161,36 @@ export async function defaultPoolSize(url: string): Promise<number> {
   }
 }
 
-/** A pool on a PostgreSQL server (or a Citus node), with the settings every connection of the API takes. */
-function serverPool(url: string, max: number): pg.Pool {
-  // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
-  // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
-  // An idle connection is kept a minute, not node-postgres' 10 s: under a load that comes and goes
-  // the pool otherwise closes and reopens connections all the time, and each new one costs a
-  // server process and its caches (on Citus also the coordinator's connections to the workers:
-  // a fifth of the cluster's CPU for single positions went to processes that had exited, issue 49).
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    idleTimeoutMillis: 60_000,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-  });
-  // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
-  // the next checkout; without a listener its 'error' event would crash the process.
-  pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));
-  // A connection the server ends while it is checked out between two statements (a transaction's
-  // JavaScript, a held session) emits 'error' too, and the pool listens only to idle ones: unheard,
-  // it would end the process. Its next statement fails on its own; the pool drops it on release.
-  pool.on('connect', (client) => {
-    client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`));
-    // No JIT: the followers' statements over a round's vehicles are estimated dear enough (100
-    // rows for a JSON key set, each with its subqueries) that PostgreSQL compiled each with LLVM,
-    // 1-3 s of CPU for a statement that runs in milliseconds (bench/citus.ts singles: 96 positions
-    // a second instead of 272). Sent first on the connection, before any statement of the app.
-    client.query('set jit = off').catch(() => undefined);
-  });
-  return pool;
-}
-
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = serverPool(opts.databaseUrl, opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)));
-    // On Citus the group commit goes straight to the organization's worker (decision 0217): the
-    // pools to the workers are made on the first write there, like this one, and closed with it.
-    const workers = new CitusWorkers(pool, opts.databaseUrl, (url) => serverPool(url, pool.options.max ?? 10));
-    if (opts.citusDirectWrites !== false) registerCitusWorkers(pool, workers);
+    // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
+    // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
+    // An idle connection is kept a minute, not node-postgres' 10 s: under a load that comes and goes
+    // the pool otherwise closes and reopens connections all the time, and each new one costs a
+    // server process and its caches (on Citus also the coordinator's connections to the workers:
+    // a fifth of the cluster's CPU for single positions went to processes that had exited, issue 49).
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)),
+      idleTimeoutMillis: 60_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
+    // the next checkout; without a listener its 'error' event would crash the process.
+    pool.on('error', (err) => console.warn(`database: idle connection closed (${err.message})`));
+    // A connection the server ends while it is checked out between two statements (a transaction's
+    // JavaScript, a held session) emits 'error' too, and the pool listens only to idle ones: unheard,
+    // it would end the process. Its next statement fails on its own; the pool drops it on release.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`));
+      // No JIT: the followers' statements over a round's vehicles are estimated dear enough (100
+      // rows for a JSON key set, each with its subqueries) that PostgreSQL compiled each with LLVM,
+      // 1-3 s of CPU for a statement that runs in milliseconds (bench/citus.ts singles: 96 positions
+      // a second instead of 272). Sent first on the connection, before any statement of the app.
+      client.query('set jit = off').catch(() => undefined);
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;
     await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));
@@ -239,10 +226,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           }
         },
       },
-      close: async () => {
-        await workers.close();
-        await pool.end();
-      },
+      close: () => pool.end(),
     };
   }
   let dataDir: string | undefined;

@@ -51,10 +51,8 @@ const ARGS = ['p_org', 'p_gw', 'p_asset', 'p_driver', 'p_t', 'p_lat', 'p_lon', '
  * The second way, when the shards are elsewhere (a call not delegated, or one that reached a node
  * just after a move): the same statement on the distributed tables, run through Citus.
  *
- * Returns `{"moved": [vehicle…], "dups": [1-based index…], "group": …}`, where `group` is the Citus
- * group whose shards took the write the first way, and null the second way: the API tells a stale
- * route by it (decision 0217). The NOTIFY stays with the caller on the coordinator (a worker's
- * NOTIFY reaches nobody). Citus plans WRITE_SQL's INSERT CTEs as about six
+ * Returns `{"moved": [vehicle…], "dups": [1-based index…]}`; the NOTIFY stays with the caller on the
+ * coordinator (a worker's NOTIFY reaches nobody). Citus plans WRITE_SQL's INSERT CTEs as about six
  * subplans with intermediate results (citus#3948): 8-9 round trips a commit, which is why the call
  * is delegated and the statement runs on the shards.
  */
@@ -67,12 +65,11 @@ returns json language plpgsql set lock_timeout = '${POSITIONS_WRITE_LOCK_TIMEOUT
 declare
   v_shard bigint := get_shard_id_for_distribution_column('positions', p_org);
   v_stmt text := '${STATEMENT_PREFIX}' || v_shard;
-  v_group int := (select groupid from pg_dist_local_group);
   v_out record;
 begin
   -- ShareLock (5) on the organization's colocated shards' metadata, as Citus' own writes take it.
   perform lock_shard_metadata(5, array[v_shard]);
-  if exists (select 1 from pg_dist_placement where shardid = v_shard and groupid = v_group) then
+  if exists (select 1 from pg_dist_placement where shardid = v_shard and groupid = (select groupid from pg_dist_local_group)) then
     if not exists (select 1 from pg_prepared_statements where name = v_stmt) then
       execute format('prepare %I (${PARAM_TYPES}) as ', v_stmt) || format($w$${SHARD_WRITE_TEMPLATE}$w$,
         shard_name('positions', v_shard),
@@ -84,13 +81,13 @@ begin
     lock table only positions, only latest_positions in row exclusive mode;
     -- EXECUTE of a prepared statement takes no bound parameters: the arguments go as literals.
     execute format('execute %I(${ARGS.map(() => '%L').join(', ')})', v_stmt, ${ARGS.join(', ')}) into v_out;
-    return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json, 'group', v_group);
+    return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json);
   end if;
 
   -- Elsewhere (rare): the same statement on the distributed tables, which Citus plans through
   -- intermediate results; slower, and it takes every shard's metadata lock, but it is one text.
   execute $q$${WRITE_SQL}$q$ into v_out using ${ARGS.join(', ')};
-  return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json, 'group', null);
+  return json_build_object('moved', v_out.moved::json, 'dups', v_out.dups::json);
 end
 $fn$`;
 

@@ -5,7 +5,6 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
-import { citusWorkersOf } from '../../../db/citus-workers.ts';
 import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
@@ -145,82 +144,34 @@ const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
  * On a PostgreSQL server (or a Citus coordinator): node-postgres prepares a named statement once per
  * pooled connection and reuses it (5 ms of planning saved per group commit, measured on PostgreSQL
  * 15). The statement is its own transaction; the NOTIFY follows its commit on the same connection.
- * On Citus the call goes straight to the organization's worker when its connections allow
- * (decision 0217), and the NOTIFY to the coordinator, where the API instances listen.
  */
 async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[]): Promise<WriteRow> {
-  const citus = await onCitus(pool);
-  if (citus) {
-    const direct = await onWorker(pool, orgId, params);
-    if (direct) {
-      await notifyMoved(pool, orgId, direct);
-      return direct;
-    }
-  }
-  return withConnection(await pool.connect(), async (c, discard) => {
-    const row = citus
-      ? // The same statement name: a pool's connections are all on Citus or none is.
-        citusRow((await c.query<CitusAnswer>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
-      : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
-    const lost = await notifyMoved(c, orgId, row);
-    if (lost) discard(lost);
-    return row;
-  });
-}
-
-/**
- * The call on the worker holding the organization (decision 0217), or null when there is no such
- * route (the shard on the coordinator, direct writes off) or the worker took no connection: nothing
- * was sent, and the coordinator delegates the call as before. A route that answers from another
- * group (the shards moved; that worker handed the call on) is looked up again next time.
- */
-async function onWorker(pool: pg.Pool, orgId: string, params: readonly unknown[]): Promise<WriteRow | null> {
-  const workers = citusWorkersOf(pool);
-  const route = workers && (await workers.route(orgId));
-  if (!workers || !route) return null;
-  let c: pg.PoolClient;
-  try {
-    c = await route.pool.connect();
-  } catch (err) {
-    workers.unreachable(route, err);
-    return null;
-  }
-  const w = await withConnection(c, async (w) => (await w.query<CitusAnswer>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w);
-  if (w.group !== undefined && w.group !== route.group) workers.forget(orgId);
-  return citusRow(w);
-}
-
-/** Runs `fn` on a checked-out connection; one whose session is gone (`discard`ed, or failing so) is not given back to the pool. */
-async function withConnection<T>(c: pg.PoolClient, fn: (c: pg.PoolClient, discard: (err: Error) => void) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
   // A connection terminated while checked out also emits 'error': its statement's failure says it all.
   const ignore = () => undefined;
   c.on('error', ignore);
   let lost: Error | undefined;
   try {
-    return await fn(c, (err) => (lost = err));
+    const row = (await onCitus(pool, c))
+      ? // The same statement name: a pool's connections are all on Citus or none is.
+        citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
+      : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
+    const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
+    if (payloads.length) {
+      // The rows are committed: a lost NOTIFY only delays the live map to the vehicle's next fix.
+      await c.query({ name: 'positions_notify', text: NOTIFY_SQL, values: [`{${payloads.map(quoteElement).join(',')}}`] }).catch((err: unknown) => {
+        if (failureKind(err) === 'unavailable') lost = err as Error;
+        console.warn(`positions: the live map's notification after a commit failed (${err instanceof Error ? err.message : String(err)})`);
+      });
+    }
+    return row;
   } catch (err) {
     if (failureKind(err) === 'unavailable') lost = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
     c.off('error', ignore);
+    // A connection whose session is gone is not given back to the pool.
     c.release(lost);
-  }
-}
-
-/**
- * The live map's NOTIFY after a commit. The rows are committed: a lost NOTIFY only delays the live
- * map to the vehicle's next fix, so a failure is logged, not thrown; one that lost the session is
- * returned, for the connection to be discarded.
- */
-async function notifyMoved(on: pg.Pool | pg.PoolClient, orgId: string, row: WriteRow): Promise<Error | undefined> {
-  const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
-  if (!payloads.length) return undefined;
-  try {
-    await on.query({ name: 'positions_notify', text: NOTIFY_SQL, values: [`{${payloads.map(quoteElement).join(',')}}`] });
-    return undefined;
-  } catch (err) {
-    console.warn(`positions: the live map's notification after a commit failed (${err instanceof Error ? err.message : String(err)})`);
-    return failureKind(err) === 'unavailable' ? (err as Error) : undefined;
   }
 }
 
@@ -234,18 +185,14 @@ const PARAM_TYPE_LIST = PARAM_TYPES.split(', ');
  * organization as a constant in each execution's custom plan, which is what it delegates on.
  */
 const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: 21 }, (_, i) => `$${i + 1}::${PARAM_TYPE_LIST[i]}`).join(', ')}) as w`;
-/** The write function's answer; `group` (the Citus group that ran it) since decision 0217. */
-interface CitusAnswer {
-  w: { moved: string[]; dups: number[]; group?: number };
-}
-const citusRow = (w: CitusAnswer['w']): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
+const citusRow = (w: { moved: string[]; dups: number[] }): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
 
 /** Per pool: whether its database has the write function (a Citus cluster set up by db:distribute); looked up once. */
 const citusPools = new WeakMap<pg.Pool, Promise<boolean>>();
-function onCitus(pool: pg.Pool): Promise<boolean> {
+function onCitus(pool: pg.Pool, c: pg.PoolClient): Promise<boolean> {
   let known = citusPools.get(pool);
   if (!known) {
-    known = pool.query<{ f: boolean }>(`select to_regproc('${POSITIONS_WRITE_FUNCTION}') is not null as f`).then((r) => r.rows[0]!.f);
+    known = c.query<{ f: boolean }>(`select to_regproc('${POSITIONS_WRITE_FUNCTION}') is not null as f`).then((r) => r.rows[0]!.f);
     citusPools.set(pool, known);
     // A failed look-up (the connection lost) is asked again on the next write.
     known.catch(() => citusPools.delete(pool));

@@ -192,7 +192,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
     if (values.length === 0) return;
     await db
       .insert(vehicleDailyStats)
-      .values(values)
+      .values(values.sort(byVehicleDay))
       .onConflictDoUpdate({
         target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
         set: Object.fromEntries(DAY_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
@@ -294,13 +294,21 @@ interface DayUpsert {
 }
 
 /**
+ * Rows in vehicle and day order: one statement locks its rows in the order of its VALUES, and two
+ * instances writing the same vehicle days in two orders deadlocked (fleet-stats-lock-order.test.ts).
+ */
+const byVehicleDay = (a: { assetId: string; day: string }, b: { assetId: string; day: string }) =>
+  a.assetId < b.assetId ? -1 : a.assetId > b.assetId ? 1 : a.day < b.day ? -1 : a.day > b.day ? 1 : 0;
+
+/**
  * Many vehicle days in one multi-row insert, each written only if the row's last fix is still the
  * one it was computed from. Returns the `asset|day` keys written. Rows as VALUES, not a JSON
  * document: Citus routes a VALUES insert naming one organization to its shard, while an INSERT …
  * SELECT from a function went through the coordinator (22 ms a round).
  */
-async function upsertDays(db: DbOrTx, orgId: string, list: DayUpsert[]): Promise<Set<string>> {
+async function upsertDays(db: DbOrTx, orgId: string, unordered: DayUpsert[]): Promise<Set<string>> {
   const out = new Set<string>();
+  const list = [...unordered].sort(byVehicleDay);
   const updatedAt = new Date();
   for (let i = 0; i < list.length; i += UPSERT_CHUNK) {
     const values = list.slice(i, i + UPSERT_CHUNK).map((u) => ({

@@ -100,8 +100,11 @@ const EVENTS_PER_STATEMENT = 500;
  * interval from the epoch: Citus takes only immutable functions in RETURNING, and extract from a
  * timestamptz is not.
  */
-export async function upsertEvents(db: DbOrTx, orgId: string, events: ReadonlyArray<{ assetId: string; draft: EventDraft }>): Promise<WrittenEvent[]> {
-  if (events.length === 0) return [];
+export async function upsertEvents(db: DbOrTx, orgId: string, unordered: ReadonlyArray<{ assetId: string; draft: EventDraft }>): Promise<WrittenEvent[]> {
+  if (unordered.length === 0) return [];
+  // In key order: a statement locks its rows in the order of its VALUES, and two instances writing
+  // the same vehicles' events in two orders deadlocked (safety-lock-order.test.ts).
+  const events = [...unordered].sort((a, b) => compareKeys(eventKey(a), eventKey(b)));
   const updatedAt = new Date().toISOString();
   const rows: Array<{ id: string; asset_id: string; type: string; source: string; t: number | string; inserted: boolean }> = [];
   for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
@@ -130,6 +133,13 @@ export async function upsertEvents(db: DbOrTx, orgId: string, events: ReadonlyAr
     const e = byKey.get(`${r.asset_id}|${r.type}|${r.source}|${ms(r.t)}`);
     return e ? [{ id: r.id, assetId: r.asset_id, inserted: r.inserted === true || String(r.inserted) === 'true', draft: e.draft }] : [];
   });
+}
+
+/** The conflict key's columns in the unique index's order: organization (one here), vehicle, type, source, start. */
+const eventKey = (e: { assetId: string; draft: EventDraft }): [string, string, string, number] => [e.assetId, e.draft.type, e.draft.source, e.draft.startedAt];
+function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return 0;
 }
 
 /**

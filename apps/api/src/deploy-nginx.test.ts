@@ -87,6 +87,21 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
       body: JSON.stringify({ positions: [{ fixTime: new Date().toISOString(), latitude: 40, longitude: -90 }] }),
     });
     expect(batch.status).toBe(200);
+    // A phone over TLS: its fixes all through one instance (hashed on its id), so neither instance's
+    // followers read back fixes the other stored; the devices together spread over both.
+    // Eleven: all on one instance by chance is 2 in 2,048 (the ring depends on the instances'
+    // ports); an odd number, so that a round robin would send each phone to both in turn.
+    const phones = [11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23].map((n) => `demo-truck-${n}`);
+    for (let k = 0; k < 4; k++)
+      for (const id of phones) expect((await fetch(`${https}/api/v1/ingest/osmand?id=${id}&lat=40.${k}&lon=-94.5&timestamp=${Math.floor(sentAt / 1000) + 10 + k}`)).status).toBe(200);
+    const upstreams = fs
+      .readFileSync(`${dir}/logs/fleetline.access.log`, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"GET /api/v1/ingest/osmand"'))
+      .map((l) => /" 200 \d+ [\d.]+ (\S+)/.exec(l)![1]!);
+    expect(upstreams).toHaveLength(phones.length * 4);
+    for (let i = 0; i < phones.length; i++) expect(new Set(upstreams.filter((_, j) => j % phones.length === i)).size).toBe(1);
+    expect(new Set(upstreams).size).toBe(2);
     // The stream's URL may carry an access token: the log format leaves query strings out.
     const log = fs.readFileSync(`${dir}/logs/fleetline.access.log`, 'utf8');
     expect(log).toContain('/assets/stream');

@@ -18,6 +18,12 @@ export interface OsmandJob {
   t0: number;
   /** Print every request (start ms, latency ms, ok) for the shard move's timeline. */
   timeline?: boolean;
+  /**
+   * Each device to one port only (device n to port n % ports.length), as a load balancer hashing on
+   * the device's id sends it (docs/deploy.md section 3); otherwise a device's fixes go to every port
+   * in turn, as round robin does. The device count must be a multiple of the port count.
+   */
+  sticky?: boolean;
   /** Pause between an answer and the connection's next request (a steadier, lighter load). */
   pauseMs?: number;
   /**
@@ -100,6 +106,10 @@ const record = (start: number, good: boolean, error?: string) => {
 
 async function osmand(j: OsmandJob): Promise<void> {
   let n = 0;
+  // Sticky: each port's own count, whose k-th request is overall request k * ports + port (so its
+  // device is always one of that port's, and every device still reports once per round).
+  const perPort = j.ports.map(() => 0);
+  const next = (portIndex: number) => (j.sticky ? perPort[portIndex]!++ * j.ports.length + portIndex : n++);
   const path = (i: number) => {
     const dev = j.devices[i % j.devices.length]!;
     const ts = j.t0 + Math.floor(i / j.devices.length);
@@ -107,7 +117,7 @@ async function osmand(j: OsmandJob): Promise<void> {
   };
   // One keep-alive connection: a request, its whole answer, the next request. A connection that
   // breaks counts its request as failed and reconnects, so an outage shows as failures, not silence.
-  const connection = (port: number) =>
+  const connection = (port: number, portIndex: number) =>
     new Promise<void>((resolve) => {
       let socket: net.Socket;
       let buf = '';
@@ -129,7 +139,7 @@ async function osmand(j: OsmandJob): Promise<void> {
           resolve();
           return;
         }
-        const p = path(n++);
+        const p = path(next(portIndex));
         current = p;
         sent = performance.now();
         socket.write(`GET ${p.url} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
@@ -175,7 +185,8 @@ async function osmand(j: OsmandJob): Promise<void> {
       };
       open();
     });
-  await Promise.all(Array.from({ length: j.connections }, (_, k) => connection(j.ports[k % j.ports.length]!)));
+  if (j.sticky && j.devices.length % j.ports.length !== 0) throw new Error('sticky: the device count must be a multiple of the port count');
+  await Promise.all(Array.from({ length: j.connections }, (_, k) => connection(j.ports[k % j.ports.length]!, k % j.ports.length)));
 }
 
 async function batch(j: BatchJob): Promise<void> {

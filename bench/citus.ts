@@ -68,6 +68,9 @@ const only = process.env.BENCH_ONLY;
 const tests = new Set((process.env.BENCH_TESTS ?? 'singles,paced,batches,reads').split(','));
 /** The paced singles' offered load, the same on both databases (below what either takes at most). */
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 250);
+// BENCH_STICKY=1: each device's singles to one instance, as the guide's nginx (hash on the id) sends
+// them; by default to both in turn, as round robin does.
+const STICKY = process.env.BENCH_STICKY === '1';
 const citusUrl = process.env.CITUS_URL;
 const entry = benchEntry('source');
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
@@ -432,7 +435,7 @@ async function measure(target: Target): Promise<Side> {
     for (const [ago, turn] of [[120, 0], [60, 1]] as const) {
       for (let i = 0; i < devices.length; i += 50) {
         await Promise.all(
-          devices.slice(i, i + 50).map((d, k) => fetch(`http://127.0.0.1:${osmandPorts[(k + turn) % 2]}/?id=${d}&timestamp=${t0 - ago}&lat=35&lon=-97&speed=30&ignition=true`).then((r) => r.arrayBuffer())),
+          devices.slice(i, i + 50).map((d, k) => fetch(`http://127.0.0.1:${osmandPorts[STICKY ? (i + k) % 2 : (k + turn) % 2]}/?id=${d}&timestamp=${t0 - ago}&lat=35&lon=-97&speed=30&ignition=true`).then((r) => r.arrayBuffer())),
         );
       }
     }
@@ -459,11 +462,11 @@ async function measure(target: Target): Promise<Side> {
     if (tests.has('singles')) {
       log('OsmAnd singles');
       const a = await snapshot(nodes);
-      const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0 });
+      const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0, sticky: STICKY });
       log(`OsmAnd singles: the work behind them settled after ${(await settle()).toFixed(1)} s`); // their cost too
       const b = await snapshot(nodes);
       const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
-      side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+      side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
     }
 
     // Ingest: the same single positions at a rate both databases keep up with. At full speed the
@@ -473,11 +476,11 @@ async function measure(target: Target): Promise<Side> {
       log(`OsmAnd singles at ${PACED_RATE} a second`);
       const tp = t0 + 3600;
       const a = await snapshot(nodes);
-      const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0: tp, ratePerS: PACED_RATE });
+      const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0: tp, ratePerS: PACED_RATE, sticky: STICKY });
       log(`OsmAnd singles at ${PACED_RATE} a second: the work behind them settled after ${(await settle()).toFixed(1)} s`);
       const b = await snapshot(nodes);
       const stored = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [tp]);
-      side.ingest.push({ test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices`, r: o, stored, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+      side.ingest.push({ test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored, cpu: spent(a, b, apis, nodes), loadAvg: load() });
     }
 
     // Ingest: JSON batches, one client per organization.

@@ -17,9 +17,11 @@
 // BENCH_HOS_DRIVERS drivers with 14 days of logs (bench/hos-data.ts, default 100) and a quarter of
 // IFTA data for 100 vehicles (as bench/ifta-report.ts), then VACUUM ANALYZE; starts two API instances on free ports and
 // measures, spreading every load over both instances:
-//   ingest  OsmAnd single positions (BENCH_CONNECTIONS keep-alive connections, default 20) and JSON
-//           batches of 1,000 (one client per organization): positions/s, latency p50/p99, every
-//           acknowledged position counted in the table afterwards;
+//   ingest  OsmAnd single positions (BENCH_CONNECTIONS keep-alive connections, default 20; each
+//           device's fixes to both instances in turn, as round robin sends them, or with
+//           BENCH_STICKY=1 to one, as the guide's nginx does: decision 0218) and JSON batches of
+//           1,000 (one client per organization): positions/s, latency p50/p99, every acknowledged
+//           position counted in the table afterwards;
 //   reads   live map, a history day, a registry page, HoS availability, IFTA quarter: 4 connections,
 //           p50/p99 and errors (the first error's text is printed: a refused query shows here);
 // and prints the CPU each process spent in each test: both API instances, the load generator, and

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { failureInOppositeOrders } from '../../test/opposite-orders.ts';
 
 // Two API instances' fleet statistics rebuild the same vehicle days when a device's fixes land on
 // both (behind a load balancer). One multi-row upsert locks its rows in the order of its VALUES: in
@@ -31,13 +32,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('vehicle days rebuilt by two ins
   afterAll(() => t?.close());
 
   it('never deadlocks two rebuilds of the same vehicle days given in opposite orders', async () => {
-    const reversed = [...days].reverse();
-    for (let round = 0; round < 80; round++) {
-      const [a, b] = await Promise.allSettled([t.app.fleetStats.rebuildDays(t.app.db, orgId, days), t.app.fleetStats.rebuildDays(t.app.db, orgId, reversed)]);
-      const failed = [a, b].find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      // The database's own words (drizzle's error carries them as its cause): "deadlock detected".
-      expect(failed && String((failed.reason as { cause?: unknown }).cause ?? failed.reason)).toBeUndefined();
-    }
+    expect(await failureInOppositeOrders(days, (list) => t.app.fleetStats.rebuildDays(t.app.db, orgId, list), 80)).toBeUndefined();
     const [n] = rowsOf<{ n: number }>(await t.app.db.execute(`select count(*)::int as n from vehicle_daily_stats where organization_id = '${orgId}' and fixes = 5` as never));
     expect(n!.n).toBe(days.length);
   });

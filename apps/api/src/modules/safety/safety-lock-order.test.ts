@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { failureInOppositeOrders } from '../../test/opposite-orders.ts';
 import type { EventDraft } from './safety-machine.ts';
 import { upsertEvents } from './safety.repository.ts';
 
@@ -35,13 +36,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('safety events written by two in
   afterAll(() => t?.close());
 
   it('never deadlocks two upserts of the same events given in opposite orders', async () => {
-    const reversed = [...events].reverse();
-    for (let round = 0; round < 30; round++) {
-      const [a, b] = await Promise.allSettled([upsertEvents(t.app.db, orgId, events), upsertEvents(t.app.db, orgId, reversed)]);
-      const failed = [a, b].find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      // The database's own words (drizzle's error carries them as its cause): "deadlock detected".
-      expect(failed && String((failed.reason as { cause?: unknown }).cause ?? failed.reason)).toBeUndefined();
-    }
+    expect(await failureInOppositeOrders(events, (list) => upsertEvents(t.app.db, orgId, list), 30)).toBeUndefined();
     const [n] = rowsOf<{ n: number }>(await t.app.db.execute(`select count(*)::int as n from safety_events where organization_id = '${orgId}'` as never));
     expect(n!.n).toBe(events.length);
   });

@@ -104,7 +104,7 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
   if (unordered.length === 0) return [];
   // In key order: a statement locks its rows in the order of its VALUES, and two instances writing
   // the same vehicles' events in two orders deadlocked (safety-lock-order.test.ts).
-  const events = [...unordered].sort((a, b) => compareKeys(eventKey(a), eventKey(b)));
+  const events = [...unordered].sort(byEventKey);
   const updatedAt = new Date().toISOString();
   const rows: Array<{ id: string; asset_id: string; type: string; source: string; t: number | string; inserted: boolean }> = [];
   for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
@@ -128,18 +128,20 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
       ),
     );
   }
-  const byKey = new Map(events.map((e) => [`${e.assetId}|${e.draft.type}|${e.draft.source}|${e.draft.startedAt}`, e]));
-  return rows.flatMap((r) => {
-    const e = byKey.get(`${r.asset_id}|${r.type}|${r.source}|${ms(r.t)}`);
-    return e ? [{ id: r.id, assetId: r.asset_id, inserted: r.inserted === true || String(r.inserted) === 'true', draft: e.draft }] : [];
+  // In the caller's order (its webhooks follow it), not the statement's.
+  const byKey = new Map(rows.map((r) => [`${r.asset_id}|${r.type}|${r.source}|${ms(r.t)}`, r]));
+  return unordered.flatMap((e) => {
+    const r = byKey.get(`${e.assetId}|${e.draft.type}|${e.draft.source}|${e.draft.startedAt}`);
+    return r ? [{ id: r.id, assetId: e.assetId, inserted: r.inserted === true || String(r.inserted) === 'true', draft: e.draft }] : [];
   });
 }
 
-/** The conflict key's columns in the unique index's order: organization (one here), vehicle, type, source, start. */
-const eventKey = (e: { assetId: string; draft: EventDraft }): [string, string, string, number] => [e.assetId, e.draft.type, e.draft.source, e.draft.startedAt];
-function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  return 0;
+/** The conflict key's order after the organization (one here): vehicle, type, source, start. */
+function byEventKey(a: { assetId: string; draft: EventDraft }, b: { assetId: string; draft: EventDraft }): number {
+  if (a.assetId !== b.assetId) return a.assetId < b.assetId ? -1 : 1;
+  if (a.draft.type !== b.draft.type) return a.draft.type < b.draft.type ? -1 : 1;
+  if (a.draft.source !== b.draft.source) return a.draft.source < b.draft.source ? -1 : 1;
+  return a.draft.startedAt - b.draft.startedAt;
 }
 
 /**

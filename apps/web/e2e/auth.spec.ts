@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, fillLogin, login, readOutbox } from './helpers.ts';
+import { ACCOUNTS, fillLogin, loginThroughForm, readOutbox } from './helpers.ts';
 
 test('an administrator logs in to the dashboard and logs out from the profile drawer', async ({ page }) => {
-  await login(page, 'admin');
+  await loginThroughForm(page, 'admin');
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Header navigation' }).getByRole('link')).toHaveText(['History Route', 'Map', 'Dashboard']);
   expect(await page.evaluate(() => localStorage.getItem('fleet.refreshToken'))).toBeTruthy();
@@ -23,7 +23,7 @@ test('an administrator logs in to the dashboard and logs out from the profile dr
 });
 
 test('a super administrator lands on the organizations list with only the Administration menu', async ({ page }) => {
-  await login(page, 'superAdmin');
+  await loginThroughForm(page, 'superAdmin');
   await expect(page.getByRole('heading', { name: 'Organizations' })).toBeVisible();
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await expect(menu.getByText('Administration')).toBeVisible();
@@ -100,7 +100,7 @@ test('a new company signs up, then resets its forgotten password through the e-m
 });
 
 test('an expired access token is refreshed transparently', async ({ page }) => {
-  await login(page, 'admin');
+  await loginThroughForm(page, 'admin');
   const before = await page.evaluate(() => localStorage.getItem('fleet.refreshToken'));
   // A token the server no longer accepts, as after its 15 minutes.
   await page.evaluate(() => localStorage.setItem('fleet.accessToken', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.expired'));

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, login } from './registry-helpers.ts';
+import { ADMIN, signIn } from './registry-helpers.ts';
 
 // Issue 46: on a first start the dashboard opens while the demo data is still being written; it says
 // so with the server's progress, and the notice goes once seeding is done. The browser tests' server
@@ -13,7 +13,7 @@ test('the dashboard says "Preparing demo data (n %)" while a first start seeds, 
     asked++;
     await route.fulfill({ json: answer, headers: { 'cache-control': 'no-store' } });
   });
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/dashboard');
   const notice = page.getByTestId('demo-seeding-notice');
   await expect(notice).toContainText('Preparing demo data (42 %)');

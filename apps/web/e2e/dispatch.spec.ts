@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { fillLogin, login, textContrast } from './helpers.ts';
+import { fillLogin, signIn, textContrast } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 33 as people use it: a dispatcher creates a load, sees the legal plan and who can take it,
@@ -32,7 +32,7 @@ async function apiLoad(request: APIRequestContext, office: Awaited<ReturnType<ty
 }
 
 test('a dispatcher creates a load, sees its plan and candidates, assigns a driver with one click and follows it', async ({ page }) => {
-  await login(page, 'dispatcher');
+  await signIn(page, 'dispatcher');
   await page.goto('/dispatch');
   await page.getByRole('link', { name: 'New load' }).first().click();
   const form = page.getByRole('form', { name: 'Load form' });
@@ -125,7 +125,7 @@ test('a driver on another load: the list says when and where they are free, assi
     ],
   });
 
-  await login(page, 'dispatcher');
+  await signIn(page, 'dispatcher');
   await page.goto(`/dispatch/loads/${next.id}`);
   await page.getByRole('textbox', { name: 'Search drivers' }).fill(account.driver.lastName);
   const row = page.getByTestId('candidate').filter({ hasText: name });
@@ -237,7 +237,7 @@ test('the revenue page shows a delivered load’s figures', async ({ page, reque
   const done = await request.post(`${office.org}/loads/${load.id}/status`, { headers: office.headers, data: { status: 'DELIVERED' } });
   expect(done.status(), await done.text()).toBe(200);
 
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/analytics/revenue?groupBy=customer');
   await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
   await expect(page.getByTestId('revenue-revenue')).toContainText('$');

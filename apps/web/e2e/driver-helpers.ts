@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { withVinCheckDigit } from '@fleet/api-contract/vin';
-import { fillLogin, readOutbox } from './helpers.ts';
+import { readOutbox, signIn } from './helpers.ts';
 import { ADMIN } from './registry-helpers.ts';
 
 // The driver's side (issue 16) needs drivers with a sign-in, their records and unidentified driving
@@ -116,11 +116,13 @@ export function periodsUntil(endMs: number, spec: Array<[string, number]>) {
   });
 }
 
-/** Signs a driver in through the login form on a phone; they land on their screen. */
+/**
+ * Signs a driver in (through the API: offline.spec.ts and messages.spec.ts drive the form on a phone)
+ * and opens their screen.
+ */
 export async function driverLogin(page: Page, a: DriverAccount): Promise<void> {
-  await page.goto('/');
-  await fillLogin(page, a.email, a.password);
-  await expect(page).toHaveURL('/driver');
+  await signIn(page, a);
+  await page.goto('/driver');
   await expect(page.getByTestId('current-status')).toBeVisible();
 }
 

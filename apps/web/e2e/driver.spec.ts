@@ -188,7 +188,8 @@ test('a driver claims unidentified driving on their truck, opens the inspection 
   ]);
 
   // The roadside inspection view: today and the 7 days before, read-only.
-  await page.getByRole('link', { name: 'Roadside inspection' }).first().click();
+  // The screen's own link (the side menu's, off screen on a phone, comes first when its group is open).
+  await page.getByRole('main').getByRole('link', { name: 'Roadside inspection' }).click();
   await expect(page).toHaveURL('/driver/inspection');
   const shown = page.getByTestId('inspection-day');
   await expect(shown).toBeVisible();

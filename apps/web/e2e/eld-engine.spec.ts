@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { signIn } from './helpers.ts';
 import { clearOfMidnight, driverLogin, officeApi } from './driver-helpers.ts';
 
 // Engine power-up and shut-down records (decision 0155): a truck's tracker reports its ignition, the
@@ -63,7 +63,7 @@ test("the office's log day and the driver's screen list the engine's power-up an
     )
     .toBe(2);
 
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/hos/logs/${logId}`);
   const events = page.getByRole('table', { name: 'Events' });
   await expect(events.getByRole('columnheader', { name: 'Engine hours' })).toBeVisible();

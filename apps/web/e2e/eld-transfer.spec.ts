@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { signIn } from './helpers.ts';
 import { driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
 
 // Issue 45: the driver hands today and the previous 7 days to an officer through FMCSA from the cab,
@@ -85,7 +85,7 @@ test('the office sends a driver’s records from the log page; the account page 
   const office = await officeApi(request);
   const account = await office.driverAccount();
   const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1], ['D', 2]]));
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/hos/logs/${logs.at(-1)!.id}`);
   await expect(page.getByRole('heading', { name: 'Graph grid' })).toBeVisible();
   const dialog = await send(page, 'Web service', 'OFFICE 55');

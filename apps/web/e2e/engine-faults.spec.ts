@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
-import { ADMIN, login, ORG } from './registry-helpers.ts';
+import { ADMIN, login, ORG, signIn } from './registry-helpers.ts';
 
 // Issue 46 (decision 0191): a truck's device reports engine fault codes through Traccar's forwarding;
 // the vehicle's page lists the active and cleared ones with their standard words and times in the
@@ -51,7 +51,7 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
   // The dark theme needs the organization's flag (as a11y.spec.ts sets it) for the dark look below.
   await page.goto('/');
   await page.evaluate(() => localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' })));
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
   const detail = page.getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` });
   await expect(detail.getByRole('heading', { name: 'Engine faults' })).toBeVisible();
@@ -118,7 +118,7 @@ test('a vehicle without faults says so, and a failed load says so with a retry',
 });
 
 test('grounding codes are set beside the inspection items, and a code that is none is refused', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/maintenance/settings');
   const form = page.getByRole('form', { name: 'Grounding codes form' });
   const input = form.getByLabel('Codes');

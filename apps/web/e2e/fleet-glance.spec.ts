@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, login } from './registry-helpers.ts';
+import { ADMIN, login, signIn } from './registry-helpers.ts';
 import { HOUR, periodsUntil } from './hos-clocks-helpers.ts';
 
 // Issue 18 as a person meets it: the bell rings for a violation a drive produces, the dashboard's
@@ -52,7 +52,7 @@ test('a violation produced by a simulated drive rings the bell within 5 seconds,
   });
   expect(imp.status(), await imp.text()).toBe(201);
 
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/dashboard');
   await expect(page.getByTestId('counter-vehiclesMoving')).toBeVisible();
   const before = Number(await page.getByTestId('bell-badge').getAttribute('data-count'));
@@ -99,7 +99,7 @@ test('Ctrl+K finds a vehicle by a VIN fragment and opens it', async ({ page, req
   const a = await adminApi(request);
   const truck = (await a.get<{ content: Asset[] }>('/assets?type=VEHICLE&search=117&size=5')).content.find((x) => x.unitNumber === '117')!;
   const fragment = truck.vin!.slice(10, 16);
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/fleet');
   await expect(page.getByTestId('fleet-vehicles')).toBeVisible();
   await page.keyboard.press('Control+k');
@@ -115,7 +115,7 @@ test('Ctrl+K finds a vehicle by a VIN fragment and opens it', async ({ page, req
 
 test('preferences turn a kind off: a finished import no longer reaches the bell', async ({ page, request }) => {
   const a = await adminApi(request);
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/notifications?tab=preferences');
   const inApp = page.getByRole('switch', { name: 'Import finished in the app' });
   await expect(inApp).toBeChecked();
@@ -140,7 +140,7 @@ test('preferences turn a kind off: a finished import no longer reaches the bell'
 });
 
 test('help search finds an article, with the phone setup QR code', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/help');
   await page.getByRole('textbox', { name: 'Search help' }).fill('qr code');
   await expect(page.getByText('1 of 9 articles')).toBeVisible();
@@ -157,7 +157,7 @@ test('help search finds an article, with the phone setup QR code', async ({ page
 });
 
 test('fleet performance exports CSV', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/analytics/fleet-performance');
   await expect(page.getByRole('tab', { name: /Per vehicle/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Vehicle 120' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
-import { ADMIN, login, ORG, uniq } from './registry-helpers.ts';
+import { ADMIN, login, ORG, signIn, uniq } from './registry-helpers.ts';
 
 // Issue 28, positions that belong to a vehicle: a vehicle's GPS history imported from another
 // system (preview with each bad row, then import), and pairing a device from a time in the past.
@@ -51,7 +51,7 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
   const vehicle = await office.vehicle();
   const uniqueId = `e2e-pair-${uniq()}`;
   const gw = (await (await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } })).json()) as { id: string };
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/devices/${gw.id}`);
   const picker = page.getByRole('textbox', { name: 'Pair with vehicle' }).or(page.getByLabel('Pair with vehicle')).first();
   await picker.click();

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, confirm, login, ORG, pick, uniq } from './registry-helpers.ts';
+import { ADMIN, confirm, ORG, pick, signIn, uniq } from './registry-helpers.ts';
 
 test('groups: create, add a driver and a vehicle, remove, rename and delete', async ({ page }) => {
   // Eleven steps through two screens and four dialogs: about 18 s alone, three times that under CI's load.
   test.setTimeout(120_000);
   const name = `Terminal ${uniq()}`;
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/groups`);
   await page.getByRole('button', { name: 'Add group' }).first().click();
   const form = page.getByRole('form', { name: 'Group form' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login } from './helpers.ts';
+import { login, signIn } from './helpers.ts';
 
 test('signed out: private routes and unknown paths go to login', async ({ page }) => {
   await page.goto('/dashboard');
@@ -36,7 +36,7 @@ test('signed in: under development, access denied, not found, and public pages s
 });
 
 test('a dispatcher is denied settings administration but opens HoS', async ({ page }) => {
-  await login(page, 'dispatcher');
+  await signIn(page, 'dispatcher');
   await page.goto('/settings/organization-settings/user-and-roles');
   await expect(page).toHaveURL('/access-denied');
   await page.goto('/hos/violations');
@@ -44,7 +44,7 @@ test('a dispatcher is denied settings administration but opens HoS', async ({ pa
 });
 
 test('a super administrator on a public page or landing on the dashboard goes to the organizations list', async ({ page }) => {
-  await login(page, 'superAdmin');
+  await signIn(page, 'superAdmin');
   await page.goto('/reset-password');
   await expect(page).toHaveURL('/administration/organizations');
   // The dashboard is the landing everyone is linked to; the super administrator's is the organizations list.

@@ -15,11 +15,45 @@ export async function fillLogin(page: Page, email: string, password: string): Pr
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** Logs in through the form and waits for the landing page. */
-export async function login(page: Page, who: keyof typeof ACCOUNTS, landing = who === 'superAdmin' ? '/administration/organizations' : '/dashboard') {
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/**
+ * Starts a session without the login screen: signs in through the API and leaves the answer where
+ * the login form does (the tokens and the user in localStorage), written from the app's icon (a
+ * page of the origin without the app), so the next `page.goto` opens signed in. The login
+ * screen's load was a second of the browser's CPU for each test whose subject is not signing in
+ * (decision 0219); auth.spec.ts and the driver's sign-ins still go through the form.
+ */
+export async function signIn(page: Page, who: keyof typeof ACCOUNTS | Account): Promise<void> {
+  const account = typeof who === 'string' ? ACCOUNTS[who] : who;
+  const res = await page.request.post('/api/v1/auth/authenticate', { data: { email: account.email, password: account.password } });
+  expect(res.status(), await res.text()).toBe(200);
+  const session = (await res.json()) as { accessToken: string; refreshToken: string; user: unknown };
+  await page.goto('/favicon.svg');
+  await page.evaluate((s) => {
+    localStorage.setItem('fleet.accessToken', s.accessToken);
+    localStorage.setItem('fleet.refreshToken', s.refreshToken);
+    localStorage.setItem('fleet.user', JSON.stringify(s.user));
+  }, session);
+}
+
+/** Signs in (signIn) and opens the landing page. */
+export async function login(page: Page, who: keyof typeof ACCOUNTS | Account, landing = (typeof who === 'string' ? ACCOUNTS[who] : who).email === ACCOUNTS.superAdmin.email ? '/administration/organizations' : '/dashboard') {
+  await signIn(page, who);
+  await page.goto(landing);
+  // The dashboard may add its filters to the query (a dispatcher's group): the path is the landing.
+  await expect(page).toHaveURL((url) => url.pathname === landing);
+  // Drawn: the menu and the screen (the form's sign-in left the app's frame up before the landing).
+  await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
+}
+
+/** Logs in through the login form and waits for the landing page (for tests of signing in). */
+export async function loginThroughForm(page: Page, who: keyof typeof ACCOUNTS, landing = who === 'superAdmin' ? '/administration/organizations' : '/dashboard') {
   await page.goto('/');
   await fillLogin(page, ACCOUNTS[who].email, ACCOUNTS[who].password);
-  // The dashboard may add its filters to the query (a dispatcher's group): the path is the landing.
   await expect(page).toHaveURL((url) => url.pathname === landing);
 }
 
@@ -102,4 +136,44 @@ export async function textContrast(locator: Locator): Promise<number> {
     const back = luminance(bg ?? [255, 255, 255]);
     return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
   });
+}
+
+/**
+ * Goes to `path` inside the running app, as a link would: no reload, so every screen works from what
+ * the app already holds (a reload would fetch everything again and hide a stale copy), and a walk
+ * over many screens skips a page load for each (about a second of the browser's CPU).
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** Every word on the screen, the charts' SVG text included. */
+export const screenText = (page: Page): Promise<string> =>
+  page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map((t) => t.textContent ?? '')].join('\n'));
+
+/** Waits until the screen has its data: its heading shown, no loader or skeleton left, and its words still. */
+export async function screenSettled(page: Page): Promise<void> {
+  await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
+  await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible], [aria-busy="true"]'), null, { polling: 100, timeout: 15_000 });
+  await wordsStill(page);
+}
+
+/**
+ * Waits until the screen's words stop changing (a drawer's form, a second query) with a heading in
+ * the main region and nothing loading.
+ */
+export async function wordsStill(page: Page): Promise<void> {
+  let before = '';
+  await expect.poll(async () => {
+    const now = await screenText(page);
+    const same = now === before;
+    before = now;
+    // A lazy screen still loading leaves the main region empty for a moment, or the previous screen
+    // in place while the global loading bar (aria-busy) shows: on a loaded machine its text held
+    // still for 300 ms and was read as the next screen's.
+    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root, [aria-busy="true"]')));
+  }, { intervals: [300], timeout: 10_000 }).toBe(true);
 }

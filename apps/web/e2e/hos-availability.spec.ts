@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { hosApi, periodsUntil } from './hos-clocks-helpers.ts';
-import { seriousA11yViolations } from './helpers.ts';
+import { seriousA11yViolations, signIn } from './helpers.ts';
 import { ADMIN, login } from './registry-helpers.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -23,7 +23,7 @@ test('availability shows each driver’s clocks as coloured bars with the time l
 
   // The page's clock is Playwright's, so the countdown can be moved on without waiting.
   await page.clock.install({ time: new Date() });
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`/hos/availability?search=${stamp}&sort=lastName,asc`);
   const table = page.getByRole('table', { name: 'Driver availability' });
   const rows = table.getByRole('row').filter({ hasText: stamp });

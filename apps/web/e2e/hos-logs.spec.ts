@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { ACCOUNTS, login, seriousA11yViolations } from './helpers.ts';
+import { ACCOUNTS, login, seriousA11yViolations, signIn } from './helpers.ts';
 
 // The log screens of issue 15 on records imported through the API for a driver of our own (the demo
 // fleet's records may overlap anything we would import for its drivers).
@@ -130,7 +130,7 @@ test('the log list shows a driver day with hours and badges, and the log day rea
 test('an office edit is proposed to the driver and shown waiting beside the original, the server names a bad field, and a day prints on one Letter page', async ({ page, request }) => {
   const { logs } = await driverWithLogs(request);
   const oct13 = logs.find((l) => l.date === '2026-10-13')!;
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/hos/logs/${oct13.id}`);
   const events = page.getByRole('table', { name: 'Events' });
 
@@ -195,7 +195,7 @@ test('an office edit that changes only the status keeps the time to the second, 
   expect(imported.status(), await imported.text()).toBe(201);
   const { logs } = (await imported.json()) as { logs: Array<{ id: string; date: string }> };
 
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/hos/logs/${logs.find((l) => l.date === '2026-10-12')!.id}`);
   await page.getByRole('table', { name: 'Events' }).getByRole('button', { name: 'Edit Driving at 6:00:30 AM' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit duty status' });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { hosApi, HOUR, periodsFrom } from './hos-clocks-helpers.ts';
-import { seriousA11yViolations } from './helpers.ts';
-import { ADMIN, login, pick } from './registry-helpers.ts';
+import { seriousA11yViolations, signIn } from './helpers.ts';
+import { ADMIN, pick } from './registry-helpers.ts';
 
 test.describe.configure({ timeout: 120_000 });
 // axe-core is injected into the page.
@@ -20,7 +20,7 @@ test('violations list the imported drivers in rule words, filter, open the log d
   const late = await api.driver('Wanda', `Window${stamp}`);
   await api.importPeriods(late.id, periodsFrom(start, [['ON', 5], ['D', 5], ['OFF', 1], ['D', 5], ['OFF', 20]]));
 
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/hos/violations');
   await expect(page.getByRole('heading', { name: 'HoS Violations' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Violations' });

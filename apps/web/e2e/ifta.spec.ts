@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { login, seriousA11yViolations, textContrast } from './helpers.ts';
+import { seriousA11yViolations, signIn, textContrast } from './helpers.ts';
 
 // axe is injected as a script tag, which the app's CSP (script-src 'self') would block.
 test.use({ bypassCSP: true });
@@ -49,7 +49,7 @@ const FUEL_CSV = [
 
 test('a fleet manager picks a quarter, reads the return, imports fuel with a column mapping, and exports', async ({ page, request }) => {
   await drive(request);
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/ifta?quarter=2025Q4');
   await expect(page.getByRole('heading', { name: 'Fuel costs (IFTA)', level: 1 })).toBeVisible();
 
@@ -120,7 +120,7 @@ test('a fleet manager picks a quarter, reads the return, imports fuel with a col
 test('a purchase above the tank is refused on the form; a total off the price goes to To review, and the banner counts it until reviewed', async ({ page }) => {
   // Several screens and a save on a machine shared with other suites.
   test.slow();
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/ifta?quarter=${QUARTER}&tab=fuel`);
   await page.getByRole('button', { name: 'Add purchase' }).click();
   const form = page.getByRole('form', { name: 'Fuel purchase form' });
@@ -178,7 +178,7 @@ test('a purchase above the tank is refused on the form; a total off the price go
 });
 
 test('a fleet manager adds an adjustment with a reason; a wrong distance is refused on the field', async ({ page }) => {
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/ifta?quarter=${QUARTER}&tab=adjustments`);
   await page.getByRole('button', { name: 'Add adjustment' }).click();
   const form = page.getByRole('form', { name: 'Adjustment form' });
@@ -205,7 +205,7 @@ for (const scheme of ['light', 'dark'] as const) {
         localStorage.setItem('fleet.colorScheme', 'dark');
       });
     }
-    await login(page, 'admin');
+    await signIn(page, 'admin');
     await page.goto(`/ifta?quarter=${QUARTER}`);
     await expect(page.getByRole('table', { name: `IFTA return ${QUARTER}` })).toBeVisible();
     for (const tab of ['Return', 'Vehicles', 'Map', 'To review', 'Fuel purchases', 'Adjustments']) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectLastColumnShown, login } from './helpers.ts';
+import { expectLastColumnShown, login, signIn } from './helpers.ts';
 
 const menuTexts = async (page: Page) => {
   const menu = page.getByRole('navigation', { name: 'Main menu' });
@@ -99,7 +99,7 @@ test.describe('on a device set to dark', () => {
 });
 
 test('my account edits the profile and the header follows', async ({ page }) => {
-  await login(page, 'dispatcher');
+  await signIn(page, 'dispatcher');
   await page.goto('/my-account');
   await expect(page.getByLabel('Position')).toHaveValue('Dispatcher');
   await page.getByLabel('Position').fill('Senior dispatcher');

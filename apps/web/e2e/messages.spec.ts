@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { fillLogin, login } from './helpers.ts';
+import { fillLogin, signIn } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 44 as people use it: a dispatcher and a driver (on a phone) write to each other with a
@@ -25,7 +25,7 @@ test('a dispatcher and a driver exchange messages with a photo, live, each seein
   await expect(driver.getByText('No messages yet.')).toBeVisible();
 
   // The dispatcher writes to the driver from the inbox, with a photo.
-  await login(page, 'dispatcher');
+  await signIn(page, 'dispatcher');
   await page.goto('/messages');
   await page.getByRole('combobox', { name: 'Write to a driver' }).fill(name);
   await page.getByRole('option', { name }).click();
@@ -70,7 +70,7 @@ test('a dispatcher and a driver exchange messages with a photo, live, each seein
 
 test.describe('the messages screens at 375 px and on a desktop, light and dark', () => {
   test('the inbox and the driver screen render without overflow', async ({ page }) => {
-    await login(page, 'dispatcher');
+    await signIn(page, 'dispatcher');
     await page.goto('/messages');
     await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible();
     for (const width of [1280, 375]) {

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, DISPATCHER, login, ORG } from './registry-helpers.ts';
+import { ADMIN, DISPATCHER, login, ORG, signIn } from './registry-helpers.ts';
 
 test('an administrator corrects the organization account and its telematics thresholds, and they persist', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/organization-account`);
   const account = page.getByRole('form', { name: 'Organization account' });
   const usdot = account.getByLabel('USDOT number');
@@ -38,7 +38,7 @@ test('an administrator corrects the organization account and its telematics thre
 });
 
 test('an administrator changes a retention period, never below the legal minimum; a dispatcher cannot open the screen', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/settings/data-retention');
   const form = page.getByRole('form', { name: 'Retention periods' });
   const positions = form.locator('.mantine-Card-root', { hasText: 'Vehicle positions' });
@@ -65,7 +65,7 @@ test('an administrator changes a retention period, never below the legal minimum
   await page.getByRole('button', { name: 'Open profile' }).click();
   await page.getByRole('button', { name: /log out/i }).click();
   await expect(page).toHaveURL(/\/$/);
-  await login(page, DISPATCHER);
+  await signIn(page, DISPATCHER);
   await page.goto('/settings/data-retention');
   await expect(page).toHaveURL(/access-denied/);
 });
@@ -73,7 +73,7 @@ test('an administrator changes a retention period, never below the legal minimum
 test("the organization's default theme reaches a user who has not chosen one, and a user's own choice wins", async ({ page, browser }) => {
   // Two sign-ins and three saves on the shared machine.
   test.setTimeout(150_000);
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/organization-account`);
   const settings = page.getByRole('form', { name: 'Organization settings' });
   const setDefault = async (theme: 'Light' | 'Dark') => {

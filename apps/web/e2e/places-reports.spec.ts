@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
-import { expectLastColumnShown, login } from './helpers.ts';
+import { expectLastColumnShown, signIn } from './helpers.ts';
 
 // Issue 32's screens as a dispatcher uses them: a place drawn on the map and found in the list and
 // on its own page, a report narrowed by its filters against the demo data, and a scheduled report
@@ -23,7 +23,7 @@ async function drawCircle(page: Page) {
 }
 
 test('a place drawn on the map is saved, listed and has its own page', async ({ page }) => {
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/places');
   await page.getByRole('button', { name: 'Add place' }).click();
   await page.getByRole('menuitem', { name: 'Draw a circle' }).click();
@@ -58,7 +58,7 @@ test('a place drawn on the map is saved, listed and has its own page', async ({ 
 });
 
 test('a circle drawn at the whole-country zoom is held to the largest radius a place may have', async ({ page }) => {
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/places');
   await page.getByRole('button', { name: 'Add place' }).click();
   await page.getByRole('menuitem', { name: 'Draw a circle' }).click();
@@ -102,7 +102,7 @@ test('a trips report narrowed to one vehicle and a day shows its drive, and the 
   const imported = await request.post(`${office.org}/assets/${vehicle.id}/positions/import`, { headers: office.headers, data: { file: driveCsv(day), timeZone: 'America/Chicago' } });
   expect(imported.ok()).toBe(true);
 
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto(`/reports/trips?from=${day}&to=${day}`);
   await expect(page.getByLabel(/From \(C[SD]T\)/)).toHaveValue(day);
   const asked = page.waitForRequest((r) => r.url().includes('/reports/trips?') && r.url().includes(`assetId=${vehicle.id}`));
@@ -136,7 +136,7 @@ test('a trips report narrowed to one vehicle and a day shows its drive, and the 
 });
 
 test('a scheduled report is created, listed and deleted', async ({ page }) => {
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/reports/subscriptions');
   await page.getByRole('button', { name: 'Schedule a report' }).click();
   const form = page.getByRole('form', { name: 'Scheduled report form' });

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, confirm, login, ORG, uniq } from './registry-helpers.ts';
+import { ADMIN, confirm, ORG, signIn, uniq } from './registry-helpers.ts';
 import { login as loginAs } from './helpers.ts';
 
 test('a fleet manager edits a trailer, then deletes it after confirming', async ({ page }) => {
   const unit = `TR-${uniq()}`;
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/trailers?addTrailer=true`);
   const form = page.getByRole('form', { name: 'Trailer form' });
   await form.getByLabel('Unit number').fill(unit);
@@ -41,7 +41,7 @@ test('a fleet manager edits a trailer, then deletes it after confirming', async 
 test('a fleet manager renames a device on its page, then deletes it after confirming', async ({ page }) => {
   const id = uniq();
   const imei = `86${Date.now()}`.slice(0, 15);
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/devices?addDevice=true`);
   const form = page.getByRole('form', { name: 'Device form' });
   await form.getByLabel('Unique id').fill(imei);

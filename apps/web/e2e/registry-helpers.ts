@@ -1,18 +1,11 @@
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { withVinCheckDigit } from '@fleet/api-contract/vin';
 
 export const ORG = '/settings/organization-settings';
 export const ADMIN = { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' };
 export const DISPATCHER = { email: 'dispatcher@demofreight.test', password: 'Dispatch#2026' };
 
-/** Signs in through the login form and waits to leave it. */
-export async function login(page: Page, who: { email: string; password: string }): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: false }).first().fill(who.password);
-  await page.getByRole('button', { name: /log in|sign in/i }).click();
-  await expect(page).not.toHaveURL(/\/$/);
-}
+export { login, signIn } from './helpers.ts';
 
 const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 /** A random VIN with a valid North American check digit. */

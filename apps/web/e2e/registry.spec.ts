@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, confirm, DISPATCHER, freshVin, login, ORG, pick, uniq } from './registry-helpers.ts';
+import { ADMIN, confirm, DISPATCHER, freshVin, login, ORG, pick, signIn, uniq } from './registry-helpers.ts';
 
 test('a fleet manager adds, finds and edits a vehicle and a driver, assigns the driver, pairs a device and attaches a trailer', async ({ page }) => {
   const id = uniq();
@@ -90,7 +90,7 @@ test('a fleet manager adds, finds and edits a vehicle and a driver, assigns the 
 
 test('a CSV with one bad row imports the valid rows and lists the bad one', async ({ page }) => {
   const id = uniq();
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/vehicles`);
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const csv = [
@@ -109,7 +109,7 @@ test('a CSV with one bad row imports the valid rows and lists the bad one', asyn
 });
 
 test('quick-add from the profile drawer opens the add form', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/vehicles`);
   await page.getByRole('button', { name: 'Open profile' }).click();
   await page.getByRole('link', { name: 'Add trailer' }).or(page.getByRole('button', { name: 'Add trailer' })).first().click();
@@ -118,7 +118,7 @@ test('quick-add from the profile drawer opens the add form', async ({ page }) =>
 });
 
 test('a user without ASSET_CREATE sees no add button and is denied vehicle-add', async ({ page }) => {
-  await login(page, DISPATCHER);
+  await signIn(page, DISPATCHER);
   await page.goto(`${ORG}/vehicles`);
   await expect(page.getByRole('heading', { name: 'Vehicles' })).toBeVisible();
   await expect(page.getByRole('row').nth(1)).toBeVisible();

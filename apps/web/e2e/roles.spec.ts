@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fillLogin, login, readOutbox } from './helpers.ts';
+import { fillLogin, readOutbox, signIn } from './helpers.ts';
 
 // Whole flows through several screens on a machine shared with other builds: more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
@@ -19,7 +19,7 @@ test('an admin creates a limited role and assigns it; that user sees only what i
   const stamp = Date.now().toString(36);
   const roleName = `Yard checker ${stamp}`;
   const email = `yard-${stamp}@demofreight.test`;
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/settings/organization-settings/user-and-roles');
   await page.getByRole('tab', { name: 'Roles' }).click();
 

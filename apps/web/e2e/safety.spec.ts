@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import type { SafetyEvent, SafetySeverity } from '@fleet/api-contract';
 import { officeApi } from './driver-helpers.ts';
-import { fillLogin, login } from './helpers.ts';
+import { fillLogin, login, signIn } from './helpers.ts';
 
 // Issue 47, the coaching loop in a browser. The browser tests' demo has no history (SIMULATOR=0), so
 // each test drives a fresh truck with a fresh driver through ingest, as a phone reports it at 1 Hz:
@@ -208,7 +208,7 @@ test.describe('the driver on a phone', () => {
 });
 
 test('the safety manager schedules the weekly safety scores per vehicle by e-mail', async ({ page }) => {
-  await login(page, 'admin');
+  await signIn(page, 'admin');
   await page.goto('/reports/subscriptions');
   await page.getByRole('button', { name: 'Schedule a report' }).click();
   const form = page.getByRole('form', { name: 'Scheduled report form' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, readOutbox } from './helpers.ts';
+import { login, readOutbox, signIn } from './helpers.ts';
 
 // Whole flows through several screens on a machine shared with other builds: more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
@@ -98,7 +98,7 @@ test('a super administrator deactivates an organization after confirming, and it
 });
 
 test('the IFTA rate page names the official source of its rates', async ({ page }) => {
-  await login(page, 'superAdmin');
+  await signIn(page, 'superAdmin');
   await page.goto('/administration/ifta-rates');
   await expect(page.getByText(/published by IFTA, Inc\. in its quarterly tax rate matrix/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'iftach.org' })).toHaveAttribute('href', 'https://www.iftach.org/taxmatrix4/Taxmatrix.php');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { driverLogin, officeApi } from './driver-helpers.ts';
-import { ADMIN, login, ORG, uniq } from './registry-helpers.ts';
+import { ADMIN, ORG, signIn, uniq } from './registry-helpers.ts';
 
 // Issue 46: logs with the right header. The organization's home terminals in settings; a driver
 // picks one and the log's header shows its address in its zone; the safety manager downloads any
@@ -20,7 +20,7 @@ const scheme = async (page: Page, dark: boolean) => {
 test('an administrator adds a home terminal, gives it to a driver, whose log header shows its address and zone; a terminal in use is not deleted', async ({ page, request }) => {
   test.setTimeout(120_000);
   const name = `Reno ${uniq()} terminal`;
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/terminals`);
   await expect(page.getByRole('heading', { name: 'Home terminals' })).toBeVisible();
   // The demo's five terminals are there.
@@ -95,7 +95,7 @@ test('the terminals, the driver form and the office log page read well at 375 px
   const la = terminals.content.find((x) => x.name === 'Los Angeles terminal')!;
   const driver = (await (await request.post(`${api.org}/drivers`, { headers: api.headers, data: { firstName: 'Lupe', lastName: `Ibarra${uniq()}`, licenseNumber: `L${uniq()}${uniq()}`, licenseState: 'CA', homeTerminalId: la.id } })).json()) as { id: string };
   const day = (await (await request.get(`${api.org}/drivers/${driver.id}/hos_log/current-day`, { headers: api.headers })).json()) as { id: string };
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/terminals`);
   await expect(page.getByText('Los Angeles terminal', { exact: true })).toBeVisible();
   await scheme(page, true);
@@ -162,7 +162,7 @@ test.describe('a driver whose truck reported seconds ago', () => {
     const api = await officeApi(request);
     const me = await api.driverAccount();
     await driverLogin(page, me);
-    await page.getByRole('link', { name: 'Roadside inspection' }).first().click();
+    await page.getByRole('main').getByRole('link', { name: 'Roadside inspection' }).click();
     await expect(page).toHaveURL('/driver/inspection');
     await shot(page, 'roadside-375-light');
     const avatar = page.getByTestId('avatar-button');

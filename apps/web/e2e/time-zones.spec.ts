@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { hosApi, periodsUntil } from './hos-clocks-helpers.ts';
-import { ADMIN, login, pick } from './registry-helpers.ts';
+import { ADMIN, pick, signIn } from './registry-helpers.ts';
 
 // Issue 28, decision 0140: the office browser is in Tokyo, the organization and its drivers in
 // Chicago. "Today" is the user's day (profile zone, else the organization's), HoS times are the
@@ -50,7 +50,7 @@ async function violationsAgree(page: Page, request: APIRequestContext) {
   const [v] = await api.violations(`driverId=${d.id}&rule=DRIVING_LIMIT`);
   expect(v).toBeTruthy();
 
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto('/dashboard?group=all');
   const counter = page.getByTestId('counter-violationsToday');
   await expect(counter).toBeVisible();
@@ -88,7 +88,7 @@ test('a changed profile zone changes the times shown, and HoS times stay the dri
   const original = (await profile.read()).timeZone;
   await profile.setZone(null);
   try {
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     await page.goto('/my-account');
     await pick(page, 'Time zone', 'New York');
     await page.getByRole('button', { name: 'Save profile' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login } from './helpers.ts';
+import { login, signIn } from './helpers.ts';
 
 // Issue 30 (decision 0154): an administrator creates the Traccar forwarding token, a forwarded
 // unknown device is refused and listed, added in one click, and its engine data shows on the
@@ -98,7 +98,7 @@ test('forwarding token, a refused id added in one click, engine data and GPS onl
 
 test('the super administrator edits a device model\'s protocol and IO map as rows', async ({ page }) => {
   const name = `FMC650 ${Date.now().toString(36)}`;
-  await login(page, 'superAdmin');
+  await signIn(page, 'superAdmin');
   await page.goto('/administration/device-models');
   await page.getByRole('button', { name: 'Add device model' }).click();
   const form = page.getByRole('form', { name: 'Device model form' });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ROUTES, type AppRoute } from '../src/app/routes.ts';
 import { officeApi } from './driver-helpers.ts';
+import { navigateInApp, screenSettled, screenText } from './helpers.ts';
 import { ADMIN, freshVin, login, ORG, uniq } from './registry-helpers.ts';
 
 /** The demo organization through the API, as the demo admin: what the screens saved, in metric. */
@@ -24,17 +25,6 @@ async function apiAs(request: APIRequestContext) {
       expect((await request.put(`${org}/settings`, { headers, data: { ...settings, units } })).ok()).toBe(true);
     },
   };
-}
-
-/**
- * Goes to `path` inside the running app, as a link would: no reload, so every screen works from what
- * the app already holds (a reload would fetch everything again and hide a stale copy).
- */
-async function navigateInApp(page: Page, path: string) {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
 }
 
 /** Picks the unit system on the organization account page and saves it. */
@@ -175,27 +165,6 @@ function officeRoutes(): string[] {
 }
 
 /** The screen's words as a person reads them, chart labels included. */
-const screenText = (page: Page) =>
-  page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map((t) => t.textContent ?? '')].join('\n'));
-
-/** Waits until the screen has its data: its heading shown and no loader or skeleton left. */
-async function settled(page: Page) {
-  await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
-  await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible], [aria-busy="true"]'), null, { polling: 100, timeout: 15_000 });
-  // Then until the words stop changing (a drawer's form, a second query).
-  let before = '';
-  await expect.poll(async () => {
-    const now = await screenText(page);
-    const same = now === before;
-    before = now;
-    // A lazy screen still loading leaves the main region empty for a moment, or the previous screen
-    // in place while the global loading bar (aria-busy) shows: on a loaded machine its text held
-    // still for 300 ms and was read as the next screen's.
-    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root, [aria-busy="true"]')));
-  }, { intervals: [300], timeout: 10_000 }).toBe(true);
-}
-
-
 function foreignWords(text: string, units: Units): string[] {
   let t = text;
   for (const l of LEGIT) t = t.replace(l, '');
@@ -326,7 +295,7 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
           await page.getByRole('option', { name: data.unitNumber, exact: true }).click();
           await expect(page.getByTestId('history-summary')).toContainText('Distance');
         }
-        await settled(page);
+        await screenSettled(page);
         // A quantity the screen must show may come with a second query after the words settled
         // (the loaded machine showed it seconds later): up to 10 s for it, then the screen is read.
         const shown = SHOWN[route]?.[units];

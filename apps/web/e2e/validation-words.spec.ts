@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, DISPATCHER, freshVin, login, ORG } from './registry-helpers.ts';
+import { ADMIN, DISPATCHER, freshVin, ORG, signIn } from './registry-helpers.ts';
 
 // The forms use the API's zod contracts: the same words show under the inputs as in a 400, and a
 // 409 lands under the field it names. The Save buttons are submitted with a click event, not a
 // pointer press: pressing first blurs the autofocused field, whose message moves the button away.
 
 test('the vehicle form names every bad field in words, and a taken unit number under its input', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/vehicle-add`);
   const form = page.getByRole('form', { name: 'Vehicle form' });
   await form.getByLabel('Make').fill('M'.repeat(61));
@@ -25,7 +25,7 @@ test('the vehicle form names every bad field in words, and a taken unit number u
 });
 
 test('inviting a taken e-mail shows the clash under the Email input', async ({ page }) => {
-  await login(page, ADMIN);
+  await signIn(page, ADMIN);
   await page.goto(`${ORG}/user-and-roles`);
   await page.getByRole('button', { name: 'Invite user' }).first().click();
   const form = page.getByRole('form', { name: 'Invite user' });

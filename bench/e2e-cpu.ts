@@ -4,7 +4,8 @@
 // costliest tests. CI is CPU-bound on 2 cores, so these are the seconds a cut saves.
 //
 //   node --import tsx bench/e2e-cpu.ts [specs or Playwright arguments...]   (no argument: every spec)
-//   E2E_CPU_PORT=8900 to move its ports.
+//   E2E_CPU_PORT=8900 to move its ports; E2E_CPU_SAMPLE_MS=200 to sample more often (default 2000: a
+//   process ending between two samples loses what it spent since the last one).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,7 +73,7 @@ const run = spawn('scripts/e2e-copy.sh', ['e2ecpu', String(port), '--reporter=li
   stdio: ['ignore', 'inherit', 'inherit'],
   env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
 });
-const timer = setInterval(() => sample(run.pid!), 2000);
+const timer = setInterval(() => sample(run.pid!), Number(process.env.E2E_CPU_SAMPLE_MS ?? 2000));
 const code = await new Promise<number>((resolve) => run.on('close', (c) => resolve(c ?? 1)));
 clearInterval(timer);
 sample(run.pid!);

@@ -42,6 +42,10 @@ test('groups: create, add a driver and a vehicle, remove, rename and delete', as
   await page.getByRole('form', { name: 'Group form' }).getByLabel('Name').fill(`${name} East`);
   await page.getByRole('form', { name: 'Group form' }).getByRole('button', { name: 'Save' }).click();
   await page.getByLabel('Search Groups').fill(`${name} East`);
+  // The list on the new search (debounced) before the delete: the old search shows the renamed row
+  // too, and deleting before the new one landed left the row listed for 45 s in two runs (the
+  // cause in the list's reads was not found).
+  await expect(page).toHaveURL((url) => url.searchParams.get('search') === `${name} East`);
   await expect(page.getByRole('row', { name: new RegExp(`${name} East.*1 members`) })).toBeVisible();
   await page.getByRole('button', { name: `Delete ${name} East` }).click();
   const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/groups\/[^/]+$/.test(new URL(r.url()).pathname));

@@ -161,9 +161,10 @@ async function concretePath(page: Page, path: string, ids: { device: string; gro
   return path;
 }
 
+/** Signs `who` in; either way the page is left on the app's origin (its icon), for localStorage. */
 async function startAs(page: Page, who: Who) {
-  if (who === 'signed out') return;
-  await signIn(page, who === 'driver' ? DRIVER : ACCOUNTS[who]);
+  if (who === 'signed out') await page.goto('/favicon.svg');
+  else await signIn(page, who === 'driver' ? DRIVER : ACCOUNTS[who]);
 }
 
 /**
@@ -182,7 +183,6 @@ for (const part of ['signed out', 'admin', 'admin settings', 'driver', 'superAdm
     await page.emulateMedia({ colorScheme: 'light' });
     // The dark theme needs the organization's flag; the stored copy lets the sign-in pages use it too.
     await startAs(page, who);
-    await page.goto('/favicon.svg');
     await page.evaluate(() => {
       localStorage.setItem('fleet.darkModeFlag', JSON.stringify({ isEnabled: true, defaultTheme: 'light' }));
       localStorage.setItem('fleet.colorScheme', 'light');

@@ -25,7 +25,8 @@ export interface Account {
  * the login form does (the tokens and the user in localStorage), written from the app's icon (a
  * page of the origin without the app), so the next `page.goto` opens signed in. The login
  * screen's load was a second of the browser's CPU for each test whose subject is not signing in
- * (decision 0219); auth.spec.ts and the driver's sign-ins still go through the form.
+ * (decision 0219); auth.spec.ts, offline.spec.ts, messages.spec.ts and roles.spec.ts still go
+ * through the form.
  */
 export async function signIn(page: Page, who: keyof typeof ACCOUNTS | Account): Promise<void> {
   const account = typeof who === 'string' ? ACCOUNTS[who] : who;
@@ -40,8 +41,11 @@ export async function signIn(page: Page, who: keyof typeof ACCOUNTS | Account): 
   }, session);
 }
 
+/** Where signing in lands: super administrators on the organizations list, everyone else on the dashboard. */
+const landingOf = (who: keyof typeof ACCOUNTS | Account) => ((typeof who === 'string' ? ACCOUNTS[who] : who).email === ACCOUNTS.superAdmin.email ? '/administration/organizations' : '/dashboard');
+
 /** Signs in (signIn) and opens the landing page. */
-export async function login(page: Page, who: keyof typeof ACCOUNTS | Account, landing = (typeof who === 'string' ? ACCOUNTS[who] : who).email === ACCOUNTS.superAdmin.email ? '/administration/organizations' : '/dashboard') {
+export async function login(page: Page, who: keyof typeof ACCOUNTS | Account, landing = landingOf(who)) {
   await signIn(page, who);
   await page.goto(landing);
   // The dashboard may add its filters to the query (a dispatcher's group): the path is the landing.
@@ -51,7 +55,7 @@ export async function login(page: Page, who: keyof typeof ACCOUNTS | Account, la
 }
 
 /** Logs in through the login form and waits for the landing page (for tests of signing in). */
-export async function loginThroughForm(page: Page, who: keyof typeof ACCOUNTS, landing = who === 'superAdmin' ? '/administration/organizations' : '/dashboard') {
+export async function loginThroughForm(page: Page, who: keyof typeof ACCOUNTS, landing = landingOf(who)) {
   await page.goto('/');
   await fillLogin(page, ACCOUNTS[who].email, ACCOUNTS[who].password);
   await expect(page).toHaveURL((url) => url.pathname === landing);

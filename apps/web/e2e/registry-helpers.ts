@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
 import { withVinCheckDigit } from '@fleet/api-contract/vin';
+import { ACCOUNTS } from './helpers.ts';
 
 export const ORG = '/settings/organization-settings';
-export const ADMIN = { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' };
-export const DISPATCHER = { email: 'dispatcher@demofreight.test', password: 'Dispatch#2026' };
+export const ADMIN = ACCOUNTS.admin;
+export const DISPATCHER = ACCOUNTS.dispatcher;
 
 export { login, signIn } from './helpers.ts';
 

@@ -92,13 +92,13 @@ export async function recordTransferDiagnostics(db: Db, orgId: string, verdict: 
   const periodStart = await periodStartOf(db, orgId);
   return db.transaction(async (tx) => {
     // The driver rows' locks serialize writers of their records (sequence ids). By the organization
-    // too: Citus takes FOR UPDATE on one shard only.
+    // too: Citus takes a row lock on one shard only.
     const locked = await tx
       .select({ id: drivers.id, zone: drivers.homeTimeZone })
       .from(drivers)
       .where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, touched)))
       .orderBy(drivers.id)
-      .for('update');
+      .for('no key update');
     // Read again under the locks: another instance may have written the same change meanwhile.
     const current = await activeTransferCodes(tx, orgId);
     const seqRows = rowsOf<{ driver_id: string; n: number | null }>(

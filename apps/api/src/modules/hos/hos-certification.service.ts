@@ -56,7 +56,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       .select({ id: drivers.id, userId: drivers.userId, firstName: drivers.firstName, lastName: drivers.lastName, homeTimeZone: drivers.homeTimeZone })
       .from(drivers)
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
-      .for('update');
+      .for('no key update');
     if (!d) throw notFound('Driver');
     // Only the driver certifies their own records (4.3.2.3): an office user never can, whatever its codes.
     if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can certify their own records', 'Certification by another user than the driver');

@@ -92,7 +92,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       })
       .from(drivers)
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
-      .for('update');
+      .for('no key update');
     if (!d) throw notFound('Driver');
     const [log] = await tx.select({ logDate: hosLogs.logDate }).from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');

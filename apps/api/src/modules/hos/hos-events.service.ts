@@ -92,7 +92,7 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
       .select({ id: drivers.id, userId: drivers.userId, homeTimeZone: drivers.homeTimeZone, firstName: drivers.firstName, lastName: drivers.lastName })
       .from(drivers)
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
-      .for('update');
+      .for('no key update');
     if (!d) throw notFound('Driver');
     const old = await findEvent(tx, r);
     if (old.recordStatus !== HOS_RECORD_STATUSES.ACTIVE) throw invalidField('eventId', 'Only the active version of an event can be edited');

@@ -129,7 +129,7 @@ export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scop
   const periodStart = await periodStartOf(db, orgId);
   return db.transaction(async (tx) => {
     // The driver row lock serializes imports and edits of one driver (sequence ids, overlap check).
-    const [d] = await tx.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId))).for('update');
+    const [d] = await tx.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId))).for('no key update');
     if (!d) throw notFound('Driver');
     checkWithEngine(periods, d, periodStart);
     const { followed } = await checkAgainstRecords(tx, orgId, driverId, periods);

@@ -18,7 +18,7 @@ async function lockedLog(tx: DbOrTx, r: LogRef) {
     .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName, ruleset: drivers.ruleset })
     .from(drivers)
     .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
-    .for('update');
+    .for('no key update');
   if (!d) throw notFound('Driver');
   const [log] = await tx.select().from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
   if (!log) throw notFound('Log');

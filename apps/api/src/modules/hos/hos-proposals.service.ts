@@ -126,7 +126,7 @@ async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: st
     .select({ id: drivers.id, userId: drivers.userId, firstName: drivers.firstName, lastName: drivers.lastName })
     .from(drivers)
     .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
-    .for('update');
+    .for('no key update');
   if (!d) throw notFound('Driver');
   const [r] = await tx.select().from(hosEditRequests).where(and(eq(hosEditRequests.id, id), eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, d.id)));
   if (!r) throw notFound('Proposal');

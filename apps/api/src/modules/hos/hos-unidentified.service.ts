@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, type Page, type hosUnidentifiedQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -103,9 +103,23 @@ async function lockDriver(tx: DbOrTx, orgId: string, driverId: string, field: st
     .select({ id: drivers.id, userId: drivers.userId, homeTimeZone: drivers.homeTimeZone, firstName: drivers.firstName, lastName: drivers.lastName, status: drivers.status })
     .from(drivers)
     .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
-    .for('update');
+    .for('no key update');
   if (!d) throw field === 'driverId' ? invalidField('driverId', 'Driver must be an active driver of the organization') : notFound('Driver');
   return d;
+}
+
+/**
+ * The driver's row, locked once the segment's vehicle is: the derivation (automatic duty status,
+ * engine records) locks a vehicle and then its drivers' rows, so taking the driver first closed a
+ * cycle with it (each waiting on the other's lock).
+ */
+async function lockVehicleThenDriver(tx: DbOrTx, orgId: string, segmentId: string, driverId: string, field: string) {
+  const [e] = await tx
+    .select({ vehicleId: hosEvents.vehicleId })
+    .from(hosEvents)
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.id, segmentId), isNull(hosEvents.driverId)));
+  if (e?.vehicleId) await lockVehicles(tx, [e.vehicleId]);
+  return lockDriver(tx, orgId, driverId, field);
 }
 
 /** A segment ready to be given to a driver: ended, neither assigned nor proposed, its records in hand. */
@@ -128,7 +142,7 @@ async function takeable(tx: DbOrTx, orgId: string, segmentId: string) {
 export async function claimSegment({ db, orgId, actor }: Scope, driverId: string, segmentId: string, input: { annotation: string | null }): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
-    const d = await lockDriver(tx, orgId, driverId, 'driver');
+    const d = await lockVehicleThenDriver(tx, orgId, segmentId, driverId, 'driver');
     // Only the driver takes over unidentified records as their own (4.4.4.2.4); the office proposes instead.
     if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can claim unidentified driving; propose it to them instead', 'Claim by another user than the driver');
     const vehicles = await vehiclesOfDriver(tx, orgId, d.id, Date.now() - WINDOW_MS);
@@ -172,7 +186,7 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
 export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: string, input: { driverId: string; annotation: string | null }): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
-    const d = await lockDriver(tx, orgId, input.driverId, 'driverId');
+    const d = await lockVehicleThenDriver(tx, orgId, segmentId, input.driverId, 'driverId');
     if (d.status !== 'ACTIVE') throw invalidField('driverId', 'Driver must be an active driver of the organization');
     const { s, records } = await takeable(tx, orgId, segmentId);
     try {

@@ -234,12 +234,16 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
   const seqs = new Map<string, number>();
   const prevs = new Map<string, number>();
   if (driverIds.length) {
+    // NO KEY UPDATE: it serializes the drivers' record writers as FOR UPDATE did, but not the key
+    // checks of rows that refer to the drivers (the group commit's positions, safety events). Under
+    // FOR UPDATE, a group commit holding one driver's key lock and waiting for another's closed a
+    // cycle with this statement: "distributed deadlock" on Citus, and ingest waited on HoS rounds.
     const rows = await tx
       .select({ id: drivers.id, zone: drivers.homeTimeZone })
       .from(drivers)
       .where(and(inArray(drivers.id, driverIds), eq(drivers.organizationId, orgId)))
       .orderBy(asc(drivers.id))
-      .for('update');
+      .for('no key update');
     for (const r of rows) zones.set(r.id, r.zone);
     // Each driver's highest sequence id and last active event, one index probe each (however long
     // the driver's history), in one statement.

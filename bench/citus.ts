@@ -165,6 +165,30 @@ async function postmasterOf(c: pg.Client): Promise<number> {
   const dir = (await c.query<{ d: string }>('select current_setting($1) as d', ['data_directory'])).rows[0]!.d;
   return Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
+/**
+ * BENCH_STATEMENTS=1, with pg_stat_statements loaded on every node (BENCH_PG_OPTS='-c
+ * shared_preload_libraries=pg_stat_statements' for the one server): each ingest test prints its
+ * busiest statements on each node, to see what the work behind a position is made of.
+ */
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+async function statementsReset(nodes: DbNode[]): Promise<void> {
+  if (!STATEMENTS) return;
+  // Made on the coordinator, Citus makes it on the workers (which refuse it themselves).
+  await nodes[0]!.client.query('create extension if not exists pg_stat_statements');
+  for (const n of nodes) await n.client.query('select pg_stat_statements_reset()');
+}
+async function statementsTop(nodes: DbNode[], test: string, positions: number): Promise<void> {
+  if (!STATEMENTS) return;
+  for (const n of nodes) {
+    const { rows } = await n.client.query<{ calls: string; ms: string; q: string }>(
+      `select calls, round(total_exec_time::numeric, 1) as ms, regexp_replace(left(query, 140), '\\s+', ' ', 'g') as q
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc limit 12`,
+    );
+    log(`${test}, ${n.name}: busiest statements for ${positions} positions (calls, ms)`);
+    for (const r of rows) log(`  ${r.calls.padStart(7)} ${r.ms.padStart(9)}  ${r.q}`);
+  }
+}
+
 async function connectNode(name: string, port: number, db: string): Promise<DbNode> {
   const client = new pg.Client({ connectionString: urlOf(port, db) });
   await client.connect();
@@ -463,11 +487,13 @@ async function measure(target: Target): Promise<Side> {
     log(`warm-up: the work behind it settled after ${(await settle()).toFixed(1)} s`);
     if (tests.has('singles')) {
       log('OsmAnd singles');
+      await statementsReset(nodes);
       const a = await snapshot(nodes);
       const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0, sticky: STICKY });
       log(`OsmAnd singles: the work behind them settled after ${(await settle()).toFixed(1)} s`); // their cost too
       const b = await snapshot(nodes);
       const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
+      await statementsTop(nodes, 'OsmAnd singles', storedO);
       side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
     }
 
@@ -477,11 +503,13 @@ async function measure(target: Target): Promise<Side> {
     if (tests.has('paced')) {
       log(`OsmAnd singles at ${PACED_RATE} a second`);
       const tp = t0 + 3600;
+      await statementsReset(nodes);
       const a = await snapshot(nodes);
       const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0: tp, ratePerS: PACED_RATE, sticky: STICKY });
       log(`OsmAnd singles at ${PACED_RATE} a second: the work behind them settled after ${(await settle()).toFixed(1)} s`);
       const b = await snapshot(nodes);
       const stored = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [tp]);
+      await statementsTop(nodes, `OsmAnd singles at ${PACED_RATE} a second`, stored);
       side.ingest.push({ test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored, cpu: spent(a, b, apis, nodes), loadAvg: load() });
     }
 

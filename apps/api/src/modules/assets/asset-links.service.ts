@@ -24,7 +24,7 @@ async function lockDriver(tx: DbOrTx, orgId: string, driverId: string) {
     .select()
     .from(drivers)
     .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
-    .for('update');
+    .for('no key update');
   if (!d) throw notFound('Driver');
   return d;
 }
@@ -65,7 +65,7 @@ export async function assignDriverToVehicle({ db, orgId, actor }: Scope, assetId
       .select()
       .from(assets)
       .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId)))
-      .for('update');
+      .for('no key update');
     if (previous) await endAssignment(tx, orgId, actor, previous, now);
     await tx.update(assets).set({ currentDriverId: driverId, updatedAt: now }).where(eq(assets.id, vehicle.id));
     await tx.insert(assetDriverAssignments).values({ organizationId: orgId, assetId: vehicle.id, driverId, startedAt: now });

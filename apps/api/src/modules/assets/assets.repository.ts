@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, gateways, trailerAttachments } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { presentAsset } from './assets.presenter.ts';
+import type { RowLock } from '../../db/sql/row-lock.ts';
 
 const towingVehicle = alias(assets, 'towing_vehicle');
 
@@ -78,13 +79,17 @@ export async function selectAssets(
   );
 }
 
-/** The asset row locked for the rest of the transaction (serializes links on one asset). */
-export async function lockAsset(tx: DbOrTx, orgId: string, assetId: string, what = 'Asset') {
+/**
+ * The asset row locked for the rest of the transaction (serializes links and edits on one asset).
+ * NO KEY UPDATE unless a delete follows: it does not hold back the key checks of rows naming the
+ * asset, the group commit's positions among them (decision 0220).
+ */
+export async function lockAsset(tx: DbOrTx, orgId: string, assetId: string, what = 'Asset', strength: RowLock = 'no key update') {
   const [row] = await tx
     .select()
     .from(assets)
     .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)))
-    .for('update');
+    .for(strength);
   if (!row) throw notFound(what);
   return row;
 }

@@ -127,7 +127,8 @@ async function hasHistory(tx: DbOrTx, assetId: string): Promise<boolean> {
  */
 export async function removeAsset({ db, orgId, actor }: Scope, assetId: string): Promise<RemovalResult> {
   return db.transaction(async (tx) => {
-    const before = await lockAsset(tx, orgId, assetId);
+    // FOR UPDATE: the delete below needs it, and no position lands between the check and the delete.
+    const before = await lockAsset(tx, orgId, assetId, 'Asset', 'update');
     const label = assetLabel(before);
     if (!(await hasHistory(tx, assetId))) {
       try {

@@ -3,6 +3,7 @@ import type { Driver, DriverDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, drivers, users } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
+import type { RowLock } from '../../db/sql/row-lock.ts';
 
 // The driver's groups as a JSON array in the list query itself (one round trip per page). The
 // organization is the parameter, not the outer row's column: Citus keeps such a sub-select on the
@@ -93,12 +94,12 @@ export async function getDriverDetail(db: DbOrTx, orgId: string, id: string): Pr
   return { ...d, vehicleHistory: history.map((r) => ({ from: r.a.startedAt.toISOString(), to: r.a.endedAt?.toISOString() ?? null, asset: r.v })) };
 }
 
-export async function lockDriverRow(tx: DbOrTx, orgId: string, id: string): Promise<DriverRow> {
+export async function lockDriverRow(tx: DbOrTx, orgId: string, id: string, strength: RowLock = 'no key update'): Promise<DriverRow> {
   const [d] = await tx
     .select()
     .from(drivers)
     .where(and(eq(drivers.id, id), eq(drivers.organizationId, orgId)))
-    .for('update');
+    .for(strength);
   if (!d) throw notFound('Driver');
   return d;
 }

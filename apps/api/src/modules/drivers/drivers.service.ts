@@ -207,7 +207,7 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
 /** Deletes a driver who never drove; one with assignment history (or logs) is deactivated. */
 export async function removeDriver({ db, orgId, actor }: Scope, id: string): Promise<RemovalResult> {
   return db.transaction(async (tx) => {
-    const before = await lockDriverRow(tx, orgId, id);
+    const before = await lockDriverRow(tx, orgId, id, 'update');
     const name = `${before.firstName} ${before.lastName}`;
     const [history] = await tx.select({ n: countAll }).from(assetDriverAssignments).where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, id)));
     if ((history?.n ?? 0) === 0) {

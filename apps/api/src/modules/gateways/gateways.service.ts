@@ -142,7 +142,7 @@ export async function updateGateway({ db, orgId, actor }: Scope, id: string, inp
 /** Deletes a device never paired; one with pairing history (or positions) is deactivated. */
 export async function removeGateway({ db, orgId, actor }: Scope, id: string): Promise<RemovalResult> {
   return db.transaction(async (tx) => {
-    const before = await lockGateway(tx, orgId, id);
+    const before = await lockGateway(tx, orgId, id, 'update');
     const logged = { ...before, ingestTokenHash: undefined };
     const [history] = await tx.select({ n: countAll }).from(gatewayPairings).where(eq(gatewayPairings.gatewayId, id));
     if ((history?.n ?? 0) === 0) {

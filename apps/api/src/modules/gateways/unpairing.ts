@@ -4,16 +4,17 @@ import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import type { RowLock } from '../../db/sql/row-lock.ts';
 
 // Locking a device and ending its pairing need nothing of the assets module, so assets can release
 // an asset's device (unpairAssetInTx) without an import circle through pairing.service.ts.
 
-export async function lockGateway(tx: DbOrTx, orgId: string, id: string) {
+export async function lockGateway(tx: DbOrTx, orgId: string, id: string, strength: RowLock = 'no key update') {
   const [g] = await tx
     .select()
     .from(gateways)
     .where(and(eq(gateways.id, id), eq(gateways.organizationId, orgId)))
-    .for('update');
+    .for(strength);
   if (!g) throw notFound('Device');
   return g;
 }

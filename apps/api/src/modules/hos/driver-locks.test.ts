@@ -5,6 +5,9 @@ import { latestPositions } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
+import { lockAsset } from '../assets/assets.repository.ts';
+import { lockDriverRow } from '../drivers/drivers.repository.ts';
+import { lockGateway } from '../gateways/unpairing.ts';
 import { insertEvents, lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { proposeSegment } from './hos-unidentified.service.ts';
 
@@ -62,6 +65,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
         return insertEvents(tx, orgId, [event]);
       });
       expect(written).toHaveLength(1);
+    } finally {
+      await release();
+    }
+  });
+
+  it('stores a position while the office edits its vehicle, device and driver', async () => {
+    const van = await createTestVehicle(t.app.db, orgId, { uniqueId: `driver-locks-van-${Date.now()}` });
+    // An edit or a driver assignment locks the rows it changes (deletes alone lock them FOR UPDATE).
+    const release = await holding(t, async (tx) => {
+      await lockAsset(tx, orgId, van.assetId);
+      await lockGateway(tx, orgId, van.gatewayId);
+      await lockDriverRow(tx, orgId, van.driverId!);
+    });
+    try {
+      await t.app.db.transaction(async (tx) => {
+        // The group commit's key checks on the vehicle, the device and the driver: under FOR UPDATE they waited for the edit.
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        await tx
+          .insert(latestPositions)
+          .values({ assetId: van.assetId, organizationId: orgId, gatewayId: van.gatewayId, driverId: van.driverId, fixTime: new Date(), serverTime: new Date(), latitude: 41.6, longitude: -90.6 });
+      });
     } finally {
       await release();
     }

@@ -4,10 +4,8 @@ import { sql } from 'drizzle-orm';
 import { latestPositions } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { heldTransaction } from '../../test/held-transaction.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import { lockAsset } from '../assets/assets.repository.ts';
-import { lockDriverRow } from '../drivers/drivers.repository.ts';
-import { lockGateway } from '../gateways/unpairing.ts';
 import { insertEvents, lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { proposeSegment } from './hos-unidentified.service.ts';
 
@@ -16,24 +14,6 @@ import { proposeSegment } from './hos-unidentified.service.ts';
 // on Citus cancelled an engine-records round "involved in a distributed deadlock" on its read of the
 // drivers (bench/citus.ts, 2026-11-28). A server database or Citus only: PGlite is one session, and the
 // second transaction would wait for the first forever.
-
-/** Runs `hold` in a transaction that stays open until the returned release is called. */
-async function holding(t: TestContext, hold: (tx: Parameters<Parameters<TestContext['app']['db']['transaction']>[0]>[0]) => Promise<unknown>) {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const isHeld = new Promise<void>((r) => (held = r));
-  const done = t.app.db.transaction(async (tx) => {
-    await hold(tx);
-    held();
-    await released;
-  });
-  await isHeld;
-  return async () => {
-    release();
-    await done;
-  };
-}
 
 describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('the locks of drivers\' records (a server database or Citus)', () => {
   let t: TestContext;
@@ -52,7 +32,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
 
   it('writes a driver\'s records while an uncommitted position refers to the driver', async () => {
     // The group commit's insert checks its driver key: a key-share lock on the driver's row until it commits.
-    const release = await holding(t, (tx) =>
+    const release = await heldTransaction(t.app.db, (tx) =>
       tx.insert(latestPositions).values({ assetId: truck.assetId, organizationId: orgId, gatewayId: truck.gatewayId, driverId: truck.driverId, fixTime: new Date(), serverTime: new Date(), latitude: 41.5, longitude: -90.5 }),
     );
     try {
@@ -70,27 +50,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
     }
   });
 
-  it('stores a position while the office edits its vehicle, device and driver', async () => {
-    const van = await createTestVehicle(t.app.db, orgId, { uniqueId: `driver-locks-van-${Date.now()}` });
-    // An edit or a driver assignment locks the rows it changes (deletes alone lock them FOR UPDATE).
-    const release = await holding(t, async (tx) => {
-      await lockAsset(tx, orgId, van.assetId);
-      await lockGateway(tx, orgId, van.gatewayId);
-      await lockDriverRow(tx, orgId, van.driverId!);
-    });
-    try {
-      await t.app.db.transaction(async (tx) => {
-        // The group commit's key checks on the vehicle, the device and the driver: under FOR UPDATE they waited for the edit.
-        await tx.execute(sql`set local lock_timeout = '2s'`);
-        await tx
-          .insert(latestPositions)
-          .values({ assetId: van.assetId, organizationId: orgId, gatewayId: van.gatewayId, driverId: van.driverId, fixTime: new Date(), serverTime: new Date(), latitude: 41.6, longitude: -90.6 });
-      });
-    } finally {
-      await release();
-    }
-  });
-
   it('takes the vehicle\'s derivation lock before the driver\'s row when the office proposes unidentified driving', async () => {
     const start = Date.now() - 5 * 3_600_000;
     const [segment] = rowsOf<{ id: string }>(
@@ -100,7 +59,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
         returning id`),
     );
     // Another instance's derivation round holds the vehicle.
-    const release = await holding(t, (tx) => lockVehicles(tx, [truck.assetId]));
+    const release = await heldTransaction(t.app.db, (tx) => lockVehicles(tx, [truck.assetId]));
     const proposal = proposeSegment({ db: t.app.db, orgId, actor: { userId: adminId, email: null, role: null, ip: null } }, segment!.id, { driverId: truck.driverId!, annotation: null });
     proposal.catch(() => undefined); // awaited below; a failure before that is the test's, not an unhandled one
     try {

@@ -54,10 +54,12 @@ export function assertMayManage(ctx: AuthContext, target: { id: string; permissi
 
 /**
  * Last-admin protection. Locks the organization row first so two concurrent demotions of the
- * last two administrators cannot both pass; call inside the transaction making the change.
+ * last two administrators cannot both pass; call inside the transaction making the change. NO KEY
+ * UPDATE: FOR UPDATE held back every insert of the organization, its positions among them, whose
+ * key checks lock the same row (decision 0220).
  */
 export async function assertAnotherActiveAdmin(tx: DbOrTx, orgId: string, exceptUserId: string): Promise<void> {
-  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for('update');
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for('no key update');
   const rows = await tx
     .select({ n: count() })
     .from(users)

@@ -20,6 +20,17 @@ afterAll(async () => {
 const MIN = 60_000;
 const H = 60 * MIN;
 const YEAR = 365.25 * 24 * H;
+const DAY = 24 * H;
+/**
+ * Now, unless a UTC midnight is within 10 minutes: then 00:10 after it. A device's clock notice is
+ * keyed by the UTC day its fixes arrived, so a test whose received times straddle midnight raised
+ * two notices (a run at 00:00 UTC failed so).
+ */
+function clearOfMidnight(ms = Date.now()): number {
+  const into = ms % DAY;
+  if (into >= 10 * MIN && into <= DAY - 10 * MIN) return ms;
+  return ms - into + (into < 10 * MIN ? 0 : DAY) + 10 * MIN;
+}
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 let n = 0;
 async function device(over: Record<string, unknown> = {}, orgId = a.orgId, headers = a.admin): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean }> {
@@ -153,7 +164,7 @@ describe('refused fixes', () => {
     const g = await device();
     const other = recorder();
     const { r } = recorder();
-    const now = Date.now();
+    const now = clearOfMidnight();
     for (let i = 0; i < 50; i++) r.note(refusal(g.id, new Date(now - i * 1000), new Date(now - i * 1000 + 2 * H), 'inFuture'));
     await r.flush();
     for (let i = 0; i < 50; i++) r.note(refusal(g.id, new Date(now + i), new Date(now + i + 2 * H), 'inFuture'));
@@ -181,7 +192,7 @@ describe('refused fixes', () => {
     const slow = await device();
     const buffered = await device();
     const { r } = recorder();
-    const now = Date.now();
+    const now = clearOfMidnight();
     // A clock 2 hours slow, reporting every 90 s for 6 minutes.
     for (let i = 0; i < 5; i++) r.observe({ organizationId: a.orgId, gatewayId: slow.id, receivedAt: new Date(now + i * 90_000), fixTime: new Date(now + i * 90_000 - 2 * H) });
     // A tracker emptying 3 hours of buffer over 6 minutes: its offsets shrink by 30 minutes a minute.

@@ -164,7 +164,6 @@ function officeRoutes(): string[] {
   return out;
 }
 
-/** The screen's words as a person reads them, chart labels included. */
 function foreignWords(text: string, units: Units): string[] {
   let t = text;
   for (const l of LEGIT) t = t.replace(l, '');

@@ -1,10 +1,11 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { AssetDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assetDriverAssignments, assets, drivers, trailerAttachments } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../http/errors.ts';
+import { assetDriverAssignments, assets, trailerAttachments } from '../../db/schema/index.ts';
+import { conflict, invalidField } from '../../http/errors.ts';
 import type { Actor, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { lockDriverRow } from '../drivers/index.ts';
 import { unpairAssetInTx } from '../gateways/index.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 import { getAssetDetail } from './asset-detail.ts';
@@ -17,16 +18,6 @@ type AssetRow = typeof assets.$inferSelect;
 function assertActiveVehicle(a: AssetRow, field: string): void {
   if (a.type !== 'VEHICLE') throw invalidField(field, `${assetLabel(a)} is a trailer, not a vehicle`);
   if (a.status !== 'ACTIVE') throw conflict(`${assetLabel(a)} is inactive; reactivate it first`);
-}
-
-async function lockDriver(tx: DbOrTx, orgId: string, driverId: string) {
-  const [d] = await tx
-    .select()
-    .from(drivers)
-    .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
-    .for('no key update');
-  if (!d) throw notFound('Driver');
-  return d;
 }
 
 /** Ends the vehicle's open assignment (if any) and clears its current driver. */
@@ -56,7 +47,7 @@ export async function assignDriverToVehicle({ db, orgId, actor }: Scope, assetId
   await db.transaction(async (tx) => {
     const vehicle = await lockAsset(tx, orgId, assetId, 'Vehicle');
     assertActiveVehicle(vehicle, 'assetId');
-    const driver = await lockDriver(tx, orgId, driverId);
+    const driver = await lockDriverRow(tx, orgId, driverId);
     if (driver.status !== 'ACTIVE') throw conflict(`Driver ${driver.firstName} ${driver.lastName} is inactive; reactivate them first`);
     if (vehicle.currentDriverId === driverId) return;
     const now = new Date();

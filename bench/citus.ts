@@ -6,7 +6,7 @@
 //   sets citus.max_cached_conns_per_worker on the cluster's database (Citus's default: 1);
 //   BENCH_TESTS=singles,paced,batches,reads picks the tests (default all four); paced: the singles at
 //   BENCH_PACED_RATE requests a second (default 250), the same load on both databases. Before and
-//   after each ingest test the bench waits for BENCH_SETTLE_QUIET_S quiet seconds in a row (default 7).
+//   after each ingest test the bench waits for BENCH_SETTLE_QUIET_S quiet seconds in a row (default 6).
 // For each database:
 //   (a) PostgreSQL 15: a throwaway server this bench starts in /tmp on a free port (Debian's
 //       /usr/lib/postgresql/15/bin, the cluster's settings: fsync and synchronous_commit off),
@@ -75,7 +75,7 @@ const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 250);
 // them; by default to both in turn, as round robin does.
 const STICKY = process.env.BENCH_STICKY === '1';
 /** Quiet seconds in a row that end a settle (longer than the longest follower pause, IFTA's 5 s). */
-const SETTLE_QUIET_S = Number(process.env.BENCH_SETTLE_QUIET_S ?? 7);
+const SETTLE_QUIET_S = Number(process.env.BENCH_SETTLE_QUIET_S ?? 6);
 const citusUrl = process.env.CITUS_URL;
 const entry = benchEntry('source');
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
@@ -471,8 +471,8 @@ async function measure(target: Target): Promise<Side> {
     const count = async (q: string, params: unknown[]) => Number((await nodes[0]!.client.query<{ n: string }>(q, params)).rows[0]!.n);
     /**
      * Waits until the work behind ingest (auto duty, IFTA miles, trips, safety…) has settled:
-     * SETTLE_QUIET_S seconds in a row in which the APIs and the nodes together spend under a tenth
-     * of a core each second, at most 120 s. Its CPU is the positions' cost, so the ingest figure
+     * SETTLE_QUIET_S seconds in a row in which the APIs and the nodes together spend under a fifth
+     * of a core each second (idle, their timers take about a tenth), at most 120 s. Its CPU is the positions' cost, so the ingest figure
      * counts it; a fixed wait let a slower database's followers run on into the reads measured next.
      * The quiet stretch is longer than the longest follower pause (IFTA miles' 5 s round): one quiet
      * second ended the warm-up before IFTA's first round, whose catch-up of the seeded history day
@@ -486,7 +486,7 @@ async function measure(target: Target): Promise<Side> {
         await new Promise((r) => setTimeout(r, 1000));
         const c = spent(x, await snapshot(nodes), apis, nodes);
         const total = c.apis.reduce((p, q) => p + q, 0) + c.nodes.reduce((p, n) => p + n.all, 0);
-        quiet = total < 0.1 * c.wallS ? quiet + 1 : 0;
+        quiet = total < 0.2 * c.wallS ? quiet + 1 : 0;
         if (quiet >= SETTLE_QUIET_S || performance.now() - started > 120_000) return (performance.now() - started) / 1000;
       }
     };

@@ -472,34 +472,48 @@ async function measure(target: Target): Promise<Side> {
     /**
      * Waits until the work behind ingest (auto duty, IFTA miles, trips, safety…) has settled:
      * SETTLE_QUIET_S seconds in a row in which the APIs and the nodes together spend under a fifth
-     * of a core each second (idle, their timers take about a tenth), at most 120 s. Its CPU is the positions' cost, so the ingest figure
-     * counts it; a fixed wait let a slower database's followers run on into the reads measured next.
-     * The quiet stretch is longer than the longest follower pause (IFTA miles' 5 s round): one quiet
-     * second ended the warm-up before IFTA's first round, whose catch-up of the seeded history day
-     * (4 × 86,400 fixes) then fell inside the singles' count on both databases.
+     * of a core each second (idle, their timers and daemons take about a tenth), at most 120 s. Its
+     * CPU is the positions' cost, so the ingest figure counts it, up to the snapshot where the quiet
+     * stretch began: the idle seconds after it are no position's cost, and counting them charged
+     * the slower database more a position. A fixed wait let a slower database's followers run on
+     * into the reads measured next. The quiet stretch is longer than the longest follower pause
+     * (IFTA miles' 5 s round): one quiet second ended the warm-up before IFTA's first round, whose
+     * catch-up of the seeded history day (4 × 86,400 fixes) then fell inside the singles' count on
+     * both databases.
      */
-    const settle = async (): Promise<number> => {
+    const settle = async (): Promise<{ seconds: number; end: Snapshot }> => {
       const started = performance.now();
+      let quietFrom: Snapshot | null = null;
       let quiet = 0;
+      let x = await snapshot(nodes);
       for (;;) {
-        const x = await snapshot(nodes);
         await new Promise((r) => setTimeout(r, 1000));
-        const c = spent(x, await snapshot(nodes), apis, nodes);
+        const y = await snapshot(nodes);
+        const c = spent(x, y, apis, nodes);
         const total = c.apis.reduce((p, q) => p + q, 0) + c.nodes.reduce((p, n) => p + n.all, 0);
-        quiet = total < 0.2 * c.wallS ? quiet + 1 : 0;
-        if (quiet >= SETTLE_QUIET_S || performance.now() - started > 120_000) return (performance.now() - started) / 1000;
+        if (total < 0.2 * c.wallS) {
+          quietFrom ??= x;
+          quiet++;
+        } else {
+          quietFrom = null;
+          quiet = 0;
+        }
+        x = y;
+        const timedOut = performance.now() - started > 120_000;
+        if (quiet >= SETTLE_QUIET_S || timedOut) return { seconds: ((quietFrom ?? y).at - started) / 1000, end: quietFrom ?? y };
       }
     };
 
     // Ingest: OsmAnd singles.
-    log(`warm-up: the work behind it settled after ${(await settle()).toFixed(1)} s`);
+    log(`warm-up: the work behind it settled after ${(await settle()).seconds.toFixed(1)} s`);
     if (tests.has('singles')) {
       log('OsmAnd singles');
       await statementsReset(nodes);
       const a = await snapshot(nodes);
       const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0, sticky: STICKY });
-      log(`OsmAnd singles: the work behind them settled after ${(await settle()).toFixed(1)} s`); // their cost too
-      const b = await snapshot(nodes);
+      const settled = await settle(); // their cost too
+      log(`OsmAnd singles: the work behind them settled after ${settled.seconds.toFixed(1)} s`);
+      const b = settled.end;
       const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
       await statementsTop(nodes, 'OsmAnd singles', storedO);
       side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
@@ -514,8 +528,9 @@ async function measure(target: Target): Promise<Side> {
       await statementsReset(nodes);
       const a = await snapshot(nodes);
       const o = await runLoad({ mode: 'osmand', seconds, ports: osmandPorts, connections: CONNECTIONS, devices, t0: tp, ratePerS: PACED_RATE, sticky: STICKY });
-      log(`OsmAnd singles at ${PACED_RATE} a second: the work behind them settled after ${(await settle()).toFixed(1)} s`);
-      const b = await snapshot(nodes);
+      const settled = await settle();
+      log(`OsmAnd singles at ${PACED_RATE} a second: the work behind them settled after ${settled.seconds.toFixed(1)} s`);
+      const b = settled.end;
       const stored = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [tp]);
       await statementsTop(nodes, `OsmAnd singles at ${PACED_RATE} a second`, stored);
       side.ingest.push({ test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored, cpu: spent(a, b, apis, nodes), loadAvg: load() });
@@ -527,8 +542,9 @@ async function measure(target: Target): Promise<Side> {
       const batchBase = Date.now() - 7 * 86_400_000;
       const a = await snapshot(nodes);
       const bt = await runLoad({ mode: 'batch', seconds, size: 1000, baseMs: batchBase, clients: fleet.orgs.map((x) => ({ port: apis[x.index % 2]!.port, token: x.batchToken })) });
-      log(`JSON batches: the work behind them settled after ${(await settle()).toFixed(1)} s`);
-      const b = await snapshot(nodes);
+      const settled = await settle();
+      log(`JSON batches: the work behind them settled after ${settled.seconds.toFixed(1)} s`);
+      const b = settled.end;
       const storedB = await count(`select count(*) as n from positions where protocol = 'batch' and fix_time >= $1`, [new Date(batchBase)]);
       side.ingest.push({ test: `JSON batch, 1,000 positions a request, ${fleet.orgs.length} clients (one per organization)`, r: bt, stored: storedB, cpu: spent(a, b, apis, nodes), loadAvg: load() });
     }

@@ -330,6 +330,11 @@ export class WebhookSender {
     } else {
       chains = chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room, leaseMs, null))));
     }
+    if (chains.length === 0) {
+      // Nothing due: no cutter, and no lease-long timer left behind by every empty look.
+      if (this.inFlight === 0) this.wakeIn(await this.nextDueMs());
+      return;
+    }
     // One cutter for the round: whatever is still under way when the leases near their end is cut
     // (no request outlives its lease, so no other instance sends the same attempt meanwhile).
     const cutter = new RequestCutter();
@@ -346,7 +351,6 @@ export class WebhookSender {
       });
     }
     if (chains.length >= room) this.claimAgain = true;
-    else if (chains.length === 0 && this.inFlight === 0) this.wakeIn(await this.nextDueMs());
   }
 
   /**

@@ -479,7 +479,7 @@ async function measure(target: Target): Promise<Side> {
      * into the reads measured next. The quiet stretch is longer than the longest follower pause
      * (IFTA miles' 5 s round): one quiet second ended the warm-up before IFTA's first round, whose
      * catch-up of the seeded history day (4 × 86,400 fixes) then fell inside the singles' count on
-     * both databases.
+     * both databases (decision 0221).
      */
     const settle = async (): Promise<{ seconds: number; end: Snapshot }> => {
       const started = performance.now();

@@ -75,8 +75,18 @@ test.describe('the messages screens at 375 px and on a desktop, light and dark',
     await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible();
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+      // Measured once the screen has laid itself out at the new width (two frames: the parts that
+      // follow the width in React redraw in the next one), and the elements that stick out are named.
+      const { overflow, outside } = await page.evaluate(async () => {
+        for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+        const root = document.documentElement;
+        const outside = [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+          .slice(0, 5)
+          .map((e) => `${e.tagName.toLowerCase()} "${(e.textContent ?? '').trim().slice(0, 40)}" to ${Math.round(e.getBoundingClientRect().right)} px`);
+        return { overflow: root.scrollWidth - root.clientWidth, outside };
+      });
+      expect(overflow, `${width} px: ${outside.join('; ')}`).toBeLessThanOrEqual(0);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { flattenRoutes, type AppRoute } from '../src/app/routes.ts';
-import { ACCOUNTS, navigateInApp, seriousA11yViolations, signIn, wordsStill } from './helpers.ts';
+import { ACCOUNTS, layoutSettled, navigateInApp, seriousA11yViolations, signIn, wordsStill } from './helpers.ts';
 
 // Issue 28: axe finds no serious or critical issue on any route of the route table, in the light
 // theme, the dark theme and on a 375 px phone. Each screen is opened by who uses it: the sign-in
@@ -55,19 +55,7 @@ async function setScheme(page: Page, scheme: 'light' | 'dark') {
     window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: localStorage }));
   }, scheme);
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-  await settled(page);
-}
-
-/**
- * Waits until the page has laid itself out for its current look: two frames (resize observers, such
- * as the log graph's, redraw in the next one) and every running transition finished (a colour fades
- * in on a theme switch). axe reads the end state, not a frame in between.
- */
-async function settled(page: Page) {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
-  });
+  await layoutSettled(page);
 }
 
 /** Ids for the parameter routes, read through the API as the administrator. */
@@ -208,7 +196,7 @@ for (const part of ['signed out', 'admin', 'admin settings', 'driver', 'superAdm
       await setScheme(page, 'light');
       await page.setViewportSize(PHONE);
       await expect(page.locator('main h1, main h2').first()).toBeAttached();
-      await settled(page);
+      await layoutSettled(page);
       expect.soft(await seriousA11yViolations(page), `${path} (375 px)`).toEqual([]);
     }
   });

@@ -154,6 +154,18 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
+/**
+ * Waits until the page has laid itself out for its current look and size: two frames (resize
+ * observers, such as the log graph's, and the parts React draws by the viewport's width redraw in
+ * the next one) and every running transition finished (a colour fades in on a theme switch).
+ */
+export async function layoutSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
 /** Every word on the screen, the charts' SVG text included. */
 export const screenText = (page: Page): Promise<string> =>
   page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map((t) => t.textContent ?? '')].join('\n'));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { fillLogin, signIn } from './helpers.ts';
+import { fillLogin, layoutSettled, signIn } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 44 as people use it: a dispatcher and a driver (on a phone) write to each other with a
@@ -75,10 +75,9 @@ test.describe('the messages screens at 375 px and on a desktop, light and dark',
     await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible();
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
-      // Measured once the screen has laid itself out at the new width (two frames: the parts that
-      // follow the width in React redraw in the next one), and the elements that stick out are named.
-      const { overflow, outside } = await page.evaluate(async () => {
-        for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+      // Measured once the screen has laid itself out at the new width; the elements that stick out are named.
+      await layoutSettled(page);
+      const { overflow, outside } = await page.evaluate(() => {
         const root = document.documentElement;
         const outside = [...document.querySelectorAll('body *')]
           .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)

@@ -7,6 +7,10 @@
 //   BENCH_TESTS=singles,paced,batches,reads picks the tests (default all four); paced: the singles at
 //   BENCH_PACED_RATE requests a second (default 250), the same load on both databases. Before and
 //   after each ingest test the bench waits for BENCH_SETTLE_QUIET_S quiet seconds in a row (default 6).
+//   The scaling run (issue 49): BENCH_SPREAD=1 spreads the organizations evenly over the workers
+//   before the APIs start, and BENCH_WORKER_CPU=<cores> caps each worker's CPU (as root: a cgroup
+//   quota), so that a cluster of two and one of four workers (CITUS_WORKER_COUNT=4
+//   CITUS_CLUSTER_DIR=… scripts/citus-cluster.sh start) stand in for machines of that size.
 // For each database:
 //   (a) PostgreSQL 15: a throwaway server this bench starts in /tmp on a free port (Debian's
 //       /usr/lib/postgresql/15/bin, the cluster's settings: fsync and synchronous_commit off),
@@ -53,6 +57,8 @@ import { benchEntry, startBenchServer } from './bench-server.ts';
 import { withClient } from '../scripts/citus-setup.ts';
 import type { LoadResult } from './citus-load.ts';
 import { runLoad } from './citus-run-load.ts';
+import { spreadOrganizations } from './citus-spread.ts';
+import { capProcessTree, type CpuCap } from './cpu-cap.ts';
 import { moveUnderIngest } from './citus-move.ts';
 import { HISTORY_DAY, insertHistoryDay } from './history-day.ts';
 import { seedHosFleet } from './hos-data.ts';
@@ -76,6 +82,8 @@ const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 250);
 const STICKY = process.env.BENCH_STICKY === '1';
 /** Quiet seconds in a row that end a settle (longer than the longest follower pause, IFTA's 5 s). */
 const SETTLE_QUIET_S = Number(process.env.BENCH_SETTLE_QUIET_S ?? 6);
+/** Each worker's CPU cap in cores (0: none), for the scaling run (bench/cpu-cap.ts). */
+const WORKER_CPU = Number(process.env.BENCH_WORKER_CPU ?? 0);
 const citusUrl = process.env.CITUS_URL;
 const entry = benchEntry('source');
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
@@ -207,6 +215,8 @@ interface Target {
   setupS: number;
   coordinatorUrl?: string;
   workers?: Array<{ host: string; port: number }>;
+  /** Lines printed under the section's heading (the scaling run's spread and caps). */
+  notes: string[];
 }
 
 /** A throwaway PostgreSQL 15 in /tmp on a free port, with the cluster's settings. */
@@ -224,6 +234,7 @@ async function plainPostgres(): Promise<Target> {
     label: 'PostgreSQL 15 (one server)',
     url: urlOf(port, 'c3_bench'),
     nodes: [node],
+    notes: [],
     setupS: (performance.now() - t) / 1000,
     cleanup: async () => {
       await node.client.end();
@@ -265,6 +276,7 @@ async function citusDatabase(coordinator: string): Promise<Target> {
     label: `Citus 13.2 (coordinator + ${workers.length} workers, citus.max_cached_conns_per_worker = ${conns}${cached ? ' (BENCH_CACHED_CONNS)' : ''})`,
     url,
     nodes,
+    notes: [],
     setupS: (performance.now() - t) / 1000,
     coordinatorUrl: url,
     workers,
@@ -429,6 +441,16 @@ async function measure(target: Target): Promise<Side> {
   log(`${target.label}: database ready in ${target.setupS.toFixed(1)} s; seeding ${ORGS} organizations`);
   const fleet = await seedFleet(target.url);
   log(`seeded in ${fleet.seconds.toFixed(1)} s; starting two API instances`);
+  // The scaling run (issue 49): BENCH_SPREAD=1 spreads the organizations evenly over the workers;
+  // BENCH_WORKER_CPU=<cores> caps each worker, as if each were a machine of that size.
+  const caps: CpuCap[] = [];
+  if (target.workers) {
+    if (process.env.BENCH_SPREAD === '1') target.notes.push(`Organizations per worker (BENCH_SPREAD): ${await spreadOrganizations(target.nodes[0]!.client, fleet.orgs.map((o) => o.id), log)}.`);
+    if (WORKER_CPU > 0) {
+      for (const [i, n] of target.nodes.slice(1).entries()) caps.push(capProcessTree(`fleet-bench-${process.pid}-w${i + 1}`, n.postmaster, WORKER_CPU));
+      target.notes.push(`Each worker capped at ${WORKER_CPU} of a core (BENCH_WORKER_CPU: a cgroup's CFS quota over ${caps.length} workers).`);
+    }
+  }
   const t = performance.now();
   const apis: ServerProcess[] = [];
   const env = { DATABASE_URL: target.url, DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' };
@@ -589,6 +611,7 @@ async function measure(target: Target): Promise<Side> {
     throw err;
   } finally {
     for (const x of apis) await x.stop();
+    for (const c of caps) c.release();
   }
 }
 
@@ -603,6 +626,7 @@ function report(sides: Side[]): void {
   for (const s of sides) {
     console.log(`\n### ${s.target.label}: database ${s.target.setupS.toFixed(1)} s, seed ${s.seedS.toFixed(1)} s, two API instances ready in ${s.apiStartS.toFixed(1)} s`);
     console.log(`nodes: ${s.target.nodes.map((n) => `${n.name} (postmaster ${n.postmaster})`).join(', ')}`);
+    for (const n of s.target.notes) console.log(n);
     console.log('\n| ingest | positions/s | p50 ms | p99 ms | max ms | acknowledged | stored | failed | load gen CPU s | API 1 + API 2 CPU s | node CPU s: ' + s.target.nodes.map((n) => n.name).join(' / ') + ' | µs CPU a position (APIs + nodes) | load avg |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const x of s.ingest) {

@@ -8,6 +8,9 @@
 #   scripts/citus-cluster.sh status   prints the nodes and the coordinator's URL, or exits 1
 #   scripts/citus-cluster.sh clean    stops them and removes the data folders
 #
+# CITUS_WORKER_COUNT=n makes n workers instead of two; give such a cluster its own
+# CITUS_CLUSTER_DIR, since the coordinator keeps the workers it was given.
+#
 # Citus 13.2.2 is built from the vendored source (../shared/vendor/citus, or CITUS_SOURCE_DIR)
 # against Debian's postgresql-server-dev-15, into a copy of the PostgreSQL 15 installation under the
 # cache folder (CITUS_CACHE, default .cache/citus): the system's PostgreSQL is left untouched, and a
@@ -25,8 +28,13 @@ SOURCE_DIR=${CITUS_SOURCE_DIR:-$ROOT/../shared/vendor/citus}
 CACHE=${CITUS_CACHE:-$ROOT/.cache/citus}
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PREFIX=$CACHE/pg15-citus-$CITUS_VERSION
-CLUSTER=$CACHE/cluster
-NODES=(coordinator worker1 worker2)
+# CITUS_WORKER_COUNT workers (default 2) in CITUS_CLUSTER_DIR (default <cache>/cluster): a second
+# cluster of another size lives in a folder of its own (bench/citus.ts's scaling run, issue 49).
+CLUSTER=${CITUS_CLUSTER_DIR:-$CACHE/cluster}
+WORKER_COUNT=${CITUS_WORKER_COUNT:-2}
+WORKER_NODES=()
+for ((i = 1; i <= WORKER_COUNT; i++)); do WORKER_NODES+=("worker$i"); done
+NODES=(coordinator "${WORKER_NODES[@]}")
 
 log() { echo "citus-cluster: $*" >&2; }
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -171,7 +179,7 @@ start() {
   coord=$(port_of coordinator)
   # Node registration is by host and port; after a restart on new ports the old entries go.
   psql_at "$coord" -c "select citus_set_coordinator_host('127.0.0.1', $coord)" > /dev/null
-  for node in worker1 worker2; do
+  for node in "${WORKER_NODES[@]}"; do
     local port
     port=$(port_of "$node")
     if [ "$(psql_at "$coord" -tA -c "select count(*) from pg_dist_node where nodeport = $port")" = 0 ]; then

@@ -223,6 +223,9 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   const webhookSender = new WebhookSender(db.db, config.webhooks, (err, what) => app.log.error(err, `${what} failed`));
   app.decorate('webhookSender', webhookSender);
   notificationHub.onWebhookOutbox = () => webhookSender.kick();
+  // The hub listens (start() above resolved): commits wake the sender, so an empty outbox is looked
+  // at every WEBHOOK_IDLE_POLL_MS instead of every WEBHOOK_POLL_MS.
+  webhookSender.wakesOnCommit = true;
   if (config.webhooks.sender) webhookSender.start();
   // Open SSE streams end before the server waits for connections to finish, and connections are
   // closed as they fall idle (an ended stream's, a finished request's), so close() cannot hang.

@@ -92,6 +92,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  WEBHOOK_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(30_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
@@ -187,6 +188,11 @@ export interface WebhookConfig {
   retryScale: number;
   /** How often the outbox is looked at without a notification (a missed one, a retry coming due). */
   pollMs: number;
+  /**
+   * The same when nothing at all is pending and commits' notifications reach the sender (a LISTEN
+   * that is up): a safety net only, since every commit that queues a delivery wakes it.
+   */
+  idlePollMs: number;
   /** Deliveries (one per subscription at a time) sent at once. */
   concurrency: number;
 }
@@ -304,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retryScale: e.WEBHOOK_RETRY_SCALE,
       pollMs: e.WEBHOOK_POLL_MS,
+      idlePollMs: e.WEBHOOK_IDLE_POLL_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
     },
   };

@@ -70,7 +70,12 @@ export class NotificationHub {
     this.listener = await this.database.listen(
       NOTIFICATIONS_CHANNEL,
       (payload) => void this.onNotify(payload).catch(this.log),
-      () => void this.resendCounts().catch(this.log),
+      () => {
+        // Notifications were missed while the LISTEN connection was replaced: webhook deliveries
+        // committed meanwhile among them.
+        this.onWebhookOutbox();
+        void this.resendCounts().catch(this.log);
+      },
     );
     this.hosListener = await this.database.listen(HOS_CHANGES_CHANNEL, (orgId) => this.onHosChange(orgId));
     this.sweepTimer = setInterval(() => this.mail(), this.sweepMs);

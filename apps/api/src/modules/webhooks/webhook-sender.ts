@@ -200,6 +200,8 @@ function chainsOf(rows: ClaimRow[]): Chain[] {
 }
 
 export interface SenderStats {
+  /** Looks at the outbox (claim rounds). */
+  looks: number;
   attempts: number;
   delivered: number;
   failed: number;
@@ -222,9 +224,14 @@ export class WebhookSender {
   private readonly signers = new Map<string, Signer>();
   /** Where the next per-organization round starts (Citus). */
   private orgTurn = 0;
-  readonly stats: SenderStats = { attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
+  readonly stats: SenderStats = { looks: 0, attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
   /** Set by the bench: the lag of first attempts is kept only then. */
   measureLag = false;
+  /**
+   * Set once commits' notifications reach this sender (app.ts, when the notification hub listens):
+   * with nothing pending it then looks at its outbox every idlePollMs instead of every pollMs.
+   */
+  wakesOnCommit = false;
 
   constructor(
     private readonly db: Db,
@@ -296,10 +303,10 @@ export class WebhookSender {
     }
   }
 
-  /** Claims again in `ms` (an earlier wake-up already set stays). */
-  private wakeIn(ms: number): void {
+  /** Claims again in `ms`, at most `longest` (an earlier wake-up already set stays). */
+  private wakeIn(ms: number, longest = this.config.pollMs): void {
     if (this.stopped) return;
-    const at = performance.now() + Math.max(1, Math.min(ms, this.config.pollMs));
+    const at = performance.now() + Math.max(1, Math.min(ms, longest));
     if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
@@ -311,6 +318,7 @@ export class WebhookSender {
   }
 
   private async claimRound(): Promise<void> {
+    this.stats.looks++;
     const room = this.config.concurrency - this.inFlight;
     if (room <= 0) return;
     const leaseMs = leaseMsFor(this.config.timeoutMs);
@@ -332,7 +340,13 @@ export class WebhookSender {
     }
     if (chains.length === 0) {
       // Nothing due: no cutter, and no lease-long timer left behind by every empty look.
-      if (this.inFlight === 0) this.wakeIn(await this.nextDueMs());
+      if (this.inFlight === 0) {
+        const due = await this.nextDueMs();
+        // Nothing pending at all: the next delivery's commit wakes us (onWebhookOutbox), so the
+        // look is only a safety net. A commit during this round sets claimAgain, so none is missed.
+        if (due === null) this.wakeIn(this.idleMs(), this.idleMs());
+        else this.wakeIn(due);
+      }
       return;
     }
     // One cutter for the round: whatever is still under way when the leases near their end is cut
@@ -376,7 +390,13 @@ export class WebhookSender {
   }
 
   /** Milliseconds until the next head comes due or a lease runs out (at most the poll interval). */
-  private async nextDueMs(): Promise<number> {
+  /** How long to wait with nothing pending: idlePollMs once commits wake this sender, else pollMs. */
+  private idleMs(): number {
+    return this.wakesOnCommit ? Math.max(this.config.pollMs, this.config.idlePollMs) : this.config.pollMs;
+  }
+
+  /** Milliseconds until the next pending delivery is due, or null when none is pending. */
+  private async nextDueMs(): Promise<number | null> {
     // Per organization (Citus) the next due time would be one more statement per organization: the poll interval serves.
     if (await this.perOrganization()) return this.config.pollMs;
     const res = await this.db.execute(sql`
@@ -389,7 +409,7 @@ export class WebhookSender {
       ) d
       where s.enabled`);
     const ms = rowsOf<{ ms: number | string | null }>(res)[0]?.ms;
-    return ms === null || ms === undefined ? this.config.pollMs : Math.max(5, Number(ms) + 5);
+    return ms === null || ms === undefined ? null : Math.max(5, Number(ms) + 5);
   }
 
   /** Whether claims and results go per organization: on Citus, where a statement over every organization's shards cannot lock rows. */

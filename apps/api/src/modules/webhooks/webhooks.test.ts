@@ -54,7 +54,7 @@ const url = (path = '', org = orgId) => `/api/v1/organizations/${org}${path}`;
 
 beforeAll(async () => {
   // Retries 1,000 times sooner than in production: 5 s becomes 5 ms, 5 min 300 ms.
-  t = await createTestApp({ webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 2000, retryScale: 0.001, pollMs: 50, concurrency: 10 } });
+  t = await createTestApp({ webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 2000, retryScale: 0.001, pollMs: 50, idlePollMs: 60_000, concurrency: 10 } });
   const owner = await registerOrganization(t.app, 'Hook Carrier');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);
@@ -283,6 +283,21 @@ describe('the sender’s rules', () => {
     const days = RETRY_SCHEDULE_S.reduce((a, b) => a + b, 0) / 86_400;
     expect(days).toBeGreaterThan(2.5);
     expect(days).toBeLessThan(3.5);
+  });
+
+  it('with nothing pending, looks at its outbox only when a commit tells it to (or the idle poll)', async () => {
+    // idlePollMs is 60 s here: every other test of this file also passes only because commits wake
+    // the sender; pollMs (50 ms) would have looked about 20 times in this second.
+    await t.app.webhookSender.idle();
+    const before = t.app.webhookSender.stats.looks;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(t.app.webhookSender.stats.looks - before).toBeLessThanOrEqual(1);
+    const sub = await subscribe(['load.stop_arrived']);
+    const sent = Date.now();
+    expect((await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin })).statusCode).toBe(201);
+    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
+    expect(Date.now() - sent).toBeLessThan(2000);
+    expect(payloadOf(rx.got[0]!).type).toBe('webhook.test');
   });
 
   it('writes nothing for an organization without subscriptions', async () => {

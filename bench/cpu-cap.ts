@@ -10,7 +10,6 @@ import path from 'node:path';
 const PERIOD_US = 10_000;
 
 export interface CpuCap {
-  dir: string;
   /** Moves every process of the group back to the root group and removes the group. */
   release(): void;
 }
@@ -65,7 +64,6 @@ export function capProcessTree(name: string, pid: number, cores: number): CpuCap
   move(dir, pid);
   for (const child of childrenOf(pid)) move(dir, child);
   return {
-    dir,
     release() {
       const procs = fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
       for (const p of procs) move(root, p);

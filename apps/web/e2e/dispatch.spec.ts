@@ -187,13 +187,13 @@ test('a driver on another load: the list says when and where they are free, assi
   await expect(page.locator('[data-status="ASSIGNED"]').first()).toBeVisible();
 });
 
-/** Screenshots of the page in /tmp (E2E_SHOTS=1): light at 1280 and 375 px; dark after a reload (`dark`; a dialog closes then). */
+/** Screenshots of the page in the test's output folder (E2E_SHOTS=1): light at 1280 and 375 px; dark after a reload (`dark`; a dialog closes then). */
 async function shots(page: Page, name: string, dark = false) {
   const size = page.viewportSize();
-  await page.screenshot({ path: `/tmp/${name}-light.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}-light.png`), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   await page.waitForTimeout(800);
-  await page.screenshot({ path: `/tmp/${name}-375.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}-375.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
   if (!dark) return;
   const scheme = async (value: string) => {
@@ -206,7 +206,7 @@ async function shots(page: Page, name: string, dark = false) {
     await page.waitForTimeout(1500);
   };
   await scheme('dark');
-  await page.screenshot({ path: `/tmp/${name}-dark.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}-dark.png`), fullPage: true });
   await scheme('light');
 }
 

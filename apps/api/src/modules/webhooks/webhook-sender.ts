@@ -344,7 +344,8 @@ export class WebhookSender {
         const due = await this.nextDueMs();
         // Nothing pending at all: the next delivery's commit wakes us (onWebhookOutbox), so the
         // look is only a safety net. A commit during this round sets claimAgain, so none is missed.
-        if (due === null) this.wakeIn(this.idleMs(), this.idleMs());
+        const idle = this.idleMs();
+        if (due === null) this.wakeIn(idle, idle);
         else this.wakeIn(due);
       }
       return;
@@ -389,13 +390,12 @@ export class WebhookSender {
     }
   }
 
-  /** Milliseconds until the next head comes due or a lease runs out (at most the poll interval). */
   /** How long to wait with nothing pending: idlePollMs once commits wake this sender, else pollMs. */
   private idleMs(): number {
     return this.wakesOnCommit ? Math.max(this.config.pollMs, this.config.idlePollMs) : this.config.pollMs;
   }
 
-  /** Milliseconds until the next pending delivery is due, or null when none is pending. */
+  /** Milliseconds until the next head comes due or a lease runs out, or null when nothing is pending. */
   private async nextDueMs(): Promise<number | null> {
     // Per organization (Citus) the next due time would be one more statement per organization: the poll interval serves.
     if (await this.perOrganization()) return this.config.pollMs;

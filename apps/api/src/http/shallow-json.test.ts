@@ -41,9 +41,11 @@ describe('shallowJsonBytes against the plain reading', () => {
     fc.assert(
       fc.property(json, fc.integer({ min: 1, max: 6 }), fc.boolean(), (value, max, pretty) => {
         const body = Buffer.from(JSON.stringify(value, null, pretty ? '\t' : undefined));
+        // The reference reads what the body says, not the generated value: -0 is written as 0.
+        const sent = JSON.parse(body.toString('utf8')) as Json;
         const cut = shallowJsonBytes(body, max);
-        if (depthOf(value) <= max) expect(cut).toBeNull();
-        else expect(JSON.parse(cut!.toString('utf8'))).toEqual(cutReference(value, max));
+        if (depthOf(sent) <= max) expect(cut).toBeNull();
+        else expect(JSON.parse(cut!.toString('utf8'))).toEqual(cutReference(sent, max));
       }),
       { numRuns: 2000 },
     );

@@ -397,8 +397,8 @@ export class WebhookSender {
 
   /** Milliseconds until the next head comes due or a lease runs out, or null when nothing is pending. */
   private async nextDueMs(): Promise<number | null> {
-    // Per organization (Citus) the next due time would be one more statement per organization: the poll interval serves.
-    if (await this.perOrganization()) return this.config.pollMs;
+    // One statement across every organization, Citus too: there it is a read-only aggregate each
+    // worker answers for its shards (only the claim's FOR UPDATE must go per organization).
     const res = await this.db.execute(sql`
       select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
       from webhook_subscriptions s

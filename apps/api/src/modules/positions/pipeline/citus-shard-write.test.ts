@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../db/client.ts';
@@ -120,7 +121,11 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     expect(await storedCount(rows[0]!.fixTime, new Date(T0 + minute * 1000))).toBe(6);
   });
 
-  it('loses and doubles nothing while a block_writes move takes the organization’s shards to the other worker and back', async () => {
+  /**
+   * Runs `change` while a writer sends the organization's fixes 20 at a time, then checks that every
+   * acknowledged fix is stored once and nothing the writer was not told stored.
+   */
+  const underWrites = async (change: () => Promise<void>) => {
     const from = new Date(T0 + minute * 1000);
     const acked: number[] = [];
     let failures = 0;
@@ -138,20 +143,71 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
       }
     })();
     try {
-      for (const [a, b] of [[holder(), other()], [other(), holder()]] as const) {
-        await new Promise((r) => setTimeout(r, 300));
-        await cleanUp();
-        await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [shardId, a.host, a.port, b.host, b.port]);
-      }
+      await change();
       await new Promise((r) => setTimeout(r, 300));
     } finally {
       writing = false;
       await writer;
     }
     expect(acked.length).toBeGreaterThan(100);
-    // Every acknowledged fix stored once, nothing the writer was not told stored.
     expect(await storedCount(from, new Date(T0 + minute * 1000))).toBe(acked.length);
     expect(new Set(acked).size).toBe(acked.length);
     expect(failures).toBeLessThan(acked.length);
+  };
+
+  it('loses and doubles nothing while a block_writes move takes the organization’s shards to the other worker and back', async () => {
+    await underWrites(async () => {
+      for (const [a, b] of [[holder(), other()], [other(), holder()]] as const) {
+        await new Promise((r) => setTimeout(r, 300));
+        await cleanUp();
+        await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [shardId, a.host, a.port, b.host, b.port]);
+      }
+    });
+  }, 120_000);
+
+  // Deploy 7.3: a large carrier split from the organizations hashed with it, then given a worker of
+  // its own. Splitting leaves this pool database with more shards than the pool's, so the next file
+  // to lease it makes it again (citus-pool.ts). Last in the file: it changes the shard of the rest.
+  it('isolates the organization to a shard of its own under writes and moves it alone, writing on its new shard', async () => {
+    const shardOf = async (org: string) => (await admin.query<{ s: string }>(`select get_shard_id_for_distribution_column('positions', $1::uuid)::text as s`, [org])).rows[0]!.s;
+    // Another organization hashed to the same shard group, with a vehicle and fixes of its own.
+    let neighbour = '';
+    for (let i = 0; i < 400 && !neighbour; i++) {
+      const id = randomUUID();
+      if ((await shardOf(id)) === shardId) neighbour = id;
+    }
+    expect(neighbour).not.toBe('');
+    await database.db.insert(organizations).values({ id: neighbour, name: 'Neighbour carrier', timeZone: 'America/Chicago' });
+    const nv = await createTestVehicle(database.db, neighbour, { uniqueId: 'shard-write-neighbour' });
+    const theirs = Array.from({ length: 50 }, (_, i): PositionRow => ({ ...fixes(1)[0]!, organizationId: neighbour, gatewayId: nv.gatewayId, assetId: nv.assetId, driverId: nv.driverId, fixTime: new Date(T0 + i * 1000) }));
+    expect((await writePositions(database.db, theirs)).stored.every(Boolean)).toBe(true);
+    const theirCount = async () => (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1`, [neighbour])).rows[0]!.n;
+
+    let isolated = '';
+    await underWrites(async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      await cleanUp();
+      isolated = (await admin.query<{ s: string }>(`select isolate_tenant_to_new_shard('positions', $1::uuid, 'CASCADE', shard_transfer_mode => 'block_writes')::text as s`, [orgId])).rows[0]!.s;
+      // Then to the other worker, alone: the neighbour's group stays where it was.
+      await new Promise((r) => setTimeout(r, 300));
+      await cleanUp();
+      await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [isolated, holder().host, holder().port, other().host, other().port]);
+    });
+    expect(await shardOf(orgId)).toBe(isolated);
+    const range = await admin.query<{ one: boolean }>(`select shardminvalue = shardmaxvalue as one from pg_dist_shard where shardid = $1`, [isolated]);
+    expect(range.rows[0]!.one).toBe(true);
+    const placedOn = async (shard: string) =>
+      (await admin.query<{ port: number }>(`select n.nodeport as port from pg_dist_placement p join pg_dist_node n using (groupid) where p.shardid = $1`, [shard])).rows.map((r) => r.port);
+    expect(await placedOn(isolated)).toEqual([other().port]);
+    expect(await placedOn(await shardOf(neighbour))).toEqual([holder().port]);
+    expect(await theirCount()).toBe(50);
+
+    // On the new worker the write runs on the new shard itself: nothing planned by Citus there.
+    const mine = other();
+    const before = await singleShard(mine);
+    const rows = fixes(200);
+    expect((await writePositions(database.db, rows)).stored.every(Boolean)).toBe(true);
+    expect(await singleShard(mine)).toBe(before);
+    expect(await storedCount(rows[0]!.fixTime, new Date(T0 + minute * 1000))).toBe(200);
   }, 120_000);
 });

@@ -231,4 +231,12 @@ test('the log screens are accessible in the dark theme and fit a 375 px phone', 
   expect(await seriousA11yViolations(page), 'log day, dark, phone').toEqual([]);
   // Nothing but the grid's and the tables' own scrollers is wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // The grid's box is no scroller at 375 px. On a screen narrower than the grid's least width it
+  // scrolls, and takes the focus so that a keyboard can scroll it.
+  const gridBox = page.getByRole('img', { name: /Record of duty status/ }).locator('xpath=..');
+  await expect(gridBox).not.toHaveAttribute('tabindex');
+  await page.setViewportSize({ width: 300, height: 800 });
+  await expect(gridBox).toHaveAttribute('tabindex', '0');
+  expect(await gridBox.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(await seriousA11yViolations(page), 'log day, dark, 300 px').toEqual([]);
 });

@@ -25,6 +25,13 @@ function rowsOf(table: HTMLElement): string[][] {
 }
 
 describe('GraphGrid', () => {
+  it('is no scroller and no tab stop until its box is measured (drawn meanwhile wider than a phone)', () => {
+    renderWithTheme(<GraphGrid day={day} segments={segments} timeZone={tz} />);
+    const box = screen.getByRole('img').parentElement!;
+    expect(box).toHaveAttribute('data-unmeasured');
+    expect(box).not.toHaveAttribute('tabindex');
+  });
+
   it('summarises the row totals in the image label, adding up to the day', () => {
     renderWithTheme(<GraphGrid day={day} segments={segments} timeZone={tz} />);
     const img = screen.getByRole('img');

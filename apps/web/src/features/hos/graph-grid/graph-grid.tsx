@@ -107,7 +107,16 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
   const hasYM = spans.some((s) => s.special === 'YM');
 
   return (
-    <Box ref={ref} className={classes.root} data-compact={L.compact || undefined}>
+    // Until its box is measured the grid is drawn at DEFAULT_WIDTH, wider than a phone: the box does
+    // not scroll then (a scroller nobody can reach by keyboard, for a frame). Once measured, it
+    // scrolls only on a screen narrower than GRID_MIN_WIDTH, and can then be focused to scroll.
+    <Box
+      ref={ref}
+      className={classes.root}
+      data-compact={L.compact || undefined}
+      data-unmeasured={measured > 0 ? undefined : true}
+      tabIndex={measured > 0 && width > Math.floor(measured) ? 0 : undefined}
+    >
       <svg
         className={classes.svg}
         role="img"

@@ -11,7 +11,7 @@ const PHOTO = path.resolve(import.meta.dirname, '../public/pwa-192.png');
 
 test('a dispatcher and a driver exchange messages with a photo, live, each seeing the other read them', async ({ page, browser, request }) => {
   // Two browsers and some thirty steps: on a loaded 2-core machine it ran out of the 60 s default
-  // at its last quarter, with every step passing.
+  // while waiting at a late step.
   test.slow();
   const office = await officeApi(request);
   const account = await office.driverAccount();

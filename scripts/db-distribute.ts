@@ -131,6 +131,20 @@ try {
     }
     await client.query('delete from fleet_pending_foreign_keys where name = $1', [fk.name]);
   }
+  // Deleting an organization deletes its positions (migration 0009: a trigger, not a key). On Citus
+  // organizations is a reference table, so the trigger runs on every node's copy, inside the
+  // coordinator's command to that node; a DELETE of the distributed positions from there is a
+  // distributed query from a shard, which Citus refuses. So only the node holding the
+  // organization's positions shard deletes, on the shard itself.
+  await client.query(`create or replace function positions_delete_with_organization() returns trigger language plpgsql as $fn$
+    declare
+      v_shard bigint := get_shard_id_for_distribution_column('positions', old.id);
+    begin
+      if exists (select 1 from pg_dist_placement where shardid = v_shard and groupid = (select groupid from pg_dist_local_group)) then
+        execute format('delete from %s where organization_id = $1', shard_name('positions', v_shard)) using old.id;
+      end if;
+      return old;
+    end $fn$`);
   // The group commit's write function, distributed by organization beside its tables: a call is
   // run whole on the organization's worker (decision 0203). Made again on every run (a new body).
   for (const statement of citusFunctionStatements(COLOCATION_ANCHOR)) await client.query(statement);

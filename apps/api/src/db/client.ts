@@ -176,6 +176,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       idleTimeoutMillis: 60_000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
+      // No JIT: the followers' statements over a round's vehicles are estimated dear enough (100
+      // rows for a JSON key set, each with its subqueries) that PostgreSQL compiled each with LLVM,
+      // 1-3 s of CPU for a statement that runs in milliseconds (bench/citus.ts singles: 96 positions
+      // a second instead of 272). Awaited before the pool hands the new connection out, so it is
+      // the first statement on it and never runs beside the app's (pg@8 warns of that, pg@9 refuses).
+      onConnect: async (client) => {
+        await client.query('set jit = off').catch(() => undefined);
+      },
     });
     // An idle connection the server ends (restart, failover, a dropped test database) is replaced on
     // the next checkout; without a listener its 'error' event would crash the process.
@@ -185,11 +193,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // it would end the process. Its next statement fails on its own; the pool drops it on release.
     pool.on('connect', (client) => {
       client.on('error', (err) => console.warn(`database: a connection in use was closed (${err.message})`));
-      // No JIT: the followers' statements over a round's vehicles are estimated dear enough (100
-      // rows for a JSON key set, each with its subqueries) that PostgreSQL compiled each with LLVM,
-      // 1-3 s of CPU for a statement that runs in milliseconds (bench/citus.ts singles: 96 positions
-      // a second instead of 272). Sent first on the connection, before any statement of the app.
-      client.query('set jit = off').catch(() => undefined);
     });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;

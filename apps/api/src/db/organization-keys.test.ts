@@ -1,9 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writePositions } from '../modules/positions/pipeline/position-store.ts';
 import { createTestApp, onCitus, type TestContext } from '../test/helpers.ts';
-import { createTestVehicle } from '../test/vehicles.ts';
-import { organizations } from './schema/index.ts';
 import { rowsOf } from './sql/rows.ts';
 
 /**
@@ -82,32 +79,5 @@ describe('keys of the organization tables (migration 0034, decision 0169)', () =
     );
     expect(full!.n).toBe(2);
     expect(full!.parts).toBeGreaterThan(0);
-  });
-
-  it('deleting an organization deletes its positions and every row of its own, and no other organization’s (migration 0009)', async () => {
-    // positions has no key to organizations (decision 0055) but a delete trigger on it; on Citus
-    // organizations is a reference table, so the trigger runs on each node's copy, and only the
-    // node holding the organization's positions shard deletes them, there (db:distribute).
-    const db = t.database.db;
-    const orgs = await db.insert(organizations).values([{ name: 'Leaving carrier', timeZone: 'America/Chicago' }, { name: 'Staying carrier', timeZone: 'America/Chicago' }]).returning({ id: organizations.id });
-    const T0 = Date.now() - 3_600_000;
-    for (const [k, { id }] of orgs.entries()) {
-      const v = await createTestVehicle(db, id, { uniqueId: `org-delete-${k}` });
-      const rows = Array.from({ length: 30 }, (_, i) => ({
-        organizationId: id, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + i * 1000),
-        latitude: 41.5, longitude: -90.5, speed: 40, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-        protocol: 'osmand', attributes: {},
-      }));
-      expect((await writePositions(db, rows)).stored.every(Boolean)).toBe(true);
-    }
-    const left = async (org: string) =>
-      rowsOf<{ p: number; a: number }>(
-        await db.execute(sql`select (select count(*) from positions where organization_id = ${org})::int as p, (select count(*) from assets where organization_id = ${org})::int as a`),
-      )[0]!;
-    const [leaving, staying] = orgs.map((o) => o.id) as [string, string];
-    expect(await left(leaving)).toEqual({ p: 30, a: 1 });
-    await db.execute(sql`delete from organizations where id = ${leaving}`);
-    expect(await left(leaving)).toEqual({ p: 0, a: 0 });
-    expect(await left(staying)).toEqual({ p: 30, a: 1 });
   });
 });

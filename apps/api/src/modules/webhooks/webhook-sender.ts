@@ -325,11 +325,13 @@ export class WebhookSender {
     // Taken before the claims: no lease they write ends before this.
     const leaseEnd = performance.now() + leaseMs;
     let chains: Chain[];
+    /** The organizations with webhooks, on Citus (each statement there names one); null elsewhere. */
+    let orgs: Array<{ o: string }> | null = null;
     if (await this.perOrganization()) {
       // Citus (decision 0206): one claim per organization with webhooks, each routed to its shard,
       // starting one organization further each round so that a busy one cannot fill every round.
       chains = [];
-      const orgs = rowsOf<{ o: string }>(await this.db.execute(sql`select organization_id as o from webhook_organizations order by organization_id`));
+      orgs = rowsOf<{ o: string }>(await this.db.execute(sql`select organization_id as o from webhook_organizations order by organization_id`));
       this.orgTurn = orgs.length ? (this.orgTurn + 1) % orgs.length : 0;
       for (let k = 0; k < orgs.length && chains.length < room; k++) {
         const { o } = orgs[(this.orgTurn + k) % orgs.length]!;
@@ -341,7 +343,7 @@ export class WebhookSender {
     if (chains.length === 0) {
       // Nothing due: no cutter, and no lease-long timer left behind by every empty look.
       if (this.inFlight === 0) {
-        const due = await this.nextDueMs();
+        const due = await this.nextDueMs(orgs?.map((r) => r.o) ?? null);
         // Nothing pending at all: the next delivery's commit wakes us (onWebhookOutbox), so the
         // look is only a safety net. A commit during this round sets claimAgain, so none is missed.
         const idle = this.idleMs();
@@ -395,21 +397,29 @@ export class WebhookSender {
     return this.wakesOnCommit ? Math.max(this.config.pollMs, this.config.idlePollMs) : this.config.pollMs;
   }
 
-  /** Milliseconds until the next head comes due or a lease runs out, or null when nothing is pending. */
-  private async nextDueMs(): Promise<number | null> {
-    // One statement across every organization, Citus too: there it is a read-only aggregate each
-    // worker answers for its shards (only the claim's FOR UPDATE must go per organization).
-    const res = await this.db.execute(sql`
-      select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
-      from webhook_subscriptions s
-      cross join lateral (
-        select d.next_attempt_at, d.leased_until from webhook_deliveries d
-        where d.organization_id = s.organization_id and d.subscription_id = s.id and d.status = 'PENDING'
-        order by d.id limit 1
-      ) d
-      where s.enabled`);
-    const ms = rowsOf<{ ms: number | string | null }>(res)[0]?.ms;
-    return ms === null || ms === undefined ? null : Math.max(5, Number(ms) + 5);
+  /**
+   * Milliseconds until the next head comes due or a lease runs out, or null when nothing is pending.
+   * On Citus (`orgs` given) one statement per organization, each routed to its shard like the
+   * claims (decision 0225): only after an empty round, so an idle sender sends them every
+   * idlePollMs, not every second.
+   */
+  private async nextDueMs(orgs: readonly string[] | null): Promise<number | null> {
+    let least: number | null = null;
+    for (const org of orgs ?? [null]) {
+      // Named on both tables: Citus routes the lateral LIMIT only when each names the organization.
+      const res = await this.db.execute(sql`
+        select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
+        from webhook_subscriptions s
+        cross join lateral (
+          select d.next_attempt_at, d.leased_until from webhook_deliveries d
+          where d.organization_id = ${org === null ? sql`s.organization_id` : org} and d.subscription_id = s.id and d.status = 'PENDING'
+          order by d.id limit 1
+        ) d
+        where s.enabled${org === null ? sql`` : sql` and s.organization_id = ${org}`}`);
+      const ms = rowsOf<{ ms: number | string | null }>(res)[0]?.ms;
+      if (ms !== null && ms !== undefined) least = least === null ? Number(ms) : Math.min(least, Number(ms));
+    }
+    return least === null ? null : Math.max(5, least + 5);
   }
 
   /** Whether claims and results go per organization: on Citus, where a statement over every organization's shards cannot lock rows. */

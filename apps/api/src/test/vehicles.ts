@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, drivers, gateways } from '../db/schema/index.ts';
 import { hashIngestToken } from '../modules/positions/pipeline/gateway-directory.ts';
+import type { PositionRow } from '../modules/positions/pipeline/position-row.ts';
 import { putDeviceIds } from '../modules/gateways/device-ids.ts';
 
 export interface TestVehicle {
@@ -42,4 +43,13 @@ export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId:
   // The device-id directory, as the device service writes it (migration 0036).
   await putDeviceIds(db, [gw!]);
   return { gatewayId: gw!.id, assetId: asset!.id, driverId, uniqueId: opts.uniqueId, token };
+}
+
+/** A fix of the test vehicle at `fixTime`, as ingest hands it to the group commit (what a test does not care about is plain). */
+export function testPositionRow(v: TestVehicle, orgId: string, fixTime: Date, over: Partial<PositionRow> = {}): PositionRow {
+  return {
+    organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime,
+    latitude: 41.5, longitude: -90.5, speed: 40, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
+    protocol: 'osmand', attributes: {}, ...over,
+  };
 }

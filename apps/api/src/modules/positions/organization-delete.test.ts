@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizations } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
-import { createTestVehicle } from '../../test/vehicles.ts';
-import type { PositionRow } from './pipeline/position-row.ts';
+import { createTestVehicle, testPositionRow } from '../../test/vehicles.ts';
 import { writePositions } from './pipeline/position-store.ts';
 
 let t: TestContext;
@@ -23,11 +22,7 @@ describe('an organization deleted (PGlite, PostgreSQL and Citus)', () => {
     const T0 = Date.now() - 3_600_000;
     for (const [k, { id }] of orgs.entries()) {
       const v = await createTestVehicle(db, id, { uniqueId: `org-delete-${k}` });
-      const rows = Array.from({ length: 30 }, (_, i): PositionRow => ({
-        organizationId: id, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + i * 1000),
-        latitude: 41.5, longitude: -90.5, speed: 40, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-        protocol: 'osmand', attributes: {},
-      }));
+      const rows = Array.from({ length: 30 }, (_, i) => testPositionRow(v, id, new Date(T0 + i * 1000)));
       expect((await writePositions(db, rows)).stored.every(Boolean)).toBe(true);
     }
     const left = async (org: string) =>

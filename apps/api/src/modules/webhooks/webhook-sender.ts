@@ -179,6 +179,23 @@ function claimSql(room: number, leaseMs: number, org: string | null): SQL {
       from bodies b left join webhook_subscriptions s on ${inOrg(org, 's')} b.id = b.head and s.organization_id = b.organization_id and s.id = b.subscription_id`;
 }
 
+/**
+ * Milliseconds until the first head of an enabled subscription comes due or its lease runs out
+ * (null: nothing pending), in `org` alone when given: on Citus both tables name it, as in the claim,
+ * so that the lateral LIMIT is routed to the organization's shard.
+ */
+function dueSql(org: string | null): SQL {
+  return sql`
+    select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
+    from webhook_subscriptions s
+    cross join lateral (
+      select d.next_attempt_at, d.leased_until from webhook_deliveries d
+      where ${inOrg(org, 'd')} d.organization_id = s.organization_id and d.subscription_id = s.id and d.status = 'PENDING'
+      order by d.id limit 1
+    ) d
+    where ${inOrg(org, 's')} s.enabled`;
+}
+
 /** A claim's rows as chains in delivery order, each event's body shared by the chains it goes to. */
 function chainsOf(rows: ClaimRow[]): Chain[] {
   const bodies = new Map<string, Body>();
@@ -401,22 +418,12 @@ export class WebhookSender {
    * Milliseconds until the next head comes due or a lease runs out, or null when nothing is pending.
    * On Citus (`orgs` given) one statement per organization, each routed to its shard like the
    * claims (decision 0225): only after an empty round, so an idle sender sends them every
-   * idlePollMs, not every second.
+   * idlePollMs; while a delivery is pending but not due, every pollMs beside the claims.
    */
   private async nextDueMs(orgs: readonly string[] | null): Promise<number | null> {
     let least: number | null = null;
     for (const org of orgs ?? [null]) {
-      // Named on both tables: Citus routes the lateral LIMIT only when each names the organization.
-      const res = await this.db.execute(sql`
-        select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now()) * 1000 as ms
-        from webhook_subscriptions s
-        cross join lateral (
-          select d.next_attempt_at, d.leased_until from webhook_deliveries d
-          where d.organization_id = ${org === null ? sql`s.organization_id` : org} and d.subscription_id = s.id and d.status = 'PENDING'
-          order by d.id limit 1
-        ) d
-        where s.enabled${org === null ? sql`` : sql` and s.organization_id = ${org}`}`);
-      const ms = rowsOf<{ ms: number | string | null }>(res)[0]?.ms;
+      const ms = rowsOf<{ ms: number | string | null }>(await this.db.execute(dueSql(org)))[0]?.ms;
       if (ms !== null && ms !== undefined) least = least === null ? Number(ms) : Math.min(least, Number(ms));
     }
     return least === null ? null : Math.max(5, least + 5);

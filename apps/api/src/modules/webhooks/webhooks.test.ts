@@ -288,7 +288,7 @@ describe('the sender’s rules', () => {
   it('with nothing pending, looks at its outbox only when a commit tells it to (or the idle poll)', async () => {
     // idlePollMs is 60 s here: every other test of this file also passes only because commits wake
     // the sender; pollMs (50 ms) would have looked about 20 times in this second. On Citus too
-    // (decision 0225: the due time is one multi-shard read there).
+    // (decision 0225: the due time is read per organization there, routed like the claims).
     await t.app.webhookSender.idle();
     const before = t.app.webhookSender.stats.looks;
     await new Promise((r) => setTimeout(r, 1000));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../db/client.ts';
 import { organizations } from '../../../db/schema/index.ts';
 import { onCitus, serverDatabase } from '../../../test/helpers.ts';
-import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
+import { createTestVehicle, testPositionRow, type TestVehicle } from '../../../test/vehicles.ts';
 import type { PositionRow } from './position-row.ts';
 import { GROUP_COMMIT_TEXTS, writeParams, writePositions } from './position-store.ts';
 
@@ -26,12 +26,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
   const T0 = Date.now() - 6 * 3_600_000;
 
   /** The next `n` fixes of the vehicle, each a second after the last. */
-  const fixes = (n: number): PositionRow[] =>
-    Array.from({ length: n }, () => ({
-      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + minute++ * 1000),
-      latitude: 41.5, longitude: -90.5, speed: 40, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-      protocol: 'osmand', attributes: {},
-    }));
+  const fixes = (n: number): PositionRow[] => Array.from({ length: n }, () => testPositionRow(v, orgId, new Date(T0 + minute++ * 1000)));
   const nodeUrl = (n: { host: string; port: number }) => Object.assign(new URL(server.url), { hostname: n.host, port: String(n.port) }).toString();
   /** Statements Citus planned as one shard's task on a node, in this database. */
   const singleShard = async (n: { host: string; port: number }) => {
@@ -179,7 +174,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     expect(neighbour).not.toBe('');
     await database.db.insert(organizations).values({ id: neighbour, name: 'Neighbour carrier', timeZone: 'America/Chicago' });
     const nv = await createTestVehicle(database.db, neighbour, { uniqueId: 'shard-write-neighbour' });
-    const theirs = Array.from({ length: 50 }, (_, i): PositionRow => ({ ...fixes(1)[0]!, organizationId: neighbour, gatewayId: nv.gatewayId, assetId: nv.assetId, driverId: nv.driverId, fixTime: new Date(T0 + i * 1000) }));
+    const theirs = Array.from({ length: 50 }, (_, i) => testPositionRow(nv, neighbour, new Date(T0 + i * 1000)));
     expect((await writePositions(database.db, theirs)).stored.every(Boolean)).toBe(true);
     const theirCount = async () => (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1`, [neighbour])).rows[0]!.n;
 

@@ -51,6 +51,30 @@ for (const env of ['development', 'test'] as const satisfies ReadonlyArray<Confi
       expect(technical).toMatch(/^database error \w+ \(request id [\w-]+\)$/);
     });
 
+    it('answer a connection the database ended under the request with 503 and Retry-After, as ingest does', async () => {
+      // The server ending the session (SQLSTATE 57P01, as pg_terminate_backend or a restart does),
+      // raised by a trigger so that it happens on every database the tests run on.
+      await t.database.db.execute(
+        `create function drivers_session_ended() returns trigger language plpgsql as $$ begin raise exception 'terminating connection due to administrator command' using errcode = '57P01'; end $$` as never,
+      );
+      await t.database.db.execute(`create trigger drivers_session_ended before insert on drivers for each row execute function drivers_session_ended()` as never);
+      let res;
+      try {
+        res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/organizations/${orgId}/drivers`,
+          headers: admin,
+          payload: { firstName: 'Session', lastName: 'Ended', licenseNumber: 'END0001', licenseState: 'IL' },
+        });
+      } finally {
+        await t.database.db.execute('drop trigger drivers_session_ended on drivers' as never);
+        await t.database.db.execute('drop function drivers_session_ended()' as never);
+      }
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(expectNoSql(res.json(), 503)).toMatch(/^database error 57P01 \(request id [\w-]+\)$/);
+    });
+
     it('say why /readyz is not ready without the statement that failed', async () => {
       await t.database.db.execute('alter table drizzle.__drizzle_migrations rename to __drizzle_migrations_gone' as never);
       try {

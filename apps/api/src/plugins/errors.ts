@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@fleet/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { duplicateError, foreignKeyError } from '../db/sql/constraint-words.ts';
-import { answerableErrorText, databaseUnavailable } from '../db/sql/database-error.ts';
+import { answerableErrorText, databaseUnavailable, failureKind, isDatabaseError } from '../db/sql/database-error.ts';
 import { pgError } from '../db/sql/pg-error.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -60,11 +60,14 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
       return reply.code(status).send(errorBody(status, message, err.message));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
-    // The embedded database's thread stopped under the request: the client may try again (a data
-    // directory is opened again in a new thread; /readyz says when an in-memory one is lost).
-    // A lock wait that ran out (on Citus, the organization's shards being moved): nothing was
-    // written, and the same request goes through once the move is done.
-    const unavailable = databaseUnavailable(err) ?? (pgError(err)?.code === '55P03' ? 'a lock wait timed out' : null);
+    // The database was away under the request, as ingest's failureKind reads it: the embedded
+    // database's thread stopped (a data directory is opened again in a new thread; /readyz says when
+    // an in-memory one is lost), a connection lost or ended by the server, the server refusing
+    // work, or a lock wait that ran out (on Citus, the organization's shards being moved). Whether
+    // it committed is unknown; the client may try again, as a device does.
+    const unavailable =
+      databaseUnavailable(err) ??
+      (pgError(err)?.code === '55P03' ? 'a lock wait timed out' : isDatabaseError(err) && failureKind(err) === 'unavailable' ? answerableErrorText(err) : null);
     if (unavailable) {
       reply.header('retry-after', '5');
       return reply.code(503).send(errorBody(503, 'The database is not available right now. Please try again shortly.', production ? `Request id ${request.id}` : `${unavailable} (request id ${request.id})`));

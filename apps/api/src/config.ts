@@ -94,6 +94,7 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   WEBHOOK_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(30_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  WEBHOOK_MAX_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(50),
 });
 
 export interface Config {
@@ -193,8 +194,10 @@ export interface WebhookConfig {
    * that is up): a safety net only, since every commit that queues a delivery wakes it.
    */
   idlePollMs: number;
-  /** Deliveries (one per subscription at a time) sent at once. */
+  /** Deliveries (one per subscription at a time) sent at once: the sender's slots, shared fairly between organizations (decision 0230). */
   concurrency: number;
+  /** The most subscriptions one organization may have (WEBHOOK_MAX_PER_ORG); a create past it is refused. */
+  maxPerOrg: number;
 }
 
 /** The ELD's identity in the header (7.14-7.17): from the configuration (app.eld, decision 0116), and the key of its authentication value. */
@@ -312,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.WEBHOOK_POLL_MS,
       idlePollMs: e.WEBHOOK_IDLE_POLL_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+      maxPerOrg: e.WEBHOOK_MAX_PER_ORG,
     },
   };
 }

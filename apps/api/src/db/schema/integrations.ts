@@ -51,6 +51,8 @@ export const webhookSubscriptions = pgTable(
     previousSecretExpiresAt: at('previous_secret_expires_at'),
     disabledReason: text('disabled_reason').$type<'GONE' | 'FAILING'>(),
     failingSince: at('failing_since'),
+    /** Attempts in a row that got no answer within their timeout (decision 0230): above 0 the subscription is on a shorter leash. */
+    consecutiveTimeouts: integer('consecutive_timeouts').notNull().default(0),
     createdBy: uuid('created_by'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),

@@ -16,7 +16,8 @@ import { postWebhook, RequestCutter, webhookHeaders, type AttemptResult } from '
 // chains are written in one statement, and only where the lease is still the one claimed (a sender
 // that stalled past its lease writes nothing; its successor sends again). A sender killed mid-delivery
 // leaves its lease to run out: the attempt is made again, with the same webhook-id, by whichever
-// instance claims it then.
+// instance claims it then. The slots are shared fairly between organizations, and a subscription
+// whose receiver keeps timing out is kept on a shorter leash (decision 0230).
 
 /** Seconds to wait after each failed attempt (Standard Webhooks' schedule, stretched to about 3 days). */
 export const RETRY_SCHEDULE_S = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600, 14 * 3600, 14 * 3600, 16 * 3600] as const;
@@ -37,6 +38,30 @@ const CLAIM_GAP_MS = 250;
 export const leaseMsFor = (timeoutMs: number) => 3 * timeoutMs + 5000;
 /** The longest a receiver's Retry-After is honoured. */
 const MAX_RETRY_AFTER_S = 24 * 3600;
+
+/**
+ * How many of the sender's slots (WEBHOOK_CONCURRENCY) one organization's chains may hold at once, and
+ * how many of those its timing-out subscriptions may (decision 0230): half and a twentieth (50 and 5
+ * of 100). Whatever one organization's receivers do, the other half stays free for the others.
+ */
+export function slotShares(concurrency: number): { organization: number; timingOut: number } {
+  return { organization: Math.max(1, Math.ceil(concurrency / 2)), timingOut: Math.max(1, Math.ceil(concurrency / 20)) };
+}
+
+/** The shortest leash: a timing-out subscription's attempts wait at least this long for an answer. */
+const LEASH_FLOOR_MS = 1000;
+/** Every this many timeouts in a row, one attempt gets the whole timeout: a receiver slow but alive can still answer. */
+const LEASH_PROBE_EVERY = 4;
+
+/**
+ * The timeout of a subscription's next attempt after `timeouts` attempts in a row without an answer
+ * (decision 0230): the whole timeout at first, a quarter of it (at least 1 s) while it keeps timing
+ * out, and the whole timeout again on every fourth.
+ */
+export function attemptTimeoutMs(timeoutMs: number, timeouts: number): number {
+  if (timeouts <= 0 || timeouts % LEASH_PROBE_EVERY === 0) return timeoutMs;
+  return Math.min(timeoutMs, Math.max(LEASH_FLOOR_MS, Math.round(timeoutMs / 4)));
+}
 
 /** The wait before attempt `attempts + 1` (attempts made so far ≥ 1), with ±20 % jitter; null once the schedule is spent. */
 export function retryDelayMs(attempts: number, scale: number, random: () => number = Math.random): number | null {
@@ -60,6 +85,8 @@ interface Chain {
   head: number;
   /** The head's lease as claimed (text): the head is written only while its lease is still this one. */
   lease: string;
+  /** The subscription's attempts in a row without an answer when claimed (its leash). */
+  timeouts: number;
   items: Claimed[];
 }
 
@@ -96,6 +123,7 @@ interface ClaimRow {
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
   lease: string | null;
+  timeouts: number | null;
 }
 
 interface Outcome {
@@ -125,6 +153,9 @@ function inOrg(org: string | null, alias: string): SQL {
   return org === null ? sql`` : sql`${sql.raw(alias)}.organization_id = ${org} and`;
 }
 
+/** Chains in flight per organization: all of them, and those of timing-out subscriptions. */
+type Held = Map<string, { n: number; slow: number }>;
+
 /**
  * The claim, one statement: the due, unleased heads of enabled subscriptions (at most `room`), locked
  * so that another instance's claim skips them, and each leased with the deliveries queued behind it.
@@ -132,18 +163,40 @@ function inOrg(org: string | null, alias: string): SQL {
  * Each join below is between two relations on their whole key: with the organization as the only
  * column shared by three of them, a planner without statistics (a fresh table) joined whole
  * organizations to each other, and a claim took seconds.
+ *
+ * Fair shares (decision 0230): the heads are taken round robin by organization (each one's first
+ * due head, then each one's second, …), counting the chains it already has in flight (`held`, as
+ * JSON `{org: [chains, timing-out chains]}`); an organization gets none past `shares.organization`
+ * chains in flight, and its timing-out subscriptions none past `shares.timingOut`.
  */
-function claimSql(room: number, leaseMs: number, org: string | null): SQL {
+function claimSql(room: number, leaseMs: number, org: string | null, held: Held, shares: { organization: number; timingOut: number }): SQL {
+  const busy = JSON.stringify(Object.fromEntries([...held].filter(([o]) => org === null || o === org).map(([o, h]) => [o, [h.n, h.slow]])));
   return sql`
-      with heads as (
-        select h.organization_id, h.id from webhook_subscriptions s
+      with due as (
+        select h.organization_id, h.id, h.next_attempt_at, s.consecutive_timeouts > 0 as slow,
+          coalesce((${busy}::jsonb -> h.organization_id::text ->> 0)::int, 0) as held,
+          coalesce((${busy}::jsonb -> h.organization_id::text ->> 1)::int, 0) as held_slow
+        from webhook_subscriptions s
         cross join lateral (
           select d.organization_id, d.id, d.next_attempt_at, d.leased_until from webhook_deliveries d
           where ${inOrg(org, 'd')} d.organization_id = s.organization_id and d.subscription_id = s.id and d.status = 'PENDING'
           order by d.id limit 1
         ) h
         where ${inOrg(org, 's')} s.enabled and h.next_attempt_at <= now() and (h.leased_until is null or h.leased_until < now())
-        order by h.next_attempt_at, h.id
+      ),
+      -- An organization's timing-out subscriptions: the oldest due first, up to their share.
+      eligible as (
+        select x.organization_id, x.id, x.next_attempt_at, x.held from (
+          select due.*, row_number() over (partition by due.organization_id, due.slow order by due.next_attempt_at, due.id) as slow_turn from due
+        ) x
+        where not x.slow or x.held_slow + x.slow_turn <= ${shares.timingOut}
+      ),
+      heads as (
+        select r.organization_id, r.id from (
+          select e.organization_id, e.id, e.next_attempt_at, e.held + row_number() over (partition by e.organization_id order by e.next_attempt_at, e.id) as turn from eligible e
+        ) r
+        where r.turn <= ${shares.organization}
+        order by r.turn, r.next_attempt_at, r.id
         limit ${room}
       ),
       locked as (
@@ -175,7 +228,7 @@ function claimSql(room: number, leaseMs: number, org: string | null): SQL {
       select b.subscription_id as sid, b.id, b.head, b.event_id, b.attempts, (extract(epoch from b.created_at) * 1000)::float8 as created_ms,
         case when row_number() over (partition by b.event_id) = 1 then b.body end as body,
         case when b.id = b.head then b.organization_id end as o, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
-        case when b.id = b.head then b.leased_until::text end as lease
+        case when b.id = b.head then b.leased_until::text end as lease, s.consecutive_timeouts as timeouts
       from bodies b left join webhook_subscriptions s on ${inOrg(org, 's')} b.id = b.head and s.organization_id = b.organization_id and s.id = b.subscription_id`;
 }
 
@@ -204,12 +257,12 @@ function chainsOf(rows: ClaimRow[]): Chain[] {
   for (const r of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
     let chain = chains.get(r.sid);
     if (!chain) {
-      chain = { o: '', sid: r.sid, url: '', secret: '', previous_secret: null, previous_secret_expires_at: null, head: Number(r.head), lease: '', items: [] };
+      chain = { o: '', sid: r.sid, url: '', secret: '', previous_secret: null, previous_secret_expires_at: null, head: Number(r.head), lease: '', timeouts: 0, items: [] };
       chains.set(r.sid, chain);
     }
     if (r.o !== null) {
       // The head's row (the first of its chain in id order) carries the subscription.
-      Object.assign(chain, { o: r.o, url: r.url!, secret: r.secret!, previous_secret: r.previous_secret, previous_secret_expires_at: r.previous_secret_expires_at, lease: r.lease! });
+      Object.assign(chain, { o: r.o, url: r.url!, secret: r.secret!, previous_secret: r.previous_secret, previous_secret_expires_at: r.previous_secret_expires_at, lease: r.lease!, timeouts: Number(r.timeouts ?? 0) });
     }
     chain.items.push({ chain, id: Number(r.id), event_id: r.event_id, attempts: r.attempts, body: bodies.get(r.event_id)!, created_ms: r.created_ms });
   }
@@ -222,6 +275,8 @@ export interface SenderStats {
   attempts: number;
   delivered: number;
   failed: number;
+  /** Attempts that got no answer within their timeout. */
+  timedOut: number;
   /** Commit-to-first-attempt delays in ms (the bench reads and clears them). */
   firstAttemptLagMs: number[];
 }
@@ -229,6 +284,8 @@ export interface SenderStats {
 export class WebhookSender {
   /** Chains (one per subscription) being sent. */
   private inFlight = 0;
+  /** The same per organization, for the fair shares of the claims (decision 0230). */
+  private readonly held: Held = new Map();
   private claiming: Promise<void> | null = null;
   private claimAgain = false;
   private lastClaimAt = 0;
@@ -241,7 +298,7 @@ export class WebhookSender {
   private readonly signers = new Map<string, Signer>();
   /** Where the next per-organization round starts (Citus). */
   private orgTurn = 0;
-  readonly stats: SenderStats = { looks: 0, attempts: 0, delivered: 0, failed: 0, firstAttemptLagMs: [] };
+  readonly stats: SenderStats = { looks: 0, attempts: 0, delivered: 0, failed: 0, timedOut: 0, firstAttemptLagMs: [] };
   /** Set by the bench: the lag of first attempts is kept only then. */
   measureLag = false;
   /**
@@ -338,6 +395,7 @@ export class WebhookSender {
     this.stats.looks++;
     const room = this.config.concurrency - this.inFlight;
     if (room <= 0) return;
+    const shares = slotShares(this.config.concurrency);
     const leaseMs = leaseMsFor(this.config.timeoutMs);
     // Taken before the claims: no lease they write ends before this.
     const leaseEnd = performance.now() + leaseMs;
@@ -352,10 +410,12 @@ export class WebhookSender {
       this.orgTurn = orgs.length ? (this.orgTurn + 1) % orgs.length : 0;
       for (let k = 0; k < orgs.length && chains.length < room; k++) {
         const { o } = orgs[(this.orgTurn + k) % orgs.length]!;
-        chains.push(...chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room - chains.length, leaseMs, o)))));
+        // An organization at its share is not asked (decision 0230).
+        if ((this.held.get(o)?.n ?? 0) >= shares.organization) continue;
+        chains.push(...chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room - chains.length, leaseMs, o, this.held, shares)))));
       }
     } else {
-      chains = chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room, leaseMs, null))));
+      chains = chainsOf(rowsOf<ClaimRow>(await this.db.execute(claimSql(room, leaseMs, null, this.held, shares))));
     }
     if (chains.length === 0) {
       // Nothing due: no cutter, and no lease-long timer left behind by every empty look.
@@ -366,6 +426,10 @@ export class WebhookSender {
         const idle = this.idleMs();
         if (due === null) this.wakeIn(idle, idle);
         else this.wakeIn(due);
+      } else {
+        // Chains still out (a receiver holding them to the timeout): another organization's retry
+        // may come due before they end, and an organization at its share was left out.
+        this.wakeIn(this.config.pollMs);
       }
       return;
     }
@@ -378,13 +442,24 @@ export class WebhookSender {
     for (const chain of chains) {
       this.inFlight++;
       open++;
+      this.hold(chain, 1);
       void this.sendChain(chain, leaseEnd, cutter).finally(() => {
         this.inFlight--;
+        this.hold(chain, -1);
         if (--open === 0) clearTimeout(cut);
         this.flush();
       });
     }
     if (chains.length >= room) this.claimAgain = true;
+  }
+
+  /** Counts a chain in (1) or out (-1) of its organization's share. */
+  private hold(chain: Chain, k: 1 | -1): void {
+    const h = this.held.get(chain.o) ?? { n: 0, slow: 0 };
+    h.n += k;
+    if (chain.timeouts > 0) h.slow += k;
+    if (h.n > 0) this.held.set(chain.o, h);
+    else this.held.delete(chain.o);
   }
 
   /**
@@ -394,13 +469,16 @@ export class WebhookSender {
    */
   private async sendChain(chain: Chain, leaseEnd: number, cutter: RequestCutter): Promise<void> {
     const out: Outcome[] = [];
+    // The leash (decision 0230): shorter while the receiver keeps timing out, whole once it answers.
+    let timeouts = chain.timeouts;
     try {
       for (const d of chain.items) {
         if (this.stopped || performance.now() + 2 * this.config.timeoutMs > leaseEnd) break;
         if (this.measureLag && d.attempts === 0) this.stats.firstAttemptLagMs.push(this.clock() - d.created_ms);
         const at = this.clock();
-        const r = await this.send(d, cutter);
+        const r = await this.send(d, cutter, attemptTimeoutMs(this.config.timeoutMs, timeouts));
         out.push({ d, r, at });
+        timeouts = r.timedOut ? timeouts + 1 : 0;
         if (r.status === null || r.status < 200 || r.status >= 300) break;
       }
     } finally {
@@ -444,7 +522,7 @@ export class WebhookSender {
     return w;
   }
 
-  private async send(d: Claimed, cutter: RequestCutter): Promise<AttemptResult> {
+  private async send(d: Claimed, cutter: RequestCutter, timeoutMs: number): Promise<AttemptResult> {
     const c = d.chain;
     try {
       const id = d.body.msgId;
@@ -454,7 +532,7 @@ export class WebhookSender {
       if (c.previous_secret && c.previous_secret_expires_at && new Date(c.previous_secret_expires_at).getTime() > now.getTime()) {
         signature += ` ${this.signer(c.previous_secret)(id, now, d.body.text)}`;
       }
-      return await postWebhook(c.url, webhookHeaders(id, Math.floor(now.getTime() / 1000), signature), d.body.bytes, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs: this.config.timeoutMs, cutter });
+      return await postWebhook(c.url, webhookHeaders(id, Math.floor(now.getTime() / 1000), signature), d.body.bytes, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs, cutter });
     } catch (err) {
       return { status: null, error: (err as Error).message, retryAfterS: null, durationMs: 0 };
     }
@@ -494,7 +572,7 @@ export class WebhookSender {
     const rows = batch.map(({ d, r, at }) => {
       const { o, sid, lease } = d.chain;
       const head = d.id === d.chain.head;
-      if (!r) return { o, id: d.id, sid, head, lease, sent: false, status: 'PENDING', ok: false, gone: false, next: null, at: null, code: null, err: null, ms: null };
+      if (!r) return { o, id: d.id, sid, head, lease, sent: false, status: 'PENDING', ok: false, gone: false, tout: false, next: null, at: null, code: null, err: null, ms: null };
       const ok = r.status !== null && r.status >= 200 && r.status < 300;
       const gone = r.status === 410;
       const delay = ok || gone ? null : retryDelayMs(d.attempts + 1, this.config.retryScale);
@@ -503,8 +581,9 @@ export class WebhookSender {
       if (ok) this.stats.delivered++;
       else if (status === 'FAILED') this.stats.failed++;
       this.stats.attempts++;
+      if (r.timedOut) this.stats.timedOut++;
       const end = at + r.durationMs;
-      return { o, id: d.id, sid, head, lease, sent: true, status, ok, gone, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
+      return { o, id: d.id, sid, head, lease, sent: true, status, ok, gone, tout: r.timedOut === true, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
     });
     const failingAfterS = (FAILING_DISABLE_MS * this.config.retryScale) / 1000;
     // The time as a parameter, not now(): Citus refuses volatile functions inside CASE and COALESCE in
@@ -514,7 +593,7 @@ export class WebhookSender {
     // subscriptions' failing clock. A head is written only while its lease is still the one claimed
     // (a late sender whose lease was taken over writes nothing there; what it sent is sent again).
     const res = await this.db.execute(sql`
-      with r as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(o uuid, id bigint, sid uuid, head boolean, lease timestamptz, sent boolean, status text, ok boolean, gone boolean, next timestamptz, at timestamptz, code int, err text, ms int)),
+      with r as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(o uuid, id bigint, sid uuid, head boolean, lease timestamptz, sent boolean, status text, ok boolean, gone boolean, tout boolean, next timestamptz, at timestamptz, code int, err text, ms int)),
       d as (
         update webhook_deliveries w
         set leased_until = case when r.head then null else w.leased_until end,
@@ -529,7 +608,8 @@ export class WebhookSender {
         from r where ${inOrg(org, 'w')} w.organization_id = r.o and w.id = r.id and w.status = 'PENDING' and (not r.head or w.leased_until = r.lease)
         returning 1
       ),
-      s as (select o, sid, bool_or(ok) as ok, bool_or(gone) as gone from r where r.sent group by o, sid),
+      -- A chain stops at its first failure: a timeout is its last attempt, after any that were answered.
+      s as (select o, sid, bool_or(ok) as ok, bool_or(gone) as gone, bool_or(tout) as tout, bool_or(not tout) as answered from r where r.sent group by o, sid),
       t as (
         select s.*, ws.enabled and (s.gone or (not s.ok and coalesce(ws.failing_since, ${nowIso}::timestamptz) < ${nowIso}::timestamptz - make_interval(secs => ${failingAfterS}))) as off
         from s join webhook_subscriptions ws on ${inOrg(org, 'ws')} ws.organization_id = s.o and ws.id = s.sid
@@ -538,8 +618,9 @@ export class WebhookSender {
       set failing_since = case when t.ok then null else coalesce(ws.failing_since, ${nowIso}::timestamptz) end,
         enabled = ws.enabled and not t.off,
         disabled_reason = case when t.off then (case when t.gone then 'GONE' else 'FAILING' end) else ws.disabled_reason end,
-        updated_at = case when t.off then ${nowIso}::timestamptz else ws.updated_at end
-      from t where ${inOrg(org, 'ws')} ws.organization_id = t.o and ws.id = t.sid and (t.off or not t.ok or ws.failing_since is not null)
+        updated_at = case when t.off then ${nowIso}::timestamptz else ws.updated_at end,
+        consecutive_timeouts = case when not t.tout then 0 when t.answered then 1 else ws.consecutive_timeouts + 1 end
+      from t where ${inOrg(org, 'ws')} ws.organization_id = t.o and ws.id = t.sid and (t.off or not t.ok or ws.failing_since is not null or ws.consecutive_timeouts <> 0)
       returning ws.organization_id as o, ws.id, ws.url, ws.disabled_reason, t.off`);
     const turnedOff = rowsOf<{ o: string; id: string; url: string; disabled_reason: string | null; off: boolean }>(res).filter((x) => x.off);
     for (const s of turnedOff) await this.tell(s).catch((err) => this.onError(err, 'webhook disabled notice'));

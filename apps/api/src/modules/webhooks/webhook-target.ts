@@ -73,7 +73,8 @@ export function urlProblem(raw: string, rules: TargetRules): string | null {
   }
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && rules.allowHttp)) return rules.allowHttp ? 'URL must start with https:// or http://' : 'URL must start with https:// (plain http is not allowed on this server)';
   if (u.username || u.password) return 'URL must not hold a user name or password';
-  const host = u.hostname.replace(/^\[|\]$/g, '');
+  // Without the final dot: `localhost.` is the fully qualified `localhost`, and resolves the same.
+  const host = u.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (!rules.allowPrivate) {
     if (isIP(host) && isPrivateAddress(host)) return 'URL must not point at a private, loopback or link-local address';
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) return 'URL must not point at a local host name';
@@ -106,6 +107,8 @@ export interface AttemptResult {
   /** Seconds the receiver asked us to wait (429, 503 with Retry-After). */
   retryAfterS: number | null;
   durationMs: number;
+  /** No complete answer within the timeout (or before the sender's round was cut): the subscription's leash shortens (decision 0230). */
+  timedOut?: boolean;
 }
 
 /**
@@ -162,6 +165,8 @@ interface Target {
   u: URL | null;
   path: string;
   pool: Pool | null;
+  /** The timeout `pool` was made with: a subscription on a shorter leash (decision 0230) uses another pool of the origin. */
+  poolTimeoutMs: number;
 }
 const targets = new Map<string, Target>();
 function parsedTarget(url: string, rules: TargetRules): Target {
@@ -171,7 +176,7 @@ function parsedTarget(url: string, rules: TargetRules): Target {
     if (targets.size >= 10_000) targets.clear();
     const problem = urlProblem(url, rules);
     const u = problem ? null : new URL(url);
-    t = { problem, u, path: u ? `${u.pathname}${u.search}` : '', pool: null };
+    t = { problem, u, path: u ? `${u.pathname}${u.search}` : '', pool: null, poolTimeoutMs: 0 };
     targets.set(key, t);
   }
   return t;
@@ -296,8 +301,10 @@ export async function postWebhook(url: string, headers: string[], body: string |
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const target = parsedTarget(url, opts);
   if (target.problem || !target.u) return done({ status: null, error: target.problem ?? 'URL must be an absolute https URL', retryAfterS: null });
-  target.pool ??= poolFor(target.u, opts.allowPrivate, opts.timeoutMs);
-  if (target.pool.closed || target.pool.destroyed) target.pool = poolFor(target.u, opts.allowPrivate, opts.timeoutMs);
+  if (!target.pool || target.pool.closed || target.pool.destroyed || target.poolTimeoutMs !== opts.timeoutMs) {
+    target.pool = poolFor(target.u, opts.allowPrivate, opts.timeoutMs);
+    target.poolTimeoutMs = opts.timeoutMs;
+  }
   const cutter = opts.cutter ?? new RequestCutter();
   const timer = opts.cutter ? null : setTimeout(() => cutter.cut(), opts.timeoutMs);
   const late = () => performance.now() - started > opts.timeoutMs;
@@ -305,14 +312,14 @@ export async function postWebhook(url: string, headers: string[], body: string |
     const { status, retryAfter, text } = await dispatchPost(target.pool, target.path, headers, body, cutter);
     const retryAfterS = retryAfterSeconds(retryAfter);
     if (status >= 200 && status < 300) {
-      if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null });
+      if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null, timedOut: true });
       return done({ status, error: null, retryAfterS });
     }
     return done({ status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const name = (e as { code?: string }).code;
-    if (cutter.cutDone || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT') return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null });
+    if (cutter.cutDone || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT' || name === 'UND_ERR_CONNECT_TIMEOUT') return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null, timedOut: true });
     const cause = (e.cause ?? e) as NodeJS.ErrnoException;
     if (cause.code === 'EPRIVATE') return done({ status: null, error: cause.message, retryAfterS: null });
     return done({ status: null, error: `${cause.code ?? e.code ?? 'Error'}: ${cause.message || e.message}`, retryAfterS: null });

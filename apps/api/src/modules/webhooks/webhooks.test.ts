@@ -54,7 +54,7 @@ const url = (path = '', org = orgId) => `/api/v1/organizations/${org}${path}`;
 
 beforeAll(async () => {
   // Retries 1,000 times sooner than in production: 5 s becomes 5 ms, 5 min 300 ms.
-  t = await createTestApp({ webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 2000, retryScale: 0.001, pollMs: 50, idlePollMs: 60_000, concurrency: 10 } });
+  t = await createTestApp({ webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 2000, retryScale: 0.001, pollMs: 50, idlePollMs: 60_000, concurrency: 10, maxPerOrg: 50 } });
   const owner = await registerOrganization(t.app, 'Hook Carrier');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);

@@ -263,6 +263,11 @@ export const webhookSchema = z.object({
   updatedAt: z.string(),
   /** Deliveries waiting or being retried. */
   pendingDeliveries: z.number().int(),
+  /**
+   * Attempts in a row that got no answer within the timeout; above 0 the receiver is timing out and
+   * its attempts get a shorter timeout and fewer of the sender's slots until it answers again.
+   */
+  consecutiveTimeouts: z.number().int(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
@@ -280,7 +285,11 @@ export type WebhookCreated = z.infer<typeof webhookCreatedSchema>;
 export const webhookSecretSchema = z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string() });
 export type WebhookSecret = z.infer<typeof webhookSecretSchema>;
 
-export const webhookListSchema = z.object({ content: z.array(webhookSchema) });
+export const webhookListSchema = z.object({
+  content: z.array(webhookSchema),
+  /** The most subscriptions the organization may have (the server's WEBHOOK_MAX_PER_ORG); a create past it is refused with 400. */
+  limit: z.number().int(),
+});
 export type WebhookList = z.infer<typeof webhookListSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;

@@ -29,7 +29,7 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/webhooks', {
     config,
     schema: { tags, summary: "The organization's webhook subscriptions, newest first (never their secrets)", params: orgIdParams, response: { 200: webhookListSchema, ...orgErrors() } },
-    handler: (req) => svc.listWebhooks(scopeOf(req, req.params.orgId)),
+    handler: (req) => svc.listWebhooks(scopeOf(req, req.params.orgId), app.config.webhooks.maxPerOrg),
   });
 
   app.get('/organizations/:orgId/webhooks/event-types', {
@@ -43,12 +43,12 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        'Subscribe a URL to event types. The answer holds the signing secret (`whsec_…`, Standard Webhooks): the only time it is shown until a rotation. https only (http where WEBHOOK_ALLOW_HTTP=1); private addresses are refused.',
+        'Subscribe a URL to event types. The answer holds the signing secret (`whsec_…`, Standard Webhooks): the only time it is shown until a rotation. https only (http where WEBHOOK_ALLOW_HTTP=1); private addresses are refused. An organization has at most WEBHOOK_MAX_PER_ORG subscriptions (50 by default; the list says `limit`): past it, 400.',
       params: orgIdParams,
       body: webhookInputSchema,
       response: { 201: webhookCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => reply.code(201).send(await svc.createWebhook(scopeOf(req, req.params.orgId), rules(), req.body)),
+    handler: async (req, reply) => reply.code(201).send(await svc.createWebhook(scopeOf(req, req.params.orgId), rules(), app.config.webhooks.maxPerOrg, req.body)),
   });
 
   app.get('/organizations/:orgId/webhooks/:id', {

@@ -18,7 +18,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../db/schema/index.ts';
-import { conflict, invalidField, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { Scope } from '../auth/index.ts';
@@ -50,6 +50,7 @@ function present(r: SubRow, pending: number): Webhook {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     pendingDeliveries: pending,
+    consecutiveTimeouts: r.consecutiveTimeouts,
   };
 }
 
@@ -77,10 +78,10 @@ async function pendingBySub(db: DbOrTx, orgId: string): Promise<Map<string, numb
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
-export async function listWebhooks(s: Scope): Promise<WebhookList> {
+export async function listWebhooks(s: Scope, limit: number): Promise<WebhookList> {
   const rows = await s.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, s.orgId)).orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id));
   const pending = await pendingBySub(s.db, s.orgId);
-  return { content: rows.map((r) => present(r, pending.get(r.id) ?? 0)) };
+  return { content: rows.map((r) => present(r, pending.get(r.id) ?? 0)), limit };
 }
 
 export async function getWebhook(s: Scope, id: string): Promise<Webhook> {
@@ -88,9 +89,23 @@ export async function getWebhook(s: Scope, id: string): Promise<Webhook> {
   return present(row, (await pendingBySub(s.db, s.orgId)).get(id) ?? 0);
 }
 
-export async function createWebhook(s: Scope, rules: TargetRules, input: Input): Promise<WebhookCreated> {
+/** First key of the advisory lock that makes an organization's creates wait for each other (the limit's count). */
+const CREATE_LOCK_CLASS = 724_311_230;
+
+/** Refuses a subscription past the organization's limit (WEBHOOK_MAX_PER_ORG, issue 66): each one may hold the sender's slots. */
+async function checkRoom(tx: DbOrTx, orgId: string, limit: number): Promise<void> {
+  // Two creates at once would both count the same number: the second waits for the first's commit.
+  await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK_CLASS}, hashtext(${orgId}))`);
+  const [row] = await tx.select({ n: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId));
+  if ((row?.n ?? 0) >= limit) {
+    throw badRequest(`This organization already has ${limit} webhook subscriptions, the most allowed. Delete one before adding another.`, `webhooks: at most ${limit} subscriptions per organization (WEBHOOK_MAX_PER_ORG)`);
+  }
+}
+
+export async function createWebhook(s: Scope, rules: TargetRules, limit: number, input: Input): Promise<WebhookCreated> {
   checkUrl(input.url, rules);
   const row = await s.db.transaction(async (tx) => {
+    await checkRoom(tx, s.orgId, limit);
     const [r] = await tx
       .insert(webhookSubscriptions)
       .values({ organizationId: s.orgId, url: input.url, events: input.events, description: input.description, enabled: input.enabled ?? true, secret: newSecret(), createdBy: s.actor.token ? null : s.actor.userId })

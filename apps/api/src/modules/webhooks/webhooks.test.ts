@@ -7,7 +7,7 @@ import { webhookCreatedSchema, webhookDeliveryPageSchema, webhookSchema, webhook
 import { notifications, webhookDeliveries, webhookSubscriptions } from '../../db/schema/index.ts';
 import { bearer, createTestApp, eventually, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { emitWebhookEvent } from './webhook-outbox.ts';
-import { retryDelayMs, RETRY_SCHEDULE_S } from './webhook-sender.ts';
+import { attemptTimeoutMs, retryDelayMs, RETRY_SCHEDULE_S, slotShares } from './webhook-sender.ts';
 import { isPrivateAddress, urlProblem } from './webhook-target.ts';
 import { loadBody } from './webhook-fixtures.ts';
 
@@ -21,7 +21,7 @@ interface Received {
   body: string;
 }
 
-/** A receiver on loopback: answers from `plan` in turn (the last one repeats). */
+/** A receiver on loopback: answers from `plan` in turn (the last one repeats); status 0 never answers. */
 class Receiver {
   readonly got: Received[] = [];
   plan: Array<{ status: number; headers?: Record<string, string> }> = [{ status: 204 }];
@@ -31,6 +31,7 @@ class Receiver {
     req.on('end', () => {
       this.got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = this.plan.length > 1 ? this.plan.shift()! : this.plan[0]!;
+      if (answer.status === 0) return;
       res.writeHead(answer.status, answer.headers).end(answer.status >= 400 ? 'nope' : '');
     });
   });
@@ -216,6 +217,30 @@ describe('webhook subscriptions', () => {
     expect(after.disabledReason).toBe('FAILING');
   });
 
+  it('a receiver that keeps timing out gets a shorter timeout until it answers again (issue 66)', async () => {
+    // The timeout here is 2 s: the first attempt waits all of it, the next (the leash) 1 s.
+    const sub = await subscribe(['load.status_changed']);
+    rx.plan = [{ status: 0 }, { status: 0 }, { status: 204 }];
+    await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin });
+    const get = async () => webhookSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}`), headers: admin })).json());
+    expect((await eventually(get, (w) => w.consecutiveTimeouts === 1, 5000)).consecutiveTimeouts).toBe(1);
+    const [first] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    expect(first!.lastError).toBe('No complete answer within 2 s');
+    expect((await eventually(get, (w) => w.consecutiveTimeouts === 2, 5000)).consecutiveTimeouts).toBe(2);
+    const [second] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    expect(second).toMatchObject({ attempts: 2, lastError: 'No complete answer within 1 s' });
+    expect(second!.durationMs).toBeLessThan(1800);
+    // It answers: the whole timeout again.
+    const d = await eventually(
+      async () => webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content[0],
+      (x) => x?.status === 'DELIVERED',
+      10_000,
+    );
+    expect(d).toMatchObject({ status: 'DELIVERED', attempts: 3 });
+    expect((await get()).consecutiveTimeouts).toBe(0);
+    expect(rx.got).toHaveLength(3);
+  });
+
   it('rotates the secret: both sign for 24 hours', async () => {
     const sub = await subscribe(['load.status_changed']);
     const rot = await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/rotate-secret`), headers: admin });
@@ -272,6 +297,14 @@ describe('the sender’s rules', () => {
     expect(isPrivateAddress('100.64.0.1')).toBe(true);
     expect(isPrivateAddress('8.8.8.8')).toBe(false);
     expect(isPrivateAddress('2606:4700::1111')).toBe(false);
+  });
+
+  it('shares the slots and shortens the leash by the figures of decision 0230', () => {
+    expect(slotShares(100)).toEqual({ organization: 50, timingOut: 5 });
+    expect(slotShares(1)).toEqual({ organization: 1, timingOut: 1 });
+    expect([0, 1, 2, 3, 4, 5, 8].map((n) => attemptTimeoutMs(10_000, n))).toEqual([10_000, 2500, 2500, 2500, 10_000, 2500, 10_000]);
+    expect(attemptTimeoutMs(2000, 1)).toBe(1000);
+    expect(attemptTimeoutMs(500, 1)).toBe(500);
   });
 
   it('retries on the specification’s schedule with jitter for about 3 days', () => {

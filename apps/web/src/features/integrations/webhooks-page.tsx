@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Accordion, ActionIcon, Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Menu, Modal, Pagination, Paper, ScrollArea, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle, IconCheck, IconCopy, IconDots, IconList, IconPencil, IconPlus, IconRefresh, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconClockExclamation, IconCopy, IconDots, IconList, IconPencil, IconPlus, IconRefresh, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { webhookInputSchema, type Webhook, type WebhookDelivery } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -29,8 +29,11 @@ export default function WebhooksPage() {
   const [secret, setSecret] = useState<{ secret: string; until?: string } | null>(null);
   const [viewing, setViewing] = useState<Webhook | null>(null);
   const hooks = list.data?.content ?? [];
+  const limit = list.data?.limit ?? null;
+  // At the organization's limit (WEBHOOK_MAX_PER_ORG, issue 66) "Add" is off, and the alert below says why.
+  const full = limit !== null && hooks.length >= limit;
   const addButton = (
-    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={full} aria-describedby={full ? 'webhooks-limit' : undefined}>
       {t('integrations.hooks.create')}
     </Button>
   );
@@ -52,6 +55,17 @@ export default function WebhooksPage() {
         emptyAction={addButton}
       >
         <Stack gap="sm">
+          {full ? (
+            <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} id="webhooks-limit">
+              {t('integrations.hooks.limitReached', { limit })}
+            </Alert>
+          ) : (
+            limit !== null && (
+              <Text size="sm" c="dimmed">
+                {t('integrations.hooks.used', { count: hooks.length, limit })}
+              </Text>
+            )
+          )}
           {hooks.map((h) => (
             <HookCard key={h.id} hook={h} onEdit={() => setEditing(h)} onDeliveries={() => setViewing(h)} onSecret={setSecret} />
           ))}
@@ -120,6 +134,13 @@ function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; 
               <Badge color="red" variant="light">
                 {t('integrations.hooks.failingSince', { time: formatDateTime(h.failingSince) })}
               </Badge>
+            )}
+            {h.enabled && h.consecutiveTimeouts > 0 && (
+              <Tooltip label={t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })} multiline w={300} withArrow events={{ hover: true, focus: true, touch: true }}>
+                <Badge color="orange" variant="light" leftSection={<IconClockExclamation size={12} aria-hidden />} tabIndex={0} aria-label={`${t('integrations.hooks.timingOut')}: ${t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })}`}>
+                  {t('integrations.hooks.timingOut')}
+                </Badge>
+              </Tooltip>
             )}
           </Group>
           <Group gap={4} mt={4}>

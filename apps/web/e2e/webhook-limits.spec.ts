@@ -36,6 +36,12 @@ test('at the limit "Add endpoint" is off and says why; an endpoint that does not
       .poll(async () => ((await (await request.get(`${hooks}/${slow.id}`, { headers })).json()) as { consecutiveTimeouts: number }).consecutiveTimeouts, { timeout: 60_000 })
       .toBeGreaterThan(0);
 
+    if (process.env.E2E_SHOTS) {
+      // A new organization has dark mode off: on for the dark screenshots.
+      const settingsPath = `/api/v1/organizations/${session.user.organization.id}/settings`;
+      const settings = (await (await request.get(settingsPath, { headers })).json()) as Record<string, unknown>;
+      expect((await request.put(settingsPath, { headers, data: { ...settings, darkMode: { isEnabled: true, defaultTheme: 'light' } } })).status()).toBe(200);
+    }
     await signIn(page, account);
     await page.goto(SCREEN);
     const reason = page.getByText('This organization has 50 endpoints, the most allowed. Delete one to add another.');
@@ -63,23 +69,29 @@ test('at the limit "Add endpoint" is off and says why; an endpoint that does not
   }
 });
 
-/** Screenshots in the test's output folder (E2E_SHOTS=1): light at 1280 and 375 px wide, then dark at both. */
+/** Screenshots in the test's output folder (E2E_SHOTS=1): the top (the limit) and the timing-out card, light and dark, 1280 and 375 px wide. */
 async function shots(page: Page, name: string) {
   const size = page.viewportSize();
   for (const scheme of ['light', 'dark'] as const) {
-    await page.evaluate((v) => {
-      localStorage.setItem('fleet.colorScheme', v);
+    // The user's own choice of theme, as the toggle stores it, applied by a reload.
+    await page.evaluate((value) => {
+      localStorage.setItem('fleet.colorScheme', value);
       localStorage.removeItem('fleet.colorSchemeFromOrganization');
     }, scheme);
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await expect(page.getByText('Timing out', { exact: true })).toBeVisible();
-    await page.locator('[aria-label^="Timing out:"]').first().focus();
-    await expect(page.getByRole('tooltip')).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}.png`) });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-375.png`), fullPage: true });
+    for (const width of [size?.width ?? 1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : (size?.height ?? 800) });
+      await expect(page.getByText('Timing out', { exact: true })).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-${width}-top.png`) });
+      await page.locator('[aria-label^="Timing out:"]').first().focus();
+      await expect(page.getByRole('tooltip')).toBeVisible();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-${width}-card.png`) });
+      await page.locator('[aria-label^="Timing out:"]').first().blur();
+    }
     if (size) await page.setViewportSize(size);
   }
 }

@@ -231,27 +231,17 @@ export class RefusedFixes {
   private async write(rows: Pending[]): Promise<void> {
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
       const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-      const byOrg = new Map<string, Pending[]>();
-      for (const r of chunk) {
-        const part = byOrg.get(r.organizationId);
-        if (part) part.push(r);
-        else byOrg.set(r.organizationId, [r]);
-      }
       try {
         await this.insert(chunk);
-        continue;
       } catch (err) {
-        if (byOrg.size === 1) {
-          this.failed(chunk, err);
-          continue;
+        const byOrg = new Map<string, Pending[]>();
+        for (const r of chunk) {
+          const part = byOrg.get(r.organizationId);
+          if (part) part.push(r);
+          else byOrg.set(r.organizationId, [r]);
         }
-      }
-      for (const part of byOrg.values()) {
-        try {
-          await this.insert(part);
-        } catch (err) {
-          this.failed(part, err);
-        }
+        if (byOrg.size === 1) this.failed(chunk, err);
+        else for (const part of byOrg.values()) await this.insert(part).catch((e: unknown) => this.failed(part, e));
       }
     }
   }

@@ -90,6 +90,8 @@ export const refusedFixSchema = z.object({
   receivedAt: z.string(),
   /** Its fix time, null when it had none that was a time. */
   fixTime: z.string().nullable(),
+  /** The time it was sent with when that was not a time a fix can have (year 0000, +010000-01-01T00:00:00.000Z, "yesterday"), as text; null otherwise. */
+  fixTimeText: z.string().nullable(),
   /** tooOld, inFuture, badTime, coordinates, speed, course, altitude, … or database. */
   reason: z.string(),
   message: z.string(),

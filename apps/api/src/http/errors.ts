@@ -7,6 +7,9 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+
+  /** Seconds after which the same request may succeed (a 429's Retry-After). */
+  retryAfterSeconds?: number | undefined;
 }
 
 export const badRequest = (message: string, technical?: string) => new AppError(400, message, technical);
@@ -24,4 +27,5 @@ export const fieldError = (status: 400 | 409, path: string, message: string) => 
 export const invalidField = (path: string, message: string) => fieldError(400, path, message);
 export const conflictOn = (path: string, message: string) => fieldError(409, path, message);
 export const payloadTooLarge = (message: string) => new AppError(413, message);
-export const tooManyRequests = (message: string) => new AppError(429, message);
+/** 429; with `retryAfterSeconds`, answered in Retry-After: when the same request may succeed. */
+export const tooManyRequests = (message: string, retryAfterSeconds?: number) => Object.assign(new AppError(429, message), { retryAfterSeconds });

@@ -63,6 +63,16 @@ describe('numbers', () => {
     expectFieldErrors(tiny.json(), 400, { laborHours: 'Labour hours must be 0 or at least 0.01' });
   });
 
+  it("answers a subnormal in a field that takes no number by the field's type, not by subnormals (issue 66)", async () => {
+    const res = await send('POST', org('/assets'), vehicleBody({ make: 5e-324, fuelType: -1e-320, odometerKm: 5e-324 }));
+    // Text and a choice get their type's words; a number field keeps the subnormal rule's.
+    expectFieldErrors(res.json(), 400, { make: 'Make must be text', fuelType: 'Fuel type is not an IFTA fuel type', odometerKm: 'Odometer (km) must be 0 or a number further from zero' });
+    expect(res.json().message).not.toMatch(/Make must be 0|Fuel type must be 0/);
+    const nested = await send('POST', org('/work-orders'), { assetId: 5e-324, title: { text: 5e-324 } });
+    expectFieldErrors(nested.json(), 400, { assetId: 'Vehicle must be a vehicle or trailer id', title: 'Title is a required field' });
+    expect(nested.json().technicalMessage).not.toContain('subnormal');
+  });
+
   it('refuses an odometer of "" or true instead of storing 0 or 1', async () => {
     for (const odometerKm of ['', true, '120']) {
       const res = await send('POST', org('/assets'), vehicleBody({ odometerKm }));

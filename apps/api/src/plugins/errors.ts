@@ -51,6 +51,7 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
     if (constraint) return reply.code(constraint.status).send(errorBody(constraint.status, constraint.message, constraint.technicalMessage));
     if (err instanceof AppError) {
       if (err.status === 401) reply.header('www-authenticate', 'Bearer');
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.code(err.status).send(errorBody(err.status, err.message, err.technicalMessage));
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;

@@ -24,6 +24,8 @@ export const refusedFixes = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
     /** The newest one's fix time (null: it had none that was a time). */
     fixTime: timestamp('fix_time', { withTimezone: true }),
+    /** The newest one's fix time as text when it was not a time the column holds (year 0000, +010000, not a time at all). */
+    fixTimeText: text('fix_time_text'),
     message: text('message').notNull(),
     field: text('field'),
     protocol: text('protocol').notNull(),

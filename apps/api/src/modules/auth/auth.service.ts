@@ -67,13 +67,23 @@ async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {
   return { user, ...tokens };
 }
 
-async function checkLoginBudget(db: Db, key: string): Promise<void> {
+/**
+ * 429 once an address has failed LOGIN_FAILURE_LIMIT times for an e-mail in the window, until the
+ * window ends: Retry-After and the message say when (issue 66); a completed password reset lifts it.
+ */
+async function checkLoginBudget(db: Db, key: string, now = Date.now()): Promise<void> {
   const rows = await db.select().from(loginFailures).where(eq(loginFailures.key, key));
   const row = rows[0];
-  if (row && row.failures >= LOGIN_FAILURE_LIMIT && Date.now() - row.windowStartedAt.getTime() < LOGIN_FAILURE_WINDOW_MS) {
-    throw tooManyRequests('Too many failed sign-in attempts. Try again in 15 minutes or reset your password.');
+  const left = row ? row.windowStartedAt.getTime() + LOGIN_FAILURE_WINDOW_MS - now : 0;
+  if (row && row.failures >= LOGIN_FAILURE_LIMIT && left > 0) {
+    const seconds = Math.ceil(left / 1000);
+    const minutes = Math.ceil(seconds / 60);
+    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} or reset your password.`, seconds);
   }
 }
+
+/** The lockout keys of an e-mail from every address (`ip|email`: an address has no '|'). */
+const lockoutsOf = (email: string) => sql`substr(${loginFailures.key}, strpos(${loginFailures.key}, '|') + 1) = lower(${email})`;
 
 async function recordLoginFailure(db: Db, key: string): Promise<void> {
   const windowStart = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
@@ -244,6 +254,8 @@ export async function createNewPassword(db: Db, input: { token: string; password
       .returning({ id: users.id, email: users.email, orgId: users.organizationId, role: users.role });
     if (!user) throw badRequest('This link is invalid or has expired. Ask for a new one.');
     await revokeAllSessions(tx, user.id);
+    // Whoever completed the reset holds the mailbox: the failed sign-ins against the old password no longer lock the account.
+    await tx.delete(loginFailures).where(lockoutsOf(user.email));
     await recordActivity(tx, {
       orgId: user.orgId,
       actor: { ...actor, userId: user.id, email: user.email, role: user.role },

@@ -24,6 +24,7 @@ export function presentRefusedFix(r: typeof refusedFixes.$inferSelect): RefusedF
   return {
     receivedAt: r.receivedAt.toISOString(),
     fixTime: r.fixTime?.toISOString() ?? null,
+    fixTimeText: r.fixTimeText,
     reason: r.reason,
     message: r.message,
     field: r.field,

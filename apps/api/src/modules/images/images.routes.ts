@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import { imageIdParams, imageLinkQuery, orgImageParams } from '@fleet/api-contract';
 import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
-import { scopeOf } from '../auth/index.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
+import { mayReadImage } from './image-access.ts';
 import { bearerCaller } from './image-caller.ts';
 import { getImageByLinkOrCaller, getOrgImage, type ServedImage } from './images.service.ts';
 
@@ -22,11 +23,15 @@ const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/images/:imageId', {
     schema: {
       tags,
-      summary: "One of the organization's uploaded images, for a signed-in member (a page embeds the signed link the API shows with the image instead)",
+      summary:
+        "One of the organization's uploaded images, for a member who may read what it is attached to (its uploader until it is attached; a page embeds the signed link the API shows with the image instead)",
       params: orgImageParams,
       response: { 200: imageResponse, ...orgErrors() },
     },
-    handler: async (req, reply) => send(reply, await getOrgImage(scopeOf(req, req.params.orgId), req.params.imageId)),
+    handler: async (req, reply) => {
+      const { db, orgId } = scopeOf(req, req.params.orgId);
+      return send(reply, await getOrgImage(db, orgId, req.params.imageId, mayReadImage(db, requireAuth(req))));
+    },
   });
 
   app.get('/images/:imageId', {
@@ -36,12 +41,16 @@ const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        "An uploaded image, through the signed link the API gave with it (exp and sig, valid 1 to 2 hours) or for a signed-in member of its organization; another organization's image is a 404",
+        "An uploaded image, through the signed link the API gave with it (exp and sig, valid 1 to 2 hours) or for a signed-in caller who may read what it is attached to; any other image is a 404",
       params: imageIdParams,
       querystring: imageLinkQuery,
       response: { 200: imageResponse, ...errors(400, 401, 404) },
     },
-    handler: async (req, reply) => send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, await bearerCaller(req))),
+    handler: async (req, reply) => {
+      const caller = await bearerCaller(req);
+      const mayRead = caller ? mayReadImage(app.db, caller) : async () => false;
+      return send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, caller, mayRead));
+    },
   });
 };
 

@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { images } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { badRequest, notFound, unauthorized } from '../../http/errors.ts';
-import type { AuthContext, ReadScope } from '../auth/index.ts';
+import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
+import type { AuthContext } from '../auth/index.ts';
 import { checkImageLink } from './image-links.ts';
+import type { ImageFacts, ImageOwner } from './image-owners.ts';
 
 const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
   { type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
@@ -19,21 +20,42 @@ export function sniffImageType(data: Buffer): string {
   return match.type;
 }
 
-export async function storeImage(tx: DbOrTx, orgId: string | null, data: Buffer, clientId: string | null = null): Promise<string> {
+/**
+ * Stores an image of `orgId` (null: of no organization), uploaded by `uploader` (a user or an API
+ * token), attached to `owner` at once when it is stored for one (a user's photo, a logo). With the
+ * uploading device's key (`clientId`), a resend by the same uploader answers the first image.
+ */
+export async function storeImage(
+  tx: DbOrTx,
+  orgId: string | null,
+  data: Buffer,
+  clientId: string | null = null,
+  who: { uploader?: string | null; owner?: ImageOwner | null } = {},
+): Promise<string> {
   const contentType = sniffImageType(data);
+  const uploader = who.uploader ?? null;
+  const keyed = orgId && clientId ? clientId : null;
+  // The key is the uploader's: another caller's key never answers their image (issue 66).
   const ofKey = async () =>
-    orgId && clientId ? (await tx.select({ id: images.id }).from(images).where(and(eq(images.organizationId, orgId), eq(images.clientId, clientId))))[0]?.id : undefined;
+    orgId && keyed
+      ? (await tx.select({ id: images.id, uploadedBy: images.uploadedBy }).from(images).where(and(eq(images.organizationId, orgId), eq(images.clientId, keyed))))[0]
+      : undefined;
+  // An upload stored before uploaders were recorded (null) is the resending phone's own.
+  const mine = (r: { uploadedBy: string | null }) => r.uploadedBy === uploader || r.uploadedBy === null;
   const sent = await ofKey();
-  if (sent) return sent;
+  if (sent && mine(sent)) return sent.id;
+  if (sent) throw conflict('This upload key was used by someone else: send the photo again with a new key', 'Idempotency-Key of another uploader');
   const [row] = await tx
     .insert(images)
-    .values({ organizationId: orgId, contentType, size: data.length, data, clientId: orgId ? clientId : null })
+    .values({ organizationId: orgId, contentType, size: data.length, data, clientId: keyed, uploadedBy: uploader, ownerType: who.owner?.type ?? null, ownerId: who.owner?.id ?? null })
     .onConflictDoNothing()
     .returning({ id: images.id });
+  if (row) return row.id;
   // Nothing inserted: the same key's first upload committed meanwhile.
-  const id = row?.id ?? (await ofKey());
-  if (!id) throw new Error('image insert returned nothing');
-  return id;
+  const first = await ofKey();
+  if (first && mine(first)) return first.id;
+  if (first) throw conflict('This upload key was used by someone else: send the photo again with a new key', 'Idempotency-Key of another uploader');
+  throw new Error('image insert returned nothing');
 }
 
 export async function deleteImage(tx: DbOrTx, imageId: string): Promise<void> {
@@ -47,27 +69,31 @@ export interface ServedImage {
   maxAgeSeconds: number;
 }
 
-const columns = { contentType: images.contentType, data: images.data };
+const columns = { contentType: images.contentType, data: images.data, orgId: images.organizationId, uploadedBy: images.uploadedBy, ownerType: images.ownerType, ownerId: images.ownerId };
 
-/** One of the organization's images; another organization's (or none's) is a 404, so its existence does not leak. */
-export async function getOrgImage({ db, orgId }: ReadScope, imageId: string): Promise<ServedImage> {
+/** Whether the caller may read an image by id: whoever may read what it is attached to (image-access.ts). */
+export type MayReadImage = (image: ImageFacts) => Promise<boolean>;
+
+/** One of the organization's images, for a caller who may read it; any other is a 404, so its existence does not leak. */
+export async function getOrgImage(db: DbOrTx, orgId: string, imageId: string, mayRead: MayReadImage): Promise<ServedImage> {
   const [row] = await db.select(columns).from(images).where(and(eq(images.id, imageId), eq(images.organizationId, orgId)));
-  if (!row) throw notFound('Image');
-  return { ...row, maxAgeSeconds: 0 };
+  if (!row || !(await mayRead(row))) throw notFound('Image');
+  return { contentType: row.contentType, data: row.data, maxAgeSeconds: 0 };
 }
 
 /**
  * The image at `/images/{id}`: through the signed link the API gave with it, or for a signed-in
- * caller of its organization (a super administrator: any). The link is a credential of its own
- * (the API signed it for someone it showed the image to), so it also opens an image of no
- * organization, such as a super administrator's avatar; a bearer token opens such an image only
- * for a super administrator. Another organization's image is a 404; no credential at all, a 401.
+ * caller who may read it (`mayRead`: whoever may read what it is attached to; a super
+ * administrator: any). The link is a credential of its own (the API signed it for someone it showed
+ * the image to), so it also opens an image of no organization, such as a super administrator's
+ * avatar. Any other image is a 404; no credential at all, a 401.
  */
 export async function getImageByLinkOrCaller(
   db: DbOrTx,
   imageId: string,
   link: { exp?: string | undefined; sig?: string | undefined },
   caller: AuthContext | null,
+  mayRead: MayReadImage,
   now = Date.now(),
 ): Promise<ServedImage> {
   const viaLink = link.exp !== undefined || link.sig !== undefined;
@@ -85,9 +111,8 @@ export async function getImageByLinkOrCaller(
   } else if (!caller) {
     throw unauthorized('Authentication required', 'No bearer token or image link signature (exp, sig)');
   }
-  const [row] = await db.select({ ...columns, orgId: images.organizationId }).from(images).where(eq(images.id, imageId));
+  const [row] = await db.select(columns).from(images).where(eq(images.id, imageId));
   if (!row) throw notFound('Image');
-  const callersOwn = caller !== null && (caller.isSuperAdmin || (row.orgId !== null && row.orgId === caller.orgId));
-  if (!viaLink && !callersOwn) throw notFound('Image');
+  if (!viaLink && !(await mayRead(row))) throw notFound('Image');
   return { contentType: row.contentType, data: row.data, maxAgeSeconds };
 }

@@ -8,7 +8,8 @@ import { registryActors } from '../../test/registry.ts';
 import { imageLink } from './image-links.ts';
 
 // Uploaded images are an organization's (issue 43): through HTTP on the real database, who is
-// served a DVIR photo, by which path, and what a signed link opens.
+// served a DVIR photo, by which path, and what a signed link opens. Who reads an attached image
+// (issue 66) is in image-owners.test.ts.
 
 let t: TestContext;
 let a: Awaited<ReturnType<typeof registryActors>>;
@@ -70,13 +71,15 @@ describe('an organization’s photo', () => {
     expectErrorBody((await get(bare(randomUUID()), a.other)).json(), 404);
   });
 
-  it('is served with its bytes to a member of its organization, whatever their permissions', async () => {
-    const member = await memberWithRole(t.app, t.dataDir, await login(t.app, DEMO.admin), []);
-    const headers = { authorization: `Bearer ${member.session.accessToken}` };
-    const res = await get(orgImage(a.orgId, photo.id), headers);
+  it('is served with its bytes to its uploader until it is attached, and to no other member (issue 66)', async () => {
+    const res = await get(orgImage(a.orgId, photo.id), a.admin);
     expectImage(res);
     expect(res.headers['cache-control']).toBe('private, no-cache');
-    expectImage(await get(bare(photo.id), headers));
+    expectImage(await get(bare(photo.id), a.admin));
+    const member = await memberWithRole(t.app, t.dataDir, await login(t.app, DEMO.admin), []);
+    const headers = { authorization: `Bearer ${member.session.accessToken}` };
+    expectErrorBody((await get(orgImage(a.orgId, photo.id), headers)).json(), 404);
+    expectErrorBody((await get(bare(photo.id), headers)).json(), 404);
   });
 
   it('is served to a super administrator controlling the organization', async () => {
@@ -86,13 +89,15 @@ describe('an organization’s photo', () => {
 
   it('is refused to a deactivated member and to a forged token', async () => {
     const admin = await login(t.app, DEMO.admin);
-    const member = await memberWithRole(t.app, t.dataDir, admin, []);
+    const member = await memberWithRole(t.app, t.dataDir, admin, ['DVIR_LIST']);
     const headers = { authorization: `Bearer ${member.session.accessToken}` };
-    expectImage(await get(bare(photo.id), headers));
+    // The member's own upload, theirs to read until it is attached.
+    const own = await upload(headers, a.orgId);
+    expectImage(await get(bare(own.id), headers));
     const off = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/users/${member.session.user.id}/deactivate`, headers: a.admin });
     expect(off.statusCode, off.body).toBeLessThan(300);
-    expectErrorBody((await get(bare(photo.id), headers)).json(), 401);
-    expectErrorBody((await get(bare(photo.id), { authorization: `Bearer ${member.session.accessToken}x` })).json(), 401);
+    expectErrorBody((await get(bare(own.id), headers)).json(), 401);
+    expectErrorBody((await get(bare(own.id), { authorization: `Bearer ${member.session.accessToken}x` })).json(), 401);
   });
 });
 

@@ -2,3 +2,4 @@
 export { imageLink, optionalImageLink, setImageLinkSecret } from './image-links.ts';
 export { deleteImage, storeImage } from './images.service.ts';
 export { storeOrganizationImage, uploadedFileBytes } from './image-upload.ts';
+export { attachImages, uploaderOf, type ImageFacts, type ImageOwner, type ImageOwnerType } from './image-owners.ts';

@@ -29,3 +29,12 @@ export function reachable(reach: Reach): SQL | undefined {
 
 export const inReach = (reach: Reach, load: { driverId: string | null; coDriverId: string | null }): boolean =>
   reach.all || (!!reach.driverId && (load.driverId === reach.driverId || load.coDriverId === reach.driverId));
+
+/** Whether the caller may read the load (LOAD_LIST, or a driver of it): who reads its papers by id. */
+export async function loadInReach(db: DbOrTx, orgId: string, ctx: AuthContext, loadId: string): Promise<boolean> {
+  const [load] = await db
+    .select({ driverId: loads.driverId, coDriverId: loads.coDriverId })
+    .from(loads)
+    .where(and(eq(loads.organizationId, orgId), eq(loads.id, loadId)));
+  return !!load && inReach(await reachOf(db, orgId, ctx, 'LOAD_LIST'), load);
+}

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, images, places } from '../../db/schema/index.ts';
+import { assets, drivers, places } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 
 // The ids a load points at must be the organization's (decision 0166): another organization's or an
@@ -62,13 +62,4 @@ export async function tractorOf(db: DbOrTx, orgId: string, given: string | null 
     .from(assets)
     .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, leadDriverId), eq(assets.type, 'VEHICLE')));
   return a?.id ?? null;
-}
-
-/** 400 on `imageId` unless the image was uploaded to this organization. */
-export async function checkOrgImage(db: DbOrTx, orgId: string, imageId: string): Promise<void> {
-  const [i] = await db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(eq(images.id, imageId), eq(images.organizationId, orgId)));
-  if (!i) throw invalidField('imageId', 'Photo must be an image uploaded to this organization');
 }

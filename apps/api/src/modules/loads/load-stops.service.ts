@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import { loadDocuments, loadStops } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { attachImages, uploaderOf } from '../images/index.ts';
 import type { AuthContext, Scope } from '../auth/index.ts';
 import { inReach, reachOf, type Reach } from './load-access.ts';
 import { findLoadRow, stopsOf, type LoadRow } from './load-present.ts';
-import { checkOrgImage } from './load-refs.ts';
 import { stopEventProblem } from './load-status.ts';
 import { emitStopEvents, settleStatus } from './load-settle.ts';
 import { fullLoad } from './loads.service.ts';
@@ -59,7 +59,8 @@ export async function addDocument(s: Scope, ctx: AuthContext, loadId: string, in
   const reach = await reachOf(s.db, s.orgId, ctx, 'LOAD_UPDATE');
   const id = await s.db.transaction(async (tx) => {
     await lockedInReach(tx, s, reach, loadId);
-    await checkOrgImage(tx, s.orgId, input.imageId);
+    // The photo becomes the load's: the caller's own upload, attached to nothing else (issue 66).
+    await attachImages(tx, s.orgId, uploaderOf(s.actor), [input.imageId], { type: 'LOAD', id: loadId }, 'imageId', 'Photo', true);
     if (input.stopId) {
       const [st] = await tx
         .select({ id: loadStops.id })

@@ -10,8 +10,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import { emitWebhookEvent } from '../webhooks/index.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import type { Actor, ReadScope, Scope } from '../auth/index.ts';
-import { imageLink, optionalImageLink } from '../images/index.ts';
-import { assertOrgImages } from './dvir-access.ts';
+import { attachImages, imageLink, optionalImageLink, uploaderOf } from '../images/index.ts';
 
 // Defects (issue 31, decision 0158): a failed item of a report, open until a mechanic certifies it
 // repaired or that repair is unnecessary (49 CFR 396.11(a)(3)). Certifying is the only change a
@@ -108,7 +107,7 @@ export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: 
       .where(and(eq(vehicleDefects.id, defectId), eq(vehicleDefects.organizationId, orgId)))
       .for('update');
     if (!before) throw notFound('Defect');
-    await assertOrgImages(tx, orgId, [input.signature.imageId], 'signature.imageId', 'Drawn signature');
+    await attachImages(tx, orgId, uploaderOf(actor), [input.signature.imageId], { type: 'DEFECT', id: defectId }, 'signature.imageId', 'Drawn signature', true);
     if (before.status !== 'OPEN') {
       const was = before.status === 'REPAIRED' ? 'repaired' : 'not needing repair';
       throw conflict(`This defect was already certified as ${was}${before.certifiedAt ? ` on ${before.certifiedAt.toISOString().slice(0, 10)}` : ''}`, `defect status is ${before.status}, not OPEN`);

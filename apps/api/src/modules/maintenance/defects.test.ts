@@ -102,7 +102,7 @@ describe("the mechanic's certification", () => {
     expectFieldErrors((await put(url, a.admin, { status: 'OPEN', signature: { name: 'M' } })).json(), 400, { status: 'Status must be REPAIRED or NOT_NEEDED' });
     expectFieldErrors((await put(url, a.admin, { status: 'REPAIRED', signature: { name: '' } })).json(), 400, { 'signature.name': 'Name' });
     expectFieldErrors((await put(url, a.admin, { status: 'REPAIRED', signature: { name: 'M', imageId: dvir.id } })).json(), 400, {
-      'signature.imageId': 'Drawn signature must be images uploaded to this organization',
+      'signature.imageId': 'Drawn signature must be an image uploaded to this organization',
     });
     expect((await list('&status=OPEN')).map((d) => d.item)).toEqual(['HORN']);
     expect(expectErrorBody((await put(org('/defects/00000000-0000-4000-8000-000000000000'), a.admin, { status: 'REPAIRED', signature: { name: 'M' } })).json(), 404).message).toBe('Defect not found');

@@ -1,7 +1,7 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, hosEvents, images } from '../../db/schema/index.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { assets, drivers, dvirs, hosEvents, vehicleDefects } from '../../db/schema/index.ts';
+import { notFound } from '../../http/errors.ts';
 import type { AuthContext } from '../auth/index.ts';
 
 // Who reaches which inspection reports (issue 31, decision 0158), as hos-access does for logs: an
@@ -60,13 +60,24 @@ export async function readableVehicles(db: DbOrTx, orgId: string, ctx: AuthConte
   return d ? vehiclesDrivenBy(db, orgId, d.id, nowMs) : [];
 }
 
-/**
- * 400 on `path` unless every id is an image uploaded to this organization: a report or a signature
- * never points at another organization's upload (or a user's avatar outside it).
- */
-export async function assertOrgImages(db: DbOrTx, orgId: string, ids: ReadonlyArray<string | null | undefined>, path: string, label: string): Promise<void> {
-  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-  if (wanted.length === 0) return;
-  const found = await db.select({ id: images.id }).from(images).where(and(eq(images.organizationId, orgId), inArray(images.id, wanted)));
-  if (found.length !== wanted.length) throw invalidField(path, `${label} must be images uploaded to this organization`);
+/** Whether the caller may read the report (as `getDvir` answers it): who reads its photos and signatures by id. */
+export async function dvirInReach(db: DbOrTx, orgId: string, ctx: AuthContext, dvirId: string, nowMs: number): Promise<boolean> {
+  const [r] = await db
+    .select({ assetId: dvirs.assetId })
+    .from(dvirs)
+    .where(and(eq(dvirs.organizationId, orgId), eq(dvirs.id, dvirId)));
+  if (!r) return false;
+  const vehicles = await readableVehicles(db, orgId, ctx, nowMs);
+  return vehicles === null || vehicles.includes(r.assetId);
+}
+
+/** Whether the caller may read the defect's repair certification: the office, or a reader of the report it came from. */
+export async function defectInReach(db: DbOrTx, orgId: string, ctx: AuthContext, defectId: string, nowMs: number): Promise<boolean> {
+  const [d] = await db
+    .select({ dvirId: vehicleDefects.dvirId })
+    .from(vehicleDefects)
+    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.id, defectId)));
+  if (!d) return false;
+  if (!selfOnly(ctx)) return true;
+  return d.dvirId !== null && dvirInReach(db, orgId, ctx, d.dvirId, nowMs);
 }

@@ -18,7 +18,7 @@ import { requireAuth, scopeOf } from '../auth/index.ts';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { certifyDefect, listDefects } from './defects.service.ts';
 import { createDvir, getDvir, listDvirs, reviewDvir } from './dvirs.service.ts';
-import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
+import { storeOrganizationImage, uploadedFileBytes, uploaderOf } from '../images/index.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 
 // Driver vehicle inspection reports and their defects (issue 31, decision 0158). A driver (the
@@ -64,7 +64,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req), idempotencyKeyOf(req))),
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.get('/organizations/:orgId/dvirs/:dvirId', {

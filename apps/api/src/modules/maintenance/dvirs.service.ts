@@ -11,10 +11,10 @@ import { recordedTime } from '../../http/idempotency-key.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
-import { imageLink, optionalImageLink } from '../images/index.ts';
+import { attachImages, imageLink, optionalImageLink, uploaderOf } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
 import { defectsOfReports } from './defects.service.ts';
-import { assertDrives, assertOrgImages, callerDriver, readableVehicles, selfOnly } from './dvir-access.ts';
+import { assertDrives, callerDriver, readableVehicles, selfOnly } from './dvir-access.ts';
 import { orgInspectionItems } from './inspection-items.service.ts';
 import { orgWording, safetyDefectNotice } from './maintenance-notices.ts';
 
@@ -199,8 +199,6 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     if (selfOnly(ctx)) await assertDrives(tx, orgId, driver.id, input.assetId, at);
     const { vehicle, trailers } = await unitsOf(tx, orgId, input);
     const items = itemsOf(input, vehicle, trailers, await orgInspectionItems(tx, orgId));
-    for (const [n, i] of input.items.entries()) await assertOrgImages(tx, orgId, i.imageIds, `items.${n}.imageIds`, 'Photos');
-    await assertOrgImages(tx, orgId, [input.signature.imageId], 'signature.imageId', 'Drawn signature');
     const place = await whereAndOdometer(tx, vehicle, input);
     const failed = items.filter((i) => !i.ok);
     const [row] = await tx
@@ -228,6 +226,10 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     // Nothing inserted: the same key's first send committed meanwhile; that report is the answer.
     if (!row && clientId) return (await dvirOfKey(tx, orgId, driver.id, clientId)) ?? Promise.reject(new Error('dvir key conflict without a report'));
     if (!row) throw new Error('dvir insert returned nothing');
+    // The photos and the signature become the report's: the driver's own uploads, attached to nothing else (issue 66).
+    const owner = { type: 'DVIR', id: row.id } as const;
+    for (const [n, i] of input.items.entries()) await attachImages(tx, orgId, uploaderOf(actor), i.imageIds, owner, `items.${n}.imageIds`, 'Photos');
+    await attachImages(tx, orgId, uploaderOf(actor), [input.signature.imageId], owner, 'signature.imageId', 'Drawn signature', true);
     const unitNumber = new Map([vehicle, ...trailers].map((u) => [u.id, u.unitNumber]));
     let defectRows: Array<typeof vehicleDefects.$inferSelect> = [];
     if (failed.length) {
@@ -320,7 +322,7 @@ export async function reviewDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
         throw notFound('Inspection report');
       });
     }
-    await assertOrgImages(tx, orgId, [input.signature.imageId], 'signature.imageId', 'Drawn signature');
+    await attachImages(tx, orgId, uploaderOf(actor), [input.signature.imageId], { type: 'DVIR', id: dvirId }, 'signature.imageId', 'Drawn signature', true);
     if (row.reviewedAt) throw conflict(`This report was already reviewed by ${row.reviewerName ?? row.reviewSignatureName ?? 'a driver'}`, 'dvir already reviewed');
     const defects = await tx.select({ label: vehicleDefects.label, unitNumber: vehicleDefects.unitNumber, status: vehicleDefects.status }).from(vehicleDefects).where(eq(vehicleDefects.dvirId, dvirId));
     if (defects.length === 0) throw conflict('This report has no defect, so there is no repair certification to review', 'dvir has no defects');

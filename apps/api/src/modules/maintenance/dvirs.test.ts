@@ -275,7 +275,7 @@ describe('photos and signatures', () => {
     const withForeign = items.map((i) => (i.item === 'WIPERS' ? { ...i, imageIds: [foreign] } : i));
     expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items: withForeign }))).json(), 400, { 'items.6.imageIds': 'Photos must be images uploaded to this organization' });
     expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { signature: { name: 'L', imageId: foreign } }))).json(), 400, {
-      'signature.imageId': 'Drawn signature must be images uploaded to this organization',
+      'signature.imageId': 'Drawn signature must be an image uploaded to this organization',
     });
     expect(await count('dvirs')).toBe(n);
     expectErrorBody((await upload(luis.headers, a.orgId, Buffer.from('not an image'))).json(), 400);

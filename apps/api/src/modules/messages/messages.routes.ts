@@ -13,7 +13,7 @@ import {
 } from '@fleet/api-contract';
 import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
-import { storeOrganizationImage, uploadedFileBytes } from '../images/index.ts';
+import { storeOrganizationImage, uploadedFileBytes, uploaderOf } from '../images/index.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { listConversations, listMessages, markRead, sendMessage, unreadCount } from './messages.service.ts';
 
@@ -62,7 +62,7 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, await uploadedFileBytes(req), idempotencyKeyOf(req))),
+    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.post('/organizations/:orgId/messages/read', {

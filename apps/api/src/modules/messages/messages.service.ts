@@ -2,11 +2,11 @@ import { and, count, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm
 import type { Conversation, ConversationPage, DriverMessage, MessagePage, MessageReadResult, MessageSide, messageCreateSchema, messageListQuery, messageReadSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { drivers, images, loads, messages, users } from '../../db/schema/index.ts';
+import { drivers, loads, messages, users } from '../../db/schema/index.ts';
 import { notifyConversation } from '../../db/sql/notify.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
-import { imageLink } from '../images/index.ts';
+import { attachImages, imageLink, uploaderOf } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
 
 // Messages between a driver and dispatch (issue 44, decision 0181). The office (MESSAGE_LIST) reads
@@ -33,6 +33,18 @@ export async function ownConversation(db: DbOrTx, orgId: string, userId: string)
     .from(drivers)
     .where(and(eq(drivers.organizationId, orgId), eq(drivers.userId, userId)));
   return d?.id ?? null;
+}
+
+/** Whether the caller may read the message (the office, or the driver whose conversation it is): who reads its photos by id. */
+export async function messageInReach(db: DbOrTx, orgId: string, ctx: Pick<AuthContext, 'userId' | 'permissions'>, messageId: string): Promise<boolean> {
+  if (ctx.permissions.has('MESSAGE_LIST')) return true;
+  const driverId = await ownConversation(db, orgId, ctx.userId);
+  if (!driverId) return false;
+  const [m] = await db
+    .select({ driverId: messages.driverId })
+    .from(messages)
+    .where(and(eq(messages.organizationId, orgId), eq(messages.id, messageId)));
+  return m?.driverId === driverId;
 }
 
 const otherSide = (side: MessageSide): MessageSide => (side === 'DRIVER' ? 'OFFICE' : 'DRIVER');
@@ -190,18 +202,6 @@ export async function listConversations(s: ReadScope, ctx: AuthContext): Promise
   return { content, unread: [...unreadOf.values()].reduce((a, b) => a + b, 0) };
 }
 
-/** The images must be the organization's own (uploaded through the image endpoint). */
-async function checkImages(db: DbOrTx, orgId: string, imageIds: readonly string[]): Promise<void> {
-  if (imageIds.length === 0) return;
-  const found = await db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(eq(images.organizationId, orgId), inArray(images.id, [...imageIds])));
-  const known = new Set(found.map((f) => f.id));
-  const missing = imageIds.findIndex((id) => !known.has(id));
-  if (missing >= 0) throw invalidField(`imageIds.${missing}`, 'Photos must be images uploaded to this organization');
-}
-
 /**
  * Sends a message in a driver's conversation. With a `clientId` already stored for the same
  * conversation and side, nothing new is stored and the first message is answered (`created: false`).
@@ -211,7 +211,6 @@ export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<ty
   const driver = await driverInReach(s.db, s.orgId, reach, input.driverId);
   const load = input.loadId ? await loadInReach(s.db, s.orgId, reach, input.loadId) : null;
   const imageIds = [...new Set(input.imageIds)];
-  await checkImages(s.db, s.orgId, imageIds);
   const clientId = input.clientId ?? null;
   return s.db.transaction(async (tx) => {
     const [row] = await tx
@@ -227,6 +226,8 @@ export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<ty
       if (!first) throw new Error('message: conflicting client id not found');
       return { message: (await present(tx, s.orgId, [first]))[0]!, created: false };
     }
+    // The photos become the message's: the sender's own uploads, attached to nothing else (issue 66).
+    await attachImages(tx, s.orgId, uploaderOf(s.actor), imageIds, { type: 'MESSAGE', id: row.id }, (i) => `imageIds.${i}`, 'Photos');
     const [message] = await present(tx, s.orgId, [row]);
     await notifyConversation(tx, s.orgId, driver.id);
     const sender = message!.sender;

@@ -20,7 +20,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import type { Actor, ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { deleteImage, storeImage } from '../images/index.ts';
+import { deleteImage, storeImage, uploaderOf } from '../images/index.ts';
 import { imageUrl, sendInvitationEmail } from '../users/index.ts';
 import { presentOrganization, presentOrganizationSummary } from './organizations.presenter.ts';
 import { findOrganization, getOrganizationSettings, readSettings } from './organizations.repository.ts';
@@ -147,7 +147,7 @@ export async function updateSettings({ db, orgId, actor }: Scope, input: Organiz
 export async function setLogo({ db, orgId, actor }: Scope, data: Buffer | null): Promise<string | null> {
   return db.transaction(async (tx) => {
     const before = await findOrganization(tx, orgId);
-    const imageId = data ? await storeImage(tx, orgId, data) : null;
+    const imageId = data ? await storeImage(tx, orgId, data, null, { uploader: uploaderOf(actor), owner: { type: 'ORGANIZATION', id: orgId } }) : null;
     await tx.update(organizations).set({ logoImageId: imageId, updatedAt: new Date() }).where(eq(organizations.id, orgId));
     if (before.logoImageId) await deleteImage(tx, before.logoImageId);
     await recordActivity(tx, {

@@ -117,7 +117,10 @@ function parseTime(v: string, opts: ReadOptions): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '0', frac = '', zone] = m;
-  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), frac ? Math.round(Number(frac) * 1000) : 0);
+  // Not Date.UTC: it reads years 0 to 99 as 1900 to 1999 (year 0050 was taken for 1950).
+  const at = new Date(0);
+  at.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  const local = at.setUTCHours(Number(h), Number(mi), Number(s), frac ? Math.round(Number(frac) * 1000) : 0);
   if (Number.isNaN(local) || new Date(local).getUTCDate() !== Number(d)) return null;
   if (!zone) return new Date(opts.toUtc(local));
   if (zone.toUpperCase() === 'Z') return new Date(local);

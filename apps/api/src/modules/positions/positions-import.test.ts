@@ -162,4 +162,16 @@ describe('GPS history import', () => {
     expect(foreign.statusCode).toBe(404);
     expect((await post(v, { file }, '', a.dispatcher)).statusCode).toBe(403);
   });
+
+  it('names a time outside 1900 to 9999 as no time, reading year 0050 as 0050, not 1950 (issue 66)', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'import-truck-4', unitNumber: 'IMP4', paired: false });
+    const file = ['time,lat,lon', '0000-06-01T00:00:00Z,39,-94.8', '0050-06-01T12:00:00Z,39,-94.8', '1800-01-01T00:00:00Z,39,-94.8', '1999-08-21T23:59:47Z,39,-94.8'].join('\n');
+    const r = (await post(v, { file, dryRun: true, timeZone: 'UTC' })).json();
+    expect(r.errors).toEqual([
+      { line: 2, field: 'time', message: 'fix time 0000-06-01T00:00:00.000Z is not a time a fix can have (years 1900 to 9999)' },
+      { line: 3, field: 'time', message: 'fix time 0050-06-01T12:00:00.000Z is not a time a fix can have (years 1900 to 9999)' },
+      { line: 4, field: 'time', message: 'fix time 1800-01-01T00:00:00.000Z is not a time a fix can have (years 1900 to 9999)' },
+      { line: 5, field: 'time', message: 'fix time 1999-08-21T23:59:47.000Z is more than 1 year old' },
+    ]);
+  });
 });

@@ -33,7 +33,7 @@ function clearOfMidnight(ms = Date.now()): number {
 }
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 let n = 0;
-async function device(over: Record<string, unknown> = {}, orgId = a.orgId, headers = a.admin): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean }> {
+async function device(over: Record<string, unknown> = {}, orgId = a.orgId, headers = a.admin): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean; ingestToken: string }> {
   const res = await t.app.inject({ method: 'POST', url: `${base(orgId)}/gateways`, headers, payload: { uniqueId: `clock-${Date.now()}-${++n}`, name: `Clock tracker ${n}`, ...over } });
   expect(res.statusCode).toBe(201);
   return res.json();
@@ -153,7 +153,8 @@ describe('refused fixes', () => {
     expect(r.stats.dropped).toBe(1);
     await r.flush();
     expect(errors).toEqual(['refused fixes write']);
-    expect(r.stats.failed).toBe(2);
+    // Only the failing organization's row is lost: the write is tried again per organization.
+    expect(r.stats.failed).toBe(1);
     // The next flush writes again, device text made storable.
     r.note(refusal(g.id, at, at, 'course', { message: 'NUL \u0000 and a lone \ud800 surrogate' }));
     await r.close();
@@ -224,5 +225,78 @@ describe('use the time received', () => {
     expect((await device()).useReceivedTime).toBe(false);
     const bad = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: 'yes' } });
     expectFieldErrors(bad.json(), 400, { useReceivedTime: 'Use the time received must be true or false' });
+  });
+});
+
+describe('one organization refused for a time the database cannot hold', () => {
+  const osmand = (query: string) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?${query}` });
+  const listedIn = async (orgId: string, headers: Record<string, string>, gatewayId: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `${base(orgId)}/gateways/${gatewayId}/refused-fixes`, headers });
+    expect(res.statusCode).toBe(200);
+    return refusedFixPageSchema.parse(res.json()).content;
+  };
+
+  it.each([
+    ['year 0000', '0000-06-01T00:00:00Z', '0000-06-01T00:00:00.000Z'],
+    ['year +10000', '+010000-01-01T00:00:00Z', '+010000-01-01T00:00:00.000Z'],
+  ])("a fix dated %s is refused as badTime with its time as text, and loses no other organization's refusals", async (_what, sent, text) => {
+    const ours = [await device(), await device(), await device()];
+    const theirs = await device({}, a.otherOrgId, a.other);
+    const now = Math.floor(Date.now() / 1000);
+    await t.app.ingest.refusedFixes?.flush();
+    // Three refusals here and the impossible date there, in one flush.
+    for (const [i, g] of ours.entries()) expect((await osmand(`id=${g.uniqueId}&timestamp=${now - 60}&lat=60&lon=30&speed=-${i + 1}`)).statusCode).toBe(200);
+    expect((await osmand(`id=${theirs.uniqueId}&timestamp=${encodeURIComponent(sent)}&lat=60&lon=30`)).statusCode).toBe(200);
+    await t.app.ingest.refusedFixes?.flush();
+    const lists = await Promise.all(ours.map((g) => listedIn(a.orgId, a.dispatcher, g.id)));
+    expect(lists.filter((l) => l.length === 1 && l[0]!.reason === 'speed')).toHaveLength(3);
+    const [bad] = await listedIn(a.otherOrgId, a.other, theirs.id);
+    expect(bad).toMatchObject({ reason: 'badTime', field: 'timestamp', fixTime: null, fixTimeText: text, offsetMs: null, message: expect.stringContaining('years 1900 to 9999') });
+  });
+
+  it("a write one organization's row fails is tried again per organization: the others' rows are all written", async () => {
+    const ours = [await device(), await device(), await device()];
+    const theirs = await device({}, a.otherOrgId, a.other);
+    const { r, errors } = recorder();
+    const at = new Date();
+    for (const g of ours) r.note(refusal(g.id, at, at, 'speed'));
+    r.note(refusal(theirs.id, at, at, 'course', { organizationId: a.otherOrgId }));
+    // An organization deleted while its refusal waited in memory: its row fails the statement (foreign key).
+    r.note(refusal(theirs.id, at, at, 'altitude', { organizationId: '00000000-0000-4000-8000-000000000000' }));
+    await r.close();
+    const lists = await Promise.all(ours.map((g) => listedIn(a.orgId, a.dispatcher, g.id)));
+    expect(lists.filter((l) => l.length === 1 && l[0]!.reason === 'speed')).toHaveLength(3);
+    expect((await listedIn(a.otherOrgId, a.other, theirs.id)).map((x) => x.reason)).toEqual(['course']);
+    expect(r.stats).toMatchObject({ noted: 5, written: 4, failed: 1 });
+    expect(errors).toEqual(['refused fixes write']);
+  });
+
+  it('the batch and OsmAnd JSON keep a time that is not one as text; a stored time has none', async () => {
+    const g = await device();
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/osmand',
+      headers: { 'content-type': 'application/json' },
+      payload: { device_id: g.uniqueId, location: { timestamp: 'last tuesday', coords: { latitude: 60, longitude: 30 } } },
+    });
+    expect(json.statusCode).toBe(200);
+    await t.app.ingest.refusedFixes?.flush();
+    expect((await listedIn(a.orgId, a.dispatcher, g.id))[0]).toMatchObject({ reason: 'badTime', fixTime: null, fixTimeText: 'last tuesday' });
+    const b = await device();
+    const batch = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: { authorization: `Bearer ${b.ingestToken}` },
+      payload: { positions: [{ fixTime: '0000-01-01T00:00:00Z', latitude: 60, longitude: 30 }, { fixTime: 'soon', latitude: 60, longitude: 30 }] },
+    });
+    expect(batch.json()).toMatchObject({ accepted: 0, rejected: [{ index: 0, message: expect.stringContaining('fixTime') }, { index: 1 }] });
+    await t.app.ingest.refusedFixes?.flush();
+    // One row a device, reason and minute: the newest one's time is the one kept.
+    expect((await listedIn(a.orgId, a.dispatcher, b.id))[0]).toMatchObject({ reason: 'badTime', count: 2, fixTime: null, fixTimeText: 'soon' });
+    const h = await device();
+    const old = new Date(Date.now() - 2 * YEAR);
+    await osmand(`id=${h.uniqueId}&timestamp=${Math.floor(old.getTime() / 1000)}&lat=60&lon=30`);
+    await t.app.ingest.refusedFixes?.flush();
+    expect((await listedIn(a.orgId, a.dispatcher, h.id))[0]).toMatchObject({ reason: 'tooOld', fixTime: new Date(Math.floor(old.getTime() / 1000) * 1000).toISOString(), fixTimeText: null });
   });
 });

@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { gateways, refusedFixes } from '../../db/schema/index.ts';
 import { notifyMany } from '../notifications/index.ts';
-import type { RefusalReason } from './pipeline/fix-check.ts';
+import { holdableTime, timeText, type RefusalReason } from './pipeline/fix-check.ts';
 import type { Protocol } from './pipeline/position-row.ts';
 import { CLOCK_TOLERANCE_MS, TIME_REASONS } from './refused-fixes-hint.ts';
 import { clockFactKey, deviceClockNotice, type ClockSuspect } from './refused-fixes-notice.ts';
@@ -21,6 +21,8 @@ export interface RefusedFix {
   receivedAt: Date;
   /** The fix's own time; null when it had none that was a time. */
   fixTime: Date | null;
+  /** The time as the device sent it, when it was not one (`fixTime` null): kept as text. */
+  fixTimeText?: string | null;
   reason: RefusalReason | 'database';
   message: string;
   /** The field refused (timestamp, lat, speed…). */
@@ -50,9 +52,10 @@ export interface RefusedFixesOptions {
   onError?: (err: unknown, what: string) => void;
 }
 
-interface Pending extends Omit<RefusedFix, 'field'> {
+interface Pending extends Omit<RefusedFix, 'field' | 'fixTimeText'> {
   minute: Date;
   field: string | null;
+  fixTimeText: string | null;
   count: number;
 }
 
@@ -78,6 +81,16 @@ const MAX_STREAKS = 10_000;
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** Text a device had a hand in, made safe for a text column, and bounded. */
 const safeText = (s: string, max: number) => s.slice(0, max).replace(UNSTORABLE, '\ufffd');
+
+/**
+ * A refusal as it can be written: a fix time the database cannot hold (not a time, year 0000,
+ * +010000) goes as text, never as a time, so it cannot fail the statement (issue 66).
+ */
+function storable(f: RefusedFix): RefusedFix & { fixTimeText: string | null } {
+  const held = f.fixTime && holdableTime(f.fixTime) ? f.fixTime : null;
+  const text = held ? null : (f.fixTimeText ?? (f.fixTime ? timeText(f.fixTime) : null));
+  return { ...f, fixTime: held, fixTimeText: text === null ? null : safeText(text, 64) };
+}
 
 export class RefusedFixes {
   private pending = new Map<string, Pending>();
@@ -119,16 +132,17 @@ export class RefusedFixes {
    * Records one refused fix: in memory at once, in the database within `flushMs`. Never throws
    * and never waits; a refusal for its time flags the device (once a day).
    */
-  note(f: RefusedFix): void {
+  note(refused: RefusedFix): void {
     if (this.closed) return;
     try {
       this.stats.noted++;
+      const f = storable(refused);
       const minuteMs = Math.floor(f.receivedAt.getTime() / MINUTE) * MINUTE;
       const key = `${f.organizationId}|${f.gatewayId}|${f.reason}|${minuteMs}`;
       const p = this.pending.get(key);
       if (p) {
         p.count++;
-        if (f.receivedAt >= p.receivedAt) Object.assign(p, { receivedAt: f.receivedAt, fixTime: f.fixTime, message: f.message, field: f.field ?? null, protocol: f.protocol });
+        if (f.receivedAt >= p.receivedAt) Object.assign(p, { receivedAt: f.receivedAt, fixTime: f.fixTime, fixTimeText: f.fixTimeText, message: f.message, field: f.field ?? null, protocol: f.protocol });
       } else if (this.pending.size >= this.maxPending) {
         this.stats.dropped++;
         return;
@@ -137,7 +151,7 @@ export class RefusedFixes {
       }
       const fixMs = f.fixTime?.getTime();
       // An imported history file is old by nature: its refusals say nothing of the device's clock.
-      if (TIME_REASONS.has(f.reason) && f.protocol !== 'import' && fixMs !== undefined && Number.isFinite(fixMs)) {
+      if (TIME_REASONS.has(f.reason) && f.protocol !== 'import' && fixMs !== undefined) {
         this.suspect({ organizationId: f.organizationId, gatewayId: f.gatewayId, offsetMs: fixMs - f.receivedAt.getTime(), refused: true, at: f.receivedAt });
       }
       this.schedule();
@@ -210,44 +224,65 @@ export class RefusedFixes {
     return this.writing;
   }
 
+  /**
+   * Writes the rows, a statement per chunk. A statement that fails is tried again organization by
+   * organization: one organization's row the database refuses must not lose the others' (issue 66).
+   */
   private async write(rows: Pending[]): Promise<void> {
-    try {
-      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-        const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-        await this.db
-          .insert(refusedFixes)
-          .values(
-            chunk.map((r) => ({
-              organizationId: r.organizationId,
-              gatewayId: r.gatewayId,
-              minute: r.minute,
-              reason: r.reason,
-              receivedAt: r.receivedAt,
-              fixTime: r.fixTime && Number.isFinite(r.fixTime.getTime()) ? r.fixTime : null,
-              message: safeText(r.message, 500),
-              field: r.field === null ? null : safeText(r.field, 60),
-              protocol: r.protocol,
-              count: r.count,
-            })),
-          )
-          .onConflictDoUpdate({
-            target: [refusedFixes.organizationId, refusedFixes.gatewayId, refusedFixes.minute, refusedFixes.reason],
-            // Another flush (or instance) wrote this minute already: add up, keep the newest one's details.
-            set: {
-              count: sql`${refusedFixes.count} + excluded.count`,
-              fixTime: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.fix_time else ${refusedFixes.fixTime} end`,
-              message: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.message else ${refusedFixes.message} end`,
-              field: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.field else ${refusedFixes.field} end`,
-              protocol: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.protocol else ${refusedFixes.protocol} end`,
-              receivedAt: sql`greatest(${refusedFixes.receivedAt}, excluded.received_at)`,
-            },
-          });
-        this.stats.written += chunk.length;
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+      try {
+        await this.insert(chunk);
+      } catch (err) {
+        const byOrg = new Map<string, Pending[]>();
+        for (const r of chunk) {
+          const part = byOrg.get(r.organizationId);
+          if (part) part.push(r);
+          else byOrg.set(r.organizationId, [r]);
+        }
+        if (byOrg.size === 1) this.failed(chunk, err);
+        else for (const part of byOrg.values()) await this.insert(part).catch((e: unknown) => this.failed(part, e));
       }
-    } catch (err) {
-      this.stats.failed += rows.length;
-      this.onError(err, 'refused fixes write');
     }
+  }
+
+  private failed(rows: Pending[], err: unknown): void {
+    this.stats.failed += rows.length;
+    this.onError(err, 'refused fixes write');
+  }
+
+  private async insert(rows: Pending[]): Promise<void> {
+    await this.db
+      .insert(refusedFixes)
+      .values(
+        rows.map((r) => ({
+          organizationId: r.organizationId,
+          gatewayId: r.gatewayId,
+          minute: r.minute,
+          reason: r.reason,
+          receivedAt: r.receivedAt,
+          fixTime: r.fixTime,
+          fixTimeText: r.fixTimeText,
+          message: safeText(r.message, 500),
+          field: r.field === null ? null : safeText(r.field, 60),
+          protocol: r.protocol,
+          count: r.count,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [refusedFixes.organizationId, refusedFixes.gatewayId, refusedFixes.minute, refusedFixes.reason],
+        // Another flush (or instance) wrote this minute already: add up, keep the newest one's details.
+        set: {
+          count: sql`${refusedFixes.count} + excluded.count`,
+          fixTime: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.fix_time else ${refusedFixes.fixTime} end`,
+          fixTimeText: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.fix_time_text else ${refusedFixes.fixTimeText} end`,
+          message: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.message else ${refusedFixes.message} end`,
+          field: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.field else ${refusedFixes.field} end`,
+          protocol: sql`case when excluded.received_at >= ${refusedFixes.receivedAt} then excluded.protocol else ${refusedFixes.protocol} end`,
+          receivedAt: sql`greatest(${refusedFixes.receivedAt}, excluded.received_at)`,
+        },
+      });
+    this.stats.written += rows.length;
   }
 
   /** Notifies each suspect device's clock, once a device and day (the fact key). */

@@ -246,6 +246,22 @@ describe('Teltonika TCP port', () => {
     d.end();
   });
 
+  it('acknowledges a record dated past year 9999 as badTime, its time kept as text on the device (issue 66)', async () => {
+    const badTime = t.app.ingest.refused.badTime;
+    const d = new Device(port);
+    expect(await d.handshake(IMEI)).toBe(0x01);
+    const far = Date.parse('+010000-01-01T00:00:00Z');
+    d.send(encodeAvlPacket(0x8e, [canRecord(60, { timestamp: far })]));
+    expect(await d.ack()).toBe(1);
+    expect(t.app.ingest.refused.badTime).toBe(badTime + 1);
+    await t.app.ingest.refusedFixes?.flush();
+    const [row] = await sql<{ fix_time: unknown; fix_time_text: string }>(
+      `select r.fix_time, r.fix_time_text from refused_fixes r join gateways g on g.organization_id = r.organization_id and g.id = r.gateway_id where g.unique_id = '${IMEI}' and r.reason = 'badTime'`,
+    );
+    expect(row).toEqual({ fix_time: null, fix_time_text: '+010000-01-01T00:00:00.000Z' });
+    d.end();
+  });
+
   it("maps IO elements with the device model's map, multiplier included", async () => {
     const [model] = await t.app.db
       .insert(deviceModels)

@@ -7,7 +7,7 @@ import { type AccessTokens, type AuthContext, hashPassword, issueSession, type R
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { deleteImage, storeImage } from '../images/index.ts';
+import { deleteImage, storeImage, uploaderOf } from '../images/index.ts';
 import { imageUrl, presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
 
@@ -101,7 +101,7 @@ export async function setProfileImage({ db, orgId, actor }: Scope, ctx: AuthCont
   assertMayEdit(ctx, userId);
   const before = await findUser(db, orgId, userId);
   return db.transaction(async (tx) => {
-    const imageId = data ? await storeImage(tx, orgId, data) : null;
+    const imageId = data ? await storeImage(tx, orgId, data, null, { uploader: uploaderOf(actor), owner: { type: 'USER', id: userId } }) : null;
     await tx.update(users).set({ profileImageId: imageId, updatedAt: new Date() }).where(eq(users.id, userId));
     if (before.user.profileImageId) await deleteImage(tx, before.user.profileImageId);
     await recordActivity(tx, {

@@ -25,6 +25,13 @@ export function decodeBatchPosition(item: unknown): BatchPosition | BatchRefusal
   return new BatchRefusal(`${issue.path.join('.') || 'position'}: ${issue.message}`, SCHEMA_REASONS[String(issue.path[0])]);
 }
 
+/** An item's fixTime as sent, as text (a refusal keeps it when it is not a time); null when there is none. */
+export function sentFixTime(item: unknown): string | null {
+  const v = typeof item === 'object' && item !== null ? (item as { fixTime?: unknown }).fixTime : undefined;
+  if (v === undefined || v === null) return null;
+  return (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 64);
+}
+
 /** The batch names its fields as written (the checks use the OsmAnd names). */
 export const batchField = (field: string): string => BATCH_FIELD[field] ?? field;
 

@@ -20,6 +20,22 @@ export class FixError extends Error {
   }
 }
 
+// The fix times a fix can have: the database's timestamptz runs from 4713 BC to 294276 AD, but a
+// time reaches it as ISO text, and past 9999 that text has a sign and six digits, and year 0000 is
+// 1 BC, both of which PostgreSQL refuses, failing the whole statement (issue 66). Before 1900 no
+// clock was ever a GPS's: such a time is not a clock set wrong but no time at all.
+/** The first fix time that is a time (1900-01-01T00:00:00Z). */
+export const FIRST_FIX_TIME_MS = Date.parse('1900-01-01T00:00:00.000Z');
+/** The last fix time that is a time (9999-12-31T23:59:59.999Z). */
+export const LAST_FIX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+/** True when `d` is a time the database holds as written and a clock could show. */
+export const holdableTime = (d: Date): boolean => {
+  const t = d.getTime();
+  return t >= FIRST_FIX_TIME_MS && t <= LAST_FIX_TIME_MS;
+};
+/** A time as text, whatever it is: its ISO form (with a sign past 9999), or null when it is not a time. */
+export const timeText = (d: Date): string | null => (Number.isNaN(d.getTime()) ? null : d.toISOString());
+
 /** What checkFix reads: the coordinates and time, and the measured values when the device sent them. */
 export interface CheckedFix {
   latitude: number;
@@ -32,14 +48,15 @@ export interface CheckedFix {
 }
 
 /**
- * Refuses impossible fixes: coordinates out of range, a time more than 10 minutes in the future
- * or more than a year old, a negative or non-finite speed or course, a non-finite altitude or one
+ * Refuses impossible fixes: coordinates out of range, a time outside 1900 to 9999 (badTime), more
+ * than 10 minutes in the future or more than a year old, a negative or non-finite speed or course, a non-finite altitude or one
  * below -1,000 m (roads below sea level exist: Death Valley, the Dead Sea).
  */
 export function checkFix(fix: CheckedFix, now = Date.now()): void {
   if (!Number.isFinite(fix.latitude) || fix.latitude < -90 || fix.latitude > 90) throw new FixError('lat', `latitude ${fix.latitude} is outside -90..90`);
   if (!Number.isFinite(fix.longitude) || fix.longitude < -180 || fix.longitude > 180) throw new FixError('lon', `longitude ${fix.longitude} is outside -180..180`);
   if (Number.isNaN(fix.fixTime.getTime())) throw new FixError('timestamp', 'the fix time is not a time', 'badTime');
+  if (!holdableTime(fix.fixTime)) throw new FixError('timestamp', `fix time ${timeText(fix.fixTime)} is not a time a fix can have (years 1900 to 9999)`, 'badTime');
   if (fix.fixTime.getTime() > now + MAX_FUTURE_FIX_MS) {
     throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 10 minutes in the future`, 'inFuture');
   }

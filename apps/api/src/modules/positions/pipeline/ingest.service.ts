@@ -2,7 +2,7 @@ import type { BatchIngestResult, IngestDiagnostics } from '@fleet/api-contract';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
-import { BatchRefusal, batchField, decodeBatchPosition } from './batch-position.ts';
+import { BatchRefusal, batchField, decodeBatchPosition, sentFixTime } from './batch-position.ts';
 import type { RefusedFixes } from '../refused-fixes.ts';
 import { checkFix, FixError, newRefusalCounts, timeToStore, type RefusalCounts } from './fix-check.ts';
 import { engineColumns } from './engine-data.ts';
@@ -105,10 +105,14 @@ export function ingestDiagnostics(ingest: Ingest): IngestDiagnostics {
   };
 }
 
-/** A fix refused for its content: counted by reason and remembered on its device's page; the device is answered as if it were stored. */
-export function noteRefusal(ingest: Ingest, gw: GatewayInfo, protocol: Protocol, err: FixError, fixTime: Date | null, receivedAt = new Date()): void {
+/**
+ * A fix refused for its content: counted by reason and remembered on its device's page; the device
+ * is answered as if it were stored. `fixTime`: its time, or the text it was sent as when that was not a time.
+ */
+export function noteRefusal(ingest: Ingest, gw: GatewayInfo, protocol: Protocol, err: FixError, fixTime: Date | string | null, receivedAt = new Date()): void {
   ingest.refused[err.reason]++;
-  ingest.refusedFixes?.note({ organizationId: gw.orgId, gatewayId: gw.id, protocol, receivedAt, fixTime, reason: err.reason, message: err.message, field: err.field });
+  const time = typeof fixTime === 'string' ? { fixTime: null, fixTimeText: fixTime } : { fixTime };
+  ingest.refusedFixes?.note({ organizationId: gw.orgId, gatewayId: gw.id, protocol, receivedAt, ...time, reason: err.reason, message: err.message, field: err.field });
 }
 
 /** The rows a write refused (a value the database cannot hold), noted as above; the index of each. */
@@ -164,7 +168,7 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   const fix = decoded.fix;
   // A time that is not a time: stored at the time received when the device is set so (its fixTime is null), else refused.
   if (decoded.badTime && !gw.useReceivedTime) {
-    noteRefusal(ingest, gw, protocol, new FixError(decoded.format === 'json' ? 'location.timestamp' : 'timestamp', decoded.badTime, 'badTime'), null, receivedAt);
+    noteRefusal(ingest, gw, protocol, new FixError(decoded.format === 'json' ? 'location.timestamp' : 'timestamp', decoded.badTime, 'badTime'), decoded.sentTime ?? null, receivedAt);
     return { status: 200 };
   }
   let row: PositionRow | null;
@@ -242,7 +246,7 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
   for (let i = 0; i < items.length; i++) {
     const p = decodeBatchPosition(items[i]);
     if (p instanceof BatchRefusal) {
-      noteRefusal(ingest, gw, 'batch', new FixError('position', p.message, p.reason ?? 'value'), null, now);
+      noteRefusal(ingest, gw, 'batch', new FixError('position', p.message, p.reason ?? 'value'), p.reason === 'badTime' ? sentFixTime(items[i]) : null, now);
       rejected.push({ index: i, message: p.message });
       continue;
     }

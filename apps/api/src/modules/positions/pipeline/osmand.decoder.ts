@@ -14,8 +14,8 @@ export type DecodedFix = Pick<PositionRow, 'speed' | 'course' | 'altitude' | 'ac
 };
 
 export type OsmandDecoded =
-  /** `badTime`: the time sent is not a time (fixTime is null): the fix is refused unless the device is set to use the time received. */
-  | { kind: 'fix'; deviceId: string; fix: DecodedFix; format: 'query' | 'json'; badTime?: string }
+  /** `badTime`: the time sent is not a time (fixTime is null): the fix is refused unless the device is set to use the time received; `sentTime` is that time as sent. */
+  | { kind: 'fix'; deviceId: string; fix: DecodedFix; format: 'query' | 'json'; badTime?: string; sentTime?: string }
   /** A push-token upload (client 10): nothing to store as a position. */
   | { kind: 'token'; deviceId: string; format: 'query' }
   | { kind: 'error'; format: 'query' | 'json'; field: string; message: string };
@@ -80,6 +80,7 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
   const cells: Array<Record<string, number>> = [];
   const wifis: Array<{ macAddress: string; signalStrength: number }> = [];
   let badTime: string | undefined;
+  let sentTime: string | undefined;
   for (const [key, value] of params) {
     switch (key) {
       case 'id':
@@ -89,8 +90,10 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
       case 'timestamp': {
         const t = parseOsmandTime(value);
         // Read on: the device's id may come after its time, and a device that said who it is is answered as received.
-        if (!t || Number.isNaN(t.getTime())) badTime ??= `timestamp "${value.slice(0, 64)}" is not a time`;
-        else fix.fixTime = t;
+        if (!t || Number.isNaN(t.getTime())) {
+          badTime ??= `timestamp "${value.slice(0, 64)}" is not a time`;
+          sentTime ??= value.slice(0, 64);
+        } else fix.fixTime = t;
         sawData = true;
         break;
       }
@@ -189,7 +192,7 @@ export function decodeOsmandParams(params: URLSearchParams): OsmandDecoded {
     fix.attributes.network = { ...(cells.length ? { cellTowers: cells } : {}), ...(wifis.length ? { wifiAccessPoints: wifis } : {}) };
   }
   if (sawToken && !sawData) return { kind: 'token', deviceId, format: 'query' };
-  return { kind: 'fix', deviceId, fix, format: 'query', ...(badTime ? { badTime } : {}) };
+  return { kind: 'fix', deviceId, fix, format: 'query', ...(badTime ? { badTime, sentTime } : {}) };
 }
 
 type Json = Record<string, unknown>;
@@ -210,10 +213,13 @@ export function decodeOsmandJson(body: unknown): OsmandDecoded {
   const loc = isObj(body.location) ? body.location : {};
   const fix = emptyFix();
   let badTime: string | undefined;
+  let sentTime: string | undefined;
   if (loc.timestamp !== undefined) {
     const t = typeof loc.timestamp === 'string' ? Date.parse(loc.timestamp) : Number.NaN;
-    if (Number.isNaN(t)) badTime = 'location.timestamp must be an ISO-8601 time';
-    else fix.fixTime = new Date(t);
+    if (Number.isNaN(t)) {
+      badTime = 'location.timestamp must be an ISO-8601 time';
+      sentTime = (typeof loc.timestamp === 'string' ? loc.timestamp : (JSON.stringify(loc.timestamp) ?? '')).slice(0, 64);
+    } else fix.fixTime = new Date(t);
   }
   if (isObj(loc.coords)) {
     const c = loc.coords;
@@ -250,5 +256,5 @@ export function decodeOsmandJson(body: unknown): OsmandDecoded {
     }
     if (typeof loc.extras.ignition === 'boolean') fix.ignition = loc.extras.ignition;
   }
-  return { kind: 'fix', deviceId, fix, format: 'json', ...(badTime ? { badTime } : {}) };
+  return { kind: 'fix', deviceId, fix, format: 'json', ...(badTime ? { badTime, sentTime } : {}) };
 }

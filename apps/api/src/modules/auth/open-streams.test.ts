@@ -11,7 +11,7 @@ import { activityRows } from '../../test/registry.ts';
 import { openLiveStream, type LiveEvent, type LiveStream } from '../../test/sse-client.ts';
 import type { AuthContext } from './auth-context.ts';
 import { hashPassword } from './crypto.ts';
-import { OpenStreams } from './open-streams.ts';
+import { OpenStreams, type StreamAccessLoader } from './open-streams.ts';
 
 // Streams follow permissions (issue 43): a user's open live map and notifications streams end, with
 // a last `revoked` event, within a second of the change that takes their access away, whichever
@@ -267,7 +267,8 @@ describe('OpenStreams', () => {
     ...over,
   });
   const request = (ctx: AuthContext, seenChanges: number) =>
-    ({ auth: ctx, credential: { epoch: 0, seenChanges }, params: { orgId: 'org-1' }, routeOptions: { config: { permissions: ['ASSET_LIST'] } } }) as unknown as FastifyRequest;
+    ({ auth: ctx, credential: { epoch: 0, session: null, tokenId: null, seenChanges }, params: { orgId: 'org-1' }, routeOptions: { config: { permissions: ['ASSET_LIST'] } } }) as unknown as FastifyRequest;
+  const loaders = (users: StreamAccessLoader['users']): StreamAccessLoader => ({ users, tokens: async () => new Map(), endedSessions: async () => new Set() });
   const fakeStream = () => {
     const sent: string[] = [];
     let ended = false;
@@ -279,10 +280,10 @@ describe('OpenStreams', () => {
     let changes = 5;
     const loads: string[][] = [];
     const streams = new OpenStreams(
-      async (ids) => {
+      loaders(async (ids) => {
         loads.push(ids);
         return new Map();
-      },
+      }),
       () => changes,
       () => undefined,
     );
@@ -303,9 +304,9 @@ describe('OpenStreams', () => {
   it('ends the streams without `revoked` when their users cannot be checked, so the clients reconnect and are checked then', async () => {
     const errors: unknown[] = [];
     const streams = new OpenStreams(
-      async () => {
+      loaders(async () => {
         throw new Error('database unreachable');
-      },
+      }),
       () => 0,
       (err) => errors.push(err),
     );
@@ -322,10 +323,10 @@ describe('OpenStreams', () => {
   it('checks only the user named, and everyone on `*`, in one query', async () => {
     const loads: string[][] = [];
     const streams = new OpenStreams(
-      async (ids) => {
+      loaders(async (ids) => {
         loads.push([...ids].sort());
         return new Map(ids.map((id) => [id, ctxOf(id)]));
-      },
+      }),
       () => 0,
       () => undefined,
     );

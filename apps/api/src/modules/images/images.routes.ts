@@ -20,6 +20,7 @@ function send(reply: FastifyReply, image: ServedImage) {
 
 const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/images/:imageId', {
+    config: { tokens: true },
     schema: {
       tags,
       summary: "One of the organization's uploaded images, for a signed-in member (a page embeds the signed link the API shows with the image instead)",

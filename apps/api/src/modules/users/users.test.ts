@@ -72,7 +72,7 @@ describe('my account', () => {
       method: 'PUT',
       url: `/api/v1/organizations/${s.user.organization?.id}/users/${s.user.id}`,
       headers: bearer(s.accessToken),
-      payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.admin.email },
+      payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.admin.email, currentPassword: DEMO.dispatcher.password },
     });
     expect(res.statusCode).toBe(409);
     expectFieldErrors(res.json(), 409, { email: 'An account with this email already exists' });

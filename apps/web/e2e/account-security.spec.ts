@@ -16,14 +16,14 @@ async function adminSession(request: APIRequestContext): Promise<{ token: string
 }
 
 /** A new member of the demo organization with a role of its own, who chose PASSWORD. */
-async function member(request: APIRequestContext, permissions: string[]): Promise<{ email: string; roleId: string; userId: string }> {
+async function member(request: APIRequestContext, permissions: string[], lastName = 'Secure'): Promise<{ email: string; roleId: string; userId: string }> {
   const { token, orgId } = await adminSession(request);
   const headers = { authorization: `Bearer ${token}` };
   const label = `sec${Date.now().toString(36)}${++n}`;
   const role = await request.post(`/api/v1/organizations/${orgId}/roles`, { headers, data: { name: `Role ${label}`, permissions } });
   expect(role.status(), await role.text()).toBe(201);
   const email = `${label}@member.test`;
-  const invited = await request.post(`/api/v1/organizations/${orgId}/users`, { headers, data: { email, firstName: 'Sam', lastName: 'Secure', roleId: (await role.json()).id } });
+  const invited = await request.post(`/api/v1/organizations/${orgId}/users`, { headers, data: { email, firstName: 'Sam', lastName, roleId: (await role.json()).id } });
   expect(invited.status(), await invited.text()).toBe(201);
   const link = (await readOutbox(email)).text.match(/create-new-password\/([A-Za-z0-9_-]+)/)![1];
   expect((await request.post('/api/v1/auth/create-new-password', { data: { token: link, password: PASSWORD } })).status()).toBe(204);
@@ -114,4 +114,24 @@ test('the API token list shows the permissions a token lost when its creator was
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row.getByTestId('token-lost')).toHaveText('No longer in force: LOAD_LIST');
   await shots(page, 'i66-token-lost');
+});
+
+test('a user manager editing their own row in Users & Roles is asked for their password to change its e-mail', async ({ page, request }) => {
+  const lastName = `Manager${Date.now().toString(36)}`;
+  const m = await member(request, ['USER_LIST', 'USER_READ', 'USER_UPDATE', 'ORG_READ'], lastName);
+  await login(page, { email: m.email, password: PASSWORD });
+  await page.goto('/settings/organization-settings/user-and-roles');
+  await page.getByPlaceholder('Search by name or email').fill(lastName);
+  await page.getByRole('button', { name: `Actions for Sam ${lastName}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit user' });
+  await expect(form.getByLabel('Current password')).toHaveCount(0);
+  await form.getByLabel('Email').fill(`renamed-${m.email}`);
+  await form.getByRole('button', { name: 'Save user' }).click();
+  await expect(form.getByText('Enter your current password to change your e-mail')).toBeVisible();
+  await shots(page, 'i66-user-form-password');
+  await form.getByLabel('Current password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Save user' }).click();
+  await expect(page.getByText('User saved')).toBeVisible();
+  expect((await readOutbox(m.email)).subject).toBe('Your Fleetline e-mail was changed');
 });

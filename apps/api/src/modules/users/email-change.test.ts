@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignInResponse } from '@fleet/api-contract';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { linkToken, memberWithRole } from '../../test/members.ts';
 
@@ -46,7 +47,7 @@ const mailTo = (address: string) => readOutbox(t.dataDir).filter((m) => m.to ===
 const undoLink = (address: string) => mailTo(address).at(-1)?.text.match(/undo-email-change\/([A-Za-z0-9_-]+)/)?.[1];
 const signIn = (email: string, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email, password }, remoteAddress: ip() });
 const undo = (token: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/undo-email-change', payload: { token }, remoteAddress: ip() });
-const emailOf = async (id: string) => (await t.database.db.execute(sql`select email from users where id = ${id}`)).rows[0]?.email as string;
+const emailOf = async (id: string) => rowsOf<{ email: string }>(await t.database.db.execute(sql`select email from users where id = ${id}`))[0]?.email;
 
 describe('changing your own e-mail', () => {
   it('asks for your current password (400 on currentPassword when missing or wrong) and changes nothing without it', async () => {
@@ -71,7 +72,7 @@ describe('changing your own e-mail', () => {
     expect(notice.subject).toBe('Your Fleetline e-mail was changed');
     expect(notice.text).toContain(`from ${p.email} to ${next}`);
     expect(notice.text).toContain('within 7 days');
-    const [row] = (await t.database.db.execute(sql`select extract(epoch from expires_at - created_at)::int as ttl from email_changes where user_id = ${p.id}`)).rows as Array<{ ttl: number }>;
+    const [row] = rowsOf<{ ttl: number }>(await t.database.db.execute(sql`select extract(epoch from expires_at - created_at)::int as ttl from email_changes where user_id = ${p.id}`));
     expect(row!.ttl).toBeGreaterThanOrEqual(7 * 86400 - 5);
     expect(row!.ttl).toBeLessThanOrEqual(7 * 86400 + 5);
     expect((await signIn(next, PASSWORD)).statusCode).toBe(200);

@@ -23,6 +23,7 @@ import { eventsCacheOfDb } from './modules/hos/hos.events-cache.ts';
 import { AuthCache } from './modules/auth/auth-cache.ts';
 import { loadAuthContexts } from './modules/auth/auth-context.ts';
 import { OpenStreams } from './modules/auth/open-streams.ts';
+import { endedSessions } from './modules/auth/sessions.ts';
 import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import { validatorWithInputRules } from './http/validator.ts';
 import { installUtf8Json } from './http/utf8-body.ts';
@@ -87,7 +88,7 @@ import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.ro
 import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
 import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.ts';
-import { TokenUse, apiTokenKey } from './modules/api-tokens/api-tokens.service.ts';
+import { TokenUse, apiTokenKey, loadTokenContexts } from './modules/api-tokens/api-tokens.service.ts';
 import { TokenRateLimiter } from './modules/api-tokens/rate-limit.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { openapiWebhooks } from './modules/webhooks/openapi-webhooks.ts';
@@ -175,7 +176,11 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   eventsCacheOfDb(db.db, config.hosEventCacheEvents);
   app.decorate('authCache', authCache);
   // Open streams (live map, notifications) end when their user's access does, on every instance.
-  const openStreams = new OpenStreams((ids) => loadAuthContexts(db.db, ids), () => authCache.changes, (err) => app.log.error(err, 'open streams check failed'));
+  const openStreams = new OpenStreams(
+    { users: (ids) => loadAuthContexts(db.db, ids), tokens: (ids) => loadTokenContexts(db.db, ids), endedSessions: (ids) => endedSessions(db.db, ids) },
+    () => authCache.changes,
+    (err) => app.log.error(err, 'open streams check failed'),
+  );
   app.decorate('openStreams', openStreams);
   const onAuthChange = (payload: string) => {
     authCache.invalidate(payload);
@@ -278,7 +283,13 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   await app.register(swagger, {
     openapi: {
       info: { title: 'Fleetline API', description: 'Fleet management and hours-of-service API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session access token (JWT) or an API token (fltk_…)' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A session access token (JWT) from sign-in' },
+          // Listed only on the routes open to API tokens (config.tokens, decision 0226).
+          apiToken: { type: 'http', scheme: 'bearer', description: 'An API token (fltk_…) of the organization: accepted only where an operation lists it' },
+        },
+      },
       // Each webhook event type's body (issue 48).
       webhooks: openapiWebhooks(),
       security: [{ bearer: [] }],

@@ -16,10 +16,27 @@ export const API_TOKEN_PREFIX = 'fltk_';
 export const API_TOKEN_PATTERN = /^fltk_[A-Za-z0-9_-]{43}$/;
 
 /**
- * Codes a token may never carry: managing tokens (a token minting tokens outlives its revocation), and
- * the driver's own codes (a token is nobody's own driver record).
+ * Codes a token may never carry: managing tokens (a token minting tokens outlives its revocation), the
+ * driver's own codes (a token is nobody's own driver record), and the codes of what only people do
+ * (decision 0226): users and roles (a token never changes who may do what), and the messages
+ * between drivers and dispatch (a token is no party to a conversation). No route open to tokens
+ * asks for them.
  */
-export const TOKEN_EXCLUDED_PERMISSIONS: readonly Permission[] = ['API_TOKEN_MANAGE', 'HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'LOAD_SELF_WRITE'];
+export const TOKEN_EXCLUDED_PERMISSIONS: readonly Permission[] = [
+  'API_TOKEN_MANAGE',
+  'HOS_SELF_READ',
+  'HOS_SELF_WRITE',
+  'DVIR_SELF_WRITE',
+  'LOAD_SELF_WRITE',
+  'USER_READ',
+  'USER_LIST',
+  'USER_CREATE',
+  'USER_UPDATE',
+  'ROLE_LIST',
+  'ROLE_UPDATE',
+  'MESSAGE_LIST',
+  'MESSAGE_SEND',
+];
 /** The codes a token may carry (the creator's own among them). */
 export const TOKEN_PERMISSIONS: readonly Permission[] = ORGANIZATION_PERMISSIONS.filter((p) => !TOKEN_EXCLUDED_PERMISSIONS.includes(p));
 
@@ -68,6 +85,12 @@ export const apiTokenSchema = z.object({
   /** The token's first characters ("fltk_Ab3x"), to tell tokens apart; never the secret. */
   prefix: z.string(),
   permissions: z.array(z.string()),
+  /**
+   * Codes of `permissions` the token can no longer use (decision 0226): its creator no longer holds
+   * them (a token never does more than the person who made it can do now), or tokens may no longer
+   * carry them.
+   */
+  lostPermissions: z.array(z.string()),
   expiresAt: z.string().nullable(),
   allowedIps: z.array(z.string()),
   createdAt: z.string(),

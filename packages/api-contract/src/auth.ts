@@ -79,6 +79,14 @@ export const createNewPasswordSchema = z.object({
   password: passwordField('Password'),
 });
 
+/** The link e-mailed to the old address after a change of e-mail: undoes it within 7 days (decision 0227). */
+export const undoEmailChangeSchema = z.object({
+  token: requiredText('Token', 200),
+});
+/** The e-mail put back; a link to choose a new password is on its way to it. */
+export const undoEmailChangeResultSchema = z.object({ email: z.string() });
+export type UndoEmailChangeResult = z.infer<typeof undoEmailChangeResultSchema>;
+
 /** Web form: new password entered twice. */
 export const newPasswordFormSchema = z
   .object({ password: passwordField('Password'), confirmPassword: z.string().min(1, 'Confirm password is a required field') })
@@ -94,10 +102,11 @@ export const messageSchema = z.object({ message: z.string() });
 
 /**
  * The last event of a stream the server ended because its user's access did (`event: revoked`):
- * `session` when the session is over (deactivated, logged out everywhere, the password changed, the
- * organization suspended); `forbidden` when the user is still signed in but lost the stream's
- * permission or organization. The client must not simply reconnect.
+ * `session` when the session is over (signed out, deactivated, logged out everywhere, the password
+ * changed, the organization suspended); `forbidden` when the user is still signed in but lost the
+ * stream's permission or organization; `token` when the API token that opened it was revoked or
+ * expired. The client must not simply reconnect.
  */
 export const STREAM_REVOKED_EVENT = 'revoked';
-export const streamRevokedSchema = z.object({ reason: z.enum(['session', 'forbidden']), message: z.string() });
+export const streamRevokedSchema = z.object({ reason: z.enum(['session', 'forbidden', 'token']), message: z.string() });
 export type StreamRevoked = z.infer<typeof streamRevokedSchema>;

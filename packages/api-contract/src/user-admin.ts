@@ -18,8 +18,12 @@ export const inviteUserSchema = userProfileSchema.extend({
 });
 export type InviteUserInput = z.input<typeof inviteUserSchema>;
 
-/** Edit a user: profile fields, and the role for callers with USER_UPDATE. */
+/**
+ * Edit a user: profile fields, and the role for callers with USER_UPDATE. `currentPassword` is
+ * required when you change your own e-mail (decision 0227): the e-mail is where password resets go.
+ */
 export const updateUserSchema = userProfileSchema.extend({
   roleId: z.uuid({ error: () => 'Role is not valid.' }).optional(),
+  currentPassword: z.string().max(128).optional(),
 });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;

@@ -46,6 +46,13 @@ export const ROUTES: readonly AppRoute[] = [
     access: 'public',
     page: () => import('../features/auth/create-new-password-page.tsx'),
   },
+  // Exempt: the owner may still be signed in somewhere when the link arrives (decision 0227).
+  {
+    path: '/undo-email-change/:token',
+    title: 'Undo the change of e-mail',
+    access: 'exempt',
+    page: () => import('../features/auth/undo-email-change-page.tsx'),
+  },
   { path: '/under-development', title: 'Under development', access: 'exempt', page: () => import('../features/system/under-development-page.tsx') },
   { path: '/access-denied', title: 'Access denied', access: 'exempt', page: () => import('../features/system/access-denied-page.tsx') },
   {

@@ -189,6 +189,9 @@ export const en = {
     logWith: 'Messages with {{name}}',
   },
   account: {
+    passwordWrong: 'Current password is not correct',
+    emailNeedsPassword: 'Enter your current password to change your e-mail',
+    emailChangeHelp: 'Needed to change your e-mail. Your old address is told, with a link that undoes the change for 7 days.',
     title: 'My account',
     description: 'Your profile as your team sees it, your sign-in password and your sessions.',
     profile: 'Profile',
@@ -254,6 +257,11 @@ export const en = {
   },
   /** Sign-in, reset and new password (features/auth). */
   auth: {
+    undoTitle: 'Undo the change of e-mail',
+    undoIntro: 'Someone changed the e-mail of your Fleetline account. Put your address back: every session is signed out, and you choose a new password with the link we send to it.',
+    undoButton: 'Put my e-mail back',
+    undone: 'Your e-mail is back',
+    undoneBody: 'Your account signs in with {{email}} again. Every session was signed out. We sent a link to {{email}} to choose a new password: it is valid for one hour.',
     pageTitle: '{{title}} · Fleetline',
     logIn: 'Log in',
     logInLink: 'Log In',
@@ -961,6 +969,8 @@ export const en = {
       copy: 'Copy',
       copied: 'Copied',
       close: 'I have copied it',
+      lost: 'No longer in force: {{codes}}',
+      lostHint: 'The person who made this token no longer holds these permissions, so the token cannot use them. A token never does more than its creator can do now.',
       permissionCount_one: '{{count}} permission',
       permissionCount_other: '{{count}} permissions',
       permissionCount_many: '{{count}} permissions',

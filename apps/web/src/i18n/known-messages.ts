@@ -77,6 +77,8 @@ const SERVER: Rule[] = [
   [/^The email or password is incorrect/, (_m, t) => t('auth.failed')],
   [/^Too many failed sign-in attempts/, (_m, t) => t('server.tooManySignIns')],
   [/^Too many requests/, (_m, t) => t('server.tooMany')],
+  [/^Enter your current password to change your e-mail/, (_m, t) => t('account.emailNeedsPassword')],
+  [/^Current password is not correct/, (_m, t) => t('account.passwordWrong')],
 ];
 
 /** The notifications the server sends a driver (issue 44): their title, category and button. */

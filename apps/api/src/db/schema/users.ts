@@ -90,8 +90,33 @@ export const streamTickets = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** The user's session epoch when the ticket was issued: a ticket issued before "log out everywhere" opens nothing. */
     sessionEpoch: integer('session_epoch').notNull().default(0),
+    /** The route of the one stream the ticket opens (`/api/v1/organizations/:orgId/assets/stream`). */
+    stream: text('stream').notNull().default(''),
+    /** The session (refresh-token family) that asked for it; null for an access token from before sessions were named. */
+    sessionId: uuid('session_id'),
   },
   (t) => [index('stream_tickets_expires_idx').on(t.expiresAt), index('stream_tickets_user_idx').on(t.userId), index('stream_tickets_org_idx').on(t.organizationId)],
+);
+
+/**
+ * A person's own change of e-mail (decision 0227): the old address got a single-use link (its
+ * SHA-256 here) that puts the old e-mail back within 7 days.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    oldEmail: text('old_email').notNull(),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_changes_hash_uq').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)],
 );
 
 /** Failed sign-ins per IP + e-mail in a fixed window, shared by every API instance. */

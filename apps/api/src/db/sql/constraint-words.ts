@@ -51,7 +51,7 @@ const UNIQUE: Record<string, UniqueWords> = {
  * Unique indexes no request field can clash on (random token hashes; HoS sequence ids and driver-day
  * logs the server assigns): a clash gets the generic words.
  */
-export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq', 'ifta_filings_org_quarter_version_uq',
+export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'email_changes_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq', 'ifta_filings_org_quarter_version_uq',
   'notification_facts_organization_id_fact_key_pk', 'vehicle_daily_stats_asset_id_day_pk', 'notifications_user_fact_uq', 'organizations_ingest_token_uq',
   // A scheduled report's run, claimed once per schedule by ON CONFLICT DO NOTHING (decision 0163).
   'report_runs_pk',

@@ -8,7 +8,7 @@ import { scopeOf } from '../auth/index.ts';
 /** Read-only: there is deliberately no PUT, PATCH or DELETE on the activity log. */
 const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['activity-log'];
-  const config = { permissions: ['ACTIVITY_LOG_LIST'] as const };
+  const config = { permissions: ['ACTIVITY_LOG_LIST'] as const, tokens: true };
 
   app.get('/organizations/:orgId/activity-logs', {
     config,

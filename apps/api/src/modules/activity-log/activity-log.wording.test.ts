@@ -237,6 +237,7 @@ const SENTENCES: Row[] = [
   ['ACCEPT_INVITATION', 'USER', MARCO, undefined, undefined, 'Marco Reyes accepted their invitation and set a password', MARCO],
   ['RESET_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes reset their password from an e-mailed link', MARCO],
   ['CHANGE_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes changed their password', MARCO],
+  ['UNDO_EMAIL_CHANGE', 'USER', MARCO, { email: 'intruder@evil.test' }, { email: 'marco@demofreight.test' }, 'Marco Reyes took their account back: e-mail back to marco@demofreight.test, every session ended', MARCO],
   ['LOGOUT_EVERYWHERE', 'USER', MARCO, undefined, undefined, 'Marco Reyes logged out on every device', MARCO],
   ['LOGOUT_EVERYWHERE', 'USER', MARCO, undefined, undefined, 'Dana Reyes logged user Marco Reyes out on every device'],
   ['UPDATE_IMAGE', 'USER', MARCO, { profileImageId: null }, { profileImageId: id(5) }, 'Marco Reyes changed their profile photo', MARCO],

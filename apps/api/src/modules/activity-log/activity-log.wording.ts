@@ -752,6 +752,14 @@ export const ACTIONS: Record<string, Wording> = {
   ACCEPT_INVITATION: { label: 'Accept invitation', says: (c) => (c.self ? 'accepted their invitation and set a password' : `accepted the invitation of ${c.r}`) },
   RESET_PASSWORD: { label: 'Reset password', says: (c) => (c.self ? 'reset their password from an e-mailed link' : `reset the password of ${c.r}`) },
   CHANGE_PASSWORD: { label: 'Change password', says: (c) => `changed ${whose(c, 'password')}` },
+  // Decision 0227: the old address's link puts the e-mail back, ends every session and voids the password.
+  UNDO_EMAIL_CHANGE: {
+    label: 'Undo e-mail change',
+    says: (c) => {
+      const back = typeof c.after.email === 'string' ? ` back to ${c.after.email}` : ' back';
+      return c.self ? `took their account back: e-mail${back}, every session ended` : `put the e-mail of ${c.r}${back}`;
+    },
+  },
   LOGOUT_EVERYWHERE: { label: 'Log out everywhere', says: (c) => (c.self ? 'logged out on every device' : `logged ${c.r} out on every device`) },
   UPDATE_IMAGE: { label: 'Change picture', says: (c) => `changed ${whose(c, c.f.entityType === 'ORGANIZATION' ? 'logo' : 'profile photo')}` },
   DELETE_IMAGE: { label: 'Remove picture', says: (c) => `removed ${whose(c, c.f.entityType === 'ORGANIZATION' ? 'logo' : 'profile photo')}` },

@@ -10,7 +10,7 @@ const tags = ['analytics'];
 
 const revenueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/analytics/revenue', {
-    config: { permissions: ['ANALYTICS_REVENUE'] },
+    config: { permissions: ['ANALYTICS_REVENUE'], tokens: true },
     schema: {
       tags,
       summary: 'Revenue of the loads delivered in [from, to), loaded and total km with deadhead from positions, per truck, driver, customer or lane and per week or month',
@@ -22,7 +22,7 @@ const revenueRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/analytics/revenue/export', {
-    config: { permissions: ['ANALYTICS_REVENUE'] },
+    config: { permissions: ['ANALYTICS_REVENUE'], tokens: true },
     schema: {
       tags,
       summary: "The revenue report as CSV in the organization's units and currency",

@@ -6,9 +6,8 @@ import type { AuthCache, AuthContext } from '../auth/index.ts';
 import { addressAllowed, hashApiToken, loadTokenContext, type TokenUse } from './api-tokens.service.ts';
 import type { TokenRateLimiter } from './rate-limit.ts';
 
-/** Organization routes a token may not reach: a person's own inbox (the notifications are its creator's). */
-const PERSONAL = /^\/api\/v1\/organizations\/:orgId\/notifications(\/|$)/;
-const ORGANIZATION_ROUTE = /^\/api\/v1\/organizations\/:orgId\//;
+/** The one answer of a route closed to API tokens. */
+export const TOKENS_REFUSED = 'API tokens cannot use this endpoint';
 
 /**
  * `Authorization: Bearer fltk_…` (issue 48, decision 0197): the token's caller, as the auth plugin
@@ -34,10 +33,10 @@ export class ApiTokenAuth {
     const token = ctx?.token;
     if (!ctx?.orgId || !token) throw unauthorized('This API token is not valid: it may have been revoked', 'Unknown or revoked API token');
     if (token.expiresAt !== null && token.expiresAt <= Date.now()) throw unauthorized('This API token has expired', `API token expired at ${new Date(token.expiresAt).toISOString()}`);
-    // Tokens are the organization's: only its routes, never a person's own inbox or a live stream.
-    const url = request.routeOptions.url ?? '';
-    if (!ORGANIZATION_ROUTE.test(url) || PERSONAL.test(url) || request.routeOptions.config.streamTicket) {
-      throw forbidden('API tokens cannot use this endpoint', `${request.method} ${url} is not open to API tokens`);
+    // A token acts for its organization, never as the person who made it: only the routes that say
+    // they are open to tokens (config.tokens, decision 0226), never a person's profile, inbox or session.
+    if (request.routeOptions.config.tokens !== true) {
+      throw forbidden(TOKENS_REFUSED, `${request.method} ${request.routeOptions.url ?? request.url} is not open to API tokens`);
     }
     if (!addressAllowed(token.allowed, request.ip)) throw forbidden('This API token is not accepted from your address', `Client address ${request.ip} is not among the token's allowed addresses`);
     const rate = this.limiter.take(token.id, ctx.orgId);

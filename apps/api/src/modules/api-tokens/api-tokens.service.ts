@@ -1,14 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { API_TOKEN_PREFIX, TOKEN_PERMISSIONS, type ApiToken, type ApiTokenCreated, type ApiTokenList, type apiTokenInputSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { apiTokens, organizations, users } from '../../db/schema/index.ts';
+import { apiTokens, organizations, roles, users } from '../../db/schema/index.ts';
 import { notifyAuthChange } from '../../db/sql/notify.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import type { AuthContext, Scope } from '../auth/index.ts';
+import { heldPermissions, type AuthContext, type Scope } from '../auth/index.ts';
 
 // API tokens (issue 48, decision 0197). A token is `fltk_` + 256 random bits: far beyond guessing, so
 // a fast keyed hash (HMAC-SHA256 under a key derived from the server secret) is what is stored, and a
@@ -28,30 +28,63 @@ const PREFIX_SHOWN = API_TOKEN_PREFIX.length + 4;
 
 const TOKEN_CODES = new Set<string>(TOKEN_PERMISSIONS);
 
-/** The token behind a hash, if it is neither revoked nor its organization deactivated; null otherwise. */
-export async function loadTokenContext(db: DbOrTx, hash: string): Promise<AuthContext | null> {
-  const [row] = await db
-    .select({ t: apiTokens, orgStatus: organizations.status, email: users.email })
+/** A token's row with what bounds it: its organization's status and its creator's roles. */
+function tokenRows(db: DbOrTx, where: SQL) {
+  return db
+    .select({ t: apiTokens, orgStatus: organizations.status, email: users.email, creatorRole: users.role, systemRole: roles.systemRole, rolePermissions: roles.permissions })
     .from(apiTokens)
     .innerJoin(organizations, eq(organizations.id, apiTokens.organizationId))
     .leftJoin(users, eq(users.id, apiTokens.createdBy))
-    .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt)))
-    .limit(1);
-  if (!row || row.orgStatus !== 'ACTIVE') return null;
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(and(where, isNull(apiTokens.revokedAt)));
+}
+
+type TokenRow = Awaited<ReturnType<typeof tokenRows>>[number];
+
+/**
+ * The codes a token carries that it may use, and those it lost: it uses those still in the
+ * catalogue and still held by its creator (decision 0226: demoting the creator narrows the token at once; a token nobody vouches
+ * for uses none). The creator's status does not count: a token outlives its creator's leaving
+ * (decision 0197), within the role the creator had.
+ */
+function splitCodes(r: { t: { permissions: readonly string[] }; creatorRole: string | null; systemRole: string | null; rolePermissions: readonly string[] | null }): { usable: string[]; lost: string[] } {
+  const held = r.creatorRole ? heldPermissions({ role: r.creatorRole, systemRole: r.systemRole, rolePermissions: r.rolePermissions }) : new Set<string>();
+  const usable = r.t.permissions.filter((p) => TOKEN_CODES.has(p) && held.has(p));
+  return { usable, lost: r.t.permissions.filter((p) => !usable.includes(p)).sort() };
+}
+
+function contextOfToken(row: TokenRow): AuthContext | null {
+  if (row.orgStatus !== 'ACTIVE') return null;
   const t = row.t;
-  const ctx: AuthContext = {
+  return {
     // The creator answers for what the token writes (created_by columns); the activity log names the token.
     userId: t.createdBy ?? '00000000-0000-0000-0000-000000000000',
     email: row.email ?? `api-token:${t.name}`,
     role: 'USER',
     orgId: t.organizationId,
-    // Codes since retired from the catalogue are dropped rather than trusted.
-    permissions: new Set(t.permissions.filter((p) => TOKEN_CODES.has(p))),
+    // Codes since retired from the catalogue, or no longer held by the creator, are dropped rather than trusted.
+    permissions: new Set(splitCodes(row).usable),
     isSuperAdmin: false,
     sessionEpoch: 0,
     token: { id: t.id, name: t.name, expiresAt: t.expiresAt?.getTime() ?? null, allowed: blockListOf(t.allowedIps) },
   };
-  return ctx;
+}
+
+/** The token behind a hash, if it is neither revoked nor its organization deactivated; null otherwise. */
+export async function loadTokenContext(db: DbOrTx, hash: string): Promise<AuthContext | null> {
+  const [row] = await tokenRows(db, eq(apiTokens.tokenHash, hash)).limit(1);
+  return row ? contextOfToken(row) : null;
+}
+
+/** loadTokenContext by token id, for many (open streams checked again): the revoked ones are absent. */
+export async function loadTokenContexts(db: DbOrTx, tokenIds: readonly string[]): Promise<Map<string, AuthContext>> {
+  const found = new Map<string, AuthContext>();
+  if (tokenIds.length === 0) return found;
+  for (const row of await tokenRows(db, inArray(apiTokens.id, [...tokenIds]))) {
+    const ctx = contextOfToken(row);
+    if (ctx) found.set(row.t.id, ctx);
+  }
+  return found;
 }
 
 function blockListOf(cidrs: readonly string[]): BlockList | null {
@@ -75,13 +108,14 @@ export function addressAllowed(allowed: BlockList | null, ip: string): boolean {
   return family !== 0 && allowed.check(plain, family === 6 ? 'ipv6' : 'ipv4');
 }
 
-function present(r: Row, creator: { firstName: string | null; lastName: string | null; email: string } | null): ApiToken {
+function present(r: Row, creator: { firstName: string | null; lastName: string | null; email: string } | null, lostPermissions: string[]): ApiToken {
   const name = creator ? [creator.firstName, creator.lastName].filter(Boolean).join(' ') || creator.email : null;
   return {
     id: r.id,
     name: r.name,
     prefix: `${r.prefix}…`,
     permissions: [...r.permissions].sort(),
+    lostPermissions,
     expiresAt: r.expiresAt?.toISOString() ?? null,
     allowedIps: r.allowedIps,
     createdAt: r.createdAt.toISOString(),
@@ -91,15 +125,19 @@ function present(r: Row, creator: { firstName: string | null; lastName: string |
   };
 }
 
-/** The organization's tokens that are not revoked, newest first (expired ones too: they say so). */
+/**
+ * The organization's tokens that are not revoked, newest first (expired ones too: they say so),
+ * each with the codes it lost because its creator no longer holds them.
+ */
 export async function listApiTokens(s: Scope): Promise<ApiTokenList> {
   const rows = await s.db
-    .select({ t: apiTokens, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .select({ t: apiTokens, firstName: users.firstName, lastName: users.lastName, email: users.email, creatorRole: users.role, systemRole: roles.systemRole, rolePermissions: roles.permissions })
     .from(apiTokens)
     .leftJoin(users, eq(users.id, apiTokens.createdBy))
+    .leftJoin(roles, eq(roles.id, users.roleId))
     .where(and(eq(apiTokens.organizationId, s.orgId), isNull(apiTokens.revokedAt)))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
-  return { content: rows.map((r) => present(r.t, r.email ? { firstName: r.firstName, lastName: r.lastName, email: r.email } : null)) };
+  return { content: rows.map((r) => present(r.t, r.email ? { firstName: r.firstName, lastName: r.lastName, email: r.email } : null, splitCodes(r).lost)) };
 }
 
 /**
@@ -177,4 +215,18 @@ export class TokenUse {
       .where(and(eq(apiTokens.organizationId, orgId), eq(apiTokens.id, tokenId)))
       .then(() => undefined, this.onError);
   }
+}
+
+/**
+ * Revokes the tokens a user made since `since` (an undone change of the user's e-mail, decision
+ * 0227: what an intruder minted goes with them); refused everywhere from the next request on.
+ */
+export async function revokeTokensCreatedSince(tx: DbOrTx, userId: string, since: Date): Promise<number> {
+  const rows = await tx
+    .update(apiTokens)
+    .set({ revokedAt: new Date(), revokedBy: userId })
+    .where(and(eq(apiTokens.createdBy, userId), gte(apiTokens.createdAt, since), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  if (rows.length > 0) await notifyAuthChange(tx, ['*']);
+  return rows.length;
 }

@@ -18,6 +18,8 @@ interface Entry {
  */
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
+  /** The API tokens cached (`token:<hash>` keys) by their creator: a change of the creator narrows them (decision 0226). */
+  private readonly tokensByCreator = new Map<string, Set<string>>();
   /** Bumped by every invalidation; a load that overlapped one is not cached (it may be stale). */
   private generation = 0;
   private sync: () => Promise<void> = async () => undefined;
@@ -77,17 +79,28 @@ export class AuthCache {
     }
   }
 
-  /** `*` drops everything (a role or organization changed); otherwise one user. */
+  /** `*` drops everything (a role, an organization or a token changed); otherwise one user and the tokens they made. */
   invalidate(payload: string): void {
     this.generation++;
-    if (payload === '*') this.entries.clear();
-    else this.entries.delete(payload);
+    if (payload === '*') {
+      this.entries.clear();
+      this.tokensByCreator.clear();
+      return;
+    }
+    this.entries.delete(payload);
+    for (const key of this.tokensByCreator.get(payload) ?? []) this.entries.delete(key);
+    this.tokensByCreator.delete(payload);
   }
 
-  private store(userId: string, entry: Entry): void {
-    this.entries.delete(userId);
+  private store(key: string, entry: Entry): void {
+    this.entries.delete(key);
     // A Map iterates in insertion order: the first key is the entry loaded longest ago.
     while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(userId, entry);
+    this.entries.set(key, entry);
+    if (entry.ctx?.token) {
+      const keys = this.tokensByCreator.get(entry.ctx.userId) ?? new Set();
+      keys.add(key);
+      this.tokensByCreator.set(entry.ctx.userId, keys);
+    }
   }
 }

@@ -89,11 +89,19 @@ function authRows(db: Db, where: SQL) {
     .where(where);
 }
 
+/**
+ * The codes a user's account role and assigned role give, whatever the user's status: what a user
+ * holds when signed in, and what bounds the API tokens they made (decision 0226).
+ */
+export function heldPermissions(u: { role: string; systemRole: string | null; rolePermissions: readonly string[] | null }): ReadonlySet<string> {
+  return u.role === 'SUPER_ADMIN' ? ALL : u.role === 'ADMIN' ? ADMIN : u.systemRole === 'DRIVER' ? DRIVER : new Set(u.rolePermissions ?? []);
+}
+
 function contextOf(u: AuthRow): AuthContext | null {
   // A deactivated user or organization loses access at once, whatever tokens it holds.
   if (u.status !== 'ACTIVE' || (u.orgId && u.orgStatus !== 'ACTIVE')) return null;
   const isSuperAdmin = u.role === 'SUPER_ADMIN';
-  const permissions = isSuperAdmin ? ALL : u.role === 'ADMIN' ? ADMIN : u.systemRole === 'DRIVER' ? DRIVER : new Set(u.rolePermissions ?? []);
+  const permissions = heldPermissions(u);
   return { userId: u.id, email: u.email, role: u.role, orgId: u.orgId, permissions, isSuperAdmin, sessionEpoch: u.sessionEpoch };
 }
 

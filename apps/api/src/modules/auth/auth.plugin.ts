@@ -35,6 +35,13 @@ declare module 'fastify' {
     anyPermissions?: readonly Permission[];
     /** Also accepts a single-use `?ticket=` (EventSource cannot send the Authorization header). */
     streamTicket?: boolean;
+    /**
+     * Open to API tokens (decision 0226). A token acts for its organization, never as the person who
+     * made it: every route is closed to tokens unless it says so here, and a token calling a closed
+     * one gets 403 "API tokens cannot use this endpoint". The API document lists the routes open to
+     * tokens under the `apiToken` security scheme.
+     */
+    tokens?: boolean;
   }
 }
 
@@ -49,6 +56,10 @@ export interface BearerTokenAuth {
 export interface Credential {
   /** The session epoch it was issued in (an access token's `gen`, a stream ticket's). */
   epoch: number;
+  /** The session (refresh-token family) it belongs to, when it names one: signing it out ends its streams. */
+  session: string | null;
+  /** The API token it is, when it is one: revoking the token ends its streams. */
+  tokenId: string | null;
   /**
    * AuthCache.changes before the credential was checked: a stream opened by this request is checked
    * again at once when an auth change arrived since (OpenStreams), since its check may predate it.
@@ -65,7 +76,7 @@ function bearer(request: FastifyRequest): string | null {
  * The user a stream ticket stands for. Never the access token in the URL: URLs are written to
  * access logs, proxies and browser histories. The ticket is spent here, on the first try.
  */
-async function ticketUser(db: Db, request: FastifyRequest): Promise<{ userId: string; epoch: number }> {
+async function ticketUser(db: Db, request: FastifyRequest): Promise<{ userId: string; epoch: number; session: string | null }> {
   const raw = (request.query as Record<string, unknown> | undefined)?.ticket;
   if (typeof raw !== 'string' || raw === '') throw unauthorized('Authentication required', 'No bearer token or stream ticket');
   const ticket = await redeemStreamTicket(db, raw);
@@ -73,7 +84,9 @@ async function ticketUser(db: Db, request: FastifyRequest): Promise<{ userId: st
   // A ticket opens the organization it was issued for and nothing else.
   const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
   if (orgId !== ticket.orgId) throw unauthorized('This live connection ticket is for another organization', 'Stream ticket issued for another organization');
-  return { userId: ticket.userId, epoch: ticket.sessionEpoch };
+  // ...and the one stream it was asked for: a live map ticket does not open a person's inbox.
+  if (ticket.stream !== request.routeOptions.url) throw unauthorized('This live connection ticket is for another stream', `Stream ticket issued for ${ticket.stream || 'another stream'}`);
+  return { userId: ticket.userId, epoch: ticket.sessionEpoch, session: ticket.sessionId };
 }
 
 /**
@@ -84,6 +97,12 @@ export const authPlugin = fp(async (app) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('credential', null);
 
+  // The API document says which credentials each route takes: none (public), a session, or also an API token.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.schema.security) return;
+    route.schema = { ...route.schema, security: route.config?.public ? [] : route.config?.tokens ? [{ bearer: [] }, { apiToken: [] }] : [{ bearer: [] }] };
+  });
+
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
@@ -92,7 +111,7 @@ export const authPlugin = fp(async (app) => {
       const seen = app.authCache.changes;
       const ctx = await app.apiTokenAuth.authenticate(token, request, reply);
       request.auth = ctx;
-      request.credential = { epoch: 0, seenChanges: seen };
+      request.credential = { epoch: 0, session: null, tokenId: ctx.token?.id ?? null, seenChanges: seen };
       const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
       assertRouteAccess(ctx, { orgId, permissions: config.permissions, anyPermissions: config.anyPermissions });
       return;
@@ -101,14 +120,17 @@ export const authPlugin = fp(async (app) => {
     const seenChanges = app.authCache.changes;
     let userId: string;
     let epoch: number;
+    let session: string | null;
     if (token) {
       try {
-        ({ sub: userId, gen: epoch } = app.tokens.verify(token));
+        const claims = app.tokens.verify(token);
+        ({ sub: userId, gen: epoch } = claims);
+        session = claims.sid ?? null;
       } catch (err) {
         throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
       }
     } else if (config.streamTicket) {
-      ({ userId, epoch } = await ticketUser(app.db, request));
+      ({ userId, epoch, session } = await ticketUser(app.db, request));
     } else {
       throw unauthorized('Authentication required', 'No bearer token');
     }
@@ -119,7 +141,7 @@ export const authPlugin = fp(async (app) => {
     // token cannot be taken back, so its epoch is what ends it.
     if (epoch < ctx.sessionEpoch) throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended');
     request.auth = ctx;
-    request.credential = { epoch, seenChanges };
+    request.credential = { epoch, session, tokenId: null, seenChanges };
 
     const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
     assertRouteAccess(ctx, { orgId, permissions: config.permissions, anyPermissions: config.anyPermissions });

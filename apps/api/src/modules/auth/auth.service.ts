@@ -5,6 +5,7 @@ import { drivers, loginFailures, organizations, passwordResetTokens, refreshToke
 import { burnPasswordCheck, hashPassword, sha256, verifyPassword } from './crypto.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
+import { notifyAuthChange } from '../../db/sql/notify.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
@@ -174,6 +175,8 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
     .returning({ id: refreshTokens.id });
   if (claimed.length === 0) {
     await revokeFamily();
+    // A stolen session: the streams it opened end too.
+    await notifyAuthChange(deps.db, [row.userId]);
     throw unauthorized('Your session has expired, please sign in again', 'Refresh token reuse detected; session revoked');
   }
   const ctx = await loadAuthContext(deps.db, row.userId);
@@ -182,7 +185,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
     throw unauthorized('Your session has expired, please sign in again', 'User inactive');
   }
   const refreshToken = await issueRefreshToken(deps.db, row.userId, row.familyId);
-  return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId, gen: ctx.sessionEpoch }), refreshToken };
+  return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId, gen: ctx.sessionEpoch, sid: row.familyId }), refreshToken };
 }
 
 /** Revokes the session (token family) the refresh token belongs to, if it is the caller's. */
@@ -194,11 +197,16 @@ export async function logout(db: Db, ctx: AuthContext, rawToken: string | undefi
     .where(and(eq(refreshTokens.tokenHash, sha256(rawToken)), eq(refreshTokens.userId, ctx.userId)));
   const familyId = rows[0]?.familyId;
   if (!familyId) return;
-  const revoked = await db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-    .returning({ id: refreshTokens.id });
+  const revoked = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+      .returning({ id: refreshTokens.id });
+    // The streams this session opened end on every instance (OpenStreams checks the user's sessions).
+    await notifyAuthChange(tx, [ctx.userId]);
+    return rows;
+  });
   // Ending a live session of a driver is their ELD logout record (type 5; decision 0116).
   if (revoked.length) await recordDriverLogin(db, ctx.userId, 2);
 }

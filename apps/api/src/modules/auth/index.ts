@@ -1,12 +1,13 @@
 // The auth module's public file: other modules import from here only (imports inside the module stay direct).
 export { AuthCache } from './auth-cache.ts';
-export { actorOf, loadAuthContext, requireAuth, visiblePermissions } from './auth-context.ts';
+export { actorOf, heldPermissions, loadAuthContext, requireAuth, visiblePermissions } from './auth-context.ts';
 export type { Actor, AuthContext } from './auth-context.ts';
 export { hashPassword, randomToken, sha256, verifyPassword } from './crypto.ts';
 export { INVITE_TOKEN_TTL_MS, createPasswordToken, sendPasswordResetEmail } from './password-tokens.ts';
 export { scopeOf } from './scope.ts';
 export type { ReadScope, Scope } from './scope.ts';
-export { issueSession, revokeAllSessions } from './sessions.ts';
+export { endedSessions, issueSession, revokeAllSessions } from './sessions.ts';
 export type { AccessTokens } from './jwt.ts';
 export { OpenStreams } from './open-streams.ts';
+export type { StreamAccessLoader } from './open-streams.ts';
 export { streamTicketRoute } from './stream-tickets.routes.ts';

@@ -12,6 +12,8 @@ export interface AccessClaims {
   org: string | null;
   /** The user's session epoch when issued (users.session_epoch): an older one is refused. */
   gen: number;
+  /** The session (refresh-token family) it belongs to: signing that session out ends the streams it opened. */
+  sid?: string;
   typ: 'access';
 }
 
@@ -32,7 +34,7 @@ export function accessTokens(secret: string, ttlMs = ACCESS_TOKEN_TTL_MS): Acces
       const claims = verifier(token) as Partial<AccessClaims>;
       if (claims.typ !== 'access' || typeof claims.sub !== 'string') throw new Error('not an access token');
       // A token from before epochs existed carries none: epoch 0.
-      return { sub: claims.sub, org: claims.org ?? null, gen: typeof claims.gen === 'number' ? claims.gen : 0, typ: 'access' };
+      return { sub: claims.sub, org: claims.org ?? null, gen: typeof claims.gen === 'number' ? claims.gen : 0, ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}), typ: 'access' };
     },
   };
 }

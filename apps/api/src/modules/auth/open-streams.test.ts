@@ -11,7 +11,7 @@ import { activityRows } from '../../test/registry.ts';
 import { openLiveStream, type LiveEvent, type LiveStream } from '../../test/sse-client.ts';
 import type { AuthContext } from './auth-context.ts';
 import { hashPassword } from './crypto.ts';
-import { OpenStreams } from './open-streams.ts';
+import { OpenStreams, type StreamAccessLoader } from './open-streams.ts';
 
 // Streams follow permissions (issue 43): a user's open live map and notifications streams end, with
 // a last `revoked` event, within a second of the change that takes their access away, whichever
@@ -255,6 +255,81 @@ describe('log out everywhere', () => {
   });
 });
 
+describe('a stream lives no longer than its credential (issue 66)', () => {
+  const ticketFor = async (stream: 'assets' | 'notifications', token: string) => {
+    const res = await b.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/${stream}/stream/ticket`, headers: bearer(token) });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().ticket as string;
+  };
+  const createToken = async (permissions: string[], by = admin.accessToken) => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/api-tokens`, headers: bearer(by), payload: { name: `Stream token ${++serial}`, permissions } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; token: string };
+  };
+
+  it('a ticket opens only the stream it was asked for', async () => {
+    const u = await member(['ASSET_LIST']);
+    const bellWithMapTicket = await openLiveStream(`${bellUrl(bUrl)}?ticket=${await ticketFor('assets', u.session.accessToken)}`, '');
+    expect(bellWithMapTicket.status).toBe(401);
+    const mapWithBellTicket = await openLiveStream(`${liveUrl(bUrl)}?ticket=${await ticketFor('notifications', u.session.accessToken)}`, '');
+    expect(mapWithBellTicket.status).toBe(401);
+    const right = await openLiveStream(`${liveUrl(bUrl)}?ticket=${await ticketFor('assets', u.session.accessToken)}`, '');
+    expect(right.status).toBe(200);
+    right.close();
+  });
+
+  it("an API token's live map stream on B ends with `revoked` when the token is revoked through A; no position reaches it after", async () => {
+    const token = await createToken(['ASSET_LIST']);
+    const live = await openLiveStream(liveUrl(bUrl), token.token);
+    expect(live.status).toBe(200);
+    await live.next((e) => e.event === 'snapshot');
+    publishOnB(41.1);
+    await live.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 41.1));
+
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/organizations/${orgId}/api-tokens/${token.id}`, headers: bearer(admin.accessToken) });
+    expect(res.statusCode).toBe(204);
+    await expectRevoked(live, Date.now(), 'token');
+    publishOnB(41.2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(live.events.some((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 41.2))).toBe(false);
+    expect((await openLiveStream(liveUrl(bUrl), token.token)).status).toBe(401);
+  });
+
+  it("an API token's stream ends when its creator loses the stream's code", async () => {
+    const creator = await member(['API_TOKEN_MANAGE', 'ASSET_LIST']);
+    const token = await createToken(['ASSET_LIST'], creator.session.accessToken);
+    const live = await openLiveStream(liveUrl(bUrl), token.token);
+    expect(live.status).toBe(200);
+    await live.next((e) => e.event === 'snapshot');
+    const changed = await onA('PUT', `/organizations/${orgId}/roles/${creator.roleId}`, admin.accessToken, { name: `Creator ${serial} narrowed`, permissions: ['API_TOKEN_MANAGE'] });
+    expect(changed.status).toBe(200);
+    await expectRevoked(live, changed.at, 'forbidden');
+  });
+
+  it('signing one session out ends the streams it opened (by ticket and by header) within a second, not those of another session', async () => {
+    const u = await member(['ASSET_LIST']);
+    const other = await login(b, { email: u.email, password: u.password });
+    const live = await openLiveStream(`${liveUrl(bUrl)}?ticket=${await ticketFor('assets', u.session.accessToken)}`, '');
+    expect(live.status).toBe(200);
+    await live.next((e) => e.event === 'snapshot');
+    const bell = await openLiveStream(bellUrl(bUrl), u.session.accessToken);
+    await bell.next((e) => e.event === 'unread');
+    const kept = await openBoth(other.accessToken);
+
+    const out = await onA('POST', '/auth/logout', u.session.accessToken, { refreshToken: u.session.refreshToken });
+    expect(out.status).toBe(204);
+    await Promise.all([expectRevoked(live, out.at, 'session'), expectRevoked(bell, out.at, 'session')]);
+    expect([await stateOf(kept.live), await stateOf(kept.bell)]).toEqual(['open', 'open']);
+
+    // The signed-out session's access token lives on for minutes, but opens no stream that stays.
+    const late = await openLiveStream(liveUrl(bUrl), u.session.accessToken);
+    const last = await late.next((e) => e.event === 'revoked', 5000);
+    expect(revokedOf(last).reason).toBe('session');
+    kept.live.close();
+    kept.bell.close();
+  });
+});
+
 describe('OpenStreams', () => {
   const ctxOf = (userId: string, over: Partial<AuthContext> = {}): AuthContext => ({
     userId,
@@ -267,7 +342,8 @@ describe('OpenStreams', () => {
     ...over,
   });
   const request = (ctx: AuthContext, seenChanges: number) =>
-    ({ auth: ctx, credential: { epoch: 0, seenChanges }, params: { orgId: 'org-1' }, routeOptions: { config: { permissions: ['ASSET_LIST'] } } }) as unknown as FastifyRequest;
+    ({ auth: ctx, credential: { epoch: 0, session: null, tokenId: null, seenChanges }, params: { orgId: 'org-1' }, routeOptions: { config: { permissions: ['ASSET_LIST'] } } }) as unknown as FastifyRequest;
+  const loaders = (users: StreamAccessLoader['users']): StreamAccessLoader => ({ users, tokens: async () => new Map(), endedSessions: async () => new Set() });
   const fakeStream = () => {
     const sent: string[] = [];
     let ended = false;
@@ -279,10 +355,10 @@ describe('OpenStreams', () => {
     let changes = 5;
     const loads: string[][] = [];
     const streams = new OpenStreams(
-      async (ids) => {
+      loaders(async (ids) => {
         loads.push(ids);
         return new Map();
-      },
+      }),
       () => changes,
       () => undefined,
     );
@@ -303,9 +379,9 @@ describe('OpenStreams', () => {
   it('ends the streams without `revoked` when their users cannot be checked, so the clients reconnect and are checked then', async () => {
     const errors: unknown[] = [];
     const streams = new OpenStreams(
-      async () => {
+      loaders(async () => {
         throw new Error('database unreachable');
-      },
+      }),
       () => 0,
       (err) => errors.push(err),
     );
@@ -322,10 +398,10 @@ describe('OpenStreams', () => {
   it('checks only the user named, and everyone on `*`, in one query', async () => {
     const loads: string[][] = [];
     const streams = new OpenStreams(
-      async (ids) => {
+      loaders(async (ids) => {
         loads.push([...ids].sort());
         return new Map(ids.map((id) => [id, ctxOf(id)]));
-      },
+      }),
       () => 0,
       () => undefined,
     );

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Tokens } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { refreshTokens, users } from '../../db/schema/index.ts';
@@ -21,8 +21,9 @@ export async function issueRefreshToken(tx: DbOrTx, userId: string, familyId: st
 
 /** A new session (token family) for a user who may sign in, its access token in the user's current session epoch. */
 export async function issueSession(tx: DbOrTx, tokens: AccessTokens, user: { userId: string; orgId: string | null; sessionEpoch: number }): Promise<Tokens> {
-  const refreshToken = await issueRefreshToken(tx, user.userId, crypto.randomUUID());
-  return { accessToken: tokens.sign({ sub: user.userId, org: user.orgId, gen: user.sessionEpoch }), refreshToken };
+  const familyId = crypto.randomUUID();
+  const refreshToken = await issueRefreshToken(tx, user.userId, familyId);
+  return { accessToken: tokens.sign({ sub: user.userId, org: user.orgId, gen: user.sessionEpoch, sid: familyId }), refreshToken };
 }
 
 /**
@@ -44,4 +45,17 @@ export async function revokeAllSessions(tx: DbOrTx, userId: string): Promise<{ r
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
     .returning({ id: refreshTokens.id });
   return { revoked: revoked.length, sessionEpoch: user?.sessionEpoch ?? 0 };
+}
+
+/**
+ * Of these sessions (refresh-token families), the ones signed out: a family's tokens are revoked
+ * together (log out, reuse of a spent token, log out everywhere), so one revoked row ends it.
+ */
+export async function endedSessions(db: DbOrTx, sessionIds: readonly string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(and(inArray(refreshTokens.familyId, [...sessionIds]), isNotNull(refreshTokens.revokedAt)));
+  return new Set(rows.map((r) => r.familyId));
 }

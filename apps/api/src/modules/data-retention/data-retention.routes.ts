@@ -8,7 +8,7 @@ const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['data-retention'];
 
   app.get('/organizations/:orgId/data-retention', {
-    config: { permissions: ['RET_READ'] },
+    config: { permissions: ['RET_READ'], tokens: true },
     schema: {
       tags,
       summary: 'Retention period per data kind with its legal minimum, and the purge job (last run, next run, rows removed)',
@@ -19,7 +19,7 @@ const dataRetentionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/organizations/:orgId/data-retention', {
-    config: { permissions: ['RET_READ', 'RET_UPDATE'] },
+    config: { permissions: ['RET_READ', 'RET_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: 'Change retention periods (days, or null to keep forever); below the legal minimum is a 400',

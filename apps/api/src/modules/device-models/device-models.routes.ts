@@ -10,6 +10,7 @@ const tags = ['device-models'];
 /** The global device-model catalogue: super administrators manage it, every signed-in user reads it. */
 const deviceModelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/settings/device-models', {
+    config: { tokens: true },
     schema: { tags, summary: 'Device models (for the device form); size defaults to 100', querystring: deviceModelListQuery, response: { 200: deviceModelPageSchema, ...errors(400, 401) } },
     handler: (req) => {
       requireAuth(req);

@@ -22,7 +22,7 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
   const routing = routingOf(app.config);
 
   app.get('/organizations/:orgId/loads/:id/plan', {
-    config: { permissions: ['LOAD_LIST'] },
+    config: { permissions: ['LOAD_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'The legal trip plan of a load for its driver (or driverId, coDriverId) from where they are now: drive, breaks, rests, stops, ETAs',
@@ -34,7 +34,7 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/loads/:id/candidates', {
-    config: { permissions: ['LOAD_LIST'] },
+    config: { permissions: ['LOAD_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'Every active driver ranked for a load: on time legally first, then deadhead, then drive time left; each excluded driver with the reason',

@@ -13,7 +13,7 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
   const invite = (req: FastifyRequest) => ({ ctx: requireAuth(req), mail: { mailer: app.mailer, publicUrl: app.config.publicUrl } });
 
   app.get('/organizations/:orgId/drivers', {
-    config: { permissions: ['DRIVER_LIST'] },
+    config: { permissions: ['DRIVER_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'Drivers: paged, sorted, searched (name, e-mail, employee id, licence, phone), filtered by status and group',
@@ -27,25 +27,25 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/drivers', {
-    config: { permissions: ['DRIVER_CREATE'] },
+    config: { permissions: ['DRIVER_CREATE'], tokens: true },
     schema: { tags, summary: 'Add a driver; with `invite` and an e-mail the driver gets a sign-in with the built-in Driver role (needs USER_CREATE)', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
     handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scopeOf(req, req.params.orgId), req.body, invite(req))),
   });
 
   app.get('/organizations/:orgId/drivers/:id', {
-    config: { permissions: ['DRIVER_LIST'] },
+    config: { permissions: ['DRIVER_LIST'], tokens: true },
     schema: { tags, summary: 'Driver detail with vehicle history', params: driverIdParams, response: { 200: driverDetailSchema, ...orgErrors() } },
     handler: (req) => svc.getDriver(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.put('/organizations/:orgId/drivers/:id', {
-    config: { permissions: ['DRIVER_UPDATE'] },
+    config: { permissions: ['DRIVER_UPDATE'], tokens: true },
     schema: { tags, summary: 'Edit a driver (deactivating releases their vehicle)', params: driverIdParams, body: driverInputSchema, response: { 200: driverDetailSchema, ...orgErrors(409) } },
     handler: (req) => svc.updateDriver(scopeOf(req, req.params.orgId), req.params.id, req.body, invite(req)),
   });
 
   app.delete('/organizations/:orgId/drivers/:id', {
-    config: { permissions: ['DRIVER_DELETE'] },
+    config: { permissions: ['DRIVER_DELETE'], tokens: true },
     schema: { tags, summary: 'Delete, or deactivate when the driver has history', params: driverIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
     handler: (req) => svc.removeDriver(scopeOf(req, req.params.orgId), req.params.id),
   });

@@ -10,7 +10,7 @@ const tags = ['maintenance'];
 
 const engineFaultsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/assets/:assetId/engine-faults', {
-    config: { permissions: ['MAINTENANCE_LIST'] },
+    config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
     schema: {
       tags,
       summary: "A vehicle's engine fault codes (J1939 DM1 and OBD-II), active or cleared (status), the most recently seen first, with the standard's description where the code has one",
@@ -22,7 +22,7 @@ const engineFaultsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/assets/:assetId/engine-faults/:faultId/defect', {
-    config: { anyPermissions: ['DEFECT_UPDATE', 'WORK_ORDER_UPDATE'] },
+    config: { anyPermissions: ['DEFECT_UPDATE', 'WORK_ORDER_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: 'Make an engine fault a defect of its vehicle (a safety defect when the code grounds it, unless safety says otherwise); 409 when it already is one',
@@ -34,13 +34,13 @@ const engineFaultsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/maintenance/grounding-codes', {
-    config: { permissions: ['MAINTENANCE_LIST'] },
+    config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
     schema: { tags, summary: "The organization's grounding engine fault codes: a new active fault of one becomes a safety defect on its own", params: orgIdParams, response: { 200: groundingCodesViewSchema, ...orgErrors() } },
     handler: (req) => getGroundingCodes(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId/maintenance/grounding-codes', {
-    config: { permissions: ['MAINTENANCE_UPDATE'] },
+    config: { permissions: ['MAINTENANCE_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: 'Replace the grounding codes: OBD-II codes (P0301) or J1939 SPNs with an optional FMI (110 matches every FMI, 110/0 one); a code that is none is a 400',

@@ -37,7 +37,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   app.get('/organizations/:orgId/gateways', {
-    config: { permissions: ['GAT_LIST'] },
+    config: { permissions: ['GAT_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'Devices: paged, sorted, searched (unique id, name, SIM, firmware), filtered by status, group and paired',
@@ -49,7 +49,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/gateways', {
-    config: { permissions: ['GAT_CREATE'] },
+    config: { permissions: ['GAT_CREATE'], tokens: true },
     schema: {
       tags,
       summary: 'Add a device; the answer carries its batch-ingest token once',
@@ -70,7 +70,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   // forwarding token: ids refused with no organization (TCP handshake, OsmAnd) could be another
   // carrier's new devices, and listing them would invite registering (hijacking) them.
   app.get('/organizations/:orgId/gateways/refused', {
-    config: { permissions: ['GAT_LIST', 'GAT_CREATE'] },
+    config: { permissions: ['GAT_LIST', 'GAT_CREATE'], tokens: true },
     schema: {
       tags,
       summary: 'Device ids refused through this organization\'s Traccar forwarding token, newest first (this API instance, since it started)',
@@ -81,7 +81,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/gateways/refused/lookup', {
-    config: { permissions: ['GAT_CREATE'] },
+    config: { permissions: ['GAT_CREATE'], tokens: true },
     schema: {
       tags,
       summary: 'Whether this exact unique id tried to connect and was refused (the add-device form): its last attempt, or lastAt null',
@@ -103,13 +103,13 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/gateways/:id', {
-    config: { permissions: ['GAT_READ'] },
+    config: { permissions: ['GAT_READ'], tokens: true },
     schema: { tags, summary: 'Device detail: model, paired vehicle, pairing history, last seen', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
     handler: (req) => svc.getGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.get('/organizations/:orgId/gateways/:id/refused-fixes', {
-    config: { permissions: ['GAT_READ'] },
+    config: { permissions: ['GAT_READ'], tokens: true },
     schema: {
       tags,
       summary: 'The device\'s fixes refused in the last 24 hours (answered as received, not stored), one row per minute and reason, with the clock\'s offset and a hint; newest first',
@@ -121,7 +121,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/organizations/:orgId/gateways/:id', {
-    config: { permissions: ['GAT_UPDATE'] },
+    config: { permissions: ['GAT_UPDATE'], tokens: true },
     schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
     handler: async (req) => {
       const saved = await svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body);
@@ -133,19 +133,19 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/organizations/:orgId/gateways/:id', {
-    config: { permissions: ['GAT_DELETE'] },
+    config: { permissions: ['GAT_DELETE'], tokens: true },
     schema: { tags, summary: 'Delete, or deactivate when the device has pairing history', params: gatewayIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
     handler: (req) => svc.removeGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/gateways/:id/token', {
-    config: { permissions: ['GAT_UPDATE'] },
+    config: { permissions: ['GAT_UPDATE'], tokens: true },
     schema: { tags, summary: 'Regenerate the batch-ingest token (the old one stops working)', params: gatewayIdParams, response: { 200: ingestTokenSchema, ...orgErrors() } },
     handler: (req) => svc.regenerateIngestToken(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/gateways/:id/pair/:assetId', {
-    config: { permissions: ['GAT_PAIR'] },
+    config: { permissions: ['GAT_PAIR'], tokens: true },
     schema: {
       tags,
       summary: 'Pair the device with a vehicle (one device per vehicle); `from` gives the vehicle the positions the device sent since then',
@@ -157,7 +157,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/gateways/:id/unpair', {
-    config: { permissions: ['GAT_PAIR'] },
+    config: { permissions: ['GAT_PAIR'], tokens: true },
     schema: { tags, summary: 'Unpair the device from its vehicle', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
     handler: async (req) => {
       const detail = await pairing.unpairDevice(scopeOf(req, req.params.orgId), req.params.id);

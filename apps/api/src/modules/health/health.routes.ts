@@ -27,7 +27,7 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     method: ['GET', 'HEAD'],
     url: '/healthz',
     config: { public: true },
-    schema: { tags: ['health'], summary: 'Liveness: the process answers HTTP (no database check)', response: { 200: z.object({ status: z.literal('ok') }) } },
+    schema: { tags: ['health'], summary: 'Liveness: the process answers HTTP (no database check)', security: [], response: { 200: z.object({ status: z.literal('ok') }) } },
     handler: async () => ({ status: 'ok' as const }),
   });
 
@@ -38,6 +38,7 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['health'],
       summary: 'Readiness: database reachable, migrations applied, demo data seeded, positions being stored, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
+      security: [],
       response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }), 503: errorBodySchema },
     },
     handler: async (_req, reply) => {

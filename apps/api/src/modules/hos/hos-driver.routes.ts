@@ -113,7 +113,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/proposals', {
-    config: { permissions: ['HOS_READ'] },
+    config: { permissions: ['HOS_READ'], tokens: true },
     schema: { tags, summary: "A driver's edit proposals and what became of them (pending, accepted, rejected)", params: driverHosParams, querystring: hosProposalQuery, response: { 200: hosProposalPageSchema, ...orgErrors() } },
     handler: async (req) => listProposals(scopeOf(req, req.params.orgId), req.params.driverId, req.query),
   });
@@ -133,7 +133,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---------------------------------------------------------------- unidentified driving
 
   app.get('/organizations/:orgId/hos_log/unidentified', {
-    config: { permissions: ['HOS_LIST'] },
+    config: { permissions: ['HOS_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'Unidentified driving segments (default the last 8 days, newest first): vehicle, start, end, distance, locations and whether assigned, proposed or annotated',
@@ -145,7 +145,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/hos_log/unidentified/:segmentId/proposal', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: {
       tags,
       summary: 'Propose an unidentified segment to a driver, who accepts it as their driving (origin assumed from unidentified)',
@@ -157,7 +157,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/hos_log/unidentified/:segmentId/annotation', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: {
       tags,
       summary: "Annotate an unidentified segment as nobody's driving time (a mechanic's test drive…), reason of 4-60 characters",
@@ -190,7 +190,7 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---------------------------------------------------------------- diagnostics
 
   app.get('/organizations/:orgId/hos_log/diagnostics', {
-    config: { permissions: ['HOS_LIST'] },
+    config: { permissions: ['HOS_LIST'], tokens: true },
     schema: {
       tags,
       summary: "Malfunctions and data diagnostics of the vehicles' ELDs (positioning, device not reporting, unidentified driving), per vehicle with assetId, newest first",

@@ -51,7 +51,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   // upload, or JSON {eldFile}): the body is read and checked by the service (decision 0116).
   app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) => done(null, textFileBody(body as Buffer, 'file')));
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
-    config: { permissions: ['HOS_IMPORT'] },
+    config: { permissions: ['HOS_IMPORT'], tokens: true },
     bodyLimit: ELD_FILE_LIMIT,
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
     schema: {
@@ -75,7 +75,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/violations', {
-    config: { permissions: ['VIO_LIST'] },
+    config: { permissions: ['VIO_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'HoS violations of the drivers in a range (default the last 7 days, at most 31), newest first',
@@ -87,7 +87,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/availability', {
-    config: { permissions: ['AVAILABILITY_LIST'] },
+    config: { permissions: ['AVAILABILITY_LIST'], tokens: true },
     schema: {
       tags,
       summary: "Each active driver's status and remaining hours at a time (default now)",
@@ -99,7 +99,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/hos_log', {
-    config: { permissions: ['HOS_LIST'] },
+    config: { permissions: ['HOS_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'One row per active driver for a log day: hours per status, distance, violations, certification, form-and-manner problems',
@@ -111,7 +111,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/hos_log/:id', {
-    config: { permissions: ['HOS_READ'] },
+    config: { permissions: ['HOS_READ'], tokens: true },
     schema: {
       tags,
       summary: "One driver's log day: §395.8 header, graph segments, totals, events with versions, violations, certification",
@@ -129,7 +129,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const currentDaySchema = { tags, summary: "Today's log day of the driver in their home zone (same body as hos_log/{id}), created on first need", response: { 200: hosLogDaySchema, ...orgErrors() } };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/current-day', {
-    config: { permissions: ['HOS_READ'] },
+    config: { permissions: ['HOS_READ'], tokens: true },
     schema: { ...currentDaySchema, params: driverHosParams },
     handler: (req) => currentDay(scopeOf(req, req.params.orgId), req.params.driverId),
   });
@@ -146,7 +146,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     response: { 200: hosPeriodSchema, ...orgErrors() },
   };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/hos-logs-for-period', {
-    config: { permissions: ['HOS_READ'] },
+    config: { permissions: ['HOS_READ'], tokens: true },
     schema: { ...periodSchema, params: driverHosParams },
     handler: (req) => logsForPeriod(scopeOf(req, req.params.orgId), req.params.driverId, req.query),
   });
@@ -158,7 +158,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const getEventSchema = { tags, summary: 'One HoS event with the earlier versions it replaced', response: { 200: hosEventDetailSchema, ...orgErrors() } };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
-    config: { permissions: ['HOS_READ'] },
+    config: { permissions: ['HOS_READ'], tokens: true },
     schema: { ...getEventSchema, params: hosEventParams },
     handler: (req) => getEvent(scopeOf(req, req.params.orgId), req.params),
   });
@@ -176,7 +176,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     response: { 200: hosEventDetailSchema, ...orgErrors() },
   };
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event/:eventId', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: { ...editSchema, params: hosEventParams },
     handler: (req) => editEvent(scopeOf(req, req.params.orgId), req.params, req.body),
   });
@@ -194,7 +194,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     response: { 201: hosEventDetailSchema, ...orgErrors() },
   };
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/:logId/hos_event', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: { ...createSchema, params: hosLogParams },
     handler: async (req, reply) => reply.code(201).send(await createEvent(scopeOf(req, req.params.orgId), req.params, req.body)),
   });
@@ -208,7 +208,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: {
       tags,
       summary: "Set a log day's shipping documents, trailers (the organization's trailers) and co-driver (another active driver)",
@@ -220,7 +220,7 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId/deferral', {
-    config: { permissions: ['HOS_EDIT'] },
+    config: { permissions: ['HOS_EDIT'], tokens: true },
     schema: {
       tags,
       summary: 'Canadian rulesets: declare (or withdraw) the log day as day 1 of an off-duty deferral; the next day is its day 2',

@@ -55,6 +55,7 @@ const attachment = (name: string, type: string) => ({ 'content-type': type, 'con
 /** IFTA fuel tax (issue 17): rates, filters, fuel purchases, adjustments, the return, its filings and exports. */
 const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/settings/ifta-filters', {
+    config: { tokens: true },
     schema: { tags, summary: 'Quarters with miles, purchases, rates or filings; fuel types; jurisdictions (the organization is the caller’s, or organizationId for a super administrator)', querystring: iftaFiltersQuery, response: { 200: iftaFiltersSchema, ...errors(400, 401, 404) } },
     handler: async (req) => {
       const ctx = requireAuth(req);
@@ -66,6 +67,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/settings/ifta-rates', {
+    config: { tokens: true },
     schema: { tags, summary: "A quarter's IFTA tax-rate matrix (US$ per US gallon and Can$ per litre, per jurisdiction and fuel type, with surcharges)", querystring: iftaRatesQuery, response: { 200: iftaRateMatrixSchema, ...errors(400, 401) } },
     handler: (req) => {
       requireAuth(req);
@@ -88,7 +90,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/ifta/report', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     // A 500-vehicle return is a few hundred kB: compiled once instead of a zod pass per answer (decision 0044).
     serializerCompiler: compiledSerializer,
     schema: { tags, summary: "The quarter's IFTA return for a fuel type: fleet totals, a row per jurisdiction, per-vehicle miles, items to review, the filing and any amendment", params: orgIdParams, querystring: iftaReportQuery, response: { 200: iftaReportSchema, ...orgErrors() } },
@@ -96,7 +98,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/ifta/report/export', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'The return as CSV or PDF (same query as the report, plus format)', params: orgIdParams, querystring: iftaExportQuery, response: fileResponse },
     handler: async (req, reply) => {
       const { format, ...q } = req.query;
@@ -106,13 +108,13 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/ifta/distance-records', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'Per vehicle and UTC day: first and last fix, odometer, metres per jurisdiction, state lines crossed (the distance record)', params: orgIdParams, querystring: iftaDistanceQuery, response: { 200: iftaDistancePageSchema, ...orgErrors() } },
     handler: (req) => listDistanceDays(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/distance-records/export', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'The distance records of a quarter (one vehicle or all) as CSV or PDF',
@@ -128,31 +130,31 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Fuel purchases.
   app.get('/organizations/:orgId/ifta/fuel-purchases', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'Fuel purchases (filters: quarter, vehicle, jurisdiction, fuel type, flagged; search: receipt, vendor, city, unit)', params: orgIdParams, querystring: fuelPurchaseListQuery, response: { 200: fuelPurchasePageSchema, ...orgErrors() } },
     handler: (req) => listPurchases(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/fuel-purchases/:id', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'One fuel purchase', params: fuelPurchaseIdParams, response: { 200: fuelPurchaseSchema, ...orgErrors() } },
     handler: (req) => getPurchase(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: { tags, summary: 'Record a fuel purchase (a receipt number already recorded is a 409)', params: orgIdParams, body: fuelPurchaseInputSchema, response: { 201: fuelPurchaseSchema, ...orgErrors(409) } },
     handler: async (req, reply) => reply.code(201).send(await createPurchase(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.put('/organizations/:orgId/ifta/fuel-purchases/:id', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: { tags, summary: 'Edit a fuel purchase', params: fuelPurchaseIdParams, body: fuelPurchaseInputSchema, response: { 200: fuelPurchaseSchema, ...orgErrors(409) } },
     handler: (req) => updatePurchase(scopeOf(req, req.params.orgId), req.params.id, req.body),
   });
 
   app.delete('/organizations/:orgId/ifta/fuel-purchases/:id', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: { tags, summary: 'Delete a fuel purchase', params: fuelPurchaseIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
       await deletePurchase(scopeOf(req, req.params.orgId), req.params.id);
@@ -161,14 +163,14 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases/import/preview', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: { tags, summary: 'Read a fuel-card CSV through a column mapping (WEX, Comdata, EFS presets or custom): per-row errors, skipped product lines, flagged purchases; nothing saved', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvPreviewSchema, ...orgErrors(413) } },
     handler: (req) => previewFuelImport(scopeOf(req, req.params.orgId), req.body),
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases/import', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: { tags, summary: 'Import the valid rows of a fuel-card CSV in one transaction', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvResultSchema, ...orgErrors(409, 413) } },
     handler: (req) => commitFuelImport(scopeOf(req, req.params.orgId), req.body),
@@ -176,19 +178,19 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Adjustments.
   app.get('/organizations/:orgId/ifta/adjustments', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'Mileage adjustments (filters: quarter, vehicle)', params: orgIdParams, querystring: iftaAdjustmentListQuery, response: { 200: iftaAdjustmentPageSchema, ...orgErrors() } },
     handler: (req) => listAdjustments(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/ifta/adjustments', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: { tags, summary: 'Add a mileage adjustment with a reason (missing trip, correction, off-highway or trip-permit miles)', params: orgIdParams, body: iftaAdjustmentInputSchema, response: { 201: iftaAdjustmentSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await createAdjustment(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.delete('/organizations/:orgId/ifta/adjustments/:id', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: { tags, summary: 'Remove a mileage adjustment', params: iftaAdjustmentIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
       await deleteAdjustment(scopeOf(req, req.params.orgId), req.params.id);
@@ -198,7 +200,7 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Items to review marked checked (who and when), or not checked again.
   app.put('/organizations/:orgId/ifta/review-marks', {
-    config: { permissions: ['IFTA_UPDATE'] },
+    config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: "Mark items of a quarter's To review list reviewed (keys from the report's flags), or reviewed: false to undo; an item whose facts change later comes back unreviewed",
@@ -211,13 +213,13 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Filings (closing a quarter; later ones are amendments).
   app.get('/organizations/:orgId/ifta/filings', {
-    config: { permissions: ['IFTA_LIST'] },
+    config: { permissions: ['IFTA_LIST'], tokens: true },
     schema: { tags, summary: 'Filed returns, every version', params: orgIdParams, querystring: z.object({ quarter: quarterSchema.optional() }), response: { 200: iftaFilingListSchema, ...orgErrors() } },
     handler: (req) => listFilings(scopeOf(req, req.params.orgId), req.query.quarter),
   });
 
   app.post('/organizations/:orgId/ifta/filings', {
-    config: { permissions: ['IFTA_FILE'] },
+    config: { permissions: ['IFTA_FILE'], tokens: true },
     schema: { tags, summary: 'Close (file) a quarter: keep its figures; filing it again files an amendment', params: orgIdParams, body: iftaFilingInputSchema, response: { 201: iftaFilingSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await fileQuarter(scopeOf(req, req.params.orgId), req.body)),
   });

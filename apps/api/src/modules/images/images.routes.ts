@@ -21,6 +21,7 @@ function send(reply: FastifyReply, image: ServedImage) {
 
 const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/images/:imageId', {
+    config: { tokens: true },
     schema: {
       tags,
       summary:

@@ -34,7 +34,7 @@ const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
 
 const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/loads', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: {
       tags,
       summary: 'Loads, with status (comma list), driver, customer, first pick-up window (from, to) and search; a driver sees their own',
@@ -46,13 +46,13 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/loads', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     schema: { tags, summary: 'Create a load (numbered L-1001, …); with drivers it is assigned (409 naming the load when a driver or the tractor is on a load whose time overlaps, unless overlapAllowed)', params: orgIdParams, body: loadInputSchema, response: { 201: loadSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await service.createLoad(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.post('/organizations/:orgId/loads/import', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags,
@@ -65,13 +65,13 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/loads/:loadId', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: 'A load with its stops, status history and documents', params: loadIdParams, response: { 200: loadSchema, ...orgErrors() } },
     handler: (req) => service.getLoad(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId),
   });
 
   app.put('/organizations/:orgId/loads/:loadId', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     schema: {
       tags,
       summary: 'Replace a load; reached stops keep their times; a delivered or cancelled load answers 409, as does a newly named driver or tractor on an overlapping load (unless overlapAllowed)',
@@ -83,7 +83,7 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/organizations/:orgId/loads/:loadId', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     schema: { tags, summary: 'Delete a planned or cancelled load (others answer 409: cancel first)', params: loadIdParams, response: { 204: z.null(), ...orgErrors(409) } },
     handler: async (req, reply) => {
       await service.deleteLoad(scopeOf(req, req.params.orgId), req.params.loadId);
@@ -92,7 +92,7 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/loads/:loadId/assignment', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     schema: {
       tags,
       summary: "Assign drivers (lead first), tractor (default: the lead driver's vehicle) and trailer; an empty list unassigns; 409 naming the load when a newly named driver or the tractor is on or assigned to a load whose time overlaps (overlapAllowed: true to assign anyway)",
@@ -104,13 +104,13 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/loads/:loadId/status', {
-    config: OFFICE,
+    config: { ...OFFICE, tokens: true },
     schema: { tags, summary: 'Cancel, back to planned (unassigned), or mark delivered', params: loadIdParams, body: loadStatusChangeSchema, response: { 200: loadSchema, ...orgErrors(409) } },
     handler: (req) => service.changeStatus(scopeOf(req, req.params.orgId), req.params.loadId, req.body),
   });
 
   app.post('/organizations/:orgId/loads/:loadId/stops/:stopId/status', {
-    config: AT_STOP,
+    config: { ...AT_STOP, tokens: true },
     schema: {
       tags,
       summary: "Arrive at or depart from a stop (the office, or the load's own driver); at defaults to now",
@@ -122,19 +122,19 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/loads/:loadId/documents', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "The load's photographed papers", params: loadIdParams, response: { 200: z.array(loadDocumentSchema), ...orgErrors() } },
     handler: (req) => listDocuments(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId),
   });
 
   app.post('/organizations/:orgId/loads/:loadId/documents', {
-    config: AT_STOP,
+    config: { ...AT_STOP, tokens: true },
     schema: { tags, summary: 'Attach an uploaded photo as a BOL, POD or other paper', params: loadIdParams, body: loadDocumentInputSchema, response: { 201: loadDocumentSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await addDocument(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, req.body)),
   });
 
   app.delete('/organizations/:orgId/loads/:loadId/documents/:documentId', {
-    config: AT_STOP,
+    config: { ...AT_STOP, tokens: true },
     schema: { tags, summary: 'Remove a paper (a driver: only one they added)', params: loadDocumentIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
       await deleteDocument(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, req.params.documentId);

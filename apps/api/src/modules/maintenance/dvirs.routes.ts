@@ -30,7 +30,7 @@ const readReports = { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'] } as cons
 
 const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/dvirs', {
-    config: readReports,
+    config: { ...readReports, tokens: true },
     schema: {
       tags,
       summary: 'Inspection reports, newest first, with their defects (a driver sees the reports of the vehicles they drive)',
@@ -68,7 +68,7 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/dvirs/:dvirId', {
-    config: readReports,
+    config: { ...readReports, tokens: true },
     schema: { tags, summary: 'An inspection report with its defects and the next driver’s review', params: dvirIdParams, response: { 200: dvirSchema, ...orgErrors() } },
     handler: (req) => getDvir(scopeOf(req, req.params.orgId), requireAuth(req), req.params.dvirId),
   });
@@ -86,13 +86,13 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/defects', {
-    config: { permissions: ['DVIR_LIST'] },
+    config: { permissions: ['DVIR_LIST'], tokens: true },
     schema: { tags, summary: 'Defects reported on inspections, newest first, by unit, status and safety', params: orgIdParams, querystring: defectListQuery, response: { 200: defectPageSchema, ...orgErrors() } },
     handler: (req) => listDefects(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.put('/organizations/:orgId/defects/:defectId', {
-    config: { permissions: ['DEFECT_UPDATE'] },
+    config: { permissions: ['DEFECT_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: "The mechanic's signed certification that closes an open defect: repaired, or repair unnecessary (396.11(a)(3)); 409 when already certified",

@@ -14,7 +14,7 @@ const attachment = (f: ExportFile) => ({ 'content-type': f.type, 'content-dispos
 const maintenanceExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/dvirs/:dvirId/export', {
     // Whoever reads the report (the office, or a driver of the vehicle) may download it.
-    config: { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'] },
+    config: { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'], tokens: true },
     schema: {
       tags,
       summary: 'An inspection report as CSV, or as a one-page PDF form for a roadside officer (format=pdf)',
@@ -29,7 +29,7 @@ const maintenanceExportRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/maintenance/history/export', {
-    config: { anyPermissions: ['MAINTENANCE_LIST', 'WORK_ORDER_LIST'] },
+    config: { anyPermissions: ['MAINTENANCE_LIST', 'WORK_ORDER_LIST'], tokens: true },
     schema: {
       tags,
       summary: "A vehicle's or trailer's maintenance history, newest first: inspections, defects and their certification, work orders, services (CSV, or PDF with format=pdf)",

@@ -12,13 +12,13 @@ const tags = ['maintenance'];
 
 const maintenanceExtraRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/maintenance/next', {
-    config: { permissions: ['MAINTENANCE_LIST'] },
+    config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
     schema: { tags, summary: 'Every schedule covering one vehicle with its next service: OK, DUE or OVERDUE, soonest first', params: orgIdParams, querystring: maintenanceNextQuery, response: { 200: maintenanceNextSchema, ...orgErrors() } },
     handler: (req) => maintenanceNext(scopeOf(req, req.params.orgId), req.query.assetId),
   });
 
   app.get('/organizations/:orgId/maintenance/inspections-due', {
-    config: { permissions: ['DVIR_LIST'] },
+    config: { permissions: ['DVIR_LIST'], tokens: true },
     schema: {
       tags,
       summary: "Vehicles that moved on a day (default today, in the user's zone) and have no inspection report signed that day, by unit number",
@@ -30,13 +30,13 @@ const maintenanceExtraRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/maintenance/inspection-items', {
-    config: { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'] },
+    config: { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'], tokens: true },
     schema: { tags, summary: "The organization's own inspection items, reported on every inspection besides the 396.11 list", params: orgIdParams, response: { 200: inspectionItemsSchema, ...orgErrors() } },
     handler: (req) => getInspectionItems(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId/maintenance/inspection-items', {
-    config: { permissions: ['MAINTENANCE_UPDATE'] },
+    config: { permissions: ['MAINTENANCE_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: "Replace the organization's own inspection items (trailer: inspected on each trailer too); a name on the 396.11 list or given twice is a 400",

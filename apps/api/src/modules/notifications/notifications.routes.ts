@@ -86,7 +86,7 @@ const notificationsRoutes =
     });
 
     streamTicketRoute(app, {
-      url: '/organizations/:orgId/notifications/stream/ticket',
+      stream: '/organizations/:orgId/notifications/stream',
       tags,
       summary: `A single-use ticket that opens the notifications stream once within ${STREAM_TICKET_TTL_SECONDS} s (for EventSource)`,
     });

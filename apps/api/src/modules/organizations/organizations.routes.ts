@@ -68,13 +68,13 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Organization account.
   app.get('/organizations/:orgId', {
-    config: { permissions: ['ORG_READ'] },
+    config: { permissions: ['ORG_READ'], tokens: true },
     schema: { tags, summary: 'The organization account with its settings', params: orgIdParams, response: { 200: organizationSchema, ...orgErrors() } },
     handler: (req) => orgs.getOrganization(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId', {
-    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: 'Edit the organization account (legal name, DOT and MC numbers, address, phone, time zone)',
@@ -87,6 +87,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Every member reads the settings: units, thresholds and the theme flag shape every screen.
   app.get('/organizations/:orgId/settings', {
+    config: { tokens: true },
     schema: {
       tags,
       summary: 'Organization settings with defaults: units, 24-hour period start, default HoS ruleset, dark mode, telematics thresholds',
@@ -97,7 +98,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/organizations/:orgId/settings', {
-    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'], tokens: true },
     schema: { tags, summary: 'Change the organization settings', params: orgIdParams, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema, ...orgErrors() } },
     handler: (req) => orgs.updateSettings(scopeOf(req, req.params.orgId), req.body),
   });
@@ -116,7 +117,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/image', {
-    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'], tokens: true },
     schema: {
       tags,
       summary: `Upload the organization logo (multipart field "file": PNG, JPEG, GIF or WebP; 413 above IMAGE_LIMIT_BYTES)`,
@@ -134,7 +135,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/organizations/:orgId/image', {
-    config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
+    config: { permissions: ['ORG_READ', 'ORG_UPDATE'], tokens: true },
     schema: { tags, summary: 'Remove the organization logo', params: orgIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
       await orgs.setLogo(scopeOf(req, req.params.orgId), null);

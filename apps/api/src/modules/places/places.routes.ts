@@ -27,19 +27,19 @@ const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 
 const placesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/places', {
-    config: { permissions: ['PLACE_LIST'] },
+    config: { permissions: ['PLACE_LIST'], tokens: true },
     schema: { tags, summary: 'Places, with search, category, group and map-area (bbox) filters', params: orgIdParams, querystring: placeListQuery, response: { 200: placePageSchema, ...orgErrors() } },
     handler: (req) => service.listPlaces(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/places', {
-    config: { permissions: ['PLACE_UPDATE'] },
+    config: { permissions: ['PLACE_UPDATE'], tokens: true },
     schema: { tags, summary: 'Create a place (a circle: a Point with radiusMeters; or a Polygon)', params: orgIdParams, body: placeInputSchema, response: { 201: placeSchema, ...orgErrors() } },
     handler: async (req, reply) => reply.code(201).send(await service.createPlace(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.get('/organizations/:orgId/places/export', {
-    config: { permissions: ['PLACE_LIST'] },
+    config: { permissions: ['PLACE_LIST'], tokens: true },
     schema: {
       tags,
       summary: 'The places the filters select as a GeoJSON FeatureCollection',
@@ -60,7 +60,7 @@ const placesRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/places/import', {
-    config: { permissions: ['PLACE_UPDATE'] },
+    config: { permissions: ['PLACE_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags,
@@ -73,25 +73,25 @@ const placesRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/places/current', {
-    config: { permissions: ['PLACE_LIST'] },
+    config: { permissions: ['PLACE_LIST'], tokens: true },
     schema: { tags, summary: 'The vehicles now at a place (open visits)', params: orgIdParams, querystring: placeCurrentQuery, response: { 200: vehiclePlacesSchema, ...orgErrors() } },
     handler: (req) => currentPlaces(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/places/:placeId', {
-    config: { permissions: ['PLACE_LIST'] },
+    config: { permissions: ['PLACE_LIST'], tokens: true },
     schema: { tags, summary: 'A place', params: placeIdParams, response: { 200: placeSchema, ...orgErrors() } },
     handler: (req) => service.getPlace(scopeOf(req, req.params.orgId), req.params.placeId),
   });
 
   app.put('/organizations/:orgId/places/:placeId', {
-    config: { permissions: ['PLACE_UPDATE'] },
+    config: { permissions: ['PLACE_UPDATE'], tokens: true },
     schema: { tags, summary: 'Replace a place (events from now on follow the new shape)', params: placeIdParams, body: placeInputSchema, response: { 200: placeSchema, ...orgErrors() } },
     handler: (req) => service.updatePlace(scopeOf(req, req.params.orgId), req.params.placeId, req.body),
   });
 
   app.delete('/organizations/:orgId/places/:placeId', {
-    config: { permissions: ['PLACE_UPDATE'] },
+    config: { permissions: ['PLACE_UPDATE'], tokens: true },
     schema: { tags, summary: 'Delete a place and its visits', params: placeIdParams, response: { 204: z.null(), ...orgErrors() } },
     handler: async (req, reply) => {
       await service.deletePlace(scopeOf(req, req.params.orgId), req.params.placeId);

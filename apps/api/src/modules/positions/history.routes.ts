@@ -11,7 +11,7 @@ const params = z.object({ orgId: z.uuid('orgId must be an id'), id: z.uuid('id m
 const historyRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const subject of ['gateways', 'drivers', 'assets'] as const satisfies readonly HistorySubject[]) {
     app.get(`/organizations/:orgId/history-routes/${subject}/:id`, {
-      config: { permissions: ['HR_READ'] },
+      config: { permissions: ['HR_READ'], tokens: true },
       schema: {
         tags: ['history-routes'],
         summary: `Route history of a ${subject === 'gateways' ? 'device' : subject === 'drivers' ? 'driver' : 'vehicle'}: simplified track, stops and summary`,

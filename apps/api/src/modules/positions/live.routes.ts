@@ -12,7 +12,7 @@ const liveRoutes =
   (hub: LiveHub): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/organizations/:orgId/assets/live', {
-      config: { permissions: ['ASSET_LIST'] },
+      config: { permissions: ['ASSET_LIST'], tokens: true },
       schema: {
         tags: ['live'],
         summary: 'Latest position and status of every vehicle (the map\'s first load and the fallback when the stream is down)',
@@ -29,14 +29,14 @@ const liveRoutes =
     });
 
     streamTicketRoute(app, {
-      url: '/organizations/:orgId/assets/stream/ticket',
+      stream: '/organizations/:orgId/assets/stream',
       permissions: ['ASSET_LIST'],
       tags: ['live'],
       summary: `A single-use ticket that opens the live stream once within ${STREAM_TICKET_TTL_SECONDS} s as the caller (for EventSource, which cannot send the Authorization header)`,
     });
 
     app.get('/organizations/:orgId/assets/stream', {
-      config: { permissions: ['ASSET_LIST'], streamTicket: true },
+      config: { permissions: ['ASSET_LIST'], streamTicket: true, tokens: true },
       schema: {
         tags: ['live'],
         summary:

@@ -13,7 +13,7 @@ const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 /** A vehicle's GPS history from another system (CSV or GPX): preview (dry run), then import. */
 const positionsImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/organizations/:orgId/assets/:id/positions/import', {
-    config: { permissions: ['ASSET_UPDATE'] },
+    config: { permissions: ['ASSET_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags: ['history-routes'],

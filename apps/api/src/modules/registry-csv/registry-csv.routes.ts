@@ -40,7 +40,7 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, { csv: textFileBody(body as Buffer, 'csv') }));
 
   app.get('/organizations/:orgId/assets/export', {
-    config: { permissions: ['ASSET_LIST'] },
+    config: { permissions: ['ASSET_LIST'], tokens: true },
     schema: { tags, summary: 'The filtered vehicle or trailer list as CSV (same filters as the list; columns to choose)', params: orgIdParams, querystring: assetListQuery, response: csvResponse },
     handler: async (req, reply) => {
       const csv = await exportAssets(scopeOf(req, req.params.orgId), req.query);
@@ -49,20 +49,20 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/drivers/export', {
-    config: { permissions: ['DRIVER_LIST'] },
+    config: { permissions: ['DRIVER_LIST'], tokens: true },
     schema: { tags, summary: 'The filtered driver list as CSV', params: orgIdParams, querystring: driverListQuery, response: csvResponse },
     handler: async (req, reply) => reply.headers(attachment('drivers')).send(await exportDrivers(scopeOf(req, req.params.orgId), req.query)),
   });
 
   app.get('/organizations/:orgId/gateways/export', {
-    config: { permissions: ['GAT_LIST'] },
+    config: { permissions: ['GAT_LIST'], tokens: true },
     schema: { tags, summary: 'The filtered device list as CSV', params: orgIdParams, querystring: gatewayListQuery, response: csvResponse },
     handler: async (req, reply) => reply.headers(attachment('devices')).send(await exportGateways(scopeOf(req, req.params.orgId), req.query)),
   });
 
   for (const { kind, permission } of IMPORTS) {
     app.get(`/organizations/:orgId/imports/${kind}/template`, {
-      config: { permissions: [permission] },
+      config: { permissions: [permission], tokens: true },
       schema: { tags, summary: `CSV template for importing ${kind}`, params: orgIdParams, response: csvResponse },
       handler: async (req, reply) =>
         reply
@@ -71,14 +71,14 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
     });
 
     app.post(`/organizations/:orgId/imports/${kind}/preview`, {
-      config: { permissions: [permission] },
+      config: { permissions: [permission], tokens: true },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { tags, summary: `Check a ${kind} CSV: per-row errors and a sample, nothing saved`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importPreviewSchema, ...orgErrors(413) } },
       handler: (req) => previewImport(scopeOf(req, req.params.orgId), kind, req.body.csv),
     });
 
     app.post(`/organizations/:orgId/imports/${kind}`, {
-      config: { permissions: [permission] },
+      config: { permissions: [permission], tokens: true },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: { tags, summary: `Import the valid rows of a ${kind} CSV in one transaction`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importResultSchema, ...orgErrors(409, 413) } },
       handler: (req) => commitImport(scopeOf(req, req.params.orgId), kind, req.body.csv),

@@ -34,25 +34,25 @@ const attachment = (f: ExportFile) => ({ 'content-type': f.type, 'content-dispos
 
 const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/reports/visits', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: { tags, summary: "Place visits, newest first: arrival, departure, dwell, and detention beyond the organization's free time at customers", params: orgIdParams, querystring: reportQuerySchema, response: { 200: visitPageSchema, ...orgErrors() } },
     handler: (req) => page(req, (scope, ctx) => queryVisits(scope, ctx, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/trips', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: { tags, summary: 'Trips, newest first: from moving to stopped, with start and end place or address, distance, duration, speeds and driver', params: orgIdParams, querystring: reportQuerySchema, response: { 200: tripPageSchema, ...orgErrors() } },
     handler: (req) => page(req, (scope) => queryTrips(scope, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/stops', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: { tags, summary: 'Stops, newest first: where, how long, idling (engine on) time', params: orgIdParams, querystring: reportQuerySchema, response: { 200: stopPageSchema, ...orgErrors() } },
     handler: (req) => page(req, (scope, ctx) => queryStops(scope, ctx, req.query, req.query)),
   });
 
   app.get('/organizations/:orgId/reports/summary', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: {
       tags,
       summary: "Daily summary per vehicle (or per driver: by=driver, or a driverId) and day in the reader's zone: distance, driving, idling, stops, first and last movement",
@@ -64,7 +64,7 @@ const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/reports/detention', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: { tags, summary: "Detention per customer place: visits, dwell, and time beyond the organization's free time", params: orgIdParams, querystring: detentionQuerySchema, response: { 200: detentionTotalsSchema, ...orgErrors() } },
     handler: async (req) => {
       const scope = scopeOf(req, req.params.orgId);
@@ -80,7 +80,7 @@ const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   ];
   for (const [path, kind] of downloads) {
     app.get(`/organizations/:orgId/reports/${path}/export`, {
-      config: { permissions },
+      config: { permissions, tokens: true },
       schema: { tags, summary: `The ${path} report as CSV or PDF, in the organization's units and the reader's zone`, params: orgIdParams, querystring: reportExportQuerySchema, response: fileResponse },
       handler: async (req, reply) => {
         const f = await downloadReport(scopeOf(req, req.params.orgId), requireAuth(req).userId, kind, req.query, req.query.format);
@@ -90,7 +90,7 @@ const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get('/organizations/:orgId/reports/summary/export', {
-    config: { permissions },
+    config: { permissions, tokens: true },
     schema: { tags, summary: "The daily summary as CSV or PDF, in the organization's units and the reader's zone", params: orgIdParams, querystring: summaryExportQuerySchema, response: fileResponse },
     handler: async (req, reply) => {
       const f = await downloadReport(scopeOf(req, req.params.orgId), requireAuth(req).userId, 'SUMMARY', req.query, req.query.format);

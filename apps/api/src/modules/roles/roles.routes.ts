@@ -8,6 +8,7 @@ import * as rolesService from './roles.service.ts';
 const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['roles'];
   app.get('/permissions', {
+    config: { tokens: true },
     schema: {
       tags,
       summary: 'The permission checklist: codes grouped by area, with labels and the codes each one requires',

@@ -54,7 +54,7 @@ const attachment = (f: ExportFile) => ({ 'content-type': f.type, 'content-dispos
 
 const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/safety/events', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: {
       tags,
       summary: 'Safety events (the inbox with status=NEW): harsh driving, speeding, fleet maximum, idling, crash, towing, jamming; severity first then newest; type, status and severity take comma-separated lists',
@@ -66,7 +66,7 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/safety/events/export', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "Safety events as CSV or PDF, in the organization's units and the reader's zone", params: orgIdParams, querystring: safetyEventExportQuery, response: fileResponse },
     handler: async (req, reply) => {
       const { format, ...f } = req.query;
@@ -76,13 +76,13 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/safety/events/:eventId', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: 'A safety event with its speed trace: the positions from 60 s before to 60 s after, with the limit at each', params: safetyEventIdParams, response: { 200: safetyEventDetailSchema, ...orgErrors() } },
     handler: (req) => getSafetyEvent(scopeOf(req, req.params.orgId), req.params.eventId),
   });
 
   app.patch('/organizations/:orgId/safety/events/:eventId', {
-    config: WRITE,
+    config: { ...WRITE, tokens: true },
     schema: {
       tags,
       summary: 'Review an event: DISMISSED, NEEDS_COACHING (with coachId, a user of the organization; due in 14 days), COACHED, RECOGNISED or DEFENSIVE, with an optional note. Dismissed and defensive events leave the score',
@@ -104,7 +104,7 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/safety/scores', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: {
       tags,
       summary: 'Safety scores per driver or vehicle over the period (default: the rolling window, 4 weeks): 100 - Σ weight × events per 1,000 mi, plus speeding by its share of driving time; none under 100 mi; with the fleet score and distribution',
@@ -116,7 +116,7 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/safety/scores/export', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "Safety scores as CSV or PDF, per driver or vehicle, in the organization's units", params: orgIdParams, querystring: safetyScoresExportQuery, response: fileResponse },
     handler: async (req, reply) => {
       const { format, ...f } = req.query;
@@ -126,31 +126,31 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/organizations/:orgId/safety/scores/drivers/:driverId', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "A driver's score with the formula filled in, 12 weeks of trend and the events behind each point lost", params: safetyDriverScoreParams, querystring: safetyPeriodQuery, response: { 200: safetyScoreDetailSchema, ...orgErrors() } },
     handler: (req) => scoreDetail(scopeOf(req, req.params.orgId), 'driver', req.params.driverId, req.query),
   });
 
   app.get('/organizations/:orgId/safety/scores/vehicles/:assetId', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "A vehicle's score with the formula filled in, 12 weeks of trend and the events behind each point lost", params: safetyVehicleScoreParams, querystring: safetyPeriodQuery, response: { 200: safetyScoreDetailSchema, ...orgErrors() } },
     handler: (req) => scoreDetail(scopeOf(req, req.params.orgId), 'vehicle', req.params.assetId, req.query),
   });
 
   app.get('/organizations/:orgId/safety/summary', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: "The dashboard's safety card: the fleet's score and distribution, events to review, coaching open and overdue, and the five drivers most in need of coaching", params: orgIdParams, querystring: safetySummaryQuery, response: { 200: safetySummarySchema, ...orgErrors() } },
     handler: (req) => safetySummary(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/safety/settings', {
-    config: READ,
+    config: { ...READ, tokens: true },
     schema: { tags, summary: 'Safety settings: harsh-event thresholds per vehicle class (accelerometer and GPS-estimated, m/s²), speeding tolerance, minimum time and bands, fleet maximum speed, idling, weights, window', params: orgIdParams, response: { 200: safetySettingsSchema, ...orgErrors() } },
     handler: (req) => getSafetySettings(scopeOf(req, req.params.orgId)),
   });
 
   app.put('/organizations/:orgId/safety/settings', {
-    config: WRITE,
+    config: { ...WRITE, tokens: true },
     schema: { tags, summary: 'Replace the safety settings (speeds in km/h; bands increasing); new fixes are judged by them within 30 s', params: orgIdParams, body: safetySettingsInputSchema, response: { 200: safetySettingsSchema, ...orgErrors() } },
     handler: async (req) => {
       const saved = await putSafetySettings(scopeOf(req, req.params.orgId), req.body);

@@ -11,6 +11,7 @@ const referenceListsRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = { 'cache-control': 'private, max-age=3600' };
 
   app.get('/settings/states', {
+    config: { tokens: true },
     schema: {
       tags,
       summary: 'US states and Canadian provinces and territories',
@@ -23,6 +24,7 @@ const referenceListsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/settings/time-zone/us', {
+    config: { tokens: true },
     schema: { tags, summary: 'US and Canadian home-terminal time zones (IANA ids)', response: { 200: z.array(z.object({ id: z.string(), label: z.string() })), ...errors(401) } },
     handler: async (req, reply) => {
       requireAuth(req);
@@ -31,6 +33,7 @@ const referenceListsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/settings/units', {
+    config: { tokens: true },
     schema: {
       tags,
       summary: 'Unit systems (data is stored metric and shown per the organization setting)',

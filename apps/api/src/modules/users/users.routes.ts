@@ -6,18 +6,23 @@ import {
   orgIdParams,
   pageSchema,
   tokensSchema,
+  undoEmailChangeResultSchema,
+  undoEmailChangeSchema,
   updateUserSchema,
   userIdParams,
   userListQuerySchema,
   userSchema,
 } from '@fleet/api-contract';
-import { requireAuth, scopeOf } from '../auth/index.ts';
+import { actorOf, requireAuth, scopeOf } from '../auth/index.ts';
 import { uploadedFileBytes } from '../images/index.ts';
-import { checkedElsewhere, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
+import { checkedElsewhere, errors, imageUploadBody, orgErrors } from '../../http/route-schemas.ts';
+import { undoEmailChange } from './email-change.ts';
 import * as users from './users.service.ts';
 import * as admin from './user-admin.service.ts';
 
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const mail = () => ({ mailer: app.mailer, publicUrl: app.config.publicUrl });
+
   app.get('/organizations/:orgId/users/:userId', {
     schema: { tags: ['users'], summary: 'One user (own profile, or USER_READ)', params: userIdParams, response: { 200: userSchema, ...orgErrors() } },
     handler: (req) => users.getUser(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId),
@@ -26,16 +31,28 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/users/:userId', {
     schema: {
       tags: ['users'],
-      summary: 'Edit a profile (own, or USER_UPDATE); roleId changes the role (USER_UPDATE, no escalation, last admin kept)',
+      summary:
+        'Edit a profile (own, or USER_UPDATE); roleId changes the role (USER_UPDATE, no escalation, last admin kept). ' +
+        'Changing your own e-mail needs `currentPassword`, and the old address is told with a link that undoes it for 7 days',
       params: userIdParams,
       body: updateUserSchema,
       response: { 200: userSchema, ...orgErrors(409) },
     },
-    handler: (req) => users.updateProfile(scopeOf(req, req.params.orgId), requireAuth(req), req.params.userId, req.body),
+    handler: (req) => users.updateProfile(scopeOf(req, req.params.orgId), requireAuth(req), mail(), req.params.userId, req.body),
   });
 
-  // Users and roles administration.
-  const mail = () => ({ mailer: app.mailer, publicUrl: app.config.publicUrl });
+  app.post('/auth/undo-email-change', {
+    config: { public: true, rateLimit: { max: 20, timeWindow: '1 minute' } },
+    schema: {
+      tags: ['auth'],
+      summary:
+        'Undo a change of e-mail with the link e-mailed to the old address (valid 7 days, single use): the old e-mail is back, every session ends, ' +
+        'the password no longer signs in (a link to choose a new one goes to the restored address), and API tokens the account made since the change are revoked',
+      body: undoEmailChangeSchema,
+      response: { 200: undoEmailChangeResultSchema, ...errors(400, 409, 429) },
+    },
+    handler: (req) => undoEmailChange({ db: app.db, ...mail() }, req.body.token, actorOf(req)),
+  });
 
   app.get('/organizations/:orgId/users', {
     config: { permissions: ['USER_LIST'] },

@@ -8,6 +8,8 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { deleteImage, storeImage, uploaderOf } from '../images/index.ts';
+import { assertCurrentPassword, noticeEmailChange, sameAddress } from './email-change.ts';
+import type { MailDeps } from './invitations.ts';
 import { imageUrl, presentUser } from './users.presenter.ts';
 import { accountRoleFor, assertAnotherActiveAdmin, assertMayGrant, assertMayManage, findRole, holdsDriverRole, rolePermissions } from './users.policies.ts';
 
@@ -44,11 +46,15 @@ export async function getUser({ db, orgId }: ReadScope, ctx: AuthContext, userId
 export async function updateProfile(
   { db, orgId, actor }: Scope,
   ctx: AuthContext,
+  mail: Omit<MailDeps, 'db'>,
   userId: string,
-  input: UserProfileInput & { email: string; roleId?: string },
+  input: UserProfileInput & { email: string; roleId?: string; currentPassword?: string },
 ): Promise<User> {
   assertMayEdit(ctx, userId);
   const before = await findUser(db, orgId, userId);
+  // Your own new e-mail (where password resets go) is as strong as your password (decision 0227).
+  const ownEmailChange = ctx.userId === userId && !sameAddress(input.email, before.user.email);
+  if (ownEmailChange) await assertCurrentPassword(before.user.passwordHash, input.currentPassword);
   const roleChange = input.roleId !== undefined && input.roleId !== before.user.roleId;
   if (roleChange && !ctx.permissions.has('USER_UPDATE')) throw forbidden('You cannot change your own role', 'Missing permission: USER_UPDATE');
   // Editing someone else (e-mail included, which leads to their password reset) needs every code they hold.
@@ -83,6 +89,8 @@ export async function updateProfile(
       // A driver row shows its account's e-mail (migration 0037: the API, not a trigger, moves the list).
       if (after.email !== before.user.email) await bumpListVersion(tx, orgId, 'drivers');
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'USER', entityId: userId, before: before.user, after });
+      // Last, and before the commit: a change whose notice cannot be sent does not happen.
+      if (ownEmailChange) await noticeEmailChange(tx, mail, after, before.user.email, after.email);
       return presentUser(after, role ? role.name : before.roleName);
     });
   } catch (err) {

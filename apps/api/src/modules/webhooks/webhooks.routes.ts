@@ -21,7 +21,8 @@ import * as svc from './webhooks.service.ts';
 // Webhooks (issue 48, decision 0198): Organization account → Webhooks. Each event type's payload is
 // in the API document's webhooks section (openapiWebhooks).
 const tags = ['integrations'];
-const config = { permissions: ['WEBHOOK_MANAGE'] as const };
+// Open to API tokens (decision 0226): an integration manages its own subscriptions.
+const config = { permissions: ['WEBHOOK_MANAGE'] as const, tokens: true };
 
 const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
   const rules = () => ({ allowHttp: app.config.webhooks.allowHttp, allowPrivate: app.config.webhooks.allowPrivate });

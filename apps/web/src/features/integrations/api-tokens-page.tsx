@@ -111,6 +111,16 @@ function TokenRow({ token: x, onRevoke }: { token: ApiToken; onRevoke: () => voi
           <Text size="xs" c="dimmed">
             {t('integrations.tokens.createdBy')} {x.createdBy.label} · {formatDateTime(x.createdAt)}
           </Text>
+          {x.lostPermissions.length > 0 && (
+            <Tooltip label={t('integrations.tokens.lostHint')} multiline maw={320}>
+              <Group gap={4} wrap="nowrap" align="flex-start" data-testid="token-lost">
+                <IconAlertTriangle size={14} color="var(--mantine-color-orange-text)" aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+                <Text size="xs" c="var(--mantine-color-orange-text)">
+                  {t('integrations.tokens.lost', { codes: x.lostPermissions.join(', ') })}
+                </Text>
+              </Group>
+            </Tooltip>
+          )}
           {x.allowedIps.length > 0 && (
             <Text size="xs" c="dimmed">
               {t('integrations.tokens.allowedIps')}: {x.allowedIps.join(', ')}

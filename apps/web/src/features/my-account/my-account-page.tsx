@@ -2,11 +2,12 @@ import { Alert, Button, FileButton, Grid, Group, Paper, PasswordInput, SimpleGri
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { changePasswordFormSchema, userProfileSchema, type User } from '@fleet/api-contract';
+import { changePasswordFormSchema, updateUserSchema, type User } from '@fleet/api-contract';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useZodForm } from '../../lib/form.ts';
 import { translatedField } from '../../i18n/known-messages.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { showServerError } from '../../lib/registry-api.ts';
 import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -16,10 +17,12 @@ import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { LanguageSelect } from './language-select.tsx';
 import { IMAGE_TYPES } from '../../lib/images.ts';
 
+const PROFILE_FIELDS = ['firstName', 'lastName', 'email', 'position', 'phone', 'timeZone', 'currentPassword'] as const;
+
 function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
   const { t } = useTranslation();
   const update = useUpdateProfile(orgId, user.id);
-  const form = useZodForm(userProfileSchema, {
+  const form = useZodForm(updateUserSchema, {
     defaultValues: {
       firstName: user.firstName ?? '',
       lastName: user.lastName ?? '',
@@ -27,12 +30,21 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
       position: user.position ?? '',
       phone: user.phone ?? '',
       timeZone: user.timeZone ?? '',
+      currentPassword: '',
     },
   });
-  const onSubmit = form.handleSubmit(async (values) => {
-    const saved = await update.mutateAsync(values).catch(() => null);
+  // A new e-mail (where password resets go) needs the current password (decision 0227).
+  const emailChanged = (form.watch('email') ?? '').trim().toLowerCase() !== user.email.toLowerCase();
+  const onSubmit = form.handleSubmit(async ({ currentPassword, roleId: _roleId, ...values }) => {
+    if (emailChanged && !currentPassword) {
+      form.setError('currentPassword', { type: 'required', message: 'Enter your current password to change your e-mail' }, { shouldFocus: true });
+      return;
+    }
+    const saved = await update
+      .mutateAsync(emailChanged ? { ...values, currentPassword } : values)
+      .catch((err: unknown) => (showServerError(form, err, PROFILE_FIELDS), null));
     if (!saved) return;
-    form.reset({ ...values, position: saved.position ?? '', phone: saved.phone ?? '', timeZone: saved.timeZone ?? '' });
+    form.reset({ ...values, email: saved.email, position: saved.position ?? '', phone: saved.phone ?? '', timeZone: saved.timeZone ?? '', currentPassword: '' });
     notify({ type: 'success', title: t('account.profileSaved'), timeout: 4000 });
   });
   return (
@@ -45,6 +57,15 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
           <TextInput label={t('fields.position')} {...translatedField(form, 'position', t)} />
           <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...translatedField(form, 'phone', t)} />
           <TimeZoneSelect control={form.control} name="timeZone" label={t('roadside.header.timeZone')} />
+          {emailChanged && (
+            <PasswordInput
+              label={t('fields.currentPassword')}
+              description={t('account.emailChangeHelp')}
+              autoComplete="current-password"
+              withAsterisk
+              {...translatedField(form, 'currentPassword', t)}
+            />
+          )}
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => form.reset()} disabled={!form.formState.isDirty}>

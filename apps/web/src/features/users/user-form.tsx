@@ -1,14 +1,15 @@
-import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { inviteUserSchema, updateUserSchema, type User } from '@fleet/api-contract';
+import { useCurrentUser } from '../../lib/auth-store.ts';
 import { field, useZodForm } from '../../lib/form.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { showServerError } from '../../lib/registry-api.ts';
 import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import { allRolesQuery, useInviteUser, useUpdateUser } from './api/users-api.ts';
 
-const USER_FIELDS = ['firstName', 'lastName', 'email', 'position', 'phone', 'timeZone', 'roleId'] as const;
+const USER_FIELDS = ['firstName', 'lastName', 'email', 'position', 'phone', 'timeZone', 'roleId', 'currentPassword'] as const;
 
 /** Invite (user null) or edit a user: profile fields and the role. */
 export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string; user: User | null; canChangeRole: boolean; onDone: () => void }) {
@@ -27,8 +28,13 @@ export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string
       roleId: user?.roleId ?? undefined,
     },
   });
-  const onSubmit = form.handleSubmit(async (values) => {
-    const input = canChangeRole ? values : { ...values, roleId: undefined };
+  // Your own new e-mail (where password resets go) needs your current password (decision 0227).
+  const me = useCurrentUser();
+  const ownEmailChange = user !== null && me?.id === user.id && (form.watch('email') ?? '').trim().toLowerCase() !== user.email.toLowerCase();
+  const onSubmit = form.handleSubmit(async (all) => {
+    // The invitation's form has no such field: only an edit's does.
+    const { currentPassword, ...values } = all as typeof all & { currentPassword?: string };
+    const input = { ...(canChangeRole ? values : { ...values, roleId: undefined }), ...(ownEmailChange ? { currentPassword } : {}) };
     // A taken e-mail (409) or a field the server refuses shows under its input too.
     const underField = (err: unknown) => {
       showServerError(form, err, USER_FIELDS);
@@ -52,6 +58,15 @@ export function UserForm({ orgId, user, canChangeRole, onDone }: { orgId: string
           <TextInput label="Position" placeholder="e.g. Dispatcher" {...field(form, 'position')} />
           <TextInput label="Phone" type="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
           <TimeZoneSelect control={form.control} name="timeZone" />
+          {ownEmailChange && (
+            <PasswordInput
+              label="Current password"
+              description="Needed to change your own e-mail. Your old address is told, with a link that undoes the change for 7 days."
+              autoComplete="current-password"
+              withAsterisk
+              {...field(form, 'currentPassword')}
+            />
+          )}
           {canChangeRole && (
             <Controller
               control={form.control}

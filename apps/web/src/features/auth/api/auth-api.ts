@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginInput, RegisterInput, SignInResponse } from '@fleet/api-contract';
+import type { LoginInput, RegisterInput, SignInResponse, UndoEmailChangeResult } from '@fleet/api-contract';
 import { api } from '../../../lib/api-client.ts';
 import { startSession } from '../../../lib/session.ts';
 
@@ -29,5 +29,12 @@ export function useResetPassword() {
 export function useCreateNewPassword() {
   return useMutation({
     mutationFn: (input: { token: string; password: string }) => api<void>('/auth/create-new-password', { method: 'POST', body: input, auth: false }),
+  });
+}
+
+/** Undo a change of e-mail with the link sent to the old address (decision 0227). */
+export function useUndoEmailChange() {
+  return useMutation({
+    mutationFn: (input: { token: string }) => api<UndoEmailChangeResult>('/auth/undo-email-change', { method: 'POST', body: input, auth: false }),
   });
 }

@@ -27,7 +27,7 @@ async function refreshCurrentUser(): Promise<void> {
 export function useUpdateProfile(orgId: string, userId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: UserProfileInput) => api<User>(orgPathFor(orgId, `/users/${userId}`), { method: 'PUT', body: input }),
+    mutationFn: (input: UserProfileInput & { currentPassword?: string }) => api<User>(orgPathFor(orgId, `/users/${userId}`), { method: 'PUT', body: input }),
     onSuccess: async (user) => {
       qc.setQueryData(myAccountKeys.user(orgId, userId), user);
       await refreshCurrentUser();

@@ -6,7 +6,7 @@ import { parseEldFile } from '@fleet/eld';
 import { eldTransferPageSchema, eldTransferSchema, eldTransferStatusSchema, type EldTransfer } from '@fleet/api-contract';
 import { testConfig } from '../../config.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
-import { activityRows, driverBody, registryActors } from '../../test/registry.ts';
+import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { makeTestCertificates, type TestCertificates } from '../../test/fmcsa-certs.ts';
 import { startFmcsaStandIn, type FmcsaStandIn } from '../../test/fmcsa-stand-in.ts';
 import { freePort } from '../../test/server-process.ts';
@@ -92,15 +92,28 @@ describe('sending by web service', () => {
     expect((await activityRows(t.database.db as never, driver.driverId)).map((r) => r.action)).toContain('SEND_ELD_TRANSFER');
   });
 
-  it('the office sends for a driver with HOS_READ; from and to choose the days', async () => {
-    const res = await send(driver2.driverId, a.dispatcher, { method: 'WEB_SERVICE', outputFileComment: '', from: '2026-01-01', to: '2026-01-03' });
+  it('the office sends for a driver with HOS_EDIT; from and to choose the days', async () => {
+    const res = await send(driver2.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: '', from: '2026-01-01', to: '2026-01-03' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'INFORMATION', from: '2026-01-01', to: '2026-01-03', outputFileComment: '', sentBy: expect.any(String) });
     expect(standIn.submissions.at(-1)!.comment).toBe('');
     // A comma cannot stand in a field of the file: the file and the submission say ';' alike.
-    const comma = await send(driver2.driverId, a.dispatcher, { method: 'WEB_SERVICE', outputFileComment: ' LOT 4, BAY 2 ' });
+    const comma = await send(driver2.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: ' LOT 4, BAY 2 ' });
     expect(comma.json()).toMatchObject({ status: 'INFORMATION', outputFileComment: 'LOT 4; BAY 2' });
     expect(standIn.submissions.at(-1)).toMatchObject({ comment: 'LOT 4; BAY 2', messages: [] });
+  });
+
+  it('a send is a submission on the driver\'s behalf: HOS_EDIT or the driver\'s HOS_SELF_WRITE, never a read code alone (issue 66)', async () => {
+    const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
+    const body = { method: 'WEB_SERVICE', outputFileComment: 'READ ONLY' };
+    // The dispatcher reads every log (HOS_READ) but edits none; a driver role without the write code.
+    const readers = [a.dispatcher, await userWithPermissions(t, a.orgId, ['HOS_LIST', 'HOS_READ']), await userWithPermissions(t, a.orgId, ['HOS_SELF_READ'])];
+    for (const headers of readers) expectErrorBody((await send(driver2.driverId, headers, body)).json(), 403);
+    expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before, sent]);
+    // The office's write code reaches any driver of the organization; the driver's reaches their own only.
+    const editor = await userWithPermissions(t, a.orgId, ['HOS_LIST', 'HOS_READ', 'HOS_EDIT']);
+    expect((await send(driver2.driverId, editor, { ...body, outputFileComment: 'EDITOR' })).statusCode).toBe(200);
+    expect((await send(driver2.driverId, driver.headers, body)).statusCode).toBe(404);
   });
 
   it('a file FMCSA finds broken comes back ERROR with each message and its line', async () => {

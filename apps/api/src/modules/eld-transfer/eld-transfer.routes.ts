@@ -21,14 +21,14 @@ const eldTransferRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        "Send a driver's ELD output file (today and the 7 days before unless from/to say otherwise) to FMCSA by its web service or by S/MIME e-mail, with the officer's output file comment: the driver themself (HOS_SELF_WRITE) or HOS_EDIT. 409 when the path is not set up here; 502 when FMCSA or the mail server could not be reached (recorded as FAILED)",
+        "Send a driver's ELD output file (today and the 7 days before unless from/to say otherwise) to FMCSA by its web service or by S/MIME e-mail, with the officer's output file comment: the driver themself (HOS_SELF_WRITE) or HOS_EDIT. Every attempt is recorded: 409 when the path is not set up here, 502 when FMCSA or the mail server could not be reached or refused (both recorded FAILED; the office reads what to configure, the driver what to do)",
       params: driverHosParams,
       body: eldTransferInputSchema,
       response: { 200: eldTransferSchema, ...orgErrors(409), 502: errorBodySchema },
     },
     handler: async (req) => {
       await assertDriverPath(app.db, requireAuth(req), req.params.orgId, req.params.driverId, 'HOS_EDIT');
-      return sendEldTransfer(scopeOf(req, req.params.orgId), app.eldTransfer, req.params.driverId, req.body);
+      return sendEldTransfer(scopeOf(req, req.params.orgId), app.eldTransfer, requireAuth(req), req.params.driverId, req.body);
     },
   });
 
@@ -48,11 +48,11 @@ const eldTransferRoutes: FastifyPluginAsyncZod = async (app) => {
     config: read,
     schema: {
       tags,
-      summary: "Whether FMCSA's web service and the e-mail path are set up here (what is missing, in words), test mode, and the last self-check of the transfer mechanism",
+      summary: "Whether FMCSA's web service and the e-mail path are set up here (what is missing, in words, to the office only), test mode, and the last self-check of the transfer mechanism",
       params: orgIdParams,
       response: { 200: eldTransferStatusSchema, ...orgErrors() },
     },
-    handler: (req) => eldTransferStatus(scopeOf(req, req.params.orgId), app.eldTransfer),
+    handler: (req) => eldTransferStatus(scopeOf(req, req.params.orgId), requireAuth(req), app.eldTransfer),
   });
 };
 

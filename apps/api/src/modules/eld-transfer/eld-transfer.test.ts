@@ -140,21 +140,26 @@ describe('sending by web service', () => {
     const url = config.url;
     config.url = `https://127.0.0.1:${await freePort()}/ELDSubmissionService.svc`;
     try {
-      const res = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE' });
+      // The office reads the reason; the driver reads what to do.
+      const res = await send(driver.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE' });
       const err = expectErrorBody(res.json(), 502);
       expect(err.message).toMatch(/FMCSA's web service \(127\.0\.0\.1:\d+\) could not be reached/);
       expect(err.technicalMessage).toContain('CONNECTION');
-      const [last] = (await list(driver.headers)).content;
-      expect(last).toMatchObject({ status: 'FAILED', outputFileComment: 'NO LINE', submissionId: null, reason: err.message });
+      const [last] = (await list(a.admin, `?driverId=${driver.driverId}`)).content;
+      expect(last).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE', submissionId: null, reason: err.message });
+      const mine = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE 2' })).json(), 502);
+      expect(mine.message).toBe('FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.');
+      expect(`${mine.message} ${mine.technicalMessage}`).not.toContain('127.0.0.1');
+      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE 2', reason: mine.message });
     } finally {
       config.url = url;
     }
     // A SOAP fault is a failure too.
     standIn.submitMode = 'fault';
     try {
-      const res = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'FAULT' });
+      const res = await send(driver.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: 'FAULT' });
       expect(expectErrorBody(res.json(), 502).message).toBe("FMCSA's web service refused the Submit: The server was unable to process the request due to an internal error. (s:Receiver / a:InternalServiceFault)");
-      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', outputFileComment: 'FAULT' });
+      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'SOAP_FAULT', outputFileComment: 'FAULT' });
     } finally {
       standIn.submitMode = 'answer';
     }
@@ -256,17 +261,33 @@ describe('the status of the transfer', () => {
     expect(await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: certs.pfxPassword })).toMatchObject({ webService: { ready: true, missing: [] } });
   });
 
-  it('a path that is not set up answers 409 saying what is missing, before anything is sent', async () => {
+  it('a path that is not set up answers 409 and records the attempt: the office reads what to configure, the driver what to do (issue 66)', async () => {
     const config = t.app.eldTransfer.config;
     const saved = { ...config };
     Object.assign(config, { clientCert: undefined, clientKey: undefined, fmcsaCert: undefined });
     try {
-      const before = await count('eld_transfers');
-      const web = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'A' })).json(), 409);
-      expect(web.message).toBe("FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set");
-      const mail = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'EMAIL', outputFileComment: 'A' })).json(), 409);
+      const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
+      const driverWords = 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
+      // The driver at the roadside: plain words, no server variable or file name anywhere.
+      const web = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'ROADSIDE 9' });
+      expect(web.statusCode).toBe(409);
+      expect(expectErrorBody(web.json(), 409).message).toBe(driverWords);
+      expect(web.body).not.toMatch(/ELD_|\.pem/);
+      const own = await list(driver.headers);
+      expect(own.content[0]).toMatchObject({ method: 'WEB_SERVICE', status: 'FAILED', failure: 'NOT_SET_UP', outputFileComment: 'ROADSIDE 9', submissionId: null, reason: driverWords });
+      expect(JSON.stringify(own)).not.toContain('ELD_');
+      const status = await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: driver.headers });
+      expect(eldTransferStatusSchema.parse(status.json())).toMatchObject({ webService: { ready: false, missing: [] }, email: { ready: false, missing: [] } });
+      // The office: the same record, naming what to configure; its own send says so too.
+      const theirs = (await list(a.admin, `?driverId=${driver.driverId}`)).content[0]!;
+      expect(theirs).toMatchObject({ id: own.content[0]!.id, failure: 'NOT_SET_UP', reason: "FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set" });
+      const mail = expectErrorBody((await send(driver.driverId, a.admin, { method: 'EMAIL', outputFileComment: 'A' })).json(), 409);
       expect(mail.message).toContain('ELD_FMCSA_CERT is not set');
-      expect(await count('eld_transfers')).toBe(before);
+      expect((await list(a.admin, `?driverId=${driver.driverId}`)).content[0]).toMatchObject({ method: 'EMAIL', status: 'FAILED', failure: 'NOT_SET_UP', reason: mail.message });
+      const officeStatus = eldTransferStatusSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: a.admin })).json());
+      expect(officeStatus.email.missing).toContain('ELD_FMCSA_CERT is not set');
+      // Both attempts recorded (and in the activity log), nothing reached FMCSA.
+      expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before + 2, sent]);
     } finally {
       Object.assign(config, saved);
     }

@@ -20,14 +20,23 @@ export interface VehicleOdometer {
 
 /**
  * The newest reading of the vehicle in `assetId` at or before `at` (now when null), as JSON
- * `{m, s, t}`, or null. The organization is a parameter, not the outer row's column: on Citus the
+ * `{m, s, t}` (metres, ECM or GPS, the fix's time), or null. The organization is a parameter, not the outer row's column: on Citus the
  * sub-select then stays on its shard (decision 0169). Walks positions_asset_time_idx backwards.
  */
-const readingJson = (orgId: string, assetId: SQL | typeof assets.id, at: Date | null) => sql`(
+const readingJson = (orgId: string, assetId: SQL | typeof assets.id, at: Date | null) => {
+  const fromPositions = sql`(
   select json_build_object('m', p.odometer, 's', p.odometer_source, 't', p.fix_time)
   from positions p
   where p.organization_id = ${orgId} and p.asset_id = ${assetId} and p.odometer is not null ${at ? sql`and p.fix_time <= ${at.toISOString()}::timestamptz` : sql``}
   order by p.fix_time desc limit 1)`;
+  if (at) return fromPositions;
+  // Now: the newest fix as ingest keeps it (its engine odometer is in the attributes), else the
+  // newest fix that carried one.
+  return sql`coalesce((
+  select json_build_object('m', lp.odometer, 's', case when jsonb_typeof(lp.attributes->'vehicleOdometer') = 'number' then 'ECM' else 'GPS' end, 't', lp.fix_time)
+  from latest_positions lp
+  where lp.organization_id = ${orgId} and lp.asset_id = ${assetId} and lp.odometer is not null), ${fromPositions})`;
+};
 
 /** The vehicle's odometer in metres now (or at `at`), as SQL over a row of `assets`: the reading, else the entered one. */
 export const vehicleOdometerSql = (orgId: string, at: Date | null = null) =>

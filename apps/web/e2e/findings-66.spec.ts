@@ -11,7 +11,8 @@ import { ORG } from './registry-helpers.ts';
 const MILE_M = 1609.344;
 const SHOTS = process.env.FINDINGS_SHOTS_DIR;
 
-async function shoot(page: Page, name: string) {
+/** Screenshots in both schemes (FINDINGS_SHOTS_DIR), the screen opened again by `open` after each reload. */
+async function shoot(page: Page, name: string, open: () => Promise<void>) {
   if (!SHOTS) return;
   for (const scheme of ['light', 'dark'] as const) {
     await page.evaluate((value) => {
@@ -20,6 +21,7 @@ async function shoot(page: Page, name: string) {
     }, scheme);
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await open();
     await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png` });
   }
@@ -49,9 +51,13 @@ test("a vehicle's page shows the odometer its engine reports, not the one entere
   const odometer = page.getByTestId('asset-odometer');
   await expect(odometer).toHaveAttribute('data-source', 'ENGINE');
   await expect(odometer).toHaveText('716,398.7 mi · engine');
-  await shoot(page, 'vehicle-odometer-desktop');
+  const reopen = async () => {
+    await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
+    await expect(odometer).toBeVisible();
+  };
+  await shoot(page, 'vehicle-odometer-desktop', reopen);
   await page.setViewportSize({ width: 375, height: 800 });
-  await shoot(page, 'vehicle-odometer-375');
+  await shoot(page, 'vehicle-odometer-375', reopen);
 });
 
 test.describe('at the roadside, 375 px', () => {
@@ -81,7 +87,12 @@ test.describe('at the roadside, 375 px', () => {
     await send.click();
     await expect(dialog.getByTestId('fmcsa-failure')).toHaveText(driverWords);
     await expect(dialog).not.toContainText('ELD_');
-    await shoot(page, 'fmcsa-driver-not-set-up-375');
+    await shoot(page, 'fmcsa-driver-not-set-up-375', async () => {
+      await page.getByLabel('Output file comment').fill('OFFICER 66');
+      await page.getByRole('button', { name: 'Send to an officer' }).click();
+      await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(dialog.getByTestId('fmcsa-failure')).toBeVisible();
+    });
   });
 });
 

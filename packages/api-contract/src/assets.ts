@@ -170,7 +170,16 @@ export const activityEntrySchema = z.object({
 });
 
 /** Vehicle or trailer detail view: the record, its history and recent activity. */
+/** Where a vehicle's odometer comes from: its engine (ECM), its device's GPS odometer, or the one entered on it. */
+export const ODOMETER_SOURCES = ['ENGINE', 'GPS', 'ENTERED'] as const;
+
 export const assetDetailSchema = assetSchema.extend({
+  /**
+   * The vehicle's odometer now (issue 66), the one its log, ELD file, inspections and maintenance
+   * schedules read: the newest fix's (the engine's where it reports one), else `odometerKm`, the one
+   * entered. Null for a trailer and for a vehicle with neither.
+   */
+  currentOdometer: z.object({ km: z.number(), source: z.enum(ODOMETER_SOURCES), at: z.string().nullable() }).nullable(),
   driverHistory: z.array(historyEntry.extend({ driver: driverRef })),
   trailerHistory: z.array(historyEntry.extend({ asset: assetRef })),
   deviceHistory: z.array(historyEntry.extend({ device: gatewayRef })),

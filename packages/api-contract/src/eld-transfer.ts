@@ -20,6 +20,14 @@ export type EldTransferMethod = (typeof ELD_TRANSFER_METHODS)[number];
 export const ELD_TRANSFER_STATUSES = ['VALID', 'ERROR', 'WARNING', 'INFORMATION', 'NOT_VALIDATED', 'SENT', 'FAILED'] as const;
 export type EldTransferStatus = (typeof ELD_TRANSFER_STATUSES)[number];
 
+/**
+ * Why a FAILED send failed (issue 66, decision 0242): NOT_SET_UP when the server lacks what the path
+ * needs (certificates, keys), CONNECTION (refused, unreachable), TIMEOUT, TLS (the handshake),
+ * HTTP_STATUS, SOAP_FAULT (FMCSA refused the request), BAD_RESPONSE, MAIL (the mail server).
+ */
+export const ELD_TRANSFER_FAILURES = ['NOT_SET_UP', 'CONNECTION', 'TIMEOUT', 'TLS', 'HTTP_STATUS', 'SOAP_FAULT', 'BAD_RESPONSE', 'MAIL'] as const;
+export type EldTransferFailure = (typeof ELD_TRANSFER_FAILURES)[number];
+
 /** The severities of FMCSA's validation messages (ValidationError.ErrorType, upper-cased). */
 export const ELD_VALIDATION_TYPES = ['VALID', 'ERROR', 'WARNING', 'INFORMATION', 'NOT_VALIDATED'] as const;
 
@@ -72,8 +80,13 @@ export const eldTransferSchema = z.object({
   /** FMCSA's submission id (web service), null otherwise. */
   submissionId: z.string().nullable(),
   errors: z.array(eldValidationMessageSchema),
-  /** Why a FAILED send failed, in words; null otherwise. */
+  /**
+   * Why a FAILED send failed, in words; null otherwise. The office reads what to configure; a caller
+   * acting only as the driver reads what to do instead, never the server's variable or file names.
+   */
   reason: z.string().nullable(),
+  /** The kind of failure of a FAILED send (null otherwise, and on sends recorded before issue 66). */
+  failure: z.enum(ELD_TRANSFER_FAILURES).nullable(),
   createdAt: z.string(),
   /** Who sent it (the driver or an office user), by name; null when the account is gone. */
   sentBy: z.string().nullable(),
@@ -87,7 +100,7 @@ export const eldTransferQuery = pageQuerySchema.omit({ search: true, sort: true 
 
 const readiness = z.object({
   ready: z.boolean(),
-  /** What is missing, in words naming the environment variables and files ("ELD_FMCSA_CERT is not set"). */
+  /** What is missing, in words naming the environment variables and files ("ELD_FMCSA_CERT is not set"); empty for a driver. */
   missing: z.array(z.string()),
 });
 

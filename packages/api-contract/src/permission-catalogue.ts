@@ -100,9 +100,9 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('VIO_LIST', 'Violations', 'See HoS violations'),
       p('AVAILABILITY_LIST', 'Availability', 'See the hours each driver has left'),
       p('HOS_IMPORT', 'Import HoS logs', 'Import duty-status periods from another ELD or system into a driver log', ['HOS_LIST', 'HOS_READ']),
-      p('HOS_EDIT', 'Edit HoS logs', "Propose corrections to drivers' logs (the driver accepts or rejects them), assign or annotate unidentified driving", ['HOS_LIST', 'HOS_READ']),
-      p('HOS_SELF_READ', 'Own HoS log (driver)', 'A driver opens their own log, clocks, edit proposals and roadside inspection view, and sends the ELD output file'),
-      p('HOS_SELF_WRITE', 'Record own duty status (driver)', 'A driver changes duty status, certifies days, accepts or rejects edits and claims unidentified driving', ['HOS_SELF_READ']),
+      p('HOS_EDIT', 'Edit HoS logs', "Propose corrections to drivers' logs (the driver accepts or rejects them), assign or annotate unidentified driving, send a driver's ELD output file to FMCSA", ['HOS_LIST', 'HOS_READ']),
+      p('HOS_SELF_READ', 'Own HoS log (driver)', 'A driver opens their own log, clocks, edit proposals and roadside inspection view'),
+      p('HOS_SELF_WRITE', 'Record own duty status (driver)', 'A driver changes duty status, certifies days, accepts or rejects edits, claims unidentified driving and sends their ELD output file to FMCSA', ['HOS_SELF_READ']),
     ],
   },
   {

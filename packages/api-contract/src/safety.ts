@@ -189,10 +189,18 @@ export const safetyEventSchema = z.object({
   speedBeforeKph: z.number().nullable(),
   speedAfterKph: z.number().nullable(),
   maxSpeedKph: z.number().nullable(),
-  /** The limit the speed was judged against (SPEEDING: posted or default; MAX_SPEED: the fleet's). */
+  /**
+   * The limit the speed was judged against (SPEEDING: posted or default, on the stretch that set the
+   * band; MAX_SPEED: the fleet's).
+   */
   limitKph: z.number().nullable(),
   /** Where the limit comes from ("OSM maxspeed", "Illinois default, rural interstate, trucks"). */
   limitSource: z.string().nullable(),
+  /**
+   * SPEEDING: the speed held on the stretch that set the band, over `limitKph` ("72 mph in a 60 mph
+   * zone" while the top speed was elsewhere); null on other events and on events recorded before it.
+   */
+  heldSpeedKph: z.number().nullable(),
   band: z.enum(SPEEDING_BANDS).nullable(),
   /** Harsh events: the acceleration in m/s² (positive), where the device or the fixes give it. */
   strengthMps2: z.number().nullable(),
@@ -275,6 +283,14 @@ export const safetyEventReviewSchema = z
   })
   .refine((v) => v.status !== 'NEEDS_COACHING' || !!v.coachId, { path: ['coachId'], message: 'Coach is required when the event needs coaching' });
 export type SafetyEventReview = z.input<typeof safetyEventReviewSchema>;
+
+/**
+ * `GET .../safety/coaches`: who may be asked to coach (issue 66): the active users of the organization
+ * holding SAFETY_UPDATE ("Review and coach"), by name; never a driver.
+ */
+export const safetyCoachSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export type SafetyCoach = z.infer<typeof safetyCoachSchema>;
+export const safetyCoachListSchema = z.array(safetyCoachSchema);
 
 /** `POST .../safety/events/{id}/acknowledge` (the driver, after the coaching session). */
 export const safetyAcknowledgeSchema = z.object({ note: noteText('Note').nullish() }).default({});
@@ -389,6 +405,7 @@ export const safetyEventBriefSchema = safetyEventSchema.pick({
   place: true,
   maxSpeedKph: true,
   limitKph: true,
+  heldSpeedKph: true,
   strengthMps2: true,
 });
 export type SafetyEventBrief = z.infer<typeof safetyEventBriefSchema>;

@@ -517,6 +517,11 @@ export const en = {
     emailed: 'Sent by encrypted e-mail to FMCSA',
     emailedTest: 'Sent by encrypted e-mail to FMCSA (test)',
     failed: 'Not sent: {{reason}}',
+    // What the driver reads when a send fails (issue 66): what to do, never the server's settings.
+    notReadyDriver: 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.',
+    failedDriver: 'FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.',
+    notSetUp: 'Not sent: sending to FMCSA is not set up',
+    notTaken: 'Not sent: FMCSA could not take the file',
     submission: 'Submission {{id}}',
     line: 'Line {{line}}, characters {{start}}-{{end}}: {{message}}',
     error: 'Error',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { EldTransferMethod, EldTransferStatus, EldValidationMessage } from '@fleet/api-contract';
+import type { EldTransferFailure, EldTransferMethod, EldTransferStatus, EldValidationMessage } from '@fleet/api-contract';
 import { organizations } from './organizations.ts';
 
 // The ELD's data transfers to FMCSA (49 CFR 395 Appendix A 4.10.1; issue 45, decision 0185). A send
@@ -30,6 +30,8 @@ export const eldTransfers = pgTable(
     errors: jsonb('errors').$type<EldValidationMessage[]>().notNull().default([]),
     /** Why a FAILED send failed, in words. */
     reason: text('reason'),
+    /** The kind of failure of a FAILED send (issue 66); null otherwise and on older rows. */
+    failure: text('failure').$type<EldTransferFailure>(),
     createdByUserId: uuid('created_by_user_id'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -33,6 +33,8 @@ export const safetyEvents = pgTable(
     maxSpeedKph: real('max_speed_kph'),
     limitKph: real('limit_kph'),
     limitSource: text('limit_source'),
+    /** SPEEDING: the speed held on the stretch that set the band (issue 66). */
+    heldSpeedKph: real('held_speed_kph'),
     band: text('band').$type<SpeedingBand>(),
     /** Speeding: seconds in each band (the score weighs them by share of driving time). */
     bandSeconds: jsonb('band_seconds').$type<Partial<Record<SpeedingBand, number>>>(),

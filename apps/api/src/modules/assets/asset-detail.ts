@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, assetDriverAssignments, assets, drivers, gatewayPairings, gateways, trailerAttachments } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { selectListedAsset } from './assets.list-query.ts';
+import { vehicleOdometerAt } from './vehicle-odometer.ts';
 
 const HISTORY_LIMIT = 20;
 const ACTIVITY_LIMIT = 15;
@@ -17,7 +18,8 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
   // The record exactly as the list shows it (assets.test checks they agree).
   const asset = await selectListedAsset(db, orgId, assetId);
   if (!asset) throw notFound('Asset');
-  const [driverHistory, trailerHistory, deviceHistory, activity] = await Promise.all([
+  const [odometer, driverHistory, trailerHistory, deviceHistory, activity] = await Promise.all([
+    asset.type === 'VEHICLE' ? vehicleOdometerAt(db, orgId, assetId) : null,
     db
       .select({ a: assetDriverAssignments, d: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName } })
       .from(assetDriverAssignments)
@@ -58,6 +60,7 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
   ]);
   return {
     ...asset,
+    currentOdometer: odometer ? { km: Math.round(odometer.metres / 100) / 10, source: odometer.source, at: iso(odometer.at) } : null,
     driverHistory: driverHistory.map((r) => ({ from: r.a.startedAt.toISOString(), to: iso(r.a.endedAt), driver: r.d })),
     trailerHistory: trailerHistory.map((r) => ({ from: r.t.attachedAt.toISOString(), to: iso(r.t.detachedAt), asset: r.o })),
     deviceHistory: deviceHistory.map((r) => ({ from: r.p.pairedAt.toISOString(), to: iso(r.p.unpairedAt), device: { ...r.g, lastSeenAt: iso(r.g.lastSeenAt) } })),

@@ -2,3 +2,5 @@
 export { assetLabel, lockAsset, selectAssets } from './assets.repository.ts';
 export { assetConditions, assetValues, listAssets } from './assets.service.ts';
 export type { AssetFilter } from './assets.service.ts';
+export { vehicleOdometerAt, vehicleOdometers, vehicleOdometerSql } from './vehicle-odometer.ts';
+export type { OdometerSource, VehicleOdometer } from './vehicle-odometer.ts';

@@ -1,23 +1,12 @@
+import type { EldTransferFailure as ContractFailure } from '@fleet/api-contract';
 import { AppError } from '../../http/errors.ts';
 
-// Why a transfer to FMCSA did not happen (decision 0185). The route answers 502 with the words; the
-// record keeps them as its reason.
+// Why a transfer to FMCSA did not happen (decisions 0185, 0242). The route answers 409 or 502 with
+// the words, the office's (what to configure) or the driver's (what to do); the record keeps the
+// office's as its reason.
 
-export type EldTransferFailure =
-  /** No connection: refused, unreachable, the name not found. */
-  | 'CONNECTION'
-  /** Connected, no answer in time. */
-  | 'TIMEOUT'
-  /** The TLS handshake failed: our client certificate refused, or the service's not trusted. */
-  | 'TLS'
-  /** An HTTP status other than 2xx without a SOAP fault. */
-  | 'HTTP_STATUS'
-  /** The service answered a SOAP fault. */
-  | 'SOAP_FAULT'
-  /** An answer that is not the SOAP message the WSDL describes. */
-  | 'BAD_RESPONSE'
-  /** The mail server refused or could not be reached (the e-mail path). */
-  | 'MAIL';
+/** Why a send did not happen (the contract's kinds; NOT_SET_UP is the 409 before any connection). */
+export type EldTransferFailure = Exclude<ContractFailure, 'NOT_SET_UP'>;
 
 export class EldTransferError extends Error {
   constructor(
@@ -28,9 +17,22 @@ export class EldTransferError extends Error {
   }
 }
 
-/** 409: the path is not set up here; `missing` names what, in words. */
-export const transferNotConfigured = (what: string, missing: readonly string[]) =>
-  new AppError(409, `${what} is not set up on this server: ${missing.join('; ')}`, `eld-transfer: not configured: ${missing.join('; ')}`);
+/**
+ * What a driver is told when a send fails (issue 66, decision 0242): what to do at the roadside, never
+ * the server's variable or file names, which are the office's to read.
+ */
+export function driverWords(failure: ContractFailure): string {
+  return failure === 'NOT_SET_UP'
+    ? 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.'
+    : 'FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.';
+}
+
+/** 409: the path is not set up here; `missing` names what, in words (the office's), the driver reads what to do. */
+export const transferNotConfigured = (what: string, missing: readonly string[], forDriver: boolean) =>
+  forDriver ? new AppError(409, driverWords('NOT_SET_UP'), 'eld-transfer: NOT_SET_UP') : new AppError(409, notConfiguredWords(what, missing), `eld-transfer: not configured: ${missing.join('; ')}`);
+
+export const notConfiguredWords = (what: string, missing: readonly string[]) => `${what} is not set up on this server: ${missing.join('; ')}`;
 
 /** 502: FMCSA (or the mail server) could not be reached or refused the request; the send was recorded as FAILED. */
-export const transferFailed = (err: EldTransferError) => new AppError(502, err.message, `eld-transfer: ${err.failure}: ${err.message}`);
+export const transferFailed = (failure: ContractFailure, message: string, forDriver: boolean) =>
+  forDriver ? new AppError(502, driverWords(failure), `eld-transfer: ${failure}`) : new AppError(502, message, `eld-transfer: ${failure}: ${message}`);

@@ -33,6 +33,7 @@ export function presentTransfer(r: { t: EldTransferRow; driverName: string | nul
     submissionId: t.submissionId,
     errors: t.errors,
     reason: t.reason,
+    failure: t.failure ?? null,
     createdAt: t.createdAt.toISOString(),
     sentBy: r.sentBy,
   };

@@ -1,4 +1,4 @@
-import type { EldTransfer, EldTransferInput, EldTransferStatus, EldTransferStatusBody, EldValidationMessage, Page } from '@fleet/api-contract';
+import type { EldTransfer, EldTransferFailure, EldTransferInput, EldTransferStatus, EldTransferStatusBody, EldValidationMessage, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { eldTransferQuery } from '@fleet/api-contract';
 import type { EldIdentity, EldTransferConfig } from '../../config.ts';
@@ -9,9 +9,9 @@ import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { driverIdOfAccount, eldOutputFile, selfOnly } from '../hos/index.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { PingResult, SubmitResult, ValidationStatus } from './eld-soap.ts';
-import { EldTransferError, transferFailed, transferNotConfigured } from './eld-transfer.errors.ts';
+import { driverWords, EldTransferError, notConfiguredWords, transferFailed, transferNotConfigured } from './eld-transfer.errors.ts';
 import { insertTransfer, latestCheck, listTransfers } from './eld-transfer.repository.ts';
-import { emailSetup, transferReadiness, webServiceSetup } from './eld-transfer.setup.ts';
+import { emailSetup, transferReadiness, webServiceSetup, type Readiness } from './eld-transfer.setup.ts';
 import type { EldWebService, EldWebServiceOptions } from './eld-web-service.ts';
 
 // A driver's output file sent to FMCSA at the roadside (49 CFR 395 Appendix A 4.10.1; issue 45,
@@ -53,13 +53,18 @@ interface Outcome {
   status: EldTransferStatus;
   submissionId: string | null;
   errors: EldValidationMessage[];
-  failure: EldTransferError | null;
+  failure: EldTransferFailure | null;
+  /** The office's words. */
+  reason: string | null;
 }
 
-/** The web service's client for this configuration, or 409 naming what is missing. */
-export async function webServiceOf(deps: Pick<EldTransferDeps, 'config' | 'eld' | 'webService'>): Promise<EldWebService> {
+/** A send as the driver reads it: what to do in place of the server's words (decision 0242). */
+const forTheDriver = (t: EldTransfer): EldTransfer => (t.failure ? { ...t, reason: driverWords(t.failure) } : t);
+
+/** The web service's client for this configuration, or what is missing for it (in the office's words). */
+export async function webServiceOf(deps: Pick<EldTransferDeps, 'config' | 'eld' | 'webService'>): Promise<EldWebService | { missing: string[] }> {
   const setup = await webServiceSetup(deps.config);
-  if ('missing' in setup) throw transferNotConfigured("FMCSA's web service", setup.missing);
+  if ('missing' in setup) return setup;
   return deps.webService({
     url: deps.config.url,
     credentials: setup.credentials,
@@ -70,49 +75,65 @@ export async function webServiceOf(deps: Pick<EldTransferDeps, 'config' | 'eld' 
 
 /** The self-check's Ping of the configured web service; null when the service is not set up here. */
 export async function transferPing(deps: Pick<EldTransferDeps, 'config' | 'eld' | 'webService'>): Promise<{ ping: (() => Promise<PingResult>) | null }> {
-  const setup = await webServiceSetup(deps.config);
-  if ('missing' in setup) return { ping: null };
   const client = await webServiceOf(deps);
+  if ('missing' in client) return { ping: null };
   return { ping: () => client.ping() };
 }
 
+/** The send's path, ready, or what it lacks here. */
+type Path =
+  | { kind: 'WEB_SERVICE'; client: EldWebService }
+  | { kind: 'EMAIL'; signing: { recipientCertPem: string; signerCertPem: string; signerKeyPem: string } }
+  | { kind: 'NOT_SET_UP'; what: string; missing: string[] };
+
+async function pathOf(deps: EldTransferDeps, method: EldTransferInput['method']): Promise<Path> {
+  if (method === 'WEB_SERVICE') {
+    const client = await webServiceOf(deps);
+    return 'missing' in client ? { kind: 'NOT_SET_UP', what: "FMCSA's web service", missing: client.missing } : { kind: 'WEB_SERVICE', client };
+  }
+  const keys = await emailSetup(deps.config);
+  return 'missing' in keys ? { kind: 'NOT_SET_UP', what: 'The e-mail to FMCSA', missing: keys.missing } : { kind: 'EMAIL', signing: keys };
+}
+
 /**
- * Sends the driver's output file to FMCSA by `input.method` and records the send. A path that is not
- * set up answers 409 before anything is made or sent; a send that fails (no connection, a SOAP fault,
- * the mail server refusing) is recorded as FAILED and answers 502 with the reason.
+ * Sends the driver's output file to FMCSA by `input.method` and records the send. Every attempt is
+ * recorded (issue 66, decision 0242): a path that is not set up here is recorded FAILED (NOT_SET_UP)
+ * and answers 409 without connecting; a send that fails (no connection, a SOAP fault, the mail server
+ * refusing) is recorded FAILED and answers 502. The office (`HOS_READ`) reads what to configure, a
+ * caller acting only as the driver reads what to do.
  */
-export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Scope, deps: EldTransferDeps, driverId: string, input: EldTransferInput): Promise<EldTransfer> {
+export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Scope, deps: EldTransferDeps, ctx: AuthContext, driverId: string, input: EldTransferInput): Promise<EldTransfer> {
   const test = deps.config.test;
+  // Acting only as the driver: without the office's read code (as the list decides).
+  const forDriver = selfOnly(ctx, 'HOS_READ');
   // As the file holds it (its fields are separated by commas, 4.8.2.1): the submission says the same.
   const comment = input.outputFileComment.replace(/,/g, ';');
-  // The path first: a driver at the roadside learns at once that it cannot work here.
-  const client = input.method === 'WEB_SERVICE' ? await webServiceOf(deps) : null;
-  const keys = input.method === 'EMAIL' ? await emailSetup(deps.config) : null;
-  if (keys && 'missing' in keys) throw transferNotConfigured('The e-mail to FMCSA', keys.missing);
+  const path = await pathOf(deps, input.method);
 
   const file = await eldOutputFile({ db, orgId, now }, deps.eld, driverId, { from: input.from, to: input.to, comment }, { lineEnding: '\r' });
   // Named as the download names it (4.8.2.2 and the extension).
   const attachment = `${file.fileName}.csv`;
   let outcome: Outcome;
   try {
-    if (client) {
-      const r = await client.submit({ fileBody: file.text, comment, fileName: attachment, test });
-      outcome = { status: upper[r.status], submissionId: r.submissionId, errors: messagesOf(r), failure: null };
+    if (path.kind === 'NOT_SET_UP') {
+      outcome = { status: 'FAILED', submissionId: null, errors: [], failure: 'NOT_SET_UP', reason: notConfiguredWords(path.what, path.missing) };
+    } else if (path.kind === 'WEB_SERVICE') {
+      const r = await path.client.submit({ fileBody: file.text, comment, fileName: attachment, test });
+      outcome = { status: upper[r.status], submissionId: r.submissionId, errors: messagesOf(r), failure: null, reason: null };
     } else {
-      const signing = keys as Exclude<typeof keys, null | { missing: string[] }>;
       const to = deps.config.fmcsaEmail;
       const subject = deps.smime.subject({ test, fileName: attachment, comment, registrationId: deps.eld.registrationId, eldIdentifier: deps.eld.identifier });
-      const raw = await deps.smime.build({ fileName: attachment, fileText: file.text, subject, from: deps.config.from, to, ...signing, ...(comment ? { text: `Output file comment: ${comment}\r\n` } : {}) });
+      const raw = await deps.smime.build({ fileName: attachment, fileText: file.text, subject, from: deps.config.from, to, ...path.signing, ...(comment ? { text: `Output file comment: ${comment}\r\n` } : {}) });
       try {
         await deps.mailer.sendRaw({ from: addressOf(deps.config.from), to }, raw);
       } catch (err) {
         throw new EldTransferError('MAIL', `The mail server did not take the e-mail to FMCSA (${to}) from ${addressOf(deps.config.from)}: ${(err as Error).message}`);
       }
-      outcome = { status: 'SENT', submissionId: null, errors: [], failure: null };
+      outcome = { status: 'SENT', submissionId: null, errors: [], failure: null, reason: null };
     }
   } catch (err) {
     if (!(err instanceof EldTransferError)) throw err;
-    outcome = { status: 'FAILED', submissionId: null, errors: [], failure: err };
+    outcome = { status: 'FAILED', submissionId: null, errors: [], failure: err.failure, reason: err.message };
   }
 
   const record = await db.transaction(async (tx) => {
@@ -128,7 +149,8 @@ export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Sc
       status: outcome.status,
       submissionId: outcome.submissionId,
       errors: outcome.errors,
-      reason: outcome.failure?.message ?? null,
+      reason: outcome.reason,
+      failure: outcome.failure,
       createdByUserId: actor.userId,
       createdAt: new Date(now),
     });
@@ -154,8 +176,9 @@ export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Sc
     });
     return stored;
   });
-  if (outcome.failure) throw transferFailed(outcome.failure);
-  return record;
+  if (path.kind === 'NOT_SET_UP') throw transferNotConfigured(path.what, path.missing, forDriver);
+  if (outcome.failure) throw transferFailed(outcome.failure, outcome.reason ?? '', forDriver);
+  return forDriver ? forTheDriver(record) : record;
 }
 
 /**
@@ -170,15 +193,18 @@ export async function listEldTransfers({ db, orgId }: ReadScope, ctx: AuthContex
     driverId = own;
   }
   const { rows, total } = await listTransfers(db, orgId, { driverId, page: q.page, size: q.size });
-  return toPage(rows, total, q);
+  return toPage(selfOnly(ctx, 'HOS_READ') ? rows.map(forTheDriver) : rows, total, q);
 }
 
 /** `GET hos_log/eld-transfer-status`: what each path lacks, and the last self-check. */
-export async function eldTransferStatus({ db }: ReadScope, deps: Pick<EldTransferDeps, 'config'>): Promise<EldTransferStatusBody> {
+export async function eldTransferStatus({ db }: ReadScope, ctx: AuthContext, deps: Pick<EldTransferDeps, 'config'>): Promise<EldTransferStatusBody> {
   const [readiness, last] = await Promise.all([transferReadiness(deps.config), latestCheck(db)]);
+  // The server's variable and file names are the office's to read (decision 0242).
+  const words = selfOnly(ctx, 'HOS_READ') ? (r: Readiness): Readiness => ({ ready: r.ready, missing: [] }) : (r: Readiness) => r;
   return {
     test: deps.config.test,
-    ...readiness,
+    webService: words(readiness.webService),
+    email: words(readiness.email),
     lastCheck: last ? { checkedAt: last.checkedAt.toISOString(), status: last.status, detail: last.detail, ok: last.ok } : null,
   };
 }

@@ -6,7 +6,7 @@ import { parseEldFile } from '@fleet/eld';
 import { eldTransferPageSchema, eldTransferSchema, eldTransferStatusSchema, type EldTransfer } from '@fleet/api-contract';
 import { testConfig } from '../../config.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, login, readOutbox, type TestContext } from '../../test/helpers.ts';
-import { activityRows, driverBody, registryActors } from '../../test/registry.ts';
+import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { makeTestCertificates, type TestCertificates } from '../../test/fmcsa-certs.ts';
 import { startFmcsaStandIn, type FmcsaStandIn } from '../../test/fmcsa-stand-in.ts';
 import { freePort } from '../../test/server-process.ts';
@@ -92,15 +92,28 @@ describe('sending by web service', () => {
     expect((await activityRows(t.database.db as never, driver.driverId)).map((r) => r.action)).toContain('SEND_ELD_TRANSFER');
   });
 
-  it('the office sends for a driver with HOS_READ; from and to choose the days', async () => {
-    const res = await send(driver2.driverId, a.dispatcher, { method: 'WEB_SERVICE', outputFileComment: '', from: '2026-01-01', to: '2026-01-03' });
+  it('the office sends for a driver with HOS_EDIT; from and to choose the days', async () => {
+    const res = await send(driver2.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: '', from: '2026-01-01', to: '2026-01-03' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'INFORMATION', from: '2026-01-01', to: '2026-01-03', outputFileComment: '', sentBy: expect.any(String) });
     expect(standIn.submissions.at(-1)!.comment).toBe('');
     // A comma cannot stand in a field of the file: the file and the submission say ';' alike.
-    const comma = await send(driver2.driverId, a.dispatcher, { method: 'WEB_SERVICE', outputFileComment: ' LOT 4, BAY 2 ' });
+    const comma = await send(driver2.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: ' LOT 4, BAY 2 ' });
     expect(comma.json()).toMatchObject({ status: 'INFORMATION', outputFileComment: 'LOT 4; BAY 2' });
     expect(standIn.submissions.at(-1)).toMatchObject({ comment: 'LOT 4; BAY 2', messages: [] });
+  });
+
+  it('a send is a submission on the driver\'s behalf: HOS_EDIT or the driver\'s HOS_SELF_WRITE, never a read code alone (issue 66)', async () => {
+    const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
+    const body = { method: 'WEB_SERVICE', outputFileComment: 'READ ONLY' };
+    // The dispatcher reads every log (HOS_READ) but edits none; a driver role without the write code.
+    const readers = [a.dispatcher, await userWithPermissions(t, a.orgId, ['HOS_LIST', 'HOS_READ']), await userWithPermissions(t, a.orgId, ['HOS_SELF_READ'])];
+    for (const headers of readers) expectErrorBody((await send(driver2.driverId, headers, body)).json(), 403);
+    expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before, sent]);
+    // The office's write code reaches any driver of the organization; the driver's reaches their own only.
+    const editor = await userWithPermissions(t, a.orgId, ['HOS_LIST', 'HOS_READ', 'HOS_EDIT']);
+    expect((await send(driver2.driverId, editor, { ...body, outputFileComment: 'EDITOR' })).statusCode).toBe(200);
+    expect((await send(driver2.driverId, driver.headers, body)).statusCode).toBe(404);
   });
 
   it('a file FMCSA finds broken comes back ERROR with each message and its line', async () => {
@@ -127,21 +140,26 @@ describe('sending by web service', () => {
     const url = config.url;
     config.url = `https://127.0.0.1:${await freePort()}/ELDSubmissionService.svc`;
     try {
-      const res = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE' });
+      // The office reads the reason; the driver reads what to do.
+      const res = await send(driver.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE' });
       const err = expectErrorBody(res.json(), 502);
       expect(err.message).toMatch(/FMCSA's web service \(127\.0\.0\.1:\d+\) could not be reached/);
       expect(err.technicalMessage).toContain('CONNECTION');
-      const [last] = (await list(driver.headers)).content;
-      expect(last).toMatchObject({ status: 'FAILED', outputFileComment: 'NO LINE', submissionId: null, reason: err.message });
+      const [last] = (await list(a.admin, `?driverId=${driver.driverId}`)).content;
+      expect(last).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE', submissionId: null, reason: err.message });
+      const mine = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE 2' })).json(), 502);
+      expect(mine.message).toBe('FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.');
+      expect(`${mine.message} ${mine.technicalMessage}`).not.toContain('127.0.0.1');
+      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE 2', reason: mine.message });
     } finally {
       config.url = url;
     }
     // A SOAP fault is a failure too.
     standIn.submitMode = 'fault';
     try {
-      const res = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'FAULT' });
+      const res = await send(driver.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: 'FAULT' });
       expect(expectErrorBody(res.json(), 502).message).toBe("FMCSA's web service refused the Submit: The server was unable to process the request due to an internal error. (s:Receiver / a:InternalServiceFault)");
-      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', outputFileComment: 'FAULT' });
+      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'SOAP_FAULT', outputFileComment: 'FAULT' });
     } finally {
       standIn.submitMode = 'answer';
     }
@@ -243,17 +261,33 @@ describe('the status of the transfer', () => {
     expect(await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: certs.pfxPassword })).toMatchObject({ webService: { ready: true, missing: [] } });
   });
 
-  it('a path that is not set up answers 409 saying what is missing, before anything is sent', async () => {
+  it('a path that is not set up answers 409 and records the attempt: the office reads what to configure, the driver what to do (issue 66)', async () => {
     const config = t.app.eldTransfer.config;
     const saved = { ...config };
     Object.assign(config, { clientCert: undefined, clientKey: undefined, fmcsaCert: undefined });
     try {
-      const before = await count('eld_transfers');
-      const web = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'A' })).json(), 409);
-      expect(web.message).toBe("FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set");
-      const mail = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'EMAIL', outputFileComment: 'A' })).json(), 409);
+      const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
+      const driverWords = 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
+      // The driver at the roadside: plain words, no server variable or file name anywhere.
+      const web = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'ROADSIDE 9' });
+      expect(web.statusCode).toBe(409);
+      expect(expectErrorBody(web.json(), 409).message).toBe(driverWords);
+      expect(web.body).not.toMatch(/ELD_|\.pem/);
+      const own = await list(driver.headers);
+      expect(own.content[0]).toMatchObject({ method: 'WEB_SERVICE', status: 'FAILED', failure: 'NOT_SET_UP', outputFileComment: 'ROADSIDE 9', submissionId: null, reason: driverWords });
+      expect(JSON.stringify(own)).not.toContain('ELD_');
+      const status = await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: driver.headers });
+      expect(eldTransferStatusSchema.parse(status.json())).toMatchObject({ webService: { ready: false, missing: [] }, email: { ready: false, missing: [] } });
+      // The office: the same record, naming what to configure; its own send says so too.
+      const theirs = (await list(a.admin, `?driverId=${driver.driverId}`)).content[0]!;
+      expect(theirs).toMatchObject({ id: own.content[0]!.id, failure: 'NOT_SET_UP', reason: "FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set" });
+      const mail = expectErrorBody((await send(driver.driverId, a.admin, { method: 'EMAIL', outputFileComment: 'A' })).json(), 409);
       expect(mail.message).toContain('ELD_FMCSA_CERT is not set');
-      expect(await count('eld_transfers')).toBe(before);
+      expect((await list(a.admin, `?driverId=${driver.driverId}`)).content[0]).toMatchObject({ method: 'EMAIL', status: 'FAILED', failure: 'NOT_SET_UP', reason: mail.message });
+      const officeStatus = eldTransferStatusSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: a.admin })).json());
+      expect(officeStatus.email.missing).toContain('ELD_FMCSA_CERT is not set');
+      // Both attempts recorded (and in the activity log), nothing reached FMCSA.
+      expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before + 2, sent]);
     } finally {
       Object.assign(config, saved);
     }

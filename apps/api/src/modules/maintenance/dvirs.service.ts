@@ -9,6 +9,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { orderBy, toPage } from '../../http/paging.ts';
 import { recordedTime } from '../../http/idempotency-key.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { vehicleOdometerAt } from '../assets/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { attachImages, imageLink, optionalImageLink, uploaderOf } from '../images/index.ts';
@@ -169,13 +170,11 @@ function itemsOf(input: Input, vehicle: Unit, trailers: Unit[], own: OrgItems): 
   return rows;
 }
 
-/** Odometer (metres) and position: as the driver gave them, else from the vehicle's latest fix, else its registry odometer. */
-async function whereAndOdometer(db: DbOrTx, vehicle: Unit & { odometerM: number | null }, input: Input) {
-  const [fix] = await db
-    .select({ odometer: latestPositions.odometer, latitude: latestPositions.latitude, longitude: latestPositions.longitude })
-    .from(latestPositions)
-    .where(eq(latestPositions.assetId, vehicle.id));
-  const odometerM = input.odometer != null ? input.odometer * 1000 : (fix?.odometer ?? vehicle.odometerM ?? null);
+/** Odometer (metres) and position: as the driver gave them, else the vehicle's odometer (issue 66) and latest fix. */
+async function whereAndOdometer(db: DbOrTx, orgId: string, vehicle: Unit, input: Input) {
+  const [fix] = await db.select({ latitude: latestPositions.latitude, longitude: latestPositions.longitude }).from(latestPositions).where(eq(latestPositions.assetId, vehicle.id));
+  const odometer = input.odometer != null ? null : await vehicleOdometerAt(db, orgId, vehicle.id);
+  const odometerM = input.odometer != null ? input.odometer * 1000 : (odometer?.metres ?? null);
   const given = input.latitude != null && input.longitude != null;
   const latitude = given ? (input.latitude ?? null) : (fix?.latitude ?? null);
   const longitude = given ? (input.longitude ?? null) : (fix?.longitude ?? null);
@@ -199,7 +198,7 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     if (selfOnly(ctx)) await assertDrives(tx, orgId, driver.id, input.assetId, at);
     const { vehicle, trailers } = await unitsOf(tx, orgId, input);
     const items = itemsOf(input, vehicle, trailers, await orgInspectionItems(tx, orgId));
-    const place = await whereAndOdometer(tx, vehicle, input);
+    const place = await whereAndOdometer(tx, orgId, vehicle, input);
     const failed = items.filter((i) => !i.ok);
     const [row] = await tx
       .insert(dvirs)

@@ -8,7 +8,8 @@ import type { ReadScope } from '../auth/index.ts';
 import { assertGroup, assetInGroup } from '../groups/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { compareDue, maintenanceDue, nextStatus, type DueState } from './maintenance-due.ts';
-import { currentOdometerM, latestEngineHours, scheduleCovers } from './schedules.service.ts';
+import { latestEngineHours, scheduleCovers } from './schedules.service.ts';
+import { vehicleOdometerSql } from '../assets/index.ts';
 
 // `GET maintenance/due`: every vehicle of every schedule (a group's vehicles as the group is now),
 // its last service and its meters now, fed to the pure maintenanceDue(); only DUE and OVERDUE listed.
@@ -41,7 +42,8 @@ async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string, gro
       doneAt: maintenanceServices.doneAt,
       lastOdometerM: maintenanceServices.odometerM,
       lastEngineHours: maintenanceServices.engineHours,
-      odometerM: currentOdometerM,
+      // The vehicle's one odometer (assets' vehicleOdometerSql, issue 66).
+      odometerM: vehicleOdometerSql(orgId),
       engineHours: latestEngineHours,
     })
     .from(maintenanceSchedules)

@@ -8,6 +8,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
+import { vehicleOdometers } from '../assets/index.ts';
 import { assertGroup } from '../groups/index.ts';
 
 // Preventive maintenance schedules (issue 31, decision 0158): every N miles (stored as metres), N
@@ -24,24 +25,22 @@ export const METRES_PER_MILE = 1609.344;
 
 /** The engine's total hours the device reported with the latest fix (ECM, decision 0155), else null. */
 export const latestEngineHours = sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`;
-/**
- * The vehicle's odometer now, in metres: the latest fix's (the engine's where the device reports it,
- * else GPS: ingest keeps the best in `odometer`), else the one entered on the vehicle.
- */
-export const currentOdometerM = sql<number | null>`coalesce(${latestPositions.odometer}, ${assets.odometerM})`;
-
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** What each vehicle's meters read now (odometer metres, engine hours). */
 export async function readingsOf(db: DbOrTx, orgId: string, assetIds: string[]): Promise<Map<string, { odometerM: number | null; engineHours: number | null }>> {
   const out = new Map<string, { odometerM: number | null; engineHours: number | null }>();
   if (assetIds.length === 0) return out;
-  const rows = await db
-    .select({ id: assets.id, odometerM: currentOdometerM, engineHours: latestEngineHours })
-    .from(assets)
-    .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
-    .where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)));
-  for (const r of rows) out.set(r.id, { odometerM: num(r.odometerM), engineHours: num(r.engineHours) });
+  // The odometer is the vehicle's one reading (assets' vehicleOdometers, issue 66).
+  const [rows, odometers] = await Promise.all([
+    db
+      .select({ id: assets.id, engineHours: latestEngineHours })
+      .from(assets)
+      .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
+      .where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds))),
+    vehicleOdometers(db, orgId, assetIds),
+  ]);
+  for (const r of rows) out.set(r.id, { odometerM: odometers.get(r.id)?.metres ?? null, engineHours: num(r.engineHours) });
   return out;
 }
 

@@ -15,8 +15,13 @@ interface SpeedEpisode {
   /** The highest "held" excess (the lower of two consecutive fixes' excesses), km/h. */
   maxHeld: number;
   lastOver: number;
+  /** The limit at the last fix. */
+  lastLimitKph: number;
+  lastLimitSource: string;
+  /** The stretch that set the band (`maxHeld`): its limit and the speed held there (issue 66). */
   limitKph: number;
   limitSource: string;
+  heldSpeed: number;
   bandSeconds: Partial<Record<SpeedingBand, number>>;
 }
 
@@ -104,6 +109,7 @@ function pointEvent(sig: DeviceSignal, f: SafetyFix, prev: SafetyFix | null, ctx
     maxSpeedKph: speedNow,
     limitKph: null,
     limitSource: sig.type === 'MAX_SPEED' || sig.type === 'SPEEDING' ? "The device's over-speeding setting" : null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: sig.strength,
@@ -129,6 +135,7 @@ function speedDraft(e: SpeedEpisode, type: 'SPEEDING' | 'MAX_SPEED', ctx: Machin
     maxSpeedKph: round1(e.maxSpeed),
     limitKph: e.limitKph,
     limitSource: e.limitSource,
+    heldSpeedKph: type === 'SPEEDING' ? round1(e.heldSpeed) : null,
     band,
     bandSeconds: type === 'SPEEDING' ? { ...e.bandSeconds } : null,
     strengthMps2: null,
@@ -153,20 +160,25 @@ function stepSpeed(
   }
   if (!hit) return null;
   if (!e) {
-    return { start: f, last: f, maxSpeed: f.speed ?? 0, maxHeld: hit.over, lastOver: hit.over, limitKph: hit.limit.kph, limitSource: hit.limit.source, bandSeconds: {} };
+    const speed = f.speed ?? 0;
+    return { start: f, last: f, maxSpeed: speed, maxHeld: hit.over, lastOver: hit.over, lastLimitKph: hit.limit.kph, lastLimitSource: hit.limit.source, limitKph: hit.limit.kph, limitSource: hit.limit.source, heldSpeed: speed, bandSeconds: {} };
   }
   const held = Math.min(hit.over, e.lastOver);
   const band = bandOf(held, ctx.settings.speeding);
   e.bandSeconds[band] = round2((e.bandSeconds[band] ?? 0) + (f.t - e.last.t) / 1000);
   // The excess held over two fixes; the first fix's own excess stands only until a second one comes.
-  e.maxHeld = e.start === e.last ? held : Math.max(e.maxHeld, held);
-  if ((f.speed ?? 0) > e.maxSpeed) {
-    e.maxSpeed = f.speed ?? 0;
-    // The limit where the vehicle went fastest.
-    e.limitKph = hit.limit.kph;
-    e.limitSource = hit.limit.source;
+  // The band's stretch (the fix whose excess is the held one) names the limit and the speed.
+  if (e.start === e.last || held > e.maxHeld) {
+    e.maxHeld = held;
+    const here = hit.over <= e.lastOver;
+    e.limitKph = here ? hit.limit.kph : e.lastLimitKph;
+    e.limitSource = here ? hit.limit.source : e.lastLimitSource;
+    e.heldSpeed = (here ? f.speed : e.last.speed) ?? 0;
   }
+  e.maxSpeed = Math.max(e.maxSpeed, f.speed ?? 0);
   e.lastOver = hit.over;
+  e.lastLimitKph = hit.limit.kph;
+  e.lastLimitSource = hit.limit.source;
   e.last = f;
   if (f.t - e.start.t >= min) out.push(speedDraft(e, type, ctx, null, true));
   return e;
@@ -188,6 +200,7 @@ function idleDraft(e: IdleEpisode, open: boolean): EventDraft {
     maxSpeedKph: null,
     limitKph: null,
     limitSource: null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: null,
@@ -231,6 +244,7 @@ function harshDraft(e: HarshEpisode): EventDraft {
     maxSpeedKph: null,
     limitKph: null,
     limitSource: null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: round2(e.peak),

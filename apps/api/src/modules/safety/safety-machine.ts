@@ -59,8 +59,11 @@ export interface EventDraft {
   speedBeforeKph: number | null;
   speedAfterKph: number | null;
   maxSpeedKph: number | null;
+  /** SPEEDING: the limit of the stretch that set the band (issue 66); MAX_SPEED: the fleet's. */
   limitKph: number | null;
   limitSource: string | null;
+  /** SPEEDING: the speed held on the stretch that set the band, over `limitKph` (the headline's). */
+  heldSpeedKph: number | null;
   band: SpeedingBand | null;
   /** Speeding: seconds in each band. */
   bandSeconds: Partial<Record<SpeedingBand, number>> | null;
@@ -94,8 +97,13 @@ interface SpeedEpisode {
   /** The highest "held" excess (the lower of two consecutive fixes' excesses), km/h. */
   maxHeld: number;
   lastOver: number;
+  /** The limit at the last fix. */
+  lastLimitKph: number;
+  lastLimitSource: string;
+  /** The stretch that set the band (`maxHeld`): its limit and the speed held there (issue 66). */
   limitKph: number;
   limitSource: string;
+  heldSpeed: number;
   bandSeconds: Partial<Record<SpeedingBand, number>>;
 }
 
@@ -235,6 +243,7 @@ function pointEvent(sig: DeviceSignal, f: SafetyFix, prev: SafetyFix | null, ctx
     maxSpeedKph: speedNow,
     limitKph: null,
     limitSource: sig.type === 'MAX_SPEED' || sig.type === 'SPEEDING' ? "The device's over-speeding setting" : null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: sig.strength,
@@ -260,6 +269,7 @@ function speedDraft(e: SpeedEpisode, type: 'SPEEDING' | 'MAX_SPEED', ctx: Machin
     maxSpeedKph: round1(e.maxSpeed),
     limitKph: e.limitKph,
     limitSource: e.limitSource,
+    heldSpeedKph: type === 'SPEEDING' ? round1(e.heldSpeed) : null,
     band,
     bandSeconds: type === 'SPEEDING' ? { ...e.bandSeconds } : null,
     strengthMps2: null,
@@ -293,21 +303,27 @@ function stepSpeed(
     return out;
   }
   if (!e) {
-    s[slot] = { start: f, last: f, maxSpeed: f.speed ?? 0, maxHeld: over, lastOver: over, limitKph, limitSource, bandSeconds: {} };
+    const speed = f.speed ?? 0;
+    s[slot] = { start: f, last: f, maxSpeed: speed, maxHeld: over, lastOver: over, lastLimitKph: limitKph, lastLimitSource: limitSource, limitKph, limitSource, heldSpeed: speed, bandSeconds: {} };
     return out;
   }
   const held = Math.min(over, e.lastOver);
   const band = bandOf(held, ctx.settings.speeding);
   e.bandSeconds[band] = round2((e.bandSeconds[band] ?? 0) + (f.t - e.last.t) / 1000);
   // The excess held over two fixes; the first fix's own excess stands only until a second one comes.
-  e.maxHeld = e.start === e.last ? held : Math.max(e.maxHeld, held);
-  if ((f.speed ?? 0) > e.maxSpeed) {
-    e.maxSpeed = f.speed ?? 0;
-    // The limit where the vehicle went fastest.
-    e.limitKph = limitKph;
-    e.limitSource = limitSource;
+  // The band's stretch is the fix whose excess is the held one: its limit and speed make the headline
+  // ("72 mph in a 60 mph zone"), not the limit where the vehicle went fastest (issue 66).
+  if (e.start === e.last || held > e.maxHeld) {
+    e.maxHeld = held;
+    const here = over <= e.lastOver;
+    e.limitKph = here ? limitKph : e.lastLimitKph;
+    e.limitSource = here ? limitSource : e.lastLimitSource;
+    e.heldSpeed = (here ? f.speed : e.last.speed) ?? 0;
   }
+  if ((f.speed ?? 0) > e.maxSpeed) e.maxSpeed = f.speed ?? 0;
   e.lastOver = over;
+  e.lastLimitKph = limitKph;
+  e.lastLimitSource = limitSource;
   e.last = f;
   s[slot] = e;
   return out;
@@ -329,6 +345,7 @@ function idleDraft(e: IdleEpisode, open: boolean): EventDraft {
     maxSpeedKph: null,
     limitKph: null,
     limitSource: null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: null,
@@ -378,6 +395,7 @@ function harshDraft(e: HarshEpisode): EventDraft {
     maxSpeedKph: null,
     limitKph: null,
     limitSource: null,
+    heldSpeedKph: null,
     band: null,
     bandSeconds: null,
     strengthMps2: round2(e.peak),

@@ -111,18 +111,18 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
     const values = events.slice(i, i + EVENTS_PER_STATEMENT).map(
       ({ assetId, draft: d }) =>
         sql`(${orgId}::uuid, ${assetId}::uuid, ${d.driverId}::uuid, ${d.type}, ${d.source}, ${d.severity}, ${iso(d.startedAt)}::timestamptz, ${iso(d.endedAt)}::timestamptz,
-          ${d.lat}::float8, ${d.lon}::float8, ${d.speedBeforeKph}::real, ${d.speedAfterKph}::real, ${d.maxSpeedKph}::real, ${d.limitKph}::real, ${d.limitSource}::text,
+          ${d.lat}::float8, ${d.lon}::float8, ${d.speedBeforeKph}::real, ${d.speedAfterKph}::real, ${d.maxSpeedKph}::real, ${d.limitKph}::real, ${d.limitSource}::text, ${d.heldSpeedKph}::real,
           ${d.band}::text, ${d.bandSeconds === null ? null : JSON.stringify(d.bandSeconds)}::jsonb, ${d.strengthMps2}::real, ${d.fuelBurnedL}::real, ${d.open}::boolean)`,
     );
     rows.push(
       ...rowsOf<(typeof rows)[number]>(
         await db.execute(sql`insert into safety_events (organization_id, asset_id, driver_id, type, source, severity, started_at, ended_at, latitude, longitude,
-            speed_before_kph, speed_after_kph, max_speed_kph, limit_kph, limit_source, band, band_seconds, strength_mps2, fuel_burned_l, open)
+            speed_before_kph, speed_after_kph, max_speed_kph, limit_kph, limit_source, held_speed_kph, band, band_seconds, strength_mps2, fuel_burned_l, open)
           values ${sql.join(values, sql`, `)}
           on conflict (organization_id, asset_id, type, source, started_at) do update set
             driver_id = excluded.driver_id, severity = excluded.severity, ended_at = excluded.ended_at, latitude = excluded.latitude, longitude = excluded.longitude,
             speed_before_kph = excluded.speed_before_kph, speed_after_kph = excluded.speed_after_kph, max_speed_kph = excluded.max_speed_kph,
-            limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, band = excluded.band, band_seconds = excluded.band_seconds,
+            limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, held_speed_kph = excluded.held_speed_kph, band = excluded.band, band_seconds = excluded.band_seconds,
             strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open, updated_at = ${updatedAt}::timestamptz
           returning id, asset_id, type, source, extract(epoch from started_at - to_timestamp(0))::float8 * 1000 as t, (xmax = 0) as inserted`),
       ),

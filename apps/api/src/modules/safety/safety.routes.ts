@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   driverSafetySchema,
   orgIdParams,
+  safetyCoachListSchema,
   safetyAcknowledgeSchema,
   safetyDisputeSchema,
   safetyDriverScoreParams,
@@ -33,6 +34,7 @@ import {
   driverOwnSafety,
   getSafetyEvent,
   getSafetySettings,
+  listCoaches,
   listSafetyEvents,
   listScores,
   putSafetySettings,
@@ -81,11 +83,17 @@ const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (req) => getSafetyEvent(scopeOf(req, req.params.orgId), req.params.eventId),
   });
 
+  app.get('/organizations/:orgId/safety/coaches', {
+    config: WRITE,
+    schema: { tags, summary: 'Who may be asked to coach: the active users holding SAFETY_UPDATE, by name (never a driver)', params: orgIdParams, response: { 200: safetyCoachListSchema, ...orgErrors() } },
+    handler: (req) => listCoaches(scopeOf(req, req.params.orgId)),
+  });
+
   app.patch('/organizations/:orgId/safety/events/:eventId', {
     config: { ...WRITE, tokens: true },
     schema: {
       tags,
-      summary: 'Review an event: DISMISSED, NEEDS_COACHING (with coachId, a user of the organization; due in 14 days), COACHED, RECOGNISED or DEFENSIVE, with an optional note. Dismissed and defensive events leave the score',
+      summary: 'Review an event: DISMISSED, NEEDS_COACHING (with coachId, a user who may coach: see safety/coaches; due in 14 days), COACHED, RECOGNISED or DEFENSIVE, with an optional note. Dismissed and defensive events leave the score',
       params: safetyEventIdParams,
       body: safetyEventReviewSchema,
       response: { 200: safetyEventSchema, ...orgErrors() },

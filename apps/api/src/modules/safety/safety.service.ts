@@ -10,6 +10,7 @@ import {
   type DriverSafety,
   type Page,
   type SafetyBehaviour,
+  type SafetyCoach,
   type SafetyEvent,
   type SafetyEventBrief,
   type SafetyEventDetail,
@@ -33,7 +34,7 @@ import { describeLocation } from '@fleet/geo/places';
 import { speedLimitIndex } from '@fleet/geo/speed-limits';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, safetyEvents, safetySettings, users } from '../../db/schema/index.ts';
+import { assets, drivers, roles, safetyEvents, safetySettings, users } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likePattern, orderBy, toPage } from '../../http/paging.ts';
@@ -125,6 +126,7 @@ export function presentEvent(n: Named, weights: SafetySettings['weights']): Safe
     maxSpeedKph: r.maxSpeedKph,
     limitKph: r.limitKph,
     limitSource: r.limitSource,
+    heldSpeedKph: r.heldSpeedKph,
     band: r.band,
     strengthMps2: r.strengthMps2,
     fuelBurnedL: r.fuelBurnedL,
@@ -154,6 +156,7 @@ const brief = (e: SafetyEvent): SafetyEventBrief => ({
   place: e.place,
   maxSpeedKph: e.maxSpeedKph,
   limitKph: e.limitKph,
+  heldSpeedKph: e.heldSpeedKph,
   strengthMps2: e.strengthMps2,
 });
 
@@ -253,7 +256,24 @@ async function userName(db: DbOrTx, userId: string | null): Promise<string | nul
 }
 
 /**
- * A review: the status, a note, and for NEEDS_COACHING a coach (a user of the organization, else 400)
+ * Who may coach (issue 66): an active user holding SAFETY_UPDATE, as the sign-in reads a role (an
+ * administrator holds every code, the built-in Driver role none of the office's). Joined with roles.
+ */
+const mayCoach = sql`${users.status} = 'ACTIVE' and (${users.role} = 'ADMIN' or (${roles.systemRole} is distinct from 'DRIVER' and 'SAFETY_UPDATE' = any(${roles.permissions})))`;
+
+/** `GET safety/coaches`: the users a reviewer may ask to coach, by name. */
+export async function listCoaches({ db, orgId }: ReadScope): Promise<SafetyCoach[]> {
+  const rows = await db
+    .select({ id: users.id, first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.organizationId, orgId), mayCoach))
+    .orderBy(users.lastName, users.firstName, users.email);
+  return rows.map((r) => ({ id: r.id, name: personName(r.first, r.last, r.email) ?? r.email, email: r.email }));
+}
+
+/**
+ * A review: the status, a note, and for NEEDS_COACHING a coach (a user who may coach, else 400)
  * and a due date 14 days on. The score follows at once (it is computed from the events on read).
  */
 export async function reviewSafetyEvent({ db, orgId, actor }: Scope, eventId: string, input: Review): Promise<SafetyEvent> {
@@ -264,8 +284,9 @@ export async function reviewSafetyEvent({ db, orgId, actor }: Scope, eventId: st
       const [c] = await tx
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.id, input.coachId!), eq(users.organizationId, orgId)));
-      if (!c) throw invalidField('coachId', 'Coach must be a user of the organization');
+        .leftJoin(roles, eq(roles.id, users.roleId))
+        .where(and(eq(users.id, input.coachId!), eq(users.organizationId, orgId), mayCoach));
+      if (!c) throw invalidField('coachId', 'Coach must be a user of the organization who may review and coach (SAFETY_UPDATE)');
       coachId = c.id;
     }
     const note = input.note ?? null;

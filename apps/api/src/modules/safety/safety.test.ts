@@ -265,6 +265,38 @@ describe('events from a 1 Hz phone track', () => {
   });
 });
 
+describe('a speeding episode over two limits (issue 66)', () => {
+  /**
+   * North on I-55 south of St. Louis: the bundled rural 70 mph stretch, then the urban 60 mph one from
+   * 38.2075. 90 mph in the 70 (20 over: heavy), then 82 mph in the 60 (22 over: severe).
+   */
+  const track = () => {
+    const out: Array<{ t: number; lat: number; lon: number; kmh: number }> = [];
+    const t0 = Date.now() - 50 * 60_000;
+    let lat = 38.189;
+    for (let s = 0; lat < 38.231; s++) {
+      const rural = speedLimitAt(lat, -90.4025, true)?.kph === 112.654;
+      const kmh = (rural ? 90 : 82) * KM_PER_MILE;
+      out.push({ t: t0 + s * 1000, lat, lon: -90.4025, kmh });
+      lat += kmh / 3.6 / 110_990;
+    }
+    // Back under the limit, then stopped.
+    for (const [i, mph] of [50, 20, 0].entries()) out.push({ t: out.at(-1)!.t + 1000 + i * 1000, lat, lon: -90.4025, kmh: mph * KM_PER_MILE });
+    return out;
+  };
+
+  it('names the limit that set the band, and the speed held there, not the limit where it went fastest', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'saf-phone-zones', unitNumber: 'S-PHZ' });
+    for (const f of track()) expect((await post(v, f)).statusCode).toBe(200);
+    const list = (await events(v)).filter((e) => e.type === 'SPEEDING');
+    expect(list).toHaveLength(1);
+    const [speeding] = list;
+    expect(speeding).toMatchObject({ type: 'SPEEDING', band: 'SEVERE', limitKph: 96.561, limitSource: 'Missouri default, urban highway (urban US interstate highway)' });
+    expect(speeding!.heldSpeedKph).toBeCloseTo(82 * KM_PER_MILE, 0);
+    expect(speeding!.maxSpeedKph).toBeCloseTo(90 * KM_PER_MILE, 0);
+  });
+});
+
 // -------------------------------------------------------------------------------------------------
 // Review, scores, the driver's side
 
@@ -280,10 +312,30 @@ describe('coaching and scores', () => {
     expect(expectErrorBody(res.json(), 400).message).toContain('Coach is required');
     const [other] = await sql<{ id: string }>(`select id from users where organization_id = '${a.otherOrgId}' limit 1`);
     res = await t.app.inject({ method: 'PATCH', url, headers: a.admin, payload: { status: 'NEEDS_COACHING', coachId: other!.id } });
-    expect(expectErrorBody(res.json(), 400).message).toContain('Coach must be a user of the organization');
+    expect(expectErrorBody(res.json(), 400).message).toContain('Coach must be a user of the organization who may review and coach');
     res = await t.app.inject({ method: 'PATCH', url, headers: a.admin, payload: { status: 'NEW' } });
     expect(res.statusCode).toBe(400);
     expect((await events(phone))[0]!.status).toBe('NEW');
+  });
+
+  it('offers as coaches the users who may review and coach, never a driver or a reader; refuses the others (issue 66)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: api('/safety/coaches'), headers: a.admin });
+    expect(res.statusCode, res.body).toBe(200);
+    const coaches = res.json() as Array<{ id: string; name: string; email: string }>;
+    const emails = coaches.map((c) => c.email);
+    expect(emails).toContain('admin@demofreight.test');
+    // The demo driver (the built-in Driver role) and the dispatcher (SAFETY_LIST only) may not coach.
+    for (const email of ['driver@demofreight.test', 'driver2@demofreight.test', 'dispatcher@demofreight.test']) expect(emails).not.toContain(email);
+    const [driverUser] = await sql<{ id: string }>(`select id from users where email = 'driver@demofreight.test'`);
+    const [dispatcherUser] = await sql<{ id: string }>(`select id from users where email = 'dispatcher@demofreight.test'`);
+    const url = api(`/safety/events/${eventId}`);
+    for (const coachId of [driverUser!.id, dispatcherUser!.id]) {
+      const refused = await t.app.inject({ method: 'PATCH', url, headers: a.admin, payload: { status: 'NEEDS_COACHING', coachId } });
+      expect(expectErrorBody(refused.json(), 400).message).toBe('Coach must be a user of the organization who may review and coach (SAFETY_UPDATE)');
+    }
+    expect((await events(phone))[0]!.status).toBe('NEW');
+    // Picking a coach is the reviewer's: the dispatcher reads events but cannot list coaches.
+    expect((await t.app.inject({ method: 'GET', url: api('/safety/coaches'), headers: a.dispatcher })).statusCode).toBe(403);
   });
 
   it('asks for coaching with a coach, due in 14 days, and keeps the history', async () => {

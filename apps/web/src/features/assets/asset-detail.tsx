@@ -17,6 +17,9 @@ import { AssetEngineFaults } from './asset-engine-faults.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
+/** Where the odometer shown comes from. */
+const ODOMETER_SOURCE_WORDS = { ENGINE: 'engine', GPS: 'GPS', ENTERED: 'entered' } as const;
+
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 
@@ -126,7 +129,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
           <>
             <Fact label="Fuel">{a.fuelType ? fuelLabel.get(a.fuelType) : null}</Fact>
             <Fact label="IFTA qualified">{a.iftaQualified ? 'Yes' : 'No'}</Fact>
-            <Fact label="Odometer">{a.odometerKm === null ? null : formatOdometer(a.odometerKm, units)}</Fact>
+            {/* The vehicle's one odometer, as its log, ELD file and schedules read it (issue 66). */}
+            <Fact label="Odometer">
+              {a.currentOdometer && (
+                <span data-testid="asset-odometer" data-source={a.currentOdometer.source}>
+                  {formatOdometer(a.currentOdometer.km, units)} · {ODOMETER_SOURCE_WORDS[a.currentOdometer.source]}
+                </span>
+              )}
+            </Fact>
             <Fact label="Fuel tank">{a.tankCapacityL === null ? `${tankCapacityText(null, units)} (default)` : tankCapacityText(a.tankCapacityL, units)}</Fact>
           </>
         ) : (

@@ -37,7 +37,8 @@ function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
       { key: 'device', header: 'Device', render: (a) => dash(a.device?.name) },
       { key: 'trailers', header: 'Trailers', hiddenByDefault: true, render: (a) => dash(a.trailers.map((t) => t.unitNumber).join(', ')) },
       { key: 'fuelType', header: 'Fuel', hiddenByDefault: true, render: (a) => dash(a.fuelType ? fuelLabel.get(a.fuelType) : null) },
-      { key: 'odometerKm', header: 'Odometer', hiddenByDefault: true, render: (a) => formatOdometer(a.odometerKm, units) },
+      // The odometer entered on the vehicle; its page shows the one its engine or device reports (issue 66).
+      { key: 'odometerKm', header: 'Odometer (entered)', hiddenByDefault: true, render: (a) => formatOdometer(a.odometerKm, units) },
       ...tail,
     ];
   }

@@ -10,6 +10,7 @@ import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { describeError } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
+import { useCan } from '../../lib/registry-api.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { formatDistance, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
@@ -114,6 +115,7 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
   const [downloading, setDownloading] = useState(false);
   const [mailing, setMailing] = useState(false);
   const [sendingToFmcsa, setSendingToFmcsa] = useState(false);
+  const canSend = useCan('HOS_SELF_WRITE');
   const download = async () => {
     setDownloading(true);
     try {
@@ -135,9 +137,12 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
       </Text>
       <Stack gap="sm">
         <TextInput label={t('roadside.comment')} description={t('roadside.commentHelp')} maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
-        <Button size="lg" leftSection={<IconSend size={20} aria-hidden />} onClick={() => setSendingToFmcsa(true)}>
-          {t('fmcsa.send')}
-        </Button>
+        {/* A submission on the driver's behalf: HOS_SELF_WRITE, as the API asks (issue 66). */}
+        {canSend && (
+          <Button size="lg" leftSection={<IconSend size={20} aria-hidden />} onClick={() => setSendingToFmcsa(true)}>
+            {t('fmcsa.send')}
+          </Button>
+        )}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Button size="lg" variant="light" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
             {t('roadside.download')}

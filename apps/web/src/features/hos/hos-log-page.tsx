@@ -117,9 +117,12 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             <Button variant="light" size="sm" leftSection={<IconDownload size={16} />} loading={downloading} onClick={() => void download()}>
               Download ELD file
             </Button>
-            <Button variant="light" size="sm" leftSection={<IconSend size={16} />} onClick={() => setSendingToFmcsa(true)}>
-              Send to FMCSA
-            </Button>
+            {/* A submission on the driver's behalf: HOS_EDIT, as the API asks (issue 66). */}
+            {canEdit && (
+              <Button variant="light" size="sm" leftSection={<IconSend size={16} />} onClick={() => setSendingToFmcsa(true)}>
+                Send to FMCSA
+              </Button>
+            )}
           </Group>
         }
       />

@@ -54,7 +54,7 @@ function ReviewForm({ event, status, onClose }: { event: SafetyEvent; status: Sa
   const review = useSafetyMutation(reviewEvent);
   const leavesScore = SAFETY_STATUSES_OUT_OF_SCORE.includes(status) && event.countsInScore;
   const noteRequired = status === 'COACHED';
-  const options = (coaches.data?.content ?? []).map((u) => ({ value: u.id, label: [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email }));
+  const options = (coaches.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   // The signed-in reviewer is a coach even before the list loads (or without the users list).
   if (me && !options.some((o) => o.value === me.id)) options.unshift({ value: me.id, label: [me.firstName, me.lastName].filter(Boolean).join(' ') || me.email });
 

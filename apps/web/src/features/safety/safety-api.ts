@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   DriverSafety, Page, SafetyEvent, SafetyEventDetail, SafetyEventListQuery, SafetyEventReview, SafetyGroupBy, SafetyScoreDetail, SafetyScores, SafetySettings, SafetySettingsInput,
-  SafetySummary, User,
+  SafetyCoach, SafetySummary,
 } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
@@ -95,12 +95,12 @@ export const driverSafetyQuery = (orgId: string) =>
     staleTime: 60_000,
   });
 
-/** The users who may coach (active users of the organization, first 500 by name). */
+/** The users who may coach: those holding SAFETY_UPDATE, by name, never a driver (issue 66). */
 export function useCoaches(enabled: boolean) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: safetyKeys.coaches(orgId),
-    queryFn: ({ signal }) => api<Page<User>>(at(orgId, '/users'), { query: { size: 500, sort: 'lastName,asc', status: 'ACTIVE' }, signal, toast: false }),
+    queryFn: ({ signal }) => api<SafetyCoach[]>(at(orgId, '/safety/coaches'), { signal, toast: false }),
     enabled: enabled && !!orgId,
     staleTime: 5 * 60_000,
   });

@@ -78,15 +78,24 @@ export function StatusBadge({ status }: { status: SafetyStatus }) {
 }
 
 /**
- * What happened, in one line with its numbers: "71 mph in a 55 mph zone", "0.47 g · 10.3 mph/s",
+ * What happened, in one line with its numbers: "71 mph in a 55 mph zone" (speeding: on the stretch
+ * that set the band; the top speed is the event's own fact), "0.47 g · 10.3 mph/s",
  * "Idling 23 min · 0.8 gal". Speeds and volumes in the organization's units.
  */
-export function eventFigures(e: Pick<SafetyEventBrief, 'type' | 'maxSpeedKph' | 'limitKph' | 'strengthMps2' | 'durationS'> & { fuelBurnedL?: number | null; speedBeforeKph?: number | null; speedAfterKph?: number | null }, units: UnitSystem, t: TFunction, lng?: string): string {
+export function eventFigures(
+  e: Pick<SafetyEventBrief, 'type' | 'maxSpeedKph' | 'limitKph' | 'strengthMps2' | 'durationS'> & { heldSpeedKph?: number | null; fuelBurnedL?: number | null; speedBeforeKph?: number | null; speedAfterKph?: number | null },
+  units: UnitSystem,
+  t: TFunction,
+  lng?: string,
+): string {
   switch (e.type) {
     case 'SPEEDING':
-    case 'MAX_SPEED':
-      if (e.maxSpeedKph === null || e.limitKph === null) return formatSeconds(e.durationS);
-      return t(e.type === 'SPEEDING' ? 'safety.figures.speeding' : 'safety.figures.maxSpeed', { speed: formatSpeed(e.maxSpeedKph, units), limit: formatSpeed(e.limitKph, units), duration: formatSeconds(e.durationS) });
+    case 'MAX_SPEED': {
+      // Speeding names the stretch that set its band: the speed held there over its limit (issue 66).
+      const speed = e.type === 'SPEEDING' ? (e.heldSpeedKph ?? e.maxSpeedKph) : e.maxSpeedKph;
+      if (speed === null || e.limitKph === null) return formatSeconds(e.durationS);
+      return t(e.type === 'SPEEDING' ? 'safety.figures.speeding' : 'safety.figures.maxSpeed', { speed: formatSpeed(speed, units), limit: formatSpeed(e.limitKph, units), duration: formatSeconds(e.durationS) });
+    }
     case 'IDLING':
       return e.fuelBurnedL ? `${formatSeconds(e.durationS)} · ${formatFuelVolume(e.fuelBurnedL, units)}` : formatSeconds(e.durationS);
     case 'HARSH_ACCELERATION':

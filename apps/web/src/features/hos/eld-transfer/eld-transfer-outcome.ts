@@ -10,9 +10,10 @@ export interface OutcomeWords {
 
 /**
  * FMCSA's answer in plain words: a test submission that was received comes back Information ("File
- * Received") and is shown as received, never as an error.
+ * Received") and is shown as received, never as an error. A failed send reads, for the driver, by
+ * its kind (translated); for the office, with the server's reason.
  */
-export function outcomeWords(t: Pick<EldTransfer, 'status' | 'test'>): OutcomeWords {
+export function outcomeWords(t: Pick<EldTransfer, 'status' | 'test'> & { failure?: EldTransfer['failure'] }, asDriver = false): OutcomeWords {
   switch (t.status) {
     case 'INFORMATION':
       return { key: t.test ? 'receivedTest' : 'received', color: 'green', showMessages: false };
@@ -27,6 +28,8 @@ export function outcomeWords(t: Pick<EldTransfer, 'status' | 'test'>): OutcomeWo
     case 'SENT':
       return { key: t.test ? 'emailedTest' : 'emailed', color: 'green', showMessages: false };
     case 'FAILED':
+      // The driver reads what happened in their language, not the server's words (issue 66).
+      if (asDriver && t.failure) return { key: t.failure === 'NOT_SET_UP' ? 'notSetUp' : 'notTaken', color: 'red', showMessages: false };
       return { key: 'failed', color: 'red', showMessages: false };
   }
 }

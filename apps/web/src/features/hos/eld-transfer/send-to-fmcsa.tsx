@@ -7,6 +7,7 @@ import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime, useViewerZone } from '../../../lib/dates.ts';
 import { useOnline } from '../../../lib/online.ts';
 import { translateMessage } from '../../../i18n/known-messages.ts';
+import { useCan } from '../../../lib/registry-api.ts';
 import { eldTransferStatusQuery, eldTransfersQuery, useEldTransfer } from './eld-transfer-api.ts';
 import { outcomeWords } from './eld-transfer-outcome.ts';
 
@@ -45,8 +46,11 @@ function SendForm({ orgId, driverId, initialComment, onClose, size }: Omit<SendP
   const [outcome, setOutcome] = useState<EldTransfer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
+  // The office reads what to configure and cannot send until it is; the driver reads what to do, and
+  // may still send, so the attempt is recorded and the office learns of it (issue 66, decision 0242).
+  const office = useCan('HOS_READ');
   const readiness = status.data ? (method === 'WEB_SERVICE' ? status.data.webService : status.data.email) : null;
-  const blocked = !online || (readiness !== null && !readiness.ready);
+  const blocked = !online || (office && readiness !== null && !readiness.ready);
 
   const submit = async () => {
     const text = comment.trim();
@@ -59,7 +63,8 @@ function SendForm({ orgId, driverId, initialComment, onClose, size }: Omit<SendP
     try {
       setOutcome(await send.mutateAsync({ method, outputFileComment: text }));
     } catch (err) {
-      setFailure(translateMessage(t, describeError(err).title));
+      const e = describeError(err);
+      setFailure(!office && (e.status === 409 || e.status === 502) ? t(e.status === 409 ? 'fmcsa.notReadyDriver' : 'fmcsa.failedDriver') : translateMessage(t, e.title));
     }
   };
 
@@ -114,14 +119,14 @@ function SendForm({ orgId, driverId, initialComment, onClose, size }: Omit<SendP
           {t('fmcsa.offline')}
         </Alert>
       )}
-      {online && readiness && !readiness.ready && (
+      {online && readiness && !readiness.ready && !failure && (
         <Alert color="orange" variant="light" data-testid="fmcsa-not-ready">
-          {t('fmcsa.notReady', { missing: readiness.missing.join('; ') })}
+          {office ? t('fmcsa.notReady', { missing: readiness.missing.join('; ') }) : t('fmcsa.notReadyDriver')}
         </Alert>
       )}
       {failure && (
         <Alert color="red" variant="light" role="alert" data-testid="fmcsa-failure">
-          {t('fmcsa.failed', { reason: failure })}
+          {office ? t('fmcsa.failed', { reason: failure }) : failure}
         </Alert>
       )}
       <Group grow>
@@ -178,6 +183,7 @@ export function EldTransferHistory({ orgId, driverId, lng }: { orgId: string; dr
   const zone = useViewerZone();
   const list = useQuery(eldTransfersQuery(orgId, driverId));
   const rows = list.data?.content ?? [];
+  const asDriver = !useCan('HOS_READ');
   return (
     <Paper withBorder radius="md" p="md" data-testid="fmcsa-history">
       <Title order={2} size="h4" mb="xs">
@@ -195,9 +201,9 @@ export function EldTransferHistory({ orgId, driverId, lng }: { orgId: string; dr
       )}
       <Stack gap="xs">
         {rows.map((r) => {
-          const words = outcomeWords(r);
+          const words = outcomeWords(r, asDriver);
           return (
-            <div key={r.id} data-testid="fmcsa-history-row" data-status={r.status}>
+            <div key={r.id} data-testid="fmcsa-history-row" data-status={r.status} data-failure={r.failure ?? undefined}>
               <Group gap="xs" wrap="wrap">
                 <Badge color={words.color} variant="light">
                   {r.method === 'WEB_SERVICE' ? t('fmcsa.webService') : t('fmcsa.email')}

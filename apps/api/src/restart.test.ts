@@ -27,7 +27,7 @@ const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Whether a row's change is the fact going on, not a rewrite: `since` is when the server before
  * stopped (what was open then may close; the days and months from the day before on may grow).
  */
-function goesOn(since: number): (table: string, b: Record<string, unknown>, a: Record<string, unknown>) => boolean {
+function goesOn(since: number): (table: string, b: Record<string, unknown>, a: Record<string, unknown> | null) => boolean {
   const recentDay = dayText(since - 2 * DAY);
   const recentMonth = `${dayText(since - 2 * DAY).slice(0, 7)}-01`;
   const only = (b: Record<string, unknown>, a: Record<string, unknown>, cols: readonly string[]) =>
@@ -36,6 +36,7 @@ function goesOn(since: number): (table: string, b: Record<string, unknown>, a: R
     if (typeof b.day === 'string' && b.day >= recentDay) return true;
     if (typeof b.log_date === 'string' && b.log_date >= recentDay) return true;
     if (typeof b.month === 'string' && b.month >= recentMonth) return true;
+    if (a === null) return false;
     switch (table) {
       case 'place_visits':
         return b.departed_at === null && only(b, a, ['departed_at', 'updated_at']);

@@ -16,8 +16,9 @@ export async function snapshotData(dataDir: string, tables: readonly string[]): 
     for (const table of tables) {
       const keys = (
         await db.query<{ c: string }>(
-          `select a.attname as c from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-           where i.indrelid = $1::regclass and i.indisprimary order by array_position(i.indkey, a.attnum)`,
+          // The primary key, else the first unique index (per-day totals have one).
+          `select a.attname as c from (select * from pg_index where indrelid = $1::regclass and indisunique order by indisprimary desc, indexrelid limit 1) i
+           join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey) order by array_position(i.indkey, a.attnum)`,
           [table],
         )
       ).rows.map((r) => r.c);
@@ -41,16 +42,16 @@ export interface RowChange {
 /**
  * The rows of `before` that are gone or changed in `after`. `mayGoOn(table, before, after)` says
  * whether a change is a recorded fact going on (an open visit departing, today's totals growing)
- * rather than a rewrite.
+ * rather than a rewrite; `after` null: the row is gone (a total of today summed again, in a table
+ * without a key).
  */
-export function rewrites(before: DataSnapshot, after: DataSnapshot, mayGoOn: (table: string, b: Record<string, unknown>, a: Record<string, unknown>) => boolean): RowChange[] {
+export function rewrites(before: DataSnapshot, after: DataSnapshot, mayGoOn: (table: string, b: Record<string, unknown>, a: Record<string, unknown> | null) => boolean): RowChange[] {
   const out: RowChange[] = [];
   for (const [table, rows] of before) {
     const now = after.get(table) ?? new Map();
     for (const [key, b] of rows) {
       const a = now.get(key) ?? null;
-      if (a === null) out.push({ table, key, before: b, after: null });
-      else if (JSON.stringify(a) !== JSON.stringify(b) && !mayGoOn(table, b, a)) out.push({ table, key, before: b, after: a });
+      if (a === null ? !mayGoOn(table, b, null) : JSON.stringify(a) !== JSON.stringify(b) && !mayGoOn(table, b, a)) out.push({ table, key, before: b, after: a });
     }
   }
   return out;

@@ -10,6 +10,7 @@ import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-
 import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
 import { ensureDemoLoads } from './demo-loads.ts';
 import { ensureDemoSafety } from './demo-safety.ts';
+import { SeedMarks } from './seed-marks.ts';
 import { TruckPlan, warmUp } from './simulator/truck-plan.ts';
 import { routingOf } from '../modules/dispatch/index.ts';
 
@@ -158,17 +159,19 @@ describe('demo fleet seed', () => {
     expect(detained.size).toBeGreaterThanOrEqual(2);
     // Driving through a city's centre is no visit: no stay is shorter than the dwell anywhere.
     expect(visits.filter((v) => v.d && stay(v) < 2 * 60_000 && v.category !== 'RESTRICTED')).toEqual([]);
-    // Once: a second start creates no places, and recomputing gives the same visits.
+    // Once: a second start creates no places, and recomputing gives the same visits, ids and all (decision 0238).
     expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(0);
+    const before = await rows<{ id: string; a: string; d: string | null }>(`select id, arrived_at::text as a, departed_at::text as d from place_visits order by id`);
     await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
     expect(await rows<{ n: number }>(`select count(*)::int as n from place_visits`)).toEqual([{ n: visits.length }]);
+    expect(await rows(`select id, arrived_at::text as a, departed_at::text as d from place_visits order by id`)).toEqual(before);
   });
 
   it('gives the week a realistic handful of safety events: speeding on interstates, idling at stops, one severe braking, an inbox worked in part', async () => {
     const session = await login(t.app, DEMO.admin);
     const orgId = session.user.organization!.id;
     const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
-    const derived = await ensureDemoSafety(t.app.db, orgId, trucks, t.app.safetyEvents, now - 7 * 86_400_000, session.user.id);
+    const derived = await ensureDemoSafety(t.app.db, orgId, trucks, t.app.safetyEvents, now - 7 * 86_400_000, session.user.id, await SeedMarks.load(t.app.db, orgId));
     const byKind = await rows<{ type: string; source: string; severity: string; n: number }>(
       `select type, source, severity, count(*)::int as n from safety_events where organization_id = '${orgId}' group by 1, 2, 3 order by 1, 2, 3`,
     );

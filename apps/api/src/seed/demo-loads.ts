@@ -18,7 +18,8 @@ import type { Segment } from './simulator/truck-plan.ts';
 //   the city its simulated plan drives to next, the appointment around when it will be there;
 // - at risk: one running load whose driver needs a 10-hour rest before its window closes;
 // - unassigned: a few loads for the coming days, whose candidates list explains who cannot take them.
-// Every step is idempotent: a visit makes one load, a truck with a running load gets no second one.
+// Made once, at the first start (a part marked done, decision 0239); every step is idempotent all the
+// same, for a start after a kill: a visit makes one load, a truck with a running load gets no second one.
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
 const HOUR = 3_600_000;
@@ -184,7 +185,7 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
   // The appointments around the legal ETA the planner gives from the driver's real clocks (and the
   // plan's own arrival), so a running load is on time; one whose driver must rest first is made tight.
   let atRisk = 0;
-  // One tight load running at a time: a later start makes another once the last one is done.
+  // One tight load running at a time (a start after a kill finds the one made).
   const hasRisk =
     (await db.select({ id: loads.id }).from(loads).where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), sql`${loads.notes} like 'Tight appointment%'`)).limit(1))
       .length > 0;

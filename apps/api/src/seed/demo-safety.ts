@@ -3,6 +3,7 @@ import { speedLimitAt } from '@fleet/geo/speed-limits';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/sql/rows.ts';
 import type { SafetyEvents } from '../modules/safety/index.ts';
+import type { SeedMarks } from './seed-marks.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
 
 // The demo's driver safety (issue 47): the week's history is made a careful fleet's (limits kept,
@@ -34,95 +35,98 @@ const arrayOf = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).j
 /** Deterministic picks (the same demo on every fresh start). */
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[(i * 7919) % list.length] : undefined);
 
-/** Once (nothing when the organization has any safety event). Returns the events derived. */
-export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly DemoTruck[], safety: SafetyEvents, from: number, adminUserId: string | null): Promise<number> {
-  const [any] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from safety_events where organization_id = ${orgId}`));
-  if ((any?.n ?? 0) > 0) return 0;
+/** Once (the caller marks it done; each truck's edits are marked as made). Returns the events derived. */
+export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly DemoTruck[], safety: SafetyEvents, from: number, adminUserId: string | null, marks: SeedMarks): Promise<number> {
   for (const truck of trucks) {
-    if (!truck.assetId) continue;
-    const fixes = rowsOf<Fix>(
-      await db.execute(sql`select fix_time::text as t, latitude as lat, longitude as lon, speed, ignition from positions
-        where gateway_id = ${truck.gatewayId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
-    );
-    const i = truck.index;
-    // The simulator's trucks cruise at their road's pace whatever the state's truck limit (55 mph in
-    // California, Oregon, Virginia) and keep the engine running at every stop. A demo fleet is a
-    // better one: limits kept (within the tolerance) and under the fleet maximum, engines off when
-    // standing, so the week shows a handful of events (issue 47), not hundreds.
-    const held: Array<[string, number]> = [];
-    for (const f of fixes) {
-      if (f.speed === null || f.speed < 1) continue;
-      const limit = speedLimitAt(f.lat, f.lon, true);
-      const cap = Math.min(HELD_MAX_KPH, limit ? limit.kph + HELD_OVER_KPH : Infinity);
-      if (f.speed > cap) {
-        f.speed = Math.round(cap * 10) / 10;
-        held.push([f.t, f.speed]);
-      }
-    }
-    if (held.length) {
-      await db.execute(sql`update positions p set speed = x.s from unnest(${arrayOf(held.map((h) => h[0]))}::timestamptz[], ${`{${held.map((h) => h[1]).join(',')}}`}::real[]) as x(t, s)
-        where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
-    }
-    // Standing with the engine on: one stretch left running for one truck in three (a truck stop), the rest switched off.
-    const stretches: Array<[number, number]> = [];
-    for (let k = 0; k < fixes.length; ) {
-      if ((fixes[k]!.speed ?? 0) < 1 && fixes[k]!.ignition === true) {
-        let j = k;
-        while (j + 1 < fixes.length && (fixes[j + 1]!.speed ?? 0) < 1 && fixes[j + 1]!.ignition === true) j++;
-        if (Date.parse(fixes[j]!.t) - Date.parse(fixes[k]!.t) >= IDLE_STRETCH_MS) stretches.push([k, j]);
-        k = j + 1;
-      } else k++;
-    }
-    const kept = i % 3 === 2 ? pick(stretches.filter(([k, j]) => j - k >= 7 && j - k <= 20), i) : undefined;
-    const off = stretches.filter((x) => x !== kept).flatMap(([k, j]) => fixes.slice(k, j + 1).map((f) => f.t));
-    if (off.length) {
-      await db.execute(sql`update positions p set ignition = false from unnest(${arrayOf(off)}::timestamptz[]) as x(t) where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
-    }
-    // Speeding: one truck in three runs over the limit for four to eight minutes on a highway.
-    if (i % 3 === 0) {
-      const runs: number[] = [];
-      for (let k = 10; k < fixes.length - 10; k += 37) {
-        const f = fixes[k]!;
+    // Each truck's history edited once (a start after a kill does not edit it twice).
+    if (!truck.assetId || marks.has(`safety:${truck.index}`)) continue;
+    // In one transaction, then marked: a start after a kill edits no truck twice.
+    await db.transaction(async (tx) => {
+      const fixes = rowsOf<Fix>(
+        await tx.execute(sql`select fix_time::text as t, latitude as lat, longitude as lon, speed, ignition from positions
+          where gateway_id = ${truck.gatewayId} and fix_time >= ${new Date(from).toISOString()}::timestamptz order by fix_time`),
+      );
+      const i = truck.index;
+      // The simulator's trucks cruise at their road's pace whatever the state's truck limit (55 mph in
+      // California, Oregon, Virginia) and keep the engine running at every stop. A demo fleet is a
+      // better one: limits kept (within the tolerance) and under the fleet maximum, engines off when
+      // standing, so the week shows a handful of events (issue 47), not hundreds.
+      const held: Array<[string, number]> = [];
+      for (const f of fixes) {
+        if (f.speed === null || f.speed < 1) continue;
         const limit = speedLimitAt(f.lat, f.lon, true);
-        if (limit && limit.roadClass.startsWith('HIGHWAY') && (f.speed ?? 0) > 80) runs.push(k);
-      }
-      for (const [n, k] of [pick(runs, i), pick(runs, i + 5)].entries()) {
-        if (k === undefined) continue;
-        const over = [8, 13, 18, 23][(i + n) % 4]! * MPH;
-        const len = 4 + ((i + n) % 5);
-        for (let j = k; j < k + len && j < fixes.length; j++) {
-          const f = fixes[j]!;
-          const limit = speedLimitAt(f.lat, f.lon, true);
-          if (!limit || !limit.roadClass.startsWith('HIGHWAY')) break;
-          // Never past 82 mph: a loaded tractor's governor.
-          const kph = Math.min(limit.kph + over, 82 * MPH);
-          await db.execute(sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+        const cap = Math.min(HELD_MAX_KPH, limit ? limit.kph + HELD_OVER_KPH : Infinity);
+        if (f.speed > cap) {
+          f.speed = Math.round(cap * 10) / 10;
+          held.push([f.t, f.speed]);
         }
       }
-    }
-    // Harsh events reported by the device (green driving), on moving fixes.
-    const moving = fixes.filter((f) => (f.speed ?? 0) > 30);
-    const harsh: Array<{ type: number; value: number }> = [];
-    if (i % 2 === 0) harsh.push({ type: 2, value: 4.1 + (i % 4) * 0.2 });
-    if (i % 5 === 1) harsh.push({ type: 1, value: 2.8 });
-    if (i % 4 === 3) harsh.push({ type: 3, value: 3.3 });
-    // The one severe braking of the week (about 0.7 g).
-    if (i === 4) harsh.push({ type: 2, value: 6.9 });
-    for (const [n, h] of harsh.entries()) {
-      const f = pick(moving, i * 3 + n + 1);
-      if (!f) continue;
-      await db.execute(sql`update positions set attributes = attributes || ${JSON.stringify({ greenDrivingType: h.type, greenDrivingValue: h.value })}::jsonb
-        where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
-    }
-    // Idling at a rest stop: a third of the trucks leave the engine running through one parked stretch.
-    if (i % 3 === 1) {
-      const parked: number[] = [];
-      for (let k = 1; k + 6 < fixes.length; k++) if (fixes.slice(k, k + 6).every((f) => (f.speed ?? 0) < 1) && (fixes[k - 1]!.speed ?? 0) > 30) parked.push(k);
-      const k = pick(parked, i);
-      if (k !== undefined) {
-        for (let j = k; j < k + 6; j++) await db.execute(sql`update positions set attributes = attributes || '{"idling": true}'::jsonb where gateway_id = ${truck.gatewayId} and fix_time = ${fixes[j]!.t}::timestamptz`);
+      if (held.length) {
+        await tx.execute(sql`update positions p set speed = x.s from unnest(${arrayOf(held.map((h) => h[0]))}::timestamptz[], ${`{${held.map((h) => h[1]).join(',')}}`}::real[]) as x(t, s)
+          where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
       }
-    }
+      // Standing with the engine on: one stretch left running for one truck in three (a truck stop), the rest switched off.
+      const stretches: Array<[number, number]> = [];
+      for (let k = 0; k < fixes.length; ) {
+        if ((fixes[k]!.speed ?? 0) < 1 && fixes[k]!.ignition === true) {
+          let j = k;
+          while (j + 1 < fixes.length && (fixes[j + 1]!.speed ?? 0) < 1 && fixes[j + 1]!.ignition === true) j++;
+          if (Date.parse(fixes[j]!.t) - Date.parse(fixes[k]!.t) >= IDLE_STRETCH_MS) stretches.push([k, j]);
+          k = j + 1;
+        } else k++;
+      }
+      const kept = i % 3 === 2 ? pick(stretches.filter(([k, j]) => j - k >= 7 && j - k <= 20), i) : undefined;
+      const off = stretches.filter((x) => x !== kept).flatMap(([k, j]) => fixes.slice(k, j + 1).map((f) => f.t));
+      if (off.length) {
+        await tx.execute(sql`update positions p set ignition = false from unnest(${arrayOf(off)}::timestamptz[]) as x(t) where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
+      }
+      // Speeding: one truck in three runs over the limit for four to eight minutes on a highway.
+      if (i % 3 === 0) {
+        const runs: number[] = [];
+        for (let k = 10; k < fixes.length - 10; k += 37) {
+          const f = fixes[k]!;
+          const limit = speedLimitAt(f.lat, f.lon, true);
+          if (limit && limit.roadClass.startsWith('HIGHWAY') && (f.speed ?? 0) > 80) runs.push(k);
+        }
+        for (const [n, k] of [pick(runs, i), pick(runs, i + 5)].entries()) {
+          if (k === undefined) continue;
+          const over = [8, 13, 18, 23][(i + n) % 4]! * MPH;
+          const len = 4 + ((i + n) % 5);
+          for (let j = k; j < k + len && j < fixes.length; j++) {
+            const f = fixes[j]!;
+            const limit = speedLimitAt(f.lat, f.lon, true);
+            if (!limit || !limit.roadClass.startsWith('HIGHWAY')) break;
+            // Never past 82 mph: a loaded tractor's governor.
+            const kph = Math.min(limit.kph + over, 82 * MPH);
+            await tx.execute(sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+          }
+        }
+      }
+      // Harsh events reported by the device (green driving), on moving fixes.
+      const moving = fixes.filter((f) => (f.speed ?? 0) > 30);
+      const harsh: Array<{ type: number; value: number }> = [];
+      if (i % 2 === 0) harsh.push({ type: 2, value: 4.1 + (i % 4) * 0.2 });
+      if (i % 5 === 1) harsh.push({ type: 1, value: 2.8 });
+      if (i % 4 === 3) harsh.push({ type: 3, value: 3.3 });
+      // The one severe braking of the week (about 0.7 g).
+      if (i === 4) harsh.push({ type: 2, value: 6.9 });
+      for (const [n, h] of harsh.entries()) {
+        const f = pick(moving, i * 3 + n + 1);
+        if (!f) continue;
+        await tx.execute(sql`update positions set attributes = attributes || ${JSON.stringify({ greenDrivingType: h.type, greenDrivingValue: h.value })}::jsonb
+          where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+      }
+      // Idling at a rest stop: a third of the trucks leave the engine running through one parked stretch.
+      if (i % 3 === 1) {
+        const parked: number[] = [];
+        for (let k = 1; k + 6 < fixes.length; k++) if (fixes.slice(k, k + 6).every((f) => (f.speed ?? 0) < 1) && (fixes[k - 1]!.speed ?? 0) > 30) parked.push(k);
+        const k = pick(parked, i);
+        if (k !== undefined) {
+          for (let j = k; j < k + 6; j++) await tx.execute(sql`update positions set attributes = attributes || '{"idling": true}'::jsonb where gateway_id = ${truck.gatewayId} and fix_time = ${fixes[j]!.t}::timestamptz`);
+        }
+      }
+    });
+    await marks.mark(`safety:${truck.index}`);
   }
   const derived = await safety.recomputeVehicles(
     orgId,

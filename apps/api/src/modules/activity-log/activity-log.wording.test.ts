@@ -307,6 +307,12 @@ const SENTENCES: Row[] = [
   ['STOP_ARRIVE', 'LOAD', id(74), { seq: 1, arrivedAt: null }, { seq: 1, arrivedAt: '2026-06-01T14:00:00.000Z' }, 'Dana Reyes marked the arrival at stop 2 of load L-1001'],
   ['STOP_DEPART', 'LOAD', id(74), { seq: 0, departedAt: null }, { seq: 0, departedAt: '2026-06-01T09:00:00.000Z' }, 'Dana Reyes marked the departure from stop 1 of load L-1001'],
   ['STOPS_FROM_PLACES', 'LOAD', id(74), [], [], 'System took stop times of load L-1001 from place visits', 'SYSTEM'],
+  [
+    'CORRECTION', 'PLACE_VISIT', id(76), { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:00:00.000Z' },
+    { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:10:00.000Z' }, 'System corrected a place visit from its positions', 'SYSTEM',
+  ],
+  ['CORRECTION', 'TRIP', id(78), { startedAt: '2026-06-01T12:00:00.000Z' }, null, 'System withdrew a trip: its positions no longer show it', 'SYSTEM'],
+  ['CORRECTION', 'VEHICLE_STOP', id(78), { startedAt: '2026-06-01T12:00:00.000Z', idleS: 60 }, { startedAt: '2026-06-01T12:00:00.000Z', idleS: 90 }, 'System corrected a vehicle stop from its positions', 'SYSTEM'],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
   ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
   ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],

@@ -101,7 +101,14 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
+  // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
+  PLACE_VISIT: { label: 'Place visit', kind: null },
+  TRIP: { label: 'Trip', kind: null },
+  VEHICLE_STOP: { label: 'Vehicle stop', kind: null },
 };
+
+/** Entity types of facts derived from positions (a recompute's corrections name them). */
+const DERIVED_FACTS = new Set(['PLACE_VISIT', 'TRIP', 'VEHICLE_STOP']);
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
 // a record's drawer from `?open=<id>`; users and roles are found by the list's search.
@@ -593,6 +600,11 @@ export function resolveRecord(f: ActivityFacts, lookup: Lookup): ResolvedRecord 
     const phrase = `${f.entityType.toLowerCase().replace(/_/g, ' ')}${f.entityId ? ` ${f.entityId}` : ''}`;
     return { phrase, record: { type: f.entityType, id: f.entityId, label: phrase, path: null } };
   }
+  // A fact derived from positions has no screen of its own: named by what it is (decision 0238).
+  if (DERIVED_FACTS.has(f.entityType)) {
+    const phrase = `a ${known.label.toLowerCase()}`;
+    return { phrase, record: { type: f.entityType, id: f.entityId, label: phrase, path: null } };
+  }
   const kind = known.kind ?? assetKind(f, linked);
   // Issue 47: an event has no name of its own; the settings are the organization's one set.
   if (kind === 'SAFETY_EVENT' || kind === 'SAFETY_SETTINGS') {
@@ -716,6 +728,11 @@ export const ACTIONS: Record<string, Wording> = {
   STOP_ARRIVE: { label: 'Arrive at stop', says: (c) => `marked the arrival at ${stopOf(c.after)} of ${c.r}` },
   STOP_DEPART: { label: 'Depart from stop', says: (c) => `marked the departure from ${stopOf(c.after)} of ${c.r}` },
   STOPS_FROM_PLACES: { label: 'Stop times from places', says: (c) => `took stop times of ${c.r} from place visits` },
+  // A recompute from positions found a recorded fact different, or no longer (decision 0238).
+  CORRECTION: {
+    label: 'Correction from positions',
+    says: (c) => (Object.keys(c.after).length ? `corrected ${c.r} from its positions` : `withdrew ${c.r}: its positions no longer show it`),
+  },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
   UPDATE: {

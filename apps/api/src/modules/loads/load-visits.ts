@@ -51,7 +51,13 @@ export function stopsFromVisits(stops: readonly StopRow[], visits: readonly Visi
       continue;
     }
     if (!stop.placeId) break;
-    const visit = atPlace[0];
+    // A stop keeps the visit it came from (its id survives a recompute, decision 0238); one whose
+    // visit was withdrawn takes the visit holding its recorded arrival, else the first after the floor.
+    const arrived = stop.arrivedAt?.getTime() ?? null;
+    const visit =
+      visits.find((v) => stop.placeVisitId !== null && v.id === stop.placeVisitId) ??
+      (arrived === null ? undefined : atPlace.find((v) => v.arrivedAt.getTime() <= arrived && (v.departedAt === null || v.departedAt.getTime() >= arrived))) ??
+      atPlace[0];
     if (!visit) {
       // The visit it came from was recomputed away: the stop waits again.
       if (stop.arrivalSource === 'PLACE') out.set(stop.id, { arrivedAt: null, arrivalSource: null, placeVisitId: null, ...(manual(stop.departureSource) ? {} : { departedAt: null, departureSource: null }) });

@@ -409,4 +409,40 @@ describe('stop times from place visits', () => {
     await t.app.placeVisits.recomputeVehicles(orgId, [v.assetId, v2.assetId], t0 - 60_000);
     expect((await read(auto)).stops).toEqual(a.stops);
   });
+
+  it('keeps a stop on the visit it came from when an earlier visit to the same place falls in its lead (a restart, decision 0238)', async () => {
+    const C = await place('Repeat Shipper', C_LON);
+    const P = await place('Repeat Consignee', P_LON);
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-repeat', unitNumber: 'T-REP' });
+    // The truck was at C the evening before, then again this morning: the load is this morning's.
+    const evening = track(Date.now() - 14 * H);
+    const morning = track(Date.now() - 40 * 60_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: bearer(v.token), payload: { positions: [...evening.fixes, ...morning.fixes.slice(0, 40)] } });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.placeVisits.idle();
+    const load = await create({
+      stops: [
+        { kind: 'PICKUP', placeId: C.id, latitude: LAT, longitude: C_LON, windowStart: at(morning.atC - H), windowEnd: at(morning.atC + H), serviceMinutes: 5 },
+        { kind: 'DELIVERY', placeId: P.id, latitude: LAT, longitude: P_LON, windowStart: at(morning.atC + H), windowEnd: at(morning.atC + 3 * H), serviceMinutes: 5 },
+      ],
+      driverIds: [v.driverId],
+      assetId: v.assetId,
+    });
+    // Its pick-up as the demo seeding records it: this morning's visit, the truck on its way.
+    const [visit] = rowsOf<{ id: string }>(await t.app.db.execute(`select id from place_visits where asset_id = '${v.assetId}' and place_id = '${C.id}' and arrived_at = '${at(morning.atC)}'` as never));
+    expect(visit).toBeDefined();
+    for (const statement of [
+      `update load_stops set arrived_at = '${at(morning.atC)}', departed_at = '${at(morning.leftC)}', arrival_source = 'PLACE', departure_source = 'PLACE', place_visit_id = '${visit!.id}' where load_id = '${load.id}' and seq = 0`,
+      `update load_stops set arrived_at = null, departed_at = null, arrival_source = null, departure_source = null, place_visit_id = null where load_id = '${load.id}' and seq = 1`,
+      `update loads set status = 'EN_ROUTE', delivered_at = null where id = '${load.id}'`,
+    ])
+      await t.app.db.execute(statement as never);
+    const pickup = async () => loadSchema.parse((await t.app.inject({ method: 'GET', url: url(`/${load.id}`), headers: dispatcher })).json()).stops[0]!;
+    const recorded = await pickup();
+    expect([recorded.arrivedAt, recorded.departedAt]).toEqual([at(morning.atC), at(morning.leftC)]);
+    // A restart: the visits recomputed, the running load's stops synced again. The pick-up stays this morning's.
+    t.app.placeVisits.forget();
+    await t.app.placeVisits.recomputeVehicles(orgId, [v.assetId], Date.now() - 20 * H);
+    expect(await pickup()).toEqual(recorded);
+  });
 });

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS, type PlaceCategory, type UnitSystem } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { recordActivityBatch } from '../activity-log/index.ts';
+import type { Actor } from '../auth/index.ts';
 import type { IndexedPlace } from './place-index.ts';
+import { reconcileVisits, type StoredVisitRow, type VisitValues } from './visit-reconcile.ts';
 import type { VisitFix } from './visit-machine.ts';
 
 // The geofence follower's statements (decision 0162): what it reads of places, positions, visits
@@ -163,26 +167,51 @@ export async function writeRound(
   });
 }
 
-/** Replaces the vehicle's visits that began after `cutMs` with `rows`, under a lock on the vehicle. */
-export async function replaceVisits(
-  db: Db,
-  orgId: string,
-  assetId: string,
-  cutMs: number,
-  rows: ReadonlyArray<{ id: string; placeId: string; driverId: string | null; arrivedAt: number; departedAt: number | null }>,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * The vehicle's visits that began after `cutMs` brought to `visits` (a recompute's), under a lock on
+ * the vehicle: a stored visit the recompute finds again keeps its id and, unchanged, is not written;
+ * one it finds different is updated and one it no longer finds is removed, each a correction in the
+ * activity log naming before and after (decision 0238). Returns the visits' ids, in their order.
+ */
+export async function replaceVisits(db: Db, orgId: string, assetId: string, cutMs: number, visits: readonly VisitValues[]): Promise<string[]> {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`place-visits:${assetId}`}))`);
-    await tx.execute(sql`delete from place_visits where organization_id = ${orgId} and asset_id = ${assetId} and arrived_at > ${iso(cutMs)}::timestamptz`);
-    if (rows.length === 0) return;
-    const live = await livePlaces(tx, orgId, rows.map((v) => v.placeId));
-    await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at, departed_at)
-      select x.id, ${orgId}::uuid, x.place_id, ${assetId}::uuid, x.driver_id, x.arrived_at, x.departed_at
-      from json_to_recordset(${JSON.stringify(rows.map((v) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: iso(v.arrivedAt), departed_at: v.departedAt === null ? null : iso(v.departedAt) })))}::json)
-        as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)
-      where x.place_id = any(${live}::uuid[])`);
+    const stored = rowsOf<{ id: string; place_id: string; driver_id: string | null; a: number | string; d: number | string | null }>(
+      await tx.execute(sql`select id, place_id, driver_id, extract(epoch from arrived_at) * 1000 as a, extract(epoch from departed_at) * 1000 as d from place_visits
+        where organization_id = ${orgId} and asset_id = ${assetId} and arrived_at > ${iso(cutMs)}::timestamptz`),
+    ).map((r) => ({ id: r.id, placeId: r.place_id, driverId: r.driver_id, arrivedAt: ms(r.a), departedAt: r.d === null ? null : ms(r.d) }));
+    // A place deleted meanwhile takes no visit.
+    const live = visits.length ? new Set(parseUuids(await livePlaces(tx, orgId, visits.map((v) => v.placeId)))) : new Set<string>();
+    const kept = visits.filter((v) => live.has(v.placeId));
+    const r = reconcileVisits(stored, kept, randomUUID);
+    if (r.deletes.length) await tx.execute(sql`delete from place_visits where organization_id = ${orgId} and id = any(${uuids(r.deletes)}::uuid[])`);
+    if (r.updates.length) {
+      await tx.execute(sql`update place_visits v set place_id = x.place_id, driver_id = x.driver_id, arrived_at = x.arrived_at, departed_at = x.departed_at, updated_at = now()
+        from json_to_recordset(${JSON.stringify(r.updates.map(visitJson))}::json) as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)
+        where v.organization_id = ${orgId} and v.id = x.id`);
+    }
+    if (r.inserts.length) {
+      await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at, departed_at)
+        select x.id, ${orgId}::uuid, x.place_id, ${assetId}::uuid, x.driver_id, x.arrived_at, x.departed_at
+        from json_to_recordset(${JSON.stringify(r.inserts.map(visitJson))}::json)
+          as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)`);
+    }
+    if (r.corrections.length) {
+      const shown = (v: StoredVisitRow) => ({ id: v.id, placeId: v.placeId, assetId, driverId: v.driverId, arrivedAt: iso(v.arrivedAt), departedAt: v.departedAt === null ? null : iso(v.departedAt) });
+      await recordActivityBatch(
+        tx,
+        r.corrections.map((c) => ({ orgId, actor: SYSTEM, action: 'CORRECTION', entityType: 'PLACE_VISIT', entityId: c.before.id, before: shown(c.before), after: c.after ? shown(c.after) : null })),
+      );
+    }
+    // The ids of the replayed visits of places still there; a visit of a deleted place has none.
+    let k = 0;
+    return visits.map((v) => (live.has(v.placeId) ? r.ids[k++]! : ''));
   });
 }
+
+const visitJson = (v: StoredVisitRow) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: iso(v.arrivedAt), departed_at: v.departedAt === null ? null : iso(v.departedAt) });
+const parseUuids = (literal: string) => literal.slice(1, -1).split(',').filter(Boolean);
+const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
 
 /** The vehicles' marks (ms). */
 export async function readMarks(db: DbOrTx, orgId: string, assetIds: readonly string[]): Promise<Map<string, number>> {

@@ -295,9 +295,10 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       // From the blank point on (or, with none within reach, from the window's start).
       const cutMs = cut >= 0 ? fixes[cut]!.t : start - 1;
       const replayed = replayVisits(fixes.slice(cut + 1), insideOf, dwellOf);
-      const rows = replayed.visits.map((v) => ({ ...v, id: randomUUID() }));
-      for (const v of rows) if (v.track) v.track.visitId = v.id;
-      await repo.replaceVisits(this.db, orgId, assetId, cutMs, rows);
+      // Visits found again keep their ids (a restart's catch-up rewrites nothing, decision 0238).
+      const ids = await repo.replaceVisits(this.db, orgId, assetId, cutMs, replayed.visits);
+      const rows = replayed.visits.map((v, i) => ({ ...v, id: ids[i]! }));
+      for (const v of rows) if (v.track) v.track.visitId = v.id || null;
       const track = replayed.track;
       if (fixes.length && !Number.isFinite(track.t)) track.t = fixes[fixes.length - 1]!.t;
       if (fixes.length) this.remember(assetId, track, org);

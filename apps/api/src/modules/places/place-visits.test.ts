@@ -213,6 +213,36 @@ describe('place visits behind ingest', () => {
     expect((await bell('PLACE_DEPARTURE', 'PV3')).length).toBeLessThanOrEqual(2);
   });
 
+  it('keeps a visit once recorded across a recompute (same id), and records a late fix that moves it as a correction (decision 0238)', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-kept', unitNumber: 'PV8' });
+    await ingest(v, trackOf.fixes);
+    const ids = async () => rowsOf<{ id: string; place_id: string }>(await t.database.db.execute(`select id, place_id from place_visits where asset_id = '${v.assetId}' order by arrived_at` as never));
+    const recorded = await ids();
+    expect(recorded.map((r) => r.place_id)).toEqual([C.id, P.id]);
+    // A restart: recomputed from positions, the same visits keep their ids and nothing is corrected.
+    t.app.placeVisits.forget();
+    await t.app.placeVisits.recomputeVehicles(orgId, [v.assetId], Date.parse(trackOf.fixes[0]!.fixTime));
+    expect(await ids()).toEqual(recorded);
+    const corrections = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=PLACE_VISIT&entityId=${recorded[0]!.id}`, headers: admin });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { content: Array<{ id: number; summary: string; changedFields: string[] }> }).content;
+    };
+    expect(await corrections()).toEqual([]);
+    // A late fix back inside C just after the recorded departure: the truck left one fix later.
+    const out = trackOf.fixes.find((f) => Date.parse(f.fixTime) === trackOf.c.departedAt)!;
+    await ingest(v, [{ ...out, fixTime: new Date(trackOf.c.departedAt + STEP_MS / 2).toISOString(), longitude: C_LON, speed: 0 }]);
+    const now = await visitsOf(v.assetId);
+    expect(now[0]).toEqual({ placeId: C.id, driverId: v.driverId, arrivedAt: trackOf.c.arrivedAt, departedAt: trackOf.c.departedAt + STEP_MS });
+    expect(await ids()).toEqual(recorded);
+    const [entry, ...more] = await corrections();
+    expect(more).toEqual([]);
+    expect(entry!.summary).toBe('System corrected a place visit from its positions');
+    expect(entry!.changedFields).toEqual(['departedAt']);
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs/${entry!.id}`, headers: admin })).json() as { before: { departedAt: string }; after: { departedAt: string } };
+    expect([detail.before.departedAt, detail.after.departedAt]).toEqual([new Date(trackOf.c.departedAt).toISOString(), new Date(trackOf.c.departedAt + STEP_MS).toISOString()]);
+  });
+
   it('shows a vehicle at a place in places/current until it departs, across a restart mid-stay', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-current', unitNumber: 'PV5' });
     // Up to the middle of C's stay: arrived, not departed.

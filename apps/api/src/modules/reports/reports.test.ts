@@ -166,7 +166,15 @@ describe('trips and stops behind ingest', () => {
       [30, 50],
       [58, 78],
     ]);
+    const split = await trips(`assetId=${H.assetId}&sort=startedAt,asc`);
     await post(H, [fixes[lateAt]!]);
+    // The late fix joined two finished trips: the first is corrected (it ends later), the second
+    // withdrawn, each a correction in the activity log naming before and after (decision 0238).
+    const corrected = async (id: string) =>
+      (await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=TRIP&entityId=${id}`)).json() as { content: Array<{ summary: string }> };
+    expect((await corrected(split[0]!.id)).content.map((e) => e.summary)).toEqual(['System corrected a trip from its positions']);
+    expect((await corrected(split[1]!.id)).content.map((e) => e.summary)).toEqual(['System withdrew a trip: its positions no longer show it']);
+    expect((await trips(`assetId=${H.assetId}&sort=startedAt,asc`)).map((x) => x.id)).toEqual([split[0]!.id]);
     const inOrder = shape(await trips(`assetId=${G.assetId}&sort=startedAt,asc`), await stops(`assetId=${G.assetId}&sort=startedAt,asc`));
     expect(inOrder.trips.map((x) => [mins(x[0] as string), mins(x[1] as string)])).toEqual([[30, 78]]);
     expect(shape(await trips(`assetId=${H.assetId}&sort=startedAt,asc`), await stops(`assetId=${H.assetId}&sort=startedAt,asc`))).toEqual(inOrder);
@@ -178,6 +186,12 @@ describe('trips and stops behind ingest', () => {
   });
 
   it('are computed again the same from stored positions (the start-up catch-up)', async () => {
+    // Recomputed over what is stored: the same rows keep their ids, and nothing is corrected (decision 0238).
+    const ids = async () => [...(await trips(`assetId=${A.assetId}&sort=startedAt,asc`)), ...(await stops(`assetId=${A.assetId}&sort=startedAt,asc`))].map((x) => x.id);
+    const kept = await ids();
+    await t.app.tripsStops.recomputeVehicle(orgId, A.assetId, T0);
+    expect(await ids()).toEqual(kept);
+    expect((await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION`)).json().content.filter((e: { entityId: string }) => kept.includes(e.entityId))).toEqual([]);
     const before = shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`));
     await t.app.db.execute(sql`delete from trips where asset_id = ${A.assetId}`);
     await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${A.assetId}`);

@@ -4,6 +4,9 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { refreshTripDailyTotals } from '../../db/sql/trip-daily-totals.ts';
 import { fixesElsewhere, QueuedFollower, type Round, VehicleQueue, type WorkedSpan } from '../positions/index.ts';
+import { recordActivityBatch } from '../activity-log/index.ts';
+import type { Actor } from '../auth/index.ts';
+import { reconcileDerived, type ColumnKind, type DerivedRow } from './derived-rows.ts';
 import { TripFolder, type FoldedStop, type FoldedTrip, type TripFix } from './trip-fold.ts';
 
 // Trips and stops kept behind ingest (issue 32, decision 0163), a follower of the position commit
@@ -220,6 +223,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The first key of the per-vehicle advisory locks of the writes (the second is the vehicle's). */
 const TRIPS_LOCK_CLASS = 724_311_163;
 const addressOf = (lat: number, lon: number) => describeLocation(lat, lon).text;
+const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
+/** The columns a recompute compares (besides the vehicle and the start, which name a row). */
+const TRIP_COLUMNS: Record<string, ColumnKind> = {
+  driver_id: 'text', ended_at: 'time', start_lat: 'float8', start_lon: 'float8', end_lat: 'float8', end_lon: 'float8',
+  start_address: 'text', end_address: 'text', distance_m: 'float8', max_speed_kmh: 'real', avg_speed_kmh: 'real',
+};
+const STOP_COLUMNS: Record<string, ColumnKind> = { driver_id: 'text', ended_at: 'time', lat: 'float8', lon: 'float8', address: 'text', idle_s: 'int', engine_on: 'bool' };
 
 async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
   const byOrg = new Map<string, VehicleWrite[]>();
@@ -269,11 +279,6 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
       engine_on: engineOn(s),
     })),
   );
-  // A vehicle's rows from its cut on are replaced: the same fixes always give the same rows.
-  await tx.execute(sql`delete from trips x using json_to_recordset(${cut}::json) as c(asset_id uuid, from_at timestamptz)
-    where x.organization_id = ${orgId} and x.asset_id = c.asset_id and x.started_at >= c.from_at`);
-  await tx.execute(sql`delete from vehicle_stops x using json_to_recordset(${cut}::json) as c(asset_id uuid, from_at timestamptz)
-    where x.organization_id = ${orgId} and x.asset_id = c.asset_id and x.started_at >= c.from_at`);
   // Drivers deleted meanwhile are left out, read apart: Citus refuses the correlated subquery that
   // did it beside json_to_recordset (decision 0169).
   const driverIds = [...new Set([...trips, ...stops].flatMap((r) => (r.driver_id ? [r.driver_id] : [])))];
@@ -283,20 +288,49 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
       : [],
   );
   const withKnown = <T extends { driver_id: string | null }>(rows: readonly T[]) => rows.map((r) => ({ ...r, driver_id: r.driver_id && known.has(r.driver_id) ? r.driver_id : null }));
-  if (trips.length)
+  // A vehicle's rows from its cut on are brought to the fold's: the same fixes always give the same
+  // rows, and a row found again keeps its id and is not written (a restart rewrites nothing); a
+  // finished one found different, or no longer, is a correction (decision 0238).
+  const stored = async (table: 'trips' | 'vehicle_stops') =>
+    rowsOf<DerivedRow>(
+      await tx.execute(sql`select row_to_json(x)::text as j from ${sql.raw(table)} x join json_to_recordset(${cut}::json) as c(asset_id uuid, from_at timestamptz) on x.asset_id = c.asset_id
+        where x.organization_id = ${orgId} and x.started_at >= c.from_at`),
+    );
+  const tripRows = reconcileDerived(await stored('trips'), withKnown(trips), TRIP_COLUMNS);
+  const stopRows = reconcileDerived(await stored('vehicle_stops'), withKnown(stops), STOP_COLUMNS);
+  const ids = (list: readonly string[]) => `{${list.join(',')}}`;
+  if (tripRows.deletes.length) await tx.execute(sql`delete from trips where organization_id = ${orgId} and id = any(${ids(tripRows.deletes)}::uuid[])`);
+  if (stopRows.deletes.length) await tx.execute(sql`delete from vehicle_stops where organization_id = ${orgId} and id = any(${ids(stopRows.deletes)}::uuid[])`);
+  if (tripRows.updates.length)
+    await tx.execute(sql`update trips t set driver_id = x.driver_id, ended_at = x.ended_at, start_lat = x.start_lat, start_lon = x.start_lon, end_lat = x.end_lat, end_lon = x.end_lon,
+        start_address = x.start_address, end_address = x.end_address, distance_m = x.distance_m, max_speed_kmh = x.max_speed_kmh, avg_speed_kmh = x.avg_speed_kmh
+      from json_to_recordset(${JSON.stringify(tripRows.updates)}::json) as x(id uuid, driver_id uuid, ended_at timestamptz,
+        start_lat float8, start_lon float8, end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)
+      where t.organization_id = ${orgId} and t.id = x.id`);
+  if (stopRows.updates.length)
+    await tx.execute(sql`update vehicle_stops s set driver_id = x.driver_id, ended_at = x.ended_at, lat = x.lat, lon = x.lon, address = x.address, idle_s = x.idle_s, engine_on = x.engine_on
+      from json_to_recordset(${JSON.stringify(stopRows.updates)}::json) as x(id uuid, driver_id uuid, ended_at timestamptz, lat float8, lon float8, address text, idle_s int, engine_on boolean)
+      where s.organization_id = ${orgId} and s.id = x.id`);
+  if (tripRows.inserts.length)
     await tx.execute(sql`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, start_address, end_address,
         distance_m, max_speed_kmh, avg_speed_kmh)
       select ${orgId}::uuid, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.start_lat, x.start_lon, x.end_lat, x.end_lon,
         x.start_address, x.end_address, x.distance_m, x.max_speed_kmh, x.avg_speed_kmh
-      from json_to_recordset(${JSON.stringify(withKnown(trips))}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+      from json_to_recordset(${JSON.stringify(tripRows.inserts)}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
         start_lat float8, start_lon float8, end_lat float8, end_lon float8, start_address text, end_address text, distance_m float8, max_speed_kmh real, avg_speed_kmh real)`);
   // The per-day totals the safety scores read (decision 0199), from the same cut, in the same transaction.
   await refreshTripDailyTotals(tx, orgId, cut);
-  if (stops.length)
+  if (stopRows.inserts.length)
     await tx.execute(sql`insert into vehicle_stops (organization_id, asset_id, driver_id, started_at, ended_at, lat, lon, address, idle_s, engine_on)
       select ${orgId}::uuid, x.asset_id, x.driver_id, x.started_at, x.ended_at, x.lat, x.lon, x.address, x.idle_s, x.engine_on
-      from json_to_recordset(${JSON.stringify(withKnown(stops))}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
+      from json_to_recordset(${JSON.stringify(stopRows.inserts)}::json) as x(asset_id uuid, driver_id uuid, started_at timestamptz, ended_at timestamptz,
         lat float8, lon float8, address text, idle_s int, engine_on boolean)`);
+  const corrections = [...tripRows.corrections.map((c) => ({ ...c, type: 'TRIP' })), ...stopRows.corrections.map((c) => ({ ...c, type: 'VEHICLE_STOP' }))];
+  if (corrections.length)
+    await recordActivityBatch(
+      tx,
+      corrections.map((c) => ({ orgId, actor: SYSTEM, action: 'CORRECTION', entityType: c.type, entityId: c.before.id, before: c.before, after: c.after })),
+    );
 }
 
 /** Vehicles a server's recomputation reads in one statement (each read may hold hours of fixes). */

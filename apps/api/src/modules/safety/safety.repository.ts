@@ -123,7 +123,10 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
             driver_id = excluded.driver_id, severity = excluded.severity, ended_at = excluded.ended_at, latitude = excluded.latitude, longitude = excluded.longitude,
             speed_before_kph = excluded.speed_before_kph, speed_after_kph = excluded.speed_after_kph, max_speed_kph = excluded.max_speed_kph,
             limit_kph = excluded.limit_kph, limit_source = excluded.limit_source, held_speed_kph = excluded.held_speed_kph, band = excluded.band, band_seconds = excluded.band_seconds,
-            strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open, updated_at = ${updatedAt}::timestamptz
+            strength_mps2 = excluded.strength_mps2, fuel_burned_l = excluded.fuel_burned_l, open = excluded.open,
+            -- Found again the same (a restart's catch-up): the event is not touched (decision 0238).
+            updated_at = case when (${sql.raw(EVENT_VALUES.map((c) => `safety_events.${c}`).join(', '))}) is not distinct from (${sql.raw(EVENT_VALUES.map((c) => `excluded.${c}`).join(', '))})
+              then safety_events.updated_at else ${updatedAt}::timestamptz end
           returning id, asset_id, type, source, extract(epoch from started_at - to_timestamp(0))::float8 * 1000 as t, (xmax = 0) as inserted`),
       ),
     );
@@ -135,6 +138,9 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
     return r ? [{ id: r.id, assetId: e.assetId, inserted: r.inserted === true || String(r.inserted) === 'true', draft: e.draft }] : [];
   });
 }
+
+/** The values an upsert sets: unchanged, the event keeps its updated_at. */
+const EVENT_VALUES = ['driver_id', 'severity', 'ended_at', 'latitude', 'longitude', 'speed_before_kph', 'speed_after_kph', 'max_speed_kph', 'limit_kph', 'limit_source', 'held_speed_kph', 'band', 'band_seconds', 'strength_mps2', 'fuel_burned_l', 'open'];
 
 /** The conflict key's order after the organization (one here): vehicle, type, source, start. */
 function byEventKey(a: { assetId: string; draft: EventDraft }, b: { assetId: string; draft: EventDraft }): number {

@@ -96,19 +96,22 @@ function breaches(truck: number, events: EventToWrite[]): EventToWrite[] {
 }
 
 /**
- * Writes the demo drivers' records from `fromMs` to `untilMs` once (nothing when any of them has
+ * Writes the demo drivers' records from `fromMs` to `untilMs` once (nothing for a driver who has
  * records already), reporting the fraction of drivers done. Returns the events written.
  */
 export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTruck[], fromMs: number, untilMs: number, onProgress: (fraction: number) => void = () => undefined): Promise<number> {
   const withDriver = trucks.filter((t): t is DemoTruck & { assetId: string; driverId: string } => t.assetId !== null && t.driverId !== null);
   if (withDriver.length === 0) return 0;
-  const [any] = await db.select({ id: hosEvents.id }).from(hosEvents).where(inArray(hosEvents.driverId, withDriver.map((t) => t.driverId))).limit(1);
-  if (any) return 0;
+  // A driver at a time, each in one transaction: a start after a kill goes on with the drivers that have no records yet.
+  const done = new Set(
+    (await db.selectDistinct({ d: hosEvents.driverId }).from(hosEvents).where(inArray(hosEvents.driverId, withDriver.map((t) => t.driverId)))).map((r) => r.d),
+  );
   const periodStart = await periodStartOf(db, orgId);
   const trailerIds = (await db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'TRAILER')))).map((r) => r.id);
   let written = 0;
   for (const [i, truck] of withDriver.entries()) {
     onProgress(i / withDriver.length);
+    if (done.has(truck.driverId)) continue;
     const fixes = await fixesOf(db, orgId, truck.assetId, fromMs, untilMs);
     if (fixes.length === 0) continue;
     const derived = deriveDutyEvents(initialDutyState(truck.assetId), fixes).events;

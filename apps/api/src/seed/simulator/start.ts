@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
-import { organizations, users } from '../../db/schema/index.ts';
+import { loads, organizations, users } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
@@ -10,12 +11,26 @@ import { routingOf } from '../../modules/dispatch/index.ts';
 import { ensureDemoPlaces } from '../demo-places.ts';
 import { ensureDemoSafety } from '../demo-safety.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
+import { SeedMarks } from '../seed-marks.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
 import { runTeltonikaTrucks } from './teltonika-device.ts';
 
 /** The steps of the demo history, in order, as StartupProgress shows them. */
+/** The parts of the demo history marked done once seeded (seed-marks.ts), in order. */
+export const DEMO_PARTS = {
+  hos: 'hos',
+  safety: 'safety',
+  maintenance: 'maintenance',
+  ifta: 'ifta',
+  statistics: 'statistics',
+  notifications: 'notifications',
+  places: 'places',
+  loads: 'loads',
+  messages: 'messages',
+} as const;
+
 export const DEMO_STEPS = {
   positions: 'a week of positions',
   hos: 'hours-of-service logs',
@@ -45,75 +60,99 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
   // The Teltonika devices went on recording from there (they send what they hold once live).
   for (const t of trucks) t.historyUntil = started;
   if (written) log(`Demo fleet: ${written} historical positions written for ${trucks.length} trucks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const hosStarted = Date.now();
-  progress(DEMO_STEPS.hos, 0);
-  const events = await seedDemoHos(app.db, org.id, trucks, started - 7 * 86_400_000, started, (f) => progress(DEMO_STEPS.hos, f));
-  if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  // Each part once (decision 0239): a start after a kill resumes at the first part not marked done,
+  // and a later start makes none again (the positions of the gap above are new time: the followers'
+  // catch-ups derive what follows from them, as from any positions stored while no one followed).
+  const marks = await SeedMarks.load(app.db, org.id);
+  // A database seeded before the marks: its loads are the history's last part.
+  if (marks.empty && (await hasLoads(app.db, org.id))) for (const part of Object.values(DEMO_PARTS)) await marks.mark(part);
+  const from = started - 7 * 86_400_000;
+  await marks.once(DEMO_PARTS.hos, async () => {
+    const hosStarted = Date.now();
+    progress(DEMO_STEPS.hos, 0);
+    const events = await seedDemoHos(app.db, org.id, trucks, from, started, (f) => progress(DEMO_STEPS.hos, f));
+    if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  });
   // The week's safety events from the history: speeding, harsh events, idling, and a coaching inbox
   // (issue 47). Before the statistics, the trips and the visits: it holds the history to the limits and
   // switches engines off at stops first, and those are derived from the positions.
-  const safetyStarted = Date.now();
-  const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
-  const safety = await ensureDemoSafety(app.db, org.id, trucks, app.safetyEvents, started - 7 * 86_400_000, admin?.id ?? null);
-  if (safety) log(`Demo fleet: ${safety} safety events derived from the week in ${((Date.now() - safetyStarted) / 1000).toFixed(1)} s`);
+  await marks.once(DEMO_PARTS.safety, async () => {
+    const safetyStarted = Date.now();
+    const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
+    const safety = await ensureDemoSafety(app.db, org.id, trucks, app.safetyEvents, from, admin?.id ?? null, marks);
+    if (safety) log(`Demo fleet: ${safety} safety events derived from the week in ${((Date.now() - safetyStarted) / 1000).toFixed(1)} s`);
+  });
   // The week's inspection reports sit where the logs begin and end each shift (decision 0160).
-  const maintenanceStarted = Date.now();
-  progress(DEMO_STEPS.maintenance, 0);
-  const maintenance = await ensureDemoMaintenance(app.db, org.id, started);
-  if (maintenance) log(`Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`);
-  // Tractor 108's engine fault and the grounding codes (decision 0191).
-  const faults = await ensureDemoEngineFaults(app.db, org.id, started);
-  if (faults) log(`Demo fleet: ${faults} engine faults on tractor 108 (one active)`);
+  await marks.once(DEMO_PARTS.maintenance, async () => {
+    const maintenanceStarted = Date.now();
+    progress(DEMO_STEPS.maintenance, 0);
+    const maintenance = await ensureDemoMaintenance(app.db, org.id, started);
+    if (maintenance) log(`Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`);
+    // Tractor 108's engine fault and the grounding codes (decision 0191).
+    const faults = await ensureDemoEngineFaults(app.db, org.id, started);
+    if (faults) log(`Demo fleet: ${faults} engine faults on tractor 108 (one active)`);
+  });
   // IFTA: the weeks before the backfill from the plan, fuel at the fuel stops, then the backfilled
   // positions counted like any ingest (decisions 0121, 0127).
-  const iftaStarted = Date.now();
-  progress(DEMO_STEPS.ifta, 0);
-  const [iftaDays, purchases] = await seedDemoIfta(app.db, org.id, trucks, demoIftaFrom(started), started - 7 * 86_400_000, started);
-  if (config.iftaMiles) {
-    progress(DEMO_STEPS.iftaMiles, 0);
-    await app.iftaMiles.catchUp();
-    // The backfill wrote positions without the vehicles' latest rows, which the catch-up goes by:
-    // its trucks are queued here, so their week is counted now and not by the first live rounds.
-    for (const t of trucks) if (t.assetId) app.iftaMiles.touch(t.assetId, org.id, started);
-    await app.iftaMiles.idle();
-  }
-  const filed = await fileDemoQuarter(app.db, org.id, started);
-  if (filed) log(`Demo fleet: IFTA return of ${filed} filed`);
-  if (iftaDays || purchases) log(`Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`);
-  // The history went straight to the positions table: its daily statistics are computed here, and
-  // the week's violations are notified once (a fresh demo shows a bell with something in it).
-  if (written) {
-    // A vehicle at a time, so the progress moves and requests are served in between.
-    const vehicles = trucks.flatMap((t) => (t.assetId ? [t.assetId] : []));
+  await marks.once(DEMO_PARTS.ifta, async () => {
+    const iftaStarted = Date.now();
+    progress(DEMO_STEPS.ifta, 0);
+    const [iftaDays, purchases] = await seedDemoIfta(app.db, org.id, trucks, demoIftaFrom(started), from, started);
+    if (config.iftaMiles) {
+      progress(DEMO_STEPS.iftaMiles, 0);
+      await app.iftaMiles.catchUp();
+      // The backfill wrote positions without the vehicles' latest rows, which the catch-up goes by:
+      // its trucks are queued here, so their week is counted now and not by the first live rounds.
+      for (const t of trucks) if (t.assetId) app.iftaMiles.touch(t.assetId, org.id, started);
+      await app.iftaMiles.idle();
+    }
+    const filed = await fileDemoQuarter(app.db, org.id, started);
+    if (filed) log(`Demo fleet: IFTA return of ${filed} filed`);
+    if (iftaDays || purchases) log(`Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`);
+  });
+  // The history went straight to the positions table: its daily statistics are computed here, a
+  // vehicle at a time (each marked), so the progress moves and requests are served in between.
+  const vehicles = trucks.flatMap((t) => (t.assetId ? [t.assetId] : []));
+  await marks.once(DEMO_PARTS.statistics, async () => {
     let days = 0;
     for (const [i, assetId] of vehicles.entries()) {
       progress(DEMO_STEPS.statistics, i / vehicles.length);
-      days += await app.fleetStats.rebuildRange(org.id, [assetId], started - 7 * 86_400_000, started);
+      days += (await marks.once(`${DEMO_PARTS.statistics}:${assetId}`, () => app.fleetStats.rebuildRange(org.id, [assetId], from, started))) ?? 0;
     }
     log(`Demo fleet: daily statistics of ${days} vehicle days computed`);
-
+  });
+  // The week's violations are notified once (a fresh demo shows a bell with something in it).
+  await marks.once(DEMO_PARTS.notifications, async () => {
     progress(DEMO_STEPS.notifications, 0);
     await app.fleetWatch.check(org.id, { clock: true, now: started, newsMs: 7 * 86_400_000 });
-  }
+  });
   // Its terminals and customers, then the week's visits to them from the history (decision 0162):
   // done here, so they are there when /readyz says ready (the catch-up goes by latest rows, which
   // the backfill does not write).
-  const placesStarted = Date.now();
-  const made = await ensureDemoPlaces(app.db, org.id);
-  if (made || written) {
-    await app.placeVisits.recomputeVehicles(org.id, trucks.flatMap((t) => (t.assetId ? [t.assetId] : [])), started - 7 * 86_400_000);
+  await marks.once(DEMO_PARTS.places, async () => {
+    const placesStarted = Date.now();
+    const made = await ensureDemoPlaces(app.db, org.id);
+    await app.placeVisits.recomputeVehicles(org.id, vehicles, from);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
-  }
+  });
   // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
-  const loadsStarted = Date.now();
-  const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));
-  if (l.delivered + l.running + l.unassigned) {
-    log(`Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`);
-  }
+  await marks.once(DEMO_PARTS.loads, async () => {
+    const loadsStarted = Date.now();
+    const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));
+    if (l.delivered + l.running + l.unassigned) {
+      log(`Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`);
+    }
+  });
   // The drivers' conversations with dispatch, about those loads (issue 44).
-  const m = await ensureDemoMessages(app.db, org.id);
-  if (m) log(`Demo fleet: ${m} messages between drivers and dispatch`);
+  await marks.once(DEMO_PARTS.messages, async () => {
+    const m = await ensureDemoMessages(app.db, org.id);
+    if (m) log(`Demo fleet: ${m} messages between drivers and dispatch`);
+  });
   return trucks;
+}
+
+async function hasLoads(db: Db, orgId: string): Promise<boolean> {
+  return (await db.select({ id: loads.id }).from(loads).where(eq(loads.organizationId, orgId)).limit(1)).length > 0;
 }
 
 /**

@@ -176,6 +176,9 @@ export const en = {
     driver: 'Driver',
     sent: 'Sent',
     readAt: 'Read {{time}}',
+    receivedAt: 'Received {{time}}',
+    offlineNotLoaded: 'Offline: the messages will load when the signal returns.',
+    offlineWrite: 'You can write to dispatch now: your message is kept on this phone and sent then.',
     readMark: 'Read',
     addPhoto: 'Add a photo',
     sendMessage: 'Send message',
@@ -1031,6 +1034,7 @@ export const en = {
   server: {
     positionUnknown: 'Your position is not known: type where you are (at least 5 characters, e.g. "2 mi ESE Darien, IL")',
     recordedFuture: "Recorded at cannot be in the future: check the phone's date and time",
+    recordedOld: "Recorded at cannot be more than {{days}} days ago: check the phone's date and time",
     movingAt: 'The truck was moving at {{time}}: the Driving the ELD recorded stands, so this change was not recorded',
     moving: 'The vehicle is moving: Driving is recorded until it stops',
     timeFuture: 'Time cannot be in the future',

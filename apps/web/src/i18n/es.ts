@@ -176,6 +176,9 @@ export const es: Catalogue = {
     driver: 'Conductor',
     sent: 'Enviado',
     readAt: 'Leído {{time}}',
+    receivedAt: 'Recibido {{time}}',
+    offlineNotLoaded: 'Sin conexión: los mensajes se cargarán cuando vuelva la señal.',
+    offlineWrite: 'Puede escribir a despacho ahora: su mensaje se guarda en este teléfono y se envía entonces.',
     readMark: 'Leído',
     addPhoto: 'Agregar una foto',
     sendMessage: 'Enviar mensaje',
@@ -1018,6 +1021,7 @@ export const es: Catalogue = {
   server: {
     positionUnknown: 'No se conoce su posición: escriba dónde está (al menos 5 caracteres, p. ej. "2 mi ESE Darien, IL")',
     recordedFuture: 'La hora del registro no puede estar en el futuro: revise la fecha y la hora del teléfono',
+    recordedOld: 'La hora del registro no puede ser de hace más de {{days}} días: revise la fecha y la hora del teléfono',
     movingAt: 'El camión estaba en movimiento a las {{time}}: queda la conducción que registró el ELD, así que este cambio no se registró',
     moving: 'El vehículo está en movimiento: se registra conducción hasta que se detenga',
     timeFuture: 'La hora no puede estar en el futuro',

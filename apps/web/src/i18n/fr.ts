@@ -176,6 +176,9 @@ export const fr: Catalogue = {
     driver: 'Conducteur',
     sent: 'Envoyé',
     readAt: 'Lu {{time}}',
+    receivedAt: 'Reçu {{time}}',
+    offlineNotLoaded: 'Hors ligne : les messages se chargeront au retour du signal.',
+    offlineWrite: 'Vous pouvez écrire à la répartition dès maintenant : votre message est gardé sur ce téléphone et envoyé à ce moment-là.',
     readMark: 'Lu',
     addPhoto: 'Ajouter une photo',
     sendMessage: 'Envoyer le message',
@@ -1018,6 +1021,7 @@ export const fr: Catalogue = {
   server: {
     positionUnknown: 'Votre position est inconnue : tapez où vous êtes (au moins 5 caractères, p. ex. « 3 km E Drummondville, QC »)',
     recordedFuture: 'L’heure de l’enregistrement ne peut pas être dans le futur : vérifiez la date et l’heure du téléphone',
+    recordedOld: 'L’heure de l’enregistrement ne peut pas remonter à plus de {{days}} jours : vérifiez la date et l’heure du téléphone',
     movingAt: 'Le camion roulait à {{time}} : la conduite enregistrée par le DCE est maintenue, ce changement n’a donc pas été enregistré',
     moving: 'Le véhicule roule : la conduite est enregistrée jusqu’à l’arrêt',
     timeFuture: 'L’heure ne peut pas être dans le futur',

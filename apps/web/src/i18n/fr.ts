@@ -3,7 +3,18 @@ import type { Catalogue } from './en.ts';
 // Français (Canada): the duty statuses as drivers know them (issue 44).
 
 export const fr: Catalogue = {
+  rulesets: {
+    US_PROPERTY_70_8: 'É.-U., marchandises, 70 h / 8 jours',
+    US_PROPERTY_60_7: 'É.-U., marchandises, 60 h / 7 jours',
+    US_PASSENGER_70_8: 'É.-U., passagers, 70 h / 8 jours',
+    US_PASSENGER_60_7: 'É.-U., passagers, 60 h / 7 jours',
+    CA_SOUTH_CYCLE_1: 'Canada, au sud du 60e parallèle, cycle 1 (70 h / 7 jours)',
+    CA_SOUTH_CYCLE_2: 'Canada, au sud du 60e parallèle, cycle 2 (120 h / 14 jours)',
+    TX_INTRASTATE: 'Texas, intra-État (70 h / 7 jours)',
+    CA_INTRASTATE: 'Californie, intra-État (80 h / 8 jours)',
+  },
   common: {
+    loading: 'Chargement',
     cancel: 'Annuler',
     confirm: 'Confirmer',
     send: 'Envoyer',
@@ -33,6 +44,8 @@ export const fr: Catalogue = {
     safetyInbox: 'Événements à traiter',
     safetyScores: 'Notes',
     safetySettings: 'Paramètres de sécurité',
+    settings: 'Paramètres',
+    profileSettings: 'Paramètres du profil',
   },
   driver: {
     hello: 'Bonjour, {{name}}',
@@ -83,6 +96,8 @@ export const fr: Catalogue = {
       recorded: 'Votre statut est enregistré.',
     },
     clocks: {
+      noBreak: 'Aucune règle de pause',
+      left: '{{name}} : il reste {{time}}',
       title: 'Heures restantes',
       canDrive: 'Conduite possible ',
       drive: 'Conduite',
@@ -237,10 +252,15 @@ export const fr: Catalogue = {
     kept: 'Gardé sur ce téléphone à {{time}}. Il sera envoyé au retour du réseau.',
   },
   shell: {
+    mainMenu: 'Menu principal',
+    quickNav: 'Navigation rapide',
+    notifications: 'Notifications',
+    notificationsUnread: 'Notifications, {{count}} non lues',
     lightTheme: 'Passer au thème clair',
     darkTheme: 'Passer au thème sombre',
     home: 'Accueil Fleetline',
     homeDriver: 'Fleetline, ma journée',
+    localTime: 'Heure locale : {{time}}',
     homeOffice: 'Tableau de bord Fleetline',
     getStarted: 'Commencer',
     openMenu: 'Ouvrir le menu',
@@ -541,6 +561,7 @@ export const fr: Catalogue = {
     descriptionDriver: '{{name}} · permis {{licence}} · aujourd’hui et les 7 jours précédents',
     synced: 'Hors ligne : ces registres ont été synchronisés pour la dernière fois le {{time}}.',
     logDay: 'Jour du registre',
+    recordsIn: 'Registres en',
     noRecords: 'Aucun registre dans les 8 derniers jours.',
     file: 'Fichier de sortie du DCE',
     fileBody: 'Aujourd’hui et les 7 jours précédents, comme le demande le 49 CFR 395, annexe A 4.8.2. Entrez le commentaire de fichier que l’agent vous a donné, s’il y a lieu.',

@@ -36,10 +36,14 @@ const VOCABULARY: Record<'es' | 'fr', Set<string>> = {
   fr: lower([...strings(fr as unknown as Tree).flatMap(wordsOf), ...calendarWords('fr-CA')]),
 };
 
+/** Record values the ELD rule words itself: a location "2 mi WNW of Lockport, IL" (Appendix A 4.6.1.2). */
+const FIXED = [/\b\d+(?:[.,]\d+)? ?mi [NSEW]{1,3} of /g];
+
 /** The English words in `text`, a screen in `lng`, once each, `data` (the test's own values) left out. */
 export function englishWords(text: string, lng: 'es' | 'fr', data: readonly string[] = []): string[] {
-  let rest = text;
-  for (const d of [...data].filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.split(d).join(' ');
+  let rest = FIXED.reduce((t, re) => t.replace(re, ' '), text);
+  // Case aside: a badge shows its words in capitals.
+  for (const d of [...data].filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.replace(new RegExp(d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
   const found = new Set<string>();
   for (const w of wordsOf(rest)) {
     const l = w.toLowerCase();

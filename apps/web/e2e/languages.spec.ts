@@ -221,7 +221,8 @@ for (const [locale, catalogue, duty] of [
       await expect(day).toContainText(`${new Intl.NumberFormat(intl).format(100_000)} mi`);
       await expect(day).toContainText(catalogue.rulesets.US_PROPERTY_70_8);
       // An officer who reads English: the records switch, the buttons the driver works do not.
-      await page.getByRole('radio', { name: 'English' }).check({ force: true });
+      await page.locator('label').filter({ hasText: /^English$/ }).click();
+      await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
       await expect(day.getByRole('list', { name: en.roadside.events })).toContainText(en.events.login);
       await expect(day).toContainText(en.rulesets.US_PROPERTY_70_8);
       await expect(page.getByRole('button', { name: catalogue.roadside.download })).toBeVisible();

@@ -78,7 +78,7 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
           {title}
         </Text>
       )}
-      <div ref={scroller} className={classes.thread} style={{ height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
+      <div ref={scroller} className={classes.thread} style={unknown ? { maxHeight: height } : { height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
         {thread.isLoading && <Loader size="sm" m="md" aria-label={t('messages.log')} />}
         {thread.error && (
           <Alert color="red" variant="light" m="xs">

@@ -3,15 +3,19 @@ import { en } from '../src/i18n/en.ts';
 import { es } from '../src/i18n/es.ts';
 import { fr } from '../src/i18n/fr.ts';
 import { fillLogin } from './helpers.ts';
-import { officeApi, periodsUntil } from './driver-helpers.ts';
+import { clearOfMidnight, officeApi, periodsUntil } from './driver-helpers.ts';
+import { englishWords, screenText } from './english-words.ts';
 
 // Issue 44: a driver whose phone asks for Spanish or French gets the driver's side in that language
 // at 375 px: sign-in, the driver's home with its tabs (today's log, Certify, Edits, Claim), the
 // inspection card and the open pre-trip form, the loads card, messages, the roadside view and My
 // account; the duty statuses in the words drivers know, and no English sentence of the catalogue
 // left on screen, the graph grid and the log header included. My account switches the language on
-// the spot. (What stays English is listed in decision 0183: on the roadside view in Spanish the
-// records' official English names.)
+// the spot. (What stays English is listed in decision 0183; the roadside view's records are in the
+// driver's language, Spanish too, or in English on demand for an officer: decision 0247.)
+// Issue 66: and no English word either, one word at a time, on screen or said to a screen reader:
+// the menu ("Settings"), the ruleset's name, message times, the roadside header's date and digits,
+// the Spanish roadside events; the roadside records switch to English for an officer on demand.
 
 type Tree = { [k: string]: string | Tree };
 const strings = (t: Tree): string[] => Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : strings(v)));
@@ -25,8 +29,6 @@ const englishOf = (...sections: Section[]) =>
     .filter((s) => !translated.has(s));
 const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'grid', 'events', 'fields', 'validation', 'server', 'safety'];
 const english = englishOf(...DRIVER_SIDE);
-/** The roadside view in Spanish keeps the records' official English names (event, origin, record state). */
-const englishRoadsideEs = englishOf(...DRIVER_SIDE.filter((s) => s !== 'duty' && s !== 'events'));
 
 const leftInEnglish = (text: string, list = english) => list.filter((s) => text.includes(s));
 
@@ -65,7 +67,48 @@ async function driverWithEverything(request: APIRequestContext) {
     },
   });
   expect(load.status(), await load.text()).toBe(201);
-  return { account, truck };
+  const loadData = (await load.json()) as { number: string; customer: string };
+  // A message from dispatch, so the conversation shows a time.
+  const message = await request.post(`${office.org}/messages`, { headers: office.headers, data: { driverId: account.driver.id, body: 'Muelle 4 / quai 4' } });
+  expect(message.status(), await message.text()).toBe(201);
+  return { office, account, truck, data: [loadData.number, loadData.customer, 'Muelle 4 / quai 4', 'Unloading, not off duty'] };
+}
+
+/**
+ * The truck's tracker reports its engine: ignition off, on, driven, off, with the odometer at
+ * 100,000.0 mi and up, so the day's header has a distance and odometers to write in the language.
+ * The driver is signed in first: the records' totals never go below an earlier record's (as
+ * eld-engine.spec.ts).
+ */
+async function engineDay(request: APIRequestContext, office: Awaited<ReturnType<typeof officeApi>>, truckId: string, driverId: string) {
+  const uniqueId = `e2e-lang-${Date.now().toString(36)}`;
+  const gw = await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } });
+  expect(gw.status(), await gw.text()).toBe(201);
+  const pair = await request.post(`${office.org}/gateways/${((await gw.json()) as { id: string }).id}/pair/${truckId}`, { headers: office.headers });
+  expect(pair.ok(), await pair.text()).toBe(true);
+  await clearOfMidnight(90_000);
+  const start = Date.now() + 2_000;
+  for (const [s, ignition, odometer, hours] of [
+    [0, false, 160_934_400, 4321.5],
+    [20, true, 160_934_400, 4321.5],
+    [40, true, 160_950_000, 4321.51],
+    [80, false, 160_983_000, 4321.52],
+  ] as const) {
+    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=-88.1&speed=0&ignition=${ignition}&vehicleOdometer=${odometer}&engineHours=${hours}`);
+    expect(r.status()).toBe(200);
+  }
+  let header: { carrier: { name: string; mainOffice: string }; homeTerminal: string; date: string } | null = null;
+  await expect
+    .poll(
+      async () => {
+        const day = (await (await request.get(`${office.org}/drivers/${driverId}/hos_log/current-day`, { headers: office.headers })).json()) as { header: NonNullable<typeof header>; events: Array<{ eventType: number }> };
+        header = day.header;
+        return day.events.filter((e) => e.eventType === 6).length;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(2);
+  return header!;
 }
 
 for (const [locale, catalogue, duty] of [
@@ -77,7 +120,14 @@ for (const [locale, catalogue, duty] of [
 
     test(`the driver's side speaks ${locale}, with no English sentence left`, async ({ page, request }) => {
       test.setTimeout(120_000);
-      const { account, truck } = await driverWithEverything(request);
+      const { office, account, truck, data: made } = await driverWithEverything(request);
+      const lng = locale.slice(0, 2) as 'es' | 'fr';
+      // What the test made (names, the load, the office's message) and the carrier's own words are data.
+      // The role's name is the organization's own word too (the avatar's title, My account's badge).
+      const signedIn = await request.post('/api/v1/auth/authenticate', { data: { email: account.email, password: account.password } });
+      const roleName = ((await signedIn.json()) as { user: { roleName: string } }).user.roleName;
+      const data = [...made, account.email, account.driver.firstName, account.driver.lastName, account.driver.licenseNumber, truck.unitNumber, `(${roleName})`];
+      const expectNoEnglish = async (extra: string[] = []) => expect(englishWords(await screenText(page), lng, [...data, ...extra])).toEqual([]);
 
       // Sign-in, its checks in the language too.
       await page.goto('/');
@@ -85,17 +135,20 @@ for (const [locale, catalogue, duty] of [
       await page.getByRole('button', { name: catalogue.auth.logIn }).click();
       await expect(page.getByText(catalogue.validation.required.replace('{{label}}', catalogue.fields.email))).toBeVisible();
       expect(leftInEnglish(await page.locator('body').innerText())).toEqual([]);
+      await expectNoEnglish();
       await page.getByLabel(catalogue.fields.email).fill(account.email);
       await page.getByPlaceholder(catalogue.auth.passwordPlaceholder).fill(account.password);
       await page.getByRole('button', { name: catalogue.auth.logIn }).click();
       await expect(page).toHaveURL('/driver');
       await expect(page.locator('html')).toHaveAttribute('lang', locale.slice(0, 2));
+      const header = await engineDay(request, office, truck.id, account.driver.id);
+      data.push(header.carrier.name, header.carrier.mainOffice, header.homeTerminal);
 
       // The driver's home: status, clocks, today's log, the inspection and loads cards.
       const buttons = page.getByRole('group', { name: catalogue.driver.changeGroup });
       for (const word of duty) await expect(buttons.getByRole('button', { name: word })).toBeVisible();
       await expect(page.getByText(catalogue.driver.clocks.title)).toBeVisible();
-      await expect(page.getByRole('navigation', { name: 'Quick navigation' })).toContainText(catalogue.nav.myDay);
+      await expect(page.getByRole('navigation', { name: catalogue.shell.quickNav })).toContainText(catalogue.nav.myDay);
       await expect(page.getByRole('button', { name: catalogue.shell.openProfile })).toBeVisible();
       await expect(page.getByRole('heading', { name: catalogue.driver.log.title })).toBeVisible();
       await expect(page.getByRole('heading', { name: catalogue.driver.trip.title })).toBeVisible();
@@ -105,6 +158,13 @@ for (const [locale, catalogue, duty] of [
       await expect(loads.getByRole('heading', { name: catalogue.loads.title })).toBeVisible();
       await expect(loads.getByRole('button', { name: catalogue.loads.arrivedStop.replace('{{n}}', '1') })).toBeVisible();
       expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await expectNoEnglish();
+      // The menu, opened: the driver's pages and Settings.
+      await page.getByRole('button', { name: catalogue.shell.openMenu }).click();
+      const menu = page.getByRole('navigation', { name: catalogue.shell.mainMenu });
+      await expect(menu.getByText(catalogue.nav.settings, { exact: true })).toBeVisible();
+      await expectNoEnglish();
+      await page.getByRole('button', { name: catalogue.shell.closeMenu }).click();
 
       // The tabs: a past day to certify, the office's edit, nothing to claim.
       await page.getByRole('tab', { name: new RegExp(`^${catalogue.driver.tabs.certify}`) }).click();
@@ -114,6 +174,7 @@ for (const [locale, catalogue, duty] of [
       await expect(page.getByTestId('proposal')).toBeVisible();
       await expect(page.getByTestId('proposal').getByRole('button', { name: catalogue.driver.edits.accept })).toBeVisible();
       expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await expectNoEnglish();
       await page.getByRole('tab', { name: catalogue.driver.tabs.claimLabel }).click();
       await expect(page.getByText(catalogue.driver.claim.emptyTitle)).toBeVisible();
       expect(leftInEnglish(await mainText(page))).toEqual([]);
@@ -138,7 +199,10 @@ for (const [locale, catalogue, duty] of [
       await page.goto('/driver/messages');
       await expect(page.getByRole('heading', { name: catalogue.messages.title, level: 1 })).toBeVisible();
       await expect(page.getByRole('textbox', { name: catalogue.messages.toDispatch })).toBeVisible();
+      // The office's message, its time in the language ("29 nov, 6:36 a.m. CST", "29 nov. 6 h 36 HNC").
+      await expect(page.getByTestId('message')).toHaveCount(1);
       expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await expectNoEnglish();
 
       // The roadside view: what the driver works is in the language; the ELD file is not translated.
       await page.goto('/driver/inspection');
@@ -147,12 +211,27 @@ for (const [locale, catalogue, duty] of [
       await expect(page.getByRole('button', { name: catalogue.roadside.download })).toBeVisible();
       await expect(page.getByTestId('inspection-day')).toBeVisible();
       await expect(page.getByTestId('vehicle-reports')).toContainText(catalogue.inspection.reports);
-      expect(leftInEnglish(await mainText(page), locale === 'es-MX' ? englishRoadsideEs : english)).toEqual([]);
+      expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await expectNoEnglish();
+      // The header's date, zone and digits in the language; the ruleset's name too.
+      const day = page.getByTestId('inspection-day');
+      const intl = locale === 'es-MX' ? 'es-US' : 'fr-CA';
+      const [y, mo, d] = header.date.split('-').map(Number);
+      await expect(day).toContainText(new Intl.DateTimeFormat(intl, { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(new Date(Date.UTC(y!, mo! - 1, d!))));
+      await expect(day).toContainText(`${new Intl.NumberFormat(intl).format(100_000)} mi`);
+      await expect(day).toContainText(catalogue.rulesets.US_PROPERTY_70_8);
+      // An officer who reads English: the records switch, the buttons the driver works do not.
+      await page.locator('label').filter({ hasText: /^English$/ }).click();
+      await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
+      await expect(day.getByRole('list', { name: en.roadside.events })).toContainText(en.events.login);
+      await expect(day).toContainText(en.rulesets.US_PROPERTY_70_8);
+      await expect(page.getByRole('button', { name: catalogue.roadside.download })).toBeVisible();
 
       await page.goto('/my-account');
       await expect(page.getByRole('heading', { name: catalogue.account.title, level: 1 })).toBeVisible();
       await expect(page.getByRole('button', { name: catalogue.account.changePassword })).toBeVisible();
       expect(leftInEnglish(await mainText(page))).toEqual([]);
+      await expectNoEnglish([roleName]);
     });
   });
 }

@@ -196,3 +196,50 @@ test.describe('records made without signal', () => {
     expect(after).toHaveLength(1);
   });
 });
+
+test.describe('messages without signal', () => {
+  test('a conversation never opened says it loads when the signal returns, and a message written then keeps its time', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const office = await officeApi(request);
+    const me = await office.driverAccount();
+    // The phone's clock runs 4 minutes behind the server's: the message's time is the phone's, minutes
+    // before it reaches the server (issue 66: written 10:27:56, stored 10:31:27).
+    await page.clock.install({ time: Date.now() - 4 * 60_000 });
+    await driverLogin(page, me);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+
+    // No signal, and the conversation was never opened on this phone: it is not known, not empty.
+    await setNetwork(page, false);
+    await reloadOffline(page);
+    await page.getByRole('navigation', { name: 'Quick navigation' }).getByRole('link', { name: 'Messages' }).click();
+    await expect(page.getByTestId('messages-offline')).toHaveText('Offline: the messages will load when the signal returns. You can write to dispatch now: your message is kept on this phone and sent then.');
+    await expect(page.getByText('No messages yet.')).toHaveCount(0);
+
+    // The driver writes all the same: kept on the phone, with the time it was written.
+    await page.getByRole('textbox', { name: 'Message to dispatch' }).fill('Leaving the yard, no signal here');
+    const writtenAt = await page.evaluate(() => Date.now());
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const waiting = page.locator('[data-testid="message"][data-waiting]');
+    await expect(waiting).toContainText('Waiting for signal');
+    await expect(page.getByTestId('offline-banner')).toContainText('Offline: 1 record waiting');
+
+    // The signal returns: the conversation loads, the message is sent once, at the time it was written.
+    await setNetwork(page, true);
+    const stored = page.locator('[data-testid="message"]:not([data-waiting])');
+    await expect(stored).toContainText('Leaving the yard, no signal here', { timeout: 30_000 });
+    await expect(waiting).toHaveCount(0);
+    await expect(page.getByTestId('messages-offline')).toHaveCount(0);
+    const res = await request.get(`${office.org}/messages?driverId=${me.driver.id}`, { headers: office.headers });
+    expect(res.status(), await res.text()).toBe(200);
+    const { content } = (await res.json()) as { content: Array<{ body: string; sentAt: string; receivedAt: string }> };
+    expect(content.map((m) => m.body)).toEqual(['Leaving the yard, no signal here']);
+    expect(Math.abs(Date.parse(content[0]!.sentAt) - writtenAt)).toBeLessThan(2_000);
+    expect(Date.parse(content[0]!.receivedAt) - Date.parse(content[0]!.sentAt)).toBeGreaterThan(3 * 60_000);
+    // It says when it reached dispatch.
+    await expect(stored.getByTestId('message-received')).toContainText('Received');
+  });
+});
+

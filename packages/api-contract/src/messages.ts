@@ -13,6 +13,11 @@ defineLabels({ driverId: 'Driver', loadId: 'Load', body: 'Message', imageIds: 'P
 export const MESSAGE_MAX_LENGTH = 2000;
 export const MESSAGE_MAX_PHOTOS = 5;
 export const MESSAGE_PAGE_SIZE = 30;
+/**
+ * How old a message a phone wrote without signal may be when it arrives (issue 66, decision 0246):
+ * as long as a phone's session lasts unused. Older is taken for a phone whose clock is wrong.
+ */
+export const MESSAGE_LATE_MAX_DAYS = 30;
 
 /** Who wrote a message: the driver, or someone in the office. */
 export const MESSAGE_SIDES = ['DRIVER', 'OFFICE'] as const;
@@ -32,6 +37,13 @@ export const messageCreateSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, 'Client id must be 8 to 64 letters, digits, "-" or "_"')
     .nullable()
     .optional(),
+  /**
+   * A driver's message written on a phone without signal and sent later (issue 66, decision 0246):
+   * the instant the driver wrote it, stored as its `sentAt`. Not in the future (a minute of clock
+   * skew is forgiven and taken as now), not more than MESSAGE_LATE_MAX_DAYS days ago; the driver's
+   * side only.
+   */
+  recordedAt: instantField('Recorded at').nullable().optional(),
 });
 export type MessageCreate = z.input<typeof messageCreateSchema>;
 
@@ -66,7 +78,10 @@ export const driverMessageSchema = z.object({
   /** Signed links to the photos, for an <img> (valid about an hour). */
   imageUrls: z.array(z.string()),
   clientId: z.string().nullable(),
+  /** When the sender wrote it: for a message a phone sent late, the time it was written (issue 66). */
   sentAt: z.string(),
+  /** When the server took it: later than `sentAt` for a message a phone kept without signal. */
+  receivedAt: z.string(),
   /** When the other side read it (null: not yet). */
   readAt: z.string().nullable(),
 });

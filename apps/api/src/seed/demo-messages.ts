@@ -72,6 +72,8 @@ export async function ensureDemoMessages(db: Db, orgId: string, now = Date.now()
         senderUserId: line.from === 'DRIVER' ? d.userId : (dispatcher?.id ?? null),
         body: line.body,
         sentAt: new Date(now - line.ago * MINUTE),
+        // Each taken as it was written: none shows as arrived late (issue 66).
+        receivedAt: new Date(now - line.ago * MINUTE),
         readAt: line.readAgo === null ? null : new Date(now - line.readAgo * MINUTE),
       });
     }

@@ -48,10 +48,11 @@ export const SIDE_MENU: MenuItem[] = [
   },
   {
     title: 'Settings',
+    titleKey: 'nav.settings',
     path: '/settings',
     icon: IconSettings,
     subSectionItems: [
-      { title: 'Profile Settings', path: '/my-account' },
+      { title: 'Profile Settings', titleKey: 'nav.profileSettings', path: '/my-account' },
       {
         title: 'Organization Settings',
         path: ORG,

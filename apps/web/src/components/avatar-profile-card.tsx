@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconClock, IconMail, IconMapPin, IconNetwork, IconCalendar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatDate, formatLocalTime } from '../lib/dates.ts';
 import type { User } from '@fleet/api-contract';
 import { Avatar, type AvatarProps } from './avatar.tsx';
@@ -33,6 +34,8 @@ function Line({ icon, children }: { icon: ReactNode; children: ReactNode }) {
 
 /** Spec section 2, avatar profile card. */
 export function AvatarProfileCard(p: AvatarProfileCardProps) {
+  // The shell's profile drawer and My account, which a driver reads in their language (issue 66).
+  const { t, i18n } = useTranslation();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     if (!p.timeZone) return;
@@ -57,7 +60,7 @@ export function AvatarProfileCard(p: AvatarProfileCardProps) {
             {p.position}
           </Text>
         )}
-        {p.timeZone && <Line icon={<IconClock size={14} aria-hidden />}>Local time {formatLocalTime(p.timeZone, now, p.showLongDate)}</Line>}
+        {p.timeZone && <Line icon={<IconClock size={14} aria-hidden />}>{t('shell.localTime', { time: formatLocalTime(p.timeZone, now, p.showLongDate, i18n.language) })}</Line>}
         {p.email && <Line icon={<IconMail size={14} aria-hidden />}>{p.email}</Line>}
         {p.date && <Line icon={<IconCalendar size={14} aria-hidden />}>{formatDate(p.date)}</Line>}
         {p.ipAddress && <Line icon={<IconNetwork size={14} aria-hidden />}>{p.ipAddress}</Line>}

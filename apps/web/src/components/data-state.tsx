@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../lib/api-client.ts';
 import { formatDateTime } from '../lib/dates.ts';
 
@@ -33,12 +34,13 @@ export function dataStatus({ isLoading, error, isEmpty }: Pick<DataStateProps, '
 
 /** Spec section 4, data container: one of loading, no data, error or content. Every page uses it. */
 export function DataState(props: DataStateProps) {
+  const { t } = useTranslation();
   const status = dataStatus(props);
   if (status === 'loading') {
     return (
       props.loadingFallback ?? (
         <Center py="xl" role="status" aria-live="polite">
-          <Loader size="md" aria-label="Loading" />
+          <Loader size="md" aria-label={t('common.loading')} />
         </Center>
       )
     );

@@ -1,8 +1,13 @@
 // English: the source of every key (es.ts and fr.ts are typed against it; i18n.test.ts compares them).
 // Plurals take `_one` / `_other` (i18next, Intl.PluralRules). `{{name}}` is filled in by t().
 
+import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
+
 export const en = {
+  /** The rulesets' names: English is packages/hos's own (one owner of the names). */
+  rulesets: { ...RULESET_LABELS },
   common: {
+    loading: 'Loading',
     cancel: 'Cancel',
     confirm: 'Confirm',
     send: 'Send',
@@ -33,6 +38,8 @@ export const en = {
     safetyInbox: 'Safety inbox',
     safetyScores: 'Scores',
     safetySettings: 'Safety settings',
+    settings: 'Settings',
+    profileSettings: 'Profile Settings',
   },
   driver: {
     hello: 'Hello, {{name}}',
@@ -83,6 +90,8 @@ export const en = {
       recorded: 'Your status is recorded.',
     },
     clocks: {
+      noBreak: 'No break rule',
+      left: '{{name}}: {{time}} left',
       title: 'Hours left',
       canDrive: 'Can drive ',
       drive: 'Drive',
@@ -176,6 +185,9 @@ export const en = {
     driver: 'Driver',
     sent: 'Sent',
     readAt: 'Read {{time}}',
+    receivedAt: 'Received {{time}}',
+    offlineNotLoaded: 'Offline: the messages will load when the signal returns.',
+    offlineWrite: 'You can write to dispatch now: your message is kept on this phone and sent then.',
     readMark: 'Read',
     addPhoto: 'Add a photo',
     sendMessage: 'Send message',
@@ -238,10 +250,15 @@ export const en = {
   },
   /** The shell's header and profile drawer (app/layout). */
   shell: {
+    mainMenu: 'Main menu',
+    quickNav: 'Quick navigation',
+    notifications: 'Notifications',
+    notificationsUnread: 'Notifications, {{count}} unread',
     lightTheme: 'Switch to light theme',
     darkTheme: 'Switch to dark theme',
     home: 'Fleetline home',
     homeDriver: 'Fleetline, my day',
+    localTime: 'Local time {{time}}',
     homeOffice: 'Fleetline dashboard',
     getStarted: 'Get started',
     openMenu: 'Open menu',
@@ -558,6 +575,7 @@ export const en = {
     descriptionDriver: '{{name}} · licence {{licence}} · today and the previous 7 days',
     synced: 'Offline: these records were last synced {{time}}.',
     logDay: 'Log day',
+    recordsIn: 'Records in',
     noRecords: 'No records in the last 8 days.',
     file: 'ELD output file',
     fileBody: "Today and the previous 7 days, as 49 CFR 395 Appendix A 4.8.2 asks. Give the officer's output file comment if they named one.",
@@ -1052,6 +1070,7 @@ export const en = {
   server: {
     positionUnknown: 'Your position is not known: type where you are (at least 5 characters, e.g. "2 mi ESE Darien, IL")',
     recordedFuture: "Recorded at cannot be in the future: check the phone's date and time",
+    recordedOld: "Recorded at cannot be more than {{days}} days ago: check the phone's date and time",
     movingAt: 'The truck was moving at {{time}}: the Driving the ELD recorded stands, so this change was not recorded',
     moving: 'The vehicle is moving: Driving is recorded until it stops',
     timeFuture: 'Time cannot be in the future',

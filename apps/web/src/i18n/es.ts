@@ -3,7 +3,18 @@ import type { Catalogue } from './en.ts';
 // Español (US and Mexico): the duty statuses as drivers know them (issue 44).
 
 export const es: Catalogue = {
+  rulesets: {
+    US_PROPERTY_70_8: 'EE. UU., carga, 70 h / 8 días',
+    US_PROPERTY_60_7: 'EE. UU., carga, 60 h / 7 días',
+    US_PASSENGER_70_8: 'EE. UU., pasajeros, 70 h / 8 días',
+    US_PASSENGER_60_7: 'EE. UU., pasajeros, 60 h / 7 días',
+    CA_SOUTH_CYCLE_1: 'Canadá, sur, ciclo 1 (70 h / 7 días)',
+    CA_SOUTH_CYCLE_2: 'Canadá, sur, ciclo 2 (120 h / 14 días)',
+    TX_INTRASTATE: 'Texas, intraestatal (70 h / 7 días)',
+    CA_INTRASTATE: 'California, intraestatal (80 h / 8 días)',
+  },
   common: {
+    loading: 'Cargando',
     cancel: 'Cancelar',
     confirm: 'Confirmar',
     send: 'Enviar',
@@ -33,6 +44,8 @@ export const es: Catalogue = {
     safetyInbox: 'Bandeja de seguridad',
     safetyScores: 'Puntajes',
     safetySettings: 'Ajustes de seguridad',
+    settings: 'Ajustes',
+    profileSettings: 'Ajustes del perfil',
   },
   driver: {
     hello: 'Hola, {{name}}',
@@ -83,6 +96,8 @@ export const es: Catalogue = {
       recorded: 'Su estado quedó registrado.',
     },
     clocks: {
+      noBreak: 'Sin regla de descanso',
+      left: '{{name}}: quedan {{time}}',
       title: 'Horas restantes',
       canDrive: 'Puede conducir ',
       drive: 'Conducción',
@@ -176,6 +191,9 @@ export const es: Catalogue = {
     driver: 'Conductor',
     sent: 'Enviado',
     readAt: 'Leído {{time}}',
+    receivedAt: 'Recibido {{time}}',
+    offlineNotLoaded: 'Sin conexión: los mensajes se cargarán cuando vuelva la señal.',
+    offlineWrite: 'Puede escribir a despacho ahora: su mensaje se guarda en este teléfono y se envía entonces.',
     readMark: 'Leído',
     addPhoto: 'Agregar una foto',
     sendMessage: 'Enviar mensaje',
@@ -237,10 +255,15 @@ export const es: Catalogue = {
     kept: 'Guardado en este teléfono a las {{time}}. Se enviará cuando vuelva la red.',
   },
   shell: {
+    mainMenu: 'Menú principal',
+    quickNav: 'Navegación rápida',
+    notifications: 'Notificaciones',
+    notificationsUnread: 'Notificaciones, {{count}} sin leer',
     lightTheme: 'Cambiar a tema claro',
     darkTheme: 'Cambiar a tema oscuro',
     home: 'Inicio de Fleetline',
     homeDriver: 'Fleetline, mi día',
+    localTime: 'Hora local: {{time}}',
     homeOffice: 'Panel de Fleetline',
     getStarted: 'Empezar',
     openMenu: 'Abrir menú',
@@ -550,6 +573,7 @@ export const es: Catalogue = {
     descriptionDriver: '{{name}} · licencia {{licence}} · hoy y los 7 días anteriores',
     synced: 'Sin conexión: estos registros se sincronizaron por última vez el {{time}}.',
     logDay: 'Día de la bitácora',
+    recordsIn: 'Registros en',
     noRecords: 'No hay registros en los últimos 8 días.',
     file: 'Archivo de salida del ELD',
     fileBody: 'Hoy y los 7 días anteriores, como lo pide el 49 CFR 395, apéndice A 4.8.2. Escriba el comentario para el archivo si el oficial le dio uno.',
@@ -1038,6 +1062,7 @@ export const es: Catalogue = {
   server: {
     positionUnknown: 'No se conoce su posición: escriba dónde está (al menos 5 caracteres, p. ej. "2 mi ESE Darien, IL")',
     recordedFuture: 'La hora del registro no puede estar en el futuro: revise la fecha y la hora del teléfono',
+    recordedOld: 'La hora del registro no puede ser de hace más de {{days}} días: revise la fecha y la hora del teléfono',
     movingAt: 'El camión estaba en movimiento a las {{time}}: queda la conducción que registró el ELD, así que este cambio no se registró',
     moving: 'El vehículo está en movimiento: se registra conducción hasta que se detenga',
     timeFuture: 'La hora no puede estar en el futuro',

@@ -3,7 +3,18 @@ import type { Catalogue } from './en.ts';
 // Français (Canada): the duty statuses as drivers know them (issue 44).
 
 export const fr: Catalogue = {
+  rulesets: {
+    US_PROPERTY_70_8: 'É.-U., marchandises, 70 h / 8 jours',
+    US_PROPERTY_60_7: 'É.-U., marchandises, 60 h / 7 jours',
+    US_PASSENGER_70_8: 'É.-U., passagers, 70 h / 8 jours',
+    US_PASSENGER_60_7: 'É.-U., passagers, 60 h / 7 jours',
+    CA_SOUTH_CYCLE_1: 'Canada, au sud du 60e parallèle, cycle 1 (70 h / 7 jours)',
+    CA_SOUTH_CYCLE_2: 'Canada, au sud du 60e parallèle, cycle 2 (120 h / 14 jours)',
+    TX_INTRASTATE: 'Texas, intra-État (70 h / 7 jours)',
+    CA_INTRASTATE: 'Californie, intra-État (80 h / 8 jours)',
+  },
   common: {
+    loading: 'Chargement',
     cancel: 'Annuler',
     confirm: 'Confirmer',
     send: 'Envoyer',
@@ -33,6 +44,8 @@ export const fr: Catalogue = {
     safetyInbox: 'Événements à traiter',
     safetyScores: 'Notes',
     safetySettings: 'Paramètres de sécurité',
+    settings: 'Paramètres',
+    profileSettings: 'Paramètres du profil',
   },
   driver: {
     hello: 'Bonjour, {{name}}',
@@ -83,6 +96,8 @@ export const fr: Catalogue = {
       recorded: 'Votre statut est enregistré.',
     },
     clocks: {
+      noBreak: 'Aucune règle de pause',
+      left: '{{name}} : il reste {{time}}',
       title: 'Heures restantes',
       canDrive: 'Conduite possible ',
       drive: 'Conduite',
@@ -176,6 +191,9 @@ export const fr: Catalogue = {
     driver: 'Conducteur',
     sent: 'Envoyé',
     readAt: 'Lu {{time}}',
+    receivedAt: 'Reçu {{time}}',
+    offlineNotLoaded: 'Hors ligne : les messages se chargeront au retour du signal.',
+    offlineWrite: 'Vous pouvez écrire à la répartition dès maintenant : votre message est gardé sur ce téléphone et envoyé à ce moment-là.',
     readMark: 'Lu',
     addPhoto: 'Ajouter une photo',
     sendMessage: 'Envoyer le message',
@@ -237,10 +255,15 @@ export const fr: Catalogue = {
     kept: 'Gardé sur ce téléphone à {{time}}. Il sera envoyé au retour du réseau.',
   },
   shell: {
+    mainMenu: 'Menu principal',
+    quickNav: 'Navigation rapide',
+    notifications: 'Notifications',
+    notificationsUnread: 'Notifications, {{count}} non lues',
     lightTheme: 'Passer au thème clair',
     darkTheme: 'Passer au thème sombre',
     home: 'Accueil Fleetline',
     homeDriver: 'Fleetline, ma journée',
+    localTime: 'Heure locale : {{time}}',
     homeOffice: 'Tableau de bord Fleetline',
     getStarted: 'Commencer',
     openMenu: 'Ouvrir le menu',
@@ -550,6 +573,7 @@ export const fr: Catalogue = {
     descriptionDriver: '{{name}} · permis {{licence}} · aujourd’hui et les 7 jours précédents',
     synced: 'Hors ligne : ces registres ont été synchronisés pour la dernière fois le {{time}}.',
     logDay: 'Jour du registre',
+    recordsIn: 'Registres en',
     noRecords: 'Aucun registre dans les 8 derniers jours.',
     file: 'Fichier de sortie du DCE',
     fileBody: 'Aujourd’hui et les 7 jours précédents, comme le demande le 49 CFR 395, annexe A 4.8.2. Entrez le commentaire de fichier que l’agent vous a donné, s’il y a lieu.',
@@ -1038,6 +1062,7 @@ export const fr: Catalogue = {
   server: {
     positionUnknown: 'Votre position est inconnue : tapez où vous êtes (au moins 5 caractères, p. ex. « 3 km E Drummondville, QC »)',
     recordedFuture: 'L’heure de l’enregistrement ne peut pas être dans le futur : vérifiez la date et l’heure du téléphone',
+    recordedOld: 'L’heure de l’enregistrement ne peut pas remonter à plus de {{days}} jours : vérifiez la date et l’heure du téléphone',
     movingAt: 'Le camion roulait à {{time}} : la conduite enregistrée par le DCE est maintenue, ce changement n’a donc pas été enregistré',
     moving: 'Le véhicule roule : la conduite est enregistrée jusqu’à l’arrêt',
     timeFuture: 'L’heure ne peut pas être dans le futur',

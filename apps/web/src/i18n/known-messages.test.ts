@@ -23,6 +23,7 @@ describe('translateMessage', () => {
     expect(translateMessage(i18next.t, 'Message from dispatch')).toBe('Mensaje del despacho');
     expect(translateMessage(i18next.t, 'Answer')).toBe('Responder');
     expect(translateMessage(i18next.t, 'Recorded at cannot be in the future: check the phone\u2019s date and time')).not.toMatch(/Recorded at/);
+    expect(translateMessage(i18next.t, "Recorded at cannot be more than 30 days ago: check the phone's date and time")).toBe('La hora del registro no puede ser de hace más de 30 días: revise la fecha y la hora del teléfono');
     expect(translateMessage(i18next.t, 'Something the catalogue does not know')).toBe('Something the catalogue does not know');
   });
 });

@@ -54,6 +54,7 @@ const VALIDATION: Rule[] = [
 const SERVER: Rule[] = [
   [/^Your position is not known/, (_m, t) => t('server.positionUnknown')],
   [/^Recorded at cannot be in the future/, (_m, t) => t('server.recordedFuture')],
+  [/^Recorded at cannot be more than (\d+) days ago/, (m, t) => t('server.recordedOld', { days: m[1]! })],
   [/^The truck was moving at (.+?): the Driving the ELD recorded stands/, (m, t) => t('server.movingAt', { time: m[1]! })],
   [/^The vehicle is moving: Driving is recorded until it stops/, (_m, t) => t('server.moving')],
   [/^Driving is recorded from the vehicle's motion/, (_m, t) => t('driver.drivingNote')],

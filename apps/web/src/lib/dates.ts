@@ -185,9 +185,10 @@ export function fromZoneInput(local: string, zone: string = viewerZone()): strin
   return Number.isNaN(wall) ? null : new Date(wallToInstant(wall, zone)).toISOString();
 }
 
-/** Spec section 2 (avatar profile card): local time in a time zone, 12-hour en-US, optional long date. */
-export function formatLocalTime(timeZone: string | null | undefined, now: Date = new Date(), withLongDate = false): string {
+/** Spec section 2 (avatar profile card): local time in a time zone, 12-hour en-US, optional long date; `lng` a driver's language. */
+export function formatLocalTime(timeZone: string | null | undefined, now: Date = new Date(), withLongDate = false, lng?: string): string {
   const options: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit', hour12: true };
   if (withLongDate) Object.assign(options, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+  if (translated(lng)) return localFormat(lng, timeZone ?? viewerZone(), { ...options, hour12: undefined }).format(now);
   return formatIn(timeZone ?? viewerZone(), withLongDate ? 'local-long' : 'local', options).format(now);
 }

@@ -23,8 +23,14 @@ export const messages = pgTable(
     imageIds: jsonb('image_ids').$type<string[]>().notNull().default([]),
     /** The sender device's id of the message: a resend with it is the same message. */
     clientId: text('client_id'),
-    /** Milliseconds, as the API shows it: `upTo` and `before` taken from a message name exactly that message. */
+    /**
+     * When the sender wrote it: the server's time, or a driver's phone's time of writing for a message
+     * kept without signal (issue 66). Milliseconds, as the API shows it: `upTo` and `before` taken
+     * from a message name exactly that message.
+     */
     sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** When the server took it (later than sent_at for a message a phone sent late). */
+    receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [

@@ -40,7 +40,8 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['MESSAGE_SEND'] },
     schema: {
       tags,
-      summary: 'Send a message in a driver\'s conversation, optionally about a load, with photos (image ids); a resend with the same `clientId` answers the first message (200) and stores nothing',
+      summary:
+        "Send a message in a driver's conversation, optionally about a load, with photos (image ids); a resend with the same `clientId` answers the first message (200) and stores nothing; a driver's phone sending a message kept without signal gives `recordedAt`, the time it was written, stored as `sentAt` (`receivedAt` is the server's)",
       params: orgIdParams,
       body: messageCreateSchema,
       response: { 200: driverMessageSchema, 201: driverMessageSchema, ...orgErrors() },

@@ -1,10 +1,11 @@
 import { and, count, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { Conversation, ConversationPage, DriverMessage, MessagePage, MessageReadResult, MessageSide, messageCreateSchema, messageListQuery, messageReadSchema } from '@fleet/api-contract';
+import { MESSAGE_LATE_MAX_DAYS, type Conversation, type ConversationPage, type DriverMessage, type MessagePage, type MessageReadResult, type MessageSide, type messageCreateSchema, type messageListQuery, type messageReadSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, loads, messages, users } from '../../db/schema/index.ts';
 import { notifyConversation } from '../../db/sql/notify.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { recordedTime } from '../../http/idempotency-key.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { attachImages, imageLink, uploaderOf } from '../images/index.ts';
 import { notify } from '../notifications/index.ts';
@@ -82,6 +83,7 @@ const messageColumns = {
   imageIds: messages.imageIds,
   clientId: messages.clientId,
   sentAt: messages.sentAt,
+  receivedAt: messages.receivedAt,
   readAt: messages.readAt,
 };
 type ListedRow = Pick<MessageRow, keyof typeof messageColumns>;
@@ -116,6 +118,7 @@ async function present(db: DbOrTx, orgId: string, rows: readonly ListedRow[]): P
       imageUrls: r.imageIds.map((id) => imageLink(id)),
       clientId: r.clientId,
       sentAt: r.sentAt.toISOString(),
+      receivedAt: r.receivedAt.toISOString(),
       readAt: r.readAt?.toISOString() ?? null,
     };
   });
@@ -202,29 +205,75 @@ export async function listConversations(s: ReadScope, ctx: AuthContext): Promise
   return { content, unread: [...unreadOf.values()].reduce((a, b) => a + b, 0) };
 }
 
+/** The images must be the organization's own (uploaded through the image endpoint). */
+async function checkImages(db: DbOrTx, orgId: string, imageIds: readonly string[]): Promise<void> {
+  if (imageIds.length === 0) return;
+  const found = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(eq(images.organizationId, orgId), inArray(images.id, [...imageIds])));
+  const known = new Set(found.map((f) => f.id));
+  const missing = imageIds.findIndex((id) => !known.has(id));
+  if (missing >= 0) throw invalidField(`imageIds.${missing}`, 'Photos must be images uploaded to this organization');
+}
+
+/** The message a side's device already sent in a conversation with this client id, or null. */
+async function storedMessage(db: DbOrTx, orgId: string, driverId: string, side: MessageSide, clientId: string): Promise<DriverMessage | null> {
+  const [first] = await db
+    .select(messageColumns)
+    .from(messages)
+    .where(and(eq(messages.organizationId, orgId), eq(messages.driverId, driverId), eq(messages.side, side), eq(messages.clientId, clientId)));
+  return first ? (await present(db, orgId, [first]))[0]! : null;
+}
+
+/** A message that reaches the server within this of being written is stored at the server's time. */
+const AT_ONCE_MS = 60_000;
+const LATE_MAX_MS = MESSAGE_LATE_MAX_DAYS * 86_400_000;
+
+/**
+ * When a message was written (issue 66, decision 0246): the server's time (the column's default,
+ * null here), or for a driver's message a phone kept without signal, the time it was written
+ * (`recordedAt`). One that arrives within a minute of it is stored at the server's time: a phone's
+ * clock a few seconds off must not put an answer before the question it answers. A time ahead of
+ * the server's beyond a minute, or more than MESSAGE_LATE_MAX_DAYS back, is a 400 (a wrong clock).
+ */
+function writtenAt(side: MessageSide, recordedAt: string | null | undefined, now: number): Date | null {
+  if (!recordedAt) return null;
+  if (side !== 'DRIVER') throw invalidField('recordedAt', "Recorded at is for a driver's phone sending a message late: leave it out");
+  const ms = recordedTime(recordedAt, now);
+  if (ms < now - LATE_MAX_MS) throw invalidField('recordedAt', `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`);
+  return ms > now - AT_ONCE_MS ? null : new Date(ms);
+}
+
 /**
  * Sends a message in a driver's conversation. With a `clientId` already stored for the same
  * conversation and side, nothing new is stored and the first message is answered (`created: false`).
  */
 export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<typeof messageCreateSchema>): Promise<{ message: DriverMessage; created: boolean }> {
   const reach = await reachOf(s.db, s.orgId, ctx);
+  const clientId = input.clientId ?? null;
+  let sentAt: Date | null;
+  try {
+    sentAt = writtenAt(reach.side, input.recordedAt, s.now ?? Date.now());
+  } catch (err) {
+    // A resend of a message stored before it grew too old answers that message: it was taken.
+    const first = clientId && reach.side === 'DRIVER' ? await storedMessage(s.db, s.orgId, reach.driverId, reach.side, clientId) : null;
+    if (first) return { message: first, created: false };
+    throw err;
+  }
   const driver = await driverInReach(s.db, s.orgId, reach, input.driverId);
   const load = input.loadId ? await loadInReach(s.db, s.orgId, reach, input.loadId) : null;
   const imageIds = [...new Set(input.imageIds)];
-  const clientId = input.clientId ?? null;
   return s.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(messages)
-      .values({ organizationId: s.orgId, driverId: driver.id, loadId: load?.id ?? null, side: reach.side, senderUserId: ctx.userId, body: input.body, imageIds, clientId })
+      .values({ organizationId: s.orgId, driverId: driver.id, loadId: load?.id ?? null, side: reach.side, senderUserId: ctx.userId, body: input.body, imageIds, clientId, ...(sentAt ? { sentAt } : {}) })
       .onConflictDoNothing()
       .returning(messageColumns);
     if (!row) {
-      const [first] = await tx
-        .select(messageColumns)
-        .from(messages)
-        .where(and(eq(messages.organizationId, s.orgId), eq(messages.driverId, driver.id), eq(messages.side, reach.side), eq(messages.clientId, clientId ?? '')));
+      const first = await storedMessage(tx, s.orgId, driver.id, reach.side, clientId ?? '');
       if (!first) throw new Error('message: conflicting client id not found');
-      return { message: (await present(tx, s.orgId, [first]))[0]!, created: false };
+      return { message: first, created: false };
     }
     // The photos become the message's: the sender's own uploads, attached to nothing else (issue 66).
     await attachImages(tx, s.orgId, uploaderOf(s.actor), imageIds, { type: 'MESSAGE', id: row.id }, (i) => `imageIds.${i}`, 'Photos');

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationPageSchema, messagePageSchema, driverMessageSchema, type DriverMessage } from '@fleet/api-contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { conversationPageSchema, messagePageSchema, driverMessageSchema, MESSAGE_LATE_MAX_DAYS, type DriverMessage } from '@fleet/api-contract';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { invitedDriver, memberWithRole } from '../../test/members.ts';
 import { openLiveStream } from '../../test/sse-client.ts';
@@ -168,6 +168,64 @@ describe('messages between a driver and dispatch', () => {
     const badRead = await t.app.inject({ method: 'POST', url: url('/read'), headers: dispatcher, payload: { driverId: driver.driver.id, upTo: '0050-01-01T00:00:00Z' } });
     expect(badRead.statusCode).toBe(400);
     expect((await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length).toBe(before);
+  });
+
+  it('a message a phone kept without signal is stored at the time it was written, once, and the office sees it arrived late', async () => {
+    // Issue 66: written at 10:27:56, the signal back at 10:31:27: it shows at 10:27:56, before what
+    // the office wrote meanwhile, and says when it reached the server.
+    const writtenAt = new Date(Date.now() - 3.5 * 60_000).toISOString();
+    const question = await send(dispatcher, { driverId: second.driver.id, body: 'Where are you now?' });
+    const late = { driverId: second.driver.id, body: 'Leaving the yard, no signal here', clientId: 'phone-late-0001', recordedAt: writtenAt };
+    const stored = await send(second.headers, late, 201);
+    expect(stored.sentAt).toBe(writtenAt);
+    expect(Date.parse(stored.receivedAt) - Date.parse(writtenAt)).toBeGreaterThanOrEqual(3.5 * 60_000 - 1_000);
+    // The queue replayed (the answer was lost): the same message, stored once, at the same time.
+    const again = await send(second.headers, late, 200);
+    expect(again).toMatchObject({ id: stored.id, sentAt: writtenAt, receivedAt: stored.receivedAt });
+    const office = await list(dispatcher, `driverId=${second.driver.id}&size=100`);
+    expect(office.content.filter((m) => m.clientId === late.clientId)).toHaveLength(1);
+    // Newest first: the office's question, then the driver's message written before it.
+    const order = office.content.map((m) => m.id);
+    expect(order.indexOf(question.id)).toBeLessThan(order.indexOf(stored.id));
+    expect((await list(second.headers)).content.find((m) => m.id === stored.id)?.sentAt).toBe(writtenAt);
+    // A message that arrives within a minute of being written is stored at the server's time (a
+    // phone's clock a few seconds off must not put an answer before its question).
+    const prompt = await send(second.headers, { driverId: second.driver.id, body: 'On my way', clientId: 'phone-late-0002', recordedAt: new Date(Date.now() - 20_000).toISOString() });
+    expect(prompt.sentAt).toBe(prompt.receivedAt);
+    // And a clock a little ahead (under a minute) is taken as now.
+    const ahead = await send(second.headers, { driverId: second.driver.id, body: 'Clock ahead', clientId: 'phone-late-0003', recordedAt: new Date(Date.now() + 30_000).toISOString() });
+    expect(ahead.sentAt).toBe(ahead.receivedAt);
+  });
+
+  it('a written time in the future, too old, or from the office is a 400 naming recordedAt and stores nothing', async () => {
+    const before = (await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length;
+    const cases: Array<[Record<string, string>, Record<string, unknown>, string]> = [
+      [driver.headers, { recordedAt: new Date(Date.now() + 5 * 60_000).toISOString() }, "Recorded at cannot be in the future: check the phone's date and time"],
+      [driver.headers, { recordedAt: new Date(Date.now() - (MESSAGE_LATE_MAX_DAYS + 1) * 86_400_000).toISOString() }, `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`],
+      [driver.headers, { recordedAt: 'yesterday' }, 'Recorded at must be an instant like 2026-06-01T06:00:00-05:00'],
+      [dispatcher, { recordedAt: new Date(Date.now() - 10 * 60_000).toISOString() }, "Recorded at is for a driver's phone sending a message late: leave it out"],
+    ];
+    for (const [headers, extra, words] of cases) {
+      const res = await t.app.inject({ method: 'POST', url: url(), headers, payload: { driverId: driver.driver.id, body: 'Late?', clientId: `bad-late-${Math.random().toString(36).slice(2, 10)}`, ...extra } });
+      expectFieldErrors(res.json(), 400, { recordedAt: words });
+    }
+    expect((await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length).toBe(before);
+  });
+
+  it('a resend of a message stored just inside the bound answers it after the bound has passed', async () => {
+    const body = { driverId: second.driver.id, body: 'Written a month ago', clientId: 'phone-late-0004', recordedAt: new Date(Date.now() - MESSAGE_LATE_MAX_DAYS * 86_400_000 + 60_000).toISOString() };
+    const first = await send(second.headers, body, 201);
+    expect(first.sentAt).toBe(body.recordedAt);
+    // Two minutes on, the same record is older than the bound: it was taken, so it is answered, not refused.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 60_000 });
+    try {
+      const again = await send(second.headers, body, 200);
+      expect(again.id).toBe(first.id);
+      const fresh = await t.app.inject({ method: 'POST', url: url(), headers: second.headers, payload: { ...body, clientId: 'phone-late-0005' } });
+      expect(fresh.statusCode).toBe(400);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('pages older messages with `before`', async () => {

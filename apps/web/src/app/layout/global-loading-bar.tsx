@@ -1,4 +1,5 @@
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigation } from 'react-router';
 import { useStore } from '../../lib/create-store.ts';
 import { busyStore } from '../../lib/session.ts';
@@ -10,6 +11,7 @@ import classes from './global-loading-bar.module.css';
  * access-denied pages) and while requests are loading.
  */
 export function GlobalLoadingBar() {
+  const { t } = useTranslation();
   const navigation = useNavigation();
   const location = useLocation();
   const fetching = useIsFetching();
@@ -20,7 +22,7 @@ export function GlobalLoadingBar() {
   const active = navigating || fetching > 0 || mutating > 0 || busy > 0;
   if (!active) return null;
   return (
-    <div className={classes.bar} role="progressbar" aria-label="Loading" aria-busy="true" data-testid="global-loading" data-navigating={navigating || undefined}>
+    <div className={classes.bar} role="progressbar" aria-label={t('common.loading')} aria-busy="true" data-testid="global-loading" data-navigating={navigating || undefined}>
       <div className={classes.indicator} />
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ActionIcon, Anchor, Button, Center, Divider, Group, Indicator, Loader, Popover, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { ServerNotificationCard } from '../../features/notifications/server-notification-card.tsx';
@@ -44,6 +45,7 @@ function PanelList({ status, opened }: { status: 'unread' | 'all'; opened: boole
  * clear, and a link to /notifications (a blank-type link).
  */
 export function NotificationsPopover() {
+  const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   useNotificationStream();
   const unread = useUnreadCount().data?.unread ?? 0;
@@ -52,7 +54,7 @@ export function NotificationsPopover() {
   return (
     <Popover width={360} position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
       <Popover.Target>
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} onClick={() => setOpened((o) => !o)}>
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? t('shell.notificationsUnread', { count: unread }) : t('shell.notifications')} onClick={() => setOpened((o) => !o)}>
           <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red.8" disabled={unread === 0} offset={2} data-testid="bell-badge" data-count={unread} aria-hidden>
             <IconBell size={20} />
           </Indicator>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Badge, HoverCard, NavLink, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconPoint } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
@@ -104,9 +105,10 @@ export interface SideMenuProps {
 /** Spec section 2 side menu; `items` are already filtered to what the user may open. */
 export function SideMenu({ items, collapsed, onNavigate }: SideMenuProps) {
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   if (collapsed) {
     return (
-      <Stack gap={6} align="center" component="nav" aria-label="Main menu">
+      <Stack gap={6} align="center" component="nav" aria-label={t('shell.mainMenu')}>
         {items.map((i) => (
           <CollapsedItem key={i.path} item={i} pathname={pathname} />
         ))}
@@ -114,7 +116,7 @@ export function SideMenu({ items, collapsed, onNavigate }: SideMenuProps) {
     );
   }
   return (
-    <Stack gap={2} component="nav" aria-label="Main menu">
+    <Stack gap={2} component="nav" aria-label={t('shell.mainMenu')}>
       {items.map((i) => (
         <ExpandedItem key={i.path} item={i} pathname={pathname} onNavigate={onNavigate} depth={0} />
       ))}

@@ -29,8 +29,8 @@ export default function CreateNewPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <PasswordInput label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'password', t)} />
-            <PasswordInput label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
+            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'password', t)} />
+            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
             <Button type="submit" loading={create.isPending} fullWidth>
               {t('auth.saveNew')}
             </Button>

@@ -1,6 +1,5 @@
 import { useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
@@ -22,17 +21,9 @@ import { LogHeader } from './logs/log-header.tsx';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
 import { eventWords } from './driver/event-words.ts';
-import { intlLocale } from '../../i18n/i18n.ts';
+import { intlLocale, LANGUAGES } from '../../i18n/i18n.ts';
 import { translateMessage } from '../../i18n/known-messages.ts';
 import classes from './driver/driver.module.css';
-
-/**
- * The words of the records an officer reads (event names, origins, record states): the driver's
- * language where the rule has an official text in it (English; French, as in Canada's ELD standard),
- * else the rule's English (Spanish: no official Spanish names exist). Headings and buttons, which the
- * driver works, are always in the driver's language (decision 0183).
- */
-const recordWords = (t: TFunction, lng: string, fixed: (lng: string) => TFunction): TFunction => (lng === 'es' ? fixed('en') : t);
 
 /** "Tue 20" for a log date in the driver's language. */
 function dayLabel(date: string, lng: string): string {
@@ -62,6 +53,10 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
   const period = useRoadsideDays(orgId, userId, today);
   const online = useOnline();
   const [picked, setPicked] = useState<string | null>(null);
+  // The records an officer reads in the driver's language, or in English for an officer who reads
+  // only that (decision 0247); what the driver works stays in the driver's language.
+  const [officerLng, setOfficerLng] = useState<string | null>(null);
+  const recordsLng = officerLng ?? lng;
   const days = period.data?.days ?? [];
   const selected = picked ?? today?.id ?? null;
   const driver = status.data?.status.driver;
@@ -89,6 +84,24 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
           )}
           {driver && <EldFilePanel orgId={orgId} driverId={driver.id} />}
           {driver && online && <EldTransferHistory orgId={orgId} driverId={driver.id} lng={lng} />}
+          {lng !== 'en' && days.length > 0 && (
+            <Group gap="xs" wrap="nowrap">
+              <Text size="sm" id="records-language">
+                {t('roadside.recordsIn')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="records-language"
+                size="sm"
+                value={recordsLng}
+                onChange={setOfficerLng}
+                data={[
+                  { value: lng, label: LANGUAGES.find((l) => l.code === lng)?.name ?? lng },
+                  // The language's own name, marked as English for screen readers.
+                  { value: 'en', label: <span lang="en">English</span> },
+                ]}
+              />
+            </Group>
+          )}
           {days.length > 0 && (
             <div className={classes.dayPicker}>
               <SegmentedControl
@@ -100,7 +113,7 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
               />
             </div>
           )}
-          {selected && <InspectionDay orgId={orgId} userId={userId} logId={selected} />}
+          {selected && <InspectionDay orgId={orgId} userId={userId} logId={selected} lng={recordsLng} />}
           {!selected && !status.isLoading && <Text c="dimmed">{t('roadside.noRecords')}</Text>}
           {Reports && status.data && <Reports orgId={orgId} vehicle={status.data.status.vehicle} timeZone={status.data.status.driver.homeTimeZone} />}
         </Stack>
@@ -194,18 +207,19 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
   );
 }
 
-function InspectionDay({ orgId, userId, logId }: { orgId: string; userId: string; logId: string }) {
+function InspectionDay({ orgId, userId, logId, lng }: { orgId: string; userId: string; logId: string; lng: string }) {
   const day = useQuery(driverDayQuery(orgId, userId, logId));
   return (
     <DataState isLoading={day.isLoading} error={day.data ? null : day.error} onRetry={() => void day.refetch()}>
-      {day.data && <DayView day={day.data} />}
+      {day.data && <DayView day={day.data} lng={lng} />}
     </DataState>
   );
 }
 
-function DayView({ day }: { day: HosLogDay }) {
-  const { t, i18n } = useTranslation();
-  const lng = i18n.language;
+/** One day's records, their words in `lng` (the driver's language, or English for an officer). */
+function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
+  const { i18n } = useTranslation();
+  const t = i18n.getFixedT(lng);
   const units = useUnits();
   const h = day.header;
   const tz = h.timeZone;
@@ -232,7 +246,7 @@ function DayView({ day }: { day: HosLogDay }) {
                 : t('roadside.notCertified')}
           </Badge>
         </Group>
-        <LogHeader day={day} units={units} />
+        <LogHeader day={day} units={units} lng={lng} />
       </Paper>
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">
@@ -255,17 +269,16 @@ function DayView({ day }: { day: HosLogDay }) {
         <Title order={2} size="h4" mb="sm">
           {t('roadside.events')}
         </Title>
-        <InspectionEvents events={day.events} timeZone={tz} units={units} />
+        <InspectionEvents events={day.events} timeZone={tz} units={units} lng={lng} />
       </Paper>
     </Stack>
   );
 }
 
 /** The day's events as a list a phone shows without scrolling sideways: time, event, origin, place, note. */
-function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; timeZone: string; units: UnitSystem }) {
-  const { t, i18n } = useTranslation();
-  const lng = i18n.language;
-  const r = recordWords(t, lng, (l) => i18n.getFixedT(l));
+function InspectionEvents({ events, timeZone, units, lng }: { events: HosEvent[]; timeZone: string; units: UnitSystem; lng: string }) {
+  const { i18n } = useTranslation();
+  const t = i18n.getFixedT(lng);
   if (events.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -276,7 +289,7 @@ function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; tim
   return (
     <Stack gap={0} component="ol" aria-label={t('roadside.events')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {withVersions(events).map((e) => {
-        const note = e.recordStatus === 'ACTIVE' ? null : r(`events.record.${e.recordStatus}`);
+        const note = e.recordStatus === 'ACTIVE' ? null : t(`events.record.${e.recordStatus}`);
         return (
           <li key={e.id} className={classes.fact} style={{ padding: '8px 0', borderBottom: '1px solid var(--mantine-color-default-border)', opacity: e.recordStatus === 'ACTIVE' ? 1 : 0.75 }}>
             <Group gap="xs" wrap="nowrap" align="baseline">
@@ -284,7 +297,7 @@ function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; tim
                 {`${clockSecondsIn(e.at, timeZone, lng)} ${zoneAbbreviation(e.at, timeZone, lng)}`}
               </Text>
               <Text fw={600} td={e.recordStatus === 'ACTIVE' ? undefined : 'line-through'}>
-                {eventWords(r, e)}
+                {eventWords(t, e)}
               </Text>
               {note && (
                 <Badge size="sm" variant="outline" color="gray">
@@ -294,15 +307,15 @@ function InspectionEvents({ events, timeZone, units }: { events: HosEvent[]; tim
             </Group>
             <Text size="sm" c="dimmed">
               {[
-                r(`events.origin.${e.recordOrigin}`),
+                t(`events.origin.${e.recordOrigin}`),
                 e.locationDescription,
-                e.vehicle ? r('common.truck', { unit: e.vehicle.unitNumber }) : null,
+                e.vehicle ? t('common.truck', { unit: e.vehicle.unitNumber }) : null,
                 // Engine and login records carry the truck's total miles and engine hours (decision 0155).
                 e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng) : null,
                 e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours, lng) : null,
                 // Duty-status records: distance and engine hours since the truck's engine power-up, as the ELD file has them.
                 e.sincePowerUp && (e.sincePowerUp.distanceM !== null || e.sincePowerUp.engineHours !== null)
-                  ? r('roadside.sincePowerUp', { distance: formatDistance(e.sincePowerUp.distanceM, units, lng), hours: formatEngineHours(e.sincePowerUp.engineHours, lng) })
+                  ? t('roadside.sincePowerUp', { distance: formatDistance(e.sincePowerUp.distanceM, units, lng), hours: formatEngineHours(e.sincePowerUp.engineHours, lng) })
                   : null,
               ]
                 .filter(Boolean)

@@ -6,9 +6,10 @@ import { IconCamera, IconCheck, IconChecks, IconClockHour4, IconSend } from '@ta
 import type { DriverMessage, MessageSide } from '@fleet/api-contract';
 import { ApiError, NetworkError } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
-import { isOnline } from '../../lib/online.ts';
+import { isOnline, useOnline } from '../../lib/online.ts';
 import { newKey, ownRecords, sendRecord, useOutbox, type OutboxRecord, type OutboxUpload } from '../../lib/outbox.ts';
 import { formatShortDateTime } from '../../lib/dates.ts';
+import { translateMessage } from '../../i18n/known-messages.ts';
 import { photoForUpload } from '../../lib/photo-resize.ts';
 import { messagePaths, newClientId, threadQuery, uploadMessagePhoto, useMarkRead, useSendMessage } from './messages-api.ts';
 import classes from './messages.module.css';
@@ -36,6 +37,9 @@ const MAX_PHOTOS = 5;
 export function Conversation({ orgId, driverId, loadId = null, side, title, height = 420 }: ConversationProps) {
   const { t } = useTranslation();
   const thread = useInfiniteQuery(threadQuery(orgId, driverId, loadId));
+  const online = useOnline();
+  // Never loaded on this device and no signal: the thread is unknown, not empty (issue 66).
+  const unknown = !thread.data && !online;
   const markRead = useMarkRead(orgId);
   const messages = useMemo(() => (thread.data?.pages.flatMap((p) => p.content) ?? []).slice().reverse(), [thread.data]);
   const newestTheirs = useMemo(() => messages.filter((m) => m.side !== side && !m.readAt).at(-1) ?? null, [messages, side]);
@@ -74,7 +78,7 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
           {title}
         </Text>
       )}
-      <div ref={scroller} className={classes.thread} style={{ height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
+      <div ref={scroller} className={classes.thread} style={unknown ? { maxHeight: height } : { height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
         {thread.isLoading && <Loader size="sm" m="md" aria-label={t('messages.log')} />}
         {thread.error && (
           <Alert color="red" variant="light" m="xs">
@@ -91,7 +95,12 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
             </Button>
           </Group>
         )}
-        {!thread.isLoading && !thread.error && messages.length === 0 && (
+        {unknown && (
+          <Alert color="orange" variant="light" m="xs" data-testid="messages-offline">
+            {t('messages.offlineNotLoaded')} {side === 'DRIVER' && t('messages.offlineWrite')}
+          </Alert>
+        )}
+        {!unknown && !thread.isLoading && !thread.error && messages.length === 0 && (
           <Text c="dimmed" size="sm" ta="center" py="lg">
             {t('messages.none')} {side === 'DRIVER' ? t('messages.noneDriver') : t('messages.noneOffice')}
           </Text>
@@ -115,11 +124,13 @@ interface MessageBody {
   body: string;
   imageIds: string[];
   clientId: string;
+  /** When the driver wrote it: a message sent late keeps that time (issue 66). */
+  recordedAt?: string;
 }
 
 /** A message kept on the phone until the network returns: shown in place, marked as waiting. */
 function WaitingBubble({ record }: { record: OutboxRecord }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const m = record.body as MessageBody;
   return (
     <div className={classes.rowMine}>
@@ -134,7 +145,7 @@ function WaitingBubble({ record }: { record: OutboxRecord }) {
         )}
         <Group gap={4} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
-            {formatShortDateTime(record.madeAt)}
+            {formatShortDateTime(record.madeAt, undefined, i18n.language)}
           </Text>
           <Text size="xs" c="dimmed" component="span" className={classes.mark}>
             <IconClockHour4 size={14} aria-hidden /> {t('messages.waiting')}
@@ -145,8 +156,13 @@ function WaitingBubble({ record }: { record: OutboxRecord }) {
   );
 }
 
+/** A message that reached the server more than this after it was written says when it arrived. */
+const LATE_MS = 60_000;
+
 function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const time = (iso: string) => formatShortDateTime(iso, undefined, i18n.language);
+  const late = Date.parse(m.receivedAt) - Date.parse(m.sentAt) > LATE_MS;
   const who = [m.sender?.firstName, m.sender?.lastName].filter(Boolean).join(' ') || (m.side === 'OFFICE' ? t('messages.dispatch') : t('messages.driver'));
   return (
     <div className={mine ? classes.rowMine : classes.rowTheirs}>
@@ -175,12 +191,17 @@ function Bubble({ message: m, mine }: { message: DriverMessage; mine: boolean })
         )}
         <Group gap={4} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
-            {formatShortDateTime(m.sentAt)}
+            {time(m.sentAt)}
           </Text>
+          {late && (
+            <Text size="xs" c="dimmed" component="span" className={classes.mark} data-testid="message-received">
+              <IconClockHour4 size={14} aria-hidden /> {t('messages.receivedAt', { time: time(m.receivedAt) })}
+            </Text>
+          )}
           {mine &&
             (m.readAt ? (
-              <Tooltip label={t('messages.readAt', { time: formatShortDateTime(m.readAt) })}>
-                <Text size="xs" c="dimmed" component="span" aria-label={t('messages.readAt', { time: formatShortDateTime(m.readAt) })} className={classes.mark}>
+              <Tooltip label={t('messages.readAt', { time: time(m.readAt) })}>
+                <Text size="xs" c="dimmed" component="span" aria-label={t('messages.readAt', { time: time(m.readAt) })} className={classes.mark}>
                   <IconChecks size={14} aria-hidden /> {t('messages.readMark')}
                 </Text>
               </Tooltip>
@@ -254,8 +275,11 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
         return k ? [{ placeholder: id, path: paths.images, blob: k.blob, name: k.name }] : [];
       });
       setSending(true);
-      sendRecord({ id: input.clientId, kind: 'MESSAGE', madeAt: Date.now(), label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`, path: paths.messages, body: input, uploads })
-        .then(done, (err: unknown) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.notSent')))
+      // The time it was written goes with it: sent late, it keeps that time (issue 66).
+      const madeAt = Date.now();
+      const body: MessageBody = { ...input, recordedAt: new Date(madeAt).toISOString() };
+      sendRecord({ id: input.clientId, kind: 'MESSAGE', madeAt, label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`, path: paths.messages, body, uploads })
+        .then(done, (err: unknown) => setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('messages.notSent')))
         .finally(() => setSending(false));
       return;
     }

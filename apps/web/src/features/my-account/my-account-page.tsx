@@ -96,9 +96,9 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
             {t('account.passwordChanged')}
           </Alert>
         )}
-        <PasswordInput label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...translatedField(form, 'currentPassword', t)} />
-        <PasswordInput label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'newPassword', t)} />
-        <PasswordInput label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...translatedField(form, 'currentPassword', t)} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'newPassword', t)} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
         <Group justify="flex-end">
           <Button type="submit" loading={change.isPending}>
             {t('account.changePassword')}

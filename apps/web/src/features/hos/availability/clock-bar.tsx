@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import classes from './clock-bar.module.css';
 import { formatHoursMinutes } from './clock-format.ts';
@@ -19,10 +20,11 @@ export interface ClockBarProps {
  * under 30 min; `data-level` carries the same (ok, low, critical) for tests and styles.
  */
 export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProps) {
+  const { t } = useTranslation();
   if (strictMs === null) {
     return (
       <Text size="xs" c="dimmed">
-        No break rule
+        {t('driver.clocks.noBreak')}
       </Text>
     );
   }
@@ -46,7 +48,7 @@ export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProp
         color={LEVEL_COLORS[level]}
         size="sm"
         radius="xl"
-        aria-label={`${name}: ${left} left`}
+        aria-label={t('driver.clocks.left', { name, time: left })}
         transitionDuration={400}
       />
       {differs && (

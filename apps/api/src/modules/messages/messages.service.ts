@@ -205,18 +205,6 @@ export async function listConversations(s: ReadScope, ctx: AuthContext): Promise
   return { content, unread: [...unreadOf.values()].reduce((a, b) => a + b, 0) };
 }
 
-/** The images must be the organization's own (uploaded through the image endpoint). */
-async function checkImages(db: DbOrTx, orgId: string, imageIds: readonly string[]): Promise<void> {
-  if (imageIds.length === 0) return;
-  const found = await db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(eq(images.organizationId, orgId), inArray(images.id, [...imageIds])));
-  const known = new Set(found.map((f) => f.id));
-  const missing = imageIds.findIndex((id) => !known.has(id));
-  if (missing >= 0) throw invalidField(`imageIds.${missing}`, 'Photos must be images uploaded to this organization');
-}
-
 /** The message a side's device already sent in a conversation with this client id, or null. */
 async function storedMessage(db: DbOrTx, orgId: string, driverId: string, side: MessageSide, clientId: string): Promise<DriverMessage | null> {
   const [first] = await db

@@ -229,7 +229,6 @@ describe('webhook subscriptions', () => {
     expect((await eventually(get, (w) => w.consecutiveTimeouts === 2, 5000)).consecutiveTimeouts).toBe(2);
     const [second] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
     expect(second).toMatchObject({ attempts: 2, lastError: 'No complete answer within 1 s' });
-    expect(second!.durationMs).toBeLessThan(1800);
     // It answers: the whole timeout again.
     const d = await eventually(
       async () => webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content[0],

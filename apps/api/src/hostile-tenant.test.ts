@@ -1,6 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { refusedFixPageSchema, TOKEN_PERMISSIONS, uploadedImageSchema, webhookCreatedSchema, webhookDeliverySchema, webhookListSchema, type ApiTokenCreated, type StreamRevoked } from '@fleet/api-contract';
 import { rowsOf } from './db/sql/rows.ts';
@@ -97,7 +97,7 @@ interface Repeating {
   stop(): Promise<void>;
 }
 
-/** Runs `round` again and again, a round starting at most every `gapMs`, until stopped; a round that throws is noted in `problems`. */
+/** Runs `round` again and again, one round at most every `gapMs`, until stopped; a round that throws is noted in `problems`. */
 function repeat(what: string, round: (i: number) => Promise<void>, gapMs: number): Repeating {
   let stopped = false;
   let n = 0;
@@ -107,7 +107,7 @@ function repeat(what: string, round: (i: number) => Promise<void>, gapMs: number
       try {
         await round(n++);
       } catch (err) {
-        problems.push(`${what} round ${n}: ${(err as Error).message}`);
+        problems.push(`${what} round ${n - 1}: ${(err as Error).message}`);
       }
       const wait = started + gapMs - performance.now();
       if (wait > 0 && !stopped) await new Promise((r) => setTimeout(r, wait));

@@ -79,3 +79,7 @@ export async function openLiveStream(url: string, token: string): Promise<LiveSt
       }),
   };
 }
+
+/** 'open' unless the server has ended the stream (looked at for 20 ms). */
+export const stateOf = (stream: LiveStream): Promise<'open' | 'ended'> =>
+  Promise.race([stream.ended.then(() => 'ended' as const), new Promise<'open'>((r) => setTimeout(() => r('open'), 20))]);

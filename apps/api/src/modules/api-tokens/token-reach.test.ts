@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { apiTokenCreatedSchema, apiTokenListSchema, TOKEN_PERMISSIONS, type ApiTokenCreated } from '@fleet/api-contract';
+import { apiTokenListSchema, TOKEN_PERMISSIONS, type ApiTokenCreated } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { createApiToken } from '../../test/api-tokens.ts';
 import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
 import { TOKENS_REFUSED } from './api-token-auth.ts';
@@ -30,11 +31,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function createToken(permissions: readonly string[], headers = admin): Promise<ApiTokenCreated> {
-  const res = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers, payload: { name: `Token ${randomUUID().slice(0, 8)}`, permissions } });
-  expect(res.statusCode, res.body).toBe(201);
-  return apiTokenCreatedSchema.parse(res.json());
-}
+const createToken = (permissions: readonly string[], headers = admin): Promise<ApiTokenCreated> => createApiToken(t.app, orgId, headers, permissions);
 
 /** Every user row as stored: no request of a token may change one. */
 const userRows = async () => JSON.stringify(rowsOf(await t.database.db.execute(sql`select * from users order by id`)));

@@ -8,7 +8,7 @@ import { roles, users } from '../../db/schema/index.ts';
 import type { EventStream } from '../../http/event-stream.ts';
 import { bearer, createTestApp, DEMO, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { activityRows } from '../../test/registry.ts';
-import { openLiveStream, type LiveEvent, type LiveStream } from '../../test/sse-client.ts';
+import { openLiveStream, stateOf, type LiveEvent, type LiveStream } from '../../test/sse-client.ts';
 import type { AuthContext } from './auth-context.ts';
 import { hashPassword } from './crypto.ts';
 import { OpenStreams, type StreamAccessLoader } from './open-streams.ts';
@@ -84,9 +84,6 @@ async function expectRevoked(stream: LiveStream, since: number, reason: StreamRe
   expect(ended.how).toBe('end');
   expect(stream.events.at(-1)?.event).toBe('revoked');
 }
-
-/** 'open' unless the server has ended the stream. */
-const stateOf = (stream: LiveStream) => Promise.race([stream.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), 20))]);
 
 /** A vehicle change as ingest would deliver it, through B's live hub. */
 function publishOnB(latitude: number): void {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_ITEMS, driverMessageSchema, dvirSchema, uploadedImageSchema } from '@fleet/api-contract';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { uploadImage } from '../../test/images.ts';
 import { invitedDriver, memberWithRole } from '../../test/members.ts';
 import { vehicleBody } from '../../test/registry.ts';
 
@@ -23,21 +24,8 @@ const org = (path: string) => `/api/v1/organizations/${orgId}${path}`;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
 const post = (url: string, headers: Headers, payload: unknown) => t.app.inject({ method: 'POST', url, headers, payload: payload as object });
 
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from('0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1e2f1b40000000049454e44ae426082', 'hex'),
-]);
 /** A photo uploaded as a phone does, through the messages' or the reports' upload. */
-async function upload(headers: Headers, via: '/messages/images' | '/dvirs/images' = '/messages/images', key?: string) {
-  const boundary = '----ownertest' + Math.random().toString(16).slice(2);
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`),
-    PNG,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({ method: 'POST', url: org(via), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(key ? { 'idempotency-key': key } : {}), ...headers } });
-  return res;
-}
+const upload = (headers: Headers, via?: '/messages/images' | '/dvirs/images', key?: string) => uploadImage(t.app, orgId, headers, via, key);
 async function uploaded(headers: Headers, via?: '/messages/images' | '/dvirs/images') {
   const res = await upload(headers, via);
   expect(res.statusCode, res.body).toBe(201);

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WebhookPayload } from '@fleet/api-contract';
 import { onServer, serverDatabase } from '../../test/helpers.ts';
 import { startServer, type ServerProcess } from '../../test/server-process.ts';
-import { loadBody } from './webhook-fixtures.ts';
+import { loadBody } from '../../test/webhook-fixtures.ts';
 
 // The outbox survives kill -9 of the sender mid-delivery (issue 48, decision 0201): a real server
 // process sends a delivery to a receiver that holds it unanswered, is killed with SIGKILL, and a new

@@ -9,7 +9,7 @@ import { bearer, createTestApp, eventually, expectErrorBody, expectFieldErrors, 
 import { emitWebhookEvent } from './webhook-outbox.ts';
 import { attemptTimeoutMs, retryDelayMs, RETRY_SCHEDULE_S, slotShares } from './webhook-sender.ts';
 import { isPrivateAddress, urlProblem } from './webhook-target.ts';
-import { loadBody } from './webhook-fixtures.ts';
+import { loadBody } from '../../test/webhook-fixtures.ts';
 
 // Webhooks through HTTP on the real database (issue 48, decision 0198): a loopback receiver gets
 // signed events that verify with the standardwebhooks library's own verifier, a failing receiver gets

@@ -14,6 +14,8 @@ export interface SilentReceiver {
   /** Requests held open now, and the most held at once. */
   open(): number;
   mostOpen(): number;
+  /** The most requests held at once under one path below the receiver's url (`/hooks/<under>/…`). */
+  mostOpenUnder(under: string): number;
   /** Ends the held requests first, so an app's sender does not wait out their timeouts when it stops. */
   close(): Promise<void>;
 }
@@ -40,13 +42,21 @@ export async function silentReceiver(): Promise<SilentReceiver> {
   let held = 0;
   let open = 0;
   let mostOpen = 0;
+  const openUnder = new Map<string, { now: number; most: number }>();
   const server = http.createServer((req, res) => {
     held++;
     mostOpen = Math.max(mostOpen, ++open);
-    res.on('close', () => open--);
+    const under = (req.url ?? '').split('/')[2] ?? '';
+    const o = openUnder.get(under) ?? { now: 0, most: 0 };
+    openUnder.set(under, o);
+    o.most = Math.max(o.most, ++o.now);
+    res.on('close', () => {
+      open--;
+      o.now--;
+    });
     req.resume();
   });
-  return { url: await listen(server), held: () => held, open: () => open, mostOpen: () => mostOpen, close: () => closeServer(server) };
+  return { url: await listen(server), held: () => held, open: () => open, mostOpen: () => mostOpen, mostOpenUnder: (under) => openUnder.get(under)?.most ?? 0, close: () => closeServer(server) };
 }
 
 export async function answeringReceiver(): Promise<AnsweringReceiver> {

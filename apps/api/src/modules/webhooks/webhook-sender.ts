@@ -39,13 +39,22 @@ export const leaseMsFor = (timeoutMs: number) => 3 * timeoutMs + 5000;
 /** The longest a receiver's Retry-After is honoured. */
 const MAX_RETRY_AFTER_S = 24 * 3600;
 
-/**
- * How many of the sender's slots (WEBHOOK_CONCURRENCY) one organization's chains may hold at once, and
- * how many of those its timing-out subscriptions may (decision 0230): half and a twentieth (50 and 5
- * of 100). Whatever one organization's receivers do, the other half stays free for the others.
- */
-export function slotShares(concurrency: number): { organization: number; timingOut: number } {
-  return { organization: Math.max(1, Math.ceil(concurrency / 2)), timingOut: Math.max(1, Math.ceil(concurrency / 20)) };
+/** The sender's fair shares of its slots (decision 0230). */
+export interface SlotShares {
+  /** Chains one organization may hold at once: half the slots. */
+  organization: number;
+  /** Of those, chains of its timing-out subscriptions: a twentieth. */
+  timingOut: number;
+  /**
+   * Slots only an organization with nothing in flight may take (a tenth): however many organizations
+   * fill their halves with receivers that never answer, the next one's first chain finds a slot.
+   */
+  reserve: number;
+}
+
+/** The shares of WEBHOOK_CONCURRENCY slots: 50, 5 and 10 of 100. */
+export function slotShares(concurrency: number): SlotShares {
+  return { organization: Math.max(1, Math.ceil(concurrency / 2)), timingOut: Math.max(1, Math.ceil(concurrency / 20)), reserve: Math.max(1, Math.ceil(concurrency / 10)) };
 }
 
 /** The shortest leash: a timing-out subscription's attempts wait at least this long for an answer. */
@@ -167,9 +176,11 @@ type Held = Map<string, { n: number; slow: number }>;
  * Fair shares (decision 0230): the heads are taken round robin by organization (each one's first
  * due head, then each one's second, …), counting the chains it already has in flight (`held`, as
  * JSON `{org: [chains, timing-out chains]}`); an organization gets none past `shares.organization`
- * chains in flight, and its timing-out subscriptions none past `shares.timingOut`.
+ * chains in flight, and its timing-out subscriptions none past `shares.timingOut`. The last
+ * `shares.reserve` free slots go only to an organization's first chain when it has none in flight
+ * (`turn` 1): organizations already sending share what is left above them.
  */
-function claimSql(room: number, leaseMs: number, org: string | null, held: Held, shares: { organization: number; timingOut: number }): SQL {
+function claimSql(room: number, leaseMs: number, org: string | null, held: Held, shares: SlotShares): SQL {
   const busy = JSON.stringify(Object.fromEntries([...held].filter(([o]) => org === null || o === org).map(([o, h]) => [o, [h.n, h.slow]])));
   return sql`
       with due as (
@@ -191,11 +202,16 @@ function claimSql(room: number, leaseMs: number, org: string | null, held: Held,
         ) x
         where not x.slow or x.held_slow + x.slow_turn <= ${shares.timingOut}
       ),
+      turns as (
+        select e.organization_id, e.id, e.next_attempt_at, e.held + row_number() over (partition by e.organization_id order by e.next_attempt_at, e.id) as turn from eligible e
+      ),
       heads as (
         select r.organization_id, r.id from (
-          select e.organization_id, e.id, e.next_attempt_at, e.held + row_number() over (partition by e.organization_id order by e.next_attempt_at, e.id) as turn from eligible e
+          select t.*, count(*) filter (where t.turn > 1) over (order by t.turn, t.next_attempt_at, t.id rows between unbounded preceding and current row) as shared_turn
+          from turns t
+          where t.turn <= ${shares.organization}
         ) r
-        where r.turn <= ${shares.organization}
+        where r.turn = 1 or r.shared_turn <= ${Math.max(0, room - shares.reserve)}
         order by r.turn, r.next_attempt_at, r.id
         limit ${room}
       ),

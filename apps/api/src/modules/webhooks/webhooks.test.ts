@@ -299,8 +299,8 @@ describe('the sender’s rules', () => {
   });
 
   it('shares the slots and shortens the leash by the figures of decision 0230', () => {
-    expect(slotShares(100)).toEqual({ organization: 50, timingOut: 5 });
-    expect(slotShares(1)).toEqual({ organization: 1, timingOut: 1 });
+    expect(slotShares(100)).toEqual({ organization: 50, timingOut: 5, reserve: 10 });
+    expect(slotShares(1)).toEqual({ organization: 1, timingOut: 1, reserve: 1 });
     expect([0, 1, 2, 3, 4, 5, 8].map((n) => attemptTimeoutMs(10_000, n))).toEqual([10_000, 2500, 2500, 2500, 10_000, 2500, 10_000]);
     expect(attemptTimeoutMs(2000, 1)).toBe(1000);
     expect(attemptTimeoutMs(500, 1)).toBe(500);

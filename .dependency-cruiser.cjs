@@ -57,6 +57,14 @@ module.exports = {
       to: { path: '^apps/api/src/modules/' },
     },
     // --- end of module public files ----------------------------------------------------------
+    {
+      name: 'auth-base-imports-no-module',
+      severity: 'error',
+      comment:
+        'modules/auth is the base every module imports (scope, actor, the auth plugin, sessions): it imports no other module. Sign-up and sign-in, which need users and organizations, are modules/accounts (decision 0250).',
+      from: { path: '^apps/api/src/modules/auth/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/api/src/modules/', pathNot: '^apps/api/src/modules/auth/' },
+    },
   ],
   options: {
     // Only the project's own files: packages are followed through the workspace links into

@@ -28,7 +28,7 @@ import { errorBody, installErrorHandler } from './plugins/errors.ts';
 import { validatorWithInputRules } from './http/validator.ts';
 import { installUtf8Json } from './http/utf8-body.ts';
 import './plugins/types.ts';
-import authRoutes from './modules/auth/auth.routes.ts';
+import { accountsRoutes } from './modules/accounts/index.ts';
 import { apiHealthRoutes, probeRoutes } from './modules/health/health.routes.ts';
 import { StartupProgress } from './modules/health/startup-progress.ts';
 import imagesRoutes from './modules/images/images.routes.ts';
@@ -305,7 +305,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       await api.register(authPlugin);
       await api.register(apiHealthRoutes);
       await api.register(webConfigRoutes);
-      await api.register(authRoutes);
+      await api.register(accountsRoutes);
       await api.register(usersRoutes);
       await api.register(imagesRoutes);
       await api.register(settingsRoutes);

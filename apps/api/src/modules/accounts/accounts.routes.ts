@@ -10,11 +10,11 @@ import {
   signInResponseSchema,
   tokensSchema,
 } from '@fleet/api-contract';
-import { actorOf, requireAuth } from './auth-context.ts';
+import { actorOf, requireAuth } from '../auth/index.ts';
 import { errors } from '../../http/route-schemas.ts';
-import * as auth from './auth.service.ts';
+import * as auth from './accounts.service.ts';
 
-const authRoutes: FastifyPluginAsyncZod = async (app) => {
+const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = { db: app.db, tokens: app.tokens };
   // Per-IP throttle on the unauthenticated endpoints that send e-mail or create accounts.
   const throttle = { rateLimit: { max: 20, timeWindow: '1 minute' } };
@@ -114,4 +114,4 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-export default authRoutes;
+export default accountsRoutes;

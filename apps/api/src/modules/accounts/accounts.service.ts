@@ -2,19 +2,28 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { CurrentUser, SignInResponse, Tokens } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { drivers, loginFailures, organizations, passwordResetTokens, refreshTokens, roles, users } from '../../db/schema/index.ts';
-import { burnPasswordCheck, hashPassword, sha256, verifyPassword } from './crypto.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { notifyAuthChange } from '../../db/sql/notify.ts';
-import type { AccessTokens } from './jwt.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { loadAuthContext, type Actor, type AuthContext } from './auth-context.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { createOrganizationWithAdmin } from '../organizations/index.ts';
 import { presentCurrentUser } from '../users/index.ts';
 import { recordDriverLogin } from '../hos/index.ts';
-import { sendPasswordResetEmail } from './password-tokens.ts';
-import { issueRefreshToken, issueSession, revokeAllSessions } from './sessions.ts';
+import {
+  burnPasswordCheck,
+  hashPassword,
+  issueRefreshToken,
+  issueSession,
+  loadAuthContext,
+  revokeAllSessions,
+  sendPasswordResetEmail,
+  sha256,
+  verifyPassword,
+  type AccessTokens,
+  type Actor,
+  type AuthContext,
+} from '../auth/index.ts';
 
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;

@@ -60,7 +60,7 @@ import { createIngest, type Ingest } from './modules/positions/pipeline/ingest.s
 import { watchIngestHealth } from './modules/positions/ingest-alerts.ts';
 import { RefusedFixes } from './modules/positions/refused-fixes.ts';
 import { startFollowers } from './modules/positions/pipeline/follower.ts';
-import { FOLLOWERS } from './modules/positions/pipeline/followers.ts';
+import { FOLLOWERS, tieFollowers } from './pipeline/followers.ts';
 import type { AutoDuty } from './modules/hos/auto-duty/auto-duty.service.ts';
 import type { EngineEvents } from './modules/hos/engine-events/engine-events.service.ts';
 import historyRoutes from './modules/positions/history.routes.ts';
@@ -204,6 +204,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     onError: (what) => (err) => app.log.error(err, `${what} failed`),
     info: (message) => app.log.info(message),
   });
+  tieFollowers(db.db, followers.byName);
   // PGlite is one connection in this process: a second writer would only queue behind the first.
   const ingest = createIngest(db.db, {
     writers: db.kind === 'pglite' ? 1 : config.ingestWriters,

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
 
 /**
  * The followers of a commit catch up on positions stored before this start (a restart, the demo
- * history): each that has a catch-up (pipeline/followers/), in the list's order, one after another.
+ * history): each that has a catch-up (pipeline/followers.ts), in the list's order, one after another.
  * Together they kept the database's one connection busy with a queue of statements, and a request
  * made meanwhile waited behind all of them (a dashboard 1.4-1.9 s on a first start); in turn, a
  * request's statements wait for one of theirs at a time.

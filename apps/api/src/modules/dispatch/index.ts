@@ -2,3 +2,4 @@
 export { LiveEtas } from './live-etas.ts';
 export type { LiveEtaStats } from './live-etas.ts';
 export { routingOf } from './routing.ts';
+export { liveEtasFollower } from './live-etas.follower.ts';

@@ -2,3 +2,4 @@
 export { EngineFaults } from './engine-faults.tracker.ts';
 export { dtcValue, faultReport } from './fault-report.ts';
 export { default as engineFaultsRoutes } from './engine-faults.routes.ts';
+export { engineFaultsFollower } from './engine-faults.follower.ts';

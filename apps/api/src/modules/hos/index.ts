@@ -15,3 +15,5 @@ export { assertDriverPath, driverIdOfAccount, selfOnly } from './hos-access.ts';
 export { eldOutputFile } from './eld-output.service.ts';
 export { transitionCode } from './hos-diagnostics.ts';
 export { periodStartOf } from './hos.repository.ts';
+export { autoDutyFollower } from './auto-duty/auto-duty.follower.ts';
+export { engineEventsFollower } from './engine-events/engine-events.follower.ts';

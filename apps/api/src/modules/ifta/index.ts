@@ -1,3 +1,4 @@
 // The ifta module's public file: other modules import from here only (imports inside the module stay direct).
 export { distanceCsv } from './ifta-export.service.ts';
 export { IftaMiles } from './ifta-miles.service.ts';
+export { iftaMilesFollower } from './ifta-miles.follower.ts';

@@ -2,3 +2,4 @@
 export { PlaceIndex, type IndexedPlace } from './place-index.ts';
 export { contains as placeContains } from './place-geometry.ts';
 export { PlaceVisits } from './place-visits.service.ts';
+export { placeVisitsFollower } from './place-visits.follower.ts';

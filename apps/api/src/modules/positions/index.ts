@@ -15,3 +15,7 @@ export { offsetWords, refusalHint } from './refused-fixes-hint.ts';
 export { decodeAvlPacket, encodeAvlPacket } from './pipeline/teltonika/codec.ts';
 export type { AvlRecord } from './pipeline/teltonika/codec.ts';
 export { loadIoMap, recordsToRows } from './pipeline/teltonika/records.ts';
+// The follower contract: each module declares its follower of a commit with these; the list and
+// its start are the app's (apps/api/src/pipeline), above the modules.
+export { follower, queueFollowing, startFollowers } from './pipeline/follower.ts';
+export type { Follower, FollowerContext, Following } from './pipeline/follower.ts';

@@ -2,3 +2,4 @@
 export { SafetyEvents } from './safety.follower.ts';
 export { default as safetyRoutes } from './safety.routes.ts';
 export { exportSafetyEvents, exportSafetyScores } from './safety-export.ts';
+export { safetyEventsFollower } from './safety-events.follower.ts';

@@ -5,8 +5,9 @@ import type { LatePositionsOptions, PositionRow } from './position-row.ts';
 import type { WriteResult } from './position-store.ts';
 
 // A follower of a commit: work that follows committed positions (automatic duty status, IFTA
-// miles, daily statistics, notification checks). Each is one file under followers/, listed once in
-// followers.ts; the group commit hands every follower the rows it stored, after they are stored
+// miles, daily statistics, notification checks). Each is declared in the module whose facts it
+// derives (`<x>.follower.ts`) and listed once above the modules (apps/api/src/pipeline/followers.ts);
+// the group commit hands every follower the rows it stored, after they are stored
 // and answered, so a follower's failure or pace never reaches a device.
 
 /** What a follower is started with. */

@@ -17,7 +17,7 @@ import { UnknownDevices } from './unknown-devices.ts';
 // The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
 // check (fix-check.ts) and attribute (gateway-directory.ts: which device, vehicle and driver) ->
 // commit (group-committer.ts, storing through position-store.ts), and behind the commit its
-// followers (follower.ts, listed in followers.ts). Positions stored earlier that come to belong to
+// followers (follower.ts, listed in apps/api/src/pipeline/followers.ts). Positions stored earlier that come to belong to
 // a vehicle reach the followers through late-positions.ts.
 
 /** One ingest pipeline per process, shared by the API routes and the OsmAnd port. */
@@ -36,7 +36,7 @@ export interface Ingest {
   refusedFixes: RefusedFixes | null;
   /** Where a failure no device is told about goes: a failed commit, a 5xx, a packet left unacknowledged. */
   logError(err: unknown, message: string): void;
-  /** The followers of a commit, started (followers.ts), in their list's order. */
+  /** The followers of a commit, started (apps/api/src/pipeline/followers.ts), in their list's order. */
   followers: ReadonlyArray<Following<unknown>>;
   /** Flushes the group commit, then closes each follower in the list's order. */
   close(): Promise<void>;

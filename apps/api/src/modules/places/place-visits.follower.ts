@@ -1,6 +1,5 @@
-import { LoadStopsFromVisits } from '../../../loads/index.ts';
-import { PlaceVisits } from '../../../places/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { PlaceVisits } from './place-visits.service.ts';
+import { follower, queueFollowing } from '../positions/index.ts';
 
 /** Arrivals and departures at places, detention and their notifications (decision 0162). */
 export const placeVisitsFollower = follower('placeVisits', ({ database, config, onError, info }) => {
@@ -9,9 +8,6 @@ export const placeVisitsFollower = follower('placeVisits', ({ database, config, 
     // PGlite is this process's own database: no other instance works its vehicles.
     shared: database.kind !== 'pglite',
   });
-  // Load stops at places take their arrivals and departures from the visits (decision 0166).
-  const loadStops = new LoadStopsFromVisits(database.db);
-  placeVisits.onWritten(async (orgId, assetIds) => void (await loadStops.sync(orgId, assetIds)));
   const catchUp = () =>
     placeVisits
       .catchUp()

@@ -1,5 +1,5 @@
-import { SafetyEvents } from '../../../safety/index.ts';
-import { follower } from '../follower.ts';
+import { SafetyEvents } from './safety.follower.ts';
+import { follower } from '../positions/index.ts';
 
 /**
  * Harsh driving, speeding, idling, crashes, towing and jamming from every source (decision 0194).

@@ -1,5 +1,5 @@
-import { TripsStops } from '../../../reports/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { TripsStops } from './trips-stops.service.ts';
+import { follower, queueFollowing } from '../positions/index.ts';
 
 /** Trips and stops per vehicle (decision 0163). */
 export const tripsStopsFollower = follower('tripsStops', ({ database, config, onError, info }) => {

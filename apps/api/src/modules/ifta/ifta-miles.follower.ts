@@ -1,5 +1,5 @@
-import { IftaMiles } from '../../../ifta/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { IftaMiles } from './ifta-miles.service.ts';
+import { follower, queueFollowing } from '../positions/index.ts';
 
 /** IFTA miles per vehicle, jurisdiction and day (decision 0121). */
 export const iftaMilesFollower = follower('iftaMiles', ({ database, config, onError, info }) => {

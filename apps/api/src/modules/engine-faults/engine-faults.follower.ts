@@ -1,5 +1,5 @@
-import { EngineFaults } from '../../../engine-faults/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { EngineFaults } from './engine-faults.tracker.ts';
+import { follower, queueFollowing } from '../positions/index.ts';
 
 /**
  * Engine fault codes from the positions' fault attributes (decision 0191). Only positions committed

@@ -1,5 +1,5 @@
-import { EngineEvents } from '../../../hos/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { EngineEvents } from './engine-events.service.ts';
+import { follower, queueFollowing } from '../../positions/index.ts';
 
 /** Engine power-up and shut-down records (ELD event type 6) from the ignition of the vehicles' positions (decision 0155). */
 export const engineEventsFollower = follower('engineEvents', ({ database, config, onError, info }) => {

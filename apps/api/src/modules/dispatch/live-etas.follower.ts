@@ -1,5 +1,6 @@
-import { LiveEtas, routingOf } from '../../../dispatch/index.ts';
-import { follower } from '../follower.ts';
+import { LiveEtas } from './live-etas.ts';
+import { routingOf } from './routing.ts';
+import { follower } from '../positions/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

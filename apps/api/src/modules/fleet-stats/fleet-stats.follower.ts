@@ -1,5 +1,5 @@
-import { FleetStats } from '../../../fleet-stats/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { FleetStats } from './fleet-stats.service.ts';
+import { follower, queueFollowing } from '../positions/index.ts';
 
 /** Daily vehicle statistics (decision 0131). */
 export const fleetStatsFollower = follower('fleetStats', ({ database, config, onError, info }) => {

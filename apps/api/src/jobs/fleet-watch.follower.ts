@@ -1,5 +1,5 @@
-import { FleetWatch } from '../../../../jobs/fleet-watch.ts';
-import { follower } from '../follower.ts';
+import { FleetWatch } from './fleet-watch.ts';
+import { follower } from '../modules/positions/index.ts';
 
 /**
  * The notification detectors behind ingest (decision 0130): the drivers whose positions were

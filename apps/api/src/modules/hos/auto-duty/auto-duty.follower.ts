@@ -1,5 +1,5 @@
-import { AutoDuty } from '../../../hos/index.ts';
-import { follower, queueFollowing } from '../follower.ts';
+import { AutoDuty } from './auto-duty.service.ts';
+import { follower, queueFollowing } from '../../positions/index.ts';
 
 /** Automatic duty status derived from the vehicles' positions (decision 0095). */
 export const autoDutyFollower = follower('autoDuty', ({ database, config, onError, info }) => {

@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   const db = database.db;
   const rx = await startReceivers();
   const senderFor = (scale: number) => {
-    const sender = new WebhookSender(db, { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 10_000, retryScale: scale, pollMs: 1000, idlePollMs: 30_000, concurrency: 200, maxPerOrg: 50 }, (err, what) => console.error(what, err));
+    const sender = new WebhookSender(db, { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 10_000, retryScale: scale, pollMs: 1000, idlePollMs: 30_000, concurrency: 200, maxPerOrg: 50 }, (err, what) => console.error(what, err), async () => {});
     return sender;
   };
   // As in the app: woken by the commits' notification on the notification hub's channel.

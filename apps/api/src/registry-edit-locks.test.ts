@@ -5,7 +5,7 @@ import type { DbOrTx } from './db/client.ts';
 import { latestPositions } from './db/schema/index.ts';
 import { lockAsset } from './modules/assets/assets.repository.ts';
 import { lockDriverRow } from './modules/drivers/drivers.repository.ts';
-import { lockGateway } from './modules/gateways/unpairing.ts';
+import { lockGateway } from './modules/gateways/index.ts';
 import { assertAnotherActiveAdmin } from './modules/users/users.policies.ts';
 import { createTestApp, registerOrganization, type TestContext } from './test/helpers.ts';
 import { heldTransaction } from './test/held-transaction.ts';

@@ -5,7 +5,7 @@ import { listLogDays } from '../modules/hos/hos-log-list.service.ts';
 import { fleetHos } from '../modules/hos/hos-fleet-snapshot.ts';
 import { ensureLogDays } from '../modules/hos/hos.repository.ts';
 import { logDateOf } from '../modules/hos/hos.time.ts';
-import { deviceOfflineNotice, driveLowNotices, isViolationNews, uncertifiedNotice, violationFactKey, violationNotices, VIOLATION_NEWS_MS } from '../modules/notifications/detectors.ts';
+import { deviceOfflineNotice, driveLowNotices, isViolationNews, uncertifiedNotice, violationFactKey, violationNotices, VIOLATION_NEWS_MS } from './fleet-watch-detectors.ts';
 import { notifyMany, type NotifyInput } from '../modules/notifications/notifications.service.ts';
 import { drivenWithSafetyDefectNotices } from '../modules/maintenance/index.ts';
 import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';

@@ -2,8 +2,19 @@ import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, terminals, users, workOrders } from '../../db/schema/index.ts';
-import { getOrganizationSettings } from '../organizations/index.ts';
+import { DEFAULT_ORGANIZATION_SETTINGS, type OrganizationSettingsValues } from '@fleet/api-contract';
+import { notFound } from '../../http/errors.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
+
+/**
+ * The organization's distance units (the default until saved). Read here, not through the
+ * organizations module: that module records activity, so it stands above this one.
+ */
+async function unitsOf(db: Db, orgId: string): Promise<OrganizationSettingsValues['units']> {
+  const [org] = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
+  if (!org) throw notFound('Organization');
+  return org.settings?.units ?? DEFAULT_ORGANIZATION_SETTINGS.units;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,6 +91,6 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
     );
     for (const r of rows) found.set(r.id, { kind: r.kind as RecordKind, label: r.label ?? r.email ?? '', email: r.email });
   }
-  const { units } = await getOrganizationSettings(db, orgId);
+  const units = await unitsOf(db, orgId);
   return Object.assign((id: unknown) => (typeof id === 'string' ? found.get(id.toLowerCase()) : undefined), { units });
 }

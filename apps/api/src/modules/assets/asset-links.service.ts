@@ -6,7 +6,7 @@ import { conflict, invalidField } from '../../http/errors.ts';
 import type { Actor, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { lockDriverRow } from '../drivers/index.ts';
-import { unpairAssetInTx } from '../gateways/index.ts';
+import { unpairAssetInTx } from './device-unpairing.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
 import { getAssetDetail } from './asset-detail.ts';
 

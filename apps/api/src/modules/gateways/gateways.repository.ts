@@ -3,6 +3,7 @@ import type { Gateway, GatewayDetail } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, deviceModels, gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
+import type { RowLock } from '../../db/sql/row-lock.ts';
 import { groupsOfAssets } from '../groups/index.ts';
 import { engineDataSeen, noEngineData } from './engine-data-seen.ts';
 
@@ -67,4 +68,15 @@ export async function getGatewayDetail(db: DbOrTx, orgId: string, id: string): P
     ...g,
     pairingHistory: history.map((r) => ({ from: r.p.pairedAt.toISOString(), to: r.p.unpairedAt?.toISOString() ?? null, asset: r.a })),
   };
+}
+
+/** Locks the organization's device row for a change (404 when it is not the organization's). */
+export async function lockGateway(tx: DbOrTx, orgId: string, id: string, strength: RowLock = 'no key update') {
+  const [g] = await tx
+    .select()
+    .from(gateways)
+    .where(and(eq(gateways.id, id), eq(gateways.organizationId, orgId)))
+    .for(strength);
+  if (!g) throw notFound('Device');
+  return g;
 }

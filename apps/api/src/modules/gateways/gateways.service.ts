@@ -13,8 +13,8 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { assetInGroup } from '../groups/index.ts';
-import { getGatewayDetail, selectGateways } from './gateways.repository.ts';
-import { lockGateway, unpairAssetInTx } from './unpairing.ts';
+import { getGatewayDetail, lockGateway, selectGateways } from './gateways.repository.ts';
+import { unpairAssetInTx } from '../assets/index.ts';
 import { dropDeviceIds, putDeviceIds } from './device-ids.ts';
 
 type ParsedInput = z.output<typeof gatewayInputSchema>;

@@ -2,5 +2,5 @@
 export { selectGateways } from './gateways.repository.ts';
 export { gatewayConditions } from './gateways.service.ts';
 export type { GatewayFilter } from './gateways.service.ts';
-export { unpairAssetInTx } from './unpairing.ts';
+export { lockGateway } from './gateways.repository.ts';
 export { putDeviceIds, type DeviceIdRow } from './device-ids.ts';

@@ -5,9 +5,8 @@ import { gatewayPairings, gateways } from '../../db/schema/index.ts';
 import { conflict, invalidField } from '../../http/errors.ts';
 import type { Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { assetLabel, lockAsset } from '../assets/index.ts';
-import { getGatewayDetail } from './gateways.repository.ts';
-import { lockGateway, unpairInTx } from './unpairing.ts';
+import { assetLabel, lockAsset, unpairInTx } from '../assets/index.ts';
+import { getGatewayDetail, lockGateway } from './gateways.repository.ts';
 import { attributeDevicePositions, type PositionRow, TTL_MS } from '../positions/index.ts';
 
 /** What pairing tells ingest: forget the cached device, take positions that now belong to a vehicle. */

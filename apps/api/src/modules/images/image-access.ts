@@ -1,13 +1,16 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { AuthContext } from '../auth/index.ts';
-import { loadInReach } from '../loads/index.ts';
-import { defectInReach, dvirInReach } from '../maintenance/index.ts';
-import { messageInReach } from '../messages/index.ts';
-import { uploaderOf, type ImageFacts } from './image-owners.ts';
+import { uploaderOf, type ImageFacts, type ImageOwnerType } from './image-owners.ts';
 
 // Who reads an image by id (issue 66, decision 0235): whoever may read what it is attached to, as
-// that module answers it. Imported by the images routes only: the owners' modules import the images
-// module's public file, so its services cannot import them back.
+// that module answers it. The owners' modules (messages, maintenance, loads) stand above images and
+// import it, so their answers reach it from the app's route list (decision 0250), never by import.
+
+/** Whether `caller` may read the record an image is attached to (its owner's module answers). */
+export type OwnerInReach = (db: DbOrTx, orgId: string, caller: AuthContext, ownerId: string, nowMs: number) => Promise<boolean>;
+
+/** The answer of each owner's module, for the owners other than users and the organization. */
+export type OwnersInReach = Record<Exclude<ImageOwnerType, 'USER' | 'ORGANIZATION'>, OwnerInReach>;
 
 /**
  * The check for `caller`: a super administrator reads any image; anyone else only an image of their
@@ -15,7 +18,7 @@ import { uploaderOf, type ImageFacts } from './image-owners.ts';
  * recorded), a user's photo or the logo (shown to every member), or part of a message, report,
  * defect or load they may read.
  */
-export function mayReadImage(db: DbOrTx, caller: AuthContext, now = Date.now()) {
+export function mayReadImage(db: DbOrTx, caller: AuthContext, owners: OwnersInReach, now = Date.now()) {
   return async (image: ImageFacts): Promise<boolean> => {
     if (caller.isSuperAdmin) return true;
     const orgId = caller.orgId;
@@ -27,14 +30,8 @@ export function mayReadImage(db: DbOrTx, caller: AuthContext, now = Date.now()) 
       case 'USER':
       case 'ORGANIZATION':
         return true;
-      case 'MESSAGE':
-        return messageInReach(db, orgId, caller, id);
-      case 'DVIR':
-        return dvirInReach(db, orgId, caller, id, now);
-      case 'DEFECT':
-        return defectInReach(db, orgId, caller, id, now);
-      case 'LOAD':
-        return loadInReach(db, orgId, caller, id);
+      default:
+        return owners[image.ownerType](db, orgId, caller, id, now);
     }
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { imageIdParams, imageLinkQuery, orgImageParams } from '@fleet/api-contract';
 import { errors, nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
-import { mayReadImage } from './image-access.ts';
+import { mayReadImage, type OwnersInReach } from './image-access.ts';
 import { bearerCaller } from './image-caller.ts';
 import { getImageByLinkOrCaller, getOrgImage, type ServedImage } from './images.service.ts';
 
@@ -19,7 +19,10 @@ function send(reply: FastifyReply, image: ServedImage) {
     .send(image.data);
 }
 
-const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The images routes, with each owner module's answer to who may read what an image is attached to. */
+const imagesRoutes =
+  (owners: OwnersInReach): FastifyPluginAsyncZod =>
+  async (app) => {
   app.get('/organizations/:orgId/images/:imageId', {
     config: { tokens: true },
     schema: {
@@ -31,7 +34,7 @@ const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       const { db, orgId } = scopeOf(req, req.params.orgId);
-      return send(reply, await getOrgImage(db, orgId, req.params.imageId, mayReadImage(db, requireAuth(req))));
+      return send(reply, await getOrgImage(db, orgId, req.params.imageId, mayReadImage(db, requireAuth(req), owners)));
     },
   });
 
@@ -49,7 +52,7 @@ const imagesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       const caller = await bearerCaller(req);
-      const mayRead = caller ? mayReadImage(app.db, caller) : async () => false;
+      const mayRead = caller ? mayReadImage(app.db, caller, owners) : async () => false;
       return send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, caller, mayRead));
     },
   });

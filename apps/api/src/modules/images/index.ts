@@ -3,3 +3,5 @@ export { imageLink, optionalImageLink, setImageLinkSecret } from './image-links.
 export { deleteImage, storeImage } from './images.service.ts';
 export { storeOrganizationImage, uploadedFileBytes } from './image-upload.ts';
 export { attachImages, uploaderOf, type ImageFacts, type ImageOwner, type ImageOwnerType } from './image-owners.ts';
+export { default as imagesRoutes } from './images.routes.ts';
+export type { OwnersInReach } from './image-access.ts';

@@ -7,7 +7,7 @@ import { assets, organizations } from '../../db/schema/index.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { zonedToUtc } from '../hos/index.ts';
+import { zonedToUtc } from '../../lib/zone-offset.ts';
 import { detectFormat, readHistoryFile, type FileError, type FileFix } from './gps-history-file.ts';
 import { checkFix, FixError } from './pipeline/fix-check.ts';
 import { RETURNING_POSITION, returnedPosition, type PositionRow, type ReturnedPosition } from './pipeline/position-row.ts';

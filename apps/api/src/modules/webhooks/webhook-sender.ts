@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { onCitus } from '../../db/sql/routed-insert.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import { notify } from '../notifications/index.ts';
 import { postWebhook, RequestCutter, webhookHeaders, type AttemptResult } from './webhook-target.ts';
 
 // The webhook sender (issue 48, decisions 0198 and 0201). Every instance runs one (WEBHOOK_SENDER=0
@@ -297,6 +296,13 @@ export interface SenderStats {
   firstAttemptLagMs: number[];
 }
 
+/**
+ * Tells an organization's administrators (in the app and by e-mail) that a subscription was turned
+ * off, in the transaction that logs it: the notifications module's `notify`, handed in by the app's
+ * wiring (notifications emit webhook events, so this module cannot import them back; decision 0250).
+ */
+export type TellAdmins = (tx: DbOrTx, notice: { organizationId: string; kind: 'WEBHOOK_DISABLED'; factKey: string; title: string; body: string; link: string; linkLabel: string }) => Promise<unknown>;
+
 export class WebhookSender {
   /** Chains (one per subscription) being sent. */
   private inFlight = 0;
@@ -327,6 +333,7 @@ export class WebhookSender {
     private readonly db: Db,
     private readonly config: WebhookConfig,
     private readonly onError: (err: unknown, what: string) => void,
+    private readonly tellAdmins: TellAdmins,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -647,7 +654,7 @@ export class WebhookSender {
     const gone = s.disabled_reason === 'GONE';
     await this.db.transaction(async (tx) => {
       await recordActivity(tx, { orgId: s.o, actor: { userId: null, email: null, role: 'SYSTEM', ip: null }, action: 'DISABLE', entityType: 'WEBHOOK', entityId: s.id, after: { url: s.url, enabled: false, disabledReason: s.disabled_reason } });
-      await notify(tx, {
+      await this.tellAdmins(tx, {
         organizationId: s.o,
         kind: 'WEBHOOK_DISABLED',
         factKey: `webhook-disabled:${s.id}:${new Date(this.clock()).toISOString().slice(0, 16)}`,

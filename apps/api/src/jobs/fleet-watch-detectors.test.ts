@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { violationNotices } from './detectors.ts';
+import { violationNotices } from './fleet-watch-detectors.ts';
 
 describe('violation notices', () => {
   it('say when the violation began in the driver’s home-terminal time, with its zone (decision 0140)', () => {

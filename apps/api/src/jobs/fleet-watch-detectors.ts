@@ -1,6 +1,6 @@
 import type { Availability } from '@fleet/api-contract';
-import type { FleetViolation } from '../hos/index.ts';
-import type { NotifyInput } from './notifications.service.ts';
+import type { FleetViolation } from '../modules/hos/index.ts';
+import type { NotifyInput } from '../modules/notifications/index.ts';
 
 // What the fleet watch notifies, as pure functions from what it read to the notifications to send.
 // Each carries a fact key that names the fact exactly once, so detecting it again does nothing.

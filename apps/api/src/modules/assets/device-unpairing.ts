@@ -1,23 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { gatewayPairings, gateways } from '../../db/schema/index.ts';
-import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import type { RowLock } from '../../db/sql/row-lock.ts';
 
-// Locking a device and ending its pairing need nothing of the assets module, so assets can release
-// an asset's device (unpairAssetInTx) without an import circle through pairing.service.ts.
-
-export async function lockGateway(tx: DbOrTx, orgId: string, id: string, strength: RowLock = 'no key update') {
-  const [g] = await tx
-    .select()
-    .from(gateways)
-    .where(and(eq(gateways.id, id), eq(gateways.organizationId, orgId)))
-    .for(strength);
-  if (!g) throw notFound('Device');
-  return g;
-}
+// Ending a device's pairing: the pairing is one of an asset's links (as a driver's assignment and a
+// trailer's attachment are), so it ends here, where a deactivated asset releases its links; the
+// gateways module, which pairs devices to assets, stands above assets and ends pairings through this.
 
 type GatewayRow = typeof gateways.$inferSelect;
 

@@ -1,8 +1,32 @@
 // Import rules checked by `npm run deps` (and by `npm test`): dependencies run one way (docs/decisions/0149).
 // Tests are cruised too: their helpers (apps/api/src/test, packages/eld/src/testing) are modules like
 // any other, and a circle through them fails at load time the same way.
+//
+// `npm run deps` cruises twice. First every file, tests included, against the file rules. Then the
+// API's source without its tests against the folder rules (DEPS_SCOPE=folders): a test reaches the
+// whole app through its helpers, so with tests in the picture every folder would reach every other.
+
+/**
+ * The API's folders stand on floors (decision 0250): no two folders import each other, directly or
+ * around a circle. A folder counts with what it holds, so modules/hos is one room with auto-duty/.
+ * @type {import('dependency-cruiser').IForbiddenRuleType[]}
+ */
+const folderRules = [
+  {
+    name: 'no-folder-circle',
+    severity: 'error',
+    scope: 'folder',
+    comment:
+      'Two folders of the API import each other, directly or around a circle: move the shared piece down to where both can import it, or hand the upper one in from the wiring above (app.ts, routes.ts, pipeline/).',
+    from: { path: '^apps/api/src/' },
+    to: { path: '^apps/api/src/', circular: true },
+  },
+];
+
+const folderScope = process.env.DEPS_SCOPE === 'folders';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
-module.exports = {
+const fileConfig = {
   forbidden: [
     {
       name: 'no-circular',
@@ -82,3 +106,13 @@ module.exports = {
     reporterOptions: { text: { highlightFocused: true } },
   },
 };
+
+module.exports = folderScope
+  ? {
+      forbidden: folderRules,
+      options: {
+        ...fileConfig.options,
+        exclude: { path: `${fileConfig.options.exclude.path}|\\.test\\.ts$|^apps/api/src/test/|\\.test-helper\\.ts$` },
+      },
+    }
+  : fileConfig;

@@ -1,7 +1,7 @@
-// The docs answer first and their links hold (docs/decisions/0260): the benchmarks page stays a
-// short table, every relative link and every `docs/….md` path named in the docs, the READMEs or a
-// code comment points at a file (and a heading) that exists, the decision index lists every
-// decision, and nothing cites a style guide outside the repository.
+// The docs answer first and their links hold (docs/decisions/0260-docs-answer-first.md): the
+// benchmarks page stays a short table, every relative link and every `docs/….md` path named in the
+// docs, the READMEs or a code comment points at a file (and a heading) that exists, the decision
+// index lists every decision, and nothing cites a style guide outside the repository.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,7 +40,7 @@ function anchorsOf(file: string): Set<string> {
     if (line.startsWith('```')) fenced = !fenced;
     const m = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
     if (!m) continue;
-    const base = slug(m[1]);
+    const base = slug(m[1] ?? '');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -52,7 +52,7 @@ function anchorsOf(file: string): Set<string> {
 /** The markdown links of a file, outside code blocks and spans. */
 function linksOf(file: string): string[] {
   const text = read(file).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-  return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
+  return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] ?? '');
 }
 
 describe('docs', () => {

@@ -13,7 +13,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (STYLE.md 10).
+  // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (docs/style.md §10).
   {
     files: ['apps/web/src/features/*/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },

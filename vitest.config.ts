@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: 'docs', root: '.', include: ['scripts/*.test.ts'], maxWorkers: 2 } },
       { test: { name: 'api-contract', root: 'packages/api-contract', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
       { test: { name: 'geo', root: 'packages/geo', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
       { test: { name: 'dispatch', root: 'packages/dispatch', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },

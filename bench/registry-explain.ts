@@ -2,7 +2,7 @@
 // sorts of bench/registry-list.ts, on a PostgreSQL database the bench has loaded: per search path,
 // the server's CPU per execution (the statement run 40 times on one connection as the API runs it:
 // the page's ids unnamed, the rows by id named; planning included; utime+stime of that backend from /proc), and EXPLAIN ANALYZE's
-// planning and execution time with the scans chosen, to review the plans (STYLE 13).
+// planning and execution time with the scans chosen, to review the plans (docs/style.md §13).
 // Run: DATABASE_URL=postgres://…/db node --import tsx bench/registry-explain.ts
 import fs from 'node:fs';
 import pg from 'pg';

@@ -6,7 +6,7 @@
 // The follower is measured apart, as IFTA miles were: its in-memory path (reading a fix's signals, the
 // limit at it, the state machine) over 1,000 vehicles × 120 s of 1 Hz highway fixes, and its writes
 // (the events those fixes make, upserted per round as the follower does) on the database; the sum per
-// fix is compared with ingest's CPU per position measured by bench/telematics.ts (docs/benchmarks.md).
+// fix is compared with ingest's CPU per position measured by bench/telematics.ts (docs/benchmarks/queries.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ import { seed } from '../apps/api/src/seed/seed.ts';
 const VEHICLES = 1000;
 const SECONDS = 120;
 const DRIVERS = 1000;
-/** Ingest's CPU per position (API + database, µs), JSON batches of 1,000 on PostgreSQL: docs/benchmarks.md, issue 34 (12 + 16 µs). */
+/** Ingest's CPU per position (API + database, µs), JSON batches of 1,000 on PostgreSQL: docs/benchmarks/citus.md, issue 34 (12 + 16 µs). */
 const INGEST_US_PER_POSITION = Number(process.env.INGEST_US ?? 28);
 
 const cpu = () => {

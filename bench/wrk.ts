@@ -1,6 +1,6 @@
 // wrk (Debian package `wrk`) as the load generator of the read benchmarks: a C client whose CPU
 // per request is a tenth of autocannon's, so on a small machine the figures describe the server
-// more than the client sharing its cores (docs/benchmarks.md). Requests cycle through a list of
+// more than the client sharing its cores (docs/benchmarks/queries.md). Requests cycle through a list of
 // paths with one header set, like autocannon's setupRequest; latency percentiles are wrk's.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

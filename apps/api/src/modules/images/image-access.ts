@@ -31,7 +31,8 @@ export function mayReadImage(db: DbOrTx, caller: AuthContext, owners: OwnersInRe
       case 'ORGANIZATION':
         return true;
       default:
-        return owners[image.ownerType](db, orgId, caller, id, now);
+        // An owner type no module answers for reads as no: deny by default, as the switch did.
+        return Object.hasOwn(owners, image.ownerType) ? owners[image.ownerType](db, orgId, caller, id, now) : false;
     }
   };
 }

@@ -5,7 +5,7 @@ import { invalidField } from '../../http/errors.ts';
 
 // Faults on purpose (issue 43): the soak (bench/soak.ts) kills the embedded database's worker thread
 // and stalls the database in a running server, as a crash or an overloaded database server would.
-// Registered only when FAULT_INJECTION=1 (app.ts): without it the path answers 404 like any unknown
+// Registered only when FAULT_INJECTION=1 (routes.ts): without it the path answers 404 like any unknown
 // one. The schemas live here, not in the shared contract: no client but the soak and tests calls it.
 
 export const FAULTS = ['kill-database-thread', 'stall-database'] as const;

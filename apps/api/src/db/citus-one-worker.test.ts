@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { seed } from '../seed/seed.ts';
 import { bearer, DEMO, login, onCitus, serverDatabase } from '../test/helpers.ts';
-import { CITUS_POOL_SIZE, defaultPoolSize, openDatabase, type Database } from './client.ts';
+import { CITUS_POOL_SIZE, citusOf, defaultPoolSize, openDatabase, type Database } from './client.ts';
 
 // Issue 34: every statement of one organization's request lands on one worker. The app runs on
 // connections with `citus.multi_task_query_log_level = error`, so Citus fails any statement it
@@ -261,8 +261,10 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     }
   });
 
-  it('takes a pool of CITUS_POOL_SIZE connections when none is configured', async () => {
-    expect(await defaultPoolSize(server.url)).toBe(CITUS_POOL_SIZE);
+  it('knows when it opens that it is Citus with the write function, and takes CITUS_POOL_SIZE connections when none is configured', () => {
+    expect(database.citus).toEqual({ writeFunction: true });
+    expect(citusOf(database.db)).toBe(database.citus);
+    expect(defaultPoolSize(database.citus)).toBe(CITUS_POOL_SIZE);
   });
 
   it('plans the group commit as one delegated call on the organization\'s worker', async () => {

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PGLITE_SHARED_BUFFERS } from '../config.ts';
+import { assertStandardStrings, carryCitusKind, type CitusKind, defaultPoolSize, SERVER_KIND_SQL, type ServerKindRow } from './database-kind.ts';
 import { compilePglite, pgliteBundles, pgliteExtensions, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
 import { PreparedStatements, type Session } from './pglite-prepared.ts';
 import { RemotePGlite } from './pglite-remote.ts';
@@ -30,6 +31,7 @@ function loadPgliteAssets() {
 }
 
 export type { Listener } from './pg-listener.ts';
+export { CITUS_POOL_SIZE, citusOf, defaultPoolSize, type CitusKind } from './database-kind.ts';
 
 export type Schema = typeof schema;
 /** One type for both drivers: PGlite (embedded) and node-postgres (server). */
@@ -39,7 +41,14 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
+  /** The driver: the embedded PGlite, or a PostgreSQL server (a Citus coordinator is one). */
   kind: 'pglite' | 'postgres';
+  /**
+   * On a Citus coordinator what it has, else null: found once when the database opens (decision
+   * 0254) and read by everything that behaves differently there; `citusOf(db)` gives the same for
+   * the `db` handle.
+   */
+  citus: CitusKind | null;
   /**
    * LISTEN/NOTIFY for fan-out across instances (PGlite: in-process). On PostgreSQL a lost
    * connection is replaced and `onReconnect` called (notifications in between were missed).
@@ -138,24 +147,17 @@ const RESTART_WINDOW_MS = 10 * 60_000;
 /** The first stop in 10 minutes reopens at once, the next ones after 1, 2, 4 … 30 s. */
 export const restartDelayMs = (stopsInWindow: number): number => (stopsInWindow <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (stopsInWindow - 2)));
 
-/** Connections per instance on a Citus coordinator when DATABASE_POOL_SIZE is not set (docs/deploy.md 7.4). */
-export const CITUS_POOL_SIZE = 40;
-
 /**
- * The pool's size when none is configured: 10, or CITUS_POOL_SIZE on a Citus coordinator. There the
- * followers of the organization whose shards a block_writes move holds keep their connections for
- * the whole copy; with 10, the other organizations' requests queued behind them (2.8 s without a
- * success during a 3 s move; 0.1-0.25 s with 40, issue 49).
+ * Asks a server, on a connection of its own before the pool opens, what it is (database-kind.ts),
+ * and refuses it when standard_conforming_strings is off.
  */
-export async function defaultPoolSize(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+async function serverKind(url: string): Promise<CitusKind | null> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
   try {
-    await c.connect();
-    const r = await c.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
-    return r.rows[0]?.citus ? CITUS_POOL_SIZE : 10;
-  } catch {
-    // The pool's own connections report what is wrong; the size is only a default.
-    return 10;
+    const row = (await c.query<ServerKindRow>(SERVER_KIND_SQL)).rows[0]!;
+    assertStandardStrings(row.scs, `the server's database ${c.database ?? ''}`.trimEnd());
+    return row.citus ? { writeFunction: row.write_function } : null;
   } finally {
     await c.end().catch(() => undefined);
   }
@@ -164,6 +166,7 @@ export async function defaultPoolSize(url: string): Promise<number> {
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const citus = await serverKind(opts.databaseUrl);
     // TCP keepalive: a connection whose network path silently died (failover, a NAT timeout) errors
     // within minutes instead of hours, so the LISTEN connections are replaced (db/pg-listener.ts).
     // An idle connection is kept a minute, not node-postgres' 10 s: under a load that comes and goes
@@ -172,7 +175,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // a fifth of the cluster's CPU for single positions went to processes that had exited, issue 49).
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? (await defaultPoolSize(opts.databaseUrl)),
+      max: opts.poolSize ?? defaultPoolSize(citus),
       idleTimeoutMillis: 60_000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
@@ -197,9 +200,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const url = opts.databaseUrl;
     await withStartupLock(url, () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }));
+    carryCitusKind(db, citus);
     return {
       db,
       kind: 'postgres',
+      citus,
       listen: (channel, onMessage, onReconnect) => listenOnPool(pool, channel, { onMessage, onReconnect }),
       async session(fn) {
         const client = await pool.connect();
@@ -325,10 +330,18 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   });
   // A worker-thread PGlite offers the calls Drizzle makes (query, exec, transaction) with PGlite's signatures.
   const drizzleClient = drizzlePglite({ client: client as PGlite, schema });
+  try {
+    assertStandardStrings((await client.query<{ scs: string }>(`select current_setting('standard_conforming_strings') as scs`)).rows[0]?.scs, 'the embedded database');
+  } catch (err) {
+    closing = true;
+    await current.close().catch(() => undefined);
+    throw err;
+  }
   await migratePglite(drizzleClient, { migrationsFolder });
   return {
     db: drizzleClient as unknown as Db,
     kind: 'pglite',
+    citus: null,
     async listen(channel, onMessage) {
       const entry = { channel, onMessage, unsub: await client.listen(channel, onMessage) };
       listeners.add(entry);

@@ -1,28 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../client.ts';
-import { rowsOf } from './rows.ts';
+import type { DbOrTx } from '../client.ts';
 
-// Whether the database is Citus, and inserts Citus routes to one shard (decisions 0206, 0207).
+// Inserts Citus routes to one shard (decisions 0206, 0207); whether the database is Citus is
+// citusOf(db) (database-kind.ts).
 // Citus plans an INSERT … SELECT whose SELECT reads no distributed table (unnest,
 // json_to_recordset) "via coordinator": the rows are pulled to the coordinator and copied out
 // again, and the statement locks the metadata of every shard of the table, so it waits for any
 // organization's block_writes move. A multi-row INSERT … VALUES whose rows all name one
 // organization is one task on that organization's shard. PostgreSQL and PGlite keep their array
 // statements, which cost them less.
-
-const citusDbs = new WeakMap<object, Promise<boolean>>();
-
-/** Whether `db` is a Citus cluster (asked once per database handle). */
-export function onCitus(db: Db): Promise<boolean> {
-  let known = citusDbs.get(db);
-  if (!known) {
-    known = db.execute(sql`select exists (select 1 from pg_extension where extname = 'citus') as c`).then((r) => rowsOf<{ c: boolean }>(r)[0]?.c === true);
-    citusDbs.set(db, known);
-    // A failed look-up is asked again next time.
-    known.catch(() => citusDbs.delete(db));
-  }
-  return known;
-}
 
 /** Rows a statement carries at most (PostgreSQL takes at most 65,535 parameters in one). */
 const ROWS_PER_STATEMENT = 500;

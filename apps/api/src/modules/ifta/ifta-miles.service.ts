@@ -7,7 +7,7 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { nextDate } from '../hos/index.ts';
 import { accumulateDays, type DayClock, type DayRecords } from './distance-days.ts';
 import { iftaClockOf } from './ifta-zone.ts';
-import { onCitus } from '../../db/sql/routed-insert.ts';
+import { citusOf } from '../../db/database-kind.ts';
 import { rebuildRuns, widenedDays } from './ifta-recompute.ts';
 import { deleteDirtyMarks } from './ifta-recompute.repository.ts';
 import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
@@ -192,7 +192,7 @@ export class IftaMiles {
     const orgId = items[0]![1].orgId;
     const shared = this.opts.shared;
     const clockOf = await this.clocksOf(this.db, [orgId]);
-    const routed = await onCitus(this.db);
+    const routed = citusOf(this.db) !== null;
     const run = async (tx: DbOrTx) => {
       if (shared) await lockVehicles(tx, ids);
       const unknown = shared ? ids : ids.filter((v) => !this.states.has(v));
@@ -305,7 +305,7 @@ export class IftaMiles {
     if (byVehicle.size === 0) return 0;
     let rebuilt = 0;
     const clock = (await this.clocksOf(this.db, [orgId]))(orgId);
-    const routed = await onCitus(this.db);
+    const routed = citusOf(this.db) !== null;
     const vehicles = [...byVehicle];
     // A batch of vehicles a transaction, each step one statement for all of them (ifta-recompute.ts).
     for (let i = 0; i < vehicles.length; i += RECOMPUTE_VEHICLES) {
@@ -360,7 +360,7 @@ export class IftaMiles {
     const fixes = [...inside, ...(wide.after ? [wide.after] : [])];
     const days: DayRecords = new Map();
     accumulateDays(days, wide.before, fixes, { fromDay, toDay, clock });
-    await replaceDays(tx, orgId, [{ vehicleId, fromDay, toDay, days }], await onCitus(this.db));
+    await replaceDays(tx, orgId, [{ vehicleId, fromDay, toDay, days }], citusOf(this.db) !== null);
     return Math.round((e - s) / 86_400_000);
   }
 

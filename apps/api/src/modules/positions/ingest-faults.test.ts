@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { testConfig } from '../../config.ts';
-import { openDatabase, type Database, type Db } from '../../db/client.ts';
+import { citusOf, openDatabase, type Database, type Db } from '../../db/client.ts';
+import { carryCitusKind } from '../../db/database-kind.ts';
 import { pgliteOf } from '../../db/pglite-copy.ts';
 import { DatabaseUnavailableError } from '../../db/pglite-remote.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -216,7 +217,10 @@ function answerLost(db: Db): { db: Db; lost: () => number } {
     },
   });
   // writeOrganization takes the pooled path for a pg.Pool: the proxy keeps its prototype.
-  return { db: drizzlePg({ client: flaky as unknown as pg.Pool, schema }) as unknown as Db, lost: () => lost };
+  const flakyDb = drizzlePg({ client: flaky as unknown as pg.Pool, schema }) as unknown as Db;
+  // On Citus the group commit calls the write function, as on the app's own handle.
+  carryCitusKind(flakyDb, citusOf(db));
+  return { db: flakyDb, lost: () => lost };
 }
 
 describe('organizations never share a failure', () => {

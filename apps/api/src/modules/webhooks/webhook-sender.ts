@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { onCitus } from '../../db/sql/routed-insert.ts';
+import { citusOf } from '../../db/database-kind.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { postWebhook, RequestCutter, webhookHeaders, type AttemptResult } from './webhook-target.ts';
 
@@ -425,7 +425,7 @@ export class WebhookSender {
     let chains: Chain[];
     /** The organizations with webhooks, on Citus (each statement there names one); null elsewhere. */
     let orgs: Array<{ o: string }> | null = null;
-    if (await this.perOrganization()) {
+    if (this.perOrganization()) {
       // Citus (decision 0206): one claim per organization with webhooks, each routed to its shard,
       // starting one organization further each round so that a busy one cannot fill every round.
       chains = [];
@@ -531,8 +531,8 @@ export class WebhookSender {
   }
 
   /** Whether claims and results go per organization: on Citus, where a statement over every organization's shards cannot lock rows. */
-  private perOrganization(): Promise<boolean> {
-    return onCitus(this.db);
+  private perOrganization(): boolean {
+    return citusOf(this.db) !== null;
   }
 
   private signer(secret: string): Signer {
@@ -580,7 +580,7 @@ export class WebhookSender {
   }
 
   private async record(batch: Outcome[]): Promise<void> {
-    if (!(await this.perOrganization())) return this.recordIn(batch, null);
+    if (!this.perOrganization()) return this.recordIn(batch, null);
     const byOrg = new Map<string, Outcome[]>();
     for (const x of batch) {
       const list = byOrg.get(x.d.chain.o);

@@ -1,13 +1,14 @@
 // Functions made only on a Citus cluster (scripts/db-distribute.ts), co-located with the
 // organization's tables and distributed by the organization, so that the coordinator hands a call
 // whole to the worker holding that organization (Citus' function call delegation, decision 0203).
-// PostgreSQL and PGlite never have them: their callers look the function up once per pool and
-// otherwise run their usual statement.
+// PostgreSQL and PGlite never have them: the database is asked for the function once, when it
+// opens (db/database-kind.ts), and otherwise runs its usual statement.
 import { createHash } from 'node:crypto';
+import { CITUS_WRITE_FUNCTION } from '../../../db/database-kind.ts';
 import { PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
 
 /** The group commit's function: one organization's rows, the same parameters as position-store.ts's statement. */
-export const POSITIONS_WRITE_FUNCTION = 'fleet_positions_write';
+export const POSITIONS_WRITE_FUNCTION = CITUS_WRITE_FUNCTION;
 
 /**
  * How long the write waits for a lock before it gives up (SQLSTATE 55P03) and its devices are

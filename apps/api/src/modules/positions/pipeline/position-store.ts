@@ -5,6 +5,7 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
+import { citusOf } from '../../../db/database-kind.ts';
 import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
@@ -104,7 +105,7 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
   const embedded = pgliteOf(db);
   let result: WriteRow;
   if (embedded) result = (await execNamed(embedded, POSITIONS_WRITE, params.map(literalOf), GENERIC_PLAN)).rows[0] as WriteRow;
-  else if (client instanceof pg.Pool) result = await executePooled(client, orgId, params);
+  else if (client instanceof pg.Pool) result = await executePooled(client, orgId, params, citusOf(db)?.writeFunction === true);
   else {
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
     result = rowsOf<WriteRow>(await db.execute(writeQuery(params)))[0]!;
@@ -145,14 +146,14 @@ const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
  * pooled connection and reuses it (5 ms of planning saved per group commit, measured on PostgreSQL
  * 15). The statement is its own transaction; the NOTIFY follows its commit on the same connection.
  */
-async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[]): Promise<WriteRow> {
+async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[], citusCall: boolean): Promise<WriteRow> {
   const c = await pool.connect();
   // A connection terminated while checked out also emits 'error': its statement's failure says it all.
   const ignore = () => undefined;
   c.on('error', ignore);
   let lost: Error | undefined;
   try {
-    const row = (await onCitus(pool, c))
+    const row = citusCall
       ? // The same statement name: a pool's connections are all on Citus or none is.
         citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
       : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
@@ -186,19 +187,6 @@ const PARAM_TYPE_LIST = PARAM_TYPES.split(', ');
  */
 const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: 21 }, (_, i) => `$${i + 1}::${PARAM_TYPE_LIST[i]}`).join(', ')}) as w`;
 const citusRow = (w: { moved: string[]; dups: number[] }): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
-
-/** Per pool: whether its database has the write function (a Citus cluster set up by db:distribute); looked up once. */
-const citusPools = new WeakMap<pg.Pool, Promise<boolean>>();
-function onCitus(pool: pg.Pool, c: pg.PoolClient): Promise<boolean> {
-  let known = citusPools.get(pool);
-  if (!known) {
-    known = c.query<{ f: boolean }>(`select to_regproc('${POSITIONS_WRITE_FUNCTION}') is not null as f`).then((r) => r.rows[0]!.f);
-    citusPools.set(pool, known);
-    // A failed look-up (the connection lost) is asked again on the next write.
-    known.catch(() => citusPools.delete(pool));
-  }
-  return known;
-}
 
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 /**

@@ -32,7 +32,7 @@ describe('error codes', () => {
       [{ method: 'POST', url: '/api/v1/auth/authenticate', headers: json, payload: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(2_000_000) }) }, 413, 'common.payload_too_large'],
       [{ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'not an address' } }, 400, 'validation.invalid_body'],
       [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers?page=-1`, headers: admin }, 400, 'validation.invalid_query'],
-      [{ method: 'GET', url: '/api/v1/organizations/not-an-id/drivers', headers: admin }, 400, 'validation.invalid_params'],
+      [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers/not-an-id`, headers: admin }, 400, 'validation.invalid_params'],
       [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers` }, 401, 'auth.unauthenticated'],
       [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers`, headers: bearer('not-a-token') }, 401, 'auth.session_expired'],
       [{ method: 'POST', url: '/api/v1/auth/authenticate', payload: { ...DEMO.admin, password: 'Wrong#2026x' } }, 401, 'auth.invalid_credentials'],

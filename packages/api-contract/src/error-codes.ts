@@ -111,7 +111,9 @@ export function errorCodeOfStatus(status: number): ErrorCode {
   }
 }
 
+/** A component of the API document (one list, referenced by every error answer). */
 export const errorCodeSchema = z.enum(ERROR_CODES).meta({
+  id: 'ErrorCode',
   description: 'Stable machine code `<domain>.<reason>`: clients switch over it (and fall back to `message` for a code they do not know).',
 });
 

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'validation.invalid_params',
   'validation.invalid_headers',
   'validation.malformed_body',
+  'validation.malformed_url',
   'validation.invalid_field',
   // Who the caller is and what they may do.
   'auth.unauthenticated',

@@ -28,6 +28,16 @@ function fastifyCode(err: FastifyError, status: number): ErrorCode {
   return errorCodeOfStatus(status);
 }
 
+/**
+ * Fastify's refusals before a route is found, which never reach the error handler: an address whose
+ * escapes are not UTF-8 (`%ED%A0%80`, FST_ERR_BAD_URL). The spec's body, as every other answer.
+ */
+export function frameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const code = err.code === 'FST_ERR_BAD_URL' ? 'validation.malformed_url' : errorCodeOfStatus(status);
+  void reply.code(status).send(errorBody(status, 'The address is not valid', err.message, code));
+}
+
 /** Where an issue is: the body's field path as the web form knows it (`vin`, `admin.email`), or `querystring.page`. */
 function issuePath(v: FastifySchemaValidationError, context: string): string {
   const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');

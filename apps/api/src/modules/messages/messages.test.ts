@@ -261,6 +261,7 @@ describe('messages between a driver and dispatch', () => {
     const before = officeStream.events.filter((e) => e.event === 'conversation').length;
     await t.app.inject({ method: 'POST', url: url('/read'), headers: driver.headers, payload: { driverId: driver.driver.id, upTo: m.sentAt } });
     await officeStream.next(() => officeStream.events.filter((e) => e.event === 'conversation').length > before, 5_000);
+    // The time passing is the subject: nothing reaches the other driver meanwhile.
     await new Promise((r) => setTimeout(r, 300));
     expect(secondStream.events.filter((e) => e.event === 'conversation')).toHaveLength(0);
     for (const s of [officeStream, driverStream, secondStream]) s.close();

@@ -35,4 +35,10 @@ export default tseslint.config(
     files: ['apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(features|app)/', message: 'lib/ and components/ are shared: they must not import features or the app shell.' }] }] },
   },
+  {
+    // SQL lives in *.repository.ts (decision 0255): a service that follows the rule builds no
+    // statement. Services are added here as their SQL moves out.
+    files: ['apps/api/src/modules/ifta/ifta-report.service.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'drizzle-orm', message: 'SQL lives in *.repository.ts (decision 0255): move the statement into the module’s repository.' }] }] },
+  },
 );

@@ -14,7 +14,7 @@ import { AuthCache } from './modules/auth/auth-cache.ts';
 import { loadAuthContexts } from './modules/auth/auth-context.ts';
 import { OpenStreams } from './modules/auth/open-streams.ts';
 import { endedSessions } from './modules/auth/sessions.ts';
-import { installErrorHandler } from './plugins/errors.ts';
+import { frameworkError, installErrorHandler } from './plugins/errors.ts';
 import { validatorWithInputRules } from './http/validator.ts';
 import { installUtf8Json } from './http/utf8-body.ts';
 import './plugins/types.ts';
@@ -70,6 +70,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorWithInputRules);

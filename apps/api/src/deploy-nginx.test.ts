@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, onServer, serverDatabase } from './test/helpers.ts';
 import { freePort, signIn, startServer, type ServerProcess } from './test/server-process.ts';
 import { openLiveStream } from './test/sse-client.ts';
@@ -118,9 +118,11 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
     const load = (async () => {
       while (!stop) statuses.push(await fetch(url, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0));
     })();
-    await new Promise((r) => setTimeout(r, 300));
+    // Requests are flowing before the stop, and go on through the other instance after it.
+    await vi.waitFor(() => expect(statuses.length).toBeGreaterThan(5), { timeout: 10_000 });
     expect(await one.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    await new Promise((r) => setTimeout(r, 500));
+    const atStop = statuses.length;
+    await vi.waitFor(() => expect(statuses.length).toBeGreaterThan(atStop + 5), { timeout: 10_000 });
     stop = true;
     await load;
     expect(statuses.length).toBeGreaterThan(10);

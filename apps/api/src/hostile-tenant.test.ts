@@ -110,6 +110,7 @@ function repeat(what: string, round: (i: number) => Promise<void>, gapMs: number
         problems.push(`${what} round ${n - 1}: ${(err as Error).message}`);
       }
       const wait = started + gapMs - performance.now();
+      // Pacing: the time between rounds is the subject (a steady load, not a burst).
       if (wait > 0 && !stopped) await new Promise((r) => setTimeout(r, wait));
     }
   })();
@@ -253,6 +254,7 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
       expect(res.statusCode, res.body).toBe(201);
       sentAt.set(webhookDeliverySchema.parse(res.json()).messageId, started);
       const next = started + DEMO_EVENT_GAP_MS - performance.now();
+      // Pacing: the gap between events is the subject.
       if (next > 0) await new Promise((r) => setTimeout(r, next));
     }
     const arrived = () => [...sentAt.keys()].filter((id) => answering.arrived.has(id)).length;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { onCitus, readOutbox } from './test/helpers.ts';
 import { startServer, type ServerProcess } from './test/server-process.ts';
 
@@ -145,10 +145,7 @@ function requestLines(output: string): Line[] {
 
 async function stopAfterStreamLine(s: ServerProcess, streamPath: string): Promise<string> {
   // The stream's line is written when it closes, just after the client went away.
-  const until = Date.now() + 5000;
-  while (Date.now() < until && !requestLines(s.output()).some((l) => l.url?.startsWith(`${streamPath}?ticket=`))) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitFor(() => expect(requestLines(s.output()).some((l) => l.url?.startsWith(`${streamPath}?ticket=`))).toBe(true), { timeout: 5000, interval: 50 }).catch(() => undefined);
   const end = await s.stop('SIGTERM');
   expect(end.code).toBe(0);
   return s.output();

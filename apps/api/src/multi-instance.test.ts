@@ -184,6 +184,7 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     // The fleet keeps moving; the deactivated user sees none of it.
     const res = await fetch(`http://127.0.0.1:${one.osmandPort}/?id=demo-truck-07&lat=38.5&lon=-90.1&timestamp=${Math.floor(Date.now() / 1000)}`);
     expect(res.status).toBe(200);
+    // The time passing is the subject: nothing follows the revocation.
     await new Promise((r) => setTimeout(r, 300));
     expect(live.events.at(-1)!.event).toBe('revoked');
   });

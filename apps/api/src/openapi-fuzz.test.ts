@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DVIR_ITEMS, type SignInResponse } from '@fleet/api-contract';
+import { DVIR_ITEMS, isErrorCode, type SignInResponse } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, login, type TestContext } from './test/helpers.ts';
 import {
   bodyText, chosen, deref, dotted, fieldsOf, getAt, overlay, poisonsFor, project, sample, sameValue, setAt, textPoisons,
@@ -40,7 +40,19 @@ async function send(token: string, method: string, url: string, payload?: unknow
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${method.toUpperCase()} ${url}: no answer in ${ANSWER_MS} ms`)), ANSWER_MS);
   });
-  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  const res = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  noteCode(method, url, res);
+  return res;
+}
+
+/** Decision 0257: every 4xx and 5xx of the walk carries a code of the contract's catalogue. */
+const uncoded: string[] = [];
+const codesSeen = new Set<string>();
+function noteCode(method: string, url: string, res: LightMyRequestResponse): void {
+  if (res.statusCode < 400) return;
+  const code = (json(res) as { code?: unknown } | undefined)?.code;
+  if (isErrorCode(code)) codesSeen.add(code);
+  else if (uncoded.length < 20) uncoded.push(`${method.toUpperCase()} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
 }
 
 const json = (res: LightMyRequestResponse): unknown => {
@@ -318,7 +330,7 @@ afterAll(async () => {
 });
 
 describe('every request of the API document, poisoned field by field', () => {
-  it('answers no 5xx, refuses what no column holds with a 400 naming the field, and stores what it accepts as sent', async () => {
+  it('answers no 5xx, refuses what no column holds with a 400 naming the field, gives every error a catalogued code, and stores what it accepts as sent', async () => {
     const found: Found = { failures: [], covered: 0, requests: 0, compared: 0 };
     const started = Date.now();
     let operations = 0;
@@ -332,7 +344,9 @@ describe('every request of the API document, poisoned field by field', () => {
       }
     }
     console.info(`openapi fuzz: ${operations} operations, ${found.requests} requests, ${found.covered} valid-ish requests answered 2xx, ${found.compared} accepted values read back, ${Date.now() - started} ms`);
+    console.info(`openapi fuzz: error codes answered: ${[...codesSeen].sort().join(', ')}`);
     expect(found.failures).toEqual([]);
+    expect(uncoded).toEqual([]);
     // The walk reaches the database: most valid-ish requests succeed, so their poisoned fields get past validation.
     expect(found.covered).toBeGreaterThan(operations / 2);
   }, 240_000);

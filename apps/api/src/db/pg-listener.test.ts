@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onServer, serverDatabase } from '../test/helpers.ts';
 import { listenOnPool, sharedRoundTrips } from './pg-listener.ts';
 
@@ -19,6 +19,7 @@ const settled = async (p: Promise<unknown>) => {
     () => (done = true),
     () => (done = true),
   );
+  // One turn of the event loop is the subject: settled by then, or not.
   await new Promise((r) => setTimeout(r, 0));
   return done;
 };
@@ -53,8 +54,7 @@ describe('shared round trips (listener sync)', () => {
     sent[0]!.finish(new Error('connection lost'));
     await expect(first).rejects.toThrow('connection lost');
     // The queued caller still gets a round trip of its own after the failed one.
-    await new Promise((r) => setTimeout(r, 0));
-    expect(sent).toHaveLength(2);
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
     sent[1]!.finish();
     await expect(queued).resolves.toBeUndefined();
   });
@@ -100,9 +100,7 @@ describe.skipIf(!serverUrl)('LISTEN on a PostgreSQL server (PostgreSQL pass only
     const listener = await listenOnPool(pool, 'reconnect_test', { onMessage: (p) => seen.push(p), onReconnect: () => reconnects++, log: (m) => logs.push(m) });
     const killed = await other.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'fleetline listen reconnect_test' and datname = current_database()`);
     expect(killed.rowCount).toBe(1);
-    const until = Date.now() + 10_000;
-    while (reconnects === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(reconnects).toBe(1);
+    await vi.waitFor(() => expect(reconnects).toBe(1), { timeout: 10_000, interval: 20 });
     expect(logs[0]).toContain('LISTEN reconnect_test connection lost');
     await other.query(`select pg_notify('reconnect_test', 'after')`);
     await listener.sync();

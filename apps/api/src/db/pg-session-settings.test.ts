@@ -32,6 +32,7 @@ describe.skipIf(!onServer())('the pool’s session settings (a server database)'
     );
     expect(new Set(shown.map((s) => s.pid)).size).toBe(4);
     expect(shown.map((s) => s.jit)).toEqual(['off', 'off', 'off', 'off']);
+    // The time passing is the subject: no late warning comes.
     await new Promise((r) => setTimeout(r, 10));
     expect(warnings.filter((w) => w.includes('already executing a query'))).toEqual([]);
   });

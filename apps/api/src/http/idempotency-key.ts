@@ -27,6 +27,6 @@ const CLOCK_SKEW_MS = 60_000;
 export function recordedTime(recordedAt: string | null | undefined, now: number): number {
   if (!recordedAt) return now;
   const ms = Date.parse(recordedAt);
-  if (ms > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time");
+  if (ms > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time", 'sync.recorded_in_future');
   return Math.min(ms, now);
 }

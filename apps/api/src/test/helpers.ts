@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import type { SignInResponse } from '@fleet/api-contract';
+import { isErrorCode, type ErrorCode, type SignInResponse } from '@fleet/api-contract';
 import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -206,24 +206,26 @@ const CONSTRAINT_NAME = /\b[a-z0-9]+(_[a-z0-9]+)+_(uq|key|fkey|fk|pk|pkey|check)
  * Asserts the spec's error body and returns it. Every error test also checks that a 400 never
  * carries the validator's raw text and that no error names a database constraint.
  */
-export function expectErrorBody(body: unknown, status: number): { message: string; technicalMessage: string } {
+export function expectErrorBody(body: unknown, status: number): { code: ErrorCode; message: string; technicalMessage: string } {
   const b = body as Record<string, unknown>;
   if (b.status !== status || typeof b.message !== 'string' || typeof b.technicalMessage !== 'string' || typeof b.timestamp !== 'string') {
     throw new Error(`not an error body with status ${status}: ${JSON.stringify(body)}`);
   }
+  // Decision 0257: every error carries a code of the contract's catalogue.
+  if (!isErrorCode(b.code)) throw new Error(`error body without a catalogued code: ${JSON.stringify(body)}`);
   if (Number.isNaN(Date.parse(b.timestamp))) throw new Error('timestamp is not a date');
   for (const text of [b.message, b.technicalMessage]) {
     if (RAW_VALIDATOR_TEXT.test(text)) throw new Error(`error body carries the validator's raw text: ${JSON.stringify(body)}`);
     if (CONSTRAINT_NAME.test(text)) throw new Error(`error body names a database constraint: ${JSON.stringify(body)}`);
   }
-  return { message: b.message, technicalMessage: b.technicalMessage };
+  return { code: b.code, message: b.message, technicalMessage: b.technicalMessage };
 }
 
 /**
  * Asserts a 400 or 409 naming each field in words: the message says every `words`, and the
  * technical message pairs each with its path (`vin: VIN is a required field`).
  */
-export function expectFieldErrors(body: unknown, status: 400 | 409, fields: Record<string, string>): { message: string; technicalMessage: string } {
+export function expectFieldErrors(body: unknown, status: 400 | 409, fields: Record<string, string>): { code: ErrorCode; message: string; technicalMessage: string } {
   const b = expectErrorBody(body, status);
   for (const [path, words] of Object.entries(fields)) {
     if (!b.message.includes(words)) throw new Error(`message does not say "${words}": ${b.message}`);

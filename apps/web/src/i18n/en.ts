@@ -617,7 +617,7 @@ export const en = {
     origin: { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Other user', UNIDENTIFIED: 'Unidentified driver' },
     record: { INACTIVE_CHANGED: 'Replaced', INACTIVE_CHANGE_REQUESTED: 'Proposed edit, pending', INACTIVE_CHANGE_REJECTED: 'Proposed edit, rejected' },
   },
-  /** Field names inside validation messages (i18n/known-messages.ts). */
+  /** Field names inside validation messages (i18n/issue-words.ts). */
   fields: {
     email: 'Email',
     password: 'Password',
@@ -635,7 +635,7 @@ export const en = {
     shippingDocument: 'Shipping document',
     remarks: 'Remarks',
   },
-  /** The contract's validation messages, by their shape (i18n/known-messages.ts). */
+  /** The contract's validation messages, by the issue's kind (i18n/issue-words.ts). */
   validation: {
     required: '{{label}} is a required field',
     email: '{{label}} must be a valid email address',
@@ -1066,7 +1066,7 @@ export const en = {
       next: 'Next',
     },
   },
-  /** The API's answers to the driver's own requests (i18n/known-messages.ts); the server's English otherwise. */
+  /** The API's answers to the driver's own requests by their error code (i18n/error-words.ts); the server's English otherwise. */
   server: {
     positionUnknown: 'Your position is not known: type where you are (at least 5 characters, e.g. "2 mi ESE Darien, IL")',
     recordedFuture: "Recorded at cannot be in the future: check the phone's date and time",

@@ -1,5 +1,5 @@
 import { tokensSchema } from '@fleet/api-contract/auth';
-import { errorBodySchema, type ErrorBody } from '@fleet/api-contract/errors';
+import { receivedErrorBodySchema, type ReceivedErrorBody } from '@fleet/api-contract/errors';
 import { clearSession, sessionStore, setTokens } from './auth-store.ts';
 import { notify } from './notifications-store.ts';
 import { toQueryString, type QueryValue } from './query-string.ts';
@@ -8,11 +8,11 @@ import { isOnline } from './online.ts';
 
 export const API_PREFIX = '/api/v1';
 
-/** An answer with an error status; `body` is the spec's error body when the server sent one. */
+/** An answer with an error status; `body` is the spec's error body (with its code) when the server sent one. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly body: ErrorBody | null;
-  constructor(status: number, body: ErrorBody | null) {
+  readonly body: ReceivedErrorBody | null;
+  constructor(status: number, body: ReceivedErrorBody | null) {
     super(body?.message ?? `Request failed with status ${status}`);
     this.name = 'ApiError';
     this.status = status;
@@ -83,9 +83,9 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-async function readErrorBody(res: Response): Promise<ErrorBody | null> {
+async function readErrorBody(res: Response): Promise<ReceivedErrorBody | null> {
   try {
-    const parsed = errorBodySchema.safeParse(await res.json());
+    const parsed = receivedErrorBodySchema.safeParse(await res.json());
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -41,6 +41,9 @@ export interface OutboxRecord {
   uploads: OutboxUpload[];
   state: 'WAITING' | 'REFUSED' | 'SENT';
   reason?: string;
+  /** The refusal's error code and params (decision 0257): the banner words it in the driver's language. */
+  reasonCode?: string | undefined;
+  reasonParams?: Record<string, string | number> | undefined;
   /** When the server took it (state SENT): screens whose last answer is older still show it. */
   sentAt?: number;
 }
@@ -227,7 +230,7 @@ async function sendOne(r: OutboxRecord): Promise<'SENT' | 'REFUSED' | 'STOP'> {
   } catch (err) {
     // No answer, the server failing, too many requests or an ended session: try again later.
     if (err instanceof NetworkError || !(err instanceof ApiError) || err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429) return 'STOP';
-    const refused: OutboxRecord = { ...r, state: 'REFUSED', reason: err.body?.message ?? err.message };
+    const refused: OutboxRecord = { ...r, state: 'REFUSED', reason: err.body?.message ?? err.message, reasonCode: err.body?.code, reasonParams: err.body?.params };
     refusals.set(r.id, err);
     await persist(refused);
     replace(refused);

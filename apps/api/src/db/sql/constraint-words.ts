@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@fleet/api-contract';
 import { conflict, conflictOn, type AppError } from '../../http/errors.ts';
 import { pgError, uniqueViolation } from './pg-error.ts';
 
@@ -11,40 +12,43 @@ interface UniqueWords {
   field: string;
   /** What clashed, in words, from the request's values. */
   clash: (v: Values) => string;
+  /** The error code (decision 0257): a value taken, or a link someone else changed at the same moment. */
+  code: ErrorCode;
 }
 
 const shown = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** Every unique index a request can run into (db/schema), in words. */
 const UNIQUE: Record<string, UniqueWords> = {
-  assets_org_unit_uq: { field: 'unitNumber', clash: (v) => `Unit number ${shown(v.unitNumber)} is already used by another vehicle or trailer` },
-  assets_org_vin_uq: { field: 'vin', clash: (v) => `A vehicle or trailer with VIN ${shown(v.vin)} already exists in this organization` },
+  assets_org_unit_uq: { field: 'unitNumber', clash: (v) => `Unit number ${shown(v.unitNumber)} is already used by another vehicle or trailer`, code: 'assets.unit_number_taken' },
+  assets_org_vin_uq: { field: 'vin', clash: (v) => `A vehicle or trailer with VIN ${shown(v.vin)} already exists in this organization`, code: 'assets.vin_taken' },
   drivers_org_license_uq: {
     field: 'licenseNumber',
     clash: (v) => `Licence ${shown(v.licenseNumber)} (${shown(v.licenseState)}) is already used by another driver`,
+    code: 'drivers.license_taken',
   },
-  drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver' },
-  gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
+  drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver', code: 'drivers.account_linked' },
+  gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
   // On Citus the global check is the device-id directory's (migration 0036) and the gateways' index is per organization.
-  device_ids_pkey: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
-  gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered` },
-  device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists` },
-  groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists` },
-  terminals_org_name_uq: { field: 'name', clash: (v) => `A terminal named ${shown(v.name)} already exists` },
-  roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists` },
-  users_email_uq: { field: 'email', clash: () => 'An account with this email already exists' },
+  device_ids_pkey: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
+  gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
+  device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists`, code: 'names.taken' },
+  groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists`, code: 'names.taken' },
+  terminals_org_name_uq: { field: 'name', clash: (v) => `A terminal named ${shown(v.name)} already exists`, code: 'names.taken' },
+  roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists`, code: 'names.taken' },
+  users_email_uq: { field: 'email', clash: () => 'An account with this email already exists', code: 'users.email_taken' },
   // Links changed by someone else at the same moment (the services check these first).
-  assets_current_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle' },
-  asset_driver_assignments_open_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just given another driver' },
-  asset_driver_assignments_open_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle' },
-  trailer_attachments_open_trailer_uq: { field: 'id', clash: () => 'This trailer was just attached to another vehicle' },
-  gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device' },
-  group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group' },
-  group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group' },
-  ifta_fuel_purchases_receipt_uq: { field: 'receiptNumber', clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded` },
+  assets_current_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle', code: 'common.changed_concurrently' },
+  asset_driver_assignments_open_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just given another driver', code: 'common.changed_concurrently' },
+  asset_driver_assignments_open_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle', code: 'common.changed_concurrently' },
+  trailer_attachments_open_trailer_uq: { field: 'id', clash: () => 'This trailer was just attached to another vehicle', code: 'common.changed_concurrently' },
+  gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device', code: 'common.changed_concurrently' },
+  group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group', code: 'common.duplicate' },
+  group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group', code: 'common.duplicate' },
+  ifta_fuel_purchases_receipt_uq: { field: 'receiptNumber', clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded`, code: 'ifta.receipt_taken' },
   // A second click on "Create defect" races the first past the service's check.
-  vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault' },
-  retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again' },
+  vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault', code: 'common.duplicate' },
+  retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again', code: 'common.changed_concurrently' },
 };
 
 /**
@@ -107,8 +111,8 @@ export function duplicateError(err: unknown, values: Values = {}, at?: string): 
   if (!name) return null;
   // On Citus the name is a shard's: the table's index name with the shard id appended.
   const words = UNIQUE[name] ?? UNIQUE[name.replace(/_\d+$/, '')];
-  if (!words) return conflict('This clashes with a record that already exists', 'Unique value already used');
-  return conflictOn(at ? `${at}.${words.field}` : words.field, words.clash(values));
+  if (!words) return conflict('This clashes with a record that already exists', 'Unique value already used', 'common.duplicate');
+  return conflictOn(at ? `${at}.${words.field}` : words.field, words.clash(values), words.code);
 }
 
 const camel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -126,8 +130,8 @@ export function foreignKeyError(err: unknown): AppError | null {
   const table = /table "([a-z_]+)"/.exec(detail)?.[1];
   const what = (table && TABLE_WORDS[table]) ?? 'record';
   if (/still referenced/.test(detail) || pg.message?.startsWith('update or delete')) {
-    return conflict(`This is still used (${what}), so it cannot be removed`, 'Still referenced by other records');
+    return conflict(`This is still used (${what}), so it cannot be removed`, 'Still referenced by other records', 'common.still_referenced');
   }
   const message = `The ${what} this refers to does not exist (it may have just been removed)`;
-  return column ? conflictOn(camel(column), message) : conflict(message, 'Refers to a missing record');
+  return column ? conflictOn(camel(column), message, 'common.reference_missing') : conflict(message, 'Refers to a missing record', 'common.reference_missing');
 }

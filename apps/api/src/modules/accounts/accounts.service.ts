@@ -68,7 +68,7 @@ export async function getCurrentUser(db: DbOrTx, ctx: AuthContext): Promise<Curr
 
 async function signIn(deps: AuthDeps, userId: string): Promise<SignInResponse> {
   const ctx = await loadAuthContext(deps.db, userId);
-  if (!ctx) throw unauthorized('This account is deactivated. Contact your administrator.', 'Account or organization inactive');
+  if (!ctx) throw unauthorized('This account is deactivated. Contact your administrator.', 'Account or organization inactive', 'auth.account_inactive');
   const tokens = await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
     return issueSession(tx, deps.tokens, ctx);
@@ -88,7 +88,9 @@ async function checkLoginBudget(db: Db, key: string, now = Date.now()): Promise<
   if (row && row.failures >= LOGIN_FAILURE_LIMIT && left > 0) {
     const seconds = Math.ceil(left / 1000);
     const minutes = Math.ceil(seconds / 60);
-    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} or reset your password.`, seconds);
+    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} or reset your password.`, seconds, 'auth.too_many_sign_ins').withParams({
+      minutes,
+    });
   }
 }
 
@@ -122,12 +124,12 @@ export async function authenticate(
   if (!user) {
     await burnPasswordCheck(input.password);
     await recordLoginFailure(deps.db, key);
-    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
+    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials', 'auth.invalid_credentials');
   }
   const ok = await verifyPassword(user.passwordHash, input.password);
   if (!ok) {
     await recordLoginFailure(deps.db, key);
-    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials');
+    throw unauthorized(BAD_CREDENTIALS, 'Bad credentials', 'auth.invalid_credentials');
   }
   await deps.db.delete(loginFailures).where(eq(loginFailures.key, key));
   const session = await signIn(deps, user.id);
@@ -167,14 +169,14 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
   const hash = sha256(rawToken);
   const rows = await deps.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash));
   const row = rows[0];
-  if (!row) throw unauthorized('Your session has expired, please sign in again', 'Unknown refresh token');
+  if (!row) throw unauthorized('Your session has expired, please sign in again', 'Unknown refresh token', 'auth.session_expired');
   const revokeFamily = () =>
     deps.db
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
       .where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
-  if (row.revokedAt) throw unauthorized('Your session has expired, please sign in again', 'Refresh token revoked');
-  if (row.expiresAt.getTime() <= Date.now()) throw unauthorized('Your session has expired, please sign in again', 'Refresh token expired');
+  if (row.revokedAt) throw unauthorized('Your session has expired, please sign in again', 'Refresh token revoked', 'auth.session_expired');
+  if (row.expiresAt.getTime() <= Date.now()) throw unauthorized('Your session has expired, please sign in again', 'Refresh token expired', 'auth.session_expired');
   // Rotation: mark used only if nobody did first. A used token presented again means it was
   // copied (theft), so the whole family (the session) is revoked.
   const claimed = await deps.db
@@ -186,12 +188,12 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
     await revokeFamily();
     // A stolen session: the streams it opened end too.
     await notifyAuthChange(deps.db, [row.userId]);
-    throw unauthorized('Your session has expired, please sign in again', 'Refresh token reuse detected; session revoked');
+    throw unauthorized('Your session has expired, please sign in again', 'Refresh token reuse detected; session revoked', 'auth.session_expired');
   }
   const ctx = await loadAuthContext(deps.db, row.userId);
   if (!ctx) {
     await revokeFamily();
-    throw unauthorized('Your session has expired, please sign in again', 'User inactive');
+    throw unauthorized('Your session has expired, please sign in again', 'User inactive', 'auth.session_expired');
   }
   const refreshToken = await issueRefreshToken(deps.db, row.userId, row.familyId);
   return { accessToken: deps.tokens.sign({ sub: row.userId, org: ctx.orgId, gen: ctx.sessionEpoch, sid: row.familyId }), refreshToken };

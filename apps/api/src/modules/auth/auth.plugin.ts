@@ -127,7 +127,7 @@ export const authPlugin = fp(async (app) => {
         ({ sub: userId, gen: epoch } = claims);
         session = claims.sid ?? null;
       } catch (err) {
-        throw unauthorized('Your session has expired, please sign in again', (err as Error).message);
+        throw unauthorized('Your session has expired, please sign in again', (err as Error).message, 'auth.session_expired');
       }
     } else if (config.streamTicket) {
       ({ userId, epoch, session } = await ticketUser(app.db, request));
@@ -136,10 +136,10 @@ export const authPlugin = fp(async (app) => {
     }
     // Whichever credential: the user's current status, permissions and organization decide below.
     const ctx = await app.authCache.context(userId, () => loadAuthContext(app.db, userId));
-    if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed');
+    if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed', 'auth.session_expired');
     // Logged out everywhere (or the password changed) since this credential was issued: an access
     // token cannot be taken back, so its epoch is what ends it.
-    if (epoch < ctx.sessionEpoch) throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended');
+    if (epoch < ctx.sessionEpoch) throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended', 'auth.session_expired');
     request.auth = ctx;
     request.credential = { epoch, session, tokenId: null, seenChanges };
 

@@ -123,6 +123,7 @@ describe('open streams follow their user\'s access, on every instance', () => {
     expect(off.status).toBe(200);
     await Promise.all([expectRevoked(live, off.at, 'session'), expectRevoked(bell, off.at, 'session')]);
     publishOnB(39.2);
+    // The time passing is the subject: no position reaches the ended stream.
     await new Promise((r) => setTimeout(r, 50));
     expect(live.events.some((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 39.2))).toBe(false);
     expect(b.openStreams.size).toBe(0);
@@ -142,6 +143,7 @@ describe('open streams follow their user\'s access, on every instance', () => {
     expect(await stateOf(bell)).toBe('open');
     const hosBefore = bell.events.filter((e) => e.event === 'hos').length;
     await t.database.db.execute(sql`select pg_notify('hos_changes', ${orgId})`);
+    // The time passing is the subject: no HoS change is told without HOS_LIST.
     await new Promise((r) => setTimeout(r, 600));
     expect(bell.events.filter((e) => e.event === 'hos').length).toBe(hosBefore);
     expect(bell.events.some((e) => e.event === 'revoked')).toBe(false);
@@ -186,7 +188,8 @@ describe('open streams follow their user\'s access, on every instance', () => {
     expect(renamed.status).toBe(200);
     expect((await onA('PUT', `/organizations/${orgId}/roles/${u.roleId}`, admin.accessToken, { name: `Streams renamed ${Date.now()}`, permissions: ['ASSET_LIST'] })).status).toBe(200);
     expect((await onA('PUT', `/organizations/${orgId}/users/${u.id}`, u.session.accessToken, { firstName: 'Stream', lastName: 'Renamed', email: u.email, phone: '+1 312 555 0143' })).status).toBe(200);
-    // Every notification delivered and checked on B.
+    // Every notification delivered and checked on B. The time passing is the subject: nothing is
+    // revoked meanwhile (some of these changes notify, some by design do not: no count to wait for).
     await new Promise((r) => setTimeout(r, 500));
     await b.openStreams.idle();
     expect([await stateOf(live), await stateOf(bell)]).toEqual(['open', 'open']);
@@ -287,6 +290,7 @@ describe('a stream lives no longer than its credential (issue 66)', () => {
     expect(res.statusCode).toBe(204);
     await expectRevoked(live, Date.now(), 'token');
     publishOnB(41.2);
+    // The time passing is the subject: no position reaches the ended stream.
     await new Promise((r) => setTimeout(r, 50));
     expect(live.events.some((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 41.2))).toBe(false);
     expect((await openLiveStream(liveUrl(bUrl), token.token)).status).toBe(401);

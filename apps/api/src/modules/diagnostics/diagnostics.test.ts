@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthCache, type AuthContext } from '../auth/index.ts';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
 import { GatewayDirectory } from '../positions/index.ts';
@@ -47,10 +47,10 @@ describe('memory report', () => {
     let res = await report();
     // On PostgreSQL the sign-in's own auth_change notification may arrive after this request cached
     // the user and empty the cache: the next request caches it again.
-    for (let i = 0; i < 50 && res.json().caches?.authUsers?.entries === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      res = await report();
-    }
+    await vi.waitFor(async () => {
+      if (res.json().caches?.authUsers?.entries === 0) res = await report();
+      expect(res.json().caches?.authUsers?.entries).not.toBe(0);
+    }, { timeout: 5_000, interval: 100 });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.rssMb).toBeGreaterThan(body.heapUsedMb);

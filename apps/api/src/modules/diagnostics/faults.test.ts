@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, DEMO, expectErrorBody, login, type TestContext } from '../../test/helpers.ts';
 
 // The soak's fault hook (issue 43): absent unless FAULT_INJECTION=1; with it, the super administrator
@@ -53,8 +54,12 @@ describe('with FAULT_INJECTION=1', () => {
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json()).toEqual({ fault: 'stall-database', ms: 1500 });
     expect(Date.now() - t0).toBeLessThan(1000);
-    // Let the stall take hold (on PostgreSQL it locks the positions tables from a connection of its own).
-    await new Promise((r) => setTimeout(r, 200));
+    // The stall holds the database: on PostgreSQL its connection has locked the positions tables;
+    // PGlite's one session runs it before anything sent after it.
+    if (t.database.kind !== 'pglite') {
+      const held = `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'positions' and l.mode = 'ExclusiveLock' and l.granted`;
+      await vi.waitFor(async () => expect(rowsOf<{ n: number }>(await t.database.db.execute(held as never))[0]!.n).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+    }
     const fix = await faulty.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=demo-truck-01&lat=35&lon=-97&timestamp=${Math.floor(Date.now() / 1000)}&speed=0` });
     expect(fix.statusCode, fix.body).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1300);

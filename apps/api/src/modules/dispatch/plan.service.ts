@@ -85,7 +85,7 @@ export async function planLoad(s: ReadScope & { userId: string | null }, routing
   const leadId = q.driverId ?? load.driverId;
   if (!leadId) throw invalidField('driverId', 'The load has no driver: choose one (driverId)');
   const coId = q.coDriverId ?? (leadId === load.driverId ? load.coDriverId : null);
-  if (coId === leadId) throw invalidField('coDriverId', 'The co-driver must be another driver');
+  if (coId === leadId) throw invalidField('coDriverId', 'The co-driver must be another driver', 'hos.co_driver_self');
   const remaining = remainingStops(stops);
   if (remaining.length === 0) throw badRequest('Every stop of this load is done: nothing is left to plan');
   // The loads the driver finishes first, and whoever drives them with them (a team's other driver).

@@ -29,10 +29,12 @@ export function driverWords(failure: ContractFailure): string {
 
 /** 409: the path is not set up here; `missing` names what, in words (the office's), the driver reads what to do. */
 export const transferNotConfigured = (what: string, missing: readonly string[], forDriver: boolean) =>
-  forDriver ? new AppError(409, driverWords('NOT_SET_UP'), 'eld-transfer: NOT_SET_UP') : new AppError(409, notConfiguredWords(what, missing), `eld-transfer: not configured: ${missing.join('; ')}`);
+  forDriver
+    ? new AppError(409, driverWords('NOT_SET_UP'), 'eld-transfer: NOT_SET_UP', 'eld_transfer.not_set_up')
+    : new AppError(409, notConfiguredWords(what, missing), `eld-transfer: not configured: ${missing.join('; ')}`, 'eld_transfer.not_set_up');
 
 export const notConfiguredWords = (what: string, missing: readonly string[]) => `${what} is not set up on this server: ${missing.join('; ')}`;
 
 /** 502: FMCSA (or the mail server) could not be reached or refused the request; the send was recorded as FAILED. */
 export const transferFailed = (failure: ContractFailure, message: string, forDriver: boolean) =>
-  forDriver ? new AppError(502, driverWords(failure), `eld-transfer: ${failure}`) : new AppError(502, message, `eld-transfer: ${failure}: ${message}`);
+  forDriver ? new AppError(502, driverWords(failure), `eld-transfer: ${failure}`, 'eld_transfer.failed') : new AppError(502, message, `eld-transfer: ${failure}: ${message}`, 'eld_transfer.failed');

@@ -49,7 +49,7 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // The embedded database's worker thread stopped and its data cannot come back (in memory).
       const lost = app.database.unavailable();
-      if (lost) return reply.code(503).send(errorBody(503, 'Database unavailable', lost));
+      if (lost) return reply.code(503).send(errorBody(503, 'Database unavailable', lost, 'common.database_unavailable'));
       // Devices are sending and nothing has been stored for a minute (ingest-health.ts).
       const failing = app.ingest.health.problem();
       if (failing) return reply.code(503).send(errorBody(503, 'Positions are not being stored', failing));

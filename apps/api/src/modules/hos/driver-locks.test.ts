@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
 import { sql } from 'drizzle-orm';
 import { latestPositions } from '../../db/schema/index.ts';
@@ -63,7 +63,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
     const proposal = proposeSegment({ db: t.app.db, orgId, actor: { userId: adminId, email: null, role: null, ip: null } }, segment!.id, { driverId: truck.driverId!, annotation: null });
     proposal.catch(() => undefined); // awaited below; a failure before that is the test's, not an unhandled one
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await vi.waitFor(async () => {
+        const [waits] = rowsOf<{ n: number }>(await t.app.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`));
+        expect(waits!.n).toBeGreaterThan(0);
+      }, { timeout: 10_000, interval: 20 });
       // The proposal waits for the vehicle without holding the driver: that round can still lock the driver's row.
       const free = await t.app.db.transaction(async (tx) => {
         await tx.execute(sql`set local lock_timeout = '1s'`);

@@ -71,7 +71,7 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
         .where(and(eq(hosEvents.organizationId, r.orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.eventType, HOS_EVENT_TYPES.CERTIFICATION), eq(hosEvents.clientId, clientId)));
       if (sent) return;
     }
-    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > atMs) throw invalidField('logId', `The log day ${log.logDate} has not begun yet`);
+    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > atMs) throw invalidField('logId', `The log day ${log.logDate} has not begun yet`, 'hos.day_not_begun').withParams({ date: log.logDate });
     if (log.certifiedAt !== null) return;
     const n = log.certificationCount + 1;
     const at = new Date(atMs);

@@ -102,7 +102,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     const sent = clientId ? await recordOfKey(tx, r.orgId, d.id, HOS_EVENT_TYPES.DUTY_STATUS, clientId) : null;
     if (sent) return { id: sent.id, logId: (await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate: sent.logDate }])).get(`${d.id}|${sent.logDate}`) ?? r.logId };
 
-    if (byDriver && input.status === 'D') throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen");
+    if (byDriver && input.status === 'D') throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen", 'hos.driving_automatic');
     if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
     if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
     // A change the phone took offline is stored when the driver made it (decision 0184).
@@ -121,14 +121,14 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
       const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
       if (atMs < startMs || atMs >= endMs) throw invalidField('at', `Time must fall in the log day ${log.logDate} (${new Date(startMs).toISOString()} to ${new Date(endMs).toISOString()})`);
-      if (atMs > now) throw invalidField('at', 'Time cannot be in the future');
+      if (atMs > now) throw invalidField('at', 'Time cannot be in the future', 'hos.time_in_future');
       if (byDriver && atMs > now - LIVE_SLACK_MS) throw invalidField('at', 'Leave the time out to change your status now');
     }
     if (input.special === 'PC' && input.status !== 'OFF') throw invalidField('special', 'Personal conveyance goes only with status OFF');
     if (input.special === 'YM' && input.status !== 'ON') throw invalidField('special', 'Yard moves go only with status ON');
     if (input.special === 'PASSENGER' && input.status !== 'OFF') throw invalidField('special', 'Passenger-seat time goes only with status OFF');
-    if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance');
-    if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves');
+    if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance', 'hos.personal_conveyance_not_allowed');
+    if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves', 'hos.yard_moves_not_allowed');
     if ((input.latitude === null) !== (input.longitude === null)) throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
 
     // A change now is located where the driver's vehicle is (the ELD's own position, 4.5.1.1).
@@ -140,8 +140,10 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       const running = await inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
       if (running && isAutomaticDriving(running) && truck?.moving) {
         // The engine's Driving stands (ELD 4.4.1): the driver is told what became of their change.
-        if (late) throw invalidField('recordedAt', `The truck was moving at ${logTime(atMs, d.homeTimeZone)}: the Driving the ELD recorded stands, so this change was not recorded`);
-        throw invalidField('status', 'The vehicle is moving: Driving is recorded until it stops');
+        if (late) throw invalidField('recordedAt', `The truck was moving at ${logTime(atMs, d.homeTimeZone)}: the Driving the ELD recorded stands, so this change was not recorded`, 'hos.moved_since').withParams({
+          time: logTime(atMs, d.homeTimeZone),
+        });
+        throw invalidField('status', 'The vehicle is moving: Driving is recorded until it stops', 'hos.vehicle_moving');
       }
     }
     await checkInsert(tx, d.id, atMs, live);
@@ -156,7 +158,7 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     const longitude = fix?.longitude ?? null;
     // ELD 4.3.2.7 / 4.5.1.1: every duty-status change has a location; without a position the driver types one (5-60 characters).
     if (live && (latitude === null || longitude === null) && (input.locationDescription?.length ?? 0) < MANUAL_LOCATION_MIN) {
-      throw invalidField('locationDescription', `Your position is not known: type where you are (at least ${MANUAL_LOCATION_MIN} characters, e.g. "2 mi ESE Darien, IL")`);
+      throw invalidField('locationDescription', `Your position is not known: type where you are (at least ${MANUAL_LOCATION_MIN} characters, e.g. "2 mi ESE Darien, IL")`, 'hos.position_unknown');
     }
     const description = input.locationDescription ?? (latitude !== null && longitude !== null ? describeLocation(latitude, longitude, { reduced }).text : null);
     const inForce = special ? specialOfCode(special.eventCode) : null;

@@ -76,12 +76,12 @@ export async function updateLogHeader({ db, actor }: Scope, r: LogRef, input: Ho
         .where(and(eq(assets.organizationId, r.orgId), eq(assets.type, 'TRAILER'), eq(assets.status, 'ACTIVE'), inArray(assets.id, trailerIds)));
       const known = new Set(found.map((a) => a.id));
       const bad = input.trailerIds.findIndex((id) => !known.has(id));
-      if (bad >= 0) throw invalidField(`trailerIds.${bad}`, 'Trailer must be an active trailer of the organization');
+      if (bad >= 0) throw invalidField(`trailerIds.${bad}`, 'Trailer must be an active trailer of the organization', 'hos.trailer_unknown');
     }
     if (input.coDriverId !== null) {
-      if (input.coDriverId === d.id) throw invalidField('coDriverId', 'The co-driver must be another driver');
+      if (input.coDriverId === d.id) throw invalidField('coDriverId', 'The co-driver must be another driver', 'hos.co_driver_self');
       const [co] = await tx.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.id, input.coDriverId), eq(drivers.organizationId, r.orgId), eq(drivers.status, 'ACTIVE')));
-      if (!co) throw invalidField('coDriverId', 'Co-driver must be an active driver of the organization');
+      if (!co) throw invalidField('coDriverId', 'Co-driver must be an active driver of the organization', 'hos.co_driver_unknown');
     }
     const after = { shippingDocuments: input.shippingDocuments, trailerIds, coDriverId: input.coDriverId };
     await tx.update(hosLogs).set(after).where(eq(hosLogs.id, log.id));

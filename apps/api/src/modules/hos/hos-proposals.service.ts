@@ -134,14 +134,14 @@ async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: st
   if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can accept or reject a proposed edit of their records', 'Decision by another user than the driver');
   // The same decision sent again (a phone resending after a lost answer, decision 0184) is the decision made.
   if (r.state === want) return { d, r, proposed: [], originals: [], decided: true };
-  if (r.state !== 'PENDING') throw conflict(`This proposal was already ${r.state === 'ACCEPTED' ? 'accepted' : 'rejected'}`, 'proposalId: decided');
+  if (r.state !== 'PENDING') throw conflict(`This proposal was already ${r.state === 'ACCEPTED' ? 'accepted' : 'rejected'}`, 'proposalId: decided', r.state === 'ACCEPTED' ? 'hos.proposal_accepted' : 'hos.proposal_rejected');
   const proposed = await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.editRequestId, r.id))).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
   const originalIds = proposed.map((p) => p.replacesEventId).filter((v): v is string => !!v);
   const originals = originalIds.length ? await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.id, originalIds))) : [];
   return { d, r, proposed, originals, decided: false };
 }
 
-const stale = () => conflict('The records changed since this edit was proposed: it can only be rejected now', 'proposalId: originals no longer active');
+const stale = () => conflict('The records changed since this edit was proposed: it can only be rejected now', 'proposalId: originals no longer active', 'hos.proposal_stale');
 
 /** Re-checks a proposal against the driver's records as they stand now. */
 async function checkStillFits(tx: DbOrTx, r: RequestRow, proposed: EventRow[], originals: EventRow[]): Promise<void> {
@@ -160,7 +160,7 @@ async function checkStillFits(tx: DbOrTx, r: RequestRow, proposed: EventRow[], o
     }
   } catch (err) {
     if (err instanceof AppError && (err.status === 400 || err.status === 409)) {
-      throw conflict(`This proposal no longer fits the records: ${err.message}`, `proposalId: ${err.technicalMessage}`);
+      throw conflict(`This proposal no longer fits the records: ${err.message}`, `proposalId: ${err.technicalMessage}`, 'hos.proposal_stale');
     }
     throw err;
   }

@@ -126,11 +126,11 @@ async function lockVehicleThenDriver(tx: DbOrTx, orgId: string, segmentId: strin
 async function takeable(tx: DbOrTx, orgId: string, segmentId: string) {
   const s = await segmentOf(tx, orgId, segmentId);
   await lockVehicles(tx, [s.vehicleId]);
-  if (s.end === null) throw invalidField('segmentId', 'The vehicle is still driving: this driving can be assigned once it stops');
-  if (s.state === 'ASSIGNED') throw conflict('This driving is already assigned to a driver', 'segmentId: already assigned');
-  if (s.state === 'PROPOSED') throw conflict('This driving is proposed to a driver: they accept or reject it first', 'segmentId: proposal pending');
+  if (s.end === null) throw invalidField('segmentId', 'The vehicle is still driving: this driving can be assigned once it stops', 'hos.segment_driving');
+  if (s.state === 'ASSIGNED') throw conflict('This driving is already assigned to a driver', 'segmentId: already assigned', 'hos.segment_assigned');
+  if (s.state === 'PROPOSED') throw conflict('This driving is proposed to a driver: they accept or reject it first', 'segmentId: proposal pending', 'hos.segment_proposed');
   const records = await segmentRecords(tx, orgId, s);
-  if (records.length === 0) throw conflict('This driving is already assigned to a driver', 'segmentId: no active records');
+  if (records.length === 0) throw conflict('This driving is already assigned to a driver', 'segmentId: no active records', 'hos.segment_assigned');
   return { s, records };
 }
 
@@ -218,7 +218,7 @@ export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: str
 export async function annotateSegment({ db, orgId, actor }: Scope, segmentId: string, input: { reason: string }): Promise<HosUnidentifiedSegment> {
   await db.transaction(async (tx) => {
     const s = await segmentOf(tx, orgId, segmentId);
-    if (s.state === 'ASSIGNED') throw conflict('This driving is assigned to a driver: it is their driving time', 'segmentId: already assigned');
+    if (s.state === 'ASSIGNED') throw conflict('This driving is assigned to a driver: it is their driving time', 'segmentId: already assigned', 'hos.segment_assigned');
     const before = s.annotation;
     await tx
       .insert(hosUnidentifiedAnnotations)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { hosDriverStatusSchema, hosEventDetailSchema, hosImportResultSchema, hosLogDaySchema } from '@fleet/api-contract';
 import { clocksAt, periodsWithChanges, type LocalChange } from '@fleet/hos';
 import { buildApp } from '../../app.ts';
@@ -202,8 +202,11 @@ describe("the phone's own clocks (issue 44)", () => {
     const again = clocksAt(s1.engine.periods, s1.engine.at, s1.engine.options);
     expect(again.strict).toEqual(s1.clocks.strict);
     expect(again.provisional).toEqual(s1.clocks.provisional);
-    // Two changes the phone made after that answer, without signal, then sent.
-    await new Promise((r) => setTimeout(r, 2100));
+    // Two changes the phone made after that answer, without signal, then sent 2.1 s after it: the
+    // clock is the subject, moved on rather than waited for.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    vi.setSystemTime(Date.now() + 2100);
     const changes: LocalChange[] = [
       { status: 'SB', at: s1.engine.at + 1000 },
       { status: 'OFF', at: s1.engine.at + 2000 },

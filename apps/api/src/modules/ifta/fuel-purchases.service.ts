@@ -4,7 +4,6 @@ import type {
   fuelPurchaseInputSchema,
   fuelPurchaseListQuery} from '@fleet/api-contract';
 import {
-  DEFAULT_TANK_CAPACITY_L,
   FAR_FROM_STATION_M,
   distanceText,
   exceedsTank,
@@ -28,6 +27,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { uniqueViolation } from '../../db/sql/pg-error.ts';
+import { overTankSql } from './ifta-report.repository.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
@@ -129,13 +129,6 @@ export async function checkLocations(db: DbOrTx, orgId: string, probes: readonly
     return { check: 'OK' as const, distanceM: null };
   });
 }
-
-/**
- * True when a purchase's quantity is more than its vehicle's tank holds (300 US gal when unset), in
- * SQL over `ifta_fuel_purchases` joined with `assets`: a bulk entry above it is a review item.
- */
-export const overTankSql = sql`(${iftaFuelPurchases.quantityMilli} / 1000.0 * (case when ${iftaFuelPurchases.volumeUnit} = 'GAL' then 3.785411784 else 1 end)
-  > coalesce(${assets.tankCapacityL}, ${DEFAULT_TANK_CAPACITY_L}) + 0.001)`;
 
 /** The organization's unit system (settings `units`) and time zone. */
 export async function organizationFacts(db: DbOrTx, orgId: string): Promise<{ units: UnitSystem; zone: string }> {

@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   KM_PER_MILE,
   UNIT_LABELS,
@@ -16,13 +15,11 @@ import {
 } from '@fleet/api-contract';
 import { BOUNDARY_DATASET, IFTA_JURISDICTIONS } from '@fleet/geo/jurisdictions';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, groupAssets, iftaFuelPurchases, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
-import { rowsOf } from '../../db/sql/rows.ts';
 import { assertGroup } from '../groups/index.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { readSettings } from '../organizations/index.ts';
-import { overTankSql } from './fuel-purchases.service.ts';
+import { readOrganizationAndFiling, readQualifiedVehicles, readQuarter, vehicleExists } from './ifta-report.repository.ts';
 import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
 import { dayClock } from './distance-days.ts';
@@ -55,95 +52,22 @@ interface VehicleInfo {
 
 /** Vehicles the return covers: IFTA-qualified vehicles of the fuel type, narrowed to one vehicle or a group. */
 async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise<{ inScope: VehicleInfo[]; otherFuel: Set<string> }> {
-  const conds = [eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true)];
-  if (q.assetId) conds.push(eq(assets.id, q.assetId));
-  if (q.groupId) {
-    await assertGroup(db, orgId, q.groupId);
-    conds.push(inArray(assets.id, db.select({ id: groupAssets.assetId }).from(groupAssets).where(eq(groupAssets.groupId, q.groupId))));
-  }
-  const rows = await db.select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(...conds));
-  if (q.assetId && rows.length === 0) {
-    const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
-    if (!v) throw notFound('Vehicle');
-  }
+  if (q.groupId) await assertGroup(db, orgId, q.groupId);
+  const rows = await readQualifiedVehicles(db, orgId, q);
+  if (q.assetId && rows.length === 0 && !(await vehicleExists(db, orgId, q.assetId))) throw notFound('Vehicle');
   return { inScope: rows.filter((r) => r.fuelType === q.fuelType).sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true })), otherFuel: new Set(rows.filter((r) => r.fuelType !== q.fuelType).map((r) => r.id)) };
 }
-
-/** The quarter's latest filing as the report reads it. */
-interface FilingRow {
-  version: number;
-  filedAt: string;
-  filedBy: string | null;
-  returns: unknown[];
-}
-
-/** Gallons bought per vehicle, jurisdiction, fuel type, tax status and unit (thousandths, as text: a sum of bigints). */
-interface PurchaseTotal {
-  vehicleId: string;
-  jurisdiction: string;
-  fuelType: string;
-  taxPaid: boolean;
-  unit: 'GAL' | 'L';
-  milli: string;
-}
-
-/** A purchase to review with the vehicle's tank (times as JSON gives them, then as dates). */
-interface SuspiciousRow<T> {
-  id: string;
-  vehicleId: string;
-  purchasedAt: T;
-  updatedAt: T;
-  jurisdiction: string;
-  receiptNumber: string;
-  locationCheck: string;
-  locationDistanceM: number | null;
-  priceMismatch: boolean;
-  pricePerUnitMilli: number | null;
-  totalCents: number | null;
-  quantityMilli: number;
-  volumeUnit: 'GAL' | 'L';
-  currency: 'USD' | 'CAD';
-  bulk: boolean;
-  tank: number | null;
-  overTank: boolean;
-}
-
-interface AdjustmentRow {
-  vehicleId: string | null;
-  kind: 'MISSING_TRIP' | 'CORRECTION' | 'OFF_HIGHWAY' | 'TRIP_PERMIT';
-  jurisdiction: string;
-  distanceM: number;
-}
-
-interface MarkRow<T> {
-  itemKey: string;
-  reviewedAt: T;
-  reviewedByEmail: string | null;
-  note: string | null;
-}
-
-const uuidArray = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
 
 export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Promise<IftaReport> {
   const { from, to } = quarterDays(q.quarter);
   const dueDate = quarterDueDate(q.quarter);
   const fleetWide = !q.assetId && !q.groupId;
-  // The organization with the quarter's latest filing, in one statement.
-  const latestFiling = sql`select version, filed_at as "filedAt", filed_by as "filedBy", returns from ifta_filings
-    where organization_id = ${orgId} and quarter = ${q.quarter} order by version desc limit 1`;
-  const [[head], { inScope, otherFuel }] = await Promise.all([
-    db.select({ org: organizations, filing: sql<unknown>`(select row_to_json(f) from (${latestFiling}) f)` }).from(organizations).where(eq(organizations.id, orgId)),
-    scopeVehicles(db, orgId, q),
-  ]);
+  const [head, { inScope, otherFuel }] = await Promise.all([readOrganizationAndFiling(db, orgId, q.quarter), scopeVehicles(db, orgId, q)]);
   if (!head) throw notFound('Organization');
-  const org = head.org;
-  const filing = jsonValue(head.filing) as FilingRow | null;
+  const { org, filing } = head;
   const ids = inScope.map((v) => v.id);
   const unit = new Map(inScope.map((v) => [v.id, v.unitNumber]));
   const asOf = q.asOf ?? filing?.filedAt ?? new Date().toISOString().slice(0, 10);
-  // Fleet-wide, every vehicle of the organization is read and the few out of scope dropped here: an
-  // `= any(500 ids)` filter cost more than the rows it saved.
-  const inVehicles = fleetWide ? sql`` : sql`and vehicle_id = any(${uuidArray(ids)}::uuid[])`;
   // Station distances and speeds are not IFTA units: the organization's units say them.
   const units = readSettings(org.settings).units;
   // The quarter's days are the base jurisdiction's (decision 0189): the distance rows are cut so, and
@@ -153,50 +77,10 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
   const fromAt = new Date(clock.startOf(from));
   const toAt = new Date(clock.startOf(to));
 
-  // Everything the return needs in one statement, each part as a JSON array: one round trip and one
-  // plan instead of nine, which on Citus is most of what the read costs (each statement is planned on
-  // the coordinator and again on the worker, issue 49). The tax rates are the only other read.
-  const rowsAsJson = (q: SQL) => sql`(select coalesce(json_agg(x), '[]'::json) from (${q}) x)`;
-  const inQuarter = sql`${iftaFuelPurchases.organizationId} = ${orgId} and ${iftaFuelPurchases.purchasedAt} >= ${fromAt.toISOString()}::timestamptz and ${iftaFuelPurchases.purchasedAt} < ${toAt.toISOString()}::timestamptz`;
-  const [everything, rates] = await Promise.all([
-    db.execute(sql`select
-      ${rowsAsJson(sql`select vehicle_id, jurisdiction, sum(metres) as m from ifta_distance_months
-        where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id, jurisdiction`)} as distance,
-      ${rowsAsJson(sql`select vehicle_id, sum(odometer_travel_m) as odo, sum(odometer_metres) as m from ifta_vehicle_months
-        where organization_id = ${orgId} and month >= ${from} and month < ${to} ${inVehicles} group by vehicle_id having sum(odometer_metres) > 0`)} as odometers,
-      ${rowsAsJson(sql`select vehicle_id, day::text as day, jurisdiction, metres as m, interpolated_metres as im from ifta_distance_days
-        where organization_id = ${orgId} and day >= ${from} and day < ${to} and (interpolated_metres > 0 or jurisdiction = 'unknown')
-        order by day, vehicle_id limit ${4 * MAX_FLAGS_PER_KIND}`)} as review_days,
-      ${rowsAsJson(sql`select vehicle_id, day::text as day, count(*)::int as n, sum(metres) as m from ifta_flagged_segments
-        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)
-        group by vehicle_id, day order by day, vehicle_id limit ${MAX_FLAGS_PER_KIND + 1}`)} as impossible,
-      ${rowsAsJson(sql`select vehicle_id, day::text as day, metres as m, jurisdictions as js, metres_by_jurisdiction as jm from ifta_flagged_segments
-        where organization_id = ${orgId} and day >= ${from} and day < ${to} ${inVehicles} and 'impossible-speed' = any(flags)`)} as jumps,
-      ${rowsAsJson(sql`select vehicle_id as "vehicleId", jurisdiction, fuel_type as "fuelType", tax_paid as "taxPaid", volume_unit as unit, sum(quantity_milli)::text as milli
-        from ifta_fuel_purchases where ${inQuarter} group by vehicle_id, jurisdiction, fuel_type, tax_paid, volume_unit`)} as purchases,
-      ${rowsAsJson(sql`select ${iftaFuelPurchases.id} as id, ${iftaFuelPurchases.vehicleId} as "vehicleId", ${iftaFuelPurchases.purchasedAt} as "purchasedAt",
-          ${iftaFuelPurchases.updatedAt} as "updatedAt", ${iftaFuelPurchases.jurisdiction} as jurisdiction, ${iftaFuelPurchases.receiptNumber} as "receiptNumber",
-          ${iftaFuelPurchases.locationCheck} as "locationCheck", ${iftaFuelPurchases.locationDistanceM} as "locationDistanceM", ${iftaFuelPurchases.priceMismatch} as "priceMismatch",
-          ${iftaFuelPurchases.pricePerUnitMilli} as "pricePerUnitMilli", ${iftaFuelPurchases.totalCents} as "totalCents", ${iftaFuelPurchases.quantityMilli} as "quantityMilli",
-          ${iftaFuelPurchases.volumeUnit} as "volumeUnit", ${iftaFuelPurchases.currency} as currency, ${iftaFuelPurchases.bulk} as bulk, ${assets.tankCapacityL} as tank, ${overTankSql} as "overTank"
-        from ${iftaFuelPurchases} inner join ${assets} on ${assets.id} = ${iftaFuelPurchases.vehicleId} and ${assets.organizationId} = ${iftaFuelPurchases.organizationId}
-        where ${inQuarter} and (${iftaFuelPurchases.locationCheck} in ('FAR', 'OTHER_JURISDICTION') or ${iftaFuelPurchases.priceMismatch} or (${iftaFuelPurchases.bulk} and ${overTankSql}))
-        order by ${iftaFuelPurchases.purchasedAt} limit ${3 * MAX_FLAGS_PER_KIND + 1}`)} as suspicious,
-      ${rowsAsJson(sql`select vehicle_id as "vehicleId", kind, jurisdiction, distance_m as "distanceM" from ifta_adjustments
-        where organization_id = ${orgId} and day >= ${from} and day < ${to}`)} as adjustments,
-      ${rowsAsJson(sql`select item_key as "itemKey", reviewed_at as "reviewedAt", reviewed_by_email as "reviewedByEmail", note from ifta_review_marks
-        where organization_id = ${orgId} and quarter = ${q.quarter}`)} as marks`),
+  const [{ distance, odometers, reviewDays, impossible, jumps, purchases, suspicious, adjustments, marks }, rates] = await Promise.all([
+    readQuarter(db, orgId, { quarter: q.quarter, from, to, fromAt, toAt, vehicleIds: fleetWide ? null : ids, maxFlagsPerKind: MAX_FLAGS_PER_KIND }),
     ratesForReturn(db, q.quarter, q.fuelType),
   ]);
-  const parts = rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps' | 'purchases' | 'suspicious' | 'adjustments' | 'marks', unknown>>(everything)[0]!;
-  // The month rollup (three rows per vehicle and jurisdiction for a quarter); odometer travel against
-  // the metres counted for it; days with gaps or unknown places (a partial index holds just those);
-  // impossible jumps per day, and each one's miles per jurisdiction (rare: a stray fix), left out until accepted.
-  const [distance, odometers, reviewDays, impossible, jumps] = (['distance', 'odometers', 'review_days', 'impossible', 'jumps'] as const).map((k) => jsonArray(parts[k]));
-  const purchases = jsonArray(parts.purchases) as PurchaseTotal[];
-  const suspicious = (jsonArray(parts.suspicious) as Array<SuspiciousRow<string>>).map((p) => ({ ...p, purchasedAt: new Date(p.purchasedAt), updatedAt: new Date(p.updatedAt) }));
-  const adjustments = jsonArray(parts.adjustments) as AdjustmentRow[];
-  const marks = (jsonArray(parts.marks) as Array<MarkRow<string>>).map((m) => ({ ...m, reviewedAt: new Date(m.reviewedAt) }));
   // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
   const markOf = new Map(marks.map((m) => [m.itemKey, m]));
 
@@ -447,15 +331,4 @@ function jumpPieces(metres: number, js: string[] | string, jm: Record<string, nu
   if (parsed && Object.keys(parsed).length) return Object.entries(parsed).map(([k, v]) => [k, Number(v)]);
   const codes = [...new Set(Array.isArray(js) ? js : js.replace(/^\{|\}$/g, '').split(',').filter(Boolean))];
   return codes.length ? codes.map((c) => [c, metres / codes.length]) : [];
-}
-
-/** A JSON value as the driver gives it: parsed already (node-postgres, PGlite), or its text. */
-function jsonValue(v: unknown): unknown {
-  return typeof v === 'string' ? JSON.parse(v) : v;
-}
-
-/** A JSON array column as the driver gives it: parsed already (node-postgres, PGlite), or its text. */
-function jsonArray(v: unknown): unknown[] {
-  const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
-  return Array.isArray(parsed) ? parsed : [];
 }

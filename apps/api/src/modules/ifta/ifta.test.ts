@@ -165,6 +165,7 @@ describe('IFTA miles from positions', () => {
     });
     for (const minute of [0, 1]) {
       miles.enqueue(fleet.map((v) => row(v, minute)), [true, true, true]);
+      // The time passing is the subject: no round starts while the pause runs.
       await new Promise((r) => setTimeout(r, 100));
       expect(miles.stats.rounds).toBe(minute * 2);
       // The pause ends early when asked (shutdown, tests): one pass, two rounds.

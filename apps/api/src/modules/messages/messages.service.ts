@@ -229,7 +229,9 @@ function writtenAt(side: MessageSide, recordedAt: string | null | undefined, now
   if (!recordedAt) return null;
   if (side !== 'DRIVER') throw invalidField('recordedAt', "Recorded at is for a driver's phone sending a message late: leave it out");
   const ms = recordedTime(recordedAt, now);
-  if (ms < now - LATE_MAX_MS) throw invalidField('recordedAt', `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`);
+  if (ms < now - LATE_MAX_MS) throw invalidField('recordedAt', `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`, 'sync.recorded_too_old').withParams({
+      days: MESSAGE_LATE_MAX_DAYS,
+    });
   return ms > now - AT_ONCE_MS ? null : new Date(ms);
 }
 

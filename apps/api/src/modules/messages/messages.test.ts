@@ -199,15 +199,23 @@ describe('messages between a driver and dispatch', () => {
 
   it('a written time in the future, too old, or from the office is a 400 naming recordedAt and stores nothing', async () => {
     const before = (await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length;
-    const cases: Array<[Record<string, string>, Record<string, unknown>, string]> = [
-      [driver.headers, { recordedAt: new Date(Date.now() + 5 * 60_000).toISOString() }, "Recorded at cannot be in the future: check the phone's date and time"],
-      [driver.headers, { recordedAt: new Date(Date.now() - (MESSAGE_LATE_MAX_DAYS + 1) * 86_400_000).toISOString() }, `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`],
-      [driver.headers, { recordedAt: 'yesterday' }, 'Recorded at must be an instant like 2026-06-01T06:00:00-05:00'],
-      [dispatcher, { recordedAt: new Date(Date.now() - 10 * 60_000).toISOString() }, "Recorded at is for a driver's phone sending a message late: leave it out"],
+    // With the code the phone words the refusal by in the driver's language (decision 0257).
+    const cases: Array<[Record<string, string>, Record<string, unknown>, string, string, Record<string, unknown>?]> = [
+      [driver.headers, { recordedAt: new Date(Date.now() + 5 * 60_000).toISOString() }, "Recorded at cannot be in the future: check the phone's date and time", 'sync.recorded_in_future'],
+      [
+        driver.headers,
+        { recordedAt: new Date(Date.now() - (MESSAGE_LATE_MAX_DAYS + 1) * 86_400_000).toISOString() },
+        `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`,
+        'sync.recorded_too_old',
+        { days: MESSAGE_LATE_MAX_DAYS },
+      ],
+      [driver.headers, { recordedAt: 'yesterday' }, 'Recorded at must be an instant like 2026-06-01T06:00:00-05:00', 'validation.invalid_body'],
+      [dispatcher, { recordedAt: new Date(Date.now() - 10 * 60_000).toISOString() }, "Recorded at is for a driver's phone sending a message late: leave it out", 'validation.invalid_field'],
     ];
-    for (const [headers, extra, words] of cases) {
+    for (const [headers, extra, words, code, params] of cases) {
       const res = await t.app.inject({ method: 'POST', url: url(), headers, payload: { driverId: driver.driver.id, body: 'Late?', clientId: `bad-late-${Math.random().toString(36).slice(2, 10)}`, ...extra } });
-      expectFieldErrors(res.json(), 400, { recordedAt: words });
+      expect(expectFieldErrors(res.json(), 400, { recordedAt: words }).code).toBe(code);
+      expect((res.json() as { params?: unknown }).params).toEqual(params);
     }
     expect((await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length).toBe(before);
   });
@@ -253,6 +261,7 @@ describe('messages between a driver and dispatch', () => {
     const before = officeStream.events.filter((e) => e.event === 'conversation').length;
     await t.app.inject({ method: 'POST', url: url('/read'), headers: driver.headers, payload: { driverId: driver.driver.id, upTo: m.sentAt } });
     await officeStream.next(() => officeStream.events.filter((e) => e.event === 'conversation').length > before, 5_000);
+    // The time passing is the subject: nothing reaches the other driver meanwhile.
     await new Promise((r) => setTimeout(r, 300));
     expect(secondStream.events.filter((e) => e.event === 'conversation')).toHaveLength(0);
     for (const s of [officeStream, driverStream, secondStream]) s.close();

@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { testConfig } from '../../config.ts';
 import { citusOf, openDatabase, type Database, type Db } from '../../db/client.ts';
@@ -40,16 +40,17 @@ const osmand = (app: FastifyInstance, uniqueId: string, t: number, extra = '') =
  * machine a write can commit before the kill, so its answer comes before the reopen.
  */
 async function opened(db: Db): Promise<void> {
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await sql(db, 'select 1');
-      return;
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await vi.waitFor(() => sql(db, 'select 1'), { timeout: 30_000, interval: 100 });
+}
+
+/**
+ * Resolves once a stall (database.faults.stall) holds the database: on a server, once its connection
+ * has locked the positions tables; PGlite's one session runs the stall before anything sent after it.
+ */
+async function stallHolds(db: Db): Promise<void> {
+  if (!onServer()) return;
+  const held = `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'positions' and l.mode = 'ExclusiveLock' and l.granted`;
+  await vi.waitFor(async () => expect((await sql<{ n: number }>(db, held))[0]!.n).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
 }
 
 /** Terminates every other connection to the test's database, as a failover or an operator would. */
@@ -104,13 +105,20 @@ describe('ingest while the database goes away and comes back', () => {
   }, 60_000);
 
   it.runIf(onServer())('survives the server ending a connection that is checked out between two statements: the transaction fails, nothing else', async () => {
+    let checkedOut!: () => void;
+    const between = new Promise<void>((r) => (checkedOut = r));
+    let terminated!: () => void;
+    const afterTermination = new Promise<void>((r) => (terminated = r));
     const held = app.db.transaction(async (tx) => {
       await tx.execute('select 1' as never);
-      await new Promise((r) => setTimeout(r, 500));
+      checkedOut();
+      await afterTermination;
       await tx.execute('select 2' as never);
     });
-    await new Promise((r) => setTimeout(r, 150));
+    held.catch(() => undefined); // awaited below
+    await between;
     await terminateConnections(app.db);
+    terminated();
     await expect(held).rejects.toThrow();
     expect((await osmand(app, v.uniqueId, Date.now() - 3_500_000)).statusCode).toBe(200);
   });
@@ -122,7 +130,7 @@ describe('ingest while the database goes away and comes back', () => {
     // The database is held (PGlite: a sleep on its one session; a server: the positions tables locked),
     // so the write is under way in it when the thread is killed or the connections are terminated.
     const stall = database.faults.stall(3000).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 100));
+    await stallHolds(app.db);
     const answer = osmand(app, v.uniqueId, t0);
     // The fault comes once the write waits in the database: a fixed pause let a loaded machine
     // commit it first, and ending the lock holder first let it run on before its own end.
@@ -152,9 +160,10 @@ describe('ingest while the database goes away and comes back', () => {
     await opened(app.db);
     expect(app.ingest.health.waitingSince()).toBeNull();
     const stall = database.faults.stall(1500);
-    await new Promise((r) => setTimeout(r, 100));
+    await stallHolds(app.db);
     const sentAt = Date.now();
     const answer = osmand(app, v.uniqueId, t0);
+    // The time passing is the subject: how long the position has waited.
     await new Promise((r) => setTimeout(r, 500));
     const since = app.ingest.health.waitingSince();
     expect(since).not.toBeNull();

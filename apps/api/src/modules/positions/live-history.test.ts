@@ -135,7 +135,9 @@ describe('live stream (SSE)', () => {
     const toWest = await west.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 36.5), 1000);
     expect(toWest.data.vehicles.map((v) => v.unitNumber)).toEqual(['901']);
     t.app.liveHub.publish('00000000-0000-4000-8000-000000000000', [{ ...snapTruck!, latitude: 1 }]);
-    await new Promise((r) => setTimeout(r, 100));
+    // A later position of its own organization marks the stream's order: once it came, the other's would have.
+    t.app.liveHub.publish(orgId, [{ ...snapOther!, latitude: 41.6 }]);
+    await all.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.latitude === 41.6), 5_000);
     expect(all.events.some((e) => e.data.vehicles.some((v) => v.latitude === 1))).toBe(false);
     all.close();
     west.close();

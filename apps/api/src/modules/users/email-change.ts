@@ -23,8 +23,8 @@ export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLow
 
 /** The caller's own new e-mail needs their current password: a 400 on `currentPassword` otherwise. */
 export async function assertCurrentPassword(passwordHash: string | null, currentPassword: string | undefined): Promise<void> {
-  if (!currentPassword) throw invalidField('currentPassword', 'Enter your current password to change your e-mail');
-  if (!(await verifyPassword(passwordHash, currentPassword))) throw invalidField('currentPassword', 'Current password is not correct');
+  if (!currentPassword) throw invalidField('currentPassword', 'Enter your current password to change your e-mail', 'users.current_password_required');
+  if (!(await verifyPassword(passwordHash, currentPassword))) throw invalidField('currentPassword', 'Current password is not correct', 'users.current_password_wrong');
 }
 
 /**

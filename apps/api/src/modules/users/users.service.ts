@@ -139,7 +139,7 @@ export async function changePassword(
   if (ctx.userId !== userId) throw forbidden('You may only change your own password');
   const { user } = await findUser(db, orgId, userId);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw invalidField('currentPassword', 'Current password is not correct');
+    throw invalidField('currentPassword', 'Current password is not correct', 'users.current_password_wrong');
   }
   const passwordHash = await hashPassword(input.newPassword);
   return db.transaction(async (tx) => {

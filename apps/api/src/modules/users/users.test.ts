@@ -75,7 +75,7 @@ describe('my account', () => {
       payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.admin.email, currentPassword: DEMO.dispatcher.password },
     });
     expect(res.statusCode).toBe(409);
-    expectFieldErrors(res.json(), 409, { email: 'An account with this email already exists' });
+    expect(expectFieldErrors(res.json(), 409, { email: 'An account with this email already exists' }).code).toBe('users.email_taken');
   });
 
   it('uploads an avatar image that is then served, and removes it', async () => {

@@ -73,6 +73,7 @@ describe('fair share between organizations', () => {
       expect(res.statusCode, res.body).toBe(201);
       sentAt.set(webhookDeliverySchema.parse(res.json()).messageId, started);
       const next = started + B_GAP_MS - performance.now();
+      // Pacing: the gap between events is the subject.
       if (next > 0) await new Promise((r) => setTimeout(r, next));
     }
     // Waits for the last, at most 25 s: what has not arrived by then counts as late as that (at least).

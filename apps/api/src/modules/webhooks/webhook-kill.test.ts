@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookPayload } from '@fleet/api-contract';
 import { onServer, serverDatabase } from '../../test/helpers.ts';
 import { startServer, type ServerProcess } from '../../test/server-process.ts';
@@ -104,7 +104,7 @@ describe('webhook deliveries survive kill -9 of the sending process', () => {
     second = await startServer({ env });
     const deadline = Date.now() + 60_000;
     const firstSeen = (sub: string) => [...new Set(got.filter((g) => g.sub === sub).map((g) => g.number))];
-    while (Date.now() < deadline && !(firstSeen('a').length === 4 && firstSeen('b').length === 4)) await new Promise((r) => setTimeout(r, 200));
+    await vi.waitFor(() => expect([firstSeen('a').length, firstSeen('b').length]).toEqual([4, 4]), { timeout: deadline - Date.now(), interval: 200 }).catch(() => undefined);
 
     // Every event reached both subscriptions (at least once), each subscription's in commit order.
     expect(firstSeen('a')).toEqual(numbers);

@@ -125,8 +125,8 @@ describe('webhook subscriptions', () => {
       tx.rollback();
     }).catch(() => undefined);
     await eventually(async () => rx.got.length, (n) => n >= 2, 3000);
+    // Idle: every delivery was sent and answered, so a third (the rolled-back event) would be in rx.got.
     await t.app.webhookSender.idle();
-    await new Promise((r) => setTimeout(r, 100));
     expect(rx.got.map((r) => payloadOf(r).data.status)).toEqual(['PLANNED', 'CANCELLED']);
     expect(rx.got.map((r) => payloadOf(r).data.previousStatus)).toEqual([null, 'PLANNED']);
   });
@@ -151,7 +151,7 @@ describe('webhook subscriptions', () => {
     rx.plan = [{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }];
     await t.app.inject({ method: 'POST', url: url('/loads'), headers: admin, payload: loadBody() });
     await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
-    // The schedule says 5 ms here; the receiver asked for a second.
+    // The schedule says 5 ms here; the receiver asked for a second. The time passing is the subject.
     await new Promise((r) => setTimeout(r, 400));
     expect(rx.got).toHaveLength(1);
     await eventually(async () => rx.got.length, (n) => n >= 2, 3000);
@@ -175,6 +175,7 @@ describe('webhook subscriptions', () => {
       .set({ attempts: 1, leasedUntil: new Date(Date.now() + 300), lastAttemptAt: new Date() })
       .where(and(eq(webhookDeliveries.subscriptionId, sub.id), eq(webhookDeliveries.status, 'PENDING')));
     t.app.webhookSender.start();
+    // The time passing is the subject: nothing is sent while the dead sender's lease runs.
     await new Promise((r) => setTimeout(r, 150));
     expect(rx.got).toHaveLength(0);
     await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
@@ -323,6 +324,7 @@ describe('the sender’s rules', () => {
     // (decision 0225: the due time is read per organization there, routed like the claims).
     await t.app.webhookSender.idle();
     const before = t.app.webhookSender.stats.looks;
+    // The time passing is the subject: how often an idle sender looks.
     await new Promise((r) => setTimeout(r, 1000));
     expect(t.app.webhookSender.stats.looks - before).toBeLessThanOrEqual(1);
     const sub = await subscribe(['load.stop_arrived']);

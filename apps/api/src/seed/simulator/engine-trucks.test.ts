@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { HOS_EVENT_TYPES, isValidVin } from '@fleet/api-contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { EngineEvents } from '../../modules/hos/index.ts';
@@ -35,11 +35,9 @@ const luhnOk = (digits: string) =>
   0;
 
 async function until_(cond: () => Promise<boolean> | boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await vi.waitFor(async () => {
+    if (!(await cond())) throw new Error('timed out');
+  }, { timeout: ms, interval: 100 });
 }
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useOnline } from '../../lib/online.ts';
 import { keepDriverQueries } from '../../lib/kept-queries.ts';
 import { dismissRecord, loadOutbox, ownRecords, useOutbox } from '../../lib/outbox.ts';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { errorBodyWords } from '../../i18n/error-words.ts';
 
 /** How long "Sent" stays once the waiting records went. */
 const SENT_MS = 6_000;
@@ -68,7 +68,7 @@ export function OfflineBanner() {
               <Group key={r.id} justify="space-between" wrap="nowrap" align="flex-start">
                 <Text size="sm">
                   <b>{r.label}</b>
-                  {`: ${translateMessage(t, r.reason ?? '')}`}
+                  {`: ${errorBodyWords(t, { code: r.reasonCode, message: r.reason ?? '', params: r.reasonParams })}`}
                 </Text>
                 <Button size="compact-sm" variant="subtle" color="red" onClick={() => void dismissRecord(r.id)}>
                   {t('offline.dismiss')}

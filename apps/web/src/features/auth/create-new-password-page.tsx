@@ -3,8 +3,8 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { newPasswordFormSchema } from '@fleet/api-contract/auth';
-import { useZodForm } from '../../lib/form.ts';
-import { translatedField } from '../../i18n/known-messages.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { issueWords } from '../../i18n/issue-words.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useCreateNewPassword } from './api/auth-api.ts';
 
@@ -13,7 +13,7 @@ export default function CreateNewPasswordPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
   const create = useCreateNewPassword();
-  const form = useZodForm(newPasswordFormSchema, { defaultValues: { password: '', confirmPassword: '' } });
+  const form = useZodForm(newPasswordFormSchema, { issueWords: issueWords(t), defaultValues: { password: '', confirmPassword: '' } });
   const onSubmit = form.handleSubmit(({ password }) => create.mutate({ token, password }));
   return (
     <AuthCard title={t('auth.newTitle')} subtitle={t('auth.newIntro')}>
@@ -29,8 +29,8 @@ export default function CreateNewPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'password', t)} />
-            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
+            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...field(form, 'password')} />
+            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
             <Button type="submit" loading={create.isPending} fullWidth>
               {t('auth.saveNew')}
             </Button>

@@ -6,8 +6,9 @@ import { Link, useNavigate } from 'react-router';
 import { loginSchema } from '@fleet/api-contract/auth';
 import { homePath } from '../../lib/auth-store.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { useZodForm } from '../../lib/form.ts';
-import { translatedField, translateMessage } from '../../i18n/known-messages.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { errorWords } from '../../i18n/error-words.ts';
+import { issueWords } from '../../i18n/issue-words.ts';
 import { Logo } from '../../components/logo.tsx';
 import { useLogin } from './api/auth-api.ts';
 import { useServerSeeding } from './use-server-seeding.ts';
@@ -24,7 +25,7 @@ export default function LoginPage() {
   const seeding = useServerSeeding();
   const percent = seeding ? /\((\d+) %\)/.exec(seeding)?.[1] : undefined;
   // Spec section 5: the login form validates on input.
-  const form = useZodForm(loginSchema, { mode: 'onChange', defaultValues: { email: '', password: '' } });
+  const form = useZodForm(loginSchema, { mode: 'onChange', issueWords: issueWords(t), defaultValues: { email: '', password: '' } });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailed(null);
@@ -35,7 +36,7 @@ export default function LoginPage() {
       // No toast for a failed login (spec section 8); the form says why in place.
       setFailed(
         err instanceof ApiError && err.status !== 401 && err.body
-          ? translateMessage(t, err.body.message)
+          ? errorWords(t, err)
           : seeding
             ? t('auth.seedingFailed')
             : t('auth.failed'),
@@ -69,14 +70,14 @@ export default function LoginPage() {
                   {failed}
                 </Alert>
               )}
-              <TextInput label={t('fields.email')} type="email" placeholder={t('auth.emailPlaceholder')} autoComplete="username" withAsterisk {...translatedField(form, 'email', t)} />
+              <TextInput label={t('fields.email')} type="email" placeholder={t('auth.emailPlaceholder')} autoComplete="username" withAsterisk {...field(form, 'email')} />
               <PasswordInput
                 label={t('fields.password')}
                 placeholder={t('auth.passwordPlaceholder')}
                 autoComplete="current-password"
                 withAsterisk
                 visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-                {...translatedField(form, 'password', t)}
+                {...field(form, 'password')}
               />
               <Group justify="flex-end" mt={-8}>
                 <Anchor component={Link} to="/reset-password" size="sm">

@@ -3,8 +3,8 @@ import { IconMailCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { resetPasswordSchema } from '@fleet/api-contract/auth';
-import { useZodForm } from '../../lib/form.ts';
-import { translatedField, translateMessage } from '../../i18n/known-messages.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { issueWords } from '../../i18n/issue-words.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useResetPassword } from './api/auth-api.ts';
 
@@ -12,14 +12,14 @@ import { useResetPassword } from './api/auth-api.ts';
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const reset = useResetPassword();
-  const form = useZodForm(resetPasswordSchema, { defaultValues: { email: '' } });
+  const form = useZodForm(resetPasswordSchema, { issueWords: issueWords(t), defaultValues: { email: '' } });
   const onSubmit = form.handleSubmit((values) => reset.mutate(values));
   return (
     <AuthCard title={t('auth.resetTitle')} subtitle={t('auth.resetIntro')}>
       {reset.isSuccess ? (
         <Stack gap="md">
           <Alert color="teal" variant="light" icon={<IconMailCheck size={20} />} title={t('auth.checkInbox')} role="status">
-            {t('auth.resetSent', { message: translateMessage(t, reset.data.message) })}
+            {t('auth.resetSent', { message: reset.data.message })}
           </Alert>
           <Button component={Link} to="/" variant="default">
             {t('auth.logInLink')}
@@ -28,7 +28,7 @@ export default function ResetPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <TextInput label={t('fields.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} withAsterisk {...translatedField(form, 'email', t)} />
+            <TextInput label={t('fields.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} withAsterisk {...field(form, 'email')} />
             <Button type="submit" loading={reset.isPending} fullWidth>
               {t('auth.sendLink')}
             </Button>

@@ -6,7 +6,7 @@ import { IconCamera, IconCheck, IconFlag, IconMapPin } from '@tabler/icons-react
 import type { Load, LoadDocumentKind, LoadStatus, LoadStop } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { DataState } from '../../components/data-state.tsx';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { errorWords } from '../../i18n/error-words.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatShortDateTime, formatTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -121,7 +121,7 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
       if (out.sent) await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
       notify({ type: out.sent ? 'success' : 'not-viewed', title, category: out.sent ? undefined : t('offline.kept', { time: formatTime(madeAt) }), timeout: 3000 });
     } catch (err) {
-      setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('loads.notRecorded'));
+      setError(err instanceof ApiError ? errorWords(t, err) : t('loads.notRecorded'));
     } finally {
       setMarking(null);
     }
@@ -137,9 +137,9 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 413
-          ? translateMessage(t, err.body?.message ?? 'The photo is larger than the upload limit')
+          ? errorWords(t, err, err.body?.message ?? 'The photo is larger than the upload limit')
           : err instanceof ApiError
-            ? translateMessage(t, err.body?.message ?? err.message)
+            ? errorWords(t, err)
             : t('messages.photoNotSent'),
       );
     } finally {

@@ -7,7 +7,6 @@ import { IconDownload, IconMail, IconSend } from '@tabler/icons-react';
 import { HOS_EVENT_TYPES, type HosEvent, type HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { describeError } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -22,7 +21,7 @@ import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmc
 import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
 import { eventWords } from './driver/event-words.ts';
 import { intlLocale, LANGUAGES } from '../../i18n/i18n.ts';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { errorWords } from '../../i18n/error-words.ts';
 import classes from './driver/driver.module.css';
 
 /** "Tue 20" for a log date in the driver's language. */
@@ -187,7 +186,7 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
       setError(null);
       onClose();
     } catch (err) {
-      setError(translateMessage(t, describeError(err).title));
+      setError(errorWords(t, err));
     }
   };
   return (

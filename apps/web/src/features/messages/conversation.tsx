@@ -9,7 +9,7 @@ import { useCurrentUser } from '../../lib/auth-store.ts';
 import { isOnline, useOnline } from '../../lib/online.ts';
 import { newKey, ownRecords, sendRecord, useOutbox, type OutboxRecord, type OutboxUpload } from '../../lib/outbox.ts';
 import { formatShortDateTime } from '../../lib/dates.ts';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { errorWords } from '../../i18n/error-words.ts';
 import { photoForUpload } from '../../lib/photo-resize.ts';
 import { messagePaths, newClientId, threadQuery, uploadMessagePhoto, useMarkRead, useSendMessage } from './messages-api.ts';
 import classes from './messages.module.css';
@@ -279,7 +279,7 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
       const madeAt = Date.now();
       const body: MessageBody = { ...input, recordedAt: new Date(madeAt).toISOString() };
       sendRecord({ id: input.clientId, kind: 'MESSAGE', madeAt, label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`, path: paths.messages, body, uploads })
-        .then(done, (err: unknown) => setError(err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('messages.notSent')))
+        .then(done, (err: unknown) => setError(err instanceof ApiError ? errorWords(t, err) : t('messages.notSent')))
         .finally(() => setSending(false));
       return;
     }

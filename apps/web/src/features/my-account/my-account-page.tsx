@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { changePasswordFormSchema, updateUserSchema, type User } from '@fleet/api-contract';
 import { useCurrentUser } from '../../lib/auth-store.ts';
-import { useZodForm } from '../../lib/form.ts';
-import { translatedField } from '../../i18n/known-messages.ts';
+import { field, useZodForm } from '../../lib/form.ts';
+import { issueWords } from '../../i18n/issue-words.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { showServerError } from '../../lib/registry-api.ts';
 import { UserProfileCard } from '../../components/avatar-profile-card.tsx';
@@ -23,6 +23,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
   const { t } = useTranslation();
   const update = useUpdateProfile(orgId, user.id);
   const form = useZodForm(updateUserSchema, {
+    issueWords: issueWords(t),
     defaultValues: {
       firstName: user.firstName ?? '',
       lastName: user.lastName ?? '',
@@ -51,11 +52,11 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
     <form onSubmit={onSubmit} noValidate aria-label={t('account.profile')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput label={t('fields.firstName')} autoComplete="given-name" withAsterisk {...translatedField(form, 'firstName', t)} />
-          <TextInput label={t('fields.lastName')} autoComplete="family-name" withAsterisk {...translatedField(form, 'lastName', t)} />
-          <TextInput label={t('fields.email')} type="email" autoComplete="email" withAsterisk {...translatedField(form, 'email', t)} />
-          <TextInput label={t('fields.position')} {...translatedField(form, 'position', t)} />
-          <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...translatedField(form, 'phone', t)} />
+          <TextInput label={t('fields.firstName')} autoComplete="given-name" withAsterisk {...field(form, 'firstName')} />
+          <TextInput label={t('fields.lastName')} autoComplete="family-name" withAsterisk {...field(form, 'lastName')} />
+          <TextInput label={t('fields.email')} type="email" autoComplete="email" withAsterisk {...field(form, 'email')} />
+          <TextInput label={t('fields.position')} {...field(form, 'position')} />
+          <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...field(form, 'phone')} />
           <TimeZoneSelect control={form.control} name="timeZone" label={t('roadside.header.timeZone')} />
           {emailChanged && (
             <PasswordInput
@@ -63,7 +64,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
               description={t('account.emailChangeHelp')}
               autoComplete="current-password"
               withAsterisk
-              {...translatedField(form, 'currentPassword', t)}
+              {...field(form, 'currentPassword')}
             />
           )}
         </SimpleGrid>
@@ -83,7 +84,7 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
 function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
   const { t } = useTranslation();
   const change = useChangePassword(orgId, user.id);
-  const form = useZodForm(changePasswordFormSchema, { defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const form = useZodForm(changePasswordFormSchema, { issueWords: issueWords(t), defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     const ok = await change.mutateAsync({ currentPassword, newPassword }).then(() => true, () => false);
     if (ok) form.reset();
@@ -96,9 +97,9 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
             {t('account.passwordChanged')}
           </Alert>
         )}
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...translatedField(form, 'currentPassword', t)} />
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...translatedField(form, 'newPassword', t)} />
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...translatedField(form, 'confirmPassword', t)} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...field(form, 'currentPassword')} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...field(form, 'newPassword')} />
+        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
         <Group justify="flex-end">
           <Button type="submit" loading={change.isPending}>
             {t('account.changePassword')}

@@ -6,7 +6,7 @@ import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { i18next } from '../../i18n/i18n.ts';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { notificationWords } from './notification-words.ts';
 import { hosRefresher } from '../../lib/hos-live.ts';
 import { onConversationChanged } from '../../lib/messages-live.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -149,19 +149,19 @@ export function useNotificationStream(): void {
         es.addEventListener('hos', hosChanged);
         es.addEventListener('conversation', conversationChanged);
         es.addEventListener('notification', (e) => {
-          const { notification: n, unread } = JSON.parse(e.data) as NotificationEvent;
+          const { notification: sent, unread } = JSON.parse(e.data) as NotificationEvent;
           qc.setQueryData(notificationKeys.unread(orgId), { unread });
           void qc.invalidateQueries({ queryKey: [...notificationKeys.all(orgId), 'list'] });
           // What the server wrote in English, in the driver's language where it is known (issue 44).
-          const tr = (text: string) => translateMessage(i18next.t, text);
+          const n = notificationWords(i18next.t, sent);
           notify({
             id: `server-${n.id}`,
-            title: tr(n.title),
-            category: n.category ? tr(n.category) : n.category,
+            title: n.title,
+            category: n.category,
             receivedDate: formatDateTime(n.occurredAt),
             type: n.type,
             expandedContent: n.expandedContent ?? undefined,
-            expandedButton: n.expandedButton ? { ...n.expandedButton, label: tr(n.expandedButton.label) } : undefined,
+            expandedButton: n.expandedButton ?? undefined,
             iconName: n.iconName,
             user: n.user ?? undefined,
             timeout: n.timeout || 10_000,

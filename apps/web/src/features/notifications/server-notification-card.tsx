@@ -7,7 +7,7 @@ import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { ExpandableBody, ExpandChevron, NOTIFICATION_COLORS } from '../../components/notification-card.tsx';
 import { formatShortDateTime } from '../../lib/dates.ts';
-import { translateMessage } from '../../i18n/known-messages.ts';
+import { notificationWords } from './notification-words.ts';
 
 /** The contract's icon names (NOTIFICATION_KIND_INFO[kind].iconName) as Tabler icons. */
 export const ICONS: Record<string, typeof IconBell> = {
@@ -54,15 +54,7 @@ export interface ServerNotificationCardProps {
 export function ServerNotificationCard({ n: sent, onRead, onClose, flat }: ServerNotificationCardProps) {
   const { t } = useTranslation();
   // What the server wrote in English, in the driver's language where it is known (issue 44).
-  const n = useMemo(
-    () => ({
-      ...sent,
-      title: translateMessage(t, sent.title),
-      category: translateMessage(t, sent.category),
-      expandedButton: sent.expandedButton ? { ...sent.expandedButton, label: translateMessage(t, sent.expandedButton.label) } : sent.expandedButton,
-    }),
-    [sent, t],
-  );
+  const n = useMemo(() => notificationWords(t, sent), [sent, t]);
   const [expanded, setExpanded] = useState(n.isExpanded);
   const color = NOTIFICATION_COLORS[n.type];
   const Icon = n.type === 'success' ? IconCheck : (ICONS[n.iconName] ?? IconBell);

@@ -139,6 +139,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     })();
     try {
       await change();
+      // The time passing is the subject: writes go on after the change, on its new placement.
       await new Promise((r) => setTimeout(r, 300));
     } finally {
       writing = false;
@@ -153,6 +154,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
   it('loses and doubles nothing while a block_writes move takes the organization’s shards to the other worker and back', async () => {
     await underWrites(async () => {
       for (const [a, b] of [[holder(), other()], [other(), holder()]] as const) {
+        // The time passing is the subject: writes are under way when each move starts.
         await new Promise((r) => setTimeout(r, 300));
         await cleanUp();
         await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [shardId, a.host, a.port, b.host, b.port]);
@@ -180,6 +182,7 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
 
     let isolated = '';
     await underWrites(async () => {
+      // The time passing is the subject here and below: writes are under way when each change starts.
       await new Promise((r) => setTimeout(r, 300));
       await cleanUp();
       isolated = (await admin.query<{ s: string }>(`select isolate_tenant_to_new_shard('positions', $1::uuid, 'CASCADE', shard_transfer_mode => 'block_writes')::text as s`, [orgId])).rows[0]!.s;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DEMO, login, onCitus, registerOrganization, type TestContext } from '../../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
 
@@ -40,8 +40,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !onCitus())('writer lanes (a s
         heldAnswered = true;
         return res;
       });
-      // Give the held lane time to start its statement and block on the lock.
-      await new Promise((r) => setTimeout(r, 300));
+      // The held lane has started its statement and waits on the lock.
+      await vi.waitFor(async () => {
+        const waits = await pool.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        expect(waits.rows[0]!.n).toBeGreaterThan(0);
+      }, { timeout: 10_000, interval: 20 });
       const started = Date.now();
       for (let k = 1; k <= 5; k++) expect((await fix(other, 60 * k)).statusCode).toBe(200);
       // The other organization's fixes were answered while the held one still waits.

@@ -4,13 +4,12 @@ import { Alert, Badge, Blockquote, Button, Group, Modal, Paper, Stack, Text, Tit
 import { notify } from '../../../lib/notifications-store.ts';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { HOS_CERTIFICATION_STATEMENT } from '@fleet/api-contract/hos-driver';
-import { describeError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth-store.ts';
 import { formatTime } from '../../../lib/dates.ts';
 import { ownRecords, sendRecord, useOutbox } from '../../../lib/outbox.ts';
 import { longDate } from '../logs/log-format.ts';
 import { intlLocale } from '../../../i18n/i18n.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { certificationPath } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -105,7 +104,7 @@ function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string
       setError(null);
       onClose();
     } catch (err) {
-      setError(translateMessage(t, describeError(err).title));
+      setError(errorWords(t, err));
     } finally {
       setSending(false);
     }

@@ -7,11 +7,10 @@ import { notify } from '../../../lib/notifications-store.ts';
 import { IconCircleCheck } from '@tabler/icons-react';
 import type { HosEvent, HosProposal } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
-import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
 import { longDate } from '../logs/log-format.ts';
 import { intlLocale } from '../../../i18n/i18n.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { eventWords } from './event-words.ts';
 import { driverProposalsQuery, useDecideProposal } from './driver-api.ts';
 import classes from './driver.module.css';
@@ -91,7 +90,7 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
       });
       setRejecting(false);
     } catch (err) {
-      setError(translateMessage(t, describeError(err).title));
+      setError(errorWords(t, err));
     }
   };
   return (

@@ -12,7 +12,7 @@ import { useBrowserPosition } from './browser-position.ts';
 import { sendRecord } from '../../../lib/outbox.ts';
 import { formatTime } from '../../../lib/dates.ts';
 import { statusChangePath } from './driver-api.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { useOnline } from '../../../lib/online.ts';
 import classes from './driver.module.css';
 
@@ -212,8 +212,8 @@ function ChangeModal({ orgId, userId, logId, timeZone, vehiclePositionAt, choice
       const d = describeError(err);
       if (/locationDescription|location/i.test(`${d.title} ${d.details ?? ''}`)) {
         setAskLocation(true);
-        setLocationError(translateMessage(t, d.title));
-      } else setError(translateMessage(t, d.title));
+        setLocationError(errorWords(t, err));
+      } else setError(errorWords(t, err));
     } finally {
       setSending(false);
     }

@@ -7,9 +7,9 @@ import { notify } from '../../../lib/notifications-store.ts';
 import { IconPencil } from '@tabler/icons-react';
 import { HOS_LOG_MAX_SHIPPING_DOCUMENTS, HOS_LOG_MAX_TRAILERS } from '@fleet/api-contract/hos';
 import type { HosLogDay } from '@fleet/api-contract';
-import { ApiError, describeError } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords, fieldWords } from '../../../i18n/error-words.ts';
 import { driverChoicesQuery, useUpdateLogHeader } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -79,8 +79,8 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
       onClose();
     } catch (err) {
       const byField: Record<string, string> = {};
-      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = translateMessage(t, m.message);
-      setErrors(Object.keys(byField).length ? byField : { form: translateMessage(t, describeError(err).title) });
+      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = fieldWords(t, err.body, m.message);
+      setErrors(Object.keys(byField).length ? byField : { form: errorWords(t, err) });
     }
   };
   return (

@@ -7,11 +7,10 @@ import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../../lib/notifications-store.ts';
 import type { HosUnidentifiedSegment } from '@fleet/api-contract';
 import { DataState } from '../../../components/data-state.tsx';
-import { describeError } from '../../../lib/api-client.ts';
 import { formatDistance, useUnits } from '../../../lib/units.ts';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
 import { clockIn, shortDate, zoneAbbreviation } from '../logs/log-format.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { driverUnidentifiedQuery, useClaimSegment } from './driver-api.ts';
 import classes from './driver.module.css';
 
@@ -84,7 +83,7 @@ function ClaimModal({ orgId, userId, segment, timeZone, onClose }: { orgId: stri
       setError(null);
       onClose();
     } catch (err) {
-      setError(translateMessage(t, describeError(err).title));
+      setError(errorWords(t, err));
     }
   };
   return (

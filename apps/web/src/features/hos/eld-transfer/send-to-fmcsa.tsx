@@ -6,7 +6,7 @@ import { ELD_OUTPUT_FILE_COMMENT_MAX, type EldTransfer, type EldTransferMethod, 
 import { describeError } from '../../../lib/api-client.ts';
 import { formatDateTime, useViewerZone } from '../../../lib/dates.ts';
 import { useOnline } from '../../../lib/online.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { useCan } from '../../../lib/registry-api.ts';
 import { eldTransferStatusQuery, eldTransfersQuery, useEldTransfer } from './eld-transfer-api.ts';
 import { outcomeWords } from './eld-transfer-outcome.ts';
@@ -64,7 +64,7 @@ function SendForm({ orgId, driverId, initialComment, onClose, size }: Omit<SendP
       setOutcome(await send.mutateAsync({ method, outputFileComment: text }));
     } catch (err) {
       const e = describeError(err);
-      setFailure(!office && (e.status === 409 || e.status === 502) ? t(e.status === 409 ? 'fmcsa.notReadyDriver' : 'fmcsa.failedDriver') : translateMessage(t, e.title));
+      setFailure(!office && (e.status === 409 || e.status === 502) ? t(e.status === 409 ? 'fmcsa.notReadyDriver' : 'fmcsa.failedDriver') : errorWords(t, err));
     }
   };
 
@@ -196,7 +196,7 @@ export function EldTransferHistory({ orgId, driverId, lng }: { orgId: string; dr
       )}
       {list.isError && (
         <Text size="sm" c="red">
-          {translateMessage(t, describeError(list.error).title)}
+          {errorWords(t, list.error)}
         </Text>
       )}
       <Stack gap="xs">

@@ -9,7 +9,7 @@ import { ApiError, NetworkError } from '../../../lib/api-client.ts';
 import { isOnline } from '../../../lib/online.ts';
 import { newKey, sendRecord, type OutboxUpload } from '../../../lib/outbox.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords, fieldWords } from '../../../i18n/error-words.ts';
 import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
 import { dvirPaths, imageUploadError, inspectionItemsQuery, uploadDvirImage } from '../dvir-api.ts';
 import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemWords, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
@@ -115,10 +115,11 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
       if (out.sent) onSigned(out.result);
       else onKept(kind, madeAt);
     } catch (err) {
-      const pairs = err instanceof ApiError && err.body && err.status === 400 ? fieldMessages(err.body.technicalMessage ?? '').map((p) => ({ ...p, message: translateMessage(t, p.message) })) : [];
+      const body = err instanceof ApiError && err.status === 400 ? err.body : null;
+      const pairs = body ? fieldMessages(body.technicalMessage ?? '').map((p) => ({ ...p, message: fieldWords(t, body, p.message) })) : [];
       const placed = pairs.length ? placeErrors(pairs, items, FIELDS) : {};
-      if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('inspection.notSent');
-      else if (err instanceof ApiError && err.body && !placed['']) placed[''] = translateMessage(t, err.body.message);
+      if (!Object.keys(placed).length) placed[''] = err instanceof ApiError ? errorWords(t, err) : t('inspection.notSent');
+      else if (err instanceof ApiError && err.body && !placed['']) placed[''] = errorWords(t, err);
       setErrors(placed);
       focusFirstError(placed);
     } finally {
@@ -268,7 +269,7 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
       }
     } catch (err) {
       if (err instanceof NetworkError) keep();
-      else onError(translateMessage(t, imageUploadError(err)));
+      else onError(errorWords(t, err, imageUploadError(err)));
     } finally {
       setUploading(false);
     }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
 import { describeError } from '../../../lib/api-client.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords } from '../../../i18n/error-words.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
 import { dvirListQuery } from '../dvir-api.ts';
@@ -266,7 +266,7 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
     } catch (err) {
       const d = describeError(err);
       if (/location/i.test(`${d.title} ${d.details ?? ''}`)) setAskPlace(true);
-      setError(translateMessage(t, d.title));
+      setError(errorWords(t, err));
     } finally {
       setBusy(false);
     }

@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { fieldMessages } from '../../../lib/registry-api.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { translateMessage } from '../../../i18n/known-messages.ts';
+import { errorWords, fieldWords } from '../../../i18n/error-words.ts';
 import { imageUploadError, uploadDvirImage, useReviewDvir } from '../dvir-api.ts';
 import { itemWords } from './dvir-items.ts';
 import { defectStatusWords, kindWords } from './dvir-report.tsx';
@@ -46,20 +46,21 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
         try {
           imageId = (await uploadDvirImage(orgId, png, 'signature.png')).id;
         } catch (err) {
-          setErrors({ drawing: translateMessage(t, imageUploadError(err)) });
+          setErrors({ drawing: errorWords(t, err, imageUploadError(err)) });
           return;
         }
       }
       await review.mutateAsync({ id: dvir.id, signature: { name: signature.name.trim(), imageId } });
       notify({ type: 'success', timeout: 5000, title: t('inspection.reviewDone'), category: t('inspection.reviewDoneBody', { unit: dvir.asset.unitNumber }) });
     } catch (err) {
-      const pairs = err instanceof ApiError && err.body ? fieldMessages(err.body.technicalMessage ?? '') : [];
+      const body = err instanceof ApiError ? err.body : null;
+      const pairs = body ? fieldMessages(body.technicalMessage ?? '') : [];
       const name = pairs.find((p) => p.path === 'signature.name')?.message;
       const drawing = pairs.find((p) => p.path === 'signature.imageId')?.message;
       setErrors(
         name || drawing
-          ? { name: translateMessage(t, name ?? ''), drawing: translateMessage(t, drawing ?? '') }
-          : { '': err instanceof ApiError ? translateMessage(t, err.body?.message ?? err.message) : t('inspection.reviewNotSent') },
+          ? { name: body && name ? fieldWords(t, body, name) : '', drawing: body && drawing ? fieldWords(t, body, drawing) : '' }
+          : { '': err instanceof ApiError ? errorWords(t, err) : t('inspection.reviewNotSent') },
       );
     } finally {
       setBusy(false);

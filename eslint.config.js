@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'apps/api/dist-*/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**'] },
@@ -12,6 +13,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  // React's rules of hooks on the web app. Only the two classic rules: `npm test` lints with
+  // --max-warnings=0, so a missed dependency fails like any other error.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (STYLE.md 10).
   {

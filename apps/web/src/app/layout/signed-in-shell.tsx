@@ -1,20 +1,17 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { AppShell, ScrollArea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '@fleet/api-contract';
-import { api, setSessionExpiredHandler } from '../../lib/api-client.ts';
-import { setCurrentUser, useCurrentUser } from '../../lib/auth-store.ts';
+import { api } from '../../lib/api-client.ts';
+import { setCurrentUser } from '../../lib/auth-store.ts';
 import { accessUser, useControlledOrganization } from '../../lib/control-store.ts';
-import { useDarkModeFlagSync, useEnforceDarkModeFlag } from '../../lib/color-scheme.ts';
 import { logout } from '../../lib/session.ts';
-import { notify } from '../../lib/notifications-store.ts';
-import { takeSessionEnded } from '../../lib/session-ended.ts';
 import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
-import { NotificationToasts } from '../../components/notification-toasts.tsx';
+import { ConfirmHost } from '../../components/confirm-dialog.tsx';
 import { SearchSpotlight } from '../../features/search/search-spotlight.tsx';
 import { filterMenu, HEADER_NAV, SIDE_MENU, translateMenu, withLabel } from '../menu.ts';
 import { unreadMessagesQuery } from '../../features/messages/messages-api.ts';
@@ -22,12 +19,11 @@ import { LOGIN_PATH } from '../guard.ts';
 import { BottomNav } from './bottom-nav.tsx';
 import { ControlBanner } from './control-banner.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
-import { GlobalLoadingBar } from './global-loading-bar.tsx';
 import { Header } from './header.tsx';
 import { ProfileDrawer } from './profile-drawer.tsx';
 import { SideMenu } from './side-menu.tsx';
 
-export const FIXED_SCROLL_CLASS = 'fixed-scroll';
+const FIXED_SCROLL_CLASS = 'fixed-scroll';
 
 /** Collapsed state is remembered; without a stored choice it starts collapsed below the tablet breakpoint. */
 function initialCollapsed(): boolean {
@@ -49,9 +45,12 @@ function useCurrentUserRefresh(user: CurrentUser | null) {
   }, [data]);
 }
 
-/** The shell around every screen: header, side menu, bottom navigation, banners, toasts. */
-export function AppLayout() {
-  const user = useCurrentUser();
+/**
+ * The signed-in shell around every screen: header, side menu, bottom navigation, banners, search,
+ * the profile drawer. A chunk of its own (loaded by app-layout.tsx), so the sign-in page does not
+ * download the office's menus.
+ */
+export default function SignedInShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const mobile = useMediaQuery(`(max-width: ${BREAKPOINTS.xs - 0.02}px)`, typeof window !== 'undefined' && window.innerWidth < BREAKPOINTS.xs) ?? false;
@@ -59,8 +58,6 @@ export function AppLayout() {
   const [mobileOpened, setMobileOpened] = useState(false);
   const [profileOpened, setProfileOpened] = useState(false);
 
-  useDarkModeFlagSync();
-  useEnforceDarkModeFlag();
   useCurrentUserRefresh(user);
 
   const doLogout = useCallback(async () => {
@@ -68,18 +65,6 @@ export function AppLayout() {
     await logout();
     await navigate(LOGIN_PATH, { replace: true });
   }, [navigate]);
-
-  // A refresh that fails ends the session (spec section 4): there is none left to end on the server.
-  // When the server ended it (a revoked stream, log out everywhere), the sign-in page says why.
-  const endSession = useCallback(async () => {
-    const ended = takeSessionEnded();
-    await logout({ server: false });
-    await navigate(LOGIN_PATH, { replace: true });
-    if (ended) notify({ type: ended.type, title: ended.message, category: 'Signed out', isClosable: true });
-  }, [navigate]);
-  useEffect(() => {
-    setSessionExpiredHandler(() => void endSession());
-  }, [endSession]);
 
   // The mobile menu closes on navigation.
   useEffect(() => setMobileOpened(false), [pathname]);
@@ -100,12 +85,11 @@ export function AppLayout() {
   // Unread messages from drivers beside the office's Messages item (issue 44); the stream keeps it current.
   const unread = useQuery({ ...unreadMessagesQuery(access?.organization?.id ?? ''), enabled: !!access?.organization && !!access.permissions.includes('MESSAGE_LIST') });
   const unreadLabel = unread.data?.unread ? String(unread.data.unread) : undefined;
-  const { t, i18n } = useTranslation();
-  const side = useMemo(() => translateMenu(withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), t), [user, controlled, unreadLabel, t, i18n.language]);
-  const nav = useMemo(() => translateMenu(filterMenu(HEADER_NAV, accessUser(user, controlled)), t), [user, controlled, t, i18n.language]);
-  const signedIn = !!user;
-  const showNavbar = signedIn && side.length > 0;
-  const showFooter = signedIn && mobile && nav.length > 0;
+  const { t } = useTranslation(); // a new `t` on each change of language: the menus below follow it
+  const side = useMemo(() => translateMenu(withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), t), [user, controlled, unreadLabel, t]);
+  const nav = useMemo(() => translateMenu(filterMenu(HEADER_NAV, accessUser(user, controlled)), t), [user, controlled, t]);
+  const showNavbar = side.length > 0;
+  const showFooter = mobile && nav.length > 0;
   const navCollapsed = collapsed && !mobile;
 
   return (
@@ -115,7 +99,6 @@ export function AppLayout() {
       footer={showFooter ? { height: 64 } : undefined}
       padding={0}
     >
-      <GlobalLoadingBar />
       <AppShell.Header>
         <Header
           user={user}
@@ -137,9 +120,9 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         <ControlBanner />
-        {signedIn && <OfflineBanner />}
-        <div id="content" style={signedIn ? { padding: 'var(--mantine-spacing-md)', maxWidth: 1600, margin: '0 auto' } : undefined}>
-          <Outlet />
+        <OfflineBanner />
+        <div id="content" style={{ padding: 'var(--mantine-spacing-md)', maxWidth: 1600, margin: '0 auto' }}>
+          {children}
         </div>
       </AppShell.Main>
       {showFooter && (
@@ -147,9 +130,10 @@ export function AppLayout() {
           <BottomNav items={nav} />
         </AppShell.Footer>
       )}
-      {user && <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />}
-      <NotificationToasts />
-      {user && <SearchSpotlight />}
+      <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />
+      <SearchSpotlight />
+      {/* Destructive actions ask first; only signed-in screens have any. */}
+      <ConfirmHost />
     </AppShell>
   );
 }

@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'apps/api/dist-*/**', 'data/**', 'apps/api/src/db/migrations/**', 'test-results/**'] },
@@ -13,6 +14,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // React's rules of hooks on the web app. Only the two classic rules: `npm test` lints with
+  // --max-warnings=0, so a missed dependency fails like any other error.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
   // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (docs/style.md §10).
   {
     files: ['apps/web/src/features/*/*.{ts,tsx}'],
@@ -22,8 +30,8 @@ export default tseslint.config(
     files: ['apps/web/src/features/*/*/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },
   },
-  // The shell loads with the login page (budget 250 KB, bench/bundle-size.ts): a value imported from the
-  // api-contract barrel pulls every domain's schemas and the HoS engine into it. Type imports are free.
+  // app/, lib/ and components/ load with the sign-in page (budget: apps/web/e2e/bundle-size.spec.ts): a value
+  // imported from the api-contract barrel pulls every domain's schemas and the HoS engine into it. Type imports are free.
   {
     files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/features/auth/**/*.{ts,tsx}', 'apps/web/src/main.tsx'],
     ignores: ['**/*.test.{ts,tsx}'],

@@ -42,6 +42,19 @@ export default defineConfig({
     }),
   ],
   // MAP_STYLE_URL is not baked in here: the server hands it to the app at run time (GET /api/v1/web-config).
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // React, its DOM and the router are on every page, the sign-in page too: one file for them
+          // rather than the handful of small ones automatic chunking makes (each answer also carries
+          // about 1 KB of headers). Everything else stays chunked by the screens that use it (issue 67).
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+        },
+      },
+    },
+  },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

@@ -40,10 +40,12 @@ async function shots(page: Page, name: string) {
       localStorage.removeItem('fleet.colorSchemeFromOrganization');
     }, scheme);
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(300);
+    // Two frames: the media change reached the page's listeners and was painted (the stored theme, or
+    // the organization's, may keep it light; the picture shows what the user would see).
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}.png`), fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.waitForTimeout(500);
+    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-375.png`), fullPage: true });
     if (size) await page.setViewportSize(size);
   }

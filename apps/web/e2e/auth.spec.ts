@@ -46,14 +46,18 @@ test('login validates on input and hides the footer while the call runs', async 
   await page.getByLabel('Email').fill('nope');
   await expect(page.getByText('must be a valid email')).toBeVisible();
   await expect(page.getByTestId('login-footer')).toBeVisible();
+  // The answer is held until the test has seen the form while the call runs.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
   await page.route('**/api/v1/auth/authenticate', async (route) => {
-    await new Promise((r) => setTimeout(r, 800));
+    await held;
     await route.continue();
   });
   await page.getByLabel('Email').fill(ACCOUNTS.admin.email);
   await page.getByPlaceholder('min 8 characters').fill(ACCOUNTS.admin.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByTestId('login-footer')).toHaveCount(0);
+  release();
   await expect(page).toHaveURL('/dashboard');
 });
 

@@ -192,7 +192,7 @@ async function shots(page: Page, name: string, dark = false) {
   const size = page.viewportSize();
   await page.screenshot({ path: test.info().outputPath(`${name}-light.png`), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.waitForTimeout(800);
+  await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(375);
   await page.screenshot({ path: test.info().outputPath(`${name}-375.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
   if (!dark) return;
@@ -203,7 +203,8 @@ async function shots(page: Page, name: string, dark = false) {
     }, value);
     await page.reload();
     await expect(page.getByTestId('load-map')).toBeVisible();
-    await page.waitForTimeout(1500);
+    // The map drawn: its canvas, once a base style has loaded.
+    await expect(page.getByTestId('load-map').locator('canvas.maplibregl-canvas')).toBeVisible();
   };
   await scheme('dark');
   await page.screenshot({ path: test.info().outputPath(`${name}-dark.png`), fullPage: true });

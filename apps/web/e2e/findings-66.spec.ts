@@ -22,7 +22,8 @@ async function shoot(page: Page, name: string, open: () => Promise<void>) {
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
     await open();
-    await page.waitForTimeout(400);
+    // The screen's text in its own font before the picture.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png` });
   }
 }

@@ -82,7 +82,7 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
       await page.goto(`${ORG}/devices/${gw.id}`);
       await page.getByRole('button', { name: 'Earlier positions' }).click();
       await expect(page.getByRole('dialog', { name: 'Pair device' })).toBeVisible();
-      await page.waitForTimeout(400);
+      await expect(page.getByRole('dialog', { name: 'Pair device' })).toHaveCSS('opacity', '1');
       await page.screenshot({ path: `${dir}/pair-dialog-${width}-${scheme}.png` });
       await page.keyboard.press('Escape');
       await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
@@ -90,7 +90,7 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
       const drawer = page.getByRole('dialog', { name: `Import GPS history of ${vehicle.unitNumber}` });
       await drawer.locator('input[type="file"]').setInputFiles({ name: 'old-eld.csv', mimeType: 'text/csv', buffer: Buffer.from(historyCsv()) });
       await expect(drawer.getByText(/with errors/)).toBeVisible();
-      await page.waitForTimeout(400);
+      await expect(drawer).toHaveCSS('opacity', '1');
       await page.screenshot({ path: `${dir}/gps-import-${width}-${scheme}.png` });
     }
   }

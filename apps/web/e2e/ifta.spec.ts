@@ -211,7 +211,11 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const tab of ['Return', 'Vehicles', 'Map', 'To review', 'Fuel purchases', 'Adjustments']) {
       await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
       await expect(page.getByRole('tab', { name: new RegExp(`^${tab}`) })).toHaveAttribute('aria-selected', 'true');
-      await page.waitForTimeout(tab === 'Map' ? 1500 : 300);
+      // Drawn: the tab's panel shows, with no loader left in it (the map's canvas once its style loaded).
+      const panel = page.getByRole('tabpanel', { name: new RegExp(`^${tab}`) });
+      await expect(panel).toBeVisible();
+      await expect(panel.locator('.mantine-Loader-root')).toHaveCount(0);
+      if (tab === 'Map') await expect(panel.locator('canvas.maplibregl-canvas')).toBeVisible();
       expect(await seriousA11yViolations(page), tab).toEqual([]);
     }
   });

@@ -84,11 +84,11 @@ async function shots(page: Page, name: string) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : (size?.height ?? 800) });
       await expect(page.getByText('Timing out', { exact: true })).toBeVisible();
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForTimeout(500);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
       await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-${width}-top.png`) });
       await page.locator('[aria-label^="Timing out:"]').first().focus();
       await expect(page.getByRole('tooltip')).toBeVisible();
-      await page.waitForTimeout(300);
+      await expect(page.getByRole('tooltip')).toHaveCSS('opacity', '1');
       await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-${width}-card.png`) });
       await page.locator('[aria-label^="Timing out:"]').first().blur();
     }

@@ -7,7 +7,6 @@ import { CACHE_MAX_AGE_MS, queryClient, queryPersister } from '../lib/query-clie
 import { colorSchemeManager, useDarkModeFlag } from '../lib/color-scheme.ts';
 import { FIRST_DAY_OF_WEEK } from '../lib/dates.ts';
 import { cssVariablesResolver, theme } from '../lib/theme.ts';
-import { ConfirmHost } from '../components/confirm-dialog.tsx';
 import { createAppRouter } from './router.tsx';
 
 /** Providers: theme (dark mode only when the flag allows it), query cache persisted 2 h, router. */
@@ -36,7 +35,6 @@ export function App() {
           onSuccess={() => void queryClient.invalidateQueries()}
         >
           <RouterProvider router={router} />
-          <ConfirmHost />
         </PersistQueryClientProvider>
       </DatesProvider>
     </MantineProvider>

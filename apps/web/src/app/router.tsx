@@ -6,7 +6,6 @@ import { guardRedirect } from './guard.ts';
 import { flattenRoutes, ROUTES, type AppRoute } from './routes.ts';
 import { AppLayout } from './layout/app-layout.tsx';
 import { RouteError } from './layout/route-error.tsx';
-import { SectionIndex } from './layout/section-index.tsx';
 
 /** Route `handle`: the table entry, for titles and the loading-indicator rule. */
 export interface RouteHandle {
@@ -24,9 +23,13 @@ function toRouteObject(route: AppRoute): RouteObject {
       if (target && target !== new URL(request.url).pathname) throw redirect(target);
       return null;
     },
-    ...(page
-      ? { lazy: async () => ({ Component: (await loadChunk(page)).default }) }
-      : { Component: () => <SectionIndex route={route} /> }),
+    // A hub without a screen of its own lists its children (a chunk too: the first load does without it).
+    lazy: page
+      ? async () => ({ Component: (await loadChunk(page)).default })
+      : async () => {
+          const { SectionIndex } = await loadChunk(() => import('./layout/section-index.tsx'));
+          return { Component: () => <SectionIndex route={route} /> };
+        },
   };
 }
 

@@ -18,7 +18,7 @@ const pendingStore = createStore<Pending | null>(null);
 
 /**
  * Asks before a destructive action: `if (await confirmAction({title, message})) remove.mutate(id)`.
- * Needs <ConfirmHost /> once in the tree (the app providers render it).
+ * Needs <ConfirmHost /> once in the tree (the signed-in shell renders it).
  */
 export function confirmAction(options: ConfirmOptions): Promise<boolean> {
   pendingStore.get()?.resolve(false);

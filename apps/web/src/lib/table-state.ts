@@ -12,6 +12,9 @@ export interface TableState {
   search?: string;
 }
 
+/** The query parameter of a table's `name` (`drv.page` under the prefix `drv`). */
+const paramName = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
+
 const int = (v: string | null, fallback: number) => {
   const n = v === null ? NaN : Number.parseInt(v, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
@@ -23,13 +26,12 @@ const int = (v: string | null, fallback: number) => {
  */
 export function useTableState(defaults: Partial<TableState> = {}, prefix = ''): [TableState, (patch: Partial<TableState>) => void, PageQuery] {
   const [params, setParams] = useSearchParams();
-  const k = (name: string) => (prefix ? `${prefix}.${name}` : name);
   const state: TableState = useMemo(
     () => ({
-      page: int(params.get(k('page')), 0),
-      size: Math.max(1, int(params.get(k('size')), defaults.size ?? DEFAULT_PAGE_SIZE)),
-      sort: params.get(k('sort')) ?? defaults.sort,
-      search: params.get(k('search')) ?? undefined,
+      page: int(params.get(paramName(prefix, 'page')), 0),
+      size: Math.max(1, int(params.get(paramName(prefix, 'size')), defaults.size ?? DEFAULT_PAGE_SIZE)),
+      sort: params.get(paramName(prefix, 'sort')) ?? defaults.sort,
+      search: params.get(paramName(prefix, 'search')) ?? undefined,
     }),
     [params, prefix, defaults.size, defaults.sort],
   );
@@ -48,8 +50,8 @@ export function useTableState(defaults: Partial<TableState> = {}, prefix = ''): 
             ['search', merged.search?.trim() ? merged.search : undefined],
           ];
           for (const [name, value] of entries) {
-            if (value === undefined) next.delete(k(name));
-            else next.set(k(name), value);
+            if (value === undefined) next.delete(paramName(prefix, name));
+            else next.set(paramName(prefix, name), value);
           }
           return next;
         },

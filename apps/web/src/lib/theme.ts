@@ -1,4 +1,5 @@
-import { Alert, Combobox, createTheme, Drawer, Loader, Menu, Modal, Overlay, Popover, TableScrollContainer, Tooltip, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import type { AlertProps, ComboboxProps, DrawerProps, LoaderProps, MenuProps, ModalProps, OverlayProps, PopoverProps, TableScrollContainerProps, TooltipProps } from '@mantine/core';
 
 /** Spec section 9: breakpoints in pixels and their labels. */
 export const BREAKPOINTS = { xs: 600, sm: 905, md: 1024, lg: 1440 } as const;
@@ -27,6 +28,13 @@ const fleet: MantineColorsTuple = [
   '#e8f1fc', '#cfe0f6', '#a2c2ec', '#72a3e2', '#4a88d9', '#3077d2', '#236bc8', '#1d5fa8', '#174f8d', '#0f3d6f',
 ];
 
+/**
+ * A component's defaults in the theme, typed by its props alone. `Tooltip.extend()` and the like
+ * would import the components themselves (and floating-ui, the modal's focus trap) into the first
+ * load of every page, the sign-in page included (issue 67).
+ */
+const defaults = <P>(defaultProps: Partial<P>) => ({ defaultProps });
+
 export const theme = createTheme({
   // A user who asked their system for less motion gets none: modals, menus and notifications appear
   // without their transitions (WCAG 2.3.3). The browser tests ask for it too (less to render).
@@ -40,30 +48,28 @@ export const theme = createTheme({
   breakpoints: { xs: '37.5em', sm: '56.5625em', md: '64em', lg: '90em', xl: '120em' },
   components: {
     // Spec section 9, tooltip defaults: max width 350, top, offset 0/10, 300/250 ms.
-    Tooltip: Tooltip.extend({
-      defaultProps: {
-        position: 'top',
-        offset: { mainAxis: 10, crossAxis: 0 },
-        zIndex: Z_INDEX.tooltip,
-        maw: 350,
-        multiline: true,
-        withArrow: true,
-        transitionProps: { duration: 300, exitDuration: 250 },
-      },
+    Tooltip: defaults<TooltipProps>({
+      position: 'top',
+      offset: { mainAxis: 10, crossAxis: 0 },
+      zIndex: Z_INDEX.tooltip,
+      maw: 350,
+      multiline: true,
+      withArrow: true,
+      transitionProps: { duration: 300, exitDuration: 250 },
     }),
     // Every close button has a name (axe: button-name), whoever forgets to give one.
-    Modal: Modal.extend({ defaultProps: { zIndex: Z_INDEX.modal, closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Close' } }),
+    Modal: defaults<ModalProps>({ zIndex: Z_INDEX.modal, closeButtonProps: { 'aria-label': 'Close' } }),
+    Drawer: defaults<DrawerProps>({ closeButtonProps: { 'aria-label': 'Close' } }),
+    Alert: defaults<AlertProps>({ closeButtonLabel: 'Close' }),
     // A spinner's aria-label ("Loading vehicles") is only allowed on an element with a role (axe: aria-prohibited-attr).
-    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+    Loader: defaults<LoaderProps>({ role: 'status' }),
     // A table that scrolls sideways can be scrolled from the keyboard (axe: scrollable-region-focusable).
-    TableScrollContainer: TableScrollContainer.extend({ defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } } } }),
-    Overlay: Overlay.extend({ defaultProps: { zIndex: Z_INDEX.overlay } }),
-    Menu: Menu.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
-    Popover: Popover.extend({ defaultProps: { zIndex: Z_INDEX.menu } }),
+    TableScrollContainer: defaults<TableScrollContainerProps>({ scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } } }),
+    Overlay: defaults<OverlayProps>({ zIndex: Z_INDEX.overlay }),
+    Menu: defaults<MenuProps>({ zIndex: Z_INDEX.menu }),
+    Popover: defaults<PopoverProps>({ zIndex: Z_INDEX.menu }),
     // Select and autocomplete dropdowns open above a modal (a form in a modal picks a role or a time zone).
-    Combobox: Combobox.extend({ defaultProps: { zIndex: Z_INDEX.modal + 10 } }),
+    Combobox: defaults<ComboboxProps>({ zIndex: Z_INDEX.modal + 10 }),
   },
 });
 

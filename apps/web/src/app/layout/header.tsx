@@ -1,35 +1,31 @@
-import { ActionIcon, Burger, Button, Group, Tooltip, UnstyledButton, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Burger, Group, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconHelp, IconSearch, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@fleet/api-contract';
-import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { searchSpotlight } from '../../features/search/search-spotlight.tsx';
 import { Logo } from '../../components/logo.tsx';
 import { homePath } from '../../lib/auth-store.ts';
 import type { MenuItem } from '../menu.ts';
 import { NotificationsPopover } from './notifications-popover.tsx';
+import { useThemeToggle } from './theme-toggle.tsx';
 import classes from './header.module.css';
 
 function ThemeToggle() {
-  const flag = useDarkModeFlag();
-  const scheme = useComputedColorScheme('light');
-  const { toggle } = useDelayedColorSchemeToggle();
-  const { t } = useTranslation();
-  if (!flag.isEnabled) return null;
-  const label = scheme === 'dark' ? t('shell.lightTheme') : t('shell.darkTheme');
+  const { shown, dark, label, toggle } = useThemeToggle();
+  if (!shown) return null;
   return (
     <Tooltip label={label}>
       <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={toggle} data-testid="theme-toggle">
-        {scheme === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
+        {dark ? <IconSun size={20} /> : <IconMoon size={20} />}
       </ActionIcon>
     </Tooltip>
   );
 }
 
 export interface HeaderProps {
-  user: CurrentUser | null;
+  user: CurrentUser;
   mobile: boolean;
   mobileOpened: boolean;
   onToggleMobile: () => void;
@@ -39,31 +35,10 @@ export interface HeaderProps {
   onOpenProfile: () => void;
 }
 
-/** Spec section 2, header: signed in (menu toggles, logo, navigation, help, bell, avatar) or signed out. */
+/** Spec section 2, header signed in: menu toggles, logo, navigation, help, bell, avatar (signed out: public-shell.tsx). */
 export function Header(p: HeaderProps) {
   const { pathname } = useLocation();
   const { t } = useTranslation();
-  if (!p.user) {
-    return (
-      <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-        <Link to="/" aria-label={t('shell.home')}>
-          <Logo />
-        </Link>
-        <Group gap="xs" wrap="nowrap">
-          <ThemeToggle />
-          {pathname === '/' ? (
-            <Button component={Link} to="/getting-started">
-              {t('shell.getStarted')}
-            </Button>
-          ) : (
-            <Button component={Link} to="/" variant="default">
-              {t('auth.logInLink')}
-            </Button>
-          )}
-        </Group>
-      </Group>
-    );
-  }
   const u = p.user;
   return (
     <Group h="100%" px={{ base: 'xs', xs: 'md' }} justify="space-between" wrap="nowrap" gap="xs">

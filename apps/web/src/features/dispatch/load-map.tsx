@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { Layer, Marker, Source, type MapLayerMouseEvent } from 'react-map-gl/maplibre';
 import type { Feature, LineString, MultiLineString } from 'geojson';
 import type { PlanRouteLeg } from '@fleet/api-contract';
@@ -58,14 +58,16 @@ export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, lab
   );
   const routePoints = onRoads ? between.reduce((n, l) => n + l.line.length, 0) : coords.length;
   const key = [...coords, origin ? [origin.longitude, origin.latitude] : []].flat().join(',');
-  useEffect(() => {
-    if (!map) return;
+  const fit = useEffectEvent((map: MaplibreMap) => {
     const pts = origin ? [...coords, [origin.longitude, origin.latitude]] : coords;
     if (!pts.length) return;
     const xs = pts.map((p) => p[0]!);
     const ys = pts.map((p) => p[1]!);
     map.fitBounds([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], { padding: 48, duration: 400, maxZoom: 11 });
-    // Refit when the stops move, not on every refetch of the same load.
+  });
+  // Refit when the stops move (`key`), not on every refetch of the same load.
+  useEffect(() => {
+    if (map) fit(map);
   }, [map, key]);
   const onClick = useCallback((e: MapLayerMouseEvent) => onPick?.({ latitude: Math.round(e.lngLat.lat * 1e6) / 1e6, longitude: Math.round(e.lngLat.lng * 1e6) / 1e6 }), [onPick]);
   return (

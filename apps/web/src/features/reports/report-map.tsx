@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { Layer, Source } from 'react-map-gl/maplibre';
 import type { FeatureCollection, LineString, Point, Polygon } from 'geojson';
 import type { Map as MaplibreMap } from 'maplibre-gl';
@@ -37,10 +37,12 @@ export function ReportMap({ data, selectedId, label }: { data: ReportMapData; se
   const [map, setMap] = useState<MaplibreMap | null>(null);
   const bounds = useMemo(() => boundsOf(data), [data]);
   const key = bounds?.join(',') ?? '';
+  const fit = useEffectEvent((map: MaplibreMap) => {
+    if (bounds) map.fitBounds(bounds, { padding: 40, duration: 400, maxZoom: 13 });
+  });
+  // Refit only when the area changes (`key`), not on every refetch of the same rows.
   useEffect(() => {
-    if (!map || !bounds) return;
-    map.fitBounds(bounds, { padding: 40, duration: 400, maxZoom: 13 });
-    // Refit only when the area changes, not on every refetch of the same rows.
+    if (map) fit(map);
   }, [map, key]);
   const sel = selectedId ?? '';
   const empty = { type: 'FeatureCollection' as const, features: [] };

@@ -48,7 +48,10 @@ export async function downloadReport(orgId: string, kind: ReportKind, query: Rec
   saveFile(blob, `${REPORT_PATHS[kind]}-report.${format}`);
 }
 
-/** The tracks of the trips on screen (each a vehicle's history between the trip's start and end). */
+/** Each answer's points; module-level so useQueries keeps the array until an answer changes. */
+const tracksOf = (results: ReadonlyArray<{ data?: HistoryRoute }>) => results.map((r) => r.data?.track);
+
+/** The tracks of the trips on screen (each a vehicle's history between the trip's start and end), in the trips' order. */
 export function useTripTracks(trips: readonly { id: string; assetId: string; from: string; to: string }[]) {
   const orgId = useEffectiveOrganizationId();
   return useQueries({
@@ -60,6 +63,7 @@ export function useTripTracks(trips: readonly { id: string; assetId: string; fro
       staleTime: 10 * 60_000,
       retry: false,
     })),
+    combine: tracksOf,
   });
 }
 

@@ -31,13 +31,13 @@ export default function TripsReportPage() {
 
   const lines = useMemo((): FeatureCollection<LineString, { id: string; color: string }> => {
     const features = rows.map((t, i) => {
-      const track = tracks[i]?.data?.track;
+      const track = tracks[i];
       // The trip's own positions when history has them, else a straight line between its ends.
       const coordinates = track && track.length > 1 ? track.map((p) => [p.longitude, p.latitude]) : [[t.start.longitude, t.start.latitude], [t.end.longitude, t.end.latitude]];
       return { type: 'Feature' as const, geometry: { type: 'LineString' as const, coordinates }, properties: { id: t.id, color: TRIP_COLORS[i % TRIP_COLORS.length]! } };
     });
     return { type: 'FeatureCollection', features };
-  }, [rows, tracks.map((q) => q.dataUpdatedAt).join(',')]);
+  }, [rows, tracks]);
 
   const chart = useMemo(() => {
     const byDay = new Map<string, number>();

@@ -55,7 +55,7 @@ export default function VisitsReportPage() {
     return { areas, points };
   }, [rows, places.data]);
   const selectedPlace = rows.find((v) => v.id === selected)?.placeId ?? null;
-  const totals = detention.data?.content ?? [];
+  const totals = useMemo(() => detention.data?.content ?? [], [detention.data]);
   const chart = useMemo(
     // The ten customers with the most detention: more bars than that cannot be read.
     () => [...totals].filter((t) => t.visits > 0).sort((a, b) => b.detentionSeconds - a.detentionSeconds).slice(0, 10).map((t) => ({ place: t.placeName, detentionHours: Math.round((t.detentionSeconds / 3600) * 10) / 10, dwellHours: Math.round((t.dwellSeconds / 3600) * 10) / 10 })),

@@ -1,5 +1,5 @@
 import '@mantine/spotlight/styles.css';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type KeyboardEvent } from 'react';
 import { Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight } from '@mantine/spotlight';
@@ -39,8 +39,9 @@ export function SearchSpotlight() {
   };
   const openFirst = () => open(first ? first.link : `/search?q=${encodeURIComponent(query.trim())}`);
 
-  useEffect(() => {
-    if (!current) return;
+  // The results for the text arrived: an effect event, so the Enter and arrow state are read as they
+  // are then without making their changes re-run it.
+  const onResultsArrived = useEffectEvent(() => {
     if (pendingEnter) {
       setPendingEnter(false);
       openFirst();
@@ -51,7 +52,9 @@ export function SearchSpotlight() {
     list.current.querySelector('[data-selected]')?.removeAttribute('data-selected');
     list.current.querySelector('[data-action]')?.setAttribute('data-selected', 'true');
     searchStore.updateState((state) => ({ ...state, selected: 0 }));
-    // Runs when the results for the text arrive (open and arrowed are read as they are then).
+  });
+  useEffect(() => {
+    if (current) onResultsArrived();
   }, [current, results.data]);
 
   // Runs before Mantine's key handler (capture): Enter without an arrow choice is ours.
